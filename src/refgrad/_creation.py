@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:362
+# --- book/chapters/05_creation.md:365
 """The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:387
+# --- book/chapters/05_creation.md:390
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -44,7 +44,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:414
+# --- book/chapters/05_creation.md:417
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -72,7 +72,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:448
+# --- book/chapters/05_creation.md:451
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -97,7 +97,7 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:479
+# --- book/chapters/05_creation.md:482
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -128,7 +128,7 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
                     strides)
 
 
-# --- book/chapters/05_creation.md:515
+# --- book/chapters/05_creation.md:518
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -160,7 +160,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:982
+# --- book/chapters/05_creation.md:985
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -195,7 +195,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1025
+# --- book/chapters/05_creation.md:1028
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -218,7 +218,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1053
+# --- book/chapters/05_creation.md:1056
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
@@ -249,7 +249,7 @@ for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/05_creation.md:1197
+# --- book/chapters/05_creation.md:1200
 def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -285,7 +285,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1238
+# --- book/chapters/05_creation.md:1241
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

@@ -18,7 +18,7 @@ from refgrad._device import device
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
-from refgrad._tensor_values import host_array
+from refgrad._tensor_values import FLOAT_OF_GRAD, host_array
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 
@@ -141,14 +141,17 @@ def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
 def _number_of(t: Tensor, dtype: _dtype.dtype):
     if t.numel() != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
+    # read off the array: torch's factory reads them in C++, and no mode sees a read
     if dtype.is_floating_point:
-        return float(t)
+        if t._requires_grad:
+            warn_once("float", FLOAT_OF_GRAD, None)  # as float(t) would
+        return float(host_array(t).reshape(()).item())
     if t.dtype.is_floating_point:
         raise TypeError("only integer tensors of a single element can be converted to an index")
-    return t.item()
+    return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:225
+# --- book/chapters/05_creation.md:228
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -159,7 +162,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:251
+# --- book/chapters/05_creation.md:254
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -190,7 +193,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:287
+# --- book/chapters/05_creation.md:290
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -203,7 +206,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:309
+# --- book/chapters/05_creation.md:312
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

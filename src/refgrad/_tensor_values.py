@@ -14,7 +14,7 @@ from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
 from refgrad._size import Size, new_size
 from refgrad._warn_once import warn_once
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 
 # --- book/chapters/03_tensor.md:136
@@ -145,7 +145,7 @@ class _Python:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
-        return host_array(self).reshape(()).item()
+        return one_number(self)
 
     def tolist(self, *refused):
         if refused:
@@ -190,12 +190,12 @@ class _Python:
 
     def __format__(self, spec: str) -> str:
         # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
-        if self._data.ndim == 0:
-            return self.item().__format__(spec)
+        if self._data.ndim == 0:  # read from a detached tensor, as torch's (a mode sees it)
+            return self.detach().item().__format__(spec)
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:787
+# --- book/chapters/03_tensor.md:788
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -203,10 +203,24 @@ FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may le
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
-    return kind(host_array(t).reshape(()).item())
+    return kind(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:803
+def one_number(t):
+    """``t``'s one number, read under a dispatch mode as torch reads it: chapter
+    "In-place arguments under a dispatch mode", NOTE [A number read under a mode]."""
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._in_place_arguments import local_scalar_dense
+
+        return local_scalar_dense(t, _host_number)
+    return host_array(t).reshape(()).item()
+
+
+def _host_number(t):
+    return host_array(t).reshape(()).item()
+
+
+# --- book/chapters/03_tensor.md:818
 class _Numbers:
     __slots__ = ()
 
@@ -215,7 +229,7 @@ class _Numbers:
         if size != 1:
             amount = "no values" if size == 0 else "more than one value"
             raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(host_array(self).reshape(()).item())
+        return bool(one_number(self))
 
     def __float__(self) -> float:
         if self._requires_grad:
@@ -240,7 +254,7 @@ class _Numbers:
         if self._data.size != 1 or self._data.dtype.kind not in "biu":
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
-        return int(host_array(self).reshape(()).item())
+        return int(one_number(self))
 
     def __repr__(self) -> str:
         return tensor_repr(self)

@@ -8,6 +8,7 @@ and index_fill_, which may also write where elements share memory."""
 
 import numpy as np
 
+from refgrad._arguments import Arguments
 from refgrad._backend import data_ptr, same_device
 from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
@@ -27,11 +28,12 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._state import switched_on
+from refgrad.utils._in_place_arguments import REQUIRED, show_given
 from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1030
+# --- book/chapters/26_inplace.md:1032
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -68,7 +70,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1071
+# --- book/chapters/26_inplace.md:1073
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -83,7 +85,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1091
+# --- book/chapters/26_inplace.md:1093
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -101,7 +103,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2295
+# --- book/chapters/26_inplace.md:2297
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -131,7 +133,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2330
+# --- book/chapters/26_inplace.md:2332
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -156,7 +158,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2360
+# --- book/chapters/26_inplace.md:2362
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -181,16 +183,31 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2390
-def copy_(self, src, non_blocking=False):
+# --- book/chapters/26_inplace.md:2395
+def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
+    if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
+        given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
+            other,)
+        raise _COPY.error(given, refused)
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
-    if not isinstance(src, Tensor):
-        src = _number_source(src)
+    src = other if isinstance(other, Tensor) else _number_source(other)
     write = named("copy", _copy_step())
     if _same_data(self, src):  # torch's kernel returns at once: no element is written
         write = _one_value(write)
+    if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
+        show_given(write, "copy_", (src, non_blocking), (REQUIRED, False), copy_)
     return _copy_into(self, write, src)
+
+
+# NOTE [copy_ reads its source as other]
+# torch's method names copy_'s source `other`, not `src` as its schema does:
+# x.copy_(other=y) copies, and x.copy_(src=y) is refused as a call missing
+# `other`, in its parser's words (_COPY). Its parser has a second form it
+# never lists, so a call with no source, or with a third argument, gets the
+# words for a call that fits none of several.
+_COPY = Arguments("copy_(Tensor other, bool non_blocking = False)", method=True,
+                  hidden=("copy_(Tensor other, bool non_blocking = False)",))
 
 
 def _copy_step():
@@ -208,7 +225,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2422
+# --- book/chapters/26_inplace.md:2442
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

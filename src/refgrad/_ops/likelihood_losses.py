@@ -68,14 +68,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return reduced(loss, REDUCTIONS[reduction])
 
 
-# --- book/chapters/16t_more_functional.md:855
+# --- book/chapters/16t_more_functional.md:854
 # NOTE [A check read as a number]
 # `if torch.any(var < 0)` in torch's Python asks the tensor for its truth,
-# aten._local_scalar_dense under a mode. gaussian_nll_loss asks the same way.
+# aten._local_scalar_dense under a mode. gaussian_nll_loss asks the same way:
+# bool() of a tensor is that read (NOTE [A number read under a mode]).
 def _truth(flag) -> bool:
-    from refgrad.autograd._formula_steps import modes_on
-    from refgrad.utils._python_dispatch import dispatch_op
-
-    if not modes_on():
-        return bool(flag)
-    return bool(dispatch_op("_local_scalar_dense", lambda t: t.item(), (flag,), {}))
+    return bool(flag)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2668
+# --- book/chapters/26_inplace.md:2688
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -52,7 +52,7 @@ from refgrad.utils._python_dispatch import dispatch_out
 NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
-# --- book/chapters/26_inplace.md:2724
+# --- book/chapters/26_inplace.md:2744
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -118,7 +118,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2799
+# --- book/chapters/26_inplace.md:2819
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -133,7 +133,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2819
+# --- book/chapters/26_inplace.md:2839
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

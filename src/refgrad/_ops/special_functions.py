@@ -265,10 +265,15 @@ def polygamma_(input, n):
         if state.grad_enabled and input.requires_grad and input.grad_fn is None:
             raise RuntimeError(LEAF)
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    return inplace(input, named("polygamma", lambda t: call(POLYGAMMA_, (t,), {"n": int(n)})))
+    write = named("polygamma", lambda t: call(POLYGAMMA_, (t,), {"n": int(n)}))
+    if state.dispatch_modes:  # NOTE [A write shown with its own arguments]
+        from refgrad.utils._in_place_arguments import REQUIRED, show_given
+
+        show_given(write, "polygamma_", (n,), (REQUIRED,), polygamma_)
+    return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1090
+# --- book/chapters/16m_special_functions.md:1095
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

@@ -309,6 +309,9 @@ SCHEMAS.update({
                                   " bias, output_mask",
     "native_batch_norm_backward": "grad_out, input, weight, running_mean, running_var,"
                                   " save_mean, save_invstd, train, eps, output_mask",
+    # the views changed in place (chapter "In-place arguments under a dispatch mode")
+    "squeeze_dim_": "self, dim", "squeeze_dims_": "self, dim", "unsqueeze_": "self, dim",
+    "transpose_": "self, dim0, dim1",
 })
 _DERIVED.update({
     "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
@@ -322,7 +325,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:439
+# --- book/chapters/29d_mode_arguments.md:442
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before

@@ -7,7 +7,7 @@
 
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
-from refgrad.utils._op_names import IN_PLACE_OF, overload
+from refgrad.utils._op_names import overload
 
 
 class TorchDispatchMode:
@@ -187,20 +187,18 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:288
+# --- book/chapters/29_dispatch_modes.md:290
 def dispatch_inplace(inplace, self, function, args, kwargs):
+    from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._writes_under_modes import cloned_first, with_original
 
-    original = cloned_first(self, function, args)  # NOTE [A clone before the write]
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
+        original = cloned_first(self, function, args)  # NOTE [A clone before the write]
         name, args, kwargs, again = shown
-    else:
-        name = IN_PLACE_OF.get(function.__name__, function.__name__)
-        name = name if name.endswith("_") else name + "_"  # a row of its own: elu_
-
-        def again(target, *rest, **options):
-            return inplace(target, function, *rest, **options)
+    else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
+        name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
+        original = cloned_first(self, function, args)
     run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
