@@ -9,129 +9,17 @@ import ast
 
 from refgrad._tensor_values import strided
 from refgrad.autograd._state import state, switched_on
-
-SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;
-    # after the *, "!" marks an option the row does not take, "?" one it takes only if given
-    "add": "self, other, *, alpha=1", "sub": "self, other, *, alpha=1",
-    "add_scalar": "self, other, *, !alpha=1", "sub_scalar": "self, other, *, !alpha=1",
-    "rsub": "self, other, alpha=1", "rsub_tensor": "self, other, *, alpha=1",
-    "sum_dim": "self, dim, keepdim=False, *, ?dtype=None",
-    "mean_dim": "self, dim, keepdim=False, *, ?dtype=None",
-    "max_dim": "self, dim, keepdim=False", "min_dim": "self, dim, keepdim=False",
-    "amax": "self, dim=(), keepdim=False", "amin": "self, dim=(), keepdim=False",
-    "view": "self, size:shape", "expand": "self, size, *, !implicit=False",
-    "permute": "self, dims", "transpose": "self, dim0, dim1", "unsqueeze": "self, dim",
-    "select": "self, dim, index", "slice": "self, dim=0, start=None, end=None, step=1",
-    "index": "self, indices", "split": "self, split_size, dim=0",
-    "pow": "self, exponent", "where": "condition, self, other",
-    "softmax": "self, dim, half_to_float:=False",
-    "log_softmax": "self, dim, half_to_float:=False",
-    "cat": "tensors, dim=0", "stack": "tensors, dim=0",
-    "_to_copy": "self, *, dtype=None, !layout=None, device=None, !pin_memory=None",
-    "sum": "self, *, ?dtype=None", "mean": "self, *, ?dtype=None",
-    "cumsum": "self, dim, *, dtype=None", "prod_dim": "self, dim, keepdim=False, *, ?dtype=None",
-    "var": "self, dim=None, *, correction=None, keepdim=False",
-    "std": "self, dim=None, *, correction=None, keepdim=False",
-    "logsumexp": "self, dim, keepdim=False", "argmax": "self, dim=None, keepdim=False",
-    "argmin": "self, dim=None, keepdim=False",
-    "linalg_vector_norm": "self, ord=2, dim=None, keepdim=False, *, dtype=None",
-    "squeeze_dim": "self, dim", "unbind": "self, dim=0", "flip": "self, dims",
-    "repeat": "self, repeats", "roll": "self, shifts, dims=()",
-    "diagonal": "self, offset=0, dim1=0, dim2=1", "tril": "self, diagonal=0",
-    "triu": "self, diagonal=0", "clamp": "self, min=None, max=None",
-    "gather": "self, dim, index, *, sparse_grad=False", "index_select": "self, dim, index",
-    "masked_fill": "self, mask, value", "masked_fill_tensor": "self, mask, value",
-    "masked_select": "self, mask", "scatter_value": "self, dim, index, value",
-    "topk": "self, k, dim=-1, largest=True, sorted=True",
-    "gelu": "self, *, approximate='none'", "leaky_relu": "self, negative_slope=0.01",
-    "addmm": "self, mat1, mat2, *, beta=1, alpha=1",
-    "index_add": "self, dim, index, source, *, alpha=1", "index_copy": "self, dim, index, source",
-    "index_fill": "self, dim, index, value", "index_fill_tensor": "self, dim, index, value",
-    "masked_scatter": "self, mask, source", "scatter_add": "self, dim, index, src",
-    "scatter_reduce": "self, dim, index, src, reduce, *, include_self=True",
-    "cumprod": "self, dim, *, dtype=None", "mse_loss": "self, target, reduction=1",
-    "nll_loss": "self, target, weight, reduction, ignore_index",
-    "native_layer_norm": "input, normalized_shape, weight, bias, eps",
-    "embedding": "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False",
-    "convolution": "input, weight, bias, stride, padding, dilation, transposed, output_padding,"
-                   " groups",
-    "rrelu_with_noise": "self, noise, lower=0.125, upper=0.3333333333333333, training=False",
-    "sort.default": "self, dim=-1, descending=False",
-    "sort.stable": "self, *, stable, dim=-1, descending=False",
-    # a row whose overloads name their arguments apart, by "row.overload"
-    "any.default": "self", "any.dim": "self, dim:dims, keepdim=False",
-    "any.dims": "self, dim:dims=None, keepdim=False",
-    "all.default": "self", "all.dim": "self, dim:dims, keepdim=False",
-    "all.dims": "self, dim:dims=None, keepdim=False",
-    # NOTE [A formula's steps, bound as torch's]: rows a formula calls, whose arguments
-    # torch's formula passes by position, as a user's call would
-    "mul_scalar": "self, other", "div_scalar": "self, other",
-    "index_put": "self, indices, values, accumulate=False",
-    "threshold_backward": "grad_output, self, threshold",
-    "_softmax_backward_data": "grad_output, output, dim, input_dtype",
-    "_log_softmax_backward_data": "grad_output, output, dim, input_dtype",
-    "logit": "self, eps=None",
-    "embedding_dense_backward": "grad_output, indices, num_weights, padding_idx,"
-                                " scale_grad_by_freq",
-    "rrelu_with_noise_backward": "grad_output, self, noise, lower, upper, training,"
-                                 " self_is_result:=False",
-    "native_batch_norm": "input, weight, bias, running_mean, running_var, training, momentum,"
-                         " eps",
-    "slice_backward": "grad_output, input_sizes, dim, start, end, step",
-    "select_backward": "grad_output, input_sizes, dim, index",
-    "diagonal_backward": "grad_output, input_sizes, offset, dim1, dim2",
-    "unfold_backward": "grad_in, input_sizes, dim, size, step",
-    "masked_scatter_backward": "grad_output, mask, sizes",
-    "diag_embed": "self, offset=0, dim1=-2, dim2=-1", "_unsafe_view": "self, size",
-    "polygamma": "n, self", "logcumsumexp": "self, dim", "cummax": "self, dim",
-    "pow_scalar": "self, exponent", "lerp": "self, end, weight", "dist": "self, other, p=2",
-    "baddbmm": "self, batch1, batch2, *, beta=1, alpha=1",
-    "std_mean": "self, dim=None, *, correction=None, keepdim=False",
-    "var_mean": "self, dim=None, *, correction=None, keepdim=False",
-    "elu": "self, alpha=1, scale=1, input_scale=1", "celu": "self, alpha=1.0",
-    "elu_backward": "grad_output, alpha, scale, input_scale, is_result, self_or_result",
-    "softplus": "self, beta=1, threshold=20",
-    "softplus_backward": "grad_output, self, beta, threshold",
-    "log_sigmoid_backward": "grad_output, self, buffer",
-    "mse_loss_backward": "grad_output, self, target, reduction",
-    "smooth_l1_loss": "self, target, reduction=1, beta=1.0",
-    "smooth_l1_loss_backward": "grad_output, self, target, reduction, beta",
-    "huber_loss_backward": "grad_output, self, target, reduction, delta",
-    "soft_margin_loss": "self, target, reduction=1",
-    "soft_margin_loss_backward": "grad_output, self, target, reduction",
-    "scatter": "self, dim, index, src", "renorm": "self, p, dim, maxnorm",
-    "unfold": "self, dimension, size, step", "clamp_min": "self, min",
-    "nan_to_num": "self, nan=None, posinf=None, neginf=None", "take": "self, index",
-    "put": "self, index, source, accumulate=False", "remainder_by_number": "self, other",
-    "linalg_cross": "self, other, *, dim=-1", "glu_backward": "grad_output, self, dim",
-    "gelu_backward": "grad_output, self, *, approximate='none'",
-    "leaky_relu_backward": "grad_output, self, negative_slope, self_is_result:=False",
-    "_cdist_forward": "x1, x2, p, compute_mode:=None",
-    "_cdist_backward": "grad, x1, x2, p, cdist:result",
-    "binary_cross_entropy_backward": "grad_output, self, target, ~weight, reduction=1",
-    "binary_cross_entropy": "self, target, weight=None, reduction=1",
-    "binary_cross_entropy_with_logits": "self, target, weight=None, pos_weight=None,"
-                                        " reduction=1",
-    "huber_loss": "self, target, reduction=1, delta=1.0",
-    "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
-                         " total_weight",
-    "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
-    "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
-    "unsqueeze_": "self, dim", "squeeze_dim_": "self, dim",  # the channel dropouts' batch of one
-    "split_with_sizes": "self, split_sizes, dim=0", "unsafe_split": "self, split_size, dim=0",
-    "unsafe_split_with_sizes": "self, split_sizes, dim=0",
-    "native_group_norm_backward": "grad_out, input, mean, rstd, weight, N, C, HxW, group,"
-                                  " output_mask",
-}
+from refgrad.utils._mode_schemas import SCHEMAS
 
 
+# --- book/chapters/29d_mode_arguments.md:187
 def schema_name(row: str, overload: str) -> str:
     """The schema of ``row`` called as torch's ``overload``."""
     named = f"{row}.{overload}"
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:193
+# --- book/chapters/29d_mode_arguments.md:207
 REQUIRED = object()
 CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
@@ -158,7 +46,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:235
+# --- book/chapters/29d_mode_arguments.md:249
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -189,7 +77,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:271
+# --- book/chapters/29d_mode_arguments.md:285
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -211,7 +99,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:297
+# --- book/chapters/29d_mode_arguments.md:311
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -235,7 +123,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:326
+# --- book/chapters/29d_mode_arguments.md:340
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -273,7 +161,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:380
+# --- book/chapters/29d_mode_arguments.md:394
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -325,7 +213,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:442
+# --- book/chapters/29d_mode_arguments.md:456
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
