@@ -8,7 +8,8 @@ import pytest
 import refgrad as torch
 from refgrad._op_overloads import OpOverload
 from refgrad.autograd.graph import saved_tensors_hooks
-from refgrad.utils._python_dispatch import OpFunc, OpOverloadPacket, TorchDispatchMode
+from refgrad.utils._overloads import OpOverloadPacket
+from refgrad.utils._python_dispatch import OpFunc, TorchDispatchMode
 from refgrad.utils._sac_replay import replayed
 from refgrad.utils.checkpoint import checkpoint, create_selective_checkpoint_contexts
 

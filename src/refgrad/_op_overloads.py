@@ -5,7 +5,7 @@
 # --- book/chapters/23c_selective_checkpoint.md:55
 """refgrad.ops: torch's names for ops, as values a user can hold and compare."""
 
-from refgrad.utils._python_dispatch import OpOverloadPacket, _Overload
+from refgrad.utils._overloads import OpOverloadPacket, _Overload
 
 
 class OpOverload(_Overload):

@@ -8,6 +8,7 @@
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import overload
+from refgrad.utils._overloads import OpOverloadPacket, _Overload
 
 
 class TorchDispatchMode:
@@ -34,72 +35,7 @@ def _get_current_dispatch_mode():
     return state.dispatch_modes[-1] if state.dispatch_modes else None
 
 
-# --- book/chapters/29_dispatch_modes.md:92
-class OpOverloadPacket:
-    """An operator with all its overloads, as ``func.overloadpacket`` gives it."""
-
-    _made: dict = {}
-
-    def __new__(cls, name: str):
-        packet = cls._made.get(name)
-        if packet is None:
-            packet = cls._made[name] = super().__new__(cls)
-            packet.__name__ = name
-        return packet
-
-    def __repr__(self) -> str:
-        return f"<OpOverloadPacket(op='aten.{self.__name__}')>"
-
-    def __str__(self) -> str:
-        return f"aten.{self.__name__}"
-
-    def __getattr__(self, name: str):  # chapter "Selective checkpointing": ops.aten.mm.default
-        if name.startswith("__"):
-            raise AttributeError(name)
-        from refgrad._op_overloads import OpOverload
-
-        return OpOverload(self, name)
-
-
-# --- book/chapters/29_dispatch_modes.md:120
-class _Overload:
-    """How an operator's overload names itself, as torch's ``OpOverload`` does."""
-
-    __slots__ = ()
-    namespace = "aten"
-
-    def name(self) -> str:
-        """``aten::sum.dim_IntList``; the ``default`` overload goes unnamed."""
-        ending = "" if self._overloadname == "default" else "." + self._overloadname
-        return f"aten::{self.overloadpacket.__name__}{ending}"
-
-    @property
-    def __name__(self) -> str:
-        return f"{self.overloadpacket.__name__}.{self._overloadname}"
-
-    def __str__(self) -> str:
-        return f"aten.{self.__name__}"
-
-    def __repr__(self) -> str:
-        return (f"<OpOverload(op='aten.{self.overloadpacket.__name__}', "
-                f"overload='{self._overloadname}')>")
-
-    # NOTE [An overload is its name]
-    # Two overloads are equal when they are the same overload of the same operator
-    # (packets are one object per operator name), whatever their class: a mode's
-    # func, or one a user named as refgrad.ops.aten.mm.default (chapter "Selective
-    # checkpointing"). Their hash is that of the pair of names.
-    def __eq__(self, other):
-        if not isinstance(other, _Overload):
-            return NotImplemented
-        return (self.overloadpacket is other.overloadpacket
-                and self._overloadname == other._overloadname)
-
-    def __hash__(self) -> int:
-        return hash((self.overloadpacket.__name__, self._overloadname))
-
-
-# --- book/chapters/29_dispatch_modes.md:159
+# --- book/chapters/29_dispatch_modes.md:166
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -131,7 +67,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:195
+# --- book/chapters/29_dispatch_modes.md:202
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -152,7 +88,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:248
+# --- book/chapters/29_dispatch_modes.md:255
 _ROW_FUNCS: dict = {}
 
 
@@ -187,7 +123,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
 
 
-# --- book/chapters/29_dispatch_modes.md:290
+# --- book/chapters/29_dispatch_modes.md:297
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._writes_under_modes import cloned_first, with_original
@@ -231,7 +167,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:339
+# --- book/chapters/29_dispatch_modes.md:346
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -251,7 +187,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:457
+# --- book/chapters/29_dispatch_modes.md:464
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -274,7 +210,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:486
+# --- book/chapters/29_dispatch_modes.md:493
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

@@ -10,7 +10,8 @@ from collections import defaultdict
 
 from refgrad._op_overloads import ops
 from refgrad._tensor import Tensor
-from refgrad.utils._python_dispatch import OpOverloadPacket, TorchDispatchMode, _Overload
+from refgrad.utils._overloads import OpOverloadPacket, _Overload
+from refgrad.utils._python_dispatch import TorchDispatchMode
 from refgrad.utils._sac_replay import replayed
 
 
@@ -40,7 +41,7 @@ def _policy_from_bool(keep: bool) -> CheckpointPolicy:
     return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
 
 
-# --- book/chapters/23c_selective_checkpoint.md:198
+# --- book/chapters/23c_selective_checkpoint.md:199
 SAC_IGNORED_OPS = {ops.aten.detach.default}
 
 RECOMPUTE = object()  # the store's mark for an op that reruns
@@ -67,7 +68,7 @@ class _Kept:
         return self.value
 
 
-# --- book/chapters/23c_selective_checkpoint.md:226
+# --- book/chapters/23c_selective_checkpoint.md:227
 def _each(value, fn):
     """``fn`` applied to a result, or to each item of a tuple or list of results."""
     if isinstance(value, tuple | list):
@@ -97,7 +98,7 @@ class _CachingMode(TorchDispatchMode):
         return out
 
 
-# --- book/chapters/23c_selective_checkpoint.md:267
+# --- book/chapters/23c_selective_checkpoint.md:268
 MISMATCH = (
     "This can happen if the operations in the checkpointed region are nondeterministic "
     "or depend on global state that changed between forward and backward."
@@ -141,7 +142,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:383
+# --- book/chapters/23c_selective_checkpoint.md:384
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):
