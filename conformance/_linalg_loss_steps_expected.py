@@ -3,6 +3,30 @@ as torch 2.13 hands it over: each call as its name and overload, the arguments (
 'T') and the keywords. STEPS: a plain backward, after the seed's sum, ones_like and expand
 (the cases of WHOLE there from the forward on); CREATED: create_graph=True, after the seed."""
 
+# What pinv's gradient of a tall matrix hands over, after its first detach: lstsq's too.
+_PINV_TALL_GRADIENT = (
+    "transpose.int('T', -2, -1)",
+    "transpose.int('T', -2, -1)",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "sub.Tensor('T', 'T')",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "mm.default('T', 'T')",
+    "transpose.int('T', -2, -1)",
+    "neg.default('T',)",
+    "add.Tensor('T', 'T')",
+    "add.Tensor('T', 'T')",
+    "sub.Tensor('T', 'T')",
+    "t.default('T',)",
+    "new_empty_strided.default('T', [2, 3], [1, 2])"
+        " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+    "copy_.default('T', 'T')",
+)
+
 STEPS = {
     'group_norm': (
         "detach.default('T',)",
@@ -174,26 +198,7 @@ STEPS = {
     ),
     'pinv_tall': (
         "detach.default('T',)",
-        "transpose.int('T', -2, -1)",
-        "transpose.int('T', -2, -1)",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "neg.default('T',)",
-        "add.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "t.default('T',)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_PINV_TALL_GRADIENT,
     ),
     'pinv_hermitian': (
         "t.default('T',)",
@@ -234,26 +239,7 @@ STEPS = {
         "linalg_pinv.atol_rtol_tensor('T',)",
         "transpose.int('T', -2, -1)",
         "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "transpose.int('T', -2, -1)",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "neg.default('T',)",
-        "add.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "t.default('T',)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_PINV_TALL_GRADIENT,
     ),
     'cov': (
         'scalar_tensor.default(3,)'

@@ -263,3 +263,11 @@ class StandIn:
 
     def __post_init__(self) -> None:
         self.dtype = DType(self._data.dtype.name)  # NumPy's dtype names are torch's
+
+
+def forward_ad_refusal(row: str) -> str:
+    """torch's words refusing forward AD through ``row``, which has no forward formula."""
+    return (f"Trying to use forward AD with {row} that does not support it because it has not "
+            "been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
+            "pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize "
+            "its implementation or submit a PR adding the implementation to derivatives.yaml")

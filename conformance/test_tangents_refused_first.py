@@ -7,16 +7,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._support import forward_ad_refusal as _refusal
 from conformance._support import raises
 
 D = torch.float64
-
-
-def _refusal(row: str) -> str:
-    return (f"Trying to use forward AD with {row} that does not support it because it has not "
-            "been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
-            "pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize "
-            "its implementation or submit a PR adding the implementation to derivatives.yaml")
 
 
 CALLS = {  # the call, given a dual (2, 3) tensor d, and the row it names
