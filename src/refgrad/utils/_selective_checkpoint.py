@@ -108,6 +108,7 @@ EXTRA_BACKWARD = (
 )
 
 
+# --- book/chapters/23c_selective_checkpoint.md:281
 class _CachedMode(TorchDispatchMode):
     """Around each recomputation: reruns some ops, and hands back the kept outputs."""
 
@@ -141,7 +142,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:383
+# --- book/chapters/23c_selective_checkpoint.md:387
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):
