@@ -146,7 +146,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:670
+# --- book/chapters/16a_pointwise.md:678
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -159,7 +159,7 @@ from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1528
+# --- book/chapters/16b_reductions.md:1536
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -228,7 +228,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1188
+# --- book/chapters/16i_cumulative.md:1200
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
@@ -251,19 +251,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:597
+# --- book/chapters/16k_order_statistics.md:605
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:769
+# --- book/chapters/16k_order_statistics.md:777
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:980
+# --- book/chapters/16k_order_statistics.md:988
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1256
+# --- book/chapters/16k_order_statistics.md:1264
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -284,11 +284,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1824
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1836
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2354
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2366
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -305,7 +305,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2532
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2544
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -410,13 +410,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:847
+# --- book/chapters/16p_decompositions.md:859
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1278
+# --- book/chapters/16r_solvers.md:1289
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import torch_lu as lu
@@ -612,7 +612,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4175
+# --- book/chapters/26_inplace.md:4179
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

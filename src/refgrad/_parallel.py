@@ -192,6 +192,7 @@ def _part(operand, piece):
     return operand[piece] if type(operand) is ndarray else operand
 
 
+# --- book/chapters/13b_threads.md:303
 def run_pieces(into, pieces) -> None:
     """``into(*operands, out=out)`` for each ``(operands, out)`` of ``pieces``, the first on
     this thread and the others on the intra-op threads: a reduction's shares."""
@@ -209,7 +210,7 @@ def run_pieces(into, pieces) -> None:
             raise error
 
 
-# --- book/chapters/13b_threads.md:335
+# --- book/chapters/13b_threads.md:339
 def run_shared(fn, array):
     """``fn(array)``, shared among the threads if ``fn`` is a ufunc and it is worth it."""
     out = spare_for_threads(array) if isinstance(fn, np.ufunc) else None
@@ -224,7 +225,7 @@ def spare_for_threads(array):
     return np.empty(array.shape, array.dtype)
 
 
-# --- book/chapters/13b_threads.md:357
+# --- book/chapters/13b_threads.md:361
 def add_into(target, addend) -> None:
     """``target += addend``, quietly, and shared among the threads when it is large."""
     if ZERO_ARRAYS:  # a .grad that is a zero tensor: chapter "Zero tensors"

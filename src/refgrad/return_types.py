@@ -55,7 +55,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1484
+# --- book/chapters/16k_order_statistics.md:1492
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -76,12 +76,12 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:947
+# --- book/chapters/16n_more_shapes_and_elementwise.md:959
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:819
+# --- book/chapters/16p_decompositions.md:831
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
@@ -92,7 +92,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1260
+# --- book/chapters/16r_solvers.md:1271
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

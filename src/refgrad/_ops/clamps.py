@@ -85,6 +85,7 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     return where(inside, g, zero), low, high
 
 
+# --- book/chapters/16a_pointwise.md:400
 def _joined(a, b, how):
     return a.logical_and(b) if how == "and" else a.logical_or(b)
 
@@ -93,6 +94,7 @@ def _joined_(a, b, how):
     return a.logical_and_(b) if how == "and" else a.logical_or_(b)
 
 
+# --- book/chapters/16a_pointwise.md:412
 _SELF_MIN_MAX = ("self", "min", "max")
 CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
@@ -102,7 +104,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:424
+# --- book/chapters/16a_pointwise.md:432
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -131,7 +133,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:529
+# --- book/chapters/16a_pointwise.md:537
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -165,7 +167,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:569
+# --- book/chapters/16a_pointwise.md:577
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -190,7 +192,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:600
+# --- book/chapters/16a_pointwise.md:608
 def _bool():
     from refgrad._dtype import bool as bool_
 

@@ -91,6 +91,7 @@ def _part(t, d, start, end=None):
     return call(SLICE, (t,), {"dim": d, "start": start, "end": end, "step": 1})
 
 
+# --- book/chapters/16i_cumulative.md:193
 def _products_leaving_out(g, self, d):
     """For each place k, the sum over j >= k of g_j times the product to j without x_k,
     written into place k of zeros: torch's loop, node for node."""
@@ -121,7 +122,7 @@ def _products_leaving_out(g, self, d):
     return stack(parts, d) if seen else grad
 
 
-# --- book/chapters/16i_cumulative.md:225
+# --- book/chapters/16i_cumulative.md:229
 def _in_three_parts(g, self, result, d):
     """The short formula before each slice's first zero, the product with that zero
     taken as one at it, and zero after it: right, but only to the first order."""
@@ -152,7 +153,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:308
+# --- book/chapters/16i_cumulative.md:312
 # NOTE [An empty input is its own gradient]
 # For an empty input, cummax's and cummin's gradient is the saved input, as
 # in torch: a tensor someone else holds, which AccumulateGrad must copy.
@@ -192,7 +193,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:410
+# --- book/chapters/16i_cumulative.md:414
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -223,7 +224,7 @@ def _logcumsumexp_backward(g, self, result, dim):
     return (sums[0] - sums[1],)
 
 
-# --- book/chapters/16i_cumulative.md:445
+# --- book/chapters/16i_cumulative.md:449
 def _logcumsumexp_tangent(tangents, self, result, dim):
     """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
     scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
@@ -239,7 +240,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:473
+# --- book/chapters/16i_cumulative.md:477
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -266,7 +267,7 @@ def cumprod_step(input, dim, *, dtype=None):
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:504
+# --- book/chapters/16i_cumulative.md:508
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")

@@ -104,6 +104,7 @@ def _bce(a, b, weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
+# --- book/chapters/16q_functional.md:1122
 # NOTE [The target's gradient written in place]
 # torch negates the logit in place, multiplies by the incoming gradient and the
 # weight in place, and divides a mean in place, in any grad mode: x.grad's
@@ -132,7 +133,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1148
+# --- book/chapters/16q_functional.md:1152
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -161,7 +162,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1178
+# --- book/chapters/16q_functional.md:1182
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -190,7 +191,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1210
+# --- book/chapters/16q_functional.md:1214
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -203,6 +204,7 @@ def _logits_gradient(self, target, pos_weight, graph):
     return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
 
 
+# --- book/chapters/16q_functional.md:1230
 def _target_gradient(g, self, weight, pos_weight, reduction):
     """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
@@ -221,6 +223,7 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     return _mean_in_place(grad, self, reduction)
 
 
+# --- book/chapters/16q_functional.md:1252
 def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
@@ -242,6 +245,7 @@ def _mean_in_place(grad, self, reduction):
     return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
+# --- book/chapters/16q_functional.md:1277
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,

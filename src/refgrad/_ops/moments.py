@@ -31,6 +31,7 @@ def sequential_sum(a, axes, keepdim):
     return np.reshape(np.cumsum(_slices(a, axes), axis=-1)[..., -1], shape)
 
 
+# --- book/chapters/16b_reductions.md:922
 def _welford(b):
     """The running mean and sum of squared distances along ``b``'s last dim."""
     if b.shape[-1] > _WELFORD_LIMIT:
@@ -45,7 +46,7 @@ def _welford(b):
     return mean, m2
 
 
-# --- book/chapters/16b_reductions.md:934
+# --- book/chapters/16b_reductions.md:938
 def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=False):
     """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype
     (``ordered``: adding and updating in torch's order, NOTE [A spread in torch's order])."""
@@ -71,7 +72,7 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
                 np.reshape(mean, shape).astype(a.dtype))
 
 
-# --- book/chapters/16b_reductions.md:988
+# --- book/chapters/16b_reductions.md:992
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""

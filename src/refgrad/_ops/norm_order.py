@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15c_product_order.md:199
+# --- book/chapters/15c_product_order.md:203
 """The 2-norm in the order of torch's CPU kernels."""
 
 from fractions import Fraction
@@ -16,6 +16,7 @@ from refgrad._parallel import settings
 _SPLIT = 134217729.0  # 2**27 + 1: splits a double into two halves of 26 bits
 
 
+# --- book/chapters/15c_product_order.md:220
 # NOTE [A norm's order]
 # torch's 2-norm: with one reduced dimension, innermost in memory, float64 in and
 # out, four lanes of squares added vector by vector, the lanes in turn, the tail's
@@ -41,6 +42,7 @@ def _fused(x, y, c):
     return fused
 
 
+# --- book/chapters/15c_product_order.md:249
 def _fused32(x, c):
     """x·x + c rounded once to float32, for float32 arrays: the square is exact in
     float64, and where the float64 sum falls on a float32 midpoint, what it rounded
@@ -56,6 +58,7 @@ def _fused32(x, c):
     return np.where(tie & ((low > 0) == (other > r)), other, r)
 
 
+# --- book/chapters/15c_product_order.md:268
 def _lanes(rows):
     """(R, n) -> (R,): the vector kernel's sum of squares of each row."""
     R, n = rows.shape
@@ -76,7 +79,7 @@ def _lanes(rows):
     return total
 
 
-# --- book/chapters/15c_product_order.md:282
+# --- book/chapters/15c_product_order.md:298
 def _in_turn(a, axes, count):
     """The squares of each output's elements added one after another, shared."""
     squares = _slices(a, axes, ordered=True)

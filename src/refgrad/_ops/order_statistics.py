@@ -124,6 +124,7 @@ def _extremes(a, dim, keepdim):
             row_major_result(np.max(a, axis=axis, keepdims=keep)))
 
 
+# --- book/chapters/16k_order_statistics.md:462
 # NOTE [Missing grads]
 # A multi-output row with missing_grads=True gets None for an output that no
 # gradient reached, where the others get zeros; its formula builds only the
@@ -144,6 +145,7 @@ def _share(g, self, result, dims, keepdim):
     return (g / hits.sum(dims, keepdim=True)) * hits
 
 
+# --- book/chapters/16k_order_statistics.md:486
 def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's names
     dims = tuple(range(self.ndim)) if dim is None else (dim,)
     shares = [_share(g, self, result, dims, keepdim)
@@ -158,7 +160,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:505
+# --- book/chapters/16k_order_statistics.md:513
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -187,7 +189,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:535
+# --- book/chapters/16k_order_statistics.md:543
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -209,7 +211,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:562
+# --- book/chapters/16k_order_statistics.md:570
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -227,7 +229,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:581
+# --- book/chapters/16k_order_statistics.md:589
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

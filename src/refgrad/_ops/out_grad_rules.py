@@ -44,6 +44,7 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
+# --- book/chapters/26_inplace.md:3751
 def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
     """torch's refusal of a write into ``outs`` with grad mode on; what writes and records
     it where torch records it (chapter "Writes autograd skips"), else None."""
@@ -77,7 +78,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:4264
+# --- book/chapters/26_inplace.md:4268
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -87,6 +87,7 @@ def _copysign_backward(g, self=None, result=None):
     return g * ratio
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:629
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -102,6 +103,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
+# --- book/chapters/16n_more_shapes_and_elementwise.md:648
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -124,7 +126,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:681
+# --- book/chapters/16n_more_shapes_and_elementwise.md:689
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -149,7 +151,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:711
+# --- book/chapters/16n_more_shapes_and_elementwise.md:719
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -174,7 +176,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:742
+# --- book/chapters/16n_more_shapes_and_elementwise.md:750
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -202,7 +204,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:796
+# --- book/chapters/16n_more_shapes_and_elementwise.md:804
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -216,7 +218,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:831
+# --- book/chapters/16n_more_shapes_and_elementwise.md:839
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

@@ -158,7 +158,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:481
+# --- book/chapters/16a_pointwise.md:489
 def _less(a, b):
     return a < b
 
@@ -192,7 +192,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:637
+# --- book/chapters/16a_pointwise.md:645
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

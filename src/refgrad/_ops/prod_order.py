@@ -16,6 +16,7 @@ _LANES = {np.dtype(np.float64): 4, np.dtype(np.float32): 8}  # 32-byte vectors
 _GRAIN = 32768
 
 
+# --- book/chapters/15c_product_order.md:64
 # NOTE [A product's kernel]
 # torch's generic reduction kernel multiplies a contiguous line in blocks of four
 # vectors (the blocks one after another, then (v0*v1)*(v2*v3), then the lanes in
@@ -47,7 +48,7 @@ def _factors(t, summed, other, lanes: int):
     return t
 
 
-# --- book/chapters/15c_product_order.md:100
+# --- book/chapters/15c_product_order.md:104
 def _running(factors, dtype):
     """1 times each of the factors, in turn."""
     return _multiply.accumulate(_concat((np.ones(1, dtype=dtype), factors)))[-1]
@@ -72,7 +73,7 @@ def _product(a, dims, lanes: int):
     return out
 
 
-# --- book/chapters/15c_product_order.md:131
+# --- book/chapters/15c_product_order.md:135
 def product_in_torch_order(a, dim, keepdim: bool):
     """``a``'s product over ``dim`` (None: all) in torch's order, or None."""
     lanes = _LANES.get(a.dtype) if type(a) is np.ndarray else None

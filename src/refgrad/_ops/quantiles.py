@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:627
+# --- book/chapters/16k_order_statistics.md:635
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:670
+# --- book/chapters/16k_order_statistics.md:678
 def _sorted_rows(input, dim, keepdim):
     """The input sorted along its last dimension, shaped (reduced sizes..., n)."""
     from refgrad._ops.functions import dim_tuple
@@ -58,7 +58,7 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]]) if kept else rows.view(-1)
 
 
-# --- book/chapters/16k_order_statistics.md:704
+# --- book/chapters/16k_order_statistics.md:712
 def _ranks(rows, q, skip_nan: bool):
     if skip_nan:
         ranks = q * (rows.isnan().logical_not().sum(-1, True) - 1)
@@ -74,7 +74,7 @@ def _expanded(t, shape):
     return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:721
+# --- book/chapters/16k_order_statistics.md:729
 def _read(rows, ranks, interpolation):
     from refgrad._creation import full_like
 
@@ -88,7 +88,7 @@ def _read(rows, ranks, interpolation):
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:748
+# --- book/chapters/16k_order_statistics.md:756
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
         q = _checked(input, q, interpolation)

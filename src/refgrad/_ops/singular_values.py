@@ -34,6 +34,7 @@ def column_major(x):
     return x.swapaxes(-1, -2).copy().swapaxes(-1, -2)
 
 
+# --- book/chapters/16p_decompositions.md:80
 # NOTE [Non-finite matrices in a batch]
 # torch refuses a single matrix with an inf or a nan in it, but lets one
 # inside a batch through, its results whatever LAPACK left. refgrad gives
@@ -52,7 +53,7 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     return column_major(U), S, column_major(Vh)
 
 
-# --- book/chapters/16p_decompositions.md:150
+# --- book/chapters/16p_decompositions.md:154
 # NOTE [An empty gradient is given]
 # An empty gradient that reached a node is a gradient, and the formula runs
 # on it as torch's does; so is a gradient of zeros that came (a second
@@ -73,7 +74,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:183
+# --- book/chapters/16p_decompositions.md:187
 def svd(A, full_matrices=True, *, driver=None):
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:

@@ -28,6 +28,8 @@ triangular_solve = function_form(triangular_solves.triangular_solve,
 Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
                                       Arguments(_TRIANGULAR_SOLVE, method=True))
 
+
+# --- book/chapters/16r_solvers.md:1214
 _LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
               "bool unpack_pivots = True)")
 lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
@@ -46,6 +48,9 @@ for _name, _function, _text in (  # torch has no method lu_unpack
         ("cholesky_solve", cholesky_solves.cholesky_solve, _CHOLESKY_SOLVE),
         ("cholesky_inverse", cholesky_solves.cholesky_inverse, _CHOLESKY_INVERSE)):
     setattr(Tensor, _name, method_form(_function, Arguments(_text, method=True)))
+
+
+# --- book/chapters/16r_solvers.md:1238
 lu_factor = function_form(lu_factors.lu_factor, Arguments(
     "linalg_lu_factor(Tensor A, *, bool pivot = True)"))
 lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(

@@ -25,6 +25,7 @@ _accumulate = np.add.accumulate  # NOTE [Names looked up once]
 _concat = np.concatenate
 
 
+# --- book/chapters/15b_half_sums.md:71
 # NOTE [A float16 line]
 # A vector load of the kernel takes 32 bytes, sixteen float16 elements, and turns
 # them into two float32 vectors of eight, added lane by lane: a contiguous line is
@@ -50,7 +51,7 @@ def _line_sums(t, summed, other):
     return side_by_side(down, lines // 4 * 4)
 
 
-# --- book/chapters/15b_half_sums.md:100
+# --- book/chapters/15b_half_sums.md:104
 def _rounded_into(count: int, where, values):
     """float16 outputs, from zero, given the float32 line sums ``values`` at ``where``."""
     values = values.astype(_F16).astype(_F32)  # each line's sum, rounded
@@ -65,7 +66,7 @@ def _rounded_into(count: int, where, values):
     return out.astype(_F16)
 
 
-# --- book/chapters/15b_half_sums.md:122
+# --- book/chapters/15b_half_sums.md:126
 def _kernel(a, loop, count: int, threads: int):
     """The float16 outputs of torch's kernel over the loop, flat, row-major."""
     if threads > 1 and count == 1:
@@ -84,7 +85,7 @@ def _kernel(a, loop, count: int, threads: int):
     return _rounded_into(count, where.reshape(-1), values.reshape(-1))
 
 
-# --- book/chapters/15b_half_sums.md:152
+# --- book/chapters/15b_half_sums.md:156
 def half_sum(a, axes, keepdim: bool, converted: bool):
     """``a``'s (float16) sum over ``axes`` (None: all) as torch's kernel rounds it,
     converted to float32 first where ``converted`` (sum's way) and the loop's two

@@ -125,6 +125,7 @@ def read(overload: str):
     return read
 
 
+# --- book/chapters/29h_out_overloads_under_modes.md:387
 _FIRST = ("input", "A")  # the names a call may give torch's self as
 
 
@@ -148,7 +149,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:408
+# --- book/chapters/29h_out_overloads_under_modes.md:412
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -177,7 +178,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:455
+# --- book/chapters/29h_out_overloads_under_modes.md:459
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -200,7 +201,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:485
+# --- book/chapters/29h_out_overloads_under_modes.md:489
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -223,7 +224,7 @@ CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESO
 TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:520
+# --- book/chapters/29h_out_overloads_under_modes.md:524
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -257,6 +258,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
 
 
+# --- book/chapters/29h_out_overloads_under_modes.md:561
 def _runner(call, overload: str, written: tuple, single: bool):
     def run(*given, **named):
         outs = tuple(named.pop(name) for name in written)

@@ -109,6 +109,7 @@ EXTRA_BACKWARD = (
 )
 
 
+# --- book/chapters/23c_selective_checkpoint.md:282
 class _CachedMode(TorchDispatchMode):
     """Around each recomputation: reruns some ops, and hands back the kept outputs."""
 
@@ -142,7 +143,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:384
+# --- book/chapters/23c_selective_checkpoint.md:388
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):
