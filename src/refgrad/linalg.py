@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1527
+# --- book/chapters/16b_reductions.md:1528
 """torch.linalg: the linear-algebra functions refgrad differentiates."""
 
 from refgrad._ops.measures import vector_norm
@@ -10,7 +10,7 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1452
+# --- book/chapters/16j_products_and_shapes.md:1453
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 

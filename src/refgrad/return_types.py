@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:592
+# --- book/chapters/16b_reductions.md:593
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -22,7 +22,7 @@ def _structseq(name: str, fields: tuple):
     return cls
 
 
-# --- book/chapters/16b_reductions.md:615
+# --- book/chapters/16b_reductions.md:616
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -36,7 +36,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:633
+# --- book/chapters/16b_reductions.md:634
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""

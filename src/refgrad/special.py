@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1406
+# --- book/chapters/16m_special_functions.md:1400
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -37,7 +37,7 @@ from refgrad._ops.statistics import log_softmax, softmax
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1446
+# --- book/chapters/16m_special_functions.md:1440
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)

@@ -15,10 +15,11 @@ from refgrad._device import CPU
 from refgrad._ops import smooth_gradients
 from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
 from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
-from refgrad._ops.arithmetic import add_scalar, in_float32, one_minus
+from refgrad._ops.arithmetic import add_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import sigmoid_backward
 from refgrad._ops.result_layout import (
     iterated_backward,
@@ -34,7 +35,7 @@ _SELF = (("self", ("self",)),)
 _GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
 
 
-# --- book/chapters/16q_functional.md:97
+# --- book/chapters/16q_functional.md:98
 def host(array):
     """``array`` on the host: a device array is copied there."""
     return array if isinstance(array, np.ndarray) else move(array, CPU)
@@ -54,7 +55,7 @@ def on_host(fn):
     return forward
 
 
-# --- book/chapters/16q_functional.md:122
+# --- book/chapters/16q_functional.md:123
 def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
@@ -81,7 +82,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:164
+# --- book/chapters/16q_functional.md:165
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -99,7 +100,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:204
+# --- book/chapters/16q_functional.md:205
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -130,7 +131,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:241
+# --- book/chapters/16q_functional.md:242
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -146,7 +147,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:263
+# --- book/chapters/16q_functional.md:264
 def _mish_backward(g, self):
     if fused_wanted():  # NOTE [A fused gradient under a mode]
         return (fused("mish_backward", _mish_steps, (g, self)),)
@@ -178,7 +179,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:314
+# --- book/chapters/16q_functional.md:315
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -206,7 +207,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:347
+# --- book/chapters/16q_functional.md:348
 def _hardsigmoid_grad(g, self, operation):
     return np.where((self <= -3) | (self >= 3), g.dtype.type(0), g * g.dtype.type(_ONE_SIXTH))
 
@@ -233,7 +234,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:396
+# --- book/chapters/16q_functional.md:397
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -265,7 +266,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:435
+# --- book/chapters/16q_functional.md:436
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

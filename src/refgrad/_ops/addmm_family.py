@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:163
+# --- book/chapters/16j_products_and_shapes.md:164
 """addmm, addmv, baddbmm and addbmm: the function forms, with torch's checks."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _same_dtypes(input, mat1, mat2) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
-# --- book/chapters/16j_products_and_shapes.md:195
+# --- book/chapters/16j_products_and_shapes.md:196
 def _numbers(name, **factors) -> None:
     """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
 
@@ -60,7 +60,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:228
+# --- book/chapters/16j_products_and_shapes.md:229
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
     for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -93,7 +93,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:265
+# --- book/chapters/16j_products_and_shapes.md:266
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches

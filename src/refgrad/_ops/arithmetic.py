@@ -5,8 +5,6 @@
 # --- book/chapters/14_arithmetic.md:31
 """Arithmetic rows: add, sub, rsub, mul, div, neg, elementwise functions and comparisons."""
 
-import functools
-
 import numpy as np
 
 from refgrad._ops.alpha import add_scaled, negated
@@ -42,7 +40,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:116
+# --- book/chapters/14_arithmetic.md:114
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -51,7 +49,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:126
+# --- book/chapters/14_arithmetic.md:124
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -76,7 +74,7 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:157
+# --- book/chapters/14_arithmetic.md:155
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -115,7 +113,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:224
+# --- book/chapters/14_arithmetic.md:222
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -145,7 +143,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:258
+# --- book/chapters/14_arithmetic.md:256
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -171,7 +169,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:288
+# --- book/chapters/14_arithmetic.md:286
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -196,7 +194,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:360
+# --- book/chapters/14_arithmetic.md:358
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -214,7 +212,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1101
+# --- book/chapters/14_arithmetic.md:1099
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -228,42 +226,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1120
-_HALF = np.dtype(np.float16)
-
-
-def in_float32(fn):
-    """``fn`` taking float16 arrays through float32, rounded once at the end.
-
-    torch's kernels compute a function of several steps (``sigmoid``,
-    ``softmax``, ``lerp``) on float16 in float32; in float16 each step would
-    round. The first array decides; the others are cast with it.
-    """
-    @functools.wraps(fn)  # the row's parameters stay readable from the forward
-    def forward(a, *args, **kwargs):
-        if a.dtype is _HALF:
-            args = [_cast(x, np.float32) if getattr(x, "dtype", None) is _HALF else x
-                    for x in args]
-            return _cast(fn(_cast(a, np.float32), *args, **kwargs), np.float16)
-        return fn(a, *args, **kwargs)
-
-    return forward
-
-
-def _cast(array, kind):
-    """``array`` in ``kind``, with its strides: astype redoes those of size-one dimensions
-    and of an empty array (NOTE [Strides of size-one dimensions], NOTE [Zero strides
-    asked for])."""
-    cast = array.astype(kind)
-    if type(array) is np.ndarray and (1 in array.shape or not array.size):
-        from refgrad._backend import element_strides
-        from refgrad._ops.result_layout import moved_to
-
-        cast = moved_to(cast, element_strides(array))
-    return cast
-
-
-# --- book/chapters/14_arithmetic.md:1159
+# --- book/chapters/14_arithmetic.md:1164
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -289,7 +252,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1193
+# --- book/chapters/14_arithmetic.md:1198
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -311,7 +274,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1221
+# --- book/chapters/14_arithmetic.md:1226
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -324,7 +287,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1250
+# --- book/chapters/14_arithmetic.md:1255
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

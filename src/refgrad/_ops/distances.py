@@ -9,8 +9,9 @@
 import numpy as np
 
 from refgrad._ops import measures
-from refgrad._ops.arithmetic import add_scalar, in_float32
+from refgrad._ops.arithmetic import add_scalar
 from refgrad._ops.dispatch import call
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state, switched_on
 
@@ -30,7 +31,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": float(p), "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1455
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1456
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast

@@ -15,11 +15,11 @@ from refgrad._ops.arithmetic import (
     BOTH_WANTED,
     add_scalar,
     floating,
-    in_float32,
     mul_scalar,
     one_minus,
     sub_scalar,
 )
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_smooth_gradients.md:383
+# --- book/chapters/16x_smooth_gradients.md:384
 """The gradients of soft_margin_loss and binary_cross_entropy, as rows of their own."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _array(tensor, like):
                                                                                copy=False)
 
 
-# --- book/chapters/16x_smooth_gradients.md:410
+# --- book/chapters/16x_smooth_gradients.md:411
 def _soft_margin_grad(g, self, target, reduction):
     k, t = self.dtype.type, _array(target, target._data)  # the target keeps its dtype
     norm = 1.0 / self.size if reduction == 1 and self.size else 1.0
@@ -40,7 +40,7 @@ def _soft_margin_grad(g, self, target, reduction):
     return iterated_layout(_InOrder, (t, z), {}, grad)
 
 
-# --- book/chapters/16x_smooth_gradients.md:431
+# --- book/chapters/16x_smooth_gradients.md:432
 def _soft_margin_self_share(gg, self, target, reduction):
     z = (self * -target).exp()
     plus_one = add_scalar(z, 1)
@@ -72,7 +72,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
                 {"target": target, "reduction": reduction})
 
 
-# --- book/chapters/16x_smooth_gradients.md:483
+# --- book/chapters/16x_smooth_gradients.md:484
 _EPSILON = 1e-12  # the formulas' guard, a double
 _KERNEL_EPSILON = float(np.float32(1e-12))  # the kernel's, a float32 constant
 
@@ -85,7 +85,7 @@ def _bce_grad(g, self, target, weight, reduction):
     return like_input_result(out / k(self.size) if reduction == 1 else out, self)
 
 
-# --- book/chapters/16x_smooth_gradients.md:501
+# --- book/chapters/16x_smooth_gradients.md:502
 def _finished(share, weight, reduction, count):
     share = share if weight is None else share * weight
     return div_scalar(share, count) if reduction == 1 else share
@@ -109,7 +109,7 @@ def _bce_self_share(both, self, target):
     return curve / (near.pow(2) * far.pow(2)) * both
 
 
-# --- book/chapters/16x_smooth_gradients.md:530
+# --- book/chapters/16x_smooth_gradients.md:531
 def _bce_target_share(gg, grad_output, self, target, weight, reduction):
     from refgrad.autograd.grad_mode import no_grad
 

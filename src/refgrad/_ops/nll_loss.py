@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1308
+# --- book/chapters/16q_functional.md:1309
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -40,7 +40,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1347
+# --- book/chapters/16q_functional.md:1348
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -69,7 +69,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1537
+# --- book/chapters/16q_functional.md:1538
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -80,7 +80,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1553
+# --- book/chapters/16q_functional.md:1554
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -119,7 +119,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1593
+# --- book/chapters/16q_functional.md:1594
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -136,7 +136,7 @@ def _total_weight(input, target, weight, reduction, ignore_index):
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1615
+# --- book/chapters/16q_functional.md:1616
 def _nll_loss(input, target, weight, reduction, ignore_index):
     not_differentiable("nll_loss_forward", "weight", weight)
     if target.ndim > 1:
@@ -164,7 +164,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1647
+# --- book/chapters/16q_functional.md:1648
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")

@@ -7,8 +7,9 @@
 
 import numpy as np
 
-from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, in_float32, mul_scalar
+from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, mul_scalar
 from refgrad._ops.conditional import select
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
@@ -40,7 +41,7 @@ def _rsqrt_backward(g, cubed):  # the cube made first: NOTE [The right operand f
     return (mul_scalar(g, -0.5) * cubed,)
 
 
-# --- book/chapters/16a_pointwise.md:119
+# --- book/chapters/16a_pointwise.md:120
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's float32 and float64 maximum return their second operand then, and
@@ -64,7 +65,7 @@ def _keep_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16a_pointwise.md:149
+# --- book/chapters/16a_pointwise.md:150
 def _relu(a):
     if a.dtype.kind == "b":  # NumPy would take the larger bool; torch refuses
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -92,7 +93,7 @@ def threshold_backward(grad_output, self, threshold):
     return call(THRESHOLD_BACKWARD, (grad_output, self), {"threshold": threshold})
 
 
-# --- book/chapters/16a_pointwise.md:183
+# --- book/chapters/16a_pointwise.md:184
 def _zeros_like(t):
     from refgrad._creation import zeros_like
 
@@ -125,7 +126,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:231
+# --- book/chapters/16a_pointwise.md:232
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -158,7 +159,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:489
+# --- book/chapters/16a_pointwise.md:490
 def _less(a, b):
     return a < b
 
@@ -192,7 +193,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:645
+# --- book/chapters/16a_pointwise.md:646
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone

@@ -8,7 +8,8 @@
 import numpy as np
 
 from refgrad._c_names import c_type_name
-from refgrad._ops.arithmetic import _last_first, in_float32, mul_scalar
+from refgrad._ops.arithmetic import _last_first, mul_scalar
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
@@ -29,7 +30,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:75
+# --- book/chapters/16j_products_and_shapes.md:76
 def _times(t, factor):
     return t if factor == 1 else mul_scalar(t, factor)
 
@@ -55,7 +56,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:106
+# --- book/chapters/16j_products_and_shapes.md:107
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -75,7 +76,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:130
+# --- book/chapters/16j_products_and_shapes.md:131
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(matrix_product),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -98,7 +99,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:322
+# --- book/chapters/16j_products_and_shapes.md:323
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -149,7 +150,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:386
+# --- book/chapters/16j_products_and_shapes.md:387
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -160,7 +161,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:398
+# --- book/chapters/16j_products_and_shapes.md:399
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -200,7 +201,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:439
+# --- book/chapters/16j_products_and_shapes.md:440
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -217,7 +218,7 @@ def cross(input, other, dim=None):
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:465
+# --- book/chapters/16j_products_and_shapes.md:466
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -3,16 +3,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1875
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1876
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
 
 from refgrad._ops import measures
 from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
-from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar
+from refgrad._ops.arithmetic import add_scalar, mul_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import where
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import threshold_backward
 from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.table import Op, register
@@ -36,7 +37,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1909
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1911
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     # the accumulation dtype named even where it is the input's, as torch's formula does
@@ -66,7 +67,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1943
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1945
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -91,7 +92,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2015
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2017
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -130,7 +131,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2063
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2065
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -151,7 +152,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2085
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2087
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -11,9 +11,10 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
-from refgrad._ops.arithmetic import add_scalar, in_float32, mul_scalar, one_minus, sub_scalar
+from refgrad._ops.arithmetic import add_scalar, mul_scalar, one_minus, sub_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.result_layout import like_input_result, row_major_result
 from refgrad._ops.table import Op, register
 
@@ -24,7 +25,7 @@ _BETA_ERF = _2_SQRTPI * _SQRT1_2 * 0.5  # the normal density's 1 / sqrt(2 pi)
 _BETA_TANH = _SQRT2 * _2_SQRTPI * 0.5  # sqrt(2 / pi)
 
 
-# --- book/chapters/16x_smooth_gradients.md:82
+# --- book/chapters/16x_smooth_gradients.md:83
 def on_host(fn):
     """``fn`` of host arrays, for arrays on a device too: the result goes back there."""
     @functools.wraps(fn)  # the row's parameters stay readable from the forward
@@ -46,7 +47,7 @@ class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
 
-# --- book/chapters/16x_smooth_gradients.md:127
+# --- book/chapters/16x_smooth_gradients.md:128
 # NOTE [A gradient kernel in torch's steps]
 # Each kernel below computes its formula in the order torch's loop does, every
 # constant taken to the dtype first, so that each rounding falls where torch's
@@ -68,7 +69,7 @@ def _gelu_grad(g, self, approximate):
     return g * (cdf + self * pdf)
 
 
-# --- book/chapters/16x_smooth_gradients.md:154
+# --- book/chapters/16x_smooth_gradients.md:155
 def _gelu_double_backward(gg, grad_output, self, approximate):
     if approximate == "tanh":
         inner = mul_scalar(self + mul_scalar(self.pow(3), _KAPPA), _BETA_TANH)
@@ -98,7 +99,7 @@ def gelu_backward(grad_output, self, approximate):
     return call(GELU_BACKWARD, (grad_output, self), {"approximate": approximate})
 
 
-# --- book/chapters/16x_smooth_gradients.md:210
+# --- book/chapters/16x_smooth_gradients.md:211
 # NOTE [The logsigmoid buffer]
 # torch's log_sigmoid_forward returns exp(-|x|) beside the output, a tensor it
 # does not differentiate, and LogSigmoidBackward0 keeps it (_saved_buffer),
@@ -117,7 +118,7 @@ def log_sigmoid_forward(a):
     return tuple(move(r, device_of(a)) for r in _output_and_buffer(move(a, CPU)))
 
 
-# --- book/chapters/16x_smooth_gradients.md:236
+# --- book/chapters/16x_smooth_gradients.md:237
 def _log_sigmoid_grad(g, self, buffer):
     k = self.dtype.type
     b = buffer._data
@@ -148,7 +149,7 @@ def log_sigmoid_backward(grad_output, self, buffer=None):
     return call(LOG_SIGMOID_BACKWARD, (grad_output, self), {"buffer": buffer})
 
 
-# --- book/chapters/16x_smooth_gradients.md:290
+# --- book/chapters/16x_smooth_gradients.md:291
 def _glu_grad(g, self, dim):
     wide = np.dtype(np.float32 if self.dtype == np.float16 else self.dtype)
     k = wide.type
@@ -176,7 +177,7 @@ def _glu_double_backward(gg, grad_output, self, dim):
     return cat([first_share, second_share], dim)
 
 
-# --- book/chapters/16x_smooth_gradients.md:323
+# --- book/chapters/16x_smooth_gradients.md:324
 def _glu_grad_output_share(gg, self, dim):
     from refgrad._creation import ones
 

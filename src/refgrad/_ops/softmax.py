@@ -2,16 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:341
+# --- book/chapters/16b_reductions.md:342
 """logsumexp, softmax and log_softmax: their kernels, rows and functions."""
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._dtype import get_default_dtype, python_number
-from refgrad._ops.arithmetic import in_float32
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.reduced_axes import _axes
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
@@ -21,7 +21,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:371
+# --- book/chapters/16b_reductions.md:372
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -46,7 +46,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:414
+# --- book/chapters/16b_reductions.md:415
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -66,7 +66,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:436
+# --- book/chapters/16b_reductions.md:437
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -84,7 +84,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:734
+# --- book/chapters/16b_reductions.md:735
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())

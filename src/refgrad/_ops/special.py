@@ -12,16 +12,10 @@ import numbers
 import numpy as np
 
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import (
-    BOTH_WANTED,
-    _last_first,
-    add_scalar,
-    in_float32,
-    mul_scalar,
-    one_minus,
-)
+from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast, where
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import _sign
 from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
@@ -34,7 +28,7 @@ from refgrad.autograd._formula_steps import modes_on
 from refgrad.utils._composite_steps import fused, fused_wanted
 
 
-# --- book/chapters/16i_cumulative.md:604
+# --- book/chapters/16i_cumulative.md:598
 def _floats_only(ufunc, kernel):
     @in_float32
     def forward(a, b):
@@ -74,7 +68,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:664
+# --- book/chapters/16i_cumulative.md:658
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -104,7 +98,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:695
+# --- book/chapters/16i_cumulative.md:689
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -141,7 +135,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:736
+# --- book/chapters/16i_cumulative.md:730
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
@@ -158,7 +152,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:884
+# --- book/chapters/16i_cumulative.md:878
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -183,7 +177,7 @@ def _logit_steps(g, self, eps):
     return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
 
 
-# --- book/chapters/16i_cumulative.md:914
+# --- book/chapters/16i_cumulative.md:908
 # NOTE [logit's steps under a mode]
 # The formula torch differentiates again makes where()'s three arguments last
 # to first: the filler (a 0-d nan, empty then filled, or a 0-d zero), the
@@ -221,7 +215,7 @@ LOGIT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:957
+# --- book/chapters/16i_cumulative.md:951
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -237,7 +231,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:974
+# --- book/chapters/16i_cumulative.md:968
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -257,7 +251,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:999
+# --- book/chapters/16i_cumulative.md:993
 def logit(input, eps=None):
     tensor_argument("logit", "input", 1, input)
     if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
@@ -288,7 +282,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1039
+# --- book/chapters/16i_cumulative.md:1033
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

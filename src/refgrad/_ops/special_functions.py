@@ -17,22 +17,16 @@ from refgrad._dtype import get_default_dtype
 from refgrad._ops import bessel_functions as bessel
 from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
-from refgrad._ops.arithmetic import (
-    add_scalar,
-    div_scalar,
-    floating,
-    in_float32,
-    mul_scalar,
-    sub_scalar,
-)
+from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, mul_scalar, sub_scalar
 from refgrad._ops.dispatch import call
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
 
 
-# --- book/chapters/16m_special_functions.md:725
+# --- book/chapters/16m_special_functions.md:719
 def _in_float64(fn, kernel=None):
     """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
     dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
@@ -55,7 +49,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:755
+# --- book/chapters/16m_special_functions.md:749
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -66,13 +60,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:776
+# --- book/chapters/16m_special_functions.md:770
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:803
+# --- book/chapters/16m_special_functions.md:797
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -91,7 +85,7 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
-# --- book/chapters/16m_special_functions.md:828
+# --- book/chapters/16m_special_functions.md:822
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", gamma.digamma,
                lambda g, self: (g * polygamma(1, self),))
@@ -119,7 +113,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:873
+# --- book/chapters/16m_special_functions.md:867
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -161,7 +155,7 @@ I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_
 I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
 
 
-# --- book/chapters/16m_special_functions.md:941
+# --- book/chapters/16m_special_functions.md:935
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -192,7 +186,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:996
+# --- book/chapters/16m_special_functions.md:990
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -211,7 +205,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr, _log
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:1022
+# --- book/chapters/16m_special_functions.md:1016
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -234,7 +228,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1046
+# --- book/chapters/16m_special_functions.md:1040
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -248,7 +242,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1065
+# --- book/chapters/16m_special_functions.md:1059
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -273,7 +267,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1095
+# --- book/chapters/16m_special_functions.md:1089
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

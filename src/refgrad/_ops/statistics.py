@@ -10,9 +10,10 @@ import math
 import numpy as np
 
 from refgrad import return_types
-from refgrad._ops.arithmetic import div_scalar, in_float32
+from refgrad._ops.arithmetic import div_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import maximum, minimum
 from refgrad._ops.reduced_axes import _axes, _unsqueezed
 from refgrad._ops.result_layout import row_major_result
@@ -32,7 +33,7 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:81
+# --- book/chapters/16b_reductions.md:82
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -62,7 +63,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:131
+# --- book/chapters/16b_reductions.md:132
 # NOTE [max's gradient under a mode]
 # torch's evenly_distribute_backward fills zeros in place for a plain tensor,
 # and under a mode multiplies a mask instead, as it does for a subclass.
@@ -90,7 +91,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:165
+# --- book/chapters/16b_reductions.md:166
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -129,7 +130,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:234
+# --- book/chapters/16b_reductions.md:235
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -146,7 +147,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:256
+# --- book/chapters/16b_reductions.md:257
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -175,7 +176,7 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:291
+# --- book/chapters/16b_reductions.md:292
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
 
@@ -204,7 +205,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:662
+# --- book/chapters/16b_reductions.md:663
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -238,7 +239,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:702
+# --- book/chapters/16b_reductions.md:703
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -265,5 +266,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:775
+# --- book/chapters/16b_reductions.md:776
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001
