@@ -126,3 +126,16 @@ def test_the_layout_warning_is_shown_at_the_line_that_ran_the_backward():
         torch.set_warn_always(False)
     shown = [w for w in caught if "layout contract" in str(w.message)]
     assert len(shown) == 1 and (shown[0].filename, shown[0].lineno) == (__file__, line)
+
+
+def test_cross_with_out_does_not_spend_the_warning_given_once():
+    a, out = torch.ones(3, 3), torch.empty(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.cross(a, a, out=out)
+        assert caught == []  # torch's out= form is another function: no deprecation
+        torch.cross(a, a)
+        torch.cross(a, a)
+    assert [str(w.message).splitlines()[0] for w in caught] == [
+        "Using torch.cross without specifying the dim arg is deprecated."]
+    assert out.tolist() == [[0.0] * 3] * 3

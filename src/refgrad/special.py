@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1400
+# --- book/chapters/16m_special_functions.md:1401
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -37,7 +37,7 @@ from refgrad._ops.statistics import log_softmax, softmax
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1440
+# --- book/chapters/16m_special_functions.md:1441
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:4209
+# --- book/chapters/26_inplace.md:4232
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     digamma,  # noqa: F811

@@ -182,3 +182,4 @@ for _public, _row in ((igamma, IGAMMA), (igammac, IGAMMAC)):
     setattr(Tensor, _public.__name__, _public)
     setattr(Tensor, _public.__name__ + "_",
             _method(_function(_row, _public.__name__, refused_first=False)))
+del _public, _row  # a row is bound to one module-level name only

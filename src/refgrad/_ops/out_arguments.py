@@ -58,6 +58,7 @@ def with_out(function, name: str, returns=None):
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
     rules = KERNELS.get(name, name)  # whose checks torch makes
     forms = _forms_taking_out(function)
+    written = _out_form(function)  # NOTE [A function's out= form]
 
     def wrapper(*args, out=NOT_GIVEN, **kwargs):
         if out is not NOT_GIVEN and forms is not None:  # NOTE [out= counted]
@@ -76,17 +77,17 @@ def with_out(function, name: str, returns=None):
         outs = outs_given(name, out, returns)
         refuse_input(rules, args, kwargs)
         if rules in DTYPE_BEFORE_GRAD and state.grad_enabled:  # float_power's check is its own
-            refuse_dtypes(rules, outs, (function(*args, **kwargs),))
+            refuse_dtypes(rules, outs, (written(*args, **kwargs),))
         record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled else None
         if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
             record = tangent_write(rules, args, kwargs, outs) or record
-        refuse_given_dtype(rules, args, kwargs, outs, lambda: function(*args, **kwargs))
+        refuse_given_dtype(rules, args, kwargs, outs, lambda: written(*args, **kwargs))
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
-                refuse_dtypes(rules, outs, (function(*args, **kwargs),))
+                refuse_dtypes(rules, outs, (written(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
-        result = computed(function, rules, args, kwargs, outs)
+        result = computed(written, rules, args, kwargs, outs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in in_torchs_order(name, outs, results):  # chapter "Writes autograd skips"
@@ -118,7 +119,23 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2819
+# --- book/chapters/26_inplace.md:2817
+# NOTE [A function's out= form]
+# with_out computes an out= call with function.out_form where the function
+# has one: the Python entry point torch's out= overload takes, which may
+# skip what the functional form does first (cross's deprecation warning,
+# given once, is not spent on an out= call). A checked signature's wrapper
+# leads to it through __wrapped__; the out= call's arguments are read first.
+def _out_form(function):
+    inner = function
+    while inner is not None:
+        if (form := getattr(inner, "out_form", None)) is not None:
+            return form
+        inner = getattr(inner, "__wrapped__", None)
+    return function
+
+
+# --- book/chapters/26_inplace.md:2842
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -133,7 +150,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2839
+# --- book/chapters/26_inplace.md:2862
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -211,14 +211,23 @@ CROSS_WITHOUT_DIM = (
 def cross(input, other, dim=None):
     if dim is None:
         warn_once("cross", CROSS_WITHOUT_DIM, None)  # the user's line; see "Warnings given once"
-        # the first dimension of size 3 in input's own sizes, before any broadcasting
+    return _cross_out_form(input, other, dim)
+
+
+def _cross_out_form(input, other, dim=None):
+    """cross as its out= form computes it: without the warning (NOTE [A function's out=
+    form])."""
+    if dim is None:  # the first dimension of size 3 in input's own sizes, before broadcasting
         dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
     return linalg_cross(input, other, dim=dim)
 
 
-# --- book/chapters/16j_products_and_shapes.md:466
+cross.out_form = _cross_out_form
+
+
+# --- book/chapters/16j_products_and_shapes.md:475
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})
