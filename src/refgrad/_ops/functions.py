@@ -263,7 +263,7 @@ def _check_where_number(number, kind) -> None:
 
 def _condition_beside(condition, tensors):
     """The condition on the operation's device, by torch's rules for mixing devices."""
-    from refgrad._ops.operands import MIXED_DEVICES
+    from refgrad._ops.operand_devices import MIXED_DEVICES
 
     target = next((t.device for t in tensors if t.device.type != "cpu"), tensors[0].device)
     for t in tensors:

@@ -11,12 +11,13 @@ import numpy as np
 from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
+from refgrad._ops.operand_devices import _one_device, _same_device
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 
 
-# --- book/chapters/13_dispatch.md:508
+# --- book/chapters/13_dispatch.md:509
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -55,7 +56,7 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:552
+# --- book/chapters/13_dispatch.md:553
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -79,7 +80,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:613
+# --- book/chapters/13_dispatch.md:614
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -91,7 +92,7 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:630
+# --- book/chapters/13_dispatch.md:631
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -132,7 +133,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:676
+# --- book/chapters/13_dispatch.md:677
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -164,7 +165,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:714
+# --- book/chapters/13_dispatch.md:715
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -189,7 +190,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:743
+# --- book/chapters/13_dispatch.md:744
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -214,14 +215,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:794
+# --- book/chapters/13_dispatch.md:795
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:802
+# --- book/chapters/13_dispatch.md:803
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -249,43 +250,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:856
-MIXED_DEVICES = (
-    "Expected all tensors to be on the same device, but found at least two devices, {} and {}!"
-)
-
-
-def _same_device(args, arrays):
-    from refgrad._backend import device_of, move
-
-    found = [device_of(x) for a, x in zip(args, arrays) if isinstance(a, Tensor)]
-    target = next((d for d in found if d.type != "cpu"), found[0])
-    moved = []
-    for a, x in zip(args, arrays):
-        if isinstance(a, Tensor) and device_of(x) != target:
-            if device_of(x).type != "cpu" or a.ndim != 0:
-                raise RuntimeError(MIXED_DEVICES.format(target, device_of(x)))
-            x = move(x, target)
-        moved.append(x)
-    return moved
-
-
-def _one_device(op, arrays):
-    """torch's error for a list of tensors (cat, stack) that spans devices."""
-    from refgrad._backend import device_of
-
-    found = [device_of(x) for x in arrays]
-    target = found[0]  # here the first tensor sets the device, whichever it is
-    for where in found:
-        if where != target:
-            raise RuntimeError(
-                f"Expected all tensors to be on the same device, but got tensors is on {where}, "
-                f"different from other tensors on {target} (when checking argument in method "
-                "wrapper_CUDA_cat)"  # stack is a cat in torch, and says so
-            )
-
-
-# --- book/chapters/13_dispatch.md:1169
+# --- book/chapters/13_dispatch.md:1174
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:
