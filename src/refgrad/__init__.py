@@ -10,8 +10,9 @@
 # the other complete.
 from refgrad import autograd  # isort: skip
 from refgrad import cuda, nn
+from refgrad._arange import arange
 from refgrad._creation import (
-    arange, empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
+    empty, empty_like, full, full_like, ones, ones_like, zeros, zeros_like,
 )
 from refgrad._from_data import tensor
 from refgrad._random_factories import rand, randint, randn
@@ -43,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:847
+# --- book/chapters/05_creation.md:846
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:965
+# --- book/chapters/05_creation.md:964
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1663
+# --- book/chapters/05_creation.md:1675
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1722
+# --- book/chapters/05_creation.md:1734
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2380
+# --- book/chapters/05_creation.md:2393
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2779
+# --- book/chapters/05_creation.md:2792
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2955
+# --- book/chapters/05_creation.md:2968
 from refgrad._factory_arguments import asarray
 
 
@@ -135,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1650
+# --- book/chapters/16_functions.md:1652
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -228,13 +229,14 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1194
+# --- book/chapters/16i_cumulative.md:1211
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
-from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, logit, sgn, xlogy
+from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, xlogy
+from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1448
+# --- book/chapters/16j_products_and_shapes.md:1449
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -247,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1496
+# --- book/chapters/16j_products_and_shapes.md:1497
 from refgrad import functional
 
 
@@ -272,7 +274,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1462
+# --- book/chapters/16m_special_functions.md:1463
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -554,19 +556,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2058
+# --- book/chapters/26_inplace.md:2059
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2111
+# --- book/chapters/26_inplace.md:2112
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2280
+# --- book/chapters/26_inplace.md:2281
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3068
+# --- book/chapters/26_inplace.md:3069
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -591,7 +593,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3228
+# --- book/chapters/26_inplace.md:3229
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -602,7 +604,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3577
+# --- book/chapters/26_inplace.md:3578
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -612,7 +614,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4202
+# --- book/chapters/26_inplace.md:4204
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -3,11 +3,10 @@
 
 
 # --- book/chapters/05_creation.md:365
-"""The factories that take a size: ones, zeros, empty, full, their _like forms, arange."""
+"""The factories that take a size: ones, zeros, empty, full and their _like forms."""
 
 import math
 import warnings
-from fractions import Fraction
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:390
+# --- book/chapters/05_creation.md:389
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -44,7 +43,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:417
+# --- book/chapters/05_creation.md:416
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -72,7 +71,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:451
+# --- book/chapters/05_creation.md:450
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -97,7 +96,7 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:482
+# --- book/chapters/05_creation.md:481
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -128,7 +127,7 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
                     strides)
 
 
-# --- book/chapters/05_creation.md:518
+# --- book/chapters/05_creation.md:517
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -160,7 +159,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:985
+# --- book/chapters/05_creation.md:984
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -195,7 +194,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1028
+# --- book/chapters/05_creation.md:1027
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -218,7 +217,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1056
+# --- book/chapters/05_creation.md:1055
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
@@ -247,55 +246,3 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layo
 
 for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
     setattr(Tensor, _method.__name__, _method)
-
-
-# --- book/chapters/05_creation.md:1200
-def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
-           pin_memory=False, requires_grad=False):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
-        from refgrad.utils._factory_modes import arange_to_a_mode
-
-        return arange_to_a_mode(arange, (start, end, step), requires_grad, dtype=dtype,
-                                layout=layout, device=device, pin_memory=pin_memory)
-    step = 1 if step is None else step  # None: not given, NOTE [arange's step]
-    start, end, step = (_dtype.python_number(x) for x in (start, end, step))
-    if end is None:  # arange(5)
-        start, end = 0, start
-    elif start is None:  # arange(end=5)
-        start = 0
-    if not (step > 0 or step < 0):  # a NaN step too
-        raise RuntimeError("step must be nonzero")
-    if not all(math.isfinite(x) for x in (start, end)):
-        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
-        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dtype is None:
-        any_float = any(isinstance(x, float) for x in (start, end, step))
-        dtype = _dtype.DEFAULT_FLOAT if any_float else _dtype.int64
-    if dtype is _dtype.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
-    if not dtype.is_floating_point:
-        return _finish(_whole_range(start, end, step, dtype), device, requires_grad)
-    length = int(np.ceil((end - start) / step))
-    if length > 2**63 - 1:  # arange(0, 1e20)
-        raise RuntimeError("invalid size, possible overflow?")
-    check_storage((length,), dtype)
-    values = start + np.arange(length, dtype=np.float64) * step
-    return _finish(values.astype(dtype.numpy), device, requires_grad)
-
-
-# --- book/chapters/05_creation.md:1241
-def _whole_range(start, end, step, dtype):
-    first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
-    if dtype is _dtype.int64:  # counted from the cut bounds
-        if whole_step == 0:
-            raise ValueError("step must be nonzero")
-        for bound in (first, last, whole_step):  # arange(0, 10**19)
-            _dtype.checked_number(bound, _dtype.int64)
-        length = math.ceil(Fraction(last - first, whole_step))  # exact: no double rounds it
-    else:  # counted from the bounds as given
-        length = int(np.ceil((end - start) / step))
-    check_storage((length,), dtype)
-    values = first + np.arange(length, dtype=np.int64) * whole_step
-    return values.astype(dtype.numpy)

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2303
+# --- book/chapters/05_creation.md:2315
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
+    _arange,
     _asarray,
     _creation,
     _empty_strided,
@@ -32,13 +33,13 @@ def _ends(name: str, base: str = "") -> Arguments:
     return Arguments(*(f"{name}({pair}, int steps, {base}{_MADE})" for pair in ends))
 
 
-# --- book/chapters/05_creation.md:2339
+# --- book/chapters/05_creation.md:2352
 eye = function_form(writing(_factories.eye), Arguments(f"eye(int n, {_MADE})",
                                                        f"eye(int n, int m, {_MADE})"))
 tril_indices, triu_indices = (function_form(getattr(_factories, name), Arguments(
     f"{name}(int row, int col, int offset = 0, *, {_OPTIONS})"))
     for name in ("tril_indices", "triu_indices"))
-arange = function_form(writing(_creation.arange), Arguments(
+arange = function_form(writing(_arange.arange), Arguments(
     f"arange(Number end, {_MADE})", f"arange(Number start, Number end, *, {_OPTIONS})",
     f"arange(Number start, Number end, Number step = 1, {_MADE})"))
 linspace = function_form(writing(_factories.linspace), _ends("linspace"))
@@ -72,7 +73,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:2948
+# --- book/chapters/05_creation.md:2961
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

@@ -11,8 +11,9 @@ from refgrad._ops import elementwise, statistics
 from refgrad._ops.elementwise import exp2, expm1, log1p
 from refgrad._ops.incomplete_gamma import gammainc, gammaincc
 from refgrad._ops.log_one_plus import xlog1py
+from refgrad._ops.logit import logit
 from refgrad._ops.pointwise import sigmoid as expit
-from refgrad._ops.special import logit, xlogy
+from refgrad._ops.special import xlogy
 from refgrad._ops.special_functions import (
     digamma,
     entr,
@@ -37,7 +38,7 @@ from refgrad._ops.statistics import log_softmax, softmax
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1441
+# --- book/chapters/16m_special_functions.md:1442
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:4232
+# --- book/chapters/26_inplace.md:4234
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     digamma,  # noqa: F811

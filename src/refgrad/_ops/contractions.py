@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:513
+# --- book/chapters/16j_products_and_shapes.md:514
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:544
+# --- book/chapters/16j_products_and_shapes.md:545
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
@@ -63,7 +63,7 @@ def tensordot(a, b, dims=2):
     return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:583
+# --- book/chapters/16j_products_and_shapes.md:584
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

@@ -103,7 +103,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2297
+# --- book/chapters/26_inplace.md:2298
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -133,7 +133,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2332
+# --- book/chapters/26_inplace.md:2333
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -158,7 +158,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2362
+# --- book/chapters/26_inplace.md:2363
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -183,7 +183,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2395
+# --- book/chapters/26_inplace.md:2396
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
         given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
@@ -225,7 +225,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2442
+# --- book/chapters/26_inplace.md:2443
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

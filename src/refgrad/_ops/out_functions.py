@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4134
+# --- book/chapters/26_inplace.md:4135
 """torch's functions that take out=, beyond the few of "out= arguments"."""
 
 from refgrad import _after_failure, _first_tensor, return_types
@@ -16,6 +16,7 @@ from refgrad._ops import (
     incomplete_gamma,
     index_reductions,
     inverses,
+    logit,
     measures,
     pairs,
     pointwise,
@@ -50,7 +51,7 @@ _SOURCES = (  # where each function is found, as refgrad exports it
     (solver_methods, "cholesky_inverse cholesky_solve"),
     (special_functions, "digamma erf erfc erfinv i0 lgamma mvlgamma polygamma sinc"),
     (rounding, "float_power floor_divide fmod remainder true_divide"),
-    (special, "heaviside hypot logaddexp logaddexp2 logit sgn xlogy"),
+    (special, "heaviside hypot logaddexp logaddexp2 sgn xlogy"), (logit, "logit"),
     (incomplete_gamma, "igamma igammac"),
     (products, "kron"), (inverses, "matrix_power"), (measures, "norm"),
     (simple_functions, "reciprocal"), (pointwise, "rsqrt sign tan"),

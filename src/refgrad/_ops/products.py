@@ -114,7 +114,8 @@ def _trace(a):
 # those two factories over, and fills what they make.
 def _trace_places(g, rows, cols):
     from refgrad import int64, strided
-    from refgrad._creation import arange, zeros
+    from refgrad._arange import arange
+    from refgrad._creation import zeros
     from refgrad.utils._factory_modes import to_a_mode
 
     named = {"layout": strided, "device": g.device}
@@ -150,7 +151,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:387
+# --- book/chapters/16j_products_and_shapes.md:388
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -161,7 +162,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:399
+# --- book/chapters/16j_products_and_shapes.md:400
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -201,7 +202,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:440
+# --- book/chapters/16j_products_and_shapes.md:441
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -227,7 +228,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:475
+# --- book/chapters/16j_products_and_shapes.md:476
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -3,32 +3,27 @@
 
 
 # --- book/chapters/16i_cumulative.md:567
-"""Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, logit, sgn and
-heaviside."""
+"""Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, sgn and heaviside."""
 
 import math
-import numbers
 
 import numpy as np
 
 from refgrad._dtype import get_default_dtype
-from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_scalar, one_minus
+from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_scalar
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import check_broadcast, where
+from refgrad._ops.functions import check_broadcast
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import _sign
-from refgrad._ops.result_layout import iterated_backward
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_tensors import efficient_zeros
-from refgrad.autograd._formula_steps import modes_on
-from refgrad.utils._composite_steps import fused, fused_wanted
 
 
-# --- book/chapters/16i_cumulative.md:598
+# --- book/chapters/16i_cumulative.md:593
 def _floats_only(ufunc, kernel):
     @in_float32
     def forward(a, b):
@@ -68,7 +63,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:658
+# --- book/chapters/16i_cumulative.md:653
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -98,7 +93,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:689
+# --- book/chapters/16i_cumulative.md:684
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -135,7 +130,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:730
+# --- book/chapters/16i_cumulative.md:725
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
@@ -152,70 +147,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:878
-def _logit(a, eps):  # float16 in float16, as torch does
-    a = _float(a)
-    if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
-        a = np.where(a < eps, eps, np.where(a > 1 - eps, 1 - eps, a)).astype(a.dtype)
-    return np.log(a / (1 - a))
-
-
-def _logit_backward(g, self, eps):
-    if fused_wanted():  # NOTE [A fused gradient under a mode]
-        args = (g, self) if eps is None else (g, self, eps)
-        return (fused("logit_backward", lambda g, self, eps=None: _logit_steps(g, self, eps)[0],
-                      args),)
-    return _logit_steps(g, self, eps)
-
-
-def _logit_steps(g, self, eps):
-    if modes_on():  # NOTE [logit's steps under a mode]
-        return _logit_steps_seen(g, self, None if eps is None or eps < 0 else eps)
-    slope = g / (self * one_minus(self, 1.0))  # torch's formula writes 1.0
-    if eps is None or eps < 0:
-        return (where((self >= 0) & (self <= 1), slope, math.nan),)
-    return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
-
-
-# --- book/chapters/16i_cumulative.md:908
-# NOTE [logit's steps under a mode]
-# The formula torch differentiates again makes where()'s three arguments last
-# to first: the filler (a 0-d nan, empty then filled, or a 0-d zero), the
-# slope, then the mask, its two comparisons also last to first.
-def _logit_steps_seen(g, self, eps):
-    from refgrad import strided
-    from refgrad._creation import empty
-    from refgrad.autograd._formula_steps import zeros_seen
-    from refgrad.utils._factory_modes import to_a_mode
-
-    if eps is None:
-        named = {"dtype": self.dtype, "layout": strided, "device": self.device}
-        filler = to_a_mode("empty.memory_format", empty, ([],), named).fill_(math.nan)
-    else:
-        filler = zeros_seen(self, (), True, "zeros")
-    slope = g / (self * one_minus(self, 1.0))
-    low, high = (0.0, 1.0) if eps is None else (eps, 1 - eps)
-    below = self <= high
-    return (where((self >= low).logical_and(below), slope, filler),)
-
-
-def _logit_tangent(tangents, self, eps):
-    slope = tangents[0] / (self * (1 - self))
-    if eps is None:
-        return slope.masked_fill((self < 0) | (self > 1), math.nan)
-    # a negative eps, which the backward takes as none, is a plain range here, as in torch
-    return slope.masked_fill((self < eps) | (self > 1 - eps), 0.0)
-
-
-LOGIT = register(Op(
-    "logit", "LogitBackward0", ("self",), forward=_logit,
-    # NOTE [Activation gradients laid out by TensorIterator]
-    backward=iterated_backward(_logit_backward),
-    saves=(("self", ("self",)),), tangent=_logit_tangent, iterated=True,
-))
-
-
-# --- book/chapters/16i_cumulative.md:951
+# --- book/chapters/16i_cumulative.md:966
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -231,7 +163,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:968
+# --- book/chapters/16i_cumulative.md:983
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -251,16 +183,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:993
-def logit(input, eps=None):
-    tensor_argument("logit", "input", 1, input)
-    if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here
-        eps = eps.item()
-    elif eps is not None and not isinstance(eps, numbers.Real):
-        raise TypeError(f"logit(): argument 'eps' must be float, not {c_type_name(type(eps))}")
-    return call(LOGIT, (input,), {"eps": eps})
-
-
+# --- book/chapters/16i_cumulative.md:1019
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -282,7 +205,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1033
+# --- book/chapters/16i_cumulative.md:1050
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

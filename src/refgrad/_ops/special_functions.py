@@ -78,7 +78,7 @@ def _mvlgamma(x, p):
 
 
 def _mvlgamma_backward(g, self, p):
-    from refgrad._creation import arange
+    from refgrad._arange import arange
 
     # Each shifted input along a new last dimension, smallest first, as torch sums them.
     shifts = arange(0.5 - p / 2, 0.5, 0.5, dtype=self.dtype, device=self.device)

@@ -58,7 +58,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     storage = g.new_zeros(max(_extent(held, held_at), _extent(kept, read_at)))
     places = None
     if may_overlap(held) or may_overlap(kept):
-        from refgrad._creation import arange
+        from refgrad._arange import arange
         from refgrad._dtype import int64
 
         places = arange(storage.numel(), dtype=int64, device=g.device)
