@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1675
+# --- book/chapters/05_creation.md:1677
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1734
+# --- book/chapters/05_creation.md:1736
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2393
+# --- book/chapters/05_creation.md:2395
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2792
+# --- book/chapters/05_creation.md:2794
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2968
+# --- book/chapters/05_creation.md:2970
 from refgrad._factory_arguments import asarray
 
 
@@ -229,7 +229,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1211
+# --- book/chapters/16i_cumulative.md:1213
 from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, xlogy

@@ -147,7 +147,7 @@ def floats_beside_numbers(input, other) -> tuple:
     return input, other
 
 
-# --- book/chapters/16i_cumulative.md:966
+# --- book/chapters/16i_cumulative.md:968
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -163,7 +163,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:983
+# --- book/chapters/16i_cumulative.md:985
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -183,7 +183,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1019
+# --- book/chapters/16i_cumulative.md:1021
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -205,7 +205,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1050
+# --- book/chapters/16i_cumulative.md:1052
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
