@@ -101,6 +101,20 @@ def test_a_transposed_leaf_gets_a_copy_laid_out_as_it():
     assert (x.grad.stride(), x.grad._version) == ((1, 3), 1)
 
 
+def test_a_zero_gradient_is_made_real_before_it_is_copied_into_grad():
+    # sgn's gradient is a zero tensor: kept as it is where it obeys the leaf's layout,
+    # made real (zeros, expand) for new_empty_strided where it must be copied.
+    x, y = _leaf(2, 3), _leaf(2, 3).detach().t().requires_grad_()
+    with Names() as mode:
+        torch.sgn(x).sum().backward()
+        torch.sgn(y).sum().backward()
+    zeros = ["sgn", "detach", *SEED, "detach", "_efficientzerotensor"]
+    assert mode.seen == [*zeros, "detach", *zeros, "zeros", "expand", "new_empty_strided",
+                         "copy_"]
+    assert (x.grad._is_zerotensor(), y.grad._is_zerotensor()) == (True, False)
+    assert (y.grad.stride(), y.grad._version, y.grad.tolist()) == ((1, 3), 1, [[0.0] * 2] * 3)
+
+
 def test_a_leaf_that_is_not_dense_gets_a_clone_or_keeps_its_gradient():
     def sparse_leaf():
         return torch.full((2, 6), 0.5, dtype=torch.float64)[:, ::2].detach().requires_grad_()

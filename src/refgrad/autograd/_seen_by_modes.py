@@ -93,16 +93,29 @@ def add_to_grad_seen(variable, grad, create_graph: bool, steal: bool, shared: bo
     elif not acc._dense(leaf) and (copied or not obeys):
         variable._grad = grad.clone(memory_format=contiguous_format)
     elif acc._dense(leaf) and acc._written_by_torch(grad._data, leaf, copied):
-        empty = empty_strided_like(grad, leaf.shape, variable.stride())  # with its options
+        source = _materialized(grad)  # NOTE [A zero tensor made real for an op]
+        empty = empty_strided_like(source, leaf.shape, variable.stride())  # with its options
         variable._grad = empty.copy_(grad)
     else:  # torch takes it over; refgrad copies it, as _copy does
         variable._grad = handed("detach", lambda g: acc._copy(g, variable, copied), (grad,))
 
 
-# --- book/chapters/29e_autograd_under_modes.md:212
+# --- book/chapters/29e_autograd_under_modes.md:213
 def _added(variable, grad):
     """The in-place sum below the last mode: add_to_grad's own path, with no mode on."""
     from refgrad.autograd._accumulate import add_to_grad
 
     add_to_grad(variable, grad, False)
     return variable._grad
+
+
+# --- book/chapters/29e_autograd_under_modes.md:246
+# NOTE [A zero tensor made real for an op]
+# An op without a kernel for zero tensors receives them made real: zeros of
+# no dimensions, expanded to the zero tensor's sizes, each op seen by a mode.
+def _materialized(grad):
+    from refgrad.autograd._formula_steps import zeros_seen
+
+    if not grad._is_zerotensor():
+        return grad
+    return zeros_seen(grad, (), True, "zeros").expand(grad.shape)
