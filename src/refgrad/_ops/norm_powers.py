@@ -42,14 +42,18 @@ def _c_powf():
     return powf
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:111
+# --- book/chapters/15d_norm_and_spread_order.md:113
 def _powf(s, p: float):
     """powf(s, p) for float32 sizes: NumPy's float64 power, rounded, where that is sure
     to be powf's, and powf itself elsewhere (NOTE [A p-norm's terms])."""
+    powf = _c_powf()
+    if powf is not None and s.size <= 64:  # a few: powf for each costs less than the test
+        return np.fromiter(map(powf, s.reshape(-1).tolist(), repeat(p)), np.float32,
+                           s.size).reshape(s.shape)
     x = s.reshape(-1).astype(np.float64)
     near = np.power(x, p)
     out = near.astype(np.float32)
-    if (powf := _c_powf()) is None:
+    if powf is None:
         return out.reshape(s.shape)
     other = np.nextafter(out, np.where(near > out, np.inf, -np.inf).astype(np.float32))
     midpoint = (out.astype(np.float64) + other) / 2
@@ -73,7 +77,7 @@ def _powers(s, p):
     return near
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:148
+# --- book/chapters/15d_norm_and_spread_order.md:154
 def _in_turn(terms, count: int):
     """(..., n) -> (...): each slice's terms added one after another, shared among
     threads as torch shares a reduction with one output."""
