@@ -34,15 +34,19 @@ _GRAIN = 32768  # from this many elements on torch's threads share a reduction
 @cache
 def _c_powf():
     """The C library's powf, or None where none can be loaded."""
-    try:
-        powf = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6").powf
-    except (OSError, AttributeError):
+    for name in ("libm.so.6", None):  # glibc's by its name; else ask (which runs ldconfig)
+        try:
+            powf = ctypes.CDLL(name or ctypes.util.find_library("m")).powf
+            break
+        except (OSError, AttributeError, TypeError):
+            continue
+    else:
         return None
     powf.restype, powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
     return powf
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:113
+# --- book/chapters/15d_norm_and_spread_order.md:117
 def _powf(s, p: float):
     """powf(s, p) for float32 sizes: NumPy's float64 power, rounded, where that is sure
     to be powf's, and powf itself elsewhere (NOTE [A p-norm's terms])."""
@@ -77,7 +81,7 @@ def _powers(s, p):
     return near
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:154
+# --- book/chapters/15d_norm_and_spread_order.md:158
 def _in_turn(terms, count: int):
     """(..., n) -> (...): each slice's terms added one after another, shared among
     threads as torch shares a reduction with one output."""

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:243
+# --- book/chapters/15d_norm_and_spread_order.md:247
 """Welford's update through long slices, in the order of torch's CPU kernel."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _running(values):
     return mean, m2, float(count)
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:274
+# --- book/chapters/15d_norm_and_spread_order.md:278
 def _merged(a, b):
     """Two shares' (mean, m2, count) as one, in torch's parallel form."""
     if not a[2]:
