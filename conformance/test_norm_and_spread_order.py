@@ -10,6 +10,7 @@ float32 scalars and the C library's powf.
 import ctypes
 import ctypes.util
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -83,11 +84,16 @@ def running(values):
     return mean, m2, float(len(values))
 
 
+def fma(x, y, z):
+    return float(Fraction(x) * Fraction(y) + Fraction(z))
+
+
 def merged(a, b):
+    """torch's parallel update, its last product and sum fused (rounded once)."""
     delta = b[0] - a[0]
     count = a[2] + b[2]
     weight = b[2] / count
-    return a[0] + delta * weight, a[1] + b[1] + delta * delta * a[2] * weight, count
+    return fma(delta, weight, a[0]), fma(delta * delta * a[2], weight, a[1] + b[1]), count
 
 
 def test_welford_runs_through_slices_longer_than_4096():
@@ -112,3 +118,19 @@ def test_a_long_var_mean_is_shared_among_threads(threads):
     mean, m2, n = merged(running(values[:35001]), running(values[35001:]))
     assert [t.item() for t in torch.var_mean(x)] == [m2 / (n - 1), mean]
     assert torch.std_mean(x, 0)[0].item() == math.sqrt(m2 / (n - 1))
+
+
+@pytest.mark.parametrize("seed", [16, 18])  # the plain form parts: in the mean, the variance
+def test_four_shares_with_far_apart_means_are_merged_with_fused_steps(threads, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(100000) * 2.0
+    a[50000:] += 17.0
+    a[:25000] -= 9.0
+    x = torch.from_numpy(a)
+    values = [float(v) for v in a]
+    threads(4)
+    total = running(values[:25000])
+    for begin in (25000, 50000, 75000):
+        total = merged(total, running(values[begin:begin + 25000]))
+    mean, m2, n = total
+    assert [t.item() for t in torch.var_mean(x, correction=0)] == [m2 / n, mean]
