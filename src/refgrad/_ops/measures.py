@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1107
+# --- book/chapters/16b_reductions.md:1100
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:1130
+# --- book/chapters/16b_reductions.md:1123
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -37,6 +37,11 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
         return np.min(size, axis=axes, keepdims=keepdim)
     if ord == 0:
         return np.sum(size != 0, axis=axes, keepdims=keepdim).astype(a.dtype)
+    if ord not in (0, 2) and not math.isinf(ord):  # chapter 15d_norm_and_spread_order
+        from refgrad._ops.norm_powers import power_norm_in_torch_order
+
+        if (ordered := power_norm_in_torch_order(a, ord, axes, keepdim)) is not None:
+            return ordered
     if ord == 1:
         return sequential_sum(size, axes, keepdim)
     if ord == 2:  # chapter "The order of a product and of a norm"
@@ -48,7 +53,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1175
+# --- book/chapters/16b_reductions.md:1173
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -56,7 +61,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1184
+# --- book/chapters/16b_reductions.md:1182
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -78,7 +83,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1219
+# --- book/chapters/16b_reductions.md:1217
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -101,7 +106,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1274
+# --- book/chapters/16b_reductions.md:1272
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -139,7 +144,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1388
+# --- book/chapters/16b_reductions.md:1386
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -179,7 +184,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1434
+# --- book/chapters/16b_reductions.md:1432
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -199,7 +204,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1460
+# --- book/chapters/16b_reductions.md:1458
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -224,7 +229,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1494
+# --- book/chapters/16b_reductions.md:1492
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

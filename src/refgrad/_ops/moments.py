@@ -9,8 +9,6 @@ import math
 
 import numpy as np
 
-_WELFORD_LIMIT = 4096  # NOTE [Long slices in Welford's update]
-
 
 def _slices(a, axes, ordered=False):
     """``a`` with its reduced dims last and flattened into one (``ordered``: in the order
@@ -31,22 +29,15 @@ def sequential_sum(a, axes, keepdim):
     return np.reshape(np.cumsum(_slices(a, axes), axis=-1)[..., -1], shape)
 
 
-# --- book/chapters/16b_reductions.md:923
+# --- book/chapters/16b_reductions.md:921
 def _welford(b):
     """The running mean and sum of squared distances along ``b``'s last dim."""
-    if b.shape[-1] > _WELFORD_LIMIT:
-        mean = b.mean(axis=-1)
-        return mean, np.sum(np.square(b - mean[..., None]), axis=-1)
-    mean = m2 = np.zeros_like(b[..., 0])
-    for i in range(b.shape[-1]):
-        x = b[..., i]
-        delta = x - mean
-        mean = mean + delta / (i + 1)
-        m2 = m2 + delta * (x - mean)
-    return mean, m2
+    from refgrad._ops.welford_order import welford
+
+    return welford(b)
 
 
-# --- book/chapters/16b_reductions.md:939
+# --- book/chapters/16b_reductions.md:930
 def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=False):
     """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype
     (``ordered``: adding and updating in torch's order, NOTE [A spread in torch's order])."""
@@ -72,7 +63,7 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
                 np.reshape(mean, shape).astype(a.dtype))
 
 
-# --- book/chapters/16b_reductions.md:993
+# --- book/chapters/16b_reductions.md:984
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:279
+# --- book/chapters/15a_sum_order.md:294
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
@@ -17,7 +17,7 @@ _arange = np.arange
 _add_at = np.add.at
 
 
-# --- book/chapters/15a_sum_order.md:297
+# --- book/chapters/15a_sum_order.md:312
 def _in_turn(t):
     """(P, m, K) -> (P, K): the m rows added one after another."""
     if t.shape[2] > 1:
@@ -25,7 +25,7 @@ def _in_turn(t):
     return _accumulate(t[:, :, 0], axis=1)[:, -1:]  # a running sum is always in turn
 
 
-# --- book/chapters/15a_sum_order.md:308
+# --- book/chapters/15a_sum_order.md:323
 def cascade(t):
     """(P, m, K) -> (P, K): torch's levels of partial sums, sixteen rows a step (more
     past 2**19 rows: NOTE [Levels of a long sum])."""
@@ -45,7 +45,7 @@ def cascade(t):
     return levels[0] if len(levels) == 1 else _in_turn(np.stack(levels, axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:331
+# --- book/chapters/15a_sum_order.md:346
 def four_partials(t):
     """(P, m, K) -> (P, K): every fourth row to one of four partials, each a cascade;
     the rows left over go into the first, then the other three follow."""
@@ -57,7 +57,7 @@ def four_partials(t):
     return _in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:347
+# --- book/chapters/15a_sum_order.md:362
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -73,7 +73,7 @@ def _before(d0, d1, ins, outs, shape):
     return 0
 
 
-# --- book/chapters/15a_sum_order.md:366
+# --- book/chapters/15a_sum_order.md:381
 def loop_of(a, dims):
     shape, item, ndim = a.shape, a.itemsize, a.ndim
     ins = [s // item for s in a.strides]
@@ -103,7 +103,7 @@ def loop_of(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:403
+# --- book/chapters/15a_sum_order.md:418
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
@@ -132,7 +132,7 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:437
+# --- book/chapters/15a_sum_order.md:452
 def lines_of(a, loop):
     """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
     and where in the flat output each value the calls give goes."""
@@ -171,7 +171,7 @@ def summed_by_loop(a, dims, lanes: int, threads: int = 1):
     return out
 
 
-# --- book/chapters/15a_sum_order.md:536
+# --- book/chapters/15a_sum_order.md:551
 # NOTE [A sum shared among threads]
 # torch hands a sum of at least 32768 elements to its threads: with one output,
 # in shares of the loop's elements, each into its own slot of a zeroed buffer,
@@ -207,7 +207,7 @@ def _share_into(row, lanes: int, out) -> None:
     out[0] = _line_sum(row, lanes)
 
 
-# --- book/chapters/15a_sum_order.md:578
+# --- book/chapters/15a_sum_order.md:593
 def shares_of(a, loop, threads: int):
     """For each thread's share of a sum with one output over the loop's dimensions
     (innermost first), the kernel's calls: a list of (t, summed, other)."""
@@ -242,7 +242,7 @@ def _calls_into(calls, lanes: int, out) -> None:
     out[0] = _accumulate(_concat(sums))[-1]
 
 
-# --- book/chapters/15a_sum_order.md:617
+# --- book/chapters/15a_sum_order.md:632
 def split_dim(loop, threads: int) -> int:
     """The loop dimension torch cuts among its threads: the outermost kept one of at
     least ``threads`` elements, else the largest."""

@@ -81,7 +81,16 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:167
+# --- book/chapters/15a_sum_order.md:172
+# NOTE [A reversed array's sum]
+# torch's reversing ops write a fresh tensor with its input's order of strides,
+# all positive; an array with a negative stride is summed as NumPy's copy in
+# order "K" (its strides' order kept, their signs made positive) is, which is
+# that tensor. Measured against torch's flip, then sum, on one to three
+# dimensions, row-major and transposed, over every dimension and over all.
+
+
+# --- book/chapters/15a_sum_order.md:182
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
@@ -111,8 +120,8 @@ def summed_in_torch_order(a, dim, keepdim: bool):
         width = size // summed
         total = side_by_side(down, width // (4 * lanes) * 4 * lanes if width >= lanes
                              else width // 4 * 4)[0] + 0.0  # NOTE [A sum's loop]
-    elif min(a.strides) < 0:
-        return None
+    elif min(a.strides) < 0:  # NOTE [A reversed array's sum]: as torch's copy is laid out
+        return summed_in_torch_order(a.copy(order="K"), dim, keepdim)
     else:  # NOTE [A sum's loop]
         total = summed_by_loop(a, set(dims), lanes, threads)
     if keepdim:
