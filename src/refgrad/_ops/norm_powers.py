@@ -20,6 +20,7 @@ from refgrad._parallel import settings
 _GRAIN = 32768  # from this many elements on torch's threads share a reduction
 
 
+# --- book/chapters/15d_norm_and_spread_order.md:86
 # NOTE [A p-norm's terms]
 # torch's norm of an order other than 0, 1, 2 and the infinities adds pow(|x|, p)
 # one term after another in the loop's order, in the input's dtype, and raises
@@ -46,7 +47,7 @@ def _c_powf():
     return powf
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:117
+# --- book/chapters/15d_norm_and_spread_order.md:119
 def _powf(s, p: float):
     """powf(s, p) for float32 sizes: NumPy's float64 power, rounded, where that is sure
     to be powf's, and powf itself elsewhere (NOTE [A p-norm's terms])."""
@@ -81,7 +82,7 @@ def _powers(s, p):
     return near
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:158
+# --- book/chapters/15d_norm_and_spread_order.md:160
 def _in_turn(terms, count: int):
     """(..., n) -> (...): each slice's terms added one after another, shared among
     threads as torch shares a reduction with one output."""
