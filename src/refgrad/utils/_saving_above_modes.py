@@ -10,6 +10,7 @@ from refgrad._ops.dispatch import _BEFORE, _save
 from refgrad._ops.op_nodes import node_class
 from refgrad._ops.recording import _edges, _records
 from refgrad._tensor import Tensor
+from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._state import state, switched_on
 
 
@@ -33,7 +34,7 @@ def saved_first(op, args: tuple, params: dict):
     return saved
 
 
-# --- book/chapters/29l_saving_above_modes.md:96
+# --- book/chapters/29l_saving_above_modes.md:97
 def held_back():
     """Hold the saved-tensor hooks back while the modes run; what to restore after."""
     if not (switched_on.saved_tensors_hooks and (
@@ -49,7 +50,7 @@ def restored(kept) -> None:
         state.saved_tensors_hooks, state.held_saved_tensors_hooks = kept
 
 
-# --- book/chapters/29l_saving_above_modes.md:125
+# --- book/chapters/29l_saving_above_modes.md:126
 def saved_after(op, results, first) -> None:
     """Give the node the results carry the operands saved first, and save its outputs now."""
     outputs = results if isinstance(results, tuple | list) else (results,)
@@ -78,7 +79,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:160
+# --- book/chapters/29l_saving_above_modes.md:161
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -93,3 +94,94 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     if kept is not None:
         saved_after(op, results, first)
     return results
+
+
+# --- book/chapters/29l_saving_above_modes.md:191
+def saved_before_write(self, function, args):
+    """The clone of ``self`` the write's node keeps, if any, and the operands it keeps,
+    saved now in the node's order: (its row, {place: (value, saved)}), or None."""
+    from refgrad.utils._writes_under_modes import cloned_first
+
+    op = None if state.redispatching else _row_of_write(self, function)
+    if op is None:
+        return cloned_first(self, function, args), None
+    given, plan = (self, *args), node_class(op).plan[0]
+    original, first = None, {}
+    for i, (where, key, users) in enumerate(plan):
+        if where != "input" or key >= len(given) or users and not any(
+                _wanted(given[u]) for u in users if u < len(given)):
+            continue  # a result, a parameter, or a value no wanted gradient needs
+        value = given[key]
+        if key == 0:  # self: its clone, made now
+            original = cloned_first(self, function, args) if original is None else original
+            value = original
+        if isinstance(value, Tensor):
+            first[i] = (value, _save(value, _BEFORE))
+    if original is None:
+        original = cloned_first(self, function, args)
+    return original, (op, first)
+
+
+def _wanted(value) -> bool:
+    return isinstance(value, Tensor) and value._requires_grad
+
+
+def _row_of_write(self, function):
+    """The row whose node a recorded write of ``self`` by ``function`` makes; None if the
+    write records nothing (or refuses: a leaf), as ``cloned_first`` decides."""
+    from refgrad._ops.table import OPS
+    from refgrad.utils._op_names import IN_PLACE_OF
+
+    if not _records_now() or self._grad_fn is None and self._requires_grad:
+        return None
+    name = function.__name__
+    op = OPS.get(IN_PLACE_OF.get(name, name))
+    return op if op is not None and op.backward is not None else None
+
+
+def _records_now() -> bool:
+    return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
+
+
+# --- book/chapters/29l_saving_above_modes.md:244
+def around_write(self, first, hand_over):
+    """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
+    node's values saved where torch saves them."""
+    if first is None:
+        return hand_over()
+    (op, first), before = first, _write_node(self)
+    kept = held_back()
+    try:
+        results = hand_over()
+    finally:
+        restored(kept)
+    node = _write_node(self)
+    if kept is not None and node is not before and type(node) is node_class(op):
+        _resaved(self, node, first)
+    return results
+
+
+def _write_node(self):
+    """The node of the last recorded write of ``self``: under a view, the one its base's
+    CopySlices wraps."""
+    base = self._view_base
+    node = self._grad_fn if base is None else base._grad_fn
+    return getattr(node, "_fn", node)
+
+
+def _resaved(self, node, first) -> None:
+    plan, saved = node.plan[0], list(node._saved)
+    if len(saved) != len(plan) or any(not _holds(saved[i], v) for i, (v, _) in first.items()):
+        return
+    for i, (where, _, _) in enumerate(plan):
+        below = saved[i]
+        if i in first:
+            saved[i] = first[i][1]
+        elif where == "output" and below is not None:  # the result: self, written
+            saved[i] = _save(self, node)
+            saved[i]._tangent = below._tangent
+        elif type(below) is tuple:  # a list of tensors: index_put_'s indices
+            saved[i] = _save([None if s is None else s._original for s in below], node)
+        elif type(below) is SavedTensor:  # an operand not saved first
+            saved[i] = _save(below._original, node)
+    node._saved = tuple(saved)
