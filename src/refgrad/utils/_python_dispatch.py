@@ -136,11 +136,11 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
         # NOTE [A clone before the write], made as the node's values are saved
-        original, first = saved_before_write(self, function, args)
+        original, first = saved_before_write(self, function, args, *shown[:3])
         name, args, kwargs, again = shown
     else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
-        original, first = saved_before_write(self, function, args)
+        original, first = saved_before_write(self, function, args, name, args, kwargs)
     run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)

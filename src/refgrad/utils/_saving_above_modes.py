@@ -56,18 +56,29 @@ def saved_after(op, results, first) -> None:
     outputs = results if isinstance(results, tuple | list) else (results,)
     node = next((o._grad_fn for o in outputs
                  if isinstance(o, Tensor) and o._grad_fn is not None), None)
-    plan = node_class(op).plan[0]
-    if type(node) is not node_class(op) or len(node._saved) != len(plan):
+    if type(node) is node_class(op):
+        refilled(node, first, outputs.__getitem__)
+
+
+def refilled(node, first: dict, output) -> None:
+    """Give ``node`` the values saved first, and save again, now, each other value it
+    keeps; ``output(key)`` is its output ``key``."""
+    plan, saved = node.plan[0], list(node._saved)
+    if len(saved) != len(plan):
         return
-    saved = list(node._saved)
-    for i, (value, made) in first.items():
-        if not _holds(saved[i], value):
-            return  # not the operands saved first: the node stays as it was made
-        saved[i] = made
+    if not all(_holds(saved[i], value) for i, (value, _) in first.items()):
+        first = {}  # a mode called func on other tensors: the node keeps those
     for i, (where, key, _) in enumerate(plan):
-        if where == "output" and saved[i] is not None:
-            below, saved[i] = saved[i], _save(outputs[key], node)
+        below = saved[i]
+        if i in first:
+            saved[i] = first[i][1]
+        elif where == "output" and below is not None:
+            saved[i] = _save(output(key), node)
             saved[i]._tangent = below._tangent  # chapter "Forward-mode AD"
+        elif type(below) is tuple:  # a list of tensors
+            saved[i] = _save([None if b is None else b._original for b in below], node)
+        elif type(below) is SavedTensor:
+            saved[i] = _save(below._original, node)
     node._saved = tuple(saved)
 
 
@@ -79,7 +90,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:161
+# --- book/chapters/29l_saving_above_modes.md:172
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -96,26 +107,31 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:191
-def saved_before_write(self, function, args):
-    """The clone of ``self`` the write's node keeps, if any, and the operands it keeps,
-    saved now in the node's order: (its row, {place: (value, saved)}), or None."""
+# --- book/chapters/29l_saving_above_modes.md:207
+def saved_before_write(self, function, args, name, shown, named):
+    """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
+    saved now in the node's order: (its row, {place: (value, saved)}), or None.
+    ``name``, ``shown`` and ``named``: the write as its mode will see it."""
     from refgrad.utils._writes_under_modes import cloned_first
 
     op = None if state.redispatching else _row_of_write(self, function)
     if op is None:
         return cloned_first(self, function, args), None
-    given, plan = (self, *args), node_class(op).plan[0]
+    given, by_name = (self, *args), _by_name(name, shown, named)
     original, first = None, {}
-    for i, (where, key, users) in enumerate(plan):
-        if where != "input" or key >= len(given) or users and not any(
+    for i, (where, key, users) in enumerate(node_class(op).plan[0]):
+        if where == "output" or users and not any(
                 _wanted(given[u]) for u in users if u < len(given)):
-            continue  # a result, a parameter, or a value no wanted gradient needs
-        value = given[key]
-        if key == 0:  # self: its clone, made now
+            continue  # a result, or a value no wanted gradient needs
+        if where == "param":
+            value = by_name.get(key)
+        elif key == 0:  # self: its clone, made now
             original = cloned_first(self, function, args) if original is None else original
             value = original
-        if isinstance(value, Tensor):
+        else:
+            value = given[key] if key < len(given) else None
+        if isinstance(value, Tensor) or isinstance(value, list | tuple) and any(
+                isinstance(v, Tensor) for v in value):
             first[i] = (value, _save(value, _BEFORE))
     if original is None:
         original = cloned_first(self, function, args)
@@ -124,6 +140,20 @@ def saved_before_write(self, function, args):
 
 def _wanted(value) -> bool:
     return isinstance(value, Tensor) and value._requires_grad
+
+
+def _by_name(name, shown, named) -> dict:
+    """The arguments a write shows its mode, by the names torch's schema gives them."""
+    from refgrad.utils._in_place_arguments import SCHEMAS, _read
+
+    schema = SCHEMAS.get(name, _MORE_SCHEMAS.get(name))
+    if not isinstance(schema, str):  # none, or one of several overloads
+        return dict(named)
+    places = [p[0] for p in _read(schema) if not p[2]]
+    return {**dict(zip(places, shown)), **named}
+
+
+_MORE_SCHEMAS = {"index_put_": "indices, values, accumulate=False"}  # shown as given
 
 
 def _row_of_write(self, function):
@@ -143,7 +173,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:244
+# --- book/chapters/29l_saving_above_modes.md:280
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -156,8 +186,8 @@ def around_write(self, first, hand_over):
     finally:
         restored(kept)
     node = _write_node(self)
-    if kept is not None and node is not before and type(node) is node_class(op):
-        _resaved(self, node, first)
+    if kept is not None and node is not before and hasattr(node, "plan"):
+        refilled(node, first if type(node) is node_class(op) else {}, lambda key: self)
     return results
 
 
@@ -169,19 +199,27 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-def _resaved(self, node, first) -> None:
-    plan, saved = node.plan[0], list(node._saved)
-    if len(saved) != len(plan) or any(not _holds(saved[i], v) for i, (v, _) in first.items()):
-        return
-    for i, (where, _, _) in enumerate(plan):
-        below = saved[i]
-        if i in first:
-            saved[i] = first[i][1]
-        elif where == "output" and below is not None:  # the result: self, written
-            saved[i] = _save(self, node)
-            saved[i]._tangent = below._tangent
-        elif type(below) is tuple:  # a list of tensors: index_put_'s indices
-            saved[i] = _save([None if s is None else s._original for s in below], node)
-        elif type(below) is SavedTensor:  # an operand not saved first
-            saved[i] = _save(below._original, node)
-    node._saved = tuple(saved)
+# --- book/chapters/29l_saving_above_modes.md:321
+def refused(op, args: tuple, params: dict, error: Exception):
+    """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
+    modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
+    from refgrad._ops.dispatch import before_refusal
+    from refgrad.utils._mode_arguments import BOUND, bound, schema_name
+    from refgrad.utils._op_names import overload
+    from refgrad.utils._python_dispatch import OpFunc, dispatch
+
+    tensors = tuple(args[0]) if op.variadic else args
+    if not (switched_on.dispatch_modes and state.dispatch_modes):
+        before_refusal(op, tensors, params)
+        raise error
+
+    def below_the_modes(*given, **named):
+        before_refusal(op, tensors, params)
+        raise error
+
+    func = OpFunc(op.name, op.writes, op.inputs, below_the_modes, args, params)
+    shown = (args, params)
+    if op.name in BOUND:  # chapter "The arguments a dispatch mode sees"
+        shown = bound(schema_name(op.name, overload(op.name, args, params)[1]), op.inputs,
+                      args, params)
+    return around_modes(op, args, params, lambda: dispatch(func, *shown))
