@@ -89,6 +89,15 @@ def _written_with_indices():
         x.clone().masked_fill_(x > 0, 2.0)
 
 
+def _written_by_name():
+    x, a = _leaf(3), _leaf(3).clone()
+    with _hooks(), Noting():
+        a.index_add_(0, torch.tensor([0]), x[:1])
+        a.scatter_(0, torch.tensor([1]), x[:1])
+        a.clamp_(min=x)
+        a.addcmul_(x, x, value=2)
+
+
 def _through_a_view():
     y = _leaf(2, 3)
     with _hooks(), Noting():
@@ -160,6 +169,7 @@ CASES = {
     "create_graph": _create_graph,
     "outputs_kept": _outputs_kept,
     "written_with_indices": _written_with_indices,
+    "written_by_name": _written_by_name,
     "through_a_view": _through_a_view,
     "mul_refused": _refused(lambda x, m: x * torch.ones(4)),
     "mm_refused": _refused(lambda x, m: m.mm(m)),
@@ -215,6 +225,12 @@ EXPECTED = {
         "m>clone m<clone m>lift_fresh m<lift_fresh m>slice.Tensor m<slice.Tensor m>mul.Tensor "
         "m<mul.Tensor pack1 m>index_put_ m<index_put_ m>clone m<clone m>gt.Scalar m<gt.Scalar "
         "pack3 m>masked_fill_.Scalar m<masked_fill_.Scalar"
+    ),
+    "written_by_name": (
+        "m>lift_fresh m<lift_fresh m>slice.Tensor m<slice.Tensor pack1 pack1 m>index_add_ "
+        "m<index_add_ m>lift_fresh m<lift_fresh m>slice.Tensor m<slice.Tensor pack1 "
+        "m>scatter_.src m<scatter_.src pack3 m>clone m<clone pack3 m>clamp_.Tensor "
+        "m<clamp_.Tensor pack3 pack3 m>addcmul_ m<addcmul_"
     ),
     "through_a_view": (
         "m>clone m<clone m>select.int m<select.int m>sigmoid_ m<sigmoid_ pack3"

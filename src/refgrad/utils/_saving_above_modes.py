@@ -50,7 +50,7 @@ def restored(kept) -> None:
         state.saved_tensors_hooks, state.held_saved_tensors_hooks = kept
 
 
-# --- book/chapters/29l_saving_above_modes.md:126
+# --- book/chapters/29l_saving_above_modes.md:128
 def saved_after(op, results, first) -> None:
     """Give the node the results carry the operands saved first, and save its outputs now."""
     outputs = results if isinstance(results, tuple | list) else (results,)
@@ -66,7 +66,8 @@ def refilled(node, first: dict, output) -> None:
     plan, saved = node.plan[0], list(node._saved)
     if len(saved) != len(plan):
         return
-    if not all(_holds(saved[i], value) for i, (value, _) in first.items()):
+    spare = {id(value): made for value, made in first.values()}
+    if not all(i < len(saved) and _holds(saved[i], value) for i, (value, _) in first.items()):
         first = {}  # a mode called func on other tensors: the node keeps those
     for i, (where, key, _) in enumerate(plan):
         below = saved[i]
@@ -77,8 +78,8 @@ def refilled(node, first: dict, output) -> None:
             saved[i]._tangent = below._tangent  # chapter "Forward-mode AD"
         elif type(below) is tuple:  # a list of tensors
             saved[i] = _save([None if b is None else b._original for b in below], node)
-        elif type(below) is SavedTensor:
-            saved[i] = _save(below._original, node)
+        elif type(below) is SavedTensor:  # saved first in another place, or packed now
+            saved[i] = spare.get(id(below._original)) or _save(below._original, node)
     node._saved = tuple(saved)
 
 
@@ -90,7 +91,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:172
+# --- book/chapters/29l_saving_above_modes.md:175
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -107,53 +108,69 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:207
+# --- book/chapters/29l_saving_above_modes.md:212
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
-    saved now in the node's order: (its row, {place: (value, saved)}), or None.
+    saved now in the node's order ({place: (value, saved)}), or None.
     ``name``, ``shown`` and ``named``: the write as its mode will see it."""
+    from refgrad._ops.table import OPS
     from refgrad.utils._writes_under_modes import cloned_first
 
     op = None if state.redispatching else _row_of_write(self, function)
     if op is None:
         return cloned_first(self, function, args), None
-    given, by_name = (self, *args), _by_name(name, shown, named)
+    given = _by_name(name, shown, named, op.inputs)
+    if any(isinstance(given.get(b), Tensor) for b in ("min", "max")) and (
+            op.name in _TENSOR_BOUNDS):  # clamp_ by tensors: a row of its own
+        op = OPS[_TENSOR_BOUNDS[op.name]]
+        given = _by_name(name, shown, named, op.inputs)
+    operands = [self, *(given.get(n, _NOT_SHOWN) for n in op.inputs[1:])]
+    for k, value in enumerate(operands[1:], 1):  # no schema: by place, as written
+        operands[k] = args[k - 1] if value is _NOT_SHOWN and k <= len(args) else value
     original, first = None, {}
     for i, (where, key, users) in enumerate(node_class(op).plan[0]):
-        if where == "output" or users and not any(
-                _wanted(given[u]) for u in users if u < len(given)):
+        if where == "output" or users and not any(_wanted(operands[u]) for u in users):
             continue  # a result, or a value no wanted gradient needs
         if where == "param":
-            value = by_name.get(key)
+            value = given.get(key)
         elif key == 0:  # self: its clone, made now
             original = cloned_first(self, function, args) if original is None else original
             value = original
         else:
-            value = given[key] if key < len(given) else None
+            value = operands[key]
         if isinstance(value, Tensor) or isinstance(value, list | tuple) and any(
                 isinstance(v, Tensor) for v in value):
             first[i] = (value, _save(value, _BEFORE))
     if original is None:
         original = cloned_first(self, function, args)
-    return original, (op, first)
+    return original, first
+
+
+_NOT_SHOWN = object()
+_TENSOR_BOUNDS = {"clamp": "clamp_tensor", "clamp_min": "clamp_min_tensor",
+                  "clamp_max": "clamp_max_tensor"}
 
 
 def _wanted(value) -> bool:
     return isinstance(value, Tensor) and value._requires_grad
 
 
-def _by_name(name, shown, named) -> dict:
-    """The arguments a write shows its mode, by the names torch's schema gives them."""
+def _by_name(name, shown, named, inputs) -> dict:
+    """The arguments a write shows its mode, by the names torch's schema gives them: of
+    several overloads, the first that shows a tensor for each of the row's operands."""
     from refgrad.utils._in_place_arguments import SCHEMAS, _read
 
-    schema = SCHEMAS.get(name, _MORE_SCHEMAS.get(name))
-    if not isinstance(schema, str):  # none, or one of several overloads
-        return dict(named)
-    places = [p[0] for p in _read(schema) if not p[2]]
-    return {**dict(zip(places, shown)), **named}
+    schemas = SCHEMAS.get(name, _MORE_SCHEMAS.get(name, ()))
+    for schema in (schemas,) if isinstance(schemas, str) else schemas:
+        places = [p[0] for p in _read(schema) if not p[2]]
+        found = {**dict(zip(places, shown)), **named}
+        if all(isinstance(found.get(n), Tensor) for n in inputs[1:] if n in found):
+            return found
+    return dict(named)
 
 
-_MORE_SCHEMAS = {"index_put_": "indices, values, accumulate=False"}  # shown as given
+_MORE_SCHEMAS = {  # writes shown as given, whose schemas chapter 29i does not need
+    "index_put_": "indices, values, accumulate=False", "clamp_": "min=None, max=None"}
 
 
 def _row_of_write(self, function):
@@ -173,21 +190,21 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:280
+# --- book/chapters/29l_saving_above_modes.md:300
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
     if first is None:
         return hand_over()
-    (op, first), before = first, _write_node(self)
+    before = _write_node(self)
     kept = held_back()
     try:
         results = hand_over()
     finally:
         restored(kept)
     node = _write_node(self)
-    if kept is not None and node is not before and hasattr(node, "plan"):
-        refilled(node, first if type(node) is node_class(op) else {}, lambda key: self)
+    if kept is not None and node is not before and hasattr(node, "plan"):  # a node it made
+        refilled(node, first, lambda key: self)
     return results
 
 
@@ -199,7 +216,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:321
+# --- book/chapters/29l_saving_above_modes.md:341
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
