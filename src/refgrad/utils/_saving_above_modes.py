@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29l_saving_above_modes.md:60
+# --- book/chapters/29l_saving_above_modes.md:62
 """What an op's node keeps, saved as torch's autograd layer saves it: the operands before
-the op reaches a dispatch mode, the outputs after the modes are done with it."""
+the op reaches a dispatch mode, the outputs after the modes are done with it:
+NOTE [Saved before the modes see the op]."""
 
 from refgrad._ops.dispatch import _BEFORE, _save
 from refgrad._ops.op_nodes import node_class
@@ -12,6 +13,14 @@ from refgrad._ops.recording import _edges, _records
 from refgrad._tensor import Tensor
 from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._state import state, switched_on
+
+# NOTE [Saved before the modes see the op]
+# torch's autograd layer, above the modes, saves a node's operands (pack hooks
+# run, inference tensors are refused) before the first mode sees the op, and
+# its outputs after the last one hands it back. refgrad's node is made below
+# the modes: the operands are saved first here, the modes run with the hooks
+# held back, and the node then takes the values saved first, its outputs
+# saved anew with the hooks in force.
 
 
 def saved_first(op, args: tuple, params: dict):
@@ -34,7 +43,7 @@ def saved_first(op, args: tuple, params: dict):
     return saved
 
 
-# --- book/chapters/29l_saving_above_modes.md:97
+# --- book/chapters/29l_saving_above_modes.md:108
 def held_back():
     """Hold the saved-tensor hooks back while the modes run; what to restore after."""
     if not (switched_on.saved_tensors_hooks and (
@@ -50,7 +59,7 @@ def restored(kept) -> None:
         state.saved_tensors_hooks, state.held_saved_tensors_hooks = kept
 
 
-# --- book/chapters/29l_saving_above_modes.md:128
+# --- book/chapters/29l_saving_above_modes.md:139
 def saved_after(op, results, first) -> None:
     """Give the node the results carry the operands saved first, and save its outputs now."""
     outputs = results if isinstance(results, tuple | list) else (results,)
@@ -91,7 +100,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:175
+# --- book/chapters/29l_saving_above_modes.md:186
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -108,7 +117,7 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:212
+# --- book/chapters/29l_saving_above_modes.md:223
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
     saved now in the node's order ({place: (value, saved)}), or None.
@@ -190,7 +199,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:300
+# --- book/chapters/29l_saving_above_modes.md:311
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -216,7 +225,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:341
+# --- book/chapters/29l_saving_above_modes.md:352
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
