@@ -104,15 +104,32 @@ def _through_a_view():
         y.clone()[0].sigmoid_()
 
 
-def _refused(call):
+def _refused(call, mode=True):
     def run():
         x, m = _leaf(3), _leaf(2, 3)
-        with _hooks(), Noting():
+        with _hooks(), Noting() if mode else _hooks():
             try:
                 call(x, m)
             except (RuntimeError, IndexError) as error:
                 LOG.append(type(error).__name__ + ":" + str(error).replace(" ", "_")[:30])
     return run
+
+
+_LONG = torch.zeros(1, 1, dtype=torch.long)
+_FLOAT = torch.zeros(1)
+_SEVEN = torch.tensor([7])
+KERNEL_CHECKS = {
+    "gather_dtype": lambda x, m: x.gather(0, _FLOAT),
+    "gather_dims": lambda x, m: x.gather(0, _LONG),
+    "gather_dim": lambda x, m: x.gather(5, _SEVEN),
+    "index_select_vector": lambda x, m: x.index_select(0, _LONG),
+    "take_dtype": lambda x, m: x.take(_FLOAT),
+    "take_range": lambda x, m: x.take(_SEVEN),
+    "scatter_src": lambda x, m: x.scatter(0, _SEVEN, x),
+    "scatter_value": lambda x, m: x.scatter(0, _SEVEN, 2.0),
+    "scatter_add": lambda x, m: x.scatter_add(0, _SEVEN, x),
+    "cat_zero_dim": lambda x, m: torch.cat([x, x.sum()]),
+}
 
 
 def _inference_refused():
@@ -149,7 +166,7 @@ def _checkpointed(policy):
     return run
 
 
-class _both:
+class _both:  # a class: the recomputation's context must be one that can be entered again
     def __init__(self, outer, inner):
         self.outer, self.inner = outer, inner
 
@@ -177,6 +194,8 @@ CASES = {
     "gather_refused": _refused(lambda x, m: x.gather(0, torch.tensor([5]))),
     "index_select_refused": _refused(lambda x, m: x.index_select(0, torch.tensor([5]))),
     "inference_refused": _inference_refused,
+    **{f"{name}_refused": _refused(call) for name, call in KERNEL_CHECKS.items()},
+    **{f"{name}_refused_alone": _refused(call, False) for name, call in KERNEL_CHECKS.items()},
     "checkpoint_recomputes_all": _checkpointed([]),
     "checkpoint_keeps_mul": _checkpointed([torch.ops.aten.mul.Tensor]),
 }
@@ -262,6 +281,27 @@ EXPECTED = {
         "m>mm m<mm m>mm m<mm m>sigmoid m<sigmoid m>sin m<sin backward m>mm m<mm m>mm m<mm "
         "m>sigmoid m<sigmoid m>sin m<sin backward"
     ),
+    "gather_dtype_refused": "pack1 pack3 m>gather RuntimeError:gather():_Expected_dtype_int32",
+    "gather_dims_refused": "pack1x1 pack3 m>gather RuntimeError:Index_tensor_must_have_the_sam",
+    "gather_dim_refused": "pack1 pack3 m>gather IndexError:Dimension_out_of_range_(expect",
+    "index_select_vector_refused":
+        "pack1x1 m>index_select IndexError:index_select():_Index_is_suppo",
+    "take_dtype_refused": "pack1 pack3 m>take RuntimeError:take():_Expected_a_long_tensor",
+    "take_range_refused": "pack1 pack3 m>take IndexError:out_of_range:_tried_to_access_",
+    "scatter_src_refused": "pack1 m>scatter.src RuntimeError:index_7_is_out_of_bounds_for_d",
+    "scatter_value_refused": "pack1 m>scatter.value RuntimeError:index_7_is_out_of_bounds_for_d",
+    "scatter_add_refused": "pack1 m>scatter_add RuntimeError:index_7_is_out_of_bounds_for_d",
+    "cat_zero_dim_refused": "m>sum m<sum m>cat RuntimeError:zero-dimensional_tensor_(at_po",
+    "gather_dtype_refused_alone": "pack1 pack3 RuntimeError:gather():_Expected_dtype_int32",
+    "gather_dims_refused_alone": "pack1x1 pack3 RuntimeError:Index_tensor_must_have_the_sam",
+    "gather_dim_refused_alone": "pack1 pack3 IndexError:Dimension_out_of_range_(expect",
+    "index_select_vector_refused_alone": "pack1x1 IndexError:index_select():_Index_is_suppo",
+    "take_dtype_refused_alone": "pack1 pack3 RuntimeError:take():_Expected_a_long_tensor",
+    "take_range_refused_alone": "pack1 pack3 IndexError:out_of_range:_tried_to_access_",
+    "scatter_src_refused_alone": "pack1 RuntimeError:index_7_is_out_of_bounds_for_d",
+    "scatter_value_refused_alone": "pack1 RuntimeError:index_7_is_out_of_bounds_for_d",
+    "scatter_add_refused_alone": "pack1 RuntimeError:index_7_is_out_of_bounds_for_d",
+    "cat_zero_dim_refused_alone": "RuntimeError:zero-dimensional_tensor_(at_po",
 }
 
 

@@ -271,9 +271,11 @@ def cat(tensors, dim=0):
     left_out = [_legacy_empty(t._data) for t in tensors]
     for i, other in enumerate(tensors):
         if other.ndim == 0:
-            raise RuntimeError(
+            from refgrad.utils._saving_above_modes import refused
+
+            return refused(CAT, (tensors,), {"dim": dim}, RuntimeError(  # NOTE [Before the
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated"
-            )
+            ))  # kernel refuses]
     if all(left_out):  # nothing but legacy empties: no dim to read, an empty result
         return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": (None,) * len(tensors)})
     first = next(t for t, out in zip(tensors, left_out) if not out)
