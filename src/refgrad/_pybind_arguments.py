@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:220
+# --- book/chapters/23_saved_tensor_hooks.md:223
 """How torch's pybind11 bindings take arguments, and how they refuse them."""
 
 # NOTE [pybind11's arguments]

@@ -17,7 +17,7 @@ from refgrad.autograd._introspection import (  # noqa: F401
 )
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:187
+# --- book/chapters/23_saved_tensor_hooks.md:190
 from refgrad.autograd._saved_hooks import (
     saved_tensors_hooks_disabled_message as _saved_tensors_hooks_get_disabled_error_message,
 )
@@ -28,7 +28,7 @@ from refgrad.autograd._saved_hooks import (
 __all__ += ["_saved_tensors_hooks_is_enabled", "_saved_tensors_hooks_get_disabled_error_message"]
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:333
+# --- book/chapters/23_saved_tensor_hooks.md:336
 from refgrad.autograd._saved_hooks_calls import (
     _pop_saved_tensors_default_hooks,
     _push_saved_tensors_default_hooks,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1416
+# --- book/chapters/16d_indexing.md:1417
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1448
+# --- book/chapters/16d_indexing.md:1449
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -62,8 +62,21 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1744
+# --- book/chapters/16d_indexing.md:1745
 def gather(input, dim, index, *, sparse_grad=False):
+    params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
+    try:
+        _check_gathered(input, dim, index, sparse_grad)
+    except (RuntimeError, IndexError) as error:
+        from refgrad.utils._saving_above_modes import refused
+
+        return refused(GATHER, (input,), params, error)  # NOTE [Before the kernel refuses]
+    from refgrad._ops.dispatch import call
+
+    return call(GATHER, (input,), params)
+
+
+def _check_gathered(input, dim, index, sparse_grad) -> None:
     from refgrad._tensor_values import wrap_dim
 
     d = wrap_dim(dim, input.ndim)
@@ -78,17 +91,7 @@ def gather(input, dim, index, *, sparse_grad=False):
             f"Expected all tensors to be on the same device, but got index is on {index.device}"
             f", different from other tensors on {input.device} (when checking argument in "
             "method wrapper_CUDA_gather)")
-    params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
-    try:
-        _check_index(input, index, d)
-    except RuntimeError:
-        from refgrad._ops.dispatch import before_refusal
-
-        before_refusal(GATHER, (input,), params)  # NOTE [Before the kernel refuses]
-        raise
-    from refgrad._ops.dispatch import call
-
-    return call(GATHER, (input,), params)
+    _check_index(input, index, d)
 
 
 def _check_index(input, index, dim) -> None:
@@ -104,7 +107,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1803
+# --- book/chapters/16d_indexing.md:1807
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
@@ -128,7 +131,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1833
+# --- book/chapters/16d_indexing.md:1837
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -136,24 +139,24 @@ def index_select(input, dim, index):
     if not isinstance(index, Tensor):
         raise TypeError("index_select(): argument 'index' (position 2) must be Tensor, not "
                         f"{c_type_name(type(index))}")
-    d = wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if str(index.dtype) not in ("torch.int32", "torch.int64"):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     try:
+        d = wrap_dim(dim, input.ndim)
+        if index.ndim > 1:
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        if str(index.dtype) not in ("torch.int32", "torch.int64"):
+            raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
         _check_selected(input, d, index)
-    except (IndexError, RuntimeError):
-        from refgrad._ops.dispatch import before_refusal
+    except (IndexError, RuntimeError) as error:
+        from refgrad.utils._saving_above_modes import refused
 
-        before_refusal(INDEX_SELECT, (input,), {"dim": dim, "index": index})
-        raise  # NOTE [Before the kernel refuses]
+        # NOTE [Before the kernel refuses]
+        return refused(INDEX_SELECT, (input,), {"dim": dim, "index": index}, error)
     from refgrad._ops.dispatch import call
 
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:1862
+# --- book/chapters/16d_indexing.md:1866
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

@@ -104,11 +104,10 @@ def _call(row, a, b):
 def _checked_call(check, row, a, b):
     try:
         check(a, b)
-    except RuntimeError:
-        from refgrad._ops.dispatch import before_refusal
+    except RuntimeError as error:
+        from refgrad.utils._saving_above_modes import refused
 
-        before_refusal(row, (a, b), {})  # NOTE [Before the kernel refuses]
-        raise
+        return refused(row, (a, b), {}, error)  # NOTE [Before the kernel refuses]
     return _call(row, a, b)
 
 
@@ -128,7 +127,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:294
+# --- book/chapters/16c_linalg.md:293
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -154,7 +153,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:329
+# --- book/chapters/16c_linalg.md:328
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -173,7 +172,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:356
+# --- book/chapters/16c_linalg.md:355
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -184,7 +183,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:373
+# --- book/chapters/16c_linalg.md:372
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -199,7 +198,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:393
+# --- book/chapters/16c_linalg.md:392
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -221,7 +220,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:426
+# --- book/chapters/16c_linalg.md:425
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

@@ -131,17 +131,38 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation=
 
         return scatter_by(input, dim, index, given, reduce, _operation)
     if isinstance(given, Tensor):
-        check_scatter(input, dim, index, given)
-        return call(SCATTER, (input, given), {"dim": dim, "index": index})
-    check_scatter(input, dim, index)
+        params = {"dim": dim, "index": index}
+        if (answer := _checked(SCATTER, (input, given), params, given)) is not _PASSED:
+            return answer
+        return call(SCATTER, (input, given), params)
+    params = {"dim": dim, "index": index, "value": given}
+    if (answer := _checked(SCATTER_VALUE, (input,), params)) is not _PASSED:
+        return answer
     number = _dtype.checked_number(given, input.dtype)
-    return call(SCATTER_VALUE, (input,), {"dim": dim, "index": index, "value": number})
+    return call(SCATTER_VALUE, (input,), {**params, "value": number})
 
 
 def scatter_add(input, dim, index, src):
     tensor_argument("scatter_add", "src", 4, src)
-    check_scatter(input, dim, index, src)
-    return call(SCATTER_ADD, (input, src), {"dim": dim, "index": index})
+    params = {"dim": dim, "index": index}
+    if (answer := _checked(SCATTER_ADD, (input, src), params, src)) is not _PASSED:
+        return answer
+    return call(SCATTER_ADD, (input, src), params)
+
+
+_PASSED = object()
+
+
+def _checked(row, args, params, src=None):
+    """``_PASSED`` if the kernel's checks pass; else, with what torch does first when they
+    refuse (NOTE [Before the kernel refuses]), a mode's answer, or the refusal."""
+    try:
+        check_scatter(args[0], params["dim"], params["index"], src)
+    except (RuntimeError, IndexError) as error:
+        from refgrad.utils._saving_above_modes import refused
+
+        return refused(row, args, params, error)
+    return _PASSED
 
 
 def scatter_step(input, dim, index, src=None, value=None, *, reduce=None):
@@ -162,7 +183,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:537
+# --- book/chapters/16h_scatter.md:558
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -204,7 +225,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:580
+# --- book/chapters/16h_scatter.md:601
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -230,7 +251,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:671
+# --- book/chapters/16h_scatter.md:692
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -245,6 +266,16 @@ TAKE = register(Op(
 
 
 def take(input, index):
+    try:
+        _check_taken(input, index)
+    except (RuntimeError, IndexError) as error:
+        from refgrad.utils._saving_above_modes import refused
+
+        return refused(TAKE, (input,), {"index": index}, error)  # NOTE [Before the kernel
+    return call(TAKE, (input,), {"index": index})  # refuses]
+
+
+def _check_taken(input, index) -> None:
     from refgrad._typename import LEGACY
 
     if str(index.dtype) != "torch.int64":
@@ -257,10 +288,9 @@ def take(input, index):
     if outside.size:
         raise IndexError(f"out of range: tried to access index {int(outside.flat[0])} on a "
                          f"tensor of {n} elements.")
-    return call(TAKE, (input,), {"index": index})
 
 
-# --- book/chapters/16h_scatter.md:710
+# --- book/chapters/16h_scatter.md:740
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

@@ -271,21 +271,22 @@ def cat(tensors, dim=0):
     left_out = [_legacy_empty(t._data) for t in tensors]
     for i, other in enumerate(tensors):
         if other.ndim == 0:
-            raise RuntimeError(
+            from refgrad.utils._saving_above_modes import refused
+
+            return refused(CAT, (tensors,), {"dim": dim}, RuntimeError(  # NOTE [Before the
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated"
-            )
+            ))  # kernel refuses]
     if all(left_out):  # nothing but legacy empties: no dim to read, an empty result
         return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": (None,) * len(tensors)})
     first = next(t for t, out in zip(tensors, left_out) if not out)
     d = wrap_dim(dim, first.ndim)  # read against the first kept piece, before the others
     for other, out in zip(tensors, left_out):
         if other.ndim != first.ndim and not out:
-            from refgrad._ops.dispatch import before_refusal
+            from refgrad.utils._saving_above_modes import refused
 
-            before_refusal(CAT, tuple(tensors), {"dim": dim})  # NOTE [Before the kernel refuses]
-            raise RuntimeError(
+            return refused(CAT, (tensors,), {"dim": dim}, RuntimeError(  # NOTE [Before the
                 f"Tensors must have same number of dimensions: got {first.ndim} and {other.ndim}"
-            )
+            ))  # kernel refuses]
     sizes = tuple(None if out and first.ndim != 1 else x.shape[d]
                   for x, out in zip(tensors, left_out))
     return call(CAT, (tensors,), {"dim": dim, "tensors_args_sizes": sizes})

@@ -70,7 +70,7 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among torch's names
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:348
+# --- book/chapters/23_saved_tensor_hooks.md:351
 from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
     _pop_saved_tensors_default_hooks,
     _push_saved_tensors_default_hooks,

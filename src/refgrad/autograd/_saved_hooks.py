@@ -54,7 +54,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
 saved_tensors_hooks.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:151
+# --- book/chapters/23_saved_tensor_hooks.md:154
 DISABLE_ARGUMENTS = (
     "_saved_tensors_hooks_disable(): incompatible function arguments. The following "
     "argument types are supported:\n    1. (error_message: str, fail_if_non_empty: bool = "
@@ -85,7 +85,7 @@ def saved_tensors_hooks_disabled_message() -> str | None:
     return state.saved_tensors_hooks_disabled_message
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:392
+# --- book/chapters/23_saved_tensor_hooks.md:395
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep tensors saved inside the block in CPU memory, pinned if asked."""
 

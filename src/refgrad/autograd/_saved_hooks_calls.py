@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:261
+# --- book/chapters/23_saved_tensor_hooks.md:264
 """torch._C._autograd's calls on the saved-tensor hooks stack."""
 
 from refgrad._pybind_arguments import as_str, refused, takes_bool
@@ -32,7 +32,7 @@ def _top_saved_tensors_default_hooks(*args, **kwargs):
     return tuple(stack[-1]) if stack else None
 
 
-# --- book/chapters/23_saved_tensor_hooks.md:299
+# --- book/chapters/23_saved_tensor_hooks.md:302
 DISABLE_FORM = "(error_message: str, fail_if_non_empty: bool = True) -> None"
 
 

@@ -88,12 +88,13 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:255
+# --- book/chapters/29_dispatch_modes.md:260
 _ROW_FUNCS: dict = {}
 
 
 def dispatch_row(op, args, params):
     from refgrad._ops.dispatch import call
+    from refgrad.utils._saving_above_modes import around_modes
 
     args, params = tuple(args), dict(params or {})
     if op.name in BOUND:  # chapter "The arguments a dispatch mode sees"
@@ -104,12 +105,14 @@ def dispatch_row(op, args, params):
         func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params,
                       hands_on=False)
         _ROW_FUNCS[key] = (op, func)
-    return saved_outputs_seen(dispatch(func, args, params))
+    seen = around_modes(op, args, params, lambda: dispatch(func, args, params))
+    return saved_outputs_seen(seen)
 
 
 def _dispatch_bound(op, args, params):
     """A row handed over with torch's arguments: NOTE [A row's arguments as torch binds them]."""
     from refgrad._ops.dispatch import call
+    from refgrad.utils._saving_above_modes import around_modes
 
     key = (op.name, *overload(op.name, args, params))
     schema = schema_name(op.name, key[2])
@@ -120,25 +123,28 @@ def _dispatch_bound(op, args, params):
 
         func = OpFunc(op.name, op.writes, op.inputs, run, args, params, hands_on=False)
         _ROW_FUNCS[key] = (op, func)
-    return saved_outputs_seen(dispatch(func, *bound(schema, op.inputs, args, params)))
+    given = bound(schema, op.inputs, args, params)
+    return saved_outputs_seen(around_modes(op, args, params, lambda: dispatch(func, *given)))
 
 
-# --- book/chapters/29_dispatch_modes.md:297
+# --- book/chapters/29_dispatch_modes.md:306
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
-    from refgrad.utils._writes_under_modes import cloned_first, with_original
+    from refgrad.utils._saving_above_modes import around_write, saved_before_write
+    from refgrad.utils._writes_under_modes import with_original
 
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
-        original = cloned_first(self, function, args)  # NOTE [A clone before the write]
+        # NOTE [A clone before the write], made as the node's values are saved
+        original, first = saved_before_write(self, function, args, *shown[:3])
         name, args, kwargs, again = shown
     else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
-        original = cloned_first(self, function, args)
+        original, first = saved_before_write(self, function, args, name, args, kwargs)
     run = with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
-    return saved_outputs_seen(dispatch(func, args, kwargs))
+    return saved_outputs_seen(around_write(self, first, lambda: dispatch(func, args, kwargs)))
 
 
 def saved_outputs_seen(results):
@@ -167,7 +173,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:346
+# --- book/chapters/29_dispatch_modes.md:357
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -187,7 +193,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:464
+# --- book/chapters/29_dispatch_modes.md:475
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -210,7 +216,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:493
+# --- book/chapters/29_dispatch_modes.md:504
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
