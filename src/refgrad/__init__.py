@@ -653,17 +653,25 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:281
+# --- book/chapters/28a_resize.md:296
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:270
+# --- book/chapters/28d_storages.md:277
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:367
+# --- book/chapters/28d_storages.md:374
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28e_storage_writes.md:232
+from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28e_storage_writes.md:431
+from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:295
+# --- book/chapters/28d_storages.md:302
 """Storages where torch's signatures take them: x.set_(storage), and the parser's words."""
 
 from refgrad import storage as _storages
@@ -21,7 +21,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:315
+# --- book/chapters/28d_storages.md:322
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -53,7 +53,7 @@ set_.__qualname__ = "TensorBase.set_"
 Tensor.set_ = set_
 
 
-# --- book/chapters/28d_storages.md:351
+# --- book/chapters/28d_storages.md:358
 _new_from_data = Tensor.new
 
 

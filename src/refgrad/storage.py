@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:46
+# --- book/chapters/28d_storages.md:44
 """torch.storage: the memory under a tensor, as a block of bytes."""
 
 import sys
@@ -15,12 +15,15 @@ from refgrad._backend import data_ptr, device_of, is_pinned, storage_root
 from refgrad._tensor import Tensor
 
 _BY_ROOT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+SIZES: dict = {}  # id(memory) -> (weak reference to it, the bytes its storage reports)
 
 
 def _bytes(array) -> np.ndarray:
     """``array``'s memory as bytes, in memory order, on the host: a view where it can be."""
     host = array if isinstance(array, np.ndarray) else array.get()
-    return host.ravel(order="K").view(np.uint8)
+    given = SIZES.get(id(array))
+    whole = host.ravel(order="K").view(np.uint8)
+    return whole if given is None else whole[:given[1]]
 
 
 def untyped_storage(self, *args, **kwargs):
@@ -37,7 +40,7 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:85
+# --- book/chapters/28d_storages.md:86
 # NOTE [One storage object per memory]
 # torch keeps one Python object per storage, so two views of one memory give
 # the same object while either holds it. Here the memory's owning array
@@ -64,20 +67,21 @@ class UntypedStorage:
         return storage
 
     def nbytes(self) -> int:
-        return int(self._array.nbytes)
+        given = SIZES.get(id(self._array))  # NOTE [A storage smaller than its memory]
+        return int(self._array.nbytes) if given is None else given[1]
 
     size = nbytes
     __len__ = nbytes
 
     def data_ptr(self) -> int:
-        return data_ptr(self._array) if self._array.nbytes else 0
+        return data_ptr(self._array) if self.nbytes() else 0
 
     @property
     def device(self):
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:129
+# --- book/chapters/28d_storages.md:136
 def _element_size(self) -> int:
     return 1
 
@@ -90,7 +94,7 @@ def _item(self, index):
                                "of 1 is supported")
         start, stop, _ = index.indices(n)
         return UntypedStorage._of(_bytes(self._array)[start:max(start, stop)])
-    if not isinstance(index, int):
+    if not isinstance(index, int) or isinstance(index, bool):
         raise TypeError(f"can't index a torch.UntypedStorage with {type(index).__name__}")
     at = index + n if index < 0 else index
     if not 0 <= at < n:
@@ -108,7 +112,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:161
+# --- book/chapters/28d_storages.md:168
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -134,7 +138,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:196
+# --- book/chapters/28d_storages.md:203
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -163,7 +167,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:226
+# --- book/chapters/28d_storages.md:233
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -197,7 +201,7 @@ def storage(self):
     return TypedStorage(self.dtype, untyped_storage(self))
 
 
-# --- book/chapters/28d_storages.md:263
+# --- book/chapters/28d_storages.md:270
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage

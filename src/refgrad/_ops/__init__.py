@@ -50,11 +50,11 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/28a_resize.md:351
+# --- book/chapters/28a_resize.md:366
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:535
+# --- book/chapters/28a_resize.md:550
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 
