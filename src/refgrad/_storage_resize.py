@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28e_storage_writes.md:271
+# --- book/chapters/28e_storage_writes.md:268
 """UntypedStorage.resize_: a storage given another size, under its tensors."""
 
 import functools
@@ -28,7 +28,7 @@ def resizable(self) -> bool:
     return storage_root(self._array) is self._array and not shares_numpy_memory(self._array)
 
 
-# --- book/chapters/28e_storage_writes.md:303
+# --- book/chapters/28e_storage_writes.md:300
 def _read_size(args, kwargs) -> int:
     if kwargs:
         raise TypeError("StorageBase.resize_() takes no keyword arguments")
@@ -55,7 +55,7 @@ def resize_(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:334
+# --- book/chapters/28e_storage_writes.md:331
 # NOTE [A storage smaller than its memory]
 # A storage resized to fewer bytes than its memory keeps the memory, since
 # its tensors' arrays hold it, and reports the size it was given. The size
@@ -74,7 +74,7 @@ def give_size(root, nbytes: int) -> None:
     SIZES[key] = (held, nbytes)
 
 
-# --- book/chapters/28e_storage_writes.md:356
+# --- book/chapters/28e_storage_writes.md:353
 def _move(storage, nbytes: int) -> None:
     root = storage._array
     memory = array_module(device_of(root)).zeros(nbytes, dtype=np.uint8)
@@ -94,7 +94,7 @@ def _move(storage, nbytes: int) -> None:
     storage._array = memory
 
 
-# --- book/chapters/28e_storage_writes.md:380
+# --- book/chapters/28e_storage_writes.md:377
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -105,7 +105,7 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:400
+# --- book/chapters/28e_storage_writes.md:397
 def _without_bytes(t) -> bool:
     given = SIZES.get(id(storage_root(t._data)))
     return given is not None and given[1] == 0

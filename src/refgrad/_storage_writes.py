@@ -128,7 +128,7 @@ TypedStorage.type = lambda self: f"torch.{LEGACY[self.dtype]}Storage"
 TypedStorage.get_device = lambda self: self.device.index
 
 
-# --- book/chapters/28e_storage_writes.md:200
+# --- book/chapters/28e_storage_writes.md:199
 _CONVERSIONS = {"byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
                 "long": "int64", "half": "float16", "float": "float32", "double": "float64",
                 "bool": "bool", "bfloat16": "bfloat16", "complex_float": "complex64",
@@ -137,8 +137,6 @@ _CONVERSIONS = {"byte": "uint8", "char": "int8", "short": "int16", "int": "int32
 
 def _converted(storage, dtype):
     if isinstance(storage, TypedStorage):
-        if storage.dtype is dtype:
-            return TypedStorage(dtype, storage._untyped_storage)
         values = as_tensor(storage)
     else:
         values = make_tensor(writable_bytes(storage))
