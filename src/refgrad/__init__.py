@@ -666,11 +666,11 @@ from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # 
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:229
+# --- book/chapters/28e_storage_writes.md:237
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:428
+# --- book/chapters/28e_storage_writes.md:460
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 

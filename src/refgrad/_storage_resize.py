@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28e_storage_writes.md:268
+# --- book/chapters/28e_storage_writes.md:276
 """UntypedStorage.resize_: a storage given another size, under its tensors."""
 
 import functools
@@ -28,7 +28,7 @@ def resizable(self) -> bool:
     return storage_root(self._array) is self._array and not shares_numpy_memory(self._array)
 
 
-# --- book/chapters/28e_storage_writes.md:300
+# --- book/chapters/28e_storage_writes.md:308
 def _read_size(args, kwargs) -> int:
     if kwargs:
         raise TypeError("StorageBase.resize_() takes no keyword arguments")
@@ -55,14 +55,16 @@ def resize_(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:331
+# --- book/chapters/28e_storage_writes.md:339
 # NOTE [A storage smaller than its memory]
 # A storage resized to fewer bytes than its memory keeps the memory, since
 # its tensors' arrays hold it, and reports the size it was given. The size
 # is kept by the memory's id in SIZES, next to a weak reference to the
 # memory whose callback drops the entry when the memory goes: a storage
 # object may go and come again (chapter "Storages"), the size stays. The
-# storage's nbytes(), data_ptr(), bytes and printed form all read it.
+# storage's nbytes(), data_ptr(), bytes and printed form all read it. On a
+# device whose views do not keep one Python object for the memory's owner,
+# the size lasts as long as the storage object does.
 def give_size(root, nbytes: int) -> None:
     """Make the storage of the memory ``root`` report ``nbytes`` bytes."""
     key = id(root)
@@ -74,27 +76,45 @@ def give_size(root, nbytes: int) -> None:
     SIZES[key] = (held, nbytes)
 
 
-# --- book/chapters/28e_storage_writes.md:353
+# --- book/chapters/28e_storage_writes.md:363
 def _move(storage, nbytes: int) -> None:
     root = storage._array
-    memory = array_module(device_of(root)).zeros(nbytes, dtype=np.uint8)
-    kept = storage.nbytes()
-    memory[:kept] = _all_bytes(root)[:kept]
+    kept, memory = storage.nbytes(), np.zeros(nbytes, dtype=np.uint8)
+    if isinstance(root, np.ndarray):
+        memory[:kept] = _all_bytes(root)[:kept]
+    else:  # a device's new memory is made on the host and carried over once
+        memory[:kept] = _storages._bytes(root)
+        memory = array_module(device_of(root)).asarray(memory)
+    where = (str(device_of(root)), data_ptr(root), root.nbytes)
     for t in [o for o in gc.get_objects() if isinstance(o, Tensor)]:
         data = getattr(t, "_data", None)
-        if data is not None and storage_root(data) is root:
-            start = data_ptr(data) - data_ptr(root)
-            first = memory[start:start + (data.itemsize if data.size else 0)]
-            t._data = _strided(first.view(data.dtype), data.shape, data.strides,
-                               data.flags.writeable)
+        if data is not None and _where(storage_root(data)) == where:
+            t._data = _rebuilt(memory, data_ptr(data) - where[1], data)
     SIZES.pop(id(root), None)
-    table = _storages._BY_ROOT
-    table.pop((str(device_of(root)), data_ptr(root), root.nbytes), None)
-    table[(str(device_of(memory)), data_ptr(memory), memory.nbytes)] = storage
+    _storages._BY_ROOT.pop(where, None)
+    _storages._BY_ROOT[_where(memory)] = storage
     storage._array = memory
 
 
-# --- book/chapters/28e_storage_writes.md:377
+def _rebuilt(memory, start: int, data):
+    """``data``'s array again on ``memory``, ``start`` bytes in: a plain view where that
+    gives its strides, else one made with them."""
+    if data.flags.c_contiguous:
+        block = memory[start:start + data.nbytes].view(data.dtype).reshape(data.shape)
+        if block.strides == data.strides and getattr(data.flags, "writeable", True):
+            return block
+    first = memory[start:start + (data.itemsize if data.size else 0)]
+    return _strided(first.view(data.dtype), data.shape, data.strides,
+                    getattr(data.flags, "writeable", True))
+
+
+def _where(root) -> tuple:
+    """The memory ``root`` owns, by device, address and size (NOTE [One storage object
+    per memory]): a device's owning array need not be one Python object at each asking."""
+    return str(device_of(root)), data_ptr(root), root.nbytes
+
+
+# --- book/chapters/28e_storage_writes.md:405
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -105,9 +125,13 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:397
+# --- book/chapters/28e_storage_writes.md:425
 def _without_bytes(t) -> bool:
-    given = SIZES.get(id(storage_root(t._data)))
+    root = storage_root(t._data)
+    given = SIZES.get(id(root))
+    if given is None:  # a device's owner, asked again, may be another Python object
+        storage = _storages._BY_ROOT.get(_where(root))
+        given = None if storage is None else SIZES.get(id(storage._array))
     return given is not None and given[1] == 0
 
 

@@ -11,22 +11,30 @@ from refgrad import _dtype
 from refgrad._arguments import Arguments
 from refgrad._backend import array_module, device_of
 from refgrad._ops.resize import _bytes as _all_bytes
+from refgrad._ops.resize import _strided
 from refgrad._signatures import type_name
 from refgrad._tensor import make_tensor
 from refgrad._typename import LEGACY
 from refgrad.storage import TypedStorage, UntypedStorage
 
 
+def memory_bytes(array):
+    """The memory of ``array``, which owns it or is a storage's bytes, as a flat view."""
+    if isinstance(array, np.ndarray):
+        return _all_bytes(array)
+    return _strided(array, (array.size,), (array.itemsize,), True).view(np.uint8)  # a device's
+
+
 def writable_bytes(storage):
     """The bytes of ``storage`` as a writeable view of its memory, as many as it reports."""
-    return _all_bytes(storage._array)[:storage.nbytes()]
+    return memory_bytes(storage._array)[:storage.nbytes()]
 
 
 def _is_index(index) -> bool:
     return isinstance(index, int | np.integer) and not isinstance(index, bool)
 
 
-# --- book/chapters/28e_storage_writes.md:66
+# --- book/chapters/28e_storage_writes.md:74
 def _set_bytes(self, index, value) -> None:
     if not isinstance(value, int):
         raise RuntimeError("can only set storage content with a int types, but got "
@@ -46,7 +54,7 @@ def _set_bytes(self, index, value) -> None:
     memory[int(index)] = value % 256
 
 
-# --- book/chapters/28e_storage_writes.md:94
+# --- book/chapters/28e_storage_writes.md:102
 def _fill(self, *args, **kwargs):
     if kwargs:
         raise TypeError("StorageBase.fill_() takes no keyword arguments")
@@ -76,14 +84,14 @@ def _copy(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:125
+# --- book/chapters/28e_storage_writes.md:133
 UntypedStorage.__setitem__ = _set_bytes
 UntypedStorage.fill_ = _fill
 UntypedStorage.copy_ = _copy
 UntypedStorage.get_device = lambda self: self.device.index
 
 
-# --- book/chapters/28e_storage_writes.md:144
+# --- book/chapters/28e_storage_writes.md:152
 def as_tensor(typed):
     """A flat tensor of ``typed``'s dtype over every whole element of its memory."""
     memory = writable_bytes(typed._untyped_storage)
@@ -108,7 +116,7 @@ def _typed_copy(self, source, non_blocking=None):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:170
+# --- book/chapters/28e_storage_writes.md:178
 _read_element = TypedStorage.__getitem__
 
 
@@ -128,7 +136,7 @@ TypedStorage.type = lambda self: f"torch.{LEGACY[self.dtype]}Storage"
 TypedStorage.get_device = lambda self: self.device.index
 
 
-# --- book/chapters/28e_storage_writes.md:199
+# --- book/chapters/28e_storage_writes.md:207
 _CONVERSIONS = {"byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
                 "long": "int64", "half": "float16", "float": "float32", "double": "float64",
                 "bool": "bool", "bfloat16": "bfloat16", "complex_float": "complex64",
