@@ -50,6 +50,10 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
+# --- book/chapters/27a_view_functions.md:271
+import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
+
+
 # --- book/chapters/28a_resize.md:366
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
