@@ -123,3 +123,32 @@ def test_refused(call, kind, message):
 def test_a_numpy_size_is_an_int():
     s = torch.arange(6.0).untyped_storage()
     assert s.resize_(np.int64(3)).nbytes() == 3
+
+
+def test_set_to_a_geometry_past_the_end_grows_the_storage():
+    x = torch.arange(4.0)
+    s = x.untyped_storage()
+    y = torch.empty(0).set_(s, 2, (4,), (1,))
+    assert s.nbytes() == 24 and y.untyped_storage() is s and x.untyped_storage() is s
+    assert y.tolist()[:2] == [2.0, 3.0] and x.tolist() == [0.0, 1.0, 2.0, 3.0]
+    y[3] = 9.0
+    assert s[20:24].tolist() == [0, 0, 16, 65]
+    z = torch.empty(0).set_(source=s, storage_offset=0, size=(2, 4))
+    assert s.nbytes() == 32 and z[0].tolist() == [0.0, 1.0, 2.0, 3.0]
+    with raises(RuntimeError, "Trying to resize storage that is not resizable"):
+        torch.empty(0).set_(s[0:8], 0, (4,), (1,))
+    with raises(RuntimeError, "Trying to resize storage that is not resizable"):
+        torch.empty(0, dtype=torch.float64).set_(
+            torch.from_numpy(np.zeros(2)).untyped_storage(), 0, (4,), (1,))
+
+
+def test_a_tensor_over_bytes_is_read_in_its_own_dtype():
+    s = torch.UntypedStorage(16)
+    y = torch.empty(0).set_(s, 0, (2,), (1,))
+    assert y.dtype is torch.float32 and y.as_strided((3,), (1,), 1).dtype is torch.float32
+    x = torch.tensor([0, 0, 128, 63], dtype=torch.uint8).view(torch.float32)
+    assert x.as_strided((1,), (1,), 0).tolist() == [1.0]
+    with raises(RuntimeError, "setStorage: sizes [2], strides [1], storage offset 0, and "
+                              "itemsize 4 requiring a storage size of 8 are out of bounds for "
+                              "storage of size 4"):
+        x.as_strided((2,), (1,), 0)

@@ -641,11 +641,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1756
+# --- book/chapters/27_views.md:1763
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1888
+# --- book/chapters/27_views.md:1895
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -662,7 +662,7 @@ from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:374
+# --- book/chapters/28d_storages.md:395
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
