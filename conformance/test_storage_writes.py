@@ -1,6 +1,7 @@
 """Black-box tests: writing into storages (s[i] = v, fill_, copy_), converting them to a
 dtype, and resizing them under their tensors, with torch's refusals."""
 
+import copy
 import warnings
 
 import numpy as np
@@ -127,3 +128,31 @@ def test_conversions_to_a_dtype():
     assert t.bool().tolist() == [True, True] and s.char().tolist() == [1, -56]
     same = t.float()
     assert same is not t and same.data_ptr() != t.data_ptr() and same.tolist() == t.tolist()
+
+
+def test_made_from_bytes_copied_and_asked():
+    assert torch.UntypedStorage([1, 2, 300, -1, True]).tolist() == [1, 2, 44, 255, 1]
+    assert torch.UntypedStorage(b"ab").tolist() == [97, 98]
+    for given, message in [
+            (3.0, "torch.UntypedStorage(): Expected a sequence type, but got float"),
+            (torch.tensor([1]), "torch.UntypedStorage(): Expected a sequence type, but got Tensor"),
+            ([1.5], "torch.UntypedStorage(): tried to construct a storage from a sequence (list), "
+                    "but one of the items was of type float instead of int"),
+            ("ab", "torch.UntypedStorage(): tried to construct a storage from a sequence (str), "
+                   "but one of the items was of type str instead of int")]:
+        with raises(RuntimeError, message):
+            torch.UntypedStorage(given)
+    s = _s()
+    copied = copy.copy(s)
+    assert type(copied) is type(s) and copied.tolist() == s.tolist()
+    assert copied.data_ptr() != s.data_ptr()
+    assert type(s.new()) is type(s) and s.new().nbytes() == 0
+    assert (s[np.int64(7)], torch.is_storage(s), torch.is_storage(_typed([1.0])),
+            torch.is_storage(torch.ones(1))) == (63, True, True, False)
+    t = _typed([1.0, 2.0], torch.float64)
+    assert (t.pickle_storage_type(), t._size(), t.is_sparse, t.filename) == (
+        "DoubleStorage", 2, False, None)
+    assert copy.copy(t).tolist() == [1.0, 2.0] and copy.copy(t).data_ptr() != t.data_ptr()
+    with raises(RuntimeError, "can't index a <class 'torch.storage.TypedStorage'> with "
+                              "<class 'numpy.int64'>"):
+        t[np.int64(0)]

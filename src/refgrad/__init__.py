@@ -657,20 +657,20 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:277
+# --- book/chapters/28d_storages.md:313
 from refgrad import storage  # noqa: E402, F401  # isort: skip
-from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
+from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:395
+# --- book/chapters/28d_storages.md:431
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:237
+# --- book/chapters/28e_storage_writes.md:246
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:460
+# --- book/chapters/28e_storage_writes.md:469
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 

@@ -89,9 +89,11 @@ UntypedStorage.__setitem__ = _set_bytes
 UntypedStorage.fill_ = _fill
 UntypedStorage.copy_ = _copy
 UntypedStorage.get_device = lambda self: self.device.index
+UntypedStorage.__copy__ = UntypedStorage.clone  # new memory, as torch's copy.copy gives
+UntypedStorage.new = lambda self: UntypedStorage._of(memory_bytes(self._array)[:0].copy())
 
 
-# --- book/chapters/28e_storage_writes.md:152
+# --- book/chapters/28e_storage_writes.md:156
 def as_tensor(typed):
     """A flat tensor of ``typed``'s dtype over every whole element of its memory."""
     memory = writable_bytes(typed._untyped_storage)
@@ -102,7 +104,7 @@ def as_tensor(typed):
 def _set_elements(self, index, value) -> None:
     if not isinstance(index, int | slice):
         raise RuntimeError(f"can't index a <class 'torch.storage.TypedStorage'> with "
-                           f"<class '{type(index).__name__}'>")
+                           f"{type(index)}")
     as_tensor(self)[index] = value
 
 
@@ -116,7 +118,7 @@ def _typed_copy(self, source, non_blocking=None):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:178
+# --- book/chapters/28e_storage_writes.md:182
 _read_element = TypedStorage.__getitem__
 
 
@@ -133,10 +135,15 @@ TypedStorage.copy_ = _typed_copy
 TypedStorage.clone = lambda self: TypedStorage(self.dtype, self._untyped_storage.clone())
 TypedStorage.cpu = lambda self: TypedStorage(self.dtype, self._untyped_storage.cpu())
 TypedStorage.type = lambda self: f"torch.{LEGACY[self.dtype]}Storage"
+TypedStorage.pickle_storage_type = lambda self: f"{LEGACY[self.dtype]}Storage"
 TypedStorage.get_device = lambda self: self.device.index
+TypedStorage.__copy__ = TypedStorage.clone
+TypedStorage._size = TypedStorage.size
+TypedStorage.is_sparse = False
+TypedStorage.filename = None
 
 
-# --- book/chapters/28e_storage_writes.md:207
+# --- book/chapters/28e_storage_writes.md:216
 _CONVERSIONS = {"byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
                 "long": "int64", "half": "float16", "float": "float32", "double": "float64",
                 "bool": "bool", "bfloat16": "bfloat16", "complex_float": "complex64",

@@ -40,7 +40,29 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:86
+# --- book/chapters/28d_storages.md:91
+def _allocated(nbytes: int) -> int:
+    if nbytes < 0:
+        raise RuntimeError("[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. "
+                           "alloc_cpu() seems to have been called with negative number: "
+                           f"{nbytes % 2**64}")
+    return nbytes
+
+
+def _byte_values(sequence) -> list:
+    """The ints of ``sequence``, refused as torch refuses what is not a sequence of ints."""
+    kind = type(sequence).__name__
+    if isinstance(sequence, Tensor) or not hasattr(sequence, "__len__"):
+        raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {kind}")
+    values = list(sequence)
+    for v in values:
+        if not isinstance(v, int):
+            raise RuntimeError("torch.UntypedStorage(): tried to construct a storage from a "
+                               f"sequence ({kind}), but one of the items was of type "
+                               f"{type(v).__name__} instead of int")
+    return values
+
+
 # NOTE [One storage object per memory]
 # torch keeps one Python object per storage, so two views of one memory give
 # the same object while either holds it. Here the memory's owning array
@@ -53,12 +75,15 @@ class UntypedStorage:
 
     __slots__ = ("_array", "__weakref__")
 
-    def __init__(self, size: int = 0, *, device=None) -> None:
+    def __init__(self, size=0, *, device=None) -> None:
         from refgrad._device import device as as_device
 
         if device is not None and as_device(device).type != "cpu":
             raise RuntimeError("refgrad makes new storages on the CPU only")
-        self._array = np.zeros(size, np.uint8)  # torch leaves new memory as it finds it
+        if isinstance(size, int | np.integer):  # torch leaves new memory as it finds it
+            self._array = np.zeros(_allocated(int(size)), np.uint8)
+        else:
+            self._array = np.array([v % 256 for v in _byte_values(size)], np.uint8)
 
     @classmethod
     def _of(cls, array) -> "UntypedStorage":
@@ -81,7 +106,7 @@ class UntypedStorage:
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:136
+# --- book/chapters/28d_storages.md:166
 def _element_size(self) -> int:
     return 1
 
@@ -94,9 +119,9 @@ def _item(self, index):
                                "of 1 is supported")
         start, stop, _ = index.indices(n)
         return UntypedStorage._of(_bytes(self._array)[start:max(start, stop)])
-    if not isinstance(index, int) or isinstance(index, bool):
+    if not isinstance(index, int | np.integer) or isinstance(index, bool):
         raise TypeError(f"can't index a torch.UntypedStorage with {type(index).__name__}")
-    at = index + n if index < 0 else index
+    at = int(index) + n if index < 0 else int(index)
     if not 0 <= at < n:
         raise IndexError(f"index {at} out of range for storage of size {n}")
     return int(_bytes(self._array)[at])
@@ -112,7 +137,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:168
+# --- book/chapters/28d_storages.md:198
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -138,7 +163,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:203
+# --- book/chapters/28d_storages.md:233
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -167,11 +192,11 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:233
+# --- book/chapters/28d_storages.md:263
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
-                           f"<class '{type(index).__name__}'>")  # sic: torch's own wording
+                           f"{type(index)}")  # sic: torch's own wording
     n = self.size()
     at = index + n if index < 0 else index
     if not 0 <= at < n:
@@ -201,7 +226,11 @@ def storage(self):
     return TypedStorage(self.dtype, untyped_storage(self))
 
 
-# --- book/chapters/28d_storages.md:270
+# --- book/chapters/28d_storages.md:302
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
+
+
+def is_storage(obj) -> bool:
+    return isinstance(obj, UntypedStorage | TypedStorage)
