@@ -156,3 +156,33 @@ def test_made_from_bytes_copied_and_asked():
     with raises(RuntimeError, "can't index a <class 'torch.storage.TypedStorage'> with "
                               "<class 'numpy.int64'>"):
         t[np.int64(0)]
+
+
+_FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one of:\n"
+          " * (*, torch.device device, torch.dtype dtype)\n"
+          " * (int size, *, torch.device device, torch.dtype dtype)\n"
+          " * (Sequence data, *, torch.device device, torch.dtype dtype)\n"
+          " * (*, UntypedStorage wrap_storage, torch.dtype dtype)\n")
+
+
+def test_typed_storages_made_anew():
+    u = _s()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # TypedStorage is deprecated
+        empty = torch.TypedStorage()
+        assert (empty.dtype, empty.size()) == (torch.float32, 0)
+        made = torch.TypedStorage(3, dtype=torch.int64)  # of memory as it comes
+        assert (made.size(), made.dtype) == (3, torch.int64)
+        assert torch.TypedStorage(True).size() == 1
+        values = torch.TypedStorage([1.0, 2.5], dtype=torch.float64)
+        assert values.tolist() == [1.0, 2.5] and values.dtype is torch.float64
+        wrapped = torch.TypedStorage(wrap_storage=u, dtype=torch.uint8)
+        assert wrapped.untyped() is u and wrapped.size() == 16
+        for args, kwargs, kind, reason in [
+                ((1.5,), {}, TypeError, "Argument type not recognized: <class 'float'>"),
+                ((1, 2), {}, RuntimeError, "Too many positional arguments"),
+                ((), {"wrap_storage": u}, RuntimeError, "Argument 'dtype' must be specified"),
+                ((3,), {"wrap_storage": u, "dtype": torch.float32}, RuntimeError,
+                 "No positional arguments should be given when using 'wrap_storage'")]:
+            with raises(kind, _FORMS + reason):
+                torch.TypedStorage(*args, **kwargs)

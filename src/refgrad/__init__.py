@@ -657,20 +657,20 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:313
+# --- book/chapters/28d_storages.md:356
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:431
+# --- book/chapters/28d_storages.md:474
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:246
+# --- book/chapters/28e_storage_writes.md:250
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:469
+# --- book/chapters/28e_storage_writes.md:473
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 

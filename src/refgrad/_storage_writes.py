@@ -113,12 +113,16 @@ def _typed_fill(self, value):
     return self
 
 
+def _typed(dtype, untyped):
+    return TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)
+
+
 def _typed_copy(self, source, non_blocking=None):
     self._untyped_storage.copy_(source, non_blocking)
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:182
+# --- book/chapters/28e_storage_writes.md:186
 _read_element = TypedStorage.__getitem__
 
 
@@ -132,8 +136,8 @@ TypedStorage.__getitem__ = _get_element
 TypedStorage.__setitem__ = _set_elements
 TypedStorage.fill_ = _typed_fill
 TypedStorage.copy_ = _typed_copy
-TypedStorage.clone = lambda self: TypedStorage(self.dtype, self._untyped_storage.clone())
-TypedStorage.cpu = lambda self: TypedStorage(self.dtype, self._untyped_storage.cpu())
+TypedStorage.clone = lambda self: _typed(self.dtype, self._untyped_storage.clone())
+TypedStorage.cpu = lambda self: _typed(self.dtype, self._untyped_storage.cpu())
 TypedStorage.type = lambda self: f"torch.{LEGACY[self.dtype]}Storage"
 TypedStorage.pickle_storage_type = lambda self: f"{LEGACY[self.dtype]}Storage"
 TypedStorage.get_device = lambda self: self.device.index
@@ -143,7 +147,7 @@ TypedStorage.is_sparse = False
 TypedStorage.filename = None
 
 
-# --- book/chapters/28e_storage_writes.md:216
+# --- book/chapters/28e_storage_writes.md:220
 _CONVERSIONS = {"byte": "uint8", "char": "int8", "short": "int16", "int": "int32",
                 "long": "int64", "half": "float16", "float": "float32", "double": "float64",
                 "bool": "bool", "bfloat16": "bfloat16", "complex_float": "complex64",
@@ -155,7 +159,7 @@ def _converted(storage, dtype):
         values = as_tensor(storage)
     else:
         values = make_tensor(writable_bytes(storage))
-    return TypedStorage(dtype, values.to(dtype, copy=True).untyped_storage())
+    return _typed(dtype, values.to(dtype, copy=True).untyped_storage())
 
 
 def _conversion(name: str, dtype):

@@ -177,8 +177,16 @@ class TypedStorage:
 
     __slots__ = ("dtype", "_untyped_storage")
 
-    def __init__(self, dtype, untyped: UntypedStorage) -> None:
-        self.dtype, self._untyped_storage = dtype, untyped
+    def __init__(self, *args, wrap_storage=None, dtype=None, device=None, _internal=False):
+        if not _internal:
+            _warn_removal(sys._getframe(1))
+        if wrap_storage is None:
+            dtype, wrap_storage = _new_typed(args, dtype, device)
+        elif args or dtype is None:
+            raise RuntimeError(_FORMS + ("No positional arguments should be given when using "
+                                         "'wrap_storage'" if args else
+                                         "Argument 'dtype' must be specified"))
+        self.dtype, self._untyped_storage = dtype, wrap_storage
 
     def element_size(self) -> int:
         return self.dtype.itemsize
@@ -192,7 +200,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:263
+# --- book/chapters/28d_storages.md:271
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -214,19 +222,47 @@ TypedStorage.__getitem__ = _typed_item
 TypedStorage.__str__ = TypedStorage.__repr__ = _show
 
 
-def storage(self):
-    """The storage under ``self``, typed with its dtype; deprecated, as in torch."""
+def _warn_removal(caller) -> None:
     global _warned
     if not _warned:
         _warned = True
         from refgrad._warn_once import outside_refgrad
 
-        warnings.warn(_TYPED_WARNING, UserWarning,
-                      stacklevel=outside_refgrad(sys._getframe(1))[1] + 1)
-    return TypedStorage(self.dtype, untyped_storage(self))
+        # two frames up, this function's and its caller's: the caller's caller is `caller`
+        warnings.warn(_TYPED_WARNING, UserWarning, stacklevel=outside_refgrad(caller)[1] + 2)
 
 
-# --- book/chapters/28d_storages.md:302
+def storage(self):
+    """The storage under ``self``, typed with its dtype; deprecated, as in torch."""
+    _warn_removal(sys._getframe(1))
+    return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
+
+
+# --- book/chapters/28d_storages.md:316
+_FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one "
+          "of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, torch.device "
+          "device, torch.dtype dtype)\n * (Sequence data, *, torch.device device, torch.dtype "
+          "dtype)\n * (*, UntypedStorage wrap_storage, torch.dtype dtype)\n")
+
+
+def _new_typed(args, dtype, device) -> tuple:
+    import refgrad
+
+    dtype = refgrad.get_default_dtype() if dtype is None else dtype
+    if len(args) > 1:
+        raise RuntimeError(_FORMS + "Too many positional arguments")
+    if not args:
+        values = refgrad.empty(0, dtype=dtype, device=device)
+    elif isinstance(args[0], int):
+        values = refgrad.zeros(int(args[0]), dtype=dtype, device=device)
+    elif isinstance(args[0], list | tuple):
+        values = refgrad.tensor(args[0], dtype=dtype, device=device)
+    else:
+        raise TypeError(_FORMS + f"Argument type not recognized: {type(args[0])}")
+    return dtype, values.untyped_storage()
+
+
+# --- book/chapters/28d_storages.md:345
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
