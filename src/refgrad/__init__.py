@@ -670,7 +670,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:473
+# --- book/chapters/28e_storage_writes.md:477
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
