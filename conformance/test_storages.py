@@ -127,13 +127,14 @@ def test_the_typed_storage():
             x.storage(1)
 
 
-def test_the_typed_storage_warns_once_per_process_at_the_callers_line():
+@pytest.mark.parametrize("make", ["torch.ones(2).storage()", "torch.TypedStorage(2)"])
+def test_the_typed_storage_warns_once_per_process_at_the_callers_line(make):
     script = (
         f"import warnings\nimport {torch.__name__} as torch\n"
         "warnings.simplefilter('always')\n"
         "with warnings.catch_warnings(record=True) as seen:\n"
         "    warnings.simplefilter('always')\n"
-        "    torch.ones(2).storage()\n"
+        f"    {make}\n"
         "    torch.ones(2).storage()\n"
         "print([(str(w.message), w.category.__name__, w.lineno) for w in seen])\n"
     )

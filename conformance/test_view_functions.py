@@ -192,3 +192,54 @@ def test_the_way_back_needs_room_for_the_base(name):
                               f"requiring a storage size of {needed} are out of bounds for "
                               f"storage of size {nbytes}"):
         v._rev_view_func_unsafe(v.detach().clone())
+
+
+SLICED = {  # views whose last op is a slice, undone by slice_inverse: (dim, start, end, step)
+    "slice": (lambda x: x[1:], (0, 1, 2**63 - 1, 1)),
+    "step": (lambda x: x[:, :, ::2], (2, 0, 2**63 - 1, 2)),
+    "narrow": (lambda x: x.narrow(2, 1, 2), (2, 1, 3, 1)),
+    "split": (lambda x: x.split(3, 2)[1], (2, 3, 4, 1)),
+    "split_with_sizes": (lambda x: x.split_with_sizes([1, 3], 2)[1], (2, 1, 4, 1)),
+    "chunk": (lambda x: x.chunk(2, 0)[1], (0, 2, 3, 1)),
+    "tensor_split": (lambda x: x.tensor_split(2, 2)[1], (2, 2, 4, 1)),
+}
+
+
+@pytest.mark.parametrize("name", SLICED)
+def test_the_way_back_from_a_slice(name):
+    make, (dim, start, end, step) = SLICED[name]
+    x = (torch.arange(12.0).reshape(3, 1, 4) + 1).requires_grad_()
+    base = x * 1
+    with torch.autograd._force_original_view_tracking(True):
+        v = make(base)
+    y = torch.zeros(3, 1, 4, requires_grad=True)
+    new = make(y * 1)  # a slice of a tensor laid out as the base
+    back = v._rev_view_func_unsafe(new)
+    node = back.grad_fn
+    assert type(node).__name__ == "SliceInverseBackward0" and back._base is new._base
+    assert _layout(back) == ((3, 1, 4), (4, 4, 1), 0)
+    assert (node._saved_dim, node._saved_start, node._saved_end, node._saved_step) == (
+        dim, start, end, step)
+    assert node.next_functions[0][0] is new.grad_fn
+    assert node.next_functions[1][0] is base.grad_fn
+    weights = torch.arange(12.0).reshape(3, 1, 4)
+    to_y, to_x = torch.autograd.grad((back * weights).sum(), [y, x])
+    inside = torch.zeros(3, 1, 4)
+    make(inside).copy_(make(weights))
+    assert torch.equal(to_y, inside) and torch.equal(to_x, weights - inside)
+
+
+def test_the_way_back_from_a_slice_without_grad():
+    with torch.autograd._force_original_view_tracking(True):
+        v = torch.arange(6.0, requires_grad=True).clone()[1:4]
+    big = torch.zeros(20)
+    back = v._rev_view_func_unsafe(big[:3])
+    assert type(back.grad_fn).__name__ == "SliceInverseBackward0" and back.requires_grad
+    assert _layout(back) == ((6,), (1,), 0) and back._base is big
+    with torch.no_grad():
+        back = v._rev_view_func_unsafe(big[:3])
+    assert back.grad_fn is None and back._base is big
+    with raises(RuntimeError, "setStorage: sizes [6], strides [1], storage offset 0, and "
+                              "itemsize 4 requiring a storage size of 24 are out of bounds for "
+                              "storage of size 12"):
+        v._rev_view_func_unsafe(torch.ones(3, requires_grad=True))

@@ -27,3 +27,30 @@ def test_a_device_tensor_set_to_a_device_storage(monkeypatch):
     if before is not None:
         assert counts["to_host"] == before["to_host"]  # no copy through the host
     assert y.cpu().tolist() == [1.0, 3.0]
+
+
+def test_writes_into_a_device_storage(monkeypatch):
+    use("simulated", monkeypatch)
+    x = torch.arange(4, dtype=torch.float32).to("cuda")
+    s = x.untyped_storage()
+    s[0:4] = 0
+    s[3] = 64
+    assert x.cpu().tolist()[0] == 2.0
+    s.copy_(torch.ones(4).untyped_storage())  # a host source is carried to the device
+    assert x.cpu().tolist() == [1.0] * 4
+    assert s.fill_(0) is s and x.cpu().tolist() == [0.0] * 4
+    assert s.get_device() == 0 and s.float().device.type == "cuda"
+
+
+def test_resizing_a_device_storage(monkeypatch):
+    use("simulated", monkeypatch)
+    x = torch.arange(4, dtype=torch.float32).to("cuda")
+    view = x[1:]
+    s = x.untyped_storage()
+    s.resize_(32)  # the old bytes are kept, and the tensors move with them
+    assert s.nbytes() == 32 and s.device.type == "cuda" and x.untyped_storage() is s
+    view[0] = 7.0
+    assert x.cpu().tolist() == [0.0, 7.0, 2.0, 3.0]
+    assert x.data_ptr() == s.data_ptr() and view.data_ptr() - s.data_ptr() == 4
+    s.resize_(0)
+    assert s.nbytes() == 0 and x.untyped_storage() is s and x.data_ptr() == 0

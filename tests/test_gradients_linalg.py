@@ -5,6 +5,7 @@ import warnings
 from hypothesis import strategies as st
 
 import refgrad as torch
+from refgrad._ops.slice_inverse import slice_inverse as _slice_inverse
 from tests._gradient_support import Recipe, _one_of, _sizes, _spread_params, _wide, gradient_tests
 
 RECIPES: dict[str, Recipe] = {}
@@ -310,6 +311,14 @@ RECIPES.update({
                         params=_one_of("threshold", 0.1, -0.5)),
     "hardshrink": Recipe(lambda a, lambd: a.hardshrink(lambd),
                          params=_one_of("lambd", 0.5, 0.3)),
+    # chapter "A view made again on another base": the whole of src as the slice, both laid
+    # out alike, the one case whose gradient is the derivative of the values (the op reads
+    # memory: as_strided's way)
+    "slice_inverse": Recipe(lambda a, s, **p: _slice_inverse(a.contiguous(), s.contiguous(),
+                                                             **p), ("any", "any"),
+                            _pick({"dim": 1, "start": 0, "end": None, "step": 1},
+                                  {"dim": 0, "start": 0, "end": 3, "step": 1}),
+                            shapes=st.just([(3, 4), (3, 4)])),
 })
 
 

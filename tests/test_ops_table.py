@@ -94,9 +94,10 @@ def test_results_and_backward_operands_are_kept_whenever_recorded(op):
 
 
 def test_view_rows_have_one_input():
+    # but slice_inverse, a view of its first input that takes a second for its gradient
     for op in ROWS:
         if op.view:
-            assert len(op.inputs) == 1 and not op.writes, op.name
+            assert (len(op.inputs) == 1 or op.name == "slice_inverse") and not op.writes, op.name
 
 
 def test_node_names_are_unique_per_row():

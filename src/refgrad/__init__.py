@@ -643,29 +643,37 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1756
+# --- book/chapters/27_views.md:1763
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1888
+# --- book/chapters/27_views.md:1895
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/27a_view_functions.md:224
+# --- book/chapters/27a_view_functions.md:305
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:281
+# --- book/chapters/28a_resize.md:296
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:270
+# --- book/chapters/28d_storages.md:356
 from refgrad import storage  # noqa: E402, F401  # isort: skip
-from refgrad.storage import TypedStorage, UntypedStorage  # noqa: E402, F401  # isort: skip
+from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:367
+# --- book/chapters/28d_storages.md:474
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28e_storage_writes.md:250
+from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28e_storage_writes.md:477
+from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:295
+# --- book/chapters/28d_storages.md:382
 """Storages where torch's signatures take them: x.set_(storage), and the parser's words."""
+
+import math
 
 from refgrad import storage as _storages
 from refgrad._arguments import Arguments
@@ -21,7 +23,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:315
+# --- book/chapters/28d_storages.md:404
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -42,6 +44,8 @@ def set_(self, *args, **kwargs):
     if not isinstance(source, STORAGES):
         return _set_tensor(self, *args, **kwargs)
     _FORMS.check(args, kwargs)  # a refusal names the storage given
+    _grown_to_fit(self, source, dict(zip(("source", "storage_offset", "size", "stride"), args),
+                                     **kwargs))
     if args:
         args = (_flat(self, source), *args[1:])
     else:
@@ -53,7 +57,23 @@ set_.__qualname__ = "TensorBase.set_"
 Tensor.set_ = set_
 
 
-# --- book/chapters/28d_storages.md:351
+def _grown_to_fit(self, storage, named: dict) -> None:
+    """Resize ``storage`` to the bytes the geometry in ``named`` reaches, if more."""
+    if "size" not in named:
+        return
+    size, stride = tuple(named["size"]), named.get("stride") or ()
+    if not stride:  # row-major
+        stride = tuple(math.prod(size[i + 1:]) for i in range(len(size)))
+    if 0 in size:
+        return
+    reach = named["storage_offset"] + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    if isinstance(storage, _storages.TypedStorage):
+        storage = storage._untyped_storage
+    if reach * self._data.itemsize > storage.nbytes():
+        storage.resize_(reach * self._data.itemsize)
+
+
+# --- book/chapters/28d_storages.md:458
 _new_from_data = Tensor.new
 
 

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27a_view_functions.md:140
+# --- book/chapters/27a_view_functions.md:143
 """The way back from a view whose view ops were recorded: each op undone, last first."""
 
-from refgrad.autograd.grad_mode import no_grad
+from refgrad._ops.slice_inverse import slice_inverse
+from refgrad._tensor_values import wrap_dim
 
 _REARRANGING = ("t", "transpose", "permute", "unsqueeze", "squeeze", "squeeze_dim",
                 "squeeze_dims", "view", "_reshape_alias", "alias", "_fw_primal")
@@ -16,21 +17,23 @@ def undone(view, new_view):
     from refgrad._ops.dispatch import call
 
     steps, bases, t = view._view_info.replay, [], view._view_base
-    with no_grad():  # only the geometry of each step's input is wanted
-        for op, params, index in steps:
-            bases.append(t)
-            out = call(op, (t,), params)
-            t = out if index is None else out[index]
+    for op, params, index in steps[:-1]:  # the last step's input is all it needs of it
+        bases.append(t)
+        out = call(op, (t,), params)
+        t = out if index is None else out[index]
+    bases.append(t)
     m = new_view
-    for (op, params, _), base in zip(reversed(steps), reversed(bases)):
+    for (op, params, index), base in zip(reversed(steps), reversed(bases)):
         if op.name in _REARRANGING:
             m = _rearranged_back(op.name, params, m, base)
+        elif op.name in ("slice", "split", "split_with_sizes"):
+            m = slice_inverse(m, base, *_slice_of(op.name, params, index, base))
         else:
             m = m.as_strided(tuple(base.shape), base.stride(), base.storage_offset())
     return m
 
 
-# --- book/chapters/27a_view_functions.md:169
+# --- book/chapters/27a_view_functions.md:175
 def _rearranged_back(name, params, m, base):
     if name == "t":
         return m.t()
@@ -53,3 +56,17 @@ def _rearranged_back(name, params, m, base):
     from refgrad._ops.shaping import alias
 
     return alias(m)
+
+
+# --- book/chapters/27a_view_functions.md:204
+def _slice_of(name, params, index, base) -> tuple:
+    """The dim, start, end and step of the slice a slicing step took of ``base``."""
+    dim = params.get("dim", 0)
+    if name == "slice":
+        return dim, params.get("start"), params.get("end"), params.get("step", 1)
+    length = base.shape[wrap_dim(dim, base.ndim)]
+    if name == "split":
+        start = index * params["split_size"]
+        return dim, start, min(start + params["split_size"], length), 1
+    start = sum(params["split_sizes"][:index])
+    return dim, start, start + params["split_sizes"][index], 1

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:46
+# --- book/chapters/28d_storages.md:44
 """torch.storage: the memory under a tensor, as a block of bytes."""
 
 import sys
@@ -15,12 +15,15 @@ from refgrad._backend import data_ptr, device_of, is_pinned, storage_root
 from refgrad._tensor import Tensor
 
 _BY_ROOT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+SIZES: dict = {}  # id(memory) -> (weak reference to it, the bytes its storage reports)
 
 
 def _bytes(array) -> np.ndarray:
     """``array``'s memory as bytes, in memory order, on the host: a view where it can be."""
     host = array if isinstance(array, np.ndarray) else array.get()
-    return host.ravel(order="K").view(np.uint8)
+    given = SIZES.get(id(array))
+    whole = host.ravel(order="K").view(np.uint8)
+    return whole if given is None else whole[:given[1]]
 
 
 def untyped_storage(self, *args, **kwargs):
@@ -37,7 +40,29 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:85
+# --- book/chapters/28d_storages.md:91
+def _allocated(nbytes: int) -> int:
+    if nbytes < 0:
+        raise RuntimeError("[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. "
+                           "alloc_cpu() seems to have been called with negative number: "
+                           f"{nbytes % 2**64}")
+    return nbytes
+
+
+def _byte_values(sequence) -> list:
+    """The ints of ``sequence``, refused as torch refuses what is not a sequence of ints."""
+    kind = type(sequence).__name__
+    if isinstance(sequence, Tensor) or not hasattr(sequence, "__len__"):
+        raise RuntimeError(f"torch.UntypedStorage(): Expected a sequence type, but got {kind}")
+    values = list(sequence)
+    for v in values:
+        if not isinstance(v, int):
+            raise RuntimeError("torch.UntypedStorage(): tried to construct a storage from a "
+                               f"sequence ({kind}), but one of the items was of type "
+                               f"{type(v).__name__} instead of int")
+    return values
+
+
 # NOTE [One storage object per memory]
 # torch keeps one Python object per storage, so two views of one memory give
 # the same object while either holds it. Here the memory's owning array
@@ -50,12 +75,15 @@ class UntypedStorage:
 
     __slots__ = ("_array", "__weakref__")
 
-    def __init__(self, size: int = 0, *, device=None) -> None:
+    def __init__(self, size=0, *, device=None) -> None:
         from refgrad._device import device as as_device
 
         if device is not None and as_device(device).type != "cpu":
             raise RuntimeError("refgrad makes new storages on the CPU only")
-        self._array = np.zeros(size, np.uint8)  # torch leaves new memory as it finds it
+        if isinstance(size, int | np.integer):  # torch leaves new memory as it finds it
+            self._array = np.zeros(_allocated(int(size)), np.uint8)
+        else:
+            self._array = np.array([v % 256 for v in _byte_values(size)], np.uint8)
 
     @classmethod
     def _of(cls, array) -> "UntypedStorage":
@@ -64,20 +92,21 @@ class UntypedStorage:
         return storage
 
     def nbytes(self) -> int:
-        return int(self._array.nbytes)
+        given = SIZES.get(id(self._array))  # NOTE [A storage smaller than its memory]
+        return int(self._array.nbytes) if given is None else given[1]
 
     size = nbytes
     __len__ = nbytes
 
     def data_ptr(self) -> int:
-        return data_ptr(self._array) if self._array.nbytes else 0
+        return data_ptr(self._array) if self.nbytes() else 0
 
     @property
     def device(self):
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:129
+# --- book/chapters/28d_storages.md:166
 def _element_size(self) -> int:
     return 1
 
@@ -90,9 +119,9 @@ def _item(self, index):
                                "of 1 is supported")
         start, stop, _ = index.indices(n)
         return UntypedStorage._of(_bytes(self._array)[start:max(start, stop)])
-    if not isinstance(index, int):
+    if not isinstance(index, int | np.integer) or isinstance(index, bool):
         raise TypeError(f"can't index a torch.UntypedStorage with {type(index).__name__}")
-    at = index + n if index < 0 else index
+    at = int(index) + n if index < 0 else int(index)
     if not 0 <= at < n:
         raise IndexError(f"index {at} out of range for storage of size {n}")
     return int(_bytes(self._array)[at])
@@ -108,7 +137,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:161
+# --- book/chapters/28d_storages.md:198
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -134,7 +163,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:196
+# --- book/chapters/28d_storages.md:233
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -148,8 +177,16 @@ class TypedStorage:
 
     __slots__ = ("dtype", "_untyped_storage")
 
-    def __init__(self, dtype, untyped: UntypedStorage) -> None:
-        self.dtype, self._untyped_storage = dtype, untyped
+    def __init__(self, *args, wrap_storage=None, dtype=None, device=None, _internal=False):
+        if not _internal:
+            _warn_removal(sys._getframe(1))
+        if wrap_storage is None:
+            dtype, wrap_storage = _new_typed(args, dtype, device)
+        elif args or dtype is None:
+            raise RuntimeError(_FORMS + ("No positional arguments should be given when using "
+                                         "'wrap_storage'" if args else
+                                         "Argument 'dtype' must be specified"))
+        self.dtype, self._untyped_storage = dtype, wrap_storage
 
     def element_size(self) -> int:
         return self.dtype.itemsize
@@ -163,11 +200,11 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:226
+# --- book/chapters/28d_storages.md:271
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
-                           f"<class '{type(index).__name__}'>")  # sic: torch's own wording
+                           f"{type(index)}")  # sic: torch's own wording
     n = self.size()
     at = index + n if index < 0 else index
     if not 0 <= at < n:
@@ -185,19 +222,51 @@ TypedStorage.__getitem__ = _typed_item
 TypedStorage.__str__ = TypedStorage.__repr__ = _show
 
 
-def storage(self):
-    """The storage under ``self``, typed with its dtype; deprecated, as in torch."""
+def _warn_removal(caller) -> None:
     global _warned
     if not _warned:
         _warned = True
         from refgrad._warn_once import outside_refgrad
 
-        warnings.warn(_TYPED_WARNING, UserWarning,
-                      stacklevel=outside_refgrad(sys._getframe(1))[1] + 1)
-    return TypedStorage(self.dtype, untyped_storage(self))
+        # two frames up, this function's and its caller's: the caller's caller is `caller`
+        warnings.warn(_TYPED_WARNING, UserWarning, stacklevel=outside_refgrad(caller)[1] + 2)
 
 
-# --- book/chapters/28d_storages.md:263
+def storage(self):
+    """The storage under ``self``, typed with its dtype; deprecated, as in torch."""
+    _warn_removal(sys._getframe(1))
+    return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
+
+
+# --- book/chapters/28d_storages.md:316
+_FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one "
+          "of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, torch.device "
+          "device, torch.dtype dtype)\n * (Sequence data, *, torch.device device, torch.dtype "
+          "dtype)\n * (*, UntypedStorage wrap_storage, torch.dtype dtype)\n")
+
+
+def _new_typed(args, dtype, device) -> tuple:
+    import refgrad
+
+    dtype = refgrad.get_default_dtype() if dtype is None else dtype
+    if len(args) > 1:
+        raise RuntimeError(_FORMS + "Too many positional arguments")
+    if not args:
+        values = refgrad.empty(0, dtype=dtype, device=device)
+    elif isinstance(args[0], int):
+        values = refgrad.zeros(int(args[0]), dtype=dtype, device=device)
+    elif isinstance(args[0], list | tuple):
+        values = refgrad.tensor(args[0], dtype=dtype, device=device)
+    else:
+        raise TypeError(_FORMS + f"Argument type not recognized: {type(args[0])}")
+    return dtype, values.untyped_storage()
+
+
+# --- book/chapters/28d_storages.md:345
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
+
+
+def is_storage(obj) -> bool:
+    return isinstance(obj, UntypedStorage | TypedStorage)

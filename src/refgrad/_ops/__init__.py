@@ -42,19 +42,23 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1389
+# --- book/chapters/27_views.md:1396
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1631
+# --- book/chapters/27_views.md:1638
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/28a_resize.md:351
+# --- book/chapters/27a_view_functions.md:271
+import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
+
+
+# --- book/chapters/28a_resize.md:366
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:535
+# --- book/chapters/28a_resize.md:550
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

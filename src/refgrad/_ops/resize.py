@@ -115,6 +115,7 @@ def _resized(t, sizes: tuple, strides):
     root = storage_root(data)
     start = data_ptr(data) - data_ptr(root)
     if start + math.prod(sizes) * data.itemsize <= root.nbytes:  # the storage is enough
+        _reported_at_least(root, start + math.prod(sizes) * data.itemsize)
         return _block(_bytes(root), start, sizes, data.dtype, strides)
     if shares_numpy_memory(root):
         raise RuntimeError(NOT_RESIZABLE)  # memory its NumPy array owns
@@ -123,12 +124,22 @@ def _resized(t, sizes: tuple, strides):
     return _block(memory, start, sizes, data.dtype, strides)
 
 
+def _reported_at_least(root, nbytes: int) -> None:
+    """Grow a storage that reports fewer bytes than its memory to ``nbytes``, if fewer."""
+    from refgrad.storage import SIZES  # NOTE [A storage smaller than its memory]
+
+    if SIZES and id(root) in SIZES and SIZES[id(root)][1] < nbytes:
+        from refgrad._storage_resize import give_size
+
+        give_size(root, nbytes)
+
+
 def resize_for_out(t, sizes) -> None:
     """Resize ``t`` as a function resizes its ``out=``: unchecked, no write counted."""
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:235
+# --- book/chapters/28a_resize.md:250
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -155,7 +166,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:266
+# --- book/chapters/28a_resize.md:281
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

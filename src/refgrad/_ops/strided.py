@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:447
+# --- book/chapters/27_views.md:452
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -26,6 +26,8 @@ def storage_geometry(t) -> tuple:
 def strided_view(a, size, stride, storage_offset, self_geometry=None):
     """The view of ``a``'s storage with these sizes, strides and offset."""
     flat = storage_root(a).ravel(order="A")  # the storage in memory order: a view
+    if flat.dtype != a.dtype:  # a storage that holds another dtype: read as a's
+        flat = flat.view(np.uint8)[:flat.nbytes // a.itemsize * a.itemsize].view(a.dtype)
     strides = tuple(s * a.itemsize for s in stride)
     tricks = array_module(device_of(a)).lib.stride_tricks
     start = flat[storage_offset:]
@@ -34,7 +36,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
-# --- book/chapters/27_views.md:484
+# --- book/chapters/27_views.md:491
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -74,7 +76,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:530
+# --- book/chapters/27_views.md:537
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -99,7 +101,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1703
+# --- book/chapters/27_views.md:1710
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 
@@ -121,7 +123,7 @@ def strided_params(input, size, stride, storage_offset) -> dict:
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     needed = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
-    held = storage_root(input._data).size
+    held = storage_root(input._data).nbytes // input._data.itemsize  # in its elements
     if needed > held:
         item = input._data.itemsize
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
