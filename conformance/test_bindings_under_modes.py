@@ -124,7 +124,8 @@ REFUSED = [  # (id, call, inside inference_mode, what the mode sees before the r
      [("aten.view.default", ("T", [2, 3]), {}), ("aten.t.default", ("T",), {})],
      "shape '[4, 2]' is invalid for input of size 6"),
     ("reshape_whole", lambda x: x.reshape(4, 2), True,
-     [("aten.reshape.default", ("T", [4, 2]), {})], "shape '[4, 2]' is invalid for input of size 6"),
+     [("aten.reshape.default", ("T", [4, 2]), {})],
+     "shape '[4, 2]' is invalid for input of size 6"),
 ]
 
 
