@@ -1,5 +1,5 @@
-"""The out= calls of test_out_overloads_under_modes that are products torch writes in steps
-where autograd is on (inner, tensordot, kron, chain_matmul, linalg.multi_dot), and the same
+"""The out= calls of test_out_overloads_under_modes that torch writes in steps where autograd
+is on (inner, tensordot, kron, chain_matmul, linalg.multi_dot, linalg.tensorinv), and the same
 inside inference_mode: (id, the call on _Inputs, whether inside inference_mode, what the mode
 sees)."""
 
@@ -92,4 +92,13 @@ PRODUCT_CASES = [
       ("aten.mm.default", ("T", "T"), {}),
       ("aten.mm.default", ("T", "T"), {}),
       ("aten.mm.out", ("T", "T"), {"out": "T"})]),
+    ("tensorinv", lambda t: torch.linalg.tensorinv(t.m, 1, out=t.o), False,
+     [("aten.view.default", ("T", [3, 3]), {}),
+      ("aten.linalg_inv_ex.default", ("T",), {}),
+      ("aten._linalg_check_errors.default", ("T", "inv"), {"is_matrix": True}),
+      ("aten.view.default", ("T", [3, 3]), {}),
+      ("aten.resize_.default", ("T", [3, 3]), {}),
+      ("aten.copy_.default", ("T", "T"), {})]),
+    ("tensorinv_whole", lambda t: torch.linalg.tensorinv(t.m, 1, out=t.o), True,
+     [("aten.linalg_tensorinv.out", ("T", 1), {"out": "T"})]),
 ]

@@ -1,8 +1,10 @@
 """Black-box tests: what a dispatch mode is handed, argument by argument, for calls whose
 arguments torch's schema takes in a form of its own: as_strided and floor_divide by position
 only, narrow with a tensor start before it is read, tensordot's dims as two lists,
-atleast_Nd of several tensors as one list, and tensordot of two matrices into a number
-with both operands permuted first. The same assertions run on torch."""
+atleast_Nd of several tensors as one list, linalg.inv, inverse and tensorinv whole inside
+inference_mode, tensorinv's steps with autograd on, tensordot of two matrices into a number
+with both operands permuted first, and views refused for their sizes. The same assertions
+run on torch."""
 
 import contextlib
 
@@ -63,6 +65,20 @@ CASES = [  # (id, call, inside inference_mode, what the mode sees)
      [("aten.atleast_3d.Sequence", (["T", "T"],), {})]),
     ("atleast_1d_one", lambda: torch.atleast_1d(_x()), True,
      [("aten.atleast_1d.default", ("T",), {})]),
+    ("inv_whole", lambda: torch.linalg.inv(torch.eye(3) * 2 + 0.5), True,
+     [("aten.linalg_inv.default", ("T",), {})]),
+    ("inverse_whole", lambda: torch.inverse(torch.eye(3) * 2 + 0.5), True,
+     [("aten.inverse.default", ("T",), {})]),
+    ("inverse_method_whole", lambda: (torch.eye(3) * 2 + 0.5).inverse(), True,
+     [("aten.inverse.default", ("T",), {})]),
+    ("tensorinv_whole", lambda: torch.linalg.tensorinv(torch.eye(4).view(4, 2, 2), 1), True,
+     [("aten.linalg_tensorinv.default", ("T", 1), {})]),
+    ("tensorinv_whole_default", lambda: torch.linalg.tensorinv(torch.eye(4).view(2, 2, 2, 2)),
+     True, [("aten.linalg_tensorinv.default", ("T",), {})]),
+    ("tensorinv", lambda: torch.linalg.tensorinv(torch.eye(4).view(4, 2, 2), 1), False,
+     [("aten.view.default", ("T", [4, 4]), {}), ("aten.linalg_inv_ex.default", ("T",), {}),
+      ("aten._linalg_check_errors.default", ("T", "inv"), {"is_matrix": True}),
+      ("aten.view.default", ("T", [2, 2, 4]), {})]),
 ]
 
 

@@ -33,10 +33,11 @@ SCHEMAS = {
     "diff": "n=1, dim=-1, prepend=None, append=None",
     "to": "dtype, non_blocking=False, copy=False, *memory_format=None",
     "broadcast_tensors": "tensors*",
+    "linalg_tensorinv": "ind=2",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:79
+# --- book/chapters/29k_composites_whole_under_modes.md:80
 _READ: dict = {}
 
 
@@ -54,7 +55,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:101
+# --- book/chapters/29k_composites_whole_under_modes.md:102
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -96,7 +97,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:159
+# --- book/chapters/29k_composites_whole_under_modes.md:160
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]

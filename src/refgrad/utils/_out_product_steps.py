@@ -3,17 +3,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29l_products_out_under_modes.md:42
+# --- book/chapters/29l_products_out_under_modes.md:45
 """torch's products with out= that write it in steps a dispatch mode sees: inner and
 tensordot, kron, multi_dot and chain_matmul."""
 
 from refgrad.utils._out_linalg_steps import IN_STEPS  # with linear algebra's steps
 from refgrad.utils._out_steps import in_pieces, resized
 
-IN_STEPS.update({"inner": in_pieces, "tensordot": in_pieces})
+IN_STEPS.update({"inner": in_pieces, "tensordot": in_pieces, "linalg_tensorinv": in_pieces})
 
 
-# --- book/chapters/29l_products_out_under_modes.md:58
+# --- book/chapters/29l_products_out_under_modes.md:61
 def _kron(call, args, kwargs, out):
     import refgrad
     from refgrad._ops.shaping import unsafe_view
@@ -34,7 +34,7 @@ def _kron(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29l_products_out_under_modes.md:86
+# --- book/chapters/29l_products_out_under_modes.md:89
 def _multi_dot(call, args, kwargs, out):
     """linalg.multi_dot's steps with out=, for matrices only; other calls go whole."""
     import refgrad
@@ -63,7 +63,7 @@ def _part(matrices, order, lo, hi):
     return _multiply(matrices[lo:hi + 1], shifted)
 
 
-# --- book/chapters/29l_products_out_under_modes.md:122
+# --- book/chapters/29l_products_out_under_modes.md:125
 def chain_matmul_out(function, matrices: tuple, out):
     """``chain_matmul(*matrices, out=out)``, ``function`` being chain_matmul itself."""
     import refgrad
