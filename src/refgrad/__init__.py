@@ -554,19 +554,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2058
+# --- book/chapters/26_inplace.md:2068
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2111
+# --- book/chapters/26_inplace.md:2121
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2280
+# --- book/chapters/26_inplace.md:2290
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3068
+# --- book/chapters/26_inplace.md:3078
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -591,7 +591,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3228
+# --- book/chapters/26_inplace.md:3238
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -602,7 +602,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3577
+# --- book/chapters/26_inplace.md:3587
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -612,7 +612,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4202
+# --- book/chapters/26_inplace.md:4212
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -641,11 +641,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1756
+# --- book/chapters/27_views.md:1775
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1888
+# --- book/chapters/27_views.md:1907
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

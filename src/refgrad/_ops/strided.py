@@ -41,6 +41,8 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
 # zero storage (copy_ into a view, or index_add_ where places repeat), divide by
 # how often the input holds each place, and view the storage as the input.
 def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
+    from refgrad.autograd._formula_steps import zeros_seen  # as torch's C++ asks, no options
+
     sizes, strides, offset = self_geometry
     if 0 in size or 0 in sizes:
         return (g.new_zeros(sizes),)
@@ -55,7 +57,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     held = [(n, s) for n, s in zip(sizes, strides) if n != 1]
     shared = min(offset, storage_offset)
     held_at, read_at = offset - shared, storage_offset - shared
-    storage = g.new_zeros(max(_extent(held, held_at), _extent(kept, read_at)))
+    storage = zeros_seen(g, (max(_extent(held, held_at), _extent(kept, read_at)),))  # asked for
     places = None
     if may_overlap(held) or may_overlap(kept):
         from refgrad._creation import arange
@@ -74,7 +76,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:530
+# --- book/chapters/27_views.md:532
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -99,7 +101,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1703
+# --- book/chapters/27_views.md:1722
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 
