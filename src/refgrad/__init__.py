@@ -255,15 +255,15 @@ from refgrad import functional
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:777
+# --- book/chapters/16k_order_statistics.md:836
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:988
+# --- book/chapters/16k_order_statistics.md:1047
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1264
+# --- book/chapters/16k_order_statistics.md:1323
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -34,10 +34,12 @@ SCHEMAS = {
     "to": "dtype, non_blocking=False, copy=False, *memory_format=None",
     "broadcast_tensors": "tensors*",
     "linalg_tensorinv": "ind=2",
+    "quantile": "q, dim=None, keepdim=False, *interpolation='linear'",
+    "nanquantile": "q, dim=None, keepdim=False, *interpolation='linear'",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:80
+# --- book/chapters/29k_composites_whole_under_modes.md:82
 _READ: dict = {}
 
 
@@ -55,7 +57,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:102
+# --- book/chapters/29k_composites_whole_under_modes.md:104
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -97,7 +99,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:160
+# --- book/chapters/29k_composites_whole_under_modes.md:162
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29l_products_out_under_modes.md:45
+# --- book/chapters/29l_products_out_under_modes.md:49
 """torch's products with out= that write it in steps a dispatch mode sees: inner and
 tensordot, kron, multi_dot and chain_matmul."""
 
@@ -13,7 +13,7 @@ from refgrad.utils._out_steps import in_pieces, resized
 IN_STEPS.update({"inner": in_pieces, "tensordot": in_pieces, "linalg_tensorinv": in_pieces})
 
 
-# --- book/chapters/29l_products_out_under_modes.md:61
+# --- book/chapters/29l_products_out_under_modes.md:65
 def _kron(call, args, kwargs, out):
     import refgrad
     from refgrad._ops.shaping import unsafe_view
@@ -34,7 +34,7 @@ def _kron(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29l_products_out_under_modes.md:89
+# --- book/chapters/29l_products_out_under_modes.md:93
 def _multi_dot(call, args, kwargs, out):
     """linalg.multi_dot's steps with out=, for matrices only; other calls go whole."""
     import refgrad
@@ -63,7 +63,7 @@ def _part(matrices, order, lo, hi):
     return _multiply(matrices[lo:hi + 1], shifted)
 
 
-# --- book/chapters/29l_products_out_under_modes.md:125
+# --- book/chapters/29l_products_out_under_modes.md:129
 def chain_matmul_out(function, matrices: tuple, out):
     """``chain_matmul(*matrices, out=out)``, ``function`` being chain_matmul itself."""
     import refgrad
@@ -88,3 +88,32 @@ def _chained(call, args, kwargs, out):
 
 
 IN_STEPS.update({"kron": _kron, "linalg_multi_dot": _multi_dot, "chain_matmul": _chained})
+
+
+# --- book/chapters/29l_products_out_under_modes.md:162
+def _quantile(call, args, kwargs, out):
+    from refgrad._dtype import float32, float64
+    from refgrad._ops.quantiles import _MODES, _in_range, _scalar_tensor
+    from refgrad._tensor import Tensor
+
+    values = dict(zip(("input", "q", "dim", "keepdim"), args), **kwargs)
+    x, q, dim = values.pop("input"), values.pop("q"), values.get("dim")
+    if not isinstance(x, Tensor) or x.dtype not in (float32, float64) or not x.numel() or (
+            values.get("interpolation", "linear") not in _MODES or type(dim) not in (
+            int, type(None)) or dim is not None and not -x.ndim <= dim < max(x.ndim, 1)):
+        return None  # refused by the function, whole
+    if not isinstance(q, Tensor):
+        if not 0 <= float(q) <= 1:
+            return None
+        q = _scalar_tensor(float(q), x)
+    elif q.ndim > 1 or q.dtype is not x.dtype or q.numel() and not _in_range(q):
+        return None
+    keepdim = values.get("keepdim", False)
+    kept = ([1] * x.ndim if keepdim else []) if dim is None else [
+        1 if d == dim % x.ndim else n for d, n in enumerate(x.shape)
+        if keepdim or d != dim % x.ndim]
+    resized(out, [q.numel()] * q.ndim + kept)
+    return out.copy_(call(x, q, **values))
+
+
+IN_STEPS.update({"quantile": _quantile, "nanquantile": _quantile})
