@@ -14,6 +14,7 @@ import torch
 
 from conformance._out_composite_cases import COMPOSITE_CASES
 from conformance._out_overload_cases import OVERLOAD_CASES
+from conformance._out_product_cases import PRODUCT_CASES
 from conformance._support import calling_mode
 
 
@@ -52,7 +53,7 @@ class _Inputs:
         return [self.o, self.o2, self.o3, self.oi, self.ob, self.oi32, self.oi32b]
 
 
-CASES = [*OVERLOAD_CASES, *COMPOSITE_CASES]
+CASES = [*OVERLOAD_CASES, *COMPOSITE_CASES, *PRODUCT_CASES]
 
 
 def _run(call, whole, mode):

@@ -102,7 +102,9 @@ def _plain_value(value, kind) -> bool:
 # even by giving none. Both kinds are read again if the function fails, since
 # the failure may come from an extra positional argument, or from ints that a
 # method takes one by one (x.squeeze(0, 1)) where the function wants them as
-# one tuple: then the function is called again with the tuple.
+# one tuple: then the function is called again with the tuple, unless a
+# dispatch mode saw the call fail (NOTE [A failure a mode has seen], chapter
+# "Dispatch modes"): torch's mode sees a call once.
 def function_form(function, arguments: Arguments, again: bool = True):
     """``function`` as ``torch.<name>``, with torch's argument errors.
 
@@ -116,17 +118,17 @@ def function_form(function, arguments: Arguments, again: bool = True):
             args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(*args, **kwargs)
-        except Exception:
+        except Exception as error:
             read, named = arguments.read(args, kwargs)
-            if again and read is not args:  # x.squeeze(0, 1): the function wants the tuple
-                return function(*read, **named)
+            if again and read is not args and not _seen(error):  # x.squeeze(0, 1): the
+                return function(*read, **named)  # function wants the tuple
             raise
 
     checked.forms = arguments  # out= is read against them: see with_out
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:862
+# --- book/chapters/13a_arguments.md:864
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -136,13 +138,18 @@ def method_form(function, arguments: Arguments):
             args, kwargs = arguments.read(args, kwargs)  # NOTE [Tensors read as ints]
         try:
             return function(self, *args, **kwargs)
-        except Exception:
+        except Exception as error:
             read, named = arguments.read(args, kwargs)
-            if read is not args:  # x.squeeze(0, 1): the function wants the tuple
-                return function(self, *read, **named)
+            if read is not args and not _seen(error):  # x.squeeze(0, 1): the function
+                return function(self, *read, **named)  # wants the tuple
             raise
 
     return _named(checked, function)
+
+
+def _seen(error) -> bool:
+    """Whether a dispatch mode saw the call that failed: NOTE [A failure a mode has seen]."""
+    return bool(error.__dict__.get("_seen_by_a_mode")) if hasattr(error, "__dict__") else False
 
 
 def _named(checked, function):
@@ -152,7 +159,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:903
+# --- book/chapters/13a_arguments.md:910
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -193,7 +200,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:959
+# --- book/chapters/13a_arguments.md:966
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -213,7 +220,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1040
+# --- book/chapters/13a_arguments.md:1047
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1463
+# --- book/chapters/16j_products_and_shapes.md:1465
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1096
+# --- book/chapters/16l_more_linalg.md:1113
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
@@ -32,7 +32,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1262
+# --- book/chapters/16r_solvers.md:1276
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -44,7 +44,7 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:4345
+# --- book/chapters/26_inplace.md:4355
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

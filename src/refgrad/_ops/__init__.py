@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1638
+# --- book/chapters/16_functions.md:1657
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3061
+# --- book/chapters/26_inplace.md:3071
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:3662
+# --- book/chapters/26_inplace.md:3672
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -42,11 +42,11 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1396
+# --- book/chapters/27_views.md:1415
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1638
+# --- book/chapters/27_views.md:1657
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

@@ -89,10 +89,14 @@ def chain_matmul(*matrices, out=None):
     for m in matrices:
         if m.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
+    if out is not None:  # chapter "Products with out= under a dispatch mode"
+        from refgrad.utils._out_product_steps import chain_matmul_out
+
+        return chain_matmul_out(chain_matmul, matrices, out)
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:796
+# --- book/chapters/16y_torch_namespace.md:800
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle

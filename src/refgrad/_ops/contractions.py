@@ -29,7 +29,7 @@ def _pairs(a, b, dims):
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:545
+# --- book/chapters/16j_products_and_shapes.md:547
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
@@ -55,15 +55,15 @@ def tensordot(a, b, dims=2):
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     rows = math.prod(a.shape[d] for d in free_a)
     cols = math.prod(b.shape[d] for d in free_b)
-    # each operand permuted and reshaped before the next: torch's order of steps
-    if rows == cols == 1:  # a 1 by 1 product: two vectors, with dot
-        left = a.permute((*free_a, *first)).flatten()
-        return left.dot(b.permute((*second, *free_b)).flatten()).reshape(sizes)
+    if rows == cols == 1:  # a 1 by 1 product: two vectors, with dot; both permuted first
+        left, right = a.permute((*free_a, *first)), b.permute((*second, *free_b))
+        return left.flatten().dot(right.flatten()).reshape(sizes)
+    # otherwise each operand permuted and reshaped before the next: torch's order of steps
     left = a.permute((*free_a, *first)).reshape(rows, summed)
     return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:584
+# --- book/chapters/16j_products_and_shapes.md:586
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

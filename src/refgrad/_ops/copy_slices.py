@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:948
+# --- book/chapters/27_views.md:950
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad.autograd._saved import FREED
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/27_views.md:970
+# --- book/chapters/27_views.md:972
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -35,8 +35,8 @@ class CopySlices(FunctionNode):
             return (None,) * len(self._next_nodes)
         if self._fn is None:  # released by an earlier backward
             raise RuntimeError(FREED)
-        if create_graph:  # NOTE [CopySlices recording a graph]
-            return _recorded_steps(self, g)
+        if create_graph or _modes_on():  # NOTE [CopySlices recording a graph]
+            return _recorded_steps(self, g, create_graph)
         # the window's place in the base, one index per dimension: what is read and
         # written is a tensor of its own, no view, as torch's copies are
         where = tuple(make_tensor(w) for w in self._where)
@@ -60,7 +60,7 @@ class CopySlices(FunctionNode):
         self._fn = None
 
 
-# --- book/chapters/27_views.md:1019
+# --- book/chapters/27_views.md:1021
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
@@ -88,29 +88,39 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:1059
+# --- book/chapters/27_views.md:1068
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
 # window in it (AsStridedBackward0), clone for fn (CloneBackward0), and a
 # copy_ of fn's answer back through the window (CopySlices). Two writes: the
 # result is at version 2, as without a graph.
-def _recorded_steps(node, g) -> tuple:
+# NOTE [CopySlices under a mode]
+# Under a dispatch mode the same steps run without a graph too, so that the
+# mode sees torch's; the window's answer is copied back only where the base's
+# gradient is wanted, as torch computes only the outputs asked for.
+def _recorded_steps(node, g, create_graph=True) -> tuple:
     base_strides, sizes, strides, offset = node._geometry
-    from refgrad.utils._composite_steps import empty_strided_like
+    from refgrad.utils._composite_steps import contiguous_clone, empty_strided_like
 
-    result = empty_strided_like(g, g.shape, base_strides)  # its options named, as torch's
+    result = empty_strided_like(g, g.shape, base_strides, named=create_graph)
     result.copy_(g)
     window = result.as_strided(sizes, strides, offset)
-    res = list(node._fn.apply([window.clone()], True))
-    if res[0] is None:
-        return (None, *res[1:])
+    res = list(node._fn.apply([contiguous_clone(window)], create_graph))
+    if res[0] is None or not base_wanted(node):  # the window's gradient unasked for: the
+        return (None, *res[1:])  # copy of the gradient is not written back, nor handed on
     if node._shared and base_wanted(node):  # NOTE [A window that shares memory]
         from refgrad._ops.write_checks import OVERLAP
 
         raise RuntimeError(OVERLAP)
     window.copy_(res[0])
     return (result, *res[1:])
+
+
+def _modes_on() -> bool:
+    from refgrad.autograd._state import switched_on
+
+    return bool(switched_on.dispatch_modes and state.dispatch_modes)
 
 
 def view_geometry(base, view) -> tuple:
@@ -120,7 +130,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1121
+# --- book/chapters/27_views.md:1140
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -133,7 +143,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1140
+# --- book/chapters/27_views.md:1159
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

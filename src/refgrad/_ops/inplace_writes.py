@@ -57,10 +57,20 @@ FILL_TENSOR = register(Op(
 COPY = register(Op(
     "copy_", "CopyBackwards", ("self", "src"),
     forward=lambda a, src, src_dtype: _copied(a, src),
-    backward=lambda g, src_dtype: (_constant(g), g.to(src_dtype)),
+    backward=lambda g, src_dtype, wanted=(True, True): (  # NOTE [Only the gradients asked for]
+        _contiguous_zeros(g) if wanted[0] else None, g.to(src_dtype) if wanted[1] else None),
     promote=False, writes=("self",), hides=("src_dtype",),  # torch's node shows nothing
     broadcasts=True,
 ))
+
+
+def _contiguous_zeros(g):
+    """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
+    (zeros_like in contiguous format), which a dispatch mode sees."""
+    from refgrad import contiguous_format
+    from refgrad.utils._composite_steps import made_like
+
+    return made_like("zeros_like", g, memory_format=contiguous_format)
 
 
 def _copied(a, src):
@@ -70,7 +80,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1073
+# --- book/chapters/26_inplace.md:1083
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -85,7 +95,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1093
+# --- book/chapters/26_inplace.md:1103
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -103,7 +113,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2298
+# --- book/chapters/26_inplace.md:2308
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -133,7 +143,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2333
+# --- book/chapters/26_inplace.md:2343
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -158,7 +168,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2363
+# --- book/chapters/26_inplace.md:2373
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -183,7 +193,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2396
+# --- book/chapters/26_inplace.md:2406
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
         given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
@@ -225,7 +235,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2443
+# --- book/chapters/26_inplace.md:2453
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

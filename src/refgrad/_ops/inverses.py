@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:420
+# --- book/chapters/16l_more_linalg.md:423
 def inv_ex(A, *, check_errors=False):
     check_matrices(A, "linalg.inv")
     inverse, info = call(LINALG_INV_EX, (A,))
@@ -56,13 +56,27 @@ def inv(A):
     from refgrad.autograd._formula_steps import checked_errors, modes_on
 
     if modes_on():  # NOTE [Errors checked in the open]
+        from refgrad._tensor import Tensor
+        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+
+        if isinstance(A, Tensor) and composite_whole((A,)):  # handed over whole
+            return dispatch_composite("linalg_inv", inv, (A,), {})
         inverse, info = inv_ex(A)
         checked_errors(info, "linalg.inv", A, lambda: _singular_inverse(info._data))
         return inverse
     return inv_ex(A, check_errors=True).inverse
 
 
-inverse = inv  # torch.inverse, and the method
+def inverse(input):
+    """torch.inverse, and the method: linalg.inv under another name."""
+    from refgrad._tensor import Tensor
+    from refgrad.utils._python_dispatch import handed_whole
+
+    if isinstance(input, Tensor) and handed_whole((input,)):  # NOTE [Composite ops below
+        from refgrad.utils._python_dispatch import dispatch_composite  # autograd]
+
+        return dispatch_composite("inverse", inverse, (input,), {})
+    return inv(input)
 
 
 def _singular_inverse(info):
@@ -71,7 +85,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:460
+# --- book/chapters/16l_more_linalg.md:477
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -108,7 +122,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:518
+# --- book/chapters/16l_more_linalg.md:535
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -127,7 +141,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:538
+# --- book/chapters/16l_more_linalg.md:555
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -149,7 +163,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:589
+# --- book/chapters/16l_more_linalg.md:606
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -189,7 +203,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:630
+# --- book/chapters/16l_more_linalg.md:647
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -216,7 +230,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:662
+# --- book/chapters/16l_more_linalg.md:679
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

@@ -88,7 +88,7 @@ def _through_the_inverse(A, ord):
 # refuses it as a saved tensor modified in place. refgrad does the same.
 
 
-# --- book/chapters/16r_solvers.md:1142
+# --- book/chapters/16r_solvers.md:1148
 def _requirement(rows, columns, where: str) -> None:
     if rows != columns:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[{where}:]) "
@@ -98,16 +98,24 @@ def _requirement(rows, columns, where: str) -> None:
 def tensorinv(A, ind=2):
     from refgrad._ops.factorizations import failure
     from refgrad._ops.inverses import inv_ex
+    from refgrad.autograd._formula_steps import checked_errors, modes_on
+    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
+    if handed_whole((A,)):  # NOTE [Composite ops below autograd]
+        return dispatch_composite("linalg_tensorinv", tensorinv, (A, ind), {})
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     rows, columns = A.shape[:ind], A.shape[ind:]
     _requirement(math.prod(rows), math.prod(columns), "ind")
-    inverse, info = inv_ex(A.reshape(math.prod(rows), -1))
-    if info._data.any():
-        raise failure("inv", info._data, lambda k: (
-            f"The diagonal element {k} is zero, the inversion could not be completed because "
-            "the input matrix is singular."))
+    matrix = A.reshape(math.prod(rows), math.prod(columns))
+    inverse, info = inv_ex(matrix)
+    fail = lambda: failure("inv", info._data, lambda k: (  # noqa: E731
+        f"The diagonal element {k} is zero, the inversion could not be completed because "
+        "the input matrix is singular."))
+    if modes_on():  # torch's inv checks info as a step a mode sees: NOTE [Errors checked in
+        checked_errors(info, "inv", matrix, fail)  # the open]
+    elif info._data.any():
+        raise fail()
     return inverse.reshape(*columns, *rows)
 
 

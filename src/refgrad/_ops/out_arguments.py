@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2689
+# --- book/chapters/26_inplace.md:2699
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -52,7 +52,7 @@ from refgrad.utils._python_dispatch import dispatch_out
 NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
-# --- book/chapters/26_inplace.md:2745
+# --- book/chapters/26_inplace.md:2755
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -119,7 +119,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2818
+# --- book/chapters/26_inplace.md:2828
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -135,7 +135,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:2843
+# --- book/chapters/26_inplace.md:2853
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -150,7 +150,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2863
+# --- book/chapters/26_inplace.md:2873
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

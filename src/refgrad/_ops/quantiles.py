@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:635
+# --- book/chapters/16k_order_statistics.md:646
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
 import numpy as np
@@ -28,16 +28,32 @@ def _checked(input, q, interpolation):
         raise RuntimeError("quantile() q must be a scalar or 1D tensor")
     if input.dtype not in (float32, float64):
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
-    if not isinstance(q, Tensor):
-        from refgrad._from_data import tensor
-
-        return tensor(q, dtype=input.dtype, device=input.device)
+    if not isinstance(q, Tensor):  # torch's scalar_tensor, with the input's options
+        return _scalar_tensor(q, input)
     if q.dtype is not input.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:678
+# --- book/chapters/16k_order_statistics.md:687
+def _scalar_tensor(q, input):
+    """``q`` as a 0-d tensor of the input's dtype and device, as torch's scalar_tensor."""
+    from refgrad._from_data import tensor
+
+    def make(value, **_):
+        return tensor(value, dtype=input.dtype, device=input.device)
+
+    from refgrad.autograd._formula_steps import modes_on
+
+    if not modes_on():
+        return make(q)
+    from refgrad import strided
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    named = {"dtype": input.dtype, "layout": strided, "device": input.device}
+    return dispatch_op("scalar_tensor", make, (q,), named)
+
+
 def _sorted_rows(input, dim, keepdim):
     """The input sorted along its last dimension, shaped (reduced sizes..., n)."""
     from refgrad._ops.functions import dim_tuple
@@ -55,17 +71,19 @@ def _sorted_rows(input, dim, keepdim):
         moved = input if d == input.ndim - 1 or not input.ndim else input.unsqueeze(
             -1).transpose(d, -1)
         rows = moved.sort().values
-    return rows.view(kept + [rows.shape[-1]]) if kept else rows.view(-1)
+    return rows.view(kept + [rows.shape[-1]])  # the sizes worked out, as torch asks
 
 
-# --- book/chapters/16k_order_statistics.md:712
+# --- book/chapters/16k_order_statistics.md:739
 def _ranks(rows, q, skip_nan: bool):
+    from refgrad._ops.arithmetic import sub_scalar
+
     if skip_nan:
-        ranks = q * (rows.isnan().logical_not().sum(-1, True) - 1)
-        return ranks.masked_fill(ranks < 0, 0)
+        ranks = q * sub_scalar(rows.isnan().logical_not_().sum(-1, True), 1)
+        return ranks.masked_fill_(ranks < 0, 0)
     last = rows.shape[-1] - 1
-    has_nan = rows.isnan().any(-1, True)
     ranks = mul_scalar(q, last)
+    has_nan = rows.isnan().any(-1, True)
     shape = tuple(np.broadcast_shapes(tuple(q.shape), tuple(has_nan.shape)))
     return _expanded(ranks, shape).masked_fill(_expanded(has_nan, shape), last)
 
@@ -74,26 +92,56 @@ def _expanded(t, shape):
     return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:729
+# --- book/chapters/16k_order_statistics.md:758
 def _read(rows, ranks, interpolation):
-    from refgrad._creation import full_like
-
     ranks = {"lower": ranks.floor, "higher": ranks.ceil, "nearest": ranks.round}.get(
         interpolation, lambda: ranks)()
-    below = ranks.to(int64)
+    below = _to_long(ranks)
     values = rows.gather(-1, below)
     if interpolation in ("linear", "midpoint"):
-        weights = full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
-        values.lerp_(rows.gather(-1, ranks.ceil().to(int64)), weights)
+        weights = _halves(ranks) if interpolation == "midpoint" else ranks - below
+        values.lerp_(rows.gather(-1, _to_long(ranks.ceil_())), weights)
     return values
 
 
-# --- book/chapters/16k_order_statistics.md:756
+def _halves(ranks):
+    """``full_like(ranks, 0.5)``, as torch's C++ asks for it: a mode sees no options."""
+    from refgrad._creation import full_like
+    from refgrad.autograd._formula_steps import modes_on
+
+    if not modes_on():
+        return full_like(ranks, 0.5)
+    from refgrad.utils._factory_modes import to_a_mode
+
+    return to_a_mode("full_like.default", full_like, (ranks, 0.5), {})
+
+
+def _to_long(t):
+    from refgrad.utils._mode_arguments import ask_options
+
+    ask_options("layout", "device")  # torch's C++ names them: NOTE [The options a copy names]
+    return t.to(int64)
+
+
+# --- book/chapters/16k_order_statistics.md:802
+def _in_range(q) -> bool:
+    """Whether every q is in [0, 1], read off the values: a step no dispatch mode sees."""
+    from refgrad._tensor_values import host_array
+
+    values = host_array(q)
+    return bool(((values >= 0) & (values <= 1)).all())
+
+
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+        from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+
+        if handed_whole((input, q) if isinstance(q, Tensor) else (input,)):  # NOTE [Composite
+            return dispatch_composite(name, function, (input, q, dim, keepdim),  # ops below
+                                      {"interpolation": interpolation})  # autograd]
         q = _checked(input, q, interpolation)
         rows = _sorted_rows(input, dim, keepdim)
-        if q.numel() and not bool(((q >= 0) & (q <= 1)).all()):
+        if q.numel() and not _in_range(q):
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
         values = _read(rows, _ranks(rows, q, skip_nan), interpolation)
         if q.ndim == 0:

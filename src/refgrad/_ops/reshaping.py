@@ -50,7 +50,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:768
+# --- book/chapters/16_functions.md:771
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -64,7 +64,18 @@ def view(input, *shape, size=None, dtype=None):
 
             return view_as_dtype(input, shape[0])
         raise
+    except RuntimeError:
+        return _refused(input, shape)
     return call(sh.VIEW, (input,), {"shape": asked})  # NOTE [A size as given]
+
+
+def _refused(input, sizes):
+    """Sizes refused: raised here, or, under a mode, by the view it is handed first."""
+    if not (switched_on.dispatch_modes and state.dispatch_modes):
+        infer_shape(sizes, input.numel())  # raises as it did
+    from refgrad.utils._refused_views import view_refused
+
+    return view_refused(input, sizes)
 
 
 # NOTE [A reshape a mode sees]
@@ -89,7 +100,12 @@ def reshape(input, *sizes, shape=None):
             return dispatch_composite("reshape", reshape, (input, *sizes),
                                       {} if shape is None else {"shape": shape})
     asked = (shape,) if shape is not None else sizes
-    shape = infer_shape(asked, input.numel())
+    try:
+        shape = infer_shape(asked, input.numel())
+    except RuntimeError:
+        if not input._data.flags.c_contiguous:  # its sizes worked out first: no view seen
+            raise
+        return _refused(input, asked)
     asked = infer_shape(asked, input.numel(), as_given=True)  # NOTE [A size as given]
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
     # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
@@ -108,7 +124,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:835
+# --- book/chapters/16_functions.md:854
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

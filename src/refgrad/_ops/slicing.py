@@ -106,20 +106,21 @@ def select_at(input, dim, index, subscript):
     return _call(SELECT, input, dim=dim, index=index)
 
 
-# --- book/chapters/16d_indexing.md:899
+# --- book/chapters/16d_indexing.md:901
 def narrow(input, dim, start, length):
     from refgrad._random_factories import whole_number
 
     given = (input, dim, start, length)
-    dim, length, start = whole_number(dim), whole_number(length), _narrow_start(start)
+    dim, length = whole_number(dim), whole_number(length)
+    start = start if hasattr(start, "_data") and dim is not None and length is not None and (
+        _whole_under_a_mode(input)) else _narrow_start(start)  # read below the mode
     if dim is None or length is None or start is None:
         got = ", ".join(c_type_name(type(v)) for v in given)
         raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+    if _whole_under_a_mode(input):  # NOTE [Composite ops below autograd]
+        from refgrad.utils._python_dispatch import dispatch_composite
 
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
+        return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -131,7 +132,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:928
+# --- book/chapters/16d_indexing.md:931
 def narrow_bounds(input, dim, start) -> tuple:
     """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
     from refgrad._tensor_values import wrap_dim
@@ -141,6 +142,15 @@ def narrow_bounds(input, dim, start) -> tuple:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
     return size, start + size if start < 0 else start
+
+
+def _whole_under_a_mode(input) -> bool:
+    """Whether ``narrow`` goes to a dispatch mode whole (chapter "Dispatch modes")."""
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import composite_whole
+
+        return composite_whole((input,))
+    return False
 
 
 def _narrow_start(start) -> int:

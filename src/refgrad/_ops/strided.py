@@ -43,6 +43,8 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
 # zero storage (copy_ into a view, or index_add_ where places repeat), divide by
 # how often the input holds each place, and view the storage as the input.
 def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
+    from refgrad.autograd._formula_steps import zeros_seen  # as torch's C++ asks, no options
+
     sizes, strides, offset = self_geometry
     if 0 in size or 0 in sizes:
         return (g.new_zeros(sizes),)
@@ -57,7 +59,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     held = [(n, s) for n, s in zip(sizes, strides) if n != 1]
     shared = min(offset, storage_offset)
     held_at, read_at = offset - shared, storage_offset - shared
-    storage = g.new_zeros(max(_extent(held, held_at), _extent(kept, read_at)))
+    storage = zeros_seen(g, (max(_extent(held, held_at), _extent(kept, read_at)),))  # asked for
     places = None
     if may_overlap(held) or may_overlap(kept):
         from refgrad._arange import arange
@@ -76,7 +78,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:537
+# --- book/chapters/27_views.md:539
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -101,7 +103,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1710
+# --- book/chapters/27_views.md:1729
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 

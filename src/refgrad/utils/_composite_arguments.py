@@ -33,10 +33,13 @@ SCHEMAS = {
     "diff": "n=1, dim=-1, prepend=None, append=None",
     "to": "dtype, non_blocking=False, copy=False, *memory_format=None",
     "broadcast_tensors": "tensors*",
+    "linalg_tensorinv": "ind=2",
+    "quantile": "q, dim=None, keepdim=False, *interpolation='linear'",
+    "nanquantile": "q, dim=None, keepdim=False, *interpolation='linear'",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:79
+# --- book/chapters/29k_composites_whole_under_modes.md:82
 _READ: dict = {}
 
 
@@ -54,11 +57,13 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:101
+# --- book/chapters/29k_composites_whole_under_modes.md:104
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
     base = name.partition(".")[0]
+    if base in FORMS:  # NOTE [Arguments a composite's schema takes in another form]
+        return FORMS[base](function, args, kwargs) or (args, kwargs, function)
     if base not in SCHEMAS or base == "to" and not _to_dtype(args, kwargs) or any(
             key not in (entry[0] for entry in _schema(base)) for key in kwargs):
         return args, kwargs, function
@@ -92,3 +97,27 @@ def _to_dtype(args, kwargs) -> bool:
     from refgrad._dtype import dtype
 
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
+
+
+# --- book/chapters/29k_composites_whole_under_modes.md:162
+# NOTE [Arguments a composite's schema takes in another form]
+def _tensordot(function, args, kwargs):
+    a, b, dims = (*args, kwargs.get("dims", 2))[:3]
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        pairs = [list(range(-dims, 0)), list(range(dims))]
+    elif isinstance(dims, tuple | list) and len(dims) == 2 and all(
+            isinstance(d, tuple | list) for d in dims):
+        pairs = [list(d) for d in dims]
+    else:
+        return None
+    return (a, b, *pairs), {}, lambda a, b, first, second: function(a, b, (first, second))
+
+
+def _several(function, args, kwargs):
+    if len(args) < 2 or kwargs:
+        return None
+    return (list(args),), {}, lambda tensors: function(tensors)
+
+
+FORMS = {"tensordot": _tensordot, "atleast_1d": _several, "atleast_2d": _several,
+         "atleast_3d": _several}

@@ -56,21 +56,22 @@ def floored_norms(x1, x2, dim, eps) -> tuple:
     return tuple(norms)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:101
-def empty_strided_like(t, shape, strides):
-    """``t.new_empty_strided(shape, strides)`` as torch's C++ code asks for it."""
+# --- book/chapters/29g_composite_steps_under_modes.md:102
+def empty_strided_like(t, shape, strides, named=True):
+    """``t.new_empty_strided(shape, strides)`` as torch's C++ code asks for it: with ``t``'s
+    options named, or (``named`` False) none."""
     if not modes_on():
         return t.new_empty_strided(tuple(shape), tuple(strides))
     from refgrad import strided
     from refgrad._empty_strided import new_empty_strided
     from refgrad.utils._factory_modes import to_a_mode
 
-    named = {"dtype": t.dtype, "layout": strided, "device": t.device}
+    named = {"dtype": t.dtype, "layout": strided, "device": t.device} if named else {}
     return to_a_mode("new_empty_strided.default", new_empty_strided,
                      (t, list(shape), list(strides)), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:122
+# --- book/chapters/29g_composite_steps_under_modes.md:124
 # NOTE [A copy's format to a mode]
 def clone_to_a_mode(clone, input, memory_format):
     """``clone(input, memory_format=)``, handed to the innermost mode as torch's is."""
@@ -82,7 +83,17 @@ def clone_to_a_mode(clone, input, memory_format):
     return dispatch_op("clone", run, (input,), {"memory_format": memory_format})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:143
+def contiguous_clone(t):
+    """``t.clone(memory_format=torch.contiguous_format)``, as torch's C++ code asks for it."""
+    from refgrad import contiguous_format
+    from refgrad._ops.simple_functions import clone
+
+    if not modes_on():
+        return clone(t, memory_format=contiguous_format)
+    return clone_to_a_mode(clone, t, contiguous_format)
+
+
+# --- book/chapters/29g_composite_steps_under_modes.md:155
 def made_like(name: str, t, **named):
     """``zeros_like(t, **named)`` (or ``empty_like``), named to a mode as torch's C++ names
     it; ``named`` of a tensor's options gives its dtype, layout and device."""
@@ -98,7 +109,7 @@ def made_like(name: str, t, **named):
     return to_a_mode(f"{name}.default", factory, (t,), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:166
+# --- book/chapters/29g_composite_steps_under_modes.md:178
 def errors_checked(info, api_name: str, A) -> None:
     """Hand torch's ``_linalg_check_errors(info, api_name, is_matrix=)`` to a mode."""
     if not modes_on():
@@ -111,7 +122,7 @@ def errors_checked(info, api_name: str, A) -> None:
                 {"is_matrix": A.ndim == 2})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:191
+# --- book/chapters/29g_composite_steps_under_modes.md:203
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.

@@ -117,4 +117,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "unsafe_split_with_sizes": "self, split_sizes, dim=0",
     "native_group_norm_backward": "grad_out, input, mean, rstd, weight, N, C, HxW, group,"
                                   " output_mask",
+    # NOTE [Parameters a row keeps from a mode]
+    "as_strided": "self, size, stride, storage_offset=None", "floor_divide": "self, other",
+    "floor_divide_by_number": "self, other", "number_floor_divide": "self, other",
 }

@@ -101,7 +101,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:188
+# --- book/chapters/29a_op_names.md:190
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -139,10 +139,14 @@ def _chosen(name, args, kwargs) -> str:
         return _to_overload(args, kwargs)
     if name in ("atleast_1d", "atleast_2d", "atleast_3d"):
         return "Sequence" if args and isinstance(args[0], list | tuple) else "default"
+    if name == "narrow":
+        return "Tensor" if isinstance(_operand(args, kwargs, 2, "start"), Tensor) else "default"
+    if name in ("quantile", "nanquantile"):
+        return "default" if isinstance(_operand(args, kwargs, 1, "q"), Tensor) else "scalar"
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:233
+# --- book/chapters/29a_op_names.md:239
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 

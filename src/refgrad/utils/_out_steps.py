@@ -204,27 +204,6 @@ def _matrix_power(call, args, kwargs, out):
 
 
 # --- book/chapters/29h_out_overloads_under_modes.md:1193
-def _multi_dot(call, args, kwargs, out):
-    import refgrad
-
-    matrices = list(args[0] if args else kwargs["tensors"])
-    if not 2 <= len(matrices) <= 3 or any(t.ndim != 2 for t in matrices):
-        return None
-    a, *rest = matrices
-    written = resized(out, (a.shape[0], rest[-1].shape[1]))
-    written = written.view(*written.shape)
-    if len(rest) == 2:  # torch's cheaper order of the two products
-        b, c = rest
-        n, m, k, p = a.shape[0], b.shape[0], c.shape[0], c.shape[1]
-        first, second = ((a, refgrad.mm(b, c)) if n * k * (m + p) > m * p * (n + k)
-                         else (refgrad.mm(a, b), c))
-    else:
-        first, second = a, rest[0]
-    refgrad.mm(first, second, out=written)
-    return out
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:1217
 def _ndtr(call, args, kwargs, out):
     """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
     out's (refused, where not, as the function refuses it alone), the resize, the copy."""
@@ -237,5 +216,4 @@ def _ndtr(call, args, kwargs, out):
 
 
 IN_STEPS.update({"special_ndtr": _ndtr, "nanmean": _nanmean, "take_along_dim": _take_along_dim,
-                 "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power,
-                 "linalg_multi_dot": _multi_dot})
+                 "matrix_power": _matrix_power, "linalg_matrix_power": _matrix_power})

@@ -84,11 +84,14 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
     mode = modes.pop()
     try:
         return mode.__torch_dispatch__(func, (), args, kwargs)
+    except Exception as error:  # NOTE [A failure a mode has seen]
+        error.__dict__["_seen_by_a_mode"] = True
+        raise
     finally:
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:260
+# --- book/chapters/29_dispatch_modes.md:271
 _ROW_FUNCS: dict = {}
 
 
@@ -127,7 +130,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, lambda: dispatch(func, *given)))
 
 
-# --- book/chapters/29_dispatch_modes.md:306
+# --- book/chapters/29_dispatch_modes.md:317
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -173,7 +176,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:357
+# --- book/chapters/29_dispatch_modes.md:368
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -193,7 +196,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:475
+# --- book/chapters/29_dispatch_modes.md:486
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -216,7 +219,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:504
+# --- book/chapters/29_dispatch_modes.md:515
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
