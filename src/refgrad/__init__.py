@@ -539,7 +539,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:104
+# --- book/chapters/23c_selective_checkpoint.md:109
 from refgrad._op_overloads import ops
 
 

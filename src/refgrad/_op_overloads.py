@@ -16,6 +16,11 @@ class OpOverload(_Overload):
     def __init__(self, packet: OpOverloadPacket, name: str) -> None:
         self.overloadpacket, self._overloadname = packet, name
 
+    def __call__(self, *args, **kwargs):  # chapter "Calling an op by its ATen name"
+        from refgrad._aten_calls import run_aten
+
+        return run_aten(self.overloadpacket.__name__, self._overloadname, args, kwargs)
+
 
 class _Namespace:
     """``ops.aten``: its attributes are operators."""

@@ -31,8 +31,13 @@ class OpOverloadPacket:
 
         return OpOverload(self, name)
 
+    def __call__(self, *args, **kwargs):  # chapter "Calling an op by its ATen name"
+        from refgrad._aten_calls import run_aten
 
-# --- book/chapters/29_dispatch_modes.md:127
+        return run_aten(self.__name__, None, args, kwargs)
+
+
+# --- book/chapters/29_dispatch_modes.md:132
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 
