@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:44
+# --- book/chapters/16l_more_linalg.md:62
 """LU factorization, and the checks and errors that the linear-algebra rows share."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def swap_sign(pivots, dtype):
     return np.where(swaps % 2 == 1, -1, 1).astype(dtype)
 
 
-# --- book/chapters/16l_more_linalg.md:91
+# --- book/chapters/16l_more_linalg.md:109
 def lu_solve(lu, pivots, b):
     """x with A x = b, from A's LU, dividing by a zero pivot where A is singular."""
     n, batch = lu.shape[-1], lu.shape[:-2]
@@ -60,7 +60,7 @@ def lu_solve(lu, pivots, b):
     return x.reshape(batch + x.shape[-2:])
 
 
-# --- book/chapters/16l_more_linalg.md:125
+# --- book/chapters/16l_more_linalg.md:143
 class _LinAlgError(RuntimeError):
     """A matrix a factorization cannot handle: singular, or not positive-definite."""
 
@@ -98,7 +98,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:170
+# --- book/chapters/16l_more_linalg.md:188
 def cholesky_info(a):
     """For each matrix, the order of its first leading minor that is not positive-definite."""
     n = a.shape[-1]
@@ -122,7 +122,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1081
+# --- book/chapters/16l_more_linalg.md:1099
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

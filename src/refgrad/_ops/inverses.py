@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:356
+# --- book/chapters/16l_more_linalg.md:374
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:399
+# --- book/chapters/16l_more_linalg.md:417
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:423
+# --- book/chapters/16l_more_linalg.md:441
 def inv_ex(A, *, check_errors=False):
     check_matrices(A, "linalg.inv")
     inverse, info = call(LINALG_INV_EX, (A,))
@@ -85,7 +85,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:477
+# --- book/chapters/16l_more_linalg.md:495
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -122,7 +122,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:535
+# --- book/chapters/16l_more_linalg.md:553
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -141,7 +141,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:555
+# --- book/chapters/16l_more_linalg.md:573
 def cholesky_ex(A, *, upper=False, check_errors=False):
     check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
@@ -163,7 +163,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:606
+# --- book/chapters/16l_more_linalg.md:624
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -203,7 +203,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:647
+# --- book/chapters/16l_more_linalg.md:665
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -230,7 +230,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:679
+# --- book/chapters/16l_more_linalg.md:697
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -267,5 +267,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:382
+# --- book/chapters/16l_more_linalg.md:400
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001
