@@ -507,6 +507,27 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
+# --- book/chapters/16zb_flags_and_numbers_first.md:194
+# torch's namespace forms of F's operators, with their arguments read as torch reads them
+from refgrad._aten_arguments import (
+    affine_grid_generator,  # noqa: F811
+    alpha_dropout,  # noqa: F811
+    alpha_dropout_,  # noqa: F811
+    dropout,  # noqa: F811
+    dropout_,  # noqa: F811
+    embedding,  # noqa: F811
+    feature_alpha_dropout,  # noqa: F811
+    feature_alpha_dropout_,  # noqa: F811
+    feature_dropout,  # noqa: F811
+    feature_dropout_,  # noqa: F811
+    grid_sampler_2d,  # noqa: F811
+    grid_sampler_3d,  # noqa: F811
+    kl_div,  # noqa: F811
+    poisson_nll_loss,  # noqa: F811
+    triplet_margin_loss,  # noqa: F811
+)
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
@@ -566,7 +587,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3068
+# --- book/chapters/26_inplace.md:3078
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -591,7 +612,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3228
+# --- book/chapters/26_inplace.md:3238
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -602,7 +623,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3577
+# --- book/chapters/26_inplace.md:3587
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -612,7 +633,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4202
+# --- book/chapters/26_inplace.md:4212
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
