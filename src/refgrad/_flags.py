@@ -4,7 +4,9 @@
 
 
 # --- book/chapters/16zb_flags_and_numbers_first.md:49
-"""The parser's refusal of a flag that is not a bool."""
+"""The parser's refusal of a flag that is not a bool, or of a bool or float for an int."""
+
+import numpy as np
 
 from refgrad._signatures import type_name
 
@@ -21,8 +23,16 @@ def refuse_flag(operator: str, name: str, position: int | None, value) -> None:
                         f"{type_name(value)}")
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:75
+def not_an_int(value) -> bool:
+    """A bool or a float, which torch's parser refuses for an int."""
+    return isinstance(value, bool | float | np.bool_ | np.floating)
+
+
+# --- book/chapters/16zb_flags_and_numbers_first.md:90
 FLAGS = {
+    "batch_norm": (("training:bool", 5, 6),),
+    "embedding": (("padding_idx?:int", 2, 3), ("scale_grad_by_freq:bool", 5, 4),
+                  ("sparse:bool", 6, 5)),
     "instance_norm": (("use_input_stats:bool", 5, 6),),
     "kl_div": (("log_target:bool", None, None),),
     "poisson_nll_loss": (("log_input:bool", 2, 3), ("full:bool", 3, 4)),

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:137
+# --- book/chapters/16zb_flags_and_numbers_first.md:155
 """The forms of the functions that take a number first, or two tensors, read for out=."""
 
 from refgrad._read_after_failure import LazyForms, _parsed
@@ -30,22 +30,54 @@ _FORMS = {
 # floor_divide takes a number first in a form torch tries but never lists
 _FORMS["floor_divide"] = (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other")
 _HIDDEN = {"floor_divide": (f"Number input, Tensor other, {_OUT}",)}
-NUMBER_FORMS = {name: LazyForms((tuple(f"{name}({text})" for text in texts),
-                                 tuple(f"{name}({text})" for text in _HIDDEN.get(name, ())),
-                                 False, None))
-                for name, texts in _FORMS.items()}
+BY_POSITION = set(_FORMS)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:178
+# --- book/chapters/16zb_flags_and_numbers_first.md:192
+_SEARCH = "*, bool out_int32 = False, bool right = False"
+_TOLERANCES = tuple(f"Tensor input, *, {kind} atol = None, {kind} rtol = None, "
+                    f"bool hermitian = False, {_OUT}" for kind in ("Tensor", "float"))
+_NORM = "bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None"
+_READ_ONLY = {
+    "searchsorted": tuple(f"Tensor sorted_sequence, {kind}, {_SEARCH}, str side = None, "
+                          "Tensor sorter = None, Tensor out = None"
+                          for kind in ("Tensor input", "Number self")),
+    "bucketize": (f"Tensor input, Tensor boundaries, {_SEARCH}, Tensor out = None",
+                  f"Number self, Tensor boundaries, {_SEARCH}"),
+    "linalg_cholesky": ("Tensor input, *, bool upper = False, Tensor out = None",),
+    "linalg_cross": ("Tensor input, Tensor other, *, int dim = -1, Tensor out = None",),
+    "linalg_svd": ("Tensor A, bool full_matrices = True, *, str? driver = None, "
+                   "tuple of Tensors out = None",),
+    "linalg_pinv": (*_TOLERANCES, *(f"Tensor input, {kind} rcond, bool hermitian = False, "
+                                    f"{_OUT}" for kind in ("Tensor", "float"))),
+    "linalg_matrix_rank": (*_TOLERANCES, *(f"Tensor input, {kind} tol, bool hermitian = False, "
+                                           f"{_OUT}" for kind in ("Tensor", "float"))),
+    "linalg_norm": tuple(f"Tensor input, {ord}, tuple of ints[1]? dim = None, {_NORM}"
+                         for ord in ("Number ord = None", "str ord")),
+    "linalg_matrix_norm": tuple(f"Tensor input, {ord}, tuple of ints[2] dim = {{-2,-1}}, "
+                                f"{_NORM}"
+                                for ord in ("Number ord", 'str ord = "fro"')),
+    "linalg_vector_norm": ("Tensor input, Number ord = 2, tuple of ints[1]? dim = None, "
+                           f"{_NORM}",),
+}
+KEYWORD_FORMS = {name: LazyForms((tuple(f"{name}({text})" for text in texts),
+                                  tuple(f"{name}({text})" for text in _HIDDEN.get(name, ())),
+                                  False, None))
+                 for name, texts in {**_FORMS, **_READ_ONLY}.items()}
+
+
+# --- book/chapters/16zb_flags_and_numbers_first.md:233
 # NOTE [Keywords read first]
-# A call of a function in NUMBER_FORMS that gives keywords is read against
+# A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's
 # TypeError, which lists the keywords as given (out= too); one that fits is
-# passed on by position, in the order of the form it fits, so that self=3
-# reaches the function's first parameter.
-def by_position(name: str, args: tuple, kwargs: dict) -> tuple:
-    """The arguments of a call with keywords (out= among them if given) by position, out=
-    left out; or torch's TypeError raised."""
-    fitted, values = _parsed(NUMBER_FORMS[name].spec).values(args, kwargs)
+# passed on as it came, or, for a function with a number's form, by position,
+# in the order of the form it fits, so that self=3 reaches its first parameter.
+def read_keywords(name: str, args: tuple, named: dict) -> tuple:
+    """(args, kwargs) of a call with keywords (``named``, out= among them if given) as the
+    function takes them, out= left out; or torch's TypeError raised."""
+    fitted, values = _parsed(KEYWORD_FORMS[name].spec).values(args, named)
+    if name not in BY_POSITION:
+        return args, {key: value for key, value in named.items() if key != "out"}
     return tuple(values[p.name] for p in fitted.parameters
-                 if p.name in values and p.name != "out")
+                 if p.name in values and p.name != "out"), {}
