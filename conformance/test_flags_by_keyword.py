@@ -115,3 +115,34 @@ def test_use_deterministic_algorithms_names_numpy_bool():
                            "not int"):
         torch.use_deterministic_algorithms(True, warn_only=1)
     assert not torch.are_deterministic_algorithms_enabled()
+
+
+FACTORIES = [("ones", lambda **k: torch.ones(2, **k)), ("zeros", lambda **k: torch.zeros(2, **k)),
+             ("empty", lambda **k: torch.empty(2, **k)),
+             ("new_zeros", lambda **k: x.new_zeros(2, **k)),
+             ("new_ones", lambda **k: x.new_ones(2, **k)),
+             ("new_empty", lambda **k: x.new_empty(2, **k)),
+             ("new_full", lambda **k: x.new_full((2,), 1.0, **k)),
+             ("new_tensor", lambda **k: x.new_tensor([1.0], **k))]
+
+
+@pytest.mark.parametrize("name, factory", FACTORIES)
+@pytest.mark.parametrize("flag", ["requires_grad", "pin_memory"])
+@pytest.mark.parametrize("value, shown", [(1, "int"), (0, "int"), (1.0, "float"),
+                                          (np.True_, "numpy.bool")])
+def test_a_factory_takes_only_bools_for_its_flags(name, factory, flag, value, shown):
+    if name == "new_tensor" and flag == "pin_memory":
+        pytest.skip("torch's new_tensor has no pin_memory")
+    with raises(TypeError, f"{name}(): argument '{flag}' must be bool, not {shown}"):
+        factory(**{flag: value})
+
+
+@pytest.mark.parametrize("name, factory", FACTORIES[:-1])
+def test_a_factory_takes_none_for_its_flags(name, factory):
+    assert not factory(requires_grad=None, pin_memory=None).requires_grad
+    assert factory(requires_grad=True).requires_grad
+
+
+def test_new_tensor_refuses_none():
+    with raises(TypeError, "new_tensor(): argument 'requires_grad' must be bool, not NoneType"):
+        x.new_tensor([1.0], requires_grad=None)

@@ -43,7 +43,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:847
+# --- book/chapters/05_creation.md:854
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -53,15 +53,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:965
+# --- book/chapters/05_creation.md:972
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1663
+# --- book/chapters/05_creation.md:1673
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1722
+# --- book/chapters/05_creation.md:1732
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -75,7 +75,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2380
+# --- book/chapters/05_creation.md:2390
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -100,11 +100,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2779
+# --- book/chapters/05_creation.md:2789
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2955
+# --- book/chapters/05_creation.md:2965
 from refgrad._factory_arguments import asarray
 
 
@@ -507,7 +507,7 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:251
+# --- book/chapters/16zb_flags_and_numbers_first.md:265
 # torch's namespace forms of F's operators, with their arguments read as torch reads them
 from refgrad._aten_arguments import (
     affine_grid_generator,  # noqa: F811

@@ -23,12 +23,19 @@ def refuse_flag(operator: str, name: str, position: int | None, value) -> None:
                         f"{type_name(value)}")
 
 
+def refuse_options(factory: str, pin_memory, requires_grad) -> None:
+    """torch's refusal of a factory's flag that is not a bool, or None for the default."""
+    for name, value in (("pin_memory", pin_memory), ("requires_grad", requires_grad)):
+        if value is not None:
+            refuse_flag(factory, name, None, value)
+
+
 def not_an_int(value) -> bool:
     """A bool or a float, which torch's parser refuses for an int."""
     return isinstance(value, bool | float | np.bool_ | np.floating)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:90
+# --- book/chapters/16zb_flags_and_numbers_first.md:104
 FLAGS = {
     "batch_norm": (("training:bool", 5, 6),),
     "embedding": (("padding_idx?:int", 2, 3), ("scale_grad_by_freq:bool", 5, 4),
