@@ -70,6 +70,13 @@ def test_a_flag_that_is_not_a_bool_fits_no_form(name, call, got, forms):
         call()
 
 
+def test_a_flag_by_position_is_read_when_the_function_refuses_it():
+    with raises(TypeError, "linalg_svd(): argument 'full_matrices' (position 2) must be bool, "
+                           "not int"):
+        torch.linalg.svd(m, 1)
+    assert torch.linalg.svd(m, False).S.shape == (3,)
+
+
 def test_flags_by_keyword_still_run():
     assert torch.searchsorted(torch.tensor([1.0, 2.0]), v, right=True).tolist() == [2, 1, 2]
     assert torch.linalg.vector_norm(x, keepdim=True).shape == (1, 1)
