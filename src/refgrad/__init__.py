@@ -44,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:846
+# --- book/chapters/05_creation.md:853
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -54,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:964
+# --- book/chapters/05_creation.md:971
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1677
+# --- book/chapters/05_creation.md:1687
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1736
+# --- book/chapters/05_creation.md:1746
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2395
+# --- book/chapters/05_creation.md:2405
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2794
+# --- book/chapters/05_creation.md:2804
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2970
+# --- book/chapters/05_creation.md:2980
 from refgrad._factory_arguments import asarray
 
 
@@ -170,7 +170,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1289
+# --- book/chapters/16d_indexing.md:1291
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1904
+# --- book/chapters/16d_indexing.md:1906
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -205,11 +205,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:743
+# --- book/chapters/16g_moves_and_fused.md:747
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1085
+# --- book/chapters/16g_moves_and_fused.md:1089
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1451
+# --- book/chapters/16j_products_and_shapes.md:1460
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1499
+# --- book/chapters/16j_products_and_shapes.md:1508
 from refgrad import functional
 
 
@@ -286,11 +286,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1837
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1841
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2368
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2373
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -307,7 +307,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2546
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2551
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:859
+# --- book/chapters/16p_decompositions.md:861
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -460,7 +460,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1184
+# --- book/chapters/16v_attention_and_sampling.md:1187
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -507,6 +507,27 @@ from refgrad._ops.native_dropout import native_dropout
 
 # --- book/chapters/16za_ctc_loss.md:503
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
+
+
+# --- book/chapters/16zb_flags_and_numbers_first.md:269
+# torch's namespace forms of F's operators, with their arguments read as torch reads them
+from refgrad._aten_arguments import (
+    affine_grid_generator,  # noqa: F811
+    alpha_dropout,  # noqa: F811
+    alpha_dropout_,  # noqa: F811
+    dropout,  # noqa: F811
+    dropout_,  # noqa: F811
+    embedding,  # noqa: F811
+    feature_alpha_dropout,  # noqa: F811
+    feature_alpha_dropout_,  # noqa: F811
+    feature_dropout,  # noqa: F811
+    feature_dropout_,  # noqa: F811
+    grid_sampler_2d,  # noqa: F811
+    grid_sampler_3d,  # noqa: F811
+    kl_div,  # noqa: F811
+    poisson_nll_loss,  # noqa: F811
+    triplet_margin_loss,  # noqa: F811
+)
 
 
 # --- book/chapters/18c_zero_tensors.md:186
@@ -568,7 +589,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3079
+# --- book/chapters/26_inplace.md:3091
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -593,7 +614,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3239
+# --- book/chapters/26_inplace.md:3251
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -604,7 +625,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3588
+# --- book/chapters/26_inplace.md:3600
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -614,7 +635,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4214
+# --- book/chapters/26_inplace.md:4226
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

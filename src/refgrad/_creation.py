@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
+from refgrad._flags import refuse_flag, refuse_options
 from refgrad._from_data import _COPY_WARNING, _finish, constructed
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
@@ -21,7 +22,7 @@ from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:389
+# --- book/chapters/05_creation.md:390
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -43,7 +44,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:416
+# --- book/chapters/05_creation.md:417
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -71,7 +72,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:450
+# --- book/chapters/05_creation.md:451
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -96,10 +97,12 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:481
+# --- book/chapters/05_creation.md:482
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
+    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
+        refuse_options("ones", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("ones.default", ones, size, requires_grad, dtype=dtype, layout=layout,
                       device=device, pin_memory=pin_memory)
@@ -109,6 +112,8 @@ def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=
 def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     size = size_args("zeros", sizes, size)
+    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
+        refuse_options("zeros", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("zeros.default", zeros, size, requires_grad, dtype=dtype, layout=layout,
                       device=device, pin_memory=pin_memory)
@@ -118,6 +123,8 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
 def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     size = size_args("empty", sizes, size)
+    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
+        refuse_options("empty", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("empty.memory_format", empty, size, requires_grad, dtype=dtype,
                       layout=layout, device=device, pin_memory=pin_memory,
@@ -127,7 +134,7 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
                     strides)
 
 
-# --- book/chapters/05_creation.md:517
+# --- book/chapters/05_creation.md:524
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -159,7 +166,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:984
+# --- book/chapters/05_creation.md:991
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -194,7 +201,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1027
+# --- book/chapters/05_creation.md:1034
 def _new(factory):
     name = f"new_{factory.__name__}"
 
@@ -203,6 +210,7 @@ def _new(factory):
         sizes = sizes if size is None else (size,)
         if not sizes:
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        refuse_options(name, pin_memory, requires_grad)
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
             from refgrad.utils._factory_modes import like_to_a_mode
 
@@ -217,12 +225,13 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1055
+# --- book/chapters/05_creation.md:1063
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         + c_type_name(type(size)))
+    refuse_options("new_full", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
 
@@ -235,6 +244,7 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
                pin_memory=False):
+    refuse_flag("new_tensor", "requires_grad", None, requires_grad)  # None too
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
                       UserWarning, stacklevel=2)

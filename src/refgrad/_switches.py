@@ -12,10 +12,10 @@ _MODES = {"default": 0, "warn": 1, "error": 2}
 
 
 def use_deterministic_algorithms(mode, *, warn_only=False):
-    for name, value in (("mode' (position 1)", mode), ("warn_only'", warn_only)):
-        if type(value) is not bool:
-            raise TypeError(f"_set_deterministic_algorithms(): argument '{name} must be bool, "
-                            f"not {type(value).__name__}")
+    from refgrad._flags import refuse_flag  # NOTE [Flags are Python's bools]
+
+    refuse_flag("_set_deterministic_algorithms", "mode", 1, mode)
+    refuse_flag("_set_deterministic_algorithms", "warn_only", None, warn_only)
     _SET["deterministic"], _SET["warn_only"] = mode, warn_only
 
 

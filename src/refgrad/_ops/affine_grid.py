@@ -92,4 +92,7 @@ def affine_grid(theta, size, align_corners=None):
         warnings.warn(_UNIT, stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    from refgrad._flags import refuse_flag  # NOTE [Flags are Python's bools]
+
+    refuse_flag("affine_grid_generator", "align_corners", 3, align_corners)
     return call(AFFINE_GRID, (theta,), {"size": size, "align_corners": align_corners})

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1409
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1411
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
@@ -26,12 +26,14 @@ NORM_DIMS = register(Op(
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    if type(keepdim) is not bool:  # worded by the function's reading: NOTE [Read after a failure]
+        raise TypeError
     last = max(x1.ndim, x2.ndim) - 1
     difference = add_scalar(x1 - x2, eps)
     return call(NORM_DIMS, (difference,), {"p": float(p), "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1456
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1460
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast

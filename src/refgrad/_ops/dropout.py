@@ -8,6 +8,7 @@
 import math
 import warnings
 
+from refgrad._flags import refuse_flag
 from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar
 from refgrad._ops.inplace import inplace as written
 from refgrad.autograd._state import state, switched_on
@@ -29,7 +30,7 @@ def _made(name, factory, args, kwargs):
     return factory(*args, **kwargs)
 
 
-# --- book/chapters/16q_functional.md:2827
+# --- book/chapters/16q_functional.md:2828
 def _noise(input, shape, p):
     from refgrad._creation import empty_like
 
@@ -44,7 +45,7 @@ def _new_empty(input, size):
     return input.new_empty(size)
 
 
-# --- book/chapters/16q_functional.md:2845
+# --- book/chapters/16q_functional.md:2846
 # NOTE [Dropout's steps are torch's]
 # Each step below is the op torch's C++ calls, with a number where it passes
 # one: a mode sees div_.Scalar, add.Scalar, mul_.Scalar and add_.Scalar, not
@@ -53,6 +54,9 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     from refgrad._creation import zeros
     from refgrad._tensor_values import strided
 
+    if type(training) is not bool:  # NOTE [Flags are Python's bools]
+        refuse_flag("feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
+                    + ("_" if inplace else ""), "train", 3, training)
     if switched_on.dispatch_modes and state.dispatch_modes:
         from refgrad.utils._python_dispatch import handed_whole
 
@@ -76,7 +80,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:2886
+# --- book/chapters/16q_functional.md:2890
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch import dispatch_composite
 
@@ -85,7 +89,7 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:2920
+# --- book/chapters/16q_functional.md:2924
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     return _dropped(input, p, training, inplace)
@@ -119,7 +123,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2958
+# --- book/chapters/16q_functional.md:2962
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:449
+# --- book/chapters/16t_more_functional.md:451
 """feature_alpha_dropout: alpha dropout with one draw per channel."""
 
+from refgrad._flags import refuse_flag
 from refgrad._ops.dropout import _channels, _check, _dropped
 from refgrad._ops.scattering import tensor_argument
 
@@ -12,6 +13,7 @@ from refgrad._ops.scattering import tensor_argument
 def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     _check(p)
     tensor_argument("feature_alpha_dropout", "input", 1, input)
+    refuse_flag("feature_alpha_dropout" + ("_" if inplace else ""), "train", 3, training)
     if input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     return _dropped(input, p, training, inplace, _channels(input), alpha=True)

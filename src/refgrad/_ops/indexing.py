@@ -137,6 +137,8 @@ def _call(row, *args, **params):
 
 
 def index_put(input, indices, values, accumulate=False):
+    if type(accumulate) is not bool:  # worded by its reading: NOTE [Read after a failure]
+        raise TypeError
     indices = [None if i is None else index_tensor(i) for i in indices]
     return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate)
 
@@ -146,7 +148,7 @@ def _put_by_row(row, input, indices, values, accumulate):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:771
+# --- book/chapters/16d_indexing.md:773
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -170,7 +172,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:801
+# --- book/chapters/16d_indexing.md:803
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the

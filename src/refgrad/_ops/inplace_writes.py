@@ -173,6 +173,8 @@ def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
 
+    if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
+        raise TypeError
     if not isinstance(values, Tensor):
         raise TypeError("index_put_(): argument 'values' (position 2) must be Tensor, not "
                         + c_type_name(type(values)))
@@ -193,7 +195,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2406
+# --- book/chapters/26_inplace.md:2408
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
         given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
@@ -235,7 +237,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2453
+# --- book/chapters/26_inplace.md:2455
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

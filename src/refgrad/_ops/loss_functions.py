@@ -178,7 +178,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     code = reduction_enum("sum" if reduction == "batchmean" else reduction)
     from refgrad.nn._functional_arguments import parse
 
-    parse("kl_div", (input, target), {})  # NOTE [Checked after a warning]
+    parse("kl_div", (input, target), {"log_target": log_target})  # NOTE [Checked after a warning]
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     # NOTE [kl_div's operands, right first]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:507
+# --- book/chapters/16t_more_functional.md:511
 """The margin and embedding losses torch composes from other operations."""
 
 from refgrad._ops.arithmetic import add_scalar, sub_scalar
@@ -42,7 +42,7 @@ def masked(condition, chosen, zeros):
     return where(condition, chosen, zeros)
 
 
-# --- book/chapters/16t_more_functional.md:553
+# --- book/chapters/16t_more_functional.md:557
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
@@ -66,7 +66,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:578
+# --- book/chapters/16t_more_functional.md:582
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     code = reduction_of(size_average, reduce, reduction)
@@ -104,7 +104,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:625
+# --- book/chapters/16t_more_functional.md:629
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2699
+# --- book/chapters/26_inplace.md:2701
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
 
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
+from refgrad._number_forms import KEYWORD_FORMS, read_keywords
 from refgrad._ops import simple_functions
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
@@ -52,21 +53,27 @@ from refgrad.utils._python_dispatch import dispatch_out
 NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
-# --- book/chapters/26_inplace.md:2755
+# --- book/chapters/26_inplace.md:2761
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
     rules = KERNELS.get(name, name)  # whose checks torch makes
-    forms = _forms_taking_out(function)
+    forms = _forms_taking_out(function) or KEYWORD_FORMS.get(name)
     written = _out_form(function)  # NOTE [A function's out= form]
+    by_name = name in KEYWORD_FORMS
 
     def wrapper(*args, out=NOT_GIVEN, **kwargs):
+        if kwargs and by_name:  # NOTE [Keywords read first]
+            args, kwargs = read_keywords(name, args, kwargs if out is NOT_GIVEN
+                                         else dict(kwargs, out=out))
         if out is not NOT_GIVEN and forms is not None:  # NOTE [out= counted]
             forms.read(args, dict(kwargs, out=out))
         if out is None or out is NOT_GIVEN:
             try:
                 return function(*args, **kwargs)
             except TypeError as error:
+                if by_name:  # the function's own refusal, as torch words it
+                    read_keywords(name, args, kwargs)
                 refuse_in_torch_words(name, error, args, kwargs)
                 raise
         if name in TENSORS_WITH_OUT:
@@ -119,7 +126,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2828
+# --- book/chapters/26_inplace.md:2840
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -135,7 +142,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:2853
+# --- book/chapters/26_inplace.md:2865
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -150,7 +157,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2873
+# --- book/chapters/26_inplace.md:2885
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4128
+# --- book/chapters/26_inplace.md:4140
 """torch.special's functions with out=."""
 
 from refgrad import special

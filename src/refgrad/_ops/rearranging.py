@@ -107,8 +107,12 @@ def _triangle(row, input, diagonal):
 
 # --- book/chapters/16g_moves_and_fused.md:179
 def diff(input, n=1, dim=-1, prepend=None, append=None):
+    from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
     from refgrad._tensor_values import wrap_dim
+
+    if not_an_int(n):  # worded by its reading: NOTE [Read after a failure]
+        raise TypeError
 
     ends = tuple(t for t in (prepend, append) if isinstance(t, Tensor))
     if handed_whole((input, *ends)):  # NOTE [Composite ops below autograd]
@@ -135,7 +139,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:224
+# --- book/chapters/16g_moves_and_fused.md:228
 def broadcast_to(input, *size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -163,7 +167,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:256
+# --- book/chapters/16g_moves_and_fused.md:260
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -186,7 +190,7 @@ def moveaxis(input, source, destination):
     return _moved(input, source, destination)
 
 
-# --- book/chapters/16g_moves_and_fused.md:284
+# --- book/chapters/16g_moves_and_fused.md:288
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -216,7 +220,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:318
+# --- book/chapters/16g_moves_and_fused.md:322
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -247,7 +251,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:354
+# --- book/chapters/16g_moves_and_fused.md:358
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1876
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1880
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
 
+from refgrad._flags import not_an_int
 from refgrad._ops import measures
 from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
 from refgrad._ops.arithmetic import add_scalar, mul_scalar
@@ -37,7 +38,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1911
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1916
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     # the accumulation dtype named even where it is the input's, as torch's formula does
@@ -67,7 +68,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1945
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1950
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -77,7 +78,7 @@ RENORM = register(Op(
 def renorm(input, p, dim, maxnorm):
     from refgrad._typename import LEGACY
 
-    if any(isinstance(n, Tensor) and n.ndim for n in (p, maxnorm)):
+    if any(isinstance(n, Tensor) and n.ndim for n in (p, maxnorm)) or not_an_int(dim):
         raise TypeError("renorm takes numbers")  # read once it fails: NOTE [Read after a failure]
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
@@ -92,7 +93,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2017
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2022
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -131,7 +132,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2065
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2070
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
@@ -152,7 +153,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2087
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2092
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -76,6 +76,8 @@ LINALG_SVD = register(Op(
 
 # --- book/chapters/16p_decompositions.md:187
 def svd(A, full_matrices=True, *, driver=None):
+    if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
+        raise TypeError
     _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
     if driver is not None:
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "

@@ -85,6 +85,8 @@ def _both(row, input, dim, unbiased, keepdim, correction):
         raise RuntimeError(f"{row.name} only support floating point and complex dtypes")
     if isinstance(dim, bool):  # std_mean(True): the spelling with unbiased alone
         dim, unbiased = variances._UNSET, dim
+    if type(keepdim) is not bool or unbiased is not variances._UNSET and type(unbiased) is not bool:
+        raise TypeError  # worded by the function's reading: NOTE [Read after a failure]
     if correction is variances._UNSET:
         correction = variances._chosen_correction(dim, unbiased)
     elif unbiased is not variances._UNSET:
@@ -94,7 +96,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1109
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1111
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -131,7 +133,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1158
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1160
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -161,7 +163,7 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1189
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1191
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -203,7 +205,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1238
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1240
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3044
+# --- book/chapters/16q_functional.md:3048
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3097
+# --- book/chapters/16q_functional.md:3101
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3127
+# --- book/chapters/16q_functional.md:3131
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:3176
+# --- book/chapters/16q_functional.md:3180
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -118,14 +118,15 @@ def _given(args, kwargs, name: str, index: int | None):
     return name in kwargs, kwargs.get(name), False
 
 
-_PLAIN = {"Number": (int, float), "float": (int, float), "int": (int,)}
+_PLAIN = {"Number": (int, float), "float": (int, float), "int": (int,), "bool": (bool,)}
 
 
 def _parameters(function: str, specs: tuple) -> tuple:
     """Each spec as (F's name, the name torch shows, its Parameter, F's index, the Python
     types that fit at once, the comparison torch's Python makes first or None, the position)."""
     parsed = []
-    for spec, index, position in sorted(specs, key=lambda spec: spec[2]):
+    # a position of None: a keyword-only parameter of the operator, last, named without one
+    for spec, index, position in sorted(specs, key=lambda s: (s[2] is None, s[2] or 0)):
         spec, _, kind = spec.partition(":")
         key, _, shown = spec.partition("=")
         name = key.rstrip("?")
@@ -135,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:3206
+# --- book/chapters/16q_functional.md:3211
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -152,7 +153,8 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
         if compared and (value.numel() != 1 if isinstance(value, Tensor) else compared == "<"):
             continue
         if not fits_parameter(p, value, False):
-            where = f" (position {position})" if positional or not by_keyword else ""
+            where = (f" (position {position})" if position is not None
+                     and (positional or not by_keyword) else "")
             raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, not "
                             f"{type_name(value)}")
         if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
@@ -164,10 +166,13 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:3240
+# --- book/chapters/16q_functional.md:3246
 def _parsed(name: str) -> tuple:
+    from refgrad._flags import FLAGS  # chapter "Flags, and numbers first"
+
     operator, by_keyword, tensors = PARSED.get(name, (name, False, ()))
-    return operator, by_keyword, _parameters(name, (*tensors, *NUMBERS.get(name, ())))
+    return operator, by_keyword, _parameters(name, (*tensors, *NUMBERS.get(name, ()),
+                                                    *FLAGS.get(name, ())))
 
 
 def checked(function, name: str):
