@@ -643,11 +643,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1782
+# --- book/chapters/27_views.md:1800
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1914
+# --- book/chapters/27_views.md:1932
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
