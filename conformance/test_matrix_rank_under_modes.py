@@ -9,6 +9,7 @@ import torch
 
 from conformance._support import calling_mode
 
+
 def _shown(value):
     if isinstance(value, torch.Tensor):
         return f"T{list(value.shape)}{str(value.dtype).replace('torch.', ' ')}"

@@ -45,9 +45,10 @@ def _default_rtol(A) -> float:
 # NOTE [matrix_rank's tolerances under a mode]
 # The overload is the binding's choice: tol= alone by its kind; otherwise a number
 # among atol and rtol makes both numbers (a tensor beside it read with item()
-# first, by rank_in_steps), both then made with full; else tensors stay tensors and a missing one is made as torch's
-# overload for tensors makes it, the unused default included. torch's C++
-# evaluates where()'s arguments last first: its zeros come before atol > 0.
+# first, by rank_in_steps), both then made with full; else tensors stay tensors
+# and a missing one is made as torch's overload for tensors makes it, the unused
+# default included. torch's C++ evaluates where()'s arguments last first: its
+# zeros come before atol > 0.
 def tolerances(A, tol, atol, rtol) -> tuple:
     from refgrad import float64, where
 
@@ -72,7 +73,7 @@ def tolerances(A, tol, atol, rtol) -> tuple:
     return atol, where(atol > 0, zeros, default)
 
 
-# --- book/chapters/29n_matrix_rank_under_modes.md:151
+# --- book/chapters/29n_matrix_rank_under_modes.md:152
 def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     """``function(A, ...)``, linalg.matrix_rank, in torch's steps for a dispatch mode to see,
     or handed to it whole where torch's composites go whole."""
@@ -100,7 +101,7 @@ def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     return (S > cutoff).sum(-1)
 
 
-# --- book/chapters/29n_matrix_rank_under_modes.md:195
+# --- book/chapters/29n_matrix_rank_under_modes.md:196
 def _whole(function, A, tol, hermitian, atol, rtol):
     from refgrad.utils._python_dispatch import dispatch_composite
 
