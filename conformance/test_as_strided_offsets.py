@@ -95,3 +95,23 @@ def test_a_tangent_is_viewed_at_its_own_offset():
         y = d.as_strided((2,), (1,))
         assert fwAD.unpack_dual(y).tangent.tolist() == [30.0, 40.0]
         assert y.tolist() == [1.0, 2.0]
+
+
+def test_view_func_compares_the_storages_with_an_op_a_mode_sees():
+    x = torch.arange(6.0, requires_grad=True)
+    view = x[1:].as_strided((2,), (1,))
+    same, longer, short = torch.arange(6.0) * 2, torch.arange(8.0)[:6], torch.arange(7.0)[:5]
+    with Calls() as mode:
+        again = view._view_func(same)
+        assert view._view_func(longer) is None and view._view_func(short) is None
+        unsafe = view._view_func_unsafe(longer)
+    assert mode.seen == [
+        ("aten._has_same_storage_numel.default", ("T", "T"), {}),
+        ("aten.as_strided.default", ("T", [2], [1], 1), {}),
+        ("aten._has_same_storage_numel.default", ("T", "T"), {}),
+        ("aten._has_same_storage_numel.default", ("T", "T"), {}),
+        ("aten.as_strided.default", ("T", [2], [1], 1), {})]
+    assert [mode.kept[i][1][0].shape[0] for i in (0, 2, 3)] == [6, 6, 5]  # the new base first
+    assert again.tolist() == [2.0, 4.0] and unsafe.tolist() == [1.0, 2.0]
+    func, args, kwargs = mode.kept[0]
+    assert func(*args, **kwargs) is True

@@ -651,7 +651,7 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/27a_view_functions.md:305
+# --- book/chapters/27a_view_functions.md:324
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
