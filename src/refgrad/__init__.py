@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1460
+# --- book/chapters/16j_products_and_shapes.md:1470
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1508
+# --- book/chapters/16j_products_and_shapes.md:1518
 from refgrad import functional
 
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:861
+# --- book/chapters/16p_decompositions.md:865
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -664,15 +664,15 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1782
+# --- book/chapters/27_views.md:1800
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1914
+# --- book/chapters/27_views.md:1932
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/27a_view_functions.md:305
+# --- book/chapters/27a_view_functions.md:324
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 

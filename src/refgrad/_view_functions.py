@@ -35,7 +35,7 @@ def _made_again(view, new_base):
     return t
 
 
-# --- book/chapters/27a_view_functions.md:85
+# --- book/chapters/27a_view_functions.md:88
 # NOTE [A base that looks the same]
 # _view_func replays a view only on a base laid out as the old base was: the
 # same storage offset, number of dimensions and sizes, the same strides
@@ -52,18 +52,34 @@ def _same_layout(base, other) -> bool:
     return storage_root(a).nbytes // a.itemsize == storage_root(b).nbytes // b.itemsize
 
 
+def _same_storage_numel(new_base, base) -> bool:
+    """Whether both storages hold as many elements: torch's first comparison, which a
+    dispatch mode sees as ``aten._has_same_storage_numel(new_base, base)``."""
+    def same(one, two) -> bool:
+        a, b = one._data, two._data
+        return storage_root(a).nbytes // a.itemsize == storage_root(b).nbytes // b.itemsize
+
+    from refgrad.autograd._formula_steps import modes_on
+
+    if not modes_on():
+        return same(new_base, base)
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    return dispatch_op("_has_same_storage_numel", same, (new_base, base), {})
+
+
 def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
     base = _tracked_base(self)
-    if base is None or not _same_layout(base, new_base):
+    if base is None or not _same_storage_numel(new_base, base):
         return None
-    return _made_again(self, new_base)
+    return _made_again(self, new_base) if _same_layout(base, new_base) else None
 
 
 def _view_func_unsafe(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
     return None if _tracked_base(self) is None else _made_again(self, new_base)
 
 
-# --- book/chapters/27a_view_functions.md:278
+# --- book/chapters/27a_view_functions.md:297
 def _rev_view_func_unsafe(self, *args):
     if len(args) != 1:
         raise TypeError("TensorBase._rev_view_func_unsafe() takes exactly one argument "

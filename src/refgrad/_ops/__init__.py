@@ -42,15 +42,15 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1415
+# --- book/chapters/27_views.md:1421
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1657
+# --- book/chapters/27_views.md:1663
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/27a_view_functions.md:271
+# --- book/chapters/27a_view_functions.md:290
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 

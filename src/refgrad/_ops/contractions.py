@@ -2,37 +2,39 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:514
+# --- book/chapters/16j_products_and_shapes.md:521
 """tensordot and inner: products over paired dimensions, made of permutes, reshapes and mm."""
 
 import math
 
+from refgrad._ops.tensordot_dims import paired_dims
 from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def _pairs(a, b, dims):
     """The two lists of paired dimensions that ``dims`` stands for."""
-    if isinstance(dims, int):
-        if dims < 0:
-            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > min(a.ndim, b.ndim):
-            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        return list(range(-dims, 0)), list(range(dims))
-    if not isinstance(dims, tuple | list):
-        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
-                           f"list[list[int]] containing two lists, but got dims={dims}")
-    first, second = dims
-    first, second = ([d] if isinstance(d, int) else list(d) for d in (first, second))
+    first, second = paired_dims(a, b, dims)
     if len(first) != len(second):
         raise RuntimeError("both dimension lists should have same length")
     return first, second
 
 
-# --- book/chapters/16j_products_and_shapes.md:547
+def _once_each(dims, ndim) -> set:
+    """The paired dimensions of one operand, wrapped; a dimension named twice is refused."""
+    seen = set()
+    for d in dims:
+        wrapped = wrap_dim(d, ndim)
+        if wrapped in seen:
+            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
+        seen.add(wrapped)
+    return seen
+
+
+# --- book/chapters/16j_products_and_shapes.md:556
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("tensordot", tensordot, (a, b, dims), {})
+        return dispatch_composite("tensordot", tensordot, (a, b, paired_dims(a, b, dims)), {})
     first, second = _pairs(a, b, dims)
     if a.dtype is not b.dtype:
         raise RuntimeError("both inputs should have same dtype")
@@ -48,8 +50,7 @@ def tensordot(a, b, dims=2):
                                f"in dim {d1} and second has size {n2} in dim {d2}")
         else:
             summed *= n1
-    paired_a = {wrap_dim(d, a.ndim) for d in first}
-    paired_b = {wrap_dim(d, b.ndim) for d in second}
+    paired_a, paired_b = _once_each(first, a.ndim), _once_each(second, b.ndim)
     free_a = [d for d in range(a.ndim) if d not in paired_a]
     free_b = [d for d in range(b.ndim) if d not in paired_b]
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
@@ -57,13 +58,15 @@ def tensordot(a, b, dims=2):
     cols = math.prod(b.shape[d] for d in free_b)
     if rows == cols == 1:  # a 1 by 1 product: two vectors, with dot; both permuted first
         left, right = a.permute((*free_a, *first)), b.permute((*second, *free_b))
-        return left.flatten().dot(right.flatten()).reshape(sizes)
+        if left.is_contiguous() and right.is_contiguous():
+            return left.flatten().dot(right.flatten()).reshape(sizes)
+        return (left.squeeze() * right.squeeze()).sum(dtype=left.dtype).reshape(sizes)
     # otherwise each operand permuted and reshaped before the next: torch's order of steps
     left = a.permute((*free_a, *first)).reshape(rows, summed)
     return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:586
+# --- book/chapters/16j_products_and_shapes.md:596
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})

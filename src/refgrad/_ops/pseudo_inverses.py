@@ -122,6 +122,10 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
                            "least 2 dimensions.")
+    if modes_on():  # torch's steps, one by one: chapter "linalg.matrix_rank under a mode"
+        from refgrad.utils._rank_steps import rank_in_steps
+
+        return rank_in_steps(matrix_rank, A, tol, hermitian, atol, rtol)
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
     _factorable(A, hermitian)

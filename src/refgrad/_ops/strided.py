@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._backend import (
     array_module,
+    data_ptr,
     device_of,
     element_strides,
     moved_on,
@@ -24,7 +25,10 @@ def storage_geometry(t) -> tuple:
 
 
 def strided_view(a, size, stride, storage_offset, self_geometry=None):
-    """The view of ``a``'s storage with these sizes, strides and offset."""
+    """The view of ``a``'s storage with these sizes, strides and offset (None: ``a``'s own,
+    NOTE [An offset not given])."""
+    if storage_offset is None:
+        storage_offset = (data_ptr(a) - data_ptr(storage_root(a))) // a.itemsize
     flat = storage_root(a).ravel(order="A")  # the storage in memory order: a view
     if flat.dtype != a.dtype:  # a storage that holds another dtype: read as a's
         flat = flat.view(np.uint8)[:flat.nbytes // a.itemsize * a.itemsize].view(a.dtype)
@@ -36,7 +40,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
-# --- book/chapters/27_views.md:491
+# --- book/chapters/27_views.md:495
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -46,6 +50,8 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     from refgrad.autograd._formula_steps import zeros_seen  # as torch's C++ asks, no options
 
     sizes, strides, offset = self_geometry
+    if storage_offset is None:  # NOTE [An offset not given]
+        storage_offset = offset
     if 0 in size or 0 in sizes:
         return (g.new_zeros(sizes),)
     kept = []
@@ -78,7 +84,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:539
+# --- book/chapters/27_views.md:545
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -103,7 +109,11 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1729
+# --- book/chapters/27_views.md:1743
+# NOTE [An offset not given]
+# as_strided's row holds storage_offset as the caller gave it, None included,
+# which is what torch's node saves and a mode is shown; the forward and the
+# backward take the input's own offset in its place.
 def as_strided(input, size, stride, storage_offset=None):
     from refgrad._ops.dispatch import call
 
@@ -131,5 +141,5 @@ def strided_params(input, size, stride, storage_offset) -> dict:
         raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage "
                            f"offset {offset}, and itemsize {item} requiring a storage size of "
                            f"{needed * item} are out of bounds for storage of size {held * item}")
-    return {"size": size, "stride": stride, "storage_offset": offset,
-            "self_geometry": storage_geometry(input)}
+    return {"size": size, "stride": stride, "storage_offset": storage_offset,
+            "self_geometry": storage_geometry(input)}  # NOTE [An offset not given]

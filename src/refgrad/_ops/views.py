@@ -185,7 +185,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1198
+# --- book/chapters/27_views.md:1204
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -208,7 +208,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1222
+# --- book/chapters/27_views.md:1228
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

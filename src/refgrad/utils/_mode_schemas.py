@@ -119,5 +119,8 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
                                   " output_mask",
     # NOTE [Parameters a row keeps from a mode]
     "as_strided": "self, size, stride, storage_offset=None", "floor_divide": "self, other",
+    "as_strided_": "self, size, stride, storage_offset=None",
+    "as_strided_copy": "self, size, stride, storage_offset=None",
+    "as_strided_scatter": "self, src, size, stride, storage_offset=None",
     "floor_divide_by_number": "self, other", "number_floor_divide": "self, other",
 }

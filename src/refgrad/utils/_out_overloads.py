@@ -214,9 +214,9 @@ def _corrected(values, named):
 def _dims(args, kwargs):
     a, b, *rest = args
     dims = rest[0] if rest else kwargs.pop("dims", 2)
-    if isinstance(dims, int):
-        dims = (list(range(-dims, 0)), list(range(dims)))
-    return (a, b, *(list(d) if isinstance(d, list | tuple) else [d] for d in dims)), kwargs
+    from refgrad._ops.tensordot_dims import paired_dims  # every form: chapter 16ja
+
+    return (a, b, *paired_dims(a, b, dims)), kwargs
 
 
 TO_TORCH = {"tensordot": _dims}  # before the schema is read
