@@ -101,8 +101,8 @@ def check_storage(shape, dtype) -> None:
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
-    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
-        refuse_options("ones", pin_memory, requires_grad)
+    if type(requires_grad) is not bool or pin_memory is not False:
+        refuse_options("ones", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("ones.default", ones, size, requires_grad, dtype=dtype, layout=layout,
                       device=device, pin_memory=pin_memory)
@@ -112,8 +112,8 @@ def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=
 def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     size = size_args("zeros", sizes, size)
-    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
-        refuse_options("zeros", pin_memory, requires_grad)
+    if type(requires_grad) is not bool or pin_memory is not False:
+        refuse_options("zeros", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("zeros.default", zeros, size, requires_grad, dtype=dtype, layout=layout,
                       device=device, pin_memory=pin_memory)
@@ -123,8 +123,8 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
 def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None):
     size = size_args("empty", sizes, size)
-    if requires_grad is not False or pin_memory is not False:  # NOTE [Flags are Python's bools]
-        refuse_options("empty", pin_memory, requires_grad)
+    if type(requires_grad) is not bool or pin_memory is not False:
+        refuse_options("empty", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _sized("empty.memory_format", empty, size, requires_grad, dtype=dtype,
                       layout=layout, device=device, pin_memory=pin_memory,
