@@ -36,6 +36,9 @@ SEARCH = "bool out_int32 = False, bool right = False"
      "embedding(): argument 'sparse' (position 5) must be bool, not {}"),
     (lambda b: F.affine_grid(torch.rand(1, 2, 3), [1, 1, 2, 2], align_corners=b),
      "affine_grid_generator(): argument 'align_corners' (position 3) must be bool, not {}"),
+    (lambda b: v.nonzero(as_tuple=b), "nonzero(): argument 'as_tuple' must be bool, not {}"),
+    (lambda b: torch.nonzero(v, as_tuple=b),
+     "nonzero(): argument 'as_tuple' must be bool, not {}"),
 ])
 def test_a_flag_must_be_a_bool(call, message, value, shown):
     if value is None and "affine_grid" in message:
@@ -148,6 +151,15 @@ def test_a_factory_takes_only_bools_for_its_flags(name, factory, flag, value, sh
 def test_a_factory_takes_none_for_its_flags(name, factory):
     assert not factory(requires_grad=None, pin_memory=None).requires_grad
     assert factory(requires_grad=True).requires_grad
+
+
+@pytest.mark.parametrize("draw", [lambda **k: torch.rand(2, **k),
+                                  lambda **k: torch.randn(2, **k),
+                                  lambda **k: torch.randint(3, (2,), **k),
+                                  lambda **k: torch.rand(2, generator=None, **k)])
+def test_a_random_factory_takes_none_for_its_options(draw):
+    drawn = draw(requires_grad=None, pin_memory=None, dtype=None, layout=None, device=None)
+    assert (drawn.shape, drawn.requires_grad) == ((2,), False)
 
 
 def test_new_tensor_refuses_none():

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:126
+# --- book/chapters/16zb_flags_and_numbers_first.md:133
 """torch's namespace forms of F's operators, with their arguments read as torch reads them."""
 
 from refgrad._argument_forms import function_form

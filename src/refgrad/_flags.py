@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:50
+# --- book/chapters/16zb_flags_and_numbers_first.md:57
 """The parser's refusal of a flag that is not a bool, or of a bool or float for an int."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def not_an_int(value) -> bool:
     return isinstance(value, bool | float | np.bool_ | np.floating)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:105
+# --- book/chapters/16zb_flags_and_numbers_first.md:112
 FLAGS = {
     "batch_norm": (("training:bool", 5, 6),),
     "embedding": (("padding_idx?:int", 2, 3), ("scale_grad_by_freq:bool", 5, 4),

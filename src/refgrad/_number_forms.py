@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:170
+# --- book/chapters/16zb_flags_and_numbers_first.md:177
 """The forms of the functions that take a number first, or two tensors, read for out=."""
 
 from refgrad._read_after_failure import LazyForms, _parsed
@@ -33,7 +33,7 @@ _HIDDEN = {"floor_divide": (f"Number input, Tensor other, {_OUT}",)}
 BY_POSITION = set(_FORMS)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:210
+# --- book/chapters/16zb_flags_and_numbers_first.md:217
 _SEARCH = "*, bool out_int32 = False, bool right = False"
 _TOLERANCES = tuple(f"Tensor input, *, {kind} atol = None, {kind} rtol = None, "
                     f"bool hermitian = False, {_OUT}" for kind in ("Tensor", "float"))
@@ -66,7 +66,7 @@ KEYWORD_FORMS = {name: LazyForms((tuple(f"{name}({text})" for text in texts),
                  for name, texts in {**_FORMS, **_READ_ONLY}.items()}
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:251
+# --- book/chapters/16zb_flags_and_numbers_first.md:258
 # NOTE [Keywords read first]
 # A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's

@@ -38,8 +38,9 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
 # --- book/chapters/05_creation.md:1337
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
-    options = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-               "torch.device device = None, bool pin_memory = False, bool requires_grad = False")
+    options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
+               "torch.device? device = None, bool? pin_memory = False, "
+               "bool? requires_grad = False")
     return Arguments(*(f"{name}({first}, *, {generator}{options})"
                        for first in firsts or ("tuple of ints size",)
                        for generator in ("torch.Generator generator, ", "")))
@@ -56,7 +57,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1364
+# --- book/chapters/05_creation.md:1365
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -94,7 +95,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1408
+# --- book/chapters/05_creation.md:1409
 _UNSET = object()
 
 
@@ -140,7 +141,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1458
+# --- book/chapters/05_creation.md:1459
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -168,7 +169,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1506
+# --- book/chapters/05_creation.md:1507
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

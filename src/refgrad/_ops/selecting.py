@@ -55,6 +55,10 @@ NONZERO = register(Op("nonzero", None, ("self",), forward=_positions, promote=Fa
 
 
 def nonzero(input, *, as_tuple=False):
+    if type(as_tuple) is not bool:  # NOTE [Flags are Python's bools]
+        from refgrad._flags import refuse_flag
+
+        refuse_flag("nonzero", "as_tuple", None, as_tuple)
     if not as_tuple:
         return call(NONZERO, (input,))
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
@@ -72,7 +76,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:669
+# --- book/chapters/16g_moves_and_fused.md:673
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
