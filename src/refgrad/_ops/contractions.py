@@ -22,16 +22,12 @@ def _pairs(a, b, dims):
 
 def _once_each(dims, ndim) -> set:
     """The paired dimensions of one operand, wrapped; a dimension named twice is refused."""
-    seen = set()
-    for d in dims:
-        wrapped = wrap_dim(d, ndim)
-        if wrapped in seen:
-            raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
-        seen.add(wrapped)
-    return seen
+    from refgrad._ops.functions import dim_tuple  # its checks: each wrapped, none twice
+
+    return {wrap_dim(d, ndim) for d in dim_tuple(tuple(dims), ndim)}
 
 
-# --- book/chapters/16j_products_and_shapes.md:556
+# --- book/chapters/16j_products_and_shapes.md:552
 def tensordot(a, b, dims=2):
     if handed_whole((a, b)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("tensordot", tensordot, (a, b, paired_dims(a, b, dims)), {})
@@ -66,7 +62,7 @@ def tensordot(a, b, dims=2):
     return left.mm(b.permute((*second, *free_b)).reshape(summed, cols)).reshape(sizes)
 
 
-# --- book/chapters/16j_products_and_shapes.md:596
+# --- book/chapters/16j_products_and_shapes.md:592
 def inner(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("inner", inner, (input, other), {})
