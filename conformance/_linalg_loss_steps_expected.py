@@ -3,28 +3,122 @@ as torch 2.13 hands it over: each call as its name and overload, the arguments (
 'T') and the keywords. STEPS: a plain backward, after the seed's sum, ones_like and expand
 (the cases of WHOLE there from the forward on); CREATED: create_graph=True, after the seed."""
 
+_F64 = " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}"
+# The leaf is a (2, 3) matrix stored transposed: its new gradient is laid out like it.
+_INTO_TRANSPOSED_LEAF = (
+    "new_empty_strided.default('T', [2, 3], [1, 2])" + _F64,
+    "copy_.default('T', 'T')",
+)
+
+
+def _seed(shape):
+    """The ones of y.sum().backward(), in the steps of a case that lists its forward too."""
+    return ("sum.default('T',)",
+            "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
+            f"expand.default('T', {shape})")
+
+
+def _through_the_square(shape):
+    """With a graph the loss is (y * y).sum(): its seed spread to y's shape, then 2 * y * seed."""
+    return (f"expand.default('T', {shape})",
+            "mul.Tensor('T', 'T')",
+            "mul.Tensor('T', 'T')",
+            "add.Tensor('T', 'T')")
+
+
+_I64 = " {'dtype': torch.int64, 'layout': torch.strided, 'device': device(type='cpu')}"
+
+
+def _all_true(comparison):
+    """cov's checks of its weights and its count: the comparison, then equal to all True."""
+    return (comparison,
+            "new_ones.default('T', [])"
+            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
+            "equal.default('T', 'T')")
+
+
+# mm's gradient for both of its operands.
+_MM_GRADIENT = ("t.default('T',)", "mm.default('T', 'T')",
+                "t.default('T',)", "mm.default('T', 'T')",
+                "t.default('T',)", "t.default('T',)")
+# cov's centring x - mean(x, 1): the mean's share of the gradient, spread back over x.
+_CENTRING_GRADIENT = (
+    "neg.default('T',)",
+    "sum.dim_IntList('T', [1], True)",
+    "squeeze.dim('T', 1)",
+    "div.Tensor('T', 'T')",
+    "unsqueeze.default('T', 1)",
+    "expand.default('T', [2, 3])",
+)
+_TRANSPOSE = "transpose.int('T', -2, -1)"
+_MM = "mm.default('T', 'T')"
+# What pinv's gradient of a wide (or square) matrix hands over, after its first detach.
+_PINV_WIDE_GRADIENT = (
+    _TRANSPOSE, _TRANSPOSE, *[_MM] * 4, "sub.Tensor('T', 'T')", *[_MM] * 4, _TRANSPOSE,
+    "neg.default('T',)", "add.Tensor('T', 'T')", "sub.Tensor('T', 'T')", "add.Tensor('T', 'T')",
+)
 # What pinv's gradient of a tall matrix hands over, after its first detach: lstsq's too.
 _PINV_TALL_GRADIENT = (
-    "transpose.int('T', -2, -1)",
-    "transpose.int('T', -2, -1)",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "sub.Tensor('T', 'T')",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "mm.default('T', 'T')",
-    "transpose.int('T', -2, -1)",
-    "neg.default('T',)",
-    "add.Tensor('T', 'T')",
-    "add.Tensor('T', 'T')",
-    "sub.Tensor('T', 'T')",
+    _TRANSPOSE, _TRANSPOSE, *[_MM] * 5, "sub.Tensor('T', 'T')", *[_MM] * 3, _TRANSPOSE,
+    "neg.default('T',)", "add.Tensor('T', 'T')", "add.Tensor('T', 'T')", "sub.Tensor('T', 'T')",
     "t.default('T',)",
-    "new_empty_strided.default('T', [2, 3], [1, 2])"
-        " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-    "copy_.default('T', 'T')",
+    *_INTO_TRANSPOSED_LEAF,
+)
+
+# matrix_exp's gradient: the exponential of a block matrix of the adjoint, and its corner.
+_MATRIX_EXP_GRADIENT = (
+    "transpose.int('T', -2, -1)",
+    "cat.default(['T', 'T'], -1)",
+    "zeros_like.default('T',)",
+    "cat.default(['T', 'T'], -1)",
+    "cat.default(['T', 'T'], -2)",
+    "linalg_matrix_exp.default('T',)",
+    "slice.Tensor('T', -2, 0, 2)",
+    "slice.Tensor('T', -1, 2, 4)",
+    "slice_backward.default('T', [2, 3], 1, 0, 2, 1)",
+)
+
+
+def _aminmax_gradient(kept_shape, dims):
+    """aminmax's gradient: shared evenly among the elements equal to the extreme."""
+    return ("detach.default('T',)",
+            "detach.default('T',)",
+            f"view.default('T', {kept_shape})",
+            f"view.default('T', {kept_shape})",
+            "eq.Tensor('T', 'T')",
+            f"sum.dim_IntList('T', {dims}, True)",
+            "div.Tensor('T', 'T')",
+            "mul.Tensor('T', 'T')")
+
+
+# trapezoid's and cumulative_trapezoid's forward with x: the spacings times the pairs' sums.
+_TRAPEZOID_X_FORWARD = (
+    "lift_fresh.default('T',)",
+    "view.default('T', [1, 3])",
+    "slice.Tensor('T', 1, 0, -1)",
+    "slice.Tensor('T', 1, 1)",
+    "sub.Tensor('T', 'T')",
+    "slice.Tensor('T', 1, 0, -1)",
+    "slice.Tensor('T', 1, 1)",
+    "add.Tensor('T', 'T')",
+    "mul.Tensor('T', 'T')",
+)
+# ... and their gradient's end: the pairs' two slices put back and added, into the leaf.
+_TRAPEZOID_X_GRADIENT_TAIL = (
+    "slice_backward.default('T', [2, 3], 1, 1, 9223372036854775807, 1)",
+    "slice_backward.default('T', [2, 3], 1, 0, -1, 1)",
+    "add.Tensor('T', 'T')",
+    *_INTO_TRANSPOSED_LEAF,
+)
+
+# det's gradient, both ways, begins as det times the seed on a diagonal, transposed.
+_DET_GRADIENT_START = (
+    "detach.default('T',)",
+    "mul.Tensor('T', 'T')",
+    "unsqueeze.default('T', -1)",
+    "expand.default('T', [2])",
+    "diag_embed.default('T',)",
+    "transpose.int('T', -2, -1)",
 )
 
 STEPS = {
@@ -35,9 +129,7 @@ STEPS = {
         "native_group_norm_backward.default('T', 'T', 'T', 'T', None, 1, 2, 3, 1, [True, "
             'False, False])',
         "squeeze.dim('T', 0)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'bce': (
         "binary_cross_entropy_backward.default('T', 'T', 'T', None)",
@@ -49,9 +141,7 @@ STEPS = {
         "sub.Tensor('T', 'T')",
         "mul.Tensor('T', 'T')",
         "div_.Scalar('T', 6)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'bce_logits_pos_weight': (
         "mul.Tensor('T', 'T')",
@@ -69,20 +159,15 @@ STEPS = {
         "sub.Tensor('T', 'T')",
         "mul.Tensor('T', 'T')",
         "div_.Scalar('T', 6)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [3, 1])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        *_INTO_TRANSPOSED_LEAF,
+        "new_empty_strided.default('T', [2, 3], [3, 1])" + _F64,
         "copy_.default('T', 'T')",
     ),
     'cdist': (
         "detach.default('T',)",
         "clone.default('T',) {'memory_format': torch.contiguous_format}",
         "_cdist_backward.default('T', 'T', 'T', 2.0, 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'cdist_both': (
         "detach.default('T',)",
@@ -93,12 +178,8 @@ STEPS = {
         "transpose.int('T', -2, -1)",
         "clone.default('T',) {'memory_format': torch.contiguous_format}",
         "_cdist_backward.default('T', 'T', 'T', 2.0, 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'tensordot': (
         "view.default('T', [2, 2])",
@@ -122,9 +203,7 @@ STEPS = {
         "mul.Scalar('T', 2.5066282746310002)",
         "mul.Tensor('T', 'T')",
         "mul.Tensor('T', 0.5)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'log_ndtr': (
         "detach.default('T',)",
@@ -135,9 +214,7 @@ STEPS = {
         "exp.default('T',)",
         "div.Scalar('T', 2.5066282746310002)",
         "mul.Tensor('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'i0e': (
         "detach.default('T',)",
@@ -158,42 +235,15 @@ STEPS = {
         "add.Tensor('T', 'T')",
         "select_backward.default('T', [2, 3], -1, -1)",
         "add.Tensor('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'matrix_exp': (
-        "transpose.int('T', -2, -1)",
-        "cat.default(['T', 'T'], -1)",
-        "zeros_like.default('T',)",
-        "cat.default(['T', 'T'], -1)",
-        "cat.default(['T', 'T'], -2)",
-        "linalg_matrix_exp.default('T',)",
-        "slice.Tensor('T', -2, 0, 2)",
-        "slice.Tensor('T', -1, 2, 4)",
-        "slice_backward.default('T', [2, 3], 1, 0, 2, 1)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_MATRIX_EXP_GRADIENT,
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'pinv': (
         "detach.default('T',)",
-        "transpose.int('T', -2, -1)",
-        "transpose.int('T', -2, -1)",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "neg.default('T',)",
-        "add.Tensor('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
+        *_PINV_WIDE_GRADIENT,
         "detach.default('T',)",
     ),
     'pinv_tall': (
@@ -205,32 +255,10 @@ STEPS = {
         "mm.default('T', 'T')",
         "linalg_pinv.atol_rtol_tensor('T',) {'hermitian': True}",
         "detach.default('T',)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [2, 2])",
+        *_seed([2, 2]),
         "detach.default('T',)",
-        "transpose.int('T', -2, -1)",
-        "transpose.int('T', -2, -1)",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "neg.default('T',)",
-        "add.Tensor('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "t.default('T',)",
+        *_PINV_WIDE_GRADIENT,
+        *_MM_GRADIENT,
         "add.Tensor('T', 'T')",
         "detach.default('T',)",
     ),
@@ -242,39 +270,22 @@ STEPS = {
         *_PINV_TALL_GRADIENT,
     ),
     'cov': (
-        'scalar_tensor.default(3,)'
-            " {'dtype': torch.int64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'scalar_tensor.default(3,)' + _I64,
         "sum.dim_IntList('T', [1])",
         "div.Tensor('T', 'T')",
-        'scalar_tensor.default(2,)'
-            " {'dtype': torch.int64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "le.Scalar('T', 0)",
-        "new_ones.default('T', [])"
-            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "equal.default('T', 'T')",
+        'scalar_tensor.default(2,)' + _I64,
+        *_all_true("le.Scalar('T', 0)"),
         "unsqueeze.default('T', 1)",
         "sub.Tensor('T', 'T')",
         "t.default('T',)",
         "mm.default('T', 'T')",
         "div.Tensor('T', 'T')",
         "squeeze.default('T',)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [2, 2])",
+        *_seed([2, 2]),
         "div.Tensor('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "t.default('T',)",
+        *_MM_GRADIENT,
         "add.Tensor('T', 'T')",
-        "neg.default('T',)",
-        "sum.dim_IntList('T', [1], True)",
-        "squeeze.dim('T', 1)",
-        "div.Tensor('T', 'T')",
-        "unsqueeze.default('T', 1)",
-        "expand.default('T', [2, 3])",
+        *_CENTRING_GRADIENT,
         "add.Tensor('T', 'T')",
         "detach.default('T',)",
     ),
@@ -282,21 +293,12 @@ STEPS = {
         "lift_fresh.default('T',)",
         "lift_fresh.default('T',)",
         "min.default('T',)",
-        "ge.Scalar('T', 0)",
-        "new_ones.default('T', [])"
-            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "equal.default('T', 'T')",
+        *_all_true("ge.Scalar('T', 0)"),
         "min.default('T',)",
-        "ge.Scalar('T', 0)",
-        "new_ones.default('T', [])"
-            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "equal.default('T', 'T')",
+        *_all_true("ge.Scalar('T', 0)"),
         "mul.Tensor('T', 'T')",
         "sum.default('T',)",
-        "ne.Scalar('T', 0)",
-        "new_ones.default('T', [])"
-            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "equal.default('T', 'T')",
+        *_all_true("ne.Scalar('T', 0)"),
         "mul.Tensor('T', 'T')",
         "sum.dim_IntList('T', [1])",
         "div.Tensor('T', 'T')",
@@ -305,10 +307,7 @@ STEPS = {
         "mul.Scalar('T', 1)",
         "div.Tensor('T', 'T')",
         "sub.Tensor('T', 'T')",
-        "le.Scalar('T', 0)",
-        "new_ones.default('T', [])"
-            " {'dtype': torch.bool, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "equal.default('T', 'T')",
+        *_all_true("le.Scalar('T', 0)"),
         "unsqueeze.default('T', 1)",
         "sub.Tensor('T', 'T')",
         "mul.Tensor('T', 'T')",
@@ -316,31 +315,18 @@ STEPS = {
         "mm.default('T', 'T')",
         "div.Tensor('T', 'T')",
         "squeeze.default('T',)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [2, 2])",
+        *_seed([2, 2]),
         "div.Tensor('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "t.default('T',)",
+        *_MM_GRADIENT,
         "mul.Tensor('T', 'T')",
         "add.Tensor('T', 'T')",
-        "neg.default('T',)",
-        "sum.dim_IntList('T', [1], True)",
-        "squeeze.dim('T', 1)",
-        "div.Tensor('T', 'T')",
-        "unsqueeze.default('T', 1)",
-        "expand.default('T', [2, 3])",
+        *_CENTRING_GRADIENT,
         "mul.Tensor('T', 'T')",
         "add.Tensor('T', 'T')",
         "detach.default('T',)",
     ),
     'corrcoef': (
-        'scalar_tensor.default(0.0,)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'scalar_tensor.default(0.0,)' + _F64,
         "ge.Scalar('T', -1)",
         "le.Scalar('T', 1)",
         "logical_and_.default('T', 'T')",
@@ -366,96 +352,42 @@ STEPS = {
         "diagonal_backward.default('T', [2, 2], 0, 0, 1)",
         "add.Tensor('T', 'T')",
         "div.Tensor('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "mm.default('T', 'T')",
-        "t.default('T',)",
-        "t.default('T',)",
+        *_MM_GRADIENT,
         "add.Tensor('T', 'T')",
-        "neg.default('T',)",
-        "sum.dim_IntList('T', [1], True)",
-        "squeeze.dim('T', 1)",
-        "div.Tensor('T', 'T')",
-        "unsqueeze.default('T', 1)",
-        "expand.default('T', [2, 3])",
+        *_CENTRING_GRADIENT,
         "add.Tensor('T', 'T')",
         "detach.default('T',)",
     ),
     'aminmax': (
-        "detach.default('T',)",
-        "detach.default('T',)",
-        "view.default('T', [1, 1])",
-        "view.default('T', [1, 1])",
-        "eq.Tensor('T', 'T')",
-        "sum.dim_IntList('T', [0, 1], True)",
-        "div.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
+        *_aminmax_gradient([1, 1], [0, 1]),
         "detach.default('T',)",
     ),
     'aminmax_dim': (
-        "detach.default('T',)",
-        "detach.default('T',)",
-        "view.default('T', [2, 1])",
-        "view.default('T', [2, 1])",
-        "eq.Tensor('T', 'T')",
-        "sum.dim_IntList('T', [1], True)",
-        "div.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
+        *_aminmax_gradient([2, 1], [1]),
         "detach.default('T',)",
     ),
     'trapezoid_x': (
-        "lift_fresh.default('T',)",
-        "view.default('T', [1, 3])",
-        "slice.Tensor('T', 1, 0, -1)",
-        "slice.Tensor('T', 1, 1)",
-        "sub.Tensor('T', 'T')",
-        "slice.Tensor('T', 1, 0, -1)",
-        "slice.Tensor('T', 1, 1)",
-        "add.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
+        *_TRAPEZOID_X_FORWARD,
         "sum.dim_IntList('T', [1])",
         "div.Scalar('T', 2.0)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [2])",
+        *_seed([2]),
         "div.Scalar('T', 2.0)",
         "unsqueeze.default('T', 1)",
         "expand.default('T', [2, 2])",
         "mul.Tensor('T', 'T')",
-        "slice_backward.default('T', [2, 3], 1, 1, 9223372036854775807, 1)",
-        "slice_backward.default('T', [2, 3], 1, 0, -1, 1)",
-        "add.Tensor('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_TRAPEZOID_X_GRADIENT_TAIL,
     ),
     'cumulative_trapezoid_x': (
-        "lift_fresh.default('T',)",
-        "view.default('T', [1, 3])",
-        "slice.Tensor('T', 1, 0, -1)",
-        "slice.Tensor('T', 1, 1)",
-        "sub.Tensor('T', 'T')",
-        "slice.Tensor('T', 1, 0, -1)",
-        "slice.Tensor('T', 1, 1)",
-        "add.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
+        *_TRAPEZOID_X_FORWARD,
         "cumsum.default('T', 1)",
         "div.Scalar('T', 2.0)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [2, 2])",
+        *_seed([2, 2]),
         "div.Scalar('T', 2.0)",
         "flip.default('T', [1])",
         "cumsum.default('T', 1)",
         "flip.default('T', [1])",
         "mul.Tensor('T', 'T')",
-        "slice_backward.default('T', [2, 3], 1, 1, 9223372036854775807, 1)",
-        "slice_backward.default('T', [2, 3], 1, 0, -1, 1)",
-        "add.Tensor('T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_TRAPEZOID_X_GRADIENT_TAIL,
     ),
     'aminmax_keepdim': (
         "detach.default('T',)",
@@ -467,40 +399,20 @@ STEPS = {
         "detach.default('T',)",
     ),
     'pinv_atol': (
-        'full.default([], 0.1)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        'full.default([], 0.0)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'full.default([], 0.1)' + _F64,
+        'full.default([], 0.0)' + _F64,
         "linalg_pinv.atol_rtol_tensor('T',) {'atol': 'T', 'rtol': 'T'}",
         "detach.default('T',)",
-        "sum.default('T',)",
-        "ones_like.default('T',) {'pin_memory': False, 'memory_format': torch.preserve_format}",
-        "expand.default('T', [3, 2])",
+        *_seed([3, 2]),
         "detach.default('T',)",
-        "transpose.int('T', -2, -1)",
-        "transpose.int('T', -2, -1)",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "mm.default('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "neg.default('T',)",
-        "add.Tensor('T', 'T')",
-        "sub.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
+        *_PINV_WIDE_GRADIENT,
         "detach.default('T',)",
     ),
     'cumprod': (
         "detach.default('T',)",
         "mul.Tensor('T', 'T')",
         "eq.Scalar('T', 0)",
-        'zeros.default([2, 3],)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'zeros.default([2, 3],)' + _F64,
         "cumsum.default('T', 1)",
         "eq.Scalar('T', 0)",
         "bitwise_not.default('T',)",
@@ -531,17 +443,10 @@ STEPS = {
         "sum.dim_IntList('T', [1], True)",
         "mul.Tensor('T', 'T')",
         "where.self('T', 'T', 'T')",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
     'det': (
-        "detach.default('T',)",
-        "mul.Tensor('T', 'T')",
-        "unsqueeze.default('T', -1)",
-        "expand.default('T', [2])",
-        "diag_embed.default('T',)",
-        "transpose.int('T', -2, -1)",
+        *_DET_GRADIENT_START,
         "diagonal.default('T', 0, -2, -1)",
         "eq.Scalar('T', 0.0)",
         'scalar_tensor.default(0.0,)'
@@ -553,17 +458,12 @@ STEPS = {
         "add.Tensor('T', 'T')",
         "linalg_lu_solve.default('T', 'T', 'T') {'adjoint': True}",
         "slice_backward.default('T', [2, 3], 1, 0, 2, 1)",
-        "new_empty_strided.default('T', [2, 3], [1, 2])"
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
-        "copy_.default('T', 'T')",
+        *_INTO_TRANSPOSED_LEAF,
     ),
 }
 CREATED = {
     'group_norm': (
-        "expand.default('T', [1, 2, 3])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
+        *_through_the_square([1, 2, 3]),
         "detach.default('T',)",
         "detach.default('T',)",
         "view.default('T', [1, 1, 2, 3])",
@@ -603,52 +503,24 @@ CREATED = {
         "squeeze.dim('T', 0)",
     ),
     'cdist': (
-        "expand.default('T', [2, 2])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
+        *_through_the_square([2, 2]),
         "detach.default('T',)",
         "_cdist_backward.default('T', 'T', 'T', 2.0, 'T')",
     ),
     'matrix_exp': (
-        "expand.default('T', [2, 2])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "transpose.int('T', -2, -1)",
-        "cat.default(['T', 'T'], -1)",
-        "zeros_like.default('T',)",
-        "cat.default(['T', 'T'], -1)",
-        "cat.default(['T', 'T'], -2)",
-        "linalg_matrix_exp.default('T',)",
-        "slice.Tensor('T', -2, 0, 2)",
-        "slice.Tensor('T', -1, 2, 4)",
-        "slice_backward.default('T', [2, 3], 1, 0, 2, 1)",
+        *_through_the_square([2, 2]),
+        *_MATRIX_EXP_GRADIENT,
     ),
     'aminmax': (
-        "expand.default('T', [])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "detach.default('T',)",
-        "detach.default('T',)",
-        "view.default('T', [1, 1])",
-        "view.default('T', [1, 1])",
-        "eq.Tensor('T', 'T')",
-        "sum.dim_IntList('T', [0, 1], True)",
-        "div.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
+        *_through_the_square([]),
+        *_aminmax_gradient([1, 1], [0, 1]),
     ),
     'cumprod': (
-        "expand.default('T', [2, 3])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
+        *_through_the_square([2, 3]),
         "detach.default('T',)",
         "mul.Tensor('T', 'T')",
         "eq.Scalar('T', 0)",
-        'ones.default([1],)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'ones.default([1],)' + _F64,
         "expand.default('T', [2, 1])",
         "slice.Tensor('T', 1, 1)",
         "cumprod.default('T', 1)",
@@ -678,16 +550,8 @@ CREATED = {
         "stack.default(['T', 'T', 'T'], 1)",
     ),
     'det': (
-        "expand.default('T', [])",
-        "mul.Tensor('T', 'T')",
-        "mul.Tensor('T', 'T')",
-        "add.Tensor('T', 'T')",
-        "detach.default('T',)",
-        "mul.Tensor('T', 'T')",
-        "unsqueeze.default('T', -1)",
-        "expand.default('T', [2])",
-        "diag_embed.default('T',)",
-        "transpose.int('T', -2, -1)",
+        *_through_the_square([]),
+        *_DET_GRADIENT_START,
         "_linalg_svd.default('T', True)",
         "detach.default('T',)",
         "detach.default('T',)",
@@ -699,8 +563,7 @@ CREATED = {
         "mul.Tensor('T', 'T')",
         "mul.Tensor('T', 'T')",
         "unsqueeze.default('T', -1)",
-        'ones.default([1],)'
-            " {'dtype': torch.float64, 'layout': torch.strided, 'device': device(type='cpu')}",
+        'ones.default([1],)' + _F64,
         "slice.Tensor('T', 0, 0, 1)",
         "cat.default(['T', 'T'],)",
         "cumprod.default('T', 0)",
