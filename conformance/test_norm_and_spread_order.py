@@ -7,8 +7,6 @@ a share of each thread is merged in turn. The references use Python floats, NumP
 float32 scalars and the C library's powf.
 """
 
-import ctypes
-import ctypes.util
 import math
 from fractions import Fraction
 
@@ -16,8 +14,9 @@ import numpy as np
 import pytest
 import torch
 
-_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-_libm.powf.restype, _libm.powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
+from tests._references import c_powf, running
+
+_powf = c_powf()
 
 
 @pytest.fixture
@@ -29,7 +28,7 @@ def threads():
 
 def pow_in(scalar, x, p):
     if scalar is np.float32:
-        return np.float32(_libm.powf(float(x), float(p)))
+        return np.float32(_powf(float(x), float(p)))
     return math.pow(x, p) if x else (0.0 if p > 0 else math.inf)
 
 
@@ -73,15 +72,6 @@ def test_a_long_p_norm_is_shared_among_threads(threads, dtype, scalar, p):
     assert torch.linalg.vector_norm(x, p).item() == p_norm(a, p, scalar)
     threads(2)
     assert torch.linalg.vector_norm(x, p).item() == p_norm(a, p, scalar, shares=2)
-
-
-def running(values):
-    mean = m2 = 0.0
-    for i, x in enumerate(values, 1):
-        delta = x - mean
-        mean = mean + delta / i
-        m2 = m2 + delta * (x - mean)
-    return mean, m2, float(len(values))
 
 
 def fma(x, y, z):

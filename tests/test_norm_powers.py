@@ -1,19 +1,12 @@
 """The C library's powers behind the p-norms, and Welford's update through long slices."""
 
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 import pytest
 
 from refgrad._ops import norm_powers, welford_order
-
-
-def _powf():
-    powf = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6").powf
-    powf.restype, powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
-    return powf
+from tests._references import c_powf, running
 
 
 @pytest.mark.parametrize("scale", [1.0, 1e-3, 1e3, 1e-20, 1e20])
@@ -24,7 +17,7 @@ def test_float32_powers_are_the_c_librarys_powf(scale, p):
     s[1] = np.inf
     s[2] = np.nan
     p = float(np.float32(p))
-    powf = _powf()
+    powf = c_powf()
     expected = np.array([powf(float(v), p) for v in s], dtype=np.float32)
     got = norm_powers._powers(s, np.float32(p))
     assert got.dtype == np.float32
@@ -53,20 +46,11 @@ def test_float64_powers_are_math_pow_and_mind_its_errors(p):
     assert got[3] == (math.inf if p > 1 else 1e200 ** p)
 
 
-def _reference(values):
-    mean = m2 = 0.0
-    for i, x in enumerate(values, 1):
-        delta = x - mean
-        mean = mean + delta / i
-        m2 = m2 + delta * (x - mean)
-    return mean, m2
-
-
 @pytest.mark.parametrize("slices", [1, 5, 30])
 def test_welford_is_the_same_update_however_the_slices_are_taken(slices):
     b = np.random.default_rng(4).standard_normal((slices, 5000)) * 4.0 + 2.0
     means, m2s = welford_order.welford(b)
-    expected = [_reference(r.tolist()) for r in b]
+    expected = [running(r.tolist())[:2] for r in b]
     assert means.tolist() == [m for m, _ in expected]
     assert m2s.tolist() == [m2 for _, m2 in expected]
 
