@@ -5,8 +5,8 @@ give views. The same assertions run on torch.
 """
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._mode_support import tagged_mode
 from conformance._support import recording_mode
 
 
@@ -86,16 +86,7 @@ def test_inference_tensors_alone_hand_the_composite_over_outside_inference_mode(
 
 def test_each_mode_of_a_stack_sees_the_composite():
     seen = []
-
-    class Tagged(TorchDispatchMode):
-        def __init__(self, tag):
-            super().__init__()
-            self.tag = tag
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            seen.append((self.tag, _name(func)))
-            return func(*args, **(kwargs or {}))
-
+    Tagged = tagged_mode(seen, _name)
     x = _normal()
     with torch.inference_mode(), Tagged("outer"), Tagged("inner"):
         r = x.reshape(3, 2)

@@ -7,8 +7,8 @@ where autograd is out of the way it sees the alias. The same assertions run on t
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._mode_support import tagged_mode
 from conformance._support import recording_mode
 
 Seen = recording_mode()
@@ -172,16 +172,7 @@ def test_an_in_place_alias_handed_over_whole_gives_back_the_tensor_it_wrote():
 
 def test_each_mode_of_a_stack_sees_the_alias():
     seen = []
-
-    class Tagged(TorchDispatchMode):
-        def __init__(self, tag):
-            super().__init__()
-            self.tag = tag
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            seen.append((self.tag, str(func)))
-            return func(*args, **(kwargs or {}))
-
+    Tagged = tagged_mode(seen)
     x = _x()
     with torch.inference_mode(), Tagged("outer"), Tagged("inner"):
         torch.absolute(x)

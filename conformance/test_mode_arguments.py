@@ -8,6 +8,7 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._mode_support import graph_under_mode_is_the_ops
 from conformance._support import calling_mode, mode_inputs, seen_and_called_again
 
 Calls = calling_mode()
@@ -153,21 +154,7 @@ def test_the_graph_is_the_ops_own():
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), CASES)
 def test_the_graph_made_through_func_is_the_ops(call, name, args, kwargs):
-    x, y, i = mode_inputs()
-    x.requires_grad_()
-    alone = call(x, y, i)
-    if not alone.requires_grad:  # an op with no gradient: through func it has none either
-        with Calls():
-            made = call(x, y, i)
-        assert not made.requires_grad and made.grad_fn is None
-        return
-    (expected,) = torch.autograd.grad((alone * alone).sum(), x)
-    with Calls():
-        made = call(x, y, i)
-        (inside,) = torch.autograd.grad((made * made).sum(), x, retain_graph=True)
-    (outside,) = torch.autograd.grad((made * made).sum(), x)
-    assert made.grad_fn.name() == alone.grad_fn.name()
-    assert torch.equal(inside, expected) and torch.equal(outside, expected)
+    graph_under_mode_is_the_ops(Calls, call, inside=True)
 
 
 def test_fill_hands_the_mode_its_value():

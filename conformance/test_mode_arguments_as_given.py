@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from conformance._mode_support import graph_under_mode_is_the_ops
 from conformance._support import calling_mode, mode_inputs, seen_and_called_again
 
 F = torch.nn.functional
@@ -87,20 +88,7 @@ def test_the_mode_sees_the_arguments_as_torch_binds_them(call, name, args, kwarg
 
 @pytest.mark.parametrize(("call", "name", "args", "kwargs"), LAST)
 def test_the_graph_made_under_the_mode_is_the_ops(call, name, args, kwargs):
-    x, y, i = mode_inputs()
-    x.requires_grad_()
-    alone = call(x, y, i)
-    if not alone.requires_grad:  # an op with no gradient: under the mode it has none either
-        with Calls():
-            made = call(x, y, i)
-        assert not made.requires_grad and made.grad_fn is None
-        return
-    (expected,) = torch.autograd.grad((alone * alone).sum(), x)
-    with Calls():
-        made = call(x, y, i)
-    (inside,) = torch.autograd.grad((made * made).sum(), x)
-    assert made.grad_fn.name() == alone.grad_fn.name()
-    assert torch.equal(inside, expected)
+    graph_under_mode_is_the_ops(Calls, call)
 
 
 def _seen(call):
