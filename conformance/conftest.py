@@ -74,6 +74,17 @@ settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture
+def threads():
+    """torch.set_num_threads for a test that sets the thread count; the count it found is
+    put back afterwards."""
+    import torch
+
+    default = torch.get_num_threads()
+    yield torch.set_num_threads
+    torch.set_num_threads(default)
+
+
 @pytest.fixture(autouse=True)
 def modes_are_restored():
     """Fail any test that leaves a global autograd switch changed."""

@@ -13,13 +13,6 @@ from conformance.test_sum_order import _in_turn, _partials
 F16, F32 = np.float16, np.float32
 
 
-@pytest.fixture
-def threads():
-    default = torch.get_num_threads()
-    yield torch.set_num_threads
-    torch.set_num_threads(default)
-
-
 def _halves(shape, seed, scale=30.0):
     values = np.random.default_rng(seed).standard_normal(shape) * scale
     return values.astype(F16)

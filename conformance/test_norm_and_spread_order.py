@@ -19,13 +19,6 @@ from tests._references import c_powf, running
 _powf = c_powf()
 
 
-@pytest.fixture
-def threads():
-    default = torch.get_num_threads()
-    yield torch.set_num_threads
-    torch.set_num_threads(default)
-
-
 def pow_in(scalar, x, p):
     if scalar is np.float32:
         return np.float32(_powf(float(x), float(p)))

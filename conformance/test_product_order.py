@@ -11,13 +11,6 @@ import torch
 DTYPES = [(torch.float64, np.float64), (torch.float32, np.float32)]
 
 
-@pytest.fixture
-def threads():
-    default = torch.get_num_threads()
-    yield torch.set_num_threads
-    torch.set_num_threads(default)
-
-
 def _factors(n, seed, scalar):
     return np.random.default_rng(seed).uniform(0.5, 1.5, n).astype(scalar)
 

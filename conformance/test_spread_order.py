@@ -6,23 +6,13 @@ thread's, and the threads' totals in turn. The references use Python floats.
 """
 
 import numpy as np
-import pytest
 import torch
 
-
-@pytest.fixture
-def threads():
-    default = torch.get_num_threads()
-    yield torch.set_num_threads
-    torch.set_num_threads(default)
+from tests._references import running
 
 
 def welford(values, correction=1, with_mean=False):
-    mean = m2 = 0.0
-    for i, x in enumerate(values):
-        delta = x - mean
-        mean = mean + delta / (i + 1)
-        m2 = m2 + delta * (x - mean)
+    mean, m2, _ = running(values)
     spread = m2 / max(len(values) - correction, 0)
     return (spread, mean) if with_mean else spread
 

@@ -13,14 +13,6 @@ import torch
 from conformance.test_sum_order import _cascade, _in_turn, _partials, torch_order
 
 
-@pytest.fixture
-def threads():
-    """Set the thread count for a test, and put the default back afterwards."""
-    default = torch.get_num_threads()
-    yield torch.set_num_threads
-    torch.set_num_threads(default)
-
-
 def _random(n, seed, scalar):
     return [float(v) for v in np.random.default_rng(seed).standard_normal(n).astype(scalar)]
 
