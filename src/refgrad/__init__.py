@@ -577,19 +577,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2069
+# --- book/chapters/26_inplace.md:2078
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2122
+# --- book/chapters/26_inplace.md:2131
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2291
+# --- book/chapters/26_inplace.md:2300
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3091
+# --- book/chapters/26_inplace.md:3100
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -614,7 +614,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3251
+# --- book/chapters/26_inplace.md:3260
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -625,7 +625,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3600
+# --- book/chapters/26_inplace.md:3609
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -635,7 +635,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4226
+# --- book/chapters/26_inplace.md:4235
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -672,7 +672,7 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/27a_view_functions.md:324
+# --- book/chapters/27a_view_functions.md:330
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 

@@ -60,6 +60,7 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                    copy=True, memory_format=memory_format or preserve_format)
 
 
+# --- book/chapters/23d_calling_ops.md:115
 def _with_alpha(row_function):
     def run(self, other, alpha=1):
         return row_function(self, other * alpha)

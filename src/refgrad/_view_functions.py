@@ -68,6 +68,7 @@ def _same_storage_numel(new_base, base) -> bool:
     return dispatch_op("_has_same_storage_numel", same, (new_base, base), {})
 
 
+# --- book/chapters/27a_view_functions.md:126
 def _view_func(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=None):
     base = _tracked_base(self)
     if base is None or not _same_storage_numel(new_base, base):
@@ -79,7 +80,7 @@ def _view_func_unsafe(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=
     return None if _tracked_base(self) is None else _made_again(self, new_base)
 
 
-# --- book/chapters/27a_view_functions.md:297
+# --- book/chapters/27a_view_functions.md:303
 def _rev_view_func_unsafe(self, *args):
     if len(args) != 1:
         raise TypeError("TensorBase._rev_view_func_unsafe() takes exactly one argument "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27a_view_functions.md:162
+# --- book/chapters/27a_view_functions.md:168
 """The way back from a view whose view ops were recorded: each op undone, last first."""
 
 from refgrad._ops.slice_inverse import slice_inverse
@@ -33,7 +33,7 @@ def undone(view, new_view):
     return m
 
 
-# --- book/chapters/27a_view_functions.md:194
+# --- book/chapters/27a_view_functions.md:200
 def _rearranged_back(name, params, m, base):
     if name == "t":
         return m.t()
@@ -58,7 +58,7 @@ def _rearranged_back(name, params, m, base):
     return alias(m)
 
 
-# --- book/chapters/27a_view_functions.md:223
+# --- book/chapters/27a_view_functions.md:229
 def _slice_of(name, params, index, base) -> tuple:
     """The dim, start, end and step of the slice a slicing step took of ``base``."""
     dim = params.get("dim", 0)

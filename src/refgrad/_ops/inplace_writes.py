@@ -64,6 +64,7 @@ COPY = register(Op(
 ))
 
 
+# --- book/chapters/26_inplace.md:1071
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -80,7 +81,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1083
+# --- book/chapters/26_inplace.md:1092
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -95,7 +96,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1103
+# --- book/chapters/26_inplace.md:1112
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -113,7 +114,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2308
+# --- book/chapters/26_inplace.md:2317
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -143,7 +144,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2343
+# --- book/chapters/26_inplace.md:2352
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -168,7 +169,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2373
+# --- book/chapters/26_inplace.md:2382
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -195,7 +196,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2408
+# --- book/chapters/26_inplace.md:2417
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
         given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
@@ -237,7 +238,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2455
+# --- book/chapters/26_inplace.md:2464
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27a_view_functions.md:255
+# --- book/chapters/27a_view_functions.md:261
 """aten.slice_inverse: the way back from a slice, a view with the sliced tensor's geometry."""
 
 from refgrad._backend import data_ptr, element_strides, storage_root
