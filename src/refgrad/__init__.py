@@ -538,6 +538,10 @@ from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # is
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
+# --- book/chapters/19e_assert_close.md:670
+from refgrad import testing  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
