@@ -530,6 +530,11 @@ from refgrad._aten_arguments import (
 )
 
 
+# --- book/chapters/16zc_flags_sizes_and_keywords.md:72
+# svd and combinations, their flags and ints read as torch's parser reads them
+from refgrad._flag_forms import combinations, svd  # noqa: F811
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
