@@ -165,3 +165,49 @@ def test_where_marks_its_keywords_in_the_signatures_order(order):
               "!input=str!, !other=float!)")
     with pytest.raises(TypeError, match=re.escape(reason)):
         torch.where(t > 0, **{k: values[k] for k in order})
+
+
+_NEW = "new_{}(): argument 'size' "
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: t.new_zeros(2.0), _NEW.format("zeros") + "(position 1) must be tuple of ints, not "
+                                                      "float"),
+    (lambda: t.new_ones(True), _NEW.format("ones") + "(position 1) must be tuple of ints, not "
+                                                     "bool"),
+    (lambda: t.new_empty((2.0,)), _NEW.format("empty") + "(position 1) must be tuple of ints, "
+                                                         "but found element of type float at "
+                                                         "pos 0"),
+    (lambda: t.new_zeros(2, 2.0), _NEW.format("zeros") + "failed to unpack the object at pos 2 "
+                                                         "with error \"type must be tuple of "
+                                                         "ints,but got float\""),
+    (lambda: t.new_full((2.0,), 1), _NEW.format("full") + "(position 1) must be tuple of ints, "
+                                                          "but found element of type float at "
+                                                          "pos 0"),
+    (lambda: t.new_zeros(size=2), _NEW.format("zeros") + "must be tuple of ints, not int"),
+    (lambda: t.new_zeros(size=(2.0,)), _NEW.format("zeros") + "must be tuple of ints, not "
+                                                              "tuple"),
+    (lambda: t.new_ones(size=[True]), _NEW.format("ones") + "must be tuple of ints, not list"),
+    (lambda: t.new_empty(size=[2, 2.0]), _NEW.format("empty") + "failed to unpack the object at "
+                                                                "pos 2 with error \"type must be "
+                                                                "tuple of ints,but got float\""),
+    (lambda: t.new_zeros(2, size=(2,)), "new_zeros() got multiple values for argument 'size'"),
+    (lambda: t.new_zeros(2.0, 3), "new_zeros() takes 1 positional argument but 2 were given"),
+    (lambda: t.new_tensor([1.0], pin_memory=False),
+     "new_tensor() got an unexpected keyword argument 'pin_memory'"),
+    (lambda: t.new_tensor([1.0], layout=torch.strided),
+     "new_tensor() got an unexpected keyword argument 'layout'"),
+])
+def test_the_new_methods_read_their_sizes_in_their_own_names(call, message):
+    with raises(TypeError, message):
+        call()
+
+
+def test_the_new_methods_take_what_torch_takes():
+    assert t.new_zeros(size=(2, True)).shape == (2, 1)
+    assert t.new_zeros(size=(torch.tensor(2),)).shape == (2,)
+    assert t.new_zeros(torch.tensor(2), 3).shape == (2, 3)
+    assert t.new_full((2, True), 1.0).shape == (2, 1)
+    assert t.new_ones(size=[]).shape == ()
+    with raises(RuntimeError, "Trying to create tensor with negative dimension -1: [-1]"):
+        t.new_zeros(-1)
