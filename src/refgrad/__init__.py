@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1688
+# --- book/chapters/05_creation.md:1710
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1747
+# --- book/chapters/05_creation.md:1769
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2406
+# --- book/chapters/05_creation.md:2428
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2805
+# --- book/chapters/05_creation.md:2827
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:2981
+# --- book/chapters/05_creation.md:3003
 from refgrad._factory_arguments import asarray
 
 
@@ -429,7 +429,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:927
+# --- book/chapters/16s_normalization.md:933
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -501,7 +501,7 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:897
+# --- book/chapters/16z_more_pools.md:910
 from refgrad._ops.native_dropout import native_dropout
 
 
@@ -509,7 +509,7 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:276
+# --- book/chapters/16zb_flags_and_numbers_first.md:288
 # torch's namespace forms of F's operators, with their arguments read as torch reads them
 from refgrad._aten_arguments import (
     affine_grid_generator,  # noqa: F811
@@ -528,6 +528,11 @@ from refgrad._aten_arguments import (
     poisson_nll_loss,  # noqa: F811
     triplet_margin_loss,  # noqa: F811
 )
+
+
+# --- book/chapters/16zc_flags_sizes_and_keywords.md:72
+# svd and combinations, their flags and ints read as torch's parser reads them
+from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
 # --- book/chapters/18c_zero_tensors.md:186

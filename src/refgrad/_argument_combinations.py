@@ -46,7 +46,11 @@ def _listed(positional: list, keywords: list) -> str:
 # marks the 1.5 against (Tensor condition, Number self, Tensor other). So
 # x.all("a", True) marks the True against "bool keepdim = False", a tuple is
 # marked against "tuple of ints dims", and a keyword for a parameter with a
-# default is always one of the "keywords [that] were incorrect".
+# default is always one of the "keywords [that] were incorrect". The keywords
+# it marks come in the signature's order, whatever the call's: torch walks the
+# signature's parameters and looks each up among them, so where(c, other=1.5,
+# input="a") is marked (Tensor, !input=str!, !other=float!), though the list
+# of what the call got has them last first.
 def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     pieces = max(1, len(sig.parameters) + any(p.keyword_only for p in sig.parameters))
     if len(args) + len(kwargs) != pieces:
@@ -64,13 +68,14 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
 
     shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
              for i, a in enumerate(args)]
-    keywords = [marked(f"{k}={type_name(v)}", named[k], v) for k, v in reversed(kwargs.items())]
+    keywords = [marked(f"{p.name}={type_name(kwargs[p.name])}", p, kwargs[p.name])
+                for p in sig.parameters if p.name in kwargs]  # in the signature's order
     if not any(t.startswith("!") for t in (*shown, *keywords)):
         return None
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:550
+# --- book/chapters/13a_arguments.md:555
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()

@@ -201,23 +201,42 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1034
+# --- book/chapters/05_creation.md:1038
+# NOTE [A size given by keyword]
+# torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
+# list) is taken, not an int, and a first element that is not an int is
+# blamed on the whole tuple ("must be tuple of ints, not tuple"); after it,
+# the elements are read as by position.
+def keyword_size(name: str, size) -> tuple:
+    """The ``size=`` of a new_* method, read as torch reads a keyword."""
+    whole = isinstance(size, tuple | list)
+    first = _size_number(size[0]) if whole and size else 0
+    if not whole or not isinstance(first, int) or isinstance(first, bool):
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not "
+                        f"{c_type_name(type(size))}")
+    return parse_size((size,), name)
+
+
 def _new(factory):
     name = f"new_{factory.__name__}"
 
     def method(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                layout=None, pin_memory=False):
-        sizes = sizes if size is None else (size,)
-        if not sizes:
+        if size is not None:
+            if sizes:
+                raise TypeError(f"{name}() got multiple values for argument 'size'")
+            shape = keyword_size(name, size)
+        elif not sizes:
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        else:
+            shape = parse_size(sizes, name)  # refused in the method's own name
         refuse_options(name, pin_memory, requires_grad)
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
             from refgrad.utils._factory_modes import like_to_a_mode
 
-            extra = (list(parse_size(sizes, name)),)
-            return like_to_a_mode(name, method, self, extra, requires_grad, dtype=dtype,
+            return like_to_a_mode(name, method, self, (list(shape),), requires_grad, dtype=dtype,
                                   device=device, pin_memory=pin_memory)
-        return factory(*sizes, dtype=dtype_argument(dtype, name) or self.dtype,
+        return factory(shape, dtype=dtype_argument(dtype, name) or self.dtype,
                        device=device or self.device, requires_grad=requires_grad,
                        pin_memory=pin_memory)
 
@@ -225,12 +244,13 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1063
+# --- book/chapters/05_creation.md:1086
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple
         raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
                         + c_type_name(type(size)))
+    size = parse_size((size,), "new_full")
     refuse_options("new_full", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -242,16 +262,14 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
                 pin_memory=pin_memory)
 
 
-def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, layout=None,
-               pin_memory=False):
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):  # no pin_memory
     refuse_flag("new_tensor", "requires_grad", None, requires_grad)  # None too
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
                       UserWarning, stacklevel=2)
         data = host_array(data)
     return constructed(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
-                       device=device or self.device, requires_grad=requires_grad,
-                       pin_memory=pin_memory)
+                       device=device or self.device, requires_grad=requires_grad)
 
 
 for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):

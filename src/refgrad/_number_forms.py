@@ -6,7 +6,8 @@
 # --- book/chapters/16zb_flags_and_numbers_first.md:177
 """The forms of the functions that take a number first, or two tensors, read for out=."""
 
-from refgrad._read_after_failure import LazyForms, _parsed
+from refgrad._arguments import Arguments
+from refgrad._read_after_failure import _PARSED, LazyForms, _parsed
 
 _OUT = "*, Tensor out = None"
 _FIRST = {  # name: its second parameter, and whether its number form takes out=
@@ -14,6 +15,7 @@ _FIRST = {  # name: its second parameter, and whether its number form takes out=
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
         "bitwise_right_shift", "remainder")},
     "pow": ("exponent", True), "float_power": ("exponent", True), "xlogy": ("other", True),
+    "special_xlogy": ("other", True),
 }
 _FORMS = {
     **{name: (f"Tensor input, Tensor {second}, {_OUT}",
@@ -30,10 +32,12 @@ _FORMS = {
 # floor_divide takes a number first in a form torch tries but never lists
 _FORMS["floor_divide"] = (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other")
 _HIDDEN = {"floor_divide": (f"Number input, Tensor other, {_OUT}",)}
+# true_divide's parser takes a number for a tensor: NOTE [Numbers for true_divide's tensors]
+_FORMS["true_divide"] = (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other")
 BY_POSITION = set(_FORMS)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:217
+# --- book/chapters/16zb_flags_and_numbers_first.md:221
 _SEARCH = "*, bool out_int32 = False, bool right = False"
 _TOLERANCES = tuple(f"Tensor input, *, {kind} atol = None, {kind} rtol = None, "
                     f"bool hermitian = False, {_OUT}" for kind in ("Tensor", "float"))
@@ -66,7 +70,15 @@ KEYWORD_FORMS = {name: LazyForms((tuple(f"{name}({text})" for text in texts),
                  for name, texts in {**_FORMS, **_READ_ONLY}.items()}
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:258
+# NOTE [Numbers for true_divide's tensors]
+# torch's parser takes a Python number for true_divide's tensors, as for
+# div's: true_divide(input=3, other=t) runs, true_divide(self=3, other=t)
+# is refused for its keyword. Its forms are parsed here, reading so.
+_SPEC = KEYWORD_FORMS["true_divide"].spec
+_PARSED[_SPEC] = Arguments(*_SPEC[0], numbers_as_tensors=True)
+
+
+# --- book/chapters/16zb_flags_and_numbers_first.md:270
 # NOTE [Keywords read first]
 # A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's

@@ -155,6 +155,12 @@ def _output_size(input, kernel, stride, padding, output_size):
 
 
 # --- book/chapters/16z_more_pools.md:303
+# NOTE [Unpooling read by its operator]
+# torch's Python works out the output's size from the kernel, the stride and
+# the padding as given, so a float among them gives float sizes, and the
+# operator's parser refuses them (a 1d unpooling is a 2d one's). A call with
+# anything but ints there goes to refgrad._C._nn's form, which reads as that
+# parser does; a call of ints goes straight to the kernel.
 def _functional(n):
     def unpooled(input, indices, kernel_size, stride=None, padding=0, output_size=None):
         k = _as_tuple(kernel_size, n)
@@ -162,8 +168,15 @@ def _functional(n):
         sizes = _output_size(input, k, s, p, output_size)
         if n == 1:
             sizes = sizes + ([1] if isinstance(sizes, list) else (1,))
-            return unpool(2, input.unsqueeze(-1), indices.unsqueeze(-1), sizes).squeeze(-1)
-        return unpool(n, input, indices, sizes, s, p)
+            input, indices = input.unsqueeze(-1), indices.unsqueeze(-1)
+        if not all(type(v) is int for v in ((*sizes, *s, *p) if n == 3 else sizes)):
+            from refgrad._C import _nn  # NOTE [Unpooling read by its operator]
+
+            form = _nn.max_unpool3d if n == 3 else _nn.max_unpool2d
+            unpooled = form(input, indices, sizes, *((s, p) if n == 3 else ()))
+        else:
+            unpooled = unpool(max(n, 2), input, indices, sizes, s, p)
+        return unpooled.squeeze(-1) if n == 1 else unpooled
 
     unpooled.__name__ = unpooled.__qualname__ = f"max_unpool{n}d"
     return unpooled

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:601
+# --- book/chapters/16s_normalization.md:604
 """rms_norm: a composition, as torch's CPU function is."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _check(input, shape, weight):
                            f"{_listed(input.shape)}")
 
 
-# --- book/chapters/16s_normalization.md:630
+# --- book/chapters/16s_normalization.md:633
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     from refgrad._dtype import float16, float32
     from refgrad._typename import not_implemented_for
@@ -50,7 +50,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result.to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:886
+# --- book/chapters/16s_normalization.md:889
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool
@@ -63,6 +63,9 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     if input.numel() == 0:
         return input
     div = input.mul(input)
+    if isinstance(size, bool):  # the pad takes it, the pool's parser refuses it
+        raise TypeError(f"avg_pool{2 if dim == 3 else 3}d(): argument 'kernel_size' (position "
+                        "2) must be tuple of ints, but found element of type bool at pos 0")
     if dim == 3:
         div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
         div = avg_pool(div, (size, 1)).squeeze(1)

@@ -131,7 +131,7 @@ _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "l
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-# --- book/chapters/16v_upsampling.md:621
+# --- book/chapters/16v_upsampling.md:623
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -158,6 +158,14 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
             pool = (F.adaptive_avg_pool1d, F.adaptive_avg_pool2d, F.adaptive_avg_pool3d)[dim - 1]
             return pool(input, output_size)
+        if (align_corners is not None and type(align_corners) is not bool) or (
+                size is not None and not isinstance(size, list | tuple) and (
+                    isinstance(size, bool) or not _is_integer(size))):
+            # NOTE [Upsampling read only when it would fail]
+            from refgrad._flag_forms import refuse_upsampling
+
+            refuse_upsampling(input, mode, dim, antialias, size, scale_factor,
+                              output_size if recompute_scale_factor else None, align_corners)
         mode = f"{mode}-aa" if antialias else mode  # section "Antialiasing"
         return _upsample(input, mode, dim, output_size, scale_factors, align_corners)
     if mode in _WANTS and input.ndim in (3, 4, 5):
@@ -169,7 +177,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:665
+# --- book/chapters/16v_upsampling.md:675
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

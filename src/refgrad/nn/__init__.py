@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16v_upsampling.md:899
+# --- book/chapters/16v_upsampling.md:909
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample,
     UpsamplingBilinear2d,
@@ -74,7 +74,7 @@ from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 __all__ += ["Fold", "Unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:918
+# --- book/chapters/16z_more_pools.md:931
 from refgrad.nn.modules.more_pooling import (  # noqa: E402
     FractionalMaxPool2d,
     FractionalMaxPool3d,

@@ -140,7 +140,7 @@ from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 # isort: split
 
 
-# --- book/chapters/16v_upsampling.md:692
+# --- book/chapters/16v_upsampling.md:702
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
@@ -173,7 +173,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:902
+# --- book/chapters/16z_more_pools.md:915
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
