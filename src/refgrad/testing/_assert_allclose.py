@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:627
+# --- book/chapters/19e_assert_close.md:634
 """The deprecated assert_allclose: looser defaults, then assert_close."""
 
 import warnings

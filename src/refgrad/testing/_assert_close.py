@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:556
+# --- book/chapters/19e_assert_close.md:563
 """assert_close: pair two nested inputs, compare every pair, raise the first failure."""
 
 from refgrad.testing._compare import COMPARE

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:393
+# --- book/chapters/19e_assert_close.md:399
 """Compare one pair of leaves; a mismatch raises a Failure."""
 
 import cmath

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:214
+# --- book/chapters/19e_assert_close.md:219
 """The four kinds of leaf pair, and how a pair of values finds its kind."""
 
 from dataclasses import dataclass, field
@@ -34,7 +34,7 @@ class Pair:
         return "\n".join((f"{self.kind}(", *(f"    {k}={v!s}," for k, v in fields.items()), ")"))
 
 
-# --- book/chapters/19e_assert_close.md:252
+# --- book/chapters/19e_assert_close.md:257
 def _none_pair(actual, expected, path, options):
     if actual is None or expected is None:
         return Pair("NonePair", actual, expected, path)
@@ -60,7 +60,7 @@ def _number_pair(actual, expected, path, options):
     return Pair("NumberPair", actual, expected, path, settings)
 
 
-# --- book/chapters/19e_assert_close.md:282
+# --- book/chapters/19e_assert_close.md:287
 def _as_tensor(value):
     if isinstance(value, Tensor):
         return value
@@ -85,7 +85,7 @@ def _tensor_pair(actual, expected, path, options):
     return Pair("TensorLikePair", actual, expected, path, settings)
 
 
-# --- book/chapters/19e_assert_close.md:313
+# --- book/chapters/19e_assert_close.md:318
 _KINDS = (("NonePair", _none_pair), ("BooleanPair", _boolean_pair),
           ("NumberPair", _number_pair), ("TensorLikePair", _tensor_pair))
 
@@ -119,4 +119,5 @@ def unexpected(what: str) -> str:
 def _type_text(value) -> str:
     kind = type(value)
     module = kind.__module__.replace("refgrad", "torch", 1)  # refgrad.Tensor: torch.Tensor
-    return f"<class '{kind.__qualname__ if module == 'builtins' else f'{module}.{kind.__qualname__}'}'>"
+    name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+    return f"<class '{name}'>"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:365
+# --- book/chapters/19e_assert_close.md:371
 """The messages of a failed comparison of numbers or of tensors."""
 
 

@@ -41,6 +41,7 @@ def paired(actual, expected, options: dict) -> list:
     return pairs
 
 
+# --- book/chapters/19e_assert_close.md:183
 def _matching_keys(actual_keys: set, expected_keys: set, path) -> list:
     if actual_keys != expected_keys:
         raise Failure(AssertionError, "The keys of the mappings do not match:\n"

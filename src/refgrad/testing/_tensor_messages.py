@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:508
+# --- book/chapters/19e_assert_close.md:515
 """The message for two tensors whose values differ."""
 
 from refgrad import _dtype

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:447
+# --- book/chapters/19e_assert_close.md:453
 """Compare two tensors: attributes first, then values with isclose."""
 
 from refgrad import _dtype
@@ -16,7 +16,8 @@ _WIDE_UNSIGNED = {getattr(_dtype, n) for n in ("uint16", "uint32", "uint64") if 
 
 def _attributes(pair, actual, expected):
     s = pair.settings
-    checks = (("shape", True, lambda t: t.shape), ("stride()", s["check_stride"], lambda t: t.stride()),
+    checks = (("shape", True, lambda t: t.shape),
+              ("stride()", s["check_stride"], lambda t: t.stride()),
               ("device", s["check_device"], lambda t: t.device),
               ("dtype", s["check_dtype"], lambda t: t.dtype))
     for name, checked, read in checks:  # the layout always agrees: refgrad's are strided
@@ -35,7 +36,7 @@ def _equalized(actual, expected):
     return actual, expected
 
 
-# --- book/chapters/19e_assert_close.md:481
+# --- book/chapters/19e_assert_close.md:488
 def compare_tensors(pair):
     _attributes(pair, pair.actual, pair.expected)
     actual, expected = _equalized(pair.actual, pair.expected)
