@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:667
+# --- book/chapters/19e_assert_close.md:803
 """refgrad.testing: compare results as torch.testing does."""
 
 from refgrad.testing._assert_allclose import assert_allclose
 from refgrad.testing._assert_close import assert_close
+from refgrad.testing._make_tensor import make_tensor
 
-__all__ = ["assert_allclose", "assert_close"]
+__all__ = ["assert_allclose", "assert_close", "make_tensor"]
