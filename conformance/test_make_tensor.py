@@ -82,8 +82,10 @@ def test_equal_bounds_warn_for_floats_at_the_callers_line():
      "got noncontiguous=True and memory_format=torch.contiguous_format"),
 ])
 def test_refusals(options, kind, message):
+    state = torch.get_rng_state()
     with raises(kind, message):
         mt(2, device="cpu", **options)
+    assert torch.equal(torch.get_rng_state(), state)  # a refused call draws nothing
 
 
 def test_device_and_dtype_are_required():

@@ -543,7 +543,7 @@ from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # is
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
-# --- book/chapters/19e_assert_close.md:814
+# --- book/chapters/19e_assert_close.md:819
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19e_assert_close.md:803
+# --- book/chapters/19e_assert_close.md:808
 """refgrad.testing: compare results as torch.testing does."""
 
 from refgrad.testing._assert_allclose import assert_allclose

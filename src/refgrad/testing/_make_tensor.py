@@ -16,6 +16,7 @@ _FLOATING = (_dtype.float16, _dtype.float32, _dtype.float64)
 _INTEGERS = (_dtype.uint8, _dtype.int8, _dtype.int16, _dtype.int32, _dtype.int64)
 
 
+# --- book/chapters/19e_assert_close.md:738
 def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
                 noncontiguous=False, exclude_zero=False, memory_format=None):
     from refgrad._random_factories import randint
@@ -46,7 +47,7 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
     return result
 
 
-# --- book/chapters/19e_assert_close.md:770
+# --- book/chapters/19e_assert_close.md:775
 def _integers(dtype, low, high) -> tuple:
     if dtype is _dtype.bool:
         return drawn_interval(dtype, low, high, 0, 2, (0, 2), True)
