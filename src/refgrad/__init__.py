@@ -697,6 +697,14 @@ from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/28f_storage_bounds.md:158
+from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28f_storage_bounds.md:430
+from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/29b_aliases_under_modes.md:218
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
