@@ -680,12 +680,12 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:356
+# --- book/chapters/28d_storages.md:358
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:474
+# --- book/chapters/28d_storages.md:476
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -693,7 +693,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:477
+# --- book/chapters/28e_storage_writes.md:476
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
@@ -701,7 +701,7 @@ from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:430
+# --- book/chapters/28f_storage_bounds.md:462
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 
 

@@ -6,13 +6,14 @@
 """A storage's to(), pin_memory(), sharing, from_buffer() and pickling."""
 
 import sys
+import warnings
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._ops.python_callables import is_shared as _tensor_is_shared
 from refgrad._ops.python_callables import share_memory_ as _share_tensor
-from refgrad._storage_writes import as_tensor, writable_bytes
+from refgrad._storage_writes import writable_bytes
 from refgrad._tensor import make_tensor
 from refgrad.storage import TypedStorage, UntypedStorage, _warn_removal
 
@@ -40,14 +41,22 @@ def _typed_to(self, *, device, non_blocking=False):
     return TypedStorage(wrap_storage=moved, dtype=self.dtype, _internal=True)
 
 
-# --- book/chapters/28f_storage_bounds.md:226
+# --- book/chapters/28f_storage_bounds.md:229
+_DEPRECATED = ("The argument 'device' of Tensor.{}() is deprecated. Please do not pass "
+               "this argument.")
+
+
 def _device_argument(name: str, args: tuple, kwargs: dict):
+    """The device named by position or keyword; naming one is deprecated, as in torch."""
     if len(args) > 1:
         raise TypeError(f"_StorageBase.{name}() takes from 1 to 2 positional arguments but "
                         f"{len(args) + 1} were given")
-    device = args[0] if args else kwargs.pop("device", "cuda")
+    device = args[0] if args else kwargs.pop("device", None)
     for key in kwargs:
         raise TypeError(f"_StorageBase.{name}() got an unexpected keyword argument '{key}'")
+    if device is not None:  # the warning points into refgrad, so is hidden by default
+        for checked in ("pin_memory", "is_pinned")[("pin_memory", "is_pinned").index(name):]:
+            warnings.warn(_DEPRECATED.format(checked), DeprecationWarning, stacklevel=1)
     return device
 
 
@@ -57,7 +66,7 @@ def _pin_memory(self, *args, **kwargs):
     device = _device_argument("pin_memory", args, kwargs)
     if self.device.type != "cpu":
         raise TypeError(f"cannot pin '{self.type()}' only CPU memory can be pinned")
-    if refgrad.device(device).type == "cpu":
+    if device is not None and refgrad.device(device).type == "cpu":
         raise RuntimeError("CPU device type not an accelerator.")
     pinned = make_tensor(writable_bytes(self)).pin_memory()
     return pinned.untyped_storage()
@@ -78,43 +87,59 @@ def _is_shared(self) -> bool:
     return self.device.type != "cpu" or _tensor_is_shared(make_tensor(self._array))
 
 
+_to.__qualname__, _typed_to.__qualname__ = "_StorageBase.to", "TypedStorage.to"
+_share_memory.__qualname__ = "_StorageBase.share_memory_"
 UntypedStorage.to = _to
 UntypedStorage.pin_memory = _pin_memory
 UntypedStorage.is_pinned = _is_pinned
 UntypedStorage.share_memory_ = _share_memory
 UntypedStorage.is_shared = _is_shared
 TypedStorage.to = _typed_to
-TypedStorage.pin_memory = lambda self, device="cuda": TypedStorage(
-    wrap_storage=self._untyped_storage.pin_memory(device), dtype=self.dtype, _internal=True)
-TypedStorage.is_pinned = lambda self, device="cuda": self._untyped_storage.is_pinned(device)
+TypedStorage.pin_memory = lambda self, *args, **kwargs: TypedStorage(
+    wrap_storage=self._untyped_storage.pin_memory(*args, **kwargs), dtype=self.dtype,
+    _internal=True)
+TypedStorage.is_pinned = lambda self, *args, **kwargs: self._untyped_storage.is_pinned(
+    *args, **kwargs)
 TypedStorage.share_memory_ = lambda self: (self._untyped_storage.share_memory_(), self)[1]
 TypedStorage.is_shared = lambda self: self._untyped_storage.is_shared()
 
 
-# --- book/chapters/28f_storage_bounds.md:292
-_NAMES = ("buffer", "byte_order", "count", "offset")
+# --- book/chapters/28f_storage_bounds.md:307
+_NAMES = ("buffer", "byte_order", "count", "offset", "dtype")
 _ORDERS = {"little": "<", "big": ">", "native": "="}
 
 
 def _from_buffer_arguments(args, kwargs) -> dict:
+    """The arguments, read as Python's own parser reads a C function's, then the dtype."""
+    if len(args) > 5:
+        raise TypeError(f"function takes at most 5 arguments ({len(args)} given)")
     named = dict(zip(_NAMES, args))
-    for key, value in kwargs.items():
-        if key not in (*_NAMES, "dtype"):
-            raise TypeError(f"'{key}' is an invalid keyword argument for this function")
-        named[key] = value
+    for key in named.keys() & kwargs.keys():
+        raise TypeError(f"argument for function given by name ('{key}') and position "
+                        f"({_NAMES.index(key) + 1})")
+    unknown = [key for key in kwargs if key not in _NAMES]
+    named.update((key, v) for key, v in kwargs.items() if key not in unknown)
     if "buffer" not in named:
         raise TypeError("function missing required argument 'buffer' (pos 1)")
+    order = named.get("byte_order", "")
+    if not isinstance(order, str):
+        raise TypeError(f"argument 2 must be str, not {_python_name(order)}")
+    for key in ("count", "offset"):
+        value = named.setdefault(key, -1 if key == "count" else 0)
+        if not isinstance(value, int):
+            raise TypeError(f"'{_type_name(value)}' object cannot be interpreted as an integer")
+    if unknown:
+        raise TypeError(f"'{unknown[0]}' is an invalid keyword argument for this function")
     dtype = named.get("dtype")
     if dtype is None:
         raise RuntimeError("argument 'dtype' cannot be None")
     if not isinstance(dtype, _dtype.dtype):
         raise RuntimeError("argument 'dtype' must be of type torch.dtype")
-    for key in ("count", "offset"):
-        value = named.get(key, -1 if key == "count" else 0)
-        if not isinstance(value, int):
-            raise TypeError(f"'{_type_name(value)}' object cannot be interpreted as an integer")
-        named[key] = value
     return named
+
+
+def _python_name(value) -> str:
+    return "None" if value is None else type(value).__name__
 
 
 def _type_name(value) -> str:
@@ -123,7 +148,7 @@ def _type_name(value) -> str:
     return type_name(value)
 
 
-# --- book/chapters/28f_storage_bounds.md:325
+# --- book/chapters/28f_storage_bounds.md:352
 def _order(named: dict, dtype) -> str:
     """The NumPy byte order of the buffer's elements."""
     if dtype in (_dtype.uint8, _dtype.int8):
@@ -131,8 +156,6 @@ def _order(named: dict, dtype) -> str:
     if "byte_order" not in named:
         raise RuntimeError("function missing required argument 'byte_order' (pos 2)")
     order = named["byte_order"]
-    if not isinstance(order, str):
-        raise TypeError(f"argument 2 must be str, not {type(order).__name__}")
     if order not in _ORDERS:
         raise ValueError(f"invalid byte_order '{order}' (expected 'big', 'little', or "
                          "'native')")
@@ -147,7 +170,7 @@ def _buffer_bytes(buffer) -> memoryview:
                         f"'{type(buffer).__name__}'") from None
 
 
-# --- book/chapters/28f_storage_bounds.md:350
+# --- book/chapters/28f_storage_bounds.md:375
 def _from_buffer(*args, **kwargs):
     named = _from_buffer_arguments(args, kwargs)
     dtype = named["dtype"]
@@ -177,6 +200,9 @@ def _typed_from_buffer(*args, dtype=None, device=None, **kwargs):
 
     _warn_removal(sys._getframe(1))
     dtype = refgrad.get_default_dtype() if dtype is None else dtype
+    device = refgrad.device("cpu" if device is None else device)
+    if device.type != "cpu":
+        raise RuntimeError(f"TypedStorage.from_buffer: Not available for device {device.type}")
     untyped = UntypedStorage.from_buffer(*args, dtype=dtype, **kwargs)
     return TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)
 
@@ -185,24 +211,25 @@ UntypedStorage.from_buffer = staticmethod(_from_buffer)
 TypedStorage.from_buffer = staticmethod(_typed_from_buffer)
 
 
-# --- book/chapters/28f_storage_bounds.md:400
-def _restored(data: bytes, device: str):
+# --- book/chapters/28f_storage_bounds.md:431
+def _unpickled(data: bytes, device: str):
+    raise AttributeError("type object 'torch.storage.UntypedStorage' has no attribute 'dtype'")
+
+
+def _unpickled_typed(data: bytes, device: str, dtype: str):
     held = np.frombuffer(data, np.uint8).copy()
-    return UntypedStorage._of(held).to(device=device)
-
-
-def _restored_typed(untyped, dtype: str):
-    from refgrad import _dtype
-
+    untyped = UntypedStorage._of(held).to(device=device)
     return TypedStorage(wrap_storage=untyped, dtype=getattr(_dtype, dtype), _internal=True)
 
 
 def _reduce(self, protocol=None):
-    return _restored, (writable_bytes(self).tobytes(), str(self.device))
+    return _unpickled, (writable_bytes(self).tobytes(), str(self.device))
 
 
 def _reduce_typed(self, protocol=None):
-    return _restored_typed, (self._untyped_storage, str(self.dtype)[6:])
+    untyped = self._untyped_storage
+    return _unpickled_typed, (writable_bytes(untyped).tobytes(), str(untyped.device),
+                              str(self.dtype)[6:])
 
 
 def _deep_copy(self, memo):
