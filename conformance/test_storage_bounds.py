@@ -241,3 +241,57 @@ def test_storages_pickle_and_deep_copy():
         assert made.tolist() == [0.0, 1.0, 2.0] and made.data_ptr() != typed.data_ptr()
     t = torch.arange(3.0)[1:]
     assert pickle.loads(pickle.dumps(t)).tolist() == copy.deepcopy(t).tolist() == [1.0, 2.0]
+
+
+def test_from_file_maps_a_file(tmp_path):
+    path = tmp_path / "bytes.bin"
+    path.write_bytes(b"abcdefgh")
+    name = str(path)
+    private = torch.UntypedStorage.from_file(name, False, 4)
+    assert private.tolist() == [97, 98, 99, 100] and private.filename is None
+    assert not private.resizable()
+    private[0] = 66  # kept in memory: the file is not written
+    assert private[0] == 66 and path.read_bytes() == b"abcdefgh"
+    shared = torch.UntypedStorage.from_file(name, shared=True, nbytes=8)
+    assert shared.filename == name and shared.tolist()[:2] == [97, 98]
+    shared[0] = 65
+    assert path.read_bytes() == b"Abcdefgh"
+    x = torch.tensor([], dtype=torch.uint8).set_(shared)
+    assert x.untyped_storage().filename == name and shared.clone().filename is None
+    assert torch.UntypedStorage.from_file(name).tolist() == []
+    grown = torch.UntypedStorage.from_file(name, True, 10)  # a zero byte lands at the start
+    assert grown.tolist() == [0, 98, 99, 100, 101, 102, 103, 104, 0, 0]
+    assert path.read_bytes() == b"\0bcdefgh\0\0"
+
+
+def test_from_file_refusals(tmp_path):
+    path = tmp_path / "bytes.bin"
+    path.write_bytes(b"abcd")
+    name, missing = str(path), str(tmp_path / "missing.bin")
+    with raises(RuntimeError, f"unable to open file <{missing}> in read-only mode: No such "
+                              "file or directory (2)"):
+        torch.UntypedStorage.from_file(missing, False, 4)
+    with raises(RuntimeError, f"file <{name}> size <4> is smaller than the required mapping "
+                              "size <8>"):
+        torch.UntypedStorage.from_file(name, False, 8)
+    with raises(RuntimeError, f"unable to open file <{tmp_path}> in read-write mode: Is a "
+                              "directory (21)"):
+        torch.UntypedStorage.from_file(str(tmp_path), True, 4)
+    with raises(RuntimeError, f"unable to mmap -1 bytes from file <{name}>: Cannot allocate "
+                              "memory (12)"):
+        torch.UntypedStorage.from_file(name, False, -1)
+    with raises(TypeError, "function missing required argument 'filename' (pos 1)"):
+        torch.UntypedStorage.from_file()
+    with raises(TypeError, "argument 1 must be str, not PosixPath"):
+        torch.UntypedStorage.from_file(path)
+    with raises(TypeError, "'NoneType' object cannot be interpreted as an integer"):
+        torch.UntypedStorage.from_file(name, None, 4)
+    with raises(TypeError, "'size' is an invalid keyword argument for this function"):
+        torch.UntypedStorage.from_file(name, size=4)
+    with raises(RuntimeError, "from_file can only be called on derived classes"):
+        torch.TypedStorage.from_file(name, False, 4)
+    made = torch.UntypedStorage.from_file(str(tmp_path / "new.bin"), True, 3)
+    assert made.tolist() == [0, 0, 0] and (tmp_path / "new.bin").stat().st_size == 3
+    assert (tmp_path / "new.bin").exists()
+    torch.UntypedStorage.from_file(str(tmp_path / "none.bin"), True)
+    assert not (tmp_path / "none.bin").exists()  # no bytes: no file

@@ -697,12 +697,13 @@ from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:158
+# --- book/chapters/28f_storage_bounds.md:159
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:462
+# --- book/chapters/28f_storage_bounds.md:580
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
+from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

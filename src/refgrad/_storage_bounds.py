@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28f_storage_bounds.md:55
+# --- book/chapters/28f_storage_bounds.md:56
 """What torch checks of a tensor over a storage that was made smaller than it."""
 
 import gc
@@ -32,7 +32,7 @@ def out_of_bounds(view):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:88
+# --- book/chapters/28f_storage_bounds.md:89
 # NOTE [Views checked after a shrink]
 # Every view an op makes is registered with the version counter it shares
 # with its source: track_view adds a weak reference to it to the counter's
@@ -66,7 +66,7 @@ def _same_geometry(name: str, source, view) -> bool:
         view.stride() == source.stride())
 
 
-# --- book/chapters/28f_storage_bounds.md:128
+# --- book/chapters/28f_storage_bounds.md:129
 def check_views_over(storage) -> None:
     """Give each tensor over ``storage``'s memory a counter whose views are checked."""
     where = _where(storage._array)
