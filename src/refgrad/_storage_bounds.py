@@ -7,6 +7,7 @@
 
 import gc
 import sys
+import weakref
 
 from refgrad import storage as _storages
 from refgrad._backend import storage_root
@@ -32,17 +33,19 @@ def out_of_bounds(view):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:89
+# --- book/chapters/28f_storage_bounds.md:90
 # NOTE [Views checked after a shrink]
 # Every view an op makes is registered with the version counter it shares
 # with its source: track_view adds a weak reference to it to the counter's
 # set `views` (chapter "Views"). When a storage shrinks, each tensor over it
-# has that set replaced by a CheckedViews, whose add looks at the new view,
-# and at the op in track_view's frame, before keeping it. A tensor over no
-# shrunk storage keeps a plain set, and pays nothing. The check reads the
-# storage's size when the view is made, so growing the storage again needs
-# no undoing. Not checked: a tensor that joins the shrunk storage later
-# (by set_), and an inference tensor, which has no counter.
+# has that set replaced by a CheckedViews (holding the same views, each by
+# a new reference that drops out of the new set when its view dies), whose
+# add looks at the new view, and at the op in track_view's frame, before
+# keeping it. A tensor over no shrunk storage keeps a plain set, and pays
+# nothing. The check reads the storage's size when the view is made, so
+# growing the storage again needs no undoing. Not checked: a tensor that
+# joins the shrunk storage later (by set_), and an inference tensor, which
+# has no counter.
 class CheckedViews(set):
     """A counter's set of views, which refuses one reaching past its storage's end."""
 
@@ -66,7 +69,7 @@ def _same_geometry(name: str, source, view) -> bool:
         view.stride() == source.stride())
 
 
-# --- book/chapters/28f_storage_bounds.md:129
+# --- book/chapters/28f_storage_bounds.md:132
 def check_views_over(storage) -> None:
     """Give each tensor over ``storage``'s memory a counter whose views are checked."""
     where = _where(storage._array)
@@ -76,9 +79,19 @@ def check_views_over(storage) -> None:
                                                                       CheckedViews):
             continue
         if _where(storage_root(data)) == where:
-            counter.views = CheckedViews(counter.views or ())
+            counter.views = _checked(counter.views or ())
             if getattr(counter, "waiting", None) is None:  # unset until a first view
                 counter.waiting = set()
+
+
+def _checked(views) -> CheckedViews:
+    """``views`` again, each live view held by a reference that leaves the new set."""
+    checked = CheckedViews()
+    for reference in views:
+        view = reference()
+        if view is not None:
+            set.add(checked, weakref.ref(view, checked.discard))  # made before: not checked
+    return checked
 
 
 _resize = _storages.UntypedStorage.resize_
