@@ -295,3 +295,14 @@ def test_from_file_refusals(tmp_path):
     assert (tmp_path / "new.bin").exists()
     torch.UntypedStorage.from_file(str(tmp_path / "none.bin"), True)
     assert not (tmp_path / "none.bin").exists()  # no bytes: no file
+
+
+def test_a_transpose_is_checked_unless_it_swaps_a_dimension_with_itself():
+    x = torch.ones(2, 2)
+    x.untyped_storage().resize_(0)
+    assert x.transpose(1, -1).shape == x.transpose(0, 0).shape == (2, 2)
+    one = torch.ones(1, 1)
+    one.untyped_storage().resize_(0)
+    for swapped in (lambda: one.t(), lambda: one.transpose(0, 1)):
+        with raises(RuntimeError, _bounds([1, 1], [1, 1], 0, 4, 0)):
+            swapped()

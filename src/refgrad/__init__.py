@@ -697,11 +697,11 @@ from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:172
+# --- book/chapters/28f_storage_bounds.md:180
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:593
+# --- book/chapters/28f_storage_bounds.md:603
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28f_storage_bounds.md:56
+# --- book/chapters/28f_storage_bounds.md:60
 """What torch checks of a tensor over a storage that was made smaller than it."""
 
 import gc
@@ -33,7 +33,7 @@ def out_of_bounds(view):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:90
+# --- book/chapters/28f_storage_bounds.md:94
 # NOTE [Views checked after a shrink]
 # Every view an op makes is registered with the version counter it shares
 # with its source: track_view adds a weak reference to it to the counter's
@@ -55,21 +55,25 @@ class CheckedViews(set):
         caller = sys._getframe(1)
         view = reference()
         if caller.f_code is _TRACK_VIEW and view is not None:
-            op, source = caller.f_locals["op"], caller.f_locals["source"]
-            if op.name not in _UNCHECKED and not _same_geometry(op.name, source, view):
+            found = caller.f_locals
+            if not _is_alias(found["op"].name, found["source"], found["params"]):
                 refusal = out_of_bounds(view)
                 if refusal is not None:
                     raise RuntimeError(refusal)
         super().add(reference)
 
 
-def _same_geometry(name: str, source, view) -> bool:
-    """Whether ``view`` is a transpose of ``source`` that changes nothing: an alias."""
-    return name in ("t", "transpose") and view.shape == source.shape and (
-        view.stride() == source.stride())
+def _is_alias(name: str, source, params: dict) -> bool:
+    """Whether torch makes this view as an alias of ``source``, which it does not check."""
+    if name == "t":  # of fewer than two dimensions: nothing to swap
+        return source.dim() < 2
+    if name == "transpose":  # of a dimension with itself
+        n = max(source.dim(), 1)
+        return params["dim0"] % n == params["dim1"] % n
+    return name in _UNCHECKED
 
 
-# --- book/chapters/28f_storage_bounds.md:132
+# --- book/chapters/28f_storage_bounds.md:140
 def check_views_over(storage) -> None:
     """Give each tensor over ``storage``'s memory a counter whose views are checked."""
     where = _where(storage._array)
