@@ -54,3 +54,34 @@ def test_resizing_a_device_storage(monkeypatch):
     assert x.data_ptr() == s.data_ptr() and view.data_ptr() - s.data_ptr() == 4
     s.resize_(0)
     assert s.nbytes() == 0 and x.untyped_storage() is s and x.data_ptr() == 0
+
+
+def test_moving_sharing_and_pickling_a_device_storage(monkeypatch):
+    import pickle
+    import warnings
+
+    use("simulated", monkeypatch)
+    host = torch.tensor([1, 2, 3], dtype=torch.uint8).untyped_storage()
+    s = host.to(device="cuda")
+    assert s.device.type == "cuda" and s.tolist() == [1, 2, 3] and s.to(device="cuda") is s
+    assert s.to(device="cpu").device.type == "cpu" and s.to(device="cpu").tolist() == [1, 2, 3]
+    assert s.is_shared() and not host.is_shared() and not s.is_pinned()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        typed = torch.TypedStorage(wrap_storage=s, dtype=torch.uint8)
+        back = pickle.loads(pickle.dumps(typed))
+        moved = typed.to(device="cpu")
+    assert back.device.type == "cuda" and back.tolist() == [1, 2, 3]
+    assert moved.device.type == "cpu" and moved.tolist() == [1, 2, 3]
+
+
+def test_a_view_past_a_shrunk_device_storage_is_refused(monkeypatch):
+    import pytest
+
+    use("simulated", monkeypatch)
+    x = torch.arange(6, dtype=torch.float32).to("cuda")
+    s = x.untyped_storage()  # held: a device's smaller size lasts as long as its storage
+    s.resize_(8)
+    assert x[:2].cpu().tolist() == [0.0, 1.0]
+    with pytest.raises(RuntimeError, match="requiring a storage size of 12 are out of bounds"):
+        x[1:3]

@@ -689,12 +689,12 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:356
+# --- book/chapters/28d_storages.md:358
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:474
+# --- book/chapters/28d_storages.md:476
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -702,8 +702,17 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:477
+# --- book/chapters/28e_storage_writes.md:476
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28f_storage_bounds.md:180
+from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28f_storage_bounds.md:603
+from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
+from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:382
+# --- book/chapters/28d_storages.md:384
 """Storages where torch's signatures take them: x.set_(storage), and the parser's words."""
 
 import math
@@ -23,7 +23,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:404
+# --- book/chapters/28d_storages.md:406
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -73,7 +73,7 @@ def _grown_to_fit(self, storage, named: dict) -> None:
         storage.resize_(reach * self._data.itemsize)
 
 
-# --- book/chapters/28d_storages.md:458
+# --- book/chapters/28d_storages.md:460
 _new_from_data = Tensor.new
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:44
+# --- book/chapters/28d_storages.md:46
 """torch.storage: the memory under a tensor, as a block of bytes."""
 
 import sys
@@ -40,7 +40,7 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:91
+# --- book/chapters/28d_storages.md:93
 def _allocated(nbytes: int) -> int:
     if nbytes < 0:
         raise RuntimeError("[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. "
@@ -106,7 +106,7 @@ class UntypedStorage:
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:166
+# --- book/chapters/28d_storages.md:168
 def _element_size(self) -> int:
     return 1
 
@@ -137,7 +137,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:198
+# --- book/chapters/28d_storages.md:200
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -163,7 +163,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:233
+# --- book/chapters/28d_storages.md:235
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -200,7 +200,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:271
+# --- book/chapters/28d_storages.md:273
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -238,7 +238,7 @@ def storage(self):
     return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
 
 
-# --- book/chapters/28d_storages.md:316
+# --- book/chapters/28d_storages.md:318
 _FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one "
           "of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, torch.device "
           "device, torch.dtype dtype)\n * (Sequence data, *, torch.device device, torch.dtype "
@@ -262,7 +262,7 @@ def _new_typed(args, dtype, device) -> tuple:
     return dtype, values.untyped_storage()
 
 
-# --- book/chapters/28d_storages.md:345
+# --- book/chapters/28d_storages.md:347
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
