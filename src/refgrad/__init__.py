@@ -673,11 +673,11 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/27_views.md:1800
+# --- book/chapters/27_views.md:1802
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1932
+# --- book/chapters/27_views.md:1934
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -706,11 +706,11 @@ from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:180
+# --- book/chapters/28f_storage_bounds.md:172
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:603
+# --- book/chapters/28f_storage_bounds.md:595
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 

@@ -6,16 +6,13 @@
 """What torch checks of a tensor over a storage that was made smaller than it."""
 
 import gc
-import sys
 import weakref
 
 from refgrad import storage as _storages
 from refgrad._backend import storage_root
-from refgrad._ops import views as _views
 from refgrad._storage_resize import _where
 from refgrad._tensor import Tensor
 
-_TRACK_VIEW = _views.track_view.__code__
 _UNCHECKED = ("view", "alias")  # made as an alias, with no look at the storage
 
 
@@ -33,34 +30,29 @@ def out_of_bounds(view):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:94
+# --- book/chapters/28f_storage_bounds.md:91
 # NOTE [Views checked after a shrink]
 # Every view an op makes is registered with the version counter it shares
 # with its source: track_view adds a weak reference to it to the counter's
 # set `views` (chapter "Views"). When a storage shrinks, each tensor over it
 # has that set replaced by a CheckedViews (holding the same views, each by
-# a new reference that drops out of the new set when its view dies), whose
-# add looks at the new view, and at the op in track_view's frame, before
+# a new reference that drops out of the new set when its view dies), which
+# track_view asks to check each new view, with the op that made it, before
 # keeping it. A tensor over no shrunk storage keeps a plain set, and pays
-# nothing. The check reads the storage's size when the view is made, so
-# growing the storage again needs no undoing. Not checked: a tensor that
-# joins the shrunk storage later (by set_), and an inference tensor, which
-# has no counter.
+# one type test per view. The check reads the storage's size when the view
+# is made, so growing the storage again needs no undoing. Not checked: a
+# tensor that joins the shrunk storage later (by set_), and an inference
+# tensor, which has no counter.
 class CheckedViews(set):
     """A counter's set of views, which refuses one reaching past its storage's end."""
 
     __slots__ = ()
 
-    def add(self, reference) -> None:
-        caller = sys._getframe(1)
-        view = reference()
-        if caller.f_code is _TRACK_VIEW and view is not None:
-            found = caller.f_locals
-            if not _is_alias(found["op"].name, found["source"], found["params"]):
-                refusal = out_of_bounds(view)
-                if refusal is not None:
-                    raise RuntimeError(refusal)
-        super().add(reference)
+    def check(self, op, source, view, params) -> None:
+        if not _is_alias(op.name, source, params):
+            refusal = out_of_bounds(view)
+            if refusal is not None:
+                raise RuntimeError(refusal)
 
 
 def _is_alias(name: str, source, params: dict) -> bool:
@@ -73,7 +65,7 @@ def _is_alias(name: str, source, params: dict) -> bool:
     return name in _UNCHECKED
 
 
-# --- book/chapters/28f_storage_bounds.md:140
+# --- book/chapters/28f_storage_bounds.md:132
 def check_views_over(storage) -> None:
     """Give each tensor over ``storage``'s memory a counter whose views are checked."""
     where = _where(storage._array)

@@ -72,6 +72,8 @@ def track_view(op, source, out, params, index) -> None:
         if views is None:
             views = counter.views = set()
             counter.waiting = set()
+        elif type(views) is not set:  # a shrunk storage's: NOTE [Views checked after a shrink]
+            views.check(op, source, out, params)
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
@@ -87,7 +89,7 @@ def _as_strided_step(source, view) -> tuple:
     return AS_STRIDED, strided_params(source, *storage_geometry(view)), None
 
 
-# --- book/chapters/27_views.md:170
+# --- book/chapters/27_views.md:172
 def all_views(counter) -> list:
     """The weak references to every view of ``counter``'s memory, waiting or not."""
     if counter is None or counter.views is None:
@@ -112,7 +114,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:315
+# --- book/chapters/27_views.md:317
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -149,7 +151,7 @@ def _stop_waiting(view) -> None:
     watch(view)
 
 
-# --- book/chapters/27_views.md:384
+# --- book/chapters/27_views.md:386
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -174,7 +176,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:414
+# --- book/chapters/27_views.md:416
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -185,7 +187,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1204
+# --- book/chapters/27_views.md:1206
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -208,7 +210,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1228
+# --- book/chapters/27_views.md:1230
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
