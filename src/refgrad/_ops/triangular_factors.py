@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:334
+# --- book/chapters/16p_decompositions.md:360
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:385
+# --- book/chapters/16p_decompositions.md:411
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -35,7 +35,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:402
+# --- book/chapters/16p_decompositions.md:428
 def qr(A, mode="reduced"):
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")

@@ -1,0 +1,129 @@
+"""Black-box tests: linalg.svd, linalg.svdvals, torch.svd, linalg.eigh and linalg.eigvalsh
+under a dispatch mode. A refused input (too few dimensions, a dtype the kernel lacks, a
+non-square or non-finite matrix, a bad UPLO) reaches the mode as aten._linalg_svd or
+aten._linalg_eigh before the refusal, in torch's words; torch.svd's own count of
+dimensions comes first. The detaches of the saved outputs, after the op and when backward
+unpacks them, come S first. The same assertions run on torch."""
+
+import pytest
+import torch
+
+from conformance._support import calling_mode
+
+
+def _shown(value):
+    if isinstance(value, torch.Tensor):
+        return f"T{list(value.shape)} {str(value.dtype).replace('torch.', '')}"
+    if isinstance(value, tuple | list):
+        return type(value)(_shown(v) for v in value)
+    return value
+
+
+Calls = calling_mode(show=_shown)
+SVD, EIGH = "aten._linalg_svd.default", "aten._linalg_eigh.default"
+TOO_FEW = "The input tensor A must have at least 2 dimensions."
+
+REFUSALS = [  # (id, call, input, what the mode sees, error type, message)
+    ("svd_1d", lambda A: torch.linalg.svd(A), [1.0, 2.0], (SVD, ("T[2] float32", True)),
+     RuntimeError, f"linalg.svd: {TOO_FEW}"),
+    ("svd_0d", lambda A: torch.linalg.svd(A, full_matrices=False), 1.0,
+     (SVD, ("T[] float32",)), RuntimeError, f"linalg.svd: {TOO_FEW}"),
+    ("svd_int", lambda A: torch.linalg.svd(A.long()), [[1.0, 2.0], [3.0, 4.0]],
+     (SVD, ("T[2, 2] int64", True)), RuntimeError,
+     "linalg.svd: Expected a floating point or complex tensor as input. Got Long"),
+    ("svd_half", lambda A: torch.linalg.svd(A.half()), [[1.0, 2.0], [3.0, 4.0]],
+     (SVD, ("T[2, 2] float16", True)), NotImplementedError,
+     "\"linalg_svd_cpu\" not implemented for 'Half'"),
+    ("svd_nan", lambda A: torch.linalg.svd(A), [[1.0, float("nan")], [0.0, 1.0]],
+     (SVD, ("T[2, 2] float32", True)), torch.linalg.LinAlgError,
+     "linalg.svd: The algorithm failed to converge because the input matrix contained "
+     "non-finite values."),
+    ("svdvals_1d", lambda A: torch.linalg.svdvals(A), [1.0, 2.0], (SVD, ("T[2] float32",)),
+     RuntimeError, f"linalg.svd: {TOO_FEW}"),
+    ("torch_svd_int", lambda A: torch.svd(A.long()), [[1.0, 2.0], [3.0, 4.0]],
+     (SVD, ("T[2, 2] int64",)), RuntimeError,
+     "linalg.svd: Expected a floating point or complex tensor as input. Got Long"),
+    ("torch_svd_full_int", lambda A: torch.svd(A.long(), some=False), [[1.0, 2.0], [3.0, 4.0]],
+     (SVD, ("T[2, 2] int64", True)), RuntimeError,
+     "linalg.svd: Expected a floating point or complex tensor as input. Got Long"),
+    ("eigh_1d", lambda A: torch.linalg.eigh(A), [1.0, 2.0], (EIGH, ("T[2] float32",)),
+     RuntimeError, f"linalg.eigh: {TOO_FEW}"),
+    ("eigh_not_square", lambda A: torch.linalg.eigh(A), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+     (EIGH, ("T[2, 3] float32",)), RuntimeError,
+     "linalg.eigh: A must be batches of square matrices, but they are 2 by 3 matrices"),
+    ("eigh_uplo", lambda A: torch.linalg.eigh(A, UPLO="X"), [[1.0, 2.0], [2.0, 1.0]],
+     (EIGH, ("T[2, 2] float32", "X")), RuntimeError,
+     "Expected UPLO argument to be 'L' or 'U', but got X"),
+    ("eigh_int", lambda A: torch.linalg.eigh(A.long()), [[1.0, 2.0], [2.0, 1.0]],
+     (EIGH, ("T[2, 2] int64",)), NotImplementedError,
+     "\"linalg_eigh_cpu\" not implemented for 'Long'"),
+    ("eigvalsh_1d", lambda A: torch.linalg.eigvalsh(A), [1.0, 2.0],
+     (EIGH, ("T[2] float32",)), RuntimeError, f"linalg.eigh: {TOO_FEW}"),
+]
+
+
+@pytest.mark.parametrize("requires_grad", [False, True], ids=["plain", "requires_grad"])
+@pytest.mark.parametrize(("call", "values", "seen", "kind", "message"),
+                         [case[1:] for case in REFUSALS], ids=[case[0] for case in REFUSALS])
+def test_a_refusal_comes_after_the_mode_sees_the_op(call, values, seen, kind, message,
+                                                     requires_grad):
+    A = torch.tensor(values, requires_grad=requires_grad)
+    with Calls() as mode:
+        with pytest.raises(kind) as caught:
+            call(A)
+    assert str(caught.value) == message
+    assert (mode.seen[-1][0], mode.seen[-1][1]) == seen
+
+
+def test_torch_svd_counts_dimensions_before_the_op():
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    with Calls() as mode:
+        with pytest.raises(RuntimeError) as caught:
+            torch.svd(v)
+    assert mode.seen == []
+    assert str(caught.value) == ("linalg.svd: input should have at least 2 dimensions, but "
+                                 "has 1 dimensions instead")
+
+
+def test_uplo_reaches_the_mode_as_given():
+    A = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    with Calls() as mode:
+        lower = torch.linalg.eigh(A, UPLO="u")
+    assert mode.seen == [(EIGH, ("T[2, 2] float32", "u"), {})]
+    assert torch.allclose(lower.eigenvalues, torch.linalg.eigh(A).eigenvalues)
+
+
+def _detaches(mode) -> list:
+    return [args[0] for name, args, _ in mode.seen if name == "aten.detach.default"]
+
+
+SVDS = {
+    "linalg_svd": lambda A: torch.linalg.svd(A, full_matrices=False),
+    "linalg_svd_full": lambda A: torch.linalg.svd(A),
+    "svdvals": lambda A: torch.linalg.svdvals(A),
+    "torch_svd": lambda A: torch.svd(A),
+}
+
+
+@pytest.mark.parametrize("call", SVDS.values(), ids=SVDS.keys())
+def test_svd_detaches_its_saved_outputs_s_first(call):
+    A = torch.tensor([[2.0, 1.0, 0.5], [1.0, 3.0, 0.2]], requires_grad=True)
+    with Calls() as mode:
+        call(A)
+    assert _detaches(mode)[0] == "T[2] float32" and len(_detaches(mode)) == 3
+
+
+def test_svd_backward_unpacks_s_first():
+    A = torch.tensor([[2.0, 1.0, 0.5], [1.0, 3.0, 0.2]], requires_grad=True)
+    S = torch.linalg.svdvals(A)
+    with Calls() as mode:
+        S.sum().backward()
+    assert _detaches(mode)[:3] == ["T[2] float32", "T[2, 2] float32", "T[2, 3] float32"]
+    assert A.grad.shape == (2, 3)
+
+
+def test_eigh_detaches_its_eigenvalues_first():
+    A = torch.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    with Calls() as mode:
+        torch.linalg.eigh(A)
+    assert _detaches(mode) == ["T[2] float32", "T[2, 2] float32"]
