@@ -1,9 +1,11 @@
-"""Black-box tests: linalg.svd, linalg.svdvals, torch.svd, linalg.eigh and linalg.eigvalsh
-under a dispatch mode. A refused input (too few dimensions, a dtype the kernel lacks, a
-non-square or non-finite matrix, a bad UPLO) reaches the mode as aten._linalg_svd or
-aten._linalg_eigh before the refusal, in torch's words; torch.svd's own count of
-dimensions comes first. The detaches of the saved outputs, after the op and when backward
-unpacks them, come S first. The same assertions run on torch."""
+"""Black-box tests: linalg.svd, linalg.svdvals, torch.svd, linalg.eigh, linalg.eigvalsh,
+linalg.qr, linalg.inv(_ex) and linalg.cholesky(_ex) under a dispatch mode. A refused input
+(too few dimensions, a dtype the kernel lacks, a non-square or non-finite matrix, a bad
+UPLO or mode) reaches the mode as torch's op (aten._linalg_svd, aten._linalg_eigh,
+aten.linalg_qr, aten.linalg_inv_ex, aten.linalg_cholesky_ex) before the refusal, in
+torch's words; torch.svd's own count of dimensions comes first. The detaches of the saved
+outputs, after the op and when backward unpacks them, come S first. The same assertions
+run on torch."""
 
 import pytest
 import torch
@@ -21,6 +23,8 @@ def _shown(value):
 
 Calls = calling_mode(show=_shown)
 SVD, EIGH = "aten._linalg_svd.default", "aten._linalg_eigh.default"
+QR, INV, CHOLESKY = ("aten.linalg_qr.default", "aten.linalg_inv_ex.default",
+                     "aten.linalg_cholesky_ex.default")
 TOO_FEW = "The input tensor A must have at least 2 dimensions."
 
 REFUSALS = [  # (id, call, input, what the mode sees, error type, message)
@@ -59,6 +63,28 @@ REFUSALS = [  # (id, call, input, what the mode sees, error type, message)
      "\"linalg_eigh_cpu\" not implemented for 'Long'"),
     ("eigvalsh_1d", lambda A: torch.linalg.eigvalsh(A), [1.0, 2.0],
      (EIGH, ("T[2] float32",)), RuntimeError, f"linalg.eigh: {TOO_FEW}"),
+    ("qr_1d", lambda A: torch.linalg.qr(A), [1.0, 2.0], (QR, ("T[2] float32",)),
+     RuntimeError, f"linalg.qr: {TOO_FEW}"),
+    ("qr_half", lambda A: torch.linalg.qr(A.half()), [[1.0, 2.0], [3.0, 4.0]],
+     (QR, ("T[2, 2] float16",)), NotImplementedError,
+     "\"geqrf_cpu\" not implemented for 'Half'"),
+    ("qr_mode", lambda A: torch.linalg.qr(A, mode="x"), [[1.0, 2.0], [3.0, 4.0]],
+     (QR, ("T[2, 2] float32", "x")), RuntimeError,
+     "qr received unrecognized mode 'x' but expected one of 'reduced' (default), 'r', or "
+     "'complete'"),
+    ("inv_not_square", lambda A: torch.linalg.inv(A), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+     (INV, ("T[2, 3] float32",)), RuntimeError,
+     "linalg.inv: A must be batches of square matrices, but they are 2 by 3 matrices"),
+    ("inv_ex_int", lambda A: torch.linalg.inv_ex(A.long()), [[1.0, 2.0], [3.0, 4.0]],
+     (INV, ("T[2, 2] int64",)), RuntimeError,
+     "linalg.inv: Expected a floating point or complex tensor as input. Got Long"),
+    ("inverse_1d", lambda A: torch.inverse(A), [1.0, 2.0], (INV, ("T[2] float32",)),
+     RuntimeError, f"linalg.inv: {TOO_FEW}"),
+    ("cholesky_1d", lambda A: torch.linalg.cholesky(A), [1.0, 2.0],
+     (CHOLESKY, ("T[2] float32",)), RuntimeError, f"linalg.cholesky: {TOO_FEW}"),
+    ("cholesky_ex_half", lambda A: torch.linalg.cholesky_ex(A.half()), [[1.0, 2.0], [3.0, 4.0]],
+     (CHOLESKY, ("T[2, 2] float16",)), NotImplementedError,
+     "\"cholesky_cpu\" not implemented for 'Half'"),
 ]
 
 
