@@ -74,7 +74,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:194
+# --- book/chapters/16p_decompositions.md:193
 def svd(A, full_matrices=True, *, driver=None):
     if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
         raise TypeError
@@ -84,7 +84,8 @@ def svd(A, full_matrices=True, *, driver=None):
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
         from refgrad.utils._saving_above_modes import refused
 
-        return LINALG_SVD_RESULT(*refused(LINALG_SVD, (A,), params, error))
+        shown = params if driver is None else {**params, "driver": driver}  # a mode sees it
+        return LINALG_SVD_RESULT(*refused(LINALG_SVD, (A,), shown, error))
     return LINALG_SVD_RESULT(*call(LINALG_SVD, (A,), params))
 
 
