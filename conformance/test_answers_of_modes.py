@@ -115,3 +115,27 @@ def test_without_grad_mode_no_node_is_made(how):
     with torch.no_grad(), _answering(how):
         z = x * y
     assert z.grad_fn is None and not z.requires_grad
+
+
+VIEWS = {
+    "view": (lambda m: m.view(4), "ViewBackward0"),
+    "select": (lambda m: m[0], "SelectBackward0"),
+    "transpose": (lambda m: m.t(), "TBackward0"),
+}
+
+
+@pytest.mark.parametrize(("call", "name"), VIEWS.values(), ids=VIEWS.keys())
+def test_a_view_answered_with_a_copy_is_a_view_for_autograd(call, name):
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Cloning(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            with torch.no_grad():
+                return func(*args, **(kwargs or {})).clone()
+
+    m = torch.tensor([[1.5, 2.0], [3.0, 4.0]], requires_grad=True)
+    with Cloning():
+        view = call(m)
+    assert view.grad_fn.name() == name and view._base is m and view._version == 0
+    (view * torch.arange(1.0, view.numel() + 1).view(view.shape)).sum().backward()
+    assert m.grad.count_nonzero().item() == view.numel()

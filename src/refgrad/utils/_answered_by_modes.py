@@ -17,10 +17,11 @@ from refgrad.autograd._state import state
 # After the modes hand back a row's results, and only for the op's first
 # caller (not a mode's func): if the op records, and no node of the row's
 # class with edges to the op's own operands came back, the node is made here
-# on those operands, its outputs the arrays the mode handed back. Views and
-# results that are not tensors are left as the mode gave them.
+# on those operands, its outputs the arrays the mode handed back (a view's
+# outputs made views of the op's input, as torch's autograd layer makes them,
+# whatever memory they hold). Results that are not tensors are left as given.
 def recorded_above(op, args: tuple, params: dict, results):
-    if state.redispatching or op.view or not _records(op):
+    if state.redispatching or not _records(op):
         return results
     outputs = tuple(results) if op.many and isinstance(results, tuple | list) else (results,)
     if not all(isinstance(o, Tensor) for o in outputs):
