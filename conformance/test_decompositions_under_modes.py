@@ -1,11 +1,11 @@
 """Black-box tests: linalg.svd, linalg.svdvals, torch.svd, linalg.eigh, linalg.eigvalsh,
-linalg.qr, linalg.inv(_ex) and linalg.cholesky(_ex) under a dispatch mode. A refused input
-(too few dimensions, a dtype the kernel lacks, a non-square or non-finite matrix, a bad
-UPLO or mode) reaches the mode as torch's op (aten._linalg_svd, aten._linalg_eigh,
-aten.linalg_qr, aten.linalg_inv_ex, aten.linalg_cholesky_ex) before the refusal, in
-torch's words; torch.svd's own count of dimensions comes first. The detaches of the saved
-outputs, after the op and when backward unpacks them, come S first. The same assertions
-run on torch."""
+linalg.qr, linalg.inv(_ex), linalg.cholesky(_ex), det and slogdet under a dispatch mode. A
+refused input (too few dimensions, a dtype the kernel lacks, a non-square or non-finite
+matrix, a bad UPLO or mode) reaches the mode as torch's op (aten._linalg_svd,
+aten._linalg_eigh, aten.linalg_qr, aten.linalg_inv_ex, aten.linalg_cholesky_ex,
+aten._linalg_det, aten._linalg_slogdet) before the refusal, in torch's words; torch.svd's
+and logdet's own checks come first. The detaches of the saved outputs, after the op and
+when backward unpacks them, come S first. The same assertions run on torch."""
 
 import pytest
 import torch
@@ -23,6 +23,7 @@ def _shown(value):
 
 Calls = calling_mode(show=_shown)
 SVD, EIGH = "aten._linalg_svd.default", "aten._linalg_eigh.default"
+DET, SLOGDET = "aten._linalg_det.default", "aten._linalg_slogdet.default"
 QR, INV, CHOLESKY = ("aten.linalg_qr.default", "aten.linalg_inv_ex.default",
                      "aten.linalg_cholesky_ex.default")
 TOO_FEW = "The input tensor A must have at least 2 dimensions."
@@ -84,6 +85,16 @@ REFUSALS = [  # (id, call, input, what the mode sees, error type, message)
      "linalg.inv: Expected a floating point or complex tensor as input. Got Long"),
     ("inverse_1d", lambda A: torch.inverse(A), [1.0, 2.0], (INV, ("T[2] float32",)),
      RuntimeError, f"linalg.inv: {TOO_FEW}"),
+    ("det_1d", lambda A: torch.linalg.det(A), [1.0, 2.0], (DET, ("T[2] float32",)),
+     RuntimeError, f"linalg.det: {TOO_FEW}"),
+    ("det_half", lambda A: torch.det(A.half()), [[1.0, 2.0], [3.0, 4.0]],
+     (DET, ("T[2, 2] float16",)), NotImplementedError, "\"lu_cpu\" not implemented for 'Half'"),
+    ("slogdet_not_square", lambda A: torch.linalg.slogdet(A), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]],
+     (SLOGDET, ("T[2, 3] float32",)), RuntimeError,
+     "linalg.slogdet: A must be batches of square matrices, but they are 2 by 3 matrices"),
+    ("torch_slogdet_int", lambda A: torch.slogdet(A.long()), [[1.0, 2.0], [3.0, 4.0]],
+     (SLOGDET, ("T[2, 2] int64",)), RuntimeError,
+     "linalg.slogdet: Expected a floating point or complex tensor as input. Got Long"),
     ("cholesky_1d", lambda A: torch.linalg.cholesky(A), [1.0, 2.0],
      (CHOLESKY, ("T[2] float32",)), RuntimeError, f"linalg.cholesky: {TOO_FEW}"),
     ("cholesky_ex_half", lambda A: torch.linalg.cholesky_ex(A.half()), [[1.0, 2.0], [3.0, 4.0]],
@@ -103,6 +114,15 @@ def test_a_refusal_comes_after_the_mode_sees_the_op(call, values, seen, kind, me
             call(A)
     assert str(caught.value) == message
     assert mode.seen[-1][:len(seen)] == seen and (len(seen) == 3 or mode.seen[-1][2] == {})
+
+
+def test_logdet_checks_before_the_op():
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    with Calls() as mode:
+        with pytest.raises(RuntimeError) as caught:
+            torch.logdet(v)
+    assert mode.seen == []
+    assert str(caught.value) == f"logdet: {TOO_FEW}"
 
 
 def test_torch_svd_counts_dimensions_before_the_op():
