@@ -1,11 +1,12 @@
 """Black-box tests: linalg.svd, linalg.svdvals, torch.svd, linalg.eigh, linalg.eigvalsh,
-linalg.qr, linalg.inv(_ex), linalg.cholesky(_ex), det and slogdet under a dispatch mode. A
-refused input (too few dimensions, a dtype the kernel lacks, a non-square or non-finite
-matrix, a bad UPLO or mode) reaches the mode as torch's op (aten._linalg_svd,
-aten._linalg_eigh, aten.linalg_qr, aten.linalg_inv_ex, aten.linalg_cholesky_ex,
-aten._linalg_det, aten._linalg_slogdet) before the refusal, in torch's words; torch.svd's
-and logdet's own checks come first. The detaches of the saved outputs, after the op and
-when backward unpacks them, come S first. The same assertions run on torch."""
+linalg.qr, linalg.inv(_ex), linalg.cholesky(_ex), det, slogdet and linalg.lu_factor(_ex)
+under a dispatch mode. A refused input (too few dimensions, a dtype the kernel lacks, a
+non-square or non-finite matrix, a bad UPLO or mode) reaches the mode as torch's op
+(aten._linalg_svd, aten._linalg_eigh, aten.linalg_qr, aten.linalg_inv_ex,
+aten.linalg_cholesky_ex, aten._linalg_det, aten._linalg_slogdet,
+aten.linalg_lu_factor_ex) before the refusal, in torch's words; torch.svd's and logdet's
+own checks come first. The detaches of the saved outputs, after the op and when backward
+unpacks them, come S first. The same assertions run on torch."""
 
 import pytest
 import torch
@@ -24,6 +25,7 @@ def _shown(value):
 Calls = calling_mode(show=_shown)
 SVD, EIGH = "aten._linalg_svd.default", "aten._linalg_eigh.default"
 DET, SLOGDET = "aten._linalg_det.default", "aten._linalg_slogdet.default"
+LU = "aten.linalg_lu_factor_ex.default"
 QR, INV, CHOLESKY = ("aten.linalg_qr.default", "aten.linalg_inv_ex.default",
                      "aten.linalg_cholesky_ex.default")
 TOO_FEW = "The input tensor A must have at least 2 dimensions."
@@ -95,6 +97,11 @@ REFUSALS = [  # (id, call, input, what the mode sees, error type, message)
     ("torch_slogdet_int", lambda A: torch.slogdet(A.long()), [[1.0, 2.0], [3.0, 4.0]],
      (SLOGDET, ("T[2, 2] int64",)), RuntimeError,
      "linalg.slogdet: Expected a floating point or complex tensor as input. Got Long"),
+    ("lu_factor_1d", lambda A: torch.linalg.lu_factor(A), [1.0, 2.0], (LU, ("T[2] float32",)),
+     RuntimeError, "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: [2] "
+     "instead"),
+    ("lu_factor_ex_int", lambda A: torch.linalg.lu_factor_ex(A.long()), [[1.0, 2.0], [3.0, 4.0]],
+     (LU, ("T[2, 2] int64",)), NotImplementedError, "\"lu_cpu\" not implemented for 'Long'"),
     ("cholesky_1d", lambda A: torch.linalg.cholesky(A), [1.0, 2.0],
      (CHOLESKY, ("T[2] float32",)), RuntimeError, f"linalg.cholesky: {TOO_FEW}"),
     ("cholesky_ex_half", lambda A: torch.linalg.cholesky_ex(A.half()), [[1.0, 2.0], [3.0, 4.0]],
