@@ -68,8 +68,8 @@ def test_the_node_keeps_the_values_packed_first_and_unpacks_them():
     assert x.grad.tolist() == expected
 
 
-def test_a_mode_that_calls_func_on_other_tensors_still_packs_what_the_node_keeps():
-    def doubled(func, args):  # the node made below the mode keeps the doubled input
+def test_a_mode_that_calls_func_on_other_tensors_packs_the_operand_it_was_given():
+    def doubled(func, args):  # the node is made above the mode, on the input given
         return (args[0] * 2,) if "sin" in str(func) else args
 
     x = refgrad.ones(2, requires_grad=True)
@@ -77,8 +77,8 @@ def test_a_mode_that_calls_func_on_other_tensors_still_packs_what_the_node_keeps
     with _noting(log), Passing(doubled):
         y = x.sin()
         y.sum().backward()
-    assert ("pack", [1.0, 1.0]) in log and ("pack", [2.0, 2.0]) in log
-    assert log.count(("unpack", [2.0, 2.0])) == 1
+    assert log == [("pack", [1.0, 1.0]), ("unpack", [1.0, 1.0])]
+    assert x.grad.tolist() == x.detach().cos().tolist()
 
 
 def test_without_hooks_nothing_is_held_and_the_graph_is_the_same():

@@ -269,7 +269,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1141
+# --- book/chapters/16l_more_linalg.md:1173
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -412,13 +412,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:865
+# --- book/chapters/16p_decompositions.md:904
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1303
+# --- book/chapters/16r_solvers.md:1311
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import torch_lu as lu

@@ -69,8 +69,8 @@ einsum = read_after_failure(plain_einsum, (
 # --- book/chapters/16o_argument_checks.md:1044
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
-        if isinstance(input, Tensor):
-            return input
+        if isinstance(input, Tensor):  # resolve_*: chapter "Numbers read under a dispatch mode"
+            return getattr(directions, name, lambda t: t)(input)
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type_name(input)}")
 

@@ -54,13 +54,21 @@ LINALG_DET = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:304
+# --- book/chapters/16l_more_linalg.md:307
+_NOT_FACTORED = {"LU": None, "pivots": None}  # a refused matrix: the factors never made
+
+
 def det(A):
-    check_matrices(A, "linalg.det", low_precision="lu_cpu")
+    try:
+        check_matrices(A, "linalg.det", low_precision="lu_cpu")
+    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return refused(LINALG_DET, (A,), _NOT_FACTORED, error)
     return call(LINALG_DET, (A,), _factored(A))
 
 
-# --- book/chapters/16l_more_linalg.md:328
+# --- book/chapters/16l_more_linalg.md:339
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -76,12 +84,20 @@ LINALG_SLOGDET = register(Op(
 
 
 def linalg_slogdet(A, name="linalg.slogdet", kind=None):
-    check_matrices(A, name)
+    try:
+        check_matrices(A, name)
+    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
+        if name == "logdet":  # logdet's own check, before the op
+            raise
+        from refgrad.utils._saving_above_modes import refused
+
+        given = refused(LINALG_SLOGDET, (A,), _NOT_FACTORED, error)
+        return (kind or LINALG_SLOGDET_RESULT)(*given)
     sign, logabsdet = call(LINALG_SLOGDET, (A,), _factored(A))
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:356
+# --- book/chapters/16l_more_linalg.md:375
 def logdet(input):
     from refgrad._ops.functions import where
 

@@ -99,7 +99,7 @@ def conj(input):
     return input
 
 
-resolve_conj = resolve_neg = conj
+from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg  # noqa: E402, F401
 
 
 def is_conj(input) -> bool:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:374
+# --- book/chapters/16l_more_linalg.md:393
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:417
+# --- book/chapters/16l_more_linalg.md:436
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,9 +43,14 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:441
+# --- book/chapters/16l_more_linalg.md:463
 def inv_ex(A, *, check_errors=False):
-    check_matrices(A, "linalg.inv")
+    try:
+        check_matrices(A, "linalg.inv")
+    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return INV_EX_RESULT(*refused(LINALG_INV_EX, (A,), {}, error))
     inverse, info = call(LINALG_INV_EX, (A,))
     if check_errors and info._data.any():
         raise _singular_inverse(info._data)
@@ -85,7 +90,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:495
+# --- book/chapters/16l_more_linalg.md:522
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -122,7 +127,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:553
+# --- book/chapters/16l_more_linalg.md:580
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -141,9 +146,14 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:573
+# --- book/chapters/16l_more_linalg.md:600
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
+    try:
+        check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
+    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return CHOLESKY_EX_RESULT(*refused(LINALG_CHOLESKY_EX, (A,), {"upper": upper}, error))
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
     if check_errors and info._data.any():
         raise failure("linalg.cholesky", info._data, lambda k: (
@@ -163,7 +173,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:624
+# --- book/chapters/16l_more_linalg.md:656
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -203,7 +213,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:665
+# --- book/chapters/16l_more_linalg.md:697
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -230,7 +240,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:697
+# --- book/chapters/16l_more_linalg.md:729
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -267,5 +277,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:400
+# --- book/chapters/16l_more_linalg.md:419
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -167,7 +167,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:551
+# --- book/chapters/16r_solvers.md:554
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
@@ -179,14 +179,19 @@ def _check(A, name: str, pivot) -> None:
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
-    _check(A, "torch.lu_factor", pivot)
+    try:
+        _check(A, "torch.lu_factor", pivot)
+    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return LU_FACTOR_EX_RESULT(*refused(LINALG_LU_FACTOR_EX, (A,), {"pivot": pivot}, error))
     LU, pivots, info = call(LINALG_LU_FACTOR_EX, (A,), {"pivot": pivot})
     if check_errors and info._data.any():
         raise _singular(info._data, "torch.linalg.lu_factor_ex")
     return LU_FACTOR_EX_RESULT(LU, pivots, info)
 
 
-# --- book/chapters/16r_solvers.md:575
+# --- book/chapters/16r_solvers.md:583
 def lu_factor(A, *, pivot=True):
     from refgrad.utils._composite_steps import errors_checked
 

@@ -70,29 +70,39 @@ def absent(g) -> bool:
 LINALG_SVD = register(Op(
     "linalg_svd", "LinalgSvdBackward0", ("A",), forward=_svd, backward=svd_backward,
     promote=False, outputs=("U", "S", "Vh"), missing_grads=True,
-    saves=(("U", ("A",)), ("S", ("A",)), ("Vh", ("A",))),
+    saves=(("S", ("A",)), ("U", ("A",)), ("Vh", ("A",))),  # torch's order
 ))
 
 
-# --- book/chapters/16p_decompositions.md:187
+# --- book/chapters/16p_decompositions.md:193
 def svd(A, full_matrices=True, *, driver=None):
     if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
         raise TypeError
-    _check_svd(A, "linalg.svd: The input tensor A must have at least 2 dimensions.")
-    if driver is not None:
-        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
-                           "CUDA inputs with cuSOLVER backend.")
-    if A.ndim == 2 and not np.isfinite(A._data).all():
-        raise _LinAlgError("linalg.svd: The algorithm failed to converge because the input "
-                           "matrix contained non-finite values.")
-    params = {"full_matrices": bool(full_matrices), "S_sym_argsize_minus_1": min(A.shape[-2:])}
+    params = {"full_matrices": full_matrices, "S_sym_argsize_minus_1": min(A.shape[-2:],
+                                                                            default=0)}
+    error = _svd_refusal(A, driver)
+    if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        shown = params if driver is None else {**params, "driver": driver}  # a mode sees it
+        return LINALG_SVD_RESULT(*refused(LINALG_SVD, (A,), shown, error))
     return LINALG_SVD_RESULT(*call(LINALG_SVD, (A,), params))
 
 
-def _check_svd(A, too_few: str) -> None:
+def _svd_refusal(A, driver):
     if A.ndim < 2:
-        raise RuntimeError(too_few)
-    check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu")
+        return RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    try:
+        check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu")
+    except RuntimeError as error:  # a NotImplementedError too
+        return error
+    if driver is not None:
+        return RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                            "CUDA inputs with cuSOLVER backend.")
+    if A.ndim == 2 and not np.isfinite(A._data).all():
+        return _LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                            "matrix contained non-finite values.")
+    return None
 
 
 def svdvals(A, *, driver=None):
@@ -102,8 +112,9 @@ def svdvals(A, *, driver=None):
 def torch_svd(input, some=True, compute_uv=True):
     from refgrad._creation import zeros
 
-    _check_svd(input, f"linalg.svd: input should have at least 2 dimensions, but has "
-                      f"{input.ndim} dimensions instead")
+    if input.ndim < 2:  # its own check, before _linalg_svd's
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{input.ndim} dimensions instead")
     if compute_uv:
         U, S, Vh = svd(input, full_matrices=not some)
         return SVD_RESULT(U, S, Vh.mT)

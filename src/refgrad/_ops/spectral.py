@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:243
+# --- book/chapters/16p_decompositions.md:260
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:282
+# --- book/chapters/16p_decompositions.md:299
 LINALG_EIGH = register(Op(
     "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=eigh_backward,
     promote=False, outputs=("eigenvalues", "eigenvectors"), hides=("UPLO",),
@@ -32,19 +32,24 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:295
+# --- book/chapters/16p_decompositions.md:316
 def eigh(A, UPLO="L"):
-    return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": _check_eigh(A, UPLO)}))
+    try:
+        _check_eigh(A, UPLO)
+    except RuntimeError as error:  # a NotImplementedError too: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return LINALG_EIGH_RESULT(*refused(LINALG_EIGH, (A,), {"UPLO": UPLO}, error))
+    return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": UPLO}))  # in either case
 
 
 def eigvalsh(A, UPLO="L"):
     return eigh(A, UPLO).eigenvalues
 
 
-def _check_eigh(A, UPLO) -> str:
+def _check_eigh(A, UPLO) -> None:
     check_square(A, "linalg.eigh")
     if UPLO.upper() not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     if A.dtype.name not in ("float32", "float64"):
         raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for '{LEGACY[A.dtype]}'")
-    return UPLO.upper()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:334
+# --- book/chapters/16p_decompositions.md:360
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:385
+# --- book/chapters/16p_decompositions.md:411
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -35,15 +35,27 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:402
+# --- book/chapters/16p_decompositions.md:429
 def qr(A, mode="reduced"):
-    if A.ndim < 2:
-        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
-    check_floating(A, "linalg.qr", low_precision="geqrf_cpu")
-    if mode not in ("reduced", "complete", "r"):
-        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
-                           "'reduced' (default), 'r', or 'complete'")
+    error = _qr_refusal(A, mode)
+    if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
+        from refgrad.utils._saving_above_modes import refused
+
+        return LINALG_QR_RESULT(*refused(LINALG_QR, (A,), {"mode": mode}, error))
     return LINALG_QR_RESULT(*call(LINALG_QR, (A,), {"mode": mode}))
+
+
+def _qr_refusal(A, mode):
+    if A.ndim < 2:
+        return RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    try:
+        check_floating(A, "linalg.qr", low_precision="geqrf_cpu")
+    except RuntimeError as error:  # a NotImplementedError too
+        return error
+    if mode not in ("reduced", "complete", "r"):
+        return RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                            "'reduced' (default), 'r', or 'complete'")
+    return None
 
 
 QR_DEPRECATED = (

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29e_autograd_under_modes.md:318
+# --- book/chapters/29e_autograd_under_modes.md:325
 """Steps of gradient formulas that a dispatch mode sees as torch's formulas take them."""
 
 from refgrad.autograd._state import state, switched_on
@@ -31,7 +31,7 @@ def numbers_wrapped(condition, input, other) -> tuple:  # noqa: A002 - torch's n
     return input, other
 
 
-# --- book/chapters/29e_autograd_under_modes.md:352
+# --- book/chapters/29e_autograd_under_modes.md:359
 def wrapped(number, kind, like):
     """``number`` as torch's formulas wrap it: ``aten.scalar_tensor`` with ``like``'s device."""
     from refgrad import strided
@@ -60,7 +60,7 @@ def kept_inside(g, self, min, max):  # noqa: A002 - torch's names
     return where(mask, g, zero)
 
 
-# --- book/chapters/29e_autograd_under_modes.md:386
+# --- book/chapters/29e_autograd_under_modes.md:393
 # NOTE [Indexing's gradient under a mode]
 # torch's formula for indexing writes into its zeros in place, unless a tensor
 # subclass or a mode is about, when it puts the gradient in out of place:

@@ -33,16 +33,21 @@ def detached(t):
     return handed("detach", _alias, (t,))
 
 
-# --- book/chapters/29e_autograd_under_modes.md:120
+# --- book/chapters/29e_autograd_under_modes.md:122
 def saved_outputs_seen(results, node=None):
     """After an op handed to a mode: a detach for each of its outputs its node saved."""
     if state.redispatching:  # a mode's func: NOTE [One detach per saved output]
         return results
-    outputs = results if isinstance(results, tuple | list) else (results,)
-    for out in outputs:
-        if isinstance(out, Tensor):
-            for saved in _kept_by(node or out._grad_fn):
-                if getattr(saved, "_is_output", False) and saved._data is out._data:
+    outputs = [o for o in (results if isinstance(results, tuple | list) else (results,))
+               if isinstance(o, Tensor)]
+    nodes = [node] if node is not None else [o._grad_fn for o in outputs]
+    for i, each in enumerate(nodes):
+        if each is None or any(each is other for other in nodes[:i]):
+            continue
+        for saved in _kept_by(each):  # in the order the node saves them, as torch's does
+            if getattr(saved, "_is_output", False):
+                out = next((o for o in outputs if saved._data is o._data), None)
+                if out is not None:
                     saved._data = detached(out)._data
     return results
 
@@ -59,7 +64,7 @@ def _kept_by(node) -> tuple:
 # the stack again, and not by a call that a mode's func made.
 
 
-# --- book/chapters/29e_autograd_under_modes.md:158
+# --- book/chapters/29e_autograd_under_modes.md:165
 def unpacked_seen(saved):
     """The data of a saved output, made into a tensor anew, as a mode sees it."""
     data = make_tensor(saved._data)
@@ -72,7 +77,7 @@ def hooked_seen(value):
     return detached(value)
 
 
-# --- book/chapters/29e_autograd_under_modes.md:184
+# --- book/chapters/29e_autograd_under_modes.md:191
 def add_to_grad_seen(variable, grad, create_graph: bool, steal: bool, shared: bool):
     """``add_to_grad`` while a mode is on: NOTE [Into .grad under a mode]."""
     from refgrad.autograd import _accumulate as acc
@@ -100,7 +105,7 @@ def add_to_grad_seen(variable, grad, create_graph: bool, steal: bool, shared: bo
         variable._grad = handed("detach", lambda g: acc._copy(g, variable, copied), (grad,))
 
 
-# --- book/chapters/29e_autograd_under_modes.md:213
+# --- book/chapters/29e_autograd_under_modes.md:220
 def _added(variable, grad):
     """The in-place sum below the last mode: add_to_grad's own path, with no mode on."""
     from refgrad.autograd._accumulate import add_to_grad
@@ -109,7 +114,7 @@ def _added(variable, grad):
     return variable._grad
 
 
-# --- book/chapters/29e_autograd_under_modes.md:246
+# --- book/chapters/29e_autograd_under_modes.md:253
 # NOTE [A zero tensor made real for an op]
 # An op without a kernel for zero tensors receives them made real: zeros of
 # no dimensions, expanded to the zero tensor's sizes, each op seen by a mode.

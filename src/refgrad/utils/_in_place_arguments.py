@@ -152,9 +152,9 @@ def show_given(write, name: str, given: tuple, defaults: tuple, again) -> None:
 # --- book/chapters/29i_in_place_arguments_under_modes.md:239
 # NOTE [A number read under a mode]
 # one_number (chapter "The tensor") hands the read to the innermost mode as
-# aten._local_scalar_dense(t), whose func reads the number: a mode that calls
-# it gets the number back, as torch's does.
+# aten._local_scalar_dense(t) (or whole, chapter "Numbers read under a dispatch
+# mode"), whose func reads the number: a mode that calls it gets the number back.
 def local_scalar_dense(t, read):
-    from refgrad.utils._python_dispatch import dispatch_op
+    from refgrad.utils._numbers_under_modes import read_seen
 
-    return dispatch_op("_local_scalar_dense", read, (t,), {})
+    return read_seen(t, read)

@@ -197,7 +197,7 @@ SCHEMAS.update({
     "linalg_solve_triangular": "self, B, *, upper, left=True, unitriangular=False",
     "linalg_cholesky_ex": "self, *, upper=False, !check_errors=False",
     "linalg_pinv": "self, *, atol=None, rtol=None, hermitian=False",
-    "linalg_svd": "A, full_matrices=False", "linalg_qr": "A, mode='reduced'",
+    "linalg_svd": "A, full_matrices=False, *, ?driver=None", "linalg_qr": "A, mode='reduced'",
     "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
     "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
     "xlogy_by_number": "self, other", "xlog1py_by_number": "self, other",

@@ -11,10 +11,10 @@ import re
 
 from refgrad._tensor import Tensor
 from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE
-from refgrad.utils._out_product_steps import IN_STEPS  # with all the steps
 from refgrad.utils._out_schemas import SCHEMA_OF
 from refgrad.utils._out_steps import refused_first
 from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
+from refgrad.utils._rank_out_steps import IN_STEPS  # with all the steps
 
 _SECOND = (("tensor 1 other", "Tensor_out"), "Scalar_out")
 _SHIFT = (("tensor 1 other", "Tensor_out"), "Tensor_Scalar_out")

@@ -91,7 +91,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:276
+# --- book/chapters/29_dispatch_modes.md:278
 _ROW_FUNCS: dict = {}
 
 
@@ -108,7 +108,7 @@ def dispatch_row(op, args, params):
         func = OpFunc(op.name, op.writes, op.inputs, lambda *a, **k: call(op, a, k), args, params,
                       hands_on=False)
         _ROW_FUNCS[key] = (op, func)
-    seen = around_modes(op, args, params, lambda: dispatch(func, args, params))
+    seen = around_modes(op, args, params, lambda: answered(op, args, params, func, args, params))
     return saved_outputs_seen(seen)
 
 
@@ -127,10 +127,11 @@ def _dispatch_bound(op, args, params):
         func = OpFunc(op.name, op.writes, op.inputs, run, args, params, hands_on=False)
         _ROW_FUNCS[key] = (op, func)
     given = bound(schema, op.inputs, args, params)
-    return saved_outputs_seen(around_modes(op, args, params, lambda: dispatch(func, *given)))
+    hand_over = lambda: answered(op, args, params, func, *given)  # noqa: E731
+    return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:322
+# --- book/chapters/29_dispatch_modes.md:325
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -148,6 +149,14 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
     return saved_outputs_seen(around_write(self, first, lambda: dispatch(func, args, kwargs)))
+
+
+def answered(op, args, params, func, given, named):
+    """The row's results from the modes, with its node made above them where the modes
+    did not make it: chapter "A mode that answers for the op"."""
+    from refgrad.utils._answered_by_modes import recorded_above
+
+    return recorded_above(op, args, params, dispatch(func, given, named))
 
 
 def saved_outputs_seen(results):
@@ -176,7 +185,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:373
+# --- book/chapters/29_dispatch_modes.md:384
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -196,7 +205,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:491
+# --- book/chapters/29_dispatch_modes.md:502
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -219,7 +228,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:520
+# --- book/chapters/29_dispatch_modes.md:531
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

@@ -77,7 +77,7 @@ def tolerances(A, tol, atol, rtol) -> tuple:
 def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     """``function(A, ...)``, linalg.matrix_rank, in torch's steps for a dispatch mode to see,
     or handed to it whole where torch's composites go whole."""
-    from refgrad import int64, linalg, maximum
+    from refgrad import int64
     from refgrad._creation import empty
     from refgrad.utils._python_dispatch import handed_whole
 
@@ -90,6 +90,13 @@ def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     atol, rtol = tolerances(A, tol, atol, rtol)  # NOTE [matrix_rank's tolerances under a mode]
     if A.numel() == 0:
         return result.fill_(0)
+    return counted(A, hermitian, atol, rtol)
+
+
+def counted(A, hermitian, atol, rtol):
+    """The number of values of each matrix of ``A`` above its cutoff, a new tensor."""
+    from refgrad import linalg, maximum
+
     if hermitian:
         S = linalg.eigvalsh(A).abs()
         largest = S.amax(-1, True)
@@ -101,7 +108,7 @@ def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     return (S > cutoff).sum(-1)
 
 
-# --- book/chapters/29n_matrix_rank_under_modes.md:196
+# --- book/chapters/29n_matrix_rank_under_modes.md:203
 def _whole(function, A, tol, hermitian, atol, rtol):
     from refgrad.utils._python_dispatch import dispatch_composite
 

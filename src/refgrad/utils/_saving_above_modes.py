@@ -59,7 +59,7 @@ def restored(kept) -> None:
         state.saved_tensors_hooks, state.held_saved_tensors_hooks = kept
 
 
-# --- book/chapters/29l_saving_above_modes.md:139
+# --- book/chapters/29l_saving_above_modes.md:141
 def saved_after(op, results, first) -> None:
     """Give the node the results carry the operands saved first, and save its outputs now."""
     outputs = results if isinstance(results, tuple | list) else (results,)
@@ -100,7 +100,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:186
+# --- book/chapters/29l_saving_above_modes.md:188
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -117,7 +117,7 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:223
+# --- book/chapters/29l_saving_above_modes.md:225
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
     saved now in the node's order ({place: (value, saved)}), or None.
@@ -199,7 +199,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:311
+# --- book/chapters/29l_saving_above_modes.md:313
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -225,7 +225,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:354
+# --- book/chapters/29l_saving_above_modes.md:356
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
