@@ -99,3 +99,53 @@ def test_conj_of_a_real_tensor_is_no_op_even_inside_inference_mode():
     with torch.inference_mode(), Seen() as mode:
         assert x.conj() is x and torch.conj(x) is x
     assert mode.seen == []
+
+
+NONZERO = "aten.is_nonzero.default"
+
+
+@pytest.mark.parametrize("value, truth", [(2.5, True), (0.0, False)])
+def test_bool_is_is_nonzero_whole_inside_inference_mode(value, truth):
+    t = torch.tensor([value])
+    with Seen() as mode:
+        assert bool(t) is truth
+    assert mode.seen == [DENSE]
+    with torch.inference_mode(), Seen() as mode:
+        assert (1 if t else 0) == int(truth)
+    assert mode.seen == [NONZERO]
+
+
+@pytest.mark.parametrize("read, seen, message", [
+    (lambda t: bool(t), NONZERO, "Boolean value of Tensor with more than one value is ambiguous"),
+    (lambda t: t.item(), ITEM, "a Tensor with 2 elements cannot be converted to Scalar"),
+])
+def test_a_size_is_refused_after_the_mode_saw_the_composite_whole(read, seen, message):
+    t = torch.tensor([1.0, 2.0])
+    with Seen() as mode, pytest.raises(RuntimeError, match=message):
+        read(t)
+    assert mode.seen == []  # autograd on: checked before anything is read
+    with torch.inference_mode(), Seen() as mode, pytest.raises(RuntimeError, match=message):
+        read(t)
+    assert mode.seen == [seen]
+
+
+def test_tolist_resolves_both_bits_where_composites_go_whole():
+    t = torch.tensor([[1.0, 2.0]])
+    with Seen() as mode:
+        assert t.tolist() == [[1.0, 2.0]]
+    assert mode.seen == []
+    with torch.inference_mode(), Seen() as mode:
+        assert t.tolist() == [[1.0, 2.0]]
+    assert mode.seen == ["aten.resolve_conj.default", "aten.resolve_neg.default"]
+
+
+def test_a_mode_that_answers_is_nonzero_or_item_decides_the_value():
+    class Answering(Seen):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if str(func) in (NONZERO, ITEM):
+                return 7
+            return func(*args, **(kwargs or {}))
+
+    two = torch.tensor([1.0, 2.0])
+    with torch.inference_mode(), Answering():
+        assert bool(two) is True and two.item() == 7 and float(torch.tensor(0.5)) == 7.0

@@ -141,15 +141,19 @@ class _Python:
     def item(self, *refused):
         if refused:
             raise no_arguments("item", refused, self)
-        if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
-            )
-        return one_number(self)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
+            from refgrad.utils._numbers_under_modes import composite_read
+
+            return composite_read("item", self, _item)
+        return _item(self)
 
     def tolist(self, *refused):
         if refused:
             raise no_arguments("tolist", refused, self)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
+            from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg
+
+            return host_array(resolve_neg(resolve_conj(self))).tolist()
         return host_array(self).tolist()
 
     def numpy(self, *refused, force: bool = False):
@@ -195,7 +199,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:788
+# --- book/chapters/03_tensor.md:792
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -220,16 +224,30 @@ def _host_number(t):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/03_tensor.md:818
+def _item(t):
+    if t._data.size != 1:
+        raise RuntimeError(f"a Tensor with {t._data.size} elements cannot be converted to Scalar")
+    return one_number(t)
+
+
+def _is_nonzero(t) -> bool:
+    size = t._data.size
+    if size != 1:
+        amount = "no values" if size == 0 else "more than one value"
+        raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+    return bool(one_number(t))
+
+
+# --- book/chapters/03_tensor.md:842
 class _Numbers:
     __slots__ = ()
 
     def __bool__(self) -> bool:
-        size = self._data.size
-        if size != 1:
-            amount = "no values" if size == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(one_number(self))
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
+            from refgrad.utils._numbers_under_modes import composite_read
+
+            return bool(composite_read("is_nonzero", self, _is_nonzero))  # a mode's answer too
+        return _is_nonzero(self)
 
     def __float__(self) -> float:
         if self._requires_grad:

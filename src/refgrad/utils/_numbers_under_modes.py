@@ -21,7 +21,21 @@ def read_seen(t, read):
     return dispatch_op(name, read, (t,), {})
 
 
-# --- book/chapters/29o_numbers_under_modes.md:88
+# --- book/chapters/29o_numbers_under_modes.md:79
+# NOTE [Composites read whole]
+# Called by Tensor.item, __bool__ and tolist while a mode is on. ``read`` is
+# the composite's whole work: its size check, then one_number, which reads
+# below the last mode without another op, or shows the step it takes where
+# the composite is taken apart above the modes.
+def composite_read(name: str, t, read):
+    """``read(t)``, handed to the modes whole as aten.``name`` where torch's composite
+    reaches them whole: NOTE [Composites read whole]."""
+    if composite_whole((t,)):
+        return dispatch_op(name, read, (t,), {})
+    return read(t)
+
+
+# --- book/chapters/29o_numbers_under_modes.md:114
 def resolve_conj(input):
     if composite_whole((input,)) and _modes_on():  # NOTE [Composite ops below autograd]
         return dispatch_composite("resolve_conj", resolve_conj, (input,), {})
