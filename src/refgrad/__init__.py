@@ -546,6 +546,11 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
+# --- book/chapters/22b_profiler.md:1008
+from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
+from refgrad import profiler  # noqa: E402
+
+
 # --- book/chapters/23a_checkpoint.md:103
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
