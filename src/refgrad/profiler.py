@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:928
+# --- book/chapters/22b_profiler.md:985
 """torch.profiler: the newer front to the profiler, for the CPU."""
 
 import enum
@@ -16,13 +16,36 @@ __all__ = ["profile", "record_function", "ProfilerActivity"]
 class ProfilerActivity(enum.Enum):
     CPU = 0
     XPU = 1
-    MTIA = 2
-    CUDA = 3
-    HPU = 4
+    MTIA = 4
+    CUDA = 2
+    HPU = 3
     PrivateUse1 = 5
 
 
-class profile:
+# --- book/chapters/22b_profiler.md:1006
+class _Asked:
+    """What the newer front tells, once it has started."""
+
+    def events(self):
+        if self.profiler is None:
+            raise AssertionError("Profiler must be initialized before accessing events")
+        return self.profiler.function_events
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
+                     group_by_overload_name=False):
+        if self.profiler is None:
+            raise AssertionError("Profiler must be initialized before getting key averages")
+        return self.profiler.key_averages(group_by_input_shape, group_by_stack_n,
+                                          group_by_overload_name)
+
+    def export_chrome_trace(self, path) -> None:
+        if self.profiler is None:
+            raise AssertionError("Profiler must be initialized before exporting chrome trace")
+        self.profiler.export_chrome_trace(path)
+
+
+# --- book/chapters/22b_profiler.md:1029
+class profile(_Asked):
     """Record the ops, nodes and labelled blocks run on the CPU between start and stop."""
 
     def __init__(self, *, activities=None, schedule=None, on_trace_ready=None,
@@ -56,22 +79,3 @@ class profile:
 
     def step(self) -> None:
         self.step_num += 1
-
-
-# --- book/chapters/22b_profiler.md:985
-    def events(self):
-        if self.profiler is None:
-            raise AssertionError("Profiler must be initialized before accessing events")
-        return self.profiler.function_events
-
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
-                     group_by_overload_name=False):
-        if self.profiler is None:
-            raise AssertionError("Profiler must be initialized before getting key averages")
-        return self.profiler.key_averages(group_by_input_shape, group_by_stack_n,
-                                          group_by_overload_name)
-
-    def export_chrome_trace(self, path) -> None:
-        if self.profiler is None:
-            raise AssertionError("Profiler must be initialized before exporting chrome trace")
-        self.profiler.export_chrome_trace(path)

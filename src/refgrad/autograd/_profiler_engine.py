@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:642
+# --- book/chapters/22b_profiler.md:676
 """The engine's events under a profile: NOTE [Node events without an engine hook]."""
 
 import sys
@@ -11,7 +11,7 @@ import threading
 from refgrad.autograd import _engine, _engine_hooks, _outputs
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._node import FunctionNode
-from refgrad.autograd._profiler_recorder import current_recorder
+from refgrad.autograd._profiler_recorder import current_recorder, profiling
 from refgrad.autograd._state import state
 
 _BEFORE = frozenset((_engine_hooks._tensor_pre_hooks.__code__,
@@ -33,7 +33,7 @@ def _seq(node) -> int:
     return -1 if seq >= _UNSIGNED else seq
 
 
-# --- book/chapters/22b_profiler.md:674
+# --- book/chapters/22b_profiler.md:708
 class ProfiledTask(GraphTask):
     """A graph task whose ``current_node`` begins and ends the node's events."""
 
@@ -44,6 +44,7 @@ class ProfiledTask(GraphTask):
         self._shapes, self._nested = [], None
         super().__init__(keep_graph, create_graph)
         self.final_callbacks.append(_nothing)  # so that the engine says when it is done
+        recorder.tasks.append(self)
 
     @property
     def current_node(self):
@@ -51,9 +52,12 @@ class ProfiledTask(GraphTask):
 
     @current_node.setter
     def current_node(self, node) -> None:
-        self._finish()
+        finish(self)
         _NODE.__set__(self, node)
-        if node is None:
+        if node is None:  # the last node is done
+            tasks = self._recorder.tasks
+            if tasks and tasks[-1] is self:
+                tasks.pop()
             return
         buffer = self.buffers.get(node) or ()
         self._shapes = [[] if g is None else list(g.shape) for g in buffer]
@@ -69,32 +73,36 @@ class ProfiledTask(GraphTask):
         return self._recorder.thread if seq >= 0 else 0  # AccumulateGrad has no forward
 
 
-# --- book/chapters/22b_profiler.md:714
-    def _begin_node(self) -> None:
-        node, recorder = _NODE.__get__(self), self._recorder
-        seq = _seq(node)
-        self._inner = recorder.begin(node.name(), self._shapes if recorder.record_shapes
-                                     else None, seq, self._thread(seq))
-        self._phase = 1
-
-    def _end_node(self) -> None:
-        if self._phase == 0:
-            self._begin_node()
-        self._recorder.end(self._inner)  # and a nested node's event, if one is open
-        self._phase, self._nested = 2, None
-
-    def _finish(self) -> None:
-        if self._outer is not None:
-            if self._phase != 2:
-                self._end_node()
-            self._recorder.end(self._outer)
-            self._outer = None
+# --- book/chapters/22b_profiler.md:752
+def begin_node(task) -> None:
+    node, recorder = _NODE.__get__(task), task._recorder
+    seq = _seq(node)
+    task._inner = recorder.begin(node.name(), task._shapes if recorder.record_shapes else None,
+                                 seq, task._thread(seq))
+    task._phase = 1
 
 
-# --- book/chapters/22b_profiler.md:748
+def end_node(task) -> None:
+    if task._phase == 0:
+        begin_node(task)
+    task._recorder.end(task._inner)  # and a nested node's event, if one is open
+    task._phase, task._nested = 2, None
+
+
+def finish(task) -> None:
+    if task._outer is not None:
+        if task._phase != 2:
+            end_node(task)
+        task._recorder.end(task._outer)
+        task._outer = None
+
+
+# --- book/chapters/22b_profiler.md:788
 def before_op(recorder) -> None:
     """Place the node's events around an op that a running node calls."""
     task = state.graph_task
+    if recorder.tasks and recorder.tasks[-1] is not task:
+        finish_stale(recorder, task)
     if type(task) is not ProfiledTask or task._outer is None or task._recorder is not recorder:
         return
     inner, frame = None, sys._getframe(2)
@@ -102,7 +110,7 @@ def before_op(recorder) -> None:
         code = frame.f_code
         if code in _AFTER:
             if task._phase != 2:
-                task._end_node()
+                end_node(task)
             return
         if code in _BEFORE:
             if task._phase == 0:
@@ -114,9 +122,17 @@ def before_op(recorder) -> None:
                 inner = node  # the outermost such frame is the one the node called
         frame = frame.f_back
     if task._phase == 0:
-        task._begin_node()
+        begin_node(task)
     if task._phase == 1:
         _nest(task, inner)
+
+
+def finish_stale(recorder, task=None) -> None:
+    """End the events of backward passes that ended with an error: NOTE [A backward that
+    failed]."""
+    tasks = recorder.tasks
+    while tasks and tasks[-1] is not task:
+        finish(tasks.pop())
 
 
 def _nest(task, inner) -> None:
@@ -131,8 +147,7 @@ def _nest(task, inner) -> None:
         task._nested = (inner, task._recorder.begin(inner.name(), None, seq, task._thread(seq)))
 
 
-# --- book/chapters/22b_profiler.md:795
-_installed = [0]
+# --- book/chapters/22b_profiler.md:845
 _install_lock = threading.Lock()
 
 
@@ -146,5 +161,5 @@ def _make_task(keep_graph: bool, create_graph: bool):
 def watch_engine(change: int) -> None:
     """Count a profile in (1) or out (-1); the engine makes profiled tasks while any is in."""
     with _install_lock:
-        _installed[0] += change
-        _engine.GraphTask = _make_task if _installed[0] else GraphTask
+        profiling[0] += change
+        _engine.GraphTask = _make_task if profiling[0] else GraphTask

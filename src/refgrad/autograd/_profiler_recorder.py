@@ -11,6 +11,7 @@ import time
 from refgrad.autograd._profiler_events import EventList, FunctionEvent
 
 _local = threading.local()  # .recorder: the profile this thread records into, if any
+profiling = [0]  # how many profiles record, in all threads: NOTE [Rarely switched on]
 _numbers: dict = {}
 _numbers_lock = threading.Lock()
 
@@ -30,6 +31,7 @@ class Recorder:
         self.record_shapes = record_shapes
         self.events = EventList()
         self.open: list = []
+        self.tasks: list = []  # the backward passes with node events open, innermost last
         self.thread = thread_number()
         self.origin = time.perf_counter_ns()
 
@@ -64,7 +66,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:441
+# --- book/chapters/22b_profiler.md:443
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -93,3 +95,21 @@ class record_function:
                 return function(*args, **kwargs)
 
         return labelled
+
+
+# --- book/chapters/22b_profiler.md:481
+def recorded_call(name: str, function, *args):
+    """``function(*args)``, inside an event ``name`` if this thread records."""
+    recorder = current_recorder()
+    if recorder is None:
+        return function(*args)
+    from refgrad.autograd._introspection import peek_sequence_nr
+    from refgrad.autograd._state import state
+
+    inside_op = recorder.open and recorder.open[-1].name.startswith("aten::")
+    grad = state.grad_enabled and not state.inference_mode and not inside_op
+    event = recorder.begin(name, seq=peek_sequence_nr() if grad else -1)
+    try:
+        return function(*args)
+    finally:
+        recorder.end(event)

@@ -2,11 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:830
+# --- book/chapters/22b_profiler.md:879
 """torch.autograd.profiler: record the ops and nodes a block runs, with their times."""
 
 from refgrad.autograd import _profiler_recorder as _recording
-from refgrad.autograd._profiler_engine import before_op, watch_engine
+from refgrad.autograd._profiler_engine import before_op, finish_stale, watch_engine
 from refgrad.autograd._profiler_events import EventList, FunctionEvent, FunctionEventAvg
 from refgrad.autograd._profiler_ops import ProfilerMode
 from refgrad.autograd._profiler_output import now_us
@@ -15,7 +15,38 @@ from refgrad.autograd._profiler_recorder import record_function
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
 
 
-class profile:
+# --- book/chapters/22b_profiler.md:895
+class _Summaries:
+    """What a finished profile tells: its event list's summaries."""
+
+    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
+                     group_by_overload_name=False):
+        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n,
+                                                 group_by_overload_name)
+
+    def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
+              max_name_column_width=55, max_shapes_column_width=80, header=None,
+              top_level_events_only=False, time_unit=None) -> str:
+        return self.function_events.table(sort_by, row_limit, max_src_column_width,
+                                          max_name_column_width, max_shapes_column_width,
+                                          header, top_level_events_only, time_unit)
+
+    def total_average(self):
+        return self.function_events.total_average()
+
+    def export_chrome_trace(self, path) -> None:
+        self.function_events.export_chrome_trace(path)
+
+    @property
+    def self_cpu_time_total(self) -> float:
+        return self.function_events.self_cpu_time_total
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+# --- book/chapters/22b_profiler.md:928
+class profile(_Summaries):
     """Record an event for each op, node and labelled block this thread runs inside."""
 
     def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False,
@@ -56,33 +87,7 @@ class profile:
     def _stop(self) -> None:
         watch_engine(-1)
         self._mode.__exit__()
+        finish_stale(self._recorder)
         self._recorder.end_all()
         _recording._local.recorder = self._previous
         self.function_events = self._recorder.events
-
-
-# --- book/chapters/22b_profiler.md:892
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
-                     group_by_overload_name=False):
-        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n,
-                                                 group_by_overload_name)
-
-    def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
-              max_name_column_width=55, max_shapes_column_width=80, header=None,
-              top_level_events_only=False, time_unit=None) -> str:
-        return self.function_events.table(sort_by, row_limit, max_src_column_width,
-                                          max_name_column_width, max_shapes_column_width,
-                                          header, top_level_events_only, time_unit)
-
-    def total_average(self):
-        return self.function_events.total_average()
-
-    def export_chrome_trace(self, path) -> None:
-        self.function_events.export_chrome_trace(path)
-
-    @property
-    def self_cpu_time_total(self) -> float:
-        return self.function_events.self_cpu_time_total
-
-    def __str__(self) -> str:
-        return self.table()
