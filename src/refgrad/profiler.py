@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:985
+# --- book/chapters/22b_profiler.md:984
 """torch.profiler: the newer front to the profiler, for the CPU."""
 
 import enum
@@ -22,7 +22,7 @@ class ProfilerActivity(enum.Enum):
     PrivateUse1 = 5
 
 
-# --- book/chapters/22b_profiler.md:1006
+# --- book/chapters/22b_profiler.md:1005
 class _Asked:
     """What the newer front tells, once it has started."""
 
@@ -44,7 +44,7 @@ class _Asked:
         self.profiler.export_chrome_trace(path)
 
 
-# --- book/chapters/22b_profiler.md:1029
+# --- book/chapters/22b_profiler.md:1028
 class profile(_Asked):
     """Record the ops, nodes and labelled blocks run on the CPU between start and stop."""
 
@@ -64,6 +64,7 @@ class profile(_Asked):
                                           profile_memory=self.profile_memory,
                                           with_stack=self.with_stack, with_flops=self.with_flops)
         self.profiler._start()
+        self.profiler._recorder.events._record_shapes = self.record_shapes
 
     def stop(self) -> None:
         self.profiler._stop()

@@ -83,8 +83,8 @@ def write_chrome_trace(events, path) -> None:
     document = {"schemaVersion": 1, "deviceProperties": [],
                 "trace_id": uuid.uuid4().hex.upper(), "host_name": socket.gethostname(),
                 "displayTimeUnit": "ms", "baseTimeNanoseconds": int(base_us * 1000)}
-    if getattr(events, "_record_shapes", False):
-        document["record_shapes"] = True
+    if getattr(events, "_record_shapes", False):  # the newer front notes it, as a number
+        document["record_shapes"] = 1
     document["traceEvents"], document["traceName"] = trace, os.fspath(path)
     with open(path, "w") as file:
         json.dump(document, file)

@@ -78,7 +78,6 @@ class profile(_Summaries):
         self._previous = _recording.current_recorder()
         self._recorder = _recording.Recorder(self.record_shapes)
         self._recorder.events._base_us = now_us()
-        self._recorder.events._record_shapes = self.record_shapes
         _recording._local.recorder = self._recorder
         self._mode = ProfilerMode(self._recorder, before_op)
         self._mode.__enter__()
