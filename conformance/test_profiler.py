@@ -1,21 +1,20 @@
-"""The profiler: which events a profile records, their names, order and nesting, and its
-summaries, the same as torch's.
+"""The profiler: which events a profile records, their names, order and nesting, as
+torch's.
 
 torch's kernels call further ops, which its profile records inside the op that called them
 (``aten::as_strided`` inside ``aten::expand``); refgrad's kernels are NumPy. So the events are
 compared in outline: every event that is not inside an op.
 """
 
-import json
 import threading
 
 import pytest
 import torch
 import torch.utils.checkpoint as checkpoint
 from torch.autograd.profiler import profile, record_function
-from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode_stack
 
 from conformance._profiler_expected import OUTLINES
+
 
 def product_and_sum():
     x = torch.ones(3, requires_grad=True)
@@ -116,9 +115,20 @@ def reentrant_checkpoint():
     checkpoint.checkpoint(lambda t: t.sin(), x, use_reentrant=True).sum().backward()
 
 
+PARAMETER = torch.nn.Parameter(torch.ones(3))
+
+
+def optimizer_step():
+    optimizer = torch.optim.SGD([PARAMETER], lr=0.1, momentum=0.9)
+    for _ in range(2):
+        optimizer.zero_grad()
+        (PARAMETER * 3).sum().backward()
+        optimizer.step()
+
+
 PROGRAMS = [product_and_sum, matrix_product, views, write_through_a_view, second_order,
             without_grad, labelled_blocks, hooks, custom_function, grad_of_one_input,
-            failing_backward, reentrant_checkpoint]
+            failing_backward, reentrant_checkpoint, optimizer_step]
 
 
 def outline(events) -> list:

@@ -534,7 +534,7 @@ from refgrad._aten_arguments import (
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:744
+# --- book/chapters/19c_optimizers.md:752
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

@@ -141,7 +141,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:317
+# --- book/chapters/25_functions.md:319
 def _apply(cls, *args, **kwargs):
     if profiling[0]:  # chapter "The profiler": the call is an event of its own
         return recorded_call(cls.__name__, _applied, cls, args, kwargs)
@@ -187,7 +187,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:782
+# --- book/chapters/25_functions.md:784
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -203,7 +203,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:804
+# --- book/chapters/25_functions.md:806
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -249,7 +249,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:867
+# --- book/chapters/25_functions.md:869
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -278,7 +278,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:902
+# --- book/chapters/25_functions.md:904
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
