@@ -546,9 +546,12 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
-# --- book/chapters/22b_profiler.md:1071
+# --- book/chapters/22b_profiler.md:979
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
-from refgrad import profiler  # noqa: E402
+
+
+# --- book/chapters/22c_newer_profiler.md:281
+from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
 # --- book/chapters/23a_checkpoint.md:103
