@@ -128,3 +128,16 @@ def test_a_custom_function_is_no_event_without_a_profile():
     with profile() as prof:
         Twice.apply(x)
     assert [e.name for e in prof.function_events] == ["Twice", "aten::mul"]
+
+
+def test_a_new_stretch_warns_once_that_it_clears_the_last():
+    from refgrad import profiler as newer
+
+    newer._warned.clear()
+    with pytest.warns(UserWarning, match="^Warning: Profiler clears events at the end of each "
+                                         "cycle") as caught:
+        with newer.profile(schedule=newer.schedule(wait=0, warmup=1, active=1)) as prof:
+            for _ in range(7):
+                prof.step()
+    assert len(caught) == 1
+    assert _nothing_installed()

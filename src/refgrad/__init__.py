@@ -550,7 +550,7 @@ from refgrad.autograd.anomaly_mode import (
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
 
 
-# --- book/chapters/22c_newer_profiler.md:281
+# --- book/chapters/22c_newer_profiler.md:305
 from refgrad import profiler  # noqa: E402 - torch.profiler
 
 

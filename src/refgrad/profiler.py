@@ -147,11 +147,27 @@ class _Steps:
         self._enter_step()
 
 
-# --- book/chapters/22c_newer_profiler.md:220
+# --- book/chapters/22c_newer_profiler.md:223
+CLEARED = ("Warning: Profiler clears events at the end of each cycle. Only events from the "
+           "current cycle will be reported. To keep events across cycles, set acc_events=True.")
+_warned: set = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+
+# --- book/chapters/22c_newer_profiler.md:236
 class _Stretches:
     """A stretch of recording, and the block of one step."""
 
     def _begin(self) -> None:
+        earlier = self.profiler
+        if earlier is not None and not self.acc_events:
+            _warn_once(CLEARED)
+        self._earlier = earlier.function_events if earlier is not None and self.acc_events else ()
         self.profiler = _autograd_profile(record_shapes=self.record_shapes,
                                           profile_memory=self.profile_memory,
                                           with_stack=self.with_stack, with_flops=self.with_flops)
@@ -161,6 +177,11 @@ class _Stretches:
 
     def _end(self) -> None:
         self.profiler._stop()
+        if self._earlier:  # acc_events: the stretches so far, then this one
+            events = self.profiler.function_events
+            joined = type(events)([*self._earlier, *events])
+            joined.__dict__.update(events.__dict__)
+            self.profiler.function_events = joined
         self._recording = False
         if self.on_trace_ready is not None:
             self.on_trace_ready(self)
@@ -176,7 +197,7 @@ class _Stretches:
             self._step_block = None
 
 
-# --- book/chapters/22c_newer_profiler.md:252
+# --- book/chapters/22c_newer_profiler.md:277
 class profile(_Asked, _Steps, _Stretches):
     """Record the ops, nodes and labelled blocks of the steps a schedule marks."""
 
@@ -187,14 +208,13 @@ class profile(_Asked, _Steps, _Stretches):
         self.activities = set(activities or (ProfilerActivity.CPU,))
         self.record_steps = schedule is not None  # a block per step, only with a schedule
         self.schedule = schedule if schedule is not None else _always_record
-        self.on_trace_ready = on_trace_ready
+        self.on_trace_ready, self.acc_events = on_trace_ready, acc_events
         self.record_shapes, self.profile_memory = record_shapes, profile_memory
         self.with_stack, self.with_flops, self.with_modules = with_stack, with_flops, with_modules
         self.step_num = 0
         self.current_action = self.schedule(self.step_num)
         self.profiler = None
-        self._recording = False
-        self._step_block = None
+        self._recording, self._step_block, self._earlier = False, None, ()
 
     def __enter__(self):
         self.start()
