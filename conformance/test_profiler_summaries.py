@@ -179,3 +179,14 @@ def test_gradients_are_the_same_under_a_profile():
     with profile():
         (x.exp() * x.sin()).sum().backward()
     assert torch.equal(x.grad, expected)
+
+
+def test_the_event_classes_where_torch_keeps_them():
+    from torch.autograd.profiler_util import EventList, FunctionEvent, FunctionEventAvg
+
+    prof = _product_profile()
+    assert type(prof.function_events) is EventList
+    assert all(type(e) is FunctionEvent for e in prof.function_events)
+    assert type(prof.key_averages()) is EventList
+    assert type(prof.key_averages()[0]) is FunctionEventAvg
+    assert type(prof.total_average()) is FunctionEventAvg
