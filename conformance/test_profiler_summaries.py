@@ -190,3 +190,7 @@ def test_the_event_classes_where_torch_keeps_them():
     assert type(prof.key_averages()) is EventList
     assert type(prof.key_averages()[0]) is FunctionEventAvg
     assert type(prof.total_average()) is FunctionEventAvg
+    event = prof.function_events[0]
+    assert event.device_type == torch.autograd.DeviceType.CPU
+    assert str(event.device_type) == "DeviceType.CPU"
+    assert int(torch.autograd.DeviceType.MTIA) == 19

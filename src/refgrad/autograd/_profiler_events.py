@@ -5,6 +5,8 @@
 # --- book/chapters/22b_profiler.md:50
 """The profiler's events: one call of an op, of a node, or of a labelled block."""
 
+import enum
+
 
 def format_time(time_us: float) -> str:
     """A time in microseconds, in the largest unit that keeps it above one."""
@@ -59,7 +61,17 @@ class _Times:
     self_device_time_total_str = property(lambda self: format_time(0))
 
 
-# --- book/chapters/22b_profiler.md:108
+# --- book/chapters/22b_profiler.md:114
+class DeviceType(enum.IntEnum):
+    """The kinds of device an event can run on, numbered as torch numbers them."""
+
+    CPU, CUDA, MKLDNN, OPENGL, OPENCL, IDEEP, HIP, FPGA, MAIA, XLA = range(10)
+    Vulkan, Metal, XPU, MPS, Meta, HPU, VE, Lazy, IPU, MTIA, PrivateUse1 = range(10, 21)
+
+    __str__ = enum.Enum.__str__  # DeviceType.CPU, as torch shows it, not 0
+
+
+# --- book/chapters/22b_profiler.md:125
 class FunctionEvent(_Times):
     """One call: of an op, of a node, or of a ``record_function`` block."""
 
@@ -78,6 +90,10 @@ class FunctionEvent(_Times):
         self.stack: list = []
         self.kernels: list = []
         self.scope = 0
+        self.device_type = DeviceType.CPU
+        self.concrete_inputs: list = []
+        self.kwinputs: dict = {}
+        self.is_python_function = False
 
     @property
     def key(self) -> str:
@@ -108,7 +124,7 @@ class FunctionEvent(_Times):
                 f"seq_nr={self.sequence_nr} is_legacy=False>")
 
 
-# --- book/chapters/22b_profiler.md:162
+# --- book/chapters/22b_profiler.md:183
 class FunctionEventAvg(_Times):
     """The events of one key, added up."""
 
@@ -141,7 +157,7 @@ class FunctionEventAvg(_Times):
                 f"input_shapes={self.input_shapes} cpu_memory_usage=0 cuda_memory_usage=0>")
 
 
-# --- book/chapters/22b_profiler.md:209
+# --- book/chapters/22b_profiler.md:230
 class EventList(list):
     """The events of a profile, or their averages, with the summaries torch offers."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:544
+# --- book/chapters/22b_profiler.md:565
 """The profiler's dispatch mode: an event for every op the modes see."""
 
 import sys
@@ -35,7 +35,7 @@ def _autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:578
+# --- book/chapters/22b_profiler.md:599
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""

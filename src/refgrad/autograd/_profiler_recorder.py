@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:373
+# --- book/chapters/22b_profiler.md:394
 """The per-thread recorder of a running profile, and record_function."""
 
 import threading
@@ -66,7 +66,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:443
+# --- book/chapters/22b_profiler.md:464
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -97,7 +97,7 @@ class record_function:
         return labelled
 
 
-# --- book/chapters/22b_profiler.md:481
+# --- book/chapters/22b_profiler.md:502
 def recorded_call(name: str, function, *args):
     """``function(*args)``, inside an event ``name`` if this thread records."""
     recorder = current_recorder()

@@ -2,12 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:880
+# --- book/chapters/22b_profiler.md:901
 """torch.autograd.profiler: record the ops and nodes a block runs, with their times."""
 
 from refgrad.autograd import _profiler_recorder as _recording
 from refgrad.autograd._profiler_engine import before_op, finish_stale, watch_engine
-from refgrad.autograd._profiler_events import EventList, FunctionEvent, FunctionEventAvg
+from refgrad.autograd._profiler_events import (  # noqa: F401 - torch's names here too
+    DeviceType,
+    EventList,
+    FunctionEvent,
+    FunctionEventAvg,
+)
 from refgrad.autograd._profiler_ops import ProfilerMode
 from refgrad.autograd._profiler_output import now_us
 from refgrad.autograd._profiler_recorder import record_function
@@ -15,7 +20,7 @@ from refgrad.autograd._profiler_recorder import record_function
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
 
 
-# --- book/chapters/22b_profiler.md:896
+# --- book/chapters/22b_profiler.md:922
 class _Summaries:
     """What a finished profile tells: its event list's summaries."""
 
@@ -45,7 +50,7 @@ class _Summaries:
         return self.table()
 
 
-# --- book/chapters/22b_profiler.md:929
+# --- book/chapters/22b_profiler.md:955
 class profile(_Summaries):
     """Record an event for each op, node and labelled block this thread runs inside."""
 
