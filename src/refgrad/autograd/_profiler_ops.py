@@ -8,7 +8,7 @@
 import sys
 
 from refgrad.autograd._introspection import peek_sequence_nr
-from refgrad.autograd._state import state
+from refgrad.autograd._state import state, switched_on
 
 _NO_AUTOGRAD_STEP = frozenset((
     "ones", "zeros", "empty", "full", "empty_strided", "arange", "linspace", "logspace",
@@ -67,15 +67,11 @@ class ProfilerMode:
             recorder.end(event)
 
     def __enter__(self):
-        from refgrad.autograd._state import switched_on
-
         switched_on.count("dispatch_modes", 1)  # NOTE [Rarely switched on]
         state.dispatch_modes.append(self)
         return self
 
     def __exit__(self, *exc_info) -> None:
-        from refgrad.autograd._state import switched_on
-
         modes = state.dispatch_modes
         for i in range(len(modes) - 1, -1, -1):
             if modes[i] is self:
