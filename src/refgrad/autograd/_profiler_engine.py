@@ -14,12 +14,17 @@ from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._profiler_recorder import current_recorder, profiling
 from refgrad.autograd._state import state
 
-_BEFORE = frozenset((_engine_hooks._tensor_pre_hooks.__code__,
-                     _engine_hooks._through_hooks.__code__))
-_AFTER = frozenset((_engine._deliver.__code__, _outputs.validate_outputs.__code__,
-                    _engine_hooks._through_post_hooks.__code__,
-                    _engine._drop_unwanted.__code__))
-_LOOP = _engine.execute.__code__
+
+def _codes(module, *names) -> frozenset:
+    """The code of each function named, looked up so that one renamed costs precision, not
+    the import of refgrad: the conformance outlines notice."""
+    return frozenset(getattr(getattr(module, name, None), "__code__", None) for name in names)
+
+
+_BEFORE = _codes(_engine_hooks, "_tensor_pre_hooks", "_through_hooks") - {None}
+_AFTER = (_codes(_engine, "_deliver", "_drop_unwanted") | _codes(_outputs, "validate_outputs")
+          | _codes(_engine_hooks, "_through_post_hooks")) - {None}
+_LOOP = getattr(_engine.execute, "__code__", None)
 _NODE = GraphTask.__dict__["current_node"]  # the slot the property keeps its value in
 _UNSIGNED = 1 << 63
 
@@ -33,7 +38,7 @@ def _seq(node) -> int:
     return -1 if seq >= _UNSIGNED else seq
 
 
-# --- book/chapters/22b_profiler.md:726
+# --- book/chapters/22b_profiler.md:731
 class ProfiledTask(GraphTask):
     """A graph task whose ``current_node`` begins and ends the node's events."""
 
@@ -73,7 +78,7 @@ class ProfiledTask(GraphTask):
         return self._recorder.thread if seq >= 0 else 0  # AccumulateGrad has no forward
 
 
-# --- book/chapters/22b_profiler.md:770
+# --- book/chapters/22b_profiler.md:775
 def begin_node(task) -> None:
     node, recorder = _NODE.__get__(task), task._recorder
     seq = _seq(node)
@@ -97,7 +102,7 @@ def finish(task) -> None:
         task._outer = None
 
 
-# --- book/chapters/22b_profiler.md:806
+# --- book/chapters/22b_profiler.md:811
 def before_op(recorder) -> None:
     """Place the node's events around an op that a running node calls."""
     task = state.graph_task
@@ -147,7 +152,7 @@ def _nest(task, inner) -> None:
         task._nested = (inner, task._recorder.begin(inner.name(), None, seq, task._thread(seq)))
 
 
-# --- book/chapters/22b_profiler.md:863
+# --- book/chapters/22b_profiler.md:868
 _install_lock = threading.Lock()
 
 
