@@ -539,7 +539,7 @@ from refgrad._flag_forms import combinations, svd  # noqa: F811
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:744
+# --- book/chapters/19c_optimizers.md:752
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
@@ -553,6 +553,14 @@ from refgrad.autograd.anomaly_mode import (
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+
+
+# --- book/chapters/22b_profiler.md:1028
+from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
+
+
+# --- book/chapters/22c_newer_profiler.md:305
+from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
 # --- book/chapters/23a_checkpoint.md:103

@@ -70,6 +70,10 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among torch's names
 
 
+# --- book/chapters/22b_profiler.md:1020
+from refgrad.autograd._profiler_events import DeviceType  # noqa: F401 - torch.autograd.DeviceType
+
+
 # --- book/chapters/23_saved_tensor_hooks.md:351
 from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
     _pop_saved_tensors_default_hooks,
@@ -81,7 +85,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1096
+# --- book/chapters/25_functions.md:1105
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -17,6 +17,7 @@ from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._node_dir import SHOWN, node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
+from refgrad.autograd._profiler_recorder import profiling, recorded_call
 from refgrad.autograd._saved import FREED, NOTHING_SAVED, unpack
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import forward_grad
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/25_functions.md:179
+# --- book/chapters/25_functions.md:180
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -115,7 +116,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                         CUSTOM_HIDDEN)
 
 
-# --- book/chapters/25_functions.md:271
+# --- book/chapters/25_functions.md:272
 # NOTE [What dir() of a ctx lists]
 # Beside what every node shows, torch's custom node shows the names of its
 # class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
@@ -140,8 +141,14 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:316
+# --- book/chapters/25_functions.md:319
 def _apply(cls, *args, **kwargs):
+    if profiling[0]:  # chapter "The profiler": the call is an event of its own
+        return recorded_call(cls.__name__, _applied, cls, args, kwargs)
+    return _applied(cls, args, kwargs)
+
+
+def _applied(cls, args, kwargs):
     if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
         args, kwargs = bound(cls.forward, args, kwargs)
     if kwargs:  # NOTE [Keyword arguments are inputs]
@@ -180,7 +187,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:775
+# --- book/chapters/25_functions.md:784
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -196,7 +203,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:797
+# --- book/chapters/25_functions.md:806
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -242,7 +249,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:860
+# --- book/chapters/25_functions.md:869
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -271,7 +278,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:895
+# --- book/chapters/25_functions.md:904
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]

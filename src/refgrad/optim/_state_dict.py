@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:350
+# --- book/chapters/19c_optimizers.md:358
 """state_dict() and load_state_dict(): an optimizer's state, with parameters as positions."""
 
 from copy import deepcopy
@@ -26,7 +26,7 @@ def pack_state(optimizer) -> dict:
     return {"state": state, "param_groups": groups}
 
 
-# --- book/chapters/19c_optimizers.md:375
+# --- book/chapters/19c_optimizers.md:383
 def load_state(optimizer, state_dict: dict) -> None:
     groups, saved = optimizer.param_groups, deepcopy(state_dict["param_groups"])
     if len(groups) != len(saved):

@@ -14,6 +14,7 @@ from refgrad._ops.index_tensors import first_frame_outside
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
+from refgrad.autograd._profiler_recorder import record_function
 from refgrad.autograd.grad_mode import enable_grad, set_grad_enabled
 from refgrad.optim._state_dict import load_state, pack_state
 from refgrad.utils.hooks import RemovableHandle
@@ -36,7 +37,7 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
-# --- book/chapters/19c_optimizers.md:116
+# --- book/chapters/19c_optimizers.md:117
 def _unpack_names(group: dict) -> None:
     """Split (name, tensor) pairs into "params" and "param_names"."""
     names = [p[0] for p in group["params"] if isinstance(p, tuple)]
@@ -72,7 +73,7 @@ def _check_against(group: dict, groups: list) -> None:
         raise ValueError("some parameters appear in more than one parameter group")
 
 
-# --- book/chapters/19c_optimizers.md:158
+# --- book/chapters/19c_optimizers.md:159
 class Optimizer:
     """Holds parameter groups and their state; subclasses define step()."""
 
@@ -123,18 +124,19 @@ class Optimizer:
         return "\n".join(lines) + "\n)"
 
 
-# --- book/chapters/19c_optimizers.md:219
+# --- book/chapters/19c_optimizers.md:222
 def zero_grad(self, set_to_none: bool = True) -> None:
     """Drop every parameter's gradient, or fill it with zeros."""
-    for group in self.param_groups:
-        for p in group["params"]:
-            clear_grad(p, set_to_none)  # as Module.zero_grad does
+    with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+        for group in self.param_groups:
+            for p in group["params"]:
+                clear_grad(p, set_to_none)  # as Module.zero_grad does
 
 
 Optimizer.zero_grad = zero_grad
 
 
-# --- book/chapters/19c_optimizers.md:244
+# --- book/chapters/19c_optimizers.md:249
 # NOTE [Step hooks]
 # Every optimizer class's own step() is wrapped once, when the class is made,
 # so that a user's subclass gets the hooks too without calling anything.
@@ -146,22 +148,25 @@ def _with_step_hooks(step):
     @functools.wraps(step)
     def hooked_step(*args, **kwargs):
         self = args[0]
-        for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
-            result = hook(self, args, kwargs)
-            if result is not None:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(f"{step} must return None or a tuple of "
-                                       f"(new_args, new_kwargs), but got {result}.")
-                args, kwargs = result
-        out = step(*args, **kwargs)
-        for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
-            hook(self, args, kwargs)
+        with record_function(f"Optimizer.step#{type(self).__name__}.step"):
+            for hook in chain(_global_pre_hooks.values(),
+                              self._optimizer_step_pre_hooks.values()):
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f"{step} must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            out = step(*args, **kwargs)
+            for hook in chain(self._optimizer_step_post_hooks.values(),
+                              _global_post_hooks.values()):
+                hook(self, args, kwargs)
         return out
 
     return hooked_step
 
 
-# --- book/chapters/19c_optimizers.md:274
+# --- book/chapters/19c_optimizers.md:282
 def _register(hooks: dict, hook) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
@@ -192,7 +197,7 @@ Optimizer.register_step_pre_hook = register_step_pre_hook
 Optimizer.register_step_post_hook = register_step_post_hook
 
 
-# --- book/chapters/19c_optimizers.md:313
+# --- book/chapters/19c_optimizers.md:321
 def grad_mode_of(step):
     """Run ``step`` with grad mode set by the optimizer's ``differentiable``."""
 
@@ -212,7 +217,7 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:412
+# --- book/chapters/19c_optimizers.md:420
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
     return pack_state(self)

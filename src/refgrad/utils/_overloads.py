@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:96
+# --- book/chapters/29_dispatch_modes.md:102
 """An operator and one of its overloads, named as torch's are."""
 
 
@@ -37,7 +37,7 @@ class OpOverloadPacket:
         return run_aten(self.__name__, None, args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:132
+# --- book/chapters/29_dispatch_modes.md:138
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 

@@ -28,14 +28,16 @@ class TorchDispatchMode:
 
 
 def _get_current_dispatch_mode_stack() -> list:
-    return list(state.dispatch_modes)
+    # the profiler's own mode is no mode to a user: NOTE [The profiler's mode, hidden]
+    return [mode for mode in state.dispatch_modes if not hasattr(mode, "_profiler_mode")]
 
 
 def _get_current_dispatch_mode():
-    return state.dispatch_modes[-1] if state.dispatch_modes else None
+    stack = _get_current_dispatch_mode_stack()
+    return stack[-1] if stack else None
 
 
-# --- book/chapters/29_dispatch_modes.md:171
+# --- book/chapters/29_dispatch_modes.md:177
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -67,7 +69,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:207
+# --- book/chapters/29_dispatch_modes.md:213
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -91,7 +93,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:278
+# --- book/chapters/29_dispatch_modes.md:284
 _ROW_FUNCS: dict = {}
 
 
@@ -131,7 +133,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:325
+# --- book/chapters/29_dispatch_modes.md:331
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -185,7 +187,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:384
+# --- book/chapters/29_dispatch_modes.md:390
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -205,7 +207,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:502
+# --- book/chapters/29_dispatch_modes.md:508
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -228,7 +230,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:531
+# --- book/chapters/29_dispatch_modes.md:537
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
