@@ -187,7 +187,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:581
+# --- book/chapters/11_saved.md:605
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -5,6 +5,8 @@
 # --- book/chapters/11_saved.md:402
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
+import weakref
+
 from refgrad._tensor import make_tensor
 from refgrad._typename import c_type_name
 from refgrad.autograd._state import state, switched_on
@@ -21,7 +23,8 @@ def pack_with_hooks(saved, tensor, pack_hook, unpack_hook, given=None) -> None:
     """Hand ``tensor`` (or ``given``, its alias) to ``pack_hook``; keep what it returns."""
     saved._grad_fn = None if saved._is_output else tensor._grad_fn
     saved._requires_grad = saved._is_output or tensor._requires_grad
-    saved._accumulator = tensor._grad_accumulator if saved._grad_fn is None else None
+    leaf = saved._grad_fn is None and not saved._is_output
+    saved._accumulator = _accumulator_of(tensor) if leaf else None
     version = saved._counter.value
     enabled, state.grad_enabled = state.grad_enabled, False
     try:
@@ -34,7 +37,28 @@ def pack_with_hooks(saved, tensor, pack_hook, unpack_hook, given=None) -> None:
     saved._original = saved._data = None
 
 
-# --- book/chapters/11_saved.md:446
+# NOTE [A saved leaf's accumulator]
+# torch's saved value holds a leaf's AccumulateGrad weakly, made if need be,
+# and counts on the node's edge to the same AccumulateGrad to keep it alive.
+# A node made below the dispatch modes (chapter "Saved before the modes see
+# the op") is made after its operands were packed, and a write packs its
+# operands before anything asked for their edges: in that gap nothing else
+# holds the AccumulateGrad, and the node would get a new one. The saved value
+# holds it strongly instead; the node's edge holds the same object, so it
+# lives no longer than torch's does.
+def _accumulator_of(leaf):
+    """The AccumulateGrad the saved ``leaf``'s gradient goes to, if it requires grad."""
+    if not leaf._requires_grad:
+        return None
+    if leaf._view_info is None:  # a plain leaf: made now if need be
+        from refgrad.autograd._edges import grad_accumulator
+
+        return grad_accumulator(leaf)
+    ref = leaf._grad_accumulator  # a view: only the one it has
+    return None if ref is None else ref()
+
+
+# --- book/chapters/11_saved.md:470
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -56,12 +80,12 @@ def unpack_with_hooks(saved, node):
         data = hooked_seen(data)
     t = make_tensor(data._data, True, grad_fn, saved._output_nr)
     t._version_counter = data._version_counter
-    if grad_fn is None:
-        t._grad_accumulator = saved._accumulator
+    if grad_fn is None and saved._accumulator is not None:  # NOTE [A saved leaf's accumulator]
+        t._grad_accumulator = weakref.ref(saved._accumulator)
     return t
 
 
-# --- book/chapters/11_saved.md:477
+# --- book/chapters/11_saved.md:501
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
