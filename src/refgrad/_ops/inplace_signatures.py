@@ -44,7 +44,7 @@ SIGNATURES = {
                        "bool include_self = True)",), (), False),
     "requires_grad_": (("(bool requires_grad = True)",), (), False),
     "bernoulli_": ((f"(Tensor p, {_DRAWN})", f"(float p = 0.5, {_DRAWN})"), (), False),
-    "random_": ((f"({_DRAWN})", f"(int from, int to, {_DRAWN})", f"(int to, {_DRAWN})"),
+    "random_": ((f"({_DRAWN})", f"(int from, int? to, {_DRAWN})", f"(int to, {_DRAWN})"),
                 (), False),
     **{name: ((f"({parameters}, {_DRAWN})",), (), False) for name, parameters in (
         ("cauchy_", "float median = 0, float sigma = 1"), ("exponential_", "float lambd = 1"),
