@@ -5,7 +5,7 @@
 # --- book/chapters/13a_arguments.md:476
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
-from refgrad._signatures import Signature, fits_parameter, type_name
+from refgrad._signatures import Signature, type_name
 
 
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
@@ -42,7 +42,8 @@ def _listed(positional: list, keywords: list) -> str:
 # The explanation reads the printed signature again, and fits fewer values
 # than the parser did: only a parameter with no default and a one-word type
 # ("int dim", "Tensor other") is ever fitted, never by None, and never a
-# "Number", which no Python value's type is named: torch.where(c, 1.5, "a")
+# "Number", which no Python value's type is named (NOTE [Marked by the name of
+# the type]): torch.where(c, 1.5, "a")
 # marks the 1.5 against (Tensor condition, Number self, Tensor other). So
 # x.all("a", True) marks the True against "bool keepdim = False", a tuple is
 # marked against "tuple of ints dims", and a keyword for a parameter with a
@@ -67,6 +68,16 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     return "some of the arguments have invalid types: " + marked
 
 
+# NOTE [Marked by the name of the type]
+# The explanation fits a value to a piece by the name of the value's type
+# alone, not as the parser read it: a float piece takes a float or an int, an
+# int piece an int, any other piece a value whose type has its very name
+# ("Tensor", "str", "bool"). So a number never fits a Tensor piece, though the
+# parser takes x.add_(1) as (Tensor other): x.add_(1, 2, 3) is marked
+# (!int!, !int!, !int!).
+_NAMED = {"float": ("float", "int"), "int": ("int",)}
+
+
 def _pieces(sig: Signature) -> list:
     """The printed signature's pieces: its parameters, with None for "*" (or for "()")."""
     pieces = [p for p in sig.parameters if not p.keyword_only]
@@ -87,9 +98,9 @@ def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
     """What the call got, each value not fitted by its piece between "!" marks."""
     pieces = _pieces(sig)
 
-    def marked(text, p, value):
-        fits = (p is not None and p.default is None and " " not in p.kind
-                and p.kind != "Number" and value is not None and fits_parameter(p, value, numbers))
+    def marked(text, p, value):  # NOTE [Marked by the name of the type]
+        fits = p is not None and p.default is None and type_name(value) in _NAMED.get(
+            p.kind, (p.kind,))
         return text if fits else f"!{text}!"
 
     shown = [marked(_described(a), pieces[i] if i < len(pieces) else None, a)
@@ -99,7 +110,7 @@ def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
     return _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:581
+# --- book/chapters/13a_arguments.md:592
 # NOTE [Keywords looked for among the last pieces]
 # With k keywords given, torch looks for each among the last k pieces of the
 # printed signature only, so x.lerp_(y, end="a") has an "incorrect" keyword
@@ -124,7 +135,7 @@ def _one_shown(sig: Signature, args, kwargs, numbers: bool, got: str) -> str:
     return f"{head}{got}, but expected {sig.shown}"
 
 
-# --- book/chapters/13a_arguments.md:610
+# --- book/chapters/13a_arguments.md:621
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()
