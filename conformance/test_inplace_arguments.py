@@ -42,6 +42,10 @@ REFUSED = [
      "requires_grad_() takes from 0 to 1 positional arguments but 2 were given"),
     ("x.normal_(generator='a')", "normal_(): argument 'generator' must be torch.Generator, "
                                  "not str"),
+    ("x.copy_(x, 1)", "copy_(): argument 'non_blocking' (position 2) must be bool, not int"),
+    ("x.copy_(x, None)",
+     "copy_(): argument 'non_blocking' (position 2) must be bool, not NoneType"),
+    ("x.copy_(non_blocking=True)", 'copy_() missing 1 required positional arguments: "other"'),
     ("x.addcmul_(bogus=1)", "addcmul_() received an invalid combination of arguments - got "
                             "unrecognized keyword arguments: bogus"),
     ("x.addcmul_(x, x, x, 'a')", "addcmul_() received an invalid combination of arguments - "

@@ -196,11 +196,14 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2432
+# --- book/chapters/26_inplace.md:2434
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
-    if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
-        given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
-            other,)
+    if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
+        # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
+        given = () if other is REQUIRED else (other, non_blocking, *extra) if (
+            extra or non_blocking is not False) else (other,)
+        if other is REQUIRED and non_blocking is not False:  # given by name, then
+            refused = {**refused, "non_blocking": non_blocking}
         raise _COPY.error(given, refused)
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
@@ -238,7 +241,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2479
+# --- book/chapters/26_inplace.md:2484
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
