@@ -5,6 +5,7 @@ assertions run on torch.
 
 import pytest
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from conformance._support import raises, refuses_call
 
@@ -120,3 +121,29 @@ def test_calls_that_fit_still_run():
     x.add_(1).add_(x, alpha=2).mul_(True).div_(2, rounding_mode="floor").divide_(2)
     x.cumsum_(torch.tensor(0)).round_(decimals=1).random_(0, None).requires_grad_(False)
     assert x.shape == (2,) and x._version == 8
+
+
+class _Seen(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("call", ["x.add_('a')", "x.exp_(1)", "x.cumsum_('a')", "x.mul_(x, x)",
+                                  "x.zero_(1)", "x.divide_(x, 3)"])
+def test_a_mode_never_sees_a_refused_call(call):
+    x = torch.ones(2)
+    with _Seen() as seen, pytest.raises(TypeError):
+        eval(call, {"x": x})
+    assert seen.ops == [] and x._version == 0
+
+
+def test_a_mode_sees_the_calls_that_fit():
+    x = torch.ones(2)
+    with _Seen() as seen:
+        x.add_(x, alpha=2).exp_().divide_(2)
+    assert seen.ops == ["aten.add_.Tensor", "aten.exp_.default", "aten.div_.Tensor"]

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26c_inplace_arguments.md:153
+# --- book/chapters/26c_inplace_arguments.md:162
 """The in-place methods made outside `_method`, refused in torch's words once they fail."""
 
 from refgrad._ops.inplace_signatures import refuse
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 # name: the method it is another name for, or None for a method of its own
 WRAPPED = {
@@ -21,6 +22,8 @@ def refusing(method, name: str):
     """``method`` refused as torch refuses ``name``: NOTE [In-place signatures read after a
     failure]."""
     def refused(self, *args, **kwargs):
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Refused before a mode]
+            refuse(name, args, kwargs)
         try:
             return method(self, *args, **kwargs)
         except Exception:

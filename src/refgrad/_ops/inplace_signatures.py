@@ -82,6 +82,13 @@ def refuse(name: str, args: tuple, kwargs: dict) -> None:
     arguments.check(args, kwargs)
 
 
+# NOTE [Refused before a mode]
+# Under a dispatch mode the call is read first, whether it fails or not: torch's
+# parser refuses bad arguments before any mode sees the op, and refgrad's
+# method, run first, would hand the mode an op it then fails in (x.exp_(1)
+# showing aten.exp_ to the mode). Outside a mode the reading waits for a failure.
+
+
 def takes_alpha(name: str) -> bool:
     """Whether the in-place method ``name`` takes ``alpha``: ``add_`` does, ``abs_`` not."""
     return any("alpha" in text for text in SIGNATURES.get(name, ((),))[0])
