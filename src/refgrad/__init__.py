@@ -594,19 +594,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2078
+# --- book/chapters/26_inplace.md:2096
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2131
+# --- book/chapters/26_inplace.md:2149
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2300
+# --- book/chapters/26_inplace.md:2318
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3100
+# --- book/chapters/26_inplace.md:3123
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3260
+# --- book/chapters/26_inplace.md:3283
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3609
+# --- book/chapters/26_inplace.md:3632
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4235
+# --- book/chapters/26_inplace.md:4258
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -679,6 +679,10 @@ from refgrad._ops.out_functions import (
     subtract, sum, take, take_along_dim, tan, tensordot, threshold, topk, tril,  # noqa: A004, F811
     triu, true_divide, trunc, var, vdot, vstack, where, xlogy,  # noqa: F811
 )
+
+
+# --- book/chapters/26c_inplace_arguments.md:206
+from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/27_views.md:1802

@@ -94,7 +94,7 @@ def _too_many(sig: Signature, given: int) -> str:
         return f"{sig.name}() takes {most} positional argument{s} but {given} {were} given"
     # a range is always plural: "takes from 0 to 1 positional arguments"
     return (f"{sig.name}() takes from {least} to {most} positional arguments but {given} "
-            f"{were} given")
+            "were given")  # a range is plural, even of one: round_("a")
 
 
 def _missing(sig: Signature, index: int) -> str:

@@ -5,7 +5,7 @@
 # --- book/chapters/13a_arguments.md:476
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
-from refgrad._signatures import Signature, fits_parameter, type_name
+from refgrad._signatures import Signature, type_name
 
 
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
@@ -14,8 +14,8 @@ def _combination(signatures, args, kwargs, numbers: bool) -> str:
                   [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
-    if len(shown) == 1:
-        return head + shown[0].shown
+    if len(shown) == 1:  # NOTE [One signature shown]
+        return _one_shown(shown[0], args, kwargs, numbers, got)
     lines = [head + "one of:\n"]
     for s in shown:
         lines.append(f" * {s.shown}\n")
@@ -42,40 +42,100 @@ def _listed(positional: list, keywords: list) -> str:
 # The explanation reads the printed signature again, and fits fewer values
 # than the parser did: only a parameter with no default and a one-word type
 # ("int dim", "Tensor other") is ever fitted, never by None, and never a
-# "Number", which no Python value's type is named: torch.where(c, 1.5, "a")
+# "Number", which no Python value's type is named (NOTE [Marked by the name of
+# the type]): torch.where(c, 1.5, "a")
 # marks the 1.5 against (Tensor condition, Number self, Tensor other). So
 # x.all("a", True) marks the True against "bool keepdim = False", a tuple is
 # marked against "tuple of ints dims", and a keyword for a parameter with a
-# default is always one of the "keywords [that] were incorrect". The keywords
+# default is always one of the "keywords [that] were incorrect" (NOTE [Keywords
+# looked for among the last pieces]). A value given by position is fitted
+# against the piece at its position, "*" included, which fits nothing: x.div_(
+# y, y, "a") marks the second y, not the "a", against (Tensor other, *, str
+# rounding_mode). The keywords
 # it marks come in the signature's order, whatever the call's: torch walks the
 # signature's parameters and looks each up among them, so where(c, other=1.5,
 # input="a") is marked (Tensor, !input=str!, !other=float!), though the list
 # of what the call got has them last first.
 def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
-    pieces = max(1, len(sig.parameters) + any(p.keyword_only for p in sig.parameters))
-    if len(args) + len(kwargs) != pieces:
+    if len(args) + len(kwargs) != len(_pieces(sig)):
         return None
-    named = {p.name: p for p in sig.parameters}
-    unknown = [k for k in reversed(kwargs) if k not in named or named[k].default is not None]
+    unknown = _unknown(sig, kwargs)
     if unknown:
         return "some of the keywords were incorrect: " + ", ".join(unknown)
-    slots = [p for p in sig.parameters if not p.keyword_only]
+    marked = _marked(sig, args, kwargs, numbers)
+    if "!" not in marked:
+        return None
+    return "some of the arguments have invalid types: " + marked
 
-    def marked(text, p, value):
-        fits = (p is not None and p.default is None and " " not in p.kind
-                and p.kind != "Number" and value is not None and fits_parameter(p, value, numbers))
+
+# NOTE [Marked by the name of the type]
+# The explanation fits a value to a piece by the name of the value's type
+# alone, not as the parser read it: a float piece takes a float or an int, an
+# int piece an int, any other piece a value whose type has its very name
+# ("Tensor", "str", "bool"). So a number never fits a Tensor piece, though the
+# parser takes x.add_(1) as (Tensor other): x.add_(1, 2, 3) is marked
+# (!int!, !int!, !int!).
+_NAMED = {"float": ("float", "int"), "int": ("int",)}
+
+
+def _pieces(sig: Signature) -> list:
+    """The printed signature's pieces: its parameters, with None for "*" (or for "()")."""
+    pieces = [p for p in sig.parameters if not p.keyword_only]
+    if len(pieces) < len(sig.parameters):
+        pieces += [None, *(p for p in sig.parameters if p.keyword_only)]
+    return pieces or [None]
+
+
+def _unknown(sig: Signature, kwargs) -> list:
+    """The keywords torch does not find: NOTE [Keywords looked for among the last pieces]."""
+    pieces = _pieces(sig)
+    last = {p.name for p in pieces[max(0, len(pieces) - len(kwargs)):]
+            if p is not None and p.default is None}
+    return [k for k in reversed(kwargs) if k not in last]
+
+
+def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
+    """What the call got, each value not fitted by its piece between "!" marks."""
+    pieces = _pieces(sig)
+
+    def marked(text, p, value):  # NOTE [Marked by the name of the type]
+        fits = p is not None and p.default is None and type_name(value) in _NAMED.get(
+            p.kind, (p.kind,))
         return text if fits else f"!{text}!"
 
-    shown = [marked(_described(a), slots[i] if i < len(slots) else None, a)
+    shown = [marked(_described(a), pieces[i] if i < len(pieces) else None, a)
              for i, a in enumerate(args)]
     keywords = [marked(f"{p.name}={type_name(kwargs[p.name])}", p, kwargs[p.name])
                 for p in sig.parameters if p.name in kwargs]  # in the signature's order
-    if not any(t.startswith("!") for t in (*shown, *keywords)):
-        return None
-    return "some of the arguments have invalid types: " + _listed(shown, keywords)
+    return _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:555
+# --- book/chapters/13a_arguments.md:592
+# NOTE [Keywords looked for among the last pieces]
+# With k keywords given, torch looks for each among the last k pieces of the
+# printed signature only, so x.lerp_(y, end="a") has an "incorrect" keyword
+# against (Tensor end, Tensor weight): end is not the last piece. As it reads
+# a piece's name as its last word, a piece with a default ("Number alpha = 1"
+# is named "1") never has the keyword's name.
+
+
+# NOTE [One signature shown]
+# Where only one signature is listed (the others hidden), the explanation
+# takes the place of what the call got: keywords torch does not find make
+# "got unrecognized keyword arguments: bogus" and end the message, and a call
+# with as many arguments as the signature has pieces is listed with its marks:
+# x.addcmul_(y, y, y, "a") got (Tensor, Tensor, !Tensor!, !str!).
+def _one_shown(sig: Signature, args, kwargs, numbers: bool, got: str) -> str:
+    head = f"{sig.name}() received an invalid combination of arguments - got "
+    unknown = _unknown(sig, kwargs) if kwargs else ()
+    if unknown:
+        return head + "unrecognized keyword arguments: " + ", ".join(unknown)
+    if len(args) + len(kwargs) == len(_pieces(sig)):
+        got = _marked(sig, args, kwargs, numbers)
+    return f"{head}{got}, but expected {sig.shown}"
+
+
+# --- book/chapters/13a_arguments.md:621
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:587
+# --- book/chapters/13a_arguments.md:653
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 from refgrad._argument_binding import _NUMPY_NAMES, _bind, _required, _unpacked
@@ -35,7 +35,7 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:625
+# --- book/chapters/13a_arguments.md:691
 def _as_int(value):
     return int(value.item()) if isinstance(value, Tensor) else value
 
@@ -53,7 +53,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:652
+# --- book/chapters/13a_arguments.md:718
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -71,7 +71,7 @@ class Arguments:
         """(the signature the arguments fit, None), or (None, torch's TypeError)."""
         first = self.signatures[0]
         if self.method and not any(s.parameters for s in self.signatures) and (args or kwargs):
-            taken = f"no arguments ({len(args)} given)" if args else "no keyword arguments"
+            taken = "no keyword arguments" if kwargs else f"no arguments ({len(args)} given)"
             return None, TypeError(f"TensorBase.{first.name}() takes {taken}")
         for s in self.signatures:
             bound, _ = _bind(s, args, kwargs, self.numbers)

@@ -31,6 +31,7 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.diagonal_view import diagonal
 from refgrad._ops.inplace import inplace
+from refgrad._ops.inplace_signatures import refuse, takes_alpha
 from refgrad._ops.inplace_writes import (
     copy_,
     fill_,
@@ -43,20 +44,33 @@ from refgrad._ops.methods import torch_named
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import check_broadcast, check_cast
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1331
-def _method(function, cast=None):
-    """``function``'s in-place method; ``cast`` (False or True) reorders its kernel's
-    refusals after torch's shape (and cast) checks: see ``kernel_refused``."""
+# --- book/chapters/26_inplace.md:1337
+def _method(function, cast=None, called=None):
+    """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
+    trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
+    (and cast) checks: see ``kernel_refused``."""
     name = function.__name__ + "_"
+    called = called or name
+    alpha = takes_alpha(called)
 
     def method(self, *args, **kwargs):
-        if "alpha" in kwargs:  # torch's parser reads it first, under the in-place name
-            kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
+        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Refused before a mode]
+            refuse(called, args, kwargs)
+        if alpha and "alpha" in kwargs:  # torch's parser reads it first, by this name
+            try:
+                kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
+            except TypeError:  # unless the arguments before it are refused first
+                refuse(called, args, kwargs)
+                raise
         try:
             return inplace(self, function, *args, **kwargs)
-        except (NotImplementedError, RuntimeError) as error:  # nothing was written
+        except Exception as error:  # nothing was written
+            refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
+            if not isinstance(error, NotImplementedError | RuntimeError):
+                raise
             if cast is not None:
                 kernel_refused(self, args, kwargs, error, cast)
             said = f"Trying to use forward AD with {function.__name__} that "
@@ -70,7 +84,7 @@ def _method(function, cast=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1364
+# --- book/chapters/26_inplace.md:1382
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -107,7 +121,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:2956
+# --- book/chapters/26_inplace.md:2979
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -122,7 +136,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2976
+# --- book/chapters/26_inplace.md:2999
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -149,7 +163,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3011
+# --- book/chapters/26_inplace.md:3034
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -164,7 +178,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3031
+# --- book/chapters/26_inplace.md:3054
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -187,10 +201,10 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3059
+# --- book/chapters/26_inplace.md:3082
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
-        setattr(cls, name + "_", _method(function))
+        setattr(cls, name + "_", _method(function, called=name + "_"))
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
