@@ -577,7 +577,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:109
+# --- book/chapters/23c_selective_checkpoint.md:129
 from refgrad._op_overloads import ops
 
 

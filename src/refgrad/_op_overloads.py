@@ -11,17 +11,32 @@ from refgrad.utils._overloads import OpOverloadPacket, _Overload
 class OpOverload(_Overload):
     """One overload of one operator, named in advance: ``ops.aten.mm.default``."""
 
-    __slots__ = ("overloadpacket", "_overloadname")
+    __slots__ = ("overloadpacket", "_overloadname", "last_handed")
 
     def __init__(self, packet: OpOverloadPacket, name: str) -> None:
         self.overloadpacket, self._overloadname = packet, name
+        self.last_handed = None  # the last func shown to a mode as this object
 
-    def __call__(self, *args, **kwargs):  # chapter "Calling an op by its ATen name"
+    def __call__(self, /, *args, **kwargs):  # chapter "Calling an op by its ATen name"
+        from refgrad.utils._python_dispatch import handed_func
+
+        func = handed_func(self) or self.last_handed  # NOTE [One object per overload]
+        if func is not None:
+            return func(*args, **kwargs)
         from refgrad._aten_calls import run_aten
 
         return run_aten(self.overloadpacket.__name__, self._overloadname, args, kwargs)
 
+    def __getattr__(self, name: str):  # what a mode's func knows: which tensors it writes
+        from refgrad.utils._python_dispatch import handed_func
 
+        func = None if name.startswith("__") else handed_func(self)
+        if func is None:
+            raise AttributeError(f"'OpOverload' object has no attribute '{name}'")
+        return getattr(func, name)
+
+
+# --- book/chapters/23c_selective_checkpoint.md:92
 class _Namespace:
     """``ops.aten``: its attributes are operators."""
 

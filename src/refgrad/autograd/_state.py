@@ -33,6 +33,8 @@ class AutogradState(threading.local):
         self.dispatch_modes: list = []
         # How deep the ops are that a mode runs through its func: below autograd.
         self.redispatching = 0
+        # The funcs being handed to modes now, innermost last: NOTE [One object per overload].
+        self.handed_funcs: list = []
 
 
 state = AutogradState()
@@ -42,7 +44,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:92
+# --- book/chapters/01_state.md:94
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -64,7 +66,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:120
+# --- book/chapters/01_state.md:122
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -75,7 +77,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:140
+# --- book/chapters/01_state.md:142
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -105,7 +107,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:178
+# --- book/chapters/01_state.md:180
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:

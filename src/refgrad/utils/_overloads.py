@@ -29,7 +29,9 @@ class OpOverloadPacket:
             raise AttributeError(name)
         from refgrad._op_overloads import OpOverload
 
-        return OpOverload(self, name)
+        overload = OpOverload(self, name)
+        setattr(self, name, overload)  # one object per overload: NOTE [One object per overload]
+        return overload
 
     def __call__(self, *args, **kwargs):  # chapter "Calling an op by its ATen name"
         from refgrad._aten_calls import run_aten
@@ -37,7 +39,7 @@ class OpOverloadPacket:
         return run_aten(self.__name__, None, args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:138
+# --- book/chapters/29_dispatch_modes.md:140
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 

@@ -37,7 +37,7 @@ def _get_current_dispatch_mode():
     return stack[-1] if stack else None
 
 
-# --- book/chapters/29_dispatch_modes.md:177
+# --- book/chapters/29_dispatch_modes.md:179
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -69,7 +69,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:213
+# --- book/chapters/29_dispatch_modes.md:219
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -82,18 +82,49 @@ class OpFunc(_Overload):
 
 def dispatch(func: OpFunc, args: tuple, kwargs: dict):
     """Hand one op to the innermost mode, with that mode off the stack meanwhile."""
-    modes = state.dispatch_modes
+    modes, handed = state.dispatch_modes, state.handed_funcs
     mode = modes.pop()
+    handed.append(func)  # what the overload's one object runs: NOTE [One object per overload]
+    shown = shown_as(func)
+    shown.last_handed = func
     try:
-        return mode.__torch_dispatch__(func, (), args, kwargs)
+        return mode.__torch_dispatch__(shown, (), args, kwargs)
     except Exception as error:  # NOTE [A failure a mode has seen]
         error.__dict__["_seen_by_a_mode"] = True
         raise
     finally:
+        handed.pop()
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:284
+# --- book/chapters/29_dispatch_modes.md:250
+# NOTE [One object per overload]
+# torch has one OpOverload object per overload, so a mode may test
+# `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
+# call's runner, so the mode is shown the overload's one object instead
+# (ops.aten.<op>.<overload>, made once and kept on its packet), and the func
+# is pushed on the thread's stack `handed_funcs` while the mode runs. Called,
+# or asked for anything else, the object turns to the innermost func of its
+# own overload on that stack. A mode that kept func and calls it later finds
+# none there, and gets the last func shown as the object: a row's is the same
+# for every call, and binds the arguments as torch's schema does; a
+# composite's step runs the function it ran last. An overload never shown to
+# a mode runs the op by its ATen name (chapter "Calling an op by its ATen
+# name").
+def shown_as(func: OpFunc):
+    """The one object of ``func``'s overload: NOTE [One object per overload]."""
+    return getattr(func.overloadpacket, func._overloadname)
+
+
+def handed_func(overload):
+    """The innermost func of ``overload`` being handed to a mode now, or None."""
+    for func in reversed(state.handed_funcs):
+        if func == overload:
+            return func
+    return None
+
+
+# --- book/chapters/29_dispatch_modes.md:324
 _ROW_FUNCS: dict = {}
 
 
@@ -133,7 +164,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:331
+# --- book/chapters/29_dispatch_modes.md:371
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -187,7 +218,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:390
+# --- book/chapters/29_dispatch_modes.md:430
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -207,7 +238,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:508
+# --- book/chapters/29_dispatch_modes.md:548
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -230,7 +261,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:537
+# --- book/chapters/29_dispatch_modes.md:577
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

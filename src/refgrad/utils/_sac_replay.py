@@ -2,26 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23c_selective_checkpoint.md:337
+# --- book/chapters/23c_selective_checkpoint.md:357
 """The node a row would have recorded, around an output kept from an earlier run."""
 
+from refgrad._op_overloads import OpOverload
 from refgrad._ops.dispatch import _record
 from refgrad._ops.operands import _arrays, read_numbers
 from refgrad._ops.recording import _edges
 from refgrad.autograd._state import state
 from refgrad.utils._mode_arguments import BOUND, schema_name, unbound
-from refgrad.utils._python_dispatch import _ROW_FUNCS
+from refgrad.utils._python_dispatch import _ROW_FUNCS, handed_func
 
 
 def _row_of(func):
     """The op-table row ``func`` runs, and its key; (None, None) if it runs no row."""
+    if isinstance(func, OpOverload):  # the overload's one object: NOTE [One object per overload]
+        func = handed_func(func) or func.last_handed
     for key, (op, known) in _ROW_FUNCS.items():
         if known is func:
             return op, key
     return None, None
 
 
-# --- book/chapters/23c_selective_checkpoint.md:365
+# --- book/chapters/23c_selective_checkpoint.md:388
 # NOTE [A kept output still gets its node]
 # Only an op-table row records a node; any other op (a factory, a write)
 # gets its kept output back as it was stored, detached.
