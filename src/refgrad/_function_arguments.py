@@ -2,14 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29o_function_arguments.md:242
+# --- book/chapters/29o_function_arguments.md:249
 """torch's namespace functions, read against torch's signatures once they fail."""
 
 import types
 
+import numpy as np
+
 import refgrad
+from refgrad import functional
 from refgrad._function_signatures import SIGNATURES
 from refgrad._read_after_failure import read_after_failure
+from refgrad._signatures import _CHECKS
 
 
 # NOTE [Read outermost, after a failure]
@@ -21,6 +25,7 @@ from refgrad._read_after_failure import read_after_failure
 # not the acos() its alias runs. The wrapper says it lives in refgrad, where
 # pickle finds it by name (NOTE [Where a wrapped function says it lives]).
 def install(namespace=refgrad) -> None:
+    _CHECKS.setdefault("tuple of Scalars", _is_scalars)
     for name, texts in SIGNATURES.items():
         checked = read_after_failure(getattr(namespace, name), (
             tuple(name + text for text in texts), (), False, None))
@@ -28,7 +33,13 @@ def install(namespace=refgrad) -> None:
         setattr(namespace, name, checked)
 
 
-# --- book/chapters/29o_function_arguments.md:289
+def _is_scalars(value) -> bool:
+    """What torch's parser takes for a "tuple of Scalars": Python's or NumPy's numbers."""
+    return isinstance(value, tuple | list) and all(
+        isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
+
+
+# --- book/chapters/29o_function_arguments.md:307
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -49,7 +60,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29o_function_arguments.md:323
+# --- book/chapters/29o_function_arguments.md:341
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -73,7 +84,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29o_function_arguments.md:348
+# --- book/chapters/29o_function_arguments.md:366
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -99,7 +110,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29o_function_arguments.md:379
+# --- book/chapters/29o_function_arguments.md:397
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):
@@ -134,10 +145,17 @@ KEYWORDS = {"atleast_1d": (), "atleast_2d": (), "atleast_3d": (), "einsum": (),
 
 
 def install_python_words(namespace=refgrad) -> None:
+    """The functions of torch.functional, the same objects there as in the namespace."""
     for name, stand_in in STAND_INS.items():
-        setattr(namespace, name, _python_words(getattr(namespace, name), stand_in))
+        _both(namespace, name, _python_words(getattr(namespace, name), stand_in))
     for name, allowed in KEYWORDS.items():
-        setattr(namespace, name, _keywords(getattr(namespace, name), allowed))
+        _both(namespace, name, _keywords(getattr(namespace, name), allowed))
+
+
+def _both(namespace, name: str, checked) -> None:
+    if getattr(functional, name, None) is getattr(namespace, name):
+        setattr(functional, name, checked)
+    setattr(namespace, name, checked)
 
 
 install()

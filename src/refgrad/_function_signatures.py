@@ -29,13 +29,13 @@ def _drawn_like(*firsts: str) -> tuple:
                  for generator in ("torch.Generator? generator, ", ""))
 
 
-# --- book/chapters/29o_function_arguments.md:90
+# --- book/chapters/29o_function_arguments.md:94
 SIGNATURES = {  # name: torch's signatures, without the name, in the order it lists them
     **{name: ("(Tensor input)",) for name in (
         "argwhere", "conj", "conj_physical_", "corrcoef", "det", "detach", "fliplr", "flipud",
         "imag", "is_conj", "is_floating_point", "is_neg", "isfinite", "isinf", "isnan", "logdet",
-        "matrix_exp", "numel", "ravel", "real", "relu", "resolve_conj", "resolve_neg", "selu",
-        "selu_", "t", "trace")},
+        "matrix_exp", "numel", "ravel", "real", "resolve_conj", "resolve_neg", "selu", "selu_",
+        "t", "trace")},
     **{name: (f"(Tensor input, {_OUT})",) for name in (
         "absolute", "alias_copy", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
         "conj_physical", "detach_copy", "fix", "inverse", "msort", "negative", "square",
@@ -58,7 +58,7 @@ SIGNATURES = {  # name: torch's signatures, without the name, in the order it li
 }
 
 
-# --- book/chapters/29o_function_arguments.md:124
+# --- book/chapters/29o_function_arguments.md:128
 SIGNATURES.update({
     "as_strided": ("(Tensor input, tuple of ints size, tuple of ints stride, "
                    "SymInt? storage_offset = None)",),
@@ -102,7 +102,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29o_function_arguments.md:169
+# --- book/chapters/29o_function_arguments.md:173
 SIGNATURES.update({
     "isin": tuple(f"({first}, *, bool assume_unique = False, bool invert = False, {_OUT[3:]})"
                   for first in ("Tensor elements, Tensor test_elements",
@@ -126,7 +126,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29o_function_arguments.md:197
+# --- book/chapters/29o_function_arguments.md:204
 SIGNATURES.update({
     "round": (f"(Tensor input, {_OUT})", "(Tensor input, *, int decimals, Tensor out = None)"),
     "scalar_tensor": (f"(Number s, *, {_FACTORY})",),
