@@ -15,7 +15,9 @@ def _combination(signatures, args, kwargs, numbers: bool) -> str:
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:
-        return head + shown[0].shown
+        from refgrad._one_form import one_form  # NOTE [One form listed]
+
+        return one_form(shown[0], args, kwargs, numbers, got)
     lines = [head + "one of:\n"]
     for s in shown:
         lines.append(f" * {s.shown}\n")
@@ -32,7 +34,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:508
+# --- book/chapters/13a_arguments.md:510
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -75,7 +77,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:555
+# --- book/chapters/13a_arguments.md:557
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()
