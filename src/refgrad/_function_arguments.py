@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29o_function_arguments.md:249
+# --- book/chapters/29o_function_arguments.md:258
 """torch's namespace functions, read against torch's signatures once they fail."""
 
 import types
@@ -11,9 +11,11 @@ import numpy as np
 
 import refgrad
 from refgrad import functional
-from refgrad._function_signatures import SIGNATURES
+from refgrad._arguments import Arguments
+from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
 from refgrad._read_after_failure import read_after_failure
 from refgrad._signatures import _CHECKS
+from refgrad.autograd._state import refuse_arguments
 
 
 # NOTE [Read outermost, after a failure]
@@ -27,8 +29,9 @@ from refgrad._signatures import _CHECKS
 def install(namespace=refgrad) -> None:
     _CHECKS.setdefault("tuple of Scalars", _is_scalars)
     for name, texts in SIGNATURES.items():
+        named = TORCH_NAMES.get(name, name)
         checked = read_after_failure(getattr(namespace, name), (
-            tuple(name + text for text in texts), (), False, None))
+            tuple(named + text for text in texts), (), False, None))
         checked.__module__ = "refgrad"
         setattr(namespace, name, checked)
 
@@ -39,7 +42,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29o_function_arguments.md:359
+# --- book/chapters/29o_function_arguments.md:372
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -60,7 +63,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29o_function_arguments.md:393
+# --- book/chapters/29o_function_arguments.md:406
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -84,7 +87,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29o_function_arguments.md:418
+# --- book/chapters/29o_function_arguments.md:431
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -95,6 +98,13 @@ def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
 
 def _tensordot(a, b, dims=2, out=None):
     pass
+
+
+def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    _CDIST.check((x1, x2, p), {})
+
+
+_CDIST = Arguments("cdist(Tensor x1, Tensor x2, float p = 2, int? compute_mode = None)")
 
 
 def _norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa: A002
@@ -110,13 +120,13 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29o_function_arguments.md:449
+# --- book/chapters/29o_function_arguments.md:472
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):
         try:
             return function(*args, **kwargs)
-        except TypeError:
+        except Exception:
             refusal = _refusal(stand_in, args, kwargs)
             if refusal is None:
                 raise
@@ -133,23 +143,49 @@ def _refusal(stand_in, args: tuple, kwargs: dict) -> TypeError | None:
     return None
 
 
+TENSOR_LISTS = {  # torch's Python functions of *tensors, which pass them on as one tuple
+    "chain_matmul": ("chain_matmul(tuple of Tensors matrices, *, Tensor out = None)",),
+    "cartesian_prod": ("cartesian_prod(tuple of Tensors tensors)",),
+}
 STAND_INS = {
     "tensordot": _stand_in("tensordot", _tensordot), "norm": _stand_in("norm", _norm),
     "lu": _chosen("get_infos", 2, _stand_in("_lu_with_infos", _lu),
                   _stand_in("_lu_no_infos", _lu)),
     "unique": _unique_forms(_unique, "_return_", 3),
     "unique_consecutive": _unique_forms(_consecutive, "_consecutive_return_", 1),
+    "cdist": _stand_in("cdist", _cdist),
 }
 KEYWORDS = {"atleast_1d": (), "atleast_2d": (), "atleast_3d": (), "einsum": (),
-            "meshgrid": ("indexing",)}
+            "meshgrid": ("indexing",), "cartesian_prod": (), "chain_matmul": ("out",)}
 
 
 def install_python_words(namespace=refgrad) -> None:
     """The functions of torch.functional, the same objects there as in the namespace."""
     for name, stand_in in STAND_INS.items():
         _both(namespace, name, _python_words(getattr(namespace, name), stand_in))
+    for name, texts in TENSOR_LISTS.items():
+        _both(namespace, name, read_after_failure(getattr(namespace, name), (
+            texts, (), False, _listed)))
     for name, allowed in KEYWORDS.items():
         _both(namespace, name, _keywords(getattr(namespace, name), allowed))
+    namespace.get_default_dtype = _takes_nothing(namespace.get_default_dtype)
+
+
+def _listed(args: tuple) -> tuple:
+    """chain_matmul(a, b) passes the one tuple (a, b) on to torch's operator."""
+    return (args,)
+
+
+def _takes_nothing(function):
+    """get_default_dtype, one of torch's C functions that take no arguments at all."""
+    name = function.__name__
+
+    def checked(*args, **kwargs):
+        if args or kwargs:
+            refuse_arguments(name, args, kwargs)
+        return function()
+
+    return _named(checked, function)
 
 
 def _both(namespace, name: str, checked) -> None:

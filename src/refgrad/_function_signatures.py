@@ -126,7 +126,13 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29o_function_arguments.md:204
+# --- book/chapters/29o_function_arguments.md:200
+SIGNATURES["to_dlpack"] = ("(Tensor data, *, tuple of ints? dl_device = None, "
+                           "bool? copy = None)",)
+TORCH_NAMES = {"to_dlpack": "_to_dlpack"}  # where torch's name is not the function's
+
+
+# --- book/chapters/29o_function_arguments.md:213
 SIGNATURES.update({
     "round": (f"(Tensor input, {_OUT})", "(Tensor input, *, int decimals, Tensor out = None)"),
     "scalar_tensor": (f"(Number s, *, {_FACTORY})",),
