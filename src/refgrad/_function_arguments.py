@@ -16,6 +16,7 @@ from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
 from refgrad._read_after_failure import read_after_failure
 from refgrad._signatures import _CHECKS
 from refgrad.autograd._state import refuse_arguments
+from refgrad.utils import dlpack
 
 
 # NOTE [Read outermost, after a failure]
@@ -33,7 +34,7 @@ def install(namespace=refgrad) -> None:
         checked = read_after_failure(getattr(namespace, name), (
             tuple(named + text for text in texts), (), False, None))
         checked.__module__ = "refgrad"
-        setattr(namespace, name, checked)
+        _both(namespace, name, checked)
 
 
 def _is_scalars(value) -> bool:
@@ -42,7 +43,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29o_function_arguments.md:372
+# --- book/chapters/29o_function_arguments.md:373
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -63,7 +64,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29o_function_arguments.md:406
+# --- book/chapters/29o_function_arguments.md:407
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -87,7 +88,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29o_function_arguments.md:431
+# --- book/chapters/29o_function_arguments.md:432
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -120,7 +121,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29o_function_arguments.md:472
+# --- book/chapters/29o_function_arguments.md:473
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):
@@ -189,8 +190,11 @@ def _takes_nothing(function):
 
 
 def _both(namespace, name: str, checked) -> None:
-    if getattr(functional, name, None) is getattr(namespace, name):
-        setattr(functional, name, checked)
+    """``checked`` as ``name``, also where torch holds the same function under a module's name:
+    torch.functional.unique is torch.unique, torch.utils.dlpack.to_dlpack torch.to_dlpack."""
+    for module in (functional, dlpack):
+        if getattr(module, name, None) is getattr(namespace, name):
+            setattr(module, name, checked)
     setattr(namespace, name, checked)
 
 
