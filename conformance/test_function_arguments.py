@@ -200,6 +200,14 @@ REFUSED = [
         'torch.get_default_dtype() takes no arguments (2 given)'),
     ('torch.get_default_dtype(a=1)',
         'torch.get_default_dtype() takes no keyword arguments'),
+    ('torch.ones(x, other=1)',
+        "ones(): argument 'size' (position 1) must be tuple of ints, not Tensor"),
+    ("torch.empty('a', zz=1)",
+        "empty(): argument 'size' (position 1) must be tuple of ints, not str"),
+    ("torch.zeros((2, 'a'), zz=1)",
+        "zeros() got an unexpected keyword argument 'zz'"),
+    ("torch.ones(2, 'a', other=1)",
+        "ones() got an unexpected keyword argument 'other'"),
 ]
 
 
