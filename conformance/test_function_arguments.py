@@ -208,6 +208,10 @@ REFUSED = [
         "zeros() got an unexpected keyword argument 'zz'"),
     ("torch.ones(2, 'a', other=1)",
         "ones() got an unexpected keyword argument 'other'"),
+    ("torch.add(x, other='a')",
+        "add(): argument 'other' must be Tensor, not str"),
+    ("torch.div(x, other='a')",
+        "div(): argument 'other' must be Tensor, not str"),
 ]
 
 
