@@ -212,6 +212,17 @@ REFUSED = [
         "add(): argument 'other' must be Tensor, not str"),
     ("torch.div(x, other='a')",
         "div(): argument 'other' must be Tensor, not str"),
+    ('torch.qr(x, "a")',
+        "qr(): argument 'some' (position 2) must be bool, not str"),
+    ('torch.isin(x, "a")',
+        'isin() received an invalid combination of arguments - got (Tensor, str), but expected '
+        'one of:\n'
+        ' * (Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = '
+        'False, Tensor out = None)\n'
+        ' * (Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = '
+        'False, Tensor out = None)\n'
+        ' * (Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = '
+        'False, Tensor out = None)\n'),
 ]
 
 
@@ -235,6 +246,8 @@ def test_the_checked_functions_still_work():
     assert torch.unique_consecutive(torch.tensor([1, 1, 2])).tolist() == [1, 2]
     assert [g.shape for g in torch.meshgrid(x[0], x[1], indexing="ij")] == [(2, 2), (2, 2)]
     assert torch.addbmm(x, x[None], x[None], beta=0).tolist() == [[7.0, 10.0], [15.0, 22.0]]
+    assert torch.isin(x, torch.tensor([2.0, 4.0])).tolist() == [[False, True], [False, True]]
+    assert torch.isin(2.0, x).item() and not torch.isin(x, 5).any()
 
 
 def test_a_call_that_fits_keeps_its_own_failure():

@@ -11,6 +11,7 @@ import numpy as np
 
 import refgrad
 from refgrad import functional
+from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
 from refgrad._read_after_failure import read_after_failure
@@ -31,10 +32,18 @@ def install(namespace=refgrad) -> None:
     _CHECKS.setdefault("tuple of Scalars", _is_scalars)
     for name, texts in SIGNATURES.items():
         named = TORCH_NAMES.get(name, name)
-        checked = read_after_failure(getattr(namespace, name), (
-            tuple(named + text for text in texts), (), False, None))
+        texts = tuple(named + text for text in texts)
+        if name in READ_FIRST:
+            checked = function_form(getattr(namespace, name), Arguments(*texts))
+        else:
+            checked = read_after_failure(getattr(namespace, name), (texts, (), False, None))
         checked.__module__ = "refgrad"
         _both(namespace, name, checked)
+
+
+# Functions that take, without failing, what torch's parser refuses: qr a
+# string for its flag `some`, isin a string for its test elements.
+READ_FIRST = ("qr", "isin")
 
 
 def _is_scalars(value) -> bool:
@@ -43,7 +52,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29o_function_arguments.md:373
+# --- book/chapters/29o_function_arguments.md:389
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -64,7 +73,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29o_function_arguments.md:407
+# --- book/chapters/29o_function_arguments.md:423
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -88,7 +97,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29o_function_arguments.md:432
+# --- book/chapters/29o_function_arguments.md:448
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -121,7 +130,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29o_function_arguments.md:473
+# --- book/chapters/29o_function_arguments.md:489
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):
