@@ -6,7 +6,7 @@ import pickle
 import pytest
 import torch
 
-from conformance._support import refuses_call
+from conformance._support import raises, refuses_call
 
 # (the call, with x a 2x2 tensor of ones; torch's TypeError message)
 REFUSED = [
@@ -269,3 +269,14 @@ def test_torch_functional_holds_the_same_functions():
     for name in ("tensordot", "norm", "lu", "unique", "unique_consecutive", "atleast_1d",
                  "meshgrid", "einsum"):
         assert getattr(F, name) is getattr(torch, name), name
+
+
+def test_broadcast_shapes_refuses_what_is_neither_an_int_nor_a_sequence():
+    x = torch.ones(2, 2)
+    with raises(RuntimeError, "Input shapes should be of type ints, a tuple of ints, or a list of "
+                              "ints, got tensor([[1., 1.],\n        [1., 1.]])"):
+        torch.broadcast_shapes(x, 1)
+    with raises(RuntimeError, "Input shapes should be of type ints, a tuple of ints, or a list of "
+                              "ints, got 2.5"):
+        torch.broadcast_shapes((2,), 2.5)
+    assert torch.broadcast_shapes(None, (2,), 1) == (2,)
