@@ -223,6 +223,11 @@ REFUSED = [
         'False, Tensor out = None)\n'
         ' * (Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = '
         'False, Tensor out = None)\n'),
+    ("torch.bernoulli(x, 0.5, 2)",
+        'bernoulli() received an invalid combination of arguments - got (Tensor, float, int), '
+        'but expected one of:\n'
+        ' * (Tensor input, *, torch.Generator generator = None, Tensor out = None)\n'
+        ' * (Tensor input, float p, *, torch.Generator generator = None)\n'),
 ]
 
 
@@ -280,3 +285,13 @@ def test_broadcast_shapes_refuses_what_is_neither_an_int_nor_a_sequence():
                               "ints, got 2.5"):
         torch.broadcast_shapes((2,), 2.5)
     assert torch.broadcast_shapes(None, (2,), 1) == (2,)
+
+
+def test_a_refused_draw_draws_nothing():
+    x = torch.full((2, 2), 0.5)
+    torch.manual_seed(0)
+    with pytest.raises(TypeError):
+        torch.bernoulli(x, 0.5, 2)
+    drawn = torch.bernoulli(x, 0.3)
+    torch.manual_seed(0)
+    assert torch.bernoulli(x, p=0.3).equal(drawn)
