@@ -264,7 +264,8 @@ def test_a_call_that_fits_keeps_its_own_failure():
 
 
 def test_the_checked_functions_pickle_by_name():
-    for function in (torch.absolute, torch.hsplit, torch.tensordot, torch.meshgrid):
+    for function in (torch.absolute, torch.arccos, torch.batch_norm, torch.hsplit, torch.qr,
+                     torch.lu, torch.tensordot, torch.meshgrid, torch.get_default_dtype):
         assert pickle.loads(pickle.dumps(function)) is function
 
 

@@ -26,8 +26,9 @@ from refgrad.utils import dlpack
 # is complete. A call that works costs one more frame and nothing else; one
 # that fails is read against torch's signatures, and one that fits none of
 # them is refused in torch's words and in the name torch gives: arccos(),
-# not the acos() its alias runs. The wrapper says it lives in refgrad, where
-# pickle finds it by name (NOTE [Where a wrapped function says it lives]).
+# not the acos() its alias runs. The wrapper has torch's name and says it lives
+# in refgrad, where pickle finds it by that name (NOTE [Where a wrapped function
+# says it lives]).
 def install(namespace=refgrad) -> None:
     _CHECKS.setdefault("tuple of Scalars", _is_scalars)
     for name, texts in SIGNATURES.items():
@@ -37,7 +38,6 @@ def install(namespace=refgrad) -> None:
             checked = function_form(getattr(namespace, name), Arguments(*texts))
         else:
             checked = read_after_failure(getattr(namespace, name), (texts, (), False, None))
-        checked.__module__ = "refgrad"
         _both(namespace, name, checked)
 
 
@@ -200,7 +200,13 @@ def _takes_nothing(function):
 
 def _both(namespace, name: str, checked) -> None:
     """``checked`` as ``name``, also where torch holds the same function under a module's name:
-    torch.functional.unique is torch.unique, torch.utils.dlpack.to_dlpack torch.to_dlpack."""
+    torch.functional.unique is torch.unique, torch.utils.dlpack.to_dlpack torch.to_dlpack.
+
+    It takes the name too (torch.batch_norm's, not the torch_batch_norm it runs), under
+    which pickle finds it: NOTE [Read outermost, after a failure].
+    """
+    checked.__name__ = checked.__qualname__ = name
+    checked.__module__ = "refgrad"
     for module in (functional, dlpack):
         if getattr(module, name, None) is getattr(namespace, name):
             setattr(module, name, checked)
