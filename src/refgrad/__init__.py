@@ -714,5 +714,5 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_function_arguments.md:590
+# --- book/chapters/29o_function_arguments.md:593
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip

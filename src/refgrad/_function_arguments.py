@@ -41,6 +41,7 @@ def install(namespace=refgrad) -> None:
         _both(namespace, name, checked)
 
 
+# --- book/chapters/29o_function_arguments.md:306
 # Functions that take, without failing, what torch's parser refuses: qr a
 # string for its flag `some`, isin a string for its test elements.
 READ_FIRST = ("qr", "isin")
@@ -52,7 +53,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29o_function_arguments.md:389
+# --- book/chapters/29o_function_arguments.md:392
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -73,7 +74,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29o_function_arguments.md:423
+# --- book/chapters/29o_function_arguments.md:426
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -97,7 +98,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29o_function_arguments.md:448
+# --- book/chapters/29o_function_arguments.md:451
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -130,7 +131,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29o_function_arguments.md:489
+# --- book/chapters/29o_function_arguments.md:492
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

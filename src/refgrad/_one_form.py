@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29o_function_arguments.md:332
+# --- book/chapters/29o_function_arguments.md:335
 """torch's message for a call that fits none of a function's forms, only one of them listed."""
 
 from refgrad._argument_combinations import _why_not
