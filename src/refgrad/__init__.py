@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2428
+# --- book/chapters/05_creation.md:2457
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2827
+# --- book/chapters/05_creation.md:2856
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3003
+# --- book/chapters/05_creation.md:3032
 from refgrad._factory_arguments import asarray
 
 
@@ -286,11 +286,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1841
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2373
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2381
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -307,7 +307,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2551
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2559
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -594,19 +594,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2096
+# --- book/chapters/26_inplace.md:2099
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2149
+# --- book/chapters/26_inplace.md:2152
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2318
+# --- book/chapters/26_inplace.md:2321
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3123
+# --- book/chapters/26_inplace.md:3142
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3283
+# --- book/chapters/26_inplace.md:3302
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3632
+# --- book/chapters/26_inplace.md:3651
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4258
+# --- book/chapters/26_inplace.md:4277
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -733,3 +733,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29j_special_names.md:103
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29r_function_arguments.md:554
+from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip

@@ -23,7 +23,11 @@ def writing(factory):
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
         dtype = dtype_argument(dtype, factory.__name__)
         if out is None:
-            return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+            try:
+                return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+            except TypeError:
+                size_first(factory.__name__, args, kwargs)
+                raise
         if state.grad_enabled and out.requires_grad:
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{factory.__name__}"))
         _refuse_dtype(dtype, out)
@@ -50,7 +54,23 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2239
+# --- book/chapters/05_creation.md:2242
+# NOTE [The size before the keywords]
+# A factory refused by Python for a keyword it does not take is refused
+# instead for its one positional argument, when that is not a size: torch's
+# parser reads the size first. Only for one argument: sizes given one by one
+# (ones(2, "a", zz=1)) or as a tuple are refused for the keyword, as torch
+# refuses them, its reading of several sizes never naming the wrong one there.
+def size_first(name: str, args: tuple, kwargs: dict) -> None:
+    """torch's refusal of a factory's one positional argument, when it is not a size."""
+    if kwargs and len(args) == 1 and name in _SIZED and not isinstance(args[0], tuple | list):
+        parse_size(args, name)
+
+
+_SIZED = ("ones", "zeros", "empty")
+
+
+# --- book/chapters/05_creation.md:2264
 def _write(out, values, keeps_shape: bool) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -71,7 +91,7 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2265
+# --- book/chapters/05_creation.md:2290
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
@@ -94,13 +114,17 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2301
+# --- book/chapters/05_creation.md:2326
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
         dtype = dtype_argument(dtype, factory.__name__)
         if out is None:
-            return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+            try:
+                return factory(*args, dtype=dtype, requires_grad=requires_grad, **kwargs)
+            except TypeError:
+                size_first(factory.__name__, args, kwargs)  # NOTE [The size before the keywords]
+                raise
         _refuse_dtype(dtype, out)
         if kwargs.get("memory_format") is not None:
             raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor "

@@ -3,8 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:266
+# --- book/chapters/16n_more_shapes_and_elementwise.md:268
 """broadcast_shapes and broadcast_tensors."""
+
+from collections.abc import Sequence
 
 from refgrad._c_names import c_type_name
 from refgrad._size import Size
@@ -13,7 +15,11 @@ from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def broadcast_shapes(*shapes) -> Size:
-    shapes = [(s,) if isinstance(s, int) else s for s in shapes]
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:  # a tensor, a float: neither an int nor a sequence of them
+        if not isinstance(shape, Sequence):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list "
+                               f"of ints, got {shape}")
     result = [1] * max((len(s) for s in shapes), default=0)
     for index, shape in enumerate(shapes):
         for i in range(-1, -1 - len(shape), -1):

@@ -114,7 +114,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2335
+# --- book/chapters/26_inplace.md:2338
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -144,7 +144,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2370
+# --- book/chapters/26_inplace.md:2373
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -169,7 +169,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2400
+# --- book/chapters/26_inplace.md:2403
 def index_put_(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
@@ -196,7 +196,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2437
+# --- book/chapters/26_inplace.md:2440
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
         # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
@@ -241,7 +241,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2487
+# --- book/chapters/26_inplace.md:2490
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

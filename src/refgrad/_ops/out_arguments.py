@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2733
+# --- book/chapters/26_inplace.md:2736
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -53,7 +53,21 @@ from refgrad.utils._python_dispatch import dispatch_out
 NOT_GIVEN = object()  # out= left out, unlike out=None
 
 
-# --- book/chapters/26_inplace.md:2793
+# NOTE [Refused by name, without a position]
+# add, sub, mul and div refuse their own arguments when they fail (NOTE
+# [Method copies of the arithmetic]), but they see `other` as a parameter,
+# given by position or not: torch.add(x, other="a") came out as "argument
+# 'other' (position 2) must be Tensor", where torch, which read it by name,
+# gives no position. Their failure is read again here, where the call is
+# still as it was given.
+def refuse_as_given(name: str, args: tuple, kwargs: dict) -> None:
+    from refgrad._ops.checked import COPIED
+
+    if name in COPIED and COPIED[name][1][0] is not None:
+        COPIED[name][1][0].check(args, kwargs)
+
+
+# --- book/chapters/26_inplace.md:2810
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -75,6 +89,8 @@ def with_out(function, name: str, returns=None):
                 if by_name:  # the function's own refusal, as torch words it
                     read_keywords(name, args, kwargs)
                 refuse_in_torch_words(name, error, args, kwargs)
+                if kwargs:  # NOTE [Refused by name, without a position]
+                    refuse_as_given(name, args, kwargs)
                 raise
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
@@ -126,7 +142,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2872
+# --- book/chapters/26_inplace.md:2891
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -142,7 +158,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:2897
+# --- book/chapters/26_inplace.md:2916
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -157,7 +173,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2917
+# --- book/chapters/26_inplace.md:2936
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -111,11 +111,13 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:1891
+# --- book/chapters/26_inplace.md:1892
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
             raise TypeError("bernoulli(input, p) takes no out=")
+        if len(args) + len(kwargs) > 1:  # p and more: refused in torch's words when read
+            raise TypeError("bernoulli(input, p) takes p alone")
         p = args[0] if args else kwargs["p"]
         if isinstance(p, Tensor) and p.ndim == 0 and not p.requires_grad:
             p = p.item()  # torch's parser reads such a tensor as the float it holds
@@ -147,7 +149,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:1938
+# --- book/chapters/26_inplace.md:1941
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -159,7 +161,7 @@ _NORMAL = Arguments(
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
 
 
-# --- book/chapters/26_inplace.md:1956
+# --- book/chapters/26_inplace.md:1959
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [normal to a mode]
@@ -196,7 +198,7 @@ def normal(*args, generator=None, **kwargs):
     return _sized(mean, std, named["size"], generator=generator, **given)
 
 
-# --- book/chapters/26_inplace.md:1997
+# --- book/chapters/26_inplace.md:2000
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
            layout=None, pin_memory=False, laid_as=None):
     made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
@@ -210,7 +212,7 @@ def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires
 _sized.__name__ = "normal"  # as torch's messages name it
 
 
-# --- book/chapters/26_inplace.md:2017
+# --- book/chapters/26_inplace.md:2020
 def _normal_into(out, mean, std, generator):
     """normal's out= with a tensor mean or std: drawn in out's own dtype, one write."""
     if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
@@ -243,7 +245,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:2057
+# --- book/chapters/26_inplace.md:2060
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(
