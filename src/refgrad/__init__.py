@@ -712,3 +712,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29j_special_names.md:103
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29o_methods_taking_nothing.md:165
+from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
