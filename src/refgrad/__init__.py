@@ -714,5 +714,5 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_methods_taking_nothing.md:165
+# --- book/chapters/29o_methods_taking_nothing.md:175
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip

@@ -34,7 +34,7 @@ def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
     return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")
 
 
-# --- book/chapters/29o_methods_taking_nothing.md:110
+# --- book/chapters/29o_methods_taking_nothing.md:116
 # NOTE [Taking nothing, in torch's words]
 # A plain C method of torch's refuses any argument before it runs. The
 # method here takes what it is given and refuses it itself: a test of an
@@ -45,7 +45,11 @@ def taking_nothing(method, name: str):
     def checked(self, *refused, **unknown):
         if refused or unknown:
             raise refusal(name, refused, unknown)
-        return method(self)
+        # NOTE [Handing the tensor on]: the method called must see no reference
+        # held here, or it cannot give a dying tensor's memory to its result.
+        held = [self]
+        del self
+        return method(held.pop())
 
     checked.__name__, checked.__qualname__ = method.__name__, method.__qualname__
     checked.__doc__, checked.__wrapped__ = method.__doc__, method
@@ -65,7 +69,7 @@ def _row_method(row, function):
     return checked
 
 
-# --- book/chapters/29o_methods_taking_nothing.md:148
+# --- book/chapters/29o_methods_taking_nothing.md:158
 _ROWS = (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 
 
