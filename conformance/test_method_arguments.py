@@ -1,0 +1,103 @@
+"""Black-box tests: tensor methods given arguments they do not take are refused in torch's
+words. Each call is written out directly, as a user writes it, since torch's text for its
+plain C methods depends on being called so. The same assertions run on torch.
+"""
+
+import torch
+
+from conformance._support import raises
+
+
+def _x():
+    return torch.ones(2, 2)
+
+
+def test_an_elementwise_method_takes_nothing():
+    x = _x()
+    with raises(TypeError, "TensorBase.abs() takes no arguments (1 given)"):
+        x.abs(1)
+    with raises(TypeError, "TensorBase.sin() takes no arguments (5 given)"):
+        x.sin(1, 2, 3, 4, 5)
+    with raises(TypeError, "TensorBase.exp() takes no keyword arguments"):
+        x.exp(dim=0)
+    with raises(TypeError, "TensorBase.tanh() takes no keyword arguments"):
+        x.tanh(1, other=2)  # the keyword is refused first
+
+
+def test_an_alias_is_refused_in_its_own_name():
+    x = _x()
+    with raises(TypeError, "TensorBase.absolute() takes no arguments (1 given)"):
+        x.absolute("a")
+    with raises(TypeError, "TensorBase.arccos() takes no keyword arguments"):
+        x.arccos(zz=1)
+    with raises(TypeError, "TensorBase.negative() takes no arguments (2 given)"):
+        x.negative(1, 2)
+
+
+def test_a_method_about_the_tensor_takes_nothing():
+    x = _x()
+    with raises(TypeError, "TensorBase.dim() takes no arguments (1 given)"):
+        x.dim(0)
+    with raises(TypeError, "TensorBase.numel() takes no keyword arguments"):
+        x.numel(dim=0)
+    with raises(TypeError, "TensorBase.storage_offset() takes no arguments (1 given)"):
+        x.storage_offset(0)
+    with raises(TypeError, "TensorBase.t() takes no arguments (2 given)"):
+        x.t(0, 1)
+    with raises(TypeError, "TensorBase.detach() takes no keyword arguments"):
+        x.detach(zz=1)
+    with raises(TypeError, "TensorBase.det() takes no arguments (1 given)"):
+        x.det(1)
+
+
+def test_the_calls_that_fit_still_run():
+    w = torch.tensor([0.5, 1.0], requires_grad=True)
+    y = w.sin().exp().log().cos().reciprocal().abs()
+    y.sum().backward()
+    assert y.grad_fn is not None and w.grad.shape == (2,)
+    assert w.dim() == 1 and w.numel() == 2 and w.t().shape == (2,)
+    assert torch.Tensor.sin(w).shape == (2,)
+
+
+def test_a_method_of_one_signature_reads_it_first():
+    x = _x()
+    with raises(TypeError, "expand_as(): argument 'other' (position 1) must be Tensor, not str"):
+        x.expand_as("a")
+    with raises(TypeError, "type_as(): argument 'other' must be Tensor, not str"):
+        x.type_as(other="a")
+    with raises(TypeError, 'view_as() missing 1 required positional arguments: "other"'):
+        x.view_as(zz=1)
+    with raises(TypeError, "reshape_as() takes 1 positional argument but 5 were given"):
+        x.reshape_as(1, 2, 3, 4, 5)
+    with raises(TypeError, "is_set_to(): argument 'tensor' (position 1) must be Tensor, not str"):
+        x.is_set_to("a")
+
+
+def test_missing_arguments_are_counted_before_a_wrong_keyword():
+    x = _x()
+    with raises(TypeError, 'index_copy() missing 3 required positional argument: "dim", '
+                           '"index", "source"'):
+        x.index_copy(other="a")
+    with raises(TypeError, "index_add(): argument 'dim' must be int, not str"):
+        x.index_add(dim="a")
+    with raises(TypeError, 'unfold() missing 3 required positional argument: "dimension", '
+                           '"size", "step"'):
+        x.unfold(zz=1)
+    with raises(TypeError, "narrow_copy() takes 3 positional arguments but 5 were given"):
+        x.narrow_copy(1, 2, 3, 4, 5)
+
+
+def test_a_method_with_defaults_counts_without_the_tensor():
+    x = _x()
+    with raises(TypeError, "diag() takes from 0 to 1 positional arguments but 5 were given"):
+        x.diag(1, 2, 3, 4, 5)
+    with raises(TypeError, "diag_embed(): argument 'offset' (position 1) must be int, not str"):
+        x.diag_embed("a")
+    with raises(TypeError, "diagflat(): argument 'offset' (position 1) must be int, not str"):
+        x.diagflat("a")
+    with raises(TypeError, "logit(): argument 'eps' (position 1) must be float, not str"):
+        x.logit("a")
+    with raises(TypeError, "pinverse() takes from 0 to 1 positional arguments but 5 were given"):
+        x.pinverse(1, 2, 3, 4, 5)
+    assert x.diag().shape == (2,) and x.diag_embed().shape == (2, 2, 2)
+    assert x.unfold(0, 1, 1).shape == (2, 2, 1) and x.logit(0.25).shape == (2, 2)
