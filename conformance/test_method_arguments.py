@@ -101,3 +101,31 @@ def test_a_method_with_defaults_counts_without_the_tensor():
         x.pinverse(1, 2, 3, 4, 5)
     assert x.diag().shape == (2,) and x.diag_embed().shape == (2, 2, 2)
     assert x.unfold(0, 1, 1).shape == (2, 2, 1) and x.logit(0.25).shape == (2, 2)
+
+
+def test_a_comparison_shows_a_keyword_as_given():
+    x = _x()
+    with raises(TypeError, "eq() received an invalid combination of arguments - got "
+                           "(other=str, ), but expected one of:\n"
+                           " * (Tensor other)\n"
+                           "      didn't match because some of the arguments have invalid "
+                           "types: (!other=str!, )\n"
+                           " * (Number other)\n"
+                           "      didn't match because some of the arguments have invalid "
+                           "types: (!other=str!, )\n"):
+        x.eq(other="a")
+    with raises(TypeError, "lt() received an invalid combination of arguments - got "
+                           "(dim=str, ), but expected one of:\n"
+                           " * (Tensor other)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "dim\n"
+                           " * (Number other)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "dim\n"):
+        x.lt(dim="a")
+    with raises(TypeError, "ge() received an invalid combination of arguments - got (int, "
+                           "int), but expected one of:\n * (Tensor other)\n"
+                           " * (Number other)\n"):
+        x.ge(1, 2)
+    assert x.ne(other=1).tolist() == [[False, False], [False, False]]
+    assert x.gt(0).all() and x.le(x).all()

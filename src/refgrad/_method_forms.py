@@ -27,12 +27,32 @@ SIGNATURES = {
     "logit": "(Tensor input, float? eps = None)",
     "pinverse": "(Tensor input, float rcond = 1e-15)",
 }
+COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+_COMPARED = ("(Tensor input, Tensor other)", "(Tensor input, Number other)")
+
+
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:85
+def _compared(function, arguments: Arguments):
+    """A comparison as a method: one argument by position straight through, else read first."""
+
+    def checked(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs:
+            return function(self, args[0])
+        args, kwargs = arguments.read(args, kwargs)
+        return function(self, *args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = function.__name__
+    checked.__doc__, checked.__wrapped__ = function.__doc__, function
+    return checked
 
 
 def install(cls=Tensor) -> None:
     for name, text in SIGNATURES.items():
         setattr(cls, name, method_form(getattr(cls, name), Arguments(name + text,
                                                                      method=True)))
+    for name in COMPARISONS:
+        arguments = Arguments(*(name + text for text in _COMPARED), method=True)
+        setattr(cls, name, _compared(getattr(cls, name), arguments))
 
 
 install()
