@@ -129,3 +129,57 @@ def test_a_comparison_shows_a_keyword_as_given():
         x.ge(1, 2)
     assert x.ne(other=1).tolist() == [[False, False], [False, False]]
     assert x.gt(0).all() and x.le(x).all()
+
+
+def test_a_method_of_two_forms_is_read_against_both():
+    x = _x()
+    with raises(TypeError, 'nonzero() missing 1 required positional arguments: "as_tuple"'):
+        x.nonzero(zz=1)
+    with raises(TypeError, "round() takes from 1 to 0 positional arguments but 1 were given"):
+        x.round(1)
+    with raises(TypeError, "cov() takes 0 positional arguments but 1 was given"):
+        x.cov(1)
+    with raises(TypeError, "qr(): argument 'some' (position 1) must be bool, not str"):
+        x.qr("a")
+    with raises(TypeError, "copysign() received an invalid combination of arguments - got "
+                           "(zz=int, ), but expected one of:\n"
+                           " * (Tensor other)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "zz\n"
+                           " * (Number other)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "zz\n"):
+        x.copysign(zz=1)
+    with raises(TypeError, "divide() received an invalid combination of arguments - got "
+                           "(str), but expected one of:\n"
+                           " * (Tensor other)\n"
+                           "      didn't match because some of the arguments have invalid "
+                           "types: (!str!)\n"
+                           " * (Tensor other, *, str rounding_mode)\n"
+                           " * (Number other)\n"
+                           "      didn't match because some of the arguments have invalid "
+                           "types: (!str!)\n"
+                           " * (Number other, *, str rounding_mode)\n"):
+        x.divide("a")
+    assert x.divide(2, rounding_mode="floor").tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert x.round(decimals=1).shape == (2, 2) and x.nonzero(as_tuple=True)[0].shape == (4,)
+
+
+def test_a_method_torch_writes_in_python_is_refused_by_python():
+    x = _x()
+    with raises(TypeError, "Tensor.norm() got an unexpected keyword argument 'zz'"):
+        x.norm(zz=1)
+    with raises(TypeError, "Tensor.unique() takes from 1 to 5 positional arguments but 6 "
+                           "were given"):
+        x.unique(1, 2, 3, 4, 5)
+    with raises(TypeError, "Tensor.resize_as() got an unexpected keyword argument 'other'"):
+        x.resize_as(other=x)
+    with raises(TypeError, "Tensor.unflatten() missing 1 required positional argument: "
+                           "'sizes'"):
+        x.unflatten("a")
+    with raises(TypeError, "Tensor.lu() takes from 1 to 3 positional arguments but 6 were "
+                           "given"):
+        x.lu(1, 2, 3, 4, 5)
+    with raises(TypeError, "_lu_with_info(): argument 'pivot' must be bool, not str"):
+        x.lu("a")
+    assert x.unflatten(1, (2, 1)).shape == (2, 2, 1) and x.norm().item() == 2.0

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:476
+# --- book/chapters/13a_arguments.md:477
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
 from refgrad._signatures import Signature, fits_parameter, type_name
@@ -32,7 +32,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:508
+# --- book/chapters/13a_arguments.md:509
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -75,7 +75,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:555
+# --- book/chapters/13a_arguments.md:556
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()

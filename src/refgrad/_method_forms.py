@@ -6,6 +6,8 @@
 # --- book/chapters/29p_methods_read_as_torch_reads_them.md:43
 """Methods with one torch signature each, read against it before they run."""
 
+import types
+
 from refgrad._argument_forms import method_form
 from refgrad._arguments import Arguments
 from refgrad._tensor import Tensor
@@ -26,18 +28,42 @@ SIGNATURES = {
     "diag_embed": "(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)",
     "logit": "(Tensor input, float? eps = None)",
     "pinverse": "(Tensor input, float rcond = 1e-15)",
+    "cov": "(Tensor input, *, int correction = 1, Tensor? fweights = None, "
+           "Tensor? aweights = None)",
+    "qr": "(Tensor input, bool some = True)",
+    "is_pinned": "(Tensor input, torch.device? device = None)",
+    "nonzero": ("(Tensor input)", "(Tensor input, *, bool as_tuple)"),
+    "round": ("(Tensor input)", "(Tensor input, *, int decimals)"),
 }
-COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
-_COMPARED = ("(Tensor input, Tensor other)", "(Tensor input, Number other)")
+_OTHER = ("(Tensor input, Tensor other)", "(Tensor input, Number other)")
+BY_POSITION = {
+    **{name: _OTHER for name in ("eq", "ne", "lt", "le", "gt", "ge", "copysign")},
+    "divide": ("(Tensor input, Tensor other)", "(Tensor input, Tensor other, *, "
+               "str rounding_mode)", "(Tensor input, Number other)",
+               "(Tensor input, Number other, *, str rounding_mode)"),
+}
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:85
-def _compared(function, arguments: Arguments):
-    """A comparison as a method: one argument by position straight through, else read first."""
+def _arguments(name: str, texts) -> Arguments:
+    texts = (texts,) if isinstance(texts, str) else texts
+    return Arguments(*(name + text for text in texts), method=True)
+
+
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:104
+# NOTE [One argument by position]
+# x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
+# to the function unread, and only its TypeError has the call read, to be
+# refused in torch's words. Any other shape of call is read before it runs.
+def _by_position(function, arguments: Arguments):
+    """A method whose usual call, one argument by position, is read only once it fails."""
 
     def checked(self, *args, **kwargs):
         if len(args) == 1 and not kwargs:
-            return function(self, args[0])
+            try:
+                return function(self, args[0])
+            except TypeError:
+                arguments.check(args, kwargs)  # torch's refusal, or the function's own
+                raise
         args, kwargs = arguments.read(args, kwargs)
         return function(self, *args, **kwargs)
 
@@ -47,12 +73,52 @@ def _compared(function, arguments: Arguments):
 
 
 def install(cls=Tensor) -> None:
-    for name, text in SIGNATURES.items():
-        setattr(cls, name, method_form(getattr(cls, name), Arguments(name + text,
-                                                                     method=True)))
-    for name in COMPARISONS:
-        arguments = Arguments(*(name + text for text in _COMPARED), method=True)
-        setattr(cls, name, _compared(getattr(cls, name), arguments))
+    for name, texts in SIGNATURES.items():
+        setattr(cls, name, method_form(getattr(cls, name), _arguments(name, texts)))
+    for name, texts in BY_POSITION.items():
+        setattr(cls, name, _by_position(getattr(cls, name), _arguments(name, texts)))
 
 
 install()
+
+
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:157
+WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
+_LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
+                          "bool check_errors = True)", method=True)
+
+
+def _in_python(function, name: str):
+    """``function`` under torch's qualified name for its method written in Python."""
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                              function.__defaults__, function.__closure__)
+    copy.__kwdefaults__, copy.__doc__ = function.__kwdefaults__, function.__doc__
+    copy.__dict__.update(function.__dict__)
+    copy.__qualname__ = "Tensor." + name
+    return copy
+
+
+def _unflatten(read):
+    def unflatten(self, dim, sizes):
+        return read(self, dim, sizes)
+
+    unflatten.__qualname__ = "Tensor.unflatten"
+    return unflatten
+
+
+def _lu(read):
+    def lu(self, pivot=True, get_infos=False):
+        _LU_WITH_INFO.check((), {"pivot": pivot, "check_errors": not get_infos})
+        return read(self, pivot=pivot, get_infos=get_infos)
+
+    lu.__qualname__ = "Tensor.lu"
+    return lu
+
+
+def install_written_in_python(cls=Tensor) -> None:
+    for name in WRITTEN_IN_PYTHON:
+        setattr(cls, name, _in_python(getattr(cls, name), name))
+    cls.unflatten, cls.lu = _unflatten(cls.unflatten), _lu(cls.lu)
+
+
+install_written_in_python()
