@@ -139,8 +139,6 @@ def test_a_method_of_two_forms_is_read_against_both():
         x.round(1)
     with raises(TypeError, "cov() takes 0 positional arguments but 1 was given"):
         x.cov(1)
-    with raises(TypeError, "qr(): argument 'some' (position 1) must be bool, not str"):
-        x.qr("a")
     with raises(TypeError, "copysign() received an invalid combination of arguments - got "
                            "(zz=int, ), but expected one of:\n"
                            " * (Tensor other)\n"
@@ -183,3 +181,35 @@ def test_a_method_torch_writes_in_python_is_refused_by_python():
     with raises(TypeError, "_lu_with_info(): argument 'pivot' must be bool, not str"):
         x.lu("a")
     assert x.unflatten(1, (2, 1)).shape == (2, 2, 1) and x.norm().item() == 2.0
+
+
+def test_a_split_method_lists_its_two_forms():
+    x = _x()
+    with raises(TypeError, "hsplit() received an invalid combination of arguments - got "
+                           "(zz=int, ), but expected one of:\n"
+                           " * (int sections)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "zz\n"
+                           " * (tuple of ints indices)\n"
+                           "      didn't match because some of the keywords were incorrect: "
+                           "zz\n"):
+        x.hsplit(zz=1)
+    with raises(TypeError, "tensor_split() received an invalid combination of arguments - got "
+                           "(int, int, int, int, int), but expected one of:\n"
+                           " * (tuple of ints indices, int dim = 0)\n"
+                           " * (Tensor tensor_indices_or_sections, int dim = 0)\n"
+                           " * (int sections, int dim = 0)\n"):
+        x.tensor_split(1, 2, 3, 4, 5)
+    assert [t.shape for t in x.hsplit(1, 1)] == [(2, 1), (2, 0), (2, 1)]
+    assert [t.shape for t in x.vsplit(2)] == [(1, 2), (1, 2)]
+
+
+def test_a_new_tensor_method_counts_its_size_before_a_keyword():
+    x = _x()
+    with raises(TypeError, 'new_zeros() missing 1 required positional arguments: "size"'):
+        x.new_zeros(zz=1)
+    with raises(TypeError, "new_ones() got an unexpected keyword argument 'zz'"):
+        x.new_ones(2, zz=1)
+    with raises(TypeError, "new_empty() got an unexpected keyword argument 'other'"):
+        x.new_empty(size=(2,), other="a")
+    assert x.new_zeros(3).shape == (3,)

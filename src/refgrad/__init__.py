@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1710
+# --- book/chapters/05_creation.md:1714
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1769
+# --- book/chapters/05_creation.md:1773
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2428
+# --- book/chapters/05_creation.md:2432
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2827
+# --- book/chapters/05_creation.md:2831
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3003
+# --- book/chapters/05_creation.md:3007
 from refgrad._factory_arguments import asarray
 
 
@@ -718,5 +718,5 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:202
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:206
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip

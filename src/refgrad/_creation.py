@@ -201,7 +201,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1038
+# --- book/chapters/05_creation.md:1040
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -221,13 +221,15 @@ def _new(factory):
     name = f"new_{factory.__name__}"
 
     def method(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
-               layout=None, pin_memory=False):
-        if size is not None:
-            if sizes:
-                raise TypeError(f"{name}() got multiple values for argument 'size'")
-            shape = keyword_size(name, size)
-        elif not sizes:
+               layout=None, pin_memory=False, **unknown):
+        if size is not None and sizes:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        if size is None and not sizes:  # counted before a keyword it does not know
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if unknown:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(unknown))}'")
+        if size is not None:
+            shape = keyword_size(name, size)
         else:
             shape = parse_size(sizes, name)  # refused in the method's own name
         refuse_options(name, pin_memory, requires_grad)
@@ -240,11 +242,11 @@ def _new(factory):
                        device=device or self.device, requires_grad=requires_grad,
                        pin_memory=pin_memory)
 
-    method.__name__ = name
+    method.__name__ = method.__qualname__ = name  # NOTE [Named as torch names them]
     return method
 
 
-# --- book/chapters/05_creation.md:1086
+# --- book/chapters/05_creation.md:1090
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
              layout=None, pin_memory=False):
     if not isinstance(size, tuple | list):  # a Size is a tuple

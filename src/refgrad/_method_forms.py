@@ -30,10 +30,14 @@ SIGNATURES = {
     "pinverse": "(Tensor input, float rcond = 1e-15)",
     "cov": "(Tensor input, *, int correction = 1, Tensor? fweights = None, "
            "Tensor? aweights = None)",
-    "qr": "(Tensor input, bool some = True)",
     "is_pinned": "(Tensor input, torch.device? device = None)",
     "nonzero": ("(Tensor input)", "(Tensor input, *, bool as_tuple)"),
     "round": ("(Tensor input)", "(Tensor input, *, int decimals)"),
+    **{name: ("(Tensor input, int sections)", "(Tensor input, tuple of ints indices)")
+       for name in ("dsplit", "hsplit", "vsplit")},
+    "tensor_split": ("(Tensor input, tuple of ints indices, int dim = 0)",
+                     "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
+                     "(Tensor input, int sections, int dim = 0)"),
 }
 _OTHER = ("(Tensor input, Tensor other)", "(Tensor input, Number other)")
 BY_POSITION = {
@@ -49,7 +53,7 @@ def _arguments(name: str, texts) -> Arguments:
     return Arguments(*(name + text for text in texts), method=True)
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:104
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:108
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -82,7 +86,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:157
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:161
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
