@@ -213,3 +213,19 @@ def test_a_new_tensor_method_counts_its_size_before_a_keyword():
     with raises(TypeError, "new_empty() got an unexpected keyword argument 'other'"):
         x.new_empty(size=(2,), other="a")
     assert x.new_zeros(3).shape == (3,)
+
+
+def test_size_and_stride_tell_a_dim_by_name_from_one_by_position():
+    x = torch.ones(2, 3)
+    with raises(TypeError, "size(): argument 'dim' must be int, not str"):
+        x.size(dim="a")
+    with raises(TypeError, "size(): argument 'dim' (position 1) must be int, not str"):
+        x.size("a")
+    with raises(TypeError, "stride() takes from 0 to 1 positional arguments but 2 were given"):
+        x.stride(0, 1)
+    with raises(TypeError, "stride(): argument 'dim' must be int, not bool"):
+        x.stride(dim=True)
+    with raises(TypeError, "size() got an unexpected keyword argument 'zz'"):
+        x.size(zz=1)
+    assert x.size() == (2, 3) and x.size(-1) == 3 and x.size(dim=0) == 2
+    assert x.stride() == (3, 1) and x.stride(0) == 3 and x.stride(dim=1) == 1
