@@ -229,3 +229,25 @@ def test_size_and_stride_tell_a_dim_by_name_from_one_by_position():
         x.size(zz=1)
     assert x.size() == (2, 3) and x.size(-1) == 3 and x.size(dim=0) == 2
     assert x.stride() == (3, 1) and x.stride(0) == 3 and x.stride(dim=1) == 1
+
+
+def test_new_full_and_new_tensor_read_one_parameter_at_a_time():
+    x = _x()
+    with raises(TypeError, "new_full(): argument 'size' (position 1) must be tuple of ints, "
+                           "not str"):
+        x.new_full("a")
+    with raises(TypeError, 'new_full() missing 2 required positional argument: "size", '
+                           '"fill_value"'):
+        x.new_full(zz=1)
+    with raises(TypeError, "new_full() takes 2 positional arguments but 5 were given"):
+        x.new_full(1, 2, 3, 4, 5)
+    with raises(TypeError, "new_full() got multiple values for argument 'size'"):
+        x.new_full((2,), 1, size=(3,))
+    with raises(TypeError, 'new_tensor() missing 1 required positional arguments: "data"'):
+        x.new_tensor(other="a")
+    with raises(TypeError, "new_tensor() takes 1 positional argument but 2 were given"):
+        x.new_tensor(1, 2)
+    with raises(TypeError, "new_tensor() got an unexpected keyword argument 'zz'"):
+        x.new_tensor([1], zz=3)
+    assert x.new_full(size=(2,), fill_value=3.0).tolist() == [3.0, 3.0]
+    assert x.new_tensor(data=[1, 2]).dtype == torch.float32

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2183
+# --- book/chapters/05_creation.md:2229
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:2204
+# --- book/chapters/05_creation.md:2250
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -50,7 +50,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2243
+# --- book/chapters/05_creation.md:2289
 def _write(out, values, keeps_shape: bool) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -71,7 +71,7 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2269
+# --- book/chapters/05_creation.md:2315
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
@@ -94,7 +94,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2305
+# --- book/chapters/05_creation.md:2351
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
