@@ -251,3 +251,28 @@ def test_new_full_and_new_tensor_read_one_parameter_at_a_time():
         x.new_tensor([1], zz=3)
     assert x.new_full(size=(2,), fill_value=3.0).tolist() == [3.0, 3.0]
     assert x.new_tensor(data=[1, 2]).dtype == torch.float32
+
+
+def test_one_signature_shown_names_the_keywords_it_does_not_take():
+    x = _x()
+    with raises(TypeError, "addmm() received an invalid combination of arguments - got "
+                           "unrecognized keyword arguments: zz"):
+        x.addmm(zz=1)
+    with raises(TypeError, "addcdiv() received an invalid combination of arguments - got "
+                           "unrecognized keyword arguments: zz, value"):
+        x.addcdiv(x, x, value=x, zz=1)
+    with raises(TypeError, "addcdiv() received an invalid combination of arguments - got "
+                           "unrecognized keyword arguments: zz"):
+        torch.addcdiv(x, zz=1)
+
+
+def test_one_signature_shown_marks_the_wrong_types_when_the_count_fits():
+    x, b = _x(), torch.ones(1, 2, 2)
+    with raises(TypeError, "addbmm() received an invalid combination of arguments - got "
+                           "(Tensor, !int!, !int!, !int!, !int!), but expected (Tensor batch1, "
+                           "Tensor batch2, *, Number beta = 1, Number alpha = 1)"):
+        x.addbmm(b, 2, 3, 4, 5)
+    with raises(TypeError, "addcdiv() received an invalid combination of arguments - got "
+                           "(int, int, int, int, int), but expected (Tensor tensor1, Tensor "
+                           "tensor2, *, Number value = 1)"):
+        x.addcdiv(1, 2, 3, 4, 5)  # five given, four pieces: nothing marked

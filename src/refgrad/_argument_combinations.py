@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:477
+# --- book/chapters/13a_arguments.md:484
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
 from refgrad._signatures import Signature, fits_parameter, type_name
@@ -15,7 +15,7 @@ def _combination(signatures, args, kwargs, numbers: bool) -> str:
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:
-        return head + shown[0].shown
+        return _one_shown(shown[0], args, kwargs, numbers, got)
     lines = [head + "one of:\n"]
     for s in shown:
         lines.append(f" * {s.shown}\n")
@@ -25,6 +25,27 @@ def _combination(signatures, args, kwargs, numbers: bool) -> str:
     return "".join(lines)
 
 
+# NOTE [One signature shown]
+# With one signature to show, torch names the keywords it does not take by
+# name, as _why_not counts them (none, or one with a default), and nothing
+# else; else it marks the wrong types in what the call got, when the count
+# fits. torch keeps the keywords in a hash map, and names them in its order:
+# refgrad names them last given first, which is that order for one or two.
+_MARKED = "some of the arguments have invalid types: "
+
+
+def _one_shown(sig: Signature, args, kwargs, numbers: bool, got: str) -> str:
+    head = f"{sig.name}() received an invalid combination of arguments - got "
+    named = {p.name: p for p in sig.parameters}
+    unknown = [k for k in reversed(kwargs) if k not in named or named[k].default is not None]
+    if unknown:
+        return head + "unrecognized keyword arguments: " + ", ".join(unknown)
+    reason = _why_not(sig, args, kwargs, numbers)
+    if reason is not None and reason.startswith(_MARKED):
+        got = reason[len(_MARKED):]
+    return f"{head}{got}, but expected {sig.shown}"
+
+
 def _listed(positional: list, keywords: list) -> str:
     """torch's list of what a call got: ``(Tensor, dim=int)``, or ``(dim=int, )``."""
     if positional:
@@ -32,7 +53,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:509
+# --- book/chapters/13a_arguments.md:537
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -75,7 +96,7 @@ def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     return "some of the arguments have invalid types: " + _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:556
+# --- book/chapters/13a_arguments.md:584
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()
