@@ -10,6 +10,7 @@ import types
 
 from refgrad._argument_forms import method_form
 from refgrad._arguments import Arguments
+from refgrad._ops.checked_signatures import COPIED
 from refgrad._tensor import Tensor
 
 _INDEX = "(Tensor input, int dim, Tensor index, Tensor source"
@@ -53,7 +54,7 @@ def _arguments(name: str, texts) -> Arguments:
     return Arguments(*(name + text for text in texts), method=True)
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:108
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:109
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -86,7 +87,35 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:161
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:160
+# NOTE [Read once it fails]
+# A call that fits runs as it came; a TypeError, Python's refusal of the
+# call or the method's own, has the call read as it was given, keywords as
+# keywords, and refused in torch's words where it fits no signature.
+def _read_once_it_fails(method, arguments: Arguments):
+    def checked(self, *args, **kwargs):
+        if not (args or kwargs):
+            return method(self)
+        try:
+            return method(self, *args, **kwargs)
+        except TypeError:
+            arguments.check(args, kwargs)
+            raise
+
+    checked.__name__, checked.__qualname__ = method.__name__, method.__qualname__
+    checked.__doc__, checked.__wrapped__ = method.__doc__, method
+    return checked
+
+
+def install_read_once_it_fails(cls=Tensor) -> None:
+    for name in ("sum", "expand"):
+        setattr(cls, name, _read_once_it_fails(getattr(cls, name), COPIED[name][1][1]))
+
+
+install_read_once_it_fails()
+
+
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:208
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
