@@ -139,6 +139,8 @@ def test_a_method_of_two_forms_is_read_against_both():
         x.round(1)
     with raises(TypeError, "cov() takes 0 positional arguments but 1 was given"):
         x.cov(1)
+    with raises(TypeError, "qr(): argument 'some' (position 1) must be bool, not str"):
+        x.qr("a")
     with raises(TypeError, "copysign() received an invalid combination of arguments - got "
                            "(zz=int, ), but expected one of:\n"
                            " * (Tensor other)\n"

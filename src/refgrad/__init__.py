@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:865
+# --- book/chapters/16p_decompositions.md:866
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -718,5 +718,5 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:253
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:254
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip

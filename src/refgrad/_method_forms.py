@@ -31,6 +31,7 @@ SIGNATURES = {
     "pinverse": "(Tensor input, float rcond = 1e-15)",
     "cov": "(Tensor input, *, int correction = 1, Tensor? fweights = None, "
            "Tensor? aweights = None)",
+    "qr": "(Tensor input, bool some = True)",
     "is_pinned": "(Tensor input, torch.device? device = None)",
     "nonzero": ("(Tensor input)", "(Tensor input, *, bool as_tuple)"),
     "round": ("(Tensor input)", "(Tensor input, *, int decimals)"),
@@ -54,7 +55,7 @@ def _arguments(name: str, texts) -> Arguments:
     return Arguments(*(name + text for text in texts), method=True)
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:109
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:110
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -87,7 +88,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:160
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:161
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
@@ -115,7 +116,7 @@ def install_read_once_it_fails(cls=Tensor) -> None:
 install_read_once_it_fails()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:208
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:209
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
