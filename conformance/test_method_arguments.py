@@ -292,3 +292,13 @@ def test_sum_and_expand_are_read_as_given_once_they_fail():
         x.expand(zz=1)
     assert x.sum().item() == 4.0 and x.sum(dim=0).tolist() == [2.0, 2.0]
     assert x.sum(1, True).shape == (2, 1) and x.expand(3, 2, 2).shape == (3, 2, 2)
+
+
+def test_bernoulli_is_refused_before_it_draws():
+    x = _x()
+    with raises(TypeError, "bernoulli() received an invalid combination of arguments - got "
+                           "(int, int, int, int, int), but expected one of:\n"
+                           " * (*, torch.Generator generator = None)\n"
+                           " * (float p, *, torch.Generator generator = None)\n"):
+        x.bernoulli(1, 2, 3, 4, 5)
+    assert x.bernoulli(p=0.0).sum().item() == 0.0 and x.bernoulli().sum().item() == 4.0

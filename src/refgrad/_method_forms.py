@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:43
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:47
 """Methods with one torch signature each, read against it before they run."""
 
 import types
@@ -32,6 +32,8 @@ SIGNATURES = {
     "cov": "(Tensor input, *, int correction = 1, Tensor? fweights = None, "
            "Tensor? aweights = None)",
     "qr": "(Tensor input, bool some = True)",
+    "bernoulli": ("(Tensor input, *, torch.Generator generator = None)",
+                  "(Tensor input, float p, *, torch.Generator generator = None)"),
     "is_pinned": "(Tensor input, torch.device? device = None)",
     "nonzero": ("(Tensor input)", "(Tensor input, *, bool as_tuple)"),
     "round": ("(Tensor input)", "(Tensor input, *, int decimals)"),
@@ -55,7 +57,7 @@ def _arguments(name: str, texts) -> Arguments:
     return Arguments(*(name + text for text in texts), method=True)
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:110
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:116
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -88,7 +90,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:161
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:167
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
@@ -116,7 +118,7 @@ def install_read_once_it_fails(cls=Tensor) -> None:
 install_read_once_it_fails()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:209
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:215
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
