@@ -182,6 +182,8 @@ def test_a_method_torch_writes_in_python_is_refused_by_python():
         x.lu(1, 2, 3, 4, 5)
     with raises(TypeError, "_lu_with_info(): argument 'pivot' must be bool, not str"):
         x.lu("a")
+    with raises(TypeError, "unique_dim(): argument 'dim' (position 2) must be int, not str"):
+        x.unique(dim="a")
     assert x.unflatten(1, (2, 1)).shape == (2, 2, 1) and x.norm().item() == 2.0
 
 
