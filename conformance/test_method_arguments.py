@@ -304,3 +304,14 @@ def test_bernoulli_is_refused_before_it_draws():
                            " * (float p, *, torch.Generator generator = None)\n"):
         x.bernoulli(1, 2, 3, 4, 5)
     assert x.bernoulli(p=0.0).sum().item() == 0.0 and x.bernoulli().sum().item() == 4.0
+
+
+def test_type_has_a_hidden_form():
+    x = _x()
+    with raises(TypeError, "type() got an unexpected keyword argument 'zz'"):
+        x.type(zz=1)
+    with raises(TypeError, "type() received an invalid combination of arguments - got (int, "
+                           "int, int, int, int), but expected (object dtype = None, bool "
+                           "non_blocking = False, *, torch.memory_format memory_format = None)"):
+        x.type(1, 2, 3, 4, 5)
+    assert x.type() == "torch.FloatTensor" and x.type(torch.float64).dtype == torch.float64

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:47
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:50
 """Methods with one torch signature each, read against it before they run."""
 
 import types
@@ -32,6 +32,8 @@ SIGNATURES = {
     "cov": "(Tensor input, *, int correction = 1, Tensor? fweights = None, "
            "Tensor? aweights = None)",
     "qr": "(Tensor input, bool some = True)",
+    "type": ("(Tensor input, object dtype = None, bool non_blocking = False, *, "
+             "torch.memory_format memory_format = None)"),
     "bernoulli": ("(Tensor input, *, torch.Generator generator = None)",
                   "(Tensor input, float p, *, torch.Generator generator = None)"),
     "is_pinned": "(Tensor input, torch.device? device = None)",
@@ -52,12 +54,19 @@ BY_POSITION = {
 }
 
 
+# torch's deprecated form of type(), tried but never shown: x.type(1, 2, 3, 4, 5) fits
+# neither, and is refused as an invalid combination, not by its count
+HIDDEN = {"type": ("(Tensor input, object dtype = None, bool async = False, *, "
+                   "torch.memory_format memory_format = None)",)}
+
+
 def _arguments(name: str, texts) -> Arguments:
     texts = (texts,) if isinstance(texts, str) else texts
-    return Arguments(*(name + text for text in texts), method=True)
+    return Arguments(*(name + text for text in texts), method=True,
+                     hidden=tuple(name + text for text in HIDDEN.get(name, ())))
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:116
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:128
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -90,7 +99,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:167
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:179
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
@@ -118,7 +127,7 @@ def install_read_once_it_fails(cls=Tensor) -> None:
 install_read_once_it_fails()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:215
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:227
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
