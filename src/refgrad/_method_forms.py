@@ -3,8 +3,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:50
-"""Methods with one torch signature each, read against it before they run."""
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:53
+"""Methods read against torch's signatures, before they run or once they fail."""
 
 import types
 
@@ -45,6 +45,9 @@ SIGNATURES = {
                      "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
                      "(Tensor input, int sections, int dim = 0)"),
 }
+
+
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:101
 _OTHER = ("(Tensor input, Tensor other)", "(Tensor input, Number other)")
 BY_POSITION = {
     **{name: _OTHER for name in ("eq", "ne", "lt", "le", "gt", "ge", "copysign")},
@@ -66,7 +69,7 @@ def _arguments(name: str, texts) -> Arguments:
                      hidden=tuple(name + text for text in HIDDEN.get(name, ())))
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:128
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:138
 # NOTE [One argument by position]
 # x.eq(y) and x.eq(0) are the calls a program makes, and both fit; they go
 # to the function unread, and only its TypeError has the call read, to be
@@ -99,7 +102,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:179
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:189
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
@@ -127,7 +130,7 @@ def install_read_once_it_fails(cls=Tensor) -> None:
 install_read_once_it_fails()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:227
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:237
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
