@@ -282,18 +282,11 @@ def test_one_signature_shown_marks_the_wrong_types_when_the_count_fits():
         x.addcdiv(1, 2, 3, 4, 5)  # five given, four pieces: nothing marked
 
 
-def test_sum_and_expand_are_read_as_given_once_they_fail():
+def test_expand_is_read_as_given_once_it_fails():
     x = _x()
-    with raises(TypeError, "sum() received an invalid combination of arguments - got "
-                           "(dim=str, ), but expected one of:\n"
-                           " * (*, torch.dtype dtype = None)\n"
-                           " * (tuple of ints dim, bool keepdim = False, *, torch.dtype "
-                           "dtype = None)\n"):
-        x.sum(dim="a")
     with raises(TypeError, 'expand() missing 1 required positional arguments: "size"'):
         x.expand(zz=1)
-    assert x.sum().item() == 4.0 and x.sum(dim=0).tolist() == [2.0, 2.0]
-    assert x.sum(1, True).shape == (2, 1) and x.expand(3, 2, 2).shape == (3, 2, 2)
+    assert x.expand(3, 2, 2).shape == (3, 2, 2) and x.expand((2, 2)).shape == (2, 2)
 
 
 def test_bernoulli_is_refused_before_it_draws():

@@ -718,5 +718,5 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:282
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:278
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip

@@ -102,15 +102,13 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:189
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:192
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
 # keywords, and refused in torch's words where it fits no signature.
 def _read_once_it_fails(method, arguments: Arguments):
     def checked(self, *args, **kwargs):
-        if not (args or kwargs):
-            return method(self)
         try:
             return method(self, *args, **kwargs)
         except TypeError:
@@ -122,15 +120,10 @@ def _read_once_it_fails(method, arguments: Arguments):
     return checked
 
 
-def install_read_once_it_fails(cls=Tensor) -> None:
-    for name in ("sum", "expand"):
-        setattr(cls, name, _read_once_it_fails(getattr(cls, name), COPIED[name][1][1]))
+Tensor.expand = _read_once_it_fails(Tensor.expand, COPIED["expand"][1][1])
 
 
-install_read_once_it_fails()
-
-
-# --- book/chapters/29p_methods_read_as_torch_reads_them.md:237
+# --- book/chapters/29p_methods_read_as_torch_reads_them.md:233
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)
