@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1710
+# --- book/chapters/05_creation.md:1760
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1769
+# --- book/chapters/05_creation.md:1819
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2457
+# --- book/chapters/05_creation.md:2507
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2856
+# --- book/chapters/05_creation.md:2906
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3032
+# --- book/chapters/05_creation.md:3082
 from refgrad._factory_arguments import asarray
 
 
@@ -265,7 +265,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1323
+# --- book/chapters/16k_order_statistics.md:1330
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:904
+# --- book/chapters/16p_decompositions.md:905
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -737,3 +737,11 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29r_function_arguments.md:554
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29s_methods_taking_nothing.md:175
+from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:278
+from refgrad import _method_forms  # noqa: E402, F401  # isort: skip

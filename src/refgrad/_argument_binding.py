@@ -92,7 +92,8 @@ def _too_many(sig: Signature, given: int) -> str:
     were = "was" if given == 1 else "were"
     if least == most:
         return f"{sig.name}() takes {most} positional argument{s} but {given} {were} given"
-    # a range is always plural: "takes from 0 to 1 positional arguments"
+    # a range is always plural, the count given too: "takes from 1 to 0 positional
+    # arguments but 1 were given" (sic), x.nonzero(1)
     return (f"{sig.name}() takes from {least} to {most} positional arguments but {given} "
             "were given")  # a range is plural, even of one: round_("a")
 
@@ -103,7 +104,7 @@ def _missing(sig: Signature, index: int) -> str:
     return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
 
 
-# --- book/chapters/13a_arguments.md:442
+# --- book/chapters/13a_arguments.md:443
 def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:

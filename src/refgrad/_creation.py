@@ -201,7 +201,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1038
+# --- book/chapters/05_creation.md:1040
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -221,13 +221,15 @@ def _new(factory):
     name = f"new_{factory.__name__}"
 
     def method(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
-               layout=None, pin_memory=False):
-        if size is not None:
-            if sizes:
-                raise TypeError(f"{name}() got multiple values for argument 'size'")
-            shape = keyword_size(name, size)
-        elif not sizes:
+               layout=None, pin_memory=False, **unknown):
+        if size is not None and sizes:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        if size is None and not sizes:  # counted before a keyword it does not know
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if unknown:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(unknown))}'")
+        if size is not None:
+            shape = keyword_size(name, size)
         else:
             shape = parse_size(sizes, name)  # refused in the method's own name
         refuse_options(name, pin_memory, requires_grad)
@@ -240,16 +242,52 @@ def _new(factory):
                        device=device or self.device, requires_grad=requires_grad,
                        pin_memory=pin_memory)
 
-    method.__name__ = name
+    method.__name__ = method.__qualname__ = name  # NOTE [Named as torch names them]
     return method
 
 
-# --- book/chapters/05_creation.md:1086
-def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False,
-             layout=None, pin_memory=False):
-    if not isinstance(size, tuple | list):  # a Size is a tuple
-        raise TypeError("new_full(): argument 'size' (position 1) must be tuple of ints, not "
+# --- book/chapters/05_creation.md:1095
+# NOTE [Read one parameter at a time]
+# torch's parser counts the positions, then takes each parameter in order
+# from them or from the keywords, refusing the first given of the wrong type
+# and, at the first missing one, naming all that are missing; a keyword left
+# over is refused last. new_full and new_tensor read their own in that order.
+def _read_in_order(name: str, names: tuple, given: tuple, named: dict) -> dict:
+    """{parameter: value} for ``names``, from ``given`` then ``named``, popped from it."""
+    if len(given) > len(names):
+        n, s = len(names), "" if len(names) == 1 else "s"
+        raise TypeError(f"{name}() takes {n} positional argument{s} but {len(given)} were given")
+    values = dict(zip(names, given))
+    for key in values:
+        if key in named:
+            raise TypeError(f"{name}() got multiple values for argument '{key}'")
+    for key in names[len(given):]:
+        if key in named:
+            values[key] = named.pop(key)
+    return values
+
+
+def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> None:
+    missing = [key for key in names if key not in values]
+    if missing:
+        s = "s" if len(missing) == 1 else ""  # sic, as _missing in "How torch reads a call"
+        raise TypeError(f"{name}() missing {len(missing)} required positional argument{s}: "
+                        + ", ".join(f'"{key}"' for key in missing))
+    if named:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
+
+
+# --- book/chapters/05_creation.md:1127
+def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False, **named):  # NOTE [Read one parameter at a time]
+    values = _read_in_order("new_full", ("size", "fill_value"), given, named)
+    size = values.get("size")
+    if "size" in values and not isinstance(size, tuple | list):  # a Size is a tuple
+        where = " (position 1)" if given else ""
+        raise TypeError(f"new_full(): argument 'size'{where} must be tuple of ints, not "
                         + c_type_name(type(size)))
+    _missing_or_unknown("new_full", ("size", "fill_value"), values, named)
+    fill_value = values["fill_value"]
     size = parse_size((size,), "new_full")
     refuse_options("new_full", pin_memory, requires_grad)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -262,7 +300,11 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
                 pin_memory=pin_memory)
 
 
-def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):  # no pin_memory
+def new_tensor(self, *given, dtype=None, device=None, requires_grad=False,
+               **named):  # no pin_memory; NOTE [Read one parameter at a time]
+    values = _read_in_order("new_tensor", ("data",), given, named)
+    _missing_or_unknown("new_tensor", ("data",), values, named)
+    data = values["data"]
     refuse_flag("new_tensor", "requires_grad", None, requires_grad)  # None too
     if isinstance(data, Tensor):
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1587
+# --- book/chapters/05_creation.md:1637
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np
@@ -22,7 +22,7 @@ _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor 
                    f"new(tuple of ints size, {_DEVICE})", f"new(object data, {_DEVICE})")
 
 
-# --- book/chapters/05_creation.md:1612
+# --- book/chapters/05_creation.md:1662
 def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype.
 
@@ -61,7 +61,7 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
 
 
-# --- book/chapters/05_creation.md:1657
+# --- book/chapters/05_creation.md:1707
 # NOTE [A legacy tensor]
 # Under a mode, the legacy constructor shows torch's ops: an empty tensor of a
 # size is aten.empty.memory_format with the dtype, the layout and the device,
@@ -93,7 +93,7 @@ new.__qualname__ = "TensorBase.new"
 Tensor.new = new
 
 
-# --- book/chapters/05_creation.md:1694
+# --- book/chapters/05_creation.md:1744
 def _alias_as(cls, source: Tensor) -> Tensor:
     from refgrad._ops.shaping import alias  # the op table is built after this module
     from refgrad._ops.views import watch

@@ -26,7 +26,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting")
 
 
-# --- book/chapters/03_tensor.md:515
+# --- book/chapters/03_tensor.md:543
 class _Versions:
     __slots__ = ()
 
@@ -49,7 +49,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:560
+# --- book/chapters/03_tensor.md:588
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -57,7 +57,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:574
+# --- book/chapters/03_tensor.md:602
 class _Detach:
     __slots__ = ()
 
@@ -105,14 +105,14 @@ class _Detach:
             self._version_counter = stop_counting(self) or _fresh_counter()
 
 
-# --- book/chapters/03_tensor.md:626
+# --- book/chapters/03_tensor.md:654
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:901
+# --- book/chapters/03_tensor.md:929
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -145,7 +145,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:942
+# --- book/chapters/03_tensor.md:970
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -171,12 +171,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:974
+# --- book/chapters/03_tensor.md:1002
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:991
+# --- book/chapters/03_tensor.md:1019
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -32,7 +32,21 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:156
+# --- book/chapters/03_tensor.md:162
+# NOTE [A dim by position or by name]
+# size() and stride() gather a dim given by position in a tuple, Python's
+# shared empty one on the usual call with none, so that a refusal can tell
+# how it came, and count positions as torch's parser does.
+def _one_dim(name: str, given: tuple, dim):
+    """The dim given by position to ``name``, or torch's TypeError for more than one."""
+    if len(given) > 1:
+        raise TypeError(f"{name}() takes from 0 to 1 positional arguments but {len(given)} "
+                        "were given")
+    if dim is not None:
+        raise TypeError(f"{name}() got multiple values for argument 'dim'")
+    return given[0]
+
+
 class _Shape:
     __slots__ = ()
 
@@ -40,16 +54,20 @@ class _Shape:
     def shape(self) -> Size:
         return new_size(Size, self._data.shape)
 
-    def size(self, dim: int | None = None):
+    def size(self, *given, dim: int | None = None):  # NOTE [A dim by position or by name]
         shape = self._data.shape
+        if given:
+            dim = _one_dim("size", given, dim)
         if dim is None:
             return new_size(Size, shape)
         if type(dim) is not int and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
-            raise TypeError("size(): argument 'dim' (position 1) must be int, not "
-                            f"{c_type_name(type(dim))}")
+            raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must be "
+                            f"int, not {c_type_name(type(dim))}")
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
+
+    size.__qualname__ = "size"  # a keyword refused in the parser's name for it
 
     @property
     def ndim(self) -> int:
@@ -67,7 +85,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:192
+# --- book/chapters/03_tensor.md:216
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -82,7 +100,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:214
+# --- book/chapters/03_tensor.md:238
 class _Storage:
     __slots__ = ()
 
@@ -111,30 +129,34 @@ class _Storage:
         # torch hands out no address for no elements, even of a view into a full storage
         return data_ptr(self._data) if self._data.size else 0
 
-    def stride(self, dim: int | None = None):
+    def stride(self, *given, dim: int | None = None):  # NOTE [A dim by position or by name]
+        if given:
+            dim = _one_dim("stride", given, dim)
         steps = element_strides(self._data)
         if dim is None:
             return steps
-        if not isinstance(dim, int):
-            raise TypeError(
-                f"stride(): argument 'dim' (position 1) must be int, not {c_type_name(type(dim))}")
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} must "
+                            f"be int, not {c_type_name(type(dim))}")
         if not steps:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return steps[wrap_dim(dim, len(steps))]
+
+    stride.__qualname__ = "stride"
 
     def storage_offset(self) -> int:
         array = self._data
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:702
+# --- book/chapters/03_tensor.md:730
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:714
+# --- book/chapters/03_tensor.md:742
 class _Python:
     __slots__ = ()
 
@@ -199,7 +221,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:792
+# --- book/chapters/03_tensor.md:820
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -238,7 +260,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:842
+# --- book/chapters/03_tensor.md:870
 class _Numbers:
     __slots__ = ()
 

@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.dispatch import call
 from refgrad._ops.operands import as_array
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._signatures import is_int
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY, c_type_name
@@ -41,7 +42,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1124
+# --- book/chapters/16k_order_statistics.md:1125
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -69,7 +70,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1158
+# --- book/chapters/16k_order_statistics.md:1162
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -91,6 +92,9 @@ UNIQUE_DIM = _counting_row("unique_dim", "UniqueDimBackward0", _unique_rows, hid
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     bool(return_inverse), bool(return_counts)  # torch's wrapper picks its path by them first
     input._data  # noqa: B018 - then a non-tensor fails, before the flags' types are read
+    if dim is not None and not is_int(dim):  # unique_dim reads its dim before its flags
+        raise TypeError("unique_dim(): argument 'dim' (position 2) must be int, not "
+                        + c_type_name(type(dim)))
     _flags("_unique2" if dim is None else "unique_dim", sorted=sorted,
            return_inverse=return_inverse, return_counts=return_counts)
     if dim is None:
@@ -100,7 +104,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1194
+# --- book/chapters/16k_order_statistics.md:1201
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -135,7 +139,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1249
+# --- book/chapters/16k_order_statistics.md:1256
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -159,7 +163,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1282
+# --- book/chapters/16k_order_statistics.md:1289
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -178,7 +182,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1302
+# --- book/chapters/16k_order_statistics.md:1309
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

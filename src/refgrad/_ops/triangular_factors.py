@@ -66,5 +66,6 @@ QR_DEPRECATED = (
 
 
 def torch_qr(input, some=True):
-    warn_once("qr", QR_DEPRECATED)  # chapter "Warnings given once"
+    # chapter "Warnings given once": at the caller's line, however wrapped (x.qr is)
+    warn_once("qr", QR_DEPRECATED, stacklevel=None)
     return QR_RESULT(*qr(input, "reduced" if some else "complete"))
