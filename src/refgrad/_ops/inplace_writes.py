@@ -169,11 +169,8 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2382
+# --- book/chapters/26_inplace.md:2387
 def index_put_(self, indices, values, accumulate=False):
-    from refgrad._ops.index_tensors import index_tensor
-    from refgrad._ops.indexing import check_put
-
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
     if not isinstance(values, Tensor):
@@ -183,10 +180,19 @@ def index_put_(self, indices, values, accumulate=False):
         if not isinstance(i, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
                             + c_type_name(type(i)))
+    return put_indexed(self, indices, values, accumulate)
+
+
+def put_indexed(self, indices, values, accumulate=False):
+    """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
+    from refgrad._ops.index_tensors import index_tensor
+    from refgrad._ops.indexing import check_put
+
     check_put(self, values)
-    indices = [index_tensor(i) for i in indices]  # a uint8 tensor is a mask
+    indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
-    indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
+    indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
+               for i in indices]
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
@@ -196,7 +202,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2417
+# --- book/chapters/26_inplace.md:2428
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused:  # NOTE [copy_ reads its source as other]
         given = () if other is REQUIRED else (other, non_blocking, *extra) if extra else (
@@ -238,7 +244,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2464
+# --- book/chapters/26_inplace.md:2475
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
