@@ -310,3 +310,20 @@ def test_saved_values_are_packed_where_torchs_autograd_layer_packs_them(name):
     LOG.clear()
     CASES[name]()
     assert " ".join(LOG) == EXPECTED[name]
+
+
+def test_pow_by_a_tensor_exponent_packs_the_exponent_before_the_clone():
+    a = torch.tensor([1.5, 2.0], requires_grad=True)
+    c = torch.tensor([0.5, 3.0], requires_grad=True)
+    b = a * 1
+    names = {id(b): "b", id(c): "c"}
+    packed = []
+
+    def pack(t):
+        packed.append(names.get(id(t), "clone"))
+        return t
+
+    with saved_tensors_hooks(pack, lambda t: t), Noting():
+        b.pow_(c)
+    assert packed == ["c", "clone", "b"]
+    assert b.grad_fn.name() == "PowBackward1"
