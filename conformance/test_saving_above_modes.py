@@ -327,3 +327,22 @@ def test_pow_by_a_tensor_exponent_packs_the_exponent_before_the_clone():
         b.pow_(c)
     assert packed == ["c", "clone", "b"]
     assert b.grad_fn.name() == "PowBackward1"
+
+
+@pytest.mark.parametrize("f, counts", [
+    (lambda a, b, c: torch.addcdiv(a, b, c + 1), [0, 0, 5]),
+    (lambda a, b, c: torch.addcdiv(a, b, c + 1, value=0.5), [0, 0, 5]),
+    (lambda a, b, c: torch.addcmul(a, b, c + 1), [0, 0, 0]),
+])
+def test_a_write_that_records_nothing_packs_nothing_under_a_mode(f, counts):
+    found = []
+    for wanted in range(3):
+        torch.manual_seed(0)
+        xs = [torch.rand(3, 3, dtype=torch.float64, requires_grad=k == wanted) for k in range(3)]
+        packs = []
+        with saved_tensors_hooks(lambda t: packs.append(t) or t, lambda t: t), Noting():
+            y = f(*xs).sum()
+            before = len(packs)
+            torch.autograd.grad(y, [xs[wanted]], create_graph=True)
+        found.append(len(packs) - before)
+    assert found == counts

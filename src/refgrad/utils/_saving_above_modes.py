@@ -117,7 +117,7 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:228
+# --- book/chapters/29l_saving_above_modes.md:235
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
     saved now in the node's order ({place: (value, saved)}), or None.
@@ -136,6 +136,8 @@ def saved_before_write(self, function, args, name, shown, named):
     operands = [self, *(given.get(n, _NOT_SHOWN) for n in op.inputs[1:])]
     for k, value in enumerate(operands[1:], 1):  # no schema: by place, as written
         operands[k] = args[k - 1] if value is _NOT_SHOWN and k <= len(args) else value
+    if not any(_wanted(o) for o in operands):  # records no node: it saves nothing
+        return cloned_first(self, function, args), None
     original, first = None, {}
     for i, (where, key, users) in enumerate(node_class(op).plan[0]):
         if where == "output" or users and not any(_wanted(operands[u]) for u in users):
@@ -206,7 +208,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:323
+# --- book/chapters/29l_saving_above_modes.md:332
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -232,7 +234,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:366
+# --- book/chapters/29l_saving_above_modes.md:375
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
