@@ -133,7 +133,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:331
+# --- book/chapters/29_dispatch_modes.md:334
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -147,10 +147,21 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
         original, first = saved_before_write(self, function, args, name, args, kwargs)
-    run = with_original(again, original)
+    called, run = [], with_original(again, original)
+    own_args, own_kwargs = args, kwargs
     args, kwargs = (self, *args), dict(kwargs)
-    func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
-    return saved_outputs_seen(around_write(self, first, lambda: dispatch(func, args, kwargs)))
+    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or run(*a, **k),
+                  args, kwargs, hands_on=False)
+
+    def hand_over():
+        results = dispatch(func, args, kwargs)
+        if called:
+            return results
+        from refgrad.utils._answered_by_modes import written_above  # chapter "A mode that
+        # answers for the op": NOTE [A write made above an answering mode]
+        return written_above(self, function, own_args, own_kwargs, original)
+
+    return saved_outputs_seen(around_write(self, first, hand_over))
 
 
 def answered(op, args, params, func, given, named):
@@ -187,7 +198,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:390
+# --- book/chapters/29_dispatch_modes.md:404
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -207,7 +218,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:508
+# --- book/chapters/29_dispatch_modes.md:522
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -230,7 +241,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:537
+# --- book/chapters/29_dispatch_modes.md:551
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
