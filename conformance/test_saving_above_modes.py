@@ -340,7 +340,8 @@ def test_a_write_that_records_nothing_packs_nothing_under_a_mode(f, counts):
         torch.manual_seed(0)
         xs = [torch.rand(3, 3, dtype=torch.float64, requires_grad=k == wanted) for k in range(3)]
         packs = []
-        with saved_tensors_hooks(lambda t, packs=packs: packs.append(t) or t, lambda t: t), Noting():
+        hooks = saved_tensors_hooks(lambda t, packs=packs: packs.append(t) or t, lambda t: t)
+        with hooks, Noting():
             y = f(*xs).sum()
             before = len(packs)
             torch.autograd.grad(y, [xs[wanted]], create_graph=True)
