@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:593
+# --- book/chapters/16b_reductions.md:602
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -16,13 +16,57 @@ def _structseq(name: str, fields: tuple):
         return f"torch.return_types.{name}(\n{body})"
 
     cls.__repr__ = __repr__
+    cls.__new__ = staticmethod(_from_a_sequence(cls.__new__, len(fields)))
+    cls.__reduce__ = lambda self: (type(self), (tuple(self), {}))
     cls.__module__ = "refgrad.return_types"
     cls.n_fields = cls.n_sequence_fields = len(fields)  # every field is also a position
     cls.n_unnamed_fields = 0
     return cls
 
 
-# --- book/chapters/16b_reductions.md:616
+# NOTE [Made from one sequence]
+# torch's named results take (sequence, dict=None), as CPython's struct
+# sequences do. A call with exactly one argument per field, the first a
+# tensor, is refgrad's own, field by field (the named tuple's own __new__).
+def _from_a_sequence(by_fields, count: int):
+    def __new__(cls, *args, **kwargs):
+        from refgrad._tensor import Tensor
+
+        if len(args) == count and not kwargs and isinstance(args[0], Tensor):
+            return by_fields(cls, *args)
+        args = _bound(args, kwargs)
+        name = f"torch.return_types.{cls.__name__}"
+        try:
+            values = tuple(args[0])
+        except TypeError:
+            raise TypeError("constructor requires a sequence") from None
+        if len(args) > 1 and not isinstance(args[1], dict):
+            raise TypeError(f"{name}() takes a dict as second arg, if any")
+        if len(values) != count:
+            raise TypeError(f"{name}() takes a {count}-sequence ({len(values)}-sequence given)")
+        return tuple.__new__(cls, values)
+
+    return __new__
+
+
+def _bound(args: tuple, kwargs: dict) -> tuple:
+    """(sequence,) or (sequence, dict) from a struct sequence's call, refused as CPython does."""
+    if len(args) > 2:
+        raise TypeError(f"structseq() takes at most 2 arguments ({len(args)} given)")
+    for place, key in enumerate(("sequence", "dict")):
+        if key in kwargs and place < len(args):
+            raise TypeError(f"argument for structseq() given by name ('{key}') and position "
+                            f"({place + 1})")
+    for key in kwargs:
+        if key not in ("sequence", "dict"):
+            raise TypeError(f"'{key}' is an invalid keyword argument for structseq()")
+    if not args and "sequence" not in kwargs:
+        raise TypeError("structseq() missing required argument 'sequence' (pos 1)")
+    given = (*args, *(kwargs[k] for k in ("sequence", "dict")[len(args):] if k in kwargs))
+    return given
+
+
+# --- book/chapters/16b_reductions.md:669
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -36,7 +80,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:634
+# --- book/chapters/16b_reductions.md:701
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
