@@ -729,3 +729,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29j_special_names.md:103
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29o_numbers_under_modes.md:191
+from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
