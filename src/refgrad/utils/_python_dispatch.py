@@ -139,6 +139,7 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
     from refgrad.utils._writes_under_modes import with_original
 
+    own_args, own_kwargs = args, kwargs  # the write's own, to make it again after the modes
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
         # NOTE [A clone before the write], made as the node's values are saved
@@ -148,7 +149,6 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
         original, first = saved_before_write(self, function, args, name, args, kwargs)
     called, run = [], with_original(again, original)
-    own_args, own_kwargs = args, kwargs
     args, kwargs = (self, *args), dict(kwargs)
     func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or run(*a, **k),
                   args, kwargs, hands_on=False)
