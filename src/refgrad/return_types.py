@@ -7,6 +7,8 @@
 
 from collections import namedtuple
 
+from refgrad._tensor import Tensor
+
 
 def _structseq(name: str, fields: tuple):
     cls = namedtuple(name, fields)
@@ -30,8 +32,6 @@ def _structseq(name: str, fields: tuple):
 # tensor, is refgrad's own, field by field (the named tuple's own __new__).
 def _from_a_sequence(by_fields, count: int):
     def __new__(cls, *args, **kwargs):
-        from refgrad._tensor import Tensor
-
         if len(args) == count and not kwargs and isinstance(args[0], Tensor):
             return by_fields(cls, *args)
         args = _bound(args, kwargs)
