@@ -139,3 +139,45 @@ def test_a_view_answered_with_a_copy_is_a_view_for_autograd(call, name):
     assert view.grad_fn.name() == name and view._base is m and view._version == 0
     (view * torch.arange(1.0, view.numel() + 1).view(view.shape)).sum().backward()
     assert m.grad.count_nonzero().item() == view.numel()
+
+
+class _AnsweringWrites(torch.utils._python_dispatch.TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func.overloadpacket.__name__.endswith("_"):
+            return args[0]  # the write is never made
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("write, name, grad", [
+    (lambda h, y: h.mul_(y), "MulBackward0", [2.0, 2.0, 2.0]),
+    (lambda h, y: h.sin_(), "SinBackward0", [0.5403023058681398] * 3),
+    (lambda h, y: h.add_(y), "AddBackward0", [1.0, 1.0, 1.0]),
+    (lambda h, y: h.pow_(y), "PowBackward1", [2.0, 2.0, 2.0]),
+    (lambda h, y: h.zero_(), "ZeroBackward0", [0.0, 0.0, 0.0]),
+    (lambda h, y: h[:2].mul_(y[:2]), "CopySlices", [2.0, 2.0, 1.0]),
+    (lambda h, y: h.__setitem__(torch.tensor([True, False, True]), y[0]), "IndexPutBackward0",
+     [0.0, 1.0, 0.0]),
+    (lambda h, y: h.index_put_((torch.tensor([0]),), y[0], accumulate=True),
+     "IndexPutBackward0", [1.0, 1.0, 1.0]),
+    (lambda h, y: h.fill_(y[0]), "FillBackward3", [0.0, 0.0, 0.0]),
+    (lambda h, y: h.clamp_(0.5, 2.0), "ClampBackward1", [1.0, 1.0, 1.0]),
+    (lambda h, y: h.__setitem__(slice(0, 2), y[0]), "CopySlices", [0.0, 0.0, 1.0]),
+])
+def test_a_write_the_mode_answers_for_is_counted_and_recorded(write, name, grad):
+    x = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    y = torch.full((3,), 2.0, dtype=torch.float64, requires_grad=True)
+    h = x * 1
+    before = h.grad_fn
+    with _AnsweringWrites():
+        write(h, y)
+    assert h.tolist() == [1.0, 1.0, 1.0] and h._version == 1
+    assert h.grad_fn is not before and h.grad_fn.name().endswith(name)
+    (g,) = torch.autograd.grad(h.sum(), x)
+    assert g.tolist() == pytest.approx(grad)
+
+
+def test_a_write_the_mode_answers_for_counts_on_a_tensor_without_grad():
+    h = torch.ones(3)
+    with _AnsweringWrites():
+        h.mul_(2)
+    assert h._version == 1 and h.tolist() == [1.0, 1.0, 1.0]

@@ -149,3 +149,35 @@ def test_a_mode_that_answers_is_nonzero_or_item_decides_the_value():
     two = torch.tensor([1.0, 2.0])
     with torch.inference_mode(), Answering():
         assert bool(two) is True and two.item() == 7 and float(torch.tensor(0.5)) == 7.0
+
+
+DETACH = "aten.detach.default"
+
+
+@pytest.mark.parametrize("read, seen", [
+    (lambda x, w: x.numpy(), [DETACH]),
+    (lambda x, w: w.numpy(force=True), [DETACH]),
+    (lambda x, w: __import__("numpy").asarray(x), [DETACH]),
+    (lambda x, w: __import__("numpy").stack([x, x]), [DETACH, DETACH]),
+    (lambda x, w: x.tolist(), []),
+])
+def test_an_array_is_read_through_a_detach_the_mode_sees(read, seen):
+    x, w = torch.ones(3), torch.ones(3, requires_grad=True)
+    with Seen() as mode:
+        array = read(x, w)
+    assert mode.seen == seen
+    assert [float(v) for v in (array[-1] if len(seen) > 1 else array)] == [1.0] * 3
+
+
+def test_an_array_refused_is_refused_before_any_detach():
+    w = torch.ones(3, requires_grad=True)
+    with Seen() as mode, pytest.raises(RuntimeError, match="Can't call numpy"):
+        w.numpy()
+    assert mode.seen == []
+
+
+def test_a_generator_state_put_back_shows_a_mode_nothing():
+    state = torch.get_rng_state()
+    with Seen() as mode:
+        torch.set_rng_state(state)
+    assert mode.seen == []

@@ -310,3 +310,40 @@ def test_saved_values_are_packed_where_torchs_autograd_layer_packs_them(name):
     LOG.clear()
     CASES[name]()
     assert " ".join(LOG) == EXPECTED[name]
+
+
+def test_pow_by_a_tensor_exponent_packs_the_exponent_before_the_clone():
+    a = torch.tensor([1.5, 2.0], requires_grad=True)
+    c = torch.tensor([0.5, 3.0], requires_grad=True)
+    b = a * 1
+    names = {id(b): "b", id(c): "c"}
+    packed = []
+
+    def pack(t):
+        packed.append(names.get(id(t), "clone"))
+        return t
+
+    with saved_tensors_hooks(pack, lambda t: t), Noting():
+        b.pow_(c)
+    assert packed == ["c", "clone", "b"]
+    assert b.grad_fn.name() == "PowBackward1"
+
+
+@pytest.mark.parametrize("f, counts", [
+    (lambda a, b, c: torch.addcdiv(a, b, c + 1), [0, 0, 5]),
+    (lambda a, b, c: torch.addcdiv(a, b, c + 1, value=0.5), [0, 0, 5]),
+    (lambda a, b, c: torch.addcmul(a, b, c + 1), [0, 0, 0]),
+])
+def test_a_write_that_records_nothing_packs_nothing_under_a_mode(f, counts):
+    found = []
+    for wanted in range(3):
+        torch.manual_seed(0)
+        xs = [torch.rand(3, 3, dtype=torch.float64, requires_grad=k == wanted) for k in range(3)]
+        packs = []
+        hooks = saved_tensors_hooks(lambda t, packs=packs: packs.append(t) or t, lambda t: t)
+        with hooks, Noting():
+            y = f(*xs).sum()
+            before = len(packs)
+            torch.autograd.grad(y, [xs[wanted]], create_graph=True)
+        found.append(len(packs) - before)
+    assert found == counts

@@ -131,3 +131,19 @@ def test_the_clone_is_what_the_node_keeps():
         (g,) = torch.autograd.grad(y.sum(), x)
     assert torch.allclose(g, x.detach().cos())
     assert [s[0] for s in mode.seen].count("aten.clone.default") == 1
+
+
+def test_a_mask_behind_a_whole_dimension_is_written_by_the_modes_func():
+    x = torch.zeros(3, dtype=F64)
+    with pytest.warns(UserWarning, match="expanded tensors is deprecated"), Calls() as mode:
+        x.expand(2, 3)[:, torch.tensor([True, False, False])] = 3.0
+    assert mode.seen[-1] == ("aten.index_put_.default", ("T", [None, "T"], "T"), {})
+    assert x.tolist() == [3.0, 0.0, 0.0] and x._version == 1
+
+
+def test_indices_after_a_whole_dimension_are_written_under_a_mode():
+    x = torch.zeros(2, 3, dtype=F64)
+    with Calls():
+        x[:, torch.tensor([0, 2])] = 5.0
+        x[..., None, torch.tensor([False, True, False])] = 7.0
+    assert x.tolist() == [[5.0, 7.0, 5.0], [5.0, 7.0, 5.0]]

@@ -34,14 +34,17 @@ def install(namespace=refgrad) -> None:
     for name, texts in SIGNATURES.items():
         named = TORCH_NAMES.get(name, name)
         texts = tuple(named + text for text in texts)
+        inner = getattr(namespace, name)
         if name in READ_FIRST:
-            checked = function_form(getattr(namespace, name), Arguments(*texts))
+            checked = function_form(inner, Arguments(*texts))
         else:
-            checked = read_after_failure(getattr(namespace, name), (texts, (), False, None))
+            checked = read_after_failure(inner, (texts, (), False, None))
+        if hasattr(inner, "__wrapped__"):  # an alias's wrapper: its signature shows through
+            checked.__wrapped__ = inner
         _both(namespace, name, checked)
 
 
-# --- book/chapters/29r_function_arguments.md:306
+# --- book/chapters/29r_function_arguments.md:309
 # Functions that take, without failing, what torch's parser refuses: qr a
 # string for its flag `some`, isin a string for its test elements.
 READ_FIRST = ("qr", "isin")
@@ -53,7 +56,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29r_function_arguments.md:353
+# --- book/chapters/29r_function_arguments.md:356
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -74,7 +77,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:387
+# --- book/chapters/29r_function_arguments.md:390
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -98,7 +101,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:412
+# --- book/chapters/29r_function_arguments.md:415
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     if type(pivot) is not bool:
         from refgrad._signatures import type_name
@@ -131,7 +134,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:453
+# --- book/chapters/29r_function_arguments.md:456
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

@@ -120,7 +120,7 @@ def set_state(self, new_state) -> "Generator":
     if new_state.numel() != STATE.itemsize:
         raise RuntimeError(f"Expected a CPUGeneratorImplState of size {STATE.itemsize} but "
                            f"found the input RNG state size to be {new_state.numel()}")
-    record = np.frombuffer(new_state.numpy().tobytes(), dtype=STATE)[0]
+    record = np.frombuffer(new_state._data.tobytes(), dtype=STATE)[0]  # no op a mode sees
     left, next_ = int(record["left"]), int(record["next"])
     if not 1 <= left <= N or record["seeded"] == 0 or next_ > N or next_ + left - 1 > N:
         raise RuntimeError("Invalid mt19937 state")

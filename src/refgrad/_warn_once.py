@@ -31,9 +31,35 @@ def outside_refgrad(frame) -> tuple:
     it is (1: ``frame`` itself). A module of the user's named, say, ``refgrad_tools`` is
     the user's."""
     level = 1
-    while frame is not None and _is_refgrads(frame.f_globals.get("__name__", "")):
-        frame, level = frame.f_back, level + 1
-    return frame, level
+    while True:
+        entered = None
+        while frame is not None and _is_refgrads(frame.f_globals.get("__name__", "")):
+            entered, frame, level = frame, frame.f_back, level + 1
+        if frame is None or entered is None or not _a_modes_func(entered):
+            return frame, level
+        # NOTE [Warnings below a mode's func]: on out, past the mode, to the op's caller
+        while frame is not None and not _is_refgrads(frame.f_globals.get("__name__", "")):
+            frame, level = frame.f_back, level + 1
+
+
+# NOTE [Warnings below a mode's func]
+# A dispatch mode's call of func enters no new op of torch's: torch's C++ gives
+# the warnings raised below it to the Python frame that called the op the mode
+# was handed (the user's line), not to the mode's line that called func.
+# refgrad's func is the overload's one object, whose __call__ calls
+# OpFunc.__call__ (chapter "Dispatch modes"); where the walk out of refgrad
+# leaves through either, it goes on past the mode's frames.
+def _a_modes_func(frame) -> bool:
+    if frame.f_code.co_name != "__call__":
+        return False
+    module = frame.f_globals.get("__name__")
+    if module == "refgrad.utils._python_dispatch":
+        return True
+    if module != "refgrad._op_overloads":  # else: the one object, calling a func now handed
+        return False
+    from refgrad.autograd._state import state
+
+    return any(func is frame.f_locals.get("func") for func in state.handed_funcs)
 
 
 def _is_refgrads(module: str) -> bool:

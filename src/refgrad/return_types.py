@@ -2,10 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:593
+# --- book/chapters/16b_reductions.md:602
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
+
+from refgrad._tensor import Tensor
 
 
 def _structseq(name: str, fields: tuple):
@@ -16,13 +18,55 @@ def _structseq(name: str, fields: tuple):
         return f"torch.return_types.{name}(\n{body})"
 
     cls.__repr__ = __repr__
+    cls.__new__ = staticmethod(_from_a_sequence(cls.__new__, len(fields)))
+    cls.__reduce__ = lambda self: (type(self), (tuple(self), {}))
     cls.__module__ = "refgrad.return_types"
     cls.n_fields = cls.n_sequence_fields = len(fields)  # every field is also a position
     cls.n_unnamed_fields = 0
     return cls
 
 
-# --- book/chapters/16b_reductions.md:616
+# NOTE [Made from one sequence]
+# torch's named results take (sequence, dict=None), as CPython's struct
+# sequences do. A call with exactly one argument per field, the first a
+# tensor, is refgrad's own, field by field (the named tuple's own __new__).
+def _from_a_sequence(by_fields, count: int):
+    def __new__(cls, *args, **kwargs):
+        if len(args) == count and not kwargs and isinstance(args[0], Tensor):
+            return by_fields(cls, *args)
+        args = _bound(args, kwargs)
+        name = f"torch.return_types.{cls.__name__}"
+        try:
+            values = tuple(args[0])
+        except TypeError:
+            raise TypeError("constructor requires a sequence") from None
+        if len(args) > 1 and not isinstance(args[1], dict):
+            raise TypeError(f"{name}() takes a dict as second arg, if any")
+        if len(values) != count:
+            raise TypeError(f"{name}() takes a {count}-sequence ({len(values)}-sequence given)")
+        return tuple.__new__(cls, values)
+
+    return __new__
+
+
+def _bound(args: tuple, kwargs: dict) -> tuple:
+    """(sequence,) or (sequence, dict) from a struct sequence's call, refused as CPython does."""
+    if len(args) > 2:
+        raise TypeError(f"structseq() takes at most 2 arguments ({len(args)} given)")
+    for place, key in enumerate(("sequence", "dict")):
+        if key in kwargs and place < len(args):
+            raise TypeError(f"argument for structseq() given by name ('{key}') and position "
+                            f"({place + 1})")
+    for key in kwargs:
+        if key not in ("sequence", "dict"):
+            raise TypeError(f"'{key}' is an invalid keyword argument for structseq()")
+    if not args and "sequence" not in kwargs:
+        raise TypeError("structseq() missing required argument 'sequence' (pos 1)")
+    given = (*args, *(kwargs[k] for k in ("sequence", "dict")[len(args):] if k in kwargs))
+    return given
+
+
+# --- book/chapters/16b_reductions.md:669
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -36,7 +80,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:634
+# --- book/chapters/16b_reductions.md:701
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
@@ -81,7 +125,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:877
+# --- book/chapters/16p_decompositions.md:885
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
@@ -92,7 +136,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1293
+# --- book/chapters/16r_solvers.md:1297
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

@@ -5,6 +5,7 @@
 # --- book/chapters/26_inplace.md:701
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
+import sys
 import warnings
 
 import numpy as np
@@ -25,13 +26,14 @@ from refgrad._ops.write_checks import (
     check_inplace,
 )
 from refgrad._tensor import Tensor
+from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:738
+# --- book/chapters/26_inplace.md:740
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -86,7 +88,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:794
+# --- book/chapters/26_inplace.md:796
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -94,7 +96,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:808
+# --- book/chapters/26_inplace.md:810
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -104,8 +106,9 @@ def _shared_write(self, function):
 
 
 def _warn_shared(function) -> None:
+    _, level = outside_refgrad(sys._getframe())  # the user's line, under a mode too
     for message in function.shared_warnings:
-        warnings.warn(message, UserWarning, stacklevel=4)
+        warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _rebase(self, node) -> None:
@@ -121,7 +124,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:863
+# --- book/chapters/26_inplace.md:866
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -153,7 +156,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:904
+# --- book/chapters/26_inplace.md:907
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -181,7 +184,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:936
+# --- book/chapters/26_inplace.md:939
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -194,7 +197,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:955
+# --- book/chapters/26_inplace.md:958
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1000
+# --- book/chapters/26_inplace.md:1003
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -33,7 +33,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1032
+# --- book/chapters/26_inplace.md:1035
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -64,7 +64,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1071
+# --- book/chapters/26_inplace.md:1074
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -81,7 +81,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1092
+# --- book/chapters/26_inplace.md:1095
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -96,7 +96,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1112
+# --- book/chapters/26_inplace.md:1115
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -114,7 +114,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2338
+# --- book/chapters/26_inplace.md:2341
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -144,7 +144,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2373
+# --- book/chapters/26_inplace.md:2376
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -169,11 +169,8 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2403
+# --- book/chapters/26_inplace.md:2411
 def index_put_(self, indices, values, accumulate=False):
-    from refgrad._ops.index_tensors import index_tensor
-    from refgrad._ops.indexing import check_put
-
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
     if not isinstance(values, Tensor):
@@ -183,10 +180,19 @@ def index_put_(self, indices, values, accumulate=False):
         if not isinstance(i, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 0, but got "
                             + c_type_name(type(i)))
+    return put_indexed(self, indices, values, accumulate)
+
+
+def put_indexed(self, indices, values, accumulate=False):
+    """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
+    from refgrad._ops.index_tensors import index_tensor
+    from refgrad._ops.indexing import check_put
+
     check_put(self, values)
-    indices = [index_tensor(i) for i in indices]  # a uint8 tensor is a mask
+    indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
-    indices = [i if same_device(i._data, self._data) else i.to(self.device) for i in indices]
+    indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
+               for i in indices]
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
@@ -196,7 +202,7 @@ def index_put_(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2440
+# --- book/chapters/26_inplace.md:2454
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
         # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
@@ -241,7 +247,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2490
+# --- book/chapters/26_inplace.md:2504
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

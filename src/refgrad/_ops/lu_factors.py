@@ -191,7 +191,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return LU_FACTOR_EX_RESULT(LU, pivots, info)
 
 
-# --- book/chapters/16r_solvers.md:583
+# --- book/chapters/16r_solvers.md:586
 def lu_factor(A, *, pivot=True):
     from refgrad.utils._composite_steps import errors_checked
 
@@ -205,10 +205,11 @@ def lu_factor(A, *, pivot=True):
 def _singular(info, name):
     from refgrad._ops.factorizations import failure
 
-    return failure(name, info, lambda k: (
+    error = failure(name, info, lambda k: (
         f"U[{k},{k}] is zero and using it on lu_solve would result in a division by zero. If "
         "you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
         "linalg.lu_factor_ex(A, pivot)"))
+    return RuntimeError(*error.args)  # a failed check, no LinAlgError
 
 
 def lu(A, *, pivot=True):

@@ -50,8 +50,13 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:637
+# --- book/chapters/16p_decompositions.md:640
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    if atol is not None and rtol is rcond is None:
+        from refgrad._tensor import Tensor
+
+        if not isinstance(atol, Tensor):  # rtol's default reads the sizes first
+            input.size(-2)  # torch's IndexError for fewer than two dimensions
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
                            "expected a tensor with 2 or more dimensions of float, double, "
@@ -66,7 +71,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:656
+# --- book/chapters/16p_decompositions.md:664
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -94,7 +99,7 @@ def _full_seen(value, like):
                        ([], value), {"dtype": float64, "layout": strided, "device": like.device})
 
 
-# --- book/chapters/16p_decompositions.md:687
+# --- book/chapters/16p_decompositions.md:695
 def pinverse(input, rcond=1e-15):
     return pinv(input, rtol=rcond)
 
@@ -115,7 +120,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:709
+# --- book/chapters/16p_decompositions.md:717
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

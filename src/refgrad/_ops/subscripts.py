@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1008
+# --- book/chapters/16d_indexing.md:1012
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -14,23 +14,32 @@ from refgrad._ops import indexing, slicing
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
 from refgrad._ops.indexing import _call
 from refgrad._ops.slicing import select_at
+from refgrad.autograd._state import state, switched_on
+from refgrad.utils._factory_modes import lift_fresh
 
 INT64_MAX = 2**63 - 1
 
 
+# NOTE [Index lists lifted in their turn]
+# A list in an index becomes a new tensor, which torch, under a dispatch mode,
+# lifts (aten.lift_fresh) when its reading of the index reaches it, after the
+# selects of the items before it. _as_tuple makes the tensors and names them
+# (by id) in ``made``; walk lifts each as it reaches it, while a mode is on.
 def _as_tuple(index) -> tuple:
+    """The index as a tuple of items, each list made a tensor, and the ids of those."""
     from refgrad._from_data import tensor
 
     if isinstance(index, list) and _read_as_tuple(index):
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
         index = tuple(index)
-    items = index if isinstance(index, tuple) else (index,)
+    given = index if isinstance(index, tuple) else (index,)
     # on the host whatever the default device: torch reads such lists in C++
-    return tuple(_positions(tensor(i, device="cpu")) if isinstance(i, list) else _zero_dim(i)
-                 for i in items)
+    items = tuple(_positions(tensor(i, device="cpu")) if isinstance(i, list) else _zero_dim(i)
+                  for i in given)
+    return items, {id(i) for i, g in zip(items, given) if isinstance(g, list)}
 
 
-# --- book/chapters/16d_indexing.md:1041
+# --- book/chapters/16d_indexing.md:1054
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -58,8 +67,11 @@ SEQUENCE_AS_TUPLE = (
 
 
 def _positions(t):
-    """A list index as torch reads it: floats in it are cut to int64 positions."""
-    return t.long() if t.dtype.is_floating_point else t
+    """A list index as torch reads it: floats in it are cut to int64 positions, made so
+    at once, with no cast a dispatch mode would see."""
+    from refgrad._tensor import make_tensor
+
+    return make_tensor(t._data.astype(np.int64)) if t.dtype.is_floating_point else t
 
 
 def _is_mask(item) -> bool:
@@ -68,7 +80,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1135
+# --- book/chapters/16d_indexing.md:1151
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -81,7 +93,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1149
+# --- book/chapters/16d_indexing.md:1165
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -90,7 +102,7 @@ def walk(self, index, keep_full: bool):
     """The basic-indexing view of ``index``, and the tensor indices left to apply."""
     from refgrad._tensor import Tensor
 
-    items = _as_tuple(index)
+    items, made = _as_tuple(index)
     named = _named_dims(items)
     if named > self.ndim:
         if not self.ndim:
@@ -105,6 +117,8 @@ def walk(self, index, keep_full: bool):
             dim += self.ndim - named
             tensors.extend([None] * (self.ndim - named))
         elif isinstance(item, Tensor):
+            if id(item) in made and switched_on.dispatch_modes and state.dispatch_modes:
+                item = lift_fresh(item)  # NOTE [Index lists lifted in their turn]
             item = index_tensor(item)
             if _is_mask(item):
                 check_mask(item, result, dim)
@@ -119,7 +133,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1192
+# --- book/chapters/16d_indexing.md:1210
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -157,7 +171,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1238
+# --- book/chapters/16d_indexing.md:1256
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -173,7 +187,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1255
+# --- book/chapters/16d_indexing.md:1273
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

@@ -42,3 +42,33 @@ def _made_below(op, outputs, nodes) -> bool:
         return False
     below = node._next_nodes
     return len(below) == len(nodes) and all(a is b for a, b in zip(below, nodes))
+
+
+# --- book/chapters/29q_answers_of_modes.md:145
+# NOTE [A write made above an answering mode]
+# A write no mode called func for runs the one in-place routine once more,
+# with the modes off and the clone taken before the modes (NOTE [A clone
+# before the write]) at hand, on a function that records the op's node as the
+# op does but hands back self's own values: what is written is what the mode
+# left, the version bumps once, and self (or the view's base) gets the node.
+def written_above(self, function, args: tuple, kwargs: dict, original):
+    from refgrad._ops.inplace import inplace
+    from refgrad.utils._writes_under_modes import _MADE
+
+    modes, state.dispatch_modes = state.dispatch_modes, []
+    _MADE.append((self, original))
+    try:
+        return inplace(self, _values_kept(function), *args, **kwargs)
+    finally:
+        _MADE.pop()
+        state.dispatch_modes = modes
+
+
+def _values_kept(function):
+    def kept(t, *args, **kwargs):
+        result = function(t, *args, **kwargs)
+        result._data = t._data.copy()  # the node stays; the values are self's own
+        return result
+
+    kept.__name__ = function.__name__  # the row the node is found by
+    return kept

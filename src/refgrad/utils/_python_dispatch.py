@@ -164,12 +164,13 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:371
+# --- book/chapters/29_dispatch_modes.md:374
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
     from refgrad.utils._writes_under_modes import with_original
 
+    own_args, own_kwargs = args, kwargs  # the write's own, to make it again after the modes
     shown = getattr(function, "shown_to_a_mode", None)  # chapter "In-place writes under
     if shown is not None:  # a dispatch mode": NOTE [A write shown with its own arguments]
         # NOTE [A clone before the write], made as the node's values are saved
@@ -178,10 +179,20 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
         original, first = saved_before_write(self, function, args, name, args, kwargs)
-    run = with_original(again, original)
+    called, run = [], with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
-    func = OpFunc(name, ("self",), ("self",), run, args, kwargs, hands_on=False)
-    return saved_outputs_seen(around_write(self, first, lambda: dispatch(func, args, kwargs)))
+    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or run(*a, **k),
+                  args, kwargs, hands_on=False)
+
+    def hand_over():
+        results = dispatch(func, args, kwargs)
+        if called:
+            return results
+        from refgrad.utils._answered_by_modes import written_above  # chapter "A mode that
+        # answers for the op": NOTE [A write made above an answering mode]
+        return written_above(self, function, own_args, own_kwargs, original)
+
+    return saved_outputs_seen(around_write(self, first, hand_over))
 
 
 def answered(op, args, params, func, given, named):
@@ -218,7 +229,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:430
+# --- book/chapters/29_dispatch_modes.md:444
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -238,7 +249,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:548
+# --- book/chapters/29_dispatch_modes.md:562
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -261,7 +272,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:577
+# --- book/chapters/29_dispatch_modes.md:591
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

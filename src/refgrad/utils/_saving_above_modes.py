@@ -117,7 +117,7 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:225
+# --- book/chapters/29l_saving_above_modes.md:235
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
     saved now in the node's order ({place: (value, saved)}), or None.
@@ -129,13 +129,15 @@ def saved_before_write(self, function, args, name, shown, named):
     if op is None:
         return cloned_first(self, function, args), None
     given = _by_name(name, shown, named, op.inputs)
-    if any(isinstance(given.get(b), Tensor) for b in ("min", "max")) and (
-            op.name in _TENSOR_BOUNDS):  # clamp_ by tensors: a row of its own
-        op = OPS[_TENSOR_BOUNDS[op.name]]
+    by_tensors, tensor_row = _TENSOR_ROWS.get(op.name, ((), None))
+    if any(isinstance(given.get(b), Tensor) for b in by_tensors):  # NOTE [Rows by tensors]
+        op = OPS[tensor_row]
         given = _by_name(name, shown, named, op.inputs)
     operands = [self, *(given.get(n, _NOT_SHOWN) for n in op.inputs[1:])]
     for k, value in enumerate(operands[1:], 1):  # no schema: by place, as written
         operands[k] = args[k - 1] if value is _NOT_SHOWN and k <= len(args) else value
+    if not any(_wanted(o) for o in operands):  # records no node: it saves nothing
+        return cloned_first(self, function, args), None
     original, first = None, {}
     for i, (where, key, users) in enumerate(node_class(op).plan[0]):
         if where == "output" or users and not any(_wanted(operands[u]) for u in users):
@@ -156,8 +158,15 @@ def saved_before_write(self, function, args, name, shown, named):
 
 
 _NOT_SHOWN = object()
-_TENSOR_BOUNDS = {"clamp": "clamp_tensor", "clamp_min": "clamp_min_tensor",
-                  "clamp_max": "clamp_max_tensor"}
+# NOTE [Rows by tensors]
+# A write whose function is named for its row by numbers has a row of its own
+# where an argument is a tensor, and that row keeps the tensor: clamp_ by
+# tensor bounds, and pow_ by a tensor exponent, which keeps the exponent
+# before self. The row by numbers keeps no exponent, so saving by it would
+# leave the exponent to be saved after the modes, out of torch's order.
+_BOUNDS = ("min", "max")
+_TENSOR_ROWS = {"clamp": (_BOUNDS, "clamp_tensor"), "clamp_min": (_BOUNDS, "clamp_min_tensor"),
+                "clamp_max": (_BOUNDS, "clamp_max_tensor"), "pow": (("exponent",), "pow_tensor")}
 
 
 def _wanted(value) -> bool:
@@ -199,7 +208,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:313
+# --- book/chapters/29l_saving_above_modes.md:332
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -225,7 +234,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:356
+# --- book/chapters/29l_saving_above_modes.md:375
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""

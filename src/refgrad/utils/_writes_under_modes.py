@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29f_writes_under_modes.md:46
+# --- book/chapters/29f_writes_under_modes.md:49
 """What a dispatch mode sees of an in-place write: torch's arguments, and the clone
 autograd keeps of what is written."""
 
@@ -16,13 +16,13 @@ from refgrad.autograd._state import state, switched_on
 # over instead of the function's own.
 def show_index_put(put, indices, values, accumulate) -> None:
     """Have ``put``, an index_put_ write, show torch's (indices, values, accumulate)."""
-    from refgrad._ops.inplace_writes import index_put_
+    from refgrad._ops.inplace_writes import put_indexed
 
     shown = (list(indices), values, *((True,) if accumulate else ()))
-    put.shown_to_a_mode = ("index_put_", shown, {}, index_put_)
+    put.shown_to_a_mode = ("index_put_", shown, {}, put_indexed)
 
 
-# --- book/chapters/29f_writes_under_modes.md:76
+# --- book/chapters/29f_writes_under_modes.md:79
 def show_fill(fill, name, bounds, defaults, generator, again) -> None:
     """Have ``fill``, a random fill, show torch's ``bounds`` and ``generator``."""
     shown = [float(b) if type(d) is float and type(b) in (int, bool) else b
@@ -37,7 +37,7 @@ def show_fill(fill, name, bounds, defaults, generator, again) -> None:
 NO_DEFAULT = object()  # a bound always shown: geometric_'s p, random_'s from and to
 
 
-# --- book/chapters/29f_writes_under_modes.md:103
+# --- book/chapters/29f_writes_under_modes.md:106
 def row_written(row, params: dict, name: str, defaults: dict, step_name=None):
     """The step that writes ``row`` with ``params`` in place, showing a mode ``name``
     with the parameters ``defaults`` lists (in its order, up to the last not at its
@@ -65,7 +65,7 @@ def _at_default(value, default) -> bool:
     return default is not NO_DEFAULT and type(value) is type(default) and value == default
 
 
-# --- book/chapters/29f_writes_under_modes.md:145
+# --- book/chapters/29f_writes_under_modes.md:148
 # NOTE [A clone before the write]
 # torch's autograd layer clones self before an in-place op whose node saves
 # it, so its modes see the clone first. Under a mode refgrad clones where
@@ -80,7 +80,7 @@ _MADE: list = []
 # the write serves them all, so no mode sees a second clone.
 
 
-# --- book/chapters/29f_writes_under_modes.md:166
+# --- book/chapters/29f_writes_under_modes.md:169
 def cloned_first(self, function, args):
     """``self``'s clone, made now, if the write's node will keep ``self``; else None."""
     from refgrad._ops.simple_functions import clone
@@ -114,7 +114,7 @@ def taken_clone(self):
     return None
 
 
-# --- book/chapters/29f_writes_under_modes.md:204
+# --- book/chapters/29f_writes_under_modes.md:207
 def with_original(again, original):
     """The runner of an in-place op's ``func``: ``again``, which makes the write again,
     with ``original``, the clone made before the mode saw it, at hand."""
