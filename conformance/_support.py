@@ -271,3 +271,15 @@ def forward_ad_refusal(row: str) -> str:
             "been implemented yet.\nPlease file an issue to PyTorch at https://github.com/"
             "pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize "
             "its implementation or submit a PR adding the implementation to derivatives.yaml")
+
+
+def shape_and_dtype(value):
+    """What a calling mode shows for a value: a tensor as ``T[2, 3] float32``, inside tuples
+    and lists too; anything else as it is."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return f"T{list(value.shape)} {str(value.dtype).replace('torch.', '')}"
+    if isinstance(value, tuple | list):
+        return type(value)(shape_and_dtype(v) for v in value)
+    return value

@@ -11,18 +11,9 @@ unpacks them, come S first. The same assertions run on torch."""
 import pytest
 import torch
 
-from conformance._support import calling_mode
+from conformance._support import calling_mode, shape_and_dtype
 
-
-def _shown(value):
-    if isinstance(value, torch.Tensor):
-        return f"T{list(value.shape)} {str(value.dtype).replace('torch.', '')}"
-    if isinstance(value, tuple | list):
-        return type(value)(_shown(v) for v in value)
-    return value
-
-
-Calls = calling_mode(show=_shown)
+Calls = calling_mode(show=shape_and_dtype)
 SVD, EIGH = "aten._linalg_svd.default", "aten._linalg_eigh.default"
 DET, SLOGDET = "aten._linalg_det.default", "aten._linalg_slogdet.default"
 LU = "aten.linalg_lu_factor_ex.default"

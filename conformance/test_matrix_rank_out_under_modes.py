@@ -9,18 +9,9 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import calling_mode
+from conformance._support import calling_mode, shape_and_dtype
 
-
-def _shown(value):
-    if isinstance(value, torch.Tensor):
-        return f"T{list(value.shape)}{str(value.dtype).replace('torch.', ' ')}"
-    if isinstance(value, tuple | list):
-        return type(value)(_shown(v) for v in value)
-    return value
-
-
-Calls = calling_mode(show=_shown)
+Calls = calling_mode(show=shape_and_dtype)
 B = torch.arange(24.0).view(2, 3, 4)
 T = torch.tensor(0.5)
 EPS = 4.76837158203125e-07  # float32's eps times 4

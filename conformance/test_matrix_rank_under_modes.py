@@ -7,18 +7,9 @@ whole. The same assertions run on torch."""
 import pytest
 import torch
 
-from conformance._support import calling_mode
+from conformance._support import calling_mode, shape_and_dtype
 
-
-def _shown(value):
-    if isinstance(value, torch.Tensor):
-        return f"T{list(value.shape)}{str(value.dtype).replace('torch.', ' ')}"
-    if isinstance(value, tuple | list):
-        return type(value)(_shown(v) for v in value)
-    return value
-
-
-Calls = calling_mode(show=_shown)
+Calls = calling_mode(show=shape_and_dtype)
 CPU = torch.device("cpu")
 
 
