@@ -1,31 +1,48 @@
-"""How a shrink sets the view check: only on the tensors over that storage, with views made
-before it still watched, and dropped from their set when they die."""
+"""How a shrunk storage is checked: at each view and index while some storage is smaller
+than its memory, with no search for the tensors over it when it shrinks or grows back."""
 
 import gc
 
+import pytest
+
 import refgrad as torch
-from refgrad._storage_bounds import CheckedViews
+from refgrad._storage_sizes import SIZES
 
 
-def test_only_the_shrunk_storages_tensors_are_checked():
-    x, other = torch.arange(6.0), torch.arange(6.0)
-    other_view = other[1:]
-    x.untyped_storage().resize_(8)
-    assert type(x._version_counter.views) is CheckedViews
-    assert type(other._version_counter.views) is set and other_view is not None
+@pytest.fixture
+def no_walks(monkeypatch):
+    """Fail a test that asks the garbage collector for every object."""
+    def refused(*args):
+        raise AssertionError("gc.get_objects() was called")
+
+    monkeypatch.setattr(gc, "get_objects", refused)
 
 
-def test_views_made_before_the_shrink_stay_watched_and_leave_when_they_die():
+def test_freeing_and_bringing_back_a_storage_walks_no_objects(no_walks):
+    crowd = [[i] for i in range(50_000)]  # unrelated objects the collector tracks
+    p = torch.arange(6.0)
+    head, alias = p[:2], p.detach()
+    s = p.untyped_storage()
+    for step in range(300):
+        s.resize_(0)
+        with pytest.raises(RuntimeError, match="out of bounds for storage of size 0"):
+            alias[:1]
+        s.resize_(4)  # part of the way back: the memory stays, nothing is searched
+        assert alias[:1].tolist() == [step - 1.0 if step else 0.0]
+        s.resize_(24)
+        p.fill_(step)
+    assert head.tolist() == [299.0, 299.0] and len(crowd) == 50_000
+    assert id(s._array) not in SIZES  # back to its memory: no view pays for the check
+
+
+def test_the_table_is_empty_when_no_storage_is_smaller_than_its_memory():
+    before = len(SIZES)
     x = torch.arange(6.0)
-    before = x[:1]
-    x.untyped_storage().resize_(8)
-    views = x._version_counter.views
-    assert [r() for r in views] == [before]
-    after = x[:2]
-    assert {r() for r in views} == {before, after}
-    del before, after
+    x.untyped_storage().resize_(0)
+    assert id(x.untyped_storage()._array) in SIZES and len(SIZES) == before + 1
+    del x
     gc.collect()
-    assert len(views) == 0
+    assert len(SIZES) == before  # the entry went with the memory
 
 
 def test_writes_through_views_still_count_after_a_shrink():
@@ -38,3 +55,12 @@ def test_writes_through_views_still_count_after_a_shrink():
     s.resize_(24)
     x[1:3].add_(1)  # grown back: views past the old end are made again
     assert x._version == 2
+
+
+def test_growing_past_the_memory_still_finds_every_tensor_over_it():
+    x = torch.arange(6.0)
+    alias, view = x.data, x[2:]
+    x.untyped_storage().resize_(48)
+    x[3] = -1.0
+    assert alias[3].item() == view[1].item() == -1.0
+    assert alias.untyped_storage() is view.untyped_storage() is x.untyped_storage()

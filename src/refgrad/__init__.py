@@ -170,7 +170,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1309
+# --- book/chapters/16d_indexing.md:1314
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1924
+# --- book/chapters/16d_indexing.md:1929
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -594,19 +594,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2102
+# --- book/chapters/26_inplace.md:2103
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2155
+# --- book/chapters/26_inplace.md:2156
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2324
+# --- book/chapters/26_inplace.md:2325
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3156
+# --- book/chapters/26_inplace.md:3166
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3316
+# --- book/chapters/26_inplace.md:3326
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3665
+# --- book/chapters/26_inplace.md:3675
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4291
+# --- book/chapters/26_inplace.md:4301
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -685,11 +685,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1802
+# --- book/chapters/27_views.md:1811
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1934
+# --- book/chapters/27_views.md:1943
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -701,12 +701,12 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:358
+# --- book/chapters/28d_storages.md:359
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:476
+# --- book/chapters/28d_storages.md:485
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -714,17 +714,21 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:476
+# --- book/chapters/28e_storage_writes.md:477
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:172
+# --- book/chapters/28f_storage_bounds.md:122
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:595
+# --- book/chapters/28f_storage_bounds.md:545
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28g_storage_searches.md:192
+from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

@@ -2,27 +2,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28f_storage_bounds.md:60
+# --- book/chapters/28f_storage_bounds.md:63
 """What torch checks of a tensor over a storage that was made smaller than it."""
-
-import gc
-import weakref
-
-from refgrad import storage as _storages
-from refgrad._backend import storage_root
-from refgrad._storage_resize import _where
-from refgrad._tensor import Tensor
 
 _UNCHECKED = ("view", "alias")  # made as an alias, with no look at the storage
 
 
 def out_of_bounds(view):
     """torch's refusal of ``view``'s geometry if it reaches past its storage, else None."""
-    sizes, strides, offset = list(view.shape), list(view.stride()), view.storage_offset()
-    itemsize = view.element_size()
+    return refusal(list(view.shape), list(view.stride()), view.storage_offset(),
+                   view.element_size(), view.untyped_storage().nbytes())
+
+
+def refusal(sizes: list, strides: list, offset: int, itemsize: int, has: int):
+    """torch's words for a geometry needing more than ``has`` bytes, or None."""
     needed = 0 if 0 in sizes else itemsize * (
         offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides)))
-    has = view.untyped_storage().nbytes()
     if needed <= has:
         return None
     return (f"setStorage: sizes {sizes}, strides {strides}, storage offset {offset}, and "
@@ -30,29 +25,26 @@ def out_of_bounds(view):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:91
+# --- book/chapters/28f_storage_bounds.md:89
 # NOTE [Views checked after a shrink]
-# Every view an op makes is registered with the version counter it shares
-# with its source: track_view adds a weak reference to it to the counter's
-# set `views` (chapter "Views"). When a storage shrinks, each tensor over it
-# has that set replaced by a CheckedViews (holding the same views, each by
-# a new reference that drops out of the new set when its view dies), which
-# track_view asks to check each new view, with the op that made it, before
-# keeping it. A tensor over no shrunk storage keeps a plain set, and pays
-# one type test per view. The check reads the storage's size when the view
-# is made, so growing the storage again needs no undoing. Not checked: a
-# tensor that joins the shrunk storage later (by set_), and an inference
-# tensor, which has no counter.
-class CheckedViews(set):
-    """A counter's set of views, which refuses one reaching past its storage's end."""
-
-    __slots__ = ()
-
-    def check(self, op, source, view, params) -> None:
-        if not _is_alias(op.name, source, params):
-            refusal = out_of_bounds(view)
-            if refusal is not None:
-                raise RuntimeError(refusal)
+# track_view (chapter "Views"), which every view an op makes passes
+# through, asks check_view about the new view whenever the table SIZES of
+# storages smaller than their memory is not empty. Nothing is set on the
+# tensors when a storage shrinks, so a shrink does not look for them
+# (chapter "Finding the tensors over a storage"), and every view of a
+# shrunk storage is checked, however its source came to be over it: a view,
+# a detach() or .data alias, a Parameter, a tensor given the storage by
+# set_. While no storage is smaller than its memory, a view pays one test
+# of an empty dict. The check reads the storage's size when the view is
+# made, so growing the storage again needs no undoing. Not checked: a view
+# of an inference tensor, which refgrad makes without track_view (torch
+# refuses it too: a difference of refgrad's own).
+def check_view(op, source, view, params) -> None:
+    """Refuse ``view`` in torch's words if it reaches past its storage's end."""
+    if not _is_alias(op.name, source, params):
+        refused = out_of_bounds(view)
+        if refused is not None:
+            raise RuntimeError(refused)
 
 
 def _is_alias(name: str, source, params: dict) -> bool:
@@ -63,42 +55,3 @@ def _is_alias(name: str, source, params: dict) -> bool:
         n = max(source.dim(), 1)
         return params["dim0"] % n == params["dim1"] % n
     return name in _UNCHECKED
-
-
-# --- book/chapters/28f_storage_bounds.md:132
-def check_views_over(storage) -> None:
-    """Give each tensor over ``storage``'s memory a counter whose views are checked."""
-    where = _where(storage._array)
-    for t in [o for o in gc.get_objects() if isinstance(o, Tensor)]:
-        data, counter = getattr(t, "_data", None), getattr(t, "_version_counter", None)
-        if counter is None or not hasattr(data, "base") or isinstance(counter.views,
-                                                                      CheckedViews):
-            continue
-        if _where(storage_root(data)) == where:
-            counter.views = _checked(counter.views or ())
-            if getattr(counter, "waiting", None) is None:  # unset until a first view
-                counter.waiting = set()
-
-
-def _checked(views) -> CheckedViews:
-    """``views`` again, each live view held by a reference that leaves the new set."""
-    checked = CheckedViews()
-    for reference in views:
-        view = reference()
-        if view is not None:
-            set.add(checked, weakref.ref(view, checked.discard))  # made before: not checked
-    return checked
-
-
-_resize = _storages.UntypedStorage.resize_
-
-
-def resize_(self, *args, **kwargs):
-    _resize(self, *args, **kwargs)
-    if id(self._array) in _storages.SIZES:  # smaller than its memory
-        check_views_over(self)
-    return self
-
-
-resize_.__qualname__ = "UntypedStorage.resize_"
-_storages.UntypedStorage.resize_ = resize_

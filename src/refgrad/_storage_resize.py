@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28e_storage_writes.md:292
+# --- book/chapters/28e_storage_writes.md:293
 """UntypedStorage.resize_: a storage given another size, under its tensors."""
 
 import functools
@@ -28,7 +28,7 @@ def resizable(self) -> bool:
     return storage_root(self._array) is self._array and not shares_numpy_memory(self._array)
 
 
-# --- book/chapters/28e_storage_writes.md:324
+# --- book/chapters/28e_storage_writes.md:325
 def _read_size(args, kwargs) -> int:
     if kwargs:
         raise TypeError("StorageBase.resize_() takes no keyword arguments")
@@ -55,7 +55,7 @@ def resize_(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:355
+# --- book/chapters/28e_storage_writes.md:356
 # NOTE [A storage smaller than its memory]
 # A storage resized to fewer bytes than its memory keeps the memory, since
 # its tensors' arrays hold it, and reports the size it was given. The size
@@ -76,7 +76,7 @@ def give_size(root, nbytes: int) -> None:
     SIZES[key] = (held, nbytes)
 
 
-# --- book/chapters/28e_storage_writes.md:379
+# --- book/chapters/28e_storage_writes.md:380
 def _move(storage, nbytes: int) -> None:
     root = storage._array
     kept, memory = storage.nbytes(), np.zeros(nbytes, dtype=np.uint8)
@@ -114,7 +114,7 @@ def _where(root) -> tuple:
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/28e_storage_writes.md:421
+# --- book/chapters/28e_storage_writes.md:422
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -125,7 +125,7 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:441
+# --- book/chapters/28e_storage_writes.md:442
 def _without_bytes(t) -> bool:
     root = storage_root(t._data)
     given = SIZES.get(id(root))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:384
+# --- book/chapters/28d_storages.md:388
 """Storages where torch's signatures take them: x.set_(storage), and the parser's words."""
 
 import math
@@ -12,6 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._c_names import TORCH_C_TYPES
 from refgrad._ops.set_source import _SIGNATURES
 from refgrad._signatures import _CHECKS
+from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
 
@@ -23,7 +24,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:406
+# --- book/chapters/28d_storages.md:411
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -42,6 +43,10 @@ def _flat(self, storage):
 def set_(self, *args, **kwargs):
     source = args[0] if args else kwargs.get("source")
     if not isinstance(source, STORAGES):
+        if SIZES and isinstance(source, Tensor):  # a storage smaller than its memory
+            _grown_to_fit(source, source.untyped_storage(), {
+                "storage_offset": source.storage_offset(), "size": source.shape,
+                "stride": source.stride()})
         return _set_tensor(self, *args, **kwargs)
     _FORMS.check(args, kwargs)  # a refusal names the storage given
     _grown_to_fit(self, source, dict(zip(("source", "storage_offset", "size", "stride"), args),
@@ -73,7 +78,7 @@ def _grown_to_fit(self, storage, named: dict) -> None:
         storage.resize_(reach * self._data.itemsize)
 
 
-# --- book/chapters/28d_storages.md:460
+# --- book/chapters/28d_storages.md:469
 _new_from_data = Tensor.new
 
 

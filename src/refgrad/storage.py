@@ -12,10 +12,10 @@ import weakref
 import numpy as np
 
 from refgrad._backend import data_ptr, device_of, is_pinned, storage_root
+from refgrad._storage_sizes import SIZES  # NOTE [A storage smaller than its memory]
 from refgrad._tensor import Tensor
 
 _BY_ROOT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-SIZES: dict = {}  # id(memory) -> (weak reference to it, the bytes its storage reports)
 
 
 def _bytes(array) -> np.ndarray:
@@ -106,7 +106,7 @@ class UntypedStorage:
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:168
+# --- book/chapters/28d_storages.md:169
 def _element_size(self) -> int:
     return 1
 
@@ -137,7 +137,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:200
+# --- book/chapters/28d_storages.md:201
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -163,7 +163,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:235
+# --- book/chapters/28d_storages.md:236
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -200,7 +200,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:273
+# --- book/chapters/28d_storages.md:274
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -238,7 +238,7 @@ def storage(self):
     return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
 
 
-# --- book/chapters/28d_storages.md:318
+# --- book/chapters/28d_storages.md:319
 _FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one "
           "of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, torch.device "
           "device, torch.dtype dtype)\n * (Sequence data, *, torch.device device, torch.dtype "
@@ -262,7 +262,7 @@ def _new_typed(args, dtype, device) -> tuple:
     return dtype, values.untyped_storage()
 
 
-# --- book/chapters/28d_storages.md:347
+# --- book/chapters/28d_storages.md:348
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage

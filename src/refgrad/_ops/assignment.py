@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2565
+# --- book/chapters/26_inplace.md:2570
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -12,13 +12,14 @@ from refgrad._ops import inplace_writes as writes  # its rows stay bound to one 
 from refgrad._ops.inplace import inplace
 from refgrad._ops.methods import torch_named
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
+from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:2586
+# --- book/chapters/26_inplace.md:2592
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
@@ -43,6 +44,10 @@ def setitem(self, index, value) -> None:
     if indices:
         from refgrad._ops.indexing import check_put
 
+        if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
+            from refgrad._storage_reads import check_assigned
+
+            check_assigned(target, indices, index, value)
         values = leading_ones_dropped(values)  # NOTE [Leading ones of a written value]
         check_put(target, values)
         put = named("index_put", lambda t, v: writes._call(writes.INDEX_PUT_, (t, v), {
@@ -57,7 +62,7 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:2631
+# --- book/chapters/26_inplace.md:2641
 def copy_to(target, value) -> None:
     """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
     if value._data.shape == target._data.shape:
@@ -92,7 +97,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2676
+# --- book/chapters/26_inplace.md:2686
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -103,7 +108,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2699
+# --- book/chapters/26_inplace.md:2709
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

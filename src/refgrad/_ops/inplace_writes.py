@@ -25,6 +25,7 @@ from refgrad._ops.shared_writes import (
 )
 from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
 from refgrad._ops.table import Op, register
+from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
 from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._state import switched_on
@@ -33,7 +34,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1035
+# --- book/chapters/26_inplace.md:1036
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -64,7 +65,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1074
+# --- book/chapters/26_inplace.md:1075
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -81,7 +82,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1095
+# --- book/chapters/26_inplace.md:1096
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -96,7 +97,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1115
+# --- book/chapters/26_inplace.md:1116
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -114,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2341
+# --- book/chapters/26_inplace.md:2342
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -144,7 +145,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2376
+# --- book/chapters/26_inplace.md:2377
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -169,7 +170,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2411
+# --- book/chapters/26_inplace.md:2412
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -193,6 +194,10 @@ def put_indexed(self, indices, values, accumulate=False):
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
+    if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
+        from refgrad._storage_reads import check_indexed
+
+        check_indexed(self, indices)
     put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
         "indices": indices, "accumulate": accumulate}))
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
@@ -202,7 +207,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2454
+# --- book/chapters/26_inplace.md:2459
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
         # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
@@ -247,7 +252,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2504
+# --- book/chapters/26_inplace.md:2509
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

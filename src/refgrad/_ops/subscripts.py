@@ -14,6 +14,7 @@ from refgrad._ops import indexing, slicing
 from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
 from refgrad._ops.indexing import _call
 from refgrad._ops.slicing import select_at
+from refgrad._storage_sizes import SIZES
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._factory_modes import lift_fresh
 
@@ -39,7 +40,7 @@ def _as_tuple(index) -> tuple:
     return items, {id(i) for i, g in zip(items, given) if isinstance(g, list)}
 
 
-# --- book/chapters/16d_indexing.md:1054
+# --- book/chapters/16d_indexing.md:1055
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -80,7 +81,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1151
+# --- book/chapters/16d_indexing.md:1152
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -93,7 +94,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1165
+# --- book/chapters/16d_indexing.md:1166
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -133,7 +134,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1210
+# --- book/chapters/16d_indexing.md:1211
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -171,7 +172,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1256
+# --- book/chapters/16d_indexing.md:1257
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -187,7 +188,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1273
+# --- book/chapters/16d_indexing.md:1274
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
@@ -204,6 +205,10 @@ def _finish(self, result, tensors):
     while tensors and tensors[-1] is None:
         tensors.pop()
     if tensors:
+        if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
+            from refgrad._storage_reads import check_indexed
+
+            check_indexed(result, tensors)
         return _call(indexing.INDEX, result, indices=tensors)
     return alias(result) if result is self else result
 

@@ -12,6 +12,7 @@ import weakref
 import numpy as np
 
 from refgrad._backend import data_ptr
+from refgrad._storage_sizes import SIZES  # chapter "Finding the tensors over a storage"
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
@@ -40,7 +41,7 @@ class ViewInfo:
         return None
 
 
-# --- book/chapters/27_views.md:84
+# --- book/chapters/27_views.md:85
 def _creation(source, many: bool) -> int:
     if state.inference_mode:
         meta = INFERENCE_MODE
@@ -54,9 +55,13 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:132
+# --- book/chapters/27_views.md:139
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
+    if SIZES:  # some storage is smaller than its memory: NOTE [Views checked after a shrink]
+        from refgrad._storage_bounds import check_view
+
+        check_view(op, source, out, params)
     replay, info = None, source._view_info
     if state.view_replay_enabled:  # NOTE [Replaying part of the way]
         before = () if info is None else info.replay
@@ -72,8 +77,6 @@ def track_view(op, source, out, params, index) -> None:
         if views is None:
             views = counter.views = set()
             counter.waiting = set()
-        elif type(views) is not set:  # a shrunk storage's: NOTE [Views checked after a shrink]
-            views.check(op, source, out, params)
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
@@ -89,7 +92,7 @@ def _as_strided_step(source, view) -> tuple:
     return AS_STRIDED, strided_params(source, *storage_geometry(view)), None
 
 
-# --- book/chapters/27_views.md:172
+# --- book/chapters/27_views.md:181
 def all_views(counter) -> list:
     """The weak references to every view of ``counter``'s memory, waiting or not."""
     if counter is None or counter.views is None:
@@ -114,7 +117,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:317
+# --- book/chapters/27_views.md:326
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -151,7 +154,7 @@ def _stop_waiting(view) -> None:
     watch(view)
 
 
-# --- book/chapters/27_views.md:386
+# --- book/chapters/27_views.md:395
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -176,7 +179,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:416
+# --- book/chapters/27_views.md:425
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -187,7 +190,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1206
+# --- book/chapters/27_views.md:1215
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -210,7 +213,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1230
+# --- book/chapters/27_views.md:1239
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 
