@@ -306,3 +306,19 @@ def test_a_transpose_is_checked_unless_it_swaps_a_dimension_with_itself():
     for swapped in (lambda: one.t(), lambda: one.transpose(0, 1)):
         with raises(RuntimeError, _bounds([1, 1], [1, 1], 0, 4, 0)):
             swapped()
+
+
+def test_sharing_keeps_the_tensors_over_the_storage_and_their_values():
+    x = torch.arange(6.0)
+    view, alias = x[2:], x.detach()
+    s = x.untyped_storage()
+    assert s.share_memory_() is s and x.untyped_storage() is s
+    assert view.is_shared() and alias.is_shared() and x.is_shared()
+    assert view.data_ptr() - x.data_ptr() == 8 and x.data_ptr() == s.data_ptr()
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    x[3] = -1.0
+    assert view[1].item() == alias[3].item() == -1.0
+    pointer = s.data_ptr()
+    assert s.share_memory_().data_ptr() == pointer  # shared already: it stays
+    assert s.resizable() and s.resize_(0).nbytes() == 0  # may shrink; growing crashes torch
+    assert torch.empty(0).untyped_storage().share_memory_().is_shared()

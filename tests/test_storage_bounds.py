@@ -64,3 +64,14 @@ def test_growing_past_the_memory_still_finds_every_tensor_over_it():
     x[3] = -1.0
     assert alias[3].item() == view[1].item() == -1.0
     assert alias.untyped_storage() is view.untyped_storage() is x.untyped_storage()
+
+
+def test_sharing_keeps_the_address_and_the_link_to_numpy():
+    import numpy as np
+
+    a = np.ones(3, dtype=np.float32)
+    t = torch.from_numpy(a)
+    pointer = t.data_ptr()
+    t.share_memory_()  # torch moves it (a new address, no link to `a`): NOTE in the book
+    a[0] = 5.0
+    assert t.is_shared() and t.data_ptr() == pointer and t[0].item() == 5.0

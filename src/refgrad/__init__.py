@@ -722,7 +722,7 @@ from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:545
+# --- book/chapters/28f_storage_bounds.md:553
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
