@@ -137,3 +137,12 @@ def test_reads_of_a_storage_with_no_bytes_are_refused(read):
     assert str(caught.value).splitlines()[0] == NOT_ALLOCATED
     x.untyped_storage().resize_(24)
     assert read(x).shape in ((1,), (2,), (6,))
+
+
+def test_a_tensor_grown_past_its_storage_keeps_the_storage_object():
+    x = torch.arange(6.0)
+    s, view = x.untyped_storage(), x[1:]
+    x.resize_(100)
+    assert x.untyped_storage() is s and s.nbytes() == 400 and view.untyped_storage() is s
+    x[2] = -7.0
+    assert view[1].item() == -7.0 and s.data_ptr() == x.data_ptr()

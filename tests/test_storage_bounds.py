@@ -72,6 +72,6 @@ def test_sharing_keeps_the_address_and_the_link_to_numpy():
     a = np.ones(3, dtype=np.float32)
     t = torch.from_numpy(a)
     pointer = t.data_ptr()
-    t.share_memory_()  # torch moves it (a new address, no link to `a`): NOTE in the book
+    t.share_memory_()  # torch moves it (a new address, no link to `a`): a named difference
     a[0] = 5.0
     assert t.is_shared() and t.data_ptr() == pointer and t[0].item() == 5.0

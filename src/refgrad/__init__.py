@@ -697,7 +697,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:296
+# --- book/chapters/28a_resize.md:303
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -714,7 +714,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:477
+# --- book/chapters/28e_storage_writes.md:485
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 

@@ -90,10 +90,18 @@ def _move(storage, nbytes: int) -> None:
         data = getattr(t, "_data", None)  # a subclass may hold no array
         if hasattr(data, "base") and _where(storage_root(data)) == where:
             t._data = _rebuilt(memory, data_ptr(data) - where[1], data)
-    SIZES.pop(id(root), None)
+    storage_moved(root, memory, storage)
+
+
+def storage_moved(root, memory, storage=None) -> None:
+    """Make the storage object of the memory ``root``, if any, stand for ``memory``."""
+    where = _where(root)
+    storage = _storages._BY_ROOT.pop(where, None) if storage is None else storage
     _storages._BY_ROOT.pop(where, None)
-    _storages._BY_ROOT[_where(memory)] = storage
-    storage._array = memory
+    SIZES.pop(id(root), None)
+    if storage is not None:
+        _storages._BY_ROOT[_where(memory)] = storage
+        storage._array = memory
 
 
 def _rebuilt(memory, start: int, data):
@@ -114,7 +122,7 @@ def _where(root) -> tuple:
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/28e_storage_writes.md:422
+# --- book/chapters/28e_storage_writes.md:430
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -125,7 +133,7 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:442
+# --- book/chapters/28e_storage_writes.md:450
 def _without_bytes(t) -> bool:
     root = storage_root(t._data)
     given = SIZES.get(id(root))

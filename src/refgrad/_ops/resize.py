@@ -121,6 +121,9 @@ def _resized(t, sizes: tuple, strides):
         raise RuntimeError(NOT_RESIZABLE)  # memory its NumPy array owns
     memory = _grown(root, start + math.prod(sizes) * data.itemsize)
     _move_sharers(t, root, memory)
+    from refgrad._storage_resize import storage_moved  # NOTE [One storage object per memory]
+
+    storage_moved(root, memory)
     return _block(memory, start, sizes, data.dtype, strides)
 
 
@@ -139,7 +142,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:250
+# --- book/chapters/28a_resize.md:257
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -166,7 +169,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:281
+# --- book/chapters/28a_resize.md:288
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 
