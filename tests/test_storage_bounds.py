@@ -75,3 +75,21 @@ def test_sharing_keeps_the_address_and_the_link_to_numpy():
     t.share_memory_()  # torch moves it (a new address, no link to `a`): a named difference
     a[0] = 5.0
     assert t.is_shared() and t.data_ptr() == pointer and t[0].item() == 5.0
+
+
+@pytest.mark.parametrize("read", [
+    lambda x: x.view(2, 3).index_select(1, torch.tensor([0])),
+    lambda x: x.view(2, 3).gather(1, torch.zeros(2, 1, dtype=torch.int64)),
+    lambda x: torch.put(x, torch.tensor([0]), torch.tensor([1.0])),
+    lambda x: x.put(torch.tensor([0]), torch.tensor([1.0])),
+])
+def test_reads_torch_crashes_on_are_refused_as_not_allocated(read):
+    from refgrad._storage_reads import NOT_ALLOCATED
+
+    x = torch.arange(6.0)
+    x.untyped_storage().resize_(0)
+    with pytest.raises(RuntimeError) as caught:
+        read(x)
+    assert str(caught.value) == NOT_ALLOCATED
+    x.untyped_storage().resize_(24)
+    assert read(x).numel() in (2, 6)

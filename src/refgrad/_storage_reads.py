@@ -58,7 +58,7 @@ def check_assigned(target, indices, index, value) -> None:
     check_indexed(target, indices)
 
 
-# --- book/chapters/28g_storage_searches.md:155
+# --- book/chapters/28g_storage_searches.md:156
 NOT_ALLOCATED = (
     "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
     "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
