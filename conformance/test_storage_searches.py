@@ -146,3 +146,21 @@ def test_a_tensor_grown_past_its_storage_keeps_the_storage_object():
     assert x.untyped_storage() is s and s.nbytes() == 400 and view.untyped_storage() is s
     x[2] = -7.0
     assert view[1].item() == -7.0 and s.data_ptr() == x.data_ptr()
+
+
+ALONG = [  # (write or read of x = arange(24.0).view(2, 3, 4), sizes, strides, needed)
+    (lambda x: x.index_fill_(1, torch.tensor([0, 1]), 0.0), [2, 2, 4], [12, 0, 1], 64),
+    (lambda x: x.index_fill_(-3, torch.tensor([1]), 0.0), [1, 3, 4], [0, 4, 1], 48),
+    (lambda x: x.index_copy_(1, torch.tensor([0, 1]), torch.zeros(2, 2, 4)), [2, 2, 4],
+     [12, 0, 1], 64),
+    (lambda x: x.take_along_dim(torch.zeros(1, 1, 4, dtype=torch.int64), 1), [2, 3, 4],
+     [12, 4, 1], 96),
+]
+
+
+@pytest.mark.parametrize("call, sizes, strides, needed", ALONG)
+def test_writes_along_a_dim_past_a_shrunk_storage_are_refused(call, sizes, strides, needed):
+    x = torch.arange(24.0).view(2, 3, 4)
+    x.untyped_storage().resize_(8)
+    with raises(RuntimeError, _bounds(sizes, strides, 0, needed, 8)):
+        call(x)

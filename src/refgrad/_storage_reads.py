@@ -58,7 +58,23 @@ def check_assigned(target, indices, index, value) -> None:
     check_indexed(target, indices)
 
 
-# --- book/chapters/28g_storage_searches.md:156
+# --- book/chapters/28g_storage_searches.md:146
+def _checking_along(method):
+    """``method`` (index_fill_ or index_copy_), checked first as an index along a dim."""
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        if SIZES and isinstance(self, Tensor):
+            dim = args[0] if args else kwargs.get("dim")
+            index = args[1] if len(args) > 1 else kwargs.get("index")
+            if isinstance(dim, int) and isinstance(index, Tensor) and -max(
+                    self.ndim, 1) <= dim < max(self.ndim, 1):
+                check_indexed(self, [None] * (dim % max(self.ndim, 1)) + [index.reshape(-1)])
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
+# --- book/chapters/28g_storage_searches.md:179
 NOT_ALLOCATED = (
     "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
     "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
@@ -89,6 +105,8 @@ def install() -> None:
         setattr(Tensor, name, _refusing_unallocated(getattr(Tensor, name)))
     for name in ("index_select", "gather", "take", "put"):
         setattr(refgrad, name, _refusing_unallocated(getattr(refgrad, name)))
+    for name in ("index_fill_", "index_copy_"):
+        setattr(Tensor, name, _checking_along(getattr(Tensor, name)))
 
 
 install()
