@@ -727,7 +727,7 @@ from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28g_storage_searches.md:218
+# --- book/chapters/28g_storage_searches.md:225
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
