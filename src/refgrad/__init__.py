@@ -718,11 +718,11 @@ from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:122
+# --- book/chapters/28f_storage_bounds.md:131
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:553
+# --- book/chapters/28f_storage_bounds.md:562
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 

@@ -5,6 +5,11 @@
 # --- book/chapters/28f_storage_bounds.md:63
 """What torch checks of a tensor over a storage that was made smaller than it."""
 
+import numpy as np
+
+from refgrad._backend import storage_root
+from refgrad._storage_sizes import SIZES
+
 _UNCHECKED = ("view", "alias")  # made as an alias, with no look at the storage
 
 
@@ -25,7 +30,7 @@ def refusal(sizes: list, strides: list, offset: int, itemsize: int, has: int):
             f"storage of size {has}")
 
 
-# --- book/chapters/28f_storage_bounds.md:89
+# --- book/chapters/28f_storage_bounds.md:94
 # NOTE [Views checked after a shrink]
 # track_view (chapter "Views"), which every view an op makes passes
 # through, asks check_view about the new view whenever the table SIZES of
@@ -36,11 +41,15 @@ def refusal(sizes: list, strides: list, offset: int, itemsize: int, has: int):
 # a detach() or .data alias, a Parameter, a tensor given the storage by
 # set_. While no storage is smaller than its memory, a view pays one test
 # of an empty dict. The check reads the storage's size when the view is
-# made, so growing the storage again needs no undoing. Not checked: a view
+# made, so growing the storage again needs no undoing. A view of a host
+# memory not in SIZES is let go after one lookup. Not checked: a view
 # of an inference tensor, which refgrad makes without track_view (torch
 # refuses it too: a difference of refgrad's own).
 def check_view(op, source, view, params) -> None:
     """Refuse ``view`` in torch's words if it reaches past its storage's end."""
+    root = storage_root(view._data)
+    if type(root) is np.ndarray and id(root) not in SIZES:
+        return  # a host memory whose storage is not smaller: a device's is asked in full
     if not _is_alias(op.name, source, params):
         refused = out_of_bounds(view)
         if refused is not None:
