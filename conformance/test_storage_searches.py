@@ -164,3 +164,14 @@ def test_writes_along_a_dim_past_a_shrunk_storage_are_refused(call, sizes, strid
     x.untyped_storage().resize_(8)
     with raises(RuntimeError, _bounds(sizes, strides, 0, needed, 8)):
         call(x)
+
+
+def test_item_of_a_storage_with_no_bytes_is_refused():
+    x = torch.tensor(5.0)
+    x.untyped_storage().resize_(0)
+    with pytest.raises(RuntimeError) as caught:
+        x.item()
+    assert str(caught.value).splitlines()[0] == NOT_ALLOCATED
+    x.untyped_storage().resize_(4)
+    x.fill_(2.0)
+    assert x.item() == 2.0

@@ -94,3 +94,21 @@ def test_reads_torch_crashes_on_are_refused_as_not_allocated(read):
     assert str(caught.value) == NOT_ALLOCATED
     x.untyped_storage().resize_(24)
     assert read(x).numel() in (2, 6)
+
+
+@pytest.mark.parametrize("read", [repr, str, lambda t: t.numpy(), lambda t: t.tolist(),
+                                  lambda t: t.view_made_before.item()])
+def test_reads_past_a_smaller_storage_are_refused_where_torch_reads_freed_memory(read):
+    from refgrad._storage_reads import PAST_THE_END
+
+    class Held(torch.Tensor):  # a subclass may carry attributes
+        pass
+
+    x = torch.arange(6.0).as_subclass(Held)
+    x.view_made_before = x[5]  # 20 bytes in, as far as x reaches
+    x.untyped_storage().resize_(8)
+    with pytest.raises(RuntimeError) as caught:
+        read(x)
+    needed = 24
+    assert str(caught.value) == PAST_THE_END.format(needed, 8)
+    assert x[:2].tolist() == [0.0, 1.0] and repr(x[:2]) == "Held([0., 1.])"

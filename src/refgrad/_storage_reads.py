@@ -110,3 +110,31 @@ def install() -> None:
 
 
 install()
+
+
+# --- book/chapters/28g_storage_searches.md:245
+PAST_THE_END = ("refgrad: this tensor's elements reach {} bytes into a storage resized to "
+                "{} bytes; torch would read memory it no longer holds there, and refgrad "
+                "refuses instead")
+
+
+def _refusing_past_end(method, name: str):
+    """``method``, refusing first a tensor whose elements reach past its storage's end."""
+    @functools.wraps(method)
+    def checked(self, *args, **kwargs):
+        if SIZES and isinstance(self, Tensor) and self.numel():
+            has = self.untyped_storage().nbytes()
+            if not has and name == "item":
+                raise RuntimeError(NOT_ALLOCATED)
+            if has or name != "tolist":  # tolist over no bytes: torch's own refusal
+                needed = self.element_size() * (self.storage_offset() + 1 + sum(
+                    (n - 1) * s for n, s in zip(self.shape, self.stride())))
+                if needed > has:
+                    raise RuntimeError(PAST_THE_END.format(needed, has))
+        return method(self, *args, **kwargs)
+
+    return checked
+
+
+for _name in ("item", "tolist", "numpy", "__repr__", "__str__"):
+    setattr(Tensor, _name, _refusing_past_end(getattr(Tensor, _name), _name))
