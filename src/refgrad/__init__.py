@@ -606,7 +606,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3159
+# --- book/chapters/26_inplace.md:3162
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3319
+# --- book/chapters/26_inplace.md:3322
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3668
+# --- book/chapters/26_inplace.md:3671
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4294
+# --- book/chapters/26_inplace.md:4297
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -685,11 +685,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1802
+# --- book/chapters/27_views.md:1806
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1934
+# --- book/chapters/27_views.md:1938
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -697,7 +697,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:296
+# --- book/chapters/28a_resize.md:298
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

@@ -42,15 +42,37 @@ def written_below(inplace, self, function, args, kwargs):
         from refgrad.utils._python_dispatch import dispatch_inplace
 
         return dispatch_inplace(inplace, self, function, args, kwargs)
-    counter = self._version_counter
+    return _uncounted((self,), lambda: inplace(self, function, *args, **kwargs))
+
+
+def _uncounted(written: tuple, run):
+    """``run()`` below autograd, each of the ``written`` tensors counting on a counter
+    of its own meanwhile (NOTE [Below autograd])."""
+    counters = [t._version_counter for t in written]
     kept = state.grad_enabled, state.mode_body, state.below_autograd
     state.grad_enabled, state.mode_body, state.below_autograd = False, False, True
-    if counter is not None:  # an inference tensor has none to set aside
-        self._version_counter = thrown = VersionCounter()
-        thrown.value, thrown.views = 0, None
+    for t, counter in zip(written, counters):
+        if counter is not None:  # an inference tensor has none to set aside
+            t._version_counter = thrown = VersionCounter()
+            thrown.value, thrown.views = 0, None
     try:
-        return inplace(self, function, *args, **kwargs)
+        return run()
     finally:
-        if counter is not None:
-            self._version_counter = counter
+        for t, counter in zip(written, counters):
+            t._version_counter = counter
         state.grad_enabled, state.mode_body, state.below_autograd = kept
+
+
+# --- book/chapters/29u_mode_bodies_below_autograd.md:143
+def out_below(wrapper, args: tuple, kwargs: dict):
+    """A mode's own ``out=`` call: to the modes further out, then run uncounted."""
+    from refgrad._tensor import Tensor
+
+    if state.dispatch_modes:
+        from refgrad.utils._python_dispatch import dispatch_out
+
+        return dispatch_out(wrapper, wrapper.__name__, args, kwargs)
+    out = kwargs["out"]
+    outs = tuple(o for o in (out if isinstance(out, tuple | list) else (out,))
+                 if isinstance(o, Tensor))
+    return _uncounted(outs, lambda: wrapper(*args, **kwargs))
