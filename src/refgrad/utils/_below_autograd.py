@@ -6,8 +6,9 @@
 # --- book/chapters/29u_mode_bodies_below_autograd.md:72
 """A dispatch mode's own ops, run below autograd: NOTE [Below autograd]."""
 
-from refgrad._tensor import VersionCounter
+from refgrad._tensor import Tensor, VersionCounter
 from refgrad.autograd._state import state
+
 
 # NOTE [Below autograd]
 # A mode's own code runs below torch's autograd layer. `dispatch` sets the
@@ -34,7 +35,7 @@ def run_below(op, args, params):
         state.grad_enabled, state.mode_body, state.below_autograd = kept
 
 
-# --- book/chapters/29u_mode_bodies_below_autograd.md:110
+# --- book/chapters/29u_mode_bodies_below_autograd.md:111
 def written_below(inplace, self, function, args, kwargs):
     """A mode's own write: to the modes further out, then written with nothing
     counted or recorded (NOTE [Below autograd])."""
@@ -63,11 +64,9 @@ def _uncounted(written: tuple, run):
         state.grad_enabled, state.mode_body, state.below_autograd = kept
 
 
-# --- book/chapters/29u_mode_bodies_below_autograd.md:143
+# --- book/chapters/29u_mode_bodies_below_autograd.md:144
 def out_below(wrapper, args: tuple, kwargs: dict):
     """A mode's own ``out=`` call: to the modes further out, then run uncounted."""
-    from refgrad._tensor import Tensor
-
     if state.dispatch_modes:
         from refgrad.utils._python_dispatch import dispatch_out
 
