@@ -297,3 +297,29 @@ def test_an_inner_modes_writes_reach_the_outer_mode():
                     "aten.empty.memory_format", "aten.mul.out", (0, True, None),
                     "aten.sin.default"]
     assert s.grad_fn.name() == "SinBackward0" and leaf._version == 0
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda a: a.reshape(2, 1), "aten.reshape.default"),
+    (lambda a: a.matmul(torch.ones(2)), "aten.matmul.default"),
+    (lambda a: a.flatten(), "aten.flatten.using_ints"),
+])
+def test_an_inner_modes_composite_reaches_the_outer_mode_whole(call, name):
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = []
+
+    class Outer(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    def body(func, args):
+        seen.append("body")
+        call(args[0])
+
+    leaf, _ = _leaves()
+    with Outer(), _mode(body):
+        leaf.sin()
+    assert seen[seen.index("body") + 1:] == [*([] if "matmul" not in name else
+                                                ["aten.ones.default"]), name, "aten.sin.default"]

@@ -274,8 +274,8 @@ def named(name: str, function):
 # inference mode turns off, and which an inference tensor does not carry.
 def composite_whole(tensors) -> bool:
     """Whether a composite op goes to the mode whole: autograd is off for it."""
-    if switched_on.inference_mode and state.inference_mode:
-        return True
+    if switched_on.inference_mode and state.inference_mode or state.mode_body:
+        return True  # inference mode, or a mode's own op: NOTE [Below autograd]
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
