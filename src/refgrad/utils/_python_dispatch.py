@@ -71,7 +71,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:221
+# --- book/chapters/29_dispatch_modes.md:225
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -111,7 +111,7 @@ def handed_level(func) -> bool:
     return state.mode_body  # a func kept, called later: where it is called
 
 
-# --- book/chapters/29_dispatch_modes.md:264
+# --- book/chapters/29_dispatch_modes.md:268
 # NOTE [One object per overload]
 # torch has one OpOverload object per overload, so a mode may test
 # `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
@@ -138,7 +138,7 @@ def handed_func(overload):
     return None
 
 
-# --- book/chapters/29_dispatch_modes.md:338
+# --- book/chapters/29_dispatch_modes.md:342
 _ROW_FUNCS: dict = {}
 
 
@@ -182,7 +182,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:392
+# --- book/chapters/29_dispatch_modes.md:396
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -247,7 +247,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:462
+# --- book/chapters/29_dispatch_modes.md:466
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -267,7 +267,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:580
+# --- book/chapters/29_dispatch_modes.md:584
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -290,7 +290,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:609
+# --- book/chapters/29_dispatch_modes.md:613
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
