@@ -594,19 +594,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2103
+# --- book/chapters/26_inplace.md:2106
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2156
+# --- book/chapters/26_inplace.md:2159
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2325
+# --- book/chapters/26_inplace.md:2328
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3166
+# --- book/chapters/26_inplace.md:3172
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3326
+# --- book/chapters/26_inplace.md:3332
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3675
+# --- book/chapters/26_inplace.md:3681
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4301
+# --- book/chapters/26_inplace.md:4307
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -685,11 +685,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1811
+# --- book/chapters/27_views.md:1815
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1943
+# --- book/chapters/27_views.md:1947
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -697,7 +697,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:303
+# --- book/chapters/28a_resize.md:305
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

@@ -35,8 +35,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
 
     ``spare`` is the array of a dying operand the result may be written into.
     """
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import dispatch_row
+    if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
+        from refgrad.utils._python_dispatch import dispatch_row  # chapter "Dispatch modes"
 
         return dispatch_row(op, args, params)
     if params is None:
@@ -256,6 +256,8 @@ def _plain_outputs(op, tensors, results, params):
             for out in outputs:
                 out._version_counter = None
             return outputs
+        if state.below_autograd:  # a mode's own view: NOTE [Below autograd]
+            return outputs
         _link_views(op, source, outputs, params)
         for out in outputs:
             # A view made without recording requires grad if its base does: the
@@ -264,9 +266,9 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1854
+# --- book/chapters/13_dispatch.md:1856
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
-    if state.redispatching or not _all_inference(tensors, params):
+    if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none
     writes = op.result_writes
     if callable(writes):

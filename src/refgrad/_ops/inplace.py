@@ -30,17 +30,20 @@ from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:740
+# --- book/chapters/26_inplace.md:741
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
     recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
         self._requires_grad or any(a._requires_grad for a in tensors)) and not (
         switched_on.inference_mode and state.inference_mode)
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+    if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
+        if state.mode_body:  # a mode's own write: chapter "A mode's own ops"
+            return written_below(inplace, self, function, args, kwargs)
         if recorded and not (self._version_counter is None and not state.inference_mode):
             check_autograd_write(self)  # NOTE [A write refused above the modes]
         return dispatch_inplace(inplace, self, function, args, kwargs)
@@ -88,7 +91,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:796
+# --- book/chapters/26_inplace.md:799
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -96,7 +99,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:810
+# --- book/chapters/26_inplace.md:813
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -124,7 +127,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:866
+# --- book/chapters/26_inplace.md:869
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -156,7 +159,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:907
+# --- book/chapters/26_inplace.md:910
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -184,7 +187,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:939
+# --- book/chapters/26_inplace.md:942
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -197,7 +200,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:958
+# --- book/chapters/26_inplace.md:961
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2760
+# --- book/chapters/26_inplace.md:2763
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -41,6 +41,7 @@ from refgrad._ops.write_checks import OVERLAP, bump, resize_out
 from refgrad._read_after_failure import LazyForms
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.utils._below_autograd import out_below
 from refgrad.utils._python_dispatch import dispatch_out
 
 # NOTE [out= counted]
@@ -67,7 +68,7 @@ def refuse_as_given(name: str, args: tuple, kwargs: dict) -> None:
         COPIED[name][1][0].check(args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2834
+# --- book/chapters/26_inplace.md:2838
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -94,7 +95,9 @@ def with_out(function, name: str, returns=None):
                 raise
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
-        if switched_on.dispatch_modes and state.dispatch_modes:  # out= counts as a write
+        if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
+            if state.mode_body:  # a mode's own out= call: chapter "A mode's own ops"
+                return out_below(wrapper, args, dict(kwargs, out=out))
             refuse_above_modes(name, rules, args, kwargs, outs_given(name, out, returns))
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
@@ -142,7 +145,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2915
+# --- book/chapters/26_inplace.md:2921
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -158,7 +161,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:2940
+# --- book/chapters/26_inplace.md:2946
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -173,7 +176,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2960
+# --- book/chapters/26_inplace.md:2966
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

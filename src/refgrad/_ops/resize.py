@@ -32,7 +32,8 @@ _LARGEST = 2**63 - 1
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     sizes = _read_sizes(sizes, size)
-    if self._requires_grad and not state.inference_mode and self._version_counter is not None:
+    if self._requires_grad and not state.inference_mode and self._version_counter is not None and (
+            not state.mode_body):  # a mode's own resize_ is below autograd: NOTE [Below autograd]
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [resize_ to a mode]
         return _to_a_mode(self, sizes, memory_format)
@@ -49,7 +50,8 @@ def resize_(self, *sizes, size=None, memory_format=None):
             inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
         raise RuntimeError(INFERENCE_INPLACE)  # checked first: NOTE [Resized, then refused]
     self._data = _resized(self, sizes, strides)
-    bump(self)
+    if not state.mode_body:  # a mode's own counts no write: NOTE [Below autograd]
+        bump(self)
     return self
 
 # NOTE [resize_ to a mode]
@@ -69,7 +71,7 @@ def _to_a_mode(self, sizes, memory_format):
     return self
 
 
-# --- book/chapters/28a_resize.md:143
+# --- book/chapters/28a_resize.md:145
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -92,7 +94,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:175
+# --- book/chapters/28a_resize.md:177
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -142,7 +144,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:257
+# --- book/chapters/28a_resize.md:259
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -169,7 +171,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:288
+# --- book/chapters/28a_resize.md:290
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:660
+# --- book/chapters/18a_forward_ad.md:662
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -33,7 +33,7 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:705
+# --- book/chapters/18a_forward_ad.md:707
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -44,7 +44,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:729
+# --- book/chapters/18a_forward_ad.md:731
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -78,7 +78,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:775
+# --- book/chapters/18a_forward_ad.md:777
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -99,7 +99,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:802
+# --- book/chapters/18a_forward_ad.md:804
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -111,7 +111,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:830
+# --- book/chapters/18a_forward_ad.md:832
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -144,7 +144,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:867
+# --- book/chapters/18a_forward_ad.md:869
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

@@ -36,8 +36,8 @@ def detached(t):
 # --- book/chapters/29e_autograd_under_modes.md:122
 def saved_outputs_seen(results, node=None):
     """After an op handed to a mode: a detach for each of its outputs its node saved."""
-    if state.redispatching:  # a mode's func: NOTE [One detach per saved output]
-        return results
+    if state.redispatching or state.mode_body:  # NOTE [One detach per saved output]
+        return results  # a mode's func, or a mode's own op (NOTE [Below autograd])
     outputs = [o for o in (results if isinstance(results, tuple | list) else (results,))
                if isinstance(o, Tensor)]
     nodes = [node] if node is not None else [o._grad_fn for o in outputs]

@@ -35,6 +35,12 @@ class AutogradState(threading.local):
         self.redispatching = 0
         # The funcs being handed to modes now, innermost last: NOTE [One object per overload].
         self.handed_funcs: list = []
+        # Whether this thread runs a mode's own code, whose ops go below autograd, and
+        # where each handed func runs (chapter "A mode's own ops": NOTE [Below autograd]).
+        self.mode_body = False
+        self.handed_levels: list = []
+        # Whether the op running now runs below autograd: it records nothing.
+        self.below_autograd = False
 
 
 state = AutogradState()
@@ -44,7 +50,7 @@ state = AutogradState()
 dual_levels: list = []
 
 
-# --- book/chapters/01_state.md:94
+# --- book/chapters/01_state.md:100
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -66,7 +72,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:122
+# --- book/chapters/01_state.md:128
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -77,7 +83,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:142
+# --- book/chapters/01_state.md:148
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -107,7 +113,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:180
+# --- book/chapters/01_state.md:186
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:

@@ -11,7 +11,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 from refgrad.autograd import _tangents
 from refgrad.autograd._jvp_checks import check_jvp_results, check_jvp_views
-from refgrad.autograd._state import dual_levels
+from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import active_level, in_layout_of, paused, tangent_of
 from refgrad.utils._contextlib import _DecoratorContextManager
 
@@ -174,6 +174,8 @@ def push_tangents(op, args, params, outputs) -> None:
     level = active_level()
     if level is None or op.backward is None or op.name == "_fw_primal":
         return
+    if state.below_autograd:  # a mode's own op: chapter "A mode's own ops"
+        return
     inputs = args[0] if op.variadic else args
     tangents = [tangent_of(a, level) for a in inputs]
     if all(t is None for t in tangents):
@@ -193,7 +195,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1239
+# --- book/chapters/18a_forward_ad.md:1241
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -211,7 +213,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1258
+# --- book/chapters/18a_forward_ad.md:1260
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -219,7 +221,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1283
+# --- book/chapters/18a_forward_ad.md:1285
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -236,7 +238,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1309
+# --- book/chapters/18a_forward_ad.md:1311
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     level = active_level()
@@ -245,7 +247,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1329
+# --- book/chapters/18a_forward_ad.md:1331
 def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -256,7 +258,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1391
+# --- book/chapters/18a_forward_ad.md:1393
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -280,7 +282,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1429
+# --- book/chapters/18a_forward_ad.md:1431
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

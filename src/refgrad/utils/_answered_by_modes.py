@@ -21,8 +21,8 @@ from refgrad.autograd._state import state
 # outputs made views of the op's input, as torch's autograd layer makes them,
 # whatever memory they hold). Results that are not tensors are left as given.
 def recorded_above(op, args: tuple, params: dict, results):
-    if state.redispatching or not _records(op):
-        return results
+    if state.redispatching or state.mode_body or not _records(op):
+        return results  # a mode's func, or a mode's own op: NOTE [Below autograd]
     outputs = tuple(results) if op.many and isinstance(results, tuple | list) else (results,)
     if not all(isinstance(o, Tensor) for o in outputs):
         return results

@@ -53,11 +53,13 @@ class OpFunc(_Overload):
 
     def __call__(self, /, *args, **kwargs):  # a row may take an argument named self
         state.redispatching += 1  # NOTE [Fresh results below a mode]
+        body, state.mode_body = state.mode_body, handed_level(self)  # NOTE [Below autograd]
         try:
             if self._hands_on and state.dispatch_modes:
                 return dispatch(self, args, kwargs)
             return self._run(*args, **kwargs)
         finally:
+            state.mode_body = body
             state.redispatching -= 1
 
     def written(self, args, kwargs) -> list:
@@ -69,7 +71,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:219
+# --- book/chapters/29_dispatch_modes.md:225
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -85,6 +87,8 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
     modes, handed = state.dispatch_modes, state.handed_funcs
     mode = modes.pop()
     handed.append(func)  # what the overload's one object runs: NOTE [One object per overload]
+    state.handed_levels.append(state.mode_body)  # where func runs: NOTE [Below autograd]
+    state.mode_body = True
     shown = shown_as(func)
     shown.last_handed = func
     try:
@@ -93,11 +97,21 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         error.__dict__["_seen_by_a_mode"] = True
         raise
     finally:
+        state.mode_body = state.handed_levels.pop()
         handed.pop()
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:250
+def handed_level(func) -> bool:
+    """Whether ``func``'s call runs below autograd: as the op it was handed for did."""
+    handed = state.handed_funcs
+    for i in range(len(handed) - 1, -1, -1):
+        if handed[i] is func:
+            return state.handed_levels[i]
+    return state.mode_body  # a func kept, called later: where it is called
+
+
+# --- book/chapters/29_dispatch_modes.md:268
 # NOTE [One object per overload]
 # torch has one OpOverload object per overload, so a mode may test
 # `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
@@ -124,7 +138,7 @@ def handed_func(overload):
     return None
 
 
-# --- book/chapters/29_dispatch_modes.md:324
+# --- book/chapters/29_dispatch_modes.md:342
 _ROW_FUNCS: dict = {}
 
 
@@ -132,6 +146,10 @@ def dispatch_row(op, args, params):
     from refgrad._ops.dispatch import call
     from refgrad.utils._saving_above_modes import around_modes
 
+    if not state.dispatch_modes:  # a mode's own op, no mode left: NOTE [Below autograd]
+        from refgrad.utils._below_autograd import run_below
+
+        return run_below(op, args, params)
     args, params = tuple(args), dict(params or {})
     if op.name in BOUND:  # chapter "The arguments a dispatch mode sees"
         return _dispatch_bound(op, args, params)
@@ -164,7 +182,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:374
+# --- book/chapters/29_dispatch_modes.md:396
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -186,7 +204,7 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
 
     def hand_over():
         results = dispatch(func, args, kwargs)
-        if called:
+        if called or state.mode_body:  # a mode's own write: NOTE [Below autograd]
             return results
         from refgrad.utils._answered_by_modes import written_above  # chapter "A mode that
         # answers for the op": NOTE [A write made above an answering mode]
@@ -229,7 +247,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:444
+# --- book/chapters/29_dispatch_modes.md:466
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -249,15 +267,15 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:562
+# --- book/chapters/29_dispatch_modes.md:584
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
 # inference mode turns off, and which an inference tensor does not carry.
 def composite_whole(tensors) -> bool:
     """Whether a composite op goes to the mode whole: autograd is off for it."""
-    if switched_on.inference_mode and state.inference_mode:
-        return True
+    if switched_on.inference_mode and state.inference_mode or state.mode_body:
+        return True  # inference mode, or a mode's own op: NOTE [Below autograd]
     return all(t._version_counter is None for t in tensors)  # inference tensors
 
 
@@ -272,7 +290,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:591
+# --- book/chapters/29_dispatch_modes.md:613
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

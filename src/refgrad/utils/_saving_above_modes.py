@@ -26,8 +26,8 @@ from refgrad.autograd._state import state, switched_on
 def saved_first(op, args: tuple, params: dict):
     """The operands ``op``'s node will keep, saved now: {place in the plan: (value, saved)};
     None when this call saves nothing above the modes."""
-    if state.redispatching or not _records(op):
-        return None
+    if state.redispatching or state.mode_body or not _records(op):
+        return None  # a mode's func, or a mode's own op: NOTE [Below autograd]
     tensors = tuple(args[0]) if op.variadic else args
     edges = _edges(tensors, params)
     if edges is None:
@@ -125,6 +125,8 @@ def saved_before_write(self, function, args, name, shown, named):
     from refgrad._ops.table import OPS
     from refgrad.utils._writes_under_modes import cloned_first
 
+    if state.mode_body:  # a mode's own write keeps nothing: NOTE [Below autograd]
+        return None, None
     op = None if state.redispatching else _row_of_write(self, function)
     if op is None:
         return cloned_first(self, function, args), None
@@ -208,7 +210,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:332
+# --- book/chapters/29l_saving_above_modes.md:334
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -234,7 +236,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:375
+# --- book/chapters/29l_saving_above_modes.md:377
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
