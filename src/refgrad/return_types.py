@@ -151,3 +151,13 @@ from refgrad._ops.lu_factors import (  # noqa: E402
 from refgrad._ops.lu_solves import LU_UNPACK_RESULT as lu_unpack  # noqa: F401, E402
 from refgrad._ops.lu_solves import LU_WITH_INFO_RESULT as _lu_with_info  # noqa: F401, E402
 from refgrad._ops.least_squares import LSTSQ_RESULT as linalg_lstsq  # noqa: F401, E402
+
+
+# --- book/chapters/16zd_older_factorizations_out.md:88
+from refgrad._ops.older_out_types import (  # noqa: E402
+    HISTOGRAM_OUT as histogram_out,  # noqa: F401
+    LU_UNPACK_OUT as lu_unpack_out,  # noqa: F401
+    QR_OUT as qr_out,  # noqa: F401
+    SVD_OUT as svd_out,  # noqa: F401
+    TRIANGULAR_SOLVE_OUT as triangular_solve_out,  # noqa: F401
+)
