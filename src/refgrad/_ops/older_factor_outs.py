@@ -33,7 +33,7 @@ def outs_read(name: str, out, returns, position: int) -> tuple:
     return outs_given(name, out, returns)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:120
+# --- book/chapters/16zd_older_factorizations_out.md:121
 # NOTE [V turned in place]
 # torch.svd's out= writes linalg.svd's Vh into V and transposes V in place
 # afterwards, and before as well where V has two dimensions or more (so a V
@@ -109,7 +109,7 @@ def qr_out(input, some=True, *, out):
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:229
+# --- book/chapters/16zd_older_factorizations_out.md:230
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -140,7 +140,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:264
+# --- book/chapters/16zd_older_factorizations_out.md:269
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -171,7 +171,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:296
+# --- book/chapters/16zd_older_factorizations_out.md:301
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
