@@ -196,7 +196,8 @@ def _functions():
 def _outs_checked_first(written):
     from refgrad._ops.out_dtype_rules import TUPLE_CHECKS, _words
 
-    def histogram(*args, out=None, **kwargs):
+    def histogram(*args, **kwargs):
+        out = kwargs.get("out")  # left out unless given: NOTE [out= counted]
         input = args[0] if args else kwargs.get("input")
         bins = args[1] if len(args) > 1 else kwargs.get("bins")
         outs = tuple(out) if isinstance(out, tuple | list) else ()
@@ -206,7 +207,7 @@ def _outs_checked_first(written):
             for (_, message), o in zip(TUPLE_CHECKS["histogram"], outs):
                 if o.dtype is not input.dtype:
                     raise RuntimeError(message.format(**_words("histogram", o, input)))
-        return written(*args, out=out, **kwargs)
+        return written(*args, **kwargs)
 
     histogram.__wrapped__ = written
     return histogram
