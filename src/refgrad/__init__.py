@@ -541,6 +541,10 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 )
 
 
+# --- book/chapters/16ze_geqrf_and_eig.md:176
+from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

@@ -44,6 +44,10 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
+# --- book/chapters/16ze_geqrf_and_eig.md:220
+from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
+
+
 # --- book/chapters/26_inplace.md:4432
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (

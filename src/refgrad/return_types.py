@@ -161,3 +161,8 @@ from refgrad._ops.older_out_types import (  # noqa: E402
     SVD_OUT as svd_out,  # noqa: F401
     TRIANGULAR_SOLVE_OUT as triangular_solve_out,  # noqa: F401
 )
+
+
+# --- book/chapters/16ze_geqrf_and_eig.md:181
+from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
+from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
