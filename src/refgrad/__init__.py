@@ -541,8 +541,12 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16ze_geqrf_and_eig.md:176
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:176
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
+
+
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:385
+from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
 # --- book/chapters/18c_zero_tensors.md:186
