@@ -59,6 +59,14 @@ def test_no_derivative():
     result = torch.histogramdd(x, 2)
     assert result.hist.requires_grad and result.bin_edges[0].requires_grad
     assert result.hist.grad_fn.name().endswith("NotImplemented")
+    assert not [n for n in dir(result.hist.grad_fn) if n.startswith("_saved_")]
+    with raises(RuntimeError, "derivative for aten::_histogramdd_from_bin_cts is not "
+                              "implemented"):
+        result.hist.sum().backward()
+    edges = [torch.tensor([-1.0, 2.0])] * 3
+    with raises(RuntimeError, "derivative for aten::_histogramdd_from_bin_tensors is not "
+                              "implemented"):
+        torch.histogramdd(x, edges).hist.sum().backward()
 
 
 _X = [[1.0, 1.0]] * 4

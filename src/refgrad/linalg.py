@@ -44,7 +44,7 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:429
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:431
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

@@ -13,7 +13,7 @@ from refgrad._factories import linspace
 from refgrad._ops.counting import _shown
 from refgrad._ops.dispatch import call
 from refgrad._ops.histograms import _c_name, _places
-from refgrad._ops.rounding import UNSHOWN, _no_derivative
+from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
@@ -23,7 +23,8 @@ HISTOGRAMDD_RESULT = _structseq("histogramdd", ("hist", "bin_edges"))
 _DD = "torch.histogramdd: "
 
 
-def _counted(a, *weight, edges, guessed, density):
+def _counted(a, *weight, edges, density, operation):
+    guessed = operation == "_histogramdd_from_bin_cts"  # counted bins, not given edges
     D = a.shape[-1]
     flat = a.reshape(-1, D)
     inside = np.ones(len(flat), bool)
@@ -49,7 +50,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:259
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:260
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -100,7 +101,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:311
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:312
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -130,8 +131,9 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
         edges = _counted_edges(input, counts, range)
     tensors = (input,) if weight is None else (input, weight)
     row = HISTOGRAMDD if weight is None else HISTOGRAMDD_WEIGHT
-    hist, *found = call(row, tensors, {"edges": edges, "guessed": not given,
-                                       "density": density})
+    operation = "_histogramdd_from_bin_tensors" if given else "_histogramdd_from_bin_cts"
+    hist, *found = call(row, tensors, {"edges": edges, "density": density,
+                                       "operation": operation})  # NOTE [Derivatives torch ...]
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
@@ -154,7 +156,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:371
+# --- book/chapters/16ze_geqrf_histogramdd_eig.md:373
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 
