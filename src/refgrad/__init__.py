@@ -541,11 +541,11 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:176
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:177
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:387
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:666
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -163,10 +163,15 @@ from refgrad._ops.older_out_types import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:181
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:182
 from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_histogramdd_eig.md:392
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:457
+from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
+from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:671
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
