@@ -111,3 +111,35 @@ def test_what_a_mode_is_handed():
     assert seen == [("aten.linalg_ldl_factor_ex.default", 1, {}),
                     ("aten._linalg_check_errors.default", 2, {"is_matrix": True}),
                     ("aten.linalg_ldl_solve.default", 3, {})]
+
+
+def test_out():
+    x = torch.tensor(S)
+    LD, pivots, info = torch.empty(9), torch.empty(0, dtype=torch.int32), torch.empty(
+        0, dtype=torch.int32)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
+        result = torch.linalg.ldl_factor_ex(x, out=(LD, pivots, info))
+    assert type(result).__name__ == "linalg_ldl_factor_ex_out" and result.LD is LD
+    assert [(t.stride(), t._version) for t in (LD, pivots, info)] == [
+        ((1, 3), 1), ((1,), 1), ((), 1)]
+    assert torch.equal(LD, torch.linalg.ldl_factor(x).LD)
+    result = torch.linalg.ldl_factor(x, out=(torch.empty(0), torch.empty(0, dtype=torch.int32)))
+    assert type(result).__name__ == "linalg_ldl_factor_out"
+    X = torch.empty(0)
+    torch.linalg.ldl_solve(LD, pivots, torch.eye(3), out=X)
+    assert X.stride() == (1, 3) and X._version == 1
+    with raises(RuntimeError, "Expected out tensor to have dtype int, but got long int instead"):
+        torch.linalg.ldl_factor(x, out=(torch.empty(0), torch.empty(0, dtype=torch.int64)))
+    with raises(RuntimeError, "Expected out tensor to have dtype float, but got double instead"):
+        torch.linalg.ldl_solve(LD, pivots, torch.eye(3), out=torch.empty(0, dtype=torch.float64))
+    with raises(TypeError, "linalg_ldl_factor(): argument 'out' must be tuple of Tensors, not "
+                           "Tensor"):
+        torch.linalg.ldl_factor(x, out=torch.empty(0))
+    with raises(RuntimeError, "aten::linalg_ldl_factor_ex(): functions with out=... arguments "
+                              "don't support automatic differentiation, but one of the arguments "
+                              "requires grad."):
+        torch.linalg.ldl_factor(x, out=(torch.empty(0, requires_grad=True),
+                                        torch.empty(0, dtype=torch.int32)))
+    LD = torch.empty(0)
+    torch.linalg.ldl_factor(x.requires_grad_(), out=(LD, torch.empty(0, dtype=torch.int32)))
+    assert LD.grad_fn.name().endswith("NotImplemented")  # the write is recorded

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:488
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:533
 """torch.histogramdd: counts (or weights) of points in a grid of boxes."""
 
 import numpy as np
@@ -50,7 +50,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:539
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:584
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -101,7 +101,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:591
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:636
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -156,7 +156,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:652
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:697
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

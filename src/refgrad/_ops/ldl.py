@@ -15,10 +15,11 @@ from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
-from refgrad.return_types import _structseq
+from refgrad.return_types import _given_out, _structseq
 
 LDL_FACTOR_RESULT = _structseq("linalg_ldl_factor", ("LD", "pivots"))
 LDL_FACTOR_EX_RESULT = _structseq("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
+LDL_FACTOR_OUT, LDL_FACTOR_EX_OUT = map(_given_out, (LDL_FACTOR_RESULT, LDL_FACTOR_EX_RESULT))
 
 
 def _factored(a, operation):
@@ -50,7 +51,7 @@ LDL_SOLVE = register(Op(
     backward=_no_derivative, promote=False, hides=UNSHOWN))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:400
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:401
 _NAME = "torch.linalg.ldl_factor_ex"
 _UNKNOWN = ('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
             'BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
