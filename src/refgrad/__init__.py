@@ -535,17 +535,17 @@ from refgrad._aten_arguments import (
 from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:347
+# --- book/chapters/16zd_older_factorizations_out.md:353
 from refgrad._ops.older_factor_outs import (  # noqa: F811
     histogram, lu_unpack, qr, svd, triangular_solve,
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:177
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:711
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:742
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

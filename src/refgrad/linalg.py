@@ -44,15 +44,15 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:453
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:478
 from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:495
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:520
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:755
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:786
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

@@ -163,22 +163,22 @@ from refgrad._ops.older_out_types import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:182
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:186
 from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:458
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:483
 from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
 from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:500
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:525
 from refgrad._ops.ldl import (  # noqa: E402
     LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
     LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:716
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:747
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402

@@ -25,6 +25,7 @@ CHOSEN["geqrf"] = "a"
 SCHEMA_OF["geqrf.a"] = "self -> a, tau"
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:134
 def _written(function):
     written = with_out(function, "geqrf", _geqrf.GEQRF_OUT)
 
@@ -64,5 +65,6 @@ def _written_in_place(input, a, tau) -> bool:
     return geqrf
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:175
 geqrf = _written(function_form(_geqrf.geqrf, Arguments(_SIGNATURE)))
 Tensor.geqrf = method_form(_geqrf.geqrf, Arguments(_SIGNATURE, method=True))

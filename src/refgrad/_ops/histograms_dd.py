@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:533
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:558
 """torch.histogramdd: counts (or weights) of points in a grid of boxes."""
 
 import numpy as np
@@ -41,6 +41,7 @@ def _counted(a, *weight, edges, density, operation):
     return (hist, *(e.copy() for e in edges))
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:597
 def _row(name, inputs):
     return register(Op(name, "NotImplemented", inputs, forward=_counted,
                        backward=_no_derivative, outputs=None, promote=False, hides=UNSHOWN))
@@ -50,7 +51,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:584
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:611
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -87,6 +88,7 @@ def _check_given_edges(input, bins: list) -> None:
                                f"elements in the bins tensor for dimension {d}")
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:649
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -101,7 +103,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:636
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:665
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -137,6 +139,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:702
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if range is not None and len(range) != 2 * D:
@@ -156,7 +159,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:697
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:728
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:212
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:221
 """LAPACK's Bunch-Kaufman LDLᵀ (sytf2, lower) and its solve (sytrs), one matrix at a time."""
 
 import numpy as np
@@ -11,116 +11,120 @@ import numpy as np
 ALPHA = (1.0 + np.sqrt(17.0)) / 8.0
 
 
+def _pivot(a, k: int):
+    """(kp, kstep) for step ``k``, as dsytf2 chooses them; kp None: a zero column."""
+    n = a.shape[0]
+    absakk = abs(a[k, k])
+    if k < n - 1:
+        imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
+        colmax = abs(a[imax, k])
+    else:
+        imax, colmax = k, 0.0
+    if max(absakk, colmax) == 0 or np.isnan(absakk):
+        return None, 1
+    if absakk >= ALPHA * colmax:
+        return k, 1
+    rowmax = np.abs(a[imax, k:imax]).max()
+    if imax < n - 1:
+        rowmax = max(rowmax, np.abs(a[imax + 1:, imax]).max())
+    if absakk >= ALPHA * colmax * (colmax / rowmax):
+        return k, 1
+    if abs(a[imax, imax]) >= ALPHA * rowmax:
+        return imax, 1
+    return imax, 2
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:258
+def _swap(a, k: int, kk: int, kp: int, kstep: int) -> None:
+    if kp < a.shape[0] - 1:
+        a[kp + 1:, [kk, kp]] = a[kp + 1:, [kp, kk]]
+    column = a[kk + 1:kp, kk].copy()
+    a[kk + 1:kp, kk] = a[kp, kk + 1:kp]
+    a[kp, kk + 1:kp] = column
+    a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
+    if kstep == 2:
+        a[k + 1, k], a[kp, k] = a[kp, k], a[k + 1, k]
+
+
+def _update(a, k: int, kstep: int) -> None:
+    if kstep == 1:
+        d11 = 1.0 / a[k, k]
+        x = a[k + 1:, k].copy()
+        a[k + 1:, k + 1:] += np.outer(x, -d11 * x)
+        a[k + 1:, k] = x * d11
+        return
+    d21 = a[k + 1, k]
+    d11, d22 = a[k + 1, k + 1] / d21, a[k, k] / d21
+    d21 = 1.0 / (d11 * d22 - 1.0) / d21
+    wk = d21 * (d11 * a[k + 2:, k] - a[k + 2:, k + 1])
+    wkp1 = d21 * (d22 * a[k + 2:, k + 1] - a[k + 2:, k])
+    a[k + 2:, k + 2:] -= np.outer(a[k + 2:, k], wk) + np.outer(a[k + 2:, k + 1], wkp1)
+    a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:287
 def sytf2_lower(a):
     """LAPACK's unblocked Bunch-Kaufman factorization (dsytf2, lower) of one matrix."""
     a = np.array(a, dtype=a.dtype, copy=True)
     n = a.shape[0]
-    ipiv = np.zeros(n, np.int32)
-    info = 0
-    k = 0
+    ipiv, info, k = np.zeros(n, np.int32), 0, 0
     while k < n:
-        kstep = 1
-        absakk = abs(a[k, k])
-        if k < n - 1:
-            imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
-            colmax = abs(a[imax, k])
+        kp, kstep = _pivot(a, k)
+        if kp is None:  # a zero column: nothing to do, the first one counted
+            info, kp = info or k + 1, k
         else:
-            imax, colmax = k, 0.0
-        if max(absakk, colmax) == 0 or np.isnan(absakk):
-            if info == 0:
-                info = k + 1
-            kp = k
-        else:
-            if absakk >= ALPHA * colmax:
-                kp = k
-            else:
-                row = np.abs(a[imax, k:imax])
-                rowmax = row.max()
-                if imax < n - 1:
-                    rowmax = max(rowmax, np.abs(a[imax + 1:, imax]).max())
-                if absakk >= ALPHA * colmax * (colmax / rowmax):
-                    kp = k
-                elif abs(a[imax, imax]) >= ALPHA * rowmax:
-                    kp = imax
-                else:
-                    kp, kstep = imax, 2
-            kk = k + kstep - 1
-            if kp != kk:
-                if kp < n - 1:
-                    a[kp + 1:, [kk, kp]] = a[kp + 1:, [kp, kk]]
-                column = a[kk + 1:kp, kk].copy()
-                a[kk + 1:kp, kk] = a[kp, kk + 1:kp]
-                a[kp, kk + 1:kp] = column
-                a[kk, kk], a[kp, kp] = a[kp, kp], a[kk, kk]
-                if kstep == 2:
-                    a[k + 1, k], a[kp, k] = a[kp, k], a[k + 1, k]
-            if kstep == 1:
-                if k < n - 1:
-                    d11 = 1.0 / a[k, k]
-                    x = a[k + 1:, k].copy()
-                    a[k + 1:, k + 1:] += np.outer(x, -d11 * x)
-                    a[k + 1:, k] = x * d11
-            elif k < n - 2:
-                d21 = a[k + 1, k]
-                d11 = a[k + 1, k + 1] / d21
-                d22 = a[k, k] / d21
-                t = 1.0 / (d11 * d22 - 1.0)
-                d21 = t / d21
-                wk = d21 * (d11 * a[k + 2:, k] - a[k + 2:, k + 1])
-                wkp1 = d21 * (d22 * a[k + 2:, k + 1] - a[k + 2:, k])
-                a[k + 2:, k + 2:] -= np.outer(a[k + 2:, k], wk) + np.outer(a[k + 2:, k + 1], wkp1)
-                a[k + 2:, k] = wk
-                a[k + 2:, k + 1] = wkp1
-        if kstep == 1:
-            ipiv[k] = kp + 1
-        else:
-            ipiv[k] = ipiv[k + 1] = -(kp + 1)
+            if kp != k + kstep - 1:
+                _swap(a, k, k + kstep - 1, kp, kstep)
+            if k + kstep < n:
+                _update(a, k, kstep)
+        ipiv[k:k + kstep] = kp + 1 if kstep == 1 else -(kp + 1)
         k += kstep
     return np.tril(a), ipiv, info
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:293
-def sytrs_lower(a, ipiv, b):
-    """LAPACK's solve with a factorization sytf2 left (dsytrs, lower): A X = B."""
-    b = np.array(b, dtype=b.dtype, copy=True)
-    n = a.shape[0]
-    k = 0
-    while k < n:  # L D Y = P B
-        if ipiv[k] > 0:
-            kp = ipiv[k] - 1
-            if kp != k:
-                b[[k, kp]] = b[[kp, k]]
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:312
+def _forwards(a, ipiv, b) -> None:
+    """L D Y = P B, in place."""
+    n, k = a.shape[0], 0
+    while k < n:
+        one = ipiv[k] > 0
+        second = k if one else k + 1
+        kp = abs(int(ipiv[k])) - 1
+        if kp != second:
+            b[[second, kp]] = b[[kp, second]]
+        if one:
             b[k + 1:] -= np.outer(a[k + 1:, k], b[k])
             b[k] = b[k] * (1.0 / a[k, k])
             k += 1
-        else:
-            kp = -ipiv[k] - 1
-            if kp != k + 1:
-                b[[k + 1, kp]] = b[[kp, k + 1]]
-            b[k + 2:] -= np.outer(a[k + 2:, k], b[k])
-            b[k + 2:] -= np.outer(a[k + 2:, k + 1], b[k + 1])
-            akm1k = a[k + 1, k]
-            akm1 = a[k, k] / akm1k
-            ak = a[k + 1, k + 1] / akm1k
-            denom = akm1 * ak - 1.0
-            bkm1 = b[k] / akm1k
-            bk = b[k + 1] / akm1k
-            b[k] = (ak * bkm1 - bk) / denom
-            b[k + 1] = (akm1 * bk - bkm1) / denom
-            k += 2
-    k = n - 1
-    while k >= 0:  # Lᵀ X = Y
-        if ipiv[k] > 0:
-            b[k] -= a[k + 1:, k] @ b[k + 1:]
-            kp = ipiv[k] - 1
-            if kp != k:
-                b[[k, kp]] = b[[kp, k]]
-            k -= 1
-        else:
-            b[k] -= a[k + 1:, k] @ b[k + 1:]
+            continue
+        b[k + 2:] -= np.outer(a[k + 2:, k], b[k])
+        b[k + 2:] -= np.outer(a[k + 2:, k + 1], b[k + 1])
+        akm1k = a[k + 1, k]
+        akm1, ak = a[k, k] / akm1k, a[k + 1, k + 1] / akm1k
+        denom = akm1 * ak - 1.0
+        bkm1, bk = b[k] / akm1k, b[k + 1] / akm1k
+        b[k], b[k + 1] = (ak * bkm1 - bk) / denom, (akm1 * bk - bkm1) / denom
+        k += 2
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:338
+def _backwards(a, ipiv, b) -> None:
+    """Lᵀ X = Y, then the swaps undone, in place."""
+    k = a.shape[0] - 1
+    while k >= 0:
+        b[k] -= a[k + 1:, k] @ b[k + 1:]
+        step = 1 if ipiv[k] > 0 else 2
+        if step == 2:
             b[k - 1] -= a[k + 1:, k - 1] @ b[k + 1:]
-            kp = -ipiv[k] - 1
-            if kp != k:
-                b[[k, kp]] = b[[kp, k]]
-            k -= 2
+        kp = abs(int(ipiv[k])) - 1
+        if kp != k:
+            b[[k, kp]] = b[[kp, k]]
+        k -= step
+
+
+def sytrs_lower(a, ipiv, b):
+    """LAPACK's solve with a factorization sytf2 left (dsytrs, lower): A X = B."""
+    b = np.array(b, dtype=b.dtype, copy=True)
+    _forwards(a, ipiv, b)
+    _backwards(a, ipiv, b)
     return b

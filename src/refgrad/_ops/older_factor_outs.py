@@ -61,6 +61,7 @@ def svd_out(input, some=True, compute_uv=True, *, out):
     return SVD_OUT(U, S, V)
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:150
 def _zeroed(o, shape) -> None:
     """Resize ``o`` to ``shape`` as torch resizes an out (warning if it held elements),
     then zero it: NOTE [Resized without a version]."""
@@ -98,6 +99,7 @@ def _resized(o, shape) -> None:
         run(o, shape)
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:189
 def qr_out(input, some=True, *, out):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
@@ -109,7 +111,7 @@ def qr_out(input, some=True, *, out):
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:230
+# --- book/chapters/16zd_older_factorizations_out.md:234
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -140,7 +142,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:269
+# --- book/chapters/16zd_older_factorizations_out.md:273
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -171,7 +173,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:301
+# --- book/chapters/16zd_older_factorizations_out.md:305
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -188,6 +190,7 @@ def _functions():
     )
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:323
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the
