@@ -182,3 +182,18 @@ def test_what_a_mode_is_handed():
         "aten.empty.memory_format", "aten.empty.memory_format", "aten._linalg_svd.U",
         "aten.resize_.default", "aten.zero_.default", "aten.resize_.default",
         "aten.zero_.default"]
+
+
+def test_other_arguments_read_first():
+    a = torch.eye(2)
+    outs = (torch.empty(0), torch.empty(0), torch.empty(0))
+    with raises(TypeError, "svd(): argument 'some' (position 2) must be bool, not float"):
+        torch.svd(a, 1.5, out=outs)
+    with raises(TypeError, "svd(): argument 'compute_uv' (position 3) must be bool, not int"):
+        torch.svd(a, True, 2, out=outs)
+    with raises(TypeError, "qr(): argument 'some' (position 2) must be bool, not int"):
+        torch.qr(a, 2, out=outs[:2])
+    with raises(TypeError, "triangular_solve(): argument 'upper' (position 3) must be bool, "
+                           "not int"):
+        torch.triangular_solve(a, a, 2, out=outs[:2])
+    assert type(torch.svd(input=a, out=outs)).__name__ == "svd_out"

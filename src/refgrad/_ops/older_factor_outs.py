@@ -33,16 +33,17 @@ def outs_read(name: str, out, returns, position: int) -> tuple:
     return outs_given(name, out, returns)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:121
+# --- book/chapters/16zd_older_factorizations_out.md:123
 # NOTE [V turned in place]
 # torch.svd's out= writes linalg.svd's Vh into V and transposes V in place
 # afterwards, and before as well where V has two dimensions or more (so a V
 # of the right shape is written where it stands): two transpose_ calls, each
 # a version and each seen by a dispatch mode, around linalg.svd's write.
-def svd_out(input, some=True, compute_uv=True, *, out):
+def svd_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._typename import LEGACY
 
+    input, some, compute_uv = _read("svd", args, kwargs)  # NOTE [Arguments read first]
     U, S, V = outs_read("svd", out, SVD_OUT, 3)
     if compute_uv:  # NOTE [V turned in place]
         if V.ndim >= 2:
@@ -61,7 +62,40 @@ def svd_out(input, some=True, compute_uv=True, *, out):
     return SVD_OUT(U, S, V)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:150
+# --- book/chapters/16zd_older_factorizations_out.md:153
+# NOTE [Arguments read first]
+# torch's parser reads svd's and qr's other arguments before anything else,
+# out= among them; the functions written by hand read them through the
+# signatures their calls without out= are read by (chapter "Checking the
+# arguments"), which refuse in torch's words.
+# The readers, named as torch's refusals name the functions (Python's own
+# refusal of an unknown keyword says "svd()"); the module's svd and qr are
+# the functions with out=, bound at the end of the module.
+def svd(input, some=True, compute_uv=True):
+    return input, some, compute_uv
+
+
+def qr(input, some=True):
+    return input, some
+
+
+_SIGNATURES = {"svd": (svd, "svd(Tensor input, bool some = True, bool compute_uv = True)"),
+               "qr": (qr, "qr(Tensor input, bool some = True)")}
+_READERS: dict = {}
+
+
+def _read(name: str, args: tuple, kwargs: dict) -> tuple:
+    """The call's arguments, as torch's parser reads them for ``name``."""
+    from refgrad._argument_forms import function_form
+    from refgrad._arguments import Arguments
+
+    reader = _READERS.get(name)
+    if reader is None:
+        function, text = _SIGNATURES[name]
+        reader = _READERS[name] = function_form(function, Arguments(text))
+    return reader(*args, **kwargs)
+
+
 def _zeroed(o, shape) -> None:
     """Resize ``o`` to ``shape`` as torch resizes an out (warning if it held elements),
     then zero it: NOTE [Resized without a version]."""
@@ -99,19 +133,20 @@ def _resized(o, shape) -> None:
         run(o, shape)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:189
-def qr_out(input, some=True, *, out):
+# --- book/chapters/16zd_older_factorizations_out.md:225
+def qr_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
     from refgrad._warn_once import warn_once
 
+    input, some = _read("qr", args, kwargs)
     warn_once("qr", QR_DEPRECATED, stacklevel=None)
     Q, R = outs_read("qr", out, QR_OUT, 2)
     linalg.qr(input, "reduced" if some else "complete", out=(Q, R))
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:234
+# --- book/chapters/16zd_older_factorizations_out.md:271
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -142,7 +177,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:273
+# --- book/chapters/16zd_older_factorizations_out.md:310
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -173,7 +208,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:305
+# --- book/chapters/16zd_older_factorizations_out.md:342
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -190,7 +225,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:323
+# --- book/chapters/16zd_older_factorizations_out.md:360
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the
