@@ -205,6 +205,8 @@ def _differentiable(x):
 REFUSING = {"_cdist_backward", "_pdist_backward", "asinh_", "acosh_", "atanh_"}
 # unique's rows record nodes that refuse any backward: test_unique_rows_refuse_their_backward.
 REFUSING |= {"_unique2", "unique_dim", "unique_consecutive"}
+# geqrf's node refuses any backward, as torch's does: conformance/test_geqrf.py.
+REFUSING |= {"geqrf"}
 
 
 def differentiable() -> list:

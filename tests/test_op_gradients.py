@@ -109,6 +109,15 @@ _UNDERIVABLE_CALLS = {
     "out_written.1": (lambda a: torch.softmax(a.detach(), 0, out=a * 1), "softmax"),
     "out_written.2": (lambda a: torch.softmax(a, 0, out=a * 2), "softmax"),
     "out_written.3": (lambda a: torch.floor_divide(a, a * 3, out=a * 2), "floor_divide"),
+    "_histogramdd_from_bin_cts": (lambda a: torch.histogramdd(a.view(2, 1), 2).hist,
+                                  "_histogramdd_from_bin_cts"),
+    "_histogramdd_from_bin_cts.weight": (
+        lambda a: torch.histogramdd(a.detach().view(2, 1), 2, weight=a).hist,
+        "_histogramdd_from_bin_cts"),
+    "linalg_ldl_factor_ex": (lambda a: torch.linalg.ldl_factor(torch.diag(a)).LD,
+                             "linalg_ldl_factor_ex"),
+    "linalg_ldl_solve": (lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(
+        torch.eye(2, dtype=torch.float64)), a.view(2, 1)), "linalg_ldl_solve"),
 }
 
 

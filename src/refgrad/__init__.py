@@ -535,6 +535,20 @@ from refgrad._aten_arguments import (
 from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:390
+from refgrad._ops.older_factor_outs import (  # noqa: F811
+    histogram, lu_unpack, qr, svd, triangular_solve,
+)
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
+from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:742
+from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

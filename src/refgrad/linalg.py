@@ -44,6 +44,18 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:478
+from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:520
+from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:786
+from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
+
+
 # --- book/chapters/26_inplace.md:4448
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (

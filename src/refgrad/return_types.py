@@ -151,3 +151,34 @@ from refgrad._ops.lu_factors import (  # noqa: E402
 from refgrad._ops.lu_solves import LU_UNPACK_RESULT as lu_unpack  # noqa: F401, E402
 from refgrad._ops.lu_solves import LU_WITH_INFO_RESULT as _lu_with_info  # noqa: F401, E402
 from refgrad._ops.least_squares import LSTSQ_RESULT as linalg_lstsq  # noqa: F401, E402
+
+
+# --- book/chapters/16zd_older_factorizations_out.md:88
+from refgrad._ops.older_out_types import (  # noqa: E402
+    HISTOGRAM_OUT as histogram_out,  # noqa: F401
+    LU_UNPACK_OUT as lu_unpack_out,  # noqa: F401
+    QR_OUT as qr_out,  # noqa: F401
+    SVD_OUT as svd_out,  # noqa: F401
+    TRIANGULAR_SOLVE_OUT as triangular_solve_out,  # noqa: F401
+)
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:186
+from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
+from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:483
+from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
+from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:525
+from refgrad._ops.ldl import (  # noqa: E402
+    LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
+    LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
+)
+
+
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:747
+from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402

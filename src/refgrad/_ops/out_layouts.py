@@ -15,7 +15,7 @@ LAID_OUT_AS_RESULT = frozenset({
     "linalg_solve", "linalg_solve_ex", "linalg_inv", "linalg_inv_ex", "inverse",
     "linalg_cholesky", "linalg_cholesky_ex", "linalg_lu_factor", "linalg_lu_factor_ex",
     "linalg_qr", "linalg_eigh", "linalg_svd", "linalg_solve_triangular", "linalg_lu_solve",
-    "nonzero"})
+    "nonzero", "triangular_solve", "linalg_ldl_factor", "linalg_ldl_factor_ex", "linalg_ldl_solve"})
 
 
 def lay_out_as(out, result) -> None:

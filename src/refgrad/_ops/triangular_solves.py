@@ -175,9 +175,9 @@ def _check_old(b, A) -> None:
 
 
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
-    # chapter "Warnings given once"; one frame up is the argument parser, not the caller
-    warn_once("triangular_solve", TRIANGULAR_SOLVE_DEPRECATED, stacklevel=3)
-    _check_old(input, A)
+    _check_old(input, A)  # a refused call spends no warning, as in torch
+    # chapter "Warnings given once": at the caller's line, however wrapped (out= is)
+    warn_once("triangular_solve", TRIANGULAR_SOLVE_DEPRECATED, stacklevel=None)
     solution, coefficient = call(TRIANGULAR_SOLVE, (input, A), {
         "upper": upper, "transpose": transpose, "unitriangular": unitriangular})
     return TRIANGULAR_SOLVE_RESULT(solution, coefficient)

@@ -214,6 +214,9 @@ SCHEMAS.update({
     # the views changed in place (chapter "In-place arguments under a dispatch mode")
     "squeeze_dim_": "self, dim", "squeeze_dims_": "self, dim", "unsqueeze_": "self, dim",
     "transpose_": "self, dim0, dim1",
+    # chapter "LAPACK's QR and LDLᵀ, ..."
+    "linalg_ldl_factor_ex": "self, *, !hermitian=False, !check_errors=False",
+    "linalg_ldl_solve": "LD, pivots, B, *, !hermitian=False",
 })
 _DERIVED.update({
     "linalg_det": _factors("det"), "linalg_slogdet": _factors("det"),
@@ -223,11 +226,13 @@ _DERIVED.update({
                                                                 "sumdim")},
     "hardsigmoid_backward": lambda p: {"operation": "hardsigmoid_backward"},
     "multi_margin_loss_backward": lambda p: {"operation": "multi_margin_loss_backward"},
+    "linalg_ldl_factor_ex": lambda p: {"operation": "linalg_ldl_factor_ex"},
+    "linalg_ldl_solve": lambda p: {"operation": "linalg_ldl_solve"},
 })
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:490
+# --- book/chapters/29d_mode_arguments.md:495
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
