@@ -8,6 +8,7 @@
 import sys
 
 from refgrad.autograd._introspection import peek_sequence_nr
+from refgrad.autograd._profiler_schema_counts import schema_shapes
 from refgrad.autograd._state import state, switched_on
 
 _NO_AUTOGRAD_STEP = frozenset((
@@ -35,7 +36,7 @@ def _autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:599
+# --- book/chapters/22b_profiler.md:600
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -59,7 +60,9 @@ class ProfilerMode:
         if (top and state.grad_enabled and not state.inference_mode
                 and name not in _NO_AUTOGRAD_STEP):
             seq = peek_sequence_nr()
-        shapes = _shapes(args, kwargs) if recorder.record_shapes else None
+        shapes = None
+        if recorder.record_shapes:  # chapter "The profiler, closer to torch"
+            shapes = schema_shapes(name, func._overloadname, args, kwargs)
         event = recorder.begin("aten::" + name, shapes, seq)
         try:
             return func(*args, **kwargs)
@@ -78,9 +81,3 @@ class ProfilerMode:
                 del modes[i]
                 break
         switched_on.count("dispatch_modes", -1)
-
-
-def _shapes(args, kwargs) -> list:
-    """One entry per argument: a tensor's sizes, else an empty list."""
-    return [list(value.shape) if hasattr(value, "_data") else []
-            for value in (*args, *kwargs.values())]
