@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:565
+# --- book/chapters/22b_profiler.md:570
 """The profiler's dispatch mode: an event for every op the modes see."""
 
 import sys
@@ -36,7 +36,22 @@ def _autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:600
+# --- book/chapters/22b_profiler.md:605
+def inside_an_op(recorder) -> bool:
+    """Whether the innermost open event is an op's: a composite's holds ops of its own."""
+    top = recorder.open[-1] if recorder.open else None
+    return top is not None and top.name.startswith("aten::") and top._composite is None
+
+
+def op_sequence_nr(recorder, name: str) -> int:
+    """The sequence number an op event shows: the next node's, or -1."""
+    if (inside_an_op(recorder) or not state.grad_enabled or state.inference_mode
+            or name in _NO_AUTOGRAD_STEP):
+        return -1
+    return peek_sequence_nr()
+
+
+# --- book/chapters/22b_profiler.md:621
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -54,12 +69,7 @@ class ProfilerMode:
             return func(*args, **kwargs)  # NOTE [Autograd's detaches, not recorded]
         recorder = self.recorder
         self.before_op(recorder)  # the engine's events: "Where the node events come from"
-        parent = recorder.open[-1] if recorder.open else None
-        top = parent is None or not parent.name.startswith("aten::")
-        seq = -1
-        if (top and state.grad_enabled and not state.inference_mode
-                and name not in _NO_AUTOGRAD_STEP):
-            seq = peek_sequence_nr()
+        seq = op_sequence_nr(recorder, name)
         shapes = None
         if recorder.record_shapes:  # chapter "The profiler, closer to torch"
             shapes = schema_shapes(name, func._overloadname, args, kwargs)
