@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:570
+# --- book/chapters/22b_profiler.md:572
 """The profiler's dispatch mode: an event for every op the modes see."""
 
 import sys
@@ -25,9 +25,9 @@ def _autograd_detaches() -> frozenset:
                                           seen.hooked_seen))
 
 
-def _autograd_detach(frame, codes) -> bool:
+def autograd_detach(frame, codes) -> bool:
     """Whether the detach being dispatched is autograd saving or unpacking an output."""
-    for _ in range(8):  # the function that asks is a few calls out from the mode
+    for _ in range(16):  # a few calls out from the mode, and a user's mode's between
         frame = frame.f_back
         if frame is None:
             return False
@@ -36,11 +36,14 @@ def _autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:605
+# --- book/chapters/22b_profiler.md:607
 def inside_an_op(recorder) -> bool:
-    """Whether the innermost open event is an op's: a composite's holds ops of its own."""
+    """Whether the innermost open event is an op's (a composite's holds ops of its own), or
+    a user's mode's: NOTE [A user's mode in a profile]."""
     top = recorder.open[-1] if recorder.open else None
-    return top is not None and top.name.startswith("aten::") and top._composite is None
+    if top is None or top._composite is not None:
+        return False
+    return top.name.startswith("aten::") or top.name == "PythonDispatchMode"
 
 
 def op_sequence_nr(recorder, name: str) -> int:
@@ -51,7 +54,7 @@ def op_sequence_nr(recorder, name: str) -> int:
     return peek_sequence_nr()
 
 
-# --- book/chapters/22b_profiler.md:621
+# --- book/chapters/22b_profiler.md:626
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -61,11 +64,12 @@ class ProfilerMode:
     def __init__(self, recorder, before_op) -> None:
         self.recorder, self.before_op = recorder, before_op
         self.detaches = _autograd_detaches()
+        recorder.mode = self  # for a user's mode: NOTE [A user's mode in a profile]
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = func.overloadpacket.__name__
-        if name == "detach" and _autograd_detach(sys._getframe(), self.detaches):
+        if name == "detach" and autograd_detach(sys._getframe(), self.detaches):
             return func(*args, **kwargs)  # NOTE [Autograd's detaches, not recorded]
         recorder = self.recorder
         self.before_op(recorder)  # the engine's events: "Where the node events come from"

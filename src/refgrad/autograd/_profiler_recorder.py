@@ -32,6 +32,7 @@ class Recorder:
         self.events = EventList()
         self.open: list = []
         self.tasks: list = []  # the backward passes with node events open, innermost last
+        self.mode = None  # the profile's mode, once made
         self.thread = thread_number()
         self.origin = time.perf_counter_ns()
 
@@ -66,7 +67,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:466
+# --- book/chapters/22b_profiler.md:467
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -97,7 +98,7 @@ class record_function:
         return labelled
 
 
-# --- book/chapters/22b_profiler.md:504
+# --- book/chapters/22b_profiler.md:505
 def recorded_call(name: str, function, *args):
     """``function(*args)``, inside an event ``name`` if this thread records."""
     recorder = current_recorder()

@@ -5,6 +5,8 @@
 # --- book/chapters/29_dispatch_modes.md:50
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
+from refgrad.autograd._profiler_recorder import profiling
+from refgrad.autograd._profiler_user_modes import mode_call
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import overload
@@ -37,7 +39,7 @@ def _get_current_dispatch_mode():
     return stack[-1] if stack else None
 
 
-# --- book/chapters/29_dispatch_modes.md:179
+# --- book/chapters/29_dispatch_modes.md:181
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -69,7 +71,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:219
+# --- book/chapters/29_dispatch_modes.md:224
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -88,6 +90,8 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
     shown = shown_as(func)
     shown.last_handed = func
     try:
+        if profiling[0] and not hasattr(mode, "_profiler_mode"):  # a user's, under a profile:
+            return mode_call(mode, shown, args, kwargs)  # NOTE [A user's mode in a profile]
         return mode.__torch_dispatch__(shown, (), args, kwargs)
     except Exception as error:  # NOTE [A failure a mode has seen]
         error.__dict__["_seen_by_a_mode"] = True
@@ -97,7 +101,7 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
         modes.append(mode)
 
 
-# --- book/chapters/29_dispatch_modes.md:250
+# --- book/chapters/29_dispatch_modes.md:257
 # NOTE [One object per overload]
 # torch has one OpOverload object per overload, so a mode may test
 # `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
@@ -124,7 +128,7 @@ def handed_func(overload):
     return None
 
 
-# --- book/chapters/29_dispatch_modes.md:324
+# --- book/chapters/29_dispatch_modes.md:331
 _ROW_FUNCS: dict = {}
 
 
@@ -164,7 +168,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:374
+# --- book/chapters/29_dispatch_modes.md:381
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -229,7 +233,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:444
+# --- book/chapters/29_dispatch_modes.md:451
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -249,7 +253,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:562
+# --- book/chapters/29_dispatch_modes.md:569
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -272,7 +276,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:591
+# --- book/chapters/29_dispatch_modes.md:598
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
