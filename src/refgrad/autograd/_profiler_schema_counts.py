@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:42
+# --- book/chapters/22d_profiler_closer_to_torch.md:43
 """How many arguments torch's schema gives an overload that has defaults: NOTE [Shapes for
 every argument]."""
 
 _NAMED: dict = {}  # count: the overloads with that many arguments
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:50
+# --- book/chapters/22d_profiler_closer_to_torch.md:51
 _NAMED[2] = """
     _pdist_forward bernoulli cat celu celu_ cholesky cholesky_inverse clone concat
     concatenate contiguous count_nonzero diag diagflat gelu gelu_ glu hardshrink leaky_relu
@@ -22,7 +22,7 @@ _NAMED[2] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:63
+# --- book/chapters/22d_profiler_closer_to_torch.md:64
 _NAMED[3] = """
     _linalg_eigh _lu_with_info _pdist_forward.out _safe_softmax _upsample_nearest_exact1d
     add.Scalar add.Tensor add_.Scalar add_.Tensor all.dim all.dims amax amin aminmax any.dim
@@ -55,7 +55,7 @@ _NAMED[3] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:97
+# --- book/chapters/22d_profiler_closer_to_torch.md:98
 _NAMED[4] = """
     _linalg_solve_ex _linalg_svd _to_copy.out _unique2 _upsample_nearest_exact1d.out
     _upsample_nearest_exact2d add.Scalar_out add.out addcdiv addcdiv_ addcmul addcmul_
@@ -94,7 +94,7 @@ _NAMED[4] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:137
+# --- book/chapters/22d_profiler_closer_to_torch.md:138
 _NAMED[5] = """
     _efficientzerotensor _index_put_impl_ _index_put_impl_.hacked_twin
     _linalg_eigh.eigenvalues _upsample_bicubic2d_aa _upsample_bilinear2d_aa
@@ -127,7 +127,7 @@ _NAMED[5] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:171
+# --- book/chapters/22d_profiler_closer_to_torch.md:172
 _NAMED[6] = """
     _ctc_loss.Tensor _ctc_loss _upsample_bicubic2d_aa.out _upsample_bilinear2d_aa.out
     _upsample_nearest_exact3d.out addbmm.out addmm.dtype addmm.out addmv.out addr.out
@@ -154,7 +154,7 @@ _NAMED[6] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:199
+# --- book/chapters/22d_profiler_closer_to_torch.md:200
 _NAMED[7] = """
     _linalg_svd.U _scaled_dot_product_flash_attention_for_cpu _to_copy _unique2.out
     addmm.dtype_out arange.start_step avg_pool1d.out avg_pool2d avg_pool3d baddbmm.dtype_out
@@ -170,7 +170,7 @@ _NAMED[7] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:216
+# --- book/chapters/22d_profiler_closer_to_torch.md:217
 _NAMED[8] = """
     _ctc_loss.Tensor_out _ctc_loss.out _linalg_solve_ex.result _trilinear avg_pool2d.out
     avg_pool3d.out conv_transpose1d conv_transpose2d.input conv_transpose3d.input
@@ -183,20 +183,20 @@ _NAMED[8] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:230
+# --- book/chapters/22d_profiler_closer_to_torch.md:231
 _NAMED[9] = """
     _ctc_loss_backward.Tensor _ctc_loss_backward _trilinear.out
     randint_like.low_generator_dtype
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:238
+# --- book/chapters/22d_profiler_closer_to_torch.md:239
 _NAMED[10] = """
     _ctc_loss_backward.out
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:253
+# --- book/chapters/22d_profiler_closer_to_torch.md:254
 _COUNTS: dict = {}
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:420
+# --- book/chapters/22d_profiler_closer_to_torch.md:421
 """A user's dispatch mode under a profile: NOTE [A user's mode in a profile]."""
 
 import sys
@@ -13,23 +13,35 @@ from refgrad.autograd._profiler_schema_counts import schema_shapes
 from refgrad.autograd._state import state
 
 
+def _unrecorded(recorder, func) -> bool:
+    """No profile in this thread, or autograd's own detach."""
+    if recorder is None or recorder.mode is None:
+        return True
+    from refgrad.autograd._profiler_ops import autograd_detach
+
+    return func.overloadpacket.__name__ == "detach" and autograd_detach(
+        sys._getframe(1), recorder.mode.detaches)
+
+
+def _shapes(recorder, func, args, kwargs):
+    if not recorder.record_shapes:
+        return None
+    return schema_shapes(func.overloadpacket.__name__, func._overloadname, args, kwargs or {})
+
+
+# --- book/chapters/22d_profiler_closer_to_torch.md:451
 def mode_call(mode, func, args, kwargs):
     """``mode.__torch_dispatch__`` of a user's mode, with torch's events around it."""
     recorder = current_recorder()
-    if recorder is None or recorder.mode is None:
+    if _unrecorded(recorder, func):
         return mode.__torch_dispatch__(func, (), args, kwargs)
-    from refgrad.autograd._profiler_ops import autograd_detach, op_sequence_nr
+    from refgrad.autograd._profiler_ops import op_sequence_nr
 
-    name = func.overloadpacket.__name__
-    if name == "detach" and autograd_detach(sys._getframe(), recorder.mode.detaches):
-        return mode.__torch_dispatch__(func, (), args, kwargs)
-    shapes = None
-    if recorder.record_shapes:
-        shapes = schema_shapes(name, func._overloadname, args, kwargs or {})
+    shapes, name = _shapes(recorder, func, args, kwargs), func.overloadpacket.__name__
     modes, ours = state.dispatch_modes, recorder.mode
     below = any(m is ours for m in modes)
     if below:  # the op's event, where the profiler's mode would have opened it
-        recorder.mode.before_op(recorder)
+        ours.before_op(recorder)
         outer = recorder.begin("aten::" + name, shapes, op_sequence_nr(recorder, name))
     else:  # opened already, by the profiler's mode above: it goes to the bottom meanwhile
         outer = None
