@@ -9,6 +9,7 @@ import sys
 
 from refgrad.autograd._introspection import peek_sequence_nr
 from refgrad.autograd._profiler_schema_counts import schema_shapes
+from refgrad.autograd._profiler_sums import add_in_place, noted_sum
 from refgrad.autograd._state import state, switched_on
 
 _NO_AUTOGRAD_STEP = frozenset((
@@ -36,7 +37,7 @@ def autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:607
+# --- book/chapters/22b_profiler.md:608
 def inside_an_op(recorder) -> bool:
     """Whether the innermost open event is an op's (a composite's holds ops of its own), or
     a user's mode's: NOTE [A user's mode in a profile]."""
@@ -54,7 +55,7 @@ def op_sequence_nr(recorder, name: str) -> int:
     return peek_sequence_nr()
 
 
-# --- book/chapters/22b_profiler.md:626
+# --- book/chapters/22b_profiler.md:627
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -72,6 +73,15 @@ class ProfilerMode:
         if name == "detach" and autograd_detach(sys._getframe(), self.detaches):
             return func(*args, **kwargs)  # NOTE [Autograd's detaches, not recorded]
         recorder = self.recorder
+        if name == "add" and len(args) == 2 and not kwargs:
+            buffer = noted_sum(args)  # NOTE [Sums in place under a profile]
+            if buffer is not None:
+                self.before_op(recorder)
+                event = recorder.begin("aten::add_", schema_shapes("add_", "Tensor", args, {}))
+                try:
+                    return add_in_place(buffer)
+                finally:
+                    recorder.end(event)
         self.before_op(recorder)  # the engine's events: "Where the node events come from"
         seq = op_sequence_nr(recorder, name)
         shapes = None
