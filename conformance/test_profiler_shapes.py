@@ -1,7 +1,7 @@
 """The profiler's input shapes and its events for composite ops, as torch 2.13 records them.
 
 Shapes list one entry per argument of the operator's schema, given or not. Composite ops
-(``matmul``, ``linear``, ``reshape``, ``flatten``, ``contiguous``, the softmaxes) are events
+(``matmul``, ``linear``, ``reshape``, ``to``, ``dropout``, ...) are events
 around the ops they call. As in test_profiler.py, the events inside an op's kernel are left
 aside: the outline keeps every event whose parent is not an op, a composite not counting as
 one.
@@ -14,7 +14,8 @@ from torch.autograd.profiler import profile
 from conformance._profiler_shapes_expected import OUTLINES
 
 COMPOSITES = ("aten::matmul", "aten::linear", "aten::reshape", "aten::flatten",
-              "aten::contiguous", "aten::softmax", "aten::log_softmax")
+              "aten::contiguous", "aten::softmax", "aten::log_softmax", "aten::to",
+              "aten::square", "aten::expand_as", "aten::view_as", "aten::dropout")
 
 
 def _a():
@@ -95,6 +96,26 @@ def softmaxes():
     torch.nn.functional.log_softmax(a, 0)
 
 
+def conversions():
+    a = _a()
+    a.to(torch.float64)
+    a.to(torch.float32)  # nothing to do: an event with nothing inside
+    a.double()
+    a.float()
+    a.to(torch.ones(1, dtype=torch.float64))
+    a.to("cpu")
+    a.to(dtype=torch.float64)
+
+
+def more_composites():
+    a = _a()
+    a.square()
+    torch.ones(1, 3).expand_as(a)
+    a.view_as(a)
+    torch.nn.functional.dropout(a, 0.5)
+    torch.nn.functional.dropout(a, 0.5, training=False)
+
+
 def composites_in_a_backward():
     a = _a()
     w = torch.ones(6, requires_grad=True)
@@ -110,7 +131,8 @@ def without_grad():
 
 
 PROGRAMS = [sums, arithmetic, shapes_and_lists, factories_and_writes, products, linear_layers,
-            reshaping, softmaxes, composites_in_a_backward, without_grad]
+            reshaping, softmaxes, conversions, more_composites, composites_in_a_backward,
+            without_grad]
 
 
 def outline(events) -> list:

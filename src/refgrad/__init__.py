@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1676
+# --- book/chapters/16_functions.md:1696
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -196,7 +196,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:608
+# --- book/chapters/16f_more_elementwise.md:616
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -555,7 +555,7 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
-# --- book/chapters/22b_profiler.md:1059
+# --- book/chapters/22b_profiler.md:1060
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
 
 

@@ -92,6 +92,12 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
 # --- book/chapters/16q_functional.md:2929
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
+    if switched_on.dispatch_modes and state.dispatch_modes and not inplace:
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("dropout"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("dropout", (input, p, training), dropout, input, p,  # to
+                                   training)  # torch"
     return _dropped(input, p, training, inplace)
 
 
@@ -123,7 +129,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:2967
+# --- book/chapters/16q_functional.md:2973
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

@@ -147,6 +147,10 @@ def square(input):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("square", square, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("square"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("square", (input,), square, input)  # to torch"
     return input.pow(2)
 
 
@@ -173,13 +177,17 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:575
+# --- book/chapters/16f_more_elementwise.md:579
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("expand_as", expand_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("expand_as"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("expand_as", (self, other), expand_as, self, other)  # to torch"
     return self.expand(other.shape)
 
 

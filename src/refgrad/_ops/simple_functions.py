@@ -116,6 +116,12 @@ _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None,
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("to"):  # its event under a profile: chapter "The profiler, closer to
+            shown = (input, *(None if isinstance(a, Tensor) else a for a in args))  # torch"
+            return composite_event(to_overload(input, args, kwargs), shown, to, input, *args,
+                                   **kwargs)
         named = asked_options()  # NOTE [The options a copy names]
         tensors = (input, *(a for a in args if isinstance(a, Tensor)))
         if composite_whole(tensors):  # NOTE [Composite ops below autograd]
@@ -153,7 +159,17 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:985
+# --- book/chapters/16_functions.md:991
+def to_overload(input, args, kwargs) -> str:
+    """torch's overload of ``to`` for these arguments, for a profile's event: its binding
+    asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
+    tensor gives both), and ``to.dtype_layout`` otherwise."""
+    given = [a for a in args if type(a) is not bool]
+    dtype = "dtype" in kwargs or any(type(a) is DType or isinstance(a, Tensor) for a in given)
+    device = "device" in kwargs or any(type(a) is not DType for a in given)
+    return "to.device" if dtype and device else "to.dtype" if dtype else "to.dtype_layout"
+
+
 def differentiable(dtype) -> bool:
     return dtype.is_floating_point or dtype.is_complex
 
@@ -174,7 +190,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1011
+# --- book/chapters/16_functions.md:1027
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -200,7 +216,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1096
+# --- book/chapters/16_functions.md:1112
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -49,13 +49,14 @@ def inside_an_op(recorder) -> bool:
 
 def op_sequence_nr(recorder, name: str) -> int:
     """The sequence number an op event shows: the next node's, or -1."""
-    if (inside_an_op(recorder) or not state.grad_enabled or state.inference_mode
-            or name in _NO_AUTOGRAD_STEP):
+    if inside_an_op(recorder) or not state.grad_enabled or state.inference_mode:
         return -1
+    if name in _NO_AUTOGRAD_STEP and not (recorder.open and recorder.open[-1]._composite):
+        return -1  # a factory has a number only inside a composite, in torch's events
     return peek_sequence_nr()
 
 
-# --- book/chapters/22b_profiler.md:627
+# --- book/chapters/22b_profiler.md:628
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
