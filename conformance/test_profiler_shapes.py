@@ -15,7 +15,9 @@ from conformance._profiler_shapes_expected import OUTLINES
 
 COMPOSITES = ("aten::matmul", "aten::linear", "aten::reshape", "aten::flatten",
               "aten::contiguous", "aten::softmax", "aten::log_softmax", "aten::to",
-              "aten::square", "aten::expand_as", "aten::view_as", "aten::dropout")
+              "aten::square", "aten::expand_as", "aten::view_as", "aten::dropout",
+              "aten::cross_entropy_loss", "aten::nll_loss_nd", "aten::nll_loss",
+              "aten::nll_loss2d")
 
 
 def _a():
@@ -116,6 +118,17 @@ def more_composites():
     torch.nn.functional.dropout(a, 0.5, training=False)
 
 
+TARGETS = torch.zeros(2, dtype=torch.long)
+
+
+def losses():
+    a = _a()
+    torch.nn.functional.nll_loss(a, TARGETS)
+    torch.nn.functional.nll_loss(a, TARGETS, reduction="sum")
+    torch.nn.functional.nll_loss(a[0], TARGETS[0])
+    torch.nn.functional.nll_loss(a.log_softmax(1), TARGETS).backward()
+
+
 def composites_in_a_backward():
     a = _a()
     w = torch.ones(6, requires_grad=True)
@@ -131,7 +144,7 @@ def without_grad():
 
 
 PROGRAMS = [sums, arithmetic, shapes_and_lists, factories_and_writes, products, linear_layers,
-            reshaping, softmaxes, conversions, more_composites, composites_in_a_backward,
+            reshaping, softmaxes, conversions, more_composites, losses, composites_in_a_backward,
             without_grad]
 
 

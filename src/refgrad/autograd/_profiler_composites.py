@@ -8,6 +8,7 @@
 
 from refgrad.autograd._profiler_recorder import current_recorder
 from refgrad.autograd._profiler_schema_counts import schema_shapes
+from refgrad.autograd._state import state, switched_on
 
 _LEAVES_OUT = {"flatten": "reshape"}  # the composite whose own call makes no event
 
@@ -22,6 +23,12 @@ def beginning(name: str) -> bool:
         top._entering = False  # the call the event was opened for
         return False
     return top is None or top._hides != name
+
+
+def profiled(name: str) -> bool:
+    """``beginning(name)``, asked only while a mode is on: a composite with no branch for
+    modes asks this."""
+    return bool(switched_on.dispatch_modes and state.dispatch_modes) and beginning(name)
 
 
 def composite_event(name: str, shown: tuple, function, *args, **kwargs):
