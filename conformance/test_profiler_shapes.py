@@ -17,7 +17,7 @@ COMPOSITES = ("aten::matmul", "aten::linear", "aten::reshape", "aten::flatten",
               "aten::contiguous", "aten::softmax", "aten::log_softmax", "aten::to",
               "aten::square", "aten::expand_as", "aten::view_as", "aten::dropout",
               "aten::cross_entropy_loss", "aten::nll_loss_nd", "aten::nll_loss",
-              "aten::nll_loss2d")
+              "aten::nll_loss2d", "aten::layer_norm")
 
 
 def _a():
@@ -129,6 +129,13 @@ def losses():
     torch.nn.functional.nll_loss(a.log_softmax(1), TARGETS).backward()
 
 
+def layer_norms():
+    a = _a()
+    torch.nn.functional.layer_norm(a, (3,))
+    torch.nn.functional.layer_norm(a, [3], torch.ones(3), torch.zeros(3))
+    torch.nn.functional.layer_norm(a, (2, 3), eps=1e-3).sum().backward()
+
+
 def composites_in_a_backward():
     a = _a()
     w = torch.ones(6, requires_grad=True)
@@ -144,8 +151,8 @@ def without_grad():
 
 
 PROGRAMS = [sums, arithmetic, shapes_and_lists, factories_and_writes, products, linear_layers,
-            reshaping, softmaxes, conversions, more_composites, losses, composites_in_a_backward,
-            without_grad]
+            reshaping, softmaxes, conversions, more_composites, losses, layer_norms,
+            composites_in_a_backward, without_grad]
 
 
 def outline(events) -> list:

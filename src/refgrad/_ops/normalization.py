@@ -92,6 +92,11 @@ def _listed(shape):
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    from refgrad.autograd._profiler_composites import composite_event, profiled
+
+    if profiled("layer_norm"):  # its event under a profile: chapter "The profiler, closer to
+        shown = (input, normalized_shape, weight, bias, eps)  # torch"
+        return composite_event("layer_norm", shown, layer_norm, *shown)
     return _checked(input, normalized_shape, weight, bias, eps, "layer_norm")[0]
 
 
