@@ -17,7 +17,10 @@ COMPOSITES = ("aten::matmul", "aten::linear", "aten::reshape", "aten::flatten",
               "aten::contiguous", "aten::softmax", "aten::log_softmax", "aten::to",
               "aten::square", "aten::expand_as", "aten::view_as", "aten::dropout",
               "aten::cross_entropy_loss", "aten::nll_loss_nd", "aten::nll_loss",
-              "aten::nll_loss2d", "aten::layer_norm")
+              "aten::nll_loss2d", "aten::layer_norm", "aten::broadcast_to", "aten::movedim",
+              "aten::moveaxis", "aten::ravel", "aten::reshape_as", "aten::chunk",
+              "aten::unflatten", "aten::mT", "aten::swapaxes", "aten::swapdims",
+              "aten::sum_to_size")
 
 
 def _a():
@@ -136,6 +139,22 @@ def layer_norms():
     torch.nn.functional.layer_norm(a, (2, 3), eps=1e-3).sum().backward()
 
 
+def moves_and_pieces():
+    a = _a()
+    a.broadcast_to(2, 2, 3)
+    a.movedim(0, 1)
+    a.moveaxis(0, 1)
+    a.ravel()
+    a.t().ravel()
+    a.reshape_as(a)
+    a.chunk(2)
+    a.unflatten(1, (3, 1))
+    a.mT
+    a.swapaxes(0, 1)
+    a.swapdims(0, 1)
+    a.sum_to_size(1, 3)
+
+
 def composites_in_a_backward():
     a = _a()
     w = torch.ones(6, requires_grad=True)
@@ -152,7 +171,7 @@ def without_grad():
 
 PROGRAMS = [sums, arithmetic, shapes_and_lists, factories_and_writes, products, linear_layers,
             reshaping, softmaxes, conversions, more_composites, losses, layer_norms,
-            composites_in_a_backward, without_grad]
+            moves_and_pieces, composites_in_a_backward, without_grad]
 
 
 def outline(events) -> list:

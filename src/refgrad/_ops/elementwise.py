@@ -174,10 +174,15 @@ def reshape_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("reshape_as", reshape_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("reshape_as"):  # its event under a profile: chapter "The profiler, closer
+            shown = (self, other)  # to torch"
+            return composite_event("reshape_as", shown, reshape_as, *shown)
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:579
+# --- book/chapters/16f_more_elementwise.md:584
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

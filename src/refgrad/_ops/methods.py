@@ -290,6 +290,11 @@ def _matrix_transpose(t):
 
         if composite_whole((t,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("mT", _matrix_transpose, (t,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("mT"):  # its event under a profile: chapter "The profiler, closer
+            shown = (t,)  # to torch"
+            return composite_event("mT", shown, _matrix_transpose, *shown)
     if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
         warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
                   "identity in these cases.")
