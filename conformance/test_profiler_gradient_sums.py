@@ -74,3 +74,19 @@ def test_the_gradients_are_the_same_as_without_a_profile():
     program(plain)
     assert profiled.grad.tolist() == plain.grad.tolist()
     assert profiled.grad._version == plain.grad._version
+
+
+def test_under_a_users_mode_the_sum_is_out_of_place():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    def program(x):
+        with Seen():
+            (x * 2 + x * 3).sum().backward()
+
+    found, x = _sums(program)
+    assert found == [("aten::add", "MulBackward0")]
+    assert x.grad._version == 0

@@ -38,7 +38,8 @@ class Buffer(list):
 
     def __getitem__(self, slot):
         if list.__getitem__(self, slot) is not None and sys._getframe(1).f_code is _DELIVER:
-            if getattr(self, "in_place", None) is None:
+            noted = getattr(self, "in_place", None)
+            if noted is None or noted[0] is not list.__getitem__(self, slot):
                 self.in_place = _in_place(self, slot, sys._getframe(1).f_locals)
         return list.__getitem__(self, slot)
 
@@ -47,7 +48,7 @@ def _in_place(buffer, slot, delivering):
     """(partial, grad) if the engine, with no mode on, would add ``grad`` in place."""
     grad = delivering["grad"]
     if state.grad_enabled or ZERO_GRADS or grad is None or list.__getitem__(
-            buffer, slot) is grad:
+            buffer, slot) is grad or _users_mode():
         return None
     index = EdgeIndex(delivering["nodes"], delivering["slots"], delivering["grads"])
     if not sole_holder(buffer, slot, index.handed_on(list.__getitem__(buffer, slot), grad)):
@@ -55,7 +56,12 @@ def _in_place(buffer, slot, delivering):
     return list.__getitem__(buffer, slot), grad
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:597
+# --- book/chapters/22d_profiler_closer_to_torch.md:598
+def _users_mode() -> bool:
+    return any(not hasattr(mode, "_profiler_mode") for mode in state.dispatch_modes)
+
+
+# --- book/chapters/22d_profiler_closer_to_torch.md:607
 def noted_sum(args):
     """The buffer whose noted sum ``args`` are, if they are one."""
     frame = sys._getframe(2)
