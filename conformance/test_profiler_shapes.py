@@ -110,6 +110,8 @@ def conversions():
     a.to(torch.ones(1, dtype=torch.float64))
     a.to("cpu")
     a.to(dtype=torch.float64)
+    a.type(torch.float64)
+    a.to(None, torch.float64)
 
 
 def more_composites():
