@@ -20,7 +20,7 @@ COMPOSITES = ("aten::matmul", "aten::linear", "aten::reshape", "aten::flatten",
               "aten::nll_loss2d", "aten::layer_norm", "aten::broadcast_to", "aten::movedim",
               "aten::moveaxis", "aten::ravel", "aten::reshape_as", "aten::chunk",
               "aten::unflatten", "aten::mT", "aten::swapaxes", "aten::swapdims",
-              "aten::sum_to_size")
+              "aten::sum_to_size", "aten::type_as")
 
 
 def _a():
@@ -112,6 +112,9 @@ def conversions():
     a.to(dtype=torch.float64)
     a.type(torch.float64)
     a.to(None, torch.float64)
+    a.type_as(a)
+    a.type_as(a.double())
+    a.softmax(1, dtype=torch.float64)
 
 
 def more_composites():
@@ -128,6 +131,9 @@ TARGETS = torch.zeros(2, dtype=torch.long)
 
 def losses():
     a = _a()
+    torch.nn.functional.cross_entropy(a, TARGETS)
+    torch.nn.functional.cross_entropy(a, torch.ones(2, 3))
+    torch.nn.functional.cross_entropy(a, TARGETS, reduction="none").sum().backward()
     torch.nn.functional.nll_loss(a, TARGETS)
     torch.nn.functional.nll_loss(a, TARGETS, reduction="sum")
     torch.nn.functional.nll_loss(a[0], TARGETS[0])

@@ -70,9 +70,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if input.shape == target.shape:
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        return _probabilities(log_softmax(input, axis), target, weight, code, label_smoothing,
-                              axis)
+        return _probabilities(_log_p(input, axis), target, weight, code, label_smoothing, axis)
     if label_smoothing > 0:
-        return _smoothed(log_softmax(input, axis), target, weight, code, ignore_index,
+        return _smoothed(_log_p(input, axis), target, weight, code, ignore_index,
                          label_smoothing, axis)
-    return nll_loss_nd(log_softmax(input, axis), target, weight, code, ignore_index)
+    return nll_loss_nd(_log_p(input, axis), target, weight, code, ignore_index)
+
+
+def _log_p(input, axis):
+    # its own dtype named, as torch's cross_entropy_loss names it: a profile shows the `to`
+    return log_softmax(input, axis, dtype=input.dtype)

@@ -202,6 +202,10 @@ def type_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("type_as", type_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("type_as"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("type_as", (self, other), type_as, self, other)  # to torch"
     from refgrad.utils._mode_arguments import ask_options
 
     ask_options("layout", "device")  # torch's names them: NOTE [The options a copy names]

@@ -163,7 +163,12 @@ def to(input, *args, **kwargs):
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
-    tensor gives both), and ``to.dtype_layout`` otherwise."""
+    tensor gives both), and ``to.dtype_layout`` otherwise, as does its own code where it
+    names the layout too (NOTE [The options a copy names])."""
+    from refgrad.utils._mode_arguments import _NAMED
+
+    if "layout" in _NAMED.get("asked", ()):
+        return "to.dtype_layout"
     given = [a for a in args if a is not None and type(a) is not bool]  # None: not given
     dtype = kwargs.get("dtype") is not None or any(
         type(a) is DType or isinstance(a, Tensor) for a in given)
@@ -191,7 +196,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1028
+# --- book/chapters/16_functions.md:1033
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -217,7 +222,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1113
+# --- book/chapters/16_functions.md:1118
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
