@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1671
+# --- book/chapters/16_functions.md:1707
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -154,23 +154,23 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:848
+# --- book/chapters/16b_reductions.md:855
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1602
+# --- book/chapters/16b_reductions.md:1609
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:443
+# --- book/chapters/16c_linalg.md:446
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1314
+# --- book/chapters/16d_indexing.md:1323
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1929
+# --- book/chapters/16d_indexing.md:1943
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -196,7 +196,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:608
+# --- book/chapters/16f_more_elementwise.md:625
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -205,11 +205,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:751
+# --- book/chapters/16g_moves_and_fused.md:781
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1093
+# --- book/chapters/16g_moves_and_fused.md:1123
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1466
+# --- book/chapters/16j_products_and_shapes.md:1471
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1514
+# --- book/chapters/16j_products_and_shapes.md:1519
 from refgrad import functional
 
 
@@ -569,7 +569,7 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
-# --- book/chapters/22b_profiler.md:1028
+# --- book/chapters/22b_profiler.md:1060
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
 
 
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3681
+# --- book/chapters/26_inplace.md:3686
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4307
+# --- book/chapters/26_inplace.md:4312
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

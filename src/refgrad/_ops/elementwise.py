@@ -147,6 +147,10 @@ def square(input):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("square", square, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("square"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("square", (input,), square, input)  # to torch"
     return input.pow(2)
 
 
@@ -170,16 +174,25 @@ def reshape_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("reshape_as", reshape_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("reshape_as"):  # its event under a profile: chapter "The profiler, closer
+            shown = (self, other)  # to torch"
+            return composite_event("reshape_as", shown, reshape_as, *shown)
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:575
+# --- book/chapters/16f_more_elementwise.md:584
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("expand_as", expand_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("expand_as"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("expand_as", (self, other), expand_as, self, other)  # to torch"
     return self.expand(other.shape)
 
 
@@ -189,6 +202,10 @@ def type_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("type_as", type_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("type_as"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("type_as", (self, other), type_as, self, other)  # to torch"
     from refgrad.utils._mode_arguments import ask_options
 
     ask_options("layout", "device")  # torch's names them: NOTE [The options a copy names]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1454
+# --- book/chapters/16d_indexing.md:1463
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1486
+# --- book/chapters/16d_indexing.md:1495
 def added_at(g, positions, sizes, dim):
     """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
 
@@ -62,7 +62,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1782
+# --- book/chapters/16d_indexing.md:1796
 def gather(input, dim, index, *, sparse_grad=False):
     params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
     try:
@@ -107,7 +107,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1844
+# --- book/chapters/16d_indexing.md:1858
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
@@ -131,7 +131,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1874
+# --- book/chapters/16d_indexing.md:1888
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -156,7 +156,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:1903
+# --- book/chapters/16d_indexing.md:1917
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

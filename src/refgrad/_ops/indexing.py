@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:599
+# --- book/chapters/16d_indexing.md:608
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -35,7 +35,7 @@ def put_into(out, values, indices, accumulate) -> None:
                or error) from None
 
 
-# --- book/chapters/16d_indexing.md:638
+# --- book/chapters/16d_indexing.md:647
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -75,7 +75,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:692
+# --- book/chapters/16d_indexing.md:701
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -104,7 +104,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:722
+# --- book/chapters/16d_indexing.md:731
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -129,7 +129,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:748
+# --- book/chapters/16d_indexing.md:757
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -148,7 +148,7 @@ def _put_by_row(row, input, indices, values, accumulate):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:773
+# --- book/chapters/16d_indexing.md:782
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -172,7 +172,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:803
+# --- book/chapters/16d_indexing.md:812
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the

@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.product_checks import _batches, _matrices, _mv_operands, _vectors
 from refgrad._ops.table import Op, register
+from refgrad.autograd._profiler_composites import beginning, composite_event
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
 
@@ -37,7 +38,7 @@ def vector_product(a, b):
     return np.dot(a, b) + 0
 
 
-# --- book/chapters/16c_linalg.md:80
+# --- book/chapters/16c_linalg.md:81
 DOT = register(Op(
     "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
@@ -55,7 +56,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:99
+# --- book/chapters/16c_linalg.md:100
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -94,7 +95,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:250
+# --- book/chapters/16c_linalg.md:251
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -127,11 +128,13 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:293
+# --- book/chapters/16c_linalg.md:294
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("matmul", matmul, (input, other), {})
+        if beginning("matmul"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("matmul", (input, other), matmul, input, other)  # to torch"
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
             "both arguments to matmul need to be at least 1D, but they are "
@@ -153,7 +156,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:328
+# --- book/chapters/16c_linalg.md:331
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -172,7 +175,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:355
+# --- book/chapters/16c_linalg.md:358
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -183,7 +186,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:372
+# --- book/chapters/16c_linalg.md:375
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -198,7 +201,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:392
+# --- book/chapters/16c_linalg.md:395
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -220,7 +223,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:425
+# --- book/chapters/16c_linalg.md:428
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1180
+# --- book/chapters/16_functions.md:1207
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -120,7 +120,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1447
+# --- book/chapters/16_functions.md:1474
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -146,7 +146,7 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1479
+# --- book/chapters/16_functions.md:1506
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -177,7 +177,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1515
+# --- book/chapters/16_functions.md:1542
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -202,7 +202,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1546
+# --- book/chapters/16_functions.md:1573
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -244,7 +244,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1594
+# --- book/chapters/16_functions.md:1621
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -257,10 +257,14 @@ def view_as(self, other):
 
         if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("view_as", view_as, (self, other), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("view_as"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("view_as", (self, other), view_as, self, other)  # to torch"
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1615
+# --- book/chapters/16_functions.md:1646
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -286,6 +290,11 @@ def _matrix_transpose(t):
 
         if composite_whole((t,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("mT", _matrix_transpose, (t,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("mT"):  # its event under a profile: chapter "The profiler, closer
+            shown = (t,)  # to torch"
+            return composite_event("mT", shown, _matrix_transpose, *shown)
     if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
         warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
                   "identity in these cases.")

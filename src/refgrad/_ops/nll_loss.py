@@ -11,6 +11,7 @@ from refgrad._ops import linear_gradients
 from refgrad._ops.activations import host, on_device_of, on_host
 from refgrad._ops.table import OPS, Op, register
 from refgrad._tensor import make_tensor
+from refgrad.autograd._profiler_composites import composite_event, profiled
 
 
 def _picked(shape, target, weight, ignore_index, dtype):
@@ -40,7 +41,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / w.sum() if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1348
+# --- book/chapters/16q_functional.md:1349
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -69,7 +70,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1538
+# --- book/chapters/16q_functional.md:1539
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -80,7 +81,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1554
+# --- book/chapters/16q_functional.md:1555
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -119,7 +120,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1594
+# --- book/chapters/16q_functional.md:1595
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -136,8 +137,11 @@ def _total_weight(input, target, weight, reduction, ignore_index):
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1616
+# --- book/chapters/16q_functional.md:1617
 def _nll_loss(input, target, weight, reduction, ignore_index):
+    if profiled("nll_loss"):  # its event under a profile: chapter "The profiler, closer
+        shown = (input, target, weight, reduction, ignore_index)  # to torch"
+        return composite_event("nll_loss", shown, _nll_loss, *shown)
     not_differentiable("nll_loss_forward", "weight", weight)
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -152,6 +156,9 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
 
 
 def _nll_loss2d(input, target, weight, reduction, ignore_index):
+    if profiled("nll_loss2d"):  # its event under a profile: chapter "The profiler, closer
+        shown = (input, target, weight, reduction, ignore_index)  # to torch"
+        return composite_event("nll_loss2d", shown, _nll_loss2d, *shown)
     not_differentiable("nll_loss2d_forward", "weight", weight)
     if target.ndim != 3:
         raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
@@ -164,8 +171,11 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1648
+# --- book/chapters/16q_functional.md:1655
 def nll_loss_nd(input, target, weight, reduction, ignore_index):
+    if profiled("nll_loss_nd"):  # its event under a profile: chapter "The profiler, closer
+        shown = (input, target, weight, reduction, ignore_index)  # to torch"
+        return composite_event("nll_loss_nd", shown, nll_loss_nd, *shown)
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     batch = target.shape[0] if target.ndim else 0  # a 0-d target counts none, in torch

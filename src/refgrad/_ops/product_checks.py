@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16c_linalg.md:156
+# --- book/chapters/16c_linalg.md:157
 """The checks of the products' operands: shapes, dtypes and bools, with torch's messages."""
 
 
@@ -37,7 +37,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:192
+# --- book/chapters/16c_linalg.md:193
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -68,7 +68,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:231
+# --- book/chapters/16c_linalg.md:232
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

@@ -146,6 +146,11 @@ def broadcast_to(input, *size):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("broadcast_to", broadcast_to, (input, *size), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("broadcast_to"):  # its event under a profile: chapter "The profiler, closer
+            # to torch"
+            return composite_event("broadcast_to", (input, size), broadcast_to, input, *size)
     return input.expand(*size)
 
 
@@ -155,6 +160,11 @@ def swapaxes(input, axis0, axis1):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("swapaxes", swapaxes, (input, axis0, axis1), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("swapaxes"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, axis0, axis1)  # to torch"
+            return composite_event("swapaxes", shown, swapaxes, *shown)
     return input.transpose(axis0, axis1)
 
 
@@ -164,10 +174,15 @@ def swapdims(input, dim0, dim1):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("swapdims", swapdims, (input, dim0, dim1), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("swapdims"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, dim0, dim1)  # to torch"
+            return composite_event("swapdims", shown, swapdims, *shown)
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:260
+# --- book/chapters/16g_moves_and_fused.md:275
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -178,6 +193,11 @@ def movedim(input, source, destination):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("movedim", movedim, (input, source, destination), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("movedim"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, source, destination)  # to torch"
+            return composite_event("movedim", shown, movedim, *shown)
     return _moved(input, source, destination)
 
 
@@ -187,10 +207,15 @@ def moveaxis(input, source, destination):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("moveaxis", moveaxis, (input, source, destination), {})
-    return _moved(input, source, destination)
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("moveaxis"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, source, destination)  # to torch"
+            return composite_event("moveaxis", shown, moveaxis, *shown)
+    return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:288
+# --- book/chapters/16g_moves_and_fused.md:313
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -220,13 +245,18 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:322
+# --- book/chapters/16g_moves_and_fused.md:347
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("ravel", ravel, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("ravel"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input,)  # to torch"
+            return composite_event("ravel", shown, ravel, *shown)
     return input.contiguous().view(-1)
 
 
@@ -251,7 +281,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:358
+# --- book/chapters/16g_moves_and_fused.md:388
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

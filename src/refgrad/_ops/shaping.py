@@ -207,6 +207,10 @@ def contiguous(input, *refused, memory_format=contiguous_format):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("contiguous", contiguous, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("contiguous"):  # its event under a profile: chapter "The profiler,
+            return composite_event("contiguous", (input,), contiguous, input)  # closer to torch"
         out = clone(input, memory_format=contiguous_format)  # the format named, as torch's
     else:
         out = clone(input)  # CloneBackward0, as in torch
@@ -222,7 +226,7 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     return out
 
 
-# --- book/chapters/16d_indexing.md:315
+# --- book/chapters/16d_indexing.md:319
 def _contiguous_in(input, memory_format):
     from refgrad._ops.simple_functions import clone
 
@@ -236,7 +240,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:330
+# --- book/chapters/16d_indexing.md:334
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -245,6 +249,11 @@ def flatten(input, start_dim=0, end_dim=-1):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("flatten", flatten, (input, start_dim, end_dim), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("flatten"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("flatten.using_ints", (input, start_dim, end_dim),  # to
+                                   flatten, input, start_dim, end_dim)  # torch"
     start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:  # its dims are 0 and -1, as any 0-d tensor's
         return input.reshape(1)
@@ -260,7 +269,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:365
+# --- book/chapters/16d_indexing.md:374
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

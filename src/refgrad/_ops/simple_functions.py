@@ -105,17 +105,23 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:922
+# --- book/chapters/16_functions.md:927
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:934
+# --- book/chapters/16_functions.md:939
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("to"):  # its event under a profile: chapter "The profiler, closer to
+            shown = (input, *(None if isinstance(a, Tensor) else a for a in args))  # torch"
+            return composite_event(to_overload(input, args, kwargs), shown, to, input, *args,
+                                   **kwargs)
         named = asked_options()  # NOTE [The options a copy names]
         tensors = (input, *(a for a in args if isinstance(a, Tensor)))
         if composite_whole(tensors):  # NOTE [Composite ops below autograd]
@@ -153,7 +159,23 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:980
+# --- book/chapters/16_functions.md:991
+def to_overload(input, args, kwargs) -> str:
+    """torch's overload of ``to`` for these arguments, for a profile's event: its binding
+    asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
+    tensor gives both), and ``to.dtype_layout`` otherwise, as does its own code where it
+    names the layout too (NOTE [The options a copy names])."""
+    from refgrad.utils._mode_arguments import _NAMED
+
+    if "layout" in _NAMED.get("asked", ()):
+        return "to.dtype_layout"
+    given = [a for a in args if a is not None and type(a) is not bool]  # None: not given
+    dtype = kwargs.get("dtype") is not None or any(
+        type(a) is DType or isinstance(a, Tensor) for a in given)
+    device = kwargs.get("device") is not None or any(type(a) is not DType for a in given)
+    return "to.device" if dtype and device else "to.dtype" if dtype else "to.dtype_layout"
+
+
 def differentiable(dtype) -> bool:
     return dtype.is_floating_point or dtype.is_complex
 
@@ -174,7 +196,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1006
+# --- book/chapters/16_functions.md:1033
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -200,7 +222,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1091
+# --- book/chapters/16_functions.md:1118
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -60,6 +60,11 @@ def sum_to_size(input, size):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("sum_to_size", sum_to_size, (input, size), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("sum_to_size"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, size)  # to torch"
+            return composite_event("sum_to_size", shown, sum_to_size, *shown)
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
     if lead < 0 or any(s not in (1, n) for s, n in zip(size, shape[lead:])):
@@ -81,7 +86,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:3527
+# --- book/chapters/26_inplace.md:3532
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -100,7 +105,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:3550
+# --- book/chapters/26_inplace.md:3555
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -125,7 +130,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:3581
+# --- book/chapters/26_inplace.md:3586
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -164,7 +169,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3624
+# --- book/chapters/26_inplace.md:3629
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -194,7 +199,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3658
+# --- book/chapters/26_inplace.md:3663
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

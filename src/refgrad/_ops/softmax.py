@@ -19,9 +19,10 @@ from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/16b_reductions.md:372
+# --- book/chapters/16b_reductions.md:373
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -46,7 +47,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:415
+# --- book/chapters/16b_reductions.md:416
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -66,7 +67,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:437
+# --- book/chapters/16b_reductions.md:438
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -84,7 +85,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:802
+# --- book/chapters/16b_reductions.md:803
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
@@ -97,6 +98,12 @@ def logsumexp(input, dim, keepdim=False):
 
 def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
+        if switched_on.dispatch_modes and state.dispatch_modes:
+            from refgrad.autograd._profiler_composites import beginning, composite_event
+
+            if beginning(row.name):  # its event under a profile: chapter "The profiler,
+                return composite_event(row.name + ".int", (input, dim, dtype),  # closer to
+                                       function, input, dim, dtype)  # torch"
         dim = python_number(dim)  # NOTE [NumPy scalars are numbers]
         if type(dim) is not int:  # bools and floats included, as torch's parser has it
             raise TypeError(f"{row.name}(): argument 'dim' (position 2) must be int, not "

@@ -171,6 +171,11 @@ def unflatten(input, dim, sizes):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("unflatten", unflatten, (input, dim, sizes), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("unflatten"):  # its event under a profile: chapter "The profiler, closer
+            shown = (input, dim, sizes)  # to torch"
+            return composite_event("unflatten", shown, unflatten, *shown)
     d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -196,7 +201,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1118
+# --- book/chapters/16j_products_and_shapes.md:1123
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -217,7 +222,7 @@ def _flipped(a, dims):
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1143
+# --- book/chapters/16j_products_and_shapes.md:1148
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -239,7 +244,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1169
+# --- book/chapters/16j_products_and_shapes.md:1174
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})
@@ -256,7 +261,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1199
+# --- book/chapters/16j_products_and_shapes.md:1204
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:694
+# --- book/chapters/22b_profiler.md:724
 """The engine's events under a profile: NOTE [Node events without an engine hook]."""
 
 import sys
@@ -12,6 +12,7 @@ from refgrad.autograd import _engine, _engine_hooks, _outputs
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._profiler_recorder import current_recorder, profiling
+from refgrad.autograd._profiler_sums import Buffers
 from refgrad.autograd._state import state
 
 
@@ -38,7 +39,7 @@ def _seq(node) -> int:
     return -1 if seq >= _UNSIGNED else seq
 
 
-# --- book/chapters/22b_profiler.md:731
+# --- book/chapters/22b_profiler.md:762
 class ProfiledTask(GraphTask):
     """A graph task whose ``current_node`` begins and ends the node's events."""
 
@@ -48,6 +49,7 @@ class ProfiledTask(GraphTask):
         self._recorder, self._outer, self._inner, self._phase = recorder, None, None, 0
         self._shapes, self._nested = [], None
         super().__init__(keep_graph, create_graph)
+        self.buffers = Buffers()  # NOTE [Sums in place under a profile]
         self.final_callbacks.append(_nothing)  # so that the engine says when it is done
         recorder.tasks.append(self)
 
@@ -78,7 +80,7 @@ class ProfiledTask(GraphTask):
         return self._recorder.thread if seq >= 0 else 0  # AccumulateGrad has no forward
 
 
-# --- book/chapters/22b_profiler.md:775
+# --- book/chapters/22b_profiler.md:807
 def begin_node(task) -> None:
     node, recorder = _NODE.__get__(task), task._recorder
     seq = _seq(node)
@@ -102,7 +104,7 @@ def finish(task) -> None:
         task._outer = None
 
 
-# --- book/chapters/22b_profiler.md:811
+# --- book/chapters/22b_profiler.md:843
 def before_op(recorder) -> None:
     """Place the node's events around an op that a running node calls."""
     task = state.graph_task
@@ -152,7 +154,7 @@ def _nest(task, inner) -> None:
         task._nested = (inner, task._recorder.begin(inner.name(), None, seq, task._thread(seq)))
 
 
-# --- book/chapters/22b_profiler.md:868
+# --- book/chapters/22b_profiler.md:900
 _install_lock = threading.Lock()
 
 

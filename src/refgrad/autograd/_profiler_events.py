@@ -76,6 +76,8 @@ class FunctionEvent(_Times):
     """One call: of an op, of a node, or of a ``record_function`` block."""
 
     count = 1
+    _composite = _hides = None  # NOTE [Composite events]: which composite, what it leaves out
+    _entering = False
 
     def __init__(self, id: int, name: str, thread: int, start_us: float, end_us: float,
                  fwd_thread: int = 0, input_shapes=None, sequence_nr: int = -1,
@@ -124,7 +126,7 @@ class FunctionEvent(_Times):
                 f"seq_nr={self.sequence_nr} is_legacy=False>")
 
 
-# --- book/chapters/22b_profiler.md:183
+# --- book/chapters/22b_profiler.md:185
 class FunctionEventAvg(_Times):
     """The events of one key, added up."""
 
@@ -157,7 +159,7 @@ class FunctionEventAvg(_Times):
                 f"input_shapes={self.input_shapes} cpu_memory_usage=0 cuda_memory_usage=0>")
 
 
-# --- book/chapters/22b_profiler.md:230
+# --- book/chapters/22b_profiler.md:232
 class EventList(list):
     """The events of a profile, or their averages, with the summaries torch offers."""
 

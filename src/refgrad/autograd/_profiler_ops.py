@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:565
+# --- book/chapters/22b_profiler.md:572
 """The profiler's dispatch mode: an event for every op the modes see."""
 
 import sys
 
 from refgrad.autograd._introspection import peek_sequence_nr
+from refgrad.autograd._profiler_schema_counts import schema_shapes
+from refgrad.autograd._profiler_sums import add_in_place, noted_sum
 from refgrad.autograd._state import state, switched_on
 
 _NO_AUTOGRAD_STEP = frozenset((
@@ -24,9 +26,9 @@ def _autograd_detaches() -> frozenset:
                                           seen.hooked_seen))
 
 
-def _autograd_detach(frame, codes) -> bool:
+def autograd_detach(frame, codes) -> bool:
     """Whether the detach being dispatched is autograd saving or unpacking an output."""
-    for _ in range(8):  # the function that asks is a few calls out from the mode
+    for _ in range(16):  # a few calls out from the mode, and a user's mode's between
         frame = frame.f_back
         if frame is None:
             return False
@@ -35,7 +37,26 @@ def _autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:599
+# --- book/chapters/22b_profiler.md:608
+def inside_an_op(recorder) -> bool:
+    """Whether the innermost open event is an op's (a composite's holds ops of its own), or
+    a user's mode's: NOTE [A user's mode in a profile]."""
+    top = recorder.open[-1] if recorder.open else None
+    if top is None or top._composite is not None:
+        return False
+    return top.name.startswith("aten::") or top.name == "PythonDispatchMode"
+
+
+def op_sequence_nr(recorder, name: str) -> int:
+    """The sequence number an op event shows: the next node's, or -1."""
+    if inside_an_op(recorder) or not state.grad_enabled or state.inference_mode:
+        return -1
+    if name in _NO_AUTOGRAD_STEP and not (recorder.open and recorder.open[-1]._composite):
+        return -1  # a factory has a number only inside a composite, in torch's events
+    return peek_sequence_nr()
+
+
+# --- book/chapters/22b_profiler.md:628
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -45,21 +66,28 @@ class ProfilerMode:
     def __init__(self, recorder, before_op) -> None:
         self.recorder, self.before_op = recorder, before_op
         self.detaches = _autograd_detaches()
+        recorder.mode = self  # for a user's mode: NOTE [A user's mode in a profile]
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = func.overloadpacket.__name__
-        if name == "detach" and _autograd_detach(sys._getframe(), self.detaches):
+        if name == "detach" and autograd_detach(sys._getframe(), self.detaches):
             return func(*args, **kwargs)  # NOTE [Autograd's detaches, not recorded]
         recorder = self.recorder
+        if name == "add" and len(args) == 2 and not kwargs:
+            buffer = noted_sum(args)  # NOTE [Sums in place under a profile]
+            if buffer is not None:
+                self.before_op(recorder)
+                event = recorder.begin("aten::add_", schema_shapes("add_", "Tensor", args, {}))
+                try:
+                    return add_in_place(buffer)
+                finally:
+                    recorder.end(event)
         self.before_op(recorder)  # the engine's events: "Where the node events come from"
-        parent = recorder.open[-1] if recorder.open else None
-        top = parent is None or not parent.name.startswith("aten::")
-        seq = -1
-        if (top and state.grad_enabled and not state.inference_mode
-                and name not in _NO_AUTOGRAD_STEP):
-            seq = peek_sequence_nr()
-        shapes = _shapes(args, kwargs) if recorder.record_shapes else None
+        seq = op_sequence_nr(recorder, name)
+        shapes = None
+        if recorder.record_shapes:  # chapter "The profiler, closer to torch"
+            shapes = schema_shapes(name, func._overloadname, args, kwargs)
         event = recorder.begin("aten::" + name, shapes, seq)
         try:
             return func(*args, **kwargs)
@@ -78,9 +106,3 @@ class ProfilerMode:
                 del modes[i]
                 break
         switched_on.count("dispatch_modes", -1)
-
-
-def _shapes(args, kwargs) -> list:
-    """One entry per argument: a tensor's sizes, else an empty list."""
-    return [list(value.shape) if hasattr(value, "_data") else []
-            for value in (*args, *kwargs.values())]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:394
+# --- book/chapters/22b_profiler.md:396
 """The per-thread recorder of a running profile, and record_function."""
 
 import threading
@@ -32,6 +32,7 @@ class Recorder:
         self.events = EventList()
         self.open: list = []
         self.tasks: list = []  # the backward passes with node events open, innermost last
+        self.mode = None  # the profile's mode, once made
         self.thread = thread_number()
         self.origin = time.perf_counter_ns()
 
@@ -66,7 +67,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:464
+# --- book/chapters/22b_profiler.md:467
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -97,7 +98,7 @@ class record_function:
         return labelled
 
 
-# --- book/chapters/22b_profiler.md:502
+# --- book/chapters/22b_profiler.md:505
 def recorded_call(name: str, function, *args):
     """``function(*args)``, inside an event ``name`` if this thread records."""
     recorder = current_recorder()
@@ -106,7 +107,8 @@ def recorded_call(name: str, function, *args):
     from refgrad.autograd._introspection import peek_sequence_nr
     from refgrad.autograd._state import state
 
-    inside_op = recorder.open and recorder.open[-1].name.startswith("aten::")
+    top = recorder.open[-1] if recorder.open else None
+    inside_op = top is not None and top.name.startswith("aten::") and top._composite is None
     grad = state.grad_enabled and not state.inference_mode and not inside_op
     event = recorder.begin(name, seq=peek_sequence_nr() if grad else -1)
     try:

@@ -5,6 +5,8 @@
 # --- book/chapters/29_dispatch_modes.md:50
 """TorchDispatchMode: a per-thread stack of objects that see every op first."""
 
+from refgrad.autograd._profiler_recorder import profiling
+from refgrad.autograd._profiler_user_modes import mode_call
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import overload
@@ -37,7 +39,7 @@ def _get_current_dispatch_mode():
     return stack[-1] if stack else None
 
 
-# --- book/chapters/29_dispatch_modes.md:179
+# --- book/chapters/29_dispatch_modes.md:181
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -71,7 +73,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:225
+# --- book/chapters/29_dispatch_modes.md:229
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -92,6 +94,8 @@ def dispatch(func: OpFunc, args: tuple, kwargs: dict):
     shown = shown_as(func)
     shown.last_handed = func
     try:
+        if profiling[0] and not hasattr(mode, "_profiler_mode"):  # a user's, under a profile:
+            return mode_call(mode, shown, args, kwargs)  # NOTE [A user's mode in a profile]
         return mode.__torch_dispatch__(shown, (), args, kwargs)
     except Exception as error:  # NOTE [A failure a mode has seen]
         error.__dict__["_seen_by_a_mode"] = True
@@ -111,7 +115,7 @@ def handed_level(func) -> bool:
     return state.mode_body  # a func kept, called later: where it is called
 
 
-# --- book/chapters/29_dispatch_modes.md:268
+# --- book/chapters/29_dispatch_modes.md:274
 # NOTE [One object per overload]
 # torch has one OpOverload object per overload, so a mode may test
 # `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
@@ -138,7 +142,7 @@ def handed_func(overload):
     return None
 
 
-# --- book/chapters/29_dispatch_modes.md:342
+# --- book/chapters/29_dispatch_modes.md:348
 _ROW_FUNCS: dict = {}
 
 
@@ -182,7 +186,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:396
+# --- book/chapters/29_dispatch_modes.md:402
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
@@ -247,7 +251,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:466
+# --- book/chapters/29_dispatch_modes.md:472
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -267,7 +271,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:584
+# --- book/chapters/29_dispatch_modes.md:590
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -290,7 +294,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:613
+# --- book/chapters/29_dispatch_modes.md:619
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments

@@ -8,12 +8,14 @@
 import math
 
 import refgrad
+from refgrad.autograd._profiler_composites import beginning, composite_event
+from refgrad.autograd._state import state, switched_on
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
 
-# --- book/chapters/21a_module_hooks.md:969
+# --- book/chapters/21a_module_hooks.md:971
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -36,6 +38,10 @@ class Linear(Module):
                 self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
+        if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
+            # its event under a profile: chapter "The profiler, closer to torch"
+            return composite_event("linear", (input, self.weight, self.bias), self.forward,
+                                   input)
         if self.bias is None:
             return refgrad.matmul(input, self.weight.t())
         if input.dim() == 2:
@@ -51,7 +57,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1012
+# --- book/chapters/21a_module_hooks.md:1018
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
