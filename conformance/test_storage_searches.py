@@ -175,3 +175,33 @@ def test_item_of_a_storage_with_no_bytes_is_refused():
     x.untyped_storage().resize_(4)
     x.fill_(2.0)
     assert x.item() == 2.0
+
+
+def test_a_view_of_an_inference_tensor_past_a_shrunk_storage_is_refused():
+    with torch.inference_mode():
+        x = torch.arange(6.0)
+        x.untyped_storage().resize_(8)
+        with raises(RuntimeError, _bounds([2], [1], 1, 12, 8)):
+            x[1:3]
+        assert x[:2].tolist() == [0.0, 1.0] and x.view(2, 3).shape == (2, 3)  # view: unchecked
+
+
+def test_a_view_made_by_a_modes_own_code_past_a_shrunk_storage_is_refused():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = []
+
+    class Slicing(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args, kwargs=None):
+            if func is torch.ops.aten.neg.default:
+                try:
+                    args[0][1:3]
+                except RuntimeError as error:
+                    seen.append(str(error))
+            return func(*args, **(kwargs or {}))
+
+    y = torch.arange(6.0)
+    y.untyped_storage().resize_(8)
+    with Slicing():
+        torch.neg(y)
+    assert seen == [_bounds([2], [1], 1, 12, 8)]

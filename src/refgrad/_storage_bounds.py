@@ -42,9 +42,9 @@ def refusal(sizes: list, strides: list, offset: int, itemsize: int, has: int):
 # set_. While no storage is smaller than its memory, a view pays one test
 # of an empty dict. The check reads the storage's size when the view is
 # made, so growing the storage again needs no undoing. A view of a host
-# memory not in SIZES is let go after one lookup. Not checked: a view
-# of an inference tensor, which refgrad makes without track_view (torch
-# refuses it too: a difference of refgrad's own).
+# memory not in SIZES is let go after one lookup. The views refgrad makes
+# without track_view, of an inference tensor or by a mode's own code, are
+# asked by dispatch's _plain_outputs (chapter "Dispatch") in the same way.
 def check_view(op, source, view, params) -> None:
     """Refuse ``view`` in torch's words if it reaches past its storage's end."""
     root = storage_root(view._data)

@@ -23,13 +23,14 @@ from refgrad._ops.result_layout import iterated_layout
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
+from refgrad._storage_sizes import SIZES  # chapter "Finding the tensors over a storage"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._input_metadata import input_metadata, lone_metadata
 from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:940
+# --- book/chapters/13_dispatch.md:941
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -97,14 +98,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1020
+# --- book/chapters/13_dispatch.md:1021
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1063
+# --- book/chapters/13_dispatch.md:1064
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -117,7 +118,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1088
+# --- book/chapters/13_dispatch.md:1089
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -154,14 +155,14 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1213
+# --- book/chapters/13_dispatch.md:1214
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1221
+# --- book/chapters/13_dispatch.md:1222
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -192,7 +193,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1258
+# --- book/chapters/13_dispatch.md:1259
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -226,7 +227,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1500
+# --- book/chapters/13_dispatch.md:1501
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -234,7 +235,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1816
+# --- book/chapters/13_dispatch.md:1817
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -252,11 +253,17 @@ def _plain_outputs(op, tensors, results, params):
         _count_result_writes(op, tensors, params, results, outputs)
     if op.view:
         source = tensors[0]
-        if source._version_counter is None:  # an inference tensor's "view" is no view
-            for out in outputs:
-                out._version_counter = None
-            return outputs
-        if state.below_autograd:  # a mode's own view: NOTE [Below autograd]
+        if source._version_counter is None or state.below_autograd:
+            # An inference tensor's "view" is no view, nor is a mode's own (NOTE
+            # [Below autograd]); both still meet NOTE [Views checked after a shrink].
+            if SIZES:
+                from refgrad._storage_bounds import check_view
+
+                for out in outputs:
+                    check_view(op, source, out, params)
+            if source._version_counter is None:
+                for out in outputs:
+                    out._version_counter = None
             return outputs
         _link_views(op, source, outputs, params)
         for out in outputs:
@@ -266,7 +273,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1856
+# --- book/chapters/13_dispatch.md:1863
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none
