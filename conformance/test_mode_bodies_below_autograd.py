@@ -323,3 +323,28 @@ def test_an_inner_modes_composite_reaches_the_outer_mode_whole(call, name):
         leaf.sin()
     assert seen[seen.index("body") + 1:] == [*([] if "matmul" not in name else
                                                 ["aten.ones.default"]), name, "aten.sin.default"]
+
+
+def test_the_body_may_write_an_inference_tensor_outside_inference_mode():
+    with torch.inference_mode():
+        kept = torch.ones(3)
+    seen = []
+    with _mode(lambda func, args: seen.append(kept.add_(1).tolist())):
+        torch.neg(torch.ones(2))
+    assert seen == [[2.0, 2.0, 2.0]] and kept.tolist() == [2.0, 2.0, 2.0]
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside"):
+        kept.add_(1)  # outside a mode's own code, refused as ever
+
+
+def test_an_out_call_in_the_body_on_a_dual_tensor_is_not_refused():
+    fwAD = torch.autograd.forward_ad
+    seen = []
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.ones(3), torch.full((3,), 5.0))
+        out = torch.empty(3)
+        with _mode(lambda func, args: seen.append(torch.mul(d, 2, out=out).tolist())):
+            torch.neg(torch.ones(2))
+        assert seen == [[2.0, 2.0, 2.0]]
+        assert fwAD.unpack_dual(d).tangent.tolist() == [5.0, 5.0, 5.0]
+        with pytest.raises(NotImplementedError, match="mul_out that does not support it"):
+            torch.mul(d, 2, out=torch.empty(3))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:394
+# --- book/chapters/26_inplace.md:396
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -17,7 +17,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:416
+# --- book/chapters/26_inplace.md:418
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -47,7 +47,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:450
+# --- book/chapters/26_inplace.md:452
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -75,7 +75,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:485
+# --- book/chapters/26_inplace.md:487
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

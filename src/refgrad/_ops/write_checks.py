@@ -45,6 +45,8 @@ def bump(t, operands=()) -> None:
     """Count one write to ``t``'s memory (``operands``: the write's other tensors)."""
     counter = t._version_counter
     if counter is None:
+        if state.below_autograd:  # a mode's own write, which torch lets be: NOTE [Below autograd]
+            return
         counted = inference_counter(t)  # NOTE [Inference tensors that count writes]
         if not state.inference_mode:
             if counted is None:
@@ -58,7 +60,7 @@ def bump(t, operands=()) -> None:
         outdate_views(counter)
 
 
-# --- book/chapters/26_inplace.md:120
+# --- book/chapters/26_inplace.md:122
 def check_autograd_write(t) -> None:
     """The part of check_inplace that is autograd's: a leaf, or a view autograd cannot
     rebase, refuses a recorded write."""
@@ -85,7 +87,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:271
+# --- book/chapters/26_inplace.md:273
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -109,7 +111,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:300
+# --- book/chapters/26_inplace.md:302
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -134,7 +136,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2748
+# --- book/chapters/26_inplace.md:2750
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

@@ -238,16 +238,18 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1311
+# --- book/chapters/18a_forward_ad.md:1313
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
+    if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
+        return
     level = active_level()
     if level is not None and any(tangent_of(t, level) is not None for t in tensors):
         raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1331
+# --- book/chapters/18a_forward_ad.md:1335
 def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -258,7 +260,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1393
+# --- book/chapters/18a_forward_ad.md:1397
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -282,7 +284,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1431
+# --- book/chapters/18a_forward_ad.md:1435
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

@@ -35,7 +35,7 @@ def run_below(op, args, params):
         state.grad_enabled, state.mode_body, state.below_autograd = kept
 
 
-# --- book/chapters/29u_mode_bodies_below_autograd.md:111
+# --- book/chapters/29u_mode_bodies_below_autograd.md:115
 def written_below(inplace, self, function, args, kwargs):
     """A mode's own write: to the modes further out, then written with nothing
     counted or recorded (NOTE [Below autograd])."""
@@ -64,7 +64,7 @@ def _uncounted(written: tuple, run):
         state.grad_enabled, state.mode_body, state.below_autograd = kept
 
 
-# --- book/chapters/29u_mode_bodies_below_autograd.md:144
+# --- book/chapters/29u_mode_bodies_below_autograd.md:148
 def out_below(wrapper, args: tuple, kwargs: dict):
     """A mode's own ``out=`` call: to the modes further out, then run uncounted."""
     if state.dispatch_modes:
