@@ -147,7 +147,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:679
+# --- book/chapters/16a_pointwise.md:706
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -581,16 +581,16 @@ from refgrad.serialization import load, save
 from refgrad._op_overloads import ops
 
 
-# --- book/chapters/24_devices.md:154
+# --- book/chapters/24_devices.md:161
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:298
+# --- book/chapters/24_devices.md:305
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:438
+# --- book/chapters/24_devices.md:445
 from refgrad import accelerator
 
 
@@ -606,7 +606,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3161
+# --- book/chapters/26_inplace.md:3168
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -631,7 +631,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3321
+# --- book/chapters/26_inplace.md:3328
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -642,7 +642,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3670
+# --- book/chapters/26_inplace.md:3677
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -652,7 +652,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4296
+# --- book/chapters/26_inplace.md:4303
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -749,3 +749,7 @@ from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29t_methods_read_as_torch_reads_them.md:278
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29v_argument_leftovers.md:114
+from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip

@@ -36,8 +36,8 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:76
-def tensor_type(input, dtype=None, non_blocking=False):
+# --- book/chapters/24_devices.md:81
+def tensor_type(input, dtype=None, non_blocking=False, *, memory_format=None):
     from refgrad._dtype import dtype as DType
 
     if dtype is None:
@@ -52,6 +52,8 @@ def tensor_type(input, dtype=None, non_blocking=False):
         raise TypeError("dtype must be a type, str, or dtype object")
     if where == input.device:  # not moved: named to no mode, NOTE [The options a copy names]
         where = None
+    if memory_format is not None:  # a layout asked for copies, even to the same dtype
+        return to(input, where, dtype, non_blocking=non_blocking, memory_format=memory_format)
     return to(input, where, dtype, non_blocking=non_blocking)
 
 
@@ -74,7 +76,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:123
+# --- book/chapters/24_devices.md:130
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

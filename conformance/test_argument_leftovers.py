@@ -1,0 +1,106 @@
+"""Black-box tests: calls once left to Python's reading are read as torch's parser reads
+them: refused in torch's words, or run where torch runs them. The same assertions run on
+torch.
+"""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+
+def test_copy_names_a_keyword_without_its_position():
+    t, u = torch.ones(2), torch.zeros(2)
+    with raises(TypeError, "copy_(): argument 'non_blocking' must be bool, not int"):
+        t.copy_(u, non_blocking=1)
+    with raises(TypeError, "copy_(): argument 'non_blocking' (position 2) must be bool, not int"):
+        t.copy_(u, 1)
+    with raises(TypeError, "copy_(): argument 'other' must be Tensor, not str"):
+        t.copy_(other="a")
+    with raises(TypeError, "copy_(): argument 'non_blocking' must be bool, not NoneType"):
+        t.copy_(u, non_blocking=None)
+    with raises(TypeError, "copy_() received an invalid combination of arguments - got "
+                           "unrecognized keyword arguments: non_blocking"):
+        t.copy_(u, True, non_blocking=True)
+    with raises(TypeError, 'copy_() missing 1 required positional arguments: "other"'):
+        t.copy_(src=u)
+
+
+def test_copy_by_keyword_still_copies():
+    t = torch.ones(2)
+    assert t.copy_(other=torch.zeros(2), non_blocking=True).tolist() == [0.0, 0.0]
+    assert t.copy_(other=2.0).tolist() == [2.0, 2.0]
+    assert t.copy_(torch.full((2,), 3.0)).tolist() == [3.0, 3.0]
+
+
+def test_relu_counts_its_input_as_torch_counts_it():
+    x = torch.ones(2)
+    with raises(TypeError, 'relu() missing 1 required positional arguments: "input"'):
+        torch.relu()
+    with raises(TypeError, "relu() takes 1 positional argument but 2 were given"):
+        torch.relu(x, 1)
+    with raises(TypeError, "relu(): argument 'input' (position 1) must be Tensor, not str"):
+        torch.relu("a")
+    assert torch.relu(torch.tensor([-1.0, 2.0])).tolist() == [0.0, 2.0]
+    assert torch.relu(input=torch.tensor([-1.0])).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "abs", "sigmoid", "isneginf", "signbit"])
+def test_a_function_of_one_tensor_is_read_once_it_fails(name):
+    function = getattr(torch, name)
+    with raises(TypeError, f'{name}() missing 1 required positional arguments: "input"'):
+        function(zz=1)
+    with raises(TypeError, f'{name}() missing 1 required positional arguments: "input"'):
+        function(cc=1, aa=2, bb=3)
+    with raises(TypeError, f"{name}(): argument 'input' must be Tensor, not str"):
+        function(input="a")
+    with raises(TypeError, f"{name}() got an unexpected keyword argument 'zz'"):
+        function(torch.ones(2), zz=1)
+    assert function(input=torch.ones(2)).shape == (2,)
+
+
+@pytest.mark.parametrize("call, shapes", [
+    (lambda x: x.hsplit(sections=3), [(2, 1, 4)] * 3),
+    (lambda x: x.hsplit(indices=[1]), [(2, 1, 4), (2, 2, 4)]),
+    (lambda x: x.vsplit(sections=2), [(1, 3, 4)] * 2),
+    (lambda x: x.dsplit(sections=2), [(2, 3, 2)] * 2),
+    (lambda x: x.dsplit(indices=(1,)), [(2, 3, 1), (2, 3, 3)]),
+])
+def test_splits_take_their_argument_by_keyword(call, shapes):
+    x = torch.arange(24.0).reshape(2, 3, 4)
+    assert [tuple(p.shape) for p in call(x)] == shapes
+
+
+def test_splits_by_keyword_refuse_as_torch_does():
+    x = torch.ones(2, 3, 4)
+    with raises(RuntimeError, "torch.hsplit attempted to split along dimension 1, but the size "
+                              "of the dimension 3 is not divisible by the split_size 2!"):
+        x.hsplit(sections=2)
+
+
+def test_type_takes_a_memory_format():
+    x = torch.arange(120.0).reshape(2, 3, 4, 5)
+    y = x.type(torch.float64, memory_format=torch.channels_last)
+    assert y.dtype == torch.float64 and y.stride() == (60, 1, 15, 3)
+    z = x.type(torch.float32, memory_format=torch.channels_last)
+    assert z is not x and z.stride() == (60, 1, 15, 3) and torch.equal(z, x)
+    assert x.type(torch.float32, memory_format=torch.contiguous_format) is x
+    assert x.type("torch.DoubleTensor", memory_format=torch.channels_last).stride() == (
+        60, 1, 15, 3)
+    c = x.contiguous(memory_format=torch.channels_last)
+    assert c.type(torch.float64, memory_format=torch.contiguous_format).stride() == (
+        60, 20, 5, 1)
+    assert c.type(torch.float64, memory_format=torch.preserve_format).stride() == (
+        60, 1, 15, 3)
+    assert x.type(memory_format=torch.channels_last) == "torch.FloatTensor"
+
+
+def test_type_refuses_a_format_as_torch_does():
+    x = torch.ones(2, 3, 4)
+    with raises(RuntimeError, "required rank 4 tensor to use channels_last format"):
+        x.type(torch.float64, memory_format=torch.channels_last)
+    with raises(TypeError, "type(): argument 'memory_format' must be torch.memory_format, "
+                           "not int"):
+        x.type(torch.float64, memory_format=1)
+    with raises(TypeError, "type() got an unexpected keyword argument 'zz'"):
+        x.type(torch.float64, zz=1)
