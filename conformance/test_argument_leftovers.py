@@ -104,3 +104,79 @@ def test_type_refuses_a_format_as_torch_does():
         x.type(torch.float64, memory_format=1)
     with raises(TypeError, "type() got an unexpected keyword argument 'zz'"):
         x.type(torch.float64, zz=1)
+
+
+def _grid(*shape):
+    return torch.arange(float(torch.zeros(shape).numel())).reshape(shape)
+
+
+@pytest.mark.parametrize("sublists, equation", [
+    (("a", [0, 1], "b", [1, 2], [0, 2]), ("ij,jk->ik", "a", "b")),
+    (("a", [0, 1], "b", [1, 2]), ("ij,jk", "a", "b")),
+    (("a", [0, Ellipsis], "b", [Ellipsis, 2], [0, 2]), ("i...,...k->ik", "a", "b")),
+    (("sq", [0, 0]), ("ii", "sq")),
+    (("sq", [0, 0], [0]), ("ii->i", "sq")),
+    (("a", (0, 1), (1,)), ("ij->j", "a")),
+    (("a", [26, 51], [51]), ("az->z", "a")),
+])
+def test_einsum_reads_sublists(sublists, equation):
+    named = {"a": _grid(2, 3), "b": _grid(3, 4), "sq": _grid(3, 3)}
+    given = [named[x] if isinstance(x, str) else x for x in sublists]
+    expected = torch.einsum(equation[0], *(named[n] for n in equation[1:]))
+    assert torch.equal(torch.einsum(*given), expected)
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("torch.einsum(a, [0, 52])", ValueError,
+     "einsum(): subscript in subscript list is not within the valid range [0, 52)"),
+    ("torch.einsum(a, [0, -1])", ValueError,
+     "einsum(): subscript in subscript list is not within the valid range [0, 52)"),
+    ("torch.einsum(a, [[0, 1]])", TypeError,
+     "'>=' not supported between instances of 'list' and 'int'"),
+    ("torch.einsum(a, 'a')", TypeError, "'>=' not supported between instances of 'str' and 'int'"),
+    ("torch.einsum(a, 1, 2)", TypeError, "'int' object is not iterable"),
+    ("torch.einsum(a, [0, 1], b)", RuntimeError,
+     "Boolean value of Tensor with more than one value is ambiguous"),
+    ("torch.einsum(a, [0])", RuntimeError,
+     "einsum(): the number of subscripts in the equation (1) does not match the number of "
+     "dimensions (2) for operand 0 and no ellipsis was given"),
+    ("torch.einsum(a, [0, 1], [0, 0])", RuntimeError,
+     "einsum(): output subscript A appears more than once in the output"),
+    ("torch.einsum(a, [0, 1], [2])", RuntimeError,
+     "einsum(): output subscript C does not appear in the equation for any input operand"),
+    ("torch.einsum('...i,...i', torch.ones(2, 3), torch.ones(4, 3))", RuntimeError,
+     "einsum(): dimension 0 covered by ellipsis in operand 1has size 4 which does not "
+     "broadcast with previously seen ellipsis with size 2 for the respective dimension"),
+    ("torch.einsum('...i,i...', torch.ones(2, 5, 3), torch.ones(3, 3, 5))", RuntimeError,
+     "einsum(): dimension 1 covered by ellipsis in operand 1has size 3 which does not "
+     "broadcast with previously seen ellipsis with size 2 for the respective dimension"),
+    ("torch.einsum('...i,...i,...i', torch.ones(2, 3), torch.ones(1, 3), torch.ones(4, 3))",
+     RuntimeError, "einsum(): dimension 0 covered by ellipsis in operand 2has size 4 which "
+     "does not broadcast with previously seen ellipsis with size 2 for the respective dimension"),
+    ("torch.einsum('i....j', a)", RuntimeError,
+     "einsum(): found '.' for operand 0 for which an ellipsis was already found"),
+    ("torch.einsum('ij,i....', a, a)", RuntimeError,
+     "einsum(): found '.' for operand 1 for which an ellipsis was already found"),
+    ("torch.einsum('i.j', a)", RuntimeError,
+     "einsum(): found '.' for operand 0 that is not part of any ellipsis"),
+    ("torch.einsum('ij->i.', a)", RuntimeError,
+     "einsum(): found '.' for output that is not part of any ellipsis (...)"),
+    ("torch.einsum('ij->...i...', a)", RuntimeError,
+     "einsum(): found '.' for output but an ellipsis (...) was already found"),
+])
+def test_einsum_refuses_as_torch_does(call, kind, message):
+    a, b = _grid(2, 3), _grid(3, 4)
+    with raises(kind, message):
+        eval(call, {"torch": torch, "a": a, "b": b})
+
+
+def test_einsum_broadcasts_ellipses_and_takes_diagonals():
+    x, y = _grid(2, 1, 2, 3), _grid(4, 3, 5)
+    assert torch.einsum("...ij,...jk->...ik", x, y).shape == (2, 4, 2, 5)
+    assert torch.einsum("i...,i...->...", _grid(3, 2, 1), _grid(3, 4)).shape == (2, 4)
+    cube = _grid(2, 2, 3)
+    assert torch.einsum("iij->ij", cube).tolist() == [[0.0, 1.0, 2.0], [9.0, 10.0, 11.0]]
+    assert torch.einsum("iji->j", _grid(2, 3, 2)).tolist() == [7.0, 11.0, 15.0]
+    w = _grid(3, 3).requires_grad_()
+    torch.einsum(w, [0, 0], []).backward()
+    assert w.grad.tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]

@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1466
+# --- book/chapters/16j_products_and_shapes.md:1495
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1514
+# --- book/chapters/16j_products_and_shapes.md:1543
 from refgrad import functional
 
 
@@ -751,5 +751,6 @@ from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29v_argument_leftovers.md:114
+# --- book/chapters/29v_argument_leftovers.md:175
 from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip
+from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
