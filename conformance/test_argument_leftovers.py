@@ -3,6 +3,7 @@ them: refused in torch's words, or run where torch runs them. The same assertion
 torch.
 """
 
+import numpy as np
 import pytest
 import torch
 
@@ -180,3 +181,91 @@ def test_einsum_broadcasts_ellipses_and_takes_diagonals():
     w = _grid(3, 3).requires_grad_()
     torch.einsum(w, [0, 0], []).backward()
     assert w.grad.tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+
+
+def test_norm_takes_out_and_dtype_by_position():
+    a = _grid(2, 3)
+    assert torch.norm(a, 2, 1, True, None, None).shape == (2, 1)
+    r = torch.norm(a, 2, 1, False, None, torch.float64)
+    assert r.dtype == torch.float64 and r.tolist() == torch.norm(a.double(), 2, 1).tolist()
+    o = torch.empty(0)
+    assert torch.norm(a, 2, 1, False, o) is o and o.shape == (2,)
+    assert torch.norm(a, "fro", None, False, None, torch.float64).dtype == torch.float64
+    assert torch.norm(a, "nuc", None, False, None, torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize("call, message", [
+    ("torch.norm(a, 1, 2, 3, 4, 5)",
+     "linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, not int"),
+    ("torch.norm(a, 1, 2, 3, 4, 5, 6)",
+     "norm() takes from 1 to 6 positional arguments but 7 were given"),
+    ("torch.norm(a, 2, 1, False, None, out=None)", "norm() got multiple values for argument 'out'"),
+    ("torch.norm(a, 2, 1, False, None, None, dtype=None)",
+     "norm() got multiple values for argument 'dtype'"),
+    ("torch.norm(a, 2, None, False, 'x')",
+     "linalg_vector_norm(): argument 'out' must be Tensor, not str"),
+    ("torch.norm(a, 2, None, False, None, 'x')",
+     "linalg_vector_norm(): argument 'dtype' must be torch.dtype, not str"),
+    ("torch.norm(a, out='x')", "linalg_vector_norm(): argument 'out' must be Tensor, not str"),
+    ("torch.norm(a, p='fro', dim=1, out='x')",
+     "linalg_vector_norm(): argument 'out' must be Tensor, not str"),
+    ("torch.norm(a, p=1, dim=1, keepdim=3, out=4)",
+     "linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, not int"),
+    ("torch.norm(a, p=2, dim=1, out='x', dtype='y')",
+     "linalg_vector_norm(): argument 'dtype' must be torch.dtype, not str"),
+    ("torch.norm(a, p='nuc', out='x')",
+     "linalg_matrix_norm() received an invalid combination of arguments - got (Tensor, str, "
+     "list, bool, out=str, dtype=NoneType), but expected one of:\n"
+     " * (Tensor input, Number ord, tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
+     "torch.dtype dtype = None, Tensor out = None)\n"
+     " * (Tensor input, str ord = \"fro\", tuple of ints dim = {-2,-1}, bool keepdim = False, *, "
+     "torch.dtype dtype = None, Tensor out = None)\n"),
+])
+def test_norm_refuses_as_torch_does(call, message):
+    a = _grid(2, 3)
+    with raises(TypeError, message):
+        eval(call, {"torch": torch, "a": a})
+
+
+def _numpy_norm(x, p, dim):
+    """The norm worked out in float64 from its definition, summed over what is kept."""
+    dims = tuple(range(x.ndim)) if dim is None else (dim,) if isinstance(dim, int) else dim
+    dims = tuple(range(x.ndim)) if dims == () else dims
+    if p == "nuc":
+        moved = np.moveaxis(x, dims, (-2, -1))
+        return np.linalg.svd(moved, compute_uv=False).sum()
+    a = np.abs(x)
+    if p == "fro" or p == 2:
+        return np.sqrt((a ** 2).sum(dims)).sum()
+    if p == float("inf"):
+        return a.max(dims).sum()
+    if p == float("-inf"):
+        return a.min(dims).sum()
+    if p == 0:
+        return (a != 0).sum(dims).sum()
+    return ((a ** p).sum(dims) ** (1 / p)).sum()
+
+
+@pytest.mark.parametrize("p, dim, keepdim, dtype", [
+    ("fro", (0, 1), False, None), ("fro", 0, True, None), ("nuc", (1, 2), True, None),
+    (float("inf"), None, False, None), (float("-inf"), (0, 1), False, None), (0, 1, False, None),
+    (3, None, False, torch.float64), ("fro", None, False, torch.float64),
+    ("nuc", (0, 2), False, torch.float64), (2, (), False, None), (0.5, 0, True, None),
+])
+def test_norm_odd_forms_give_torchs_values(p, dim, keepdim, dtype):
+    values = np.arange(24.0).reshape(2, 3, 4) - 7.0
+    x = torch.tensor(values, dtype=torch.float32, requires_grad=True)
+    y = torch.norm(x, p=p, dim=dim, keepdim=keepdim, dtype=dtype)
+    expected = _numpy_norm(values, p, dim)
+    assert abs(y.double().sum().item() - expected) < 1e-5 * max(1.0, expected)
+    assert y.dtype == (dtype or torch.float32)
+    y.sum().backward()
+    if p == 0:  # torch's backward of a count of nonzeros gives no gradient at all
+        assert x.grad is None
+    else:
+        assert x.grad.shape == x.shape
+
+
+def test_norm_fro_over_three_dimensions_is_refused():
+    with raises(RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 2"):
+        torch.norm(torch.ones(2, 3, 4), p="fro", dim=(0, 1, 2))
