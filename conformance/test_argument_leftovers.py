@@ -269,3 +269,29 @@ def test_norm_odd_forms_give_torchs_values(p, dim, keepdim, dtype):
 def test_norm_fro_over_three_dimensions_is_refused():
     with raises(RuntimeError, "linalg.matrix_norm: dim must be a 2-tuple. Got 0 1 2"):
         torch.norm(torch.ones(2, 3, 4), p="fro", dim=(0, 1, 2))
+
+
+@pytest.mark.parametrize("call, message", [
+    ("torch.is_conj(input='a')", "is_conj(): argument 'input' must be Tensor, not str"),
+    ("torch.is_conj('a')", "is_conj(): argument 'input' (position 1) must be Tensor, not str"),
+    ("torch.is_neg(input=1)", "is_neg(): argument 'input' must be Tensor, not int"),
+    ("torch.is_inference(zz=1)",
+     'is_inference() missing 1 required positional arguments: "input"'),
+    ("torch.is_inference(torch.ones(1), zz=1)",
+     "is_inference() got an unexpected keyword argument 'zz'"),
+    ("torch.unique(input='a')",
+     "_unique2(): argument 'input' (position 1) must be Tensor, not str"),
+    ("torch.unique_consecutive(input='a')",
+     "unique_consecutive(): argument 'input' (position 1) must be Tensor, not str"),
+])
+def test_functions_of_one_tensor_refuse_what_is_not_one(call, message):
+    with raises(TypeError, message):
+        eval(call, {"torch": torch})
+
+
+def test_functions_of_one_tensor_still_answer():
+    x = torch.tensor([2.0, 1.0, 2.0])
+    assert torch.is_conj(x) is False and torch.is_neg(input=x) is False and not x.is_conj()
+    assert torch.is_inference(input=x) is False
+    assert torch.unique(input=x).tolist() == [1.0, 2.0]
+    assert torch.unique_consecutive(input=x).tolist() == [2.0, 1.0, 2.0]
