@@ -3,6 +3,8 @@ them: refused in torch's words, or run where torch runs them. The same assertion
 torch.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -295,3 +297,44 @@ def test_functions_of_one_tensor_still_answer():
     assert torch.is_inference(input=x) is False
     assert torch.unique(input=x).tolist() == [1.0, 2.0]
     assert torch.unique_consecutive(input=x).tolist() == [2.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("names, listed", [
+    (("aa", "bb", "cc"), "cc, bb, aa"),
+    (("cc", "aa", "bb"), "bb, aa, cc"),
+    (("dd", "bb", "aa", "cc"), "cc, aa, bb, dd"),
+    (("non_blocking_", "memory_format_", "zz"), None),
+    (("memory", "format", "zz", "blocking"), None),
+    (tuple(f"k{i}" for i in range(20)), None),  # past the table's first growth
+])
+def test_unknown_keywords_are_listed_in_torchs_order(names, listed):
+    from refgrad._keyword_order import in_table_order
+
+    x = torch.ones(2)
+    with pytest.raises(TypeError) as refused:
+        x.copy_(x, **dict.fromkeys(names, 1))
+    text = str(refused.value)
+    head = "copy_() received an invalid combination of arguments - got unrecognized keyword "
+    assert text.startswith(head + "arguments: ")
+    got = text[len(head + "arguments: "):]
+    assert got == (listed or ", ".join(in_table_order(names)))
+
+
+def test_keywords_got_and_incorrect_are_listed_in_torchs_order():
+    x = torch.ones(2)
+    with raises(TypeError, "view() received an invalid combination of arguments - got "
+                           "(memory_format=int, zz=int, non_blocking=int, ), but expected one "
+                           "of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n"):
+        x.view(non_blocking=1, memory_format=2, zz=3)
+    with raises(TypeError, "type() received an invalid combination of arguments - got "
+                           "unrecognized keyword arguments: memory_format, zz, non_blocking"):
+        x.type(torch.float64, non_blocking=True, memory_format=torch.channels_last, zz=1)
+
+
+def test_type_takes_the_deprecated_async():
+    x = torch.ones(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch warns that the form is deprecated
+        assert x.type(torch.float64, **{"async": True}).dtype == torch.float64
+    with raises(TypeError, "type() got an unexpected keyword argument 'async'"):
+        x.type(torch.float64, non_blocking=True, **{"async": True})

@@ -581,16 +581,16 @@ from refgrad.serialization import load, save
 from refgrad._op_overloads import ops
 
 
-# --- book/chapters/24_devices.md:161
+# --- book/chapters/24_devices.md:166
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:305
+# --- book/chapters/24_devices.md:310
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:445
+# --- book/chapters/24_devices.md:450
 from refgrad import accelerator
 
 
@@ -751,7 +751,7 @@ from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29v_argument_leftovers.md:251
+# --- book/chapters/29v_argument_leftovers.md:331
 from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip
 from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
 from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip

@@ -27,7 +27,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     _READ[name].check(args, kwargs)
 
 
-# --- book/chapters/29v_argument_leftovers.md:87
+# --- book/chapters/29v_argument_leftovers.md:167
 def _by_position(split):
     def split_by_position(self, *args, **kwargs):
         return split(self, *args, *kwargs.values())  # sections= or indices=, read already

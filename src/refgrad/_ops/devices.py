@@ -36,9 +36,11 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:81
-def tensor_type(input, dtype=None, non_blocking=False, *, memory_format=None):
+# --- book/chapters/24_devices.md:84
+def tensor_type(input, dtype=None, non_blocking=False, *, memory_format=None, **deprecated):
     from refgrad._dtype import dtype as DType
+
+    non_blocking = deprecated.pop("async", non_blocking)  # the deprecated form's name
 
     if dtype is None:
         return _type(input)
@@ -76,7 +78,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:130
+# --- book/chapters/24_devices.md:135
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 
