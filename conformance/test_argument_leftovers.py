@@ -338,3 +338,16 @@ def test_type_takes_the_deprecated_async():
         assert x.type(torch.float64, **{"async": True}).dtype == torch.float64
     with raises(TypeError, "type() got an unexpected keyword argument 'async'"):
         x.type(torch.float64, non_blocking=True, **{"async": True})
+
+
+@pytest.mark.parametrize("call, message", [
+    ("torch.from_numpy(a, 1)", "takes exactly one argument (2 given)"),
+    ("torch.from_numpy()", "takes exactly one argument (0 given)"),
+    ("torch.from_numpy(ndarray=a)", "takes no keyword arguments"),
+    ("torch.from_numpy(a, zz=1)", "takes no keyword arguments"),
+    ("torch.from_numpy(1, 2, zz=1)", "takes no keyword arguments"),
+])
+def test_from_numpy_takes_one_argument_as_a_c_function_does(call, message):
+    with raises(TypeError, "torch._VariableFunctionsClass.from_numpy() " + message):
+        eval(call, {"torch": torch, "a": np.ones(2)})
+    assert torch.from_numpy(np.ones(2)).tolist() == [1.0, 1.0]

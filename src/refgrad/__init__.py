@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2906
+# --- book/chapters/05_creation.md:2922
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3082
+# --- book/chapters/05_creation.md:3098
 from refgrad._factory_arguments import asarray
 
 
