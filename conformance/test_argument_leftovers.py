@@ -351,3 +351,21 @@ def test_from_numpy_takes_one_argument_as_a_c_function_does(call, message):
     with raises(TypeError, "torch._VariableFunctionsClass.from_numpy() " + message):
         eval(call, {"torch": torch, "a": np.ones(2)})
     assert torch.from_numpy(np.ones(2)).tolist() == [1.0, 1.0]
+
+
+def test_norm_with_an_out_goes_where_torchs_goes():
+    a = _grid(2, 3)
+    with raises(RuntimeError, "linalg.matrix_norm expected out tensor dtype Float but got: Double"):
+        torch.norm(a, p="nuc", out=torch.empty(0, dtype=torch.float64))
+    with raises(RuntimeError, "linalg.matrix_norm expected out tensor dtype Float but got: Long"):
+        torch.norm(a, p="nuc", dim=(0, 1), out=torch.empty(0, dtype=torch.int64))
+    with raises(RuntimeError, "Expected out tensor to have dtype float, but got double instead"):
+        torch.norm(a, p="fro", out=torch.empty(0, dtype=torch.float64))
+    o = torch.empty(0)
+    r = torch.norm(a, p="nuc", out=o)
+    expected = np.linalg.svd(np.arange(6.0).reshape(2, 3), compute_uv=False).sum()
+    assert r is o and o.shape == () and abs(o.item() - expected) < 1e-5
+    k = torch.empty(5)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
+        torch.norm(_grid(2, 3, 3), p="nuc", dim=(1, 2), keepdim=True, out=k)
+    assert k.shape == (2, 1, 1)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:268
+# --- book/chapters/29v_argument_leftovers.md:269
 """torch.norm(x, p, dim, keepdim, out, dtype): the last two read by position, as torch's."""
 
 import refgrad
@@ -27,9 +27,10 @@ def _by_position(norm):
             if named["out"] is None:
                 del named["out"]
             args, kwargs = args[:4], {**kwargs, **named}
-        if kwargs.get("out") is not None and not isinstance(kwargs["out"], Tensor) and (
-                kwargs.keys() <= _TORCHS_NAMES):  # NOTE [An out norm refuses where it goes]
-            return _routed(*args, **kwargs)
+        out = kwargs.get("out")
+        if out is not None and kwargs.keys() <= _TORCHS_NAMES and (
+                not isinstance(out, Tensor) or _to_matrix_norm(*args, **kwargs)):
+            return _routed(*args, **kwargs)  # NOTE [An out norm refuses where it goes]
         return norm(*args, **kwargs)
 
     with_positions.__name__ = with_positions.__qualname__ = "norm"
@@ -47,7 +48,15 @@ _TORCHS_NAMES = {"input", "p", "dim", "keepdim", "out", "dtype"}
 # and its out that is not a tensor is refused there, in that operator's name,
 # after keepdim and dtype are read: torch.norm(x, out="a") is refused as
 # linalg_vector_norm's. refgrad's norm reads its out itself, so a call with
-# such an out goes where torch's would, to be refused in the same words.
+# such an out goes where torch's would, to be refused in the same words; and
+# so does every call with an out that torch sends to matrix_norm ("nuc", or a
+# string over more dimensions), whose out of the wrong dtype is refused in
+# matrix_norm's words.
+def _to_matrix_norm(input, p="fro", dim=None, *rest, **named) -> bool:  # noqa: A002
+    small = dim is None or isinstance(dim, int) or len(dim) <= 2
+    return isinstance(p, str) and not (p == "fro" and small)
+
+
 def _routed(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa: A002
     dims = [dim] if isinstance(dim, int) else dim
     if not isinstance(p, str):
