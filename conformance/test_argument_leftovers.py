@@ -369,3 +369,15 @@ def test_norm_with_an_out_goes_where_torchs_goes():
     with pytest.warns(UserWarning, match="An output with one or more elements was resized"):
         torch.norm(_grid(2, 3, 3), p="nuc", dim=(1, 2), keepdim=True, out=k)
     assert k.shape == (2, 1, 1)
+
+
+@pytest.mark.parametrize("name", ["ones", "zeros", "empty"])
+def test_a_factory_without_a_size_is_refused_for_it(name):
+    factory = getattr(torch, name)
+    with raises(TypeError, f'{name}() missing 1 required positional arguments: "size"'):
+        factory(zz=1)
+    with raises(TypeError, f'{name}() missing 1 required positional arguments: "size"'):
+        factory(aa=1, bb=2, cc=3)
+    with raises(TypeError, f"{name}() got an unexpected keyword argument 'zz'"):
+        factory(size=(2,), zz=1)
+    assert factory(size=(2,), dtype=torch.float64).shape == (2,)
