@@ -49,3 +49,30 @@ def install_splits() -> None:
 
 
 install_splits()
+
+
+# --- book/chapters/29v_argument_leftovers.md:197
+def _warns_for_async(method, arguments):
+    def type(self, *args, **kwargs):  # noqa: A001 - torch's name
+        if "async" in kwargs:
+            from refgrad._read_after_failure import _deprecated
+
+            fitted, _ = arguments.values(args, kwargs)
+            if fitted.hidden:
+                _deprecated(arguments, fitted)
+        return method(self, *args, **kwargs)
+
+    type.__name__ = type.__qualname__ = method.__name__
+    type.__doc__, type.__wrapped__ = method.__doc__, method
+    return type
+
+
+def install_type() -> None:
+    from refgrad import _method_forms
+    from refgrad._tensor import Tensor
+
+    Tensor.type = _warns_for_async(Tensor.type, _method_forms._arguments(
+        "type", _method_forms.SIGNATURES["type"]))
+
+
+install_type()
