@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:46
+# --- book/chapters/29v_argument_leftovers.md:58
 """Calls that torch reads and Python refused in its own words, read as torch reads them."""
 
 from refgrad._arguments import Arguments
@@ -27,7 +27,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     _READ[name].check(args, kwargs)
 
 
-# --- book/chapters/29v_argument_leftovers.md:167
+# --- book/chapters/29v_argument_leftovers.md:179
 def _by_position(split):
     def split_by_position(self, *args, **kwargs):
         return split(self, *args, *kwargs.values())  # sections= or indices=, read already
@@ -51,7 +51,7 @@ def install_splits() -> None:
 install_splits()
 
 
-# --- book/chapters/29v_argument_leftovers.md:197
+# --- book/chapters/29v_argument_leftovers.md:209
 def _warns_for_async(method, arguments):
     def type(self, *args, **kwargs):  # noqa: A001 - torch's name
         if "async" in kwargs:
