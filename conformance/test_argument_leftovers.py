@@ -381,3 +381,13 @@ def test_a_factory_without_a_size_is_refused_for_it(name):
     with raises(TypeError, f"{name}() got an unexpected keyword argument 'zz'"):
         factory(size=(2,), zz=1)
     assert factory(size=(2,), dtype=torch.float64).shape == (2,)
+
+
+@pytest.mark.parametrize("call, kind", [
+    ("torch.norm('a')", "str"), ("torch.norm(input='a')", "str"), ("torch.norm(1.0)", "float"),
+    ("torch.norm([1.0, 2.0])", "list"), ("torch.norm(None)", "NoneType"),
+    ("torch.norm(input='a', p='nuc')", "str"), ("torch.norm('a', out='x')", "str"),
+])
+def test_norm_looks_at_its_input_first(call, kind):
+    with raises(AttributeError, f"'{kind}' object has no attribute 'layout'"):
+        eval(call, {"torch": torch})

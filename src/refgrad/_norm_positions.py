@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:314
+# --- book/chapters/29v_argument_leftovers.md:316
 """torch.norm(x, p, dim, keepdim, out, dtype): the last two read by position, as torch's."""
 
 import refgrad
@@ -11,6 +11,7 @@ from refgrad._function_arguments import STAND_INS
 from refgrad._tensor import Tensor
 
 _LAST_TWO = ("out", "dtype")
+_NOT_GIVEN = object()
 
 
 # NOTE [norm's last two by position]
@@ -27,6 +28,10 @@ def _by_position(norm):
             if named["out"] is None:
                 del named["out"]
             args, kwargs = args[:4], {**kwargs, **named}
+        input = args[0] if args else kwargs.get("input", _NOT_GIVEN)  # noqa: A001
+        if not isinstance(input, Tensor) and input is not _NOT_GIVEN and (
+                kwargs.keys() <= _TORCHS_NAMES):
+            input.layout  # noqa: B018 - torch's first look at it: norm("a") fails here
         out = kwargs.get("out")
         if out is not None and kwargs.keys() <= _TORCHS_NAMES and (
                 not isinstance(out, Tensor) or _to_matrix_norm(*args, **kwargs)):
