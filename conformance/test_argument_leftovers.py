@@ -391,3 +391,20 @@ def test_a_factory_without_a_size_is_refused_for_it(name):
 def test_norm_looks_at_its_input_first(call, kind):
     with raises(AttributeError, f"'{kind}' object has no attribute 'layout'"):
         eval(call, {"torch": torch})
+
+
+def test_is_pinned_reads_its_deprecated_device():
+    x = torch.ones(1)
+    text = "The argument 'device' of Tensor.is_pinned() is deprecated. Please do not pass this"
+    for device in ("cpu", "meta", torch.device("cpu")):
+        with pytest.warns(DeprecationWarning) as caught:
+            assert x.is_pinned(device) is False
+        assert [str(w.message).startswith(text) for w in caught] == [True]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert x.is_pinned(None) is False and x.is_pinned() is False
+    with pytest.raises(RuntimeError, match=r"\AExpected one of cpu, cuda, ipu, xpu, mkldnn, "
+                                           r"opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                                           r"lazy, vulkan, mps, meta, hpu, mtia, privateuseone "
+                                           r"device type at start of device string: a\Z"):
+        x.is_pinned(device="a")

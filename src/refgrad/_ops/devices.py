@@ -90,7 +90,32 @@ def pin_memory(input, device=None):
 
 
 def is_pinned(input, device=None) -> bool:
+    if device is not None:  # NOTE [is_pinned's deprecated device]
+        _deprecated_device(device)
     return _backend.is_pinned(input._data)
+
+
+# NOTE [is_pinned's deprecated device]
+# torch reads the device it is given, refusing a string that names no device
+# type of its own, and warns on every call that gives one: the argument is
+# deprecated. A type torch knows that refgrad does not have ("meta") is read
+# without complaint, as torch reads it.
+def _deprecated_device(device) -> None:
+    import sys
+    import warnings
+
+    from refgrad._device import _TORCHS_TYPES, _parse
+    from refgrad._warn_once import outside_refgrad
+
+    if isinstance(device, str):
+        try:
+            _parse(device)
+        except RuntimeError as refusal:
+            if not str(refusal).endswith(tuple(": " + t for t in _TORCHS_TYPES)):
+                raise
+    warnings.warn("The argument 'device' of Tensor.is_pinned() is deprecated. Please do not "
+                  "pass this argument.", DeprecationWarning,
+                  stacklevel=outside_refgrad(sys._getframe())[1])
 
 
 def _type(t) -> str:
