@@ -408,3 +408,15 @@ def test_is_pinned_reads_its_deprecated_device():
                                            r"lazy, vulkan, mps, meta, hpu, mtia, privateuseone "
                                            r"device type at start of device string: a\Z"):
         x.is_pinned(device="a")
+
+
+@pytest.mark.parametrize("device, kind", [("cpu", "CPU"), ("meta", "META"),
+                                          (torch.device("cpu"), "CPU")])
+def test_pin_memory_reads_its_deprecated_device(device, kind):
+    x = torch.ones(2)
+    with pytest.warns(DeprecationWarning) as caught:
+        with raises(RuntimeError, f"{kind} device type not an accelerator."):
+            x.pin_memory(device)
+    said = [str(w.message).split(" is deprecated")[0] for w in caught]
+    assert said == ["The argument 'device' of Tensor.pin_memory()",
+                    "The argument 'device' of Tensor.is_pinned()"]

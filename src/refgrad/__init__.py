@@ -581,16 +581,16 @@ from refgrad.serialization import load, save
 from refgrad._op_overloads import ops
 
 
-# --- book/chapters/24_devices.md:191
+# --- book/chapters/24_devices.md:203
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:335
+# --- book/chapters/24_devices.md:347
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:475
+# --- book/chapters/24_devices.md:487
 from refgrad import accelerator
 
 

@@ -82,6 +82,11 @@ def _from_type_name(name: str, here):
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 
+    if device is not None:  # NOTE [is_pinned's deprecated device]
+        kind = _deprecated_device(device, "pin_memory")
+        is_pinned(input, device)
+        if kind != "cuda":
+            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
     if input.device.type != "cpu":
         raise RuntimeError(f"cannot pin '{_type(input)}' only dense CPU tensors can be pinned")
     if is_pinned(input):
@@ -99,8 +104,11 @@ def is_pinned(input, device=None) -> bool:
 # torch reads the device it is given, refusing a string that names no device
 # type of its own, and warns on every call that gives one: the argument is
 # deprecated. A type torch knows that refgrad does not have ("meta") is read
-# without complaint, as torch reads it.
-def _deprecated_device(device) -> None:
+# without complaint, as torch reads it. pin_memory warns for its own, then
+# for is_pinned's, which it calls with the device, then refuses a device
+# that is not an accelerator ("cpu", "meta").
+def _deprecated_device(device, method: str = "is_pinned") -> str:
+    """The type ``device`` names, read as torch reads it, once the warning is given."""
     import sys
     import warnings
 
@@ -109,13 +117,17 @@ def _deprecated_device(device) -> None:
 
     if isinstance(device, str):
         try:
-            _parse(device)
+            kind = _parse(device)[0]
         except RuntimeError as refusal:
             if not str(refusal).endswith(tuple(": " + t for t in _TORCHS_TYPES)):
                 raise
-    warnings.warn("The argument 'device' of Tensor.is_pinned() is deprecated. Please do not "
+            kind = device.split(":")[0]
+    else:
+        kind = Device(device).type
+    warnings.warn(f"The argument 'device' of Tensor.{method}() is deprecated. Please do not "
                   "pass this argument.", DeprecationWarning,
                   stacklevel=outside_refgrad(sys._getframe())[1])
+    return kind
 
 
 def _type(t) -> str:
