@@ -420,3 +420,19 @@ def test_pin_memory_reads_its_deprecated_device(device, kind):
     said = [str(w.message).split(" is deprecated")[0] for w in caught]
     assert said == ["The argument 'device' of Tensor.pin_memory()",
                     "The argument 'device' of Tensor.is_pinned()"]
+
+
+@pytest.mark.parametrize("call, message", [
+    ("x.item(zz=1)", "TensorBase.item() takes no keyword arguments"),
+    ("x.item(1, zz=1)", "TensorBase.item() takes no keyword arguments"),
+    ("x.tolist(zz=1)", "TensorBase.tolist() takes no keyword arguments"),
+    ("x.tolist(1)", "TensorBase.tolist() takes no arguments (1 given)"),
+    ("x.numpy(zz=1)", "numpy() got an unexpected keyword argument 'zz'"),
+    ("x.numpy(force=1)", "numpy(): argument 'force' must be bool, not int"),
+    ("x.numpy(force=None)", "numpy(): argument 'force' must be bool, not NoneType"),
+])
+def test_methods_reading_values_refuse_keywords_as_torch_does(call, message):
+    x = torch.ones(1)
+    with raises(TypeError, message):
+        eval(call, {"x": x})
+    assert x.item() == 1.0 and x.tolist() == [1.0] and x.numpy(force=True).tolist() == [1.0]

@@ -220,7 +220,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1131
+# --- book/chapters/13a_arguments.md:1140
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

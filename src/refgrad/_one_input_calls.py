@@ -76,3 +76,13 @@ def install_type() -> None:
 
 
 install_type()
+
+
+# --- book/chapters/29v_argument_leftovers.md:241
+def install_numpy_name() -> None:
+    from refgrad._tensor import Tensor
+
+    Tensor.numpy.__qualname__ = "numpy"  # x.numpy(zz=1): "numpy() got an unexpected ..."
+
+
+install_numpy_name()
