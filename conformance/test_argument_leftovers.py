@@ -436,3 +436,18 @@ def test_methods_reading_values_refuse_keywords_as_torch_does(call, message):
     with raises(TypeError, message):
         eval(call, {"x": x})
     assert x.item() == 1.0 and x.tolist() == [1.0] and x.numpy(force=True).tolist() == [1.0]
+
+
+@pytest.mark.parametrize("call, message", [
+    ("x.cuda(1, 2, 3, 4, 5)", "cuda() received an invalid combination of arguments - got (int, "
+     "int, int, int, int), but expected (torch.device device = None, bool non_blocking = False, "
+     "*, torch.memory_format memory_format = None)"),
+    ("x.cuda(1, 2, 3)", "cuda() takes from 0 to 2 positional arguments but 3 were given"),
+    ("x.cuda(non_blocking=1)", "cuda(): argument 'non_blocking' must be bool, not int"),
+    ("x.pin_memory(1, 2, 3, 4, 5)",
+     "pin_memory() takes from 0 to 1 positional arguments but 5 were given"),
+    ("x.pin_memory(zz=1)", "pin_memory() got an unexpected keyword argument 'zz'"),
+])
+def test_device_methods_count_as_torch_counts(call, message):
+    with raises(TypeError, message):
+        eval(call, {"x": torch.ones(1)})

@@ -86,3 +86,25 @@ def install_numpy_name() -> None:
 
 
 install_numpy_name()
+
+
+# --- book/chapters/29v_argument_leftovers.md:261
+_DEVICE_FORMS = {
+    "cuda": (("(Tensor input, torch.device device = None, bool {} = False, *, "
+              "torch.memory_format memory_format = None)"), ("non_blocking", "async")),
+    "pin_memory": ("(Tensor input, torch.device device = None)", ()),
+}
+
+
+def install_device_forms() -> None:
+    from refgrad._method_forms import _read_once_it_fails
+    from refgrad._tensor import Tensor
+
+    for name, (text, names) in _DEVICE_FORMS.items():
+        shown, *hidden = [text.format(n) for n in names] or [text]
+        arguments = Arguments(name + shown, method=True,
+                              hidden=tuple(name + h for h in hidden))
+        setattr(Tensor, name, _read_once_it_fails(getattr(Tensor, name), arguments))
+
+
+install_device_forms()
