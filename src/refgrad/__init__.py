@@ -751,7 +751,7 @@ from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29v_argument_leftovers.md:440
+# --- book/chapters/29v_argument_leftovers.md:445
 from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip
 from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
 from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:296
+# --- book/chapters/29v_argument_leftovers.md:301
 """einsum(a, [0, 1], b, [1, 2], [0, 2]): the sublist format, turned into an equation."""
 
 import refgrad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:105
+# --- book/chapters/29v_argument_leftovers.md:110
 """Keywords in the order of torch's table of them: a C++ unordered_map of strings."""
 
 _MASK = (1 << 64) - 1
@@ -30,7 +30,7 @@ def string_hash(name: str) -> int:
     return _shift_mix(_shift_mix(h) * _MUL & _MASK)
 
 
-# --- book/chapters/29v_argument_leftovers.md:139
+# --- book/chapters/29v_argument_leftovers.md:144
 # NOTE [Keywords in the order of torch's table]
 # torch's parser copies the keywords of a refused call into an unordered_map
 # and walks it to list them: in "got (...)", in "unrecognized keyword

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:363
+# --- book/chapters/29v_argument_leftovers.md:368
 """torch.norm(x, p, dim, keepdim, out, dtype): the last two read by position, as torch's."""
 
 import refgrad

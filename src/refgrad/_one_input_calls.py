@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29v_argument_leftovers.md:58
+# --- book/chapters/29v_argument_leftovers.md:63
 """Calls that torch reads and Python refused in its own words, read as torch reads them."""
 
 from refgrad._arguments import Arguments
@@ -27,7 +27,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     _READ[name].check(args, kwargs)
 
 
-# --- book/chapters/29v_argument_leftovers.md:179
+# --- book/chapters/29v_argument_leftovers.md:184
 def _by_position(split):
     def split_by_position(self, *args, **kwargs):
         return split(self, *args, *kwargs.values())  # sections= or indices=, read already
@@ -51,7 +51,7 @@ def install_splits() -> None:
 install_splits()
 
 
-# --- book/chapters/29v_argument_leftovers.md:209
+# --- book/chapters/29v_argument_leftovers.md:214
 def _warns_for_async(method, arguments):
     def type(self, *args, **kwargs):  # noqa: A001 - torch's name
         if "async" in kwargs:
@@ -78,7 +78,7 @@ def install_type() -> None:
 install_type()
 
 
-# --- book/chapters/29v_argument_leftovers.md:241
+# --- book/chapters/29v_argument_leftovers.md:246
 def install_numpy_name() -> None:
     from refgrad._tensor import Tensor
 
@@ -88,7 +88,7 @@ def install_numpy_name() -> None:
 install_numpy_name()
 
 
-# --- book/chapters/29v_argument_leftovers.md:261
+# --- book/chapters/29v_argument_leftovers.md:266
 _DEVICE_FORMS = {
     "cuda": (("(Tensor input, torch.device device = None, bool {} = False, *, "
               "torch.memory_format memory_format = None)"), ("non_blocking", "async")),
