@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2507
+# --- book/chapters/05_creation.md:2511
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2906
+# --- book/chapters/05_creation.md:2926
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3082
+# --- book/chapters/05_creation.md:3102
 from refgrad._factory_arguments import asarray
 
 
@@ -117,11 +117,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:318
+# --- book/chapters/07_grad_modes.md:320
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:964
+# --- book/chapters/07_grad_modes.md:966
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -147,7 +147,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:679
+# --- book/chapters/16a_pointwise.md:706
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1471
+# --- book/chapters/16j_products_and_shapes.md:1500
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1519
+# --- book/chapters/16j_products_and_shapes.md:1548
 from refgrad import functional
 
 
@@ -282,15 +282,15 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:246
+# --- book/chapters/16n_more_shapes_and_elementwise.md:251
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1854
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2381
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2386
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -307,7 +307,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2559
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2564
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -389,7 +389,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:576
+# --- book/chapters/16o_argument_checks.md:580
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -398,7 +398,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1197
+# --- book/chapters/16o_argument_checks.md:1201
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -595,16 +595,16 @@ from refgrad.serialization import load, save
 from refgrad._op_overloads import ops
 
 
-# --- book/chapters/24_devices.md:154
+# --- book/chapters/24_devices.md:203
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:298
+# --- book/chapters/24_devices.md:347
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:438
+# --- book/chapters/24_devices.md:487
 from refgrad import accelerator
 
 
@@ -620,7 +620,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3174
+# --- book/chapters/26_inplace.md:3186
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -645,7 +645,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3334
+# --- book/chapters/26_inplace.md:3346
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3688
+# --- book/chapters/26_inplace.md:3700
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4314
+# --- book/chapters/26_inplace.md:4326
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -767,3 +767,9 @@ from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29t_methods_read_as_torch_reads_them.md:278
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29v_argument_leftovers.md:445
+from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip
+from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
+from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip

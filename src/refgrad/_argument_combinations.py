@@ -2,16 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:484
+# --- book/chapters/13a_arguments.md:486
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
+from refgrad._keyword_order import in_table_order
 from refgrad._signatures import Signature, type_name
 
 
 def _combination(signatures, args, kwargs, numbers: bool) -> str:
     shown = [s for s in signatures if not s.hidden]
     got = _listed([type_name(a) for a in args],
-                  [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
+                  [f"{k}={type_name(kwargs[k])}" for k in in_table_order(kwargs)])
     head = (f"{shown[0].name}() received an invalid combination of arguments - got {got}, "
             "but expected ")
     if len(shown) == 1:  # NOTE [One signature shown]
@@ -32,7 +33,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:516
+# --- book/chapters/13a_arguments.md:519
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -55,7 +56,7 @@ def _listed(positional: list, keywords: list) -> str:
 # it marks come in the signature's order, whatever the call's: torch walks the
 # signature's parameters and looks each up among them, so where(c, other=1.5,
 # input="a") is marked (Tensor, !input=str!, !other=float!), though the list
-# of what the call got has them last first.
+# of what the call got has them in the order of torch's table.
 def _why_not(sig: Signature, args, kwargs, numbers: bool) -> str | None:
     if len(args) + len(kwargs) != len(_pieces(sig)):
         return None
@@ -91,7 +92,7 @@ def _unknown(sig: Signature, kwargs) -> list:
     pieces = _pieces(sig)
     last = {p.name for p in pieces[max(0, len(pieces) - len(kwargs)):]
             if p is not None and p.default is None}
-    return [k for k in reversed(kwargs) if k not in last]
+    return [k for k in in_table_order(kwargs) if k not in last]
 
 
 def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
@@ -110,7 +111,7 @@ def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
     return _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:600
+# --- book/chapters/13a_arguments.md:603
 # NOTE [Keywords looked for among the last pieces]
 # With k keywords given, torch looks for each among the last k pieces of the
 # printed signature only, so x.lerp_(y, end="a") has an "incorrect" keyword
@@ -135,7 +136,7 @@ def _one_shown(sig: Signature, args, kwargs, numbers: bool, got: str) -> str:
     return f"{head}{got}, but expected {sig.shown}"
 
 
-# --- book/chapters/13a_arguments.md:629
+# --- book/chapters/13a_arguments.md:632
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()

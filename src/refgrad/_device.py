@@ -73,8 +73,11 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:258
+# --- book/chapters/02_dtypes.md:260
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
+_TORCHS_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                 "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                 "privateuseone")
 
 
 def _parse(spec: str) -> tuple[str, int | None]:
@@ -89,14 +92,14 @@ def _parse(spec: str) -> tuple[str, int | None]:
         raise RuntimeError(
             f"Could not parse device index '{number}' in device string '{spec}'"
         )
-    if kind not in _KNOWN:
-        raise RuntimeError(
-            "Expected one of cpu, cuda device type at start of device string: " + kind
-        )
+    if kind not in _KNOWN:  # torch's list for a type it does not know either
+        known = ", ".join(_KNOWN if kind in _TORCHS_TYPES else _TORCHS_TYPES)
+        raise RuntimeError(f"Expected one of {known} device type at start of device string: "
+                           + kind)
     return kind, None if number is None else int(number)
 
 
-# --- book/chapters/02_dtypes.md:285
+# --- book/chapters/02_dtypes.md:290
 def _with_index(spec, index) -> tuple[str, int | None]:
     """``device(type, index)``: a type string without index, and an int index."""
     if not isinstance(spec, str):

@@ -61,16 +61,20 @@ def writing(factory):
 # parser reads the size first. Only for one argument: sizes given one by one
 # (ones(2, "a", zz=1)) or as a tuple are refused for the keyword, as torch
 # refuses them, its reading of several sizes never naming the wrong one there.
+# A call with no size at all is refused for the missing size, whatever the
+# keywords: ones(zz=1) as ones() is.
 def size_first(name: str, args: tuple, kwargs: dict) -> None:
     """torch's refusal of a factory's one positional argument, when it is not a size."""
     if kwargs and len(args) == 1 and name in _SIZED and not isinstance(args[0], tuple | list):
         parse_size(args, name)
+    if not args and "size" not in kwargs and name in _SIZED:  # ones(zz=1): no size at all
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"') from None
 
 
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2314
+# --- book/chapters/05_creation.md:2318
 def _write(out, values, keeps_shape: bool) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -91,7 +95,7 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2340
+# --- book/chapters/05_creation.md:2344
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
@@ -114,7 +118,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2376
+# --- book/chapters/05_creation.md:2380
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

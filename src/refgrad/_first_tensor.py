@@ -36,7 +36,8 @@ from refgrad._tensor import Tensor
 # arguments keeps its own failure: for a function with several signatures,
 # torch lists them all, and the one-argument wording would be wrong. Not
 # for unique and unique_consecutive (alone=False): torch's Python wrappers
-# pass every argument but the first by name, so the wording always holds.
+# pass every argument but the first by name, so the wording always holds,
+# and pass the first by position even where it came by name, unique(input="a").
 def first_tensor(function, name: str, first: str = "input", alone: bool = True):
     """``function`` with torch's TypeError when its first argument is not a tensor."""
     def checked(*args, **kwargs):
@@ -47,6 +48,9 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
                     not alone or (len(args) == 1 and not kwargs)):
                 raise TypeError(f"{name}(): argument '{first}' (position 1) must be "
                                 f"Tensor, not {type_name(args[0])}") from None
+            if not (alone or args) and not isinstance(kwargs.get(first, Tensor), Tensor):
+                raise TypeError(f"{name}(): argument '{first}' (position 1) must be "  # by
+                                f"Tensor, not {type_name(kwargs[first])}") from None  # name
             raise
 
     checked.__name__ = checked.__qualname__ = function.__name__
@@ -54,7 +58,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:549
+# --- book/chapters/16o_argument_checks.md:553
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
     _typename: ("numel",), counting: ("unique", "unique_consecutive"),

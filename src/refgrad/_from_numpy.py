@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2614
+# --- book/chapters/05_creation.md:2618
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -26,8 +26,17 @@ _NOT_WRITABLE = (
     "This type of warning will be suppressed for the rest of this program.")
 
 
-def from_numpy(ndarray) -> Tensor:
+# NOTE [from_numpy takes one argument, as C does]
+# Python words its refusal of a C function of one argument (METH_O) as
+# "takes exactly one argument (N given)", and of any keyword, checked first,
+# as "takes no keyword arguments"; the name is qualified by the class that
+# holds torch's functions.
+def from_numpy(*given, **keywords) -> Tensor:
     """A tensor over the memory of ``ndarray``: a write to either shows in the other."""
+    if keywords or len(given) != 1:  # NOTE [from_numpy takes one argument, as C does]
+        raise TypeError("torch._VariableFunctionsClass.from_numpy() takes " + (
+            "no keyword arguments" if keywords else f"exactly one argument ({len(given)} given)"))
+    (ndarray,) = given
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {c_type_name(type(ndarray))})")
     if not ndarray.flags.writeable:
@@ -41,7 +50,7 @@ def from_numpy(ndarray) -> Tensor:
     return make_tensor(ndarray)
 
 
-# --- book/chapters/05_creation.md:2658
+# --- book/chapters/05_creation.md:2678
 # The memory from_numpy shared, by the id of the array that owns it; each entry
 # leaves as its array dies, so that a new array at the same address is not taken
 # for it.
@@ -62,7 +71,7 @@ def shares_numpy_memory(root) -> bool:
     return reference is not None and reference() is root
 
 
-# --- book/chapters/05_creation.md:2684
+# --- book/chapters/05_creation.md:2704
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:1106
+# --- book/chapters/13a_arguments.md:1109
 """torch's words for a method given positional arguments it does not take."""
 
 # NOTE [Methods that take no positional arguments]
@@ -18,6 +18,15 @@ def keywords_only(name: str, refused: tuple) -> TypeError:
                      f"{'was' if n == 1 else 'were'} given")
 
 
-def no_arguments(name: str, refused: tuple, self) -> TypeError:
+def no_arguments(name: str, refused: tuple, self, keywords=None) -> TypeError:
     """x.detach(1): one of torch's plain C methods, which takes no arguments at all."""
+    if keywords:  # NOTE [A keyword to a method of no arguments]
+        return TypeError(f"TensorBase.{name}() takes no keyword arguments")
     return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")
+
+
+# NOTE [A keyword to a method of no arguments]
+# Python refuses any keyword to a plain C method of no arguments before it
+# counts the positions, in words of its own: x.item(1, zz=1) and x.item(zz=1)
+# both get "TensorBase.item() takes no keyword arguments". item and tolist
+# gather keywords too, for that refusal, at the cost of an empty dict a call.

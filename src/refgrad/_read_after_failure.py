@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:644
+# --- book/chapters/16o_argument_checks.md:648
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments
@@ -55,7 +55,7 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:702
+# --- book/chapters/16o_argument_checks.md:706
 # NOTE [Where a wrapped function says it lives]
 # The functions read after a failure are found by name in refgrad._after_failure,
 # and pickle finds a function by its module and name: each wrapper says it comes
@@ -86,7 +86,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:742
+# --- book/chapters/16o_argument_checks.md:746
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

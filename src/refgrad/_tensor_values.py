@@ -160,18 +160,18 @@ def host_array(t):
 class _Python:
     __slots__ = ()
 
-    def item(self, *refused):
-        if refused:
-            raise no_arguments("item", refused, self)
+    def item(self, *refused, **keywords):
+        if refused or keywords:  # NOTE [A keyword to a method of no arguments]
+            raise no_arguments("item", refused, self, keywords)
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import composite_read
 
             return composite_read("item", self, _item)
         return _item(self)
 
-    def tolist(self, *refused):
-        if refused:
-            raise no_arguments("tolist", refused, self)
+    def tolist(self, *refused, **keywords):
+        if refused or keywords:
+            raise no_arguments("tolist", refused, self, keywords)
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg
 
@@ -181,6 +181,8 @@ class _Python:
     def numpy(self, *refused, force: bool = False):
         if refused:
             raise keywords_only("numpy", refused)
+        if force.__class__ is not bool:  # torch's parser reads force as a bool
+            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
         if not force and not isinstance(self._data, np.ndarray):
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() "
@@ -221,7 +223,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:820
+# --- book/chapters/03_tensor.md:822
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -260,7 +262,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:870
+# --- book/chapters/03_tensor.md:872
 class _Numbers:
     __slots__ = ()
 

@@ -87,6 +87,8 @@ def is_inference(*args, **kwargs) -> bool:
     """``torch.is_inference(t)``: whether ``t`` was made in inference mode."""
     if len(args) > 1:
         raise TypeError(f"is_inference() takes 1 positional argument but {len(args)} were given")
+    if not args and "input" not in kwargs:  # missing before any keyword: is_inference(zz=1)
+        raise TypeError('is_inference() missing 1 required positional arguments: "input"')
     for key in kwargs:
         if key != "input":
             raise TypeError(f"is_inference() got an unexpected keyword argument '{key}'")
@@ -97,7 +99,7 @@ def is_inference(*args, **kwargs) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:183
+# --- book/chapters/07_grad_modes.md:185
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -127,7 +129,7 @@ class _InferenceMode:
             self.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:241
+# --- book/chapters/07_grad_modes.md:243
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:185
+# --- book/chapters/16n_more_shapes_and_elementwise.md:190
 """conj_physical and conj_physical_: a real tensor's conjugate is the tensor itself."""
 
 from refgrad._ops.dispatch import call
@@ -26,7 +26,7 @@ def _tensor(name: str, input) -> None:
                         f"{c_type_name(type(input))}")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:214
+# --- book/chapters/16n_more_shapes_and_elementwise.md:219
 def _plain(input):
     _tensor("conj_physical", input)
     return input

@@ -36,9 +36,11 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:76
-def tensor_type(input, dtype=None, non_blocking=False):
+# --- book/chapters/24_devices.md:84
+def tensor_type(input, dtype=None, non_blocking=False, *, memory_format=None, **deprecated):
     from refgrad._dtype import dtype as DType
+
+    non_blocking = deprecated.pop("async", non_blocking)  # the deprecated form's name
 
     if dtype is None:
         return _type(input)
@@ -52,6 +54,8 @@ def tensor_type(input, dtype=None, non_blocking=False):
         raise TypeError("dtype must be a type, str, or dtype object")
     if where == input.device:  # not moved: named to no mode, NOTE [The options a copy names]
         where = None
+    if memory_format is not None:  # a layout asked for copies, even to the same dtype
+        return to(input, where, dtype, non_blocking=non_blocking, memory_format=memory_format)
     return to(input, where, dtype, non_blocking=non_blocking)
 
 
@@ -74,10 +78,15 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:123
+# --- book/chapters/24_devices.md:135
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 
+    if device is not None:  # NOTE [is_pinned's deprecated device]
+        kind = _deprecated_device(device, "pin_memory")
+        is_pinned(input, device)
+        if kind != "cuda":
+            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
     if input.device.type != "cpu":
         raise RuntimeError(f"cannot pin '{_type(input)}' only dense CPU tensors can be pinned")
     if is_pinned(input):
@@ -86,7 +95,39 @@ def pin_memory(input, device=None):
 
 
 def is_pinned(input, device=None) -> bool:
+    if device is not None:  # NOTE [is_pinned's deprecated device]
+        _deprecated_device(device)
     return _backend.is_pinned(input._data)
+
+
+# NOTE [is_pinned's deprecated device]
+# torch reads the device it is given, refusing a string that names no device
+# type of its own, and warns on every call that gives one: the argument is
+# deprecated. A type torch knows that refgrad does not have ("meta") is read
+# without complaint, as torch reads it. pin_memory warns for its own, then
+# for is_pinned's, which it calls with the device, then refuses a device
+# that is not an accelerator ("cpu", "meta").
+def _deprecated_device(device, method: str = "is_pinned") -> str:
+    """The type ``device`` names, read as torch reads it, once the warning is given."""
+    import sys
+    import warnings
+
+    from refgrad._device import _TORCHS_TYPES, _parse
+    from refgrad._warn_once import outside_refgrad
+
+    if isinstance(device, str):
+        try:
+            kind = _parse(device)[0]
+        except RuntimeError as refusal:
+            if not str(refusal).endswith(tuple(": " + t for t in _TORCHS_TYPES)):
+                raise
+            kind = device.split(":")[0]
+    else:
+        kind = Device(device).type
+    warnings.warn(f"The argument 'device' of Tensor.{method}() is deprecated. Please do not "
+                  "pass this argument.", DeprecationWarning,
+                  stacklevel=outside_refgrad(sys._getframe())[1])
+    return kind
 
 
 def _type(t) -> str:

@@ -88,7 +88,7 @@ def row_stack(tensors):
     return vstack(tensors)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:145
+# --- book/chapters/16n_more_shapes_and_elementwise.md:146
 def diagflat(input, offset=0):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("diagflat", diagflat, (input, offset), {})
@@ -103,6 +103,10 @@ from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg  # noqa
 
 
 def is_conj(input) -> bool:
+    from refgrad._tensor import Tensor
+
+    if not isinstance(input, Tensor):  # reworded as torch's parser words it: NOTE [Read
+        raise TypeError("input")  # after a failure]
     return False
 
 

@@ -13,14 +13,15 @@ ELLIPSIS = "..."
 
 
 def _terms(text, start, operand):
-    """The subscripts of ``text`` (from ``start`` in the equation), split at commas."""
+    """The subscripts of ``text`` (from ``start`` in the equation), split at commas;
+    ``operand`` None for the output."""
     terms, current, i = [], [], 0
     while i < len(text):
         c = text[i]
         if c == ".":
-            if text[i:i + 3] != "..." or ELLIPSIS in current:
-                raise RuntimeError(f"einsum(): found '.' for operand {operand + len(terms)} "
-                                   "that is not part of any ellipsis")
+            if ELLIPSIS in current or text[i:i + 3] != "...":
+                raise _stray_dot(operand if operand is None else operand + len(terms),
+                                 ELLIPSIS in current)
             current.append(ELLIPSIS)
             i += 3
             continue
@@ -36,7 +37,18 @@ def _terms(text, start, operand):
     return [*terms, current]
 
 
-# --- book/chapters/16j_products_and_shapes.md:659
+def _stray_dot(operand, after_ellipsis: bool) -> RuntimeError:
+    """torch's words for a '.' outside an ellipsis, or past the one already found."""
+    if operand is None:
+        return RuntimeError("einsum(): found '.' for output but an ellipsis (...) was already "
+                            "found" if after_ellipsis else "einsum(): found '.' for output that "
+                            "is not part of any ellipsis (...)")
+    return RuntimeError(f"einsum(): found '.' for operand {operand} " + (
+        "for which an ellipsis was already found" if after_ellipsis
+        else "that is not part of any ellipsis"))
+
+
+# --- book/chapters/16j_products_and_shapes.md:671
 def _check_dimensions(operands, terms):
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -61,7 +73,7 @@ def _output(equation, lhs, terms, counts):
     if "->" not in equation:
         ellipsis = [ELLIPSIS] if any(ELLIPSIS in labels for labels in terms) else []
         return ellipsis + sorted(c for c, n in counts.items() if n == 1)
-    (output,) = _terms(equation[len(lhs) + 2:], len(lhs) + 2, 0)
+    (output,) = _terms(equation[len(lhs) + 2:], len(lhs) + 2, None)
     for c in output:
         if c != ELLIPSIS and output.count(c) > 1:
             raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the "
@@ -72,7 +84,7 @@ def _output(equation, lhs, terms, counts):
     return output
 
 
-# --- book/chapters/16j_products_and_shapes.md:703
+# --- book/chapters/16j_products_and_shapes.md:715
 def _positions(terms, output, counts, ell_dims):
     """Each letter's position, where ``...`` starts, and how many positions are output's."""
     place, at = {}, 0
@@ -91,14 +103,25 @@ def _positions(terms, output, counts, ell_dims):
     return place, ell_at, kept, at
 
 
-# --- book/chapters/16j_products_and_shapes.md:723
+# --- book/chapters/16j_products_and_shapes.md:741
+# NOTE [Ellipses broadcast]
+# Each position an ellipsis covers keeps the first size other than 1 that an
+# operand gives it, under the key (ELLIPSIS, position), beside the letters'
+# sizes; a later operand's other size there is refused, naming the operand's
+# own dimension. torch's text lacks a space after the operand's number.
 def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     """Operand ``t`` with a dimension for every position, in the common order."""
     order, seen, j = [None] * width, {}, 0
     for label in labels:
         if label == ELLIPSIS:
             covered = t.ndim - (len(labels) - 1)
-            for k in range(ell_dims - covered, ell_dims):
+            for k in range(ell_dims - covered, ell_dims):  # NOTE [Ellipses broadcast]
+                n = t.shape[j]
+                if n != 1 and sizes.setdefault((ELLIPSIS, k), n) != n:
+                    raise RuntimeError(
+                        f"einsum(): dimension {j} covered by ellipsis in operand {i}has size "
+                        f"{n} which does not broadcast with previously seen ellipsis with size "
+                        f"{sizes[ELLIPSIS, k]} for the respective dimension")  # sic: no space
                 order[ell_at + k] = j
                 j += 1
         elif label in seen:  # a repeated letter: its diagonal, where the letter first was
@@ -123,7 +146,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     return t.permute(tuple(order))
 
 
-# --- book/chapters/16j_products_and_shapes.md:769
+# --- book/chapters/16j_products_and_shapes.md:798
 def _sum_product(left, right, summed):
     if not summed:
         return left * right
@@ -153,7 +176,7 @@ def _sum_product(left, right, summed):
     return a.bmm(b).view(shape).permute(tuple(back))
 
 
-# --- book/chapters/16j_products_and_shapes.md:804
+# --- book/chapters/16j_products_and_shapes.md:833
 def _combined(ops, kept, width):
     wide = {d: sum(op.shape[d] != 1 for op in ops) for d in range(kept, width)}
     result = ops[0]
@@ -178,7 +201,7 @@ def _combined(ops, kept, width):
     return result
 
 
-# --- book/chapters/16j_products_and_shapes.md:830
+# --- book/chapters/16j_products_and_shapes.md:859
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])

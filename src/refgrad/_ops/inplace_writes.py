@@ -207,15 +207,13 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2464
-def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
-    if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
-        # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
-        given = () if other is REQUIRED else (other, non_blocking, *extra) if (
-            extra or non_blocking is not False) else (other,)
-        if other is REQUIRED and non_blocking is not False:  # given by name, then
-            refused = {**refused, "non_blocking": non_blocking}
-        raise _COPY.error(given, refused)
+# --- book/chapters/26_inplace.md:2467
+def copy_(self, *given, **keywords):
+    if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
+        other, non_blocking = given[0], False
+    else:  # NOTE [copy_ reads its source as other]
+        _, values = _COPY.values(given, keywords)
+        other, non_blocking = values["other"], values.get("non_blocking", False)
     if ZERO_ARRAYS:  # copy_ refuses a zero tensor in words of its own: chapter "Zero tensors"
         refuse_zero_write(self._data, copy=True)
     src = other if isinstance(other, Tensor) else _number_source(other)
@@ -232,9 +230,13 @@ def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
 # x.copy_(other=y) copies, and x.copy_(src=y) is refused as a call missing
 # `other`, in its parser's words (_COPY). Its parser has a second form it
 # never lists, so a call with no source, or with a third argument, gets the
-# words for a call that fits none of several.
+# words for a call that fits none of several. Only x.copy_(y) goes unread:
+# every other call is read as it was given, so that a refusal names a keyword
+# as a keyword, without its position, as torch's does: x.copy_(y,
+# non_blocking=1) is refused for `non_blocking`, not `(position 2)`.
 _COPY = Arguments("copy_(Tensor other, bool non_blocking = False)", method=True,
-                  hidden=("copy_(Tensor other, bool non_blocking = False)",))
+                  hidden=("copy_(Tensor other, bool non_blocking = False)",),
+                  numbers_as_tensors=True)
 
 
 def _copy_step():
@@ -252,7 +254,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2514
+# --- book/chapters/26_inplace.md:2519
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

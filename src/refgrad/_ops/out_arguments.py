@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2765
+# --- book/chapters/26_inplace.md:2770
 """torch's out= keyword for the functions that take it."""
 
 import numpy as np
@@ -68,7 +68,13 @@ def refuse_as_given(name: str, args: tuple, kwargs: dict) -> None:
         COPIED[name][1][0].check(args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2840
+def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
+    from refgrad._one_input_calls import refuse_one_input as refuse  # chapter 29v
+
+    refuse(name, function, args, kwargs)
+
+
+# --- book/chapters/26_inplace.md:2851
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -92,6 +98,7 @@ def with_out(function, name: str, returns=None):
                 refuse_in_torch_words(name, error, args, kwargs)
                 if kwargs:  # NOTE [Refused by name, without a position]
                     refuse_as_given(name, args, kwargs)
+                    refuse_one_input(name, function, args, kwargs)
                 raise
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
@@ -145,7 +152,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2923
+# --- book/chapters/26_inplace.md:2935
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -161,7 +168,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:2948
+# --- book/chapters/26_inplace.md:2960
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -176,7 +183,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:2968
+# --- book/chapters/26_inplace.md:2980
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:514
+# --- book/chapters/16n_more_shapes_and_elementwise.md:519
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:548
+# --- book/chapters/16n_more_shapes_and_elementwise.md:553
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -64,7 +64,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:596
+# --- book/chapters/16n_more_shapes_and_elementwise.md:601
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -80,14 +80,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:627
+# --- book/chapters/16n_more_shapes_and_elementwise.md:632
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:637
+# --- book/chapters/16n_more_shapes_and_elementwise.md:642
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -103,7 +103,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:656
+# --- book/chapters/16n_more_shapes_and_elementwise.md:661
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -126,7 +126,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:697
+# --- book/chapters/16n_more_shapes_and_elementwise.md:702
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -151,7 +151,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:727
+# --- book/chapters/16n_more_shapes_and_elementwise.md:732
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -176,7 +176,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:758
+# --- book/chapters/16n_more_shapes_and_elementwise.md:763
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -204,7 +204,7 @@ def ldexp(input, other):
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:812
+# --- book/chapters/16n_more_shapes_and_elementwise.md:817
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -218,7 +218,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:847
+# --- book/chapters/16n_more_shapes_and_elementwise.md:852
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

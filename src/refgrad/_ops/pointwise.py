@@ -193,7 +193,17 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:646
+# --- book/chapters/16a_pointwise.md:654
+# NOTE [An input not given]
+# relu() reaches the function with this default in place of the input; the
+# call fails, as on any object that is not a tensor, and the failure is
+# reworded as torch's parser words a missing input. Python 3.11's `try`
+# costs nothing until something is raised. With a default, Python would count
+# relu(x, 1) as taking "from 0 to 1" arguments: the extra ones are taken, and
+# counted as torch counts them.
+_NOT_GIVEN = object()
+
+
 def _function(row):
     from refgrad._ops.dispatch import call
     from refgrad._ops.elision import dying_alone
@@ -207,8 +217,17 @@ def _function(row):
             # NOTE [Read after a failure]
         return call(row, (input, other))
 
-    def unary(input):  # a row that can write into its input: NOTE [Dying operands]
-        return call(row, (input,), None, dying_alone(input))
+    def unary(input=_NOT_GIVEN, *extra):  # a row that can write into its input: NOTE
+        if extra:  # [Dying operands]; NOTE [An input not given]
+            raise TypeError(f"{row.name}() takes 1 positional argument but "
+                            f"{1 + len(extra)} were given")
+        try:
+            return call(row, (input,), None, dying_alone(input))
+        except TypeError:
+            if input is _NOT_GIVEN:  # NOTE [An input not given]
+                raise TypeError(f'{row.name}() missing 1 required positional arguments: '
+                                '"input"') from None
+            raise
 
     if row.into is not None:
         function = unary

@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:946
+# --- book/chapters/07_grad_modes.md:948
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     _force_original_view_tracking, _unsafe_preserve_version_counter, enable_grad,
