@@ -41,7 +41,7 @@ REPEAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1751
+# --- book/chapters/16d_indexing.md:1736
 def repeat(input, *repeats):
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
