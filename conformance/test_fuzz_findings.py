@@ -16,3 +16,20 @@ def test_index_select_of_a_0d_input_adds_its_gradient_with_index_add():
     assert type(g.grad_fn).__name__ == "IndexAddBackward0" and g._version == 1
     assert [type(n).__name__ if n else None for n, _ in g.grad_fn.next_functions] == [
         None, "AccumulateGrad"]
+
+
+def test_prelu_reshapes_its_weight_to_the_inputs_dimensions():
+    x = torch.tensor(-0.7, requires_grad=True)
+    w = torch.tensor([0.25], requires_grad=True)
+    y = torch.nn.functional.prelu(x, w)
+    assert y.shape == () and abs(y.item() + 0.175) < 1e-6
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == [
+        "AccumulateGrad", "ViewBackward0"]
+    gx, gw = torch.autograd.grad(y, (x, w))
+    assert gx.shape == () and gw.shape == (1,)
+    x = torch.tensor([-0.7, 2.0])
+    w = torch.tensor(0.25, requires_grad=True)
+    y = torch.nn.functional.prelu(x, w)
+    assert type(y.grad_fn.next_functions[1][0]).__name__ == "ViewBackward0"
+    y.sum().backward()
+    assert w.grad.shape == () and abs(w.grad.item() + 0.7) < 1e-6
