@@ -33,3 +33,18 @@ def test_prelu_reshapes_its_weight_to_the_inputs_dimensions():
     assert type(y.grad_fn.next_functions[1][0]).__name__ == "ViewBackward0"
     y.sum().backward()
     assert w.grad.shape == () and abs(w.grad.item() + 0.7) < 1e-6
+
+
+def test_in_place_view_ops_keep_an_empty_tensors_strides():
+    x = torch.zeros(0, 3)
+    x.t_()
+    assert x.shape == (3, 0) and x.stride() == (1, 3)
+    x = torch.zeros(0, 3)
+    x.transpose_(0, 1)
+    assert x.stride() == (1, 3)
+    x = torch.zeros(0, 3)
+    x.unsqueeze_(0)
+    assert x.stride() == (0, 3, 1)
+    x = torch.zeros(0, 1, 3)
+    x.squeeze_(1)
+    assert x.stride() == (3, 1)

@@ -685,11 +685,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1802
+# --- book/chapters/27_views.md:1813
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1934
+# --- book/chapters/27_views.md:1945
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
