@@ -48,3 +48,19 @@ def test_in_place_view_ops_keep_an_empty_tensors_strides():
     x = torch.zeros(0, 1, 3)
     x.squeeze_(1)
     assert x.stride() == (3, 1)
+
+
+def test_a_1d_convolution_is_laid_out_as_its_weight():
+    F = torch.nn.functional
+    w = torch.rand(2, 1, 3).transpose(1, 2).requires_grad_()  # channels-last as 2-d
+    x = torch.rand(2, 3, 4).requires_grad_()
+    y = F.conv1d(x, w)
+    assert y.stride() == (8, 1, 2)
+    gx, gw = torch.autograd.grad(y, (x, w), torch.ones_like(y))
+    assert gx.stride() == (12, 1, 3) and gw.stride() == (3, 1, 3)
+    assert F.conv1d(x[0], w).stride() == (1, 2)
+    # the input's own layout plays no part
+    permuted = x.transpose(1, 2).contiguous().transpose(1, 2)
+    assert F.conv1d(permuted, torch.rand(2, 3, 1)).stride() == (8, 4, 1)
+    v = torch.rand(2, 3, dtype=torch.float64).t().unsqueeze(0)
+    assert F.conv1d(v, v[..., :1], padding=1).stride() == (4, 1, 1)
