@@ -4,7 +4,7 @@ through index_select, prelu of a 0-d input, and more. The same assertions run on
 
 import torch
 
-from conformance._support import raises  # noqa: F401 - used by later cases
+from conformance._support import raises
 
 
 def test_index_select_of_a_0d_input_adds_its_gradient_with_index_add():
@@ -64,3 +64,43 @@ def test_a_1d_convolution_is_laid_out_as_its_weight():
     assert F.conv1d(permuted, torch.rand(2, 3, 1)).stride() == (8, 4, 1)
     v = torch.rand(2, 3, dtype=torch.float64).t().unsqueeze(0)
     assert F.conv1d(v, v[..., :1], padding=1).stride() == (4, 1, 1)
+
+
+def test_indices_into_a_dimension_of_size_0_are_refused_in_torchs_words():
+    words = "index is out of bounds for dimension with size 0"
+    with raises(IndexError, words):
+        torch.zeros(0, 3)[[0, -1]]
+    with raises(IndexError, words):
+        torch.zeros(2, 0)[:, [1]]
+    with raises(IndexError, words):
+        torch.zeros(3, 0)[[5], [0]]  # before the 5 is checked
+    with raises(IndexError, words):
+        torch.zeros(0, 3).index_put_((torch.tensor([0]),), torch.tensor([1.0, 2.0]))
+    assert torch.zeros(0, 3)[torch.tensor([], dtype=torch.long)].shape == (0, 3)
+
+
+def test_indices_that_pick_nothing_are_not_checked():
+    assert torch.zeros(3, 0)[[5]].shape == (1, 0)
+    assert torch.zeros(2, 3, 0)[[5], [0]].shape == (1, 0)
+    x = torch.zeros(3, 0)
+    x.index_put_((torch.tensor([5]),), torch.tensor(1.0), accumulate=True)
+    x[[7]] = 2.0
+    assert x.shape == (3, 0) and x._version == 2
+    leaf = torch.zeros(3, 0, requires_grad=True)
+    leaf[[5]].sum().backward()
+    assert leaf.grad.shape == (3, 0)
+    with raises(IndexError, "index 5 is out of bounds for dimension 0 with size 3"):
+        torch.zeros(3, 2)[[5]]
+
+
+def test_index_put_checks_the_count_and_the_shapes_before_the_dtype():
+    with raises(IndexError, "too many indices for tensor of dimension 0 (got 1)"):
+        torch.tensor(0.7).index_put((torch.tensor([0]),), torch.tensor(2.0))
+    with raises(IndexError, "too many indices for tensor of dimension 1 (got 2)"):
+        torch.zeros(3).index_put_((torch.tensor([0]), torch.tensor([0])), torch.tensor([1]))
+    with raises(RuntimeError, "shape mismatch: value tensor of shape [2] cannot be broadcast "
+                              "to indexing result of shape [1]"):
+        torch.zeros(3).index_put_((torch.tensor([0]),), torch.tensor([1, 2]))
+    with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
+                              "got Float for the destination and Long for the source."):
+        torch.zeros(3).index_put_((torch.tensor([0]),), torch.tensor([1]))

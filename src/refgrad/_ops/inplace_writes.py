@@ -188,7 +188,7 @@ def put_indexed(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
 
-    check_put(self, values)
+    check_put(self, values, indices)
     indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1012
+# --- book/chapters/16d_indexing.md:1064
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -39,7 +39,7 @@ def _as_tuple(index) -> tuple:
     return items, {id(i) for i, g in zip(items, given) if isinstance(g, list)}
 
 
-# --- book/chapters/16d_indexing.md:1054
+# --- book/chapters/16d_indexing.md:1106
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -80,7 +80,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1151
+# --- book/chapters/16d_indexing.md:1203
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -93,7 +93,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1165
+# --- book/chapters/16d_indexing.md:1217
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -133,7 +133,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1210
+# --- book/chapters/16d_indexing.md:1262
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -171,7 +171,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1256
+# --- book/chapters/16d_indexing.md:1308
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -187,7 +187,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1273
+# --- book/chapters/16d_indexing.md:1325
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
