@@ -104,3 +104,15 @@ def test_index_put_checks_the_count_and_the_shapes_before_the_dtype():
     with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
                               "got Float for the destination and Long for the source."):
         torch.zeros(3).index_put_((torch.tensor([0]),), torch.tensor([1]))
+
+
+def test_reflection_and_replication_pads_refuse_bool():
+    F = torch.nn.functional
+    flags = torch.tensor([[True, False, True]])
+    for mode, kernel in (("reflect", "reflection_pad1d"), ("replicate", "replication_pad1d")):
+        with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+            F.pad(flags, (1, 1), mode=mode)
+    with raises(NotImplementedError, "\"replication_pad2d\" not implemented for 'Bool'"):
+        F.pad(torch.zeros(0, 1, 2, 2, dtype=torch.bool), (1, 1, 1, 1), mode="replicate")
+    assert F.pad(flags, (1, 1), mode="circular").tolist() == [[True, True, False, True, True]]
+    assert F.pad(flags, (1, 1)).tolist() == [[False, True, False, True, False]]

@@ -135,7 +135,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2553
+# --- book/chapters/16q_functional.md:2557
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -168,4 +168,8 @@ def _copied_pad(input, pad, mode):
                                    "the corresponding input dimension, but got: padding "
                                    f"({before}, {after}) at dimension {d} of input "
                                    f"{_listed(input.shape)}")
+    if input.dtype.name == "bool":  # the kernels take every dtype but bool, an empty one too
+        from refgrad._typename import not_implemented_for
+
+        raise not_implemented_for(f"{kind}_pad{k}d", input._data.dtype)
     return call(_ROWS[kind, k], (input,), {"padding": tuple(pad)})
