@@ -116,3 +116,18 @@ def test_reflection_and_replication_pads_refuse_bool():
         F.pad(torch.zeros(0, 1, 2, 2, dtype=torch.bool), (1, 1, 1, 1), mode="replicate")
     assert F.pad(flags, (1, 1), mode="circular").tolist() == [[True, True, False, True, True]]
     assert F.pad(flags, (1, 1)).tolist() == [[False, True, False, True, False]]
+
+
+def test_batch_norm_checks_the_channels_before_the_dtype():
+    F = torch.nn.functional
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                            "got 1)"):
+        F.batch_norm(torch.tensor([True, False, True]), None, None, training=True)
+    with raises(NotImplementedError, "\"batch_norm\" not implemented for 'Long'"):
+        F.batch_norm(torch.tensor([[1, 2, 3], [4, 5, 6]]), None, None, training=True)
+    words = ("mean(): could not infer output dtype. Input dtype must be either a floating point "
+             "or complex dtype. Got: Long")
+    with raises(RuntimeError, words):  # neither row-major nor channels-last, in training
+        F.batch_norm(torch.arange(3).expand(2, 3), None, None, training=True)
+    with raises(NotImplementedError, "\"batch_norm\" not implemented for 'Long'"):
+        F.batch_norm(torch.arange(3).expand(2, 3), torch.zeros(3), torch.ones(3), training=False)
