@@ -131,3 +131,18 @@ def test_batch_norm_checks_the_channels_before_the_dtype():
         F.batch_norm(torch.arange(3).expand(2, 3), None, None, training=True)
     with raises(NotImplementedError, "\"batch_norm\" not implemented for 'Long'"):
         F.batch_norm(torch.arange(3).expand(2, 3), torch.zeros(3), torch.ones(3), training=False)
+
+
+def test_soft_margin_loss_negates_first_and_checks_the_target_with_grad_mode_on():
+    F = torch.nn.functional
+    with raises(RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. "
+                              "If you are trying to invert a mask, use the `~` or "
+                              "`logical_not()` operator instead."):
+        F.soft_margin_loss(torch.tensor([True]), torch.rand(2, 3))
+    target = torch.rand(3, requires_grad=True)
+    with torch.no_grad():
+        assert not F.soft_margin_loss(torch.rand(3), target).requires_grad
+    with raises(RuntimeError, "The function 'soft_margin_loss' is not differentiable with "
+                              "respect to argument 'target'. This input cannot have "
+                              "requires_grad True."):
+        F.soft_margin_loss(torch.rand(3), target)
