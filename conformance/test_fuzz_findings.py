@@ -146,3 +146,26 @@ def test_soft_margin_loss_negates_first_and_checks_the_target_with_grad_mode_on(
                               "respect to argument 'target'. This input cannot have "
                               "requires_grad True."):
         F.soft_margin_loss(torch.rand(3), target)
+
+
+def test_products_check_dtypes_and_the_inputs_expansion_in_torchs_order():
+    with raises(RuntimeError, "dot : expected both vectors to have same dtype, but found Long "
+                              "and Float"):
+        torch.vdot(torch.tensor([1, 2]), torch.rand(6))
+    with raises(RuntimeError, "self and mat2 must have the same dtype, but got Double and "
+                              "Float"):
+        torch.addmm(torch.tensor(2.0, dtype=torch.float64), torch.tensor(2.0), torch.rand(0, 3))
+    with raises(RuntimeError, "expand(CPUBoolType{[2, 2, 2]}, size=[2, 2]): the number of sizes "
+                              "provided (2) must be greater or equal to the number of "
+                              "dimensions in the tensor (3)"):
+        flags = torch.zeros(2, 2, dtype=torch.bool)
+        torch.addmm(torch.zeros(2, 2, 2, dtype=torch.bool), flags, flags)
+    with raises(RuntimeError, "The expanded size of the tensor (1) must match the existing size "
+                              "(2) at non-singleton dimension 1.  Target sizes: [1, 1, 3].  "
+                              "Tensor sizes: [1, 2, 3]"):
+        torch.baddbmm(torch.rand(1, 2, 3), torch.rand(1, 1, 1, 1, 2), torch.rand(1, 3, 3))
+    with raises(RuntimeError, "Input dtypes must be the same, got: input double, batch1: float, "
+                              "batch2: float"):
+        torch.baddbmm(torch.rand(1, 2, 3).double(), torch.rand(2, 2), torch.rand(1, 2, 3))
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        torch.baddbmm(torch.rand(1, 2, 3), torch.tensor(1.0), torch.rand(2, 2, 2))
