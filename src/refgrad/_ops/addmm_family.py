@@ -101,7 +101,6 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
-
     from refgrad._ops.shapes import expanded_size
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
