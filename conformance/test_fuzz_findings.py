@@ -169,3 +169,11 @@ def test_products_check_dtypes_and_the_inputs_expansion_in_torchs_order():
         torch.baddbmm(torch.rand(1, 2, 3).double(), torch.rand(2, 2), torch.rand(1, 2, 3))
     with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
         torch.baddbmm(torch.rand(1, 2, 3), torch.tensor(1.0), torch.rand(2, 2, 2))
+
+
+def test_index_put_refuses_a_leaf_before_its_own_checks():
+    leaf = "a leaf Variable that requires grad is being used in an in-place operation."
+    with raises(RuntimeError, leaf):
+        torch.tensor(0.5, requires_grad=True).index_put_((torch.tensor([0]),), torch.tensor(1.0))
+    with raises(RuntimeError, leaf):
+        torch.rand(3, requires_grad=True).index_put_((torch.tensor([0]),), torch.tensor(1))

@@ -188,13 +188,16 @@ def put_indexed(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
 
-    check_put(self, values, indices)
     indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
-    put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
-        "indices": indices, "accumulate": accumulate}))
+
+    def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf is refused first)
+        check_put(t, v, indices)
+        return _call(INDEX_PUT_, (t, v), {"indices": indices, "accumulate": accumulate})
+
+    put = named("index_put", checked_put)
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
@@ -202,7 +205,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2454
+# --- book/chapters/26_inplace.md:2457
 def copy_(self, other=REQUIRED, non_blocking=False, *extra, **refused):
     if other is REQUIRED or extra or refused or non_blocking.__class__ is not bool:
         # NOTE [copy_ reads its source as other]; a non_blocking torch refuses: x.copy_(y, 1)
@@ -247,7 +250,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2504
+# --- book/chapters/26_inplace.md:2507
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
