@@ -177,3 +177,9 @@ def test_index_put_refuses_a_leaf_before_its_own_checks():
         torch.tensor(0.5, requires_grad=True).index_put_((torch.tensor([0]),), torch.tensor(1.0))
     with raises(RuntimeError, leaf):
         torch.rand(3, requires_grad=True).index_put_((torch.tensor([0]),), torch.tensor(1))
+
+
+def test_a_quarter_turn_of_an_empty_tensor_has_torchs_strides():
+    x = torch.zeros(0, 3, requires_grad=True)
+    assert x.rot90().stride() == (1, 3) and x.rot90(3).stride() == (1, 3)
+    assert torch.zeros(2, 0, 3).rot90(1, (0, 2)).stride() == (1, 3, 3)

@@ -196,7 +196,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1126
+# --- book/chapters/16j_products_and_shapes.md:1128
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -205,6 +205,10 @@ def _turned(a, k, dims):
     if k == 2:
         return _flipped(a, dims)
     flipped = _flipped(a, second if k == 1 else first)
+    if not flipped.size:  # NOTE [Empty views]: the swap must see torch's strides to swap
+        from refgrad._backend import torch_laid_out
+
+        flipped = torch_laid_out(flipped)
     return np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
 
 
@@ -217,7 +221,7 @@ def _flipped(a, dims):
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1151
+# --- book/chapters/16j_products_and_shapes.md:1157
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -239,7 +243,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1177
+# --- book/chapters/16j_products_and_shapes.md:1183
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})
@@ -256,7 +260,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1207
+# --- book/chapters/16j_products_and_shapes.md:1213
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
