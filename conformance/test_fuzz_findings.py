@@ -183,3 +183,14 @@ def test_a_quarter_turn_of_an_empty_tensor_has_torchs_strides():
     x = torch.zeros(0, 3, requires_grad=True)
     assert x.rot90().stride() == (1, 3) and x.rot90(3).stride() == (1, 3)
     assert torch.zeros(2, 0, 3).rot90(1, (0, 2)).stride() == (1, 3, 3)
+
+
+def test_max_pool1d_of_an_unbatched_input_starts_at_version_1_without_grad():
+    F = torch.nn.functional
+    a = torch.rand(1, 3)
+    assert F.max_pool1d(a, 2)._version == 1 and F.max_pool1d(a.unsqueeze(0), 2)._version == 0
+    b = torch.rand(1, 3, requires_grad=True)
+    assert F.max_pool1d(b, 2)._version == 0
+    with torch.no_grad():
+        assert F.max_pool1d(b, 2)._version == 1
+    assert F.max_pool1d(a, 2, return_indices=True)[0]._version == 0
