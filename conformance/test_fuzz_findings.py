@@ -194,3 +194,12 @@ def test_max_pool1d_of_an_unbatched_input_starts_at_version_1_without_grad():
     with torch.no_grad():
         assert F.max_pool1d(b, 2)._version == 1
     assert F.max_pool1d(a, 2, return_indices=True)[0]._version == 0
+
+
+def test_pdist_makes_its_input_contiguous_in_the_graph():
+    x = torch.rand(4, 3).t().requires_grad_()
+    y = torch.nn.functional.pdist(x)
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["CloneBackward0"]
+    assert y.grad_fn._saved_self.stride() == (4, 1)
+    x = torch.rand(3, 4, requires_grad=True)
+    assert type(torch.pdist(x).grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
