@@ -203,3 +203,16 @@ def test_pdist_makes_its_input_contiguous_in_the_graph():
     assert y.grad_fn._saved_self.stride() == (4, 1)
     x = torch.rand(3, 4, requires_grad=True)
     assert type(torch.pdist(x).grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"
+
+
+def test_layer_norm_refuses_an_empty_normalized_shape_and_mv_a_0d_matrix():
+    words = ("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+             "one element, but got normalized_shape = []")
+    with raises(RuntimeError, words):
+        torch.nn.functional.layer_norm(torch.tensor(0.7), ())
+    with raises(RuntimeError, words):
+        torch.nn.functional.layer_norm(torch.rand(3), (), weight=torch.rand(2))
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        torch.tensor(2.0).mv(torch.tensor([2.0]))
+    with raises(RuntimeError, "vector + matrix @ vector expected, got 1, 1, 1"):
+        torch.mv(torch.rand(3), torch.rand(3))

@@ -94,7 +94,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:250
+# --- book/chapters/16c_linalg.md:252
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -124,10 +124,11 @@ def dot(input, tensor):
 
 
 def mv(input, vec):
+    input.size(0)  # torch sizes its result first: a 0-d matrix is refused there
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:293
+# --- book/chapters/16c_linalg.md:296
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -153,7 +154,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:328
+# --- book/chapters/16c_linalg.md:331
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -172,7 +173,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:355
+# --- book/chapters/16c_linalg.md:358
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -183,7 +184,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:372
+# --- book/chapters/16c_linalg.md:375
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -198,7 +199,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:392
+# --- book/chapters/16c_linalg.md:395
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -220,7 +221,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:425
+# --- book/chapters/16c_linalg.md:428
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

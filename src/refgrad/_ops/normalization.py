@@ -86,7 +86,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:2732
+# --- book/chapters/16q_functional.md:2733
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 
@@ -107,6 +107,9 @@ def _checked(input, normalized_shape, weight, bias, eps, caller):
         raise TypeError(f"{caller}(): argument 'normalized_shape' (position 2) must be tuple "
                         "of ints, not int")
     shape = tuple(normalized_shape)
+    if not shape:  # nothing to normalize over: torch refuses before it reads the rest
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and tuple(t.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got "
