@@ -216,3 +216,15 @@ def test_layer_norm_refuses_an_empty_normalized_shape_and_mv_a_0d_matrix():
         torch.tensor(2.0).mv(torch.tensor([2.0]))
     with raises(RuntimeError, "vector + matrix @ vector expected, got 1, 1, 1"):
         torch.mv(torch.rand(3), torch.rand(3))
+
+
+def test_a_0d_input_of_a_selecting_reduction_gets_its_gradient_scattered():
+    for pick in (lambda x: x.max(0)[0], lambda x: x.mode(-1)[0], lambda x: x.kthvalue(1)[0],
+                 lambda x: x.median(0)[0], lambda x: x.min(0, keepdim=True)[0]):
+        x = torch.tensor(0.7, requires_grad=True)
+        pick(x).sum().backward()
+        assert x.grad.tolist() == 1.0 and x.grad._version == 2
+    x = torch.tensor(0.7, requires_grad=True)
+    (g,) = torch.autograd.grad(x.max(0)[0], x, torch.tensor(1.0, requires_grad=True),
+                               create_graph=True)
+    assert type(g.grad_fn).__name__ == "ScatterBackward0" and g._version == 2

@@ -95,7 +95,7 @@ def observe(t) -> tuple:
     grad = t.grad if leaf is True else None  # a non-leaf's .grad warns
     return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad, leaf,
             node if node is None or isinstance(node, tuple) else graph_names(node),
-            _read(lambda: t._version), _values(t),
+            _read(lambda: t._version), _read(lambda: _values(t)),
             None if grad is None else (_values(grad), _read(lambda: grad._version)))
 
 

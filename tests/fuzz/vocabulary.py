@@ -95,7 +95,10 @@ INPLACE = [
     "{a}.add_({a})", "{a}.mul_({a}[0])", "{a}.copy_({a}.flip(0))", "{a}.clamp_({b}, {b} + 1)",
     "{a}.data = {b}.detach()", "F.leaky_relu_({a}, 0.2)", "F.elu({a}, inplace=True)",
     "{a}.uniform_()", "{a}.normal_()", "{a}.bernoulli_(0.5)", "{a}.zero_().add_({b})",
-    "{a}.masked_scatter_({a} > 0.5, {b})",
+    # the source is a copy: torch's kernel reads a source that overlaps the tensor it
+    # writes as it writes it, an order of reads refgrad does not follow; and it has
+    # as many source elements as the mask can ask for: torch reads past a short source
+    "{a}.masked_scatter_({a} > 0.5, {a}.detach().clone() * 2)",
     "{a}.put_(T.tensor([0]), T.tensor([9.0]), accumulate=True)",
 ]
 FUNCTIONAL = [
