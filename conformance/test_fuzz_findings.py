@@ -228,3 +228,10 @@ def test_a_0d_input_of_a_selecting_reduction_gets_its_gradient_scattered():
     (g,) = torch.autograd.grad(x.max(0)[0], x, torch.tensor(1.0, requires_grad=True),
                                create_graph=True)
     assert type(g.grad_fn).__name__ == "ScatterBackward0" and g._version == 2
+
+
+def test_a_power_0_or_1_of_an_inference_tensor_is_written_once():
+    with torch.inference_mode():
+        a = torch.rand(2, 3)
+    assert a.pow(0)._version == 1 and (a ** 1)._version == 1 and a.pow(2)._version == 0
+    assert torch.arange(3).pow(1)._version == 0  # a normal tensor's result counts nothing
