@@ -235,3 +235,18 @@ def test_a_power_0_or_1_of_an_inference_tensor_is_written_once():
         a = torch.rand(2, 3)
     assert a.pow(0)._version == 1 and (a ** 1)._version == 1 and a.pow(2)._version == 0
     assert torch.arange(3).pow(1)._version == 0  # a normal tensor's result counts nothing
+
+
+def test_writes_refuse_a_leaf_before_the_kernels_dtype_checks():
+    leaf = "a leaf Variable that requires grad is being used in an in-place operation."
+    x = torch.rand(2, 3, dtype=torch.float64, requires_grad=True)
+    with raises(RuntimeError, leaf):
+        x[[0]] = torch.rand(3)
+    with raises(RuntimeError, leaf):
+        x[x > 0] = torch.rand(())
+    with raises(RuntimeError, leaf):
+        x.put_(torch.tensor([0]), torch.tensor([9.0]), accumulate=True)
+    y = torch.rand(3, dtype=torch.float64)
+    with raises(RuntimeError, "put_(): self and source expected to have the same dtype, but got "
+                              "self.dtype = Double and source.dtype = Float"):
+        y.put_(torch.tensor([0]), torch.tensor([9.0]))

@@ -44,7 +44,7 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:4435
+# --- book/chapters/26_inplace.md:4444
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

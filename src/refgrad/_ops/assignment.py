@@ -44,9 +44,12 @@ def setitem(self, index, value) -> None:
         from refgrad._ops.indexing import check_put
 
         values = leading_ones_dropped(values)  # NOTE [Leading ones of a written value]
-        check_put(target, values)
-        put = named("index_put", lambda t, v: writes._call(writes.INDEX_PUT_, (t, v), {
-            "indices": list(indices), "accumulate": False}))
+        def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf first)
+            check_put(t, v)
+            return writes._call(writes.INDEX_PUT_, (t, v), {
+                "indices": list(indices), "accumulate": False})
+
+        put = named("index_put", checked_put)
         put = shared_write(put, put_at(list(indices), False),
                            *index_put_warnings(indices, values))
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
@@ -57,7 +60,7 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:2634
+# --- book/chapters/26_inplace.md:2637
 def copy_to(target, value) -> None:
     """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
     if value._data.shape == target._data.shape:
@@ -92,7 +95,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2679
+# --- book/chapters/26_inplace.md:2682
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -103,7 +106,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2702
+# --- book/chapters/26_inplace.md:2705
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape
