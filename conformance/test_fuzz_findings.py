@@ -250,3 +250,13 @@ def test_writes_refuse_a_leaf_before_the_kernels_dtype_checks():
     with raises(RuntimeError, "put_(): self and source expected to have the same dtype, but got "
                               "self.dtype = Double and source.dtype = Float"):
         y.put_(torch.tensor([0]), torch.tensor([9.0]))
+
+
+def test_dist_refuses_bools_before_comparing_shapes():
+    with raises(RuntimeError, "Subtraction, the `-` operator, with a bool tensor is not "
+                              "supported. If you are trying to invert a mask, use the `~` or "
+                              "`logical_not()` operator instead."):
+        torch.dist(torch.tensor([True, False, True]), torch.rand(2))
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        torch.dist(torch.arange(3), torch.rand(2))
