@@ -260,3 +260,11 @@ def test_dist_refuses_bools_before_comparing_shapes():
     with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
                               "non-singleton dimension 0"):
         torch.dist(torch.arange(3), torch.rand(2))
+
+
+def test_trace_refuses_bool_before_reading_the_shape():
+    for flags in (torch.tensor([True, False]), torch.tensor([[True, False]])):
+        with raises(NotImplementedError, "\"trace\" not implemented for 'Bool'"):
+            flags.trace()
+    with raises(RuntimeError, "trace: expected a matrix, but got tensor with dim 1"):
+        torch.arange(3).trace()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:632
+# --- book/chapters/16j_products_and_shapes.md:637
 """einsum, built as torch builds it: unsqueeze, permute, mul, and bmm between reshapes."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _terms(text, start, operand):
     return [*terms, current]
 
 
-# --- book/chapters/16j_products_and_shapes.md:667
+# --- book/chapters/16j_products_and_shapes.md:672
 def _check_dimensions(operands, terms):
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -72,7 +72,7 @@ def _output(equation, lhs, terms, counts):
     return output
 
 
-# --- book/chapters/16j_products_and_shapes.md:711
+# --- book/chapters/16j_products_and_shapes.md:716
 def _positions(terms, output, counts, ell_dims):
     """Each letter's position, where ``...`` starts, and how many positions are output's."""
     place, at = {}, 0
@@ -91,7 +91,7 @@ def _positions(terms, output, counts, ell_dims):
     return place, ell_at, kept, at
 
 
-# --- book/chapters/16j_products_and_shapes.md:731
+# --- book/chapters/16j_products_and_shapes.md:736
 def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     """Operand ``t`` with a dimension for every position, in the common order."""
     order, seen, j = [None] * width, {}, 0
@@ -123,7 +123,7 @@ def _aligned(t, i, labels, place, ell_at, ell_dims, width, sizes):
     return t.permute(tuple(order))
 
 
-# --- book/chapters/16j_products_and_shapes.md:777
+# --- book/chapters/16j_products_and_shapes.md:782
 def _sum_product(left, right, summed):
     if not summed:
         return left * right
@@ -153,7 +153,7 @@ def _sum_product(left, right, summed):
     return a.bmm(b).view(shape).permute(tuple(back))
 
 
-# --- book/chapters/16j_products_and_shapes.md:812
+# --- book/chapters/16j_products_and_shapes.md:817
 def _combined(ops, kept, width):
     wide = {d: sum(op.shape[d] != 1 for op in ops) for d in range(kept, width)}
     result = ops[0]
@@ -178,7 +178,7 @@ def _combined(ops, kept, width):
     return result
 
 
-# --- book/chapters/16j_products_and_shapes.md:838
+# --- book/chapters/16j_products_and_shapes.md:843
 def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
