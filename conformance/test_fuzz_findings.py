@@ -268,3 +268,13 @@ def test_trace_refuses_bool_before_reading_the_shape():
             flags.trace()
     with raises(RuntimeError, "trace: expected a matrix, but got tensor with dim 1"):
         torch.arange(3).trace()
+
+
+def test_embedding_reads_a_weight_that_requires_grad_before_its_checks():
+    F = torch.nn.functional
+    with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
+        F.embedding(torch.tensor([0, 1]), torch.tensor(0.5, requires_grad=True))
+    with raises(RuntimeError, "'weight' must be 2-D"):
+        F.embedding(torch.tensor([0, 1]), torch.tensor(0.5))
+    with torch.no_grad(), raises(RuntimeError, "'weight' must be 2-D"):
+        F.embedding(torch.tensor([0, 1]), torch.tensor(0.5, requires_grad=True))

@@ -162,7 +162,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2283
+# --- book/chapters/16q_functional.md:2286
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
@@ -173,6 +173,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise AssertionError("Padding_idx must be within num_embeddings")
     elif padding_idx < 0:
         padding_idx += count
+    from refgrad.autograd._state import state
+
+    if weight.requires_grad and state.grad_enabled:
+        weight.size(0)  # the node's size, read before the kernel: a 0-d weight fails here
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     if input.dtype.name not in ("int64", "int32"):
