@@ -18,7 +18,8 @@ is_leaf, the names of the nodes of its graph (in preorder), version, values
 and ``.grad``; a statement that raises is traced by its exception's type and
 first line. The first statement where the traces part is reported, and the
 differences are counted by template (the grad mode left out), so the largest
-groups come first. Needs torch installed.
+groups come first; each program shown is cut to the statements its difference
+needs. Needs torch installed.
 """
 
 import argparse
@@ -94,8 +95,8 @@ def observe(t) -> tuple:
     grad = t.grad if leaf is True else None  # a non-leaf's .grad warns
     return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad, leaf,
             node if node is None or isinstance(node, tuple) else graph_names(node),
-            _read(lambda: t._version), _values(t),
-            None if grad is None else (_values(grad), grad._version))
+            _read(lambda: t._version), _read(lambda: _values(t)),
+            None if grad is None else (_values(grad), _read(lambda: grad._version)))
 
 
 def tensors(library, namespace: dict) -> list:
@@ -156,6 +157,28 @@ def template(line: str) -> str:
     return re.sub(r"v\d+", "v", re.sub(MODE_BLOCK, "", line))
 
 
+def group(found) -> tuple:
+    """The group a difference counts in: its statement's template, and what differs."""
+    line, what = found
+    return template(line), what.split(":")[1].strip() if ":" in what else what
+
+
+def minimize(lines: list, found) -> list:
+    """The program cut to the statements the difference needs, up to where it shows.
+
+    Statements are dropped one at a time, last first, keeping each drop after
+    which the program still parts at the same statement in the same way; the
+    first statement that binds each name stays (programs rename nothing).
+    """
+    key, lines = group(found), lines[:lines.index(found[0]) + 1]
+    for i in range(len(lines) - 2, -1, -1):
+        shorter = lines[:i] + lines[i + 1:]
+        again = first_difference(shorter)
+        if again is not None and again[0] == lines[-1] and group(again) == key:
+            lines = shorter
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", type=int, default=300)
@@ -167,16 +190,14 @@ def main() -> None:
         lines = program(random.Random(seed))
         found = first_difference(lines)
         if found is not None:
-            line, what = found
-            groups[(template(line), what.split(":")[1].strip() if ":" in what else what)].append(
-                (seed, lines, line, what))
+            groups[group(found)].append((seed, lines, *found))
     total = sum(len(g) for g in groups.values())
     print(f"{total} of {args.programs} programs differ, in {len(groups)} groups")
     for (line, fields), found in sorted(groups.items(), key=lambda kv: -len(kv[1])):
         print(f"\n## {len(found)}x  {line}  [{fields.strip()}]")
         for seed, lines, at, what in found[:args.show]:
             print(f"# seed {seed}: at `{at}`: {what}")
-            print("\n".join("    " + x for x in lines[:lines.index(at) + 1]))
+            print("\n".join("    " + x for x in minimize(lines, (at, what))))
 
 
 if __name__ == "__main__":

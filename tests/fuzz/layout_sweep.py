@@ -53,6 +53,14 @@ def ops(lib):
         "norm": lambda x: lib.linalg.vector_norm(x),
         "prod_dtype": lambda x: x.prod(dtype=lib.float64),
         "layer_norm": lambda x: F.layer_norm(x, x.shape[-1:]),
+        "rot90": lambda x: x.rot90() if x.dim() > 1 else x,
+        "t_": lambda x: x.clone().t_() if x.dim() <= 2 else x,
+        "unsqueeze_": lambda x: x.clone().unsqueeze_(0),
+        # torch's pdist crashes the process on an empty input: only full ones are swept
+        "pdist": lambda x: F.pdist(x) if x.dim() == 2 and x.numel() else x,
+        "mode": lambda x: x.mode(-1)[0],
+        "conv1d": lambda x: F.conv1d(x, x[:1, :, :1]) if x.dim() == 3 else x,
+        "max_pool1d": lambda x: F.max_pool1d(x, 1) if 1 < x.dim() < 4 else x,
     }
 
 
@@ -106,7 +114,7 @@ def sweep_ops() -> int:
 
 
 def _step(lib, t, r):
-    nd, k = t.dim(), r.randrange(16)
+    nd, k = t.dim(), r.randrange(18)
     steps = [
         lambda: t.mT if nd >= 2 else t, lambda: t.unsqueeze(r.randrange(nd + 1)),
         lambda: t.squeeze(), lambda: t.reshape(-1), lambda: t.flip(0) if nd else t,
@@ -116,6 +124,7 @@ def _step(lib, t, r):
         lambda: t[lib.zeros(2, dtype=lib.long)] if nd and t.shape[0] else t,
         lambda: t.amax(-1, keepdim=True) if nd else t, lambda: t.clone(),
         lambda: t.sigmoid() * t, lambda: t.permute(*reversed(range(nd))) if nd else t,
+        lambda: t.rot90() if nd >= 2 else t, lambda: t.clone().t_() if nd == 2 else t,
     ]
     return steps[k]()
 

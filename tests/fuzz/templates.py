@@ -5,11 +5,15 @@ A program starts from a prelude that binds, in whichever library ``T`` is,
 autograd Function; then it makes a few leaves and draws statements: methods,
 binary ops, in-place writes, functional ops and losses, and the rest of the
 autograd API (hooks of every kind, backward and grad, forward-mode AD, anomaly
-mode, mutation of saved tensors), some inside a grad-mode block.
+mode, mutation of saved tensors), some inside a grad-mode block. Half the
+statements of each kind come from ``vocabulary.py``'s longer lists, so that
+the short lists here keep their share.
 """
 
 import random
 import re
+
+import vocabulary
 
 PRELUDE = """
 F = T.nn.functional
@@ -26,6 +30,43 @@ class Cube(T.autograd.Function):
     def backward(ctx, grad):
         x, = ctx.saved_tensors
         return grad * 3 * x ** 2
+
+
+class Twice(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.mark_dirty(x)
+        return x.mul_(2)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+class Split(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        sign = x.sign()
+        ctx.mark_non_differentiable(sign)
+        return x * 2, sign
+
+    @staticmethod
+    def backward(ctx, grad, _):
+        return None if grad is None else grad * 2
+
+
+class Once(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    @T.autograd.function.once_differentiable
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return grad * x.exp()
 """
 
 SHAPES = ["(3,)", "(2, 3)", "(3, 2)", "(2, 1)", "(3, 3)", "(2, 3).t()", "(2, 1).t()"]
@@ -87,23 +128,28 @@ MODES = ["T.no_grad()", "T.enable_grad()", "T.inference_mode()", "T.no_grad(), T
          "T.set_grad_enabled(False)"]
 
 
+def _pick(rng: random.Random, short: list, more: list) -> str:
+    return rng.choice(more if more and rng.random() < 0.5 else short)
+
+
 def statement(rng: random.Random, a: str, b: str, new: str) -> str:
     """One statement over variables ``a`` and ``b``; a made tensor is named ``new``."""
     kind = rng.random()
     if kind < 0.2:
-        line = f"{new} = {a}." + rng.choice(UNARY).format(a=a)
+        line = f"{new} = {a}." + _pick(rng, UNARY, vocabulary.UNARY).format(a=a)
     elif kind < 0.4:
-        line = f"{new} = " + rng.choice(BINARY).format(a=a, b=b)
+        line = f"{new} = " + _pick(rng, BINARY, vocabulary.BINARY).format(a=a, b=b)
     elif kind < 0.55:
-        line = rng.choice(INPLACE).format(a=a, b=b)
+        line = _pick(rng, INPLACE, vocabulary.INPLACE).format(a=a, b=b)
     elif kind < 0.7:
-        line = f"{new} = " + rng.choice(FUNCTIONAL).format(a=a, b=b)
+        line = f"{new} = " + _pick(rng, FUNCTIONAL, vocabulary.FUNCTIONAL).format(a=a, b=b)
         if "fwAD" in line:
             line = f"with fwAD.dual_level(): {line}"
     elif kind < 0.8:
         line = rng.choice(NODE).format(a=a, b=b).replace(": v =", f": {new} =")
     else:
-        line = rng.choice(OTHER).format(a=a, b=b, hook=rng.choice(HOOKS), pack=rng.choice(PACK))
+        line = _pick(rng, OTHER, vocabulary.OTHER).format(
+            a=a, b=b, hook=rng.choice(HOOKS), pack=rng.choice(PACK))
         line = line.replace("): v =", f"): {new} =")
     if rng.random() < 0.15 and not line.startswith("with"):
         line = f"with {rng.choice(MODES)}: {line}"
@@ -114,8 +160,14 @@ def program(rng: random.Random) -> list:
     """A few statements over variables v0, v1, ..."""
     lines, names = [], []
     for _ in range(rng.randint(1, 3)):
-        grad = rng.random() < 0.8
-        lines.append(f"v{len(names)} = T.rand{rng.choice(SHAPES)}.requires_grad_({grad})")
+        grad, kind = rng.random() < 0.8, rng.random()
+        if kind < 0.5:
+            leaf = f"T.rand{rng.choice(SHAPES)}.requires_grad_({grad})"
+        elif kind < 0.85:
+            leaf = f"{rng.choice(vocabulary.LEAVES)}.requires_grad_({grad})"
+        else:
+            leaf = rng.choice(vocabulary.PLAIN_LEAVES)
+        lines.append(f"v{len(names)} = {leaf}")
         names.append(f"v{len(names)}")
     for _ in range(rng.randint(2, 10)):
         new = f"v{len(names)}"

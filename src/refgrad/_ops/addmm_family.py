@@ -17,12 +17,12 @@ def _legacy(t) -> str:
     return LEGACY[t.dtype]
 
 
-def _same_dtypes(input, mat1, mat2) -> None:
+def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
     for name, t in (("self", input), ("mat1", mat1)):
         if t.dtype is not mat2.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{_legacy(t)} and {_legacy(mat2)}")
-    if mat2.dtype.name == "bool":
+    if bools and mat2.dtype.name == "bool":
         from refgrad._typename import not_implemented_for
 
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
@@ -62,7 +62,10 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
 
 # --- book/chapters/16j_products_and_shapes.md:229
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    from refgrad._ops.shapes import expanded_size
+
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
+    _same_dtypes(input, mat1, mat2, bools=False)  # dtypes before shapes, bools last
     for name, t in (("mat1", mat1), ("mat2", mat2)):
         if t.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
@@ -70,6 +73,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
+    expanded_size(input, (mat1.shape[0], mat2.shape[1]))
     _same_dtypes(input, mat1, mat2)
     return _call(products.ADDMM, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
 
@@ -93,17 +97,21 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:266
+# --- book/chapters/16j_products_and_shapes.md:270
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
+    from refgrad._ops.shapes import expanded_size
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
-    _batches(batch1, batch2, "baddbmm")
+    # torch expands the input to the result's sizes, read off the batches as they come,
+    # and compares the input's dtype with batch1's, before it checks the batches
+    expanded_size(input, (batch1.size(0), batch1.size(1), batch2.size(2)))
     if input.dtype is not batch1.dtype:
         names = [C_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
         raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
                            "batch2: {}".format(*names))
+    _batches(batch1, batch2, "baddbmm")
     shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
     return _call(products.BADDBMM, input, batch1, batch2, shape, beta, alpha)
 

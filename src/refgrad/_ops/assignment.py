@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2580
+# --- book/chapters/26_inplace.md:2583
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -19,7 +19,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:2602
+# --- book/chapters/26_inplace.md:2605
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
@@ -49,9 +49,12 @@ def setitem(self, index, value) -> None:
 
             check_assigned(target, indices, index, value)
         values = leading_ones_dropped(values)  # NOTE [Leading ones of a written value]
-        check_put(target, values)
-        put = named("index_put", lambda t, v: writes._call(writes.INDEX_PUT_, (t, v), {
-            "indices": list(indices), "accumulate": False}))
+        def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf first)
+            check_put(t, v)
+            return writes._call(writes.INDEX_PUT_, (t, v), {
+                "indices": list(indices), "accumulate": False})
+
+        put = named("index_put", checked_put)
         put = shared_write(put, put_at(list(indices), False),
                            *index_put_warnings(indices, values))
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
@@ -62,7 +65,7 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:2651
+# --- book/chapters/26_inplace.md:2657
 def copy_to(target, value) -> None:
     """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
     if value._data.shape == target._data.shape:
@@ -97,7 +100,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2696
+# --- book/chapters/26_inplace.md:2702
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -108,7 +111,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2719
+# --- book/chapters/26_inplace.md:2725
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

@@ -93,6 +93,28 @@ def _check_sizes(input, weight, bias, running_mean, running_var, training):
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
 
 
+def _strided_integers(input, parameters, training) -> None:
+    """torch's refusal of integers on its path for an input laid out neither row-major nor
+    channels-last, which trains with mean() first: NOTE [Integers that reach mean()]."""
+    from refgrad._memory_formats import channels_last, channels_last_3d
+    from refgrad._typename import LEGACY
+
+    if input.dtype.is_floating_point or not training or input.is_contiguous():
+        return
+    for fmt, ndim in ((channels_last, 4), (channels_last_3d, 5)):
+        if input.ndim == ndim and input.is_contiguous(memory_format=fmt):
+            return
+    if all(t is None or t.dtype is input.dtype for t in parameters):
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {LEGACY[input.dtype]}")
+
+
+# NOTE [Integers that reach mean()]
+# torch's CPU batch norm has a kernel of its own for inputs laid out row-major
+# or channels-last, and for parameters of another dtype than the input's;
+# an integer input reaching it is refused in that kernel's name. Any other
+# input, in training, has its statistics taken with mean() first, which
+# refuses integers in its own words.
 def check_floating(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -117,7 +139,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:222
+# --- book/chapters/16s_normalization.md:244
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -141,15 +163,16 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be "
                          "None")
+    wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError, before dtypes
+    _strided_integers(input, (weight, bias, running_mean, running_var), training)
     check_floating(input, "batch_norm")
     check_mixed(input, (weight, bias, running_mean, running_var))
-    wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError
     return call(BATCH_NORM, (input, weight, bias), {
         "running_mean": running_mean, "running_var": running_var, "training": training,
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:270
+# --- book/chapters/16s_normalization.md:293
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -158,7 +181,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:283
+# --- book/chapters/16s_normalization.md:306
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

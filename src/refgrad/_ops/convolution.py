@@ -37,7 +37,7 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
     result = convolve(input, weight, bias, stride, padding, dilation, groups)
     if not input.shape[1]:  # NOTE [No input channels]
         return result
-    return laid_out(result, conv_memory_format(input, weight))
+    return laid_out(result, plain_conv_format(input, weight))
 
 
 def convolve(input, weight, bias, stride, padding, dilation, groups):
@@ -64,7 +64,7 @@ def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
         return result  # a device array keeps the layout its library gave it
-    return moved_to(result, format_strides(result.shape, fmt))
+    return moved_to(result, _format_strides(result.shape, fmt))
 
 
 # NOTE [The convolution's memory format]
@@ -83,14 +83,41 @@ def conv_memory_format(input, weight):
 
 def in_format(t, fmt):
     """A gradient ``t`` made fresh in ``fmt``; one that is recorded, as its ops allow."""
+    if (t.requires_grad or type(t._data) is not np.ndarray) and fmt is CHANNELS_LAST_1D:
+        return t.unsqueeze(2).contiguous(memory_format=channels_last).squeeze(2)
     if t.requires_grad or type(t._data) is not np.ndarray:
         return t.contiguous(memory_format=fmt)
     from refgrad._tensor import make_tensor
 
-    return make_tensor(moved_to(t._data, format_strides(tuple(t.shape), fmt)))
+    return make_tensor(moved_to(t._data, _format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:179
+# --- book/chapters/16u_convolution_and_pooling.md:172
+# NOTE [A 1-d convolution's layout follows its weight]
+# torch's CPU kernels see a 1-d convolution as a 2-d one: the input made
+# row-major first, the weight unsqueezed at dimension 2 as it is. When that
+# 4-d weight suggests channels-last, so does the work, and the output and both
+# gradients come back channels-last, squeezed to 1-d. The input's own layout
+# plays no part, and a transposed convolution does not take this path.
+CHANNELS_LAST_1D = "channels_last_1d"  # a layout that torch names no memory format for
+
+
+def plain_conv_format(input, weight):
+    """The layout of a convolution (not transposed) of these two arrays."""
+    if input.ndim == 3 and type(input) is np.ndarray and type(weight) is np.ndarray:
+        (o, c, k), (so, sc, sk) = weight.shape, element_strides(weight)
+        if suggest_memory_format((o, c, 1, k), (so, sc, sk * k, sk)) is channels_last:
+            return CHANNELS_LAST_1D
+    return conv_memory_format(input, weight)
+
+
+def _format_strides(shape, fmt):
+    if fmt is CHANNELS_LAST_1D:
+        return (shape[1] * shape[2], 1, shape[1])
+    return format_strides(shape, fmt)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:213
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -100,7 +127,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:198
+# --- book/chapters/16u_convolution_and_pooling.md:232
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -120,7 +147,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:224
+# --- book/chapters/16u_convolution_and_pooling.md:258
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -142,7 +169,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
             grad_bias = g.new_zeros(bias_sym_sizes_opt)
         return (zeros_like(input) if mask[0] else None, zeros_like(weight) if mask[1] else None,
                 grad_bias)
-    fmt = conv_memory_format(input._data, weight._data)  # NOTE [The convolution's memory format]
+    fmt = plain_conv_format(input._data, weight._data)  # NOTE [The convolution's memory format]
     grad_weight = None
     if mask[1]:
         grad_weight = in_format(weight_gradient(g, input, kernel, stride, padding, dilation,
@@ -163,7 +190,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:274
+# --- book/chapters/16u_convolution_and_pooling.md:308
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:322
+# --- book/chapters/16u_convolution_and_pooling.md:356
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -17,7 +17,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:341
+# --- book/chapters/16u_convolution_and_pooling.md:375
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -47,7 +47,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(total // 2 for total in totals)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:384
+# --- book/chapters/16u_convolution_and_pooling.md:418
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -74,7 +74,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:416
+# --- book/chapters/16u_convolution_and_pooling.md:450
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -98,7 +98,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:474
+# --- book/chapters/16u_convolution_and_pooling.md:508
 def _check_dtypes(input, weight, onednn):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -114,7 +114,7 @@ def _check_dtypes(input, weight, onednn):
         raise not_implemented_for(f"slow_conv{n}d_cpu", input._data.dtype)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:497
+# --- book/chapters/16u_convolution_and_pooling.md:531
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -156,7 +156,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:543
+# --- book/chapters/16u_convolution_and_pooling.md:577
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -195,7 +195,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:587
+# --- book/chapters/16u_convolution_and_pooling.md:621
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

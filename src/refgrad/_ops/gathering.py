@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1463
+# --- book/chapters/16d_indexing.md:1515
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -33,22 +33,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1495
-def added_at(g, positions, sizes, dim):
-    """Zeros of ``sizes``, with each element of ``g`` added at its position along ``dim``.
-
-    ``positions`` is an array of ``g``'s shape (at least 1-d) holding indices along ``dim``.
-    The sum is an accumulating ``index_put``, so it is recorded when a graph is made.
-    """
-    from refgrad._ops.indexing import index_put, zeros_as
-    from refgrad._tensor import make_tensor
-
-    whole = tuple(sizes) or (1,)
-    key = [make_tensor(k) for k in index_key(positions, dim % len(whole))]
-    out = index_put(zeros_as(g, whole), key, g.reshape(positions.shape), True)
-    return out.reshape(tuple(sizes))
-
-
+# --- book/chapters/16d_indexing.md:1547
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -62,7 +47,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1796
+# --- book/chapters/16d_indexing.md:1833
 def gather(input, dim, index, *, sparse_grad=False):
     params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
     try:
@@ -107,17 +92,13 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1858
+# --- book/chapters/16d_indexing.md:1896
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
 
-    if self_sym_sizes:  # torch's zeros with the slices added back: an IndexAddBackward0
-        return (written(zeros_seen(g, self_sym_sizes, True).index_add(dim, index, g)),)
-    shape = list(g.shape) or [1]
-    d = dim % len(shape)
-    along = _positions(index).reshape([-1 if k == d else 1 for k in range(len(shape))])
-    return (added_at(g, np.broadcast_to(along, shape), self_sym_sizes, d),)
+    # torch's zeros with the slices added back, a 0-d input's too: an IndexAddBackward0
+    return (written(zeros_seen(g, self_sym_sizes, True).index_add(dim, index, g)),)
 
 
 def _select_slices(a, dim, index):
@@ -131,7 +112,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1888
+# --- book/chapters/16d_indexing.md:1922
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -156,7 +137,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:1917
+# --- book/chapters/16d_indexing.md:1951
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

@@ -31,17 +31,24 @@ def put_into(out, values, indices, accumulate) -> None:
         else:
             out[key] = values
     except (ValueError, IndexError) as error:
-        raise (_shape_mismatch(out.shape, key, values.shape) or _out_of_bounds(key, error)
-               or error) from None
+        refusal, in_range = _into_nothing(out.shape, key)  # NOTE [Indices into nothing]
+        mismatch = _shape_mismatch(out.shape, key, values.shape)
+        if in_range is None or mismatch:  # else the indices pick nothing: nothing written
+            raise (_shape_mismatch(out.shape, key, None) or refusal or mismatch
+                   or _out_of_bounds(key, error) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:647
+# --- book/chapters/16d_indexing.md:650
 def _picked(a, indices):
     key = _key(indices)
     try:
         out = a[key]
     except IndexError as error:
-        raise (_shape_mismatch(a.shape, key, None) or _out_of_bounds(key, error) or error) from None
+        refusal, in_range = _into_nothing(a.shape, key)  # NOTE [Indices into nothing]
+        if in_range is None:
+            raise (_shape_mismatch(a.shape, key, None) or refusal or _out_of_bounds(key, error)
+                   or error) from None
+        out = a[in_range]
     return index_laid_out(out, a, key)  # NOTE [What index writes into]
 
 
@@ -75,7 +82,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:701
+# --- book/chapters/16d_indexing.md:708
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -104,7 +111,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:731
+# --- book/chapters/16d_indexing.md:738
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -129,7 +136,32 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:757
+# --- book/chapters/16d_indexing.md:771
+# NOTE [Indices into nothing]
+# Before its kernel runs, torch refuses integer indices over a dimension of
+# size 0 unless they pick nothing themselves (their broadcast shape has a 0):
+# no number indexes an empty dimension. Then, where the result has no
+# elements, the kernel checks no index at all. For such a result refgrad
+# indexes with every index wrapped into range, which gives the same shape.
+def _into_nothing(shape, key):
+    """(torch's refusal or None, a key in range where the result is empty or None)."""
+    if any(_mask(k) for k in key) or all(isinstance(k, slice) for k in key):
+        return None, None
+    try:
+        picked = _picked_shape(shape, key)
+    except ValueError:
+        return None, None
+    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
+    if any(shape[n] == 0 for n in places) and 0 not in np.broadcast_shapes(
+            *(key[n].shape for n in places)):
+        return IndexError("index is out of bounds for dimension with size 0"), None
+    if 0 not in picked:
+        return None, None
+    return None, tuple(k if isinstance(k, slice) else k % max(shape[n], 1)
+                       for n, k in enumerate(key))
+
+
+# --- book/chapters/16d_indexing.md:797
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -144,11 +176,11 @@ def index_put(input, indices, values, accumulate=False):
 
 
 def _put_by_row(row, input, indices, values, accumulate):
-    check_put(input, values)
+    check_put(input, values, indices)
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:782
+# --- book/chapters/16d_indexing.md:822
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -172,7 +204,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:812
+# --- book/chapters/16d_indexing.md:852
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -196,11 +228,23 @@ def written(tensor, writes: int = 1):
     return tensor
 
 
-def check_put(input, values) -> None:
-    """torch's rule for index_put: the values have the tensor's dtype already."""
+def check_put(input, values, indices=None) -> None:
+    """torch's rules for index_put, in its order: no more indices than dimensions, the
+    indices' and the values' shapes (NOTE [Indices into nothing]), then the values have the
+    tensor's dtype already."""
+    if indices is not None and len(indices) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
+                         f"{len(indices)})")
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
+        if indices is not None:
+            key = tuple(slice(None) if i is None else i._data for i in indices)
+            refusal = _into_nothing(input.shape, key)[0]
+            raised = (_shape_mismatch(input.shape, key, None) or refusal
+                      or _shape_mismatch(input.shape, key, values.shape))
+            if raised is not None:
+                raise raised
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1468
+# --- book/chapters/27_views.md:1472
 """In-place view ops, squeeze_, unsqueeze_, t_ and transpose_, and detach_."""
 
 from dataclasses import replace
 
+from refgrad._backend import torch_laid_out
 from refgrad._method_counts import no_arguments
 from refgrad._ops import shapes as sh
 from refgrad._ops import shaping, strided
@@ -24,7 +25,13 @@ from refgrad.autograd._state import dual_levels, state, switched_on
 
 def _in_place(view_row, name: str, node: str):
     """The row of ``view_row``'s in-place form: the same forward and backward."""
-    return register(replace(view_row, name=name, node=node, view=False, writes=("self",)))
+    forward = view_row.forward
+
+    def laid_out(a, *args, **params):  # NOTE [Empty views], which call() gives views only
+        return forward(a if a.size else torch_laid_out(a), *args, **params)
+
+    return register(replace(view_row, name=name, node=node, view=False, writes=("self",),
+                            forward=laid_out))
 
 
 SQUEEZE_ = _in_place(shaping.SQUEEZE, "squeeze_", "SqueezeBackward3")
@@ -39,7 +46,7 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:1525
+# --- book/chapters/27_views.md:1536
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     if self._version_counter is None:  # an inference tensor: autograd is skipped, and
@@ -73,7 +80,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1573
+# --- book/chapters/27_views.md:1584
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -92,7 +99,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1596
+# --- book/chapters/27_views.md:1607
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -127,7 +134,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1642
+# --- book/chapters/27_views.md:1653
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -162,7 +169,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1799
+# --- book/chapters/27_views.md:1810
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

@@ -189,17 +189,20 @@ def put_indexed(self, indices, values, accumulate=False):
     from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put
 
-    check_put(self, values)
     indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
-    if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
-        from refgrad._storage_reads import check_indexed
 
-        check_indexed(self, indices)
-    put = named("index_put", lambda t, v: _call(INDEX_PUT_, (t, v), {
-        "indices": indices, "accumulate": accumulate}))
+    def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf is refused first)
+        if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
+            from refgrad._storage_reads import check_indexed
+
+            check_indexed(t, indices)
+        check_put(t, v, indices)
+        return _call(INDEX_PUT_, (t, v), {"indices": indices, "accumulate": accumulate})
+
+    put = named("index_put", checked_put)
     put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
@@ -207,7 +210,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2467
+# --- book/chapters/26_inplace.md:2470
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -254,7 +257,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2519
+# --- book/chapters/26_inplace.md:2522
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -80,7 +80,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2191
+# --- book/chapters/16q_functional.md:2197
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -95,8 +95,15 @@ def prelu(input, weight):
     if weight.ndim > 1:
         raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.ndim}")
-    if input.ndim >= 2:
-        weight = weight.reshape(1, weight.numel(), *[1] * (input.ndim - 2))
+    # NOTE [prelu's weight takes the input's dimensions]
+    # Whenever their dimensions differ, the weight is reshaped to ones of the
+    # input's count, its elements along dimension 1 when there is one: a 0-d
+    # input gives a 0-d result, and the reshape is recorded on the weight.
+    if input.ndim != weight.ndim:
+        sizes = [1] * input.ndim
+        if input.ndim >= 2:
+            sizes[1] = weight.numel()
+        weight = weight.reshape(sizes)
     if input.dtype is not weight.dtype:
         raise RuntimeError("prelu: Type promoting not supported. Got "
                            f"{LEGACY[input.dtype]} and {LEGACY[weight.dtype]}")
@@ -108,7 +115,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2224
+# --- book/chapters/16q_functional.md:2237
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -129,7 +136,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:2257
+# --- book/chapters/16q_functional.md:2270
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -144,7 +151,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2273
+# --- book/chapters/16q_functional.md:2286
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -160,7 +167,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2294
+# --- book/chapters/16q_functional.md:2310
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
@@ -171,6 +178,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         raise AssertionError("Padding_idx must be within num_embeddings")
     elif padding_idx < 0:
         padding_idx += count
+    from refgrad.autograd._state import state
+
+    if weight.requires_grad and state.grad_enabled:
+        weight.size(0)  # the node's size, read before the kernel: a 0-d weight fails here
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     if input.dtype.name not in ("int64", "int32"):

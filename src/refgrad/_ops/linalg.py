@@ -95,7 +95,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:251
+# --- book/chapters/16c_linalg.md:253
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -125,10 +125,11 @@ def dot(input, tensor):
 
 
 def mv(input, vec):
+    input.size(0)  # torch sizes its result first: a 0-d matrix is refused there
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:294
+# --- book/chapters/16c_linalg.md:297
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -156,7 +157,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:331
+# --- book/chapters/16c_linalg.md:334
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -175,7 +176,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:358
+# --- book/chapters/16c_linalg.md:361
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -186,7 +187,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:375
+# --- book/chapters/16c_linalg.md:378
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -201,7 +202,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:395
+# --- book/chapters/16c_linalg.md:398
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -223,7 +224,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:428
+# --- book/chapters/16c_linalg.md:431
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

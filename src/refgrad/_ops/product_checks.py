@@ -41,14 +41,14 @@ def _no_bools(t, kernel: str) -> None:
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}",
+                c_names=False)  # before the sizes, as torch's kernel checks them
     if a.numel() != b.numel():
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.numel()}] and src [{b.numel()}] to "
             f"have the same number of elements, but got {a.numel()} and {b.numel()} elements "
             "respectively"
         )
-    _same_dtype(a, b, "dot : expected both vectors to have same dtype, but found {} and {}",
-                c_names=False)
     _no_bools(b, "dot")
 
 

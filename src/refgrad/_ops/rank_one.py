@@ -109,8 +109,8 @@ def dist(input, other, p=2):
     from refgrad._ops.loss_dtypes import promoted, subtracts
     from refgrad._typename import LEGACY
 
-    check_broadcast(tuple(input.shape), tuple(other.shape))
-    subtracts(input, other)  # torch's dist is the norm of input - other, subtracted first
+    subtracts(input, other)  # torch's dist is the norm of input - other, subtracted first:
+    check_broadcast(tuple(input.shape), tuple(other.shape))  # bools refused before shapes
     kind = promoted(input, other)
     if not kind.is_floating_point:
         raise RuntimeError("norm(): input dtype should be either floating point or "

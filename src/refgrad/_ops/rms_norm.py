@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:604
+# --- book/chapters/16s_normalization.md:627
 """rms_norm: a composition, as torch's CPU function is."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _check(input, shape, weight):
                            f"{_listed(input.shape)}")
 
 
-# --- book/chapters/16s_normalization.md:633
+# --- book/chapters/16s_normalization.md:656
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     from refgrad._dtype import float16, float32
     from refgrad._typename import not_implemented_for
@@ -50,7 +50,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result.to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:889
+# --- book/chapters/16s_normalization.md:912
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool

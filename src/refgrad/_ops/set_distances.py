@@ -197,7 +197,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1801
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1803
 def _floating(name, x, which):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -216,10 +216,11 @@ def pdist(input, p=2):
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     _floating("pdist", input, None)
     _non_negative("pdist", p)
-    return call(PDIST, (input,), {"p": float(p)})
+    # torch hands its kernel a contiguous input: a copy, recorded, of one that is not
+    return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1824
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1827
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

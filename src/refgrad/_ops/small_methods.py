@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3448
+# --- book/chapters/26_inplace.md:3454
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -22,7 +22,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:3473
+# --- book/chapters/26_inplace.md:3479
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -53,7 +53,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:3508
+# --- book/chapters/26_inplace.md:3514
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -86,7 +86,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:3546
+# --- book/chapters/26_inplace.md:3552
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -105,7 +105,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:3569
+# --- book/chapters/26_inplace.md:3575
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -130,7 +130,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:3600
+# --- book/chapters/26_inplace.md:3609
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -158,8 +158,11 @@ def put(input, index, source, accumulate=False):
 
 
 def put_(input, index, source, accumulate=False):
-    _check_put(input, index, source)
-    step = named("put", lambda t, s: _put_row(t, index, s, accumulate))
+    def checked(t, s):  # the kernel's checks, after autograd's: a leaf is refused first
+        _check_put(t, index, s)
+        return _put_row(t, index, s, accumulate)
+
+    step = named("put", checked)
     step.indices = (index,)  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
         from refgrad.utils._in_place_arguments import REQUIRED, show_given
@@ -169,7 +172,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3643
+# --- book/chapters/26_inplace.md:3655
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -199,7 +202,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3677
+# --- book/chapters/26_inplace.md:3689
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

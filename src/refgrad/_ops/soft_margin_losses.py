@@ -40,14 +40,18 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:734
+# --- book/chapters/16t_more_functional.md:736
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.loss_dtypes import negates
     from refgrad._ops.nll_loss import not_differentiable
+    from refgrad.autograd._state import state
 
     code = reduction_of(size_average, reduce, reduction)
-    not_differentiable("soft_margin_loss", "target", target)
+    if state.grad_enabled:
+        not_differentiable("soft_margin_loss", "target", target)
+    negates(input._data)  # torch's first step, before the target is read
     check_broadcast(tuple(input.shape), tuple(target.shape))
     shape = tuple(np.broadcast_shapes(tuple(input.shape), tuple(target.shape)))
     if shape != tuple(input.shape):
@@ -59,7 +63,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:754
+# --- book/chapters/16t_more_functional.md:760
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

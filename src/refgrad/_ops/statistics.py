@@ -91,7 +91,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:166
+# --- book/chapters/16b_reductions.md:169
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -107,10 +107,8 @@ def _extreme_dim(pick):
 
 def _to_index(grads, indices, dim, keepdim, self_sym_sizes):
     g = grads[0]
-    if not self_sym_sizes:
-        return (g,)
-    dim = dim % len(self_sym_sizes)
-    if not keepdim:  # two unsqueezes, as torch's formula takes them
+    dim = dim % (len(self_sym_sizes) or 1)  # (max here is the reduction)
+    if not keepdim and self_sym_sizes:  # two unsqueezes, as torch's formula takes them
         g, indices = g.unsqueeze(dim), indices.unsqueeze(dim)
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -130,7 +128,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:235
+# --- book/chapters/16b_reductions.md:236
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -147,7 +145,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:257
+# --- book/chapters/16b_reductions.md:258
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -176,7 +174,7 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:292
+# --- book/chapters/16b_reductions.md:293
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
 
@@ -205,7 +203,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:731
+# --- book/chapters/16b_reductions.md:732
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -239,7 +237,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:771
+# --- book/chapters/16b_reductions.md:772
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -266,5 +264,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:850
+# --- book/chapters/16b_reductions.md:851
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

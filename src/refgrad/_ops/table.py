@@ -127,6 +127,8 @@ RESULT_WRITES: dict = {
     "smooth_l1_loss": lambda operands, params, result: (
         _loss_reduced(operands, params["reduction"]) if params["beta"] else 0),
     "nonzero": 1,
+    # a power 0 fills the result with ones, a power 1 copies the base into it
+    "pow": lambda operands, params, result: int(params["exponent"] in (0, 1)),
     # a 0-d input's running sum, product or log-sum is the input itself, filled in
     "cumsum": lambda operands, params, result: int(result.ndim == 0),
     "cumprod": lambda operands, params, result: int(result.ndim == 0),
@@ -137,7 +139,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:204
+# --- book/chapters/12_op_table.md:206
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -151,7 +153,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:223
+# --- book/chapters/12_op_table.md:225
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -181,7 +183,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:260
+# --- book/chapters/12_op_table.md:262
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
