@@ -278,3 +278,19 @@ def test_embedding_reads_a_weight_that_requires_grad_before_its_checks():
         F.embedding(torch.tensor([0, 1]), torch.tensor(0.5))
     with torch.no_grad(), raises(RuntimeError, "'weight' must be 2-D"):
         F.embedding(torch.tensor([0, 1]), torch.tensor(0.5, requires_grad=True))
+
+
+def test_the_exponents_gradient_logs_the_base_in_the_results_dtype():
+    import math
+
+    v = torch.tensor([0.3, 0.7, 1.9], requires_grad=True)
+    base = v.detach().half()  # float16 ** float32 is float32: the log is taken in float32
+    (base ** v).sum().backward()
+    expected = [b ** e * math.log(b) for b, e in zip(base.tolist(), v.tolist())]
+    torch.testing.assert_close(v.grad, torch.tensor(expected))
+    w = torch.tensor([0.3, 0.7, 1.9], dtype=torch.float64, requires_grad=True)
+    (torch.tensor([1.3, 2.7, 0.9]) ** w).sum().backward()  # the base's log in float64
+    bases = torch.tensor([1.3, 2.7, 0.9]).double().tolist()
+    torch.testing.assert_close(w.grad, torch.tensor(
+        [b ** e * math.log(b) for b, e in zip(bases, w.tolist())], dtype=torch.float64),
+        rtol=1e-12, atol=0)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:963
+# --- book/chapters/14_arithmetic.md:969
 """where and masked_fill: rows that take each element by a boolean condition."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:1001
+# --- book/chapters/14_arithmetic.md:1007
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -59,7 +59,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1047
+# --- book/chapters/14_arithmetic.md:1053
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]

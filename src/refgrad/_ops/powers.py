@@ -99,7 +99,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:910
+# --- book/chapters/14_arithmetic.md:913
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
@@ -114,7 +114,10 @@ def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import where
     from refgrad._ops.simple_functions import log
 
-    return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(self))
+    # the log of the base in the result's dtype, as torch promotes it first: a float16
+    # base under a float32 exponent is not logged in float16
+    base = self if self.dtype == result.dtype else self.to(result.dtype)
+    return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(base))
 
 
 def _zeros_like(t):
