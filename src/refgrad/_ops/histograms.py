@@ -97,15 +97,20 @@ def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
         low, high = input.min().item(), input.max().item()
     else:
         low, high = 0.0, 1.0
+    return even_edges(input, low, high, bins, 0)
+
+
+def even_edges(input, low: float, high: float, count: int, d: int):
+    """``count`` bins of one width from ``low`` to ``high`` along dimension ``d``."""
     if not (np.isfinite(low) and np.isfinite(high)):
-        raise RuntimeError(f"{_DD}dimension 0's range [{_shown(low)}, {_shown(high)}] is not "
+        raise RuntimeError(f"{_DD}dimension {d}'s range [{_shown(low)}, {_shown(high)}] is not "
                            "finite")
     if low > high:
         raise RuntimeError(f"{_DD}min should not exceed max, but got min {_shown(low)} max "
-                           f"{_shown(high)} for dimension 0")
+                           f"{_shown(high)} for dimension {d}")
     if low == high:
         low, high = low - 0.5, high + 0.5
-    return linspace(low, high, bins + 1, dtype=input.dtype)._data
+    return linspace(low, high, count + 1, dtype=input.dtype)._data
 
 
 def _check_edges(input, bins) -> None:
@@ -125,7 +130,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1504
+# --- book/chapters/16k_order_statistics.md:1509
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -144,7 +149,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1524
+# --- book/chapters/16k_order_statistics.md:1529
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):

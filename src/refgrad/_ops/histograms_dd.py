@@ -9,10 +9,8 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._factories import linspace
-from refgrad._ops.counting import _shown
 from refgrad._ops.dispatch import call
-from refgrad._ops.histograms import _c_name, _places
+from refgrad._ops.histograms import _c_name, _places, even_edges
 from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -41,7 +39,7 @@ def _counted(a, *weight, edges, density, operation):
     return (hist, *(e.copy() for e in edges))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:597
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:595
 def _row(name, inputs):
     return register(Op(name, "NotImplemented", inputs, forward=_counted,
                        backward=_no_derivative, outputs=None, promote=False, hides=UNSHOWN))
@@ -51,7 +49,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:611
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:609
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -59,15 +57,7 @@ def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch'
         low, high = float(flat[:, d].min()), float(flat[:, d].max())
     else:
         low, high = 0.0, 1.0
-    if not (np.isfinite(low) and np.isfinite(high)):
-        raise RuntimeError(f"{_DD}dimension {d}'s range [{_shown(low)}, {_shown(high)}] is not "
-                           "finite")
-    if low > high:
-        raise RuntimeError(f"{_DD}min should not exceed max, but got min {_shown(low)} max "
-                           f"{_shown(high)} for dimension {d}")
-    if low == high:
-        low, high = low - 0.5, high + 0.5
-    return linspace(low, high, count + 1, dtype=input.dtype)._data
+    return even_edges(input, low, high, count, d)  # checked as histogram's are
 
 
 def _check_given_edges(input, bins: list) -> None:
@@ -88,7 +78,7 @@ def _check_given_edges(input, bins: list) -> None:
                                f"elements in the bins tensor for dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:649
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:639
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -103,7 +93,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:665
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:655
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -139,7 +129,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:702
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:692
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if range is not None and len(range) != 2 * D:
@@ -159,7 +149,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:728
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:718
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 
