@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1968
+# --- book/chapters/16q_functional.md:1973
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -38,7 +38,7 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2005
+# --- book/chapters/16q_functional.md:2010
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     ignored = target == ignore_index
@@ -56,6 +56,14 @@ def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
+    from refgrad.utils._functional_whole import cross_entropy_loss, hand_over, whole
+
+    if whole(input, target, weight):  # NOTE [Functional composites handed over whole]
+        if size_average is not None or reduce is not None:
+            reduction = legacy_reduction(size_average, reduce)
+        shown = (input, target, weight, reduction_enum(reduction), ignore_index,
+                 label_smoothing)
+        return hand_over("cross_entropy_loss", cross_entropy_loss, shown)
     if profiled("cross_entropy_loss"):  # its event under a profile: chapter "The profiler,
         return composite_event("cross_entropy_loss", (input, target, weight), cross_entropy,
                                input, target, weight, size_average, ignore_index, reduce,

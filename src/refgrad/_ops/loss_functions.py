@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1701
+# --- book/chapters/16q_functional.md:1706
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 
 
-# --- book/chapters/16q_functional.md:1721
+# --- book/chapters/16q_functional.md:1726
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -46,7 +46,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1751
+# --- book/chapters/16q_functional.md:1756
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -70,7 +70,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     return difference.mean() if code == 1 else difference.sum() if code == 2 else difference
 
 
-# --- book/chapters/16q_functional.md:1779
+# --- book/chapters/16q_functional.md:1784
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast(input, target)
     if delta <= 0:
@@ -96,7 +96,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1824
+# --- book/chapters/16q_functional.md:1829
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -124,7 +124,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1856
+# --- book/chapters/16q_functional.md:1861
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     if size_average is not None or reduce is not None:
@@ -140,7 +140,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1878
+# --- book/chapters/16q_functional.md:1883
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     sizes = tuple(w.shape)
     check_broadcast(*((sizes, shape) if first else (shape, sizes)))
@@ -150,7 +150,7 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1898
+# --- book/chapters/16q_functional.md:1903
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -165,7 +165,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:1914
+# --- book/chapters/16q_functional.md:1919
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1174
+# --- book/chapters/16b_reductions.md:1177
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:1197
+# --- book/chapters/16b_reductions.md:1200
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -53,7 +53,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1247
+# --- book/chapters/16b_reductions.md:1250
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -61,7 +61,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1256
+# --- book/chapters/16b_reductions.md:1259
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -83,7 +83,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1291
+# --- book/chapters/16b_reductions.md:1294
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -106,7 +106,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1346
+# --- book/chapters/16b_reductions.md:1349
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -144,7 +144,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1460
+# --- book/chapters/16b_reductions.md:1463
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -184,7 +184,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1506
+# --- book/chapters/16b_reductions.md:1509
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -204,7 +204,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1532
+# --- book/chapters/16b_reductions.md:1535
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -229,7 +229,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
 
 
-# --- book/chapters/16b_reductions.md:1566
+# --- book/chapters/16b_reductions.md:1569
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name
