@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29w_functional_composites_whole.md:51
+# --- book/chapters/29w_functional_composites_whole.md:60
 """nn.functional composites handed to a dispatch mode whole: NOTE [Functional composites
 handed over whole]."""
 
@@ -18,6 +18,8 @@ def whole(*tensors) -> bool:
         return False
     from refgrad.utils._python_dispatch import handed_whole
 
+    if all(hasattr(mode, "_profiler_mode") for mode in state.dispatch_modes):
+        return False  # the profiler's alone: NOTE [A profile inside a composite handed whole]
     return handed_whole([t for t in tensors if hasattr(t, "_version_counter")])
 
 

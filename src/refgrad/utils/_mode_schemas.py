@@ -111,6 +111,8 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "huber_loss": "self, target, reduction=1, delta=1.0",
     "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
                          " total_weight",
+    "nll_loss2d_backward": "grad_output, self, target, weight, reduction, ignore_index,"
+                           " total_weight",
     "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
     "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
     "unsqueeze_": "self, dim", "squeeze_dim_": "self, dim",  # the channel dropouts' batch of one

@@ -1,0 +1,124 @@
+"""Black-box tests: where autograd is out of the way, a dispatch mode is handed torch's
+nn.functional composites whole (linear, softmax, log_softmax, nll_loss_nd,
+cross_entropy_loss, layer_norm), their arguments bound by torch's schema; with autograd
+on, a 4-d nll_loss is nll_loss2d_forward and its gradient nll_loss2d_backward, every
+argument by position. The same assertions run on torch."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conformance._support import calling_mode
+
+Calls = calling_mode()
+
+
+def _inputs():
+    return (torch.arange(6.0).reshape(2, 3) / 4, torch.ones(4, 3), torch.ones(4),
+            torch.tensor([0, 2]))
+
+
+CASES = {
+    "linear": (lambda a, w, b, t: F.linear(a, w), [("aten.linear.default", ("T", "T"))]),
+    "linear_bias": (lambda a, w, b, t: F.linear(a, w, b),
+                    [("aten.linear.default", ("T", "T", "T"))]),
+    "softmax": (lambda a, w, b, t: a.softmax(0), [("aten.softmax.int", ("T", 0))]),
+    "softmax_dtype": (lambda a, w, b, t: F.softmax(a, 1, dtype=torch.float64),
+                      [("aten.softmax.int", ("T", 1, torch.float64))]),
+    "log_softmax": (lambda a, w, b, t: a.log_softmax(-1),
+                    [("aten.log_softmax.int", ("T", -1))]),
+    "log_softmax_dtype": (lambda a, w, b, t: F.log_softmax(a, 1, dtype=torch.float64),
+                          [("aten.log_softmax.int", ("T", 1, torch.float64))]),
+    "nll_loss": (lambda a, w, b, t: F.nll_loss(a, t), [("aten.nll_loss_nd.default", ("T", "T"))]),
+    "nll_loss_sum": (lambda a, w, b, t: F.nll_loss(a, t, b[:3], reduction="sum"),
+                     [("aten.slice.Tensor", ("T", 0, 0, 3)),
+                      ("aten.nll_loss_nd.default", ("T", "T", "T", 2))]),
+    "nll_loss_ignore": (lambda a, w, b, t: F.nll_loss(a, t, ignore_index=2),
+                        [("aten.nll_loss_nd.default", ("T", "T", None, 1, 2))]),
+    "nll_loss_4d": (lambda a, w, b, t: F.nll_loss(a.view(2, 3, 1, 1), t.view(2, 1, 1)),
+                    [("aten.view.default", ("T", [2, 3, 1, 1])),
+                     ("aten.view.default", ("T", [2, 1, 1])),
+                     ("aten.nll_loss_nd.default", ("T", "T"))]),
+    "cross_entropy": (lambda a, w, b, t: F.cross_entropy(a, t),
+                      [("aten.cross_entropy_loss.default", ("T", "T"))]),
+    "cross_entropy_none": (lambda a, w, b, t: F.cross_entropy(a, t, reduction="none"),
+                           [("aten.cross_entropy_loss.default", ("T", "T", None, 0))]),
+    "cross_entropy_smoothing": (
+        lambda a, w, b, t: F.cross_entropy(a, t, label_smoothing=0.25),
+        [("aten.cross_entropy_loss.default", ("T", "T", None, 1, -100, 0.25))]),
+    "cross_entropy_probabilities": (lambda a, w, b, t: F.cross_entropy(a, a.softmax(1)),
+                                    [("aten.softmax.int", ("T", 1)),
+                                     ("aten.cross_entropy_loss.default", ("T", "T"))]),
+    "layer_norm": (lambda a, w, b, t: F.layer_norm(a, (3,)),
+                   [("aten.layer_norm.default", ("T", [3]))]),
+    "layer_norm_affine": (lambda a, w, b, t: F.layer_norm(a, [3], b[:3], b[:3], 1e-3),
+                          [("aten.slice.Tensor", ("T", 0, 0, 3)),
+                           ("aten.slice.Tensor", ("T", 0, 0, 3)),
+                           ("aten.layer_norm.default", ("T", [3], "T", "T", 0.001))]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_functional_composite_goes_to_the_mode_whole_in_inference_mode(name):
+    call, expected = CASES[name]
+    inputs = _inputs()
+    with torch.inference_mode(), Calls() as mode:
+        out = call(*inputs)
+    assert [(f, a) for f, a, k in mode.seen] == expected
+    assert all(k == {} for _, _, k in mode.seen)
+    plain = call(*inputs)
+    assert out.dtype == plain.dtype and torch.allclose(out, plain)
+
+
+def test_inference_tensors_go_whole_outside_inference_mode_too():
+    with torch.inference_mode():
+        a, w, b, t = _inputs()
+    with Calls() as mode:
+        F.linear(a, w, b)
+        F.cross_entropy(a, t)
+    assert [f for f, _, _ in mode.seen] == ["aten.linear.default",
+                                           "aten.cross_entropy_loss.default"]
+
+
+def test_with_autograd_on_the_mode_sees_the_steps():
+    a, w, b, t = _inputs()
+    with Calls() as mode:
+        F.linear(a, w)
+        F.cross_entropy(a, t)
+    assert [f for f, _, _ in mode.seen] == [
+        "aten.t.default", "aten.mm.default", "aten._log_softmax.default",
+        "aten.nll_loss_forward.default"]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_a_4d_nll_loss_is_nll_loss2d_forward_and_its_gradient_by_position(reduction):
+    x = torch.arange(6.0).reshape(2, 3, 1, 1).requires_grad_()
+    t = torch.tensor([0, 2]).view(2, 1, 1)
+    code = {"mean": 1, "none": 0}[reduction]
+    with Calls() as mode:
+        loss = F.nll_loss(x, t, reduction=reduction)
+        loss.sum().backward()
+    seen = {f: (a, k) for f, a, k in mode.seen}
+    assert seen["aten.nll_loss2d_forward.default"] == (("T", "T", None, code, -100), {})
+    assert seen["aten.nll_loss2d_backward.default"] == (
+        ("T", "T", "T", None, code, -100, "T"), {})
+    picked = -1.0 / (2 if reduction == "mean" else 1)
+    assert x.grad.view(2, 3).tolist() == [[picked, 0.0, 0.0], [0.0, 0.0, picked]]
+
+
+@pytest.mark.parametrize("shape, rows", [((3,), 1), ((2, 2, 3), 4)])
+def test_linear_with_a_bias_views_the_input_as_its_number_of_rows(shape, rows):
+    x, w, b = torch.ones(shape), torch.ones(4, 3), torch.ones(4)
+    with Calls() as mode:
+        F.linear(x, w, b)
+    assert mode.seen[0] == ("aten.view.default", ("T", [rows, 3]), {})
+
+
+def test_a_profile_alone_in_inference_mode_still_shows_the_steps_inside():
+    a, w, b, t = _inputs()
+    with torch.inference_mode(), torch.profiler.profile() as profile:
+        F.linear(a, w, b)
+        F.softmax(a, 1)
+    names = [e.name for e in profile.events()]
+    assert "aten::linear" in names and "aten::addmm" in names
+    assert names.index("aten::softmax") < names.index("aten::_softmax")
