@@ -8,6 +8,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from conformance._mode_support import tagged_mode
 from conformance._support import calling_mode
 
 Calls = calling_mode()
@@ -55,6 +56,18 @@ CASES = {
                           [("aten.slice.Tensor", ("T", 0, 0, 3)),
                            ("aten.slice.Tensor", ("T", 0, 0, 3)),
                            ("aten.layer_norm.default", ("T", [3], "T", "T", 0.001))]),
+    "mse_loss": (lambda a, w, b, t: F.mse_loss(a, a),
+                 [("aten.broadcast_tensors.default", (["T", "T"],)),
+                  ("aten.mse_loss.default", ("T", "T"))]),
+    "l1_loss": (lambda a, w, b, t: F.l1_loss(a, a, reduction="sum"),
+                [("aten.broadcast_tensors.default", (["T", "T"],)),
+                 ("aten.l1_loss.default", ("T", "T", 2))]),
+    "huber_loss": (lambda a, w, b, t: F.huber_loss(a, a),
+                   [("aten.broadcast_tensors.default", (["T", "T"],)),
+                    ("aten.huber_loss.default", ("T", "T"))]),
+    "smooth_l1_loss_beta_0": (lambda a, w, b, t: F.smooth_l1_loss(a, a, beta=0.0),
+                              [("aten.broadcast_tensors.default", (["T", "T"],)),
+                               ("aten.l1_loss.default", ("T", "T"))]),
 }
 
 
@@ -122,3 +135,38 @@ def test_a_profile_alone_in_inference_mode_still_shows_the_steps_inside():
     names = [e.name for e in profile.events()]
     assert "aten::linear" in names and "aten::addmm" in names
     assert names.index("aten::softmax") < names.index("aten::_softmax")
+
+
+def test_nested_modes_each_see_the_composite_inner_first():
+    seen = []
+    Tagged = tagged_mode(seen)
+    a, w, b, t = _inputs()
+    with torch.inference_mode(), Tagged("outer"), Tagged("inner"):
+        F.l1_loss(a, a)
+        F.cross_entropy(a, t)
+    assert seen == [("inner", "aten.broadcast_tensors.default"),
+                    ("outer", "aten.broadcast_tensors.default"),
+                    ("inner", "aten.l1_loss.default"), ("outer", "aten.l1_loss.default"),
+                    ("inner", "aten.cross_entropy_loss.default"),
+                    ("outer", "aten.cross_entropy_loss.default")]
+
+
+def test_a_modes_own_code_hands_the_composites_whole_to_the_mode_outside_it():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    a, w, b, t = _inputs()
+
+    class Body(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            if str(func) == "aten.neg.default":
+                F.linear(args[0], w)
+                F.log_softmax(args[0], 1)
+                F.nll_loss(args[0], t)
+            return out
+
+    with Calls() as mode, Body():
+        a.neg()
+    assert [f for f, _, _ in mode.seen] == [
+        "aten.neg.default", "aten.linear.default", "aten.log_softmax.int",
+        "aten.nll_loss_nd.default"]
