@@ -170,3 +170,45 @@ def test_a_modes_own_code_hands_the_composites_whole_to_the_mode_outside_it():
     assert [f for f, _, _ in mode.seen] == [
         "aten.neg.default", "aten.linear.default", "aten.log_softmax.int",
         "aten.nll_loss_nd.default"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_a_smoothed_cross_entropy_shows_its_steps_in_torchs_order(weighted, reduction):
+    x = torch.arange(12.0).reshape(2, 3, 2).requires_grad_()
+    t = torch.tensor([[0, 2], [1, 2]])
+    w = torch.tensor([1.0, 2.0, 3.0]) if weighted else None
+    with Calls() as mode:
+        loss = F.cross_entropy(x, t, weight=w, ignore_index=2, reduction=reduction,
+                               label_smoothing=0.25)
+    seen = [(f, a) for f, a, _ in mode.seen]
+    steps = [("aten.sum.dim_IntList", ("T", [1])), ("aten.neg.default", ("T",)),
+             ("aten.eq.Scalar", ("T", 2)), ("aten.masked_fill_.Scalar", ("T", "T", 0.0))]
+    if weighted:
+        steps = [("aten.view.default", ("T", [1, 3, 1])), ("aten.mul.Tensor", ("T", "T"))] + steps
+    if reduction == "none":  # the losses viewed back to the targets' shape
+        steps = [("aten.view.default", ("T", [2, 2]))] + steps
+    if reduction == "mean" and weighted:
+        steps += [("aten.masked_fill.Scalar", ("T", "T", 0)), ("aten.view.default", ("T", [4])),
+                  ("aten.gather.default", ("T", 0, "T")), ("aten.view.default", ("T", [4])),
+                  ("aten.masked_fill_.Scalar", ("T", "T", 0)), ("aten.sum.default", ("T",))]
+    elif reduction == "mean":
+        steps += [("aten.bitwise_not.default", ("T",)), ("aten.sum.default", ("T",))]
+    if reduction != "none":
+        steps += [("aten.sum.default", ("T",))]
+    if reduction == "mean":
+        steps += [("aten.div.Tensor", ("T", "T"))]
+    steps += [("aten.mul.Scalar", ("T", 0.25 / 3)), ("aten.mul.Scalar", ("T", 0.75)),
+              ("aten.add.Tensor", ("T", "T"))]
+    start = next(i for i, (f, _) in enumerate(seen) if f.startswith("aten.nll_loss2d_forward"))
+    assert seen[start + 1:] == steps
+    plain = F.cross_entropy(x.detach(), t, weight=w, ignore_index=2, reduction=reduction,
+                            label_smoothing=0.25)
+    assert torch.allclose(loss.detach(), plain)
+
+
+def test_a_weight_not_one_per_class_is_refused_with_probabilities_for_targets():
+    with pytest.raises(RuntimeError) as info:
+        F.cross_entropy(torch.ones(2, 3), torch.ones(2, 3), weight=torch.ones(4))
+    assert str(info.value) == ("cross_entropy: weight tensor should be defined either for all 3 "
+                               "classes or no classes but got weight tensor of shape: [4]")
