@@ -212,3 +212,13 @@ def test_a_weight_not_one_per_class_is_refused_with_probabilities_for_targets():
         F.cross_entropy(torch.ones(2, 3), torch.ones(2, 3), weight=torch.ones(4))
     assert str(info.value) == ("cross_entropy: weight tensor should be defined either for all 3 "
                                "classes or no classes but got weight tensor of shape: [4]")
+
+
+def test_a_profile_shows_the_broadcast_and_l1_loss_as_events():
+    x = torch.ones(2, 3)
+    with torch.profiler.profile(record_shapes=True) as profile:
+        F.l1_loss(x, x)
+    events = [(e.name, e.input_shapes) for e in profile.events()]
+    assert events[:3] == [("aten::broadcast_tensors", [[]]),
+                          ("aten::l1_loss", [[2, 3], [2, 3], []]),
+                          ("aten::sub", [[2, 3], [2, 3], []])]

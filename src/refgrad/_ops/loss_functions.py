@@ -36,6 +36,15 @@ def _broadcast(input, target):
         from refgrad._ops.broadcasting import broadcast_tensors  # composites handed over whole]
 
         return tuple(broadcast_tensors(input, target))
+    from refgrad.autograd._profiler_composites import composite_event, profiled
+
+    if profiled("broadcast_tensors"):  # its event under a profile: chapter "The profiler,
+        shown = ([input, target],)  # closer to torch"
+        return composite_event("broadcast_tensors", shown, _broadcast_shapes, input, target)
+    return _broadcast_shapes(input, target)
+
+
+def _broadcast_shapes(input, target):
     shape = _common(input, target)
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
 
@@ -52,7 +61,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1762
+# --- book/chapters/16q_functional.md:1771
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -80,12 +89,17 @@ def _l1_loss(input, target, reduction=1):
 
     if whole(input, target):  # NOTE [Functional composites handed over whole]
         return hand_over("l1_loss", _l1_loss, (input, target, reduction))
+    from refgrad.autograd._profiler_composites import composite_event, profiled
+
+    if profiled("l1_loss"):  # its event under a profile: chapter "The profiler, closer to
+        shown = (input, target, reduction)  # torch"
+        return composite_event("l1_loss", shown, _l1_loss, *shown)
     difference = (input - target).abs()
     return (difference.mean() if reduction == 1 else difference.sum() if reduction == 2
             else difference)
 
 
-# --- book/chapters/16q_functional.md:1799
+# --- book/chapters/16q_functional.md:1813
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast(input, target)
     if delta <= 0:
@@ -111,7 +125,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1844
+# --- book/chapters/16q_functional.md:1858
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -139,7 +153,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1876
+# --- book/chapters/16q_functional.md:1890
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     if size_average is not None or reduce is not None:
@@ -155,7 +169,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1898
+# --- book/chapters/16q_functional.md:1912
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     sizes = tuple(w.shape)
     check_broadcast(*((sizes, shape) if first else (shape, sizes)))
@@ -165,7 +179,7 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1918
+# --- book/chapters/16q_functional.md:1932
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -180,7 +194,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:1934
+# --- book/chapters/16q_functional.md:1948
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
