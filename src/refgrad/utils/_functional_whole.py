@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29w_functional_composites_whole.md:74
+# --- book/chapters/29w_functional_composites_whole.md:76
 """nn.functional composites handed to a dispatch mode whole: NOTE [Functional composites
 handed over whole]."""
 
