@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1968
+# --- book/chapters/16q_functional.md:2013
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -14,7 +14,7 @@ from refgrad.autograd._profiler_composites import composite_event, profiled
 
 def _classes_along(t, weight, axis):
     """``weight`` shaped to multiply ``t`` along its class dimension."""
-    return weight.view(*[-1 if d == axis else 1 for d in range(t.ndim)])
+    return weight.view(*[t.shape[axis] if d == axis else 1 for d in range(t.ndim)])
 
 
 def _probabilities(log_p, target, weight, code, smoothing, axis):
@@ -24,6 +24,11 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
         raise RuntimeError("Expected floating point type for target with class probabilities, "
                            f"got {LEGACY[target.dtype]}")
     classes = log_p.shape[axis]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
+        shape = ", ".join(str(n) for n in weight.shape)
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{classes} classes or no classes but got weight tensor of shape: "
+                           f"[{shape}]")
     if smoothing > 0:
         share = smoothing / classes if classes else float("inf")  # as C++ divides by 0
         target = target * (1 - smoothing) + share
@@ -38,24 +43,34 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2005
+# --- book/chapters/16q_functional.md:2055
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
-    ignored = target == ignore_index
     each = log_p if weight is None else log_p * _classes_along(log_p, weight, axis)
     smooth = -each.sum(axis)
+    ignored = target == ignore_index  # NOTE [The steps of a smoothed cross_entropy]
     smooth.masked_fill_(ignored, 0.0)
-    if code == 1:
-        kept = target.masked_select(~ignored).flatten()
-        count = (~ignored).sum() if weight is None else weight.gather(0, kept).sum()
-        smooth = smooth.sum() / count
-    elif code == 2:
-        smooth = smooth.sum()
-    return mul_scalar(nll, 1 - smoothing) + mul_scalar(smooth, smoothing / log_p.shape[axis])
+    if code == 1 and weight is None:
+        count = (~ignored).sum()
+    elif code == 1:  # every target's weight read, an ignored one's as class 0's, then zeroed
+        picked = weight.gather(0, target.masked_fill(ignored, 0).flatten())
+        count = picked.masked_fill_(ignored.flatten(), 0).sum()
+    if code:
+        smooth = smooth.sum() if code == 2 else smooth.sum() / count
+    share = mul_scalar(smooth, smoothing / log_p.shape[axis])  # the smoothing's share first
+    return mul_scalar(nll, 1 - smoothing) + share
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
+    from refgrad.utils._functional_whole import cross_entropy_loss, hand_over, whole
+
+    if whole(input, target, weight):  # NOTE [Functional composites handed over whole]
+        if size_average is not None or reduce is not None:
+            reduction = legacy_reduction(size_average, reduce)
+        shown = (input, target, weight, reduction_enum(reduction), ignore_index,
+                 label_smoothing)
+        return hand_over("cross_entropy_loss", cross_entropy_loss, shown)
     if profiled("cross_entropy_loss"):  # its event under a profile: chapter "The profiler,
         return composite_event("cross_entropy_loss", (input, target, weight), cross_entropy,
                                input, target, weight, size_average, ignore_index, reduce,

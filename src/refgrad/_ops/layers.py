@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2090
+# --- book/chapters/16q_functional.md:2150
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -19,7 +19,10 @@ from refgrad.autograd._state import state, switched_on
 def linear(input, weight, bias=None):
     from refgrad._ops.addmm_family import addmm
     from refgrad._ops.linalg import matmul
+    from refgrad.utils._functional_whole import hand_over, whole
 
+    if whole(input, weight, bias):  # NOTE [Functional composites handed over whole]
+        return hand_over("linear", linear, (input, weight, bias))
     if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
         # its event under a profile: chapter "The profiler, closer to torch"
         return composite_event("linear", (input, weight, bias), linear, input, weight, bias)
@@ -29,7 +32,8 @@ def linear(input, weight, bias=None):
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())
     if bias is not None and bias.ndim == 1 and input.ndim and input.is_contiguous():
-        flat = addmm(bias, input.view(-1, input.shape[-1]), weight.t())
+        rows = int(np.prod(input.shape[:-1]))  # counted, not -1: a mode sees the number
+        flat = addmm(bias, input.view(rows, input.shape[-1]), weight.t())
         return flat.view(*input.shape[:-1], flat.shape[-1])
     output = matmul(input, weight.t())
     return output if bias is None else output + bias
@@ -41,7 +45,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2148
+# --- book/chapters/16q_functional.md:2212
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -80,7 +84,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2197
+# --- book/chapters/16q_functional.md:2261
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -115,7 +119,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2237
+# --- book/chapters/16q_functional.md:2301
 def one_hot(input, num_classes=-1):  # torch's operator names it input
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -136,7 +140,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16q_functional.md:2270
+# --- book/chapters/16q_functional.md:2334
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -151,7 +155,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2286
+# --- book/chapters/16q_functional.md:2350
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -167,7 +171,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2310
+# --- book/chapters/16q_functional.md:2374
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

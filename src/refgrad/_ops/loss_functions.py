@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1701
+# --- book/chapters/16q_functional.md:1706
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 
 
-# --- book/chapters/16q_functional.md:1721
+# --- book/chapters/16q_functional.md:1726
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -30,6 +30,21 @@ def _broadcast(input, target):
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
                       stacklevel=4)  # NOTE [The argument check's frame]
+    from refgrad.utils._functional_whole import whole
+
+    if whole(input, target):  # torch's broadcast_tensors, handed over whole: NOTE [Functional
+        from refgrad._ops.broadcasting import broadcast_tensors  # composites handed over whole]
+
+        return tuple(broadcast_tensors(input, target))
+    from refgrad.autograd._profiler_composites import composite_event, profiled
+
+    if profiled("broadcast_tensors"):  # its event under a profile: chapter "The profiler,
+        shown = ([input, target],)  # closer to torch"
+        return composite_event("broadcast_tensors", shown, _broadcast_shapes, input, target)
+    return _broadcast_shapes(input, target)
+
+
+def _broadcast_shapes(input, target):
     shape = _common(input, target)
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
 
@@ -46,7 +61,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1751
+# --- book/chapters/16q_functional.md:1771
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -65,12 +80,26 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if weight is not None:
         return _weighted((input - target).abs(), weight, reduction, input,
                          lambda w: w.sum() / weight.sum())
+    return _l1_loss(input, target, reduction_enum(reduction))
+
+
+def _l1_loss(input, target, reduction=1):
+    """torch's l1_loss, the reduction as its number; a composite a mode may see whole."""
+    from refgrad.utils._functional_whole import hand_over, whole
+
+    if whole(input, target):  # NOTE [Functional composites handed over whole]
+        return hand_over("l1_loss", _l1_loss, (input, target, reduction))
+    from refgrad.autograd._profiler_composites import composite_event, profiled
+
+    if profiled("l1_loss"):  # its event under a profile: chapter "The profiler, closer to
+        shown = (input, target, reduction)  # torch"
+        return composite_event("l1_loss", shown, _l1_loss, *shown)
     difference = (input - target).abs()
-    code = reduction_enum(reduction)
-    return difference.mean() if code == 1 else difference.sum() if code == 2 else difference
+    return (difference.mean() if reduction == 1 else difference.sum() if reduction == 2
+            else difference)
 
 
-# --- book/chapters/16q_functional.md:1779
+# --- book/chapters/16q_functional.md:1813
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast(input, target)
     if delta <= 0:
@@ -87,8 +116,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
-    if beta == 0.0:
-        return l1_loss(input, target, reduction=reduction)
+    if beta == 0.0:  # torch's l1_loss, its inputs broadcast once
+        return _l1_loss(input, target, reduction_enum(reduction))
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     computed_in("smooth_l1_cpu", input, target)
@@ -96,7 +125,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1824
+# --- book/chapters/16q_functional.md:1858
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -124,7 +153,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1856
+# --- book/chapters/16q_functional.md:1890
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     if size_average is not None or reduce is not None:
@@ -140,7 +169,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1878
+# --- book/chapters/16q_functional.md:1912
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     sizes = tuple(w.shape)
     check_broadcast(*((sizes, shape) if first else (shape, sizes)))
@@ -150,7 +179,7 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1898
+# --- book/chapters/16q_functional.md:1932
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -165,7 +194,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:1914
+# --- book/chapters/16q_functional.md:1948
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

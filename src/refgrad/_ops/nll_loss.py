@@ -172,7 +172,12 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
 
 
 # --- book/chapters/16q_functional.md:1655
-def nll_loss_nd(input, target, weight, reduction, ignore_index):
+def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
+    from refgrad.utils._functional_whole import hand_over, whole
+
+    if whole(input, target, weight):  # NOTE [Functional composites handed over whole]
+        shown = (input, target, weight, reduction, ignore_index)
+        return hand_over("nll_loss_nd", nll_loss_nd, shown)
     if profiled("nll_loss_nd"):  # its event under a profile: chapter "The profiler, closer
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
         return composite_event("nll_loss_nd", shown, nll_loss_nd, *shown)

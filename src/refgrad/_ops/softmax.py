@@ -100,7 +100,10 @@ def _softmax_function(row, kernel):
     def function(input, dim, dtype=None):
         if switched_on.dispatch_modes and state.dispatch_modes:
             from refgrad.autograd._profiler_composites import beginning, composite_event
+            from refgrad.utils._functional_whole import hand_over, whole
 
+            if type(python_number(dim)) is int and whole(input):  # NOTE [Functional
+                return hand_over(row.name + ".int", function, (input, dim, dtype))  # composites
             if beginning(row.name):  # its event under a profile: chapter "The profiler,
                 return composite_event(row.name + ".int", (input, dim, dtype),  # closer to
                                        function, input, dim, dtype)  # torch"

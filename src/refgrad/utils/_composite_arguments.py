@@ -36,10 +36,18 @@ SCHEMAS = {
     "linalg_tensorinv": "ind=2",
     "quantile": "q, dim=None, keepdim=False, *interpolation='linear'",
     "nanquantile": "q, dim=None, keepdim=False, *interpolation='linear'",
+    "linear": "weight, bias=None",  # NOTE [Functional composites handed over whole]
+    "softmax": "dim, dtype=None",
+    "log_softmax": "dim, dtype=None",
+    "nll_loss_nd": "target, weight=None, reduction=1, ignore_index=-100",
+    "cross_entropy_loss": "target, weight=None, reduction=1, ignore_index=-100,"
+                          " label_smoothing=0.0",
+    "layer_norm": "normalized_shape:ints, weight=None, bias=None, eps=1e-05",
+    "l1_loss": "target, reduction=1",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:82
+# --- book/chapters/29k_composites_whole_under_modes.md:90
 _READ: dict = {}
 
 
@@ -57,7 +65,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:104
+# --- book/chapters/29k_composites_whole_under_modes.md:112
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -99,7 +107,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:162
+# --- book/chapters/29k_composites_whole_under_modes.md:170
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]

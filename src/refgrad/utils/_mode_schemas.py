@@ -46,6 +46,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "scatter_reduce": "self, dim, index, src, reduce, *, include_self=True",
     "cumprod": "self, dim, *, dtype=None", "mse_loss": "self, target, reduction=1",
     "nll_loss": "self, target, weight, reduction, ignore_index",
+    "nll_loss2d": "self, target, weight, reduction, ignore_index",
     "native_layer_norm": "input, normalized_shape, weight, bias, eps",
     "embedding": "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False",
     "convolution": "input, weight, bias, stride, padding, dilation, transposed, output_padding,"
@@ -110,6 +111,8 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "huber_loss": "self, target, reduction=1, delta=1.0",
     "nll_loss_backward": "grad_output, self, target, weight, reduction, ignore_index,"
                          " total_weight",
+    "nll_loss2d_backward": "grad_output, self, target, weight, reduction, ignore_index,"
+                           " total_weight",
     "native_group_norm": "input, weight, bias, N, C, HxW, group, eps",
     "glu": "self, dim=-1", "nansum": "self, dim=None, keepdim=False, *, dtype=None",
     "unsqueeze_": "self, dim", "squeeze_dim_": "self, dim",  # the channel dropouts' batch of one

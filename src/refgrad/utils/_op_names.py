@@ -39,6 +39,7 @@ ROWS: dict = {  # row: (operator, overload)
     "linalg_det": ("_linalg_det", "default"), "linalg_slogdet": ("_linalg_slogdet", "default"),
     "linalg_pinv": ("linalg_pinv", "atol_rtol_tensor"), "linalg_svd": ("_linalg_svd", "default"),
     "linalg_eigh": ("_linalg_eigh", "default"), "nll_loss": ("nll_loss_forward", "default"),
+    "nll_loss2d": ("nll_loss2d_forward", "default"),
     "log_sigmoid": ("log_sigmoid_forward", "default"),
     "index": ("index", "Tensor"), "slice": ("slice", "Tensor"), "select": ("select", "int"),
     "transpose": ("transpose", "int"), "unbind": ("unbind", "int"), "split": ("split", "Tensor"),
@@ -56,7 +57,7 @@ ROWS: dict = {  # row: (operator, overload)
 }
 
 
-# --- book/chapters/29a_op_names.md:120
+# --- book/chapters/29a_op_names.md:121
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -74,7 +75,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:149
+# --- book/chapters/29a_op_names.md:150
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -101,7 +102,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:190
+# --- book/chapters/29a_op_names.md:191
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -146,7 +147,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:239
+# --- book/chapters/29a_op_names.md:240
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
