@@ -545,7 +545,7 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:732
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:723
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -113,24 +113,25 @@ def even_edges(input, low: float, high: float, count: int, d: int):
     return linspace(low, high, count + 1, dtype=input.dtype)._data
 
 
-def _check_edges(input, bins) -> None:
+def check_edges(input, bins, d: int = 0) -> None:
+    """Refuse edges given as a tensor for dimension ``d`` that torch refuses."""
     if bins.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}input tensor and bins tensors should have the same dtype, but "
-                           f"got input with dtype {_c_name(input)} and bins for dimension 0 "
+                           f"got input with dtype {_c_name(input)} and bins for dimension {d} "
                            f"with dtype {_c_name(bins)}")
     if bins.ndim != 1:
         raise RuntimeError(f"{_DD}bins tensor should have one dimension, but got {bins.ndim} "
-                           "dimensions in the bins tensor for dimension 0")
+                           f"dimensions in the bins tensor for dimension {d}")
     if not bins.numel():
         raise RuntimeError(f"{_DD}bins tensor should have at least 1 element, but got 0 "
-                           "elements in the bins tensor for dimension 0")
+                           f"elements in the bins tensor for dimension {d}")
 
 
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1509
+# --- book/chapters/16k_order_statistics.md:1510
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -149,7 +150,7 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1529
+# --- book/chapters/16k_order_statistics.md:1530
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):
@@ -158,7 +159,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
     if given:
         if range is not None:
             raise TypeError("histogram")
-        _check_edges(input, bins)
+        check_edges(input, bins)
     elif type(bins) is not int:
         raise TypeError("histogram")
     else:

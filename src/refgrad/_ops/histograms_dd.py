@@ -10,7 +10,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._ops.dispatch import call
-from refgrad._ops.histograms import _c_name, _places, even_edges
+from refgrad._ops.histograms import _c_name, _places, check_edges, even_edges
 from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -66,19 +66,10 @@ def _check_given_edges(input, bins: list) -> None:
         raise RuntimeError(f"{_DD}expected {D} sequences of bin edges for a {D}-dimensional "
                            f"histogram but got {len(bins)}")
     for d, b in enumerate(bins):
-        if b.dtype is not input.dtype:
-            raise RuntimeError(f"{_DD}input tensor and bins tensors should have the same dtype, "
-                               f"but got input with dtype {_c_name(input)} and bins for "
-                               f"dimension {d} with dtype {_c_name(b)}")
-        if b.ndim != 1:
-            raise RuntimeError(f"{_DD}bins tensor should have one dimension, but got {b.ndim} "
-                               f"dimensions in the bins tensor for dimension {d}")
-        if not b.numel():
-            raise RuntimeError(f"{_DD}bins tensor should have at least 1 element, but got 0 "
-                               f"elements in the bins tensor for dimension {d}")
+        check_edges(input, b, d)  # histogram's checks, for each dimension
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:639
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:630
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -93,7 +84,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:655
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:646
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -129,7 +120,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:692
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:683
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if range is not None and len(range) != 2 * D:
@@ -149,7 +140,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:718
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:709
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 
