@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1207
+# --- book/chapters/16_functions.md:1214
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -120,7 +120,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1474
+# --- book/chapters/16_functions.md:1481
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -146,7 +146,7 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1506
+# --- book/chapters/16_functions.md:1513
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -177,7 +177,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1542
+# --- book/chapters/16_functions.md:1549
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -202,7 +202,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1573
+# --- book/chapters/16_functions.md:1580
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -244,7 +244,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1621
+# --- book/chapters/16_functions.md:1628
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -264,23 +264,27 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1646
+# --- book/chapters/16_functions.md:1653
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
         if composite_whole((t,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("numpy_T", _reversed, (t,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("numpy_T"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("numpy_T", (t,), _reversed, t)  # to torch"
     # Two warnings, each given once: chapter "Warnings given once".
     if t.ndim == 0:
         warn_once("T of 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
-                  "identity in these cases.")
+                  "identity in these cases.", stacklevel=None)  # at the user's line
     elif t.ndim != 2:
         warn_once(
             "T", "The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
             "is deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.")
+            "to reverse the dimensions of a tensor.", stacklevel=None)
     return shaping.permute(t, tuple(range(t.ndim - 1, -1, -1)))
 
 

@@ -113,8 +113,13 @@ def reshape(input, *sizes, shape=None):
         return _refused(input, asked)
     asked = infer_shape(asked, input.numel(), as_given=True)  # NOTE [A size as given]
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
-    # under another name, torch's ReshapeAliasBackward0. Under a dispatch mode torch views.
-    aliased = not input._data.flags.c_contiguous and not state.dispatch_modes
+    # under another name, torch's ReshapeAliasBackward0. Under a user's dispatch mode torch
+    # views; the profiler's mode is none: NOTE [The profiler's mode, hidden].
+    aliased = not input._data.flags.c_contiguous
+    if aliased and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import _get_current_dispatch_mode_stack
+
+        aliased = not _get_current_dispatch_mode_stack()
     row = RESHAPE_ALIAS if aliased else sh.VIEW
     if state.dispatch_modes and not input._data.flags.c_contiguous:
         if not _viewable(input._data, shape):  # NOTE [A reshape a mode sees]
@@ -129,7 +134,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:859
+# --- book/chapters/16_functions.md:866
 def expand(input, *sizes):
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes

@@ -93,6 +93,10 @@ def adjoint(input):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("adjoint", adjoint, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("adjoint"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("adjoint", (input,), adjoint, input)  # to torch"
     return _last_two(input, "tensor.adjoint()")
 
 
@@ -105,13 +109,17 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:3575
+# --- book/chapters/26_inplace.md:3579
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("mH", _matrix_adjoint, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("mH"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("mH", (input,), _matrix_adjoint, input)  # to torch"
     return _last_two(input, "tensor.mH")
 
 
@@ -121,6 +129,10 @@ def _hermitian(input):
 
         if composite_whole((input,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("matrix_H", _hermitian, (input,), {})
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("matrix_H"):  # its event under a profile: chapter "The profiler, closer
+            return composite_event("matrix_H", (input,), _hermitian, input)  # to torch"
     if input.dim() == 0:
         return _zero_d(input, "Tensor.H")
     if input.dim() != 2:
@@ -130,7 +142,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:3609
+# --- book/chapters/26_inplace.md:3621
 def _check_put(input, index, source):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -172,7 +184,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:3655
+# --- book/chapters/26_inplace.md:3667
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -202,7 +214,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:3689
+# --- book/chapters/26_inplace.md:3701
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

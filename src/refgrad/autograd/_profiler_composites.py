@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:320
+# --- book/chapters/22d_profiler_closer_to_torch.md:323
 """Events for the composite ops a dispatch mode never sees: NOTE [Composite events]."""
 
 from refgrad.autograd._profiler_recorder import current_recorder

@@ -3,14 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:43
+# --- book/chapters/22d_profiler_closer_to_torch.md:45
 """How many arguments torch's schema gives an overload that has defaults: NOTE [Shapes for
 every argument]."""
 
 _NAMED: dict = {}  # count: the overloads with that many arguments
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:51
+# --- book/chapters/22d_profiler_closer_to_torch.md:53
 _NAMED[2] = """
     _pdist_forward bernoulli cat celu celu_ cholesky cholesky_inverse clone concat
     concatenate contiguous count_nonzero diag diagflat gelu gelu_ glu hardshrink leaky_relu
@@ -22,9 +22,10 @@ _NAMED[2] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:64
+# --- book/chapters/22d_profiler_closer_to_torch.md:66
 _NAMED[3] = """
-    _linalg_eigh _lu_with_info _pdist_forward.out _safe_softmax _upsample_nearest_exact1d
+    _linalg_eigh _lu_with_info _pdist_forward.out _reshape_alias _safe_softmax
+    _upsample_nearest_exact1d
     add.Scalar add.Tensor add_.Scalar add_.Tensor all.dim all.dims amax amin aminmax any.dim
     any.dims argmax argmin argsort as_tensor.bool as_tensor.complex as_tensor
     as_tensor.float as_tensor.int as_tensor.list bernoulli.Tensor bernoulli.out bernoulli.p
@@ -55,7 +56,7 @@ _NAMED[3] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:98
+# --- book/chapters/22d_profiler_closer_to_torch.md:101
 _NAMED[4] = """
     _linalg_solve_ex _linalg_svd _to_copy.out _unique2 _upsample_nearest_exact1d.out
     _upsample_nearest_exact2d add.Scalar_out add.out addcdiv addcdiv_ addcmul addcmul_
@@ -94,7 +95,7 @@ _NAMED[4] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:138
+# --- book/chapters/22d_profiler_closer_to_torch.md:141
 _NAMED[5] = """
     _efficientzerotensor _index_put_impl_ _index_put_impl_.hacked_twin
     _linalg_eigh.eigenvalues _upsample_bicubic2d_aa _upsample_bilinear2d_aa
@@ -127,7 +128,7 @@ _NAMED[5] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:172
+# --- book/chapters/22d_profiler_closer_to_torch.md:175
 _NAMED[6] = """
     _ctc_loss.Tensor _ctc_loss _upsample_bicubic2d_aa.out _upsample_bilinear2d_aa.out
     _upsample_nearest_exact3d.out addbmm.out addmm.dtype addmm.out addmv.out addr.out
@@ -154,7 +155,7 @@ _NAMED[6] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:200
+# --- book/chapters/22d_profiler_closer_to_torch.md:203
 _NAMED[7] = """
     _linalg_svd.U _scaled_dot_product_flash_attention_for_cpu _to_copy _unique2.out
     addmm.dtype_out arange.start_step avg_pool1d.out avg_pool2d avg_pool3d baddbmm.dtype_out
@@ -170,7 +171,7 @@ _NAMED[7] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:217
+# --- book/chapters/22d_profiler_closer_to_torch.md:220
 _NAMED[8] = """
     _ctc_loss.Tensor_out _ctc_loss.out _linalg_solve_ex.result _trilinear avg_pool2d.out
     avg_pool3d.out conv_transpose1d conv_transpose2d.input conv_transpose3d.input
@@ -183,20 +184,20 @@ _NAMED[8] = """
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:231
+# --- book/chapters/22d_profiler_closer_to_torch.md:234
 _NAMED[9] = """
     _ctc_loss_backward.Tensor _ctc_loss_backward _trilinear.out
     randint_like.low_generator_dtype
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:239
+# --- book/chapters/22d_profiler_closer_to_torch.md:242
 _NAMED[10] = """
     _ctc_loss_backward.out
 """
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:254
+# --- book/chapters/22d_profiler_closer_to_torch.md:257
 _COUNTS: dict = {}
 
 
