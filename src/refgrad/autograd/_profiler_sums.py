@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:546
+# --- book/chapters/22d_profiler_closer_to_torch.md:549
 """Gradients summed in place under a profile: NOTE [Sums in place under a profile]."""
 
 import sys
@@ -32,7 +32,7 @@ class Buffers(dict):
         return list(buffer) if type(buffer) is Buffer else buffer
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:576
+# --- book/chapters/22d_profiler_closer_to_torch.md:579
 class Buffer(list):
     __slots__ = ("in_place",)  # (partial, grad) the engine would sum in place, or None
 
@@ -56,12 +56,12 @@ def _in_place(buffer, slot, delivering):
     return list.__getitem__(buffer, slot), grad
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:604
+# --- book/chapters/22d_profiler_closer_to_torch.md:607
 def _users_mode() -> bool:
     return any(not hasattr(mode, "_profiler_mode") for mode in state.dispatch_modes)
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:613
+# --- book/chapters/22d_profiler_closer_to_torch.md:616
 def noted_sum(args):
     """The buffer whose noted sum ``args`` are, if they are one."""
     frame = sys._getframe(2)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:447
+# --- book/chapters/22d_profiler_closer_to_torch.md:450
 """A user's dispatch mode under a profile: NOTE [A user's mode in a profile]."""
 
 import sys
@@ -29,7 +29,7 @@ def _shapes(recorder, func, args, kwargs):
     return schema_shapes(func.overloadpacket.__name__, func._overloadname, args, kwargs or {})
 
 
-# --- book/chapters/22d_profiler_closer_to_torch.md:477
+# --- book/chapters/22d_profiler_closer_to_torch.md:480
 def mode_call(mode, func, args, kwargs):
     """``mode.__torch_dispatch__`` of a user's mode, with torch's events around it."""
     recorder = current_recorder()
