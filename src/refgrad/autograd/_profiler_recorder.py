@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:396
+# --- book/chapters/22b_profiler.md:409
 """The per-thread recorder of a running profile, and record_function."""
 
+import itertools
 import threading
 import time
 
@@ -14,6 +15,8 @@ _local = threading.local()  # .recorder: the profile this thread records into, i
 profiling = [0]  # how many profiles record, in all threads: NOTE [Rarely switched on]
 _numbers: dict = {}
 _numbers_lock = threading.Lock()
+_BLOCK = 512  # ids a thread takes at a time: NOTE [Event ids]
+_blocks = itertools.count()  # one count for the program; next() holds the GIL
 
 
 def thread_number() -> int:
@@ -35,6 +38,7 @@ class Recorder:
         self.mode = None  # the profile's mode, once made
         self.thread = thread_number()
         self.origin = time.perf_counter_ns()
+        self.next_id = self.block_end = 0  # no block yet: NOTE [Event ids]
 
     def now(self) -> float:
         return (time.perf_counter_ns() - self.origin) / 1000.0
@@ -42,7 +46,11 @@ class Recorder:
     def begin(self, name: str, shapes=None, seq: int = -1, fwd_thread: int = 0,
               annotation: bool = False):
         start = self.now()
-        event = FunctionEvent(len(self.events) + 1, name, self.thread, start, start, fwd_thread,
+        if self.next_id == self.block_end:  # a block used up, or none yet: NOTE [Event ids]
+            self.next_id = 1 + _BLOCK * next(_blocks)
+            self.block_end = self.next_id + _BLOCK
+        self.next_id += 1
+        event = FunctionEvent(self.next_id - 1, name, self.thread, start, start, fwd_thread,
                               shapes, seq, annotation)
         if self.open:
             parent = self.open[-1]
@@ -67,7 +75,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:467
+# --- book/chapters/22b_profiler.md:488
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -98,7 +106,7 @@ class record_function:
         return labelled
 
 
-# --- book/chapters/22b_profiler.md:505
+# --- book/chapters/22b_profiler.md:526
 def recorded_call(name: str, function, *args):
     """``function(*args)``, inside an event ``name`` if this thread records."""
     recorder = current_recorder()
