@@ -7,6 +7,8 @@ forward or inside a node's formula; a contiguous one calls ``view``. ``x.T``, ``
 compared in outline, as in test_profiler_shapes.py.
 """
 
+import warnings
+
 import pytest
 import torch
 from torch.autograd.profiler import profile
@@ -74,3 +76,19 @@ def test_aliases_and_transposes(program):
     with profile(record_shapes=True) as prof:
         program()
     assert outline(prof.function_events) == OUTLINES[program.__name__]
+
+
+def test_the_transposes_warn_at_the_users_line_in_a_profile():
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # each warning is given once, else
+    try:
+        with warnings.catch_warnings(record=True) as caught, profile():
+            warnings.simplefilter("always")
+            torch.ones(()).mT
+            torch.ones(()).T
+            torch.ones(()).mH
+            torch.ones(2, 3, 4).T
+    finally:
+        torch.set_warn_always(always)
+    assert len(caught) == 4
+    assert [w.filename for w in caught] == [__file__] * 4

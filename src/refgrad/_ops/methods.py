@@ -264,7 +264,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1653
+# --- book/chapters/16_functions.md:1655
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -301,7 +301,7 @@ def _matrix_transpose(t):
             return composite_event("mT", shown, _matrix_transpose, *shown)
     if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
         warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
-                  "identity in these cases.")
+                  "identity in these cases.", stacklevel=None)
         return t
     if t.ndim < 2:
         raise RuntimeError(
