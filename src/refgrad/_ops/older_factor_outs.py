@@ -33,7 +33,7 @@ def outs_read(name: str, out, returns, position: int) -> tuple:
     return outs_given(name, out, returns)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:123
+# --- book/chapters/16zd_older_factorizations_out.md:125
 # NOTE [V turned in place]
 # torch.svd's out= writes linalg.svd's Vh into V and transposes V in place
 # afterwards, and before as well where V has two dimensions or more (so a V
@@ -62,7 +62,7 @@ def svd_out(*args, out, **kwargs):
     return SVD_OUT(U, S, V)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:153
+# --- book/chapters/16zd_older_factorizations_out.md:155
 # NOTE [Arguments read first]
 # torch's parser reads svd's and qr's other arguments before anything else,
 # out= among them; the functions written by hand read them through the
@@ -114,11 +114,13 @@ def _zeroed(o, shape) -> None:
 
 
 # NOTE [Resized without a version]
-# torch resizes an out as resize_ does, and a dispatch mode is handed
-# aten.resize_, but the resize counts no write: only the zero_ after it
-# moves the version.
+# torch resizes an out as resize_ does, and the resize counts no write: only
+# the zero_ after it moves the version. Where a dispatch mode is handed the
+# aten.resize_, torch counts one write for it once the mode hands back,
+# whether or not the mode ran its func.
 def _resized(o, shape) -> None:
     from refgrad._ops.resize import resize_for_out
+    from refgrad._ops.write_checks import bump
     from refgrad.autograd._state import state, switched_on
     from refgrad.utils._python_dispatch import OpFunc, dispatch
 
@@ -129,11 +131,12 @@ def _resized(o, shape) -> None:
     if switched_on.dispatch_modes and state.dispatch_modes:
         args = (o, list(shape))
         dispatch(OpFunc("resize_", ("self",), ("self",), run, args, {}), args, {})
+        bump(o)  # NOTE [Resized without a version]
     else:
         run(o, shape)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:225
+# --- book/chapters/16zd_older_factorizations_out.md:230
 def qr_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
@@ -146,7 +149,7 @@ def qr_out(*args, out, **kwargs):
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:271
+# --- book/chapters/16zd_older_factorizations_out.md:277
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -177,7 +180,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:310
+# --- book/chapters/16zd_older_factorizations_out.md:316
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -208,7 +211,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:342
+# --- book/chapters/16zd_older_factorizations_out.md:348
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -225,7 +228,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:360
+# --- book/chapters/16zd_older_factorizations_out.md:366
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the

@@ -221,10 +221,19 @@ def _dims(args, kwargs):
 
 TO_TORCH = {"tensordot": _dims}  # before the schema is read
 CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESOLVED's
-TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
+TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named}),
+             "_linalg_svd.U": lambda given, named: (  # NOTE [Two defaults of full_matrices]
+                 given[:1], {"full_matrices": given[1] if len(given) > 1 else False, **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:524
+# --- book/chapters/29h_out_overloads_under_modes.md:522
+# NOTE [Two defaults of full_matrices]
+# Of _linalg_svd.U's positional arguments func is called with, A comes first,
+# then full_matrices only where it is true (its schema's default is false);
+# linalg.svd, which func calls, takes full_matrices true unless told.
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:541
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -258,7 +267,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:561
+# --- book/chapters/29h_out_overloads_under_modes.md:578
 def _runner(call, overload: str, written: tuple, single: bool):
     def run(*given, **named):
         outs = tuple(named.pop(name) for name in written)

@@ -1,0 +1,72 @@
+"""Black-box tests: torch.svd and torch.linalg.svd with out= under a dispatch mode. Where
+autograd is on, linalg.svd reaches the mode as _linalg_svd.U, whose full_matrices is false
+unless given, and the outs still get the reduced shapes; without compute_uv each resize_ a
+mode is handed counts one version. The same assertions run on torch."""
+
+import contextlib
+import warnings
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+B = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+class Running(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+class NotRunningResize(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func.__name__.startswith("resize_"):
+            return args[0]
+        return func(*args, **(kwargs or {}))
+
+
+SHAPES = {  # id: (the outs' shapes, U's strides after): a resized U is laid out by columns
+    "empty": ([(0,), (0,), (0,)], (1, 3)), "held": ([(2, 2), (2,), (2, 2)], (1, 3)),
+    "reduced": ([(3, 2), (2,), (2, 2)], (2, 1))}
+
+
+@pytest.mark.parametrize("case", SHAPES.values(), ids=SHAPES.keys())
+@pytest.mark.parametrize("nested", [False, True])
+def test_svd_out_under_a_mode_gives_the_reduced_u(case, nested):
+    shapes, strides = case
+    a = torch.tensor(B)
+    U, S, V = (torch.zeros(*s) for s in shapes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with Running(), (Running() if nested else contextlib.nullcontext()):
+            torch.svd(a, out=(U, S, V))
+    assert U.shape == (3, 2) and V.shape == (2, 2) and S.shape == (2,)
+    assert torch.allclose(U @ torch.diag(S) @ V.T, a, atol=1e-5)
+    assert U.stride() == strides
+
+
+@pytest.mark.parametrize("full_matrices", [None, True, False])
+def test_linalg_svd_out_under_a_mode_keeps_full_matrices(full_matrices):
+    a = torch.tensor(B)
+    outs = (torch.empty(0), torch.empty(0), torch.empty(0))
+    given = {} if full_matrices is None else {"full_matrices": full_matrices}
+    with Running():
+        U, S, Vh = torch.linalg.svd(a, **given, out=outs)
+    assert U.shape == ((3, 2) if full_matrices is False else (3, 3)) and Vh.shape == (2, 2)
+
+
+@pytest.mark.parametrize("mode", [None, Running, NotRunningResize],
+                         ids=["no_mode", "running", "not_running"])
+def test_svd_without_uv_counts_a_version_for_each_resize_a_mode_sees(mode):
+    a = torch.tensor(B)
+    U, S, V = torch.empty(0), torch.empty(0), torch.empty(2, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if mode is None:
+            torch.svd(a, compute_uv=False, out=(U, S, V))
+        else:
+            with mode():
+                torch.svd(a, compute_uv=False, out=(U, S, V))
+    versions = [U._version, S._version, V._version]
+    assert versions == ([1, 1, 1] if mode is None else [2, 1, 1])  # V was not resized
+    assert U.shape == ((0,) if mode is NotRunningResize else (3, 3))
