@@ -70,3 +70,26 @@ def test_svd_without_uv_counts_a_version_for_each_resize_a_mode_sees(mode):
     versions = [U._version, S._version, V._version]
     assert versions == ([1, 1, 1] if mode is None else [2, 1, 1])  # V was not resized
     assert U.shape == ((0,) if mode is NotRunningResize else (3, 3))
+
+
+@pytest.mark.parametrize("grad_mode", [True, False], ids=["grad", "no_grad"])
+def test_a_resize_a_mode_would_see_is_refused_for_an_out_that_requires_grad(grad_mode):
+    a = torch.tensor(B)
+    U, S, V = torch.empty(0), torch.empty(0), torch.zeros(3, 3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.set_grad_enabled(grad_mode), Running():
+            with pytest.raises(RuntimeError, match="^cannot resize variables that require grad$"):
+                torch.svd(a, compute_uv=False, out=(U, S, V))
+    assert V.shape == (3, 3) and V._version == 0  # refused before the mode saw it
+    assert U.shape == (3, 3) and U._version == 2
+
+
+def test_without_a_mode_the_zero_after_the_resize_is_refused():
+    a = torch.tensor(B)
+    U, S, V = torch.empty(0), torch.empty(0), torch.zeros(3, 3, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used"):
+            torch.svd(a, compute_uv=False, out=(U, S, V))
+    assert V.shape == (2, 2) and V._version == 0

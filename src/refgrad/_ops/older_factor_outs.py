@@ -33,7 +33,7 @@ def outs_read(name: str, out, returns, position: int) -> tuple:
     return outs_given(name, out, returns)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:125
+# --- book/chapters/16zd_older_factorizations_out.md:128
 # NOTE [V turned in place]
 # torch.svd's out= writes linalg.svd's Vh into V and transposes V in place
 # afterwards, and before as well where V has two dimensions or more (so a V
@@ -62,7 +62,7 @@ def svd_out(*args, out, **kwargs):
     return SVD_OUT(U, S, V)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:155
+# --- book/chapters/16zd_older_factorizations_out.md:158
 # NOTE [Arguments read first]
 # torch's parser reads svd's and qr's other arguments before anything else,
 # out= among them; the functions written by hand read them through the
@@ -117,7 +117,9 @@ def _zeroed(o, shape) -> None:
 # torch resizes an out as resize_ does, and the resize counts no write: only
 # the zero_ after it moves the version. Where a dispatch mode is handed the
 # aten.resize_, torch counts one write for it once the mode hands back,
-# whether or not the mode ran its func.
+# whether or not the mode ran its func. That resize_ passes autograd on its
+# way to the mode, which refuses it, unseen, for an out that requires grad
+# (not where autograd is out of the way: composite_whole).
 def _resized(o, shape) -> None:
     from refgrad._ops.resize import resize_for_out
     from refgrad._ops.write_checks import bump
@@ -129,6 +131,10 @@ def _resized(o, shape) -> None:
         return tensor
 
     if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import composite_whole
+
+        if o.requires_grad and not composite_whole((o,)):  # NOTE [Resized without a version]
+            raise RuntimeError("cannot resize variables that require grad")
         args = (o, list(shape))
         dispatch(OpFunc("resize_", ("self",), ("self",), run, args, {}), args, {})
         bump(o)  # NOTE [Resized without a version]
@@ -136,7 +142,7 @@ def _resized(o, shape) -> None:
         run(o, shape)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:230
+# --- book/chapters/16zd_older_factorizations_out.md:239
 def qr_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
@@ -149,7 +155,7 @@ def qr_out(*args, out, **kwargs):
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:277
+# --- book/chapters/16zd_older_factorizations_out.md:286
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -180,7 +186,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:316
+# --- book/chapters/16zd_older_factorizations_out.md:325
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -211,7 +217,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:348
+# --- book/chapters/16zd_older_factorizations_out.md:357
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -228,7 +234,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:366
+# --- book/chapters/16zd_older_factorizations_out.md:375
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the
