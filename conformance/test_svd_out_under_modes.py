@@ -1,7 +1,9 @@
-"""Black-box tests: torch.svd and torch.linalg.svd with out= under a dispatch mode. Where
-autograd is on, linalg.svd reaches the mode as _linalg_svd.U, whose full_matrices is false
-unless given, and the outs still get the reduced shapes; without compute_uv each resize_ a
-mode is handed counts one version. The same assertions run on torch."""
+"""Black-box tests: torch.svd, torch.linalg.svd and torch.qr with out= under a dispatch mode.
+Where autograd is on, linalg.svd reaches the mode as _linalg_svd.U, whose full_matrices is
+false unless given, and the outs still get the reduced shapes; without compute_uv each
+resize_ a mode is handed counts one version, and an out that requires grad is refused the
+resize. Inside inference_mode torch.svd and torch.qr reach the mode whole, as svd.U and
+qr.Q. The same assertions run on torch."""
 
 import contextlib
 import warnings
@@ -93,3 +95,58 @@ def test_without_a_mode_the_zero_after_the_resize_is_refused():
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used"):
             torch.svd(a, compute_uv=False, out=(U, S, V))
     assert V.shape == (2, 2) and V._version == 0
+
+
+class Named(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        shown = [a if isinstance(a, bool) else "T" for a in args]
+        self.seen.append((str(func), shown, sorted(kwargs or {}), type(out).__name__))
+        return out
+
+
+WHOLE = {  # id: (call, what the mode sees after the outs are made, the outs' shapes)
+    "svd": (lambda a, o: torch.svd(a, out=o), ("aten.svd.U", ["T"], ["S", "U", "V"]),
+            [(3, 2), (2,), (2, 2)]),
+    "svd_full": (lambda a, o: torch.svd(a, False, out=o),
+                 ("aten.svd.U", ["T", False], ["S", "U", "V"]), [(3, 3), (2,), (2, 2)]),
+    "svd_no_uv": (lambda a, o: torch.svd(a, compute_uv=False, out=o),
+                  ("aten.svd.U", ["T", True, False], ["S", "U", "V"]), [(3, 3), (2,), (2, 2)]),
+    "qr": (lambda a, o: torch.qr(a, out=o[:2]), ("aten.qr.Q", ["T"], ["Q", "R"]),
+           [(3, 2), (2, 2)]),
+    "qr_complete": (lambda a, o: torch.qr(a, some=False, out=o[:2]),
+                    ("aten.qr.Q", ["T", False], ["Q", "R"]), [(3, 3), (3, 2)]),
+}
+
+
+@pytest.mark.parametrize("case", WHOLE.values(), ids=WHOLE.keys())
+def test_in_inference_mode_svd_and_qr_reach_a_mode_whole(case):
+    call, (name, args, kwargs), shapes = case
+    a, outs = torch.tensor(B), (torch.empty(0), torch.empty(0), torch.empty(0))
+    with warnings.catch_warnings(), torch.inference_mode(), Named() as mode:
+        warnings.simplefilter("ignore")  # torch.qr's deprecation
+        result = call(a, outs)
+    assert mode.seen == [(name, args, kwargs, "tuple")]
+    assert [tuple(t.shape) for t in result] == shapes
+    assert all(r is o for r, o in zip(result, outs))
+    assert type(result).__name__ == ("svd_out" if name == "aten.svd.U" else "qr_out")
+
+
+def test_a_modes_own_qr_goes_whole_to_the_mode_below():
+    a = torch.tensor(B)
+
+    class Calling(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if str(func) == "aten.neg.default":
+                torch.qr(a, out=(torch.empty(0), torch.empty(0)))
+            return func(*args, **(kwargs or {}))
+
+    with warnings.catch_warnings(), Named() as mode, Calling():
+        warnings.simplefilter("ignore")
+        -a
+    assert [name for name, *_ in mode.seen] == [
+        "aten.empty.memory_format", "aten.empty.memory_format", "aten.qr.Q", "aten.neg.default"]

@@ -535,7 +535,7 @@ from refgrad._aten_arguments import (
 from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:405
+# --- book/chapters/16zd_older_factorizations_out.md:468
 from refgrad._ops.older_factor_outs import (  # noqa: F811
     histogram, lu_unpack, qr, svd, triangular_solve,
 )

@@ -45,6 +45,8 @@ def svd_out(*args, out, **kwargs):
 
     input, some, compute_uv = _read("svd", args, kwargs)  # NOTE [Arguments read first]
     U, S, V = outs_read("svd", out, SVD_OUT, 3)
+    if handed_whole((input, U, S, V)):  # NOTE [svd and qr whole]
+        return out_whole("svd.U", svd_out, (input, some, compute_uv), (U, S, V), SVD_OUT)
     if compute_uv:  # NOTE [V turned in place]
         if V.ndim >= 2:
             V.transpose_(-2, -1)
@@ -62,7 +64,7 @@ def svd_out(*args, out, **kwargs):
     return SVD_OUT(U, S, V)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:158
+# --- book/chapters/16zd_older_factorizations_out.md:160
 # NOTE [Arguments read first]
 # torch's parser reads svd's and qr's other arguments before anything else,
 # out= among them; the functions written by hand read them through the
@@ -142,7 +144,7 @@ def _resized(o, shape) -> None:
         run(o, shape)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:239
+# --- book/chapters/16zd_older_factorizations_out.md:241
 def qr_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
@@ -151,11 +153,18 @@ def qr_out(*args, out, **kwargs):
     input, some = _read("qr", args, kwargs)
     warn_once("qr", QR_DEPRECATED, stacklevel=None)
     Q, R = outs_read("qr", out, QR_OUT, 2)
+    if handed_whole((input, Q, R)):  # NOTE [svd and qr whole]
+        return out_whole("qr.Q", qr_out, (input, some), (Q, R), QR_OUT)
     linalg.qr(input, "reduced" if some else "complete", out=(Q, R))
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:286
+# --- book/chapters/16zd_older_factorizations_out.md:293
+from refgrad._ops.older_outs_whole import out_whole  # noqa: E402
+from refgrad.utils._python_dispatch import handed_whole  # noqa: E402
+
+
+# --- book/chapters/16zd_older_factorizations_out.md:349
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -186,7 +195,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:325
+# --- book/chapters/16zd_older_factorizations_out.md:388
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -217,7 +226,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:357
+# --- book/chapters/16zd_older_factorizations_out.md:420
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -234,7 +243,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:375
+# --- book/chapters/16zd_older_factorizations_out.md:438
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the
