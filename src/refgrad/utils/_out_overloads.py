@@ -263,16 +263,29 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     if overload.partition(".")[0] != called:  # another kernel than the function called:
         refused_first(*given_as, outs)  # NOTE [Refused at the kernel a composite calls]
     shown.update(zip(written, outs))
-    run = _runner(call, overload, written, isinstance(out, Tensor))
-    return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
+    named_as = []  # NOTE [A plain tuple from func]
+    run = _runner(call, overload, written, isinstance(out, Tensor), named_as)
+    result = dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
+    if named_as and isinstance(result, tuple) and not hasattr(result, "_fields"):
+        return named_as[-1](*result)
+    return result
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:578
-def _runner(call, overload: str, written: tuple, single: bool):
+# --- book/chapters/29h_out_overloads_under_modes.md:582
+# NOTE [A plain tuple from func]
+# torch's func for an op with several outs hands back a plain tuple, and
+# torch's binding names the tuple that reaches the caller (svd_out, max_out).
+# run keeps the named tuple's type in ``named_as`` and hands back its
+# tensors as a plain tuple; out_to_a_mode names the mode's answer again.
+def _runner(call, overload: str, written: tuple, single: bool, named_as: list):
     def run(*given, **named):
         outs = tuple(named.pop(name) for name in written)
         if overload in TO_PYTHON:
             given, named = TO_PYTHON[overload](given, named)
-        return call(*given, **named, out=outs[0] if single else outs)
+        result = call(*given, **named, out=outs[0] if single else outs)
+        if not hasattr(result, "_fields"):
+            return result
+        named_as.append(type(result))
+        return tuple(result)
 
     return run
