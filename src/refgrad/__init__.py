@@ -535,7 +535,7 @@ from refgrad._aten_arguments import (
 from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:390
+# --- book/chapters/16zd_older_factorizations_out.md:468
 from refgrad._ops.older_factor_outs import (  # noqa: F811
     histogram, lu_unpack, qr, svd, triangular_solve,
 )
@@ -595,16 +595,16 @@ from refgrad.serialization import load, save
 from refgrad._op_overloads import ops
 
 
-# --- book/chapters/24_devices.md:203
+# --- book/chapters/24_devices.md:209
 from refgrad._backend import AcceleratorError
 from refgrad._ops import devices as _devices
 
 
-# --- book/chapters/24_devices.md:347
+# --- book/chapters/24_devices.md:353
 from refgrad._default_device import get_default_device, set_default_device
 
 
-# --- book/chapters/24_devices.md:487
+# --- book/chapters/24_devices.md:493
 from refgrad import accelerator
 
 
@@ -753,7 +753,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:191
+# --- book/chapters/29o_numbers_under_modes.md:199
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 

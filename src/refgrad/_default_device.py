@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:278
+# --- book/chapters/24_devices.md:284
 """torch.set_default_device and ``with torch.device(...)``: where factories put a tensor
 when no device is named."""
 
@@ -22,7 +22,7 @@ class _Default(threading.local):
 DEFAULT = _Default()
 
 
-# --- book/chapters/24_devices.md:304
+# --- book/chapters/24_devices.md:310
 def set_default_device(device) -> None:
     DEFAULT.chosen = None if device is None else Device(device)  # refused before it is set
     if not DEFAULT.blocks:
@@ -40,7 +40,7 @@ def get_default_device() -> Device:
     return empty(0).device  # the current GPU's index, or a factory's refusal
 
 
-# --- book/chapters/24_devices.md:327
+# --- book/chapters/24_devices.md:333
 def enter(device: Device, *args) -> Device:
     """``device.__enter__``: the device is in force until the block is left."""
     if args:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24_devices.md:409
+# --- book/chapters/24_devices.md:415
 """torch.accelerator: the accelerator refgrad can use, CUDA through CuPy, if any."""
 
 from refgrad import _backend
@@ -26,7 +26,7 @@ def device_count() -> int:
     return _backend._cupy().cuda.runtime.getDeviceCount() if is_available() else 0
 
 
-# --- book/chapters/24_devices.md:438
+# --- book/chapters/24_devices.md:444
 def _runtime():
     """CuPy's runtime, or torch's refusal where there is no GPU."""
     if not is_available():
@@ -44,7 +44,7 @@ def _index(spec) -> int:
     return -1 if spec.index is None else spec.index
 
 
-# --- book/chapters/24_devices.md:462
+# --- book/chapters/24_devices.md:468
 def current_device_index() -> int:
     return _runtime().getDevice()
 

@@ -11,12 +11,18 @@ from refgrad._memory_formats import check_format
 from refgrad._method_counts import keywords_only
 from refgrad._ops.simple_functions import to
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state, switched_on
 
 
 def cpu(input, *refused, memory_format=None):
     if refused:  # NOTE [Methods that take no positional arguments]
         raise keywords_only("cpu", refused)
     check_format("cpu", memory_format)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        from refgrad.utils._moves_under_modes import moved_whole, to_host_named
+
+        if moved_whole(input):  # NOTE [A move to the host named in full]
+            return to_host_named(input, memory_format)
     return to(input, "cpu", memory_format=memory_format)
 
 
@@ -36,7 +42,7 @@ def get_device(input) -> int:
     return -1 if where.type == "cpu" else where.index
 
 
-# --- book/chapters/24_devices.md:84
+# --- book/chapters/24_devices.md:90
 def tensor_type(input, dtype=None, non_blocking=False, *, memory_format=None, **deprecated):
     from refgrad._dtype import dtype as DType
 
@@ -78,7 +84,7 @@ def _from_type_name(name: str, here):
     raise ValueError(f"invalid type: '{name}'")
 
 
-# --- book/chapters/24_devices.md:135
+# --- book/chapters/24_devices.md:141
 def pin_memory(input, device=None):
     from refgrad._tensor import make_tensor
 

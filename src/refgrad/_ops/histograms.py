@@ -15,6 +15,7 @@ from refgrad._ops.rounding import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 from refgrad.return_types import _structseq
 
 histogram_result = _structseq("histogram", ("hist", "bin_edges"))
@@ -33,7 +34,7 @@ def _places(values, edges, guessed: bool):
     return np.minimum(found - 1, n - 2)  # the rightmost edge closes the last interval
 
 
-# --- book/chapters/16k_order_statistics.md:1401
+# --- book/chapters/16k_order_statistics.md:1402
 # NOTE [Edges searched as torch searches them]
 # Where the edges do not increase (a nan among them) no binary search is right, and
 # each finds its own answer; this one halves as C++'s std::upper_bound does, the one
@@ -52,7 +53,7 @@ def upper_bound(edges, values):
     return first
 
 
-# --- book/chapters/16k_order_statistics.md:1425
+# --- book/chapters/16k_order_statistics.md:1426
 def _counted(a, *tensors, edges=None, density, operation):
     weighted = len(tensors) == (2 if edges is None else 1)
     guessed = edges is not None
@@ -84,7 +85,7 @@ _ROWS = {(False, False): HISTOGRAM_BIN_CT, (False, True): HISTOGRAM_BIN_CT_WEIGH
          (True, False): HISTOGRAM_BINS_TENSOR, (True, True): HISTOGRAM_BINS_TENSOR_WEIGHT}
 
 
-# --- book/chapters/16k_order_statistics.md:1462
+# --- book/chapters/16k_order_statistics.md:1463
 def _outer_edges(input, bins, range):  # noqa: A002 - torch's name
     if input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
@@ -131,7 +132,7 @@ def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]
 
 
-# --- book/chapters/16k_order_statistics.md:1510
+# --- book/chapters/16k_order_statistics.md:1511
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -150,18 +151,18 @@ def _bins_positive(count: int) -> None:
                            "dimension 0")
 
 
-# --- book/chapters/16k_order_statistics.md:1530
+# --- book/chapters/16k_order_statistics.md:1531
 def histogram(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(density, bool)
             or not isinstance(weight, Tensor | None)):
         raise TypeError("histogram")  # torch's parser says which: NOTE [Read after a failure]
     given = isinstance(bins, Tensor)
-    if given:
-        if range is not None:
-            raise TypeError("histogram")
-        check_edges(input, bins)
-    elif type(bins) is not int:
+    if given and range is not None or not given and type(bins) is not int:
         raise TypeError("histogram")
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [histogram whole]
+        return histogram_to_a_mode(input, bins, range, weight, density)
+    if given:
+        check_edges(input, bins)
     else:
         _bins_positive(bins)
         edges = _outer_edges(input, bins, range)
@@ -181,3 +182,30 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):  # no
 
 
 Tensor.histogram = histogram
+
+
+# --- book/chapters/16k_order_statistics.md:1575
+# NOTE [histogram whole]
+# Called while a mode is on, after the parser's refusals. ``bins`` and the
+# keywords are shown as torch's schema shows them: a count of 100 and a false
+# density left off, a range as a list of floats; func runs histogram itself,
+# below the last mode, and hands back a plain tuple, as torch's func does.
+def histogram_to_a_mode(input, bins, range, weight, density):  # noqa: A002
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    given = isinstance(bins, Tensor)
+    args = (input,) if not given and bins == 100 else (input, bins)
+    kwargs = {}
+    if range is not None:
+        kwargs["range"] = [float(end) for end in range]
+    if weight is not None:
+        kwargs["weight"] = weight
+    if density:
+        kwargs["density"] = density
+    name = "histogram.bins_tensor" if given else "histogram.bin_ct"
+    hist, edges = dispatch_op(name, _below_modes, args, kwargs)
+    return histogram_result(hist, edges)
+
+
+def _below_modes(input, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
+    return tuple(histogram(input, bins, range=range, weight=weight, density=density))

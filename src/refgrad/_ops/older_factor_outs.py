@@ -33,7 +33,7 @@ def outs_read(name: str, out, returns, position: int) -> tuple:
     return outs_given(name, out, returns)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:123
+# --- book/chapters/16zd_older_factorizations_out.md:128
 # NOTE [V turned in place]
 # torch.svd's out= writes linalg.svd's Vh into V and transposes V in place
 # afterwards, and before as well where V has two dimensions or more (so a V
@@ -45,6 +45,8 @@ def svd_out(*args, out, **kwargs):
 
     input, some, compute_uv = _read("svd", args, kwargs)  # NOTE [Arguments read first]
     U, S, V = outs_read("svd", out, SVD_OUT, 3)
+    if handed_whole((input, U, S, V)):  # NOTE [svd and qr whole]
+        return out_whole("svd.U", svd_out, (input, some, compute_uv), (U, S, V), SVD_OUT)
     if compute_uv:  # NOTE [V turned in place]
         if V.ndim >= 2:
             V.transpose_(-2, -1)
@@ -62,7 +64,7 @@ def svd_out(*args, out, **kwargs):
     return SVD_OUT(U, S, V)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:153
+# --- book/chapters/16zd_older_factorizations_out.md:160
 # NOTE [Arguments read first]
 # torch's parser reads svd's and qr's other arguments before anything else,
 # out= among them; the functions written by hand read them through the
@@ -114,11 +116,15 @@ def _zeroed(o, shape) -> None:
 
 
 # NOTE [Resized without a version]
-# torch resizes an out as resize_ does, and a dispatch mode is handed
-# aten.resize_, but the resize counts no write: only the zero_ after it
-# moves the version.
+# torch resizes an out as resize_ does, and the resize counts no write: only
+# the zero_ after it moves the version. Where a dispatch mode is handed the
+# aten.resize_, torch counts one write for it once the mode hands back,
+# whether or not the mode ran its func. That resize_ passes autograd on its
+# way to the mode, which refuses it, unseen, for an out that requires grad
+# (not where autograd is out of the way: composite_whole).
 def _resized(o, shape) -> None:
     from refgrad._ops.resize import resize_for_out
+    from refgrad._ops.write_checks import bump
     from refgrad.autograd._state import state, switched_on
     from refgrad.utils._python_dispatch import OpFunc, dispatch
 
@@ -127,13 +133,18 @@ def _resized(o, shape) -> None:
         return tensor
 
     if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._python_dispatch import composite_whole
+
+        if o.requires_grad and not composite_whole((o,)):  # NOTE [Resized without a version]
+            raise RuntimeError("cannot resize variables that require grad")
         args = (o, list(shape))
         dispatch(OpFunc("resize_", ("self",), ("self",), run, args, {}), args, {})
+        bump(o)  # NOTE [Resized without a version]
     else:
         run(o, shape)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:225
+# --- book/chapters/16zd_older_factorizations_out.md:241
 def qr_out(*args, out, **kwargs):
     from refgrad import linalg
     from refgrad._ops.triangular_factors import QR_DEPRECATED
@@ -142,11 +153,18 @@ def qr_out(*args, out, **kwargs):
     input, some = _read("qr", args, kwargs)
     warn_once("qr", QR_DEPRECATED, stacklevel=None)
     Q, R = outs_read("qr", out, QR_OUT, 2)
+    if handed_whole((input, Q, R)):  # NOTE [svd and qr whole]
+        return out_whole("qr.Q", qr_out, (input, some), (Q, R), QR_OUT)
     linalg.qr(input, "reduced" if some else "complete", out=(Q, R))
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:271
+# --- book/chapters/16zd_older_factorizations_out.md:293
+from refgrad._ops.older_outs_whole import out_whole  # noqa: E402
+from refgrad.utils._python_dispatch import handed_whole  # noqa: E402
+
+
+# --- book/chapters/16zd_older_factorizations_out.md:349
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -177,7 +195,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:310
+# --- book/chapters/16zd_older_factorizations_out.md:388
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -208,7 +226,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:342
+# --- book/chapters/16zd_older_factorizations_out.md:420
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -225,7 +243,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:360
+# --- book/chapters/16zd_older_factorizations_out.md:438
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29o_numbers_under_modes.md:162
+# --- book/chapters/29o_numbers_under_modes.md:164
 """Tensor.numpy() as a dispatch mode sees it: NOTE [An array read through a detach]."""
 
 import functools
@@ -22,7 +22,13 @@ def _detached_first(numpy):
         if not (switched_on.dispatch_modes and state.dispatch_modes):
             return array
         detached = self.detach()
-        return array if detached is self else numpy(detached, force=True)
+        if detached is self:
+            return array
+        from refgrad.utils._moves_under_modes import host_resolved, moved_whole
+
+        if moved_whole(detached):  # NOTE [A move to the host named in full]
+            detached = host_resolved(detached)
+        return numpy(detached, force=True)
 
     return read
 

@@ -147,11 +147,13 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:240
+# --- book/chapters/29a_op_names.md:243
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
     given = args[1:]
+    if "layout" in kwargs:  # only torch's own C++ names one
+        return "dtype_layout"
     if given and isinstance(given[0], Tensor) or "other" in kwargs:
         return "other"
     if given and isinstance(given[0], dtype) or "dtype" in kwargs and "device" not in kwargs:

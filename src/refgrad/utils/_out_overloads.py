@@ -221,10 +221,19 @@ def _dims(args, kwargs):
 
 TO_TORCH = {"tensordot": _dims}  # before the schema is read
 CONVERTED = {"std.out": _corrected, "var.out": _corrected}  # on the way to RESOLVED's
-TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named})}
+TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:], **named}),
+             "_linalg_svd.U": lambda given, named: (  # NOTE [Two defaults of full_matrices]
+                 given[:1], {"full_matrices": given[1] if len(given) > 1 else False, **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:524
+# --- book/chapters/29h_out_overloads_under_modes.md:522
+# NOTE [Two defaults of full_matrices]
+# Of _linalg_svd.U's positional arguments func is called with, A comes first,
+# then full_matrices only where it is true (its schema's default is false);
+# linalg.svd, which func calls, takes full_matrices true unless told.
+
+
+# --- book/chapters/29h_out_overloads_under_modes.md:541
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -254,16 +263,29 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     if overload.partition(".")[0] != called:  # another kernel than the function called:
         refused_first(*given_as, outs)  # NOTE [Refused at the kernel a composite calls]
     shown.update(zip(written, outs))
-    run = _runner(call, overload, written, isinstance(out, Tensor))
-    return dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
+    named_as = []  # NOTE [A plain tuple from func]
+    run = _runner(call, overload, written, isinstance(out, Tensor), named_as)
+    result = dispatch(OpFunc(overload, written, (), run, given, shown), given, shown)
+    if named_as and isinstance(result, tuple) and not hasattr(result, "_fields"):
+        return named_as[-1](*result)
+    return result
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:561
-def _runner(call, overload: str, written: tuple, single: bool):
+# --- book/chapters/29h_out_overloads_under_modes.md:582
+# NOTE [A plain tuple from func]
+# torch's func for an op with several outs hands back a plain tuple, and
+# torch's binding names the tuple that reaches the caller (svd_out, max_out).
+# run keeps the named tuple's type in ``named_as`` and hands back its
+# tensors as a plain tuple; out_to_a_mode names the mode's answer again.
+def _runner(call, overload: str, written: tuple, single: bool, named_as: list):
     def run(*given, **named):
         outs = tuple(named.pop(name) for name in written)
         if overload in TO_PYTHON:
             given, named = TO_PYTHON[overload](given, named)
-        return call(*given, **named, out=outs[0] if single else outs)
+        result = call(*given, **named, out=outs[0] if single else outs)
+        if not hasattr(result, "_fields"):
+            return result
+        named_as.append(type(result))
+        return tuple(result)
 
     return run
