@@ -294,3 +294,43 @@ def test_the_exponents_gradient_logs_the_base_in_the_results_dtype():
     torch.testing.assert_close(w.grad, torch.tensor(
         [b ** e * math.log(b) for b, e in zip(bases, w.tolist())], dtype=torch.float64),
         rtol=1e-12, atol=0)
+
+
+def test_indexed_writes_check_shapes_before_refusing_an_overlapping_input():
+    from conformance._support import refuses_call
+
+    shared = ("unsupported operation: some elements of the input tensor and the written-to "
+              "tensor refer to a single memory location. Please clone() the tensor before "
+              "performing the operation.")
+    x = torch.rand(3, 2, requires_grad=True)
+    v = torch.xlogy(x, x)
+    with raises(RuntimeError, "source tensor shape must match self tensor shape, excluding "
+                              "the specified dimension. Got self.shape = [3, 2] source.shape "
+                              "= [1]"):
+        v.index_add_(0, torch.tensor([0]), v.diagonal()[:1])
+    for call, kind, message in (
+        ("x.index_add_(0, torch.tensor([0, 1]), x[:1])", RuntimeError,
+         "index_add_(): Number of indices (2) should be equal to source.size(dim): (1), for "
+         "dim: 0"),
+        ("x.index_reduce_(0, torch.tensor([0]), x[:1], 'bad')", RuntimeError,
+         "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got bad."),
+        ("x.scatter_(0, torch.tensor([[0, 1, 2]]), x.diagonal()[:1])", RuntimeError,
+         "Index tensor must have the same number of dimensions as src tensor"),
+        ("x.scatter_add_(0, torch.tensor([[0.0]]), x[:1])", RuntimeError,
+         "scatter(): Expected dtype int32/int64 for index"),
+        ("x.scatter_reduce_(0, torch.tensor([[0, 0, 0]]), x[:1], 'sum')", RuntimeError,
+         "Expected index [1, 3] to be no larger than self [2, 2] apart from dimension 0 and "
+         "to be no larger size than src [1, 2]"),
+        ("x.put_(torch.tensor([0, 1]), x[0, :1])", IndexError,
+         "put_(): Expected source and index to have the same number of elements, but got "
+         "source.numel() = 1, index.numel() = 2"),
+        # index values are read only after the overlap refusal, and index_copy_ compares first
+        ("x.index_add_(0, torch.tensor([7]), x[:1])", RuntimeError, shared),
+        ("x.scatter_(0, torch.tensor([[5, 5]]), x[:1])", RuntimeError, shared),
+        ("x.index_copy_(0, torch.tensor([0]), x[0])", RuntimeError, shared),
+    ):
+        refuses_call(call, kind, message)
+    i = torch.zeros(3, 2, dtype=torch.long)
+    with raises(RuntimeError, "Index tensor must have the same number of dimensions as self "
+                              "tensor"):
+        i.scatter_(0, i[0], 1)  # the index overlapping the written tensor
