@@ -334,3 +334,31 @@ def test_indexed_writes_check_shapes_before_refusing_an_overlapping_input():
     with raises(RuntimeError, "Index tensor must have the same number of dimensions as self "
                               "tensor"):
         i.scatter_(0, i[0], 1)  # the index overlapping the written tensor
+
+
+def test_an_empty_bmm_reads_no_dtype_so_bool_einsums_of_empty_operands_give_zeros():
+    flags = torch.ones(0, dtype=torch.bool)
+    r = torch.einsum("i,i->", flags, flags)
+    assert r.dtype == torch.bool and r.shape == () and r.tolist() is False
+    r = torch.einsum("ij,jk->ik", torch.ones(2, 0, dtype=torch.bool),
+                     torch.ones(0, 3, dtype=torch.bool))
+    assert r.dtype == torch.bool and r.tolist() == [[False] * 3] * 2 and r.stride() == (3, 1)
+    r = torch.einsum("...i,...i->...", torch.ones(2, 0, dtype=torch.bool),
+                     torch.ones(2, 0, dtype=torch.bool))
+    assert r.dtype == torch.bool and r.tolist() == [False, False]
+    for first, second in ((torch.bool, torch.float32), (torch.float32, torch.bool),
+                          (torch.int64, torch.int32)):
+        r = torch.bmm(torch.ones(1, 1, 0, dtype=first), torch.ones(1, 0, 1, dtype=second))
+        assert r.dtype == second and r.tolist() == [[[0]]]
+    r = torch.bmm(torch.ones(1, 0, 2, dtype=torch.bool), torch.ones(1, 2, 1, dtype=torch.bool))
+    assert r.shape == (1, 0, 1) and r.dtype == torch.bool
+    a = torch.ones(1, 2, 0, requires_grad=True)
+    b = torch.ones(1, 0, 3, dtype=torch.float64, requires_grad=True)
+    r = a.bmm(b)
+    assert r.dtype == torch.float64 and type(r.grad_fn).__name__ == "BmmBackward0"
+    r.sum().backward()
+    assert a.grad.dtype == torch.float32 and b.grad.dtype == torch.float64
+    with raises(NotImplementedError, "\"bmm\" not implemented for 'Bool'"):
+        torch.einsum("i,i->", torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool))
+    with raises(RuntimeError, "expected scalar type Float but found Double"):
+        torch.bmm(torch.ones(1, 1, 1), torch.ones(1, 1, 1, dtype=torch.float64))
