@@ -362,3 +362,24 @@ def test_an_empty_bmm_reads_no_dtype_so_bool_einsums_of_empty_operands_give_zero
         torch.einsum("i,i->", torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool))
     with raises(RuntimeError, "expected scalar type Float but found Double"):
         torch.bmm(torch.ones(1, 1, 1), torch.ones(1, 1, 1, dtype=torch.float64))
+
+
+def test_a_bool_convolution_is_refused_for_its_kernel_before_the_weights_dtype():
+    F = torch.nn.functional
+    for conv, n, kernel in ((F.conv1d, 1, "slow_conv2d_cpu"), (F.conv2d, 2, "slow_conv2d_cpu"),
+                            (F.conv3d, 3, "compute_columns3d")):
+        flags = torch.ones(1, 1, *(4,) * n, dtype=torch.bool)
+        for dtype in (torch.bool, torch.float32, torch.int64):
+            weight = torch.ones(1, 1, *(2,) * n, dtype=dtype)
+            with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+                conv(flags, weight)
+            with raises(NotImplementedError, "\"slow_conv_dilated<>\" not implemented for "
+                                             "'Bool'"):
+                conv(flags, weight, dilation=2)
+        with raises(RuntimeError, "expected scalar type Float but found Bool"):
+            conv(flags.float(), torch.ones(1, 1, *(2,) * n, dtype=torch.bool))
+    flags = torch.ones(1, 1, 4, 4, 4, dtype=torch.bool)
+    for options, kernel in (({}, "slow_conv3d_cpu"), ({"stride": 2}, "compute_columns3d"),
+                            ({"padding": 1}, "compute_columns3d")):
+        with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+            F.conv3d(flags, torch.ones(1, 1, 1, 1, 1), **options)
