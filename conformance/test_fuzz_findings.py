@@ -383,3 +383,23 @@ def test_a_bool_convolution_is_refused_for_its_kernel_before_the_weights_dtype()
                             ({"padding": 1}, "compute_columns3d")):
         with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
             F.conv3d(flags, torch.ones(1, 1, 1, 1, 1), **options)
+
+
+def test_gather_of_an_empty_index_checks_only_the_dimension():
+    r = torch.gather(torch.tensor(2), -1, torch.zeros(0, 3, dtype=torch.long))
+    assert r.shape == (0, 3) and r.dtype == torch.int64 and r.stride() == (3, 1)
+    for index in (torch.zeros(0, dtype=torch.long), torch.zeros(0, 5, 4, dtype=torch.long),
+                  torch.zeros(5, 0, dtype=torch.long), torch.zeros(0)):
+        r = torch.ones(2, 2).gather(0, index)
+        assert r.shape == index.shape and r.dtype == torch.float32
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                            "got 1)"):
+        torch.gather(torch.tensor(2), 1, torch.zeros(0, 3, dtype=torch.long))
+    with raises(RuntimeError, "Index tensor must have the same number of dimensions as input "
+                              "tensor"):
+        torch.gather(torch.tensor(2), 0, torch.zeros(2, 3, dtype=torch.long))
+    x = torch.tensor(2.0, requires_grad=True)
+    r = torch.gather(x, 0, torch.zeros(0, 3, dtype=torch.long))
+    assert type(r.grad_fn).__name__ == "GatherBackward0"
+    r.sum().backward()
+    assert x.grad.shape == () and x.grad.item() == 0.0

@@ -99,6 +99,9 @@ def _by(sizes):
 
 
 # --- book/chapters/16u_convolution_and_pooling.md:508
+# NOTE [A bool input's kernel]
+# torch's own kernels refuse a bool input before comparing dtypes; the message names
+# the kernel chosen from the dilation, the dimensions, and whether columns are built.
 def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
@@ -117,7 +120,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:555
+# --- book/chapters/16u_convolution_and_pooling.md:558
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -159,7 +162,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:601
+# --- book/chapters/16u_convolution_and_pooling.md:604
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -198,7 +201,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:645
+# --- book/chapters/16u_convolution_and_pooling.md:648
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "
