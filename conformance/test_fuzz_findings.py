@@ -403,3 +403,12 @@ def test_gather_of_an_empty_index_checks_only_the_dimension():
     assert type(r.grad_fn).__name__ == "GatherBackward0"
     r.sum().backward()
     assert x.grad.shape == () and x.grad.item() == 0.0
+
+
+def test_data_ptr_takes_no_arguments_in_torchs_words():
+    x = torch.ones(2)
+    with raises(TypeError, "TensorBase.data_ptr() takes no arguments (1 given)"):
+        x.data_ptr(1)
+    with raises(TypeError, "TensorBase.data_ptr() takes no keyword arguments"):
+        x.data_ptr(a=1)
+    assert x.data_ptr() == x.untyped_storage().data_ptr() and torch.ones(0).data_ptr() == 0
