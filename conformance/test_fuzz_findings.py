@@ -412,3 +412,35 @@ def test_data_ptr_takes_no_arguments_in_torchs_words():
     with raises(TypeError, "TensorBase.data_ptr() takes no keyword arguments"):
         x.data_ptr(a=1)
     assert x.data_ptr() == x.untyped_storage().data_ptr() and torch.ones(0).data_ptr() == 0
+
+
+def test_unfold_and_fold_of_inference_tensors_count_their_kernels_writes():
+    F = torch.nn.functional
+    with torch.inference_mode():
+        batched, single = torch.ones(1, 1, 4, 4), torch.ones(1, 4, 4)
+        columns, one_columns = torch.ones(1, 4, 9), torch.ones(4, 9)
+    for r, version in ((F.unfold(batched, 2), 1), (F.unfold(single, 2), 2),
+                       (F.unfold(batched, 2, padding=1, dilation=2), 1),
+                       (F.fold(columns, (4, 4), 2), 1), (F.fold(one_columns, (4, 4), 2), 2)):
+        assert r._version == version and not r.is_inference()
+    assert F.unfold(torch.ones(1, 1, 4, 4), 2)._version == 0
+    with torch.inference_mode():
+        assert F.unfold(batched, 2).is_inference()
+
+
+def test_kron_of_an_inference_tensor_and_one_that_requires_grad_refuses_to_save_it():
+    with torch.inference_mode():
+        a, v = torch.ones(2, 2), torch.ones(2)
+    message = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
+               "created in inference mode in computation tracked by autograd. To work around "
+               "this, you can make a clone to get a normal tensor and use it in autograd, or use "
+               "`torch.no_grad()` instead of `torch.inference_mode()`.")
+    for first, second in ((a, torch.ones(2, 2, requires_grad=True)),
+                          (torch.ones(2, 2, requires_grad=True), a),
+                          (v, torch.ones(2, requires_grad=True))):
+        with raises(RuntimeError, message):
+            torch.kron(first, second)
+    r = torch.kron(a, torch.ones(2, 2))
+    assert r.shape == (4, 4) and r._version == 0 and not r.is_inference()
+    with torch.no_grad():
+        assert torch.kron(a, torch.ones(2, 2, requires_grad=True)).grad_fn is None

@@ -68,7 +68,7 @@ from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshu
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1171
+# --- book/chapters/16w_transposed_and_rearranging.md:1181
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
