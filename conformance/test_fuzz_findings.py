@@ -294,3 +294,153 @@ def test_the_exponents_gradient_logs_the_base_in_the_results_dtype():
     torch.testing.assert_close(w.grad, torch.tensor(
         [b ** e * math.log(b) for b, e in zip(bases, w.tolist())], dtype=torch.float64),
         rtol=1e-12, atol=0)
+
+
+def test_indexed_writes_check_shapes_before_refusing_an_overlapping_input():
+    from conformance._support import refuses_call
+
+    shared = ("unsupported operation: some elements of the input tensor and the written-to "
+              "tensor refer to a single memory location. Please clone() the tensor before "
+              "performing the operation.")
+    x = torch.rand(3, 2, requires_grad=True)
+    v = torch.xlogy(x, x)
+    with raises(RuntimeError, "source tensor shape must match self tensor shape, excluding "
+                              "the specified dimension. Got self.shape = [3, 2] source.shape "
+                              "= [1]"):
+        v.index_add_(0, torch.tensor([0]), v.diagonal()[:1])
+    for call, kind, message in (
+        ("x.index_add_(0, torch.tensor([0, 1]), x[:1])", RuntimeError,
+         "index_add_(): Number of indices (2) should be equal to source.size(dim): (1), for "
+         "dim: 0"),
+        ("x.index_reduce_(0, torch.tensor([0]), x[:1], 'bad')", RuntimeError,
+         "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got bad."),
+        ("x.scatter_(0, torch.tensor([[0, 1, 2]]), x.diagonal()[:1])", RuntimeError,
+         "Index tensor must have the same number of dimensions as src tensor"),
+        ("x.scatter_add_(0, torch.tensor([[0.0]]), x[:1])", RuntimeError,
+         "scatter(): Expected dtype int32/int64 for index"),
+        ("x.scatter_reduce_(0, torch.tensor([[0, 0, 0]]), x[:1], 'sum')", RuntimeError,
+         "Expected index [1, 3] to be no larger than self [2, 2] apart from dimension 0 and "
+         "to be no larger size than src [1, 2]"),
+        ("x.put_(torch.tensor([0, 1]), x[0, :1])", IndexError,
+         "put_(): Expected source and index to have the same number of elements, but got "
+         "source.numel() = 1, index.numel() = 2"),
+        # index values are read only after the overlap refusal, and index_copy_ compares first
+        ("x.index_add_(0, torch.tensor([7]), x[:1])", RuntimeError, shared),
+        ("x.scatter_(0, torch.tensor([[5, 5]]), x[:1])", RuntimeError, shared),
+        ("x.index_copy_(0, torch.tensor([0]), x[0])", RuntimeError, shared),
+    ):
+        refuses_call(call, kind, message)
+    i = torch.zeros(3, 2, dtype=torch.long)
+    with raises(RuntimeError, "Index tensor must have the same number of dimensions as self "
+                              "tensor"):
+        i.scatter_(0, i[0], 1)  # the index overlapping the written tensor
+
+
+def test_an_empty_bmm_reads_no_dtype_so_bool_einsums_of_empty_operands_give_zeros():
+    flags = torch.ones(0, dtype=torch.bool)
+    r = torch.einsum("i,i->", flags, flags)
+    assert r.dtype == torch.bool and r.shape == () and r.tolist() is False
+    r = torch.einsum("ij,jk->ik", torch.ones(2, 0, dtype=torch.bool),
+                     torch.ones(0, 3, dtype=torch.bool))
+    assert r.dtype == torch.bool and r.tolist() == [[False] * 3] * 2 and r.stride() == (3, 1)
+    r = torch.einsum("...i,...i->...", torch.ones(2, 0, dtype=torch.bool),
+                     torch.ones(2, 0, dtype=torch.bool))
+    assert r.dtype == torch.bool and r.tolist() == [False, False]
+    for first, second in ((torch.bool, torch.float32), (torch.float32, torch.bool),
+                          (torch.int64, torch.int32)):
+        r = torch.bmm(torch.ones(1, 1, 0, dtype=first), torch.ones(1, 0, 1, dtype=second))
+        assert r.dtype == second and r.tolist() == [[[0]]]
+    r = torch.bmm(torch.ones(1, 0, 2, dtype=torch.bool), torch.ones(1, 2, 1, dtype=torch.bool))
+    assert r.shape == (1, 0, 1) and r.dtype == torch.bool
+    a = torch.ones(1, 2, 0, requires_grad=True)
+    b = torch.ones(1, 0, 3, dtype=torch.float64, requires_grad=True)
+    r = a.bmm(b)
+    assert r.dtype == torch.float64 and type(r.grad_fn).__name__ == "BmmBackward0"
+    r.sum().backward()
+    assert a.grad.dtype == torch.float32 and b.grad.dtype == torch.float64
+    with raises(NotImplementedError, "\"bmm\" not implemented for 'Bool'"):
+        torch.einsum("i,i->", torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool))
+    with raises(RuntimeError, "expected scalar type Float but found Double"):
+        torch.bmm(torch.ones(1, 1, 1), torch.ones(1, 1, 1, dtype=torch.float64))
+
+
+def test_a_bool_convolution_is_refused_for_its_kernel_before_the_weights_dtype():
+    F = torch.nn.functional
+    for conv, n, kernel in ((F.conv1d, 1, "slow_conv2d_cpu"), (F.conv2d, 2, "slow_conv2d_cpu"),
+                            (F.conv3d, 3, "compute_columns3d")):
+        flags = torch.ones(1, 1, *(4,) * n, dtype=torch.bool)
+        for dtype in (torch.bool, torch.float32, torch.int64):
+            weight = torch.ones(1, 1, *(2,) * n, dtype=dtype)
+            with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+                conv(flags, weight)
+            with raises(NotImplementedError, "\"slow_conv_dilated<>\" not implemented for "
+                                             "'Bool'"):
+                conv(flags, weight, dilation=2)
+        with raises(RuntimeError, "expected scalar type Float but found Bool"):
+            conv(flags.float(), torch.ones(1, 1, *(2,) * n, dtype=torch.bool))
+    flags = torch.ones(1, 1, 4, 4, 4, dtype=torch.bool)
+    for options, kernel in (({}, "slow_conv3d_cpu"), ({"stride": 2}, "compute_columns3d"),
+                            ({"padding": 1}, "compute_columns3d")):
+        with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+            F.conv3d(flags, torch.ones(1, 1, 1, 1, 1), **options)
+
+
+def test_gather_of_an_empty_index_checks_only_the_dimension():
+    r = torch.gather(torch.tensor(2), -1, torch.zeros(0, 3, dtype=torch.long))
+    assert r.shape == (0, 3) and r.dtype == torch.int64 and r.stride() == (3, 1)
+    for index in (torch.zeros(0, dtype=torch.long), torch.zeros(0, 5, 4, dtype=torch.long),
+                  torch.zeros(5, 0, dtype=torch.long), torch.zeros(0)):
+        r = torch.ones(2, 2).gather(0, index)
+        assert r.shape == index.shape and r.dtype == torch.float32
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                            "got 1)"):
+        torch.gather(torch.tensor(2), 1, torch.zeros(0, 3, dtype=torch.long))
+    with raises(RuntimeError, "Index tensor must have the same number of dimensions as input "
+                              "tensor"):
+        torch.gather(torch.tensor(2), 0, torch.zeros(2, 3, dtype=torch.long))
+    x = torch.tensor(2.0, requires_grad=True)
+    r = torch.gather(x, 0, torch.zeros(0, 3, dtype=torch.long))
+    assert type(r.grad_fn).__name__ == "GatherBackward0"
+    r.sum().backward()
+    assert x.grad.shape == () and x.grad.item() == 0.0
+
+
+def test_data_ptr_takes_no_arguments_in_torchs_words():
+    x = torch.ones(2)
+    with raises(TypeError, "TensorBase.data_ptr() takes no arguments (1 given)"):
+        x.data_ptr(1)
+    with raises(TypeError, "TensorBase.data_ptr() takes no keyword arguments"):
+        x.data_ptr(a=1)
+    assert x.data_ptr() == x.untyped_storage().data_ptr() and torch.ones(0).data_ptr() == 0
+
+
+def test_unfold_and_fold_of_inference_tensors_count_their_kernels_writes():
+    F = torch.nn.functional
+    with torch.inference_mode():
+        batched, single = torch.ones(1, 1, 4, 4), torch.ones(1, 4, 4)
+        columns, one_columns = torch.ones(1, 4, 9), torch.ones(4, 9)
+    for r, version in ((F.unfold(batched, 2), 1), (F.unfold(single, 2), 2),
+                       (F.unfold(batched, 2, padding=1, dilation=2), 1),
+                       (F.fold(columns, (4, 4), 2), 1), (F.fold(one_columns, (4, 4), 2), 2)):
+        assert r._version == version and not r.is_inference()
+    assert F.unfold(torch.ones(1, 1, 4, 4), 2)._version == 0
+    with torch.inference_mode():
+        assert F.unfold(batched, 2).is_inference()
+
+
+def test_kron_of_an_inference_tensor_and_one_that_requires_grad_refuses_to_save_it():
+    with torch.inference_mode():
+        a, v = torch.ones(2, 2), torch.ones(2)
+    message = ("Inference tensors cannot be saved for backward. Please do not use Tensors "
+               "created in inference mode in computation tracked by autograd. To work around "
+               "this, you can make a clone to get a normal tensor and use it in autograd, or use "
+               "`torch.no_grad()` instead of `torch.inference_mode()`.")
+    for first, second in ((a, torch.ones(2, 2, requires_grad=True)),
+                          (torch.ones(2, 2, requires_grad=True), a),
+                          (v, torch.ones(2, requires_grad=True))):
+        with raises(RuntimeError, message):
+            torch.kron(first, second)
+    r = torch.kron(a, torch.ones(2, 2))
+    assert r.shape == (4, 4) and r._version == 0 and not r.is_inference()
+    with torch.no_grad():
+        assert torch.kron(a, torch.ones(2, 2, requires_grad=True)).grad_fn is None

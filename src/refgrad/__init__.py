@@ -166,11 +166,11 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:449
+# --- book/chapters/16c_linalg.md:479
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1375
+# --- book/chapters/16d_indexing.md:1385
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1977
+# --- book/chapters/16d_indexing.md:1999
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1152
+# --- book/chapters/16h_scatter.md:1153
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1290
+# --- book/chapters/16h_scatter.md:1291
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -442,17 +442,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:629
+# --- book/chapters/16u_convolution_and_pooling.md:656
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1209
+# --- book/chapters/16u_convolution_and_pooling.md:1236
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1511
+# --- book/chapters/16u_convolution_and_pooling.md:1538
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -608,19 +608,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2108
+# --- book/chapters/26_inplace.md:2155
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2161
+# --- book/chapters/26_inplace.md:2208
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2330
+# --- book/chapters/26_inplace.md:2377
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3192
+# --- book/chapters/26_inplace.md:3239
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -645,7 +645,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3352
+# --- book/chapters/26_inplace.md:3399
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3724
+# --- book/chapters/26_inplace.md:3773
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4350
+# --- book/chapters/26_inplace.md:4399
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -761,7 +761,7 @@ from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:175
+# --- book/chapters/29s_methods_taking_nothing.md:179
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:49
+# --- book/chapters/29s_methods_taking_nothing.md:52
 """Tensor methods that torch implements as plain C methods, refused in Python's words for them."""
 
 from refgrad._ops import arithmetic as ar
@@ -23,10 +23,11 @@ NAMES = (
     "nelement", "numel", "rad2deg", "ravel", "reciprocal", "relu", "resolve_conj",
     "resolve_neg", "retain_grad", "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc",
     "sinh", "slogdet", "sqrt", "square", "storage_offset", "t", "tan", "tanh", "trace", "trunc",
+    "data_ptr",  # last: the storage chapters wrap it first, then this one
 )
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:82
+# --- book/chapters/29s_methods_taking_nothing.md:86
 def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
     """torch's TypeError for a plain C method given anything besides the tensor."""
     if unknown:
@@ -34,7 +35,7 @@ def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
     return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:116
+# --- book/chapters/29s_methods_taking_nothing.md:120
 # NOTE [Taking nothing, in torch's words]
 # A plain C method of torch's refuses any argument before it runs. The
 # method here takes what it is given and refuses it itself: a test of an
@@ -69,7 +70,7 @@ def _row_method(row, function):
     return checked
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:158
+# --- book/chapters/29s_methods_taking_nothing.md:162
 _ROWS = (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 
 

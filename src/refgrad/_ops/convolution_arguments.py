@@ -99,9 +99,18 @@ def _by(sizes):
 
 
 # --- book/chapters/16u_convolution_and_pooling.md:508
-def _check_dtypes(input, weight, onednn):
+# NOTE [A bool input's kernel]
+# torch's own kernels refuse a bool input before comparing dtypes; the message names
+# the kernel chosen from the dilation, the dimensions, and whether columns are built.
+def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
+    if input.dtype.name == "bool":  # NOTE [A bool input's kernel]
+        dilated = any(d != 1 for d in dilation)
+        columns = any(n != 1 for n in (*weight.shape[2:], *stride)) or any(padding)
+        kernel = ("slow_conv_dilated<>" if dilated else "slow_conv2d_cpu" if input.ndim < 5
+                  else "compute_columns3d" if columns else "slow_conv3d_cpu")
+        raise not_implemented_for(kernel, input._data.dtype)
     if weight.dtype is not input.dtype:
         if onednn:
             raise RuntimeError(f"Input type ({tensor_type_name(input)}) and weight type "
@@ -109,12 +118,9 @@ def _check_dtypes(input, weight, onednn):
                                "be a MKLDNN tensor and weight is a dense tensor")
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[weight.dtype]}")
-    if input.dtype.name == "bool":
-        n = 3 if input.ndim == 5 else 2  # conv1d runs conv2d's kernel
-        raise not_implemented_for(f"slow_conv{n}d_cpu", input._data.dtype)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:531
+# --- book/chapters/16u_convolution_and_pooling.md:558
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -146,7 +152,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         if 0 in dilation and not onednn:  # torch's own kernels: 1-d runs as 2-d
             shown = [1, *dilation] if n == 1 else list(dilation)
             raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
-        _check_dtypes(input, weight, onednn)
+        _check_dtypes(input, weight, onednn, dilation, stride, padding)
         if 0 in dilation:  # oneDNN's refusal, after the dtypes
             raise RuntimeError("non-positive dilation is not supported")
     sizes = tuple(bias.shape) if bias is not None else (0,)
@@ -156,7 +162,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:577
+# --- book/chapters/16u_convolution_and_pooling.md:604
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -195,7 +201,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:621
+# --- book/chapters/16u_convolution_and_pooling.md:648
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:908
+# --- book/chapters/16w_transposed_and_rearranging.md:912
 """im2col and col2im, the rows of F.unfold and F.fold, with torch's checks."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed
 from refgrad._ops.pooled import windowed
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 
 
 def _im2col(a, kernel_size, dilation, padding, stride, self_sym_argsize_minus_1,
@@ -26,7 +26,7 @@ def _im2col(a, kernel_size, dilation, padding, stride, self_sym_argsize_minus_1,
                          moved.shape[-2] * moved.shape[-1])
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:937
+# --- book/chapters/16w_transposed_and_rearranging.md:941
 def _blocks(sizes, kernel_size, dilation, padding, stride):
     return [(n + 2 * p - d * (k - 1) - 1) // s + 1
             for n, k, d, p, s in zip(sizes, kernel_size, dilation, padding, stride)]
@@ -45,7 +45,7 @@ def _col2im(a, output_size, kernel_size, dilation, padding, stride):
     return out[..., ph:ph + h, pw:pw + w].copy()
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:962
+# --- book/chapters/16w_transposed_and_rearranging.md:966
 # NOTE [col2im adds as torch's kernel does]
 # torch's CPU col2im walks the columns in order and adds each into the image
 # in the image's dtype. Adding one kernel tap at a time, in that order, gives
@@ -65,13 +65,19 @@ def _col2im_backward(g, output_size, kernel_size, dilation, padding, stride):
         "self_sym_argsize_minus_1": g.shape[-1], "self_sym_argsize_minus_2": g.shape[-2]}),)
 
 
+# NOTE [Writes into a fresh result]: each kernel fills its result once, and an
+# unbatched input's result is squeezed in place after: one write more.
+RESULT_WRITES.update({
+    "im2col": lambda operands, params, result: 1 if operands[0].ndim == 4 else 2,
+    "col2im": lambda operands, params, result: 1 if operands[0].ndim == 3 else 2,
+})
 IM2COL = register(Op("im2col", "Im2ColBackward0", ("self",), forward=_im2col,
                      backward=_im2col_backward, promote=False))
 COL2IM = register(Op("col2im", "Col2ImBackward0", ("self",), forward=_col2im,
                      backward=_col2im_backward, promote=False, hides=("output_size",)))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:998
+# --- book/chapters/16w_transposed_and_rearranging.md:1008
 def _check_lengths(params):
     for name, values in params:
         if len(values) != 2:
@@ -107,7 +113,7 @@ def _dim(input, dim):
     return input.shape[dim]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1037
+# --- book/chapters/16w_transposed_and_rearranging.md:1047
 def im2col(input, kernel_size, dilation, padding, stride):
     _check_lengths((("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding),
                     ("stride", stride)))
@@ -131,7 +137,7 @@ def im2col(input, kernel_size, dilation, padding, stride):
         "self_sym_argsize_minus_1": shape[-1], "self_sym_argsize_minus_2": shape[-2]})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1065
+# --- book/chapters/16w_transposed_and_rearranging.md:1075
 def col2im(input, output_size, kernel_size, dilation, padding, stride):
     _check_lengths((("output_size", output_size), ("kernel_size", kernel_size),
                     ("dilation", dilation), ("padding", padding), ("stride", stride)))
@@ -167,7 +173,7 @@ im2col = function_form(im2col, Arguments(f"im2col(Tensor input, {_INTS})"))
 col2im = function_form(col2im, Arguments(f"col2im(Tensor input, {_PAIR} output_size, {_INTS})"))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1105
+# --- book/chapters/16w_transposed_and_rearranging.md:1115
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list, str)) or hasattr(
         value, "__iter__") else (value, value)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1515
+# --- book/chapters/16d_indexing.md:1525
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -27,13 +27,15 @@ def _positions(index):
 
 
 def _gather(a, index, dim, sparse_grad):
+    if not index._data.size:  # NOTE [gather of an empty index]
+        return np.empty(index._data.shape, dtype=a.dtype, like=a)
     flat = a.reshape(a.shape or (1,))
     out = flat[index_key(_positions(index), dim % flat.ndim)].reshape(index._data.shape)
     # NumPy lays a result out after the index (an expanded one, say); torch's is row-major
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1547
+# --- book/chapters/16d_indexing.md:1559
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -47,7 +49,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1833
+# --- book/chapters/16d_indexing.md:1850
 def gather(input, dim, index, *, sparse_grad=False):
     params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
     try:
@@ -61,10 +63,15 @@ def gather(input, dim, index, *, sparse_grad=False):
     return call(GATHER, (input,), params)
 
 
+# NOTE [gather of an empty index]
+# torch's gather returns before its checks when the index is empty: only dim is
+# wrapped. The forward then reads nothing and gives an empty tensor of index's shape.
 def _check_gathered(input, dim, index, sparse_grad) -> None:
     from refgrad._tensor_values import wrap_dim
 
     d = wrap_dim(dim, input.ndim)
+    if index.numel() == 0 and not sparse_grad:  # NOTE [gather of an empty index]
+        return
     if str(index.dtype) not in ("torch.int32", "torch.int64"):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if max(index.ndim, 1) != max(input.ndim, 1):
@@ -92,7 +99,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:1896
+# --- book/chapters/16d_indexing.md:1918
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
@@ -112,7 +119,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1922
+# --- book/chapters/16d_indexing.md:1944
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -137,7 +144,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:1951
+# --- book/chapters/16d_indexing.md:1973
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:608
+# --- book/chapters/16d_indexing.md:618
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -38,7 +38,7 @@ def put_into(out, values, indices, accumulate) -> None:
                    or _out_of_bounds(key, error) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:650
+# --- book/chapters/16d_indexing.md:660
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -82,7 +82,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:708
+# --- book/chapters/16d_indexing.md:718
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -111,7 +111,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:738
+# --- book/chapters/16d_indexing.md:748
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -136,7 +136,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:771
+# --- book/chapters/16d_indexing.md:781
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -161,7 +161,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:797
+# --- book/chapters/16d_indexing.md:807
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -180,7 +180,7 @@ def _put_by_row(row, input, indices, values, accumulate):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:822
+# --- book/chapters/16d_indexing.md:832
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -204,7 +204,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:852
+# --- book/chapters/16d_indexing.md:862
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the

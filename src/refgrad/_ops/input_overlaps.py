@@ -72,10 +72,48 @@ def check_inputs(t, function, args, kwargs) -> None:
         inputs = (*args, *kwargs.values(), *getattr(function, "indices", ()))
     for other in inputs:
         if isinstance(other, Tensor) and overlapping(t, other, same_ok):
+            if name in CHECKS_FIRST:  # NOTE [Shape checks before the overlap refusal]
+                CHECKS_FIRST[name](t, *getattr(function, "indices", ()), *args, **kwargs)
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:487
+# --- book/chapters/26_inplace.md:491
+# NOTE [Shape checks before the overlap refusal]
+# Each takes the written tensor and the op's arguments as the in-place method got
+# them, raises what torch's argument checks raise, and checks no index value.
+def _index_add(t, dim, index, source, *_, **__) -> None:
+    from refgrad._ops.slice_writes import check_slice_arguments
+
+    check_slice_arguments("index_add", t, dim, index, source)
+
+
+def _index_reduce(t, dim, index, source, reduce, *_, **__) -> None:
+    from refgrad._ops.slice_writes import check_slice_arguments
+
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    check_slice_arguments("index_reduce", t, dim, index, source)
+
+
+def _scatter(t, dim, index, src=None, *_, value=None, **__) -> None:
+    from refgrad._ops.scattering import check_scatter
+
+    src = src if src is not None else value
+    check_scatter(t, dim, index, src if isinstance(src, Tensor) else None, values=False)
+
+
+def _put(t, index, source, *_, **__) -> None:
+    from refgrad._ops.small_methods import _check_put
+
+    _check_put(t, index, source, values=False)
+
+
+CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter": _scatter,
+                "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
+
+
+# --- book/chapters/26_inplace.md:534
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.arithmetic import _last_first
-from refgrad._ops.product_checks import _batches, _matrices, _mv_operands, _vectors
+from refgrad._ops.product_checks import _bmm_operands, _matrices, _mv_operands, _vectors
 from refgrad._ops.table import Op, register
 from refgrad.autograd._profiler_composites import beginning, composite_event
 from refgrad.autograd._state import state, switched_on
@@ -89,13 +89,18 @@ MM = register(Op(
     backward=_mm_backward, saves=(("mat2", ("self",)), ("self", ("mat2",))),
     keeps=("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes", "self_sym_strides"),
 ))
+def _batch_product(a, b):
+    out = np.matmul(a, b)  # mat2's dtype where an empty product mixed two: NOTE [An
+    return out if out.dtype == b.dtype else out.astype(b.dtype)  # empty bmm reads no dtype]
+
+
 BMM = register(Op(
-    "bmm", "BmmBackward0", ("self", "mat2"), forward=np.matmul, promote=False,
+    "bmm", "BmmBackward0", ("self", "mat2"), forward=_batch_product, promote=False,
     backward=_bmm_backward, saves=(("mat2", ("self",)), ("self", ("mat2",))),
 ))
 
 
-# --- book/chapters/16c_linalg.md:253
+# --- book/chapters/16c_linalg.md:283
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -117,7 +122,7 @@ def mm(input, mat2):
 
 
 def bmm(input, mat2):
-    return _checked_call(_batches, BMM, input, mat2)
+    return _checked_call(_bmm_operands, BMM, input, mat2)
 
 
 def dot(input, tensor):
@@ -129,7 +134,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:297
+# --- book/chapters/16c_linalg.md:327
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -157,7 +162,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:334
+# --- book/chapters/16c_linalg.md:364
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -176,7 +181,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:361
+# --- book/chapters/16c_linalg.md:391
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -187,7 +192,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:378
+# --- book/chapters/16c_linalg.md:408
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -202,7 +207,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:398
+# --- book/chapters/16c_linalg.md:428
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -224,7 +229,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:431
+# --- book/chapters/16c_linalg.md:461
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

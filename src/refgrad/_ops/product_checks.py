@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16c_linalg.md:157
+# --- book/chapters/16c_linalg.md:162
 """The checks of the products' operands: shapes, dtypes and bools, with torch's messages."""
 
 
@@ -37,7 +37,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:193
+# --- book/chapters/16c_linalg.md:198
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -68,7 +68,17 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:232
+# --- book/chapters/16c_linalg.md:236
+# NOTE [An empty bmm reads no dtype]
+# Only the shapes are checked for an empty product; the dtypes may differ, and the
+# forward casts the (all-zero) result to mat2's dtype.
+def _bmm_operands(a, b) -> None:
+    shapes_fit = a.ndim == 3 == b.ndim and list(b.shape[:2]) == [a.shape[0], a.shape[2]]
+    if not (shapes_fit and 0 in (*a.shape, b.shape[2])):
+        _batches(a, b)
+
+
+# --- book/chapters/16c_linalg.md:262
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

@@ -74,7 +74,7 @@ SCATTER_ADD = register(Op(
 
 
 # --- book/chapters/16h_scatter.md:139
-def check_scatter(input, dim, index, src=None) -> int:
+def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
 
@@ -88,11 +88,12 @@ def check_scatter(input, dim, index, src=None) -> int:
     if max(index.ndim, 1) != max(input.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     _check_sizes(input, d, index, src)
-    check_values(index, d, input.shape[d] if input.ndim else 1)
+    if values:  # not before an overlap refusal: NOTE [Shape checks before the overlap refusal]
+        check_values(index, d, input.shape[d] if input.ndim else 1)
     return d
 
 
-# --- book/chapters/16h_scatter.md:159
+# --- book/chapters/16h_scatter.md:160
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -120,7 +121,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:194
+# --- book/chapters/16h_scatter.md:195
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
@@ -183,7 +184,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:558
+# --- book/chapters/16h_scatter.md:559
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -225,7 +226,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:601
+# --- book/chapters/16h_scatter.md:602
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -251,7 +252,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:692
+# --- book/chapters/16h_scatter.md:693
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -290,7 +291,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:740
+# --- book/chapters/16h_scatter.md:741
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

@@ -171,9 +171,16 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:254
+# --- book/chapters/16d_indexing.md:257
+# NOTE [An unsafe view of an inference tensor]
+# torch's _unsafe_view shares its input's memory, and what shares an inference
+# tensor's memory is an inference tensor too, even outside inference mode:
+# `kron` of one and a tensor that requires grad then refuses to save it.
 def unsafe_view(input, size):
-    return _call(UNSAFE_VIEW, input, size=tuple(size))
+    out = _call(UNSAFE_VIEW, input, size=tuple(size))
+    if input._version_counter is None and out._grad_fn is None and out is not input:
+        out._version_counter = None
+    return out
 
 
 def reshape_copy(input, shape):
@@ -192,7 +199,7 @@ def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
     return bool(input._data.flags.c_contiguous)
 
 
-# --- book/chapters/16d_indexing.md:280
+# --- book/chapters/16d_indexing.md:290
 def contiguous(input, *refused, memory_format=contiguous_format):
     if refused:
         raise keywords_only("contiguous", refused)
@@ -226,7 +233,7 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     return out
 
 
-# --- book/chapters/16d_indexing.md:319
+# --- book/chapters/16d_indexing.md:329
 def _contiguous_in(input, memory_format):
     from refgrad._ops.simple_functions import clone
 
@@ -240,7 +247,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:334
+# --- book/chapters/16d_indexing.md:344
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -269,7 +276,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:374
+# --- book/chapters/16d_indexing.md:384
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

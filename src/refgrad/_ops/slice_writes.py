@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:274
+# --- book/chapters/16h_scatter.md:275
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _slabs(source):
     return source.reshape(1) if source.ndim == 0 else source
 
 
-# --- book/chapters/16h_scatter.md:303
+# --- book/chapters/16h_scatter.md:304
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     scale = int(alpha) if a.dtype.kind in "iub" else alpha  # an integer tensor cuts alpha
@@ -49,7 +49,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:341
+# --- book/chapters/16h_scatter.md:342
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
@@ -69,7 +69,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:362
+# --- book/chapters/16h_scatter.md:363
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -91,7 +91,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:391
+# --- book/chapters/16h_scatter.md:392
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -106,7 +106,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:407
+# --- book/chapters/16h_scatter.md:408
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -145,7 +145,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:450
+# --- book/chapters/16h_scatter.md:451
 def index_copy(input, dim, index, source):
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
@@ -176,7 +176,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:490
+# --- book/chapters/16h_scatter.md:491
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return

@@ -167,7 +167,7 @@ from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffl
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1121
+# --- book/chapters/16w_transposed_and_rearranging.md:1131
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
