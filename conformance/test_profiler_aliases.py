@@ -14,7 +14,7 @@ import torch
 from torch.autograd.profiler import profile
 
 from conformance._profiler_aliases_expected import OUTLINES
-from conformance.test_profiler_shapes import COMPOSITES
+from conformance.test_profiler_shapes import COMPOSITES, outline
 
 MORE = COMPOSITES + ("aten::numpy_T", "aten::mH", "aten::adjoint", "aten::matrix_H")
 
@@ -57,25 +57,12 @@ PROGRAMS = [a_view_and_its_backward, reshapes_that_alias, a_gradient_not_viewabl
             transposing_composites, a_reversed_batch]
 
 
-def outline(events) -> list:
-    """(name, parent's name, sequence number from the profile's first, input shapes) of each
-    event not inside an op's kernel."""
-    kept = [e for e in events if e.cpu_parent is None
-            or not e.cpu_parent.name.startswith("aten::") or e.cpu_parent.name in MORE]
-    kept = [e for e in kept if e.cpu_parent is None or e.cpu_parent in kept]
-    numbers = [e.sequence_nr for e in kept if e.sequence_nr >= 0]
-    first = min(numbers) if numbers else 0
-    return [(e.name, e.cpu_parent.name if e.cpu_parent is not None else None,
-             e.sequence_nr - first if e.sequence_nr >= 0 else -1, e.input_shapes)
-            for e in kept]
-
-
 @pytest.mark.filterwarnings("ignore:The use of `x.T`")
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)
 def test_aliases_and_transposes(program):
     with profile(record_shapes=True) as prof:
         program()
-    assert outline(prof.function_events) == OUTLINES[program.__name__]
+    assert outline(prof.function_events, MORE) == OUTLINES[program.__name__]
 
 
 def test_the_transposes_warn_at_the_users_line_in_a_profile():

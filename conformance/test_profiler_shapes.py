@@ -182,11 +182,11 @@ PROGRAMS = [sums, arithmetic, shapes_and_lists, factories_and_writes, products, 
             moves_and_pieces, composites_in_a_backward, without_grad]
 
 
-def outline(events) -> list:
+def outline(events, composites=COMPOSITES) -> list:
     """(name, parent's name, sequence number from the profile's first, input shapes) of each
-    event not inside an op's kernel."""
+    event not inside an op's kernel (the ``composites`` hold events of their own)."""
     kept = [e for e in events if e.cpu_parent is None
-            or not e.cpu_parent.name.startswith("aten::") or e.cpu_parent.name in COMPOSITES]
+            or not e.cpu_parent.name.startswith("aten::") or e.cpu_parent.name in composites]
     kept = [e for e in kept if e.cpu_parent is None or e.cpu_parent in kept]
     numbers = [e.sequence_nr for e in kept if e.sequence_nr >= 0]
     first = min(numbers) if numbers else 0
