@@ -1,6 +1,6 @@
 """Machine instructions per unit of work, counted under valgrind's callgrind.
 
-    python3 tests/bench/instructions.py [--workload W1|W3|W5] [LIBRARY ...]
+    python3 tests/bench/instructions.py [--workload W1|W3|W5] [--no-gc] [LIBRARY ...]
 
 Timings on a shared machine move with its load; an instruction count does not.
 For each library (refgrad and torch by default) the child process imports
@@ -11,8 +11,12 @@ count, and two runs of the same code give the same number to within a few
 hundred instructions in a hundred million. The cyclic garbage collector is run
 just before the count, so that its passes fall at the same places in the
 counted work however many objects the imports left behind: otherwise one more
-or one fewer full pass inside the count moves it by about 1% for W1. Needs
-valgrind on the PATH; torch under callgrind takes a few minutes.
+or one fewer full pass inside the count moves it by about 1% for W1. A heap
+that grew by some hundreds of objects can still move a pass, so ``--no-gc``
+turns the collector off for the counted part: what is left is the path's own
+code, and a change that moves the default count but not this one moved a
+collector pass. Needs valgrind on the PATH; torch under callgrind takes a few
+minutes.
 
 - W1: the chain of workloads.STEPS on 3-element tensors, forward and backward,
   per op, with the graph freed as in W1.
@@ -66,11 +70,13 @@ def run(n):
 }
 
 
-def instructions(library: str, workload: str) -> float:
-    """Instructions callgrind counts per unit of ``workload`` for ``library``."""
+def instructions(library: str, workload: str, collector: bool = True) -> float:
+    """Instructions callgrind counts per unit of ``workload`` for ``library``, with the
+    cyclic garbage collector on or off for the counted part."""
     setup, units, _ = WORKLOADS[workload]
+    off = "" if collector else "gc.disable()\n"
     code = (PRELUDE.format(here=str(HERE), library=library) + setup
-            + f"run(8)\ngc.collect()\neval(compile('run({units})', 'counted', 'exec'))\n")
+            + f"run(8)\ngc.collect()\n{off}eval(compile('run({units})', 'counted', 'exec'))\n")
     env = dict(os.environ, PYTHONHASHSEED="0")
     if library == "refgrad":
         env["PYTHONPATH"] = str(HERE.parents[1] / "src")
@@ -92,11 +98,13 @@ def main() -> None:
     workload = "W1"
     if args[:1] == ["--workload"]:
         workload, args = args[1], args[2:]
+    collector = "--no-gc" not in args
+    args = [a for a in args if a != "--no-gc"]
     unit = WORKLOADS[workload][2]
     for library in args or ["refgrad", "torch"]:
-        count = instructions(library, workload)
+        count = instructions(library, workload, collector)
         print(f"{library}: {count:,.0f} instructions per {unit} of {workload}, "
-              "forward and backward")
+              "forward and backward" + ("" if collector else ", collector off"))
 
 
 if __name__ == "__main__":
