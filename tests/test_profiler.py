@@ -73,14 +73,20 @@ def test_ending_an_event_ends_what_was_left_open_inside_it():
     assert inner.cpu_parent is outer and outer.cpu_children == [inner]
 
 
+def _outline(events) -> list:
+    """The names of the events not inside an op (chapter "The ops inside torch's kernels")."""
+    return [e.name for e in events
+            if e.cpu_parent is None or not e.cpu_parent.name.startswith("aten::")]
+
+
 def test_profiles_nested_in_one_thread_both_record():
     with profile() as outer:
         torch.ones(1).neg()
         with profile() as inner:
             torch.ones(1).exp()
         torch.ones(1).cos()
-    assert [e.name for e in inner.function_events] == ["aten::ones", "aten::exp"]
-    assert [e.name for e in outer.function_events] == [
+    assert _outline(inner.function_events) == ["aten::ones", "aten::exp"]
+    assert _outline(outer.function_events) == [
         "aten::ones", "aten::neg", "aten::ones", "aten::exp", "aten::ones", "aten::cos"]
     assert _nothing_installed()
 
@@ -127,7 +133,7 @@ def test_a_custom_function_is_no_event_without_a_profile():
     assert x.grad.tolist() == [2.0, 2.0]
     with profile() as prof:
         Twice.apply(x)
-    assert [e.name for e in prof.function_events] == ["Twice", "aten::mul"]
+    assert _outline(prof.function_events) == ["Twice", "aten::mul"]
 
 
 def test_a_new_stretch_warns_once_that_it_clears_the_last():

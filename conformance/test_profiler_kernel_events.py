@@ -1,0 +1,107 @@
+"""The events torch 2.13 records inside an op: the ops its kernels call, with their input
+shapes. Each program's whole profile is compared, every event at its depth, so these
+programs are ones whose outline refgrad already shares (test_profiler.py)."""
+
+import pytest
+import torch
+from torch.autograd.profiler import profile
+
+from conformance._profiler_kernel_events_expected import TREES
+
+F = torch.nn.functional
+
+
+def _x():
+    return torch.ones(2, 3, requires_grad=True)
+
+
+def numbers_wrapped():
+    f, d = torch.ones(2, 3), torch.ones(2, 3, dtype=torch.float64)
+    f * 2, f + 2.0, d * 2.0, d - 2, f.add(2, alpha=3), 2 - f, f / 2, f > 1, f != 1.0, f % 2
+    f * True, f.clone().mul_(2.0)
+
+
+def reductions():
+    f = torch.ones(2, 3)
+    f.sum(), f.sum(1), f.sum(-1, keepdim=True), f.sum((0, 1)), f.amax(1), f.amin(0)
+    f.amax(1, keepdim=True), f.mean(), f.mean(1), f.mean(1, keepdim=True), f.max(), f.min()
+    f.prod(), f.prod(1), torch.full((), 2.0).sum()
+    torch.ones(2, 3, dtype=torch.bool).sum()
+
+
+def factories():
+    f = torch.ones(2, 3)
+    torch.zeros(2, 3), torch.full((2,), 1.5), torch.rand(2), torch.randn(2, 3)
+    torch.zeros_like(f), torch.ones_like(f.t()), torch.full_like(f, 2.0), torch.empty_like(f)
+    torch.rand_like(f), torch.randn_like(f), f.new_zeros(2), f.new_ones(2), f.new_full((2,), 1)
+    torch.zeros(2, dtype=torch.int64)
+
+
+def views_and_copies():
+    f = torch.ones(2, 3)
+    f[0].expand(2, 3), f[:, 1:], f.t(), f.transpose(0, 1), f.unsqueeze(0).squeeze(0)
+    f.permute(1, 0), f.diagonal(), f.view(6), f.detach(), f.clone(), f.t().clone()
+    f[:, ::2].clone(), f.clone(memory_format=torch.contiguous_format), f.t().contiguous()
+    f.double(), f.to(torch.float16), f.relu(), f ** 2, f ** 1, f ** 0, f.clamp(0, 1)
+    f.masked_fill(f > 2, 0.0), torch.where(f > 0, f, f)
+
+
+def products():
+    f, e = torch.ones(2, 3), torch.ones(1, 2).expand(2, 2)
+    f @ f.t(), f.t() @ f, f @ torch.ones(3, 2), e @ f, f.t() @ e, e @ e
+
+
+def gradients():
+    x = _x()
+    (x * x).sum().backward()
+    x.exp().mean().backward()
+    (x @ x.t()).sum().backward()
+    (x / 3).relu().sum().backward()
+    (x ** 2).sum().backward()
+    x.amax(1).sum().backward()
+    F.linear(x, torch.ones(4, 3)).sum().backward()
+
+
+PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients]
+
+
+def tree(events) -> list:
+    """(depth, name, input shapes) of every event, in the order they began."""
+    depth: dict = {}
+    rows = []
+    for e in events:
+        parent = e.cpu_parent
+        depth[e.id] = 0 if parent is None else depth[parent.id] + 1
+        rows.append((depth[e.id], e.name, e.input_shapes))
+    return rows
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)
+def test_the_events_inside_ops(program):
+    with profile(record_shapes=True) as prof:
+        program()
+    assert tree(prof.function_events) == TREES[program.__name__]
+
+
+def test_events_inside_an_op_have_no_sequence_number_and_no_shapes_unasked():
+    x = _x()
+    with profile() as prof:
+        x.sum().backward()
+    inside = [e for e in prof.function_events
+              if e.cpu_parent is not None and e.cpu_parent.name.startswith("aten::")]
+    assert [e.name for e in inside] == [
+        "aten::as_strided", "aten::fill_", "aten::empty_like", "aten::empty_strided",
+        "aten::fill_", "aten::as_strided", "aten::empty_strided"]
+    assert {e.sequence_nr for e in inside} == {-1}
+    assert {str(e.input_shapes) for e in inside} == {"[]"}
+
+
+def test_averages_count_the_events_inside():
+    f = torch.ones(2, 3)
+    with profile() as prof:
+        f.sum(), f.sum(), torch.zeros_like(f)
+    counts = {a.key: a.count for a in prof.key_averages()}
+    assert counts["aten::fill_"] == 2
+    assert counts["aten::as_strided"] == 2
+    assert counts["aten::zero_"] == 1
+    assert counts["aten::empty_strided"] == 1
