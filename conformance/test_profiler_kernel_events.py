@@ -5,6 +5,7 @@ programs are ones whose outline refgrad already shares (test_profiler.py)."""
 import pytest
 import torch
 from torch.autograd.profiler import profile
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from conformance._profiler_kernel_events_expected import TREES
 
@@ -62,7 +63,48 @@ def gradients():
     F.linear(x, torch.ones(4, 3)).sum().backward()
 
 
-PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients]
+def composites_under_inference_mode():
+    a, w, v, t = torch.ones(2, 3), torch.ones(4, 3), torch.ones(3), torch.zeros(2).long()
+    with torch.inference_mode():
+        F.linear(a, w), F.linear(a, w, torch.ones(4)), v @ v, a @ v, a @ w.t()
+        a.softmax(1), F.log_softmax(a, 1), F.cross_entropy(a, t), a.t().reshape(6)
+        a.flatten(), a.t().contiguous(), a.to(torch.float64), a.square()
+        F.dropout(a, 0.5, training=False)
+
+
+def composites_with_grad():
+    a, w = torch.ones(2, 3, requires_grad=True), torch.ones(4, 3, requires_grad=True)
+    F.linear(a, w, torch.ones(4)).sum().backward()
+    (a[0] @ a[1]).backward()
+    a[:, 1:].sum().backward()
+
+
+class _Seen(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def a_users_mode_under_inference_mode():
+    a, w = torch.ones(2, 3), torch.ones(4, 3)
+    with torch.inference_mode(), _Seen():
+        F.linear(a, w), a.t().reshape(6), a.neg().sum()
+
+
+PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
+            composites_under_inference_mode, composites_with_grad,
+            a_users_mode_under_inference_mode]
+
+
+def test_a_profile_begun_inside_a_users_mode_under_inference_mode():
+    a, w = torch.ones(2, 3), torch.ones(4, 3)
+    with _Seen():
+        with profile(record_shapes=True) as prof:
+            with torch.inference_mode():
+                F.linear(a, w)
+    rows = TREES["a_users_mode_under_inference_mode"]
+    start = [row[1] for row in rows].index("aten::linear")
+    end = next(i for i in range(start + 1, len(rows)) if rows[i][0] == 0)
+    assert tree(prof.function_events) == rows[start:end]
 
 
 def tree(events) -> list:

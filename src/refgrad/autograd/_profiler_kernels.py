@@ -57,11 +57,19 @@ mean: sum(0 . . . .){$REDUCED fill_(k .)} div_(r .){$WRAP}
 mean.dim: sum(0 . . . r){$REDUCED fill_(k .)} div_(r .){$WRAP}
 mm: resolve_conj(r) resolve_conj(1)?ordered1 $CLONE1?scattered1 resolve_conj(0)?ordered0
     $CLONE0?scattered0
+addmm: expand(0 . .)?spread{$VIEW} copy_(r r .) resolve_conj(r) resolve_conj(2)?ordered2
+    resolve_conj(1)?ordered1
+dot: $EMPTY fill_(r .)
+select_backward: zeros(. . . . .){$EMPTY zero_(r)} select(r . .){as_strided(r . . .)}
+    copy_(0 0 .)
+slice_backward: zeros(. . . . .){$EMPTY zero_(r)} slice(r . . . .){as_strided(r . . .)}
+    copy_(0 0 .)
+mv: $EMPTY addmv_(r 0 1 . .)
 masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:126
+# --- book/chapters/22e_kernel_events.md:134
 _TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -99,7 +107,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:169
+# --- book/chapters/22e_kernel_events.md:177
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -126,7 +134,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:221
+# --- book/chapters/22e_kernel_events.md:231
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -164,7 +172,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:260
+# --- book/chapters/22e_kernel_events.md:270
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -179,6 +187,8 @@ _CONDITIONS = {
     "ordered1": lambda args, kwargs, result: _rows(args[1], 1),
     "scattered0": lambda args, kwargs, result: not _rows(args[0], 1 | 2),
     "scattered1": lambda args, kwargs, result: not _rows(args[1], 1 | 2),
+    "ordered2": lambda args, kwargs, result: _rows(args[2], 1),
+    "spread": lambda args, kwargs, result: list(args[0].shape) != _sizes(result),
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
 }
@@ -193,7 +203,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:293
+# --- book/chapters/22e_kernel_events.md:305
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -210,3 +220,25 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         full = name[1:] if name[0] == "!" else "aten::" + name
         waiting.append((event, recorder.begin(full, listed)))
         waiting.extend((child, None) for child in reversed(inside))
+
+
+# --- book/chapters/22e_kernel_events.md:346
+def run_op(mode, func, event, args, kwargs):
+    """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
+    as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
+    the profiler]."""
+    from refgrad.autograd._state import state
+    from refgrad.utils._python_dispatch import handed_func
+
+    handed = None if state.dispatch_modes else handed_func(func)
+    run = getattr(handed, "_run", None)
+    if getattr(run, "__qualname__", None) != "dispatch_composite.<locals>.run":
+        return func(*args, **kwargs)
+    event._composite, event._entering = func.overloadpacket.__name__, True
+    state.dispatch_modes.append(mode)
+    handed._hands_on = False  # run, not handed to the mode again
+    try:
+        return handed(*args, **kwargs)
+    finally:
+        handed._hands_on = True
+        state.dispatch_modes.remove(mode)

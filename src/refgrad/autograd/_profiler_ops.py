@@ -10,6 +10,7 @@ import sys
 from refgrad.autograd._introspection import peek_sequence_nr
 from refgrad.autograd._profiler_kernels import entry as kernel_entry
 from refgrad.autograd._profiler_kernels import record as record_kernel
+from refgrad.autograd._profiler_kernels import run_op
 from refgrad.autograd._profiler_schema_counts import schema_shapes
 from refgrad.autograd._profiler_sums import add_in_place, noted_sum
 from refgrad.autograd._state import state, switched_on
@@ -39,7 +40,7 @@ def autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:632
+# --- book/chapters/22b_profiler.md:633
 def inside_an_op(recorder) -> bool:
     """Whether the innermost open event is an op's (a composite's holds ops of its own), or
     a user's mode's: NOTE [A user's mode in a profile]."""
@@ -58,7 +59,7 @@ def op_sequence_nr(recorder, name: str) -> int:
     return peek_sequence_nr()
 
 
-# --- book/chapters/22b_profiler.md:652
+# --- book/chapters/22b_profiler.md:653
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""
@@ -92,7 +93,7 @@ class ProfilerMode:
             shapes = schema_shapes(name, func._overloadname, args, kwargs)
         event = recorder.begin("aten::" + name, shapes, seq)
         try:
-            result = func(*args, **kwargs)
+            result = run_op(self, func, event, args, kwargs)  # func, or a composite's steps
             inside = kernel_entry(name, func._overloadname)
             if inside is not None:  # chapter "The ops inside torch's kernels"
                 record_kernel(recorder, inside, args, kwargs, result)

@@ -279,8 +279,14 @@ def named(name: str, function):
 def composite_whole(tensors) -> bool:
     """Whether a composite op goes to the mode whole: autograd is off for it."""
     if switched_on.inference_mode and state.inference_mode or state.mode_body:
-        return True  # inference mode, or a mode's own op: NOTE [Below autograd]
-    return all(t._version_counter is None for t in tensors)  # inference tensors
+        return not _profiler_alone()  # inference mode, or a mode's own op: NOTE [Below autograd]
+    return all(t._version_counter is None for t in tensors) and not _profiler_alone()
+
+
+def _profiler_alone() -> bool:
+    """Only the profiler's mode is on: NOTE [Composites taken apart for the profiler]."""
+    modes = state.dispatch_modes
+    return bool(modes) and all(hasattr(mode, "_profiler_mode") for mode in modes)
 
 
 def seen_by_a_mode() -> bool:
@@ -294,7 +300,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:619
+# --- book/chapters/29_dispatch_modes.md:625
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
