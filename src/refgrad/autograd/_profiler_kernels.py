@@ -50,6 +50,11 @@ new_zeros: $NEW zero_(r)
 new_ones new_full: $NEW fill_(r .)
 new_empty: $EMPTY
 _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
+"""
+
+
+# --- book/chapters/22e_kernel_events.md:117
+_TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
 sum amax amin: $REDUCED $CAST?cast fill_(k .)
@@ -69,7 +74,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:134
+# --- book/chapters/22e_kernel_events.md:143
 _TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -107,7 +112,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:177
+# --- book/chapters/22e_kernel_events.md:186
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -134,7 +139,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:231
+# --- book/chapters/22e_kernel_events.md:240
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -172,7 +177,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:270
+# --- book/chapters/22e_kernel_events.md:279
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -203,7 +208,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:305
+# --- book/chapters/22e_kernel_events.md:314
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -222,7 +227,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:346
+# --- book/chapters/22e_kernel_events.md:355
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
