@@ -125,6 +125,32 @@ def test_the_events_inside_ops(program):
     assert tree(prof.function_events) == TREES[program.__name__]
 
 
+def training_step():
+    """A step of a small model's training, made before the profile; the step is profiled."""
+    torch.manual_seed(0)
+    first, second = torch.nn.Linear(3, 4), torch.nn.Linear(4, 2)
+    sgd = torch.optim.SGD([*first.parameters(), *second.parameters()], lr=0.1)
+    x, y = torch.ones(5, 3), torch.zeros(5).long()
+
+    def step():
+        sgd.zero_grad()
+        F.cross_entropy(second(first(x).relu()), y).backward()
+        F.mse_loss(first(x), torch.zeros(5, 4)).backward()
+        first.weight.var(0).sum().backward()
+        first.weight.std().backward()
+        sgd.step()
+
+    step()
+    return step
+
+
+def test_the_events_inside_a_training_step():
+    step = training_step()
+    with profile(record_shapes=True) as prof:
+        step()
+    assert tree(prof.function_events) == TREES["training_step"]
+
+
 def test_events_inside_an_op_have_no_sequence_number_and_no_shapes_unasked():
     x = _x()
     with profile() as prof:

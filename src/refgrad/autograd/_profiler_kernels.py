@@ -60,6 +60,13 @@ clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?form
 sum amax amin: $REDUCED $CAST?cast fill_(k .)
 mean: sum(0 . . . .){$REDUCED fill_(k .)} div_(r .){$WRAP}
 mean.dim: sum(0 . . . r){$REDUCED fill_(k .)} div_(r .){$WRAP}
+var.correction std.correction: $EMPTY $REDUCED mean(0 .)?alldims{sum(0 . . . .){$REDUCED
+    fill_(k .)} div_(r .){$WRAP}} item(r)?alldims{_local_scalar_dense(r)} fill_(r .)?alldims
+nll_loss_backward: zero_(r)
+mse_loss: resize_(0 . .)?meaned $EMPTY?meaned mean(0 . . . .)?meaned{sum(0 . . . .){
+    as_strided(r . . .) fill_(u .)} div_(r .){$WRAP}}
+mse_loss_backward.default: zeros_like(1 . . . . .){empty_like(1 . . . . .){$EMPTY} zero_(1)}
+    mse_loss_backward(0 1 2 . r)
 mm: resolve_conj(r) resolve_conj(1)?ordered1 $CLONE1?scattered1 resolve_conj(0)?ordered0
     $CLONE0?scattered0
 addmm: expand(0 . .)?spread{$VIEW} copy_(r r .) resolve_conj(r) resolve_conj(2)?ordered2
@@ -74,7 +81,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:143
+# --- book/chapters/22e_kernel_events.md:150
 _TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -112,7 +119,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:186
+# --- book/chapters/22e_kernel_events.md:193
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -136,10 +143,12 @@ def _shape(slot: str, args, result) -> list:
         return _sizes(result)
     if slot == "k":
         return _kept(args)
+    if slot == "u":
+        return [1] * len(_sizes(args[0]))
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:240
+# --- book/chapters/22e_kernel_events.md:253
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -177,7 +186,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:279
+# --- book/chapters/22e_kernel_events.md:292
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -194,6 +203,9 @@ _CONDITIONS = {
     "scattered1": lambda args, kwargs, result: not _rows(args[1], 1 | 2),
     "ordered2": lambda args, kwargs, result: _rows(args[2], 1),
     "spread": lambda args, kwargs, result: list(args[0].shape) != _sizes(result),
+    "alldims": lambda args, kwargs, result: len(args) < 2 or args[1] is None,
+    "meaned": lambda args, kwargs, result: (
+        args[2] if len(args) > 2 else kwargs.get("reduction", 1)) == 1,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
 }
@@ -208,7 +220,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:314
+# --- book/chapters/22e_kernel_events.md:330
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -227,7 +239,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:355
+# --- book/chapters/22e_kernel_events.md:371
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
