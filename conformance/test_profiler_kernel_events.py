@@ -28,6 +28,9 @@ def reductions():
     f.amax(1, keepdim=True), f.mean(), f.mean(1), f.mean(1, keepdim=True), f.max(), f.min()
     f.prod(), f.prod(1), torch.full((), 2.0).sum()
     torch.ones(2, 3, dtype=torch.bool).sum()
+    f.norm(), f.norm(dim=1), f.norm(dim=1, keepdim=True), torch.linalg.vector_norm(f, 1)
+    g = torch.ones(2, 3, 4)
+    F.layer_norm(f, (3,)), F.layer_norm(g, (4,)), F.layer_norm(g, (3, 4))
 
 
 def factories():

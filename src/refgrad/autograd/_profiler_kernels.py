@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:59
+# --- book/chapters/22e_kernel_events.md:60
 """The ops torch's kernels call, recorded inside an op's event: NOTE [Kernel events]."""
 
+import math
 import re
 
 _COPY = "_to_copy({0} . . . . . .){{empty_strided(. . . . . .) copy_({0} {0} .)}}"
@@ -22,7 +23,7 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:82
+# --- book/chapters/22e_kernel_events.md:84
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $WRAP?wrap
@@ -53,7 +54,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:117
+# --- book/chapters/22e_kernel_events.md:119
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -63,6 +64,8 @@ mean.dim: sum(0 . . . r){$REDUCED fill_(k .)} div_(r .){$WRAP}
 var.correction std.correction: $EMPTY $REDUCED mean(0 .)?alldims{sum(0 . . . .){$REDUCED
     fill_(k .)} div_(r .){$WRAP}} item(r)?alldims{_local_scalar_dense(r)} fill_(r .)?alldims
 nll_loss_backward: zero_(r)
+linalg_vector_norm: as_strided(r . . .)?squeezed3
+native_layer_norm: $EMPTY $EMPTY $EMPTY view(m .) view(m .)
 mse_loss: resize_(0 . .)?meaned $EMPTY?meaned mean(0 . . . .)?meaned{sum(0 . . . .){
     as_strided(r . . .) fill_(u .)} div_(r .){$WRAP}}
 mse_loss_backward.default: zeros_like(1 . . . . .){empty_like(1 . . . . .){$EMPTY} zero_(1)}
@@ -81,7 +84,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:150
+# --- book/chapters/22e_kernel_events.md:154
 _TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -119,7 +122,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:193
+# --- book/chapters/22e_kernel_events.md:197
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -145,10 +148,12 @@ def _shape(slot: str, args, result) -> list:
         return _kept(args)
     if slot == "u":
         return [1] * len(_sizes(args[0]))
+    if slot == "m":  # the rows a layer norm takes its means over, flat
+        return [math.prod(result[1].shape)]
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:253
+# --- book/chapters/22e_kernel_events.md:260
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -186,7 +191,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:292
+# --- book/chapters/22e_kernel_events.md:299
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -203,6 +208,8 @@ _CONDITIONS = {
     "scattered1": lambda args, kwargs, result: not _rows(args[1], 1 | 2),
     "ordered2": lambda args, kwargs, result: _rows(args[2], 1),
     "spread": lambda args, kwargs, result: list(args[0].shape) != _sizes(result),
+    "squeezed3": lambda args, kwargs, result: not (
+        args[3] if len(args) > 3 else kwargs.get("keepdim", False)),
     "alldims": lambda args, kwargs, result: len(args) < 2 or args[1] is None,
     "meaned": lambda args, kwargs, result: (
         args[2] if len(args) > 2 else kwargs.get("reduction", 1)) == 1,
@@ -220,7 +227,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:330
+# --- book/chapters/22e_kernel_events.md:339
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -239,7 +246,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:371
+# --- book/chapters/22e_kernel_events.md:380
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
