@@ -53,6 +53,9 @@ def views_and_copies():
 def products():
     f, e = torch.ones(2, 3), torch.ones(1, 2).expand(2, 2)
     f @ f.t(), f.t() @ f, f @ torch.ones(3, 2), e @ f, f.t() @ e, e @ e
+    b = torch.ones(1, 3, 2)
+    torch.bmm(b.transpose(1, 2), b), torch.bmm(e.unsqueeze(0), e.unsqueeze(0))
+    f.abs(), torch.ones(3).long().abs()
 
 
 def gradients():
@@ -62,6 +65,8 @@ def gradients():
     (x @ x.t()).sum().backward()
     (x / 3).relu().sum().backward()
     (x ** 2).sum().backward()
+    x.softmax(1).sum().backward()
+    (x.log_softmax(0) * torch.ones(2, 3)).sum().backward()
     x.amax(1).sum().backward()
     F.linear(x, torch.ones(4, 3)).sum().backward()
 

@@ -32,6 +32,7 @@ expand select slice transpose unsqueeze squeeze permute diagonal: $VIEW
 t: transpose(0 . .){$VIEW}
 detach: !detach(0)
 relu: clamp_min(0 .)
+abs: $EMPTY abs(0 z)
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
 clamp.default: to(0 . . . .)
 where.self: $EMPTY
@@ -54,7 +55,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:119
+# --- book/chapters/22e_kernel_events.md:120
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -64,6 +65,7 @@ mean.dim: sum(0 . . . r){$REDUCED fill_(k .)} div_(r .){$WRAP}
 var.correction std.correction: $EMPTY $REDUCED mean(0 .)?alldims{sum(0 . . . .){$REDUCED
     fill_(k .)} div_(r .){$WRAP}} item(r)?alldims{_local_scalar_dense(r)} fill_(r .)?alldims
 nll_loss_backward: zero_(r)
+_softmax_backward_data _log_softmax_backward_data: contiguous(0 .)?loose0{$CLONE0}
 linalg_vector_norm: as_strided(r . . .)?squeezed3
 native_layer_norm: $EMPTY $EMPTY $EMPTY view(m .) view(m .)
 mse_loss: resize_(0 . .)?meaned $EMPTY?meaned mean(0 . . . .)?meaned{sum(0 . . . .){
@@ -75,6 +77,7 @@ mm: resolve_conj(r) resolve_conj(1)?ordered1 $CLONE1?scattered1 resolve_conj(0)?
 addmm: expand(0 . .)?spread{$VIEW} copy_(r r .) resolve_conj(r) resolve_conj(2)?ordered2
     resolve_conj(1)?ordered1
 dot: $EMPTY fill_(r .)
+bmm: resolve_conj(1) resolve_conj(0)
 select_backward: zeros(. . . . .){$EMPTY zero_(r)} select(r . .){as_strided(r . . .)}
     copy_(0 0 .)
 slice_backward: zeros(. . . . .){$EMPTY zero_(r)} slice(r . . . .){as_strided(r . . .)}
@@ -84,7 +87,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:154
+# --- book/chapters/22e_kernel_events.md:157
 _TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -122,7 +125,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:197
+# --- book/chapters/22e_kernel_events.md:200
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -148,12 +151,14 @@ def _shape(slot: str, args, result) -> list:
         return _kept(args)
     if slot == "u":
         return [1] * len(_sizes(args[0]))
+    if slot == "z":  # an empty tensor, handed as the out= of the op's own call
+        return [0]
     if slot == "m":  # the rows a layer norm takes its means over, flat
         return [math.prod(result[1].shape)]
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:260
+# --- book/chapters/22e_kernel_events.md:267
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -191,7 +196,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:299
+# --- book/chapters/22e_kernel_events.md:306
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -210,6 +215,7 @@ _CONDITIONS = {
     "spread": lambda args, kwargs, result: list(args[0].shape) != _sizes(result),
     "squeezed3": lambda args, kwargs, result: not (
         args[3] if len(args) > 3 else kwargs.get("keepdim", False)),
+    "loose0": lambda args, kwargs, result: not args[0].is_contiguous(),
     "alldims": lambda args, kwargs, result: len(args) < 2 or args[1] is None,
     "meaned": lambda args, kwargs, result: (
         args[2] if len(args) > 2 else kwargs.get("reduction", 1)) == 1,
@@ -227,7 +233,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:339
+# --- book/chapters/22e_kernel_events.md:347
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -246,7 +252,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:380
+# --- book/chapters/22e_kernel_events.md:388
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
