@@ -170,3 +170,46 @@ def test_same_padding_of_an_empty_kernel_reaches_the_kernel_check():
 def test_an_empty_input_passes_the_kernel_check():
     out = F.conv2d(torch.rand(2, 0, 3, 3, dtype=D), torch.zeros(1, 0, 0, 2, dtype=D))
     assert (tuple(out.shape), out.stride()) == ((2, 0, 4, 2), (8, 8, 2, 1))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.lerp(torch.tensor([True, False, True]), torch.ones(2, 6).bool(),
+                       torch.ones(2, 6).bool()),
+    lambda: torch.lerp(torch.tensor([True, False, True]), torch.ones(2, 6).bool(), 0.5),
+    lambda: torch.lerp(torch.ones(3).long(), torch.ones(2, 6).long(), 0.5),
+    lambda: torch.ones(3).bool().lerp_(torch.ones(2, 6).bool(), 0.5),
+    lambda: torch.lerp(torch.ones(3), torch.ones(3), torch.ones(2, 6)),
+])
+def test_lerp_refuses_shapes_before_the_dtype_kernel(call):
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (6) at "
+                "non-singleton dimension 1"):
+        call()
+
+
+def test_lerp_still_refuses_a_dtype_without_a_kernel_and_a_mismatch_first():
+    with raises(NotImplementedError, "\"lerp_kernel_scalar\" not implemented for 'Bool'"):
+        torch.lerp(torch.tensor([True]), torch.ones(2, 6).bool(), 0.5)
+    with raises(RuntimeError, "expected dtype float for `end` but got dtype double"):
+        torch.lerp(torch.ones(3), torch.ones(2, 6).double(), 0.5)
+
+
+@pytest.mark.parametrize(("target", "kwargs", "kind", "message"), [
+    (torch.tensor(0.3), {}, IndexError, "Dimension specified as 1 but tensor has no dimensions"),
+    (torch.tensor(0.3), {"label_smoothing": 0.1}, IndexError,
+     "Dimension specified as 1 but tensor has no dimensions"),
+    (torch.tensor(1), {}, RuntimeError,
+     "Expected floating point type for target with class probabilities, got Long"),
+    (torch.tensor(0.3), {"ignore_index": 0}, RuntimeError,
+     "ignore_index is not supported for floating point target"),
+])
+@pytest.mark.parametrize("grad", [False, True])
+def test_cross_entropy_of_a_0d_input_with_a_probability_target(target, kwargs, kind, message,
+                                                               grad):
+    with raises(kind, message):
+        F.cross_entropy(torch.tensor(0.5, requires_grad=grad), target, **kwargs)
+
+
+def test_cross_entropy_refuses_an_integer_probability_target_before_ignore_index():
+    with raises(RuntimeError, "Expected floating point type for target with class "
+                "probabilities, got Long"):
+        F.cross_entropy(torch.rand(2, 3), torch.ones(2, 3).long(), ignore_index=0)

@@ -66,3 +66,27 @@ def refuse_improbable(input, target) -> None:
     if either.any():
         which = "input" if np.ravel(outside[0])[np.argmax(either)] else "target"
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
+
+
+# --- book/chapters/16zh_refusals_before_the_kernel.md:207
+def refuse_unbroadcastable(*tensors) -> None:
+    """torch's iterator: the operands' shapes broadcast one after another, or refused."""
+    from refgrad._ops.functions import check_broadcast
+
+    shape = tuple(tensors[0].shape)
+    for t in tensors[1:]:
+        check_broadcast(shape, tuple(t.shape))
+        shape = tuple(np.broadcast_shapes(shape, tuple(t.shape)))
+
+
+def refuse_probability_target(input, target, ignore_index) -> None:
+    """cross_entropy's checks of a target of the input's shape, in torch's order."""
+    from refgrad._typename import LEGACY
+
+    if not target.dtype.is_floating_point:
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           f"got {LEGACY[target.dtype]}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    if input.ndim == 0:  # the class dimension's size, read unwrapped
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions")
