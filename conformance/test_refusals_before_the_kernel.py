@@ -179,8 +179,9 @@ def test_an_empty_input_passes_the_kernel_check():
     lambda: torch.lerp(torch.ones(3).long(), torch.ones(2, 6).long(), 0.5),
     lambda: torch.ones(3).bool().lerp_(torch.ones(2, 6).bool(), 0.5),
     lambda: torch.lerp(torch.ones(3), torch.ones(3), torch.ones(2, 6)),
+    lambda: torch.ldexp(torch.ones(3), torch.ones(2, 6).bool()),
 ])
-def test_lerp_refuses_shapes_before_the_dtype_kernel(call):
+def test_lerp_and_ldexp_refuse_shapes_before_the_dtype_kernel(call):
     with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (6) at "
                 "non-singleton dimension 1"):
         call()
@@ -213,3 +214,8 @@ def test_cross_entropy_refuses_an_integer_probability_target_before_ignore_index
     with raises(RuntimeError, "Expected floating point type for target with class "
                 "probabilities, got Long"):
         F.cross_entropy(torch.rand(2, 3), torch.ones(2, 3).long(), ignore_index=0)
+
+
+def test_ldexp_of_a_bool_exponent_that_broadcasts_has_no_kernel():
+    with raises(NotImplementedError, "\"ldexp_cpu_exp\" not implemented for 'Bool'"):
+        torch.ldexp(torch.ones(2, 1), torch.tensor([True, False, True]))

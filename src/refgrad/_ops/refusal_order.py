@@ -68,7 +68,7 @@ def refuse_improbable(input, target) -> None:
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:207
+# --- book/chapters/16zh_refusals_before_the_kernel.md:208
 def refuse_unbroadcastable(*tensors) -> None:
     """torch's iterator: the operands' shapes broadcast one after another, or refused."""
     from refgrad._ops.functions import check_broadcast
