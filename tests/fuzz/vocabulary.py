@@ -6,7 +6,8 @@ pad in its modes; convolution, pooling and the matrix-product family; in-place
 writes through views of every kind (narrow, split, unbind, mT, detach, data);
 integer, bool and float64 operands meeting float32 ones; custom Functions that
 write their input in place or return an output they mark non-differentiable;
-double backward through autograd.grad; and the autograd.functional helpers.
+double backward through autograd.grad; the autograd.functional helpers; and losses,
+convolutions, pools and normalizations with arguments beyond their defaults.
 ``{a}`` and ``{b}`` are the statement's variables, as in ``templates.py``.
 """
 
@@ -76,6 +77,9 @@ BINARY = [
     "{a}.masked_scatter({a} > 0.5, {b})", "T.gather({a}, -1, T.zeros_like({b}, dtype=T.int64))",
     "{a}.scatter(0, T.zeros_like({b}, dtype=T.int64), {b})", "{a}[T.tensor([0, 0])]",
     "{a}[{a} > 0.5]", "{a}[[0, -1]]", "{a}[None, ..., None]", "{a}[:, None]",
+    "T.logaddexp2({a}, {b})", "T.ldexp({a}, {b})", "T.float_power({a}, 2)",
+    "T.clamp({a}, {b}, None)", "T.trapezoid({a})", "T.cumulative_trapezoid({a})", "T.diff({a})",
+    "T.renorm({a}, 2, 0, 1.0)",
 ]
 INPLACE = [
     "{a}.index_put_((T.tensor([0, 0]),), T.tensor(1.0), accumulate=True)",
@@ -131,6 +135,20 @@ FUNCTIONAL = [
     "F.log_softmax({a}, 0)", "F.softmin({a}, -1)", "F.unfold({a}[None, None], 1)",
     "F.pixel_shuffle({a}[None, None].expand(1, 4, *{a}.shape), 2)",
     "Twice.apply({a})", "Split.apply({a})[0]", "Split.apply({a})[1]", "Once.apply({a})",
+    # loss arguments beyond the defaults: a target that need not be a probability, a delta,
+    # a beta of zero; dilated and "same"-padded, strided transposed convolutions; more
+    # pools and normalizations
+    "F.binary_cross_entropy({a}.sigmoid(), {b}.detach())",
+    "F.huber_loss({a}, {b}, delta=0.5, reduction='sum')", "F.smooth_l1_loss({a}, {b}, beta=0.0)",
+    "F.multilabel_soft_margin_loss({a}, {b}.detach().clamp(0, 1))",
+    "F.multi_margin_loss({a}, T.zeros({a}.shape[0], dtype=T.long))",
+    "F.conv1d({a}.unsqueeze(0), {b}.unsqueeze(0)[..., :1], dilation=2)",
+    "F.conv1d({a}.unsqueeze(0), {b}.unsqueeze(0)[..., :2], padding='same')",
+    "F.conv_transpose2d({a}[None, None], {b}[None, None], stride=2)",
+    "F.avg_pool1d({a}.unsqueeze(0), 2, ceil_mode=True)",
+    "F.max_pool1d({a}.unsqueeze(0), 2, return_indices=True)[1]",
+    "F.local_response_norm({a}.unsqueeze(0), 2)", "F.instance_norm({a}.unsqueeze(0))",
+    "F.rrelu({a}, training=False)",
 ]
 OTHER = [
     "{a}.backward(T.ones_like({a}), retain_graph=True)",

@@ -41,13 +41,16 @@ def _same(input, weight, stride, dilation):
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    # halves rounded toward zero, as in C: an empty kernel's total of -1 crops one
+    lefts = [int(total / 2) for total in totals]
     if any(total % 2 for total in totals):
         warn_once("padding='same'", _UNEVEN, stacklevel=4)
-        input = pad(input, [w for total in reversed(totals) for w in (0, total % 2)])
-    return input, tuple(total // 2 for total in totals)
+        input = pad(input, [w for t, left in zip(reversed(totals), reversed(lefts))
+                            for w in (0, t - 2 * left)])
+    return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:418
+# --- book/chapters/16u_convolution_and_pooling.md:421
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -74,7 +77,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:450
+# --- book/chapters/16u_convolution_and_pooling.md:453
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -98,7 +101,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:508
+# --- book/chapters/16u_convolution_and_pooling.md:511
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -120,7 +123,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:558
+# --- book/chapters/16u_convolution_and_pooling.md:561
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -144,17 +147,22 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
         check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
     else:
+        from refgrad._ops.refusal_order import refuse_empty_kernel, refuse_empty_kernel_onednn
         from refgrad._ops.transposed_arguments import onednn_runs
 
         _check_shapes(input, weight, bias, padding, dilation, groups)
         onednn = onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
                              output_padding, groups)
+        if not onednn:  # chapter "Refusals that come before the kernel"
+            refuse_empty_kernel(input, weight, dilation)
         if 0 in dilation and not onednn:  # torch's own kernels: 1-d runs as 2-d
             shown = [1, *dilation] if n == 1 else list(dilation)
             raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
         _check_dtypes(input, weight, onednn, dilation, stride, padding)
         if 0 in dilation:  # oneDNN's refusal, after the dtypes
             raise RuntimeError("non-positive dilation is not supported")
+        if onednn:
+            refuse_empty_kernel_onednn(input, weight)
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
@@ -162,7 +170,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:604
+# --- book/chapters/16u_convolution_and_pooling.md:612
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -201,7 +209,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:648
+# --- book/chapters/16u_convolution_and_pooling.md:656
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2013
+# --- book/chapters/16q_functional.md:2018
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -18,11 +18,6 @@ def _classes_along(t, weight, axis):
 
 
 def _probabilities(log_p, target, weight, code, smoothing, axis):
-    from refgrad._typename import LEGACY
-
-    if not target.dtype.is_floating_point:
-        raise RuntimeError("Expected floating point type for target with class probabilities, "
-                           f"got {LEGACY[target.dtype]}")
     classes = log_p.shape[axis]
     if weight is not None and (weight.ndim != 1 or weight.numel() != classes):
         shape = ", ".join(str(n) for n in weight.shape)
@@ -83,8 +78,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                            f"{label_smoothing:g}")
     axis = 0 if input.ndim == 1 else 1
     if input.shape == target.shape:
-        if ignore_index >= 0:
-            raise RuntimeError("ignore_index is not supported for floating point target")
+        from refgrad._ops.refusal_order import refuse_probability_target
+
+        refuse_probability_target(input, target, ignore_index)
         return _probabilities(_log_p(input, axis), target, weight, code, label_smoothing, axis)
     if label_smoothing > 0:
         return _smoothed(_log_p(input, axis), target, weight, code, ignore_index,

@@ -65,6 +65,9 @@ def lerp(input, end, weight):
             raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but got "
                                f"dtype {_c_name(t.dtype)}")
     if not input.dtype.is_floating_point:
+        from refgrad._ops.refusal_order import refuse_unbroadcastable
+
+        refuse_unbroadcastable(*(t for _, t in [("self", input), *tensors]))  # shapes first
         kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
         raise not_implemented_for(kernel, input._data.dtype)
     if isinstance(weight, Tensor):
@@ -84,7 +87,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:974
+# --- book/chapters/16g_moves_and_fused.md:977
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -124,7 +127,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1019
+# --- book/chapters/16g_moves_and_fused.md:1022
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -152,7 +155,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1051
+# --- book/chapters/16g_moves_and_fused.md:1054
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -177,7 +180,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1089
+# --- book/chapters/16g_moves_and_fused.md:1092
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

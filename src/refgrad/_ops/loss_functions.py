@@ -15,9 +15,10 @@ from refgrad._ops.functions import check_broadcast
 from refgrad._ops.loss_dtypes import computed_in, promoted, subtracts, written_into
 from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
+from refgrad._ops.refusal_order import refuse_improbable, refuse_inference_saves
 
 
-# --- book/chapters/16q_functional.md:1726
+# --- book/chapters/16q_functional.md:1727
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -61,7 +62,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:1771
+# --- book/chapters/16q_functional.md:1772
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -99,9 +100,12 @@ def _l1_loss(input, target, reduction=1):
             else difference)
 
 
-# --- book/chapters/16q_functional.md:1813
+# --- book/chapters/16q_functional.md:1814
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast(input, target)
+    if weight is None:  # torch's Python reads the reduction first
+        reduction_enum(reduction)
+    refuse_inference_saves(input, target)  # chapter "Refusals that come before the kernel"
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     written_into("huber_cpu", input, target)  # into the input's dtype
@@ -125,7 +129,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:1858
+# --- book/chapters/16q_functional.md:1863
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -135,25 +139,24 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
+    if weight is not None:  # torch's Python code infers the size: broadcast_shapes's words
+        from refgrad._ops.broadcasting import broadcast_shapes
+
+        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+    not_differentiable("binary_cross_entropy", "weight", weight)
+    refuse_inference_saves(input, target, weight)  # NOTE [Saved before the kernel looks]
     if target.dtype is not input.dtype:  # no promotion here: the target must match
         from refgrad._typename import LEGACY
 
         raise RuntimeError(f"Found dtype {LEGACY[target.dtype]} but expected "
                            f"{LEGACY[input.dtype]}")
     computed_in("binary_cross_entropy", input)  # an integer or bool pair
-    not_differentiable("binary_cross_entropy", "weight", weight)
-    if weight is not None:  # torch's Python code infers the size: broadcast_shapes's words
-        from refgrad._ops.broadcasting import broadcast_shapes
-
-        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
-    data = input._data
-    if ((data < 0) | (data > 1)).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    refuse_improbable(input, target)
     return call(losses.BINARY_CROSS_ENTROPY, (input, target), {
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1890
+# --- book/chapters/16q_functional.md:1894
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     if size_average is not None or reduce is not None:
@@ -164,12 +167,13 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                          f"({input.shape})")
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         not_differentiable("binary_cross_entropy_with_logits", name, t)
+    refuse_inference_saves(input, target, weight, pos_weight)
     _logits_checks(input, target, weight, pos_weight)
     return call(losses.BINARY_CROSS_ENTROPY_WITH_LOGITS, (input, target), {
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:1912
+# --- book/chapters/16q_functional.md:1917
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     sizes = tuple(w.shape)
     check_broadcast(*((sizes, shape) if first else (shape, sizes)))
@@ -179,7 +183,7 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:1932
+# --- book/chapters/16q_functional.md:1937
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -194,7 +198,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:1948
+# --- book/chapters/16q_functional.md:1953
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -198,13 +198,16 @@ def ldexp(input, other):
 
     _tensor("ldexp", other, input)
     if other.dtype is _dtype.bool and input.dtype.is_floating_point:  # no kernel for it
+        from refgrad._ops.refusal_order import refuse_unbroadcastable
+
+        refuse_unbroadcastable(input, other)  # the iterator is built first
         raise not_implemented_for("ldexp_cpu_exp", np.bool_)
     kind = result_type(input, other)
     return call(LDEXP, (input, other),
                 {"kind": kind if kind.is_floating_point else get_default_dtype()})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:817
+# --- book/chapters/16n_more_shapes_and_elementwise.md:820
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -218,7 +221,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:852
+# --- book/chapters/16n_more_shapes_and_elementwise.md:855
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

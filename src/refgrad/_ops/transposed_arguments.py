@@ -63,6 +63,9 @@ def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
 
 # --- book/chapters/16w_transposed_and_rearranging.md:343
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
+    from refgrad._ops.refusal_order import refuse_empty_kernel
+
+    refuse_empty_kernel(input, weight, dilation, transposed=True)  # before all the rest
     kernel, sizes = tuple(weight.shape[2:]), tuple(input.shape[2:])
     weight_shape = tuple(weight.shape)
     if len(kernel) == 1:  # run as two dimensions, the first of size one
@@ -95,7 +98,7 @@ def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:385
+# --- book/chapters/16w_transposed_and_rearranging.md:388
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -123,7 +126,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:420
+# --- book/chapters/16w_transposed_and_rearranging.md:423
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -152,7 +155,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:454
+# --- book/chapters/16w_transposed_and_rearranging.md:457
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution
