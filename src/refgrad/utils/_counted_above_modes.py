@@ -13,11 +13,10 @@ from refgrad._ops.write_checks import bump
 # torch moves a written tensor's version at ADInplaceOrView, above the modes,
 # after they hand back. `held_back` runs what a mode's func runs with the
 # versions of `tensors` put back afterwards, and keeps (tensor, writes) on
-# `writes` for each it moved; `count_again` counts those writes once the
-# modes are done. The values are put back, not the counters swapped: a node
-# the write records saves the counter itself, at the version it will have.
-# Once the modes have handed back, `writes` is closed: a func a mode kept and
-# calls later, or one called by its ATen name, writes and counts as usual.
+# `writes` for each it moved, counted again once the modes are done. The
+# values are put back, not the counters swapped: a node the write records
+# saves the counter, at the version it will have. Once the modes hand back,
+# `writes` is closed: a func kept and called later counts as usual.
 class Writes:
     """The writes a func counted below the modes, while the op is with them."""
 
@@ -31,21 +30,18 @@ def held_back(tensors, run, writes: Writes):
     """``run()``, with the writes it counts on ``tensors`` taken back onto ``writes``."""
     if not writes.open:
         return run()
-    kept, seen = [], set()
-    for t in tensors:
-        counter = t._version_counter
-        if counter is not None and id(counter) not in seen:  # inference tensors count none
-            seen.add(id(counter))
-            kept.append((t, counter, counter.value))
+    kept = {id(t._version_counter): (t, t._version_counter, t._version_counter.value)
+            for t in reversed(tensors) if t._version_counter is not None}  # none: inference
     try:
         return run()
     finally:
-        for t, counter, value in kept:
+        for t, counter, value in kept.values():
             if counter.value != value:
                 writes.counted.append((t, counter.value - value))
                 counter.value = value
 
 
+# --- book/chapters/29y_writes_counted_above_modes.md:101
 def handed_over(hand_over, writes: Writes):
     """``hand_over()``, which hands the op to the modes; ``writes`` closed after it."""
     try:
@@ -67,7 +63,7 @@ def count_once(tensors) -> None:
             bump(t)
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:137
+# --- book/chapters/29y_writes_counted_above_modes.md:138
 _LINALG = """
 linalg_cholesky.out linalg_cond.out linalg_cond.p_str_out linalg_det.out
 linalg_eigh.eigvals linalg_eigvalsh.out linalg_inv.out linalg_ldl_factor.out
@@ -88,7 +84,7 @@ special_xlogy.self_scalar_out
 """
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:159
+# --- book/chapters/29y_writes_counted_above_modes.md:160
 _OTHERS = """
 absolute.out adaptive_avg_pool1d.out arccos.out arccosh.out arcsin.out arcsinh.out
 arctan.out arctan2.out arctanh.out argsort.stable_out avg_pool1d.out chain_matmul.out
@@ -109,7 +105,7 @@ unsafe_split.Tensor_out unsafe_split_with_sizes.out var.out vstack.out
 UNCOUNTED = frozenset((_LINALG + _OTHERS).split())  # NOTE [Writes counted above the modes]
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:185
+# --- book/chapters/29y_writes_counted_above_modes.md:186
 def outs_handed_back(answer, out, outs: tuple, returns):
     """An out= call's result once the modes hand back ``answer``: its own outs."""
     if len(outs) == 1 and not isinstance(out, tuple | list):
