@@ -535,7 +535,7 @@ from refgrad._aten_arguments import (
 from refgrad._flag_forms import combinations, svd  # noqa: F811
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:468
+# --- book/chapters/16zd_older_factorizations_out.md:471
 from refgrad._ops.older_factor_outs import (  # noqa: F811
     histogram, lu_unpack, qr, svd, triangular_solve,
 )
@@ -711,7 +711,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:305
+# --- book/chapters/28a_resize.md:315
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

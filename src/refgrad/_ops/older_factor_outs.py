@@ -159,12 +159,12 @@ def qr_out(*args, out, **kwargs):
     return QR_OUT(Q, R)
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:293
+# --- book/chapters/16zd_older_factorizations_out.md:296
 from refgrad._ops.older_outs_whole import out_whole  # noqa: E402
 from refgrad.utils._python_dispatch import handed_whole  # noqa: E402
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:349
+# --- book/chapters/16zd_older_factorizations_out.md:352
 def _tables() -> None:
     from refgrad._ops import untracked_writes
     from refgrad._ops.out_dtype_rules import _C_NAMES, TUPLE_CHECKS
@@ -195,7 +195,7 @@ def _tables() -> None:
 _tables()
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:388
+# --- book/chapters/16zd_older_factorizations_out.md:391
 def taking_out(plain, written_out, name: str):
     """``plain``, with ``written_out`` for a call that gives out=."""
     def function(*args, out=None, **kwargs):
@@ -226,7 +226,7 @@ def _plain():
     return solver_methods
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:420
+# --- book/chapters/16zd_older_factorizations_out.md:423
 def _functions():
     from refgrad import _after_failure, _flag_forms
     from refgrad._ops import solver_methods, triangular_factors
@@ -243,7 +243,7 @@ def _functions():
     )
 
 
-# --- book/chapters/16zd_older_factorizations_out.md:438
+# --- book/chapters/16zd_older_factorizations_out.md:441
 # NOTE [histogram's outs checked first]
 # torch's histogram checks its outs' dtypes against the input's before it
 # reads bins or range: first of all for a count of bins, and right after the

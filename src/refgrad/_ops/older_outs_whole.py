@@ -6,6 +6,7 @@
 # --- book/chapters/16zd_older_factorizations_out.md:264
 """torch.svd's and torch.qr's out= handed to a dispatch mode whole: NOTE [svd and qr whole]."""
 
+from refgrad.utils._counted_above_modes import Writes, handed_over, held_back, outs_handed_back
 from refgrad.utils._python_dispatch import OpFunc, dispatch
 
 _WRITTEN = {"svd.U": ("U", "S", "V"), "qr.Q": ("Q", "R")}
@@ -21,11 +22,13 @@ def out_whole(overload: str, function, values: tuple, outs: tuple, result):
     while len(given) > 1 and given[-1] is True:
         given.pop()
     written = _WRITTEN[overload]
-    kwargs = dict(zip(written, outs))
+    kwargs, writes = dict(zip(written, outs)), Writes()
 
-    def run(*args, **named):
-        outs = tuple(named.pop(name) for name in written)
-        return tuple(function(*args, out=outs, **named))
+    def run(*args, **named):  # no write counted: chapter "Writes counted above the modes"
+        taken = tuple(named.pop(name) for name in written)
+        return held_back(outs, lambda: tuple(function(*args, out=taken, **named)), writes)
 
     args = tuple(given)
-    return result(*dispatch(OpFunc(overload, written, (), run, args, kwargs), args, kwargs))
+    func = OpFunc(overload, written, (), run, args, kwargs)
+    answer = handed_over(lambda: dispatch(func, args, kwargs), writes)
+    return outs_handed_back(answer, outs, outs, result)

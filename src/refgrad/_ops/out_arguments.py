@@ -146,7 +146,7 @@ def with_out(function, name: str, returns=None):
             refuse_out(forward_name(rules, args), (*args, *outs))
         return out if isinstance(out, Tensor) else returns(*outs)
 
-    wrapper.__name__ = name
+    wrapper.__name__, wrapper.returns = name, returns  # returns: read in chapter 29y
     if name in OUT_WARNINGS:  # chapter "Writes autograd skips"
         return warning_with_out(wrapper, OUT_WARNINGS[name])
     return wrapper

@@ -58,20 +58,30 @@ def resize_(self, *sizes, size=None, memory_format=None):
 # Past autograd's check, resize_ is an op a dispatch mode is handed, as
 # aten.resize_ with the sizes as a list (and a memory_format where given),
 # even when the sizes are the tensor's own; its func resizes, and the call
-# gives back the tensor, whatever the mode answered.
+# gives back the tensor, whatever the mode answered. One write is counted
+# once the mode hands back, where the sizes asked for are not the tensor's
+# own, whether or not func ran (chapter "Writes counted above the modes").
 def _to_a_mode(self, sizes, memory_format):
+    from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
     from refgrad.utils._python_dispatch import OpFunc, dispatch
 
-    def run(tensor, size, memory_format=None):
-        return resize_(tensor, size, memory_format=memory_format)
+    writes = Writes()
+
+    def run(tensor, size, memory_format=None):  # its write counted above: chapter 29y
+        return held_back((tensor,), lambda: resize_(tensor, size, memory_format=memory_format),
+                         writes)
 
     args, kwargs = (self, list(sizes)), {} if memory_format is None else {
         "memory_format": memory_format}
-    dispatch(OpFunc("resize_", ("self",), ("self",), run, args, kwargs), args, kwargs)
+    other, body = sizes != self._data.shape, state.mode_body
+    func = OpFunc("resize_", ("self",), ("self",), run, args, kwargs)
+    handed_over(lambda: dispatch(func, args, kwargs), writes)
+    if other and not body:  # NOTE [resize_ to a mode]
+        count_once((self,))
     return self
 
 
-# --- book/chapters/28a_resize.md:145
+# --- book/chapters/28a_resize.md:155
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -94,7 +104,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:177
+# --- book/chapters/28a_resize.md:187
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -144,7 +154,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:259
+# --- book/chapters/28a_resize.md:269
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -171,7 +181,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:290
+# --- book/chapters/28a_resize.md:300
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

@@ -188,6 +188,7 @@ def _dispatch_bound(op, args, params):
 
 # --- book/chapters/29_dispatch_modes.md:402
 def dispatch_inplace(inplace, self, function, args, kwargs):
+    from refgrad.utils._counted_above_modes import Writes, count_again, handed_over, held_back
     from refgrad.utils._in_place_arguments import as_torch_binds
     from refgrad.utils._saving_above_modes import around_write, saved_before_write
     from refgrad.utils._writes_under_modes import with_original
@@ -201,14 +202,15 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
     else:  # bound as torch binds them: chapter "In-place arguments under a dispatch mode"
         name, args, kwargs, again = as_torch_binds(inplace, function, args, kwargs)
         original, first = saved_before_write(self, function, args, name, args, kwargs)
-    called, run = [], with_original(again, original)
+    called, writes, run = [], Writes(), with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
-    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or run(*a, **k),
-                  args, kwargs, hands_on=False)
+    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or held_back(
+        a[:1], lambda: run(*a, **k), writes), args, kwargs, hands_on=False)  # chapter 29y
 
     def hand_over():
-        results = dispatch(func, args, kwargs)
+        results = handed_over(lambda: dispatch(func, args, kwargs), writes)
         if called or state.mode_body:  # a mode's own write: NOTE [Below autograd]
+            count_again(writes)  # once the modes hand back: NOTE [Writes counted above the modes]
             return results
         from refgrad.utils._answered_by_modes import written_above  # chapter "A mode that
         # answers for the op": NOTE [A write made above an answering mode]
@@ -251,7 +253,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:472
+# --- book/chapters/29_dispatch_modes.md:474
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -271,7 +273,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:590
+# --- book/chapters/29_dispatch_modes.md:592
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -300,7 +302,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:625
+# --- book/chapters/29_dispatch_modes.md:627
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
