@@ -82,3 +82,17 @@ def test_a_backward_that_writes_into_a_view_shows_torchs_steps_when_differentiat
     assert mode.seen[8] == ("aten.zeros_like.default", ("T",), CONTIGUOUS)
     assert mode.seen[10] == ("aten.new_zeros.default", ("T", [12]), {})
     assert x.grad.tolist() == [[2.0] * 3, [0.0] * 3]
+
+
+def test_the_clone_a_mode_was_shown_runs_by_its_aten_name_afterwards():
+    x = torch.ones(2, 3, requires_grad=True)
+    out = torch.zeros(4, 3)
+    out[1:3] = x * 2
+    with Calls():
+        out.sum().backward()
+    y = torch.ones(2, requires_grad=True)
+    copy = torch.ops.aten.clone.default(y)  # called as torch's schema binds it
+    assert type(copy.grad_fn).__name__ == "CloneBackward0"
+    assert copy.tolist() == [1.0, 1.0]
+    kept = torch.ops.aten.clone.default(y, memory_format=torch.contiguous_format)
+    assert kept.is_contiguous() and kept.tolist() == [1.0, 1.0]

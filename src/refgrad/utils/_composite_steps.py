@@ -77,8 +77,8 @@ def clone_to_a_mode(clone, input, memory_format):
     """``clone(input, memory_format=)``, handed to the innermost mode as torch's is."""
     from refgrad.utils._python_dispatch import dispatch_op
 
-    def run(t, memory_format):
-        return clone(t, memory_format=memory_format)
+    def run(t, *, memory_format=None):  # torch's schema: also kept, and called later
+        return clone(t) if memory_format is None else clone(t, memory_format=memory_format)
 
     return dispatch_op("clone", run, (input,), {"memory_format": memory_format})
 
