@@ -56,5 +56,6 @@ def test_the_weights_only_loader_takes_encoding_alone(key):
 
 
 def test_the_full_loader_refuses_in_pickle_s_words():
-    with pytest.raises(TypeError, match="^'zz' is an invalid keyword argument for Unpickler\\(\\)$"):
+    with pytest.raises(TypeError) as caught:
         torch.load(io.BytesIO(saved()), weights_only=False, zz=1)
+    assert str(caught.value) == "'zz' is an invalid keyword argument for Unpickler()"
