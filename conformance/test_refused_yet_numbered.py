@@ -35,6 +35,7 @@ REFUSED = {  # each refused by its kernel, after torch's autograd made its node
     "F.glu": lambda x: F.glu(x, 1),
     "F.layer_norm": lambda x: F.layer_norm(x, (2,)),
     "F.nll_loss": lambda x: F.nll_loss(x, torch.tensor([0, 5])),
+    "block_diag of three dimensions": lambda x: torch.block_diag(x, leaf(2, 2, 2)),
     "where": lambda x: torch.where(torch.tensor([True, False]), x, leaf(4, 5)),
 }
 NOT_REACHED = {  # refused before torch's autograd: in its Python, or its argument parser
