@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29z_refused_yet_numbered.md:54
+# --- book/chapters/29z_refused_yet_numbered.md:57
 """The sequence number of a node torch makes for an op that refgrad refuses before its row:
 NOTE [Numbered before the function refuses]."""
 
@@ -48,7 +48,7 @@ def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException) -
         next(state.sequence_numbers)  # the node torch made before its kernel refused
 
 
-# --- book/chapters/29z_refused_yet_numbered.md:118
+# --- book/chapters/29z_refused_yet_numbered.md:121
 def _requires_grad(values) -> bool:
     for value in values:
         if type(value) in (list, tuple):  # a list of tensors: cat's, stack's
