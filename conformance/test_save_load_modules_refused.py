@@ -59,3 +59,21 @@ def test_the_full_loader_refuses_in_pickle_s_words():
     with pytest.raises(TypeError) as caught:
         torch.load(io.BytesIO(saved()), weights_only=False, zz=1)
     assert str(caught.value) == "'zz' is an invalid keyword argument for Unpickler()"
+
+
+@pytest.mark.parametrize("contents", [b"", b"garbage"])
+def test_a_file_that_is_no_archive_is_refused_for_its_keywords_first(contents):
+    with pytest.raises(TypeError) as caught, pytest.warns(UserWarning, match="pickle_load_args"):
+        torch.load(io.BytesIO(contents), errors="strict")
+    assert str(caught.value) == "load() got an unexpected keyword argument 'errors'"
+    with pytest.raises(TypeError) as caught:
+        torch.load(io.BytesIO(contents), weights_only=False, encoding="latin1", zz=2)
+    assert str(caught.value) == "'zz' is an invalid keyword argument for load()"
+
+
+def test_an_empty_file_runs_out_of_input_in_the_full_loader_alone():
+    with pytest.raises(EOFError) as caught:
+        torch.load(io.BytesIO(b""))
+    assert str(caught.value) == ""
+    with pytest.raises(EOFError, match="^Ran out of input$"):
+        torch.load(io.BytesIO(b""), weights_only=False, errors="strict")

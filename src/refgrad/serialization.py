@@ -197,10 +197,34 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load(stream, map_location, weights_only, mmap_path, pickle_load_args):
-    with open_archive(stream) as archive:
+    try:
+        archive = open_archive(stream)
+    except (EOFError, pickle.UnpicklingError) as error:  # NOTE [Keywords of a file that
+        _refuse_unpickled_keywords(weights_only, pickle_load_args)  # is no archive]
+        if isinstance(error, EOFError) and not weights_only:
+            raise EOFError("Ran out of input") from None  # pickle's words for an empty file
+        raise
+    with archive:
         kind = _SafeUnpickler if weights_only else _Unpickler
         with archive.open(DATA_ENTRY) as data:
             unpickler = kind(data, **pickle_load_args)
             unpickler.archive, unpickler.mmap_path = archive, mmap_path
             unpickler.map_location, unpickler.loaded = map_location, {}
             return unpickler.load()
+
+
+# NOTE [Keywords of a file that is no archive]
+# torch reads a file that is not a zip archive with its older loader, which
+# hands pickle_load_args to a load function before it reads a byte: the
+# weights-only one takes encoding alone, pickle's its four keywords. So an
+# empty file, or one that is no archive, with a keyword neither takes, is
+# refused for the keyword first, in that function's words.
+_PICKLE_LOAD_KEYWORDS = ("fix_imports", "encoding", "errors", "buffers")
+
+
+def _refuse_unpickled_keywords(weights_only: bool, pickle_load_args: dict) -> None:
+    for key in pickle_load_args:
+        if weights_only and key != "encoding":
+            raise TypeError(f"load() got an unexpected keyword argument '{key}'") from None
+        if not weights_only and key not in _PICKLE_LOAD_KEYWORDS:
+            raise TypeError(f"'{key}' is an invalid keyword argument for load()") from None
