@@ -174,7 +174,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:401
+# --- book/chapters/23b_save_and_load.md:404
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
