@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1720
+# --- book/chapters/16_functions.md:1736
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -160,7 +160,7 @@ from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1613
+# --- book/chapters/16b_reductions.md:1623
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:1999
+# --- book/chapters/16d_indexing.md:2005
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1519
+# --- book/chapters/16j_products_and_shapes.md:1523
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1567
+# --- book/chapters/16j_products_and_shapes.md:1571
 from refgrad import functional
 
 
@@ -398,7 +398,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1201
+# --- book/chapters/16o_argument_checks.md:1204
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -586,7 +586,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/23b_save_and_load.md:540
+# --- book/chapters/23b_save_and_load.md:586
 from refgrad import serialization
 from refgrad.serialization import load, save
 
@@ -620,7 +620,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3239
+# --- book/chapters/26_inplace.md:3244
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -645,7 +645,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3399
+# --- book/chapters/26_inplace.md:3404
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3773
+# --- book/chapters/26_inplace.md:3778
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4399
+# --- book/chapters/26_inplace.md:4404
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -765,7 +765,7 @@ from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:278
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:288
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 

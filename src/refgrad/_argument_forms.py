@@ -121,14 +121,15 @@ def function_form(function, arguments: Arguments, again: bool = True):
         except Exception as error:
             read, named = arguments.read(args, kwargs)
             if again and read is not args and not _seen(error):  # x.squeeze(0, 1): the
-                return function(*read, **named)  # function wants the tuple
+                return numbered_again(function, read, named)  # function wants the tuple
+            numbered(function.__name__, args, kwargs, error)  # chapter "Refused, yet numbered"
             raise
 
     checked.forms = arguments  # out= is read against them: see with_out
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:946
+# --- book/chapters/13a_arguments.md:947
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -141,10 +142,26 @@ def method_form(function, arguments: Arguments):
         except Exception as error:
             read, named = arguments.read(args, kwargs)
             if read is not args and not _seen(error):  # x.squeeze(0, 1): the function
-                return function(self, *read, **named)  # wants the tuple
+                return numbered_again(function, (self, *read), named)  # wants the tuple
+            numbered(function.__name__, (self, *args), kwargs, error)
             raise
 
     return _named(checked, function)
+
+
+def numbered(name: str, args: tuple, kwargs: dict, error: Exception) -> None:
+    from refgrad._refused_numbers import number_refused  # on the failure path only
+
+    number_refused(name, args, kwargs, error)
+
+
+def numbered_again(function, args: tuple, kwargs: dict):
+    """``function`` called again on the arguments as read; numbered if it fails."""
+    try:
+        return function(*args, **kwargs)
+    except Exception as error:
+        numbered(function.__name__, args, kwargs, error)
+        raise
 
 
 def _seen(error) -> bool:
@@ -159,7 +176,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:992
+# --- book/chapters/13a_arguments.md:1009
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -200,7 +217,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:1048
+# --- book/chapters/13a_arguments.md:1065
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -220,7 +237,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1140
+# --- book/chapters/13a_arguments.md:1157
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

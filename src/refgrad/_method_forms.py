@@ -8,7 +8,7 @@
 
 import types
 
-from refgrad._argument_forms import method_form
+from refgrad._argument_forms import method_form, numbered
 from refgrad._arguments import Arguments
 from refgrad._ops.checked_signatures import COPIED
 from refgrad._tensor import Tensor
@@ -84,8 +84,15 @@ def _by_position(function, arguments: Arguments):
             except TypeError:
                 arguments.check(args, kwargs)  # torch's refusal, or the function's own
                 raise
+            except Exception as error:  # chapter "Refused, yet numbered"
+                numbered(function.__name__, (self, *args), kwargs, error)
+                raise
         args, kwargs = arguments.read(args, kwargs)
-        return function(self, *args, **kwargs)
+        try:
+            return function(self, *args, **kwargs)
+        except Exception as error:
+            numbered(function.__name__, (self, *args), kwargs, error)
+            raise
 
     checked.__name__ = checked.__qualname__ = function.__name__
     checked.__doc__, checked.__wrapped__ = function.__doc__, function
@@ -102,7 +109,7 @@ def install(cls=Tensor) -> None:
 install()
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:192
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:199
 # NOTE [Read once it fails]
 # A call that fits runs as it came; a TypeError, Python's refusal of the
 # call or the method's own, has the call read as it was given, keywords as
@@ -114,6 +121,9 @@ def _read_once_it_fails(method, arguments: Arguments):
         except TypeError:
             arguments.check(args, kwargs)
             raise
+        except Exception as error:  # chapter "Refused, yet numbered"
+            numbered(method.__name__, (self, *args), kwargs, error)
+            raise
 
     checked.__name__, checked.__qualname__ = method.__name__, method.__qualname__
     checked.__doc__, checked.__wrapped__ = method.__doc__, method
@@ -123,7 +133,7 @@ def _read_once_it_fails(method, arguments: Arguments):
 Tensor.expand = _read_once_it_fails(Tensor.expand, COPIED["expand"][1][1])
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:233
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:243
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 _LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
                           "bool check_errors = True)", method=True)

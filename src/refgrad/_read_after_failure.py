@@ -35,7 +35,7 @@ def read_after_failure(function, spec: tuple):
     def checked(*args, **kwargs):
         try:
             return function(*args, **kwargs)
-        except Exception:
+        except Exception as error:
             pack, parsed = spec[3], _parsed(spec)
             packed = args if pack is None else pack(args)
             fitted, given = parsed.values(packed, kwargs)
@@ -44,6 +44,9 @@ def read_after_failure(function, spec: tuple):
                 return function(*args[:len(args) - len(packed)], **given)
             read, named = parsed.read(packed, kwargs)
             if not ((pack is None or spec[2]) and (read is not packed or named is not kwargs)):
+                from refgrad._refused_numbers import number_refused  # chapter "Refused, yet
+
+                number_refused(function.__name__, args, kwargs, error)  # numbered"
                 raise
         # The call again, as read (a method's pack leaves out only its tensor).
         return function(*args[:len(args) - len(packed)], *read, **named)
@@ -55,7 +58,7 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:706
+# --- book/chapters/16o_argument_checks.md:709
 # NOTE [Where a wrapped function says it lives]
 # The functions read after a failure are found by name in refgrad._after_failure,
 # and pickle finds a function by its module and name: each wrapper says it comes
@@ -86,7 +89,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:746
+# --- book/chapters/16o_argument_checks.md:749
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:431
+# --- book/chapters/23b_save_and_load.md:477
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
@@ -40,7 +40,7 @@ UNSUPPORTED = (
 )
 
 
-# --- book/chapters/23b_save_and_load.md:477
+# --- book/chapters/23b_save_and_load.md:523
 def _key(obj) -> tuple:
     name = getattr(obj, "__qualname__", None)
     return obj.__module__, obj.__reduce__() if name is None else name
@@ -72,7 +72,7 @@ class safe_globals:  # noqa: N801 - torch's name
                 _extra.pop(_key(obj), None)
 
 
-# --- book/chapters/23b_save_and_load.md:513
+# --- book/chapters/23b_save_and_load.md:559
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names

@@ -49,10 +49,11 @@ class _StoragePickler(pickle.Pickler):
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:218
+# --- book/chapters/23b_save_and_load.md:221
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
+    _asked_of(pickle_module, "__name__")  # NOTE [What save asks of pickle_module]
     if not is_path(f) and not hasattr(f, "write"):
         raise AttributeError(
             "expected 'f' to be string, path, or a file-like object with a 'write' attribute")
@@ -60,6 +61,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         parent = os.path.dirname(os.fspath(f))
         if parent and not os.path.isdir(parent):
             raise RuntimeError(f"Parent directory {parent} does not exist.")
+    _asked_of(pickle_module, "Pickler" if _use_new_zipfile_serialization else "dump")
     data = in_memory()
     pickler = _StoragePickler(data, pickle_protocol)
     pickler.dump(obj)
@@ -70,7 +72,17 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         write_archive(f, data.getvalue(), pickler.storages)
 
 
-# --- book/chapters/23b_save_and_load.md:269
+# NOTE [What save asks of pickle_module]
+# refgrad pickles with a Pickler of its own, whatever module it is given. torch
+# asks the module its name first (to check dill's version; None is let by) and,
+# once the file is checked, its Pickler (dump, in the old format): anything
+# that is not a pickle module, None among them, is refused where torch asks.
+def _asked_of(pickle_module, name: str) -> None:
+    if pickle_module is not None or name != "__name__":
+        getattr(pickle_module, name)
+
+
+# --- book/chapters/23b_save_and_load.md:284
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -112,7 +124,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:322
+# --- book/chapters/23b_save_and_load.md:337
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -129,7 +141,7 @@ def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, write
     return t
 
 
-# --- book/chapters/23b_save_and_load.md:344
+# --- book/chapters/23b_save_and_load.md:359
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -155,10 +167,14 @@ class _Unpickler(_StorageLoading, pickle.Unpickler):
 
 
 class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
-    pass
+    def __init__(self, file, **pickle_load_args):
+        for key in pickle_load_args:  # torch's weights-only Unpickler takes encoding alone
+            if key != "encoding":
+                raise TypeError(f"Unpickler.__init__() got an unexpected keyword argument '{key}'")
+        super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:382
+# --- book/chapters/23b_save_and_load.md:404
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
@@ -181,10 +197,34 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load(stream, map_location, weights_only, mmap_path, pickle_load_args):
-    with open_archive(stream) as archive:
+    try:
+        archive = open_archive(stream)
+    except (EOFError, pickle.UnpicklingError) as error:  # NOTE [Keywords of a file that
+        _refuse_unpickled_keywords(weights_only, pickle_load_args)  # is no archive]
+        if isinstance(error, EOFError) and not weights_only:
+            raise EOFError("Ran out of input") from None  # pickle's words for an empty file
+        raise
+    with archive:
         kind = _SafeUnpickler if weights_only else _Unpickler
         with archive.open(DATA_ENTRY) as data:
             unpickler = kind(data, **pickle_load_args)
             unpickler.archive, unpickler.mmap_path = archive, mmap_path
             unpickler.map_location, unpickler.loaded = map_location, {}
             return unpickler.load()
+
+
+# NOTE [Keywords of a file that is no archive]
+# torch reads a file that is not a zip archive with its older loader, which
+# hands pickle_load_args to a load function before it reads a byte: the
+# weights-only one takes encoding alone, pickle's its four keywords. So an
+# empty file, or one that is no archive, with a keyword neither takes, is
+# refused for the keyword first, in that function's words.
+_PICKLE_LOAD_KEYWORDS = ("fix_imports", "encoding", "errors", "buffers")
+
+
+def _refuse_unpickled_keywords(weights_only: bool, pickle_load_args: dict) -> None:
+    for key in pickle_load_args:
+        if weights_only and key != "encoding":
+            raise TypeError(f"load() got an unexpected keyword argument '{key}'") from None
+        if not weights_only and key not in _PICKLE_LOAD_KEYWORDS:
+            raise TypeError(f"'{key}' is an invalid keyword argument for load()") from None

@@ -69,13 +69,17 @@ def block_diag(*tensors):
         return empty(1, 0, device="cpu")  # not the default device, as in torch
     for i, t in enumerate(tensors):
         if t.ndim > 2:
-            raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer "
-                               f"dimensions. Input {i} has {t.ndim} dimensions")
+            from refgrad._refused_numbers import number_refused  # chapter "Refused, yet
+
+            error = RuntimeError("torch.block_diag: Input tensors must have 2 or fewer "
+                                 f"dimensions. Input {i} has {t.ndim} dimensions")
+            number_refused("block_diag", tensors, {}, error)  # numbered"
+            raise error
     sizes = tuple(tuple(t.shape) for t in tensors)
     return call(BLOCK_DIAG, (list(tensors),), {"tensors_args_sizes": sizes})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1462
+# --- book/chapters/16j_products_and_shapes.md:1466
 def vander(x, N=None, increasing=False):
     from refgrad._creation import empty
     from refgrad._dtype import int64, promote_types
@@ -96,7 +100,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else result.flip(1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1484
+# --- book/chapters/16j_products_and_shapes.md:1488
 from refgrad._argument_forms import function_form  # noqa: E402 - after the functions
 from refgrad._arguments import Arguments  # noqa: E402
 

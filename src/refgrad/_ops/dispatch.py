@@ -118,7 +118,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1089
+# --- book/chapters/13_dispatch.md:1088
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -155,14 +155,14 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1214
+# --- book/chapters/13_dispatch.md:1213
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1222
+# --- book/chapters/13_dispatch.md:1221
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -193,7 +193,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1259
+# --- book/chapters/13_dispatch.md:1258
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -227,7 +227,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1501
+# --- book/chapters/13_dispatch.md:1500
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -235,7 +235,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1817
+# --- book/chapters/13_dispatch.md:1816
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -273,7 +273,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1863
+# --- book/chapters/13_dispatch.md:1862
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

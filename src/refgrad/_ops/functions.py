@@ -243,10 +243,11 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         error = _broadcast_error(conditional.WHERE, (condition, input, other))
         if error is None or not _shape_error(caught):
             raise  # a pack hook's own error passes (NOTE [Before the kernel refuses])
-    raise error
+        raise error from None  # its context shows the row numbered it: chapter "Refused, yet
+        # numbered"
 
 
-# --- book/chapters/16_functions.md:343
+# --- book/chapters/16_functions.md:344
 def _shape_error(caught) -> bool:
     """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
     return caught.__suppress_context__ or str(caught).startswith("operands could not be")
@@ -272,7 +273,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:563
+# --- book/chapters/16_functions.md:564
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -286,7 +287,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1148
+# --- book/chapters/16_functions.md:1164
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -296,7 +297,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1189
+# --- book/chapters/16_functions.md:1205
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -219,17 +219,27 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     given, dim = dim, [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
         if p == "fro" and (given is None or isinstance(given, int) or len(dim) <= 2):
-            return vector_norm(input, 2, dim, keepdim, dtype=dtype)
+            return _norm_of_vectors(input, 2, dim, keepdim, dtype)
         # Every other string goes to matrix_norm, which computes "nuc" from the
         # singular values (chapter "Decompositions") and refuses the rest.
         from refgrad._ops.matrix_norms import matrix_norm
 
         dims = tuple(range(input.ndim)) if dim is None else dim
         return matrix_norm(input, p, dims, keepdim, dtype=dtype)
-    return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype)
+    return _norm_of_vectors(input, 2.0 if p is None else p, dim, keepdim, dtype)
 
 
-# --- book/chapters/16b_reductions.md:1570
+def _norm_of_vectors(input, p, dim, keepdim, dtype):
+    try:
+        return vector_norm(input, p, dim, keepdim, dtype=dtype)
+    except (IndexError, RuntimeError) as error:  # chapter "Refused, yet numbered"
+        from refgrad._refused_numbers import number_refused
+
+        number_refused("linalg_vector_norm", (input,), {}, error)
+        raise
+
+
+# --- book/chapters/16b_reductions.md:1580
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

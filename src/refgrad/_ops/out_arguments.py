@@ -100,6 +100,11 @@ def with_out(function, name: str, returns=None):
                     refuse_as_given(name, args, kwargs)
                     refuse_one_input(name, function, args, kwargs)
                 raise
+            except Exception as error:  # chapter "Refused, yet numbered"
+                from refgrad._refused_numbers import number_refused
+
+                number_refused(name, args, kwargs, error)
+                raise
         if name in TENSORS_WITH_OUT:
             _tensors_only(name, args, kwargs)
         if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
@@ -152,7 +157,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2988
+# --- book/chapters/26_inplace.md:2993
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -168,7 +173,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3013
+# --- book/chapters/26_inplace.md:3018
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -183,7 +188,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3033
+# --- book/chapters/26_inplace.md:3038
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

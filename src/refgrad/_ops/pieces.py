@@ -125,13 +125,19 @@ def _plain_sizes(sizes) -> bool:
 
 def split_method(self, split_size, dim=0):
     """``Tensor.split``: ``torch.split``, with the method's name for the size."""
-    return split(self, split_size, dim)
+    try:
+        return split(self, split_size, dim)
+    except (IndexError, RuntimeError) as error:  # chapter "Refused, yet numbered"
+        from refgrad._refused_numbers import number_refused
+
+        number_refused("split", (self,), {}, error)
+        raise
 
 
 split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
-# --- book/chapters/16d_indexing.md:1686
+# --- book/chapters/16d_indexing.md:1692
 def chunk(input, chunks, dim=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:584
+# --- book/chapters/16_functions.md:585
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -29,7 +29,11 @@ def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):  # noqa: A001 - 
     if dtype is not None and not isinstance(dtype, _dtype.dtype):
         refuse_arguments("sum", (input,) if dim is NO_DIM else (input, dim, keepdim), given)
         dtype = _dtype.PYTHON_TYPES[dtype]  # it fits: one of Python's types
-    check_grad_dtype(input, dtype)
+    try:
+        check_grad_dtype(input, dtype)
+    except RuntimeError as error:
+        _numbered(input, error)
+        raise
     params = {} if dtype is None else {"dtype": dtype, "self_dtype": input.dtype}
     if dim is NO_DIM:
         return call(red.SUM, (input,), params)
@@ -37,11 +41,22 @@ def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):  # noqa: A001 - 
         args = (input, dim) if keepdim is False else (input, dim, keepdim)
         dim = refuse_arguments("sum", args, given)[1]  # NOTE [Tensors read as ints]
     if dim is not None:
-        dim = dim_tuple(dim, input.ndim)
+        try:
+            dim = dim_tuple(dim, input.ndim)
+        except (IndexError, RuntimeError) as error:
+            _numbered(input, error)
+            raise
     return call(red.SUM_DIM, (input,), {"dim": dim, "keepdim": keepdim, **params})
 
 
-# --- book/chapters/16_functions.md:629
+def _numbered(input, error) -> None:
+    """Number the refused sum as torch's node: chapter "Refused, yet numbered"."""
+    from refgrad._refused_numbers import number_refused
+
+    number_refused("sum", (input,), {}, error)
+
+
+# --- book/chapters/16_functions.md:645
 def _plain_dims(dim) -> bool:
     # The dims of a gradient summed back to its input's shape, the commonest call.
     return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
@@ -61,7 +76,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1159
+# --- book/chapters/16_functions.md:1175
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but

@@ -183,7 +183,13 @@ def checked(function, name: str):
     def call(*args, **kwargs):
         if name not in AFTER_WARNING:
             args, kwargs = _check(read, parsed, args, kwargs)
-        return function(*args, **kwargs)
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:  # chapter "Refused, yet numbered"
+            from refgrad._refused_numbers import number_refused
+
+            number_refused(name, args, kwargs, error)
+            raise
 
     return call
 
