@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1153
+# --- book/chapters/16h_scatter.md:1187
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1291
+# --- book/chapters/16h_scatter.md:1325
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -608,19 +608,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2155
+# --- book/chapters/26_inplace.md:2156
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2208
+# --- book/chapters/26_inplace.md:2209
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2377
+# --- book/chapters/26_inplace.md:2378
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3239
+# --- book/chapters/26_inplace.md:3240
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -645,7 +645,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3399
+# --- book/chapters/26_inplace.md:3400
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3773
+# --- book/chapters/26_inplace.md:3774
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4399
+# --- book/chapters/26_inplace.md:4400
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -17,6 +17,7 @@ from refgrad._ops import (
     index_reductions,
     inverse_hyperbolics_in_place,
     logit,
+    masked_scatter_in_place,
     pointwise,
     rearranging,
     rounding,
@@ -47,7 +48,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1393
+# --- book/chapters/26_inplace.md:1394
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -84,7 +85,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1438
+# --- book/chapters/26_inplace.md:1439
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -110,7 +111,7 @@ OUT_OF_PLACE = {
     **{name: getattr(special, name) for name in ("hypot", "xlogy", "sgn")},
     "logit": logit.logit,
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
-    "masked_scatter": scattering.masked_scatter,
+    "masked_scatter": masked_scatter_in_place.masked_scatter_step,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce, "index_reduce": index_reductions.index_reduce,
     "addmm": addmm_family.addmm, "addmv": addmm_family.addmv,
@@ -121,7 +122,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3095
+# --- book/chapters/26_inplace.md:3096
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -136,7 +137,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3115
+# --- book/chapters/26_inplace.md:3116
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -163,7 +164,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3150
+# --- book/chapters/26_inplace.md:3151
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -178,7 +179,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3170
+# --- book/chapters/26_inplace.md:3171
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -201,7 +202,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3198
+# --- book/chapters/26_inplace.md:3199
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

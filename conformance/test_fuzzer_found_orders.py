@@ -1,0 +1,136 @@
+"""Black-box tests: orders of torch's checks that random arguments turned up, and what an
+in-place op has written when it refuses. The same assertions run on torch.
+"""
+
+import warnings
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+SHORT = "Number of elements of source < number of ones in mask"
+BYTE_MASK = ("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+             "deprecated,please use a mask with dtype torch.bool instead.")
+
+
+def test_masked_scatter_in_place_writes_what_a_short_source_has_before_refusing():
+    x = torch.zeros(2, 3)
+    mask = torch.tensor([[True, False, True], [True, True, False]])
+    with raises(RuntimeError, SHORT):
+        x.masked_scatter_(mask, torch.tensor([1.0, 2.0, 3.0]))
+    assert x.tolist() == [[1.0, 0.0, 2.0], [3.0, 0.0, 0.0]]
+    assert x._version == 0
+
+
+def test_the_partial_write_follows_the_written_tensors_rows_and_reads_the_source_in_order():
+    x = torch.zeros(2, 3).t()  # written in its own row order, not its memory's
+    source = torch.arange(8.0)[::2]
+    with raises(RuntimeError, SHORT):
+        x.masked_scatter_(torch.ones(3, 2, dtype=torch.bool), source)
+    assert x.tolist() == [[0.0, 2.0], [4.0, 6.0], [0.0, 0.0]]
+
+
+def test_an_empty_source_writes_nothing_and_the_function_writes_nothing():
+    x = torch.zeros(3, dtype=torch.int32)
+    with raises(RuntimeError, SHORT):
+        x.masked_scatter_(torch.tensor([False, True, True]), torch.zeros(0, dtype=torch.int32))
+    assert x.tolist() == [0, 0, 0]
+    y = torch.zeros(3)
+    with raises(RuntimeError, SHORT):
+        torch.masked_scatter(y, torch.ones(3, dtype=torch.bool), torch.ones(2))
+    assert y.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("call, message", [
+    # the method: dtypes first, then the mask expanded to self's size, then the mask's dtype
+    ("torch.zeros(1).masked_scatter_(torch.ones(4, dtype=torch.bool), torch.arange(2))",
+     "masked_scatter: expected self and source to have same dtypes but gotFloat and Long"),
+    ("torch.zeros(1).masked_scatter_(torch.ones(4, dtype=torch.bool), torch.arange(2.0))",
+     "The expanded size of the tensor (1) must match the existing size (4) at non-singleton "
+     "dimension 0.  Target sizes: [1].  Tensor sizes: [4]"),
+    ("torch.zeros(4).masked_scatter_(torch.ones(2, 4, dtype=torch.bool), torch.arange(2.0))",
+     "expand(CPUBoolType{[2, 4]}, size=[4]): the number of sizes provided (1) must be greater "
+     "or equal to the number of dimensions in the tensor (2)"),
+    ("torch.zeros(4).masked_scatter_(torch.ones(3), torch.arange(2.0))",
+     "The expanded size of the tensor (4) must match the existing size (3) at non-singleton "
+     "dimension 0.  Target sizes: [4].  Tensor sizes: [3]"),
+    ("torch.zeros(4).masked_scatter_(torch.ones(4), torch.arange(2))",
+     "masked_scatter: expected self and source to have same dtypes but gotFloat and Long"),
+    ("torch.zeros(4).masked_scatter_(torch.ones(4), torch.arange(2.0))",
+     "masked_scatter_ only supports boolean masks, but got mask with dtype Float"),
+    # the function: shapes broadcast together first, then the dtypes
+    ("torch.zeros(4).masked_scatter(torch.ones(3, dtype=torch.bool), torch.arange(4))",
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0"),
+    ("torch.zeros(4).masked_scatter(torch.ones(4), torch.arange(4))",
+     "masked_scatter: expected self and source to have same dtypes but gotFloat and Long"),
+    ("torch.zeros(1).masked_scatter(torch.ones(4, dtype=torch.bool), torch.arange(2.0))", SHORT),
+])
+def test_masked_scatter_checks_in_torchs_order(call, message):
+    with raises(RuntimeError, message):
+        eval(call)
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_a_uint8_mask_is_refused_after_the_deprecation_warning(in_place):
+    x = torch.zeros(4)
+    method = x.masked_scatter_ if in_place else x.masked_scatter
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with raises(RuntimeError, "masked_scatter_ only supports boolean masks, but got mask "
+                    "with dtype Byte"):
+            method(torch.ones(4, dtype=torch.uint8), torch.arange(4.0))
+    assert [str(w.message)[:len(BYTE_MASK)] for w in caught] == [BYTE_MASK]
+    assert x.tolist() == [0.0] * 4
+
+
+OVERFLOW = "value cannot be converted to type {} without overflow"
+
+
+@pytest.mark.parametrize("dtype, value, name", [
+    (torch.int8, torch.tensor(300), "int8_t"),
+    (torch.uint8, torch.tensor(-0.5), "uint8_t"),
+    (torch.uint8, torch.tensor(2.0**40), "uint8_t"),
+    (torch.int32, torch.tensor(2**31), "int"),
+    (torch.float16, torch.tensor(70000.0), "c10::Half"),
+    (torch.float32, torch.tensor(1e300, dtype=torch.float64), "float"),
+])
+def test_index_fill_checks_a_value_tensor_as_the_number_it_holds(dtype, value, name):
+    x = torch.zeros(3, dtype=dtype)
+    for call in (lambda: x.index_fill(0, torch.tensor([0, 2]), value),
+                 lambda: x.index_fill_(0, torch.tensor([0, 2]), value),
+                 lambda: x.index_fill_(0, torch.tensor([7]), value),  # before the bounds
+                 lambda: x.index_fill_(0, torch.tensor([], dtype=torch.long), value),
+                 lambda: torch.zeros(2, 0, dtype=dtype).index_fill_(0, torch.tensor([0]), value)):
+        with raises(RuntimeError, OVERFLOW.format(name)):
+            call()
+    assert x.tolist() == [0, 0, 0]
+
+
+def test_a_value_tensor_in_range_wraps_or_converts_as_the_number_does():
+    x = torch.zeros(3, dtype=torch.uint8)
+    assert x.index_fill(0, torch.tensor([1]), torch.tensor(-5)).tolist() == [0, 251, 0]
+    assert x.index_fill(0, torch.tensor([1]), -5).tolist() == [0, 251, 0]
+    b = torch.zeros(3, dtype=torch.bool)
+    assert b.index_fill(0, torch.tensor([1]), torch.tensor(300)).tolist() == [False, True, False]
+    assert b.index_fill(0, torch.tensor([1]), 1e300).tolist() == [False, True, False]
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("torch.zeros(3).index_fill(0, torch.tensor([0.0]), torch.tensor([1.0]))", RuntimeError,
+     "index_fill_ only supports a 0-dimensional value tensor, but got tensor with 1 "
+     "dimension(s)."),
+    ("torch.zeros(3, dtype=torch.int8).index_fill(0, torch.tensor([0.0]), 300)", IndexError,
+     "index_fill_(): Expected dtype int64 for index."),
+    ("torch.zeros(3, dtype=torch.int8).index_fill(0, torch.tensor([[0]]), torch.tensor(300))",
+     RuntimeError, "Index has to be a vector/scalar"),
+    ("torch.zeros(3, dtype=torch.int8).index_fill(0, torch.tensor([7]), 300)", RuntimeError,
+     OVERFLOW.format("int8_t")),
+    ("torch.zeros(3, dtype=torch.int32).index_fill(0, torch.tensor([7]), torch.tensor(3e9))",
+     RuntimeError, OVERFLOW.format("int")),
+    ("torch.zeros(3, dtype=torch.int32).index_fill(0, torch.tensor([7]), torch.tensor(70000.0))",
+     IndexError, "index 7 is out of bounds for dimension 0 with size 3"),
+])
+def test_index_fill_checks_in_torchs_order(call, kind, message):
+    with raises(kind, message):
+        eval(call)
