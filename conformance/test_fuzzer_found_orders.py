@@ -134,3 +134,47 @@ def test_a_value_tensor_in_range_wraps_or_converts_as_the_number_does():
 def test_index_fill_checks_in_torchs_order(call, kind, message):
     with raises(kind, message):
         eval(call)
+
+
+@pytest.mark.parametrize("call, message", [
+    ("x.add_(2.5, alpha=True)", "result type Float can't be cast to the desired output type Long"),
+    ("x.sub_(torch.ones(2), alpha=True)",
+     "result type Float can't be cast to the desired output type Long"),
+    ("x.subtract_(2.5, alpha=True)",
+     "result type Float can't be cast to the desired output type Long"),
+    ("b.add_(3, alpha=2.5)", "result type Long can't be cast to the desired output type Bool"),
+    ("b.add_(2.5, alpha=True)", "result type Float can't be cast to the desired output type Bool"),
+    ("x.add_(torch.ones(3), alpha=True)",
+     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"),
+    ("x.sub_(torch.ones(3, dtype=torch.long), alpha=2.5)",
+     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"),
+    # a result self can hold: alpha's own refusal
+    ("x.add_(2, alpha=2.5)",
+     "For integral input tensors, argument alpha must not be a floating point number."),
+    ("x.sub_(True, alpha=2)", "Subtraction, the `-` operator, with a bool tensor is not "
+     "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator "
+     "instead."),
+    ("torch.tensor([1, 2], dtype=torch.int8).add_(2, alpha=1000)",
+     "value cannot be converted to type int8_t without overflow"),
+])
+def test_add_and_sub_in_place_check_alpha_after_the_shapes_and_the_cast(call, message):
+    x, b = torch.tensor([1, 2]), torch.tensor([True, False])
+    with raises(RuntimeError, message):
+        eval(call)
+    assert x.tolist() == [1, 2] and b.tolist() == [True, False]
+
+
+@pytest.mark.parametrize("convolve, adds", [
+    (lambda w: torch.nn.functional.conv1d(w, w), 1),
+    (lambda w: torch.nn.functional.conv1d(w, w, padding=1, stride=2), 1),
+    (lambda w: torch.nn.functional.conv_transpose1d(w, w), 1),
+    (lambda w: torch.nn.functional.conv1d(w, w, w[0, :, 0]), 2),
+    # the first gradient a view of the convolution's, which its other view still holds
+    (lambda w: torch.nn.functional.conv2d(w.unsqueeze(0), w.unsqueeze(0)), 0),
+    (lambda w: w + w, 0),  # one gradient, handed on twice: shared
+    (lambda w: w * w, 1),
+])
+def test_a_convolution_of_a_weight_by_itself_adds_its_gradients_in_place(convolve, adds):
+    w = torch.ones(2, 2, 3, requires_grad=True)
+    convolve(w).sum().backward()
+    assert w.grad._version == adds  # each add into an unshared first gradient counts

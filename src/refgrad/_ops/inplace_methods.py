@@ -179,7 +179,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3171
+# --- book/chapters/26_inplace.md:3176
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -187,12 +187,19 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     numbers (addcmul_'s value) take no part in the result's dtype."""
     message = str(error)
     if type(error) is NotImplementedError or message == rounding.ZERO_DIVISION or (
-            message.startswith("value cannot be converted")):
+            message.startswith(("value cannot be converted", *_ALPHA_REFUSALS))):
+        if message.startswith(_ALPHA_REFUSALS):  # shapes that do not broadcast come first
+            for other in args[:1]:
+                if isinstance(other, Tensor):
+                    F.check_broadcast(tuple(self.shape), tuple(other.shape))
         check_broadcast(self, (*args, *kwargs.values()))
         if cast:  # NumPy's scalars as the numbers torch reads them
             check_cast(self, result_type(self, *map(python_number, args)))
 
 
+# add_ and sub_ check alpha against the result's dtype after the shapes and the cast.
+_ALPHA_REFUSALS = ("Boolean alpha only", "For integral input tensors, argument alpha",
+                   "For non-complex input tensors, argument alpha")
 # The elementwise ops with a tensor operand whose kernel may refuse it.
 _SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "hypot", "xlogy", "heaviside", "atan2",
                 "arctan2", "logical_and", "logical_or", "logical_xor")
@@ -202,10 +209,12 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3199
+# --- book/chapters/26_inplace.md:3211
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
+    for name in ("add", "sub"):  # alpha is checked last: _ALPHA_REFUSALS
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True, called=name + "_"))
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
