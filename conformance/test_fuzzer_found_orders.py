@@ -178,3 +178,50 @@ def test_a_convolution_of_a_weight_by_itself_adds_its_gradients_in_place(convolv
     w = torch.ones(2, 2, 3, requires_grad=True)
     convolve(w).sum().backward()
     assert w.grad._version == adds  # each add into an unshared first gradient counts
+
+
+F = torch.nn.functional
+
+
+@pytest.mark.parametrize("call, dtype, shape", [
+    ("F.conv1d(zeros(0, 2, 5, dtype=torch.bool), zeros(3, 2, 2, dtype=torch.bool))", torch.bool,
+     (0, 3, 4)),
+    ("F.conv2d(zeros(0, 2, 5, 5, dtype=torch.uint8), zeros(3, 2, 2, 2, dtype=torch.uint8), "
+     "zeros(3, dtype=torch.uint8))", torch.uint8, (0, 3, 4, 4)),
+    ("F.conv3d(zeros(0, 2, 3, 3, 3, dtype=torch.bool), zeros(3, 2, 2, 2, 2, dtype=torch.bool))",
+     torch.bool, (0, 3, 2, 2, 2)),
+    ("F.conv2d(zeros(0, 2, 5, 5, dtype=torch.int32), zeros(3, 2, 2, 2, dtype=torch.int32), "
+     "stride=2, padding=1, dilation=2)", torch.int32, (0, 3, 3, 3)),
+    ("F.conv_transpose1d(zeros(0, 2, 5, dtype=torch.int32), zeros(2, 3, 2, dtype=torch.int32))",
+     torch.int32, (0, 3, 6)),
+    ("F.conv_transpose1d(zeros(0, 2, 5, dtype=torch.bool), zeros(2, 3, 2))", torch.float32,
+     (0, 3, 6)),
+    # the weight's first element is a 0-d tensor: it widens the input only across kinds
+    ("F.conv1d(zeros(0, 2, 5, dtype=torch.float16), zeros(3, 2, 2))", torch.float16, (0, 3, 4)),
+    ("F.conv1d(zeros(0, 2, 5), zeros(3, 2, 2, dtype=torch.float64))", torch.float32, (0, 3, 4)),
+    ("F.conv1d(zeros(0, 2, 5, dtype=torch.int64), zeros(3, 2, 2))", torch.float32, (0, 3, 4)),
+    # no channels: the whole weight, and the usual promotion
+    ("F.conv1d(zeros(2, 0, 5, dtype=torch.float16), zeros(3, 0, 2))", torch.float32, (2, 0, 4)),
+    ("F.conv1d(zeros(2, 0, 5, dtype=torch.bool), zeros(3, 0, 2, dtype=torch.bool))", torch.bool,
+     (2, 0, 4)),
+])
+def test_a_convolution_of_an_empty_batch_runs_no_kernel(call, dtype, shape):
+    out = eval(call, {"F": F, "torch": torch, "zeros": torch.zeros})
+    assert out.dtype == dtype and tuple(out.shape) == shape and out.is_contiguous()
+
+
+def test_an_empty_convolutions_bias_is_added_in_place():
+    with raises(RuntimeError, "result type Float can't be cast to the desired output type Int"):
+        torch.convolution(torch.zeros(0, 2, 5, dtype=torch.int32),
+                          torch.zeros(3, 2, 2, dtype=torch.int32), torch.zeros(3), [1], [0], [1],
+                          False, [0], 1)
+    with raises(NotImplementedError, "\"slow_conv2d_cpu\" not implemented for 'Bool'"):
+        F.conv1d(torch.zeros(1, 2, 5, dtype=torch.bool), torch.zeros(3, 2, 2, dtype=torch.bool))
+
+
+def test_an_empty_convolution_of_two_dtypes_has_gradients_of_the_weights():
+    w = torch.zeros(3, 2, 2, dtype=torch.float64, requires_grad=True)
+    y = F.conv1d(torch.zeros(0, 2, 5), w)
+    assert y.dtype == torch.float32 and type(y.grad_fn).__name__ == "ConvolutionBackward0"
+    y.sum().backward()
+    assert w.grad.dtype == torch.float64 and w.grad.tolist() == torch.zeros(3, 2, 2).tolist()
