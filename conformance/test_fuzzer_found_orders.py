@@ -225,3 +225,79 @@ def test_an_empty_convolution_of_two_dtypes_has_gradients_of_the_weights():
     assert y.dtype == torch.float32 and type(y.grad_fn).__name__ == "ConvolutionBackward0"
     y.sum().backward()
     assert w.grad.dtype == torch.float64 and w.grad.tolist() == torch.zeros(3, 2, 2).tolist()
+
+
+SCATTER_WARNING = ("The reduce argument of torch.scatter with Tensor src is deprecated and will "
+                   "be removed in a future PyTorch release. Use torch.scatter_reduce instead for "
+                   "more reduction options.")
+REDUCE = "reduce argument must be either add or multiply."
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("x.scatter(0, i.float(), s, reduce='bad')", RuntimeError,
+     "scatter(): Expected dtype int32/int64 for index"),
+    ("x.scatter(5, i, s, reduce='sum')", IndexError,
+     "Dimension out of range (expected to be in range of [-2, 1], but got 5)"),
+    ("x.scatter(0, torch.zeros(2, 2, 2, dtype=torch.long), s, reduce='bad')", RuntimeError,
+     "Index tensor must have the same number of dimensions as self tensor"),
+    ("x.scatter(0, i, torch.tensor(2.0), reduce='bad')", RuntimeError,
+     "Index tensor must have the same number of dimensions as src tensor"),
+    ("x.scatter_(0, i, s.double(), reduce='bad')", RuntimeError,
+     "scatter(): Expected self.dtype to be equal to src.dtype"),
+    ("x.scatter(0, torch.zeros(5, 2, dtype=torch.long), s, reduce='bad')", RuntimeError,
+     "Expected index [5, 2] to be no larger than self [3, 4] apart from dimension 0 and to be no "
+     "larger size than src [2, 2]"),
+    ("x.scatter(0, torch.tensor([[7, 0]]), s, reduce='bad')", RuntimeError, REDUCE),
+    ("x.scatter(0, torch.tensor([[7, 0]]), s, reduce='add')", RuntimeError,
+     "index 7 is out of bounds for dimension 0 with size 3"),
+])
+def test_scatters_older_reductions_warn_first_and_check_reduce_late(call, kind, message):
+    x, i, s = torch.zeros(3, 4), torch.tensor([[0, 1], [1, 2]]), torch.ones(2, 2)
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with raises(kind, message):
+                eval(call)
+    finally:
+        torch.set_warn_always(always)
+    assert [str(w.message)[:len(SCATTER_WARNING)] for w in caught] == [SCATTER_WARNING]
+    assert x.tolist() == torch.zeros(3, 4).tolist()
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    ("x.scatter(0, i.float(), 2.0, reduce='bad')", RuntimeError,
+     "scatter(): Expected dtype int32/int64 for index"),
+    ("x.scatter(5, i, 2.0, reduce='bad')", IndexError,
+     "Dimension out of range (expected to be in range of [-2, 1], but got 5)"),
+    ("x.scatter(0, torch.zeros(2, 2, 2, dtype=torch.long), 2.0, reduce='bad')", RuntimeError,
+     "Index tensor must have the same number of dimensions as self tensor"),
+    ("x.scatter(0, i, 1e300, reduce='bad')", RuntimeError, REDUCE),
+    ("x.scatter(0, torch.tensor([[7, 0]]), 1e300, reduce='add')", RuntimeError,
+     "index 7 is out of bounds for dimension 0 with size 3"),
+    ("x.scatter(0, i, 1e300, reduce='add')", RuntimeError,
+     "value cannot be converted to type float without overflow"),
+])
+def test_a_value_with_reduce_is_not_warned_about_and_checked_in_the_same_order(call, kind,
+                                                                                message):
+    x, i = torch.zeros(3, 4), torch.tensor([[0, 1], [1, 2]])
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with raises(kind, message):
+                eval(call)
+    finally:
+        torch.set_warn_always(always)
+    assert caught == []
+
+
+def test_the_older_reductions_warning_is_given_once():
+    x, i, s = torch.zeros(3, 4), torch.tensor([[0, 1], [1, 2]]), torch.ones(2, 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x.scatter(0, i, s, reduce="add")  # warned here, or by an earlier test
+        x.scatter(0, i, s, reduce="multiply")
+    assert len(caught) <= 1 or torch.is_warn_always_enabled()
