@@ -301,3 +301,43 @@ def test_the_older_reductions_warning_is_given_once():
         x.scatter(0, i, s, reduce="add")  # warned here, or by an earlier test
         x.scatter(0, i, s, reduce="multiply")
     assert len(caught) <= 1 or torch.is_warn_always_enabled()
+
+
+def _bits(t) -> bytes:
+    return t.detach().numpy().tobytes()
+
+
+@pytest.mark.parametrize("make", [
+    lambda v: v.reshape(2, 4, 7).transpose(0, 1).contiguous().transpose(0, 1),
+    lambda v: v.reshape(2, 7, 4).transpose(1, 2),
+    lambda v: v.reshape(2, 4, 7)[:, :, ::2],
+    lambda v: v.reshape(8, 7),
+])
+@pytest.mark.parametrize("size", [2, 3, 5, 9])  # 1 is a mean, summed otherwise
+def test_adaptive_avg_pool1d_sums_each_window_in_order(make, size):
+    values = torch.tensor([(k * 0.37) % 1.9 - 0.71 for k in range(56)])
+    x = make(values).requires_grad_()
+    y = torch.nn.functional.adaptive_avg_pool1d(x, size)
+    # the same windows, summed one element at a time and divided, as torch's kernel does
+    length = x.shape[-1]
+    expected = []
+    for o in range(size):
+        start, stop = o * length // size, -(-(o + 1) * length // size)
+        total = torch.zeros(x.shape[:-1])
+        for k in range(start, stop):
+            total = total + x.detach()[..., k]
+        expected.append(total / (stop - start))
+    assert _bits(y) == _bits(torch.stack(expected, -1))
+    y.backward(torch.ones_like(y))
+    assert x.grad.shape == x.shape
+
+
+def test_an_adaptive_mean_of_a_channels_last_input_is_restrided_in_place():
+    x = torch.arange(32.0).reshape(2, 4, 4).transpose(1, 2).requires_grad_()
+    y = torch.nn.functional.adaptive_avg_pool1d(x, 1)
+    assert y.stride() == (4, 1, 4) and y.grad_fn.name() == "SqueezeBackward1"
+    assert y.grad_fn.next_functions[0][0].name() == "AsStridedBackward1"
+    x4 = torch.arange(32.0).reshape(2, 4, 2, 2).to(memory_format=torch.channels_last)
+    assert torch.nn.functional.adaptive_avg_pool2d(x4, 1).stride() == (4, 1, 4, 4)
+    x5 = torch.arange(64.0).reshape(2, 4, 2, 2, 2).to(memory_format=torch.channels_last_3d)
+    assert torch.nn.functional.adaptive_avg_pool3d(x5, 1).stride() == (4, 1, 4, 4, 4)
