@@ -104,3 +104,29 @@ def test_inside_inference_mode_copies_and_partial_sums_count_no_writes():
         total.backward(g)  # the caller's gradient: the first .grad is a copy
     assert x.grad.tolist() == [5.0, 5.0] and x.grad._version_counter is None
     assert _accumulate._copy(torch.ones(2), x, shared=True)._version_counter.value == 1
+
+
+def _strided_chain(keep):
+    """A gradient whose array ends a chain of views (a reshape, then two as_strided), with
+    the link named by ``keep`` also held outside; that link, or None."""
+    import numpy as np
+
+    from refgrad._tensor import make_tensor
+
+    owner = np.ones((1, 3, 1))
+    links = {"owner": owner}
+    links["reshaped"] = owner.reshape(3, 1, 1, 1, 1, 1)
+    links["strided"] = np.lib.stride_tricks.as_strided(links["reshaped"], (1, 1, 1, 3),
+                                                      (24, 24, 24, 8))
+    data = np.lib.stride_tricks.as_strided(links["strided"], (1, 1, 3), (24, 24, 8))
+    kept = links.get(keep)
+    del owner, links
+    return [make_tensor(data)], kept
+
+
+@pytest.mark.parametrize("keep", [None, "owner", "reshaped", "strided"])
+def test_a_view_chain_is_added_into_only_when_no_link_is_held_elsewhere(keep):
+    holder, kept = _strided_chain(keep)
+    alone = _accumulate._COUNTS_KNOWN and keep is None
+    assert _accumulate.sole_holder(holder, 0, 0) is alone
+    assert kept is None or kept.base is not None or keep == "owner"

@@ -130,10 +130,16 @@ def _ctc_gradient(log_probs, lengths=None):
 
 
 def _warned(run):
-    """``run()``, which must warn that scatter's reduce= is deprecated."""
-    with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor src "
-                                         "is deprecated"):
-        return run()
+    """``run()``, which must warn that scatter's reduce= is deprecated (a warning given once,
+    so asked for always here)."""
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor "
+                                             "src is deprecated"):
+            return run()
+    finally:
+        torch.set_warn_always(always)
 
 
 def test_rows_without_a_derivative():

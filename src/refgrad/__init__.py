@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1153
+# --- book/chapters/16h_scatter.md:1196
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1291
+# --- book/chapters/16h_scatter.md:1334
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -442,17 +442,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:664
+# --- book/chapters/16u_convolution_and_pooling.md:681
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1244
+# --- book/chapters/16u_convolution_and_pooling.md:1261
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1546
+# --- book/chapters/16u_convolution_and_pooling.md:1581
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -464,11 +464,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:496
+# --- book/chapters/16w_transposed_and_rearranging.md:501
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:799
+# --- book/chapters/16w_transposed_and_rearranging.md:804
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -608,19 +608,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2155
+# --- book/chapters/26_inplace.md:2156
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2208
+# --- book/chapters/26_inplace.md:2209
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2377
+# --- book/chapters/26_inplace.md:2378
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3244
+# --- book/chapters/26_inplace.md:3259
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -645,7 +645,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3404
+# --- book/chapters/26_inplace.md:3419
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -656,7 +656,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3778
+# --- book/chapters/26_inplace.md:3793
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -666,7 +666,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4404
+# --- book/chapters/26_inplace.md:4419
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

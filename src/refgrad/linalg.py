@@ -56,7 +56,7 @@ from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: 
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 
-# --- book/chapters/26_inplace.md:4545
+# --- book/chapters/26_inplace.md:4560
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

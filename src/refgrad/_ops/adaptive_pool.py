@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1277
+# --- book/chapters/16u_convolution_and_pooling.md:1294
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -22,32 +22,40 @@ def _bounds(size, out, like):
     return o * size // out, -(-(o + 1) * size // out)  # floor and ceil
 
 
-def _averaging(size, out, like):
-    """The matrix (out, size) that takes each window's mean, made where ``like`` is."""
-    start, stop = _bounds(size, out, like)
-    positions = np.arange(size, like=like)
-    inside = (positions >= start[:, None]) & (positions < stop[:, None])
-    return inside / np.maximum(stop - start, 1)[:, None]
-
-
+# NOTE [An adaptive average summed in order]
+# torch's kernel adds a window's elements one by one, the last dimension fastest,
+# in float for half inputs, and divides the sum by the window's height, then by
+# its width: a product with a matrix of 1/k rounds differently.
 def _adaptive_avg(a, output_size):
+    """Each window summed in order in the computing dtype, then divided by each of its
+    sizes in turn: NOTE [An adaptive average summed in order]."""
     wide = np.float32 if a.dtype == np.float16 else a.dtype
-    out = a.astype(wide)
-    for axis, o in zip(range(a.ndim - len(output_size), a.ndim), output_size):
-        means = _averaging(a.shape[axis], o, a).astype(wide)
-        out = np.moveaxis(np.tensordot(out, means, ([axis], [1])), -1, axis)
+    n, x = len(output_size), a.astype(wide)
+    sizes = a.shape[a.ndim - n:]
+    bounds = [_bounds(size, o, a) for size, o in zip(sizes, output_size)]
+    shapes = [tuple(-1 if d == k else 1 for d in range(n)) for k in range(n)]
+    total = np.zeros(a.shape[:a.ndim - n] + tuple(output_size), wide, like=a)
+    longest = [int((stop - start).max(initial=0)) for start, stop in bounds]
+    for offsets in np.ndindex(*longest):  # the window's positions, the last fastest
+        index, inside = [], True
+        for j, (start, stop), size, shape in zip(offsets, bounds, sizes, shapes):
+            index.append(np.minimum(start + j, size - 1).reshape(shape))
+            inside = inside & (start + j < stop).reshape(shape)
+        total = total + np.where(inside, x[(..., *index)], 0)
+    for (start, stop), shape in zip(bounds, shapes):
+        total = total / (stop - start).astype(wide).reshape(shape)
     from refgrad._ops.result_layout import suggested_format_result
 
     # NOTE [Results in the suggested memory format]
-    return suggested_format_result(out.astype(a.dtype), a)
+    return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1322
+# --- book/chapters/16u_convolution_and_pooling.md:1347
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1332
+# --- book/chapters/16u_convolution_and_pooling.md:1357
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -94,7 +102,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1391
+# --- book/chapters/16u_convolution_and_pooling.md:1416
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -126,7 +134,17 @@ def adaptive_avg(n, input, output_size):
         raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to 0 "
                            f"but received {{{shown}}}")
     if all(o == 1 for o in output_size):
-        return input.mean(tuple(range(-1, -n - 1, -1)), keepdim=True)
+        out = input.mean(tuple(range(-1, -n - 1, -1)), keepdim=True)
+        # NOTE [A channels-last mean restrided in place]
+        # torch's shortcut for an output of ones takes the mean, and restrides it in
+        # place (as_strided_) as channels-last where the input suggests that format.
+        if input.ndim == n + 2:
+            from refgrad._memory_formats import contiguous_format, suggest_memory_format
+
+            if suggest_memory_format(tuple(input.shape), input.stride()) is not contiguous_format:
+                c = input.shape[1]
+                out.as_strided_(tuple(out.shape), (c, 1, *(c,) * n))
+        return out
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got "
                            f"{_listed(input.shape)}")
@@ -136,7 +154,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1436
+# --- book/chapters/16u_convolution_and_pooling.md:1471
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -158,7 +176,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1467
+# --- book/chapters/16u_convolution_and_pooling.md:1502
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -197,7 +215,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1509
+# --- book/chapters/16u_convolution_and_pooling.md:1544
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -2,10 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:797
+# --- book/chapters/16h_scatter.md:831
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
-
-import warnings
 
 import numpy as np
 
@@ -27,7 +25,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:827
+# --- book/chapters/16h_scatter.md:859
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -49,7 +47,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:850
+# --- book/chapters/16h_scatter.md:882
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -87,7 +85,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:924
+# --- book/chapters/16h_scatter.md:956
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -125,7 +123,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:963
+# --- book/chapters/16h_scatter.md:995
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -142,7 +140,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:989
+# --- book/chapters/16h_scatter.md:1021
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -166,7 +164,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1019
+# --- book/chapters/16h_scatter.md:1051
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -189,7 +187,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1053
+# --- book/chapters/16h_scatter.md:1085
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -207,7 +205,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1072
+# --- book/chapters/16h_scatter.md:1104
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -228,7 +226,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1101
+# --- book/chapters/16h_scatter.md:1133
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -255,24 +253,28 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1129
+# --- book/chapters/16h_scatter.md:1168
+# NOTE [The older reductions' order]
+# The warning (a source tensor only, once), the index's dtype, dim, the index's
+# rank, the source's dtype, the shapes, reduce's value, the index's bounds, and
+# last the value's range.
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number
+    from refgrad._ops.scattering import check_values
     from refgrad._tensor import Tensor
+    from refgrad._warn_once import warn_once
 
+    src = given if isinstance(given, Tensor) else None
+    if src is not None:  # first, and once: NOTE [The older reductions' order]
+        warn_once("scatter_reduce_src", DEPRECATED, stacklevel=None)
+    d = check_scatter(input, dim, index, src, values=False)
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
+    if index.numel():
+        check_values(index, d, input.shape[d] if input.ndim else 1)
     params = {"dim": dim, "index": index, "reduce": reduce, "operation": operation}
-    if isinstance(given, Tensor):
-        check_scatter(input, dim, index, given)
-        import sys
-
-        from refgrad._warn_once import outside_refgrad
-
-        _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
-        warnings.warn(DEPRECATED, UserWarning, stacklevel=level)
+    if src is not None:
         return without_empty_edges(call(SCATTER_BY, (input, given), params))
-    check_scatter(input, dim, index)
     value = checked_number(given, input.dtype)
     return call(SCATTER_VALUE_BY, (input,), {**params, "value": value})

@@ -29,6 +29,18 @@ def _subscripts(n):
 # --- book/chapters/16u_convolution_and_pooling.md:94
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
+    if not (input.shape[0] and input.shape[1]):  # NOTE [An empty convolution's dtype]
+        from refgrad._ops.empty_convolution import empty_dtype, in_double
+
+        kind = empty_dtype(input, weight)
+        return _computed(*in_double(input, weight, bias), stride, padding, dilation,
+                         transposed, output_padding, groups).astype(kind)
+    return _computed(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                     groups)
+
+
+def _computed(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+              groups):
     if transposed:  # chapter "Transposed convolution and rearranging layers"
         from refgrad._ops.transposed_convolution import transposed_forward
 
@@ -59,7 +71,7 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:132
+# --- book/chapters/16u_convolution_and_pooling.md:144
 def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
@@ -92,7 +104,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, _format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:172
+# --- book/chapters/16u_convolution_and_pooling.md:184
 # NOTE [A 1-d convolution's layout follows its weight]
 # torch's CPU kernels see a 1-d convolution as a 2-d one: the input made
 # row-major first, the weight unsqueezed at dimension 2 as it is. When that
@@ -117,7 +129,7 @@ def _format_strides(shape, fmt):
     return format_strides(shape, fmt)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:213
+# --- book/chapters/16u_convolution_and_pooling.md:225
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -127,7 +139,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:232
+# --- book/chapters/16u_convolution_and_pooling.md:244
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -147,7 +159,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:258
+# --- book/chapters/16u_convolution_and_pooling.md:270
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -190,7 +202,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:308
+# --- book/chapters/16u_convolution_and_pooling.md:320
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

@@ -17,6 +17,7 @@ from refgrad._ops import (
     index_reductions,
     inverse_hyperbolics_in_place,
     logit,
+    masked_scatter_in_place,
     pointwise,
     rearranging,
     rounding,
@@ -47,7 +48,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1393
+# --- book/chapters/26_inplace.md:1394
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -84,7 +85,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1438
+# --- book/chapters/26_inplace.md:1439
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -110,7 +111,7 @@ OUT_OF_PLACE = {
     **{name: getattr(special, name) for name in ("hypot", "xlogy", "sgn")},
     "logit": logit.logit,
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
-    "masked_scatter": scattering.masked_scatter,
+    "masked_scatter": masked_scatter_in_place.masked_scatter_step,
     **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
     "scatter_reduce": combining.scatter_reduce, "index_reduce": index_reductions.index_reduce,
     "addmm": addmm_family.addmm, "addmv": addmm_family.addmv,
@@ -121,7 +122,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3100
+# --- book/chapters/26_inplace.md:3101
 def _augmented(function, name: str, cast=None):
     def augmented(self, other):
         try:
@@ -136,7 +137,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3120
+# --- book/chapters/26_inplace.md:3121
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -163,7 +164,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3155
+# --- book/chapters/26_inplace.md:3156
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -178,7 +179,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3175
+# --- book/chapters/26_inplace.md:3181
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -186,12 +187,19 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     numbers (addcmul_'s value) take no part in the result's dtype."""
     message = str(error)
     if type(error) is NotImplementedError or message == rounding.ZERO_DIVISION or (
-            message.startswith("value cannot be converted")):
+            message.startswith(("value cannot be converted", *_ALPHA_REFUSALS))):
+        if message.startswith(_ALPHA_REFUSALS):  # shapes that do not broadcast come first
+            for other in args[:1]:
+                if isinstance(other, Tensor):
+                    F.check_broadcast(tuple(self.shape), tuple(other.shape))
         check_broadcast(self, (*args, *kwargs.values()))
         if cast:  # NumPy's scalars as the numbers torch reads them
             check_cast(self, result_type(self, *map(python_number, args)))
 
 
+# add_ and sub_ check alpha against the result's dtype after the shapes and the cast.
+_ALPHA_REFUSALS = ("Boolean alpha only", "For integral input tensors, argument alpha",
+                   "For non-complex input tensors, argument alpha")
 # The elementwise ops with a tensor operand whose kernel may refuse it.
 _SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "hypot", "xlogy", "heaviside", "atan2",
                 "arctan2", "logical_and", "logical_or", "logical_xor")
@@ -201,10 +209,12 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3203
+# --- book/chapters/26_inplace.md:3216
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
+    for name in ("add", "sub"):  # alpha is checked last: _ALPHA_REFUSALS
+        setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True, called=name + "_"))
     for function in (clamps.clamp, clamps.clamp_min, clamps.clamp_max):
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:

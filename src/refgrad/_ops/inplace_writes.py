@@ -115,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2394
+# --- book/chapters/26_inplace.md:2395
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,7 +145,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2429
+# --- book/chapters/26_inplace.md:2430
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -170,7 +170,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2464
+# --- book/chapters/26_inplace.md:2465
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -210,7 +210,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2517
+# --- book/chapters/26_inplace.md:2518
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -257,7 +257,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2569
+# --- book/chapters/26_inplace.md:2570
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

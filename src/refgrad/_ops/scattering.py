@@ -184,7 +184,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:559
+# --- book/chapters/16h_scatter.md:574
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -226,33 +226,52 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:602
+# --- book/chapters/16h_scatter.md:617
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
-    from refgrad._typename import LEGACY
 
     tensor_argument("masked_scatter", "source", 3, source)
-
-    if mask.dtype is not _bool():
-        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {LEGACY[mask.dtype]}")
-    if source.dtype is not input.dtype:
-        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
-                           f"got{LEGACY[input.dtype]} and {LEGACY[source.dtype]}")
-    check_broadcast(tuple(mask.shape), tuple(input.shape))
+    check_broadcast(tuple(mask.shape), tuple(input.shape))  # NOTE [masked_scatter's order]
+    check_source_dtype(input, source)
+    check_mask_dtype(mask)
     shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
-        raise RuntimeError("Number of elements of source < number of ones in mask")
+        raise RuntimeError(SHORT_SOURCE)
     return call(MASKED_SCATTER, (input, source), {"mask": mask})
 
 
-def _bool():
+SHORT_SOURCE = "Number of elements of source < number of ones in mask"
+
+
+def check_source_dtype(input, source) -> None:
+    from refgrad._typename import LEGACY
+
+    if source.dtype is not input.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{LEGACY[input.dtype]} and {LEGACY[source.dtype]}")
+
+
+def check_mask_dtype(mask) -> None:
+    """A bool mask; a uint8 one is refused too, after torch's deprecation warning."""
+    import warnings
+
     from refgrad import _dtype
+    from refgrad._ops.index_tensors import first_frame_outside
+    from refgrad._typename import LEGACY
 
-    return _dtype.bool
+    if mask.dtype is _dtype.uint8:
+        try:
+            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior "
+                          "is now deprecated,please use a mask with dtype torch.bool instead.",
+                          UserWarning, stacklevel=first_frame_outside())
+        except Warning:  # an error by the filters: the refusal below comes first, as in torch
+            pass
+    if mask.dtype is not _dtype.bool:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {LEGACY[mask.dtype]}")
 
 
-# --- book/chapters/16h_scatter.md:693
+# --- book/chapters/16h_scatter.md:727
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -291,7 +310,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:741
+# --- book/chapters/16h_scatter.md:775
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

@@ -176,7 +176,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:491
+# --- book/chapters/16h_scatter.md:501
 def _check_copy_slices(input, source, d) -> None:
     if not source.ndim or not input.ndim:
         return
@@ -194,6 +194,9 @@ def index_fill(input, dim, index, value):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
 
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
     d = wrap_dim(dim, input.ndim)
     if str(index.dtype) != "torch.int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -205,6 +208,12 @@ def index_fill(input, dim, index, value):
         size, stride = list(input.shape), list(input.stride())
         size[d], stride[d] = index.numel(), 0
         strided_params(input, size, stride, None)
+    # NOTE [A fill value is converted before the index is read]
+    # A value tensor counts as the number it holds, range-checked for the input's
+    # dtype as a number is, when the kernel starts: after the index's dtype and
+    # rank and the kernel's view, before the index's bounds, even for no elements.
+    number = _dtype.checked_number(value._data.item() if isinstance(value, Tensor) else value,
+                                   input.dtype)
     length = _length(input, d)
     values = index._data
     outside = values[(values < -length) | (values >= length)]
@@ -212,9 +221,5 @@ def index_fill(input, dim, index, value):
         raise IndexError(f"index {int(outside.flat[0])} is out of bounds for dimension {d} with "
                          f"size {length}")
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
-                               f"tensor with {value.ndim} dimension(s).")
         return call(INDEX_FILL_TENSOR, (input, value), {"dim": dim, "index": index})
-    number = _dtype.checked_number(value, input.dtype)
     return call(INDEX_FILL, (input,), {"dim": dim, "index": index, "value": number})

@@ -152,10 +152,15 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_onednn(input, weight, bias, stride, padding, dilation, output_padding)
     else:
         _check_kernel(input, weight, stride, padding, dilation, output_padding)
-        _check_dtypes(input, weight, bias)
+        if input.shape[0] and input.shape[1]:  # NOTE [An empty convolution's dtype]
+            _check_dtypes(input, weight, bias)
+        else:
+            from refgrad._ops.empty_convolution import check_empty_bias
+
+            check_empty_bias(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:457
+# --- book/chapters/16w_transposed_and_rearranging.md:462
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

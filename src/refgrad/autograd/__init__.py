@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1485
+# --- book/chapters/10_nodes.md:1504
 from refgrad.autograd import graph
 
 

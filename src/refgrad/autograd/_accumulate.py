@@ -237,12 +237,31 @@ def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
         and type(data) is ndarray
         # or a dense view of memory nothing else holds (data's base, the local, the argument)
         and ((base := data.base) is None or type(base) is ndarray and base.base is None
-             and sys.getrefcount(base) <= 3 and (data.flags.c_contiguous or _dense(data)))
+             and sys.getrefcount(base) <= 3 and (data.flags.c_contiguous or _dense(data))
+             or _strided_alone(data, base))
         and sys.getrefcount(grad) <= 3 + locals_holding
         and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
         and (data.flags.c_contiguous or _dense(data))
         and data.flags.writeable
     )
+
+
+def _strided_alone(data, holder) -> bool:
+    """A dense view at the end of a chain of views, each link held only by the one before.
+
+    Asked only where the plainer answer above said no: NumPy's reshapes and
+    as_strided (through a holder of its own) leave such chains behind a
+    gradient. Nobody outside holds a link, so nobody else can see the memory.
+    """
+    if not (data.flags.c_contiguous or _dense(data)):
+        return False
+    # the first link: data's base, sole_holder's local, the argument, `link`, getrefcount's
+    link, held = holder, 5
+    while (after := getattr(link, "base", None)) is not None:
+        if sys.getrefcount(link) > held:
+            return False
+        link, held = after, 3  # the link before, `link`, getrefcount's argument
+    return type(link) is ndarray and sys.getrefcount(link) <= held
 
 
 def _stolen(grad):
@@ -251,7 +270,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1150
+# --- book/chapters/10_nodes.md:1169
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:825
+# --- book/chapters/16w_transposed_and_rearranging.md:830
 """PixelShuffle, PixelUnshuffle and ChannelShuffle as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -23,7 +23,7 @@ class PixelShuffle(Module):
         return f"upscale_factor={self.upscale_factor}"
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:849
+# --- book/chapters/16w_transposed_and_rearranging.md:854
 class PixelUnshuffle(Module):
     def __init__(self, downscale_factor: int) -> None:
         super().__init__()
