@@ -254,3 +254,42 @@ def test_a_mode_sees_a_view_copy_out_overload(name):
     with Seen() as mode:
         function(x, *args, out=torch.empty(0))
     assert mode.seen == [(f"aten.{name}.{OVERLOADS.get(name, 'out')}", ["T", *args], ["out"])]
+
+
+SEVERAL = [
+    ("max", lambda x: torch.max(x, 0)), ("sort", lambda x: torch.sort(x)),
+    ("aminmax", lambda x: torch.aminmax(x)), ("slogdet", lambda x: torch.linalg.slogdet(x)),
+    ("eigh", lambda x: torch.linalg.eigh(x)), ("svd", lambda x: torch.linalg.svd(x)),
+    ("qr", lambda x: torch.linalg.qr(x)), ("lstsq", lambda x: torch.linalg.lstsq(x, x)),
+    ("inv", lambda x: torch.linalg.inv(x)), ("lu_factor", lambda x: torch.linalg.lu_factor(x)),
+    ("frexp", lambda x: torch.frexp(x)), ("topk", lambda x: torch.topk(x, 1)),
+    ("max of a leaf", lambda x: torch.max(x.requires_grad_(), 0)),
+]
+
+
+class TuplesAnsweredNone(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        result = func(*args, **(kwargs or {}))
+        return None if isinstance(result, tuple) else result
+
+
+@pytest.mark.parametrize("name, call", SEVERAL)
+def test_an_op_of_several_results_answered_none_is_refused(name, call):
+    x = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    with pytest.raises(RuntimeError) as caught, TuplesAnsweredNone():
+        call(x)
+    assert str(caught.value) == "Object of type 'NoneType' is not an instance of 'sequence'"
+
+
+@pytest.mark.parametrize("target, call", [
+    ("aten.linalg_inv_ex.default", lambda x: torch.linalg.inv(x)),
+    ("aten.linalg_cholesky_ex.default", lambda x: torch.linalg.cholesky(x)),
+    ("aten.linalg_lu_factor_ex.default", lambda x: torch.linalg.lu_factor(x)),
+])
+def test_a_factorization_answered_without_info_is_refused_before_its_check(target, call):
+    x = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    with pytest.raises(RuntimeError) as caught, Seen(target, lambda r: (*r[:-1], None)) as mode:
+        call(x)
+    assert str(caught.value) == ("Expected a proper Tensor but got None (or an undefined "
+                                 "Tensor in C++) for argument #0 'info'")
+    assert mode.seen[-1][0] == target  # the check itself never reached the mode
