@@ -549,6 +549,14 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
+# --- book/chapters/16zi_lstsq_out_and_answers.md:291
+from refgrad._ops.view_copy_outs import (  # noqa: F811
+    alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy, permute_copy,
+    select_copy, slice_copy, squeeze_copy, t_copy, transpose_copy, unfold_copy,
+    unsqueeze_copy, view_copy,
+)
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

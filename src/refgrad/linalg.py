@@ -56,6 +56,10 @@ from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: 
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 
+# --- book/chapters/16zi_lstsq_out_and_answers.md:223
+from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
+
+
 # --- book/chapters/26_inplace.md:4560
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (

@@ -182,3 +182,7 @@ from refgrad._ops.ldl import (  # noqa: E402
 
 # --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:728
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
+
+
+# --- book/chapters/16zi_lstsq_out_and_answers.md:228
+from refgrad._ops.lstsq_out_type import LSTSQ_OUT as linalg_lstsq_out  # noqa: E402, F401

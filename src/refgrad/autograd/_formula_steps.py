@@ -68,6 +68,10 @@ def kept_inside(g, self, min, max):  # noqa: A002 - torch's names
 # gradient is at version 0. refgrad's _index_grad takes the same turn.
 
 
+NO_INFO = ("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+           "argument #0 'info'")
+
+
 # NOTE [Errors checked in the open]
 # torch's linalg.inv and linalg.cholesky are composites: the _ex op, which
 # checks nothing, then aten._linalg_check_errors(info, api_name, is_matrix=),
@@ -75,6 +79,9 @@ def kept_inside(g, self, min, max):  # noqa: A002 - torch's names
 # two calls; `fail` raises the error the op would have raised.
 def checked_errors(info, api_name, A, fail) -> None:
     from refgrad.utils._python_dispatch import dispatch_op
+
+    if info is None:  # a mode answered the _ex op without it: refused before any mode
+        raise RuntimeError(NO_INFO)
 
     def check(info, api_name, is_matrix):
         if info._data.any():

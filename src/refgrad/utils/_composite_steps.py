@@ -115,14 +115,18 @@ def errors_checked(info, api_name: str, A) -> None:
     if not modes_on():
         return
     from refgrad._tensor import make_tensor
+    from refgrad.autograd._formula_steps import NO_INFO
     from refgrad.utils._python_dispatch import dispatch_op
+
+    if info is None:  # a mode answered the _ex op without it: refused before any mode
+        raise RuntimeError(NO_INFO)
 
     info = info if hasattr(info, "_data") else make_tensor(info)
     dispatch_op("_linalg_check_errors", lambda *given, **named: None, (info, api_name),
                 {"is_matrix": A.ndim == 2})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:203
+# --- book/chapters/29g_composite_steps_under_modes.md:207
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.

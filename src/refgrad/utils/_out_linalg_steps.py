@@ -17,10 +17,14 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     given, shown = laid_out(overload, values, named, {})
     written = read(overload)[2]
     shown.update(zip(written, outs))
-    return handed_down(overload, written, given, shown, compute)
+    answer = handed_down(overload, written, given, shown, compute)
+    if not isinstance(answer, tuple | list):  # torch reads a step's answer as a sequence
+        raise RuntimeError(
+            f"Object of type '{type(answer).__name__}' is not an instance of 'sequence'")
+    return answer
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1037
+# --- book/chapters/29h_out_overloads_under_modes.md:1041
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -51,7 +55,7 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1078
+# --- book/chapters/29h_out_overloads_under_modes.md:1082
 def _factorized_into(A, LU, pivots, info=None) -> None:
     import refgrad
 
@@ -81,7 +85,7 @@ def _determinant(name: str, overload: str, returns=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1111
+# --- book/chapters/29h_out_overloads_under_modes.md:1115
 def _solved(name: str, several: bool):
     """linalg.solve and solve_ex: through _linalg_solve_ex, whose LU, pivots (and, for
     solve, info) are made as empty tensors like B, then filled by the factorization."""
@@ -119,7 +123,7 @@ def _solved(name: str, several: bool):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1152
+# --- book/chapters/29h_out_overloads_under_modes.md:1156
 IN_STEPS.update({
     "linalg_solve": _solved("linalg_solve", False),
     "linalg_solve_ex": _solved("linalg_solve_ex", True),

@@ -143,7 +143,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1183
+# --- book/chapters/29h_out_overloads_under_modes.md:1187
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -174,7 +174,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1215
+# --- book/chapters/29h_out_overloads_under_modes.md:1219
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -203,7 +203,7 @@ def _matrix_power(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1247
+# --- book/chapters/29h_out_overloads_under_modes.md:1251
 def _ndtr(call, args, kwargs, out):
     """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
     out's (refused, where not, as the function refuses it alone), the resize, the copy."""

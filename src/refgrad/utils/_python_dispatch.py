@@ -224,7 +224,12 @@ def answered(op, args, params, func, given, named):
     did not make it: chapter "A mode that answers for the op"."""
     from refgrad.utils._answered_by_modes import recorded_above
 
-    return recorded_above(op, args, params, dispatch(func, given, named))
+    results = dispatch(func, given, named)
+    if op.outputs is not None and len(op.outputs) > 1 and not isinstance(results, tuple | list):
+        # torch reads the answer for an op of several results as a sequence of them
+        raise RuntimeError(
+            f"Object of type '{type(results).__name__}' is not an instance of 'sequence'")
+    return recorded_above(op, args, params, results)
 
 
 def saved_outputs_seen(results):
@@ -253,7 +258,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:474
+# --- book/chapters/29_dispatch_modes.md:479
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -273,7 +278,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:592
+# --- book/chapters/29_dispatch_modes.md:597
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -302,7 +307,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:627
+# --- book/chapters/29_dispatch_modes.md:632
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
