@@ -711,7 +711,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:305
+# --- book/chapters/28a_resize.md:311
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -728,7 +728,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:485
+# --- book/chapters/28e_storage_writes.md:498
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
@@ -736,13 +736,18 @@ from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:562
+# --- book/chapters/28f_storage_bounds.md:560
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28g_storage_searches.md:225
+# --- book/chapters/28g_storage_searches.md:223
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28h_storage_sharers.md:279
+from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
+from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218
