@@ -19,7 +19,9 @@ def _aliases(x):
     given = torch.empty(0).set_(x)
     from_storage = torch.empty(0).set_(x.untyped_storage(), 1, (2,), (1,))
     parameter = torch.nn.Parameter(x)
-    return data, detached, as_ints, given, from_storage, parameter, detached[1:].detach()
+    made = torch.zeros(1).new(x.untyped_storage())
+    return (data, detached, as_ints, given, from_storage, parameter, detached[1:].detach(),
+            made)
 
 
 @pytest.mark.parametrize("grow", ["storage", "tensor"])
@@ -39,6 +41,7 @@ def test_every_alias_follows_a_growth(grow):
     aliases[5].data[3] = 13.0
     assert x[:4].tolist() == [10.0, 11.0, 12.0, 13.0]
     assert aliases[6].tolist() == [11.0, 12.0, 13.0] and aliases[3].tolist() == x[:4].tolist()
+    assert aliases[7][:4].tolist() == x[:4].tolist()
 
 
 def test_an_alias_of_a_view_follows_and_so_does_the_view_s_base():

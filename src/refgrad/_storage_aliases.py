@@ -43,6 +43,7 @@ def install() -> None:
     Tensor.untyped_storage = _noting(Tensor.untyped_storage, asker=True)
     Tensor.storage = _noting(Tensor.storage, asker=True)
     Tensor.set_ = _noting(Tensor.set_, tensors=True)  # set_(storage) and set_(tensor)
+    Tensor.new = _noting(Tensor.new)  # x.new(storage): over the storage's memory
     dtype_views.view_as_dtype = _noting(dtype_views.view_as_dtype)
     made = Parameter.__new__
     Parameter.__new__ = staticmethod(lambda cls, data=None, requires_grad=True: _shared(
@@ -54,7 +55,7 @@ def _shared(alias, source):
     return alias
 
 
-# --- book/chapters/28h_storage_sharers.md:199
+# --- book/chapters/28h_storage_sharers.md:200
 def _noting_set(setter):
     def noted(self, new) -> None:
         setter(self, new)
