@@ -37,13 +37,25 @@ def test_entries_go_with_their_tensors_and_memory():
     before = len(SHARERS)
     x = torch.arange(3.0)
     key = id(storage_root(x._data))
-    aliases = [x.detach() for _ in range(5)]
-    assert key in SHARERS and len(SHARERS[key][1]) == 6  # x and its five aliases
-    del aliases
+    x.untyped_storage()
+    parameters = [torch.nn.Parameter(x) for _ in range(5)]
+    assert key in SHARERS and len(SHARERS[key][1]) == 6  # x and the five parameters
+    del parameters
     assert len(SHARERS[key][1]) == 1
     del x
     gc.collect()
     assert key not in SHARERS and len(SHARERS) == before
+
+
+def test_a_counter_s_aliases_are_cleared_of_dead_ones():
+    x = torch.arange(3.0)
+    kept = [x.detach() for _ in range(3)]
+    assert [id(ref()) for ref in x._version_counter.aliases] == [id(t) for t in (x, *kept)]
+    for _ in range(200):
+        x.detach()
+    held = x._version_counter.aliases
+    assert len(held) < 64 and {id(ref()) for ref in held if ref() is not None} >= {
+        id(t) for t in (x, *kept)}
 
 
 def test_asking_twice_notes_a_tensor_once():

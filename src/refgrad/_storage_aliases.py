@@ -2,29 +2,41 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28h_storage_sharers.md:142
+# --- book/chapters/28h_storage_sharers.md:148
 """Noting in SHARERS the tensors on both sides of every alias."""
+
+import weakref
 
 import numpy as np
 
-from refgrad._backend import storage_root
-from refgrad._storage_sharers import share, share_over
+from refgrad._storage_sharers import share
 from refgrad._tensor import Tensor
 
 
-def _noting(method, asker=False, tensors=False):
-    """``method``, which gives an alias of ``self``, noting both in SHARERS: only ``self``
-    for an ``asker`` of its storage, and ``self`` with the tensors given, for ``tensors``."""
+def _noting(method, asker=False, tensors=False, made=False):
+    """``method``, which gives an alias of ``self``, noting both: in SHARERS, only ``self``
+    for an ``asker`` of its storage, ``self`` with the tensors given for ``tensors``, and
+    the result alone where it is ``made`` over a storage."""
     def noted(self, *args, **kwargs):
         alias = method(self, *args, **kwargs)
         if asker:
             share(self)
+        elif made:
+            share(alias)
         elif tensors:
             share(self, *(a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)))
-        elif type(self._data) is np.ndarray and alias._data is self._data:  # one memory
-            share_over(storage_root(self._data), (self, alias, self._view_base))
         else:
-            share(self, alias)
+            counter = self._version_counter
+            if counter is not None and counter is getattr(alias, "_version_counter", None):
+                try:  # detach, view(dtype): one counter, which holds the source already
+                    held = counter.aliases
+                except AttributeError:
+                    held = counter.aliases = _first(self)
+                held.append(weakref.ref(alias))
+                if len(held) >= 64 and not len(held) & (len(held) - 1):  # a power of two
+                    _prune(held)
+            else:
+                note_alias(self, alias)
         return alias
 
     noted.__name__, noted.__qualname__ = method.__name__, method.__qualname__
@@ -32,7 +44,7 @@ def _noting(method, asker=False, tensors=False):
     return noted
 
 
-# --- book/chapters/28h_storage_sharers.md:173
+# --- book/chapters/28h_storage_sharers.md:191
 def install() -> None:
     from refgrad._ops import dtype_views
     from refgrad.nn.parameter import Parameter
@@ -43,7 +55,7 @@ def install() -> None:
     Tensor.untyped_storage = _noting(Tensor.untyped_storage, asker=True)
     Tensor.storage = _noting(Tensor.storage, asker=True)
     Tensor.set_ = _noting(Tensor.set_, tensors=True)  # set_(storage) and set_(tensor)
-    Tensor.new = _noting(Tensor.new)  # x.new(storage): over the storage's memory
+    Tensor.new = _noting(Tensor.new, made=True)  # x.new(storage): over its memory
     dtype_views.view_as_dtype = _noting(dtype_views.view_as_dtype)
     made = Parameter.__new__
     Parameter.__new__ = staticmethod(lambda cls, data=None, requires_grad=True: _shared(
@@ -55,7 +67,40 @@ def _shared(alias, source):
     return alias
 
 
-# --- book/chapters/28h_storage_sharers.md:200
+# --- book/chapters/28h_storage_sharers.md:218
+def note_alias(source, alias) -> None:
+    """Note ``source`` and its ``alias`` on both their counters: NOTE [Who shares a memory]."""
+    a, b = source._version_counter, getattr(alias, "_version_counter", None)
+    if a is None or b is None or type(alias._data) is not np.ndarray:
+        share(source, alias)  # an inference tensor's, or a mode's: in the table
+        return
+    _append(a, weakref.ref(source), weakref.ref(alias))
+    if b is not a:
+        _append(b, weakref.ref(source), weakref.ref(alias))
+
+
+def _append(counter, *refs) -> None:
+    try:
+        held = counter.aliases
+    except AttributeError:
+        held = counter.aliases = []
+    held += refs
+    if len(held) >= 64 and not len(held) & (len(held) - 1):  # a power of two
+        _prune(held)
+
+
+def _first(source) -> list:
+    """A counter's first list of aliases: ``source``, and its base if it is a view (which
+    may go, while its alias stays)."""
+    base = source._view_base
+    return [weakref.ref(source)] + ([] if base is None else [weakref.ref(base)])
+
+
+def _prune(held: list) -> None:
+    alive = {id(ref()): ref for ref in held if ref() is not None}
+    held[:] = alive.values()
+
+
 def _noting_set(setter):
     def noted(self, new) -> None:
         setter(self, new)

@@ -46,10 +46,15 @@ def _entry(root) -> tuple:
 # --- book/chapters/28h_storage_sharers.md:99
 # NOTE [Who shares a memory]
 # SHARERS holds, by the memory's id, weak references to the tensors noted as
-# looking into it: both sides of every alias (detach, .data and its setter,
-# view(dtype), Parameter, set_) and every tensor asked for its storage.
-# tensors_over() starts there and follows each tensor's _view_base and the
-# views its version counter holds, with a list of tensors to visit, not
+# looking into it: both sides of the rarer aliases (the .data setter,
+# Parameter, set_, new) and every tensor asked for its storage. The common
+# aliases (detach, .data, view(dtype)) are noted more cheaply on the version
+# counters of their two sides, in a list of plain weak references, cleared
+# of dead ones whenever its length reaches a power of two; an alias that
+# shares its source's counter adds only itself, the list having begun with
+# the source (and its base) when it was made. tensors_over()
+# starts from SHARERS and follows each tensor's _view_base and the views and
+# aliases its version counter holds, with a list of tensors to visit, not
 # recursion, and keeps those whose array still looks into the memory (set_
 # may have moved one away). A growth notes them all over the new memory. A
 # tensor over the memory that it misses would need to have come there
@@ -75,5 +80,6 @@ def tensors_over(root, start=()) -> list:
         counter = t._version_counter
         if counter is not None and counter.views is not None:
             todo += [ref() for ref in (*counter.views, *counter.waiting)]
+        todo += [ref() for ref in getattr(counter, "aliases", ())]
     return [t for t in found.values()
             if type(t._data) is np.ndarray and storage_root(t._data) is root]
