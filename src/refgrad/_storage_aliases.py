@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28h_storage_sharers.md:148
+# --- book/chapters/28h_storage_sharers.md:152
 """Noting in SHARERS the tensors on both sides of every alias."""
 
 import weakref
@@ -44,7 +44,7 @@ def _noting(method, asker=False, tensors=False, made=False):
     return noted
 
 
-# --- book/chapters/28h_storage_sharers.md:191
+# --- book/chapters/28h_storage_sharers.md:195
 def install() -> None:
     from refgrad._ops import dtype_views
     from refgrad.nn.parameter import Parameter
@@ -67,7 +67,7 @@ def _shared(alias, source):
     return alias
 
 
-# --- book/chapters/28h_storage_sharers.md:218
+# --- book/chapters/28h_storage_sharers.md:222
 def note_alias(source, alias) -> None:
     """Note ``source`` and its ``alias`` on both their counters: NOTE [Who shares a memory]."""
     a, b = source._version_counter, getattr(alias, "_version_counter", None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28h_storage_sharers.md:54
+# --- book/chapters/28h_storage_sharers.md:58
 """The tensors known to look into each memory, so that a growing storage finds them."""
 
 import weakref
@@ -43,7 +43,7 @@ def _entry(root) -> tuple:
             lambda ref: known.pop(ref.key, None))
 
 
-# --- book/chapters/28h_storage_sharers.md:99
+# --- book/chapters/28h_storage_sharers.md:103
 # NOTE [Who shares a memory]
 # SHARERS holds, by the memory's id, weak references to the tensors noted as
 # looking into it: both sides of the rarer aliases (the .data setter,
