@@ -745,7 +745,7 @@ from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28h_storage_sharers.md:335
+# --- book/chapters/28h_storage_sharers.md:342
 from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 

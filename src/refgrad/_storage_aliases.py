@@ -2,14 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28h_storage_sharers.md:152
+# --- book/chapters/28h_storage_sharers.md:161
 """Noting in SHARERS the tensors on both sides of every alias."""
-
-import weakref
 
 import numpy as np
 
-from refgrad._storage_sharers import share
+from refgrad._storage_sharers import Noted, share
 from refgrad._tensor import Tensor
 
 
@@ -32,7 +30,7 @@ def _noting(method, asker=False, tensors=False, made=False):
                     held = counter.aliases
                 except AttributeError:
                     held = counter.aliases = _first(self)
-                held.append(weakref.ref(alias))
+                held.append(Noted(alias))
                 if len(held) >= 64 and not len(held) & (len(held) - 1):  # a power of two
                     _prune(held)
             else:
@@ -44,7 +42,7 @@ def _noting(method, asker=False, tensors=False, made=False):
     return noted
 
 
-# --- book/chapters/28h_storage_sharers.md:195
+# --- book/chapters/28h_storage_sharers.md:202
 def install() -> None:
     from refgrad._ops import dtype_views
     from refgrad.nn.parameter import Parameter
@@ -67,16 +65,16 @@ def _shared(alias, source):
     return alias
 
 
-# --- book/chapters/28h_storage_sharers.md:222
+# --- book/chapters/28h_storage_sharers.md:229
 def note_alias(source, alias) -> None:
     """Note ``source`` and its ``alias`` on both their counters: NOTE [Who shares a memory]."""
     a, b = source._version_counter, getattr(alias, "_version_counter", None)
     if a is None or b is None or type(alias._data) is not np.ndarray:
         share(source, alias)  # an inference tensor's, or a mode's: in the table
         return
-    _append(a, weakref.ref(source), weakref.ref(alias))
+    _append(a, Noted(source), Noted(alias))
     if b is not a:
-        _append(b, weakref.ref(source), weakref.ref(alias))
+        _append(b, Noted(source), Noted(alias))
 
 
 def _append(counter, *refs) -> None:
@@ -93,7 +91,7 @@ def _first(source) -> list:
     """A counter's first list of aliases: ``source``, and its base if it is a view (which
     may go, while its alias stays)."""
     base = source._view_base
-    return [weakref.ref(source)] + ([] if base is None else [weakref.ref(base)])
+    return [Noted(source)] + ([] if base is None else [Noted(base)])
 
 
 def _prune(held: list) -> None:

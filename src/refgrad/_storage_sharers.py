@@ -17,6 +17,12 @@ from refgrad._backend import storage_root
 SHARERS: dict = {}
 
 
+class Noted(weakref.ref):
+    """A weak reference these tables hold, told apart from a user's by swap_tensors."""
+
+    __slots__ = ("key",)
+
+
 def share(*tensors) -> None:
     """Note that each of ``tensors``, and the base of each that is a view, looks into the
     memory its array looks into."""
@@ -34,7 +40,8 @@ def share_over(root, tensors) -> None:
     known, forget = entry[1], entry[2]
     for t in tensors:
         if t is not None and id(t) not in known:
-            known[id(t)] = weakref.KeyedRef(t, forget, id(t))
+            ref = known[id(t)] = Noted(t, forget)
+            ref.key = id(t)
 
 
 def _entry(root) -> tuple:
@@ -43,7 +50,7 @@ def _entry(root) -> tuple:
             lambda ref: known.pop(ref.key, None))
 
 
-# --- book/chapters/28h_storage_sharers.md:103
+# --- book/chapters/28h_storage_sharers.md:110
 # NOTE [Who shares a memory]
 # SHARERS holds, by the memory's id, weak references to the tensors noted as
 # looking into it: both sides of the rarer aliases (the .data setter,
@@ -61,7 +68,9 @@ def _entry(root) -> tuple:
 # without an alias or a view: an array that refgrad wraps anew for its own
 # work (a saved output unpacked, a gradient handed on) is one, and stays on
 # the old memory if it outlives the growth. The entries go with their
-# tensors and memories, by the references' callbacks.
+# tensors and memories, by the references' callbacks. The references are of
+# a class of their own, Noted, so that swap_tensors, which refuses a tensor
+# a user holds weakly, does not count them.
 # A device's memory has no single Python object to key it by: a growth of a
 # storage on a device still asks the garbage collector for every tensor.
 def tensors_over(root, start=()) -> list:
