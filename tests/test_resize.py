@@ -42,15 +42,6 @@ def test_numpy_memory_is_remembered_only_while_its_array_lives():
     assert not shares_numpy_memory(storage_root(torch.arange(3.0)._data))
 
 
-def test_an_alias_outside_the_view_registry_keeps_the_old_memory():
-    # The difference the chapter names: torch's detach() would follow the growth.
-    x = torch.ones(3)
-    d = x.detach()
-    x.resize_(10)
-    d[0] = 5.0
-    assert x[0].item() == 1.0 and d.tolist() == [5.0, 1.0, 1.0]
-
-
 def test_an_expanded_view_moves_with_its_strides():
     base = torch.arange(2.0)
     e = base.expand(3, 2)

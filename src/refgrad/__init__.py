@@ -719,7 +719,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:315
+# --- book/chapters/28a_resize.md:321
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -736,7 +736,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:485
+# --- book/chapters/28e_storage_writes.md:498
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
@@ -744,13 +744,18 @@ from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_bounds  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28f_storage_bounds.md:562
+# --- book/chapters/28f_storage_bounds.md:560
 from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28g_storage_searches.md:225
+# --- book/chapters/28g_storage_searches.md:223
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/28h_storage_sharers.md:342
+from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
+from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/29b_aliases_under_modes.md:218

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28f_storage_bounds.md:414
+# --- book/chapters/28f_storage_bounds.md:412
 """UntypedStorage.from_file: a storage over the bytes of a file, mapped into memory."""
 
 import errno
@@ -39,7 +39,7 @@ def _file_arguments(args, kwargs) -> tuple:
     return named["filename"], bool(named["shared"]), named["nbytes"]
 
 
-# --- book/chapters/28f_storage_bounds.md:452
+# --- book/chapters/28f_storage_bounds.md:450
 def _mapped(filename: str, shared: bool, nbytes: int):
     mode = "read-write" if shared else "read-only"
     try:
@@ -68,7 +68,7 @@ def _mapped(filename: str, shared: bool, nbytes: int):
         os.close(fd)
 
 
-# --- book/chapters/28f_storage_bounds.md:487
+# --- book/chapters/28f_storage_bounds.md:485
 def _from_file(*args, **kwargs):
     filename, shared, nbytes = _file_arguments(args, kwargs)
     if nbytes == 0:

@@ -41,7 +41,7 @@ def _typed_to(self, *, device, non_blocking=False):
     return TypedStorage(wrap_storage=moved, dtype=self.dtype, _internal=True)
 
 
-# --- book/chapters/28f_storage_bounds.md:212
+# --- book/chapters/28f_storage_bounds.md:210
 _DEPRECATED = ("The argument 'device' of Tensor.{}() is deprecated. Please do not pass "
                "this argument.")
 
@@ -104,7 +104,7 @@ TypedStorage.share_memory_ = lambda self: (self._untyped_storage.share_memory_()
 TypedStorage.is_shared = lambda self: self._untyped_storage.is_shared()
 
 
-# --- book/chapters/28f_storage_bounds.md:290
+# --- book/chapters/28f_storage_bounds.md:288
 _NAMES = ("buffer", "byte_order", "count", "offset", "dtype")
 _ORDERS = {"little": "<", "big": ">", "native": "="}
 
@@ -148,7 +148,7 @@ def _type_name(value) -> str:
     return type_name(value)
 
 
-# --- book/chapters/28f_storage_bounds.md:335
+# --- book/chapters/28f_storage_bounds.md:333
 def _order(named: dict, dtype) -> str:
     """The NumPy byte order of the buffer's elements."""
     if dtype in (_dtype.uint8, _dtype.int8):
@@ -170,7 +170,7 @@ def _buffer_bytes(buffer) -> memoryview:
                         f"'{type(buffer).__name__}'") from None
 
 
-# --- book/chapters/28f_storage_bounds.md:358
+# --- book/chapters/28f_storage_bounds.md:356
 def _from_buffer(*args, **kwargs):
     named = _from_buffer_arguments(args, kwargs)
     dtype = named["dtype"]
@@ -211,7 +211,7 @@ UntypedStorage.from_buffer = staticmethod(_from_buffer)
 TypedStorage.from_buffer = staticmethod(_typed_from_buffer)
 
 
-# --- book/chapters/28f_storage_bounds.md:531
+# --- book/chapters/28f_storage_bounds.md:529
 def _unpickled(data: bytes, device: str):
     raise AttributeError("type object 'torch.storage.UntypedStorage' has no attribute 'dtype'")
 

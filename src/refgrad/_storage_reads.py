@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28g_storage_searches.md:86
+# --- book/chapters/28g_storage_searches.md:83
 """What torch refuses of indexing and reading through a tensor over a shrunk storage."""
 
 import functools
@@ -49,7 +49,7 @@ def _refuse(refused) -> None:
         raise RuntimeError(refused)
 
 
-# --- book/chapters/28g_storage_searches.md:137
+# --- book/chapters/28g_storage_searches.md:134
 def check_assigned(target, indices, index, value) -> None:
     """check_indexed for ``target[index] = value``, unless torch fills through a mask."""
     if isinstance(index, Tensor) and index._data.dtype.kind == "b" and (
@@ -58,7 +58,7 @@ def check_assigned(target, indices, index, value) -> None:
     check_indexed(target, indices)
 
 
-# --- book/chapters/28g_storage_searches.md:153
+# --- book/chapters/28g_storage_searches.md:151
 def _checking_along(method):
     """``method`` (index_fill_ or index_copy_), checked first as an index along a dim."""
     @functools.wraps(method)
@@ -74,7 +74,7 @@ def _checking_along(method):
     return checked
 
 
-# --- book/chapters/28g_storage_searches.md:186
+# --- book/chapters/28g_storage_searches.md:184
 NOT_ALLOCATED = (
     "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
     "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
@@ -112,7 +112,7 @@ def install() -> None:
 install()
 
 
-# --- book/chapters/28g_storage_searches.md:245
+# --- book/chapters/28g_storage_searches.md:243
 PAST_THE_END = ("refgrad: this tensor's elements reach {} bytes into a storage resized to "
                 "{} bytes; torch would read memory it no longer holds there, and refgrad "
                 "refuses instead")

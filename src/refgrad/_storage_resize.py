@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28e_storage_writes.md:293
+# --- book/chapters/28e_storage_writes.md:294
 """UntypedStorage.resize_: a storage given another size, under its tensors."""
 
 import functools
@@ -17,6 +17,7 @@ from refgrad._from_numpy import shares_numpy_memory
 from refgrad._ops.resize import NOT_RESIZABLE, _strided
 from refgrad._ops.resize import _bytes as _all_bytes
 from refgrad._signatures import type_name
+from refgrad._storage_sharers import share_over, tensors_over
 from refgrad._tensor import Tensor
 from refgrad._zero_tensors import UNALLOCATED
 
@@ -28,7 +29,7 @@ def resizable(self) -> bool:
     return storage_root(self._array) is self._array and not shares_numpy_memory(self._array)
 
 
-# --- book/chapters/28e_storage_writes.md:325
+# --- book/chapters/28e_storage_writes.md:327
 def _read_size(args, kwargs) -> int:
     if kwargs:
         raise TypeError("StorageBase.resize_() takes no keyword arguments")
@@ -55,7 +56,7 @@ def resize_(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:356
+# --- book/chapters/28e_storage_writes.md:358
 # NOTE [A storage smaller than its memory]
 # A storage resized to fewer bytes than its memory keeps the memory, since
 # its tensors' arrays hold it, and reports the size it was given. The size
@@ -76,7 +77,7 @@ def give_size(root, nbytes: int) -> None:
     SIZES[key] = (held, nbytes)
 
 
-# --- book/chapters/28e_storage_writes.md:380
+# --- book/chapters/28e_storage_writes.md:382
 def _move(storage, nbytes: int) -> None:
     root = storage._array
     kept, memory = storage.nbytes(), np.zeros(nbytes, dtype=np.uint8)
@@ -86,11 +87,22 @@ def _move(storage, nbytes: int) -> None:
         memory[:kept] = _storages._bytes(root)
         memory = array_module(device_of(root)).asarray(memory)
     where = (str(device_of(root)), data_ptr(root), root.nbytes)
-    for t in [o for o in gc.get_objects() if isinstance(o, Tensor)]:
-        data = getattr(t, "_data", None)  # a subclass may hold no array
-        if hasattr(data, "base") and _where(storage_root(data)) == where:
-            t._data = _rebuilt(memory, data_ptr(data) - where[1], data)
+    sharers = _sharers(root, where)
+    for t in sharers:
+        t._data = _rebuilt(memory, data_ptr(t._data) - where[1], t._data)
+    if isinstance(memory, np.ndarray):
+        share_over(memory, sharers)
     storage_moved(root, memory, storage)
+
+
+def _sharers(root, where) -> list:
+    """The tensors over ``root``: from the table of chapter "The tensors that share a
+    memory", or, on a device, from every tensor alive (NOTE [Who shares a memory])."""
+    if isinstance(root, np.ndarray):
+        return tensors_over(root)
+    return [t for t in [o for o in gc.get_objects() if isinstance(o, Tensor)]
+            if hasattr(getattr(t, "_data", None), "base")  # a subclass may hold no array
+            and _where(storage_root(t._data)) == where]
 
 
 def storage_moved(root, memory, storage=None) -> None:
@@ -122,7 +134,7 @@ def _where(root) -> tuple:
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/28e_storage_writes.md:430
+# --- book/chapters/28e_storage_writes.md:443
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -133,7 +145,7 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:450
+# --- book/chapters/28e_storage_writes.md:463
 def _without_bytes(t) -> bool:
     root = storage_root(t._data)
     given = SIZES.get(id(root))

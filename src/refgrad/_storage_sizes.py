@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28g_storage_searches.md:58
+# --- book/chapters/28g_storage_searches.md:55
 """The sizes of the storages that are smaller than their memory."""
 
 # id(memory) -> (weak reference to it, the bytes its storage reports):

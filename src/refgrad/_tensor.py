@@ -20,13 +20,15 @@ class VersionCounter:
     ``value`` is the count. ``views`` holds weak references to the views whose
     ``grad_fn`` follows the writes and is current, or None while there have
     been none; ``waiting``, set with it, those whose ``grad_fn`` a write put
-    out of date.
+    out of date. ``aliases``, unset until the first, holds weak references to
+    the tensors on either side of an alias made of a tensor with this counter
+    (NOTE [Who shares a memory]).
     """
 
-    __slots__ = ("value", "views", "waiting")
+    __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:543
+# --- book/chapters/03_tensor.md:545
 class _Versions:
     __slots__ = ()
 
@@ -49,7 +51,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:588
+# --- book/chapters/03_tensor.md:590
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -57,7 +59,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:602
+# --- book/chapters/03_tensor.md:604
 class _Detach:
     __slots__ = ()
 
@@ -105,14 +107,14 @@ class _Detach:
             self._version_counter = stop_counting(self) or _fresh_counter()
 
 
-# --- book/chapters/03_tensor.md:654
+# --- book/chapters/03_tensor.md:656
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:931
+# --- book/chapters/03_tensor.md:933
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -145,7 +147,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:972
+# --- book/chapters/03_tensor.md:974
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -171,12 +173,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1004
+# --- book/chapters/03_tensor.md:1006
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1021
+# --- book/chapters/03_tensor.md:1023
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:115
+# --- book/chapters/03_tensor.md:117
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/03_tensor.md:136
+# --- book/chapters/03_tensor.md:138
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -32,7 +32,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:162
+# --- book/chapters/03_tensor.md:164
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -85,7 +85,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:216
+# --- book/chapters/03_tensor.md:218
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -100,7 +100,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:238
+# --- book/chapters/03_tensor.md:240
 class _Storage:
     __slots__ = ()
 
@@ -149,14 +149,14 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:730
+# --- book/chapters/03_tensor.md:732
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:742
+# --- book/chapters/03_tensor.md:744
 class _Python:
     __slots__ = ()
 
@@ -223,7 +223,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:822
+# --- book/chapters/03_tensor.md:824
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -262,7 +262,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:872
+# --- book/chapters/03_tensor.md:874
 class _Numbers:
     __slots__ = ()
 

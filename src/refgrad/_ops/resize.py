@@ -164,8 +164,14 @@ def _grown(root, nbytes: int):
 
 def _move_sharers(t, root, memory) -> None:
     """Rebuild, on ``memory``, the arrays of the tensors that shared ``root`` with ``t``."""
-    sharers = [] if t._view_base is None else [t._view_base]
-    sharers += [v for v in (r() for r in all_views(t._version_counter)) if v is not None]
+    from refgrad._storage_sharers import share_over, tensors_over
+
+    if isinstance(root, np.ndarray):  # NOTE [Who shares a memory]
+        sharers = tensors_over(root, (t,))
+        share_over(memory, sharers)  # t too: it goes over ``memory`` next
+    else:
+        sharers = [v for v in (t._view_base, *(r() for r in all_views(t._version_counter)))
+                   if v is not None]
     for other in sharers:
         data = other._data
         if other is not t and storage_root(data) is root:
@@ -181,7 +187,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:300
+# --- book/chapters/28a_resize.md:306
 def resize_as_(self, the_template, *, memory_format=None):
     return resize_(self, the_template.shape, memory_format=memory_format)
 

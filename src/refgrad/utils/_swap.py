@@ -75,12 +75,20 @@ def _check_uses(t, name: str) -> None:
 
 
 # --- book/chapters/21b_layers_and_losses.md:554
+def _users_weak_references(t) -> list:
+    """The weak references to ``t`` but those the storage tables hold (chapter "The
+    tensors that share a memory")."""
+    from refgrad._storage_sharers import Noted
+
+    return [ref for ref in weakref.getweakrefs(t) if type(ref) is not Noted]
+
+
 def swap_tensors(t1, t2) -> None:
     """Give ``t1`` everything ``t2`` holds and the other way round; both stay themselves."""
     from refgrad._ops.views import unwatch, watch  # chapter "Views and their history"
 
     for t, name in ((t1, "t1"), (t2, "t2")):
-        if len(weakref.getweakrefs(t)) > len(_watching(t)):
+        if len(_users_weak_references(t)) > len(_watching(t)):
             raise RuntimeError(f"Cannot swap {name} because it has weakref associated with it")
     if (_extra_slots(type(t1)) != _extra_slots(type(t2))
             or hasattr(t1, "__dict__") != hasattr(t2, "__dict__")):

@@ -17,7 +17,7 @@ __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1916
+# --- book/chapters/21b_layers_and_losses.md:1924
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -34,5 +34,5 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:1956
+# --- book/chapters/21b_layers_and_losses.md:1964
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
