@@ -253,15 +253,15 @@ def _strided_alone(data, holder) -> bool:
     as_strided (through a holder of its own) leave such chains behind a
     gradient. Nobody outside holds a link, so nobody else can see the memory.
     """
-    if not (data.flags.c_contiguous or _dense(data)):
-        return False
     # the first link: data's base, sole_holder's local, the argument, `link`, getrefcount's
     link, held = holder, 5
     while (after := getattr(link, "base", None)) is not None:
         if sys.getrefcount(link) > held:
             return False
         link, held = after, 3  # the link before, `link`, getrefcount's argument
-    return type(link) is ndarray and sys.getrefcount(link) <= held
+    # The layout last: a broadcast gradient, the commonest view here, fails the walk first.
+    return (type(link) is ndarray and sys.getrefcount(link) <= held
+            and (data.flags.c_contiguous or _dense(data)))
 
 
 def _stolen(grad):
