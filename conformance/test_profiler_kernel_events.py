@@ -126,6 +126,9 @@ def more_gradients():
     x.clamp(low, high).sum().backward()
     (x @ torch.ones(3)).sum().backward()
     torch.where(x > 0, x, 0.0).sum().backward()
+    i, j = torch.zeros(2).long(), torch.ones(2, 2).long()
+    x[i].sum().backward()
+    x[:, j].sum().backward()
 
 
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,

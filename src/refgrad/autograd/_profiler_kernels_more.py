@@ -17,12 +17,13 @@ split: *narrow(0 . . .){slice(0 . . . .){$VIEW}}
 split_with_sizes: *$VIEW
 unbind: *select(0 . .){$VIEW}
 index.Tensor: $VIEW?adjacent *reshape(i .)?adjacent{view(i .)}
+_index_put_impl_: $VIEW?adjacent *reshape(i .)?adjacent{view(i .)}
 logical_and_: logical_and(0 1 0)
 logical_or_: logical_or(0 1 0)
 """
 
 
-# --- book/chapters/22f_more_kernel_events.md:87
+# --- book/chapters/22f_more_kernel_events.md:88
 def _given(args) -> list:
     return [t for t in args[1] if t is not None] if len(args) > 1 else []
 
@@ -46,7 +47,7 @@ CONDITIONS = {
 }
 
 
-# --- book/chapters/22f_more_kernel_events.md:115
+# --- book/chapters/22f_more_kernel_events.md:116
 def index_sizes(args) -> list:
     """The sizes of the first index tensor, the ``i`` of an event's shapes."""
     return list(_given(args)[0].shape)
@@ -60,7 +61,7 @@ def pieces(args, result) -> int:
     return len(_given(args))
 
 
-# --- book/chapters/22f_more_kernel_events.md:140
+# --- book/chapters/22f_more_kernel_events.md:152
 _WHERE_FORMS = ("Scalar", "ScalarSelf", "ScalarOther", "self")  # by which are tensors
 
 
