@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22f_more_kernel_events.md:61
+# --- book/chapters/22f_more_kernel_events.md:64
 """More of the ops torch's kernels call, for the table of NOTE [Kernel events]."""
 
 TABLE = """
@@ -23,7 +23,7 @@ logical_or_: logical_or(0 1 0)
 """
 
 
-# --- book/chapters/22f_more_kernel_events.md:88
+# --- book/chapters/22f_more_kernel_events.md:91
 def _given(args) -> list:
     return [t for t in args[1] if t is not None] if len(args) > 1 else []
 
@@ -47,7 +47,7 @@ CONDITIONS = {
 }
 
 
-# --- book/chapters/22f_more_kernel_events.md:116
+# --- book/chapters/22f_more_kernel_events.md:119
 def index_sizes(args) -> list:
     """The sizes of the first index tensor, the ``i`` of an event's shapes."""
     return list(_given(args)[0].shape)
@@ -61,7 +61,7 @@ def pieces(args, result) -> int:
     return len(_given(args))
 
 
-# --- book/chapters/22f_more_kernel_events.md:152
+# --- book/chapters/22f_more_kernel_events.md:155
 _WHERE_FORMS = ("Scalar", "ScalarSelf", "ScalarOther", "self")  # by which are tensors
 
 
