@@ -106,7 +106,7 @@ def more_kernels():
     F.mse_loss(f, f, reduction="sum"), F.mse_loss(f, f, reduction="none")
     f.split(1), f.split([1, 2], 1), f.chunk(2), f.unbind(0), f.narrow(1, 1, 2)
     f[i], f[j], f[:, i], f[i, i], f[i, :, None]
-    f.sum().item(), bool(f.sum()), f.bool().logical_and_(f > 0)
+    f.sum().item(), bool(f.sum()), float(f.sum()), int(f.sum()), f.bool().logical_and_(f > 0)
     v = torch.ones(3)
     torch.outer(v, v), torch.ger(v, v)
     torch.where(f > 0, f, 0.0), torch.where(f > 0, 0.0, f), torch.where(f > 0, 1, 0.0)
