@@ -98,9 +98,42 @@ def a_users_mode_under_inference_mode():
         F.linear(a, w), a.t().reshape(6), a.neg().sum()
 
 
+def more_kernels():
+    f, i, j = torch.ones(2, 3), torch.zeros(2).long(), torch.ones(2, 2).long()
+    torch.arange(5), torch.arange(1, 5), torch.arange(0.0, 3, 2), torch.eye(3), torch.eye(2, 3)
+    f.max(1), f.min(0), f.max(1, keepdim=True), torch.ones(3).min(0)
+    torch.var_mean(f), torch.var_mean(f, 1), torch.std_mean(f, 1, keepdim=True)
+    F.mse_loss(f, f, reduction="sum"), F.mse_loss(f, f, reduction="none")
+    f.split(1), f.split([1, 2], 1), f.chunk(2), f.unbind(0), f.narrow(1, 1, 2)
+    f[i], f[j], f[:, i], f[i, i], f[i, :, None]
+    f.sum().item(), bool(f.sum()), float(f.sum()), int(f.sum()), f.bool().logical_and_(f > 0)
+    v = torch.ones(3)
+    torch.outer(v, v), torch.ger(v, v)
+    torch.where(f > 0, f, 0.0), torch.where(f > 0, 0.0, f), torch.where(f > 0, 1, 0.0)
+    torch.where(f > 0, v.long(), 0.5)
+    n, m = v.long(), v.int()
+    n * 2, m * 2, n > 2.5, m > 2, n.bool() * 2, n + 2.5, n % 2.5, n[0] > 2.5
+
+
+def more_gradients():
+    x = _x()
+    F.layer_norm(x, (3,)).sum().backward()
+    F.layer_norm(x * 1, (3,)).backward(torch.ones(2, 3))
+    torch.cat([x, x]).sum().backward()
+    x.narrow(1, 1, 2).sum().backward()
+    x.clamp(torch.zeros(3), torch.ones(3)).sum().backward()
+    low, high = torch.zeros(3, requires_grad=True), torch.ones(3, requires_grad=True)
+    x.clamp(low, high).sum().backward()
+    (x @ torch.ones(3)).sum().backward()
+    torch.where(x > 0, x, 0.0).sum().backward()
+    i, j = torch.zeros(2).long(), torch.ones(2, 2).long()
+    x[i].sum().backward()
+    x[:, j].sum().backward()
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
-            a_users_mode_under_inference_mode]
+            a_users_mode_under_inference_mode, more_kernels, more_gradients]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1736
+# --- book/chapters/16_functions.md:1741
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -147,7 +147,7 @@ from refgrad._ops.sums_and_stacks import cumsum, stack, sum, unbind
 from refgrad._ops.reshaping import expand, reshape, squeeze, unsqueeze, view
 
 
-# --- book/chapters/16a_pointwise.md:706
+# --- book/chapters/16a_pointwise.md:708
 from refgrad._ops.clamps import clamp, clamp_max, clamp_min, clip
 from refgrad._ops.pointwise import (
     abs, maximum, minimum, relu, rsqrt, sigmoid, sign, sqrt, tan, tanh,
@@ -166,11 +166,11 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:479
+# --- book/chapters/16c_linalg.md:484
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1385
+# --- book/chapters/16d_indexing.md:1393
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2005
+# --- book/chapters/16d_indexing.md:2013
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -766,7 +766,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:199
+# --- book/chapters/29o_numbers_under_modes.md:204
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 

@@ -231,6 +231,10 @@ FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may le
 def _scalar(t, kind):
     if t._data.size != 1:
         raise ValueError("only one element tensors can be converted to Python scalars")
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad.utils._numbers_under_modes import composite_read
+
+        return kind(composite_read("item", t, one_number))  # item's event under a profile
     return kind(one_number(t))
 
 
@@ -262,7 +266,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:874
+# --- book/chapters/03_tensor.md:878
 class _Numbers:
     __slots__ = ()
 

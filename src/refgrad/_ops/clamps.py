@@ -67,9 +67,11 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     # place, as it does for a tensor subclass.
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
+    from refgrad.utils._python_dispatch import _profiler_alone
 
-    on = modes_on()
-    both, joined = min is not None and max is not None, _joined if on else _joined_
+    on = modes_on()  # the profiler is no mode: in place under it, as in torch's profile
+    joined = _joined if on and not _profiler_alone() else _joined_
+    both = min is not None and max is not None
     low = high = None
     if wanted[1] or wanted[2]:
         zero = wrapped(0.0, g.dtype, g) if on else 0.0
@@ -85,7 +87,7 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     return where(inside, g, zero), low, high
 
 
-# --- book/chapters/16a_pointwise.md:401
+# --- book/chapters/16a_pointwise.md:403
 def _joined(a, b, how):
     return a.logical_and(b) if how == "and" else a.logical_or(b)
 
@@ -94,7 +96,7 @@ def _joined_(a, b, how):
     return a.logical_and_(b) if how == "and" else a.logical_or_(b)
 
 
-# --- book/chapters/16a_pointwise.md:413
+# --- book/chapters/16a_pointwise.md:415
 _SELF_MIN_MAX = ("self", "min", "max")
 CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
@@ -104,7 +106,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:433
+# --- book/chapters/16a_pointwise.md:435
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -133,7 +135,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:538
+# --- book/chapters/16a_pointwise.md:540
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -167,7 +169,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:578
+# --- book/chapters/16a_pointwise.md:580
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -192,7 +194,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:609
+# --- book/chapters/16a_pointwise.md:611
 def _bool():
     from refgrad._dtype import bool as bool_
 

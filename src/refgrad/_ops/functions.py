@@ -228,7 +228,12 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
             _check_where_number(number, _dtype.result_type(input, other))
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A number in where]
         from refgrad.autograd._formula_steps import numbers_wrapped
+        from refgrad.autograd._profiler_composites import beginning
 
+        if not (isinstance(input, Tensor) and isinstance(other, Tensor)) and beginning("where"):
+            from refgrad.autograd._profiler_kernels_more import where_profiled
+
+            return where_profiled(condition, input, other)  # its events as in torch's profile
         input, other = numbers_wrapped(condition, input, other)
     on_host = type(condition._data) is np.ndarray
     for t in (input, other):
@@ -247,7 +252,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:344
+# --- book/chapters/16_functions.md:349
 def _shape_error(caught) -> bool:
     """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
     return caught.__suppress_context__ or str(caught).startswith("operands could not be")
@@ -273,7 +278,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:564
+# --- book/chapters/16_functions.md:569
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -287,7 +292,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1164
+# --- book/chapters/16_functions.md:1169
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -297,7 +302,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1205
+# --- book/chapters/16_functions.md:1210
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

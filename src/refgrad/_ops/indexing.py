@@ -198,13 +198,16 @@ def zeros_as(t, sizes):
 
 def _index_grad(g, indices, sizes):
     from refgrad.autograd._formula_steps import modes_on, zeros_seen
+    from refgrad.utils._python_dispatch import _profiler_alone
 
+    if modes_on() and _profiler_alone():  # the profiler is no mode: torch's own steps
+        return written(_put_by_row(INDEX_PUT, zeros_seen(g, sizes, True), indices, g, True))
     if modes_on():  # NOTE [Indexing's gradient under a mode]
         return _put_by_row(PUBLIC_INDEX_PUT, zeros_seen(g, sizes, True), indices, g, True)
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:862
+# --- book/chapters/16d_indexing.md:865
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the

@@ -49,14 +49,15 @@ DOT = register(Op(
 MV = register(Op(
     "mv", "MvBackward0", ("self", "vec"), forward=np.matmul, promote=False,
     backward=lambda g, self=None, vec=None: (
-        g.reshape(g.shape[0], 1) * vec if vec is not None else None,
+        ger(g, vec) if vec is not None else None,  # its events as torch's: chapter "More
+        # events inside torch's kernels"
         self.t().mv(g) if self is not None else None,
     ),
     saves=(("self", ("vec",)), ("vec", ("self",))),
 ))
 
 
-# --- book/chapters/16c_linalg.md:100
+# --- book/chapters/16c_linalg.md:101
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -100,7 +101,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:283
+# --- book/chapters/16c_linalg.md:284
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -134,7 +135,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:327
+# --- book/chapters/16c_linalg.md:328
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -162,7 +163,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:364
+# --- book/chapters/16c_linalg.md:365
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -181,7 +182,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:391
+# --- book/chapters/16c_linalg.md:392
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -192,7 +193,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:408
+# --- book/chapters/16c_linalg.md:409
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -207,7 +208,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:428
+# --- book/chapters/16c_linalg.md:429
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -229,10 +230,12 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:461
+# --- book/chapters/16c_linalg.md:462
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})
+    if switched_on.dispatch_modes and state.dispatch_modes and beginning("outer"):
+        return composite_event("outer", (input, vec2), outer, input, vec2)  # under a profile
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -243,4 +246,6 @@ def outer(input, vec2):
 def ger(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("ger", ger, (input, vec2), {})
+    if switched_on.dispatch_modes and state.dispatch_modes and beginning("ger"):
+        return composite_event("ger", (input, vec2), ger, input, vec2)  # under a profile
     return outer(input, vec2)

@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:935
+# --- book/chapters/16d_indexing.md:938
 def select_backward(g, input_sizes, dim, index):
     return _call(SELECT_BACKWARD, g, input_sizes=tuple(input_sizes), dim=dim, index=index)
 
@@ -106,7 +106,7 @@ def select_at(input, dim, index, subscript):
     return _call(SELECT, input, dim=dim, index=index)
 
 
-# --- book/chapters/16d_indexing.md:974
+# --- book/chapters/16d_indexing.md:977
 def narrow(input, dim, start, length):
     from refgrad._random_factories import whole_number
 
@@ -121,6 +121,11 @@ def narrow(input, dim, start, length):
         from refgrad.utils._python_dispatch import dispatch_composite
 
         return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # its event under a profile:
+        from refgrad.autograd._profiler_composites import beginning, composite_event
+
+        if beginning("narrow"):  # chapter "More events inside torch's kernels"
+            return composite_event("narrow", given, narrow, *given)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -132,7 +137,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:1004
+# --- book/chapters/16d_indexing.md:1012
 def narrow_bounds(input, dim, start) -> tuple:
     """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
     from refgrad._tensor_values import wrap_dim

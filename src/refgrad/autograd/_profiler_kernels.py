@@ -8,6 +8,8 @@
 import math
 import re
 
+from refgrad.autograd import _profiler_kernels_more as more
+
 _COPY = "_to_copy({0} . . . . . .){{empty_strided(. . . . . .) copy_({0} {0} .)}}"
 _MACROS = {  # a condition after a macro's name goes to its first event
     "WRAP": "to(. . . . .){" + _COPY.format(".") + "}",  # a Python number, converted
@@ -23,10 +25,10 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:84
+# --- book/chapters/22e_kernel_events.md:86
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
-gt lt ge le eq ne remainder: $WRAP?wrap
+gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
 rsub: sub(. 0 .){$WRAP?wrap}
 expand select slice transpose unsqueeze squeeze permute diagonal: $VIEW
 t: transpose(0 . .){$VIEW}
@@ -55,7 +57,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:120
+# --- book/chapters/22e_kernel_events.md:122
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -68,8 +70,9 @@ nll_loss_backward: zero_(r)
 _softmax_backward_data _log_softmax_backward_data: contiguous(0 .)?loose0{$CLONE0}
 linalg_vector_norm: as_strided(r . . .)?squeezed3
 native_layer_norm: $EMPTY $EMPTY $EMPTY view(m .) view(m .)
-mse_loss: resize_(0 . .)?meaned $EMPTY?meaned mean(0 . . . .)?meaned{sum(0 . . . .){
-    as_strided(r . . .) fill_(u .)} div_(r .){$WRAP}}
+mse_loss: resize_(0 . .)?reduced $EMPTY?reduced mean(0 . . . .)?meaned{sum(0 . . . .){
+    as_strided(r . . .) fill_(u .)} div_(r .){$WRAP}} sum(0 . . . .)?summed{as_strided(r . . .)
+    fill_(u .)}
 mse_loss_backward.default: zeros_like(1 . . . . .){empty_like(1 . . . . .){$EMPTY} zero_(1)}
     mse_loss_backward(0 1 2 . r)
 mm: resolve_conj(r) resolve_conj(1)?ordered1 $CLONE1?scattered1 resolve_conj(0)?ordered0
@@ -87,9 +90,9 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:157
-_TOKEN = re.compile(r"\{|\}|[\w.!]+\([^)]*\)(?:\?\w+)?")
-_EVENT = re.compile(r"([\w.!]+)\(([^)]*)\)(?:\?(\w+))?")
+# --- book/chapters/22e_kernel_events.md:160
+_TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
+_EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
 _ENTRIES: dict = {}
 
@@ -116,8 +119,9 @@ def _parsed(text: str) -> list:
 
 def entry(name: str, overload: str):
     """The events ``name.overload``'s kernel makes, or None."""
-    if not _ENTRIES:
-        for line in re.split(r"\n(?=\S)", _TABLE.strip()):
+    if not _ENTRIES:  # with chapter "More events inside torch's kernels"
+        _CONDITIONS.update(more.CONDITIONS)
+        for line in re.split(r"\n(?=\S)", (_TABLE + more.TABLE).strip()):
             names, _, events = line.partition(":")
             for op in names.split():
                 _ENTRIES[op] = _parsed(events)
@@ -125,7 +129,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:200
+# --- book/chapters/22e_kernel_events.md:204
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -155,21 +159,26 @@ def _shape(slot: str, args, result) -> list:
         return [0]
     if slot == "m":  # the rows a layer norm takes its means over, flat
         return [math.prod(result[1].shape)]
+    if slot == "i":  # the first index tensor's
+        return more.index_sizes(args)
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:267
+# --- book/chapters/22e_kernel_events.md:274
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
     number = args[1] if len(args) > 1 else None
     if type(number) not in (bool, int, float) or not hasattr(args[0], "_data"):
         return False
-    kind = args[0].dtype
-    if not (kind.is_floating_point or kind.is_complex):
-        return False
     own = {bool: refgrad.bool, int: refgrad.int64, float: refgrad.float64}[type(number)]
-    return own is not kind
+    return own is not _promoted(args)
+
+
+def _promoted(args):
+    from refgrad._dtype import result_type
+
+    return result_type(args[0], args[1])
 
 
 def _dense(tensor) -> bool:
@@ -196,13 +205,15 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:306
+# --- book/chapters/22e_kernel_events.md:316
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
         args[2] if len(args) > 2 else kwargs.get("keepdim", False)),
     "cast": lambda args, kwargs, result: _first(result).dtype is not args[0].dtype,
     "cast0": lambda args, kwargs, result: _converted(args, 0, result),
+    "promoted0": lambda args, kwargs, result: type(args[1]) in (bool, int, float) and (
+        args[0].dtype is not _promoted(args)),
     "cast1": lambda args, kwargs, result: _converted(args, 1, result),
     "dense": lambda args, kwargs, result: _preserved(kwargs) and _dense(args[0]),
     "loose": lambda args, kwargs, result: _preserved(kwargs) and not _dense(args[0]),
@@ -217,8 +228,9 @@ _CONDITIONS = {
         args[3] if len(args) > 3 else kwargs.get("keepdim", False)),
     "loose0": lambda args, kwargs, result: not args[0].is_contiguous(),
     "alldims": lambda args, kwargs, result: len(args) < 2 or args[1] is None,
-    "meaned": lambda args, kwargs, result: (
-        args[2] if len(args) > 2 else kwargs.get("reduction", 1)) == 1,
+    "meaned": lambda args, kwargs, result: _reduction(args, kwargs) == 1,
+    "summed": lambda args, kwargs, result: _reduction(args, kwargs) == 2,
+    "reduced": lambda args, kwargs, result: _reduction(args, kwargs) != 0,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
 }
@@ -229,11 +241,15 @@ def _converted(args, i: int, result) -> bool:
     return hasattr(value, "_data") and value.dim() > 0 and value.dtype is not result.dtype
 
 
+def _reduction(args, kwargs) -> int:
+    return args[2] if len(args) > 2 else kwargs.get("reduction", 1)
+
+
 def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:347
+# --- book/chapters/22e_kernel_events.md:364
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -246,13 +262,17 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         name, slots, condition, inside = event
         if condition is not None and not _CONDITIONS[condition](args, kwargs, result):
             continue
+        if name[0] == "*":  # NOTE [Kernel events that repeat]
+            once = (name[1:], slots, condition, inside)
+            waiting.extend([(once, None)] * more.pieces(args, result))
+            continue
         listed = [_shape(slot, args, result) for slot in slots] if shapes else None
         full = name[1:] if name[0] == "!" else "aten::" + name
         waiting.append((event, recorder.begin(full, listed)))
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:388
+# --- book/chapters/22e_kernel_events.md:409
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

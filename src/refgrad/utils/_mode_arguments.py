@@ -12,14 +12,14 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_schemas import SCHEMAS
 
 
-# --- book/chapters/29d_mode_arguments.md:196
+# --- book/chapters/29d_mode_arguments.md:197
 def schema_name(row: str, overload: str) -> str:
     """The schema of ``row`` called as torch's ``overload``."""
     named = f"{row}.{overload}"
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:216
+# --- book/chapters/29d_mode_arguments.md:217
 REQUIRED = object()
 CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
@@ -46,7 +46,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:258
+# --- book/chapters/29d_mode_arguments.md:259
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -77,7 +77,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:294
+# --- book/chapters/29d_mode_arguments.md:295
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -99,7 +99,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:320
+# --- book/chapters/29d_mode_arguments.md:321
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -123,7 +123,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:358
+# --- book/chapters/29d_mode_arguments.md:359
 # NOTE [Parameters a row keeps from a mode]
 # A row's parameter that torch's schema has no place for is left out of what a
 # mode is handed, and made again from the arguments the mode passes back.
@@ -133,7 +133,7 @@ def _strided_geometry(params) -> dict:
     return {"self_geometry": storage_geometry(params["self"])}  # the offset stays as passed
 
 
-# --- book/chapters/29d_mode_arguments.md:373
+# --- book/chapters/29d_mode_arguments.md:374
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -176,7 +176,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:432
+# --- book/chapters/29d_mode_arguments.md:433
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -233,7 +233,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:499
+# --- book/chapters/29d_mode_arguments.md:500
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before

@@ -63,6 +63,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     # torch's formula passes by position, as a user's call would
     "mul_scalar": "self, other", "div_scalar": "self, other",
     "index_put": "self, indices, values, accumulate=False",
+    "_index_put_impl_": "self, indices, values, accumulate=False",
     "threshold_backward": "grad_output, self, threshold",
     "_softmax_backward_data": "grad_output, output, dim, input_dtype",
     "_log_softmax_backward_data": "grad_output, output, dim, input_dtype",

@@ -32,10 +32,15 @@ def composite_read(name: str, t, read):
     reaches them whole: NOTE [Composites read whole]."""
     if composite_whole((t,)):
         return dispatch_op(name, read, (t,), {})
+    from refgrad.autograd._profiler_composites import beginning, composite_event
+
+    if beginning(name):  # its events under a profile: chapter "More events inside torch's
+        inner = (composite_event, "item", (t,), read, t) if name == "is_nonzero" else (read, t)
+        return composite_event(name, (t,), *inner)  # kernels", is_nonzero's holding item's
     return read(t)
 
 
-# --- book/chapters/29o_numbers_under_modes.md:114
+# --- book/chapters/29o_numbers_under_modes.md:119
 def resolve_conj(input):
     if composite_whole((input,)) and _modes_on():  # NOTE [Composite ops below autograd]
         return dispatch_composite("resolve_conj", resolve_conj, (input,), {})
