@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1277
+# --- book/chapters/16u_convolution_and_pooling.md:1282
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -42,12 +42,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(out.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1322
+# --- book/chapters/16u_convolution_and_pooling.md:1327
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1332
+# --- book/chapters/16u_convolution_and_pooling.md:1337
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -94,7 +94,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1391
+# --- book/chapters/16u_convolution_and_pooling.md:1396
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -136,7 +136,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1436
+# --- book/chapters/16u_convolution_and_pooling.md:1441
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -158,7 +158,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1467
+# --- book/chapters/16u_convolution_and_pooling.md:1472
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -197,7 +197,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1509
+# --- book/chapters/16u_convolution_and_pooling.md:1514
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

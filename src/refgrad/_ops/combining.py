@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:797
+# --- book/chapters/16h_scatter.md:796
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import warnings
@@ -27,7 +27,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:827
+# --- book/chapters/16h_scatter.md:826
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -49,7 +49,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:850
+# --- book/chapters/16h_scatter.md:849
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -87,7 +87,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:924
+# --- book/chapters/16h_scatter.md:923
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -125,7 +125,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:963
+# --- book/chapters/16h_scatter.md:962
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -142,7 +142,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:989
+# --- book/chapters/16h_scatter.md:988
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -166,7 +166,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1019
+# --- book/chapters/16h_scatter.md:1018
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -189,7 +189,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1053
+# --- book/chapters/16h_scatter.md:1052
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -207,7 +207,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1072
+# --- book/chapters/16h_scatter.md:1071
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -228,7 +228,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1101
+# --- book/chapters/16h_scatter.md:1100
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -255,7 +255,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1129
+# --- book/chapters/16h_scatter.md:1128
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number

@@ -184,7 +184,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:559
+# --- book/chapters/16h_scatter.md:558
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -226,7 +226,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:602
+# --- book/chapters/16h_scatter.md:601
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -252,7 +252,7 @@ def _bool():
     return _dtype.bool
 
 
-# --- book/chapters/16h_scatter.md:693
+# --- book/chapters/16h_scatter.md:692
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -291,7 +291,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:741
+# --- book/chapters/16h_scatter.md:740
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})
