@@ -216,3 +216,159 @@ def test_index_copy_of_a_scalar_source_into_a_vector_and_into_a_scalar():
     assert torch.zeros(3).index_copy(0, torch.tensor([1]), torch.tensor(2.0)).tolist() == [
         0.0, 2.0, 0.0]
     assert torch.zeros(()).index_copy(0, torch.tensor([0, 0]), torch.ones(2)).item() == 1.0
+
+
+def _table():
+    return (torch.arange(15.0, dtype=torch.float64).reshape(5, 3) * 0.37 - 2).sin()
+
+
+_BAG_INPUT, _BAG_OFFSETS = [1, 2, 4, 4, 0, 3, 1], [0, 2, 2, 5]
+
+
+def _by_hand(mode, padding_idx=None, include_last_offset=False, sample_weights=None):
+    """The bags built one at a time from picked rows, the gradients by autograd of those ops."""
+    w = _table().requires_grad_()
+    starts = _BAG_OFFSETS[:-1] if include_last_offset else _BAG_OFFSETS
+    ends = starts[1:] + [len(_BAG_INPUT)]
+    out = []
+    for start, end in zip(starts, ends):
+        picked = [p for p in range(start, end) if _BAG_INPUT[p] != padding_idx]
+        if not picked:
+            out.append(torch.zeros(3, dtype=torch.float64))
+            continue
+        rows = w[torch.tensor([_BAG_INPUT[p] for p in picked])]
+        if sample_weights is not None:
+            rows = rows * sample_weights[torch.tensor(picked)].unsqueeze(1)
+        out.append(rows.sum(0) if mode == "sum" else rows.mean(0) if mode == "mean"
+                   else rows.max(0).values)
+    return w, torch.stack(out)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx, include_last_offset", [
+    (None, False), (4, False), (-1, False), (None, True), (1, True)])
+def test_embedding_bag_matches_its_bags_built_by_hand(mode, padding_idx, include_last_offset):
+    w, expected = _by_hand(mode, 4 if padding_idx == -1 else padding_idx, include_last_offset)
+    mine = _table().requires_grad_()
+    out = F.embedding_bag(torch.tensor(_BAG_INPUT), mine, torch.tensor(_BAG_OFFSETS), mode=mode,
+                          padding_idx=padding_idx, include_last_offset=include_last_offset)
+    assert type(out.grad_fn).__name__ == "EmbeddingBagBackward0"
+    assert out.dtype == torch.float64 and torch.allclose(out, expected)
+    g = torch.arange(1.0, out.numel() + 1, dtype=torch.float64).reshape(out.shape)
+    (theirs,) = torch.autograd.grad((expected * g).sum(), w)
+    (ours,) = torch.autograd.grad((out * g).sum(), mine)
+    assert torch.allclose(ours, theirs)
+
+
+@pytest.mark.parametrize("padding_idx", [None, 1])
+def test_embedding_bag_per_sample_weights_get_their_gradient(padding_idx):
+    weights = torch.tensor([0.5, -1.0, 2.0, 0.25, 1.5, -0.75, 3.0], dtype=torch.float64)
+    theirs_p = weights.clone().requires_grad_()
+    w, expected = _by_hand("sum", padding_idx, sample_weights=theirs_p)
+    mine, mine_p = _table().requires_grad_(), weights.clone().requires_grad_()
+    out = F.embedding_bag(torch.tensor(_BAG_INPUT), mine, torch.tensor(_BAG_OFFSETS),
+                          mode="sum", per_sample_weights=mine_p, padding_idx=padding_idx)
+    assert [type(f).__name__ for f, _ in out.grad_fn.next_functions] == [
+        "AccumulateGrad", "AccumulateGrad"]
+    assert torch.allclose(out, expected)
+    g = torch.arange(1.0, 13.0, dtype=torch.float64).reshape(4, 3)
+    theirs = torch.autograd.grad((expected * g).sum(), (w, theirs_p), allow_unused=True)
+    ours = torch.autograd.grad((out * g).sum(), (mine, mine_p))
+    assert torch.allclose(ours[0], theirs[0])
+    assert torch.allclose(ours[1], torch.zeros(7, dtype=torch.float64) if theirs[1] is None
+                          else theirs[1])
+    if padding_idx is not None:
+        assert ours[1][[p for p, i in enumerate(_BAG_INPUT) if i == padding_idx]].eq(0).all()
+
+
+def test_embedding_bag_of_a_matrix_is_one_bag_a_row():
+    table = _table().requires_grad_()
+    out = F.embedding_bag(torch.tensor([[1, 2, 4], [4, 0, 3]]), table, mode="max")
+    assert type(out.grad_fn).__name__ == "EmbeddingBagBackward0"
+    assert torch.equal(out, torch.stack([table[[1, 2, 4]].max(0).values,
+                                         table[[4, 0, 3]].max(0).values]))
+    assert out.grad_fn.next_functions[1] == (None, 0)
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda w: F.embedding_bag(torch.tensor([1]), w), ValueError,
+     "offsets has to be a 1D Tensor but got None"),
+    (lambda w: F.embedding_bag(torch.tensor([[1]]), w, torch.tensor([0])), ValueError,
+     "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+     "length sequences. However, found offsets of type <class 'torch.Tensor'>"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w, torch.tensor([[0]])), ValueError,
+     "offsets has to be a 1D Tensor"),
+    (lambda w: F.embedding_bag(torch.tensor([[[1]]]), w), ValueError,
+     "input has to be 1D or 2D Tensor, but got Tensor of dimension 3"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w, torch.tensor([0]), mode="min"), ValueError,
+     "mode has to be one of sum, mean or max"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w[0], torch.tensor([0])), ValueError,
+     "weight has to be a 2D Tensor, but got Tensor of dimension 1"),
+    (lambda w: F.embedding_bag(torch.tensor([1, 2]), w, torch.tensor([0]),
+                               per_sample_weights=torch.ones(3)), ValueError,
+     "embedding_bag: If per_sample_weights (torch.Size([3])) is not None, then it must have the "
+     "same shape as the input (torch.Size([2]))"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w, torch.tensor([0]), mode="max",
+                               per_sample_weights=torch.ones(1)), NotImplementedError,
+     "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+     "mode='sum' (got mode='max'). Please open a feature request on GitHub."),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w, torch.tensor([0]), mode="max",
+                               scale_grad_by_freq=True), ValueError,
+     "max mode does not support scaling the gradient by the frequency"),
+    (lambda w: F.embedding_bag(torch.tensor([1.0]), w, torch.tensor([0]), padding_idx=5),
+     RuntimeError, "padding_idx must be within the number of embeddings, -5 through 4, but "
+     "got 5"),
+    (lambda w: F.embedding_bag(torch.tensor([1.0]), w, torch.tensor([0])), RuntimeError,
+     "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+     "Long, Int; but got torch.FloatTensor instead (while checking arguments for "
+     "embedding_bag)"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w.int(), torch.tensor([0])), RuntimeError,
+     "Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+     "Half, BFloat16, Float, Double; but got torch.IntTensor instead (while checking "
+     "arguments for embedding_bag)"),
+    (lambda w: F.embedding_bag(torch.tensor([1, 2]), w, torch.tensor([1])), RuntimeError,
+     "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+     "position 0. However, got 1\n[ torch.LongTensor{} ]"),
+    (lambda w: F.embedding_bag(torch.tensor([1]), w, torch.tensor([0, 5])), RuntimeError,
+     "offsets[-1] can not be greater than input's length 1 but got offsets[-1] of 5"),
+    (lambda w: F.embedding_bag(torch.tensor([0, 7]), w, torch.tensor([0]), mode="sum"),
+     RuntimeError, "Index 1 of input takes value 7 which is not in the valid range [0, 5)"),
+    (lambda w: F.embedding_bag(torch.tensor([0, -1]), w, torch.tensor([0]), mode="max"),
+     RuntimeError, "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to "
+     "be -1"),
+    (lambda w: F.embedding_bag(torch.tensor([0, 7]), w.double(), torch.tensor([0])),
+     RuntimeError, "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to "
+     "be 7"),
+])
+def test_embedding_bag_refuses_as_torch(call, error, text):
+    with pytest.raises(error, match=f"^{re.escape(text)}$"):
+        call(torch.ones(5, 3))
+
+
+def test_embedding_bag_swaps_the_old_argument_order_back_with_a_warning():
+    table = _table()
+    with pytest.warns(UserWarning, match="^Argument order of nn.functional.embedding_bag was "
+                      "changed. Usage `embedding_bag\\(weight, input, ...\\)` is deprecated"):
+        out = F.embedding_bag(table, torch.tensor([[1, 2]]), mode="sum")
+    assert torch.equal(out, (table[1] + table[2]).unsqueeze(0))
+
+
+def test_cholesky_under_a_mode_is_handed_upper_only_when_it_is_not_the_default():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = []
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if "cholesky" in str(func):
+                seen.append((str(func), args[1:], kwargs or {}))
+            return func(*args, **(kwargs or {}))
+
+    a = torch.eye(2, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with Seen():
+            upper = a.cholesky(True)
+            lower = torch.cholesky(a)
+    assert seen == [("aten.cholesky.default", (True,), {}), ("aten.cholesky.default", (), {})]
+    assert type(upper.grad_fn).__name__ == type(lower.grad_fn).__name__ == "CholeskyBackward0"

@@ -549,7 +549,7 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:242
+# --- book/chapters/16zj_small_functions_and_refusals.md:267
 from refgrad._ops.old_cholesky import cholesky
 
 

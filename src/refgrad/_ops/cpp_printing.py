@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:53
+# --- book/chapters/16zj_small_functions_and_refusals.md:59
 """A tensor as torch's C++ prints it into a message (ATen's printer, 80 columns)."""
 
 import math
@@ -34,7 +34,7 @@ def _format(values):
     return 1.0, 7 if biggest == 0 else biggest + 6, "{:.4f}"
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:88
+# --- book/chapters/16zj_small_functions_and_refusals.md:94
 def _matrix(values, indent, linesize=80):
     scale, width, form = _format(values)
     rows, cols = values.shape
@@ -55,13 +55,16 @@ def _matrix(values, indent, linesize=80):
     return "".join(out)
 
 
+# --- book/chapters/16zj_small_functions_and_refusals.md:121
 def cpp_print(t) -> str:
-    """``t`` (two dimensions or more) as torch's C++ streams it into an error message."""
+    """``t`` (not a vector) as torch's C++ streams it into an error message."""
     from refgrad._typename import c_tensor_type_name
 
     values = np.asarray(t.detach()._data).astype(np.float64)  # the printer reads doubles
     text = ""
-    if values.size and values.ndim == 2:
+    if values.ndim == 0:  # the value as C++ writes a double
+        text = f"{float(values):g}\n"
+    elif values.size and values.ndim == 2:
         text = _matrix(values, 0)
     elif values.size:  # the matrices, the first index running fastest
         blocks = []

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:189
+# --- book/chapters/16zj_small_functions_and_refusals.md:206
 """torch.cholesky and Tensor.cholesky: the deprecated factorization, with its own node."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -41,6 +41,7 @@ CHOLESKY = register(Op(
 ))
 
 
+# --- book/chapters/16zj_small_functions_and_refusals.md:251
 def _cholesky(input, upper=False):
     # chapter "Warnings given once": at the caller's line, however wrapped
     warn_once("cholesky", CHOLESKY_DEPRECATED, stacklevel=None)

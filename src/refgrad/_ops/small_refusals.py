@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:152
+# --- book/chapters/16zj_small_functions_and_refusals.md:167
 """Refusals torch makes in words refgrad's kernels would not: empty convolution inputs."""
 
 
