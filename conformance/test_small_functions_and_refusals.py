@@ -372,3 +372,34 @@ def test_cholesky_under_a_mode_is_handed_upper_only_when_it_is_not_the_default()
             lower = torch.cholesky(a)
     assert seen == [("aten.cholesky.default", (True,), {}), ("aten.cholesky.default", (), {})]
     assert type(upper.grad_fn).__name__ == type(lower.grad_fn).__name__ == "CholeskyBackward0"
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bags_gradient_is_a_node_without_a_derivative(mode):
+    table = _table().requires_grad_()
+    out = F.embedding_bag(torch.tensor([1, 2, 4]), table, torch.tensor([0, 1]), mode=mode)
+    g = torch.ones(2, 3, dtype=torch.float64, requires_grad=True)
+    (gw,) = torch.autograd.grad(out, table, g, create_graph=True)
+    assert type(gw.grad_fn).__name__ == "EmbeddingBagBackwardBackward0"
+    assert gw.grad_fn.next_functions[0][0] is not None
+    with pytest.raises(NotImplementedError, match="^the derivative for '_embedding_bag_backward' "
+                       "is not implemented.$"):
+        torch.autograd.grad(gw.sum(), g)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda d: d.cholesky(True), "cholesky"),
+    (lambda d: F.embedding_bag(torch.tensor([1, 2]), d, torch.tensor([0])), "_embedding_bag"),
+])
+def test_forward_ad_is_refused_as_torch_refuses_it(call, name):
+    import torch.autograd.forward_ad as fwAD
+
+    primal = torch.eye(3, dtype=torch.float64) * 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with fwAD.dual_level():
+            dual = fwAD.make_dual(primal, torch.ones(3, 3, dtype=torch.float64))
+            with pytest.raises(NotImplementedError, match=f"^Trying to use forward AD with {name} "
+                               "that does not support it because it has not been implemented "
+                               "yet.\nPlease file an issue to PyTorch"):
+                call(dual)

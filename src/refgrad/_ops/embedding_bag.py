@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
 
@@ -58,40 +58,73 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
 
 
 # --- book/chapters/16zj_small_functions_and_refusals.md:373
-def _backward(g, weight, indices, offsets, mode, include_last_offset, padding_idx,
-              per_sample_weights=None):
-    from refgrad._tensor import make_tensor
-
-    grad, w = np.asarray(g._data), np.asarray(weight._data)
-    idx, starts = np.asarray(indices._data), np.asarray(offsets._data)
-    count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
+def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
+                     include_last_offset, padding_idx):
+    w, idx = np.asarray(weight._data), np.asarray(indices._data)
+    count, bag, kept = _bags(idx, np.asarray(offsets._data), include_last_offset, padding_idx)
     gw = np.zeros_like(w)
     if mode == 2:
         rows = _maxima(w, idx, count, bag, kept)[1]
         b, col = np.nonzero(rows >= 0)
         np.add.at(gw, (rows[b, col], col), grad[b, col])
-        return make_tensor(gw), None
+        return gw
     scale = kept.astype(w.dtype)
     if mode == 1:
         scale = scale / np.maximum(np.bincount(bag[kept], minlength=count), 1)[bag]
     if per_sample_weights is not None:
-        scale = scale * np.asarray(per_sample_weights._data)
+        scale = scale * per_sample_weights
     np.add.at(gw, idx, grad[bag] * scale[:, None])
-    gp = None
-    if per_sample_weights is not None:
-        gp = make_tensor(np.where(kept, (grad[bag] * w[idx]).sum(1), 0).astype(w.dtype))
-    return make_tensor(gw), gp
+    return gw
 
 
+def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset, padding_idx,
+                            operation):
+    idx = np.asarray(indices._data)
+    _, bag, kept = _bags(idx, np.asarray(offsets._data), include_last_offset, padding_idx)
+    return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:405
+def _refused(name):
+    def backward(grads, **unused):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+    return backward
+
+
+_WEIGHT_GRADIENT = register(Op(
+    "_embedding_bag_backward", "EmbeddingBagBackwardBackward0", ("grad", "per_sample_weights"),
+    forward=_weight_gradient, backward=_refused("_embedding_bag_backward"), promote=False,
+    tangent=no_forward_formula("_embedding_bag_backward")))
+_SAMPLE_WEIGHT_GRADIENT = register(Op(
+    "_embedding_bag_per_sample_weights_backward", "NotImplemented", ("grad", "weight"),
+    forward=_sample_weight_gradient, promote=False, hides=("operation",),
+    backward=_refused("_embedding_bag_per_sample_weights_backward"),
+    tangent=no_forward_formula("_embedding_bag_per_sample_weights_backward")))
+
+
+def _backward(g, weight, indices, offsets, mode, include_last_offset, padding_idx,
+              per_sample_weights=None):
+    bags = {"indices": indices, "offsets": offsets, "include_last_offset": include_last_offset,
+            "padding_idx": padding_idx}
+    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {"weight": weight, "mode": mode, **bags})
+    if per_sample_weights is None:
+        return gw, None
+    return gw, call(_SAMPLE_WEIGHT_GRADIENT, (g, weight), {
+        "operation": "_embedding_bag_per_sample_weights_backward", **bags})
+
+
+_EITHER = ("weight", "per_sample_weights")  # saved when either gradient is wanted
 EMBEDDING_BAG = register(Op(
     "_embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"),
     forward=_forward, backward=_backward, promote=False,
-    saves=(("weight", ("weight", "per_sample_weights")),
+    saves=(("indices", _EITHER), ("offsets", _EITHER), ("weight", _EITHER),
            ("per_sample_weights", ("weight",))),
+    hides=("include_last_offset",), tangent=no_forward_formula("_embedding_bag"),
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:413
+# --- book/chapters/16zj_small_functions_and_refusals.md:451
 def _check_kernel(weight, input, offsets, mode, padding_idx):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -130,7 +163,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:458
+# --- book/chapters/16zj_small_functions_and_refusals.md:496
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -155,7 +188,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:486
+# --- book/chapters/16zj_small_functions_and_refusals.md:524
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

@@ -12,7 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import check_square, failure
 from refgrad._ops.inverses import _cholesky_ex
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
@@ -37,7 +37,7 @@ def _factor(a, upper):
 CHOLESKY = register(Op(
     "cholesky", "CholeskyBackward0", ("self",), forward=_factor,
     backward=lambda grads, result, upper: cholesky_backward((grads,), result, upper),
-    promote=False, saves=(("result", ("self",)),),
+    promote=False, saves=(("result", ("self",)),), tangent=no_forward_formula("cholesky"),
 ))
 
 
