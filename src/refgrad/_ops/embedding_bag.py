@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -39,7 +40,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:348
+# --- book/chapters/16zj_small_functions_and_refusals.md:349
 def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_offset,
              padding_idx):
     idx, starts = np.asarray(indices._data), np.asarray(offsets._data)
@@ -57,7 +58,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:373
+# --- book/chapters/16zj_small_functions_and_refusals.md:374
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
                      include_last_offset, padding_idx):
     w, idx = np.asarray(weight._data), np.asarray(indices._data)
@@ -84,7 +85,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:405
+# --- book/chapters/16zj_small_functions_and_refusals.md:406
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -98,8 +99,8 @@ _WEIGHT_GRADIENT = register(Op(
     tangent=no_forward_formula("_embedding_bag_backward")))
 _SAMPLE_WEIGHT_GRADIENT = register(Op(
     "_embedding_bag_per_sample_weights_backward", "NotImplemented", ("grad", "weight"),
-    forward=_sample_weight_gradient, promote=False, hides=("operation",),
-    backward=_refused("_embedding_bag_per_sample_weights_backward"),
+    forward=_sample_weight_gradient, promote=False, hides=UNSHOWN,  # it shows nothing
+    backward=_no_derivative,
     tangent=no_forward_formula("_embedding_bag_per_sample_weights_backward")))
 
 
@@ -119,12 +120,12 @@ EMBEDDING_BAG = register(Op(
     "_embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"),
     forward=_forward, backward=_backward, promote=False,
     saves=(("indices", _EITHER), ("offsets", _EITHER), ("weight", _EITHER),
-           ("per_sample_weights", ("weight",))),
+           ("per_sample_weights", _EITHER)),
     hides=("include_last_offset",), tangent=no_forward_formula("_embedding_bag"),
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:451
+# --- book/chapters/16zj_small_functions_and_refusals.md:452
 def _check_kernel(weight, input, offsets, mode, padding_idx):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -163,7 +164,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:496
+# --- book/chapters/16zj_small_functions_and_refusals.md:497
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -188,7 +189,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:524
+# --- book/chapters/16zj_small_functions_and_refusals.md:525
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
