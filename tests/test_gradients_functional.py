@@ -87,6 +87,10 @@ RECIPES.update({
                         # check them against torch instead
                         params=lambda shapes: st.just({"indices": torch.tensor([[1, 2, 1],
                                                                                 [0, 3, 1]])})),
+    "_embedding_bag": Recipe(  # "mean" and "max" are checked against torch in conformance
+        lambda w, p: F.embedding_bag(torch.tensor([1, 2, 1, 0, 3]), w, torch.tensor([0, 2, 2]),
+                                     mode="sum", per_sample_weights=p), ("any", "any"),
+        shapes=st.just([(4, 3), (5,)]), twice=False),
     "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
                               params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
     **{f"{kind}_pad{k}d": Recipe(

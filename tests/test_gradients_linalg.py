@@ -65,6 +65,12 @@ def _positive_definite(a):
     return a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype, device=a.device)
 
 
+def _quiet(call):
+    with warnings.catch_warnings():  # the deprecated torch.cholesky warns
+        warnings.simplefilter("ignore")
+        return call()
+
+
 _SQUARE = st.sampled_from([[(1, 1)], [(2, 2)], [(3, 3)], [(2, 3, 3)], [(2, 1, 2, 2)]])
 _SOLVE_SHAPES = st.sampled_from([[(2, 2), (2,)], [(3, 3), (3, 2)], [(2, 3, 3), (3,)],
                                  [(2, 3, 3), (2, 3)], [(2, 2), (3, 2, 1)], [(2, 2, 2), (3, 2)],
@@ -149,6 +155,8 @@ RECIPES.update({
     "linalg_cholesky_ex": Recipe(
         lambda a, upper: torch.linalg.cholesky(_positive_definite(a), upper=upper), ("small",),
         _one_of("upper", False, True), shapes=_SQUARE),
+    "cholesky": Recipe(lambda a, upper: _quiet(lambda: _positive_definite(a).cholesky(upper)),
+                       ("small",), _one_of("upper", False, True), shapes=_SQUARE),
     "linalg_solve_ex": Recipe(
         lambda a, b, left: torch.linalg.solve(_conditioned(a), b, left=left), ("small", "any"),
         _solve_sides, shapes=_SOLVE_SHAPES),

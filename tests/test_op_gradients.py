@@ -57,6 +57,8 @@ WITHOUT_FORWARD_FORMULA = {
     "_ctc_loss_tensor": ([(2, 1, 3)], {"targets": torch.tensor([[1]]),
                                        "input_lengths": torch.tensor([2]),
                                        "target_lengths": torch.tensor([1])}),
+    "cholesky": ([(2, 2)], {"upper": False}),
+    "_embedding_bag": ([(4, 3), (5,)], {}),
 }
 # the name torch's refusal gives a row of another overload
 TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss"}
@@ -69,6 +71,14 @@ COVERED = [name for name in DIFFERENTIABLE if name in RECIPES]  # the others fai
 def drawn_case(data, name):
     """Inputs (leaves), keyword parameters and a random generator for the row ``name``."""
     return draw_case(data, RECIPES[name])
+
+
+def _sample_weights_gradient(a):
+    """The per-sample weights' gradient of a bag of ``a``'s rows: its node has no derivative."""
+    weights = torch.ones(2, dtype=a.dtype, requires_grad=True)
+    bags = F.embedding_bag(torch.tensor([0, 1]), a.view(2, 1), torch.tensor([0]), mode="sum",
+                           per_sample_weights=weights)
+    return torch.autograd.grad(bags.sum(), weights, create_graph=True)[0]
 
 
 _UNDERIVABLE_CALLS = {
@@ -106,6 +116,8 @@ _UNDERIVABLE_CALLS = {
     "_ctc_loss_backward": (lambda a: _ctc_gradient(a.view(1, 1, 2)), "_ctc_loss_backward"),
     "_ctc_loss_backward_tensor": (lambda a: _ctc_gradient(a.view(1, 1, 2), torch.tensor([1])),
                                   "_ctc_loss_backward"),
+    "_embedding_bag_per_sample_weights_backward": (
+        lambda a: _sample_weights_gradient(a), "_embedding_bag_per_sample_weights_backward"),
     "out_written.1": (lambda a: torch.softmax(a.detach(), 0, out=a * 1), "softmax"),
     "out_written.2": (lambda a: torch.softmax(a, 0, out=a * 2), "softmax"),
     "out_written.3": (lambda a: torch.floor_divide(a, a * 3, out=a * 2), "floor_divide"),

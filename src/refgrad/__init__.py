@@ -184,11 +184,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:751
+# --- book/chapters/16e_rounding_and_bits.md:752
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:803
+# --- book/chapters/16e_rounding_and_bits.md:804
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1196
+# --- book/chapters/16h_scatter.md:1195
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1334
+# --- book/chapters/16h_scatter.md:1333
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1523
+# --- book/chapters/16j_products_and_shapes.md:1528
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1571
+# --- book/chapters/16j_products_and_shapes.md:1576
 from refgrad import functional
 
 
@@ -257,15 +257,15 @@ from refgrad import functional
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:836
+# --- book/chapters/16k_order_statistics.md:837
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1047
+# --- book/chapters/16k_order_statistics.md:1048
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1330
+# --- book/chapters/16k_order_statistics.md:1331
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -442,17 +442,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:681
+# --- book/chapters/16u_convolution_and_pooling.md:686
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1261
+# --- book/chapters/16u_convolution_and_pooling.md:1266
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1581
+# --- book/chapters/16u_convolution_and_pooling.md:1586
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -555,6 +555,10 @@ from refgrad._ops.view_copy_outs import (  # noqa: F811
     select_copy, slice_copy, squeeze_copy, t_copy, transpose_copy, unfold_copy,
     unsqueeze_copy, view_copy,
 )
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:267
+from refgrad._ops.old_cholesky import cholesky
 
 
 # --- book/chapters/18c_zero_tensors.md:186

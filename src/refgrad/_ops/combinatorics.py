@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1300
+# --- book/chapters/16j_products_and_shapes.md:1302
 """cartesian_prod and combinations: torch's compositions of meshgrid."""
 
 import numpy as np
@@ -14,6 +14,9 @@ from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 def cartesian_prod(*tensors):
     if handed_whole(tensors):  # NOTE [Composite ops below autograd]
         return dispatch_composite("cartesian_prod", cartesian_prod, tensors, {})
+    for t in tensors:  # torch checks each is a vector, even a lone one
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
     if len(tensors) == 1:
         return tensors[0]
     from refgrad._ops.sums_and_stacks import stack

@@ -56,11 +56,14 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     """The convolution of two arrays, in the layout the contraction leaves."""
     n, kind = weight.ndim - 2, input.dtype
     wide = np.float32 if kind == np.float16 else np.int64 if kind.kind in "iu" else kind
+    batch, channels = input.shape[0], input.shape[1]
+    if not channels:  # NOTE [No input channels]; torch's sizes, for an empty kernel too
+        return np.zeros((batch, 0, *(
+            (size + 2 * p - d * (k - 1) - 1) // s + 1 for size, k, s, p, d in zip(
+                input.shape[2:], weight.shape[2:], stride, padding, dilation))), kind)
     padded = np.pad(input.astype(wide), [(0, 0), (0, 0), *((p, p) for p in padding)])
     windows = windowed(padded, weight.shape[2:], stride, dilation)
-    batch, channels, positions = input.shape[0], input.shape[1], windows.shape[2:2 + n]
-    if not channels:  # NOTE [No input channels]
-        return np.zeros((batch, 0, *positions), kind)
+    positions = windows.shape[2:2 + n]
     windows = windows.reshape(batch, groups, channels // groups, *windows.shape[2:])
     kernel = weight.astype(wide).reshape(groups, weight.shape[0] // groups, *weight.shape[1:])
     out, taps = _subscripts(n)
@@ -71,7 +74,7 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:144
+# --- book/chapters/16u_convolution_and_pooling.md:147
 def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
@@ -104,7 +107,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, _format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:184
+# --- book/chapters/16u_convolution_and_pooling.md:187
 # NOTE [A 1-d convolution's layout follows its weight]
 # torch's CPU kernels see a 1-d convolution as a 2-d one: the input made
 # row-major first, the weight unsqueezed at dimension 2 as it is. When that
@@ -129,7 +132,7 @@ def _format_strides(shape, fmt):
     return format_strides(shape, fmt)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:225
+# --- book/chapters/16u_convolution_and_pooling.md:228
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -139,7 +142,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:244
+# --- book/chapters/16u_convolution_and_pooling.md:247
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -159,7 +162,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:270
+# --- book/chapters/16u_convolution_and_pooling.md:273
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -202,7 +205,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:320
+# --- book/chapters/16u_convolution_and_pooling.md:323
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

@@ -19,10 +19,11 @@ from refgrad._ops.table import Op, register
 # included.
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
            "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups",
-           "targets", "input_lengths", "target_lengths", "blank", "zero_infinity")
+           "targets", "input_lengths", "target_lengths", "blank", "zero_infinity",
+           "indices", "offsets", "include_last_offset", "padding_idx")  # embedding_bag's, 16zj
 
 
-# --- book/chapters/16e_rounding_and_bits.md:267
+# --- book/chapters/16e_rounding_and_bits.md:268
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
 
 

@@ -21,7 +21,8 @@ def _checked(input, q, interpolation):
     if not isinstance(q, Tensor):
         q = float(q)
         if not 0 <= q <= 1:
-            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+            # as C++ prints a double: 2, not 2.0
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
     if input.numel() == 0:
         raise RuntimeError("quantile() input tensor must be non-empty")
     if isinstance(q, Tensor) and q.ndim > 1:
@@ -35,7 +36,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:687
+# --- book/chapters/16k_order_statistics.md:688
 def _scalar_tensor(q, input):
     """``q`` as a 0-d tensor of the input's dtype and device, as torch's scalar_tensor."""
     from refgrad._from_data import tensor
@@ -74,7 +75,7 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]])  # the sizes worked out, as torch asks
 
 
-# --- book/chapters/16k_order_statistics.md:739
+# --- book/chapters/16k_order_statistics.md:740
 def _ranks(rows, q, skip_nan: bool):
     from refgrad._ops.arithmetic import sub_scalar
 
@@ -92,7 +93,7 @@ def _expanded(t, shape):
     return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:758
+# --- book/chapters/16k_order_statistics.md:759
 def _read(rows, ranks, interpolation):
     ranks = {"lower": ranks.floor, "higher": ranks.ceil, "nearest": ranks.round}.get(
         interpolation, lambda: ranks)()
@@ -123,7 +124,7 @@ def _to_long(t):
     return t.to(int64)
 
 
-# --- book/chapters/16k_order_statistics.md:802
+# --- book/chapters/16k_order_statistics.md:803
 def _in_range(q) -> bool:
     """Whether every q is in [0, 1], read off the values: a step no dispatch mode sees."""
     from refgrad._tensor_values import host_array

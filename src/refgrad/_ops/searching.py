@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:901
+# --- book/chapters/16k_order_statistics.md:902
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:925
+# --- book/chapters/16k_order_statistics.md:926
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -40,7 +40,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:941
+# --- book/chapters/16k_order_statistics.md:942
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"
     if boundaries.ndim == 0:
@@ -57,7 +57,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:964
+# --- book/chapters/16k_order_statistics.md:965
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -77,7 +77,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:991
+# --- book/chapters/16k_order_statistics.md:992
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -115,7 +115,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1034
+# --- book/chapters/16k_order_statistics.md:1035
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

@@ -161,9 +161,6 @@ def index_copy(input, dim, index, source):
         raise IndexError(f"{prefix}When source and destination are not scalars, their "
                          f"dimensionality must match. Source dimensionality ({source.ndim}), "
                          f"destination dimensionality ({input.ndim})")
-    if source.ndim and index.numel() != _length(source, d):
-        raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
-                         f"source.size(dim) ({_length(source, d)})")
     if str(index.dtype) != "torch.int64":
         raise RuntimeError(f"{prefix}Expected a long tensor for index, but got "
                            + LEGACY[index.dtype])
@@ -171,6 +168,9 @@ def index_copy(input, dim, index, source):
         raise RuntimeError(f"{prefix}self and source expected to have the same dtype, but got "
                            f"(self) {LEGACY[input.dtype]} and (source) {LEGACY[source.dtype]}")
     _check_copy_slices(input, source, d)
+    if source.ndim and index.numel() != _length(source, d):  # after the dtypes and slices
+        raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
+                         f"source.size(dim) ({_length(source, d)})")
     check_values(index, d, _length(input, d), prefix, IndexError)
     return call(INDEX_COPY, (input, source), {"dim": dim, "index": index,
                                                "source_dim": source.ndim})
@@ -178,8 +178,7 @@ def index_copy(input, dim, index, source):
 
 # --- book/chapters/16h_scatter.md:501
 def _check_copy_slices(input, source, d) -> None:
-    if not source.ndim or not input.ndim:
-        return
+    # a scalar's slice has no sizes, so a scalar source meets only a vector's slice
     mine = [n for k, n in enumerate(input.shape) if k != d]
     theirs = [n for k, n in enumerate(source.shape) if k != d]
     if mine != theirs:

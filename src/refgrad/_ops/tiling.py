@@ -290,8 +290,10 @@ def meshgrid(*tensors, indexing=None):
         return dispatch_composite("meshgrid", meshgrid, tensors, {"indexing": indexing})
     for t in tensors:
         if t.ndim > 1:
+            from refgrad._ops.cpp_printing import cpp_print  # chapter 16zj: C++'s print
+
             raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                               f"but got: {t}")
+                               f"but got: {cpp_print(t)}")
         if t.dtype is not tensors[0].dtype:
             raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     swap = indexing == "xy" and len(tensors) > 1

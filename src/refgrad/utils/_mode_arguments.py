@@ -197,6 +197,7 @@ SCHEMAS.update({
     "linalg_lu_solve": "LU, pivots, B, *, left=True, adjoint=False",
     "linalg_solve_triangular": "self, B, *, upper, left=True, unitriangular=False",
     "linalg_cholesky_ex": "self, *, upper=False, !check_errors=False",
+    "cholesky": "self, upper=False",
     "linalg_pinv": "self, *, atol=None, rtol=None, hermitian=False",
     "linalg_svd": "A, full_matrices=False, *, ?driver=None", "linalg_qr": "A, mode='reduced'",
     "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
@@ -233,7 +234,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:500
+# --- book/chapters/29d_mode_arguments.md:501
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
