@@ -213,6 +213,8 @@ TORCH_CALLS = {
     "linalg_det": lambda a: torch.linalg.det(_conditioned(a)),
     "linalg_slogdet": lambda a: torch.linalg.slogdet(_conditioned(a)).logabsdet,
     "linalg_inv_ex": lambda a: torch.linalg.inv(_conditioned(a)),
+    "cholesky": lambda a, upper: torch.cholesky(
+        a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype), upper),
     "linalg_cholesky_ex": lambda a, upper: torch.linalg.cholesky(
         a @ a.mT + torch.eye(a.shape[-1], dtype=a.dtype), upper=upper),
     "linalg_solve_ex": lambda a, b, left: torch.linalg.solve(_conditioned(a), b, left=left),
@@ -338,6 +340,9 @@ TORCH_CALLS.update({  # torch.nn.functional's layers, chapter 16q
     "_prelu_kernel": F.prelu,
     "_prelu_kernel_backward": aten._prelu_kernel_backward,
     "embedding": lambda w, indices: F.embedding(indices, w),
+    "_embedding_bag": lambda w, p: F.embedding_bag(
+        torch.tensor([1, 2, 1, 0, 3]), w, torch.tensor([0, 2, 2]), mode="sum",
+        per_sample_weights=p),
     "constant_pad_nd": lambda a, pad: F.pad(a, pad, value=1.5),
     **{f"{kind}_pad{k}d": lambda a, padding, mode=mode: F.pad(a, padding, mode)
        for kind, mode in (("reflection", "reflect"), ("replication", "replicate"))
