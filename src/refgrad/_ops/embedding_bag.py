@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from refgrad._backend import device_of, move
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -40,10 +41,29 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:349
+# --- book/chapters/16zj_small_functions_and_refusals.md:350
+def _host(array):
+    """``array`` on the CPU: the bags are found and added up there."""
+    return array if isinstance(array, np.ndarray) else array.get()
+
+
+def _on_the_host(kernel):
+    """``kernel`` run on the CPU, its result moved back to its first device operand's device."""
+    def run(*args, **params):
+        device = next((a for a in args if a is not None and not isinstance(a, np.ndarray)
+                       and hasattr(a, "get")), None)
+        if device is None:
+            return kernel(*args, **params)
+        args = [a if a is None or isinstance(a, np.ndarray) or not hasattr(a, "get")
+                else a.get() for a in args]
+        return move(kernel(*args, **params), device_of(device))
+    return run
+
+
+@_on_the_host
 def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_offset,
              padding_idx):
-    idx, starts = np.asarray(indices._data), np.asarray(offsets._data)
+    idx, starts = _host(indices._data), _host(offsets._data)
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
     if mode == 2:
         return _maxima(weight, idx, count, bag, kept)[0]
@@ -58,11 +78,12 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:374
+# --- book/chapters/16zj_small_functions_and_refusals.md:394
+@_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
                      include_last_offset, padding_idx):
-    w, idx = np.asarray(weight._data), np.asarray(indices._data)
-    count, bag, kept = _bags(idx, np.asarray(offsets._data), include_last_offset, padding_idx)
+    w, idx = _host(weight._data), _host(indices._data)
+    count, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
     gw = np.zeros_like(w)
     if mode == 2:
         rows = _maxima(w, idx, count, bag, kept)[1]
@@ -78,14 +99,15 @@ def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
     return gw
 
 
+@_on_the_host
 def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset, padding_idx,
                             operation):
-    idx = np.asarray(indices._data)
-    _, bag, kept = _bags(idx, np.asarray(offsets._data), include_last_offset, padding_idx)
+    idx = _host(indices._data)
+    _, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:406
+# --- book/chapters/16zj_small_functions_and_refusals.md:428
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -125,7 +147,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:452
+# --- book/chapters/16zj_small_functions_and_refusals.md:474
 def _check_kernel(weight, input, offsets, mode, padding_idx):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -147,7 +169,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
                                f"following scalar types: Long, Int; but got {t.type()} "
                                "instead (while checking arguments for embedding_bag)")
-    starts, idx = np.asarray(offsets._data), np.asarray(input._data)
+    starts, idx = _host(offsets._data), np.asarray(input._data)
     if len(starts) and starts[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                            f"has to start from position 0. However, got {cpp_print(offsets[0])}")
@@ -164,7 +186,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:497
+# --- book/chapters/16zj_small_functions_and_refusals.md:519
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -189,7 +211,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:525
+# --- book/chapters/16zj_small_functions_and_refusals.md:547
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
