@@ -6,6 +6,7 @@
 # --- book/chapters/16zj_small_functions_and_refusals.md:308
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -41,7 +42,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:350
+# --- book/chapters/16zj_small_functions_and_refusals.md:351
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -49,6 +50,7 @@ def _host(array):
 
 def _on_the_host(kernel):
     """``kernel`` run on the CPU, its result moved back to its first device operand's device."""
+    @functools.wraps(kernel)  # the row's parameters are read from the kernel's signature
     def run(*args, **params):
         device = next((a for a in args if a is not None and not isinstance(a, np.ndarray)
                        and hasattr(a, "get")), None)
@@ -78,7 +80,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:394
+# --- book/chapters/16zj_small_functions_and_refusals.md:396
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
                      include_last_offset, padding_idx):
@@ -107,7 +109,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:428
+# --- book/chapters/16zj_small_functions_and_refusals.md:430
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -147,7 +149,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:474
+# --- book/chapters/16zj_small_functions_and_refusals.md:476
 def _check_kernel(weight, input, offsets, mode, padding_idx):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -186,7 +188,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:519
+# --- book/chapters/16zj_small_functions_and_refusals.md:521
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -211,7 +213,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:547
+# --- book/chapters/16zj_small_functions_and_refusals.md:549
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
