@@ -5,6 +5,7 @@ Importing this module imports no torch: ``tests/`` uses the repr stand-ins witho
 session bound that name to.
 """
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,19 @@ def cpu_computes_half() -> bool:
     cpuinfo = Path("/proc/cpuinfo")
     text = cpuinfo.read_text() if cpuinfo.exists() else ""
     return re.search(r"\b(avx512_fp16|amx_fp16)\b", text) is not None
+
+
+def mkl_reads_before_it_writes() -> bool:
+    """Whether a matrix product or triangular solve whose output is also an operand reads
+    that operand whole before writing: always in refgrad; in torch where its matrix library
+    (MKL) runs its kernels for Intel's processors. On others (an AMD EPYC, measured) MKL
+    writes the output while it still reads it, clearing it first where ``beta`` is zero,
+    so an operand that is the output reads zeros. The book names the difference."""
+    if os.environ.get("REFGRAD_CONFORMANCE_TARGET", "refgrad") != "torch":
+        return True
+    cpuinfo = Path("/proc/cpuinfo")
+    text = cpuinfo.read_text() if cpuinfo.exists() else ""
+    return re.search(r"^vendor_id\s*:\s*GenuineIntel$", text, re.MULTILINE) is not None
 
 
 def raises(kind, message):

@@ -44,10 +44,12 @@ def test_lstsq_writes_each_field_into_its_out(driver, batched):
 
 def test_lstsq_out_of_a_vector_and_of_a_wide_matrix():
     A, B = system()
-    for a, b in ((A, B[:, 0]), (A.T.contiguous(), B[:2])):
+    # the wide matrix goes through gelsd: torch's default gelsy returns, for it, another
+    # rank and solution in about one call in fifty on some processors, out= or not
+    for a, b, driver in ((A, B[:, 0], None), (A.T.contiguous(), B[:2], "gelsd")):
         outs = empties()
-        torch.linalg.lstsq(a, b, out=outs)
-        plain = torch.linalg.lstsq(a, b)
+        torch.linalg.lstsq(a, b, driver=driver, out=outs)
+        plain = torch.linalg.lstsq(a, b, driver=driver)
         assert all(same(o, p) and o.stride() == p.stride() for o, p in zip(outs, plain))
 
 

@@ -73,13 +73,24 @@ def test_a_mode_sees_torchs_out_overload(call, whole, expected):
     assert mode.seen == expected
 
 
-@pytest.mark.parametrize("call, whole", [pytest.param(*case[1:3], id=case[0]) for case in CASES])
-def test_the_modes_func_writes_what_the_call_writes(call, whole):
+def _same(written, expected, vectors):
+    # Under a mode torch's singular values come from an SVD that computes the vectors
+    # too (the mode's _linalg_svd step), which its matrix library may round otherwise in
+    # the last places than the values alone; elsewhere the numbers are the same bits.
+    if vectors and written.is_floating_point():
+        return torch.allclose(written, expected, rtol=1e-14, atol=0)
+    return torch.equal(written, expected)
+
+
+@pytest.mark.parametrize("call, whole, steps",
+                         [pytest.param(*case[1:], id=case[0]) for case in CASES])
+def test_the_modes_func_writes_what_the_call_writes(call, whole, steps):
     under = _run(call, whole, Calls())
     alone = _run(call, whole, contextlib.nullcontext())
+    vectors = any(step[:2] == ("aten._linalg_svd.default", ("T",)) for step in steps)
     for written, expected in zip(under.outs(), alone.outs()):
         assert written.shape == expected.shape
-        assert torch.equal(written, expected)
+        assert _same(written, expected, vectors)
 
 
 def test_the_written_tensors_come_back():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:604
+# --- book/chapters/16b_reductions.md:609
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -66,7 +66,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:671
+# --- book/chapters/16b_reductions.md:676
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -80,7 +80,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:703
+# --- book/chapters/16b_reductions.md:708
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26b_aliased_out_writes.md:62
+# --- book/chapters/26b_aliased_out_writes.md:76
 # NOTE [An out that is an operand of a product]
 # addmm, baddbmm and addbmm copy input into out first (unless beta is zero), then
 # add the product of the operands as they are after that copy. baddbmm's small
@@ -33,7 +33,7 @@ def _now(t):
         return t.detach().clone()
 
 
-# --- book/chapters/26b_aliased_out_writes.md:97
+# --- book/chapters/26b_aliased_out_writes.md:111
 def baddbmm_write(out, result, args, kwargs) -> None:
     """``result`` into ``out``, as torch's baddbmm writes an ``out`` it reads."""
     if len(args) != 3 or not _aliased(out, args):
@@ -57,7 +57,7 @@ def baddbmm_write(out, result, args, kwargs) -> None:
         o[n, i, j] = o[n, i, j] * beta + alpha * total if beta != 0 else alpha * total
 
 
-# --- book/chapters/26b_aliased_out_writes.md:124
+# --- book/chapters/26b_aliased_out_writes.md:138
 def addmm_write(out, result, args, kwargs) -> None:
     """``result`` into ``out``, as torch's addmm writes an ``out`` it reads."""
     addbmm_write(out, result, args, kwargs, batched=False)
@@ -79,7 +79,7 @@ def addbmm_write(out, result, args, kwargs, batched=True) -> None:
         np.copyto(out._data, added._data, casting="unsafe")
 
 
-# --- book/chapters/26b_aliased_out_writes.md:147
+# --- book/chapters/26b_aliased_out_writes.md:161
 # NOTE [A solve whose out is its factor]
 # solve_triangular(A, B, out=A): B is copied into out, and the solver reads its factor
 # from A's memory: B's transpose where out is row-major (torch solves the transposed

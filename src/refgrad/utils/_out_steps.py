@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:836
+# --- book/chapters/29h_out_overloads_under_modes.md:847
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -36,7 +36,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:894
+# --- book/chapters/29h_out_overloads_under_modes.md:905
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -54,7 +54,7 @@ def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute
     return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:915
+# --- book/chapters/29h_out_overloads_under_modes.md:926
 # NOTE [Refused at the kernel a composite calls]
 # torch refuses an out= write that needs grad at the autograd layer of the kernel
 # that writes, above the modes: where refgrad hands a mode that kernel in place of
@@ -69,7 +69,7 @@ def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
         refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:933
+# --- book/chapters/29h_out_overloads_under_modes.md:944
 def dropped(like, dtype=None):
     """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
     from refgrad import _creation, strided
@@ -78,7 +78,7 @@ def dropped(like, dtype=None):
     return handed_down("empty.memory_format", (), ([0],), named, _creation.empty)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:945
+# --- book/chapters/29h_out_overloads_under_modes.md:956
 def _checked(function, api: str, several=None):
     """``function``'s out= with an int32 info made for it, then the check of info."""
     def steps(call, args, kwargs, out):
@@ -107,7 +107,7 @@ def raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:975
+# --- book/chapters/29h_out_overloads_under_modes.md:986
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -143,7 +143,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1187
+# --- book/chapters/29h_out_overloads_under_modes.md:1198
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -174,7 +174,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1219
+# --- book/chapters/29h_out_overloads_under_modes.md:1230
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -203,7 +203,7 @@ def _matrix_power(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1251
+# --- book/chapters/29h_out_overloads_under_modes.md:1262
 def _ndtr(call, args, kwargs, out):
     """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
     out's (refused, where not, as the function refuses it alone), the resize, the copy."""
