@@ -557,6 +557,12 @@ from refgrad._ops.view_copy_outs import (  # noqa: F811
 )
 
 
+# --- book/chapters/16zi_lstsq_out_and_answers.md:451
+from refgrad._ops.piece_copy_outs import (  # noqa: F811
+    split_copy, split_with_sizes_copy, unbind_copy,
+)
+
+
 # --- book/chapters/16zj_small_functions_and_refusals.md:267
 from refgrad._ops.old_cholesky import cholesky
 
