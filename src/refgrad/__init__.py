@@ -563,7 +563,7 @@ from refgrad._ops.piece_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:267
+# --- book/chapters/16zj_small_functions_and_refusals.md:272
 from refgrad._ops.old_cholesky import cholesky
 
 
@@ -638,7 +638,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3259
+# --- book/chapters/26_inplace.md:3263
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -663,7 +663,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3419
+# --- book/chapters/26_inplace.md:3423
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -674,7 +674,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3793
+# --- book/chapters/26_inplace.md:3797
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -684,7 +684,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4419
+# --- book/chapters/26_inplace.md:4423
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

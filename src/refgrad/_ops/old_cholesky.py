@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:206
+# --- book/chapters/16zj_small_functions_and_refusals.md:205
 """torch.cholesky and Tensor.cholesky: the deprecated factorization, with its own node."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -12,6 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import check_square, failure
 from refgrad._ops.inverses import _cholesky_ex
+from refgrad._ops.out_arguments import with_out
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
@@ -41,7 +42,7 @@ CHOLESKY = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:251
+# --- book/chapters/16zj_small_functions_and_refusals.md:256
 def _cholesky(input, upper=False):
     # chapter "Warnings given once": at the caller's line, however wrapped
     warn_once("cholesky", CHOLESKY_DEPRECATED, stacklevel=None)
@@ -52,5 +53,5 @@ def _cholesky(input, upper=False):
 
 
 _FORM = "cholesky(Tensor input, bool upper = False)"
-cholesky = function_form(_cholesky, Arguments(_FORM))
+cholesky = with_out(function_form(_cholesky, Arguments(_FORM)), "cholesky")
 Tensor.cholesky = method_form(_cholesky, Arguments(_FORM, method=True))

@@ -22,6 +22,7 @@ from refgrad._ops.out_dtype_rules import (
 from refgrad._ops.out_grad_rules import GRAD_NAMES, refuse_grad
 from refgrad._ops.out_kernels import (
     DTYPE_BEFORE_GRAD,
+    DTYPE_BEFORE_KERNEL,
     OUT_WARNINGS,
     RAW_WRITES,
     in_torchs_order,
@@ -74,7 +75,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2905
+# --- book/chapters/26_inplace.md:2906
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -120,6 +121,9 @@ def with_out(function, name: str, returns=None):
         if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
             record = tangent_write(rules, args, kwargs, outs) or record
         refuse_given_dtype(rules, args, kwargs, outs, lambda: written(*args, **kwargs))
+        if rules in DTYPE_BEFORE_KERNEL and isinstance(
+                first := args[0] if args else kwargs.get("input"), Tensor):
+            refuse_dtypes(rules, outs, (first,))  # the result takes the input's dtype
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (written(*args, **kwargs),))
@@ -157,7 +161,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2994
+# --- book/chapters/26_inplace.md:2998
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -173,7 +177,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3019
+# --- book/chapters/26_inplace.md:3023
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -188,7 +192,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3039
+# --- book/chapters/26_inplace.md:3043
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
