@@ -563,6 +563,10 @@ from refgrad._ops.piece_copy_outs import (  # noqa: F811
 )
 
 
+# --- book/chapters/16zi_lstsq_out_and_answers.md:515
+from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
+
+
 # --- book/chapters/16zj_small_functions_and_refusals.md:272
 from refgrad._ops.old_cholesky import cholesky
 
