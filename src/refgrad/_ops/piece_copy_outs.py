@@ -8,12 +8,12 @@
 
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._ops import view_copies
+from refgrad._ops.out_dtype_rules import _C_NAMES
 from refgrad._ops.write_checks import bump, resize_out
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state
 
 _COUNT = "{kernel} expected an out= argument of size {pieces}, got size {outs}"
-_DTYPE = "Expected out tensor to have dtype {piece}, but got {out} instead"
 _GRAD = ("unbind_copy(): functions with out=... arguments don't support automatic "
          "differentiation, but one of the arguments requires grad.")
 
@@ -50,8 +50,8 @@ def _written(pieces_of, kernel: str, resizing: bool):
                     resize_out(o, piece.shape)
                     bump(o)
                 if resizing and o.dtype != piece.dtype:
-                    raise RuntimeError(_DTYPE.format(piece=_c_name(piece.dtype),
-                                                     out=_c_name(o.dtype)))
+                    raise RuntimeError(_C_NAMES.format(result_c=_c_name(piece.dtype),
+                                                       out_c=_c_name(o.dtype)))
                 o.copy_(piece)
 
     return kernel_run
