@@ -8,6 +8,7 @@ assertions run on torch.
 import numpy as np
 import pytest
 import torch
+from torch.autograd.profiler import profile
 
 from conformance._mode_support import graph_under_mode_is_the_ops
 from conformance._support import calling_mode, mode_inputs, seen_and_called_again
@@ -248,6 +249,26 @@ def test_a_window_given_its_parameters_in_order_is_made():
     assert torch.equal(torch.kaiser_window(4, periodic=True, beta=5.0),
                        torch.kaiser_window(4, True, 5.0))
     assert torch.hamming_window(4, True, 0.5).shape == (4,)
+
+
+def test_resize_as_reaches_the_mode_with_its_template_not_its_sizes():
+    x, y = torch.zeros(2), torch.ones(2, 3)
+    assert _seen(lambda: (x.resize_as_(y), torch.resize_as_(x, torch.ones(4), memory_format=(
+        torch.contiguous_format)))) == [
+        ("aten.resize_as_.default", ("T", "T"), {}), ("aten.ones.default", ([4],), {
+            "device": CPU, "pin_memory": False}),
+        ("aten.resize_as_.default", ("T", "T"), {"memory_format": torch.contiguous_format})]
+    assert x.shape == (4,) and x._version == 2
+
+
+def test_resize_as_makes_a_resize_event_inside_its_own_with_the_sizes_before():
+    x, y = torch.zeros(5), torch.ones(2, 2)
+    with profile(record_shapes=True) as prof:
+        x.resize_as_(y)
+    assert [(e.name, e.input_shapes, e.cpu_parent and e.cpu_parent.name)
+            for e in prof.function_events] == [
+        ("aten::resize_as_", [[5], [2, 2], []], None),
+        ("aten::resize_", [[5], [], []], "aten::resize_as_")]
 
 
 def test_resize_reaches_the_mode_with_its_sizes_as_a_list():

@@ -418,10 +418,10 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1315
+# --- book/chapters/16r_solvers.md:1393
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
-from refgrad._ops.solver_methods import torch_lu as lu
+from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
@@ -733,7 +733,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:321
+# --- book/chapters/28a_resize.md:330
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -784,7 +784,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:557
+# --- book/chapters/29r_function_arguments.md:554
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
@@ -792,7 +792,7 @@ from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:288
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:276
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 

@@ -77,7 +77,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:390
+# --- book/chapters/29r_function_arguments.md:391
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -101,13 +101,9 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:415
+# --- book/chapters/29r_function_arguments.md:416
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
-    if type(pivot) is not bool:
-        from refgrad._signatures import type_name
-
-        raise TypeError(f"_lu_with_info(): argument 'pivot' must be bool, not "
-                        f"{type_name(pivot)}")
+    pass
 
 
 def _tensordot(a, b, dims=2, out=None):
@@ -134,7 +130,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:456
+# --- book/chapters/29r_function_arguments.md:453
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

@@ -133,10 +133,8 @@ def _read_once_it_fails(method, arguments: Arguments):
 Tensor.expand = _read_once_it_fails(Tensor.expand, COPIED["expand"][1][1])
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:243
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:242
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
-_LU_WITH_INFO = Arguments("_lu_with_info(Tensor input, bool pivot = True, "
-                          "bool check_errors = True)", method=True)
 
 
 def _in_python(function, name: str):
@@ -157,19 +155,10 @@ def _unflatten(read):
     return unflatten
 
 
-def _lu(read):
-    def lu(self, pivot=True, get_infos=False):
-        _LU_WITH_INFO.check((), {"pivot": pivot, "check_errors": not get_infos})
-        return read(self, pivot=pivot, get_infos=get_infos)
-
-    lu.__qualname__ = "Tensor.lu"
-    return lu
-
-
 def install_written_in_python(cls=Tensor) -> None:
     for name in WRITTEN_IN_PYTHON:
         setattr(cls, name, _in_python(getattr(cls, name), name))
-    cls.unflatten, cls.lu = _unflatten(cls.unflatten), _lu(cls.lu)
+    cls.unflatten = _unflatten(cls.unflatten)
 
 
 install_written_in_python()

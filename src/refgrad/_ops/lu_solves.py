@@ -160,7 +160,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:987
+# --- book/chapters/16r_solvers.md:990
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
@@ -175,13 +175,21 @@ LU_SOLVE_DEPRECATED = (
     "pivots, B)")
 
 
-def torch_lu(A, pivot=True, get_infos=False):
+def lu_with_info(A, pivot=True, check_errors=True):
     from refgrad._ops.lu_factors import lu_factor_ex
     from refgrad._warn_once import warn_once
+    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
-    warn_once("lu", LU_DEPRECATED, stacklevel=3)  # one frame up is the argument parser
-    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
-    return LU_WITH_INFO_RESULT(LU, pivots, info) if get_infos else (LU, pivots)
+    if handed_whole((A,)):  # NOTE [Composite ops below autograd]
+        return LU_WITH_INFO_RESULT(*dispatch_composite(
+            "_lu_with_info", _factors, (A,), {"pivot": pivot, "check_errors": check_errors}))
+    warn_once("lu", LU_DEPRECATED, stacklevel=None)  # at the user's line
+    return LU_WITH_INFO_RESULT(*lu_factor_ex(A, pivot=pivot))
+
+
+def _factors(A, pivot=True, check_errors=True):  # noqa: N803 - torch's name
+    """A mode's func for _lu_with_info: a plain tuple, as torch's operators return."""
+    return tuple(lu_with_info(A, pivot, check_errors))
 
 
 def torch_lu_solve(input, LU_data, LU_pivots):

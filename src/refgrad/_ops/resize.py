@@ -31,12 +31,16 @@ _LARGEST = 2**63 - 1
 # --- book/chapters/28a_resize.md:89
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
-    sizes = _read_sizes(sizes, size)
+    return resized(self, _read_sizes(sizes, size), memory_format)
+
+
+def resized(self, sizes: tuple, memory_format, template=None):
+    """``resize_``'s work; ``template``: the tensor ``resize_as_`` took the sizes from."""
     if self._requires_grad and not state.inference_mode and self._version_counter is not None and (
             not state.mode_body):  # a mode's own resize_ is below autograd: NOTE [Below autograd]
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [resize_ to a mode]
-        return _to_a_mode(self, sizes, memory_format)
+        return _to_a_mode(self, sizes, memory_format, template)
     if any(n < 0 for n in sizes) or math.prod(sizes) > _LARGEST:
         raise RuntimeError(OVERFLOW)
     if dual_levels and not state.inference_mode and _has_tangent(self):
@@ -57,31 +61,35 @@ def resize_(self, *sizes, size=None, memory_format=None):
 # NOTE [resize_ to a mode]
 # Past autograd's check, resize_ is an op a dispatch mode is handed, as
 # aten.resize_ with the sizes as a list (and a memory_format where given),
-# even when the sizes are the tensor's own; its func resizes, and the call
+# even when the sizes are the tensor's own; resize_as_ is handed as
+# aten.resize_as_ with its template tensor. Its func resizes, and the call
 # gives back the tensor, whatever the mode answered. One write is counted
 # once the mode hands back, where the sizes asked for are not the tensor's
 # own, whether or not func ran (chapter "Writes counted above the modes").
-def _to_a_mode(self, sizes, memory_format):
+def _to_a_mode(self, sizes, memory_format, template):
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
     from refgrad.utils._python_dispatch import OpFunc, dispatch
 
     writes = Writes()
+    if template is None:
+        name, args, again = "resize_", (self, list(sizes)), resize_
+    else:
+        name, args, again = "resize_as_", (self, template), resize_as_
 
     def run(tensor, size, memory_format=None):  # its write counted above: chapter 29y
-        return held_back((tensor,), lambda: resize_(tensor, size, memory_format=memory_format),
+        return held_back((tensor,), lambda: again(tensor, size, memory_format=memory_format),
                          writes)
 
-    args, kwargs = (self, list(sizes)), {} if memory_format is None else {
-        "memory_format": memory_format}
+    kwargs = {} if memory_format is None else {"memory_format": memory_format}
     other, body = sizes != self._data.shape, state.mode_body
-    func = OpFunc("resize_", ("self",), ("self",), run, args, kwargs)
+    func = OpFunc(name, ("self",), ("self",), run, args, kwargs)
     handed_over(lambda: dispatch(func, args, kwargs), writes)
     if other and not body:  # NOTE [resize_ to a mode]
         count_once((self,))
     return self
 
 
-# --- book/chapters/28a_resize.md:155
+# --- book/chapters/28a_resize.md:163
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -104,7 +112,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:187
+# --- book/chapters/28a_resize.md:195
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -154,7 +162,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:269
+# --- book/chapters/28a_resize.md:277
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -187,9 +195,9 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:306
+# --- book/chapters/28a_resize.md:315
 def resize_as_(self, the_template, *, memory_format=None):
-    return resize_(self, the_template.shape, memory_format=memory_format)
+    return resized(self, tuple(the_template.shape), memory_format, the_template)
 
 
 _FORMAT = "*, torch.memory_format? memory_format = None"

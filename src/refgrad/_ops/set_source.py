@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:465
+# --- book/chapters/28a_resize.md:474
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -31,7 +31,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:495
+# --- book/chapters/28a_resize.md:504
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -51,7 +51,7 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:521
+# --- book/chapters/28a_resize.md:530
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     if self._version_counter is None and not state.inference_mode and (
             inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
@@ -79,7 +79,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:553
+# --- book/chapters/28a_resize.md:562
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1210
+# --- book/chapters/16r_solvers.md:1221
 """The functions of chapter "Solvers", with torch's argument errors, and their methods."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -29,13 +29,11 @@ Tensor.triangular_solve = method_form(triangular_solves.triangular_solve,
                                       Arguments(_TRIANGULAR_SOLVE, method=True))
 
 
-# --- book/chapters/16r_solvers.md:1240
+# --- book/chapters/16r_solvers.md:1251
 _LU_UNPACK = ("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, "
               "bool unpack_pivots = True)")
 lu_unpack = function_form(lu_solves.lu_unpack, Arguments(_LU_UNPACK))
-_LU = "lu(Tensor A, bool pivot = True, bool get_infos = False)"
 _LU_SOLVE = "lu_solve(Tensor input, Tensor LU_data, Tensor LU_pivots)"
-torch_lu = function_form(lu_solves.torch_lu, Arguments(_LU))
 torch_lu_solve = function_form(lu_solves.torch_lu_solve, Arguments(_LU_SOLVE))
 _CHOLESKY_SOLVE = "cholesky_solve(Tensor input, Tensor input2, bool upper = False)"
 _CHOLESKY_INVERSE = "cholesky_inverse(Tensor input, bool upper = False)"
@@ -43,14 +41,47 @@ cholesky_solve = function_form(cholesky_solves.cholesky_solve, Arguments(_CHOLES
 cholesky_inverse = function_form(cholesky_solves.cholesky_inverse,
                                  Arguments(_CHOLESKY_INVERSE))
 for _name, _function, _text in (  # torch has no method lu_unpack
-        ("lu", lu_solves.torch_lu, _LU.replace("Tensor A", "Tensor input")),
         ("lu_solve", lu_solves.torch_lu_solve, _LU_SOLVE),
         ("cholesky_solve", cholesky_solves.cholesky_solve, _CHOLESKY_SOLVE),
         ("cholesky_inverse", cholesky_solves.cholesky_inverse, _CHOLESKY_INVERSE)):
     setattr(Tensor, _name, method_form(_function, Arguments(_text, method=True)))
 
 
-# --- book/chapters/16r_solvers.md:1264
+# --- book/chapters/16r_solvers.md:1290
+_lu_with_info = function_form(lu_solves.lu_with_info, Arguments(
+    "_lu_with_info(Tensor input, bool pivot = True, bool check_errors = True)"))
+
+
+def torch_lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
+    factors = _lu_with_info(A, pivot=pivot, check_errors=not get_infos)
+    if out is not None:
+        return lu_written(out, factors, get_infos)
+    return factors if get_infos else factors[:2]
+
+
+def lu_written(out, factors, get_infos):
+    """``factors`` written into the tensors of ``out``, as torch.lu's ``out=`` writes."""
+    count = len(out)
+    if count - (1 if get_infos else 0) != 2:
+        # int() as torch's message has it: a true string here fails int() instead
+        raise TypeError(f"expected tuple of {2 + int(get_infos)} elements but got {count}")
+    if not isinstance(out, tuple | list):
+        raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+    for i in range(count):
+        out[i].resize_as_(factors[i]).copy_(factors[i])
+    return out
+
+
+def _tensor_lu(self, pivot=True, get_infos=False):
+    LU, pivots, info = _lu_with_info(self, pivot=pivot, check_errors=not get_infos)
+    return (LU, pivots, info) if get_infos else (LU, pivots)
+
+
+_tensor_lu.__name__, _tensor_lu.__qualname__ = "lu", "Tensor.lu"  # in Python's refusals
+Tensor.lu = _tensor_lu
+
+
+# --- book/chapters/16r_solvers.md:1342
 lu_factor = function_form(lu_factors.lu_factor, Arguments(
     "linalg_lu_factor(Tensor A, *, bool pivot = True)"))
 lu_factor_ex = function_form(lu_factors.lu_factor_ex, Arguments(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:60
+# --- book/chapters/22e_kernel_events.md:62
 """The ops torch's kernels call, recorded inside an op's event: NOTE [Kernel events]."""
 
 import math
@@ -25,7 +25,7 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:86
+# --- book/chapters/22e_kernel_events.md:88
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
@@ -57,7 +57,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:122
+# --- book/chapters/22e_kernel_events.md:124
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -90,7 +90,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:160
+# --- book/chapters/22e_kernel_events.md:162
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -129,7 +129,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:204
+# --- book/chapters/22e_kernel_events.md:206
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -164,7 +164,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:274
+# --- book/chapters/22e_kernel_events.md:276
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -205,7 +205,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:316
+# --- book/chapters/22e_kernel_events.md:318
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -249,10 +249,11 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:364
+# --- book/chapters/22e_kernel_events.md:366
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
+    before = recorder.open[-1].input_shapes[0] if shapes else None  # the op's own event's
     waiting = [(event, None) for event in reversed(events)]
     while waiting:
         event, opened = waiting.pop()
@@ -266,13 +267,14 @@ def record(recorder, events: list, args, kwargs, result) -> None:
             once = (name[1:], slots, condition, inside)
             waiting.extend([(once, None)] * more.pieces(args, result))
             continue
-        listed = [_shape(slot, args, result) for slot in slots] if shapes else None
+        listed = [before if slot == "b" else _shape(slot, args, result)
+                  for slot in slots] if shapes else None
         full = name[1:] if name[0] == "!" else "aten::" + name
         waiting.append((event, recorder.begin(full, listed)))
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:409
+# --- book/chapters/22e_kernel_events.md:413
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22f_more_kernel_events.md:64
+# --- book/chapters/22f_more_kernel_events.md:66
 """More of the ops torch's kernels call, for the table of NOTE [Kernel events]."""
 
 TABLE = """
@@ -20,10 +20,11 @@ index.Tensor: $VIEW?adjacent *reshape(i .)?adjacent{view(i .)}
 _index_put_impl_: $VIEW?adjacent *reshape(i .)?adjacent{view(i .)}
 logical_and_: logical_and(0 1 0)
 logical_or_: logical_or(0 1 0)
+resize_as_: resize_(b . .)
 """
 
 
-# --- book/chapters/22f_more_kernel_events.md:91
+# --- book/chapters/22f_more_kernel_events.md:94
 def _given(args) -> list:
     return [t for t in args[1] if t is not None] if len(args) > 1 else []
 
@@ -47,7 +48,7 @@ CONDITIONS = {
 }
 
 
-# --- book/chapters/22f_more_kernel_events.md:119
+# --- book/chapters/22f_more_kernel_events.md:122
 def index_sizes(args) -> list:
     """The sizes of the first index tensor, the ``i`` of an event's shapes."""
     return list(_given(args)[0].shape)
@@ -61,7 +62,7 @@ def pieces(args, result) -> int:
     return len(_given(args))
 
 
-# --- book/chapters/22f_more_kernel_events.md:155
+# --- book/chapters/22f_more_kernel_events.md:158
 _WHERE_FORMS = ("Scalar", "ScalarSelf", "ScalarOther", "self")  # by which are tensors
 
 

@@ -44,10 +44,11 @@ SCHEMAS = {
                           " label_smoothing=0.0",
     "layer_norm": "normalized_shape:ints, weight=None, bias=None, eps=1e-05",
     "l1_loss": "target, reduction=1",
+    "_lu_with_info": "pivot=True, check_errors=True",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:90
+# --- book/chapters/29k_composites_whole_under_modes.md:91
 _READ: dict = {}
 
 
@@ -65,7 +66,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:112
+# --- book/chapters/29k_composites_whole_under_modes.md:113
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -107,7 +108,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:170
+# --- book/chapters/29k_composites_whole_under_modes.md:171
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]
