@@ -121,6 +121,28 @@ def recording_mode(describe=str):
     return Recording
 
 
+def shapes_mode():
+    """A dispatch mode class whose ``seen`` lists, for each op, (func's name, its arguments
+    with each tensor as its sizes before the op ran, its keywords' names, what func
+    returned's type name)."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Shapes(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            import torch
+
+            shown = [list(a.shape) if isinstance(a, torch.Tensor) else a for a in args]
+            out = func(*args, **(kwargs or {}))
+            self.seen.append((str(func), shown, sorted(kwargs or {}), type(out).__name__))
+            return out
+
+    return Shapes
+
+
 def tensors_as_t(value):
     """``value`` as the tests compare it: each tensor as "T", inside lists and tuples too."""
     import torch

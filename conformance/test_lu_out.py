@@ -6,9 +6,8 @@ import warnings
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
-from conformance._support import raises
+from conformance._support import raises, shapes_mode
 
 A = [[4.0, 3.0], [6.0, 3.0]]
 LU = [6.0, 3.0, 4.0 / 6.0, 1.0]  # row by row
@@ -147,16 +146,7 @@ def test_lu_with_info_is_the_named_triple_and_never_refuses_a_singular_matrix():
     assert result.info.item() == 1 and result.pivots.tolist() == [1, 2]
 
 
-class _Seen(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        shapes = [list(a.shape) if isinstance(a, torch.Tensor) else a for a in args]
-        out = func(*args, **(kwargs or {}))
-        self.seen.append((str(func), shapes, type(out).__name__))
-        return out
+_Seen = shapes_mode()
 
 
 def test_a_mode_sees_the_factorization_then_each_resize_and_copy():
@@ -165,11 +155,11 @@ def test_a_mode_sees_the_factorization_then_each_resize_and_copy():
     with _Seen() as mode:
         torch.lu(a, out=out)
     assert mode.seen == [
-        ("aten.linalg_lu_factor_ex.default", [[2, 2]], "tuple"),
-        ("aten.resize_as_.default", [[0], [2, 2]], "Tensor"),
-        ("aten.copy_.default", [[2, 2], [2, 2]], "Tensor"),
-        ("aten.resize_as_.default", [[2], [2]], "Tensor"),
-        ("aten.copy_.default", [[2], [2]], "Tensor"),
+        ("aten.linalg_lu_factor_ex.default", [[2, 2]], [], "tuple"),
+        ("aten.resize_as_.default", [[0], [2, 2]], [], "Tensor"),
+        ("aten.copy_.default", [[2, 2], [2, 2]], [], "Tensor"),
+        ("aten.resize_as_.default", [[2], [2]], [], "Tensor"),
+        ("aten.copy_.default", [[2], [2]], [], "Tensor"),
     ]
     assert [t._version for t in out] == [2, 1]
 
@@ -178,5 +168,5 @@ def test_under_inference_mode_a_mode_sees_lu_with_info_whole():
     a = torch.tensor(A)
     with torch.inference_mode(), _Seen() as mode:
         result = torch.lu(a, get_infos=True)
-    assert mode.seen == [("aten._lu_with_info.default", [[2, 2], True, False], "tuple")]
+    assert mode.seen == [("aten._lu_with_info.default", [[2, 2], True, False], [], "tuple")]
     assert type(result).__name__ == "_lu_with_info"

@@ -472,7 +472,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1258
+# --- book/chapters/16y_torch_namespace.md:1290
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -563,8 +563,12 @@ from refgrad._ops.piece_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:515
+# --- book/chapters/16zi_lstsq_out_and_answers.md:514
 from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
+
+
+# --- book/chapters/16zi_lstsq_out_and_answers.md:590
+from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
 # --- book/chapters/16zj_small_functions_and_refusals.md:272
@@ -642,7 +646,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3263
+# --- book/chapters/26_inplace.md:3269
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -667,7 +671,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3423
+# --- book/chapters/26_inplace.md:3429
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -678,7 +682,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3797
+# --- book/chapters/26_inplace.md:3803
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -688,7 +692,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4423
+# --- book/chapters/26_inplace.md:4434
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -32,20 +32,48 @@ NORM_SCALAR = register(replace(distances.NORM_DIMS, name="norm.Scalar", node="No
                                hides=("dim", "keepdim"), tangent=_wrongly_sized))
 
 
-# --- book/chapters/16y_torch_namespace.md:734
+# --- book/chapters/16y_torch_namespace.md:737
 def _norm(input, p, dim, keepdim=False):
+    _norm_checks(input, dim)
     return call(distances.NORM_DIMS, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
 
 
+def _norm_checks(input, dim) -> None:
+    from refgrad._tensor_values import wrap_dim
+    from refgrad._typename import LEGACY
+
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {LEGACY[input.dtype]} instead.")
+    seen = set()
+    for d in dim:
+        d = wrap_dim(d, input.ndim)
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+
+
 def frobenius_norm(input, dim, keepdim=False):
-    warn_once("frobenius_norm", "at::frobenius_norm is deprecated and it is just left for JIT "
+    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        dims = [dim] if isinstance(dim, int) else dim  # a list, as torch's schema reads it
+        return dispatch_composite("frobenius_norm.dim", frobenius_norm, (input, dims, keepdim),
+                                  {})
+    return _norm(input, 2.0, frobenius_dims(dim), keepdim)  # a float p, as torch's code has
+
+
+def frobenius_dims(dim, warned: str = "frobenius_norm") -> tuple:
+    """frobenius_norm's dimensions, checked after its warning, as torch's own code does;
+    its out= form warns once on its own (``warned``)."""
+    warn_once(warned, "at::frobenius_norm is deprecated and it is just left for JIT "
               "compatibility. It will be removed in a future PyTorch release. Please use "
               "`linalg.vector_norm(A, 2., dim, keepdim)` instead", stacklevel=None)
     dim = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dim) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
                            "instead.")
-    return _norm(input, 2, dim, keepdim)
+    return dim
 
 
 def nuclear_norm(input, dim=(-2, -1), keepdim=False):
@@ -59,13 +87,14 @@ def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:762
+# --- book/chapters/16y_torch_namespace.md:793
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
             raise TypeError(f"norm_except_dim(): argument '{name}' (position {position}) must "
                             f"be int, not {type(value).__name__}")
     if dim == -1:
+        _norm_checks(v, range(v.ndim))
         return call(NORM_SCALAR, (v,), {"p": pow, "dim": tuple(range(v.ndim)), "keepdim": False})
     if dim == 0:
         kept = (v.shape[0],) + (1,) * (v.ndim - 1)
@@ -96,7 +125,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:800
+# --- book/chapters/16y_torch_namespace.md:832
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle

@@ -25,6 +25,7 @@ from refgrad._ops.out_kernels import (
     DTYPE_BEFORE_KERNEL,
     OUT_WARNINGS,
     RAW_WRITES,
+    RESIZED_BEFORE_DTYPE,
     in_torchs_order,
     said_shapes,
     warning_with_out,
@@ -75,7 +76,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2906
+# --- book/chapters/26_inplace.md:2907
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -131,6 +132,11 @@ def with_out(function, name: str, returns=None):
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
         result = computed(written, rules, args, kwargs, outs)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
+        if rules in RESIZED_BEFORE_DTYPE:  # a structured kernel: out sized, then refused
+            for o, r in zip(outs, results):
+                if r._data.shape != o._data.shape:
+                    resize_out(o, r._data.shape, resizes(rules, False),
+                               said_shapes(name, args, kwargs, o, r))
         refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
         for o, r in in_torchs_order(name, outs, results):  # chapter "Writes autograd skips"
             if record is not None:
@@ -161,7 +167,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:2998
+# --- book/chapters/26_inplace.md:3004
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -177,7 +183,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3023
+# --- book/chapters/26_inplace.md:3029
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -192,7 +198,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3043
+# --- book/chapters/26_inplace.md:3049
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

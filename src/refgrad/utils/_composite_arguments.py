@@ -45,10 +45,11 @@ SCHEMAS = {
     "layer_norm": "normalized_shape:ints, weight=None, bias=None, eps=1e-05",
     "l1_loss": "target, reduction=1",
     "_lu_with_info": "pivot=True, check_errors=True",
+    "frobenius_norm": "dim:ints, keepdim=False",
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:91
+# --- book/chapters/29k_composites_whole_under_modes.md:92
 _READ: dict = {}
 
 
@@ -66,7 +67,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:113
+# --- book/chapters/29k_composites_whole_under_modes.md:114
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -108,7 +109,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:171
+# --- book/chapters/29k_composites_whole_under_modes.md:172
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]
