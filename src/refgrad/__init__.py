@@ -472,7 +472,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1290
+# --- book/chapters/16y_torch_namespace.md:1300
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -804,3 +804,7 @@ from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 from refgrad import _one_input_calls  # noqa: E402, F401  # isort: skip
 from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
 from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29za_linalg_composites_whole.md:189
+from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip

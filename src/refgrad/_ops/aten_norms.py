@@ -32,7 +32,7 @@ NORM_SCALAR = register(replace(distances.NORM_DIMS, name="norm.Scalar", node="No
                                hides=("dim", "keepdim"), tangent=_wrongly_sized))
 
 
-# --- book/chapters/16y_torch_namespace.md:737
+# --- book/chapters/16y_torch_namespace.md:739
 def _norm(input, p, dim, keepdim=False):
     _norm_checks(input, dim)
     return call(distances.NORM_DIMS, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
@@ -78,16 +78,24 @@ def frobenius_dims(dim, warned: str = "frobenius_norm") -> tuple:
 
 def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     from refgrad.linalg import matrix_norm
+    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
-        dim, keepdim = (-2, -1), dim
+        dim, keepdim, named = (-2, -1), dim, False
+    else:
+        named = dim != (-2, -1)  # the overload with dim, where one was given
+    if handed_whole((input,)):  # NOTE [Composite ops below autograd]
+        given = (input, list(dim)) if named else (input,)
+        given += (keepdim,) if keepdim else ()
+        return dispatch_composite("nuclear_norm.dim" if named else "nuclear_norm.default",
+                                  nuclear_norm, given, {})
     warn_once("nuclear_norm", "at::nuclear_norm is deprecated and it is just left for JIT "
               "compatibility. It will be removed in a future PyTorch release. Please use "
               "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead", stacklevel=None)
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:793
+# --- book/chapters/16y_torch_namespace.md:803
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
@@ -125,7 +133,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:832
+# --- book/chapters/16y_torch_namespace.md:842
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle

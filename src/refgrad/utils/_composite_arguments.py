@@ -7,6 +7,7 @@
 """The arguments of a composite handed to a dispatch mode whole, bound by torch's schema."""
 
 import ast
+import re
 
 REQUIRED = object()
 
@@ -14,8 +15,9 @@ REQUIRED = object()
 # One entry per composite: its parameters after the first, each "name" (passed
 # as given), "name=default", "name:ints" (a list of sizes; a tuple or a
 # torch.Size becomes a list), "name:ints*" (the same, also taken one by one
-# from the rest of the call), or "*name=default" (keyword-only). A leading
-# "tensors*" takes every argument as one list.
+# from the rest of the call), "name:ints1" (the same, and a lone int becomes a
+# list of one), or "*name=default" (keyword-only). A leading "tensors*" takes
+# every argument as one list. A default may be a list: [-2, -1].
 SCHEMAS = {
     "reshape": "shape:ints*",
     "flatten": "start_dim=0, end_dim=-1",
@@ -49,15 +51,16 @@ SCHEMAS = {
 }
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:92
+# --- book/chapters/29k_composites_whole_under_modes.md:94
 _READ: dict = {}
+_PARTS = re.compile(r",(?![^\[]*\])")  # the commas between parameters, not in a list
 
 
 def _schema(name: str) -> list:
     """The parameters of ``name``'s schema after the first: NOTE [A composite's schema]."""
     if name not in _READ:
         entries = []
-        for part in filter(None, (p.strip() for p in SCHEMAS[name].split(","))):
+        for part in filter(None, (p.strip() for p in _PARTS.split(SCHEMAS[name]))):
             keyword = part.startswith("*")
             part, _, default = part.lstrip("*").partition("=")
             part, _, kind = part.partition(":")
@@ -67,7 +70,7 @@ def _schema(name: str) -> list:
     return _READ[name]
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:114
+# --- book/chapters/29k_composites_whole_under_modes.md:117
 def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs, runner): the call ``function(*args, **kwargs)`` as torch's schema for
     ``name`` binds it, and what runs the bound call again."""
@@ -88,6 +91,8 @@ def composite_arguments(name: str, function, args: tuple, kwargs: dict) -> tuple
         value = rest[index] if index < len(rest) else kwargs.get(param, default)
         if kind.startswith("ints") and isinstance(value, tuple | list):
             value = list(value)
+        elif kind == "ints1" and isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
         if keyword:
             if not _at_default(value, default):
                 named[param] = value
@@ -109,7 +114,7 @@ def _to_dtype(args, kwargs) -> bool:
     return len(args) > 1 and isinstance(args[1], dtype) and "device" not in kwargs
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:172
+# --- book/chapters/29k_composites_whole_under_modes.md:177
 # NOTE [Arguments a composite's schema takes in another form]
 def _tensordot(function, args, kwargs):
     a, b, dims = (*args, kwargs.get("dims", 2))[:3]
