@@ -166,6 +166,12 @@ REFUSED = [
     ('torch.unique_consecutive(x, 1, 2, 3, 4)',
         '_consecutive_return_inverse_and_counts() takes from 1 to 4 positional '
         'arguments but 5 were given'),
+    ("torch.linalg.svdvals(x, driver=1)",
+        "linalg_svdvals(): argument 'driver' must be str, not int"),
+    ('torch.linalg.svdvals(x, 1)',
+        'linalg_svdvals() takes 1 positional argument but 2 were given'),
+    ("torch.linalg.svd(x, driver=1)",
+        "linalg_svd(): argument 'driver' must be str, not int"),
     ('torch.lu()',
         "_lu_no_infos() missing 1 required positional argument: 'A'"),
     ("torch.lu(x, 'a')",

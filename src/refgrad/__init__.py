@@ -286,11 +286,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1860
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1883
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2392
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2415
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -307,7 +307,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2570
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2593
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -509,7 +509,7 @@ from refgrad._ops.native_dropout import native_dropout
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:288
+# --- book/chapters/16zb_flags_and_numbers_first.md:290
 # torch's namespace forms of F's operators, with their arguments read as torch reads them
 from refgrad._aten_arguments import (
     affine_grid_generator,  # noqa: F811
@@ -806,5 +806,5 @@ from refgrad import _einsum_sublists  # noqa: E402, F401  # isort: skip
 from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29za_linalg_composites_whole.md:189
+# --- book/chapters/29za_linalg_composites_whole.md:193
 from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip

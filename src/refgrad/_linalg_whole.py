@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29za_linalg_composites_whole.md:62
+# --- book/chapters/29za_linalg_composites_whole.md:66
 """torch.linalg's composites, and a few of torch's, handed to a dispatch mode whole where
 autograd is out of the way: NOTE [Linear algebra handed over whole]."""
 
@@ -46,7 +46,7 @@ WHOLE = {
 METHODS = ("svd", "qr", "matrix_power", "lu_solve")  # Tensor's, the same ops
 
 
-# --- book/chapters/29za_linalg_composites_whole.md:119
+# --- book/chapters/29za_linalg_composites_whole.md:123
 def _tensors(args: tuple, kwargs: dict) -> list:
     found = []
     for value in (*args, *kwargs.values()):
@@ -72,7 +72,7 @@ def _refused(function, args: tuple, kwargs: dict) -> bool:
     return hasattr(forms, "error") and forms.error(args, kwargs) is not None
 
 
-# --- book/chapters/29za_linalg_composites_whole.md:146
+# --- book/chapters/29za_linalg_composites_whole.md:150
 def handed_over_whole(function, op: str, chooser):
     """``function``, handed to a mode as ``op`` where autograd is out of the way."""
     def whole(*args, **kwargs):

@@ -37,7 +37,7 @@ _FORMS["true_divide"] = (f"Tensor input, Tensor other, {_OUT}", "Tensor input, N
 BY_POSITION = set(_FORMS)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:221
+# --- book/chapters/16zb_flags_and_numbers_first.md:222
 _SEARCH = "*, bool out_int32 = False, bool right = False"
 _TOLERANCES = tuple(f"Tensor input, *, {kind} atol = None, {kind} rtol = None, "
                     f"bool hermitian = False, {_OUT}" for kind in ("Tensor", "float"))
@@ -52,6 +52,7 @@ _READ_ONLY = {
     "linalg_cross": ("Tensor input, Tensor other, *, int dim = -1, Tensor out = None",),
     "linalg_svd": ("Tensor A, bool full_matrices = True, *, str? driver = None, "
                    "tuple of Tensors out = None",),
+    "linalg_svdvals": ("Tensor A, *, str? driver = None, Tensor out = None",),
     "linalg_pinv": (*_TOLERANCES, *(f"Tensor input, {kind} rcond, bool hermitian = False, "
                                     f"{_OUT}" for kind in ("Tensor", "float"))),
     "linalg_matrix_rank": (*_TOLERANCES, *(f"Tensor input, {kind} tol, bool hermitian = False, "
@@ -78,7 +79,7 @@ _SPEC = KEYWORD_FORMS["true_divide"].spec
 _PARSED[_SPEC] = Arguments(*_SPEC[0], numbers_as_tensors=True)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:270
+# --- book/chapters/16zb_flags_and_numbers_first.md:272
 # NOTE [Keywords read first]
 # A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's

@@ -220,16 +220,19 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1830
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1835
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     from refgrad._ops.functions import check_broadcast
+    from refgrad.utils._python_dispatch import handed_whole
 
     if compute_mode not in MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    if handed_whole((x1, x2)):  # NOTE [Composite ops below autograd]
+        return _cdist_whole(x1, x2, p, compute_mode)
     for which, x in (("X1", x1), ("X2", x2)):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {which} got: "
@@ -247,3 +250,18 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if p == 2 and _by_product(x1, x2, compute_mode):
         return _euclidean_dist(x1, x2)
     return call(CDIST, (x1, x2), {"p": float(p)})
+
+
+def _cdist_whole(x1, x2, p, compute_mode):
+    """``aten.cdist`` handed to a mode whole, the mode as the number torch's Python passes
+    (none for the first), the arguments up to the last not at its default."""
+    from refgrad.utils._python_dispatch import dispatch_composite
+
+    given = [x1, x2, float(p), MODES.index(compute_mode) or None]
+    while len(given) > 2 and given[-1] == (2.0, None)[len(given) - 3]:  # the defaults
+        given.pop()
+    return dispatch_composite("cdist.default", _cdist_again, tuple(given), {})
+
+
+def _cdist_again(x1, x2, p=2.0, compute_mode=None):
+    return cdist(x1, x2, p, MODES[compute_mode or 0])
