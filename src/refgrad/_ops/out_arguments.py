@@ -11,6 +11,7 @@ from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
 from refgrad._number_forms import KEYWORD_FORMS, read_keywords
 from refgrad._ops import simple_functions
+from refgrad._ops.expanded_outs import MERGED, merged_where_shared
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
 from refgrad._ops.out_dtype_rules import (
@@ -76,7 +77,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2907
+# --- book/chapters/26_inplace.md:2908
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -131,6 +132,8 @@ def with_out(function, name: str, returns=None):
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
         result = computed(written, rules, args, kwargs, outs)
+        if rules in MERGED:  # NOTE [An expanded out of a reduction]
+            result = merged_where_shared(rules, written, args, kwargs, outs, result)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
         if rules in RESIZED_BEFORE_DTYPE:  # a structured kernel: out sized, then refused
             for o, r in zip(outs, results):
@@ -167,7 +170,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3004
+# --- book/chapters/26_inplace.md:3007
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -183,7 +186,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3029
+# --- book/chapters/26_inplace.md:3032
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -198,7 +201,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3049
+# --- book/chapters/26_inplace.md:3052
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
