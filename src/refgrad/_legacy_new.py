@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1637
+# --- book/chapters/05_creation.md:1638
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np
@@ -20,9 +20,10 @@ from refgrad.autograd._state import state, switched_on
 _DEVICE = "*, torch.device device = None"
 _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor other)",
                    f"new(tuple of ints size, {_DEVICE})", f"new(object data, {_DEVICE})")
+MADE_OVER: dict = {}  # a storage's type: its maker(cls, storage, dtype), chapter "Storages"
 
 
-# --- book/chapters/05_creation.md:1662
+# --- book/chapters/05_creation.md:1664
 def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype.
 
@@ -36,7 +37,9 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
                                f"{Device(kwargs['device']).type} was passed")
         if "size" in kwargs:  # a size even when given as a tuple
             args = (Size(kwargs["size"]),)
-        args += tuple(kwargs[key] for key in ("other", "data") if key in kwargs)
+        args += tuple(kwargs[key] for key in ("other", "data", "storage") if key in kwargs)
+    if len(args) == 1 and type(args[0]) in MADE_OVER:
+        return MADE_OVER[type(args[0])](cls, args[0], kind)
     if len(args) == 1 and isinstance(args[0], Tensor):
         if strict and args[0].dtype is not kind:
             raise TypeError(f"expected {_options(kind)} (got {_options(args[0].dtype)})")
@@ -61,7 +64,7 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
 
 
-# --- book/chapters/05_creation.md:1707
+# --- book/chapters/05_creation.md:1711
 # NOTE [A legacy tensor]
 # Under a mode, the legacy constructor shows torch's ops: an empty tensor of a
 # size is aten.empty.memory_format with the dtype, the layout and the device,
@@ -93,7 +96,7 @@ new.__qualname__ = "TensorBase.new"
 Tensor.new = new
 
 
-# --- book/chapters/05_creation.md:1744
+# --- book/chapters/05_creation.md:1748
 def _alias_as(cls, source: Tensor) -> Tensor:
     from refgrad._ops.shaping import alias  # the op table is built after this module
     from refgrad._ops.views import watch

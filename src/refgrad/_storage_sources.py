@@ -7,14 +7,17 @@
 
 import math
 
+import numpy as np
+
 from refgrad import storage as _storages
 from refgrad._arguments import Arguments
 from refgrad._c_names import TORCH_C_TYPES
-from refgrad._ops.set_source import _SIGNATURES
+from refgrad._ops.set_source import _SIGNATURES, set_to_a_mode
 from refgrad._signatures import _CHECKS
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 
 STORAGES = (_storages.UntypedStorage, _storages.TypedStorage)
 _CHECKS["torch.Storage"] = lambda v: isinstance(v, STORAGES)
@@ -24,7 +27,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:411
+# --- book/chapters/28d_storages.md:414
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -49,6 +52,8 @@ def set_(self, *args, **kwargs):
                 "stride": source.stride()})
         return _set_tensor(self, *args, **kwargs)
     _FORMS.check(args, kwargs)  # a refusal names the storage given
+    if switched_on.dispatch_modes and state.dispatch_modes:  # grown below the mode
+        return _storage_set_to_a_mode(self, args, kwargs)
     _grown_to_fit(self, source, dict(zip(("source", "storage_offset", "size", "stride"), args),
                                      **kwargs))
     if args:
@@ -60,6 +65,18 @@ def set_(self, *args, **kwargs):
 
 set_.__qualname__ = "TensorBase.set_"
 Tensor.set_ = set_
+
+
+def _storage_set_to_a_mode(self, args, kwargs):
+    """``set_`` with a storage, shown to a mode as torch's binding passes it."""
+    named = dict(zip(("source", "storage_offset", "size", "stride"), args), **kwargs)
+    given = [named["source"]]
+    if "size" in named:
+        given += [named["storage_offset"], list(named["size"])]
+        if named.get("stride") is not None:
+            given.append(list(named["stride"]))
+    name = "set_.source_Storage" if len(given) == 1 else "set_.source_Storage_storage_offset"
+    return set_to_a_mode(self, name, (self, *given), set_)
 
 
 def _grown_to_fit(self, storage, named: dict) -> None:
@@ -78,16 +95,23 @@ def _grown_to_fit(self, storage, named: dict) -> None:
         storage.resize_(reach * self._data.itemsize)
 
 
-# --- book/chapters/28d_storages.md:469
-_new_from_data = Tensor.new
+# --- book/chapters/28d_storages.md:494
+def _made_over(cls, storage, dtype):
+    """``cls(storage)``: an empty tensor of ``dtype``, set to the whole of ``storage``."""
+    from refgrad._legacy_new import _empty_to_a_mode
+
+    if isinstance(storage, _storages.TypedStorage) and storage.dtype is not dtype:
+        raise RuntimeError(f"Expected a Storage of type {LEGACY[dtype]} or an UntypedStorage, "
+                           f"but got type {LEGACY[storage.dtype]} for argument 1 'storage'")
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        return _empty_to_a_mode(cls, (), dtype).set_(storage)
+    return make_tensor(np.empty(0, dtype.numpy), cls=cls).set_(storage)
 
 
-def new(self, *args, **kwargs):
-    source = args[0] if len(args) == 1 else kwargs.get("storage")
-    if not isinstance(source, STORAGES) or len(args) + len(kwargs) != 1:
-        return _new_from_data(self, *args, **kwargs)
-    return _set_tensor(make_tensor(self._data[:0].reshape(0).copy()), _flat(self, source))
+def _register() -> None:
+    from refgrad._legacy_new import MADE_OVER
+
+    MADE_OVER.update(dict.fromkeys(STORAGES, _made_over))
 
 
-new.__qualname__ = "TensorBase.new"
-Tensor.new = new
+_register()

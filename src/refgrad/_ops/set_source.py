@@ -19,7 +19,7 @@ from refgrad._ops.write_checks import INFERENCE_INPLACE, bump, check_inplace
 from refgrad._tensor import Tensor
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.autograd._tangents import active_level, tangent_of
 
 # Recorded only for its node: the values are moved by set_ itself.
@@ -59,6 +59,8 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     check_inplace(self, recorded)
+    if switched_on.dispatch_modes and state.dispatch_modes and not recorded:
+        return _tensor_set_to_a_mode(self, source, storage_offset, size, stride)
     data = _array(self, source, storage_offset, size, stride)
     level = active_level() if dual_levels else None
     if level is not None and any(tangent_of(t, level) is not None for t in tensors):
@@ -79,7 +81,35 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:562
+# --- book/chapters/28a_resize.md:571
+def set_to_a_mode(self, name: str, args: tuple, again):
+    """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
+    from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
+    from refgrad.utils._python_dispatch import OpFunc, dispatch
+
+    writes, body = Writes(), state.mode_body
+
+    def run(tensor, *given):  # its own write is counted above, once
+        return held_back((tensor,), lambda: again(tensor, *given), writes)
+
+    func = OpFunc(name, ("self",), ("self",), run, args, {})
+    handed_over(lambda: dispatch(func, args, {}), writes)
+    if not body:
+        count_once((self,))
+    return self
+
+
+def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
+    if source is None:
+        return set_to_a_mode(self, "set_.default", (self,), Tensor.set_)
+    if size is None:
+        return set_to_a_mode(self, "set_.source_Tensor", (self, source), Tensor.set_)
+    geometry = (storage_offset, list(size), *(() if stride is None else (list(stride),)))
+    return set_to_a_mode(self, "set_.source_Storage_storage_offset",
+                         (self, source.untyped_storage(), *geometry), Tensor.set_)
+
+
+# --- book/chapters/28a_resize.md:603
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",
