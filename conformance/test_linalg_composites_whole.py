@@ -83,6 +83,8 @@ CASES = [
     (lambda a, v: torch.nuclear_norm(a), "nuclear_norm.default", ("T",), {}),
     (lambda a, v: torch.nuclear_norm(a, True), "nuclear_norm.default", ("T", True), {}),
     (lambda a, v: torch.nuclear_norm(a, (0, 1)), "nuclear_norm.dim", ("T", [0, 1]), {}),
+    (lambda a, v: torch.nuclear_norm(a, dim=(-2, -1)), "nuclear_norm.dim", ("T", [-2, -1]), {}),
+    (lambda a, v: torch.nuclear_norm(a, keepdim=True), "nuclear_norm.default", ("T", True), {}),
 ]
 
 

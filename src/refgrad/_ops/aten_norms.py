@@ -76,14 +76,13 @@ def frobenius_dims(dim, warned: str = "frobenius_norm") -> tuple:
     return dim
 
 
-def nuclear_norm(input, dim=(-2, -1), keepdim=False):
+def nuclear_norm(input, dim=None, keepdim=False):  # None: the overload without dim
     from refgrad.linalg import matrix_norm
     from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
-        dim, keepdim, named = (-2, -1), dim, False
-    else:
-        named = dim != (-2, -1)  # the overload with dim, where one was given
+        dim, keepdim = None, dim
+    named, dim = dim is not None, (-2, -1) if dim is None else dim
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         given = (input, list(dim)) if named else (input,)
         given += (keepdim,) if keepdim else ()
@@ -95,7 +94,7 @@ def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:803
+# --- book/chapters/16y_torch_namespace.md:802
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
@@ -133,7 +132,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:842
+# --- book/chapters/16y_torch_namespace.md:841
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle
