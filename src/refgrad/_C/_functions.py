@@ -2,11 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:107
+# --- book/chapters/10_nodes.md:114
 """The registry of built-in node classes, by class name (torch._C._functions)."""
+
+_FINAL: set = set()  # the registered classes: none may be derived from
 
 
 def register(cls: type) -> type:
     """Make a node class findable here under its own name."""
     globals()[cls.__name__] = cls
+    _FINAL.add(cls)
     return cls

@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1504
+# --- book/chapters/10_nodes.md:1517
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:118
+# --- book/chapters/10_nodes.md:128
 """Graph nodes: the abstract Node, the concrete node base, their edges and hooks."""
 
 import abc
@@ -22,7 +22,7 @@ from refgrad.utils.hooks import RemovableHandle
 REMEMBERING = False
 
 
-# --- book/chapters/10_nodes.md:144
+# --- book/chapters/10_nodes.md:154
 class Node(abc.ABC):
     """A step of the backward pass: gradients of outputs in, of inputs out."""
 
@@ -65,7 +65,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:299
+# --- book/chapters/10_nodes.md:309
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -134,6 +134,9 @@ class FunctionNode(Node):
     _releases = False  # whether the class has release_variables(), set just below
 
     def __init_subclass__(cls, **kwargs) -> None:
+        for base in cls.__bases__:  # a built-in node class is a C type in torch
+            if base in _functions._FINAL:
+                raise TypeError(f"type '{base.__name__}' is not an acceptable base type")
         super().__init_subclass__(**kwargs)
         # The engine asks this flag, not getattr, after every node it runs.
         cls._releases = hasattr(cls, "release_variables")
@@ -145,14 +148,14 @@ class FunctionNode(Node):
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:388
+# --- book/chapters/10_nodes.md:401
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:402
+# --- book/chapters/10_nodes.md:415
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -172,7 +175,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:430
+# --- book/chapters/10_nodes.md:443
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -208,7 +211,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:595
+# --- book/chapters/10_nodes.md:608
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
