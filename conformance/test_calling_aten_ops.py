@@ -102,3 +102,14 @@ def test_a_handler_may_compute_with_aten_ops_instead_of_its_func():
         y = x.sin()
     assert torch.equal(y, x.detach().sin() * 2)
     assert outer.seen == ["aten.sin.default", "aten.mul.Tensor"]
+
+
+def test_alias_by_its_aten_name_is_a_view_of_the_whole_tensor():
+    x = torch.ones(4, requires_grad=True)
+    y = x * 2
+    for run in (torch.ops.aten.alias, torch.ops.aten.alias.default):
+        a = run(y)
+        assert a.grad_fn.name() == "AliasBackward0" and a._base is y
+        assert a.data_ptr() == y.data_ptr() and a._version == y._version
+    a.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0, 2.0]

@@ -60,7 +60,7 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                    copy=True, memory_format=memory_format or preserve_format)
 
 
-# --- book/chapters/23d_calling_ops.md:115
+# --- book/chapters/23d_calling_ops.md:117
 def _with_alpha(row_function):
     def run(self, other, alpha=1):
         return row_function(self, other * alpha)
@@ -75,8 +75,14 @@ def _scalar_rows() -> dict:
             "add.Scalar": _with_alpha(add_scalar), "sub.Scalar": _with_alpha(sub_scalar)}
 
 
+def _alias(self):  # no public name in torch: torch.ops.aten.alias alone reaches it
+    from refgrad._ops.shaping import alias
+
+    return alias(self)
+
+
 _STANDS_IN = {
     "slice": _slice, "_softmax": _softmax, "_log_softmax": _log_softmax,
     "_to_copy": _to_copy, "index": lambda self, indices: self[tuple(indices)],
-    "_local_scalar_dense": lambda self: self.item(), **_scalar_rows(),
+    "_local_scalar_dense": lambda self: self.item(), "alias": _alias, **_scalar_rows(),
 }
