@@ -737,7 +737,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:330
+# --- book/chapters/28a_resize.md:333
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

@@ -104,7 +104,8 @@ def _plain_value(value, kind) -> bool:
 # method takes one by one (x.squeeze(0, 1)) where the function wants them as
 # one tuple: then the function is called again with the tuple, unless a
 # dispatch mode saw the call fail (NOTE [A failure a mode has seen], chapter
-# "Dispatch modes"): torch's mode sees a call once.
+# "Dispatch modes"): torch's mode sees a call once; or unless the call changed
+# its tensor before it failed (NOTE [Resized, then refused], chapter "Resizing").
 def function_form(function, arguments: Arguments, again: bool = True):
     """``function`` as ``torch.<name>``, with torch's argument errors.
 
@@ -129,7 +130,7 @@ def function_form(function, arguments: Arguments, again: bool = True):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:947
+# --- book/chapters/13a_arguments.md:948
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -165,8 +166,18 @@ def numbered_again(function, args: tuple, kwargs: dict):
 
 
 def _seen(error) -> bool:
-    """Whether a dispatch mode saw the call that failed: NOTE [A failure a mode has seen]."""
-    return bool(error.__dict__.get("_seen_by_a_mode")) if hasattr(error, "__dict__") else False
+    """Whether a dispatch mode saw the call that failed (NOTE [A failure a mode has seen]),
+    or the call changed its tensor before it failed (NOTE [Resized, then refused])."""
+    if not hasattr(error, "__dict__"):
+        return False
+    return bool(error.__dict__.get("_seen_by_a_mode") or error.__dict__.get("_after_a_change"))
+
+
+def refused_after_a_change(message: str) -> RuntimeError:
+    """A RuntimeError raised once the call has changed its tensor: not to be run again."""
+    error = RuntimeError(message)
+    error.__dict__["_after_a_change"] = True
+    return error
 
 
 def _named(checked, function):
@@ -176,7 +187,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:1009
+# --- book/chapters/13a_arguments.md:1020
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -217,7 +228,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:1065
+# --- book/chapters/13a_arguments.md:1076
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -237,7 +248,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1157
+# --- book/chapters/13a_arguments.md:1168
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:56
+# --- book/chapters/28a_resize.md:57
 """Tensor.resize_ and resize_as_: a new shape, and new memory only when the old is too small."""
 
 import math
 
 import numpy as np
 
-from refgrad._argument_forms import function_form, method_form
+from refgrad._argument_forms import function_form, method_form, refused_after_a_change
 from refgrad._arguments import Arguments
 from refgrad._backend import array_module, data_ptr, device_of, storage_root
 from refgrad._from_numpy import shares_numpy_memory
@@ -28,7 +28,7 @@ OVERFLOW = "numel: integer multiplication overflow"
 _LARGEST = 2**63 - 1
 
 
-# --- book/chapters/28a_resize.md:89
+# --- book/chapters/28a_resize.md:90
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     return resized(self, _read_sizes(sizes, size), memory_format)
@@ -50,10 +50,10 @@ def resized(self, sizes: tuple, memory_format, template=None):
         if memory_format is not None:  # the same sizes, laid out again: no write
             self._data = _resized(self, sizes, strides)
         return self
+    self._data = _resized(self, sizes, strides)
     if self._version_counter is None and not state.inference_mode and (
             inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
-        raise RuntimeError(INFERENCE_INPLACE)  # checked first: NOTE [Resized, then refused]
-    self._data = _resized(self, sizes, strides)
+        raise refused_after_a_change(INFERENCE_INPLACE)  # NOTE [Resized, then refused]
     if not state.mode_body:  # a mode's own counts no write: NOTE [Below autograd]
         bump(self)
     return self
@@ -89,7 +89,7 @@ def _to_a_mode(self, sizes, memory_format, template):
     return self
 
 
-# --- book/chapters/28a_resize.md:163
+# --- book/chapters/28a_resize.md:166
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -112,7 +112,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:195
+# --- book/chapters/28a_resize.md:198
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -162,7 +162,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:277
+# --- book/chapters/28a_resize.md:280
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -195,7 +195,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:315
+# --- book/chapters/28a_resize.md:318
 def resize_as_(self, the_template, *, memory_format=None):
     return resized(self, tuple(the_template.shape), memory_format, the_template)
 

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:474
+# --- book/chapters/28a_resize.md:477
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
 
-from refgrad._argument_forms import method_form
+from refgrad._argument_forms import method_form, refused_after_a_change
 from refgrad._arguments import Arguments
 from refgrad._backend import data_ptr, storage_root
 from refgrad._dtype import C_TYPE_NAMES
@@ -31,7 +31,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:504
+# --- book/chapters/28a_resize.md:507
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -51,11 +51,8 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:530
+# --- book/chapters/28a_resize.md:533
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
-    if self._version_counter is None and not state.inference_mode and (
-            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
-        raise RuntimeError(INFERENCE_INPLACE)  # before any change
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     check_inplace(self, recorded)
@@ -77,11 +74,14 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
         node._meta = (input_metadata(self),)
         if self._retains_grad:
             follow_retained_grad(self, old, old_nr)
+    if self._version_counter is None and not state.inference_mode and (
+            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
+        raise refused_after_a_change(INFERENCE_INPLACE)  # NOTE [Resized, then refused]
     bump(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:571
+# --- book/chapters/28a_resize.md:574
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -109,7 +109,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:603
+# --- book/chapters/28a_resize.md:606
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",
