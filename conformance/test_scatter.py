@@ -430,3 +430,35 @@ def test_linear_reductions_reduce_the_tangents_and_the_rest_have_none():
     assert _tangent(values, src, index, "mean", True) == [31.0 / 3.0, 16.0, 21.5]
     for reduce in ("prod", "max", "min"):
         assert _tangent(values, src, index, reduce, True) is None
+
+
+def test_take_along_dim_takes_its_index_modulo_the_size_along_dim():
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    picked = torch.take_along_dim(x, torch.tensor([[-1, 2], [4, -6]]), 1)
+    assert picked.tolist() == [[3.0, 3.0], [5.0, 4.0]]
+    picked.sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 2.0], [1.0, 1.0, 0.0]]
+    assert torch.take_along_dim(x, torch.tensor([[-1, 0, 3]]), 0).tolist() == [[4.0, 2.0, 6.0]]
+    with raises(RuntimeError, "index -1 is out of bounds for dimension 0 with size 6"):
+        torch.take_along_dim(x, torch.tensor([-1, 0]))  # flattened: no wrapping
+    with raises(RuntimeError, "ZeroDivisionError"):
+        torch.take_along_dim(torch.ones(2, 0), torch.zeros(2, 1, dtype=torch.long), 1)
+    assert torch.take_along_dim(torch.ones(2, 0), torch.zeros(2, 0, dtype=torch.long), 1).shape \
+        == (2, 0)
+
+
+def test_take_along_dim_saves_a_fresh_index_and_a_mode_sees_the_steps():
+    from conformance._support import recording_mode
+
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    with torch.inference_mode():
+        index = torch.tensor([[0, 2], [1, 1]])
+    y = x.take_along_dim(index, 1)  # the wrapped index is no inference tensor
+    assert not y.grad_fn._saved_index.is_inference()
+    y.sum().backward()
+    assert x.grad.tolist() == [[1.0, 0.0, 1.0], [0.0, 2.0, 0.0]]
+    plain, wrapped = x.detach(), torch.tensor([[-1], [0]])
+    with recording_mode()() as mode:
+        torch.take_along_dim(plain, wrapped, 1)
+    assert mode.seen == ["aten.expand.default", "aten.expand.default", "aten.remainder.Scalar",
+                         "aten.gather.default"]

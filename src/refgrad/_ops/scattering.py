@@ -310,7 +310,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:774
+# --- book/chapters/16h_scatter.md:780
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})
@@ -336,4 +336,5 @@ def take_along_dim(input, indices, dim=None):
     shape = list(np.broadcast_shapes(tuple(wanted), tuple(indices.shape)))
     grown, picks = list(shape), list(shape)
     grown[d:d + 1], picks[d:d + 1] = input.shape[d:d + 1], indices.shape[d:d + 1]
-    return input.expand(*grown).gather(dim, indices.expand(*picks))
+    picked = indices.expand(*picks)  # the index first, as torch's composite does
+    return input.expand(*grown).gather(dim, picked.remainder(input.shape[d]))
