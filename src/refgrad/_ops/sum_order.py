@@ -10,7 +10,7 @@ from math import prod
 import numpy as np
 from numpy import ndarray
 
-from refgrad._ops.sum_loop import cascade, shared_sum, side_by_side, summed_by_loop
+from refgrad._ops.sum_loop import cascade, rows_in_turn, shared_sum, side_by_side, summed_by_loop
 from refgrad._parallel import settings
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
@@ -24,11 +24,11 @@ def _levels(rows):
     """(R, m, K) -> (R, K), K > 1: the cascade of partial sums over m rows."""
     R, m, K = rows.shape
     if m < 16:
-        return _reduce(rows, axis=1)  # m is not the inner axis: one row after another
+        return rows_in_turn(rows)
     if m >= 4096:  # a long sum: more levels, NOTE [Levels of a long sum]
         return cascade(rows)
     blocks = m // 16
-    firsts = _reduce(rows[:, :16 * blocks].reshape(R * blocks, 16, K), axis=1)
+    firsts = rows_in_turn(rows[:, :16 * blocks].reshape(R * blocks, 16, K))
     firsts = firsts.reshape(R, blocks, K)
     groups = blocks // 16  # under 4096 rows no group of 4096 rows is complete
     levels = []  # the lowest first, as they are added at the end
