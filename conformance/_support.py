@@ -255,6 +255,21 @@ def leaf(*values, dtype=None):
     return torch.tensor(list(values), dtype=dtype, requires_grad=True)
 
 
+def doubling_function(torch, name: str = "Doubled", base=None):
+    """A custom Function class ``name`` (on ``base``, torch.autograd.Function unless
+    given) that doubles its one input, forward and backward, and saves nothing. Made on
+    each call, so that a test's node class is its own; ``torch`` is the module under test."""
+
+    def forward(ctx, x):
+        return x * 2
+
+    def backward(ctx, g):
+        return g * 2
+
+    return type(name, (base or torch.autograd.Function,),
+                {"forward": staticmethod(forward), "backward": staticmethod(backward)})
+
+
 def matrix_leaf(values, dtype=None):
     """A tensor of ``values`` (float64 unless ``dtype`` says) that requires grad."""
     import torch

@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import doubling_function, raises
 
 Function = torch.autograd.Function
 function = torch.autograd.function
@@ -106,15 +106,7 @@ def test_mark_shared_storage_only_warns():
 
 
 def test_inplace_function_keeps_its_flag():
-    class Double(function.InplaceFunction):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
+    Double = doubling_function(torch, "Double", function.InplaceFunction)
     assert Double.__mro__[1:3] == (function.InplaceFunction, Function)
     with pytest.warns(DeprecationWarning, match="should not be instantiated"):
         assert Double().inplace is False and Double(True).inplace is True

@@ -4,6 +4,8 @@ torch.autograd.graph.Node do."""
 import pytest
 import torch
 
+from conformance._support import doubling_function
+
 
 def _nodes():
     x = torch.ones(2, requires_grad=True)
@@ -20,18 +22,8 @@ def test_a_built_in_node_class_is_no_base(at, name):
         type("Derived", (type(node),), {})
 
 
-class _Twice(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 2
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2
-
-
 def test_a_custom_functions_node_class_and_node_itself_take_subclasses():
-    y = _Twice.apply(torch.ones(1, requires_grad=True))
+    y = doubling_function(torch).apply(torch.ones(1, requires_grad=True))
     derived = type("Derived", (type(y.grad_fn),), {})
     assert issubclass(derived, type(y.grad_fn))
     assert issubclass(type("Mine", (torch.autograd.graph.Node,), {}), torch.autograd.graph.Node)

@@ -6,6 +6,7 @@ import threading
 import pytest
 
 import refgrad as torch
+from conformance._support import doubling_function
 from refgrad.autograd import _engine
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._profiler_engine import ProfiledTask, _make_task
@@ -119,15 +120,7 @@ def test_the_total_average_shows_as_torchs_does():
 
 
 def test_a_custom_function_is_no_event_without_a_profile():
-    class Twice(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
+    Twice = doubling_function(torch, "Twice")
     x = torch.ones(2, requires_grad=True)
     Twice.apply(x).sum().backward()
     assert x.grad.tolist() == [2.0, 2.0]
