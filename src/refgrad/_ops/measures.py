@@ -28,9 +28,15 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
         a = a.astype(dtype.numpy)
     if a.dtype == np.float16:  # torch sums float16 powers in float32, rounds once
         return _vector_norm(a.astype(np.float32), ord, dim, keepdim, None).astype(a.dtype)
-    axes, size = _axes(dim, a.ndim), np.abs(a)
-    if ord != 0 and a.size and a.size == np.sum(a, axis=axes).size:  # slices of one
-        return np.reshape(size, np.sum(a, axis=axes, keepdims=keepdim).shape)
+    axes = _axes(dim, a.ndim)
+    if ord != 0 and a.size and a.size == _kept_count(a.shape, axes):  # slices of one
+        return np.reshape(np.abs(a), np.sum(a, axis=axes, keepdims=keepdim).shape)
+    if ord == 2:  # chapter "The order of a product and of a norm"
+        from refgrad._ops.norm_order import two_norm_in_torch_order
+
+        if (ordered := two_norm_in_torch_order(a, axes, keepdim)) is not None:
+            return ordered
+    size = np.abs(a)  # only now: the ordered 2-norm squares a itself
     if ord == math.inf:
         return np.max(size, axis=axes, keepdims=keepdim)
     if ord == -math.inf:
@@ -44,16 +50,17 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
             return ordered
     if ord == 1:
         return sequential_sum(size, axes, keepdim)
-    if ord == 2:  # chapter "The order of a product and of a norm"
-        from refgrad._ops.norm_order import two_norm_in_torch_order
-
-        if (ordered := two_norm_in_torch_order(a, axes, keepdim)) is not None:
-            return ordered
+    if ord == 2:
         return np.sqrt(np.sum(size * size, axis=axes, keepdims=keepdim))
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1256
+def _kept_count(shape, axes) -> int:
+    """How many values a reduction over ``axes`` (None: all) of ``shape`` gives."""
+    return 1 if axes is None else math.prod(n for d, n in enumerate(shape) if d not in axes)
+
+
+# --- book/chapters/16b_reductions.md:1263
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -61,7 +68,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1265
+# --- book/chapters/16b_reductions.md:1272
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -83,7 +90,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1300
+# --- book/chapters/16b_reductions.md:1307
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -106,7 +113,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1355
+# --- book/chapters/16b_reductions.md:1362
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -144,7 +151,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1469
+# --- book/chapters/16b_reductions.md:1476
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -184,7 +191,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1515
+# --- book/chapters/16b_reductions.md:1522
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -204,7 +211,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1541
+# --- book/chapters/16b_reductions.md:1548
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -239,7 +246,7 @@ def _norm_of_vectors(input, p, dim, keepdim, dtype):
         raise
 
 
-# --- book/chapters/16b_reductions.md:1585
+# --- book/chapters/16b_reductions.md:1592
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name

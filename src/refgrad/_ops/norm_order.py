@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 from refgrad._ops.moments import _slices
-from refgrad._ops.sum_loop import lines_of, loop_of
+from refgrad._ops.sum_loop import lines_of, loop_of, placed, rows_in_turn
 from refgrad._parallel import settings
 
 _SPLIT = 134217729.0  # 2**27 + 1: splits a double into two halves of 26 bits
@@ -65,8 +65,8 @@ def _lanes(rows):
     lanes = 4 if rows.dtype == np.float64 else 8
     V = n // lanes
     squares = rows[:, :lanes * V] * rows[:, :lanes * V]
-    acc = np.add.reduce(squares.reshape(R, V, lanes), axis=1) if V else np.zeros(
-        (R, lanes), dtype=rows.dtype)
+    acc = rows_in_turn(squares.reshape(R, V, lanes)) if V else np.zeros(
+        (R, lanes), dtype=rows.dtype)  # vector by vector: NOTE [Short rows in turn]
     total = acc[:, 0]
     for j in range(1, lanes):
         total = total + acc[:, j]
@@ -108,7 +108,7 @@ def two_norm_in_torch_order(a, axes, keepdim: bool):
         t, _, _, where = lines_of(a, loop)
         out = np.empty(count, dtype=a.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
-            out[where.reshape(-1)] = _lanes(t.reshape(-1, t.shape[-1]))
+            out[placed(where, count).reshape(-1)] = _lanes(t.reshape(-1, t.shape[-1]))
     else:
         out = _in_turn(a, None if axes is None else tuple(sorted(dims)), count)
     shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape)) if keepdim else tuple(

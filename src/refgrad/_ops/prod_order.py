@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.sum_loop import lines_of, loop_of, shares_of
+from refgrad._ops.sum_loop import lines_of, loop_of, placed, shares_of
 from refgrad._parallel import settings
 
 _multiply = np.multiply  # NOTE [Names looked up once]
@@ -65,9 +65,9 @@ def _product(a, dims, lanes: int):
         row = _factors(buffer.reshape(1, 1, threads), (threads, 1, 0), (1, 0, 0), lanes)
         return np.full(1, _running(row.reshape(-1), a.dtype))
     t, summed, other, where = lines_of(a, loop)
-    factors = _factors(t, summed, other, lanes)
+    factors, where = _factors(t, summed, other, lanes), placed(where, count)
     if not summed[2]:  # each line's factors go where the line goes
-        where = np.broadcast_to(where[:, :, None], factors.shape)
+        where = np.broadcast_to(where.reshape(t.shape[:2])[:, :, None], factors.shape)
     out = np.ones(count, dtype=a.dtype)
     _multiply.at(out, where.reshape(-1), factors.reshape(-1))
     return out

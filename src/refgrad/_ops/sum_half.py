@@ -13,6 +13,7 @@ from refgrad._ops.sum_loop import (
     line_shares,
     lines_of,
     loop_of,
+    placed,
     shares_of,
     side_by_side,
     split_dim,
@@ -25,7 +26,7 @@ _accumulate = np.add.accumulate  # NOTE [Names looked up once]
 _concat = np.concatenate
 
 
-# --- book/chapters/15b_half_sums.md:71
+# --- book/chapters/15b_half_sums.md:72
 # NOTE [A float16 line]
 # A vector load of the kernel takes 32 bytes, sixteen float16 elements, and turns
 # them into two float32 vectors of eight, added lane by lane: a contiguous line is
@@ -51,7 +52,7 @@ def _line_sums(t, summed, other):
     return side_by_side(down, lines // 4 * 4)
 
 
-# --- book/chapters/15b_half_sums.md:104
+# --- book/chapters/15b_half_sums.md:105
 def _rounded_into(count: int, where, values):
     """float16 outputs, from zero, given the float32 line sums ``values`` at ``where``."""
     values = values.astype(_F16).astype(_F32)  # each line's sum, rounded
@@ -66,7 +67,7 @@ def _rounded_into(count: int, where, values):
     return out.astype(_F16)
 
 
-# --- book/chapters/15b_half_sums.md:126
+# --- book/chapters/15b_half_sums.md:127
 def _kernel(a, loop, count: int, threads: int):
     """The float16 outputs of torch's kernel over the loop, flat, row-major."""
     if threads > 1 and count == 1:
@@ -82,10 +83,10 @@ def _kernel(a, loop, count: int, threads: int):
                           in line_shares(other[0], other[1], threads, a.itemsize)], axis=1)
     else:
         values = _line_sums(t, summed, other)
-    return _rounded_into(count, where.reshape(-1), values.reshape(-1))
+    return _rounded_into(count, placed(where, count).reshape(-1), values.reshape(-1))
 
 
-# --- book/chapters/15b_half_sums.md:156
+# --- book/chapters/15b_half_sums.md:157
 def half_sum(a, axes, keepdim: bool, converted: bool):
     """``a``'s (float16) sum over ``axes`` (None: all) as torch's kernel rounds it,
     converted to float32 first where ``converted`` (sum's way) and the loop's two

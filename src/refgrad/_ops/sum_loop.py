@@ -161,13 +161,32 @@ def lines_of(a, loop):
     t = as_strided(a, (*sizes, other[0], summed[0]),
                    [i * item for _, i, _ in outer] + [other[1] * item, summed[1] * item])
     t = t.reshape(-1, other[0], summed[0])  # copied where the strides ask for it
+    return t, summed, other, _places(outer, other, summed)
+
+
+def _places(outer, other, summed):
+    """Where in the flat output each value goes; None where the values come in the
+    output's own order (NOTE [Values already in place])."""
+    dims = [*outer, other, summed] if summed[2] else [*outer, other]
+    step = 1
+    for n, _, o in reversed(dims):
+        if n > 1 and o != step:
+            break
+        step *= n
+    else:
+        return None
     where = np.zeros(1, dtype=np.intp)
     for n, _, o in outer:
         where = (where[:, None] + _arange(n) * o).reshape(-1)
     where = where[:, None] + _arange(other[0]) * other[2]
     if summed[2]:
         where = where[:, :, None] + _arange(summed[0]) * summed[2]
-    return t, summed, other, where
+    return where
+
+
+def placed(where, count: int):
+    """The places ``lines_of`` gave, with None spelt out: every output in turn."""
+    return _arange(count) if where is None else where
 
 
 def summed_by_loop(a, dims, lanes: int, threads: int = 1):
@@ -179,15 +198,18 @@ def summed_by_loop(a, dims, lanes: int, threads: int = 1):
     t, summed, other, where = lines_of(a, loop)
     values = _shares(t, summed, other, lanes, threads) if shared else _call(
         t, summed, other, lanes)
-    out = np.zeros(count, dtype=a.dtype)
     if values.size == count:  # each output is given one value: added to zero
+        if where is None:
+            return values.reshape(-1) + 0.0
+        out = np.zeros(count, dtype=a.dtype)
         out[where.reshape(-1)] = values.reshape(-1)
         return out + 0.0
-    _add_at(out, where.reshape(-1), values.reshape(-1))  # NOTE [A sum's loop]
+    out = np.zeros(count, dtype=a.dtype)
+    _add_at(out, placed(where, count).reshape(-1), values.reshape(-1))  # NOTE [A sum's loop]
     return out
 
 
-# --- book/chapters/15a_sum_order.md:580
+# --- book/chapters/15a_sum_order.md:609
 # NOTE [A sum shared among threads]
 # torch hands a sum of at least 32768 elements to its threads: with one output,
 # in shares of the loop's elements, each into its own slot of a zeroed buffer,
@@ -223,7 +245,7 @@ def _share_into(row, lanes: int, out) -> None:
     out[0] = _line_sum(row, lanes)
 
 
-# --- book/chapters/15a_sum_order.md:622
+# --- book/chapters/15a_sum_order.md:651
 def shares_of(a, loop, threads: int):
     """For each thread's share of a sum with one output over the loop's dimensions
     (innermost first), the kernel's calls: a list of (t, summed, other)."""
@@ -258,7 +280,7 @@ def _calls_into(calls, lanes: int, out) -> None:
     out[0] = _accumulate(_concat(sums))[-1]
 
 
-# --- book/chapters/15a_sum_order.md:661
+# --- book/chapters/15a_sum_order.md:690
 def split_dim(loop, threads: int) -> int:
     """The loop dimension torch cuts among its threads: the outermost kept one of at
     least ``threads`` elements, else the largest."""

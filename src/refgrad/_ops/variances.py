@@ -81,7 +81,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1402
+# --- book/chapters/16b_reductions.md:1409
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -107,7 +107,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1429
+# --- book/chapters/16b_reductions.md:1436
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:

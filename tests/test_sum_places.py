@@ -1,0 +1,45 @@
+"""Where a sum's values go in its output: lines_of names no places when the values come
+in the output's own order (NOTE [Values already in place]), and every value lands where
+NumPy's sum puts it, whichever road it takes."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from refgrad._ops.sum_loop import lines_of, loop_of, placed, summed_by_loop
+
+
+def _places(a, dims):
+    loop, count = loop_of(a, dims)
+    return lines_of(a, loop)[3], count
+
+
+def test_the_columns_of_a_row_major_matrix_come_in_order():
+    where, count = _places(np.ones((4, 6), np.float32), {0})
+    assert where is None and count == 6
+    assert placed(where, count).tolist() == list(range(6))
+
+
+def test_a_sum_over_leading_and_trailing_dimensions_scatters():
+    where, count = _places(np.ones((4, 6, 3), np.float32), {0, 2})
+    assert where is not None and count == 6
+
+
+LAYOUTS = {
+    "row-major": lambda a: a,
+    "reversed axes": lambda a: a.transpose(*reversed(range(a.ndim))),
+    "rolled axes": lambda a: a.transpose(*range(1, a.ndim), 0),
+    "every other row": lambda a: np.concatenate([a, a])[::2],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("shape", [(4, 6), (3, 4, 5), (2, 3, 1, 4)])
+def test_every_value_lands_where_numpy_puts_it(layout, shape):
+    # Whole numbers: their sums are exact in any order, so only the places can differ.
+    a = LAYOUTS[layout](np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+    for size in range(1, a.ndim + 1):
+        for dims in itertools.combinations(range(a.ndim), size):
+            got = summed_by_loop(a, set(dims), 4)
+            assert np.array_equal(got, np.sum(a, axis=dims).reshape(-1)), dims
