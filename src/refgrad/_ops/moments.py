@@ -69,18 +69,42 @@ def ordered_distances(a):
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""
     from refgrad._ops.sum_loop import loop_of, shares_of
     from refgrad._ops.sum_order import summed_in_torch_order
-    from refgrad._parallel import settings
+    from refgrad._parallel import run_pieces, settings
 
     if not a.ndim or min(a.strides) < 0 or (total := summed_in_torch_order(a, None, False)) is None:
         return None
     mean = total / a.size  # torch's mean: the sum, divided, in the input's dtype
     centre = float(mean)
     loop, _ = loop_of(a, set(range(a.ndim)))
+    shares = list(shares_of(a, loop, settings.threads if a.size > 32768 else 1))
+    totals = np.zeros(len(shares))
+    run_pieces(_share_into, [((calls, centre), totals[k:k + 1])  # each on a thread
+                             for k, calls in enumerate(shares)])
     m2 = 0.0  # Python floats: float64, one addition at a time
-    for calls in shares_of(a, loop, settings.threads if a.size > 32768 else 1):
-        share = 0.0
-        for t, _, _ in calls:
-            distances = t.astype(np.float64).reshape(-1) - centre
-            share += float(np.cumsum(distances * distances)[-1])
+    for share in totals.tolist():
         m2 += share
     return mean, np.float64(m2)
+
+
+def _share_into(calls, centre: float, out) -> None:
+    share = 0.0
+    for t, _, _ in calls:
+        share += _squares_in_turn(t.reshape(-1), centre)
+    out[0] = share
+
+
+_PIECE = 1 << 15  # float64 values at a time: a piece stays in the core's cache
+
+
+def _squares_in_turn(values, centre: float) -> float:
+    """The squared float64 distances of ``values`` from ``centre``, added one after
+    another from the first; a piece at a time, each piece's first square added to the
+    running total before the piece's running sum carries it on."""
+    piece, total = np.empty(min(_PIECE, len(values)), dtype=np.float64), 0.0
+    for begin in range(0, len(values), _PIECE):
+        part = piece[:min(_PIECE, len(values) - begin)]
+        np.subtract(values[begin:begin + len(part)], centre, out=part, dtype=np.float64)
+        np.multiply(part, part, out=part)
+        part[0] += total
+        total = float(np.add.accumulate(part, out=part)[-1])
+    return total
