@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1183
+# --- book/chapters/16b_reductions.md:1187
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:1206
+# --- book/chapters/16b_reductions.md:1210
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -53,7 +53,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     return sequential_sum(size ** ord, axes, keepdim) ** (1.0 / ord)
 
 
-# --- book/chapters/16b_reductions.md:1256
+# --- book/chapters/16b_reductions.md:1260
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -61,7 +61,7 @@ def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1265
+# --- book/chapters/16b_reductions.md:1269
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -83,7 +83,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1300
+# --- book/chapters/16b_reductions.md:1304
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -106,7 +106,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1355
+# --- book/chapters/16b_reductions.md:1359
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -144,7 +144,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1469
+# --- book/chapters/16b_reductions.md:1473
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -184,7 +184,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1515
+# --- book/chapters/16b_reductions.md:1519
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -204,7 +204,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1541
+# --- book/chapters/16b_reductions.md:1545
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -239,7 +239,7 @@ def _norm_of_vectors(input, p, dim, keepdim, dtype):
         raise
 
 
-# --- book/chapters/16b_reductions.md:1585
+# --- book/chapters/16b_reductions.md:1589
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         name = row.name
