@@ -154,13 +154,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:864
+# --- book/chapters/16b_reductions.md:868
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1665
+# --- book/chapters/16b_reductions.md:1669
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -170,7 +170,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1393
+# --- book/chapters/16d_indexing.md:1401
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -178,7 +178,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2013
+# --- book/chapters/16d_indexing.md:2021
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1528
+# --- book/chapters/16j_products_and_shapes.md:1531
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1576
+# --- book/chapters/16j_products_and_shapes.md:1579
 from refgrad import functional
 
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:915
+# --- book/chapters/16p_decompositions.md:921
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -442,17 +442,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:686
+# --- book/chapters/16u_convolution_and_pooling.md:707
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1266
+# --- book/chapters/16u_convolution_and_pooling.md:1287
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1586
+# --- book/chapters/16u_convolution_and_pooling.md:1607
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -725,11 +725,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1826
+# --- book/chapters/27_views.md:1834
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1958
+# --- book/chapters/27_views.md:1966
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29z_refused_yet_numbered.md:57
+# --- book/chapters/29z_refused_yet_numbered.md:58
 """The sequence number of a node torch makes for an op that refgrad refuses before its row:
 NOTE [Numbered before the function refuses]."""
 
@@ -34,9 +34,15 @@ _BEFORE_AUTOGRAD = (TypeError, ValueError, NotImplementedError)
 _HANDED = "_refgrad_numbered"
 
 
-def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException) -> None:
-    """Take the number torch's node for ``name`` took before its kernel refused."""
-    if isinstance(error, _BEFORE_AUTOGRAD) or error.__dict__.get(_HANDED):
+def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException,
+                   kernel: bool = False) -> None:
+    """Take the number torch's node for ``name`` took before its kernel refused.
+
+    ``kernel``: the caller knows the failure for its kernel's, after torch's node, even a
+    NotImplementedError (NOTE [Refusals numbered where they are made]).
+    """
+    before = not (kernel and isinstance(error, NotImplementedError))
+    if before and isinstance(error, _BEFORE_AUTOGRAD) or error.__dict__.get(_HANDED):
         return
     error.__dict__[_HANDED] = True
     op = None if name in CHECKED_FIRST else OPS.get(ROW_OF.get(name, name))
@@ -48,7 +54,7 @@ def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException) -
         next(state.sequence_numbers)  # the node torch made before its kernel refused
 
 
-# --- book/chapters/29z_refused_yet_numbered.md:121
+# --- book/chapters/29z_refused_yet_numbered.md:128
 def _requires_grad(values) -> bool:
     for value in values:
         if type(value) in (list, tuple):  # a list of tensors: cat's, stack's

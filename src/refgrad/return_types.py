@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:609
+# --- book/chapters/16b_reductions.md:613
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -66,7 +66,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:676
+# --- book/chapters/16b_reductions.md:680
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -80,7 +80,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:708
+# --- book/chapters/16b_reductions.md:712
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
@@ -125,7 +125,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:887
+# --- book/chapters/16p_decompositions.md:893
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402

@@ -46,7 +46,7 @@ import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' i
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1689
+# --- book/chapters/27_views.md:1697
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

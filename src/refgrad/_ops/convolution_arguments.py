@@ -124,8 +124,9 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
 
 
 # --- book/chapters/16u_convolution_and_pooling.md:576
-def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-                groups):
+def _checked(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+             groups):
+    """torch's checks of convolution, in its order; the parameters, one for each dimension."""
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -170,6 +171,20 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             raise RuntimeError("non-positive dilation is not supported")
         if onednn:
             refuse_empty_kernel_onednn(input, weight)
+    return stride, padding, dilation, output_padding
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:633
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    try:
+        stride, padding, dilation, output_padding = _checked(
+            input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+    except (RuntimeError, NotImplementedError) as error:  # NOTE [Refusals numbered where
+        from refgrad._refused_numbers import number_refused  # they are made]
+
+        number_refused("convolution", (input, weight, bias), {}, error, kernel=True)
+        raise
     sizes = tuple(bias.shape) if bias is not None else (0,)
     return call(rows.CONVOLUTION, (input, weight, bias), {
         "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
@@ -177,7 +192,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:634
+# --- book/chapters/16u_convolution_and_pooling.md:655
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -216,7 +231,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:678
+# --- book/chapters/16u_convolution_and_pooling.md:699
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

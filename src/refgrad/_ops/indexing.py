@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:618
+# --- book/chapters/16d_indexing.md:619
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -38,7 +38,7 @@ def put_into(out, values, indices, accumulate) -> None:
                    or _out_of_bounds(key, error) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:660
+# --- book/chapters/16d_indexing.md:661
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -82,7 +82,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:718
+# --- book/chapters/16d_indexing.md:719
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -111,7 +111,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:748
+# --- book/chapters/16d_indexing.md:749
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -136,7 +136,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:781
+# --- book/chapters/16d_indexing.md:782
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -161,7 +161,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:807
+# --- book/chapters/16d_indexing.md:808
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -180,7 +180,7 @@ def _put_by_row(row, input, indices, values, accumulate):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:832
+# --- book/chapters/16d_indexing.md:833
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -207,7 +207,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:865
+# --- book/chapters/16d_indexing.md:866
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -222,13 +222,20 @@ def _index_grad(g, indices, sizes):
 # While a dispatch mode is on (allow_mutation_on_saved_tensors is one), torch
 # takes the out-of-place paths it keeps for tensor subclasses instead, and
 # counts nothing. maximum's and minimum's formula has no such path: refgrad
-# runs its masked_fill_ in place, as torch does.
+# runs its masked_fill_ in place, as torch does. The profiler is no mode in
+# torch: under it alone the writes count (NOTE [The profiler's writes count]).
 def written(tensor, writes: int = 1):
     """``tensor``, with ``writes`` more in-place writes counted on it."""
     counter = tensor._version_counter
-    if counter is not None and not state.dispatch_modes:  # None: inference
-        counter.value += writes
+    if counter is not None and (not state.dispatch_modes or _profiler_alone()):  # None:
+        counter.value += writes  # inference
     return tensor
+
+
+def _profiler_alone() -> bool:
+    from refgrad._profiled_writes import profiler_alone
+
+    return profiler_alone()
 
 
 def check_put(input, values, indices=None) -> None:

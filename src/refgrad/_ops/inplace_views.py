@@ -108,15 +108,23 @@ def squeeze_(self, dim=None):
 
 def unsqueeze_(self, dim):
     recorded = check_reshape(self)
-    wrap_dim(dim, self.ndim + 1)
+    try:
+        wrap_dim(dim, self.ndim + 1)
+    except IndexError as error:  # chapter "Refusals numbered where they are made"
+        from refgrad._refused_numbers import number_refused
+
+        number_refused("unsqueeze_", (self,), {}, error)
+        raise
     return reshape_in_place(self, recorded, UNSQUEEZE_, {"dim": dim})
 
 
 def t_(self):
     recorded = check_reshape(self)
     if self.ndim > 2:
-        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
-                           f"{self.ndim}D")
+        from refgrad._numbered_refusals import numbered  # chapter "Refusals numbered where
+
+        raise numbered("t_", (self,), RuntimeError(  # they are made"
+            f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D"))
     return reshape_in_place(self, recorded, T_, {})
 
 
@@ -134,7 +142,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1653
+# --- book/chapters/27_views.md:1661
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -169,7 +177,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1810
+# --- book/chapters/27_views.md:1818
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

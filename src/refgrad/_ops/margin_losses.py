@@ -38,11 +38,17 @@ def masked(condition, chosen, zeros):
     """``where(condition, chosen, zeros)``, shapes checked first in torch's words."""
     from refgrad._ops.functions import check_broadcast, where
 
-    check_broadcast(tuple(condition.shape), tuple(chosen.shape))
+    try:
+        check_broadcast(tuple(condition.shape), tuple(chosen.shape))
+    except RuntimeError as error:  # where's node is made first: chapter "Refusals numbered
+        from refgrad._refused_numbers import number_refused  # where they are made"
+
+        number_refused("where", (condition, chosen, zeros), {}, error)
+        raise
     return where(condition, chosen, zeros)
 
 
-# --- book/chapters/16t_more_functional.md:557
+# --- book/chapters/16t_more_functional.md:563
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
@@ -66,7 +72,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:582
+# --- book/chapters/16t_more_functional.md:588
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     code = reduction_of(size_average, reduce, reduction)
@@ -104,7 +110,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:629
+# --- book/chapters/16t_more_functional.md:635
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

@@ -40,5 +40,11 @@ LINALG_MATRIX_EXP = register(Op(
 
 
 def matrix_exp(A):
-    check_matrices(A, "linalg.matrix_exp")
+    try:
+        check_matrices(A, "linalg.matrix_exp")
+    except RuntimeError as error:  # chapter "Refusals numbered where they are made"
+        from refgrad._refused_numbers import number_refused
+
+        number_refused("linalg_matrix_exp", (A,), {}, error)
+        raise
     return call(LINALG_MATRIX_EXP, (A,))

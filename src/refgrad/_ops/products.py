@@ -179,7 +179,10 @@ def trace(input):
 
         raise not_implemented_for("trace", input._data.dtype)
     if input.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+        from refgrad._numbered_refusals import numbered  # chapter "Refusals numbered where
+
+        raise numbered("trace", (input,), RuntimeError(  # they are made"
+            f"trace: expected a matrix, but got tensor with dim {input.ndim}"))
     return call(TRACE, (input,))
 
 
@@ -206,7 +209,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:454
+# --- book/chapters/16j_products_and_shapes.md:457
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -232,7 +235,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:489
+# --- book/chapters/16j_products_and_shapes.md:492
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:558
+# --- book/chapters/16p_decompositions.md:564
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
@@ -42,7 +42,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:618
+# --- book/chapters/16p_decompositions.md:624
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -50,7 +50,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:640
+# --- book/chapters/16p_decompositions.md:646
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if atol is not None and rtol is rcond is None:
         from refgrad._tensor import Tensor
@@ -71,7 +71,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:664
+# --- book/chapters/16p_decompositions.md:670
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -99,7 +99,7 @@ def _full_seen(value, like):
                        ([], value), {"dtype": float64, "layout": strided, "device": like.device})
 
 
-# --- book/chapters/16p_decompositions.md:695
+# --- book/chapters/16p_decompositions.md:701
 def pinverse(input, rcond=1e-15):
     return pinv(input, rtol=rcond)
 
@@ -120,7 +120,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:717
+# --- book/chapters/16p_decompositions.md:723
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -150,9 +150,10 @@ def transpose(input, dim0, dim1):
 
 def t(input):
     if input.ndim > 2:
-        raise RuntimeError(
-            f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D"
-        )
+        from refgrad._numbered_refusals import numbered  # chapter "Refusals numbered where
+
+        raise numbered("t", (input,), RuntimeError(  # they are made"
+            f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D"))
     return _call(T, input)
 
 
@@ -171,7 +172,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:257
+# --- book/chapters/16d_indexing.md:258
 # NOTE [An unsafe view of an inference tensor]
 # torch's _unsafe_view shares its input's memory, and what shares an inference
 # tensor's memory is an inference tensor too, even outside inference mode:
@@ -199,7 +200,7 @@ def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
     return bool(input._data.flags.c_contiguous)
 
 
-# --- book/chapters/16d_indexing.md:290
+# --- book/chapters/16d_indexing.md:291
 def contiguous(input, *refused, memory_format=contiguous_format):
     if refused:
         raise keywords_only("contiguous", refused)
@@ -233,7 +234,7 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     return out
 
 
-# --- book/chapters/16d_indexing.md:329
+# --- book/chapters/16d_indexing.md:330
 def _contiguous_in(input, memory_format):
     from refgrad._ops.simple_functions import clone
 
@@ -247,7 +248,7 @@ def _contiguous_in(input, memory_format):
     return clone(input, memory_format=memory_format)
 
 
-# --- book/chapters/16d_indexing.md:344
+# --- book/chapters/16d_indexing.md:345
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -276,7 +277,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:384
+# --- book/chapters/16d_indexing.md:385
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:348
+# --- book/chapters/16b_reductions.md:352
 """logsumexp, softmax and log_softmax: their kernels, rows and functions."""
 
 import numpy as np
@@ -22,7 +22,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/16b_reductions.md:379
+# --- book/chapters/16b_reductions.md:383
 def _shift(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -47,7 +47,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:422
+# --- book/chapters/16b_reductions.md:426
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -67,7 +67,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:444
+# --- book/chapters/16b_reductions.md:448
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -85,7 +85,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:809
+# --- book/chapters/16b_reductions.md:813
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())

@@ -71,6 +71,10 @@ def _even_share(g, self, result):
     from refgrad._ops.indexing import written, zeros_as
 
     if modes_on():  # NOTE [max's gradient under a mode]
+        from refgrad._profiled_writes import even_share_in_place, profiler_alone
+
+        if profiler_alone():  # NOTE [The profiler's writes count]
+            return even_share_in_place(g, self, result)
         both = self.isnan().logical_and(result.isnan())
         hits = (self == result).logical_or_(both)
         return (hits * (g / hits.sum()),)
@@ -91,7 +95,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:169
+# --- book/chapters/16b_reductions.md:173
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -128,7 +132,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:236
+# --- book/chapters/16b_reductions.md:240
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -145,7 +149,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:258
+# --- book/chapters/16b_reductions.md:262
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -174,7 +178,7 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:293
+# --- book/chapters/16b_reductions.md:297
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
 
@@ -203,7 +207,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:737
+# --- book/chapters/16b_reductions.md:741
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -237,7 +241,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:777
+# --- book/chapters/16b_reductions.md:781
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -264,5 +268,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:859
+# --- book/chapters/16b_reductions.md:863
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

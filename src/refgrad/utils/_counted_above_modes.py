@@ -51,7 +51,8 @@ def handed_over(hand_over, writes: Writes):
 
 
 def count_again(writes: Writes) -> None:
-    for t, count in writes.counted:
+    counted, writes.counted = writes.counted, []  # the overload keeps its last func, and
+    for t, count in counted:  # with it `writes`: it keeps no tensor written
         for _ in range(count):
             bump(t)
 
@@ -63,7 +64,7 @@ def count_once(tensors) -> None:
             bump(t)
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:138
+# --- book/chapters/29y_writes_counted_above_modes.md:139
 _LINALG = """
 linalg_cholesky.out linalg_cond.out linalg_cond.p_str_out linalg_det.out
 linalg_eigh.eigvals linalg_eigvalsh.out linalg_inv.out linalg_ldl_factor.out
@@ -84,7 +85,7 @@ special_xlogy.self_scalar_out
 """
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:160
+# --- book/chapters/29y_writes_counted_above_modes.md:161
 _OTHERS = """
 absolute.out adaptive_avg_pool1d.out arccos.out arccosh.out arcsin.out arcsinh.out
 arctan.out arctan2.out arctanh.out argsort.stable_out avg_pool1d.out chain_matmul.out
@@ -105,7 +106,7 @@ unsafe_split.Tensor_out unsafe_split_with_sizes.out var.out vstack.out
 UNCOUNTED = frozenset((_LINALG + _OTHERS).split())  # NOTE [Writes counted above the modes]
 
 
-# --- book/chapters/29y_writes_counted_above_modes.md:186
+# --- book/chapters/29y_writes_counted_above_modes.md:187
 def outs_handed_back(answer, out, outs: tuple, returns):
     """An out= call's result once the modes hand back ``answer``: its own outs."""
     if len(outs) == 1 and not isinstance(out, tuple | list):

@@ -204,7 +204,7 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
         original, first = saved_before_write(self, function, args, name, args, kwargs)
     called, writes, run = [], Writes(), with_original(again, original)
     args, kwargs = (self, *args), dict(kwargs)
-    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(a) or held_back(
+    func = OpFunc(name, ("self",), ("self",), lambda *a, **k: called.append(True) or held_back(
         a[:1], lambda: run(*a, **k), writes), args, kwargs, hands_on=False)  # chapter 29y
 
     def hand_over():
