@@ -110,6 +110,9 @@ UNCOUNTED = frozenset((_LINALG + _OTHERS).split())  # NOTE [Writes counted above
 def outs_handed_back(answer, out, outs: tuple, returns):
     """An out= call's result once the modes hand back ``answer``: its own outs."""
     if len(outs) == 1 and not isinstance(out, tuple | list):
+        from refgrad.utils._answer_casts import one_tensor  # chapter 29zc
+
+        one_tensor(answer)  # read as one tensor first, and refused if it is none
         return out
     if not isinstance(answer, tuple | list):  # read as a sequence of tensors, and refused
         raise RuntimeError(

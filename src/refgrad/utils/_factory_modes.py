@@ -9,6 +9,7 @@
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import check_requires_grad
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._answer_casts import one_tensor
 from refgrad.utils._python_dispatch import OpFunc, TorchDispatchMode, dispatch
 
 
@@ -19,7 +20,7 @@ from refgrad.utils._python_dispatch import OpFunc, TorchDispatchMode, dispatch
 # requires_grad, which only the outermost call sets, on what came back.
 def to_a_mode(name: str, factory, args: tuple, kwargs: dict, requires_grad=False):
     """Hand the factory call ``factory(*args, **kwargs)`` to the innermost mode."""
-    out = dispatch(OpFunc(name, (), (), factory, args, kwargs), args, kwargs)
+    out = one_tensor(dispatch(OpFunc(name, (), (), factory, args, kwargs), args, kwargs))
     if isinstance(out, Tensor) and out.grad_fn is None:
         check_requires_grad(out, requires_grad)
         out._requires_grad = bool(requires_grad)  # the leaf's flag, as the call gave it
@@ -45,7 +46,7 @@ def options(generator=None, dtype=None, layout=None, device=None, pin_memory=Fal
     return named
 
 
-# --- book/chapters/29c_factories_under_modes.md:128
+# --- book/chapters/29c_factories_under_modes.md:129
 def lift_fresh(made: Tensor):
     """``aten.lift_fresh``: the tensor torch.tensor made, handed to the modes in turn."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
@@ -53,7 +54,7 @@ def lift_fresh(made: Tensor):
     return dispatch(OpFunc("lift_fresh.default", (), ("self",), lift_fresh), (made,), {})
 
 
-# --- book/chapters/29c_factories_under_modes.md:178
+# --- book/chapters/29c_factories_under_modes.md:179
 def sized_to_a_mode(name, factory, size, requires_grad, *extra, **given):
     """A factory of a size: the size as torch's list, then ``extra``, then the options."""
     from refgrad._creation import parse_size
@@ -86,7 +87,7 @@ def arange_to_a_mode(factory, bounds, requires_grad, **given):
     return to_a_mode(name, factory, args, options(**given), requires_grad)
 
 
-# --- book/chapters/29c_factories_under_modes.md:228
+# --- book/chapters/29c_factories_under_modes.md:229
 # NOTE [out= to a mode]
 # The factory is called under _Asking, a mode that keeps the op it is handed
 # and answers None, so that it hands over torch's binding of the call and
@@ -116,7 +117,7 @@ def out_to_a_mode(call, factory, args, kwargs, out):
     return dispatch(OpFunc(name, ("out",), (), run, bound, options), bound, options)
 
 
-# --- book/chapters/29c_factories_under_modes.md:271
+# --- book/chapters/29c_factories_under_modes.md:272
 # NOTE [normal to a mode]
 # normal(), under a mode, hands its call over at once, bound as torch binds it
 # (its overload from which of mean and std are tensors), with normal itself as

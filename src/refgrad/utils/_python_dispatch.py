@@ -208,7 +208,9 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
         a[:1], lambda: run(*a, **k), writes), args, kwargs, hands_on=False)  # chapter 29y
 
     def hand_over():
-        results = handed_over(lambda: dispatch(func, args, kwargs), writes)
+        from refgrad.utils._answer_casts import one_tensor  # chapter 29zc
+
+        results = one_tensor(handed_over(lambda: dispatch(func, args, kwargs), writes))
         if called or state.mode_body:  # a mode's own write: NOTE [Below autograd]
             count_again(writes)  # once the modes hand back: NOTE [Writes counted above the modes]
             return results
@@ -222,13 +224,20 @@ def dispatch_inplace(inplace, self, function, args, kwargs):
 def answered(op, args, params, func, given, named):
     """The row's results from the modes, with its node made above them where the modes
     did not make it: chapter "A mode that answers for the op"."""
+    from refgrad.utils._answer_casts import one_tensor, several_tensors, tensor_list
     from refgrad.utils._answered_by_modes import recorded_above
 
     results = dispatch(func, given, named)
-    if op.outputs is not None and len(op.outputs) > 1 and not isinstance(results, tuple | list):
+    if op.outputs is None:  # read as the op's declared results: chapter 29zc
+        results = tensor_list(results)
+    elif len(op.outputs) == 1:
+        results = one_tensor(results)
+    elif not isinstance(results, tuple | list):
         # torch reads the answer for an op of several results as a sequence of them
         raise RuntimeError(
             f"Object of type '{type(results).__name__}' is not an instance of 'sequence'")
+    else:
+        results = several_tensors(results, len(op.outputs))
     return recorded_above(op, args, params, results)
 
 
@@ -258,7 +267,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:479
+# --- book/chapters/29_dispatch_modes.md:488
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -278,7 +287,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:597
+# --- book/chapters/29_dispatch_modes.md:606
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -307,7 +316,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:632
+# --- book/chapters/29_dispatch_modes.md:641
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
