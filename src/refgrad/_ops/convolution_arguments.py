@@ -147,12 +147,14 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
         check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
     else:
+        from refgrad._ops.empty_weight import refuse_empty_weight
         from refgrad._ops.refusal_order import refuse_empty_kernel, refuse_empty_kernel_onednn
         from refgrad._ops.small_refusals import refuse_empty_positions
         from refgrad._ops.transposed_arguments import onednn_runs
 
         _check_shapes(input, weight, bias, padding, dilation, groups)
         refuse_empty_positions(input)  # chapter "Small functions and refusals"
+        refuse_empty_weight(input, weight)  # chapter "scatter's reduce= into out="
         onednn = onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
                              output_padding, groups)
         if not onednn:  # chapter "Refusals that come before the kernel"
@@ -177,7 +179,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:634
+# --- book/chapters/16u_convolution_and_pooling.md:636
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -216,7 +218,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:678
+# --- book/chapters/16u_convolution_and_pooling.md:680
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

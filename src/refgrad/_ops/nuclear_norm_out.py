@@ -6,7 +6,7 @@
 # --- book/chapters/16zi_lstsq_out_and_answers.md:478
 """out= for the deprecated nuclear_norm: linalg.matrix_norm's, under nuclear_norm's name."""
 
-from refgrad._ops import aten_norms
+from refgrad._ops import aten_norms, deprecated_outs
 from refgrad._ops.out_arguments import with_out
 
 
@@ -35,4 +35,5 @@ def _tables() -> None:
 
 
 _tables()
+aten_norms.nuclear_norm.out_form = deprecated_outs.nuclear_norm_out  # chapter 26bb
 nuclear_norm = with_out(aten_norms.nuclear_norm, "nuclear_norm")

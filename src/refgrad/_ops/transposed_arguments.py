@@ -146,7 +146,10 @@ def _check_dtypes(input, weight, bias):
 
 def check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups):
     """torch's checks of convolution(..., transposed=True), after those of its parameters."""
+    from refgrad._ops.empty_weight import refuse_empty_weight
+
     _check_shapes(input, weight, bias, groups)
+    refuse_empty_weight(input, weight)  # chapter "scatter's reduce= into out="
     if onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
                    output_padding, groups):
         _check_onednn(input, weight, bias, stride, padding, dilation, output_padding)
@@ -160,7 +163,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
             check_empty_bias(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:462
+# --- book/chapters/16w_transposed_and_rearranging.md:465
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

@@ -1,0 +1,224 @@
+"""scatter's reduce= overloads write into out= without a derivative; an empty batch with an
+empty kernel fails on the weight's first element; the deprecated cholesky, nuclear_norm and
+frobenius_norm warn once per out= overload."""
+
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+import torch
+import torch.autograd.forward_ad as fwAD
+import torch.nn.functional as F
+
+from conformance._support import raises
+
+GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
+        "but one of the arguments requires grad.")
+EMPTY = "select(): index 0 out of range for tensor of size [0] at dimension 0"
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scatter's reduce=, the deprecations, resized outs
+        yield
+
+
+def _index():
+    return torch.tensor([2, 0, 1])
+
+
+@pytest.mark.parametrize("reduce, src, expected", [
+    ("add", lambda: torch.tensor([1.0, 2.0, 3.0], requires_grad=True), [4.0, 5.0, 3.0]),
+    ("multiply", lambda: torch.tensor([1.0, 2.0, 3.0], requires_grad=True), [4.0, 6.0, 2.0]),
+    ("add", lambda: 5.0, [7.0, 7.0, 7.0]),
+])
+def test_scatter_with_reduce_writes_out_and_records_not_implemented(reduce, src, expected):
+    x = torch.full((3,), 2.0, requires_grad=True)
+    out, given = torch.empty(5), src()
+    result = torch.scatter(x, 0, _index(), given, reduce=reduce, out=out)
+    assert result is out and out.tolist() == expected and out.shape == (3,)
+    assert out.grad_fn.name() == "torch::autograd::NotImplemented" and out._version == 1
+    edges = [n for n, _ in out.grad_fn.next_functions]
+    assert len(edges) == (2 if isinstance(given, torch.Tensor) else 1)
+    assert all(type(n).__name__ == "AccumulateGrad" for n in edges)
+    with raises(RuntimeError, "derivative for aten::scatter is not implemented"):
+        out.sum().backward()
+
+
+def test_only_src_requiring_grad_is_enough_for_the_node():
+    src = torch.ones(3, requires_grad=True)
+    out = torch.empty(3)
+    torch.scatter(torch.zeros(3), 0, _index(), src, reduce="add", out=out)
+    assert out.requires_grad and out.grad_fn.next_functions[0][0].variable is src
+
+
+def test_an_out_with_history_is_an_edge_of_the_node():
+    out = torch.zeros(3, requires_grad=True) * 1
+    torch.scatter(torch.zeros(3), 0, _index(), torch.ones(3), reduce="multiply", out=out)
+    assert [type(n).__name__ for n, _ in out.grad_fn.next_functions] == ["MulBackward0"]
+
+
+@pytest.mark.parametrize("make_out", [
+    lambda: torch.empty(3, requires_grad=True),
+    lambda: torch.empty(3, requires_grad=True).view(3),
+])
+@pytest.mark.parametrize("src", [lambda: torch.ones(3), lambda: 1.0])
+def test_a_leaf_out_that_requires_grad_is_refused_in_the_kernels_name(make_out, src):
+    out = make_out()
+    with raises(RuntimeError, GRAD.format("aten::scatter")):
+        torch.scatter(torch.zeros(3), 0, _index(), src(), reduce="add", out=out)
+    assert out._version == 0
+
+
+def test_without_reduce_any_grad_is_still_refused_in_scatters_name():
+    with raises(RuntimeError, GRAD.format("scatter")):
+        torch.scatter(torch.zeros(3, requires_grad=True), 0, _index(), torch.ones(3),
+                      out=torch.empty(3))
+
+
+def test_an_unknown_reduction_is_refused_by_the_kernel_under_grad():
+    with raises(RuntimeError, "reduce argument must be either add or multiply."):
+        torch.scatter(torch.zeros(3, requires_grad=True), 0, _index(), 1.0, reduce="max",
+                      out=torch.empty(3))
+
+
+def test_under_no_grad_the_write_has_no_history():
+    x, out = torch.zeros(3, requires_grad=True), torch.empty(3)
+    with torch.no_grad():
+        torch.scatter(x, 0, _index(), torch.ones(3), reduce="add", out=out)
+    assert out.tolist() == [1.0, 1.0, 1.0] and out.grad_fn is None and not out.requires_grad
+
+
+def test_forward_mode_refuses_in_the_kernels_name_before_it_writes():
+    out = torch.zeros(3)
+    with fwAD.dual_level():
+        x = fwAD.make_dual(torch.zeros(3), torch.ones(3))
+        with raises(NotImplementedError,
+                    "Trying to use forward AD with aten::scatter that does not support it."):
+            torch.scatter(x, 0, _index(), torch.ones(3), reduce="add", out=out)
+    assert out._version == 0
+
+
+@pytest.mark.parametrize("conv, input, weight, options", [
+    (F.conv2d, (0, 1, 3, 3), (1, 1, 0, 1), {}),
+    (F.conv2d, (0, 1, 3, 3), (1, 1, 1, 0), {"dilation": 0}),
+    (F.conv2d, (0, 1, 0, 3), (1, 1, 0, 0), {"padding": 1, "stride": 2}),
+    (F.conv2d, (0, 2, 3, 3), (2, 1, 0, 1), {"groups": 2}),
+    (F.conv1d, (0, 1, 3), (1, 1, 0), {}),
+    (F.conv3d, (0, 1, 3, 3, 3), (1, 1, 1, 1, 0), {}),
+    (F.conv_transpose1d, (0, 1, 3), (1, 1, 0), {}),
+    (F.conv_transpose2d, (0, 1, 3, 3), (1, 1, 0, 1), {"output_padding": 3}),
+    (F.conv_transpose2d, (0, 2, 3, 3), (2, 1, 0, 1), {"groups": 2, "stride": 2}),
+    (F.conv_transpose3d, (0, 1, 3, 3, 3), (1, 1, 0, 1, 1), {"dilation": 0}),
+])
+def test_an_empty_batch_with_an_empty_kernel_fails_on_the_weights_first_element(
+        conv, input, weight, options):
+    with raises(IndexError, EMPTY):
+        conv(torch.rand(input), torch.zeros(weight), **options)
+
+
+@pytest.mark.parametrize("kinds", [(torch.float32, torch.float64), (torch.int64, torch.int64),
+                                   (torch.float16, torch.float16)])
+def test_the_index_error_comes_before_the_kernels_dtype_checks(kinds):
+    with raises(IndexError, EMPTY):
+        F.conv2d(torch.zeros(0, 1, 3, 3, dtype=kinds[0]), torch.zeros(1, 1, 0, 1, dtype=kinds[1]))
+
+
+def test_the_shape_and_bias_checks_come_first():
+    with raises(RuntimeError, "Input type (float) and bias type (double) should be the same"):
+        F.conv2d(torch.rand(0, 1, 3, 3), torch.zeros(1, 1, 0, 1), torch.zeros(1).double())
+    with raises(RuntimeError, "Given groups=1, expected weight to be at least 1 at dimension 0, "
+                              "but got weight of size [0, 1, 0, 1] instead"):
+        F.conv2d(torch.rand(0, 1, 3, 3), torch.zeros(0, 1, 0, 1))
+
+
+def test_no_input_channels_compute_and_a_batch_reaches_the_kernel():
+    assert F.conv2d(torch.rand(0, 0, 3, 3), torch.zeros(1, 0, 0, 1)).shape == (0, 0, 4, 3)
+    with raises(RuntimeError, "kernel size should be greater than zero, but got kernel_height: "
+                              "0 kernel_width: 1"):
+        F.conv2d(torch.rand(1, 1, 3, 3), torch.zeros(1, 1, 0, 1))
+
+
+def _counted(call):
+    """The warnings ``call()`` gives with every once-only warning given each time."""
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                call()
+            except RuntimeError:
+                pass
+    finally:
+        torch.set_warn_always(False)
+    return ["deprecated" if "deprecated in favor" in str(w.message)
+            or "is deprecated and it is just left" in str(w.message)
+            else "resized" if "was resized" in str(w.message) else str(w.message)
+            for w in caught]
+
+
+_A = [[4.0, 2.0], [2.0, 3.0]]
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda a: torch.cholesky(a), ["deprecated"]),
+    (lambda a: torch.cholesky(a, out=torch.empty(0)), ["deprecated", "deprecated"]),
+    (lambda a: torch.cholesky(a, out=torch.empty(4, dtype=torch.float64)),
+     ["deprecated", "deprecated", "resized"]),
+    (lambda a: torch.cholesky(a, out=torch.empty(4, dtype=torch.int64)), ["deprecated"]),
+    (lambda a: torch.cholesky(a, out=torch.empty(0, requires_grad=True)), []),
+    (lambda a: torch.nuclear_norm(a, out=torch.empty(0)), ["deprecated"]),
+    (lambda a: torch.nuclear_norm(a, (0, 1), out=torch.empty(0, dtype=torch.float64)),
+     ["deprecated"]),
+    (lambda a: torch.frobenius_norm(a, (0, 1), out=torch.empty(0)), ["deprecated"]),
+    (lambda a: torch.frobenius_norm(a, (0, 1), out=torch.empty(0, dtype=torch.float64)),
+     ["deprecated"]),
+])
+def test_each_deprecated_overload_warns_once_in_a_call(call, expected):
+    assert _counted(lambda: call(torch.tensor(_A))) == expected
+
+
+def test_the_cholesky_out_write_with_a_cast_is_resized_once():
+    out = torch.empty(4, dtype=torch.float64)
+    torch.cholesky(torch.tensor(_A), out=out)
+    assert out.dtype == torch.float64 and out.shape == (2, 2)
+    assert out[1, 0].item() == 1.0 and out[0, 1].item() == 0.0
+
+
+_ONCE = """
+import warnings
+import {module} as torch
+a = torch.tensor([[4.0, 2.0], [2.0, 3.0]])
+calls = [{calls}]
+for call in calls:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    print(sum("deprecated" in str(w.message) for w in caught))
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("lambda: torch.cholesky(a, out=torch.empty(0)), lambda: torch.cholesky(a), "
+     "lambda: torch.cholesky(a, out=torch.empty(0))", ["2", "0", "0"]),
+    ("lambda: torch.cholesky(a), lambda: torch.cholesky(a, out=torch.empty(0)), "
+     "lambda: torch.cholesky(a)", ["1", "1", "0"]),
+    ("lambda: torch.nuclear_norm(a, out=torch.empty(0)), "
+     "lambda: torch.nuclear_norm(a, True, out=torch.empty(0)), "
+     "lambda: torch.nuclear_norm(a, (0, 1), out=torch.empty(0)), "
+     "lambda: torch.nuclear_norm(a, (0, 1), True, out=torch.empty(0)), "
+     "lambda: torch.nuclear_norm(a), lambda: torch.nuclear_norm(a, (0, 1))",
+     ["1", "0", "1", "0", "1", "0"]),
+    ("lambda: torch.frobenius_norm(a, (0, 1), out=torch.empty(0)), "
+     "lambda: torch.frobenius_norm(a, (0, 1)), "
+     "lambda: torch.frobenius_norm(a, 0, out=torch.empty(0))", ["1", "1", "0"]),
+])
+def test_each_out_overload_warns_once_of_its_own(calls, expected):
+    module = torch.__name__  # refgrad, where it stands in for torch
+    done = subprocess.run([sys.executable, "-c", _ONCE.format(module=module, calls=calls)],
+                          capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.stdout.split() == expected
