@@ -222,3 +222,33 @@ def test_each_out_overload_warns_once_of_its_own(calls, expected):
                           capture_output=True, text=True, check=True,
                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert done.stdout.split() == expected
+
+
+@pytest.mark.parametrize("conv, input, weight, options, shape", [
+    (F.conv2d, (0, 1, 3, 3), (1, 1, 2, 2), {"dilation": 0, "padding": 1}, (0, 1, 5, 5)),
+    (F.conv1d, (0, 1, 3), (1, 1, 2), {"dilation": 0}, (0, 1, 3)),
+    (F.conv3d, (0, 1, 3, 3, 3), (2, 1, 2, 2, 2), {"dilation": (0, 1, 0)}, (0, 2, 3, 2, 3)),
+    (F.conv_transpose2d, (0, 1, 3, 3), (1, 2, 2, 2), {"output_padding": 3}, (0, 2, 7, 7)),
+    (F.conv_transpose2d, (0, 1, 3, 3), (1, 1, 2, 2), {"dilation": 0}, (0, 1, 3, 3)),
+    (F.conv_transpose1d, (0, 1, 3), (1, 1, 2), {"output_padding": 2}, (0, 1, 6)),
+    (F.conv_transpose3d, (0, 1, 3, 3, 3), (1, 1, 2, 2, 2), {"output_padding": 2, "stride": 2},
+     (0, 1, 8, 8, 8)),
+    (F.conv_transpose2d, (0, 1, 3, 3), (1, 2, 2, 2), {"padding": 2}, (0, 2, 0, 0)),
+])
+def test_an_empty_batch_skips_the_kernels_checks_of_dilation_and_output_padding(
+        conv, input, weight, options, shape):
+    assert conv(torch.rand(input), torch.rand(weight), **options).shape == shape
+
+
+@pytest.mark.parametrize("conv, input, weight, options, message", [
+    (F.conv_transpose2d, (0, 1, 3, 3), (1, 2, 2, 2), {"padding": (0, 3)},
+     "invalid shape dimension -2 at index 3 of shape [0, 2, 4, -2]"),
+    (F.conv_transpose1d, (0, 1, 3), (1, 2, 2), {"padding": 5},
+     "invalid shape dimension -6 at index 3 of shape [0, 2, 1, -6]"),
+    (F.conv_transpose3d, (0, 1, 3, 3, 3), (1, 2, 2, 2, 2), {"padding": (0, 5, 0)},
+     "invalid shape dimension -6 at index 3 of shape [0, 2, 4, -6, 4]"),
+])
+def test_an_empty_transposed_result_of_negative_size_is_refused_by_its_view(
+        conv, input, weight, options, message):
+    with raises(RuntimeError, message):
+        conv(torch.rand(input), torch.rand(weight), torch.zeros(2).double(), **options)

@@ -4,7 +4,7 @@
 
 
 # --- book/chapters/26bb_writes_without_a_derivative.md:92
-"""The Empty backend's read of an empty weight's first element."""
+"""torch's Empty backend: an empty weight's first element, and no kernel's checks."""
 
 
 def refuse_empty_weight(input, weight) -> None:
@@ -12,3 +12,28 @@ def refuse_empty_weight(input, weight) -> None:
     if weight.numel() == 0 and input.shape[1] and not input.shape[0]:
         raise IndexError("select(): index 0 out of range for tensor of size [0] at "
                          "dimension 0")
+
+
+def undilated(weight, dilation) -> tuple:
+    """An empty result's weight (an array) and dilation: a kernel dimension dilated by 0
+    spans one position, as one of size one does."""
+    if 0 not in dilation:
+        return weight, dilation
+    first = tuple(slice(0, 1) if d == 0 else slice(None) for d in dilation)
+    return weight[(slice(None), slice(None), *first)], tuple(d or 1 for d in dilation)
+
+
+def refuse_negative_sizes(input, weight, stride, padding, dilation, output_padding, groups):
+    """The Empty backend's view of a transposed result as its sizes: none negative. 1-d runs
+    as 2-d, its first dimension of size one."""
+    sizes, kernel = tuple(input.shape[2:]), tuple(weight.shape[2:])
+    if len(sizes) == 1:
+        sizes, kernel = (1, *sizes), (1, *kernel)
+        stride, padding, dilation = (1, *stride), (0, *padding), (1, *dilation)
+        output_padding = (0, *output_padding)
+    shape = [input.shape[0], weight.shape[1] * groups, *(
+        (n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, k, s, p, d, o in
+        zip(sizes, kernel, stride, padding, dilation, output_padding))]
+    for i, size in enumerate(shape):
+        if size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape {shape}")
