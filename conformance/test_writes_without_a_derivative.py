@@ -252,3 +252,20 @@ def test_an_empty_transposed_result_of_negative_size_is_refused_by_its_view(
         conv, input, weight, options, message):
     with raises(RuntimeError, message):
         conv(torch.rand(input), torch.rand(weight), torch.zeros(2).double(), **options)
+
+
+@pytest.mark.parametrize("conv, input, weight", [
+    (F.conv2d, (1, 1, 3, 3), (1, 1, 2, 2)), (F.conv1d, (1, 1, 3), (1, 1, 2)),
+    (F.conv2d, (1, 3, 3), (1, 1, 2, 1)), (F.conv3d, (0, 1, 3, 3, 3), (1, 1, 1, 2, 1)),
+])
+def test_same_padding_of_an_even_kernel_warns_at_the_callers_line(conv, input, weight):
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            conv(torch.rand(input), torch.zeros(weight), padding="same")
+    finally:
+        torch.set_warn_always(False)
+    assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)]
+    assert str(caught[0].message).startswith("Using padding='same' with even kernel lengths")

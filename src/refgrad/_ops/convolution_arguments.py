@@ -44,7 +44,7 @@ def _same(input, weight, stride, dilation):
     # halves rounded toward zero, as in C: an empty kernel's total of -1 crops one
     lefts = [int(total / 2) for total in totals]
     if any(total % 2 for total in totals):
-        warn_once("padding='same'", _UNEVEN, stacklevel=4)
+        warn_once("padding='same'", _UNEVEN, stacklevel=None)  # the user's line
         input = pad(input, [w for t, left in zip(reversed(totals), reversed(lefts))
                             for w in (0, t - 2 * left)])
     return input, tuple(lefts)
