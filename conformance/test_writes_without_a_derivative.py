@@ -269,3 +269,27 @@ def test_same_padding_of_an_even_kernel_warns_at_the_callers_line(conv, input, w
         torch.set_warn_always(False)
     assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)]
     assert str(caught[0].message).startswith("Using padding='same' with even kernel lengths")
+
+
+def _channels_last(*shape):
+    return torch.rand(shape).contiguous(memory_format=torch.channels_last)
+
+
+@pytest.mark.parametrize("conv, input, weight, options, strides", [
+    (F.conv2d, lambda: torch.rand(0, 1, 3, 3), (1, 1, 1, 1), {}, (9, 0, 3, 1)),
+    (F.conv2d, lambda: torch.rand(0, 1, 3, 3), (1, 1, 2, 2), {"dilation": 0}, (9, 0, 3, 1)),
+    (F.conv2d, lambda: _channels_last(0, 2, 3, 3), (2, 2, 1, 1), {}, (18, 1, 6, 2)),
+    (F.conv2d, lambda: _channels_last(0, 2, 3, 3), (3, 2, 1, 1), {}, (27, 9, 3, 1)),
+    (F.conv2d, lambda: _channels_last(0, 2, 3, 3), (2, 2, 2, 2), {}, (8, 4, 2, 1)),
+    (F.conv2d, lambda: torch.rand(0, 2, 3, 4).transpose(2, 3), (2, 2, 1, 1), {},
+     (24, 12, 1, 4)),
+    (F.conv1d, lambda: torch.rand(0, 1, 3), (1, 1, 1), {}, (3, 0, 1)),
+    (F.conv3d, lambda: torch.rand(0, 1, 3, 3, 3), (1, 1, 1, 1, 1), {}, (27, 0, 9, 3, 1)),
+    (F.conv_transpose2d, lambda: _channels_last(0, 2, 3, 3), (2, 2, 1, 1), {}, (18, 1, 6, 2)),
+    (F.conv_transpose2d, lambda: torch.rand(0, 1, 3, 3), (1, 1, 2, 2), {"dilation": 0},
+     (9, 0, 3, 1)),
+    (F.conv2d, lambda: torch.rand(2, 0, 3, 3), (2, 0, 1, 1), {}, (9, 9, 3, 1)),
+])
+def test_an_empty_result_is_laid_out_as_the_product_viewed_to_its_sizes(
+        conv, input, weight, options, strides):
+    assert conv(input(), torch.rand(weight), **options).stride() == strides

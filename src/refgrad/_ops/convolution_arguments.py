@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:374
+# --- book/chapters/16u_convolution_and_pooling.md:375
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -17,7 +17,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:393
+# --- book/chapters/16u_convolution_and_pooling.md:394
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -50,7 +50,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:439
+# --- book/chapters/16u_convolution_and_pooling.md:440
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -77,7 +77,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:471
+# --- book/chapters/16u_convolution_and_pooling.md:472
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -101,7 +101,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:529
+# --- book/chapters/16u_convolution_and_pooling.md:530
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -123,7 +123,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:579
+# --- book/chapters/16u_convolution_and_pooling.md:580
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     if weight.ndim < 3:
@@ -180,7 +180,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:640
+# --- book/chapters/16u_convolution_and_pooling.md:641
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -219,7 +219,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:684
+# --- book/chapters/16u_convolution_and_pooling.md:685
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

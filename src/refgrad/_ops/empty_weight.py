@@ -23,6 +23,19 @@ def undilated(weight, dilation) -> tuple:
     return weight[(slice(None), slice(None), *first)], tuple(d or 1 for d in dilation)
 
 
+def laid_out_as_product(result, input):
+    """The Empty backend's result, an array: the product input * weight[0] viewed with the
+    result's sizes. A view of an empty tensor to its own sizes keeps its strides, where
+    TensorIterator gives a dimension of size one the stride 0; to others, row-major."""
+    from refgrad._backend import element_strides
+    from refgrad._iterated_layout import iterated_strides
+    from refgrad._ops.result_layout import moved_to
+
+    if input.shape[1] and result.shape == input.shape:  # a 0-d factor: broadcast
+        return moved_to(result, iterated_strides(input.shape, (element_strides(input),), True))
+    return moved_to(result, None)
+
+
 def refuse_negative_sizes(input, weight, stride, padding, dilation, output_padding, groups):
     """The Empty backend's view of a transposed result as its sizes: none negative. 1-d runs
     as 2-d, its first dimension of size one."""
