@@ -293,3 +293,27 @@ def _channels_last(*shape):
 def test_an_empty_result_is_laid_out_as_the_product_viewed_to_its_sizes(
         conv, input, weight, options, strides):
     assert conv(input(), torch.rand(weight), **options).stride() == strides
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda x, s: torch.scatter(x, 0, _index(), torch.ones(3), reduce="add"), "aten::scatter"),
+    (lambda x, s: torch.scatter(torch.zeros(3), 0, _index(), s, reduce="add"), "aten::scatter"),
+    (lambda x, s: torch.scatter(x, 0, _index(), torch.ones(3), reduce="max"), "aten::scatter"),
+    (lambda x, s: torch.scatter(x, 0, _index().float(), 1.0, reduce="add"), "aten::scatter"),
+    (lambda x, s: x.scatter(0, _index(), s, reduce="multiply"), "aten::scatter"),
+    (lambda x, s: torch.zeros(3).scatter_(0, _index(), s, reduce="add"), "aten::scatter_"),
+    (lambda x, s: x.clone().scatter_(0, _index(), 2.0, reduce="multiply"), "aten::scatter_"),
+])
+def test_forward_mode_refuses_the_reductions_before_their_warning_and_checks(call, said):
+    torch.set_warn_always(True)
+    try:
+        with fwAD.dual_level(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = fwAD.make_dual(torch.zeros(3), torch.ones(3))
+            s = fwAD.make_dual(torch.ones(3), torch.ones(3))
+            with raises(NotImplementedError,
+                        f"Trying to use forward AD with {said} that does not support it."):
+                call(x, s)
+    finally:
+        torch.set_warn_always(False)
+    assert caught == []

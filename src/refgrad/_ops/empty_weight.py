@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:92
+# --- book/chapters/26bb_writes_without_a_derivative.md:110
 """torch's Empty backend: an empty weight's first element, and no kernel's checks."""
 
 

@@ -16,3 +16,16 @@ WITHOUT_DERIVATIVE_WHEN_REDUCED = frozenset(("scatter",))
 def reduced(name: str, kwargs: dict) -> bool:
     """Whether ``name``'s call with ``kwargs`` runs an overload without a derivative."""
     return name in WITHOUT_DERIVATIVE_WHEN_REDUCED and kwargs.get("reduce") is not None
+
+
+def refuse_tangents(said: str, *tensors) -> None:
+    """Forward mode's refusal of a kernel without a derivative, made by autograd before the
+    kernel checks, or warns, anything."""
+    from refgrad.autograd._state import dual_levels
+    from refgrad.autograd._tangents import active_level, tangent_of
+
+    if not dual_levels or (level := active_level()) is None:
+        return
+    if any(tangent_of(t, level) is not None for t in tensors):
+        raise NotImplementedError(f"Trying to use forward AD with {said} that does not "
+                                  "support it.")
