@@ -12,7 +12,7 @@ import torch
 import torch.autograd.forward_ad as fwAD
 import torch.nn.functional as F
 
-from conformance._support import raises
+from conformance._support import raises, recording_mode
 
 GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
         "but one of the arguments requires grad.")
@@ -317,3 +317,19 @@ def test_forward_mode_refuses_the_reductions_before_their_warning_and_checks(cal
     finally:
         torch.set_warn_always(False)
     assert caught == []
+
+
+@pytest.mark.parametrize("x, out, seen", [
+    (lambda: torch.zeros(3, requires_grad=True), lambda: torch.empty(3),
+     ["aten.scatter.reduce_out"]),
+    (lambda: torch.zeros(3), lambda: torch.empty(3, requires_grad=True), []),
+])
+def test_a_mode_sees_the_write_unless_autograd_refused_it(x, out, seen):
+    given, written, index, src = x(), out(), _index(), torch.ones(3)
+    with recording_mode()() as mode:
+        try:
+            torch.scatter(given, 0, index, src, reduce="add", out=written)
+        except RuntimeError as error:
+            assert str(error) == GRAD.format("aten::scatter")
+    assert mode.seen == seen
+    assert (written.grad_fn is not None) == bool(seen)
