@@ -333,3 +333,15 @@ def test_a_mode_sees_the_write_unless_autograd_refused_it(x, out, seen):
             assert str(error) == GRAD.format("aten::scatter")
     assert mode.seen == seen
     assert (written.grad_fn is not None) == bool(seen)
+
+
+@pytest.mark.parametrize("call, expected", [
+    (lambda a: torch.nuclear_norm(a, out=torch.empty(0)), ["deprecated"]),
+    (lambda a: torch.nuclear_norm(a, (0, 1), True, out=torch.empty(0)), ["deprecated"]),
+    (lambda a: torch.cholesky(a, out=torch.empty(0)), ["deprecated", "deprecated"]),
+    (lambda a: torch.frobenius_norm(a, (0, 1), out=torch.empty(0)), ["deprecated"]),
+])
+def test_under_a_mode_the_out_forms_warn_as_without(call, expected):
+    a = torch.tensor(_A)
+    with recording_mode()():
+        assert _counted(lambda: call(a)) == expected

@@ -563,11 +563,11 @@ from refgrad._ops.piece_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:515
+# --- book/chapters/16zi_lstsq_out_and_answers.md:516
 from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:592
+# --- book/chapters/16zi_lstsq_out_and_answers.md:593
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:245
+# --- book/chapters/26bb_writes_without_a_derivative.md:246
 """What the out= forms of nuclear_norm and frobenius_norm compute, with their own warning."""
 
 from refgrad._warn_once import warn_once
@@ -13,14 +13,20 @@ _NUCLEAR = ("at::nuclear_norm is deprecated and it is just left for JIT compatib
             "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
 
 
+def warn_nuclear_out(dim) -> None:
+    """nuclear_norm.out's warning (``dim`` None or a bool) or nuclear_norm.dim_out's."""
+    named = dim is not None and not isinstance(dim, bool)
+    warn_once("nuclear_norm.dim_out" if named else "nuclear_norm.out", _NUCLEAR,
+              stacklevel=None)
+
+
 def nuclear_norm_out(input, dim=None, keepdim=False):
     """nuclear_norm.out (no dim) or nuclear_norm.dim_out, each warning once on its own."""
     from refgrad.linalg import matrix_norm
 
+    warn_nuclear_out(dim)
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
         dim, keepdim = None, dim
-    key = "nuclear_norm.out" if dim is None else "nuclear_norm.dim_out"
-    warn_once(key, _NUCLEAR, stacklevel=None)
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else tuple(dim), keepdim)
 
 

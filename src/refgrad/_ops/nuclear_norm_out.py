@@ -14,6 +14,7 @@ def _as_matrix_norm(call, args, kwargs):
     import refgrad
 
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
+    deprecated_outs.warn_nuclear_out(values.get("dim"))  # before the ops a mode sees
     dim, keepdim = values.get("dim", (-2, -1)), values.get("keepdim", False)
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
         dim, keepdim = (-2, -1), dim
