@@ -345,3 +345,34 @@ def test_under_a_mode_the_out_forms_warn_as_without(call, expected):
     a = torch.tensor(_A)
     with recording_mode()():
         assert _counted(lambda: call(a)) == expected
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda a, o: torch.linalg.matrix_norm(a, out=o),
+     "linalg.matrix_norm expected out tensor dtype Float but got: Double"),
+    (lambda a, o: torch.linalg.norm(a, "nuc", out=o),
+     "linalg.norm expected out tensor dtype Float but got: Double"),
+    (lambda a, o: torch.nuclear_norm(a, out=o),
+     "linalg.matrix_norm expected out tensor dtype Float but got: Double"),
+])
+def test_under_a_mode_a_norms_out_of_another_dtype_is_refused_before_it_is_resized(
+        call, message):
+    a, out = torch.tensor(_A), torch.empty(3, dtype=torch.float64)
+    with recording_mode()() as mode, raises(RuntimeError, message):
+        call(a, out)
+    assert out.shape == (3,) and "aten.copy_.default" not in mode.seen
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda a, o: torch.linalg.cond(a, out=o), "linalg.cond"),
+    (lambda a, o: torch.linalg.tensorsolve(a, torch.ones(2), out=o), "tensorsolve"),
+])
+def test_under_a_mode_cond_and_tensorsolve_cast_into_a_wider_out(call, said):
+    a, out = torch.tensor(_A), torch.empty(0, dtype=torch.float64)
+    with recording_mode()():
+        call(a, out)
+    assert out.dtype == torch.float64 and out.numel() >= 1
+    with recording_mode()(), raises(RuntimeError, f"{said}: Expected result to be safely "
+                                                  "castable from Float dtype, but got result "
+                                                  "with dtype Long"):
+        call(a, torch.empty(0, dtype=torch.int64))
