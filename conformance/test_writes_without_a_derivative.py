@@ -376,3 +376,48 @@ def test_under_a_mode_cond_and_tensorsolve_cast_into_a_wider_out(call, said):
                                                   "castable from Float dtype, but got result "
                                                   "with dtype Long"):
         call(a, torch.empty(0, dtype=torch.int64))
+
+
+_NOT_PD = "The factorization could not be completed because the input is not positive-definite"
+
+
+@pytest.mark.parametrize("A, make_out, shape, resized", [
+    (lambda: torch.tensor([[1.0, 2.0], [2.0, 1.0]]), lambda: torch.empty(3), (2, 2), True),
+    (lambda: torch.tensor([[1.0, 2.0], [2.0, 1.0]]), lambda: torch.empty(0), (2, 2), False),
+    (lambda: torch.tensor([[1.0, 2.0], [2.0, 1.0]]), lambda: torch.empty(2, 2).t(), (2, 2),
+     False),
+    (lambda: torch.stack([torch.eye(2), torch.tensor([[1.0, 2.0], [2.0, 1.0]])]),
+     lambda: torch.empty(3), (2, 2, 2), True),
+])
+@pytest.mark.parametrize("upper", [False, True])
+def test_linalg_cholesky_writes_out_before_it_refuses_the_matrix(
+        A, make_out, shape, resized, upper):
+    out = make_out()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match=_NOT_PD):
+            torch.linalg.cholesky(A(), upper=upper, out=out)
+    assert out.shape == shape and out._version == 1
+    assert [("was resized" in str(w.message)) for w in caught] == ([True] if resized else [])
+
+
+@pytest.mark.parametrize("make_out, message", [
+    (lambda: torch.empty(3, dtype=torch.float64),
+     "Expected out tensor to have dtype float, but got double instead"),
+    (lambda: torch.empty(3, requires_grad=True),
+     GRAD.format("linalg_cholesky_ex")),
+])
+def test_linalg_cholesky_refuses_out_before_the_matrix(make_out, message):
+    out = make_out()
+    with raises(RuntimeError, message) as caught:
+        torch.linalg.cholesky(torch.tensor([[1.0, 2.0], [2.0, 1.0]]), out=out)
+    assert out.shape == (3,) and out._version == 0
+    error = caught.value
+    assert error.__suppress_context__ or error.__context__ is None
+
+
+def test_under_a_mode_linalg_cholesky_writes_out_once():
+    A, out = torch.tensor([[1.0, 2.0], [2.0, 1.0]]), torch.empty(0)
+    with recording_mode()() as mode, pytest.raises(RuntimeError, match=_NOT_PD):
+        torch.linalg.cholesky(A, out=out)
+    assert mode.seen.count("aten.linalg_cholesky_ex.L") == 1 and out._version == 1
