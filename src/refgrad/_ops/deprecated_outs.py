@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:246
+# --- book/chapters/26bb_writes_without_a_derivative.md:253
 """What the out= forms of nuclear_norm and frobenius_norm compute, with their own warning."""
 
 from refgrad._warn_once import warn_once

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:110
+# --- book/chapters/26bb_writes_without_a_derivative.md:112
 """torch's Empty backend: an empty weight's first element, and no kernel's checks."""
 
 
@@ -14,6 +14,7 @@ def refuse_empty_weight(input, weight) -> None:
                          "dimension 0")
 
 
+# --- book/chapters/26bb_writes_without_a_derivative.md:127
 def undilated(weight, dilation) -> tuple:
     """An empty result's weight (an array) and dilation: a kernel dimension dilated by 0
     spans one position, as one of size one does."""

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:235
+# --- book/chapters/26bb_writes_without_a_derivative.md:242
 """Warnings an out= kernel gives once, after autograd's checks and before its own."""
 
 # NOTE [An out= kernel's own warning]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:52
+# --- book/chapters/26bb_writes_without_a_derivative.md:54
 """Which out= writes run a kernel that has no derivative only in some overloads."""
 
 # NOTE [scatter's overloads with reduce=]
