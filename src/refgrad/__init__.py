@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1202
+# --- book/chapters/16h_scatter.md:1205
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1340
+# --- book/chapters/16h_scatter.md:1343
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -442,17 +442,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:707
+# --- book/chapters/16u_convolution_and_pooling.md:714
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1287
+# --- book/chapters/16u_convolution_and_pooling.md:1294
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1607
+# --- book/chapters/16u_convolution_and_pooling.md:1614
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -464,11 +464,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:501
+# --- book/chapters/16w_transposed_and_rearranging.md:504
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:804
+# --- book/chapters/16w_transposed_and_rearranging.md:807
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -563,15 +563,15 @@ from refgrad._ops.piece_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:514
+# --- book/chapters/16zi_lstsq_out_and_answers.md:516
 from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:590
+# --- book/chapters/16zi_lstsq_out_and_answers.md:593
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:272
+# --- book/chapters/16zj_small_functions_and_refusals.md:275
 from refgrad._ops.old_cholesky import cholesky
 
 
@@ -646,7 +646,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3272
+# --- book/chapters/26_inplace.md:3275
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -671,7 +671,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3432
+# --- book/chapters/26_inplace.md:3435
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -682,7 +682,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3806
+# --- book/chapters/26_inplace.md:3809
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -692,7 +692,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4438
+# --- book/chapters/26_inplace.md:4446
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -255,16 +255,19 @@ SCATTER_VALUE_BY = underivable(
 
 # --- book/chapters/16h_scatter.md:1174
 # NOTE [The older reductions' order]
-# The warning (a source tensor only, once), the index's dtype, dim, the index's
+# Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
+# warning (a source tensor only, once), the index's dtype, dim, the index's
 # rank, the source's dtype, the shapes, reduce's value, the index's bounds, and
 # last the value's range.
 def scatter_by(input, dim, index, given, reduce, operation="scatter"):
     """``scatter(input, dim, index, given, reduce=reduce)``: torch's older reductions."""
     from refgrad._dtype import checked_number
+    from refgrad._ops.reduced_scatter import refuse_tangents
     from refgrad._ops.scattering import check_values
     from refgrad._tensor import Tensor
     from refgrad._warn_once import warn_once
 
+    refuse_tangents("aten::" + operation, input, given)  # chapter "scatter's reduce= ..."
     src = given if isinstance(given, Tensor) else None
     if src is not None:  # first, and once: NOTE [The older reductions' order]
         warn_once("scatter_reduce_src", DEPRECATED, stacklevel=None)

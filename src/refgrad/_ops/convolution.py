@@ -31,10 +31,14 @@ def _convolution(input, weight, bias, stride, padding, dilation, transposed, out
                  groups, bias_sym_sizes_opt):
     if not (input.shape[0] and input.shape[1]):  # NOTE [An empty convolution's dtype]
         from refgrad._ops.empty_convolution import empty_dtype, in_double
+        from refgrad._ops.empty_weight import laid_out_as_product, undilated
 
         kind = empty_dtype(input, weight)
-        return _computed(*in_double(input, weight, bias), stride, padding, dilation,
-                         transposed, output_padding, groups).astype(kind)
+        wide, weight, bias = in_double(input, weight, bias)
+        weight, dilation = undilated(weight, dilation)  # chapter "scatter's reduce= into out="
+        return laid_out_as_product(_computed(
+            wide, weight, bias, stride, padding, dilation, transposed, output_padding,
+            groups).astype(kind), input)
     return _computed(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                      groups)
 
@@ -74,7 +78,7 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:147
+# --- book/chapters/16u_convolution_and_pooling.md:151
 def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
@@ -107,7 +111,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, _format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:187
+# --- book/chapters/16u_convolution_and_pooling.md:191
 # NOTE [A 1-d convolution's layout follows its weight]
 # torch's CPU kernels see a 1-d convolution as a 2-d one: the input made
 # row-major first, the weight unsqueezed at dimension 2 as it is. When that
@@ -132,7 +136,7 @@ def _format_strides(shape, fmt):
     return format_strides(shape, fmt)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:228
+# --- book/chapters/16u_convolution_and_pooling.md:232
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -142,7 +146,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:247
+# --- book/chapters/16u_convolution_and_pooling.md:251
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -162,7 +166,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:273
+# --- book/chapters/16u_convolution_and_pooling.md:277
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -205,7 +209,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:323
+# --- book/chapters/16u_convolution_and_pooling.md:327
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:371
+# --- book/chapters/16u_convolution_and_pooling.md:375
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -17,7 +17,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:390
+# --- book/chapters/16u_convolution_and_pooling.md:394
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -44,13 +44,13 @@ def _same(input, weight, stride, dilation):
     # halves rounded toward zero, as in C: an empty kernel's total of -1 crops one
     lefts = [int(total / 2) for total in totals]
     if any(total % 2 for total in totals):
-        warn_once("padding='same'", _UNEVEN, stacklevel=4)
+        warn_once("padding='same'", _UNEVEN, stacklevel=None)  # the user's line
         input = pad(input, [w for t, left in zip(reversed(totals), reversed(lefts))
                             for w in (0, t - 2 * left)])
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:436
+# --- book/chapters/16u_convolution_and_pooling.md:440
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -77,7 +77,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:468
+# --- book/chapters/16u_convolution_and_pooling.md:472
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -101,7 +101,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:526
+# --- book/chapters/16u_convolution_and_pooling.md:530
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -123,7 +123,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:576
+# --- book/chapters/16u_convolution_and_pooling.md:580
 def _checked(input, weight, bias, stride, padding, dilation, transposed, output_padding,
              groups):
     """torch's checks of convolution, in its order; the parameters, one for each dimension."""
@@ -148,33 +148,36 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
 
         check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups)
     else:
+        from refgrad._ops.empty_weight import refuse_empty_weight
         from refgrad._ops.refusal_order import refuse_empty_kernel, refuse_empty_kernel_onednn
         from refgrad._ops.small_refusals import refuse_empty_positions
         from refgrad._ops.transposed_arguments import onednn_runs
 
         _check_shapes(input, weight, bias, padding, dilation, groups)
         refuse_empty_positions(input)  # chapter "Small functions and refusals"
+        refuse_empty_weight(input, weight)  # chapter "scatter's reduce= into out="
         onednn = onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
                              output_padding, groups)
         if not onednn:  # chapter "Refusals that come before the kernel"
             refuse_empty_kernel(input, weight, dilation)
-        if 0 in dilation and not onednn:  # torch's own kernels: 1-d runs as 2-d
+        empty = not (input.shape[0] and input.shape[1])  # torch's Empty backend: no kernel
+        if 0 in dilation and not onednn and not empty:  # torch's own kernels: 1-d runs as 2-d
             shown = [1, *dilation] if n == 1 else list(dilation)
             raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
-        if input.shape[0] and input.shape[1]:  # NOTE [An empty convolution's dtype]
+        if not empty:  # NOTE [An empty convolution's dtype]
             _check_dtypes(input, weight, onednn, dilation, stride, padding)
         else:
             from refgrad._ops.empty_convolution import check_empty_bias
 
             check_empty_bias(input, weight, bias)
-        if 0 in dilation:  # oneDNN's refusal, after the dtypes
+        if 0 in dilation and not empty:  # oneDNN's refusal, after the dtypes
             raise RuntimeError("non-positive dilation is not supported")
         if onednn:
             refuse_empty_kernel_onednn(input, weight)
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:633
+# --- book/chapters/16u_convolution_and_pooling.md:640
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     try:
@@ -192,7 +195,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:655
+# --- book/chapters/16u_convolution_and_pooling.md:662
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -231,7 +234,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:699
+# --- book/chapters/16u_convolution_and_pooling.md:706
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -3,10 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:544
+# --- book/chapters/16zi_lstsq_out_and_answers.md:546
 """out= for the deprecated frobenius_norm: ATen's norm.out with a p of 2."""
 
-from refgrad._ops import aten_norms
+from refgrad._ops import aten_norms, deprecated_outs
 from refgrad._ops.out_arguments import with_out
 
 
@@ -45,4 +45,5 @@ def _tables() -> None:
 
 
 _tables()
+aten_norms.frobenius_norm.out_form = deprecated_outs.frobenius_norm_out  # chapter 26bb
 frobenius_norm = with_out(aten_norms.frobenius_norm, "frobenius_norm")

@@ -6,7 +6,7 @@
 # --- book/chapters/16zi_lstsq_out_and_answers.md:478
 """out= for the deprecated nuclear_norm: linalg.matrix_norm's, under nuclear_norm's name."""
 
-from refgrad._ops import aten_norms
+from refgrad._ops import aten_norms, deprecated_outs
 from refgrad._ops.out_arguments import with_out
 
 
@@ -14,6 +14,7 @@ def _as_matrix_norm(call, args, kwargs):
     import refgrad
 
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
+    deprecated_outs.warn_nuclear_out(values.get("dim"))  # before the ops a mode sees
     dim, keepdim = values.get("dim", (-2, -1)), values.get("keepdim", False)
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
         dim, keepdim = (-2, -1), dim
@@ -35,4 +36,5 @@ def _tables() -> None:
 
 
 _tables()
+aten_norms.nuclear_norm.out_form = deprecated_outs.nuclear_norm_out  # chapter 26bb
 nuclear_norm = with_out(aten_norms.nuclear_norm, "nuclear_norm")

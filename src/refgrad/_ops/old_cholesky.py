@@ -12,6 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import check_square, failure
 from refgrad._ops.inverses import _cholesky_ex
+from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
@@ -42,7 +43,7 @@ CHOLESKY = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:256
+# --- book/chapters/16zj_small_functions_and_refusals.md:257
 def _cholesky(input, upper=False):
     # chapter "Warnings given once": at the caller's line, however wrapped
     warn_once("cholesky", CHOLESKY_DEPRECATED, stacklevel=None)
@@ -54,4 +55,6 @@ def _cholesky(input, upper=False):
 
 _FORM = "cholesky(Tensor input, bool upper = False)"
 cholesky = with_out(function_form(_cholesky, Arguments(_FORM)), "cholesky")
+KERNEL_WARNINGS["cholesky"] = lambda: warn_once(  # NOTE [An out= kernel's own warning]
+    "cholesky.out", CHOLESKY_DEPRECATED, stacklevel=None)
 Tensor.cholesky = method_form(_cholesky, Arguments(_FORM, method=True))

@@ -14,6 +14,7 @@ from refgrad._ops import simple_functions
 from refgrad._ops.expanded_outs import MERGED, merged_where_shared
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
+from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_dtype_rules import (
     DTYPE_BEFORE_SHARED,
     refuse_dtypes,
@@ -77,7 +78,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2908
+# --- book/chapters/26_inplace.md:2909
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -123,6 +124,8 @@ def with_out(function, name: str, returns=None):
         if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
             record = tangent_write(rules, args, kwargs, outs) or record
         refuse_given_dtype(rules, args, kwargs, outs, lambda: written(*args, **kwargs))
+        if rules in KERNEL_WARNINGS:  # NOTE [An out= kernel's own warning]
+            KERNEL_WARNINGS[rules]()
         if rules in DTYPE_BEFORE_KERNEL and isinstance(
                 first := args[0] if args else kwargs.get("input"), Tensor):
             refuse_dtypes(rules, outs, (first,))  # the result takes the input's dtype
@@ -170,7 +173,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3007
+# --- book/chapters/26_inplace.md:3010
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -186,7 +189,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3032
+# --- book/chapters/26_inplace.md:3035
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -201,7 +204,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3052
+# --- book/chapters/26_inplace.md:3055
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3948
+# --- book/chapters/26_inplace.md:3951
 """Whose requires_grad refuses a write into out=, and the name torch's refusal gives."""
 
 from refgrad._ops.out_rules import SEVERAL_RESULTS
@@ -30,7 +30,7 @@ GRAD_NAMES = {
 GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
 
 
-# --- book/chapters/26_inplace.md:3986
+# --- book/chapters/26_inplace.md:3989
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -44,18 +44,19 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
-# --- book/chapters/26_inplace.md:4003
+# --- book/chapters/26_inplace.md:4006
 def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
     """torch's refusal of a write into ``outs`` with grad mode on; what writes and records
     it where torch records it (chapter "Writes autograd skips"), else None."""
     from refgrad._ops import untracked_writes
+    from refgrad._ops.reduced_scatter import reduced  # chapter "scatter's reduce= into out="
 
     if name in UNCHECKED:
         return None
     if name in LEAF_OUT:  # copy_ refuses a leaf, or a view of one
         given = (*outs, *args, *kwargs.values())
         return untracked_writes.copied if any(_requires_grad(a) for a in given) else None
-    if name in untracked_writes.NOT_DIFFERENTIATED:
+    if name in untracked_writes.NOT_DIFFERENTIATED or reduced(name, kwargs):
         said = _kernel_said(name, args, kwargs)
         return untracked_writes.not_differentiated(said, args, kwargs, outs)
     given = outs if name in OUT_ONLY else (*outs, *args, *kwargs.values())
@@ -66,6 +67,10 @@ def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
 
 def _kernel_said(name: str, args: tuple, kwargs: dict) -> str:
     """The kernel torch's messages name: diag makes a 1-d input's matrix with diag_embed."""
+    from refgrad._ops.reduced_scatter import reduced
+
+    if reduced(name, kwargs):  # scatter's overloads with reduce= have no derivative
+        return "aten::" + name
     input = args[0] if args else kwargs.get("input")
     if name == "diag" and isinstance(input, Tensor) and input.ndim == 1:
         return "aten::diag_embed"
@@ -78,7 +83,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:4527
+# --- book/chapters/26_inplace.md:4535
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4561
+# --- book/chapters/26_inplace.md:4569
 """torch.linalg's functions with out=."""
 
 from refgrad import linalg, return_types
+from refgrad._ops.cholesky_written import written_before_raised  # chapter 26bb
 from refgrad._ops.out_arguments import with_out
 
 WRAPPED = {name: with_out(getattr(linalg, name), "linalg_" + name) for name in (
@@ -16,4 +17,5 @@ WRAPPED.update({name: with_out(getattr(linalg, name), "linalg_" + name,
                                getattr(return_types, f"linalg_{name}_out"))
                 for name in ("cholesky_ex", "eigh", "inv_ex", "lu", "lu_factor", "lu_factor_ex",
                              "qr", "slogdet", "svd", "solve_ex")})
+WRAPPED["cholesky"] = written_before_raised(WRAPPED["cholesky"], WRAPPED["cholesky_ex"])
 globals().update(WRAPPED)

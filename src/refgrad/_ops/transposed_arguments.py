@@ -146,21 +146,24 @@ def _check_dtypes(input, weight, bias):
 
 def check_transposed(input, weight, bias, stride, padding, dilation, output_padding, groups):
     """torch's checks of convolution(..., transposed=True), after those of its parameters."""
+    from refgrad._ops.empty_convolution import check_empty_bias
+    from refgrad._ops.empty_weight import refuse_empty_weight, refuse_negative_sizes
+
     _check_shapes(input, weight, bias, groups)
+    refuse_empty_weight(input, weight)  # chapter "scatter's reduce= into out="
+    if not (input.shape[0] and input.shape[1]):  # torch's Empty backend: no kernel checks
+        refuse_negative_sizes(input, weight, stride, padding, dilation, output_padding, groups)
+        check_empty_bias(input, weight, bias)
+        return
     if onednn_runs(input.dtype.name, input.shape, weight.shape[2:], stride, dilation,
                    output_padding, groups):
         _check_onednn(input, weight, bias, stride, padding, dilation, output_padding)
     else:
         _check_kernel(input, weight, stride, padding, dilation, output_padding)
-        if input.shape[0] and input.shape[1]:  # NOTE [An empty convolution's dtype]
-            _check_dtypes(input, weight, bias)
-        else:
-            from refgrad._ops.empty_convolution import check_empty_bias
-
-            check_empty_bias(input, weight, bias)
+        _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:462
+# --- book/chapters/16w_transposed_and_rearranging.md:465
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

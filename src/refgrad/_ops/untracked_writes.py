@@ -115,13 +115,16 @@ def tangent_write(name: str, args, kwargs, outs):
     if level is None or not any(isinstance(t, Tensor) and tangent_of(t, level) is not None
                                 for t in (*tensors, *outs)):
         return None
-    if name in NOT_DIFFERENTIATED:
-        raise NotImplementedError(f"Trying to use forward AD with {GRAD_NAMES[name]} that "
-                                  "does not support it.")
+    from refgrad._ops.reduced_scatter import reduced  # chapter "scatter's reduce= into out="
+
+    if name in NOT_DIFFERENTIATED or reduced(name, kwargs):
+        said = "aten::" + name if reduced(name, kwargs) else GRAD_NAMES[name]
+        raise NotImplementedError(f"Trying to use forward AD with {said} that does not "
+                                  "support it.")
     return copied if name in LEAF_OUT else None
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:242
+# --- book/chapters/26a_writes_autograd_skips.md:245
 TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 
 
@@ -139,7 +142,7 @@ def computed(function, name: str, args, kwargs, outs):
         return function(*args, **kwargs)
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:266
+# --- book/chapters/26a_writes_autograd_skips.md:269
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -156,7 +159,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:289
+# --- book/chapters/26a_writes_autograd_skips.md:292
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)

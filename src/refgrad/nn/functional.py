@@ -151,7 +151,7 @@ from refgrad._ops.upsampling import (  # noqa: E402
 __all__ += ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:506
+# --- book/chapters/16w_transposed_and_rearranging.md:509
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -161,13 +161,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:809
+# --- book/chapters/16w_transposed_and_rearranging.md:812
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1139
+# --- book/chapters/16w_transposed_and_rearranging.md:1142
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
@@ -194,7 +194,7 @@ from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 __all__ += ["ctc_loss"]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:594
+# --- book/chapters/16zj_small_functions_and_refusals.md:597
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]

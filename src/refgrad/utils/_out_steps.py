@@ -22,6 +22,19 @@ def in_pieces(call, args, kwargs, out):
     return resized(out, result.shape).copy_(result)
 
 
+def dtype_checked(name: str):
+    """``in_pieces`` for a composite that checks out's dtype against the result before it
+    resizes out, as the linalg norms, cond and tensorsolve do (chapter 26bb)."""
+    def steps(call, args, kwargs, out):
+        from refgrad._ops.out_dtype_rules import refuse_dtypes
+
+        result = call(*args, **kwargs)
+        refuse_dtypes(name, (out,), (result,))
+        return resized(out, result.shape).copy_(result)
+
+    return steps
+
+
 def resized(out, shape):
     """``out`` resized to ``shape`` as torch's composites resize it: a warning where it held
     elements, then a ``resize_`` the mode sees, where its shape is another."""
@@ -36,7 +49,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:905
+# --- book/chapters/29h_out_overloads_under_modes.md:918
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -54,7 +67,7 @@ def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute
     return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:926
+# --- book/chapters/29h_out_overloads_under_modes.md:939
 # NOTE [Refused at the kernel a composite calls]
 # torch refuses an out= write that needs grad at the autograd layer of the kernel
 # that writes, above the modes: where refgrad hands a mode that kernel in place of
@@ -69,7 +82,7 @@ def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
         refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:944
+# --- book/chapters/29h_out_overloads_under_modes.md:957
 def dropped(like, dtype=None):
     """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
     from refgrad import _creation, strided
@@ -78,7 +91,7 @@ def dropped(like, dtype=None):
     return handed_down("empty.memory_format", (), ([0],), named, _creation.empty)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:956
+# --- book/chapters/29h_out_overloads_under_modes.md:969
 def _checked(function, api: str, several=None):
     """``function``'s out= with an int32 info made for it, then the check of info."""
     def steps(call, args, kwargs, out):
@@ -107,7 +120,7 @@ def raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:986
+# --- book/chapters/29h_out_overloads_under_modes.md:999
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -131,8 +144,8 @@ def _lu_factor_out(*outs):
 
 
 IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
-    **dict.fromkeys(("linalg_norm", "linalg_matrix_norm", "linalg_cond", "linalg_tensorsolve"),
-                    in_pieces),
+    **{name: dtype_checked(name) for name in ("linalg_norm", "linalg_matrix_norm",
+                                              "linalg_cond", "linalg_tensorsolve")},
     "msort": _msort,
     "argsort": _argsort,
     "linalg_inv": _checked(lambda refgrad: refgrad.linalg.inv_ex, "linalg.inv"),
@@ -143,7 +156,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1198
+# --- book/chapters/29h_out_overloads_under_modes.md:1211
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -174,7 +187,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1230
+# --- book/chapters/29h_out_overloads_under_modes.md:1243
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -203,7 +216,7 @@ def _matrix_power(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1262
+# --- book/chapters/29h_out_overloads_under_modes.md:1275
 def _ndtr(call, args, kwargs, out):
     """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
     out's (refused, where not, as the function refuses it alone), the resize, the copy."""
