@@ -31,6 +31,8 @@ CUSTOM_VIEW = (
     "associated with the custom Function, leading to incorrect gradients. This behavior is "
     "forbidden. You can fix this by cloning the output of the custom Function."
 )
+OUT_GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad.")
 UNUSED = (
     "The differentiated Tensor at index {} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."

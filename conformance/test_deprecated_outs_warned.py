@@ -9,17 +9,10 @@ import warnings
 import pytest
 import torch
 
-from conformance._support import raises, recording_mode
+from conformance._support import OUT_GRAD, raises, recording_mode
 
-GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
-        "but one of the arguments requires grad.")
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scatter's reduce=, the deprecations, resized outs
-        yield
+# scatter's reduce=, the deprecations, resized outs: warnings are not what these test
+pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def _counted(call):
@@ -174,7 +167,7 @@ def test_linalg_cholesky_writes_out_before_it_refuses_the_matrix(
     (lambda: torch.empty(3, dtype=torch.float64),
      "Expected out tensor to have dtype float, but got double instead"),
     (lambda: torch.empty(3, requires_grad=True),
-     GRAD.format("linalg_cholesky_ex")),
+     OUT_GRAD.format("linalg_cholesky_ex")),
 ])
 def test_linalg_cholesky_refuses_out_before_the_matrix(make_out, message):
     out = make_out()

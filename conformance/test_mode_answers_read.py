@@ -4,26 +4,21 @@ mode's `with`, and leaves the mode stack and grad mode as they were."""
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode
+from torch.utils._python_dispatch import _get_current_dispatch_mode
+
+from conformance.test_factories_under_modes import Answering
 
 LIST_CAST = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
              "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
 
 
-class Answers(TorchDispatchMode):
-    def __init__(self, answer):
-        super().__init__()
-        self.answer = answer
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        return self.answer
-
-
 def _under(answer, call):
-    with Answers(answer):
+    with Answering(answer):
         return call()
 
 
+CALLS = {"max": lambda x: x.max(0), "sort": lambda x: x.sort(), "split": lambda x: x.split(1),
+         "unbind": lambda x: x.unbind()}
 ONE_TENSOR = {
     "mul": lambda x: x * 2,
     "sum": lambda x: x.sum(),
@@ -69,9 +64,8 @@ def test_none_passes_for_one_tensor_and_an_in_place_op_gives_its_tensor():
 @pytest.mark.parametrize("op", ["max", "sort"])
 def test_several_results_are_read_one_by_one(op, answer, message):
     x = torch.ones(3)
-    call = (lambda: x.max(0)) if op == "max" else (lambda: x.sort())
     with pytest.raises(RuntimeError) as caught:
-        _under(answer, call)
+        _under(answer, lambda: CALLS[op](x))
     assert str(caught.value) == message
 
 
@@ -91,9 +85,8 @@ def test_a_none_among_several_results_passes():
 @pytest.mark.parametrize("op", ["split", "unbind"])
 def test_a_list_result_takes_tensors_only(op, answer, kind):
     x = torch.ones(2)
-    call = (lambda: x.split(1)) if op == "split" else (lambda: x.unbind())
     with pytest.raises(RuntimeError) as caught:
-        _under(answer, call)
+        _under(answer, lambda: CALLS[op](x))
     assert str(caught.value) == LIST_CAST.format(kind)
 
 

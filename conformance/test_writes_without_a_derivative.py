@@ -7,17 +7,10 @@ import pytest
 import torch
 import torch.autograd.forward_ad as fwAD
 
-from conformance._support import raises, recording_mode
+from conformance._support import OUT_GRAD, raises, recording_mode
 
-GRAD = ("{}(): functions with out=... arguments don't support automatic differentiation, "
-        "but one of the arguments requires grad.")
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scatter's reduce=, the deprecations, resized outs
-        yield
+# scatter's reduce=, the deprecations, resized outs: warnings are not what these test
+pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def _index():
@@ -62,13 +55,13 @@ def test_an_out_with_history_is_an_edge_of_the_node():
 @pytest.mark.parametrize("src", [lambda: torch.ones(3), lambda: 1.0])
 def test_a_leaf_out_that_requires_grad_is_refused_in_the_kernels_name(make_out, src):
     out = make_out()
-    with raises(RuntimeError, GRAD.format("aten::scatter")):
+    with raises(RuntimeError, OUT_GRAD.format("aten::scatter")):
         torch.scatter(torch.zeros(3), 0, _index(), src(), reduce="add", out=out)
     assert out._version == 0
 
 
 def test_without_reduce_any_grad_is_still_refused_in_scatters_name():
-    with raises(RuntimeError, GRAD.format("scatter")):
+    with raises(RuntimeError, OUT_GRAD.format("scatter")):
         torch.scatter(torch.zeros(3, requires_grad=True), 0, _index(), torch.ones(3),
                       out=torch.empty(3))
 
@@ -131,6 +124,6 @@ def test_a_mode_sees_the_write_unless_autograd_refused_it(x, out, seen):
         try:
             torch.scatter(given, 0, index, src, reduce="add", out=written)
         except RuntimeError as error:
-            assert str(error) == GRAD.format("aten::scatter")
+            assert str(error) == OUT_GRAD.format("aten::scatter")
     assert mode.seen == seen
     assert (written.grad_fn is not None) == bool(seen)
