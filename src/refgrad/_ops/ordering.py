@@ -35,7 +35,33 @@ def _sorted(a, dim, descending, stable=True, k=None):
     return like_input_result(values, a), like_input_result(indices, a)
 
 
-# --- book/chapters/16g_moves_and_fused.md:472
+# --- book/chapters/16g_moves_and_fused.md:476
+def _top_k(a, dim, k, largest):
+    """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept."""
+    n = a.shape[dim] if a.ndim else 1
+    if type(a) is not np.ndarray or not 0 < k < n:  # a device's arrays: the whole sort
+        return _sorted(a, dim, largest, k=k)
+    rows = np.moveaxis(a, dim, -1)
+    kth = np.partition(rows, n - k if largest else k - 1, axis=-1)[..., n - k if largest else k - 1]
+    kth = kth[..., None]
+    nan, kth_nan = np.isnan(rows), np.isnan(kth)
+    if largest:  # before the k-th value in the sort's order, NaN the largest
+        before = (rows > kth) | (nan & ~kth_nan)
+    else:
+        before = (rows < kth) | (~nan & kth_nan)
+    tied = (rows == kth) | (nan & kth_nan)
+    wanted = k - np.count_nonzero(before, axis=-1, keepdims=True)
+    if np.any(np.count_nonzero(tied, axis=-1, keepdims=True) != wanted):  # more ties than room
+        tied &= np.cumsum(tied, axis=-1) <= wanted
+    positions = np.nonzero(before | tied)[-1].reshape(*rows.shape[:-1], k)  # k a row, in order
+    order = np.take_along_axis(positions, _stable_order(
+        np.take_along_axis(rows, positions, axis=-1), -1, largest), axis=-1)
+    values = np.take_along_axis(rows, order, axis=-1)
+    return (np.moveaxis(values, -1, dim).copy(order="C"),  # row-major, as the sort's slice
+            np.moveaxis(order, -1, dim).astype(np.int64, order="C"))
+
+
+# --- book/chapters/16g_moves_and_fused.md:507
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -50,13 +76,13 @@ SORT = register(Op(
 ))
 TOPK = register(Op(
     "topk", "TopkBackward0", ("self",),
-    forward=lambda a, dim, k, largest, sorted: _sorted(a, dim, largest, k=k),
+    forward=lambda a, dim, k, largest, sorted: _top_k(a, dim, k, largest),
     backward=_put_back, outputs=("values", "indices"), saves=(("indices", ("self",)),),
     keeps=("self_sym_sizes",), hides=("k", "largest", "sorted"),
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:504
+# --- book/chapters/16g_moves_and_fused.md:539
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -84,7 +110,7 @@ def _refuse_stable(order, stable, none_too) -> None:
         raise TypeError("stable")  # reworded: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:537
+# --- book/chapters/16g_moves_and_fused.md:572
 def sort(input, *order, stable=UNSTATED, **by_name):
     _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
     return _sort(input, *order, stable=stable, **by_name)
@@ -115,7 +141,7 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:572
+# --- book/chapters/16g_moves_and_fused.md:607
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 

@@ -1,0 +1,49 @@
+"""topk's partition picks the same k elements, in the same order, as the first k of the
+stable sort it replaces: ties by position, NaN the largest, -0.0 equal to 0.0, any dim,
+laid out row-major."""
+
+import numpy as np
+import pytest
+
+from refgrad._ops.ordering import _sorted, _top_k
+
+SPECIALS = [np.nan, -0.0, 0.0, np.inf, -np.inf]
+
+
+def _cases():
+    rng = np.random.default_rng(11)
+    for trial in range(120):
+        shape = tuple(int(s) for s in rng.integers(1, 8, size=int(rng.integers(1, 4))))
+        dtype = [np.float32, np.float64, np.float16, np.int64][trial % 4]
+        if trial % 3:
+            a = rng.integers(-2, 3, size=shape).astype(dtype)  # many ties
+        else:
+            a = rng.standard_normal(shape).astype(dtype)
+        if a.dtype.kind == "f" and trial % 2:
+            a.flat[rng.integers(0, a.size, size=max(1, a.size // 3))] = SPECIALS[trial % 5]
+        if a.ndim > 1 and trial % 5 == 0:
+            a = a.swapaxes(0, -1)
+        yield a, int(rng.integers(-a.ndim, a.ndim))
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_the_partition_keeps_the_sorts_first_k(largest):
+    checked = 0
+    for a, dim in _cases():
+        for k in range(a.shape[dim] + 1):
+            got, want = _top_k(a, dim, k, largest), _sorted(a, dim, largest, k=k)
+            assert np.array_equal(got[1], want[1]) and got[1].dtype == np.int64
+            assert np.array_equal(got[0], want[0], equal_nan=True)
+            assert np.array_equal(np.signbit(got[0]), np.signbit(want[0]))
+            assert got[0].strides == want[0].strides and got[1].strides == want[1].strides
+            checked += 0 < k < a.shape[dim]
+    assert checked > 300  # the partition's own road, not only the sort's
+
+
+def test_more_ties_than_room_take_the_first_by_position():
+    a = np.array([[1.0, 3.0, 3.0, 3.0, 0.0, 3.0]])
+    values, positions = _top_k(a, 1, 2, True)
+    assert positions.tolist() == [[1, 2]] and values.tolist() == [[3.0, 3.0]]
+    values, positions = _top_k(np.array([np.nan, 1.0, np.nan, 5.0]), 0, 2, True)
+    assert positions.tolist() == [0, 2] and np.isnan(values).all()
+    assert _top_k(np.array([np.nan, 1.0, np.nan, 5.0]), 0, 2, False)[1].tolist() == [1, 3]
