@@ -11,12 +11,6 @@ def test_a_repeated_event_keeps_its_star_until_recorded():
     assert event[0] == "*select" and event[3][0][0] == "as_strided"
 
 
-def test_pieces_count_the_result_or_else_the_index_tensors():
-    f, i = torch.ones(2, 3), torch.zeros(2).long()
-    assert more.pieces((f, 1), (f, f, f)) == 3
-    assert more.pieces((f, [None, i, i]), f) == 2
-
-
 def test_only_adjacent_integer_indices_of_one_shape_are_described():
     f, i = torch.ones(2, 3, 4), torch.zeros(2).long()
     assert more.CONDITIONS["adjacent"]((f, [None, i, i]), {}, None)

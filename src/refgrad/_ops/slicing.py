@@ -106,14 +106,14 @@ def select_at(input, dim, index, subscript):
     return _call(SELECT, input, dim=dim, index=index)
 
 
-# --- book/chapters/16d_indexing.md:985
+# --- book/chapters/16d_indexing.md:986
 def narrow(input, dim, start, length):
     from refgrad._random_factories import whole_number
 
     given = (input, dim, start, length)
     dim, length = whole_number(dim), whole_number(length)
     start = start if hasattr(start, "_data") and dim is not None and length is not None and (
-        _whole_under_a_mode(input)) else _narrow_start(start)  # read below the mode
+        switched_on.dispatch_modes and state.dispatch_modes) else _narrow_start(start)
     if dim is None or length is None or start is None:
         got = ", ".join(c_type_name(type(v)) for v in given)
         raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
@@ -126,6 +126,8 @@ def narrow(input, dim, start, length):
 
         if beginning("narrow"):  # chapter "More events inside torch's kernels"
             return composite_event("narrow", given, narrow, *given)
+        if hasattr(start, "_data"):  # read inside the event, then narrowed by a number
+            return narrow(input, dim, _narrow_start(start), length)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -137,7 +139,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:1020
+# --- book/chapters/16d_indexing.md:1023
 def narrow_bounds(input, dim, start) -> tuple:
     """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
     from refgrad._tensor_values import wrap_dim

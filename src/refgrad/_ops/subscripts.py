@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1099
+# --- book/chapters/16d_indexing.md:1102
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -40,7 +40,7 @@ def _as_tuple(index) -> tuple:
     return items, {id(i) for i, g in zip(items, given) if isinstance(g, list)}
 
 
-# --- book/chapters/16d_indexing.md:1142
+# --- book/chapters/16d_indexing.md:1145
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -81,7 +81,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1239
+# --- book/chapters/16d_indexing.md:1242
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -94,7 +94,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1253
+# --- book/chapters/16d_indexing.md:1256
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -134,7 +134,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1298
+# --- book/chapters/16d_indexing.md:1301
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -172,7 +172,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1344
+# --- book/chapters/16d_indexing.md:1347
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -188,7 +188,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1361
+# --- book/chapters/16d_indexing.md:1364
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)

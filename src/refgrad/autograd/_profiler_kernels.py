@@ -8,6 +8,7 @@
 import math
 import re
 
+from refgrad.autograd import _profiler_kernels_index as indexing
 from refgrad.autograd import _profiler_kernels_more as more
 
 _COPY = "_to_copy({0} . . . . . .){{empty_strided(. . . . . .) copy_({0} {0} .)}}"
@@ -25,7 +26,7 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:88
+# --- book/chapters/22e_kernel_events.md:89
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
@@ -57,7 +58,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:124
+# --- book/chapters/22e_kernel_events.md:125
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -90,7 +91,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:162
+# --- book/chapters/22e_kernel_events.md:163
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -120,8 +121,9 @@ def _parsed(text: str) -> list:
 def entry(name: str, overload: str):
     """The events ``name.overload``'s kernel makes, or None."""
     if not _ENTRIES:  # with chapter "More events inside torch's kernels"
-        _CONDITIONS.update(more.CONDITIONS)
-        for line in re.split(r"\n(?=\S)", (_TABLE + more.TABLE).strip()):
+        _CONDITIONS.update(more.CONDITIONS)  # and chapter "Events inside indexing and fills"
+        _CONDITIONS.update(indexing.CONDITIONS)
+        for line in re.split(r"\n(?=\S)", (_TABLE + more.TABLE + indexing.TABLE).strip()):
             names, _, events = line.partition(":")
             for op in names.split():
                 _ENTRIES[op] = _parsed(events)
@@ -129,7 +131,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:206
+# --- book/chapters/22e_kernel_events.md:208
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -159,12 +161,12 @@ def _shape(slot: str, args, result) -> list:
         return [0]
     if slot == "m":  # the rows a layer norm takes its means over, flat
         return [math.prod(result[1].shape)]
-    if slot == "i":  # the first index tensor's
-        return more.index_sizes(args)
+    if slot in indexing.SLOTS:  # an index's: chapter "Events inside indexing and fills"
+        return indexing.SLOTS[slot](args, result)
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:276
+# --- book/chapters/22e_kernel_events.md:278
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -205,7 +207,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:318
+# --- book/chapters/22e_kernel_events.md:320
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -249,7 +251,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:366
+# --- book/chapters/22e_kernel_events.md:368
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -265,7 +267,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
             continue
         if name[0] == "*":  # NOTE [Kernel events that repeat]
             once = (name[1:], slots, condition, inside)
-            waiting.extend([(once, None)] * more.pieces(args, result))
+            waiting.extend([(once, None)] * indexing.pieces(args, result))
             continue
         listed = [before if slot == "b" else _shape(slot, args, result)
                   for slot in slots] if shapes else None
@@ -274,7 +276,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:413
+# --- book/chapters/22e_kernel_events.md:415
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22f_more_kernel_events.md:66
+# --- book/chapters/22f_more_kernel_events.md:67
 """More of the ops torch's kernels call, for the table of NOTE [Kernel events]."""
 
 TABLE = """
@@ -24,7 +24,7 @@ resize_as_: resize_(b . .)
 """
 
 
-# --- book/chapters/22f_more_kernel_events.md:94
+# --- book/chapters/22f_more_kernel_events.md:95
 def _given(args) -> list:
     return [t for t in args[1] if t is not None] if len(args) > 1 else []
 
@@ -48,21 +48,7 @@ CONDITIONS = {
 }
 
 
-# --- book/chapters/22f_more_kernel_events.md:122
-def index_sizes(args) -> list:
-    """The sizes of the first index tensor, the ``i`` of an event's shapes."""
-    return list(_given(args)[0].shape)
-
-
-def pieces(args, result) -> int:
-    """How many times an event marked ``*`` is made: once for each piece of the result,
-    or, for an op of one result, once for each index tensor it is given."""
-    if type(result) in (tuple, list):
-        return len(result)
-    return len(_given(args))
-
-
-# --- book/chapters/22f_more_kernel_events.md:158
+# --- book/chapters/22f_more_kernel_events.md:146
 _WHERE_FORMS = ("Scalar", "ScalarSelf", "ScalarOther", "self")  # by which are tensors
 
 
