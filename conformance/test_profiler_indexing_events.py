@@ -5,18 +5,9 @@ import torch
 from torch.autograd.profiler import profile
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance.test_profiler_kernel_events import tree
+
 E6, E4, E3 = [[]] * 6, [[]] * 4, [[]] * 3
-
-
-def tree(events) -> list:
-    """(depth, name, input shapes) of every event, in the order they began."""
-    depth: dict = {}
-    rows = []
-    for e in events:
-        parent = e.cpu_parent
-        depth[e.id] = 0 if parent is None else depth[parent.id] + 1
-        rows.append((depth[e.id], e.name, e.input_shapes))
-    return rows
 
 
 def profiled(program) -> list:
