@@ -116,3 +116,101 @@ def test_prints_as_torch_prints_it(make, text):
 def test_refuses_bad_settings(make, kind, message):
     with raises(kind, message):
         make()
+
+
+# torch.embedding_bag, the namespace function with its three bookkeeping outputs
+_INDICES, _OFFSETS = [2, 2, 0, 1, 3], [0, 2, 2]
+
+
+def _bags_by_hand(include_last_offset, padding_idx):
+    """Each index's bag, and each bag's rows that are not padding."""
+    starts = _OFFSETS[:-1] if include_last_offset else _OFFSETS
+    bag = [sum(s <= p for s in starts) - 1 for p in range(len(_INDICES))]
+    rows = [[i for i, b in zip(_INDICES, bag) if b == k and i != padding_idx]
+            for k in range(len(starts))]
+    return bag, rows
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+@pytest.mark.parametrize("include_last_offset", [False, True])
+@pytest.mark.parametrize("padding_idx", [None, 3, -2])
+def test_namespace_embedding_bag_returns_the_bags_and_their_bookkeeping(
+        mode, include_last_offset, padding_idx):
+    table = _table().requires_grad_()
+    indices, offsets = torch.tensor(_INDICES), torch.tensor(_OFFSETS)
+    out, offset2bag, bag_size, max_indices = torch.embedding_bag(
+        table, indices, offsets, False, mode, False, None, include_last_offset, padding_idx)
+    expected = F.embedding_bag(indices, table, offsets, mode=["sum", "mean", "max"][mode],
+                               include_last_offset=include_last_offset, padding_idx=padding_idx)
+    assert torch.equal(out, expected) and out.grad_fn.name() == "EmbeddingBagBackward0"
+    bag, rows = _bags_by_hand(include_last_offset, 3 if padding_idx == -2 else padding_idx)
+    assert offset2bag.tolist() == bag
+    sizes = [len(r) for r in rows] if mode else [0] * len(rows)
+    assert bag_size.tolist() == sizes
+    if mode == 2:
+        data = _table()
+        best = [[max(r, key=lambda i, c=c: data[i, c].item()) if r else 0 for c in range(3)]
+                for r in rows]
+        assert max_indices.tolist() == best
+    else:
+        assert max_indices.tolist() == sizes
+    for t in (offset2bag, bag_size, max_indices):
+        assert t.dtype == torch.int64 and not t.requires_grad and t.grad_fn is None
+
+
+def test_bookkeeping_of_sum_follows_the_table():
+    indices, offsets = torch.tensor(_INDICES), torch.tensor(_OFFSETS)
+    fast = torch.embedding_bag(_table().float(), indices, offsets, False, 0, False, None, True)
+    assert fast[1].shape == (0,) and fast[2].tolist() == [0, 0, 0]  # one an offset
+    grads = torch.embedding_bag(_table().float().requires_grad_(), indices, offsets, False, 0,
+                                False, None, True)
+    assert grads[2].tolist() == [0, 0] and grads[3].tolist() == [0, 0]  # one a bag
+    general = torch.embedding_bag(_table(), indices, offsets, False, 0)
+    assert general[1].tolist() == [0, 0, 2, 2, 2]
+    narrow = torch.embedding_bag(_table(), indices.int(), offsets.int(), False, 1)
+    assert [t.dtype for t in narrow[1:]] == [torch.int32] * 3
+    mixed = torch.embedding_bag(_table(), indices.int(), offsets, False, 2)
+    assert [t.dtype for t in mixed[1:]] == [torch.int64] * 3
+
+
+def test_namespace_embedding_bag_per_sample_weights():
+    table = _table().requires_grad_()
+    weights = torch.arange(5.0, dtype=torch.float64).requires_grad_()
+    out = torch.embedding_bag(table, torch.tensor(_INDICES), torch.tensor(_OFFSETS), False, 0,
+                              False, weights)[0]
+    data = _table()
+    assert out.tolist() == [(0 * data[2] + 1 * data[2]).tolist(), [0.0] * 3,
+                            (2 * data[0] + 3 * data[1] + 4 * data[3]).tolist()]
+    grad = torch.autograd.grad(out.sum(), weights)[0]
+    assert grad.tolist() == [data[i].sum().item() for i in _INDICES]
+    assert torch.equal(torch._embedding_bag(table, torch.tensor(_INDICES),
+                                            torch.tensor(_OFFSETS), False, 0, False,
+                                            weights)[0], out)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((False, 3, False, None, False, 7),
+     "padding_idx must be within the number of embeddings, -5 through 4, but got 7"),
+    ((False, -1), "`mode` must be sum, mean, or max."),
+    ((False, 1, False, torch.ones(5, dtype=torch.float64)),
+     "embedding_bag: per_sample_weights only supported with mode='sum'"),
+    ((False, 0, False, torch.ones(3, dtype=torch.float64)),
+     "Expected per_sample_weights.value().numel() == indices.numel() to be true, but got false. "
+     " (Could this error message be improved?  If so, please report an enhancement request to "
+     "PyTorch.)"),
+    ((False, 0, False, torch.ones(5)),
+     "Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+     "'per_sample_weights'; but type torch.DoubleTensor does not equal torch.FloatTensor (while "
+     "checking arguments for embedding_bag)"),
+])
+def test_namespace_embedding_bag_refuses_in_the_kernels_order(args, message):
+    with raises(RuntimeError, message):
+        torch.embedding_bag(_table(), torch.tensor(_INDICES), torch.tensor(_OFFSETS), *args)
+
+
+def test_mode_is_checked_after_the_offsets_and_before_the_indices():
+    with raises(RuntimeError, "`mode` must be sum, mean, or max."):
+        torch.embedding_bag(_table(), torch.tensor([7]), torch.tensor([0]), False, 3)
+    with raises(RuntimeError, "offsets[-1] can not be greater than input's length 1 but got "
+                              "offsets[-1] of 2"):
+        torch.embedding_bag(_table(), torch.tensor([1]), torch.tensor([0, 2]), False, 3)

@@ -575,6 +575,10 @@ from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 from refgrad._ops.old_cholesky import cholesky
 
 
+# --- book/chapters/16zk_embedding_bag_module.md:287
+from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

@@ -150,7 +150,7 @@ EMBEDDING_BAG = register(Op(
 
 
 # --- book/chapters/16zj_small_functions_and_refusals.md:484
-def _check_kernel(weight, input, offsets, mode, padding_idx):
+def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
     count = weight.shape[0]
@@ -171,6 +171,8 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
                                f"following scalar types: Long, Int; but got {t.type()} "
                                "instead (while checking arguments for embedding_bag)")
+    if per_sample_weights is not None:
+        _check_sample_weights(weight, input, mode, per_sample_weights)
     starts, idx = _host(offsets._data), np.asarray(input._data)
     if len(starts) and starts[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
@@ -178,6 +180,8 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     if len(starts) and starts[-1] > len(idx):
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(idx)} but "
                            f"got offsets[-1] of {starts[-1]}")
+    if mode not in (0, 1, 2):  # torch.embedding_bag's mode, a number
+        raise RuntimeError("`mode` must be sum, mean, or max.")
     bad = np.flatnonzero((idx < 0) | (idx >= count))
     if bad.size and weight.dtype.name in ("float16", "float32") and mode < 2:
         raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
@@ -188,7 +192,22 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:529
+# --- book/chapters/16zj_small_functions_and_refusals.md:532
+def _check_sample_weights(weight, input, mode, per_sample_weights):
+    if per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
+                           "tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
+                           "checking arguments for embedding_bag)")
+    if mode != 0:
+        raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+    if per_sample_weights.numel() != input.numel():
+        raise RuntimeError("Expected per_sample_weights.value().numel() == indices.numel() to be "
+                           "true, but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:553
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -213,7 +232,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:557
+# --- book/chapters/16zj_small_functions_and_refusals.md:581
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -246,7 +265,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on GitHub.")
-    padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx)
+    padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx,
+                                per_sample_weights)
     return call(EMBEDDING_BAG, (weight, per_sample_weights), {
         "indices": input, "offsets": offsets, "mode": _MODES[mode],
         "include_last_offset": include_last_offset, "padding_idx": padding_idx})
