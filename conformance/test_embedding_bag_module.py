@@ -214,3 +214,35 @@ def test_mode_is_checked_after_the_offsets_and_before_the_indices():
     with raises(RuntimeError, "offsets[-1] can not be greater than input's length 1 but got "
                               "offsets[-1] of 2"):
         torch.embedding_bag(_table(), torch.tensor([1]), torch.tensor([0, 2]), False, 3)
+
+
+# scale_grad_by_freq: torch's CPU kernel divides the k-th smallest distinct index's gradient
+# by the count of the k-th smallest index (NOTE [The frequency torch divides by])
+@pytest.mark.parametrize("padding_idx", [None, 0])
+def test_scale_grad_by_freq_divides_as_torch_does(padding_idx):
+    table = _table().requires_grad_()
+    weights = torch.arange(1.0, 6.0, dtype=torch.float64).requires_grad_()
+    indices = torch.tensor([[1, 1, 2, 0, 1]])  # sorted 0 1 1 1 2: runs divided by 1, 3, 3
+    out = F.embedding_bag(indices, table, mode="sum", scale_grad_by_freq=True,
+                          per_sample_weights=weights[None], padding_idx=padding_idx)
+    assert out.grad_fn._saved_scale_grad_by_freq is True
+    gw, gp = torch.autograd.grad(out.sum(), [table, weights])
+    first = 0.0 if padding_idx == 0 else 4.0
+    assert gw[:, 0].tolist() == pytest.approx([first, (1 + 2 + 5) / 3, 3 / 3, 0.0, 0.0])
+    data = _table()
+    assert gp.tolist() == [0.0 if i == padding_idx else data[i].sum().item()
+                           for i in [1, 1, 2, 0, 1]]
+
+
+def test_scale_grad_by_freq_in_mean_mode_and_through_the_module():
+    bag = nn.EmbeddingBag.from_pretrained(_table(), freeze=False, scale_grad_by_freq=True)
+    out = bag(torch.tensor([2, 2, 0, 3]), torch.tensor([0, 1]))
+    grad = torch.autograd.grad(out.sum(), bag.weight)[0]
+    # bags of 1 and 3; sorted 0 2 2 3: runs divided by counts of 0, 2, 2
+    assert grad[:, 1].tolist() == pytest.approx([1 / 3, 0.0, (1 + 1 / 3) / 2, 1 / 3 / 2, 0.0])
+
+
+def test_scale_grad_by_freq_leaves_max_as_it_is():
+    table = _table().requires_grad_()
+    out = torch.embedding_bag(table, torch.tensor([2, 2, 0]), torch.tensor([0]), True, 2)[0]
+    assert torch.autograd.grad(out.sum(), table)[0][:, 2].tolist() == [0.0, 0.0, 1.0, 0.0, 0.0]

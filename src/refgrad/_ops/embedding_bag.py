@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:316
+# --- book/chapters/16zj_small_functions_and_refusals.md:318
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -42,7 +42,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:359
+# --- book/chapters/16zj_small_functions_and_refusals.md:361
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -64,7 +64,7 @@ def _on_the_host(kernel):
 
 @_on_the_host
 def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_offset,
-             padding_idx):
+             padding_idx, scale_grad_by_freq=False):
     idx, starts = _host(indices._data), _host(offsets._data)
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
     if mode == 2:
@@ -80,10 +80,10 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:404
+# --- book/chapters/16zj_small_functions_and_refusals.md:406
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
-                     include_last_offset, padding_idx):
+                     include_last_offset, padding_idx, scale_grad_by_freq=False):
     w, idx = _host(weight._data), _host(indices._data)
     count, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
     gw = np.zeros_like(w)
@@ -97,6 +97,8 @@ def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
         scale = scale / np.maximum(np.bincount(bag[kept], minlength=count), 1)[bag]
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
+    if scale_grad_by_freq:
+        scale = scale / _frequencies(idx).astype(w.dtype)
     np.add.at(gw, idx, grad[bag] * scale[:, None])
     return gw
 
@@ -109,7 +111,20 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:438
+# --- book/chapters/16zj_small_functions_and_refusals.md:445
+# NOTE [The frequency torch divides by]
+# For each position, the count that torch's CPU backward divides its gradient
+# by: with the indices sorted, the k-th run of equal values is divided by
+# counts[sorted[k]], the count of the value at position k of the sorted
+# indices, not at the run's start. Padding indices are counted too.
+def _frequencies(idx):
+    ordered = np.sort(idx)
+    values, counts = np.unique(ordered, return_counts=True)
+    by_run = counts[np.searchsorted(values, ordered[:len(values)])]
+    return by_run[np.searchsorted(values, idx)]
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:463
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -129,10 +144,11 @@ _SAMPLE_WEIGHT_GRADIENT = register(Op(
 
 
 def _backward(g, weight, indices, offsets, mode, include_last_offset, padding_idx,
-              per_sample_weights=None):
+              per_sample_weights=None, scale_grad_by_freq=False):
     bags = {"indices": indices, "offsets": offsets, "include_last_offset": include_last_offset,
             "padding_idx": padding_idx}
-    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {"weight": weight, "mode": mode, **bags})
+    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {
+        "weight": weight, "mode": mode, "scale_grad_by_freq": scale_grad_by_freq, **bags})
     if per_sample_weights is None:
         return gw, None
     return gw, call(_SAMPLE_WEIGHT_GRADIENT, (g, weight), {
@@ -149,7 +165,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:484
+# --- book/chapters/16zj_small_functions_and_refusals.md:510
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -192,7 +208,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:532
+# --- book/chapters/16zj_small_functions_and_refusals.md:558
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -207,7 +223,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:553
+# --- book/chapters/16zj_small_functions_and_refusals.md:579
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -232,7 +248,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:581
+# --- book/chapters/16zj_small_functions_and_refusals.md:607
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -256,9 +272,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     if mode == "max" and (scale_grad_by_freq or sparse):
         raise ValueError("max mode does not support " + (
             "scaling the gradient by the frequency" if scale_grad_by_freq else "sparse weights"))
-    if sparse or scale_grad_by_freq:  # refgrad has no sparse gradients, nor scaled ones
-        raise NotImplementedError("refgrad's embedding_bag takes neither sparse=True nor "
-                                  "scale_grad_by_freq=True")
+    if sparse:  # refgrad has no sparse gradients
+        raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
     if max_norm is not None:
         _renormed(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
@@ -269,4 +284,5 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                 per_sample_weights)
     return call(EMBEDDING_BAG, (weight, per_sample_weights), {
         "indices": input, "offsets": offsets, "mode": _MODES[mode],
-        "include_last_offset": include_last_offset, "padding_idx": padding_idx})
+        "include_last_offset": include_last_offset, "padding_idx": padding_idx,
+        "scale_grad_by_freq": bool(scale_grad_by_freq)})

@@ -43,17 +43,17 @@ def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_id
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:267
+# --- book/chapters/16zk_embedding_bag_module.md:269
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     padding_idx = _check_kernel(weight, indices, offsets, mode, padding_idx,
                                 per_sample_weights)
-    if sparse or scale_grad_by_freq:  # as F.embedding_bag refuses them
-        raise NotImplementedError("refgrad's embedding_bag takes neither sparse=True nor "
-                                  "scale_grad_by_freq=True")
+    if sparse:  # as F.embedding_bag refuses it
+        raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
     out = call(EMBEDDING_BAG, (weight, per_sample_weights), {
         "indices": indices, "offsets": offsets, "mode": mode,
-        "include_last_offset": include_last_offset, "padding_idx": padding_idx})
+        "include_last_offset": include_last_offset, "padding_idx": padding_idx,
+        "scale_grad_by_freq": bool(scale_grad_by_freq)})
     kept = _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_idx,
                         per_sample_weights)
     return (out, *(make_tensor(array) for array in kept))
