@@ -246,3 +246,28 @@ def test_scale_grad_by_freq_leaves_max_as_it_is():
     table = _table().requires_grad_()
     out = torch.embedding_bag(table, torch.tensor([2, 2, 0]), torch.tensor([0]), True, 2)[0]
     assert torch.autograd.grad(out.sum(), table)[0][:, 2].tolist() == [0.0, 0.0, 1.0, 0.0, 0.0]
+
+
+# NOTE [Where embedding_bag's bags end]: torch's fast path ends the last bag at the last offset
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_last_bag_ends_where_the_kernel_ends_it(dtype, mode):
+    table = torch.arange(15.0).reshape(5, 3).to(dtype)
+    out = F.embedding_bag(torch.tensor([0, 1, 2, 3, 4, 0]), table, torch.tensor([0, 2, 4]),
+                          mode=mode, include_last_offset=True)
+    fast = dtype != torch.float64 and mode != "max"
+    rows = [2, 3] if fast else [2, 3, 4, 0]
+    picked = table.double()[rows]
+    expected = {"sum": picked.sum(0), "mean": picked.sum(0) / 4, "max": picked.max(0).values}
+    assert out[1].tolist() == expected[mode].tolist()
+
+
+def test_fast_path_is_left_for_padding_or_a_strided_table():
+    table = torch.arange(15.0).reshape(5, 3)
+    indices, offsets = torch.tensor([0, 1, 2, 3, 4, 0]), torch.tensor([0, 2, 4])
+    padded = F.embedding_bag(indices, table, offsets, mode="sum", include_last_offset=True,
+                             padding_idx=4)
+    assert padded[1].tolist() == (table[2] + table[3] + table[0]).tolist()
+    strided = F.embedding_bag(indices, table.t().contiguous().t(), offsets, mode="sum",
+                              include_last_offset=True)
+    assert strided[1].tolist() == (table[2] + table[3] + table[4] + table[0]).tolist()

@@ -23,7 +23,21 @@ _MODES = {"sum": 0, "mean": 1, "max": 2}
 # A bag runs from its offset to the next one; torch's CPU kernel finds each
 # position's bag from the first num_bags offsets alone, so with
 # include_last_offset the last bag runs to the end of the input, whatever the
-# last offset says.
+# last offset says. Its fast path for "sum" and "mean" (a float32, float16 or
+# bfloat16 table of unit column stride, no padding row, per-sample weights of
+# unit stride) adds the last bag only up to the last offset, yet "mean" still
+# divides by the count to the end of the input; refgrad's forward does the
+# same. The gradient follows the general kernel: for "mean" that is torch's;
+# for "sum" torch's gradient of the rows past the last offset is read from
+# memory the kernel never wrote, which refgrad does not imitate.
+def _fast_path(weight, per_sample_weights, padding_idx):
+    """Whether torch's CPU kernel takes its fast path for "sum" or "mean"."""
+    return (weight.dtype.name in ("float16", "float32", "bfloat16") and weight.ndim == 2
+            and weight.strides[1] == weight.itemsize and padding_idx < 0
+            and (per_sample_weights is None
+                 or per_sample_weights.strides[0] == per_sample_weights.itemsize))
+
+
 def _bags(indices, offsets, include_last_offset, padding_idx):
     count = len(offsets) - 1 if include_last_offset else len(offsets)
     bag = np.searchsorted(offsets[:count], np.arange(len(indices)), side="right") - 1
@@ -42,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:361
+# --- book/chapters/16zj_small_functions_and_refusals.md:375
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -69,7 +83,11 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
     if mode == 2:
         return _maxima(weight, idx, count, bag, kept)[0]
-    rows = weight[idx] * kept[:, None]
+    added = kept
+    if include_last_offset and len(starts) and _fast_path(weight, per_sample_weights,
+                                                          padding_idx):
+        added = kept & (np.arange(len(idx)) < starts[-1])  # NOTE [Where embedding_bag's bags end]
+    rows = weight[idx] * added[:, None]
     if per_sample_weights is not None:
         rows = rows * per_sample_weights[:, None]
     out = np.zeros((count, weight.shape[1]), weight.dtype)
@@ -80,7 +98,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:406
+# --- book/chapters/16zj_small_functions_and_refusals.md:424
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
                      include_last_offset, padding_idx, scale_grad_by_freq=False):
@@ -111,7 +129,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:445
+# --- book/chapters/16zj_small_functions_and_refusals.md:463
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -124,7 +142,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:463
+# --- book/chapters/16zj_small_functions_and_refusals.md:481
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -165,7 +183,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:510
+# --- book/chapters/16zj_small_functions_and_refusals.md:528
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -208,7 +226,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:558
+# --- book/chapters/16zj_small_functions_and_refusals.md:576
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -223,7 +241,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:579
+# --- book/chapters/16zj_small_functions_and_refusals.md:597
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -248,7 +266,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:607
+# --- book/chapters/16zj_small_functions_and_refusals.md:625
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

@@ -3,22 +3,26 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:221
+# --- book/chapters/16zk_embedding_bag_module.md:227
 """torch.embedding_bag: the bags, with the three tensors torch's backward reads."""
 
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.embedding_bag import EMBEDDING_BAG, _bags, _check_kernel, _host, _maxima
+from refgrad._ops.embedding_bag import (
+    EMBEDDING_BAG,
+    _bags,
+    _check_kernel,
+    _fast_path,
+    _host,
+    _maxima,
+)
 from refgrad._tensor import make_tensor
-
-_FAST = ("float32", "float16", "bfloat16")
 
 
 # NOTE [What embedding_bag's bookkeeping holds]
-# offset2bag: each index's bag, except in "sum" mode on torch's fast path (a
-# float32, float16 or bfloat16 table with unit column stride, no padding row,
-# per-sample weights of unit stride), where it is empty. bag_size: in "mean"
+# offset2bag: each index's bag, except in "sum" mode on torch's fast path
+# (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
 # and "max" modes each bag's count of indices that are not padding; in "sum"
 # mode zeros, one a bag when the table requires grad, else one an offset.
 # max_indices: in "max" mode, for each bag and column, the row that gave the
@@ -30,8 +34,8 @@ def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_id
     idx, starts = _host(indices._data), _host(offsets._data)
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
     kind = np.result_type(idx.dtype, starts.dtype)
-    fast = (weight.dtype.name in _FAST and weight.stride(1) == 1 and padding_idx < 0
-            and (per_sample_weights is None or per_sample_weights.stride(0) == 1))
+    fast = _fast_path(_host(weight._data), None if per_sample_weights is None
+                      else _host(per_sample_weights._data), padding_idx)
     offset2bag = np.zeros(0, kind) if mode == 0 and fast else bag.astype(kind)
     if mode == 0:
         sizes = np.zeros(count if weight.requires_grad else len(starts), kind)
@@ -43,7 +47,7 @@ def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_id
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:269
+# --- book/chapters/16zk_embedding_bag_module.md:279
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     padding_idx = _check_kernel(weight, indices, offsets, mode, padding_idx,
