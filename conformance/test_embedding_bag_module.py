@@ -271,3 +271,35 @@ def test_fast_path_is_left_for_padding_or_a_strided_table():
     strided = F.embedding_bag(indices, table.t().contiguous().t(), offsets, mode="sum",
                               include_last_offset=True)
     assert strided[1].tolist() == (table[2] + table[3] + table[4] + table[0]).tolist()
+
+
+_TEXTS = (
+    " * (Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool "
+    "sparse, Tensor per_sample_weights, bool include_last_offset, int padding_idx)\n"
+    " * (Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq = False, int mode "
+    "= 0, bool sparse = False, Tensor per_sample_weights = None, bool include_last_offset = "
+    "False)\n")
+
+
+@pytest.mark.parametrize("extra, kwargs, message", [
+    ((), {}, "embedding_bag() received an invalid combination of arguments - got (Tensor, "
+              "Tensor), but expected one of:\n" + _TEXTS),
+    (("offsets",), {"mode": "sum"}, "embedding_bag(): argument 'mode' must be int, not str"),
+    (("offsets", 1), {},
+     "embedding_bag(): argument 'scale_grad_by_freq' (position 4) must be bool, not int"),
+    (("offsets", False, True), {},
+     "embedding_bag(): argument 'mode' (position 5) must be int, not bool"),
+    (("offsets",), {"mode": 1, "padding_idx": 2},
+     "embedding_bag() got an unexpected keyword argument 'padding_idx'"),
+])
+def test_namespace_embedding_bag_reads_its_arguments_as_torch_does(extra, kwargs, message):
+    extra = tuple(torch.tensor([0]) if e == "offsets" else e for e in extra)
+    with raises(TypeError, message):
+        torch.embedding_bag(torch.zeros(5, 3), torch.tensor([1]), *extra, **kwargs)
+
+
+def test_namespace_embedding_bag_takes_keywords_and_the_short_form():
+    table, indices, offsets = _table(), torch.tensor([1, 2]), torch.tensor([0])
+    by_name = torch.embedding_bag(weight=table, indices=indices, offsets=offsets, mode=1)
+    short = torch.embedding_bag(table, indices, offsets, False, 1, False, None, False)
+    assert torch.equal(by_name[0], short[0]) and short[2].tolist() == [2]
