@@ -575,6 +575,10 @@ from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 from refgrad._ops.old_cholesky import cholesky
 
 
+# --- book/chapters/16zk_embedding_bag_module.md:304
+from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
@@ -788,7 +792,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:554
+# --- book/chapters/29r_function_arguments.md:560
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 

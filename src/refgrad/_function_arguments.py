@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29r_function_arguments.md:258
+# --- book/chapters/29r_function_arguments.md:264
 """torch's namespace functions, read against torch's signatures once they fail."""
 
 import types
@@ -44,10 +44,10 @@ def install(namespace=refgrad) -> None:
         _both(namespace, name, checked)
 
 
-# --- book/chapters/29r_function_arguments.md:309
+# --- book/chapters/29r_function_arguments.md:315
 # Functions that take, without failing, what torch's parser refuses: qr a
 # string for its flag `some`, isin a string for its test elements.
-READ_FIRST = ("qr", "isin")
+READ_FIRST = ("qr", "isin", "embedding_bag")
 
 
 def _is_scalars(value) -> bool:
@@ -56,7 +56,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29r_function_arguments.md:356
+# --- book/chapters/29r_function_arguments.md:362
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -77,7 +77,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:391
+# --- book/chapters/29r_function_arguments.md:397
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -101,7 +101,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:416
+# --- book/chapters/29r_function_arguments.md:422
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     pass
 
@@ -130,7 +130,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:453
+# --- book/chapters/29r_function_arguments.md:459
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

@@ -43,6 +43,12 @@ SIGNATURES = {  # name: torch's signatures, without the name, in the order it li
     **{name: _window() for name in ("bartlett_window", "blackman_window", "hann_window")},
     "hamming_window": _window("float alpha", "float beta"),
     "kaiser_window": _window("float beta"),
+    "embedding_bag": (  # padding_idx and per_sample_weights may be None, though not shown so
+        "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, "
+        "bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx)",
+        "(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq = False, "
+        "int mode = 0, bool sparse = False, Tensor? per_sample_weights = None, "
+        "bool include_last_offset = False)"),
     **{name: ("(Tensor input, int sections)", "(Tensor input, tuple of ints indices)")
        for name in ("dsplit", "hsplit", "vsplit")},
     **{name: ("(Tensor y, Tensor x, *, int dim = -1)", "(Tensor y, *, Number dx = 1, int dim = -1)")
@@ -58,7 +64,7 @@ SIGNATURES = {  # name: torch's signatures, without the name, in the order it li
 }
 
 
-# --- book/chapters/29r_function_arguments.md:128
+# --- book/chapters/29r_function_arguments.md:134
 SIGNATURES.update({
     "as_strided": ("(Tensor input, tuple of ints size, tuple of ints stride, "
                    "SymInt? storage_offset = None)",),
@@ -102,7 +108,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29r_function_arguments.md:173
+# --- book/chapters/29r_function_arguments.md:179
 SIGNATURES.update({
     "isin": tuple(f"({first}, *, bool assume_unique = False, bool invert = False, {_OUT[3:]})"
                   for first in ("Tensor elements, Tensor test_elements",
@@ -126,13 +132,13 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29r_function_arguments.md:200
+# --- book/chapters/29r_function_arguments.md:206
 SIGNATURES["to_dlpack"] = ("(Tensor data, *, tuple of ints? dl_device = None, "
                            "bool? copy = None)",)
 TORCH_NAMES = {"to_dlpack": "_to_dlpack"}  # where torch's name is not the function's
 
 
-# --- book/chapters/29r_function_arguments.md:213
+# --- book/chapters/29r_function_arguments.md:219
 SIGNATURES.update({
     "round": (f"(Tensor input, {_OUT})", "(Tensor input, *, int decimals, Tensor out = None)"),
     "scalar_tensor": (f"(Number s, *, {_FACTORY})",),

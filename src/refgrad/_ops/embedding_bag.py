@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:316
+# --- book/chapters/16zj_small_functions_and_refusals.md:318
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -23,7 +23,21 @@ _MODES = {"sum": 0, "mean": 1, "max": 2}
 # A bag runs from its offset to the next one; torch's CPU kernel finds each
 # position's bag from the first num_bags offsets alone, so with
 # include_last_offset the last bag runs to the end of the input, whatever the
-# last offset says.
+# last offset says. Its fast path for "sum" and "mean" (a float32, float16 or
+# bfloat16 table of unit column stride, no padding row, per-sample weights of
+# unit stride) adds the last bag only up to the last offset, yet "mean" still
+# divides by the count to the end of the input; refgrad's forward does the
+# same. The gradient follows the general kernel: for "mean" that is torch's;
+# for "sum" torch's gradient of the rows past the last offset is read from
+# memory the kernel never wrote, which refgrad does not imitate.
+def _fast_path(weight, per_sample_weights, padding_idx):
+    """Whether torch's CPU kernel takes its fast path for "sum" or "mean"."""
+    return (weight.dtype.name in ("float16", "float32", "bfloat16") and weight.ndim == 2
+            and weight.strides[1] == weight.itemsize and padding_idx < 0
+            and (per_sample_weights is None
+                 or per_sample_weights.strides[0] == per_sample_weights.itemsize))
+
+
 def _bags(indices, offsets, include_last_offset, padding_idx):
     count = len(offsets) - 1 if include_last_offset else len(offsets)
     bag = np.searchsorted(offsets[:count], np.arange(len(indices)), side="right") - 1
@@ -42,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:359
+# --- book/chapters/16zj_small_functions_and_refusals.md:375
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -64,12 +78,16 @@ def _on_the_host(kernel):
 
 @_on_the_host
 def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_offset,
-             padding_idx):
+             padding_idx, scale_grad_by_freq=False):
     idx, starts = _host(indices._data), _host(offsets._data)
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
     if mode == 2:
         return _maxima(weight, idx, count, bag, kept)[0]
-    rows = weight[idx] * kept[:, None]
+    added = kept
+    if include_last_offset and len(starts) and _fast_path(weight, per_sample_weights,
+                                                          padding_idx):
+        added = kept & (np.arange(len(idx)) < starts[-1])  # NOTE [Where embedding_bag's bags end]
+    rows = weight[idx] * added[:, None]
     if per_sample_weights is not None:
         rows = rows * per_sample_weights[:, None]
     out = np.zeros((count, weight.shape[1]), weight.dtype)
@@ -80,10 +98,10 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:404
+# --- book/chapters/16zj_small_functions_and_refusals.md:424
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
-                     include_last_offset, padding_idx):
+                     include_last_offset, padding_idx, scale_grad_by_freq=False):
     w, idx = _host(weight._data), _host(indices._data)
     count, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
     gw = np.zeros_like(w)
@@ -97,6 +115,8 @@ def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
         scale = scale / np.maximum(np.bincount(bag[kept], minlength=count), 1)[bag]
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
+    if scale_grad_by_freq:
+        scale = scale / _frequencies(idx).astype(w.dtype)
     np.add.at(gw, idx, grad[bag] * scale[:, None])
     return gw
 
@@ -109,7 +129,20 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:438
+# --- book/chapters/16zj_small_functions_and_refusals.md:463
+# NOTE [The frequency torch divides by]
+# For each position, the count that torch's CPU backward divides its gradient
+# by: with the indices sorted, the k-th run of equal values is divided by
+# counts[sorted[k]], the count of the value at position k of the sorted
+# indices, not at the run's start. Padding indices are counted too.
+def _frequencies(idx):
+    ordered = np.sort(idx)
+    values, counts = np.unique(ordered, return_counts=True)
+    by_run = counts[np.searchsorted(values, ordered[:len(values)])]
+    return by_run[np.searchsorted(values, idx)]
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:481
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -129,10 +162,11 @@ _SAMPLE_WEIGHT_GRADIENT = register(Op(
 
 
 def _backward(g, weight, indices, offsets, mode, include_last_offset, padding_idx,
-              per_sample_weights=None):
+              per_sample_weights=None, scale_grad_by_freq=False):
     bags = {"indices": indices, "offsets": offsets, "include_last_offset": include_last_offset,
             "padding_idx": padding_idx}
-    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {"weight": weight, "mode": mode, **bags})
+    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {
+        "weight": weight, "mode": mode, "scale_grad_by_freq": scale_grad_by_freq, **bags})
     if per_sample_weights is None:
         return gw, None
     return gw, call(_SAMPLE_WEIGHT_GRADIENT, (g, weight), {
@@ -149,8 +183,8 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:484
-def _check_kernel(weight, input, offsets, mode, padding_idx):
+# --- book/chapters/16zj_small_functions_and_refusals.md:528
+def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
     count = weight.shape[0]
@@ -171,6 +205,8 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
                                f"following scalar types: Long, Int; but got {t.type()} "
                                "instead (while checking arguments for embedding_bag)")
+    if per_sample_weights is not None:
+        _check_sample_weights(weight, input, mode, per_sample_weights)
     starts, idx = _host(offsets._data), np.asarray(input._data)
     if len(starts) and starts[0] != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
@@ -178,6 +214,8 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     if len(starts) and starts[-1] > len(idx):
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(idx)} but "
                            f"got offsets[-1] of {starts[-1]}")
+    if mode not in (0, 1, 2):  # torch.embedding_bag's mode, a number
+        raise RuntimeError("`mode` must be sum, mean, or max.")
     bad = np.flatnonzero((idx < 0) | (idx >= count))
     if bad.size and weight.dtype.name in ("float16", "float32") and mode < 2:
         raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
@@ -188,7 +226,22 @@ def _check_kernel(weight, input, offsets, mode, padding_idx):
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:529
+# --- book/chapters/16zj_small_functions_and_refusals.md:576
+def _check_sample_weights(weight, input, mode, per_sample_weights):
+    if per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
+                           "tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
+                           "checking arguments for embedding_bag)")
+    if mode != 0:
+        raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+    if per_sample_weights.numel() != input.numel():
+        raise RuntimeError("Expected per_sample_weights.value().numel() == indices.numel() to be "
+                           "true, but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:597
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -213,7 +266,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:557
+# --- book/chapters/16zj_small_functions_and_refusals.md:625
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -237,16 +290,17 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
     if mode == "max" and (scale_grad_by_freq or sparse):
         raise ValueError("max mode does not support " + (
             "scaling the gradient by the frequency" if scale_grad_by_freq else "sparse weights"))
-    if sparse or scale_grad_by_freq:  # refgrad has no sparse gradients, nor scaled ones
-        raise NotImplementedError("refgrad's embedding_bag takes neither sparse=True nor "
-                                  "scale_grad_by_freq=True")
+    if sparse:  # refgrad has no sparse gradients
+        raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
     if max_norm is not None:
         _renormed(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on GitHub.")
-    padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx)
+    padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx,
+                                per_sample_weights)
     return call(EMBEDDING_BAG, (weight, per_sample_weights), {
         "indices": input, "offsets": offsets, "mode": _MODES[mode],
-        "include_last_offset": include_last_offset, "padding_idx": padding_idx})
+        "include_last_offset": include_last_offset, "padding_idx": padding_idx,
+        "scale_grad_by_freq": bool(scale_grad_by_freq)})

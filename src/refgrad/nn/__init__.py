@@ -96,6 +96,12 @@ from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 __all__ += ["CTCLoss"]
 
 
+# --- book/chapters/16zk_embedding_bag_module.md:185
+from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
+
+__all__ += ["EmbeddingBag"]
+
+
 # --- book/chapters/19d_init_and_clipping.md:551
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 

@@ -13,6 +13,12 @@ from refgrad.nn.modules.module import Module
 __all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
+# --- book/chapters/16zk_embedding_bag_module.md:178
+from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
+
+__all__ += ["EmbeddingBag"]
+
+
 # --- book/chapters/21b_layers_and_losses.md:336
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
