@@ -8,15 +8,9 @@
 
 import numpy as np
 
+from refgrad._ops import embedding_bag as bag_row  # the row stays bound to one name
 from refgrad._ops.dispatch import call
-from refgrad._ops.embedding_bag import (
-    EMBEDDING_BAG,
-    _bags,
-    _check_kernel,
-    _fast_path,
-    _host,
-    _maxima,
-)
+from refgrad._ops.embedding_bag import _bags, _check_kernel, _fast_path, _host, _maxima
 from refgrad._tensor import make_tensor
 
 
@@ -47,14 +41,14 @@ def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_id
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:279
+# --- book/chapters/16zk_embedding_bag_module.md:273
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     padding_idx = _check_kernel(weight, indices, offsets, mode, padding_idx,
                                 per_sample_weights)
     if sparse:  # as F.embedding_bag refuses it
         raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
-    out = call(EMBEDDING_BAG, (weight, per_sample_weights), {
+    out = call(bag_row.EMBEDDING_BAG, (weight, per_sample_weights), {
         "indices": indices, "offsets": offsets, "mode": mode,
         "include_last_offset": include_last_offset, "padding_idx": padding_idx,
         "scale_grad_by_freq": bool(scale_grad_by_freq)})
