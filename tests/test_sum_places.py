@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from refgrad._ops.sum_loop import lines_of, loop_of, placed, summed_by_loop
+from refgrad._ops.sum_loop import lines_of, loop_of, placed, side_by_side, summed_by_loop
 
 
 def _places(a, dims):
@@ -43,3 +43,26 @@ def test_every_value_lands_where_numpy_puts_it(layout, shape):
         for dims in itertools.combinations(range(a.ndim), size):
             got = summed_by_loop(a, set(dims), 4)
             assert np.array_equal(got, np.sum(a, axis=dims).reshape(-1)), dims
+
+
+SIDE_BY_SIDE = {
+    "row-major": lambda a: a,
+    "every other row": lambda a: np.concatenate([a, a])[::2],
+    "a slice of the columns": lambda a: np.concatenate([a, a], axis=1)[:, 3:3 + a.shape[1]],
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SIDE_BY_SIDE))
+@pytest.mark.parametrize("shape", [(300, 64), (37, 200), (1000, 8)])
+def test_lines_side_by_side_sum_as_a_copy_of_them_would(layout, shape):
+    # NOTE [Lanes read where they lie]: random floats, whose sums show any change of order.
+    rng = np.random.default_rng(sum(shape))
+    a = SIDE_BY_SIDE[layout](rng.standard_normal(shape).astype(np.float32))
+    lanes = 8
+    down = np.ascontiguousarray(a)[None]  # (1, rows, lines): the lines copied together
+    lines = a.shape[1]
+    expected = side_by_side(down, lines // (4 * lanes) * 4 * lanes).reshape(-1)
+    got = summed_by_loop(a, {0}, lanes)
+    assert got.tobytes() == expected.tobytes()
+    # The order matters here: a plain running sum down the rows differs somewhere.
+    assert np.add.accumulate(a.astype(np.float32), axis=0)[-1].tobytes() != got.tobytes()

@@ -140,15 +140,24 @@ def _call(t, summed, other, lanes):
         vectors = four_partials(flat[:, :V * lanes].reshape(Q * lines, V, lanes))
         row = _concat((flat[:, V * lanes:], vectors), axis=1)[:, :, None]
         return _accumulate(row, axis=1)[:, -1, 0].reshape(Q, lines)
-    down = np.ascontiguousarray(t.transpose(0, 2, 1))  # (Q, length, lines)
+    down = t.transpose(0, 2, 1)  # (Q, length, lines)
     if other_step == 1 and lines >= lanes:  # in vector lanes, four vectors at a time
+        # NOTE [Lanes read where they lie]
         return side_by_side(down, lines // (4 * lanes) * 4 * lanes)
+    down = np.ascontiguousarray(down)
     if step < other_step:  # each line alone
         return side_by_side(down, 0)
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:481
+# --- book/chapters/15a_sum_order.md:488
+# NOTE [Lanes read where they lie]
+# Side by side, the transposed lines need no copy: rows_in_turn adds rows that
+# lie outside contiguous lanes in turn, in any slice of them, so the values
+# are those of the copied layout. tests/test_sum_places.py compares both.
+
+
+# --- book/chapters/15a_sum_order.md:500
 def lines_of(a, loop):
     """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
     and where in the flat output each value the calls give goes."""
@@ -209,7 +218,7 @@ def summed_by_loop(a, dims, lanes: int, threads: int = 1):
     return out
 
 
-# --- book/chapters/15a_sum_order.md:609
+# --- book/chapters/15a_sum_order.md:628
 # NOTE [A sum shared among threads]
 # torch hands a sum of at least 32768 elements to its threads: with one output,
 # in shares of the loop's elements, each into its own slot of a zeroed buffer,
@@ -245,7 +254,7 @@ def _share_into(row, lanes: int, out) -> None:
     out[0] = _line_sum(row, lanes)
 
 
-# --- book/chapters/15a_sum_order.md:651
+# --- book/chapters/15a_sum_order.md:670
 def shares_of(a, loop, threads: int):
     """For each thread's share of a sum with one output over the loop's dimensions
     (innermost first), the kernel's calls: a list of (t, summed, other)."""
@@ -280,7 +289,7 @@ def _calls_into(calls, lanes: int, out) -> None:
     out[0] = _accumulate(_concat(sums))[-1]
 
 
-# --- book/chapters/15a_sum_order.md:690
+# --- book/chapters/15a_sum_order.md:709
 def split_dim(loop, threads: int) -> int:
     """The loop dimension torch cuts among its threads: the outermost kept one of at
     least ``threads`` elements, else the largest."""
