@@ -4,7 +4,7 @@ mode's `with`, and leaves the mode stack and grad mode as they were."""
 
 import pytest
 import torch
-from torch.utils._python_dispatch import _get_current_dispatch_mode
+from torch.utils._python_dispatch import TorchDispatchMode, _get_current_dispatch_mode
 
 from conformance.test_factories_under_modes import Answering
 
@@ -109,3 +109,31 @@ def test_one_out_reads_the_answer_as_one_tensor(answer):
 def test_one_out_is_given_back_whatever_tensor_the_mode_answers(answer):
     x, out, other = torch.ones(2), torch.empty(2), torch.zeros(3)
     assert _under(other if answer else None, lambda: torch.add(x, 1, out=out)) is out
+
+
+class _FirstDropped(TorchDispatchMode):
+    """Runs ``name``, then hands back its results with the first one dropped to None."""
+
+    def __init__(self, name):
+        super().__init__()
+        self.name = name
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        return (None, *out[1:]) if str(func).split(".")[1] == self.name else out
+
+
+@pytest.mark.parametrize("name,call,kind", [
+    ("max", lambda v: v.max(0), "max"), ("min", lambda v: v.min(0), "min"),
+    ("sort", lambda v: v.sort(), "sort"), ("topk", lambda v: v.topk(2), "topk"),
+    ("cummax", lambda v: v.cummax(0), "cummax"), ("kthvalue", lambda v: v.kthvalue(2), "kthvalue"),
+    ("mode", lambda v: v.mode(), "mode"), ("aminmax", lambda v: torch.aminmax(v), "aminmax"),
+    ("median", lambda v: v.median(0), "median"), ("frexp", lambda v: torch.frexp(v), "frexp"),
+])
+def test_none_for_the_first_of_several_results_reaches_the_caller(name, call, kind):
+    v = torch.tensor([1.0, 3.0, 2.0])
+    expected = call(v)
+    with _FirstDropped(name):
+        got = call(v)
+    assert type(got).__name__ == kind and got[0] is None
+    assert torch.equal(got[1], expected[1])

@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1741
+# --- book/chapters/16_functions.md:1767
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -154,13 +154,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:868
+# --- book/chapters/16b_reductions.md:871
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1682
+# --- book/chapters/16b_reductions.md:1685
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -196,7 +196,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:625
+# --- book/chapters/16f_more_elementwise.md:629
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -650,7 +650,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3275
+# --- book/chapters/26_inplace.md:3283
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -675,7 +675,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3435
+# --- book/chapters/26_inplace.md:3443
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -686,7 +686,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3809
+# --- book/chapters/26_inplace.md:3825
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -696,7 +696,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4446
+# --- book/chapters/26_inplace.md:4462
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -788,7 +788,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:204
+# --- book/chapters/29o_numbers_under_modes.md:207
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 

@@ -30,6 +30,9 @@ def _structseq(name: str, fields: tuple):
 # torch's named results take (sequence, dict=None), as CPython's struct
 # sequences do. A call with exactly one argument per field, the first a
 # tensor, is refgrad's own, field by field (the named tuple's own __new__).
+# An op's results are handed over as one sequence, as torch's are: a mode may
+# answer None for the first of them (chapter "A mode's answer, read as the
+# op's results").
 def _from_a_sequence(by_fields, count: int):
     def __new__(cls, *args, **kwargs):
         if len(args) == count and not kwargs and isinstance(args[0], Tensor):
@@ -66,7 +69,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:680
+# --- book/chapters/16b_reductions.md:683
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -80,7 +83,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:712
+# --- book/chapters/16b_reductions.md:715
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""

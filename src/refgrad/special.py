@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:4476
+# --- book/chapters/26_inplace.md:4492
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     digamma,  # noqa: F811

@@ -9,33 +9,59 @@ import numpy as np
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 
 
 def equal(input, other) -> bool:
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Truths and
+        from refgrad._ops.closeness_steps import equal_seen  # numbers from a mode"
+
+        return equal_seen(input, other, _equal)
+    return _equal(input, other)
+
+
+def _equal(input, other) -> bool:
     a, b = input._data, other._data
     return a.shape == b.shape and bool((a == b).all())
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad._ops.closeness_steps import allclose_seen
+
+        return allclose_seen(_allclose, input, other, rtol, atol, equal_nan)
+    return _allclose(input, other, rtol, atol, equal_nan)
+
+
+def _allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())  # and its checks
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|input - other| <= atol + rtol * |other|``, as allclose tests it."""
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
-    for name, tolerance in (("rtol", rtol), ("atol", atol)):
-        if tolerance < 0:
-            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
-                               f"{tolerance}")
+    _check_close(input, other, rtol, atol)
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad._ops.closeness_steps import isclose_seen
+
+        return isclose_seen(isclose, input, other, rtol, atol, equal_nan)
     from refgrad._ops.arithmetic import EQ
-    from refgrad._ops.functions import check_broadcast
     from refgrad._ops.result_layout import iterated_layout
 
-    check_broadcast(input._data.shape, other._data.shape)
     a, b = input._data, other._data
     close = np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
     # torch starts from input == other: NOTE [The layout TensorIterator picks]
     if type(close) is np.ndarray and close.ndim > 1:
         close = iterated_layout(EQ, (a, b), {}, close)
     return make_tensor(close)
+
+
+def _check_close(input, other, rtol, atol) -> None:
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{LEGACY[input.dtype]} did not match {LEGACY[other.dtype]}")
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{tolerance}")
+    from refgrad._ops.functions import check_broadcast
+
+    check_broadcast(input._data.shape, other._data.shape)

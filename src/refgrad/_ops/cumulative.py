@@ -280,13 +280,13 @@ def _scalar_dim(name, input, dim):
 def cummax(input, dim):
     dim = _as_dim(dim)
     _scalar_dim("cummax", input, dim)
-    return return_types.cummax(*call(CUMMAX, (input,), {"dim": dim}))
+    return return_types.cummax(call(CUMMAX, (input,), {"dim": dim}))
 
 
 def cummin(input, dim):
     dim = _as_dim(dim)
     _scalar_dim("cummin", input, dim)
-    return return_types.cummin(*call(CUMMIN, (input,), {"dim": dim}))
+    return return_types.cummin(call(CUMMIN, (input,), {"dim": dim}))
 
 
 def logcumsumexp(input, dim):

@@ -45,6 +45,10 @@ def isfinite(input):
 
     if not (switched_on.dispatch_modes and state.dispatch_modes) or composite_whole((input,)):
         return _isfinite_row(input)
+    from refgrad.autograd._profiler_composites import beginning, composite_event
+
+    if beginning("isfinite"):  # its own event around its steps under a profile
+        return composite_event("isfinite", (input,), isfinite, input)
     if not input.dtype.is_floating_point:
         from refgrad._dtype import bool as bool_
         from refgrad._memory_formats import preserve_format
@@ -55,7 +59,7 @@ def isfinite(input):
     return (input == input) * bounded
 
 
-# --- book/chapters/16f_more_elementwise.md:438
+# --- book/chapters/16f_more_elementwise.md:442
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -83,7 +87,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:467
+# --- book/chapters/16f_more_elementwise.md:471
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -111,7 +115,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:500
+# --- book/chapters/16f_more_elementwise.md:504
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -140,7 +144,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:536
+# --- book/chapters/16f_more_elementwise.md:540
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -182,7 +186,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:584
+# --- book/chapters/16f_more_elementwise.md:588
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

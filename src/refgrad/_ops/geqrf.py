@@ -41,4 +41,4 @@ def geqrf(input):
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     if input.dtype not in (float32, float64):
         raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{LEGACY[input.dtype]}'")
-    return GEQRF_RESULT(*call(GEQRF, (input,), {}))
+    return GEQRF_RESULT(call(GEQRF, (input,), {}))

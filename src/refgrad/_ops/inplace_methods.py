@@ -123,8 +123,13 @@ OUT_OF_PLACE = {
 
 
 # --- book/chapters/26_inplace.md:3117
-def _augmented(function, name: str, cast=None):
+def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
+        if event and switched_on.dispatch_modes and state.dispatch_modes:
+            from refgrad.autograd._profiler_composites import beginning, composite_event
+
+            if beginning(name):  # torch's composite &=, |=, ^=: an event of its own, around
+                return composite_event(name, (self, other), augmented, self, other)  # the op
         try:
             return inplace(self, function, other)
         except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
@@ -137,7 +142,7 @@ def _augmented(function, name: str, cast=None):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3137
+# --- book/chapters/26_inplace.md:3142
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -164,7 +169,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3172
+# --- book/chapters/26_inplace.md:3177
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -179,7 +184,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3197
+# --- book/chapters/26_inplace.md:3202
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -209,7 +214,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3232
+# --- book/chapters/26_inplace.md:3237
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
@@ -236,8 +241,11 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, _augmented(function, name, cast=True))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
                               _SHIFTS_AND_BITS):
-        setattr(cls, name, _augmented(function, name, cast=True))
+        setattr(cls, name, _augmented(function, name, cast=True, event=name in _COMPOSITES))
     cls.__idiv__ = cls.__itruediv__
+
+
+_COMPOSITES = ("__iand__", "__ior__", "__ixor__")  # the shifts are kernels of their own
 
 
 install()

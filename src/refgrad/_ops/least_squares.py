@@ -94,7 +94,7 @@ LINALG_LSTSQ = register(Op(
 def lstsq(A, B, rcond=None, *, driver=None):
     _check(A, B, driver)
     # the driver as asked for, None among them, as a dispatch mode sees torch's
-    return LSTSQ_RESULT(*call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
+    return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
 
 
 # --- book/chapters/16r_solvers.md:1554

@@ -181,7 +181,7 @@ def lu_with_info(A, pivot=True, check_errors=True):
     from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
     if handed_whole((A,)):  # NOTE [Composite ops below autograd]
-        return LU_WITH_INFO_RESULT(*dispatch_composite(
+        return LU_WITH_INFO_RESULT(dispatch_composite(
             "_lu_with_info", _factors, (A,), {"pivot": pivot, "check_errors": check_errors}))
     warn_once("lu", LU_DEPRECATED, stacklevel=None)  # at the user's line
     return LU_WITH_INFO_RESULT(*lu_factor_ex(A, pivot=pivot))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1412
+# --- book/chapters/16_functions.md:1438
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -35,7 +35,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1450
+# --- book/chapters/16_functions.md:1476
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))

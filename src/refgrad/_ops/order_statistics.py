@@ -201,7 +201,7 @@ def _median_function(name, whole, along):
         dim = _integer(name, "dim", dim, None if dim is None else 1)
         _non_empty("median", input, dim)  # nanmedian's check is median's, in median's words
         _no_bool(input, "median_out")
-        return pair(*call(along, (input,), {"dim": dim, "keepdim": keepdim}))
+        return pair(call(along, (input,), {"dim": dim, "keepdim": keepdim}))
 
     function.__name__ = function.__qualname__ = name
     return function
@@ -220,13 +220,13 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if not 1 <= k <= (input.shape[d] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     params = {"k": k, "dim": dim, "keepdim": keepdim}
-    return return_types.kthvalue(*call(KTHVALUE, (input,), params))
+    return return_types.kthvalue(call(KTHVALUE, (input,), params))
 
 
 def mode(input, dim=-1, keepdim=False):
     dim = _integer("mode", "dim", dim)
     _non_empty("mode", input, dim)
-    return return_types.mode(*call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
+    return return_types.mode(call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
 # --- book/chapters/16k_order_statistics.md:589
@@ -237,4 +237,4 @@ def aminmax(input, *, dim=None, keepdim=False):
     elif input.numel() == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
-    return return_types.aminmax(*call(AMINMAX, (input,), {"dim": dim, "keepdim": keepdim}))
+    return return_types.aminmax(call(AMINMAX, (input,), {"dim": dim, "keepdim": keepdim}))

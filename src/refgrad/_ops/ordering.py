@@ -123,7 +123,7 @@ def _sort(input, dim=-1, descending=False, stable=UNSTATED):
     params = {"dim": dim, "descending": descending}
     if stable is not UNSTATED:  # NOTE [stable, given or not]
         params["stable"] = stable
-    return return_types.sort(*call(SORT, (input,), params))
+    return return_types.sort(call(SORT, (input,), params))
 
 
 def argsort(input, *order, stable=UNSTATED, **by_name):
@@ -151,4 +151,4 @@ def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's n
     if not 0 <= k <= (input.shape[d] if input.ndim else 1):
         raise RuntimeError("selected index k out of range")
     params = {"dim": dim, "k": k, "largest": largest, "sorted": sorted}
-    return return_types.topk(*call(TOPK, (input,), params))
+    return return_types.topk(call(TOPK, (input,), params))

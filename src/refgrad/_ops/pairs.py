@@ -248,7 +248,7 @@ def frexp(input, *, out=None):
 
         return _frexp_out(input, out)
     _floating_only(input)
-    return FREXP_RESULT(*call(FREXP, (input,)))
+    return FREXP_RESULT(call(FREXP, (input,)))
 
 
 def _floating_only(input) -> None:

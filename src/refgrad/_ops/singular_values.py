@@ -86,7 +86,7 @@ def svd(A, full_matrices=True, *, driver=None):
 
         shown = params if driver is None else {**params, "driver": driver}  # a mode sees it
         return LINALG_SVD_RESULT(*refused(LINALG_SVD, (A,), shown, error))
-    return LINALG_SVD_RESULT(*call(LINALG_SVD, (A,), params))
+    return LINALG_SVD_RESULT(call(LINALG_SVD, (A,), params))
 
 
 def _svd_refusal(A, driver):

@@ -85,7 +85,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:816
 def logsumexp(input, dim, keepdim=False):
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())

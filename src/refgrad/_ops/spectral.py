@@ -40,7 +40,7 @@ def eigh(A, UPLO="L"):
         from refgrad.utils._saving_above_modes import refused
 
         return LINALG_EIGH_RESULT(*refused(LINALG_EIGH, (A,), {"UPLO": UPLO}, error))
-    return LINALG_EIGH_RESULT(*call(LINALG_EIGH, (A,), {"UPLO": UPLO}))  # in either case
+    return LINALG_EIGH_RESULT(call(LINALG_EIGH, (A,), {"UPLO": UPLO}))  # in either case
 
 
 def eigvalsh(A, UPLO="L"):

@@ -42,7 +42,7 @@ def qr(A, mode="reduced"):
         from refgrad.utils._saving_above_modes import refused
 
         return LINALG_QR_RESULT(*refused(LINALG_QR, (A,), {"mode": mode}, error))
-    return LINALG_QR_RESULT(*call(LINALG_QR, (A,), {"mode": mode}))
+    return LINALG_QR_RESULT(call(LINALG_QR, (A,), {"mode": mode}))
 
 
 def _qr_refusal(A, mode):

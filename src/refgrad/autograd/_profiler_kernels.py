@@ -36,6 +36,7 @@ t: transpose(0 . .){$VIEW}
 detach: !detach(0)
 relu: clamp_min(0 .)
 abs: $EMPTY abs(0 z)
+equal: is_same_size(0 1)
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
 clamp.default: to(0 . . . .)
 where.self: $EMPTY
@@ -58,7 +59,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:125
+# --- book/chapters/22e_kernel_events.md:126
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -91,7 +92,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:163
+# --- book/chapters/22e_kernel_events.md:164
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -131,7 +132,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:208
+# --- book/chapters/22e_kernel_events.md:209
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -166,7 +167,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:278
+# --- book/chapters/22e_kernel_events.md:279
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -207,7 +208,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:320
+# --- book/chapters/22e_kernel_events.md:321
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -251,7 +252,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:368
+# --- book/chapters/22e_kernel_events.md:369
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -276,7 +277,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:415
+# --- book/chapters/22e_kernel_events.md:416
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -8,7 +8,7 @@
 
 from refgrad._tensor import Tensor
 
-_LIST_CAST = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
+CAST_REFUSED = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
               "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
 
 
@@ -33,4 +33,4 @@ def tensor_list(answer) -> tuple:
     if isinstance(answer, tuple | list) and all(isinstance(t, Tensor) for t in answer):
         return tuple(answer)
     kind = "<class 'torch.Tensor'>" if isinstance(answer, Tensor) else repr(type(answer))
-    raise RuntimeError(_LIST_CAST.format(kind))
+    raise RuntimeError(CAST_REFUSED.format(kind))

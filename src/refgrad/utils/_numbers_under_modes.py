@@ -6,6 +6,7 @@
 """A tensor's numbers read under a dispatch mode, and the composites that hand a tensor
 back as it is, as torch shows them."""
 
+from refgrad.utils._answer_scalars import as_number, as_truth  # chapter 29zd
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, dispatch_op
 
 
@@ -18,10 +19,11 @@ def read_seen(t, read):
     """``read(t)``, ``t``'s one number, handed to the modes as torch's item reaches them:
     NOTE [item whole or in its steps]."""
     name = "item" if composite_whole((t,)) else "_local_scalar_dense"
-    return dispatch_op(name, read, (t,), {})
+    return as_number(dispatch_op(name, read, (t,), {}))  # chapter "Truths and numbers
+    # from a mode"
 
 
-# --- book/chapters/29o_numbers_under_modes.md:79
+# --- book/chapters/29o_numbers_under_modes.md:81
 # NOTE [Composites read whole]
 # Called by Tensor.item, __bool__ and tolist while a mode is on. ``read`` is
 # the composite's whole work: its size check, then one_number, which reads
@@ -30,8 +32,9 @@ def read_seen(t, read):
 def composite_read(name: str, t, read):
     """``read(t)``, handed to the modes whole as aten.``name`` where torch's composite
     reaches them whole: NOTE [Composites read whole]."""
-    if composite_whole((t,)):
-        return dispatch_op(name, read, (t,), {})
+    if composite_whole((t,)):  # the answer read as item's number or is_nonzero's truth
+        answer = dispatch_op(name, read, (t,), {})
+        return as_truth(answer) if name == "is_nonzero" else as_number(answer)
     from refgrad.autograd._profiler_composites import beginning, composite_event
 
     if beginning(name):  # its events under a profile: chapter "More events inside torch's
@@ -40,7 +43,7 @@ def composite_read(name: str, t, read):
     return read(t)
 
 
-# --- book/chapters/29o_numbers_under_modes.md:119
+# --- book/chapters/29o_numbers_under_modes.md:122
 def resolve_conj(input):
     if composite_whole((input,)) and _modes_on():  # NOTE [Composite ops below autograd]
         return dispatch_composite("resolve_conj", resolve_conj, (input,), {})
