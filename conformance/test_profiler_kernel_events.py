@@ -131,9 +131,26 @@ def more_gradients():
     x[:, j].sum().backward()
 
 
+def in_place_kernels():
+    f, a = torch.ones(2, 3), torch.ones(2, 3, dtype=torch.int64)
+    b = torch.ones(3, dtype=torch.bool)
+    f.clone().relu_(), a.clone().relu_(), a.relu(), a.clamp_min(0), f.clone().abs_()
+    b.clone().logical_not_(), f.clone().nan_to_num_(), f.clone().t_(), f[0].clone().t_()
+    f.clone().unsqueeze_(0), f.clone().transpose_(0, 1), f.unsqueeze(0).squeeze_(0)
+    f.clone().remainder_(2), f.clone().fmod_(2.5), a.clone().floor_divide_(2)
+    f.clone().eq_(1), a.clone().eq_(1.5), b.clone().eq_(1), a.clone().lt_(2), f.clone().ne_(f)
+    f.clone().clamp_(0, 1), f.clone().pow_(2), f.clone().pow_(1), f.clone().pow_(0)
+    a.clone().bitwise_left_shift_(1), a.clone().bitwise_right_shift_(True)
+    torch.equal(f, f), f.is_same_size(f), torch.isclose(f, f), f.isfinite()
+    c = b.clone()
+    c &= b
+    c |= b
+    c ^= b
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
-            a_users_mode_under_inference_mode, more_kernels, more_gradients]
+            a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

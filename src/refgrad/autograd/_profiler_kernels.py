@@ -26,7 +26,7 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:89
+# --- book/chapters/22e_kernel_events.md:97
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
@@ -34,7 +34,21 @@ rsub: sub(. 0 .){$WRAP?wrap}
 expand select slice transpose unsqueeze squeeze permute diagonal: $VIEW
 t: transpose(0 . .){$VIEW}
 detach: !detach(0)
-relu: clamp_min(0 .)
+relu: clamp_min(0 .){to(0 . . . .)?integral0}
+relu_: clamp_min_(0 .){to(0 . . . .)?integral0}
+clamp_min.default clamp_min_.default: to(0 . . . .)?integral0
+gt_ lt_ ge_ le_ eq_ ne_: empty_like(0 . . . . .)?recast0{empty(. . . . . .)} $CAST?promoted0
+  $WRAP?wrap copy_(0 0 .)?recast0
+remainder_ fmod_ xlogy_ floor_divide_: $WRAP?wrap
+abs_: abs(0 0)
+logical_not_: logical_not(0 0)
+nan_to_num_: nan_to_num(0 . . . 0)
+t_: transpose_(b . .){as_strided_(b . . .)?matrix0}
+transpose_ unsqueeze_ squeeze_: as_strided_(b . . .)
+clamp_.default: to(0 . . . .)
+pow_.Scalar: result_type(0 .) to(0 . . . .) copy_(0 0 .)?first fill_(0 .)?zeroth
+bitwise_left_shift_.Tensor_Scalar: bitwise_left_shift(0 . 0){$WRAP?wrap}
+bitwise_right_shift_.Tensor_Scalar: bitwise_right_shift(0 . 0){$WRAP?wrap}
 abs: $EMPTY abs(0 z)
 equal: is_same_size(0 1)
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
@@ -59,7 +73,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:126
+# --- book/chapters/22e_kernel_events.md:148
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -92,7 +106,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:164
+# --- book/chapters/22e_kernel_events.md:186
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -132,7 +146,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:209
+# --- book/chapters/22e_kernel_events.md:231
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -167,7 +181,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:279
+# --- book/chapters/22e_kernel_events.md:301
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -208,7 +222,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:321
+# --- book/chapters/22e_kernel_events.md:343
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -236,7 +250,20 @@ _CONDITIONS = {
     "reduced": lambda args, kwargs, result: _reduction(args, kwargs) != 0,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
+    "integral0": lambda args, kwargs, result: not (
+        args[0].dtype.is_floating_point or args[0].dtype.is_complex),
+    "recast0": lambda args, kwargs, result: _recast(args),
+    "matrix0": lambda args, kwargs, result: args[0].dim() == 2,
 }
+
+
+def _recast(args) -> bool:
+    """An in-place comparison of a non-bool tensor whose number promotes it: the bools
+    go into a tensor of their own, then are copied back."""
+    from refgrad._dtype import bool as bool_
+
+    return args[0].dtype is not bool_ and type(args[1]) in (bool, int, float) and (
+        args[0].dtype is not _promoted(args))
 
 
 def _converted(args, i: int, result) -> bool:
@@ -252,7 +279,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:369
+# --- book/chapters/22e_kernel_events.md:404
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -277,7 +304,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:416
+# --- book/chapters/22e_kernel_events.md:451
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
