@@ -37,6 +37,8 @@ detach: !detach(0)
 relu: clamp_min(0 .)
 abs: $EMPTY abs(0 z)
 equal: is_same_size(0 1)
+searchsorted.Tensor bucketize.Tensor: $EMPTY
+searchsorted.Scalar bucketize.Scalar: $EMPTY $WRAP
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
 clamp.default: to(0 . . . .)
 where.self: $EMPTY
@@ -59,7 +61,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:126
+# --- book/chapters/22e_kernel_events.md:128
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -92,7 +94,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:164
+# --- book/chapters/22e_kernel_events.md:166
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -132,7 +134,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:209
+# --- book/chapters/22e_kernel_events.md:211
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -167,7 +169,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:279
+# --- book/chapters/22e_kernel_events.md:281
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -208,7 +210,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:321
+# --- book/chapters/22e_kernel_events.md:323
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -252,7 +254,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:369
+# --- book/chapters/22e_kernel_events.md:371
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -277,7 +279,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:416
+# --- book/chapters/22e_kernel_events.md:418
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
