@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1620
+# --- book/chapters/16k_order_statistics.md:1648
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -123,7 +123,7 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:975
+# --- book/chapters/16n_more_shapes_and_elementwise.md:979
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

@@ -161,6 +161,8 @@ _FALLING_BACK = {
     "or": bits.bitwise_or, "xor": bits.bitwise_xor, "lshift": bits.bitwise_left_shift,
     "rshift": bits.bitwise_right_shift, "pow": F.pow,  # x ** [1, 2]: Python's refusal
 }
+# torch's `1 & x` is x & 1: a mode sees bitwise_and.Scalar(x, 1), as for `x & 1`
+_COMMUTING = ("and", "or", "xor")
 
 
 OPERATORS = {
@@ -173,11 +175,12 @@ OPERATORS = {
     "__getitem__": subscripts.getitem, "__iter__": lambda self: iter(_rows(self)),
     "__invert__": bits.invert,
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
-    **{f"__r{name}__": _falls_back(f, reflected=True) for name, f in _FALLING_BACK.items()},
+    **{f"__r{name}__": _falls_back(f, reflected=name not in _COMMUTING)
+       for name, f in _FALLING_BACK.items()},
 }
 
 
-# --- book/chapters/16_functions.md:1596
+# --- book/chapters/16_functions.md:1599
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -202,7 +205,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1627
+# --- book/chapters/16_functions.md:1630
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -244,7 +247,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1675
+# --- book/chapters/16_functions.md:1678
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -264,7 +267,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1702
+# --- book/chapters/16_functions.md:1705
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

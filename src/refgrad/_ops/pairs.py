@@ -194,20 +194,24 @@ def copysign(input, other):
 
 
 def ldexp(input, other):
-    from refgrad._dtype import get_default_dtype, result_type
-
     _tensor("ldexp", other, input)
     if other.dtype is _dtype.bool and input.dtype.is_floating_point:  # no kernel for it
         from refgrad._ops.refusal_order import refuse_unbroadcastable
 
         refuse_unbroadcastable(input, other)  # the iterator is built first
         raise not_implemented_for("ldexp_cpu_exp", np.bool_)
+    return call(LDEXP, (input, other), {"kind": result_kind(input, other)})
+
+
+def result_kind(input, other):
+    """ldexp's result dtype: the operands' promoted one if floating, else the default."""
+    from refgrad._dtype import get_default_dtype, result_type
+
     kind = result_type(input, other)
-    return call(LDEXP, (input, other),
-                {"kind": kind if kind.is_floating_point else get_default_dtype()})
+    return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:820
+# --- book/chapters/16n_more_shapes_and_elementwise.md:824
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -221,7 +225,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:855
+# --- book/chapters/16n_more_shapes_and_elementwise.md:859
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

@@ -11,6 +11,7 @@ from refgrad._c_names import c_type_name
 from refgrad._ops.operands import as_array
 from refgrad._ops.selecting import nonzero
 from refgrad._tensor import Tensor, make_tensor
+from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
@@ -25,7 +26,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:926
+# --- book/chapters/16k_order_statistics.md:927
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -40,7 +41,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:942
+# --- book/chapters/16k_order_statistics.md:943
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"
     if boundaries.ndim == 0:
@@ -57,11 +58,22 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:965
+# --- book/chapters/16k_order_statistics.md:966
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
         raise _refused("searchsorted", sorted_sequence, input)
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Searches seen by
+        from refgrad._ops.searches_seen import searchsorted_seen  # a mode"
+
+        return searchsorted_seen(_searchsorted, sorted_sequence, input, out_int32, right, side,
+                                 sorter)
+    return _searchsorted(sorted_sequence, input, out_int32=out_int32, right=right, side=side,
+                         sorter=sorter)
+
+
+def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                  sorter=None):
     side = _side(side, right)
     bounds = sorted_sequence._data
     values = _values(input, bounds)
@@ -77,7 +89,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:992
+# --- book/chapters/16k_order_statistics.md:1004
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -88,10 +100,18 @@ _NO_TENSOR = (
 def bucketize(input, boundaries, *, out_int32=False, right=False):
     if not (isinstance(boundaries, Tensor) and _tensor_or_number(input)):
         raise _refused("bucketize", input, boundaries)
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad._ops.searches_seen import bucketize_seen
+
+        return bucketize_seen(_bucketize, input, boundaries, out_int32, right)
+    return _bucketize(input, boundaries, out_int32=out_int32, right=right)
+
+
+def _bucketize(input, boundaries, *, out_int32=False, right=False):
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
                            f"{boundaries.ndim})")
-    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+    return _searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
 _SEARCH_FLAGS = "bool out_int32 = False, bool right = False"
@@ -115,12 +135,20 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1035
+# --- book/chapters/16k_order_statistics.md:1055
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError(_NO_TENSOR.format(c_type_name(type(elements)),
                                           c_type_name(type(test_elements))))
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        from refgrad._ops.searches_seen import isin_seen
+
+        return isin_seen(_isin, elements, test_elements, assume_unique, invert)
+    return _isin(elements, test_elements, assume_unique=assume_unique, invert=invert)
+
+
+def _isin(elements, test_elements, *, assume_unique=False, invert=False):
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)

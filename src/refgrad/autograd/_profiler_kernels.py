@@ -51,6 +51,8 @@ bitwise_left_shift_.Tensor_Scalar: bitwise_left_shift(0 . 0){$WRAP?wrap}
 bitwise_right_shift_.Tensor_Scalar: bitwise_right_shift(0 . 0){$WRAP?wrap}
 abs: $EMPTY abs(0 z)
 equal: is_same_size(0 1)
+searchsorted.Tensor bucketize.Tensor: $EMPTY
+searchsorted.Scalar bucketize.Scalar: $EMPTY $WRAP
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
 clamp.default: to(0 . . . .)
 where.self: $EMPTY
@@ -73,7 +75,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:148
+# --- book/chapters/22e_kernel_events.md:150
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -106,7 +108,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:186
+# --- book/chapters/22e_kernel_events.md:188
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -146,7 +148,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:231
+# --- book/chapters/22e_kernel_events.md:233
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -181,7 +183,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:301
+# --- book/chapters/22e_kernel_events.md:303
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -222,7 +224,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:343
+# --- book/chapters/22e_kernel_events.md:345
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -279,7 +281,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:404
+# --- book/chapters/22e_kernel_events.md:406
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -304,7 +306,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:451
+# --- book/chapters/22e_kernel_events.md:453
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -12,14 +12,14 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_schemas import SCHEMAS
 
 
-# --- book/chapters/29d_mode_arguments.md:197
+# --- book/chapters/29d_mode_arguments.md:202
 def schema_name(row: str, overload: str) -> str:
     """The schema of ``row`` called as torch's ``overload``."""
     named = f"{row}.{overload}"
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:217
+# --- book/chapters/29d_mode_arguments.md:222
 REQUIRED = object()
 CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
@@ -46,7 +46,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:259
+# --- book/chapters/29d_mode_arguments.md:264
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -77,7 +77,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:295
+# --- book/chapters/29d_mode_arguments.md:300
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -99,7 +99,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:321
+# --- book/chapters/29d_mode_arguments.md:326
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -123,7 +123,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:359
+# --- book/chapters/29d_mode_arguments.md:364
 # NOTE [Parameters a row keeps from a mode]
 # A row's parameter that torch's schema has no place for is left out of what a
 # mode is handed, and made again from the arguments the mode passes back.
@@ -133,7 +133,13 @@ def _strided_geometry(params) -> dict:
     return {"self_geometry": storage_geometry(params["self"])}  # the offset stays as passed
 
 
-# --- book/chapters/29d_mode_arguments.md:374
+# --- book/chapters/29d_mode_arguments.md:379
+def _ldexp_kind(input, other):
+    from refgrad._ops.pairs import result_kind
+
+    return result_kind(input, other)
+
+
 _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mode has
     "_to_copy": lambda p: {"self_dtype": p["self"].dtype, "self_device": p["self"].device,
                            "device": p.get("device") or p["self"].device,
@@ -155,6 +161,9 @@ _DERIVED = {  # the row's own keywords, worked out from the arguments torch's mo
     "nll_loss2d": _nll_total,
     "any.default": lambda p: {"dims": None, "keepdim": False},
     "all.default": lambda p: {"dims": None, "keepdim": False},
+    "number_remainder": lambda p: {"operation": "remainder"},
+    "heaviside": lambda p: {"operation": "heaviside"},
+    "ldexp": lambda p: {"kind": _ldexp_kind(p["self"], p["other"])},
     **dict.fromkeys(("floor_divide", "floor_divide_by_number", "number_floor_divide"),
                     lambda p: {"operation": "floor_divide"}),  # NOTE [Parameters a row keeps
     **dict.fromkeys(("as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter"),
@@ -176,7 +185,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:433
+# --- book/chapters/29d_mode_arguments.md:447
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -234,7 +243,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:501
+# --- book/chapters/29d_mode_arguments.md:515
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
@@ -262,3 +271,11 @@ def copy_options(asked, device, dtype) -> tuple:
 
 def name_options(names) -> None:
     _NAMED["named"] = names
+
+
+# --- book/chapters/29d_mode_arguments.md:583
+# NOTE [A number first, in its place]
+# The rows that take a number beside a tensor as a parameter (number_xlogy,
+# number_remainder, copysign_number, ...) hand a mode the number where
+# torch's schema puts it; their own keywords (operation, kind) are made
+# again from what the mode passes back (_DERIVED).

@@ -127,4 +127,9 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "as_strided_copy": "self, size, stride, storage_offset=None",
     "as_strided_scatter": "self, src, size, stride, storage_offset=None",
     "floor_divide_by_number": "self, other", "number_floor_divide": "self, other",
+    # NOTE [A number first, in its place]
+    "number_remainder": "self, other", "number_xlogy": "self, other",
+    "number_xlog1py": "self, other", "copysign_number": "self, other",
+    "ldexp": "self, other", "heaviside": "self, values",
+    "threshold": "self, threshold, value", "mvlgamma": "self, p",
 }

@@ -57,7 +57,7 @@ ROWS: dict = {  # row: (operator, overload)
 }
 
 
-# --- book/chapters/29a_op_names.md:121
+# --- book/chapters/29a_op_names.md:123
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -70,12 +70,14 @@ BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
         "bitwise_right_shift_")},
     "xlogy_": ("Tensor", "Scalar_Other"),
 }
+NUMBER_FIRST = frozenset(("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                          "bitwise_right_shift"))  # with a Scalar_Tensor overload
 WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply", "divide",
            "true_divide", "subtract", "multiply_", "divide_", "true_divide_", "subtract_")
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:150
+# --- book/chapters/29a_op_names.md:154
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -95,6 +97,8 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     if "." in name:  # a row, or an out= call, named with its overload already
         return tuple(name.split(".", 1))
     if name in BY_SECOND:
+        if name in NUMBER_FIRST and not isinstance(_operand(args, kwargs, 0, "self"), Tensor):
+            return name, "Scalar_Tensor"  # bitwise_and(1, x)
         tensor, number = BY_SECOND[name]
         return name, tensor if isinstance(_operand(args, kwargs, 1, "other"), Tensor) else number
     if name in WRAPPED:
@@ -102,7 +106,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:191
+# --- book/chapters/29a_op_names.md:197
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -147,7 +151,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:243
+# --- book/chapters/29a_op_names.md:249
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
