@@ -148,9 +148,18 @@ def in_place_kernels():
     c ^= b
 
 
+def truths_reduced():
+    b, f = torch.ones(2, 2, dtype=torch.bool), torch.ones(2, 2)
+    e, u = torch.zeros(0, 2, dtype=torch.bool), torch.ones(2, 2, dtype=torch.uint8)
+    b.all(), b.all(0), b.all(0, keepdim=True), b.any(), b.any(1), f.all(), f.any(0), e.all()
+    b.all((0, 1)), b[0].all(), b.t().all(), u.all(), u.any(0), e.all(0), b[0, 0].any()
+    f[0, 0].all(0), torch.zeros(0, 3).all(), torch.zeros_like(e), f.new_zeros(0)
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
-            a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels]
+            a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
+            truths_reduced]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -26,7 +26,7 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:97
+# --- book/chapters/22e_kernel_events.md:101
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
@@ -59,23 +59,27 @@ where.self: $EMPTY
 max.default min.default: $EMPTY fill_(r .)
 prod.default: $EMPTY $REDUCED fill_(k .)
 prod.dim_int: $REDUCED fill_(k .)
-zeros: $EMPTY zero_(r)
+all any: as_strided(r . . .)?reduced0 $CAST?castfilled0 fill_(k .)?filled0 fill_(r .)?emptied0
+  view_as(0 0)?scalar0{view(0 .)} to(0 . . . .)?scalar0{_to_copy(0 . . . . . .)?cast{
+  empty_strided(. . . . . .) copy_(0 0 .)}} copy_(r 0 .)?scalar0
+zeros: $EMPTY zero_(r){fill_(r .)?hollow}
 ones full: $EMPTY fill_(r .)
 rand: $EMPTY uniform_(r . . .)
 randn: $EMPTY normal_(r . . .)
 rand_like: $LIKE uniform_(r . . .)
 randn_like: $LIKE normal_(r . . .)
-zeros_like: $LIKE zero_(r)
+zeros_like: $LIKE zero_(r){fill_(r .)?hollow}
 ones_like full_like: $LIKE fill_(r .)
 empty_like new_empty_strided: empty_strided(. . . . . .)
-new_zeros: $NEW zero_(r)
+new_zeros: $NEW zero_(r){fill_(r .)?hollow}
+zero_: fill_(0 .)?emptied0
 new_ones new_full: $NEW fill_(r .)
 new_empty: $EMPTY
 _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:150
+# --- book/chapters/22e_kernel_events.md:158
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -108,7 +112,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:188
+# --- book/chapters/22e_kernel_events.md:196
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -148,7 +152,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:233
+# --- book/chapters/22e_kernel_events.md:241
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -183,7 +187,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:303
+# --- book/chapters/22e_kernel_events.md:311
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -224,7 +228,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:345
+# --- book/chapters/22e_kernel_events.md:353
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -256,6 +260,14 @@ _CONDITIONS = {
         args[0].dtype.is_floating_point or args[0].dtype.is_complex),
     "recast0": lambda args, kwargs, result: _recast(args),
     "matrix0": lambda args, kwargs, result: args[0].dim() == 2,
+    "filled0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0,
+    "reduced0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0 and not (
+        args[2] if len(args) > 2 else kwargs.get("keepdim", False)),
+    "emptied0": lambda args, kwargs, result: args[0].numel() == 0,
+    "scalar0": lambda args, kwargs, result: args[0].dim() == 0,
+    "hollow": lambda args, kwargs, result: _first(result).numel() == 0,  # zero_ fills it
+    "castfilled0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0 and (
+        _first(result).dtype is not args[0].dtype),
 }
 
 
@@ -281,7 +293,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:406
+# --- book/chapters/22e_kernel_events.md:422
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -306,7 +318,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:453
+# --- book/chapters/22e_kernel_events.md:469
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
