@@ -154,6 +154,7 @@ def truths_reduced():
     b.all(), b.all(0), b.all(0, keepdim=True), b.any(), b.any(1), f.all(), f.any(0), e.all()
     b.all((0, 1)), b[0].all(), b.t().all(), u.all(), u.any(0), e.all(0), b[0, 0].any()
     f[0, 0].all(0), torch.zeros(0, 3).all(), torch.zeros_like(e), f.new_zeros(0)
+    torch.allclose(f, f), torch.allclose(f, f + 1, atol=0.5), f.allclose(f, equal_nan=True)
 
 
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,

@@ -9,7 +9,7 @@ torch hands them, their answers read as torch reads them."""
 
 from refgrad.autograd._profiler_composites import beginning, composite_event
 from refgrad.utils._answer_scalars import as_truth
-from refgrad.utils._python_dispatch import composite_whole, to_a_mode
+from refgrad.utils._python_dispatch import _profiler_alone, composite_whole, to_a_mode
 
 _CLOSE_DEFAULTS = (1e-05, 1e-08, False)  # rtol, atol, equal_nan
 
@@ -24,7 +24,19 @@ def is_same_size_seen(input, other, function) -> bool:
 
 def allclose_seen(function, input, other, *tolerances) -> bool:
     given = (input, other, *tolerances)
+    if _profiler_alone() and beginning("allclose"):  # NOTE [allclose's steps in a profile]
+        return composite_event("allclose", given, _allclose_in_steps, *given)
     return as_truth(to_a_mode("allclose", function, given, (None, *_CLOSE_DEFAULTS)))
+
+
+# NOTE [allclose's steps in a profile]
+# torch's allclose is one op to a mode, but its kernel runs isclose, all and
+# item, whose events a profile shows inside allclose's. With no mode but the
+# profiler's, refgrad runs those steps inside an event of allclose's own.
+def _allclose_in_steps(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    from refgrad._ops.closeness import isclose
+
+    return bool(isclose(input, other, rtol, atol, equal_nan).all().item())
 
 
 def isclose_seen(function, input, other, rtol, atol, equal_nan):
@@ -37,7 +49,7 @@ def isclose_seen(function, input, other, rtol, atol, equal_nan):
     return isclose_in_steps(*given)
 
 
-# --- book/chapters/29zd_truths_and_numbers_from_modes.md:206
+# --- book/chapters/29zd_truths_and_numbers_from_modes.md:219
 def isclose_in_steps(input, other, rtol, atol, equal_nan):
     """torch's isclose, op by op, on two tensors already checked."""
     from refgrad._dtype import bool as bool_
@@ -46,8 +58,13 @@ def isclose_in_steps(input, other, rtol, atol, equal_nan):
 
     close = input == other
     floating = input.dtype.is_floating_point
-    if equal_nan and floating:
-        close |= input.isnan() & other.isnan()
+    if equal_nan and floating:  # in place unless a mode of the user's watches: torch's
+        nans = input.isnan()     # own choice, its steps kept apart for such a mode
+        if _profiler_alone():
+            nans &= other.isnan()
+        else:
+            nans = nans & other.isnan()
+        close |= nans
     if rtol == 0 and atol == 0:
         return close
     if not floating:
