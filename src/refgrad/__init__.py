@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1770
+# --- book/chapters/16_functions.md:1772
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -184,11 +184,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:752
+# --- book/chapters/16e_rounding_and_bits.md:771
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:804
+# --- book/chapters/16e_rounding_and_bits.md:823
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -621,7 +621,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:129
+# --- book/chapters/23c_selective_checkpoint.md:133
 from refgrad._op_overloads import ops
 
 

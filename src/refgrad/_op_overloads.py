@@ -37,6 +37,10 @@ class OpOverload(_Overload):
 
 
 # --- book/chapters/23c_selective_checkpoint.md:92
+_OPERATORS = frozenset(f"__{i}{op}__" for i in ("", "i") for op in (
+    "and", "or", "xor", "lshift", "rshift"))  # aten's operators spelt as Python's
+
+
 class _Namespace:
     """``ops.aten``: its attributes are operators."""
 
@@ -44,7 +48,7 @@ class _Namespace:
         self.name = name
 
     def __getattr__(self, name: str) -> OpOverloadPacket:
-        if name.startswith("__"):
+        if name.startswith("__") and name not in _OPERATORS:  # Python's own, not an op
             raise AttributeError(name)
         return OpOverloadPacket(name)
 

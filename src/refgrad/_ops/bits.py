@@ -37,7 +37,7 @@ BITWISE_NOT = register(Op("bitwise_not", None, ("self",),
                           forward=_on_integers("bitwise_not_cpu", np.invert), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:516
+# --- book/chapters/16e_rounding_and_bits.md:519
 def _shift(a, b, left: bool):
     kind = np.result_type(a, b)
     if kind.kind not in "iu":
@@ -56,7 +56,18 @@ RIGHT_SHIFT = register(Op("bitwise_right_shift", None, ("self", "other"),
                           forward=lambda a, b: _shift(a, b, left=False), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:539
+# NOTE [Shift operators of their own]
+# torch's `x << y` and `x >> y` are operators of their own, __lshift__ and
+# __rshift__, and `<<=` and `>>=` are __ilshift__ and __irshift__: the same
+# shifts, under the names a mode and the profiler see. `1 << x`, torch's
+# reflected operator, is bitwise_left_shift itself.
+LSHIFT_OPERATOR = register(Op("__lshift__", None, ("self", "other"),
+                              forward=lambda a, b: _shift(a, b, left=True), iterated=True))
+RSHIFT_OPERATOR = register(Op("__rshift__", None, ("self", "other"),
+                              forward=lambda a, b: _shift(a, b, left=False), iterated=True))
+
+
+# --- book/chapters/16e_rounding_and_bits.md:553
 def _logical(name, ufunc, inputs=("self", "other")):
     return register(Op(name, None, inputs, forward=ufunc, promote=False, broadcasts=True,
                        iterated=True))
@@ -68,7 +79,7 @@ LOGICAL_OR = _logical("logical_or", np.logical_or)
 LOGICAL_XOR = _logical("logical_xor", np.logical_xor)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:556
+# --- book/chapters/16e_rounding_and_bits.md:570
 _FORMS = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other",
           "Tensor input, Number other, *, Tensor out = None")
 
@@ -85,7 +96,7 @@ def _binary(row):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:577
+# --- book/chapters/16e_rounding_and_bits.md:591
 def _tensors_only(row):
     def check(args):
         for position, (name, value) in enumerate(zip(row.inputs, args)):
@@ -108,6 +119,11 @@ def _tensors_only(row):
 
 bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift = (
     _binary(r) for r in (BITWISE_AND, BITWISE_OR, BITWISE_XOR, LEFT_SHIFT, RIGHT_SHIFT))
+shift_left, shift_right = _binary(LSHIFT_OPERATOR), _binary(RSHIFT_OPERATOR)
+# the out-of-place step of `<<=` and `>>=`, named as the in-place operator
+shift_left_step, shift_right_step = _binary(LSHIFT_OPERATOR), _binary(RSHIFT_OPERATOR)
+shift_left_step.__name__ = shift_left_step.__qualname__ = "__ilshift__"
+shift_right_step.__name__ = shift_right_step.__qualname__ = "__irshift__"
 bitwise_not, logical_not, logical_and, logical_or, logical_xor = (
     _tensors_only(r) for r in (BITWISE_NOT, LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR))
 

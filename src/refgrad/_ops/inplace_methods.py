@@ -240,7 +240,7 @@ def install(cls=Tensor) -> None:
                            ("__imod__", rounding.remainder)):
         setattr(cls, name, _augmented(function, name, cast=True))
     for name, function in zip(("__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"),
-                              _SHIFTS_AND_BITS):
+                              (*_SHIFTS_AND_BITS[:3], bits.shift_left_step, bits.shift_right_step)):
         setattr(cls, name, _augmented(function, name, cast=True, event=name in _COMPOSITES))
     cls.__idiv__ = cls.__itruediv__
 

@@ -177,10 +177,12 @@ OPERATORS = {
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
     **{f"__r{name}__": _falls_back(f, reflected=name not in _COMMUTING)
        for name, f in _FALLING_BACK.items()},
+    # operators of torch's own: NOTE [Shift operators of their own]
+    "__lshift__": _falls_back(bits.shift_left), "__rshift__": _falls_back(bits.shift_right),
 }
 
 
-# --- book/chapters/16_functions.md:1599
+# --- book/chapters/16_functions.md:1601
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -205,7 +207,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1630
+# --- book/chapters/16_functions.md:1632
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -247,7 +249,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1678
+# --- book/chapters/16_functions.md:1680
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -267,7 +269,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1705
+# --- book/chapters/16_functions.md:1707
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -216,7 +216,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:774
+# --- book/chapters/16e_rounding_and_bits.md:793
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -237,6 +237,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:798
+# --- book/chapters/16e_rounding_and_bits.md:817
 def true_divide(input, other):
     return div(input, other)

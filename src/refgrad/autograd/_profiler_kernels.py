@@ -51,6 +51,7 @@ bitwise_left_shift_.Tensor_Scalar: bitwise_left_shift(0 . 0){$WRAP?wrap}
 bitwise_right_shift_.Tensor_Scalar: bitwise_right_shift(0 . 0){$WRAP?wrap}
 abs: $EMPTY abs(0 z)
 equal: is_same_size(0 1)
+__lshift__ __rshift__: $EMPTY
 searchsorted.Tensor bucketize.Tensor: $EMPTY
 searchsorted.Scalar bucketize.Scalar: $EMPTY $WRAP
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
@@ -79,7 +80,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:158
+# --- book/chapters/22e_kernel_events.md:159
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -112,7 +113,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:196
+# --- book/chapters/22e_kernel_events.md:197
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -152,7 +153,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:241
+# --- book/chapters/22e_kernel_events.md:242
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -187,7 +188,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:311
+# --- book/chapters/22e_kernel_events.md:312
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -228,7 +229,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:353
+# --- book/chapters/22e_kernel_events.md:354
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -293,7 +294,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:422
+# --- book/chapters/22e_kernel_events.md:423
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -318,7 +319,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:469
+# --- book/chapters/22e_kernel_events.md:470
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

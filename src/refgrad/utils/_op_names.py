@@ -69,6 +69,8 @@ BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
         "bitwise_left_shift", "bitwise_right_shift", "bitwise_left_shift_",
         "bitwise_right_shift_")},
     "xlogy_": ("Tensor", "Scalar_Other"),
+    **{name: ("Tensor", "Scalar") for name in ("__lshift__", "__rshift__", "__ilshift__",
+                                               "__irshift__")},
 }
 NUMBER_FIRST = frozenset(("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
                           "bitwise_right_shift"))  # with a Scalar_Tensor overload
@@ -77,7 +79,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:154
+# --- book/chapters/29a_op_names.md:156
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -106,7 +108,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:197
+# --- book/chapters/29a_op_names.md:199
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -151,7 +153,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:249
+# --- book/chapters/29a_op_names.md:251
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 

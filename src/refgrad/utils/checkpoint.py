@@ -151,7 +151,7 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     return _chain(functions, stop, len(functions))(input)
 
 
-# --- book/chapters/23c_selective_checkpoint.md:456
+# --- book/chapters/23c_selective_checkpoint.md:460
 from refgrad.utils._selective_checkpoint import (  # noqa: E402
     SAC_IGNORED_OPS,
     CheckpointPolicy,
