@@ -107,8 +107,9 @@ def preorder_names(node, depth: int) -> str:
     return " ".join(found)
 
 
-def recording_mode(describe=str):
-    """A dispatch mode class whose ``seen`` lists ``describe(func)`` for each op handed to it."""
+def recording_mode(describe=str, with_arguments=False):
+    """A dispatch mode class whose ``seen`` lists ``describe(func)`` for each op handed to it
+    (``describe(func, args, kwargs)`` with ``with_arguments``)."""
     from torch.utils._python_dispatch import TorchDispatchMode
 
     class Recording(TorchDispatchMode):
@@ -117,10 +118,18 @@ def recording_mode(describe=str):
             self.seen = []
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.seen.append(describe(func))
+            self.seen.append(describe(func, args, kwargs) if with_arguments else describe(func))
             return func(*args, **(kwargs or {}))
 
     return Recording
+
+
+def arguments_shown(func, args, kwargs) -> tuple:
+    """(op, the kind of each positional argument, the keywords) as a mode is handed them."""
+    import torch
+
+    kinds = ["T" if isinstance(a, torch.Tensor) else type(a).__name__ for a in args]
+    return str(func), kinds, dict(kwargs or {})
 
 
 def shapes_mode():

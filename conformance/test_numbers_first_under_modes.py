@@ -6,50 +6,37 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import arguments_shown, recording_mode
 
-def _shown(value):
-    return "T" if isinstance(value, torch.Tensor) else type(value).__name__
-
-
-
-class Shapes(TorchDispatchMode):
-    """Notes each op with the kinds of its positional arguments and its keywords' names."""
-
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.seen.append((str(func), [_shown(a) for a in args], sorted(kwargs or {})))
-        return func(*args, **(kwargs or {}))
+Shapes = recording_mode(arguments_shown, with_arguments=True)
 
 
 a, f = torch.tensor([1, 2]), torch.tensor([1.0, 2.0])
 CASES = {
     "bitwise_left_shift(1, a)": (lambda: torch.bitwise_left_shift(1, a),
-                                 "aten.bitwise_left_shift.Scalar_Tensor", ["int", "T"], []),
-    "1 << a": (lambda: 1 << a, "aten.bitwise_left_shift.Scalar_Tensor", ["int", "T"], []),
-    "8 >> a": (lambda: 8 >> a, "aten.bitwise_right_shift.Scalar_Tensor", ["int", "T"], []),
+                                 "aten.bitwise_left_shift.Scalar_Tensor", ["int", "T"], {}),
+    "1 << a": (lambda: 1 << a, "aten.bitwise_left_shift.Scalar_Tensor", ["int", "T"], {}),
+    "8 >> a": (lambda: 8 >> a, "aten.bitwise_right_shift.Scalar_Tensor", ["int", "T"], {}),
     "bitwise_and(1, a)": (lambda: torch.bitwise_and(1, a), "aten.bitwise_and.Scalar_Tensor",
-                          ["int", "T"], []),
+                          ["int", "T"], {}),
     "bitwise_or(1, a)": (lambda: torch.bitwise_or(1, a), "aten.bitwise_or.Scalar_Tensor",
-                         ["int", "T"], []),
-    "1 & a": (lambda: 1 & a, "aten.bitwise_and.Scalar", ["T", "int"], []),
-    "1 | a": (lambda: 1 | a, "aten.bitwise_or.Scalar", ["T", "int"], []),
-    "1 ^ a": (lambda: 1 ^ a, "aten.bitwise_xor.Scalar", ["T", "int"], []),
+                         ["int", "T"], {}),
+    "1 & a": (lambda: 1 & a, "aten.bitwise_and.Scalar", ["T", "int"], {}),
+    "1 | a": (lambda: 1 | a, "aten.bitwise_or.Scalar", ["T", "int"], {}),
+    "1 ^ a": (lambda: 1 ^ a, "aten.bitwise_xor.Scalar", ["T", "int"], {}),
     "remainder(5, a)": (lambda: torch.remainder(5, a), "aten.remainder.Scalar_Tensor",
-                        ["int", "T"], []),
-    "5 % a": (lambda: 5 % a, "aten.remainder.Scalar_Tensor", ["int", "T"], []),
-    "xlogy(2, f)": (lambda: torch.xlogy(2, f), "aten.xlogy.Scalar_Self", ["int", "T"], []),
+                        ["int", "T"], {}),
+    "5 % a": (lambda: 5 % a, "aten.remainder.Scalar_Tensor", ["int", "T"], {}),
+    "xlogy(2, f)": (lambda: torch.xlogy(2, f), "aten.xlogy.Scalar_Self", ["int", "T"], {}),
     "special.xlogy(2, f)": (lambda: torch.special.xlogy(2, f), "aten.xlogy.Scalar_Self",
-                            ["int", "T"], []),
+                            ["int", "T"], {}),
     "special.xlog1py(2, f)": (lambda: torch.special.xlog1py(2, f),
-                              "aten.special_xlog1py.self_scalar", ["int", "T"], []),
-    "copysign(f, -1)": (lambda: torch.copysign(f, -1), "aten.copysign.Scalar", ["T", "int"], []),
-    "ldexp(f, a)": (lambda: torch.ldexp(f, a), "aten.ldexp.Tensor", ["T", "T"], []),
-    "heaviside(f, f)": (lambda: torch.heaviside(f, f), "aten.heaviside.default", ["T", "T"], []),
+                              "aten.special_xlog1py.self_scalar", ["int", "T"], {}),
+    "copysign(f, -1)": (lambda: torch.copysign(f, -1), "aten.copysign.Scalar", ["T", "int"], {}),
+    "ldexp(f, a)": (lambda: torch.ldexp(f, a), "aten.ldexp.Tensor", ["T", "T"], {}),
+    "heaviside(f, f)": (lambda: torch.heaviside(f, f), "aten.heaviside.default", ["T", "T"], {}),
     "threshold(f, 1., 0.)": (lambda: torch.threshold(f, 1.0, 0.0), "aten.threshold.default",
-                             ["T", "float", "float"], []),
+                             ["T", "float", "float"], {}),
 }
 
 
@@ -67,7 +54,7 @@ def test_mvlgamma_shows_its_p_in_place():
     x = f + 2
     with Shapes() as mode:
         torch.mvlgamma(x, 2)
-    assert mode.seen == [("aten.mvlgamma.default", ["T", "int"], [])]
+    assert mode.seen == [("aten.mvlgamma.default", ["T", "int"], {})]
 
 
 class Doubling(TorchDispatchMode):

@@ -6,16 +6,10 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import arguments_shown, recording_mode
+from conformance.test_factories_under_modes import Answering
 
-class Shapes(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kinds = ["T" if isinstance(a, torch.Tensor) else type(a).__name__ for a in args]
-        self.seen.append((str(func), kinds, dict(kwargs or {})))
-        return func(*args, **(kwargs or {}))
+Shapes = recording_mode(arguments_shown, with_arguments=True)
 
 
 s, v = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2.5, 0.5])
@@ -62,15 +56,6 @@ def test_the_search_runs_with_what_the_mode_passes_on():
     with Rightwards():
         assert torch.searchsorted(s, found).tolist() == [2]
         assert torch.bucketize(found, s).tolist() == [2]
-
-
-class Answering(TorchDispatchMode):
-    def __init__(self, answer):
-        super().__init__()
-        self.answer = answer
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        return self.answer
 
 
 def test_the_answer_is_read_as_one_tensor():

@@ -4,18 +4,10 @@ reflected `1 << x` is bitwise_left_shift; every form shifts alike."""
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import arguments_shown, recording_mode
 
-class Shapes(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kinds = ["T" if isinstance(a, torch.Tensor) else type(a).__name__ for a in args]
-        self.seen.append((str(func), kinds))
-        return func(*args, **(kwargs or {}))
+Shapes = recording_mode(arguments_shown, with_arguments=True)
 
 
 a, b = torch.tensor([1, -8, 3]), torch.tensor([1, 2, 70])
@@ -52,7 +44,7 @@ def test_each_shift_goes_to_a_mode_by_torchs_name(case):
     with Shapes() as mode:
         got = call()
     assert got.tolist() == values
-    assert [seen for seen in mode.seen if "clone" not in seen[0]] == [(name, kinds)]
+    assert [seen for seen in mode.seen if "clone" not in seen[0]] == [(name, kinds, {})]
 
 
 def test_the_profiler_names_the_operators():
