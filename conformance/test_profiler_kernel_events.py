@@ -157,10 +157,17 @@ def truths_reduced():
     torch.allclose(f, f), torch.allclose(f, f + 1, atol=0.5), f.allclose(f, equal_nan=True)
 
 
+def made_from_data():
+    x = torch.ones(2)
+    torch.tensor([0]), torch.tensor(2.5), torch.tensor([[1.0, 2.0]], dtype=torch.float64)
+    torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor(True), torch.as_tensor([1, 2])
+    x.new_tensor([1, 2]), torch.tensor([1, 2], dtype=torch.float32)
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
             a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
-            truths_reduced]
+            truths_reduced, made_from_data]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

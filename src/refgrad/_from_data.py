@@ -211,12 +211,18 @@ def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memor
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
         return _copied(data, dtype, device, requires_grad, pin_memory)
+    from refgrad.autograd._profiled_construction import detached_in_place, made_from_data
     from refgrad.utils._factory_modes import lift_fresh
 
     # NOTE [A factory handed to a mode]: the mode sees the new tensor, and may replace it
     made = _copied(data, dtype, device, False, pin_memory)
-    made = _lifted_array(data, made) if _liftable(data, pin_memory) else lift_fresh(made)
+    if _liftable(data, pin_memory):
+        made = _lifted_array(data, made)
+    else:  # under a profile, the empty and the to torch's binding makes: chapter "Events
+        made_from_data(made)  # inside torch's kernels"
+        made = lift_fresh(made)
     made.detach_()  # a mode sees it where autograd is off
+    detached_in_place(made)
     check_requires_grad(made, requires_grad)
     made._requires_grad = bool(requires_grad)
     return made

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2622
+# --- book/chapters/05_creation.md:2628
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -50,7 +50,7 @@ def from_numpy(*given, **keywords) -> Tensor:
     return make_tensor(ndarray)
 
 
-# --- book/chapters/05_creation.md:2682
+# --- book/chapters/05_creation.md:2688
 # The memory from_numpy shared, by the id of the array that owns it; each entry
 # leaves as its array dies, so that a new array at the same address is not taken
 # for it.
@@ -71,7 +71,7 @@ def shares_numpy_memory(root) -> bool:
     return reference is not None and reference() is root
 
 
-# --- book/chapters/05_creation.md:2708
+# --- book/chapters/05_creation.md:2714
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")
@@ -86,7 +86,10 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         ask_options("device")  # torch's names it: NOTE [The options a copy names]
         return t.to(device=device, dtype=dtype)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
+        from refgrad.autograd._profiled_construction import made_from_data
         from refgrad.utils._factory_modes import lift_fresh
 
-        return lift_fresh(tensor(data, dtype=dtype, device=device))
+        made = tensor(data, dtype=dtype, device=device)
+        made_from_data(made)  # its events under a profile, as torch.tensor's
+        return lift_fresh(made)
     return tensor(data, dtype=dtype, device=device)
