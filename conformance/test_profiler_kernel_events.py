@@ -164,10 +164,19 @@ def made_from_data():
     x.new_tensor([1, 2]), torch.tensor([1, 2], dtype=torch.float32)
 
 
+def aliases():
+    f = torch.ones(2, 2)
+    torch.negative(f), f.negative(), torch.true_divide(f, 2), f.clip(0, 1), torch.fix(f)
+    f.clone().negative_(), f.clone().true_divide_(2), f.clone().swapdims_(0, 1)
+    torch.special.expit(f), torch.special.psi(f), torch.concat([f, f]), torch.greater(f, 1)
+    f.clone().arctan2_(f), torch.special.softmax(f, 0), torch.special.round(f)
+    torch.multiply(f, other=f), torch.clip(f, min=0.5)
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
             a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
-            truths_reduced, made_from_data]
+            truths_reduced, made_from_data, aliases]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -780,7 +780,7 @@ from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29b_aliases_under_modes.md:218
+# --- book/chapters/29b_aliases_under_modes.md:231
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 

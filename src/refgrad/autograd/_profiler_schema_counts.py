@@ -25,7 +25,7 @@ _NAMED[2] = """
 # --- book/chapters/22d_profiler_closer_to_torch.md:66
 _NAMED[3] = """
     _linalg_eigh _lu_with_info _pdist_forward.out _reshape_alias _safe_softmax
-    _upsample_nearest_exact1d
+    _upsample_nearest_exact1d special_logsumexp special_softmax
     add.Scalar add.Tensor add_.Scalar add_.Tensor all.dim all.dims amax amin aminmax any.dim
     any.dims argmax argmin argsort as_tensor.bool as_tensor.complex as_tensor
     as_tensor.float as_tensor.int as_tensor.list bernoulli.Tensor bernoulli.out bernoulli.p

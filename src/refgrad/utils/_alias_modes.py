@@ -20,7 +20,7 @@ from refgrad.utils._python_dispatch import (
 )
 
 
-# --- book/chapters/29b_aliases_under_modes.md:79
+# --- book/chapters/29b_aliases_under_modes.md:82
 def handed_over(name: str, function, in_place: bool = False):
     """``function`` under the alias ``name``: whole to a mode when autograd is out of the way."""
 
@@ -38,7 +38,17 @@ def handed_over(name: str, function, in_place: bool = False):
                 func = OpFunc(named, ("self",), ("self",), alias, args, kwargs)
                 return dispatch(func, args, kwargs)
             return dispatch_composite(named, alias, args, kwargs)
+        if switched_on.dispatch_modes and state.dispatch_modes:
+            from refgrad.autograd._profiler_composites import beginning, composite_event
+
+            if beginning(name):  # NOTE [An alias's own event]
+                return composite_event(name, (*args, *kwargs.values()), alias, *args, **kwargs)
         return function(*args, **kwargs)
+
+
+# NOTE [An alias's own event]
+# torch's aliases are composites: taken apart above a mode, which sees the op
+# they stand for, but a profile shows the alias's own event around that op's.
 
     return alias
 
@@ -51,7 +61,7 @@ def _whole(name: str, args, kwargs) -> bool:
     return bool(tensors) and composite_whole(tensors)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:125
+# --- book/chapters/29b_aliases_under_modes.md:138
 def _written_below(name: str, function, args, kwargs):
     from refgrad.autograd.grad_mode import inference_mode
 
@@ -61,7 +71,7 @@ def _written_below(name: str, function, args, kwargs):
     return target
 
 
-# --- book/chapters/29b_aliases_under_modes.md:143
+# --- book/chapters/29b_aliases_under_modes.md:156
 class _Normal:
     """What composite_whole reads of the normal tensor torch wraps a number in."""
 
@@ -79,7 +89,7 @@ def _wrapped_number(name: str, args, kwargs) -> bool:
     return other is not None and not isinstance(other, Tensor)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:169
+# --- book/chapters/29b_aliases_under_modes.md:182
 ELEMENTWISE = (
     "clip", "fix", "negative", "absolute", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "multiply", "divide", "true_divide", "subtract", "arccos", "arcsin", "arctan",
@@ -119,5 +129,5 @@ def install() -> None:
         _wrap(refgrad.linalg, name, "linalg_" + name)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:213
+# --- book/chapters/29b_aliases_under_modes.md:226
 install()
