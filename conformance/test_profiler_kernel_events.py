@@ -173,10 +173,16 @@ def aliases():
     torch.multiply(f, other=f), torch.clip(f, min=0.5)
 
 
+def transposes_in_place_of_none():
+    v, m = torch.ones(2), torch.ones(2, 3)
+    v.t(), torch.ones(()).t(), m.transpose(0, 0), m.transpose(1, -1), v.transpose(0, -1)
+    m.t(), m.mT, m.swapaxes(0, 0), m.transpose(0, 1)
+
+
 PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
             composites_under_inference_mode, composites_with_grad,
             a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
-            truths_reduced, made_from_data, aliases]
+            truths_reduced, made_from_data, aliases, transposes_in_place_of_none]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

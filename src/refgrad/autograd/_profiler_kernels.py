@@ -26,13 +26,14 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 }
 
 
-# --- book/chapters/22e_kernel_events.md:101
+# --- book/chapters/22e_kernel_events.md:103
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
 rsub: sub(. 0 .){$WRAP?wrap}
-expand select slice transpose unsqueeze squeeze permute diagonal: $VIEW
-t: transpose(0 . .){$VIEW}
+expand select slice unsqueeze squeeze permute diagonal: $VIEW
+transpose: $VIEW?crossed alias(0)?uncrossed
+t: transpose(0 . .){$VIEW?matrix0 alias(0)?unmatrix0}
 detach: !detach(0)
 relu: clamp_min(0 .){to(0 . . . .)?integral0}
 relu_: clamp_min_(0 .){to(0 . . . .)?integral0}
@@ -80,7 +81,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:159
+# --- book/chapters/22e_kernel_events.md:162
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -113,7 +114,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:197
+# --- book/chapters/22e_kernel_events.md:200
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -153,7 +154,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:242
+# --- book/chapters/22e_kernel_events.md:245
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -188,7 +189,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:312
+# --- book/chapters/22e_kernel_events.md:315
 def _wrapped(args, kwargs, result) -> bool:
     import refgrad
 
@@ -229,7 +230,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:354
+# --- book/chapters/22e_kernel_events.md:357
 _CONDITIONS = {
     "wrap": _wrapped,
     "squeezed": lambda args, kwargs, result: not (
@@ -261,6 +262,9 @@ _CONDITIONS = {
         args[0].dtype.is_floating_point or args[0].dtype.is_complex),
     "recast0": lambda args, kwargs, result: _recast(args),
     "matrix0": lambda args, kwargs, result: args[0].dim() == 2,
+    "unmatrix0": lambda args, kwargs, result: args[0].dim() < 2,
+    "crossed": lambda args, kwargs, result: _crossed(args),
+    "uncrossed": lambda args, kwargs, result: not _crossed(args),
     "filled0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0,
     "reduced0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0 and not (
         args[2] if len(args) > 2 else kwargs.get("keepdim", False)),
@@ -270,6 +274,12 @@ _CONDITIONS = {
     "castfilled0": lambda args, kwargs, result: args[0].numel() > 0 and args[0].dim() > 0 and (
         _first(result).dtype is not args[0].dtype),
 }
+
+
+def _crossed(args) -> bool:
+    """Whether a transpose swaps two dimensions: one of a dimension with itself is an alias."""
+    rank = max(args[0].dim(), 1)
+    return args[1] % rank != args[2] % rank
 
 
 def _recast(args) -> bool:
@@ -294,7 +304,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:423
+# --- book/chapters/22e_kernel_events.md:435
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -319,7 +329,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:470
+# --- book/chapters/22e_kernel_events.md:482
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
