@@ -8,7 +8,7 @@
 
 from refgrad._tensor import Tensor
 from refgrad.utils._answer_casts import one_tensor
-from refgrad.utils._python_dispatch import dispatch_op
+from refgrad.utils._python_dispatch import _as_default, dispatch_op
 
 _SEARCH = {"out_int32": False, "right": False, "side": None, "sorter": None}
 _BUCKET = {"out_int32": False, "right": False}
@@ -26,15 +26,11 @@ def handed(name: str, run, args: tuple, flags: dict, defaults: dict):
     return one_tensor(dispatch_op(name, below, args, shown))
 
 
-def _as_default(value, default) -> bool:
-    return value is default or type(value) is type(default) and value == default
-
-
 def _kind(value) -> str:
     return "Tensor" if isinstance(value, Tensor) else "Scalar"
 
 
-# --- book/chapters/29ze_searches_seen_by_modes.md:91
+# --- book/chapters/29ze_searches_seen_by_modes.md:87
 def searchsorted_seen(run, sorted_sequence, input, out_int32, right, side, sorter):
     flags = {"out_int32": out_int32, "right": right, "side": side, "sorter": sorter}
     return handed(f"searchsorted.{_kind(input)}", run, (sorted_sequence, input), flags,
