@@ -7,7 +7,15 @@ import itertools
 import numpy as np
 import pytest
 
-from refgrad._ops.sum_loop import lines_of, loop_of, placed, side_by_side, summed_by_loop
+from refgrad._ops.sum_loop import (
+    down_the_columns,
+    line_shares,
+    lines_of,
+    loop_of,
+    placed,
+    side_by_side,
+    summed_by_loop,
+)
 
 
 def _places(a, dims):
@@ -66,3 +74,25 @@ def test_lines_side_by_side_sum_as_a_copy_of_them_would(layout, shape):
     assert got.tobytes() == expected.tobytes()
     # The order matters here: a plain running sum down the rows differs somewhere.
     assert np.add.accumulate(a.astype(np.float32), axis=0)[-1].tobytes() != got.tobytes()
+
+
+@pytest.mark.parametrize("dtype, lanes", [(np.float32, 8), (np.float64, 4)])
+@pytest.mark.parametrize("threads", [1, 2, 3, 5, 8])
+@pytest.mark.parametrize("lines", [3, 8, 36, 37, 100, 1030])
+def test_columns_summed_whole_as_torch_cuts_them(dtype, lanes, threads, lines):
+    # NOTE [Columns cut on 128 bytes]: the table whole, or slice by slice where the last
+    # slice is narrower than the lanes, gives what the kernel's loop gives for its cuts.
+    rows = max(64, -(-32768 // lines))
+    a = np.random.default_rng(lines * threads).standard_normal((rows, lines)).astype(dtype)
+    got = down_the_columns(a[None], lanes, threads)
+    assert got.tobytes() == summed_by_loop(a, {0}, lanes, threads).tobytes()
+
+
+def test_a_narrow_last_slice_is_summed_apart():
+    # Five threads cut 36 float32 columns into 32 and 4: the four are grouped afresh,
+    # so summing the table whole would differ somewhere.
+    a = np.random.default_rng(5).standard_normal((1000, 36)).astype(np.float32)
+    assert line_shares(36, 1, 5, 4) == [(0, 32), (32, 36)]
+    apart = down_the_columns(a[None], 8, 5)
+    assert apart.tobytes() == summed_by_loop(a, {0}, 8, 5).tobytes()
+    assert apart.tobytes() != down_the_columns(a[None], 8, 1).tobytes()

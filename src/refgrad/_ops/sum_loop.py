@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:294
+# --- book/chapters/15a_sum_order.md:297
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
@@ -17,7 +17,7 @@ _arange = np.arange
 _add_at = np.add.at
 
 
-# --- book/chapters/15a_sum_order.md:312
+# --- book/chapters/15a_sum_order.md:315
 def rows_in_turn(t):
     """(P, m, K) -> (P, K): the m rows added one after another."""
     P, m, K = t.shape
@@ -29,7 +29,7 @@ def rows_in_turn(t):
     return _accumulate(t, axis=1)[:, -1]  # a running sum is always in turn
 
 
-# --- book/chapters/15a_sum_order.md:337
+# --- book/chapters/15a_sum_order.md:340
 # NOTE [Short rows in turn]
 # np.einsum("prk->pk") walks k innermost and the rows r in turn, as reduce does,
 # when k is contiguous and the rows follow it at rising addresses; where r is
@@ -41,7 +41,7 @@ def rows_in_turn(t):
 _einsum = np.einsum
 
 
-# --- book/chapters/15a_sum_order.md:352
+# --- book/chapters/15a_sum_order.md:355
 def cascade(t):
     """(P, m, K) -> (P, K): torch's levels of partial sums, sixteen rows a step (more
     past 2**19 rows: NOTE [Levels of a long sum])."""
@@ -61,7 +61,7 @@ def cascade(t):
     return levels[0] if len(levels) == 1 else rows_in_turn(np.stack(levels, axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:375
+# --- book/chapters/15a_sum_order.md:378
 def four_partials(t):
     """(P, m, K) -> (P, K): every fourth row to one of four partials, each a cascade;
     the rows left over go into the first, then the other three follow."""
@@ -73,7 +73,7 @@ def four_partials(t):
     return rows_in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:391
+# --- book/chapters/15a_sum_order.md:394
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -89,7 +89,7 @@ def _before(d0, d1, ins, outs, shape):
     return 0
 
 
-# --- book/chapters/15a_sum_order.md:410
+# --- book/chapters/15a_sum_order.md:413
 def loop_of(a, dims):
     shape, item, ndim = a.shape, a.itemsize, a.ndim
     ins = [s // item for s in a.strides]
@@ -119,7 +119,7 @@ def loop_of(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:447
+# --- book/chapters/15a_sum_order.md:450
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
@@ -150,14 +150,14 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:488
+# --- book/chapters/15a_sum_order.md:491
 # NOTE [Lanes read where they lie]
 # Side by side, the transposed lines need no copy: rows_in_turn adds rows that
 # lie outside contiguous lanes in turn, in any slice of them, so the values
 # are those of the copied layout. tests/test_sum_places.py compares both.
 
 
-# --- book/chapters/15a_sum_order.md:500
+# --- book/chapters/15a_sum_order.md:503
 def lines_of(a, loop):
     """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
     and where in the flat output each value the calls give goes."""
@@ -218,7 +218,7 @@ def summed_by_loop(a, dims, lanes: int, threads: int = 1):
     return out
 
 
-# --- book/chapters/15a_sum_order.md:628
+# --- book/chapters/15a_sum_order.md:631
 # NOTE [A sum shared among threads]
 # torch hands a sum of at least 32768 elements to its threads: with one output,
 # in shares of the loop's elements, each into its own slot of a zeroed buffer,
@@ -254,7 +254,7 @@ def _share_into(row, lanes: int, out) -> None:
     out[0] = _line_sum(row, lanes)
 
 
-# --- book/chapters/15a_sum_order.md:670
+# --- book/chapters/15a_sum_order.md:673
 def shares_of(a, loop, threads: int):
     """For each thread's share of a sum with one output over the loop's dimensions
     (innermost first), the kernel's calls: a list of (t, summed, other)."""
@@ -289,7 +289,7 @@ def _calls_into(calls, lanes: int, out) -> None:
     out[0] = _accumulate(_concat(sums))[-1]
 
 
-# --- book/chapters/15a_sum_order.md:709
+# --- book/chapters/15a_sum_order.md:712
 def split_dim(loop, threads: int) -> int:
     """The loop dimension torch cuts among its threads: the outermost kept one of at
     least ``threads`` elements, else the largest."""
@@ -323,3 +323,26 @@ def _shares(t, summed, other, lanes: int, threads: int):
     lines, step, out = other
     return _concat([_call(t[:, begin:end], summed, (end - begin, step, out), lanes)
                     for begin, end in line_shares(lines, step, threads, t.itemsize)], axis=1)
+
+
+# --- book/chapters/15a_sum_order.md:761
+# NOTE [Columns cut on 128 bytes]
+# The lines of a row-major table summed down its columns are cut among threads
+# on 128-byte boundaries, so each slice's columns are grouped as the whole
+# table's are, except in a last slice narrower than the lanes: that one case
+# is summed slice by slice. tests/test_sum_places.py compares both ways.
+def down_the_columns(down, lanes: int, threads: int):
+    """(1, m, lines) -> (lines,): the columns of a row-major table each summed down, as
+    torch's threads do."""
+    lines = down.shape[2]
+    cuts = line_shares(lines, 1, threads, down.itemsize) if threads > 1 else [(0, lines)]
+    begin, end = cuts[-1]
+    if begin and end - begin < lanes:  # the last slice's columns are grouped afresh
+        return _concat([_columns(down[:, :, b:e], lanes) for b, e in cuts], axis=1)[0] + 0.0
+    return _columns(down, lanes)[0] + 0.0
+
+
+def _columns(down, lanes: int):
+    lines = down.shape[2]
+    return side_by_side(down, lines // (4 * lanes) * 4 * lanes if lines >= lanes
+                        else lines // 4 * 4)  # NOTE [A sum's loop]

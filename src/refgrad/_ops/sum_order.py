@@ -10,7 +10,13 @@ from math import prod
 import numpy as np
 from numpy import ndarray
 
-from refgrad._ops.sum_loop import cascade, rows_in_turn, shared_sum, side_by_side, summed_by_loop
+from refgrad._ops.sum_loop import (
+    cascade,
+    down_the_columns,
+    rows_in_turn,
+    shared_sum,
+    summed_by_loop,
+)
 from refgrad._parallel import settings
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
@@ -42,7 +48,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:117
+# --- book/chapters/15a_sum_order.md:123
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -81,7 +87,7 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:172
+# --- book/chapters/15a_sum_order.md:178
 # NOTE [A reversed array's sum]
 # torch's reversing ops write a fresh tensor with its input's order of strides,
 # all positive; an array with a negative stride is summed as NumPy's copy in
@@ -90,7 +96,7 @@ def rows_summed(rows, lanes: int):
 # dimensions, row-major and transposed, over every dimension and over all.
 
 
-# --- book/chapters/15a_sum_order.md:182
+# --- book/chapters/15a_sum_order.md:188
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
@@ -114,12 +120,9 @@ def summed_in_torch_order(a, dim, keepdim: bool):
     elif not everything and a.flags.c_contiguous and last:
         kept = shape[:ndim - len(dims)]  # the last dimensions: one row per output
         total = rows_summed(a.reshape(prod(kept), size // prod(kept)), lanes)
-    elif threads == 1 and a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
+    elif a.flags.c_contiguous and dims == [*range(len(dims))] and 1 < (
             summed := prod(shape[:len(dims)])) < size:  # the first: down the columns
-        down = a.reshape(1, summed, size // summed)
-        width = size // summed
-        total = side_by_side(down, width // (4 * lanes) * 4 * lanes if width >= lanes
-                             else width // 4 * 4)[0] + 0.0  # NOTE [A sum's loop]
+        total = down_the_columns(a.reshape(1, summed, size // summed), lanes, threads)
     elif min(a.strides) < 0:  # NOTE [A reversed array's sum]: as torch's copy is laid out
         return summed_in_torch_order(a.copy(order="K"), dim, keepdim)
     else:  # NOTE [A sum's loop]
