@@ -46,6 +46,8 @@ def iterated_layout(op, arrays, params, out):
                 break
         else:  # an empty one's flags say nothing of its strides
             return out if out.size else moved_to(out, None)
+        if out.size and _rows_alike(arrays, shape):  # NOTE [Broadcast rows alike]
+            return out
     given = [a for a in arrays if a is not None]
     arrays = [a for a in given if type(a) is ndarray and a.ndim]
     broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
@@ -59,7 +61,24 @@ def _operand(value):
     return getattr(value, "_data", value)
 
 
-# --- book/chapters/13_dispatch.md:1604
+# --- book/chapters/13_dispatch.md:1610
+# NOTE [Broadcast rows alike]
+# Operands that are numbers, 0-d, or row-major arrays of the result's trailing
+# shape, with no size-one dimension in the result, order every pair of its
+# dimensions as row-major does, or not at all: TensorIterator's result is then
+# row-major. tests/test_broadcast_rows_alike.py compares this with the sort.
+def _rows_alike(arrays, shape) -> bool:
+    if 1 in shape:
+        return False
+    ndim = len(shape)
+    for a in arrays:
+        if type(a) is ndarray and a.ndim and not (
+                a.flags.c_contiguous and a.shape == shape[ndim - a.ndim:]):
+            return False
+    return True
+
+
+# --- book/chapters/13_dispatch.md:1633
 def moved_to(array, strides):
     """``array``, or a copy of it with ``strides`` in elements (None: row-major)."""
     wanted = row_major(array.shape) if strides is None else strides
@@ -85,7 +104,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1690
+# --- book/chapters/13_dispatch.md:1719
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -115,7 +134,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:1724
+# --- book/chapters/13_dispatch.md:1753
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -131,7 +150,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1771
+# --- book/chapters/13_dispatch.md:1800
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a
