@@ -53,3 +53,14 @@ def test_large_relu_gradient_is_zero_exactly_where_the_result_is_not_positive():
     expected = np.where(x.detach().numpy() <= 0, 0, g.numpy()).astype(np.float32)
     assert _same_bits(x.grad.numpy(), expected)
     assert not np.signbit(x.grad.numpy()[x.detach().numpy() <= 0]).any()  # +0, as torch gives
+
+
+@pytest.mark.parametrize("rows", [1, 70])
+def test_a_narrower_condition_with_a_zero_side_broadcasts_the_mask(rows):
+    # The one-pass way writes its product over the mask only where the mask has the
+    # result's shape; a condition of one row is broadcast over the values instead.
+    rng = np.random.default_rng(rows)
+    a = rng.standard_normal((70, 90)).astype(np.float32)
+    condition = rng.random((rows, 90)) < 0.5
+    for x, y in ((a, 0), (0, a)):
+        assert _same_bits(select(condition, x, y), np.where(condition, x, y))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:969
+# --- book/chapters/14_arithmetic.md:973
 """where and masked_fill: rows that take each element by a boolean condition."""
 
 import numpy as np
@@ -27,11 +27,10 @@ def select(condition, a, b):
         return np.where(condition, a, b)
     a_bits = np.asarray(a, kind).view(unsigned)
     b_bits = np.asarray(b, kind).view(unsigned)
-    # Times one keeps the bits, times zero clears them: a mask with no array of its own.
     if not b_bits.ndim and not b_bits:  # `a` or +0: the mask alone chooses
-        return np.multiply(a_bits, condition).view(kind)
+        return _kept(a_bits, condition).view(kind)
     if not a_bits.ndim and not a_bits:
-        return np.multiply(b_bits, np.logical_not(condition)).view(kind)
+        return _kept(b_bits, np.logical_not(condition)).view(kind)
     bits = np.bitwise_xor(a_bits, b_bits)
     fits = np.broadcast_shapes(bits.shape, np.shape(condition)) == bits.shape
     bits = np.multiply(bits, condition, out=bits if fits else None)
@@ -39,7 +38,18 @@ def select(condition, a, b):
     return bits.view(kind)
 
 
-# --- book/chapters/14_arithmetic.md:1007
+def _kept(bits, keep):
+    """``bits`` where ``keep`` holds and 0 elsewhere: times one keeps them, times zero
+    clears them. NumPy multiplies two arrays of one type faster than it converts
+    bools on the way, so the mask is made the bits' type first, and the product
+    written over it."""
+    mask = keep.astype(bits.dtype)
+    if np.broadcast_shapes(bits.shape, mask.shape) != mask.shape:
+        return np.multiply(bits, mask)
+    return np.multiply(bits, mask, out=mask)
+
+
+# --- book/chapters/14_arithmetic.md:1021
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(condition._data, a, b),
@@ -59,7 +69,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1053
+# --- book/chapters/14_arithmetic.md:1067
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
