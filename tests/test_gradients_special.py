@@ -65,6 +65,11 @@ RECIPES.update({
                      ("positive",)),
     "igammac": Recipe(lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
                       ("positive",)),
+    # zeta's order has no derivative either: a constant order above one, q drawn positive.
+    "special_zeta": Recipe(lambda q: torch.special.zeta(torch.full_like(q.detach(), 2.5), q),
+                           ("positive",)),
+    "number_zeta": Recipe(lambda q, self: torch.special.zeta(self, q), ("positive",),
+                          params=_one_of("self", 2, 3.5)),
 })
 
 

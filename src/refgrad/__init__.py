@@ -274,7 +274,7 @@ from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1463
+# --- book/chapters/16m_special_functions.md:1732
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -784,7 +784,7 @@ from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29j_special_names.md:103
+# --- book/chapters/29j_special_names.md:104
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 

@@ -20,6 +20,7 @@ SIGNATURES = {
     **{name: ("(Tensor input" + _OUT,) for name in _UNARY},
     "xlogy": _TWO_SIDED,
     "xlog1py": _TWO_SIDED,
+    "zeta": _TWO_SIDED,
     "gammainc": ("(Tensor input, Tensor other" + _OUT,),
     "gammaincc": ("(Tensor input, Tensor other" + _OUT,),
     "logit": ("(Tensor input, float? eps = None" + _OUT,),
@@ -31,7 +32,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/29j_special_names.md:82
+# --- book/chapters/29j_special_names.md:83
 # NOTE [Read before the alias is handed over]
 # torch parses a call before any dispatch, so the reading wraps the function
 # outermost: over the out= wrapper (chapter "In-place operations") and over

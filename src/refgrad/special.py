@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1401
+# --- book/chapters/16m_special_functions.md:1669
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -34,11 +34,12 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.special_functions import lgamma as gammaln
 from refgrad._ops.special_functions import mvlgamma as multigammaln
 from refgrad._ops.statistics import log_softmax, softmax
+from refgrad._ops.zeta_rows import zeta
 
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1442
+# --- book/chapters/16m_special_functions.md:1711
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)
@@ -54,7 +55,7 @@ __all__ = [
     "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammainc",
     "gammaincc", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax",
     "logit", "logsumexp", "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc",
-    "softmax", "xlog1py", "xlogy",
+    "softmax", "xlog1py", "xlogy", "zeta",
 ]
 
 
@@ -90,4 +91,5 @@ from refgrad._ops.out_special import (  # noqa: E402
     sinc,  # noqa: F811
     xlog1py,  # noqa: F811
     xlogy,  # noqa: F811
+    zeta,  # noqa: F811
 )

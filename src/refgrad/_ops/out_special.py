@@ -11,5 +11,5 @@ from refgrad._ops.out_rules import KERNELS
 
 WRAPPED = {name: with_out(getattr(special, name), "special_" + name) for name in (
     *(k[8:] for k in KERNELS if k.startswith("special_")),
-    "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py")}
+    "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py", "zeta")}
 globals().update(WRAPPED)

@@ -12,14 +12,14 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_schemas import SCHEMAS
 
 
-# --- book/chapters/29d_mode_arguments.md:202
+# --- book/chapters/29d_mode_arguments.md:203
 def schema_name(row: str, overload: str) -> str:
     """The schema of ``row`` called as torch's ``overload``."""
     named = f"{row}.{overload}"
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:222
+# --- book/chapters/29d_mode_arguments.md:223
 REQUIRED = object()
 CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
@@ -46,7 +46,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:264
+# --- book/chapters/29d_mode_arguments.md:265
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -77,7 +77,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:300
+# --- book/chapters/29d_mode_arguments.md:301
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -99,7 +99,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:326
+# --- book/chapters/29d_mode_arguments.md:327
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -123,7 +123,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:364
+# --- book/chapters/29d_mode_arguments.md:365
 # NOTE [Parameters a row keeps from a mode]
 # A row's parameter that torch's schema has no place for is left out of what a
 # mode is handed, and made again from the arguments the mode passes back.
@@ -133,7 +133,7 @@ def _strided_geometry(params) -> dict:
     return {"self_geometry": storage_geometry(params["self"])}  # the offset stays as passed
 
 
-# --- book/chapters/29d_mode_arguments.md:379
+# --- book/chapters/29d_mode_arguments.md:380
 def _ldexp_kind(input, other):
     from refgrad._ops.pairs import result_kind
 
@@ -185,7 +185,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:447
+# --- book/chapters/29d_mode_arguments.md:448
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -212,6 +212,7 @@ SCHEMAS.update({
     "linalg_eigh": "A, UPLO='L'", "aminmax": "self, *, dim=None, keepdim=False",
     "diagonal_copy": "self, offset=0, dim1=0, dim2=1", "fmod_by_number": "self, other",
     "xlogy_by_number": "self, other", "xlog1py_by_number": "self, other",
+    "zeta_by_number": "self, other",
     "_trilinear": "i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1",
     "linalg_lstsq": "self, b, rcond=None, *, driver=None",
     "hardsigmoid_backward": "grad_output, self", "norm_dims": "self, p, dim, keepdim=False",
@@ -243,7 +244,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:515
+# --- book/chapters/29d_mode_arguments.md:517
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
@@ -273,7 +274,7 @@ def name_options(names) -> None:
     _NAMED["named"] = names
 
 
-# --- book/chapters/29d_mode_arguments.md:583
+# --- book/chapters/29d_mode_arguments.md:585
 # NOTE [A number first, in its place]
 # The rows that take a number beside a tensor as a parameter (number_xlogy,
 # number_remainder, copysign_number, ...) hand a mode the number where

@@ -130,6 +130,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     # NOTE [A number first, in its place]
     "number_remainder": "self, other", "number_xlogy": "self, other",
     "number_xlog1py": "self, other", "copysign_number": "self, other",
+    "number_zeta": "self, other",
     "ldexp": "self, other", "heaviside": "self, values",
     "threshold": "self, threshold, value", "mvlgamma": "self, p",
 }

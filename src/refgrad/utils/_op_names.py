@@ -35,6 +35,8 @@ ROWS: dict = {  # row: (operator, overload)
     "number_xlogy": ("xlogy", "Scalar_Self"),
     "xlog1py_by_number": ("special_xlog1py", "other_scalar"),
     "number_xlog1py": ("special_xlog1py", "self_scalar"),
+    "zeta_by_number": ("special_zeta", "other_scalar"),
+    "number_zeta": ("special_zeta", "self_scalar"),
     "softmax": ("_softmax", "default"), "log_softmax": ("_log_softmax", "default"),
     "linalg_det": ("_linalg_det", "default"), "linalg_slogdet": ("_linalg_slogdet", "default"),
     "linalg_pinv": ("linalg_pinv", "atol_rtol_tensor"), "linalg_svd": ("_linalg_svd", "default"),
@@ -57,7 +59,7 @@ ROWS: dict = {  # row: (operator, overload)
 }
 
 
-# --- book/chapters/29a_op_names.md:123
+# --- book/chapters/29a_op_names.md:125
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -79,7 +81,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:156
+# --- book/chapters/29a_op_names.md:158
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -108,7 +110,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:199
+# --- book/chapters/29a_op_names.md:201
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -153,7 +155,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:251
+# --- book/chapters/29a_op_names.md:253
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 

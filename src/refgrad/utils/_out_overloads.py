@@ -60,6 +60,7 @@ CHOSEN.update({
     "xlogy": (("number 0 self", "OutScalar_Self"), ("tensor 1 other", "OutTensor"),
               "OutScalar_Other"),
     "special_xlogy": _SPECIAL_XLOGY, "special_xlog1py": _SPECIAL_XLOGY,
+    "special_zeta": _SPECIAL_XLOGY,
     "isin": (("number 0 elements", "Scalar_Tensor_out"),
              ("tensor 1 test_elements", "Tensor_Tensor_out"), "Tensor_Scalar_out"),
     "searchsorted": (("tensor 1 input", "Tensor_out"), "Scalar_out"),
@@ -79,7 +80,7 @@ CHOSEN.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:325
+# --- book/chapters/29h_out_overloads_under_modes.md:326
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -113,7 +114,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:372
+# --- book/chapters/29h_out_overloads_under_modes.md:373
 REQUIRED = object()
 _READ: dict = {}
 
@@ -135,7 +136,7 @@ def read(overload: str):
     return read
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:397
+# --- book/chapters/29h_out_overloads_under_modes.md:398
 _FIRST = ("input", "A")  # the names a call may give torch's self as
 
 
@@ -159,7 +160,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:422
+# --- book/chapters/29h_out_overloads_under_modes.md:423
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -188,7 +189,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:469
+# --- book/chapters/29h_out_overloads_under_modes.md:470
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -211,7 +212,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:499
+# --- book/chapters/29h_out_overloads_under_modes.md:500
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -236,14 +237,14 @@ TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:
                  given[:1], {"full_matrices": given[1] if len(given) > 1 else False, **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:532
+# --- book/chapters/29h_out_overloads_under_modes.md:533
 # NOTE [Two defaults of full_matrices]
 # Of _linalg_svd.U's positional arguments func is called with, A comes first,
 # then full_matrices only where it is true (its schema's default is false);
 # linalg.svd, which func calls, takes full_matrices true unless told.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:553
+# --- book/chapters/29h_out_overloads_under_modes.md:554
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -289,7 +290,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     return returned
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:602
+# --- book/chapters/29h_out_overloads_under_modes.md:603
 # NOTE [A plain tuple from func]
 # torch's func for an op with several outs hands back a plain tuple, and
 # torch's binding names the tuple that reaches the caller (svd_out, max_out).
