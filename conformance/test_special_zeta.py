@@ -252,3 +252,12 @@ def test_out_takes_the_result_and_refuses_a_lower_dtype():
     with raises(RuntimeError, "result type Float can't be cast to the desired output type Long"):
         torch.special.zeta(torch.tensor([2.0]), torch.tensor([1.0]),
                            out=torch.empty(1, dtype=torch.long))
+
+
+@pytest.mark.parametrize("function", ["zeta", "xlog1py"])
+def test_a_number_first_may_be_given_by_its_keyword(function):
+    f = getattr(torch.special, function)
+    q = torch.tensor([1.0, 2.0])
+    by_keyword = f(other=q, self=2)
+    assert by_keyword.tolist() == f(2, q).tolist()
+    assert f(input=q, other=2.5).tolist() == f(q, 2.5).tolist()

@@ -39,6 +39,7 @@ RECIPES = {name: recipe for family in FAMILIES for name, recipe in family.items(
 # forward-mode tests check it). name: (the shapes of the recipe's inputs, its parameters)
 WITHOUT_FORWARD_FORMULA = {
     "igamma": ([(2,)], {}), "igammac": ([(2,)], {}),
+    "special_zeta": ([(2,)], {}), "number_zeta": ([(2,)], {"self": 2}),
     "_cdist_forward": ([(3, 2), (4, 2)], {"p": 2.0}), "_pdist_forward": ([(3, 2)], {"p": 1.0}),
     "_euclidean_dist": ([(3, 2), (4, 2)], {}),
     "rrelu_with_noise_": ([(2,)], {"training": False}),
@@ -61,7 +62,7 @@ WITHOUT_FORWARD_FORMULA = {
     "_embedding_bag": ([(4, 3), (5,)], {}),
 }
 # the name torch's refusal gives a row of another overload
-TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss"}
+TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}
 
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
 DIFFERENTIABLE = differentiable()

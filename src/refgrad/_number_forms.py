@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:177
+# --- book/chapters/16zb_flags_and_numbers_first.md:178
 """The forms of the functions that take a number first, or two tensors, read for out=."""
 
 from refgrad._arguments import Arguments
@@ -15,7 +15,8 @@ _FIRST = {  # name: its second parameter, and whether its number form takes out=
         "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
         "bitwise_right_shift", "remainder")},
     "pow": ("exponent", True), "float_power": ("exponent", True), "xlogy": ("other", True),
-    "special_xlogy": ("other", True),
+    "special_xlogy": ("other", True), "special_xlog1py": ("other", True),
+    "special_zeta": ("other", True),
 }
 _FORMS = {
     **{name: (f"Tensor input, Tensor {second}, {_OUT}",
@@ -37,7 +38,7 @@ _FORMS["true_divide"] = (f"Tensor input, Tensor other, {_OUT}", "Tensor input, N
 BY_POSITION = set(_FORMS)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:222
+# --- book/chapters/16zb_flags_and_numbers_first.md:224
 _SEARCH = "*, bool out_int32 = False, bool right = False"
 _TOLERANCES = tuple(f"Tensor input, *, {kind} atol = None, {kind} rtol = None, "
                     f"bool hermitian = False, {_OUT}" for kind in ("Tensor", "float"))
@@ -79,7 +80,7 @@ _SPEC = KEYWORD_FORMS["true_divide"].spec
 _PARSED[_SPEC] = Arguments(*_SPEC[0], numbers_as_tensors=True)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:272
+# --- book/chapters/16zb_flags_and_numbers_first.md:274
 # NOTE [Keywords read first]
 # A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's
