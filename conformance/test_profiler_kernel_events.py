@@ -179,8 +179,16 @@ def transposes_in_place_of_none():
     m.t(), m.mT, m.swapaxes(0, 0), m.transpose(0, 1)
 
 
-PROGRAMS = [numbers_wrapped, reductions, factories, views_and_copies, products, gradients,
-            composites_under_inference_mode, composites_with_grad,
+def numbers_on_either_side():
+    f, d = torch.tensor([2.0, 3.0]), torch.tensor([2.0, 3.0], dtype=torch.float64)
+    torch.xlogy(f, 2.0), torch.xlogy(2, f), torch.special.xlogy(f, 2.0)
+    torch.special.xlogy(2.0, f), torch.special.xlog1py(f, 2), torch.special.xlog1py(True, f)
+    torch.special.zeta(f, 2.0), torch.special.zeta(2, d), torch.special.zeta(d, 2.0)
+    torch.xlogy(d, 3.0), torch.special.zeta(2.0, d)
+
+
+PROGRAMS = [numbers_wrapped, numbers_on_either_side, reductions, factories, views_and_copies,
+            products, gradients, composites_under_inference_mode, composites_with_grad,
             a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
             truths_reduced, made_from_data, aliases, transposes_in_place_of_none]
 

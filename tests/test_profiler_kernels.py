@@ -46,6 +46,9 @@ def test_a_number_is_wrapped_only_when_its_type_is_not_the_tensors():
     assert kernels._wrapped((d, 2), {}, None)
     assert not kernels._wrapped((i, 2), {}, None)
     assert not kernels._wrapped((f, f), {}, None)
+    wrapped_first = kernels._CONDITIONS["wrap0"]  # a number given first
+    assert wrapped_first((2.0, f), {}, None) and not wrapped_first((2.0, d), {}, None)
+    assert wrapped_first((True, d), {}, None) and not wrapped_first((f, 2.0), {}, None)
 
 
 def test_a_composite_run_apart_leaves_the_stack_and_the_func_as_they_were():

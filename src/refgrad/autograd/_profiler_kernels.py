@@ -41,6 +41,8 @@ clamp_min.default clamp_min_.default: to(0 . . . .)?integral0
 gt_ lt_ ge_ le_ eq_ ne_: empty_like(0 . . . . .)?recast0{empty(. . . . . .)} $CAST?promoted0
   $WRAP?wrap copy_(0 0 .)?recast0
 remainder_ fmod_ xlogy_ floor_divide_: $WRAP?wrap
+xlogy.Scalar_Other special_xlog1py.other_scalar special_zeta.other_scalar: $WRAP?wrap
+xlogy.Scalar_Self special_xlog1py.self_scalar special_zeta.self_scalar: $WRAP?wrap0
 abs_: abs(0 0)
 logical_not_: logical_not(0 0)
 nan_to_num_: nan_to_num(0 . . . 0)
@@ -81,7 +83,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:162
+# --- book/chapters/22e_kernel_events.md:164
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -114,7 +116,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:200
+# --- book/chapters/22e_kernel_events.md:202
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -154,7 +156,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:245
+# --- book/chapters/22e_kernel_events.md:247
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -189,12 +191,12 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:315
-def _wrapped(args, kwargs, result) -> bool:
+# --- book/chapters/22e_kernel_events.md:319
+def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
-    number = args[1] if len(args) > 1 else None
-    if type(number) not in (bool, int, float) or not hasattr(args[0], "_data"):
+    number = args[at] if len(args) > 1 else None
+    if type(number) not in (bool, int, float) or not hasattr(args[1 - at], "_data"):
         return False
     own = {bool: refgrad.bool, int: refgrad.int64, float: refgrad.float64}[type(number)]
     return own is not _promoted(args)
@@ -230,9 +232,10 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:357
+# --- book/chapters/22e_kernel_events.md:361
 _CONDITIONS = {
     "wrap": _wrapped,
+    "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
     "squeezed": lambda args, kwargs, result: not (
         args[2] if len(args) > 2 else kwargs.get("keepdim", False)),
     "cast": lambda args, kwargs, result: _first(result).dtype is not args[0].dtype,
@@ -304,7 +307,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:435
+# --- book/chapters/22e_kernel_events.md:440
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -329,7 +332,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:482
+# --- book/chapters/22e_kernel_events.md:487
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
