@@ -292,6 +292,18 @@ def test_isin():
         torch.isin(2, 3)
 
 
+@pytest.mark.parametrize("call", [
+    "torch.isin(torch.tensor([True]), torch.tensor([False]))",
+    "torch.isin(torch.tensor([True]), torch.tensor([1.0]), invert=True)",
+    "torch.isin(torch.tensor([1, 2]), torch.tensor([], dtype=torch.bool))",
+    "torch.isin(torch.tensor([1, 2]), True)", "torch.isin(True, torch.tensor([1, 2]))",
+    "torch.isin(torch.tensor([True]), 1)",
+])
+def test_isin_takes_no_booleans(call):
+    with raises(RuntimeError, "Unsupported input type encountered for isin(): Bool"):
+        eval(call)
+
+
 def test_unique_and_unique_consecutive():
     a = torch.tensor([3, 1, 2, 3, 1, 1, 5])
     assert torch.unique(a).tolist() == [1, 2, 3, 5]

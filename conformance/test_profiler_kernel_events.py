@@ -187,10 +187,17 @@ def numbers_on_either_side():
     torch.xlogy(d, 3.0), torch.special.zeta(2.0, d)
 
 
-PROGRAMS = [numbers_wrapped, numbers_on_either_side, reductions, factories, views_and_copies,
-            products, gradients, composites_under_inference_mode, composites_with_grad,
-            a_users_mode_under_inference_mode, more_kernels, more_gradients, in_place_kernels,
-            truths_reduced, made_from_data, aliases, transposes_in_place_of_none]
+def few_tests_for_isin():
+    x, t = torch.tensor([1, 2, 3, 4]), torch.tensor([2, 4])
+    torch.isin(x, t), torch.isin(x, 2), torch.isin(x, 2, invert=True), torch.isin(2, t)
+    torch.isin(x.float(), t), torch.isin(2.5, t), torch.isin(x, t.reshape(2, 1), invert=True)
+    torch.isin(x, torch.arange(11)), torch.isin(1.5, torch.arange(9.0))
+
+
+PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
+            views_and_copies, products, gradients, composites_under_inference_mode,
+            composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
+            in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

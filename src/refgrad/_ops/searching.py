@@ -135,7 +135,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1055
+# --- book/chapters/16k_order_statistics.md:1058
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
@@ -149,6 +149,9 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
 
 
 def _isin(elements, test_elements, *, assume_unique=False, invert=False):
+    for value in (elements, test_elements):
+        if np.asarray(value._data if isinstance(value, Tensor) else value).dtype.kind == "b":
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)

@@ -57,6 +57,10 @@ equal: is_same_size(0 1)
 __lshift__ __rshift__: $EMPTY
 searchsorted.Tensor bucketize.Tensor: $EMPTY
 searchsorted.Scalar bucketize.Scalar: $EMPTY $WRAP
+isin.Tensor_Tensor isin.Scalar_Tensor: fill_(r .)?few to(0 . . . .)?few{
+  _to_copy(0 . . . . . .)?common0{empty_strided(. . . . . .) copy_(0 0 .)}} to(1 . . . .)?few{
+  _to_copy(1 . . . . . .)?common1{empty_strided(. . . . . .) copy_(1 1 .)}} view(1 .)?few
+isin.Tensor_Scalar: eq(0 . r)?kept ne(0 . r)?inverted
 pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
 clamp.default: to(0 . . . .)
 where.self: $EMPTY
@@ -83,7 +87,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:164
+# --- book/chapters/22e_kernel_events.md:168
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -116,7 +120,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:202
+# --- book/chapters/22e_kernel_events.md:206
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -156,7 +160,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:247
+# --- book/chapters/22e_kernel_events.md:251
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -191,7 +195,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:319
+# --- book/chapters/22e_kernel_events.md:331
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -206,6 +210,23 @@ def _promoted(args):
     from refgrad._dtype import result_type
 
     return result_type(args[0], args[1])
+
+
+def _own_type(value):
+    """A tensor's dtype, or the one a Python number is wrapped in."""
+    import refgrad
+
+    if hasattr(value, "_data"):
+        return value.dtype
+    return {bool: refgrad.bool, int: refgrad.int64, float: refgrad.float64}[type(value)]
+
+
+def _count(value) -> int:
+    return value.numel() if hasattr(value, "_data") else 1
+
+
+def _inverted(args, kwargs) -> bool:
+    return bool(args[3] if len(args) > 3 else kwargs.get("invert", False))
 
 
 def _dense(tensor) -> bool:
@@ -232,7 +253,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:361
+# --- book/chapters/22e_kernel_events.md:390
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -261,6 +282,11 @@ _CONDITIONS = {
     "reduced": lambda args, kwargs, result: _reduction(args, kwargs) != 0,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
+    "few": lambda args, kwargs, result: _count(args[1]) < int(10.0 * _count(args[0])**0.145),
+    "common0": lambda args, kwargs, result: _own_type(args[0]) is not _promoted(args),
+    "common1": lambda args, kwargs, result: _own_type(args[1]) is not _promoted(args),
+    "kept": lambda args, kwargs, result: not _inverted(args, kwargs),
+    "inverted": lambda args, kwargs, result: _inverted(args, kwargs),
     "integral0": lambda args, kwargs, result: not (
         args[0].dtype.is_floating_point or args[0].dtype.is_complex),
     "recast0": lambda args, kwargs, result: _recast(args),
@@ -307,7 +333,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:440
+# --- book/chapters/22e_kernel_events.md:474
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -332,7 +358,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:487
+# --- book/chapters/22e_kernel_events.md:521
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
