@@ -194,10 +194,23 @@ def few_tests_for_isin():
     torch.isin(x, torch.arange(11)), torch.isin(1.5, torch.arange(9.0))
 
 
+def scatters_fills_and_sorters():
+    m, i0, i01 = torch.tensor([[2.0, 1.0], [1.0, 3.0]]), torch.tensor([0]), torch.tensor([[0, 1]])
+    s, src = torch.tensor([1.0, 3.0, 5.0]), torch.ones(2, 2)
+    m.index_fill_(0, i0, 1.0), m.index_fill_(1, i0, torch.tensor(2.0)), m.index_fill(0, i0, 1.0)
+    m.t().index_fill(1, i0, 1.0), torch.ones(2, 3, 4).index_fill_(1, i0, 2.0)
+    m.scatter_(0, i01, 1.0), m.scatter_(0, i01, src), m.scatter(0, i01, 1.0)
+    m.scatter_add_(0, i01, src), m.scatter_add(0, i01, src)
+    sorter = torch.tensor([0, 1, 2])
+    torch.searchsorted(s, torch.tensor([2.0, 4.0]), sorter=sorter)
+    torch.searchsorted(s, 2.0, sorter=sorter), torch.searchsorted(s, 2.0, side="right")
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
-            in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none]
+            in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
+            scatters_fills_and_sorters]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -55,8 +55,20 @@ bitwise_right_shift_.Tensor_Scalar: bitwise_right_shift(0 . 0){$WRAP?wrap}
 abs: $EMPTY abs(0 z)
 equal: is_same_size(0 1)
 __lshift__ __rshift__: $EMPTY
-searchsorted.Tensor bucketize.Tensor: $EMPTY
-searchsorted.Scalar bucketize.Scalar: $EMPTY $WRAP
+bucketize.Tensor: $EMPTY
+bucketize.Scalar: $EMPTY $WRAP
+searchsorted.Tensor: $EMPTY aminmax(0 . .)?sorter{fill_(. .) fill_(. .)}
+  item(.)?sorter{_local_scalar_dense(.)} item(.)?sorter{_local_scalar_dense(.)}
+searchsorted.Scalar: $EMPTY aminmax(0 . .)?sorter{fill_(. .) fill_(. .)}
+  item(.)?sorter{_local_scalar_dense(.)} item(.)?sorter{_local_scalar_dense(.)} $WRAP
+scatter_.value scatter_.src scatter_add_: to(2 . . . .)
+scatter.value scatter.src scatter_add: copy_(r 0 .) to(2 . . . .)
+index_fill_.int_Scalar: as_strided(2 . . .) as_strided(0 . . .)
+index_fill_.int_Tensor: item(3){_local_scalar_dense(3)} index_fill_(0 . 2 .){as_strided(2 . . .)
+  as_strided(0 . . .)}
+index_fill.int_Scalar: clone(0 .){empty_strided(. . . . . .)?dense
+  empty_like(0 . . . . .)?loose{empty(. . . . . .)} copy_(0 0 .)} index_fill_(0 . 2 .){
+  as_strided(2 . . .) as_strided(0 . . .)}
 isin.Tensor_Tensor isin.Scalar_Tensor: fill_(r .)?few to(0 . . . .)?few{
   _to_copy(0 . . . . . .)?common0{empty_strided(. . . . . .) copy_(0 0 .)}} to(1 . . . .)?few{
   _to_copy(1 . . . . . .)?common1{empty_strided(. . . . . .) copy_(1 1 .)}} view(1 .)?few
@@ -87,7 +99,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:168
+# --- book/chapters/22e_kernel_events.md:180
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -120,7 +132,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:206
+# --- book/chapters/22e_kernel_events.md:218
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -160,7 +172,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:251
+# --- book/chapters/22e_kernel_events.md:263
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -195,7 +207,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:331
+# --- book/chapters/22e_kernel_events.md:347
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -253,7 +265,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:390
+# --- book/chapters/22e_kernel_events.md:406
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -282,6 +294,8 @@ _CONDITIONS = {
     "reduced": lambda args, kwargs, result: _reduction(args, kwargs) != 0,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
+    "sorter": lambda args, kwargs, result: (
+        args[5] if len(args) > 5 else kwargs.get("sorter")) is not None,
     "few": lambda args, kwargs, result: _count(args[1]) < int(10.0 * _count(args[0])**0.145),
     "common0": lambda args, kwargs, result: _own_type(args[0]) is not _promoted(args),
     "common1": lambda args, kwargs, result: _own_type(args[1]) is not _promoted(args),
@@ -333,7 +347,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:474
+# --- book/chapters/22e_kernel_events.md:492
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -358,7 +372,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:521
+# --- book/chapters/22e_kernel_events.md:539
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
