@@ -206,11 +206,17 @@ def scatters_fills_and_sorters():
     torch.searchsorted(s, 2.0, sorter=sorter), torch.searchsorted(s, 2.0, side="right")
 
 
+def multivariate_gammas():
+    m = torch.tensor([[2.0, 1.5], [1.25, 3.0]])
+    torch.mvlgamma(m, 1), torch.mvlgamma(m, 3), m.clone().mvlgamma_(2)
+    torch.special.multigammaln(m.double(), 2), torch.mvlgamma(torch.tensor(3.0), 2)
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
             in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
-            scatters_fills_and_sorters]
+            scatters_fills_and_sorters, multivariate_gammas]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:62
+# --- book/chapters/22e_kernel_events.md:64
 """The ops torch's kernels call, recorded inside an op's event: NOTE [Kernel events]."""
 
 import math
@@ -23,10 +23,14 @@ _MACROS = {  # a condition after a macro's name goes to its first event
     "REDUCED": "as_strided(r . . .)?squeezed",
     "CLONE0": "clone(0 .){empty_like(0 . . . . .){empty(. . . . . .)} copy_(0 0 .)}",
     "CLONE1": "clone(1 .){empty_like(1 . . . . .){empty(. . . . . .)} copy_(1 1 .)}",
+    # the sum of p lgammas of self plus a range of p halves, and the constant added
+    "GAMMAS": "empty(. . . . . .) arange(. . . z){resize_(z . .)} unsqueeze(0 .){"
+              "as_strided(0 . . .)} add(q e .) lgamma_(x) sum(x . . .){as_strided(0 . . .) "
+              "fill_(e .)} add_(0 . .){to(. . . . .)?narrow0{" + _COPY.format(".") + "}}",
 }
 
 
-# --- book/chapters/22e_kernel_events.md:103
+# --- book/chapters/22e_kernel_events.md:109
 _TABLE = """
 add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
@@ -64,6 +68,8 @@ searchsorted.Scalar: $EMPTY aminmax(0 . .)?sorter{fill_(. .) fill_(. .)}
 scatter_.value scatter_.src scatter_add_: to(2 . . . .)
 scatter.value scatter.src scatter_add: copy_(r 0 .) to(2 . . . .)
 index_fill_.int_Scalar: as_strided(2 . . .) as_strided(0 . . .)
+mvlgamma: $GAMMAS
+mvlgamma_: mvlgamma(0 . 0){mvlgamma(0 .){$GAMMAS} can_cast(. .) copy_(0 0 .)}
 index_fill_.int_Tensor: item(3){_local_scalar_dense(3)} index_fill_(0 . 2 .){as_strided(2 . . .)
   as_strided(0 . . .)}
 index_fill.int_Scalar: clone(0 .){empty_strided(. . . . . .)?dense
@@ -99,7 +105,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:180
+# --- book/chapters/22e_kernel_events.md:188
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -132,7 +138,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:218
+# --- book/chapters/22e_kernel_events.md:226
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -172,7 +178,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:263
+# --- book/chapters/22e_kernel_events.md:271
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -202,12 +208,15 @@ def _shape(slot: str, args, result) -> list:
         return [0]
     if slot == "m":  # the rows a layer norm takes its means over, flat
         return [math.prod(result[1].shape)]
+    if slot in "qex":  # mvlgamma's terms: NOTE [Kernel events]
+        sizes, p = list(args[0].shape), int(args[1])
+        return {"q": [p], "e": sizes + [1], "x": sizes + [p]}[slot]
     if slot in indexing.SLOTS:  # an index's: chapter "Events inside indexing and fills"
         return indexing.SLOTS[slot](args, result)
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:347
+# --- book/chapters/22e_kernel_events.md:360
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -222,6 +231,12 @@ def _promoted(args):
     from refgrad._dtype import result_type
 
     return result_type(args[0], args[1])
+
+
+def _float64():
+    import refgrad
+
+    return refgrad.float64
 
 
 def _own_type(value):
@@ -265,7 +280,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:406
+# --- book/chapters/22e_kernel_events.md:425
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -294,6 +309,7 @@ _CONDITIONS = {
     "reduced": lambda args, kwargs, result: _reduction(args, kwargs) != 0,
     "first": lambda args, kwargs, result: args[1] == 1,
     "zeroth": lambda args, kwargs, result: args[1] == 0,
+    "narrow0": lambda args, kwargs, result: args[0].dtype is not _float64(),
     "sorter": lambda args, kwargs, result: (
         args[5] if len(args) > 5 else kwargs.get("sorter")) is not None,
     "few": lambda args, kwargs, result: _count(args[1]) < int(10.0 * _count(args[0])**0.145),
@@ -347,7 +363,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:492
+# --- book/chapters/22e_kernel_events.md:512
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -372,7 +388,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:539
+# --- book/chapters/22e_kernel_events.md:559
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
