@@ -14,6 +14,7 @@ from refgrad._ops.spectral import eigh
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
 from refgrad.autograd._formula_steps import modes_on
+from refgrad.autograd._profiler_composites import composite_event, profiled
 
 
 def _cutoff(values, a, atol, rtol):
@@ -42,7 +43,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:624
+# --- book/chapters/16p_decompositions.md:625
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -50,8 +51,12 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:646
+# --- book/chapters/16p_decompositions.md:647
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    if modes_on() and (overload := _overload(rcond, atol, rtol)) and profiled("linalg_pinv"):
+        shown = (input, rcond, hermitian) if rcond is not None else (input, atol, rtol, hermitian)
+        return composite_event("linalg_pinv." + overload, shown, pinv, input, rcond, hermitian,
+                               atol=atol, rtol=rtol)  # NOTE [pinv's overloads under a profile]
     if atol is not None and rtol is rcond is None:
         from refgrad._tensor import Tensor
 
@@ -64,6 +69,8 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     _factorable(input, hermitian)
     rtol = rcond if rcond is not None else rtol
     if modes_on():  # NOTE [pinv's tolerances under a mode]
+        if hasattr(rcond, "_data"):  # a tensor rcond: atol a zero of its own
+            atol = _filled_seen("zeros", (), rcond)
         atol, rtol = _tolerances_seen(input, atol, rtol)
         return call(LINALG_PINV, (input,), {"atol": atol, "rtol": rtol,
                                             "hermitian": bool(hermitian)})
@@ -71,12 +78,13 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:670
+# --- book/chapters/16p_decompositions.md:677
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
 # not positive) and calls the overload for tensors, which is what a mode sees,
-# tensors given as they are. refgrad hands the mode the same tensors.
+# tensors given as they are; given a tensor rcond, it makes atol a 0-d float64
+# zero (aten.zeros). refgrad hands the mode the same tensors.
 def _tolerances_seen(input, atol, rtol):
     from refgrad._tensor import Tensor
 
@@ -85,23 +93,40 @@ def _tolerances_seen(input, atol, rtol):
     if rtol is None:
         rtol = 0.0 if atol > 0 else float(np.finfo(input.dtype.numpy).eps) * max(
             input.shape[-2:])
-    return _full_seen(0.0 if atol is None else float(atol), input), _full_seen(
-        float(rtol), input)
+    return _filled_seen("full", (0.0 if atol is None else float(atol),), input), _filled_seen(
+        "full", (float(rtol),), input)
 
 
-def _full_seen(value, like):
-    from refgrad import float64, strided
-    from refgrad._creation import full
+def _filled_seen(name, fill, like):
+    """A 0-d float64 tensor on ``like``'s device, made by ``full`` or ``zeros`` as a mode
+    sees torch make it."""
+    from refgrad import _creation, float64, strided
     from refgrad.utils._python_dispatch import dispatch_op
 
-    return dispatch_op("full", lambda size, fill, **named: full((), fill, dtype=float64,
-                                                                  device=like.device),
-                       ([], value), {"dtype": float64, "layout": strided, "device": like.device})
+    def make(size, *value, **named):
+        return getattr(_creation, name)((), *value, dtype=float64, device=like.device)
+
+    return dispatch_op(name, make, ([], *fill),
+                       {"dtype": float64, "layout": strided, "device": like.device})
 
 
-# --- book/chapters/16p_decompositions.md:701
+# NOTE [pinv's overloads under a profile]
+# torch's linalg_pinv for a float rcond (pinverse's), a tensor rcond, or float
+# tolerances is a composite of its own that makes the tolerances as tensors and
+# calls the overload for tensors: a profile shows its event around theirs, a
+# dispatch mode only what is inside.
+def _overload(rcond, atol, rtol):
+    """The overload of linalg_pinv that a call reaches when it is such a composite."""
+    if rcond is not None:
+        return "rcond_tensor" if hasattr(rcond, "_data") else "default"
+    if atol is rtol is None or hasattr(atol, "_data") or hasattr(rtol, "_data"):
+        return None
+    return "atol_rtol_float"
+
+
+# --- book/chapters/16p_decompositions.md:726
 def pinverse(input, rcond=1e-15):
-    return pinv(input, rtol=rcond)
+    return pinv(input, rcond)
 
 
 def _factorable(A, hermitian) -> None:
@@ -120,7 +145,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:723
+# --- book/chapters/16p_decompositions.md:748
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 
