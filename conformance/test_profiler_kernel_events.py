@@ -212,11 +212,19 @@ def multivariate_gammas():
     torch.special.multigammaln(m.double(), 2), torch.mvlgamma(torch.tensor(3.0), 2)
 
 
+def integers_beside_numbers():
+    i, u, b = torch.tensor([1, 2]), torch.tensor([1, 2], dtype=torch.uint8), torch.tensor([True])
+    torch.xlogy(i, 2), torch.xlogy(2, i), torch.xlogy(i, 2.5), torch.xlogy(2.5, i)
+    torch.xlogy(i, i)
+    torch.special.zeta(3, u), torch.special.xlog1py(b, 3), torch.special.zeta(i, 2.0)
+    torch.special.xlogy(u, -2)
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
             in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
-            scatters_fills_and_sorters, multivariate_gammas]
+            scatters_fills_and_sorters, multivariate_gammas, integers_beside_numbers]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from conformance._support import raises
+from conformance._support import raises, recording_mode
 
 NO_BOOL_POWER = "\"pow\" not implemented for 'Bool'"
 
@@ -81,6 +81,23 @@ def test_a_number_first_beside_unsigned_ints_is_not_wrapped():
     result = torch.xlogy(-2, torch.tensor([1, 0], dtype=torch.uint8))
     assert result.tolist() == [0.0, float("inf")]  # -2 * log(1), -2 * log(0)
     assert torch.xlogy(300, torch.tensor([1], dtype=torch.int8)).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("call, op", [
+    (lambda i: torch.xlogy(i, 2), "aten.xlogy.Scalar_Other"),
+    (lambda i: torch.xlogy(2.5, i), "aten.xlogy.Scalar_Self"),
+    (lambda i: torch.special.xlog1py(i, -2), "aten.special_xlog1py.other_scalar"),
+    (lambda i: torch.special.zeta(3, i), "aten.special_zeta.self_scalar"),
+])
+def test_an_integer_tensor_beside_a_number_reaches_a_mode_as_it_is(call, op):
+    # The conversion to floats is the kernel's, below the mode.
+    mode = recording_mode(lambda func, args, kwargs: (str(func), [
+        a.dtype if isinstance(a, torch.Tensor) else a for a in args]), True)()
+    integers = torch.tensor([1, 2], dtype=torch.uint8)
+    with mode:
+        result = call(integers)
+    assert [seen[0] for seen in mode.seen] == [op]
+    assert torch.uint8 in mode.seen[0][1] and result.dtype == torch.float32
 
 
 @pytest.mark.parametrize("target, name", [

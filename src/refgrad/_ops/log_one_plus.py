@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:760
+# --- book/chapters/16i_cumulative.md:759
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_scalar
 from refgrad._ops.rounding import _pick
-from refgrad._ops.special import BOTH, XLOGY_FORMS, _float, floats_beside_numbers
+from refgrad._ops.special import BOTH, XLOGY_FORMS, _float, number_for_floats
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
@@ -37,7 +37,7 @@ def _for_x(g, self, other):  # NOTE [xlogy's mask after its product]
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:796
+# --- book/chapters/16i_cumulative.md:795
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 
@@ -75,4 +75,4 @@ XLOG1PY_BY_NUMBER = register(Op(
 
 def xlog1py(input, other):
     rows = (XLOG1PY, XLOG1PY_BY_NUMBER, NUMBER_XLOG1PY)
-    return _pick("special_xlog1py", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
+    return _pick("special_xlog1py", rows, XLOGY_FORMS, input, other, beside=number_for_floats)

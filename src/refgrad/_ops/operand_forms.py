@@ -27,8 +27,8 @@ def type_names(*values) -> list:
     return ["Tensor" if isinstance(v, Tensor) else c_type_name(type(v)) for v in values]
 
 
-# --- book/chapters/16e_rounding_and_bits.md:354
-def _pick(name, rows, forms, input, other, operation=None):
+# --- book/chapters/16e_rounding_and_bits.md:356
+def _pick(name, rows, forms, input, other, operation=None, beside=number_beside):
     """Run whichever of ``rows`` (tensor and tensor, tensor and number, number first) fits."""
     both, by_number, number_first = rows
     operation = operation or name
@@ -38,10 +38,10 @@ def _pick(name, rows, forms, input, other, operation=None):
             out = call(both, (input, other), _named(both, operation))
             return without_empty_edges(out) if both.node == "NotImplemented" else out
         if is_number(other):
-            params = {"other": number_beside(other, input), **_named(by_number, operation)}
+            params = {"other": beside(other, input), **_named(by_number, operation)}
             return call(by_number, (input,), params)
     elif isinstance(other, Tensor) and is_number(input) and number_first is not None:
-        params = {"self": number_beside(input, other), **_named(number_first, operation)}
+        params = {"self": beside(input, other), **_named(number_first, operation)}
         return call(number_first, (other,), params)
     raise invalid_combination(name, type_names(input, other), forms)
 

@@ -14,6 +14,7 @@ from refgrad._ops.arithmetic import BOTH_WANTED, _last_first, add_scalar, mul_sc
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
 from refgrad._ops.half_steps import in_float32
+from refgrad._ops.operands import number_beside
 from refgrad._ops.pointwise import _sign
 from refgrad._ops.rounding import _no_derivative, _pick, without_empty_edges
 from refgrad._ops.scattering import tensor_argument
@@ -23,7 +24,7 @@ from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_tensors import efficient_zeros
 
 
-# --- book/chapters/16i_cumulative.md:593
+# --- book/chapters/16i_cumulative.md:594
 def _floats_only(ufunc, kernel):
     @in_float32
     def forward(a, b):
@@ -63,7 +64,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:653
+# --- book/chapters/16i_cumulative.md:654
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -93,7 +94,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:684
+# --- book/chapters/16i_cumulative.md:685
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -130,24 +131,19 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:725
+# --- book/chapters/16i_cumulative.md:729
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
-    return _pick("xlogy", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
+    return _pick("xlogy", rows, XLOGY_FORMS, input, other, beside=number_for_floats)
 
 
-def floats_beside_numbers(input, other) -> tuple:
-    """An integer tensor beside a number taken as floats first: ``xlogy(uint8, -2)`` reads
-    -2 as it is, never wrapped into ``uint8``. An integer tensor records nothing."""
-    if isinstance(input, Tensor) != isinstance(other, Tensor):
-        tensor = input if isinstance(input, Tensor) else other
-        if not tensor.dtype.is_floating_point:
-            floats = tensor.to(get_default_dtype())
-            return (floats, other) if tensor is input else (input, floats)
-    return input, other
+def number_for_floats(number, t):
+    """A number beside ``t`` for a row that computes in floats: wrapped as beside any
+    floating tensor, and kept as it is beside an integer or boolean one."""
+    return number_beside(number, t) if t.dtype.is_floating_point else number
 
 
-# --- book/chapters/16i_cumulative.md:968
+# --- book/chapters/16i_cumulative.md:967
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -163,7 +159,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:985
+# --- book/chapters/16i_cumulative.md:984
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -183,7 +179,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1021
+# --- book/chapters/16i_cumulative.md:1020
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -205,7 +201,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1052
+# --- book/chapters/16i_cumulative.md:1051
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

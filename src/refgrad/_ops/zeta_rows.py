@@ -12,7 +12,7 @@ from refgrad._device import CPU
 from refgrad._ops.arithmetic import add_scalar, mul_scalar
 from refgrad._ops.incomplete_gamma import _wants_input
 from refgrad._ops.operand_forms import _pick
-from refgrad._ops.special import XLOGY_FORMS, _float, floats_beside_numbers
+from refgrad._ops.special import XLOGY_FORMS, _float, number_for_floats
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.zeta import zeta_of_order
 from refgrad._typename import not_implemented_for
@@ -75,4 +75,4 @@ ZETA_BY_NUMBER = register(Op(
 def zeta(input, other):
     """Hurwitz's zeta(input, other): a tensor or a number on either side, not both numbers."""
     rows = (ZETA, ZETA_BY_NUMBER, NUMBER_ZETA)
-    return _pick("special_zeta", rows, XLOGY_FORMS, *floats_beside_numbers(input, other))
+    return _pick("special_zeta", rows, XLOGY_FORMS, input, other, beside=number_for_floats)

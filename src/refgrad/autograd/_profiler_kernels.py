@@ -45,8 +45,7 @@ clamp_min.default clamp_min_.default: to(0 . . . .)?integral0
 gt_ lt_ ge_ le_ eq_ ne_: empty_like(0 . . . . .)?recast0{empty(. . . . . .)} $CAST?promoted0
   $WRAP?wrap copy_(0 0 .)?recast0
 remainder_ fmod_ xlogy_ floor_divide_: $WRAP?wrap
-xlogy.Scalar_Other special_xlog1py.other_scalar special_zeta.other_scalar: $WRAP?wrap
-xlogy.Scalar_Self special_xlog1py.self_scalar special_zeta.self_scalar: $WRAP?wrap0
+xlogy special_xlog1py special_zeta: $CAST?cast0 $WRAP?lifted0 $CAST1?cast1 $WRAP?lifted1
 abs_: abs(0 0)
 logical_not_: logical_not(0 0)
 nan_to_num_: nan_to_num(0 . . . 0)
@@ -105,7 +104,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:188
+# --- book/chapters/22e_kernel_events.md:187
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -138,7 +137,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:226
+# --- book/chapters/22e_kernel_events.md:225
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -178,7 +177,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:271
+# --- book/chapters/22e_kernel_events.md:270
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -216,7 +215,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:360
+# --- book/chapters/22e_kernel_events.md:363
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -246,6 +245,10 @@ def _own_type(value):
     if hasattr(value, "_data"):
         return value.dtype
     return {bool: refgrad.bool, int: refgrad.int64, float: refgrad.float64}[type(value)]
+
+
+def _lifted(value, result) -> bool:
+    return not hasattr(value, "_data") and _own_type(value) is not _first(result).dtype
 
 
 def _count(value) -> int:
@@ -280,10 +283,12 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:425
+# --- book/chapters/22e_kernel_events.md:432
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
+    "lifted0": lambda args, kwargs, result: _lifted(args[0], result),
+    "lifted1": lambda args, kwargs, result: _lifted(args[1], result),
     "squeezed": lambda args, kwargs, result: not (
         args[2] if len(args) > 2 else kwargs.get("keepdim", False)),
     "cast": lambda args, kwargs, result: _first(result).dtype is not args[0].dtype,
@@ -363,7 +368,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:512
+# --- book/chapters/22e_kernel_events.md:521
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -388,7 +393,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:559
+# --- book/chapters/22e_kernel_events.md:568
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
