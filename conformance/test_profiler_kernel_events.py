@@ -220,11 +220,18 @@ def integers_beside_numbers():
     torch.special.xlogy(u, -2)
 
 
+def tensors_read_as_numbers():
+    a, b = torch.tensor(1.0), torch.tensor(2.0)
+    torch.tensor([a, b]), torch.tensor([[1.0, a], [b, 4.0]]), torch.tensor(((a, b),))
+    torch.tensor([torch.tensor([1.0])]), torch.as_tensor([a, 3.0]), a.new_tensor([b, a])
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
             in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
-            scatters_fills_and_sorters, multivariate_gammas, integers_beside_numbers]
+            scatters_fills_and_sorters, multivariate_gammas, integers_beside_numbers,
+            tensors_read_as_numbers]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -219,7 +219,7 @@ def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memor
     if _liftable(data, pin_memory):
         made = _lifted_array(data, made)
     else:  # under a profile, the empty and the to torch's binding makes: chapter "Events
-        made_from_data(made)  # inside torch's kernels"
+        made_from_data(made, data)  # inside torch's kernels"
         made = lift_fresh(made)
     made.detach_()  # a mode sees it where autograd is off
     detached_in_place(made)

@@ -90,6 +90,6 @@ def as_tensor(data, *, dtype=None, device=None) -> Tensor:
         from refgrad.utils._factory_modes import lift_fresh
 
         made = tensor(data, dtype=dtype, device=device)
-        made_from_data(made)  # its events under a profile, as torch.tensor's
+        made_from_data(made, data)  # its events under a profile, as torch.tensor's
         return lift_fresh(made)
     return tensor(data, dtype=dtype, device=device)

@@ -2,19 +2,39 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:626
+# --- book/chapters/22e_kernel_events.md:629
 """The events torch.tensor's binding records around the lift_fresh a mode sees."""
 
 from refgrad.autograd._profiler_recorder import current_recorder
 
 
-def made_from_data(made) -> None:
-    """The ``empty`` and the ``to`` recorded before ``made`` is lifted."""
+def made_from_data(made, data=None) -> None:
+    """The ``empty``, an ``item`` for each tensor among ``data``'s elements, and the ``to``
+    recorded before ``made`` is lifted."""
     recorder = current_recorder()
     if recorder is not None:
         shapes = recorder.record_shapes
         _alone(recorder, "aten::empty", [[]] * 6 if shapes else None)
+        for element in _tensors_among(data):  # each read as a number
+            shown = [list(element.shape)] if shapes else None
+            outer = recorder.begin("aten::item", shown)
+            _alone(recorder, "aten::_local_scalar_dense", shown)
+            recorder.end(outer)
         _alone(recorder, "aten::to", [list(made.shape)] + [[]] * 5 if shapes else None)
+
+
+def _tensors_among(data) -> list:
+    """The tensors among nested lists' elements, in row-major order."""
+    from refgrad._tensor import Tensor
+
+    found, waiting = [], [data]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, Tensor):
+            found.append(item)
+        elif isinstance(item, list | tuple):
+            waiting.extend(reversed(item))
+    return found
 
 
 def detached_in_place(made) -> None:
