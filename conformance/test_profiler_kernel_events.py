@@ -226,12 +226,19 @@ def tensors_read_as_numbers():
     torch.tensor([torch.tensor([1.0])]), torch.as_tensor([a, 3.0]), a.new_tensor([b, a])
 
 
+def log_sum_exps():
+    m = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    torch.logsumexp(m, 1), torch.logsumexp(m, (0, 1), keepdim=True), m.logsumexp(-1, True)
+    torch.logsumexp(torch.tensor([1, 2]), 0), torch.special.logsumexp(m.double(), 0)
+    torch.logsumexp(torch.ones(2, 3, 4), (0, 2))
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
             in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
             scatters_fills_and_sorters, multivariate_gammas, integers_beside_numbers,
-            tensors_read_as_numbers]
+            tensors_read_as_numbers, log_sum_exps]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -31,6 +31,8 @@ def _shift(a, axes):
 
 
 def _logsumexp(a, dim, keepdim):
+    if a.dtype.kind in "biu":  # the kernel's own conversion, below any mode
+        a = a.astype(get_default_dtype().numpy)
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
     e = np.exp(a - top)  # laid out as the input, as torch's difference is
@@ -47,7 +49,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:426
+# --- book/chapters/16b_reductions.md:428
 @in_float32
 def _log_softmax(a, dim):
     axis = dim % a.ndim if a.ndim else None
@@ -67,7 +69,7 @@ def _softmax(a, dim):
     return row_major_result(e / total)
 
 
-# --- book/chapters/16b_reductions.md:448
+# --- book/chapters/16b_reductions.md:450
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -85,10 +87,8 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:816
+# --- book/chapters/16b_reductions.md:820
 def logsumexp(input, dim, keepdim=False):
-    if not input.dtype.is_floating_point:
-        input = input.to(get_default_dtype())
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():
         ones = ", ".join("1" * input.ndim)  # torch's kernel keeps every dim, then can't drop them

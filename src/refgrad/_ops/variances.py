@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:934
+# --- book/chapters/16b_reductions.md:936
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,7 +24,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:1141
+# --- book/chapters/16b_reductions.md:1143
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, ordered=True)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -36,7 +36,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:1169
+# --- book/chapters/16b_reductions.md:1171
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -70,7 +70,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:1204
+# --- book/chapters/16b_reductions.md:1206
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -81,7 +81,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1459
+# --- book/chapters/16b_reductions.md:1461
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -107,7 +107,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1486
+# --- book/chapters/16b_reductions.md:1488
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:

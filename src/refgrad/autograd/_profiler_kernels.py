@@ -68,6 +68,11 @@ scatter_.value scatter_.src scatter_add_: to(2 . . . .)
 scatter.value scatter.src scatter_add: copy_(r 0 .) to(2 . . . .)
 index_fill_.int_Scalar: as_strided(2 . . .) as_strided(0 . . .)
 mvlgamma: $GAMMAS
+logsumexp: empty(. . . . . .) logsumexp(0 . . z){$CAST?integral0 real(0) amax(0 . .){fill_(k .)}
+  squeeze(k .)?squeezed{as_strided(k . . .)} abs(r){empty(. . . . . .) abs(r z)}
+  eq(r .){to(. . . . .)?narrow0{_to_copy(. . . . . . .){empty_strided(. . . . . .) copy_(. . .)}}}
+  masked_fill_(r r .) sub(0 k .) exp_(0) sum(0 . . . z){as_strided(r . . .)?squeezed fill_(k .)}
+  log_(r) add_(r r .)}
 mvlgamma_: mvlgamma(0 . 0){mvlgamma(0 .){$GAMMAS} can_cast(. .) copy_(0 0 .)}
 index_fill_.int_Tensor: item(3){_local_scalar_dense(3)} index_fill_(0 . 2 .){as_strided(2 . . .)
   as_strided(0 . . .)}
@@ -104,7 +109,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:187
+# --- book/chapters/22e_kernel_events.md:192
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -137,7 +142,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:225
+# --- book/chapters/22e_kernel_events.md:230
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -177,7 +182,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:270
+# --- book/chapters/22e_kernel_events.md:275
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -215,7 +220,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:363
+# --- book/chapters/22e_kernel_events.md:369
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -283,7 +288,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:432
+# --- book/chapters/22e_kernel_events.md:438
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -368,7 +373,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:521
+# --- book/chapters/22e_kernel_events.md:527
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -393,7 +398,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:568
+# --- book/chapters/22e_kernel_events.md:574
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
