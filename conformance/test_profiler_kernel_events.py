@@ -233,12 +233,19 @@ def log_sum_exps():
     torch.logsumexp(torch.ones(2, 3, 4), (0, 2))
 
 
+def divisions_and_zero_dimensional_operands():
+    i, u, b = torch.tensor([1, 2]), torch.tensor([3, 250], dtype=torch.uint8), torch.tensor([True])
+    f, z, zf = torch.tensor([1.0, 2.0]), torch.tensor(2), torch.tensor(2.0, dtype=torch.float64)
+    i / i, i / 2, u / 300, torch.div(i, i, rounding_mode=None), i / 2.5, i / z, b / b, z / i
+    torch.div(i, 2, rounding_mode=None), f / z, f * z, z * f, f + zf, i * z, f / i, i / True
+
+
 PROGRAMS = [numbers_wrapped, numbers_on_either_side, few_tests_for_isin, reductions, factories,
             views_and_copies, products, gradients, composites_under_inference_mode,
             composites_with_grad, a_users_mode_under_inference_mode, more_kernels, more_gradients,
             in_place_kernels, truths_reduced, made_from_data, aliases, transposes_in_place_of_none,
             scatters_fills_and_sorters, multivariate_gammas, integers_beside_numbers,
-            tensors_read_as_numbers, log_sum_exps]
+            tensors_read_as_numbers, log_sum_exps, divisions_and_zero_dimensional_operands]
 
 
 def test_a_profile_begun_inside_a_users_mode_under_inference_mode():

@@ -84,6 +84,9 @@ def test_a_number_first_beside_unsigned_ints_is_not_wrapped():
 
 
 @pytest.mark.parametrize("call, op", [
+    (lambda i: i / i, "aten.div.Tensor"), (lambda i: i / 300, "aten.div.Tensor"),
+    (lambda i: torch.true_divide(i, -2), "aten.div.Tensor"),
+    (lambda i: torch.div(i, i, rounding_mode=None), "aten.div.Tensor_mode"),
     (lambda i: torch.logsumexp(i, 0), "aten.logsumexp.default"),
     (lambda i: torch.special.logsumexp(i, 0, True), "aten.logsumexp.default"),
     (lambda i: torch.xlogy(i, 2), "aten.xlogy.Scalar_Other"),

@@ -103,8 +103,7 @@ def div(input, other, *, rounding_mode=NOT_GIVEN):
             from refgrad._ops.rounding import rounded_division
 
             return rounded_division(input, other, rounding_mode)
-        input, other = floats_if_integers(input, other)
-        return call(ar.DIV, (input, other), None, dying_array(input, other))
+        return true_division(input, other)
     except TypeError:
         given = {} if rounding_mode is NOT_GIVEN else {"rounding_mode": rounding_mode}
         refuse_arguments("div", (input, other), given)
@@ -125,7 +124,28 @@ def _given_alpha(alpha) -> dict:
     return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
-# --- book/chapters/16_functions.md:183
+# --- book/chapters/16_functions.md:184
+# NOTE [Integers divided below a mode]
+# torch's division converts integral operands inside its kernel, so a mode sees
+# them as they came; refgrad hands them over so, and converts them in the func
+# the mode calls. No integer tensor requires grad, so nothing is recorded there.
+def true_division(input, other):
+    """``input / other``, integers divided as floats of the default dtype."""
+    input, other = _dtype.python_number(input), _dtype.python_number(other)
+    if integers_for_a_mode(input, other):
+        from refgrad.utils._python_dispatch import dispatch_op
+
+        return dispatch_op("div.Tensor", lambda a, b: true_division(a, b), (input, other), {})
+    input, other = floats_if_integers(input, other)
+    return call(ar.DIV, (input, other), None, dying_array(input, other))
+
+
+def integers_for_a_mode(input, other) -> bool:
+    """Whether a mode is to be handed a division of integers as it came."""
+    return bool(switched_on.dispatch_modes and state.dispatch_modes) and isinstance(
+        input, Tensor) and _integral(input) and _integral(other)
+
+
 def floats_if_integers(input, other) -> tuple:
     """The operands of a true division, NumPy scalars read as numbers."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -149,7 +169,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:226
+# --- book/chapters/16_functions.md:248
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -176,7 +196,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     return out
 
 
-# --- book/chapters/16_functions.md:258
+# --- book/chapters/16_functions.md:280
 def _no_bool_power() -> NotImplementedError:
     # torch has no bool kernel for a power (a bool exponent number is another matter)
     return NotImplementedError("\"pow\" not implemented for 'Bool'")
@@ -196,7 +216,7 @@ def _check_exponent(input, exponent) -> None:
             _dtype.checked_number(exponent, kind)
 
 
-# --- book/chapters/16_functions.md:282
+# --- book/chapters/16_functions.md:304
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -204,7 +224,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:296
+# --- book/chapters/16_functions.md:318
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -252,7 +272,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:349
+# --- book/chapters/16_functions.md:371
 def _shape_error(caught) -> bool:
     """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
     return caught.__suppress_context__ or str(caught).startswith("operands could not be")
@@ -278,7 +298,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:569
+# --- book/chapters/16_functions.md:591
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -292,7 +312,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1195
+# --- book/chapters/16_functions.md:1217
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -302,7 +322,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1236
+# --- book/chapters/16_functions.md:1258
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

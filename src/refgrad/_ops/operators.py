@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1438
+# --- book/chapters/16_functions.md:1460
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -10,7 +10,7 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
-from refgrad._ops.functions import floats_if_integers
+from refgrad._ops.functions import true_division
 from refgrad._ops.operands import DEFAULT_ALPHA
 
 
@@ -35,7 +35,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1476
+# --- book/chapters/16_functions.md:1498
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))
@@ -45,8 +45,7 @@ def mul(self, other):
 
 def truediv(self, other):
     try:
-        self, other = floats_if_integers(self, other)
-        return call(ar.DIV, (self, other), None, dying_array(self, other))
+        return true_division(self, other)
     except TypeError:
         return NotImplemented
 

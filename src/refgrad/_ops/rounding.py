@@ -11,7 +11,7 @@ from refgrad import _dtype
 from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import div, floats_if_integers
+from refgrad._ops.functions import div, floats_if_integers, integers_for_a_mode
 from refgrad._ops.not_implemented import (  # noqa: F401 - named from here too
     BARE,
     UNSHOWN,
@@ -204,6 +204,11 @@ def rounded_division(input, other, rounding_mode):
         got = [*type_names(input, other), f"rounding_mode={type(rounding_mode).__name__}"]
         raise invalid_combination("div", got, _FORMS["div"])
     if rounding_mode is None:
+        if integers_for_a_mode(input, other):  # NOTE [Integers divided below a mode]
+            from refgrad.utils._python_dispatch import dispatch_op
+
+            return dispatch_op("div.Tensor_mode", lambda a, b, **named: rounded_division(
+                a, b, None), (input, other), {"rounding_mode": None})
         input, other = floats_if_integers(input, other)
     elif rounding_mode not in ROUNDING_MODES:
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
@@ -216,7 +221,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:795
+# --- book/chapters/16e_rounding_and_bits.md:800
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -237,6 +242,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:819
+# --- book/chapters/16e_rounding_and_bits.md:824
 def true_divide(input, other):
     return div(input, other)

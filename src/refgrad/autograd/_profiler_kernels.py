@@ -32,7 +32,8 @@ _MACROS = {  # a condition after a macro's name goes to its first event
 
 # --- book/chapters/22e_kernel_events.md:109
 _TABLE = """
-add sub mul div add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
+add sub mul add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
+div: $CAST?cast0 $CAST1?cast1 $WRAP?lifted1
 gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
 rsub: sub(. 0 .){$WRAP?wrap}
 expand select slice unsqueeze squeeze permute diagonal: $VIEW
@@ -109,7 +110,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:192
+# --- book/chapters/22e_kernel_events.md:193
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -142,7 +143,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:230
+# --- book/chapters/22e_kernel_events.md:231
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -182,7 +183,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:275
+# --- book/chapters/22e_kernel_events.md:276
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -220,7 +221,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:369
+# --- book/chapters/22e_kernel_events.md:372
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -288,7 +289,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:438
+# --- book/chapters/22e_kernel_events.md:441
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -362,7 +363,7 @@ def _recast(args) -> bool:
 
 def _converted(args, i: int, result) -> bool:
     value = args[i] if len(args) > i else None
-    return hasattr(value, "_data") and value.dim() > 0 and value.dtype is not result.dtype
+    return hasattr(value, "_data") and value.dtype is not _first(result).dtype
 
 
 def _reduction(args, kwargs) -> int:
@@ -373,7 +374,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:527
+# --- book/chapters/22e_kernel_events.md:530
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -398,7 +399,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:574
+# --- book/chapters/22e_kernel_events.md:577
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
