@@ -274,6 +274,8 @@ TORCH_CALLS = {
     "xlog1py_by_number": lambda a, other: torch.special.xlog1py(a, other),
     "igamma": lambda x: torch.special.gammainc(torch.full_like(x.detach(), 2.5), x),
     "igammac": lambda x: torch.igammac(torch.full_like(x.detach(), 1.5), x),
+    "special_zeta": lambda q: torch.special.zeta(torch.full_like(q.detach(), 2.5), q),
+    "number_zeta": lambda q, self: torch.special.zeta(self, q),
     "elu_": lambda a: torch.selu_(a.clone()),
     "celu_": lambda a, alpha: torch.celu_(a.clone(), alpha),
     "threshold_": lambda a, threshold: torch.threshold_(a.clone(), threshold, 2.0),
