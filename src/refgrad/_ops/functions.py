@@ -103,7 +103,10 @@ def div(input, other, *, rounding_mode=NOT_GIVEN):
             from refgrad._ops.rounding import rounded_division
 
             return rounded_division(input, other, rounding_mode)
-        return true_division(input, other)
+        if integers_for_a_mode(input, other):
+            return divided_below_a_mode(input, other)
+        input, other = floats_if_integers(input, other)
+        return call(ar.DIV, (input, other), None, dying_array(input, other))
     except TypeError:
         given = {} if rounding_mode is NOT_GIVEN else {"rounding_mode": rounding_mode}
         refuse_arguments("div", (input, other), given)
@@ -124,26 +127,25 @@ def _given_alpha(alpha) -> dict:
     return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
-# --- book/chapters/16_functions.md:184
+# --- book/chapters/16_functions.md:187
 # NOTE [Integers divided below a mode]
 # torch's division converts integral operands inside its kernel, so a mode sees
 # them as they came; refgrad hands them over so, and converts them in the func
 # the mode calls. No integer tensor requires grad, so nothing is recorded there.
-def true_division(input, other):
-    """``input / other``, integers divided as floats of the default dtype."""
-    input, other = _dtype.python_number(input), _dtype.python_number(other)
-    if integers_for_a_mode(input, other):
-        from refgrad.utils._python_dispatch import dispatch_op
-
-        return dispatch_op("div.Tensor", lambda a, b: true_division(a, b), (input, other), {})
-    input, other = floats_if_integers(input, other)
-    return call(ar.DIV, (input, other), None, dying_array(input, other))
-
-
+# The division itself stays in its caller's frame: NOTE [Dying operands] counts
+# the references to its operands there.
 def integers_for_a_mode(input, other) -> bool:
     """Whether a mode is to be handed a division of integers as it came."""
     return bool(switched_on.dispatch_modes and state.dispatch_modes) and isinstance(
-        input, Tensor) and _integral(input) and _integral(other)
+        input, Tensor) and _integral(input) and _integral(_dtype.python_number(other))
+
+
+def divided_below_a_mode(input, other):
+    """``input / other`` of integers, handed to the innermost mode as they came."""
+    from refgrad.utils._python_dispatch import dispatch_op
+
+    other = _dtype.python_number(other)
+    return dispatch_op("div.Tensor", lambda a, b: div(a, b), (input, other), {})
 
 
 def floats_if_integers(input, other) -> tuple:
@@ -169,7 +171,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:248
+# --- book/chapters/16_functions.md:250
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
@@ -196,7 +198,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     return out
 
 
-# --- book/chapters/16_functions.md:280
+# --- book/chapters/16_functions.md:282
 def _no_bool_power() -> NotImplementedError:
     # torch has no bool kernel for a power (a bool exponent number is another matter)
     return NotImplementedError("\"pow\" not implemented for 'Bool'")
@@ -216,7 +218,7 @@ def _check_exponent(input, exponent) -> None:
             _dtype.checked_number(exponent, kind)
 
 
-# --- book/chapters/16_functions.md:304
+# --- book/chapters/16_functions.md:306
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -224,7 +226,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:318
+# --- book/chapters/16_functions.md:320
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -272,7 +274,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:371
+# --- book/chapters/16_functions.md:373
 def _shape_error(caught) -> bool:
     """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
     return caught.__suppress_context__ or str(caught).startswith("operands could not be")
@@ -298,7 +300,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:591
+# --- book/chapters/16_functions.md:593
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -312,7 +314,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1217
+# --- book/chapters/16_functions.md:1219
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -322,7 +324,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1258
+# --- book/chapters/16_functions.md:1260
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

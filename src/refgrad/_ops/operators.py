@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1460
+# --- book/chapters/16_functions.md:1462
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -10,7 +10,11 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
-from refgrad._ops.functions import true_division
+from refgrad._ops.functions import (
+    divided_below_a_mode,
+    floats_if_integers,
+    integers_for_a_mode,
+)
 from refgrad._ops.operands import DEFAULT_ALPHA
 
 
@@ -35,7 +39,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1498
+# --- book/chapters/16_functions.md:1504
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))
@@ -45,7 +49,10 @@ def mul(self, other):
 
 def truediv(self, other):
     try:
-        return true_division(self, other)
+        if integers_for_a_mode(self, other):
+            return divided_below_a_mode(self, other)
+        self, other = floats_if_integers(self, other)
+        return call(ar.DIV, (self, other), None, dying_array(self, other))
     except TypeError:
         return NotImplemented
 
