@@ -103,7 +103,7 @@ def div(input, other, *, rounding_mode=NOT_GIVEN):
             from refgrad._ops.rounding import rounded_division
 
             return rounded_division(input, other, rounding_mode)
-        if integers_for_a_mode(input, other):
+        if switched_on.dispatch_modes and integers_for_a_mode(input, other):  # off: one read
             return divided_below_a_mode(input, other)
         input, other = floats_if_integers(input, other)
         return call(ar.DIV, (input, other), None, dying_array(input, other))

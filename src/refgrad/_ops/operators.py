@@ -16,6 +16,7 @@ from refgrad._ops.functions import (
     integers_for_a_mode,
 )
 from refgrad._ops.operands import DEFAULT_ALPHA
+from refgrad.autograd._state import switched_on
 
 
 # NOTE [Operators that step aside]
@@ -39,7 +40,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1504
+# --- book/chapters/16_functions.md:1505
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))
@@ -49,7 +50,7 @@ def mul(self, other):
 
 def truediv(self, other):
     try:
-        if integers_for_a_mode(self, other):
+        if switched_on.dispatch_modes and integers_for_a_mode(self, other):  # off: one read
             return divided_below_a_mode(self, other)
         self, other = floats_if_integers(self, other)
         return call(ar.DIV, (self, other), None, dying_array(self, other))
