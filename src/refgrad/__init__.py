@@ -184,11 +184,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:778
+# --- book/chapters/16e_rounding_and_bits.md:783
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:830
+# --- book/chapters/16e_rounding_and_bits.md:835
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -696,7 +696,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4462
+# --- book/chapters/26_inplace.md:4464
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -784,7 +784,7 @@ from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29j_special_names.md:104
+# --- book/chapters/29j_special_names.md:108
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 

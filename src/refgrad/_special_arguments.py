@@ -8,6 +8,8 @@
 from refgrad import special
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._ops.polynomial_names import POLYNOMIALS
+from refgrad._ops.polynomial_rows import FORMS
 
 _OUT = ", *, Tensor out = None)"
 _UNARY = ("digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1",
@@ -15,12 +17,14 @@ _UNARY = ("digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", 
           "sinc")
 _TWO_SIDED = ("(Tensor input, Tensor other" + _OUT, "(Number self, Tensor other" + _OUT,
               "(Tensor input, Number other" + _OUT)
+_POLYNOMIAL = tuple(f"({form})" for form in FORMS)  # x and n: chapter "Orthogonal polynomials"
 
 SIGNATURES = {
     **{name: ("(Tensor input" + _OUT,) for name in _UNARY},
     "xlogy": _TWO_SIDED,
     "xlog1py": _TWO_SIDED,
     "zeta": _TWO_SIDED,
+    **{name: _POLYNOMIAL for name in POLYNOMIALS},
     "gammainc": ("(Tensor input, Tensor other" + _OUT,),
     "gammaincc": ("(Tensor input, Tensor other" + _OUT,),
     "logit": ("(Tensor input, float? eps = None" + _OUT,),
@@ -32,7 +36,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/29j_special_names.md:83
+# --- book/chapters/29j_special_names.md:87
 # NOTE [Read before the alias is handed over]
 # torch parses a call before any dispatch, so the reading wraps the function
 # outermost: over the out= wrapper (chapter "In-place operations") and over

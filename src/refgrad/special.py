@@ -59,9 +59,45 @@ __all__ = [
 ]
 
 
-# --- book/chapters/26_inplace.md:4492
+# --- book/chapters/16mb_orthogonal_polynomials.md:571
+from refgrad._ops.polynomial_rows import (  # noqa: E402
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+)
+
+__all__ += [
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
+]
+
+
+# --- book/chapters/26_inplace.md:4494
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
+    chebyshev_polynomial_t,  # noqa: F811
+    chebyshev_polynomial_u,  # noqa: F811
+    chebyshev_polynomial_v,  # noqa: F811
+    chebyshev_polynomial_w,  # noqa: F811
     digamma,  # noqa: F811
     entr,  # noqa: F811
     erf,  # noqa: F811
@@ -74,10 +110,14 @@ from refgrad._ops.out_special import (  # noqa: E402
     gammainc,  # noqa: F811
     gammaincc,  # noqa: F811
     gammaln,  # noqa: F811
+    hermite_polynomial_h,  # noqa: F811
+    hermite_polynomial_he,  # noqa: F811
     i0,  # noqa: F811
     i0e,  # noqa: F811
     i1,  # noqa: F811
     i1e,  # noqa: F811
+    laguerre_polynomial_l,  # noqa: F811
+    legendre_polynomial_p,  # noqa: F811
     log1p,  # noqa: F811
     log_ndtr,  # noqa: F811
     logit,  # noqa: F811
@@ -88,6 +128,10 @@ from refgrad._ops.out_special import (  # noqa: E402
     polygamma,  # noqa: F811
     psi,  # noqa: F811
     round,  # noqa: A004, F811
+    shifted_chebyshev_polynomial_t,  # noqa: F811
+    shifted_chebyshev_polynomial_u,  # noqa: F811
+    shifted_chebyshev_polynomial_v,  # noqa: F811
+    shifted_chebyshev_polynomial_w,  # noqa: F811
     sinc,  # noqa: F811
     xlog1py,  # noqa: F811
     xlogy,  # noqa: F811

@@ -27,9 +27,11 @@ def type_names(*values) -> list:
     return ["Tensor" if isinstance(v, Tensor) else c_type_name(type(v)) for v in values]
 
 
-# --- book/chapters/16e_rounding_and_bits.md:356
-def _pick(name, rows, forms, input, other, operation=None, beside=number_beside):
-    """Run whichever of ``rows`` (tensor and tensor, tensor and number, number first) fits."""
+# --- book/chapters/16e_rounding_and_bits.md:359
+def _pick(name, rows, forms, input, other, operation=None, beside=number_beside,
+          keys=("self", "other")):
+    """Run whichever of ``rows`` (tensor and tensor, tensor and number, number first) fits;
+    ``keys`` name the number's parameter on either side."""
     both, by_number, number_first = rows
     operation = operation or name
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -38,10 +40,10 @@ def _pick(name, rows, forms, input, other, operation=None, beside=number_beside)
             out = call(both, (input, other), _named(both, operation))
             return without_empty_edges(out) if both.node == "NotImplemented" else out
         if is_number(other):
-            params = {"other": beside(other, input), **_named(by_number, operation)}
+            params = {keys[1]: beside(other, input), **_named(by_number, operation)}
             return call(by_number, (input,), params)
     elif isinstance(other, Tensor) and is_number(input) and number_first is not None:
-        params = {"self": beside(input, other), **_named(number_first, operation)}
+        params = {keys[0]: beside(input, other), **_named(number_first, operation)}
         return call(number_first, (other,), params)
     raise invalid_combination(name, type_names(input, other), forms)
 

@@ -189,7 +189,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:4564
+# --- book/chapters/26_inplace.md:4578
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

@@ -8,8 +8,10 @@
 from refgrad import special
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.out_rules import KERNELS
+from refgrad._ops.polynomial_names import POLYNOMIALS
 
 WRAPPED = {name: with_out(getattr(special, name), "special_" + name) for name in (
     *(k[8:] for k in KERNELS if k.startswith("special_")),
-    "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py", "zeta")}
+    "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py", "zeta",
+    *POLYNOMIALS)}
 globals().update(WRAPPED)

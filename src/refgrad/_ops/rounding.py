@@ -150,7 +150,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-# --- book/chapters/16e_rounding_and_bits.md:387
+# --- book/chapters/16e_rounding_and_bits.md:392
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -163,7 +163,7 @@ _FORMS = {
 }
 
 
-# --- book/chapters/16e_rounding_and_bits.md:405
+# --- book/chapters/16e_rounding_and_bits.md:410
 def _first_of_two_numbers(input, other):
     return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
@@ -195,7 +195,7 @@ def fmod(input, other):
     return _pick("fmod", (FMOD, FMOD_BY_NUMBER, None), _FORMS["fmod"], input, other)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:442
+# --- book/chapters/16e_rounding_and_bits.md:447
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -221,7 +221,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:800
+# --- book/chapters/16e_rounding_and_bits.md:805
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -242,6 +242,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:824
+# --- book/chapters/16e_rounding_and_bits.md:829
 def true_divide(input, other):
     return div(input, other)

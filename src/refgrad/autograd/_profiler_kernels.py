@@ -46,7 +46,12 @@ clamp_min.default clamp_min_.default: to(0 . . . .)?integral0
 gt_ lt_ ge_ le_ eq_ ne_: empty_like(0 . . . . .)?recast0{empty(. . . . . .)} $CAST?promoted0
   $WRAP?wrap copy_(0 0 .)?recast0
 remainder_ fmod_ xlogy_ floor_divide_: $WRAP?wrap
-xlogy special_xlog1py special_zeta: $CAST?cast0 $WRAP?lifted0 $CAST1?cast1 $WRAP?lifted1
+xlogy special_xlog1py special_zeta special_chebyshev_polynomial_t special_chebyshev_polynomial_u
+  special_chebyshev_polynomial_v special_chebyshev_polynomial_w special_hermite_polynomial_h
+  special_hermite_polynomial_he special_laguerre_polynomial_l special_legendre_polynomial_p
+  special_shifted_chebyshev_polynomial_t special_shifted_chebyshev_polynomial_u
+  special_shifted_chebyshev_polynomial_v special_shifted_chebyshev_polynomial_w:
+  $CAST?cast0 $WRAP?lifted0 $CAST1?cast1 $WRAP?lifted1
 abs_: abs(0 0)
 logical_not_: logical_not(0 0)
 nan_to_num_: nan_to_num(0 . . . 0)
@@ -110,7 +115,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:193
+# --- book/chapters/22e_kernel_events.md:198
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -143,7 +148,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:231
+# --- book/chapters/22e_kernel_events.md:236
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -183,7 +188,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:276
+# --- book/chapters/22e_kernel_events.md:281
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -221,7 +226,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:372
+# --- book/chapters/22e_kernel_events.md:377
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -289,7 +294,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:441
+# --- book/chapters/22e_kernel_events.md:446
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -374,7 +379,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:530
+# --- book/chapters/22e_kernel_events.md:535
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -399,7 +404,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:577
+# --- book/chapters/22e_kernel_events.md:582
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29d_mode_arguments.md:66
+# --- book/chapters/29d_mode_arguments.md:67
 """torch's schemas of refgrad's rows: the arguments a dispatch mode is handed."""
 
 SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before keywords;

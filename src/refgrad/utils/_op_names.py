@@ -5,6 +5,7 @@
 # --- book/chapters/29a_op_names.md:51
 """torch's operator and overload for what a dispatch mode is handed."""
 
+from refgrad._ops.polynomial_names import POLYNOMIALS
 from refgrad._tensor import Tensor
 
 ROWS: dict = {  # row: (operator, overload)
@@ -57,9 +58,13 @@ ROWS: dict = {  # row: (operator, overload)
     "mul_scalar_": ("mul_", "Scalar"), "div_scalar_": ("div_", "Scalar"),  # a formula's, in place
     "add_scalar_": ("add_", "Scalar"),  # dropout's, in place
 }
+# the polynomials' number forms: chapter "Orthogonal polynomials"
+ROWS.update({row: (f"special_{name}", overload) for name in POLYNOMIALS
+             for row, overload in ((f"number_{name}", "x_scalar"),
+                                   (f"{name}_by_number", "n_scalar"))})
 
 
-# --- book/chapters/29a_op_names.md:125
+# --- book/chapters/29a_op_names.md:130
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -81,7 +86,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:158
+# --- book/chapters/29a_op_names.md:163
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -110,7 +115,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:201
+# --- book/chapters/29a_op_names.md:206
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -155,7 +160,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:253
+# --- book/chapters/29a_op_names.md:258
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 

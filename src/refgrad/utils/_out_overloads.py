@@ -9,6 +9,7 @@
 import ast
 import re
 
+from refgrad._ops.polynomial_names import POLYNOMIALS
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state
 from refgrad.utils._counted_above_modes import (
@@ -51,7 +52,7 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:291
+# --- book/chapters/29h_out_overloads_under_modes.md:292
 CHOSEN.update({
     **{name: _SECOND for name in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
                                   "bitwise_or", "bitwise_xor", "fmod", "remainder")},
@@ -61,6 +62,8 @@ CHOSEN.update({
               "OutScalar_Other"),
     "special_xlogy": _SPECIAL_XLOGY, "special_xlog1py": _SPECIAL_XLOGY,
     "special_zeta": _SPECIAL_XLOGY,
+    **{"special_" + name: (("number 0 x", "x_scalar_out"), ("tensor 1 n", "out"), "n_scalar_out")
+       for name in POLYNOMIALS},
     "isin": (("number 0 elements", "Scalar_Tensor_out"),
              ("tensor 1 test_elements", "Tensor_Tensor_out"), "Tensor_Scalar_out"),
     "searchsorted": (("tensor 1 input", "Tensor_out"), "Scalar_out"),
@@ -80,7 +83,7 @@ CHOSEN.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:326
+# --- book/chapters/29h_out_overloads_under_modes.md:329
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -114,7 +117,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:373
+# --- book/chapters/29h_out_overloads_under_modes.md:376
 REQUIRED = object()
 _READ: dict = {}
 
@@ -136,7 +139,7 @@ def read(overload: str):
     return read
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:398
+# --- book/chapters/29h_out_overloads_under_modes.md:401
 _FIRST = ("input", "A")  # the names a call may give torch's self as
 
 
@@ -160,7 +163,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:423
+# --- book/chapters/29h_out_overloads_under_modes.md:426
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -189,7 +192,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:470
+# --- book/chapters/29h_out_overloads_under_modes.md:473
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -212,7 +215,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:500
+# --- book/chapters/29h_out_overloads_under_modes.md:503
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -237,14 +240,14 @@ TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:
                  given[:1], {"full_matrices": given[1] if len(given) > 1 else False, **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:533
+# --- book/chapters/29h_out_overloads_under_modes.md:536
 # NOTE [Two defaults of full_matrices]
 # Of _linalg_svd.U's positional arguments func is called with, A comes first,
 # then full_matrices only where it is true (its schema's default is false);
 # linalg.svd, which func calls, takes full_matrices true unless told.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:554
+# --- book/chapters/29h_out_overloads_under_modes.md:557
 def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
     kwargs = dict(kwargs)
@@ -290,7 +293,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     return returned
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:603
+# --- book/chapters/29h_out_overloads_under_modes.md:606
 # NOTE [A plain tuple from func]
 # torch's func for an op with several outs hands back a plain tuple, and
 # torch's binding names the tuple that reaches the caller (svd_out, max_out).
