@@ -2,63 +2,24 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15c_product_order.md:203
+# --- book/chapters/15c_product_order.md:202
 """The 2-norm in the order of torch's CPU kernels."""
-
-from fractions import Fraction
 
 import numpy as np
 
+from refgrad._ops.fused_multiply_add import fused_multiply_add
 from refgrad._ops.moments import _slices
 from refgrad._ops.sum_loop import lines_of, loop_of, placed, rows_in_turn
 from refgrad._parallel import settings
 
-_SPLIT = 134217729.0  # 2**27 + 1: splits a double into two halves of 26 bits
 
-
-# --- book/chapters/15c_product_order.md:220
+# --- book/chapters/15c_product_order.md:216
 # NOTE [A norm's order]
 # torch's 2-norm: with one reduced dimension, innermost in memory, float64 in and
 # out, four lanes of squares added vector by vector, the lanes in turn, the tail's
 # squares by fused multiply-adds; else the squares, each rounded, added one after
 # another in the loop's order, each thread's share apart when the output is one
 # value of at least 32768 elements. Measured bit for bit against torch.
-def _fused(x, y, c):
-    """x·y + c rounded once, for float64 arrays, from error-free pieces."""
-    p = x * y
-    t = _SPLIT * x
-    xh = t - (t - x)
-    t = _SPLIT * y
-    yh = t - (t - y)
-    xl, yl = x - xh, y - yh
-    error = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-    s = p + c
-    back = s - p
-    fused = s + (((p - (s - back)) + (c - back)) + error)
-    fused = np.where(np.isfinite(s) & np.isfinite(p) & np.isfinite(c), fused, s)
-    for i in np.flatnonzero((np.abs(p) < 2.0 ** -960) & (x != 0) & (y != 0) & np.isfinite(c)):
-        # near underflow the error is not exact: there, exact fractions
-        fused[i] = float(Fraction(float(x[i])) * Fraction(float(y[i])) + Fraction(float(c[i])))
-    return fused
-
-
-# --- book/chapters/15c_product_order.md:249
-def _fused32(x, c):
-    """x·x + c rounded once to float32, for float32 arrays: the square is exact in
-    float64, and where the float64 sum falls on a float32 midpoint, what it rounded
-    away decides."""
-    p, c64 = x.astype(np.float64) ** 2, c.astype(np.float64)
-    s = p + c64
-    back = s - p
-    low = (p - (s - back)) + (c64 - back)  # s + low is p + c exactly
-    r = s.astype(np.float32)
-    other = np.nextafter(r, np.where(s > r, np.inf, -np.inf).astype(np.float32))
-    tie = (s == (r.astype(np.float64) + other.astype(np.float64)) / 2) & (low != 0) & (
-        np.isfinite(r))
-    return np.where(tie & ((low > 0) == (other > r)), other, r)
-
-
-# --- book/chapters/15c_product_order.md:268
 def _lanes(rows):
     """(R, n) -> (R,): the vector kernel's sum of squares of each row."""
     R, n = rows.shape
@@ -75,11 +36,11 @@ def _lanes(rows):
         total = total + rows[:, k] * rows[:, k]
     for k in range(plain, n):  # the rest fused
         x = rows[:, k]
-        total = _fused(x, x, total) if rows.dtype == np.float64 else _fused32(x, total)
+        total = fused_multiply_add(x, x, total)
     return total
 
 
-# --- book/chapters/15c_product_order.md:298
+# --- book/chapters/15c_product_order.md:252
 def _in_turn(a, axes, count):
     """The squares of each output's elements added one after another, shared."""
     squares = _slices(a, axes, ordered=True)
