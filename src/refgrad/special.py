@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:571
+# --- book/chapters/16mb_orthogonal_polynomials.md:594
 from refgrad._ops.polynomial_rows import (  # noqa: E402
     chebyshev_polynomial_t,
     chebyshev_polynomial_u,

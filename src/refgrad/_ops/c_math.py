@@ -3,8 +3,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:171
-"""The C library's acos, cos and sin, element by element, in float or in double."""
+# --- book/chapters/16mb_orthogonal_polynomials.md:174
+"""The C library's elementary functions, element by element, in float or in double."""
 
 import ctypes
 import ctypes.util
@@ -13,7 +13,8 @@ from functools import cache
 
 import numpy as np
 
-_NUMPY = {"acos": np.arccos, "cos": np.cos, "sin": np.sin}
+_NUMPY = {"acos": np.arccos, "cos": np.cos, "sin": np.sin, "exp": np.exp, "log": np.log,
+          "sqrt": np.sqrt}
 
 
 @cache
@@ -31,9 +32,27 @@ def _single(name: str):
     return function
 
 
+# --- book/chapters/16mb_orthogonal_polynomials.md:204
+@cache
+def _double(name: str):
+    """``math``'s function ``name``, answering as C does where ``math`` raises."""
+    function = getattr(math, name)
+
+    def as_c(v: float) -> float:
+        try:
+            return function(v)
+        except OverflowError:  # exp of a large number
+            return math.inf
+        except ValueError:  # outside the domain: C's nan, or log(0)'s -inf
+            return -math.inf if name == "log" and v == 0 else math.nan
+
+    return as_c
+
+
 def c_math(name: str, values):
-    """C's ``name`` (acos, cos or sin) of each of the float32 or float64 ``values``."""
-    function = getattr(math, name) if values.dtype == np.float64 else _single(name + "f")
+    """C's ``name`` (acos, cos, sin, exp, log or sqrt) of each of the float32 or float64
+    ``values``."""
+    function = _double(name) if values.dtype == np.float64 else _single(name + "f")
     if function is None:  # no C library to ask: NumPy's own, within an ulp
         return _NUMPY[name](values)
     flat = values.reshape(-1).tolist()
