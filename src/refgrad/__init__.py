@@ -638,19 +638,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2156
+# --- book/chapters/26_inplace.md:2165
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2209
+# --- book/chapters/26_inplace.md:2218
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2378
+# --- book/chapters/26_inplace.md:2387
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3283
+# --- book/chapters/26_inplace.md:3292
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -675,7 +675,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3443
+# --- book/chapters/26_inplace.md:3452
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -686,7 +686,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3825
+# --- book/chapters/26_inplace.md:3834
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -696,7 +696,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4464
+# --- book/chapters/26_inplace.md:4474
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -784,7 +784,7 @@ from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29j_special_names.md:108
+# --- book/chapters/29j_special_names.md:110
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 

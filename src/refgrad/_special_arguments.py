@@ -8,6 +8,7 @@
 from refgrad import special
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._ops.bessel_names import BESSEL_FUNCTIONS
 from refgrad._ops.polynomial_names import POLYNOMIALS
 from refgrad._ops.polynomial_rows import FORMS
 
@@ -25,6 +26,7 @@ SIGNATURES = {
     "xlog1py": _TWO_SIDED,
     "zeta": _TWO_SIDED,
     **{name: _POLYNOMIAL for name in POLYNOMIALS},
+    **{name: (f"(Tensor {argument}" + _OUT,) for name, argument in BESSEL_FUNCTIONS.items()},
     "gammainc": ("(Tensor input, Tensor other" + _OUT,),
     "gammaincc": ("(Tensor input, Tensor other" + _OUT,),
     "logit": ("(Tensor input, float? eps = None" + _OUT,),
@@ -36,7 +38,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/29j_special_names.md:87
+# --- book/chapters/29j_special_names.md:89
 # NOTE [Read before the alias is handed over]
 # torch parses a call before any dispatch, so the reading wraps the function
 # outermost: over the out= wrapper (chapter "In-place operations") and over

@@ -91,9 +91,46 @@ __all__ += [
 ]
 
 
-# --- book/chapters/26_inplace.md:4494
+# --- book/chapters/16mc_bessel_and_airy.md:791
+from refgrad._ops.bessel_rows import (  # noqa: E402
+    airy_ai,
+    bessel_j0,
+    bessel_j1,
+    bessel_y0,
+    bessel_y1,
+    modified_bessel_i0,
+    modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
+    spherical_bessel_j0,
+)
+
+__all__ += [
+    "airy_ai",
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
+]
+
+
+# --- book/chapters/26_inplace.md:4504
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
+    airy_ai,  # noqa: F811
+    bessel_j0,  # noqa: F811
+    bessel_j1,  # noqa: F811
+    bessel_y0,  # noqa: F811
+    bessel_y1,  # noqa: F811
     chebyshev_polynomial_t,  # noqa: F811
     chebyshev_polynomial_u,  # noqa: F811
     chebyshev_polynomial_v,  # noqa: F811
@@ -122,17 +159,24 @@ from refgrad._ops.out_special import (  # noqa: E402
     log_ndtr,  # noqa: F811
     logit,  # noqa: F811
     logsumexp,  # noqa: F811
+    modified_bessel_i0,  # noqa: F811
+    modified_bessel_i1,  # noqa: F811
+    modified_bessel_k0,  # noqa: F811
+    modified_bessel_k1,  # noqa: F811
     multigammaln,  # noqa: F811
     ndtr,  # noqa: F811
     ndtri,  # noqa: F811
     polygamma,  # noqa: F811
     psi,  # noqa: F811
     round,  # noqa: A004, F811
+    scaled_modified_bessel_k0,  # noqa: F811
+    scaled_modified_bessel_k1,  # noqa: F811
     shifted_chebyshev_polynomial_t,  # noqa: F811
     shifted_chebyshev_polynomial_u,  # noqa: F811
     shifted_chebyshev_polynomial_v,  # noqa: F811
     shifted_chebyshev_polynomial_w,  # noqa: F811
     sinc,  # noqa: F811
+    spherical_bessel_j0,  # noqa: F811
     xlog1py,  # noqa: F811
     xlogy,  # noqa: F811
     zeta,  # noqa: F811

@@ -8,6 +8,8 @@
 import numpy as np
 
 from refgrad._backend import data_ptr, element_strides
+from refgrad._ops.bessel_names import BESSEL_FUNCTIONS
+from refgrad._ops.polynomial_names import POLYNOMIALS
 from refgrad._tensor import Tensor
 
 SHARED_INPUT = (
@@ -17,7 +19,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:418
+# --- book/chapters/26_inplace.md:420
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -47,7 +49,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:452
+# --- book/chapters/26_inplace.md:454
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -77,7 +79,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:491
+# --- book/chapters/26_inplace.md:493
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -113,7 +115,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:534
+# --- book/chapters/26_inplace.md:539
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",
@@ -129,6 +131,10 @@ OUT_COMPARED = frozenset((
     "round", "rsqrt", "sgn", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt",
     "square", "sub", "subtract", "tan", "tanh", "true_divide", "trunc", "where", "xlogy",
     "addr", "index_add", "index_copy", "msort", "scatter", "scatter_add", "sort",
+    # torch.special's own elementwise kernels, by their operators' names
+    *(f"special_{name}" for name in (
+        "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtri", "xlog1py", "zeta",
+        *POLYNOMIALS, *BESSEL_FUNCTIONS)),
 ))
 OUT_REFUSES_ANY = frozenset((
     "cat", "concat", "concatenate", "gather", "index_select", "masked_select", "take",

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4376
+# --- book/chapters/26_inplace.md:4385
 """torch.special's functions with out=."""
 
 from refgrad import special
+from refgrad._ops.bessel_names import BESSEL_FUNCTIONS
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.out_rules import KERNELS
 from refgrad._ops.polynomial_names import POLYNOMIALS
@@ -13,5 +14,5 @@ from refgrad._ops.polynomial_names import POLYNOMIALS
 WRAPPED = {name: with_out(getattr(special, name), "special_" + name) for name in (
     *(k[8:] for k in KERNELS if k.startswith("special_")),
     "entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py", "zeta",
-    *POLYNOMIALS)}
+    *POLYNOMIALS, *BESSEL_FUNCTIONS)}
 globals().update(WRAPPED)

@@ -52,6 +52,10 @@ xlogy special_xlog1py special_zeta special_chebyshev_polynomial_t special_chebys
   special_shifted_chebyshev_polynomial_t special_shifted_chebyshev_polynomial_u
   special_shifted_chebyshev_polynomial_v special_shifted_chebyshev_polynomial_w:
   $CAST?cast0 $WRAP?lifted0 $CAST1?cast1 $WRAP?lifted1
+special_airy_ai special_bessel_j0 special_bessel_j1 special_bessel_y0 special_bessel_y1
+  special_modified_bessel_i0 special_modified_bessel_i1 special_modified_bessel_k0
+  special_modified_bessel_k1 special_scaled_modified_bessel_k0
+  special_scaled_modified_bessel_k1 special_spherical_bessel_j0: $CAST?cast0
 abs_: abs(0 0)
 logical_not_: logical_not(0 0)
 nan_to_num_: nan_to_num(0 . . . 0)
@@ -115,7 +119,7 @@ _to_copy: empty_strided(. . . . . .) copy_(r 0 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:198
+# --- book/chapters/22e_kernel_events.md:202
 _TABLE += """
 clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
     copy_(r 0 .)
@@ -148,7 +152,7 @@ masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
 """
 
 
-# --- book/chapters/22e_kernel_events.md:236
+# --- book/chapters/22e_kernel_events.md:240
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -188,7 +192,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:281
+# --- book/chapters/22e_kernel_events.md:285
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -226,7 +230,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:377
+# --- book/chapters/22e_kernel_events.md:381
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -294,7 +298,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:446
+# --- book/chapters/22e_kernel_events.md:450
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -379,7 +383,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:535
+# --- book/chapters/22e_kernel_events.md:539
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -404,7 +408,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:582
+# --- book/chapters/22e_kernel_events.md:586
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
