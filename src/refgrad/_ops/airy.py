@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:545
+# --- book/chapters/16mc_bessel_and_airy.md:548
 """Airy's Ai and the spherical Bessel j0, bit for bit as torch's CPU kernels compute them.
 
 Every step is done in the input's own precision (float32 or float64), with the fused
@@ -44,7 +44,7 @@ _C1 = 0.355028053887817239260  # Ai(0)
 _C2 = 0.258819403792806798405  # -Ai'(0)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:588
+# --- book/chapters/16mc_bessel_and_airy.md:591
 def _ai_negative(x):
     """x < -2.09: the oscillating asymptotic form with rational corrections."""
     T = x.dtype.type
@@ -71,7 +71,7 @@ def _ai_positive(x):
     return T(_INV_SQRT_PI) * (an / ad) / (T(2.0) * np.sqrt(np.sqrt(x)) * c_math("exp", zeta))
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:624
+# --- book/chapters/16mc_bessel_and_airy.md:627
 def _ai_series(x):
     """|x| < 2.09 (and nan): Maclaurin series f, g of the two Airy solutions, summed
     until the last term of f is below machine epsilon relative to f."""
@@ -98,7 +98,7 @@ def _ai_series(x):
     return fma(T(_C1), f, -(T(_C2) * g))
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:652
+# --- book/chapters/16mc_bessel_and_airy.md:655
 def airy_ai(x):
     """Ai(x), as torch.special.airy_ai computes it, in x's dtype."""
     T = x.dtype.type
@@ -120,7 +120,7 @@ def airy_ai(x):
 # 1/(2k+1)! with alternating signs, each quotient folded in T
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:679
+# --- book/chapters/16mc_bessel_and_airy.md:682
 _J0_SERIES = ((-1.0, 6.0), (1.0, 120.0), (-1.0, 5040.0), (1.0, 362880.0),
               (-1.0, 39916800.0), (1.0, 6227020800.0))
 

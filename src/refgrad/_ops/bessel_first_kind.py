@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:106
+# --- book/chapters/16mc_bessel_and_airy.md:109
 """Bessel functions J0, J1, Y0, Y1 of real arguments, bit for bit as torch's CPU kernels.
 
 Each function follows the rational approximations of torch's ``bessel_*_forward``
@@ -46,7 +46,7 @@ Q1_DEN = (7.42373277035675149943e+01, 1.05644886038262816351e+03, 4.986410583376
           3.36093607810698293419e+02)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:151
+# --- book/chapters/16mc_bessel_and_airy.md:154
 # Rational fits on 0 <= x <= 5.
 J0_NUM = (-4.79443220978201773821e+09, 1.95617491946556577543e+12, -2.49248344360967716204e+14,
           9.70862251047306323952e+15)
@@ -80,7 +80,7 @@ SQRT_2_OVER_PI = 0.797884560802865355879892119868763737
 TWO_OVER_PI = 0.636619772367581343075535053490057448
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:193
+# --- book/chapters/16mc_bessel_and_airy.md:196
 def _asymptotic(x, z, p_num, p_den, q_num, q_den, phase, y_kind):
     """The large-x form sqrt(2/(pi x)) (P cos(x - phase) - (5/x) Q sin(x - phase)) for J, or
     with sin and cos exchanged and a plus for Y; z is (5/x)^2 computed as the kernel does."""
@@ -109,7 +109,7 @@ def _far_one(x, y_kind: bool):
     return _asymptotic(x, w * w, P1_NUM, P1_DEN, Q1_NUM, Q1_DEN, THREE_QUARTER_PI, y_kind)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:223
+# --- book/chapters/16mc_bessel_and_airy.md:226
 def _j0_nonnegative(x):
     """J0 of |x| (x already made non-negative), in the kernel's three branches."""
     t = x.dtype.type
@@ -141,7 +141,7 @@ def _j1_nonnegative(x):
     return out
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:260
+# --- book/chapters/16mc_bessel_and_airy.md:263
 def bessel_j0(x):
     """J0(x), even in x."""
     with np.errstate(all="ignore"):
@@ -156,7 +156,7 @@ def bessel_j1(x):
         return np.where(negative, -out, out)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:280
+# --- book/chapters/16mc_bessel_and_airy.md:283
 def _second_kind(x, near, far):
     """Y0 or Y1: -inf at zero, nan below, ``near`` up to 5, and ``far`` beyond."""
     t = x.dtype.type
@@ -181,7 +181,7 @@ def bessel_y1(x):
     return _second_kind(x, _y1_near, _far_one)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:306
+# --- book/chapters/16mc_bessel_and_airy.md:309
 def _y0_near(x):
     """Y0 for 0 < x <= 5: R(x) + (2/pi) log(x) J0(x), the last product fused into the sum."""
     t = x.dtype.type

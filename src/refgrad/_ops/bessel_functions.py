@@ -3,71 +3,67 @@
 
 
 # --- book/chapters/16m_special_functions.md:607
-"""The modified Bessel functions i0, i1 and their scaled forms, on float64 arrays."""
-
-import math
+"""i0, i1 and their scaled forms, in the steps of torch's kernels, float32 or float64."""
 
 import numpy as np
 
-SERIES_UP_TO = 20.0
+from refgrad._ops.c_math import c_math
+from refgrad._ops.cephes_steps import chebyshev_series
+from refgrad._ops.modified_bessel import I0_LARGE, I0_SMALL, I1_LARGE, I1_SMALL
+
+_I1_SINGLE = (I1_SMALL[12:], I1_LARGE[18:])  # float32's shorter tables for i1 and i1e
 
 
-def _series(y, order):
-    """I_order(y) for 0 <= y <= 20: sixty terms, the smallest first."""
-    q = y * y / 4
-    total = np.ones_like(y)
-    for k in range(60, 0, -1):  # Horner's rule: 1 + q/(1(1+order)) (1 + q/(2(2+order)) (...))
-        total *= q / (k * (k + order))
-        total += 1
-    return total * (y / 2) ** order
+def _pieces(x):
+    """|x|, the elements up to 8 (nan goes beyond, as in C), and each range's variable
+    of the Chebyshev sums: x/2 - 2 up to 8, 32/x - 2 beyond."""
+    T = x.dtype.type
+    a = np.abs(x)
+    near = a <= T(8.0)
+    return a, near, a[near] / T(2.0) - T(2.0), T(32.0) / a[~near] - T(2.0)
 
 
-def _asymptotic(y, order):
-    """I_order(y) e^{-y} for y > 20."""
-    mu, term, total = 4 * order * order, np.ones_like(y), np.ones_like(y)
-    for k in range(1, 31):
-        term *= -(mu - (2 * k - 1) ** 2) / (k * 8 * y)
-        total += term
-    return total / np.sqrt(2 * math.pi * y)
+def _odd(x, out):
+    """Negated where x is below zero: -0.0 and nan keep their value."""
+    return np.where(x < 0, -out, out)
 
 
-# --- book/chapters/16m_special_functions.md:637
-def _scaled(x, order):
-    """I_order(|x|) e^{-|x|}."""
-    y = np.abs(np.asarray(x, dtype=np.float64))
-    out = np.empty_like(y)
-    near = ~(y > SERIES_UP_TO)  # and nan
-    out[near] = _series(y[near], order) * np.exp(-y[near])
-    out[~near] = _asymptotic(y[~near], order)
-    out[y == np.inf] = 0.0
-    return out, y
+# --- book/chapters/16m_special_functions.md:640
+def _i1_tables(x):
+    return _I1_SINGLE if x.dtype == np.float32 else (I1_SMALL, I1_LARGE)
 
 
 def i0e(x):
-    return _scaled(x, 0)[0]
-
-
-def _odd(magnitude, x):
-    out = np.asarray(np.copysign(magnitude, x))
-    out[x == 0] = 0.0  # +0 for -0, as torch's
-    return out
-
-
-def i1e(x):
-    return _odd(_scaled(x, 1)[0], x)
-
-
-def _unscaled(x, order):
-    scaled, y = _scaled(x, order)
-    half = np.exp(y / 2)  # e^y in two halves: the result is finite up to y of about 713
-    out = np.asarray(scaled * half * half)  # an array, even 0-d
-    out[y == np.inf] = np.nan  # as torch's: inf * 0 in its kernel
+    a, near, y_near, y_far = _pieces(x)
+    out = np.empty_like(x)
+    out[near] = chebyshev_series(y_near, I0_SMALL)
+    out[~near] = chebyshev_series(y_far, I0_LARGE) / np.sqrt(a[~near])
     return out
 
 
 def i0(x):
-    return _unscaled(x, 0)
+    a, near, y_near, y_far = _pieces(x)
+    e = c_math("exp", a)
+    out = np.empty_like(x)
+    out[near] = e[near] * chebyshev_series(y_near, I0_SMALL)
+    out[~near] = e[~near] * chebyshev_series(y_far, I0_LARGE) / np.sqrt(a[~near])
+    return out
+
+
+def i1e(x):
+    a, near, y_near, y_far = _pieces(x)
+    small, large = _i1_tables(x)
+    out = np.empty_like(x)
+    out[near] = chebyshev_series(y_near, small) * a[near]
+    out[~near] = chebyshev_series(y_far, large) / np.sqrt(a[~near])
+    return _odd(x, out)
 
 
 def i1(x):
-    return _odd(_unscaled(x, 1), x)
+    a, near, y_near, y_far = _pieces(x)
+    small, large = _i1_tables(x)
+    e = c_math("exp", a)
+    out = np.empty_like(x)
+    out[near] = e[near] * a[near] * chebyshev_series(y_near, small)
+    out[~near] = e[~near] * chebyshev_series(y_far, large) / np.sqrt(a[~near])
+    return _odd(x, out)

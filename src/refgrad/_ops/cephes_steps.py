@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:60
+# --- book/chapters/16mc_bessel_and_airy.md:63
 """The two loops that evaluate Cephes' approximations, with the compiler's fused steps."""
 
 import numpy as np
@@ -21,15 +21,15 @@ def horner(y, coefficients):
 
 
 def chebyshev_series(y, coefficients):
-    """Half the difference b0 - b2 of Clenshaw's recurrence b = y*b1 - b2 + c, which is
-    the Chebyshev sum the kernels use; vectorised over y, stepping through the
-    coefficients."""
+    """Cephes' Chebyshev sum at ``y``: half of b0 - b2 after Clenshaw's recurrence
+    b0 = y*b1 - b2 + c, which starts from b1 = 0 and b0 = the first coefficient."""
     T = y.dtype.type
     before = np.zeros_like(y)  # b2
-    previous = np.zeros_like(y)  # b1
-    current = np.full_like(y, T(coefficients[0]))  # b0
-    for c in coefficients[1:]:
+    previous = np.full_like(y, T(coefficients[0]))  # b1
+    # on the first step b2 is known to be zero, and the coefficient is fused in
+    current = fused_multiply_add(y, previous, T(coefficients[1]))  # b0
+    for c in coefficients[2:]:
         before, previous = previous, current
-        # y*b1 - b2 is one fused step; the coefficient is added after, rounded apart.
+        # y*b1 - b2 is one fused step; the coefficient is added after, rounded apart
         current = fused_multiply_add(y, previous, -before) + T(c)
     return T(0.5) * (current - before)

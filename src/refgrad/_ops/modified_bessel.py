@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:332
+# --- book/chapters/16mc_bessel_and_airy.md:335
 """Modified Bessel functions I0, I1, K0, K1 and the scaled K0, K1, bit for bit as torch's
 CPU kernels compute them, on 1-D float32 or float64 NumPy arrays.
 
@@ -19,7 +19,7 @@ from refgrad._ops.fused_multiply_add import fused_multiply_add as fma
 
 # Chebyshev coefficients (Cephes), highest order first; on float32 input each one is
 # rounded to float32, as torch's static tables are.
-_I0_SMALL = (
+I0_SMALL = (
     -4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16,
     1.71539128555513303061e-15, -1.16853328779934516808e-14, 7.67618549860493561688e-14,
     -4.85644678311192946090e-13, 2.95505266312963983461e-12, -1.72682629144155570723e-11,
@@ -31,7 +31,7 @@ _I0_SMALL = (
     -2.37374148058994688156e-02, 4.93052842396707084878e-02, -9.49010970480476444210e-02,
     1.71620901522208775349e-01, -3.04682672343198398683e-01, 6.76795274409476084995e-01,
 )
-_I0_LARGE = (
+I0_LARGE = (
     -7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17,
     3.46122286769746109310e-17, -2.82762398051658348494e-16, -3.42548561967721913462e-16,
     1.77256013305652638360e-15, 3.81168066935262242075e-15, -9.55484669882830764870e-15,
@@ -44,8 +44,8 @@ _I0_LARGE = (
 )
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:375
-_I1_SMALL = (
+# --- book/chapters/16mc_bessel_and_airy.md:378
+I1_SMALL = (
     2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16,
     -1.10559694773538630805e-15, 7.60068429473540693410e-15, -5.04218550472791168711e-14,
     3.22379336594557470981e-13, -1.98397439776494371520e-12, 1.17361862988909016308e-11,
@@ -57,7 +57,7 @@ _I1_SMALL = (
     2.47264490306265168283e-02, -5.29459812080949914269e-02, 1.02643658689847095384e-01,
     -1.76416518357834055153e-01, 2.52587186443633654823e-01,
 )
-_I1_LARGE = (
+I1_LARGE = (
     7.51729631084210481353e-18, 4.41434832307170791151e-18, -4.65030536848935832153e-17,
     -3.20952592199342395980e-17, 2.96262899764595013876e-16, 3.30820231092092828324e-16,
     -1.88035477551078244854e-15, -3.81440307243700780478e-15, 1.04202769841288027642e-14,
@@ -70,7 +70,7 @@ _I1_LARGE = (
 )
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:402
+# --- book/chapters/16mc_bessel_and_airy.md:405
 _K0_SMALL = (
     1.37446543561352307156e-16, 4.25981614279661018399e-14, 1.03496952576338420167e-11,
     1.90451637722020886025e-09, 2.53479107902614945675e-07, 2.28621210311945178607e-05,
@@ -107,7 +107,7 @@ _K1_LARGE = (
 )
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:444
+# --- book/chapters/16mc_bessel_and_airy.md:447
 def _i(x, small, large, odd):
     """I0 (odd False) or I1 (odd True) of x."""
     T = x.dtype.type
@@ -128,14 +128,14 @@ def _i(x, small, large, odd):
 
 
 def modified_bessel_i0(x):
-    return _i(x, _I0_SMALL, _I0_LARGE, odd=False)
+    return _i(x, I0_SMALL, I0_LARGE, odd=False)
 
 
 def modified_bessel_i1(x):
-    return _i(x, _I1_SMALL, _I1_LARGE, odd=True)
+    return _i(x, I1_SMALL, I1_LARGE, odd=True)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:482
+# --- book/chapters/16mc_bessel_and_airy.md:485
 def _k_near(a, order, scaled):
     """K0 or K1 (times e^a where scaled) for 0 < a <= 2: a series in a*a - 2 plus a log
     term times I0 or I1."""
@@ -154,7 +154,7 @@ def _k_near(a, order, scaled):
     return out * c_math("exp", a) if scaled else out
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:502
+# --- book/chapters/16mc_bessel_and_airy.md:505
 def _k(x, order, scaled):
     """K0 or K1 of x, times e^x where scaled: inf at 0, nan below, two series between."""
     T = x.dtype.type

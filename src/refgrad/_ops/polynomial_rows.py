@@ -69,6 +69,8 @@ KERNELS = {
     "legendre_polynomial_p": legendre,
 }
 ROWS = {name: _rows(name, KERNELS[name]) for name in POLYNOMIALS}
+# each row a name of the module, as every row of the table is (SPECIAL_LEGENDRE_POLYNOMIAL_P)
+globals().update({row.name.upper(): row for rows in ROWS.values() for row in rows})
 
 
 def _function(name: str):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:689
+# --- book/chapters/16m_special_functions.md:691
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -26,30 +26,36 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
 
 
-# --- book/chapters/16m_special_functions.md:719
-def _in_float64(fn, kernel=None):
+# --- book/chapters/16m_special_functions.md:721
+def _in_float64(fn, kernel=None, own=False):
     """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
     dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
-    refused, under that name, as torch's ndtri and log_ndtr do."""
+    refused, under that name, as torch's ndtri and log_ndtr do. With ``own``, ``fn`` takes
+    the values flat, in the tensor's own precision (float16's in float32), as a kernel that
+    follows torch's steps does."""
     def forward(a, **params):
         if kernel is not None and a.dtype == np.float16:
             raise not_implemented_for(kernel, a.dtype)
         host = a if isinstance(a, np.ndarray) else move(a, CPU)
         kind = host.dtype if host.dtype.kind == "f" else get_default_dtype().numpy
         with np.errstate(all="ignore"):
-            out = np.asarray(fn(host.astype(np.float64), **params)).astype(kind)
+            if own:
+                values = host.astype(np.float64 if kind.itemsize == 8 else np.float32)
+                out = fn(values.reshape(-1), **params).reshape(host.shape).astype(kind)
+            else:
+                out = np.asarray(fn(host.astype(np.float64), **params)).astype(kind)
         return out if host is a else move(out, device_of(a))
 
     forward.__name__ = fn.__name__
     return forward
 
 
-def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None):
-    return register(Op(name, node, ("self",), forward=_in_float64(fn, kernel),
+def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None, own=False):
+    return register(Op(name, node, ("self",), forward=_in_float64(fn, kernel, own),
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:749
+# --- book/chapters/16m_special_functions.md:757
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -60,13 +66,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:770
+# --- book/chapters/16m_special_functions.md:778
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:797
+# --- book/chapters/16m_special_functions.md:805
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -85,7 +91,7 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
-# --- book/chapters/16m_special_functions.md:822
+# --- book/chapters/16m_special_functions.md:830
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", gamma.digamma,
                lambda g, self: (g * polygamma(1, self),))
@@ -113,7 +119,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:867
+# --- book/chapters/16m_special_functions.md:875
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -144,18 +150,21 @@ def _i1e_backward(g, self, result):
     return _at_zero_a_half(g, far, i0e(safe) - result * (safe.sgn() + safe.reciprocal()))
 
 
-I0 = _row("i0", "I0Backward0", bessel.i0, lambda g, self: (g * i1(self),))
+I0 = _row("i0", "I0Backward0", bessel.i0, lambda g, self: (g * i1(self),), own=True)
 def _i0e_backward(g, self, result):
     signed = self.sgn() * result  # made before i1e(self), as torch's formula makes it
     return (g * (i1e(self) - signed),)
 
 
-I0E = _row("special_i0e", "SpecialI0EBackward0", bessel.i0e, _i0e_backward, SELF_AND_RESULT)
-I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_RESULT)
-I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT)
+I0E = _row("special_i0e", "SpecialI0EBackward0", bessel.i0e, _i0e_backward, SELF_AND_RESULT,
+           own=True)
+I1 = _row("special_i1", "SpecialI1Backward0", bessel.i1, _i1_backward, SELF_AND_RESULT,
+          own=True)
+I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF_AND_RESULT,
+           own=True)
 
 
-# --- book/chapters/16m_special_functions.md:935
+# --- book/chapters/16m_special_functions.md:946
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -186,7 +195,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:990
+# --- book/chapters/16m_special_functions.md:1001
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -205,7 +214,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr, _log
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:1016
+# --- book/chapters/16m_special_functions.md:1027
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -228,7 +237,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1040
+# --- book/chapters/16m_special_functions.md:1051
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -242,7 +251,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1059
+# --- book/chapters/16m_special_functions.md:1070
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -267,7 +276,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1089
+# --- book/chapters/16m_special_functions.md:1100
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)
