@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1682
+# --- book/chapters/16m_special_functions.md:1638
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -39,7 +39,7 @@ from refgrad._ops.zeta_rows import zeta
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1724
+# --- book/chapters/16m_special_functions.md:1680
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)
@@ -91,7 +91,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:795
+# --- book/chapters/16mc_bessel_and_airy.md:964
 from refgrad._ops.bessel_rows import (  # noqa: E402
     airy_ai,
     bessel_j0,

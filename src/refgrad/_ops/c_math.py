@@ -13,8 +13,8 @@ from functools import cache
 
 import numpy as np
 
-_NUMPY = {"acos": np.arccos, "cos": np.cos, "sin": np.sin, "exp": np.exp, "log": np.log,
-          "sqrt": np.sqrt}
+_NUMPY = {"acos": np.arccos, "cos": np.cos, "sin": np.sin, "tan": np.tan, "exp": np.exp,
+          "log": np.log, "sqrt": np.sqrt}
 
 
 @cache
@@ -50,8 +50,8 @@ def _double(name: str):
 
 
 def c_math(name: str, values):
-    """C's ``name`` (acos, cos, sin, exp, log or sqrt) of each of the float32 or float64
-    ``values``."""
+    """C's ``name`` (acos, cos, sin, tan, exp, log or sqrt) of each of the float32 or
+    float64 ``values``."""
     function = _double(name) if values.dtype == np.float64 else _single(name + "f")
     if function is None:  # no C library to ask: NumPy's own, within an ulp
         return _NUMPY[name](values)

@@ -123,7 +123,7 @@ def erfcx(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:257
+# --- book/chapters/16m_special_functions.md:255
 def _first_guess(w):
     """Winitzki's approximation to |erfinv|, from w = log(1 - y^2)."""
     t = 2 / (math.pi * 0.147) + w / 2
@@ -148,7 +148,7 @@ def _inverse_outside(c):
     return x
 
 
-# --- book/chapters/16m_special_functions.md:283
+# --- book/chapters/16m_special_functions.md:281
 def _inverse(a, c):
     """x >= 0 with erf(x) = a, given c = 1 - a computed without rounding; nan outside [0, 1]."""
     out = np.full_like(a, np.nan)
@@ -165,16 +165,7 @@ def erfinv(y):
     return np.copysign(_inverse(a, 1 - a), y)
 
 
-def ndtri(p):
-    """x with P(N(0, 1) <= x) = p."""
-    p = np.asarray(p, dtype=np.float64)
-    low = p < 0.5
-    tail = np.where(low, p, 1 - p)  # exact: 1 - p for p >= 1/2
-    x = _inverse(1 - 2 * tail, 2 * tail) * math.sqrt(2)
-    return np.where(low, -x, x)
-
-
-# --- book/chapters/16m_special_functions.md:317
+# --- book/chapters/16m_special_functions.md:307
 def log_ndtr(x):
     x = np.asarray(x, dtype=np.float64)
     y = -x / math.sqrt(2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:374
+# --- book/chapters/16m_special_functions.md:366
 """log-gamma, digamma, Hurwitz's zeta and polygamma, on float64 arrays."""
 
 import math
@@ -21,13 +21,12 @@ def _bernoulli(count):
 
 _B = _bernoulli(26)
 _STIRLING = tuple(float(_B[2 * k] / (2 * k * (2 * k - 1))) for k in range(1, 9))
-_PSI_SERIES = tuple(float(_B[2 * k] / (2 * k)) for k in range(1, 9))
 _EULER_MACLAURIN = tuple(float(_B[2 * j] / math.factorial(2 * j)) for j in range(1, 13))
 EULER_GAMMA = 0.5772156649015329
 HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
 
 
-# --- book/chapters/16m_special_functions.md:406
+# --- book/chapters/16m_special_functions.md:397
 def hurwitz_zeta(s, q):
     """zeta(s, q) for an integer s >= 2 and float64 q: inf at q = 0 and negative integers."""
     q = np.asarray(q, dtype=np.float64)
@@ -51,7 +50,7 @@ def hurwitz_zeta(s, q):
     return np.where(pole, np.inf, np.where(q != q, np.nan, total))
 
 
-# --- book/chapters/16m_special_functions.md:431
+# --- book/chapters/16m_special_functions.md:422
 _ZETA = [float("nan"), float("nan")] + [  # zeta(k) - 1 and zeta(k), k >= 2
     float(hurwitz_zeta(k, np.array(2.0))) for k in range(2, 56)]
 _AT_ONE = (-EULER_GAMMA,) + tuple((-1) ** k * (_ZETA[k] + 1) / k for k in range(2, 56))
@@ -74,7 +73,7 @@ def _sin_pi(x):
     return np.sin(np.pi * r)
 
 
-# --- book/chapters/16m_special_functions.md:455
+# --- book/chapters/16m_special_functions.md:446
 def _stirling(x):
     """log Gamma(x) for x >= 10."""
     z = 1 / (x * x)
@@ -104,7 +103,7 @@ def _lgamma_right(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:486
+# --- book/chapters/16m_special_functions.md:477
 def lgamma(x):
     x = np.asarray(x, dtype=np.float64)
     left = x < 0.5
@@ -118,52 +117,17 @@ def lgamma(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:506
-def _psi_right(x):
-    """psi(x) for x >= 0.5."""
-    climb, shift = x.copy(), np.zeros_like(x)
-    for _ in range(10):  # from 0.5 up to 10
-        low = climb < 10
-        shift += low / climb
-        climb += low
-    z = 1 / (climb * climb)
-    series = np.full_like(x, _PSI_SERIES[-1])
-    for c in _PSI_SERIES[-2::-1]:
-        series = series * z + c
-    with np.errstate(invalid="ignore"):
-        out = np.log(climb) - 0.5 / climb - series * z - shift
-    out[x == np.inf] = np.inf
-    return out
-
-
-def digamma(x):
-    x = np.asarray(x, dtype=np.float64)
-    left = x < 0.5
-    out = np.empty_like(x)
-    out[~left] = _psi_right(x[~left])
-    xl = x[left]
-    r = xl - np.round(xl)  # cot(pi x) has period one
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cot = np.cos(np.pi * r) / np.sin(np.pi * r)
-        reflected = _psi_right(1 - xl) - np.pi * cot
-    reflected[(r == 0) | (xl == -np.inf)] = np.nan  # the poles of the negative integers
-    out[left] = reflected
-    out[x == 0] = np.copysign(np.inf, -x[x == 0])  # -inf at +0, inf at -0
-    return out
-
-
-# --- book/chapters/16m_special_functions.md:546
+# --- book/chapters/16m_special_functions.md:501
 def _c_int(n: int) -> int:
     """``n`` as a 32-bit C ``int`` holds it: NOTE [polygamma's order as a C int]."""
     return (n + 2**31) % 2**32 - 2**31
 
 
 def polygamma(x, n, kind=np.float64):
-    """polygamma of order ``n``, its factorial and zeta each rounded to ``kind`` first."""
-    if n == 0:
-        return digamma(x)
+    """polygamma of order ``n`` (2 and up: the rows send 0 and 1 to digamma and trigamma),
+    its factorial and zeta each rounded to ``kind`` first."""
     x = np.asarray(x, dtype=np.float64)
-    order = n if n == 1 else _c_int(n)
+    order = _c_int(n)
     if _c_int(order + 1) <= 1:  # zeta(s, x) is inf at s = 1 and nan below, whatever x
         value = -np.inf if order == 0 else np.nan
         return np.full(x.shape, value, like=x)
@@ -174,12 +138,11 @@ def polygamma(x, n, kind=np.float64):
         factor = np.float64(np.asarray(factor).astype(np.promote_types(kind, np.float32)))
         zeta = hurwitz_zeta(order + 1, x).astype(kind).astype(np.float64)
         out = np.asarray((-1) ** (order + 1) * factor * zeta)  # 0-d too
-    # torch's answers at the infinities: its trigamma's and its zeta's
-    out[x == (-np.inf if n == 1 else np.inf)] = np.nan
+    out[x == np.inf] = np.nan  # torch's zeta's answer there
     return out
 
 
-# --- book/chapters/16m_special_functions.md:574
+# --- book/chapters/16m_special_functions.md:527
 # NOTE [polygamma's order as a C int]
 # torch takes n as a 64-bit integer, sends 0 and 1 to digamma and trigamma,
 # and hands any other n to a kernel that declares it a 32-bit C int: 2**62

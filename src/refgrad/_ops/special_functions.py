@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:691
+# --- book/chapters/16m_special_functions.md:644
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -15,6 +15,7 @@ from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
 from refgrad._ops import bessel_functions as bessel
+from refgrad._ops import cephes_gamma as cephes
 from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
 from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, mul_scalar, sub_scalar
@@ -26,7 +27,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
 
 
-# --- book/chapters/16m_special_functions.md:721
+# --- book/chapters/16m_special_functions.md:675
 def _in_float64(fn, kernel=None, own=False):
     """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
     dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
@@ -55,7 +56,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None, ow
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:757
+# --- book/chapters/16m_special_functions.md:711
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -66,13 +67,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:778
+# --- book/chapters/16m_special_functions.md:732
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:805
+# --- book/chapters/16m_special_functions.md:759
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -91,11 +92,13 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
-# --- book/chapters/16m_special_functions.md:830
+# --- book/chapters/16m_special_functions.md:784
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
-DIGAMMA = _row("digamma", "DigammaBackward0", gamma.digamma,
-               lambda g, self: (g * polygamma(1, self),))
+DIGAMMA = _row("digamma", "DigammaBackward0", cephes.digamma,
+               lambda g, self: (g * polygamma(1, self),), own=True)
 def _polygamma(a, n):
+    if n in (0, 1):  # torch's digamma and trigamma kernels
+        return _in_float64(cephes.trigamma if n else cephes.digamma, own=True)(a)
     kind = a.dtype if a.dtype.kind == "f" else get_default_dtype().numpy
 
     def in_kind(x, n):  # its two factors rounded to the tensor's dtype, as torch's kernel has them
@@ -119,7 +122,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:875
+# --- book/chapters/16m_special_functions.md:831
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -164,7 +167,7 @@ I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF
            own=True)
 
 
-# --- book/chapters/16m_special_functions.md:946
+# --- book/chapters/16m_special_functions.md:902
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -195,7 +198,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:1001
+# --- book/chapters/16m_special_functions.md:957
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -208,13 +211,13 @@ def _log_ndtr_backward(g, self, result):
     return (div_scalar(g, SQRT_TWO_PI) * falling,)
 
 
-NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", ef.ndtri, _ndtri_backward,
-             (("result", ("self",)),), "ndtri_cpu")
+NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", cephes.ndtri, _ndtri_backward,
+             (("result", ("self",)),), "ndtri_cpu", own=True)
 LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr, _log_ndtr_backward,
                 SELF_AND_RESULT, "log_ndtr_cpu")
 
 
-# --- book/chapters/16m_special_functions.md:1027
+# --- book/chapters/16m_special_functions.md:983
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -237,7 +240,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1051
+# --- book/chapters/16m_special_functions.md:1007
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -251,7 +254,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1070
+# --- book/chapters/16m_special_functions.md:1026
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -276,7 +279,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1100
+# --- book/chapters/16m_special_functions.md:1056
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)
