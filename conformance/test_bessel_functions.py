@@ -1,7 +1,8 @@
 """Black-box tests: torch.special's Bessel and Airy functions (J0, J1, Y0, Y1, I0, I1, K0, K1,
 the scaled K0 and K1, the spherical j0, Airy's Ai): their values to the bit on a grid of edges,
 branch points with their neighbours and random values (torch's, in _bessel_expected), their
-dtypes, refusals, out=, and what a dispatch mode and the profiler see. The same assertions
+dtypes, refusals, out=, and what a dispatch mode and the profiler see; and the values of the
+kernels of the same kind, i0, i0e, i1, i1e, digamma, trigamma and ndtri. The same assertions
 run on torch, which keeps the grid's values honest.
 """
 
@@ -28,6 +29,25 @@ def test_values_to_the_bit(name, dtype):
     x = torch.tensor([float.fromhex(v) for v in table["x"]], dtype=getattr(torch, dtype))
     got = getattr(torch.special, name)(x).tolist()
     wrong = [(v, g, e) for v, g, e in zip(table["x"], got, table[name])
+             if not (math.isnan(g) and e == "nan") and g.hex() != e]
+    assert not wrong, wrong[:5]
+
+
+_OTHERS = {"i0": lambda t: torch.i0(t), "i0e": lambda t: torch.special.i0e(t),
+           "i1": lambda t: torch.special.i1(t), "i1e": lambda t: torch.special.i1e(t),
+           "digamma": lambda t: torch.digamma(t), "trigamma": lambda t: torch.polygamma(1, t)}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", [*_OTHERS, "ndtri"])
+def test_the_other_cephes_kernels_to_the_bit(name, dtype):
+    """i0 and i1 with their scaled forms, digamma, trigamma (polygamma of order one) and
+    ndtri, whose kernels are of the same kind."""
+    table = VALUES[dtype]
+    points = table["p" if name == "ndtri" else "x"]
+    x = torch.tensor([float.fromhex(v) for v in points], dtype=getattr(torch, dtype))
+    got = (torch.special.ndtri(x) if name == "ndtri" else _OTHERS[name](x)).tolist()
+    wrong = [(v, g, e) for v, g, e in zip(points, got, table[name])
              if not (math.isnan(g) and e == "nan") and g.hex() != e]
     assert not wrong, wrong[:5]
 

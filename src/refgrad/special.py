@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:596
+# --- book/chapters/16mb_orthogonal_polynomials.md:604
 from refgrad._ops.polynomial_rows import (  # noqa: E402
     chebyshev_polynomial_t,
     chebyshev_polynomial_u,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:174
+# --- book/chapters/16mb_orthogonal_polynomials.md:182
 """The C library's elementary functions, element by element, in float or in double."""
 
 import ctypes
@@ -32,7 +32,7 @@ def _single(name: str):
     return function
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:204
+# --- book/chapters/16mb_orthogonal_polynomials.md:212
 @cache
 def _double(name: str):
     """``math``'s function ``name``, answering as C does where ``math`` raises."""
