@@ -2,8 +2,8 @@
 the scaled K0 and K1, the spherical j0, Airy's Ai): their values to the bit on a grid of edges,
 branch points with their neighbours and random values (torch's, in _bessel_expected), their
 dtypes, refusals, out=, and what a dispatch mode and the profiler see; and the values of the
-kernels of the same kind, i0, i0e, i1, i1e, digamma, trigamma and ndtri. The same assertions
-run on torch, which keeps the grid's values honest.
+kernels of the same kind, i0, i0e, i1, i1e, digamma, trigamma, ndtri, erfcx and log_ndtr.
+The same assertions run on torch, which keeps the grid's values honest.
 """
 
 import math
@@ -35,14 +35,16 @@ def test_values_to_the_bit(name, dtype):
 
 _OTHERS = {"i0": lambda t: torch.i0(t), "i0e": lambda t: torch.special.i0e(t),
            "i1": lambda t: torch.special.i1(t), "i1e": lambda t: torch.special.i1e(t),
-           "digamma": lambda t: torch.digamma(t), "trigamma": lambda t: torch.polygamma(1, t)}
+           "digamma": lambda t: torch.digamma(t), "trigamma": lambda t: torch.polygamma(1, t),
+           "erfcx": lambda t: torch.special.erfcx(t),
+           "log_ndtr": lambda t: torch.special.log_ndtr(t)}
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", [*_OTHERS, "ndtri"])
 def test_the_other_cephes_kernels_to_the_bit(name, dtype):
-    """i0 and i1 with their scaled forms, digamma, trigamma (polygamma of order one) and
-    ndtri, whose kernels are of the same kind."""
+    """i0 and i1 with their scaled forms, digamma, trigamma (polygamma of order one), ndtri,
+    erfcx and log_ndtr, whose kernels are of the same kind."""
     table = VALUES[dtype]
     points = table["p" if name == "ndtri" else "x"]
     x = torch.tensor([float.fromhex(v) for v in points], dtype=getattr(torch, dtype))

@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 import refgrad
-from refgrad._ops import bessel_functions, cephes_gamma, error_function, gamma_functions
+from refgrad._ops import (
+    bessel_functions,
+    cephes_erfcx,
+    cephes_gamma,
+    error_function,
+    gamma_functions,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -72,9 +78,13 @@ def test_log_ndtr_matches_the_log_of_ndtr_and_the_far_tail():
     # on the right, log1p of the small upper tail keeps its digits
     want = [math.log(0.5 * math.erfc(-v / math.sqrt(2))) if v < 0 else
             math.log1p(-0.5 * math.erfc(v / math.sqrt(2))) for v in x]
-    assert _ulps(error_function.log_ndtr(x), want).max() <= 8
+    got = cephes_erfcx.log_ndtr(x)
+    rel = np.abs(got - np.array(want)) / np.abs(want)
+    # torch's steps: within a few ulps but on the far right, where log1p takes half of
+    # C's erfc, whose own relative error there grows (to about 1e-14 at x = 8)
+    assert rel[x < 3].max() < 4e-15 and rel.max() < 2e-14
     # far left: log ndtr(x) ~ -x^2/2 - log(-x sqrt(2 pi))
-    far = error_function.log_ndtr(np.array([-1e5]))[0]
+    far = cephes_erfcx.log_ndtr(np.array([-1e5]))[0]
     assert far == pytest.approx(-5e9 - math.log(1e5 * math.sqrt(2 * math.pi)), rel=1e-15)
 
 

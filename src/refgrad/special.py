@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1638
+# --- book/chapters/16m_special_functions.md:1599
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form
@@ -39,7 +39,7 @@ from refgrad._ops.zeta_rows import zeta
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1680
+# --- book/chapters/16m_special_functions.md:1641
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return elementwise.round(input, decimals=decimals)
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:604
+# --- book/chapters/16mb_orthogonal_polynomials.md:617
 from refgrad._ops.polynomial_rows import (  # noqa: E402
     chebyshev_polynomial_t,
     chebyshev_polynomial_u,
@@ -91,7 +91,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:964
+# --- book/chapters/16mc_bessel_and_airy.md:1398
 from refgrad._ops.bessel_rows import (  # noqa: E402
     airy_ai,
     bessel_j0,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:560
+# --- book/chapters/16m_special_functions.md:520
 """i0, i1 and their scaled forms, in the steps of torch's kernels, float32 or float64."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _odd(x, out):
     return np.where(x < 0, -out, out)
 
 
-# --- book/chapters/16m_special_functions.md:593
+# --- book/chapters/16m_special_functions.md:553
 def _i1_tables(x):
     return _I1_SINGLE if x.dtype == np.float32 else (I1_SMALL, I1_LARGE)
 

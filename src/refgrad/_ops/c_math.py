@@ -14,12 +14,17 @@ from functools import cache
 import numpy as np
 
 _NUMPY = {"acos": np.arccos, "cos": np.cos, "sin": np.sin, "tan": np.tan, "exp": np.exp,
-          "log": np.log, "sqrt": np.sqrt}
+          "log": np.log, "sqrt": np.sqrt, "log1p": np.log1p,
+          "erfc": lambda v: np.frompyfunc(math.erfc, 1, 1)(v).astype(v.dtype)}
+
+
+_IN_MATH = frozenset(("acos", "cos", "sin", "tan", "exp", "log", "sqrt"))
 
 
 @cache
-def _single(name: str):
-    """The C library's float function ``name`` (acosf, ...), or None where none loads."""
+def _loaded(name: str, kind):
+    """The C library's function ``name`` of one ``kind`` (c_float or c_double), or None
+    where none loads."""
     for library in ("libm.so.6", None):  # glibc's by its name; else ask (which runs ldconfig)
         try:
             function = getattr(ctypes.CDLL(library or ctypes.util.find_library("m")), name)
@@ -28,14 +33,22 @@ def _single(name: str):
             continue
     else:
         return None
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    function.restype, function.argtypes = kind, [kind]
     return function
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:212
+def _single(name: str):
+    """The C library's float function ``name`` (acosf, ...), or None where none loads."""
+    return _loaded(name, ctypes.c_float)
+
+
+# --- book/chapters/16mb_orthogonal_polynomials.md:222
 @cache
 def _double(name: str):
-    """``math``'s function ``name``, answering as C does where ``math`` raises."""
+    """The C library's double function ``name``: ``math``'s, answering as C does where
+    ``math`` raises, or else loaded (log1p, erfc: C's answers at the edges, as they are)."""
+    if name not in _IN_MATH:
+        return _loaded(name, ctypes.c_double)
     function = getattr(math, name)
 
     def as_c(v: float) -> float:
@@ -50,8 +63,8 @@ def _double(name: str):
 
 
 def c_math(name: str, values):
-    """C's ``name`` (acos, cos, sin, tan, exp, log or sqrt) of each of the float32 or
-    float64 ``values``."""
+    """C's ``name`` (acos, cos, sin, tan, exp, log, sqrt, log1p or erfc) of each of the
+    float32 or float64 ``values``."""
     function = _double(name) if values.dtype == np.float64 else _single(name + "f")
     if function is None:  # no C library to ask: NumPy's own, within an ulp
         return _NUMPY[name](values)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:388
+# --- book/chapters/16mb_orthogonal_polynomials.md:401
 """Chebyshev's polynomials of the four kinds, plain and shifted, in torch's steps."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _step(i, y, p, q):
     return fused_multiply_add(y + y, q, -p)
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:428
+# --- book/chapters/16mb_orthogonal_polynomials.md:441
 def _closed_form(kind, y, n, shifted: bool):
     T = y.dtype.type
     theta = c_math("acos", y)
@@ -50,7 +50,7 @@ def _closed_form(kind, y, n, shifted: bool):
     return np.where(c_math("cos", half) != T(1.0), out, edge)
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:453
+# --- book/chapters/16mb_orthogonal_polynomials.md:466
 _CLOSED_PAST = {False: {"t": 6, "u": 8, "v": 8, "w": 8}, True: {"t": 6, "u": 6, "v": 6, "w": 4}}
 
 

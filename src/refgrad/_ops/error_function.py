@@ -107,23 +107,7 @@ def erfc(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:203
-def erfcx(x):
-    x, small, big = _ranges(x)
-    out = np.empty_like(x)
-    inner = x[small]
-    out[small] = np.exp(inner * inner) * (1 - _erf_small(inner))
-    outer = x[big]
-    y = np.abs(outer)
-    head = np.trunc(y * 16) / 16
-    with np.errstate(over="ignore", invalid="ignore"):
-        grown = np.exp(head * head) * np.exp((y - head) * (y + head))  # e^{y^2}, split
-        out[big] = np.where(outer < 0, 2 * grown - scaled_erfc(y), scaled_erfc(y))
-    out[x == -np.inf] = np.inf  # whose split gives inf * nan
-    return out
-
-
-# --- book/chapters/16m_special_functions.md:255
+# --- book/chapters/16m_special_functions.md:237
 def _first_guess(w):
     """Winitzki's approximation to |erfinv|, from w = log(1 - y^2)."""
     t = 2 / (math.pi * 0.147) + w / 2
@@ -148,7 +132,7 @@ def _inverse_outside(c):
     return x
 
 
-# --- book/chapters/16m_special_functions.md:281
+# --- book/chapters/16m_special_functions.md:263
 def _inverse(a, c):
     """x >= 0 with erf(x) = a, given c = 1 - a computed without rounding; nan outside [0, 1]."""
     out = np.full_like(a, np.nan)
@@ -163,17 +147,3 @@ def erfinv(y):
     y = np.asarray(y, dtype=np.float64)
     a = np.abs(y)
     return np.copysign(_inverse(a, 1 - a), y)
-
-
-# --- book/chapters/16m_special_functions.md:307
-def log_ndtr(x):
-    x = np.asarray(x, dtype=np.float64)
-    y = -x / math.sqrt(2)
-    with np.errstate(divide="ignore"):  # -inf, whose log1p(-1) is -inf
-        out = np.asarray(np.log1p(-0.5 * erfc(-y)))
-    left = x < -1
-    far = y[left]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out[left] = np.log(scaled_erfc(far)) - far * far - math.log(2)
-    out[x == -np.inf] = -np.inf
-    return out

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:366
+# --- book/chapters/16m_special_functions.md:326
 """log-gamma, digamma, Hurwitz's zeta and polygamma, on float64 arrays."""
 
 import math
@@ -26,7 +26,7 @@ EULER_GAMMA = 0.5772156649015329
 HALF_LOG_TWO_PI = 0.5 * math.log(2 * math.pi)
 
 
-# --- book/chapters/16m_special_functions.md:397
+# --- book/chapters/16m_special_functions.md:357
 def hurwitz_zeta(s, q):
     """zeta(s, q) for an integer s >= 2 and float64 q: inf at q = 0 and negative integers."""
     q = np.asarray(q, dtype=np.float64)
@@ -50,7 +50,7 @@ def hurwitz_zeta(s, q):
     return np.where(pole, np.inf, np.where(q != q, np.nan, total))
 
 
-# --- book/chapters/16m_special_functions.md:422
+# --- book/chapters/16m_special_functions.md:382
 _ZETA = [float("nan"), float("nan")] + [  # zeta(k) - 1 and zeta(k), k >= 2
     float(hurwitz_zeta(k, np.array(2.0))) for k in range(2, 56)]
 _AT_ONE = (-EULER_GAMMA,) + tuple((-1) ** k * (_ZETA[k] + 1) / k for k in range(2, 56))
@@ -73,7 +73,7 @@ def _sin_pi(x):
     return np.sin(np.pi * r)
 
 
-# --- book/chapters/16m_special_functions.md:446
+# --- book/chapters/16m_special_functions.md:406
 def _stirling(x):
     """log Gamma(x) for x >= 10."""
     z = 1 / (x * x)
@@ -103,7 +103,7 @@ def _lgamma_right(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:477
+# --- book/chapters/16m_special_functions.md:437
 def lgamma(x):
     x = np.asarray(x, dtype=np.float64)
     left = x < 0.5
@@ -117,7 +117,7 @@ def lgamma(x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:501
+# --- book/chapters/16m_special_functions.md:461
 def _c_int(n: int) -> int:
     """``n`` as a 32-bit C ``int`` holds it: NOTE [polygamma's order as a C int]."""
     return (n + 2**31) % 2**32 - 2**31
@@ -142,7 +142,7 @@ def polygamma(x, n, kind=np.float64):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:527
+# --- book/chapters/16m_special_functions.md:487
 # NOTE [polygamma's order as a C int]
 # torch takes n as a 64-bit integer, sends 0 and 1 to digamma and trigamma,
 # and hands any other n to a kernel that declares it a 32-bit C int: 2**62

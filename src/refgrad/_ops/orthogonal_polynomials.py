@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:250
+# --- book/chapters/16mb_orthogonal_polynomials.md:263
 """The polynomials' shared steps, and Hermite's, Laguerre's and Legendre's."""
 
 import numpy as np
@@ -19,7 +19,7 @@ def degrees(n):
     return np.where(fits, n, _INDEFINITE).astype(np.int64)
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:274
+# --- book/chapters/16mb_orthogonal_polynomials.md:287
 def run(step, x, n, q, nan_stops: bool = True):
     """The last of q, step(i, x, p, q), ... after steps i = 1 .. n - 1 of each element,
     from p = 1 and the given q."""
@@ -41,7 +41,7 @@ def run(step, x, n, q, nan_stops: bool = True):
     return out
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:305
+# --- book/chapters/16mb_orthogonal_polynomials.md:318
 def hermite_step(i, x, p, q):  # H: k = 2i
     return fused_multiply_add(x + x, q, -(x.dtype.type(2 * i) * p))
 
@@ -60,7 +60,7 @@ def legendre_step(i, x, p, q):
     return fused_multiply_add(T(2 * i + 1) * x, q, -(T(i) * p)) / T(i + 1)
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:333
+# --- book/chapters/16mb_orthogonal_polynomials.md:346
 def pick(out, cases):
     """Write each (mask, value) of ``cases`` where it is the first that holds; the mask
     of the elements none took."""
@@ -83,7 +83,7 @@ def hermite(x, n, physicists: bool):
     return out
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:357
+# --- book/chapters/16mb_orthogonal_polynomials.md:370
 def laguerre(x, n):
     T = x.dtype.type
     out = np.empty_like(x)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:494
+# --- book/chapters/16mb_orthogonal_polynomials.md:507
 """The names of torch.special's polynomial families, for every table that lists them."""
 
 POLYNOMIALS = (

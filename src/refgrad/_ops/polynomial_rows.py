@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:507
+# --- book/chapters/16mb_orthogonal_polynomials.md:520
 """The twelve polynomial families of torch.special: three rows each, and their functions."""
 
 import numpy as np
@@ -24,7 +24,7 @@ FORMS = (f"Tensor x, Tensor n, {_OUT}", f"Number x, Tensor n, {_OUT}",
          f"Tensor x, Number n, {_OUT}")
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:529
+# --- book/chapters/16mb_orthogonal_polynomials.md:542
 def _kernel(name: str, polynomial):
     """The forward of ``name``'s rows: x and n in the result's dtype, elementwise."""
     def forward(x, n):
@@ -42,7 +42,7 @@ def _kernel(name: str, polynomial):
     return forward
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:548
+# --- book/chapters/16mb_orthogonal_polynomials.md:561
 def _rows(name: str, polynomial):
     """The rows of tensor and tensor, tensor and number degree, and number x."""
     forward = _kernel(name, polynomial)
@@ -55,7 +55,7 @@ def _rows(name: str, polynomial):
     )
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:562
+# --- book/chapters/16mb_orthogonal_polynomials.md:575
 def _chebyshev(kind: str, shifted: bool):
     return lambda x, n: chebyshev(kind, x, n, shifted)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:644
+# --- book/chapters/16m_special_functions.md:604
 """Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
 
 import math
@@ -15,6 +15,7 @@ from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
 from refgrad._ops import bessel_functions as bessel
+from refgrad._ops import cephes_erfcx
 from refgrad._ops import cephes_gamma as cephes
 from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
@@ -27,7 +28,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import c_type_name, not_implemented_for
 
 
-# --- book/chapters/16m_special_functions.md:675
+# --- book/chapters/16m_special_functions.md:636
 def _in_float64(fn, kernel=None, own=False):
     """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
     dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
@@ -56,7 +57,7 @@ def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None, ow
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:711
+# --- book/chapters/16m_special_functions.md:672
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -67,13 +68,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:732
-ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", ef.erfcx,
+# --- book/chapters/16m_special_functions.md:693
+ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", cephes_erfcx.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
-             (("self", ("self",)), ("result", ("self",))), "erfcx_cpu")
+             (("self", ("self",)), ("result", ("self",))), "erfcx_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:759
+# --- book/chapters/16m_special_functions.md:720
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -92,7 +93,7 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
-# --- book/chapters/16m_special_functions.md:784
+# --- book/chapters/16m_special_functions.md:745
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", cephes.digamma,
                lambda g, self: (g * polygamma(1, self),), own=True)
@@ -122,7 +123,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:831
+# --- book/chapters/16m_special_functions.md:792
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -167,7 +168,7 @@ I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF
            own=True)
 
 
-# --- book/chapters/16m_special_functions.md:902
+# --- book/chapters/16m_special_functions.md:863
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -198,7 +199,7 @@ ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:957
+# --- book/chapters/16m_special_functions.md:918
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -213,11 +214,11 @@ def _log_ndtr_backward(g, self, result):
 
 NDTRI = _row("special_ndtri", "SpecialNdtriBackward0", cephes.ndtri, _ndtri_backward,
              (("result", ("self",)),), "ndtri_cpu", own=True)
-LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", ef.log_ndtr, _log_ndtr_backward,
-                SELF_AND_RESULT, "log_ndtr_cpu")
+LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", cephes_erfcx.log_ndtr,
+                _log_ndtr_backward, SELF_AND_RESULT, "log_ndtr_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:983
+# --- book/chapters/16m_special_functions.md:944
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -240,7 +241,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:1007
+# --- book/chapters/16m_special_functions.md:968
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -254,7 +255,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1026
+# --- book/chapters/16m_special_functions.md:987
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -279,7 +280,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1056
+# --- book/chapters/16m_special_functions.md:1017
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)
