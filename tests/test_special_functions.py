@@ -160,3 +160,11 @@ def test_rows_round_once_and_keep_dtypes():
     want = np.float32([math.lgamma(v) for v in np.float64(x.numpy())])
     assert refgrad.lgamma(x).numpy().tolist() == want.tolist()
     assert refgrad.lgamma(refgrad.tensor([1, 2, 3])).dtype is refgrad.get_default_dtype()
+
+
+def test_the_namespace_shows_only_its_functions():
+    import refgrad.special
+
+    public = {name for name in dir(refgrad.special) if not name.startswith("_")}
+    assert public == set(refgrad.special.__all__)
+    assert all(callable(getattr(refgrad.special, name)) for name in public)

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1599
+# --- book/chapters/16m_special_functions.md:1600
 """torch.special: the special functions, some under a second name."""
 
-from refgrad._argument_forms import function_form
-from refgrad._arguments import Arguments
-from refgrad._ops import elementwise, statistics
+from refgrad._argument_forms import function_form as _function_form
+from refgrad._arguments import Arguments as _Arguments
+from refgrad._ops import elementwise as _elementwise
+from refgrad._ops import statistics as _statistics
 from refgrad._ops.elementwise import exp2, expm1, log1p
 from refgrad._ops.incomplete_gamma import gammainc, gammaincc
 from refgrad._ops.log_one_plus import xlog1py
@@ -39,15 +40,15 @@ from refgrad._ops.zeta_rows import zeta
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1641
+# --- book/chapters/16m_special_functions.md:1643
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
-    return elementwise.round(input, decimals=decimals)
+    return _elementwise.round(input, decimals=decimals)
 
 
 # torch's special.logsumexp is an operator of its own, whose parser reads a dim as
 # torch.logsumexp's does, under its own name
-logsumexp = function_form(statistics.logsumexp, Arguments(
+logsumexp = _function_form(_statistics.logsumexp, _Arguments(
     "special_logsumexp(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, "
     "Tensor out = None)"))
 
