@@ -113,3 +113,28 @@ def test_a_one_element_tensor_exponent_is_a_power_not_a_square_root():
         assert out.tolist() == [0.0, math.inf, 2.0] and not out.signbit().any()
     zero = torch.tensor(-0.0, dtype=torch.float64) ** torch.tensor(0.5, dtype=torch.float64)
     assert zero.item() == 0.0 and not zero.signbit() and zero.shape == ()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("base", [0, 0.0, -0.0])
+def test_a_zero_number_base_gives_no_exponent_gradient_where_the_exponent_is_not_negative(
+        dtype, base):
+    e = torch.tensor([-1.0, 0.0, 2.0, -0.0, math.inf, -math.inf], dtype=dtype, requires_grad=True)
+    (base ** e).backward(torch.tensor([1.0, 1.0, -1.0, 1.0, 1.0, 1.0], dtype=dtype))
+    # 0 ** -1 is inf (-inf for -0.), times log(0) = -inf
+    first = -math.inf if math.copysign(1.0, base) > 0 else math.inf
+    assert e.grad.tolist()[:2] == [first, 0.0] and e.grad.tolist()[3:5] == [0.0, 0.0]
+    assert math.copysign(1.0, e.grad[2].item()) == -1.0  # the incoming -1 times zero
+    assert e.grad[5].item() == -math.inf
+
+
+def test_number_bases_other_than_zero_take_their_log_quietly():
+    e = torch.tensor([1.0, 2.0], requires_grad=True)
+    (2.0 ** e).sum().backward()
+    assert e.grad.tolist() == ((2.0 ** e.detach()) * math.log(2.0)).tolist()
+    e.grad = None
+    (torch.pow(-1.0, e)).sum().backward()  # the log of a negative number: nan, no warning
+    assert all(math.isnan(g) for g in e.grad.tolist())
+    x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.pow(0.0, -x).sum(), x)
+    assert g.tolist() == [0.0, math.inf, math.inf] and math.copysign(1.0, g[0].item()) == -1.0

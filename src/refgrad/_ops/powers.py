@@ -5,6 +5,8 @@
 # --- book/chapters/14_arithmetic.md:786
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
+import math
+
 import numpy as np
 
 from refgrad._ops.arithmetic import BOTH_WANTED, _kind, _last_first, mul_scalar, sub_scalar
@@ -25,7 +27,7 @@ _MULTIPLIED_OUT = {
 _SINGLE, _DOUBLE = np.dtype(np.float32), np.dtype(np.float64)
 
 
-# --- book/chapters/14_arithmetic.md:814
+# --- book/chapters/14_arithmetic.md:816
 def _power(a, b):
     """``np.power``, as torch computes some number exponents, and with torch's answers
     where integers meet negative integer powers."""
@@ -63,7 +65,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:853
+# --- book/chapters/14_arithmetic.md:855
 def _real(exponent):
     return exponent if isinstance(exponent, complex) else float(exponent)
 
@@ -94,12 +96,12 @@ POW_SCALAR = register(Op(
     # torch writes a number's powers into a fresh row-major tensor, whatever the exponent's
     # layout: NOTE [Results written row-major]
     forward=lambda exponent, self: row_major_result(_power(self, exponent)),
-    backward=lambda g, self, exponent, result: (g * mul_scalar(result, float(np.log(self))),),
+    backward=lambda g, self, exponent, result: (_number_base_grad(g, self, exponent, result),),
     saves=(("exponent", ("exponent",)), ("result", ("exponent",))),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:913
+# --- book/chapters/14_arithmetic.md:918
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
@@ -118,6 +120,20 @@ def _exponent_grad(g, self, exponent, result):
     # base under a float32 exponent is not logged in float16
     base = self if self.dtype == result.dtype else self.to(result.dtype)
     return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(base))
+
+
+def _number_base_grad(g, self, exponent, result):
+    if self != 0:
+        return g * mul_scalar(result, _log_of_number(self))
+    from refgrad._ops.functions import where
+
+    # torch's formula for a zero base: no gradient where the exponent is not negative
+    return g * where(exponent >= 0, 0.0, mul_scalar(result, -math.inf))
+
+
+def _log_of_number(x) -> float:
+    x = float(x)
+    return math.log(x) if x > 0 else -math.inf if x == 0 else math.nan
 
 
 def _zeros_like(t):
