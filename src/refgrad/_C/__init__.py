@@ -153,7 +153,7 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
 from refgrad._generator import Generator
 
 
-# --- book/chapters/10_nodes.md:1509
+# --- book/chapters/10_nodes.md:1514
 from refgrad.autograd._stream_warning import (
     _override_stale_capture_stream,
     _warn_on_accumulate_grad_stream_mismatch,

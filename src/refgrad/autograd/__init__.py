@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1517
+# --- book/chapters/10_nodes.md:1522
 from refgrad.autograd import graph
 
 

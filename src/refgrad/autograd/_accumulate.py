@@ -220,11 +220,16 @@ def _summed(old, grad):
 # of the frames handling it (the caller says how many), by sole_holder's own
 # local, and by getrefcount's argument. One reference more means someone
 # else has it. Its array must be held by that tensor alone, own its memory
-# (or view memory that nothing else holds: torch counts a storage's holders,
-# not a tensor's), and fill it without gaps or overlaps, however permuted:
-# torch asks the same of a buffer it adds into. The engine drops its other handles
-# before it runs a node (see its main loop). Elsewhere than CPython 3.11 to
-# 3.13 the counts may differ, so there refgrad always copies.
+# (or view memory that nothing else holds), and fill it without gaps or
+# overlaps, however permuted: torch asks the same of a buffer it adds into,
+# where it counts the holders of the storage too. AccumulateGrad in torch
+# counts only the tensor's: it keeps a gradient that views the caller's own
+# (a.view(2).backward(g)) as .grad, sharing g's memory. refgrad copies there,
+# on purpose: several of its backward formulas return views where torch's
+# return fresh tensors, and taking those over would tie .grad to memory that
+# torch's .grad never shares. The engine drops its other handles before it
+# runs a node (see its main loop). Elsewhere than CPython 3.11 to 3.13 the
+# counts may differ, so there refgrad always copies.
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
 
 
@@ -270,7 +275,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1182
+# --- book/chapters/10_nodes.md:1187
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 

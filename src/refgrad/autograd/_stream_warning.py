@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1460
+# --- book/chapters/10_nodes.md:1465
 """Two switches of torch's CUDA stream handling, which refgrad, with no streams, never acts on."""
 
 from refgrad._c_names import c_type_name
@@ -24,7 +24,7 @@ def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
     _Switch.enabled = _checked(enabled)
 
 
-# --- book/chapters/10_nodes.md:1486
+# --- book/chapters/10_nodes.md:1491
 class _Override:
     enabled = False  # process-wide, as in torch
 
