@@ -500,3 +500,18 @@ def test_a_write_through_a_view_is_backward_once_unless_the_graph_is_retained(wr
     b.sum().backward()  # the graph was kept for this one
     with raises(RuntimeError, twice):
         b.sum().backward()
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.max(0), lambda a: a.sort(), lambda a: a.topk(2), lambda a: a.cummax(0),
+    lambda a: a.min(0), lambda a: a.kthvalue(2),
+])
+def test_written_indices_an_op_saved_name_no_node(make):
+    a = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    values, indices = make(a)
+    indices.add_(0)
+    with pytest.raises(RuntimeError) as refused:
+        values.sum().backward()
+    message = str(refused.value)
+    assert f"[torch.LongTensor {list(indices.shape)}] is at version 1; expected version 0" in message
+    assert "which is output" not in message

@@ -13,8 +13,10 @@ from refgrad._typename import c_tensor_type_name
 
 def _modified_message(saved, node) -> str:
     tensor = saved._original
-    # an output, or an in-place op's result on a view, kept as the view itself
-    as_output = tensor is None or _saved_output(saved, node)
+    # an output, or an in-place op's result on a view, kept as the view itself; an output
+    # with no history (max's indices) is saved as torch saves an input: NOTE [A saved
+    # input is output 0]
+    as_output = tensor is None or tensor._grad_fn is not None and _saved_output(saved, node)
     producer = node if as_output else tensor._grad_fn
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
     kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
@@ -31,12 +33,14 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:274
+# --- book/chapters/11_saved.md:276
 # NOTE [A saved input is output 0]
 # torch records a saved value's output number only for an output (or with
 # hooks, when it checks no version); a saved input names its current grad_fn
 # as "output 0" whatever its output_nr. refgrad says the same, though the
-# number it keeps is the tensor's own.
+# number it keeps is the tensor's own. An output that carries no gradient,
+# such as the indices of max(dim) or sort, has no grad_fn and is a leaf:
+# torch saves it as it saves an input, and its message names no node.
 def _saved_output(saved, node) -> bool:
     op = getattr(node, "op", None)
     outputs = (op.outputs or ()) if op is not None else ()

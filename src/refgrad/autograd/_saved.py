@@ -141,7 +141,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:324
+# --- book/chapters/11_saved.md:328
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -170,7 +170,7 @@ class SavedNumber(SavedTensor):
         return unpack_with_hooks(self, None).item()  # the number the user's hook gives
 
 
-# --- book/chapters/11_saved.md:358
+# --- book/chapters/11_saved.md:362
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and unpacking it gives the number backward uses. Without hooks,
@@ -187,7 +187,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:605
+# --- book/chapters/11_saved.md:609
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
