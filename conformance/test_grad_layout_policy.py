@@ -84,3 +84,17 @@ def test_an_inference_grad_is_added_into_then_refused_outside_inference_mode():
     with torch.inference_mode():
         b.backward()
     assert a.grad is inference_grad and a.grad.tolist() == [5.0, 5.0]
+
+
+def test_the_policy_is_set_when_made_and_entering_sets_nothing():
+    policy = torch.autograd.enforce_grad_layout_policy(False)
+    with policy:
+        assert not torch._C._is_grad_layout_enforcement_enabled()
+    assert torch._C._is_grad_layout_enforcement_enabled()
+    with policy:  # made once: the second block keeps what the first restored
+        assert torch._C._is_grad_layout_enforcement_enabled()
+    policy = torch.autograd.enforce_grad_layout_policy(False)
+    torch._C._set_grad_layout_enforcement_enabled(True)
+    with policy:
+        assert torch._C._is_grad_layout_enforcement_enabled()
+    assert torch._C._is_grad_layout_enforcement_enabled()

@@ -277,3 +277,29 @@ def test_inference_tensors_in_recorded_ops_outside():
     assert str(info.value) == (
         "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
     )
+
+
+def test_a_guard_cannot_be_copied_so_a_copy_cannot_end_the_mode():
+    import copy
+    import pickle
+
+    context = torch.inference_mode()
+    with context:
+        for duplicate in (copy.deepcopy, pickle.dumps):
+            with pytest.raises(TypeError, match="cannot pickle 'torch._C._InferenceMode' object"):
+                duplicate(context)
+        assert torch.is_inference_mode_enabled() and torch.ones(1).is_inference()
+    guard = C._InferenceMode(False)
+    with pytest.raises(TypeError, match="cannot pickle 'torch._C._InferenceMode' object"):
+        copy.copy(guard)
+    guard.__exit__(None, None, None)
+
+
+def test_a_guard_refuses_a_mode_that_is_no_bool():
+    with pytest.raises(TypeError, match=r"incompatible constructor arguments(.|\n)*"
+                                        r"Invoked with: tensor\(\[1, 2\]\)"):
+        C._InferenceMode(torch.tensor([1, 2]))
+    assert not torch.is_inference_mode_enabled()
+    guard = C._InferenceMode(torch.tensor([1]))
+    assert torch.is_inference_mode_enabled()
+    guard.__exit__(None, None, None)

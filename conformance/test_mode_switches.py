@@ -190,3 +190,31 @@ def test_the_scripting_and_compiling_questions_answer_no_outside_those_tools():
     assert torch.jit.is_scripting is torch._jit_internal.is_scripting
     assert (torch.compiler.is_compiling(), torch.compiler.is_dynamo_compiling(),
             torch.compiler.is_exporting()) == (False, False, False)
+
+
+def test_the_c_module_has_the_stream_switches_setters_and_anomaly_mode():
+    assert C.set_anomaly_enabled is torch.set_anomaly_enabled
+    assert C.is_anomaly_enabled is torch.is_anomaly_enabled
+    assert C.is_anomaly_check_nan_enabled is torch.is_anomaly_check_nan_enabled
+    C.set_anomaly_enabled(True, False)
+    try:
+        assert C.is_anomaly_enabled() and not C.is_anomaly_check_nan_enabled()
+    finally:
+        C.set_anomaly_enabled(False)
+    for name, ask, default in (
+            ("_set_warn_on_accumulate_grad_stream_mismatch",
+             C._warn_on_accumulate_grad_stream_mismatch, True),
+            ("_set_override_stale_capture_stream", C._override_stale_capture_stream, False)):
+        setter = getattr(C, name)
+        try:
+            assert setter(not default) is None and ask() is (not default)
+        finally:
+            setter(default)
+        with pytest.raises(RuntimeError, match="enabled must be a bool, but got int"):
+            setter(1)
+        with pytest.raises(TypeError, match=rf"torch._C.{name}\(\) takes exactly one argument "
+                                            r"\(0 given\)"):
+            setter()
+        with pytest.raises(TypeError, match=rf"torch._C.{name}\(\) takes no keyword arguments"):
+            setter(enabled=True)
+        assert ask() is default

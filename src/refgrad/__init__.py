@@ -117,11 +117,11 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
-# --- book/chapters/07_grad_modes.md:320
+# --- book/chapters/07_grad_modes.md:330
 from refgrad import compiler, jit
 
 
-# --- book/chapters/07_grad_modes.md:966
+# --- book/chapters/07_grad_modes.md:981
 from refgrad import _C, _jit_internal, utils
 from refgrad._C import is_inference
 from refgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -792,7 +792,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:560
+# --- book/chapters/29r_function_arguments.md:561
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 

@@ -10,7 +10,7 @@ import types
 import numpy as np
 
 import refgrad
-from refgrad import functional
+from refgrad import _C, functional
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
@@ -200,14 +200,15 @@ def _takes_nothing(function):
 
 def _both(namespace, name: str, checked) -> None:
     """``checked`` as ``name``, also where torch holds the same function under a module's name:
-    torch.functional.unique is torch.unique, torch.utils.dlpack.to_dlpack torch.to_dlpack.
+    torch.functional.unique is torch.unique, torch.utils.dlpack.to_dlpack torch.to_dlpack,
+    torch._C.set_anomaly_enabled torch.set_anomaly_enabled.
 
     It takes the name too (torch.batch_norm's, not the torch_batch_norm it runs), under
     which pickle finds it: NOTE [Read outermost, after a failure].
     """
     checked.__name__ = checked.__qualname__ = name
     checked.__module__ = "refgrad"
-    for module in (functional, dlpack):
+    for module in (functional, dlpack, _C):
         if getattr(module, name, None) is getattr(namespace, name):
             setattr(module, name, checked)
     setattr(namespace, name, checked)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:269
+# --- book/chapters/07_grad_modes.md:279
 """The one TorchScript query that ordinary torch code makes."""
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:301
+# --- book/chapters/07_grad_modes.md:311
 """refgrad.compiler: whether torch.compile or export is at work: never, in refgrad."""
 
 __all__ = ["is_compiling", "is_dynamo_compiling", "is_exporting"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:287
+# --- book/chapters/07_grad_modes.md:297
 """refgrad.jit: TorchScript's questions, answered for a library that never scripts."""
 
 from refgrad._jit_internal import is_scripting

@@ -99,7 +99,7 @@ def is_inference(*args, **kwargs) -> bool:
     return input.is_inference()
 
 
-# --- book/chapters/07_grad_modes.md:185
+# --- book/chapters/07_grad_modes.md:189
 _GUARDED = ("grad_enabled", "inference_mode", "multithreading_enabled", "view_replay_enabled")
 class _InferenceMode:
     """Enter (or leave, with ``False``) inference mode for this guard's lifetime."""
@@ -128,8 +128,11 @@ class _InferenceMode:
         if getattr(self, "_saved", None) is not None:  # a failed __init__ saved nothing
             self.__exit__(None, None, None)
 
+    def __reduce_ex__(self, protocol):  # copy and pickle ask this first
+        raise TypeError("cannot pickle 'torch._C._InferenceMode' object")
 
-# --- book/chapters/07_grad_modes.md:243
+
+# --- book/chapters/07_grad_modes.md:250
 _BAD_GUARD_ARGUMENTS = (
     "__init__(): incompatible constructor arguments. The following argument types are "
     "supported:\n    1. torch._C._InferenceMode(arg0: bool)\n\nInvoked with: "
@@ -142,7 +145,10 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
         if mode is None:
             return False
         if hasattr(type(mode), "__bool__"):
-            return bool(mode)
+            try:
+                return bool(mode)
+            except Exception:  # pybind11 takes that as not fitting: a 2-element tensor
+                pass
     shown = [", ".join(map(repr, args))] if args else []
     if kwargs:
         shown.append("kwargs: " + ", ".join(f"{k}={v!r}" for k, v in kwargs.items()))
@@ -153,9 +159,11 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
 from refgrad._generator import Generator
 
 
-# --- book/chapters/10_nodes.md:1514
+# --- book/chapters/10_nodes.md:1536
 from refgrad.autograd._stream_warning import (
     _override_stale_capture_stream,
+    _set_override_stale_capture_stream,
+    _set_warn_on_accumulate_grad_stream_mismatch,
     _warn_on_accumulate_grad_stream_mismatch,
 )
 
@@ -167,6 +175,14 @@ from refgrad._C import _nn  # noqa: E402, F401
 # --- book/chapters/17a_engine_introspection.md:102
 from refgrad.autograd._introspection import (
     _current_autograd_node, _current_graph_task_id, _will_engine_execute_node,
+)
+
+
+# --- book/chapters/22a_anomaly_mode.md:330
+from refgrad.autograd.anomaly_mode import (  # noqa: E402
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
 )
 
 

@@ -8,7 +8,7 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/07_grad_modes.md:948
+# --- book/chapters/07_grad_modes.md:963
 from refgrad.autograd import grad_mode
 from refgrad.autograd.grad_mode import (
     _force_original_view_tracking, _unsafe_preserve_version_counter, enable_grad,
@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1522
+# --- book/chapters/10_nodes.md:1546
 from refgrad.autograd import graph
 
 

@@ -24,7 +24,21 @@ def set_warn_on_accumulate_grad_stream_mismatch(enabled: bool) -> None:
     _Switch.enabled = _checked(enabled)
 
 
-# --- book/chapters/10_nodes.md:1491
+def _set_warn_on_accumulate_grad_stream_mismatch(*args, **kwargs) -> None:
+    set_warn_on_accumulate_grad_stream_mismatch(_one_argument(
+        "_set_warn_on_accumulate_grad_stream_mismatch", args, kwargs))
+
+
+def _one_argument(name: str, args: tuple, kwargs: dict):
+    """The one argument of torch._C.<name>, which takes it by position only."""
+    if kwargs:
+        raise TypeError(f"torch._C.{name}() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError(f"torch._C.{name}() takes exactly one argument ({len(args)} given)")
+    return args[0]
+
+
+# --- book/chapters/10_nodes.md:1505
 class _Override:
     enabled = False  # process-wide, as in torch
 
@@ -38,6 +52,11 @@ def _override_stale_capture_stream(*args, **kwargs) -> bool:
 def set_override_stale_capture_stream(enabled: bool) -> None:
     """Whether a stale stream met while capturing a CUDA graph gives way to the capturing one."""
     _Override.enabled = _checked(enabled)
+
+
+def _set_override_stale_capture_stream(*args, **kwargs) -> None:
+    set_override_stale_capture_stream(_one_argument(
+        "_set_override_stale_capture_stream", args, kwargs))
 
 
 def _checked(enabled) -> bool:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:556
+# --- book/chapters/07_grad_modes.md:566
 """Grad modes: the context managers and decorators that switch autograd's recording."""
 
 import refgrad
@@ -20,7 +20,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/07_grad_modes.md:579
+# --- book/chapters/07_grad_modes.md:589
 class no_grad(_NoParamDecoratorContextManager):
     """Do not record operations: results have ``requires_grad=False``."""
 
@@ -46,7 +46,7 @@ class enable_grad(_NoParamDecoratorContextManager):
         _C._set_grad_enabled(self.prev)
 
 
-# --- book/chapters/07_grad_modes.md:662
+# --- book/chapters/07_grad_modes.md:672
 class _SwitchSetOnConstruction(_DecoratorContextManager):
     """A switch set when constructed, restored on exit; decorating undoes the set."""
 
@@ -72,7 +72,7 @@ class _SwitchSetOnConstruction(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:689
+# --- book/chapters/07_grad_modes.md:699
 class set_grad_enabled(_SwitchSetOnConstruction):
     """Set grad mode now; as a context manager or decorator, restore it afterwards."""
 
@@ -90,7 +90,7 @@ class set_grad_enabled(_SwitchSetOnConstruction):
         return str(self)
 
 
-# --- book/chapters/07_grad_modes.md:741
+# --- book/chapters/07_grad_modes.md:751
 class inference_mode(_DecoratorContextManager):
     """Make inference tensors and record nothing; ``inference_mode(False)`` undoes it."""
 
@@ -113,7 +113,7 @@ class inference_mode(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:822
+# --- book/chapters/07_grad_modes.md:832
 def _enter_inference_mode(mode):
     guard = _C._InferenceMode(mode)
     guard.__enter__()
@@ -124,7 +124,7 @@ def _exit_inference_mode(mode) -> None:
     mode.__exit__(None, None, None)
 
 
-# --- book/chapters/07_grad_modes.md:847
+# --- book/chapters/07_grad_modes.md:857
 class set_multithreading_enabled(_DecoratorContextManager):
     """Allow or forbid multithreaded backward in this thread, from construction on."""
 
@@ -143,7 +143,7 @@ class set_multithreading_enabled(_DecoratorContextManager):
         return self.__class__(self.mode)
 
 
-# --- book/chapters/07_grad_modes.md:873
+# --- book/chapters/07_grad_modes.md:883
 class _force_original_view_tracking(_SwitchSetOnConstruction):
     """Switch view replay on or off, from construction on; restore on exit."""
 
@@ -154,7 +154,7 @@ class _force_original_view_tracking(_SwitchSetOnConstruction):
         super().__init__(mode)
 
 
-# --- book/chapters/07_grad_modes.md:897
+# --- book/chapters/07_grad_modes.md:909
 class enforce_grad_layout_policy(_SwitchSetOnConstruction):
     """Enforce the gradient layout contract, or relax it, from construction on."""
 
@@ -164,8 +164,11 @@ class enforce_grad_layout_policy(_SwitchSetOnConstruction):
     def __init__(self, enable: bool = True) -> None:
         super().__init__(enable)
 
+    def __enter__(self) -> None:
+        pass  # set once, when made
 
-# --- book/chapters/07_grad_modes.md:918
+
+# --- book/chapters/07_grad_modes.md:933
 class _unsafe_preserve_version_counter(_DecoratorContextManager):
     """Put the tensors' version counters back where they were, on exit."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:338
+# --- book/chapters/07_grad_modes.md:348
 """refgrad.utils: helpers that torch keeps under torch.utils."""
 
 __all__: list[str] = []

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/07_grad_modes.md:348
+# --- book/chapters/07_grad_modes.md:358
 """Context managers that are also decorators, generator-aware: torch.utils._contextlib."""
 
 import functools
@@ -32,7 +32,7 @@ def ambiguous_context(ctx) -> str:
     )
 
 
-# --- book/chapters/07_grad_modes.md:400
+# --- book/chapters/07_grad_modes.md:410
 def _wrap_generator(make_context, func):
     @functools.wraps(func)
     def generator_context(*args, **kwargs):
@@ -59,7 +59,7 @@ def _wrap_generator(make_context, func):
     return generator_context
 
 
-# --- book/chapters/07_grad_modes.md:447
+# --- book/chapters/07_grad_modes.md:457
 def context_decorator(ctx, func):
     """Wrap ``func`` so that each call (or each generator step) runs inside ``ctx``."""
     if callable(ctx) and hasattr(ctx, "__enter__"):
@@ -82,7 +82,7 @@ def _always(ctx):
     return lambda: ctx
 
 
-# --- book/chapters/07_grad_modes.md:496
+# --- book/chapters/07_grad_modes.md:506
 class _DecoratorContextManager:
     """A context manager that can also decorate functions and generator functions."""
 
@@ -104,7 +104,7 @@ class _DecoratorContextManager:
         return self.__class__()
 
 
-# --- book/chapters/07_grad_modes.md:526
+# --- book/chapters/07_grad_modes.md:536
 class _NoParamDecoratorContextManager(_DecoratorContextManager):
     """A decorator context manager usable with or without parentheses."""
 
