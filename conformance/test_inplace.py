@@ -513,5 +513,6 @@ def test_written_indices_an_op_saved_name_no_node(make):
     with pytest.raises(RuntimeError) as refused:
         values.sum().backward()
     message = str(refused.value)
-    assert f"[torch.LongTensor {list(indices.shape)}] is at version 1; expected version 0" in message
+    kind = f"[torch.LongTensor {list(indices.shape)}]"
+    assert f"{kind} is at version 1; expected version 0" in message
     assert "which is output" not in message
