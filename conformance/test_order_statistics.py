@@ -558,3 +558,15 @@ def test_histogram_argument_errors():
                            "None, bool density = False)\n * (int bins = 100, *, tuple of floats "
                            "range = None, Tensor weight = None, bool density = False)\n"):
         x.histogram(3.0)
+
+
+@pytest.mark.parametrize("unique", [torch.unique, torch.unique_consecutive])
+@pytest.mark.parametrize("shape, dim, strides", [
+    ((0, 2), 0, (2, 1)), ((0,), 0, (1,)), ((2, 0), 1, (1, 1)), ((3, 0, 2), 1, (2, 2, 1)),
+])
+def test_unique_along_an_empty_dimension_is_empty(unique, shape, dim, strides):
+    values, inverse, counts = unique(torch.ones(*shape), dim=dim, return_inverse=True,
+                                     return_counts=True)
+    assert values.shape == shape and values.stride() == strides
+    assert inverse.shape == (0,) and counts.shape == (0,) and counts.dtype == torch.int64
+    assert unique(torch.ones(*shape), dim=dim).shape == shape

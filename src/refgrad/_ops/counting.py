@@ -5,10 +5,13 @@
 # --- book/chapters/16k_order_statistics.md:1111
 """unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
+from math import prod
+
 import numpy as np
 
 from refgrad._ops.dispatch import call
 from refgrad._ops.operands import as_array
+from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._signatures import is_int
 from refgrad._tensor import make_tensor
@@ -42,7 +45,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1160
+# --- book/chapters/16k_order_statistics.md:1163
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -55,11 +58,12 @@ def _checked_dim(input, dim) -> int:
 
 def _rows(a, d):
     moved = np.moveaxis(a, d, 0)
-    return moved, moved.reshape(moved.shape[0], -1)
+    return moved, moved.reshape(moved.shape[0], prod(moved.shape[1:]))  # -1: not when empty
 
 
 def _put_back(rows, moved, d):
-    return np.moveaxis(rows.reshape((rows.shape[0],) + moved.shape[1:]), 0, d)
+    values = np.moveaxis(rows.reshape((rows.shape[0],) + moved.shape[1:]), 0, d)
+    return values if values.size else row_major_result(values)  # torch's is a new one
 
 
 def _flags(op: str, **flags) -> None:
@@ -70,7 +74,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1197
+# --- book/chapters/16k_order_statistics.md:1201
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -104,7 +108,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1236
+# --- book/chapters/16k_order_statistics.md:1240
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -139,7 +143,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1291
+# --- book/chapters/16k_order_statistics.md:1295
 def bincount(input, weights=None, minlength=0):
     from refgrad._dtype import float32
 
@@ -163,7 +167,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1324
+# --- book/chapters/16k_order_statistics.md:1328
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -182,7 +186,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1344
+# --- book/chapters/16k_order_statistics.md:1348
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))
