@@ -44,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:859
+# --- book/chapters/05_creation.md:864
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -54,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:977
+# --- book/chapters/05_creation.md:982
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1770
+# --- book/chapters/05_creation.md:1775
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1829
+# --- book/chapters/05_creation.md:1834
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2521
+# --- book/chapters/05_creation.md:2526
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2939
+# --- book/chapters/05_creation.md:2944
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3115
+# --- book/chapters/05_creation.md:3120
 from refgrad._factory_arguments import asarray
 
 
@@ -261,11 +261,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1082
+# --- book/chapters/16k_order_statistics.md:1086
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1369
+# --- book/chapters/16k_order_statistics.md:1376
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

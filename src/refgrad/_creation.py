@@ -72,7 +72,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:457
+# --- book/chapters/05_creation.md:459
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
     if size is None:
@@ -81,6 +81,9 @@ def size_args(name, sizes: tuple, size) -> tuple:
         return sizes
     if sizes:
         raise TypeError(f"{name}() got multiple values for argument 'size'")
+    if not isinstance(size, tuple | list):  # by name, only a sequence is a size
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not "
+                        f"{c_type_name(type(size))}")
     return (size,)
 
 
@@ -97,7 +100,7 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:488
+# --- book/chapters/05_creation.md:493
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -134,7 +137,7 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
                     strides)
 
 
-# --- book/chapters/05_creation.md:530
+# --- book/chapters/05_creation.md:535
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -166,7 +169,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:997
+# --- book/chapters/05_creation.md:1002
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -201,7 +204,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1046
+# --- book/chapters/05_creation.md:1051
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -246,7 +249,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1101
+# --- book/chapters/05_creation.md:1106
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -277,7 +280,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1133
+# --- book/chapters/05_creation.md:1138
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

@@ -58,7 +58,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:966
+# --- book/chapters/16k_order_statistics.md:968
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -78,6 +78,8 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     bounds = sorted_sequence._data
     values = _values(input, bounds)
     _check_sequence(sorted_sequence, values, sorter)
+    if bounds.dtype.kind == "b" and values.dtype.kind == "b":  # the kernel's common type
+        raise NotImplementedError('"searchsorted_out_cpu" not implemented for \'Bool\'')
     if sorter is not None:
         bounds = np.take_along_axis(bounds, sorter._data, axis=-1)
     if bounds.ndim == 1:
@@ -89,7 +91,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1004
+# --- book/chapters/16k_order_statistics.md:1008
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -135,7 +137,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1058
+# --- book/chapters/16k_order_statistics.md:1062
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
