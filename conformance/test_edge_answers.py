@@ -35,3 +35,31 @@ def test_a_size_given_by_name_must_be_a_sequence(factory, size, kind):
         getattr(torch, factory)(size=size)
     assert getattr(torch, factory)(size=[2, 1]).shape == (2, 1)
     assert getattr(torch, factory)(size=torch.Size([2])).shape == (2,)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16, torch.int64])
+def test_lerp_reads_a_0d_weight_of_another_dtype_in_the_tensors_dtype(dtype):
+    start = torch.tensor([1.0, 2.0], requires_grad=True)
+    end = torch.tensor([3.0, 5.0], requires_grad=True)
+    weight = torch.tensor(1, dtype=dtype) if dtype == torch.int64 else torch.tensor(
+        0.25, dtype=dtype, requires_grad=True)
+    result = torch.lerp(start, end, weight)
+    assert result.dtype == torch.float32 and result.grad_fn.name() == "LerpBackward1"
+    assert result.tolist() == ([3.0, 5.0] if dtype == torch.int64 else [1.5, 2.75])
+    result.sum().backward()
+    if weight.requires_grad:
+        assert weight.grad.dtype == dtype and weight.grad.item() == 5.0
+    with raises(RuntimeError, "expected dtype float for `weight` but got dtype double"):
+        torch.lerp(start, end, torch.tensor([0.5, 0.5], dtype=torch.float64))
+
+
+def test_lerp_in_place_and_a_boolean_weight():
+    x = torch.tensor([1.0, 2.0])
+    assert x.lerp_(torch.tensor([3.0, 5.0]), torch.tensor(0.25, dtype=torch.float64)).tolist() \
+        == [1.5, 2.75]
+    start = torch.tensor([1.0, 2.0], requires_grad=True)
+    result = torch.lerp(start, torch.tensor([3.0, 5.0]), torch.tensor(True))
+    assert result.tolist() == [3.0, 5.0]
+    with raises(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not "
+                              "supported. Use the `^` or `logical_xor()` operator instead."):
+        result.sum().backward()

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._ops.alpha import add_scaled, negated
+from refgrad._ops.alpha import add_scaled, check_subtraction, negated
 from refgrad._ops.table import Op, register
 from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
 
@@ -169,12 +169,14 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:286
+# --- book/chapters/14_arithmetic.md:288
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
     from refgrad.autograd._state import state, switched_on
 
+    if t._data.dtype.kind == "b":
+        check_subtraction(t, t)  # torch's words for two booleans
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [One minus a tensor,
         return _one_minus_seen(t, one)  # under a mode]
     return call(SUB, (t.new_ones(()), t), {"alpha": 1})
@@ -194,7 +196,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:358
+# --- book/chapters/14_arithmetic.md:362
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -212,7 +214,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1138
+# --- book/chapters/14_arithmetic.md:1142
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -226,7 +228,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1203
+# --- book/chapters/14_arithmetic.md:1207
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -252,7 +254,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1237
+# --- book/chapters/14_arithmetic.md:1241
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
 
@@ -274,7 +276,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1265
+# --- book/chapters/14_arithmetic.md:1269
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -287,7 +289,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1294
+# --- book/chapters/14_arithmetic.md:1298
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:898
+# --- book/chapters/16g_moves_and_fused.md:901
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import math
@@ -22,6 +22,8 @@ from refgrad._typename import not_implemented_for
 
 def _lerp(start, end, weight):
     weight = weight if hasattr(weight, "dtype") else start.dtype.type(_checked(weight, start.dtype))
+    if weight.dtype != start.dtype:  # a 0-d weight of its own dtype, read in the tensors'
+        weight = weight.astype(start.dtype)
     step = end - start
     from_start = fused_multiply_add(weight, step, start)
     from_end = fused_multiply_add(-(1 - weight), step, end)
@@ -34,7 +36,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:939
+# --- book/chapters/16g_moves_and_fused.md:944
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -55,13 +57,13 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:961
+# --- book/chapters/16g_moves_and_fused.md:966
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
     tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
     for name, t in tensors:
-        if t.dtype is not input.dtype:
+        if t.dtype is not input.dtype and not (name == "weight" and t.ndim == 0):
             raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but got "
                                f"dtype {_c_name(t.dtype)}")
     if not input.dtype.is_floating_point:
@@ -87,7 +89,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1012
+# --- book/chapters/16g_moves_and_fused.md:1017
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -127,7 +129,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1057
+# --- book/chapters/16g_moves_and_fused.md:1062
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -155,7 +157,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1089
+# --- book/chapters/16g_moves_and_fused.md:1094
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -180,7 +182,7 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1127
+# --- book/chapters/16g_moves_and_fused.md:1132
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
