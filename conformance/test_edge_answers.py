@@ -63,3 +63,17 @@ def test_lerp_in_place_and_a_boolean_weight():
     with raises(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not "
                               "supported. Use the `^` or `logical_xor()` operator instead."):
         result.sum().backward()
+
+
+@pytest.mark.parametrize("divide", [
+    lambda h, b: h // b, lambda h, b: torch.floor_divide(h, b),
+    lambda h, b: torch.div(h, b, rounding_mode="floor"),
+])
+def test_float16_floor_division_by_a_number_keeps_the_number_in_float32(divide):
+    h = torch.tensor([3.0, 7.0, 1.0, -3.0, 100.0], dtype=torch.float16)
+    assert divide(h, 0.1).tolist() == [29.0, 69.0, 9.0, -30.0, 999.0]
+    assert divide(h, -0.1).tolist() == [-30.0, -70.0, -10.0, 29.0, -1000.0]
+    assert divide(torch.tensor([60000.0], dtype=torch.float16), 70000).tolist() == [0.0]
+    in_place = h.clone()
+    in_place //= 0.1
+    assert in_place.tolist() == [29.0, 69.0, 9.0, -30.0, 999.0]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:242
+# --- book/chapters/16e_rounding_and_bits.md:255
 """Rows whose node is NotImplemented: torch has no derivative for their operation."""
 
 from refgrad._ops.table import Op, register
@@ -23,7 +23,7 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
            "indices", "offsets", "include_last_offset", "padding_idx")  # embedding_bag's, 16zj
 
 
-# --- book/chapters/16e_rounding_and_bits.md:268
+# --- book/chapters/16e_rounding_and_bits.md:281
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
 
 

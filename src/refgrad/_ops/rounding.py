@@ -78,7 +78,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:163
+# --- book/chapters/16e_rounding_and_bits.md:168
 def _division_gradients(g, rounding_mode, self=None, other=None, wanted=ar.BOTH_WANTED):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name: DivBackward0's formula
@@ -101,10 +101,18 @@ def _rounded_by(rounding_mode):
 def _half_quotient(a, b, rounding_mode):
     if rounding_mode is None:  # as DivBackward0's row: NOTE [float16 and numbers]
         return ar.DIV.half_number(a, b)
-    return quotient(a, b, rounding_mode)
+    # rounded too, the quotient is taken in float32 with the number as a float32
+    return quotient(a.astype(np.float32), np.float32(b), rounding_mode).astype(np.float16)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:194
+def _by_number(a, number, rounding_mode):
+    """``a`` divided by a Python number that a row keeps as a parameter, rounded."""
+    if a.dtype == np.float16 and type(number) in (int, float):
+        return _half_quotient(a, number, rounding_mode)
+    return quotient(a, number, rounding_mode)
+
+
+# --- book/chapters/16e_rounding_and_bits.md:207
 DIV_MODE = register(Op(
     "div_mode", "DivBackward2", ("self", "other"), forward=quotient,
     backward=_division_gradients, saves=(("other", ("self", "other")), ("self", ("other",))),
@@ -134,13 +142,13 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:297
+# --- book/chapters/16e_rounding_and_bits.md:310
 FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
     iterated=True)
 FLOOR_DIVIDE_BY_NUMBER = underivable(
     "floor_divide_by_number", ("self",),
-    lambda a, other, operation: quotient(a, other, "floor"), ("other",), ("self", "other"))
+    lambda a, other, operation: _by_number(a, other, "floor"), ("other",), ("self", "other"))
 NUMBER_FLOOR_DIVIDE = underivable(
     "number_floor_divide", ("other",),
     lambda b, self, operation: quotient(self, b, "floor"), ("self",), ("self", "other"))
@@ -150,7 +158,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-# --- book/chapters/16e_rounding_and_bits.md:392
+# --- book/chapters/16e_rounding_and_bits.md:405
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -163,7 +171,7 @@ _FORMS = {
 }
 
 
-# --- book/chapters/16e_rounding_and_bits.md:410
+# --- book/chapters/16e_rounding_and_bits.md:423
 def _first_of_two_numbers(input, other):
     return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
@@ -195,7 +203,7 @@ def fmod(input, other):
     return _pick("fmod", (FMOD, FMOD_BY_NUMBER, None), _FORMS["fmod"], input, other)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:447
+# --- book/chapters/16e_rounding_and_bits.md:460
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -221,7 +229,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:805
+# --- book/chapters/16e_rounding_and_bits.md:818
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -242,6 +250,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:829
+# --- book/chapters/16e_rounding_and_bits.md:842
 def true_divide(input, other):
     return div(input, other)
