@@ -1,4 +1,4 @@
-"""Black-box tests: answers at the edges of lookups, factories and mixed dtypes.
+"""Black-box tests: answers at the edges of lookups, factories, mixed dtypes and nodes.
 The same assertions run on torch.
 """
 
@@ -77,3 +77,12 @@ def test_float16_floor_division_by_a_number_keeps_the_number_in_float32(divide):
     in_place = h.clone()
     in_place //= 0.1
     assert in_place.tolist() == [29.0, 69.0, 9.0, -30.0, 999.0]
+
+
+@pytest.mark.parametrize("fill", [lambda b: b.fill_(2), lambda b: torch.fill(b, 2)])
+def test_a_fill_with_a_number_shows_no_saved_value(fill):
+    a = torch.ones(3, requires_grad=True)
+    filled = fill(a * 1)
+    assert not [n for n in dir(filled.grad_fn) if n.startswith("_saved")]
+    filled.sum().backward()
+    assert a.grad.tolist() == [0.0, 0.0, 0.0]

@@ -196,3 +196,36 @@ def test_function_classes_are_made_by_function_meta():
     assert Exp._backward_cls is not torch.autograd.Function._backward_cls
     assert repr(Exp.apply) == f"<bound method Function.apply of {Exp!r}>"
     assert Exp.apply.__name__ == "apply" and Exp.apply.__qualname__ == "Function.apply"
+
+
+class _ClearsEarly(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        assert ctx.maybe_clear_saved_tensors() is None
+        ctx.left = len(ctx._raw_saved_tensors) if ctx.kept else None
+        return g * x
+
+
+def test_maybe_clear_saved_tensors_lets_them_go_unless_the_graph_is_kept():
+    a = torch.tensor([2.0], requires_grad=True)
+    y = _ClearsEarly.apply(a)
+    y.grad_fn.kept = True
+    y.backward(retain_graph=True)  # kept: the second backward still reads them
+    assert y.grad_fn.left == 1
+    y.grad_fn.kept = False
+    y.backward()
+    assert a.grad.tolist() == [4.0]
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.grad_fn.saved_tensors
+    z = _ClearsEarly.apply(a)
+    assert z.grad_fn.maybe_clear_saved_tensors() is None  # outside a backward: kept
+    assert z.grad_fn.saved_tensors[0] is a
+    with pytest.raises(TypeError, match=r"maybe_clear_saved_tensors\(\) takes no arguments "
+                                        r"\(1 given\)"):
+        z.grad_fn.maybe_clear_saved_tensors(1)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1064
+# --- book/chapters/26_inplace.md:1065
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -34,7 +34,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1097
+# --- book/chapters/26_inplace.md:1098
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -48,7 +48,7 @@ ZERO = register(Op(
 FILL = register(Op(
     "fill_", "FillBackward2", ("self",),
     forward=lambda a, value: np.full_like(a, value), backward=lambda g, value: (_constant(g),),
-    promote=False, writes=("self",),
+    promote=False, writes=("self",), hides=("value",),
 ))
 FILL_TENSOR = register(Op(
     "fill_.Tensor", "FillBackward3", ("self", "value"),
@@ -65,7 +65,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1136
+# --- book/chapters/26_inplace.md:1137
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -82,7 +82,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1157
+# --- book/chapters/26_inplace.md:1158
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -97,7 +97,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1177
+# --- book/chapters/26_inplace.md:1178
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -115,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2404
+# --- book/chapters/26_inplace.md:2405
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,7 +145,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2439
+# --- book/chapters/26_inplace.md:2440
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -170,7 +170,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2474
+# --- book/chapters/26_inplace.md:2475
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -210,7 +210,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2527
+# --- book/chapters/26_inplace.md:2528
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -257,7 +257,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2579
+# --- book/chapters/26_inplace.md:2580
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

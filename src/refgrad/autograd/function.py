@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/25_functions.md:180
+# --- book/chapters/25_functions.md:184
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -104,6 +104,14 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
     def release_variables(self) -> None:
         self._saved = None
 
+    def maybe_clear_saved_tensors(self, *args) -> None:
+        if args:  # a method of torch's C base class, named so in its refusal
+            raise TypeError("_FunctionBase.maybe_clear_saved_tensors() takes no arguments "
+                            f"({len(args)} given)")
+        task = state.graph_task
+        if task is not None and not task.keep_graph:
+            self.release_variables()
+
     def __repr__(self) -> str:  # a Python class, shown as Python shows one: module first
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
 
@@ -116,7 +124,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                         CUSTOM_HIDDEN)
 
 
-# --- book/chapters/25_functions.md:272
+# --- book/chapters/25_functions.md:284
 # NOTE [What dir() of a ctx lists]
 # Beside what every node shows, torch's custom node shows the names of its
 # class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
@@ -141,7 +149,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:319
+# --- book/chapters/25_functions.md:331
 def _apply(cls, *args, **kwargs):
     if profiling[0]:  # chapter "The profiler": the call is an event of its own
         return recorded_call(cls.__name__, _applied, cls, args, kwargs)
@@ -187,7 +195,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:784
+# --- book/chapters/25_functions.md:796
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -203,7 +211,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:806
+# --- book/chapters/25_functions.md:818
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -249,7 +257,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:869
+# --- book/chapters/25_functions.md:881
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -278,7 +286,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:904
+# --- book/chapters/25_functions.md:916
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
