@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 import torch
 
 from conformance._support import FREED, leaf, raises
@@ -195,3 +196,12 @@ def test_a_custom_function_reads_a_detached_input_as_it_was():
     assert [t.tolist() for t in out.grad_fn.saved_tensors] == [[3.0, 6.0]]
     out.sum().backward()
     assert a.grad.tolist() == [3.0, 6.0]
+
+
+def test_saved_values_are_torch_c_autograd_saved_tensors_made_by_nodes_alone():
+    raw = torch.tensor([1.0], requires_grad=True).sin().grad_fn._raw_saved_self
+    assert isinstance(raw, torch._C._autograd.SavedTensor)
+    assert type(raw).__name__ == "SavedTensor"
+    with pytest.raises(RuntimeError, match="Trying to create a SavedTensor object from Python "
+                                           "is forbidden."):
+        torch._C._autograd.SavedTensor()

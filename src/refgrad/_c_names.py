@@ -17,7 +17,7 @@ TORCH_C_TYPES = {
     "refgrad.memory_format": "torch.memory_format",
     "refgrad.finfo": "torch.finfo",
     "refgrad.iinfo": "torch.iinfo",
-    "refgrad.autograd._saved.SavedTensor": "torch._C._autograd.SavedTensor",
+    "refgrad._C._autograd.SavedTensor": "torch._C._autograd.SavedTensor",
 }
 
 

@@ -10,6 +10,12 @@ from refgrad.autograd._versions import _unsafe_set_version_counter
 __all__ = ["_unsafe_set_version_counter"]
 
 
+# --- book/chapters/11_saved.md:122
+from refgrad.autograd._saved import SavedTensor  # noqa: E402
+
+__all__ += ["SavedTensor"]
+
+
 # --- book/chapters/17a_engine_introspection.md:155
 from refgrad.autograd._introspection import (  # noqa: F401
     _get_current_graph_task_keep_graph,

@@ -43,7 +43,9 @@ class SavedTensor:
         "_tangent",  # (level, tangent) of a saved output, chapter "Forward-mode AD"
     )
 
-    def __init__(self, tensor, is_output: bool) -> None:
+    def __init__(self, tensor=None, is_output: bool = False) -> None:
+        if tensor is None:  # made by nodes alone, as torch's C++ class is
+            raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         counter = tensor._version_counter
         if counter is None:
             raise RuntimeError(CANNOT_SAVE_INFERENCE)
@@ -77,7 +79,10 @@ class SavedTensor:
         pack_with_hooks(self, alias if source is None else source, pack_hook, unpack_hook, alias)
 
 
-# --- book/chapters/11_saved.md:118
+SavedTensor.__module__ = "refgrad._C._autograd"  # where torch shows its class, and keeps it
+
+
+# --- book/chapters/11_saved.md:135
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -90,7 +95,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:137
+# --- book/chapters/11_saved.md:154
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -130,7 +135,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:183
+# --- book/chapters/11_saved.md:200
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -141,7 +146,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:328
+# --- book/chapters/11_saved.md:345
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -170,7 +175,7 @@ class SavedNumber(SavedTensor):
         return unpack_with_hooks(self, None).item()  # the number the user's hook gives
 
 
-# --- book/chapters/11_saved.md:362
+# --- book/chapters/11_saved.md:379
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and unpacking it gives the number backward uses. Without hooks,
@@ -187,7 +192,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:609
+# --- book/chapters/11_saved.md:626
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
