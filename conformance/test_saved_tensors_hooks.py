@@ -54,3 +54,34 @@ def test_an_unsaved_value_shows_an_empty_saved_tensor():
     with pytest.raises(RuntimeError, match="^Calling register_hooks on a saved tensor with value "
                        "None is forbidden$"):
         node._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+
+
+def _packed_order(fn, *tensors):
+    names = {id(t): name for name, t in zip("ab", tensors)}
+    packed = []
+
+    def pack(t):
+        packed.append(names.get(id(t), "result"))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        fn(*tensors)
+    return packed
+
+
+@pytest.mark.parametrize("fn, order", [
+    (torch.fmax, ["b", "a"]), (torch.fmin, ["b", "a"]),
+    (torch.dist, ["b", "a", "result"]), (lambda x, y: torch.dist(x, y, 1), ["b", "a", "result"]),
+])
+def test_two_operand_nodes_that_pack_the_second_first(fn, order):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([2.0, 0.5], requires_grad=True)
+    assert _packed_order(fn, a, b) == order
+    assert _packed_order(fn, a, b.detach()) == order
+
+
+def test_grid_sample_packs_the_grid_first():
+    x = torch.ones(1, 1, 2, 2, requires_grad=True)
+    grid = torch.zeros(1, 1, 1, 2, requires_grad=True)
+    sample = lambda p, q: torch.nn.functional.grid_sample(p, q, align_corners=False)  # noqa: E731
+    assert _packed_order(sample, x, grid) == ["b", "a"]

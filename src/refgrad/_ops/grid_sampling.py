@@ -157,7 +157,7 @@ def _row(n):
     return register(Op(
         name, f"GridSampler{n}DBackward0", ("input", "grid"), promote=False,
         forward=_grid_sample, backward=_grid_sample_backward,
-        saves=(("input", ("input", "grid")), ("grid", ("input", "grid"))),
+        saves=(("grid", ("input", "grid")), ("input", ("input", "grid"))),  # as torch packs
         tangent=no_forward_formula(name)))
 
 

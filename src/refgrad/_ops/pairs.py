@@ -58,13 +58,14 @@ FMAX, FMIN = (register(Op(
     name, node, ("self", "other"), forward=_keeping_input(ufunc, np.less if name == "fmax"
                                                           else np.greater),
     backward=_chosen(wins),
-    saves=(("self", ("self", "other")), ("other", ("self", "other"))), iterated=True,
+    # torch's node saves other, then self: pack hooks see them in that order
+    saves=(("other", ("self", "other")), ("self", ("self", "other"))), iterated=True,
 )) for name, node, ufunc, wins in (
     ("fmax", "FmaxBackward0", np.fmax, lambda a, b: a >= b),
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:601
+# --- book/chapters/16n_more_shapes_and_elementwise.md:602
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -80,14 +81,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:632
+# --- book/chapters/16n_more_shapes_and_elementwise.md:633
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:642
+# --- book/chapters/16n_more_shapes_and_elementwise.md:643
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -103,7 +104,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:661
+# --- book/chapters/16n_more_shapes_and_elementwise.md:662
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -126,7 +127,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:702
+# --- book/chapters/16n_more_shapes_and_elementwise.md:703
 def _ldexp(a, b, kind):
     wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
     power = np.power(wide.dtype.type(2), wide)
@@ -151,7 +152,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:732
+# --- book/chapters/16n_more_shapes_and_elementwise.md:733
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -176,7 +177,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:763
+# --- book/chapters/16n_more_shapes_and_elementwise.md:764
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -211,7 +212,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:824
+# --- book/chapters/16n_more_shapes_and_elementwise.md:825
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -225,7 +226,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:859
+# --- book/chapters/16n_more_shapes_and_elementwise.md:860
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

@@ -98,8 +98,8 @@ def _dist_backward(g, self, other, p, result, wanted=BOTH_WANTED):
 
 DIST = register(Op(
     "dist", "DistBackward0", ("self", "other"), forward=_dist, backward=_dist_backward,
-    saves=(("self", ("self", "other")), ("other", ("self", "other")),
-           ("result", ("self", "other"))),
+    saves=(("other", ("self", "other")), ("self", ("self", "other")),  # other first, as
+           ("result", ("self", "other"))),  # torch's node packs them
 ))
 
 

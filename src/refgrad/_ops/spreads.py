@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1011
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1012
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
@@ -33,7 +33,7 @@ def _mean_part(g, self, dim, keepdim):
     return spread / count
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1048
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1049
 def _with_mean_part(spread, g, self, dim, keepdim):
     """The spread's gradient plus the mean's, each only where its result got a gradient."""
     if g is None:  # NOTE [Missing grads]: no gradient reached the mean
@@ -67,7 +67,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1083
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1084
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -96,7 +96,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1131
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1132
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -133,7 +133,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1180
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1181
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -163,7 +163,7 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1211
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1212
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -205,7 +205,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1260
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1261
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
