@@ -86,3 +86,13 @@ def test_a_fill_with_a_number_shows_no_saved_value(fill):
     assert not [n for n in dir(filled.grad_fn) if n.startswith("_saved")]
     filled.sum().backward()
     assert a.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("both", [torch.var_mean, torch.std_mean])
+def test_the_mean_part_of_a_spread_and_mean_gradient_divides_by_a_number(both):
+    x = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    _, mean = both(x)
+    (g,) = torch.autograd.grad(mean, x, torch.ones((), requires_grad=True), create_graph=True)
+    assert g.grad_fn.name() == "DivBackward1"
+    assert [(n.name(), i) for n, i in g.grad_fn.next_functions] == [("ExpandBackward0", 0)]
+    assert g.tolist() == torch.full((3,), 1 / 3).tolist()

@@ -11,6 +11,7 @@ import warnings
 
 from refgrad import _dtype
 from refgrad._ops import reduced_axes, variances
+from refgrad._ops.arithmetic import div_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.moments import moments
 from refgrad._ops.table import Op, register
@@ -30,10 +31,10 @@ def _mean_part(g, self, dim, keepdim):
     axes = reduced_axes._axes(dim, self.ndim)
     count = self.numel() if axes is None else math.prod(self.shape[d] for d in axes)
     spread = reduced_axes._unsqueezed(g, dim, self.ndim, keepdim).expand(tuple(self.shape))
-    return spread / count
+    return div_scalar(spread, count)  # by a number, as torch's formula: DivBackward1
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1049
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1050
 def _with_mean_part(spread, g, self, dim, keepdim):
     """The spread's gradient plus the mean's, each only where its result got a gradient."""
     if g is None:  # NOTE [Missing grads]: no gradient reached the mean
@@ -67,7 +68,7 @@ STD_MEAN = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1084
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1085
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -96,7 +97,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1132
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1133
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -133,7 +134,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1181
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1182
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -163,7 +164,7 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1212
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1213
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -205,7 +206,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1261
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1262
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "
