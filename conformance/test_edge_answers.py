@@ -96,3 +96,12 @@ def test_the_mean_part_of_a_spread_and_mean_gradient_divides_by_a_number(both):
     assert g.grad_fn.name() == "DivBackward1"
     assert [(n.name(), i) for n, i in g.grad_fn.next_functions] == [("ExpandBackward0", 0)]
     assert g.tolist() == torch.full((3,), 1 / 3).tolist()
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (), (0,), (3,), (2, 0, 3)])
+def test_nothing_found_by_nonzero_has_torchs_strides(shape):
+    found = torch.nonzero(torch.zeros(shape))
+    assert found.shape == (0, max(len(shape), 0)) and found.stride() == (1, 0)
+    assert torch.argwhere(torch.zeros(shape)).stride() == (1, 0)
+    assert all(t.stride() == (1,) for t in torch.nonzero(torch.zeros(shape), as_tuple=True))
+    assert torch.nonzero(torch.ones(2, 2)).stride() == (1, 4)

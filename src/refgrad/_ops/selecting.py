@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:659
+# --- book/chapters/16g_moves_and_fused.md:660
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._backend import empty_with_steps
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
@@ -43,12 +44,14 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:701
+# --- book/chapters/16g_moves_and_fused.md:703
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
-        return np.zeros((int(bool(a)), 0), np.int64)
+        found = np.zeros((int(bool(a)), 0), np.int64)
+        return found if len(found) else empty_with_steps(found, found.shape, (found.itemsize, 0))
     # torch fills one row of positions per dimension and hands back their transpose
-    return np.argwhere(a).T.astype(np.int64).T
+    found = np.argwhere(a).T.astype(np.int64).T
+    return found if len(found) else empty_with_steps(found, found.shape, (found.itemsize, 0))
 
 
 NONZERO = register(Op("nonzero", None, ("self",), forward=_positions, promote=False))
@@ -76,7 +79,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:738
+# --- book/chapters/16g_moves_and_fused.md:742
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
