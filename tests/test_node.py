@@ -293,3 +293,10 @@ def test_kept_strides_are_shared_too():
     assert first._saved_mat2_sym_strides == (2, 1)
     for key in ("self_sym_strides", "mat2_sym_strides", "self_sym_sizes"):
         assert second._params[key] is first._params[key]
+
+
+def test_the_abstract_node_documents_its_public_methods():
+    from refgrad.autograd.graph import Node
+
+    for name in ("name", "next_functions", "metadata", "register_hook", "register_prehook"):
+        assert getattr(Node, name).__doc__, name

@@ -29,15 +29,18 @@ class Node(abc.ABC):
     __slots__ = ()
 
     @abc.abstractmethod
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The node's name, such as ``"MulBackward0"``."""
 
     @property
     @abc.abstractmethod
-    def next_functions(self): ...
+    def next_functions(self):
+        """One ``(node, input slot)`` pair per input: where each input's gradient goes."""
 
     @property
     @abc.abstractmethod
-    def metadata(self) -> dict: ...
+    def metadata(self) -> dict:
+        """A dict of the node's own, for whatever a program wants to keep on it."""
 
     @property
     @abc.abstractmethod
@@ -47,10 +50,21 @@ class Node(abc.ABC):
     def _register_hook_dict(self, tensor) -> None: ...
 
     @abc.abstractmethod
-    def register_hook(self, fn) -> RemovableHandle: ...
+    def register_hook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after the node has run, each time.
+
+        ``grad_inputs`` are the gradients the node computed for its inputs,
+        ``grad_outputs`` those it received; ``fn`` may return new gradients
+        for the inputs, or None. The handle's ``remove()`` takes the hook away.
+        """
 
     @abc.abstractmethod
-    def register_prehook(self, fn) -> RemovableHandle: ...
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before the node runs, each time.
+
+        ``fn`` may return new gradients to run the node with, or None. The
+        handle's ``remove()`` takes the hook away.
+        """
 
     @abc.abstractmethod
     def _sequence_nr(self) -> int: ...
@@ -65,7 +79,7 @@ class Node(abc.ABC):
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:309
+# --- book/chapters/10_nodes.md:323
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -148,14 +162,14 @@ class FunctionNode(Node):
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:401
+# --- book/chapters/10_nodes.md:415
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:415
+# --- book/chapters/10_nodes.md:429
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -175,7 +189,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:443
+# --- book/chapters/10_nodes.md:457
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -211,7 +225,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:608
+# --- book/chapters/10_nodes.md:622
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
