@@ -105,3 +105,19 @@ def test_nothing_found_by_nonzero_has_torchs_strides(shape):
     assert torch.argwhere(torch.zeros(shape)).stride() == (1, 0)
     assert all(t.stride() == (1,) for t in torch.nonzero(torch.zeros(shape), as_tuple=True))
     assert torch.nonzero(torch.ones(2, 2)).stride() == (1, 4)
+
+
+@pytest.mark.parametrize("data, dtype, kind", [
+    ([torch.tensor([1, 2]), 3], None, TypeError),
+    ([torch.tensor([1.0, 2.0]), 3], None, ValueError),
+    ([torch.tensor([1, 2]), 3.0], None, ValueError),
+    ([torch.tensor([True, False]), 1], None, TypeError),
+    ([torch.tensor([1.0, 2.0]), 1], torch.bool, TypeError),
+    ([torch.tensor([1, 2]), 1], torch.float32, ValueError),
+])
+def test_a_tensor_of_several_elements_in_a_list_is_refused_by_its_reading(data, dtype, kind):
+    message = {TypeError: "only integer tensors of a single element can be converted to an "
+                          "index",
+               ValueError: "only one element tensors can be converted to Python scalars"}[kind]
+    with raises(kind, message):
+        torch.tensor(data, dtype=dtype)

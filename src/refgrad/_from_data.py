@@ -122,7 +122,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:198
+# --- book/chapters/05_creation.md:200
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -139,8 +139,10 @@ def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
 
 
 def _number_of(t: Tensor, dtype: _dtype.dtype):
-    if t.numel() != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
+    if t.numel() != 1:  # read as a float or as an index, each refusing in its own words
+        if dtype.is_floating_point:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        raise TypeError("only integer tensors of a single element can be converted to an index")
     # read off the array: torch's factory reads them in C++, and no mode sees a read
     if dtype.is_floating_point:
         if t._requires_grad:
@@ -151,7 +153,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:228
+# --- book/chapters/05_creation.md:232
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -162,7 +164,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:254
+# --- book/chapters/05_creation.md:258
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -193,7 +195,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:290
+# --- book/chapters/05_creation.md:294
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -206,7 +208,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:312
+# --- book/chapters/05_creation.md:316
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
