@@ -121,3 +121,12 @@ def test_a_tensor_of_several_elements_in_a_list_is_refused_by_its_reading(data, 
                ValueError: "only one element tensors can be converted to Python scalars"}[kind]
     with raises(kind, message):
         torch.tensor(data, dtype=dtype)
+
+
+def test_histc_asks_for_bins_first_then_refuses_booleans_where_it_lays_out_edges():
+    with raises(RuntimeError, "torch.histogram(): bins must be > 0, but got 0 for dimension 0"):
+        torch.histc(torch.tensor([True]), 0)
+    with raises(NotImplementedError, '"linspace_cpu" not implemented for \'Bool\''):
+        torch.histc(torch.tensor([True]), 3)
+    with raises(NotImplementedError, '"histogram_cpu" not implemented for \'Long\''):
+        torch.histc(torch.tensor([1]), 3)

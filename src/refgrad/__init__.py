@@ -265,7 +265,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1376
+# --- book/chapters/16k_order_statistics.md:1378
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -167,7 +167,7 @@ def bincount(input, weights=None, minlength=0):
     return make_tensor(summed.astype(kind))
 
 
-# --- book/chapters/16k_order_statistics.md:1335
+# --- book/chapters/16k_order_statistics.md:1337
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -186,17 +186,17 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1355
+# --- book/chapters/16k_order_statistics.md:1357
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))
     data = input._data
-    if data.dtype.kind != "f":
-        raise NotImplementedError(f'"histogram_cpu" not implemented for '
-                                  f"'{LEGACY[input.dtype]}'")
-    if bins <= 0:
+    if bins <= 0:  # asked first, whatever the dtype
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
+    if data.dtype.kind != "f":  # booleans fail as the edges are laid out, before the count
+        kernel = "linspace_cpu" if data.dtype.kind == "b" else "histogram_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{LEGACY[input.dtype]}\'')
     low, high = _range(data, min, max)
     flat = data.reshape(-1)
     kept = flat[(flat >= low) & (flat <= high)]
