@@ -130,3 +130,20 @@ def test_histc_asks_for_bins_first_then_refuses_booleans_where_it_lays_out_edges
         torch.histc(torch.tensor([True]), 3)
     with raises(NotImplementedError, '"histogram_cpu" not implemented for \'Long\''):
         torch.histc(torch.tensor([1]), 3)
+
+
+def test_searchsorted_checks_the_sorter_then_a_lone_value_then_the_sequence():
+    lone = ("torch.searchsorted(): input value can be a scalar only when boundaries tensor "
+            "dimension is 1, but we got boundaries tensor dim({}) and input value's dim(0) "
+            "numel(1)")
+    with raises(RuntimeError, lone.format(0)):
+        torch.searchsorted(torch.tensor(1.0), torch.tensor(1.0))
+    with raises(RuntimeError, lone.format(2)):
+        torch.searchsorted(torch.tensor([[1.0, 2.0]]), torch.tensor(1.0))
+    with raises(RuntimeError, "torch.searchsorted(): boundary and sorter must have the same "
+                              "size, but got boundary tensor []and got sorter tensor [1]"):
+        torch.searchsorted(torch.tensor(1.0), torch.tensor(1.0), sorter=torch.tensor([0]))
+    with raises(RuntimeError, "torch.searchsorted(): boundaries tensor should have positive "
+                              "dimension, but got 0 dimension"):
+        torch.searchsorted(torch.tensor(1.0), torch.tensor([1.0]))
+    assert torch.searchsorted(torch.tensor([1.0, 2.0]), torch.tensor(1.5)).item() == 1

@@ -261,11 +261,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1086
+# --- book/chapters/16k_order_statistics.md:1094
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1378
+# --- book/chapters/16k_order_statistics.md:1386
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -41,16 +41,20 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:943
+# --- book/chapters/16k_order_statistics.md:947
 def _check_sequence(boundaries, values, sorter) -> None:
-    prefix = "torch.searchsorted():"
-    if boundaries.ndim == 0:
-        raise RuntimeError(f"{prefix} boundaries tensor should have positive dimension, but "
-                           "got 0 dimension")
+    prefix = "torch.searchsorted():"  # checked in torch's order: the sorter first
     if sorter is not None and sorter.shape != boundaries.shape:
         raise RuntimeError(f"{prefix} boundary and sorter must have the same size, but got "
                            f"boundary tensor {_sizes(boundaries.shape)}and got sorter tensor "
                            f"{_sizes(sorter.shape)}")
+    if values.ndim == 0 and boundaries.ndim != 1:  # a lone value needs one sequence
+        raise RuntimeError(f"{prefix} input value can be a scalar only when boundaries tensor "
+                           f"dimension is 1, but we got boundaries tensor dim({boundaries.ndim}) "
+                           f"and input value's dim(0) numel(1)")
+    if boundaries.ndim == 0:
+        raise RuntimeError(f"{prefix} boundaries tensor should have positive dimension, but "
+                           "got 0 dimension")
     if boundaries.ndim > 1 and boundaries.shape[:-1] != values.shape[:-1]:
         raise RuntimeError(
             f"{prefix} boundaries tensor should be 1 dimension or the first N-1 dimensions of "
@@ -58,7 +62,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:968
+# --- book/chapters/16k_order_statistics.md:976
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -91,7 +95,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1008
+# --- book/chapters/16k_order_statistics.md:1016
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -137,7 +141,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1062
+# --- book/chapters/16k_order_statistics.md:1070
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
