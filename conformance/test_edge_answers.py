@@ -147,3 +147,13 @@ def test_searchsorted_checks_the_sorter_then_a_lone_value_then_the_sequence():
                               "dimension, but got 0 dimension"):
         torch.searchsorted(torch.tensor(1.0), torch.tensor([1.0]))
     assert torch.searchsorted(torch.tensor([1.0, 2.0]), torch.tensor(1.5)).item() == 1
+
+
+def test_cdist_asks_for_floating_operands_of_one_dtype_before_refusing_float16():
+    half, long = torch.ones(1, 2, dtype=torch.float16), torch.ones(1, 2, dtype=torch.int64)
+    with raises(RuntimeError, "cdist only supports floating-point dtypes, X2 got: Long"):
+        torch.cdist(half, long)
+    with raises(RuntimeError, "expected scalar type Float but found Half"):
+        torch.cdist(torch.ones(1, 2), half)
+    with raises(NotImplementedError, '"cdist" not implemented for \'Half\''):
+        torch.cdist(half, half)

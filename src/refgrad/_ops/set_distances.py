@@ -198,11 +198,11 @@ def _euclidean_dist(x1, x2):
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1812
-def _floating(name, x, which):
+def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
                            + (f", {which} got: {LEGACY[x.dtype]}" if which else ""))
-    if x.dtype.name == "float16":
+    if half_refused and x.dtype.name == "float16":
         raise not_implemented_for(name, x._data.dtype)
 
 
@@ -240,13 +240,14 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError("X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    _floating("cdist", x1, "X1")
-    _floating("cdist", x2, "X2")
+    _floating("cdist", x1, "X1", half_refused=False)  # both are floating first, then alike,
+    _floating("cdist", x2, "X2", half_refused=False)  # and only then is float16 refused
     _non_negative("cdist", p)
     check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
                            f"{LEGACY[x2.dtype]}")
+    _floating("cdist", x1, "X1")
     if p == 2 and _by_product(x1, x2, compute_mode):
         return _euclidean_dist(x1, x2)
     return call(CDIST, (x1, x2), {"p": float(p)})
