@@ -157,3 +157,16 @@ def test_cdist_asks_for_floating_operands_of_one_dtype_before_refusing_float16()
         torch.cdist(torch.ones(1, 2), half)
     with raises(NotImplementedError, '"cdist" not implemented for \'Half\''):
         torch.cdist(half, half)
+
+
+def test_setstate_reads_the_two_old_forms_of_a_pickled_tensor():
+    x = torch.ones(3)
+    x.__setstate__((torch.zeros(3).untyped_storage(), 0, (3,), (1,)))
+    assert x.tolist() == [0.0, 0.0, 0.0] and x._version == 1
+    y = torch.ones(2)
+    y.__setstate__((torch.zeros(2), True, None, False, None))
+    assert y.tolist() == [0.0, 0.0] and not y.requires_grad
+    y.__setstate__((True, None, None))
+    assert y.requires_grad
+    with raises(RuntimeError, "__setstate__ can be only called on leaf Tensors"):
+        (torch.ones(2, requires_grad=True) * 2).__setstate__((False, None, None))

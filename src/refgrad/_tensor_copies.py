@@ -126,3 +126,21 @@ def _deepcopy_parameter(self, memo):
 
 Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
+
+
+# --- book/chapters/06_parameters.md:259
+def _setstate(self, state) -> None:
+    if not self.is_leaf:
+        raise RuntimeError("__setstate__ can be only called on leaf Tensors")
+    if len(state) == 4:  # a tensor of old: storage, offset, sizes, strides
+        self.set_(*state)
+        return
+    if len(state) == 5:  # a Variable of old: its data first
+        self.data = state[0]
+        state = (state[3], state[4], state[2])
+    self.requires_grad, _, hooks = state
+    if hooks is not None:
+        self._backward_hooks = hooks
+
+
+Tensor.__setstate__ = _setstate
