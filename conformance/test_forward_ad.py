@@ -670,3 +670,29 @@ def test_an_in_place_shape_change_changes_the_tangent_itself(name, args):
         tangent = fwAD.unpack_dual(d).tangent
         assert tangent is t
         assert (t.shape, t.stride(), t._version) == (d.shape, d.stride(), 1)
+
+
+@pytest.mark.parametrize("spread", [
+    lambda x: x.std(), lambda x: x.std(0), lambda x: x.std(0, keepdim=True),
+    lambda x: torch.std_mean(x)[0], lambda x: torch.std_mean(x, 0)[0],
+])
+def test_the_tangent_of_a_spread_that_is_zero_is_zero(spread):
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([1.0, 1.0]), torch.tensor([1.0, 2.0]))
+        tangent = fwAD.unpack_dual(spread(dual)).tangent
+    assert tangent.flatten().tolist() == [0.0]
+
+
+def test_std_mean_gives_both_tangents():
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([[1.0, 3.0], [2.0, 2.0]]),
+                              torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        std, mean = (fwAD.unpack_dual(r).tangent for r in torch.std_mean(dual, 1))
+    assert std.tolist() == [torch.tensor(0.5).sqrt().item(), 0.0]
+    assert mean.tolist() == [1.5, 3.5]
+
+
+def test_the_tangent_of_sinc_at_zero_is_zero():
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([0.0, 1.0]), torch.tensor([1.0, -1.0]))
+        assert fwAD.unpack_dual(dual.sinc()).tangent.tolist() == [0.0, 1.0]

@@ -194,12 +194,14 @@ def _entr(x):
 
 
 SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
-                   backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True))
+                   backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True,
+                   # torch's tangent is the backward applied to it: zero at 0, not nan
+                   tangent=lambda tangents, self: _sinc_backward(tangents[0], self)[0]))
 ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
             lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
 
 
-# --- book/chapters/16m_special_functions.md:918
+# --- book/chapters/16m_special_functions.md:920
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -218,7 +220,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", cephes_erfcx.log_
                 _log_ndtr_backward, SELF_AND_RESULT, "log_ndtr_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:944
+# --- book/chapters/16m_special_functions.md:946
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -241,7 +243,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:968
+# --- book/chapters/16m_special_functions.md:970
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -255,7 +257,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:987
+# --- book/chapters/16m_special_functions.md:989
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -280,7 +282,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1017
+# --- book/chapters/16m_special_functions.md:1019
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

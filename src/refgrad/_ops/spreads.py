@@ -65,10 +65,20 @@ STD_MEAN = register(Op(
     forward=lambda a, dim, correction, keepdim: _moments(a, dim, correction, keepdim, True),
     backward=_std_mean_backward, saves=(("self", ("self",)), ("result0", ("self",))),
     missing_grads=True,
+    tangent=lambda tangents, self, result0, dim, correction, keepdim: _std_mean_tangent(
+        tangents[0], self, result0, dim, correction, keepdim),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1085
+def _std_mean_tangent(t, self, result0, dim, correction, keepdim):
+    """std's own tangent (chapter "Reductions" says why), then the mean's."""
+    mean = t.mean() if dim is None else t.mean(reduced_axes._axes(dim, t.ndim), keepdim)
+    if dim is None and keepdim:
+        mean = mean.reshape(tuple(result0.shape))
+    return variances._std_tangent(t, self, result0, dim, correction, keepdim), mean
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1098
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -97,7 +107,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1133
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1146
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -134,7 +144,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1182
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1195
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -164,7 +174,7 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1213
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1226
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -206,7 +216,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1262
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1275
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

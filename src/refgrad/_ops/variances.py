@@ -78,10 +78,23 @@ VAR = register(Op(
 STD = register(Op(
     "std", "StdBackward0", ("self",), forward=_std, backward=_std_backward,
     saves=(("self", ("self",)), ("result", ("self",))),
+    tangent=lambda tangents, self, result, dim, correction, keepdim: _std_tangent(
+        tangents[0], self, result, dim, correction, keepdim),
 ))
 
 
-# --- book/chapters/16b_reductions.md:1461
+# --- book/chapters/16b_reductions.md:1225
+def _std_tangent(t, self, result, dim, correction, keepdim):
+    dof = _count(self, dim) - _correction(correction)
+    scale = 2.0 / dof if dof else math.inf
+    if dim is None or self.ndim == 0:
+        spread = mul_scalar(((self - self.mean()) * t).sum(), scale)
+    else:
+        spread = mul_scalar(((self - self.mean(dim, keepdim=True)) * t).sum(dim, keepdim), scale)
+    return (spread / mul_scalar(result, 2)).masked_fill_(result == 0, 0)
+
+
+# --- book/chapters/16b_reductions.md:1480
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -107,7 +120,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1488
+# --- book/chapters/16b_reductions.md:1507
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
