@@ -170,3 +170,26 @@ def test_setstate_reads_the_two_old_forms_of_a_pickled_tensor():
     assert y.requires_grad
     with raises(RuntimeError, "__setstate__ can be only called on leaf Tensors"):
         (torch.ones(2, requires_grad=True) * 2).__setstate__((False, None, None))
+
+
+def test_bincount_of_weights_that_require_grad_records_a_node_that_refuses():
+    weights = torch.tensor([1.0, 2.0], requires_grad=True)
+    counted = torch.bincount(torch.tensor([0, 1]), weights, minlength=3)
+    assert counted.tolist() == [1.0, 2.0, 0.0] and counted.requires_grad
+    assert counted.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert not [n for n in dir(counted.grad_fn) if n.startswith("_saved")]
+    with raises(RuntimeError, "derivative for aten::bincount is not implemented"):
+        counted.sum().backward()
+    nothing = torch.bincount(torch.tensor([], dtype=torch.int64), torch.tensor([]), 2)
+    assert nothing.dtype == torch.int64 and nothing.tolist() == [0, 0]
+
+
+def test_bincount_refuses_weights_with_a_tangent_before_its_checks():
+    import torch.autograd.forward_ad as fwAD
+
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        for indices in (torch.tensor([0, 1]), torch.tensor([0, -1])):
+            with raises(NotImplementedError, "Trying to use forward AD with aten::bincount that "
+                                             "does not support it."):
+                torch.bincount(indices, dual)

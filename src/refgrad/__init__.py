@@ -184,11 +184,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:796
+# --- book/chapters/16e_rounding_and_bits.md:797
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:848
+# --- book/chapters/16e_rounding_and_bits.md:849
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -265,7 +265,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1386
+# --- book/chapters/16k_order_statistics.md:1399
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

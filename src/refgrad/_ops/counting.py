@@ -10,9 +10,11 @@ from math import prod
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.not_implemented import underivable
 from refgrad._ops.operands import as_array
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._signatures import is_int
 from refgrad._tensor import make_tensor
 from refgrad._tensor_values import wrap_dim
@@ -45,7 +47,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1178
+# --- book/chapters/16k_order_statistics.md:1180
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -74,7 +76,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1216
+# --- book/chapters/16k_order_statistics.md:1218
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -108,7 +110,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1255
+# --- book/chapters/16k_order_statistics.md:1257
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -143,13 +145,13 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1310
+# --- book/chapters/16k_order_statistics.md:1315
 def bincount(input, weights=None, minlength=0):
-    from refgrad._dtype import float32
-
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
 
+    if weights is not None:  # NOTE [Forward AD refused before the kernel's checks]
+        refuse_tangents("bincount", weights, underivable=True)
     data = input._data
     if data.dtype.kind not in "iu":
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
@@ -158,16 +160,24 @@ def bincount(input, weights=None, minlength=0):
         raise RuntimeError("minlength should be >= 0")
     if data.ndim != 1 or (data.size and data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is None:
+    if weights is None or not data.size:  # counts, even of weights, when there is nothing
         return make_tensor(np.bincount(data, minlength=minlength).astype(np.int64))
     if weights.ndim != 1 or weights.shape[0] != data.shape[0]:
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    kind = np.float32 if weights.dtype is float32 else np.float64
-    summed = np.bincount(data, weights=weights._data.astype(np.float64), minlength=minlength)
-    return make_tensor(summed.astype(kind))
+    return call(WEIGHTED_BINCOUNT, (weights,), {"self": input, "minlength": minlength,
+                                                 "operation": "bincount"})
 
 
-# --- book/chapters/16k_order_statistics.md:1345
+def _weighted_counts(weights, self, minlength, operation):
+    kind = np.float32 if weights.dtype == np.float32 else np.float64
+    summed = np.bincount(self._data, weights=weights.astype(np.float64), minlength=minlength)
+    return summed.astype(kind)
+
+
+WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
+
+
+# --- book/chapters/16k_order_statistics.md:1358
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -186,7 +196,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1365
+# --- book/chapters/16k_order_statistics.md:1378
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

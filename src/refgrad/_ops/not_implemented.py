@@ -20,10 +20,11 @@ from refgrad._ops.table import Op, register
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
            "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups",
            "targets", "input_lengths", "target_lengths", "blank", "zero_infinity",
-           "indices", "offsets", "include_last_offset", "padding_idx")  # embedding_bag's, 16zj
+           "indices", "offsets", "include_last_offset", "padding_idx",  # embedding_bag's, 16zj
+           "minlength")  # bincount's, 16k
 
 
-# --- book/chapters/16e_rounding_and_bits.md:281
+# --- book/chapters/16e_rounding_and_bits.md:282
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
 
 

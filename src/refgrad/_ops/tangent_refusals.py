@@ -14,8 +14,9 @@ from refgrad.autograd._state import dual_levels
 # it reaches the kernel, whose checks come after. The row's own refusal here
 # comes after the forward computation, so a function that checks before it
 # calls the row says the same words first.
-def refuse_tangents(name: str, *tensors) -> None:
-    """torch's NotImplementedError if one of ``tensors`` has a tangent at the active level."""
+def refuse_tangents(name: str, *tensors, underivable: bool = False) -> None:
+    """torch's NotImplementedError if one of ``tensors`` has a tangent at the active level;
+    ``underivable``: in the words of a row with a NotImplemented node (bincount's)."""
     if not dual_levels:
         return
     from refgrad._ops.table import no_forward_formula
@@ -23,4 +24,7 @@ def refuse_tangents(name: str, *tensors) -> None:
 
     level = active_level()
     if level is not None and any(tangent_of(t, level) is not None for t in tensors):
+        if underivable:
+            raise NotImplementedError(f"Trying to use forward AD with aten::{name} that does "
+                                      "not support it.")
         no_forward_formula(name)({})
