@@ -193,3 +193,11 @@ def test_bincount_refuses_weights_with_a_tangent_before_its_checks():
             with raises(NotImplementedError, "Trying to use forward AD with aten::bincount that "
                                              "does not support it."):
                 torch.bincount(indices, dual)
+
+
+@pytest.mark.parametrize("training, p", [(False, 0.5), (True, 0.0)])
+def test_feature_alpha_dropout_hands_back_a_1d_input_when_it_draws_nothing(training, p):
+    x = torch.tensor([1.0, 2.0])
+    assert torch.nn.functional.feature_alpha_dropout(x, p, training=training) is x
+    with raises(RuntimeError, "Feature dropout requires at least 2 dimensions in the input"):
+        torch.nn.functional.feature_alpha_dropout(x, 0.5, training=True)

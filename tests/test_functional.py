@@ -154,3 +154,9 @@ def test_an_empty_output_gives_an_empty_jacobian_when_vectorized():
     # torch fails here with an IndexError; refgrad returns the empty Jacobian (see the chapter)
     got = jacobian(lambda a: a[:0], tensor([1.0, 2.0]), vectorize=True)
     assert tuple(got.shape) == (0, 2)
+
+
+def test_no_inputs_give_an_empty_table_in_forward_mode_too():
+    x = tensor([1.0])
+    assert jacobian(lambda: x * 2, (), vectorize=True, strategy="forward-mode") == ()
+    assert jacobian(lambda: (x * 2, x), (), vectorize=True, strategy="forward-mode") == ((), ())

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:451
+# --- book/chapters/16t_more_functional.md:453
 """feature_alpha_dropout: alpha dropout with one draw per channel."""
 
 from refgrad._flags import refuse_flag
@@ -14,6 +14,6 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     _check(p)
     tensor_argument("feature_alpha_dropout", "input", 1, input)
     refuse_flag("feature_alpha_dropout" + ("_" if inplace else ""), "train", 3, training)
-    if input.ndim < 2:
+    if input.ndim < 2 and training and 0 < p < 1 and input.numel():  # else nothing is drawn
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     return _dropped(input, p, training, inplace, _channels(input), alpha=True)

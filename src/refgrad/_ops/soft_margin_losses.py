@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:690
+# --- book/chapters/16t_more_functional.md:692
 """soft_margin_loss (a row) and multilabel_soft_margin_loss (composed)."""
 
 import numpy as np
@@ -40,7 +40,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:742
+# --- book/chapters/16t_more_functional.md:744
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -63,7 +63,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:766
+# --- book/chapters/16t_more_functional.md:768
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

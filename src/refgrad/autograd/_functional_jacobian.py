@@ -100,6 +100,9 @@ def _jacobian_forward(func, inputs, strict, vectorize):
     inputs_tuple, inputs = _tensors(inputs, "inputs", "jacobian")
     if not vectorize:
         raise NotImplementedError(FORWARD_LOOP)
+    if not inputs:  # no directions at all: an empty row per output, as in reverse mode
+        outputs_tuple, outputs = _tensors(func(), "outputs", None)
+        return tuple(() for _ in outputs) if outputs_tuple else ()
     numels = [inp.nelement() for inp in inputs]
     columns = []  # for each input element, the tangent of every output
     for k in range(sum(numels)):
@@ -114,7 +117,7 @@ def _jacobian_forward(func, inputs, strict, vectorize):
     return table if outputs_tuple else table[0]
 
 
-# --- book/chapters/19b_functional.md:595
+# --- book/chapters/19b_functional.md:598
 def _tangent(dual):
     primal, tangent = unpack_dual(dual)
     return zeros_like(primal) if tangent is None else tangent
