@@ -201,3 +201,15 @@ def test_feature_alpha_dropout_hands_back_a_1d_input_when_it_draws_nothing(train
     assert torch.nn.functional.feature_alpha_dropout(x, p, training=training) is x
     with raises(RuntimeError, "Feature dropout requires at least 2 dimensions in the input"):
         torch.nn.functional.feature_alpha_dropout(x, 0.5, training=True)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "binary_cross_entropy", "l1_loss", "smooth_l1_loss",
+                                  "huber_loss"])
+def test_the_mean_loss_of_nothing_is_nan_without_a_warning(loss):
+    import math
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = getattr(torch.nn.functional, loss)(torch.zeros(0, 3), torch.zeros(0, 3))
+    assert math.isnan(result.item()) and result.dtype == torch.float32

@@ -34,8 +34,8 @@ def legacy_reduction(size_average, reduce):
 
 
 def _reduced(losses, reduction):
-    if reduction == 1:
-        return np.mean(losses)
+    if reduction == 1:  # the mean of nothing is nan, without NumPy's warning
+        return np.mean(losses) if losses.size else losses.dtype.type(np.nan)
     return np.sum(losses) if reduction == 2 else losses
 
 
