@@ -82,7 +82,7 @@ class SavedTensor:
 SavedTensor.__module__ = "refgrad._C._autograd"  # where torch shows its class, and keeps it
 
 
-# --- book/chapters/11_saved.md:135
+# --- book/chapters/11_saved.md:141
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -95,7 +95,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:154
+# --- book/chapters/11_saved.md:160
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -135,7 +135,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:200
+# --- book/chapters/11_saved.md:206
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -146,7 +146,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:345
+# --- book/chapters/11_saved.md:351
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 
 
@@ -175,7 +175,7 @@ class SavedNumber(SavedTensor):
         return unpack_with_hooks(self, None).item()  # the number the user's hook gives
 
 
-# --- book/chapters/11_saved.md:379
+# --- book/chapters/11_saved.md:385
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and unpacking it gives the number backward uses. Without hooks,
@@ -192,7 +192,7 @@ RELEASED_NUMBER = SavedNumber(None)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:626
+# --- book/chapters/11_saved.md:632
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:423
+# --- book/chapters/11_saved.md:429
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 import weakref
@@ -58,7 +58,7 @@ def _accumulator_of(leaf):
     return None if ref is None else ref()
 
 
-# --- book/chapters/11_saved.md:491
+# --- book/chapters/11_saved.md:497
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -85,7 +85,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:522
+# --- book/chapters/11_saved.md:528
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
