@@ -104,3 +104,55 @@ def test_a_cpu_indexed_leaf_takes_gradients():
 def test_a_negative_cpu_index_fails_in_a_factory():
     with raises(RuntimeError, "Invalid device string: 'cpu:-1'"):
         torch.ones(2, device="cpu:-1")
+
+
+def test_keywords_name_the_device_or_its_type_and_index():
+    assert repr(torch.device(type="cpu")) == "device(type='cpu')"
+    assert repr(torch.device(type="cpu", index=0)) == "device(type='cpu', index=0)"
+    assert repr(torch.device(index=1, type="cpu")) == "device(type='cpu', index=1)"
+    assert repr(torch.device("cpu", index=2)) == "device(type='cpu', index=2)"
+    assert torch.device(type="cpu", index=None).index is None
+    assert torch.device(device="cpu:1") == torch.device(device=torch.device("cpu", 1))
+
+
+def _both_signatures(got: str, why: str = "") -> str:
+    why = f"      didn't match because {why}\n" if why else ""
+    return (f"device() received an invalid combination of arguments - got {got}, but "
+            f"expected one of:\n * (torch.device device)\n{why} * (str type, int index = -1)\n")
+
+
+_NO_SIGNATURE = [
+    ((), {}, "()", ""),
+    ((), {"typ": "cpu"}, "(typ=str, )", "some of the keywords were incorrect: typ"),
+    ((), {"index": 0}, "(index=int, )", "some of the keywords were incorrect: index"),
+    ((), {"type": 1}, "(type=int, )", "some of the keywords were incorrect: type"),
+    ((), {"device": 1.5}, "(device=float, )",
+     "some of the arguments have invalid types: (!device=float!, )"),
+    ((True,), {}, "(bool)", "some of the arguments have invalid types: (!bool!)"),
+    (("cpu", 1, 2), {}, "(str, int, int)", ""),
+    (("cpu", 0), {"index": 0}, "(str, int, index=int)", ""),
+]
+
+
+@pytest.mark.parametrize("args, kwargs, got, why", _NO_SIGNATURE)
+def test_a_call_fitting_neither_signature_lists_both(args, kwargs, got, why):
+    with raises(TypeError, _both_signatures(got, why)):
+        torch.device(*args, **kwargs)
+
+
+def test_two_arguments_are_read_as_a_type_and_an_index():
+    with raises(TypeError, "device() got multiple values for argument 'type'"):
+        torch.device("cpu", type="cpu")
+    with raises(TypeError, 'device() missing 1 required positional arguments: "type"'):
+        torch.device(device="cpu", index=0)
+    with raises(TypeError, "device() got an unexpected keyword argument 'typo'"):
+        torch.device(type="cpu", typo=1)
+    with raises(TypeError, "device(): argument 'index' must be int, not str"):
+        torch.device("cpu", index="a")
+    with raises(TypeError, "device(): argument 'type' (position 1) must be str, not int"):
+        torch.device(1, index=0)
+    with raises(RuntimeError, "Device index must not be negative"):
+        torch.device(type="cpu", index=-1)
+    with raises(RuntimeError, "type (string) must not include an index because index was "
+                              "passed explicitly: cpu:1"):
+        torch.device(type="cpu:1")

@@ -30,8 +30,9 @@ def test_an_overload_wins_over_its_operator_and_unknown_ops_have_none():
 
 def test_kept_sizes_and_matrix_orders():
     x = torch.ones(2, 3, 4)
-    assert kernels._kept((x, [0, -1])) == [1, 3, 1]
-    assert kernels._kept((x,)) == [1, 1, 1]
+    assert kernels._kept((x, [0, -1]), {}) == [1, 3, 1]
+    assert kernels._kept((x,), {"dim": 1}) == [2, 1, 4]
+    assert kernels._kept((x,), {}) == [1, 1, 1]
     m = torch.ones(2, 3)
     assert kernels._rows(m, 1) and not kernels._rows(m, 2)
     assert kernels._rows(m.t(), 2) and not kernels._rows(m.t(), 1)

@@ -10,26 +10,60 @@ import re
 import numpy as np
 
 _KNOWN = ("cpu", "cuda")
-_NOT_A_DEVICE = (
-    "device() received an invalid combination of arguments - got ({0}), but expected one "
-    "of:\n * (torch.device device)\n      didn't match because some of the arguments have "
-    "invalid types: (!{0}!)\n * (str type, int index = -1)\n"
-)
 _UNSET = object()  # device("cpu:0", None) is refused: an index given as None is given
 
 
 # --- book/chapters/02_dtypes.md:189
+def _called(args: tuple, kwargs: dict) -> tuple:
+    """``(spec, index, named)`` of a call of device(), ``named`` the keywords given."""
+    if len(args) + len(kwargs) == 1:
+        key, value = next(iter(kwargs.items())) if kwargs else (None, args[0])
+        if key in (None, "device"):
+            if isinstance(value, device | str) or (
+                    isinstance(value, int | np.integer) and not isinstance(value, bool)):
+                return value, _UNSET, ()
+            mark = f"!{_typename(value)}!" if key is None else f"!device={_typename(value)}!, "
+            raise _no_signature(args, kwargs, f"some of the arguments have invalid types: "
+                                              f"({mark})")
+        if key == "type" and isinstance(value, str):
+            return value, None, ("type",)
+        raise _no_signature(args, kwargs, f"some of the keywords were incorrect: {key}")
+    if len(args) + len(kwargs) != 2 or len(args) == 2 and kwargs:
+        raise _no_signature(args, kwargs, None)
+    if args and not isinstance(args[0], str):
+        _with_index(args[0], None)  # refuses it: a type given by position is read first
+    if args and "type" in kwargs:
+        raise TypeError("device() got multiple values for argument 'type'")
+    if not args and "type" not in kwargs:
+        raise TypeError('device() missing 1 required positional arguments: "type"')
+    unknown = [k for k in kwargs if k not in ("type", "index")]
+    if unknown:
+        raise TypeError(f"device() got an unexpected keyword argument '{unknown[0]}'")
+    spec = args[0] if args else kwargs["type"]
+    return spec, args[1] if len(args) == 2 else kwargs["index"], tuple(kwargs)
+
+
+def _no_signature(args: tuple, kwargs: dict, reason) -> TypeError:
+    names = [_typename(a) for a in args]
+    keywords = [f"{k}={_typename(v)}" for k, v in kwargs.items()]
+    got = ", ".join(names + keywords) if names else "".join(k + ", " for k in keywords)
+    why = "" if reason is None else f"      didn't match because {reason}\n"
+    return TypeError(f"device() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n * (torch.device device)\n{why}"
+                     " * (str type, int index = -1)\n")
+
+
+# --- book/chapters/02_dtypes.md:242
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
     __module__ = "refgrad"  # NOTE [Public classes, public module]
 
-    def __init__(self, spec, index=_UNSET) -> None:
+    def __init__(self, *args, **kwargs) -> None:
+        spec, index, named = _called(args, kwargs)
         if index is not _UNSET:
-            kind, number = _with_index(spec, index)
+            kind, number = _with_index(spec, index, named)
         elif isinstance(spec, device):
             kind, number = spec.type, spec.index
-        elif isinstance(spec, bool) or not isinstance(spec, str | int | np.integer):
-            raise TypeError(_NOT_A_DEVICE.format(type(spec).__name__))
         elif isinstance(spec, int | np.integer):
             if spec < 0:
                 raise RuntimeError("Device index must not be negative")
@@ -64,7 +98,7 @@ class device:  # noqa: N801 - torch's name
         leave()
 
 
-# --- book/chapters/02_dtypes.md:239
+# --- book/chapters/02_dtypes.md:291
 def _accelerator() -> str:
     from refgrad._backend import NO_ACCELERATOR, cuda_is_available
 
@@ -73,7 +107,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:260
+# --- book/chapters/02_dtypes.md:312
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 _TORCHS_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
                  "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -99,17 +133,16 @@ def _parse(spec: str) -> tuple[str, int | None]:
     return kind, None if number is None else int(number)
 
 
-# --- book/chapters/02_dtypes.md:290
-def _with_index(spec, index) -> tuple[str, int | None]:
-    """``device(type, index)``: a type string without index, and an int index."""
+# --- book/chapters/02_dtypes.md:342
+def _with_index(spec, index, named=()) -> tuple[str, int | None]:
+    """``device(type, index)``: a type string without index, and an int index; ``named``
+    holds those given by keyword, whose messages give no position."""
     if not isinstance(spec, str):
-        raise TypeError(
-            f"device(): argument 'type' (position 1) must be str, not {_typename(spec)}"
-        )
+        raise TypeError(f"device(): argument 'type'{_at('type', 1, named)} must be str, not "
+                        f"{_typename(spec)}")
     if isinstance(index, bool) or not isinstance(index, int | np.integer | None):
-        raise TypeError(
-            f"device(): argument 'index' (position 2) must be int, not {_typename(index)}"
-        )
+        raise TypeError(f"device(): argument 'index'{_at('index', 2, named)} must be int, not "
+                        f"{_typename(index)}")
     kind, number = _parse(spec)
     if number is not None:
         raise RuntimeError("type (string) must not include an index because index was "
@@ -120,7 +153,13 @@ def _with_index(spec, index) -> tuple[str, int | None]:
 
 
 def _typename(value) -> str:
-    return "torch.device" if isinstance(value, device) else type(value).__name__
+    from refgrad._c_names import c_type_name  # chapter "Parameters": numpy.int64, say
+
+    return c_type_name(type(value))
+
+
+def _at(name: str, position: int, named: tuple) -> str:
+    return "" if name in named else f" (position {position})"
 
 
 CPU = device("cpu")

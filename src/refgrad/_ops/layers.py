@@ -12,7 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._profiler_composites import beginning, composite_event
+from refgrad.autograd._profiler_composites import beginning, composite_event, profiled
 from refgrad.autograd._state import state, switched_on
 
 
@@ -119,28 +119,52 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2302
+# --- book/chapters/16q_functional.md:2308
+def _filled(factory, name: str, sizes: tuple, like):
+    """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
+    for it: a mode sees the dtype, the layout and the device named."""
+    from refgrad import strided
+    from refgrad.utils._factory_modes import to_a_mode
+
+    named = {"dtype": like.dtype, "layout": strided, "device": like.device}
+    if switched_on.dispatch_modes and state.dispatch_modes:
+        return to_a_mode(name, factory, (list(sizes),), named)
+    return factory(sizes, **named)
+
+
+# NOTE [one_hot's zeros, written once more]
+# Inside torch's one_hot, zeros is empty and then zero_, and that zero_ counts
+# as a write: the result reaches the user at version 2 after its scatter_.
+# When a user's mode answers zeros, it hands back a fresh tensor at version 0,
+# and the result is at version 1.
 def one_hot(input, num_classes=-1):  # torch's operator names it input
+    from refgrad._creation import empty, zeros
+    from refgrad._ops.order_statistics import aminmax
+    from refgrad.autograd._versions import increment_version
+    from refgrad.utils._python_dispatch import _get_current_dispatch_mode_stack
+
+    if profiled("one_hot"):  # its event: chapter "The profiler, closer to torch"
+        return composite_event("one_hot", (input, num_classes), one_hot, input, num_classes)
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    data = input._data
-    if data.size == 0:
+    if input.numel() == 0:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        return make_tensor(np.zeros((*data.shape, num_classes), dtype=np.int64))
-    if data.min() < 0:
+        return _filled(empty, "empty.memory_format", (*input.shape, num_classes), input)
+    low, high = aminmax(input)
+    if low.item() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:
-        num_classes = int(data.max()) + 1
-    elif data.max() >= num_classes:
+        num_classes = high.item() + 1
+    elif high.item() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    from refgrad._ops.result_layout import row_major_result
+    hot = _filled(zeros, "zeros.default", (*input.shape, num_classes), input)
+    if not _get_current_dispatch_mode_stack():
+        increment_version(hot)
+    return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
-    hot = (data[..., None] == np.arange(num_classes)).astype(np.int64)
-    return make_tensor(row_major_result(hot))  # NOTE [Results written row-major]
 
-
-# --- book/chapters/16q_functional.md:2335
+# --- book/chapters/16q_functional.md:2365
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -155,7 +179,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2351
+# --- book/chapters/16q_functional.md:2381
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -171,7 +195,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2375
+# --- book/chapters/16q_functional.md:2405
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

@@ -192,16 +192,16 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:285
+# --- book/chapters/22e_kernel_events.md:286
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
     return list(value.shape) if hasattr(value, "_data") else []
 
 
-def _kept(args) -> list:
+def _kept(args, kwargs) -> list:
     sizes = _sizes(args[0])
-    dims = args[1] if len(args) > 1 and type(args[1]) is not bool else None
+    dims = args[1] if len(args) > 1 and type(args[1]) is not bool else kwargs.get("dim")
     if dims is None:
         return [1] * len(sizes)
     for dim in [dims] if type(dims) is int else dims:
@@ -209,13 +209,13 @@ def _kept(args) -> list:
     return sizes
 
 
-def _shape(slot: str, args, result) -> list:
+def _shape(slot: str, args, kwargs, result) -> list:
     if slot == ".":
         return []
     if slot == "r":
         return _sizes(result)
     if slot == "k":
-        return _kept(args)
+        return _kept(args, kwargs)
     if slot == "u":
         return [1] * len(_sizes(args[0]))
     if slot == "z":  # an empty tensor, handed as the out= of the op's own call
@@ -230,7 +230,7 @@ def _shape(slot: str, args, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:381
+# --- book/chapters/22e_kernel_events.md:382
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -298,7 +298,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:450
+# --- book/chapters/22e_kernel_events.md:451
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -383,7 +383,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:539
+# --- book/chapters/22e_kernel_events.md:540
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -401,14 +401,14 @@ def record(recorder, events: list, args, kwargs, result) -> None:
             once = (name[1:], slots, condition, inside)
             waiting.extend([(once, None)] * indexing.pieces(args, result))
             continue
-        listed = [before if slot == "b" else _shape(slot, args, result)
+        listed = [before if slot == "b" else _shape(slot, args, kwargs, result)
                   for slot in slots] if shapes else None
         full = name[1:] if name[0] == "!" else "aten::" + name
         waiting.append((event, recorder.begin(full, listed)))
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:586
+# --- book/chapters/22e_kernel_events.md:587
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22f_more_kernel_events.md:67
+# --- book/chapters/22f_more_kernel_events.md:71
 """More of the ops torch's kernels call, for the table of NOTE [Kernel events]."""
 
 TABLE = """
@@ -21,10 +21,16 @@ _index_put_impl_: $VIEW?adjacent *reshape(i .)?adjacent{view(i .)}
 logical_and_: logical_and(0 1 0)
 logical_or_: logical_or(0 1 0)
 resize_as_: resize_(b . .)
+aminmax: contiguous(0 .)?whole_loose0{$CLONE0} fill_(r .)?whole fill_(r .)?whole
+    unsqueeze_(r .)?dropped_dim{as_strided_(r . . .)} unsqueeze_(r .)?dropped_dim{
+    as_strided_(r . . .)} squeeze_(k .)?dropped_dim{as_strided_(k . . .)}
+    squeeze_(k .)?dropped_dim{as_strided_(k . . .)} resize_(r . .)?scalar_dim
+    resize_(r . .)?scalar_dim fill_(r .)?scalar_dim{copy_(r 0 .)}
+    fill_(r .)?scalar_dim{copy_(r 0 .)}
 """
 
 
-# --- book/chapters/22f_more_kernel_events.md:95
+# --- book/chapters/22f_more_kernel_events.md:108
 def _given(args) -> list:
     return [t for t in args[1] if t is not None] if len(args) > 1 else []
 
@@ -45,10 +51,16 @@ CONDITIONS = {
     "bare_loose0": lambda args, kwargs, result: (
         args[5] is None and args[6] is None and not args[0].is_contiguous()),
     "adjacent": _adjacent,
+    "whole": lambda args, kwargs, result: kwargs.get("dim") is None,
+    "whole_loose0": lambda args, kwargs, result: (
+        kwargs.get("dim") is None and not args[0].is_contiguous()),
+    "dropped_dim": lambda args, kwargs, result: (
+        kwargs.get("dim") is not None and not kwargs.get("keepdim", False) and args[0].dim()),
+    "scalar_dim": lambda args, kwargs, result: kwargs.get("dim") is not None and not args[0].dim(),
 }
 
 
-# --- book/chapters/22f_more_kernel_events.md:146
+# --- book/chapters/22f_more_kernel_events.md:165
 _WHERE_FORMS = ("Scalar", "ScalarSelf", "ScalarOther", "self")  # by which are tensors
 
 
