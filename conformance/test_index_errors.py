@@ -1,5 +1,7 @@
 """Indexing with index tensors that do not fit: torch's checks, in torch's order and words."""
 
+import warnings
+
 import pytest
 import torch
 
@@ -49,3 +51,34 @@ def test_indices_and_values_that_do_not_fit_are_refused_in_torchs_words(write, k
     with raises(kind, message):
         write(x)
     assert x.abs().sum().item() == 0.0 and x._version == 0
+
+
+
+_SEQUENCE_AS_TUPLE = "Using a non-tuple sequence for multidimensional indexing is deprecated"
+
+
+@pytest.mark.parametrize("key, kind, warned", [
+    ("a", "str", True), ("ab", "str", True), ("", "str", False), (["a"], "str", True),
+    (("a",), "str", False), ([0, "a"], "str", True), (b"a", "bytes", False),
+    ([b"a"], "bytes", True), ([[0], "a"], "str", True),
+])
+def test_a_string_in_an_index_is_a_sequence_torch_tensor_refuses(key, kind, warned):
+    x = torch.arange(6.0).reshape(2, 3)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        with raises(TypeError, f"new(): invalid data type '{kind}'"):
+            x[key]
+    shown = [str(w.message)[:len(_SEQUENCE_AS_TUPLE)] for w in record]
+    assert shown == ([_SEQUENCE_AS_TUPLE] if warned else [])
+
+
+def test_a_range_or_bytes_in_an_index_gives_positions():
+    x = torch.arange(6.0).reshape(2, 3)
+    assert x[range(2)].tolist() == x.tolist()
+    with pytest.warns(UserWarning, match=_SEQUENCE_AS_TUPLE):
+        assert x[[range(2)]].tolist() == x.tolist()  # read as a tuple
+    assert x[0, range(1, 3)].tolist() == [1.0, 2.0]
+    with raises(IndexError, "index 97 is out of bounds for dimension 0 with size 2"):
+        x[bytearray(b"a")]
+    x[range(1), 0] = 7.0
+    assert x[:, 0].tolist() == [7.0, 3.0]

@@ -30,17 +30,23 @@ def _as_tuple(index) -> tuple:
     """The index as a tuple of items, each list made a tensor, and the ids of those."""
     from refgrad._from_data import tensor
 
-    if isinstance(index, list) and _read_as_tuple(index):
+    if _sequence(index) and _read_as_tuple(index):
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
         index = tuple(index)
     given = index if isinstance(index, tuple) else (index,)
     # on the host whatever the default device: torch reads such lists in C++
-    items = tuple(_positions(tensor(i, device="cpu")) if isinstance(i, list) else _zero_dim(i)
+    items = tuple(_positions(tensor(i, device="cpu")) if _sequence(i) else _zero_dim(i)
                   for i in given)
-    return items, {id(i) for i, g in zip(items, given) if isinstance(g, list)}
+    return items, {id(i) for i, g in zip(items, given) if _sequence(g)}
 
 
-# --- book/chapters/16d_indexing.md:1145
+def _sequence(value) -> bool:
+    """What torch reads as a list of positions: a value of Python's sequence protocol (a
+    list, a string, bytes, a range), but not a tuple, which holds indices."""
+    return isinstance(value, list | str | bytes | bytearray | memoryview | range)
+
+
+# --- book/chapters/16d_indexing.md:1151
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -56,8 +62,8 @@ def _read_as_tuple(index: list) -> bool:
     """Whether torch reads this list as a tuple of indices: its legacy rule."""
     from refgrad._tensor import Tensor
 
-    return len(index) < 32 and any(
-        i is None or i is Ellipsis or isinstance(i, Tensor | list | tuple | slice) for i in index)
+    return len(index) < 32 and any(i is None or i is Ellipsis or _sequence(i)
+                                   or isinstance(i, Tensor | tuple | slice) for i in index)
 
 
 SEQUENCE_AS_TUPLE = (
@@ -81,7 +87,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1242
+# --- book/chapters/16d_indexing.md:1248
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -94,7 +100,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1256
+# --- book/chapters/16d_indexing.md:1262
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -134,7 +140,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1301
+# --- book/chapters/16d_indexing.md:1307
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -172,7 +178,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1347
+# --- book/chapters/16d_indexing.md:1353
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -188,7 +194,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1364
+# --- book/chapters/16d_indexing.md:1370
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
