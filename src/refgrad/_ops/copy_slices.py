@@ -27,7 +27,7 @@ class CopySlices(FunctionNode):
         return "torch::autograd::CopySlices"
 
     def apply(self, grads, create_graph: bool = False) -> tuple:
-        from refgrad._ops.indexing import index_put
+        from refgrad._ops.indexing import put_by_indices
         from refgrad._tensor import make_tensor
 
         g = grads[0]
@@ -52,7 +52,7 @@ class CopySlices(FunctionNode):
         inner = res[0].expand(window.shape)
         if inner.dtype != g.dtype:  # a custom backward may answer in another dtype
             inner = inner.to(g.dtype)  # written back as torch's copy_ writes it: cast
-        written = index_put(whole, list(where), inner, False)
+        written = put_by_indices(whole, list(where), inner, False)
         return (_as_torch_leaves_it(written, g.ndim, self._geometry[0]), *res[1:])
 
     def release_variables(self) -> None:

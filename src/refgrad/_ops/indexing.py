@@ -13,7 +13,7 @@ import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.index_layout import index_laid_out
-from refgrad._ops.index_tensors import index_tensor
+from refgrad._ops.index_tensors import check_mask, index_tensor
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
 
@@ -72,17 +72,19 @@ INDEX = register(Op(
 INDEX_PUT = register(Op(
     "_index_put_impl_", "IndexPutImplBackward0", ("self", "values"), forward=_index_put,
     backward=lambda g, indices, accumulate, wanted=(True, True): (  # NOTE [Only the
-        (g if accumulate else index_put(g, indices, _zero(g), False)) if wanted[0] else None,
+        (g if accumulate else put_by_indices(g, indices, _zero(g), False))
+        if wanted[0] else None,
         _call(INDEX, g, indices=indices) if wanted[1] else None,  # gradients asked for]
     ),
     saves=(("indices", ("self", "values")),),
-))
+    promote=False,  # the values have the tensor's dtype, or are cast as they are written:
+))  # NOTE [index_put as a masked fill]
 # The public index_put is the same row under torch's public name; the one
 # above is what index's own backward records, torch's _index_put_impl_.
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:719
+# --- book/chapters/16d_indexing.md:721
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -111,7 +113,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:749
+# --- book/chapters/16d_indexing.md:751
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -136,7 +138,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:782
+# --- book/chapters/16d_indexing.md:784
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -161,7 +163,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:808
+# --- book/chapters/16d_indexing.md:810
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -169,18 +171,26 @@ def _call(row, *args, **params):
 
 
 def index_put(input, indices, values, accumulate=False):
-    if type(accumulate) is not bool:  # worded by its reading: NOTE [Read after a failure]
+    # torch's binding takes a tuple of tensors, None among them refused (index_put_
+    # takes None, a dimension whole): worded by its reading, NOTE [Read after a failure]
+    if type(accumulate) is not bool or any(i is None for i in indices):
         raise TypeError
-    indices = [None if i is None else index_tensor(i) for i in indices]
-    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate)
+    return put_by_indices(input, indices, values, accumulate)
 
 
-def _put_by_row(row, input, indices, values, accumulate):
-    check_put(input, values, indices)
+def put_by_indices(input, indices, values, accumulate):
+    """aten.index_put, its indices as the dispatcher takes them: None a dimension whole."""
+    fills = fills_by_mask(input, indices, values, accumulate)  # NOTE [index_put as a
+    indices = [i if i is None or fills else index_tensor(i) for i in indices]  # masked fill]
+    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)
+
+
+def _put_by_row(row, input, indices, values, accumulate, fills=False):
+    check_put(input, values, indices, fills)
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:833
+# --- book/chapters/16d_indexing.md:843
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -207,7 +217,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:866
+# --- book/chapters/16d_indexing.md:876
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -238,13 +248,15 @@ def _profiler_alone() -> bool:
     return profiler_alone()
 
 
-def check_put(input, values, indices=None) -> None:
+def check_put(input, values, indices=None, fills=False) -> None:
     """torch's rules for index_put, in its order: no more indices than dimensions, the
     indices' and the values' shapes (NOTE [Indices into nothing]), then the values have the
-    tensor's dtype already."""
+    tensor's dtype already; or, where it ``fills``, the rules of its masked fill."""
     if indices is not None and len(indices) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
                          f"{len(indices)})")
+    if fills:
+        return check_masked_fill(input, indices, values)
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
@@ -259,3 +271,38 @@ def check_put(input, values, indices=None) -> None:
             "Index put requires the source and destination dtypes match, got "
             f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "
             "source.")
+
+
+# --- book/chapters/16d_indexing.md:944
+# NOTE [index_put as a masked fill]
+# torch's index_put_ takes its masked_fill_ path when it is not accumulating,
+# the value has one element and is on the host, and exactly one index is a
+# tensor, a bool or uint8 one on the written tensor's device (the others None).
+# The path is below autograd and below any dispatch mode: neither sees it.
+def fills_by_mask(input, indices, values, accumulate) -> bool:
+    """Whether index_put takes torch's masked-fill path, for the indices as given."""
+    from refgrad._dtype import bool as bool_
+    from refgrad._dtype import uint8
+
+    if accumulate or values.numel() != 1 or values.device.type != "cpu":
+        return False
+    given = [i for i in indices if i is not None]
+    return len(given) == 1 and given[0].dtype in (bool_, uint8) and (
+        given[0].device == input.device)
+
+
+def check_masked_fill(input, indices, values) -> None:
+    """The masked-fill path's checks: the mask's sizes, its dtype, the value as a number."""
+    from refgrad._dtype import checked_number
+
+    dim = 0
+    for index in indices:
+        if index is None:
+            dim += 1
+            continue
+        check_mask(index, input, dim)
+        if index.dtype.name != "bool":
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
+                               "dtype unsigned char")
+        dim += index.ndim
+    checked_number(values._data.reshape(-1)[0].item(), input.dtype)

@@ -187,9 +187,11 @@ def index_put_(self, indices, values, accumulate=False):
 def put_indexed(self, indices, values, accumulate=False):
     """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
     from refgrad._ops.index_tensors import index_tensor
-    from refgrad._ops.indexing import check_put
+    from refgrad._ops.indexing import check_put, fills_by_mask
 
-    indices = [i if i is None else index_tensor(i) for i in indices]  # uint8 is a mask
+    fills = fills_by_mask(self, indices, values, accumulate)  # NOTE [index_put as a masked
+    # fill]; otherwise a uint8 index is a mask, with a warning
+    indices = [i if i is None or fills else index_tensor(i) for i in indices]
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
@@ -199,7 +201,7 @@ def put_indexed(self, indices, values, accumulate=False):
             from refgrad._storage_reads import check_indexed
 
             check_indexed(t, indices)
-        check_put(t, v, indices)
+        check_put(t, v, indices, fills)
         return _call(INDEX_PUT_, (t, v), {"indices": indices, "accumulate": accumulate})
 
     put = named("index_put", checked_put)
@@ -210,7 +212,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2528
+# --- book/chapters/26_inplace.md:2530
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -257,7 +259,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2580
+# --- book/chapters/26_inplace.md:2582
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
