@@ -28,7 +28,7 @@ def writing(factory):
             except TypeError:
                 size_first(factory.__name__, args, kwargs)
                 raise
-        if state.grad_enabled and out.requires_grad:
+        if state.grad_enabled and not state.inference_mode and out.requires_grad:
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{factory.__name__}"))
         _refuse_dtype(dtype, out)
         mode = switched_on.dispatch_modes and state.dispatch_modes

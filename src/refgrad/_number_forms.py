@@ -73,14 +73,16 @@ KEYWORD_FORMS = {name: LazyForms((tuple(f"{name}({text})" for text in texts),
 
 
 # NOTE [Numbers for true_divide's tensors]
-# torch's parser takes a Python number for true_divide's tensors, as for
-# div's: true_divide(input=3, other=t) runs, true_divide(self=3, other=t)
-# is refused for its keyword. Its forms are parsed here, reading so.
-_SPEC = KEYWORD_FORMS["true_divide"].spec
-_PARSED[_SPEC] = Arguments(*_SPEC[0], numbers_as_tensors=True)
+# torch's parser takes a Python number for true_divide's and floor_divide's
+# tensors, as for div's: true_divide(input=3, other=t) runs,
+# true_divide(self=3, other=t) is refused for its keyword, and
+# floor_divide(t, 2, out=o) writes. Their forms are parsed here, reading so.
+for _name in ("true_divide", "floor_divide"):
+    _SPEC = KEYWORD_FORMS[_name].spec
+    _PARSED[_SPEC] = Arguments(*_SPEC[0], numbers_as_tensors=True)
 
 
-# --- book/chapters/16zb_flags_and_numbers_first.md:274
+# --- book/chapters/16zb_flags_and_numbers_first.md:276
 # NOTE [Keywords read first]
 # A call of a function in KEYWORD_FORMS that gives keywords is read against
 # torch's forms before anything else: one that fits none gets torch's

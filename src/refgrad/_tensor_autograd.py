@@ -146,12 +146,6 @@ def check_grad_assignment(t, grad) -> None:
 
         raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
                         + c_type_name(type(grad)))
-    if grad._data.shape != t._data.shape:
-        raise RuntimeError(
-            f"attempting to assign a gradient of size '{list(grad.shape)}' to a tensor of "
-            f"size '{list(t.shape)}'. Please ensure that the gradient and the tensor are the "
-            "same size"
-        )
     expected = grad_dtype_set(t)
     expected = t.dtype if expected is SAME_DTYPE else expected
     if expected is not None and grad.dtype is not expected:
@@ -160,6 +154,12 @@ def check_grad_assignment(t, grad) -> None:
 
         raise RuntimeError(GRAD_DTYPE_MISMATCH.format(C_TYPE_NAMES[grad.dtype.name],
                                                       LEGACY[expected]))
+    if grad._data.shape != t._data.shape:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '{list(grad.shape)}' to a tensor of "
+            f"size '{list(t.shape)}'. Please ensure that the gradient and the tensor are the "
+            "same size"
+        )
     if grad is t:
         raise RuntimeError("can't assign Variable as its own grad")
 

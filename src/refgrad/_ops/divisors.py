@@ -67,7 +67,8 @@ def _with_out(plain):
 
     def function(input, other, *, out=None):
         given = [t for t in (input, other, out) if isinstance(t, Tensor)]
-        if out is not None and state.grad_enabled and any(t.requires_grad for t in given):
+        if out is not None and state.grad_enabled and not state.inference_mode and any(
+                t.requires_grad for t in given):
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{plain.__name__}"))
         return written(input, other, out=out)
 
@@ -75,7 +76,7 @@ def _with_out(plain):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:767
+# --- book/chapters/16e_rounding_and_bits.md:768
 def _in_place(plain):
     from refgrad._ops.inplace_methods import _method
 

@@ -31,7 +31,8 @@ def _frexp_out(input, out):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {position} in argument 1, but got "
                             f"{c_type_name(type(t))}")
-    if state.grad_enabled and any(t.requires_grad for t in (input, *out)):
+    if state.grad_enabled and not state.inference_mode and any(
+            t.requires_grad for t in (input, *out)):
         raise RuntimeError(OUT_NEEDS_GRAD.format("frexp"))
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "out= overloads ..."
         from refgrad.utils._python_dispatch import dispatch_out
@@ -51,7 +52,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:958
+# --- book/chapters/16n_more_shapes_and_elementwise.md:959
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -8,6 +8,7 @@
 from refgrad._ops.out_rules import SEVERAL_RESULTS
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import state
 
 # The name torch's refusal of grad uses, where it is not the function's own.
 GRAD_NAMES = {
@@ -30,7 +31,7 @@ GRAD_NAMES = {
 GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
 
 
-# --- book/chapters/26_inplace.md:4021
+# --- book/chapters/26_inplace.md:4022
 # Kernels without a derivative: only an out that requires grad is refused.
 OUT_ONLY = frozenset(("floor_divide", "heaviside", "softmax", "log_softmax", "slice_scatter",
                       "diag"))
@@ -44,10 +45,12 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
-# --- book/chapters/26_inplace.md:4038
+# --- book/chapters/26_inplace.md:4041
 def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
     """torch's refusal of a write into ``outs`` with grad mode on; what writes and records
     it where torch records it (chapter "Writes autograd skips"), else None."""
+    if state.inference_mode:  # autograd's layer is skipped, the refusal with it
+        return None
     from refgrad._ops import untracked_writes
     from refgrad._ops.reduced_scatter import reduced  # chapter "scatter's reduce= into out="
 
@@ -83,7 +86,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:4595
+# --- book/chapters/26_inplace.md:4600
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -37,12 +37,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
-# --- book/chapters/18_backward.md:577
+# --- book/chapters/18_backward.md:581
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:699
+# --- book/chapters/18_backward.md:703
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -85,7 +85,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1117
+# --- book/chapters/25_functions.md:1121
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -128,7 +128,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:396
+# --- book/chapters/18_backward.md:399
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -150,6 +150,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     given, (retain_graph, create_graph) = create_graph, (_flag(retain_graph), _flag(create_graph))
+    allow_unused = _flag(allow_unused)  # read by the engine as an integer too, after them
     if is_grads_batched:  # section "Batched gradients", below
         result = _row_by_row(outputs, inputs, grads, retain_graph, given, allow_unused,
                              materialize_grads)
@@ -160,7 +161,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:432
+# --- book/chapters/18_backward.md:436
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -172,7 +173,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:475
+# --- book/chapters/18_backward.md:479
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -196,7 +197,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:526
+# --- book/chapters/18_backward.md:530
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -220,7 +221,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:556
+# --- book/chapters/18_backward.md:560
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref

@@ -36,7 +36,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:1075
+# --- book/chapters/25_functions.md:1076
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
@@ -57,6 +57,9 @@ _functions.register(Error)
 
 
 def _behind_error(message: str, results: tuple):
+    # torch builds the Error node with a DelayedError function object, a node of its
+    # own never put in the graph, which takes a sequence number all the same
+    next(state.sequence_numbers)
     leaves = [None if r is None else _fake_leaf(r) for r in results]
     node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
     wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
