@@ -73,9 +73,13 @@ def _size_number(n):
 
 
 # --- book/chapters/05_creation.md:463
+# A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
+NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
+
+
 def size_args(name, sizes: tuple, size) -> tuple:
     """The size given by position or as ``size=``, with torch's errors for neither or both."""
-    if size is None:
+    if size is NO_SIZE:
         if not sizes:
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
         return sizes
@@ -100,9 +104,9 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:497
-def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False):
+# --- book/chapters/05_creation.md:501
+def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
     if type(requires_grad) is not bool or pin_memory is not False:
         refuse_options("ones", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
@@ -112,8 +116,8 @@ def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=
     return _filled("ones", np.ones, size, dtype, device, requires_grad, pin_memory)
 
 
-def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False):
+def zeros(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False):
     size = size_args("zeros", sizes, size)
     if type(requires_grad) is not bool or pin_memory is not False:
         refuse_options("zeros", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
@@ -123,8 +127,8 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
     return _filled("zeros", np.zeros, size, dtype, device, requires_grad, pin_memory)
 
 
-def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False, memory_format=None):
+def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False, memory_format=None):
     size = size_args("empty", sizes, size)
     if type(requires_grad) is not bool or pin_memory is not False:
         refuse_options("empty", pin_memory, requires_grad)  # NOTE [Flags are Python's bools]
@@ -137,7 +141,7 @@ def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
                     strides)
 
 
-# --- book/chapters/05_creation.md:539
+# --- book/chapters/05_creation.md:543
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -169,7 +173,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:1006
+# --- book/chapters/05_creation.md:1010
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -204,7 +208,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1055
+# --- book/chapters/05_creation.md:1059
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -223,15 +227,15 @@ def keyword_size(name: str, size) -> tuple:
 def _new(factory):
     name = f"new_{factory.__name__}"
 
-    def method(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
+    def method(self, *sizes, size=NO_SIZE, dtype=None, device=None, requires_grad=False,
                layout=None, pin_memory=False, **unknown):
-        if size is not None and sizes:
+        if size is not NO_SIZE and sizes:
             raise TypeError(f"{name}() got multiple values for argument 'size'")
-        if size is None and not sizes:  # counted before a keyword it does not know
+        if size is NO_SIZE and not sizes:  # counted before a keyword it does not know
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
         if unknown:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(unknown))}'")
-        if size is not None:
+        if size is not NO_SIZE:
             shape = keyword_size(name, size)
         else:
             shape = parse_size(sizes, name)  # refused in the method's own name
@@ -249,7 +253,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1110
+# --- book/chapters/05_creation.md:1114
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -280,7 +284,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1142
+# --- book/chapters/05_creation.md:1146
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:318
+# --- book/chapters/16zj_small_functions_and_refusals.md:315
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -56,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:375
+# --- book/chapters/16zj_small_functions_and_refusals.md:372
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -78,11 +78,14 @@ def _on_the_host(kernel):
 
 @_on_the_host
 def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_offset,
-             padding_idx, scale_grad_by_freq=False):
+             padding_idx, scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=None,
+             table_requires_grad=True):
     idx, starts = _host(indices._data), _host(offsets._data)
     count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
+    kept_too = _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept,
+                            padding_idx, table_requires_grad)
     if mode == 2:
-        return _maxima(weight, idx, count, bag, kept)[0]
+        return _maxima(weight, idx, count, bag, kept)[0], *kept_too
     added = kept
     if include_last_offset and len(starts) and _fast_path(weight, per_sample_weights,
                                                           padding_idx):
@@ -95,41 +98,67 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     if mode == 1:
         sizes = np.bincount(bag[kept], minlength=count)[:, None]
         out = np.where(sizes > 0, out / np.maximum(sizes, 1), 0).astype(weight.dtype)
-    return out
+    return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:424
+# --- book/chapters/16zj_small_functions_and_refusals.md:426
+# NOTE [What embedding_bag's bookkeeping holds]
+# offset2bag: each index's bag, except in "sum" mode on torch's fast path
+# (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
+# and "max" modes each bag's count of indices that are not padding; in "sum"
+# mode zeros, one a bag when the table requires grad, else one an offset.
+# max_indices: in "max" mode, for each bag and column, the row that gave the
+# maximum (0 for a bag with none); in "mean" mode a copy of bag_size; in "sum"
+# mode zeros shaped as bag_size. All three have the indices' integer type when
+# indices and offsets share it, else int64.
+def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept,
+                 padding_idx, table_requires_grad):
+    kind = np.result_type(idx.dtype, starts.dtype)
+    fast = _fast_path(weight, per_sample_weights, padding_idx)
+    offset2bag = np.zeros(0, kind) if mode == 0 and fast else bag.astype(kind)
+    if mode == 0:
+        sizes = np.zeros(count if table_requires_grad else len(starts), kind)
+        return offset2bag, sizes, sizes.copy()
+    sizes = np.bincount(bag[kept], minlength=count)[:count].astype(kind)
+    if mode == 1:
+        return offset2bag, sizes, sizes.copy()
+    rows = _maxima(weight, idx, count, bag, kept)[1]
+    return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:456
 @_on_the_host
-def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
-                     include_last_offset, padding_idx, scale_grad_by_freq=False):
-    w, idx = _host(weight._data), _host(indices._data)
+def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
+                     maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
+                     include_last_offset, padding_idx):
+    idx = _host(indices._data)
     count, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
-    gw = np.zeros_like(w)
+    gw = np.zeros((num_weights, grad.shape[1]), grad.dtype)
     if mode == 2:
-        rows = _maxima(w, idx, count, bag, kept)[1]
-        b, col = np.nonzero(rows >= 0)
+        rows, filled = _host(maximum_indices._data), _host(bag_size._data)[:count] > 0
+        b, col = np.nonzero(np.broadcast_to(filled[:, None], rows.shape))
         np.add.at(gw, (rows[b, col], col), grad[b, col])
         return gw
-    scale = kept.astype(w.dtype)
+    scale = kept.astype(gw.dtype)
     if mode == 1:
         scale = scale / np.maximum(np.bincount(bag[kept], minlength=count), 1)[bag]
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
     if scale_grad_by_freq:
-        scale = scale / _frequencies(idx).astype(w.dtype)
+        scale = scale / _frequencies(idx).astype(gw.dtype)
     np.add.at(gw, idx, grad[bag] * scale[:, None])
     return gw
 
 
 @_on_the_host
-def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset, padding_idx,
-                            operation):
+def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
+                            include_last_offset, padding_idx, operation):
     idx = _host(indices._data)
     _, bag, kept = _bags(idx, _host(offsets._data), include_last_offset, padding_idx)
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:463
+# --- book/chapters/16zj_small_functions_and_refusals.md:496
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -142,7 +171,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:481
+# --- book/chapters/16zj_small_functions_and_refusals.md:514
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -153,7 +182,7 @@ def _refused(name):
 _WEIGHT_GRADIENT = register(Op(
     "_embedding_bag_backward", "EmbeddingBagBackwardBackward0", ("grad", "per_sample_weights"),
     forward=_weight_gradient, backward=_refused("_embedding_bag_backward"), promote=False,
-    tangent=no_forward_formula("_embedding_bag_backward")))
+    hides=UNSHOWN, tangent=no_forward_formula("_embedding_bag_backward")))
 _SAMPLE_WEIGHT_GRADIENT = register(Op(
     "_embedding_bag_per_sample_weights_backward", "NotImplemented", ("grad", "weight"),
     forward=_sample_weight_gradient, promote=False, hides=UNSHOWN,  # it shows nothing
@@ -161,29 +190,37 @@ _SAMPLE_WEIGHT_GRADIENT = register(Op(
     tangent=no_forward_formula("_embedding_bag_per_sample_weights_backward")))
 
 
-def _backward(g, weight, indices, offsets, mode, include_last_offset, padding_idx,
-              per_sample_weights=None, scale_grad_by_freq=False):
+def _backward(grads, indices, offsets, mode, include_last_offset, padding_idx, result1,
+              result2, result3, weight_sym_argsize_0, per_sample_weights=None, weight=None,
+              scale_grad_by_freq=False, sparse=False, wanted=(True, True), **unused):
     bags = {"indices": indices, "offsets": offsets, "include_last_offset": include_last_offset,
             "padding_idx": padding_idx}
-    gw = call(_WEIGHT_GRADIENT, (g, per_sample_weights), {
-        "weight": weight, "mode": mode, "scale_grad_by_freq": scale_grad_by_freq, **bags})
-    if per_sample_weights is None:
-        return gw, None
-    return gw, call(_SAMPLE_WEIGHT_GRADIENT, (g, weight), {
-        "operation": "_embedding_bag_per_sample_weights_backward", **bags})
+    g_samples = None  # torch's formula takes the per-sample weights' gradient first
+    if per_sample_weights is not None and wanted[1]:
+        g_samples = call(_SAMPLE_WEIGHT_GRADIENT, (grads[0], weight), {
+            "offset2bag": result1, "mode": mode,
+            "operation": "_embedding_bag_per_sample_weights_backward", **bags})
+    gw = call(_WEIGHT_GRADIENT, (grads[0], per_sample_weights), {
+        "offset2bag": result1, "bag_size": result2, "maximum_indices": result3,
+        "num_weights": weight_sym_argsize_0, "scale_grad_by_freq": scale_grad_by_freq,
+        "mode": mode, "sparse": sparse, **bags}) if wanted[0] else None
+    return gw, g_samples
 
 
 _EITHER = ("weight", "per_sample_weights")  # saved when either gradient is wanted
 EMBEDDING_BAG = register(Op(
     "_embedding_bag", "EmbeddingBagBackward0", ("weight", "per_sample_weights"),
     forward=_forward, backward=_backward, promote=False,
-    saves=(("indices", _EITHER), ("offsets", _EITHER), ("weight", _EITHER),
-           ("per_sample_weights", _EITHER)),
-    hides=("include_last_offset",), tangent=no_forward_formula("_embedding_bag"),
+    outputs=("result0", "result1", "result2", "result3"), differentiable_outputs=1,
+    saves=(("indices", _EITHER), ("offsets", _EITHER), ("per_sample_weights", _EITHER),
+           ("weight", ("per_sample_weights",)), ("result1", _EITHER), ("result2", _EITHER),
+           ("result3", _EITHER)),
+    hides=("include_last_offset", "table_requires_grad"),
+    tangent=no_forward_formula("_embedding_bag"),
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:528
+# --- book/chapters/16zj_small_functions_and_refusals.md:569
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -226,7 +263,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:576
+# --- book/chapters/16zj_small_functions_and_refusals.md:617
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -241,7 +278,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:597
+# --- book/chapters/16zj_small_functions_and_refusals.md:638
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -266,7 +303,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:625
+# --- book/chapters/16zj_small_functions_and_refusals.md:666
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -300,7 +337,15 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                                   f"(got mode='{mode}'). Please open a feature request on GitHub.")
     padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx,
                                 per_sample_weights)
+    return bags(weight, input, offsets, _MODES[mode], per_sample_weights, include_last_offset,
+                padding_idx, scale_grad_by_freq)[0]
+
+
+def bags(weight, indices, offsets, mode, per_sample_weights, include_last_offset, padding_idx,
+         scale_grad_by_freq):
+    """The row's four outputs: the bags and the bookkeeping."""
     return call(EMBEDDING_BAG, (weight, per_sample_weights), {
-        "indices": input, "offsets": offsets, "mode": _MODES[mode],
+        "indices": indices, "offsets": offsets, "mode": mode,
         "include_last_offset": include_last_offset, "padding_idx": padding_idx,
-        "scale_grad_by_freq": bool(scale_grad_by_freq)})
+        "scale_grad_by_freq": bool(scale_grad_by_freq), "sparse": False,
+        "weight_sym_argsize_0": weight.shape[0], "table_requires_grad": weight.requires_grad})

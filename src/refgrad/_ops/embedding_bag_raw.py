@@ -3,58 +3,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:227
+# --- book/chapters/16zk_embedding_bag_module.md:231
 """torch.embedding_bag: the bags, with the three tensors torch's backward reads."""
 
-import numpy as np
-
-from refgrad._ops import embedding_bag as bag_row  # the row stays bound to one name
-from refgrad._ops.dispatch import call
-from refgrad._ops.embedding_bag import _bags, _check_kernel, _fast_path, _host, _maxima
-from refgrad._tensor import make_tensor
+from refgrad._ops.embedding_bag import _check_kernel, bags
 
 
-# NOTE [What embedding_bag's bookkeeping holds]
-# offset2bag: each index's bag, except in "sum" mode on torch's fast path
-# (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
-# and "max" modes each bag's count of indices that are not padding; in "sum"
-# mode zeros, one a bag when the table requires grad, else one an offset.
-# max_indices: in "max" mode, for each bag and column, the row that gave the
-# maximum (0 for a bag with none); in "mean" mode a copy of bag_size; in "sum"
-# mode zeros shaped as bag_size. All three have the indices' integer type when
-# indices and offsets share it, else int64.
-def _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_idx,
-                 per_sample_weights):
-    idx, starts = _host(indices._data), _host(offsets._data)
-    count, bag, kept = _bags(idx, starts, include_last_offset, padding_idx)
-    kind = np.result_type(idx.dtype, starts.dtype)
-    fast = _fast_path(_host(weight._data), None if per_sample_weights is None
-                      else _host(per_sample_weights._data), padding_idx)
-    offset2bag = np.zeros(0, kind) if mode == 0 and fast else bag.astype(kind)
-    if mode == 0:
-        sizes = np.zeros(count if weight.requires_grad else len(starts), kind)
-        return offset2bag, sizes, sizes.copy()
-    sizes = np.bincount(bag[kept], minlength=count)[:count].astype(kind)
-    if mode == 1:
-        return offset2bag, sizes, sizes.copy()
-    rows = _maxima(_host(weight._data), idx, count, bag, kept)[1]
-    return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
-
-
-# --- book/chapters/16zk_embedding_bag_module.md:273
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     padding_idx = _check_kernel(weight, indices, offsets, mode, padding_idx,
                                 per_sample_weights)
     if sparse:  # as F.embedding_bag refuses it
         raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
-    out = call(bag_row.EMBEDDING_BAG, (weight, per_sample_weights), {
-        "indices": indices, "offsets": offsets, "mode": mode,
-        "include_last_offset": include_last_offset, "padding_idx": padding_idx,
-        "scale_grad_by_freq": bool(scale_grad_by_freq)})
-    kept = _bookkeeping(weight, indices, offsets, mode, include_last_offset, padding_idx,
-                        per_sample_weights)
-    return (out, *(make_tensor(array) for array in kept))
+    return bags(weight, indices, offsets, mode, per_sample_weights, include_last_offset,
+                padding_idx, scale_grad_by_freq)
 
 
 _embedding_bag = embedding_bag

@@ -177,7 +177,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:764
+# --- book/chapters/16n_more_shapes_and_elementwise.md:766
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -201,7 +201,26 @@ def ldexp(input, other):
 
         refuse_unbroadcastable(input, other)  # the iterator is built first
         raise not_implemented_for("ldexp_cpu_exp", np.bool_)
+    _warn_if_resized(input, other)
     return call(LDEXP, (input, other), {"kind": result_kind(input, other)})
+
+
+def _warn_if_resized(input, other) -> None:
+    """torch's ldexp writes into a tensor made like ``input``: where the operands broadcast
+    to another shape, that tensor is resized, with the warning of an out= resized."""
+    import sys
+    import warnings
+
+    from refgrad._ops.write_checks import RESIZED
+    from refgrad._warn_once import outside_refgrad
+
+    try:
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+    except ValueError:
+        return  # the row refuses them
+    if input._data.size and shape != input._data.shape:
+        level = outside_refgrad(sys._getframe())[1]
+        warnings.warn(RESIZED.format(list(input.shape), list(shape)), stacklevel=level)
 
 
 def result_kind(input, other):
@@ -212,7 +231,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:825
+# --- book/chapters/16n_more_shapes_and_elementwise.md:846
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -226,7 +245,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:860
+# --- book/chapters/16n_more_shapes_and_elementwise.md:881
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

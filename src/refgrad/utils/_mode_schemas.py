@@ -49,6 +49,13 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "nll_loss2d": "self, target, weight, reduction, ignore_index",
     "native_layer_norm": "input, normalized_shape, weight, bias, eps",
     "embedding": "weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False",
+    "_embedding_bag": "weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,"
+                      " ~per_sample_weights, include_last_offset=False, padding_idx=-1",
+    "_embedding_bag_backward": "grad, indices, offsets, offset2bag, bag_size, maximum_indices, "
+                               "num_weights, scale_grad_by_freq, mode, sparse, "
+                               "~per_sample_weights, padding_idx=-1",
+    "_embedding_bag_per_sample_weights_backward": "grad, weight, indices, offsets, offset2bag, "
+                                                  "mode, padding_idx=-1",
     "convolution": "input, weight, bias, stride, padding, dilation, transposed, output_padding,"
                    " groups",
     "rrelu_with_noise": "self, noise, lower=0.125, upper=0.3333333333333333, training=False",
