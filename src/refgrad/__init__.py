@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:440
+# --- book/chapters/06_parameters.md:454
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -113,7 +113,7 @@ from refgrad._factory_arguments import asarray
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/06_parameters.md:278
+# --- book/chapters/06_parameters.md:292
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 

@@ -114,7 +114,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:937
+# --- book/chapters/03_tensor.md:942
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -137,6 +137,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         "_retains_grad",
         "_grad_accumulator",  # a weak reference to this leaf's AccumulateGrad node
         "__weakref__",
+        "__dict__",  # what a program sets on the tensor, made at its first attribute
     )
 
     __hash__ = object.__hash__
@@ -147,7 +148,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:978
+# --- book/chapters/03_tensor.md:984
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -173,12 +174,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1010
+# --- book/chapters/03_tensor.md:1016
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1027
+# --- book/chapters/03_tensor.md:1033
 _new = object.__new__  # looked up once, not on every tensor
 
 

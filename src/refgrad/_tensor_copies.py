@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:117
+# --- book/chapters/06_parameters.md:121
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -22,7 +22,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:144
+# --- book/chapters/06_parameters.md:148
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same."""
 
@@ -48,8 +48,9 @@ def _layout(data):
     return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
 
 
-# --- book/chapters/06_parameters.md:171
-def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
+# --- book/chapters/06_parameters.md:175
+def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
+             attributes=None):
     memory = storage.array
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
         data = np.ndarray(shape, dtype, buffer=memory, offset=offset, strides=strides)
@@ -61,6 +62,8 @@ def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=Tr
     t._requires_grad = requires_grad
     if t._version_counter is not None:
         t._version_counter.value = 1  # torch sets the storage into a new tensor: one write
+    if attributes:  # the attributes a program set on the tensor
+        t.__dict__.update(attributes)
     return t
 
 
@@ -83,11 +86,12 @@ def _writeable(data) -> bool:
 def _reduce_ex(self, protocol):
     _warn_if_hooks(self)
     _, memory, offset, shape, strides = _layout(self._data)
+    attributes = (self.__dict__,) if self.__dict__ else ()  # copy.copy shares their values
     return (_rebuild, (_Storage(memory), offset, shape, strides, self._data.dtype,
-                       self.requires_grad, _writeable(self._data)))
+                       self.requires_grad, _writeable(self._data), *attributes))
 
 
-# --- book/chapters/06_parameters.md:211
+# --- book/chapters/06_parameters.md:219
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -104,18 +108,24 @@ def _deepcopy(self, memo):
     if self._grad is not None:
         new.grad = copy.deepcopy(self._grad, memo)
     memo[id(self)] = new
+    if self.__dict__:
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
     return new
 
 
-def _rebuild_parameter(data, requires_grad):
-    return Parameter(data, requires_grad)
+def _rebuild_parameter(data, requires_grad, attributes=None):
+    weight = Parameter(data, requires_grad)
+    if attributes:
+        weight.__dict__.update(attributes)
+    return weight
 
 
 def _reduce_parameter(self, protocol):
     _warn_if_hooks(self)
     data = make_tensor(self._data)
     data._version_counter = self._version_counter
-    return (_rebuild_parameter, (data, self.requires_grad))
+    attributes = (self.__dict__,) if self.__dict__ else ()
+    return (_rebuild_parameter, (data, self.requires_grad, *attributes))
 
 
 def _deepcopy_parameter(self, memo):
@@ -128,7 +138,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:259
+# --- book/chapters/06_parameters.md:273
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
