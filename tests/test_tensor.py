@@ -9,17 +9,19 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state
 
 
-def test_tensor_has_no_instance_dict():
+def test_tensor_fields_are_slots_and_attributes_go_to_its_dict():
     t = torch.ones(2)
+    assert "_data" not in t.__dict__ and t.__dict__ == {}
+    t.anything_new = 1
+    assert t.__dict__ == {"anything_new": 1}
     with pytest.raises(AttributeError):
-        t.anything_new = 1
-    assert not hasattr(t, "__dict__")
+        t.is_leaf = False  # a field stays read-only
 
 
 def test_make_tensor_fills_every_slot():
     t = make_tensor(np.zeros(3, np.float32))
     for name in Tensor.__slots__:
-        if name != "__weakref__":
+        if name not in ("__weakref__", "__dict__"):
             getattr(t, name)  # an unset slot would raise AttributeError
     assert t.grad_dtype is t.dtype
     assert isinstance(t._version_counter, VersionCounter) and t._version == 0
