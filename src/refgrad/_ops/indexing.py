@@ -60,6 +60,10 @@ def _index_put(a, values, indices, accumulate):
     out = a.copy()
     if type(a) is np.ndarray:  # torch's clone keeps the input's layout: a transposed
         out = moved_to(out, preserved_strides(a.shape, element_strides(a)))  # one stays so
+    if type(values) is not type(out):  # a 0-d value from the host, which check_put lets by
+        from refgrad._backend import device_of, move
+
+        values = move(values, device_of(out))
     put_into(out, values, indices, accumulate)
     return out
 
@@ -84,7 +88,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:721
+# --- book/chapters/16d_indexing.md:725
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -113,7 +117,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:751
+# --- book/chapters/16d_indexing.md:755
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -138,7 +142,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:784
+# --- book/chapters/16d_indexing.md:788
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -163,7 +167,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:810
+# --- book/chapters/16d_indexing.md:814
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -190,7 +194,7 @@ def _put_by_row(row, input, indices, values, accumulate, fills=False):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:843
+# --- book/chapters/16d_indexing.md:847
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -217,7 +221,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:876
+# --- book/chapters/16d_indexing.md:880
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -255,6 +259,10 @@ def check_put(input, values, indices=None, fills=False) -> None:
     if indices is not None and len(indices) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
                          f"{len(indices)})")
+    if values.device != input.device and (values.device.type != "cpu" or values.ndim):
+        from refgrad._ops.operand_devices import MIXED_DEVICES
+
+        raise RuntimeError(MIXED_DEVICES.format(input.device, values.device))
     if fills:
         return check_masked_fill(input, indices, values)
     if values.dtype is not input.dtype:
@@ -273,7 +281,7 @@ def check_put(input, values, indices=None, fills=False) -> None:
             "source.")
 
 
-# --- book/chapters/16d_indexing.md:944
+# --- book/chapters/16d_indexing.md:952
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

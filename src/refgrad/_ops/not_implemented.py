@@ -20,11 +20,13 @@ from refgrad._ops.table import Op, register
 UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p", "generator",
            "edges", "density", "target", "margin", "weight", "reduction", "is_target", "groups",
            "targets", "input_lengths", "target_lengths", "blank", "zero_infinity",
-           "indices", "offsets", "include_last_offset", "padding_idx",  # embedding_bag's, 16zj
+           "indices", "offsets", "include_last_offset", "padding_idx", "offset2bag",
+           "bag_size", "maximum_indices", "num_weights", "scale_grad_by_freq", "mode",
+           "sparse",  # embedding_bag's gradients', 16zj
            "minlength")  # bincount's, 16k
 
 
-# --- book/chapters/16e_rounding_and_bits.md:282
+# --- book/chapters/16e_rounding_and_bits.md:284
 BARE = frozenset(("set_",))  # operations torch's message names without their namespace
 
 

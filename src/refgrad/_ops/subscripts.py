@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1161
+# --- book/chapters/16d_indexing.md:1169
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import warnings
@@ -46,7 +46,7 @@ def _sequence(value) -> bool:
     return isinstance(value, list | str | bytes | bytearray | memoryview | range)
 
 
-# --- book/chapters/16d_indexing.md:1214
+# --- book/chapters/16d_indexing.md:1222
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -87,7 +87,7 @@ def _is_mask(item) -> bool:
     return item.dtype is _dtype.bool
 
 
-# --- book/chapters/16d_indexing.md:1311
+# --- book/chapters/16d_indexing.md:1319
 def _named_dims(items) -> int:
     from refgrad._tensor import Tensor
 
@@ -100,7 +100,7 @@ def _named_dims(items) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1325
+# --- book/chapters/16d_indexing.md:1333
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -140,7 +140,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1370
+# --- book/chapters/16d_indexing.md:1378
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -178,7 +178,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1416
+# --- book/chapters/16d_indexing.md:1424
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -194,7 +194,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1433
+# --- book/chapters/16d_indexing.md:1441
 def _apply_slice(t, dim, item, always):
     start = 0 if item.start is None else int(item.start)
     end = INT64_MAX if item.stop is None else int(item.stop)
