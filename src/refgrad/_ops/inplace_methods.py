@@ -242,8 +242,9 @@ def install(cls=Tensor) -> None:
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div), ("__ipow__", F.pow)):
+                           ("__itruediv__", F.div)):
         setattr(cls, name, _augmented(function, name))
+    cls.__ipow__ = _augmented(F.pow, "__ipow__", cast=False)  # its shape first, as pow_'s
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
         setattr(cls, name, _augmented(function, name, cast=True))
