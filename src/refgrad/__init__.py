@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1783
+# --- book/chapters/05_creation.md:1803
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1842
+# --- book/chapters/05_creation.md:1862
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2534
+# --- book/chapters/05_creation.md:2554
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:2952
+# --- book/chapters/05_creation.md:2972
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3128
+# --- book/chapters/05_creation.md:3148
 from refgrad._factory_arguments import asarray
 
 
@@ -136,7 +136,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1803
+# --- book/chapters/16_functions.md:1833
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -638,19 +638,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2166
+# --- book/chapters/26_inplace.md:2169
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2219
+# --- book/chapters/26_inplace.md:2222
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2388
+# --- book/chapters/26_inplace.md:2391
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3299
+# --- book/chapters/26_inplace.md:3361
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -675,7 +675,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3459
+# --- book/chapters/26_inplace.md:3521
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -686,7 +686,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:3841
+# --- book/chapters/26_inplace.md:3903
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -696,7 +696,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4486
+# --- book/chapters/26_inplace.md:4548
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

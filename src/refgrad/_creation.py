@@ -284,7 +284,19 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1146
+# --- book/chapters/05_creation.md:1151
+def _check_fill_value(value, by_position: bool) -> None:
+    """torch's parser's refusal of a ``fill_value`` that is not a Number."""
+    if isinstance(value, bool | int | float | complex | np.number | np.bool_):
+        return
+    if isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad:
+        return
+    where = " (position 2)" if by_position else ""
+    raise TypeError(f"new_full(): argument 'fill_value'{where} must be Number, not "
+                    + c_type_name(type(value)))
+
+
+# --- book/chapters/05_creation.md:1164
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)
@@ -293,6 +305,8 @@ def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=
         where = " (position 1)" if given else ""
         raise TypeError(f"new_full(): argument 'size'{where} must be tuple of ints, not "
                         + c_type_name(type(size)))
+    if "fill_value" in values:
+        _check_fill_value(values["fill_value"], len(given) > 1)
     _missing_or_unknown("new_full", ("size", "fill_value"), values, named)
     fill_value = values["fill_value"]
     size = parse_size((size,), "new_full")

@@ -28,7 +28,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:545
+# --- book/chapters/03_tensor.md:549
 class _Versions:
     __slots__ = ()
 
@@ -51,7 +51,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:590
+# --- book/chapters/03_tensor.md:594
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -59,7 +59,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:604
+# --- book/chapters/03_tensor.md:608
 class _Detach:
     __slots__ = ()
 
@@ -106,15 +106,19 @@ class _Detach:
         elif self._version_counter is None:
             self._version_counter = stop_counting(self) or _fresh_counter()
 
+    @data.deleter
+    def data(self) -> None:  # a tensor always has data: `del t.data` is refused, as torch does
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
-# --- book/chapters/03_tensor.md:656
+
+# --- book/chapters/03_tensor.md:664
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:942
+# --- book/chapters/03_tensor.md:999
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -140,7 +144,8 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         "__dict__",  # what a program sets on the tensor, made at its first attribute
     )
 
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:  # by identity, and the identity itself, as torch's is
+        return id(self)
 
     def __new__(cls, *args, **kwargs):
         from refgrad._legacy_new import legacy_new  # creation builds on this module
@@ -148,7 +153,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:984
+# --- book/chapters/03_tensor.md:1042
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda")
 
@@ -174,12 +179,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1016
+# --- book/chapters/03_tensor.md:1074
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1033
+# --- book/chapters/03_tensor.md:1091
 _new = object.__new__  # looked up once, not on every tensor
 
 

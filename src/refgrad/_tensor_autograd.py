@@ -75,6 +75,10 @@ class _RequiresGrad:
             check_requires_grad(self, flag, ONLY_FLOAT[0].lower() + ONLY_FLOAT[1:])
         self.requires_grad_(flag)
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:  # torch reads a deletion as setting no value, not a bool
+        raise RuntimeError("requires_grad must be a bool")
+
     def requires_grad_(self, requires_grad: bool = True):
         if type(requires_grad) is not bool:  # torch's parser: not even NumPy's bool
             from refgrad._typename import c_type_name
@@ -118,7 +122,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:423
+# --- book/chapters/03_tensor.md:427
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -137,7 +141,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:446
+# --- book/chapters/03_tensor.md:450
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -164,7 +168,7 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:478
+# --- book/chapters/03_tensor.md:482
 class _Grad:
     __slots__ = ()
 
@@ -200,7 +204,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:522
+# --- book/chapters/03_tensor.md:526
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad

@@ -149,14 +149,14 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:732
+# --- book/chapters/03_tensor.md:742
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:744
+# --- book/chapters/03_tensor.md:754
 class _Python:
     __slots__ = ()
 
@@ -198,7 +198,10 @@ class _Python:
             from refgrad._from_numpy import remember_shared  # chapter "Making tensors"
 
             remember_shared(self._data)
-        return host_array(self)
+        array = host_array(self)
+        if not array.size and any(array.strides):  # torch hands out no steps through nothing
+            array = np.lib.stride_tricks.as_strided(array, strides=(0,) * array.ndim)
+        return array
 
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
@@ -216,6 +219,20 @@ class _Python:
     # instead of NumPy computing with the tensor's array.
     __array_priority__ = 1000
 
+    @property
+    def __cuda_array_interface__(self):  # a device array's own; a host tensor has none
+        data = self._data
+        if isinstance(data, np.ndarray):
+            from refgrad._typename import tensor_type_name
+
+            raise AttributeError("Can't get __cuda_array_interface__ on non-CUDA tensor type: "
+                                 f"{tensor_type_name(self)} If CUDA data is required use "
+                                 "tensor.cuda() to copy tensor to device memory.")
+        return data.__cuda_array_interface__
+
+    def __delitem__(self, index) -> None:  # `del t[0]`: a tensor's size never changes
+        raise TypeError("Tensor does not support deleting items")
+
     def __format__(self, spec: str) -> str:
         # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
         if self._data.ndim == 0:  # read from a detached tensor, as torch's (a mode sees it)
@@ -223,7 +240,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:824
+# --- book/chapters/03_tensor.md:853
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -258,6 +275,20 @@ def _item(t):
     return one_number(t)
 
 
+def _write_real(t, value) -> None:
+    """``t.real = value``: ``value`` (a tensor, or a number made one of ``t``'s dtype) copied
+    into ``t``'s real part, which for refgrad's real tensors is ``t`` itself."""
+    from refgrad._creation import full
+    from refgrad._typename import tensor_type_name
+
+    if not hasattr(value, "_data"):  # not a tensor
+        if not isinstance(value, bool | int | float | np.number | np.bool_):
+            raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
+                            f"{tensor_type_name(t)}")
+        value = full((), value, dtype=t.dtype)
+    t.copy_(value)
+
+
 def _is_nonzero(t) -> bool:
     size = t._data.size
     if size != 1:
@@ -266,7 +297,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:878
+# --- book/chapters/03_tensor.md:925
 class _Numbers:
     __slots__ = ()
 
@@ -292,8 +323,16 @@ class _Numbers:
     def real(self):
         return self  # every tensor refgrad has is real: its own real part
 
+    @real.setter
+    def real(self, value) -> None:  # written in place, as t.real.copy_(value)
+        _write_real(self, value)
+
     @property
     def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    @imag.setter
+    def imag(self, value) -> None:  # the imaginary part is read first, and refused
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
     def __index__(self) -> int:  # range(t), "abc"[t], hex(t), as with torch

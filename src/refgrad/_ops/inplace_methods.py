@@ -42,13 +42,14 @@ from refgrad._ops.inplace_writes import (
     zero_,
 )
 from refgrad._ops.methods import torch_named
+from refgrad._ops.refused_first import refused_first
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
-from refgrad._ops.write_checks import check_broadcast, check_cast
+from refgrad._ops.write_checks import LEAF, OVERLAP, check_broadcast, check_cast
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1404
+# --- book/chapters/26_inplace.md:1405
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -70,6 +71,8 @@ def _method(function, cast=None, called=None):
             return inplace(self, function, *args, **kwargs)
         except Exception as error:  # nothing was written
             refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
+            if error.args and error.args[0] == OVERLAP:  # NOTE [Arguments refused before
+                refused_first(self, function, args, kwargs, True)  # the write]
             if not isinstance(error, NotImplementedError | RuntimeError):
                 raise
             if cast is not None:
@@ -85,7 +88,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1449
+# --- book/chapters/26_inplace.md:1452
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -122,7 +125,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3133
+# --- book/chapters/26_inplace.md:3189
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -131,7 +134,12 @@ def _augmented(function, name: str, cast=None, event=False):
             if beginning(name):  # torch's composite &=, |=, ^=: an event of its own, around
                 return composite_event(name, (self, other), augmented, self, other)  # the op
         try:
-            return inplace(self, function, other)
+            try:
+                return inplace(self, function, other)
+            except RuntimeError as error:  # NOTE [Arguments refused before the write]
+                if error.args[0] in (OVERLAP, LEAF):
+                    refused_first(self, function, (other,), {}, error.args[0] == OVERLAP)
+                raise
         except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
             return NotImplemented
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
@@ -142,7 +150,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3158
+# --- book/chapters/26_inplace.md:3219
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -169,7 +177,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3193
+# --- book/chapters/26_inplace.md:3254
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -184,7 +192,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3218
+# --- book/chapters/26_inplace.md:3279
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -214,7 +222,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3253
+# --- book/chapters/26_inplace.md:3314
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
@@ -234,8 +242,9 @@ def install(cls=Tensor) -> None:
     cls.zero_, cls.fill_, cls.copy_ = zero_, fill_, copy_
     cls.index_put_, cls.masked_fill_, cls.index_fill_ = index_put_, masked_fill_, index_fill_
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
-                           ("__itruediv__", F.div), ("__ipow__", F.pow)):
+                           ("__itruediv__", F.div)):
         setattr(cls, name, _augmented(function, name))
+    cls.__ipow__ = _augmented(F.pow, "__ipow__", cast=False)  # its shape first, as pow_'s
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
         setattr(cls, name, _augmented(function, name, cast=True))

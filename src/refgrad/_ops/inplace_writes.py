@@ -115,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2405
+# --- book/chapters/26_inplace.md:2408
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,7 +145,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2440
+# --- book/chapters/26_inplace.md:2443
 def _masked_fill(t, mask, value):
     return masked_fill(t, mask, value)
 
@@ -170,7 +170,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2475
+# --- book/chapters/26_inplace.md:2478
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -212,7 +212,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2530
+# --- book/chapters/26_inplace.md:2533
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -259,7 +259,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2582
+# --- book/chapters/26_inplace.md:2585
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -134,6 +134,22 @@ def _falls_back(function, reflected: bool = False):
     return operator
 
 
+_NO_MODULO = object()
+
+
+def _power(reflected: bool = False):  # NOTE [A modulo for pow]
+    def operator(self, other, modulo=_NO_MODULO):
+        if other is None or modulo is not _NO_MODULO:
+            return NotImplemented
+        try:
+            return F.pow(other, self) if reflected else F.pow(self, other)
+        except TypeError:
+            return NotImplemented
+
+    operator.__name__ = "pow"
+    return operator
+
+
 def _eq(self, other):
     if isinstance(other, ndarray):  # torch's == alone reads an array as a tensor: x == a
         try:
@@ -146,7 +162,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1591
+# --- book/chapters/16_functions.md:1612
+# NOTE [A modulo for pow]
+# Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
+# operator takes the modulo only to decline it, so that the refusal is
+# Python's own, as for any operand the operator cannot use.
+
+
+# --- book/chapters/16_functions.md:1620
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -159,7 +182,7 @@ def _rmatmul(self, other):
 _FALLING_BACK = {
     "floordiv": rounding.floor_divide, "mod": rounding.remainder, "and": bits.bitwise_and,
     "or": bits.bitwise_or, "xor": bits.bitwise_xor, "lshift": bits.bitwise_left_shift,
-    "rshift": bits.bitwise_right_shift, "pow": F.pow,  # x ** [1, 2]: Python's refusal
+    "rshift": bits.bitwise_right_shift,
 }
 # torch's `1 & x` is x & 1: a mode sees bitwise_and.Scalar(x, 1), as for `x & 1`
 _COMMUTING = ("and", "or", "xor")
@@ -177,12 +200,13 @@ OPERATORS = {
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
     **{f"__r{name}__": _falls_back(f, reflected=name not in _COMMUTING)
        for name, f in _FALLING_BACK.items()},
+    "__pow__": _power(), "__rpow__": _power(reflected=True),  # x ** [1, 2]: Python's refusal
     # operators of torch's own: NOTE [Shift operators of their own]
     "__lshift__": _falls_back(bits.shift_left), "__rshift__": _falls_back(bits.shift_right),
 }
 
 
-# --- book/chapters/16_functions.md:1632
+# --- book/chapters/16_functions.md:1662
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -207,7 +231,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1663
+# --- book/chapters/16_functions.md:1693
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -249,7 +273,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1711
+# --- book/chapters/16_functions.md:1741
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -269,7 +293,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1738
+# --- book/chapters/16_functions.md:1768
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
