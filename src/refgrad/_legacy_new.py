@@ -105,7 +105,7 @@ def _alias_as(cls, source: Tensor) -> Tensor:
     if cls is Tensor:
         return view
     out = object.__new__(cls)  # the same view, under the subclass
-    for name in Tensor.__slots__[:-1]:  # all but __weakref__
+    for name in Tensor.__slots__[:-2]:  # all but __weakref__ and __dict__
         setattr(out, name, getattr(view, name))
     watch(out)  # NOTE [Views held weakly]
     return out
