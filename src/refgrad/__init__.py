@@ -729,11 +729,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1834
+# --- book/chapters/27_views.md:1839
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1966
+# --- book/chapters/27_views.md:1971
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
