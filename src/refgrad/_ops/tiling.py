@@ -201,7 +201,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1170
+# --- book/chapters/16j_products_and_shapes.md:1174
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -210,23 +210,27 @@ def _turned(a, k, dims):
     if k == 2:
         return _flipped(a, dims)
     flipped = _flipped(a, second if k == 1 else first)
-    if not flipped.size:  # NOTE [Empty views]: the swap must see torch's strides to swap
-        from refgrad._backend import torch_laid_out
+    turned = np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+    if not turned.size:  # its own, so that zero strides stay marked as asked
+        from refgrad._backend import empty_with_steps
 
-        flipped = torch_laid_out(flipped)
-    return np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+        return empty_with_steps(turned, turned.shape, turned.strides)
+    return turned
 
 
 def _flipped(a, dims):
+    from refgrad._backend import empty_copy
     from refgrad._ops.result_layout import like_input_result
 
+    if not a.size:  # a new empty array with the input's strides, as flip's
+        return empty_copy(a)
     # NOTE [Results laid out like the input]; a device's array is copied as it comes
     if type(a) is not np.ndarray:
         return np.flip(a, dims).copy()
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1199
+# --- book/chapters/16j_products_and_shapes.md:1207
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -248,7 +252,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1225
+# --- book/chapters/16j_products_and_shapes.md:1233
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})
@@ -265,7 +269,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1255
+# --- book/chapters/16j_products_and_shapes.md:1263
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")
