@@ -63,8 +63,12 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:120
-def flip(input, *dims):
+# --- book/chapters/16g_moves_and_fused.md:121
+def flip(input, *dims, **named):
+    if list(named) == ["dims"] and not dims:  # flip(x, dims=(0, 1))
+        dims = (named.pop("dims"),)
+    for key in named:
+        raise TypeError(f"flip() got an unexpected keyword argument '{key}'")
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
     return call(FLIP, (input,), {"dims": dims})
@@ -90,7 +94,7 @@ def roll(input, shifts, dims=None):
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
-# --- book/chapters/16g_moves_and_fused.md:152
+# --- book/chapters/16g_moves_and_fused.md:157
 def tril(input, diagonal=0):
     return _triangle(TRIL, input, diagonal)
 
@@ -107,7 +111,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:183
+# --- book/chapters/16g_moves_and_fused.md:188
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
@@ -141,8 +145,12 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:232
-def broadcast_to(input, *size):
+# --- book/chapters/16g_moves_and_fused.md:238
+def broadcast_to(input, *size, **named):
+    if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
+        size = (named.pop("size"),)
+    for key in named:
+        raise TypeError(f"broadcast_to() got an unexpected keyword argument '{key}'")
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
@@ -184,7 +192,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:279
+# --- book/chapters/16g_moves_and_fused.md:289
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -217,7 +225,7 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:317
+# --- book/chapters/16g_moves_and_fused.md:327
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -247,7 +255,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:351
+# --- book/chapters/16g_moves_and_fused.md:361
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -283,7 +291,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:392
+# --- book/chapters/16g_moves_and_fused.md:402
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 
