@@ -52,3 +52,17 @@ def test_grad_of_an_empty_leaf_with_stepped_strides():
     x = torch.zeros(0, 3)[::2].detach().requires_grad_()
     x.sum().backward()
     assert x.grad.stride() == (6, 1)
+
+
+def test_an_empty_view_in_its_own_shape_keeps_its_strides():
+    x = torch.zeros(0)[::2]
+    assert x.view(-1).stride() == (2,)
+    assert x.reshape(-1).stride() == (2,)
+    assert torch.zeros(0, 3)[::2].view(0, 3).stride() == (6, 1)
+    assert torch.zeros(0, 3)[::2].view(3, 0).stride() == (1, 1)
+
+
+def test_row_major_kernels_allocate_an_empty_result():
+    assert torch.zeros(0)[::2].repeat(2).stride() == (1,)
+    assert torch.zeros(1).expand(2)[2:].tile(2).stride() == (1,)
+    assert torch.zeros(3, 0)[:, ::2].tril().stride() == (1, 1)

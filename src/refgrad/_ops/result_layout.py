@@ -104,7 +104,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1758
+# --- book/chapters/13_dispatch.md:1762
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -112,7 +112,11 @@ def _broadcast_strides(array, shape) -> tuple:
 # NumPy follows the input's order instead, so their forwards move the result.
 def row_major_result(out):
     """``out``, or a row-major copy of it, as torch's contiguous kernels write."""
-    if type(out) is not ndarray or out.ndim < 2:
+    if type(out) is not ndarray:
+        return out
+    if not out.size:  # a new empty array: its strides read as row-major ones
+        return np.empty(out.shape, out.dtype)
+    if out.ndim < 2:
         return out
     return moved_to(out, None)
 
@@ -134,7 +138,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:1792
+# --- book/chapters/13_dispatch.md:1800
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -150,7 +154,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1839
+# --- book/chapters/13_dispatch.md:1847
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a
