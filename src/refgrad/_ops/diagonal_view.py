@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1286
+# --- book/chapters/27_views.md:1288
 """diagonal: a view along two dimensions, and the row of its gradient."""
 
 import numpy as np
@@ -14,6 +14,11 @@ def _diagonal(a, offset, dim1, dim2):
     out = np.diagonal(a, offset, dim1, dim2)
     if isinstance(out, np.ndarray) and a.flags.writeable:
         out.flags.writeable = True  # NumPy's diagonal view is read-only; torch's is not
+    if type(out) is np.ndarray and not out.shape[-1] and offset:
+        from refgrad._backend import moved_on
+
+        start = a.__array_interface__["data"][0] - out.__array_interface__["data"][0]
+        return moved_on(out, start)  # an empty diagonal starts where its input does
     return out
 
 
@@ -25,7 +30,7 @@ def _diagonal_put(g, input_sizes, offset, dim1, dim2):
     return out
 
 
-# --- book/chapters/27_views.md:1316
+# --- book/chapters/27_views.md:1323
 DIAGONAL = register(Op(
     "diagonal", "DiagonalBackward0", ("self",), forward=_diagonal,
     backward=lambda g, offset, dim1, dim2, self_sym_sizes: (_call(

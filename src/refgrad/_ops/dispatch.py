@@ -9,6 +9,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import torch_laid_out
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
+from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
     _arrays,
@@ -30,7 +31,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, SavedTensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:961
+# --- book/chapters/13_dispatch.md:962
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -83,6 +84,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         elif op.iterated and out.ndim > 1:  # NOTE [The layout TensorIterator picks]
             out = iterated_layout(op, arrays, params, out)
         results = (out,)
+    if op.view and not all(r.size for r in results):  # NOTE [Empty views]
+        results = empty_view_results(op, arrays[0], params, results)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
             and not (switched_on.inference_mode and state.inference_mode)
             and (edges := _edges(tensors, params)) is not None):
@@ -98,14 +101,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1041
+# --- book/chapters/13_dispatch.md:1044
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1084
+# --- book/chapters/13_dispatch.md:1123
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -118,7 +121,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1108
+# --- book/chapters/13_dispatch.md:1147
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -155,14 +158,14 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1233
+# --- book/chapters/13_dispatch.md:1272
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1241
+# --- book/chapters/13_dispatch.md:1280
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -193,7 +196,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1278
+# --- book/chapters/13_dispatch.md:1317
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -227,7 +230,7 @@ def _save(value, node):
     return SavedNumber(value)
 
 
-# --- book/chapters/13_dispatch.md:1520
+# --- book/chapters/13_dispatch.md:1559
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -235,7 +238,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1865
+# --- book/chapters/13_dispatch.md:1912
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -273,7 +276,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1911
+# --- book/chapters/13_dispatch.md:1958
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -82,14 +82,14 @@ def _powers(s, p):
     return near
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:160
+# --- book/chapters/15d_norm_and_spread_order.md:163
 def _in_turn(terms, count: int):
     """(..., n) -> (...): each slice's terms added one after another, shared among
     threads as torch shares a reduction with one output."""
     n = terms.shape[-1]
     threads = settings.threads if count == 1 and n >= _GRAIN else 1
-    if threads == 1:
-        return np.add.accumulate(terms, axis=-1)[..., -1]
+    if threads == 1:  # the last running sums, copied out of the view of them all
+        return np.add.accumulate(terms, axis=-1)[..., -1].copy()
     step = -(-n // min(threads, -(-n // _GRAIN)))
     total = np.zeros(terms.shape[:-1], dtype=terms.dtype)
     for begin in range(0, n, step):  # one share for each thread, then the shares in turn

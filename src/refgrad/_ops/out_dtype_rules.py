@@ -88,7 +88,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
-# --- book/chapters/26_inplace.md:4255
+# --- book/chapters/26_inplace.md:4257
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -101,7 +101,7 @@ def refuse_dtype(name: str, out, result) -> None:
             raise kind(message.format(**_words(name, out, result)))
     elif name not in EXACT:
         check_cast(out, result.dtype)
-    if name in EXACT and not (name in ("all", "any") and have.name == "uint8"):
+    if name in EXACT and not (name in ("all", "any") and have.name in ("uint8", "bool")):
         resized = name == "mv" and out._data.shape != result._data.shape
         message = _C_NAMES if resized else EXACT[name]
         raise RuntimeError(message.format(**_words(name, out, result)))
@@ -116,7 +116,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:4295
+# --- book/chapters/26_inplace.md:4297
 _PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
 GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
     **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
@@ -159,7 +159,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:4421
+# --- book/chapters/26_inplace.md:4423
 _PAIR = ((0, _C_NAMES), (1, _C_NAMES))
 _MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
                "{out_type} instead (while checking arguments for median)"),
@@ -189,7 +189,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:4674
+# --- book/chapters/26_inplace.md:4676
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

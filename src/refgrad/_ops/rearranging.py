@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:45
+# --- book/chapters/16g_moves_and_fused.md:47
 """Rows that move elements: flip, roll, tril, triu; and diff, made of slices."""
 
 import numpy as np
@@ -31,6 +31,8 @@ def _flip(a, dims):
 
 
 def _roll(a, shifts, dims):
+    if not dims and a.ndim == 1:  # flattened already: the roll along its one dimension
+        dims = (0,)
     if not dims:  # torch rolls the flattened tensor, and views the result back
         return row_major_result(np.roll(a, shifts) if a.size else a.copy())
     if not a.size:  # torch clones an empty input, strides and all
@@ -39,7 +41,7 @@ def _roll(a, shifts, dims):
     return suggested_format_result(np.roll(a, shifts, dims), a, keep=True)
 
 
-# --- book/chapters/16g_moves_and_fused.md:87
+# --- book/chapters/16g_moves_and_fused.md:91
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
@@ -61,8 +63,12 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:116
-def flip(input, *dims):
+# --- book/chapters/16g_moves_and_fused.md:121
+def flip(input, *dims, **named):
+    if list(named) == ["dims"] and not dims:  # flip(x, dims=(0, 1))
+        dims = (named.pop("dims"),)
+    for key in named:
+        raise TypeError(f"flip() got an unexpected keyword argument '{key}'")
     dims = dims[0] if len(dims) == 1 else dims  # flip(x, (0, 1)), or x.flip(0, 1)
     dims = dim_tuple(dims, input.ndim)
     return call(FLIP, (input,), {"dims": dims})
@@ -88,7 +94,7 @@ def roll(input, shifts, dims=None):
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
-# --- book/chapters/16g_moves_and_fused.md:148
+# --- book/chapters/16g_moves_and_fused.md:157
 def tril(input, diagonal=0):
     return _triangle(TRIL, input, diagonal)
 
@@ -105,7 +111,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:179
+# --- book/chapters/16g_moves_and_fused.md:188
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
@@ -139,8 +145,12 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:228
-def broadcast_to(input, *size):
+# --- book/chapters/16g_moves_and_fused.md:238
+def broadcast_to(input, *size, **named):
+    if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
+        size = (named.pop("size"),)
+    for key in named:
+        raise TypeError(f"broadcast_to() got an unexpected keyword argument '{key}'")
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
 
@@ -182,7 +192,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:275
+# --- book/chapters/16g_moves_and_fused.md:289
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -215,7 +225,7 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:313
+# --- book/chapters/16g_moves_and_fused.md:327
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -245,7 +255,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:347
+# --- book/chapters/16g_moves_and_fused.md:361
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -281,7 +291,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:388
+# --- book/chapters/16g_moves_and_fused.md:402
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

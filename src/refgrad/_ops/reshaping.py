@@ -134,8 +134,14 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:911
-def expand(input, *sizes):
+# --- book/chapters/16_functions.md:916
+def expand(input, *sizes, size=None, implicit=False):
+    if size is not None:  # the sizes by name, as one sequence
+        if sizes:
+            raise TypeError("expand() got multiple values for argument 'size'")
+        sizes = (size,)
+    if not sizes:  # even a 0-d tensor is given its sizes, if only ()
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
         size = sh.expanded_size(input, shape)  # checked; -1 kept: NOTE [A size as given]

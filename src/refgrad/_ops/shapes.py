@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:234
+# --- book/chapters/15_sums_and_shapes.md:236
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -16,6 +16,8 @@ from refgrad._ops.table import Op, register
 
 def _view_forward(a, shape):
     out = a.reshape(shape)
+    if not out.size and out.shape == a.shape:  # an empty view keeps its strides if its shape
+        return a[...]
     if out.size and not np.may_share_memory(out, a):  # NumPy had to copy: no view exists
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
@@ -33,7 +35,7 @@ def with_torch_strides(out, a):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:270
+# --- book/chapters/15_sums_and_shapes.md:274
 # NOTE [Strides of size-one dimensions]
 # The input's dimensions are taken from the last in chunks, each chunk a run
 # whose strides follow from one another; the new dimensions that make up a
@@ -54,7 +56,7 @@ def _torch_view_strides(old, old_strides, new) -> tuple:
     return tuple(strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:295
+# --- book/chapters/15_sums_and_shapes.md:299
 VIEW = register(Op(
     "view", "ViewBackward0", ("self",), forward=_view_forward,
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
@@ -78,7 +80,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:482
+# --- book/chapters/15_sums_and_shapes.md:486
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -108,7 +110,7 @@ SQUEEZE_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:516
+# --- book/chapters/15_sums_and_shapes.md:520
 def unsqueeze_to(g, dims, sizes):
     """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
     ndim = len(sizes)
@@ -146,7 +148,7 @@ UNBIND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:558
+# --- book/chapters/15_sums_and_shapes.md:562
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -171,7 +173,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:588
+# --- book/chapters/15_sums_and_shapes.md:592
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -196,7 +198,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:659
+# --- book/chapters/15_sums_and_shapes.md:663
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -223,7 +225,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:690
+# --- book/chapters/15_sums_and_shapes.md:694
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

@@ -69,47 +69,48 @@ def tile(input, *counts, dims=None):
     return input.repeat((1,) * (input.ndim - len(dims)) + tuple(dims))
 
 
-def _positions(counts, alone=False):
+def _positions(counts, alone=False, output_size=None):
     """``repeat_interleave(counts)``: each position, as many times as its count says."""
     from refgrad._tensor import make_tensor
     from refgrad._typename import not_implemented_for
 
     data = counts._data
-    if data.dtype.kind not in "iu":
+    if data.dtype not in (np.int32, np.int64):  # torch's kernel is for index types only
         raise not_implemented_for("repeat_interleave_cpu", data.dtype)
     if alone and counts.ndim != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-    if counts.ndim > 1:
-        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    if (data < 0).any():
-        raise RuntimeError("repeats can not be negative")
     flat = data.reshape(-1)
+    if flat.size and output_size is not None:  # NOTE [A promised output size]
+        if output_size < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: "
+                               f"[{output_size}]")
+        if output_size != int(flat.sum()):
+            raise RuntimeError("allocated size does not match required size")
+    if (flat < 0).any():
+        raise RuntimeError("repeats can not be negative")
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1018
+# --- book/chapters/16j_products_and_shapes.md:1035
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
+    if output_size is not None and not_an_int(output_size):  # NOTE [Read after a failure]
+        raise TypeError
     if repeats is None:
-        return _positions(input, alone=True)
+        return _positions(input, alone=True, output_size=output_size)
     if input is None:  # the counts alone, given by name
-        return _positions(repeats, alone=True)
+        return _positions(repeats, alone=True, output_size=output_size)
     source = input if dim is not None else input.flatten()
-    d = wrap_dim(0 if dim is None else dim, source.ndim)
     if isinstance(repeats, Tensor):
-        if repeats.ndim > 1:
-            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-        if repeats.numel() == 1:
-            repeats = repeats.reshape(1).expand(source.shape[d] if source.ndim else 1)
-        elif repeats.shape[0] != source.shape[d]:
-            raise RuntimeError(
-                "repeats must have the same size as input along dim, but got repeats.size(0) "
-                f"= {repeats.shape[0]} and input.size({d}) = {source.shape[d]}")
-        return source.index_select(d, _positions(repeats))
+        return _by_counts(source, repeats, 0 if dim is None else dim, output_size)
+    d = wrap_dim(0 if dim is None else dim, source.ndim)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     grown = source.unsqueeze(d + 1)
+    if output_size is not None and output_size != grown.shape[d] * repeats:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected "
+                           f"{grown.shape[d] * repeats} but got {output_size}")
     shape = list(grown.shape)
     shape[d + 1] = repeats
     spread = grown.expand(shape)
@@ -118,7 +119,22 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     return copied.flatten(d, d + 1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1065
+def _by_counts(source, repeats, dim, output_size):
+    if repeats.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    if source.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = wrap_dim(dim, source.ndim)
+    if repeats.numel() == 1:
+        repeats = repeats.reshape(1).expand(source.shape[d])
+    elif repeats.shape[0] != source.shape[d]:
+        raise RuntimeError(
+            "repeats must have the same size as input along dim, but got repeats.size(0) "
+            f"= {repeats.shape[0]} and input.size({d}) = {source.shape[d]}")
+    return source.index_select(d, _positions(repeats, output_size=output_size))
+
+
+# --- book/chapters/16j_products_and_shapes.md:1094
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -131,7 +147,7 @@ def _check_cut_tensor(cuts) -> None:
                            f"tensor with {cuts.ndim} dims")
 
 
-# --- book/chapters/16j_products_and_shapes.md:1083
+# --- book/chapters/16j_products_and_shapes.md:1112
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.slicing import SLICE
@@ -164,7 +180,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1117
+# --- book/chapters/16j_products_and_shapes.md:1146
 def unflatten(input, dim, sizes):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -201,7 +217,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1170
+# --- book/chapters/16j_products_and_shapes.md:1203
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -210,23 +226,27 @@ def _turned(a, k, dims):
     if k == 2:
         return _flipped(a, dims)
     flipped = _flipped(a, second if k == 1 else first)
-    if not flipped.size:  # NOTE [Empty views]: the swap must see torch's strides to swap
-        from refgrad._backend import torch_laid_out
+    turned = np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+    if not turned.size:  # its own, so that zero strides stay marked as asked
+        from refgrad._backend import empty_with_steps
 
-        flipped = torch_laid_out(flipped)
-    return np.swapaxes(flipped, first, second)  # a transposed view of a fresh array
+        return empty_with_steps(turned, turned.shape, turned.strides)
+    return turned
 
 
 def _flipped(a, dims):
+    from refgrad._backend import empty_copy
     from refgrad._ops.result_layout import like_input_result
 
+    if not a.size:  # a new empty array with the input's strides, as flip's
+        return empty_copy(a)
     # NOTE [Results laid out like the input]; a device's array is copied as it comes
     if type(a) is not np.ndarray:
         return np.flip(a, dims).copy()
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1199
+# --- book/chapters/16j_products_and_shapes.md:1236
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -248,7 +268,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1225
+# --- book/chapters/16j_products_and_shapes.md:1262
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})
@@ -265,7 +285,7 @@ def flipud(input):
     return input.flip((0,))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1255
+# --- book/chapters/16j_products_and_shapes.md:1292
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
     "argument.")

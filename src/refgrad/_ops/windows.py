@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1364
+# --- book/chapters/27_views.md:1375
 """unfold: the view of sliding windows along one dimension, and its put-back."""
 
 import numpy as np
@@ -16,7 +16,7 @@ from refgrad._tensor_values import wrap_dim
 
 def _windows(a, dimension, size, step):
     if a.ndim == 0:
-        return a.reshape(1)  # one window of the one element
+        return a.reshape(1)[:size]  # one window of the one element, or none of size 0
     d = dimension % a.ndim
     # Writable where the input is; a GPU array's views are writable already.
     writable = {"writeable": a.flags.writeable} if isinstance(a, np.ndarray) else {}
@@ -37,7 +37,7 @@ def _put_back(g, input_sizes, dim, size, step):
     return out
 
 
-# --- book/chapters/27_views.md:1400
+# --- book/chapters/27_views.md:1411
 UNFOLD = register(Op(
     "unfold", "UnfoldBackward0", ("self",), forward=_windows,
     backward=lambda g, dimension, size, step, self_sym_sizes: (call(
@@ -54,9 +54,10 @@ UNFOLD_BACKWARD = register(Op(
 
 
 def unfold(self, dimension, size, step):
-    length = self.shape[wrap_dim(dimension, self.ndim)] if self.ndim else 1
+    d = wrap_dim(dimension, self.ndim)
+    length = self.shape[d] if self.ndim else 1
     if size > length:
-        raise RuntimeError(f"maximum size for tensor at dimension {dimension} is {length} but "
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but "
                            f"size is {size}")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
