@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2996
+# --- book/chapters/05_creation.md:3061
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -30,7 +30,7 @@ BUFFER_NOT_WRITABLE = (
     "program.")
 
 
-# --- book/chapters/05_creation.md:3029
+# --- book/chapters/05_creation.md:3094
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
     """``obj`` as a tensor: shared if it is a tensor, an array or a buffer, else copied."""
     if device is None:
@@ -59,7 +59,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:3062
+# --- book/chapters/05_creation.md:3127
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:
@@ -73,7 +73,7 @@ def _from_buffer(view: memoryview, dtype) -> Tensor:
     return make_tensor(array)
 
 
-# --- book/chapters/05_creation.md:3082
+# --- book/chapters/05_creation.md:3147
 def _from_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
     """``t`` itself where it will do, else a copy; ``requires_grad`` set on what comes back."""
     moves = device is not None and _moves(t.device, Device(device))
