@@ -94,7 +94,13 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
             return np.array(data, dtype=dtype.numpy)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
-    leaves = _leaves(data, stacklevel)
+    try:
+        leaves = _leaves(data, stacklevel)
+    except (TypeError, ValueError):
+        shape = _first_shape(data)
+        if 0 not in shape:
+            raise
+        return np.empty(shape, dtype=(dtype or _infer_dtype(_scalars(data))).numpy)
     if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
         raise ValueError("too many dimensions 'str'")
     dtype = dtype or _infer_dtype(leaves)
@@ -109,7 +115,30 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:172
+# --- book/chapters/05_creation.md:176
+def _first_shape(data) -> tuple:
+    shape = []
+    while _is_sequence(data) and not isinstance(data, Tensor):
+        shape.append(len(data))
+        if not shape[-1]:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _scalars(data) -> list:
+    """Every number in ``data``, however ragged its nesting."""
+    found, stack = [], [data]
+    while stack:
+        item = stack.pop()
+        if _is_sequence(item) and not isinstance(item, Tensor | np.ndarray):
+            stack.extend(reversed(list(item)) if len(item) else [0.0])  # empty: the default
+        else:
+            found.append(item)
+    return found
+
+
+# --- book/chapters/05_creation.md:209
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -124,7 +153,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:202
+# --- book/chapters/05_creation.md:239
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -155,7 +184,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:241
+# --- book/chapters/05_creation.md:278
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -168,7 +197,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:269
+# --- book/chapters/05_creation.md:306
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -199,7 +228,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:305
+# --- book/chapters/05_creation.md:342
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -212,7 +241,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:327
+# --- book/chapters/05_creation.md:364
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
