@@ -91,7 +91,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
             _check_leaves([data], dtype)
         dtype = dtype or _dtype.from_numpy(data.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # an array's cast is unchecked
-            return np.array(data, dtype=dtype.numpy)
+            return _laid_as_torch_copies(np.array(data, dtype=dtype.numpy), data)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
     try:
@@ -116,6 +116,20 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
 
 
 # --- book/chapters/05_creation.md:176
+def _laid_as_torch_copies(array, source):
+    """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
+    if not array.size or 0 not in source.strides:
+        return array
+    from refgrad._layouts import preserved_strides, row_major
+
+    strides = preserved_strides(source.shape, tuple(s // source.itemsize for s in source.strides))
+    steps = tuple(n * array.itemsize for n in (strides or row_major(array.shape)))
+    laid = np.ndarray(array.shape, array.dtype, strides=steps)
+    laid[...] = array
+    return laid
+
+
+# --- book/chapters/05_creation.md:198
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
@@ -138,7 +152,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:209
+# --- book/chapters/05_creation.md:231
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -153,7 +167,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:239
+# --- book/chapters/05_creation.md:261
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -184,7 +198,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:278
+# --- book/chapters/05_creation.md:300
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -197,7 +211,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:306
+# --- book/chapters/05_creation.md:328
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -228,7 +242,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:342
+# --- book/chapters/05_creation.md:364
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -241,7 +255,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:364
+# --- book/chapters/05_creation.md:386
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
