@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3016
+# --- book/chapters/05_creation.md:3151
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -30,7 +30,7 @@ BUFFER_NOT_WRITABLE = (
     "program.")
 
 
-# --- book/chapters/05_creation.md:3049
+# --- book/chapters/05_creation.md:3187
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
     """``obj`` as a tensor: shared if it is a tensor, an array or a buffer, else copied."""
     if device is None:
@@ -39,6 +39,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
         return _from_tensor(obj, dtype, device, copy, requires_grad)
     if isinstance(obj, np.ndarray):
         check_layout(obj)
+        if copy and obj.ndim == 0:  # NOTE [A copy of a 0-d array]
+            _check_alias(make_tensor(obj), dtype, device)
         if _copies(make_tensor(obj), dtype, device, copy):  # no warning of a read-only one
             # lifted as it is, and then copied, as torch's mode sees it
             return _from_tensor(lift_fresh(make_tensor(obj)), dtype, device, copy, requires_grad)
@@ -47,7 +49,11 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
         if copy is False:
             raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
                                "transform it in a ndarray. ")
-        return tensor(obj, dtype=dtype, device=device, requires_grad=bool(requires_grad))
+        if copy:  # NOTE [A copy of a 0-d array]
+            _check_alias(make_tensor(np.asarray(obj)), dtype, device)
+        # copied as a 0-d array: cast unchecked, np.True_ an int8 1 and 300 a uint8 44
+        return tensor(np.asarray(obj), dtype=dtype, device=device,
+                      requires_grad=bool(requires_grad))
     try:
         view = memoryview(obj)
     except TypeError:  # no buffer: data to read as torch.tensor reads it
@@ -59,7 +65,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:3082
+# --- book/chapters/05_creation.md:3226
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:
@@ -73,15 +79,20 @@ def _from_buffer(view: memoryview, dtype) -> Tensor:
     return make_tensor(array)
 
 
-# --- book/chapters/05_creation.md:3102
+# --- book/chapters/05_creation.md:3246
+# NOTE [A copy of a 0-d array]
+# torch.asarray(np.array(1.5), dtype=torch.float32, copy=True) raises "can't
+# alias tensor with dtype 'Double' into dtype 'Float'." in torch, as if no
+# copy were asked; without copy= it is the cast copy. refgrad refuses the same
+# calls, so that a program that runs on refgrad runs on torch.
+
+
+# --- book/chapters/05_creation.md:3260
 def _from_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
     """``t`` itself where it will do, else a copy; ``requires_grad`` set on what comes back."""
     moves = device is not None and _moves(t.device, Device(device))
-    if copy is False and moves:
-        raise ValueError(f"can't alias tensor from device '{t.device}' to '{Device(device)}'.")
-    if copy is False and dtype is not None and dtype is not t.dtype:
-        raise ValueError(f"can't alias tensor with dtype '{LEGACY[t.dtype]}' into dtype "
-                         f"'{LEGACY[dtype]}'.")
+    if copy is False:
+        _check_alias(t, dtype, device)
     if requires_grad is None and t.requires_grad:
         warn_once("asarray requires_grad", FOLLOWS_OBJ, None)
     if requires_grad:
@@ -98,6 +109,14 @@ def _from_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
     if requires_grad is None or requires_grad == t.requires_grad:
         return t
     return t.requires_grad_(requires_grad) if t.is_leaf else t.detach()
+
+
+def _check_alias(t: Tensor, dtype, device) -> None:
+    if device is not None and _moves(t.device, Device(device)):
+        raise ValueError(f"can't alias tensor from device '{t.device}' to '{Device(device)}'.")
+    if dtype is not None and dtype is not t.dtype:
+        raise ValueError(f"can't alias tensor with dtype '{LEGACY[t.dtype]}' into dtype "
+                         f"'{LEGACY[dtype]}'.")
 
 
 def _copies(t: Tensor, dtype, device, copy) -> bool:

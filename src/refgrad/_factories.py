@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1907
+# --- book/chapters/05_creation.md:1977
 """eye, linspace, logspace, the random _like factories and randperm."""
+
+import math
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:1938
+# --- book/chapters/05_creation.md:2010
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -45,7 +47,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1959
+# --- book/chapters/05_creation.md:2031
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -55,9 +57,6 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
 def _even_points(start, end, steps, dtype):
     from refgrad._ops.alpha import add_scaled  # a + alpha * b, rounded once
 
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    check_storage((steps,), dtype)
     # Each end must fit the dtype, as a number would; -200 as a uint8 wraps to 56.
     start, end = (_dtype.checked_number(v.item() if isinstance(v, Tensor) else v, dtype)
                   for v in (start, end))
@@ -69,9 +68,7 @@ def _even_points(start, end, steps, dtype):
 def _points(start, end, steps, kind, add_scaled):
     work = np.float64 if kind.kind in "biu" else kind.type  # torch's step type
     first, last = work(kind.type(start)), work(kind.type(end))  # each made the dtype first
-    if steps == 1:
-        return np.full(1, first)
-    step = (last - first) / work(max(steps - 1, 1))
+    step = (last - first) / work(steps - 1)
     index = np.arange(steps)
     half = steps // 2
     lower = add_scaled(np.full(half, first), index[:half].astype(work), step)
@@ -80,7 +77,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2000
+# --- book/chapters/05_creation.md:2072
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -88,9 +85,11 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_mem
         return to_a_mode("linspace.default", linspace, (start, end, steps), given,
                          requires_grad)
     _check_ends("linspace", start, end)
+    dtype = dtype or _dtype.DEFAULT_FLOAT
+    if _check_steps(steps, dtype) < 2:
+        return _finish(_filled(_number(start), steps, dtype), device, requires_grad)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
-    dtype = dtype or _dtype.DEFAULT_FLOAT
     kind, points = np.dtype(dtype.numpy), _even_points(start, end, steps, dtype)
     return _finish(np.trunc(points).astype(kind), device, requires_grad) if kind.kind in "biu" \
         else _finish(points.astype(kind), device, requires_grad)
@@ -103,13 +102,68 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, layout=None, device=No
         given = options(dtype=dtype, layout=layout, device=device, pin_memory=pin_memory)
         return to_a_mode("logspace.default", logspace, args, given, requires_grad)
     _check_ends("logspace", start, end)
+    dtype = dtype or _dtype.DEFAULT_FLOAT
+    if _check_steps(steps, dtype) < 2:
+        power = _power(float(base), float(_number(start)))
+        return _finish(_filled(power, steps, dtype), device, requires_grad)
     if dtype is _dtype.bool:
         raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
-    dtype = dtype or _dtype.DEFAULT_FLOAT
-    exponents = _even_points(start, end, steps, dtype).astype(np.float64)
-    with np.errstate(over="ignore"):  # 10 ** 10 as a float16 is inf, as in torch
-        powers = np.power(np.float64(base), exponents).astype(dtype.numpy)  # in double
-    return _finish(powers, device, requires_grad)
+    with np.errstate(all="ignore"):  # inf ends, overflow and NaN: silent, as in torch
+        exponents = _exponents(start, end, steps, dtype).tolist()
+        powers = np.array([_power(float(base), e) for e in exponents], dtype=np.float64)
+        return _finish(powers.astype(dtype.numpy), device, requires_grad)
+
+
+def _power(base, exponent):
+    """``base ** exponent`` in double as the C library rounds it; NumPy's array power
+    can miss by a unit in the last place. Out of range, it is inf or NaN."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(base), np.float64(exponent)))
+    except ValueError:  # a negative base to a fraction
+        return math.nan
+
+
+def _check_steps(steps, dtype):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    check_storage((steps,), dtype)
+    return steps
+
+
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def _filled(value, steps, dtype):
+    """An empty result, or one filled with ``value`` as ``fill_`` converts it."""
+    value = _dtype.checked_fill(value, dtype, steps) if steps else 0
+    with np.errstate(all="ignore"):
+        return np.full(steps, value, dtype=dtype.numpy)
+
+
+# --- book/chapters/05_creation.md:2145
+# NOTE [logspace's exponents]
+# Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
+# integer dtype), and their difference is taken in that dtype (a float16
+# difference is rounded to float16). From there all is double: the step is the
+# difference over steps - 1, and each exponent is start + i * step or
+# end - (steps - 1 - i) * step, the product rounded before the sum. Fused into
+# one rounding, 10 ** 0 in logspace(1, -1, 7) would come from an exponent of
+# -6e-17 and cut to 0 for an integer dtype; rounded in float16, the exponents
+# would miss torch's powers by up to half a percent.
+def _exponents(start, end, steps, dtype):
+    first, last = (_dtype.checked_number(_number(v), dtype) for v in (start, end))
+    kind = np.dtype(dtype.numpy)
+    first, last = (int(v) if kind.kind in "iu" else kind.type(v) for v in (first, last))
+    step = np.float64(last - first) / np.float64(steps - 1)
+    index = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    lower = np.float64(first) + index[:half] * step
+    upper = np.float64(last) - (np.float64(steps - 1) - index[half:]) * step
+    return np.concatenate([lower, upper])
 
 
 def _check_ends(name, start, end) -> None:
@@ -120,7 +174,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2041
+# --- book/chapters/05_creation.md:2176
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -150,7 +204,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2077
+# --- book/chapters/05_creation.md:2212
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -178,7 +232,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2109
+# --- book/chapters/05_creation.md:2244
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
@@ -200,7 +254,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2138
+# --- book/chapters/05_creation.md:2273
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -222,7 +276,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2166
+# --- book/chapters/05_creation.md:2301
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -239,7 +293,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:2189
+# --- book/chapters/05_creation.md:2324
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]

@@ -88,11 +88,19 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     if isinstance(data, np.ndarray | np.generic):
         if dtype is not None and isinstance(data, np.generic):
             _check_kinds([data], dtype)
+            _check_leaves([data], dtype)
         dtype = dtype or _dtype.from_numpy(data.dtype)
-        return np.array(data, dtype=dtype.numpy)
+        with np.errstate(invalid="ignore", over="ignore"):  # an array's cast is unchecked
+            return _laid_as_torch_copies(np.array(data, dtype=dtype.numpy), data)
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
-    leaves = _leaves(data, stacklevel)
+    try:
+        leaves = _leaves(data, stacklevel)
+    except (TypeError, ValueError):
+        shape = _first_shape(data)
+        if 0 not in shape:
+            raise
+        return np.empty(shape, dtype=(dtype or _infer_dtype(_scalars(data))).numpy)
     if leaves and isinstance(leaves[0], str):  # the sizes are read from first elements
         raise ValueError("too many dimensions 'str'")
     dtype = dtype or _infer_dtype(leaves)
@@ -107,7 +115,44 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:170
+# --- book/chapters/05_creation.md:176
+def _laid_as_torch_copies(array, source):
+    """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
+    if not array.size or 0 not in source.strides:
+        return array
+    from refgrad._layouts import preserved_strides, row_major
+
+    strides = preserved_strides(source.shape, tuple(s // source.itemsize for s in source.strides))
+    steps = tuple(n * array.itemsize for n in (strides or row_major(array.shape)))
+    laid = np.ndarray(array.shape, array.dtype, strides=steps)
+    laid[...] = array
+    return laid
+
+
+# --- book/chapters/05_creation.md:198
+def _first_shape(data) -> tuple:
+    shape = []
+    while _is_sequence(data) and not isinstance(data, Tensor):
+        shape.append(len(data))
+        if not shape[-1]:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _scalars(data) -> list:
+    """Every number in ``data``, however ragged its nesting."""
+    found, stack = [], [data]
+    while stack:
+        item = stack.pop()
+        if _is_sequence(item) and not isinstance(item, Tensor | np.ndarray):
+            stack.extend(reversed(list(item)) if len(item) else [0.0])  # empty: the default
+        else:
+            found.append(item)
+    return found
+
+
+# --- book/chapters/05_creation.md:231
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -122,7 +167,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:200
+# --- book/chapters/05_creation.md:261
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -153,18 +198,20 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:232
+# --- book/chapters/05_creation.md:300
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
     for x in leaves:
         if type(x) is int and not -(2**63) <= x < 2**63:
             raise ValueError("Overflow when unpacking long long")
-    if any(type(x) in (int, float) and _dtype.overflows(x, dtype) for x in leaves):
+    numbers = (_dtype.python_number(x) for x in leaves  # NOTE [NumPy scalars are numbers]
+               if isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool))
+    if any(_dtype.overflows(x, dtype) for x in numbers):
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:258
+# --- book/chapters/05_creation.md:328
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -195,7 +242,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:294
+# --- book/chapters/05_creation.md:364
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -208,7 +255,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:316
+# --- book/chapters/05_creation.md:386
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
