@@ -90,8 +90,7 @@ def swap_tensors(t1, t2) -> None:
     for t, name in ((t1, "t1"), (t2, "t2")):
         if len(_users_weak_references(t)) > len(_watching(t)):
             raise RuntimeError(f"Cannot swap {name} because it has weakref associated with it")
-    if (_extra_slots(type(t1)) != _extra_slots(type(t2))
-            or hasattr(t1, "__dict__") != hasattr(t2, "__dict__")):
+    if _extra_slots(type(t1)) != _extra_slots(type(t2)):
         raise RuntimeError("Cannot swap t1 and t2 if they have different slots")
     _check_uses(t1, "t1")
     _check_uses(t2, "t2")

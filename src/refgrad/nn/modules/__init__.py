@@ -23,7 +23,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1924
+# --- book/chapters/21b_layers_and_losses.md:1923
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -40,5 +40,5 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:1964
+# --- book/chapters/21b_layers_and_losses.md:1963
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402

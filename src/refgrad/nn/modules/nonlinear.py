@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:643
+# --- book/chapters/21b_layers_and_losses.md:642
 """The activation functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
@@ -41,7 +41,7 @@ class _InPlace(Module):
     extra_repr = _inplace
 
 
-# --- book/chapters/21b_layers_and_losses.md:683
+# --- book/chapters/21b_layers_and_losses.md:682
 def _plain(name, function):
     return type(name, (_Plain,), {"function": function, "__module__": __name__})
 
@@ -59,7 +59,7 @@ SiLU, Mish, Hardswish, Hardsigmoid, ReLU6, SELU = (
                                  ("SELU", "selu")))
 
 
-# --- book/chapters/21b_layers_and_losses.md:704
+# --- book/chapters/21b_layers_and_losses.md:703
 class ELU(Module):
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -89,7 +89,7 @@ class LeakyReLU(Module):
         return _with_inplace(f"negative_slope={self.negative_slope}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:735
+# --- book/chapters/21b_layers_and_losses.md:734
 class Hardtanh(Module):
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0,
                  inplace: bool = False) -> None:
@@ -117,7 +117,7 @@ class Threshold(Module):
         return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:764
+# --- book/chapters/21b_layers_and_losses.md:763
 class GELU(Module):
     def __init__(self, approximate: str = "none") -> None:
         super().__init__()
@@ -159,7 +159,7 @@ class Softshrink(Hardshrink):
         return F.softshrink(input, self.lambd)
 
 
-# --- book/chapters/21b_layers_and_losses.md:811
+# --- book/chapters/21b_layers_and_losses.md:810
 class Softmax(Module):
     function = "softmax"
 
