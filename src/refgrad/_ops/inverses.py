@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:393
+# --- book/chapters/16l_more_linalg.md:414
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad._ops.factorizations import (
     check_floating,
     check_matrices,
     check_square,
-    cholesky_info,
+    partial_factors,
     factors,
     failure,
     lu_factor,
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:436
+# --- book/chapters/16l_more_linalg.md:457
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:463
+# --- book/chapters/16l_more_linalg.md:484
 def inv_ex(A, *, check_errors=False):
     try:
         check_matrices(A, "linalg.inv")
@@ -90,7 +90,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:522
+# --- book/chapters/16l_more_linalg.md:543
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -127,14 +127,14 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:580
+# --- book/chapters/16l_more_linalg.md:601
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
     if factor is not None:
         info = np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     else:
-        factor, info = np.full_like(a, np.nan), cholesky_info(lower)
+        factor, info = partial_factors(lower)  # as LAPACK leaves them, info > 0
     # laid out by columns as LAPACK leaves it: NOTE [Solutions by columns]
     return _by_columns(factor.swapaxes(-1, -2) if upper else factor), info
 
@@ -146,7 +146,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:600
+# --- book/chapters/16l_more_linalg.md:621
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -173,7 +173,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:656
+# --- book/chapters/16l_more_linalg.md:677
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -213,7 +213,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:697
+# --- book/chapters/16l_more_linalg.md:718
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -240,7 +240,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:729
+# --- book/chapters/16l_more_linalg.md:750
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -277,5 +277,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:419
+# --- book/chapters/16l_more_linalg.md:440
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:1022
+# --- book/chapters/16l_more_linalg.md:1043
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -42,7 +42,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     return (amax if ord > 0 else amin)(sums, dim=(picked,), keepdim=keepdim)
 
 
-# --- book/chapters/16l_more_linalg.md:1067
+# --- book/chapters/16l_more_linalg.md:1088
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -63,7 +63,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1092
+# --- book/chapters/16l_more_linalg.md:1113
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -77,7 +77,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1107
+# --- book/chapters/16l_more_linalg.md:1128
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
