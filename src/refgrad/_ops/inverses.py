@@ -17,11 +17,11 @@ from refgrad._ops.factorizations import (
     check_floating,
     check_matrices,
     check_square,
-    partial_factors,
     factors,
     failure,
     lu_factor,
     lu_solve,
+    partial_factors,
 )
 from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
