@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1531
+# --- book/chapters/16j_products_and_shapes.md:1559
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1579
+# --- book/chapters/16j_products_and_shapes.md:1607
 from refgrad import functional
 
 
@@ -812,3 +812,7 @@ from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29za_linalg_composites_whole.md:193
 from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29zf_linalg_arguments.md:205
+from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
