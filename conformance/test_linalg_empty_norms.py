@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+
 from conformance._support import raises
 
 
