@@ -67,3 +67,13 @@ def test_a_dim_for_matrix_norm_must_be_a_tuple():
     assert str(caught.value).startswith(
         "linalg_matrix_norm() received an invalid combination of arguments - got (Tensor, "
         "dim=int), but expected one of:")
+
+
+def test_vecdot_of_two_vectors_is_vdot():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    assert type(torch.linalg.vecdot(x, x).grad_fn).__name__ == "VdotBackward0"
+    assert type(torch.linalg.vecdot(x, x.expand(2, 3)).grad_fn).__name__ == "SumBackward1"
+    assert torch.linalg.vecdot(x, x, dim=1).item() == 14.0
+    with raises(RuntimeError, "inconsistent tensor size, expected tensor [3] and src [1] to have "
+                "the same number of elements, but got 3 and 1 elements respectively"):
+        torch.linalg.vecdot(torch.ones(3), torch.ones(1))
