@@ -541,6 +541,12 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 )
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:602
+from refgrad._removed_linalg import _symeig as symeig  # noqa: F401
+from refgrad._removed_linalg import eig, lstsq, matrix_rank, solve  # noqa: F401, F811
+from refgrad._ops import removed_methods  # noqa: F401
+
+
 # --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
