@@ -269,7 +269,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1209
+# --- book/chapters/16l_more_linalg.md:1217
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:953
+# --- book/chapters/16p_decompositions.md:956
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -577,7 +577,7 @@ from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:275
+# --- book/chapters/16zj_small_functions_and_refusals.md:283
 from refgrad._ops.old_cholesky import cholesky
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:318
+# --- book/chapters/16zj_small_functions_and_refusals.md:326
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -56,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:375
+# --- book/chapters/16zj_small_functions_and_refusals.md:383
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -98,7 +98,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:424
+# --- book/chapters/16zj_small_functions_and_refusals.md:432
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, weight, indices, offsets, mode,
                      include_last_offset, padding_idx, scale_grad_by_freq=False):
@@ -129,7 +129,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, include_last_offset,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:463
+# --- book/chapters/16zj_small_functions_and_refusals.md:471
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -142,7 +142,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:481
+# --- book/chapters/16zj_small_functions_and_refusals.md:489
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -183,7 +183,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:528
+# --- book/chapters/16zj_small_functions_and_refusals.md:536
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -226,7 +226,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:576
+# --- book/chapters/16zj_small_functions_and_refusals.md:584
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -241,7 +241,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:597
+# --- book/chapters/16zj_small_functions_and_refusals.md:605
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -266,7 +266,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:625
+# --- book/chapters/16zj_small_functions_and_refusals.md:633
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

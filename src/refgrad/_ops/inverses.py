@@ -90,7 +90,7 @@ def _singular_inverse(info):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:543
+# --- book/chapters/16l_more_linalg.md:544
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -99,9 +99,9 @@ def matrix_power(A, n):
                         f"{c_type_name(type(n))}")
     _check_power(A)
     if n == 0:
-        return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device))
+        return _contiguous_copy(A).copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device))
     if n == 1:
-        return A.clone()
+        return _contiguous_copy(A)
     if n < 0:
         A, n = inv(A), -n
         if n == 1:
@@ -111,6 +111,13 @@ def matrix_power(A, n):
     if n == 3:
         return (A @ A) @ A
     return _by_squaring(A, n)
+
+
+def _contiguous_copy(A):
+    """The copy the powers 0 and 1 start from: laid out by rows, whatever ``A``'s layout."""
+    from refgrad._memory_formats import contiguous_format
+
+    return A.clone(memory_format=contiguous_format)
 
 
 def _by_squaring(A, n):
@@ -127,7 +134,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:601
+# --- book/chapters/16l_more_linalg.md:609
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
@@ -146,7 +153,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:621
+# --- book/chapters/16l_more_linalg.md:629
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -173,7 +180,7 @@ def cholesky(A, *, upper=False):
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 
-# --- book/chapters/16l_more_linalg.md:677
+# --- book/chapters/16l_more_linalg.md:685
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -213,7 +220,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:718
+# --- book/chapters/16l_more_linalg.md:726
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -240,7 +247,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:750
+# --- book/chapters/16l_more_linalg.md:758
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
