@@ -51,3 +51,22 @@ def test_the_gradient_runs_through_the_partial_factor():
     L, _ = torch.linalg.cholesky_ex(B)
     L.sum().backward()
     np.testing.assert_allclose(B.grad.numpy(), [[-7 / 6, 5 / 6], [5 / 6, -1 / 6]], rtol=1e-12)
+
+
+def test_the_ex_forms_refuse_in_their_own_names():
+    from conformance._support import raises
+
+    singular = torch.eye(3, dtype=torch.float64)
+    singular[1, 1] = 0
+    inverse = ("The diagonal element 2 is zero, the inversion could not be completed because the "
+               "input matrix is singular.")
+    with raises(torch.linalg.LinAlgError, f"linalg.inv_ex: {inverse}"):
+        torch.linalg.inv_ex(singular, check_errors=True)
+    with raises(torch.linalg.LinAlgError, f"linalg.inv: {inverse}"):
+        torch.linalg.inv(singular)
+    factor = ("The factorization could not be completed because the input is not "
+              "positive-definite (the leading minor of order 1 is not positive-definite).")
+    with raises(torch.linalg.LinAlgError, f"linalg.cholesky_ex: {factor}"):
+        torch.linalg.cholesky_ex(-torch.eye(2), check_errors=True)
+    with raises(torch.linalg.LinAlgError, f"linalg.cholesky: {factor}"):
+        torch.linalg.cholesky(-torch.eye(2))
