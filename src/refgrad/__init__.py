@@ -236,7 +236,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1568
+# --- book/chapters/16j_products_and_shapes.md:1596
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -249,7 +249,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1616
+# --- book/chapters/16j_products_and_shapes.md:1644
 from refgrad import functional
 
 
@@ -269,7 +269,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1173
+# --- book/chapters/16l_more_linalg.md:1229
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -412,7 +412,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:946
+# --- book/chapters/16p_decompositions.md:956
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -541,6 +541,12 @@ from refgrad._ops.older_factor_outs import (  # noqa: F811
 )
 
 
+# --- book/chapters/16zd_older_factorizations_out.md:602
+from refgrad._removed_linalg import _symeig as symeig  # noqa: F401
+from refgrad._removed_linalg import eig, lstsq, matrix_rank, solve  # noqa: F401, F811
+from refgrad._ops import removed_methods  # noqa: F401
+
+
 # --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
@@ -571,7 +577,7 @@ from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:275
+# --- book/chapters/16zj_small_functions_and_refusals.md:283
 from refgrad._ops.old_cholesky import cholesky
 
 
@@ -812,3 +818,7 @@ from refgrad import _norm_positions  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29za_linalg_composites_whole.md:193
 from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/29zf_linalg_arguments.md:205
+from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip

@@ -98,19 +98,33 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:188
-def cholesky_info(a):
-    """For each matrix, the order of its first leading minor that is not positive-definite."""
+# --- book/chapters/16l_more_linalg.md:195
+def partial_factors(a):
+    """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
+    that is not positive-definite, or 0)."""
     n = a.shape[-1]
-    flat = a.reshape(-1, n, n)
+    flat = np.tril(a.reshape(-1, n, n))  # a copy: LAPACK reads one triangle
     info = np.zeros(len(flat), dtype=np.int32, like=a)
     for b in range(len(flat)):
-        matrix = flat[b]
-        for k in range(1, n + 1):
-            if factors(matrix[:k, :k]) is None:
-                info[b] = k
-                break
-    return info.reshape(a.shape[:-2])
+        factor = factors(flat[b])
+        if factor is None:
+            info[b] = _factored_in_place(flat[b])
+        else:
+            flat[b] = factor
+    return flat.reshape(a.shape), info.reshape(a.shape[:-2])
+
+
+def _factored_in_place(m) -> int:
+    """LAPACK's column-by-column Cholesky of ``m``'s lower triangle, stopped at the first
+    pivot that is not positive (or NaN): that pivot's order, or 0."""
+    for j in range(len(m)):
+        pivot = m[j, j] - m[j, :j] @ m[j, :j]
+        if not pivot > 0:
+            m[j, j] = pivot
+            return j + 1
+        m[j, j] = pivot = np.sqrt(pivot)
+        m[j + 1:, j] = (m[j + 1:, j] - m[j + 1:, :j] @ m[j, :j]) * (1 / pivot)
+    return 0
 
 
 def factors(matrix):
@@ -122,7 +136,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1131
+# --- book/chapters/16l_more_linalg.md:1187
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:393
+# --- book/chapters/16l_more_linalg.md:414
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -17,17 +17,17 @@ from refgrad._ops.factorizations import (
     check_floating,
     check_matrices,
     check_square,
-    cholesky_info,
     factors,
     failure,
     lu_factor,
     lu_solve,
+    partial_factors,
 )
 from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:436
+# --- book/chapters/16l_more_linalg.md:457
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:463
+# --- book/chapters/16l_more_linalg.md:486
 def inv_ex(A, *, check_errors=False):
     try:
         check_matrices(A, "linalg.inv")
@@ -53,7 +53,7 @@ def inv_ex(A, *, check_errors=False):
         return INV_EX_RESULT(*refused(LINALG_INV_EX, (A,), {}, error))
     inverse, info = call(LINALG_INV_EX, (A,))
     if check_errors and info._data.any():
-        raise _singular_inverse(info._data)
+        raise _singular_inverse(info._data, "linalg.inv_ex")
     return INV_EX_RESULT(inverse, info)
 
 
@@ -69,7 +69,10 @@ def inv(A):
         inverse, info = inv_ex(A)
         checked_errors(info, "linalg.inv", A, lambda: _singular_inverse(info._data))
         return inverse
-    return inv_ex(A, check_errors=True).inverse
+    inverse, info = inv_ex(A)
+    if info._data.any():  # checked in inv's name, not inv_ex's
+        raise _singular_inverse(info._data)
+    return inverse
 
 
 def inverse(input):
@@ -84,13 +87,13 @@ def inverse(input):
     return inv(input)
 
 
-def _singular_inverse(info):
-    return failure("linalg.inv", info, lambda k: (
+def _singular_inverse(info, name="linalg.inv"):
+    return failure(name, info, lambda k: (
         f"The diagonal element {k} is zero, the inversion could not be completed because "
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:522
+# --- book/chapters/16l_more_linalg.md:549
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -99,9 +102,9 @@ def matrix_power(A, n):
                         f"{c_type_name(type(n))}")
     _check_power(A)
     if n == 0:
-        return A.clone().copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device))
+        return _contiguous_copy(A).copy_(eye(A.shape[-1], dtype=A.dtype, device=A.device))
     if n == 1:
-        return A.clone()
+        return _contiguous_copy(A)
     if n < 0:
         A, n = inv(A), -n
         if n == 1:
@@ -111,6 +114,13 @@ def matrix_power(A, n):
     if n == 3:
         return (A @ A) @ A
     return _by_squaring(A, n)
+
+
+def _contiguous_copy(A):
+    """The copy the powers 0 and 1 start from: laid out by rows, whatever ``A``'s layout."""
+    from refgrad._memory_formats import contiguous_format
+
+    return A.clone(memory_format=contiguous_format)
 
 
 def _by_squaring(A, n):
@@ -127,14 +137,14 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:580
+# --- book/chapters/16l_more_linalg.md:614
 def _cholesky_ex(a, upper):
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
     if factor is not None:
         info = np.zeros(a.shape[:-2], dtype=np.int32, like=a)
     else:
-        factor, info = np.full_like(a, np.nan), cholesky_info(lower)
+        factor, info = partial_factors(lower)  # as LAPACK leaves them, info > 0
     # laid out by columns as LAPACK leaves it: NOTE [Solutions by columns]
     return _by_columns(factor.swapaxes(-1, -2) if upper else factor), info
 
@@ -146,7 +156,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:600
+# --- book/chapters/16l_more_linalg.md:634
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -156,10 +166,14 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
         return CHOLESKY_EX_RESULT(*refused(LINALG_CHOLESKY_EX, (A,), {"upper": upper}, error))
     L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
     if check_errors and info._data.any():
-        raise failure("linalg.cholesky", info._data, lambda k: (
-            "The factorization could not be completed because the input is not "
-            f"positive-definite (the leading minor of order {k} is not positive-definite)."))
+        raise _not_positive_definite(info._data, "linalg.cholesky_ex")
     return CHOLESKY_EX_RESULT(L, info)
+
+
+def _not_positive_definite(info, name):
+    return failure(name, info, lambda k: (
+        "The factorization could not be completed because the input is not "
+        f"positive-definite (the leading minor of order {k} is not positive-definite)."))
 
 
 def cholesky(A, *, upper=False):
@@ -168,12 +182,15 @@ def cholesky(A, *, upper=False):
     if modes_on():  # NOTE [Errors checked in the open]
         L, info = cholesky_ex(A, upper=upper)
         checked_errors(info, "linalg.cholesky", A,
-                       lambda: cholesky_ex(A, upper=upper, check_errors=True))
+                       lambda: _not_positive_definite(info._data, "linalg.cholesky"))
         return L
-    return cholesky_ex(A, upper=upper, check_errors=True).L
+    L, info = cholesky_ex(A, upper=upper)
+    if info._data.any():  # checked in cholesky's name, not cholesky_ex's
+        raise _not_positive_definite(info._data, "linalg.cholesky")
+    return L
 
 
-# --- book/chapters/16l_more_linalg.md:656
+# --- book/chapters/16l_more_linalg.md:697
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -213,7 +230,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:697
+# --- book/chapters/16l_more_linalg.md:738
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -240,7 +257,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:729
+# --- book/chapters/16l_more_linalg.md:770
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -277,5 +294,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:419
+# --- book/chapters/16l_more_linalg.md:440
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -49,19 +49,29 @@ def _lstsq(a, b, rcond, driver):
     else:
         residuals = np.empty((0,), dtype=a.dtype, like=a)
     x = _as_lapack_leaves(x, max(m, n))
-    return (x[..., 0] if vector else x), residuals, *_rank_and_values(a, rcond, driver)
+    columns = 1 if vector else b.shape[-1]
+    return (x[..., 0] if vector else x), residuals, *_rank_and_values(a, rcond, driver, columns)
 
 
-# --- book/chapters/16r_solvers.md:1483
-def _rank_and_values(a, rcond, driver):
+# --- book/chapters/16r_solvers.md:1489
+def _rank_and_values(a, rcond, driver, columns):
     """The rank and singular values the driver reports: empty where it reports none."""
     rank, values = _rank(a, rcond)  # A's batch alone, not B's
+    if columns == 0 and a.size and driver == "gelsd":
+        where = "(Batch element 0): " if a.ndim > 2 else ""
+        raise RuntimeError(
+            "false INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/aten/src/ATen/native/"
+            "BatchLinearAlgebra.cpp\":1613, please report a bug to PyTorch. torch.linalg.lstsq: "
+            f"{where}Argument 4 has illegal value. Most certainly there is a bug in the "
+            "implementation calling the backend library.")
+    if columns == 0 and driver == "gelsy":
+        rank = np.zeros_like(rank)  # LAPACK returned before counting
     empty = np.empty((0,), dtype=a.dtype, like=a)
     rank = np.empty((0,), dtype=np.int64, like=a) if driver == "gels" else rank
     return rank, values if driver in ("gelsd", "gelss") else empty
 
 
-# --- book/chapters/16r_solvers.md:1495
+# --- book/chapters/16r_solvers.md:1510
 # NOTE [A solution read from B's buffer]
 # LAPACK writes the solution over B, in a buffer of max(m, n) rows laid out
 # by columns, and torch returns the first n rows of it: a view whose column
@@ -80,7 +90,7 @@ def _as_lapack_leaves(x, rows):
     return buffer
 
 
-# --- book/chapters/16r_solvers.md:1527
+# --- book/chapters/16r_solvers.md:1542
 LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False,
@@ -90,14 +100,14 @@ LINALG_LSTSQ = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1540
+# --- book/chapters/16r_solvers.md:1555
 def lstsq(A, B, rcond=None, *, driver=None):
     _check(A, B, driver)
     # the driver as asked for, None among them, as a dispatch mode sees torch's
     return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
 
 
-# --- book/chapters/16r_solvers.md:1554
+# --- book/chapters/16r_solvers.md:1569
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:1022
+# --- book/chapters/16l_more_linalg.md:1063
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -39,10 +39,20 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
     sums = vector_norm(A, 1.0, dim=(summed,), keepdim=keepdim, dtype=dtype)
     if not keepdim and picked > summed:
         picked -= 1
+    if ord > 0 and sums.shape[picked] == 0:  # the largest of no sums: torch's zero
+        return _zero_norm(sums, picked, keepdim)
     return (amax if ord > 0 else amin)(sums, dim=(picked,), keepdim=keepdim)
 
 
-# --- book/chapters/16l_more_linalg.md:1067
+def _zero_norm(sums, picked, keepdim):
+    from refgrad._creation import zeros
+
+    shape = list(sums.shape)
+    shape[picked:picked + 1] = [1] * keepdim
+    return zeros(tuple(shape), dtype=sums.dtype, device=sums.device)
+
+
+# --- book/chapters/16l_more_linalg.md:1123
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -63,7 +73,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1092
+# --- book/chapters/16l_more_linalg.md:1148
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -77,7 +87,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1107
+# --- book/chapters/16l_more_linalg.md:1163
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

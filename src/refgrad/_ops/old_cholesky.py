@@ -6,6 +6,8 @@
 # --- book/chapters/16zj_small_functions_and_refusals.md:205
 """torch.cholesky and Tensor.cholesky: the deprecated factorization, with its own node."""
 
+import numpy as np
+
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import call
@@ -28,6 +30,8 @@ CHOLESKY_DEPRECATED = (
 
 
 def _factor(a, upper):
+    if a.size == 0:  # an empty result laid out by rows, of any shape or dtype
+        return np.empty(a.shape, dtype=a.dtype, like=a)
     factor, info = _cholesky_ex(a, upper)
     if info.any():
         raise failure("cholesky", info, lambda k: (
@@ -43,10 +47,12 @@ CHOLESKY = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:257
+# --- book/chapters/16zj_small_functions_and_refusals.md:263
 def _cholesky(input, upper=False):
     # chapter "Warnings given once": at the caller's line, however wrapped
     warn_once("cholesky", CHOLESKY_DEPRECATED, stacklevel=None)
+    if input.numel() == 0:  # torch answers at once, before any check
+        return call(CHOLESKY, (input,), {"upper": upper})
     check_square(input, "cholesky")
     if not input.dtype.is_floating_point or input.dtype.itemsize == 2:  # the kernel's refusal
         raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{LEGACY[input.dtype]}'")

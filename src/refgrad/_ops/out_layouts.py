@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4738
+# --- book/chapters/26_inplace.md:4739
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
@@ -15,7 +15,8 @@ LAID_OUT_AS_RESULT = frozenset({
     "linalg_solve", "linalg_solve_ex", "linalg_inv", "linalg_inv_ex", "inverse",
     "linalg_cholesky", "linalg_cholesky_ex", "linalg_lu_factor", "linalg_lu_factor_ex",
     "linalg_qr", "linalg_eigh", "linalg_svd", "linalg_solve_triangular", "linalg_lu_solve",
-    "nonzero", "triangular_solve", "linalg_ldl_factor", "linalg_ldl_factor_ex", "linalg_ldl_solve"})
+    "nonzero", "triangular_solve", "linalg_ldl_factor", "linalg_ldl_factor_ex", "linalg_ldl_solve",
+    "cholesky_inverse"})
 
 
 def lay_out_as(out, result) -> None:

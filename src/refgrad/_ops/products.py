@@ -239,6 +239,10 @@ cross.out_form = _cross_out_form
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})
+    return _kron(input, other, refuse_copy=True)
+
+
+def _kron(input, other, refuse_copy):
     from refgrad._ops.shaping import unsafe_view
     from refgrad._tensor import Tensor
 
@@ -252,4 +256,20 @@ def kron(input, other):
     spread_a = tuple(n for size in a for n in (size, 1))
     spread_b = tuple(n for size in b for n in (1, size))
     blocks = unsafe_view(input, spread_a) * unsafe_view(other, spread_b)
+    if refuse_copy:
+        _check_mergeable(blocks)
     return unsafe_view(blocks, tuple(m * n for m, n in zip(a, b)))
+
+
+def _check_mergeable(blocks) -> None:
+    """torch's refusal of the last view where the product's pairs of dimensions, each an
+    element's dimension of ``a`` and ``b``'s, cannot be merged without a copy."""
+    sizes, strides = blocks.shape, blocks.stride()
+    for i in range(0, len(sizes), 2) if blocks.numel() else ():
+        if 1 not in (sizes[i], sizes[i + 1]) and strides[i] != strides[i + 1] * sizes[i + 1]:
+            raise RuntimeError(
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+kron.out_form = lambda input, other: _kron(input, other, refuse_copy=False)

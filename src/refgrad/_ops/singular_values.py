@@ -74,7 +74,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:193
+# --- book/chapters/16p_decompositions.md:195
 def svd(A, full_matrices=True, *, driver=None):
     if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
         raise TypeError
@@ -110,7 +110,7 @@ def svdvals(A, *, driver=None):
 
 
 def torch_svd(input, some=True, compute_uv=True):
-    from refgrad._creation import zeros
+    from refgrad._creation import empty
 
     if input.ndim < 2:  # its own check, before _linalg_svd's
         raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
@@ -121,4 +121,5 @@ def torch_svd(input, some=True, compute_uv=True):
     S = svd(input, full_matrices=False).S
     batch, (m, n) = tuple(input.shape[:-2]), tuple(input.shape[-2:])
     zero = {"dtype": input.dtype, "device": input.device}
-    return SVD_RESULT(zeros(*batch, m, m, **zero), S, zeros(*batch, n, n, **zero))
+    U, V = empty(*batch, m, m, **zero), empty(*batch, n, n, **zero).mT
+    return SVD_RESULT(U.zero_(), S, V.zero_())  # zeroed in place, as torch's: _version 1

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:260
+# --- book/chapters/16p_decompositions.md:263
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:299
+# --- book/chapters/16p_decompositions.md:302
 LINALG_EIGH = register(Op(
     "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=eigh_backward,
     promote=False, outputs=("eigenvalues", "eigenvectors"), hides=("UPLO",),
@@ -32,7 +32,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:316
+# --- book/chapters/16p_decompositions.md:319
 def eigh(A, UPLO="L"):
     try:
         _check_eigh(A, UPLO)
