@@ -13,7 +13,7 @@ import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.index_layout import index_laid_out
-from refgrad._ops.index_tensors import check_mask, index_tensor
+from refgrad._ops.index_tensors import check_mask, read_indices
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
 
@@ -60,6 +60,10 @@ def _index_put(a, values, indices, accumulate):
     out = a.copy()
     if type(a) is np.ndarray:  # torch's clone keeps the input's layout: a transposed
         out = moved_to(out, preserved_strides(a.shape, element_strides(a)))  # one stays so
+    if type(values) is not type(a):  # one value on the host goes to the device (check_put)
+        from refgrad._backend import device_of, move
+
+        values = move(values, device_of(a))
     put_into(out, values, indices, accumulate)
     return out
 
@@ -84,7 +88,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:721
+# --- book/chapters/16d_indexing.md:725
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -113,7 +117,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:751
+# --- book/chapters/16d_indexing.md:755
 _OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
 
 
@@ -138,7 +142,7 @@ def _out_of_bounds(key, error):
     return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
 
 
-# --- book/chapters/16d_indexing.md:784
+# --- book/chapters/16d_indexing.md:788
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -163,7 +167,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:810
+# --- book/chapters/16d_indexing.md:814
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -181,16 +185,16 @@ def index_put(input, indices, values, accumulate=False):
 def put_by_indices(input, indices, values, accumulate):
     """aten.index_put, its indices as the dispatcher takes them: None a dimension whole."""
     fills = fills_by_mask(input, indices, values, accumulate)  # NOTE [index_put as a
-    indices = [i if i is None or fills else index_tensor(i) for i in indices]  # masked fill]
-    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)
+    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)  # masked
+    # fill]; the index tensors are read in check_put: NOTE [Index tensors read last]
 
 
 def _put_by_row(row, input, indices, values, accumulate, fills=False):
-    check_put(input, values, indices, fills)
+    indices = check_put(input, values, indices, fills)
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:843
+# --- book/chapters/16d_indexing.md:847
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -217,7 +221,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:876
+# --- book/chapters/16d_indexing.md:883
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -248,15 +252,19 @@ def _profiler_alone() -> bool:
     return profiler_alone()
 
 
-def check_put(input, values, indices=None, fills=False) -> None:
-    """torch's rules for index_put, in its order: no more indices than dimensions, the
-    indices' and the values' shapes (NOTE [Indices into nothing]), then the values have the
-    tensor's dtype already; or, where it ``fills``, the rules of its masked fill."""
+def check_put(input, values, indices=None, fills=False):
+    """torch's rules for index_put, in its order: no more indices than dimensions; where it
+    ``fills``, the rules of its masked fill; else the index tensors read (their dtypes, the
+    masks' shapes), the indices' and the values' shapes (NOTE [Indices into nothing]), then
+    the values have the tensor's dtype already. The indices as read, to write with."""
     if indices is not None and len(indices) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
                          f"{len(indices)})")
     if fills:
-        return check_masked_fill(input, indices, values)
+        check_masked_fill(input, indices, values)
+        return indices
+    if indices is not None:
+        indices = read_indices(input, indices)
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
@@ -271,9 +279,21 @@ def check_put(input, values, indices=None, fills=False) -> None:
             "Index put requires the source and destination dtypes match, got "
             f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "
             "source.")
+    _check_value_device(input, values)
+    return indices
 
 
-# --- book/chapters/16d_indexing.md:944
+def _check_value_device(input, values) -> None:
+    """The values live where the tensor does; only a 0-d one on the host is moved there."""
+    if values.device == input.device or (values.device.type == "cpu" and not values.ndim):
+        return
+    from refgrad._ops.operand_devices import MIXED_DEVICES
+
+    devices = sorted((input.device, values.device), key=lambda d: d.type == "cpu")
+    raise RuntimeError(MIXED_DEVICES.format(*devices))
+
+
+# --- book/chapters/16d_indexing.md:967
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

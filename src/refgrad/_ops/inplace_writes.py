@@ -186,33 +186,32 @@ def index_put_(self, indices, values, accumulate=False):
 
 def put_indexed(self, indices, values, accumulate=False):
     """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
-    from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put, fills_by_mask
 
     fills = fills_by_mask(self, indices, values, accumulate)  # NOTE [index_put as a masked
     # fill]; otherwise a uint8 index is a mask, with a warning
-    indices = [i if i is None or fills else index_tensor(i) for i in indices]
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
+    read = list(indices)  # the index tensors as the kernel reads them, to write with
 
     def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf is refused first)
+        read[:] = check_put(t, v, indices, fills)  # NOTE [Index tensors read last]
         if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
             from refgrad._storage_reads import check_indexed
 
-            check_indexed(t, indices)
-        check_put(t, v, indices, fills)
-        return _call(INDEX_PUT_, (t, v), {"indices": indices, "accumulate": accumulate})
+            check_indexed(t, read)
+        return _call(INDEX_PUT_, (t, v), {"indices": list(read), "accumulate": accumulate})
 
     put = named("index_put", checked_put)
-    put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
+    put = shared_write(put, put_at(read, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
         show_index_put(put, indices, values, accumulate)
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2530
+# --- book/chapters/26_inplace.md:2529
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -259,7 +258,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2582
+# --- book/chapters/26_inplace.md:2581
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1161
+# --- book/chapters/16d_indexing.md:1184
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import operator
@@ -12,7 +12,7 @@ import numpy as np
 
 from refgrad._backend import same_device
 from refgrad._ops import indexing, slicing
-from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
+from refgrad._ops.index_tensors import first_frame_outside, read_indices
 from refgrad._ops.indexing import _call
 from refgrad._ops.slicing import select_at
 from refgrad._storage_sizes import SIZES
@@ -59,7 +59,7 @@ def _numbers(value):
     return value.astype(np.int64)
 
 
-# --- book/chapters/16d_indexing.md:1237
+# --- book/chapters/16d_indexing.md:1260
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -99,10 +99,10 @@ def _positions(t):
 def _is_mask(item) -> bool:
     from refgrad import _dtype
 
-    return item.dtype is _dtype.bool
+    return item.dtype in (_dtype.bool, _dtype.uint8)
 
 
-# --- book/chapters/16d_indexing.md:1336
+# --- book/chapters/16d_indexing.md:1385
 def _named_dims(items, made) -> int:
     from refgrad._tensor import Tensor
 
@@ -117,7 +117,7 @@ def _named_dims(items, made) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1352
+# --- book/chapters/16d_indexing.md:1401
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -143,10 +143,7 @@ def walk(self, index, keep_full: bool):
         elif isinstance(item, Tensor):
             if position in made and switched_on.dispatch_modes and state.dispatch_modes:
                 item = lift_fresh(item)  # NOTE [Index lists lifted in their turn]
-            item = index_tensor(item)
-            if _is_mask(item):
-                check_mask(item, result, dim)
-            tensors.append(item)
+            tensors.append(item)  # read by the kernel: NOTE [Index tensors read last]
             dim += item.ndim if _is_mask(item) else 1
         elif isinstance(item, slice):
             result = _apply_slice(result, dim, item, keep_full)
@@ -157,7 +154,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1397
+# --- book/chapters/16d_indexing.md:1443
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -199,7 +196,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1447
+# --- book/chapters/16d_indexing.md:1493
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -215,7 +212,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1464
+# --- book/chapters/16d_indexing.md:1510
 def _apply_slice(t, dim, item, always):
     step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
     start = 0 if item.start is None else _bound(item.start)
@@ -236,10 +233,16 @@ def _bound(value) -> int:
     return operator.index(value)
 
 
+# NOTE [Index tensors read last]
+# torch's reading of an index only records its tensors; the kernel checks them
+# when the reading is done: every dtype, then each mask against the dimensions
+# it covers in what the selects and slices left. So a select after a mask
+# comes first, and a write checks its indices only after autograd's checks.
 def _finish(self, result, tensors):
     while tensors and tensors[-1] is None:
         tensors.pop()
     if tensors:
+        tensors = read_indices(result, tensors)
         if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
             from refgrad._storage_reads import check_indexed
 
