@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1285
+# --- book/chapters/16_functions.md:1303
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -120,7 +120,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1559
+# --- book/chapters/16_functions.md:1577
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -146,7 +146,7 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1591
+# --- book/chapters/16_functions.md:1609
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -182,7 +182,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1632
+# --- book/chapters/16_functions.md:1650
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -207,7 +207,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1663
+# --- book/chapters/16_functions.md:1681
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -249,7 +249,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1711
+# --- book/chapters/16_functions.md:1729
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -269,7 +269,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1738
+# --- book/chapters/16_functions.md:1756
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
