@@ -225,7 +225,7 @@ from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, 
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1343
+# --- book/chapters/16h_scatter.md:1357
 from refgrad._ops.index_reductions import index_reduce
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1236
+# --- book/chapters/16h_scatter.md:1240
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -23,7 +23,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1262
+# --- book/chapters/16h_scatter.md:1266
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -37,7 +37,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self)
 
 
-# --- book/chapters/16h_scatter.md:1281
+# --- book/chapters/16h_scatter.md:1285
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -71,7 +71,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1316
+# --- book/chapters/16h_scatter.md:1320
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]
@@ -85,9 +85,19 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
         raise IndexError("index out of range in self")
     warn_once("index_reduce", BETA, stacklevel=None)
     if str(input.dtype) == "torch.bool":
-        raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
+        _refuse_bool(input, index, reduce, include_self)
     params = {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}
     return call(INDEX_REDUCE, (input, source), params)
+
+
+def _refuse_bool(input, index, reduce, include_self) -> None:
+    """torch's kernels for bool: none that starts from the reduction's identity, none for a
+    tensor of fewer than two dimensions, and none to divide a mean by its count."""
+    kernel = ("index_reduce_func_exclude_input_init" if not include_self else
+              "index_func_" if input.ndim < 2 else
+              "div_floor_cpu" if reduce == "mean" and index.numel() else None)
+    if kernel is not None:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 _FORM = "Tensor index, Tensor source, str reduce, *, bool include_self = True"
