@@ -131,6 +131,8 @@ def index_select(input, dim, index):
         d = wrap_dim(dim, input.ndim)
         if index.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
+        if not input.ndim and index.numel() != 1:  # a 0-d input's count comes first
+            _check_selected(input, d, index)
         if str(index.dtype) not in ("torch.int32", "torch.int64"):
             raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
         _check_selected(input, d, index)
@@ -144,7 +146,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:2171
+# --- book/chapters/16d_indexing.md:2173
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1065
+# --- book/chapters/26_inplace.md:1068
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -34,7 +34,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1098
+# --- book/chapters/26_inplace.md:1101
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1137
+# --- book/chapters/26_inplace.md:1140
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -82,7 +82,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1158
+# --- book/chapters/26_inplace.md:1161
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -97,7 +97,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1178
+# --- book/chapters/26_inplace.md:1181
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -115,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2405
+# --- book/chapters/26_inplace.md:2408
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,12 +145,32 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2440
+# --- book/chapters/26_inplace.md:2449
 def _masked_fill(t, mask, value):
+    from refgrad._ops.functions import check_broadcast as sizes_match
+    from refgrad._ops.write_checks import check_broadcast
+
+    _masked_fill_first(t, mask, value)
+    sizes_match(tuple(t.shape), tuple(mask.shape))  # the tensor written is "tensor a"
+    check_broadcast(t, (mask,))
     return masked_fill(t, mask, value)
 
 
+def _masked_fill_first(t, mask, value) -> None:
+    """masked_fill_'s checks before its warning about shared memory: the value, the mask."""
+    from refgrad._dtype import C_TYPE_NAMES
+
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    kind = str(mask.dtype)[6:]
+    if kind != "bool":
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + C_TYPE_NAMES[kind])
+
+
 _masked_fill.__name__ = "masked_fill"
+_masked_fill.checked_first = _masked_fill_first
 shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
 
 
@@ -170,7 +190,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2475
+# --- book/chapters/26_inplace.md:2504
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -211,7 +231,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2529
+# --- book/chapters/26_inplace.md:2558
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -258,7 +278,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2581
+# --- book/chapters/26_inplace.md:2610
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

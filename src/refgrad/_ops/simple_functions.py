@@ -228,6 +228,9 @@ def masked_fill(input, mask, value):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")
     check_broadcast(tuple(mask.shape), tuple(input.shape))
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
     kind = str(mask.dtype)[6:]
     if kind != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -235,7 +238,4 @@ def masked_fill(input, mask, value):
     if not isinstance(value, Tensor):
         value = _dtype.checked_number(value, input.dtype)
         return call(conditional.MASKED_FILL, (input,), {"mask": mask, "value": value})
-    if value.ndim:
-        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value.ndim} dimension(s).")
     return call(conditional.MASKED_FILL_TENSOR, (input, value), {"mask": mask})

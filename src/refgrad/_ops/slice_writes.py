@@ -225,9 +225,9 @@ def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
-    d = wrap_dim(dim, input.ndim)
-    if str(index.dtype) != "torch.int64":
+    if str(index.dtype) != "torch.int64":  # before the dim is read
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     if input.ndim and not input.numel():  # the kernel's view of the input, refused
