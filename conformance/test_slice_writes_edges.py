@@ -77,3 +77,13 @@ def test_index_add_of_more_dimensions_names_the_index():
 def test_a_zero_dim_source_with_many_indices(call):
     with raises(IndexError, "Dimension specified as 0 but tensor has no dimensions"):
         call(torch.tensor([0, 1]))
+
+
+def test_a_bool_mean_is_refused_before_the_index_is_read():
+    with raises(NotImplementedError, "\"scatter_gather_tensor_cpu_reduce_mean\" not "
+                                     "implemented for 'Bool'"):
+        torch.tensor([True, False]).scatter_reduce(0, torch.tensor([5]), torch.tensor([True]),
+                                                   "mean")
+    with raises(RuntimeError, "index 5 is out of bounds for dimension 0 with size 2"):
+        torch.tensor([True, False]).scatter_reduce(0, torch.tensor([5]), torch.tensor([True]),
+                                                   "sum")

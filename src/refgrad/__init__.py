@@ -219,13 +219,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1236
+# --- book/chapters/16h_scatter.md:1240
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1388
+# --- book/chapters/16h_scatter.md:1392
 from refgrad._ops.index_reductions import index_reduce
 
 
