@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2646
+# --- book/chapters/26_inplace.md:2674
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -19,7 +19,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:2669
+# --- book/chapters/26_inplace.md:2700
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
@@ -28,12 +28,6 @@ def setitem(self, index, value) -> None:
 
         # torch makes a number a tensor first, and lifts it: a mode sees that first
         value = lift_fresh(_assignable(value, self))
-    if isinstance(index, Tensor) and index._data.dtype == np.uint8 and index._data.ndim:
-        from refgrad._ops.indexing import check_masked_fill
-
-        one = value if isinstance(value, Tensor) else _assignable(value, self)
-        if one.numel() == 1:  # NOTE [index_put as a masked fill]: refused by masked_fill_
-            check_masked_fill(self, [index], one)
     if index is True or index is False:  # NOTE [Which assignments fill]
         values = _assignable(value, self)
         if index:
@@ -51,15 +45,16 @@ def setitem(self, index, value) -> None:
 
             check_assigned(target, indices, index, value)
         values = leading_ones_dropped(values)  # NOTE [Leading ones of a written value]
+        read = list(indices)  # the index tensors as the kernel reads them, to write with
+
         def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf first)
             fills = fills_by_mask(t, indices, v, False)  # NOTE [index_put as a masked fill]
-            check_put(t, v, indices if fills else None, fills)
+            read[:] = check_put(t, v, indices, fills)  # NOTE [Index tensors read last]
             return writes._call(writes.INDEX_PUT_, (t, v), {
-                "indices": list(indices), "accumulate": False})
+                "indices": list(read), "accumulate": False})
 
         put = named("index_put", checked_put)
-        put = shared_write(put, put_at(list(indices), False),
-                           *index_put_warnings(indices, values))
+        put = shared_write(put, put_at(read, False), *index_put_warnings(indices, values))
         put.indices = indices  # NOTE [Inputs that overlap the written tensor]
         if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
             show_index_put(put, indices, values, False)
@@ -68,7 +63,7 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:2724
+# --- book/chapters/26_inplace.md:2750
 def copy_to(target, value) -> None:
     """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
     if value._data.shape == target._data.shape:
@@ -103,7 +98,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:2769
+# --- book/chapters/26_inplace.md:2795
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -114,7 +109,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:2792
+# --- book/chapters/26_inplace.md:2818
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

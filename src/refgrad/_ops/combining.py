@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:837
+# --- book/chapters/16h_scatter.md:869
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import numpy as np
@@ -13,6 +13,7 @@ from refgrad._ops.rounding import underivable, without_empty_edges
 from refgrad._ops.scattering import (
     at_least_1d,
     check_scatter,
+    check_values,
     first_part,
     spots,
     tensor_argument,
@@ -25,7 +26,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:865
+# --- book/chapters/16h_scatter.md:898
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -47,7 +48,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:888
+# --- book/chapters/16h_scatter.md:921
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -85,7 +86,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:962
+# --- book/chapters/16h_scatter.md:995
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -123,7 +124,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:1001
+# --- book/chapters/16h_scatter.md:1034
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -140,7 +141,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:1027
+# --- book/chapters/16h_scatter.md:1060
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -164,7 +165,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1057
+# --- book/chapters/16h_scatter.md:1090
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -187,7 +188,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1091
+# --- book/chapters/16h_scatter.md:1124
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -205,7 +206,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1110
+# --- book/chapters/16h_scatter.md:1143
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -218,15 +219,17 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if reduce not in REDUCTIONS and reduce not in ALIASES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            + str(reduce))
-    check_scatter(input, dim, index, src)
-    if reduce == "mean" and str(input.dtype) == "torch.bool":  # no mean of bools in torch
+    d = check_scatter(input, dim, index, src, values=False)
+    if reduce == "mean" and str(input.dtype) == "torch.bool":  # no mean of bools in torch,
         kernel = "scatter_gather_tensor_cpu_reduce_mean" if index.numel() else "div_floor_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")  # before the
+    if index.numel():  # kernel reads the index's values
+        check_values(index, d, input.shape[d] if input.ndim else 1)
     params = {"dim": dim, "index": index, "reduce": reduce, "include_self": include_self}
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1139
+# --- book/chapters/16h_scatter.md:1174
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -253,7 +256,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1174
+# --- book/chapters/16h_scatter.md:1209
 # NOTE [The older reductions' order]
 # Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
 # warning (a source tensor only, once), the index's dtype, dim, the index's

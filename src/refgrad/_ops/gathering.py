@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1621
+# --- book/chapters/16d_indexing.md:1721
 """Picking along a dimension by index: gather's and index_select's rows and functions."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _gather(a, index, dim, sparse_grad):
     return out if out.flags.c_contiguous else out.copy()
 
 
-# --- book/chapters/16d_indexing.md:1655
+# --- book/chapters/16d_indexing.md:1755
 def _scatter_add(g, index, self, dim, sparse_grad):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -49,7 +49,7 @@ GATHER = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1952
+# --- book/chapters/16d_indexing.md:2052
 def gather(input, dim, index, *, sparse_grad=False):
     params = {"dim": dim, "index": index, "sparse_grad": sparse_grad}
     try:
@@ -99,7 +99,7 @@ def _check_index(input, index, dim) -> None:
             f"index {outside.flat[0]} is out of bounds for dimension {dim} with size {length}")
 
 
-# --- book/chapters/16d_indexing.md:2020
+# --- book/chapters/16d_indexing.md:2120
 def _add_slices_back(g, index, dim, self_sym_sizes):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen
@@ -119,7 +119,7 @@ INDEX_SELECT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2046
+# --- book/chapters/16d_indexing.md:2146
 def index_select(input, dim, index):
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
@@ -131,6 +131,8 @@ def index_select(input, dim, index):
         d = wrap_dim(dim, input.ndim)
         if index.ndim > 1:
             raise IndexError("index_select(): Index is supposed to be a vector")
+        if not input.ndim and index.numel() != 1:  # a 0-d input's count comes first
+            _check_selected(input, d, index)
         if str(index.dtype) not in ("torch.int32", "torch.int64"):
             raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
         _check_selected(input, d, index)
@@ -144,7 +146,7 @@ def index_select(input, dim, index):
     return call(INDEX_SELECT, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16d_indexing.md:2075
+# --- book/chapters/16d_indexing.md:2177
 def _check_selected(input, d, index) -> None:
     length, values = input.shape[d] if input.ndim else 1, index._data
     if not input.ndim and values.size != 1:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1236
+# --- book/chapters/16h_scatter.md:1275
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._ops import combining
 from refgrad._ops.dispatch import call
 from refgrad._ops.scattering import tensor_argument
-from refgrad._ops.slice_writes import check_slice_arguments
+from refgrad._ops.slice_writes import check_in_self, check_slice_arguments
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import Tensor, make_tensor
@@ -23,7 +23,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1262
+# --- book/chapters/16h_scatter.md:1301
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -37,7 +37,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self)
 
 
-# --- book/chapters/16h_scatter.md:1281
+# --- book/chapters/16h_scatter.md:1320
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -71,7 +71,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1316
+# --- book/chapters/16h_scatter.md:1355
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]
@@ -79,15 +79,25 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
     d = check_slice_arguments("index_reduce", input, dim, index, source)
-    length = input.shape[d] if input.ndim else 1
-    values = index._data
-    if values.size and bool(((values < 0) | (values >= length)).any()):
-        raise IndexError("index out of range in self")
+    if input.ndim > 1 and index.numel() and not input.shape[d]:  # its first slice, taken
+        raise IndexError(f"select(): index 0 out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {d}")
+    check_in_self(index, input.shape[d] if input.ndim else 1)
     warn_once("index_reduce", BETA, stacklevel=None)
     if str(input.dtype) == "torch.bool":
-        raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
+        _refuse_bool(input, index, reduce, include_self)
     params = {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}
     return call(INDEX_REDUCE, (input, source), params)
+
+
+def _refuse_bool(input, index, reduce, include_self) -> None:
+    """torch's kernels for bool: none that starts from the reduction's identity, none for a
+    tensor of fewer than two dimensions, and none to divide a mean by its count."""
+    kernel = ("index_reduce_func_exclude_input_init" if not include_self else
+              "index_func_" if input.ndim < 2 else
+              "div_floor_cpu" if reduce == "mean" and index.numel() else None)
+    if kernel is not None:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 _FORM = "Tensor index, Tensor source, str reduce, *, bool include_self = True"

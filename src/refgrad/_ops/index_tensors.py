@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1270
+# --- book/chapters/16d_indexing.md:1327
 """Index tensors as torch takes them: int64 or int32 positions, bool (or uint8) masks."""
 
 import sys
@@ -22,16 +22,21 @@ def index_tensor(item):
     A uint8 tensor is an old spelling of a mask: read as one, with torch's
     warning at the caller's line. Other dtypes are torch's IndexError.
     """
-    kind = item._data.dtype
-    if kind == np.uint8:
+    if index_dtype(item) == np.uint8:
         warnings.warn(_BYTE_MASK, UserWarning, stacklevel=first_frame_outside())
         return item != 0
-    if kind.kind != "b" and kind not in (np.int64, np.int32):
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return item
 
 
-# --- book/chapters/16d_indexing.md:1303
+def index_dtype(item):
+    """An index tensor's NumPy dtype, if torch takes it as an index."""
+    kind = item._data.dtype
+    if kind.kind != "b" and kind not in (np.int64, np.int32, np.uint8):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return kind
+
+
+# --- book/chapters/16d_indexing.md:1368
 def first_frame_outside() -> int:
     """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
     return outside_refgrad(sys._getframe(2))[1] + 1
@@ -40,7 +45,25 @@ def first_frame_outside() -> int:
 def check_mask(mask, t, dim) -> None:
     """A mask must match the dimensions of ``t`` it covers, from ``dim`` on."""
     for j, size in enumerate(mask.shape):
-        if t.shape[dim + j] != size:
+        if dim + j >= t.ndim or t.shape[dim + j] != size:
             raise IndexError(f"The shape of the mask {list(mask.shape)} at index {j} does not "
                              f"match the shape of the indexed tensor {list(t.shape)} at index "
                              f"{dim + j}")
+
+
+def read_indices(t, indices) -> list:
+    """The index tensors (None: a dimension whole) as the kernel reads them, into ``t``:
+    every dtype checked first; then, in turn, each mask warned about if uint8, checked
+    against the dimensions it covers and read as bool."""
+    for index in indices:
+        if index is not None:
+            index_dtype(index)
+    read, dim = [], 0
+    for index in indices:
+        if index is not None:
+            index = index_tensor(index)
+            if index._data.dtype.kind == "b":
+                check_mask(index, t, dim)
+        read.append(index)
+        dim += index.ndim if index is not None and index._data.dtype.kind == "b" else 1
+    return read

@@ -6,14 +6,13 @@
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
-import re
 from dataclasses import replace
 
 import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.index_layout import index_laid_out
-from refgrad._ops.index_tensors import check_mask, index_tensor
+from refgrad._ops.index_tensors import check_mask, read_indices
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state
 
@@ -35,10 +34,10 @@ def put_into(out, values, indices, accumulate) -> None:
         mismatch = _shape_mismatch(out.shape, key, values.shape)
         if in_range is None or mismatch:  # else the indices pick nothing: nothing written
             raise (_shape_mismatch(out.shape, key, None) or refusal or mismatch
-                   or _out_of_bounds(key, error) or error) from None
+                   or _out_of_bounds(out.shape, key) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:661
+# --- book/chapters/16d_indexing.md:660
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -46,7 +45,7 @@ def _picked(a, indices):
     except IndexError as error:
         refusal, in_range = _into_nothing(a.shape, key)  # NOTE [Indices into nothing]
         if in_range is None:
-            raise (_shape_mismatch(a.shape, key, None) or refusal or _out_of_bounds(key, error)
+            raise (_shape_mismatch(a.shape, key, None) or refusal or _out_of_bounds(a.shape, key)
                    or error) from None
         out = a[in_range]
     return index_laid_out(out, a, key)  # NOTE [What index writes into]
@@ -60,10 +59,10 @@ def _index_put(a, values, indices, accumulate):
     out = a.copy()
     if type(a) is np.ndarray:  # torch's clone keeps the input's layout: a transposed
         out = moved_to(out, preserved_strides(a.shape, element_strides(a)))  # one stays so
-    if type(values) is not type(out):  # a 0-d value from the host, which check_put lets by
+    if type(values) is not type(a):  # one value on the host goes to the device (check_put)
         from refgrad._backend import device_of, move
 
-        values = move(values, device_of(out))
+        values = move(values, device_of(a))
     put_into(out, values, indices, accumulate)
     return out
 
@@ -88,7 +87,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:725
+# --- book/chapters/16d_indexing.md:727
 def _picked_shape(shape, key):
     """The shape ``array[key]`` has, for index arrays of integers: a list."""
     places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
@@ -101,9 +100,8 @@ def _picked_shape(shape, key):
 
 def _shape_mismatch(shape, key, values_shape):
     """torch's error for indices, or values, that do not broadcast; None if they do."""
-    if values_shape is not None and any(_mask(k) for k in key):
-        key = tuple(p for k in key for p in (np.nonzero(k) if _mask(k) else (k,)))
-    if any(_mask(k) for k in key) or all(isinstance(k, slice) for k in key):
+    key = _masks_as_positions(key)
+    if all(isinstance(k, slice) for k in key):
         return None
     try:
         picked = _picked_shape(shape, key)
@@ -117,8 +115,11 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:755
-_OUT_OF_RANGE = re.compile(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)")
+# --- book/chapters/16d_indexing.md:756
+def _masks_as_positions(key) -> tuple:
+    """The key with each mask made the positions it picks, one array per dimension it
+    covers, as torch's kernels read a mask."""
+    return tuple(p for k in key for p in (np.nonzero(k) if _mask(k) else (k,)))
 
 
 def _mask(k) -> bool:
@@ -132,17 +133,26 @@ def _broadcasts(values_shape, picked) -> bool:
         return False
 
 
-def _out_of_bounds(key, error):
-    """NumPy's range error in torch's words, which count the indexed dimensions only."""
-    found = _OUT_OF_RANGE.fullmatch(str(error))
-    if found is None or any(_mask(k) for k in key):
+def _out_of_bounds(shape, key):
+    """torch's range error, or None: the kernel goes through the picked elements in order,
+    each index tensor's position at each, and names the first out of range by its place
+    among the index tensors."""
+    key = _masks_as_positions(key)
+    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
+    try:
+        arrays = np.broadcast_arrays(*(key[n] for n in places))
+    except ValueError:
         return None
-    index, axis, size = (int(g) for g in found.groups())
-    dim = sum(not isinstance(k, slice) for k in key[:axis])
-    return IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    outside = [((a < -shape[n]) | (a >= shape[n])).ravel() for a, n in zip(arrays, places)]
+    if not outside or not np.logical_or.reduce(outside).any():
+        return None
+    first = int(np.argmax(np.logical_or.reduce(outside)))
+    j = next(j for j, out in enumerate(outside) if out[first])
+    return IndexError(f"index {arrays[j].ravel()[first]} is out of bounds for dimension {j} "
+                      f"with size {shape[places[j]]}")
 
 
-# --- book/chapters/16d_indexing.md:788
+# --- book/chapters/16d_indexing.md:801
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):
@@ -167,7 +177,7 @@ def _into_nothing(shape, key):
                        for n, k in enumerate(key))
 
 
-# --- book/chapters/16d_indexing.md:814
+# --- book/chapters/16d_indexing.md:827
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -185,16 +195,16 @@ def index_put(input, indices, values, accumulate=False):
 def put_by_indices(input, indices, values, accumulate):
     """aten.index_put, its indices as the dispatcher takes them: None a dimension whole."""
     fills = fills_by_mask(input, indices, values, accumulate)  # NOTE [index_put as a
-    indices = [i if i is None or fills else index_tensor(i) for i in indices]  # masked fill]
-    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)
+    return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)  # masked
+    # fill]; the index tensors are read in check_put: NOTE [Index tensors read last]
 
 
 def _put_by_row(row, input, indices, values, accumulate, fills=False):
-    check_put(input, values, indices, fills)
+    indices = check_put(input, values, indices, fills)
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:847
+# --- book/chapters/16d_indexing.md:860
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -221,7 +231,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:880
+# --- book/chapters/16d_indexing.md:896
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -252,10 +262,11 @@ def _profiler_alone() -> bool:
     return profiler_alone()
 
 
-def check_put(input, values, indices=None, fills=False) -> None:
-    """torch's rules for index_put, in its order: no more indices than dimensions, the
-    indices' and the values' shapes (NOTE [Indices into nothing]), then the values have the
-    tensor's dtype already; or, where it ``fills``, the rules of its masked fill."""
+def check_put(input, values, indices=None, fills=False):
+    """torch's rules for index_put, in its order: no more indices than dimensions; where it
+    ``fills``, the rules of its masked fill; else the index tensors read (their dtypes, the
+    masks' shapes), the indices' and the values' shapes (NOTE [Indices into nothing]), then
+    the values have the tensor's dtype already. The indices as read, to write with."""
     if indices is not None and len(indices) > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got "
                          f"{len(indices)})")
@@ -264,7 +275,10 @@ def check_put(input, values, indices=None, fills=False) -> None:
 
         raise RuntimeError(MIXED_DEVICES.format(input.device, values.device))
     if fills:
-        return check_masked_fill(input, indices, values)
+        check_masked_fill(input, indices, values)
+        return indices
+    if indices is not None:
+        indices = read_indices(input, indices)
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
@@ -279,9 +293,21 @@ def check_put(input, values, indices=None, fills=False) -> None:
             "Index put requires the source and destination dtypes match, got "
             f"{LEGACY[input.dtype]} for the destination and {LEGACY[values.dtype]} for the "
             "source.")
+    _check_value_device(input, values)
+    return indices
 
 
-# --- book/chapters/16d_indexing.md:952
+def _check_value_device(input, values) -> None:
+    """The values live where the tensor does; only a 0-d one on the host is moved there."""
+    if values.device == input.device or (values.device.type == "cpu" and not values.ndim):
+        return
+    from refgrad._ops.operand_devices import MIXED_DEVICES
+
+    devices = sorted((input.device, values.device), key=lambda d: d.type == "cpu")
+    raise RuntimeError(MIXED_DEVICES.format(*devices))
+
+
+# --- book/chapters/16d_indexing.md:984
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

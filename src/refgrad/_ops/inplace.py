@@ -53,7 +53,7 @@ def inplace(self, function, *args, **kwargs):
     try:
         check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
-            _warn_shared(function)
+            _warn_shared(function, self, args)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
@@ -108,7 +108,10 @@ def _shared_write(self, function):
     return write
 
 
-def _warn_shared(function) -> None:
+def _warn_shared(function, self, args) -> None:
+    checked_first = getattr(function, "checked_first", None)
+    if checked_first is not None:  # the kernel's checks that come before its warning
+        checked_first(self, *args)
     _, level = outside_refgrad(sys._getframe())  # the user's line, under a mode too
     for message in function.shared_warnings:
         warnings.warn(message, UserWarning, stacklevel=level)
@@ -127,7 +130,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:927
+# --- book/chapters/26_inplace.md:930
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -159,7 +162,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:968
+# --- book/chapters/26_inplace.md:971
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -187,7 +190,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1000
+# --- book/chapters/26_inplace.md:1003
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -200,7 +203,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1019
+# --- book/chapters/26_inplace.md:1022
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

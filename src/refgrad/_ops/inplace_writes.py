@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1065
+# --- book/chapters/26_inplace.md:1068
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -34,7 +34,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1098
+# --- book/chapters/26_inplace.md:1101
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +65,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1137
+# --- book/chapters/26_inplace.md:1140
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -82,7 +82,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1158
+# --- book/chapters/26_inplace.md:1161
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -97,7 +97,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1178
+# --- book/chapters/26_inplace.md:1181
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -115,7 +115,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2408
+# --- book/chapters/26_inplace.md:2411
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,12 +145,32 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2443
+# --- book/chapters/26_inplace.md:2452
 def _masked_fill(t, mask, value):
+    from refgrad._ops.functions import check_broadcast as sizes_match
+    from refgrad._ops.write_checks import check_broadcast
+
+    _masked_fill_first(t, mask, value)
+    sizes_match(tuple(t.shape), tuple(mask.shape))  # the tensor written is "tensor a"
+    check_broadcast(t, (mask,))
     return masked_fill(t, mask, value)
 
 
+def _masked_fill_first(t, mask, value) -> None:
+    """masked_fill_'s checks before its warning about shared memory: the value, the mask."""
+    from refgrad._dtype import C_TYPE_NAMES
+
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    kind = str(mask.dtype)[6:]
+    if kind != "bool":
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           + C_TYPE_NAMES[kind])
+
+
 _masked_fill.__name__ = "masked_fill"
+_masked_fill.checked_first = _masked_fill_first
 shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
 
 
@@ -170,7 +190,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2478
+# --- book/chapters/26_inplace.md:2507
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -186,33 +206,32 @@ def index_put_(self, indices, values, accumulate=False):
 
 def put_indexed(self, indices, values, accumulate=False):
     """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
-    from refgrad._ops.index_tensors import index_tensor
     from refgrad._ops.indexing import check_put, fills_by_mask
 
     fills = fills_by_mask(self, indices, values, accumulate)  # NOTE [index_put as a masked
     # fill]; otherwise a uint8 index is a mask, with a warning
-    indices = [i if i is None or fills else index_tensor(i) for i in indices]
     # Index tensors may live anywhere: torch moves them to the tensor written.
     indices = [i if i is None or same_device(i._data, self._data) else i.to(self.device)
                for i in indices]
+    read = list(indices)  # the index tensors as the kernel reads them, to write with
 
     def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf is refused first)
+        read[:] = check_put(t, v, indices, fills)  # NOTE [Index tensors read last]
         if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
             from refgrad._storage_reads import check_indexed
 
-            check_indexed(t, indices)
-        check_put(t, v, indices, fills)
-        return _call(INDEX_PUT_, (t, v), {"indices": indices, "accumulate": accumulate})
+            check_indexed(t, read)
+        return _call(INDEX_PUT_, (t, v), {"indices": list(read), "accumulate": accumulate})
 
     put = named("index_put", checked_put)
-    put = shared_write(put, put_at(indices, accumulate), *index_put_warnings(indices, values))
+    put = shared_write(put, put_at(read, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
         show_index_put(put, indices, values, accumulate)
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2533
+# --- book/chapters/26_inplace.md:2561
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -259,7 +278,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2585
+# --- book/chapters/26_inplace.md:2613
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -184,7 +184,7 @@ def tensor_argument(function, argument, position, value) -> None:
                         f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16h_scatter.md:573
+# --- book/chapters/16h_scatter.md:604
 def _masked_scatter(a, source, mask):
     shape = np.broadcast_shapes(a.shape, mask._data.shape)
     out = np.broadcast_to(a, shape).copy()
@@ -226,7 +226,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:616
+# --- book/chapters/16h_scatter.md:647
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
 
@@ -271,7 +271,7 @@ def check_mask_dtype(mask) -> None:
                            f"dtype {LEGACY[mask.dtype]}")
 
 
-# --- book/chapters/16h_scatter.md:726
+# --- book/chapters/16h_scatter.md:757
 def _put_taken_back(g, index, self):
     from refgrad._ops.indexing import written, zeros_as
 
@@ -310,7 +310,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:780
+# --- book/chapters/16h_scatter.md:811
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

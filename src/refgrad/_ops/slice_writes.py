@@ -28,6 +28,8 @@ def _slabs(source):
 # --- book/chapters/16h_scatter.md:304
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
+    if not a.size:  # nothing to add into: its index is never read (index_add)
+        return out
     scale = int(alpha) if a.dtype.kind in "iub" else alpha  # an integer tensor cuts alpha
     values = _slabs(source) if scale == 1 else _slabs(source) * scale
     add_at(at_least_1d(out), slab_key(index, dim, a.ndim), values.astype(a.dtype, copy=False))
@@ -49,9 +51,11 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:342
+# --- book/chapters/16h_scatter.md:344
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
+    if not a.size:  # nothing to copy into: its index is never read (index_copy)
+        return out
     at_least_1d(out)[slab_key(index, dim, a.ndim)] = _slabs(source)
     return out
 
@@ -69,7 +73,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:363
+# --- book/chapters/16h_scatter.md:367
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -91,7 +95,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:392
+# --- book/chapters/16h_scatter.md:402
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -101,12 +105,15 @@ def index_add(input, dim, index, source, *, alpha=1):
 
     alpha = read_alpha(alpha, "index_add")
     d = check_slice_arguments("index_add", input, dim, index, source)
-    check_values(index, d, _length(input, d))
+    if input.ndim < 2:  # one loop over the elements, with its own words
+        check_in_self(index, _length(input, d))
+    elif input.numel():  # an empty input reads no index
+        check_values(index, d, _length(input, d))
     params = {"dim": dim, "index": index, "alpha": alpha, "source_dim": source.ndim}
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:408
+# --- book/chapters/16h_scatter.md:421
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -128,11 +135,20 @@ def check_slice_arguments(name: str, input, dim, index, source) -> int:
         raise RuntimeError(f"{name}_(): Indexing dim {d} is out of bounds of the source "
                            f"tensor with dim {source.ndim}")
     along = _length(source, d) if source.ndim else 1
+    if index.numel() != along and not source.ndim:  # the message asks a 0-d source its size
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if index.numel() != along:
         raise RuntimeError(f"{name}_(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({along}), for dim: {d}")
     _check_slices(input, source, d)
     return d
+
+
+def check_in_self(index, length) -> None:
+    """An index into ``length`` elements, where a negative one is refused too."""
+    values = index._data
+    if values.size and bool(((values < 0) | (values >= length)).any()):
+        raise IndexError("index out of range in self")
 
 
 def _check_slices(input, source, d) -> None:
@@ -145,7 +161,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:451
+# --- book/chapters/16h_scatter.md:473
 def index_copy(input, dim, index, source):
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
@@ -171,12 +187,25 @@ def index_copy(input, dim, index, source):
     if source.ndim and index.numel() != _length(source, d):  # after the dtypes and slices
         raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
                          f"source.size(dim) ({_length(source, d)})")
-    check_values(index, d, _length(input, d), prefix, IndexError)
+    if input.ndim and not input.numel():  # the kernel's view of the input, refused
+        _refuse_view(input, d, index)  # or nothing to write: its index is never read
+    else:
+        check_values(index, d, _length(input, d), prefix, IndexError)
     return call(INDEX_COPY, (input, source), {"dim": dim, "index": index,
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:501
+# --- book/chapters/16h_scatter.md:526
+def _refuse_view(input, d, index) -> None:
+    """torch's kernel views an empty input as one slice per index along ``d``, which its
+    memory, none, must hold: refused unless that view is empty too."""
+    from refgrad._ops.strided import strided_params
+
+    size, stride = list(input.shape), list(input.stride())
+    size[d], stride[d] = index.numel(), 0
+    strided_params(input, size, stride, None)
+
+
 def _check_copy_slices(input, source, d) -> None:
     # a scalar's slice has no sizes, so a scalar source meets only a vector's slice
     mine = [n for k, n in enumerate(input.shape) if k != d]
@@ -196,17 +225,13 @@ def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
-    d = wrap_dim(dim, input.ndim)
-    if str(index.dtype) != "torch.int64":
+    if str(index.dtype) != "torch.int64":  # before the dim is read
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     if input.ndim and not input.numel():  # the kernel's view of the input, refused
-        from refgrad._ops.strided import strided_params
-
-        size, stride = list(input.shape), list(input.stride())
-        size[d], stride[d] = index.numel(), 0
-        strided_params(input, size, stride, None)
+        _refuse_view(input, d, index)
     # NOTE [A fill value is converted before the index is read]
     # A value tensor counts as the number it holds, range-checked for the input's
     # dtype as a number is, when the kernel starts: after the index's dtype and

@@ -2,16 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1169
+# --- book/chapters/16d_indexing.md:1201
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
+import operator
 import warnings
 
 import numpy as np
 
 from refgrad._backend import same_device
 from refgrad._ops import indexing, slicing
-from refgrad._ops.index_tensors import check_mask, first_frame_outside, index_tensor
+from refgrad._ops.index_tensors import first_frame_outside, read_indices
 from refgrad._ops.indexing import _call
 from refgrad._ops.slicing import select_at
 from refgrad._storage_sizes import SIZES
@@ -24,29 +25,41 @@ INT64_MAX = 2**63 - 1
 # NOTE [Index lists lifted in their turn]
 # A list in an index becomes a new tensor, which torch, under a dispatch mode,
 # lifts (aten.lift_fresh) when its reading of the index reaches it, after the
-# selects of the items before it. _as_tuple makes the tensors and names them
-# (by id) in ``made``; walk lifts each as it reaches it, while a mode is on.
+# selects of the items before it. _as_tuple makes the tensors and names their
+# places in ``made``; walk lifts each as it reaches it, while a mode is on.
 def _as_tuple(index) -> tuple:
     """The index as a tuple of items, each list made a tensor, and the ids of those."""
     from refgrad._from_data import tensor
 
-    if _sequence(index) and _read_as_tuple(index):
+    if (_sequence(index) and not isinstance(index, tuple | np.ndarray)
+            and _read_as_tuple(index)):
         warnings.warn(SEQUENCE_AS_TUPLE, UserWarning, stacklevel=first_frame_outside())
         index = tuple(index)
     given = index if isinstance(index, tuple) else (index,)
     # on the host whatever the default device: torch reads such lists in C++
-    items = tuple(_positions(tensor(i, device="cpu")) if _sequence(i) else _zero_dim(i)
-                  for i in given)
-    return items, {id(i) for i, g in zip(items, given) if _sequence(g)}
+    items = tuple(_zero_dim(_positions(tensor(_numbers(i), device="cpu"))) if _sequence(i)
+                  else _zero_dim(i) for i in given)
+    return items, {n for n, g in enumerate(given) if _sequence(g)}
 
 
 def _sequence(value) -> bool:
     """What torch reads as a list of positions: a value of Python's sequence protocol (a
-    list, a string, bytes, a range), but not a tuple, which holds indices."""
-    return isinstance(value, list | str | bytes | bytearray | memoryview | range)
+    list, a tuple inside the index, a string, bytes, a range) or a NumPy array."""
+    return isinstance(value, list | tuple | str | bytes | bytearray | memoryview | range
+                      | np.ndarray)
 
 
-# --- book/chapters/16d_indexing.md:1222
+def _numbers(value):
+    """A NumPy array of numbers as int64 positions, unless it is a mask (bool or uint8);
+    anything else as given, for torch.tensor to read or refuse."""
+    if not isinstance(value, np.ndarray) or value.dtype.kind not in "iuf":
+        return value
+    if value.dtype == np.uint8 or not value.dtype.isnative:
+        return value
+    return value.astype(np.int64)
+
+
+# --- book/chapters/16d_indexing.md:1277
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -74,33 +87,37 @@ SEQUENCE_AS_TUPLE = (
 
 
 def _positions(t):
-    """A list index as torch reads it: floats in it are cut to int64 positions, made so
-    at once, with no cast a dispatch mode would see."""
+    """A list index as torch reads it: unless a mask (bool or uint8), its numbers are cut
+    to int64 positions, made so at once, with no cast a dispatch mode would see."""
     from refgrad._tensor import make_tensor
 
-    return make_tensor(t._data.astype(np.int64)) if t.dtype.is_floating_point else t
+    if t._data.dtype in (np.bool_, np.uint8, np.int64):
+        return t
+    return make_tensor(t._data.astype(np.int64))
 
 
 def _is_mask(item) -> bool:
     from refgrad import _dtype
 
-    return item.dtype is _dtype.bool
+    return item.dtype in (_dtype.bool, _dtype.uint8)
 
 
-# --- book/chapters/16d_indexing.md:1319
-def _named_dims(items) -> int:
+# --- book/chapters/16d_indexing.md:1402
+def _named_dims(items, made) -> int:
     from refgrad._tensor import Tensor
 
     count = 0
-    for i in items:
-        if isinstance(i, Tensor):
+    for n, i in enumerate(items):
+        if n in made:  # torch counts what a list becomes as one, before it reads it
+            count += 1
+        elif isinstance(i, Tensor):
             count += i.ndim if _is_mask(i) else 1
         elif not (i is None or i is Ellipsis or isinstance(i, bool)):
             count += 1
     return count
 
 
-# --- book/chapters/16d_indexing.md:1333
+# --- book/chapters/16d_indexing.md:1418
 def getitem(self, index):
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -110,7 +127,7 @@ def walk(self, index, keep_full: bool):
     from refgrad._tensor import Tensor
 
     items, made = _as_tuple(index)
-    named = _named_dims(items)
+    named = _named_dims(items, made)
     if named > self.ndim:
         if not self.ndim:
             refuse_on_zero_dim(index)
@@ -124,12 +141,9 @@ def walk(self, index, keep_full: bool):
             dim += self.ndim - named
             tensors.extend([None] * (self.ndim - named))
         elif isinstance(item, Tensor):
-            if id(item) in made and switched_on.dispatch_modes and state.dispatch_modes:
+            if position in made and switched_on.dispatch_modes and state.dispatch_modes:
                 item = lift_fresh(item)  # NOTE [Index lists lifted in their turn]
-            item = index_tensor(item)
-            if _is_mask(item):
-                check_mask(item, result, dim)
-            tensors.append(item)
+            tensors.append(item)  # read by the kernel: NOTE [Index tensors read last]
             dim += item.ndim if _is_mask(item) else 1
         elif isinstance(item, slice):
             result = _apply_slice(result, dim, item, keep_full)
@@ -140,18 +154,22 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1378
+# --- book/chapters/16d_indexing.md:1460
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
 
 def _integer_index(item) -> int:
-    """A single index as torch takes one: an int or a NumPy integer, never a float."""
+    """A single index as torch takes one: an int, a NumPy integer, or any object with an
+    ``__index__``; never a float. Whatever goes wrong in ``__index__`` is the same refusal."""
     if isinstance(item, int | np.integer):
         return int(item)
-    from refgrad._typename import c_type_name
+    try:
+        return operator.index(item)
+    except Exception:
+        from refgrad._typename import c_type_name
 
-    raise IndexError(_VALID_INDICES.format(c_type_name(type(item))))
+        raise IndexError(_VALID_INDICES.format(c_type_name(type(item)))) from None
 
 
 def _indices_beside(t, indices):
@@ -178,7 +196,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1424
+# --- book/chapters/16d_indexing.md:1510
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -194,11 +212,11 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1441
+# --- book/chapters/16d_indexing.md:1527
 def _apply_slice(t, dim, item, always):
-    start = 0 if item.start is None else int(item.start)
-    end = INT64_MAX if item.stop is None else int(item.stop)
-    step = 1 if item.step is None else int(item.step)
+    step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
+    start = 0 if item.start is None else _bound(item.start)
+    end = INT64_MAX if item.stop is None else _bound(item.stop)
     if step <= 0:  # no reversed slices in torch; a zero step is Python's own complaint
         raise ValueError("slice step cannot be zero" if step == 0 else
                          "step must be greater than zero")
@@ -207,10 +225,24 @@ def _apply_slice(t, dim, item, always):
     return _call(slicing.SLICE, t, dim=dim, start=start, end=end, step=step)
 
 
+def _bound(value) -> int:
+    """A slice bound as Python reads one: through ``__index__``, so never a float; a
+    tensor's own ``__index__`` refuses all but one integer element."""
+    if not hasattr(type(value), "__index__"):
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    return operator.index(value)
+
+
+# NOTE [Index tensors read last]
+# torch's reading of an index only records its tensors; the kernel checks them
+# when the reading is done: every dtype, then each mask against the dimensions
+# it covers in what the selects and slices left. So a select after a mask
+# comes first, and a write checks its indices only after autograd's checks.
 def _finish(self, result, tensors):
     while tensors and tensors[-1] is None:
         tensors.pop()
     if tensors:
+        tensors = read_indices(result, tensors)
         if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
             from refgrad._storage_reads import check_indexed
 
