@@ -21,6 +21,26 @@ def tagged_mode(seen, describe=str):
     return Tagged
 
 
+def call_recorder():
+    """A dispatch mode class whose instances write down, in ``calls``, each op handed to
+    them: its name, its tensor arguments' shapes (other arguments as given) and its
+    keywords, sorted."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Calls(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            shown = [list(a.shape) if isinstance(a, torch.Tensor) else a for a in args]
+            self.calls.append((str(func), shown, sorted((kwargs or {}).items(), key=str)))
+            return func(*args, **(kwargs or {}))
+
+    return Calls
+
+
 def graph_under_mode_is_the_ops(calls, call, *, inside=False):
     """``call`` on ``mode_inputs()`` (x requiring grad) under a mode of the class ``calls``
     builds the graph it builds alone: the same grad_fn and the same gradient of its square's

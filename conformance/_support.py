@@ -345,3 +345,14 @@ def shape_and_dtype(value):
     if isinstance(value, tuple | list):
         return type(value)(shape_and_dtype(v) for v in value)
     return value
+
+
+def event_tree(events) -> list:
+    """(depth, name, input shapes) of every profiler event, in the order they began."""
+    depth: dict = {}
+    rows = []
+    for e in events:
+        parent = e.cpu_parent
+        depth[e.id] = 0 if parent is None else depth[parent.id] + 1
+        rows.append((depth[e.id], e.name, e.input_shapes))
+    return rows

@@ -5,21 +5,11 @@ values are torch 2.13's."""
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+
+from conformance._mode_support import call_recorder
 
 F = torch.nn.functional
 INDICES, OFFSETS = torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 3])
-
-
-class _Calls(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.calls = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        shown = [list(a.shape) if isinstance(a, torch.Tensor) else a for a in args]
-        self.calls.append((str(func), shown, sorted(kwargs or {})))
-        return func(*args, **(kwargs or {}))
 
 
 def _table():
@@ -44,7 +34,7 @@ def saved(mode, weights=None):
 def calls(mode, include_last_offset=False, weights=None):
     w = _table()
     offsets = torch.tensor([0, 3, 6]) if include_last_offset else OFFSETS
-    mode_ = _Calls()
+    mode_ = call_recorder()()
     with mode_:
         out = F.embedding_bag(INDICES, w, offsets, mode=mode, per_sample_weights=weights,
                               include_last_offset=include_last_offset)

@@ -5,44 +5,22 @@ events inside aminmax's kernel. The expected calls and trees are torch 2.13's.""
 import pytest
 import torch
 from torch.autograd.profiler import profile
-from torch.utils._python_dispatch import TorchDispatchMode
+
+from conformance._mode_support import call_recorder
+from conformance._support import event_tree as tree
 
 F = torch.nn.functional
 
 
-class _Calls(TorchDispatchMode):
-    """Writes down each op it is handed, with its tensors' shapes and its keywords."""
-
-    def __init__(self):
-        super().__init__()
-        self.calls = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        shown = [list(a.shape) if isinstance(a, torch.Tensor) else a for a in args]
-        self.calls.append((str(func), shown, sorted((kwargs or {}).items(), key=str)))
-        return func(*args, **(kwargs or {}))
-
-
 def one_hot_calls(*args):
     """The calls a mode sees inside one_hot, and the result (its version) or the error."""
-    mode = _Calls()
+    mode = call_recorder()()
     try:
         with mode:
             out = F.one_hot(*args)
     except RuntimeError as error:
         return mode.calls, str(error)
     return mode.calls, (out.tolist(), out._version, out.stride())
-
-
-def tree(events) -> list:
-    """(depth, name, input shapes) of every event, in the order they began."""
-    depth: dict = {}
-    rows = []
-    for e in events:
-        parent = e.cpu_parent
-        depth[e.id] = 0 if parent is None else depth[parent.id] + 1
-        rows.append((depth[e.id], e.name, e.input_shapes))
-    return rows
 
 
 def one_hot_profiled():

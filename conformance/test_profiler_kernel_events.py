@@ -8,6 +8,7 @@ from torch.autograd.profiler import profile
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from conformance._profiler_kernel_events_expected import TREES
+from conformance._support import event_tree as tree
 
 F = torch.nn.functional
 
@@ -258,17 +259,6 @@ def test_a_profile_begun_inside_a_users_mode_under_inference_mode():
     start = [row[1] for row in rows].index("aten::linear")
     end = next(i for i in range(start + 1, len(rows)) if rows[i][0] == 0)
     assert tree(prof.function_events) == rows[start:end]
-
-
-def tree(events) -> list:
-    """(depth, name, input shapes) of every event, in the order they began."""
-    depth: dict = {}
-    rows = []
-    for e in events:
-        parent = e.cpu_parent
-        depth[e.id] = 0 if parent is None else depth[parent.id] + 1
-        rows.append((depth[e.id], e.name, e.input_shapes))
-    return rows
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)
