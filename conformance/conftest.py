@@ -85,6 +85,17 @@ def threads():
     torch.set_num_threads(default)
 
 
+@pytest.fixture
+def warn_always():
+    """torch.set_warn_always(True) for one test: warnings given once are given each time."""
+    import torch
+
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    yield
+    torch.set_warn_always(before)
+
+
 @pytest.fixture(autouse=True)
 def modes_are_restored():
     """Fail any test that leaves a global autograd switch changed."""

@@ -53,13 +53,6 @@ _FORMS = [
 ]
 
 
-@pytest.fixture
-def warn_always():
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(False)
-
-
 @pytest.mark.parametrize("call, value, form, instead", _FORMS)
 def test_a_deprecated_form_runs_after_torchs_warning(call, value, form, instead, warn_always):
     with warnings.catch_warnings(record=True) as caught:

@@ -123,14 +123,6 @@ EXISTING_GRADS = [
 ]
 
 
-@pytest.fixture
-def warn_always():
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(before)
-
-
 @pytest.mark.parametrize("create_graph", [False, True])
 @pytest.mark.parametrize("leaf, grad, shown, summed_warns",
                          [case if len(case) == 4 else (*case, True) for case in EXISTING_GRADS])

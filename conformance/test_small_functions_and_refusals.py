@@ -10,13 +10,6 @@ import torch
 import torch.nn.functional as F
 
 
-@pytest.fixture
-def warn_always():
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(False)
-
-
 def _spd(upper_batch=()):
     a = torch.tensor([[4.0, 2.0, 0.4], [2.0, 3.0, 0.1], [0.4, 0.1, 2.0]], dtype=torch.float64)
     return a.expand(*upper_batch, 3, 3).clone().requires_grad_()

@@ -13,14 +13,6 @@ import torch
 from conformance._support import raises
 
 
-@pytest.fixture
-def warn_always():
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(before)
-
-
 def _read_only():
     a = np.ones(3)
     a.flags.writeable = False

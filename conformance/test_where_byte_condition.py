@@ -12,14 +12,6 @@ from conformance._support import raises
 BYTE = "where received a uint8 condition tensor. This behavior is deprecated"
 
 
-@pytest.fixture
-def warn_always():
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(before)
-
-
 def condition():
     return torch.tensor([1, 0, 2], dtype=torch.uint8)
 

@@ -23,7 +23,12 @@ from refgrad._ops.shared_writes import (
     put_at,
     shared_write,
 )
-from refgrad._ops.simple_functions import differentiable, masked_fill, untracked
+from refgrad._ops.simple_functions import (
+    check_value_and_mask,
+    differentiable,
+    masked_fill,
+    untracked,
+)
 from refgrad._ops.table import Op, register
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
@@ -34,7 +39,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1101
+# --- book/chapters/26_inplace.md:1106
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -65,7 +70,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1140
+# --- book/chapters/26_inplace.md:1145
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -82,7 +87,7 @@ def _copied(a, src):
     return np.broadcast_to(src, shape).astype(a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1161
+# --- book/chapters/26_inplace.md:1166
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -97,7 +102,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1181
+# --- book/chapters/26_inplace.md:1186
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -115,7 +120,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2411
+# --- book/chapters/26_inplace.md:2416
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -145,7 +150,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2452
+# --- book/chapters/26_inplace.md:2457
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast
@@ -158,15 +163,7 @@ def _masked_fill(t, mask, value):
 
 def _masked_fill_first(t, mask, value) -> None:
     """masked_fill_'s checks before its warning about shared memory: the value, the mask."""
-    from refgrad._dtype import C_TYPE_NAMES
-
-    if isinstance(value, Tensor) and value.ndim:
-        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value.ndim} dimension(s).")
-    kind = str(mask.dtype)[6:]
-    if kind != "bool":
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           + C_TYPE_NAMES[kind])
+    check_value_and_mask(value, mask)
 
 
 _masked_fill.__name__ = "masked_fill"
@@ -190,7 +187,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2507
+# --- book/chapters/26_inplace.md:2504
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -231,7 +228,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2561
+# --- book/chapters/26_inplace.md:2558
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -278,7 +275,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2613
+# --- book/chapters/26_inplace.md:2610
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

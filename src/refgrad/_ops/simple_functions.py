@@ -228,6 +228,15 @@ def masked_fill(input, mask, value):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")
     check_broadcast(tuple(mask.shape), tuple(input.shape))
+    check_value_and_mask(value, mask)
+    if not isinstance(value, Tensor):
+        value = _dtype.checked_number(value, input.dtype)
+        return call(conditional.MASKED_FILL, (input,), {"mask": mask, "value": value})
+    return call(conditional.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
+
+
+def check_value_and_mask(value, mask) -> None:
+    """masked_fill's kernel checks: a tensor value has no dimensions, the mask is bool."""
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
@@ -235,7 +244,3 @@ def masked_fill(input, mask, value):
     if kind != "bool":
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
                            + _dtype.C_TYPE_NAMES[kind])
-    if not isinstance(value, Tensor):
-        value = _dtype.checked_number(value, input.dtype)
-        return call(conditional.MASKED_FILL, (input,), {"mask": mask, "value": value})
-    return call(conditional.MASKED_FILL_TENSOR, (input, value), {"mask": mask})
