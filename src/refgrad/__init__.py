@@ -418,7 +418,7 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1393
+# --- book/chapters/16r_solvers.md:1460
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -551,7 +551,7 @@ from refgrad._ops import removed_methods  # noqa: F401
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:723
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:736
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -139,7 +139,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1375
+# --- book/chapters/16r_solvers.md:1442
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )
@@ -171,19 +171,19 @@ from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:483
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:496
 from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
 from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:525
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:538
 from refgrad._ops.ldl import (  # noqa: E402
     LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
     LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:728
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:741
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 
