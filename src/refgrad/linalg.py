@@ -14,7 +14,7 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1219
+# --- book/chapters/16l_more_linalg.md:1239
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
@@ -23,7 +23,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:918
+# --- book/chapters/16p_decompositions.md:921
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
