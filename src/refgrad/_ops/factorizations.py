@@ -102,7 +102,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:212
+# --- book/chapters/16l_more_linalg.md:215
 def partial_factors(a):
     """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
     that is not positive-definite, or 0)."""
@@ -140,7 +140,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1207
+# --- book/chapters/16l_more_linalg.md:1210
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))
