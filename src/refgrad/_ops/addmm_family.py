@@ -22,7 +22,7 @@ def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
         if t.dtype is not mat2.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got "
                                f"{_legacy(t)} and {_legacy(mat2)}")
-    if bools and mat2.dtype.name == "bool":
+    if bools and mat2.dtype.name == "bool" and mat1._data.size and mat2._data.size:
         from refgrad._typename import not_implemented_for
 
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)

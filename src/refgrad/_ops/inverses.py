@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:414
+# --- book/chapters/16l_more_linalg.md:434
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:457
+# --- book/chapters/16l_more_linalg.md:477
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:486
+# --- book/chapters/16l_more_linalg.md:506
 def inv_ex(A, *, check_errors=False):
     try:
         check_matrices(A, "linalg.inv")
@@ -93,7 +93,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:549
+# --- book/chapters/16l_more_linalg.md:569
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -137,8 +137,10 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:614
+# --- book/chapters/16l_more_linalg.md:634
 def _cholesky_ex(a, upper):
+    if not a.size:  # float16 reaches here empty, and gives back its own dtype
+        return np.zeros_like(a), np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
     if factor is not None:
@@ -156,7 +158,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:634
+# --- book/chapters/16l_more_linalg.md:656
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -190,7 +192,7 @@ def cholesky(A, *, upper=False):
     return L
 
 
-# --- book/chapters/16l_more_linalg.md:697
+# --- book/chapters/16l_more_linalg.md:719
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -206,7 +208,8 @@ def _solve_ex(a, b, LU, pivots, info, left):
     from refgrad._ops.singular_solves import lapack_solution
 
     try:  # NOTE [A singular solve]
-        x = lapack_solution(a_, matrix, LU, pivots, info, left, batch)
+        x = (lapack_solution(a_, matrix, LU, pivots, info, left, batch) if a.size
+             else np.zeros_like(matrix, shape=batch + matrix.shape[-2:]))  # float16 too
     except np.linalg.LinAlgError:  # NumPy's LU met a zero pivot where refgrad's did not
         x = lapack_solution(a_, matrix, LU, pivots, info + 1, left, batch)
     x = x.swapaxes(-1, -2).copy() if not left else x
@@ -230,7 +233,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:738
+# --- book/chapters/16l_more_linalg.md:761
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -257,7 +260,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:770
+# --- book/chapters/16l_more_linalg.md:793
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -266,7 +269,7 @@ def _check_solve(A, B, left) -> None:
     if A.dtype is not B.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found "
                            f"A of type {LEGACY[A.dtype]} and B of type {LEGACY[B.dtype]} instead")
-    check_matrices(A, "linalg.solve")
+    check_square(A, "linalg.solve")  # its dtype checked above, float16 only where empty
     if B.ndim < 1:
         raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     shape = tuple(B.shape) + (1,) if _is_vector(A.shape, B.shape) else tuple(B.shape)
@@ -294,5 +297,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:440
+# --- book/chapters/16l_more_linalg.md:460
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -94,11 +94,24 @@ def _checked(info, A, name: str) -> None:
 
 # --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:465
 def ldl_solve(LD, pivots, B, *, hermitian=False):
-    if B.dtype is not LD.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{LEGACY[B.dtype]} and A of type {LEGACY[LD.dtype]} instead.")
-    if B.ndim < 2 or B.shape[-2] != LD.shape[-1]:
+    from refgrad._ops.factorizations import check_square
+    from refgrad._ops.pivot_checks import check_ldl_pivots, check_solved_dtype, refuse_low_precision
+
+    check_square(LD, "torch.linalg.ldl_solve")  # chapter "Solvers": NOTE [What a
+    check_solved_dtype(LD, "torch.linalg.ldl_solve")  # solve with factors checks]
+    if tuple(pivots.shape) != tuple(LD.shape[:-1]):
+        raise RuntimeError(f"torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to "
+                           f"be the same, but got pivots with shape {list(pivots.shape)} instead")
+    if B.ndim < 2:  # torch reads B.size(-2) unchecked
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-max(B.ndim, 1)}, {max(B.ndim, 1) - 1}], but got -2)")
+    if B.shape[-2] != LD.shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix "
                            f"is {LD.shape[-2]} by {LD.shape[-1]} but each b matrix is "
                            f"{B.shape[-2]} by {B.shape[-1]}")
+    if B.dtype is not LD.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{LEGACY[B.dtype]} and A of type {LEGACY[LD.dtype]} instead.")
+    check_ldl_pivots(pivots, LD.shape[-1])
+    refuse_low_precision(LD, B, "ldl_solve_kernel_cpu")
     return call(LDL_SOLVE, (LD, pivots, B), {"operation": "linalg_ldl_solve"})

@@ -172,7 +172,7 @@ def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
-    if A.dtype.name not in ("float32", "float64"):
+    if A.dtype.name not in ("float32", "float64") and A._data.size:  # no kernel for none
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{LEGACY[A.dtype]}'")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")

@@ -11,6 +11,7 @@ from refgrad._ops.arithmetic import BOTH_WANTED
 from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
 from refgrad._ops.lu_factors import permutation, row_order, unpacked
+from refgrad._ops.pivot_checks import check_lu_pivots, check_solved_dtype, refuse_low_precision
 from refgrad._ops.table import Op, register
 from refgrad._ops.triangular_solves import check_right_side, substitute
 from refgrad._typename import LEGACY
@@ -26,7 +27,7 @@ def _lu_unpack(lu, unpack_data, LU_data_sym_argsize_minus_1, LU_data_sym_argsize
     return L.copy(), U.copy()
 
 
-# --- book/chapters/16r_solvers.md:664
+# --- book/chapters/16r_solvers.md:665
 def _lu_unpack_backward(grads, unpack_data, LU_data_sym_argsize_minus_1,
                         LU_data_sym_argsize_minus_2):
     from refgrad._ops.shaping import cat
@@ -63,7 +64,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:702
+# --- book/chapters/16r_solvers.md:703
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -81,7 +82,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:742
+# --- book/chapters/16r_solvers.md:743
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -113,7 +114,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:774
+# --- book/chapters/16r_solvers.md:775
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -139,9 +140,10 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:801
+# --- book/chapters/16r_solvers.md:802
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
+    check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
     check_right_side(LU, B, left, name)
     n = LU.shape[-1]
@@ -157,10 +159,12 @@ def _check_lu_solve(LU, pivots, B, left) -> None:
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     _check_lu_solve(LU, pivots, B, left)
+    check_lu_pivots(pivots, LU.shape[-1])
+    refuse_low_precision(LU, B, "linalg.lu_solve_cpu")
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:990
+# --- book/chapters/16r_solvers.md:1057
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

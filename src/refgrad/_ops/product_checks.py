@@ -26,7 +26,8 @@ def _matrices(a, b) -> None:
             f"{b.shape[0]}x{b.shape[1]})"
         )
     _same_dtype(a, b, "expected m1 and m2 to have the same dtype, but got: {} != {}")
-    _no_bools(b, "addmm_impl_cpu_")
+    if a._data.size and b._data.size:  # an empty product never reaches the kernel
+        _no_bools(b, "addmm_impl_cpu_")
 
 
 def _no_bools(t, kernel: str) -> None:
@@ -37,7 +38,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:199
+# --- book/chapters/16c_linalg.md:200
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -68,7 +69,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:237
+# --- book/chapters/16c_linalg.md:238
 # NOTE [An empty bmm reads no dtype]
 # Only the shapes are checked for an empty product; the dtypes may differ, and the
 # forward casts the (all-zero) result to mat2's dtype.
@@ -78,7 +79,7 @@ def _bmm_operands(a, b) -> None:
         _batches(a, b)
 
 
-# --- book/chapters/16c_linalg.md:263
+# --- book/chapters/16c_linalg.md:264
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

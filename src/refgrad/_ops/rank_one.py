@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:897
+# --- book/chapters/16l_more_linalg.md:920
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
@@ -31,7 +31,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:927
+# --- book/chapters/16l_more_linalg.md:950
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
     from refgrad._ops.shapes import expanded_size
@@ -54,7 +54,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:961
+# --- book/chapters/16l_more_linalg.md:984
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.write_checks import check_inplace
@@ -77,7 +77,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1005
+# --- book/chapters/16l_more_linalg.md:1028
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -49,11 +49,12 @@ def _svd(a, full_matrices, S_sym_argsize_minus_1):
     S = np.full(a.shape[:-2] + (k,), np.nan, dtype=a.dtype, like=a)
     Vh = np.full(a.shape[:-2] + (cols, n), np.nan, dtype=a.dtype, like=a)
     if finite.any():
-        U[finite], S[finite], Vh[finite] = np.linalg.svd(a[finite], full_matrices=full_matrices)
-    return column_major(U), S, column_major(Vh)
+        work = a[finite].astype(np.float32) if a.dtype == np.float16 else a[finite]  # float16:
+        U[finite], S[finite], Vh[finite] = np.linalg.svd(work, full_matrices=full_matrices)
+    return column_major(U), S, column_major(Vh)  # only ever empty, as torch's kernel lets it be
 
 
-# --- book/chapters/16p_decompositions.md:154
+# --- book/chapters/16p_decompositions.md:155
 # NOTE [An empty gradient is given]
 # An empty gradient that reached a node is a gradient, and the formula runs
 # on it as torch's does; so is a gradient of zeros that came (a second
@@ -74,7 +75,7 @@ LINALG_SVD = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:195
+# --- book/chapters/16p_decompositions.md:196
 def svd(A, full_matrices=True, *, driver=None):
     if type(full_matrices) is not bool:  # worded by its out= wrapper: NOTE [Keywords read first]
         raise TypeError

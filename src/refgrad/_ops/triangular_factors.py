@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:363
+# --- book/chapters/16p_decompositions.md:366
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:414
+# --- book/chapters/16p_decompositions.md:417
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -35,7 +35,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:432
+# --- book/chapters/16p_decompositions.md:435
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
@@ -49,7 +49,7 @@ def _qr_refusal(A, mode):
     if A.ndim < 2:
         return RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
     try:
-        check_floating(A, "linalg.qr", low_precision="geqrf_cpu")
+        check_floating(A, "linalg.qr", low_precision="geqrf_cpu", empty_too=True)
     except RuntimeError as error:  # a NotImplementedError too
         return error
     if mode not in ("reduced", "complete", "r"):
