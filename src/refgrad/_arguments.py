@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:664
+# --- book/chapters/13a_arguments.md:666
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 from refgrad._argument_binding import _NUMPY_NAMES, _bind, _required, _unpacked
@@ -35,7 +35,7 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:702
+# --- book/chapters/13a_arguments.md:704
 def _as_int(value):
     return int(value.item()) if isinstance(value, Tensor) else value
 
@@ -53,7 +53,7 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:729
+# --- book/chapters/13a_arguments.md:731
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
