@@ -176,7 +176,7 @@ SIGNATURES.update({
                                 "bool sparse_grad = False, Tensor out = None)")),
     "chunk": (pieces, _both("chunk(Tensor input, int chunks, int dim = 0)")),
     "roll": (rearranging, _both("roll(Tensor input, tuple of ints[1] shifts, "
-                                "tuple of ints[1] dims = ())")),
+                                "tuple of ints[1]? dims = ())")),  # dims=None too
     "flip": (rearranging, _both("flip(Tensor input, tuple of ints dims)")),
     "tile": (tiling, _both("tile(Tensor input, tuple of ints dims)")),
     "unflatten": (tiling, _both("unflatten(Tensor input, int dim, tuple of ints sizes)")),

@@ -134,11 +134,13 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:958
+# --- book/chapters/16_functions.md:959
 def expand(input, *sizes, size=None, implicit=False):
-    if size is not None:  # the sizes by name, as one sequence
+    if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:
             raise TypeError("expand() got multiple values for argument 'size'")
+        if not isinstance(size, _SEQUENCES):
+            refuse_arguments("expand", (input,), {"size": size})
         sizes = (size,)
     if not sizes:  # even a 0-d tensor is given its sizes, if only ()
         raise TypeError('expand() missing 1 required positional arguments: "size"')
