@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:1088
+# --- book/chapters/16o_argument_checks.md:1110
 """torch's argument errors for methods, read once they fail: NOTE [Read after a failure]."""
 
 from refgrad._after_failure_signatures import _HISTOGRAM, CLAMP, FUNCTIONS, HIDDEN
@@ -16,7 +16,7 @@ def _after_self(args: tuple) -> tuple:
     return args[1:]
 
 
-# --- book/chapters/16o_argument_checks.md:1108
+# --- book/chapters/16o_argument_checks.md:1130
 # method: its signatures, or None where they are its function's
 METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
@@ -41,12 +41,12 @@ METHODS.update({
     "transpose_": ("(Tensor input, int dim0, int dim1)",),
     "swapdims_": ("(Tensor input, int dim0, int dim1)",),
     "swapaxes_": ("(Tensor input, int axis0, int axis1)",),
-    **{name: ("(Tensor input, int diagonal = 0)",) for name in ("tril_", "triu_")},
+    **{name: ("(Tensor input, SymInt diagonal = 0)",) for name in ("tril_", "triu_")},
     **{name: CLAMP for name in ("clamp", "clamp_", "clip", "clip_")},
 })
 
 
-# --- book/chapters/16o_argument_checks.md:1145
+# --- book/chapters/16o_argument_checks.md:1167
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -77,7 +77,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:1180
+# --- book/chapters/16o_argument_checks.md:1202
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, int output_size = None)"

@@ -104,7 +104,7 @@ def _missing(sig: Signature, index: int) -> str:
     return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
 
 
-# --- book/chapters/13a_arguments.md:443
+# --- book/chapters/13a_arguments.md:446
 def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:
@@ -115,8 +115,7 @@ def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
 
 
 def _extra_keyword(sig: Signature, kwargs, given: int) -> str:
-    indices = {key: i for i, p in enumerate(sig.parameters)
-               for key in (p.name, *_NUMPY_NAMES.get(p.name, ()))}
+    indices = {p.name: i for i, p in enumerate(sig.parameters)}  # not NumPy's names
     for key in kwargs:
         if key not in indices:
             return f"{sig.name}() got an unexpected keyword argument '{key}'"

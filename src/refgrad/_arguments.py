@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:664
+# --- book/chapters/13a_arguments.md:666
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
+
+import numpy as np
 
 from refgrad._argument_binding import _NUMPY_NAMES, _bind, _required, _unpacked
 from refgrad._argument_combinations import _combination
@@ -19,8 +21,11 @@ from refgrad._tensor import Tensor
 # The ints of a method's tuple given one by one come out as the one tuple they
 # stand for, NumPy's names for keywords as torch's (axis= as dim=), and Python's
 # float, int or bool given for a dtype as the dtype it stands for (NOTE
-# [Python's types as dtypes]). When nothing needs turning, the very args and
-# kwargs come back.
+# [Python's types as dtypes]). A NumPy integer is read as an int just as a
+# tensor is. A required tuple of ints or Tensor given by name right after the
+# values given by position comes out by position too, as the function takes
+# it: x.permute(dims=(1, 0)) is permute(x, (1, 0)), x.max(other=y) max(x, y).
+# When nothing needs turning, the very args and kwargs come back.
 def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     """(args, kwargs) with each tensor given for an int (or in a tuple of ints) as that int."""
     slots = [p for p in sig.parameters if not p.keyword_only]
@@ -30,30 +35,42 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
         read = tuple(_int_for(p, a) for p, a in zip(slots, args))
     named = {key: p for p in sig.parameters for key in (p.name, *_NUMPY_NAMES.get(p.name, ()))}
     given = {named[key].name: _int_for(named[key], value) for key, value in kwargs.items()}
+    if len(args) < len(slots) and _by_position(slots[len(args)]) and slots[len(args)].name in (
+            given) and len(args) == len(read):
+        read = (*read, given.pop(slots[len(args)].name))
     same = (all(a is b for a, b in zip(read, args))  # and axis= comes out as dim=
+            and len(read) == len(args)
             and all(given.get(k) is kwargs[k] for k in kwargs))
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:702
+# --- book/chapters/13a_arguments.md:715
 def _as_int(value):
+    if isinstance(value, np.integer):
+        return int(value)
     return int(value.item()) if isinstance(value, Tensor) else value
 
 
+def _by_position(p: Parameter) -> bool:
+    """Whether a value given by name for ``p`` is passed on by position."""
+    return p.default is None and p.kind in ("tuple of ints", "Tensor")
+
+
 def _int_for(p: Parameter, value):
-    if p.kind in ("int", "SymInt") or (p.kind == "tuple of ints" and isinstance(value, Tensor)):
+    if p.kind in ("int", "SymInt") or (p.kind == "tuple of ints" and isinstance(
+            value, Tensor | np.integer)):
         return _as_int(value)
     if p.kind in ("Number", "float") and isinstance(value, Tensor):
         return value.item()  # arange(torch.tensor(2.5)) is arange(2.5)
     if p.kind == "tuple of ints" and isinstance(value, tuple | list):
-        if any(isinstance(item, Tensor) for item in value):
+        if any(isinstance(item, Tensor | np.integer) for item in value):
             return tuple(_as_int(item) for item in value)
     if p.kind == "torch.dtype" and is_python_type(value):
         return PYTHON_TYPES[value]
     return value
 
 
-# --- book/chapters/13a_arguments.md:729
+# --- book/chapters/13a_arguments.md:750
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

@@ -6,6 +6,7 @@
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments
+from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
 
 
@@ -33,6 +34,8 @@ def read_after_failure(function, spec: tuple):
     tuple), or is None.
     """
     def checked(*args, **kwargs):
+        if _one_element(args, kwargs):  # NOTE [One-element tensors read first]
+            _parsed(spec).check(args if spec[3] is None else spec[3](args), kwargs)
         try:
             return function(*args, **kwargs)
         except Exception as error:
@@ -58,7 +61,26 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:709
+# --- book/chapters/16o_argument_checks.md:712
+# NOTE [One-element tensors read first]
+# A body that takes an int as Python's int() or NumPy takes it accepts any
+# tensor of one element where torch's parser takes only a 0-d integer tensor
+# that does not require grad: tril(x, torch.tensor(1.)), diag(x,
+# torch.tensor([1])) and cummax(x, torch.tensor([1])) are refused by torch,
+# while torch.tensor(1) and, for a SymInt (select's index, topk's k), an
+# integer tensor of one element of any shape fit. So a call given a tensor of
+# one element after its first argument is read before the body runs: its
+# first argument alone is too common a tensor of one element to pay for it.
+def _one_element(args: tuple, kwargs: dict) -> bool:
+    for value in args[1:]:
+        if isinstance(value, Tensor) and value.numel() == 1:
+            return True
+    for value in kwargs.values():
+        if isinstance(value, Tensor) and value.numel() == 1:
+            return True
+    return False
+
+
 # NOTE [Where a wrapped function says it lives]
 # The functions read after a failure are found by name in refgrad._after_failure,
 # and pickle finds a function by its module and name: each wrapper says it comes
@@ -89,7 +111,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:749
+# --- book/chapters/16o_argument_checks.md:771
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

@@ -148,9 +148,9 @@ SIGNATURES.update({
                                         "tuple of Tensors out = None)")),
     "std": (variances, _both(*_spread("std"))),
     "var": (variances, _both(*_spread("var"))),
-    "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, int k, int dim = -1, {_KEEP}, "
+    "kthvalue": (order_statistics, _both(f"kthvalue(Tensor input, SymInt k, int dim = -1, {_KEEP}, "
                                          f"{_OUTS})")),
-    "topk": (ordering, _both("topk(Tensor input, int k, int dim = -1, bool largest = True, "
+    "topk": (ordering, _both("topk(Tensor input, SymInt k, int dim = -1, bool largest = True, "
                              f"bool sorted = True, {_OUTS})")),
     **{name: (quantiles, _both(*(
         f"{name}(Tensor input, {q}, int? dim = None, {_KEEP}, *, "
@@ -161,7 +161,7 @@ SIGNATURES.update({
 
 # --- book/chapters/16o_argument_checks.md:218
 SIGNATURES.update({
-    "select": (slicing, _both("select(Tensor input, int dim, int index)")),
+    "select": (slicing, _both("select(Tensor input, int dim, SymInt index)")),
     "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
                               "narrow(Tensor input, int dim, int start, int length)")),
     "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
@@ -176,7 +176,7 @@ SIGNATURES.update({
                                 "bool sparse_grad = False, Tensor out = None)")),
     "chunk": (pieces, _both("chunk(Tensor input, int chunks, int dim = 0)")),
     "roll": (rearranging, _both("roll(Tensor input, tuple of ints[1] shifts, "
-                                "tuple of ints[1] dims = ())")),
+                                "tuple of ints[1]? dims = ())")),  # dims=None too
     "flip": (rearranging, _both("flip(Tensor input, tuple of ints dims)")),
     "tile": (tiling, _both("tile(Tensor input, tuple of ints dims)")),
     "unflatten": (tiling, _both("unflatten(Tensor input, int dim, tuple of ints sizes)")),

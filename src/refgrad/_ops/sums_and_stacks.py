@@ -16,12 +16,15 @@ from refgrad._tensor_values import wrap_dim
 _NO_KEEPDIM = object()  # keepdim not given: torch's sum has no form with keepdim alone
 
 
-def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None):  # noqa: A001 - torch's name
-    if dim is NO_DIM and keepdim is _NO_KEEPDIM and dtype is None:  # the plain total
+def sum(input, dim=NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, **numpy):  # noqa: A001
+    if dim is NO_DIM and keepdim is _NO_KEEPDIM and dtype is None and not numpy:  # the total
         return call(red.SUM, (input,))
     # NOTE [Method copies of the arithmetic]: Tensor.sum is a copy, and so it
     # checks its arguments here, against the form that is running.
     given = {} if dtype is None else {"dtype": dtype}
+    if numpy:  # NOTE [NumPy's names for sum's keywords]
+        refuse_arguments("sum", *_as_called(input, dim, keepdim, {**numpy, **given}))
+        dim, keepdim = numpy.get("axis", dim), numpy.get("keepdims", keepdim)
     if dim is NO_DIM and keepdim is not _NO_KEEPDIM:  # keepdim alone, even False
         refuse_arguments("sum", (input,), {"keepdim": keepdim, **given})
     if keepdim is _NO_KEEPDIM:
@@ -56,7 +59,19 @@ def _numbered(input, error) -> None:
     number_refused("sum", (input,), {}, error)
 
 
-# --- book/chapters/16_functions.md:692
+# --- book/chapters/16_functions.md:698
+# NOTE [NumPy's names for sum's keywords]
+# Python has lost which of dim and keepdim came by position: a dim is read as
+# given by position, as it most often is (x.sum(0, axis=1) is refused for its
+# axis either way), and keepdim too where a dim comes before it.
+def _as_called(input, dim, keepdim, named: dict) -> tuple:
+    """(args, kwargs) of a call to sum with keywords of NumPy's, as torch's parser sees it."""
+    if dim is NO_DIM:
+        return (input,), named if keepdim is _NO_KEEPDIM else {"keepdim": keepdim, **named}
+    return (input, dim) if keepdim is _NO_KEEPDIM else (input, dim, keepdim), named
+
+
+# --- book/chapters/16_functions.md:716
 def _plain_dims(dim) -> bool:
     # The dims of a gradient summed back to its input's shape, the commonest call.
     return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
@@ -76,7 +91,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1264
+# --- book/chapters/16_functions.md:1291
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
