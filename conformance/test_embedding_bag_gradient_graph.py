@@ -59,5 +59,6 @@ def test_weight_gradient_edges():
 @pytest.mark.parametrize("mode", ["mean", "max"])
 def test_sample_weights_only_for_sum(mode):
     weight = torch.randn(5, 3, requires_grad=True)
-    with pytest.raises(NotImplementedError, match=f"only supported for mode='sum' \\(got mode='{mode}'\\)"):
+    message = f"only supported for mode='sum' \\(got mode='{mode}'\\)"
+    with pytest.raises(NotImplementedError, match=message):
         F.embedding_bag(INDICES, weight, OFFSETS, mode=mode, per_sample_weights=torch.rand(6))
