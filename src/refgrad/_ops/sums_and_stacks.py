@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:632
+# --- book/chapters/16_functions.md:633
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -56,7 +56,7 @@ def _numbered(input, error) -> None:
     number_refused("sum", (input,), {}, error)
 
 
-# --- book/chapters/16_functions.md:692
+# --- book/chapters/16_functions.md:693
 def _plain_dims(dim) -> bool:
     # The dims of a gradient summed back to its input's shape, the commonest call.
     return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
@@ -76,7 +76,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1264
+# --- book/chapters/16_functions.md:1265
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but
