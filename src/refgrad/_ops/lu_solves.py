@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:635
+# --- book/chapters/16r_solvers.md:655
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _lu_unpack(lu, unpack_data, LU_data_sym_argsize_minus_1, LU_data_sym_argsize
     return L.copy(), U.copy()
 
 
-# --- book/chapters/16r_solvers.md:664
+# --- book/chapters/16r_solvers.md:684
 def _lu_unpack_backward(grads, unpack_data, LU_data_sym_argsize_minus_1,
                         LU_data_sym_argsize_minus_2):
     from refgrad._ops.shaping import cat
@@ -63,7 +63,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:702
+# --- book/chapters/16r_solvers.md:722
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -81,7 +81,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:742
+# --- book/chapters/16r_solvers.md:762
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -113,7 +113,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:774
+# --- book/chapters/16r_solvers.md:794
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -139,7 +139,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:801
+# --- book/chapters/16r_solvers.md:821
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
@@ -160,7 +160,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:990
+# --- book/chapters/16r_solvers.md:1010
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
