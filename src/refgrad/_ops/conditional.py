@@ -52,14 +52,22 @@ def _kept(bits, keep):
 # --- book/chapters/14_arithmetic.md:1044
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
-    forward=lambda a, b, condition: select(condition._data, a, b),
-    backward=lambda g, condition, wanted=(True, True): (  # NOTE [Only the gradients asked for]
-        _where_grad(condition, g, True) if wanted[0] else None,
-        _where_grad(condition, g, False) if wanted[1] else None,
-    ),
+    forward=lambda a, b, condition: select(_truth(condition._data), a, b),
+    backward=lambda g, condition, wanted=(True, True): _where_backward(g, condition, wanted),
     saves=(("condition", ("self", "other")),),
     iterated=("condition", "self", "other"),
 ))
+
+
+def _truth(data):
+    """A condition's elements as bools: a uint8 condition's nonzero ones are true."""
+    return data if data.dtype == bool else data != 0
+
+
+def _where_backward(g, condition, wanted):
+    # NOTE [Only the gradients asked for]; torch's node computes other's gradient first
+    other = _where_grad(condition, g, False) if wanted[1] else None
+    return _where_grad(condition, g, True) if wanted[0] else None, other
 
 
 def _where_grad(condition, g, keep_true: bool):
@@ -69,7 +77,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1090
+# --- book/chapters/14_arithmetic.md:1098
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]

@@ -13,7 +13,7 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._ops.dispatch import call
-from refgrad._ops.rounding import UNSHOWN, _no_derivative
+from refgrad._ops.rounding import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -174,7 +174,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:525
+# --- book/chapters/16zj_small_functions_and_refusals.md:529
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -200,9 +200,9 @@ def _backward(grads, indices, offsets, mode, include_last_offset, padding_idx, r
             "padding_idx": padding_idx}
     g_samples = None  # torch's formula takes the per-sample weights' gradient first
     if per_sample_weights is not None and wanted[1]:
-        g_samples = call(_SAMPLE_WEIGHT_GRADIENT, (grads[0], weight), {
+        g_samples = without_empty_edges(call(_SAMPLE_WEIGHT_GRADIENT, (grads[0], weight), {
             "offset2bag": result1, "mode": mode,
-            "operation": "_embedding_bag_per_sample_weights_backward", **bags})
+            "operation": "_embedding_bag_per_sample_weights_backward", **bags}))
     gw = call(_WEIGHT_GRADIENT, (grads[0], per_sample_weights), {
         "offset2bag": result1, "bag_size": result2, "maximum_indices": result3,
         "num_weights": weight_sym_argsize_0, "scale_grad_by_freq": scale_grad_by_freq,
@@ -223,7 +223,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:580
+# --- book/chapters/16zj_small_functions_and_refusals.md:584
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -266,7 +266,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:628
+# --- book/chapters/16zj_small_functions_and_refusals.md:632
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -281,7 +281,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:649
+# --- book/chapters/16zj_small_functions_and_refusals.md:653
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -306,7 +306,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:677
+# --- book/chapters/16zj_small_functions_and_refusals.md:681
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

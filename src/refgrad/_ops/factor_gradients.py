@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:386
+# --- book/chapters/16x_linalg_gradients.md:392
 """Gradients of pinv, lstsq, cholesky, qr and matrix_exp, in torch's steps."""
 
 from refgrad._ops.arithmetic import BOTH_WANTED, mul_scalar
@@ -29,7 +29,7 @@ def pinv_gradient(G, P, A):
     return -(K @ P).mT + middle + PtK - last
 
 
-# --- book/chapters/16x_linalg_gradients.md:418
+# --- book/chapters/16x_linalg_gradients.md:424
 def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
     from refgrad._ops.least_squares import _vector
     from refgrad._ops.pseudo_inverses import pinv
@@ -61,7 +61,7 @@ def lstsq_backward(grads, self, b, solution, rcond, driver, wanted=BOTH_WANTED):
             None if gB is None else gB.sum_to_size(b.shape))
 
 
-# --- book/chapters/16x_linalg_gradients.md:461
+# --- book/chapters/16x_linalg_gradients.md:467
 def cholesky_backward(grads, L, upper):
     from refgrad._ops.triangular_solves import solve_triangular
 
@@ -74,7 +74,7 @@ def cholesky_backward(grads, L, upper):
     return (solve_triangular(L, gA, upper=False, left=False),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:488
+# --- book/chapters/16x_linalg_gradients.md:494
 def qr_backward(grads, Q, R, mode):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.linalg_spectral_gradients import _given
@@ -114,7 +114,7 @@ def _check_qr(mode, Q, R) -> None:
                            "and nrows > ncols.")
 
 
-# --- book/chapters/16x_linalg_gradients.md:545
+# --- book/chapters/16x_linalg_gradients.md:551
 # NOTE [The block matrix under a mode]
 # Under a dispatch mode, torch makes matrix_exp's block matrix out of place,
 # with cat and zeros_like, as for a tensor subclass; refgrad does the same.

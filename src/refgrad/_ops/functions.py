@@ -241,7 +241,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         raise TypeError("input")  # reworded: NOTE [Read after a failure]
     if condition.dtype is _dtype.uint8 and isinstance(condition, Tensor):
         condition = _byte_condition(condition)
-    if condition.dtype is not _dtype.bool:
+    elif condition.dtype is not _dtype.bool:
         from refgrad._typename import LEGACY
 
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
@@ -276,19 +276,18 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:377
+# --- book/chapters/16_functions.md:379
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
 
 
 def _byte_condition(condition):
-    """A uint8 condition read as bool, as torch's kernel reads it, with its warning."""
-    from refgrad._tensor import make_tensor
+    """A uint8 condition, kept as it is, with its warning."""
     from refgrad._warn_once import warn_once
 
     warn_once("where uint8", _BYTE_CONDITION, None)
-    return make_tensor(condition._data != 0)
+    return condition
 
 
 def _shape_error(caught) -> bool:
@@ -316,7 +315,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:611
+# --- book/chapters/16_functions.md:612
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -330,7 +329,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1280
+# --- book/chapters/16_functions.md:1281
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -340,7 +339,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1321
+# --- book/chapters/16_functions.md:1322
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -37,12 +37,14 @@ def _from_factors(A, LU, pivots, d, nudge: bool):
     return lu_solve(LU, pivots, d, left=True, adjoint=not A.is_contiguous())
 
 
-# --- book/chapters/16x_linalg_gradients.md:118
+# --- book/chapters/16x_linalg_gradients.md:122
 def det_backward(g, A, LU, pivots, result):
     from refgrad._creation import zeros_like
 
     if A.numel() == 0:
         return (zeros_like(A),)
+    if A.shape[-1] == 1:
+        return (g.unsqueeze(-1).unsqueeze(-1).expand(A.shape),)
     d = _right_side(g * result, pivots)
     if not state.grad_enabled:
         return (_from_factors(A, LU, pivots, d, nudge=True),)
@@ -73,7 +75,7 @@ def _cofactors(A, d, g):
     return (U * D.unsqueeze(-2)) @ Vh
 
 
-# --- book/chapters/16x_linalg_gradients.md:162
+# --- book/chapters/16x_linalg_gradients.md:168
 # NOTE [Products that skip one]
 # For each i the product of every entry but the i-th, with no division:
 # the running product before i times the running product after i.
@@ -115,7 +117,7 @@ def _two_formulas(mask, f1, f2, t, *ts):
     return result
 
 
-# --- book/chapters/16x_linalg_gradients.md:221
+# --- book/chapters/16x_linalg_gradients.md:227
 def slogdet_backward(grads, A, LU, pivots, sign):
     from refgrad._ops.singular_values import absent
 
@@ -128,7 +130,7 @@ def slogdet_backward(grads, A, LU, pivots, sign):
     return (_solve_against(A, d),)
 
 
-# --- book/chapters/16x_linalg_gradients.md:241
+# --- book/chapters/16x_linalg_gradients.md:247
 def inv_backward(grads, inverse):
     right = grads[0] @ inverse.mT  # made first: NOTE [The right operand first]
     return (-(inverse.mT @ right),)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16x_linalg_gradients.md:268
+# --- book/chapters/16x_linalg_gradients.md:274
 """Gradients of the singular value and the symmetric eigenvalue decompositions, in torch's steps."""
 
 
@@ -41,7 +41,7 @@ def svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     return (U @ (inner @ Vh) if m >= n else (U @ inner) @ Vh,)
 
 
-# --- book/chapters/16x_linalg_gradients.md:312
+# --- book/chapters/16x_linalg_gradients.md:318
 def _vectors_term(gU, gVh, U, S, Vh):
     skewU = None if gU is None else _skew(U.mT @ gU)
     skewV = None if gVh is None else _skew(Vh @ gVh.mT)
@@ -61,7 +61,7 @@ def _skew(X):
     return X - X.mT
 
 
-# --- book/chapters/16x_linalg_gradients.md:342
+# --- book/chapters/16x_linalg_gradients.md:348
 def eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
     gL, gV = (_given(g) for g in grads)
     L, V = eigenvalues, eigenvectors

@@ -96,7 +96,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:195
+# --- book/chapters/16r_solvers.md:199
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -106,15 +106,30 @@ def _triangular_solve(b, a, upper, transpose, unitriangular):
     return solution, column_major(A)
 
 
-def _triangular_solve_backward(grads, A, self, solution, upper, transpose, unitriangular):
-    gX, gM = grads
-    if transpose:  # Aᵀ X = b
-        gB = solve_triangular(A, gX, upper=upper, unitriangular=unitriangular)
-        gA = -(solution @ gB.mT)
-    else:
-        gB = solve_triangular(A.mT, gX, upper=not upper, unitriangular=unitriangular)
-        gA = -(gB @ solution.mT)
-    return gB, _triangle(gA, upper, unitriangular) + gM
+def _triangular_solve_backward(grads, A, self, solution, upper, transpose, unitriangular,
+                               wanted=BOTH_WANTED):
+    gX, gM = grads  # None for an output no gradient reached: NOTE [Missing grads]
+    gB = gA = None
+    if gX is not None:  # b's gradient solves with Aᵀ (with A when transposed), by this row
+        warn_once("triangular_solve", TRIANGULAR_SOLVE_DEPRECATED, stacklevel=None)  # as torch's
+        gB = call(TRIANGULAR_SOLVE, (gX, A), {"upper": upper, "transpose": not transpose,
+                                              "unitriangular": unitriangular})[0]
+        if wanted[1]:
+            gA = -(solution @ gB.mT) if transpose else -(gB @ solution.mT)
+            gA = _triangle(gA, upper, unitriangular)
+    if gA is None:
+        gA = _zeros_as(A)
+    if gB is None:
+        gB = _zeros_as(self)
+    if wanted[1] and gM is not None:
+        gA = gA + gM
+    return gB, gA
+
+
+def _zeros_as(t):
+    from refgrad._creation import zeros
+
+    return zeros(1, dtype=t.dtype, device=t.device).expand_as(t)
 
 
 def _triangular_solve_tangent(tangents, A, self, solution, upper, transpose, unitriangular):
@@ -132,11 +147,12 @@ TRIANGULAR_SOLVE = register(Op(
     "triangular_solve", "TriangularSolveBackward0", ("self", "A"),
     forward=_triangular_solve, backward=_triangular_solve_backward, promote=False,
     outputs=("solution", "cloned_coefficient"), tangent=_triangular_solve_tangent,
+    missing_grads=True,
     saves=(("A", ("self", "A")), ("self", ("self", "A")), ("solution", ("self", "A"))),
 ))
 
 
-# --- book/chapters/16r_solvers.md:244
+# --- book/chapters/16r_solvers.md:264
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -144,7 +160,7 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:256
+# --- book/chapters/16r_solvers.md:276
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
