@@ -42,6 +42,8 @@ def test_empty_integer_eigh_and_lu_keep_their_dtype(dtype):
     e = torch.empty(2, 0, 0, dtype=dtype)
     values, vectors = L.eigh(e)
     assert (values.dtype, values.shape, vectors.shape) == (dtype, (2, 0), (2, 0, 0))
+    vectors = L.eigh(torch.zeros(0, 3, 3, dtype=dtype)).eigenvectors
+    assert vectors.stride() == (9, 1, 3)  # laid out by columns, as the kernel's would be
     LU, pivots = L.lu_factor(e)
     assert (LU.dtype, pivots.dtype, pivots.shape) == (dtype, torch.int32, (2, 0))
     name = {torch.int64: "Long", torch.bool: "Bool", torch.uint8: "Byte"}[dtype]

@@ -21,7 +21,7 @@ LINALG_EIGH_OUT_RESULT = _given_out(LINALG_EIGH_RESULT)
 
 def _eigh(a, UPLO):
     if not a.size:  # any dtype reaches here empty, and gives back its own: no kernel runs
-        return np.zeros_like(a, shape=a.shape[:-1]), np.zeros_like(a)
+        return np.zeros_like(a, shape=a.shape[:-1]), column_major(np.zeros_like(a))
     eigenvalues, eigenvectors = np.linalg.eigh(a, UPLO=UPLO)
     return eigenvalues, column_major(eigenvectors)
 
