@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:569
+# --- book/chapters/26a_writes_autograd_skips.md:579
 """The out= kernels that size out before they refuse its dtype, and what some write first."""
 
 from refgrad._dtype import result_type
@@ -11,15 +11,27 @@ from refgrad._ops.out_dtype_rules import CASTS, SEVERAL_RESULTS, TUPLE_CHECKS, _
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import resizes
 from refgrad._ops.write_checks import _can_cast, resize_out
+from refgrad._tensor import Tensor
 
 _TUPLES_ONLY = frozenset(("max", "min", "sort", "topk", "aminmax", "kthvalue"))  # with a dim
 RESIZED_BEFORE_DTYPE = frozenset((
     "frobenius_norm", "dot", "vdot", "mean", "std", "var", "nansum", "nanmean", "stack",
     "kron", "diag", "matrix_power", "linalg_solve_triangular", "linalg_matrix_rank", "cumsum",
     "cumprod", *("linalg_" + name for name in SEVERAL_RESULTS))) | _TUPLES_ONLY
+_TENSOR_BOUNDS = frozenset(("clamp", "clamp_min", "clamp_max", "clip"))
 COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
                          "less", "less_equal", "not_equal"))
-_DIAG_CAST = "diag: result type {result} can't be cast to the desired out= type {out}"
+_CASTS_HERE = {  # refusals of an out the result cannot be cast to, in their own words
+    "diag": "diag: result type {result} can't be cast to the desired out= type {out}",
+    **dict.fromkeys(("max", "min"), (
+        "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType("
+        "out.dtype())) to be true, but got false.  (Could this error message be improved?  "
+        "If so, please report an enhancement request to PyTorch.)"))}
+
+
+def _of_all(name: str, args: tuple, kwargs: dict) -> bool:
+    """Whether a call of max or min reduces all of its input's elements."""
+    return name in ("max", "min") and len(args) + len(kwargs) == 1
 
 
 def size_first(name: str, args: tuple, kwargs: dict, outs: tuple, results: tuple,
@@ -34,6 +46,8 @@ def size_first(name: str, args: tuple, kwargs: dict, outs: tuple, results: tuple
     if name == "matrix_power" or name == "diag" and _argument(args, kwargs, 0, "input").ndim < 2:
         _refuse_cast(name, out, result)
     if len(outs) == 1 and name in _TUPLES_ONLY:
+        if _of_all(name, args, kwargs):
+            _refuse_cast(name, out, result)
         return False
     checks = dict(TUPLE_CHECKS[name]) if len(outs) > 1 else {}
     if checks and all(o._data.dtype == r._data.dtype for o, r in zip(outs, results)):
@@ -61,7 +75,7 @@ def _refuse_cast(name: str, out, result) -> None:
     """The refusal, before sizing, of an out ``result`` cannot be cast to."""
     if _can_cast(result._data.dtype, out._data.dtype):
         return
-    kind, message = (RuntimeError, _DIAG_CAST) if name == "diag" else CASTS[name][:2]
+    kind, message = (RuntimeError, _CASTS_HERE[name]) if name in _CASTS_HERE else CASTS[name][:2]
     raise kind(message.format(**_words(name, out, result)))
 
 
@@ -83,8 +97,19 @@ def _right_side(out, args: tuple, kwargs: dict) -> None:
 _WRITTEN_FIRST = {"mean": _mean_sum, "linalg_solve_triangular": _right_side}
 
 
+def checked_as(name: str, args: tuple, kwargs: dict) -> str:
+    """The name whose dtype rules ``name``'s out takes: a clamp with a tensor bound casts
+    its result to out as the other elementwise ops do."""
+    if name in _TENSOR_BOUNDS and any(isinstance(a, Tensor) for a in (*args[1:],
+                                                                        *kwargs.values())):
+        return name + ".Tensor"
+    return name
+
+
 def resize_count(name: str, args: tuple, kwargs: dict, out, result) -> int:
     """How many times torch warns resizing ``out`` for ``result``."""
+    if _of_all(name, args, kwargs):
+        return 1
     if name not in COMPARISONS:
         return resizes(name, out._data.dtype != result._data.dtype)
     operands = (*args, *(kwargs[k] for k in ("input", "other") if k in kwargs))[:2]
