@@ -27,13 +27,18 @@ from refgrad._ops.out_kernels import (
     DTYPE_BEFORE_KERNEL,
     OUT_WARNINGS,
     RAW_WRITES,
-    RESIZED_BEFORE_DTYPE,
     in_torchs_order,
     said_shapes,
     warning_with_out,
 )
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
-from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given, resizes
+from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
+from refgrad._ops.sized_outs import (
+    RESIZED_BEFORE_DTYPE,
+    checked_as,
+    resize_count,
+    size_first,
+)
 from refgrad._ops.untracked_writes import (
     TANGENTS_KEPT,
     computed,
@@ -78,7 +83,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2951
+# --- book/chapters/26_inplace.md:2956
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -138,17 +143,15 @@ def with_out(function, name: str, returns=None):
         if rules in MERGED:  # NOTE [An expanded out of a reduction]
             result = merged_where_shared(rules, written, args, kwargs, outs, result)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
-        if rules in RESIZED_BEFORE_DTYPE:  # a structured kernel: out sized, then refused
-            for o, r in zip(outs, results):
-                if r._data.shape != o._data.shape:
-                    resize_out(o, r._data.shape, resizes(rules, False),
-                               said_shapes(name, args, kwargs, o, r))
-        refuse_dtypes(rules, outs, results)  # before any resizing: a refused out stays as it was
+        copied = rules in RESIZED_BEFORE_DTYPE and size_first(  # chapter "Writes autograd skips"
+            rules, args, kwargs, outs, results, lambda o, r: said_shapes(name, args, kwargs, o, r))
+        if not copied:  # before any resizing: a refused out stays as it was
+            refuse_dtypes(checked_as(rules, args, kwargs), outs, results)
         for o, r in in_torchs_order(name, outs, results):  # chapter "Writes autograd skips"
             if record is not None:
                 refuse_resized(rules, o, r)
             if r._data.shape != o._data.shape:
-                resize_out(o, r._data.shape, resizes(rules, o._data.dtype != r._data.dtype),
+                resize_out(o, r._data.shape, resize_count(rules, args, kwargs, o, r),
                            said_shapes(name, args, kwargs, o, r))
                 if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
                     lay_out_as(o, r)
@@ -173,7 +176,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3052
+# --- book/chapters/26_inplace.md:3055
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -189,7 +192,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3077
+# --- book/chapters/26_inplace.md:3080
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -204,7 +207,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3097
+# --- book/chapters/26_inplace.md:3100
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

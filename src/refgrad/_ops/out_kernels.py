@@ -23,8 +23,6 @@ from refgrad._typename import LEGACY
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
 # cholesky checks that its input's dtype casts to out's before it computes anything.
 DTYPE_BEFORE_KERNEL = frozenset(("cholesky",))
-# frobenius_norm's kernel gives out the result's sizes before it refuses out's dtype.
-RESIZED_BEFORE_DTYPE = frozenset(("frobenius_norm",))
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
 # The reductions that compute in out's dtype, and the dtypes of out each computes in.
@@ -33,7 +31,7 @@ _IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
                  **dict.fromkeys(("nansum", "mean"), "fc")}
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:389
+# --- book/chapters/26a_writes_autograd_skips.md:387
 def warning_with_out(function, message: str):
     """``function``, which takes out=, warning ``message`` first whenever out= is given,
     as torch's C++ warns: see above."""
@@ -64,7 +62,7 @@ def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
     return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:424
+# --- book/chapters/26a_writes_autograd_skips.md:422
 # In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
 # dtype the op's result would have.
 _CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
@@ -94,7 +92,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:466
+# --- book/chapters/26a_writes_autograd_skips.md:464
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -110,7 +108,7 @@ def raw_write(out, result, args=(), kwargs=None) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:506
+# --- book/chapters/26a_writes_autograd_skips.md:504
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -138,7 +136,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:547
+# --- book/chapters/26a_writes_autograd_skips.md:731
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4380
+# --- book/chapters/26_inplace.md:4385
 """What an out= may be, how often torch warns resizing it, and whose checks a function
 takes: small tables, probed on torch."""
 
@@ -39,7 +39,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:4429
+# --- book/chapters/26_inplace.md:4434
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -52,11 +52,11 @@ def outs_given(name: str, out, returns) -> tuple:
     return tuple(out)
 
 
-# --- book/chapters/26_inplace.md:4672
+# --- book/chapters/26_inplace.md:4677
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
-ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in ("cond", "pinv", "tensorinv",
-                                                         "tensorsolve", "matrix_rank")}
+ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in (
+    "cond", "pinv", "tensorinv", "tensorsolve", "matrix_rank", "householder_product")} | {"orgqr"}
 # The factorizations of several results: each out in its result's dtype, checked in order.
 SEVERAL_RESULTS = {  # name: (its refusal of grad, how many results)
     "cholesky_ex": ("linalg_cholesky_ex", 2), "eigh": ("_linalg_eigh", 2),
