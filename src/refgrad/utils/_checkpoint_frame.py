@@ -130,6 +130,9 @@ class CheckpointError(RuntimeError):
     pass
 
 
+CheckpointError.__module__ = "refgrad.utils.checkpoint"  # where torch shows its class
+
+
 # NOTE [What the determinism check compares]
 # describe(tensor) is what the forward notes for each saved tensor and the
 # recomputation must match: shape, dtype and device by default; with "none",
@@ -141,7 +144,7 @@ def _shape_dtype_device(tensor) -> dict:
 DETERMINISM_CHECKS = {"default": _shape_dtype_device, "none": lambda tensor: None}
 
 
-# --- book/chapters/23a_checkpoint.md:467
+# --- book/chapters/23a_checkpoint.md:470
 DEBUG_TIP = (
     "\nTip: To see a more detailed error message, either pass `debug=True` to\n"
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
@@ -165,7 +168,7 @@ MORE_SAVED = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:492
+# --- book/chapters/23a_checkpoint.md:495
 DIFFERENT_COUNT = (
     "torch.utils.checkpoint: A different number of tensors was saved during the original "
     "forward and recomputation.\nNumber of tensors saved during forward: {}\n"
@@ -182,7 +185,7 @@ UNPACKED_TWICE = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:514
+# --- book/chapters/23a_checkpoint.md:517
 def check_recomputed(frame: Frame, run) -> None:
     if frame.ignore_mismatch:
         return
@@ -204,7 +207,7 @@ def check_recomputed(frame: Frame, run) -> None:
         raise CheckpointError(DIFFERENT_METADATA.format("".join(different)))
 
 
-# --- book/chapters/23a_checkpoint.md:558
+# --- book/chapters/23a_checkpoint.md:561
 class _Switches:
     """The overrides in force; None defers to the argument."""
 
