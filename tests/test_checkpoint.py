@@ -120,7 +120,7 @@ def test_switches_are_restored_after_an_error():
         None, None)
 
 
-def test_debug_is_accepted_and_logs_nothing_more():
+def test_debug_keeps_the_short_message_as_the_cause():
     calls = []
 
     def moody(t):
@@ -134,9 +134,10 @@ def test_debug_is_accepted_and_logs_nothing_more():
                        debug=debug)
         with pytest.raises(CheckpointError) as error:
             y.sum().backward()
-        messages.append(str(error.value))
-    assert messages[0] == messages[1]
-    assert messages[0].startswith("torch.utils.checkpoint: Recomputed values")
+        messages.append(error.value)
+    assert str(messages[0]) == str(messages[1].__cause__)
+    assert str(messages[0]).startswith("torch.utils.checkpoint: Recomputed values")
+    assert "Operations executed during recomputation:" in str(messages[1])
 
 
 def test_a_frame_saves_its_arguments_under_the_enclosing_hooks(monkeypatch):

@@ -618,7 +618,7 @@ from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:768
+# --- book/chapters/23a_checkpoint.md:784
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 

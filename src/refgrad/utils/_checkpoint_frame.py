@@ -43,6 +43,7 @@ class Frame:
         self.done = set()  # the backward runs that have recomputed
         self.forward_completed = False
         self.ignore_mismatch = False
+        self.on_unpack_error = None  # with debug=True: NOTE [The debug log]
 
     # NOTE [Nested checkpoints]
     # The arguments are saved under the hooks innermost now: an enclosing
@@ -55,7 +56,7 @@ class Frame:
         return [unpack(a, None) if isinstance(a, SavedTensor) else a for a in self.inputs]
 
 
-# --- book/chapters/23a_checkpoint.md:344
+# --- book/chapters/23a_checkpoint.md:345
 # NOTE [Recomputed values die young]
 # Only the graph holds a _Holder strongly; the frame's reference is weak. A
 # recomputed tensor lives in its holder until it is unpacked, and is dropped
@@ -81,10 +82,18 @@ def forward_hooks(frame: Frame) -> saved_tensors_hooks:
         holder.values[run] = None
         return value
 
+    def unpack_or_report(holder):
+        try:
+            return unpack_holder(holder)
+        except CheckpointError as error:
+            frame.on_unpack_error(error)
+
+    if frame.on_unpack_error is not None:
+        return saved_tensors_hooks(pack, unpack_or_report)
     return saved_tensors_hooks(pack, unpack_holder)
 
 
-# --- book/chapters/23a_checkpoint.md:389
+# --- book/chapters/23a_checkpoint.md:398
 def recomputation_hooks(frame: Frame, run) -> saved_tensors_hooks:
     def pack(tensor):
         tensor = tensor.detach() if tensor.requires_grad else tensor
@@ -116,9 +125,12 @@ def recompute(frame: Frame, run) -> None:
     check_recomputed(frame, run)
 
 
-# --- book/chapters/23a_checkpoint.md:438
+# --- book/chapters/23a_checkpoint.md:447
 class CheckpointError(RuntimeError):
     pass
+
+
+CheckpointError.__module__ = "refgrad.utils.checkpoint"  # where torch shows its class
 
 
 # NOTE [What the determinism check compares]
@@ -132,7 +144,7 @@ def _shape_dtype_device(tensor) -> dict:
 DETERMINISM_CHECKS = {"default": _shape_dtype_device, "none": lambda tensor: None}
 
 
-# --- book/chapters/23a_checkpoint.md:458
+# --- book/chapters/23a_checkpoint.md:470
 DEBUG_TIP = (
     "\nTip: To see a more detailed error message, either pass `debug=True` to\n"
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
@@ -156,7 +168,7 @@ MORE_SAVED = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:483
+# --- book/chapters/23a_checkpoint.md:495
 DIFFERENT_COUNT = (
     "torch.utils.checkpoint: A different number of tensors was saved during the original "
     "forward and recomputation.\nNumber of tensors saved during forward: {}\n"
@@ -173,7 +185,7 @@ UNPACKED_TWICE = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:505
+# --- book/chapters/23a_checkpoint.md:517
 def check_recomputed(frame: Frame, run) -> None:
     if frame.ignore_mismatch:
         return
@@ -195,7 +207,7 @@ def check_recomputed(frame: Frame, run) -> None:
         raise CheckpointError(DIFFERENT_METADATA.format("".join(different)))
 
 
-# --- book/chapters/23a_checkpoint.md:549
+# --- book/chapters/23a_checkpoint.md:561
 class _Switches:
     """The overrides in force; None defers to the argument."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:591
+# --- book/chapters/23a_checkpoint.md:603
 """torch.utils.checkpoint: keep a function's arguments, and recompute what it saved."""
 
 import contextlib
@@ -10,6 +10,7 @@ import warnings
 
 from refgrad.autograd._state import is_grad_enabled
 from refgrad.random import fork_rng, get_rng_state, set_rng_state
+from refgrad.utils._checkpoint_debug import debug_context_and_callback
 from refgrad.utils._checkpoint_frame import (
     DETERMINISM_CHECKS,
     CheckpointError,
@@ -36,7 +37,7 @@ def noop_context_fn():
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
-# --- book/chapters/23a_checkpoint.md:626
+# --- book/chapters/23a_checkpoint.md:639
 SUPPRESSED = (
     "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
@@ -45,21 +46,23 @@ SUPPRESSED = (
 
 
 def _check_options(context_fn, determinism_check, debug):
-    if (debug if switches.debug is None else switches.debug) and (
-            context_fn is not noop_context_fn):
-        raise ValueError("debug=True is incompatible with non-default context_fn")
+    on_unpack_error = None
+    if debug if switches.debug is None else switches.debug:
+        if context_fn is not noop_context_fn:
+            raise ValueError("debug=True is incompatible with non-default context_fn")
+        context_fn, on_unpack_error = debug_context_and_callback()
     if determinism_check not in DETERMINISM_CHECKS:
         raise ValueError(
             f"determinism_check should be one of {list(DETERMINISM_CHECKS)}, "
             f"but got {determinism_check}"
         )
-    return DETERMINISM_CHECKS[determinism_check]
+    return DETERMINISM_CHECKS[determinism_check], context_fn, on_unpack_error
 
 
-# --- book/chapters/23a_checkpoint.md:647
+# --- book/chapters/23a_checkpoint.md:662
 def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
                        early_stop, args, kwargs):
-    describe = _check_options(context_fn, determinism_check, debug)
+    describe, context_fn, on_unpack_error = _check_options(context_fn, determinism_check, debug)
     forward_context, recompute_context = context_fn()
     rng_state = get_rng_state() if preserve else None
 
@@ -72,6 +75,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
 
     stop = early_stop if switches.early_stop is None else switches.early_stop
     frame = Frame(recompute, stop, describe)
+    frame.on_unpack_error = on_unpack_error
     if not is_grad_enabled():
         return function(*args, **kwargs)
     frame.save_inputs(args)
@@ -85,7 +89,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
     return result
 
 
-# --- book/chapters/23a_checkpoint.md:685
+# --- book/chapters/23a_checkpoint.md:701
 NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
     "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -114,7 +118,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     return CheckpointFunction.apply(function, preserve, *args)
 
 
-# --- book/chapters/23a_checkpoint.md:725
+# --- book/chapters/23a_checkpoint.md:741
 SEQUENTIAL_NO_USE_REENTRANT = (
     "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
     "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
@@ -133,7 +137,7 @@ def _chain(functions, start: int, stop: int):
     return run
 
 
-# --- book/chapters/23a_checkpoint.md:745
+# --- book/chapters/23a_checkpoint.md:761
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a chain of functions in ``segments`` pieces, all but the last checkpointed."""
     if use_reentrant is None:
