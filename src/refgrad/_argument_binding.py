@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:321
+# --- book/chapters/13a_arguments.md:320
 """A call bound to one of torch's signatures, or torch's complaint when it does not fit."""
 
 import numpy as np
@@ -18,7 +18,7 @@ from refgrad._signatures import (
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13a_arguments.md:343
+# --- book/chapters/13a_arguments.md:342
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -49,7 +49,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:378
+# --- book/chapters/13a_arguments.md:377
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -80,7 +80,7 @@ def _unpacked(sig: Signature, bound) -> str | None:
     return None
 
 
-# --- book/chapters/13a_arguments.md:413
+# --- book/chapters/13a_arguments.md:412
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -104,7 +104,7 @@ def _missing(sig: Signature, index: int) -> str:
     return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
 
 
-# --- book/chapters/13a_arguments.md:446
+# --- book/chapters/13a_arguments.md:445
 def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:666
+# --- book/chapters/13a_arguments.md:665
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
@@ -44,7 +44,7 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:715
+# --- book/chapters/13a_arguments.md:714
 def _as_int(value):
     if isinstance(value, np.integer):
         return int(value)
@@ -70,7 +70,21 @@ def _int_for(p: Parameter, value):
     return value
 
 
-# --- book/chapters/13a_arguments.md:750
+# NOTE [A bool tensor for a SymInt]
+# torch's parser lets a bool tensor of one element stand where a SymInt goes
+# (tril's diagonal, select's index, topk's k, narrow's length), as it lets an
+# integer one; only turning it into the int then fails, with an internal
+# assertion of torch's, word for word as torch 2.13's CPU build gives it.
+NOT_INTEGRAL = ('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+                'torch/csrc/utils/pybind.cpp":27, please report a bug to PyTorch. ')
+
+
+def _bool_for_symint(bound) -> bool:
+    return any(p.kind == "SymInt" and isinstance(value, Tensor) and value._data.dtype.kind == "b"
+               for _, p, value in bound)
+
+
+# --- book/chapters/13a_arguments.md:763
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -94,6 +108,8 @@ class Arguments:
             bound, _ = _bind(s, args, kwargs, self.numbers)
             if bound is not None:
                 complaint = _unpacked(s, bound)
+                if complaint is None and _bool_for_symint(bound):
+                    return None, RuntimeError(NOT_INTEGRAL)
                 return (s, None) if complaint is None else (None, TypeError(complaint))
         return None, self._refusal(args, kwargs)
 

@@ -141,8 +141,7 @@ _CHECKS = {
     "float": _is_float,
     "str": lambda v: isinstance(v, str),
     "torch.dtype": lambda v: isinstance(v, DType) or is_python_type(v),
-    "SymInt": lambda v: is_index(v) and not (  # an int, or an integer tensor of one element
-        isinstance(v, Tensor) and v._data.dtype.kind == "b"),
+    "SymInt": is_index,  # an int, or an integer or bool tensor of one element
     "torch.device": lambda v: isinstance(v, str | Device) or is_int(v) and not isinstance(
         v, Tensor),  # an index, but not a tensor: x.to(torch.tensor(0)) is to(tensor)
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
@@ -157,7 +156,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:288
+# --- book/chapters/13a_arguments.md:287
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

@@ -163,7 +163,7 @@ SIGNATURES.update({
 SIGNATURES.update({
     "select": (slicing, _both("select(Tensor input, int dim, SymInt index)")),
     "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
-                              "narrow(Tensor input, int dim, int start, int length)")),
+                              "narrow(Tensor input, int dim, SymInt start, SymInt length)")),
     "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
     "movedim": (rearranging, _both(
         "movedim(Tensor input, int source, int destination)",

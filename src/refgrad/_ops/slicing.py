@@ -166,6 +166,6 @@ def _narrow_start(start) -> int:
 
     if not hasattr(start, "_data"):
         return whole_number(start)
-    if start.ndim != 0 or start.dtype.is_floating_point:
-        raise RuntimeError("start must be an 0-dim integral Tensor.")
+    if start.ndim != 0 or start.dtype.is_floating_point or start._data.dtype.kind == "b":
+        raise RuntimeError("start must be an 0-dim integral Tensor.")  # a bool is no integer
     return int(start.item())
