@@ -802,7 +802,7 @@ from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:218
+# --- book/chapters/29s_methods_taking_nothing.md:204
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 

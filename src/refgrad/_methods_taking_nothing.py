@@ -6,9 +6,6 @@
 # --- book/chapters/29s_methods_taking_nothing.md:54
 """Tensor methods that torch implements as plain C methods, refused in Python's words for them."""
 
-import gc
-from types import MethodType
-
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import simple_functions as simple
 from refgrad._ops.dispatch import call
@@ -31,32 +28,16 @@ NAMES = (
 )
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:108
-def refusal(name: str, refused: tuple, unknown: dict, tensor=None) -> TypeError:
-    """torch's TypeError for a plain C method given anything besides the tensor."""
-    owner = "TensorBase" if tensor is None else _owner(tensor, name)
+# --- book/chapters/29s_methods_taking_nothing.md:110
+def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
+    """torch's TypeError for a plain C method given anything besides the tensor,
+    in the words of a direct call."""
     if unknown:
-        return TypeError(f"{owner}.{name}() takes no keyword arguments")
-    return TypeError(f"{owner}.{name}() takes no arguments ({len(refused)} given)")
+        return TypeError(f"TensorBase.{name}() takes no keyword arguments")
+    return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")
 
 
-# NOTE [Which class the refusal names]
-# A bound method object of this method and this tensor, alive during the
-# call, is the one through which it was called: the text names the tensor's
-# class. None alive: the method was called directly, and torch's words name
-# TensorBase. A bound method made only to be called at once, as in
-# getattr(x, "abs")(1), is let go by Python before the call, and reads as direct;
-# one kept elsewhere (f = x.abs) makes a direct x.abs(1) read as bound.
-def _owner(tensor, name: str) -> str:
-    method = getattr(type(tensor), name, None)
-    for holder in gc.get_referrers(tensor):
-        if type(holder) is MethodType and holder.__self__ is tensor and (
-                holder.__func__ is method):
-            return type(tensor).__qualname__
-    return "TensorBase"
-
-
-# --- book/chapters/29s_methods_taking_nothing.md:159
+# --- book/chapters/29s_methods_taking_nothing.md:145
 # NOTE [Taking nothing, in torch's words]
 # A plain C method of torch's refuses any argument before it runs. The
 # method here takes what it is given and refuses it itself: a test of an
@@ -66,7 +47,7 @@ def taking_nothing(method, name: str):
 
     def checked(self, *refused, **unknown):
         if refused or unknown:
-            raise refusal(name, refused, unknown, self)
+            raise refusal(name, refused, unknown)
         # NOTE [Handing the tensor on]: the method called must see no reference
         # held here, or it cannot give a dying tensor's memory to its result.
         held = [self]
@@ -83,7 +64,7 @@ def _row_method(row, function):
 
     def checked(self, *refused, **unknown):
         if refused or unknown:
-            raise refusal(row.name, refused, unknown, self)
+            raise refusal(row.name, refused, unknown)
         return call(row, (self,), None, dying_alone(self) if row.into else None)
 
     checked.__name__, checked.__qualname__ = function.__name__, function.__qualname__
@@ -91,7 +72,7 @@ def _row_method(row, function):
     return checked
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:201
+# --- book/chapters/29s_methods_taking_nothing.md:187
 _ROWS = (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 
 
