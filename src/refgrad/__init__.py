@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2696
+# --- book/chapters/05_creation.md:2698
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,16 +101,20 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3137
+# --- book/chapters/05_creation.md:3139
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3341
+# --- book/chapters/05_creation.md:3343
 from refgrad._factory_arguments import asarray
 
 
 # --- book/chapters/05a_random.md:707
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
+
+
+# --- book/chapters/05b_buffers_and_ranges.md:188
+from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
 # --- book/chapters/06_parameters.md:292
