@@ -44,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:942
+# --- book/chapters/05_creation.md:949
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -54,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1060
+# --- book/chapters/05_creation.md:1067
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1873
+# --- book/chapters/05_creation.md:1880
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1932
+# --- book/chapters/05_creation.md:1939
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2689
+# --- book/chapters/05_creation.md:2698
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,16 +101,20 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3107
+# --- book/chapters/05_creation.md:3139
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3311
+# --- book/chapters/05_creation.md:3343
 from refgrad._factory_arguments import asarray
 
 
 # --- book/chapters/05a_random.md:707
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
+
+
+# --- book/chapters/05b_buffers_and_ranges.md:188
+from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
 # --- book/chapters/06_parameters.md:292

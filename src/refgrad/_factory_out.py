@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2407
+# --- book/chapters/05_creation.md:2414
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:2428
+# --- book/chapters/05_creation.md:2435
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -46,7 +46,8 @@ def writing(factory):
         if factory.__name__ in _DRAWN:
             kwargs["laid_as"] = out._data  # drawn in out's memory order
         made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
-        _write(out, made._data, keeps_shape=factory.__name__ == "arange")
+        _write(out, made._data, keeps_shape=factory.__name__ in ("arange", "range"),
+               warns=factory.__name__ == "arange")
         return _flagged(out, requires_grad)
 
     function.__name__ = function.__qualname__ = factory.__name__
@@ -54,7 +55,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2470
+# --- book/chapters/05_creation.md:2478
 # NOTE [The size before the keywords]
 # A factory refused by Python for a keyword it does not take is refused
 # instead for its one positional argument, when that is not a size: torch's
@@ -74,14 +75,14 @@ def size_first(name: str, args: tuple, kwargs: dict) -> None:
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2496
-def _write(out, values, keeps_shape: bool) -> None:
+# --- book/chapters/05_creation.md:2504
+def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     shape = values.shape
     if out._data.shape != shape:
         if keeps_shape and out._data.size == values.size:
             shape = out._data.shape
         else:
-            if keeps_shape and out._data.size:
+            if warns and out._data.size:
                 warnings.warn(
                     f"The number of elements in the out tensor of shape {list(out.shape)} is "
                     f"{out._data.size} which does not match the computed number of elements "
@@ -95,10 +96,10 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2522
+# --- book/chapters/05_creation.md:2530
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
-_NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
+_NO_SHARED_OUT = frozenset(("arange", "range", "linspace", "logspace", "rand", "randint", "normal"))
 _DRAWN = frozenset(("rand", "randint", "normal"))  # randn: see resizing
 # torch's mode sees these with out= (rand: with a generator) as a resize_ and the fill that
 # follows; refgrad's, as nothing
@@ -118,7 +119,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2558
+# --- book/chapters/05_creation.md:2566
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

@@ -29,7 +29,7 @@ _COPY_WARNING = (
 )
 
 
-# --- book/chapters/05_creation.md:67
+# --- book/chapters/05_creation.md:70
 def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
@@ -49,6 +49,8 @@ def _leaves(data, stacklevel: int | None = None) -> list:
                 raise ValueError(
                     f"expected sequence of length {length} at dim {depth} (got {len(item)})"
                 )
+            if isinstance(item, np.matrix) and len(item):  # each row a matrix again
+                raise ValueError("too many dimensions 'matrix'")
             if isinstance(item, np.ndarray) and stacklevel is not None:
                 check_kind(item)  # read element by element, but only of torch's dtypes
                 warn_once("list of ndarrays", LIST_OF_ARRAYS, stacklevel + 1)
@@ -57,7 +59,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:104
+# --- book/chapters/05_creation.md:109
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -77,7 +79,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-# --- book/chapters/05_creation.md:130
+# --- book/chapters/05_creation.md:135
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -115,7 +117,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         )
 
 
-# --- book/chapters/05_creation.md:176
+# --- book/chapters/05_creation.md:181
 def _laid_as_torch_copies(array, source):
     """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
     if not array.size or 0 not in source.strides:
@@ -129,13 +131,15 @@ def _laid_as_torch_copies(array, source):
     return laid
 
 
-# --- book/chapters/05_creation.md:198
+# --- book/chapters/05_creation.md:203
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
         shape.append(len(data))
         if not shape[-1]:
             break
+        if isinstance(data, np.matrix) and len(shape) > 1:  # its rows: matrices, ever deeper
+            raise ValueError("too many dimensions 'matrix'")
         data = data[0]
     return tuple(shape)
 
@@ -152,7 +156,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:231
+# --- book/chapters/05_creation.md:238
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -167,7 +171,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:261
+# --- book/chapters/05_creation.md:268
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -198,7 +202,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:300
+# --- book/chapters/05_creation.md:307
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -211,7 +215,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:328
+# --- book/chapters/05_creation.md:335
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -242,7 +246,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:364
+# --- book/chapters/05_creation.md:371
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -255,7 +259,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:386
+# --- book/chapters/05_creation.md:393
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

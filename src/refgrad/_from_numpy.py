@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2796
+# --- book/chapters/05_creation.md:2805
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -42,15 +42,29 @@ def from_numpy(*given, **keywords) -> Tensor:
     if not ndarray.flags.writeable:
         warn_once("from_numpy", _NOT_WRITABLE, None)  # the user's line: "Warnings given once"
     check_layout(ndarray)
-    remember_shared(ndarray)
+    data = own_storage(ndarray)
+    remember_shared(data)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import lift_fresh
 
-        return lift_fresh(make_tensor(ndarray))
-    return make_tensor(ndarray)
+        return lift_fresh(make_tensor(data))
+    return make_tensor(data)
 
 
-# --- book/chapters/05_creation.md:2856
+def own_storage(ndarray):
+    """A plain array over ``ndarray``'s memory, its storage beginning at its first element."""
+    itemsize = ndarray.itemsize
+    if ndarray.size:  # the storage: from the first element to the last one reached
+        span = sum((n - 1) * s for n, s in zip(ndarray.shape, ndarray.strides)) // itemsize + 1
+    else:
+        span = 0
+    plain = ndarray.view(np.ndarray)  # an np.matrix too, read as the array it holds
+    run = np.lib.stride_tricks.as_strided(plain, (span,), (itemsize,))
+    root = np.frombuffer(memoryview(run), ndarray.dtype) if span else np.empty(0, ndarray.dtype)
+    return np.lib.stride_tricks.as_strided(root, ndarray.shape, ndarray.strides)
+
+
+# --- book/chapters/05_creation.md:2888
 # The memory from_numpy shared, by the id of the array that owns it; each entry
 # leaves as its array dies, so that a new array at the same address is not taken
 # for it.
@@ -71,7 +85,7 @@ def shares_numpy_memory(root) -> bool:
     return reference is not None and reference() is root
 
 
-# --- book/chapters/05_creation.md:2882
+# --- book/chapters/05_creation.md:2914
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")

@@ -100,7 +100,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:240
+# --- book/chapters/03_tensor.md:242
 class _Storage:
     __slots__ = ()
 
@@ -124,6 +124,7 @@ class _Storage:
 
     layout = strided
     is_sparse = False
+    name = None  # torch keeps the attribute of its removed named tensors: None for every tensor
 
     def data_ptr(self) -> int:
         # torch hands out no address for no elements, even of a view into a full storage
@@ -149,14 +150,18 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:742
+# --- book/chapters/03_tensor.md:754
+# NOTE [__array__ takes no copy]
+# torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
+# that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
+# refgrad's signature is torch's so that NumPy answers its tensors the same.
 def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:754
+# --- book/chapters/03_tensor.md:770
 class _Python:
     __slots__ = ()
 
@@ -203,11 +208,11 @@ class _Python:
             array = np.lib.stride_tricks.as_strided(array, strides=(0,) * array.ndim)
         return array
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None):  # no copy=: NOTE [__array__ takes no copy]
         array = self.numpy()
-        if dtype is not None:
-            return array.astype(dtype, copy=bool(copy))
-        return array.copy() if copy else array  # np.array(t) asks for its own copy
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    __array__.__qualname__ = "Tensor.__array__"  # named in Python's refusal of a copy=
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # NumPy's result from a tensor's array comes back a tensor sharing it; bool as uint8
@@ -240,7 +245,7 @@ class _Python:
         return object.__format__(self, spec)
 
 
-# --- book/chapters/03_tensor.md:853
+# --- book/chapters/03_tensor.md:869
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -297,7 +302,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:925
+# --- book/chapters/03_tensor.md:941
 class _Numbers:
     __slots__ = ()
 
