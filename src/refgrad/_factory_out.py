@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2407
+# --- book/chapters/05_creation.md:2410
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:2428
+# --- book/chapters/05_creation.md:2431
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -54,7 +54,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2470
+# --- book/chapters/05_creation.md:2473
 # NOTE [The size before the keywords]
 # A factory refused by Python for a keyword it does not take is refused
 # instead for its one positional argument, when that is not a size: torch's
@@ -74,7 +74,7 @@ def size_first(name: str, args: tuple, kwargs: dict) -> None:
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2496
+# --- book/chapters/05_creation.md:2499
 def _write(out, values, keeps_shape: bool) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -95,7 +95,7 @@ def _write(out, values, keeps_shape: bool) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2522
+# --- book/chapters/05_creation.md:2525
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "linspace", "logspace", "rand", "randint", "normal"))
@@ -118,7 +118,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2558
+# --- book/chapters/05_creation.md:2561
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

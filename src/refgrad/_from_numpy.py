@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2796
+# --- book/chapters/05_creation.md:2799
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -50,7 +50,7 @@ def from_numpy(*given, **keywords) -> Tensor:
     return make_tensor(ndarray)
 
 
-# --- book/chapters/05_creation.md:2856
+# --- book/chapters/05_creation.md:2859
 # The memory from_numpy shared, by the id of the array that owns it; each entry
 # leaves as its array dies, so that a new array at the same address is not taken
 # for it.
@@ -71,7 +71,7 @@ def shares_numpy_memory(root) -> bool:
     return reference is not None and reference() is root
 
 
-# --- book/chapters/05_creation.md:2882
+# --- book/chapters/05_creation.md:2885
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")
