@@ -15,10 +15,11 @@ from refgrad._signatures import (
     shown_kind,
     type_name,
 )
+from refgrad._symint_lists import BOOL_IN_SIZES, is_bool_size, is_size_list
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13a_arguments.md:342
+# --- book/chapters/13a_arguments.md:343
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -49,7 +50,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:377
+# --- book/chapters/13a_arguments.md:379
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -63,24 +64,28 @@ def _keyword(name: str, kwargs: dict) -> str | None:
     return None
 
 
-def _unpacked(sig: Signature, bound) -> str | None:
-    """The complaint about an element past the first, found as torch unpacks a list."""
+def _unpacked(sig: Signature, bound) -> Exception | None:
+    """The refusal of an element, found as torch unpacks a list: of one past the first
+    for its type, of a bool tensor in a size (NOTE [A bool tensor inside a size])."""
     for index, p, value in bound:
         if p.kind == "tuple of ints" and isinstance(value, tuple | list):
-            for i, item in enumerate(value[1:], 2):
-                if not (is_index(item) or isinstance(item, bool | np.bool_)):
-                    return (f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
-                            f"{i} with error \"type must be tuple of ints,but got "
-                            f"{type_name(item)}\"")
+            for i, item in enumerate(value, 1):
+                if is_bool_size(item) and is_size_list(sig.name, p.name):
+                    return RuntimeError(BOOL_IN_SIZES)
+                if i > 1 and not (is_index(item) or isinstance(item, bool | np.bool_)):
+                    return TypeError(
+                        f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
+                        f"{i} with error \"type must be tuple of ints,but got "
+                        f"{type_name(item)}\"")
         elif p.kind == "tuple of Tensors" and value is not None:  # None: out=None, as absent
             for i, item in enumerate(value):
                 if not isinstance(item, Tensor):
-                    return (f"expected Tensor as element {i} in argument {index}, but got "
-                            f"{type_name(item)}")
+                    return TypeError(f"expected Tensor as element {i} in argument {index}, "
+                                     f"but got {type_name(item)}")
     return None
 
 
-# --- book/chapters/13a_arguments.md:412
+# --- book/chapters/13a_arguments.md:418
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -104,7 +109,7 @@ def _missing(sig: Signature, index: int) -> str:
     return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
 
 
-# --- book/chapters/13a_arguments.md:445
+# --- book/chapters/13a_arguments.md:451
 def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:

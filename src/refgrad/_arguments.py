@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:665
+# --- book/chapters/13a_arguments.md:671
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
@@ -44,9 +44,9 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:714
+# --- book/chapters/13a_arguments.md:720
 def _as_int(value):
-    if isinstance(value, np.integer):
+    if isinstance(value, np.integer | bool):  # view(-1, True) is view(-1, 1)
         return int(value)
     return int(value.item()) if isinstance(value, Tensor) else value
 
@@ -63,7 +63,7 @@ def _int_for(p: Parameter, value):
     if p.kind in ("Number", "float") and isinstance(value, Tensor):
         return value.item()  # arange(torch.tensor(2.5)) is arange(2.5)
     if p.kind == "tuple of ints" and isinstance(value, tuple | list):
-        if any(isinstance(item, Tensor | np.integer) for item in value):
+        if any(isinstance(item, Tensor | np.integer | bool) for item in value):
             return tuple(_as_int(item) for item in value)
     if p.kind == "torch.dtype" and is_python_type(value):
         return PYTHON_TYPES[value]
@@ -84,7 +84,7 @@ def _bool_for_symint(bound) -> bool:
                for _, p, value in bound)
 
 
-# --- book/chapters/13a_arguments.md:763
+# --- book/chapters/13a_arguments.md:769
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -107,10 +107,10 @@ class Arguments:
         for s in self.signatures:
             bound, _ = _bind(s, args, kwargs, self.numbers)
             if bound is not None:
-                complaint = _unpacked(s, bound)
-                if complaint is None and _bool_for_symint(bound):
+                refusal = _unpacked(s, bound)
+                if refusal is None and _bool_for_symint(bound):
                     return None, RuntimeError(NOT_INTEGRAL)
-                return (s, None) if complaint is None else (None, TypeError(complaint))
+                return (s, None) if refusal is None else (None, refusal)
         return None, self._refusal(args, kwargs)
 
     def _refusal(self, args: tuple, kwargs: dict) -> TypeError:

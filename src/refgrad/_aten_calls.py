@@ -2,14 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23d_calling_ops.md:37
+# --- book/chapters/23d_calling_ops.md:42
 """Running an op named as ATen names it: refgrad.ops.aten.mm.default(a, b)."""
+
+from refgrad.utils._answer_casts import LIST_RESULTS
 
 
 def run_aten(name: str, overload: str | None, args: tuple, kwargs: dict):
     """Run the ATen operator ``name`` (its ``overload``, or None for the operator) on
     ``args`` and ``kwargs``, given as torch's schema orders them."""
-    return _runner(name, overload)(*args, **kwargs)
+    results = _runner(name, overload)(*args, **kwargs)
+    if isinstance(results, tuple):  # as the schema returns: NOTE [A list from func]
+        return list(results) if name in LIST_RESULTS else tuple(results)
+    return results
 
 
 def _runner(name: str, overload: str | None):
@@ -37,7 +42,7 @@ def _owners() -> tuple:
             (refgrad.Tensor, ""), (functional, ""))
 
 
-# --- book/chapters/23d_calling_ops.md:87
+# --- book/chapters/23d_calling_ops.md:97
 def _slice(self, dim=0, start=None, end=None, step=1):
     dim = dim % max(self.ndim, 1)
     return self[(slice(None),) * dim + (slice(start, end, step),)]
@@ -60,7 +65,7 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                    copy=True, memory_format=memory_format or preserve_format)
 
 
-# --- book/chapters/23d_calling_ops.md:117
+# --- book/chapters/23d_calling_ops.md:127
 def _with_alpha(row_function):
     def run(self, other, alpha=1):
         return row_function(self, other * alpha)

@@ -17,12 +17,13 @@ from refgrad._from_data import _COPY_WARNING, _finish, constructed
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
 from refgrad._signatures import dtype_argument
+from refgrad._symint_lists import BOOL_IN_SIZES, is_bool_size
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:477
+# --- book/chapters/05_creation.md:478
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -44,7 +45,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:504
+# --- book/chapters/05_creation.md:505
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -69,10 +70,12 @@ def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
 def _size_number(n):
     if isinstance(n, Tensor) and n.numel() == 1 and n._data.dtype.kind in "iu":
         return int(n.item())
+    if is_bool_size(n):  # NOTE [A bool tensor inside a size], chapter "Arguments"
+        raise RuntimeError(BOOL_IN_SIZES)
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:540
+# --- book/chapters/05_creation.md:543
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -104,7 +107,7 @@ def check_storage(shape, dtype) -> None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
-# --- book/chapters/05_creation.md:578
+# --- book/chapters/05_creation.md:581
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -141,7 +144,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:620
+# --- book/chapters/05_creation.md:623
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -173,7 +176,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:1087
+# --- book/chapters/05_creation.md:1090
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -208,7 +211,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1136
+# --- book/chapters/05_creation.md:1139
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -253,7 +256,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1191
+# --- book/chapters/05_creation.md:1194
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -284,7 +287,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1228
+# --- book/chapters/05_creation.md:1231
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -296,7 +299,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1241
+# --- book/chapters/05_creation.md:1244
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2414
+# --- book/chapters/05_creation.md:2417
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:2435
+# --- book/chapters/05_creation.md:2438
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -55,7 +55,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2478
+# --- book/chapters/05_creation.md:2481
 # NOTE [The size before the keywords]
 # A factory refused by Python for a keyword it does not take is refused
 # instead for its one positional argument, when that is not a size: torch's
@@ -75,7 +75,7 @@ def size_first(name: str, args: tuple, kwargs: dict) -> None:
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2504
+# --- book/chapters/05_creation.md:2507
 def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -96,7 +96,7 @@ def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2530
+# --- book/chapters/05_creation.md:2533
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "range", "linspace", "logspace", "rand", "randint", "normal"))
@@ -119,7 +119,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2566
+# --- book/chapters/05_creation.md:2569
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

@@ -201,10 +201,10 @@ SIGNATURES.update({
         "diagonal_scatter(Tensor input, Tensor src, int offset = 0, int dim1 = 0, "
         "int dim2 = 1)")),
     "slice_scatter": (scatter_copies, _both(
-        "slice_scatter(Tensor input, Tensor src, int dim = 0, int? start = None, "
-        f"int? end = None, int step = 1, {_OUT})")),
+        "slice_scatter(Tensor input, Tensor src, int dim = 0, SymInt? start = None, "
+        f"SymInt? end = None, SymInt step = 1, {_OUT})")),
     "select_scatter": (scatter_copies, _both(
-        "select_scatter(Tensor input, Tensor src, int dim, int index)")),
+        "select_scatter(Tensor input, Tensor src, int dim, SymInt index)")),
     "vdot": (products, _both(f"vdot(Tensor input, Tensor other, {_OUT})")),
     "nan_to_num": (fused, _both("nan_to_num(Tensor input, float? nan = None, float? posinf = "
                                 f"None, float? neginf = None, {_OUT})")),

@@ -34,3 +34,20 @@ def tensor_list(answer) -> tuple:
         return tuple(answer)
     kind = "<class 'torch.Tensor'>" if isinstance(answer, Tensor) else repr(type(answer))
     raise RuntimeError(CAST_REFUSED.format(kind))
+
+
+# --- book/chapters/29zc_answers_read_as_results.md:160
+# NOTE [A list from func]
+# The ops whose schema returns Tensor[]: their func gives the mode a list.
+LIST_RESULTS = frozenset((
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "chunk", "dsplit",
+    "gradient", "hsplit", "meshgrid", "nonzero_numpy", "split", "split_copy",
+    "split_with_sizes", "split_with_sizes_copy", "tensor_split", "unbind", "unbind_copy",
+    "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes", "vsplit", "where"))
+
+
+def as_func_gives(func, results):
+    """``results`` as ``func`` gives them to a mode: a list for a Tensor[] op."""
+    if type(results) is tuple and func.overloadpacket.__name__ in LIST_RESULTS:
+        return list(results)
+    return results

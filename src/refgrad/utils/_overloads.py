@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:104
+# --- book/chapters/29_dispatch_modes.md:105
 """An operator and one of its overloads, named as torch's are."""
 
 
@@ -39,7 +39,7 @@ class OpOverloadPacket:
         return run_aten(self.__name__, None, args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:142
+# --- book/chapters/29_dispatch_modes.md:143
 class _Overload:
     """How an operator's overload names itself, as torch's ``OpOverload`` does."""
 

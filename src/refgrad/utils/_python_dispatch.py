@@ -8,6 +8,7 @@
 from refgrad.autograd._profiler_recorder import profiling
 from refgrad.autograd._profiler_user_modes import mode_call
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._answer_casts import as_func_gives
 from refgrad.utils._mode_arguments import BOUND, bound, schema_name, unbound
 from refgrad.utils._op_names import overload
 from refgrad.utils._overloads import OpOverloadPacket, _Overload
@@ -39,7 +40,7 @@ def _get_current_dispatch_mode():
     return stack[-1] if stack else None
 
 
-# --- book/chapters/29_dispatch_modes.md:181
+# --- book/chapters/29_dispatch_modes.md:182
 class OpFunc(_Overload):
     """What a mode receives as ``func``: one overload of an operator, and its runner."""
 
@@ -58,8 +59,8 @@ class OpFunc(_Overload):
         body, state.mode_body = state.mode_body, handed_level(self)  # NOTE [Below autograd]
         try:
             if self._hands_on and state.dispatch_modes:
-                return dispatch(self, args, kwargs)
-            return self._run(*args, **kwargs)
+                return as_func_gives(self, dispatch(self, args, kwargs))
+            return as_func_gives(self, self._run(*args, **kwargs))  # NOTE [A list from func]
         finally:
             state.mode_body = body
             state.redispatching -= 1
@@ -73,7 +74,7 @@ class OpFunc(_Overload):
         return found
 
 
-# --- book/chapters/29_dispatch_modes.md:229
+# --- book/chapters/29_dispatch_modes.md:230
 # NOTE [A call handed on as given]
 # A mode that calls func hands the call to the next mode down, which sees the
 # arguments as the mode passed them; the op runs once no mode is left. A row
@@ -115,7 +116,7 @@ def handed_level(func) -> bool:
     return state.mode_body  # a func kept, called later: where it is called
 
 
-# --- book/chapters/29_dispatch_modes.md:274
+# --- book/chapters/29_dispatch_modes.md:275
 # NOTE [One object per overload]
 # torch has one OpOverload object per overload, so a mode may test
 # `func is torch.ops.aten.mm.default`. refgrad's func for a call carries that
@@ -142,7 +143,7 @@ def handed_func(overload):
     return None
 
 
-# --- book/chapters/29_dispatch_modes.md:348
+# --- book/chapters/29_dispatch_modes.md:349
 _ROW_FUNCS: dict = {}
 
 
@@ -186,7 +187,7 @@ def _dispatch_bound(op, args, params):
     return saved_outputs_seen(around_modes(op, args, params, hand_over))
 
 
-# --- book/chapters/29_dispatch_modes.md:402
+# --- book/chapters/29_dispatch_modes.md:403
 def dispatch_inplace(inplace, self, function, args, kwargs):
     from refgrad.utils._counted_above_modes import Writes, count_again, handed_over, held_back
     from refgrad.utils._in_place_arguments import as_torch_binds
@@ -267,7 +268,7 @@ def dispatch_op(name: str, function, args: tuple, kwargs: dict):
     return dispatch(OpFunc(name, (), ("self",), function, args, kwargs), args, kwargs)
 
 
-# --- book/chapters/29_dispatch_modes.md:488
+# --- book/chapters/29_dispatch_modes.md:489
 def to_a_mode(name: str, function, given: tuple, defaults: tuple):
     """``dispatch_op`` with the arguments placed as torch places them: each one up to the
     last that differs from its default (``defaults``, for all but the first)."""
@@ -287,7 +288,7 @@ def named(name: str, function):
     return function
 
 
-# --- book/chapters/29_dispatch_modes.md:606
+# --- book/chapters/29_dispatch_modes.md:607
 # NOTE [Composite ops below autograd]
 # Called from a composite op's Python function when a mode is on. The check is
 # the dispatch key torch's composites are taken apart at: autograd's, which
@@ -316,7 +317,7 @@ def handed_whole(tensors) -> bool:
                 and composite_whole(tuple(tensors)))
 
 
-# --- book/chapters/29_dispatch_modes.md:641
+# --- book/chapters/29_dispatch_modes.md:642
 def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kept=False):
     """Hand the composite ``function`` to the innermost mode as one op named ``name``."""
     from refgrad.utils._composite_arguments import composite_arguments
