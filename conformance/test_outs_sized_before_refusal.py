@@ -224,3 +224,15 @@ def test_median_names_a_bool_out_s_type_cpubooltype(function):
                               "Long; but got CPUBoolType instead (while checking arguments for "
                               "median)"):
         getattr(torch, function)(x, 1, out=(torch.zeros(7), torch.zeros(7, dtype=torch.bool)))
+
+
+@pytest.mark.parametrize(("factory", "kernel"), [(torch.linspace, "linspace_cpu"),
+                                                 (torch.logspace, "logspace_cpu")])
+@pytest.mark.parametrize("n", [7, 5, 0])
+def test_spaced_factories_size_a_bool_out_silently_before_refusing_it(factory, kernel, n):
+    out = torch.zeros(n, dtype=torch.bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with raises(NotImplementedError, f"\"{kernel}\" not implemented for 'Bool'"):
+            factory(0, 1, 5, out=out)
+    assert (out.shape, out.dtype, out._version) == ((5,), torch.bool, 0)

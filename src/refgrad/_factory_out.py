@@ -45,7 +45,12 @@ def writing(factory):
             raise RuntimeError(OVERLAP)  # before anything is made: nothing is drawn
         if factory.__name__ in _DRAWN:
             kwargs["laid_as"] = out._data  # drawn in out's memory order
-        made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
+        try:
+            made = factory(*args, dtype=out.dtype, requires_grad=requires_grad, **kwargs)
+        except NotImplementedError:  # NOTE [Sized before the kernel refuses]
+            if factory.__name__ in ("linspace", "logspace"):
+                _sized_for_steps(out, args, kwargs)
+            raise
         _write(out, made._data, keeps_shape=factory.__name__ in ("arange", "range"),
                warns=factory.__name__ == "arange")
         return _flagged(out, requires_grad)
@@ -55,7 +60,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2481
+# --- book/chapters/05_creation.md:2486
 # NOTE [The size before the keywords]
 # A factory refused by Python for a keyword it does not take is refused
 # instead for its one positional argument, when that is not a size: torch's
@@ -75,7 +80,7 @@ def size_first(name: str, args: tuple, kwargs: dict) -> None:
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2507
+# --- book/chapters/05_creation.md:2512
 def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -96,7 +101,7 @@ def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2533
+# --- book/chapters/05_creation.md:2538
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "range", "linspace", "logspace", "rand", "randint", "normal"))
@@ -104,6 +109,17 @@ _DRAWN = frozenset(("rand", "randint", "normal"))  # randn: see resizing
 # torch's mode sees these with out= (rand: with a generator) as a resize_ and the fill that
 # follows; refgrad's, as nothing
 _OUT_IN_PIECES = frozenset((("rand", False), ("normal", True), ("normal", False)))
+
+
+# NOTE [Sized before the kernel refuses]
+# torch's linspace and logspace size out to their steps, silently, before their
+# kernel looks at its dtype: a bool out they cannot fill is left resized.
+def _sized_for_steps(out, args: tuple, kwargs: dict) -> None:
+    from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
+
+    steps = args[2] if len(args) > 2 else kwargs["steps"]
+    if out._data.shape != (steps,):
+        resize_for_out(out, (steps,))  # no write counted: nothing was written
 
 
 def _refuse_dtype(dtype, out) -> None:
@@ -119,7 +135,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2569
+# --- book/chapters/05_creation.md:2585
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
