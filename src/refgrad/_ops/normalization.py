@@ -50,7 +50,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:2831
+# --- book/chapters/16q_functional.md:2834
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
@@ -58,12 +58,13 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
     mean, variance = moments(wide, axes)
     centred = wide - mean
     rstd = 1 / np.sqrt(variance + eps)
-    out = (centred * rstd).astype(a.dtype)
+    given = [p for p in (weight, bias) if p is not None]  # float32 ones beside a float16
+    out = (centred * rstd).astype(given[0].dtype if given else a.dtype)  # input: its dtype
     out = out if weight is None else out * weight
     out = out if bias is None else out + bias
     kind = statistics_dtype(a, (weight, bias))
     # written row-major: NOTE [Results written row-major]
-    return row_major_result(out), mean.astype(kind), rstd.astype(kind)
+    return row_major_result(out.astype(a.dtype, copy=False)), mean.astype(kind), rstd.astype(kind)
 
 
 def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=None,
@@ -76,7 +77,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:2858
+# --- book/chapters/16q_functional.md:2862
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -86,7 +87,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:2874
+# --- book/chapters/16q_functional.md:2878
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 
@@ -110,6 +111,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 
 def _checked(input, normalized_shape, weight, bias, eps, caller):
+    from refgrad._ops.batch_norm import check_mixed
     from refgrad._typename import not_implemented_for
 
     if isinstance(normalized_shape, int):
@@ -128,6 +130,7 @@ def _checked(input, normalized_shape, weight, bias, eps, caller):
         raise RuntimeError(f"Given normalized_shape={_listed(shape)}, expected input with shape "
                            f"[*, {_listed(shape)[1:]}, but got input of size"
                            f"{_listed(input.shape)}")
+    check_mixed(input, (weight, bias))  # chapter "Normalization layers"
     if not input.dtype.is_floating_point:
         raise not_implemented_for("LayerNormKernelImpl", input._data.dtype)
     return call(LAYER_NORM, (input, weight, bias), {"normalized_shape": shape, "eps": eps})
