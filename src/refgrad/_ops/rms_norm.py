@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.arithmetic import add_scalar
-from refgrad._ops.normalization import _listed
+from refgrad._ops.normalization import _listed, shape_argument
 
 
 def _check(input, shape, weight):
@@ -39,10 +39,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     from refgrad._typename import not_implemented_for
     from refgrad._warn_once import warn_once
 
-    if isinstance(normalized_shape, int):
-        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
-                        "ints, not int")
-    shape = tuple(normalized_shape)
+    shape = shape_argument(normalized_shape, "rms_norm")  # as layer_norm reads it
     _check(input, shape, weight)
     if weight is not None and weight.dtype is not input.dtype:
         names = (C_TYPE_NAMES[t.dtype.numpy.name] for t in (input, weight))
