@@ -79,7 +79,8 @@ def _clamped(a, min_val, max_val):
     """``a`` clamped as torch's hardtanh does: an element equal to a bound is kept, so
     ``-0.0`` stays ``-0.0`` under a bound of ``0``, and NaN stays NaN."""
     low, high = a.dtype.type(min_val), a.dtype.type(max_val)
-    return np.where(a < low, low, np.where(a > high, high, a))
+    raised = np.where(a < low, low, a)
+    return np.where(raised > high, high, raised)  # the upper bound last, as torch's kernel
 
 
 # torch clamps into a tensor made like the input: NOTE [Results laid out like the input]
@@ -90,7 +91,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:177
+# --- book/chapters/16q_functional.md:178
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -108,7 +109,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:217
+# --- book/chapters/16q_functional.md:218
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -139,7 +140,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:254
+# --- book/chapters/16q_functional.md:255
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -155,7 +156,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:276
+# --- book/chapters/16q_functional.md:277
 def _mish_backward(g, self):
     if fused_wanted():  # NOTE [A fused gradient under a mode]
         return (fused("mish_backward", _mish_steps, (g, self)),)
@@ -187,7 +188,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:327
+# --- book/chapters/16q_functional.md:328
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -215,7 +216,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:362
+# --- book/chapters/16q_functional.md:363
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -243,7 +244,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:412
+# --- book/chapters/16q_functional.md:413
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -275,7 +276,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:451
+# --- book/chapters/16q_functional.md:452
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "
