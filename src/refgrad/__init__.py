@@ -294,7 +294,7 @@ from refgrad._ops.conjugates import conj_physical, conj_physical_
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2457
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2458
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -311,7 +311,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2635
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2636
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -433,7 +433,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:956
+# --- book/chapters/16s_normalization.md:971
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -451,12 +451,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1294
+# --- book/chapters/16u_convolution_and_pooling.md:1295
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1614
+# --- book/chapters/16u_convolution_and_pooling.md:1615
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

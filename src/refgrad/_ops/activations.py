@@ -55,7 +55,7 @@ def on_host(fn):
     return forward
 
 
-# --- book/chapters/16q_functional.md:123
+# --- book/chapters/16q_functional.md:127
 def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
@@ -73,16 +73,25 @@ LEAKY_RELU = _row(
     lambda a, negative_slope: np.where(a > 0, a, a * a.dtype.type(negative_slope)),
     lambda g, self, negative_slope: (leaky_relu_backward(g, self, negative_slope),),
     gradient_row=True)  # leaky_relu_backward reads self first, as torch's kernel does
+
+
+def _clamped(a, min_val, max_val):
+    """``a`` clamped as torch's hardtanh does: an element equal to a bound is kept, so
+    ``-0.0`` stays ``-0.0`` under a bound of ``0``, and NaN stays NaN."""
+    low, high = a.dtype.type(min_val), a.dtype.type(max_val)
+    raised = np.where(a < low, low, a)
+    return np.where(raised > high, high, raised)  # the upper bound last, as torch's kernel
+
+
 # torch clamps into a tensor made like the input: NOTE [Results laid out like the input]
 HARDTANH = register(Op(  # integers too, so not through in_float32
     "hardtanh", "HardtanhBackward0", ("self",), promote=False, saves=_SELF,
-    forward=lambda a, min_val, max_val: like_input_result(np.minimum(
-        np.maximum(a, a.dtype.type(min_val)), a.dtype.type(max_val)), a),
+    forward=lambda a, min_val, max_val: like_input_result(_clamped(a, min_val, max_val), a),
     backward=iterated_backward(lambda g, self, min_val, max_val: (
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:165
+# --- book/chapters/16q_functional.md:178
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -100,7 +109,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:205
+# --- book/chapters/16q_functional.md:218
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -131,7 +140,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:242
+# --- book/chapters/16q_functional.md:255
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -147,7 +156,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:264
+# --- book/chapters/16q_functional.md:277
 def _mish_backward(g, self):
     if fused_wanted():  # NOTE [A fused gradient under a mode]
         return (fused("mish_backward", _mish_steps, (g, self)),)
@@ -179,7 +188,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:315
+# --- book/chapters/16q_functional.md:328
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -207,9 +216,10 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:348
+# --- book/chapters/16q_functional.md:363
 def _hardsigmoid_grad(g, self, operation):
-    return np.where((self <= -3) | (self >= 3), g.dtype.type(0), g * g.dtype.type(_ONE_SIXTH))
+    inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
+    return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
 
 
 # NOTE [hardsigmoid's gradient has no derivative]: torch records its gradient as a
@@ -234,7 +244,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:397
+# --- book/chapters/16q_functional.md:413
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -266,7 +276,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:436
+# --- book/chapters/16q_functional.md:452
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

@@ -76,7 +76,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:174
+# --- book/chapters/16s_normalization.md:178
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -124,22 +124,22 @@ def check_floating(input, kernel):
 
 def check_mixed(input, parameters):
     """torch's CPU rule: the input's dtype throughout, or float32 beside a narrower float."""
-    from refgrad._dtype import float32, float64
+    from refgrad._dtype import float16, float32
     from refgrad._typename import LEGACY
 
     given = [t for t in parameters if t is not None]
-    if given and given[0].dtype is not input.dtype:
-        if input.dtype is float64:
-            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if given and given[0].dtype is not input.dtype:  # the parameters are checked first
         if any(t.dtype is not float32 for t in given):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype is not float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     for t in given:
         if t.dtype is not given[0].dtype:
             raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:244
+# --- book/chapters/16s_normalization.md:248
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -172,7 +172,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:293
+# --- book/chapters/16s_normalization.md:297
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -181,7 +181,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:306
+# --- book/chapters/16s_normalization.md:310
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:380
+# --- book/chapters/16s_normalization.md:384
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:423
+# --- book/chapters/16s_normalization.md:427
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -54,7 +54,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
                                       wanted)
 
 
-# --- book/chapters/16s_normalization.md:447
+# --- book/chapters/16s_normalization.md:451
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -74,7 +74,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:491
+# --- book/chapters/16s_normalization.md:495
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if not_an_int(num_groups):  # a bool too: NOTE [Flags are Python's bools]
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "

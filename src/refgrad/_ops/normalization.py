@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2758
+# --- book/chapters/16q_functional.md:2777
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -19,7 +19,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:2780
+# --- book/chapters/16q_functional.md:2799
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -50,7 +50,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:2816
+# --- book/chapters/16q_functional.md:2838
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
@@ -58,12 +58,13 @@ def _layer_norm(a, weight, bias, normalized_shape, eps):
     mean, variance = moments(wide, axes)
     centred = wide - mean
     rstd = 1 / np.sqrt(variance + eps)
-    out = (centred * rstd).astype(a.dtype)
+    given = [p for p in (weight, bias) if p is not None]  # float32 ones beside a float16
+    out = (centred * rstd).astype(given[0].dtype if given else a.dtype)  # input: its dtype
     out = out if weight is None else out * weight
     out = out if bias is None else out + bias
     kind = statistics_dtype(a, (weight, bias))
     # written row-major: NOTE [Results written row-major]
-    return row_major_result(out), mean.astype(kind), rstd.astype(kind)
+    return row_major_result(out.astype(a.dtype, copy=False)), mean.astype(kind), rstd.astype(kind)
 
 
 def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=None,
@@ -76,7 +77,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:2843
+# --- book/chapters/16q_functional.md:2866
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -86,9 +87,26 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:2859
+# --- book/chapters/16q_functional.md:2885
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
+
+
+def shape_argument(shape, caller: str) -> tuple:
+    """``normalized_shape`` read as torch's parser reads a tuple of ints, or its TypeError."""
+    from refgrad._signatures import is_index, type_name
+
+    head = f"{caller}(): argument 'normalized_shape'"
+    if not isinstance(shape, tuple | list):  # a Tensor, a range, a set: none is taken
+        raise TypeError(f"{head} (position 2) must be tuple of ints, not {type_name(shape)}")
+    for i, item in enumerate(shape):
+        if not is_index(item):
+            if not i:
+                raise TypeError(f"{head} (position 2) must be tuple of ints, but found element "
+                                f"of type {type_name(item)} at pos 0")
+            raise TypeError(f"{head} failed to unpack the object at pos {i + 1} with error "
+                            f'"type must be tuple of ints,but got {type_name(item)}"')
+    return tuple(int(n) for n in shape)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -110,12 +128,10 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 
 def _checked(input, normalized_shape, weight, bias, eps, caller):
+    from refgrad._ops.batch_norm import check_mixed
     from refgrad._typename import not_implemented_for
 
-    if isinstance(normalized_shape, int):
-        raise TypeError(f"{caller}(): argument 'normalized_shape' (position 2) must be tuple "
-                        "of ints, not int")
-    shape = tuple(normalized_shape)
+    shape = shape_argument(normalized_shape, caller)
     if not shape:  # nothing to normalize over: torch refuses before it reads the rest
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
@@ -128,6 +144,7 @@ def _checked(input, normalized_shape, weight, bias, eps, caller):
         raise RuntimeError(f"Given normalized_shape={_listed(shape)}, expected input with shape "
                            f"[*, {_listed(shape)[1:]}, but got input of size"
                            f"{_listed(input.shape)}")
+    check_mixed(input, (weight, bias))  # chapter "Normalization layers"
     if not input.dtype.is_floating_point:
         raise not_implemented_for("LayerNormKernelImpl", input._data.dtype)
     return call(LAYER_NORM, (input, weight, bias), {"normalized_shape": shape, "eps": eps})

@@ -47,14 +47,15 @@ def windows_along(input, n, kernel, stride, padding, dilation, ceil_mode):
             raise RuntimeError("stride should not be zero")
         if p < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-        if p > ((k - 1) * d + 1) // 2:
+        if p > int(((k - 1) * d + 1) / 2):  # C++'s division, toward zero: a kernel of
+            # -1 passes here, to be refused as not positive
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
         sizes.append(output_size(size, k, p, s, d, ceil_mode))
     return sizes
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:824
+# --- book/chapters/16u_convolution_and_pooling.md:825
 def _positive(what, names, values):
     if any(v <= 0 for v in values):
         shown = " ".join(f"{name}: {v}" for name, v in zip(names, values))
@@ -87,7 +88,7 @@ def _too_small(input, n, sizes):
                            "Output size is too small")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:861
+# --- book/chapters/16u_convolution_and_pooling.md:862
 def check_3d(input, kernel, stride, padding, dilation, sizes, function, whole=False):
     _positive("kernel size", ("kT", "kH", "kW"), kernel)
     _positive("stride", ("dT", "dH", "dW"), stride)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:723
+# --- book/chapters/16s_normalization.md:735
 """avg_pool2d and avg_pool3d: rows for F's average pools, and for local_response_norm."""
 
 import itertools
@@ -27,7 +27,7 @@ def output_size(size, kernel, pad, stride, dilation, ceil_mode):
     return out - 1 if ceil_mode and (out - 1) * stride >= size + pad else out
 
 
-# --- book/chapters/16s_normalization.md:753
+# --- book/chapters/16s_normalization.md:765
 def windowed(a, kernel, stride, dilation):
     """Every window of ``a``'s last dimensions: (..., *positions, *kernel), a view."""
     n = len(kernel)
@@ -48,7 +48,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:777
+# --- book/chapters/16s_normalization.md:789
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -86,7 +86,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:830
+# --- book/chapters/16s_normalization.md:842
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -122,7 +122,7 @@ def _pooled_backward(g, self, n, **params):
     return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:872
+# --- book/chapters/16s_normalization.md:884
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result
@@ -153,6 +153,9 @@ def avg_pool(input, kernel_size):
     from refgrad._typename import not_implemented_for
 
     n = len(kernel_size)
+    if any(k <= 0 for k in kernel_size):  # local_response_norm(x, 0): the pool refuses it
+        shown = " ".join(f"{name}: {k}" for name, k in zip(("kT", "kH", "kW")[-n:], kernel_size))
+        raise RuntimeError(f"kernel size should be greater than zero, but got {shown}")
     if input.dtype.name not in _KERNELS[n]:
         raise not_implemented_for("avg_pool2d" if n == 2 else "avg_pool3d_out_frame",
                                   input._data.dtype)

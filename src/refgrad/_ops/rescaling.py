@@ -132,10 +132,10 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2154
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2155
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
-    forward=lambda a, threshold, value: np.where(a > threshold, a, a.dtype.type(value)),
+    forward=lambda a, threshold, value: np.where(a <= threshold, a.dtype.type(value), a),
     backward=lambda g, self, threshold, value: (threshold_backward(g, self, threshold),),
     saves=(("self", ("self",)),), hides=("value",), iterated=True,
 ))
@@ -153,7 +153,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2176
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2177
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

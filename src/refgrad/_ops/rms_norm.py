@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:627
+# --- book/chapters/16s_normalization.md:631
 """rms_norm: a composition, as torch's CPU function is."""
 
 import numpy as np
 
 from refgrad._ops.arithmetic import add_scalar
-from refgrad._ops.normalization import _listed
+from refgrad._ops.normalization import _listed, shape_argument
 
 
 def _check(input, shape, weight):
@@ -28,16 +28,22 @@ def _check(input, shape, weight):
                            f"{_listed(input.shape)}")
 
 
-# --- book/chapters/16s_normalization.md:656
-def rms_norm(input, normalized_shape, weight=None, eps=None):
-    from refgrad._dtype import float16, float32
-    from refgrad._typename import not_implemented_for
+# --- book/chapters/16s_normalization.md:662
+_MISMATCH = ("Mismatch dtype between input and weight: input dtype = {}, weight dtype = {}, "
+             "Cannot dispatch to fused implementation. (Triggered internally at "
+             "/__w/pytorch/pytorch/aten/src/ATen/native/layer_norm.cpp:346.)")
 
-    if isinstance(normalized_shape, int):
-        raise TypeError("rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
-                        "ints, not int")
-    shape = tuple(normalized_shape)
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    from refgrad._dtype import C_TYPE_NAMES, float16, float32
+    from refgrad._typename import not_implemented_for
+    from refgrad._warn_once import warn_once
+
+    shape = shape_argument(normalized_shape, "rms_norm")  # as layer_norm reads it
     _check(input, shape, weight)
+    if weight is not None and weight.dtype is not input.dtype:
+        names = (C_TYPE_NAMES[t.dtype.numpy.name] for t in (input, weight))
+        warn_once("rms_norm mismatched weight", _MISMATCH.format(*names), None)
     if not input.dtype.is_floating_point:
         raise not_implemented_for("rms_norm", input._data.dtype)
     wide = float32 if input.dtype is float16 else input.dtype
@@ -50,7 +56,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result.to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:912
+# --- book/chapters/16s_normalization.md:927
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool

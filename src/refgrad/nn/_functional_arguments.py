@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3214
+# --- book/chapters/16q_functional.md:3256
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3267
+# --- book/chapters/16q_functional.md:3309
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3297
+# --- book/chapters/16q_functional.md:3339
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:3346
+# --- book/chapters/16q_functional.md:3388
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:3377
+# --- book/chapters/16q_functional.md:3419
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -166,7 +166,47 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:3412
+# --- book/chapters/16q_functional.md:3454
+# NOTE [Counted by torch's parser]
+# Some of torch.nn.functional's functions are torch's C++ operators
+# themselves: their arguments are counted by torch's parser, not by Python.
+# It names a missing argument even when an unknown keyword stands in for it,
+# in its own words ('missing 1 required positional arguments: "input"', the
+# plural sic), and takes gelu's approximate as a keyword only.
+PARSER_COUNTED = {"gelu", "hardshrink", "softplus", "softshrink", "logsigmoid", "pdist",
+                  "linear", "bilinear", "one_hot"}
+
+
+def counter(function, operator: str):
+    """A check of a call's arguments against ``function``'s, in the words of the parser
+    of torch's ``operator``."""
+    import inspect
+
+    params = inspect.signature(function).parameters.values()
+    positional = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    required = [p.name for p in params if p.default is p.empty]
+    known = {p.name for p in params}
+
+    def counted(args, kwargs) -> None:
+        if len(args) > len(positional):
+            least, most = len(required), len(positional)
+            takes = (f"{most} positional argument{'s' if most != 1 else ''}" if least == most
+                     else f"from {least} to {most} positional arguments")
+            raise TypeError(f"{operator}() takes {takes} but {len(args)} were given")
+        missing = [n for n in required[len(args):] if n not in kwargs]
+        if missing:
+            s = "s" if len(missing) == 1 else ""  # sic: torch's plural is the other way round
+            raise TypeError(f"{operator}() missing {len(missing)} required positional "
+                            f"argument{s}: " + ", ".join(f'"{n}"' for n in missing))
+        for key in kwargs:
+            if key not in known:
+                raise TypeError(f"{operator}() got an unexpected keyword argument '{key}'")
+            if key in positional[:len(args)]:
+                raise TypeError(f"{operator}() got multiple values for argument '{key}'")
+
+    return counted
+
+
 def _parsed(name: str) -> tuple:
     from refgrad._flags import FLAGS  # chapter "Flags, and numbers first"
 
@@ -179,8 +219,12 @@ def checked(function, name: str):
     """``function`` refusing arguments that are not tensors as torch's ``F.<name>`` does."""
     read, parsed = READ.get(name, (None, ())), _parsed(name)
 
+    counted = counter(function, parsed[0]) if name in PARSER_COUNTED else None
+
     @functools.wraps(function)
     def call(*args, **kwargs):
+        if counted is not None:  # NOTE [Counted by torch's parser]
+            counted(args, kwargs)
         if name not in AFTER_WARNING:
             args, kwargs = _check(read, parsed, args, kwargs)
         try:

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1880
+# --- book/chapters/16u_convolution_and_pooling.md:1881
 """Conv1d, Conv2d and Conv3d: modules that own a convolution's weight and bias."""
 
 import math
@@ -38,7 +38,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
                          f"padding_mode={padding_mode!r}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1920
+# --- book/chapters/16u_convolution_and_pooling.md:1921
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -64,7 +64,7 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1949
+# --- book/chapters/16u_convolution_and_pooling.md:1950
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
     _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
@@ -113,7 +113,7 @@ class _ConvNd(Module):
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1999
+# --- book/chapters/16u_convolution_and_pooling.md:2000
 class Conv1d(_ConvNd):
     n = 1
 

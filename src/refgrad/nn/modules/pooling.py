@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2017
+# --- book/chapters/16u_convolution_and_pooling.md:2018
 """The max, average and adaptive pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -44,7 +44,7 @@ class MaxPool3d(_MaxPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2061
+# --- book/chapters/16u_convolution_and_pooling.md:2062
 class _AvgPoolNd(Module):
     n = 0
 
@@ -86,7 +86,7 @@ class AvgPool3d(_AvgPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2106
+# --- book/chapters/16u_convolution_and_pooling.md:2107
 class _AdaptivePool(Module):
     name = ""
 
