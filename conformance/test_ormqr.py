@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._support import (arguments_shown, distinct_values, forward_ad_refusal,
-                                  recording_mode, unique_preorder)
+from conformance._support import (
+    arguments_shown,
+    distinct_values,
+    forward_ad_refusal,
+    recording_mode,
+    unique_preorder,
+)
 
 SIDES = [(True, False), (True, True), (False, False), (False, True)]
 
@@ -171,9 +176,8 @@ def test_the_node_and_what_it_saves():
         assert node._saved_input3 is c_ and node._saved_result.equal(y)
         assert (node._saved_left, node._saved_transpose) == (True, True)
         saved = []
-        with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t,
-                                                      lambda t: t):
-            y = a_.ormqr(tau_, c_, transpose=True)
+        with torch.autograd.graph.saved_tensors_hooks(saved.append, lambda t: t):
+            a_.ormqr(tau_, c_, transpose=True)
         assert saved[0] is tau_ and saved[1] is c_ and saved[2] is a_ and len(saved) == 4
 
 
