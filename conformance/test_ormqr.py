@@ -297,6 +297,7 @@ def test_out_refusals_in_torch_order():
 
 
 def test_arguments_by_name_and_their_refusals():
+    assert torch.ormqr.__name__ == torch.Tensor.ormqr.__name__ == "ormqr"
     a, tau = _factors((4, 3))
     c = _other(a, False)
     expected = _reference(a, tau, c, False, True)

@@ -429,7 +429,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16ra_householder.md:483
+# --- book/chapters/16ra_householder.md:484
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 

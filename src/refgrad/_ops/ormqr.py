@@ -139,3 +139,4 @@ def _refuse_out_before_kernel(args, kwargs, out) -> None:
 
 
 Tensor.ormqr = method_form(_checked, Arguments(_SIGNATURE, method=True))
+Tensor.ormqr.__name__ = "ormqr"
