@@ -429,8 +429,12 @@ from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16ra_householder.md:249
+# --- book/chapters/16ra_householder.md:261
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
+
+
+# --- book/chapters/16ra_householder.md:484
+from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
 # --- book/chapters/16s_normalization.md:971

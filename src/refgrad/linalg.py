@@ -40,7 +40,7 @@ from refgrad._ops.solver_methods import tensorinv, tensorsolve  # noqa: F401
 from refgrad._ops.solver_methods import lstsq  # noqa: F401
 
 
-# --- book/chapters/16ra_householder.md:244
+# --- book/chapters/16ra_householder.md:256
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 

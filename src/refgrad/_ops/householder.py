@@ -28,7 +28,7 @@ def _householder_product(a, tau):
     return column_major(q)
 
 
-# --- book/chapters/16ra_householder.md:85
+# --- book/chapters/16ra_householder.md:86
 def _reflect(v, t, K, left):
     # (I - t v vᵀ) K on the left, K (I - t v vᵀ) on the right: torch's grouping
     if left:
@@ -46,8 +46,10 @@ def _step(i, v_full, t, K, m):
     return v_grad.unsqueeze(-1), tau_grad.squeeze(-1)
 
 
-# --- book/chapters/16ra_householder.md:109
-def _householder_product_backward(g, input, tau, result):
+# --- book/chapters/16ra_householder.md:112
+def reflector_gradients(g, input, tau, result, flip=False):
+    """The gradients of ``input`` and ``tau`` from ``K = result gᴴ``, the reflectors
+    walked first to last, or last to first where ``flip``."""
     from refgrad._creation import zeros_like
     from refgrad._ops.arithmetic import sub_scalar
 
@@ -56,20 +58,27 @@ def _householder_product_backward(g, input, tau, result):
     m, k = input.shape[-2], tau.shape[-1]
     v_all = input.tril(-1)
     v_all.diagonal(0, -2, -1).fill_(1.0)
-    first = v_all.narrow(-1, 0, k)
-    sigma = tau / sub_scalar(tau * (first * first).sum(-2), 1.0)  # SubBackward1, as torch's
+    used = v_all.narrow(-1, 0, k)
+    sigma = tau / sub_scalar(tau * (used * used).sum(-2), 1.0)  # SubBackward1, as torch's
     K = result.matmul(g.mH)
-    input_grad, tau_grad = zeros_like(v_all), zeros_like(tau)
-    K = _reflect(v_all.narrow(-1, 0, 1), sigma.narrow(-1, 0, 1), K, left=True)
-    for i in range(k):
+    input_grad, tau_grad = zeros_like(input), zeros_like(tau)  # input's layout, as torch's
+    order = range(k - 1, -1, -1) if flip else range(k)
+    K = _reflect(v_all.narrow(-1, order[0], 1), sigma.narrow(-1, order[0], 1), K, left=not flip)
+    for i in order:
         v_i, t_i = v_all.narrow(-1, i, 1), tau.narrow(-1, i, 1)
         v_grad, t_grad = _step(i, v_i, t_i, K, m)
         input_grad.select(-1, i).copy_(v_grad.squeeze(-1))
         tau_grad.select(-1, i).copy_(t_grad.squeeze(-1))
-        if i < k - 1:
-            K = _reflect(v_all.narrow(-1, i + 1, 1), sigma.narrow(-1, i + 1, 1), K, left=True)
-            K = _reflect(v_i, t_i, K, left=False)
+        if i != order[-1]:
+            after = i - 1 if flip else i + 1
+            K = _reflect(v_all.narrow(-1, after, 1), sigma.narrow(-1, after, 1), K,
+                         left=not flip)
+            K = _reflect(v_i, t_i, K, left=flip)
     return input_grad.tril_(-1), tau_grad
+
+
+def _householder_product_backward(g, input, tau, result):
+    return reflector_gradients(g, input, tau, result)
 
 
 HOUSEHOLDER_PRODUCT = register(Op(
@@ -80,7 +89,7 @@ HOUSEHOLDER_PRODUCT = register(Op(
 ))
 
 
-# --- book/chapters/16ra_householder.md:151
+# --- book/chapters/16ra_householder.md:163
 def householder_product(input, tau):
     if input.ndim < 2:
         raise RuntimeError(_SAID + "input must have at least 2 dimensions.")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ra_householder.md:192
+# --- book/chapters/16ra_householder.md:204
 """The functions of chapter "Products of Householder reflectors", with out=, and the method."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,11 +23,11 @@ CASTS[_NAME] = (RuntimeError, "torch.linalg.householder_product: Expected result
 KERNELS["orgqr"] = _NAME  # orgqr's out= takes householder_product's checks, in its words
 
 
-# --- book/chapters/16ra_householder.md:218
+# --- book/chapters/16ra_householder.md:230
 # NOTE [An empty out laid out by columns]
 # torch resizes an out that held no element to the result's layout, by
 # columns, but one that held some by rows, as a plain resize does.
-def _with_out(function, name):
+def with_out_by_columns(function, name):
     wrapped = with_out(function, name)
 
     def wrapper(*args, out=None, **kwargs):
@@ -41,8 +41,8 @@ def _with_out(function, name):
     return wrapper
 
 
-householder_product = _with_out(function_form(_product, Arguments(
+householder_product = with_out_by_columns(function_form(_product, Arguments(
     "linalg_householder_product(Tensor input, Tensor tau)")), _NAME)
 householder_product.__name__ = "householder_product"
-orgqr = _with_out(function_form(_orgqr, Arguments(_ORGQR)), "orgqr")
+orgqr = with_out_by_columns(function_form(_orgqr, Arguments(_ORGQR)), "orgqr")
 Tensor.orgqr = method_form(_orgqr, Arguments(_ORGQR, method=True))
