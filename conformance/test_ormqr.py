@@ -329,3 +329,14 @@ def test_a_mode_sees_the_op_and_its_out_overload():
         torch.ormqr(a, tau, c, out=out)
     assert [seen[0] for seen in mode.seen] == ["aten.ormqr.default", "aten.ormqr.out"]
     assert mode.seen[1][1:] == (["T", "T", "T"], {"out": out})
+
+
+def test_a_mode_is_handed_left_and_transpose_by_position_and_only_when_not_defaults():
+    a, tau = _factors((4, 3))
+    c = _other(a, True)
+    with recording_mode(arguments_shown, with_arguments=True)() as mode:
+        torch.ormqr(a, tau, c)
+        torch.ormqr(a, tau, c, transpose=True)
+        torch.ormqr(a, tau, c, left=True, transpose=False)
+    assert [seen[1:] for seen in mode.seen] == [
+        (["T", "T", "T"], {}), (["T", "T", "T", "bool", "bool"], {}), (["T", "T", "T"], {})]

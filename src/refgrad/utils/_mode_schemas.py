@@ -89,6 +89,7 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "diag_embed": "self, offset=0, dim1=-2, dim2=-1", "_unsafe_view": "self, size",
     "polygamma": "n, self", "logcumsumexp": "self, dim", "cummax": "self, dim",
     "pow_scalar": "self, exponent", "lerp": "self, end, weight", "dist": "self, other, p=2",
+    "ormqr": "self, input2, input3, left=True, transpose=False",
     "baddbmm": "self, batch1, batch2, *, beta=1, alpha=1",
     "std_mean": "self, dim=None, *, correction=None, keepdim=False",
     "var_mean": "self, dim=None, *, correction=None, keepdim=False",
