@@ -35,8 +35,8 @@ def _ends(name: str, base: str = "") -> Arguments:
 
 
 # --- book/chapters/05_creation.md:2676
-eye = function_form(writing(_factories.eye), Arguments(f"eye(int n, {_MADE})",
-                                                       f"eye(int n, int m, {_MADE})"))
+eye = function_form(writing(_factories.eye), Arguments(f"eye(SymInt n, {_MADE})",
+                                                       f"eye(SymInt n, SymInt m, {_MADE})"))
 tril_indices, triu_indices = (function_form(getattr(_factories, name), Arguments(
     f"{name}(int row, int col, int offset = 0, *, {_OPTIONS})"))
     for name in ("tril_indices", "triu_indices"))
