@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:792
+# --- book/chapters/16o_argument_checks.md:805
 """torch's signatures of the functions read after a failure, and where each lives."""
 
 from refgrad._ops import (
@@ -48,7 +48,7 @@ _STACKS = {name: (module, (f"(tuple of Tensors tensors, {_OUT})",)) for module, 
     for name in names}
 
 
-# --- book/chapters/16o_argument_checks.md:844
+# --- book/chapters/16o_argument_checks.md:857
 FUNCTIONS = {  # name: (where the plain function lives, torch's signatures without the name)
     **{name: (rearranging, (f"(Tensor input, SymInt diagonal = 0, {_OUT})",))
        for name in ("tril", "triu")},
@@ -67,13 +67,13 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
     "tensor_split": (tiling, ("(Tensor input, tuple of ints indices, int dim = 0)",
                               "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
                               "(Tensor input, int sections, int dim = 0)")),
-    "repeat_interleave": (tiling, tuple(f"(Tensor {first}, *, int output_size = None)" for first
+    "repeat_interleave": (tiling, tuple(f"(Tensor {first}, *, SymInt output_size = None)" for first
                                         in ("input, Tensor repeats, int? dim = None", "repeats",
                                             "input, int repeats, int? dim = None"))),
 }
 
 
-# --- book/chapters/16o_argument_checks.md:872
+# --- book/chapters/16o_argument_checks.md:885
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -103,7 +103,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:910
+# --- book/chapters/16o_argument_checks.md:923
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -116,7 +116,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:928
+# --- book/chapters/16o_argument_checks.md:941
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -125,7 +125,7 @@ _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str r
             f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
 
 
-# --- book/chapters/16o_argument_checks.md:942
+# --- book/chapters/16o_argument_checks.md:955
 FUNCTIONS.update({
     **{name: (linalg, ("(Tensor input, Tensor vec2)",)) for name in ("outer", "ger")},
     "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
@@ -152,7 +152,8 @@ FUNCTIONS.update({
     "index_copy": (slice_writes, (f"({_INDEX}, Tensor source, {_OUT})",)),
     "index_fill": (slice_writes, tuple(f"({_INDEX}, {kind} value)" for kind in ("Tensor",
                                                                               "Number"))),
-    "narrow_copy": (scatter_copies, (f"(Tensor input, int dim, int start, int length, {_OUT})",)),
+    "narrow_copy": (scatter_copies, (
+        f"(Tensor input, int dim, SymInt start, SymInt length, {_OUT})",)),
     "renorm": (rescaling, (f"(Tensor input, Number p, int dim, Number maxnorm, {_OUT})",)),
     "scatter": (scattering, _SCATTER),
     **{name: (out_arguments, tuple(f"(Tensor input, {kind} {name[6:]}, {_OUT})"

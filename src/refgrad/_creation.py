@@ -6,6 +6,7 @@
 """The factories that take a size: ones, zeros, empty, full and their _like forms."""
 
 import math
+import os
 import warnings
 
 import numpy as np
@@ -23,7 +24,7 @@ from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:478
+# --- book/chapters/05_creation.md:479
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -37,7 +38,8 @@ def parse_size(args, name: str, many=None) -> tuple:
             sizes = _read_sizes(args, sizes, one, name, many)
             break
     for n in sizes:  # every type first, then the first negative size
-        if n < 0:
+        if n < 0 or n > LONG_MAX:
+            _refuse_overflow(sizes, name)  # NOTE [Sizes too big to hold]
             if name == "zeros":  # torch's zeros checks its sizes itself, in its own words
                 raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
@@ -45,7 +47,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:505
+# --- book/chapters/05_creation.md:507
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -75,7 +77,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:543
+# --- book/chapters/05_creation.md:545
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -102,12 +104,40 @@ def _filled(name, fill, size, dtype, device, requires_grad, pin_memory=False) ->
 
 
 def check_storage(shape, dtype) -> None:
-    """torch's refusal of a tensor whose bytes int64 cannot count."""
-    if math.prod(shape) * dtype.itemsize > 2**63 - 1:
-        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    """torch's refusal of a tensor whose strides or bytes int64 cannot count, or whose
+    bytes the machine cannot hold: NOTE [Sizes too big to hold]."""
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > _MEMORY or 0 in shape:
+        if math.prod(max(n, 1) for n in shape[1:]) > LONG_MAX:
+            raise RuntimeError("Stride calculation overflowed")
+        if nbytes > LONG_MAX:
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+        if nbytes > _MEMORY:
+            raise RuntimeError(
+                "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+                f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 "
+                "(Cannot allocate memory)")
 
 
-# --- book/chapters/05_creation.md:581
+# NOTE [Sizes too big to hold]
+# torch reads each size as a C long long: one past it fails the parser's
+# unpacking, with a C++ backtrace after the words kept here. A tensor's
+# contiguous strides, then its bytes, must fit in int64. Past that, torch
+# asks the allocator, which the OS refuses when it cannot back the bytes;
+# refgrad never asks for them: it refuses, in the allocator's words, any
+# tensor of more bytes than the machine's physical memory.
+LONG_MAX = 2**63 - 1
+_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def _refuse_overflow(sizes, name: str) -> None:
+    for i, n in enumerate(sizes):
+        if not -LONG_MAX - 1 <= n <= LONG_MAX:
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f'{i + 1} with error "Overflow when unpacking long long"')
+
+
+# --- book/chapters/05_creation.md:611
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -144,7 +174,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:623
+# --- book/chapters/05_creation.md:653
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -176,7 +206,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:1090
+# --- book/chapters/05_creation.md:1120
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -211,7 +241,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1139
+# --- book/chapters/05_creation.md:1169
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -256,7 +286,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1194
+# --- book/chapters/05_creation.md:1224
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -287,7 +317,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1231
+# --- book/chapters/05_creation.md:1261
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -299,7 +329,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1244
+# --- book/chapters/05_creation.md:1274
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1490
+# --- book/chapters/05_creation.md:1520
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import warnings
@@ -12,7 +12,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._arguments import Arguments
 from refgrad._c_names import c_type_name
-from refgrad._creation import parse_size
+from refgrad._creation import check_storage, parse_size
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
@@ -28,6 +28,7 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
         kind = names.get(dtype, dtype.name)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
+    check_storage(shape, dtype)  # before drawing: NOTE [Sizes too big to hold]
     if pin_memory:
         check_pinnable(device)  # before drawing: a refused call leaves the generator as it was
     values = laid_out(laid_as, shape, lambda laid, contiguous: draw(
@@ -35,7 +36,7 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1528
+# --- book/chapters/05_creation.md:1559
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -57,7 +58,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1556
+# --- book/chapters/05_creation.md:1587
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -95,7 +96,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1600
+# --- book/chapters/05_creation.md:1631
 _UNSET = object()
 
 
@@ -141,7 +142,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1650
+# --- book/chapters/05_creation.md:1681
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -169,7 +170,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1698
+# --- book/chapters/05_creation.md:1729
 def check_random_bounds(low: int, high: int, dtype) -> None:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
     for bound in (low, high):

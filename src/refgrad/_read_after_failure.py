@@ -6,6 +6,7 @@
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments
+from refgrad._symint_lists import is_bool_size
 from refgrad._tensor import Tensor
 from refgrad._warn_once import warn_once
 
@@ -61,7 +62,7 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:712
+# --- book/chapters/16o_argument_checks.md:713
 # NOTE [One-element tensors read first]
 # A body that takes an int as Python's int() or NumPy takes it accepts any
 # tensor of one element where torch's parser takes only a 0-d integer tensor
@@ -71,14 +72,26 @@ def read_after_failure(function, spec: tuple):
 # integer tensor of one element of any shape fit. So a call given a tensor of
 # one element after its first argument is read before the body runs: its
 # first argument alone is too common a tensor of one element to pay for it.
+# A list is looked into for a bool tensor, which a body reads as the size 1
+# and torch's parser refuses inside a size or a stride (x.as_strided((1,),
+# (torch.tensor(True),))): NOTE [A bool tensor inside a size].
 def _one_element(args: tuple, kwargs: dict) -> bool:
     for value in args[1:]:
-        if isinstance(value, Tensor) and value.numel() == 1:
+        if isinstance(value, Tensor):
+            if value.numel() == 1:
+                return True
+        elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
     for value in kwargs.values():
-        if isinstance(value, Tensor) and value.numel() == 1:
+        if isinstance(value, Tensor):
+            if value.numel() == 1:
+                return True
+        elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
     return False
+
+
+_LISTS = (tuple, list)
 
 
 # NOTE [Where a wrapped function says it lives]
@@ -111,7 +124,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:771
+# --- book/chapters/16o_argument_checks.md:784
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

@@ -7,7 +7,6 @@
 
 import numpy as np
 
-from refgrad._flags import not_an_int
 from refgrad._ops.batch_norm import (
     check_floating,
     check_mixed,
@@ -17,7 +16,7 @@ from refgrad._ops.batch_norm import (
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed, moments
 from refgrad._ops.table import Op, register
-from refgrad._signatures import type_name
+from refgrad._signatures import is_int, type_name
 
 
 def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
@@ -35,7 +34,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:427
+# --- book/chapters/16s_normalization.md:426
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -54,7 +53,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
                                       wanted)
 
 
-# --- book/chapters/16s_normalization.md:451
+# --- book/chapters/16s_normalization.md:450
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -74,9 +73,9 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:495
+# --- book/chapters/16s_normalization.md:497
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
-    if not_an_int(num_groups):  # a bool too: NOTE [Flags are Python's bools]
+    if not is_int(num_groups):  # a bool, or a bool tensor: NOTE [Flags are Python's bools]
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "
                         + type_name(num_groups))
     N, C = input.shape[0], input.shape[1]  # noqa: N806 - torch's names

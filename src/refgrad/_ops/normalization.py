@@ -95,6 +95,7 @@ def _listed(shape):
 def shape_argument(shape, caller: str) -> tuple:
     """``normalized_shape`` read as torch's parser reads a tuple of ints, or its TypeError."""
     from refgrad._signatures import is_index, type_name
+    from refgrad._symint_lists import BOOL_IN_SIZES, is_bool_size
 
     head = f"{caller}(): argument 'normalized_shape'"
     if not isinstance(shape, tuple | list):  # a Tensor, a range, a set: none is taken
@@ -106,6 +107,8 @@ def shape_argument(shape, caller: str) -> tuple:
                                 f"of type {type_name(item)} at pos 0")
             raise TypeError(f"{head} failed to unpack the object at pos {i + 1} with error "
                             f'"type must be tuple of ints,but got {type_name(item)}"')
+        if is_bool_size(item):  # NOTE [A bool tensor inside a size]
+            raise RuntimeError(BOOL_IN_SIZES)
     return tuple(int(n) for n in shape)
 
 

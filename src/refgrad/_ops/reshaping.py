@@ -13,13 +13,14 @@ from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, refuse_arguments
 from refgrad._ops.table import register
+from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state, switched_on
 
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:816
+# --- book/chapters/16_functions.md:817
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -50,7 +51,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:859
+# --- book/chapters/16_functions.md:860
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -134,7 +135,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:960
+# --- book/chapters/16_functions.md:967
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:
@@ -146,6 +147,8 @@ def expand(input, *sizes, size=None, implicit=False):
         raise TypeError('expand() missing 1 required positional arguments: "size"')
     try:
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
+        if Tensor in map(type, shape):  # sizes given as tensors: read by the parser below
+            raise TypeError("expand(): sizes read as torch's parser reads them")
         size = sh.expanded_size(input, shape)  # checked; -1 kept: NOTE [A size as given]
         return call(sh.EXPAND, (input,), {"size": tuple(shape) if -1 in shape else size})
     except Exception:  # NOTE [Method copies of the arithmetic]

@@ -8,6 +8,7 @@
 import warnings
 
 from refgrad._ops.upsample import ROWS
+from refgrad._symint_lists import is_bool_size
 
 _INTERPOLATING = "linear | bilinear | bicubic | trilinear"
 
@@ -27,7 +28,7 @@ def _spelled(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-# --- book/chapters/16v_upsampling.md:491
+# --- book/chapters/16v_upsampling.md:492
 def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     """(output_size, scale_factors): one of them None, as torch's checks leave them."""
     spatial = _spelled(input.shape[2:])
@@ -72,7 +73,7 @@ def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     return output_size, scale_factors
 
 
-# --- book/chapters/16v_upsampling.md:545
+# --- book/chapters/16v_upsampling.md:546
 _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest", 3): "compute_indices_weights_nearest",
@@ -108,7 +109,7 @@ def _checked(input, mode, n, output_size):
     raise not_implemented_for(kernel, input._data.dtype)
 
 
-# --- book/chapters/16v_upsampling.md:585
+# --- book/chapters/16v_upsampling.md:586
 def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.upsample import _SCALES
@@ -125,13 +126,13 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     return call(ROWS[mode, n][0], (input,), params)
 
 
-# --- book/chapters/16v_upsampling.md:608
+# --- book/chapters/16v_upsampling.md:609
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-# --- book/chapters/16v_upsampling.md:623
+# --- book/chapters/16v_upsampling.md:626
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -160,7 +161,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             return pool(input, output_size)
         if (align_corners is not None and type(align_corners) is not bool) or (
                 size is not None and not isinstance(size, list | tuple) and (
-                    isinstance(size, bool) or not _is_integer(size))):
+                    isinstance(size, bool) or not _is_integer(size))) or (
+                isinstance(size, list | tuple) and any(map(is_bool_size, size))):
             # NOTE [Upsampling read only when it would fail]
             from refgrad._flag_forms import refuse_upsampling
 
@@ -177,7 +179,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:675
+# --- book/chapters/16v_upsampling.md:679
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

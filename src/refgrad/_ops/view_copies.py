@@ -10,6 +10,7 @@ from dataclasses import replace
 from refgrad._ops import diagonal_view, pieces, shapes, shaping, slicing, strided, windows
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import RESULT_WRITES, register
+from refgrad.autograd._state import state
 
 # NOTE [A view's copy keeps the view's node]
 # torch records `permute_copy` as `PermuteBackward0_copy`: the view's node,
@@ -37,7 +38,7 @@ def copy_row(view_row, forward=None, writes=1):
                             forward=forward or _copied(view_row.forward)))
 
 
-# --- book/chapters/16y_torch_namespace.md:87
+# --- book/chapters/16y_torch_namespace.md:88
 ALIAS_COPY = copy_row(shaping.ALIAS)
 AS_STRIDED_COPY = copy_row(strided.AS_STRIDED)
 EXPAND_COPY = copy_row(shapes.EXPAND)
@@ -67,9 +68,20 @@ VIEW_COPY = copy_row(shapes.VIEW, forward=lambda a, shape: a.reshape(shape).copy
                      writes=_viewable)
 
 
-# --- book/chapters/16y_torch_namespace.md:125
+# --- book/chapters/16y_torch_namespace.md:131
+# NOTE [A copy's checks unseen]
+# The view a copy asks to check its arguments runs with no dispatch mode on
+# the stack: only the copy's own row, called after it, is handed to a mode.
+
+
+# --- book/chapters/16y_torch_namespace.md:138
 def _checked(view, input, *args):
-    view(input.detach(), *args)  # the view's checks and messages; nothing recorded
+    """The view's checks and messages: nothing recorded, nothing a mode is shown."""
+    held, state.dispatch_modes = state.dispatch_modes, []  # NOTE [A copy's checks unseen]
+    try:
+        view(input.detach(), *args)
+    finally:
+        state.dispatch_modes = held
 
 
 def alias_copy(input):
@@ -102,7 +114,7 @@ def select_copy(input, dim, index):
     return call(SELECT_COPY, (input,), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16y_torch_namespace.md:161
+# --- book/chapters/16y_torch_namespace.md:179
 def slice_copy(input, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -131,7 +143,7 @@ def squeeze_copy(input, dim=None):
     return call(row, (input,), params)
 
 
-# --- book/chapters/16y_torch_namespace.md:191
+# --- book/chapters/16y_torch_namespace.md:209
 def t_copy(input):
     _checked(shaping.t, input)
     return call(T_COPY, (input,), {})
@@ -161,7 +173,7 @@ def unsqueeze_copy(input, dim):
     return call(UNSQUEEZE_COPY, (input,), {"dim": dim})
 
 
-# --- book/chapters/16y_torch_namespace.md:226
+# --- book/chapters/16y_torch_namespace.md:244
 def view_copy(input, size):
     from refgrad import _dtype
     from refgrad._ops.reshaping import infer_shape
@@ -171,7 +183,7 @@ def view_copy(input, size):
     return call(VIEW_COPY, (input,), {"shape": infer_shape(tuple(size), input.numel())})
 
 
-# --- book/chapters/16y_torch_namespace.md:244
+# --- book/chapters/16y_torch_namespace.md:262
 def _detach_copy_row():
     from refgrad._ops.rounding import underivable
 

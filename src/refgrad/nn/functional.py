@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3688
+# --- book/chapters/16q_functional.md:3691
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -140,7 +140,7 @@ from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 # isort: split
 
 
-# --- book/chapters/16v_upsampling.md:702
+# --- book/chapters/16v_upsampling.md:706
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
