@@ -12,6 +12,8 @@ _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 def may_overlap_itself(array) -> bool:
     """False where no two elements of ``array`` can share memory (a sufficient test)."""
+    if array.ndim < 2:  # one dimension overlaps only when stretched, refused or shared-written
+        return False
     flags = array.flags
     if flags.c_contiguous or flags.f_contiguous or array.size == 0:
         return False
