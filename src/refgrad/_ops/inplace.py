@@ -2,19 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:759
+# --- book/chapters/26_inplace.md:831
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
 import warnings
-
-import numpy as np
 
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
 from refgrad._ops.ordered_writes import reads_written, write_in_order
+from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.simple_functions import clone
 from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad._ops.write_checks import (
@@ -34,7 +33,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:799
+# --- book/chapters/26_inplace.md:870
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -75,8 +74,8 @@ def inplace(self, function, *args, **kwargs):
         shared_write(self._data, *args)
     elif tensors and reads_written(self, function, tensors):  # NOTE [Reads after the write]
         write_in_order(self, function, args, kwargs)
-    else:
-        np.copyto(self._data, result._data, casting="unsafe")
+    else:  # NOTE [Writing back into a tensor that overlaps itself]
+        write_back(self._data, result._data)
     if node is not None and self._version_counter is not None:
         _rebase(self, node)
     bump(self, tensors)
@@ -91,7 +90,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:857
+# --- book/chapters/26_inplace.md:928
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -99,7 +98,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:871
+# --- book/chapters/26_inplace.md:942
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -130,7 +129,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:930
+# --- book/chapters/26_inplace.md:1001
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -162,7 +161,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:971
+# --- book/chapters/26_inplace.md:1042
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -190,7 +189,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1003
+# --- book/chapters/26_inplace.md:1074
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -203,7 +202,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1022
+# --- book/chapters/26_inplace.md:1093
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,10 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2866
+# --- book/chapters/26_inplace.md:2937
 """torch's out= keyword for the functions that take it."""
-
-import numpy as np
 
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
@@ -33,6 +31,7 @@ from refgrad._ops.out_kernels import (
 )
 from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
+from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.sized_outs import (
     RESIZED_BEFORE_DTYPE,
     checked_as,
@@ -83,7 +82,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:2956
+# --- book/chapters/26_inplace.md:3026
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -160,8 +159,8 @@ def with_out(function, name: str, returns=None):
                 continue
             if rules in RAW_WRITES:  # narrow_copy, bmm: chapter "Writes autograd skips"
                 RAW_WRITES[rules](o, r, args, kwargs)
-            else:
-                np.copyto(o._data, r._data, casting="unsafe")
+            else:  # NOTE [Writing back into a tensor that overlaps itself]
+                write_back(o._data, r._data)
             for _ in range(BUMPS.get(rules, 1)):
                 bump(o)
         if dual_levels and not state.inference_mode and rules not in TANGENTS_KEPT:
@@ -176,7 +175,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3055
+# --- book/chapters/26_inplace.md:3125
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -192,7 +191,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3080
+# --- book/chapters/26_inplace.md:3150
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -207,7 +206,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3100
+# --- book/chapters/26_inplace.md:3170
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

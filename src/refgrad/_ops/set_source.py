@@ -12,11 +12,14 @@ from refgrad._arguments import Arguments
 from refgrad._backend import data_ptr, storage_root
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._inference_counters import inference_counter
+from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
-from refgrad._ops.write_checks import INFERENCE_INPLACE, bump, check_inplace
+from refgrad._ops.view_regeneration import grad_fn_now
+from refgrad._ops.write_checks import INFERENCE_INPLACE, bump, check_autograd_write
 from refgrad._tensor import Tensor
+from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._state import dual_levels, state, switched_on
@@ -31,7 +34,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:507
+# --- book/chapters/28a_resize.md:510
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -51,11 +54,14 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:533
+# --- book/chapters/28a_resize.md:548
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
-    check_inplace(self, recorded)
+    if recorded:  # no memory checks: NOTE [set_ on a view]
+        check_autograd_write(self)
+    if ZERO_ARRAYS:  # chapter "Zero tensors"
+        refuse_zero_write(self._data)
     if switched_on.dispatch_modes and state.dispatch_modes and not recorded:
         return _tensor_set_to_a_mode(self, source, storage_offset, size, stride)
     data = _array(self, source, storage_offset, size, stride)
@@ -66,8 +72,11 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     if recorded:  # the node first, while self is what its edge was taken from
         row = SET_EMPTY if source is None else SET_
         node = call(row, tensors, {"operation": "set_"})._grad_fn
+        if self._view_base is not None:  # NOTE [set_ on a view]
+            self._backward_hooks = None
+            rebase_history(self, node)
     self._data = data
-    if node is not None:
+    if node is not None and self._view_base is None:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
         self._backward_hooks = None
@@ -78,10 +87,12 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
             inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
         raise refused_after_a_change(INFERENCE_INPLACE)  # NOTE [Resized, then refused]
     bump(self)
+    if node is not None and self._view_base is not None:
+        grad_fn_now(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:574
+# --- book/chapters/28a_resize.md:597
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -109,7 +120,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:606
+# --- book/chapters/28a_resize.md:629
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",
