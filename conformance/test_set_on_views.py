@@ -106,3 +106,33 @@ def test_set_of_a_view_whose_elements_share_memory_to_itself(view):
     v.set_(v)
     assert (v.tolist(), v.shape, v.stride(), v.storage_offset()) == before
     assert v._version == 1
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_a_write_through_a_view_moved_by_set_is_recorded_and_refused_at_backward(
+        create_graph):
+    a = torch.ones(2, 3, requires_grad=True)
+    b = a * 1
+    v = b[1:]
+    v.set_(torch.zeros(2))
+    v.mul_(2)  # recorded as a write into b, through v's new geometry
+    assert (v.tolist(), b.tolist()) == ([0.0, 0.0], [[1.0] * 3] * 2)
+    assert (v.grad_fn.name(), b.grad_fn.name()) == ("AsStridedBackward0",
+                                                    "torch::autograd::CopySlices")
+    assert (v._version, b._version, v.storage_offset()) == (2, 2, 0)
+    with raises(RuntimeError, "derivative for set_ is not implemented"):
+        b.sum().backward(inputs=[a], create_graph=create_graph)
+
+
+@pytest.mark.parametrize("source", [lambda: torch.zeros(10), lambda: torch.zeros(7)[3:]])
+def test_a_moved_window_past_the_base_is_refused_when_read(source):
+    a = torch.ones(2, 3, requires_grad=True)
+    b = a * 1
+    v = b[1:]
+    v.set_(source())
+    v.mul_(2)
+    n, offset = v.numel(), v.storage_offset()
+    with raises(RuntimeError, f"setStorage: sizes [{n}], strides [1], storage offset {offset}, "
+                              f"and itemsize 4 requiring a storage size of {4 * (n + offset)} "
+                              "are out of bounds for storage of size 24"):
+        b.sum().backward()

@@ -743,11 +743,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1846
+# --- book/chapters/27_views.md:1878
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:1978
+# --- book/chapters/27_views.md:2010
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

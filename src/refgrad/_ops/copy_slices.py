@@ -37,6 +37,8 @@ class CopySlices(FunctionNode):
             raise RuntimeError(FREED)
         if create_graph or _modes_on():  # NOTE [CopySlices recording a graph]
             return _recorded_steps(self, g, create_graph)
+        if type(self._where) is str:  # NOTE [A window moved by set_]
+            raise RuntimeError(self._where)
         # the window's place in the base, one index per dimension: what is read and
         # written is a tensor of its own, no view, as torch's copies are
         where = tuple(make_tensor(w) for w in self._where)
@@ -60,7 +62,7 @@ class CopySlices(FunctionNode):
         self._fn = None
 
 
-# --- book/chapters/27_views.md:1038
+# --- book/chapters/27_views.md:1040
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
@@ -88,7 +90,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:1085
+# --- book/chapters/27_views.md:1087
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -130,7 +132,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1157
+# --- book/chapters/27_views.md:1159
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -143,7 +145,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1176
+# --- book/chapters/27_views.md:1183
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -154,17 +156,42 @@ def rebase_history(view, fn) -> None:
     base = view._view_base
     node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
-    # a 0-d base is indexed as a row of one (a view of it, t[None], has an element)
-    where = np.unravel_index(positions(base._data, view._data), base._data.shape or (1,))
-    node._where = tuple(_placed_like(base._data, np.asarray(w)) for w in where)
+    node._where, node._geometry = _window(base, view)  # NOTE [CopySlices recording a graph]
     node._meta = (input_metadata(base),)
     node._shared = overlaps(view._data)  # NOTE [A window that shares memory]
-    node._geometry = view_geometry(base, view)  # NOTE [CopySlices recording a graph]
     old, old_nr = base._grad_fn, base._output_nr
     base._grad_fn, base._output_nr, base._requires_grad = node, 0, True
     base._backward_hooks = None  # hooks so far stay with the old grad_fn, as the view's do
     if base._retains_grad:
         _follow_retained_grad(base, old, old_nr)
+
+
+# NOTE [A window moved by set_]
+# set_ can point a view at memory outside its base. torch still records a write
+# through it as a write into the base, through the view's sizes, strides and
+# storage offset, now read in the new storage as if they were the base's; a
+# backward reads that window, or refuses it as torch's as_strided refuses a
+# window that reaches past the base's storage.
+def _window(base, view) -> tuple:
+    """Where ``view``'s elements sit in ``base`` (one index array per dimension, or a
+    refusal's words), and the geometry a recorded graph reads them through."""
+    data, array = base._data, view._data
+    if np.may_share_memory(data, array):
+        flat, geometry = positions(data, array), view_geometry(base, view)
+    else:  # NOTE [A window moved by set_]
+        from refgrad._ops.views import grid
+        from refgrad._storage_bounds import refusal
+
+        geometry = (element_strides(data), tuple(array.shape), element_strides(array),
+                    view.storage_offset())
+        words = refusal(list(geometry[1]), list(geometry[2]), geometry[3], array.itemsize,
+                        base.untyped_storage().nbytes())
+        if words is not None:
+            return words, geometry
+        flat = grid(geometry[1], geometry[2], geometry[3])
+    # a 0-d base is indexed as a row of one (a view of it, t[None], has an element)
+    where = np.unravel_index(flat, data.shape or (1,))
+    return tuple(_placed_like(data, np.asarray(w)) for w in where), geometry
 
 
 def _follow_retained_grad(t, old, old_nr: int) -> None:
