@@ -3,16 +3,18 @@
 import pytest
 
 import refgrad
-from refgrad.autograd._saved import FREED, SavedNumber, SavedTensor, unpack
+from refgrad.autograd._saved import FREED, SavedTensor, saved_number, unpack
 
 
 def test_a_saved_number_is_freed_like_a_tensor():
-    saved = SavedNumber(2)
-    assert saved.value == 2
+    saved = saved_number(2)
+    assert type(saved) is SavedTensor and unpack(saved, None) == 2
+    assert type(unpack(saved, None)) is int and saved.unpack().tolist() == 2
     saved.release()
-    with pytest.raises(RuntimeError) as info:
-        saved.value
-    assert str(info.value) == FREED
+    for read in (lambda: unpack(saved, None), saved.unpack):
+        with pytest.raises(RuntimeError) as info:
+            read()
+        assert str(info.value) == FREED
 
 
 def test_a_saved_tensor_is_freed():
@@ -54,10 +56,10 @@ def test_a_plain_number_is_kept_as_itself_until_released(number):
     y.sum().backward(retain_graph=True)
     assert node._saved == (number, None) and a.grad.tolist() == [float(number)]
     raw = node._raw_saved_other  # read raw, the number is kept wrapped, for its hooks
-    assert isinstance(raw, SavedNumber) and raw.value == number
+    assert type(raw) is SavedTensor and unpack(raw, node) == number
     assert node._saved == (raw, None) and node._raw_saved_other is raw
     y.sum().backward()  # released: the number goes with the rest
-    for read in (lambda: node._saved_other, lambda: node._raw_saved_other.value,
+    for read in (lambda: node._saved_other, lambda: unpack(node._raw_saved_other, node),
                  lambda: y.sum().backward()):
         with pytest.raises(RuntimeError) as info:
             read()

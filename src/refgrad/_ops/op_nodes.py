@@ -19,8 +19,8 @@ from refgrad.autograd._saved import (
     NOTHING_SAVED,
     PLAIN_NUMBERS,
     RELEASED_NUMBER,
-    SavedNumber,
     SavedTensor,
+    saved_number,
     unpack,
 )
 
@@ -117,7 +117,7 @@ class OpNode(FunctionNode):
             if name == key:
                 if raw:
                     if type(saved) in PLAIN_NUMBERS:  # NOTE [A number read raw]
-                        saved = SavedNumber(saved)  # kept, for the hooks it may get
+                        saved = saved_number(saved)  # kept, for the hooks it may get
                         self._saved = (*self._saved[:i], saved, *self._saved[i + 1:])
                     elif type(saved) is tuple and any(s is not None and s._freed for s in saved):
                         raise RuntimeError(FREED)  # a list of tensors, released
@@ -145,7 +145,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:352
+# --- book/chapters/13_dispatch.md:350
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -157,7 +157,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
         kwargs = {**self._params}
         for (name, _), saved in zip(op.saves, self._saved):
             kind = type(saved)
-            if kind is SavedTensor:
+            if kind is SavedTensor:  # or a number read raw: NOTE [A number read raw]
                 kwargs[name] = unpack(saved, self, True)  # NOTE [A saved input detached in place]
             elif kind in PLAIN_NUMBERS:  # NOTE [Numbers kept as they are]
                 kwargs[name] = saved
@@ -178,7 +178,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:391
+# --- book/chapters/13_dispatch.md:389
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -204,12 +204,11 @@ def _nothing_leaves(node) -> tuple:
 
 
 def _unpacked(saved, node):
-    if isinstance(saved, SavedNumber):
-        return saved.value
+    """A list of saved tensors, unpacked."""
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:428
+# --- book/chapters/13_dispatch.md:425
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -240,7 +239,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:463
+# --- book/chapters/13_dispatch.md:460
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -254,7 +253,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2230
+# --- book/chapters/13_dispatch.md:2227
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

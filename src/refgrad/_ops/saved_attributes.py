@@ -6,7 +6,7 @@
 """What a recorded node shows of what it saved and kept: its _saved_<name> properties."""
 
 from refgrad.autograd._node_misuse import ReadOnly
-from refgrad.autograd._saved import PLAIN_NUMBERS, SavedNumber, unpack
+from refgrad.autograd._saved import PLAIN_NUMBERS, unpack
 
 
 # NOTE [No __getattr__ on nodes]
@@ -66,18 +66,15 @@ SCALAR_PARAMETERS = frozenset({
 })
 
 
-# --- book/chapters/13_dispatch.md:299
+# --- book/chapters/13_dispatch.md:300
 def _shown(saved, node):
     if isinstance(saved, tuple):  # a list of tensors, such as index's indices
         return tuple(None if s is None else unpack(s, node) for s in saved)
-    plain = type(saved) in PLAIN_NUMBERS
-    if not plain and isinstance(saved, SavedNumber) and saved._unpack_hook is not None:
-        return unpack(saved, node)  # the tensor the user's unpack hook gives
-    if plain or isinstance(saved, SavedNumber):
+    value = saved if type(saved) in PLAIN_NUMBERS else unpack(saved, node)
+    if type(value) in PLAIN_NUMBERS:
         from refgrad._dtype import float64
         from refgrad._from_data import tensor
 
         # torch wraps a Python float as a double, whatever the tensor's dtype.
-        value = saved if plain else saved.value
         return tensor(value, dtype=float64 if isinstance(value, float) else None, device="cpu")
-    return unpack(saved, node)
+    return value

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:263
+# --- book/chapters/11_saved.md:266
 """The message of a saved value written in place since it was saved."""
 
 import re
@@ -33,7 +33,7 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:299
+# --- book/chapters/11_saved.md:302
 # NOTE [A saved input is output 0]
 # torch records a saved value's output number only for an output (or with
 # hooks, when it checks no version); a saved input names its current grad_fn

@@ -41,6 +41,7 @@ class SavedTensor:
         "_original", "_data", "_counter", "_version", "_output_nr", "_freed", "_is_output",
         "_packed", "_unpack_hook", "_grad_fn", "_requires_grad", "_accumulator",
         "_tangent",  # (level, tangent) of a saved output, chapter "Forward-mode AD"
+        "_value",  # a kept number's own value: NOTE [A number read raw]
     )
 
     def __init__(self, tensor=None, is_output: bool = False) -> None:
@@ -82,7 +83,7 @@ class SavedTensor:
 SavedTensor.__module__ = "refgrad._C._autograd"  # where torch shows its class, and keeps it
 
 
-# --- book/chapters/11_saved.md:141
+# --- book/chapters/11_saved.md:142
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -95,7 +96,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:160
+# --- book/chapters/11_saved.md:161
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -115,6 +116,8 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
         elif original._view_info is not None and original._view_info.refusal(original):
             raise RuntimeError(original._view_info.stale)  # torch reads the view's grad_fn
     if saved._counter.value != saved._version:
+        if saved._version == NUMBER:  # no counter is ever at NUMBER: NOTE [A number read raw]
+            return saved._value
         if original is not None and original._grad_fn is None and original._view_info:
             original.grad_fn  # noqa: B018 - a view made in no_grad refuses in its own words
         raise RuntimeError(_modified_message(saved, node))
@@ -135,7 +138,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:206
+# --- book/chapters/11_saved.md:209
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -146,53 +149,45 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:351
+# --- book/chapters/11_saved.md:358
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
+NUMBER = -1  # the version of a kept number: NOTE [A number read raw]
 
 
-class SavedNumber(SavedTensor):
-    """A Python number an operation kept; shown as a 0-d tensor."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value) -> None:  # no hooks in force pack it: torch's do not
-        self._value = value
-        self._freed = self._is_output = self._requires_grad = False
-        self._data = self._packed = self._unpack_hook = self._tangent = None
-        self._grad_fn = self._accumulator = None
-        self._version = self._output_nr = 0
-        # NOTE [A number read raw]: a bool, an int64, a double or a complex double
-        wrapped = make_tensor(np.asarray(value)) if type(value) in PLAIN_NUMBERS else None
-        self._original = wrapped
-        self._counter = None if wrapped is None else wrapped._version_counter
-
-    @property
-    def value(self):
-        if self._freed:
-            raise RuntimeError(FREED)
-        if self._unpack_hook is None:
-            return self._value
-        return unpack_with_hooks(self, None).item()  # the number the user's hook gives
+def saved_number(value) -> SavedTensor:
+    """A Python number an operation kept, read raw: a saved 0-d tensor."""
+    saved = object.__new__(SavedTensor)  # no hooks in force pack it: torch's do not
+    saved._value = value
+    saved._freed = saved._is_output = saved._requires_grad = False
+    saved._data = saved._packed = saved._unpack_hook = saved._tangent = None
+    saved._grad_fn = saved._accumulator = None
+    saved._version, saved._output_nr = NUMBER, 0
+    # NOTE [A number read raw]: a bool, an int64, a double or a complex double
+    saved._original = wrapped = make_tensor(np.asarray(value))
+    saved._counter = wrapped._version_counter
+    return saved
 
 
-# --- book/chapters/11_saved.md:385
+# --- book/chapters/11_saved.md:382
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
-# that tensor, and unpacking it gives the number backward uses. Without hooks,
-# unpack() and data give the tensor, where torch crashes.
+# that tensor, and what the unpack hook gives is the tensor backward uses.
+# Without hooks, backward gets the number, kept in _value: unpack() returns
+# it where the version check fails, since a kept number's version is NUMBER.
+# unpack() and data, read by the user, give the tensor, where torch crashes.
 
 # NOTE [Numbers kept as they are]
 # A node keeps a plain Python number (bool, int, float, complex) as the number
-# itself, not inside a SavedNumber: a float needs no version check and no
+# itself, not inside a SavedTensor: a float needs no version check and no
 # hooks, and a node that holds only numbers and None is one object fewer for
 # the garbage collector, whose tuple of saved values it can stop watching.
 # When the node is released its numbers are replaced by RELEASED_NUMBER, so
 # that reading one afterwards fails as a freed value does.
-RELEASED_NUMBER = SavedNumber(None)
+RELEASED_NUMBER = saved_number(0)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:632
+# --- book/chapters/11_saved.md:646
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
@@ -209,6 +204,8 @@ def _unpack_alone(self, *args, **kwargs):
         raise RuntimeError(FREED)
     if self._is_output:
         raise RuntimeError(DETACHED_IN_PLACE)
+    if self._version == NUMBER and self._unpack_hook is None:
+        return self._original  # its 0-d tensor: NOTE [A number read raw]
     return unpack(self, None, True)
 
 

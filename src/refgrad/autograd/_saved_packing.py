@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:429
+# --- book/chapters/11_saved.md:436
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 import weakref
@@ -58,7 +58,7 @@ def _accumulator_of(leaf):
     return None if ref is None else ref()
 
 
-# --- book/chapters/11_saved.md:497
+# --- book/chapters/11_saved.md:507
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -71,7 +71,11 @@ def unpack_with_hooks(saved, node):
         )
     grad_fn = node if saved._is_output else saved._grad_fn
     if grad_fn is None and not saved._requires_grad:
-        return data
+        if not data._requires_grad:
+            return data
+        detached = make_tensor(data._data)  # it did not require grad when saved
+        detached._version_counter = data._version_counter
+        return detached
     if grad_fn is None and data._data.dtype.kind not in "fc":  # a leaf that requires grad
         raise RuntimeError(ONLY_FLOAT)
     if switched_on.dispatch_modes and state.dispatch_modes:  # wrapped anew: a detach
@@ -85,7 +89,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:528
+# --- book/chapters/11_saved.md:542
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."

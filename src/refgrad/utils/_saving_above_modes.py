@@ -11,7 +11,7 @@ from refgrad._ops.dispatch import _BEFORE, _save
 from refgrad._ops.op_nodes import node_class
 from refgrad._ops.recording import _edges, _records
 from refgrad._tensor import Tensor
-from refgrad.autograd._saved import SavedTensor
+from refgrad.autograd._saved import NUMBER, SavedTensor
 from refgrad.autograd._state import state, switched_on
 
 # NOTE [Saved before the modes see the op]
@@ -87,7 +87,8 @@ def refilled(node, first: dict, output) -> None:
             saved[i]._tangent = below._tangent  # chapter "Forward-mode AD"
         elif type(below) is tuple:  # a list of tensors
             saved[i] = _save([None if b is None else b._original for b in below], node)
-        elif type(below) is SavedTensor:  # saved first in another place, or packed now
+        elif type(below) is SavedTensor and below._version != NUMBER:  # not a number:
+            # saved first in another place, or packed now
             saved[i] = spare.get(id(below._original)) or _save(below._original, node)
     node._saved = tuple(saved)
 
@@ -100,7 +101,7 @@ def _holds(saved, value) -> bool:
     return saved is not None and getattr(saved, "_original", None) is value
 
 
-# --- book/chapters/29l_saving_above_modes.md:188
+# --- book/chapters/29l_saving_above_modes.md:189
 def around_modes(op, args: tuple, params: dict, hand_over):
     """``hand_over()``, which hands ``op`` to the modes, with the node's values saved
     where torch saves them: NOTE [Saved before the modes see the op]."""
@@ -117,7 +118,7 @@ def around_modes(op, args: tuple, params: dict, hand_over):
     return results
 
 
-# --- book/chapters/29l_saving_above_modes.md:235
+# --- book/chapters/29l_saving_above_modes.md:236
 def saved_before_write(self, function, args, name, shown, named):
     """The clone of ``self`` the write's node keeps, if any, and the values it keeps,
     saved now in the node's order ({place: (value, saved)}), or None.
@@ -210,7 +211,7 @@ def _records_now() -> bool:
     return state.grad_enabled and not (switched_on.inference_mode and state.inference_mode)
 
 
-# --- book/chapters/29l_saving_above_modes.md:334
+# --- book/chapters/29l_saving_above_modes.md:335
 def around_write(self, first, hand_over):
     """``hand_over()``, which hands an in-place write of ``self`` to the modes, with its
     node's values saved where torch saves them."""
@@ -236,7 +237,7 @@ def _write_node(self):
     return getattr(node, "_fn", node)
 
 
-# --- book/chapters/29l_saving_above_modes.md:377
+# --- book/chapters/29l_saving_above_modes.md:378
 def refused(op, args: tuple, params: dict, error: Exception):
     """Refuse ``op`` on ``args`` with ``error``, found by a check above the row: after the
     modes have seen it, if any are on (NOTE [Before the kernel refuses])."""
