@@ -7,6 +7,7 @@
 
 import sys
 import warnings
+import weakref
 
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
@@ -33,7 +34,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:870
+# --- book/chapters/26_inplace.md:871
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -90,7 +91,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:928
+# --- book/chapters/26_inplace.md:929
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -98,7 +99,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:942
+# --- book/chapters/26_inplace.md:943
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -129,7 +130,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1001
+# --- book/chapters/26_inplace.md:1002
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -161,7 +162,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1042
+# --- book/chapters/26_inplace.md:1043
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -189,7 +190,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1074
+# --- book/chapters/26_inplace.md:1075
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -202,7 +203,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1093
+# --- book/chapters/26_inplace.md:1098
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
@@ -237,4 +238,6 @@ def _follow_result(self, node) -> None:
     for i, (name, _) in enumerate(op.saves):
         if name in (op.outputs or ()) and saved[i] is not None:
             saved[i] = _save(self, node)  # the result is self, after the write
-    node._saved = tuple(saved)
+            if self._view_base is not None and saved[i]._grad_fn is not None:
+                saved[i]._grad_fn = weakref.ref(saved[i]._grad_fn)  # NOTE [A view's node,
+    node._saved = tuple(saved)  # held weakly], chapter "Saved tensors"

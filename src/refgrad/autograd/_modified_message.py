@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:266
+# --- book/chapters/11_saved.md:272
 """The message of a saved value written in place since it was saved."""
 
 import re
+import weakref
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import c_tensor_type_name
@@ -16,8 +17,10 @@ def _modified_message(saved, node) -> str:
     # an output, or an in-place op's result on a view, kept as the view itself; an output
     # with no history (max's indices) is saved as torch saves an input: NOTE [A saved
     # input is output 0]
-    as_output = tensor is None or tensor._grad_fn is not None and _saved_output(saved, node)
-    producer = node if as_output else tensor._grad_fn
+    weakly = type(saved._grad_fn) is weakref.ref  # NOTE [A view's node, held weakly]
+    as_output = tensor is None or weakly or tensor._grad_fn is not None and _saved_output(
+        saved, node)
+    producer = (saved._grad_fn() or node) if weakly else node if as_output else tensor._grad_fn
     shape = list(tensor.shape if tensor is not None else saved._data.shape)
     kind = c_tensor_type_name(tensor) if tensor is not None else _type_of_data(saved._data)
     which = ""
@@ -33,7 +36,20 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:302
+# --- book/chapters/11_saved.md:311
+# NOTE [A view's node, held weakly]
+# The result of an in-place op on a view is saved with the view's new
+# grad_fn held through a weak reference: torch's saved value holds it so,
+# and names it (or hands it to an unpacked tensor) only while it is alive,
+# the in-place op's own node otherwise. CPython frees a node when its last
+# holder lets go, as torch's shared pointers do, so the two agree on when, as
+# long as unpacking reads no stale view's grad_fn (which would regenerate it):
+# such a result is never a tensor detached in place, and is not asked. One
+# holder differs: refgrad's saved result is the view itself, so a view the
+# program let go lives on in it, with its node, where torch's keeps the data
+# alone and names the in-place op's node.
+
+
 # NOTE [A saved input is output 0]
 # torch records a saved value's output number only for an output (or with
 # hooks, when it checks no version); a saved input names its current grad_fn

@@ -5,6 +5,8 @@
 # --- book/chapters/11_saved.md:35
 """SavedTensor: a value a node keeps for backward, with its version checked."""
 
+from weakref import ReferenceType
+
 import numpy as np
 
 from refgrad._tensor import make_tensor
@@ -33,7 +35,7 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:67
+# --- book/chapters/11_saved.md:69
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -83,7 +85,7 @@ class SavedTensor:
 SavedTensor.__module__ = "refgrad._C._autograd"  # where torch shows its class, and keeps it
 
 
-# --- book/chapters/11_saved.md:142
+# --- book/chapters/11_saved.md:144
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -96,7 +98,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:161
+# --- book/chapters/11_saved.md:163
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -111,16 +113,17 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
         return unpack_with_hooks(saved, node)
     original = saved._original
     if original is not None and original._grad_fn is None:
-        if saved._grad_fn is not None:
+        if saved._grad_fn is not None and type(saved._grad_fn) is not ReferenceType:
             _lost_grad_fn(original, strict)  # NOTE [A saved input detached in place]
         elif original._view_info is not None and original._view_info.refusal(original):
             raise RuntimeError(original._view_info.stale)  # torch reads the view's grad_fn
     if saved._counter.value != saved._version:
         if saved._version == NUMBER:  # no counter is ever at NUMBER: NOTE [A number read raw]
             return saved._value
+        message = _modified_message(saved, node)  # before a stale view's grad_fn is read
         if original is not None and original._grad_fn is None and original._view_info:
             original.grad_fn  # noqa: B018 - a view made in no_grad refuses in its own words
-        raise RuntimeError(_modified_message(saved, node))
+        raise RuntimeError(message)
     if saved._original is not None:
         return saved._original
 
@@ -138,7 +141,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:209
+# --- book/chapters/11_saved.md:212
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -149,7 +152,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:358
+# --- book/chapters/11_saved.md:380
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 NUMBER = -1  # the version of a kept number: NOTE [A number read raw]
 
@@ -168,7 +171,7 @@ def saved_number(value) -> SavedTensor:
     return saved
 
 
-# --- book/chapters/11_saved.md:382
+# --- book/chapters/11_saved.md:404
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and what the unpack hook gives is the tensor backward uses.
@@ -187,7 +190,7 @@ RELEASED_NUMBER = saved_number(0)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:646
+# --- book/chapters/11_saved.md:670
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:436
+# --- book/chapters/11_saved.md:458
 """Saved values packed and unpacked by hooks, and the checks of register_hooks."""
 
 import weakref
@@ -58,7 +58,7 @@ def _accumulator_of(leaf):
     return None if ref is None else ref()
 
 
-# --- book/chapters/11_saved.md:507
+# --- book/chapters/11_saved.md:529
 def unpack_with_hooks(saved, node):
     from refgrad._tensor import Tensor
     from refgrad._tensor_autograd import ONLY_FLOAT
@@ -70,6 +70,8 @@ def unpack_with_hooks(saved, node):
             f"type {c_type_name(type(data))}"
         )
     grad_fn = node if saved._is_output else saved._grad_fn
+    if type(grad_fn) is weakref.ref:  # NOTE [A view's node, held weakly]
+        grad_fn = grad_fn() or node
     if grad_fn is None and not saved._requires_grad:
         if not data._requires_grad:
             return data
@@ -89,7 +91,7 @@ def unpack_with_hooks(saved, node):
     return t
 
 
-# --- book/chapters/11_saved.md:542
+# --- book/chapters/11_saved.md:566
 REGISTER_TWICE = (
     "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
     "one pair of hooks is allowed at a time."
