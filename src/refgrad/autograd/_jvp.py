@@ -17,6 +17,8 @@ def output_tangents(op, args, params, outputs, tangents, level) -> list:
     """One tangent (or None) per output of ``op``, given its inputs' tangents."""
     if op.view and len(op.inputs) == 1:
         return _view_tangents(op, args[0], params, tangents[0], level)
+    if op.name in ONE_SIDED and tangents[ONE_SIDED[op.name]] is None:
+        return [None] * len(outputs)  # NOTE [Formulas that read one tangent]
     from refgrad.autograd._empty_tangents import laid_out_empty  # chapter "Empty tangents"
 
     return laid_out_empty(op, outputs, _jvp(op, args, params, outputs, tangents))
@@ -33,7 +35,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:707
+# --- book/chapters/18a_forward_ad.md:710
+# NOTE [Formulas that read one tangent]
+# The rows whose forward formula reads one input's tangent, by position:
+# without a tangent there, the output gets none.
+ONE_SIDED = {"copysign": 0, "nextafter": 0}
+
+
+# --- book/chapters/18a_forward_ad.md:723
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -44,7 +53,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:731
+# --- book/chapters/18a_forward_ad.md:747
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -78,7 +87,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:777
+# --- book/chapters/18a_forward_ad.md:793
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -99,7 +108,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:804
+# --- book/chapters/18a_forward_ad.md:820
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -111,7 +120,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:832
+# --- book/chapters/18a_forward_ad.md:848
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -144,7 +153,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:869
+# --- book/chapters/18a_forward_ad.md:885
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 
