@@ -193,7 +193,10 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
         found.append("grad_fn=<Invalid>")
     else:
         if fn is not None:
-            found.append(f"grad_fn=<{type(fn).__name__}>")
+            name = type(fn).__name__
+            if name == "CppFunction":  # a hand-written node shows its own name's last part
+                name = fn.name().rsplit("::", 1)[-1]
+            found.append(f"grad_fn=<{name}>")
         elif t.requires_grad:
             found.append("requires_grad=True")
     tangent = _tangent(t)
@@ -202,7 +205,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:416
+# --- book/chapters/04_printing.md:419
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -217,7 +220,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:437
+# --- book/chapters/04_printing.md:440
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -237,7 +240,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:467
+# --- book/chapters/04_printing.md:470
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     from refgrad._tensor import Tensor

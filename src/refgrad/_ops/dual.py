@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:523
+# --- book/chapters/18a_forward_ad.md:536
 """The row behind unpack_dual's primal: an alias whose node torch calls Identity."""
 
 from refgrad._ops.table import Op, register
 
 FW_PRIMAL = register(Op(
-    "_fw_primal", "Identity", ("self",), forward=lambda a: a.view(),
+    "_fw_primal", "CppFunction", ("self",), forward=lambda a: a.view(),
     backward=lambda g: (g,), view=True,
 ))
 

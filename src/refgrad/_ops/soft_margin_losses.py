@@ -60,10 +60,23 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     negated_into_input(input, target)  # chapter "The dtypes a loss accepts"
     if tuple(target.shape) != shape:  # a target of the input's shape is not expanded
         target = target.expand(shape)
-    return call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
+    loss = call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
+    _refuse_dual_target(input, target)
+    return loss
 
 
-# --- book/chapters/16t_more_functional.md:768
+# --- book/chapters/16t_more_functional.md:776
+def _refuse_dual_target(input, target) -> None:
+    from refgrad._ops.table import no_forward_formula
+    from refgrad.autograd._tangents import active_level, tangent_of
+
+    level = active_level()
+    if level is not None and tangent_of(input, level) is not None \
+            and tangent_of(target, level) is not None:
+        no_forward_formula("soft_margin_loss_backward")(())
+
+
+# --- book/chapters/16t_more_functional.md:788
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

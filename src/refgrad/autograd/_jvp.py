@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:662
+# --- book/chapters/18a_forward_ad.md:675
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -17,6 +17,8 @@ def output_tangents(op, args, params, outputs, tangents, level) -> list:
     """One tangent (or None) per output of ``op``, given its inputs' tangents."""
     if op.view and len(op.inputs) == 1:
         return _view_tangents(op, args[0], params, tangents[0], level)
+    if op.name in ONE_SIDED and tangents[ONE_SIDED[op.name]] is None:
+        return [None] * len(outputs)  # NOTE [Formulas that read one tangent]
     from refgrad.autograd._empty_tangents import laid_out_empty  # chapter "Empty tangents"
 
     return laid_out_empty(op, outputs, _jvp(op, args, params, outputs, tangents))
@@ -33,7 +35,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:707
+# --- book/chapters/18a_forward_ad.md:723
+# NOTE [Formulas that read one tangent]
+# The rows whose forward formula reads one input's tangent, by position:
+# without a tangent there, the output gets none.
+ONE_SIDED = {"copysign": 0, "nextafter": 0}
+
+
+# --- book/chapters/18a_forward_ad.md:736
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -44,7 +53,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:731
+# --- book/chapters/18a_forward_ad.md:760
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -78,12 +87,21 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:777
+# --- book/chapters/18a_forward_ad.md:815
+MIXED_NORMS = frozenset(("native_layer_norm", "native_group_norm", "native_batch_norm"))
+
+
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
     if op.name == "logcumsumexp":
         return outputs[0].dtype
+    if op.name in MIXED_NORMS and tangents[0] is not None and tangents[1] is not None \
+            and (op.name != "native_batch_norm" or params["training"]):
+        return outputs[0].dtype
+    if op.name == "copy_" and tangents[0] is None and tangents[1] is not None \
+            and tangents[1].shape == args[0].shape:
+        return tangents[1].dtype
     inputs = args[0] if op.variadic else args
     operands = [a if t is None else t for a, t in zip(inputs, tangents)]
     operands += [params[name] for name in op.promote_with]
@@ -99,7 +117,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:804
+# --- book/chapters/18a_forward_ad.md:851
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -111,7 +129,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:832
+# --- book/chapters/18a_forward_ad.md:879
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -144,7 +162,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:869
+# --- book/chapters/18a_forward_ad.md:916
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

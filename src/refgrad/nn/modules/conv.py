@@ -28,17 +28,31 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
     if out_channels % groups:
         raise ValueError("out_channels must be divisible by groups")
     if isinstance(padding, str):
-        if padding not in ("valid", "same"):
-            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                             "{'valid', 'same'}")
+        strings = set(("same", "valid"))  # NOTE [A set in the message]
+        if padding not in strings:
+            raise ValueError(f"Invalid padding string {padding!r}, should be one of {strings}")
         if padding == "same" and any(s != 1 for s in stride):
             raise ValueError("padding='same' is not supported for strided convolutions")
-    if padding_mode not in _MODES:
-        raise ValueError(f"padding_mode must be one of {set(_MODES)}, but got "
+    modes = set(("zeros", "reflect", "circular", "replicate"))  # NOTE [A set in the message]
+    if padding_mode not in modes:
+        raise ValueError(f"padding_mode must be one of {modes}, but got "
                          f"padding_mode={padding_mode!r}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1921
+# NOTE [A set in the message]
+# torch's messages print a set of strings, whose order follows the strings'
+# hashes, so it changes with PYTHONHASHSEED. The same strings added in the
+# same order make the same set under every seed. torch writes its sets as
+# literals, which Python compiles into frozenset constants, and a compiled
+# module stores such a constant in the order of the seed it was compiled
+# under; loading it adds the strings in that stored order. torch 2.13's
+# compiled module stores the padding modes as zeros, reflect, circular,
+# replicate, and the padding strings as same, valid: set() of a tuple in
+# that order prints torch's text under each seed. (A literal here would
+# store whatever order refgrad's own compiled file happened to get.)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:1935
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -64,7 +78,7 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1950
+# --- book/chapters/16u_convolution_and_pooling.md:1964
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
     _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
@@ -92,10 +106,14 @@ class _ConvNd(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        from refgrad.nn import init
+
+        # kaiming_uniform_ with a = sqrt(5) draws within 1/sqrt(fan_in), and warns
+        # that an empty weight is left as it is
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         with no_grad():
-            self.weight.uniform_(-bound, bound)
             if self.bias is not None:
                 self.bias.uniform_(-bound, bound)
 
@@ -113,7 +131,7 @@ class _ConvNd(Module):
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2000
+# --- book/chapters/16u_convolution_and_pooling.md:2018
 class Conv1d(_ConvNd):
     n = 1
 

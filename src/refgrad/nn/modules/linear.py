@@ -31,9 +31,11 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        from refgrad.nn import init
+
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))  # warns for an empty weight
         bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
         with no_grad():
-            self.weight.uniform_(-bound, bound)
             if self.bias is not None:
                 self.bias.uniform_(-bound, bound)
 
@@ -57,7 +59,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1018
+# --- book/chapters/21a_module_hooks.md:1020
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()

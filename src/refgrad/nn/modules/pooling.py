@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2018
+# --- book/chapters/16u_convolution_and_pooling.md:2036
 """The max, average and adaptive pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -44,7 +44,7 @@ class MaxPool3d(_MaxPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2062
+# --- book/chapters/16u_convolution_and_pooling.md:2080
 class _AvgPoolNd(Module):
     n = 0
 
@@ -86,7 +86,7 @@ class AvgPool3d(_AvgPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2107
+# --- book/chapters/16u_convolution_and_pooling.md:2125
 class _AdaptivePool(Module):
     name = ""
 
