@@ -2,11 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:218
+# --- book/chapters/16zl_foreach.md:245
 """torch._foreach_add and its kin: binary ops over lists, out of place and in place."""
 
 import refgrad
-from refgrad._ops.foreach_lists import check_tensor_scalar, form, run, run_in_place
+from refgrad._ops.foreach_lists import check_tensor_scalar, form, parsed, run, run_in_place
 
 _NODES = {
     "add": ("ForeachAddBackward0List", "ForeachAddBackward1Scalar",
@@ -33,6 +33,21 @@ _LIST_OPS = {"maximum": ("maximum", "clamp_min_"), "minimum": ("minimum", "clamp
 # ... and given numbers
 _NUMBER_OPS = {"maximum": "clamp_min", "minimum": "clamp_max"}
 _ALPHA = ("add", "sub")
+# torch's signatures, in the order its parser tries them
+_L, _ALPHA_KW = "tuple of Tensors self", ", *, Number alpha = 1"
+_SIGNATURES = {
+    "add": (f"({_L}, Number scalar)", f"({_L}, tuple of Scalars scalars)",
+            f"({_L}, Tensor other{_ALPHA_KW})", f"({_L}, tuple of Tensors other{_ALPHA_KW})"),
+    "sub": (f"({_L}, Number scalar)", f"({_L}, tuple of Scalars scalars)",
+            f"({_L}, tuple of Tensors other{_ALPHA_KW})"),
+    "mul": (f"({_L}, tuple of Scalars scalars)", f"({_L}, Tensor other)",
+            f"({_L}, tuple of Tensors other)", f"({_L}, Number scalar)"),
+    "minmax": (f"({_L}, Number scalar)", f"({_L}, tuple of Scalars scalars)",
+               f"({_L}, tuple of Tensors other)"),
+    "pow": (f"({_L}, Number exponent)", f"({_L}, tuple of Scalars exponent)",
+            f"({_L}, tuple of Tensors exponent)"),
+}
+_SIGNATURES["div"] = _SIGNATURES["mul"]
 
 
 def _binary(name: str, in_place: bool, self, other, alpha):
@@ -75,7 +90,7 @@ def _maker(name: str, in_place: bool):
         def function(self, other):
             return _binary(name, in_place, self, other, None)
     function.__name__ = function.__qualname__ = f"_foreach_{name}{'_' if in_place else ''}"
-    return function
+    return parsed(function, *_SIGNATURES.get(name, _SIGNATURES["minmax"]))
 
 
 _foreach_add, _foreach_add_ = _maker("add", False), _maker("add", True)
@@ -88,17 +103,22 @@ _foreach_clamp_min, _foreach_clamp_min_ = _maker("clamp_min", False), _maker("cl
 _foreach_clamp_max, _foreach_clamp_max_ = _maker("clamp_max", False), _maker("clamp_max", True)
 
 
-# --- book/chapters/16zl_foreach.md:310
+# --- book/chapters/16zl_foreach.md:352
 def _foreach_pow(self, exponent):
-    if isinstance(self, list | tuple):
-        return _binary("pow", False, self, exponent, None)
-    base, exponents = self, exponent  # a number raised to each tensor
-    return run("_foreach_pow.ScalarAndTensor", "ForeachPowBackward2", (exponents,),
-               lambda i, x: refgrad.pow(base, x), ((base, exponents), {}))
+    if not isinstance(self, list | tuple):
+        base, exponents = self, exponent  # a number raised to each tensor
+        return run("_foreach_pow.ScalarAndTensor", "ForeachPowBackward2", (exponents,),
+                   lambda i, x: refgrad.pow(base, x), ((base, exponents), {}))
+    return _binary("pow", False, self, exponent, None)
 
 
 def _foreach_pow_(self, exponent):
     return _binary("pow", True, self, exponent, None)
+
+
+_foreach_pow = parsed(_foreach_pow, "(Number self, tuple of Tensors exponent)",
+                      *_SIGNATURES["pow"])
+_foreach_pow_ = parsed(_foreach_pow_, *_SIGNATURES["pow"])
 
 
 def _lerp(in_place: bool, self, tensors1, weight):
@@ -132,13 +152,22 @@ def _foreach_lerp_(self, tensors1, weight):
     return _lerp(True, self, tensors1, weight)
 
 
+_LERP = tuple(f"({_L}, tuple of Tensors tensors1, {w})" for w in (
+    "Number weight", "tuple of Scalars weight", "tuple of Tensors weights"))
+_foreach_lerp, _foreach_lerp_ = parsed(_foreach_lerp, *_LERP), parsed(_foreach_lerp_, *_LERP)
+
+
 def _foreach_copy_(self, src, non_blocking=False):
     shown = ((self, src), {"non_blocking": True} if non_blocking else {})
     return run_in_place("_foreach_copy_.default", (self, src),
                         lambda i, x, s: x.copy_(s, non_blocking), shown)
 
 
-# --- book/chapters/16zl_foreach.md:367
+_foreach_copy_ = parsed(_foreach_copy_,
+                        f"({_L}, tuple of Tensors src, bool non_blocking = False)")
+
+
+# --- book/chapters/16zl_foreach.md:423
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
     overload = form(scalars, tensor=False) if scalars is not None else "Scalar"
     value, values = 1, None
@@ -184,3 +213,12 @@ def _foreach_addcdiv(self, tensor1, tensor2, scalars=None, *, value=None):
 
 def _foreach_addcdiv_(self, tensor1, tensor2, scalars=None, *, value=None):
     return _addc("addcdiv", True, self, tensor1, tensor2, value if scalars is None else scalars)
+
+
+# a number for the value is taken by position too: _foreach_addcmul(a, b, c, 2)
+_ADDC = tuple(f"({_L}, tuple of Tensors tensor1, tuple of Tensors tensor2, {v})" for v in (
+    "tuple of Scalars scalars", "Tensor scalars", "Number value = 1"))
+_foreach_addcmul, _foreach_addcmul_ = parsed(_foreach_addcmul, *_ADDC), parsed(
+    _foreach_addcmul_, *_ADDC)
+_foreach_addcdiv, _foreach_addcdiv_ = parsed(_foreach_addcdiv, *_ADDC), parsed(
+    _foreach_addcdiv_, *_ADDC)

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:68
+# --- book/chapters/16zl_foreach.md:77
 """The _foreach_* functions' shared work: the lists' checks, modes, and the one node."""
 
 import refgrad
+from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import _record
 from refgrad._ops.recording import _edges
 from refgrad._ops.table import Op
@@ -50,6 +51,23 @@ def check_tensor_scalar(tensor) -> None:
                            f"dimensions and {tensor.numel()} elements.")
 
 
+def parsed(function, *forms: str):
+    """``function`` called as torch's parser calls it: each form a signature after the name."""
+    arguments = Arguments(*(function.__name__ + form for form in forms))
+
+    def checked(*args, **kwargs):
+        fitted, given = arguments.values(args, kwargs)  # torch's TypeError, if none fits
+        by_position = [given[p.name] for p in fitted.parameters
+                       if not p.keyword_only and p.name in given]
+        by_name = {p.name: given[p.name] for p in fitted.parameters
+                   if p.keyword_only and p.name in given}
+        return function(*by_position, **by_name)
+
+    checked.__name__ = checked.__qualname__ = function.__name__
+    checked.__wrapped__ = function
+    return checked
+
+
 def _mode_on() -> bool:
     return bool(switched_on.dispatch_modes and state.dispatch_modes)
 
@@ -84,7 +102,7 @@ def run_in_place(aten: str, lists, element, shown, scalars=None):
     return write()
 
 
-# --- book/chapters/16zl_foreach.md:159
+# --- book/chapters/16zl_foreach.md:186
 def _compute(lists, element, node, scalars):
     check_kernel(lists, scalars)
     flat = tuple(t for tensors in lists for t in tensors)

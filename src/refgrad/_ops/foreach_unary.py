@@ -2,11 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:423
+# --- book/chapters/16zl_foreach.md:488
 """torch._foreach_sqrt and its kin: one-tensor ops over a list, and norm, max, clone, zero_."""
 
 import refgrad
-from refgrad._ops.foreach_lists import run, run_in_place
+from refgrad._ops.foreach_lists import parsed, run, run_in_place
 
 
 def _node(name: str) -> str:
@@ -24,7 +24,10 @@ def _unary(name: str):
 
     function.__name__ = function.__qualname__ = f"_foreach_{name}"
     in_place.__name__ = in_place.__qualname__ = f"_foreach_{name}_"
-    return function, in_place
+    return parsed(function, _ONE), parsed(in_place, _ONE)
+
+
+_ONE = "(tuple of Tensors self)"
 
 
 _foreach_abs, _foreach_abs_ = _unary("abs")
@@ -85,3 +88,10 @@ def _max(i, x):
 
 def _foreach_max(self):
     return run("_foreach_max.default", "ForeachMaxBackward1", (self,), _max, ((self,), {}))
+
+
+_foreach_zero_, _foreach_max = parsed(_foreach_zero_, _ONE), parsed(_foreach_max, _ONE)
+_foreach_clone = parsed(_foreach_clone,
+                        "(tuple of Tensors self, *, torch.memory_format? memory_format = None)")
+_foreach_norm = parsed(_foreach_norm, "(tuple of Tensors self, Number ord = 2, "
+                                      "torch.dtype? dtype = None)")
