@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:245
+# --- book/chapters/16zl_foreach.md:246
 """torch._foreach_add and its kin: binary ops over lists, out of place and in place."""
 
 import refgrad
 from refgrad._ops.foreach_lists import check_tensor_scalar, form, parsed, run, run_in_place
+from refgrad._ops.inplace import inplace
 
 _NODES = {
     "add": ("ForeachAddBackward0List", "ForeachAddBackward1Scalar",
@@ -28,8 +29,8 @@ _NODES = {
     "pow": ("ForeachPowBackward0", "ForeachPowBackward0Scalar", "ForeachPowBackward1", None),
 }
 _FORMS = ("List", "Scalar", "ScalarList", "Tensor")
-# the plain function for a new result, and the in-place method, given a tensor list
-_LIST_OPS = {"maximum": ("maximum", "clamp_min_"), "minimum": ("minimum", "clamp_max_")}
+# the plain function, new or written in place, given a tensor list
+_LIST_OPS = ("maximum", "minimum")
 # ... and given numbers
 _NUMBER_OPS = {"maximum": "clamp_min", "minimum": "clamp_max"}
 _ALPHA = ("add", "sub")
@@ -61,15 +62,14 @@ def _binary(name: str, in_place: bool, self, other, alpha):
         scalars = other
     options = {} if alpha is None or alpha == 1 else {"alpha": alpha}
     function = _NUMBER_OPS.get(name, name) if overload != "List" else name
-    if overload == "List" and name in _LIST_OPS:
-        function = _LIST_OPS[name][0]
-    method = function + "_" if not (overload == "List" and name in _LIST_OPS) else (
-        _LIST_OPS[name][1])
+    method = function + "_"
 
     def element(i, x, *y):
         if overload == "Tensor" and not i:  # the kernel's check: after a mode has seen it
             check_tensor_scalar(other)
         operand = y[0] if y else scalars[i] if scalars is not None else other
+        if in_place and overload == "List" and name in _LIST_OPS:
+            return inplace(x, getattr(refgrad, function), operand)
         if in_place:
             return getattr(x, method)(operand, **options)
         return getattr(refgrad, function)(x, operand, **options)
@@ -103,7 +103,7 @@ _foreach_clamp_min, _foreach_clamp_min_ = _maker("clamp_min", False), _maker("cl
 _foreach_clamp_max, _foreach_clamp_max_ = _maker("clamp_max", False), _maker("clamp_max", True)
 
 
-# --- book/chapters/16zl_foreach.md:352
+# --- book/chapters/16zl_foreach.md:353
 def _foreach_pow(self, exponent):
     if not isinstance(self, list | tuple):
         base, exponents = self, exponent  # a number raised to each tensor
@@ -167,7 +167,7 @@ _foreach_copy_ = parsed(_foreach_copy_,
                         f"({_L}, tuple of Tensors src, bool non_blocking = False)")
 
 
-# --- book/chapters/16zl_foreach.md:423
+# --- book/chapters/16zl_foreach.md:424
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
     overload = form(scalars, tensor=False) if scalars is not None else "Scalar"
     value, values = 1, None
