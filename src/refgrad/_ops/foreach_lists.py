@@ -79,9 +79,28 @@ def run(aten: str, node: str | None, lists, element, shown, scalars=None):
         from refgrad.utils._python_dispatch import dispatch_op
 
         args, kwargs = shown
-        return tuple(dispatch_op(aten, lambda *a, **k: _compute(lists, element, None, scalars),
-                                 args, kwargs))
+        results = tuple(dispatch_op(aten, lambda *a, **k: _compute(lists, element, None, scalars),
+                                    args, kwargs))
+        return _recorded_above(lists, element, node, results)
     return _compute(lists, element, node, scalars)
+
+
+def _recorded_above(lists, element, node, results):
+    """The node of a call a mode answered: NOTE [A foreach node above the modes]."""
+    if node is None or state.redispatching or state.mode_body or not state.grad_enabled or (
+            state.inference_mode) or not all(isinstance(r, Tensor) for r in results):
+        return results
+    flat = tuple(t for tensors in lists for t in tensors)
+    edges = _edges(flat, {})
+    if edges is None:
+        return results
+    modes, state.dispatch_modes = state.dispatch_modes, []
+    try:
+        graphs = _graphs(lists, element, len(flat))
+    finally:
+        state.dispatch_modes = modes
+    return _record(node_row(node), edges, flat, (), {"graphs": graphs, "inputs": len(flat)},
+                   tuple(r._data for r in results))
 
 
 def run_in_place(aten: str, lists, element, shown, scalars=None):
@@ -102,7 +121,7 @@ def run_in_place(aten: str, lists, element, shown, scalars=None):
     return write()
 
 
-# --- book/chapters/16zl_foreach.md:186
+# --- book/chapters/16zl_foreach.md:214
 def _compute(lists, element, node, scalars):
     check_kernel(lists, scalars)
     flat = tuple(t for tensors in lists for t in tensors)
@@ -112,15 +131,20 @@ def _compute(lists, element, node, scalars):
     if edges is None:
         with no_grad():
             return tuple(element(i, *tensors) for i, tensors in enumerate(zip(*lists)))
+    graphs = _graphs(lists, element, len(flat))  # each element computed once, with grad
+    results = tuple(result._data for result, _, _ in graphs)
+    return _record(node_row(node), edges, flat, (), {"graphs": graphs, "inputs": len(flat)},
+                   results)
+
+
+def _graphs(lists, element, inputs: int) -> list:
     graphs, count = [], len(lists[0])
     with enable_grad():
         for i, tensors in enumerate(zip(*lists)):
             copies = tuple(t.detach().requires_grad_(t.requires_grad) for t in tensors)
-            places = tuple(range(i, len(flat), count))  # each list's i-th tensor
+            places = tuple(range(i, inputs, count))  # each list's i-th tensor
             graphs.append((element(i, *copies), copies, places))
-    results = tuple(result._data for result, _, _ in graphs)
-    return _record(node_row(node), edges, flat, (), {"graphs": graphs, "inputs": len(flat)},
-                   results)
+    return graphs
 
 
 _ROWS: dict = {}
