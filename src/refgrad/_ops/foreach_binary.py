@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:279
+# --- book/chapters/16zl_foreach.md:294
 """torch._foreach_add and its kin: binary ops over lists, out of place and in place."""
 
 import refgrad
@@ -79,7 +79,8 @@ def _binary(name: str, in_place: bool, self, other, alpha):
     if in_place:
         return run_in_place(aten, lists, element, shown, scalars)
     node = _NODES[name][_FORMS.index(overload)]
-    return run(aten, node, lists, element, shown, scalars)
+    extra = (other,) if overload == "Tensor" and other.requires_grad else ()
+    return run(aten, node, lists, element, shown, scalars, extra)
 
 
 def _maker(name: str, in_place: bool):
@@ -103,7 +104,7 @@ _foreach_clamp_min, _foreach_clamp_min_ = _maker("clamp_min", False), _maker("cl
 _foreach_clamp_max, _foreach_clamp_max_ = _maker("clamp_max", False), _maker("clamp_max", True)
 
 
-# --- book/chapters/16zl_foreach.md:386
+# --- book/chapters/16zl_foreach.md:402
 def _foreach_pow(self, exponent):
     if not isinstance(self, list | tuple):
         base, exponents = self, exponent  # a number raised to each tensor
@@ -167,7 +168,7 @@ _foreach_copy_ = parsed(_foreach_copy_,
                         f"({_L}, tuple of Tensors src, bool non_blocking = False)")
 
 
-# --- book/chapters/16zl_foreach.md:457
+# --- book/chapters/16zl_foreach.md:473
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
     overload = form(scalars, tensor=False) if scalars is not None else "Scalar"
     value, values = 1, None

@@ -39,8 +39,8 @@ def form(second, alpha_given=False, tensor=True) -> str:
     if isinstance(second, list | tuple):
         return "List" if second and isinstance(second[0], Tensor) else "ScalarList"
     if isinstance(second, Tensor):
-        if alpha_given or not tensor or second.ndim:
-            return "Tensor"
+        if alpha_given or not tensor or second.ndim or second.requires_grad:
+            return "Tensor"  # one that requires grad is no Scalar to torch's parser
         return "Scalar"  # a 0-d tensor is read as a number by the Scalar overload
     return "Scalar"
 
@@ -72,8 +72,9 @@ def _mode_on() -> bool:
     return bool(switched_on.dispatch_modes and state.dispatch_modes)
 
 
-def run(aten: str, node: str | None, lists, element, shown, scalars=None):
-    """An out-of-place form: ``element(i, *tensors)`` gives the i-th result."""
+def run(aten: str, node: str | None, lists, element, shown, scalars=None, extra=()):
+    """An out-of-place form: ``element(i, *tensors)`` gives the i-th result; ``extra``, a
+    0-d tensor that requires grad, has an edge of its own: NOTE [A 0-d tensor's edge]."""
     check_lengths(lists)
     if _mode_on():
         from refgrad.utils._python_dispatch import dispatch_op
@@ -81,25 +82,25 @@ def run(aten: str, node: str | None, lists, element, shown, scalars=None):
         args, kwargs = shown
         results = tuple(dispatch_op(aten, lambda *a, **k: _compute(lists, element, None, scalars),
                                     args, kwargs))
-        return _recorded_above(lists, element, node, results)
-    return _compute(lists, element, node, scalars)
+        return _recorded_above(lists, element, node, results, extra)
+    return _compute(lists, element, node, scalars, extra)
 
 
-def _recorded_above(lists, element, node, results):
+def _recorded_above(lists, element, node, results, extra=()):
     """The node of a call a mode answered: NOTE [A foreach node above the modes]."""
     if node is None or state.redispatching or state.mode_body or not state.grad_enabled or (
             state.inference_mode) or not all(isinstance(r, Tensor) for r in results):
         return results
-    flat = tuple(t for tensors in lists for t in tensors)
+    flat = tuple(t for tensors in lists for t in tensors) + extra
     edges = _edges(flat, {})
     if edges is None:
         return results
     modes, state.dispatch_modes = state.dispatch_modes, []
     try:
-        graphs = _graphs(lists, element, len(flat))
+        graphs = _graphs(lists, element, len(flat) - len(extra))
     finally:
         state.dispatch_modes = modes
-    return _record(node_row(node), edges, flat, (), {"graphs": graphs, "inputs": len(flat)},
+    return _record(node_row(node), edges, flat, (), _kept(graphs, flat, extra),
                    tuple(r._data for r in results))
 
 
@@ -121,20 +122,27 @@ def run_in_place(aten: str, lists, element, shown, scalars=None):
     return write()
 
 
-# --- book/chapters/16zl_foreach.md:214
-def _compute(lists, element, node, scalars):
+# --- book/chapters/16zl_foreach.md:215
+def _compute(lists, element, node, scalars, extra=()):
     check_kernel(lists, scalars)
-    flat = tuple(t for tensors in lists for t in tensors)
+    flat = tuple(t for tensors in lists for t in tensors) + extra
     edges = None
     if node is not None and state.grad_enabled and not state.inference_mode:
         edges = _edges(flat, {})
     if edges is None:
         with no_grad():
             return tuple(element(i, *tensors) for i, tensors in enumerate(zip(*lists)))
-    graphs = _graphs(lists, element, len(flat))  # each element computed once, with grad
+    graphs = _graphs(lists, element, len(flat) - len(extra))  # each element once, with grad
     results = tuple(result._data for result, _, _ in graphs)
-    return _record(node_row(node), edges, flat, (), {"graphs": graphs, "inputs": len(flat)},
-                   results)
+    return _record(node_row(node), edges, flat, (), _kept(graphs, flat, extra), results)
+
+
+# NOTE [A 0-d tensor's edge]
+# A 0-d tensor that requires grad picks the Tensor overload of add, mul and div,
+# and torch's node has an edge to it after the lists' tensors; its backward then
+# returns one gradient fewer than it has edges, and torch refuses in its own words.
+def _kept(graphs, flat, extra) -> dict:
+    return {"graphs": graphs, "inputs": len(flat), "scalar_tensor": bool(extra)}
 
 
 def _graphs(lists, element, inputs: int) -> list:
@@ -156,11 +164,13 @@ def node_row(node: str) -> Op:
     if row is None:
         row = _ROWS[node] = Op(node, node, ("tensors",), forward=None, backward=_backward,
                                outputs=None, promote=False, variadic=True,
-                               hides=("graphs", "inputs"), missing_grads=True)
+                               hides=("graphs", "inputs", "scalar_tensor"), missing_grads=True)
     return row
 
 
-def _backward(grads, graphs, inputs):
+def _backward(grads, graphs, inputs, scalar_tensor=False):
+    if scalar_tensor:  # NOTE [A 0-d tensor's edge]
+        raise RuntimeError("inconsistent range for TensorList output")
     found = [None] * inputs
     for grad, (result, copies, places) in zip(grads, graphs, strict=True):
         wanted = [(c, p) for c, p in zip(copies, places) if c.requires_grad]
