@@ -265,6 +265,17 @@ RECIPES["linalg_householder_product"] = Recipe(
                             [(3, 3), (3,)], [(2, 3, 2), (2, 2)], [(2, 1, 3, 1), (2, 1, 1)]]))
 
 
+# The same reflectors, applied to a matrix from the side its shape allows.
+RECIPES["ormqr"] = Recipe(
+    lambda a, tau, c, left, transpose: torch.ormqr(a, tau * 0.25, c, left, transpose),
+    ("small", "small", "any"),
+    lambda shapes: st.fixed_dictionaries({"left": st.just(shapes[2][-2] == shapes[0][-2]),
+                                          "transpose": st.booleans()}),
+    shapes=st.sampled_from([[(1, 1), (1,), (1, 2)], [(3, 2), (2,), (3, 4)],
+                            [(3, 2), (2,), (4, 3)], [(3, 3), (3,), (3, 3)],
+                            [(2, 3, 2), (2, 2), (2, 3, 1)]]))
+
+
 def _pick(*choices):
     return lambda shapes: st.sampled_from(choices)
 
