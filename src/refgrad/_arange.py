@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1430
+# --- book/chapters/05_creation.md:1453
 """arange: a range of numbers, counted as torch counts it."""
 
 import math
@@ -16,7 +16,7 @@ from refgrad._from_data import _finish
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:1445
+# --- book/chapters/05_creation.md:1468
 def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -52,7 +52,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1486
+# --- book/chapters/05_creation.md:1509
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

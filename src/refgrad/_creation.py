@@ -39,7 +39,7 @@ def parse_size(args, name: str, many=None) -> tuple:
             break
     for n in sizes:  # every type first, then the first negative size
         if n < 0 or n > LONG_MAX:
-            _refuse_overflow(sizes, name)  # NOTE [Sizes too big to hold]
+            refuse_unpacking(sizes, name)  # NOTE [Sizes too big to hold]
             if name == "zeros":  # torch's zeros checks its sizes itself, in its own words
                 raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
@@ -108,10 +108,10 @@ def check_storage(shape, dtype) -> None:
     bytes the machine cannot hold: NOTE [Sizes too big to hold]."""
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > _MEMORY or 0 in shape:
+        if wraps(shape, dtype.itemsize):
+            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
         if math.prod(max(n, 1) for n in shape[1:]) > LONG_MAX:
             raise RuntimeError("Stride calculation overflowed")
-        if nbytes > LONG_MAX:
-            raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
         if nbytes > _MEMORY:
             raise RuntimeError(
                 "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
@@ -122,22 +122,45 @@ def check_storage(shape, dtype) -> None:
 # NOTE [Sizes too big to hold]
 # torch reads each size as a C long long: one past it fails the parser's
 # unpacking, with a C++ backtrace after the words kept here. A tensor's
-# contiguous strides, then its bytes, must fit in int64. Past that, torch
+# bytes, then its contiguous strides, must fit in int64. Past that, torch
 # asks the allocator, which the OS refuses when it cannot back the bytes;
 # refgrad never asks for them: it refuses, in the allocator's words, any
-# tensor of more bytes than the machine's physical memory.
+# tensor of more bytes than the machine's physical memory. torch multiplies
+# the sizes from the left in 64 unsigned bits and remembers any step that
+# overflowed, even when a later size of 0 brings the product back to 0
+# (`wraps`); a numel that overflows so, or passes int64, is refused as
+# "numel: integer multiplication overflow" where a tensor's sizes are set
+# without new memory (`resize_`, `eye`, `expand`).
 LONG_MAX = 2**63 - 1
+_ULONG_MAX = 2**64 - 1
 _MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+NUMEL_OVERFLOW = "numel: integer multiplication overflow"
 
 
-def _refuse_overflow(sizes, name: str) -> None:
+def wraps(sizes, itemsize: int = 1) -> bool:
+    """Whether torch's checked product of ``sizes`` (times ``itemsize``) overflows."""
+    product = 1
+    for n in sizes:
+        product *= n % 2**64  # a negative size is read as unsigned
+        if product > _ULONG_MAX:
+            return True
+    return product * itemsize > LONG_MAX
+
+
+def check_numel(sizes) -> None:
+    """torch's refusal of sizes whose number of elements int64 cannot count."""
+    if wraps(sizes):
+        raise RuntimeError(NUMEL_OVERFLOW)
+
+
+def refuse_unpacking(sizes, name: str) -> None:
     for i, n in enumerate(sizes):
         if not -LONG_MAX - 1 <= n <= LONG_MAX:
             raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
                             f'{i + 1} with error "Overflow when unpacking long long"')
 
 
-# --- book/chapters/05_creation.md:611
+# --- book/chapters/05_creation.md:634
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -174,7 +197,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:653
+# --- book/chapters/05_creation.md:676
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -206,7 +229,7 @@ def _quietly_cast(array, kind):
         return array.astype(kind)
 
 
-# --- book/chapters/05_creation.md:1120
+# --- book/chapters/05_creation.md:1143
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -241,7 +264,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1169
+# --- book/chapters/05_creation.md:1192
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -286,7 +309,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1224
+# --- book/chapters/05_creation.md:1247
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -317,7 +340,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1261
+# --- book/chapters/05_creation.md:1284
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -329,7 +352,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1274
+# --- book/chapters/05_creation.md:1297
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

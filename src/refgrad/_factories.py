@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2018
+# --- book/chapters/05_creation.md:2041
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import math
@@ -11,7 +11,7 @@ import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._creation import check_storage
+from refgrad._creation import LONG_MAX, check_numel, check_storage
 from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._layouts import laid_out, row_major
@@ -27,12 +27,13 @@ from refgrad._random_factories import (
 from refgrad._sampling import normal, permutation
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
+from refgrad._triangle_positions import lower, upper
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:2051
+# --- book/chapters/05_creation.md:2078
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -43,11 +44,15 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     for name, size in (("n", n), ("m", m)):
         if size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
+    if not -LONG_MAX - 1 <= n <= LONG_MAX or not -LONG_MAX - 1 <= m <= LONG_MAX:
+        raise ValueError("Overflow when unpacking long long")  # read as a C long long
+    check_numel((int(n), int(m)))  # NOTE [Sizes too big to hold]
+    check_storage((int(n), int(m)), dtype or _dtype.DEFAULT_FLOAT)
     kind = (dtype or _dtype.DEFAULT_FLOAT).numpy
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2072
+# --- book/chapters/05_creation.md:2103
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -77,7 +82,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2113
+# --- book/chapters/05_creation.md:2144
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -144,7 +149,7 @@ def _filled(value, steps, dtype):
         return np.full(steps, value, dtype=dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:2186
+# --- book/chapters/05_creation.md:2217
 # NOTE [logspace's exponents]
 # Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
 # integer dtype), and their difference is taken in that dtype (a float16
@@ -174,7 +179,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2217
+# --- book/chapters/05_creation.md:2248
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -204,7 +209,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2253
+# --- book/chapters/05_creation.md:2284
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -232,7 +237,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2285
+# --- book/chapters/05_creation.md:2316
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
@@ -248,13 +253,14 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = dtype or _dtype.int64
     _check_permutation_fits(n, dtype)
+    check_storage((n,), dtype)  # NOTE [Sizes too big to hold]
     if pin_memory:
         check_pinnable(device)
     order = permutation(generator or default_generator, n)
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2314
+# --- book/chapters/05_creation.md:2346
 _DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
           "layout = None, torch.device device = None, bool pin_memory = False, bool "
           "requires_grad = False")
@@ -276,7 +282,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2342
+# --- book/chapters/05_creation.md:2374
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -293,13 +299,13 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:2365
+# --- book/chapters/05_creation.md:2397
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _triangle_to_a_mode("tril_indices", tril_indices, row, col, offset,
                                    requires_grad, dtype, layout, device, pin_memory)
-    return _triangle("tril_indices", np.tril_indices, row, col, offset, dtype, device,
+    return _triangle("tril_indices", lower, row, col, offset, dtype, device,
                      requires_grad)
 
 
@@ -308,7 +314,7 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pi
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return _triangle_to_a_mode("triu_indices", triu_indices, row, col, offset,
                                    requires_grad, dtype, layout, device, pin_memory)
-    return _triangle("triu_indices", np.triu_indices, row, col, offset, dtype, device,
+    return _triangle("triu_indices", upper, row, col, offset, dtype, device,
                      requires_grad)
 
 
@@ -324,5 +330,4 @@ def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):
     for key, n in (("row", row), ("col", col)):
         if n < 0:
             raise RuntimeError(f"{key} must be non-negative, got{n}")  # sic, no space
-    rows, cols = positions(row, offset, col)
-    return _finish(np.stack([rows, cols]).astype(dtype.numpy), device, requires_grad)
+    return _finish(positions(row, col, offset, dtype), device, requires_grad)

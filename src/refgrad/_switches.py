@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:425
+# --- book/chapters/16y_torch_namespace.md:430
 """Deterministic algorithms and float32 matmul precision: set, checked, read back."""
 
 import warnings
@@ -27,7 +27,7 @@ def is_deterministic_algorithms_warn_only_enabled():
     return _SET["warn_only"]
 
 
-# --- book/chapters/16y_torch_namespace.md:451
+# --- book/chapters/16y_torch_namespace.md:456
 def set_deterministic_debug_mode(debug_mode):
     if not isinstance(debug_mode, str | int):
         raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1890
+# --- book/chapters/16_functions.md:1900
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -54,11 +54,11 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 
-# --- book/chapters/28a_resize.md:403
+# --- book/chapters/28a_resize.md:412
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:651
+# --- book/chapters/28a_resize.md:660
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

@@ -9,9 +9,14 @@ import numpy as np
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import LEGACY
+from refgrad.autograd._state import state, switched_on
 
 
 def view_as_dtype(input, dtype):
+    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A dtype view a mode sees]
+        from refgrad.utils._python_dispatch import dispatch_op
+
+        return dispatch_op("view.dtype", view_as_dtype, (input, dtype), {}).detach()
     data = input._data
     old, new = data.itemsize, np.dtype(dtype.numpy).itemsize
     if old != new:
@@ -37,3 +42,8 @@ def _check_bytes(input, dtype, old: int, new: int) -> None:
             if value % ratio:
                 raise RuntimeError(f"{name} must be divisible by {ratio} {said}, but got "
                                    f"{value}")
+
+# NOTE [A dtype view a mode sees]
+# A dispatch mode is handed the view as aten.view.dtype, then, since torch
+# records no node for it, the detach that cuts its result from the graph,
+# as aten.detach.

@@ -9,11 +9,12 @@ import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import zero_strided
+from refgrad._creation import refuse_unpacking, wraps
 
 OVERFLOW = "numel: integer multiplication overflow"
 
 
-# --- book/chapters/15_sums_and_shapes.md:360
+# --- book/chapters/15_sums_and_shapes.md:361
 def expanded_size(t, sizes) -> tuple:
     """The size ``t.expand(*sizes)`` makes, each -1 replaced; torch's errors."""
     shape = t._data.shape
@@ -47,12 +48,13 @@ def expanded_size(t, sizes) -> tuple:
                 f"({shape[k]}) at non-singleton dimension {dim}.  Target sizes: {list(sizes)}."
                 f"  Tensor sizes: {list(shape)}"
             )
-    if any(n < 0 for n in size):
+    if wraps(size):  # NOTE [Sizes too big to hold], chapter "Creating tensors"
+        refuse_unpacking(sizes, "expand")
         raise RuntimeError(OVERFLOW)
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:418
+# --- book/chapters/15_sums_and_shapes.md:420
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:

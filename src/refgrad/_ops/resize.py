@@ -12,6 +12,7 @@ import numpy as np
 from refgrad._argument_forms import function_form, method_form, refused_after_a_change
 from refgrad._arguments import Arguments
 from refgrad._backend import array_module, data_ptr, device_of, storage_root
+from refgrad._creation import check_numel, check_storage, refuse_unpacking, wraps
 from refgrad._from_numpy import shares_numpy_memory
 from refgrad._inference_counters import inference_counter
 from refgrad._memory_formats import check_format, format_strides, preserve_format
@@ -24,11 +25,9 @@ from refgrad.autograd._tangents import tangent_of
 
 REQUIRES_GRAD = "cannot resize variables that require grad"
 NOT_RESIZABLE = "Trying to resize storage that is not resizable"
-OVERFLOW = "numel: integer multiplication overflow"
-_LARGEST = 2**63 - 1
 
 
-# --- book/chapters/28a_resize.md:90
+# --- book/chapters/28a_resize.md:89
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     return resized(self, _read_sizes(sizes, size), memory_format)
@@ -41,8 +40,8 @@ def resized(self, sizes: tuple, memory_format, template=None):
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [resize_ to a mode]
         return _to_a_mode(self, sizes, memory_format, template)
-    if any(n < 0 for n in sizes) or math.prod(sizes) > _LARGEST:
-        raise RuntimeError(OVERFLOW)
+    check_numel(sizes)  # NOTE [Sizes too big to hold], chapter "Creating tensors"
+    check_storage(sizes, self.dtype)
     if dual_levels and not state.inference_mode and _has_tangent(self):
         raise RuntimeError("cannot resize variables that has a forward grad")
     strides = _format_strides(sizes, memory_format)  # refused now, before any change
@@ -89,7 +88,7 @@ def _to_a_mode(self, sizes, memory_format, template):
     return self
 
 
-# --- book/chapters/28a_resize.md:166
+# --- book/chapters/28a_resize.md:172
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -97,7 +96,10 @@ def _read_sizes(sizes: tuple, size) -> tuple:
         sizes = (size,)
     if len(sizes) == 1 and isinstance(sizes[0], tuple | list | Size):
         sizes = sizes[0]
-    return tuple(int(n) for n in sizes)
+    sizes = tuple(int(n) for n in sizes)
+    if wraps(sizes):  # a size past a C long long fails to unpack
+        refuse_unpacking(sizes, "resize_")
+    return sizes
 
 
 def _has_tangent(t) -> bool:
@@ -112,7 +114,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:198
+# --- book/chapters/28a_resize.md:207
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -162,7 +164,7 @@ def resize_for_out(t, sizes) -> None:
     t._data = _resized(t, tuple(sizes), None)
 
 
-# --- book/chapters/28a_resize.md:280
+# --- book/chapters/28a_resize.md:289
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -195,7 +197,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:318
+# --- book/chapters/28a_resize.md:327
 def resize_as_(self, the_template, *, memory_format=None):
     return resized(self, tuple(the_template.shape), memory_format, the_template)
 

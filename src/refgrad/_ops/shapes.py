@@ -80,7 +80,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:486
+# --- book/chapters/15_sums_and_shapes.md:488
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -110,7 +110,7 @@ SQUEEZE_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:520
+# --- book/chapters/15_sums_and_shapes.md:522
 def unsqueeze_to(g, dims, sizes):
     """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
     ndim = len(sizes)
@@ -148,7 +148,7 @@ UNBIND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:562
+# --- book/chapters/15_sums_and_shapes.md:564
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -173,7 +173,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:592
+# --- book/chapters/15_sums_and_shapes.md:594
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -198,7 +198,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:663
+# --- book/chapters/15_sums_and_shapes.md:665
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -225,7 +225,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:694
+# --- book/chapters/15_sums_and_shapes.md:696
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

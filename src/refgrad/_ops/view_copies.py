@@ -173,17 +173,21 @@ def unsqueeze_copy(input, dim):
     return call(UNSQUEEZE_COPY, (input,), {"dim": dim})
 
 
-# --- book/chapters/16y_torch_namespace.md:244
+# --- book/chapters/16y_torch_namespace.md:245
 def view_copy(input, size):
     from refgrad import _dtype
     from refgrad._ops.reshaping import infer_shape
 
     if isinstance(size, _dtype.dtype):
+        if state.dispatch_modes:  # one op to a mode, as torch's own kernel is
+            from refgrad.utils._python_dispatch import dispatch_op
+
+            return dispatch_op("view_copy.dtype", view_copy, (input, size), {})
         return input.detach().view(size).clone()
     return call(VIEW_COPY, (input,), {"shape": infer_shape(tuple(size), input.numel())})
 
 
-# --- book/chapters/16y_torch_namespace.md:262
+# --- book/chapters/16y_torch_namespace.md:267
 def _detach_copy_row():
     from refgrad._ops.rounding import underivable
 
