@@ -334,7 +334,10 @@ def dispatch_composite(name: str, function, args: tuple, kwargs: dict, views_kep
             return type(out)(*pieces) if hasattr(out, "_fields") else type(out)(pieces)
         return _unviewed(out, inputs)
 
-    return dispatch(OpFunc(name, (), ("self",), run, args, kwargs), args, kwargs)
+    answer = dispatch(OpFunc(name, (), ("self",), run, args, kwargs), args, kwargs)
+    # a Tensor[] op's func gives the mode a list (NOTE [A list from func]); the user
+    # gets a tuple from it, as from torch's binding
+    return tuple(answer) if type(answer) is list else answer
 
 
 def _tensors_in(given) -> tuple:
