@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1937
+# --- book/chapters/05_creation.md:1942
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:1996
+# --- book/chapters/05_creation.md:2001
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2835
+# --- book/chapters/05_creation.md:2840
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3276
+# --- book/chapters/05_creation.md:3281
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3480
+# --- book/chapters/05_creation.md:3485
 from refgrad._factory_arguments import asarray
 
 
@@ -113,7 +113,7 @@ from refgrad._factory_arguments import asarray
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
-# --- book/chapters/05b_buffers_and_ranges.md:188
+# --- book/chapters/05b_buffers_and_ranges.md:183
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 

@@ -17,6 +17,17 @@ from refgrad.autograd._state import state, switched_on
 
 
 # --- book/chapters/05_creation.md:1468
+def check_range(start, end, step) -> None:
+    """torch's checks of a range's ends and step, shared by arange and range."""
+    if not (step > 0 or step < 0):  # a NaN step too
+        raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(x) for x in (start, end)):
+        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
+        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
 def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=None,
            pin_memory=False, requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -30,13 +41,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
         start, end = 0, start
     elif start is None:  # arange(end=5)
         start = 0
-    if not (step > 0 or step < 0):  # a NaN step too
-        raise RuntimeError("step must be nonzero")
-    if not all(math.isfinite(x) for x in (start, end)):
-        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
-        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    check_range(start, end, step)
     if dtype is None:
         any_float = any(isinstance(x, float) for x in (start, end, step))
         dtype = _dtype.DEFAULT_FLOAT if any_float else _dtype.int64
@@ -52,7 +57,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(values.astype(dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1509
+# --- book/chapters/05_creation.md:1514
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

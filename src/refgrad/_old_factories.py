@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05b_buffers_and_ranges.md:171
+# --- book/chapters/05b_buffers_and_ranges.md:166
 """range and frombuffer as torch.* gives them: their arguments read as torch reads them."""
 
 from refgrad import _frombuffer, _range

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._arange import check_range
 from refgrad._creation import check_storage
 from refgrad._from_data import _finish
 from refgrad._typename import LEGACY
@@ -38,13 +39,7 @@ def range(start, end, step=1, *, dtype=None, layout=None, device=None,  # noqa: 
         if not all(math.isfinite(x) for x in (start, end, step)):
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
         start, end, step = int(start), int(end), int(step)  # each cut toward zero
-    if not (step > 0 or step < 0):  # a NaN step too
-        raise RuntimeError("step must be nonzero")
-    if not all(math.isfinite(x) for x in (start, end)):
-        shown = (f"{x:g}" if isinstance(x, float) else str(x) for x in (start, end))
-        raise RuntimeError("unsupported range: {} -> {}".format(*shown))
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    check_range(start, end, step)  # arange's checks, chapter "Creating tensors"
     return _finish(_values(start, end, step, dtype), device, requires_grad)
 
 
