@@ -106,3 +106,15 @@ def modes_are_restored():
     after = (torch.is_grad_enabled(), torch.is_inference_mode_enabled())
     assert after == before, f"(grad mode, inference mode) left at {after}, was {before}"
     assert torch.autograd.forward_ad._current_level == -1, "a dual level was left open"
+
+
+@pytest.fixture(autouse=True)
+def checkpoint_log_left_propagating():
+    """torch's checkpoint(debug=True) leaves its operator logger at INFO and not
+    propagating. pytest attaches its log capture to such loggers when a test starts,
+    and that capture cannot format the records torch's logger writes; put the logger
+    back as it was, so that the next test's capture leaves it alone."""
+    import logging
+
+    yield
+    logging.getLogger("LoggingTensor").propagate = True

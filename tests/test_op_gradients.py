@@ -50,6 +50,7 @@ WITHOUT_FORWARD_FORMULA = {
         [(2, 3)], {"target": torch.tensor([[0, -1, 1], [2, 1, 0]]), "reduction": "sum"}),
     "huber_loss_backward": ([(3,), (3,), (3,)], {"reduction": 0}),
     "soft_margin_loss_backward": ([(3,), (3,)], {"reduction": 0}),
+    "ormqr": ([(3, 2), (2,), (3, 4)], {"left": True, "transpose": False}),
     "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
     "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),

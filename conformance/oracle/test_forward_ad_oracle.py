@@ -508,6 +508,8 @@ TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout
 TORCH_CALLS["linalg_householder_product"] = (  # chapter 16ra
     lambda a, tau: torch.linalg.householder_product(a, tau * 0.25))
 TORCH_CALLS["slice_inverse"] = lambda a, s, **p: aten.slice_inverse(a, s, **p)  # chapter 27a
+TORCH_CALLS["ormqr"] = (  # chapter 16ra
+    lambda a, tau, c, left, transpose: torch.ormqr(a, tau * 0.25, c, left, transpose))
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
