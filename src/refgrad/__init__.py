@@ -188,11 +188,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:800
+# --- book/chapters/16e_rounding_and_bits.md:801
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:852
+# --- book/chapters/16e_rounding_and_bits.md:853
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -593,7 +593,7 @@ from refgrad._ops.old_cholesky import cholesky
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 
-# --- book/chapters/16zl_foreach.md:636
+# --- book/chapters/16zl_foreach.md:773
 from refgrad._ops.foreach_binary import (
     _foreach_add,
     _foreach_add_,

@@ -106,7 +106,7 @@ def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
 
     shown = [marked(_described(a), pieces[i] if i < len(pieces) else None, a)
              for i, a in enumerate(args)]
-    keywords = [marked(f"{p.name}={type_name(kwargs[p.name])}", p, kwargs[p.name])
+    keywords = [marked(f"{p.name}={_described(kwargs[p.name])}", p, kwargs[p.name])
                 for p in sig.parameters if p.name in kwargs]  # in the signature's order
     return _listed(shown, keywords)
 

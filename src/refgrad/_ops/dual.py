@@ -13,10 +13,10 @@ FW_PRIMAL = register(Op(
 ))
 
 
-def _hand_written_name(row) -> None:
-    from refgrad._ops.op_nodes import node_class
+def _hand_made_class(row) -> None:
+    from refgrad._ops.op_nodes import node_class  # NOTE [Nodes without a class of their own]
 
-    node_class(row).name = lambda self: "torch::autograd::Identity"
+    node_class(row, hand_made="torch::autograd::Identity")
 
 
-_hand_written_name(FW_PRIMAL)
+_hand_made_class(FW_PRIMAL)

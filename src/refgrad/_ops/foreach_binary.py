@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:294
+# --- book/chapters/16zl_foreach.md:316
 """torch._foreach_add and its kin: binary ops over lists, out of place and in place."""
 
 import refgrad
+from refgrad._ops.foreach_in_place import copy_in_place, scalar_in_place
 from refgrad._ops.foreach_lists import check_tensor_scalar, form, parsed, run, run_in_place
 from refgrad._ops.inplace import inplace
 
@@ -29,6 +30,8 @@ _NODES = {
     "pow": ("ForeachPowBackward0", "ForeachPowBackward0Scalar", "ForeachPowBackward1", None),
 }
 _FORMS = ("List", "Scalar", "ScalarList", "Tensor")
+# where torch's parser tries each Tensor overload: before or after the Number one
+_TENSOR_PLACE = {"add": "after", "mul": "before", "div": "before"}
 # the plain function, new or written in place, given a tensor list
 _LIST_OPS = ("maximum", "minimum")
 # ... and given numbers
@@ -52,7 +55,7 @@ _SIGNATURES["div"] = _SIGNATURES["mul"]
 
 
 def _binary(name: str, in_place: bool, self, other, alpha):
-    overload = form(other, alpha is not None, tensor=name in ("add", "mul", "div"))
+    overload = form(other, alpha is not None, _TENSOR_PLACE.get(name))
     if isinstance(other, refgrad.Tensor) and overload != "Tensor":
         other = other.item()
     lists, scalars = (self,), None
@@ -70,6 +73,8 @@ def _binary(name: str, in_place: bool, self, other, alpha):
         operand = y[0] if y else scalars[i] if scalars is not None else other
         if in_place and overload == "List" and name in _LIST_OPS:
             return inplace(x, getattr(refgrad, function), operand)
+        if in_place and overload in ("Scalar", "ScalarList"):
+            return scalar_in_place(name, x, operand)  # torch's Scalar overloads' nodes
         if in_place:
             return getattr(x, method)(operand, **options)
         return getattr(refgrad, function)(x, operand, **options)
@@ -104,7 +109,7 @@ _foreach_clamp_min, _foreach_clamp_min_ = _maker("clamp_min", False), _maker("cl
 _foreach_clamp_max, _foreach_clamp_max_ = _maker("clamp_max", False), _maker("clamp_max", True)
 
 
-# --- book/chapters/16zl_foreach.md:402
+# --- book/chapters/16zl_foreach.md:429
 def _foreach_pow(self, exponent):
     if not isinstance(self, list | tuple):
         base, exponents = self, exponent  # a number raised to each tensor
@@ -123,9 +128,9 @@ _foreach_pow_ = parsed(_foreach_pow_, *_SIGNATURES["pow"])
 
 
 def _lerp(in_place: bool, self, tensors1, weight):
-    overload = form(weight, tensor=False)
-    if overload == "Tensor":  # a tensor of weights is one weight per element, if 0-d
-        overload, weight = "Scalar", weight.item()
+    overload = form(weight)
+    if isinstance(weight, refgrad.Tensor):  # a 0-d tensor of weights: one number
+        weight = weight.item()
     lists, scalars = (self, tensors1), None
     if overload == "List":
         lists = (self, tensors1, weight)
@@ -161,16 +166,16 @@ _foreach_lerp, _foreach_lerp_ = parsed(_foreach_lerp, *_LERP), parsed(_foreach_l
 def _foreach_copy_(self, src, non_blocking=False):
     shown = ((self, src), {"non_blocking": True} if non_blocking else {})
     return run_in_place("_foreach_copy_.default", (self, src),
-                        lambda i, x, s: x.copy_(s, non_blocking), shown)
+                        lambda i, x, s: copy_in_place(x, src, i), shown)
 
 
 _foreach_copy_ = parsed(_foreach_copy_,
                         f"({_L}, tuple of Tensors src, bool non_blocking = False)")
 
 
-# --- book/chapters/16zl_foreach.md:473
+# --- book/chapters/16zl_foreach.md:610
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
-    overload = form(scalars, tensor=False) if scalars is not None else "Scalar"
+    overload = form(scalars, tensor="before") if scalars is not None else "Scalar"
     value, values = 1, None
     if overload == "Tensor":
         if scalars.ndim != 1 or len(scalars) != len(self):

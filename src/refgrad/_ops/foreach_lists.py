@@ -5,9 +5,12 @@
 # --- book/chapters/16zl_foreach.md:77
 """The _foreach_* functions' shared work: the lists' checks, modes, and the one node."""
 
+import itertools
+
 import refgrad
 from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import _record
+from refgrad._ops.op_nodes import node_class
 from refgrad._ops.recording import _edges
 from refgrad._ops.table import Op
 from refgrad._tensor import Tensor
@@ -34,15 +37,19 @@ def check_kernel(lists, scalars=None) -> None:
         raise RuntimeError(SCALARS_LENGTH)
 
 
-def form(second, alpha_given=False, tensor=True) -> str:
-    """The overload the second argument picks: List, ScalarList, Scalar or Tensor."""
+def form(second, alpha_given=False, tensor=None) -> str:
+    """The overload the second argument picks: List, ScalarList, Scalar or Tensor.
+
+    ``tensor`` places the function's Tensor overload in torch's order of
+    signatures: "before" or "after" its Number overload, or None, where it has
+    none and the parser has already let only a number through.
+    """
     if isinstance(second, list | tuple):
         return "List" if second and isinstance(second[0], Tensor) else "ScalarList"
-    if isinstance(second, Tensor):
-        if alpha_given or not tensor or second.ndim or second.requires_grad:
+    if isinstance(second, Tensor) and tensor is not None:
+        if alpha_given or tensor == "before" or second.ndim or second.requires_grad:
             return "Tensor"  # one that requires grad is no Scalar to torch's parser
-        return "Scalar"  # a 0-d tensor is read as a number by the Scalar overload
-    return "Scalar"
+    return "Scalar"  # a 0-d tensor is read as a number by the Scalar overload
 
 
 def check_tensor_scalar(tensor) -> None:
@@ -122,7 +129,7 @@ def run_in_place(aten: str, lists, element, shown, scalars=None):
     return write()
 
 
-# --- book/chapters/16zl_foreach.md:215
+# --- book/chapters/16zl_foreach.md:222
 def _compute(lists, element, node, scalars, extra=()):
     check_kernel(lists, scalars)
     flat = tuple(t for tensors in lists for t in tensors) + extra
@@ -147,11 +154,17 @@ def _kept(graphs, flat, extra) -> dict:
 
 def _graphs(lists, element, inputs: int) -> list:
     graphs, count = [], len(lists[0])
-    with enable_grad():
-        for i, tensors in enumerate(zip(*lists)):
-            copies = tuple(t.detach().requires_grad_(t.requires_grad) for t in tensors)
-            places = tuple(range(i, inputs, count))  # each list's i-th tensor
-            graphs.append((element(i, *copies), copies, places))
+    # The little graphs are refgrad's own: their nodes take no number from the
+    # thread's counter, which gives torch's foreach node the next one.
+    numbers, state.sequence_numbers = state.sequence_numbers, itertools.count()
+    try:
+        with enable_grad():
+            for i, tensors in enumerate(zip(*lists)):
+                copies = tuple(t.detach().requires_grad_(t.requires_grad) for t in tensors)
+                places = tuple(range(i, inputs, count))  # each list's i-th tensor
+                graphs.append((element(i, *copies), copies, places))
+    finally:
+        state.sequence_numbers = numbers
     return graphs
 
 
@@ -165,7 +178,16 @@ def node_row(node: str) -> Op:
         row = _ROWS[node] = Op(node, node, ("tensors",), forward=None, backward=_backward,
                                outputs=None, promote=False, variadic=True,
                                hides=("graphs", "inputs", "scalar_tensor"), missing_grads=True)
+        node_class(row, hand_made=None if node in _OWN_CLASSES else node)
     return row
+
+
+# The foreach nodes torch gives a Python class of their own; the others are
+# CppFunction to Python (NOTE [Nodes without a class of their own]).
+_OWN_CLASSES = frozenset((
+    "ForeachDivBackward0", "ForeachMaximumBackward0", "ForeachMaximumBackward1",
+    "ForeachMinimumBackward0", "ForeachMinimumBackward1", "ForeachMmBackward0",
+    "ForeachNormBackward0", "ForeachPowBackward0", "ForeachPowBackward1", "ForeachPowBackward2"))
 
 
 def _backward(grads, graphs, inputs, scalar_tensor=False):

@@ -27,7 +27,8 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
 
 
 # --- book/chapters/16e_rounding_and_bits.md:284
-BARE = frozenset(("set_",))  # operations torch's message names without their namespace
+BARE = frozenset((  # operations torch's message names without their namespace
+    "set_", "_foreach_copy_", "_foreach_maximum_", "_foreach_minimum_"))
 
 
 def _no_derivative(g, operation, **numbers):

@@ -28,18 +28,32 @@ _NODE_CLASSES: dict = {}
 
 
 # --- book/chapters/13_dispatch.md:62
-def node_class(op) -> type:
-    """The node class for an op-table row: one per node name."""
+def node_class(op, hand_made: str | None = None) -> type:
+    """The node class for an op-table row: one per node name.
+
+    ``hand_made`` is the name() of a node that torch makes by hand, with no
+    Python class of its own (NOTE [Nodes without a class of their own]).
+    """
     cls = _NODE_CLASSES.get(op.node)
     if cls is None:
         # Module "builtins" makes the class print as torch's do: <class 'MulBackward0'>.
         namespace = {"__slots__": (), "op": op, "plan": make_plan(op), "__module__": "builtins",
                      "_takes_wanted": "wanted" in _formula_parameters(op, every=True),
                      **saved_attributes(op), **own_copies()}
-        cls = type(op.node, (OpNode,), namespace)
+        if hand_made is not None:
+            namespace["name"] = lambda self: hand_made
+        cls = type(op.node if hand_made is None else "CppFunction", (OpNode,), namespace)
         cls._releases = bool(op.saves)  # NOTE [Nothing to release]
-        _NODE_CLASSES[op.node] = _functions.register(cls)
+        _NODE_CLASSES[op.node] = cls if hand_made is not None else _functions.register(cls)
     return cls
+
+
+# NOTE [Nodes without a class of their own]
+# torch gives most of its node types a Python class, found in
+# torch._C._functions under the node's name. The few it makes by hand have
+# none: Python sees the generic CppFunction, only name() tells them apart, and
+# torch.autograd.graph.Node does not count them as its instances (chapter
+# "Nodes"). Such a row's class is made before its first node, named so.
 
 
 # NOTE [Nothing to release]
@@ -49,7 +63,7 @@ def node_class(op) -> type:
 # before it calls release_variables(), so such a node is spared the call.
 
 
-# --- book/chapters/13_dispatch.md:97
+# --- book/chapters/13_dispatch.md:111
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -72,7 +86,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:127
+# --- book/chapters/13_dispatch.md:141
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -101,7 +115,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:218
+# --- book/chapters/13_dispatch.md:232
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -145,7 +159,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:350
+# --- book/chapters/13_dispatch.md:364
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -178,7 +192,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:389
+# --- book/chapters/13_dispatch.md:403
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -208,7 +222,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:425
+# --- book/chapters/13_dispatch.md:439
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -239,7 +253,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:460
+# --- book/chapters/13_dispatch.md:474
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -253,7 +267,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2227
+# --- book/chapters/13_dispatch.md:2241
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1560
+# --- book/chapters/10_nodes.md:1566
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:229
+# --- book/chapters/10_nodes.md:235
 """What a gradient for a node's output must look like, and its public form."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def lone_metadata(tensor) -> tuple:
     return meta
 
 
-# --- book/chapters/10_nodes.md:273
+# --- book/chapters/10_nodes.md:279
 def entry_dtype(entry: tuple):
     """The refgrad dtype of an input-metadata entry."""
     return _dtype.FROM_NUMPY[np.dtype(entry[1])]

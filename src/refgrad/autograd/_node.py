@@ -22,7 +22,7 @@ from refgrad.utils.hooks import RemovableHandle
 REMEMBERING = False
 
 
-# --- book/chapters/10_nodes.md:154
+# --- book/chapters/10_nodes.md:158
 class Node(abc.ABC):
     """A step of the backward pass: gradients of outputs in, of inputs out."""
 
@@ -73,13 +73,15 @@ class Node(abc.ABC):
     def __subclasshook__(cls, subclass):
         if cls is Node and getattr(_functions, subclass.__name__, None) is subclass:
             return True
+        if cls is Node and subclass.__name__ == "CppFunction":
+            return False  # a node torch makes by hand: no Node to isinstance
         return NotImplemented
 
 
 Node.__module__ = "refgrad.autograd.graph"  # where users import it from, as in torch
 
 
-# --- book/chapters/10_nodes.md:323
+# --- book/chapters/10_nodes.md:329
 class FunctionNode(Node):
     """The base of every concrete node: edges, expected inputs, hooks."""
 
@@ -162,14 +164,14 @@ class FunctionNode(Node):
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:415
+# --- book/chapters/10_nodes.md:421
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:429
+# --- book/chapters/10_nodes.md:435
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -189,7 +191,7 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:457
+# --- book/chapters/10_nodes.md:463
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -225,7 +227,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:622
+# --- book/chapters/10_nodes.md:628
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
