@@ -80,7 +80,7 @@ ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
-        return type(self).__name__ + "()"
+        return self._get_name() + "()"
     runs = []  # [first, last, text]
     for i, module in enumerate(self):
         text = repr(module)
@@ -90,7 +90,7 @@ def _list_repr(self) -> str:
             runs.append([i, i, text])
     lines = [(f"({a}): {t}" if a == b else f"({a}-{b}): {b - a + 1} x {t}").replace("\n", "\n  ")
              for a, b, t in runs]
-    return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
+    return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 ModuleList.__repr__ = _list_repr
@@ -129,6 +129,14 @@ class ModuleDict(Module):
 
     def values(self):
         return self._modules.values()
+
+    def pop(self, key: str):
+        module = self[key]
+        del self[key]
+        return module
+
+    def clear(self) -> None:
+        self._modules.clear()
 
     def update(self, modules) -> None:
         pairs = modules.items() if hasattr(modules, "items") else modules
