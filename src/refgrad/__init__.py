@@ -44,6 +44,10 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
+# --- book/chapters/04_printing.md:173
+from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
+
+
 # --- book/chapters/05_creation.md:1005
 from refgrad._memory_formats import (
     channels_last,
