@@ -2,6 +2,8 @@
 
 import torch
 
+from conformance._support import raises
+
 nn = torch.nn
 
 
@@ -49,3 +51,18 @@ def test_get_name_is_the_class_name_and_names_the_repr():
 
     assert repr(RenamedList()) == "Listed()"
     assert repr(RenamedList([nn.ReLU()])) == "Listed(\n  (0): ReLU()\n)"
+
+
+def test_module_dict_update_refuses_what_is_not_pairs():
+    md = nn.ModuleDict()
+    with raises(TypeError, "ModuleDict.update should be called with an iterable of key/value "
+                "pairs, but got int"):
+        md.update(1)
+    with raises(TypeError, "ModuleDict update sequence element #1 should be Iterable; isint"):
+        md.update([("a", nn.ReLU()), 1])
+    assert list(md) == ["a"]  # added before the bad element was read
+    with raises(ValueError, "ModuleDict update sequence element #0 has length 3; 2 is required"):
+        md.update([("b", nn.ReLU(), 3)])
+    md.update(nn.ModuleDict({"c": nn.Tanh()}))
+    md.update([["d", nn.ReLU()]])
+    assert list(md) == ["a", "c", "d"]

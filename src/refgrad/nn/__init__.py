@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2285
+# --- book/chapters/21b_layers_and_losses.md:2303
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2312
+# --- book/chapters/21b_layers_and_losses.md:2330
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2339
+# --- book/chapters/21b_layers_and_losses.md:2357
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,

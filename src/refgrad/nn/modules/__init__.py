@@ -23,7 +23,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:2267
+# --- book/chapters/21b_layers_and_losses.md:2285
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -40,11 +40,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2307
+# --- book/chapters/21b_layers_and_losses.md:2325
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2319
+# --- book/chapters/21b_layers_and_losses.md:2337
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402

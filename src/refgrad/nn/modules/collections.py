@@ -6,7 +6,7 @@
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from refgrad.nn.modules.container import drop_children, pop_child
 from refgrad.nn.modules.module import Module
@@ -96,7 +96,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:1464
+# --- book/chapters/21b_layers_and_losses.md:1470
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()
@@ -139,6 +139,18 @@ class ModuleDict(Module):
         self._modules.clear()
 
     def update(self, modules) -> None:
-        pairs = modules.items() if hasattr(modules, "items") else modules
-        for key, module in pairs:
-            self[key] = module
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value "
+                            "pairs, but got " + type(modules).__name__)
+        if isinstance(modules, Mapping | ModuleDict):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):  # each added as it comes, before a bad one
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{j} should be Iterable; "
+                                f"is{type(pair).__name__}")
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{j} has length "
+                                 f"{len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]
