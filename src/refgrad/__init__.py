@@ -44,6 +44,10 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
+# --- book/chapters/04_printing.md:173
+from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
+
+
 # --- book/chapters/05_creation.md:1005
 from refgrad._memory_formats import (
     channels_last,
@@ -476,7 +480,7 @@ from refgrad._ops.grid_sampling import grid_sampler
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:807
+# --- book/chapters/16w_transposed_and_rearranging.md:824
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 

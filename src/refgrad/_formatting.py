@@ -19,7 +19,7 @@ from refgrad._printoptions import OPTIONS, PrintOptions
 __all__ = ["tensor_repr"]
 
 
-# --- book/chapters/04_printing.md:143
+# --- book/chapters/04_printing.md:193
 def host_values(t) -> np.ndarray:
     """The tensor's values as a NumPy array, copied off the device if needed."""
     data = t._data
@@ -30,7 +30,7 @@ def host_values(t) -> np.ndarray:
     return np.asarray(data)
 
 
-# --- book/chapters/04_printing.md:164
+# --- book/chapters/04_printing.md:214
 def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     """The elements a summarised print displays, as one array.
 
@@ -47,7 +47,7 @@ def shown_elements(values: np.ndarray, edgeitems: int) -> np.ndarray:
     return values
 
 
-# --- book/chapters/04_printing.md:189
+# --- book/chapters/04_printing.md:239
 # NOTE [Float formatting modes]
 # The mode is chosen from the finite, non-zero elements that are shown:
 #   * sci:   if the largest magnitude is more than 1000 times the smallest,
@@ -75,7 +75,7 @@ def float_mode(finite: np.ndarray, sci_mode: bool | None) -> str:
     return "int" if bool(np.all(np.ceil(finite) == finite)) else "fixed"
 
 
-# --- book/chapters/04_printing.md:226
+# --- book/chapters/04_printing.md:276
 class Formatter:
     """Formats single elements in the mode and width shared by one tensor."""
 
@@ -108,7 +108,7 @@ class Formatter:
         return self.bare(value).rjust(self.width)
 
 
-# --- book/chapters/04_printing.md:284
+# --- book/chapters/04_printing.md:334
 def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
              options: PrintOptions) -> str:
     """A 1-d row, wrapped so that each line holds a whole number of elements."""
@@ -125,7 +125,7 @@ def row_text(row: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-# --- book/chapters/04_printing.md:314
+# --- book/chapters/04_printing.md:364
 def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
                options: PrintOptions) -> str:
     """A tensor of any rank, laid out the way torch lays it out."""
@@ -146,7 +146,7 @@ def block_text(values: np.ndarray, indent: int, summarize: bool, fmt: Formatter,
     return "[" + separator.join(parts) + "]"
 
 
-# --- book/chapters/04_printing.md:340
+# --- book/chapters/04_printing.md:390
 def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str:
     """The bracketed values of a tensor, without the ``tensor(`` wrapper."""
     if values.size == 0:
@@ -156,7 +156,7 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:364
+# --- book/chapters/04_printing.md:414
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
@@ -205,7 +205,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:419
+# --- book/chapters/04_printing.md:469
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -220,7 +220,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:440
+# --- book/chapters/04_printing.md:490
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -240,7 +240,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:470
+# --- book/chapters/04_printing.md:520
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     from refgrad._tensor import Tensor

@@ -22,6 +22,7 @@ class PrintOptions:
     sci_mode: bool | None = None
 
 
+PrintOptions.__name__ = PrintOptions.__qualname__ = "__PrinterOptions"  # torch's, in its repr
 OPTIONS = PrintOptions()
 
 PROFILES = {
@@ -31,7 +32,7 @@ PROFILES = {
 }
 
 
-# --- book/chapters/04_printing.md:105
+# --- book/chapters/04_printing.md:106
 def set_printoptions(
     precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
 ) -> None:

@@ -238,14 +238,17 @@ class _Python:
     def __delitem__(self, index) -> None:  # `del t[0]`: a tensor's size never changes
         raise TypeError("Tensor does not support deleting items")
 
-    def __format__(self, spec: str) -> str:
-        # A 0-d tensor formats as its number (f"{loss:.3f}"); others as str(), no spec.
-        if self._data.ndim == 0:  # read from a detached tensor, as torch's (a mode sees it)
-            return self.detach().item().__format__(spec)
-        return object.__format__(self, spec)
+    def __format__(self, format_spec: str) -> str:
+        # A 0-d Tensor formats as its number (f"{loss:.3f}"); others, and every subclass
+        # (Parameter included), as str() with no spec, as torch's do.
+        from refgrad._tensor import Tensor
+
+        if self._data.ndim == 0 and type(self) is Tensor:  # read detached, as torch's
+            return self.detach().item().__format__(format_spec)
+        return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:869
+# --- book/chapters/03_tensor.md:875
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -302,7 +305,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:941
+# --- book/chapters/03_tensor.md:950
 class _Numbers:
     __slots__ = ()
 
@@ -346,8 +349,8 @@ class _Numbers:
                             "index")
         return int(one_number(self))
 
-    def __repr__(self) -> str:
-        return tensor_repr(self)
+    def __repr__(self, *, tensor_contents: str | None = None) -> str:
+        return tensor_repr(self, tensor_contents=tensor_contents)
 
     def __str__(self) -> str:
         return self.__repr__()  # so that subclasses' reprs print too

@@ -135,7 +135,7 @@ _ROWS = {("reflection", 1): REFLECTION_PAD1D, ("reflection", 2): REFLECTION_PAD2
          ("replication", 2): REPLICATION_PAD2D, ("replication", 3): REPLICATION_PAD3D}
 
 
-# --- book/chapters/16q_functional.md:2702
+# --- book/chapters/16q_functional.md:2704
 _COMBINATIONS = (
     "Supported combinations for non-constant padding:\n"
     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -162,9 +162,10 @@ def _copied_pad(input, pad, mode):
                            f"{_listed(input.shape)}")
     kind = "reflection" if mode == "reflect" else "replication"
     if kind == "reflection":
-        for d, (before, after) in zip(range(input.ndim - 1, -1, -1), _pads(k, pad)[::-1]):
+        pairs = enumerate(_pads(k, pad)[::-1])  # torch numbers the last dimension's #4
+        for (j, (before, after)), d in zip(pairs, range(input.ndim - 1, -1, -1)):
             if before >= input.shape[d] or after >= input.shape[d]:
-                raise RuntimeError(f"Argument #{2 * k + 2}: Padding size should be less than "
+                raise RuntimeError(f"Argument #{4 + 2 * j}: Padding size should be less than "
                                    "the corresponding input dimension, but got: padding "
                                    f"({before}, {after}) at dimension {d} of input "
                                    f"{_listed(input.shape)}")

@@ -52,7 +52,7 @@ from refgrad.nn.modules.upsampling import (  # noqa: E402
 __all__ += ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:617
+# --- book/chapters/16w_transposed_and_rearranging.md:634
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     ConvTranspose1d,
     ConvTranspose2d,
@@ -62,13 +62,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:887
+# --- book/chapters/16w_transposed_and_rearranging.md:904
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1192
+# --- book/chapters/16w_transposed_and_rearranging.md:1209
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
@@ -106,13 +106,13 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1178
+# --- book/chapters/21a_module_hooks.md:1187
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1295
+# --- book/chapters/21b_layers_and_losses.md:1324
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1941
+# --- book/chapters/21b_layers_and_losses.md:2303
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,7 +143,23 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1968
+# --- book/chapters/21b_layers_and_losses.md:2330
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
+
+
+# --- book/chapters/21b_layers_and_losses.md:2357
+from refgrad.nn.modules import (  # noqa: E402
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,
+    ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
+    RMSNorm, RReLU, Softmax2d, TripletMarginLoss, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+)
+
+__all__ += [
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "CosineSimilarity", "LocalResponseNorm", "MarginRankingLoss",
+    "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RReLU", "Softmax2d",
+    "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1166
+# --- book/chapters/21a_module_hooks.md:1175
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -23,7 +23,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:1923
+# --- book/chapters/21b_layers_and_losses.md:2285
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -40,5 +40,24 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:1963
+# --- book/chapters/21b_layers_and_losses.md:2325
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
+
+
+# --- book/chapters/21b_layers_and_losses.md:2337
+from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
+from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
+from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402
+from refgrad.nn.modules.normalization import LocalResponseNorm, RMSNorm  # noqa: E402
+from refgrad.nn.modules.padding import (  # noqa: E402
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+    ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+)
+
+__all__ += [
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+    "ConstantPad3d", "CosineSimilarity", "LocalResponseNorm", "MarginRankingLoss",
+    "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RReLU", "Softmax2d",
+    "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

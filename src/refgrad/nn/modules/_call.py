@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:408
+# --- book/chapters/21a_module_hooks.md:416
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
@@ -20,10 +20,10 @@ from refgrad.nn.modules._legacy_hooks import hang_legacy_hooks
 from refgrad.utils._backward_hook import BackwardHook
 from refgrad.utils.hooks import RemovableHandle
 
-_HOOK_DICTS = (
-    "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
+_HOOK_DICTS = (  # in the order torch's Module.__init__ makes them
+    "_backward_pre_hooks", "_backward_hooks", "_forward_hooks",
     "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
-    "_backward_pre_hooks", "_backward_hooks",
+    "_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
 )
 
 
@@ -35,14 +35,15 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:442
+# --- book/chapters/21a_module_hooks.md:450
 class _HookRegistry:
     """The hook dictionaries of a Module and the methods that fill them."""
 
     def _init_hooks(self) -> None:
         for name in _HOOK_DICTS:
             object.__setattr__(self, name, OrderedDict())
-        object.__setattr__(self, "_is_full_backward_hook", None)
+            if name == "_backward_hooks":
+                object.__setattr__(self, "_is_full_backward_hook", None)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         extras = [self._forward_pre_hooks_with_kwargs]
@@ -82,7 +83,7 @@ MIXED_KINDS = ("Cannot use both regular backward hooks and full backward hooks o
                "Module. Please use only one of them.")
 
 
-# --- book/chapters/21a_module_hooks.md:494
+# --- book/chapters/21a_module_hooks.md:503
 def run_pre_hooks(module, args, kwargs):
     for hook_id, hook in forward_pre_hooks(module):  # the global ones first
         if hook_id in module._forward_pre_hooks_with_kwargs:
@@ -114,7 +115,7 @@ def run_forward_hooks(module, args, kwargs, result, called):
     return result
 
 
-# --- book/chapters/21a_module_hooks.md:527
+# --- book/chapters/21a_module_hooks.md:536
 class HookedCall(_HookRegistry):
     """A Module's call: forward hooks around forward, backward hooks set up."""
 

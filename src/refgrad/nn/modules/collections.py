@@ -2,17 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1329
+# --- book/chapters/21b_layers_and_losses.md:1358
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from refgrad.nn.modules.container import drop_children, pop_child
 from refgrad.nn.modules.module import Module
 
 
-# --- book/chapters/21b_layers_and_losses.md:1344
+# --- book/chapters/21b_layers_and_losses.md:1373
 class ModuleList(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()
@@ -52,7 +52,7 @@ class ModuleList(Module):
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:1389
+# --- book/chapters/21b_layers_and_losses.md:1418
 def _insert(self, index: int, module) -> None:
     for i in range(len(self._modules), index, -1):
         self._modules[str(i)] = self._modules[str(i - 1)]
@@ -76,11 +76,11 @@ ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, p
 ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
 
 
-# --- book/chapters/21b_layers_and_losses.md:1414
+# --- book/chapters/21b_layers_and_losses.md:1443
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
-        return type(self).__name__ + "()"
+        return self._get_name() + "()"
     runs = []  # [first, last, text]
     for i, module in enumerate(self):
         text = repr(module)
@@ -90,13 +90,13 @@ def _list_repr(self) -> str:
             runs.append([i, i, text])
     lines = [(f"({a}): {t}" if a == b else f"({a}-{b}): {b - a + 1} x {t}").replace("\n", "\n  ")
              for a, b, t in runs]
-    return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
+    return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:1435
+# --- book/chapters/21b_layers_and_losses.md:1470
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()
@@ -130,7 +130,27 @@ class ModuleDict(Module):
     def values(self):
         return self._modules.values()
 
+    def pop(self, key: str):
+        module = self[key]
+        del self[key]
+        return module
+
+    def clear(self) -> None:
+        self._modules.clear()
+
     def update(self, modules) -> None:
-        pairs = modules.items() if hasattr(modules, "items") else modules
-        for key, module in pairs:
-            self[key] = module
+        if not isinstance(modules, Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value "
+                            "pairs, but got " + type(modules).__name__)
+        if isinstance(modules, Mapping | ModuleDict):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):  # each added as it comes, before a bad one
+            if not isinstance(pair, Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{j} should be Iterable; "
+                                f"is{type(pair).__name__}")
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{j} has length "
+                                 f"{len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]

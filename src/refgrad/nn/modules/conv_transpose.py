@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:557
+# --- book/chapters/16w_transposed_and_rearranging.md:573
 """ConvTranspose1d, 2d and 3d: modules that own a transposed convolution's weight and bias."""
 
 from refgrad.nn.modules.conv import _ConvNd, _tuple
@@ -17,6 +17,7 @@ class _ConvTransposeNd(_ConvNd):
                  device=None, dtype=None) -> None:
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        padding = _tuple(padding, self.n)  # "same" as torch's: ('s', 'a', 'm', 'e')
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
                          groups, bias, padding_mode, device, dtype)
         self.output_padding = _tuple(output_padding, self.n)
@@ -46,7 +47,7 @@ class _ConvTransposeNd(_ConvNd):
                     self._output_padding(input, output_size), self.groups, self.dilation)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:603
+# --- book/chapters/16w_transposed_and_rearranging.md:620
 class ConvTranspose1d(_ConvTransposeNd):
     n = 1
 

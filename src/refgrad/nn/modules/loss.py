@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1799
+# --- book/chapters/21b_layers_and_losses.md:1854
 """The loss functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
@@ -31,7 +31,7 @@ class _WeightedLoss(_Loss):
         self.register_buffer("weight", weight)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1829
+# --- book/chapters/21b_layers_and_losses.md:1884
 class MSELoss(_Loss):
     function = "mse_loss"
 
@@ -58,7 +58,7 @@ class BCEWithLogitsLoss(_WeightedLoss):
                                                   reduction=self.reduction)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1857
+# --- book/chapters/21b_layers_and_losses.md:1912
 class NLLLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                  reduction: str = "mean") -> None:
@@ -82,7 +82,7 @@ class CrossEntropyLoss(NLLLoss):
                                label_smoothing=self.label_smoothing)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1882
+# --- book/chapters/21b_layers_and_losses.md:1937
 class SmoothL1Loss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
@@ -110,3 +110,30 @@ class KLDivLoss(_Loss):
 
     def forward(self, input, target):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+# --- book/chapters/21b_layers_and_losses.md:1974
+class MarginRankingLoss(_Loss):
+    def __init__(self, margin: float = 0.0, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
+                                     reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                 swap: bool = False, size_average=None, reduce=None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError("TripletMarginLoss: expected margin to be greater than 0, got "
+                             f"{margin} instead")
+        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
+                                     eps=self.eps, swap=self.swap, reduction=self.reduction)

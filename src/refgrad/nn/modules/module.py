@@ -5,8 +5,6 @@
 # --- book/chapters/21a_module_hooks.md:153
 """Module: a container of leaves, and a function that uses them."""
 
-from collections import OrderedDict
-
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
@@ -34,7 +32,7 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-# --- book/chapters/21a_module_hooks.md:191
+# --- book/chapters/21a_module_hooks.md:193
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
@@ -46,10 +44,11 @@ class _Members(HookedCall):
             )
         setattr_ = super().__setattr__
         setattr_("training", True)
-        for name in ("_parameters", "_buffers", "_modules"):
-            setattr_(name, OrderedDict())
+        setattr_("_parameters", {})
+        setattr_("_buffers", {})
         setattr_("_non_persistent_buffers_set", set())
         self._init_hooks()
+        setattr_("_modules", {})
 
     def register_parameter(self, name: str, param) -> None:
         if "_parameters" not in self.__dict__:
@@ -87,7 +86,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:251
+# --- book/chapters/21a_module_hooks.md:254
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -144,7 +143,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:311
+# --- book/chapters/21a_module_hooks.md:316
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -183,7 +182,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:351
+# --- book/chapters/21a_module_hooks.md:356
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
@@ -212,12 +211,15 @@ class Module(_Walks):
     def extra_repr(self) -> str:
         return ""
 
+    def _get_name(self) -> str:
+        return type(self).__name__
+
     def __repr__(self) -> str:
         lines = [line for line in self.extra_repr().split("\n") if line]
         for name, module in self._modules.items():
             child = repr(module).replace("\n", "\n  ")
             lines.append(f"({name}): {child}")
-        head = type(self).__name__ + "("
+        head = self._get_name() + "("
         if not lines:
             return head + ")"
         if not self._modules and len(lines) == 1:
