@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:585
+# --- book/chapters/19c_optimizers.md:671
 """Adam and AdamW: steps scaled by running moments of the gradient."""
 
 from refgrad._creation import zeros_like
@@ -36,7 +36,7 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:624
+# --- book/chapters/19c_optimizers.md:710
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -53,7 +53,7 @@ def _moments_of(self, group, params) -> tuple:
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:646
+# --- book/chapters/19c_optimizers.md:732
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -79,7 +79,7 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:673
+# --- book/chapters/19c_optimizers.md:759
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -106,7 +106,7 @@ class Adam(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:705
+# --- book/chapters/19c_optimizers.md:791
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,

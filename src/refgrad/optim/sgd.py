@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:462
+# --- book/chapters/19c_optimizers.md:548
 """SGD: gradient descent, with weight decay, momentum and Nesterov momentum."""
 
 from refgrad._tensor import Tensor
@@ -26,7 +26,7 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
         p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:492
+# --- book/chapters/19c_optimizers.md:578
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -63,7 +63,7 @@ class SGD(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:536
+# --- book/chapters/19c_optimizers.md:622
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")
