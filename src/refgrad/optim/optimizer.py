@@ -233,7 +233,18 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:490
+# --- book/chapters/19c_optimizers.md:374
+def as_scalar(value):
+    """A hyperparameter as the update uses it: a tensor squeezed to 0-d, a number as it is."""
+    return value.squeeze() if isinstance(value, Tensor) and value.dim() != 0 else value
+
+
+def wants_grad(value) -> bool:
+    """Whether a hyperparameter is a tensor that a gradient should reach."""
+    return isinstance(value, Tensor) and value.requires_grad
+
+
+# --- book/chapters/19c_optimizers.md:509
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
     for hook in self._optimizer_state_dict_pre_hooks.values():
