@@ -146,7 +146,7 @@ def _check_kernel(group: dict) -> None:
         raise AssertionError("_foreach ops don't support autograd")
 
 
-# --- book/chapters/19c_optimizers.md:907
+# --- book/chapters/19c_optimizers.md:910
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,
