@@ -16,7 +16,8 @@ from refgrad.optim.sgd import _check_fused
 def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad,
          maximize, decoupled_weight_decay, differentiable=False) -> None:
     """One step for each parameter; ``moments`` holds each one's (m, v, largest v)."""
-    lr, beta1, beta2 = as_scalar(lr), as_scalar(betas[0]), as_scalar(betas[1])
+    beta1, beta2 = betas
+    lr, beta1, beta2 = as_scalar(lr), as_scalar(beta1), as_scalar(beta2)
     for i, p in enumerate(params):
         g = -grads[i] if maximize else grads[i]
         m, v, v_max = moments[i]
@@ -44,7 +45,7 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:778
+# --- book/chapters/19c_optimizers.md:779
 def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> None:
     bias1 = 1 - beta1 ** (step.clone() if wants_grad(beta1) else step)
     bias2 = 1 - beta2 ** (step.clone() if wants_grad(beta2) else step)
@@ -56,7 +57,7 @@ def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> No
     p.addcdiv_(m.clone(), denom)
 
 
-# --- book/chapters/19c_optimizers.md:795
+# --- book/chapters/19c_optimizers.md:796
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -75,7 +76,7 @@ def _moments_of(self, group, params) -> tuple:
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:819
+# --- book/chapters/19c_optimizers.md:820
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -101,7 +102,7 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:846
+# --- book/chapters/19c_optimizers.md:847
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -119,19 +120,20 @@ class Adam(Optimizer):
     def step(self, closure=None):
         loss = loss_of(closure)
         for group in self.param_groups:
+            beta1, beta2 = group["betas"]  # two of them, before any state is made
             params = [p for p in group["params"] if p.grad is not None]
             moments, steps = _moments_of(self, group, params)
             if params and (group["capturable"] or group["differentiable"]):
                 _check_kernel(group)
             adam(params, [p.grad for p in params], moments, steps, lr=group["lr"],
-                 betas=group["betas"], eps=group["eps"], weight_decay=group["weight_decay"],
+                 betas=(beta1, beta2), eps=group["eps"], weight_decay=group["weight_decay"],
                  amsgrad=group["amsgrad"], maximize=group["maximize"],
                  decoupled_weight_decay=group["decoupled_weight_decay"],
                  differentiable=group["differentiable"])
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:887
+# --- book/chapters/19c_optimizers.md:889
 CAPTURABLE = "If capturable=True, params and state_steps must be on supported devices: {}."
 DEVICES = ["cuda", "xpu", "hpu", "privateuseone"]
 
@@ -146,7 +148,7 @@ def _check_kernel(group: dict) -> None:
         raise AssertionError("_foreach ops don't support autograd")
 
 
-# --- book/chapters/19c_optimizers.md:910
+# --- book/chapters/19c_optimizers.md:912
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,
