@@ -65,3 +65,14 @@ def test_the_repr_puts_an_empty_line_between_parameter_groups(cls):
     assert text.endswith("\n)") and "\n\n)" not in text
     single = repr(cls([torch.ones(2, requires_grad=True)], lr=0.1))
     assert "\n\n" not in single and single.count("\n    ") == len(opt.param_groups[0]) - 1
+
+
+@pytest.mark.parametrize("cls", [torch.optim.Adam, torch.optim.AdamW])
+def test_three_betas_are_refused_at_each_step_before_any_state_is_made(cls):
+    a = torch.ones(2, requires_grad=True)
+    opt = cls([a], betas=(0.9, 0.99, 0.1))  # accepted: only the first two are checked
+    for grad in (None, torch.ones(2)):
+        a.grad = grad
+        with pytest.raises(ValueError, match="too many values to unpack"):
+            opt.step()
+    assert len(opt.state) == 0 and a.tolist() == [1.0, 1.0]
