@@ -597,7 +597,7 @@ from refgrad._ops.old_cholesky import cholesky
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 
-# --- book/chapters/16zl_foreach.md:773
+# --- book/chapters/16zl_foreach.md:780
 from refgrad._ops.foreach_binary import (
     _foreach_add,
     _foreach_add_,
@@ -697,7 +697,7 @@ from refgrad._ops.foreach_unary import (
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:752
+# --- book/chapters/19c_optimizers.md:972
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:675
+# --- book/chapters/16zl_foreach.md:676
 """torch._foreach_sqrt and its kin: one-tensor ops over a list, and norm, max, clone, zero_."""
 
 import refgrad
@@ -74,8 +74,14 @@ def _foreach_clone(self, *, memory_format=None):
 
 def _foreach_norm(self, ord=2, dtype=None):
     given = (self,) if ord == 2 else (self, ord)
-    return run("_foreach_norm.Scalar", "ForeachNormBackward0", (self,),
-               lambda i, x: refgrad.linalg.vector_norm(x, ord, dtype=dtype),
+
+    def norm(i, x):
+        if ord == float("inf") and not x.numel():
+            raise RuntimeError("_foreach_norm cannot compute the infinity norm on an empty "
+                               "tensor because the operation does not have an identity")
+        return refgrad.linalg.vector_norm(x, ord, dtype=dtype)
+
+    return run("_foreach_norm.Scalar", "ForeachNormBackward0", (self,), norm,
                (given, {} if dtype is None else {"dtype": dtype}))
 
 

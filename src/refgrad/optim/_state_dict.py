@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:358
+# --- book/chapters/19c_optimizers.md:402
 """state_dict() and load_state_dict(): an optimizer's state, with parameters as positions."""
 
+from collections import OrderedDict
 from copy import deepcopy
 from itertools import chain
 
 from refgrad._tensor import Tensor
+from refgrad.utils.hooks import RemovableHandle
 
 
 def pack_state(optimizer) -> dict:
@@ -26,7 +28,7 @@ def pack_state(optimizer) -> dict:
     return {"state": state, "param_groups": groups}
 
 
-# --- book/chapters/19c_optimizers.md:383
+# --- book/chapters/19c_optimizers.md:429
 def load_state(optimizer, state_dict: dict) -> None:
     groups, saved = optimizer.param_groups, deepcopy(state_dict["param_groups"])
     if len(groups) != len(saved):
@@ -57,3 +59,33 @@ def _cast(param, value, key=None):
     if isinstance(value, list | tuple):
         return type(value)(_cast(param, v) for v in value)
     return value
+
+
+# --- book/chapters/19c_optimizers.md:475
+def add_hook(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
+    """Put ``hook`` last in ``hooks`` (or first); its handle removes it."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    """A hook run before state_dict(): hook(optimizer)."""
+    return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+
+def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    """A hook run after state_dict(): hook(optimizer, state_dict) -> state_dict or None."""
+    return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+
+def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    """A hook run before load_state_dict(): hook(optimizer, state_dict) -> state_dict or None."""
+    return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+
+def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+    """A hook run after load_state_dict(): hook(optimizer)."""
+    return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)

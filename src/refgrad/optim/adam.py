@@ -2,31 +2,40 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:585
+# --- book/chapters/19c_optimizers.md:724
 """Adam and AdamW: steps scaled by running moments of the gradient."""
 
 from refgrad._creation import zeros_like
 from refgrad._dtype import float32, float64, get_default_dtype
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
-from refgrad.optim.optimizer import Optimizer, grad_mode_of, loss_of
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 from refgrad.optim.sgd import _check_fused
 
 
 def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad,
-         maximize, decoupled_weight_decay) -> None:
+         maximize, decoupled_weight_decay, differentiable=False) -> None:
     """One step for each parameter; ``moments`` holds each one's (m, v, largest v)."""
-    lr, (beta1, beta2) = float(lr), betas
+    beta1, beta2 = betas
+    lr, beta1, beta2 = as_scalar(lr), as_scalar(beta1), as_scalar(beta2)
     for i, p in enumerate(params):
         g = -grads[i] if maximize else grads[i]
         m, v, v_max = moments[i]
         steps[i] += 1
         if weight_decay != 0 and decoupled_weight_decay:
             p.mul_(1 - lr * weight_decay)
+        elif weight_decay != 0 and differentiable and wants_grad(weight_decay):
+            g = g.addcmul_(p.clone(), weight_decay)  # NOTE [Tensor hyperparameters]
         elif weight_decay != 0:
             g = g.add(p, alpha=weight_decay)
-        m.lerp_(g, 1 - beta1)
-        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        m.lerp_(g, 1 - (beta1.to(p.dtype) if isinstance(beta1, Tensor) else beta1))
+        if differentiable and wants_grad(beta2):
+            v.lerp_(g.square(), 1 - beta2)  # the same average, with beta2 a tensor
+        else:
+            v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        if differentiable:
+            _recorded_update(p, m, v, v_max, steps[i], lr, beta1, beta2, eps, amsgrad)
+            continue
         t = steps[i].item()
         step_size = lr / (1 - beta1**t)
         root = (1 - beta2**t) ** 0.5
@@ -36,7 +45,19 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:624
+# --- book/chapters/19c_optimizers.md:779
+def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> None:
+    bias1 = 1 - beta1 ** (step.clone() if wants_grad(beta1) else step)
+    bias2 = 1 - beta2 ** (step.clone() if wants_grad(beta2) else step)
+    step_size_neg = (lr / bias1).neg()
+    if amsgrad:
+        v_max.copy_(v_max.clone().maximum(v))
+        v = v_max
+    denom = (v.sqrt() / (bias2.sqrt() * step_size_neg)).add_(eps / step_size_neg)
+    p.addcdiv_(m.clone(), denom)
+
+
+# --- book/chapters/19c_optimizers.md:796
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -48,12 +69,14 @@ def _moments_of(self, group, params) -> tuple:
             state["exp_avg_sq"] = zeros_like(p)
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = zeros_like(p)
+        if group["differentiable"] and state["step"].requires_grad:
+            raise RuntimeError("`requires_grad` is not supported for `step` in differentiable mode")
         moments.append((state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")))
         steps.append(state["step"])
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:646
+# --- book/chapters/19c_optimizers.md:820
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -79,13 +102,13 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:673
+# --- book/chapters/19c_optimizers.md:847
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None, decoupled_weight_decay=False) -> None:
         _check_adam(lr, betas, eps, weight_decay, foreach, capturable)
-        betas = tuple(b.item() if isinstance(b, Tensor) else b for b in betas)
+        betas = tuple(map(as_scalar, betas))
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
                     "capturable": capturable, "differentiable": differentiable,
@@ -97,16 +120,35 @@ class Adam(Optimizer):
     def step(self, closure=None):
         loss = loss_of(closure)
         for group in self.param_groups:
+            beta1, beta2 = group["betas"]  # two of them, before any state is made
             params = [p for p in group["params"] if p.grad is not None]
             moments, steps = _moments_of(self, group, params)
+            if params and (group["capturable"] or group["differentiable"]):
+                _check_kernel(group)
             adam(params, [p.grad for p in params], moments, steps, lr=group["lr"],
-                 betas=group["betas"], eps=group["eps"], weight_decay=group["weight_decay"],
+                 betas=(beta1, beta2), eps=group["eps"], weight_decay=group["weight_decay"],
                  amsgrad=group["amsgrad"], maximize=group["maximize"],
-                 decoupled_weight_decay=group["decoupled_weight_decay"])
+                 decoupled_weight_decay=group["decoupled_weight_decay"],
+                 differentiable=group["differentiable"])
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:705
+# --- book/chapters/19c_optimizers.md:889
+CAPTURABLE = "If capturable=True, params and state_steps must be on supported devices: {}."
+DEVICES = ["cuda", "xpu", "hpu", "privateuseone"]
+
+
+def _check_kernel(group: dict) -> None:
+    """The refusals of the kernel torch would pick for ``group`` on the CPU."""
+    if group["fused"]:
+        return
+    if group["capturable"]:
+        raise AssertionError(CAPTURABLE.format(DEVICES if group["foreach"] else DEVICES + ["xla"]))
+    if group["foreach"]:
+        raise AssertionError("_foreach ops don't support autograd")
+
+
+# --- book/chapters/19c_optimizers.md:912
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,
@@ -126,6 +168,19 @@ def _adam_setstate(self, state: dict) -> None:
             group.setdefault(key, default)
         if isinstance(self, AdamW):
             group["decoupled_weight_decay"] = True
+        for p in group["params"]:
+            _step_as_tensor(self.state.get(p), group, p)
+
+
+def _step_as_tensor(state, group: dict, param) -> None:
+    """A step count saved as a number, by a version before 1.12, made a tensor again."""
+    if not state or isinstance(state["step"], Tensor):
+        return
+    special = group["capturable"] or group["fused"]
+    fused_kind = float32 if group["fused"] else None
+    kind = fused_kind or (float64 if get_default_dtype() is float64 else float32)
+    state["step"] = tensor(float(state["step"]), dtype=kind,
+                           device=param.device if special else "cpu")
 
 
 Adam.__setstate__ = _adam_setstate

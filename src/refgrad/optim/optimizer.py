@@ -16,7 +16,15 @@ from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
 from refgrad.autograd._profiler_recorder import record_function
 from refgrad.autograd.grad_mode import enable_grad, set_grad_enabled
-from refgrad.optim._state_dict import load_state, pack_state
+from refgrad.optim._state_dict import (
+    add_hook,
+    load_state,
+    pack_state,
+    register_load_state_dict_post_hook,
+    register_load_state_dict_pre_hook,
+    register_state_dict_post_hook,
+    register_state_dict_pre_hook,
+)
 from refgrad.utils.hooks import RemovableHandle
 
 SET_OF_PARAMETERS = (
@@ -35,9 +43,13 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+# the dictionaries of hooks every optimizer holds, by attribute name
+HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+              "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+              "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
 
 
-# --- book/chapters/19c_optimizers.md:117
+# --- book/chapters/19c_optimizers.md:129
 def _unpack_names(group: dict) -> None:
     """Split (name, tensor) pairs into "params" and "param_names"."""
     names = [p[0] for p in group["params"] if isinstance(p, tuple)]
@@ -73,14 +85,14 @@ def _check_against(group: dict, groups: list) -> None:
         raise ValueError("some parameters appear in more than one parameter group")
 
 
-# --- book/chapters/19c_optimizers.md:159
+# --- book/chapters/19c_optimizers.md:173
 class Optimizer:
     """Holds parameter groups and their state; subclasses define step()."""
 
     def __init__(self, params, defaults: dict) -> None:
         self.defaults = defaults
-        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()  # a handle refers to it weakly
-        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        for name in HOOK_DICTS:  # a handle refers to its dictionary weakly
+            setattr(self, name, OrderedDict())
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             f"Tensors or dicts, but got {typename(params)}")
@@ -117,14 +129,14 @@ class Optimizer:
         self.param_groups.append(param_group)
 
     def __repr__(self) -> str:
-        lines = [f"{type(self).__name__} ("]
-        for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines += [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"]
-        return "\n".join(lines) + "\n)"
+        text = f"{type(self).__name__} ("
+        for i, group in enumerate(self.param_groups):  # each group opens with a newline
+            text += f"\nParameter Group {i}\n"
+            text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
+        return text + ")"
 
 
-# --- book/chapters/19c_optimizers.md:222
+# --- book/chapters/19c_optimizers.md:236
 def zero_grad(self, set_to_none: bool = True) -> None:
     """Drop every parameter's gradient, or fill it with zeros."""
     with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
@@ -136,7 +148,7 @@ def zero_grad(self, set_to_none: bool = True) -> None:
 Optimizer.zero_grad = zero_grad
 
 
-# --- book/chapters/19c_optimizers.md:249
+# --- book/chapters/19c_optimizers.md:263
 # NOTE [Step hooks]
 # Every optimizer class's own step() is wrapped once, when the class is made,
 # so that a user's subclass gets the hooks too without calling anything.
@@ -166,38 +178,42 @@ def _with_step_hooks(step):
     return hooked_step
 
 
-# --- book/chapters/19c_optimizers.md:282
-def _register(hooks: dict, hook) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = hook
-    return handle
+# --- book/chapters/19c_optimizers.md:298
+def step(self, closure=None):
+    """The update; every optimizer defines its own."""
+    raise NotImplementedError
 
 
+step.__qualname__ = "Optimizer.step"
+Optimizer.step = _with_step_hooks(step)
+
+
+# --- book/chapters/19c_optimizers.md:313
 def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
     """A hook run before every optimizer's step: hook(optimizer, args, kwargs)."""
-    return _register(_global_pre_hooks, hook)
+    return add_hook(_global_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook) -> RemovableHandle:
     """A hook run after every optimizer's step: hook(optimizer, args, kwargs)."""
-    return _register(_global_post_hooks, hook)
+    return add_hook(_global_post_hooks, hook)
 
 
 def register_step_pre_hook(self, hook) -> RemovableHandle:
     """A hook run before this optimizer's step: hook(optimizer, args, kwargs)."""
-    return _register(self._optimizer_step_pre_hooks, hook)
+    return add_hook(self._optimizer_step_pre_hooks, hook)
 
 
 def register_step_post_hook(self, hook) -> RemovableHandle:
     """A hook run after this optimizer's step: hook(optimizer, args, kwargs)."""
-    return _register(self._optimizer_step_post_hooks, hook)
+    return add_hook(self._optimizer_step_post_hooks, hook)
 
 
 Optimizer.register_step_pre_hook = register_step_pre_hook
 Optimizer.register_step_post_hook = register_step_post_hook
 
 
-# --- book/chapters/19c_optimizers.md:321
+# --- book/chapters/19c_optimizers.md:346
 def grad_mode_of(step):
     """Run ``step`` with grad mode set by the optimizer's ``differentiable``."""
 
@@ -217,15 +233,38 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:420
+# --- book/chapters/19c_optimizers.md:374
+def as_scalar(value):
+    """A hyperparameter as the update uses it: a tensor squeezed to 0-d, a number as it is."""
+    return value.squeeze() if isinstance(value, Tensor) and value.dim() != 0 else value
+
+
+def wants_grad(value) -> bool:
+    """Whether a hyperparameter is a tensor that a gradient should reach."""
+    return isinstance(value, Tensor) and value.requires_grad
+
+
+# --- book/chapters/19c_optimizers.md:509
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
-    return pack_state(self)
+    for hook in self._optimizer_state_dict_pre_hooks.values():
+        hook(self)
+    packed = pack_state(self)
+    for hook in self._optimizer_state_dict_post_hooks.values():
+        result = hook(self, packed)
+        packed = packed if result is None else result
+    return packed
 
 
 def load_state_dict(self, state_dict: dict) -> None:
     """Take the state and settings of ``state_dict``, made by state_dict()."""
+    state_dict = state_dict.copy()
+    for hook in self._optimizer_load_state_dict_pre_hooks.values():
+        result = hook(self, state_dict)
+        state_dict = state_dict if result is None else result
     load_state(self, state_dict)
+    for hook in self._optimizer_load_state_dict_post_hooks.values():
+        hook(self)
 
 
 def __getstate__(self) -> dict:
@@ -234,10 +273,14 @@ def __getstate__(self) -> dict:
 
 def __setstate__(self, state: dict) -> None:
     self.__dict__.update(state)
-    self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
-    self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+    for name in HOOK_DICTS:  # a pickle holds no hooks
+        self.__dict__.setdefault(name, OrderedDict())
     self.state = defaultdict(dict, self.state)
 
 
 Optimizer.state_dict, Optimizer.load_state_dict = state_dict, load_state_dict
+Optimizer.register_state_dict_pre_hook = register_state_dict_pre_hook
+Optimizer.register_state_dict_post_hook = register_state_dict_post_hook
+Optimizer.register_load_state_dict_pre_hook = register_load_state_dict_pre_hook
+Optimizer.register_load_state_dict_post_hook = register_load_state_dict_post_hook
 Optimizer.__getstate__, Optimizer.__setstate__ = __getstate__, __setstate__

@@ -2,20 +2,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:462
+# --- book/chapters/19c_optimizers.md:576
 """SGD: gradient descent, with weight decay, momentum and Nesterov momentum."""
 
 from refgrad._tensor import Tensor
-from refgrad.optim.optimizer import Optimizer, grad_mode_of, loss_of
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 
 
 def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nesterov,
         maximize) -> None:
     """One step for each parameter; ``buffers`` holds each momentum buffer, or None."""
-    lr = float(lr)
+    lr = as_scalar(lr)
     for i, p in enumerate(params):
         g = -grads[i] if maximize else grads[i]
-        if weight_decay != 0:
+        if weight_decay != 0 and wants_grad(weight_decay):  # NOTE [Tensor hyperparameters]
+            g = g.addcmul_(p.clone(), weight_decay)
+        elif weight_decay != 0:
             g = g.add(p, alpha=weight_decay)
         if momentum != 0:
             if buffers[i] is None:
@@ -23,10 +25,13 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
             else:
                 buffers[i].mul_(momentum).add_(g, alpha=1 - dampening)
             g = g.add(buffers[i], alpha=momentum) if nesterov else buffers[i]
-        p.add_(g, alpha=-lr)
+        if wants_grad(lr):
+            p.addcmul_(g, lr, value=-1)
+        else:
+            p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:492
+# --- book/chapters/19c_optimizers.md:631
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -63,7 +68,7 @@ class SGD(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:536
+# --- book/chapters/19c_optimizers.md:675
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:399
+# --- book/chapters/19d_init_and_clipping.md:411
 """Gradient clipping: by the total norm of all the gradients, or element by element."""
 
 import types
@@ -21,13 +21,31 @@ def _listed(tensors) -> list:
     return [tensors] if isinstance(tensors, Tensor) else list(tensors)
 
 
+def _grouped(tensors: list):
+    """``tensors`` by (device, dtype), the groups in the order they first appear."""
+    groups: dict = {}
+    for t in tensors:
+        groups.setdefault((t.device, t.dtype), []).append(t)
+    return groups.values()
+
+
+def _by_list(tensors: list, foreach) -> bool:
+    """Whether the foreach functions take this group, as torch decides it on the CPU."""
+    return foreach or (foreach is None and all(type(t) is Tensor for t in tensors))
+
+
 @no_grad()
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """The norm of all of ``tensors`` taken together, as one vector."""
     tensors, norm_type = _listed(tensors), float(norm_type)
     if not tensors:
         return refgrad.tensor(0.0)
-    norms = [refgrad.linalg.vector_norm(t, norm_type) for t in tensors]
+    norms = []
+    for group in _grouped(tensors):
+        if _by_list(group, foreach):
+            norms.extend(refgrad._foreach_norm(group, norm_type))
+        else:
+            norms.extend(refgrad.linalg.vector_norm(t, norm_type) for t in group)
     total = refgrad.linalg.vector_norm(
         refgrad.stack([n.to(tensors[0].device) for n in norms]), norm_type)
     if error_if_nonfinite and bool(total.isnan() | total.isinf()):
@@ -35,16 +53,21 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     return total
 
 
-# --- book/chapters/19d_init_and_clipping.md:433
+# --- book/chapters/19d_init_and_clipping.md:463
 @no_grad()
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> None:
     """Scale the gradients by max_norm / (total_norm + 1e-6), if that is below one."""
     grads = [p.grad for p in _listed(parameters) if p.grad is not None]
+    max_norm = float(max_norm)
     if not grads:
         return
-    factor = refgrad.clamp(float(max_norm) / (total_norm + 1e-6), max=1.0)
-    for g in grads:
-        g.mul_(factor.to(g.device))
+    factor = refgrad.clamp(max_norm / (total_norm + 1e-6), max=1.0)
+    for group in _grouped(grads):
+        if _by_list(group, foreach):
+            refgrad._foreach_mul_(group, factor.to(group[0].device))
+        else:
+            for g in group:
+                g.mul_(factor.to(g.device))
 
 
 @no_grad()
@@ -62,7 +85,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-# --- book/chapters/19d_init_and_clipping.md:465
+# --- book/chapters/19d_init_and_clipping.md:500
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                    foreach=None):
     warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
@@ -74,6 +97,11 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
     """Clamp every gradient element to [-clip_value, clip_value]."""
     clip_value = float(clip_value)
-    for p in _listed(parameters):
-        if p.grad is not None:
-            p.grad.clamp_(min=-clip_value, max=clip_value)
+    grads = [p.grad for p in _listed(parameters) if p.grad is not None]
+    for group in _grouped(grads):
+        if _by_list(group, foreach):
+            refgrad._foreach_clamp_min_(group, -clip_value)
+            refgrad._foreach_clamp_max_(group, clip_value)
+        else:
+            for g in group:
+                g.clamp_(min=-clip_value, max=clip_value)
