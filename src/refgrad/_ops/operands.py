@@ -35,6 +35,8 @@ def _arrays(op, args, params):
     except AttributeError:  # None or an odd NumPy scalar (datetime64): torch.sin(None)
         position = next(i for i, a in enumerate(args) if not isinstance(a, Tensor | Number))
         raise not_a_tensor(op, position, args[position]) from None
+    if op.floats and kind.kind in "biu":  # NOTE [Float results of integer operands]
+        kind = _dtype.get_default_dtype().numpy
     arrays, on_host = [], True
     for a in args:
         if isinstance(a, Tensor):
@@ -60,7 +62,14 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:556
+# --- book/chapters/13_dispatch.md:560
+# NOTE [Float results of integer operands]
+# torch's iterator for these ops promotes integer inputs to float: the common
+# dtype becomes the default float one, and each input is converted to it from
+# its own values, as if the integer common dtype had never been.
+
+
+# --- book/chapters/13_dispatch.md:574
 # NOTE [None is no operand]
 # A None operand of these rows is refused before NumPy sees it: NumPy refuses
 # `array + None` only when the array has elements, and makes an empty array
@@ -69,7 +78,7 @@ def _arrays(op, args, params):
 _OPERANDS_NEVER_NONE = frozenset({"add", "sub", "mul", "div"})
 
 
-# --- book/chapters/13_dispatch.md:570
+# --- book/chapters/13_dispatch.md:588
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -93,7 +102,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:631
+# --- book/chapters/13_dispatch.md:649
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -105,7 +114,7 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:648
+# --- book/chapters/13_dispatch.md:666
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -146,7 +155,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:694
+# --- book/chapters/13_dispatch.md:712
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -178,7 +187,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:732
+# --- book/chapters/13_dispatch.md:750
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -203,7 +212,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:761
+# --- book/chapters/13_dispatch.md:779
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -228,14 +237,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:812
+# --- book/chapters/13_dispatch.md:830
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:820
+# --- book/chapters/13_dispatch.md:838
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -263,7 +272,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:1230
+# --- book/chapters/13_dispatch.md:1248
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

@@ -116,7 +116,7 @@ COPYSIGN = register(Op(
         lambda: None if self is None else _copysign_backward(g, self, result),
         lambda: _sign_zeros(g) if wanted[1] else None),  # NOTE [Only the gradients asked for]
     saves=(("self", ("self",)), ("result", ("self", "other"))),
-    iterated=True,
+    iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 COPYSIGN_NUMBER = register(Op(
     "copysign_number", "CopysignBackward1", ("self",), promote_with=("other",),
