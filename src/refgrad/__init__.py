@@ -44,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1005
+# --- book/chapters/05_creation.md:1006
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -54,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1123
+# --- book/chapters/05_creation.md:1124
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1942
+# --- book/chapters/05_creation.md:1943
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2001
+# --- book/chapters/05_creation.md:2002
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2840
+# --- book/chapters/05_creation.md:2841
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3281
+# --- book/chapters/05_creation.md:3282
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3485
+# --- book/chapters/05_creation.md:3486
 from refgrad._factory_arguments import asarray
 
 
@@ -290,11 +290,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1925
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1978
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2458
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2511
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -311,7 +311,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2636
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2689
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -748,19 +748,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2274
+# --- book/chapters/26_inplace.md:2281
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2327
+# --- book/chapters/26_inplace.md:2334
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2496
+# --- book/chapters/26_inplace.md:2503
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3483
+# --- book/chapters/26_inplace.md:3490
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -785,7 +785,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3643
+# --- book/chapters/26_inplace.md:3650
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -796,7 +796,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4025
+# --- book/chapters/26_inplace.md:4032
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -806,7 +806,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4674
+# --- book/chapters/26_inplace.md:4681
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -15,6 +15,7 @@ from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
 from refgrad._default_device import DEFAULT
 from refgrad._device import device
+from refgrad._half_casts import astype
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
@@ -29,7 +30,7 @@ _COPY_WARNING = (
 )
 
 
-# --- book/chapters/05_creation.md:70
+# --- book/chapters/05_creation.md:71
 def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
@@ -59,7 +60,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:109
+# --- book/chapters/05_creation.md:110
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -79,7 +80,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-# --- book/chapters/05_creation.md:135
+# --- book/chapters/05_creation.md:136
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -112,9 +113,8 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         leaves = _leaves(data)
     _check_leaves(leaves, dtype)
     with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
-        return np.array(data, dtype=np.float64 if dtype.is_floating_point else None).astype(
-            dtype.numpy
-        )
+        return astype(np.array(data, dtype=np.float64 if dtype.is_floating_point else None),
+                      dtype.numpy)  # NOTE [Doubles become halves through floats]
 
 
 # --- book/chapters/05_creation.md:181

@@ -257,10 +257,11 @@ CLONE = register(Op(
 # --- book/chapters/14_arithmetic.md:1249
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
+    from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
 
     if device != self_device:
         a = move(a, device)
-    return a.astype(dtype.numpy)
+    return astype(a, dtype.numpy)
 
 
 def _to_copy_backward(g, dtype, device, self_dtype, self_device):
@@ -276,7 +277,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1277
+# --- book/chapters/14_arithmetic.md:1278
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -289,7 +290,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1306
+# --- book/chapters/14_arithmetic.md:1307
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._half_casts import _HALF, astype
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -36,6 +37,8 @@ def write_back(array, result) -> None:
     if result.dtype != array.dtype:  # a cast that may overflow: NOTE [Quiet floating point]
         token = quiet_fp(QUIET)
         try:
+            if array.dtype == _HALF:  # NOTE [Doubles become halves through floats]
+                result = astype(result, _HALF)
             _write(array, result)
         finally:
             restore_fp(token)

@@ -1,0 +1,64 @@
+"""A float64 value becomes float16 by way of float32, rounded twice, wherever torch converts
+one: 2049.0000001 is 2049.0 as a float32, a tie that goes to the even 2048."""
+
+import numpy as np
+import pytest
+import torch
+
+VALUES = [2049.0000001, -499.37498693431365, 2.980232238770531e-08, 1e300, 65519.0]
+DOUBLES = torch.tensor(VALUES, dtype=torch.float64)
+
+
+def through_float(values):
+    """float64 values to float32, then float32 to float16: two conversions of one rounding."""
+    return torch.as_tensor(values, dtype=torch.float64).float().half()
+
+
+def test_the_values_differ_from_one_rounding():
+    with np.errstate(over="ignore"):
+        once = np.array(VALUES).astype(np.float16).tolist()
+    twice = through_float(VALUES).tolist()
+    assert once[:3] != twice[:3]
+
+
+@pytest.mark.parametrize("convert", [
+    lambda: DOUBLES.half(),
+    lambda: DOUBLES.to(torch.float16),
+    lambda: DOUBLES.to(torch.empty(0, dtype=torch.float16)),
+    lambda: DOUBLES.type(torch.float16),
+    lambda: torch.tensor(VALUES, dtype=torch.float16),
+    lambda: torch.as_tensor(np.array(VALUES), dtype=torch.float16),
+    lambda: torch.from_numpy(np.array(VALUES)).half(),
+    lambda: torch.zeros(1, dtype=torch.float16).new_tensor(VALUES),
+    lambda: torch.zeros(5, dtype=torch.float16).copy_(DOUBLES),
+    lambda: torch.add(DOUBLES, 0, out=torch.empty(5, dtype=torch.float16)),
+    lambda: torch.zeros(5, dtype=torch.float16).__iadd__(DOUBLES),
+], ids=["half", "to", "to_other", "type", "tensor", "as_tensor", "from_numpy", "new_tensor",
+        "copy_", "out", "iadd"])
+def test_a_double_tensor_or_list_goes_through_float(convert):
+    result = convert()
+    assert result.dtype == torch.float16
+    assert result.tolist() == through_float(DOUBLES).tolist()
+
+
+def test_setting_a_slice_goes_through_float():
+    target = torch.zeros(5, dtype=torch.float16)
+    target[:] = DOUBLES
+    assert target.tolist() == through_float(DOUBLES).tolist()
+
+
+@pytest.mark.parametrize("fill", [
+    lambda: torch.full((2,), VALUES[0], dtype=torch.float16),
+    lambda: torch.zeros(2, dtype=torch.float16).fill_(VALUES[0]),
+    lambda: torch.zeros(2, dtype=torch.float16).fill_(torch.tensor(VALUES[0], dtype=torch.float64)),
+    lambda: torch.zeros(1, dtype=torch.float16).new_full((2,), VALUES[0]),
+], ids=["full", "fill_", "fill_0d", "new_full"])
+def test_a_double_fill_goes_through_float(fill):
+    assert fill().tolist() == through_float([VALUES[0]] * 2).tolist()
+
+
+def test_a_promoted_zero_d_double_goes_through_float():
+    zero_d = torch.tensor(VALUES[0], dtype=torch.float64)
+    result = torch.zeros(3, dtype=torch.float16) + zero_d
+    assert result.dtype == torch.float16
+    assert result.tolist() == through_float([VALUES[0]] * 3).tolist()
