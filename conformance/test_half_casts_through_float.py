@@ -52,7 +52,11 @@ def test_setting_a_slice_goes_through_float():
     lambda: torch.zeros(2, dtype=torch.float16).fill_(VALUES[0]),
     lambda: torch.zeros(2, dtype=torch.float16).fill_(torch.tensor(VALUES[0], dtype=torch.float64)),
     lambda: torch.zeros(1, dtype=torch.float16).new_full((2,), VALUES[0]),
-], ids=["full", "fill_", "fill_0d", "new_full"])
+    lambda: torch.zeros(2, dtype=torch.float16).masked_fill(torch.tensor([True, True]),
+                                                            VALUES[0]),
+    lambda: torch.zeros(2, dtype=torch.float16).index_fill(0, torch.tensor([0, 1]), VALUES[0]),
+    lambda: torch.clamp(torch.zeros(2, dtype=torch.float16), min=VALUES[0]),
+], ids=["full", "fill_", "fill_0d", "new_full", "masked_fill", "index_fill", "clamp"])
 def test_a_double_fill_goes_through_float(fill):
     assert fill().tolist() == through_float([VALUES[0]] * 2).tolist()
 
@@ -62,3 +66,10 @@ def test_a_promoted_zero_d_double_goes_through_float():
     result = torch.zeros(3, dtype=torch.float16) + zero_d
     assert result.dtype == torch.float16
     assert result.tolist() == through_float([VALUES[0]] * 3).tolist()
+
+
+def test_setting_an_element_to_a_number_goes_through_float():
+    target = torch.zeros(2, dtype=torch.float16)
+    target[0] = VALUES[0]
+    target[1] = torch.tensor(VALUES[0], dtype=torch.float64)
+    assert target.tolist() == through_float([VALUES[0]] * 2).tolist()

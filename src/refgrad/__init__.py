@@ -44,7 +44,7 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
-# --- book/chapters/05_creation.md:1006
+# --- book/chapters/05_creation.md:1007
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -54,15 +54,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1124
+# --- book/chapters/05_creation.md:1125
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1943
+# --- book/chapters/05_creation.md:1944
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2002
+# --- book/chapters/05_creation.md:2003
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2841
+# --- book/chapters/05_creation.md:2842
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3282
+# --- book/chapters/05_creation.md:3283
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3486
+# --- book/chapters/05_creation.md:3487
 from refgrad._factory_arguments import asarray
 
 
