@@ -23,4 +23,5 @@ def for_half(value, kind):
     if type(value) is float:
         with np.errstate(over="ignore"):  # 1e300 is inf, as torch's cast makes it
             return float(_SINGLE.type(value))
-    return value.astype(_SINGLE) if getattr(value, "dtype", None) == _DOUBLE else value
+    dtype = getattr(value, "dtype", None)  # (None == a dtype would ask np.dtype(None))
+    return value.astype(_SINGLE) if dtype is not None and dtype == _DOUBLE else value
