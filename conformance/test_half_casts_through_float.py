@@ -73,3 +73,21 @@ def test_setting_an_element_to_a_number_goes_through_float():
     target[0] = VALUES[0]
     target[1] = torch.tensor(VALUES[0], dtype=torch.float64)
     assert target.tolist() == through_float([VALUES[0]] * 2).tolist()
+
+
+def test_a_double_summed_or_counted_in_float16_goes_through_float_first():
+    first = DOUBLES[:1]
+    expected = through_float(first)
+    assert torch.sum(first, dtype=torch.float16).item() == expected.item()
+    assert torch.prod(first, dtype=torch.float16).item() == expected.item()
+    assert torch.cumsum(first, 0, dtype=torch.float16).tolist() == expected.tolist()
+    assert torch.arange(VALUES[0], VALUES[0] + 1, dtype=torch.float16).tolist() == \
+        expected.tolist()
+
+
+@pytest.mark.parametrize("operate", [torch.add, torch.sub, torch.mul],
+                         ids=["add", "sub", "mul"])
+def test_a_number_beside_a_float16_tensor_goes_through_float(operate):
+    zeros = torch.zeros(2, dtype=torch.float16)
+    expected = operate(zeros, through_float([VALUES[0]] * 2))
+    assert operate(zeros, VALUES[0]).tolist() == expected.tolist()

@@ -10,9 +10,9 @@ import numpy as np
 _HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 
 
-def astype(array, kind):
+def astype(array, kind, copy=True):
     """``array.astype(kind)``, a float64 array becoming float16 by way of float32."""
-    return for_half(array, kind).astype(kind)
+    return for_half(array, kind).astype(kind, copy=copy)
 
 
 def for_half(value, kind):

@@ -12,7 +12,7 @@ import numpy as np
 from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
-from refgrad._half_casts import astype
+from refgrad._half_casts import astype, for_half
 from refgrad._ops.operand_devices import _one_device, _same_device
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
@@ -54,8 +54,8 @@ def _arrays(op, args, params):
             arrays.append(a if kind is _HALF else _number_as(a, kind))
         elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
             raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
-        elif kind is _HALF:  # as given: NOTE [float16 and numbers]
-            arrays.append(a)
+        elif kind is _HALF:  # NOTE [float16 and numbers], rounded to float32 first as torch
+            arrays.append(for_half(a, kind))  # does: NOTE [Doubles become halves through floats]
         else:
             arrays.append(_number_as(a, kind))
     if not on_host:
