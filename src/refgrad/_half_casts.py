@@ -8,6 +8,7 @@
 import numpy as np
 
 _HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_WIDEST = float(np.finfo(np.float32).max)  # NumPy warns of a float beyond it
 
 
 def astype(array, kind, copy=True):
@@ -20,8 +21,7 @@ def for_half(value, kind):
     to float32 first where ``kind`` is float16. Anything else is given back as it is."""
     if kind != _HALF:
         return value
-    if type(value) is float:
-        with np.errstate(over="ignore"):  # 1e300 is inf, as torch's cast makes it
-            return float(_SINGLE.type(value))
+    if type(value) is float:  # one past float32's range is inf in float16 either way
+        return float(_SINGLE.type(value)) if -_WIDEST < value < _WIDEST else value
     dtype = getattr(value, "dtype", None)  # (None == a dtype would ask np.dtype(None))
     return value.astype(_SINGLE) if dtype is not None and dtype == _DOUBLE else value
