@@ -5,10 +5,12 @@
 # --- book/chapters/02_dtypes.md:1327
 """NOTE [Doubles become halves through floats]: float64 to float16 as torch casts it."""
 
+import builtins  # this chapter's cells name refgrad's dtypes float and double
+
 import numpy as np
 
 _HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
-_WIDEST = float(np.finfo(np.float32).max)  # NumPy warns of a float beyond it
+_WIDEST = builtins.float(np.finfo(np.float32).max)  # NumPy warns of a float beyond it
 
 
 def astype(array, kind, copy=True):
@@ -21,7 +23,7 @@ def for_half(value, kind):
     to float32 first where ``kind`` is float16. Anything else is given back as it is."""
     if kind != _HALF:
         return value
-    if type(value) is float:  # one past float32's range is inf in float16 either way
-        return float(_SINGLE.type(value)) if -_WIDEST < value < _WIDEST else value
+    if type(value) is builtins.float:  # one past float32's range is inf in float16 anyway
+        return builtins.float(_SINGLE.type(value)) if -_WIDEST < value < _WIDEST else value
     dtype = getattr(value, "dtype", None)  # (None == a dtype would ask np.dtype(None))
     return value.astype(_SINGLE) if dtype is not None and dtype == _DOUBLE else value
