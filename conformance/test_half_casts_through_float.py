@@ -56,7 +56,13 @@ def test_setting_a_slice_goes_through_float():
                                                             VALUES[0]),
     lambda: torch.zeros(2, dtype=torch.float16).index_fill(0, torch.tensor([0, 1]), VALUES[0]),
     lambda: torch.clamp(torch.zeros(2, dtype=torch.float16), min=VALUES[0]),
-], ids=["full", "fill_", "fill_0d", "new_full", "masked_fill", "index_fill", "clamp"])
+    lambda: torch.full_like(torch.zeros(2, dtype=torch.float16), VALUES[0]),
+    lambda: torch.where(torch.tensor([True, True]), VALUES[0], torch.zeros(2, dtype=torch.float16)),
+    lambda: VALUES[0] - torch.zeros(2, dtype=torch.float16),
+    lambda: torch.full((2,), float("inf"), dtype=torch.float16).nan_to_num(posinf=VALUES[0]),
+    lambda: torch.zeros(2, dtype=torch.float16) + np.float64(VALUES[0]),
+], ids=["full", "fill_", "fill_0d", "new_full", "masked_fill", "index_fill", "clamp", "full_like",
+        "where", "rsub", "nan_to_num", "numpy_scalar"])
 def test_a_double_fill_goes_through_float(fill):
     assert fill().tolist() == through_float([VALUES[0]] * 2).tolist()
 
@@ -91,3 +97,11 @@ def test_a_number_beside_a_float16_tensor_goes_through_float(operate):
     zeros = torch.zeros(2, dtype=torch.float16)
     expected = operate(zeros, through_float([VALUES[0]] * 2))
     assert operate(zeros, VALUES[0]).tolist() == expected.tolist()
+
+
+def test_a_loaded_state_goes_through_float():
+    module = torch.nn.Linear(1, 1).half()
+    module.load_state_dict({"weight": torch.tensor([[VALUES[0]]], dtype=torch.float64),
+                            "bias": torch.tensor([VALUES[0]], dtype=torch.float64)})
+    assert module.bias.tolist() == through_float([VALUES[0]]).tolist()
+    assert module.weight.tolist() == [module.bias.tolist()]
