@@ -55,8 +55,8 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
         raise RuntimeError("invalid size, possible overflow?")
     check_storage((length,), dtype)
     values = start + np.arange(length, dtype=np.float64) * step
-    return _finish(astype(values, dtype.numpy), device, requires_grad)  # NOTE [Doubles become
-    # halves through floats]
+    # float16 by way of float32: NOTE [Doubles become halves through floats]
+    return _finish(astype(values, dtype.numpy), device, requires_grad)
 
 
 # --- book/chapters/05_creation.md:1518

@@ -124,8 +124,8 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     if overflows(value, kind):
         raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
                            "without overflow")
-    if kind is float16:  # a float rounded to float32 first: NOTE [Doubles become halves
-        from refgrad._half_casts import for_half  # through floats]
+    if kind is float16:  # a float by way of float32: NOTE [Doubles become halves through floats]
+        from refgrad._half_casts import for_half
 
         return for_half(value, np.float16)
     return wrapped(value, kind) if type(value) is builtins.int else value

@@ -54,8 +54,8 @@ def _arrays(op, args, params):
             arrays.append(a if kind is _HALF else _number_as(a, kind))
         elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
             raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
-        elif kind is _HALF:  # NOTE [float16 and numbers], rounded to float32 first as torch
-            arrays.append(for_half(a, kind))  # does: NOTE [Doubles become halves through floats]
+        elif kind is _HALF:  # NOTE [float16 and numbers]; by way of float32, as torch's
+            arrays.append(for_half(a, kind))  # NOTE [Doubles become halves through floats]
         else:
             arrays.append(_number_as(a, kind))
     if not on_host:
