@@ -48,7 +48,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1005
+# --- book/chapters/05_creation.md:1007
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -58,15 +58,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1123
+# --- book/chapters/05_creation.md:1125
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1942
+# --- book/chapters/05_creation.md:1946
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2001
+# --- book/chapters/05_creation.md:2005
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -80,7 +80,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2840
+# --- book/chapters/05_creation.md:2844
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -105,11 +105,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3281
+# --- book/chapters/05_creation.md:3285
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3485
+# --- book/chapters/05_creation.md:3489
 from refgrad._factory_arguments import asarray
 
 
@@ -162,13 +162,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:873
+# --- book/chapters/16b_reductions.md:874
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1706
+# --- book/chapters/16b_reductions.md:1707
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -217,7 +217,7 @@ from refgrad._ops.elementwise import (
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1184
+# --- book/chapters/16g_moves_and_fused.md:1187
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1925
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1978
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2458
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2511
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2636
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2689
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -752,19 +752,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2255
+# --- book/chapters/26_inplace.md:2287
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2308
+# --- book/chapters/26_inplace.md:2340
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2477
+# --- book/chapters/26_inplace.md:2509
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3464
+# --- book/chapters/26_inplace.md:3496
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -789,7 +789,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3624
+# --- book/chapters/26_inplace.md:3656
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -800,7 +800,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4006
+# --- book/chapters/26_inplace.md:4038
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -810,7 +810,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4655
+# --- book/chapters/26_inplace.md:4687
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

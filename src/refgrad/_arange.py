@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1453
+# --- book/chapters/05_creation.md:1455
 """arange: a range of numbers, counted as torch counts it."""
 
 import math
@@ -13,10 +13,11 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._creation import check_storage
 from refgrad._from_data import _finish
+from refgrad._half_casts import astype
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:1468
+# --- book/chapters/05_creation.md:1471
 def check_range(start, end, step) -> None:
     """torch's checks of a range's ends and step, shared by arange and range."""
     if not (step > 0 or step < 0):  # a NaN step too
@@ -54,10 +55,11 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
         raise RuntimeError("invalid size, possible overflow?")
     check_storage((length,), dtype)
     values = start + np.arange(length, dtype=np.float64) * step
-    return _finish(values.astype(dtype.numpy), device, requires_grad)
+    # float16 by way of float32: NOTE [Doubles become halves through floats]
+    return _finish(astype(values, dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1514
+# --- book/chapters/05_creation.md:1518
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:452
+# --- book/chapters/05_creation.md:453
 """The factories that take a size: ones, zeros, empty, full and their _like forms."""
 
 import math
@@ -15,6 +15,7 @@ from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._flags import refuse_flag, refuse_options
 from refgrad._from_data import _COPY_WARNING, _finish, constructed
+from refgrad._half_casts import astype
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
 from refgrad._signatures import dtype_argument
@@ -24,7 +25,7 @@ from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:479
+# --- book/chapters/05_creation.md:481
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -47,7 +48,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:507
+# --- book/chapters/05_creation.md:509
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -77,7 +78,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:545
+# --- book/chapters/05_creation.md:547
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -160,7 +161,7 @@ def refuse_unpacking(sizes, name: str) -> None:
                             f'{i + 1} with error "Overflow when unpacking long long"')
 
 
-# --- book/chapters/05_creation.md:634
+# --- book/chapters/05_creation.md:636
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -197,7 +198,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:676
+# --- book/chapters/05_creation.md:678
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -226,10 +227,10 @@ def _sized(name, factory, size, requires_grad, *extra, **given):
 
 def _quietly_cast(array, kind):
     with np.errstate(over="ignore"):  # a lone float16 70000 is inf: see checked_fill
-        return array.astype(kind)
+        return astype(array, kind)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:1143
+# --- book/chapters/05_creation.md:1145
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -264,7 +265,7 @@ def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None,
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
 
 
-# --- book/chapters/05_creation.md:1192
+# --- book/chapters/05_creation.md:1194
 # NOTE [A size given by keyword]
 # torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
 # list) is taken, not an int, and a first element that is not an int is
@@ -309,7 +310,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1247
+# --- book/chapters/05_creation.md:1249
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -340,7 +341,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1284
+# --- book/chapters/05_creation.md:1286
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -352,7 +353,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1297
+# --- book/chapters/05_creation.md:1299
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

@@ -124,10 +124,14 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     if overflows(value, kind):
         raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
                            "without overflow")
+    if kind is float16:  # a float by way of float32: NOTE [Doubles become halves through floats]
+        from refgrad._half_casts import for_half
+
+        return for_half(value, np.float16)
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:1107
+# --- book/chapters/02_dtypes.md:1111
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -147,7 +151,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:1150
+# --- book/chapters/02_dtypes.md:1154
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -173,14 +177,17 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     """``checked_number`` for a value that fills ``numel`` elements of ``kind``.
 
     torch fills a single float16 element by way of a double, unchecked: 70000
-    becomes inf there, where a bigger fill refuses it.
+    becomes inf there, where a bigger fill refuses it. A float16 fill is rounded
+    to float32 first: NOTE [Doubles become halves through floats].
     """
     if kind is float16 and numel == 1:
-        return checked_number(value, float64, through_double=True)
+        from refgrad._half_casts import for_half
+
+        return for_half(checked_number(value, float64, through_double=True), np.float16)
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1190
+# --- book/chapters/02_dtypes.md:1197
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -190,7 +197,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1225
+# --- book/chapters/02_dtypes.md:1232
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -200,7 +207,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1246
+# --- book/chapters/02_dtypes.md:1253
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -15,6 +15,7 @@ from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
 from refgrad._default_device import DEFAULT
 from refgrad._device import device
+from refgrad._half_casts import astype, for_half
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
@@ -29,7 +30,7 @@ _COPY_WARNING = (
 )
 
 
-# --- book/chapters/05_creation.md:70
+# --- book/chapters/05_creation.md:71
 def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
@@ -59,7 +60,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:109
+# --- book/chapters/05_creation.md:110
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -79,7 +80,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-# --- book/chapters/05_creation.md:135
+# --- book/chapters/05_creation.md:136
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -93,7 +94,8 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
             _check_leaves([data], dtype)
         dtype = dtype or _dtype.from_numpy(data.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # an array's cast is unchecked
-            return _laid_as_torch_copies(np.array(data, dtype=dtype.numpy), data)
+            return _laid_as_torch_copies(np.array(for_half(data, dtype.numpy), dtype=dtype.numpy),
+                                         data)  # NOTE [Doubles become halves through floats]
     if isinstance(data, str | bytes):
         raise TypeError(f"new(): invalid data type '{c_type_name(type(data))}'")
     try:
@@ -112,12 +114,11 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         leaves = _leaves(data)
     _check_leaves(leaves, dtype)
     with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
-        return np.array(data, dtype=np.float64 if dtype.is_floating_point else None).astype(
-            dtype.numpy
-        )
+        return astype(np.array(data, dtype=np.float64 if dtype.is_floating_point else None),
+                      dtype.numpy)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:181
+# --- book/chapters/05_creation.md:182
 def _laid_as_torch_copies(array, source):
     """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
     if not array.size or 0 not in source.strides:
@@ -131,7 +132,7 @@ def _laid_as_torch_copies(array, source):
     return laid
 
 
-# --- book/chapters/05_creation.md:203
+# --- book/chapters/05_creation.md:204
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
@@ -156,7 +157,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:238
+# --- book/chapters/05_creation.md:239
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -171,7 +172,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:268
+# --- book/chapters/05_creation.md:269
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -202,7 +203,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:307
+# --- book/chapters/05_creation.md:308
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -215,7 +216,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:335
+# --- book/chapters/05_creation.md:336
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -246,7 +247,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:371
+# --- book/chapters/05_creation.md:372
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -259,7 +260,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:393
+# --- book/chapters/05_creation.md:394
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:617
+# --- book/chapters/16mb_orthogonal_polynomials.md:618
 from refgrad._ops.polynomial_rows import (  # noqa: E402
     chebyshev_polynomial_t,
     chebyshev_polynomial_u,
@@ -124,7 +124,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/26_inplace.md:4685
+# --- book/chapters/26_inplace.md:4717
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     airy_ai,  # noqa: F811

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._half_casts import for_half
 from refgrad._ops.alpha import add_scaled, check_subtraction, negated
 from refgrad._ops.table import Op, register
 from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
@@ -26,8 +27,8 @@ SUB = register(Op(
 ))
 RSUB = register(Op(
     "rsub", "RsubBackward1", ("self",), promote_with=("other",),
-    forward=lambda a, other, alpha=1: (
-        other - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
+    forward=lambda a, other, alpha=1: (  # float16: NOTE [Doubles become halves through floats]
+        for_half(other, a.dtype) - a if alpha == 1 else add_scaled(other, a, negated(alpha))),
     backward=lambda g, alpha, other: (-g if alpha == 1 else mul_scalar(-g, alpha),),
     hides=("other",),
     iterated=("other", "self"),
@@ -40,7 +41,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:114
+# --- book/chapters/14_arithmetic.md:117
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -49,7 +50,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:124
+# --- book/chapters/14_arithmetic.md:127
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -74,7 +75,7 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:155
+# --- book/chapters/14_arithmetic.md:158
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -113,7 +114,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:222
+# --- book/chapters/14_arithmetic.md:225
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -143,7 +144,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:256
+# --- book/chapters/14_arithmetic.md:259
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -169,7 +170,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:288
+# --- book/chapters/14_arithmetic.md:291
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -196,7 +197,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:362
+# --- book/chapters/14_arithmetic.md:365
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -214,7 +215,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1150
+# --- book/chapters/14_arithmetic.md:1153
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -228,7 +229,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1215
+# --- book/chapters/14_arithmetic.md:1218
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -254,13 +255,14 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1249
+# --- book/chapters/14_arithmetic.md:1252
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
+    from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
 
     if device != self_device:
         a = move(a, device)
-    return a.astype(dtype.numpy)
+    return astype(a, dtype.numpy)
 
 
 def _to_copy_backward(g, dtype, device, self_dtype, self_device):
@@ -276,7 +278,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1277
+# --- book/chapters/14_arithmetic.md:1281
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -289,7 +291,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1306
+# --- book/chapters/14_arithmetic.md:1310
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

@@ -172,7 +172,7 @@ ATAN2 = register(Op(
     "atan2", "Atan2Backward0", ("self", "other"),
     forward=lambda a, b: np.arctan2(*_as_floats(a, b)), backward=_atan2_gradients,
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
-    iterated=True,
+    iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 
 

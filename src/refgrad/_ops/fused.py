@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from refgrad import _dtype
+from refgrad._half_casts import for_half
 from refgrad._ops.arithmetic import ALL_WANTED, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.fma import fused_multiply_add
@@ -36,7 +37,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:962
+# --- book/chapters/16g_moves_and_fused.md:963
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -57,7 +58,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:984
+# --- book/chapters/16g_moves_and_fused.md:985
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -89,7 +90,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1035
+# --- book/chapters/16g_moves_and_fused.md:1036
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -129,7 +130,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1080
+# --- book/chapters/16g_moves_and_fused.md:1081
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -157,7 +158,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1112
+# --- book/chapters/16g_moves_and_fused.md:1113
 def addcmul(input, tensor1, tensor2, *, value=1):
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
@@ -182,12 +183,14 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1150
+# --- book/chapters/16g_moves_and_fused.md:1151
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)
     # torch writes into a tensor made like the input: NOTE [Results laid out like the input]
     nan = 0.0 if nan is None else nan  # not given: 0
+    # float16 takes each number by way of float32: NOTE [Doubles become halves through floats]
+    nan, posinf, neginf = (for_half(v, a.dtype) for v in (nan, posinf, neginf))
     return like_input_result(np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf), a)
 
 

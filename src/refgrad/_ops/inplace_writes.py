@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1146
+# --- book/chapters/26_inplace.md:1174
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -12,6 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._backend import data_ptr, same_device
 from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
+from refgrad._half_casts import astype, for_half
 from refgrad._ops import slice_writes
 from refgrad._ops.inplace import inplace
 from refgrad._ops.shared_writes import (
@@ -39,7 +40,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1184
+# --- book/chapters/26_inplace.md:1213
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -50,14 +51,17 @@ ZERO = register(Op(
     "zero_", "ZeroBackward0", ("self",), forward=np.zeros_like,
     backward=lambda g: (_constant(g),), promote=False, writes=("self",),
 ))
+# NOTE [Doubles become halves through floats]: for_half rounds a float64 value to float32.
 FILL = register(Op(
     "fill_", "FillBackward2", ("self",),
-    forward=lambda a, value: np.full_like(a, value), backward=lambda g, value: (_constant(g),),
+    forward=lambda a, value: np.full_like(a, for_half(value, a.dtype)),
+    backward=lambda g, value: (_constant(g),),
     promote=False, writes=("self",), hides=("value",),
 ))
 FILL_TENSOR = register(Op(
     "fill_.Tensor", "FillBackward3", ("self", "value"),
-    forward=lambda a, value: np.full_like(a, value), backward=lambda g: (_constant(g), g.sum()),
+    forward=lambda a, value: np.full_like(a, for_half(value, a.dtype)),
+    backward=lambda g: (_constant(g), g.sum()),
     promote=False, writes=("self",),
 ))
 COPY = register(Op(
@@ -70,7 +74,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1223
+# --- book/chapters/26_inplace.md:1255
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -84,10 +88,10 @@ def _copied(a, src):
     """``src`` in ``a``'s dtype, broadcast with ``a`` as torch does: a result larger than
     ``a`` is left for the in-place check to refuse, in torch's words."""
     shape = a.shape if src.shape == a.shape else np.broadcast_shapes(a.shape, src.shape)
-    return np.broadcast_to(src, shape).astype(a.dtype)
+    return astype(np.broadcast_to(src, shape), a.dtype)  # float64 to float16 in two steps
 
 
-# --- book/chapters/26_inplace.md:1244
+# --- book/chapters/26_inplace.md:1276
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -102,7 +106,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1264
+# --- book/chapters/26_inplace.md:1296
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -120,7 +124,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2494
+# --- book/chapters/26_inplace.md:2526
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -150,7 +154,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2535
+# --- book/chapters/26_inplace.md:2567
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast
@@ -187,7 +191,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2582
+# --- book/chapters/26_inplace.md:2614
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -228,7 +232,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2636
+# --- book/chapters/26_inplace.md:2668
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -275,7 +279,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2688
+# --- book/chapters/26_inplace.md:2720
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:468
+# --- book/chapters/26_inplace.md:496
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -19,7 +19,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:492
+# --- book/chapters/26_inplace.md:520
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -49,7 +49,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:526
+# --- book/chapters/26_inplace.md:554
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -79,7 +79,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:565
+# --- book/chapters/26_inplace.md:593
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -115,7 +115,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:611
+# --- book/chapters/26_inplace.md:639
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

@@ -56,7 +56,7 @@ XLOG1PY = register(Op(
     backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(  # NOTE [Only the
         lambda: _for_x(g, self, other) if wanted[0] else None,  # gradients asked for]
         lambda: _for_y(g, self, other) if wanted[1] else None),
-    iterated=True,
+    iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 NUMBER_XLOG1PY = register(Op(
     "number_xlog1py", "SpecialXlog1PyBackward1", ("other",), promote_with=("self",),

@@ -2,10 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:221
+# --- book/chapters/26_inplace.md:233
 """Write an in-place result back into a tensor whose elements may share memory."""
 
 import numpy as np
+
+from refgrad._half_casts import _HALF, astype
+from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -31,6 +34,19 @@ def write_back(array, result) -> None:
     NOTE [Writing back into a tensor that overlaps itself]: where elements may
     share memory, only those whose bits changed are written.
     """
+    if result.dtype != array.dtype:  # a cast that may overflow: NOTE [Quiet floating point]
+        token = quiet_fp(QUIET)
+        try:
+            if array.dtype == _HALF:  # NOTE [Doubles become halves through floats]
+                result = astype(result, _HALF)
+            _write(array, result)
+        finally:
+            restore_fp(token)
+    else:
+        _write(array, result)
+
+
+def _write(array, result) -> None:
     if not may_overlap_itself(array) or array.itemsize not in _BITS:
         np.copyto(array, result, casting="unsafe")
         return

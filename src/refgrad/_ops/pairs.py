@@ -116,7 +116,7 @@ COPYSIGN = register(Op(
         lambda: None if self is None else _copysign_backward(g, self, result),
         lambda: _sign_zeros(g) if wanted[1] else None),  # NOTE [Only the gradients asked for]
     saves=(("self", ("self",)), ("result", ("self", "other"))),
-    iterated=True,
+    iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 COPYSIGN_NUMBER = register(Op(
     "copysign_number", "CopysignBackward1", ("self",), promote_with=("other",),
@@ -127,10 +127,13 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:703
+# --- book/chapters/16n_more_shapes_and_elementwise.md:704
 def _ldexp(a, b, kind):
-    wide = b.astype(np.float64) if b.dtype.kind in "biu" else b
-    power = np.power(wide.dtype.type(2), wide)
+    if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
+        from refgrad._ops.ldexp_powers import times_power_of_two
+
+        return times_power_of_two(a, b, kind.numpy)
+    power = np.power(2.0, b.astype(np.float64))
     return (a.astype(np.float64) * power).astype(kind.numpy)
 
 
@@ -152,7 +155,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:733
+# --- book/chapters/16n_more_shapes_and_elementwise.md:737
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -177,7 +180,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:766
+# --- book/chapters/16n_more_shapes_and_elementwise.md:772
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -201,7 +204,8 @@ def ldexp(input, other):
 
         refuse_unbroadcastable(input, other)  # the iterator is built first
         raise not_implemented_for("ldexp_cpu_exp", np.bool_)
-    _warn_if_resized(input, other)
+    if input.dtype.is_floating_point and not other.dtype.is_floating_point:  # the kernel's
+        _warn_if_resized(input, other)
     return call(LDEXP, (input, other), {"kind": result_kind(input, other)})
 
 
@@ -231,7 +235,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:846
+# --- book/chapters/16n_more_shapes_and_elementwise.md:899
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -245,7 +249,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:881
+# --- book/chapters/16n_more_shapes_and_elementwise.md:934
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

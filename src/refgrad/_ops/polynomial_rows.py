@@ -47,7 +47,8 @@ def _rows(name: str, polynomial):
     """The rows of tensor and tensor, tensor and number degree, and number x."""
     forward = _kernel(name, polynomial)
     return (
-        register(Op("special_" + name, None, ("x", "n"), forward=forward, iterated=True)),
+        register(Op("special_" + name, None, ("x", "n"), forward=forward, iterated=True,
+                    floats=True)),  # NOTE [Float results of integer operands]
         register(Op(name + "_by_number", None, ("x",), promote_with=("n",), forward=forward,
                     iterated=("x", "n"))),
         register(Op("number_" + name, None, ("n",), promote_with=("x",),
@@ -55,7 +56,7 @@ def _rows(name: str, polynomial):
     )
 
 
-# --- book/chapters/16mb_orthogonal_polynomials.md:575
+# --- book/chapters/16mb_orthogonal_polynomials.md:576
 def _chebyshev(kind: str, shifted: bool):
     return lambda x, n: chebyshev(kind, x, n, shifted)
 

@@ -8,6 +8,7 @@
 import numpy as np
 from numpy import float32, int64, ndarray  # NOTE [Names looked up once]
 
+from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
 from refgrad._ops.gradient_views import expand_gradient
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.sum_order import summed_in_torch_order
@@ -20,7 +21,7 @@ _HALF = np.dtype(np.float16)
 def _sum_forward(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     kind = int64 if a.dtype.kind in "biu" else a.dtype
     if dtype is not None:  # converted first, then summed in that dtype: bool sums are any()
-        a = a.astype(dtype.numpy, copy=False)  # its own dtype: no copy, its strides kept
+        a = astype(a, dtype.numpy, copy=False)  # its own dtype: no copy, its strides kept
         kind = a.dtype
     if type(a) is ndarray:  # the ufunc itself: ndarray.sum is a Python layer over it
         if (ordered := summed_in_torch_order(a, dim, keepdim)) is not None:
@@ -41,7 +42,7 @@ def _sum_dim_forward(a, dim, keepdim, dtype=None, self_dtype=None):
     return row_major_result(out)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:104
+# --- book/chapters/15_sums_and_shapes.md:105
 # Summed in another dtype, the gradient goes back to the input's dtype in the engine,
 # which casts what a node hands on to the dtype its input had, after the expand, as
 # torch's does: a fresh row-major gradient, not a cast number expanded.
@@ -71,7 +72,7 @@ SUM_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:154
+# --- book/chapters/15_sums_and_shapes.md:155
 _WIDER = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
 
 
@@ -81,8 +82,8 @@ def running(accumulate):
         kind = np.dtype(dtype.numpy if dtype is not None else
                         np.int64 if a.dtype.kind in "biu" else a.dtype)
         if a.ndim == 0:
-            return a.astype(kind)
-        out = accumulate(a.astype(kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
+            return astype(a, kind)
+        out = accumulate(astype(a, kind), axis=dim, dtype=_WIDER.get(kind, kind)).astype(kind)
         return row_major_result(out)  # NOTE [Results written row-major]
 
     return forward
@@ -98,7 +99,7 @@ def _cumsum(a, dim, dtype=None, self_dtype=None):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:185
+# --- book/chapters/15_sums_and_shapes.md:186
 def _reversed(t, dim):
     return t.flip(dim)  # the row of chapter "Flips, rolls, triangles, and arithmetic in one step"
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:236
+# --- book/chapters/15_sums_and_shapes.md:237
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def with_torch_strides(out, a):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:274
+# --- book/chapters/15_sums_and_shapes.md:275
 # NOTE [Strides of size-one dimensions]
 # The input's dimensions are taken from the last in chunks, each chunk a run
 # whose strides follow from one another; the new dimensions that make up a
@@ -56,7 +56,7 @@ def _torch_view_strides(old, old_strides, new) -> tuple:
     return tuple(strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:299
+# --- book/chapters/15_sums_and_shapes.md:300
 VIEW = register(Op(
     "view", "ViewBackward0", ("self",), forward=_view_forward,
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
@@ -80,7 +80,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:488
+# --- book/chapters/15_sums_and_shapes.md:489
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -110,7 +110,7 @@ SQUEEZE_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:522
+# --- book/chapters/15_sums_and_shapes.md:523
 def unsqueeze_to(g, dims, sizes):
     """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
     ndim = len(sizes)
@@ -148,7 +148,7 @@ UNBIND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:564
+# --- book/chapters/15_sums_and_shapes.md:565
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -173,7 +173,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:594
+# --- book/chapters/15_sums_and_shapes.md:595
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -198,7 +198,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:665
+# --- book/chapters/15_sums_and_shapes.md:666
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -225,7 +225,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:696
+# --- book/chapters/15_sums_and_shapes.md:697
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

@@ -111,7 +111,7 @@ XLOGY = register(Op(
         lambda: _for_x(g, self, other) if wanted[0] else None,
         lambda: g * self / other if wanted[1] else None),
     tangent=_xlogy_tangent,
-    iterated=True,
+    iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 NUMBER_XLOGY = register(Op(
     "number_xlogy", "XlogyBackward1", ("other",), promote_with=("self",),

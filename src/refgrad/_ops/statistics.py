@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from refgrad import return_types
+from refgrad._half_casts import astype
 from refgrad._ops.arithmetic import div_scalar
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import NO_DIM, check_grad_dtype, dim_tuple
@@ -33,7 +34,7 @@ def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=No
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:82
+# --- book/chapters/16b_reductions.md:83
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -63,7 +64,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:132
+# --- book/chapters/16b_reductions.md:133
 # NOTE [max's gradient under a mode]
 # torch's evenly_distribute_backward fills zeros in place for a plain tensor,
 # and under a mode multiplies a mask instead, as it does for a subclass.
@@ -95,7 +96,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:173
+# --- book/chapters/16b_reductions.md:174
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -132,7 +133,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:240
+# --- book/chapters/16b_reductions.md:241
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -149,7 +150,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:262
+# --- book/chapters/16b_reductions.md:263
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -178,12 +179,12 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:297
+# --- book/chapters/16b_reductions.md:298
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
 
     if dtype is not None:  # converted first, then multiplied in that dtype
-        a = a.astype(dtype.numpy)
+        a = astype(a, dtype.numpy)  # NOTE [Doubles become halves through floats]
     if (ordered := product_in_torch_order(a, dim, keepdim)) is not None:
         return row_major_result(ordered)  # NOTE [Results written row-major]
     return _product(a, dim, keepdim, dtype is None)
@@ -207,7 +208,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:746
+# --- book/chapters/16b_reductions.md:747
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -241,7 +242,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:786
+# --- book/chapters/16b_reductions.md:787
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -268,5 +269,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:868
+# --- book/chapters/16b_reductions.md:869
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

@@ -43,6 +43,9 @@ class Op:
     # how many leading outputs torch differentiates (None: all); the rest come out as
     # plain tensors: NOTE [Outputs torch does not differentiate]
     differentiable_outputs: int | None = None
+    # a float result of integer operands: each operand becomes the default float dtype
+    # from its own value: NOTE [Float results of integer operands]
+    floats: bool = False
     # Worked out from the fields above when the row is made, for call()'s sake:
     plain: bool = field(init=False, repr=False)  # operands promote together: see _shared_operands
     many: bool = field(init=False, repr=False)  # several outputs, or as many as forward returns
@@ -70,7 +73,7 @@ class Op:
         object.__setattr__(self, "special", many or self.view or bool(writes))
 
 
-# --- book/chapters/12_op_table.md:128
+# --- book/chapters/12_op_table.md:131
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -98,7 +101,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:161
+# --- book/chapters/12_op_table.md:164
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
@@ -139,7 +142,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:206
+# --- book/chapters/12_op_table.md:209
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -153,7 +156,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:225
+# --- book/chapters/12_op_table.md:228
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -183,7 +186,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:262
+# --- book/chapters/12_op_table.md:265
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

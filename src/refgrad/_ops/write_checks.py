@@ -87,7 +87,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:345
+# --- book/chapters/26_inplace.md:373
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -111,7 +111,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:374
+# --- book/chapters/26_inplace.md:402
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -136,7 +136,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:2929
+# --- book/chapters/26_inplace.md:2961
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

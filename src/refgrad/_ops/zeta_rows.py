@@ -57,7 +57,7 @@ _NO_TANGENT = no_forward_formula("special_zeta")
 ZETA = register(Op(
     "special_zeta", "SpecialZetaBackward0", ("self", "other"), forward=_forward,
     backward=_backward, saves=(("other", ("other",)), ("self", ("other",))),
-    tangent=_NO_TANGENT, iterated=True,
+    tangent=_NO_TANGENT, iterated=True, floats=True,  # NOTE [Float results of integer operands]
 ))
 NUMBER_ZETA = register(Op(
     "number_zeta", "SpecialZetaBackward1", ("other",), promote_with=("self",),
