@@ -12,3 +12,7 @@ from refgrad.optim.sgd import SGD
 # The imports above bound the submodule `optimizer` here; torch's package has no such name.
 globals().pop("optimizer", None)
 __all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
+
+
+# --- book/chapters/19f_lr_schedulers.md:1235
+from refgrad.optim import lr_scheduler  # noqa: E402, F401 - torch.optim.lr_scheduler
