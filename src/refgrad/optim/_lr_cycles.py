@@ -3,11 +3,9 @@
 
 
 # --- book/chapters/19f_lr_schedulers.md:868
-"""Cycles: CosineAnnealingWarmRestarts, OneCycleLR and CyclicLR, closed forms of the step."""
+"""Cycles: CosineAnnealingWarmRestarts and OneCycleLR, closed forms of the step."""
 
 import math
-import types
-from functools import partial
 
 from refgrad.optim._lr_base import (
     LRScheduler,
@@ -78,8 +76,8 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i = self.T_0 * self.T_mult**n
 
 
-# --- book/chapters/19f_lr_schedulers.md:954
-def _cycle_momentum(optimizer, base_momentum, max_momentum, last_epoch,
+# --- book/chapters/19f_lr_schedulers.md:952
+def start_momentum(optimizer, base_momentum, max_momentum, last_epoch,
                     max_first: bool = False) -> tuple:
     """Check the optimizer has a momentum, and start it at its highest value."""
     if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
@@ -93,13 +91,13 @@ def _cycle_momentum(optimizer, base_momentum, max_momentum, last_epoch,
         highs = per_group("max_momentum", optimizer, max_momentum)
     if last_epoch == -1:
         for high, base, group in zip(highs, bases, optimizer.param_groups, strict=True):
-            _set_momentum(group, use_beta1, high)
+            set_momentum(group, use_beta1, high)
             group["max_momentum"] = high
             group["base_momentum"] = base
     return use_beta1, bases, highs
 
 
-def _set_momentum(group: dict, use_beta1: bool, value) -> None:
+def set_momentum(group: dict, use_beta1: bool, value) -> None:
     if use_beta1:
         group["betas"] = (value, *group["betas"][1:])
     else:
@@ -133,7 +131,7 @@ def _total_steps(total_steps, epochs, steps_per_epoch) -> int:
     return epochs * steps_per_epoch
 
 
-# --- book/chapters/19f_lr_schedulers.md:1010
+# --- book/chapters/19f_lr_schedulers.md:1008
 class OneCycleLR(LRScheduler):
     """Up to max_lr and down again, once over total_steps; momentum the other way."""
 
@@ -161,7 +159,7 @@ class OneCycleLR(LRScheduler):
                 group["min_lr"] = group["initial_lr"] / final_div_factor
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            self.use_beta1 = _cycle_momentum(optimizer, base_momentum, max_momentum,
+            self.use_beta1 = start_momentum(optimizer, base_momentum, max_momentum,
                                              last_epoch, max_first=True)[0]
         super().__init__(optimizer, last_epoch)
 
@@ -201,110 +199,5 @@ class OneCycleLR(LRScheduler):
             if self.cycle_momentum:
                 momentum = self._anneal_func(group[phase["start_momentum"]],
                                              group[phase["end_momentum"]], pct)
-                _set_momentum(group, self.use_beta1, momentum)
+                set_momentum(group, self.use_beta1, momentum)
         return lrs
-
-
-# --- book/chapters/19f_lr_schedulers.md:1090
-class CyclicLR(LRScheduler):
-    """The lr back and forth between base_lr and max_lr; momentum the other way."""
-
-    def __init__(self, optimizer, base_lr, max_lr, step_size_up: int = 2000,
-                 step_size_down=None, mode="triangular", gamma: float = 1.0, scale_fn=None,
-                 scale_mode="cycle", cycle_momentum: bool = True, base_momentum=0.8,
-                 max_momentum=0.9, last_epoch: int = -1) -> None:
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        base_lrs = per_group("base_lr", optimizer, base_lr)
-        if last_epoch == -1:
-            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
-                set_group_value(group, "lr", lr)
-        self.max_lrs = per_group("max_lr", optimizer, max_lr)
-        up = float(step_size_up)
-        down = float(step_size_down) if step_size_down is not None else up
-        self.total_size = up + down
-        self.step_ratio = up / self.total_size
-        if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
-            raise ValueError("mode is invalid and scale_fn is None")
-        self.mode = mode
-        self.gamma = gamma
-        self._scale_fn_custom = scale_fn
-        self.scale_mode = scale_mode
-        self._init_scale_fn()
-        self.cycle_momentum = cycle_momentum
-        if cycle_momentum:
-            self.use_beta1, self.base_momentums, self.max_momentums = _cycle_momentum(
-                optimizer, base_momentum, max_momentum, last_epoch)
-        super().__init__(optimizer, last_epoch)
-        self.base_lrs = base_lrs
-
-    def _init_scale_fn(self) -> None:
-        if self._scale_fn_custom is not None:
-            return
-        if self.mode == "triangular":
-            self._scale_fn_ref, self.scale_mode = self._triangular_scale_fn, "cycle"
-        elif self.mode == "triangular2":
-            self._scale_fn_ref, self.scale_mode = self._triangular2_scale_fn, "cycle"
-        elif self.mode == "exp_range":
-            self._scale_fn_ref = partial(self._exp_range_scale_fn, self.gamma)
-            self.scale_mode = "iterations"
-
-    def scale_fn(self, x) -> float:
-        if self._scale_fn_custom is not None:
-            return self._scale_fn_custom(x)
-        return self._scale_fn_ref(x)
-
-    @staticmethod
-    def _triangular_scale_fn(x: float) -> float:
-        return 1.0
-
-    @staticmethod
-    def _triangular2_scale_fn(x: float) -> float:
-        return 1 / (2.0 ** (x - 1))
-
-    @staticmethod
-    def _exp_range_scale_fn(gamma: float, x: float) -> float:
-        return gamma**x
-
-
-# --- book/chapters/19f_lr_schedulers.md:1157
-def _cyclic_get_lr(self) -> list:
-    warn_unless_stepping(self)
-    cycle = math.floor(1 + self.last_epoch / self.total_size)
-    x = 1.0 + self.last_epoch / self.total_size - cycle
-    if x <= self.step_ratio:
-        scale_factor = x / self.step_ratio
-    else:
-        scale_factor = (x - 1) / (self.step_ratio - 1)
-    at = cycle if self.scale_mode == "cycle" else self.last_epoch
-    lrs = [base + (high - base) * scale_factor * self.scale_fn(at)
-           for base, high in zip(self.base_lrs, self.max_lrs, strict=True)]
-    if self.cycle_momentum:
-        momentums = [high - (high - base) * scale_factor * self.scale_fn(at)
-                     for base, high in zip(self.base_momentums, self.max_momentums, strict=True)]
-        for group, momentum in zip(self.optimizer.param_groups, momentums, strict=True):
-            _set_momentum(group, self.use_beta1, momentum)
-    return lrs
-
-
-def _cyclic_state_dict(self) -> dict:
-    state = LRScheduler.state_dict(self)
-    state.pop("_scale_fn_ref", None)
-    fn = state.pop("_scale_fn_custom")
-    state["_scale_fn_custom"] = (None if fn is None or isinstance(fn, types.FunctionType)
-                                 else fn.__dict__.copy())
-    return state
-
-
-def _cyclic_load_state_dict(self, state_dict: dict) -> None:
-    fn = state_dict.pop("_scale_fn_custom")
-    LRScheduler.load_state_dict(self, state_dict)
-    if fn is not None:
-        self._scale_fn_custom.__dict__.update(fn)
-    self._init_scale_fn()
-
-
-CyclicLR.get_lr = _cyclic_get_lr
-CyclicLR.state_dict = _cyclic_state_dict
-CyclicLR.load_state_dict = _cyclic_load_state_dict

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:1206
+# --- book/chapters/19f_lr_schedulers.md:1215
 """refgrad.optim.lr_scheduler: torch.optim.lr_scheduler's schedulers."""
 
 from refgrad.optim._lr_base import (  # noqa: F401 - the last two by name only, as in torch
@@ -13,7 +13,8 @@ from refgrad.optim._lr_base import (  # noqa: F401 - the last two by name only, 
     _LRScheduler,
 )
 from refgrad.optim._lr_combined import ChainedScheduler, ReduceLROnPlateau, SequentialLR
-from refgrad.optim._lr_cycles import CosineAnnealingWarmRestarts, CyclicLR, OneCycleLR
+from refgrad.optim._lr_cycles import CosineAnnealingWarmRestarts, OneCycleLR
+from refgrad.optim._lr_cyclic import CyclicLR
 from refgrad.optim._lr_decays import (
     ConstantLR,
     CosineAnnealingLR,
