@@ -13,6 +13,7 @@ from weakref import ref
 from refgrad._tensor import Tensor
 from refgrad.optim.optimizer import Optimizer, as_scalar
 
+PUBLIC_MODULE = "refgrad.optim.lr_scheduler"  # where the classes are shown and pickled from
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated "
     "where possible. Please use `scheduler.step()` to step the scheduler. During the "
@@ -72,7 +73,22 @@ def warn_unless_stepping(scheduler) -> None:
                       "`get_last_lr()`.", UserWarning, stacklevel=2)
 
 
-# --- book/chapters/19f_lr_schedulers.md:148
+def method_of(*classes):
+    """Give each class a copy of the function as a method, named as if written in its body."""
+
+    def attach(fn):
+        for cls in classes:
+            method = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__,
+                                        fn.__defaults__, fn.__closure__)
+            method.__qualname__ = f"{cls.__name__}.{fn.__name__}"
+            method.__doc__ = fn.__doc__
+            setattr(cls, fn.__name__, method)
+        return fn
+
+    return attach
+
+
+# --- book/chapters/19f_lr_schedulers.md:167
 def _note_optimizer_steps(optimizer) -> None:
     """Replace ``optimizer.step`` by a function that records that it was called."""
     if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
@@ -89,12 +105,18 @@ def _note_optimizer_steps(optimizer) -> None:
     optimizer.step = noted_step
 
 
-# --- book/chapters/19f_lr_schedulers.md:173
+# --- book/chapters/19f_lr_schedulers.md:192
 class LRScheduler:
     """Sets each parameter group's lr from ``last_epoch``; subclasses define get_lr()."""
 
+    __module__ = PUBLIC_MODULE
     _get_lr_called_within_step = False
     _is_initial = False
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("refgrad.optim._lr_"):  # one of ours, not a user's
+            cls.__module__ = PUBLIC_MODULE
 
     def __init__(self, optimizer, last_epoch: int = -1) -> None:
         if not isinstance(optimizer, Optimizer):
@@ -161,8 +183,10 @@ class LRScheduler:
 class _LRScheduler(LRScheduler):
     """The older name of LRScheduler."""
 
+    __module__ = PUBLIC_MODULE
 
-# --- book/chapters/19f_lr_schedulers.md:273
+
+# --- book/chapters/19f_lr_schedulers.md:300
 def _one_per_group(optimizer, lr_lambda) -> list:
     if not isinstance(lr_lambda, list | tuple):
         return [lr_lambda] * len(optimizer.param_groups)
@@ -179,20 +203,6 @@ class LambdaLR(LRScheduler):
         self.optimizer = optimizer
         self.lr_lambdas = _one_per_group(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
-
-    def state_dict(self) -> dict:
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-                               for fn in self.lr_lambdas]
-        return state
-
-    def load_state_dict(self, state_dict: dict) -> None:
-        saved = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = saved
-        for fn, attributes in zip(self.lr_lambdas, saved):
-            if attributes is not None:
-                fn.__dict__.update(attributes)
 
     def get_lr(self) -> list:
         warn_unless_stepping(self)
@@ -211,12 +221,27 @@ class MultiplicativeLR(LRScheduler):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, last_epoch)
 
-    state_dict = LambdaLR.state_dict
-    load_state_dict = LambdaLR.load_state_dict
-
     def get_lr(self) -> list:
         warn_unless_stepping(self)
         if self._is_initial:
             return group_values(self.optimizer, "lr")
         return [group["lr"] * fn(self.last_epoch)
                 for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups, strict=True)]
+
+
+@method_of(LambdaLR, MultiplicativeLR)
+def state_dict(self) -> dict:
+    state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+    state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+                           for fn in self.lr_lambdas]
+    return state
+
+
+@method_of(LambdaLR, MultiplicativeLR)
+def load_state_dict(self, state_dict: dict) -> None:
+    saved = state_dict.pop("lr_lambdas")
+    self.__dict__.update(state_dict)
+    state_dict["lr_lambdas"] = saved
+    for fn, attributes in zip(self.lr_lambdas, saved):
+        if attributes is not None:
+            fn.__dict__.update(attributes)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:589
+# --- book/chapters/19f_lr_schedulers.md:617
 """Schedulers of schedulers: SequentialLR and ChainedScheduler; and ReduceLROnPlateau."""
 
 import math
@@ -13,6 +13,7 @@ from refgrad.optim._lr_base import (
     EPOCH_DEPRECATION_WARNING,
     LRScheduler,
     group_values,
+    method_of,
     set_group_value,
 )
 from refgrad.optim.optimizer import Optimizer
@@ -34,21 +35,7 @@ def _check_schedulers(kind: str, optimizer, schedulers) -> None:
                 f"which is different from {type(optimizer).__name__}.")
 
 
-def _nested_state_dict(self) -> dict:
-    state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
-    state["_schedulers"] = [s.state_dict() for s in self._schedulers]
-    return state
-
-
-def _nested_load_state_dict(self, state_dict: dict) -> None:
-    saved = state_dict.pop("_schedulers")
-    self.__dict__.update(state_dict)
-    state_dict["_schedulers"] = saved
-    for scheduler, state in zip(self._schedulers, saved):
-        scheduler.load_state_dict(state)
-
-
-# --- book/chapters/19f_lr_schedulers.md:636
+# --- book/chapters/19f_lr_schedulers.md:653
 class SequentialLR(LRScheduler):
     """One scheduler after another, switching at the milestones."""
 
@@ -94,8 +81,6 @@ class SequentialLR(LRScheduler):
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
 
-    state_dict = _nested_state_dict
-    load_state_dict = _nested_load_state_dict
 
 
 class ChainedScheduler(LRScheduler):
@@ -117,11 +102,25 @@ class ChainedScheduler(LRScheduler):
             scheduler.step()
         self._last_lr = group_values(self._schedulers[-1].optimizer, "lr")
 
-    state_dict = _nested_state_dict
-    load_state_dict = _nested_load_state_dict
 
 
-# --- book/chapters/19f_lr_schedulers.md:737
+@method_of(SequentialLR, ChainedScheduler)
+def state_dict(self) -> dict:
+    state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "_schedulers")}
+    state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+    return state
+
+
+@method_of(SequentialLR, ChainedScheduler)
+def load_state_dict(self, state_dict: dict) -> None:
+    saved = state_dict.pop("_schedulers")
+    self.__dict__.update(state_dict)
+    state_dict["_schedulers"] = saved
+    for scheduler, state in zip(self._schedulers, saved):
+        scheduler.load_state_dict(state)
+
+
+# --- book/chapters/19f_lr_schedulers.md:766
 class ReduceLROnPlateau(LRScheduler):
     """Divide the lr when a metric given to step() stops improving."""
 
@@ -182,7 +181,8 @@ class ReduceLROnPlateau(LRScheduler):
         return self.cooldown_counter > 0
 
 
-# --- book/chapters/19f_lr_schedulers.md:803
+# --- book/chapters/19f_lr_schedulers.md:832
+@method_of(ReduceLROnPlateau)
 def _reduce_lr(self, epoch) -> None:
     groups = self.optimizer.param_groups
     if len(groups) != len(self.min_lrs):
@@ -200,6 +200,7 @@ def _reduce_lr(self, epoch) -> None:
             set_group_value(group, "lr", new)
 
 
+@method_of(ReduceLROnPlateau)
 def _is_better(self, a, best) -> bool:
     if self.mode == "min" and self.threshold_mode == "rel":
         return a < best * (1.0 - self.threshold)
@@ -210,6 +211,7 @@ def _is_better(self, a, best) -> bool:
     return a > best + self.threshold
 
 
+@method_of(ReduceLROnPlateau)
 def _init_is_better(self, mode, threshold, threshold_mode) -> None:
     if mode not in {"min", "max"}:
         raise ValueError("mode " + mode + " is unknown!")
@@ -221,13 +223,8 @@ def _init_is_better(self, mode, threshold, threshold_mode) -> None:
     self.threshold_mode = threshold_mode
 
 
-def _plateau_load_state_dict(self, state_dict: dict) -> None:
+@method_of(ReduceLROnPlateau)
+def load_state_dict(self, state_dict: dict) -> None:  # noqa: F811 - another class's method
     self.__dict__.update(state_dict)
     self._init_is_better(mode=self.mode, threshold=self.threshold,
                          threshold_mode=self.threshold_mode)
-
-
-ReduceLROnPlateau._reduce_lr = _reduce_lr
-ReduceLROnPlateau._is_better = _is_better
-ReduceLROnPlateau._init_is_better = _init_is_better
-ReduceLROnPlateau.load_state_dict = _plateau_load_state_dict

@@ -2,14 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:1088
+# --- book/chapters/19f_lr_schedulers.md:1116
 """CyclicLR: the lr back and forth between two bounds, momentum the other way."""
 
 import math
 import types
 from functools import partial
 
-from refgrad.optim._lr_base import LRScheduler, per_group, set_group_value, warn_unless_stepping
+from refgrad.optim._lr_base import (
+    LRScheduler,
+    method_of,
+    per_group,
+    set_group_value,
+    warn_unless_stepping,
+)
 from refgrad.optim._lr_cycles import set_momentum, start_momentum
 from refgrad.optim.optimizer import Optimizer
 
@@ -76,8 +82,9 @@ class CyclicLR(LRScheduler):
         return gamma**x
 
 
-# --- book/chapters/19f_lr_schedulers.md:1166
-def _cyclic_get_lr(self) -> list:
+# --- book/chapters/19f_lr_schedulers.md:1200
+@method_of(CyclicLR)
+def get_lr(self) -> list:
     warn_unless_stepping(self)
     cycle = math.floor(1 + self.last_epoch / self.total_size)
     x = 1.0 + self.last_epoch / self.total_size - cycle
@@ -96,7 +103,8 @@ def _cyclic_get_lr(self) -> list:
     return lrs
 
 
-def _cyclic_state_dict(self) -> dict:
+@method_of(CyclicLR)
+def state_dict(self) -> dict:
     state = LRScheduler.state_dict(self)
     state.pop("_scale_fn_ref", None)
     fn = state.pop("_scale_fn_custom")
@@ -105,14 +113,10 @@ def _cyclic_state_dict(self) -> dict:
     return state
 
 
-def _cyclic_load_state_dict(self, state_dict: dict) -> None:
+@method_of(CyclicLR)
+def load_state_dict(self, state_dict: dict) -> None:
     fn = state_dict.pop("_scale_fn_custom")
     LRScheduler.load_state_dict(self, state_dict)
     if fn is not None:
         self._scale_fn_custom.__dict__.update(fn)
     self._init_scale_fn()
-
-
-CyclicLR.get_lr = _cyclic_get_lr
-CyclicLR.state_dict = _cyclic_state_dict
-CyclicLR.load_state_dict = _cyclic_load_state_dict
