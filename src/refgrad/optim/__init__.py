@@ -14,5 +14,5 @@ globals().pop("optimizer", None)
 __all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
 
 
-# --- book/chapters/19f_lr_schedulers.md:1278
+# --- book/chapters/19f_lr_schedulers.md:1279
 from refgrad.optim import lr_scheduler  # noqa: E402, F401 - torch.optim.lr_scheduler

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:74
+# --- book/chapters/19f_lr_schedulers.md:75
 """LRScheduler: last_epoch, the initial step, the warnings, state_dict; and LambdaLR."""
 
 import types
@@ -88,7 +88,7 @@ def method_of(*classes):
     return attach
 
 
-# --- book/chapters/19f_lr_schedulers.md:167
+# --- book/chapters/19f_lr_schedulers.md:168
 def _note_optimizer_steps(optimizer) -> None:
     """Replace ``optimizer.step`` by a function that records that it was called."""
     if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
@@ -105,7 +105,7 @@ def _note_optimizer_steps(optimizer) -> None:
     optimizer.step = noted_step
 
 
-# --- book/chapters/19f_lr_schedulers.md:192
+# --- book/chapters/19f_lr_schedulers.md:193
 class LRScheduler:
     """Sets each parameter group's lr from ``last_epoch``; subclasses define get_lr()."""
 
@@ -186,7 +186,7 @@ class _LRScheduler(LRScheduler):
     __module__ = PUBLIC_MODULE
 
 
-# --- book/chapters/19f_lr_schedulers.md:300
+# --- book/chapters/19f_lr_schedulers.md:301
 def _one_per_group(optimizer, lr_lambda) -> list:
     if not isinstance(lr_lambda, list | tuple):
         return [lr_lambda] * len(optimizer.param_groups)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:617
+# --- book/chapters/19f_lr_schedulers.md:618
 """Schedulers of schedulers: SequentialLR and ChainedScheduler; and ReduceLROnPlateau."""
 
 import math
@@ -35,7 +35,7 @@ def _check_schedulers(kind: str, optimizer, schedulers) -> None:
                 f"which is different from {type(optimizer).__name__}.")
 
 
-# --- book/chapters/19f_lr_schedulers.md:653
+# --- book/chapters/19f_lr_schedulers.md:654
 class SequentialLR(LRScheduler):
     """One scheduler after another, switching at the milestones."""
 
@@ -120,7 +120,7 @@ def load_state_dict(self, state_dict: dict) -> None:
         scheduler.load_state_dict(state)
 
 
-# --- book/chapters/19f_lr_schedulers.md:766
+# --- book/chapters/19f_lr_schedulers.md:767
 class ReduceLROnPlateau(LRScheduler):
     """Divide the lr when a metric given to step() stops improving."""
 
@@ -181,7 +181,7 @@ class ReduceLROnPlateau(LRScheduler):
         return self.cooldown_counter > 0
 
 
-# --- book/chapters/19f_lr_schedulers.md:832
+# --- book/chapters/19f_lr_schedulers.md:833
 @method_of(ReduceLROnPlateau)
 def _reduce_lr(self, epoch) -> None:
     groups = self.optimizer.param_groups

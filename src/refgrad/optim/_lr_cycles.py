@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:896
+# --- book/chapters/19f_lr_schedulers.md:897
 """Cycles: CosineAnnealingWarmRestarts and OneCycleLR, closed forms of the step."""
 
 import math
@@ -76,7 +76,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i = self.T_0 * self.T_mult**n
 
 
-# --- book/chapters/19f_lr_schedulers.md:980
+# --- book/chapters/19f_lr_schedulers.md:981
 def start_momentum(optimizer, base_momentum, max_momentum, last_epoch,
                     max_first: bool = False) -> tuple:
     """Check the optimizer has a momentum, and start it at its highest value."""
@@ -131,7 +131,7 @@ def _total_steps(total_steps, epochs, steps_per_epoch) -> int:
     return epochs * steps_per_epoch
 
 
-# --- book/chapters/19f_lr_schedulers.md:1036
+# --- book/chapters/19f_lr_schedulers.md:1037
 class OneCycleLR(LRScheduler):
     """Up to max_lr and down again, once over total_steps; momentum the other way."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:1116
+# --- book/chapters/19f_lr_schedulers.md:1117
 """CyclicLR: the lr back and forth between two bounds, momentum the other way."""
 
 import math
@@ -82,7 +82,7 @@ class CyclicLR(LRScheduler):
         return gamma**x
 
 
-# --- book/chapters/19f_lr_schedulers.md:1200
+# --- book/chapters/19f_lr_schedulers.md:1201
 @method_of(CyclicLR)
 def get_lr(self) -> list:
     warn_unless_stepping(self)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:377
+# --- book/chapters/19f_lr_schedulers.md:378
 """The decays: StepLR, MultiStepLR, ConstantLR, LinearLR, ExponentialLR, PolynomialLR,
 CosineAnnealingLR; each chained (get_lr) and closed (_get_closed_form_lr)."""
 
@@ -77,7 +77,7 @@ class ConstantLR(LRScheduler):
         return [base * (self.factor + after * (1 - self.factor)) for base in self.base_lrs]
 
 
-# --- book/chapters/19f_lr_schedulers.md:461
+# --- book/chapters/19f_lr_schedulers.md:462
 class LinearLR(LRScheduler):
     """The lr times a factor moving linearly from start_factor to end_factor."""
 
@@ -150,7 +150,7 @@ class PolynomialLR(LRScheduler):
         return [base * (1.0 - done / self.total_iters) ** self.power for base in self.base_lrs]
 
 
-# --- book/chapters/19f_lr_schedulers.md:544
+# --- book/chapters/19f_lr_schedulers.md:545
 class CosineAnnealingLR(LRScheduler):
     """The lr along a cosine from its initial value down to eta_min over T_max epochs."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19f_lr_schedulers.md:1248
+# --- book/chapters/19f_lr_schedulers.md:1249
 """refgrad.optim.lr_scheduler: torch.optim.lr_scheduler's schedulers."""
 
 from refgrad.optim._lr_base import (  # noqa: F401 - the last two by name only, as in torch
