@@ -424,5 +424,6 @@ def test_the_module_lists_torchs_names():
                          "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
                          "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR",
                          "LRScheduler"]
-    assert torch.optim.lr_scheduler is L and issubclass(L._LRScheduler, L.LRScheduler)
+    assert torch.optim.lr_scheduler is L and "lr_scheduler" in torch.optim.__all__
+    assert issubclass(L._LRScheduler, L.LRScheduler)
     assert L.EPOCH_DEPRECATION_WARNING == EPOCH

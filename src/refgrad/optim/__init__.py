@@ -15,4 +15,6 @@ __all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
 
 
 # --- book/chapters/19f_lr_schedulers.md:1279
-from refgrad.optim import lr_scheduler  # noqa: E402, F401 - torch.optim.lr_scheduler
+from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
+
+__all__ += ["lr_scheduler"]
