@@ -6,6 +6,7 @@
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -34,7 +35,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:334
+# --- book/chapters/05a_random.md:335
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -47,12 +48,30 @@ def fused(a, b, c):
         high, low = _two_product(a, np.float64(b))
         t_high, t_low = _two_sum(np.full(a.shape, np.float64(c)), low)
         v_high, v_low = _two_sum(high, t_high)
-        return v_high + _odd_sum(v_low, t_low)
-    wide = a.astype(np.float64) * np.float64(b)
-    return _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
+        out = v_high + _odd_sum(v_low, t_low)
+    else:
+        wide = a.astype(np.float64) * np.float64(b)
+        out = _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
+    return out if np.isfinite(out).all() else _not_finite(a, float(b), float(c), out)
 
 
-# --- book/chapters/05a_random.md:353
+# --- book/chapters/05a_random.md:367
+def _not_finite(a, b: float, c: float, out) -> np.ndarray:
+    """``fused``'s result again where it is not finite, as one rounding gives it."""
+    wide = a.astype(np.float64)
+    if not (math.isfinite(b) and math.isfinite(c)):
+        return np.where(np.isfinite(out), out, wide * b + c).astype(a.dtype)
+    out = out.copy()
+    for i in np.flatnonzero(~np.isfinite(out)):
+        exact = Fraction(float(wide.flat[i])) * Fraction(b) + Fraction(c)
+        try:
+            out.flat[i] = float(exact)  # an integer quotient: rounded once, to nearest
+        except OverflowError:
+            out.flat[i] = math.inf if exact > 0 else -math.inf
+    return out
+
+
+# --- book/chapters/05a_random.md:384
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -66,10 +85,9 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     values = values.astype(kind)
     values[values == high] = low  # never ``high`` itself
     return values.reshape(shape)
-    return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:410
+# --- book/chapters/05a_random.md:443
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -100,15 +118,17 @@ def _sixteen(u: np.ndarray, mean, std) -> np.ndarray:
     return fused(np.concatenate([radius * cos, radius * sin], axis=1), std, mean).ravel()
 
 
-def _sixteen_at_a_time(generator, n, kind, mean, std) -> np.ndarray:
-    values, whole = uniform(generator, (n,), kind), n - n % 16
+def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
+    whole = n - n % 16  # half precision draws no uniforms for places redrawn anyway
+    values = uniform(generator, (whole if half else n,), kind)
+    values = np.concatenate([values, np.zeros(n - len(values), kind)])
     values[:whole] = _sixteen(values[:whole], mean, std)
     if whole != n:  # the last 16 places again, from fresh uniforms
         values[n - 16:] = _sixteen(uniform(generator, (16,), kind), mean, std)
     return values
 
 
-# --- book/chapters/05a_random.md:450
+# --- book/chapters/05a_random.md:485
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -129,13 +149,14 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     kind, n = np.dtype(dtype), math.prod(shape)
     if n >= 16 and contiguous:  # float16 as float32, then rounded
         work = np.float64 if kind == np.float64 else np.float32
-        values = _sixteen_at_a_time(generator, n, work, work(mean), work(std))
+        values = _sixteen_at_a_time(generator, n, work, work(mean), work(std),
+                                    half=kind == np.float16)
     else:
         values = _one_at_a_time(generator, n, mean, std)
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:493
+# --- book/chapters/05a_random.md:529
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -158,7 +179,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:529
+# --- book/chapters/05a_random.md:565
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -185,7 +206,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:572
+# --- book/chapters/05a_random.md:608
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -224,7 +245,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:626
+# --- book/chapters/05a_random.md:662
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -270,7 +291,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:684
+# --- book/chapters/05a_random.md:720
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""
