@@ -756,11 +756,11 @@ from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2477
+# --- book/chapters/26_inplace.md:2486
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3464
+# --- book/chapters/26_inplace.md:3473
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -785,7 +785,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3624
+# --- book/chapters/26_inplace.md:3633
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -796,7 +796,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4006
+# --- book/chapters/26_inplace.md:4015
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -806,7 +806,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4655
+# --- book/chapters/26_inplace.md:4664
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -75,17 +75,18 @@ def _largest_quotients(input, weights, n, generator):
                            "operation has no identity.")
     if not (weights.max() < np.inf and weights.min() >= 0):  # NaN fails both
         raise RuntimeError(_INVALID)
-    if (weights.sum(-1) == 0).any():
+    if (weights.sum(-1, dtype=np.float64) == 0).any():  # no half-precision overflow
         raise RuntimeError(_ZERO_SUM)
     # drawn into a tensor laid out as the weights, in its memory order, as torch draws
     draws = empty_like(input, requires_grad=False).exponential_(1.0, generator=generator)
-    quotients = weights / host_array(draws)
+    with np.errstate(over="ignore", divide="ignore"):  # past the dtype's range: infinity
+        quotients = weights / host_array(draws)
     if n == 1:
         return np.argmax(quotients, -1)[..., None].astype(np.int64)
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2446
+# --- book/chapters/26_inplace.md:2452
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)
@@ -96,12 +97,15 @@ def _by_cumulative_weights(weights, n, generator):
         if not np.isfinite(row).all():
             raise RuntimeError("invalid multinomial distribution (encountering probability "
                                "entry = infinity or NaN)")
-        running = np.cumsum(row, dtype=row.dtype)  # one by one, in the weights' dtype
+        running = np.cumsum(row, dtype=_SUMMED_IN.get(row.dtype, row.dtype))  # one by one
         if not (running.size and running[-1] > 0):
             raise RuntimeError(_ZERO_SUM)
         running = (running / running[-1]).astype(np.float64)
         drawn[i] = np.searchsorted(running, uniform(generator, (n,), np.float64), "left")
     return drawn.reshape((*weights.shape[:-1], n))
+
+
+_SUMMED_IN = {np.dtype(np.float16): np.float32}  # half precision: summed in single
 
 
 def _multinomial_method(self, num_samples, replacement=False, *, generator=None):
