@@ -58,11 +58,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1942
+# --- book/chapters/05_creation.md:1975
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2001
+# --- book/chapters/05_creation.md:2034
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -76,7 +76,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2840
+# --- book/chapters/05_creation.md:2874
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -101,11 +101,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3281
+# --- book/chapters/05_creation.md:3315
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3485
+# --- book/chapters/05_creation.md:3519
 from refgrad._factory_arguments import asarray
 
 

@@ -137,7 +137,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          options(generator, dtype, layout, device, pin_memory,
                                  generator_named=named), requires_grad)
     dtype = dtype or _dtype.int64
-    check_random_bounds(low, bound, dtype)
+    low, bound = check_random_bounds(low, bound, dtype)
     return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory,
                          laid_as)
 
@@ -171,14 +171,20 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
 
 
 # --- book/chapters/05_creation.md:1757
-def check_random_bounds(low: int, high: int, dtype) -> None:
-    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
+def check_random_bounds(low: int, high: int, dtype) -> tuple:
+    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
+    between: for a floating dtype, moved in to numbers the dtype holds."""
     for bound in (low, high):
         if not -2**63 <= bound < 2**63:
             raise ValueError("Overflow when unpacking long long")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
+    if dtype.is_floating_point:
+        low, high = moved_in(low, 1, dtype), moved_in(high, -1, dtype)
+        if low >= high:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' "
+                               f"casted to dtype, but got from={low} >= to={high}")
     kind = str(dtype)[6:]
     c_type = _dtype.C_TYPE_NAMES[kind]
     if kind == "bool":
@@ -192,7 +198,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
         if not smallest <= value <= largest:
             raise RuntimeError(f"{name} is out of bounds for {c_type}")
     if not dtype.is_floating_point:
-        return
+        return low, high
     digits = info.nmant + 1  # every whole number up to 2**digits is exact
     for name, value in named:
         if abs(value) > 2**digits:
@@ -206,3 +212,18 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 f"limitations {c_type} can support discrete uniform distribution only within "
                 "this range. This warning will become an error in version 1.7 release, please "
                 "fix the code in advance", UserWarning, stacklevel=level)
+    return low, high
+
+
+# --- book/chapters/05_creation.md:1814
+def moved_in(bound: int, step: int, dtype) -> int:
+    """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
+    near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes
+    wide = np.float32 if dtype.numpy == np.float16 else dtype.numpy
+    with np.errstate(over="ignore"):  # past half precision: an infinity
+        cast = float(np.array(near, np.int64).astype(wide).astype(dtype.numpy))
+    back = int(cast) if -2.0**63 <= cast < 2.0**63 else -2**63  # as the processor truncates
+    if (back < bound) if step > 0 else (back >= bound):
+        spacing = 1 << (abs(near).bit_length() - 1 - np.finfo(dtype.numpy).nmant)
+        return back + spacing if step > 0 else back - spacing
+    return bound

@@ -169,14 +169,14 @@ def random_(self, *args, generator=None, **kwargs):
     if len(bounds) == 2 and bounds[1] is None:
         low, high = bounds[0], _largest(bounds[0], self.dtype) + 1
         if self.dtype.is_floating_point:  # torch's warning for a ``from`` too far down
-            check_random_bounds(low, high, self.dtype)
+            low, high = check_random_bounds(low, high, self.dtype)
         row, params = RANDOM_FROM, {"low": low, "high": high}
-    elif len(bounds) == 2:
-        check_random_bounds(*bounds, self.dtype)
-        row, params = RANDOM_FROM, {"low": bounds[0], "high": bounds[1]}
+    elif len(bounds) == 2:  # the bounds drawn between: moved in for a floating dtype
+        low, high = check_random_bounds(*bounds, self.dtype)
+        row, params = RANDOM_FROM, {"low": low, "high": high}
     elif bounds:
-        check_random_bounds(0, bounds[0], self.dtype)
-        row, params = RANDOM_TO, {"high": bounds[0]}
+        _, high = check_random_bounds(0, bounds[0], self.dtype)
+        row, params = RANDOM_TO, {"high": high}
     else:
         row, params = RANDOM, {}
     params = {"generator": generator, **params}
