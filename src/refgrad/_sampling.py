@@ -179,7 +179,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:565
+# --- book/chapters/05a_random.md:568
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -202,11 +202,12 @@ def exponential(generator, shape, dtype, lambd) -> np.ndarray:
 
 def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     """torch's bernoulli_(p): 1 where a uniform number falls below ``p``."""
-    u = uniform(generator, shape, p.dtype if isinstance(p, np.ndarray) else np.float64)
+    kind = p.dtype if isinstance(p, np.ndarray) else np.dtype(np.float64)
+    u = uniform(generator, shape, np.float32 if kind == np.float16 else kind)
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:608
+# --- book/chapters/05a_random.md:612
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -245,7 +246,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:662
+# --- book/chapters/05a_random.md:666
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -291,7 +292,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:720
+# --- book/chapters/05a_random.md:724
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""
