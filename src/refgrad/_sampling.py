@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05a_random.md:297
+# --- book/chapters/05a_random.md:299
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
@@ -35,7 +35,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:335
+# --- book/chapters/05a_random.md:337
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -55,7 +55,7 @@ def fused(a, b, c):
     return out if np.isfinite(out).all() else _not_finite(a, float(b), float(c), out)
 
 
-# --- book/chapters/05a_random.md:367
+# --- book/chapters/05a_random.md:369
 def _not_finite(a, b: float, c: float, out) -> np.ndarray:
     """``fused``'s result again where it is not finite, as one rounding gives it."""
     wide = a.astype(np.float64)
@@ -71,7 +71,7 @@ def _not_finite(a, b: float, c: float, out) -> np.ndarray:
     return out
 
 
-# --- book/chapters/05a_random.md:384
+# --- book/chapters/05a_random.md:386
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -79,15 +79,14 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
         x = (generator.words64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
     else:  # single and half precision: 24 bits of one word, computed in single
         x = (generator.words(n) & np.uint32(2**24 - 1)).astype(np.float32) * np.float32(2**-24)
-    work = x.dtype.type
-    low, high = kind.type(low), kind.type(high)
+    work = x.dtype.type  # the bounds too: float16's are single, not rounded to half
     values = x if (low, high) == (0, 1) else fused(x, work(high) - work(low), work(low))
     values = values.astype(kind)
-    values[values == high] = low  # never ``high`` itself
+    values[values == kind.type(high)] = kind.type(low)  # never ``high`` itself
     return values.reshape(shape)
 
 
-# --- book/chapters/05a_random.md:443
+# --- book/chapters/05a_random.md:444
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -128,7 +127,7 @@ def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
     return values
 
 
-# --- book/chapters/05a_random.md:485
+# --- book/chapters/05a_random.md:486
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -156,7 +155,7 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:529
+# --- book/chapters/05a_random.md:530
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -179,7 +178,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:568
+# --- book/chapters/05a_random.md:569
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -207,7 +206,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:612
+# --- book/chapters/05a_random.md:613
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -246,7 +245,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:666
+# --- book/chapters/05a_random.md:667
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -292,7 +291,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:724
+# --- book/chapters/05a_random.md:725
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""

@@ -101,9 +101,8 @@ def _again(method):
 
 def uniform_(self, *args, generator=None, **kwargs):
     from_, to = _bounds("uniform_", args, kwargs, (0.0, 1.0))
-    if from_ > to:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={from_:g} > to={to:g}")
+    if self.dtype.is_floating_point:  # another dtype: refused by the kernel, bounds unread
+        _check_uniform_bounds(float(from_), float(to), self.dtype)
     params = {"generator": generator, "low": from_, "high": to}
     return _filled(self, "uniform", UNIFORM, params, (from_, to), (0.0, 1.0))
 
@@ -119,7 +118,22 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1743
+# --- book/chapters/26_inplace.md:1740
+def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
+    largest = float(np.finfo(dtype.numpy).max)
+    for name, bound in (("from", from_), ("to", to)):
+        if not -largest <= bound <= largest:  # nan too
+            raise RuntimeError(f"{name} is out of bounds for {C_TYPE_NAMES[str(dtype)[6:]]}")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={from_:g} > to={to:g}")
+    if not to - from_ <= largest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
+                           f"{LEGACY[dtype]}>::max(), but found to={to:g} and "
+                           f"from={from_:g} which result in to-from to exceed the limit")
+
+
+# --- book/chapters/26_inplace.md:1765
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -155,7 +169,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1780
+# --- book/chapters/26_inplace.md:1802
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -183,7 +197,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1813
+# --- book/chapters/26_inplace.md:1835
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -203,7 +217,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1844
+# --- book/chapters/26_inplace.md:1866
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -216,7 +230,7 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:1862
+# --- book/chapters/26_inplace.md:1884
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
     if not self.dtype.is_floating_point:
