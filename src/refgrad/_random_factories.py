@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1548
+# --- book/chapters/05_creation.md:1552
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
+import math
 import warnings
 
 import numpy as np
@@ -17,26 +18,26 @@ from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
+from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
             pin_memory, laid_as=None) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
-    if not dtype.is_floating_point:
-        names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
-        kind = names.get(dtype, dtype.name)
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
     check_storage(shape, dtype)  # before drawing: NOTE [Sizes too big to hold]
     if pin_memory:
         check_pinnable(device)  # before drawing: a refused call leaves the generator as it was
+    if not dtype.is_floating_point and (name == "rand" or math.prod(shape)):  # randn: only
+        raise NotImplementedError(  # where it draws
+            f'"{kernel}" not implemented for \'{LEGACY[dtype]}\'')
     values = laid_out(laid_as, shape, lambda laid, contiguous: draw(
         generator or default_generator, laid, dtype.numpy, contiguous))
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1587
+# --- book/chapters/05_creation.md:1592
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -58,7 +59,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1615
+# --- book/chapters/05_creation.md:1620
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -96,7 +97,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1659
+# --- book/chapters/05_creation.md:1664
 _UNSET = object()
 
 
@@ -142,7 +143,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1709
+# --- book/chapters/05_creation.md:1714
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -170,7 +171,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1757
+# --- book/chapters/05_creation.md:1762
 def check_random_bounds(low: int, high: int, dtype) -> tuple:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
     between: for a floating dtype, moved in to numbers the dtype holds."""
@@ -215,7 +216,7 @@ def check_random_bounds(low: int, high: int, dtype) -> tuple:
     return low, high
 
 
-# --- book/chapters/05_creation.md:1814
+# --- book/chapters/05_creation.md:1819
 def moved_in(bound: int, step: int, dtype) -> int:
     """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
     near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes

@@ -36,10 +36,10 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:1627
+# --- book/chapters/26_inplace.md:1630
 def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
-        if kernel is not None and a.dtype.kind != "f":
+        if kernel is not None and a.dtype.kind != "f" and (a.size or kernel == _BOUNDS_CHECK):
             raise not_implemented_for(kernel, a.dtype)
         values = in_memory_order(a, lambda shape, _: draw(
             generator or default_generator, shape, a.dtype, contiguous(a), **bounds))
@@ -48,14 +48,15 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1644
+# --- book/chapters/26_inplace.md:1647
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
                        writes=("self",), hides=("generator", *numbers)))
 
 
-UNIFORM = _random_fill("uniform_", "UniformBackward0", "check_uniform_bounds",
+_BOUNDS_CHECK = "check_uniform_bounds"  # the kernel that checks even an empty tensor
+UNIFORM = _random_fill("uniform_", "UniformBackward0", _BOUNDS_CHECK,
                        lambda gen, shape, kind, _, low, high: uniform(gen, shape, kind, low,
                                                                       high),
                        ("low", "high"))
@@ -65,7 +66,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1674
+# --- book/chapters/26_inplace.md:1678
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -85,7 +86,7 @@ def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
     return tuple(given.get(n, d) for n, d in zip(names, defaults))
 
 
-# --- book/chapters/26_inplace.md:1699
+# --- book/chapters/26_inplace.md:1703
 # NOTE [A write shown with its own arguments] (chapter "In-place writes under a
 # dispatch mode"): under a mode, the fill shows its bounds and generator.
 def _filled(self, name, row, params, bounds, defaults):
@@ -118,7 +119,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1740
+# --- book/chapters/26_inplace.md:1744
 def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
     largest = float(np.finfo(dtype.numpy).max)
     for name, bound in (("from", from_), ("to", to)):
@@ -133,7 +134,7 @@ def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
                            f"from={from_:g} which result in to-from to exceed the limit")
 
 
-# --- book/chapters/26_inplace.md:1765
+# --- book/chapters/26_inplace.md:1769
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -152,12 +153,12 @@ BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
 
 def exponential_(self, *args, generator=None, **kwargs):
     (lambd,) = _bounds("exponential_", args, kwargs, (1.0,))
-    if not self.dtype.is_floating_point:
+    if not lambd > 0:  # checked first, then the dtype of a tensor with numbers to draw
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not self.dtype.is_floating_point and self.numel():
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
                            f"{LEGACY[self.dtype]}")
-    if not lambd > 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     params = {"generator": generator, "lambd": lambd}
     return _filled(self, "exponential", EXPONENTIAL, params, (lambd,), (1.0,))
 
@@ -169,7 +170,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1802
+# --- book/chapters/26_inplace.md:1806
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -197,7 +198,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1835
+# --- book/chapters/26_inplace.md:1839
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -217,7 +218,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1866
+# --- book/chapters/26_inplace.md:1870
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -230,15 +231,15 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:1884
+# --- book/chapters/26_inplace.md:1888
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
+    if not sigma > 0:  # checked first, then the dtype, even of an empty tensor
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     if not self.dtype.is_floating_point:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
                            "dtype must be a floating point but you specified "
                            f"{C_TYPE_NAMES[str(self.dtype)[6:]]}")
-    if not sigma > 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     params = {"generator": generator, "median": median, "sigma": sigma}
     return _filled(self, "cauchy", CAUCHY, params, (median, sigma), (0.0, 1.0))
 
@@ -256,7 +257,7 @@ def geometric_(self, *args, generator=None, **kwargs):
     p = read[0] if read else given["p"]
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    if self.dtype == bool_:
+    if self.dtype == bool_ and self.numel():  # an empty tensor: given back as it is
         raise not_implemented_for("geometric_cpu", self.dtype.numpy)
     params = {"generator": generator, "p": p}
     return _filled(self, "geometric", GEOMETRIC, params, (p,), (NO_DEFAULT,))
