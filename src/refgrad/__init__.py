@@ -109,7 +109,7 @@ from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: 
 from refgrad._factory_arguments import asarray
 
 
-# --- book/chapters/05a_random.md:748
+# --- book/chapters/05a_random.md:757
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -748,19 +748,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2286
+# --- book/chapters/26_inplace.md:2331
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2339
+# --- book/chapters/26_inplace.md:2384
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2517
+# --- book/chapters/26_inplace.md:2562
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3504
+# --- book/chapters/26_inplace.md:3549
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -785,7 +785,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3664
+# --- book/chapters/26_inplace.md:3709
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -796,7 +796,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4046
+# --- book/chapters/26_inplace.md:4091
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -806,7 +806,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4695
+# --- book/chapters/26_inplace.md:4740
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -6,9 +6,10 @@
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
-from fractions import Fraction
 
 import numpy as np
+
+from refgrad._fused_not_finite import not_finite
 
 
 def _two_sum(a, b):
@@ -35,7 +36,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:337
+# --- book/chapters/05a_random.md:338
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -52,26 +53,10 @@ def fused(a, b, c):
     else:
         wide = a.astype(np.float64) * np.float64(b)
         out = _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
-    return out if np.isfinite(out).all() else _not_finite(a, float(b), float(c), out)
+    return out if np.isfinite(out).all() else not_finite(a, float(b), float(c), out)
 
 
-# --- book/chapters/05a_random.md:369
-def _not_finite(a, b: float, c: float, out) -> np.ndarray:
-    """``fused``'s result again where it is not finite, as one rounding gives it."""
-    wide = a.astype(np.float64)
-    if not (math.isfinite(b) and math.isfinite(c)):
-        return np.where(np.isfinite(out), out, wide * b + c).astype(a.dtype)
-    out = out.copy()
-    for i in np.flatnonzero(~np.isfinite(out)):
-        exact = Fraction(float(wide.flat[i])) * Fraction(b) + Fraction(c)
-        try:
-            out.flat[i] = float(exact)  # an integer quotient: rounded once, to nearest
-        except OverflowError:
-            out.flat[i] = math.inf if exact > 0 else -math.inf
-    return out
-
-
-# --- book/chapters/05a_random.md:386
+# --- book/chapters/05a_random.md:395
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -86,7 +71,7 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     return values.reshape(shape)
 
 
-# --- book/chapters/05a_random.md:444
+# --- book/chapters/05a_random.md:453
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -127,7 +112,7 @@ def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
     return values
 
 
-# --- book/chapters/05a_random.md:486
+# --- book/chapters/05a_random.md:495
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -155,7 +140,7 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:530
+# --- book/chapters/05a_random.md:539
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -178,7 +163,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:569
+# --- book/chapters/05a_random.md:578
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -206,7 +191,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:613
+# --- book/chapters/05a_random.md:622
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -245,7 +230,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:667
+# --- book/chapters/05a_random.md:676
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -291,7 +276,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:725
+# --- book/chapters/05a_random.md:734
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""
