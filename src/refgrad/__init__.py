@@ -109,7 +109,7 @@ from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: 
 from refgrad._factory_arguments import asarray
 
 
-# --- book/chapters/05a_random.md:757
+# --- book/chapters/05a_random.md:760
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -717,12 +717,12 @@ from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torc
 from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
-# --- book/chapters/23a_checkpoint.md:103
+# --- book/chapters/23a_checkpoint.md:112
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:784
+# --- book/chapters/23a_checkpoint.md:793
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
