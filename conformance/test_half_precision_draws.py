@@ -88,3 +88,14 @@ def test_half_quotients_past_its_range_are_infinities_without_warnings():
         warnings.simplefilter("error")
         drawn, _ = _state_after(lambda: torch.multinomial(weights, 3))
     assert set(drawn.tolist()) <= infinite  # the largest quotients, in some order
+
+
+@pytest.mark.parametrize("seed", [50458, 0, 7])
+def test_half_normals_drawn_one_at_a_time_are_doubles_rounded_by_way_of_single(seed):
+    def draw(dtype):
+        torch.manual_seed(seed)
+        return torch.randn_like(torch.empty(5, 4, dtype=dtype).t())
+
+    half, double = draw(torch.float16), draw(torch.float64)
+    assert half.stride() == double.stride() == (1, 4)
+    assert half.tolist() == double.float().half().tolist()

@@ -105,14 +105,15 @@ def _sixteen(u: np.ndarray, mean, std) -> np.ndarray:
 def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
     whole = n - n % 16  # half precision draws no uniforms for places redrawn anyway
     values = uniform(generator, (whole if half else n,), kind)
-    values = np.concatenate([values, np.zeros(n - len(values), kind)])
+    if half:  # places for the last numbers, redrawn below
+        values = np.concatenate([values, np.zeros(n - whole, kind)])
     values[:whole] = _sixteen(values[:whole], mean, std)
     if whole != n:  # the last 16 places again, from fresh uniforms
         values[n - 16:] = _sixteen(uniform(generator, (16,), kind), mean, std)
     return values
 
 
-# --- book/chapters/05a_random.md:498
+# --- book/chapters/05a_random.md:499
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -135,12 +136,12 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
         work = np.float64 if kind == np.float64 else np.float32
         values = _sixteen_at_a_time(generator, n, work, work(mean), work(std),
                                     half=kind == np.float16)
-    else:
+    else:  # doubles: a half by way of single, NOTE [Half by way of single]
         values = _one_at_a_time(generator, n, mean, std)
-    return values.astype(kind).reshape(shape)
+    return _to(values, kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:542
+# --- book/chapters/05a_random.md:543
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -163,7 +164,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:581
+# --- book/chapters/05a_random.md:582
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -191,7 +192,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:625
+# --- book/chapters/05a_random.md:626
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -230,7 +231,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:679
+# --- book/chapters/05a_random.md:680
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -276,7 +277,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:737
+# --- book/chapters/05a_random.md:738
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""
