@@ -62,11 +62,11 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1946
+# --- book/chapters/05_creation.md:1984
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2005
+# --- book/chapters/05_creation.md:2043
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -80,7 +80,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2844
+# --- book/chapters/05_creation.md:2916
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -105,15 +105,15 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3285
+# --- book/chapters/05_creation.md:3357
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3489
+# --- book/chapters/05_creation.md:3561
 from refgrad._factory_arguments import asarray
 
 
-# --- book/chapters/05a_random.md:707
+# --- book/chapters/05a_random.md:761
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 
@@ -721,12 +721,12 @@ from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torc
 from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
-# --- book/chapters/23a_checkpoint.md:103
+# --- book/chapters/23a_checkpoint.md:112
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:784
+# --- book/chapters/23a_checkpoint.md:793
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
@@ -752,19 +752,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2287
+# --- book/chapters/26_inplace.md:2363
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2340
+# --- book/chapters/26_inplace.md:2416
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2509
+# --- book/chapters/26_inplace.md:2594
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3496
+# --- book/chapters/26_inplace.md:3581
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -789,7 +789,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3656
+# --- book/chapters/26_inplace.md:3741
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -800,7 +800,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4038
+# --- book/chapters/26_inplace.md:4123
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -810,7 +810,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4687
+# --- book/chapters/26_inplace.md:4772
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

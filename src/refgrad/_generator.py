@@ -110,13 +110,15 @@ def get_state(self) -> Tensor:
     return make_tensor(np.frombuffer(record.tobytes(), dtype=np.uint8).copy())
 
 
-# --- book/chapters/05a_random.md:196
+# --- book/chapters/05a_random.md:197
 def set_state(self, new_state) -> "Generator":
     """Put back a state that ``get_state`` (refgrad's or torch's) returned."""
     if not isinstance(new_state, Tensor):
         raise TypeError(f"expected a torch.ByteTensor, but got {c_type_name(type(new_state))}")
     if str(new_state.dtype) != "torch.uint8" or new_state.device.type != "cpu":
         raise TypeError("RNG state must be a torch.ByteTensor")
+    if not new_state.is_contiguous():
+        raise RuntimeError("RNG state must be contiguous")
     if new_state.numel() != STATE.itemsize:
         raise RuntimeError(f"Expected a CPUGeneratorImplState of size {STATE.itemsize} but "
                            f"found the input RNG state size to be {new_state.numel()}")
@@ -135,7 +137,7 @@ def set_state(self, new_state) -> "Generator":
     return self
 
 
-# --- book/chapters/05a_random.md:227
+# --- book/chapters/05a_random.md:230
 # NOTE [Where torch says the next word is]
 # torch hands out state[next], state[next + 1], ... and twists when ``left``
 # runs out; NumPy hands out state[pos], ... and twists at 624. With

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1552
+# --- book/chapters/05_creation.md:1556
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
+import math
 import warnings
 
 import numpy as np
@@ -17,26 +18,26 @@ from refgrad._from_data import _finish, check_pinnable
 from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
+from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
             pin_memory, laid_as=None) -> Tensor:
     dtype = dtype or _dtype.DEFAULT_FLOAT
-    if not dtype.is_floating_point:
-        names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.bool: "Bool"}
-        kind = names.get(dtype, dtype.name)
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{kind}\'')
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
     check_storage(shape, dtype)  # before drawing: NOTE [Sizes too big to hold]
     if pin_memory:
         check_pinnable(device)  # before drawing: a refused call leaves the generator as it was
+    if not dtype.is_floating_point and (name == "rand" or math.prod(shape)):  # randn: only
+        raise NotImplementedError(  # where it draws
+            f'"{kernel}" not implemented for \'{LEGACY[dtype]}\'')
     values = laid_out(laid_as, shape, lambda laid, contiguous: draw(
         generator or default_generator, laid, dtype.numpy, contiguous))
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1591
+# --- book/chapters/05_creation.md:1596
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -58,7 +59,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1619
+# --- book/chapters/05_creation.md:1624
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -96,7 +97,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1663
+# --- book/chapters/05_creation.md:1668
 _UNSET = object()
 
 
@@ -137,12 +138,12 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          options(generator, dtype, layout, device, pin_memory,
                                  generator_named=named), requires_grad)
     dtype = dtype or _dtype.int64
-    check_random_bounds(low, bound, dtype)
+    low, bound = check_random_bounds(low, bound, dtype)
     return draw_integers(low, bound, size, generator, dtype, device, requires_grad, pin_memory,
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1713
+# --- book/chapters/05_creation.md:1718
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -170,15 +171,21 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1761
-def check_random_bounds(low: int, high: int, dtype) -> None:
-    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold."""
+# --- book/chapters/05_creation.md:1766
+def check_random_bounds(low: int, high: int, dtype) -> tuple:
+    """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
+    between: for a floating dtype, moved in to numbers the dtype holds."""
     for bound in (low, high):
         if not -2**63 <= bound < 2**63:
             raise ValueError("Overflow when unpacking long long")
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
+    if dtype.is_floating_point:
+        low, high = moved_in(low, 1, dtype), moved_in(high, -1, dtype)
+        if low >= high:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' "
+                               f"casted to dtype, but got from={low} >= to={high}")
     kind = str(dtype)[6:]
     c_type = _dtype.C_TYPE_NAMES[kind]
     if kind == "bool":
@@ -192,7 +199,7 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
         if not smallest <= value <= largest:
             raise RuntimeError(f"{name} is out of bounds for {c_type}")
     if not dtype.is_floating_point:
-        return
+        return low, high
     digits = info.nmant + 1  # every whole number up to 2**digits is exact
     for name, value in named:
         if abs(value) > 2**digits:
@@ -206,3 +213,18 @@ def check_random_bounds(low: int, high: int, dtype) -> None:
                 f"limitations {c_type} can support discrete uniform distribution only within "
                 "this range. This warning will become an error in version 1.7 release, please "
                 "fix the code in advance", UserWarning, stacklevel=level)
+    return low, high
+
+
+# --- book/chapters/05_creation.md:1823
+def moved_in(bound: int, step: int, dtype) -> int:
+    """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
+    near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes
+    wide = np.float32 if dtype.numpy == np.float16 else dtype.numpy
+    with np.errstate(over="ignore"):  # past half precision: an infinity
+        cast = float(np.array(near, np.int64).astype(wide).astype(dtype.numpy))
+    back = int(cast) if -2.0**63 <= cast < 2.0**63 else -2**63  # as the processor truncates
+    if (back < bound) if step > 0 else (back >= bound):
+        spacing = 1 << (abs(near).bit_length() - 1 - np.finfo(dtype.numpy).nmant)
+        return back + spacing if step > 0 else back - spacing
+    return bound

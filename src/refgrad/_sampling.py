@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05a_random.md:297
+# --- book/chapters/05a_random.md:302
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
 
 import numpy as np
+
+from refgrad._fused_not_finite import not_finite
 
 
 def _two_sum(a, b):
@@ -34,7 +36,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:334
+# --- book/chapters/05a_random.md:341
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -47,12 +49,14 @@ def fused(a, b, c):
         high, low = _two_product(a, np.float64(b))
         t_high, t_low = _two_sum(np.full(a.shape, np.float64(c)), low)
         v_high, v_low = _two_sum(high, t_high)
-        return v_high + _odd_sum(v_low, t_low)
-    wide = a.astype(np.float64) * np.float64(b)
-    return _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
+        out = v_high + _odd_sum(v_low, t_low)
+    else:
+        wide = a.astype(np.float64) * np.float64(b)
+        out = _odd_sum(wide, np.full(a.shape, np.float64(c))).astype(a.dtype)
+    return out if np.isfinite(out).all() else not_finite(a, float(b), float(c), out)
 
 
-# --- book/chapters/05a_random.md:353
+# --- book/chapters/05a_random.md:398
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -60,16 +64,14 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
         x = (generator.words64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
     else:  # single and half precision: 24 bits of one word, computed in single
         x = (generator.words(n) & np.uint32(2**24 - 1)).astype(np.float32) * np.float32(2**-24)
-    work = x.dtype.type
-    low, high = kind.type(low), kind.type(high)
+    work = x.dtype.type  # the bounds too: float16's are single, not rounded to half
     values = x if (low, high) == (0, 1) else fused(x, work(high) - work(low), work(low))
     values = values.astype(kind)
-    values[values == high] = low  # never ``high`` itself
+    values[values == kind.type(high)] = kind.type(low)  # never ``high`` itself
     return values.reshape(shape)
-    return values.astype(kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:410
+# --- book/chapters/05a_random.md:456
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -100,15 +102,18 @@ def _sixteen(u: np.ndarray, mean, std) -> np.ndarray:
     return fused(np.concatenate([radius * cos, radius * sin], axis=1), std, mean).ravel()
 
 
-def _sixteen_at_a_time(generator, n, kind, mean, std) -> np.ndarray:
-    values, whole = uniform(generator, (n,), kind), n - n % 16
+def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
+    whole = n - n % 16  # half precision draws no uniforms for places redrawn anyway
+    values = uniform(generator, (whole if half else n,), kind)
+    if half:  # places for the last numbers, redrawn below
+        values = np.concatenate([values, np.zeros(n - whole, kind)])
     values[:whole] = _sixteen(values[:whole], mean, std)
     if whole != n:  # the last 16 places again, from fresh uniforms
         values[n - 16:] = _sixteen(uniform(generator, (16,), kind), mean, std)
     return values
 
 
-# --- book/chapters/05a_random.md:450
+# --- book/chapters/05a_random.md:499
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -129,13 +134,14 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     kind, n = np.dtype(dtype), math.prod(shape)
     if n >= 16 and contiguous:  # float16 as float32, then rounded
         work = np.float64 if kind == np.float64 else np.float32
-        values = _sixteen_at_a_time(generator, n, work, work(mean), work(std))
-    else:
+        values = _sixteen_at_a_time(generator, n, work, work(mean), work(std),
+                                    half=kind == np.float16)
+    else:  # doubles: a half by way of single, NOTE [Half by way of single]
         values = _one_at_a_time(generator, n, mean, std)
-    return values.astype(kind).reshape(shape)
+    return _to(values, kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:493
+# --- book/chapters/05a_random.md:543
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -158,7 +164,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:529
+# --- book/chapters/05a_random.md:582
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -181,11 +187,12 @@ def exponential(generator, shape, dtype, lambd) -> np.ndarray:
 
 def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     """torch's bernoulli_(p): 1 where a uniform number falls below ``p``."""
-    u = uniform(generator, shape, p.dtype if isinstance(p, np.ndarray) else np.float64)
+    kind = p.dtype if isinstance(p, np.ndarray) else np.dtype(np.float64)
+    u = uniform(generator, shape, np.float32 if kind == np.float16 else kind)
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:572
+# --- book/chapters/05a_random.md:626
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -224,7 +231,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:626
+# --- book/chapters/05a_random.md:680
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -270,7 +277,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:684
+# --- book/chapters/05a_random.md:738
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""

@@ -24,12 +24,18 @@ def set_rng_state(new_state) -> None:
     default_generator.set_state(new_state)
 
 
-# --- book/chapters/23a_checkpoint.md:87
+# --- book/chapters/23a_checkpoint.md:90
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
              device_type=None):
     """Restore the generator's state on leaving the block."""
-    if not enabled or device_type == "meta":
+    if device_type == "meta":
+        yield
+        return
+    kind = getattr(device_type, "type", str(device_type).split(":")[0])
+    if enabled and kind == "cpu" and (devices is None or list(devices)):
+        raise AttributeError("module 'torch.cpu' has no attribute 'get_rng_state'")
+    if not enabled:
         yield
         return
     saved = get_rng_state()

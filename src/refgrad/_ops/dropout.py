@@ -57,6 +57,8 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     if type(training) is not bool:  # NOTE [Flags are Python's bools]
         refuse_flag("feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
                     + ("_" if inplace else ""), "train", 3, training)
+    if shape is not None and input.ndim < 2 and training and 0 < p < 1 and input.numel():
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if switched_on.dispatch_modes and state.dispatch_modes:
         from refgrad.utils._python_dispatch import handed_whole
 
@@ -80,7 +82,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:3098
+# --- book/chapters/16q_functional.md:3100
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch import dispatch_composite
 
@@ -89,7 +91,7 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:3132
+# --- book/chapters/16q_functional.md:3134
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     if switched_on.dispatch_modes and state.dispatch_modes and not inplace:
@@ -129,7 +131,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:3176
+# --- book/chapters/16q_functional.md:3178
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

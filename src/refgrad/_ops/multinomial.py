@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2374
+# --- book/chapters/26_inplace.md:2450
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
@@ -23,7 +23,7 @@ _INVALID = "probability tensor contains either `inf`, `nan` or element < 0"
 _ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
 
 
-# --- book/chapters/26_inplace.md:2399
+# --- book/chapters/26_inplace.md:2475
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     _check_request(input, num_samples, replacement, out)
     if out is not None and overlaps(out._data):
@@ -50,7 +50,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return out
 
 
-# --- book/chapters/26_inplace.md:2431
+# --- book/chapters/26_inplace.md:2507
 def _check_request(input, n, replacement, out) -> None:
     if not 1 <= input.ndim <= 2:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -75,17 +75,18 @@ def _largest_quotients(input, weights, n, generator):
                            "operation has no identity.")
     if not (weights.max() < np.inf and weights.min() >= 0):  # NaN fails both
         raise RuntimeError(_INVALID)
-    if (weights.sum(-1) == 0).any():
+    if (weights.sum(-1, dtype=np.float64) == 0).any():  # no half-precision overflow
         raise RuntimeError(_ZERO_SUM)
     # drawn into a tensor laid out as the weights, in its memory order, as torch draws
     draws = empty_like(input, requires_grad=False).exponential_(1.0, generator=generator)
-    quotients = weights / host_array(draws)
+    with np.errstate(over="ignore", divide="ignore"):  # past the dtype's range: infinity
+        quotients = weights / host_array(draws)
     if n == 1:
         return np.argmax(quotients, -1)[..., None].astype(np.int64)
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2478
+# --- book/chapters/26_inplace.md:2560
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)
@@ -96,12 +97,15 @@ def _by_cumulative_weights(weights, n, generator):
         if not np.isfinite(row).all():
             raise RuntimeError("invalid multinomial distribution (encountering probability "
                                "entry = infinity or NaN)")
-        running = np.cumsum(row, dtype=row.dtype)  # one by one, in the weights' dtype
+        running = np.cumsum(row, dtype=_SUMMED_IN.get(row.dtype, row.dtype))  # one by one
         if not (running.size and running[-1] > 0):
             raise RuntimeError(_ZERO_SUM)
         running = (running / running[-1]).astype(np.float64)
         drawn[i] = np.searchsorted(running, uniform(generator, (n,), np.float64), "left")
     return drawn.reshape((*weights.shape[:-1], n))
+
+
+_SUMMED_IN = {np.dtype(np.float16): np.float32}  # half precision: summed in single
 
 
 def _multinomial_method(self, num_samples, replacement=False, *, generator=None):

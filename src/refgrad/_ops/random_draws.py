@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1942
+# --- book/chapters/26_inplace.md:1968
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -16,6 +16,7 @@ from refgrad._device import CPU
 from refgrad._empty_strided import empty_strided
 from refgrad._generator import default_generator
 from refgrad._ops import random_fills
+from refgrad._ops.bernoulli_refusals import check_probabilities, refused_where_reached
 from refgrad._ops.functions import check_broadcast
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
@@ -34,11 +35,8 @@ from refgrad.autograd.grad_mode import no_grad
 from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
-_P_RANGE = ("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
-            "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
-
-# --- book/chapters/26_inplace.md:1983
+# --- book/chapters/26_inplace.md:2008
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -47,23 +45,23 @@ def _on_host(array):
 
 
 def _bernoulli(p, generator):
-    if p.dtype.kind != "f":
+    if p.dtype.kind != "f" and p.size:  # no probabilities: nothing to read them as
         raise not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype)
     p, where = _on_host(p)
-    if not ((p >= 0) & (p <= 1)).all():
-        raise RuntimeError(_P_RANGE)
+    if not ((p >= 0) & (p <= 1)).all():  # the ones before it drawn first, in p's order
+        raise refused_where_reached(p, generator)
     drawn = draw_bernoulli(generator or default_generator, p.shape, p.dtype, p)
     return drawn if where is None else move(drawn, where)
 
 
-# --- book/chapters/26_inplace.md:2007
+# --- book/chapters/26_inplace.md:2032
 def _normal(kind_of):
     def forward(mean, std, generator):
         (mean, on), (std, where) = _on_host(mean), _on_host(std)
         kind = np.asarray(kind_of(mean, std)).dtype
-        if kind.kind != "f":
-            raise not_implemented_for("normal_kernel_cpu", kind)
         shape = np.broadcast_shapes(np.shape(mean), np.shape(std))
+        if kind.kind != "f" and np.prod(shape):  # empty: given back, of the integer dtype
+            raise not_implemented_for("normal_kernel_cpu", kind)
         z = draw_normal(generator or default_generator, shape, kind)
         drawn = np.asarray(np.asarray(z * std).astype(kind) + mean).astype(kind)
         return drawn if (on or where) is None else move(drawn, on or where)
@@ -83,7 +81,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:2039
+# --- book/chapters/26_inplace.md:2064
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -111,7 +109,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:2080
+# --- book/chapters/26_inplace.md:2105
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -149,7 +147,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:2129
+# --- book/chapters/26_inplace.md:2154
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -161,7 +159,7 @@ _NORMAL = Arguments(
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
 
 
-# --- book/chapters/26_inplace.md:2147
+# --- book/chapters/26_inplace.md:2172
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [normal to a mode]
@@ -198,7 +196,7 @@ def normal(*args, generator=None, **kwargs):
     return _sized(mean, std, named["size"], generator=generator, **given)
 
 
-# --- book/chapters/26_inplace.md:2188
+# --- book/chapters/26_inplace.md:2213
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
            layout=None, pin_memory=False, laid_as=None):
     made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
@@ -212,7 +210,7 @@ def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires
 _sized.__name__ = "normal"  # as torch's messages name it
 
 
-# --- book/chapters/26_inplace.md:2208
+# --- book/chapters/26_inplace.md:2233
 def _normal_into(out, mean, std, generator):
     """normal's out= with a tensor mean or std: drawn in out's own dtype, one write."""
     if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
@@ -245,10 +243,10 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:2248
+# --- book/chapters/26_inplace.md:2273
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
-    drawn = in_memory_order(a, lambda shape, order: draw_bernoulli(
+    drawn = a.copy() if not a.size else in_memory_order(a, lambda shape, order: draw_bernoulli(
         generator or default_generator, shape, a.dtype, np.broadcast_to(p, a.shape)
         .transpose(order)))
     return drawn if where is None else move(drawn, where)
@@ -269,12 +267,8 @@ def bernoulli_(self, p=0.5, *, generator=None):
         show_fill(fill, "bernoulli_.Tensor", (p,), (NO_DEFAULT,), generator,  # made under
                   Tensor.bernoulli_)  # the mode, when its func calls bernoulli_ again
         return inplace(self, fill, p)
-    if not p.dtype.is_floating_point:
-        raise not_implemented_for("bernoulli_tensor_cpu_p_", p.dtype.numpy)
-    with no_grad():
-        p.expand(self.shape)  # torch's words for probabilities that do not spread
-    if not bool(((p >= 0) & (p <= 1)).all()):
-        raise RuntimeError(_P_RANGE)
+    if self.numel():  # an empty tensor is given back with its probabilities unread
+        check_probabilities(self, p, generator)
     params = {"generator": generator}
     return inplace(self, named("bernoulli", lambda t, q: _call(BERNOULLI_TENSOR, (t, q),
                                                                params)), p)

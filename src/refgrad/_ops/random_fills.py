@@ -36,10 +36,10 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:1659
+# --- book/chapters/26_inplace.md:1662
 def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
-        if kernel is not None and a.dtype.kind != "f":
+        if kernel is not None and a.dtype.kind != "f" and (a.size or kernel == _BOUNDS_CHECK):
             raise not_implemented_for(kernel, a.dtype)
         values = in_memory_order(a, lambda shape, _: draw(
             generator or default_generator, shape, a.dtype, contiguous(a), **bounds))
@@ -48,14 +48,15 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1676
+# --- book/chapters/26_inplace.md:1679
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
                        writes=("self",), hides=("generator", *numbers)))
 
 
-UNIFORM = _random_fill("uniform_", "UniformBackward0", "check_uniform_bounds",
+_BOUNDS_CHECK = "check_uniform_bounds"  # the kernel that checks even an empty tensor
+UNIFORM = _random_fill("uniform_", "UniformBackward0", _BOUNDS_CHECK,
                        lambda gen, shape, kind, _, low, high: uniform(gen, shape, kind, low,
                                                                       high),
                        ("low", "high"))
@@ -65,7 +66,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1706
+# --- book/chapters/26_inplace.md:1710
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -85,7 +86,7 @@ def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
     return tuple(given.get(n, d) for n, d in zip(names, defaults))
 
 
-# --- book/chapters/26_inplace.md:1731
+# --- book/chapters/26_inplace.md:1735
 # NOTE [A write shown with its own arguments] (chapter "In-place writes under a
 # dispatch mode"): under a mode, the fill shows its bounds and generator.
 def _filled(self, name, row, params, bounds, defaults):
@@ -101,9 +102,8 @@ def _again(method):
 
 def uniform_(self, *args, generator=None, **kwargs):
     from_, to = _bounds("uniform_", args, kwargs, (0.0, 1.0))
-    if from_ > to:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={from_:g} > to={to:g}")
+    if self.dtype.is_floating_point:  # another dtype: refused by the kernel, bounds unread
+        _check_uniform_bounds(float(from_), float(to), self.dtype)
     params = {"generator": generator, "low": from_, "high": to}
     return _filled(self, "uniform", UNIFORM, params, (from_, to), (0.0, 1.0))
 
@@ -119,7 +119,22 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1775
+# --- book/chapters/26_inplace.md:1776
+def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
+    largest = float(np.finfo(dtype.numpy).max)
+    for name, bound in (("from", from_), ("to", to)):
+        if not -largest <= bound <= largest:  # nan too
+            raise RuntimeError(f"{name} is out of bounds for {C_TYPE_NAMES[str(dtype)[6:]]}")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={from_:g} > to={to:g}")
+    if not to - from_ <= largest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
+                           f"{LEGACY[dtype]}>::max(), but found to={to:g} and "
+                           f"from={from_:g} which result in to-from to exceed the limit")
+
+
+# --- book/chapters/26_inplace.md:1801
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -138,12 +153,12 @@ BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
 
 def exponential_(self, *args, generator=None, **kwargs):
     (lambd,) = _bounds("exponential_", args, kwargs, (1.0,))
-    if not self.dtype.is_floating_point:
+    if not lambd > 0:  # checked first, then the dtype of a tensor with numbers to draw
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if not self.dtype.is_floating_point and self.numel():
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
                            f"{LEGACY[self.dtype]}")
-    if not lambd > 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     params = {"generator": generator, "lambd": lambd}
     return _filled(self, "exponential", EXPONENTIAL, params, (lambd,), (1.0,))
 
@@ -155,7 +170,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1812
+# --- book/chapters/26_inplace.md:1838
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -169,21 +184,21 @@ def random_(self, *args, generator=None, **kwargs):
     if len(bounds) == 2 and bounds[1] is None:
         low, high = bounds[0], _largest(bounds[0], self.dtype) + 1
         if self.dtype.is_floating_point:  # torch's warning for a ``from`` too far down
-            check_random_bounds(low, high, self.dtype)
+            low, high = check_random_bounds(low, high, self.dtype)
         row, params = RANDOM_FROM, {"low": low, "high": high}
-    elif len(bounds) == 2:
-        check_random_bounds(*bounds, self.dtype)
-        row, params = RANDOM_FROM, {"low": bounds[0], "high": bounds[1]}
+    elif len(bounds) == 2:  # the bounds drawn between: moved in for a floating dtype
+        low, high = check_random_bounds(*bounds, self.dtype)
+        row, params = RANDOM_FROM, {"low": low, "high": high}
     elif bounds:
-        check_random_bounds(0, bounds[0], self.dtype)
-        row, params = RANDOM_TO, {"high": bounds[0]}
+        _, high = check_random_bounds(0, bounds[0], self.dtype)
+        row, params = RANDOM_TO, {"high": high}
     else:
         row, params = RANDOM, {}
     params = {"generator": generator, **params}
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1845
+# --- book/chapters/26_inplace.md:1871
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -203,7 +218,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1876
+# --- book/chapters/26_inplace.md:1902
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -216,15 +231,15 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:1894
+# --- book/chapters/26_inplace.md:1920
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
+    if not sigma > 0:  # checked first, then the dtype, even of an empty tensor
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     if not self.dtype.is_floating_point:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
                            "dtype must be a floating point but you specified "
                            f"{C_TYPE_NAMES[str(self.dtype)[6:]]}")
-    if not sigma > 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     params = {"generator": generator, "median": median, "sigma": sigma}
     return _filled(self, "cauchy", CAUCHY, params, (median, sigma), (0.0, 1.0))
 
@@ -242,7 +257,7 @@ def geometric_(self, *args, generator=None, **kwargs):
     p = read[0] if read else given["p"]
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    if self.dtype == bool_:
+    if self.dtype == bool_ and self.numel():  # an empty tensor: given back as it is
         raise not_implemented_for("geometric_cpu", self.dtype.numpy)
     params = {"generator": generator, "p": p}
     return _filled(self, "geometric", GEOMETRIC, params, (p,), (NO_DEFAULT,))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:133
+# --- book/chapters/23a_checkpoint.md:142
 """The reentrant checkpoint: a Function that forgets its inside and redoes it in backward."""
 
 import warnings
@@ -38,7 +38,7 @@ def _detached(tensor):
     return copy
 
 
-# --- book/chapters/23a_checkpoint.md:184
+# --- book/chapters/23a_checkpoint.md:193
 GRAD_REFUSED = (
     "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
     "passing an `inputs` parameter to .backward(). To resolve this error, you can either "
@@ -62,7 +62,7 @@ def _recompute(ctx) -> tuple:
     return detached, (outputs,) if isinstance(outputs, Tensor) else outputs
 
 
-# --- book/chapters/23a_checkpoint.md:214
+# --- book/chapters/23a_checkpoint.md:223
 class CheckpointFunction(Function):
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
