@@ -213,7 +213,7 @@ from refgrad._ops.elementwise import (
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1184
+# --- book/chapters/16g_moves_and_fused.md:1195
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -902,7 +902,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:561
+# --- book/chapters/29r_function_arguments.md:573
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
