@@ -14,7 +14,7 @@ from refgrad import _C, functional
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._function_signatures import SIGNATURES, TORCH_NAMES
-from refgrad._read_after_failure import read_after_failure
+from refgrad._read_after_failure import _PARSED, read_after_failure
 from refgrad._signatures import _CHECKS
 from refgrad.autograd._state import refuse_arguments
 from refgrad.utils import dlpack
@@ -38,16 +38,22 @@ def install(namespace=refgrad) -> None:
         if name in READ_FIRST:
             checked = function_form(inner, Arguments(*texts))
         else:
-            checked = read_after_failure(inner, (texts, (), False, None))
+            spec = (texts, (), False, None)
+            if name in NUMBERS_AS_TENSORS:  # parsed now, to read a number as a tensor
+                _PARSED[spec] = Arguments(*texts, numbers_as_tensors=True)
+            checked = read_after_failure(inner, spec)
         if hasattr(inner, "__wrapped__"):  # an alias's wrapper: its signature shows through
             checked.__wrapped__ = inner
         _both(namespace, name, checked)
 
 
-# --- book/chapters/29r_function_arguments.md:315
+# --- book/chapters/29r_function_arguments.md:324
 # Functions that take, without failing, what torch's parser refuses: qr a
 # string for its flag `some`, isin a string for its test elements.
 READ_FIRST = ("qr", "isin", "embedding_bag")
+# Functions whose tensors torch's parser lets a number stand for, as it does
+# div's: divide(2, t) divides 2 by t, with or without a rounding mode.
+NUMBERS_AS_TENSORS = ("divide",)
 
 
 def _is_scalars(value) -> bool:
@@ -56,7 +62,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29r_function_arguments.md:362
+# --- book/chapters/29r_function_arguments.md:374
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -77,7 +83,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:397
+# --- book/chapters/29r_function_arguments.md:409
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -101,7 +107,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:422
+# --- book/chapters/29r_function_arguments.md:434
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     pass
 
@@ -130,7 +136,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:459
+# --- book/chapters/29r_function_arguments.md:471
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

@@ -24,6 +24,8 @@ def _inside(self, min, max):  # noqa: A002 - torch's names
     from refgrad._tensor import make_tensor
 
     data = self._data
+    if min is not None and max is not None and (min != min or max != max):
+        min = max = np.nan  # nothing lies inside, and no bound is cast to the input's dtype
     inside = np.ones_like(data, dtype=bool)
     if min is not None:
         inside &= data >= min
@@ -34,7 +36,7 @@ def _inside(self, min, max):  # noqa: A002 - torch's names
     return make_tensor(inside)
 
 
-# --- book/chapters/16a_pointwise.md:315
+# --- book/chapters/16a_pointwise.md:321
 def _clip(a, low, high):
     """maximum, then minimum, each keeping the input on a tie: NOTE [Ties keep the input]."""
     if low is not None:
@@ -50,15 +52,22 @@ def _kept(g, self, min, max):  # noqa: A002 - torch's names
         _inside(self, min, max), g)
 
 
+def _clip_numbers(a, min, max):  # noqa: A002 - torch's names
+    """_clip with number bounds: a NaN bound beside another fills the result with NaN."""
+    if min is not None and max is not None and (min != min or max != max):
+        return np.full_like(a, np.nan)  # laid out as the input, as torch's fill_ finds it
+    return _clip(a, min, max)
+
+
 CLAMP = register(Op(
-    "clamp", "ClampBackward1", ("self",), forward=lambda a, min, max: _clip(a, min, max),
+    "clamp", "ClampBackward1", ("self",), forward=_clip_numbers,
     backward=lambda g, self, min, max: (_kept(g, self, min, max),),
     saves=(("self", ("self",)),),
     iterated=True,
 ))
 
 
-# --- book/chapters/16a_pointwise.md:371
+# --- book/chapters/16a_pointwise.md:384
 def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noqa: A002
     # NOTE [clamp's gradients in torch's order]
     # torch's node builds the bounds' gradients first, from one zero made before
@@ -87,7 +96,7 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     return where(inside, g, zero), low, high
 
 
-# --- book/chapters/16a_pointwise.md:403
+# --- book/chapters/16a_pointwise.md:416
 def _joined(a, b, how):
     return a.logical_and(b) if how == "and" else a.logical_or(b)
 
@@ -96,7 +105,7 @@ def _joined_(a, b, how):
     return a.logical_and_(b) if how == "and" else a.logical_or_(b)
 
 
-# --- book/chapters/16a_pointwise.md:415
+# --- book/chapters/16a_pointwise.md:428
 _SELF_MIN_MAX = ("self", "min", "max")
 CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
@@ -106,7 +115,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:435
+# --- book/chapters/16a_pointwise.md:448
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -135,9 +144,9 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:540
+# --- book/chapters/16a_pointwise.md:553
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
-    from refgrad._dtype import checked_number, python_number, result_type
+    from refgrad._dtype import checked_number, parsed_int, python_number, result_type
     from refgrad._ops.dispatch import call
 
     if not _is_tensor(input):  # clamp(3, x): torch has no form with a number first
@@ -159,7 +168,11 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
         raise _no_bool_kernel(f"{which}_scalar_cpu")
     if kind is not input.dtype:
         input = input.to(kind)
-    min, max = (None if b is None else checked_number(b, kind) for b in (min, max))  # noqa: A001
+    if len(given) < 2 or min == min and max == max:
+        min, max = (None if b is None else checked_number(b, kind)  # noqa: A001
+                    for b in (min, max))
+    else:  # a NaN beside another bound: read as numbers, never converted to the result's dtype
+        min, max = (parsed_int(b) if type(b) is int else b for b in (min, max))  # noqa: A001
     return call(CLAMP, (input,), {"min": min, "max": max})
 
 
@@ -169,7 +182,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:580
+# --- book/chapters/16a_pointwise.md:597
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -194,7 +207,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:611
+# --- book/chapters/16a_pointwise.md:628
 def _bool():
     from refgrad._dtype import bool as bool_
 

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._dtype import checked_number, from_numpy
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -49,7 +50,7 @@ def _kept(bits, keep):
     return np.multiply(bits, mask, out=mask)
 
 
-# --- book/chapters/14_arithmetic.md:1047
+# --- book/chapters/14_arithmetic.md:1048
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(_truth(condition._data), a, b),
@@ -77,12 +78,18 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1101
+# --- book/chapters/14_arithmetic.md:1106
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]
     # NOTE [Results written row-major]
     return row_major_result(select(mask._data, value.astype(a.dtype), a))
+
+
+def _fill_tensor(a, value, mask):
+    """_fill for a 0-d tensor value, range-checked as a number value is."""
+    checked_number(value.item(), from_numpy(a.dtype))
+    return _fill(a, mask, value)
 
 
 MASKED_FILL = register(Op(
@@ -93,7 +100,7 @@ MASKED_FILL = register(Op(
 ))
 MASKED_FILL_TENSOR = register(Op(
     "masked_fill_tensor", "MaskedFillBackward1", ("self", "value"), promote=False,
-    forward=lambda a, value, mask: _fill(a, mask, value),
+    forward=_fill_tensor,
     backward=lambda g, mask: (g.masked_fill(mask, 0), g.masked_select(mask).sum()),
     saves=(("mask", ("self", "value")),),
 ))

@@ -46,7 +46,7 @@ LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm
                   iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:740
+# --- book/chapters/16e_rounding_and_bits.md:741
 def _plain(row):
     from refgrad._ops.dispatch import call
 
@@ -66,9 +66,8 @@ def _with_out(plain):
     written = with_out(plain, plain.__name__)
 
     def function(input, other, *, out=None):
-        given = [t for t in (input, other, out) if isinstance(t, Tensor)]
-        if out is not None and state.grad_enabled and not state.inference_mode and any(
-                t.requires_grad for t in given):
+        if isinstance(out, Tensor) and out.requires_grad and state.grad_enabled and not (
+                state.inference_mode):
             raise RuntimeError(OUT_NEEDS_GRAD.format(f"aten::{plain.__name__}"))
         return written(input, other, out=out)
 

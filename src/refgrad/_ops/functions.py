@@ -171,12 +171,14 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:250
+# --- book/chapters/16_functions.md:252
 def pow(input, exponent):  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
         if not isinstance(input, int | float | complex):
             raise TypeError(f"pow(): self must be a number, not {type(input).__name__}")
+        if not isinstance(exponent, Tensor):
+            raise TypeError("exponent")  # reworded: NOTE [Read after a failure]
         if type(input) is bool and exponent.dtype is _dtype.bool:
             raise _no_bool_power()
         input = number_beside(input, exponent)
@@ -198,7 +200,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     return out
 
 
-# --- book/chapters/16_functions.md:282
+# --- book/chapters/16_functions.md:286
 def _no_bool_power() -> NotImplementedError:
     # torch has no bool kernel for a power (a bool exponent number is another matter)
     return NotImplementedError("\"pow\" not implemented for 'Bool'")
@@ -218,7 +220,7 @@ def _check_exponent(input, exponent) -> None:
             _dtype.checked_number(exponent, kind)
 
 
-# --- book/chapters/16_functions.md:306
+# --- book/chapters/16_functions.md:310
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -226,7 +228,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:320
+# --- book/chapters/16_functions.md:324
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -276,7 +278,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:379
+# --- book/chapters/16_functions.md:383
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
@@ -315,7 +317,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:612
+# --- book/chapters/16_functions.md:616
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -329,7 +331,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1300
+# --- book/chapters/16_functions.md:1304
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -339,7 +341,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1341
+# --- book/chapters/16_functions.md:1345
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -158,12 +158,14 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1113
+# --- book/chapters/16g_moves_and_fused.md:1116
 def addcmul(input, tensor1, tensor2, *, value=1):
+    _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
+    _tensors(input, tensor1, tensor2)
     value = _value(value)  # the parser's overflow comes first
     if not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
         raise RuntimeError(INTEGER_ADDCDIV)
@@ -183,7 +185,13 @@ def _value(value):
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1151
+def _tensors(*operands) -> None:
+    for operand in operands:
+        if not isinstance(operand, Tensor):
+            raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
+
+
+# --- book/chapters/16g_moves_and_fused.md:1162
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -175,11 +175,11 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1291
+# --- book/chapters/16m_special_functions.md:1293
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the functions it wraps
 
 for _public, _row in ((igamma, IGAMMA), (igammac, IGAMMAC)):
     setattr(Tensor, _public.__name__, _public)
     setattr(Tensor, _public.__name__ + "_",
-            _method(_function(_row, _public.__name__, refused_first=False)))
+            _method(_function(_row, _public.__name__, refused_first=False), cast=True))
 del _public, _row  # a row is bound to one module-level name only

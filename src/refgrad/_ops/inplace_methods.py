@@ -125,7 +125,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3409
+# --- book/chapters/26_inplace.md:3414
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -150,7 +150,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3439
+# --- book/chapters/26_inplace.md:3444
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -177,7 +177,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3474
+# --- book/chapters/26_inplace.md:3479
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -192,7 +192,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3499
+# --- book/chapters/26_inplace.md:3504
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -214,7 +214,7 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
 _ALPHA_REFUSALS = ("Boolean alpha only", "For integral input tensors, argument alpha",
                    "For non-complex input tensors, argument alpha")
 # The elementwise ops with a tensor operand whose kernel may refuse it.
-_SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "hypot", "xlogy", "heaviside", "atan2",
+_SHAPE_FIRST = ("div", "pow", "true_divide", "lerp", "xlogy", "heaviside", "atan2",
                 "arctan2", "logical_and", "logical_or", "logical_xor")
 
 
@@ -222,7 +222,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3534
+# --- book/chapters/26_inplace.md:3539
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
@@ -232,7 +232,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, function.__name__ + "_", _bounded(function))
     for function in _SHIFTS_AND_BITS:
         setattr(cls, function.__name__ + "_", _method(function, cast=True))
-    for name in ("remainder", "fmod", "floor_divide", "addcmul", "addcdiv"):
+    for name in ("remainder", "fmod", "floor_divide", "addcmul", "addcdiv", "hypot"):
         setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True))
     for name in _SHAPE_FIRST:
         setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=False))

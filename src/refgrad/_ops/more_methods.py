@@ -30,10 +30,10 @@ def frexp(self):
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2563
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2565
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
-Tensor.nextafter_ = _method(pairs.nextafter, cast=False)
+Tensor.nextafter_ = _method(pairs.nextafter, cast=True)
 ldexp_ = Tensor.ldexp_

@@ -15,6 +15,7 @@ from refgrad._ops.input_overlaps import check_out_inputs
 from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_dtype_rules import (
     DTYPE_BEFORE_SHARED,
+    refuse_before_kernel,
     refuse_dtypes,
     refuse_given_dtype,
     refuse_input,
@@ -82,7 +83,7 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:3150
+# --- book/chapters/26_inplace.md:3151
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -138,7 +139,11 @@ def with_out(function, name: str, returns=None):
                 refuse_dtypes(rules, outs, (written(*args, **kwargs),))
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
-        result = computed(written, rules, args, kwargs, outs)
+        try:
+            result = computed(written, rules, args, kwargs, outs)
+        except NotImplementedError:  # NOTE [The out's dtype before the kernel's]
+            refuse_before_kernel(rules, args, kwargs, outs)
+            raise
         if rules in MERGED:  # NOTE [An expanded out of a reduction]
             result = merged_where_shared(rules, written, args, kwargs, outs, result)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
@@ -175,7 +180,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3249
+# --- book/chapters/26_inplace.md:3254
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -191,7 +196,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3274
+# --- book/chapters/26_inplace.md:3279
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -206,7 +211,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3294
+# --- book/chapters/26_inplace.md:3299
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -2,13 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4370
+# --- book/chapters/26_inplace.md:4378
 """The dtypes an out= may have, and torch's refusals of the others: small tables, probed on
 torch."""
 
+import numpy as np
+
 from refgrad._dtype import C_TYPE_NAMES
-from refgrad._ops.out_rules import SEVERAL_RESULTS
-from refgrad._ops.write_checks import _can_cast, check_cast
+from refgrad._ops.out_rules import SEVERAL_RESULTS, resizes
+from refgrad._ops.write_checks import _can_cast, check_cast, resize_out
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
@@ -23,7 +25,7 @@ _SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only 
              "tensor's dtype {out} and out_int32 flag is {flag}")
 
 
-# --- book/chapters/26_inplace.md:4395
+# --- book/chapters/26_inplace.md:4405
 EXACT = {  # name: torch's refusal of an out of another dtype than the result's
     **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
                      "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
@@ -64,7 +66,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:4442
+# --- book/chapters/26_inplace.md:4452
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -88,7 +90,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
-# --- book/chapters/26_inplace.md:4477
+# --- book/chapters/26_inplace.md:4487
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -118,7 +120,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:4519
+# --- book/chapters/26_inplace.md:4529
 _PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
 GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
     **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
@@ -161,7 +163,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:4645
+# --- book/chapters/26_inplace.md:4655
 _PAIR = ((0, _C_NAMES), (1, _C_NAMES))
 _MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
                "{out_type} instead (while checking arguments for median)"),
@@ -191,7 +193,46 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:4898
+# --- book/chapters/26_inplace.md:4696
+# NOTE [The out's dtype before the kernel's]
+# torch's elementwise ops check that out takes the result's dtype, and resize
+# out to the result's shape, before their kernel refuses that dtype. These have
+# their operands' common dtype for result, and kernels that refuse some dtypes;
+# when one refuses, out is checked first against a stand-in of that dtype, with
+# no elements, then resized (and warned of) as torch leaves it.
+KERNEL_AFTER_DTYPE = frozenset((
+    "abs", "absolute", "bitwise_not", "ceil", "floor", "trunc", "fix", "round", "frac",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+    "gcd", "lcm", "hypot", "nextafter", "logaddexp", "logaddexp2", "igamma", "igammac",
+    "ldexp"))
+
+
+def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
+    """torch's refusal of ``outs`` for the dtype ``name``'s kernel, which refused, would
+    have given: NOTE [The out's dtype before the kernel's]."""
+    from refgrad._dtype import get_default_dtype, promote_types, python_number, result_type
+    from refgrad._tensor import make_tensor
+
+    given = (*args, *(kwargs[k] for k in ("input", "self", "other") if k in kwargs))
+    operands = [a if isinstance(a, Tensor) else python_number(a) for a in given[:2]]
+    if name not in KERNEL_AFTER_DTYPE or len(outs) != 1 or not all(
+            isinstance(a, Tensor | bool | int | float) for a in operands):
+        return
+    try:
+        shape = np.broadcast_shapes(*(np.shape(a._data) for a in operands
+                                      if isinstance(a, Tensor)))
+    except ValueError:  # the kernel's own refusal stands
+        return
+    kind = result_type(*operands)
+    out = outs[0]
+    refuse_dtype(name, out, make_tensor(np.empty(0, kind.numpy)))
+    if name == "ldexp":  # torch's ldexp writes a product by a power of 2 of the default dtype
+        kind = promote_types(kind, get_default_dtype())
+    if out._data.shape != shape:
+        resize_out(out, shape, resizes(name, out.dtype is not kind))
+
+
+# --- book/chapters/26_inplace.md:4958
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

@@ -159,7 +159,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:492
+# --- book/chapters/16a_pointwise.md:505
 def _less(a, b):
     return a < b
 
@@ -193,7 +193,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:656
+# --- book/chapters/16a_pointwise.md:673
 # NOTE [An input not given]
 # relu() reaches the function with this default in place of the input; the
 # call fails, as on any object that is not a tensor, and the failure is

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:741
+# --- book/chapters/16_functions.md:745
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -20,7 +20,7 @@ from refgrad.autograd._state import state, switched_on
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:827
+# --- book/chapters/16_functions.md:831
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -51,7 +51,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:870
+# --- book/chapters/16_functions.md:874
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -135,7 +135,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:977
+# --- book/chapters/16_functions.md:981
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:
