@@ -85,6 +85,12 @@ def _sample_weights_gradient(a):
 
 _UNDERIVABLE_CALLS = {
     "bincount": (lambda a: torch.bincount(torch.tensor([0, 1]), a), "bincount"),
+    "_foreach_maximum_.Scalar": (lambda a: _written(torch._foreach_maximum_, a, 0.5),
+                                 "_foreach_maximum_"),
+    "_foreach_minimum_.Scalar": (lambda a: _written(torch._foreach_minimum_, a, [0.5]),
+                                 "_foreach_minimum_"),
+    "_foreach_copy_": (lambda a: _written(torch._foreach_copy_, a, [a.detach() + 1]),
+                       "_foreach_copy_"),
     "floor_divide": (lambda a: torch.floor_divide(a, a.detach() + 3), "floor_divide"),
     "floor_divide_by_number": (lambda a: a // 2, "floor_divide"),
     "number_floor_divide": (lambda a: 2 // a, "floor_divide"),
@@ -134,6 +140,13 @@ _UNDERIVABLE_CALLS = {
     "linalg_ldl_solve": (lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(
         torch.eye(2, dtype=torch.float64)), a.view(2, 1)), "linalg_ldl_solve"),
 }
+
+
+def _written(foreach_op, a, *args):
+    """A copy of ``a`` that ``foreach_op`` wrote in place, as the one tensor of its list."""
+    tensors = [a * 1]
+    foreach_op(tensors, *args)
+    return tensors[0]
 
 
 def _ctc_gradient(log_probs, lengths=None):
