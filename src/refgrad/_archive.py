@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:63
+# --- book/chapters/23b_save_and_load.md:65
 """The file refgrad.save writes: a zip of a pickle and the raw bytes of each storage."""
 
 import io
@@ -30,7 +30,7 @@ def write_archive(stream, data: bytes, storages: list) -> None:
                 entry.write(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
-# --- book/chapters/23b_save_and_load.md:97
+# --- book/chapters/23b_save_and_load.md:99
 def open_archive(stream) -> zipfile.ZipFile:
     """The archive in ``stream``, once it is known to be one refgrad wrote."""
     start = stream.tell()
@@ -46,7 +46,7 @@ def open_archive(stream) -> zipfile.ZipFile:
     return archive
 
 
-# --- book/chapters/23b_save_and_load.md:120
+# --- book/chapters/23b_save_and_load.md:122
 def read_storage(archive: zipfile.ZipFile, name: str, dtype: str, shape, path=None):
     """One storage as an array: read into memory, or mapped from the file at ``path``."""
     info = archive.getinfo(STORAGES + name)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:121
+# --- book/chapters/06_parameters.md:127
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from refgrad._backend import array_module, data_ptr, device_of, storage_root
+from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad, current_grad_fn
 from refgrad.nn.parameter import Parameter
@@ -22,36 +24,41 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:148
+# --- book/chapters/06_parameters.md:167
 class _Storage:
-    """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same."""
+    """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
+    ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "root", "dtype")
 
-    def __init__(self, array) -> None:
-        self.array = array
+    def __init__(self, array, root=None, dtype=None) -> None:
+        self.array, self.root, self.dtype = array, root, dtype
 
     def __reduce__(self):
         return (_Storage, (self.array.copy(),))
 
 
 def _layout(data):
-    """(the array owning ``data``'s memory, that memory as bytes, byte offset, shape, strides)."""
-    owner = data
-    while isinstance(owner, np.ndarray) and isinstance(owner.base, np.ndarray):
-        owner = owner.base
-    if isinstance(owner, np.ndarray):
-        memory = owner.ravel(order="K").view(np.uint8)  # no copy: an owner is contiguous
-        offset = data.__array_interface__["data"][0] - memory.__array_interface__["data"][0]
-        if memory.base is not None and 0 <= offset and memory.flags.c_contiguous:
-            return owner, memory, offset, data.shape, data.strides
-    return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
+    """(the array owning ``data``'s memory, all of that memory as bytes, ``data``'s byte
+    offset into it, its shape, its strides)."""
+    root = storage_root(data)
+    return root, _storage_bytes(root), data_ptr(data) - data_ptr(root), data.shape, data.strides
 
 
-# --- book/chapters/06_parameters.md:175
+def _storage_bytes(root):
+    """The memory the array ``root`` owns, as flat bytes (a view), as many as its storage has."""
+    # The owner's elements fill its memory, in some order: one stride over all of them.
+    strided = array_module(device_of(root)).lib.stride_tricks.as_strided
+    memory = strided(root, (root.size,), (root.itemsize,)).view(np.uint8)
+    given = SIZES.get(id(root))  # a storage made smaller than its memory
+    return memory if given is None else memory[:given[1]]
+
+
+# --- book/chapters/06_parameters.md:198
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
+    dtype = getattr(dtype, "numpy", dtype)  # refgrad's dtype, or NumPy's in older pickles
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
         data = np.ndarray(shape, dtype, buffer=memory, offset=offset, strides=strides)
         data.flags.writeable = writeable and memory.flags.writeable
@@ -85,13 +92,26 @@ def _writeable(data) -> bool:
 
 def _reduce_ex(self, protocol):
     _warn_if_hooks(self)
-    _, memory, offset, shape, strides = _layout(self._data)
+    root, memory, offset, shape, strides = _layout(self._data)
+    args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
+            self.requires_grad, _writeable(self._data))
+    if type(self) is not Tensor:  # a subclass is named, and its attributes are its state
+        return (_rebuild_from_type, (_rebuild, type(self), args, self.__dict__))
     attributes = (self.__dict__,) if self.__dict__ else ()  # copy.copy shares their values
-    return (_rebuild, (_Storage(memory), offset, shape, strides, self._data.dtype,
-                       self.requires_grad, _writeable(self._data), *attributes))
+    return (_rebuild, (*args, *attributes))
 
 
-# --- book/chapters/06_parameters.md:219
+def _rebuild_from_type(rebuild, kind, args, state):
+    """A tensor of the subclass ``kind``, its attributes set from ``state``."""
+    t = rebuild(*args).as_subclass(kind)
+    if getattr(kind, "__setstate__", _setstate) is not _setstate:
+        t.__setstate__(state)
+    elif state:
+        t.__dict__.update(state)
+    return t
+
+
+# --- book/chapters/06_parameters.md:256
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -138,7 +158,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:273
+# --- book/chapters/06_parameters.md:310
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

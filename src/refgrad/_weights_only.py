@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:477
+# --- book/chapters/23b_save_and_load.md:514
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
 import pickle
+import pickletools
 import threading
+import warnings
 
 from refgrad._dtype import dtype
 from refgrad._tensor_values import layout
@@ -15,32 +17,40 @@ from refgrad._tensor_values import layout
 ALLOWED = {
     ("collections", "OrderedDict"), ("collections", "Counter"), ("builtins", "set"),
     ("builtins", "complex"), ("builtins", "bytearray"), ("_codecs", "encode"),
-    ("numpy", "dtype"), ("refgrad._tensor_copies", "_rebuild"),
+    ("refgrad._tensor_copies", "_rebuild"), ("refgrad._tensor_copies", "_rebuild_from_type"),
     ("refgrad._tensor_copies", "_rebuild_parameter"), ("refgrad", "Size"),
-    ("refgrad", "device"),
+    ("refgrad", "device"), ("refgrad._tensor", "Tensor"),
 }
 _extra: dict = {}  # (module, qualified name) -> object, from add_safe_globals
 _lock = threading.Lock()
+UNSAFE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if "
+    "you got the file from a trusted source."
+)
+DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+        "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 ADVICE = (
     "Weights only load failed. This file can still be loaded, to do so you have two options, "
-    "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In "
-    "PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
-    "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
-    "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
-    "file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+    "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) "
+    f"{UNSAFE}\n\t(2) Alternatively, to load with `weights_only=True` please "
     "check the recommended steps in the following error message.\n\tWeightsUnpickler error: "
 )
 UNSUPPORTED = (
     "Unsupported global: GLOBAL {0} was not an allowed global by default. Please use "
     "`torch.serialization.add_safe_globals([{0}])` or the "
     "`torch.serialization.safe_globals([{0}])` context manager to allowlist this global if "
-    "you trust this class/function.\n\nCheck the documentation of torch.load to learn more "
-    "about types accepted by default with weights_only "
-    "https://pytorch.org/docs/stable/generated/torch.load.html."
+    f"you trust this class/function.{DOCS}"
+)
+ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
+    f"Weights only load failed. {UNSAFE}\nPlease file an issue with the following so that we "
+    "can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\n"
+    "{}" + DOCS
 )
 
 
-# --- book/chapters/23b_save_and_load.md:523
+# --- book/chapters/23b_save_and_load.md:570
 def _key(obj) -> tuple:
     name = getattr(obj, "__qualname__", None)
     return obj.__module__, obj.__reduce__() if name is None else name
@@ -72,21 +82,60 @@ class safe_globals:  # noqa: N801 - torch's name
                 _extra.pop(_key(obj), None)
 
 
-# --- book/chapters/23b_save_and_load.md:559
+# --- book/chapters/23b_save_and_load.md:606
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
-        if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names
-            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
-        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
-        with _lock:
-            extra = _extra.get((module, name))
-        if extra is not None:
-            return extra
-        if (module, name) in ALLOWED:
-            return super().find_class(module, name)
-        if module == "refgrad":
-            found = super().find_class(module, name)
-            if isinstance(found, dtype | layout):
-                return found
+        found = allowed(module, name)
+        if found is not None:
+            return found
+        module, name = _python_3_name(module, name)
         shown = name if module == "builtins" else f"{module}.{name}"
         raise pickle.UnpicklingError(ADVICE + UNSUPPORTED.format(shown))
+
+
+def _python_3_name(module: str, name: str) -> tuple:
+    if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names
+        module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+def allowed(module: str, name: str):
+    """The global ``module.name`` if weights-only loads may use it, else None."""
+    module, name = _python_3_name(module, name)
+    with _lock:
+        extra = _extra.get((module, name))
+    if extra is not None:
+        return extra
+    if (module, name) in ALLOWED:
+        return getattr(__import__(module, fromlist=[name]), name)
+    if module == "refgrad":
+        import refgrad
+
+        found = getattr(refgrad, name, None)
+        if isinstance(found, dtype | layout):
+            return found
+    return None
+
+
+# --- book/chapters/23b_save_and_load.md:650
+KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
+
+
+def check_opcodes(pickled: bytes) -> None:
+    """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
+    try:
+        for opcode, argument, _ in pickletools.genops(pickled):
+            code = opcode.code.encode("latin-1")[0]
+            if code not in KNOWN_OPCODES:
+                raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
+            if opcode.name == "PROTO" and argument != 2:
+                warnings.warn(
+                    f"Detected pickle protocol {argument} in the checkpoint, which was not the "
+                    "default pickle protocol used by `torch.load` (2). The weights_only "
+                    "Unpickler might not support all instructions implemented by this "
+                    "protocol, please file an issue for adding support if you encounter this.",
+                    stacklevel=2)  # at load's own line, as torch's points at its
+            if opcode.name == "GLOBAL" and allowed(*argument.split(" ", 1)) is None:
+                return  # refused by the unpickler, when it comes to it
+    except ValueError:  # a pickle that is broken: the unpickler says how
+        return

@@ -5,6 +5,7 @@
 # --- book/chapters/23b_save_and_load.md:157
 """torch.save and torch.load: objects with tensors to a file of refgrad's own, and back."""
 
+import io
 import os
 import pickle
 import warnings
@@ -22,19 +23,25 @@ from refgrad._device import _typename, device
 from refgrad._tensor import make_tensor
 from refgrad._tensor_autograd import check_requires_grad
 from refgrad._tensor_copies import _rebuild, _Storage
-from refgrad._weights_only import WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals
+from refgrad._weights_only import (
+    WeightsUnpickler,
+    add_safe_globals,
+    check_opcodes,
+    get_safe_globals,
+    safe_globals,
+)
 
 __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save"]
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:189
+# --- book/chapters/23b_save_and_load.md:199
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
     def __init__(self, stream, protocol) -> None:
         super().__init__(stream, protocol)
-        self.keys, self.storages = {}, []
+        self.keys, self.storages, self.roots, self.dtypes = {}, [], [], {}
 
     def persistent_id(self, obj):
         if type(obj) is not _Storage:
@@ -42,14 +49,28 @@ class _StoragePickler(pickle.Pickler):
         memory = obj.array
         where = device_of(memory)
         start = memory.__array_interface__["data"][0] if where.type == "cpu" else memory.data.ptr
-        key = (str(where), start, memory.nbytes, memory.dtype.str, memory.shape)
+        if memory.nbytes:  # NOTE [One dtype per saved memory]
+            if self.dtypes.setdefault(start, obj.dtype) is not obj.dtype:
+                raise RuntimeError(DIFFERENT_TYPES)
+        key = (str(where), id(obj.root), memory.nbytes)
         if key not in self.keys:
             self.keys[key] = str(len(self.storages))
             self.storages.append(memory if where.type == "cpu" else memory.get())
+            self.roots.append(obj.root)  # alive, so that no other memory takes its id
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:221
+# NOTE [One dtype per saved memory]
+# torch saves a storage together with the dtype of the tensors on it, so the
+# tensors of one save that look into one memory must agree on their dtype: x
+# and x.view(torch.int32) saved together are refused, before anything is
+# written. As in torch, the memory is known by the address where it starts,
+# and an empty one is not asked.
+DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same data as "
+                   "different types")
+
+
+# --- book/chapters/23b_save_and_load.md:245
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -82,7 +103,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:284
+# --- book/chapters/23b_save_and_load.md:308
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -124,24 +145,28 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:337
+# --- book/chapters/23b_save_and_load.md:361
 class _Placed(_Storage):
     __slots__ = ("device",)
 
 
-def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
+def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
+                    attributes=None):
     if not isinstance(storage, _Placed):
-        return _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable)
+        return _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable,
+                        attributes)
     on_host = _rebuild(storage, offset, shape, strides, dtype, False)
     t = make_tensor(move(on_host._data, storage.device))
     check_requires_grad(t, requires_grad)
     t._requires_grad = requires_grad
     if t._version_counter is not None:
         t._version_counter.value = 1
+    if attributes:
+        t.__dict__.update(attributes)
     return t
 
 
-# --- book/chapters/23b_save_and_load.md:359
+# --- book/chapters/23b_save_and_load.md:387
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -174,12 +199,15 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:404
+# --- book/chapters/23b_save_and_load.md:434
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
     if weights_only is None:
         weights_only = pickle_module is None
+    if weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    _asked_of(pickle_module, "__name__")  # torch asks for dill's name and version
     if mmap and not is_path(f):
         raise ValueError("f must be a file path in order to use the mmap argument")
     if not is_path(f) and not hasattr(f, "seek"):
@@ -188,7 +216,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             "from a file that is seekable. Please pre-load the data into a buffer like "
             "io.BytesIO and try to load from it instead.")
     if weights_only and pickle_load_args:
-        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+        warnings.warn("pickle_load_args only works if `weights_only=False`.",
+                      stacklevel=1)  # at this line, as torch's points at its own
     if is_path(f):
         with open(f, "rb") as stream:
             return _load(stream, map_location, weights_only, f if mmap else None,
@@ -205,12 +234,15 @@ def _load(stream, map_location, weights_only, mmap_path, pickle_load_args):
             raise EOFError("Ran out of input") from None  # pickle's words for an empty file
         raise
     with archive:
-        kind = _SafeUnpickler if weights_only else _Unpickler
-        with archive.open(DATA_ENTRY) as data:
-            unpickler = kind(data, **pickle_load_args)
-            unpickler.archive, unpickler.mmap_path = archive, mmap_path
-            unpickler.map_location, unpickler.loaded = map_location, {}
-            return unpickler.load()
+        if weights_only:
+            pickled = archive.read(DATA_ENTRY)
+            check_opcodes(pickled)
+            unpickler = _SafeUnpickler(io.BytesIO(pickled), **pickle_load_args)
+        else:
+            unpickler = _Unpickler(archive.open(DATA_ENTRY), **pickle_load_args)
+        unpickler.archive, unpickler.mmap_path = archive, mmap_path
+        unpickler.map_location, unpickler.loaded = map_location, {}
+        return unpickler.load()
 
 
 # NOTE [Keywords of a file that is no archive]
