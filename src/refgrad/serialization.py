@@ -171,6 +171,8 @@ class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
     def persistent_load(self, pid):
+        if not isinstance(pid, tuple):  # protocol 0 writes each id as a string
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
         _, name, location, dtype, shape = pid
         if name not in self.loaded:
             array = read_storage(self.archive, name, dtype, shape, self.mmap_path)
@@ -199,7 +201,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:434
+# --- book/chapters/23b_save_and_load.md:436
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
