@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:127
+# --- book/chapters/06_parameters.md:129
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -24,7 +24,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:167
+# --- book/chapters/06_parameters.md:169
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
     ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
@@ -54,7 +54,7 @@ def _storage_bytes(root):
     return memory if given is None else memory[:given[1]]
 
 
-# --- book/chapters/06_parameters.md:198
+# --- book/chapters/06_parameters.md:200
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -111,26 +111,55 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:256
+# --- book/chapters/06_parameters.md:258
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
     if id(self) in memo:
         return memo[id(self)]
+    kind = type(self)
+    if kind is not Tensor and not _makes_its_own(self):
+        raise RuntimeError(NO_NEW_EMPTY)
     owner, memory, offset, shape, strides = _layout(self._data)
     storage = memo.get(id(owner))
     if storage is None:  # the first view of this memory in this deepcopy copies it
         storage = memo[id(owner)] = _Storage(memory.copy())
         copy._keep_alive(owner, memo)  # so that its id is not reused while memo lives
     writeable = _writeable(self._data)
-    new = _rebuild(storage, offset, shape, strides, self._data.dtype, self.requires_grad,
-                   writeable)
+    new = _rebuild(storage, offset, shape, strides, self._data.dtype, False, writeable)
+    if kind is not Tensor:
+        new = new.as_subclass(kind)
+    check_requires_grad(new, self.requires_grad)
+    new._requires_grad = self.requires_grad
     if self._grad is not None:
         new.grad = copy.deepcopy(self._grad, memo)
     memo[id(self)] = new
     if self.__dict__:
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
     return new
+
+
+# NOTE [A subclass's deep copy]
+# torch deep-copies a subclass onto the tensor its new_empty() makes, which
+# its own new_empty() must make of the subclass: its inherited one, run with
+# the subclass's __torch_function__ turned off, makes a plain Tensor, and the
+# copy is refused. So a subclass is copied only where it defines new_empty()
+# and that gives an instance of the subclass. The new_empty it inherits may be
+# Tensor's own, wrapped to convert its results (chapter "What a subclass's
+# methods return"): that is not one of its own.
+NO_NEW_EMPTY = (
+    "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
+    "subclass types that implement new_empty() and for which that function returns another "
+    "instance of the same subclass. You should either properly implement new_empty() for your "
+    "subclass or override __deepcopy__() if it is intended behavior for new_empty() to return "
+    "an instance of a different type."
+)
+
+
+def _makes_its_own(t) -> bool:
+    kind = type(t)
+    inherited = getattr(kind.new_empty, "__wrapped__", kind.new_empty)  # unwrapped
+    return inherited is not Tensor.new_empty and type(t.new_empty([])) is kind
 
 
 def _rebuild_parameter(data, requires_grad, attributes=None):
@@ -158,7 +187,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:310
+# --- book/chapters/06_parameters.md:341
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
