@@ -47,15 +47,18 @@ def test_a_failed_save_leaves_an_existing_file_and_a_stream_untouched(tmp_path):
     assert not fresh.exists()
 
 
-def test_other_files_are_refused_with_a_message_naming_the_format(tmp_path):
+def test_torchs_files_are_refused_with_a_message_naming_the_format(tmp_path):
     torch_like = io.BytesIO()
     with zipfile.ZipFile(torch_like, "w") as archive:
         archive.writestr("archive/data.pkl", pickle.dumps(1, protocol=2))
+        archive.writestr("archive/version", "3\n")
     torch_like.seek(0)
     with pytest.raises(RuntimeError, match="not written by refgrad.save"):
         refgrad.load(torch_like)
-    with pytest.raises(pickle.UnpicklingError, match="torch.save cannot be loaded"):
-        refgrad.load(io.BytesIO(b"hello world"))
+    older = pickle.dumps(0x1950A86A20F9469CFC6C, protocol=2)  # torch's older files begin so
+    for weights_only in (True, False):
+        with pytest.raises(pickle.UnpicklingError, match="torch.save cannot be loaded"):
+            refgrad.load(io.BytesIO(older + b"more"), weights_only=weights_only)
 
 
 def test_a_map_location_callable_sees_the_bytes_of_each_storage_once():

@@ -7,7 +7,6 @@
 
 import io
 import os
-import pickle
 import zipfile
 
 import numpy as np
@@ -30,23 +29,54 @@ def write_archive(stream, data: bytes, storages: list) -> None:
                 entry.write(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
-# --- book/chapters/23b_save_and_load.md:99
-def open_archive(stream) -> zipfile.ZipFile:
-    """The archive in ``stream``, once it is known to be one refgrad wrote."""
+# --- book/chapters/23b_save_and_load.md:101
+UNREADABLE = (
+    "PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. If "
+    "you are seeing this error, there is a high likelihood that your checkpoint file is "
+    "corrupted. This can happen if the checkpoint was not saved properly, was transferred "
+    "incorrectly, or the file was modified after saving."
+)
+NO_VERSION = (
+    'Expected hasRecord("version") to be true, but got false.  (Could this error message be '
+    "improved?  If so, please report an enhancement request to PyTorch.)"
+)
+SMALLEST_ZIP = 22  # bytes: the record that ends every zip archive
+
+
+def open_archive(stream) -> zipfile.ZipFile | None:
+    """The archive in ``stream`` if refgrad wrote it; None if ``stream`` holds no zip."""
     start = stream.tell()
     magic = stream.read(4)
     stream.seek(start)
-    if not magic:
-        raise EOFError
     if magic != b"PK\x03\x04":
-        raise pickle.UnpicklingError(NOT_OURS)
-    archive = zipfile.ZipFile(stream)
-    if FORMAT_ENTRY not in archive.namelist() or archive.read(FORMAT_ENTRY) != FORMAT:
-        raise RuntimeError(NOT_OURS)
-    return archive
+        return None
+    try:
+        archive = zipfile.ZipFile(stream)
+    except zipfile.BadZipFile:
+        size = stream.seek(0, os.SEEK_END) - start
+        stream.seek(start)
+        raise RuntimeError(UNREADABLE.format(
+            "not a ZIP archive" if size < SMALLEST_ZIP else "failed finding central directory"),
+        ) from None
+    names = archive.namelist()
+    if FORMAT_ENTRY in names and archive.read(FORMAT_ENTRY) == FORMAT:
+        return archive
+    raise RuntimeError(_refusal(names))
 
 
-# --- book/chapters/23b_save_and_load.md:122
+def _refusal(names: list) -> str:
+    """Why a zip that refgrad did not write is refused: torch's words, or refgrad's."""
+    first = names[0] if names else ""
+    if "/" not in first:
+        return ("[enforce fail at inline_container.cc:180] . file in archive is not in a "
+                f"subdirectory: {first}")
+    folder = first.split("/", 1)[0]
+    if f"{folder}/version" in names or f"{folder}/.data/version" in names:
+        return NOT_OURS  # a file torch wrote
+    return NO_VERSION
+
+
+# --- book/chapters/23b_save_and_load.md:155
 def read_storage(archive: zipfile.ZipFile, name: str, dtype: str, shape, path=None):
     """One storage as an array: read into memory, or mapped from the file at ``path``."""
     info = archive.getinfo(STORAGES + name)

@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:516
+# --- book/chapters/23b_save_and_load.md:630
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
+import io
 import pickle
 import pickletools
 import threading
@@ -50,7 +51,7 @@ ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
 )
 
 
-# --- book/chapters/23b_save_and_load.md:572
+# --- book/chapters/23b_save_and_load.md:687
 def _key(obj) -> tuple:
     name = getattr(obj, "__qualname__", None)
     return obj.__module__, obj.__reduce__() if name is None else name
@@ -82,7 +83,7 @@ class safe_globals:  # noqa: N801 - torch's name
                 _extra.pop(_key(obj), None)
 
 
-# --- book/chapters/23b_save_and_load.md:608
+# --- book/chapters/23b_save_and_load.md:723
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         found = allowed(module, name)
@@ -91,6 +92,13 @@ class WeightsUnpickler(pickle.Unpickler):
         module, name = _python_3_name(module, name)
         shown = name if module == "builtins" else f"{module}.{name}"
         raise pickle.UnpicklingError(ADVICE + UNSUPPORTED.format(shown))
+
+
+def reworded(error: pickle.UnpicklingError, weights_only: bool) -> pickle.UnpicklingError:
+    """A weights-only load's refusal in torch's words: ``error`` itself if it has them."""
+    if not weights_only or str(error).startswith("Weights only load failed."):
+        return error
+    return pickle.UnpicklingError(ISSUE.format(error))
 
 
 def _python_3_name(module: str, name: str) -> tuple:
@@ -117,17 +125,23 @@ def allowed(module: str, name: str):
     return None
 
 
-# --- book/chapters/23b_save_and_load.md:652
+# --- book/chapters/23b_save_and_load.md:775
 KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
 
 
 def check_opcodes(pickled: bytes) -> None:
     """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
+    memo, stream, at = set(), io.BytesIO(pickled), 0
     try:
-        for opcode, argument, _ in pickletools.genops(pickled):
+        for opcode, argument, _ in pickletools.genops(stream):
             code = opcode.code.encode("latin-1")[0]
             if code not in KNOWN_OPCODES:
                 raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
+            if opcode.name in ("BINPUT", "LONG_BINPUT"):
+                memo.add(argument)
+            elif opcode.name in ("BINGET", "LONG_BINGET") and argument not in memo:
+                raise KeyError(argument)  # torch's loop looks it up in its memo
+            at = stream.tell()  # where the next opcode starts
             if opcode.name == "PROTO" and argument != 2:
                 warnings.warn(
                     f"Detected pickle protocol {argument} in the checkpoint, which was not the "
@@ -137,5 +151,7 @@ def check_opcodes(pickled: bytes) -> None:
                     stacklevel=2)  # at load's own line, as torch's points at its
             if opcode.name == "GLOBAL" and allowed(*argument.split(" ", 1)) is None:
                 return  # refused by the unpickler, when it comes to it
-    except ValueError:  # a pickle that is broken: the unpickler says how
-        return
+    except ValueError:  # an opcode pickle does not know, or one whose argument is cut short
+        if at < len(pickled) and pickled[at] not in KNOWN_OPCODES:
+            raise pickle.UnpicklingError(
+                ISSUE.format(f"Unsupported operand {pickled[at]}")) from None

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:157
+# --- book/chapters/23b_save_and_load.md:190
 """torch.save and torch.load: objects with tensors to a file of refgrad's own, and back."""
 
+import errno
 import io
 import os
 import pickle
@@ -20,6 +21,7 @@ from refgrad._archive import (
 )
 from refgrad._backend import cuda_is_available, device_of, move
 from refgrad._device import _typename, device
+from refgrad._no_archive import load_no_archive
 from refgrad._tensor import make_tensor
 from refgrad._tensor_autograd import check_requires_grad
 from refgrad._tensor_copies import _rebuild, _Storage
@@ -28,6 +30,7 @@ from refgrad._weights_only import (
     add_safe_globals,
     check_opcodes,
     get_safe_globals,
+    reworded,
     safe_globals,
 )
 
@@ -35,7 +38,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:199
+# --- book/chapters/23b_save_and_load.md:235
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -70,7 +73,7 @@ DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same 
                    "different types")
 
 
-# --- book/chapters/23b_save_and_load.md:245
+# --- book/chapters/23b_save_and_load.md:285
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -79,18 +82,42 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         raise AttributeError(
             "expected 'f' to be string, path, or a file-like object with a 'write' attribute")
     if is_path(f):
-        parent = os.path.dirname(os.fspath(f))
-        if parent and not os.path.isdir(parent):
-            raise RuntimeError(f"Parent directory {parent} does not exist.")
+        _check_path(os.fspath(f))
+    else:
+        f.write(memoryview(b""))  # NOTE [What save does to its target first]
     _asked_of(pickle_module, "Pickler" if _use_new_zipfile_serialization else "dump")
     data = in_memory()
     pickler = _StoragePickler(data, pickle_protocol)
     pickler.dump(obj)
-    if is_path(f):
-        with open(f, "wb") as stream:
-            write_archive(stream, data.getvalue(), pickler.storages)
-    else:
+    if not is_path(f):
         write_archive(f, data.getvalue(), pickler.storages)
+        return
+    try:
+        stream = open(f, "wb")  # closed below, once written
+    except OSError as error:
+        raise RuntimeError(OPEN_FAILED.format(error.strerror)) from None
+    with stream:
+        write_archive(stream, data.getvalue(), pickler.storages)
+
+
+# NOTE [What save does to its target first]
+# torch opens a path before it pickles, and its first act on a file object is
+# to write bytes to it, as a memoryview. refgrad leaves a path alone until the
+# pickle is made, but refuses first, in torch's words, the paths torch cannot
+# open: an empty one, a directory. A file object is written zero bytes, as a
+# memoryview: one that cannot be written refuses that as torch's first write
+# is refused (a closed file, a text stream), whatever the object saved.
+OPEN_FAILED = "[enforce fail at inline_container.cc:747] . open file failed with strerror: {}"
+
+
+def _check_path(path) -> None:
+    parent = os.path.dirname(path)
+    if parent and not os.path.isdir(parent):
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
+    if not path:
+        raise RuntimeError("[enforce fail at inline_container.cc:720] . invalid file name: ")
+    if os.path.isdir(path):
+        raise RuntimeError(OPEN_FAILED.format(os.strerror(errno.EISDIR)))
 
 
 # NOTE [What save asks of pickle_module]
@@ -103,7 +130,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:308
+# --- book/chapters/23b_save_and_load.md:372
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -145,7 +172,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:361
+# --- book/chapters/23b_save_and_load.md:425
 class _Placed(_Storage):
     __slots__ = ("device",)
 
@@ -166,7 +193,7 @@ def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, write
     return t
 
 
-# --- book/chapters/23b_save_and_load.md:387
+# --- book/chapters/23b_save_and_load.md:451
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -201,7 +228,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:436
+# --- book/chapters/23b_save_and_load.md:497
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
@@ -222,43 +249,27 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                       stacklevel=1)  # at this line, as torch's points at its own
     if is_path(f):
         with open(f, "rb") as stream:
-            return _load(stream, map_location, weights_only, f if mmap else None,
-                         pickle_load_args)
-    return _load(f, map_location, weights_only, None, pickle_load_args)
+            return _load(stream, f if mmap else None, map_location, pickle_module,
+                         weights_only, pickle_load_args)
+    return _load(f, None, map_location, pickle_module, weights_only, pickle_load_args)
 
 
-def _load(stream, map_location, weights_only, mmap_path, pickle_load_args):
-    try:
-        archive = open_archive(stream)
-    except (EOFError, pickle.UnpicklingError) as error:  # NOTE [Keywords of a file that
-        _refuse_unpickled_keywords(weights_only, pickle_load_args)  # is no archive]
-        if isinstance(error, EOFError) and not weights_only:
-            raise EOFError("Ran out of input") from None  # pickle's words for an empty file
-        raise
+def _load(stream, mmap_path, map_location, pickle_module, weights_only, pickle_load_args):
+    archive = open_archive(stream)
+    if archive is None:
+        return load_no_archive(stream, mmap_path, pickle_module or pickle, weights_only,
+                               pickle_load_args)
     with archive:
         if weights_only:
             pickled = archive.read(DATA_ENTRY)
             check_opcodes(pickled)
             unpickler = _SafeUnpickler(io.BytesIO(pickled), **pickle_load_args)
         else:
+            _asked_of(pickle_module or pickle, "Unpickler")  # as torch builds on it
             unpickler = _Unpickler(archive.open(DATA_ENTRY), **pickle_load_args)
         unpickler.archive, unpickler.mmap_path = archive, mmap_path
         unpickler.map_location, unpickler.loaded = map_location, {}
-        return unpickler.load()
-
-
-# NOTE [Keywords of a file that is no archive]
-# torch reads a file that is not a zip archive with its older loader, which
-# hands pickle_load_args to a load function before it reads a byte: the
-# weights-only one takes encoding alone, pickle's its four keywords. So an
-# empty file, or one that is no archive, with a keyword neither takes, is
-# refused for the keyword first, in that function's words.
-_PICKLE_LOAD_KEYWORDS = ("fix_imports", "encoding", "errors", "buffers")
-
-
-def _refuse_unpickled_keywords(weights_only: bool, pickle_load_args: dict) -> None:
-    for key in pickle_load_args:
-        if weights_only and key != "encoding":
-            raise TypeError(f"load() got an unexpected keyword argument '{key}'") from None
-        if not weights_only and key not in _PICKLE_LOAD_KEYWORDS:
-            raise TypeError(f"'{key}' is an invalid keyword argument for load()") from None
+        try:
+            return unpickler.load()
+        except pickle.UnpicklingError as error:
+            raise reworded(error, weights_only) from None
