@@ -54,7 +54,15 @@ def _storage_bytes(root):
     return memory if given is None else memory[:given[1]]
 
 
-# --- book/chapters/06_parameters.md:200
+def storage_key(root):
+    """What names the storage ``root`` owns: the array itself on the host; on a device, whose
+    arrays need not be one Python object at each asking, where its memory is and its size."""
+    if isinstance(root, np.ndarray):
+        return id(root)
+    return str(device_of(root)), data_ptr(root), root.nbytes
+
+
+# --- book/chapters/06_parameters.md:208
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -62,8 +70,11 @@ def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=Tr
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
         data = np.ndarray(shape, dtype, buffer=memory, offset=offset, strides=strides)
         data.flags.writeable = writeable and memory.flags.writeable
-    else:
-        data = memory
+    else:  # a device's bytes: the window onto them, from its first element
+        itemsize = np.dtype(dtype).itemsize
+        first = memory[offset:offset + (memory.size - offset) // itemsize * itemsize]
+        strided = array_module(device_of(memory)).lib.stride_tricks.as_strided
+        data = strided(first.view(dtype), shape, strides)
     t = make_tensor(data)
     check_requires_grad(t, requires_grad)
     t._requires_grad = requires_grad
@@ -111,7 +122,7 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:258
+# --- book/chapters/06_parameters.md:269
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -121,9 +132,9 @@ def _deepcopy(self, memo):
     if kind is not Tensor and not _makes_its_own(self):
         raise RuntimeError(NO_NEW_EMPTY)
     owner, memory, offset, shape, strides = _layout(self._data)
-    storage = memo.get(id(owner))
+    storage = memo.get(storage_key(owner))
     if storage is None:  # the first view of this memory in this deepcopy copies it
-        storage = memo[id(owner)] = _Storage(memory.copy())
+        storage = memo[storage_key(owner)] = _Storage(memory.copy())
         copy._keep_alive(owner, memo)  # so that its id is not reused while memo lives
     writeable = _writeable(self._data)
     new = _rebuild(storage, offset, shape, strides, self._data.dtype, False, writeable)
@@ -187,7 +198,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:341
+# --- book/chapters/06_parameters.md:352
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

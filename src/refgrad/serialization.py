@@ -23,8 +23,7 @@ from refgrad._backend import cuda_is_available, device_of, move
 from refgrad._device import _typename, device
 from refgrad._no_archive import load_no_archive
 from refgrad._tensor import make_tensor
-from refgrad._tensor_autograd import check_requires_grad
-from refgrad._tensor_copies import _rebuild, _Storage
+from refgrad._tensor_copies import _Storage, storage_key
 from refgrad._weights_only import (
     WeightsUnpickler,
     add_safe_globals,
@@ -38,7 +37,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:235
+# --- book/chapters/23b_save_and_load.md:234
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -55,7 +54,7 @@ class _StoragePickler(pickle.Pickler):
         if memory.nbytes:  # NOTE [One dtype per saved memory]
             if self.dtypes.setdefault(start, obj.dtype) is not obj.dtype:
                 raise RuntimeError(DIFFERENT_TYPES)
-        key = (str(where), id(obj.root), memory.nbytes)
+        key = (storage_key(obj.root), memory.nbytes)
         if key not in self.keys:
             self.keys[key] = str(len(self.storages))
             self.storages.append(memory if where.type == "cpu" else memory.get())
@@ -73,7 +72,7 @@ DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same 
                    "different types")
 
 
-# --- book/chapters/23b_save_and_load.md:285
+# --- book/chapters/23b_save_and_load.md:284
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -130,7 +129,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:372
+# --- book/chapters/23b_save_and_load.md:370
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -172,28 +171,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:425
-class _Placed(_Storage):
-    __slots__ = ("device",)
-
-
-def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
-                    attributes=None):
-    if not isinstance(storage, _Placed):
-        return _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable,
-                        attributes)
-    on_host = _rebuild(storage, offset, shape, strides, dtype, False)
-    t = make_tensor(move(on_host._data, storage.device))
-    check_requires_grad(t, requires_grad)
-    t._requires_grad = requires_grad
-    if t._version_counter is not None:
-        t._version_counter.value = 1
-    if attributes:
-        t.__dict__.update(attributes)
-    return t
-
-
-# --- book/chapters/23b_save_and_load.md:451
+# --- book/chapters/23b_save_and_load.md:426
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -204,16 +182,8 @@ class _StorageLoading:
         if name not in self.loaded:
             array = read_storage(self.archive, name, dtype, shape, self.mmap_path)
             array, target = _restore(array, location, self.map_location)
-            storage = _Storage(array) if target.type == "cpu" else _Placed(array)
-            if target.type != "cpu":
-                storage.device = target
-            self.loaded[name] = storage
+            self.loaded[name] = _Storage(array if target.type == "cpu" else move(array, target))
         return self.loaded[name]
-
-    def find_class(self, module, name):
-        if (module, name) == ("refgrad._tensor_copies", "_rebuild"):
-            return _rebuild_placed
-        return super().find_class(module, name)
 
 
 class _Unpickler(_StorageLoading, pickle.Unpickler):
@@ -228,7 +198,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:497
+# --- book/chapters/23b_save_and_load.md:464
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
