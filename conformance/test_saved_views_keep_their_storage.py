@@ -4,6 +4,7 @@ storage: strides, storage_offset, the storage's size and, saved with its base, s
 import copy
 import io
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -116,3 +117,22 @@ def test_two_views_saved_alone_in_one_file_share_one_storage():
     assert a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
     b.fill_(-1.0)
     assert a.tolist() == [[1.0, 3.0], [2.0, 4.0]] and b.storage_offset() == 9
+
+
+@pytest.mark.parametrize("trip", list(TRIPS))
+def test_a_copy_has_memory_of_its_own_to_write(trip):
+    values = np.arange(3.0)
+    values.flags.writeable = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the warning that NumPy's array is read-only
+        t = torch.from_numpy(values)
+    back = TRIPS[trip](t)
+    back.add_(1)
+    assert back.tolist() == [1.0, 2.0, 3.0] and values.tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("trip", list(TRIPS))
+def test_an_expanded_copy_still_refuses_writes(trip):
+    back = TRIPS[trip](torch.arange(3.0).expand(2, 3))
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        back.add_(1)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:129
+# --- book/chapters/06_parameters.md:132
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -24,7 +24,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:169
+# --- book/chapters/06_parameters.md:172
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
     ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
@@ -62,7 +62,7 @@ def storage_key(root):
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/06_parameters.md:208
+# --- book/chapters/06_parameters.md:211
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -96,16 +96,11 @@ def _warn_if_hooks(t) -> None:
                           stacklevel=outside_refgrad(sys._getframe())[1])
 
 
-def _writeable(data) -> bool:
-    """NumPy's flag; CuPy's arrays have flags but no such flag, and are all writable."""
-    return bool(getattr(getattr(data, "flags", None), "writeable", True))
-
-
 def _reduce_ex(self, protocol):
     _warn_if_hooks(self)
     root, memory, offset, shape, strides = _layout(self._data)
     args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
-            self.requires_grad, _writeable(self._data))
+            self.requires_grad, True)  # a copy's memory is its own: writable
     if type(self) is not Tensor:  # a subclass is named, and its attributes are its state
         return (_rebuild_from_type, (_rebuild, type(self), args, self.__dict__))
     attributes = (self.__dict__,) if self.__dict__ else ()  # copy.copy shares their values
@@ -122,7 +117,7 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:269
+# --- book/chapters/06_parameters.md:267
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -136,8 +131,7 @@ def _deepcopy(self, memo):
     if storage is None:  # the first view of this memory in this deepcopy copies it
         storage = memo[storage_key(owner)] = _Storage(memory.copy())
         copy._keep_alive(owner, memo)  # so that its id is not reused while memo lives
-    writeable = _writeable(self._data)
-    new = _rebuild(storage, offset, shape, strides, self._data.dtype, False, writeable)
+    new = _rebuild(storage, offset, shape, strides, self._data.dtype, False)
     if kind is not Tensor:
         new = new.as_subclass(kind)
     check_requires_grad(new, self.requires_grad)
@@ -198,7 +192,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:352
+# --- book/chapters/06_parameters.md:349
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
