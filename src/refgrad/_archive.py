@@ -52,6 +52,8 @@ def open_archive(stream) -> zipfile.ZipFile | None:
         return None
     try:
         archive = zipfile.ZipFile(stream)
+        if archive.infolist() and archive.infolist()[0].header_offset != start:
+            archive = _first_archive(stream, start)  # NOTE [Archives one after another]
     except zipfile.BadZipFile:
         size = stream.seek(0, os.SEEK_END) - start
         stream.seek(start)
@@ -62,6 +64,53 @@ def open_archive(stream) -> zipfile.ZipFile | None:
     if FORMAT_ENTRY in names and archive.read(FORMAT_ENTRY) == FORMAT:
         return archive
     raise RuntimeError(_refusal(names))
+
+
+# NOTE [Archives one after another]
+# A zip is read from its end, where the record that closes it says where its
+# entries are. Two saves into one stream put two archives one after the other,
+# and reading from the first one's start would find the second's: zipfile
+# finds the last archive whatever is before it. When the archive found does not
+# begin where the reading does, the stream is searched from there for the
+# first closing record that closes an archive beginning there, and only that
+# window of the stream is read. torch's reader reads the first archive too.
+_END = b"PK\x05\x06"  # the signature of the record that closes an archive
+
+
+def _first_archive(stream, start: int) -> zipfile.ZipFile:
+    stream.seek(start)
+    data, at = stream.read(), 0
+    while (at := data.find(_END, at)) >= 0:
+        end = start + at + SMALLEST_ZIP + int.from_bytes(data[at + 20:at + 22], "little")
+        try:
+            archive = zipfile.ZipFile(_Window(stream, start, end))
+            if archive.infolist() and archive.infolist()[0].header_offset == 0:
+                return archive
+        except zipfile.BadZipFile:
+            pass
+        at += 1
+    raise zipfile.BadZipFile
+
+
+class _Window:
+    """The bytes of ``stream`` from ``start`` to ``end``, read as a file of their own."""
+
+    def __init__(self, stream, start: int, end: int) -> None:
+        self.stream, self.start, self.end = stream, start, end
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        base = (self.start, self.stream.tell(), self.end)[whence]
+        return self.stream.seek(base + offset) - self.start
+
+    def tell(self) -> int:
+        return self.stream.tell() - self.start
+
+    def read(self, n: int = -1) -> bytes:
+        left = max(self.end - self.stream.tell(), 0)
+        return self.stream.read(left if n is None or n < 0 else min(n, left))
+
+    def seekable(self) -> bool:
+        return True
 
 
 def _refusal(names: list) -> str:
@@ -76,7 +125,7 @@ def _refusal(names: list) -> str:
     return NO_VERSION
 
 
-# --- book/chapters/23b_save_and_load.md:155
+# --- book/chapters/23b_save_and_load.md:204
 def read_storage(archive: zipfile.ZipFile, name: str, dtype: str, shape, path=None):
     """One storage as an array: read into memory, or mapped from the file at ``path``."""
     info = archive.getinfo(STORAGES + name)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:597
+# --- book/chapters/23b_save_and_load.md:646
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
@@ -51,7 +51,7 @@ ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
 )
 
 
-# --- book/chapters/23b_save_and_load.md:654
+# --- book/chapters/23b_save_and_load.md:703
 def _key(obj) -> tuple:
     name = getattr(obj, "__qualname__", None)
     return obj.__module__, obj.__reduce__() if name is None else name
@@ -83,7 +83,7 @@ class safe_globals:  # noqa: N801 - torch's name
                 _extra.pop(_key(obj), None)
 
 
-# --- book/chapters/23b_save_and_load.md:690
+# --- book/chapters/23b_save_and_load.md:739
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         found = allowed(module, name)
@@ -125,7 +125,7 @@ def allowed(module: str, name: str):
     return None
 
 
-# --- book/chapters/23b_save_and_load.md:742
+# --- book/chapters/23b_save_and_load.md:791
 KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
 
 

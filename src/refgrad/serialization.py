@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:190
+# --- book/chapters/23b_save_and_load.md:239
 """torch.save and torch.load: objects with tensors to a file of refgrad's own, and back."""
 
 import errno
@@ -37,7 +37,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:234
+# --- book/chapters/23b_save_and_load.md:283
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -72,7 +72,7 @@ DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same 
                    "different types")
 
 
-# --- book/chapters/23b_save_and_load.md:284
+# --- book/chapters/23b_save_and_load.md:333
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -129,7 +129,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:370
+# --- book/chapters/23b_save_and_load.md:419
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -171,7 +171,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:426
+# --- book/chapters/23b_save_and_load.md:475
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -198,7 +198,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:464
+# --- book/chapters/23b_save_and_load.md:513
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
