@@ -22,7 +22,7 @@ ALLOWED = {
     ("refgrad._tensor_copies", "_rebuild_parameter"), ("refgrad", "Size"),
     ("refgrad", "device"), ("refgrad._tensor", "Tensor"),
 }
-_extra: dict = {}  # (module, qualified name) -> object, from add_safe_globals
+_marked: set = set()  # what add_safe_globals was given
 _lock = threading.Lock()
 UNSAFE = (
     "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
@@ -51,21 +51,36 @@ ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
 )
 
 
-# --- book/chapters/23b_save_and_load.md:703
-def _key(obj) -> tuple:
-    name = getattr(obj, "__qualname__", None)
-    return obj.__module__, obj.__reduce__() if name is None else name
-
-
+# --- book/chapters/23b_save_and_load.md:707
 def add_safe_globals(safe_globals: list) -> None:
     """Allow these classes and functions in weights-only loads, from now on."""
+    global _marked
     with _lock:
-        _extra.update((_key(obj), obj) for obj in safe_globals)
+        _marked = _marked | set(safe_globals)
 
 
 def get_safe_globals() -> list:
     with _lock:
-        return list(_extra.values())
+        return list(_marked)
+
+
+def _user_allowed() -> dict:
+    """The globals added by the user, by their full names."""
+    with _lock:
+        marked = list(_marked)
+    named = {}
+    for entry in marked:
+        if isinstance(entry, tuple):
+            if len(entry) != 2:
+                raise ValueError("Expected tuple of length 2 (global, str of callable full "
+                                 f"path), but got tuple of length: {len(entry)}")
+            if type(entry[1]) is not str:
+                raise TypeError("Expected second item in tuple to be str of callable full "
+                                f"path, but got: {type(entry[1])}")
+            named[entry[1]] = entry[0]
+        else:
+            named[f"{entry.__module__}.{entry.__qualname__}"] = entry
+    return named
 
 
 class safe_globals:  # noqa: N801 - torch's name
@@ -78,12 +93,12 @@ class safe_globals:  # noqa: N801 - torch's name
         add_safe_globals(self.safe_globals)
 
     def __exit__(self, *exc_info) -> None:
+        global _marked
         with _lock:
-            for obj in self.safe_globals:
-                _extra.pop(_key(obj), None)
+            _marked = _marked - set(self.safe_globals)
 
 
-# --- book/chapters/23b_save_and_load.md:739
+# --- book/chapters/23b_save_and_load.md:759
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         found = allowed(module, name)
@@ -110,10 +125,6 @@ def _python_3_name(module: str, name: str) -> tuple:
 def allowed(module: str, name: str):
     """The global ``module.name`` if weights-only loads may use it, else None."""
     module, name = _python_3_name(module, name)
-    with _lock:
-        extra = _extra.get((module, name))
-    if extra is not None:
-        return extra
     if (module, name) in ALLOWED:
         return getattr(__import__(module, fromlist=[name]), name)
     if module == "refgrad":
@@ -122,10 +133,10 @@ def allowed(module: str, name: str):
         found = getattr(refgrad, name, None)
         if isinstance(found, dtype | layout):
             return found
-    return None
+    return _user_allowed().get(f"{module}.{name}")
 
 
-# --- book/chapters/23b_save_and_load.md:791
+# --- book/chapters/23b_save_and_load.md:807
 KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
 
 
