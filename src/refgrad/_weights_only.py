@@ -6,7 +6,6 @@
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
-import io
 import pickle
 import pickletools
 import threading
@@ -51,7 +50,7 @@ ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
 )
 
 
-# --- book/chapters/23b_save_and_load.md:707
+# --- book/chapters/23b_save_and_load.md:706
 def add_safe_globals(safe_globals: list) -> None:
     """Allow these classes and functions in weights-only loads, from now on."""
     global _marked
@@ -98,7 +97,7 @@ class safe_globals:  # noqa: N801 - torch's name
             _marked = _marked - set(self.safe_globals)
 
 
-# --- book/chapters/23b_save_and_load.md:759
+# --- book/chapters/23b_save_and_load.md:758
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         found = allowed(module, name)
@@ -140,29 +139,48 @@ def allowed(module: str, name: str):
 KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
 
 
+# Each opcode torch knows, with the bytes of its argument: a count, or where its length is.
+_ARGUMENTS = {op.code.encode("latin-1")[0]: op.arg.n if op.arg else 0
+              for op in pickletools.opcodes if op.code.encode("latin-1")[0] in KNOWN_OPCODES}
+_LENGTH_BYTES = {pickletools.TAKEN_FROM_ARGUMENT1: 1, pickletools.TAKEN_FROM_ARGUMENT4U: 4}
+GLOBAL, PROTO, STOP = b"c"[0], 0x80, b"."[0]
+PUTS, GETS = frozenset(b"qr"), frozenset(b"hj")
+
+
 def check_opcodes(pickled: bytes) -> None:
     """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
-    memo, stream, at = set(), io.BytesIO(pickled), 0
-    try:
-        for opcode, argument, _ in pickletools.genops(stream):
-            code = opcode.code.encode("latin-1")[0]
-            if code not in KNOWN_OPCODES:
-                raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
-            if opcode.name in ("BINPUT", "LONG_BINPUT"):
-                memo.add(argument)
-            elif opcode.name in ("BINGET", "LONG_BINGET") and argument not in memo:
-                raise KeyError(argument)  # torch's loop looks it up in its memo
-            at = stream.tell()  # where the next opcode starts
-            if opcode.name == "PROTO" and argument != 2:
-                warnings.warn(
-                    f"Detected pickle protocol {argument} in the checkpoint, which was not the "
-                    "default pickle protocol used by `torch.load` (2). The weights_only "
-                    "Unpickler might not support all instructions implemented by this "
-                    "protocol, please file an issue for adding support if you encounter this.",
-                    stacklevel=2)  # at load's own line, as torch's points at its
-            if opcode.name == "GLOBAL" and allowed(*argument.split(" ", 1)) is None:
+    memo, at, end = set(), 0, len(pickled)
+    while at < end:
+        code, at = pickled[at], at + 1
+        size = _ARGUMENTS.get(code)
+        if size is None:
+            raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
+        if code == GLOBAL:  # a module and a name, a line each
+            first = pickled.find(b"\n", at)
+            second = pickled.find(b"\n", first + 1)
+            if first < 0 or second < 0:
+                return  # cut short: the unpickler says how
+            module, name = pickled[at:first], pickled[first + 1:second]
+            at = second + 1
+            if allowed(module.decode("latin-1"), name.decode("latin-1")) is None:
                 return  # refused by the unpickler, when it comes to it
-    except ValueError:  # an opcode pickle does not know, or one whose argument is cut short
-        if at < len(pickled) and pickled[at] not in KNOWN_OPCODES:
-            raise pickle.UnpicklingError(
-                ISSUE.format(f"Unsupported operand {pickled[at]}")) from None
+            continue
+        if size < 0:  # the argument's length comes first
+            width = _LENGTH_BYTES[size]
+            size, at = int.from_bytes(pickled[at:at + width], "little"), at + width
+        argument, at = pickled[at:at + size], at + size
+        if at > end:
+            return
+        if code in PUTS:
+            memo.add(int.from_bytes(argument, "little"))
+        elif code in GETS and int.from_bytes(argument, "little") not in memo:
+            raise KeyError(int.from_bytes(argument, "little"))  # torch's loop reads its memo
+        elif code == PROTO and argument[0] != 2:
+            warnings.warn(
+                f"Detected pickle protocol {argument[0]} in the checkpoint, which was not the "
+                "default pickle protocol used by `torch.load` (2). The weights_only "
+                "Unpickler might not support all instructions implemented by this "
+                "protocol, please file an issue for adding support if you encounter this.",
+                stacklevel=2)  # at load's own line, as torch's points at its
+        elif code == STOP:
+            return
