@@ -1,5 +1,6 @@
 """refgrad's own file format, and what save and load leave behind when they fail."""
 
+import copy
 import io
 import pickle
 import zipfile
@@ -47,15 +48,18 @@ def test_a_failed_save_leaves_an_existing_file_and_a_stream_untouched(tmp_path):
     assert not fresh.exists()
 
 
-def test_other_files_are_refused_with_a_message_naming_the_format(tmp_path):
+def test_torchs_files_are_refused_with_a_message_naming_the_format(tmp_path):
     torch_like = io.BytesIO()
     with zipfile.ZipFile(torch_like, "w") as archive:
         archive.writestr("archive/data.pkl", pickle.dumps(1, protocol=2))
+        archive.writestr("archive/version", "3\n")
     torch_like.seek(0)
     with pytest.raises(RuntimeError, match="not written by refgrad.save"):
         refgrad.load(torch_like)
-    with pytest.raises(pickle.UnpicklingError, match="torch.save cannot be loaded"):
-        refgrad.load(io.BytesIO(b"hello world"))
+    older = pickle.dumps(0x1950A86A20F9469CFC6C, protocol=2)  # torch's older files begin so
+    for weights_only in (True, False):
+        with pytest.raises(pickle.UnpicklingError, match="torch.save cannot be loaded"):
+            refgrad.load(io.BytesIO(older + b"more"), weights_only=weights_only)
 
 
 def test_a_map_location_callable_sees_the_bytes_of_each_storage_once():
@@ -89,7 +93,7 @@ def test_a_failed_weights_only_load_leaves_the_stream_loadable():
     assert type(refgrad.load(buffer, weights_only=False)["u"]) is Unsafe
 
 
-def test_map_location_cuda_moves_each_tensor_to_the_device(monkeypatch):
+def test_map_location_cuda_moves_each_storage_to_the_device_once(monkeypatch):
     counts = use("simulated", monkeypatch)
     x = refgrad.arange(4.0, requires_grad=True)
     buffer = io.BytesIO()
@@ -97,11 +101,30 @@ def test_map_location_cuda_moves_each_tensor_to_the_device(monkeypatch):
     for where in ("cuda", refgrad.device("cuda", 0), {"cpu": "cuda:0"},
                   lambda storage, location: storage.cuda()):
         buffer.seek(0)
+        before = counts["to_device"]
         whole, tail = refgrad.load(buffer, map_location=where)
         assert whole.device == refgrad.device("cuda", 0) and whole.requires_grad
         assert whole.cpu().tolist() == [0.0, 1.0, 2.0, 3.0]
         assert tail.device.type == "cuda" and tail.cpu().tolist() == [1.0, 2.0, 3.0]
-    assert counts["to_device"] >= 8
+        whole.detach().fill_(7.0)  # one memory on the device
+        assert tail.cpu().tolist() == [7.0, 7.0, 7.0]
+        asked = 1 if callable(where) else 0  # the callable's own storage.cuda()
+        assert counts["to_device"] - before == 1 + asked
+
+
+def test_device_tensors_keep_their_layout_through_copies_and_files(monkeypatch):
+    use("simulated", monkeypatch)
+    x = refgrad.arange(12.0).reshape(4, 3).cuda()
+    for v in (x, x[:, 1], x.t(), x.reshape(-1)[5:]):
+        buffer = io.BytesIO()
+        refgrad.save(v, buffer)
+        buffer.seek(0)
+        for back in (copy.deepcopy(v), pickle.loads(pickle.dumps(v)), refgrad.load(buffer)):
+            assert back.device.type == "cuda" and back.cpu().tolist() == v.cpu().tolist()
+            assert back.stride() == v.stride()
+    whole, tail = copy.deepcopy([x, x[1:]])
+    whole.fill_(5.0)
+    assert tail.cpu().tolist()[0] == [5.0, 5.0, 5.0]
 
 
 def test_a_device_tensor_saves_its_values_and_its_location(monkeypatch):
@@ -114,3 +137,18 @@ def test_a_device_tensor_saves_its_values_and_its_location(monkeypatch):
     assert back.device.type == "cuda" and back.cpu().tolist() == [0.0, 1.0, 2.0]
     buffer.seek(0)
     assert refgrad.load(buffer, map_location="cpu").tolist() == [0.0, 1.0, 2.0]
+
+
+def test_views_of_one_device_memory_are_saved_as_one_storage(monkeypatch):
+    use("simulated", monkeypatch)
+    x = refgrad.arange(6.0).cuda()
+    buffer = io.BytesIO()
+    refgrad.save([x, x[2:], x.reshape(2, 3).t()], buffer)
+    buffer.seek(0)
+    with zipfile.ZipFile(buffer) as archive:
+        assert [n for n in archive.namelist() if n.startswith(_archive.STORAGES)] == [
+            _archive.STORAGES + "0"]
+    buffer.seek(0)
+    whole, tail, turned = refgrad.load(buffer)
+    whole.fill_(1.0)
+    assert tail.cpu().tolist() == [1.0] * 4 and turned.stride() == (1, 3)

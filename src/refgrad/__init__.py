@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:454
+# --- book/chapters/06_parameters.md:542
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -121,7 +121,7 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
-# --- book/chapters/06_parameters.md:292
+# --- book/chapters/06_parameters.md:370
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -730,7 +730,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/23b_save_and_load.md:586
+# --- book/chapters/23b_save_and_load.md:865
 from refgrad import serialization
 from refgrad.serialization import load, save
 

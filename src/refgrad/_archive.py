@@ -2,12 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:63
+# --- book/chapters/23b_save_and_load.md:65
 """The file refgrad.save writes: a zip of a pickle and the raw bytes of each storage."""
 
 import io
 import os
-import pickle
 import zipfile
 
 import numpy as np
@@ -30,23 +29,103 @@ def write_archive(stream, data: bytes, storages: list) -> None:
                 entry.write(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
-# --- book/chapters/23b_save_and_load.md:97
-def open_archive(stream) -> zipfile.ZipFile:
-    """The archive in ``stream``, once it is known to be one refgrad wrote."""
+# --- book/chapters/23b_save_and_load.md:101
+UNREADABLE = (
+    "PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. If "
+    "you are seeing this error, there is a high likelihood that your checkpoint file is "
+    "corrupted. This can happen if the checkpoint was not saved properly, was transferred "
+    "incorrectly, or the file was modified after saving."
+)
+NO_VERSION = (
+    'Expected hasRecord("version") to be true, but got false.  (Could this error message be '
+    "improved?  If so, please report an enhancement request to PyTorch.)"
+)
+SMALLEST_ZIP = 22  # bytes: the record that ends every zip archive
+
+
+def open_archive(stream) -> zipfile.ZipFile | None:
+    """The archive in ``stream`` if refgrad wrote it; None if ``stream`` holds no zip."""
     start = stream.tell()
     magic = stream.read(4)
     stream.seek(start)
-    if not magic:
-        raise EOFError
     if magic != b"PK\x03\x04":
-        raise pickle.UnpicklingError(NOT_OURS)
-    archive = zipfile.ZipFile(stream)
-    if FORMAT_ENTRY not in archive.namelist() or archive.read(FORMAT_ENTRY) != FORMAT:
-        raise RuntimeError(NOT_OURS)
-    return archive
+        return None
+    try:
+        archive = zipfile.ZipFile(stream)
+        if archive.infolist() and archive.infolist()[0].header_offset != start:
+            archive = _first_archive(stream, start)  # NOTE [Archives one after another]
+    except zipfile.BadZipFile:
+        size = stream.seek(0, os.SEEK_END) - start
+        stream.seek(start)
+        raise RuntimeError(UNREADABLE.format(
+            "not a ZIP archive" if size < SMALLEST_ZIP else "failed finding central directory"),
+        ) from None
+    names = archive.namelist()
+    if FORMAT_ENTRY in names and archive.read(FORMAT_ENTRY) == FORMAT:
+        return archive
+    raise RuntimeError(_refusal(names))
 
 
-# --- book/chapters/23b_save_and_load.md:120
+# NOTE [Archives one after another]
+# A zip is read from its end, where the record that closes it says where its
+# entries are. Two saves into one stream put two archives one after the other,
+# and reading from the first one's start would find the second's: zipfile
+# finds the last archive whatever is before it. When the archive found does not
+# begin where the reading does, the stream is searched from there for the
+# first closing record that closes an archive beginning there, and only that
+# window of the stream is read. torch's reader reads the first archive too.
+_END = b"PK\x05\x06"  # the signature of the record that closes an archive
+
+
+def _first_archive(stream, start: int) -> zipfile.ZipFile:
+    stream.seek(start)
+    data, at = stream.read(), 0
+    while (at := data.find(_END, at)) >= 0:
+        end = start + at + SMALLEST_ZIP + int.from_bytes(data[at + 20:at + 22], "little")
+        try:
+            archive = zipfile.ZipFile(_Window(stream, start, end))
+            if archive.infolist() and archive.infolist()[0].header_offset == 0:
+                return archive
+        except zipfile.BadZipFile:
+            pass
+        at += 1
+    raise zipfile.BadZipFile
+
+
+class _Window:
+    """The bytes of ``stream`` from ``start`` to ``end``, read as a file of their own."""
+
+    def __init__(self, stream, start: int, end: int) -> None:
+        self.stream, self.start, self.end = stream, start, end
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        base = (self.start, self.stream.tell(), self.end)[whence]
+        return self.stream.seek(base + offset) - self.start
+
+    def tell(self) -> int:
+        return self.stream.tell() - self.start
+
+    def read(self, n: int = -1) -> bytes:
+        left = max(self.end - self.stream.tell(), 0)
+        return self.stream.read(left if n is None or n < 0 else min(n, left))
+
+    def seekable(self) -> bool:
+        return True
+
+
+def _refusal(names: list) -> str:
+    """Why a zip that refgrad did not write is refused: torch's words, or refgrad's."""
+    first = names[0] if names else ""
+    if "/" not in first:
+        return ("[enforce fail at inline_container.cc:180] . file in archive is not in a "
+                f"subdirectory: {first}")
+    folder = first.split("/", 1)[0]
+    if f"{folder}/version" in names or f"{folder}/.data/version" in names:
+        return NOT_OURS  # a file torch wrote
+    return NO_VERSION
+
+
+# --- book/chapters/23b_save_and_load.md:204
 def read_storage(archive: zipfile.ZipFile, name: str, dtype: str, shape, path=None):
     """One storage as an array: read into memory, or mapped from the file at ``path``."""
     info = archive.getinfo(STORAGES + name)

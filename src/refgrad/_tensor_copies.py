@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:121
+# --- book/chapters/06_parameters.md:132
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from refgrad._backend import array_module, data_ptr, device_of, storage_root
+from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad, current_grad_fn
 from refgrad.nn.parameter import Parameter
@@ -22,41 +24,59 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:148
+# --- book/chapters/06_parameters.md:172
 class _Storage:
-    """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same."""
+    """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
+    ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
 
-    __slots__ = ("array",)
+    __slots__ = ("array", "root", "dtype")
 
-    def __init__(self, array) -> None:
-        self.array = array
+    def __init__(self, array, root=None, dtype=None) -> None:
+        self.array, self.root, self.dtype = array, root, dtype
 
     def __reduce__(self):
         return (_Storage, (self.array.copy(),))
 
 
 def _layout(data):
-    """(the array owning ``data``'s memory, that memory as bytes, byte offset, shape, strides)."""
-    owner = data
-    while isinstance(owner, np.ndarray) and isinstance(owner.base, np.ndarray):
-        owner = owner.base
-    if isinstance(owner, np.ndarray):
-        memory = owner.ravel(order="K").view(np.uint8)  # no copy: an owner is contiguous
-        offset = data.__array_interface__["data"][0] - memory.__array_interface__["data"][0]
-        if memory.base is not None and 0 <= offset and memory.flags.c_contiguous:
-            return owner, memory, offset, data.shape, data.strides
-    return data, data, 0, data.shape, data.strides  # CuPy, or a layout kept as it is
+    """(the array owning ``data``'s memory, all of that memory as bytes, ``data``'s byte
+    offset into it, its shape, its strides)."""
+    root = storage_root(data)
+    return root, _storage_bytes(root), data_ptr(data) - data_ptr(root), data.shape, data.strides
 
 
-# --- book/chapters/06_parameters.md:175
+def _storage_bytes(root):
+    """The memory the array ``root`` owns, as flat bytes (a view), as many as its storage has."""
+    if isinstance(root, np.ndarray) and (root.flags.c_contiguous or root.flags.f_contiguous):
+        memory = root.ravel(order="K").view(np.uint8)  # a view, and the quickest
+    else:  # the owner's elements fill its memory, in some order: one stride over them all
+        strided = array_module(device_of(root)).lib.stride_tricks.as_strided
+        memory = strided(root, (root.size,), (root.itemsize,)).view(np.uint8)
+    given = SIZES.get(id(root))  # a storage made smaller than its memory
+    return memory if given is None else memory[:given[1]]
+
+
+def storage_key(root):
+    """What names the storage ``root`` owns: the array itself on the host; on a device, whose
+    arrays need not be one Python object at each asking, where its memory is and its size."""
+    if isinstance(root, np.ndarray):
+        return id(root)
+    return str(device_of(root)), data_ptr(root), root.nbytes
+
+
+# --- book/chapters/06_parameters.md:213
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
+    dtype = getattr(dtype, "numpy", dtype)  # refgrad's dtype, or NumPy's in older pickles
     if isinstance(memory, np.ndarray) and memory.dtype == np.uint8 and memory.ndim == 1:
         data = np.ndarray(shape, dtype, buffer=memory, offset=offset, strides=strides)
         data.flags.writeable = writeable and memory.flags.writeable
-    else:
-        data = memory
+    else:  # a device's bytes: the window onto them, from its first element
+        itemsize = np.dtype(dtype).itemsize
+        first = memory[offset:offset + (memory.size - offset) // itemsize * itemsize]
+        strided = array_module(device_of(memory)).lib.stride_tricks.as_strided
+        data = strided(first.view(dtype), shape, strides)
     t = make_tensor(data)
     check_requires_grad(t, requires_grad)
     t._requires_grad = requires_grad
@@ -78,39 +98,75 @@ def _warn_if_hooks(t) -> None:
                           stacklevel=outside_refgrad(sys._getframe())[1])
 
 
-def _writeable(data) -> bool:
-    """NumPy's flag; CuPy's arrays have flags but no such flag, and are all writable."""
-    return bool(getattr(getattr(data, "flags", None), "writeable", True))
-
-
 def _reduce_ex(self, protocol):
     _warn_if_hooks(self)
-    _, memory, offset, shape, strides = _layout(self._data)
+    root, memory, offset, shape, strides = _layout(self._data)
+    args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
+            self.requires_grad, True)  # a copy's memory is its own: writable
+    if type(self) is not Tensor:  # a subclass is named, and its attributes are its state
+        return (_rebuild_from_type, (_rebuild, type(self), args, self.__dict__))
     attributes = (self.__dict__,) if self.__dict__ else ()  # copy.copy shares their values
-    return (_rebuild, (_Storage(memory), offset, shape, strides, self._data.dtype,
-                       self.requires_grad, _writeable(self._data), *attributes))
+    return (_rebuild, (*args, *attributes))
 
 
-# --- book/chapters/06_parameters.md:219
+def _rebuild_from_type(rebuild, kind, args, state):
+    """A tensor of the subclass ``kind``, its attributes set from ``state``."""
+    t = rebuild(*args).as_subclass(kind)
+    if getattr(kind, "__setstate__", _setstate) is not _setstate:
+        t.__setstate__(state)
+    elif state:
+        t.__dict__.update(state)
+    return t
+
+
+# --- book/chapters/06_parameters.md:269
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
     if id(self) in memo:
         return memo[id(self)]
+    kind = type(self)
+    if kind is not Tensor and not _makes_its_own(self):
+        raise RuntimeError(NO_NEW_EMPTY)
     owner, memory, offset, shape, strides = _layout(self._data)
-    storage = memo.get(id(owner))
+    storage = memo.get(storage_key(owner))
     if storage is None:  # the first view of this memory in this deepcopy copies it
-        storage = memo[id(owner)] = _Storage(memory.copy())
+        storage = memo[storage_key(owner)] = _Storage(memory.copy())
         copy._keep_alive(owner, memo)  # so that its id is not reused while memo lives
-    writeable = _writeable(self._data)
-    new = _rebuild(storage, offset, shape, strides, self._data.dtype, self.requires_grad,
-                   writeable)
+    new = _rebuild(storage, offset, shape, strides, self._data.dtype, False)
+    if kind is not Tensor:
+        new = new.as_subclass(kind)
+    check_requires_grad(new, self.requires_grad)
+    new._requires_grad = self.requires_grad
     if self._grad is not None:
         new.grad = copy.deepcopy(self._grad, memo)
     memo[id(self)] = new
     if self.__dict__:
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
     return new
+
+
+# NOTE [A subclass's deep copy]
+# torch deep-copies a subclass onto the tensor its new_empty() makes, which
+# its own new_empty() must make of the subclass: its inherited one, run with
+# the subclass's __torch_function__ turned off, makes a plain Tensor, and the
+# copy is refused. So a subclass is copied only where it defines new_empty()
+# and that gives an instance of the subclass. The new_empty it inherits may be
+# Tensor's own, wrapped to convert its results (chapter "What a subclass's
+# methods return"): that is not one of its own.
+NO_NEW_EMPTY = (
+    "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
+    "subclass types that implement new_empty() and for which that function returns another "
+    "instance of the same subclass. You should either properly implement new_empty() for your "
+    "subclass or override __deepcopy__() if it is intended behavior for new_empty() to return "
+    "an instance of a different type."
+)
+
+
+def _makes_its_own(t) -> bool:
+    kind = type(t)
+    inherited = getattr(kind.new_empty, "__wrapped__", kind.new_empty)  # unwrapped
+    return inherited is not Tensor.new_empty and type(t.new_empty([])) is kind
 
 
 def _rebuild_parameter(data, requires_grad, attributes=None):
@@ -138,7 +194,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:273
+# --- book/chapters/06_parameters.md:351
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:477
+# --- book/chapters/23b_save_and_load.md:646
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
 import pickle
+import pickletools
 import threading
+import warnings
 
 from refgrad._dtype import dtype
 from refgrad._tensor_values import layout
@@ -15,46 +17,69 @@ from refgrad._tensor_values import layout
 ALLOWED = {
     ("collections", "OrderedDict"), ("collections", "Counter"), ("builtins", "set"),
     ("builtins", "complex"), ("builtins", "bytearray"), ("_codecs", "encode"),
-    ("numpy", "dtype"), ("refgrad._tensor_copies", "_rebuild"),
+    ("refgrad._tensor_copies", "_rebuild"), ("refgrad._tensor_copies", "_rebuild_from_type"),
     ("refgrad._tensor_copies", "_rebuild_parameter"), ("refgrad", "Size"),
-    ("refgrad", "device"),
+    ("refgrad", "device"), ("refgrad._tensor", "Tensor"),
 }
-_extra: dict = {}  # (module, qualified name) -> object, from add_safe_globals
+_marked: set = set()  # what add_safe_globals was given
 _lock = threading.Lock()
+UNSAFE = (
+    "In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+    "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set to "
+    "`False` will likely succeed, but it can result in arbitrary code execution. Do it only if "
+    "you got the file from a trusted source."
+)
+DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+        "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 ADVICE = (
     "Weights only load failed. This file can still be loaded, to do so you have two options, "
-    "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In "
-    "PyTorch 2.6, we changed the default value of the `weights_only` argument in `torch.load` "
-    "from `False` to `True`. Re-running `torch.load` with `weights_only` set to `False` will "
-    "likely succeed, but it can result in arbitrary code execution. Do it only if you got the "
-    "file from a trusted source.\n\t(2) Alternatively, to load with `weights_only=True` please "
+    "\x1b[1mdo those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) "
+    f"{UNSAFE}\n\t(2) Alternatively, to load with `weights_only=True` please "
     "check the recommended steps in the following error message.\n\tWeightsUnpickler error: "
 )
 UNSUPPORTED = (
     "Unsupported global: GLOBAL {0} was not an allowed global by default. Please use "
     "`torch.serialization.add_safe_globals([{0}])` or the "
     "`torch.serialization.safe_globals([{0}])` context manager to allowlist this global if "
-    "you trust this class/function.\n\nCheck the documentation of torch.load to learn more "
-    "about types accepted by default with weights_only "
-    "https://pytorch.org/docs/stable/generated/torch.load.html."
+    f"you trust this class/function.{DOCS}"
+)
+ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
+    f"Weights only load failed. {UNSAFE}\nPlease file an issue with the following so that we "
+    "can make `weights_only=True` compatible with your use case: WeightsUnpickler error: \n\n"
+    "{}" + DOCS
 )
 
 
-# --- book/chapters/23b_save_and_load.md:523
-def _key(obj) -> tuple:
-    name = getattr(obj, "__qualname__", None)
-    return obj.__module__, obj.__reduce__() if name is None else name
-
-
+# --- book/chapters/23b_save_and_load.md:706
 def add_safe_globals(safe_globals: list) -> None:
     """Allow these classes and functions in weights-only loads, from now on."""
+    global _marked
     with _lock:
-        _extra.update((_key(obj), obj) for obj in safe_globals)
+        _marked = _marked | set(safe_globals)
 
 
 def get_safe_globals() -> list:
     with _lock:
-        return list(_extra.values())
+        return list(_marked)
+
+
+def _user_allowed() -> dict:
+    """The globals added by the user, by their full names."""
+    with _lock:
+        marked = list(_marked)
+    named = {}
+    for entry in marked:
+        if isinstance(entry, tuple):
+            if len(entry) != 2:
+                raise ValueError("Expected tuple of length 2 (global, str of callable full "
+                                 f"path), but got tuple of length: {len(entry)}")
+            if type(entry[1]) is not str:
+                raise TypeError("Expected second item in tuple to be str of callable full "
+                                f"path, but got: {type(entry[1])}")
+            named[entry[1]] = entry[0]
+        else:
+            named[f"{entry.__module__}.{entry.__qualname__}"] = entry
+    return named
 
 
 class safe_globals:  # noqa: N801 - torch's name
@@ -67,26 +92,95 @@ class safe_globals:  # noqa: N801 - torch's name
         add_safe_globals(self.safe_globals)
 
     def __exit__(self, *exc_info) -> None:
+        global _marked
         with _lock:
-            for obj in self.safe_globals:
-                _extra.pop(_key(obj), None)
+            _marked = _marked - set(self.safe_globals)
 
 
-# --- book/chapters/23b_save_and_load.md:559
+# --- book/chapters/23b_save_and_load.md:758
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
-        if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names
-            module, name = _compat_pickle.NAME_MAPPING[(module, name)]
-        module = _compat_pickle.IMPORT_MAPPING.get(module, module)
-        with _lock:
-            extra = _extra.get((module, name))
-        if extra is not None:
-            return extra
-        if (module, name) in ALLOWED:
-            return super().find_class(module, name)
-        if module == "refgrad":
-            found = super().find_class(module, name)
-            if isinstance(found, dtype | layout):
-                return found
+        found = allowed(module, name)
+        if found is not None:
+            return found
+        module, name = _python_3_name(module, name)
         shown = name if module == "builtins" else f"{module}.{name}"
         raise pickle.UnpicklingError(ADVICE + UNSUPPORTED.format(shown))
+
+
+def reworded(error: pickle.UnpicklingError, weights_only: bool) -> pickle.UnpicklingError:
+    """A weights-only load's refusal in torch's words: ``error`` itself if it has them."""
+    if not weights_only or str(error).startswith("Weights only load failed."):
+        return error
+    return pickle.UnpicklingError(ISSUE.format(error))
+
+
+def _python_3_name(module: str, name: str) -> tuple:
+    if (module, name) in _compat_pickle.NAME_MAPPING:  # Python 2's names
+        module, name = _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+def allowed(module: str, name: str):
+    """The global ``module.name`` if weights-only loads may use it, else None."""
+    module, name = _python_3_name(module, name)
+    if (module, name) in ALLOWED:
+        return getattr(__import__(module, fromlist=[name]), name)
+    if module == "refgrad":
+        import refgrad
+
+        found = getattr(refgrad, name, None)
+        if isinstance(found, dtype | layout):
+            return found
+    return _user_allowed().get(f"{module}.{name}")
+
+
+# --- book/chapters/23b_save_and_load.md:807
+KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
+
+
+# Each opcode torch knows, with the bytes of its argument: a count, or where its length is.
+_ARGUMENTS = {op.code.encode("latin-1")[0]: op.arg.n if op.arg else 0
+              for op in pickletools.opcodes if op.code.encode("latin-1")[0] in KNOWN_OPCODES}
+_LENGTH_BYTES = {pickletools.TAKEN_FROM_ARGUMENT1: 1, pickletools.TAKEN_FROM_ARGUMENT4U: 4}
+GLOBAL, PROTO, STOP = b"c"[0], 0x80, b"."[0]
+PUTS, GETS = frozenset(b"qr"), frozenset(b"hj")
+
+
+def check_opcodes(pickled: bytes) -> None:
+    """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
+    memo, at, end = set(), 0, len(pickled)
+    while at < end:
+        code, at = pickled[at], at + 1
+        size = _ARGUMENTS.get(code)
+        if size is None:
+            raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
+        if code == GLOBAL:  # a module and a name, a line each
+            first = pickled.find(b"\n", at)
+            second = pickled.find(b"\n", first + 1)
+            if first < 0 or second < 0:
+                return  # cut short: the unpickler says how
+            module, name = pickled[at:first], pickled[first + 1:second]
+            at = second + 1
+            if allowed(module.decode("latin-1"), name.decode("latin-1")) is None:
+                return  # refused by the unpickler, when it comes to it
+            continue
+        if size < 0:  # the argument's length comes first
+            width = _LENGTH_BYTES[size]
+            size, at = int.from_bytes(pickled[at:at + width], "little"), at + width
+        argument, at = pickled[at:at + size], at + size
+        if at > end:
+            return
+        if code in PUTS:
+            memo.add(int.from_bytes(argument, "little"))
+        elif code in GETS and int.from_bytes(argument, "little") not in memo:
+            raise KeyError(int.from_bytes(argument, "little"))  # torch's loop reads its memo
+        elif code == PROTO and argument[0] != 2:
+            warnings.warn(
+                f"Detected pickle protocol {argument[0]} in the checkpoint, which was not the "
+                "default pickle protocol used by `torch.load` (2). The weights_only "
+                "Unpickler might not support all instructions implemented by this "
+                "protocol, please file an issue for adding support if you encounter this.",
+                stacklevel=2)  # at load's own line, as torch's points at its
+        elif code == STOP:
+            return

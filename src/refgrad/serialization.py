@@ -2,9 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:157
+# --- book/chapters/23b_save_and_load.md:239
 """torch.save and torch.load: objects with tensors to a file of refgrad's own, and back."""
 
+import errno
+import io
 import os
 import pickle
 import warnings
@@ -19,22 +21,29 @@ from refgrad._archive import (
 )
 from refgrad._backend import cuda_is_available, device_of, move
 from refgrad._device import _typename, device
+from refgrad._no_archive import load_no_archive
 from refgrad._tensor import make_tensor
-from refgrad._tensor_autograd import check_requires_grad
-from refgrad._tensor_copies import _rebuild, _Storage
-from refgrad._weights_only import WeightsUnpickler, add_safe_globals, get_safe_globals, safe_globals
+from refgrad._tensor_copies import _Storage, storage_key
+from refgrad._weights_only import (
+    WeightsUnpickler,
+    add_safe_globals,
+    check_opcodes,
+    get_safe_globals,
+    reworded,
+    safe_globals,
+)
 
 __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save"]
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:189
+# --- book/chapters/23b_save_and_load.md:283
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
     def __init__(self, stream, protocol) -> None:
         super().__init__(stream, protocol)
-        self.keys, self.storages = {}, []
+        self.keys, self.storages, self.roots, self.dtypes = {}, [], [], {}
 
     def persistent_id(self, obj):
         if type(obj) is not _Storage:
@@ -42,14 +51,28 @@ class _StoragePickler(pickle.Pickler):
         memory = obj.array
         where = device_of(memory)
         start = memory.__array_interface__["data"][0] if where.type == "cpu" else memory.data.ptr
-        key = (str(where), start, memory.nbytes, memory.dtype.str, memory.shape)
+        if memory.nbytes:  # NOTE [One dtype per saved memory]
+            if self.dtypes.setdefault(start, obj.dtype) is not obj.dtype:
+                raise RuntimeError(DIFFERENT_TYPES)
+        key = (storage_key(obj.root), memory.nbytes)
         if key not in self.keys:
             self.keys[key] = str(len(self.storages))
             self.storages.append(memory if where.type == "cpu" else memory.get())
+            self.roots.append(obj.root)  # alive, so that no other memory takes its id
         return ("storage", self.keys[key], str(where), memory.dtype.str, memory.shape)
 
 
-# --- book/chapters/23b_save_and_load.md:221
+# NOTE [One dtype per saved memory]
+# torch saves a storage together with the dtype of the tensors on it, so the
+# tensors of one save that look into one memory must agree on their dtype: x
+# and x.view(torch.int32) saved together are refused, before anything is
+# written. As in torch, the memory is known by the address where it starts,
+# and an empty one is not asked.
+DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same data as "
+                   "different types")
+
+
+# --- book/chapters/23b_save_and_load.md:333
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -58,18 +81,42 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         raise AttributeError(
             "expected 'f' to be string, path, or a file-like object with a 'write' attribute")
     if is_path(f):
-        parent = os.path.dirname(os.fspath(f))
-        if parent and not os.path.isdir(parent):
-            raise RuntimeError(f"Parent directory {parent} does not exist.")
+        _check_path(os.fspath(f))
+    else:
+        f.write(memoryview(b""))  # NOTE [What save does to its target first]
     _asked_of(pickle_module, "Pickler" if _use_new_zipfile_serialization else "dump")
     data = in_memory()
     pickler = _StoragePickler(data, pickle_protocol)
     pickler.dump(obj)
-    if is_path(f):
-        with open(f, "wb") as stream:
-            write_archive(stream, data.getvalue(), pickler.storages)
-    else:
+    if not is_path(f):
         write_archive(f, data.getvalue(), pickler.storages)
+        return
+    try:
+        stream = open(f, "wb")  # closed below, once written
+    except OSError as error:
+        raise RuntimeError(OPEN_FAILED.format(error.strerror)) from None
+    with stream:
+        write_archive(stream, data.getvalue(), pickler.storages)
+
+
+# NOTE [What save does to its target first]
+# torch opens a path before it pickles, and its first act on a file object is
+# to write bytes to it, as a memoryview. refgrad leaves a path alone until the
+# pickle is made, but refuses first, in torch's words, the paths torch cannot
+# open: an empty one, a directory. A file object is written zero bytes, as a
+# memoryview: one that cannot be written refuses that as torch's first write
+# is refused (a closed file, a text stream), whatever the object saved.
+OPEN_FAILED = "[enforce fail at inline_container.cc:747] . open file failed with strerror: {}"
+
+
+def _check_path(path) -> None:
+    parent = os.path.dirname(path)
+    if parent and not os.path.isdir(parent):
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
+    if not path:
+        raise RuntimeError("[enforce fail at inline_container.cc:720] . invalid file name: ")
+    if os.path.isdir(path):
+        raise RuntimeError(OPEN_FAILED.format(os.strerror(errno.EISDIR)))
 
 
 # NOTE [What save asks of pickle_module]
@@ -82,7 +129,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:284
+# --- book/chapters/23b_save_and_load.md:419
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -124,42 +171,19 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:337
-class _Placed(_Storage):
-    __slots__ = ("device",)
-
-
-def _rebuild_placed(storage, offset, shape, strides, dtype, requires_grad, writeable=True):
-    if not isinstance(storage, _Placed):
-        return _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable)
-    on_host = _rebuild(storage, offset, shape, strides, dtype, False)
-    t = make_tensor(move(on_host._data, storage.device))
-    check_requires_grad(t, requires_grad)
-    t._requires_grad = requires_grad
-    if t._version_counter is not None:
-        t._version_counter.value = 1
-    return t
-
-
-# --- book/chapters/23b_save_and_load.md:359
+# --- book/chapters/23b_save_and_load.md:475
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
     def persistent_load(self, pid):
+        if not isinstance(pid, tuple):  # protocol 0 writes each id as a string
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
         _, name, location, dtype, shape = pid
         if name not in self.loaded:
             array = read_storage(self.archive, name, dtype, shape, self.mmap_path)
             array, target = _restore(array, location, self.map_location)
-            storage = _Storage(array) if target.type == "cpu" else _Placed(array)
-            if target.type != "cpu":
-                storage.device = target
-            self.loaded[name] = storage
+            self.loaded[name] = _Storage(array if target.type == "cpu" else move(array, target))
         return self.loaded[name]
-
-    def find_class(self, module, name):
-        if (module, name) == ("refgrad._tensor_copies", "_rebuild"):
-            return _rebuild_placed
-        return super().find_class(module, name)
 
 
 class _Unpickler(_StorageLoading, pickle.Unpickler):
@@ -174,12 +198,15 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:404
+# --- book/chapters/23b_save_and_load.md:513
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
     if weights_only is None:
         weights_only = pickle_module is None
+    if weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    _asked_of(pickle_module, "__name__")  # torch asks for dill's name and version
     if mmap and not is_path(f):
         raise ValueError("f must be a file path in order to use the mmap argument")
     if not is_path(f) and not hasattr(f, "seek"):
@@ -188,43 +215,31 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             "from a file that is seekable. Please pre-load the data into a buffer like "
             "io.BytesIO and try to load from it instead.")
     if weights_only and pickle_load_args:
-        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+        warnings.warn("pickle_load_args only works if `weights_only=False`.",
+                      stacklevel=1)  # at this line, as torch's points at its own
     if is_path(f):
         with open(f, "rb") as stream:
-            return _load(stream, map_location, weights_only, f if mmap else None,
-                         pickle_load_args)
-    return _load(f, map_location, weights_only, None, pickle_load_args)
+            return _load(stream, f if mmap else None, map_location, pickle_module,
+                         weights_only, pickle_load_args)
+    return _load(f, None, map_location, pickle_module, weights_only, pickle_load_args)
 
 
-def _load(stream, map_location, weights_only, mmap_path, pickle_load_args):
-    try:
-        archive = open_archive(stream)
-    except (EOFError, pickle.UnpicklingError) as error:  # NOTE [Keywords of a file that
-        _refuse_unpickled_keywords(weights_only, pickle_load_args)  # is no archive]
-        if isinstance(error, EOFError) and not weights_only:
-            raise EOFError("Ran out of input") from None  # pickle's words for an empty file
-        raise
+def _load(stream, mmap_path, map_location, pickle_module, weights_only, pickle_load_args):
+    archive = open_archive(stream)
+    if archive is None:
+        return load_no_archive(stream, mmap_path, pickle_module or pickle, weights_only,
+                               pickle_load_args)
     with archive:
-        kind = _SafeUnpickler if weights_only else _Unpickler
-        with archive.open(DATA_ENTRY) as data:
-            unpickler = kind(data, **pickle_load_args)
-            unpickler.archive, unpickler.mmap_path = archive, mmap_path
-            unpickler.map_location, unpickler.loaded = map_location, {}
+        if weights_only:
+            pickled = archive.read(DATA_ENTRY)
+            check_opcodes(pickled)
+            unpickler = _SafeUnpickler(io.BytesIO(pickled), **pickle_load_args)
+        else:
+            _asked_of(pickle_module or pickle, "Unpickler")  # as torch builds on it
+            unpickler = _Unpickler(archive.open(DATA_ENTRY), **pickle_load_args)
+        unpickler.archive, unpickler.mmap_path = archive, mmap_path
+        unpickler.map_location, unpickler.loaded = map_location, {}
+        try:
             return unpickler.load()
-
-
-# NOTE [Keywords of a file that is no archive]
-# torch reads a file that is not a zip archive with its older loader, which
-# hands pickle_load_args to a load function before it reads a byte: the
-# weights-only one takes encoding alone, pickle's its four keywords. So an
-# empty file, or one that is no archive, with a keyword neither takes, is
-# refused for the keyword first, in that function's words.
-_PICKLE_LOAD_KEYWORDS = ("fix_imports", "encoding", "errors", "buffers")
-
-
-def _refuse_unpickled_keywords(weights_only: bool, pickle_load_args: dict) -> None:
-    for key in pickle_load_args:
-        if weights_only and key != "encoding":
-            raise TypeError(f"load() got an unexpected keyword argument '{key}'") from None
-        if not weights_only and key not in _PICKLE_LOAD_KEYWORDS:
-            raise TypeError(f"'{key}' is an invalid keyword argument for load()") from None
+        except pickle.UnpicklingError as error:
+            raise reworded(error, weights_only) from None
