@@ -41,4 +41,5 @@ def test_an_unbatched_input_gives_a_0d_loss_with_0d_lengths():
     listed = torch.ctc_loss(lp, targets, [4], [2])
     as_tensors = torch.ctc_loss(lp, targets, torch.tensor(4), torch.tensor(2))
     assert listed.shape == as_tensors.shape == ()
-    assert listed.item() == as_tensors.item() == torch.ctc_loss(lp[:, None], targets[None], [4], [2]).item()
+    batched = torch.ctc_loss(lp[:, None], targets[None], [4], [2])
+    assert listed.item() == as_tensors.item() == batched.item()
