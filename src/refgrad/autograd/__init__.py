@@ -59,7 +59,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/19b_functional.md:799
+# --- book/chapters/19b_functional.md:819
 from refgrad.autograd import functional
 
 
