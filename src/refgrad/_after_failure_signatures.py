@@ -16,6 +16,7 @@ from refgrad._ops import (
     fused,
     histograms,
     indexing,
+    joined_aliases,
     layers,
     linalg,
     ordering,
@@ -27,7 +28,6 @@ from refgrad._ops import (
     rescaling,
     scatter_copies,
     scattering,
-    shaping,
     simple_functions,
     slice_writes,
     spreads,
@@ -62,7 +62,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
     "argsort": (ordering, (f"({_STABLE}, Tensor out = None)", f"({_ORDER})")),
     "clamp": (out_arguments, CLAMP),  # the one that takes out=, from "In-place operations"
     "clip": (clamps, CLAMP), **_STACKS,
-    **{name: (shaping, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
+    **{name: (joined_aliases, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
        for name in ("concat", "concatenate")},
     "tensor_split": (tiling, ("(Tensor input, tuple of ints indices, int dim = 0)",
                               "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",

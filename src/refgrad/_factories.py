@@ -24,6 +24,7 @@ from refgrad._random_factories import (
     randn,
     whole_number,
 )
+from refgrad._random_like_bounds import NO_LOW, like_forms, named_options, read_bounds
 from refgrad._sampling import normal, permutation
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
@@ -33,7 +34,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:2087
+# --- book/chapters/05_creation.md:2088
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -52,7 +53,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2112
+# --- book/chapters/05_creation.md:2113
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -82,7 +83,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2153
+# --- book/chapters/05_creation.md:2154
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -149,7 +150,7 @@ def _filled(value, steps, dtype):
         return np.full(steps, value, dtype=dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:2226
+# --- book/chapters/05_creation.md:2227
 # NOTE [logspace's exponents]
 # Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
 # integer dtype), and their difference is taken in that dtype (a float16
@@ -179,7 +180,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2257
+# --- book/chapters/05_creation.md:2258
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -209,7 +210,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2293
+# --- book/chapters/05_creation.md:2294
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -218,8 +219,10 @@ def _row_major_but_ones(shape, strides) -> bool:
     return all(a == b for a, b, n in zip(strides, rows, shape) if n != 1)
 
 
-def randint_like(input, low=0, high=None, *, generator=None, memory_format=None, dtype=None,
-                 device=None, requires_grad=False, layout=None, pin_memory=False):
+def randint_like(input, low=NO_LOW, high=None, *, generator=None, memory_format=None,
+                 dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+    if type(low) is not int or (high is not None and type(high) is not int):
+        low, high = read_bounds(input, low, high, locals())  # NOTE [randint_like's bounds]
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         bounds = (low,) if high is None else (low, high)
         name = {(1, False): "default", (1, True): "generator", (2, False): "low_dtype",
@@ -237,7 +240,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2325
+# --- book/chapters/05_creation.md:2388
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
@@ -260,29 +263,18 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2355
-_DRAWN = ("torch.memory_format memory_format = None, torch.dtype dtype = None, torch.layout "
-          "layout = None, torch.device device = None, bool pin_memory = False, bool "
-          "requires_grad = False")
-_BOUNDS = {"rand_like": ("",), "randn_like": ("",),
-           "randint_like": ("int low, int high, ", "Tensor high, ", "int high, ")}
-
-
+# --- book/chapters/05_creation.md:2418
 def _strides(name: str, input, bounds: tuple, given: dict):
     """The strides of a random tensor like ``input``; torch's TypeError for a wrong format."""
     fmt = given["memory_format"]
     if fmt is not None and not isinstance(fmt, MemoryFormat):
         from refgrad._arguments import Arguments
 
-        forms = [f"{name}(Tensor input, {bound}*, {first}{_DRAWN})" for bound in _BOUNDS[name]
-                 for first in ("torch.Generator generator, ", "")]
-        named = {key: given[key] for key in ("generator", "memory_format", "dtype", "device",
-                                             "requires_grad") if given[key] not in (None, False)}
-        Arguments(*forms).check((input, *bounds), named)
+        Arguments(*like_forms(name)).check((input, *bounds), named_options(given))
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2383
+# --- book/chapters/05_creation.md:2435
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -299,7 +291,7 @@ def _check_permutation_fits(n: int, dtype) -> None:
         _dtype.checked_number(n - 1, dtype)
 
 
-# --- book/chapters/05_creation.md:2406
+# --- book/chapters/05_creation.md:2458
 def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
                  requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
