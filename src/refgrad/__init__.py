@@ -713,7 +713,7 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
-# --- book/chapters/22b_profiler.md:1089
+# --- book/chapters/22b_profiler.md:1091
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
 
 
