@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:454
+# --- book/chapters/06_parameters.md:455
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -484,7 +484,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1322
+# --- book/chapters/16y_torch_namespace.md:1333
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -493,7 +493,7 @@ from refgrad._ops.view_copies import (
 from refgrad._ops.directions import is_conj, is_neg
 from refgrad._ops.namespace_values import fill, scalar_tensor, unravel_index
 from refgrad._switches import (
-    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    are_deterministic_algorithms_enabled, compiled_with_cxx11_abi, get_deterministic_debug_mode,
     get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
 )
@@ -859,12 +859,12 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:359
+# --- book/chapters/28d_storages.md:360
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:517
+# --- book/chapters/28d_storages.md:518
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
