@@ -441,7 +441,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:973
+# --- book/chapters/16s_normalization.md:981
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -914,7 +914,7 @@ from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:276
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:281
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 

@@ -133,7 +133,7 @@ def _read_once_it_fails(method, arguments: Arguments):
 Tensor.expand = _read_once_it_fails(Tensor.expand, COPIED["expand"][1][1])
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:242
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:245
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 
 
@@ -149,6 +149,8 @@ def _in_python(function, name: str):
 
 def _unflatten(read):
     def unflatten(self, dim, sizes):
+        if not sizes:  # the truth value first, as torch's Python asks it
+            raise RuntimeError("unflatten: sizes must be non-empty")
         return read(self, dim, sizes)
 
     unflatten.__qualname__ = "Tensor.unflatten"

@@ -32,11 +32,16 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:164
+# --- book/chapters/03_tensor.md:166
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
 # how it came, and count positions as torch's parser does.
+def _not_an_index(dim) -> bool:
+    """Whether ``dim``, a tensor, is one torch's parser does not read as an int."""
+    return hasattr(dim, "_data") and (dim._data.ndim != 0 or dim._data.dtype.kind not in "iu")
+
+
 def _one_dim(name: str, given: tuple, dim):
     """The dim given by position to ``name``, or torch's TypeError for more than one."""
     if len(given) > 1:
@@ -60,9 +65,11 @@ class _Shape:
             dim = _one_dim("size", given, dim)
         if dim is None:
             return new_size(Size, shape)
-        if type(dim) is not int and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
-            raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must be "
-                            f"int, not {c_type_name(type(dim))}")
+        if type(dim) is not int:
+            if isinstance(dim, bool) or not hasattr(dim, "__index__") or _not_an_index(dim):
+                raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must "
+                                f"be int, not {c_type_name(type(dim))}")
+            dim = dim.__index__()
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
@@ -85,7 +92,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:218
+# --- book/chapters/03_tensor.md:227
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -100,7 +107,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:242
+# --- book/chapters/03_tensor.md:251
 class _Storage:
     __slots__ = ()
 
@@ -136,9 +143,11 @@ class _Storage:
         steps = element_strides(self._data)
         if dim is None:
             return steps
-        if not isinstance(dim, int) or isinstance(dim, bool):
-            raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} must "
-                            f"be int, not {c_type_name(type(dim))}")
+        if type(dim) is not int:  # as size() reads it
+            if isinstance(dim, bool) or not hasattr(dim, "__index__") or _not_an_index(dim):
+                raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} "
+                                f"must be int, not {c_type_name(type(dim))}")
+            dim = dim.__index__()
         if not steps:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return steps[wrap_dim(dim, len(steps))]
@@ -150,7 +159,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:754
+# --- book/chapters/03_tensor.md:765
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -161,7 +170,7 @@ def host_array(t):
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:770
+# --- book/chapters/03_tensor.md:781
 class _Python:
     __slots__ = ()
 
@@ -248,7 +257,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:875
+# --- book/chapters/03_tensor.md:886
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -305,7 +314,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:950
+# --- book/chapters/03_tensor.md:961
 class _Numbers:
     __slots__ = ()
 
