@@ -450,7 +450,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:422
+# --- book/chapters/16t_more_functional.md:428
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -459,12 +459,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1295
+# --- book/chapters/16u_convolution_and_pooling.md:1296
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1615
+# --- book/chapters/16u_convolution_and_pooling.md:1627
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3267
+# --- book/chapters/16q_functional.md:3271
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3320
+# --- book/chapters/16q_functional.md:3324
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3350
+# --- book/chapters/16q_functional.md:3354
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:3399
+# --- book/chapters/16q_functional.md:3403
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:3430
+# --- book/chapters/16q_functional.md:3434
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -166,13 +166,15 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:3465
+# --- book/chapters/16q_functional.md:3469
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
 # It names a missing argument even when an unknown keyword stands in for it,
 # in its own words ('missing 1 required positional arguments: "input"', the
-# plural sic), and takes gelu's approximate as a keyword only.
+# plural sic), and takes gelu's approximate as a keyword only. It reads the
+# parameters in order, so an argument of the wrong type given before the
+# missing one is refused first (F.bilinear(x, 1) for its input2).
 PARSER_COUNTED = {"gelu", "hardshrink", "softplus", "softshrink", "logsigmoid", "pdist",
                   "linear", "bilinear", "one_hot"}
 
@@ -224,7 +226,12 @@ def checked(function, name: str):
     @functools.wraps(function)
     def call(*args, **kwargs):
         if counted is not None:  # NOTE [Counted by torch's parser]
-            counted(args, kwargs)
+            try:
+                counted(args, kwargs)
+            except TypeError as error:  # a given argument of the wrong type is named first,
+                if "positional argument" in str(error) and " takes " not in str(error):
+                    _check(read, parsed, args, kwargs)  # then what is missing
+                raise
         if name not in AFTER_WARNING:
             try:
                 args, kwargs = _check(read, parsed, args, kwargs)
