@@ -2,8 +2,9 @@
 tensor dim only when it is a 0-d integer one; F.pad reads its amounts before its mode;
 F.margin_ranking_loss misses its target in Python's words; F.instance_norm checks the spatial
 size before its arguments; a tensor of several elements given for inplace, return_indices or
-padding_idx is an ambiguous truth value; Tensor.unflatten asks whether sizes is empty first.
-The same assertions run on torch."""
+padding_idx is an ambiguous truth value; Tensor.unflatten asks whether sizes is empty first;
+exponential_ checks its rate, kthvalue its k and prelu its dtypes before anything else, and
+take_along_dim without a dim leaves its index to gather. The same assertions run on torch."""
 
 import numpy as np
 import pytest
@@ -25,6 +26,14 @@ def test_a_dim_tensor_must_be_a_0d_integer(method, dim, where):
         getattr(X, method)(dim)
     with raises(TypeError, f"{method}(): argument 'dim' must be int, not Tensor"):
         getattr(X, method)(dim=dim)
+
+
+@pytest.mark.parametrize("method", ["size", "stride"])
+@pytest.mark.parametrize("dim", [np.array(1), np.array([1, 2]), np.float64(1)])
+def test_numpy_arrays_and_floats_are_no_dim(method, dim):
+    with raises(TypeError, f"{method}(): argument 'dim' (position 1) must be int, not "
+                f"{type(dim).__module__}.{type(dim).__name__}"):
+        getattr(X, method)(dim)
 
 
 @pytest.mark.parametrize("method", ["size", "stride"])
@@ -56,6 +65,25 @@ def test_a_0d_integer_dim_is_read_as_its_int(method):
     (lambda: X.unflatten(X, X), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, torch.tensor([2, 1])), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, ()), RuntimeError, "unflatten: sizes must be non-empty"),
+    (lambda: torch.tensor([True]).exponential_(0), RuntimeError,
+     "exponential_ expects lambda > 0.0, but found lambda=0"),
+    (lambda: torch.tensor([1]).exponential_(-0.5), RuntimeError,
+     "exponential_ expects lambda > 0.0, but found lambda=-0.5"),
+    (lambda: torch.tensor([True, False]).kthvalue(0), RuntimeError,
+     "kthvalue(): selected number k out of range for dimension 0"),
+    (lambda: torch.tensor([True]).kthvalue(1), NotImplementedError,
+     "\"kthvalue_cpu\" not implemented for 'Bool'"),
+    (lambda: F.prelu(torch.ones(2, 3), torch.tensor([0, 2])), RuntimeError,
+     "prelu: Type promoting not supported. Got Float and Long"),
+    (lambda: F.prelu(torch.ones(()), torch.ones(2, dtype=torch.int64)), RuntimeError,
+     "prelu: Type promoting not supported. Got Float and Long"),
+    (lambda: F.prelu(torch.ones(2, 3), torch.tensor([0.0, 2])), RuntimeError,
+     "Mismatch of parameter numbers and input channel size. Found parameter numbers = 2 and "
+     "channel size = 3."),
+    (lambda: torch.take_along_dim(X, X), RuntimeError,
+     "gather(): Expected dtype int32/int64 for index"),
+    (lambda: torch.take_along_dim(X, X, 1), RuntimeError,
+     "torch.take_along_dim(): dtype of indices should be Long but got Float"),
 ])
 def test_the_first_refusal_is_torchs(call, kind, message):
     with raises(kind, message):
@@ -70,3 +98,6 @@ def test_the_calls_that_fit_still_run():
     assert F.instance_norm(x, torch.zeros(3), torch.ones(3), momentum=torch.tensor(0.5)).shape \
         == (2, 3, 4)
     assert F.margin_ranking_loss(X, X, torch.ones(2, 3)).item() == 0.0
+    picked = torch.take_along_dim(X, torch.tensor([5, 0], dtype=torch.int32))
+    assert picked.tolist() == [5.0, 0.0]
+    assert torch.take_along_dim(torch.zeros(0, 3), torch.zeros(0, 3)).shape == (0,)

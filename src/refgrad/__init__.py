@@ -227,13 +227,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1240
+# --- book/chapters/16h_scatter.md:1242
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1392
+# --- book/chapters/16h_scatter.md:1394
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -261,19 +261,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:605
+# --- book/chapters/16k_order_statistics.md:607
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:837
+# --- book/chapters/16k_order_statistics.md:839
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1094
+# --- book/chapters/16k_order_statistics.md:1096
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1399
+# --- book/chapters/16k_order_statistics.md:1401
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -752,19 +752,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2294
+# --- book/chapters/26_inplace.md:2295
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2347
+# --- book/chapters/26_inplace.md:2348
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2516
+# --- book/chapters/26_inplace.md:2517
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3503
+# --- book/chapters/26_inplace.md:3504
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -789,7 +789,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3663
+# --- book/chapters/26_inplace.md:3664
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -800,7 +800,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4045
+# --- book/chapters/26_inplace.md:4046
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -810,7 +810,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4694
+# --- book/chapters/26_inplace.md:4695
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

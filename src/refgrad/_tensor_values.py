@@ -32,14 +32,17 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:166
+# --- book/chapters/03_tensor.md:168
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
 # how it came, and count positions as torch's parser does.
-def _not_an_index(dim) -> bool:
-    """Whether ``dim``, a tensor, is one torch's parser does not read as an int."""
-    return hasattr(dim, "_data") and (dim._data.ndim != 0 or dim._data.dtype.kind not in "iu")
+def _an_index(dim) -> bool:
+    """Whether torch's parser reads ``dim``, not a plain int, as one: an int of a subclass
+    (not a bool), a NumPy integer, or a 0-d integer tensor; not an array."""
+    if hasattr(dim, "_data"):
+        return dim._data.ndim == 0 and dim._data.dtype.kind in "iu"
+    return isinstance(dim, int | np.integer) and not isinstance(dim, bool)
 
 
 def _one_dim(name: str, given: tuple, dim):
@@ -66,7 +69,7 @@ class _Shape:
         if dim is None:
             return new_size(Size, shape)
         if type(dim) is not int:
-            if isinstance(dim, bool) or not hasattr(dim, "__index__") or _not_an_index(dim):
+            if not _an_index(dim):
                 raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must "
                                 f"be int, not {c_type_name(type(dim))}")
             dim = dim.__index__()
@@ -92,7 +95,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:227
+# --- book/chapters/03_tensor.md:232
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -107,7 +110,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:251
+# --- book/chapters/03_tensor.md:256
 class _Storage:
     __slots__ = ()
 
@@ -144,7 +147,7 @@ class _Storage:
         if dim is None:
             return steps
         if type(dim) is not int:  # as size() reads it
-            if isinstance(dim, bool) or not hasattr(dim, "__index__") or _not_an_index(dim):
+            if not _an_index(dim):
                 raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} "
                                 f"must be int, not {c_type_name(type(dim))}")
             dim = dim.__index__()
@@ -159,7 +162,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:765
+# --- book/chapters/03_tensor.md:770
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -170,7 +173,7 @@ def host_array(t):
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:781
+# --- book/chapters/03_tensor.md:786
 class _Python:
     __slots__ = ()
 
@@ -257,7 +260,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:886
+# --- book/chapters/03_tensor.md:891
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -314,7 +317,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:961
+# --- book/chapters/03_tensor.md:966
 class _Numbers:
     __slots__ = ()
 

@@ -119,7 +119,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1782
+# --- book/chapters/26_inplace.md:1783
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -138,12 +138,12 @@ BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
 
 def exponential_(self, *args, generator=None, **kwargs):
     (lambd,) = _bounds("exponential_", args, kwargs, (1.0,))
+    if not lambd > 0:  # checked before the dtype, as torch checks it
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     if not self.dtype.is_floating_point:
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
                            f"{LEGACY[self.dtype]}")
-    if not lambd > 0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     params = {"generator": generator, "lambd": lambd}
     return _filled(self, "exponential", EXPONENTIAL, params, (lambd,), (1.0,))
 
@@ -155,7 +155,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1819
+# --- book/chapters/26_inplace.md:1820
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -183,7 +183,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1852
+# --- book/chapters/26_inplace.md:1853
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -203,7 +203,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1883
+# --- book/chapters/26_inplace.md:1884
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -216,7 +216,7 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:1901
+# --- book/chapters/26_inplace.md:1902
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
     if not self.dtype.is_floating_point:
