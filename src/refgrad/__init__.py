@@ -406,7 +406,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1268
+# --- book/chapters/16o_argument_checks.md:1269
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -764,7 +764,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3504
+# --- book/chapters/26_inplace.md:3532
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -789,7 +789,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3664
+# --- book/chapters/26_inplace.md:3692
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -800,7 +800,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4046
+# --- book/chapters/26_inplace.md:4074
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -810,7 +810,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4695
+# --- book/chapters/26_inplace.md:4723
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
