@@ -567,7 +567,7 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:291
+# --- book/chapters/16zi_lstsq_out_and_answers.md:290
 from refgrad._ops.view_copy_outs import (  # noqa: F811
     alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, squeeze_copy, t_copy, transpose_copy, unfold_copy,
@@ -575,17 +575,17 @@ from refgrad._ops.view_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:451
+# --- book/chapters/16zi_lstsq_out_and_answers.md:450
 from refgrad._ops.piece_copy_outs import (  # noqa: F811
     split_copy, split_with_sizes_copy, unbind_copy,
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:516
+# --- book/chapters/16zi_lstsq_out_and_answers.md:515
 from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:593
+# --- book/chapters/16zi_lstsq_out_and_answers.md:592
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 

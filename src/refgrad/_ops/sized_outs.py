@@ -14,10 +14,14 @@ from refgrad._ops.write_checks import _can_cast, resize_out
 from refgrad._tensor import Tensor
 
 _TUPLES_ONLY = frozenset(("max", "min", "sort", "topk", "aminmax", "kthvalue"))  # with a dim
+# The copies of views (chapter "lstsq's out= and its answers") size out first too.
+VIEW_COPIES = ("alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
+               "select_copy slice_copy squeeze_copy t_copy transpose_copy unfold_copy "
+               "unsqueeze_copy view_copy").split()
 RESIZED_BEFORE_DTYPE = frozenset((
     "frobenius_norm", "dot", "vdot", "mean", "std", "var", "nansum", "nanmean", "stack",
     "kron", "diag", "matrix_power", "linalg_solve_triangular", "linalg_matrix_rank", "cumsum",
-    "cumprod", *("linalg_" + name for name in SEVERAL_RESULTS))) | _TUPLES_ONLY
+    "cumprod", *("linalg_" + name for name in SEVERAL_RESULTS), *VIEW_COPIES)) | _TUPLES_ONLY
 _TENSOR_BOUNDS = frozenset(("clamp", "clamp_min", "clamp_max", "clip"))
 COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
                          "less", "less_equal", "not_equal"))
