@@ -30,10 +30,13 @@ def frexp(self):
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2591
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2593
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
 Tensor.nextafter_ = _method(pairs.nextafter, cast=False)
-ldexp_ = Tensor.ldexp_
+
+
+def ldexp_(input, other):
+    return Tensor.ldexp_(input, other)

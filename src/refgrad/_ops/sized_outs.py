@@ -27,6 +27,7 @@ COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater
                          "less", "less_equal", "not_equal"))
 _CASTS_HERE = {  # refusals of an out the result cannot be cast to, in their own words
     "diag": "diag: result type {result} can't be cast to the desired out= type {out}",
+    "mean": "mean.dtype_out(): input types can't be cast to the desired output type {out}",
     **dict.fromkeys(("max", "min"), (
         "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType("
         "out.dtype())) to be true, but got false.  (Could this error message be improved?  "
@@ -49,6 +50,8 @@ def size_first(name: str, args: tuple, kwargs: dict, outs: tuple, results: tuple
     copied = name == "matrix_power" and _argument(args, kwargs, 1, "n") in (0, 1)
     if name == "matrix_power" or name == "diag" and _argument(args, kwargs, 0, "input").ndim < 2:
         _refuse_cast(name, out, result)
+    if name == "mean" and len(args) == 1 and kwargs.get("dim") is None:  # all its elements:
+        _refuse_cast(name, out, result)  # torch's mean.dtype_out refuses before it sizes
     if len(outs) == 1 and name in _TUPLES_ONLY:
         if _of_all(name, args, kwargs):
             _refuse_cast(name, out, result)
