@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
+from refgrad.nn.modules._extra_state import EXTRA_STATE, load_extra_state, overrides
 from refgrad.nn.modules._moves import _apply
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
@@ -28,6 +29,8 @@ def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool 
         destination._metadata[path[:-1]] = {"version": getattr(module, "_version", 1)}
         for name, value in _own_state(module):
             destination[path + name] = value if keep_vars else value.detach()
+        if overrides(module, "get_extra_state"):  # after the tensors, as torch saves it
+            destination[path + EXTRA_STATE] = module.get_extra_state()
         stack.extend(reversed([(f"{path}{name}.", child)
                                for name, child in module._modules.items() if child is not None]))
     return destination
@@ -42,7 +45,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:114
+# --- book/chapters/21b_layers_and_losses.md:117
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -66,11 +69,12 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     while stack:
         path, module = stack.pop()
         _load_own(module, state_dict, path, assign, missing, errors)
+        unexpected += load_extra_state(module, state_dict, path, missing)
         children = [(f"{path}{n}.", c) for n, c in module._modules.items() if c is not None]
         stack.extend(reversed(children))
         own = {name for name, _ in _own_state(module)} | set(module._modules)
-        unexpected += [k for k in state_dict
-                       if k.startswith(path) and k[len(path):].split(".", 1)[0] not in own]
+        unexpected += [k for k in state_dict if k.startswith(path) and k != path + EXTRA_STATE
+                       and k[len(path):].split(".", 1)[0] not in own]
     if strict and unexpected:
         errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
     if strict and missing:
@@ -81,7 +85,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:154
+# --- book/chapters/21b_layers_and_losses.md:158
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
     saved = getattr(state_dict, "_metadata", {}).get(path[:-1], {}).get("version")
     for name, current in list(_own_state(module)):
@@ -107,7 +111,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:202
+# --- book/chapters/21b_layers_and_losses.md:253
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -129,7 +133,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     return _apply(self, convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:225
+# --- book/chapters/21b_layers_and_losses.md:276
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -157,7 +161,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:261
+# --- book/chapters/21b_layers_and_losses.md:312
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -183,7 +187,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
-# --- book/chapters/21b_layers_and_losses.md:293
+# --- book/chapters/21b_layers_and_losses.md:344
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -207,7 +211,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:321
+# --- book/chapters/21b_layers_and_losses.md:372
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to = apply, to
