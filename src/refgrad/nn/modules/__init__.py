@@ -19,11 +19,11 @@ from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 __all__ += ["EmbeddingBag"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:387
+# --- book/chapters/21b_layers_and_losses.md:486
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:2354
+# --- book/chapters/21b_layers_and_losses.md:2453
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -40,11 +40,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2394
+# --- book/chapters/21b_layers_and_losses.md:2493
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2406
+# --- book/chapters/21b_layers_and_losses.md:2505
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402
