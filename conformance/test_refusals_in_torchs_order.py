@@ -4,7 +4,11 @@ F.margin_ranking_loss misses its target in Python's words; F.instance_norm check
 size before its arguments; a tensor of several elements given for inplace, return_indices or
 padding_idx is an ambiguous truth value; Tensor.unflatten asks whether sizes is empty first;
 exponential_ checks its rate, kthvalue its k and prelu its dtypes before anything else, and
-take_along_dim without a dim leaves its index to gather. The same assertions run on torch."""
+take_along_dim without a dim leaves its index to gather; nuclear_norm reads one int dim as two
+of it; addbmm reads its result's sizes off the batches first. The same assertions run on
+torch."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -90,6 +94,28 @@ def test_the_first_refusal_is_torchs(call, kind, message):
         call()
 
 
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    (lambda: torch.nuclear_norm(X, 1), RuntimeError,
+     "linalg.matrix_norm: dims must be different. Got (1, 1)"),
+    (lambda: torch.nuclear_norm(X, 1, out=torch.empty(())), RuntimeError,
+     "linalg.matrix_norm: dims must be different. Got (1, 1)"),
+    (lambda: torch.addbmm(X, X, X), IndexError,
+     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    (lambda: X.clone().addbmm_(X, X), IndexError,
+     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    (lambda: torch.addbmm(X, torch.ones(3), torch.ones(2, 3, 4)), IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    (lambda: torch.addbmm(X, torch.ones(2, 3), torch.ones(2, 3, 4)), RuntimeError,
+     "The expanded size of the tensor (4) must match the existing size (3) at non-singleton "
+     "dimension 1.  Target sizes: [3, 4].  Tensor sizes: [2, 3]"),
+])
+def test_sizes_are_read_as_torch_reads_them(call, kind, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nuclear_norm's deprecation
+        with raises(kind, message):
+            call()
+
+
 def test_the_calls_that_fit_still_run():
     assert F.pad(X, (1, 1), "constant", torch.tensor(2.0)).shape == (2, 5)
     assert F.pad(X, [1, 1], "constant", 2).sum().item() == X.sum().item() + 8
@@ -101,3 +127,4 @@ def test_the_calls_that_fit_still_run():
     picked = torch.take_along_dim(X, torch.tensor([5, 0], dtype=torch.int32))
     assert picked.tolist() == [5.0, 0.0]
     assert torch.take_along_dim(torch.zeros(0, 3), torch.zeros(0, 3)).shape == (0,)
+    assert torch.addbmm(torch.ones(4), torch.ones(2, 2, 3), torch.ones(2, 3, 4)).shape == (2, 4)
