@@ -2,7 +2,8 @@
 tensor dim only when it is a 0-d integer one; F.pad reads its amounts before its mode;
 F.margin_ranking_loss misses its target in Python's words; F.instance_norm checks the spatial
 size before its arguments; a tensor of several elements given for inplace, return_indices or
-padding_idx is an ambiguous truth value; Tensor.unflatten asks whether sizes is empty first;
+padding_idx is an ambiguous truth value; F.celu_ reads its alpha as a number;
+Tensor.unflatten asks whether sizes is empty first;
 exponential_ checks its rate, kthvalue its k and prelu its dtypes before anything else, and
 take_along_dim without a dim leaves its index to gather; nuclear_norm reads one int dim as two
 of it; addbmm reads its result's sizes off the batches first. The same assertions run on
@@ -69,6 +70,10 @@ def test_a_0d_integer_dim_is_read_as_its_int(method):
     (lambda: X.unflatten(X, X), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, torch.tensor([2, 1])), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, ()), RuntimeError, "unflatten: sizes must be non-empty"),
+    (lambda: F.celu_(X, X), TypeError,
+     "celu_(): argument 'alpha' (position 2) must be Number, not Tensor"),
+    (lambda: F.celu_(X, "a"), TypeError,
+     "celu_(): argument 'alpha' (position 2) must be Number, not str"),
     (lambda: torch.tensor([True]).exponential_(0), RuntimeError,
      "exponential_ expects lambda > 0.0, but found lambda=0"),
     (lambda: torch.tensor([1]).exponential_(-0.5), RuntimeError,
