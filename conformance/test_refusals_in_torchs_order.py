@@ -67,6 +67,8 @@ def test_a_0d_integer_dim_is_read_as_its_int(method):
     (lambda: F.elu(X, X, X), RuntimeError, AMBIGUOUS),
     (lambda: F.leaky_relu(X, X, X), RuntimeError, AMBIGUOUS),
     (lambda: F.embedding(X, X, X), RuntimeError, AMBIGUOUS),
+    (lambda: F.adaptive_max_pool1d(X[None], X, X), RuntimeError, AMBIGUOUS),
+    (lambda: F.adaptive_max_pool2d(X[None], X, X), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(X, X), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, torch.tensor([2, 1])), RuntimeError, AMBIGUOUS),
     (lambda: X.unflatten(0, ()), RuntimeError, "unflatten: sizes must be non-empty"),
@@ -133,3 +135,5 @@ def test_the_calls_that_fit_still_run():
     assert picked.tolist() == [5.0, 0.0]
     assert torch.take_along_dim(torch.zeros(0, 3), torch.zeros(0, 3)).shape == (0,)
     assert torch.addbmm(torch.ones(4), torch.ones(2, 2, 3), torch.ones(2, 3, 4)).shape == (2, 4)
+    pooled = F.adaptive_max_pool2d_with_indices(X[None], 2, False)
+    assert isinstance(pooled, tuple) and len(pooled) == 2

@@ -233,10 +233,13 @@ def _functional(n, indices):
         return torch_average(input, _list_with_default(output_size, input.shape))
 
     def maximum(input, output_size, return_indices=indices):
+        # torch's F.adaptive_max_pool*d asks return_indices first, to pick a function;
+        # its *_with_indices forms never ask it, and return both
+        both = indices or bool(return_indices)
         if n > 1:
             output_size = _list_with_default(output_size, input.shape)
         values, where = torch_maximum(input, output_size)
-        return (values, where) if return_indices else values
+        return (values, where) if both else values
 
     suffix = "_with_indices" if indices else ""
     average.__name__, maximum.__name__ = f"adaptive_avg_pool{n}d", f"adaptive_max_pool{n}d{suffix}"
