@@ -1,7 +1,8 @@
 """Parameters as torch declares them: the adaptive average pools take no return_indices and
 AvgPool1d no divisor_override (Python refuses them in torch's class names); is_tensor,
-typename, is_storage and set_default_dtype take their argument by position only; and
-compiled_with_cxx11_abi answers as torch's CPU build does. The same assertions run on
+typename, is_storage and set_default_dtype take their argument by position only; the
+methods torch writes in Python name their tensor self; and compiled_with_cxx11_abi answers as
+torch's CPU build does. The same assertions run on
 torch."""
 
 import inspect
@@ -65,3 +66,13 @@ def test_compiled_with_cxx11_abi():
     with raises(TypeError, "compiled_with_cxx11_abi() takes 0 positional arguments but 1 was "
                 "given"):
         torch.compiled_with_cxx11_abi(1)
+
+
+@pytest.mark.parametrize("name", ["norm", "unique", "unique_consecutive"])
+def test_the_python_methods_name_their_tensor_self(name):
+    method = getattr(torch.Tensor, name)
+    assert next(iter(inspect.signature(method).parameters)) == "self"
+    with raises(TypeError, f"Tensor.{name}() got an unexpected keyword argument 'input'"):
+        method(torch.ones(2), input=1)
+    with raises(TypeError, f"Tensor.{name}() got multiple values for argument 'self'"):
+        method(torch.ones(2), self=1)

@@ -914,7 +914,7 @@ from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:281
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:285
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 
