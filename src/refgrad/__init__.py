@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:542
+# --- book/chapters/06_parameters.md:543
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -227,13 +227,13 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1240
+# --- book/chapters/16h_scatter.md:1242
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1392
+# --- book/chapters/16h_scatter.md:1394
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -244,7 +244,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1596
+# --- book/chapters/16j_products_and_shapes.md:1603
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -257,23 +257,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1644
+# --- book/chapters/16j_products_and_shapes.md:1651
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:605
+# --- book/chapters/16k_order_statistics.md:607
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:837
+# --- book/chapters/16k_order_statistics.md:839
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1094
+# --- book/chapters/16k_order_statistics.md:1096
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1399
+# --- book/chapters/16k_order_statistics.md:1401
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1978
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2006
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2511
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2539
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2691
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2730
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -406,7 +406,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1240
+# --- book/chapters/16o_argument_checks.md:1269
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -420,7 +420,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:959
+# --- book/chapters/16p_decompositions.md:968
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -441,7 +441,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:973
+# --- book/chapters/16s_normalization.md:981
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -450,7 +450,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:422
+# --- book/chapters/16t_more_functional.md:428
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -459,12 +459,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1295
+# --- book/chapters/16u_convolution_and_pooling.md:1296
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1615
+# --- book/chapters/16u_convolution_and_pooling.md:1630
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -484,7 +484,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1322
+# --- book/chapters/16y_torch_namespace.md:1337
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -493,7 +493,7 @@ from refgrad._ops.view_copies import (
 from refgrad._ops.directions import is_conj, is_neg
 from refgrad._ops.namespace_values import fill, scalar_tensor, unravel_index
 from refgrad._switches import (
-    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    are_deterministic_algorithms_enabled, compiled_with_cxx11_abi, get_deterministic_debug_mode,
     get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
     set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
 )
@@ -517,7 +517,7 @@ from refgrad._ops.numeric_gradient import gradient
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:503
+# --- book/chapters/16za_ctc_loss.md:510
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
@@ -567,7 +567,7 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:291
+# --- book/chapters/16zi_lstsq_out_and_answers.md:290
 from refgrad._ops.view_copy_outs import (  # noqa: F811
     alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, squeeze_copy, t_copy, transpose_copy, unfold_copy,
@@ -575,17 +575,17 @@ from refgrad._ops.view_copy_outs import (  # noqa: F811
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:451
+# --- book/chapters/16zi_lstsq_out_and_answers.md:450
 from refgrad._ops.piece_copy_outs import (  # noqa: F811
     split_copy, split_with_sizes_copy, unbind_copy,
 )
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:516
+# --- book/chapters/16zi_lstsq_out_and_answers.md:515
 from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:593
+# --- book/chapters/16zi_lstsq_out_and_answers.md:592
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
@@ -713,7 +713,7 @@ from refgrad.autograd.anomaly_mode import (
 )
 
 
-# --- book/chapters/22b_profiler.md:1089
+# --- book/chapters/22b_profiler.md:1091
 from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torch.autograd.profiler
 
 
@@ -752,19 +752,19 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/26_inplace.md:2363
+# --- book/chapters/26_inplace.md:2371
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2416
+# --- book/chapters/26_inplace.md:2424
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2594
+# --- book/chapters/26_inplace.md:2602
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3586
+# --- book/chapters/26_inplace.md:3622
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -789,7 +789,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3746
+# --- book/chapters/26_inplace.md:3782
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -800,7 +800,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4128
+# --- book/chapters/26_inplace.md:4164
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -810,7 +810,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4832
+# --- book/chapters/26_inplace.md:4868
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -839,7 +839,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26c_inplace_arguments.md:206
+# --- book/chapters/26c_inplace_arguments.md:223
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
@@ -859,12 +859,12 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28d_storages.md:359
+# --- book/chapters/28d_storages.md:360
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:517
+# --- book/chapters/28d_storages.md:518
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -914,7 +914,7 @@ from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:276
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:285
 from refgrad import _method_forms  # noqa: E402, F401  # isort: skip
 
 

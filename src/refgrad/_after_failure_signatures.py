@@ -16,6 +16,7 @@ from refgrad._ops import (
     fused,
     histograms,
     indexing,
+    joined_aliases,
     layers,
     linalg,
     ordering,
@@ -27,7 +28,6 @@ from refgrad._ops import (
     rescaling,
     scatter_copies,
     scattering,
-    shaping,
     simple_functions,
     slice_writes,
     spreads,
@@ -62,7 +62,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
     "argsort": (ordering, (f"({_STABLE}, Tensor out = None)", f"({_ORDER})")),
     "clamp": (out_arguments, CLAMP),  # the one that takes out=, from "In-place operations"
     "clip": (clamps, CLAMP), **_STACKS,
-    **{name: (shaping, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
+    **{name: (joined_aliases, (f"(tuple of Tensors tensors, int dim = 0, {_OUT})",))
        for name in ("concat", "concatenate")},
     "tensor_split": (tiling, ("(Tensor input, tuple of ints indices, int dim = 0)",
                               "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
@@ -127,7 +127,7 @@ _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str r
 
 # --- book/chapters/16o_argument_checks.md:955
 FUNCTIONS.update({
-    **{name: (linalg, ("(Tensor input, Tensor vec2)",)) for name in ("outer", "ger")},
+    **{name: (linalg, (f"(Tensor input, Tensor vec2, {_OUT})",)) for name in ("outer", "ger")},
     "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
     "addbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",)),
     "baddbmm": (addmm_family, (f"({_BATCHES}, {_FACTORS}, {_OUT[3:]})",
@@ -136,7 +136,8 @@ FUNCTIONS.update({
                       f"{_OUT[3:]})",)) for name in ("addcdiv", "addcmul")},
     "cumprod": (cumulative, ("(Tensor input, int dim, *, torch.dtype? dtype = None, "
                              "Tensor out = None)",)),
-    **{name: (cumulative, ("(Tensor input, int dim)",)) for name in ("cummax", "cummin")},
+    **{name: (cumulative, ("(Tensor input, int dim, *, tuple of Tensors out = None)",))
+       for name in ("cummax", "cummin")},
     "logcumsumexp": (cumulative, (f"(Tensor input, int dim, {_OUT})",)),
     "diff": (rearranging, ("(Tensor input, int n = 1, int dim = -1, Tensor? prepend = None, "
                            "Tensor? append = None)",)),

@@ -82,7 +82,7 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
-def set_default_dtype(d) -> None:
+def set_default_dtype(d, /) -> None:  # by position only, as torch's
     """Make ``d`` the dtype of Python floats, of float factories and of integer division."""
     global DEFAULT_FLOAT
     if not isinstance(d, dtype):

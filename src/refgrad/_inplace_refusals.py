@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26c_inplace_arguments.md:162
+# --- book/chapters/26c_inplace_arguments.md:179
 """The in-place methods made outside `_method`, refused in torch's words once they fail."""
 
 from refgrad._ops.inplace_signatures import refuse

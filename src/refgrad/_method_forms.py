@@ -133,13 +133,16 @@ def _read_once_it_fails(method, arguments: Arguments):
 Tensor.expand = _read_once_it_fails(Tensor.expand, COPIED["expand"][1][1])
 
 
-# --- book/chapters/29t_methods_read_as_torch_reads_them.md:242
+# --- book/chapters/29t_methods_read_as_torch_reads_them.md:246
 WRITTEN_IN_PYTHON = ("norm", "unique", "unique_consecutive", "resize", "resize_as")
 
 
 def _in_python(function, name: str):
     """``function`` under torch's qualified name for its method written in Python."""
-    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+    code = function.__code__
+    if code.co_varnames[:1] == ("input",):  # the tensor is self, as torch's method names it
+        code = code.replace(co_varnames=("self", *code.co_varnames[1:]))
+    copy = types.FunctionType(code, function.__globals__, function.__name__,
                               function.__defaults__, function.__closure__)
     copy.__kwdefaults__, copy.__doc__ = function.__kwdefaults__, function.__doc__
     copy.__dict__.update(function.__dict__)
@@ -149,6 +152,8 @@ def _in_python(function, name: str):
 
 def _unflatten(read):
     def unflatten(self, dim, sizes):
+        if not sizes:  # the truth value first, as torch's Python asks it
+            raise RuntimeError("unflatten: sizes must be non-empty")
         return read(self, dim, sizes)
 
     unflatten.__qualname__ = "Tensor.unflatten"

@@ -59,3 +59,8 @@ def set_float32_matmul_precision(precision):
 
 def get_float32_matmul_precision():
     return _SET["precision"]
+
+
+# --- book/chapters/16y_torch_namespace.md:496
+def compiled_with_cxx11_abi() -> bool:
+    return True

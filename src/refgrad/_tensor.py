@@ -28,7 +28,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:552
+# --- book/chapters/03_tensor.md:568
 class _Versions:
     __slots__ = ()
 
@@ -51,7 +51,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:597
+# --- book/chapters/03_tensor.md:613
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -59,7 +59,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:611
+# --- book/chapters/03_tensor.md:627
 class _Detach:
     __slots__ = ()
 
@@ -111,14 +111,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:667
+# --- book/chapters/03_tensor.md:683
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1024
+# --- book/chapters/03_tensor.md:1040
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -153,7 +153,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1067
+# --- book/chapters/03_tensor.md:1083
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -179,12 +179,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1099
+# --- book/chapters/03_tensor.md:1115
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1116
+# --- book/chapters/03_tensor.md:1132
 _new = object.__new__  # looked up once, not on every tensor
 
 

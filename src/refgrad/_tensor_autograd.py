@@ -29,7 +29,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:325
+# --- book/chapters/03_tensor.md:341
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -57,7 +57,7 @@ def held_grad_fn(t):
     return fn
 
 
-# --- book/chapters/03_tensor.md:358
+# --- book/chapters/03_tensor.md:374
 class _RequiresGrad:
     __slots__ = ()
 
@@ -122,7 +122,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:430
+# --- book/chapters/03_tensor.md:446
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -141,7 +141,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:453
+# --- book/chapters/03_tensor.md:469
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -168,7 +168,7 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:485
+# --- book/chapters/03_tensor.md:501
 class _Grad:
     __slots__ = ()
 
@@ -204,7 +204,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:529
+# --- book/chapters/03_tensor.md:545
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad

@@ -32,11 +32,19 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:164
+# --- book/chapters/03_tensor.md:168
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
 # how it came, and count positions as torch's parser does.
+def _an_index(dim) -> bool:
+    """Whether torch's parser reads ``dim``, not a plain int, as one: an int of a subclass
+    (not a bool), a NumPy integer, or a 0-d integer tensor; not an array."""
+    if hasattr(dim, "_data"):
+        return dim._data.ndim == 0 and dim._data.dtype.kind in "iu"
+    return isinstance(dim, int | np.integer) and not isinstance(dim, bool)
+
+
 def _one_dim(name: str, given: tuple, dim):
     """The dim given by position to ``name``, or torch's TypeError for more than one."""
     if len(given) > 1:
@@ -60,9 +68,11 @@ class _Shape:
             dim = _one_dim("size", given, dim)
         if dim is None:
             return new_size(Size, shape)
-        if type(dim) is not int and (isinstance(dim, bool) or not hasattr(dim, "__index__")):
-            raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must be "
-                            f"int, not {c_type_name(type(dim))}")
+        if type(dim) is not int:
+            if not _an_index(dim):
+                raise TypeError(f"size(): argument 'dim'{' (position 1)' if given else ''} must "
+                                f"be int, not {c_type_name(type(dim))}")
+            dim = dim.__index__()
         if not shape:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[wrap_dim(dim, len(shape))]
@@ -85,7 +95,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:218
+# --- book/chapters/03_tensor.md:232
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -100,7 +110,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:242
+# --- book/chapters/03_tensor.md:256
 class _Storage:
     __slots__ = ()
 
@@ -136,9 +146,11 @@ class _Storage:
         steps = element_strides(self._data)
         if dim is None:
             return steps
-        if not isinstance(dim, int) or isinstance(dim, bool):
-            raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} must "
-                            f"be int, not {c_type_name(type(dim))}")
+        if type(dim) is not int:  # as size() reads it
+            if not _an_index(dim):
+                raise TypeError(f"stride(): argument 'dim'{' (position 1)' if given else ''} "
+                                f"must be int, not {c_type_name(type(dim))}")
+            dim = dim.__index__()
         if not steps:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return steps[wrap_dim(dim, len(steps))]
@@ -150,7 +162,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:754
+# --- book/chapters/03_tensor.md:770
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -161,7 +173,7 @@ def host_array(t):
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:770
+# --- book/chapters/03_tensor.md:786
 class _Python:
     __slots__ = ()
 
@@ -248,7 +260,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:875
+# --- book/chapters/03_tensor.md:891
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -305,7 +317,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:950
+# --- book/chapters/03_tensor.md:966
 class _Numbers:
     __slots__ = ()
 

@@ -16,7 +16,7 @@ LEGACY = {
 }
 
 
-# --- book/chapters/06_parameters.md:426
+# --- book/chapters/06_parameters.md:427
 def tensor_type_name(t: Tensor) -> str:
     """``torch.FloatTensor``, or ``torch.cuda.FloatTensor`` on a GPU."""
     where = "cuda." if t.device.type == "cuda" else ""
@@ -30,7 +30,7 @@ def c_tensor_type_name(t: Tensor) -> str:
     return tensor_type_name(t)
 
 
-def typename(obj) -> str:
+def typename(obj, /) -> str:
     if isinstance(obj, Tensor):
         return tensor_type_name(obj)
     kind = type(obj)
@@ -38,7 +38,7 @@ def typename(obj) -> str:
     return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
 
 
-def is_tensor(obj) -> bool:
+def is_tensor(obj, /) -> bool:
     return isinstance(obj, Tensor)
 
 
@@ -46,7 +46,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:524
+# --- book/chapters/06_parameters.md:525
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

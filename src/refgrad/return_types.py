@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1688
+# --- book/chapters/16k_order_statistics.md:1690
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -123,12 +123,12 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1055
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1083
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:931
+# --- book/chapters/16p_decompositions.md:940
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402

@@ -262,11 +262,11 @@ def _new_typed(args, dtype, device) -> tuple:
     return dtype, values.untyped_storage()
 
 
-# --- book/chapters/28d_storages.md:348
+# --- book/chapters/28d_storages.md:349
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage
 
 
-def is_storage(obj) -> bool:
+def is_storage(obj, /) -> bool:
     return isinstance(obj, UntypedStorage | TypedStorage)

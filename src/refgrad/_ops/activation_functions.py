@@ -143,7 +143,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:654
+# --- book/chapters/16q_functional.md:656
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)
@@ -166,7 +166,9 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _implicit_dim("softmin", input, _stacklevel)
-    return _softmax(-input, dim, dtype=dtype)
+    if dtype is None:
+        return (-input).softmax(dim)
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

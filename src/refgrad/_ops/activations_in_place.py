@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2601
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2634
 """selu_, celu_ and threshold_, with the nodes torch records for them, and xlogy_."""
 
 from refgrad._argument_forms import function_form
@@ -28,7 +28,7 @@ def _from_result(g, result, alpha, scale, input_scale):
     return (elu_backward(g, result, alpha, scale, input_scale, is_result=True),)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2627
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2660
 ELU_ = register(Op(
     "elu_", "EluBackward1", ("self",), forward=rescaling.ELU.forward, promote=False,
     backward=lambda g, result, alpha, scale, input_scale: _from_result(
@@ -48,7 +48,7 @@ THRESHOLD_ = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2651
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2686
 # What a dispatch mode sees of an elu_ write: its numbers, with the schema's defaults.
 ELU_SHOWN = {"alpha": 1, "scale": 1, "input_scale": 1}
 
@@ -60,7 +60,7 @@ def selu_(input):
     return inplace(input, row_written(ELU_, params, "elu_", ELU_SHOWN))
 
 
-def celu_(input, alpha=1.0):
+def _celu_(input, alpha=1.0):
     tensor_argument("celu_", "input", 1, input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
@@ -68,7 +68,11 @@ def celu_(input, alpha=1.0):
     return inplace(input, row_written(CELU_, {"alpha": alpha}, "celu_", {"alpha": 1.0}))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2672
+_celu_.__name__ = "celu_"
+celu_ = function_form(_celu_, Arguments("celu_(Tensor input, Number alpha = 1.0)"))
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2711
 def _threshold_(input, threshold, value):
     params = {"threshold": threshold, "value": value}
     shown = {"threshold": NO_DEFAULT, "value": NO_DEFAULT}

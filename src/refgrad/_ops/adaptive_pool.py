@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1328
+# --- book/chapters/16u_convolution_and_pooling.md:1329
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -50,12 +50,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1381
+# --- book/chapters/16u_convolution_and_pooling.md:1382
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1391
+# --- book/chapters/16u_convolution_and_pooling.md:1392
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -102,7 +102,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1450
+# --- book/chapters/16u_convolution_and_pooling.md:1451
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -154,7 +154,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1505
+# --- book/chapters/16u_convolution_and_pooling.md:1506
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -176,7 +176,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1536
+# --- book/chapters/16u_convolution_and_pooling.md:1537
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -215,7 +215,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1578
+# --- book/chapters/16u_convolution_and_pooling.md:1579
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size
@@ -233,14 +233,28 @@ def _functional(n, indices):
         return torch_average(input, _list_with_default(output_size, input.shape))
 
     def maximum(input, output_size, return_indices=indices):
+        # torch's F.adaptive_max_pool*d asks return_indices first, to pick a function;
+        # its *_with_indices forms never ask it, and return both
+        both = indices or bool(return_indices)
         if n > 1:
             output_size = _list_with_default(output_size, input.shape)
         values, where = torch_maximum(input, output_size)
-        return (values, where) if return_indices else values
+        return (values, where) if both else values
 
     suffix = "_with_indices" if indices else ""
     average.__name__, maximum.__name__ = f"adaptive_avg_pool{n}d", f"adaptive_max_pool{n}d{suffix}"
+    average.__qualname__ = average.__name__  # NOTE [The names Python's refusals give]
+    maximum.__qualname__ = maximum.__name__ if indices else f"_adaptive_max_pool{n}d"
     return average, maximum
+
+
+# NOTE [The names Python's refusals give]
+# Python refuses arguments that do not bind in the function's qualified name:
+# "adaptive_avg_pool2d() missing 1 required positional argument". torch's
+# F.adaptive_max_pool2d, max_pool2d and fractional_max_pool2d choose between
+# two functions by return_indices, and the one without indices, the one that
+# refuses, is named with a leading underscore (_adaptive_max_pool2d,
+# _max_pool2d, _fractional_max_pool2d); their __name__ stays the public one.
 
 
 functional_adaptive_avg_pool2d, functional_adaptive_max_pool2d = _functional(2, False)

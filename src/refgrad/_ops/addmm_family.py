@@ -97,7 +97,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:270
+# --- book/chapters/16j_products_and_shapes.md:274
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
@@ -117,7 +117,10 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    from refgrad._ops.shapes import expanded_size
+
     _numbers("addbmm", beta=beta, alpha=alpha)
+    expanded_size(input, (batch1.size(1), batch2.size(2)))  # torch sizes the result first
     for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")

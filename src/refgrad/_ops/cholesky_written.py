@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26bb_writes_without_a_derivative.md:334
+# --- book/chapters/26bb_writes_without_a_derivative.md:336
 """linalg.cholesky's out=: cholesky_ex's write, then the refusal of the matrix."""
 
 import functools

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:934
+# --- book/chapters/16t_more_functional.md:940
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _reduced(losses, reduction, shape):
     return total / losses.dtype.type(losses.size) if reduction == 1 else total
 
 
-# --- book/chapters/16t_more_functional.md:965
+# --- book/chapters/16t_more_functional.md:971
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -48,7 +48,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _reduced(losses, reduction, tuple(target.shape))
 
 
-# --- book/chapters/16t_more_functional.md:986
+# --- book/chapters/16t_more_functional.md:992
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -62,7 +62,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1005
+# --- book/chapters/16t_more_functional.md:1011
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -98,7 +98,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1046
+# --- book/chapters/16t_more_functional.md:1052
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -119,7 +119,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
 
 
-# --- book/chapters/16t_more_functional.md:1071
+# --- book/chapters/16t_more_functional.md:1077
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -154,7 +154,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1111
+# --- book/chapters/16t_more_functional.md:1117
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -174,7 +174,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1132
+# --- book/chapters/16t_more_functional.md:1138
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -207,7 +207,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1172
+# --- book/chapters/16t_more_functional.md:1178
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

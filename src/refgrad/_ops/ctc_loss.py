@@ -102,14 +102,14 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:321
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1,
+# --- book/chapters/16za_ctc_loss.md:328
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
     import refgrad
 
     input_lengths, target_lengths = (
-        tuple(v.tolist()) if isinstance(v, refgrad.Tensor) else tuple(v)
+        tuple(v.reshape(-1).tolist()) if isinstance(v, refgrad.Tensor) else tuple(v)
         for v in (input_lengths, target_lengths))
     batched = log_probs.ndim == 3
     log_probs = log_probs if batched else log_probs.unsqueeze(1)
@@ -140,7 +140,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:366
+# --- book/chapters/16za_ctc_loss.md:373
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -155,7 +155,7 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:389
+# --- book/chapters/16za_ctc_loss.md:396
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
@@ -189,7 +189,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:431
+# --- book/chapters/16za_ctc_loss.md:438
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -210,7 +210,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
-# --- book/chapters/16za_ctc_loss.md:457
+# --- book/chapters/16za_ctc_loss.md:464
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

@@ -27,6 +27,8 @@ def nuclear_norm_out(input, dim=None, keepdim=False):
     warn_nuclear_out(dim)
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
         dim, keepdim = None, dim
+    elif isinstance(dim, int):  # its int[2], as nuclear_norm reads it
+        dim = (dim, dim)
     return matrix_norm(input, "nuc", (-2, -1) if dim is None else tuple(dim), keepdim)
 
 

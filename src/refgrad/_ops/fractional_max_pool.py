@@ -178,9 +178,9 @@ def _functional(n, indices):
         pooled = fractional_max_pool(n, input, kernel_size, output_size, _random_samples)
         return pooled if return_indices else pooled[0]
 
-    pool.__name__ = pool.__qualname__ = f"fractional_max_pool{n}d" + (
-        "_with_indices" if indices else "")
-    return pool
+    pool.__name__ = f"fractional_max_pool{n}d" + ("_with_indices" if indices else "")
+    pool.__qualname__ = pool.__name__ if indices else f"_fractional_max_pool{n}d"  # NOTE [The
+    return pool  # names Python's refusals give]
 
 
 fractional_max_pool2d, fractional_max_pool3d = _functional(2, False), _functional(3, False)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:546
+# --- book/chapters/16zi_lstsq_out_and_answers.md:545
 """out= for the deprecated frobenius_norm: ATen's norm.out with a p of 2."""
 
 from refgrad._ops import aten_norms, deprecated_outs

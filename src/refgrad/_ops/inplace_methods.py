@@ -32,7 +32,12 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.diagonal_view import diagonal
 from refgrad._ops.inplace import inplace
-from refgrad._ops.inplace_signatures import refuse, takes_alpha
+from refgrad._ops.inplace_signatures import (
+    READ_FIRST,
+    one_element_given,
+    refuse,
+    takes_alpha,
+)
 from refgrad._ops.inplace_writes import (
     copy_,
     fill_,
@@ -49,7 +54,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1523
+# --- book/chapters/26_inplace.md:1528
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -61,6 +66,8 @@ def _method(function, cast=None, called=None):
     def method(self, *args, **kwargs):
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Refused before a mode]
             refuse(called, args, kwargs)
+        elif called in READ_FIRST and one_element_given(args, kwargs):  # NOTE [One-element
+            refuse(called, args, kwargs)  # tensors read first, in place]
         if alpha and "alpha" in kwargs:  # torch's parser reads it first, by this name
             try:
                 kwargs["alpha"] = read_alpha(kwargs["alpha"], name)
@@ -88,7 +95,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1570
+# --- book/chapters/26_inplace.md:1577
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -125,7 +132,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3414
+# --- book/chapters/26_inplace.md:3450
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -150,7 +157,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3444
+# --- book/chapters/26_inplace.md:3480
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -177,7 +184,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3479
+# --- book/chapters/26_inplace.md:3515
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -192,7 +199,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3504
+# --- book/chapters/26_inplace.md:3540
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -222,7 +229,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3539
+# --- book/chapters/26_inplace.md:3575
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -6,6 +6,7 @@
 """torch's signatures for the in-place methods, read only once a call has failed."""
 
 from refgrad._arguments import Arguments
+from refgrad._tensor import Tensor
 
 _OTHER = ("(Tensor other)", "(Number other)")
 _ALPHA = ("(Tensor other, *, Number alpha = 1)",)
@@ -22,7 +23,7 @@ _UNARY = (
 )
 
 
-# --- book/chapters/26c_inplace_arguments.md:76
+# --- book/chapters/26c_inplace_arguments.md:77
 # name: (signatures after self, hidden signatures, numbers stand for tensors)
 SIGNATURES = {
     **{name + "_": (_NONE, (), False) for name in _UNARY},
@@ -54,7 +55,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/26c_inplace_arguments.md:111
+# --- book/chapters/26c_inplace_arguments.md:112
 # NOTE [In-place signatures read after a failure]
 # torch's parser reads an in-place call before anything runs; refgrad runs the
 # method first and reads the call only once it has failed, in any words (a
@@ -80,6 +81,22 @@ def refuse(name: str, args: tuple, kwargs: dict) -> None:
             *(name + text for text in texts), method=True,
             hidden=tuple(name + text for text in hidden), numbers_as_tensors=numbers)
     arguments.check(args, kwargs)
+
+
+# NOTE [One-element tensors read first, in place]
+# A body that reads an int with Python's int() takes any tensor of one element
+# (x.cumsum_(torch.tensor([0])), or a float one on a 0-d x), and a 0-d x takes
+# a float dim, where torch's parser refuses all but an int or a 0-d integer
+# tensor. So a method with an int among its parameters, given a float or a
+# tensor of one element, is read before it runs; the others, and calls
+# without such a value, cost one set lookup.
+READ_FIRST = frozenset(name for name, (texts, _, _) in SIGNATURES.items()
+                       if any("int " in text for text in texts))
+
+
+def one_element_given(args: tuple, kwargs: dict) -> bool:
+    return any(type(v) is float or isinstance(v, Tensor) and v.numel() == 1
+               for v in (*args, *kwargs.values()))
 
 
 # NOTE [Refused before a mode]

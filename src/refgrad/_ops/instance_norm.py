@@ -25,15 +25,20 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
     return out.view(input.shape)
 
 
-# --- book/chapters/16s_normalization.md:592
+# --- book/chapters/16s_normalization.md:595
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
+    from refgrad.nn._functional_arguments import parse
+
     if use_input_stats:
-        positions = 1
-        for n in input.shape[2:]:
+        sizes, positions = input.size(), 1  # the method torch's Python calls
+        for n in sizes[2:]:
             positions *= n
         if positions == 1:
             raise ValueError("Expected more than 1 spatial element when training, got input "
-                             f"size {input.shape}")
+                             f"size {sizes}")
+    (input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps), _ = parse(
+        "instance_norm", (input, running_mean, running_var, weight, bias, use_input_stats,
+                          momentum, eps), {})
     return torch_instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
                                momentum, eps, False)

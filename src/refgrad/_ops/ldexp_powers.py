@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:850
+# --- book/chapters/16n_more_shapes_and_elementwise.md:878
 """NOTE [ldexp without its kernel]: input * pow(2, other), each step rounded as torch's."""
 
 import numpy as np

@@ -126,8 +126,9 @@ def _functional(n, indices):
             return indexed(input, kernel_size, stride, padding, dilation, ceil_mode)
         return plain(input, kernel_size, stride, padding, dilation, ceil_mode)
 
-    pool.__name__ = pool.__qualname__ = f"max_pool{n}d" + ("_with_indices" if indices else "")
-    return pool
+    pool.__name__ = f"max_pool{n}d" + ("_with_indices" if indices else "")
+    pool.__qualname__ = pool.__name__ if indices else f"_max_pool{n}d"  # NOTE [The names
+    return pool  # Python's refusals give]
 
 
 functional_max_pool1d, functional_max_pool2d, functional_max_pool3d = (

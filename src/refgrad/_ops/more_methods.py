@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2529
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2557
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
@@ -30,10 +30,13 @@ def frexp(self):
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2565
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2595
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):
     setattr(Tensor, _function.__name__ + "_", _method(_function))
 Tensor.nextafter_ = _method(pairs.nextafter, cast=True)
-ldexp_ = Tensor.ldexp_
+
+
+def ldexp_(input, other):
+    return Tensor.ldexp_(input, other)

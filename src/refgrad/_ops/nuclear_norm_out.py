@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:478
+# --- book/chapters/16zi_lstsq_out_and_answers.md:477
 """out= for the deprecated nuclear_norm: linalg.matrix_norm's, under nuclear_norm's name."""
 
 from refgrad._ops import aten_norms, deprecated_outs

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3061
+# --- book/chapters/26_inplace.md:3069
 """torch's out= keyword for the functions that take it."""
 
 from refgrad._argument_forms import refuse_in_torch_words
@@ -83,7 +83,32 @@ def refuse_one_input(name: str, function, args: tuple, kwargs: dict) -> None:
     refuse(name, function, args, kwargs)
 
 
-# --- book/chapters/26_inplace.md:3151
+# NOTE [A missing argument, with out=]
+# torch's parser counts a call's arguments before anything looks at out=: a
+# call that misses one (torch.add(x, out=t)) is refused for it, in the
+# parser's words ('add() missing 1 required positional arguments: "other"'),
+# even where the out= refusal for a tensor that requires grad would come
+# first otherwise. So a call that does not bind to the function is not
+# refused for its gradient; the parser's refusal, or the function's own
+# failure after it, names what is missing. Only calls given out= pay for
+# the look, one bind.
+_SIGNATURES: dict = {}
+
+
+def _binds(function, args: tuple, kwargs: dict) -> bool:
+    import inspect
+
+    signature = _SIGNATURES.get(function)
+    if signature is None:
+        signature = _SIGNATURES[function] = inspect.signature(function)
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+# --- book/chapters/26_inplace.md:3184
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -122,10 +147,13 @@ def with_out(function, name: str, returns=None):
             refuse_above_modes(name, rules, args, kwargs, outs_given(name, out, returns))
             return dispatch_out(wrapper, name, args, dict(kwargs, out=out))
         outs = outs_given(name, out, returns)
+        binds = _binds(function, args, kwargs)  # NOTE [A missing argument, with out=]
+        if not binds:
+            refuse_as_given(name, args, dict(kwargs, out=out))
         refuse_input(rules, args, kwargs)
         if rules in DTYPE_BEFORE_GRAD and state.grad_enabled:  # float_power's check is its own
             refuse_dtypes(rules, outs, (written(*args, **kwargs),))
-        record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled else None
+        record = refuse_grad(rules, args, kwargs, outs) if state.grad_enabled and binds else None
         if dual_levels and not state.inference_mode:  # chapter "Writes autograd skips"
             record = tangent_write(rules, args, kwargs, outs) or record
         refuse_given_dtype(rules, args, kwargs, outs, lambda: written(*args, **kwargs))
@@ -176,11 +204,11 @@ def with_out(function, name: str, returns=None):
 
     wrapper.__name__, wrapper.returns = name, returns  # returns: read in chapter 29y
     if name in OUT_WARNINGS:  # chapter "Writes autograd skips"
-        return warning_with_out(wrapper, OUT_WARNINGS[name])
+        return warning_with_out(wrapper, OUT_WARNINGS[name], forms)
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3254
+# --- book/chapters/26_inplace.md:3290
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -196,7 +224,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3279
+# --- book/chapters/26_inplace.md:3315
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -211,7 +239,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3299
+# --- book/chapters/26_inplace.md:3335
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -31,14 +31,17 @@ _IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
                  **dict.fromkeys(("nansum", "mean"), "fc")}
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:387
-def warning_with_out(function, message: str):
+# --- book/chapters/26a_writes_autograd_skips.md:388
+def warning_with_out(function, message: str, forms=None):
     """``function``, which takes out=, warning ``message`` first whenever out= is given,
-    as torch's C++ warns: see above."""
+    as torch's C++ warns: see above. A call its ``forms`` refuse is refused unwarned, as
+    torch's parser refuses it before any C++ runs."""
 
     def warned(*args, out=None, **kwargs):
         if out is None:
             return function(*args, **kwargs)
+        if forms is not None:
+            forms.read(args, dict(kwargs, out=out))
         try:
             warnings.warn(message, UserWarning, stacklevel=2)
         except Warning as error:  # an error by the filters: the call's own error comes first
@@ -62,7 +65,7 @@ def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
     return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:422
+# --- book/chapters/26a_writes_autograd_skips.md:426
 # In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
 # dtype the op's result would have.
 _CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
@@ -92,7 +95,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:464
+# --- book/chapters/26a_writes_autograd_skips.md:468
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -108,7 +111,7 @@ def raw_write(out, result, args=(), kwargs=None) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:504
+# --- book/chapters/26a_writes_autograd_skips.md:508
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -136,7 +139,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:731
+# --- book/chapters/26a_writes_autograd_skips.md:742
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:519
+# --- book/chapters/16n_more_shapes_and_elementwise.md:547
 """fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:553
+# --- book/chapters/16n_more_shapes_and_elementwise.md:581
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -65,7 +65,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:602
+# --- book/chapters/16n_more_shapes_and_elementwise.md:630
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -81,14 +81,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:633
+# --- book/chapters/16n_more_shapes_and_elementwise.md:661
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:643
+# --- book/chapters/16n_more_shapes_and_elementwise.md:671
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -104,7 +104,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:662
+# --- book/chapters/16n_more_shapes_and_elementwise.md:690
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -127,7 +127,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:704
+# --- book/chapters/16n_more_shapes_and_elementwise.md:732
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -155,7 +155,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:737
+# --- book/chapters/16n_more_shapes_and_elementwise.md:765
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -180,7 +180,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:772
+# --- book/chapters/16n_more_shapes_and_elementwise.md:800
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -235,7 +235,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:899
+# --- book/chapters/16n_more_shapes_and_elementwise.md:927
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -249,7 +249,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:934
+# --- book/chapters/16n_more_shapes_and_elementwise.md:962
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:334
+# --- book/chapters/16zi_lstsq_out_and_answers.md:333
 """out= for the copies of several pieces: split_copy, split_with_sizes_copy, unbind_copy."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -30,7 +30,7 @@ def _listed(name: str, out, position: int) -> list:
     return list(out)
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:366
+# --- book/chapters/16zi_lstsq_out_and_answers.md:365
 def _c_name(dtype) -> str:
     return C_TYPE_NAMES[str(dtype)[6:]]
 
@@ -57,7 +57,7 @@ def _written(pieces_of, kernel: str, resizing: bool):
     return kernel_run
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:399
+# --- book/chapters/16zi_lstsq_out_and_answers.md:398
 def _through_modes(overload: str, args: tuple, out: list, run) -> None:
     if not state.dispatch_modes:
         run(*args, out=out)
@@ -77,7 +77,7 @@ _SIZED = _written(view_copies.split_with_sizes_copy, "split_with_sizes_copy_out"
 _UNBIND = _written(view_copies.unbind_copy, "unbind_copy_int_out", True)
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:423
+# --- book/chapters/16zi_lstsq_out_and_answers.md:422
 def split_copy(input, split_size, dim=0, *, out=None):
     if out is None:
         return view_copies.split_copy(input, split_size, dim)

@@ -124,8 +124,10 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:732
+# --- book/chapters/16p_decompositions.md:739
 def pinverse(input, rcond=1e-15):
+    if hasattr(rcond, "_data"):  # a tensor: read as torch reads a float, once this fails
+        raise TypeError("pinverse() takes a float rcond, not a tensor")
     return pinv(input, rcond)
 
 
@@ -145,7 +147,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:754
+# --- book/chapters/16p_decompositions.md:763
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
 

@@ -3,19 +3,39 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:338
+# --- book/chapters/16n_more_shapes_and_elementwise.md:346
 """select_scatter, slice_scatter, diagonal_scatter and narrow_copy: rows."""
 
 import numpy as np
 
+from refgrad._backend import data_ptr, element_strides, overlaps, storage_root
+from refgrad._layouts import preserved_strides
 from refgrad._ops.dispatch import call
+from refgrad._ops.result_layout import moved_to
 from refgrad._ops.slicing import narrow_bounds, slice_backward
+from refgrad._ops.strided import strided_view
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 
 
+def _kept_copy(a):
+    """A copy of ``a`` laid out as ``a`` is, to write into."""
+    if type(a) is not np.ndarray or a.size == 0:
+        return moved_to(a.copy(), element_strides(a)) if a.size == 0 else a.copy()
+    strides = element_strides(a)
+    if overlaps(a):
+        return moved_to(a.copy(), preserved_strides(a.shape, strides))
+    root = storage_root(a)
+    offset = (data_ptr(a) - data_ptr(root)) // a.itemsize
+    if offset == 0 and root.nbytes == a.nbytes:  # a is its whole storage: a copy of its own
+        return moved_to(a.copy(order="K"), strides)
+    storage = root.ravel(order="A").copy().view(np.uint8)  # its bytes, read as a's dtype
+    storage = storage[:storage.size // a.itemsize * a.itemsize].view(a.dtype)
+    return strided_view(storage, a.shape, strides, offset)
+
+
 def _written(a, src, key):
-    out = a.copy()
+    out = _kept_copy(a)
     out[key] = src.astype(a.dtype, copy=False)
     return out
 
@@ -29,7 +49,7 @@ def _slice_key(ndim, dim, start, end, step):
 
 
 def _diagonal_written(a, src, offset, dim1, dim2):
-    out = a.copy()
+    out = _kept_copy(a)
     moved = np.moveaxis(out, (dim1, dim2), (-2, -1))  # a view: writes land in out
     steps = np.arange(src.shape[-1], like=a)
     rows, cols = (steps, steps + offset) if offset >= 0 else (steps - offset, steps)
@@ -37,7 +57,7 @@ def _diagonal_written(a, src, offset, dim1, dim2):
     return out
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:373
+# --- book/chapters/16n_more_shapes_and_elementwise.md:401
 def _zeros(src):
     from refgrad._creation import zeros_like
 
@@ -67,7 +87,7 @@ DIAGONAL_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:409
+# --- book/chapters/16n_more_shapes_and_elementwise.md:437
 def _sliced(t, dim, start, end, step):
     from refgrad._ops.slicing import SLICE
 
@@ -92,7 +112,7 @@ def select_scatter(input, src, dim, index):
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:435
+# --- book/chapters/16n_more_shapes_and_elementwise.md:463
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -117,7 +137,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:467
+# --- book/chapters/16n_more_shapes_and_elementwise.md:495
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start

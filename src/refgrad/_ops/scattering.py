@@ -310,7 +310,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:811
+# --- book/chapters/16h_scatter.md:813
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})
@@ -318,11 +318,11 @@ def take_along_dim(input, indices, dim=None):
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
 
+    if dim is None:  # gather's own checks: an int32 index is taken, an empty one of any dtype
+        return input.view(-1).gather(0, indices.view(-1))
     if str(indices.dtype) != "torch.int64":
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            + LEGACY[indices.dtype])
-    if dim is None:
-        return input.view(-1).gather(0, indices.view(-1))
     if input.ndim != indices.ndim:
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {input.ndim} dimensions for input, "

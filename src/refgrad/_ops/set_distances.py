@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1646
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1674
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -20,7 +20,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1669
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1697
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -47,7 +47,7 @@ def _norms(diff, p):
     return (a**p).sum(-1) ** (1 / p)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1697
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1725
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -68,7 +68,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1736
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1764
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -98,7 +98,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1767
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1795
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -125,7 +125,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1799
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1827
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -154,7 +154,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1851
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1879
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -178,7 +178,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1876
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1904
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -197,7 +197,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1900
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1928
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -220,7 +220,7 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1929
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1957
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:579
+# --- book/chapters/26a_writes_autograd_skips.md:583
 """The out= kernels that size out before they refuse its dtype, and what some write first."""
 
 from refgrad._dtype import result_type
@@ -14,15 +14,20 @@ from refgrad._ops.write_checks import _can_cast, resize_out
 from refgrad._tensor import Tensor
 
 _TUPLES_ONLY = frozenset(("max", "min", "sort", "topk", "aminmax", "kthvalue"))  # with a dim
+# The copies of views (chapter "lstsq's out= and its answers") size out first too.
+VIEW_COPIES = ("alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
+               "select_copy slice_copy squeeze_copy t_copy transpose_copy unfold_copy "
+               "unsqueeze_copy view_copy").split()
 RESIZED_BEFORE_DTYPE = frozenset((
     "frobenius_norm", "dot", "vdot", "mean", "std", "var", "nansum", "nanmean", "stack",
     "kron", "diag", "matrix_power", "linalg_solve_triangular", "linalg_matrix_rank", "cumsum",
-    "cumprod", *("linalg_" + name for name in SEVERAL_RESULTS))) | _TUPLES_ONLY
+    "cumprod", *("linalg_" + name for name in SEVERAL_RESULTS), *VIEW_COPIES)) | _TUPLES_ONLY
 _TENSOR_BOUNDS = frozenset(("clamp", "clamp_min", "clamp_max", "clip"))
 COMPARISONS = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
                          "less", "less_equal", "not_equal"))
 _CASTS_HERE = {  # refusals of an out the result cannot be cast to, in their own words
     "diag": "diag: result type {result} can't be cast to the desired out= type {out}",
+    "mean": "mean.dtype_out(): input types can't be cast to the desired output type {out}",
     **dict.fromkeys(("max", "min"), (
         "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType("
         "out.dtype())) to be true, but got false.  (Could this error message be improved?  "
@@ -45,6 +50,8 @@ def size_first(name: str, args: tuple, kwargs: dict, outs: tuple, results: tuple
     copied = name == "matrix_power" and _argument(args, kwargs, 1, "n") in (0, 1)
     if name == "matrix_power" or name == "diag" and _argument(args, kwargs, 0, "input").ndim < 2:
         _refuse_cast(name, out, result)
+    if name == "mean" and len(args) == 1 and kwargs.get("dim") is None:  # all its elements:
+        _refuse_cast(name, out, result)  # torch's mean.dtype_out refuses before it sizes
     if len(outs) == 1 and name in _TUPLES_ONLY:
         if _of_all(name, args, kwargs):
             _refuse_cast(name, out, result)

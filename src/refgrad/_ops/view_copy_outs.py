@@ -3,15 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zi_lstsq_out_and_answers.md:263
+# --- book/chapters/16zi_lstsq_out_and_answers.md:265
 """out= for the view copies: each view's copy written into out."""
 
 from refgrad._ops import view_copies
 from refgrad._ops.out_arguments import with_out
-
-NAMES = ("alias_copy as_strided_copy detach_copy diagonal_copy expand_copy permute_copy "
-         "select_copy slice_copy squeeze_copy t_copy transpose_copy unfold_copy "
-         "unsqueeze_copy view_copy").split()
+from refgrad._ops.sized_outs import VIEW_COPIES as NAMES
 
 
 def _tables() -> None:

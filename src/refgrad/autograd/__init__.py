@@ -59,7 +59,7 @@ from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 __all__ += ["gradcheck", "gradgradcheck"]
 
 
-# --- book/chapters/19b_functional.md:799
+# --- book/chapters/19b_functional.md:819
 from refgrad.autograd import functional
 
 
@@ -70,7 +70,7 @@ from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 __all__ += ["detect_anomaly", "set_detect_anomaly"]  # the module is not among torch's names
 
 
-# --- book/chapters/22b_profiler.md:1081
+# --- book/chapters/22b_profiler.md:1083
 from refgrad.autograd._profiler_events import DeviceType  # noqa: F401 - torch.autograd.DeviceType
 
 

@@ -25,11 +25,11 @@ class FunctionCtx:
                 )
         self.to_save = tensors
 
-    def mark_dirty(self, *tensors) -> None:
-        self.dirty_tensors = tensors
+    def mark_dirty(self, *args) -> None:  # torch's parameter names, for introspection
+        self.dirty_tensors = args
 
-    def mark_non_differentiable(self, *tensors) -> None:
-        self.non_differentiable = tensors
+    def mark_non_differentiable(self, *args) -> None:
+        self.non_differentiable = args
 
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value  # a node checks it: NOTE [A flag that can only be set]

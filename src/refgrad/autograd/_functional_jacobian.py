@@ -117,23 +117,32 @@ def _jacobian_forward(func, inputs, strict, vectorize):
     return table if outputs_tuple else table[0]
 
 
-# --- book/chapters/19b_functional.md:598
+# --- book/chapters/19b_functional.md:609
 def _tangent(dual):
-    primal, tangent = unpack_dual(dual)
-    return zeros_like(primal) if tangent is None else tangent
+    return unpack_dual(dual)[1]  # None: the output does not depend on the inputs
 
 
 def _columns_to_table(columns, outputs, inputs, numels) -> list:
     table = []
     for i, out in enumerate(outputs):
-        row, start = [], 0
-        for inp, n in zip(inputs, numels):
-            part = [columns[k][i] for k in range(start, start + n)]
-            row.append(_stacked_last(part, out.shape + inp.shape))
-            start += n
-        table.append(row)
+        batched = _batched([column[i] for column in columns], out)
+        table.append([piece.permute(*range(1, piece.ndim), 0).reshape(out.shape + inp.shape)
+                      for piece, inp in zip(batched.split(numels), inputs)])
     return table
 
 
-def _stacked_last(columns: list, shape):
-    return stack(columns, dim=-1).reshape(shape)
+def _geometry(t) -> tuple:
+    return t.stride(), t.storage_offset(), t.untyped_storage().nbytes()
+
+
+def _batched(tangents: list, out):
+    """The tangents along a new first dimension, laid out as vmap lays out its result."""
+    first = tangents[0]
+    if first is None:
+        return zeros_like(out).expand(len(tangents), *out.shape)
+    if first.numel() == 0 or any(_geometry(t) != _geometry(first) for t in tangents):
+        return stack(tangents)
+    length = first.untyped_storage().nbytes() // first.element_size()
+    storages = stack([t.as_strided((length,), (1,), 0) for t in tangents])
+    return storages.as_strided((len(tangents), *first.shape), (length, *first.stride()),
+                               first.storage_offset())

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:753
+# --- book/chapters/22b_profiler.md:755
 """The engine's events under a profile: NOTE [Node events without an engine hook]."""
 
 import sys
@@ -39,7 +39,7 @@ def _seq(node) -> int:
     return -1 if seq >= _UNSIGNED else seq
 
 
-# --- book/chapters/22b_profiler.md:791
+# --- book/chapters/22b_profiler.md:793
 class ProfiledTask(GraphTask):
     """A graph task whose ``current_node`` begins and ends the node's events."""
 
@@ -80,7 +80,7 @@ class ProfiledTask(GraphTask):
         return self._recorder.thread if seq >= 0 else 0  # AccumulateGrad has no forward
 
 
-# --- book/chapters/22b_profiler.md:836
+# --- book/chapters/22b_profiler.md:838
 def begin_node(task) -> None:
     node, recorder = _NODE.__get__(task), task._recorder
     seq = _seq(node)
@@ -104,7 +104,7 @@ def finish(task) -> None:
         task._outer = None
 
 
-# --- book/chapters/22b_profiler.md:872
+# --- book/chapters/22b_profiler.md:874
 def before_op(recorder) -> None:
     """Place the node's events around an op that a running node calls."""
     task = state.graph_task
@@ -154,7 +154,7 @@ def _nest(task, inner) -> None:
         task._nested = (inner, task._recorder.begin(inner.name(), None, seq, task._thread(seq)))
 
 
-# --- book/chapters/22b_profiler.md:929
+# --- book/chapters/22b_profiler.md:931
 _install_lock = threading.Lock()
 
 

@@ -159,7 +159,7 @@ class FunctionEventAvg(_Times):
                 f"input_shapes={self.input_shapes} cpu_memory_usage=0 cuda_memory_usage=0>")
 
 
-# --- book/chapters/22b_profiler.md:232
+# --- book/chapters/22b_profiler.md:234
 class EventList(list):
     """The events of a profile, or their averages, with the summaries torch offers."""
 
@@ -172,15 +172,15 @@ class EventList(list):
     def self_cpu_time_total(self) -> float:
         return sum(event.self_cpu_time_total for event in self)
 
-    def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
-                     group_by_overload_name=False):
+    def key_averages(self, group_by_input_shapes=False, group_by_stack_n=0,
+                     group_by_overload_name=False):  # shapes: torch's name here, not profile's
         groups: dict = {}
         for event in self:
             key = (event.key, event.node_id, event.overload_name if group_by_overload_name else "",
-                   str(event.input_shapes) if group_by_input_shape else "")
+                   str(event.input_shapes) if group_by_input_shapes else "")
             groups.setdefault(key, FunctionEventAvg()).add(event)
         averages = EventList(groups.values())
-        if not group_by_input_shape:
+        if not group_by_input_shapes:
             for average in averages:
                 average.input_shapes = ""
         return averages

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:594
+# --- book/chapters/22b_profiler.md:596
 """The profiler's dispatch mode: an event for every op the modes see."""
 
 import sys
@@ -40,7 +40,7 @@ def autograd_detach(frame, codes) -> bool:
     return False
 
 
-# --- book/chapters/22b_profiler.md:633
+# --- book/chapters/22b_profiler.md:635
 def inside_an_op(recorder) -> bool:
     """Whether the innermost open event is an op's (a composite's holds ops of its own), or
     a user's mode's: NOTE [A user's mode in a profile]."""
@@ -59,7 +59,7 @@ def op_sequence_nr(recorder, name: str) -> int:
     return peek_sequence_nr()
 
 
-# --- book/chapters/22b_profiler.md:653
+# --- book/chapters/22b_profiler.md:655
 class ProfilerMode:
     """Pushed on the thread's mode stack while a profile records: NOTE [The profiler's mode,
     hidden]."""

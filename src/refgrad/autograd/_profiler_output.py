@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:285
+# --- book/chapters/22b_profiler.md:287
 """An event list as torch's table, and as a Chrome trace."""
 
 import json
@@ -62,7 +62,7 @@ def build_table(events, sort_by, row_limit, name_width, shapes_width, header, to
     return "\n".join(lines) + "\n"
 
 
-# --- book/chapters/22b_profiler.md:351
+# --- book/chapters/22b_profiler.md:353
 def write_chrome_trace(events, path) -> None:
     pid = os.getpid()
     base_us = getattr(events, "_base_us", 0.0)

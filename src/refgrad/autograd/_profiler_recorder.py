@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:409
+# --- book/chapters/22b_profiler.md:411
 """The per-thread recorder of a running profile, and record_function."""
 
 import itertools
@@ -75,7 +75,7 @@ class Recorder:
             self.end(self.open[0])
 
 
-# --- book/chapters/22b_profiler.md:488
+# --- book/chapters/22b_profiler.md:490
 class record_function:
     """Label a block: under a profile it shows as an event around what ran inside."""
 
@@ -106,7 +106,7 @@ class record_function:
         return labelled
 
 
-# --- book/chapters/22b_profiler.md:526
+# --- book/chapters/22b_profiler.md:528
 def recorded_call(name: str, function, *args):
     """``function(*args)``, inside an event ``name`` if this thread records."""
     recorder = current_recorder()

@@ -88,7 +88,7 @@ def _checked_input_v(v, inputs, inputs_tuple, create_graph, caller):
     return v
 
 
-# --- book/chapters/19b_functional.md:633
+# --- book/chapters/19b_functional.md:653
 STRATEGY = 'Expected strategy to be either "forward-mode" or "reverse-mode".'
 HINT = (' Hint: If your function has more outputs than inputs, "forward-mode" tends to be '
         'more performant. Otherwise, prefer to use "reverse-mode".')
@@ -103,7 +103,7 @@ VECTORIZED_STRICT = (
 )
 
 
-# --- book/chapters/19b_functional.md:649
+# --- book/chapters/19b_functional.md:669
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shapes are output's, then input's."""
@@ -128,7 +128,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     return _unpacked_table(table, outputs_tuple, inputs_tuple)
 
 
-# --- book/chapters/19b_functional.md:694
+# --- book/chapters/19b_functional.md:714
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar ``func``: the Jacobian of its gradient."""
@@ -166,7 +166,7 @@ def _check_single(out_tuple: bool, out, caller: str) -> None:
         )
 
 
-# --- book/chapters/19b_functional.md:749
+# --- book/chapters/19b_functional.md:769
 def _gradient_graph(func, inputs, v, create_graph, strict, caller):
     """What vhp and hvp share: the checked inputs and ``v``, the output and its gradient."""
     inputs_tuple, inputs = _tensors(inputs, "inputs", caller)
@@ -192,7 +192,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
             _unpacked(_handed_back(result, create_graph), inputs_tuple))
 
 
-# --- book/chapters/19b_functional.md:776
+# --- book/chapters/19b_functional.md:796
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), H v)``: the double-backward trick applied to the gradient."""
     from refgrad._creation import zeros_like

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:963
+# --- book/chapters/22b_profiler.md:965
 """torch.autograd.profiler: record the ops and nodes a block runs, with their times."""
 
 from refgrad.autograd import _profiler_recorder as _recording
@@ -20,7 +20,7 @@ from refgrad.autograd._profiler_recorder import record_function
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
 
 
-# --- book/chapters/22b_profiler.md:984
+# --- book/chapters/22b_profiler.md:986
 class _Summaries:
     """What a finished profile tells: its event list's summaries."""
 
@@ -50,7 +50,7 @@ class _Summaries:
         return self.table()
 
 
-# --- book/chapters/22b_profiler.md:1017
+# --- book/chapters/22b_profiler.md:1019
 class profile(_Summaries):
     """Record an event for each op, node and labelled block this thread runs inside."""
 

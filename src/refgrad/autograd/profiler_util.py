@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22b_profiler.md:1068
+# --- book/chapters/22b_profiler.md:1070
 """torch.autograd.profiler_util: the classes of a profile's events."""
 
 from refgrad.autograd._profiler_events import (  # noqa: F401

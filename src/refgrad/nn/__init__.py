@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2163
+# --- book/chapters/16u_convolution_and_pooling.md:2203
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -90,7 +90,7 @@ __all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool1d", "LPPool2d"
             "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:515
+# --- book/chapters/16za_ctc_loss.md:522
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 
 __all__ += ["CTCLoss"]
@@ -106,13 +106,13 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1187
+# --- book/chapters/21a_module_hooks.md:1189
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1324
+# --- book/chapters/21b_layers_and_losses.md:1492
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2303
+# --- book/chapters/21b_layers_and_losses.md:2471
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2330
+# --- book/chapters/21b_layers_and_losses.md:2498
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2357
+# --- book/chapters/21b_layers_and_losses.md:2525
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,

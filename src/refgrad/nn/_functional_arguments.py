@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3264
+# --- book/chapters/16q_functional.md:3274
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3317
+# --- book/chapters/16q_functional.md:3327
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3347
+# --- book/chapters/16q_functional.md:3357
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:3396
+# --- book/chapters/16q_functional.md:3406
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:3427
+# --- book/chapters/16q_functional.md:3437
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -166,13 +166,15 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:3462
+# --- book/chapters/16q_functional.md:3472
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
 # It names a missing argument even when an unknown keyword stands in for it,
 # in its own words ('missing 1 required positional arguments: "input"', the
-# plural sic), and takes gelu's approximate as a keyword only.
+# plural sic), and takes gelu's approximate as a keyword only. It reads the
+# parameters in order, so an argument of the wrong type given before the
+# missing one is refused first (F.bilinear(x, 1) for its input2).
 PARSER_COUNTED = {"gelu", "hardshrink", "softplus", "softshrink", "logsigmoid", "pdist",
                   "linear", "bilinear", "one_hot"}
 
@@ -224,9 +226,18 @@ def checked(function, name: str):
     @functools.wraps(function)
     def call(*args, **kwargs):
         if counted is not None:  # NOTE [Counted by torch's parser]
-            counted(args, kwargs)
+            try:
+                counted(args, kwargs)
+            except TypeError as error:  # a given argument of the wrong type is named first,
+                if "positional argument" in str(error) and " takes " not in str(error):
+                    _check(read, parsed, args, kwargs)  # then what is missing
+                raise
         if name not in AFTER_WARNING:
-            args, kwargs = _check(read, parsed, args, kwargs)
+            try:
+                args, kwargs = _check(read, parsed, args, kwargs)
+            except (TypeError, AttributeError):
+                _python_first(function, args, kwargs)  # NOTE [What torch's Python meets first]
+                raise
         try:
             return function(*args, **kwargs)
         except Exception as error:  # chapter "Refused, yet numbered"
@@ -238,11 +249,40 @@ def checked(function, name: str):
     return call
 
 
+# NOTE [What torch's Python meets first]
+# torch's F functions are Python: a call that does not fit the function's own
+# parameters is refused by Python before its first line, and a flag tested
+# with `if` (inplace, return_indices, a padding_idx compared with 0) is read
+# as a truth value before its operator's parser reads anything. So once the
+# parser's check has refused a call, what torch's Python meets first is tried
+# first: Python's own TypeError for arguments that do not bind
+# (F.margin_ranking_loss(x, 1) misses its target), then the truth value of a
+# tensor of several elements given for such a flag. A call that passes the
+# check pays for none of it.
+_TESTED = ("inplace", "return_indices", "padding_idx")
+
+
+def _python_first(function, args: tuple, kwargs: dict) -> None:
+    import inspect
+
+    try:
+        bound = inspect.signature(function, follow_wrapped=False).bind(*args, **kwargs)
+    except TypeError:
+        function(*args, **kwargs)  # refused by Python itself, before the body runs
+        raise
+    for key in _TESTED:
+        value = bound.arguments.get(key)
+        if isinstance(value, Tensor) and value.numel() != 1:
+            bool(value)  # refused as ambiguous, as torch's `if` refuses it
+
+
 # NOTE [Checked after a warning]
 # F.kl_div warns about reduction="mean", and reads its reduction, before
 # torch's parser reads its tensors: its wrapper leaves the check to the
-# function, which calls `parse` once it has warned.
-AFTER_WARNING = {"kl_div"}
+# function, which calls `parse` once it has warned. F.instance_norm does the
+# same after its check of the input's spatial size, a ValueError that comes
+# before any TypeError of the parser's.
+AFTER_WARNING = {"kl_div", "instance_norm"}
 
 
 def parse(name: str, args: tuple, kwargs: dict) -> tuple:

@@ -58,5 +58,5 @@ def _weak_refs(extra_dict) -> tuple:
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21a_module_hooks.md:921
+# --- book/chapters/21a_module_hooks.md:923
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

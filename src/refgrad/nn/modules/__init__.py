@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1175
+# --- book/chapters/21a_module_hooks.md:1177
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -19,11 +19,11 @@ from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 __all__ += ["EmbeddingBag"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:336
+# --- book/chapters/21b_layers_and_losses.md:486
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:2285
+# --- book/chapters/21b_layers_and_losses.md:2453
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -40,11 +40,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2325
+# --- book/chapters/21b_layers_and_losses.md:2493
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2337
+# --- book/chapters/21b_layers_and_losses.md:2505
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:362
+# --- book/chapters/21b_layers_and_losses.md:512
 """A module's tensors moved or converted: _apply, and cpu, cuda, type and to_empty on it."""
 
 import refgrad
@@ -30,7 +30,7 @@ def _apply(self, fn, recurse: bool = True):
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:408
+# --- book/chapters/21b_layers_and_losses.md:558
 def cpu(self):
     return _apply(self, lambda t: t.cpu())
 

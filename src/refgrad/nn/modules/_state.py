@@ -10,7 +10,15 @@ from collections.abc import Mapping
 
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
+from refgrad.nn.modules._extra_state import EXTRA_STATE, load_extra_state, overrides
 from refgrad.nn.modules._moves import _apply
+from refgrad.nn.modules._state_hooks import (
+    LOAD_POST,
+    LOAD_PRE,
+    STATE_DICT_PRE,
+    run_hooks,
+    run_saved_hooks,
+)
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
@@ -22,13 +30,20 @@ def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool 
     if destination is None:
         destination = OrderedDict()
         destination._metadata = OrderedDict()
-    stack = [(prefix, self)]
+    stack = [(prefix, self, False)]
     while stack:  # NOTE: depth first, children in order, as torch's recursion walks
-        path, module = stack.pop()
+        path, module, done = stack.pop()
+        if done:  # its subtree saved: NOTE [Hooks around a module's state]
+            run_saved_hooks(module, destination, path)
+            continue
+        run_hooks(module, STATE_DICT_PRE, path, keep_vars)
         destination._metadata[path[:-1]] = {"version": getattr(module, "_version", 1)}
         for name, value in _own_state(module):
             destination[path + name] = value if keep_vars else value.detach()
-        stack.extend(reversed([(f"{path}{name}.", child)
+        if overrides(module, "get_extra_state"):  # after the tensors, as torch saves it
+            destination[path + EXTRA_STATE] = module.get_extra_state()
+        stack.append((path, module, True))
+        stack.extend(reversed([(f"{path}{name}.", child, False)
                                for name, child in module._modules.items() if child is not None]))
     return destination
 
@@ -42,7 +57,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:114
+# --- book/chapters/21b_layers_and_losses.md:129
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -62,15 +77,24 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     if not isinstance(state_dict, Mapping):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     missing, unexpected, errors = [], [], []
-    stack = [("", self)]
+    stack = [("", self, False)]
     while stack:
-        path, module = stack.pop()
+        path, module, done = stack.pop()
+        if done:  # NOTE [Hooks around a module's state]
+            run_hooks(module, LOAD_POST, _IncompatibleKeys(missing, unexpected))
+            continue
+        metadata = getattr(state_dict, "_metadata", {}).get(path[:-1], {})
+        run_hooks(module, LOAD_PRE, state_dict, path, metadata, True, missing, unexpected,
+                  errors)
         _load_own(module, state_dict, path, assign, missing, errors)
-        children = [(f"{path}{n}.", c) for n, c in module._modules.items() if c is not None]
+        unexpected += load_extra_state(module, state_dict, path, missing)
+        children = [(f"{path}{n}.", c, False) for n, c in module._modules.items()
+                    if c is not None]
+        stack.append((path, module, True))
         stack.extend(reversed(children))
         own = {name for name, _ in _own_state(module)} | set(module._modules)
-        unexpected += [k for k in state_dict
-                       if k.startswith(path) and k[len(path):].split(".", 1)[0] not in own]
+        unexpected += [k for k in state_dict if k.startswith(path) and k != path + EXTRA_STATE
+                       and k[len(path):].split(".", 1)[0] not in own]
     if strict and unexpected:
         errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
     if strict and missing:
@@ -81,7 +105,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:154
+# --- book/chapters/21b_layers_and_losses.md:178
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
     saved = getattr(state_dict, "_metadata", {}).get(path[:-1], {}).get("version")
     for name, current in list(_own_state(module)):
@@ -107,7 +131,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:202
+# --- book/chapters/21b_layers_and_losses.md:347
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -129,7 +153,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     return _apply(self, convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:225
+# --- book/chapters/21b_layers_and_losses.md:370
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -146,6 +170,11 @@ def to(self, *args, **kwargs):
     return _convert(self, dtype, memory_format, device)
 
 
+def share_memory(self):
+    """Every parameter, buffer and gradient moved to shared memory, in place."""
+    return _apply(self, lambda value: value.share_memory_())
+
+
 def _to_dtype(name):
     def convert(self):
         from refgrad import _dtype
@@ -157,7 +186,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:261
+# --- book/chapters/21b_layers_and_losses.md:411
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -183,7 +212,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
-# --- book/chapters/21b_layers_and_losses.md:293
+# --- book/chapters/21b_layers_and_losses.md:443
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -207,10 +236,10 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:321
+# --- book/chapters/21b_layers_and_losses.md:471
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
-    Module.apply, Module.to = apply, to
+    Module.apply, Module.to, Module.share_memory = apply, to, share_memory
     Module.get_submodule, Module.get_parameter = get_submodule, get_parameter
     Module.get_buffer, Module.set_submodule = get_buffer, set_submodule
     for name in ("float64", "float32", "float16"):

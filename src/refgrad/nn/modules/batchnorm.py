@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1119
+# --- book/chapters/21b_layers_and_losses.md:1287
 """BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d and GroupNorm as modules."""
 
 import warnings
@@ -30,7 +30,7 @@ def _reset_affine(module) -> None:
             init.zeros_(module.bias)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1154
+# --- book/chapters/21b_layers_and_losses.md:1322
 class _NormBase(Module):
     _version = 2
     _state_since = {"num_batches_tracked": 2}  # NOTE [State added later]
@@ -68,7 +68,7 @@ class _NormBase(Module):
                 f"track_running_stats={self.track_running_stats}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1198
+# --- book/chapters/21b_layers_and_losses.md:1366
 class _BatchNorm(_NormBase):
     dims = ()  # the numbers of dimensions accepted
 
@@ -100,7 +100,7 @@ class BatchNorm3d(_BatchNorm):
     dims = (5,)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1238
+# --- book/chapters/21b_layers_and_losses.md:1406
 class _InstanceNorm(_NormBase):
     dims = ()  # unbatched, then batched
 
@@ -131,7 +131,7 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1273
+# --- book/chapters/21b_layers_and_losses.md:1441
 class InstanceNorm1d(_InstanceNorm):
     dims = (2, 3)
 
@@ -144,7 +144,7 @@ class InstanceNorm3d(_InstanceNorm):
     dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1291
+# --- book/chapters/21b_layers_and_losses.md:1459
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:

@@ -143,15 +143,15 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:316
+# --- book/chapters/21a_module_hooks.md:318
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
     def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
         yield from walk_modules(self, prefix, remove_duplicate)
 
-    def modules(self):
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True):
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_children(self):
@@ -182,7 +182,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:356
+# --- book/chapters/21a_module_hooks.md:358
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 

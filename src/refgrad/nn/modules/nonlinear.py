@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:642
+# --- book/chapters/21b_layers_and_losses.md:792
 """The activation functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
@@ -41,7 +41,7 @@ class _InPlace(Module):
     extra_repr = _inplace
 
 
-# --- book/chapters/21b_layers_and_losses.md:682
+# --- book/chapters/21b_layers_and_losses.md:832
 def _plain(name, function):
     return type(name, (_Plain,), {"function": function, "__module__": __name__})
 
@@ -59,7 +59,7 @@ SiLU, Mish, Hardswish, Hardsigmoid, ReLU6, SELU = (
                                  ("SELU", "selu")))
 
 
-# --- book/chapters/21b_layers_and_losses.md:703
+# --- book/chapters/21b_layers_and_losses.md:853
 class ELU(Module):
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -89,11 +89,17 @@ class LeakyReLU(Module):
         return _with_inplace(f"negative_slope={self.negative_slope}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:734
+# --- book/chapters/21b_layers_and_losses.md:889
 class Hardtanh(Module):
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0,
-                 inplace: bool = False) -> None:
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None) -> None:
         super().__init__()
+        if min_value is not None:
+            _renamed("min_value", "min_val")
+            min_val = min_value
+        if max_value is not None:
+            _renamed("max_value", "max_val")
+            max_val = max_value
         if max_val <= min_val:
             raise AssertionError(f"max_val ({max_val}) must be greater than min_val ({min_val})")
         self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
@@ -103,6 +109,13 @@ class Hardtanh(Module):
 
     def extra_repr(self) -> str:
         return _with_inplace(f"min_val={self.min_val}, max_val={self.max_val}", self.inplace)
+
+
+def _renamed(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(f"keyword argument `{old}` is deprecated and renamed to `{new}`",
+                  FutureWarning, stacklevel=3)  # the line that built the module
 
 
 class Threshold(Module):
@@ -117,7 +130,7 @@ class Threshold(Module):
         return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:763
+# --- book/chapters/21b_layers_and_losses.md:931
 class GELU(Module):
     def __init__(self, approximate: str = "none") -> None:
         super().__init__()
@@ -159,7 +172,7 @@ class Softshrink(Hardshrink):
         return F.softshrink(input, self.lambd)
 
 
-# --- book/chapters/21b_layers_and_losses.md:810
+# --- book/chapters/21b_layers_and_losses.md:978
 class Softmax(Module):
     function = "softmax"
 
@@ -194,7 +207,7 @@ class GLU(Module):
         return f"dim={self.dim}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:852
+# --- book/chapters/21b_layers_and_losses.md:1020
 class Softmax2d(Module):
     def forward(self, input):
         if input.dim() not in (3, 4):

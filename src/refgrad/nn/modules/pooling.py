@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2036
+# --- book/chapters/16u_convolution_and_pooling.md:2051
 """The max, average and adaptive pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -44,12 +44,12 @@ class MaxPool3d(_MaxPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2080
+# --- book/chapters/16u_convolution_and_pooling.md:2099
 class _AvgPoolNd(Module):
     n = 0
 
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True, divisor_override=None) -> None:
+    def _set(self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+             divisor_override=None) -> None:
         super().__init__()
         stride = stride if stride is not None else kernel_size
         if self.n == 1:  # kept as tuples of one
@@ -77,24 +77,30 @@ class _AvgPoolNd(Module):
 class AvgPool1d(_AvgPoolNd):
     n = 1
 
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True) -> None:
+        self._set(kernel_size, stride, padding, ceil_mode, count_include_pad)
+
 
 class AvgPool2d(_AvgPoolNd):
     n = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None) -> None:
+        self._set(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 class AvgPool3d(_AvgPoolNd):
     n = 3
 
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None) -> None:
+        self._set(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
-# --- book/chapters/16u_convolution_and_pooling.md:2125
+
+# --- book/chapters/16u_convolution_and_pooling.md:2158
 class _AdaptivePool(Module):
     name = ""
-
-    def __init__(self, output_size, return_indices=False) -> None:
-        super().__init__()
-        self.output_size = output_size
-        if self.name.startswith("adaptive_max"):
-            self.return_indices = return_indices
 
     def forward(self, input):
         from refgrad.nn import functional as F
@@ -107,10 +113,23 @@ class _AdaptivePool(Module):
         return f"output_size={self.output_size}"
 
 
+class _AdaptiveAvgPoolNd(_AdaptivePool):
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+
+class _AdaptiveMaxPoolNd(_AdaptivePool):
+    def __init__(self, output_size, return_indices=False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+
 def _adaptive(kind, n):
     name = f"Adaptive{kind.capitalize()}Pool{n}d"
-    return type(name, (_AdaptivePool,), {"name": f"adaptive_{kind}_pool{n}d",
-                                         "__module__": __name__, "__qualname__": name})
+    base = _AdaptiveAvgPoolNd if kind == "avg" else _AdaptiveMaxPoolNd
+    return type(name, (base,), {"name": f"adaptive_{kind}_pool{n}d",
+                                "__module__": __name__, "__qualname__": name})
 
 
 AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (_adaptive("avg", n) for n in (1, 2, 3))
