@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:132
+# --- book/chapters/06_parameters.md:181
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -24,7 +24,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:172
+# --- book/chapters/06_parameters.md:221
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
     ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
@@ -64,7 +64,7 @@ def storage_key(root):
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/06_parameters.md:213
+# --- book/chapters/06_parameters.md:262
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -119,7 +119,7 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:269
+# --- book/chapters/06_parameters.md:318
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -194,7 +194,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:351
+# --- book/chapters/06_parameters.md:400
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:69
+# --- book/chapters/06_parameters.md:118
 """refgrad.nn: what autograd's users need of torch.nn."""
 
-from refgrad.nn.parameter import Parameter
+from refgrad.nn.parameter import Buffer, Parameter
 
-__all__ = ["Parameter"]
+__all__ = ["Buffer", "Parameter"]
 
 
 def __getattr__(name):
@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1189
+# --- book/chapters/21a_module_hooks.md:1294
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]

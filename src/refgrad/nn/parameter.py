@@ -31,3 +31,30 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
+
+
+# --- book/chapters/06_parameters.md:77
+class _BufferMeta(type(Tensor)):
+    """Makes ``isinstance(t, Buffer)`` true of a tensor marked as a buffer."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Buffer and isinstance(instance, Tensor) and getattr(
+                instance, "_is_buffer", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor marked to be filed as a module's buffer when assigned to one."""
+
+    __slots__ = ()
+
+    def __new__(cls, data=None, *, persistent: bool = True):
+        if data is None:
+            data = make_tensor(np.empty((0,), get_default_dtype().numpy))
+        elif not isinstance(data, Tensor):  # the same refusal as Parameter's
+            raise AttributeError(f"'{c_type_name(type(data))}' object has no attribute 'detach'")
+        buffer = data.detach().requires_grad_(data.requires_grad)
+        buffer.persistent = persistent
+        buffer._is_buffer = True
+        return buffer

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:116
+# --- book/chapters/06_parameters.md:165
 """unserializable_hook: a mark that silences the warning for a hook pickling leaves behind."""
 
 

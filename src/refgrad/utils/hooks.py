@@ -54,9 +54,9 @@ def _weak_refs(extra_dict) -> tuple:
     return ()
 
 
-# --- book/chapters/06_parameters.md:127
+# --- book/chapters/06_parameters.md:176
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21a_module_hooks.md:923
+# --- book/chapters/21a_module_hooks.md:1028
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

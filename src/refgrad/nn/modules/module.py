@@ -16,6 +16,16 @@ from refgrad.nn.modules._global_hooks import (  # noqa: F401 - where torch keeps
     register_module_full_backward_hook,
     register_module_full_backward_pre_hook,
 )
+from refgrad.nn.modules._registration_hooks import (  # noqa: F401 - where torch keeps them
+    _global_buffer_registration_hooks,
+    _global_module_registration_hooks,
+    _global_parameter_registration_hooks,
+    file_buffer,
+    register_module_buffer_registration_hook,
+    register_module_module_registration_hook,
+    register_module_parameter_registration_hook,
+    registered,
+)
 from refgrad.nn.modules._registry import (
     check_buffer,
     check_name,
@@ -23,7 +33,7 @@ from refgrad.nn.modules._registry import (
     forget,
 )
 from refgrad.nn.modules._walk import walk_members, walk_modules
-from refgrad.nn.parameter import Parameter
+from refgrad.nn.parameter import Buffer, Parameter
 
 
 def _forward_unimplemented(self, *args, **kwargs):
@@ -32,7 +42,7 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-# --- book/chapters/21a_module_hooks.md:193
+# --- book/chapters/21a_module_hooks.md:203
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
@@ -58,6 +68,7 @@ class _Members(HookedCall):
             raise KeyError(f"attribute '{name}' already exists")
         if param is not None:
             check_parameter(name, param)
+            param = registered(_global_parameter_registration_hooks, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor, persistent: bool = True) -> None:
@@ -67,7 +78,7 @@ class _Members(HookedCall):
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         check_buffer(name, tensor)
-        self._buffers[name] = tensor
+        self._buffers[name] = registered(_global_buffer_registration_hooks, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -81,12 +92,12 @@ class _Members(HookedCall):
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         check_name("module", name, self)
-        self._modules[name] = module
+        self._modules[name] = registered(_global_module_registration_hooks, self, name, module)
 
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:254
+# --- book/chapters/21a_module_hooks.md:267
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -116,21 +127,23 @@ class _Attributes(_Members):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             forget(name, d, params, buffers, self._non_persistent_buffers_set)
-            modules[name] = value
+            modules[name] = registered(_global_module_registration_hooks, self, name, value)
         elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as child module '{name}' "
                     "(torch.nn.Module or None expected)"
                 )
-            modules[name] = value
-        elif buffers is not None and name in buffers:
+            modules[name] = registered(_global_module_registration_hooks, self, name, value)
+        elif isinstance(value, Buffer) or buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as buffer '{name}' "
-                    "(torch.Tensor or None expected)"
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
-            buffers[name] = value
+            persistent = value.persistent if isinstance(value, Buffer) else \
+                name not in self._non_persistent_buffers_set
+            file_buffer(self, name, value, persistent)
         else:
             super().__setattr__(name, value)
 
@@ -143,7 +156,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:318
+# --- book/chapters/21a_module_hooks.md:333
 class _Walks(_Attributes):
     """The iterators over a module tree."""
 
@@ -182,7 +195,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:358
+# --- book/chapters/21a_module_hooks.md:373
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
