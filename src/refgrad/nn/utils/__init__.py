@@ -12,3 +12,17 @@ from refgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
+
+
+# --- book/chapters/21ba_folding_batch_norm.md:183
+from refgrad.nn.utils import fusion, init  # noqa: E402, F401 - torch.nn.utils.fusion, .init
+from refgrad.nn.utils.fusion import (  # noqa: E402
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
+from refgrad.nn.utils.init import skip_init  # noqa: E402
+
+__all__ += ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
+            "fuse_linear_bn_weights", "skip_init"]
