@@ -114,3 +114,4 @@ def test_registration_hooks_see_and_replace_members():
     assert (m.x.tolist(), m.y.tolist()) == ([2.0, 2.0], [2.0])
     m.z = nn.Buffer(torch.ones(1))  # removed: no longer doubled
     assert m.z.tolist() == [1.0]
+

@@ -2,12 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:181
+# --- book/chapters/06_parameters.md:201
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
-import sys
-import warnings
 
 import numpy as np
 
@@ -16,6 +14,7 @@ from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad, current_grad_fn
 from refgrad.nn.parameter import Parameter
+from refgrad.utils._unserializable import warn_if_has_hooks
 
 NOT_A_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
@@ -24,7 +23,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:221
+# --- book/chapters/06_parameters.md:240
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
     ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
@@ -64,7 +63,7 @@ def storage_key(root):
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/06_parameters.md:262
+# --- book/chapters/06_parameters.md:281
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -87,19 +86,9 @@ def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=Tr
     return t
 
 
-def _warn_if_hooks(t) -> None:
-    from refgrad._warn_once import outside_refgrad
-
-    for hook in (t._backward_hooks or {}).values():
-        if not hasattr(hook, "__torch_unserializable__"):
-            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
-                          "is expected, you can decorate the function with "
-                          "@torch.utils.hooks.unserializable_hook to suppress this warning",
-                          stacklevel=outside_refgrad(sys._getframe())[1])
-
 
 def _reduce_ex(self, protocol):
-    _warn_if_hooks(self)
+    warn_if_has_hooks(self)
     root, memory, offset, shape, strides = _layout(self._data)
     args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
             self.requires_grad, True)  # a copy's memory is its own: writable
@@ -119,7 +108,7 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:318
+# --- book/chapters/06_parameters.md:327
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -177,7 +166,7 @@ def _rebuild_parameter(data, requires_grad, attributes=None):
 
 
 def _reduce_parameter(self, protocol):
-    _warn_if_hooks(self)
+    warn_if_has_hooks(self)
     data = make_tensor(self._data)
     data._version_counter = self._version_counter
     attributes = (self.__dict__,) if self.__dict__ else ()
@@ -194,7 +183,7 @@ Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
 Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
 
 
-# --- book/chapters/06_parameters.md:400
+# --- book/chapters/06_parameters.md:409
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

@@ -2,11 +2,25 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:165
-"""unserializable_hook: a mark that silences the warning for a hook pickling leaves behind."""
+# --- book/chapters/06_parameters.md:170
+"""unserializable_hook, and the warning it silences for a hook that pickling leaves behind."""
+
+import sys
+import warnings
 
 
 def unserializable_hook(f):
     """Mark ``f``, a tensor's backward hook, as one that pickles need not keep."""
     f.__torch_unserializable__ = True
     return f
+
+
+def warn_if_has_hooks(t) -> None:
+    from refgrad._warn_once import outside_refgrad
+
+    for hook in (t._backward_hooks or {}).values():
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
+                          "is expected, you can decorate the function with "
+                          "@torch.utils.hooks.unserializable_hook to suppress this warning",
+                          stacklevel=outside_refgrad(sys._getframe())[1])

@@ -54,8 +54,9 @@ def _weak_refs(extra_dict) -> tuple:
     return ()
 
 
-# --- book/chapters/06_parameters.md:176
+# --- book/chapters/06_parameters.md:195
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
+from refgrad.utils._unserializable import warn_if_has_hooks  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/21a_module_hooks.md:1028
