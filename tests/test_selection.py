@@ -62,3 +62,15 @@ def test_kthvalue_of_long_slices_names_a_position_holding_the_value():
     k = x.kthvalue(5, 1)
     assert k.values.tolist() == [1.0, 1.0, 1.0]
     assert all(x[r, i].item() == 1.0 for r, i in enumerate(k.indices.tolist()))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_the_median_of_an_expanded_tensor_is_its_contiguous_copys(name):
+    # torch reads past the repeated element here; refgrad answers as for the copy
+    expanded = torch.tensor([[1.0], [5.0], [3.0]]).expand(3, 4)
+    for dim in (0, 1):
+        got = getattr(expanded, name)(dim)
+        want = getattr(expanded.contiguous(), name)(dim)
+        assert torch.equal(got.values, want.values)
+        assert torch.equal(expanded.gather(dim, got.indices.unsqueeze(dim)).squeeze(dim),
+                           got.values)

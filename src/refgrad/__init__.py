@@ -261,19 +261,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:607
+# --- book/chapters/16k_order_statistics.md:615
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:839
+# --- book/chapters/16k_order_statistics.md:847
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1096
+# --- book/chapters/16k_order_statistics.md:1104
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1401
+# --- book/chapters/16k_order_statistics.md:1409
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -64,7 +64,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:369
+# --- book/chapters/16k_order_statistics.md:377
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -88,7 +88,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:403
+# --- book/chapters/16k_order_statistics.md:411
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -113,7 +113,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:448
+# --- book/chapters/16k_order_statistics.md:456
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -124,7 +124,7 @@ def _extremes(a, dim, keepdim):
             row_major_result(np.max(a, axis=axis, keepdims=keep)))
 
 
-# --- book/chapters/16k_order_statistics.md:462
+# --- book/chapters/16k_order_statistics.md:470
 # NOTE [Missing grads]
 # A multi-output row with missing_grads=True gets None for an output that no
 # gradient reached, where the others get zeros; its formula builds only the
@@ -145,7 +145,7 @@ def _share(g, self, result, dims, keepdim):
     return (g / hits.sum(dims, keepdim=True)) * hits
 
 
-# --- book/chapters/16k_order_statistics.md:486
+# --- book/chapters/16k_order_statistics.md:494
 def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's names
     dims = tuple(range(self.ndim)) if dim is None else (dim,)
     shares = [_share(g, self, result, dims, keepdim)
@@ -160,7 +160,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:513
+# --- book/chapters/16k_order_statistics.md:521
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -189,7 +189,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:543
+# --- book/chapters/16k_order_statistics.md:551
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -211,7 +211,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:572
+# --- book/chapters/16k_order_statistics.md:580
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -229,7 +229,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:591
+# --- book/chapters/16k_order_statistics.md:599
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)
