@@ -730,7 +730,7 @@ from refgrad.random import get_rng_state, set_rng_state
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
-# --- book/chapters/23b_save_and_load.md:865
+# --- book/chapters/23b_save_and_load.md:910
 from refgrad import serialization
 from refgrad.serialization import load, save
 

@@ -11,6 +11,8 @@ import zipfile
 
 import numpy as np
 
+from refgrad._checkpoint_options import MAP_SHARED, get_default_mmap_options, skipping_data
+
 FORMAT = b"refgrad save format 1\n"
 FORMAT_ENTRY, DATA_ENTRY, STORAGES = "refgrad/format", "refgrad/data.pkl", "refgrad/storages/"
 NOT_OURS = (
@@ -26,10 +28,13 @@ def write_archive(stream, data: bytes, storages: list) -> None:
         archive.writestr(DATA_ENTRY, data)
         for number, array in enumerate(storages):
             with archive.open(f"{STORAGES}{number}", "w", force_zip64=True) as entry:
-                entry.write(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
+                if skipping_data():  # the room the bytes take, left empty
+                    entry.write(bytes(array.nbytes))
+                else:
+                    entry.write(np.ascontiguousarray(array).reshape(-1).view(np.uint8))
 
 
-# --- book/chapters/23b_save_and_load.md:101
+# --- book/chapters/23b_save_and_load.md:106
 UNREADABLE = (
     "PytorchStreamReader failed reading zip archive: {}. This is an internal miniz error. If "
     "you are seeing this error, there is a high likelihood that your checkpoint file is "
@@ -125,19 +130,33 @@ def _refusal(names: list) -> str:
     return NO_VERSION
 
 
-# --- book/chapters/23b_save_and_load.md:204
+# --- book/chapters/23b_save_and_load.md:214
 def read_storage(archive: zipfile.ZipFile, name: str, dtype: str, shape, path=None):
     """One storage as an array: read into memory, or mapped from the file at ``path``."""
     info = archive.getinfo(STORAGES + name)
+    if skipping_data():  # the bytes stay unread: zeros in their place
+        return np.zeros(shape, dtype)
+    start = _entry_start(archive.fp, info)
     if path is None or info.file_size == 0:
-        return np.frombuffer(bytearray(archive.read(info)), dtype).reshape(shape)
-    with open(path, "rb") as raw:
-        raw.seek(info.header_offset)
-        header = raw.read(30)
-    name_length = int.from_bytes(header[26:28], "little")
-    extra_length = int.from_bytes(header[28:30], "little")
-    start = info.header_offset + 30 + name_length + extra_length
-    return np.memmap(path, dtype, mode="c", offset=start, shape=tuple(shape))
+        return np.frombuffer(_read_at(archive.fp, start, info.file_size), dtype).reshape(shape)
+    mode = "r+" if get_default_mmap_options() == MAP_SHARED else "c"  # "c": copy on write
+    return np.memmap(path, dtype, mode=mode, offset=start, shape=tuple(shape))
+
+
+def _entry_start(stream, info: zipfile.ZipInfo) -> int:
+    """Where an entry's bytes begin: after its local header, of a length of its own."""
+    header = _read_at(stream, info.header_offset, 30)
+    return info.header_offset + 30 + int.from_bytes(header[26:28], "little") + \
+        int.from_bytes(header[28:30], "little")
+
+
+def _read_at(stream, start: int, size: int) -> bytearray:
+    """``size`` bytes of ``stream`` from ``start``, its position left where it was."""
+    at = stream.tell()
+    stream.seek(start)
+    data = bytearray(stream.read(size))
+    stream.seek(at)
+    return data
 
 
 def is_path(f) -> bool:

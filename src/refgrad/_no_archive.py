@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:581
+# --- book/chapters/23b_save_and_load.md:605
 """load() of a file that is no zip archive: read as torch's older loader reads it."""
 
 import io

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:646
+# --- book/chapters/23b_save_and_load.md:670
 """The unpickler behind load(weights_only=True): only allowed globals are resolved."""
 
 import _compat_pickle
@@ -50,7 +50,7 @@ ISSUE = (  # any other refusal: torch asks for an issue to be filed about it
 )
 
 
-# --- book/chapters/23b_save_and_load.md:706
+# --- book/chapters/23b_save_and_load.md:730
 def add_safe_globals(safe_globals: list) -> None:
     """Allow these classes and functions in weights-only loads, from now on."""
     global _marked
@@ -61,6 +61,13 @@ def add_safe_globals(safe_globals: list) -> None:
 def get_safe_globals() -> list:
     with _lock:
         return list(_marked)
+
+
+def clear_safe_globals() -> None:
+    """Take every global added by add_safe_globals off the list."""
+    global _marked
+    with _lock:
+        _marked = set()
 
 
 def _user_allowed() -> dict:
@@ -97,7 +104,7 @@ class safe_globals:  # noqa: N801 - torch's name
             _marked = _marked - set(self.safe_globals)
 
 
-# --- book/chapters/23b_save_and_load.md:758
+# --- book/chapters/23b_save_and_load.md:789
 class WeightsUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         found = allowed(module, name)
@@ -135,7 +142,7 @@ def allowed(module: str, name: str):
     return _user_allowed().get(f"{module}.{name}")
 
 
-# --- book/chapters/23b_save_and_load.md:807
+# --- book/chapters/23b_save_and_load.md:839
 KNOWN_OPCODES = frozenset(b"c\x81Rbaesu(t\x85\x86\x87N\x89\x88)]}\x8fJKMGXUQhjqr\x8a\x80.")
 
 
@@ -147,14 +154,15 @@ GLOBAL, PROTO, STOP = b"c"[0], 0x80, b"."[0]
 PUTS, GETS = frozenset(b"qr"), frozenset(b"hj")
 
 
-def check_opcodes(pickled: bytes) -> None:
-    """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
-    memo, at, end = set(), 0, len(pickled)
+def walk_opcodes(pickled: bytes):
+    """Each opcode of ``pickled`` torch's loop knows, with its argument (a GLOBAL's as a
+    (module, name) pair), up to STOP or the end; an opcode it does not know is refused."""
+    at, end = 0, len(pickled)
     while at < end:
         code, at = pickled[at], at + 1
         size = _ARGUMENTS.get(code)
         if size is None:
-            raise pickle.UnpicklingError(ISSUE.format(f"Unsupported operand {code}"))
+            raise pickle.UnpicklingError(f"Unsupported operand {code}")
         if code == GLOBAL:  # a module and a name, a line each
             first = pickled.find(b"\n", at)
             second = pickled.find(b"\n", first + 1)
@@ -162,8 +170,7 @@ def check_opcodes(pickled: bytes) -> None:
                 return  # cut short: the unpickler says how
             module, name = pickled[at:first], pickled[first + 1:second]
             at = second + 1
-            if allowed(module.decode("latin-1"), name.decode("latin-1")) is None:
-                return  # refused by the unpickler, when it comes to it
+            yield code, (module.decode("latin-1"), name.decode("latin-1"))
             continue
         if size < 0:  # the argument's length comes first
             width = _LENGTH_BYTES[size]
@@ -171,16 +178,29 @@ def check_opcodes(pickled: bytes) -> None:
         argument, at = pickled[at:at + size], at + size
         if at > end:
             return
-        if code in PUTS:
-            memo.add(int.from_bytes(argument, "little"))
-        elif code in GETS and int.from_bytes(argument, "little") not in memo:
-            raise KeyError(int.from_bytes(argument, "little"))  # torch's loop reads its memo
-        elif code == PROTO and argument[0] != 2:
-            warnings.warn(
-                f"Detected pickle protocol {argument[0]} in the checkpoint, which was not the "
-                "default pickle protocol used by `torch.load` (2). The weights_only "
-                "Unpickler might not support all instructions implemented by this "
-                "protocol, please file an issue for adding support if you encounter this.",
-                stacklevel=2)  # at load's own line, as torch's points at its
-        elif code == STOP:
+        yield code, argument
+        if code == STOP:
             return
+
+
+def check_opcodes(pickled: bytes) -> None:
+    """Warn of a protocol other than 2; refuse the first opcode torch's loader lacks."""
+    memo = set()
+    try:
+        for code, argument in walk_opcodes(pickled):
+            if code == GLOBAL:
+                if allowed(*argument) is None:
+                    return  # refused by the unpickler, when it comes to it
+            elif code in PUTS:
+                memo.add(int.from_bytes(argument, "little"))
+            elif code in GETS and int.from_bytes(argument, "little") not in memo:
+                raise KeyError(int.from_bytes(argument, "little"))  # torch's loop reads its memo
+            elif code == PROTO and argument[0] != 2:
+                warnings.warn(
+                    f"Detected pickle protocol {argument[0]} in the checkpoint, which was not "
+                    "the default pickle protocol used by `torch.load` (2). The weights_only "
+                    "Unpickler might not support all instructions implemented by this "
+                    "protocol, please file an issue for adding support if you encounter this.",
+                    stacklevel=2)  # at load's own line, as torch's points at its
+    except pickle.UnpicklingError as error:  # an unknown opcode: torch asks for an issue
+        raise pickle.UnpicklingError(ISSUE.format(error)) from None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23b_save_and_load.md:239
+# --- book/chapters/23b_save_and_load.md:263
 """torch.save and torch.load: objects with tensors to a file of refgrad's own, and back."""
 
 import errno
@@ -37,7 +37,7 @@ __all__ = ["add_safe_globals", "get_safe_globals", "load", "safe_globals", "save
 DEFAULT_PROTOCOL = 2
 
 
-# --- book/chapters/23b_save_and_load.md:283
+# --- book/chapters/23b_save_and_load.md:307
 class _StoragePickler(pickle.Pickler):
     """A pickler that lifts each storage out of the pickle, one entry per memory."""
 
@@ -72,7 +72,7 @@ DIFFERENT_TYPES = ("Cannot save multiple tensors or storages that view the same 
                    "different types")
 
 
-# --- book/chapters/23b_save_and_load.md:333
+# --- book/chapters/23b_save_and_load.md:357
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False) -> None:
     """Write ``obj`` to the path or binary file ``f`` (refgrad's format, not torch's)."""
@@ -129,7 +129,7 @@ def _asked_of(pickle_module, name: str) -> None:
         getattr(pickle_module, name)
 
 
-# --- book/chapters/23b_save_and_load.md:419
+# --- book/chapters/23b_save_and_load.md:443
 NO_CUDA = (
     "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
     "False. If you are running on a CPU-only machine, please use torch.load with "
@@ -171,7 +171,7 @@ def _usable(target):
     return target
 
 
-# --- book/chapters/23b_save_and_load.md:475
+# --- book/chapters/23b_save_and_load.md:499
 class _StorageLoading:
     """What both unpicklers share: storages read from the archive, once each."""
 
@@ -198,7 +198,7 @@ class _SafeUnpickler(_StorageLoading, WeightsUnpickler):
         super().__init__(file, **pickle_load_args)
 
 
-# --- book/chapters/23b_save_and_load.md:513
+# --- book/chapters/23b_save_and_load.md:537
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
     """The object saved in the path or binary file ``f`` by refgrad.save."""
@@ -243,3 +243,26 @@ def _load(stream, mmap_path, map_location, pickle_module, weights_only, pickle_l
             return unpickler.load()
         except pickle.UnpicklingError as error:
             raise reworded(error, weights_only) from None
+
+
+# --- book/chapters/23bb_checkpoint_options.md:228
+from refgrad._checkpoint_globals import get_unsafe_globals_in_checkpoint  # noqa: E402
+from refgrad._checkpoint_options import (  # noqa: E402, F401 - MAP_* as torch names them
+    MAP_PRIVATE,
+    MAP_SHARED,
+    LoadEndianness,
+    SourceChangeWarning,
+    get_crc32_options,
+    get_default_load_endianness,
+    get_default_mmap_options,
+    set_crc32_options,
+    set_default_load_endianness,
+    set_default_mmap_options,
+    skip_data,
+)
+from refgrad._weights_only import clear_safe_globals  # noqa: E402
+
+__all__ += ["LoadEndianness", "SourceChangeWarning", "clear_safe_globals",
+            "get_crc32_options", "get_default_load_endianness", "get_default_mmap_options",
+            "get_unsafe_globals_in_checkpoint", "set_crc32_options",
+            "set_default_load_endianness", "set_default_mmap_options", "skip_data"]
