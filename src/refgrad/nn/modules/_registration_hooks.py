@@ -8,17 +8,12 @@
 import inspect
 from collections import OrderedDict
 
+from refgrad.nn.modules._global_hooks import _filed  # filed under its handle's id, as those
 from refgrad.utils.hooks import RemovableHandle
 
 _global_parameter_registration_hooks: OrderedDict = OrderedDict()
 _global_buffer_registration_hooks: OrderedDict = OrderedDict()
 _global_module_registration_hooks: OrderedDict = OrderedDict()
-
-
-def _filed(hooks: OrderedDict, hook) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = hook
-    return handle
 
 
 def register_module_parameter_registration_hook(hook) -> RemovableHandle:
@@ -42,7 +37,7 @@ def registered(hooks: OrderedDict, module, name: str, value):
     return value
 
 
-# --- book/chapters/21a_module_hooks.md:776
+# --- book/chapters/21a_module_hooks.md:771
 def file_buffer(module, name: str, value, persistent: bool) -> None:
     """``module.register_buffer(name, value, persistent)``, as far as it takes ``persistent``."""
     from refgrad.nn.modules.module import Module  # the module that imports this one
