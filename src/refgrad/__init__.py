@@ -705,6 +705,10 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19k_distributions.md:1465
+from refgrad import distributions  # noqa: E402, F401 - torch.distributions
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
