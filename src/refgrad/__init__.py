@@ -705,6 +705,10 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19j_datasets_and_loaders.md:1378
+import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
