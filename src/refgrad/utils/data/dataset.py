@@ -37,13 +37,12 @@ class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
         return ChainDataset([self, other])
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:98
+# --- book/chapters/19j_datasets_and_loaders.md:99
 class TensorDataset(Dataset):
     """Sample ``i`` is the tuple of each tensor's ``i``-th row."""
 
     def __init__(self, *tensors) -> None:
-        rows = tensors[0].size(0)
-        if any(tensor.size(0) != rows for tensor in tensors):
+        if any(tensor.size(0) != tensors[0].size(0) for tensor in tensors):
             raise AssertionError("Size mismatch between tensors")
         self.tensors = tensors
 
