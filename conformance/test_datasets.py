@@ -175,6 +175,7 @@ def test_random_split_by_fractions_hands_out_the_remainder_round_robin(fractions
 def test_random_split_warns_of_an_empty_split_and_refuses_bad_lengths():
     with pytest.warns(UserWarning) as caught:
         parts = random_split(range(2), [0.1, 0.9, 0.0])
+    assert [len(p) for p in parts] == [1, 1, 0]
     assert [str(w.message) for w in caught] == [
         "Length of split at index 2 is 0. This might result in an empty dataset."]
     assert caught[0].filename == __file__

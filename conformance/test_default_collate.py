@@ -24,7 +24,8 @@ def test_the_names_live_where_torch_keeps_them():
 @pytest.mark.parametrize("batch, dtype", [
     ([1, 2, 3], torch.int64), ([1.5, 2.0], torch.float64), ([True, False], torch.bool),
     ([np.float32(1.5), np.float32(2)], torch.float32), ([np.int16(3), np.int16(4)], torch.int16),
-    ([np.bool_(True), np.bool_(False)], torch.bool), ([np.array(1.5), np.array(2.5)], torch.float64),
+    ([np.bool_(True), np.bool_(False)], torch.bool),
+    ([np.array(1.5), np.array(2.5)], torch.float64),
 ])
 def test_numbers_become_tensors_of_their_own_dtype(batch, dtype):
     out = default_collate(batch)
