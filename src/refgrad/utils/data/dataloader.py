@@ -6,7 +6,6 @@
 """DataLoader: batches from a dataset, through a sampler and a collate function."""
 
 import math
-import multiprocessing
 import os
 import warnings
 from typing import Generic, TypeVar
@@ -49,7 +48,7 @@ def _check_counts(num_workers, timeout, prefetch_factor, persistent_workers):
     return prefetch_factor
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1118
+# --- book/chapters/19j_datasets_and_loaders.md:1117
 class _InfiniteConstantSampler(Sampler):
     """``None`` forever: the keys of an iterable dataset, which reads no keys."""
 
@@ -93,7 +92,7 @@ def _samplers(dataset, iterable, batch_size, shuffle, sampler, batch_sampler, dr
     return batch_size, drop_last, sampler, batch_sampler
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1167
+# --- book/chapters/19j_datasets_and_loaders.md:1166
 def _warn_many_workers(num_workers: int) -> None:
     if not num_workers:
         return
@@ -117,6 +116,8 @@ def _warn_many_workers(num_workers: int) -> None:
 def _checked_context(context, num_workers):
     if context is None:
         return None
+    import multiprocessing  # here: few loaders name a context, and importing it costs time
+
     if num_workers <= 0:
         raise ValueError("multiprocessing_context can only be used with multi-process loading "
                          f"(num_workers > 0), but got num_workers={num_workers}")
@@ -133,7 +134,7 @@ def _checked_context(context, num_workers):
     return context
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1213
+# --- book/chapters/19j_datasets_and_loaders.md:1214
 _FIXED = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
@@ -185,7 +186,7 @@ class DataLoader(Generic[_T_co]):
         super().__setattr__(attr, val)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1269
+# --- book/chapters/19j_datasets_and_loaders.md:1270
 def _get_iterator(self) -> _BaseDataLoaderIter:
     if self.num_workers == 0:
         return _SingleProcessDataLoaderIter(self)
