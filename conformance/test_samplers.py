@@ -1,10 +1,12 @@
-"""torch.utils.data's samplers: the keys they give, the draws they make from which generator
-(so that a seeded shuffle repeats torch's), and their refusals."""
+"""torch.utils.data's samplers, DistributedSampler among them: the keys they give, the draws
+they make from which generator (so that a seeded shuffle repeats torch's), and their
+refusals."""
 
 import pytest
 import torch
 from torch.utils.data import (
     BatchSampler,
+    DistributedSampler,
     RandomSampler,
     Sampler,
     SequentialSampler,
@@ -118,3 +120,31 @@ def test_batch_sampler_groups_keys(n, size):
     assert list(keep) == whole and len(keep) == len(whole)
     full = [b for b in whole if len(b) == size]
     assert list(drop) == full and len(drop) == len(full)
+
+
+@pytest.mark.parametrize("n, replicas", [(7, 3), (9, 3), (2, 4), (8, 4)])
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_distributed_sampler_shards_one_permutation(n, replicas, drop_last):
+    shards = [DistributedSampler(range(n), replicas, rank, seed=3, drop_last=drop_last)
+              for rank in range(replicas)]
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(3)).tolist()
+    size = (n // replicas) if drop_last else -(-n // replicas)
+    padded = (order * (1 + replicas))[: size * replicas]
+    assert [list(s) for s in shards] == [padded[r::replicas] for r in range(replicas)]
+    assert {len(s) for s in shards} == {size} and shards[0].total_size == size * replicas
+    shards[0].set_epoch(2)
+    order = torch.randperm(n, generator=torch.Generator().manual_seed(5)).tolist()
+    assert list(shards[0]) == (order * (1 + replicas))[: size * replicas][::replicas]
+    plain = DistributedSampler(range(n), replicas, 0, shuffle=False, drop_last=drop_last)
+    assert list(plain) == (list(range(n)) * (1 + replicas))[: size * replicas][::replicas]
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(), "Default process group has not been initialized, please make sure to call "
+             "init_process_group."),
+    (dict(num_replicas=2, rank=2), "Invalid rank 2, rank should be in the interval [0, 1]"),
+    (dict(num_replicas=2, rank=-1), "Invalid rank -1, rank should be in the interval [0, 1]"),
+])
+def test_distributed_sampler_refusals(options, message):
+    with raises(ValueError, message):
+        DistributedSampler(range(5), **options)

@@ -60,6 +60,8 @@ CASES = {
             [0.1 * (k + 1) for k in range(11)], 12)),
     "subset random sampler": lambda T: T.utils.data.DataLoader(
         _table(T), batch_size=2, sampler=T.utils.data.SubsetRandomSampler([1, 4, 6, 9])),
+    "distributed sampler": lambda T: [list(T.utils.data.DistributedSampler(
+        range(11), 3, rank, seed=4)) for rank in range(3)],
     "random split": lambda T: [list(part) for part in T.utils.data.random_split(
         range(20), [0.5, 0.3, 0.2])],
     "augmenting, main process": lambda T: T.utils.data.DataLoader(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1342
+# --- book/chapters/19j_datasets_and_loaders.md:1415
 """refgrad.utils.data: datasets, samplers and the DataLoader, laid out as torch.utils.data."""
 
 from refgrad.utils.data.dataloader import (
@@ -22,6 +22,7 @@ from refgrad.utils.data.dataset import (
     TensorDataset,
     random_split,
 )
+from refgrad.utils.data.distributed import DistributedSampler
 from refgrad.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
@@ -32,7 +33,7 @@ from refgrad.utils.data.sampler import (
 )
 
 __all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset",
-           "IterableDataset", "RandomSampler", "Sampler", "SequentialSampler", "StackDataset",
-           "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
-           "_DatasetKind", "default_collate", "default_convert", "get_worker_info",
-           "random_split"]
+           "DistributedSampler", "IterableDataset", "RandomSampler", "Sampler",
+           "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset",
+           "WeightedRandomSampler", "_DatasetKind", "default_collate", "default_convert",
+           "get_worker_info", "random_split"]
