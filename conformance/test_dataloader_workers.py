@@ -2,7 +2,9 @@
 copy, generators seeded from the epoch's base seed plus the worker's id), which worker reads
 which batch, worker_init_fn, and persistent workers."""
 
+import os
 import random
+import warnings
 
 import numpy as np
 import pytest
@@ -114,3 +116,18 @@ def test_each_epoch_without_persistent_workers_draws_a_base_seed(count):
     for _ in range(2):  # one per iter(loader): len(iter(loader)), then list(loader)
         torch.empty((), dtype=torch.int64).random_(generator=three_draws)
     assert torch.equal(g.get_state(), three_draws.get_state())
+
+
+def test_more_workers_than_cores_warns_when_the_loader_is_built():
+    cores = len(os.sched_getaffinity(0))
+    with pytest.warns(UserWarning) as caught:
+        DataLoader(Seen(), num_workers=cores + 1)  # built, never iterated: nothing starts
+    assert [str(w.message) for w in caught] == [
+        f"This DataLoader will create {cores + 1} worker processes in total. Our suggested max "
+        f"number of worker in current system is {cores}, which is smaller than what this "
+        "DataLoader is going to create. Please be aware that excessive worker creation might get "
+        "DataLoader running slow or even freeze, lower the worker number to avoid potential "
+        "slowness/freeze if necessary."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        DataLoader(Seen(), num_workers=cores)
