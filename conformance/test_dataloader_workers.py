@@ -131,3 +131,49 @@ def test_more_workers_than_cores_warns_when_the_loader_is_built():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         DataLoader(Seen(), num_workers=cores)
+
+
+class Failing(Dataset):
+    def __getitem__(self, i):
+        if i == 2:
+            raise ValueError("bad sample")
+        if i == 3:
+            raise KeyError("k")
+        return i
+
+    def __len__(self):
+        return 5
+
+
+def _caught_head(call):
+    try:
+        call()
+    except Exception as error:  # the type is checked by the caller
+        lines = str(error).rstrip().split("\n")
+        return type(error), lines[0], lines[1], lines[-1], error.__context__
+    raise AssertionError("nothing raised")
+
+
+def test_a_workers_error_is_raised_with_its_type_worker_and_traceback():
+    it = iter(DataLoader(Failing(), batch_size=None, num_workers=2))
+    assert [next(it), next(it)] == [0, 1]
+    assert _caught_head(lambda: next(it)) == (
+        ValueError, "Caught ValueError in DataLoader worker process 0.",
+        "Original Traceback (most recent call last):", "ValueError: bad sample", None)
+    assert _caught_head(lambda: next(it)) == (
+        KeyError, "Caught KeyError in DataLoader worker process 1.",
+        "Original Traceback (most recent call last):", "KeyError: 'k'", None)
+    assert next(it) == 4  # the epoch goes on
+
+
+def test_a_worker_init_fn_error_is_raised_at_that_workers_first_batch():
+    def init(worker_id):
+        if worker_id == 1:
+            raise RuntimeError("no init")
+
+    it = iter(DataLoader(range(4), batch_size=None, num_workers=2, worker_init_fn=init))
+    assert next(it) == 0
+    assert _caught_head(lambda: next(it))[:4] == (
+        RuntimeError, "Caught RuntimeError in DataLoader worker process 1.",
+        "Original Traceback (most recent call last):", "RuntimeError: no init")
+    assert next(it) == 2

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:881
+# --- book/chapters/19j_datasets_and_loaders.md:932
 """The iterators a DataLoader gives: one epoch each, in the main process or in emulated workers."""
 
 import itertools
@@ -10,7 +10,7 @@ import warnings
 
 import refgrad
 from refgrad.utils.data._utils import fetch
-from refgrad.utils.data._utils.worker import _turn, _Worker
+from refgrad.utils.data._utils.worker import _caught, _fetch_in_turn, _turn, _Worker
 
 
 class _DatasetKind:
@@ -46,7 +46,7 @@ def _overrun_message(it) -> str:
     return message
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:931
+# --- book/chapters/19j_datasets_and_loaders.md:982
 class _BaseDataLoaderIter:
     """One epoch over a loader: the sampler started, and the epoch's base seed drawn."""
 
@@ -96,7 +96,7 @@ class _BaseDataLoaderIter:
         raise NotImplementedError("{} cannot be pickled", type(self).__name__)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:984
+# --- book/chapters/19j_datasets_and_loaders.md:1035
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     """Reads each batch in the main process, when it is asked for."""
 
@@ -114,7 +114,7 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
         return self._dataset_fetcher.fetch(self._next_index())
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1012
+# --- book/chapters/19j_datasets_and_loaders.md:1063
 class _InProcessWorkersDataLoaderIter(_BaseDataLoaderIter):
     """Reads each batch in the turn of one emulated worker (see ``_utils.worker``)."""
 
@@ -122,18 +122,20 @@ class _InProcessWorkersDataLoaderIter(_BaseDataLoaderIter):
         super().__init__(loader)
         count = self._num_workers
         self._workers = [_Worker(self._dataset, self._base_seed, i, count) for i in range(count)]
-        for worker in self._workers:
-            with _turn(worker):
-                if loader.worker_init_fn is not None:
-                    loader.worker_init_fn(worker.info.id)
-        self._start_streams()
+        self._worker_init_fn = loader.worker_init_fn
+        self._start_streams(first=True)
 
-    def _start_streams(self) -> None:
+    def _start_streams(self, first=False) -> None:
         for worker in self._workers:
             with _turn(worker):
-                worker.fetcher = _DatasetKind.create_fetcher(
-                    self._dataset_kind, worker.info.dataset, self._auto_collation,
-                    self._collate_fn, self._drop_last)
+                try:
+                    if first and self._worker_init_fn is not None:
+                        self._worker_init_fn(worker.info.id)
+                    worker.fetcher = _DatasetKind.create_fetcher(
+                        self._dataset_kind, worker.info.dataset, self._auto_collation,
+                        self._collate_fn, self._drop_last)
+                except Exception as error:
+                    worker.failure = _caught(error, worker.info.id)
         self._running = [True] * len(self._workers)
         self._deal = itertools.cycle(range(len(self._workers)))
 
@@ -142,15 +144,14 @@ class _InProcessWorkersDataLoaderIter(_BaseDataLoaderIter):
         self._start_streams()
 
     def _next_data(self):
+        iterable = self._dataset_kind == _DatasetKind.Iterable
         while any(self._running):
             index = self._next_index()
             worker_id = next(w for w in self._deal if self._running[w])
-            worker = self._workers[worker_id]
             try:
-                with _turn(worker):
-                    return worker.fetcher.fetch(index)
+                return _fetch_in_turn(self._workers[worker_id], index, iterable)
             except StopIteration:
-                if self._dataset_kind != _DatasetKind.Iterable:
+                if not iterable:
                     raise
                 self._running[worker_id] = False
         raise StopIteration

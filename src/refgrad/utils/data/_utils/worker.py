@@ -8,6 +8,7 @@
 import contextlib
 import copy
 import random
+import traceback
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +41,7 @@ def _numpy_seed(base_seed: int, worker_id: int):
     return np.random.SeedSequence(entropy).generate_state(4)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:827
+# --- book/chapters/19j_datasets_and_loaders.md:828
 class _Worker:
     """One emulated worker: its info and its Python, torch and NumPy generator states."""
 
@@ -51,6 +52,7 @@ class _Worker:
         self.torch_state = refgrad.Generator().manual_seed(seed).get_state()
         self.numpy_state = np.random.RandomState(_numpy_seed(base_seed, worker_id)).get_state()
         self.fetcher = None
+        self.failure = None  # an error kept for the worker's next batch
 
 
 def _states():
@@ -75,3 +77,43 @@ def _turn(worker: _Worker):
     finally:
         worker.python_state, worker.torch_state, worker.numpy_state, _ = _states()
         _set_states(*main)
+
+
+# --- book/chapters/19j_datasets_and_loaders.md:875
+class _KeyErrorMessage(str):
+    """A KeyError's message shown as written: KeyError shows the repr of its message."""
+
+    def __repr__(self):
+        return self
+
+
+def _caught(error: BaseException, worker_id: int) -> BaseException:
+    """``error`` as torch's main process raises a worker's: its type, a message naming the
+    worker, and the worker's traceback as text."""
+    kind = type(error)
+    text = "".join(traceback.format_exception(kind, error, error.__traceback__))
+    message = f"Caught {kind.__name__} in DataLoader worker process {worker_id}.\nOriginal {text}"
+    if kind is KeyError:
+        message = _KeyErrorMessage(message)
+    elif getattr(kind, "message", None):
+        return kind(message=message)
+    try:
+        return kind(message)
+    except Exception:
+        return RuntimeError(message)
+
+
+def _fetch_in_turn(worker: _Worker, index, iterable: bool):
+    """The worker's batch at ``index``, or its kept or new error as torch's main process
+    raises it; the end of an iterable dataset's stream passes through."""
+    with _turn(worker):
+        if worker.failure is not None:
+            failure, worker.failure = worker.failure, None
+            raise failure
+        try:
+            return worker.fetcher.fetch(index)
+        except Exception as error:
+            if iterable and isinstance(error, StopIteration):
+                raise
+            failure = _caught(error, worker.info.id)
+        raise failure  # raised outside the handler: like torch's, it has no context
