@@ -705,7 +705,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1505
+# --- book/chapters/19j_datasets_and_loaders.md:1506
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 
