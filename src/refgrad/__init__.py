@@ -705,6 +705,10 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19j_datasets_and_loaders.md:1506
+import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
+
+
 # --- book/chapters/19k_distributions.md:1465
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
