@@ -169,3 +169,16 @@ __all__ += [
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
+
+
+# --- book/chapters/21e_attention_and_transformers.md:1125
+from refgrad.nn.modules.transformer import (  # noqa: E402
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+
+__all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+            "TransformerEncoder", "TransformerEncoderLayer"]
