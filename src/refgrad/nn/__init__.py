@@ -165,13 +165,13 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:675
+# --- book/chapters/21e_attention_and_transformers.md:682
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1125
+# --- book/chapters/21e_attention_and_transformers.md:1218
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

@@ -63,13 +63,13 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:668
+# --- book/chapters/21e_attention_and_transformers.md:675
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1111
+# --- book/chapters/21e_attention_and_transformers.md:1204
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

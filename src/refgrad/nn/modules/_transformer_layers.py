@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:700
+# --- book/chapters/21e_attention_and_transformers.md:789
 """TransformerEncoderLayer and TransformerDecoderLayer: attention, feed-forward, norms."""
 
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
 from refgrad.nn._checked_functional import gelu, relu
+from refgrad.nn.modules._fast_path import layer_takes_fast_path
 from refgrad.nn.modules.activation import ReLU
 from refgrad.nn.modules.layers import Dropout, LayerNorm
 from refgrad.nn.modules.linear import Linear
@@ -44,7 +45,7 @@ def _feed_forward_parts(layer, d_model, dim_feedforward, dropout, layer_norm_eps
         setattr(layer, f"dropout{i}", Dropout(dropout))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:746
+# --- book/chapters/21e_attention_and_transformers.md:836
 class TransformerEncoderLayer(Module):
     __constants__ = ["norm_first"]
 
@@ -69,23 +70,26 @@ class TransformerEncoderLayer(Module):
                                                _none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                    check_other=False)
+        fused = layer_takes_fast_path(self, src)  # torch's fused layer: the weights path
         x = src
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal,
+                                   fused)
             return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal, fused))
         return self.norm2(x + self._ff_block(x))
 
-    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False):
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False,
+                  _fused: bool = False):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False, is_causal=is_causal)[0]
+                           need_weights=_fused, is_causal=is_causal)[0]
         return self.dropout1(x)
 
     def _ff_block(self, x):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:794
+# --- book/chapters/21e_attention_and_transformers.md:887
 class TransformerDecoderLayer(Module):
     __constants__ = ["norm_first"]
 

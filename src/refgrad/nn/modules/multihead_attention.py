@@ -10,6 +10,7 @@ import refgrad
 from refgrad.nn import init
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
 from refgrad.nn._multi_head_attention import multi_head_attention_forward
+from refgrad.nn.modules._fast_path import mha_takes_fast_path
 from refgrad.nn.modules.linear import Linear
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
@@ -38,7 +39,7 @@ def _make_projections(mha, embed_dim: int, bias: bool, kw: dict) -> None:
         mha.register_parameter("in_proj_bias", None)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:532
+# --- book/chapters/21e_attention_and_transformers.md:533
 def _reset_parameters(self) -> None:
     if self._qkv_same_embed_dim:
         init.xavier_uniform_(self.in_proj_weight)
@@ -55,7 +56,7 @@ def _reset_parameters(self) -> None:
         init.xavier_normal_(self.bias_v)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:550
+# --- book/chapters/21e_attention_and_transformers.md:551
 class MultiheadAttention(Module):
     __constants__ = ["batch_first"]
 
@@ -92,7 +93,7 @@ class MultiheadAttention(Module):
         self.__dict__.update(state)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:595
+# --- book/chapters/21e_attention_and_transformers.md:598
 def _sequence_first(query, key, value):
     if key is value:
         if query is key:
@@ -107,6 +108,7 @@ def _sequence_first(query, key, value):
 def forward(self, query, key, value, key_padding_mask=None, need_weights: bool = True,
             attn_mask=None, average_attn_weights: bool = True, is_causal: bool = False):
     batched = query.dim() == 3
+    fast = mha_takes_fast_path(self, query, key, value, attn_mask, key_padding_mask)
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
                                        _none_or_dtype(attn_mask), "attn_mask", query.dtype)
     attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
@@ -120,8 +122,11 @@ def forward(self, query, key, value, key_padding_mask=None, need_weights: bool =
         query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
         self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
         self.out_proj.weight, self.out_proj.bias, training=self.training,
-        key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
-        average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
+        key_padding_mask=key_padding_mask, need_weights=need_weights or fast,
+        attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal,
+        **separate)
+    if fast:  # torch's fused kernel: the weights path's numbers, laid out batch first
+        return out.transpose(1, 0).contiguous(), (weights if need_weights else None)
     if self.batch_first and batched:
         out = out.transpose(1, 0)
     return out, weights
@@ -130,7 +135,7 @@ def forward(self, query, key, value, key_padding_mask=None, need_weights: bool =
 MultiheadAttention.forward = forward
 
 
-# --- book/chapters/21e_attention_and_transformers.md:638
+# --- book/chapters/21e_attention_and_transformers.md:645
 def merge_masks(self, attn_mask, key_padding_mask, query):
     mask_type, merged = None, None
     if key_padding_mask is not None:
