@@ -204,3 +204,18 @@ __all__ += ["ctc_loss"]
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
+
+
+# --- book/chapters/21e_attention_and_transformers.md:448
+from refgrad.nn._attention_masks import (  # noqa: E402, F401 - torch's F holds them too
+    _canonical_mask,
+    _mha_shape_check,
+    _none_or_dtype,
+)
+from refgrad.nn._attention_projection import (  # noqa: E402, F401
+    _in_projection,
+    _in_projection_packed,
+)
+from refgrad.nn._multi_head_attention import multi_head_attention_forward  # noqa: E402
+
+__all__ += ["multi_head_attention_forward"]

@@ -61,3 +61,22 @@ __all__ += [
     "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RReLU", "Softmax2d",
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+
+
+# --- book/chapters/21e_attention_and_transformers.md:675
+from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
+
+__all__ += ["MultiheadAttention"]
+
+
+# --- book/chapters/21e_attention_and_transformers.md:1204
+from refgrad.nn.modules.transformer import (  # noqa: E402
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+
+__all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+            "TransformerEncoder", "TransformerEncoderLayer"]

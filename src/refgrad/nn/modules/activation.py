@@ -19,3 +19,7 @@ class ReLU(Module):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+# --- book/chapters/21e_attention_and_transformers.md:670
+from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
