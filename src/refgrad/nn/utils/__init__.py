@@ -12,3 +12,9 @@ from refgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
+
+
+# --- book/chapters/21c_parametrizations.md:546
+from refgrad.nn.utils import parametrize  # noqa: E402, F401  # isort: skip
+
+__all__ += ["parametrize"]
