@@ -705,6 +705,12 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/21c_parametrizations.md:607
+from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
+    _weight_norm, _weight_norm_interface,
+)
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
