@@ -14,7 +14,7 @@ __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
 
 
-# --- book/chapters/21c_parametrizations.md:796
+# --- book/chapters/21c_parametrizations.md:987
 from refgrad.nn.utils import parametrizations, parametrize  # noqa: E402, F401  # isort: skip
 
 __all__ += ["parametrizations", "parametrize"]
