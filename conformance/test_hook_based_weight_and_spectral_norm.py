@@ -31,7 +31,8 @@ def test_weight_norm_warns_and_moves_the_weight_to_g_and_v():
         warnings.simplefilter("always")
         assert weight_norm(m) is m
     assert [(c.category, str(c.message)) for c in caught] == [(FutureWarning, DEPRECATED)]
-    assert type(m) is torch.nn.Linear and repr(m) == "Linear(in_features=4, out_features=3, bias=True)"
+    assert type(m) is torch.nn.Linear
+    assert repr(m) == "Linear(in_features=4, out_features=3, bias=True)"
     assert [n for n, _ in m.named_parameters()] == ["bias", "weight_g", "weight_v"]
     assert list(m.state_dict()) == ["bias", "weight_g", "weight_v"]
     assert torch.equal(m.weight_v, w) and m.weight_g.shape == (3, 1)

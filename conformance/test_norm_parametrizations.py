@@ -22,7 +22,8 @@ def test_weight_norm_splits_the_weight_into_norms_and_direction():
     assert g.shape == (3, 1) and torch.allclose(g, w.norm(dim=1, keepdim=True))
     assert torch.equal(v, w) and torch.allclose(m.weight, w)
     assert m.weight.grad_fn.name() == "WeightNormInterfaceBackward0"
-    assert [f.name() for f, _ in m.weight.grad_fn.next_functions] == ["torch::autograd::AccumulateGrad"] * 2
+    edges = [f.name() for f, _ in m.weight.grad_fn.next_functions]
+    assert edges == ["torch::autograd::AccumulateGrad"] * 2
     assert type(m.parametrizations.weight[0]).__name__ == "_WeightNorm"
 
 
@@ -111,7 +112,8 @@ def test_spectral_norm_dims_and_refusals():
     assert c.parametrizations.weight[0].dim == 2 and c.parametrizations.weight[0]._v.shape == (8,)
     b = PZ.spectral_norm(torch.nn.Linear(3, 3), "bias")
     assert torch.allclose(b.bias.norm(), torch.tensor(1.0)) and not list(b.buffers())
-    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1] but got 2)"):
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1] but "
+                "got 2)"):
         PZ.spectral_norm(torch.nn.Linear(2, 2), dim=2)
     with raises(ValueError, "Expected n_power_iterations to be positive, but got "
                 "n_power_iterations=0"):
