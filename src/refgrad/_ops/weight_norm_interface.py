@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:561
+# --- book/chapters/21c_parametrizations.md:565
 """torch._weight_norm and its fused form over the first or last dimension."""
 
 import numpy as np
@@ -24,7 +24,9 @@ def _forward(v, g, dim):
 def _backward(grads, v, g, result1, dim):
     grad, norms = grads[0], result1
     per_slice = (grad * v).sum(list(_other_axes(v.ndim, dim)), keepdim=True)
-    grad_g = (per_slice / norms).reshape(g.shape)
+    grad_g = per_slice / norms
+    if grad_g.shape != g.shape:  # a g of one dimension, say
+        grad_g = grad_g.reshape(g.shape)
     grad_v = (g.reshape(norms.shape) / norms) * (grad - v * (per_slice / (norms * norms)))
     return grad_v, grad_g
 
