@@ -214,3 +214,39 @@ def test_transfer_shares_the_parametrizations_and_the_originals():
     assert dst.parametrizations.weight.original is src.parametrizations.weight.original
     assert dst.parametrizations.weight[0] is src.parametrizations.weight[0]
     assert torch.equal(dst.weight, src.weight)
+
+
+class ToDouble(torch.nn.Module):
+    def forward(self, X):
+        return X
+
+    def right_inverse(self, X):
+        return X.double()
+
+
+class ToNumber(torch.nn.Module):
+    def forward(self, *X):
+        return X[0]
+
+    def right_inverse(self, X):
+        return [X, 5]
+
+
+def test_right_inverses_must_keep_the_dtype_and_return_tensors():
+    with raises(ValueError, "When `right_inverse` outputs one tensor, it may not change the "
+                "dtype.\noriginal.dtype: torch.float32\nright_inverse(original).dtype: "
+                "torch.float64"):
+        P.register_parametrization(layer(2), "weight", ToDouble())
+    with raises(ValueError, "'right_inverse' must return a Tensor or a Sequence of tensors "
+                "(list, tuple...). Got element 1 of the sequence with type int."):
+        P.register_parametrization(layer(2), "weight", ToNumber())
+    m = layer(2)
+    P.register_parametrization(m, "weight", Split())
+    with raises(ValueError, "Tensor 0 returned by `right_inverse` has dtype torch.float64 while "
+                "`original0` has dtype torch.float32"):
+        m.weight = torch.ones(2, 2, dtype=torch.float64)
+    m = layer(2)
+    P.register_parametrization(m, "weight", Double())
+    with raises(ValueError, "The tensor returned by `right_inverse` has dtype torch.float64 "
+                "while `original` has dtype torch.float32"):
+        m.weight = torch.ones(2, 2, dtype=torch.float64)
