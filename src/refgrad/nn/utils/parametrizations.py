@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:626
+# --- book/chapters/21c_parametrizations.md:631
 """torch.nn.utils.parametrizations: weight_norm, spectral_norm and orthogonal."""
 
 import refgrad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.utils import parametrize
+from refgrad.nn.utils._orthogonal_parametrization import _OrthMaps, _Orthogonal
+from refgrad.nn.utils._spectral_norm_parametrization import _SpectralNorm
 
 __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
@@ -38,7 +40,7 @@ def weight_norm(module, name: str = "weight", dim: int = 0):
     return module
 
 
-# --- book/chapters/21c_parametrizations.md:766
+# --- book/chapters/21c_parametrizations.md:773
 def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
                   eps: float = 1e-12, dim: int | None = None):
     from refgrad._tensor import Tensor
@@ -47,7 +49,6 @@ def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
         ConvTranspose2d,
         ConvTranspose3d,
     )
-    from refgrad.nn.utils._spectral_norm_parametrization import _SpectralNorm
 
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
@@ -60,11 +61,10 @@ def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
     return module
 
 
-# --- book/chapters/21c_parametrizations.md:955
+# --- book/chapters/21c_parametrizations.md:961
 def orthogonal(module, name: str = "weight", orthogonal_map: str | None = None, *,
                use_trivialization: bool = True):
     from refgrad._tensor import Tensor
-    from refgrad.nn.utils._orthogonal_parametrization import _OrthMaps, _Orthogonal
 
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
