@@ -121,3 +121,12 @@ def test_spectral_norm_dims_and_refusals():
     with raises(ValueError, "Module 'Linear(in_features=2, out_features=2, bias=True)' has no "
                 "parameter or buffer with name 'foo'"):
         PZ.spectral_norm(torch.nn.Linear(2, 2), "foo")
+
+
+def test_the_weight_norm_op_opens_its_own_profiler_event():
+    v, g = torch.ones(3, 4), torch.ones(3, 1)
+    with torch.profiler.profile(record_shapes=True) as prof:
+        torch._weight_norm(v, g, 0)
+    events = [(e.name, e.input_shapes) for e in prof.events()]
+    assert events[:2] == [("aten::_weight_norm", [[3, 4], [3, 1], []]),
+                      ("aten::_weight_norm_interface", [[3, 4], [3, 1], []])]
