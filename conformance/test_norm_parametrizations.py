@@ -130,3 +130,20 @@ def test_the_weight_norm_op_opens_its_own_profiler_event():
     events = [(e.name, e.input_shapes) for e in prof.events()]
     assert events[:2] == [("aten::_weight_norm", [[3, 4], [3, 1], []]),
                       ("aten::_weight_norm_interface", [[3, 4], [3, 1], []])]
+
+
+def test_the_weight_norm_op_wants_one_floating_dtype_and_widens_half():
+    with raises(RuntimeError, "expected scalar type Double but found Float"):
+        torch._weight_norm(torch.ones(3, 4, dtype=torch.float64), torch.ones(3, 1), 0)
+    with raises(NotImplementedError, "\"weight_norm_kernel\" not implemented for 'Long'"):
+        torch._weight_norm(torch.ones(3, 4, dtype=torch.int64),
+                           torch.ones(3, 1, dtype=torch.int64), 0)
+    v = torch.tensor([[3.0, 4.0]], dtype=torch.float16, requires_grad=True)
+    g = torch.tensor([[2.0]], dtype=torch.float16, requires_grad=True)
+    w, norms = torch._weight_norm_interface(v, g, 0)
+    assert w.dtype == torch.float16 and norms.dtype == torch.float32
+    half = torch.float16  # each value rounded once, from float
+    assert torch.equal(w, torch.tensor([[2 * 3 / 5, 2 * 4 / 5]], dtype=half))
+    assert norms.tolist() == [[5.0]]
+    w.sum().backward()
+    assert v.grad.dtype == half and torch.equal(g.grad, torch.tensor([[7 / 5]], dtype=half))

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:565
+# --- book/chapters/21c_parametrizations.md:569
 """torch._weight_norm and its fused form over the first or last dimension."""
 
 import numpy as np
 
+import refgrad
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 
@@ -16,12 +17,17 @@ def _other_axes(ndim: int, dim: int) -> tuple:
 
 
 def _forward(v, g, dim):
-    norms = np.sqrt(np.sum(v * v, axis=_other_axes(v.ndim, dim), keepdims=True))
-    w = v * (g.reshape(norms.shape) / norms)
-    return w.astype(v.dtype), norms.astype(v.dtype)
+    wide = np.float32 if v.dtype == np.float16 else v.dtype  # half computes in float
+    a = v.astype(wide)
+    norms = np.sqrt(np.sum(a * a, axis=_other_axes(v.ndim, dim), keepdims=True))
+    w = a * (g.astype(wide).reshape(norms.shape) / norms)
+    return w.astype(v.dtype), norms
 
 
 def _backward(grads, v, g, result1, dim):
+    if v.dtype == refgrad.float16:  # in float, as the forward: the norms already are
+        grad_v, grad_g = _backward((grads[0].float(),), v.float(), g.float(), result1, dim)
+        return grad_v.half(), grad_g.half()
     grad, norms = grads[0], result1
     per_slice = (grad * v).sum(list(_other_axes(v.ndim, dim)), keepdim=True)
     grad_g = per_slice / norms
@@ -34,10 +40,19 @@ def _backward(grads, v, g, result1, dim):
 WEIGHT_NORM_INTERFACE = register(Op(
     "_weight_norm_interface", "WeightNormInterfaceBackward0", ("v", "g"), forward=_forward,
     backward=_backward, outputs=("result0", "result1"), differentiable_outputs=1,
+    promote=False,
     saves=(("v", ("v", "g")), ("g", ("v", "g")), ("result1", ("v", "g")))))
 
 
 def _weight_norm_interface(v, g, dim=0):
+    from refgrad._typename import LEGACY
+
+    if v.dtype != g.dtype:
+        raise RuntimeError(f"expected scalar type {LEGACY[v.dtype]} but found "
+                           f"{LEGACY[g.dtype]}")
+    if not v.dtype.is_floating_point:
+        raise NotImplementedError(f'"weight_norm_kernel" not implemented for '
+                                  f"'{LEGACY[v.dtype]}'")
     return call(WEIGHT_NORM_INTERFACE, (v.contiguous(), g.contiguous()), {"dim": dim})
 
 
