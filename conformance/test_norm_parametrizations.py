@@ -147,3 +147,21 @@ def test_the_weight_norm_op_wants_one_floating_dtype_and_widens_half():
     assert norms.tolist() == [[5.0]]
     w.sum().backward()
     assert v.grad.dtype == half and torch.equal(g.grad, torch.tensor([[7 / 5]], dtype=half))
+
+
+def test_the_weight_norm_gradient_is_one_kernel_unless_a_graph_is_built():
+    v = torch.randn(3, 4, requires_grad=True)
+    g = torch.rand(3, 1, requires_grad=True)
+    w = torch._weight_norm(v, g, 0)
+    with torch.profiler.profile() as prof:
+        w.sum().backward()
+    names = [e.name for e in prof.events()]
+    start = names.index("WeightNormInterfaceBackward0")
+    assert "aten::_weight_norm_interface_backward" in names[start:]
+    assert "aten::mul" not in names[start:] and "aten::div" not in names[start:]
+    first = (v.grad.clone(), g.grad.clone())
+    grad_v, grad_g = torch.autograd.grad(torch._weight_norm(v, g, 0).sum(), (v, g),
+                                         create_graph=True)
+    assert grad_v.grad_fn.name() == "MulBackward0" and grad_g.grad_fn is not None
+    assert torch.allclose(grad_v, first[0], atol=1e-6)
+    assert torch.allclose(grad_g, first[1], atol=1e-6)

@@ -705,7 +705,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21c_parametrizations.md:639
+# --- book/chapters/21c_parametrizations.md:661
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
 )

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:569
+# --- book/chapters/21c_parametrizations.md:572
 """torch._weight_norm and its fused form over the first or last dimension."""
 
 import numpy as np
@@ -24,7 +24,26 @@ def _forward(v, g, dim):
     return w.astype(v.dtype), norms
 
 
+def _kernel_backward(grad, v, g, norms, dim):
+    """Both gradients at once, as torch's kernel computes them when no graph is built."""
+    wide = np.float32 if v.dtype == np.float16 else v.dtype
+    grad, a, gw = (x.astype(wide) for x in (grad, v, g))
+    per_slice = np.sum(grad * a, axis=_other_axes(v.ndim, dim), keepdims=True)
+    grad_g = (per_slice / norms).reshape(g.shape)
+    grad_v = (gw.reshape(norms.shape) / norms) * (grad - a * (per_slice / (norms * norms)))
+    return grad_v.astype(v.dtype), grad_g.astype(g.dtype)
+
+
+WEIGHT_NORM_BACKWARD = register(Op(
+    "_weight_norm_interface_backward", None, ("grad_w", "saved_v", "saved_g", "saved_norms"),
+    forward=_kernel_backward, outputs=("result0", "result1"), promote=False))
+
+
 def _backward(grads, v, g, result1, dim):
+    from refgrad.autograd._state import state
+
+    if not state.grad_enabled:  # one kernel, on a contiguous gradient
+        return call(WEIGHT_NORM_BACKWARD, (grads[0].contiguous(), v, g, result1), {"dim": dim})
     if v.dtype == refgrad.float16:  # in float, as the forward: the norms already are
         grad_v, grad_g = _backward((grads[0].float(),), v.float(), g.float(), result1, dim)
         return grad_v.half(), grad_g.half()

@@ -14,7 +14,7 @@ __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
 
 
-# --- book/chapters/21c_parametrizations.md:1327
+# --- book/chapters/21c_parametrizations.md:1349
 from refgrad.nn.utils import parametrizations, parametrize  # noqa: E402, F401  # isort: skip
 from refgrad.nn.utils.spectral_norm import (  # noqa: E402  # isort: skip
     remove_spectral_norm, spectral_norm,
