@@ -207,4 +207,13 @@ RECIPES.update({
 })
 
 
+# torch._weight_norm's fused form (chapter "Parametrizations"): its second derivative takes the
+# saved norms as constants, as torch's does, so only the first is checked.
+RECIPES["_weight_norm_interface"] = Recipe(
+    lambda v, g, dim: torch._weight_norm_interface(v, g, dim)[0], ("nonzero", "any"),
+    shapes=st.sampled_from([[(3, 4), (3, 1)], [(3, 4), (1, 4)], [(2, 3, 2), (2, 1, 1)]]),
+    params=lambda shapes: st.just({"dim": 0 if shapes[1][0] != 1 else len(shapes[0]) - 1}),
+    twice=False)
+
+
 test_first_order, test_second_order = gradient_tests(RECIPES)

@@ -713,6 +713,12 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
+# --- book/chapters/21c_parametrizations.md:661
+from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
+    _weight_norm, _weight_norm_interface,
+)
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

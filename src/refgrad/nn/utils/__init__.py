@@ -26,3 +26,14 @@ from refgrad.nn.utils.init import skip_init  # noqa: E402
 
 __all__ += ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
             "fuse_linear_bn_weights", "skip_init"]
+
+
+# --- book/chapters/21c_parametrizations.md:1349
+from refgrad.nn.utils import parametrizations, parametrize  # noqa: E402, F401  # isort: skip
+from refgrad.nn.utils.spectral_norm import (  # noqa: E402  # isort: skip
+    remove_spectral_norm, spectral_norm,
+)
+from refgrad.nn.utils.weight_norm import remove_weight_norm, weight_norm  # noqa: E402  # isort: skip
+
+__all__ += ["parametrizations", "parametrize", "remove_spectral_norm", "remove_weight_norm",
+            "spectral_norm", "weight_norm"]
