@@ -2,14 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:276
+# --- book/chapters/19g_adaptive_optimizers.md:281
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
 from refgrad._creation import full_like
 from refgrad._dtype import float32
 from refgrad._from_data import tensor
 from refgrad.optim._adaptive import (
-    check_kernel, check_settings, new_count, params_with_grad, restore)
+    check_kernel,
+    check_settings,
+    new_count,
+    params_with_grad,
+    restore,
+)
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 from refgrad.optim.sgd import _check_fused
 
@@ -29,7 +34,7 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:312
+# --- book/chapters/19g_adaptive_optimizers.md:322
 def _new_state(state: dict, p, group: dict, initial) -> None:
     state["step"] = tensor(0.0, dtype=float32) if group["fused"] else new_count()
     state["sum"] = full_like(p, initial)
@@ -47,7 +52,7 @@ def _adagrad_setstate(self, state: dict) -> None:
                           ("fused", None)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:331
+# --- book/chapters/19g_adaptive_optimizers.md:341
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -80,7 +85,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:368
+# --- book/chapters/19g_adaptive_optimizers.md:378
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:

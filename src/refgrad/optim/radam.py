@@ -2,12 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:613
+# --- book/chapters/19g_adaptive_optimizers.md:633
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
 from refgrad.optim._adaptive import (
-    check_kernel, check_settings, new_count, params_with_grad, restore)
+    check_kernel,
+    check_settings,
+    new_count,
+    params_with_grad,
+    restore,
+)
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
@@ -41,7 +46,7 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:657
+# --- book/chapters/19g_adaptive_optimizers.md:682
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -58,7 +63,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:675
+# --- book/chapters/19g_adaptive_optimizers.md:700
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,

@@ -7,7 +7,12 @@
 
 from refgrad._creation import zeros_like
 from refgrad.optim._adaptive import (
-    check_kernel, check_settings, new_count, params_with_grad, restore)
+    check_kernel,
+    check_settings,
+    new_count,
+    params_with_grad,
+    restore,
+)
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
@@ -33,7 +38,7 @@ def rmsprop(params, grads, square_avgs, grad_avgs, buffers, steps, *, lr, alpha,
             p.addcdiv_(g, avg, value=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:203
+# --- book/chapters/19g_adaptive_optimizers.md:208
 def _rmsprop_state(self, group: dict, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -55,7 +60,7 @@ def _rmsprop_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:226
+# --- book/chapters/19g_adaptive_optimizers.md:231
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
