@@ -75,8 +75,57 @@ def test_adaptive_optimizer_agrees_with_torch(name, options, foreach, dtype):
     for mine, oracle in zip(our_state, their_state):
         assert list(mine) == list(oracle)  # the same keys, made in the same order
         for key, (value, kind, shape) in oracle.items():
-            assert (mine[key][1].replace("refgrad", "torch"), mine[key][2]) == (kind, shape)
+            assert (mine[key][1], mine[key][2]) == (kind, shape)
             if key in BEFORE_ROOTS[name] and (exact or options["weight_decay"] == 0):
                 assert np.array_equal(mine[key][0], value), key
             else:
                 np.testing.assert_allclose(mine[key][0], value, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("options", [dict(lr=0.1), dict(lr=0.1, lr_decay=0.05, weight_decay=0.1,
+                                                        initial_accumulator_value=0.5)])
+def test_fused_adagrad_agrees_with_torch(options, dtype):
+    ours, our_state = _run(refgrad, "Adagrad", dict(options, fused=True), dtype, None)
+    theirs, their_state = _run(torch, "Adagrad", dict(options, fused=True), dtype, None)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    for mine, oracle in zip(ours[-1], theirs[-1]):
+        np.testing.assert_allclose(mine, oracle, rtol=rtol, atol=rtol)
+    assert [{k: v[1:] for k, v in s.items()} for s in our_state] == [
+        {k: v[1:] for k, v in s.items()} for s in their_state]
+
+
+DIFFERENTIABLE = [(name, dict(zip(space, values))) for name, space in OPTIONS.items()
+                  for values in itertools.product(*space.values())
+                  if dict(zip(space, values)).get("maximize") is False]
+
+
+def _learned(lib, name, options, lr_tensor):
+    """Seven differentiable steps of a computed parameter; its gradients, or the refusal."""
+    w = lib.tensor([1.0, -2.0, 0.5, 3.0], dtype=lib.float64, requires_grad=True)
+    lr = lib.tensor(options["lr"], dtype=lib.float64, requires_grad=True)
+    a = w * 1.0
+    opt = getattr(lib.optim, name)([a], differentiable=True,
+                                   **dict(options, lr=lr if lr_tensor else options["lr"]))
+    try:
+        for i in range(7):
+            a.grad = lib.tensor([0.3, -0.1, 0.2, 0.05], dtype=lib.float64) * (i + 1)
+            opt.step()
+        (a * a).sum().backward()
+    except (RuntimeError, TypeError) as error:
+        return type(error).__name__, str(error).split(":")[0]
+    return a.detach().numpy(), w.grad.numpy(), None if lr.grad is None else lr.grad.numpy()
+
+
+@pytest.mark.parametrize("lr_tensor", [False, True])
+@pytest.mark.parametrize("name, options", DIFFERENTIABLE)
+def test_differentiable_steps_agree_with_torch(name, options, lr_tensor):
+    mine, oracle = _learned(refgrad, name, options, lr_tensor), _learned(torch, name, options,
+                                                                         lr_tensor)
+    if isinstance(oracle[0], str):  # refused: the same error, in the same words
+        assert mine == oracle
+        return
+    for a, b in zip(mine, oracle):
+        assert (a is None) == (b is None)
+        if b is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
