@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:281
+# --- book/chapters/19g_adaptive_optimizers.md:282
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
 from refgrad._creation import full_like
@@ -34,7 +34,7 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:322
+# --- book/chapters/19g_adaptive_optimizers.md:323
 def _new_state(state: dict, p, group: dict, initial) -> None:
     state["step"] = tensor(0.0, dtype=float32) if group["fused"] else new_count()
     state["sum"] = full_like(p, initial)
@@ -52,7 +52,7 @@ def _adagrad_setstate(self, state: dict) -> None:
                           ("fused", None)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:341
+# --- book/chapters/19g_adaptive_optimizers.md:342
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -85,7 +85,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:378
+# --- book/chapters/19g_adaptive_optimizers.md:379
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:
@@ -95,3 +95,4 @@ def share_memory(self) -> None:
 
 Adagrad.share_memory = share_memory
 Adagrad.__setstate__ = _adagrad_setstate
+__all__ = ["Adagrad", "adagrad"]

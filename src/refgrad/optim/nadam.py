@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:518
+# --- book/chapters/19g_adaptive_optimizers.md:521
 """NAdam: Adam with Nesterov momentum, whose factor changes with the step."""
 
 from refgrad._creation import zeros_like
@@ -51,7 +51,7 @@ def _recorded_update(p, g, exp_avg, denom, mu_product, mu, mu_next, lr, eps) -> 
     p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - product_next)), denom)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:568
+# --- book/chapters/19g_adaptive_optimizers.md:571
 def _nadam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -71,7 +71,7 @@ def _nadam_setstate(self, state: dict) -> None:
             counts=("step", "mu_product"))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:589
+# --- book/chapters/19g_adaptive_optimizers.md:592
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
@@ -103,3 +103,4 @@ class NAdam(Optimizer):
 
 
 NAdam.__setstate__ = _nadam_setstate
+__all__ = ["NAdam", "nadam"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:635
+# --- book/chapters/19g_adaptive_optimizers.md:639
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
@@ -46,7 +46,7 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:684
+# --- book/chapters/19g_adaptive_optimizers.md:688
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -63,7 +63,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:702
+# --- book/chapters/19g_adaptive_optimizers.md:706
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
@@ -93,3 +93,4 @@ class RAdam(Optimizer):
 
 
 RAdam.__setstate__ = _radam_setstate
+__all__ = ["RAdam", "radam"]

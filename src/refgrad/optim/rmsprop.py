@@ -89,3 +89,4 @@ class RMSprop(Optimizer):
 
 
 RMSprop.__setstate__ = _rmsprop_setstate
+__all__ = ["RMSprop", "rmsprop"]
