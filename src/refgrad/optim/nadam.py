@@ -6,6 +6,7 @@
 """NAdam: Adam with Nesterov momentum, whose factor changes with the step."""
 
 from refgrad._creation import zeros_like
+from refgrad._tensor import Tensor
 from refgrad.optim._adaptive import (
     check_kernel,
     check_settings,
@@ -51,7 +52,31 @@ def _recorded_update(p, g, exp_avg, denom, mu_product, mu, mu_next, lr, eps) -> 
     p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - product_next)), denom)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:571
+# --- book/chapters/19g_adaptive_optimizers.md:579
+def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2,
+                    lr, weight_decay, momentum_decay, eps, decoupled_weight_decay, maximize,
+                    differentiable) -> None:
+    for i, p in enumerate(params):
+        g = -grads[i] if maximize else grads[i]
+        steps[i] += 1
+        if weight_decay != 0 and decoupled_weight_decay:
+            p.mul_(1 - lr * weight_decay)
+        elif weight_decay != 0:
+            g = g.add(p, alpha=weight_decay)
+        exp_avgs[i].lerp_(g, 1 - beta1)
+        exp_avg_sqs[i].mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        root = exp_avg_sqs[i].sqrt()
+        t, rate = steps[i].item(), lr.item() if isinstance(lr, Tensor) else lr
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (t * momentum_decay))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * momentum_decay))
+        mu_products[i].mul_(mu)
+        root.div_((1 - beta2 ** t) ** 0.5).add_(eps)
+        product = mu_products[i].item()
+        p.addcdiv_(g, root, value=rate * (1.0 - mu) / (1.0 - product) * -1)
+        p.addcdiv_(exp_avgs[i], root, value=rate * mu_next / (1.0 - product * mu_next) * -1)
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:604
 def _nadam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -71,7 +96,7 @@ def _nadam_setstate(self, state: dict) -> None:
             counts=("step", "mu_product"))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:592
+# --- book/chapters/19g_adaptive_optimizers.md:625
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
@@ -94,11 +119,12 @@ class NAdam(Optimizer):
             exp_avgs, exp_avg_sqs, products, steps = _nadam_state(self, params)
             check_kernel(group, params, ("params, mu_products and state_steps", True),
                          ("params, mu_products, and state_steps", False), empty_first=True)
-            nadam(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, products, steps,
-                  beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
-                  momentum_decay=group["momentum_decay"], eps=group["eps"],
-                  decoupled_weight_decay=group["decoupled_weight_decay"],
-                  maximize=group["maximize"], differentiable=group["differentiable"])
+            kernel = _nadam_listwise if group["foreach"] else nadam
+            kernel(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, products, steps,
+                   beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
+                   momentum_decay=group["momentum_decay"], eps=group["eps"],
+                   decoupled_weight_decay=group["decoupled_weight_decay"],
+                   maximize=group["maximize"], differentiable=group["differentiable"])
         return loss
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:639
+# --- book/chapters/19g_adaptive_optimizers.md:673
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
@@ -46,7 +46,30 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:688
+# --- book/chapters/19g_adaptive_optimizers.md:724
+def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr,
+                    weight_decay, eps, decoupled_weight_decay, maximize, differentiable) -> None:
+    rho_inf = 2 / (1 - beta2) - 1
+    for i, p in enumerate(params):
+        g = -grads[i] if maximize else grads[i]
+        steps[i] += 1
+        t = steps[i].item()
+        rho_t = rho_inf - 2 * t * beta2 ** t / (1 - beta2 ** t)
+        if weight_decay != 0 and decoupled_weight_decay:
+            p.mul_(1 - lr * weight_decay)
+        elif weight_decay != 0:
+            g = g.add(p, alpha=weight_decay)
+        exp_avgs[i].lerp_(g, 1 - beta1)
+        exp_avg_sqs[i].mul_(beta2).addcmul_(g, g, value=1 - beta2)
+        rect = _rectification(rho_t, rho_inf) if rho_t > 5 else 0
+        bias1 = 1 - beta1 ** t
+        plain = lr * (0 if rect > 0 else 1.0) / bias1 * -1
+        adaptive = (1 - beta2 ** t) ** 0.5 * (lr * rect / bias1) * -1
+        factor = exp_avg_sqs[i].sqrt().add_(eps).div_(adaptive).reciprocal_().add_(plain)
+        p.addcmul_(exp_avgs[i], factor)
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:752
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -63,7 +86,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:706
+# --- book/chapters/19g_adaptive_optimizers.md:770
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
@@ -85,10 +108,11 @@ class RAdam(Optimizer):
             exp_avgs, exp_avg_sqs, steps = _radam_state(self, params)
             check_kernel(group, params, ("params and state_steps", True),
                          ("params and state_steps", False), empty_first=True)
-            radam(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, steps,
-                  beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
-                  eps=group["eps"], decoupled_weight_decay=group["decoupled_weight_decay"],
-                  maximize=group["maximize"], differentiable=group["differentiable"])
+            kernel = _radam_listwise if group["foreach"] else radam
+            kernel(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, steps,
+                   beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
+                   eps=group["eps"], decoupled_weight_decay=group["decoupled_weight_decay"],
+                   maximize=group["maximize"], differentiable=group["differentiable"])
         return loss
 
 
