@@ -129,10 +129,3 @@ def test_a_learning_rate_that_requires_grad_is_refused_where_it_becomes_a_number
     with raises(TypeError, message):
         opt.step()
 
-
-def test_alpha_that_requires_grad_is_refused_by_add():
-    x = torch.ones(2)
-    with raises(TypeError, "add_(): argument 'alpha' must be Number, not Tensor"):
-        x.add_(x, alpha=torch.tensor(0.5, requires_grad=True))
-    x.add_(x, alpha=torch.tensor(0.5))  # without requires_grad it is read as a number
-    assert x.tolist() == [1.5, 1.5]
