@@ -5,6 +5,8 @@
 # --- book/chapters/19g_adaptive_optimizers.md:282
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
+from fractions import Fraction
+
 from refgrad._creation import full_like
 from refgrad._dtype import float32
 from refgrad._from_data import tensor
@@ -20,7 +22,7 @@ from refgrad.optim.sgd import _check_fused
 
 
 def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maximize,
-            differentiable) -> None:
+            differentiable, fused=False) -> None:
     lr = as_scalar(lr)
     for p, g, total, step in zip(params, grads, sums, steps):
         step += 1  # in place: the count in the state
@@ -28,13 +30,19 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         g = -g if maximize else g
         if weight_decay != 0:
             g = g.add(p, alpha=weight_decay)
-        clr = lr / (1 + (t - 1) * lr_decay)
+        clr = lr / (_rounded_once(t - 1, lr_decay) if fused else 1 + (t - 1) * lr_decay)
         total.addcmul_(g, g, value=1)
         std = total.sqrt() + eps if differentiable else total.sqrt().add_(eps)
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:323
+# --- book/chapters/19g_adaptive_optimizers.md:326
+def _rounded_once(steps_before: float, lr_decay: float) -> float:
+    """1 + steps_before * lr_decay with a single rounding, as a fused multiply-add gives it."""
+    return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:341
 def _new_state(state: dict, p, group: dict, initial) -> None:
     state["step"] = tensor(0.0, dtype=float32) if group["fused"] else new_count()
     state["sum"] = full_like(p, initial)
@@ -52,7 +60,7 @@ def _adagrad_setstate(self, state: dict) -> None:
                           ("fused", None)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:342
+# --- book/chapters/19g_adaptive_optimizers.md:360
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -81,11 +89,11 @@ class Adagrad(Optimizer):
             adagrad(params, [p.grad for p in params], sums, steps, lr=group["lr"],
                     weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
                     eps=group["eps"], maximize=group["maximize"],
-                    differentiable=group["differentiable"])
+                    differentiable=group["differentiable"], fused=bool(group["fused"]))
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:379
+# --- book/chapters/19g_adaptive_optimizers.md:397
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:
