@@ -129,3 +129,14 @@ def test_a_learning_rate_that_requires_grad_is_refused_where_it_becomes_a_number
     with raises(TypeError, message):
         opt.step()
 
+
+
+def test_fused_adagrad_refuses_a_parameter_that_is_not_floating_point_at_its_first_step():
+    p = torch.ones(2, dtype=torch.long)
+    opt = torch.optim.Adagrad([p], fused=True)  # the state is made, the check waits
+    assert opt.state[p]["sum"].dtype == torch.long
+    p.grad = torch.ones(2, dtype=torch.long)
+    with raises(RuntimeError, "`fused=True` requires all the params to be floating point Tensors "
+                              "of supported devices: ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', "
+                              "'privateuseone'] but torch.int64 and cpu"):
+        opt.step()

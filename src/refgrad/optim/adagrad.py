@@ -42,7 +42,10 @@ def _rounded_once(steps_before: float, lr_decay: float) -> float:
     return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:341
+# --- book/chapters/19g_adaptive_optimizers.md:343
+FUSED_DEVICES = ["mps", "cuda", "xpu", "hpu", "cpu", "mtia", "privateuseone"]
+
+
 def _new_state(state: dict, p, group: dict, initial) -> None:
     state["step"] = tensor(0.0, dtype=float32) if group["fused"] else new_count()
     state["sum"] = full_like(p, initial)
@@ -50,9 +53,21 @@ def _new_state(state: dict, p, group: dict, initial) -> None:
 
 def _adagrad_state(self, params: list, group: dict) -> tuple:
     for p in params:
+        if group["fused"] and getattr(self, "_need_device_dtype_check_for_fused", True):
+            _check_fused_param(p)  # the first parameter with a gradient, once
+            self._need_device_dtype_check_for_fused = False
         if not self.state[p]:
+            if group["fused"]:
+                _check_fused_param(p)
             _new_state(self.state[p], p, group, self.defaults["initial_accumulator_value"])
     return [self.state[p]["sum"] for p in params], [self.state[p]["step"] for p in params]
+
+
+def _check_fused_param(p) -> None:
+    if not p.is_floating_point():
+        raise RuntimeError("`fused=True` requires all the params to be floating point Tensors "
+                           f"of supported devices: {FUSED_DEVICES} but {p.dtype} and "
+                           f"{p.device.type}")
 
 
 def _adagrad_setstate(self, state: dict) -> None:
@@ -60,7 +75,7 @@ def _adagrad_setstate(self, state: dict) -> None:
                           ("fused", None)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:360
+# --- book/chapters/19g_adaptive_optimizers.md:377
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -74,6 +89,7 @@ class Adagrad(Optimizer):
             "maximize": maximize, "differentiable": differentiable, "fused": fused})
         if fused:
             _check_fused(fused, foreach, differentiable)
+            self._need_device_dtype_check_for_fused = True
         for group in self.param_groups:
             for p in group["params"]:
                 _new_state(self.state[p], p, group, initial_accumulator_value)
@@ -93,7 +109,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:397
+# --- book/chapters/19g_adaptive_optimizers.md:415
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:
