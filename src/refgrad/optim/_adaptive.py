@@ -19,6 +19,11 @@ def check_settings(lr, *named) -> None:
         raise ValueError("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
+    check_named(*named)
+
+
+def check_named(*named) -> None:
+    """Each ``(what, value)`` pair in turn: not negative, and a pair of betas below one."""
     for what, value in named:
         if what == "betas":
             for i in (0, 1):
@@ -28,7 +33,7 @@ def check_settings(lr, *named) -> None:
             raise ValueError(f"Invalid {what}: {value}")
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:95
+# --- book/chapters/19g_adaptive_optimizers.md:100
 def new_count(value: float = 0.0) -> Tensor:
     """A step count: a 0-d tensor of the scalar dtype torch's optimizers use."""
     return tensor(value, dtype=float64 if get_default_dtype() is float64 else float32)
@@ -47,7 +52,7 @@ def restore(self, state: dict, defaults: tuple, counts: tuple = ("step",)) -> No
                     saved[key] = new_count(float(saved[key]))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:123
+# --- book/chapters/19g_adaptive_optimizers.md:128
 CAPTURABLE = "If capturable=True, {} must be on supported devices: {}."
 
 

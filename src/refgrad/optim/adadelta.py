@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:862
+# --- book/chapters/19g_adaptive_optimizers.md:867
 """Adadelta: gradients scaled by the ratio of two running root mean squares."""
 
 from refgrad._creation import zeros_like
 from refgrad.optim._adaptive import (
     check_kernel,
+    check_named,
     check_settings,
     new_count,
     params_with_grad,
@@ -34,7 +35,7 @@ def adadelta(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, wei
         p.add_(delta, alpha=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:897
+# --- book/chapters/19g_adaptive_optimizers.md:903
 def _adadelta_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -51,14 +52,14 @@ def _adadelta_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:915
+# --- book/chapters/19g_adaptive_optimizers.md:921
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False) -> None:
         check_settings(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        check_settings(0.0, ("epsilon value", eps), ("weight_decay value", weight_decay))
+        check_named(("epsilon value", eps), ("weight_decay value", weight_decay))
         super().__init__(params, {
             "lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,
             "maximize": maximize, "capturable": capturable, "foreach": foreach,
