@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:287
+# --- book/chapters/19g_adaptive_optimizers.md:288
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
 from fractions import Fraction
@@ -36,13 +36,13 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:331
+# --- book/chapters/19g_adaptive_optimizers.md:332
 def _rounded_once(steps_before: float, lr_decay: float) -> float:
     """1 + steps_before * lr_decay with a single rounding, as a fused multiply-add gives it."""
     return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:348
+# --- book/chapters/19g_adaptive_optimizers.md:349
 FUSED_DEVICES = ["mps", "cuda", "xpu", "hpu", "cpu", "mtia", "privateuseone"]
 
 
@@ -75,7 +75,7 @@ def _adagrad_setstate(self, state: dict) -> None:
                           ("fused", None)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:382
+# --- book/chapters/19g_adaptive_optimizers.md:383
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -109,7 +109,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:420
+# --- book/chapters/19g_adaptive_optimizers.md:421
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:
