@@ -48,8 +48,8 @@ def _run(lib, name, options, dtype, foreach, steps=20):
     rng = np.random.default_rng(5)
     shapes = [(4, 5), (7,), ()]
     params = [lib.nn.Parameter(lib.tensor(rng.standard_normal(s).astype(dtype))) for s in shapes]
-    opt = getattr(lib.optim, name)([{"params": params[:2]}, {"params": params[2:]}],
-                                   foreach=foreach, **options)
+    groups = [{"params": params[:2]}, {"params": params[2:], "lr": options.get("lr", 1.0) / 2}]
+    opt = getattr(lib.optim, name)(groups, foreach=foreach, **options)
     history = []
     for _ in range(steps):
         for p in params:
