@@ -167,3 +167,25 @@ def test_a_pickled_optimizer_keeps_its_state(name):
     again = pickle.loads(pickle.dumps(opt))
     assert type(again) is type(opt) and list(again.state_dict()["state"][0]) == STATE[name]
     assert again.state_dict()["state"][0]["step"].item() == 3.0
+
+
+@pytest.mark.parametrize("fused, default, kind", [
+    (None, torch.float32, torch.float32), (None, torch.float64, torch.float64),
+    (True, torch.float32, torch.float32), (True, torch.float64, torch.float32)])
+def test_adagrad_makes_every_saved_count_a_tensor_of_its_kind(fused, default, kind):
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(default)
+    try:
+        p = torch.nn.Parameter(torch.ones(2, dtype=torch.float32))
+        opt = torch.optim.Adagrad([p], fused=fused)
+        group = opt.state_dict()["param_groups"][0]
+        # a count saved as a number, and a state at a position no parameter has, first
+        older = {"state": {7: {"step": 4, "sum": torch.ones(2)},
+                           0: {"step": 3.0, "sum": torch.ones(2)}},
+                 "param_groups": [{k: v for k, v in group.items() if k != "foreach"}]}
+        opt.load_state_dict(older)
+    finally:
+        torch.set_default_dtype(before)
+    assert opt.param_groups[0]["foreach"] is None
+    counts = {k if isinstance(k, int) else "p": v["step"] for k, v in opt.state.items()}
+    assert {k: (v.item(), v.dtype) for k, v in counts.items()} == {7: (4.0, kind), "p": (3.0, kind)}

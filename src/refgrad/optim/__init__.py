@@ -20,7 +20,7 @@ from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
 __all__ += ["lr_scheduler"]
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:960
+# --- book/chapters/19g_adaptive_optimizers.md:984
 from refgrad.optim.adadelta import Adadelta  # noqa: E402
 from refgrad.optim.adagrad import Adagrad  # noqa: E402
 from refgrad.optim.adamax import Adamax  # noqa: E402

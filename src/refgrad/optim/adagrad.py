@@ -10,6 +10,7 @@ from fractions import Fraction
 from refgrad._creation import full_like
 from refgrad._dtype import float32
 from refgrad._from_data import tensor
+from refgrad._tensor import Tensor
 from refgrad.optim._adaptive import (
     check_kernel,
     check_settings,
@@ -36,13 +37,13 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:332
+# --- book/chapters/19g_adaptive_optimizers.md:333
 def _rounded_once(steps_before: float, lr_decay: float) -> float:
     """1 + steps_before * lr_decay with a single rounding, as a fused multiply-add gives it."""
     return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:349
+# --- book/chapters/19g_adaptive_optimizers.md:350
 FUSED_DEVICES = ["mps", "cuda", "xpu", "hpu", "cpu", "mtia", "privateuseone"]
 
 
@@ -70,12 +71,28 @@ def _check_fused_param(p) -> None:
                            f"{p.device.type}")
 
 
+# --- book/chapters/19g_adaptive_optimizers.md:385
 def _adagrad_setstate(self, state: dict) -> None:
     restore(self, state, (("foreach", None), ("maximize", False), ("differentiable", False),
-                          ("fused", None)))
+                          ("fused", None)), counts=())
+    fused = None
+    for group in self.param_groups:
+        fused = group["fused"]
+        for p in group["params"]:
+            saved = self.state.get(p)
+            if saved and not isinstance(saved["step"], Tensor):
+                saved["step"] = _count(float(saved["step"]), fused)
+    states = list(self.state.values())
+    if states and not isinstance(states[0]["step"], Tensor):
+        for saved in states:
+            saved["step"] = _count(float(saved["step"]), fused)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:383
+def _count(value: float, fused) -> Tensor:
+    return tensor(value, dtype=float32) if fused else new_count(value)
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:407
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -109,7 +126,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:421
+# --- book/chapters/19g_adaptive_optimizers.md:445
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:457
+# --- book/chapters/19g_adaptive_optimizers.md:481
 """Adamax: Adam with a decaying maximum of |g| in place of the average of squares."""
 
 from refgrad._creation import zeros_like
@@ -36,7 +36,7 @@ def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, w
         p.addcdiv_(exp_avgs[i], exp_infs[i], value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:492
+# --- book/chapters/19g_adaptive_optimizers.md:516
 def _adamax_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -54,7 +54,7 @@ def _adamax_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:511
+# --- book/chapters/19g_adaptive_optimizers.md:535
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:563
+# --- book/chapters/19g_adaptive_optimizers.md:587
 """NAdam: Adam with Nesterov momentum, whose factor changes with the step."""
 
 from refgrad._creation import zeros_like
@@ -52,7 +52,7 @@ def _recorded_update(p, g, exp_avg, denom, mu_product, mu, mu_next, lr, eps) -> 
     p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - product_next)), denom)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:621
+# --- book/chapters/19g_adaptive_optimizers.md:645
 def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2,
                     lr, weight_decay, momentum_decay, eps, decoupled_weight_decay, maximize,
                     differentiable) -> None:
@@ -76,7 +76,7 @@ def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *,
         p.addcdiv_(exp_avgs[i], root, value=rate * mu_next / (1.0 - product * mu_next) * -1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:646
+# --- book/chapters/19g_adaptive_optimizers.md:670
 def _nadam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -96,7 +96,7 @@ def _nadam_setstate(self, state: dict) -> None:
             counts=("step", "mu_product"))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:667
+# --- book/chapters/19g_adaptive_optimizers.md:691
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:715
+# --- book/chapters/19g_adaptive_optimizers.md:739
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
@@ -46,7 +46,7 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:766
+# --- book/chapters/19g_adaptive_optimizers.md:790
 def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr,
                     weight_decay, eps, decoupled_weight_decay, maximize, differentiable) -> None:
     rho_inf = 2 / (1 - beta2) - 1
@@ -69,7 +69,7 @@ def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2
         p.addcmul_(exp_avgs[i], factor)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:794
+# --- book/chapters/19g_adaptive_optimizers.md:818
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -86,7 +86,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:812
+# --- book/chapters/19g_adaptive_optimizers.md:836
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
