@@ -18,3 +18,14 @@ __all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
 from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
 
 __all__ += ["lr_scheduler"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:984
+from refgrad.optim.adadelta import Adadelta  # noqa: E402
+from refgrad.optim.adagrad import Adagrad  # noqa: E402
+from refgrad.optim.adamax import Adamax  # noqa: E402
+from refgrad.optim.nadam import NAdam  # noqa: E402
+from refgrad.optim.radam import RAdam  # noqa: E402
+from refgrad.optim.rmsprop import RMSprop  # noqa: E402
+
+__all__ += ["Adadelta", "Adagrad", "Adamax", "NAdam", "RAdam", "RMSprop"]
