@@ -18,3 +18,10 @@ __all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
 from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
 
 __all__ += ["lr_scheduler"]
+
+
+# --- book/chapters/19h_more_optimizers.md:369
+from refgrad.optim.asgd import ASGD  # noqa: E402
+from refgrad.optim.rprop import Rprop  # noqa: E402
+
+__all__ += ["ASGD", "Rprop"]
