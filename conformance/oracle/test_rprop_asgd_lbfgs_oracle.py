@@ -104,3 +104,50 @@ def test_asgd_with_a_square_root_rate(foreach, dtype):
     ("ASGD", dict(differentiable=True, maximize=True, t0=3))])
 def test_differentiable_steps_agree_bit_for_bit(name, options, dtype):
     _agree(name, options, dtype)
+
+
+def _lbfgs_run(lib, options, dtype, steps=4):
+    rng = np.random.default_rng(3)
+    values = [rng.standard_normal(s).astype(dtype) for s in [(3, 4), (5,)]]
+    params = [lib.nn.Parameter(lib.tensor(v)) for v in values]
+    scale, centre = (lib.tensor(rng.uniform(0.5, 3, s).astype(dtype)) for s in [(12,), (12,)])
+    opt = lib.optim.LBFGS(params, **options)
+
+    def closure():  # elementwise only, so that each library's gradient is the same
+        opt.zero_grad()
+        w = lib.cat([params[0].reshape(-1), params[1], params[1][:2] * params[0][0, :2] ** 2])
+        w = w[:12]
+        loss = (scale * (w - centre) ** 2).sum() + 0.1 * (w**4).sum()
+        loss.backward()
+        return loss
+
+    seen = []
+    for _ in range(steps):
+        loss = opt.step(closure).detach()
+        state = opt.state[params[0]]
+        seen.append((loss.item(), [p.detach().numpy().copy() for p in params], list(state),
+                     state["func_evals"], state["n_iter"], len(state["old_dirs"])))
+    return seen
+
+
+LBFGS_CASES = [dict(lr=lr, max_iter=it, history_size=h, line_search_fn=ls)
+               for lr, it, h, ls in itertools.product([1, 0.5], [1, 6, 20], [2, 100],
+                                                      [None, "strong_wolfe"])]
+LBFGS_CASES += [dict(tolerance_grad=1e-3, tolerance_change=1e-5, max_eval=9),
+                dict(line_search_fn="strong_wolfe", max_eval=4, max_iter=10)]
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float32, 2e-4), (np.float64, 1e-10)])
+@pytest.mark.parametrize("options", LBFGS_CASES)
+def test_lbfgs_agrees_to_the_order_of_a_dot_product(options, dtype, rtol):
+    if dtype is np.float32:
+        # a float32 run would meet the default tolerances only in its last bits, where a
+        # dot product's rounding may stop one library an iteration before the other
+        options = dict(dict(tolerance_grad=1e-2, tolerance_change=1e-4), **options)
+    ours, theirs = _lbfgs_run(refgrad, options, dtype), _lbfgs_run(torch, options, dtype)
+    for mine, oracle in zip(ours, theirs):
+        assert mine[2:] == oracle[2:]  # state keys, evaluations, iterations, history
+        np.testing.assert_allclose(mine[0], oracle[0], rtol=rtol, atol=rtol)
+        for a, b in zip(mine[1], oracle[1]):
+            assert a.dtype == b.dtype
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
