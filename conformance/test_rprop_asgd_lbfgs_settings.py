@@ -178,3 +178,28 @@ def test_lbfgs_reads_its_loss_without_the_warning_of_a_number_leaving_the_graph(
         with torch.no_grad():
             float(w.sum())
     assert torch.allclose(w, torch.tensor([1.0, -2.0, 0.5]))
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"lr": 0}, "Invalid learning rate: 0"),
+    ({"lr": 0.1, "eps": 0.0}, "Invalid epsilon value: 0.0"),
+    ({"betas": (1.0, 0.5), "eps": 0}, "Invalid epsilon value: 0"),
+    ({"betas": (1.0, -1)}, "Invalid beta parameter at index 0: 1.0"),
+    ({"betas": (0.5, -1)}, "Invalid beta parameter at index 1: -1"),
+])
+def test_sparse_adam_checks_its_settings(options, message):
+    with raises(ValueError, message):
+        torch.optim.SparseAdam([torch.ones(2, requires_grad=True)], **options)
+
+
+def test_sparse_adam_refuses_a_dense_gradient_before_changing_anything():
+    w = torch.ones(2, requires_grad=True)
+    opt = torch.optim.SparseAdam([w], lr=0.1)
+    assert repr(opt) == ("SparseAdam (\nParameter Group 0\n    betas: (0.9, 0.999)\n"
+                         "    eps: 1e-08\n    lr: 0.1\n    maximize: False\n)")
+    assert opt.step(lambda: 3) == 3  # no gradient: nothing to do
+    w.grad = torch.ones(2)
+    with raises(RuntimeError, "SparseAdam does not support dense gradients, please consider "
+                              "Adam instead"):
+        opt.step()
+    assert len(opt.state) == 0 and w.tolist() == [1.0, 1.0]

@@ -20,10 +20,11 @@ from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
 __all__ += ["lr_scheduler"]
 
 
-# --- book/chapters/19h_more_optimizers.md:1057
+# --- book/chapters/19h_more_optimizers.md:1099
 from refgrad.optim.asgd import ASGD  # noqa: E402
 from refgrad.optim.lbfgs import LBFGS  # noqa: E402
 from refgrad.optim.rprop import Rprop  # noqa: E402
+from refgrad.optim.sparse_adam import SparseAdam  # noqa: E402
 from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 
-__all__ += ["ASGD", "LBFGS", "Rprop", "swa_utils"]
+__all__ += ["ASGD", "LBFGS", "Rprop", "SparseAdam", "swa_utils"]
