@@ -203,3 +203,13 @@ def test_sparse_adam_refuses_a_dense_gradient_before_changing_anything():
                               "Adam instead"):
         opt.step()
     assert len(opt.state) == 0 and w.tolist() == [1.0, 1.0]
+
+
+def test_rprop_cannot_start_from_a_learning_rate_that_requires_grad():
+    a = torch.ones(2, requires_grad=True) * 1.0
+    a.grad = torch.ones(2)
+    opt = torch.optim.Rprop([a], lr=torch.tensor(0.1, requires_grad=True), differentiable=True)
+    with raises(TypeError, "full_like(): argument 'fill_value' (position 2) must be Number, "
+                           "not Tensor"):
+        opt.step()
+    assert list(opt.state[a]) == ["step", "prev"]  # made up to the step sizes

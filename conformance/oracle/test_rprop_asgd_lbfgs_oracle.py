@@ -25,6 +25,9 @@ def _params(lib, dtype, differentiable):
 
 def _run(lib, name, options, dtype, steps=20):
     params = _params(lib, dtype, options.get("differentiable", False))
+    if "tensor lr" in options:  # a learning rate given as a tensor, of the given shape
+        options = dict(options, lr=lib.full(options["tensor lr"], 0.03, dtype=lib.float64))
+        del options["tensor lr"]
     opt = getattr(lib.optim, name)([{"params": params[:2]}, {"params": params[2:], "lr": 0.05}],
                                    **options)
     rng = np.random.default_rng(11)
@@ -79,6 +82,15 @@ ASGD_CASES = [dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=wd, maxi
 @pytest.mark.parametrize("options", ASGD_CASES)
 def test_asgd_agrees_bit_for_bit(options, dtype):
     _agree("ASGD", options, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name, options", [
+    ("Rprop", {"tensor lr": ()}), ("Rprop", {"tensor lr": (1,), "foreach": True}),
+    ("ASGD", {"tensor lr": (), "t0": 3}), ("ASGD", {"tensor lr": (1, 1), "lambd": 0.1}),
+    ("ASGD", {"tensor lr": (), "foreach": True, "t0": 3})])
+def test_a_tensor_learning_rate_steps_bit_for_bit(name, options, dtype):
+    _agree(name, options, dtype)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

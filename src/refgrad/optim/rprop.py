@@ -5,12 +5,13 @@
 # --- book/chapters/19h_more_optimizers.md:61
 """Rprop: a step size per element, grown while the gradient keeps its sign."""
 
-from refgrad._creation import full_like, zeros, zeros_like
+from refgrad._creation import zeros, zeros_like
 from refgrad._dtype import float32, float64, get_default_dtype
+from refgrad._factory_arguments import full_like  # read as torch reads its fill value
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
 from refgrad.optim.adam import CAPTURABLE, DEVICES
-from refgrad.optim.optimizer import Optimizer, grad_mode_of, loss_of
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
 def rprop(params, grads, prevs, step_sizes, steps, *, step_size_min, step_size_max,
@@ -31,7 +32,7 @@ def rprop(params, grads, prevs, step_sizes, steps, *, step_size_min, step_size_m
         prev.copy_(g)
 
 
-# --- book/chapters/19h_more_optimizers.md:101
+# --- book/chapters/19h_more_optimizers.md:102
 def refuse_kernel(group: dict, capturable: str = CAPTURABLE, xla: bool = True) -> None:
     """The refusals of the kernel torch would pick for ``group`` on the CPU, in its order.
 
@@ -49,23 +50,22 @@ def scalar_kind():
     return float64 if get_default_dtype() is float64 else float32
 
 
-# --- book/chapters/19h_more_optimizers.md:124
+# --- book/chapters/19h_more_optimizers.md:127
 def _rprop_state(self, group: dict, params: list) -> tuple:
     prevs, sizes, steps = [], [], []
     for p in params:
         state = self.state[p]
         if not state:
-            lr = group["lr"]
             state["step"] = zeros((), dtype=scalar_kind())
             state["prev"] = zeros_like(p)
-            state["step_size"] = full_like(p.grad, lr.item() if isinstance(lr, Tensor) else lr)
+            state["step_size"] = full_like(p.grad, as_scalar(group["lr"]))
         prevs.append(state["prev"])
         sizes.append(state["step_size"])
         steps.append(state["step"])
     return prevs, sizes, steps
 
 
-# --- book/chapters/19h_more_optimizers.md:144
+# --- book/chapters/19h_more_optimizers.md:146
 class Rprop(Optimizer):
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False) -> None:
@@ -97,7 +97,7 @@ class Rprop(Optimizer):
         return loss
 
 
-# --- book/chapters/19h_more_optimizers.md:181
+# --- book/chapters/19h_more_optimizers.md:183
 def fill_settings(self, state: dict, settings: tuple, counts: tuple = ("step",)) -> None:
     """Load ``state``; give each group ``settings``' defaults, each count a 0-d tensor."""
     Optimizer.__setstate__(self, state)
