@@ -180,7 +180,7 @@ def _resumed(lib, name, options, dtype, interrupt):
         for p in params:
             p.grad = lib.tensor(rng.standard_normal(tuple(p.shape)).astype(dtype))
         if name == "LBFGS":
-            opt.step(lambda: sum((p * p.grad).sum() for p in params).detach())
+            opt.step(lambda ps=params: sum((p * p.grad).sum() for p in ps).detach())
         else:
             opt.step()
     return [p.detach().numpy() for p in params], repr(opt.state_dict()["param_groups"])
