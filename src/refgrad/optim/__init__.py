@@ -20,7 +20,7 @@ from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
 __all__ += ["lr_scheduler"]
 
 
-# --- book/chapters/19h_more_optimizers.md:1101
+# --- book/chapters/19h_more_optimizers.md:1121
 from refgrad.optim.asgd import ASGD  # noqa: E402
 from refgrad.optim.lbfgs import LBFGS  # noqa: E402
 from refgrad.optim.rprop import Rprop  # noqa: E402

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:229
+# --- book/chapters/19h_more_optimizers.md:236
 """ASGD: gradient descent with a decaying rate and a running average of the parameters."""
 
 from refgrad._creation import ones, zeros, zeros_like
@@ -37,7 +37,7 @@ def asgd(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_d
         mu.copy_(as_tensor(1 / max(1, step - t0)))
 
 
-# --- book/chapters/19h_more_optimizers.md:274
+# --- book/chapters/19h_more_optimizers.md:281
 def asgd_foreach(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_decay,
                  maximize) -> None:
     """One step of the list kernel: the same method, rounded as torch's list kernel rounds."""
@@ -58,7 +58,7 @@ def asgd_foreach(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, 
         mu.copy_(as_tensor(1 / max(1, step.item() - t0)))
 
 
-# --- book/chapters/19h_more_optimizers.md:299
+# --- book/chapters/19h_more_optimizers.md:306
 def _asgd_state(self, group: dict, params: list) -> tuple:
     axs, mus, etas, steps = [], [], [], []
     for p in params:
@@ -75,7 +75,7 @@ def _asgd_state(self, group: dict, params: list) -> tuple:
     return axs, mus, etas, steps
 
 
-# --- book/chapters/19h_more_optimizers.md:321
+# --- book/chapters/19h_more_optimizers.md:328
 class ASGD(Optimizer):
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False) -> None:
@@ -105,5 +105,9 @@ class ASGD(Optimizer):
         return loss
 
 
-ASGD.__setstate__ = lambda self, state: fill_settings(self, state, SETTINGS,
-                                                      ("step", "eta", "mu"))
+def __setstate__(self, state: dict) -> None:
+    fill_settings(self, state, SETTINGS, ("step", "eta", "mu"))
+
+
+__setstate__.__qualname__ = "ASGD.__setstate__"
+ASGD.__setstate__ = __setstate__

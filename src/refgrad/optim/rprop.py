@@ -113,4 +113,11 @@ def fill_settings(self, state: dict, settings: tuple, counts: tuple = ("step",))
 
 SETTINGS = (("foreach", None), ("maximize", False), ("differentiable", False),
             ("capturable", False))
-Rprop.__setstate__ = lambda self, state: fill_settings(self, state, SETTINGS)
+
+
+def __setstate__(self, state: dict) -> None:
+    fill_settings(self, state, SETTINGS)
+
+
+__setstate__.__qualname__ = "Rprop.__setstate__"
+Rprop.__setstate__ = __setstate__
