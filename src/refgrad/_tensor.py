@@ -118,7 +118,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:1040
+# --- book/chapters/03_tensor.md:1041
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -153,7 +153,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1083
+# --- book/chapters/03_tensor.md:1084
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -179,12 +179,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1115
+# --- book/chapters/03_tensor.md:1116
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1132
+# --- book/chapters/03_tensor.md:1133
 _new = object.__new__  # looked up once, not on every tensor
 
 

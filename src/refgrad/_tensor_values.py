@@ -260,7 +260,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:891
+# --- book/chapters/03_tensor.md:892
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -317,7 +317,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:966
+# --- book/chapters/03_tensor.md:967
 class _Numbers:
     __slots__ = ()
 
@@ -329,7 +329,7 @@ class _Numbers:
         return _is_nonzero(self)
 
     def __float__(self) -> float:
-        if self._requires_grad:
+        if self._requires_grad and state.grad_enabled:  # not under no_grad, as in torch
             warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
         return _scalar(self, float)
 

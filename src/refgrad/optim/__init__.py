@@ -29,3 +29,13 @@ from refgrad.optim.radam import RAdam  # noqa: E402
 from refgrad.optim.rmsprop import RMSprop  # noqa: E402
 
 __all__ += ["Adadelta", "Adagrad", "Adamax", "NAdam", "RAdam", "RMSprop"]
+
+
+# --- book/chapters/19h_more_optimizers.md:1121
+from refgrad.optim.asgd import ASGD  # noqa: E402
+from refgrad.optim.lbfgs import LBFGS  # noqa: E402
+from refgrad.optim.rprop import Rprop  # noqa: E402
+from refgrad.optim.sparse_adam import SparseAdam  # noqa: E402
+from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
+
+__all__ += ["ASGD", "LBFGS", "Rprop", "SparseAdam", "swa_utils"]
