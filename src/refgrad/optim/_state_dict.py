@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:402
+# --- book/chapters/19c_optimizers.md:404
 """state_dict() and load_state_dict(): an optimizer's state, with parameters as positions."""
 
 from collections import OrderedDict
@@ -28,7 +28,7 @@ def pack_state(optimizer) -> dict:
     return {"state": state, "param_groups": groups}
 
 
-# --- book/chapters/19c_optimizers.md:429
+# --- book/chapters/19c_optimizers.md:431
 def load_state(optimizer, state_dict: dict) -> None:
     groups, saved = optimizer.param_groups, deepcopy(state_dict["param_groups"])
     if len(groups) != len(saved):
@@ -61,7 +61,7 @@ def _cast(param, value, key=None):
     return value
 
 
-# --- book/chapters/19c_optimizers.md:475
+# --- book/chapters/19c_optimizers.md:477
 def add_hook(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
     """Put ``hook`` last in ``hooks`` (or first); its handle removes it."""
     handle = RemovableHandle(hooks)

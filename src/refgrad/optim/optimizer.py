@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:78
+# --- book/chapters/19c_optimizers.md:80
 """Optimizer: parameter groups, state, zero_grad and step hooks, shared by every optimizer."""
 
 import functools
@@ -49,7 +49,7 @@ HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
               "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
 
 
-# --- book/chapters/19c_optimizers.md:129
+# --- book/chapters/19c_optimizers.md:131
 def _unpack_names(group: dict) -> None:
     """Split (name, tensor) pairs into "params" and "param_names"."""
     names = [p[0] for p in group["params"] if isinstance(p, tuple)]
@@ -85,7 +85,7 @@ def _check_against(group: dict, groups: list) -> None:
         raise ValueError("some parameters appear in more than one parameter group")
 
 
-# --- book/chapters/19c_optimizers.md:173
+# --- book/chapters/19c_optimizers.md:175
 class Optimizer:
     """Holds parameter groups and their state; subclasses define step()."""
 
@@ -136,7 +136,7 @@ class Optimizer:
         return text + ")"
 
 
-# --- book/chapters/19c_optimizers.md:236
+# --- book/chapters/19c_optimizers.md:238
 def zero_grad(self, set_to_none: bool = True) -> None:
     """Drop every parameter's gradient, or fill it with zeros."""
     with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
@@ -148,7 +148,7 @@ def zero_grad(self, set_to_none: bool = True) -> None:
 Optimizer.zero_grad = zero_grad
 
 
-# --- book/chapters/19c_optimizers.md:263
+# --- book/chapters/19c_optimizers.md:265
 # NOTE [Step hooks]
 # Every optimizer class's own step() is wrapped once, when the class is made,
 # so that a user's subclass gets the hooks too without calling anything.
@@ -178,7 +178,7 @@ def _with_step_hooks(step):
     return hooked_step
 
 
-# --- book/chapters/19c_optimizers.md:298
+# --- book/chapters/19c_optimizers.md:300
 def step(self, closure=None):
     """The update; every optimizer defines its own."""
     raise NotImplementedError
@@ -188,7 +188,7 @@ step.__qualname__ = "Optimizer.step"
 Optimizer.step = _with_step_hooks(step)
 
 
-# --- book/chapters/19c_optimizers.md:313
+# --- book/chapters/19c_optimizers.md:315
 def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
     """A hook run before every optimizer's step: hook(optimizer, args, kwargs)."""
     return add_hook(_global_pre_hooks, hook)
@@ -213,7 +213,7 @@ Optimizer.register_step_pre_hook = register_step_pre_hook
 Optimizer.register_step_post_hook = register_step_post_hook
 
 
-# --- book/chapters/19c_optimizers.md:346
+# --- book/chapters/19c_optimizers.md:348
 def grad_mode_of(step):
     """Run ``step`` with grad mode set by the optimizer's ``differentiable``."""
 
@@ -233,7 +233,7 @@ def loss_of(closure):
         return closure()
 
 
-# --- book/chapters/19c_optimizers.md:374
+# --- book/chapters/19c_optimizers.md:376
 def as_scalar(value):
     """A hyperparameter as the update uses it: a tensor squeezed to 0-d, a number as it is."""
     return value.squeeze() if isinstance(value, Tensor) and value.dim() != 0 else value
@@ -244,7 +244,7 @@ def wants_grad(value) -> bool:
     return isinstance(value, Tensor) and value.requires_grad
 
 
-# --- book/chapters/19c_optimizers.md:509
+# --- book/chapters/19c_optimizers.md:511
 def state_dict(self) -> dict:
     """The state and the groups' settings, with parameters given by position."""
     for hook in self._optimizer_state_dict_pre_hooks.values():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:576
+# --- book/chapters/19c_optimizers.md:578
 """SGD: gradient descent, with weight decay, momentum and Nesterov momentum."""
 
 from refgrad._tensor import Tensor
@@ -31,7 +31,7 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
             p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:631
+# --- book/chapters/19c_optimizers.md:633
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -68,7 +68,7 @@ class SGD(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:675
+# --- book/chapters/19c_optimizers.md:677
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")
