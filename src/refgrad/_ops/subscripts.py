@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1201
+# --- book/chapters/16d_indexing.md:1204
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import operator
@@ -59,7 +59,7 @@ def _numbers(value):
     return value.astype(np.int64)
 
 
-# --- book/chapters/16d_indexing.md:1277
+# --- book/chapters/16d_indexing.md:1280
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -102,7 +102,7 @@ def _is_mask(item) -> bool:
     return item.dtype in (_dtype.bool, _dtype.uint8)
 
 
-# --- book/chapters/16d_indexing.md:1402
+# --- book/chapters/16d_indexing.md:1405
 def _named_dims(items, made) -> int:
     from refgrad._tensor import Tensor
 
@@ -117,8 +117,10 @@ def _named_dims(items, made) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1418
+# --- book/chapters/16d_indexing.md:1421
 def getitem(self, index):
+    if type(index) is int and self._data.ndim:  # x[i], the commonest index, said directly
+        return select_at(self, 0, index, 0)
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
 
@@ -154,7 +156,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1460
+# --- book/chapters/16d_indexing.md:1465
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -196,7 +198,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1510
+# --- book/chapters/16d_indexing.md:1515
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -212,7 +214,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1527
+# --- book/chapters/16d_indexing.md:1532
 def _apply_slice(t, dim, item, always):
     step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
     start = 0 if item.start is None else _bound(item.start)
