@@ -705,6 +705,11 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19i_function_transforms.md:1242
+from refgrad import func  # noqa: E402
+from refgrad.func import vmap  # noqa: E402
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

@@ -12,3 +12,7 @@ from refgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
+
+
+# --- book/chapters/19i_function_transforms.md:375
+from refgrad.nn.utils import stateless  # noqa: E402, F401
