@@ -157,3 +157,9 @@ def linearize(func, *primals):
     def jvp_fn(*tangents):
         return jvp(func, primals, tangents)[1]
     return output, jvp_fn
+
+
+# --- book/chapters/19i_function_transforms.md:1256
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
+    return tensor

@@ -2,14 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1227
+# --- book/chapters/19i_function_transforms.md:1266
 """torch.func: function transforms over refgrad's autograd."""
 
 from refgrad._functorch.apis import grad, grad_and_value, vmap
 from refgrad._functorch._functionalize import functionalize
 from refgrad._functorch._jacobians import hessian, jacfwd, jacrev
-from refgrad._functorch.eager_transforms import jvp, linearize, vjp
+from refgrad._functorch.batch_norm_replacement import replace_all_batch_norm_modules_
+from refgrad._functorch.eager_transforms import debug_unwrap, jvp, linearize, vjp
 from refgrad._functorch.functional_call import functional_call, stack_module_state
 
-__all__ = ["functional_call", "functionalize", "grad", "grad_and_value", "hessian", "jacfwd",
-           "jacrev", "jvp", "linearize", "stack_module_state", "vjp", "vmap"]
+__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value",
+           "hessian", "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_",
+           "stack_module_state", "vjp", "vmap"]
