@@ -241,3 +241,14 @@ def test_linearize_gives_the_value_and_a_reusable_jvp():
     torch.testing.assert_close(out, torch.sin(x), rtol=0, atol=0)
     torch.testing.assert_close(jvp_fn(torch.ones(3)), torch.cos(x), rtol=0, atol=0)
     torch.testing.assert_close(jvp_fn(torch.full((3,), 2.0)), 2 * torch.cos(x), rtol=0, atol=0)
+
+
+def test_jvp_outputs_stay_joined_to_an_input_requiring_grad():
+    w = torch.ones(2, requires_grad=True)
+    out, dot = jvp(lambda a: a * 2, (w,), (torch.ones(2),))
+    assert out.grad_fn.name() == "AliasBackward0" and out._base is not None
+    assert out.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    out.sum().backward()
+    assert w.grad.tolist() == [2.0, 2.0]
+    plain, _ = jvp(lambda a: a * 2, (torch.ones(2),), (torch.ones(2),))
+    assert plain.grad_fn is None

@@ -144,7 +144,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 raise RuntimeError(f"{where}: expected f(*primals) to return only tensors, got"
                                    f" unsupported type {type(leaf)}")
             primal, tangent = forward_ad.unpack_dual(leaf)
-            outs.append(primal)
+            # torch hands back an alias of the output, joined to f's graph where it has one
+            outs.append(refgrad.ops.aten.alias(leaf) if leaf.requires_grad else primal)
             outs_dot.append(refgrad.zeros_like(primal) if tangent is None else tangent)
     found = (tree_unflatten(outs, out_spec), tree_unflatten(outs_dot, out_spec))
     return (*found, aux) if has_aux else found
@@ -159,7 +160,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1256
+# --- book/chapters/19i_function_transforms.md:1257
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor
