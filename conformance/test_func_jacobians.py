@@ -4,7 +4,8 @@ one vjp or jvp per one-hot direction, so they match to the bit."""
 
 import pytest
 import torch
-from torch.func import hessian, jacfwd, jacrev, vmap
+import torch.autograd.forward_ad as fwAD
+from torch.func import hessian, jacfwd, jacrev, jvp, vmap
 
 from conformance._support import raises
 
@@ -104,3 +105,25 @@ def test_jacobians_compose_with_vmap_and_each_other():
     assert vmap(jacrev(torch.sin))(x).shape == (2, 3, 3)
     torch.testing.assert_close(jacrev(jacrev(lambda a: (a ** 3).sum()))(_v()),
                                hessian(lambda a: (a ** 3).sum())(_v()), rtol=0, atol=0)
+
+
+def test_a_jvp_inside_a_jvp():
+    v = _v()
+    torch.testing.assert_close(jacfwd(jacfwd(lambda a: (a ** 3).sum()))(v),
+                               torch.diag(6 * v), rtol=0, atol=0)
+    second = jacfwd(jacfwd(torch.sin))(v)
+    assert second.shape == (2, 2, 2)
+    torch.testing.assert_close(second, torch.diag_embed(torch.diag(-torch.sin(v))))
+    out, dot = jvp(lambda a: jvp(torch.sin, (a,), (torch.ones(2),))[1], (v,), (torch.ones(2),))
+    torch.testing.assert_close(out, torch.cos(v))
+    torch.testing.assert_close(dot, -torch.sin(v))
+    inner = hessian(lambda a: jvp(torch.sin, (a,), (torch.ones(2),))[1].sum())(v)
+    torch.testing.assert_close(inner, torch.diag(-torch.cos(v)))
+
+
+def test_a_jvp_inside_the_user_s_forward_level_is_refused():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(_v(), torch.ones(2))
+        with raises(RuntimeError, "Nested forward mode AD is not supported at the moment"):
+            jvp(torch.sin, (d,), (torch.ones(2),))
+    assert jvp(torch.sin, (_v(),), (torch.ones(2),))[1].shape == (2,)  # the level was closed

@@ -6,6 +6,7 @@
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import refgrad
+from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import (
     autograd_grad,
@@ -32,7 +33,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:655
+# --- book/chapters/19i_function_transforms.md:656
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
     that pulls cotangents back to those arguments, and aux."""
@@ -76,7 +77,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:708
+# --- book/chapters/19i_function_transforms.md:709
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
     keep = refgrad.is_grad_enabled()
@@ -107,7 +108,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:763
+# --- book/chapters/19i_function_transforms.md:823
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -134,7 +135,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """f's outputs at ``primals``, and their derivative along ``tangents`` (forward mode)."""
     flat_p, flat_t, p_spec = jvp_checks(primals, tangents)
     where = "jvp(f, primals, tangents)"
-    with forward_ad.dual_level():
+    if OPEN:  # an outer jvp holds the forward level
+        found = jvp_by_reverse(func, flat_p, flat_t, p_spec,
+                               lambda out: split_aux(out, has_aux, where), where)
+        return found if has_aux else found[:2]
+    with forward_level():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
         output, aux = split_aux(func(*tree_unflatten(duals, p_spec)), has_aux, where)
         flat_out, out_spec = tree_flatten(output)
@@ -160,7 +165,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1257
+# --- book/chapters/19i_function_transforms.md:1322
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor
