@@ -5,8 +5,6 @@
 # --- book/chapters/19i_function_transforms.md:53
 """Nested tuples, lists and dicts read as a flat list of leaves and a shape (a spec)."""
 
-CONTAINERS = (tuple, list, dict)
-
 
 class TreeSpec:
     """The shape of a nest: a container's type, its keys (dicts) and its children's specs."""
@@ -49,7 +47,7 @@ def node_parts(tree):
     return None
 
 
-# --- book/chapters/19i_function_transforms.md:105
+# --- book/chapters/19i_function_transforms.md:103
 def tree_flatten(tree):
     """The leaves of ``tree`` in order, and its spec."""
     parts = node_parts(tree)
@@ -80,12 +78,7 @@ def build(leaves, spec: TreeSpec):
     return spec.type(children)
 
 
-def tree_map(fn, tree):
-    leaves, spec = tree_flatten(tree)
-    return tree_unflatten([fn(leaf) for leaf in leaves], spec)
-
-
-# --- book/chapters/19i_function_transforms.md:149
+# --- book/chapters/19i_function_transforms.md:142
 def pretty(spec: TreeSpec) -> str:
     """A spec in Python's own brackets: ``(*, *)``, ``[*]``, ``{'a': *}``."""
     if spec.is_leaf():
