@@ -705,6 +705,11 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19i_function_transforms.md:1342
+from refgrad import func  # noqa: E402
+from refgrad.func import vmap  # noqa: E402
+
+
 # --- book/chapters/19j_datasets_and_loaders.md:1506
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 

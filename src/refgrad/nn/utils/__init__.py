@@ -14,6 +14,10 @@ __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
 
 
+# --- book/chapters/19i_function_transforms.md:368
+from refgrad.nn.utils import stateless  # noqa: E402, F401
+
+
 # --- book/chapters/21ba_folding_batch_norm.md:183
 from refgrad.nn.utils import fusion, init  # noqa: E402, F401 - torch.nn.utils.fusion, .init
 from refgrad.nn.utils.fusion import (  # noqa: E402
