@@ -49,3 +49,4 @@ def test_eps_only_warns():
         warned = F.gumbel_softmax(logits, eps=1e-5)
     torch.manual_seed(2)
     assert torch.equal(warned, F.gumbel_softmax(logits))
+

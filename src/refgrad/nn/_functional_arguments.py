@@ -166,7 +166,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:3472
+# --- book/chapters/16q_functional.md:3475
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
@@ -246,6 +246,7 @@ def checked(function, name: str):
             number_refused(name, args, kwargs, error)
             raise
 
+    call.__module__, call.__qualname__ = "refgrad.nn.functional", name  # where pickle finds it
     return call
 
 
