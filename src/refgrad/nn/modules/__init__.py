@@ -61,3 +61,11 @@ __all__ += [
     "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RReLU", "Softmax2d",
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+
+
+# --- book/chapters/21d_recurrent_layers.md:1062
+from refgrad.nn.modules.rnn import (  # noqa: E402
+    GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
+)
+
+__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]

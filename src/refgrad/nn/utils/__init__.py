@@ -12,3 +12,7 @@ from refgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
+
+
+# --- book/chapters/21d_recurrent_layers.md:1080
+from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn
