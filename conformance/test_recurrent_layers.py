@@ -127,6 +127,12 @@ def test_the_states_grad_fn_and_the_outputs():
         assert [type(t.grad_fn).__name__ for t in (out, h)] == ["SqueezeBackward1"] * 2
     out, (h, c) = nn.LSTM(3, 4, 2)(x)
     assert [type(t.grad_fn).__name__ for t in (h, c)] == ["StackBackward0"] * 2
+    out, _ = nn.LSTM(3, 4, batch_first=True)(x)  # a new view, not a transpose in place
+    assert type(out.grad_fn).__name__ == "TransposeBackward0" and out.stride() == (4, 20, 1)
+    out, _ = nn.LSTM(3, 4, bidirectional=True)(x)
+    assert type(out.grad_fn).__name__ == "CatBackward0"
+    out, _ = nn.LSTM(3, 4).double()(x.double())
+    assert type(out.grad_fn).__name__ == "StackBackward0"
 
 
 @pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU])

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:597
+# --- book/chapters/21d_recurrent_layers.md:599
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -27,7 +27,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:623
+# --- book/chapters/21d_recurrent_layers.md:625
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -63,7 +63,7 @@ def prepare(module, name, input, hx, pair):
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:660
+# --- book/chapters/21d_recurrent_layers.md:662
 def run(module, input, hx, how, step, pair):
     """Run the layers on a prepared input; the output and final state, as the user gave them."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -83,8 +83,8 @@ def run(module, input, hx, how, step, pair):
         hidden = refgrad.stack(finals, 0)
     if how["packed"]:
         out = PackedSequence(out, how["sizes"], how["sorted"], how["unsorted"])
-    elif module.batch_first:
-        out = out.transpose_(0, 1)
+    elif module.batch_first:  # an LSTM transposes into a new view, the others in place
+        out = out.transpose(0, 1) if pair else out.transpose_(0, 1)
     if not how["batched"]:
         out = out.squeeze(0 if module.batch_first else 1)
         hidden = tuple(t.squeeze(1) for t in hidden) if pair else hidden.squeeze(1)

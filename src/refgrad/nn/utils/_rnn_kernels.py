@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:975
+# --- book/chapters/21d_recurrent_layers.md:977
 """The kernels behind torch.nn.utils.rnn: pack, unpack and pad."""
 
 import refgrad
@@ -34,7 +34,7 @@ def pack_padded(input, lengths, batch_first):
     return data, refgrad.tensor(batch_sizes, dtype=refgrad.int64)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1008
+# --- book/chapters/21d_recurrent_layers.md:1010
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
