@@ -143,3 +143,32 @@ def test_packed_sequence_construction_and_conversions():
     assert type(packed.long()) is PackedSequence
     assert invert_permutation(torch.tensor([2, 0, 1])).tolist() == [1, 2, 0]
     assert invert_permutation(None) is None
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_packing_is_one_node_that_puts_gradients_back(batch_first):
+    x = torch.arange(12.0).reshape(3, 2, 2).requires_grad_()
+    lengths = [2, 2, 1] if batch_first else [3, 1]
+    packed = pack_padded_sequence(x, lengths, batch_first=batch_first)
+    node = packed.data.grad_fn
+    assert type(node).__name__ == "PackPaddedSequenceBackward0"
+    assert node._saved_batch_first is batch_first and node._saved_input_sym_sizes == (3, 2, 2)
+    assert torch.equal(node._saved_result1, packed.batch_sizes)
+    assert packed.batch_sizes.grad_fn is None and not packed.batch_sizes.requires_grad
+    weights = torch.arange(1.0, 1.0 + packed.data.numel()).reshape(packed.data.shape)
+    (grad,) = torch.autograd.grad((packed.data * weights).sum(), x)
+    padded, _ = pad_packed_sequence(PackedSequence(weights, packed.batch_sizes),
+                                    batch_first=batch_first, total_length=x.shape[int(batch_first)])
+    assert torch.equal(grad, padded)
+
+
+def test_packing_has_no_forward_mode_formula():
+    import torch.autograd.forward_ad as fwAD
+
+    x = torch.ones(3, 2, 2, dtype=torch.float64)
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(x, torch.ones_like(x))
+        with pytest.raises(NotImplementedError, match=r"\ATrying to use forward AD with "
+                           "_pack_padded_sequence that does not support it because it has not "
+                           "been implemented yet"):
+            pack_padded_sequence(dual, [3, 1])

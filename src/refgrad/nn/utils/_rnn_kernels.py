@@ -13,14 +13,12 @@ _SORTED = ("`lengths` array must be sorted in decreasing order when `enforce_sor
            "pack_sequence to sidestep this requirement if you do not need ONNX exportability.")
 
 
-def pack_padded(input, lengths, batch_first):
+def check_lengths(input, lengths, batch_first):
     if lengths.dim() != 1 or lengths.dtype != refgrad.int64:
         kind = LEGACY.get(lengths.dtype, str(lengths.dtype)[6:])
         raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D {lengths.device} {kind} tensor")
-    if batch_first:
-        input = input.transpose(0, 1)
-    batch, sizes = input.size(1), [int(n) for n in lengths]
+    batch, sizes = input.size(0 if batch_first else 1), [int(n) for n in lengths]
     if len(sizes) != batch:
         raise RuntimeError("Expected `len(lengths)` to be equal to batch_size, but got "
                            f"{len(sizes)} (batch_size={batch})")
@@ -29,12 +27,9 @@ def pack_padded(input, lengths, batch_first):
                            "element in 'lengths' that is <= 0")
     if any(a < b for a, b in zip(sizes, sizes[1:], strict=False)):
         raise RuntimeError(_SORTED)
-    batch_sizes = [sum(n > t for n in sizes) for t in range(sizes[0])]
-    data = refgrad.cat([input[t, :b] for t, b in enumerate(batch_sizes)], 0)
-    return data, refgrad.tensor(batch_sizes, dtype=refgrad.int64)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1010
+# --- book/chapters/21d_recurrent_layers.md:1005
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
@@ -66,3 +61,12 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
         else:
             out.narrow(0, start, seq.size(0)).select(1, i).copy_(seq)
     return out
+
+
+# --- book/chapters/21d_recurrent_layers.md:1098
+def pack_padded(input, lengths, batch_first):
+    from refgrad._ops.dispatch import call
+    from refgrad._ops.pack_padded import PACK_PADDED
+
+    check_lengths(input, lengths, batch_first)
+    return call(PACK_PADDED, (input,), {"lengths": lengths, "batch_first": batch_first})
