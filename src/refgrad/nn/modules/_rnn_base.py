@@ -161,13 +161,12 @@ def _permute_hidden(self, hx, permutation):
 
 
 def _extra_repr(self):
+    shown = {"proj_size": self.proj_size != 0, "num_layers": self.num_layers != 1,
+             "bias": self.bias is not True, "batch_first": self.batch_first is not False,
+             "dropout": self.dropout != 0, "bidirectional": self.bidirectional is not False}
     s = f"{self.input_size}, {self.hidden_size}"
-    for name, default in (("proj_size", 0), ("num_layers", 1), ("bias", True),
-                          ("batch_first", False), ("dropout", 0), ("bidirectional", False)):
-        value = getattr(self, name)
-        if value != default if name in ("proj_size", "num_layers", "dropout") \
-                else value is not default:
-            s += f", {name}={value}"
+    for name in (name for name, show in shown.items() if show):
+        s += f", {name}={getattr(self, name)}"
     return s
 
 

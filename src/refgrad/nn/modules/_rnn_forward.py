@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:599
+# --- book/chapters/21d_recurrent_layers.md:598
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -27,7 +27,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:625
+# --- book/chapters/21d_recurrent_layers.md:624
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -56,8 +56,9 @@ def prepare(module, name, input, hx, pair):
         hx = _zeros(module, input, batch, width)
         if pair:
             hx = (hx, _zeros(module, input, batch, module.hidden_size))
-    elif pair:
+    elif pair:  # the LSTM checks a given state before putting it in the packed order
         module.check_forward_args(input, hx, how["sizes"])
+        return input, module.permute_hidden(hx, sorted_indices), how
     hx = module.permute_hidden(hx, sorted_indices)
     module.check_forward_args(input, hx, how["sizes"])
     return input, hx, how
