@@ -41,5 +41,5 @@ def _unpack_gradient(grads, batch_first, input_sym_sizes, result1, **unused):
 PACK_PADDED = register(Op(
     "_pack_padded_sequence", "PackPaddedSequenceBackward0", ("input",), forward=_pack,
     backward=_unpack_gradient, promote=False, outputs=("result0", "result1"),
-    differentiable_outputs=1, saves=(("result1", ()),), keeps=("input_sym_sizes",),
+    differentiable_outputs=1, saves=(("result1", ("input",)),), keeps=("input_sym_sizes",),
     tangent=no_forward_formula("_pack_padded_sequence")))

@@ -64,9 +64,10 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
 
 
 # --- book/chapters/21d_recurrent_layers.md:1098
-def pack_padded(input, lengths, batch_first):
-    from refgrad._ops.dispatch import call
-    from refgrad._ops.pack_padded import PACK_PADDED
+from refgrad._ops.dispatch import call  # noqa: E402
+from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 
+
+def pack_padded(input, lengths, batch_first):
     check_lengths(input, lengths, batch_first)
     return call(PACK_PADDED, (input,), {"lengths": lengths, "batch_first": batch_first})
