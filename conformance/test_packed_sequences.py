@@ -141,6 +141,9 @@ def test_packed_sequence_construction_and_conversions():
     assert packed.to(torch.float64).sorted_indices is packed.sorted_indices
     assert packed.to(torch.float32) is packed and packed.is_cuda is False
     assert type(packed.long()) is PackedSequence
+    assert packed.cpu() is packed and packed.to("cpu") is packed
+    with raises(RuntimeError, ".to() does not accept copy argument"):
+        packed.to(torch.float64, copy=True)
     assert invert_permutation(torch.tensor([2, 0, 1])).tolist() == [1, 2, 0]
     assert invert_permutation(None) is None
 

@@ -39,6 +39,8 @@ class PackedSequence(PackedSequence_):
                                              unsorted_indices))
 
     def to(self, *args, **kwargs):
+        if "copy" in kwargs:  # torch's parser of the arguments takes no copy here
+            raise RuntimeError(".to() does not accept copy argument")
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
@@ -46,11 +48,22 @@ class PackedSequence(PackedSequence_):
                 for t in (self.sorted_indices, self.unsorted_indices)]
         return type(self)(data, self.batch_sizes, *move)
 
+    def _to_device(self, kind, args, kwargs):
+        probe = refgrad.tensor((), dtype=self.data.dtype, device=self.data.device)
+        if probe.to(*args, **kwargs).device.type != kind:
+            kwargs = {**kwargs, "device": kind}
+        return self.to(*args, **kwargs)
+
+    def cuda(self, *args, **kwargs):
+        return self._to_device("cuda", args, kwargs)
+
     def cpu(self, *args, **kwargs):
-        return self.to("cpu")
+        return self._to_device("cpu", args, kwargs)
 
     def pin_memory(self):
-        return self
+        pinned = [None if t is None else t.pin_memory()
+                  for t in (self.sorted_indices, self.unsorted_indices)]
+        return type(self)(self.data.pin_memory(), self.batch_sizes, *pinned)
 
     def is_pinned(self):
         return self.data.is_pinned()
@@ -69,7 +82,7 @@ for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "flo
     setattr(PackedSequence, _name, _convert)
 
 
-# --- book/chapters/21d_recurrent_layers.md:895
+# --- book/chapters/21d_recurrent_layers.md:908
 def invert_permutation(permutation):
     if permutation is None:
         return None
@@ -108,7 +121,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
             lengths[sequence.unsorted_indices])
 
 
-# --- book/chapters/21d_recurrent_layers.md:942
+# --- book/chapters/21d_recurrent_layers.md:955
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     if not hasattr(sequences, "__iter__"):
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
