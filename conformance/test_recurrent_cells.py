@@ -161,3 +161,30 @@ def test_an_unknown_nonlinearity_is_refused_at_the_call():
     assert repr(cell) == "RNNCell(3, 4, nonlinearity=sigmoid)"
     with raises(RuntimeError, "Unknown nonlinearity: sigmoid"):
         cell(torch.zeros(2, 3))
+
+
+@pytest.mark.parametrize(("cls", "function"), [
+    (nn.RNNCell, "rnn_tanh_cell"), (nn.LSTMCell, "lstm_cell"), (nn.GRUCell, "gru_cell")])
+def test_the_namespace_steps_are_the_modules(cls, function):
+    torch.manual_seed(0)
+    cell = cls(3, 4)
+    x, h = torch.randn(2, 3), torch.randn(2, 4)
+    state = (h, h * 2) if cls is nn.LSTMCell else h
+    got = getattr(torch, function)(x, state, *cell.parameters())
+    want = cell(x, state)
+    for a, b in zip(got if cls is nn.LSTMCell else (got,),
+                    want if cls is nn.LSTMCell else (want,), strict=True):
+        assert torch.equal(a, b) and type(a.grad_fn) is type(b.grad_fn)
+    relu = torch.rnn_relu_cell(x, h, cell.weight_ih[:4], cell.weight_hh[:4])
+    assert type(relu.grad_fn).__name__ == "ReluBackward0" and relu.min() >= 0
+
+
+def test_the_namespace_steps_refusals():
+    x, h = torch.zeros(2, 3), torch.zeros(2, 4)
+    with raises(RuntimeError, "lstm_cell expects two hidden states"):
+        torch.lstm_cell(x, (h,), torch.zeros(16, 3), torch.zeros(16, 4))
+    with raises(RuntimeError, "Input batch size 2 doesn't match hidden0 batch size 1"):
+        torch.gru_cell(x, h[:1], torch.zeros(12, 3), torch.zeros(12, 4))
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
+                "got 1)"):
+        torch.rnn_tanh_cell(torch.zeros(3), torch.zeros(4), torch.zeros(4, 3), torch.zeros(4, 4))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:391
+# --- book/chapters/21d_recurrent_layers.md:428
 """RNNBase: the parameters, checks and printed form shared by RNN, LSTM and GRU."""
 
 import math
@@ -46,7 +46,7 @@ def check_settings(input_size, hidden_size, num_layers, bias, batch_first, dropo
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
-# --- book/chapters/21d_recurrent_layers.md:436
+# --- book/chapters/21d_recurrent_layers.md:473
 def make_weights(module, mode, kw):
     """Register every layer's and direction's parameters, in torch's order."""
     gates = _GATES[mode] * module.hidden_size
@@ -70,7 +70,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:466
+# --- book/chapters/21d_recurrent_layers.md:503
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -122,7 +122,7 @@ class RNNBase(Module):
                 for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:524
+# --- book/chapters/21d_recurrent_layers.md:561
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:134
+# --- book/chapters/21d_recurrent_layers.md:171
 """RNNCell, LSTMCell, GRUCell: one step of a recurrent layer, as a module."""
 
 import math
@@ -48,7 +48,7 @@ class RNNCellBase(Module):
         return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, None)
 
 
-# --- book/chapters/21d_recurrent_layers.md:185
+# --- book/chapters/21d_recurrent_layers.md:222
 def _check_dims(name, what, t):
     if t.dim() not in (1, 2):
         raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {t.dim()}D instead")
@@ -79,7 +79,7 @@ def run_cell(cell, name, input, hx, pair, step):
     return tuple(t.squeeze(0) for t in out) if pair else out.squeeze(0)
 
 
-# --- book/chapters/21d_recurrent_layers.md:217
+# --- book/chapters/21d_recurrent_layers.md:254
 class RNNCell(RNNCellBase):
     __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
 

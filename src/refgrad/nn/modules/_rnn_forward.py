@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:598
+# --- book/chapters/21d_recurrent_layers.md:635
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -27,7 +27,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:624
+# --- book/chapters/21d_recurrent_layers.md:661
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -64,7 +64,7 @@ def prepare(module, name, input, hx, pair):
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:662
+# --- book/chapters/21d_recurrent_layers.md:699
 def run(module, input, hx, how, step, pair):
     """Run the layers on a prepared input; the output and final state, as the user gave them."""
     from refgrad.nn.utils.rnn import PackedSequence

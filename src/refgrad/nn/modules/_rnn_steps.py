@@ -57,3 +57,26 @@ def check_cell_shapes(input, hiddens, input_size, hidden_size):
         if hx.size(1) != hidden_size:
             raise RuntimeError(f"hidden0 has inconsistent hidden_size: got {hx.size(1)}, "
                                f"expected {hidden_size}")
+
+
+# --- book/chapters/21d_recurrent_layers.md:129
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    check_cell_shapes(input, [hx], w_ih.size(1), w_hh.size(1))
+    return rnn_step(input, hx, (w_ih, w_hh, b_ih, b_hh, None))
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    check_cell_shapes(input, [hx], w_ih.size(1), w_hh.size(1))
+    return rnn_step(input, hx, (w_ih, w_hh, b_ih, b_hh, None), relu=True)
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    check_cell_shapes(input, list(hx), w_ih.size(1), w_hh.size(1))
+    return lstm_step(input, tuple(hx), (w_ih, w_hh, b_ih, b_hh, None))
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    check_cell_shapes(input, [hx], w_ih.size(1), w_hh.size(1))
+    return gru_step(input, hx, (w_ih, w_hh, b_ih, b_hh, None))

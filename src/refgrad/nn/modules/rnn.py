@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:696
+# --- book/chapters/21d_recurrent_layers.md:733
 """torch.nn.modules.rnn: the recurrent cells and layers."""
 
 from functools import partial
@@ -48,7 +48,7 @@ class GRU(RNNBase):
         return run(self, input, hx, how, gru_step, False)
 
 
-# --- book/chapters/21d_recurrent_layers.md:746
+# --- book/chapters/21d_recurrent_layers.md:783
 class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
@@ -75,12 +75,12 @@ class LSTM(RNNBase):
         return run(self, input, hx, how, lstm_step, True)
 
 
-# --- book/chapters/21d_recurrent_layers.md:779
+# --- book/chapters/21d_recurrent_layers.md:816
 _NO_ONEDNN_PROJECTIONS = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
 
 
-# --- book/chapters/21d_recurrent_layers.md:790
+# --- book/chapters/21d_recurrent_layers.md:827
 for _cls in (RNNBase, RNNCellBase, RNNCell, LSTMCell, GRUCell):
     _cls.__module__ = __name__
