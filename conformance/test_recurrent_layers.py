@@ -263,3 +263,15 @@ def test_forward_refusals(cls):
         module(torch.zeros(2, 3), state(1, 1, 4))
     with raises(RuntimeError, "Expected sequence length to be larger than 0 in RNN"):
         module(torch.zeros(0, 2, 3))
+
+
+def test_apply_permutation_is_deprecated_but_reorders():
+    from torch.nn.modules.rnn import apply_permutation
+
+    with pytest.warns(FutureWarning) as seen:
+        out = apply_permutation(torch.arange(6.0).reshape(2, 3), torch.tensor([2, 0, 1]))
+    assert out.tolist() == [[2.0, 0.0, 1.0], [5.0, 3.0, 4.0]]
+    assert [str(w.message) for w in seen] == [
+        "`apply_permutation` is deprecated, please use `tensor.index_select(dim, permutation)` "
+        "instead"]
+    assert seen[0].filename == __file__

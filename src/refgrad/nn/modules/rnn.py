@@ -5,6 +5,7 @@
 # --- book/chapters/21d_recurrent_layers.md:733
 """torch.nn.modules.rnn: the recurrent cells and layers."""
 
+import warnings
 from functools import partial
 
 import refgrad
@@ -48,7 +49,7 @@ class GRU(RNNBase):
         return run(self, input, hx, how, gru_step, False)
 
 
-# --- book/chapters/21d_recurrent_layers.md:783
+# --- book/chapters/21d_recurrent_layers.md:784
 class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
@@ -75,12 +76,19 @@ class LSTM(RNNBase):
         return run(self, input, hx, how, lstm_step, True)
 
 
-# --- book/chapters/21d_recurrent_layers.md:816
+# --- book/chapters/21d_recurrent_layers.md:817
 _NO_ONEDNN_PROJECTIONS = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
 
 
-# --- book/chapters/21d_recurrent_layers.md:827
+# --- book/chapters/21d_recurrent_layers.md:828
+def apply_permutation(tensor, permutation, dim=1):
+    warnings.warn("`apply_permutation` is deprecated, please use "
+                  "`tensor.index_select(dim, permutation)` instead", FutureWarning, stacklevel=2)
+    return tensor.index_select(dim, permutation)
+
+
+# --- book/chapters/21d_recurrent_layers.md:840
 for _cls in (RNNBase, RNNCellBase, RNNCell, LSTMCell, GRUCell):
     _cls.__module__ = __name__

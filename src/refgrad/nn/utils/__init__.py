@@ -14,5 +14,5 @@ __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1196
+# --- book/chapters/21d_recurrent_layers.md:1209
 from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn
