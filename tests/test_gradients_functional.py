@@ -8,6 +8,7 @@ from refgrad._ops import OPS
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import avg_pool
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
+from refgrad.nn.utils.rnn import pack_padded_sequence
 from tests._gradient_support import Recipe, _one_of, _reductions, _targeted, gradient_tests
 
 RECIPES: dict[str, Recipe] = {}
@@ -91,6 +92,11 @@ RECIPES.update({
         lambda w, p: F.embedding_bag(torch.tensor([1, 2, 1, 0, 3]), w, torch.tensor([0, 2, 2]),
                                      mode="sum", per_sample_weights=p), ("any", "any"),
         shapes=st.just([(4, 3), (5,)]), twice=False),
+    "_pack_padded_sequence": Recipe(  # the packed data: each step's rows of the sequences
+        lambda a, lengths, batch_first: pack_padded_sequence(a, lengths, batch_first).data,
+        shapes=st.just([(3, 2, 2)]), params=lambda shapes: st.sampled_from([
+            {"lengths": [3, 1], "batch_first": False},
+            {"lengths": [2, 2, 1], "batch_first": True}])),
     "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
                               params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
     **{f"{kind}_pad{k}d": Recipe(

@@ -724,6 +724,12 @@ from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: s
 )
 
 
+# --- book/chapters/21d_recurrent_layers.md:153
+from refgrad.nn.modules._rnn_steps import (  # noqa: E402, F401 - torch.lstm_cell and the rest
+    gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell,
+)
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

@@ -165,6 +165,14 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
+# --- book/chapters/21d_recurrent_layers.md:1200
+from refgrad.nn.modules.rnn import (  # noqa: E402
+    GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
+)
+
+__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+
+
 # --- book/chapters/21e_attention_and_transformers.md:682
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 

@@ -41,3 +41,7 @@ from refgrad.nn.utils.weight_norm import remove_weight_norm, weight_norm  # noqa
 
 __all__ += ["parametrizations", "parametrize", "remove_spectral_norm", "remove_weight_norm",
             "spectral_norm", "weight_norm"]
+
+
+# --- book/chapters/21d_recurrent_layers.md:1209
+from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn
