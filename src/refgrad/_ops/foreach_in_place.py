@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:513
+# --- book/chapters/16zl_foreach.md:544
 """The in-place foreach forms given numbers, and _foreach_copy_: the nodes torch records."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -67,7 +67,7 @@ def copy_in_place(x, sources, index: int):
     return _unnumbered(x, lambda t, *s: call(FOREACH_COPY_, ((t, *s),), params), *sources)
 
 
-# --- book/chapters/16zl_foreach.md:586
+# --- book/chapters/16zl_foreach.md:617
 def _unnumbered(x, write, *operands):
     before = peek_sequence_nr()
     inplace(x, write, *operands)
