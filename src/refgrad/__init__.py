@@ -597,7 +597,7 @@ from refgrad._ops.old_cholesky import cholesky
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 
-# --- book/chapters/16zl_foreach.md:811
+# --- book/chapters/16zl_foreach.md:860
 from refgrad._ops.foreach_binary import (
     _foreach_add,
     _foreach_add_,

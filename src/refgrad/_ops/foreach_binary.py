@@ -173,7 +173,7 @@ _foreach_copy_ = parsed(_foreach_copy_,
                         f"({_L}, tuple of Tensors src, bool non_blocking = False)")
 
 
-# --- book/chapters/16zl_foreach.md:641
+# --- book/chapters/16zl_foreach.md:690
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
     overload = form(scalars, tensor="before") if scalars is not None else "Scalar"
     value, values = 1, None
