@@ -98,7 +98,7 @@ def _warn_if_hooks(t) -> None:
                           stacklevel=outside_refgrad(sys._getframe())[1])
 
 
-def _reduce_ex(self, protocol):
+def _reduce_ex(self, proto):
     _warn_if_hooks(self)
     root, memory, offset, shape, strides = _layout(self._data)
     args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
@@ -176,7 +176,7 @@ def _rebuild_parameter(data, requires_grad, attributes=None):
     return weight
 
 
-def _reduce_parameter(self, protocol):
+def _reduce_parameter(self, proto):
     _warn_if_hooks(self)
     data = make_tensor(self._data)
     data._version_counter = self._version_counter
@@ -190,11 +190,19 @@ def _deepcopy_parameter(self, memo):
     return memo[id(self)]
 
 
-Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
-Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
+def _method(cls, name: str, function) -> None:
+    """``function`` as ``cls.<name>``, named so in Python's refusals of its arguments."""
+    function.__name__, function.__qualname__ = name, f"{cls.__name__}.{name}"
+    setattr(cls, name, function)
 
 
-# --- book/chapters/06_parameters.md:351
+_method(Tensor, "__reduce_ex__", _reduce_ex)
+_method(Tensor, "__deepcopy__", _deepcopy)
+_method(Parameter, "__reduce_ex__", _reduce_parameter)
+_method(Parameter, "__deepcopy__", _deepcopy_parameter)
+
+
+# --- book/chapters/06_parameters.md:359
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
@@ -209,4 +217,4 @@ def _setstate(self, state) -> None:
         self._backward_hooks = hooks
 
 
-Tensor.__setstate__ = _setstate
+_method(Tensor, "__setstate__", _setstate)
