@@ -593,7 +593,7 @@ from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 from refgrad._ops.old_cholesky import cholesky
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:256
+# --- book/chapters/16zk_embedding_bag_module.md:254
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 
@@ -697,7 +697,7 @@ from refgrad._ops.foreach_unary import (
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:972
+# --- book/chapters/19c_optimizers.md:974
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

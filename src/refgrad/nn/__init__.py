@@ -96,17 +96,17 @@ from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 __all__ += ["CTCLoss"]
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:185
+# --- book/chapters/16zk_embedding_bag_module.md:183
 from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 
 __all__ += ["EmbeddingBag"]
 
 
-# --- book/chapters/19d_init_and_clipping.md:591
+# --- book/chapters/19d_init_and_clipping.md:597
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1189
+# --- book/chapters/21a_module_hooks.md:1214
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -149,7 +149,7 @@ from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2525
+# --- book/chapters/21b_layers_and_losses.md:2518
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,
