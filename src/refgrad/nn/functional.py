@@ -198,3 +198,15 @@ __all__ += ["ctc_loss"]
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
+
+
+# --- book/chapters/21c_what_the_packages_export.md:140
+from refgrad import Tensor, native_channel_shuffle  # noqa: E402, F401
+from refgrad.nn._functional_names import (  # noqa: E402, F401
+    GRID_SAMPLE_INTERPOLATION_MODES,
+    GRID_SAMPLE_PADDING_MODES,
+    assert_int_or_pair,
+    gumbel_softmax,
+)
+
+__all__ += ["gumbel_softmax", "native_channel_shuffle"]
