@@ -74,3 +74,14 @@ def test_the_methods_still_work_and_a_traceback_names_the_method():
     with pytest.raises(TypeError) as caught:
         t.__len__(1)
     assert traceback.format_exception(caught.value)[-1].startswith("TypeError: Tensor.__len__")
+
+
+@pytest.mark.parametrize("name", ["__bool__", "__float__", "__int__", "__index__",
+                                  "__complex__"])
+def test_the_conversions_refuse_arguments_as_c_methods_do(name):
+    t = torch.tensor(1)  # called as a method, as Python words it for a C method's descriptor
+    with raises(TypeError, f"TensorBase.{name}() takes no arguments (1 given)"):
+        eval(f"t.{name}(1)")
+    with raises(TypeError, f"TensorBase.{name}() takes no arguments (2 given)"):
+        eval(f"t.{name}(1, 2)")
+    assert eval(f"t.{name}()") == 1
