@@ -79,9 +79,10 @@ def test_the_methods_still_work_and_a_traceback_names_the_method():
 @pytest.mark.parametrize("name", ["__bool__", "__float__", "__int__", "__index__",
                                   "__complex__"])
 def test_the_conversions_refuse_arguments_as_c_methods_do(name):
-    t = torch.tensor(1)  # called as a method, as Python words it for a C method's descriptor
+    # called as a method, t.__bool__(1), which Python words by the C method's descriptor
+    names = {"t": torch.tensor(1)}
     with raises(TypeError, f"TensorBase.{name}() takes no arguments (1 given)"):
-        eval(f"t.{name}(1)")
+        eval(f"t.{name}(1)", names)
     with raises(TypeError, f"TensorBase.{name}() takes no arguments (2 given)"):
-        eval(f"t.{name}(1, 2)")
-    assert eval(f"t.{name}()") == 1
+        eval(f"t.{name}(1, 2)", names)
+    assert eval(f"t.{name}()", names) == 1
