@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:1013
+# --- book/chapters/19c_optimizers.md:1004
 """refgrad.optim: torch.optim's optimizers."""
 
 from refgrad.optim.adam import Adam, AdamW

@@ -284,22 +284,3 @@ Optimizer.register_state_dict_post_hook = register_state_dict_post_hook
 Optimizer.register_load_state_dict_pre_hook = register_load_state_dict_pre_hook
 Optimizer.register_load_state_dict_post_hook = register_load_state_dict_post_hook
 Optimizer.__getstate__, Optimizer.__setstate__ = __getstate__, __setstate__
-
-
-# --- book/chapters/19c_optimizers.md:646
-def refuse_foreach_decay(group: dict, params: list) -> bool:
-    """Whether torch's foreach kernel refuses ``group``'s weight decay: see ``foreach_decay``."""
-    decay = group["weight_decay"]
-    return bool(group["foreach"] and params and isinstance(decay, Tensor) and (
-        decay.requires_grad or decay.ndim) and not group.get("decoupled_weight_decay"))
-
-
-def foreach_decay(group: dict, params: list) -> None:
-    """The call with which torch's foreach kernel adds the weight decay, refused by its parser."""
-    from refgrad._ops.foreach_binary import _foreach_add, _foreach_add_
-
-    grads = [p.grad for p in params]
-    if group["maximize"]:  # the negated gradients, a tuple, written in place
-        _foreach_add_(tuple(grads), params, alpha=group["weight_decay"])
-    else:
-        _foreach_add(grads, params, alpha=group["weight_decay"])

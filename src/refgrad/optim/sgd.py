@@ -6,15 +6,8 @@
 """SGD: gradient descent, with weight decay, momentum and Nesterov momentum."""
 
 from refgrad._tensor import Tensor
-from refgrad.optim.optimizer import (
-    Optimizer,
-    as_scalar,
-    foreach_decay,
-    grad_mode_of,
-    loss_of,
-    refuse_foreach_decay,
-    wants_grad,
-)
+from refgrad.optim._foreach_decay import foreach_decay, refuse_foreach_decay
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 
 
 def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nesterov,
@@ -39,7 +32,7 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
             p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:671
+# --- book/chapters/19c_optimizers.md:669
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -78,7 +71,7 @@ class SGD(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:717
+# --- book/chapters/19c_optimizers.md:715
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")
