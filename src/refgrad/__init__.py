@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:601
+# --- book/chapters/06_parameters.md:609
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -121,7 +121,7 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
-# --- book/chapters/06_parameters.md:428
+# --- book/chapters/06_parameters.md:436
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:560
+# --- book/chapters/16v_attention_and_sampling.md:558
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1189
+# --- book/chapters/16v_attention_and_sampling.md:1187
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -593,11 +593,11 @@ from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 from refgrad._ops.old_cholesky import cholesky
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:256
+# --- book/chapters/16zk_embedding_bag_module.md:254
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 
-# --- book/chapters/16zl_foreach.md:780
+# --- book/chapters/16zl_foreach.md:860
 from refgrad._ops.foreach_binary import (
     _foreach_add,
     _foreach_add_,
@@ -697,7 +697,7 @@ from refgrad._ops.foreach_unary import (
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:974
+# --- book/chapters/19c_optimizers.md:1021
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
@@ -714,7 +714,7 @@ from refgrad.func import vmap  # noqa: E402
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 
-# --- book/chapters/19k_distributions.md:1465
+# --- book/chapters/19k_distributions.md:1467
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 

@@ -118,7 +118,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:1041
+# --- book/chapters/03_tensor.md:1054
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -153,7 +153,26 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1084
+# --- book/chapters/03_tensor.md:1101
+# the group methods that torch's Python class Tensor defines (or would)
+IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
+                       "__str__"))
+
+
+def named_as_torch(cls) -> None:
+    """Rename each method the groups of ``cls`` define for torch's class that holds it."""
+    for group in cls.__mro__[1:-1]:
+        for name, value in vars(group).items():
+            function = getattr(value, "__func__", value)  # a static or class method's own
+            if getattr(function, "__qualname__", "").startswith(group.__name__ + "."):
+                owner = "Tensor" if name in IN_PYTHON else "TensorBase"
+                function.__qualname__ = f"{owner}.{function.__qualname__.partition('.')[2]}"
+
+
+named_as_torch(Tensor)
+
+
+# --- book/chapters/03_tensor.md:1128
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -179,12 +198,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1116
+# --- book/chapters/03_tensor.md:1160
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1133
+# --- book/chapters/03_tensor.md:1177
 _new = object.__new__  # looked up once, not on every tensor
 
 

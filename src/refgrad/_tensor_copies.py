@@ -87,7 +87,7 @@ def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=Tr
 
 
 
-def _reduce_ex(self, protocol):
+def _reduce_ex(self, proto):
     warn_if_has_hooks(self)
     root, memory, offset, shape, strides = _layout(self._data)
     args = (_Storage(memory, root, self.dtype), offset, shape, strides, self.dtype,
@@ -165,7 +165,7 @@ def _rebuild_parameter(data, requires_grad, attributes=None):
     return weight
 
 
-def _reduce_parameter(self, protocol):
+def _reduce_parameter(self, proto):
     warn_if_has_hooks(self)
     data = make_tensor(self._data)
     data._version_counter = self._version_counter
@@ -179,11 +179,19 @@ def _deepcopy_parameter(self, memo):
     return memo[id(self)]
 
 
-Tensor.__reduce_ex__, Tensor.__deepcopy__ = _reduce_ex, _deepcopy
-Parameter.__reduce_ex__, Parameter.__deepcopy__ = _reduce_parameter, _deepcopy_parameter
+def _method(cls, name: str, function) -> None:
+    """``function`` as ``cls.<name>``, named so in Python's refusals of its arguments."""
+    function.__name__, function.__qualname__ = name, f"{cls.__name__}.{name}"
+    setattr(cls, name, function)
 
 
-# --- book/chapters/06_parameters.md:409
+_method(Tensor, "__reduce_ex__", _reduce_ex)
+_method(Tensor, "__deepcopy__", _deepcopy)
+_method(Parameter, "__reduce_ex__", _reduce_parameter)
+_method(Parameter, "__deepcopy__", _deepcopy_parameter)
+
+
+# --- book/chapters/06_parameters.md:417
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")
@@ -198,4 +206,4 @@ def _setstate(self, state) -> None:
         self._backward_hooks = hooks
 
 
-Tensor.__setstate__ = _setstate
+_method(Tensor, "__setstate__", _setstate)

@@ -317,26 +317,34 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:967
+# --- book/chapters/03_tensor.md:970
 class _Numbers:
     __slots__ = ()
 
-    def __bool__(self) -> bool:
+    def __bool__(self, *refused) -> bool:
+        if refused:
+            raise no_arguments("__bool__", refused, self)
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import composite_read
 
             return bool(composite_read("is_nonzero", self, _is_nonzero))  # a mode's answer too
         return _is_nonzero(self)
 
-    def __float__(self) -> float:
+    def __float__(self, *refused) -> float:
+        if refused:
+            raise no_arguments("__float__", refused, self)
         if self._requires_grad and state.grad_enabled:  # not under no_grad, as in torch
             warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
         return _scalar(self, float)
 
-    def __int__(self) -> int:
+    def __int__(self, *refused) -> int:
+        if refused:
+            raise no_arguments("__int__", refused, self)
         return _scalar(self, int)
 
-    def __complex__(self) -> complex:  # a real tensor's one number, as float() reads it
+    def __complex__(self, *refused) -> complex:  # a real tensor's one number, as float()
+        if refused:  # reads it
+            raise no_arguments("__complex__", refused, self)
         return complex(self.__float__())
 
     @property
@@ -355,7 +363,9 @@ class _Numbers:
     def imag(self, value) -> None:  # the imaginary part is read first, and refused
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
-    def __index__(self) -> int:  # range(t), "abc"[t], hex(t), as with torch
+    def __index__(self, *refused) -> int:  # range(t), "abc"[t], hex(t), as with torch
+        if refused:
+            raise no_arguments("__index__", refused, self)
         if self._data.size != 1 or self._data.dtype.kind not in "biu":
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")

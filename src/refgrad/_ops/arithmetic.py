@@ -215,7 +215,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1166
+# --- book/chapters/14_arithmetic.md:1168
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -229,7 +229,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1231
+# --- book/chapters/14_arithmetic.md:1233
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -255,7 +255,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1265
+# --- book/chapters/14_arithmetic.md:1267
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -278,7 +278,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1294
+# --- book/chapters/14_arithmetic.md:1296
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -291,7 +291,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1323
+# --- book/chapters/14_arithmetic.md:1325
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

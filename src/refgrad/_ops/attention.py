@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:77
+# --- book/chapters/16v_attention_and_sampling.md:75
 """scaled_dot_product_attention: torch's choice of kernel, the math composite, the fused row."""
 
 import math
@@ -35,7 +35,7 @@ def _safe_softmax_backward(g, result, dim):
     return (softmax_backward_data(g, result, dim, result.dtype),)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:113
+# --- book/chapters/16v_attention_and_sampling.md:111
 SAFE_SOFTMAX = register(Op(
     "_safe_softmax", "SafeSoftmaxBackward0", ("self",), forward=_safe_softmax,
     backward=_safe_softmax_backward, saves=(("result", ("self",)),)))
@@ -48,7 +48,7 @@ def safe_softmax(input, dim):
     return call(SAFE_SOFTMAX, (input,), {"dim": dim})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:139
+# --- book/chapters/16v_attention_and_sampling.md:137
 def additive_mask(mask, dtype):
     """A boolean mask as the numbers it adds: 0 where True, minus infinity where False."""
     from refgrad._creation import zeros
@@ -73,7 +73,7 @@ def _grouped(query, key, value, enable_gqa):
             value.repeat_interleave(heads // v_heads, -3))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:167
+# --- book/chapters/16v_attention_and_sampling.md:165
 # NOTE [Attention's math path]
 # torch's math fallback is a C++ function of ordinary operations, so its graph
 # is theirs; refgrad calls the same operations in the same order: the query
@@ -117,7 +117,7 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
     return out.to(dtype=kind) if kind.name == "float16" else out
 
 
-# --- book/chapters/16v_attention_and_sampling.md:215
+# --- book/chapters/16v_attention_and_sampling.md:213
 def _float32():
     from refgrad._dtype import float32
 
@@ -130,7 +130,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:475
+# --- book/chapters/16v_attention_and_sampling.md:473
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -152,7 +152,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:506
+# --- book/chapters/16v_attention_and_sampling.md:504
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the
@@ -168,7 +168,7 @@ def _empty(query, key, value):
     return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:527
+# --- book/chapters/16v_attention_and_sampling.md:525
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
     from refgrad._ops.dispatch import call

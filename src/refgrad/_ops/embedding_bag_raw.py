@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:231
+# --- book/chapters/16zk_embedding_bag_module.md:229
 """torch.embedding_bag: the bags, with the three tensors torch's backward reads."""
 
 from refgrad._ops.embedding_bag import _check_kernel, bags

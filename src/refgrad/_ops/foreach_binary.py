@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:316
+# --- book/chapters/16zl_foreach.md:347
 """torch._foreach_add and its kin: binary ops over lists, out of place and in place."""
 
 import refgrad
@@ -109,7 +109,7 @@ _foreach_clamp_min, _foreach_clamp_min_ = _maker("clamp_min", False), _maker("cl
 _foreach_clamp_max, _foreach_clamp_max_ = _maker("clamp_max", False), _maker("clamp_max", True)
 
 
-# --- book/chapters/16zl_foreach.md:429
+# --- book/chapters/16zl_foreach.md:460
 def _foreach_pow(self, exponent):
     if not isinstance(self, list | tuple):
         base, exponents = self, exponent  # a number raised to each tensor
@@ -173,7 +173,7 @@ _foreach_copy_ = parsed(_foreach_copy_,
                         f"({_L}, tuple of Tensors src, bool non_blocking = False)")
 
 
-# --- book/chapters/16zl_foreach.md:610
+# --- book/chapters/16zl_foreach.md:690
 def _addc(name: str, in_place: bool, self, tensor1, tensor2, scalars):
     overload = form(scalars, tensor="before") if scalars is not None else "Scalar"
     value, values = 1, None

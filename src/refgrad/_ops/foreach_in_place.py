@@ -2,19 +2,24 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:513
+# --- book/chapters/16zl_foreach.md:544
 """The in-place foreach forms given numbers, and _foreach_copy_: the nodes torch records."""
+
+from copy import copy
 
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._ops import inplace_writes
 from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar, sub_scalar
 from refgrad._ops.dispatch import call
-from refgrad._ops.inplace import inplace
+from refgrad._ops.inplace import _rebase, inplace
 from refgrad._ops.inplace_writes import _copied
 from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
+from refgrad._ops.op_nodes import node_class
 from refgrad._ops.operands import _broadcast_error
 from refgrad._ops.pointwise import at_least, at_most
+from refgrad._ops.recording import _edges
 from refgrad._ops.table import Op, register
+from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad.autograd._introspection import peek_sequence_nr
 from refgrad.autograd._state import state
 
@@ -64,10 +69,13 @@ def copy_in_place(x, sources, index: int):
     error = _broadcast_error(inplace_writes.COPY, (x, sources[index]))  # copy_'s words first
     if error is not None:
         raise error
-    return _unnumbered(x, lambda t, *s: call(FOREACH_COPY_, ((t, *s),), params), *sources)
+    write = lambda t, *s: call(FOREACH_COPY_, ((t, *s),), params)  # noqa: E731
+    if x.is_floating_point() or x.is_complex():
+        return _unnumbered(x, write, *sources)
+    return _integers_recorded(x, write, sources, params)
 
 
-# --- book/chapters/16zl_foreach.md:586
+# --- book/chapters/16zl_foreach.md:625
 def _unnumbered(x, write, *operands):
     before = peek_sequence_nr()
     inplace(x, write, *operands)
@@ -82,3 +90,25 @@ def _counter_from(number: int):
     from itertools import count
 
     return count(number)
+
+
+# --- book/chapters/16zl_foreach.md:656
+def _integers_recorded(x, write, sources, params):
+    before = peek_sequence_nr()
+    inplace(x, write, *sources)  # the values and the version; no node holds an integer
+    state.sequence_numbers = _counter_from(before)
+    if not state.grad_enabled or state.inference_mode:
+        return x
+    edges = _edges((x, *sources), {})  # the tensor's own first, then every source's
+    if edges is None:
+        return x
+    cls = node_class(FOREACH_COPY_)
+    node = cls._make(cls, *edges)
+    node._seq, node._params, node._saved = UNNUMBERED, params, ()
+    state.sequence_numbers = _counter_from(before)
+    _rebase(x, node)
+    if x._view_base is not None:
+        grad_fn_now(x)
+        node = x._view_base._grad_fn  # the CopySlices that the base's gradients reach
+    node._meta = tuple((shape, copy(dtype), *rest) for shape, dtype, *rest in node._meta)
+    return x

@@ -14,6 +14,7 @@ from refgrad._ops.op_nodes import node_class
 from refgrad._ops.recording import _edges
 from refgrad._ops.table import Op
 from refgrad._tensor import Tensor
+from refgrad.autograd._introspection import peek_sequence_nr
 from refgrad.autograd._state import state, switched_on
 from refgrad.autograd.grad_mode import enable_grad, no_grad
 
@@ -121,15 +122,34 @@ def run_in_place(aten: str, lists, element, shown, scalars=None):
             element(i, *tensors)
         return lists[0]
 
+    recorded = state.grad_enabled and not state.inference_mode
+    before = peek_sequence_nr() if recorded else None  # NOTE [Element nodes numbered first]
     if _mode_on():
         from refgrad.utils._python_dispatch import dispatch_op
 
         dispatch_op(aten, write, *shown)
-        return lists[0]
-    return write()
+    else:
+        write()
+    return lists[0] if before is None else _elements_first(lists[0], before)
 
 
-# --- book/chapters/16zl_foreach.md:222
+# --- book/chapters/16zl_foreach.md:219
+def _elements_first(tensors, before: int):
+    """Renumber the call's nodes: the elements' first, then their clones'."""
+    taken = range(before, peek_sequence_nr())
+    if len(taken) < 2:
+        return tensors
+    elements = [t._grad_fn for t in tensors]
+    elements = [n for n in elements if n is not None and n._seq in taken]
+    clones = [getattr(s, "_grad_fn", None) for n in elements for s in n._saved]
+    clones = [c for c in clones if getattr(c, "_seq", None) in taken and c not in elements]
+    if len(elements) + len(clones) == len(taken):  # nothing else took a number
+        for number, node in zip(taken, elements + clones):
+            node._seq = number
+    return tensors
+
+
+# --- book/chapters/16zl_foreach.md:253
 def _compute(lists, element, node, scalars, extra=()):
     check_kernel(lists, scalars)
     flat = tuple(t for tensors in lists for t in tensors) + extra

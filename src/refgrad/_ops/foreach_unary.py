@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zl_foreach.md:676
+# --- book/chapters/16zl_foreach.md:756
 """torch._foreach_sqrt and its kin: one-tensor ops over a list, and norm, max, clone, zero_."""
 
 import refgrad

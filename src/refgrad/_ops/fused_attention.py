@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:256
+# --- book/chapters/16v_attention_and_sampling.md:254
 """_scaled_dot_product_flash_attention_for_cpu: the fused attention row, and when it is taken."""
 
 import math
@@ -25,7 +25,7 @@ def _mask_fits(mask, query, key):
         mask.shape[1] in (1, query.shape[1]))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:284
+# --- book/chapters/16v_attention_and_sampling.md:282
 # NOTE [Which kernel attention takes]
 # torch's CPU attention runs its fused kernel when every one of its checks
 # passes, in this order, and the math composite otherwise; whether an operand
@@ -50,7 +50,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:327
+# --- book/chapters/16v_attention_and_sampling.md:325
 def softmax_scale(size, scale):
     """The scale given (zero included), or one over the root of the last size."""
     return scale if scale is not None else 1.0 / math.sqrt(size)
@@ -76,7 +76,7 @@ def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
     return on_device_of(out, like), on_device_of(lse, like)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:359
+# --- book/chapters/16v_attention_and_sampling.md:357
 def _attended(query, key, value, is_causal, attn_mask, scale):
     from refgrad._ops.result_layout import moved_to
 
@@ -106,7 +106,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:402
+# --- book/chapters/16v_attention_and_sampling.md:400
 def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
                     is_causal, scale):
     from refgrad._ops.activations import on_device_of
@@ -140,7 +140,7 @@ def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, drop
                  for grad in (grad_query, grad_key, grad_value))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:441
+# --- book/chapters/16v_attention_and_sampling.md:439
 def _heads_inside(grad):
     """A gradient laid out as torch's kernel writes it, (B, L, H, E) seen as (B, H, L, E); a
     recorded one as its operations leave it."""

@@ -15,11 +15,16 @@ from refgrad.autograd._final_callbacks import run_final_callbacks
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._input_metadata import entry_dtype
 from refgrad.autograd._node import FunctionNode
-from refgrad.autograd._outputs import _check_count, _conformed, validate_outputs
+from refgrad.autograd._outputs import (
+    INTEGER_GRADIENT,
+    _check_count,
+    _conformed,
+    validate_outputs,
+)
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 
-# --- book/chapters/17_engine.md:218
+# --- book/chapters/17_engine.md:223
 def count_dependencies(roots) -> dict:
     """How many edges lead into each node reachable from ``roots``."""
     dependencies = {}
@@ -42,7 +47,7 @@ def count_dependencies(roots) -> dict:
     return dependencies
 
 
-# --- book/chapters/17_engine.md:251
+# --- book/chapters/17_engine.md:256
 class ExecInfo:
     __slots__ = ("needed", "captures")
 
@@ -82,7 +87,7 @@ def _leads_to_target(entry) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/17_engine.md:330
+# --- book/chapters/17_engine.md:335
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -131,15 +136,17 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:384
+# --- book/chapters/17_engine.md:389
 def _in_root_dtype(node, slot, grad):
     if grad is None or node is None or not node._meta:
         return grad
     entry = node._meta[slot]
+    if entry[1].kind not in "fc":  # NOTE [A gradient of integers]
+        raise RuntimeError(INTEGER_GRADIENT)
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:459
+# --- book/chapters/17_engine.md:466
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -194,7 +201,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:604
+# --- book/chapters/17_engine.md:611
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -209,7 +216,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:629
+# --- book/chapters/17_engine.md:636
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -244,7 +251,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:670
+# --- book/chapters/17_engine.md:677
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -258,7 +265,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:701
+# --- book/chapters/17_engine.md:708
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))

@@ -18,7 +18,9 @@ from refgrad.distributions.normal import Normal
 from refgrad.distributions.uniform import Uniform
 from refgrad.distributions.utils import _sum_rightmost
 
-softplus = refgrad.nn.functional.softplus
+
+def softplus(x):  # F's, which loads when first asked for, not with refgrad
+    return refgrad.nn.functional.softplus(x)
 
 
 @register_kl(Normal, Normal)
@@ -39,7 +41,7 @@ def _kl_bernoulli_bernoulli(p, q):
     return t1 + t2
 
 
-# --- book/chapters/19k_distributions.md:1351
+# --- book/chapters/19k_distributions.md:1353
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p, q):
     t = p.probs * (p.logits - q.logits)
@@ -68,7 +70,7 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
-# --- book/chapters/19k_distributions.md:1388
+# --- book/chapters/19k_distributions.md:1390
 @register_kl(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p, q):
     if type(p) is not type(q):
@@ -96,7 +98,7 @@ def _kl_exponential_infinity(p, q):
     return refgrad.full_like(p.rate, math.inf)
 
 
-# --- book/chapters/19k_distributions.md:1417
+# --- book/chapters/19k_distributions.md:1419
 @register_kl(Exponential, Normal)
 def _kl_exponential_normal(p, q):
     var_normal, rate_sqr = q.scale.pow(2), p.rate.pow(2)

@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2203
+# --- book/chapters/16u_convolution_and_pooling.md:2211
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -96,17 +96,17 @@ from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 __all__ += ["CTCLoss"]
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:185
+# --- book/chapters/16zk_embedding_bag_module.md:183
 from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 
 __all__ += ["EmbeddingBag"]
 
 
-# --- book/chapters/19d_init_and_clipping.md:591
+# --- book/chapters/19d_init_and_clipping.md:597
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1289
+# --- book/chapters/21a_module_hooks.md:1315
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -149,7 +149,7 @@ from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2525
+# --- book/chapters/21b_layers_and_losses.md:2518
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,
@@ -165,7 +165,7 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1200
+# --- book/chapters/21d_recurrent_layers.md:1199
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
@@ -173,13 +173,13 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:682
+# --- book/chapters/21e_attention_and_transformers.md:709
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1218
+# --- book/chapters/21e_attention_and_transformers.md:1243
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

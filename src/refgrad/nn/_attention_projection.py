@@ -3,10 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:148
+# --- book/chapters/21e_attention_and_transformers.md:176
 """The input projections of multi-head attention: packed or separate weights."""
 
-from refgrad.nn._checked_functional import linear
+from refgrad.nn._functional_on_demand import linear
 
 
 def _split_last(projected, parts: int, size: int):
@@ -27,7 +27,7 @@ def _in_projection_packed(q, k, v, w, b=None):
     return [linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:176
+# --- book/chapters/21e_attention_and_transformers.md:204
 def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
     Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
     for name, w, want in (("query", w_q, (Eq, Eq)), ("key", w_k, (Eq, Ek)),

@@ -2,13 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3612
+# --- book/chapters/16q_functional.md:3628
 """The functions of torch.nn.functional that refuse arguments that are not tensors."""
 
 from refgrad._ops.activation_functions import (
     celu,
     elu,
-    gelu,
     glu,
     hardsigmoid,
     hardswish,
@@ -18,7 +17,6 @@ from refgrad._ops.activation_functions import (
     logsigmoid,
     mish,
     normalize,
-    relu,
     relu6,
     selu,
     silu,
@@ -67,6 +65,7 @@ from refgrad._ops.rescaling import hardshrink
 from refgrad._ops.rms_norm import local_response_norm, rms_norm
 from refgrad._ops.set_distances import pdist
 from refgrad._ops.soft_margin_losses import multilabel_soft_margin_loss, soft_margin_loss
+from refgrad.nn._checked_activations import gelu, relu
 from refgrad.nn._functional_arguments import checked
 
 __all__ = [  # each name stands for its checked function
@@ -84,4 +83,5 @@ __all__ = [  # each name stands for its checked function
     "tanhshrink", "threshold", "triplet_margin_loss",
 ]
 for _name in __all__:
-    globals()[_name] = checked(globals()[_name], _name)
+    if _name not in ("gelu", "relu"):  # wrapped already, in their own module
+        globals()[_name] = checked(globals()[_name], _name)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:201
+# --- book/chapters/21e_attention_and_transformers.md:229
 """F.multi_head_attention_forward: project, split into heads, attend, join, project."""
 
 import math
@@ -17,7 +17,7 @@ from refgrad.nn._attention_masks import (
     _none_or_dtype,
 )
 from refgrad.nn._attention_projection import _in_projection, _in_projection_packed
-from refgrad.nn._checked_functional import dropout, linear, pad, softmax
+from refgrad.nn._functional_on_demand import dropout, linear, pad, softmax
 
 CAUSAL_NEEDS_MASK = ("Need attn_mask if specifying the is_causal hint. You may use the "
                      "Transformer module method `generate_square_subsequent_mask` to create "
@@ -37,7 +37,7 @@ def _settled_masks(query, key_padding_mask, attn_mask, need_weights: bool, is_ca
     return key_padding_mask, attn_mask, is_causal and key_padding_mask is None
 
 
-# --- book/chapters/21e_attention_and_transformers.md:240
+# --- book/chapters/21e_attention_and_transformers.md:268
 def _head_dim(query, key, value, embed_dim_to_check: int, num_heads: int,
               separate: bool) -> int:
     embed_dim = query.shape[2]
@@ -70,7 +70,7 @@ def _projected(query, key, value, in_proj_weight, in_proj_bias, separate: bool,
                           *biases)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:279
+# --- book/chapters/21e_attention_and_transformers.md:307
 def _attn_mask_3d(attn_mask, tgt_len: int, src_len: int, batch_heads: int):
     if attn_mask.dim() == 2:
         if attn_mask.shape != (tgt_len, src_len):
@@ -85,7 +85,7 @@ def _attn_mask_3d(attn_mask, tgt_len: int, src_len: int, batch_heads: int):
     raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
 
 
-# --- book/chapters/21e_attention_and_transformers.md:301
+# --- book/chapters/21e_attention_and_transformers.md:329
 def _with_bias_kv(k, v, bias_k, bias_v, static_k, static_v, bsz: int, masks: list):
     if bias_k is None or bias_v is None:
         if bias_k is not None:
@@ -109,7 +109,7 @@ def _with_zero_attn(k, v, masks: list):
     return k, v, [None if m is None else pad(m, (0, 1)) for m in masks]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:331
+# --- book/chapters/21e_attention_and_transformers.md:359
 def _as_heads(x, static, name: str, batch_heads: int, head_dim: int):
     if static is None:
         return x.view(x.shape[0], batch_heads, head_dim).transpose(0, 1)
@@ -122,7 +122,7 @@ def _as_heads(x, static, name: str, batch_heads: int, head_dim: int):
     return static
 
 
-# --- book/chapters/21e_attention_and_transformers.md:348
+# --- book/chapters/21e_attention_and_transformers.md:376
 def _merged(attn_mask, key_padding_mask, bsz: int, num_heads: int, src_len: int):
     if key_padding_mask is None:
         return attn_mask
@@ -132,7 +132,7 @@ def _merged(attn_mask, key_padding_mask, bsz: int, num_heads: int, src_len: int)
     return per_head if attn_mask is None else attn_mask + per_head
 
 
-# --- book/chapters/21e_attention_and_transformers.md:367
+# --- book/chapters/21e_attention_and_transformers.md:395
 def _attend_with_weights(q, k, v, attn_mask, dropout_p: float, bsz: int, num_heads: int,
                          average: bool):
     scaled = q * math.sqrt(1.0 / float(q.shape[2]))
@@ -162,7 +162,7 @@ def _attend_fused(q, k, v, attn_mask, dropout_p: float, is_causal: bool, bsz: in
     return out.permute(2, 0, 1, 3), None  # (L, N, heads, E / heads)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:402
+# --- book/chapters/21e_attention_and_transformers.md:430
 def multi_head_attention_forward(
         query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
         in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float, out_proj_weight,

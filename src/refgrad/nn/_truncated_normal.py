@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:304
+# --- book/chapters/19d_init_and_clipping.md:310
 """The draws behind nn.init.trunc_normal_: rejection, in torch's order of draws."""
 
 import math
@@ -24,7 +24,7 @@ def truncated_normal(tensor, mean, std, a, b, generator):
     return _accepted_by_density(tensor, mean, std, a, b, generator)
 
 
-# --- book/chapters/19d_init_and_clipping.md:327
+# --- book/chapters/19d_init_and_clipping.md:333
 def _redrawn_outside(tensor, mean, std, a, b, generator):
     from refgrad import where
 
@@ -41,7 +41,7 @@ def _redrawn_outside(tensor, mean, std, a, b, generator):
     return tensor
 
 
-# --- book/chapters/19d_init_and_clipping.md:351
+# --- book/chapters/19d_init_and_clipping.md:357
 def _log_ratio(candidates, mean, std, log_peak):
     return candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
 

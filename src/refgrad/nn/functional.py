@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3750
+# --- book/chapters/16q_functional.md:3766
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -132,18 +132,12 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1197
+# --- book/chapters/16v_attention_and_sampling.md:1195
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 
 # isort: split
-
-
-# --- book/chapters/16v_attention_and_sampling.md:1264
-from refgrad._ops.gumbel_softmax import gumbel_softmax  # noqa: E402
-
-__all__ += ["gumbel_softmax"]
 
 
 # --- book/chapters/16v_upsampling.md:706
@@ -206,7 +200,7 @@ from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 __all__ += ["embedding_bag"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:448
+# --- book/chapters/21e_attention_and_transformers.md:476
 from refgrad.nn._attention_masks import (  # noqa: E402, F401 - torch's F holds them too
     _canonical_mask,
     _mha_shape_check,
@@ -219,3 +213,15 @@ from refgrad.nn._attention_projection import (  # noqa: E402, F401
 from refgrad.nn._multi_head_attention import multi_head_attention_forward  # noqa: E402
 
 __all__ += ["multi_head_attention_forward"]
+
+
+# --- book/chapters/21f_what_the_packages_export.md:140
+from refgrad import Tensor, native_channel_shuffle  # noqa: E402, F401
+from refgrad.nn._functional_names import (  # noqa: E402, F401
+    GRID_SAMPLE_INTERPOLATION_MODES,
+    GRID_SAMPLE_PADDING_MODES,
+    assert_int_or_pair,
+    gumbel_softmax,
+)
+
+__all__ += ["gumbel_softmax", "native_channel_shuffle"]

@@ -11,6 +11,12 @@ import warnings
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn._truncated_normal import truncated_normal
 
+__all__ = [  # torch's list, in its order: the in-place fills, then their old names
+    "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
+    "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+    "kaiming_normal_", "orthogonal_", "sparse_", "uniform", "normal", "constant", "eye",
+    "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal",
+    "orthogonal", "sparse"]
 
 def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
     with no_grad():
@@ -42,7 +48,7 @@ def trunc_normal_(tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, 
         return truncated_normal(tensor, mean, std, a, b, generator)
 
 
-# --- book/chapters/19d_init_and_clipping.md:103
+# --- book/chapters/19d_init_and_clipping.md:109
 _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "sigmoid")
 
@@ -76,7 +82,7 @@ def _calculate_fan_in_and_fan_out(tensor) -> tuple:
     return tensor.size(1) * kernel, tensor.size(0) * kernel
 
 
-# --- book/chapters/19d_init_and_clipping.md:138
+# --- book/chapters/19d_init_and_clipping.md:144
 def xavier_uniform_(tensor, gain: float = 1.0, generator=None):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
@@ -114,7 +120,7 @@ def kaiming_normal_(tensor, a: float = 0, mode: str = "fan_in",
     return tensor if std is None else normal_(tensor, 0, std, generator)
 
 
-# --- book/chapters/19d_init_and_clipping.md:203
+# --- book/chapters/19d_init_and_clipping.md:209
 def eye_(tensor):
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
@@ -141,7 +147,7 @@ def dirac_(tensor, groups: int = 1):
     return tensor
 
 
-# --- book/chapters/19d_init_and_clipping.md:231
+# --- book/chapters/19d_init_and_clipping.md:237
 def orthogonal_(tensor, gain: float = 1, generator=None):
     from refgrad.linalg import qr  # the package's names are complete by the time this runs
 
@@ -175,7 +181,7 @@ def sparse_(tensor, sparsity: float, std: float = 0.01, generator=None):
     return tensor
 
 
-# --- book/chapters/19d_init_and_clipping.md:269
+# --- book/chapters/19d_init_and_clipping.md:275
 def _deprecated(function):
     old = function.__name__[:-1]
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:961
+# --- book/chapters/19c_optimizers.md:1006
 """refgrad.optim: torch.optim's optimizers."""
 
 from refgrad.optim.adam import Adam, AdamW
@@ -11,13 +11,13 @@ from refgrad.optim.sgd import SGD
 
 # The imports above bound the submodule `optimizer` here; torch's package has no such name.
 globals().pop("optimizer", None)
-__all__ = ["Adam", "AdamW", "Optimizer", "SGD"]
+# torch's list, in its order, of the names refgrad has (lr_scheduler: chapter "Learning-rate
+# schedulers")
+__all__ = ["Adam", "AdamW", "lr_scheduler", "Optimizer", "SGD"]
 
 
 # --- book/chapters/19f_lr_schedulers.md:1279
-from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler
-
-__all__ += ["lr_scheduler"]
+from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler, listed
 
 
 # --- book/chapters/19g_adaptive_optimizers.md:984

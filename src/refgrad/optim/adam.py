@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:726
+# --- book/chapters/19c_optimizers.md:766
 """Adam and AdamW: steps scaled by running moments of the gradient."""
 
 from refgrad._creation import zeros_like
 from refgrad._dtype import float32, float64, get_default_dtype
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
+from refgrad.optim._foreach_decay import foreach_decay, refuse_foreach_decay
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 from refgrad.optim.sgd import _check_fused
 
@@ -45,7 +46,7 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:781
+# --- book/chapters/19c_optimizers.md:822
 def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> None:
     bias1 = 1 - beta1 ** (step.clone() if wants_grad(beta1) else step)
     bias2 = 1 - beta2 ** (step.clone() if wants_grad(beta2) else step)
@@ -57,7 +58,7 @@ def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> No
     p.addcdiv_(m.clone(), denom)
 
 
-# --- book/chapters/19c_optimizers.md:798
+# --- book/chapters/19c_optimizers.md:839
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -76,7 +77,7 @@ def _moments_of(self, group, params) -> tuple:
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:822
+# --- book/chapters/19c_optimizers.md:863
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -102,7 +103,7 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:849
+# --- book/chapters/19c_optimizers.md:890
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -125,6 +126,10 @@ class Adam(Optimizer):
             moments, steps = _moments_of(self, group, params)
             if params and (group["capturable"] or group["differentiable"]):
                 _check_kernel(group)
+            if refuse_foreach_decay(group, params):  # NOTE [A weight decay the foreach
+                for step in steps:  # kernel refuses]: every step counted first
+                    step.add_(1)
+                foreach_decay(group, params)
             adam(params, [p.grad for p in params], moments, steps, lr=group["lr"],
                  betas=(beta1, beta2), eps=group["eps"], weight_decay=group["weight_decay"],
                  amsgrad=group["amsgrad"], maximize=group["maximize"],
@@ -133,7 +138,7 @@ class Adam(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:891
+# --- book/chapters/19c_optimizers.md:936
 CAPTURABLE = "If capturable=True, params and state_steps must be on supported devices: {}."
 DEVICES = ["cuda", "xpu", "hpu", "privateuseone"]
 
@@ -148,7 +153,7 @@ def _check_kernel(group: dict) -> None:
         raise AssertionError("_foreach ops don't support autograd")
 
 
-# --- book/chapters/19c_optimizers.md:914
+# --- book/chapters/19c_optimizers.md:959
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,

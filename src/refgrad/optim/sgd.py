@@ -6,6 +6,7 @@
 """SGD: gradient descent, with weight decay, momentum and Nesterov momentum."""
 
 from refgrad._tensor import Tensor
+from refgrad.optim._foreach_decay import foreach_decay, refuse_foreach_decay
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 
 
@@ -31,7 +32,7 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
             p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:633
+# --- book/chapters/19c_optimizers.md:671
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -57,6 +58,8 @@ class SGD(Optimizer):
         loss = loss_of(closure)
         for group in self.param_groups:
             params = [p for p in group["params"] if p.grad is not None]
+            if refuse_foreach_decay(group, params):  # NOTE [A weight decay the foreach
+                foreach_decay(group, params)  # kernel refuses]
             keep = group["momentum"] != 0
             buffers = [self.state[p].get("momentum_buffer") for p in params] if keep else []
             sgd(params, [p.grad for p in params], buffers, lr=group["lr"],
@@ -68,7 +71,7 @@ class SGD(Optimizer):
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:677
+# --- book/chapters/19c_optimizers.md:717
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")

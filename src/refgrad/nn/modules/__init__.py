@@ -10,13 +10,37 @@ from refgrad.nn.modules.container import Sequential
 from refgrad.nn.modules.linear import Identity, Linear
 from refgrad.nn.modules.module import Module
 
-__all__ = ["Identity", "Linear", "Module", "ReLU", "Sequential"]
+# torch's list, in its order (sorted), of the module classes refgrad has: each chapter
+# that defines one imports it into this package (chapter "What the packages export")
+__all__ = [
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AlphaDropout", "AvgPool1d", "AvgPool2d",
+    "AvgPool3d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+    "CELU", "CTCLoss", "ChannelShuffle", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+    "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Conv1d", "Conv2d", "Conv3d",
+    "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineSimilarity",
+    "CrossEntropyLoss", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "ELU", "Embedding",
+    "EmbeddingBag", "FeatureAlphaDropout", "Flatten", "Fold", "FractionalMaxPool2d",
+    "FractionalMaxPool3d", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
+    "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "InstanceNorm1d",
+    "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d",
+    "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm",
+    "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d",
+    "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict",
+    "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict",
+    "ParameterList", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "RNN", "RNNBase", "RNNCell",
+    "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d",
+    "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SELU",
+    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softmax2d", "Softmin",
+    "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold", "Transformer",
+    "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer", "TripletMarginLoss", "Unflatten", "Unfold", "Upsample",
+    "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"
+]
 
 
 # --- book/chapters/16zk_embedding_bag_module.md:178
 from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
-
-__all__ += ["EmbeddingBag"]
 
 
 # --- book/chapters/21b_layers_and_losses.md:486
@@ -55,29 +79,18 @@ from refgrad.nn.modules.padding import (  # noqa: E402
     ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )
 
-__all__ += [
-    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
-    "ConstantPad3d", "CosineSimilarity", "LocalResponseNorm", "MarginRankingLoss",
-    "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
-    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "RMSNorm", "RReLU", "Softmax2d",
-    "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
-
 
 # --- book/chapters/21d_recurrent_layers.md:1191
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
 
-__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
-
-# --- book/chapters/21e_attention_and_transformers.md:675
+# --- book/chapters/21e_attention_and_transformers.md:703
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
-__all__ += ["MultiheadAttention"]
 
-
-# --- book/chapters/21e_attention_and_transformers.md:1204
+# --- book/chapters/21e_attention_and_transformers.md:1231
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,
@@ -86,5 +99,28 @@ from refgrad.nn.modules.transformer import (  # noqa: E402
     TransformerEncoderLayer,
 )
 
-__all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
-            "TransformerEncoder", "TransformerEncoderLayer"]
+
+# --- book/chapters/21f_what_the_packages_export.md:47
+from refgrad.nn.modules.batchnorm import (  # noqa: E402
+    BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
+    InstanceNorm3d,
+)
+from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402
+    ConvTranspose1d, ConvTranspose2d, ConvTranspose3d,
+)
+from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
+from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
+from refgrad.nn.modules.more_pooling import (  # noqa: E402
+    FractionalMaxPool2d, FractionalMaxPool3d, LPPool1d, LPPool2d, LPPool3d, MaxUnpool1d,
+    MaxUnpool2d, MaxUnpool3d,
+)
+from refgrad.nn.modules.pooling import (  # noqa: E402
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d, AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d,
+    MaxPool2d, MaxPool3d,
+)
+from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
+from refgrad.nn.modules.upsampling import (  # noqa: E402
+    Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
+)

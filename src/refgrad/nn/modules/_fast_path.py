@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:712
+# --- book/chapters/21e_attention_and_transformers.md:739
 """When torch would run attention and encoder layers through its fused kernels."""
 
 import refgrad
@@ -31,7 +31,7 @@ def mha_takes_fast_path(mha, query, key, value, attn_mask, key_padding_mask) -> 
     return _quiet((query, weight, bias, mha.out_proj.weight, mha.out_proj.bias))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:747
+# --- book/chapters/21e_attention_and_transformers.md:774
 def _hooked(module) -> bool:
     return any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
                for m in module.modules())

@@ -3,11 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:789
+# --- book/chapters/21e_attention_and_transformers.md:816
 """TransformerEncoderLayer and TransformerDecoderLayer: attention, feed-forward, norms."""
 
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
-from refgrad.nn._checked_functional import gelu, relu
+from refgrad.nn._checked_activations import gelu, relu  # F's own, without the rest of F
 from refgrad.nn.modules._fast_path import layer_takes_fast_path
 from refgrad.nn.modules.activation import ReLU
 from refgrad.nn.modules.layers import Dropout, LayerNorm
@@ -45,7 +45,7 @@ def _feed_forward_parts(layer, d_model, dim_feedforward, dropout, layer_norm_eps
         setattr(layer, f"dropout{i}", Dropout(dropout))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:836
+# --- book/chapters/21e_attention_and_transformers.md:863
 class TransformerEncoderLayer(Module):
     __constants__ = ["norm_first"]
 
@@ -89,7 +89,7 @@ class TransformerEncoderLayer(Module):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:887
+# --- book/chapters/21e_attention_and_transformers.md:914
 class TransformerDecoderLayer(Module):
     __constants__ = ["norm_first"]
 

@@ -21,5 +21,5 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:670
+# --- book/chapters/21e_attention_and_transformers.md:698
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401

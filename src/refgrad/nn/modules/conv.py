@@ -52,7 +52,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
 # store whatever order refgrad's own compiled file happened to get.)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1950
+# --- book/chapters/16u_convolution_and_pooling.md:1956
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -60,7 +60,7 @@ def _widths(conv):
     if conv.padding == "same":
         totals = [d * (k - 1) for d, k in zip(conv.dilation, conv.kernel_size)]
         return [w for t in reversed(totals) for w in (t // 2, t - t // 2)]
-    return [w for p in reversed(conv.padding) for w in (p, p)]
+    return tuple(w for p in reversed(conv.padding) for w in (p, p))
 
 
 def _described(conv):
@@ -78,7 +78,7 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1979
+# --- book/chapters/16u_convolution_and_pooling.md:1985
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
     _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
@@ -90,11 +90,13 @@ class _ConvNd(Module):
         n = self.n
         stride = _tuple(stride, n)
         _check(in_channels, out_channels, groups, padding, stride, padding_mode)
-        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.in_channels, self.out_channels = in_channels, out_channels  # in torch's order
         self.kernel_size, self.stride = _tuple(kernel_size, n), stride
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
-        self.dilation, self.padding_mode = _tuple(dilation, n), padding_mode
+        self.dilation = _tuple(dilation, n)
         self.transposed, self.output_padding = self._transposed, (0,) * n
+        self.groups, self.padding_mode = groups, padding_mode
+        self._reversed_padding_repeated_twice = _widths(self)
         kw = {"device": device, "dtype": dtype}
         channels = (in_channels, out_channels // groups) if self._transposed else (
             out_channels, in_channels // groups)
@@ -124,14 +126,14 @@ class _ConvNd(Module):
         if self.padding_mode == "zeros":
             return conv(input, self.weight, self.bias, self.stride, self.padding,
                         self.dilation, self.groups)
-        return conv(F.pad(input, _widths(self), mode=self.padding_mode), self.weight,
-                    self.bias, self.stride, 0, self.dilation, self.groups)
+        return conv(F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode),
+                    self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2033
+# --- book/chapters/16u_convolution_and_pooling.md:2041
 class Conv1d(_ConvNd):
     n = 1
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:578
+# --- book/chapters/19d_init_and_clipping.md:584
 """torch.nn.utils: gradient clipping and parameters as one vector."""
 
 from refgrad.nn.utils.clip_grad import (
@@ -10,8 +10,8 @@ from refgrad.nn.utils.clip_grad import (
 )
 from refgrad.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_",
-           "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
+           "get_total_norm", "parameters_to_vector", "vector_to_parameters"]  # torch's order
 
 
 # --- book/chapters/19i_function_transforms.md:368
@@ -43,5 +43,5 @@ __all__ += ["parametrizations", "parametrize", "remove_spectral_norm", "remove_w
             "spectral_norm", "weight_norm"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1209
+# --- book/chapters/21d_recurrent_layers.md:1208
 from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn

@@ -6,8 +6,8 @@
 """The module that divides a weight by its power-iterated largest singular value."""
 
 import refgrad
+from refgrad._ops.activation_functions import normalize  # F.normalize, without loading F
 from refgrad.autograd.grad_mode import no_grad
-from refgrad.nn.functional import normalize
 from refgrad.nn.modules.module import Module
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:411
+# --- book/chapters/19d_init_and_clipping.md:417
 """Gradient clipping: by the total norm of all the gradients, or element by element."""
 
 import types
@@ -53,7 +53,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     return total
 
 
-# --- book/chapters/19d_init_and_clipping.md:463
+# --- book/chapters/19d_init_and_clipping.md:469
 @no_grad()
 def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None) -> None:
     """Scale the gradients by max_norm / (total_norm + 1e-6), if that is below one."""
@@ -85,7 +85,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-# --- book/chapters/19d_init_and_clipping.md:500
+# --- book/chapters/19d_init_and_clipping.md:506
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                    foreach=None):
     warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "

@@ -6,8 +6,8 @@
 """The hook-based torch.nn.utils.spectral_norm and remove_spectral_norm."""
 
 import refgrad
+from refgrad._ops.activation_functions import normalize  # F.normalize, without loading F
 from refgrad.autograd.grad_mode import no_grad
-from refgrad.nn.functional import normalize
 from refgrad.nn.parameter import Parameter
 
 __all__ = ["SpectralNorm", "SpectralNormLoadStateDictPreHook", "SpectralNormStateDictHook",
