@@ -282,6 +282,13 @@ TORCH_CALLS = {
     "_cdist_forward": lambda a, b, p: torch.cdist(a, b, p, "donot_use_mm_for_euclid_dist"),
     "_pdist_forward": lambda a, p: torch.pdist(a, p), "_euclidean_dist": torch._euclidean_dist,
 }
+TORCH_CALLS.update({  # rows of the layers' chapters: parametrizations, recurrent layers
+    "_weight_norm_interface": lambda v, g, dim: torch._weight_norm_interface(v, g, dim)[0],
+    "_pack_padded_sequence": lambda a, lengths, batch_first: (
+        torch.nn.utils.rnn.pack_padded_sequence(a, lengths, batch_first).data),
+})
+
+
 TORCH_CALLS.update({  # torch.nn.functional's rows, chapter 16q
     "leaky_relu": lambda a, negative_slope: F.leaky_relu(a, negative_slope),
     "leaky_relu_": lambda a, negative_slope: F.leaky_relu(a.clone(), negative_slope, True),

@@ -718,7 +718,7 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
-# --- book/chapters/21c_parametrizations.md:661
+# --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
 )

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:572
+# --- book/chapters/21c_parametrizations.md:574
 """torch._weight_norm and its fused form over the first or last dimension."""
 
 import numpy as np
 
 import refgrad
 from refgrad._ops.dispatch import call
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 
 def _other_axes(ndim: int, dim: int) -> tuple:
@@ -59,7 +59,7 @@ def _backward(grads, v, g, result1, dim):
 WEIGHT_NORM_INTERFACE = register(Op(
     "_weight_norm_interface", "WeightNormInterfaceBackward0", ("v", "g"), forward=_forward,
     backward=_backward, outputs=("result0", "result1"), differentiable_outputs=1,
-    promote=False,
+    promote=False, tangent=no_forward_formula("_weight_norm_interface"),  # none in torch
     saves=(("v", ("v", "g")), ("g", ("v", "g")), ("result1", ("v", "g")))))
 
 
