@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1141
+# --- book/chapters/21a_module_hooks.md:1171
 """ReLU as a module."""
 
 import refgrad

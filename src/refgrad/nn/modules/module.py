@@ -5,6 +5,8 @@
 # --- book/chapters/21a_module_hooks.md:153
 """Module: a container of leaves, and a function that uses them."""
 
+from collections import OrderedDict
+
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
@@ -42,7 +44,7 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-# --- book/chapters/21a_module_hooks.md:203
+# --- book/chapters/21a_module_hooks.md:205
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
@@ -97,7 +99,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:267
+# --- book/chapters/21a_module_hooks.md:269
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -156,8 +158,28 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:333
-class _Walks(_Attributes):
+# --- book/chapters/21a_module_hooks.md:336
+_ADDED_SINCE = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
+                "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
+                "_backward_pre_hooks")
+
+
+class _Pickled(_Attributes):
+    """What pickle and copy read of a module, and how they put it back."""
+
+    def __getstate__(self) -> dict:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        for name in _ADDED_SINCE:
+            self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
+        self.__dict__.setdefault("_non_persistent_buffers_set", set())
+
+
+# --- book/chapters/21a_module_hooks.md:363
+class _Walks(_Pickled):
     """The iterators over a module tree."""
 
     def named_modules(self, memo=None, prefix: str = "", remove_duplicate: bool = True):
@@ -195,7 +217,7 @@ class _Walks(_Attributes):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:373
+# --- book/chapters/21a_module_hooks.md:403
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
