@@ -178,3 +178,10 @@ def test_expand_and_its_refusal():
         warnings.simplefilter("always")
         assert D.Normal(0.0, 1.0).sample_n(2).shape == (2,)
     assert [w.category for w in caught] == [FutureWarning]
+
+
+def test_methods_are_named_for_their_class():
+    for cls, name in [(D.Bernoulli, "log_prob"), (D.Uniform, "rsample"), (D.Independent, "expand"),
+                      (D.Categorical, "sample"), (D.Exponential, "entropy")]:
+        method = getattr(cls, name)
+        assert (method.__name__, method.__qualname__) == (name, f"{cls.__name__}.{name}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1447
+# --- book/chapters/19k_distributions.md:1456
 """refgrad.distributions: probability distributions whose draws and densities autograd sees."""
 
 from refgrad.distributions import _kl_pairs  # noqa: F401 - registers the closed forms

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:888
+# --- book/chapters/19k_distributions.md:897
 """The Bernoulli distribution, over 0 and 1."""
 
 import numbers
 
 import refgrad
 from refgrad.distributions import constraints
+from refgrad.distributions.distribution import attach
 from refgrad.distributions.exp_family import ExponentialFamily
 from refgrad.distributions.utils import (
     NO_SHAPE,
@@ -55,7 +56,7 @@ class Bernoulli(ExponentialFamily):
     _natural_params = property(lambda self: (refgrad.logit(self.probs),))
 
 
-# --- book/chapters/19k_distributions.md:945
+# --- book/chapters/19k_distributions.md:955
 def expand_parameters(distribution, new, shape) -> None:
     """Give ``new`` the probabilities and logits ``distribution`` holds, expanded to ``shape``."""
     for name in ("probs", "logits"):
@@ -93,7 +94,7 @@ def _bernoulli_log_prob(self, value):
                                                                    reduction="none")
 
 
-# --- book/chapters/19k_distributions.md:984
+# --- book/chapters/19k_distributions.md:994
 def _bernoulli_entropy(self):
     return refgrad.nn.functional.binary_cross_entropy_with_logits(self.logits, self.probs,
                                                                   reduction="none")
@@ -118,7 +119,7 @@ def _new(self, *args, **kwargs):
     return self._param.new(*args, **kwargs)
 
 
-Bernoulli.expand, Bernoulli.mode = _bernoulli_expand, property(_bernoulli_mode)
-Bernoulli.sample, Bernoulli.log_prob = _bernoulli_sample, _bernoulli_log_prob
-Bernoulli.entropy, Bernoulli.enumerate_support = _bernoulli_entropy, _bernoulli_enumerate_support
-Bernoulli._log_normalizer, Bernoulli._new = _bernoulli_log_normalizer, _new
+attach(Bernoulli, expand=_bernoulli_expand, sample=_bernoulli_sample,
+       log_prob=_bernoulli_log_prob, entropy=_bernoulli_entropy,
+       enumerate_support=_bernoulli_enumerate_support, _log_normalizer=_bernoulli_log_normalizer)
+Bernoulli.mode, Bernoulli._new = property(_bernoulli_mode), _new

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1023
+# --- book/chapters/19k_distributions.md:1033
 """The categorical distribution over 0 .. K - 1."""
 
 import refgrad
@@ -13,7 +13,7 @@ from refgrad.distributions.bernoulli import (
     enumerate_values,
     expand_parameters,
 )
-from refgrad.distributions.distribution import Distribution
+from refgrad.distributions.distribution import Distribution, attach
 from refgrad.distributions.utils import (
     NO_SHAPE,
     lazy_property,
@@ -60,7 +60,7 @@ class Categorical(Distribution):
     _new = _new
 
 
-# --- book/chapters/19k_distributions.md:1082
+# --- book/chapters/19k_distributions.md:1092
 def _categorical_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Categorical, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -99,7 +99,7 @@ def _categorical_enumerate_support(self, expand=True):
     return enumerate_values(self, self._num_events, refgrad.long, expand)
 
 
-Categorical.expand, Categorical.mean = _categorical_expand, property(_undefined)
-Categorical.variance, Categorical.sample = property(_undefined), _categorical_sample
-Categorical.log_prob, Categorical.entropy = _categorical_log_prob, _categorical_entropy
-Categorical.enumerate_support = _categorical_enumerate_support
+attach(Categorical, expand=_categorical_expand, sample=_categorical_sample,
+       log_prob=_categorical_log_prob, entropy=_categorical_entropy,
+       enumerate_support=_categorical_enumerate_support)
+Categorical.mean = Categorical.variance = property(_undefined)

@@ -114,7 +114,7 @@ class _Values(_Shapes):
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-# --- book/chapters/19k_distributions.md:517
+# --- book/chapters/19k_distributions.md:519
 def checked_instance(distribution, cls, _instance=None):
     """The new object an ``expand`` fills in: ``_instance``, or a bare ``type(distribution)``."""
     if _instance is None and type(distribution).__init__ != cls.__init__:
@@ -124,7 +124,14 @@ def checked_instance(distribution, cls, _instance=None):
     return distribution.__new__(type(distribution)) if _instance is None else _instance
 
 
-# --- book/chapters/19k_distributions.md:532
+def attach(cls, **methods) -> None:
+    """Make each function a method of ``cls``, named as one written in its class body."""
+    for name, function in methods.items():
+        function.__name__, function.__qualname__ = name, f"{cls.__name__}.{name}"
+        setattr(cls, name, function)
+
+
+# --- book/chapters/19k_distributions.md:541
 class Distribution(_Values):
     """The shapes, checks and sampling protocol of a probability distribution."""
 

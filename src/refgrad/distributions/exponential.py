@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:806
+# --- book/chapters/19k_distributions.md:815
 """The exponential distribution."""
 
 import numbers
 
 import refgrad
 from refgrad.distributions import constraints
+from refgrad.distributions.distribution import attach
 from refgrad.distributions.exp_family import ExponentialFamily
 from refgrad.distributions.utils import NO_SHAPE, broadcast_all
 
@@ -43,7 +44,7 @@ class Exponential(ExponentialFamily):
         return -refgrad.log(-x)
 
 
-# --- book/chapters/19k_distributions.md:848
+# --- book/chapters/19k_distributions.md:858
 def _exponential_rsample(self, sample_shape=NO_SHAPE):
     return self.rate.new(self._extended_shape(sample_shape)).exponential_() / self.rate
 
@@ -68,6 +69,5 @@ def _exponential_entropy(self):
     return 1.0 - refgrad.log(self.rate)
 
 
-Exponential.rsample, Exponential.log_prob = _exponential_rsample, _exponential_log_prob
-Exponential.cdf, Exponential.icdf = _exponential_cdf, _exponential_icdf
-Exponential.entropy = _exponential_entropy
+attach(Exponential, rsample=_exponential_rsample, log_prob=_exponential_log_prob,
+       cdf=_exponential_cdf, icdf=_exponential_icdf, entropy=_exponential_entropy)

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1136
+# --- book/chapters/19k_distributions.md:1146
 """Independent: batch dimensions of a distribution read as dimensions of its events."""
 
 import refgrad
 from refgrad.distributions import constraints
-from refgrad.distributions.distribution import Distribution
+from refgrad.distributions.distribution import Distribution, attach
 from refgrad.distributions.utils import NO_SHAPE, _sum_rightmost
 
 __all__ = ["Independent"]
@@ -47,7 +47,7 @@ class Independent(Distribution):
         return f"{type(self).__name__}({self.base_dist}, {self.reinterpreted_batch_ndims})"
 
 
-# --- book/chapters/19k_distributions.md:1182
+# --- book/chapters/19k_distributions.md:1192
 def _independent_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Independent, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -81,7 +81,6 @@ def _independent_rsample(self, sample_shape=NO_SHAPE):
     return self.base_dist.rsample(sample_shape)
 
 
-Independent.expand, Independent.log_prob = _independent_expand, _independent_log_prob
-Independent.entropy = _independent_entropy
-Independent.enumerate_support = _independent_enumerate_support
-Independent.sample, Independent.rsample = _independent_sample, _independent_rsample
+attach(Independent, expand=_independent_expand, log_prob=_independent_log_prob,
+       entropy=_independent_entropy, enumerate_support=_independent_enumerate_support,
+       sample=_independent_sample, rsample=_independent_rsample)

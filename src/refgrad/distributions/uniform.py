@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:727
+# --- book/chapters/19k_distributions.md:736
 """The continuous uniform distribution on [low, high)."""
 
 import numbers
 
 import refgrad
 from refgrad.distributions import constraints
-from refgrad.distributions.distribution import Distribution
+from refgrad.distributions.distribution import Distribution, attach
 from refgrad.distributions.utils import NO_SHAPE, broadcast_all
 
 __all__ = ["Uniform"]
@@ -47,7 +47,7 @@ class Uniform(Distribution):
     variance = property(lambda self: (self.high - self.low).pow(2) / 12)
 
 
-# --- book/chapters/19k_distributions.md:773
+# --- book/chapters/19k_distributions.md:782
 def _uniform_rsample(self, sample_shape=NO_SHAPE):
     shape = self._extended_shape(sample_shape)
     rand = refgrad.rand(shape, dtype=self.low.dtype, device=self.low.device)
@@ -75,5 +75,5 @@ def _uniform_entropy(self):
     return refgrad.log(self.high - self.low)
 
 
-Uniform.rsample, Uniform.log_prob, Uniform.cdf = _uniform_rsample, _uniform_log_prob, _uniform_cdf
-Uniform.icdf, Uniform.entropy = _uniform_icdf, _uniform_entropy
+attach(Uniform, rsample=_uniform_rsample, log_prob=_uniform_log_prob, cdf=_uniform_cdf,
+       icdf=_uniform_icdf, entropy=_uniform_entropy)
