@@ -6,6 +6,7 @@
 """The Tensor: a NumPy array plus autograd's bookkeeping."""
 
 from operator import attrgetter
+from types import FunctionType
 
 from refgrad._inference_counters import count_writes, inference_counter, stop_counting
 from refgrad._method_counts import no_arguments
@@ -28,7 +29,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:568
+# --- book/chapters/03_tensor.md:569
 class _Versions:
     __slots__ = ()
 
@@ -51,7 +52,7 @@ class _Versions:
         return self._version_counter is None
 
 
-# --- book/chapters/03_tensor.md:613
+# --- book/chapters/03_tensor.md:614
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -59,7 +60,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:627
+# --- book/chapters/03_tensor.md:628
 class _Detach:
     __slots__ = ()
 
@@ -111,14 +112,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:683
+# --- book/chapters/03_tensor.md:684
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1054
+# --- book/chapters/03_tensor.md:1055
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -153,26 +154,27 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1101
+# --- book/chapters/03_tensor.md:1102
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
 
 
-def named_as_torch(cls) -> None:
-    """Rename each method the groups of ``cls`` define for torch's class that holds it."""
+def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "TensorBase"):
+    """Rename each method the groups of ``cls`` define for torch's class that holds it:
+    ``owner(name)``. Module's groups use this too."""
     for group in cls.__mro__[1:-1]:
         for name, value in vars(group).items():
             function = getattr(value, "__func__", value)  # a static or class method's own
-            if getattr(function, "__qualname__", "").startswith(group.__name__ + "."):
-                owner = "Tensor" if name in IN_PYTHON else "TensorBase"
-                function.__qualname__ = f"{owner}.{function.__qualname__.partition('.')[2]}"
+            if isinstance(function, FunctionType) and function.__qualname__.startswith(
+                    group.__name__ + "."):
+                function.__qualname__ = f"{owner(name)}.{function.__qualname__.partition('.')[2]}"
 
 
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1128
+# --- book/chapters/03_tensor.md:1130
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -198,12 +200,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1160
+# --- book/chapters/03_tensor.md:1162
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1177
+# --- book/chapters/03_tensor.md:1179
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1094
+# --- book/chapters/21a_module_hooks.md:1106
 """Linear: y = x W^T + b."""
 
 import math
@@ -15,7 +15,7 @@ from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
 
-# --- book/chapters/21a_module_hooks.md:1112
+# --- book/chapters/21a_module_hooks.md:1124
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -59,7 +59,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1161
+# --- book/chapters/21a_module_hooks.md:1173
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()

@@ -7,7 +7,7 @@
 
 from collections import OrderedDict
 
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, named_as_torch
 from refgrad._tensor_autograd import clear_grad
 from refgrad._typename import typename
 from refgrad.nn.modules._call import HookedCall
@@ -260,3 +260,7 @@ class Module(_Walks):
         if not self._modules and len(lines) == 1:
             return head + lines[0] + ")"
         return head + "\n  " + "\n  ".join(lines) + "\n)"
+
+
+# --- book/chapters/21a_module_hooks.md:456
+named_as_torch(Module, lambda name: "Module")
