@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:940
+# --- book/chapters/16t_more_functional.md:942
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -21,14 +21,22 @@ def _matrix(a):
     return a.reshape(1, -1) if a.ndim <= 1 else a
 
 
-def _reduced(losses, reduction, shape):
-    if reduction == 0:
-        return losses.reshape(shape)
-    total = losses.sum(dtype=losses.dtype)
-    return total / losses.dtype.type(losses.size) if reduction == 1 else total
+# NOTE [Margin losses summed in double]
+# torch's two kernels add their samples' losses one after another in a
+# double, whatever the input's dtype, divide in double, and round once at
+# the end; refgrad does the same, so that a float32 loss is torch's to the bit.
+def _in_double(per_sample, reduction, classes, dtype):
+    """One sample's loss after another, added in double; divided by ``classes`` and,
+    for a mean, by the number of samples; rounded once to ``dtype``."""
+    if not per_sample.size:  # an empty batch: the mean of nothing
+        return dtype.type(np.nan if reduction == 1 else 0)
+    total = np.add.accumulate(per_sample.astype(np.float64))[-1] / classes
+    if reduction == 1:
+        total /= per_sample.size
+    return dtype.type(total)
 
 
-# --- book/chapters/16t_more_functional.md:971
+# --- book/chapters/16t_more_functional.md:981
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -44,11 +52,14 @@ def _margins(a, target, p, margin, weight):
 
 def _multi_margin(a, target, p, margin, weight, reduction):
     z, _, _, _ = _margins(a, target, p, margin, weight)
-    losses = z.sum(1, dtype=z.dtype) / z.dtype.type(_matrix(a).shape[1])
-    return _reduced(losses, reduction, tuple(target.shape))
+    # a sample's margins are added class after class, in its dtype, then averaged
+    losses = np.add.accumulate(z, axis=1)[:, -1] / z.dtype.type(z.shape[1])
+    if reduction == 0:
+        return losses.reshape(tuple(target.shape))
+    return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:992
+# --- book/chapters/16t_more_functional.md:1005
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -62,7 +73,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1011
+# --- book/chapters/16t_more_functional.md:1024
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -98,7 +109,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1052
+# --- book/chapters/16t_more_functional.md:1065
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -110,16 +121,20 @@ def _pairs(a, target):
 def _multilabel_margin(a, target, is_target, reduction):
     x, listed = _pairs(a, target)
     others = host(is_target._data).reshape(x.shape) == 0
-    losses = np.zeros(x.shape[0], x.dtype)
+    sums = np.zeros(x.shape[0])  # each sample's, added in double as torch's kernel adds it
     for i, classes in enumerate(listed):
-        for c in classes:
-            h = np.maximum(x.dtype.type(1) - x[i, c] + x[i], x.dtype.type(0))
-            losses[i] += h[others[i]].sum(dtype=x.dtype)
-    losses /= x.dtype.type(x.shape[1])
-    return _reduced(losses, reduction, () if a.ndim <= 1 else (x.shape[0],))
+        kind = x.dtype.type
+        margins = [kind(1) - x[i, c] + x[i][others[i]] for c in classes]
+        both = np.concatenate(margins) if margins else np.zeros(0, x.dtype)
+        if both.size:  # pair after pair, in the listed order: violated ones only
+            sums[i] = np.add.accumulate(np.where(both > 0, both, 0).astype(np.float64))[-1]
+    sums = sums.astype(x.dtype)  # the kernel hands each sample's sum on in the input's dtype
+    if reduction == 0 and a.ndim > 1:
+        return sums / x.dtype.type(x.shape[1])
+    return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1077
+# --- book/chapters/16t_more_functional.md:1094
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -154,7 +169,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1117
+# --- book/chapters/16t_more_functional.md:1134
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -174,7 +189,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1138
+# --- book/chapters/16t_more_functional.md:1155
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -207,7 +222,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1178
+# --- book/chapters/16t_more_functional.md:1195
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

@@ -33,13 +33,21 @@ def legacy_reduction(size_average, reduce):
     return reduction
 
 
+# NOTE [Losses reduced as sum and mean are]
+# torch reduces the elementwise losses with its own mean and sum, so a loss
+# with reduction='mean' is bit for bit the mean of its reduction='none'.
+# NumPy's sum adds in another order and parts from torch's in the last bit;
+# the rows below reduce with refgrad's sum and mean kernels instead.
 def _reduced(losses, reduction):
+    from refgrad._ops.reductions import _sum_forward
+    from refgrad._ops.statistics import _mean
+
     if reduction == 1:  # the mean of nothing is nan, without NumPy's warning
-        return np.mean(losses) if losses.size else losses.dtype.type(np.nan)
-    return np.sum(losses) if reduction == 2 else losses
+        return _mean(losses) if losses.size else losses.dtype.type(np.nan)
+    return _sum_forward(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:772
+# --- book/chapters/16q_functional.md:793
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -58,7 +66,7 @@ def _pair_row(name, node, forward, backward, promote=True, tangent=None):
                        saves=_PAIR, promote=promote, tangent=tangent))
 
 
-# --- book/chapters/16q_functional.md:796
+# --- book/chapters/16q_functional.md:817
 def _huber(a, b, reduction, delta):
     # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
     # meets two dtypes]
@@ -87,7 +95,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1126
+# --- book/chapters/16q_functional.md:1147
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -104,7 +112,7 @@ def _bce(a, b, weight, reduction):
     return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-# --- book/chapters/16q_functional.md:1146
+# --- book/chapters/16q_functional.md:1167
 # NOTE [The target's gradient written in place]
 # torch negates the logit in place, multiplies by the incoming gradient and the
 # weight in place, and divides a mean in place, in any grad mode: x.grad's
@@ -133,7 +141,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1176
+# --- book/chapters/16q_functional.md:1197
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -162,7 +170,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1206
+# --- book/chapters/16q_functional.md:1227
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -191,7 +199,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1238
+# --- book/chapters/16q_functional.md:1259
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -204,7 +212,7 @@ def _logits_gradient(self, target, pos_weight, graph):
     return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
 
 
-# --- book/chapters/16q_functional.md:1254
+# --- book/chapters/16q_functional.md:1275
 def _target_gradient(g, self, weight, pos_weight, reduction):
     """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
@@ -223,7 +231,7 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     return _mean_in_place(grad, self, reduction)
 
 
-# --- book/chapters/16q_functional.md:1276
+# --- book/chapters/16q_functional.md:1297
 def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
@@ -245,7 +253,7 @@ def _mean_in_place(grad, self, reduction):
     return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
-# --- book/chapters/16q_functional.md:1301
+# --- book/chapters/16q_functional.md:1322
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1332
+# --- book/chapters/16q_functional.md:1353
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -37,11 +37,52 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     losses = np.where(counted, -chosen * w, a.dtype.type(0))
     if reduction == 0:
         return losses
-    total = losses.sum()
-    return total / w.sum() if reduction == 1 else total
+    total, weights = cascade_sums(losses, w, counted, weight is not None)
+    return total / weights if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1372
+# --- book/chapters/16q_functional.md:1404
+# NOTE [nll_loss's cascade]
+# torch's nll_loss and nll_loss2d kernels sum in eight levels, each emptied
+# into the next when its positions come round. Level by level, refgrad adds
+# each run of values in turn (np.add.accumulate rounds every step in the
+# input's dtype, float16 too) and hands the run's sum up to the next level.
+_LEVELS = 8
+
+
+def cascade_sums(losses, weights, counted, weighted: bool):
+    """(total loss, total weight) of the counted targets, added in torch's order."""
+    positions = np.flatnonzero(counted)  # every target has a position, ignored ones too
+    # each level holds 2**power positions: 4 unless there are more than 2**32 targets
+    power = max(4, (counted.size - 1).bit_length() // _LEVELS)
+    total = _cascade(losses.reshape(-1)[positions], positions, power)
+    if not weighted:
+        return total, losses.dtype.type(positions.size)
+    return total, _cascade(weights.reshape(-1)[positions], positions, power)
+
+
+def _cascade(values, positions, power):
+    zero, left = values.dtype.type(0), []  # left: what each level holds at the end
+    for level in range(1, _LEVELS):
+        # the level is emptied upward after each position that is a multiple of this
+        ends = np.flatnonzero(positions % (1 << (power * level)) == 0) + 1
+        starts = [0, *ends[:-1].tolist()]
+        runs = [zero + _in_turn(values[s:e]) for s, e in zip(starts, ends.tolist())]
+        left.append(zero + _in_turn(values[ends[-1] if ends.size else 0:]))
+        values, positions = np.array(runs, values.dtype), positions[ends - 1]
+    left.append(zero + _in_turn(values))  # the top level is never emptied
+    total = zero
+    for value in left:  # lowest level first, as std::accumulate adds them
+        total += value
+    return total
+
+
+def _in_turn(values):
+    """The values added one after another (a level starts from zero: ``zero +`` above)."""
+    return np.add.accumulate(values)[-1] if values.size else values.dtype.type(0)
+
+
+# --- book/chapters/16q_functional.md:1456
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -70,7 +111,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1562
+# --- book/chapters/16q_functional.md:1646
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -81,7 +122,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1578
+# --- book/chapters/16q_functional.md:1662
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -120,7 +161,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1618
+# --- book/chapters/16q_functional.md:1702
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -132,12 +173,15 @@ def _run(row, input, target, weight, reduction, ignore_index):
 def _total_weight(input, target, weight, reduction, ignore_index):
     """torch's second forward output, which its node keeps: the counted targets' weight."""
     dtype = input._data.dtype
-    total = 0 if reduction == 0 else _picked(
-        tuple(input.shape), target, weight, ignore_index, dtype)[1].sum()
+    if reduction == 0:
+        total = 0
+    else:  # summed as the kernel sums it: NOTE [nll_loss's cascade]
+        _, w, _, counted = _picked(tuple(input.shape), target, weight, ignore_index, dtype)
+        total = cascade_sums(w, w, counted, weight is not None)[1]
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1640
+# --- book/chapters/16q_functional.md:1727
 def _nll_loss(input, target, weight, reduction, ignore_index):
     if profiled("nll_loss"):  # its event under a profile: chapter "The profiler, closer
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
@@ -171,7 +215,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1678
+# --- book/chapters/16q_functional.md:1765
 def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     from refgrad.utils._functional_whole import hand_over, whole
 

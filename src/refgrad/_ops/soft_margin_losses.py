@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.activations import host, on_host
 from refgrad._ops.loss_dtypes import array_kind, into, negated_into_input
 from refgrad._ops.loss_kernel_gradients import soft_margin_loss_backward
+from refgrad._ops.losses import _reduced
 from refgrad._ops.margin_losses import reduced, reduction_of
 from refgrad._ops.table import Op, register
 
@@ -20,13 +21,7 @@ def _soft_margin(a, target, reduction):
     product = into(a.dtype, np.negative(a).astype(kind, copy=False) * t.astype(kind, copy=False))
     with np.errstate(over="ignore"):
         losses = np.log1p(np.exp(product))
-    if reduction == 0:
-        return losses
-    if reduction == 2:
-        return losses.sum(dtype=a.dtype)
-    # the mean of nothing is nan, quietly: NumPy's mean would warn of an empty slice
-    return losses.sum(dtype=a.dtype) / a.dtype.type(losses.size) if losses.size else \
-        a.dtype.type(np.nan)
+    return _reduced(losses, reduction)  # NOTE [Losses reduced as sum and mean are]
 
 
 def _soft_margin_backward(g, self, target, reduction):
@@ -40,7 +35,7 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:750
+# --- book/chapters/16t_more_functional.md:745
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
@@ -65,7 +60,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return loss
 
 
-# --- book/chapters/16t_more_functional.md:782
+# --- book/chapters/16t_more_functional.md:777
 def _refuse_dual_target(input, target) -> None:
     from refgrad._ops.table import no_forward_formula
     from refgrad.autograd._tangents import active_level, tangent_of
@@ -76,7 +71,7 @@ def _refuse_dual_target(input, target) -> None:
         no_forward_formula("soft_margin_loss_backward")(())
 
 
-# --- book/chapters/16t_more_functional.md:794
+# --- book/chapters/16t_more_functional.md:789
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid
