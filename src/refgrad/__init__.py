@@ -730,6 +730,12 @@ from refgrad.nn.modules._rnn_steps import (  # noqa: E402, F401 - torch.lstm_cel
 )
 
 
+# --- book/chapters/21da_recurrent_functions.md:208
+from refgrad.nn.modules._rnn_functions import (  # noqa: E402, F401 - torch.lstm and the rest
+    gru, lstm, rnn_relu, rnn_tanh,
+)
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

@@ -115,14 +115,8 @@ class RNNBase(Module):
     def all_weights(self):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
-    def _layer_params(self):
-        """(w_ih, w_hh, b_ih, b_hh, w_hr) for each layer and direction, None where absent."""
-        return [tuple(getattr(self, f"{stem}{names[0][9:]}", None) for stem in
-                      ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
-                for names in self._all_weights]
 
-
-# --- book/chapters/21d_recurrent_layers.md:561
+# --- book/chapters/21d_recurrent_layers.md:555
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:
