@@ -736,6 +736,12 @@ from refgrad.nn.modules._rnn_cell_functions import (  # noqa: E402, F401 - torch
 )
 
 
+# --- book/chapters/21da_recurrent_functions.md:364
+from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's kernels
+    _pack_padded_sequence, _pad_packed_sequence,
+)
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

@@ -8,7 +8,7 @@
 from typing import NamedTuple
 
 import refgrad
-from refgrad.nn.utils._rnn_kernels import pack_padded, pad_packed, pad_sequences
+from refgrad.nn.utils._rnn_kernels import pad_sequences
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
            "pad_packed_sequence", "pad_sequence", "unpad_sequence", "pack_sequence",
@@ -101,7 +101,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if not enforce_sorted:
         lengths, sorted_indices = refgrad.sort(lengths, descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
-    data, batch_sizes = pack_padded(input, lengths, batch_first)
+    data, batch_sizes = refgrad._pack_padded_sequence(input, lengths, batch_first)
     return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
@@ -113,8 +113,8 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                              f"sequence in input, but got total_length={total_length} and max "
                              f"sequence length being {length}")
         length = total_length
-    padded, lengths = pad_packed(sequence.data, sequence.batch_sizes, batch_first,
-                                 padding_value, length)
+    padded, lengths = refgrad._pad_packed_sequence(sequence.data, sequence.batch_sizes,
+                                                   batch_first, padding_value, length)
     if sequence.unsorted_indices is None:
         return padded, lengths
     return (padded.index_select(0 if batch_first else 1, sequence.unsorted_indices),
