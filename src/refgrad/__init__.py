@@ -742,6 +742,10 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 )
 
 
+# --- book/chapters/21da_recurrent_functions.md:424
+from refgrad import backends  # noqa: E402, F401 - torch.backends
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
