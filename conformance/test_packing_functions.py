@@ -45,6 +45,8 @@ def test_the_utilities_go_through_the_kernels():
     packed = rnn.pack_padded_sequence(x, [3, 1])
     assert torch.equal(data, packed.data) and torch.equal(sizes, packed.batch_sizes)
     assert type(data.grad_fn).__name__ == "PackPaddedSequenceBackward0"
+    saved = sorted(a for a in dir(data.grad_fn) if a.startswith("_saved_"))
+    assert saved == ["_saved_batch_first", "_saved_input_sym_sizes", "_saved_result1"]
     padded, lengths = rnn.pad_packed_sequence(packed, batch_first=True, total_length=4)
     mine, their_lengths = torch._pad_packed_sequence(data, sizes, True, 0.0, 4)
     assert torch.equal(padded, mine) and torch.equal(lengths, their_lengths)

@@ -42,4 +42,4 @@ PACK_PADDED = register(Op(
     "_pack_padded_sequence", "PackPaddedSequenceBackward0", ("input",), forward=_pack,
     backward=_unpack_gradient, promote=False, outputs=("result0", "result1"),
     differentiable_outputs=1, saves=(("result1", ("input",)),), keeps=("input_sym_sizes",),
-    tangent=no_forward_formula("_pack_padded_sequence")))
+    hides=("lengths",), tangent=no_forward_formula("_pack_padded_sequence")))

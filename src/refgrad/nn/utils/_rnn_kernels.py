@@ -67,7 +67,7 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     return out
 
 
-# --- book/chapters/21d_recurrent_layers.md:1133
+# --- book/chapters/21d_recurrent_layers.md:1134
 from refgrad._ops.dispatch import call  # noqa: E402
 from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 
