@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:422
+# --- book/chapters/21d_recurrent_layers.md:423
 """RNNBase: the parameters, checks and printed form shared by RNN, LSTM and GRU."""
 
 import math
@@ -46,7 +46,7 @@ def check_settings(input_size, hidden_size, num_layers, bias, batch_first, dropo
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
-# --- book/chapters/21d_recurrent_layers.md:467
+# --- book/chapters/21d_recurrent_layers.md:468
 def make_weights(module, mode, kw):
     """Register every layer's and direction's parameters, in torch's order."""
     gates = _GATES[mode] * module.hidden_size
@@ -70,7 +70,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:497
+# --- book/chapters/21d_recurrent_layers.md:498
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -116,7 +116,7 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:549
+# --- book/chapters/21d_recurrent_layers.md:550
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

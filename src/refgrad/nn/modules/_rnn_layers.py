@@ -64,7 +64,7 @@ def packed_layer(data, batch_sizes, hx, params, step, reverse):
     return refgrad.cat(outs, 0), _cat([state] + done[::-1])
 
 
-# --- book/chapters/21d_recurrent_layers.md:384
+# --- book/chapters/21d_recurrent_layers.md:385
 def run_layers(x, states, params, step, num_layers, bidirectional, dropout, train,
                batch_sizes=None):
     """Every layer in turn: (last layer's output, final state of each layer and direction)."""
