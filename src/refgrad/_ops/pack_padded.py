@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1114
+# --- book/chapters/21d_recurrent_layers.md:1087
 """torch._pack_padded_sequence: the op-table row that packs, and its backward."""
 
 import numpy as np
@@ -42,4 +42,4 @@ PACK_PADDED = register(Op(
     "_pack_padded_sequence", "PackPaddedSequenceBackward0", ("input",), forward=_pack,
     backward=_unpack_gradient, promote=False, outputs=("result0", "result1"),
     differentiable_outputs=1, saves=(("result1", ("input",)),), keeps=("input_sym_sizes",),
-    tangent=no_forward_formula("_pack_padded_sequence")))
+    hides=("lengths",), tangent=no_forward_formula("_pack_padded_sequence")))

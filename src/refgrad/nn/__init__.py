@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1357
+# --- book/chapters/21a_module_hooks.md:1367
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -165,7 +165,7 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1199
+# --- book/chapters/21d_recurrent_layers.md:1173
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
@@ -173,13 +173,13 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:709
+# --- book/chapters/21e_attention_and_transformers.md:705
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1243
+# --- book/chapters/21e_attention_and_transformers.md:1247
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1319
+# --- book/chapters/21a_module_hooks.md:1329
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -80,17 +80,17 @@ from refgrad.nn.modules.padding import (  # noqa: E402
 )
 
 
-# --- book/chapters/21d_recurrent_layers.md:1191
+# --- book/chapters/21d_recurrent_layers.md:1165
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
 
 
-# --- book/chapters/21e_attention_and_transformers.md:703
+# --- book/chapters/21e_attention_and_transformers.md:699
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1231
+# --- book/chapters/21e_attention_and_transformers.md:1235
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

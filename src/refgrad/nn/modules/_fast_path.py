@@ -3,10 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:739
+# --- book/chapters/21e_attention_and_transformers.md:737
 """When torch would run attention and encoder layers through its fused kernels."""
 
 import refgrad
+from refgrad.backends.mha import get_fastpath_enabled
 
 
 def _quiet(tensors) -> bool:
@@ -16,6 +17,8 @@ def _quiet(tensors) -> bool:
 
 
 def mha_takes_fast_path(mha, query, key, value, attn_mask, key_padding_mask) -> bool:
+    if not get_fastpath_enabled():  # torch.backends.mha's switch
+        return False
     if any(m is not None and refgrad.is_floating_point(m)
            for m in (attn_mask, key_padding_mask)):
         return False
@@ -31,7 +34,7 @@ def mha_takes_fast_path(mha, query, key, value, attn_mask, key_padding_mask) -> 
     return _quiet((query, weight, bias, mha.out_proj.weight, mha.out_proj.bias))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:774
+# --- book/chapters/21e_attention_and_transformers.md:775
 def _hooked(module) -> bool:
     return any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
                for m in module.modules())
@@ -39,7 +42,7 @@ def _hooked(module) -> bool:
 
 def layer_takes_fast_path(layer, src) -> bool:
     attn = layer.self_attn
-    if src.dim() != 3 or layer.training or not attn.batch_first:
+    if not get_fastpath_enabled() or src.dim() != 3 or layer.training or not attn.batch_first:
         return False
     if attn.in_proj_bias is None or not attn._qkv_same_embed_dim:
         return False

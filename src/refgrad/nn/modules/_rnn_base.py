@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:428
+# --- book/chapters/21d_recurrent_layers.md:423
 """RNNBase: the parameters, checks and printed form shared by RNN, LSTM and GRU."""
 
 import math
@@ -46,7 +46,7 @@ def check_settings(input_size, hidden_size, num_layers, bias, batch_first, dropo
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
-# --- book/chapters/21d_recurrent_layers.md:473
+# --- book/chapters/21d_recurrent_layers.md:468
 def make_weights(module, mode, kw):
     """Register every layer's and direction's parameters, in torch's order."""
     gates = _GATES[mode] * module.hidden_size
@@ -70,7 +70,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:503
+# --- book/chapters/21d_recurrent_layers.md:498
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -115,14 +115,8 @@ class RNNBase(Module):
     def all_weights(self):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
-    def _layer_params(self):
-        """(w_ih, w_hh, b_ih, b_hh, w_hr) for each layer and direction, None where absent."""
-        return [tuple(getattr(self, f"{stem}{names[0][9:]}", None) for stem in
-                      ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
-                for names in self._all_weights]
 
-
-# --- book/chapters/21d_recurrent_layers.md:561
+# --- book/chapters/21d_recurrent_layers.md:550
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

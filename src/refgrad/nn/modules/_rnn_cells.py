@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:171
+# --- book/chapters/21d_recurrent_layers.md:166
 """RNNCell, LSTMCell, GRUCell: one step of a recurrent layer, as a module."""
 
 import math
 
 import refgrad
 from refgrad.nn import init
-from refgrad.nn.modules._rnn_steps import check_cell_shapes, gru_step, lstm_step, rnn_step
+from refgrad.nn.modules._rnn_cell_functions import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
@@ -44,17 +44,17 @@ class RNNCellBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -bound, bound)
 
-    def _params(self):
-        return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, None)
+    def _weights(self):
+        return (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
 
 
-# --- book/chapters/21d_recurrent_layers.md:222
+# --- book/chapters/21d_recurrent_layers.md:219
 def _check_dims(name, what, t):
     if t.dim() not in (1, 2):
         raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {t.dim()}D instead")
 
 
-def run_cell(cell, name, input, hx, pair, step):
+def run_cell(cell, name, input, hx, pair, function):
     """Check, batch a single sample, fill a missing state, step, unbatch."""
     _check_dims(name, "input", input)
     states = list(hx) if pair and hx is not None else [hx]
@@ -70,16 +70,15 @@ def run_cell(cell, name, input, hx, pair, step):
         states = [zeros, zeros] if pair else [zeros]
     elif not batched:
         states = [t.unsqueeze(0) for t in states]
-    if step is None:
+    if function is None:
         raise RuntimeError(f"Unknown nonlinearity: {cell.nonlinearity}")
-    check_cell_shapes(input, states, cell.weight_ih.size(1), cell.weight_hh.size(1))
-    out = step(input, tuple(states) if pair else states[0], cell._params())
+    out = function(input, tuple(states) if pair else states[0], *cell._weights())
     if batched:
         return out
     return tuple(t.squeeze(0) for t in out) if pair else out.squeeze(0)
 
 
-# --- book/chapters/21d_recurrent_layers.md:254
+# --- book/chapters/21d_recurrent_layers.md:250
 class RNNCell(RNNCellBase):
     __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
 
@@ -89,10 +88,8 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input, hx=None):
-        relu = self.nonlinearity == "relu"
-        known = self.nonlinearity in ("tanh", "relu")
-        return run_cell(self, "RNNCell", input, hx, False,
-                        (lambda x, h, p: rnn_step(x, h, p, relu=relu)) if known else None)
+        function = {"tanh": rnn_tanh_cell, "relu": rnn_relu_cell}.get(self.nonlinearity)
+        return run_cell(self, "RNNCell", input, hx, False, function)
 
 
 class LSTMCell(RNNCellBase):
@@ -100,7 +97,7 @@ class LSTMCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 4, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
-        return run_cell(self, "LSTMCell", input, hx, True, lstm_step)
+        return run_cell(self, "LSTMCell", input, hx, True, lstm_cell)
 
 
 class GRUCell(RNNCellBase):
@@ -108,4 +105,4 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 3, device=device, dtype=dtype)
 
     def forward(self, input, hx=None):
-        return run_cell(self, "GRUCell", input, hx, False, gru_step)
+        return run_cell(self, "GRUCell", input, hx, False, gru_cell)

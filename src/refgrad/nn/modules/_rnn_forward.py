@@ -2,11 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:635
+# --- book/chapters/21d_recurrent_layers.md:625
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
-from refgrad.nn.modules._rnn_layers import run_layers
 
 
 def _zeros(module, input, batch, width):
@@ -27,7 +26,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:661
+# --- book/chapters/21d_recurrent_layers.md:650
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -64,28 +63,19 @@ def prepare(module, name, input, hx, pair):
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:699
-def run(module, input, hx, how, step, pair):
-    """Run the layers on a prepared input; the output and final state, as the user gave them."""
+# --- book/chapters/21d_recurrent_layers.md:688
+def run(module, input, hx, how, function, pair):
+    """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence
 
-    states = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if pair else hx.unbind(0)
-    dense = not how["packed"]
-    x = input
-    if dense and module.batch_first:
-        x = x.transpose(0, 1)
-    out, finals = run_layers(x, states, module._layer_params(), step, module.num_layers,
-                             module.bidirectional, module.dropout, module.training,
-                             how["sizes"])
-    if pair:
-        hidden = (refgrad.stack([f[0] for f in finals], 0),
-                  refgrad.stack([f[1] for f in finals], 0))
-    else:
-        hidden = refgrad.stack(finals, 0)
+    flags = (module.bias, module.num_layers, module.dropout, module.training,
+             module.bidirectional)
     if how["packed"]:
+        out, *hidden = function(input, how["sizes"], hx, module._flat_weights, *flags)
         out = PackedSequence(out, how["sizes"], how["sorted"], how["unsorted"])
-    elif module.batch_first:  # an LSTM transposes into a new view, the others in place
-        out = out.transpose(0, 1) if pair else out.transpose_(0, 1)
+    else:
+        out, *hidden = function(input, hx, module._flat_weights, *flags, module.batch_first)
+    hidden = tuple(hidden) if pair else hidden[0]
     if not how["batched"]:
         out = out.squeeze(0 if module.batch_first else 1)
         hidden = tuple(t.squeeze(1) for t in hidden) if pair else hidden.squeeze(1)

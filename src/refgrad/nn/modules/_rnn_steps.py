@@ -45,21 +45,21 @@ def gru_step(input, hx, params, pre=False):
     return (hx - n).mul_(z).add_(n)
 
 
-# --- book/chapters/21d_recurrent_layers.md:108
+# --- book/chapters/21d_recurrent_layers.md:107
 def check_cell_shapes(input, hiddens, input_size, hidden_size):
     if input.size(1) != input_size:
         raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
                            f"expected {input_size}")
-    for hx in hiddens:
+    for i, hx in enumerate(hiddens):
         if input.size(0) != hx.size(0):
-            raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden0 "
+            raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{i} "
                                f"batch size {hx.size(0)}")
         if hx.size(1) != hidden_size:
-            raise RuntimeError(f"hidden0 has inconsistent hidden_size: got {hx.size(1)}, "
+            raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {hx.size(1)}, "
                                f"expected {hidden_size}")
 
 
-# --- book/chapters/21d_recurrent_layers.md:129
+# --- book/chapters/21d_recurrent_layers.md:128
 def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     check_cell_shapes(input, [hx], w_ih.size(1), w_hh.size(1))
     return rnn_step(input, hx, (w_ih, w_hh, b_ih, b_hh, None))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1183
+# --- book/chapters/21a_module_hooks.md:1193
 """ReLU as a module."""
 
 import refgrad
@@ -21,5 +21,5 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:698
+# --- book/chapters/21e_attention_and_transformers.md:694
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401

@@ -66,3 +66,8 @@ class Identity(Module):
 
     def forward(self, input):
         return input
+
+
+# --- book/chapters/21a_module_hooks.md:1187
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear that dynamic quantization passes over."""

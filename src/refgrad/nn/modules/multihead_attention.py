@@ -11,13 +11,9 @@ from refgrad.nn import init
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
 from refgrad.nn._multi_head_attention import multi_head_attention_forward
 from refgrad.nn.modules._fast_path import mha_takes_fast_path
-from refgrad.nn.modules.linear import Linear
+from refgrad.nn.modules.linear import NonDynamicallyQuantizableLinear
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    """A Linear under its own name: torch's quantization tools leave it alone."""
 
 
 def _make_projections(mha, embed_dim: int, bias: bool, kw: dict) -> None:
@@ -39,7 +35,7 @@ def _make_projections(mha, embed_dim: int, bias: bool, kw: dict) -> None:
         mha.register_parameter("in_proj_bias", None)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:561
+# --- book/chapters/21e_attention_and_transformers.md:557
 def _reset_parameters(self) -> None:
     if self._qkv_same_embed_dim:
         init.xavier_uniform_(self.in_proj_weight)
@@ -56,7 +52,7 @@ def _reset_parameters(self) -> None:
         init.xavier_normal_(self.bias_v)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:579
+# --- book/chapters/21e_attention_and_transformers.md:575
 class MultiheadAttention(Module):
     __constants__ = ["batch_first"]
 
@@ -93,7 +89,7 @@ class MultiheadAttention(Module):
         self.__dict__.update(state)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:626
+# --- book/chapters/21e_attention_and_transformers.md:622
 def _sequence_first(query, key, value):
     if key is value:
         if query is key:
@@ -135,7 +131,7 @@ def forward(self, query, key, value, key_padding_mask=None, need_weights: bool =
 MultiheadAttention.forward = forward
 
 
-# --- book/chapters/21e_attention_and_transformers.md:673
+# --- book/chapters/21e_attention_and_transformers.md:669
 def merge_masks(self, attn_mask, key_padding_mask, query):
     mask_type, merged = None, None
     if key_padding_mask is not None:

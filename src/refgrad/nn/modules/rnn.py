@@ -2,18 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:733
+# --- book/chapters/21d_recurrent_layers.md:713
 """torch.nn.modules.rnn: the recurrent cells and layers."""
 
 import warnings
-from functools import partial
 
-import refgrad
-from refgrad._warn_once import warn_once
 from refgrad.nn.modules._rnn_base import RNNBase
 from refgrad.nn.modules._rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from refgrad.nn.modules._rnn_forward import prepare, run
-from refgrad.nn.modules._rnn_steps import gru_step, lstm_step, rnn_step
+from refgrad.nn.modules._rnn_functions import gru, lstm, rnn_relu, rnn_tanh
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -34,7 +31,7 @@ class RNN(RNNBase):
 
     def forward(self, input, hx=None):
         input, hx, how = prepare(self, "RNN", input, hx, False)
-        return run(self, input, hx, how, partial(rnn_step, relu=self.mode == "RNN_RELU"),
+        return run(self, input, hx, how, rnn_tanh if self.mode == "RNN_TANH" else rnn_relu,
                    False)
 
 
@@ -46,10 +43,10 @@ class GRU(RNNBase):
 
     def forward(self, input, hx=None):
         input, hx, how = prepare(self, "GRU", input, hx, False)
-        return run(self, input, hx, how, gru_step, False)
+        return run(self, input, hx, how, gru, False)
 
 
-# --- book/chapters/21d_recurrent_layers.md:784
+# --- book/chapters/21d_recurrent_layers.md:761
 class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
@@ -71,24 +68,16 @@ class LSTM(RNNBase):
 
     def forward(self, input, hx=None):
         input, hx, how = prepare(self, "LSTM", input, hx, True)
-        if self.proj_size > 0 and not how["packed"] and input.dtype == refgrad.float32:
-            warn_once("lstm-projections", _NO_ONEDNN_PROJECTIONS, stacklevel=None)
-        return run(self, input, hx, how, lstm_step, True)
+        return run(self, input, hx, how, lstm, True)
 
 
-# --- book/chapters/21d_recurrent_layers.md:817
-_NO_ONEDNN_PROJECTIONS = (
-    "LSTM with projections is not supported with oneDNN. Using default implementation. "
-    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
-
-
-# --- book/chapters/21d_recurrent_layers.md:828
+# --- book/chapters/21d_recurrent_layers.md:797
 def apply_permutation(tensor, permutation, dim=1):
     warnings.warn("`apply_permutation` is deprecated, please use "
                   "`tensor.index_select(dim, permutation)` instead", FutureWarning, stacklevel=2)
     return tensor.index_select(dim, permutation)
 
 
-# --- book/chapters/21d_recurrent_layers.md:840
+# --- book/chapters/21d_recurrent_layers.md:809
 for _cls in (RNNBase, RNNCellBase, RNNCell, LSTMCell, GRUCell):
     _cls.__module__ = __name__

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:972
+# --- book/chapters/21e_attention_and_transformers.md:973
 """The Transformer: encoder and decoder stacks of layers, and the model that joins them."""
 
 import copy
@@ -11,6 +11,7 @@ import warnings
 
 import refgrad
 from refgrad._warn_once import warn_once
+from refgrad.backends.mha import get_fastpath_enabled
 from refgrad.nn import init
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
 from refgrad.nn._checked_activations import relu  # F's own, without the rest of F
@@ -49,7 +50,7 @@ def _get_clones(module, N):
     return ModuleList([copy.deepcopy(module) for _ in range(N)])
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1027
+# --- book/chapters/21e_attention_and_transformers.md:1029
 def _why_not_nested(layer) -> str:
     """Why torch's encoder could not run this layer on nested tensors ('' when it could)."""
     name = "encoder_layer"
@@ -74,7 +75,7 @@ def _why_not_nested(layer) -> str:
     return ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1066
+# --- book/chapters/21e_attention_and_transformers.md:1068
 NESTED_PROTOTYPE = (
     "The PyTorch API of nested tensors is in prototype stage and will change in the near "
     "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, "
@@ -85,7 +86,9 @@ NESTED_PROTOTYPE = (
 def _nested_lengths(encoder, src, key_padding_mask, mask):
     """The positions torch's nested run keeps, (N, S) bool, or None where it runs padded."""
     layer = encoder.layers[0]
-    if not getattr(encoder, "use_nested_tensor", False) or layer.training:
+    if not get_fastpath_enabled() or not getattr(encoder, "use_nested_tensor", False):
+        return None
+    if layer.training:
         return None
     if src.dim() != 3 or key_padding_mask is None:
         return None
@@ -103,7 +106,7 @@ def _nested_lengths(encoder, src, key_padding_mask, mask):
     return prefix
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1096
+# --- book/chapters/21e_attention_and_transformers.md:1100
 class TransformerEncoder(Module):
     __constants__ = ["norm"]
 
@@ -140,7 +143,7 @@ class TransformerEncoder(Module):
         return output if self.norm is None else self.norm(output)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1137
+# --- book/chapters/21e_attention_and_transformers.md:1141
 class TransformerDecoder(Module):
     __constants__ = ["norm"]
 
@@ -164,7 +167,7 @@ class TransformerDecoder(Module):
         return output if self.norm is None else self.norm(output)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1171
+# --- book/chapters/21e_attention_and_transformers.md:1175
 class Transformer(Module):
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
                  num_decoder_layers: int = 6, dim_feedforward: int = 2048, dropout: float = 0.1,
@@ -200,7 +203,7 @@ class Transformer(Module):
         return _generate_square_subsequent_mask(sz, dtype=dtype, device=device)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1208
+# --- book/chapters/21e_attention_and_transformers.md:1212
 def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
             src_key_padding_mask=None, tgt_key_padding_mask=None,
             memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,

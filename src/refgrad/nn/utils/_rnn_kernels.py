@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1040
+# --- book/chapters/21d_recurrent_layers.md:1009
 """The kernels behind torch.nn.utils.rnn: pack, unpack and pad."""
 
 import refgrad
@@ -13,11 +13,15 @@ _SORTED = ("`lengths` array must be sorted in decreasing order when `enforce_sor
            "pack_sequence to sidestep this requirement if you do not need ONNX exportability.")
 
 
-def check_lengths(input, lengths, batch_first):
+def check_lengths_tensor(lengths):
     if lengths.dim() != 1 or lengths.dtype != refgrad.int64:
         kind = LEGACY.get(lengths.dtype, str(lengths.dtype)[6:])
         raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D {lengths.device} {kind} tensor")
+
+
+def check_lengths(input, lengths, batch_first):
+    check_lengths_tensor(lengths)
     batch, sizes = input.size(0 if batch_first else 1), [int(n) for n in lengths]
     if len(sizes) != batch:
         raise RuntimeError("Expected `len(lengths)` to be equal to batch_size, but got "
@@ -29,7 +33,7 @@ def check_lengths(input, lengths, batch_first):
         raise RuntimeError(_SORTED)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1068
+# --- book/chapters/21d_recurrent_layers.md:1041
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
@@ -63,7 +67,7 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     return out
 
 
-# --- book/chapters/21d_recurrent_layers.md:1161
+# --- book/chapters/21d_recurrent_layers.md:1135
 from refgrad._ops.dispatch import call  # noqa: E402
 from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:871
+# --- book/chapters/21d_recurrent_layers.md:840
 """torch.nn.utils.rnn: packing sequences of different lengths, and padding them."""
 
 from typing import NamedTuple
 
 import refgrad
-from refgrad.nn.utils._rnn_kernels import pack_padded, pad_packed, pad_sequences
+from refgrad.nn.utils._rnn_kernels import pad_sequences
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
            "pad_packed_sequence", "pad_sequence", "unpad_sequence", "pack_sequence",
@@ -32,7 +32,7 @@ def _fields(data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
     return data[0], data[1], sorted_indices, unsorted_indices
 
 
-# --- book/chapters/21d_recurrent_layers.md:902
+# --- book/chapters/21d_recurrent_layers.md:871
 class PackedSequence(PackedSequence_):
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         return super().__new__(cls, *_fields(data, batch_sizes, sorted_indices,
@@ -82,7 +82,7 @@ for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "flo
     setattr(PackedSequence, _name, _convert)
 
 
-# --- book/chapters/21d_recurrent_layers.md:958
+# --- book/chapters/21d_recurrent_layers.md:927
 def invert_permutation(permutation):
     if permutation is None:
         return None
@@ -101,7 +101,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if not enforce_sorted:
         lengths, sorted_indices = refgrad.sort(lengths, descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
-    data, batch_sizes = pack_padded(input, lengths, batch_first)
+    data, batch_sizes = refgrad._pack_padded_sequence(input, lengths, batch_first)
     return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
@@ -113,15 +113,15 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                              f"sequence in input, but got total_length={total_length} and max "
                              f"sequence length being {length}")
         length = total_length
-    padded, lengths = pad_packed(sequence.data, sequence.batch_sizes, batch_first,
-                                 padding_value, length)
+    padded, lengths = refgrad._pad_packed_sequence(sequence.data, sequence.batch_sizes,
+                                                   batch_first, padding_value, length)
     if sequence.unsorted_indices is None:
         return padded, lengths
     return (padded.index_select(0 if batch_first else 1, sequence.unsorted_indices),
             lengths[sequence.unsorted_indices])
 
 
-# --- book/chapters/21d_recurrent_layers.md:1005
+# --- book/chapters/21d_recurrent_layers.md:974
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     if not hasattr(sequences, "__iter__"):
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
