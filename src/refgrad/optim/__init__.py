@@ -20,7 +20,7 @@ __all__ = ["Adam", "AdamW", "lr_scheduler", "Optimizer", "SGD"]
 from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler, listed
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:984
+# --- book/chapters/19g_adaptive_optimizers.md:971
 from refgrad.optim.adadelta import Adadelta  # noqa: E402
 from refgrad.optim.adagrad import Adagrad  # noqa: E402
 from refgrad.optim.adamax import Adamax  # noqa: E402
