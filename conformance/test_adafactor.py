@@ -217,3 +217,12 @@ def test_it_pickles():
     params, opt = _stepped()
     again = pickle.loads(pickle.dumps(opt))
     assert repr(again) == repr(opt) and len(again.state) == 2
+
+
+@pytest.mark.parametrize("shape", [(0,), (0, 3)])
+def test_an_empty_parameter_divides_by_its_size(shape):
+    # the scale of the step is a norm over the root of the size, a float division by zero
+    p = torch.nn.Parameter(torch.zeros(shape))
+    p.grad = torch.zeros(shape)
+    with raises(ZeroDivisionError, "float division by zero"):
+        torch.optim.Adafactor([p]).step()

@@ -181,3 +181,24 @@ def test_a_closure_runs_with_grad_and_the_state_round_trips():
     fresh.load_state_dict(copy.deepcopy(saved))
     assert fresh.param_groups[0]["lr"] == 1e-3
     assert torch.equal(fresh.state[p]["momentum_buffer"], opt.state[p]["momentum_buffer"])
+
+
+def test_a_gradient_beyond_bfloat16s_range_makes_the_step_nan_without_a_warning():
+    # bfloat16 holds float32's range: 1e300 becomes infinite, and infinity over its norm NaN
+    p = _param(2, 2, dtype=torch.float64)
+    p.grad = torch.full((2, 2), 1e300, dtype=torch.float64)
+    torch.optim.Muon([p]).step()
+    assert bool(p.isnan().all())
+
+
+def test_a_gradient_whose_norm_is_below_eps_is_not_scaled_up():
+    # the norm is clamped at eps (1e-7): a gradient of norm 1e-30 stays tiny, and so does its
+    # step, which leaves float32 parameters as they were
+    p = _param(2, 2)
+    before = p.detach().clone()
+    p.grad = torch.tensor([[1e-30, 0.0], [0.0, 1e-30]])
+    torch.optim.Muon([p], lr=0.1, weight_decay=0.0).step()
+    assert torch.equal(p.detach(), before)
+    p.grad = torch.tensor([[1e-3, 0.0], [0.0, 1e-3]])  # above eps: scaled to a full step
+    torch.optim.Muon([p], lr=0.1, weight_decay=0.0).step()
+    assert bool(((before - p.detach()).diagonal() > 0.05).all())

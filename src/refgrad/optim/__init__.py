@@ -41,7 +41,7 @@ from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 __all__ += ["ASGD", "LBFGS", "Rprop", "SparseAdam", "swa_utils"]
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:494
+# --- book/chapters/19l_adafactor_and_muon.md:495
 from refgrad.optim._adafactor import Adafactor  # noqa: E402
 from refgrad.optim._muon import Muon  # noqa: E402
 

@@ -43,10 +43,11 @@ def bfloat16_values(t: Tensor) -> Tensor:
     half = (np.uint64(1) << (drop - np.uint64(1))) - np.uint64(1)
     bits = (bits + half + ((bits >> drop) & np.uint64(1))) >> drop << drop
     rounded = bits.view(np.float64) if wide else bits.astype(np.uint32).view(np.float32)
-    return as_tensor(np.where(np.isnan(x), x, rounded).astype(np.float32))
+    with np.errstate(over="ignore"):  # a float64 beyond float32's range is infinite, silently
+        return as_tensor(np.where(np.isnan(x), x, rounded).astype(np.float32))
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:349
+# --- book/chapters/19l_adafactor_and_muon.md:350
 def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps: int, eps: float) -> Tensor:
     """A roughly orthogonal matrix with ``grad``'s singular vectors, in bfloat16 values."""
     from refgrad import addmm  # the package's; it is loaded by the time a step runs
@@ -69,7 +70,7 @@ def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps: int, eps: float
     return x.T if tall else x
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:393
+# --- book/chapters/19l_adafactor_and_muon.md:394
 def _adjust_lr(lr, adjust_lr_fn, param_shape) -> float:
     rows, cols = param_shape[:2]
     if adjust_lr_fn is None or adjust_lr_fn == "original":
@@ -97,7 +98,7 @@ def muon(params, grads, muon_momentum_bufs, *, foreach=None, lr, weight_decay, m
         p.add_(update, alpha=-_adjust_lr(lr, adjust_lr_fn, p.shape))
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:425
+# --- book/chapters/19l_adafactor_and_muon.md:426
 class Muon(Optimizer):
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS,
