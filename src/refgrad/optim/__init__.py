@@ -20,7 +20,7 @@ __all__ = ["Adam", "AdamW", "lr_scheduler", "Optimizer", "SGD"]
 from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler, listed
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:984
+# --- book/chapters/19g_adaptive_optimizers.md:971
 from refgrad.optim.adadelta import Adadelta  # noqa: E402
 from refgrad.optim.adagrad import Adagrad  # noqa: E402
 from refgrad.optim.adamax import Adamax  # noqa: E402
@@ -39,3 +39,10 @@ from refgrad.optim.sparse_adam import SparseAdam  # noqa: E402
 from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 
 __all__ += ["ASGD", "LBFGS", "Rprop", "SparseAdam", "swa_utils"]
+
+
+# --- book/chapters/19l_adafactor_and_muon.md:495
+from refgrad.optim._adafactor import Adafactor  # noqa: E402
+from refgrad.optim._muon import Muon  # noqa: E402
+
+__all__ += ["Adafactor", "Muon"]

@@ -8,7 +8,7 @@
 from refgrad._dtype import float32, float64, get_default_dtype
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
-from refgrad.optim.optimizer import Optimizer
+from refgrad.optim.optimizer import Optimizer, loss_of
 
 DEVICES = ["cuda", "xpu", "hpu", "privateuseone"]
 
@@ -76,3 +76,25 @@ def check_kernel(group: dict, params: list, one: tuple, many: tuple,
 
 def params_with_grad(group: dict) -> list:
     return [p for p in group["params"] if p.grad is not None]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:164
+def adam_family_step(self, closure, state_of, kernels: tuple, refusals: tuple,
+                     settings: tuple = ()):
+    """A step of Adamax, NAdam or RAdam: each group's state, refusals and kernel in turn.
+
+    ``kernels`` is (the loop, the list-at-once kernel); ``refusals`` is what ``check_kernel``
+    takes after the parameters; ``settings`` names the group's own keys the kernel also takes.
+    """
+    loss = loss_of(closure)
+    for group in self.param_groups:
+        beta1, beta2 = group["betas"]
+        params = params_with_grad(group)
+        state = state_of(self, params)
+        check_kernel(group, params, *refusals)
+        kernel = kernels[1] if group["foreach"] else kernels[0]
+        kernel(params, [p.grad for p in params], *state, beta1=beta1, beta2=beta2,
+               lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
+               maximize=group["maximize"], differentiable=group["differentiable"],
+               **{key: group[key] for key in settings})
+    return loss

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:892
+# --- book/chapters/19g_adaptive_optimizers.md:879
 """Adadelta: gradients scaled by the ratio of two running root mean squares."""
 
 from refgrad._creation import zeros_like
@@ -35,7 +35,7 @@ def adadelta(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, wei
         p.add_(delta, alpha=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:928
+# --- book/chapters/19g_adaptive_optimizers.md:915
 def _adadelta_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -52,7 +52,7 @@ def _adadelta_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:946
+# --- book/chapters/19g_adaptive_optimizers.md:933
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False) -> None:

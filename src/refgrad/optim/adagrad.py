@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:288
+# --- book/chapters/19g_adaptive_optimizers.md:320
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
 from fractions import Fraction
@@ -37,13 +37,13 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:333
+# --- book/chapters/19g_adaptive_optimizers.md:365
 def _rounded_once(steps_before: float, lr_decay: float) -> float:
     """1 + steps_before * lr_decay with a single rounding, as a fused multiply-add gives it."""
     return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:350
+# --- book/chapters/19g_adaptive_optimizers.md:382
 FUSED_DEVICES = ["mps", "cuda", "xpu", "hpu", "cpu", "mtia", "privateuseone"]
 
 
@@ -71,7 +71,7 @@ def _check_fused_param(p) -> None:
                            f"{p.device.type}")
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:385
+# --- book/chapters/19g_adaptive_optimizers.md:417
 def _adagrad_setstate(self, state: dict) -> None:
     restore(self, state, (("foreach", None), ("maximize", False), ("differentiable", False),
                           ("fused", None)), counts=())
@@ -92,7 +92,7 @@ def _count(value: float, fused) -> Tensor:
     return tensor(value, dtype=float32) if fused else new_count(value)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:407
+# --- book/chapters/19g_adaptive_optimizers.md:439
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -126,7 +126,7 @@ class Adagrad(Optimizer):
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:445
+# --- book/chapters/19g_adaptive_optimizers.md:477
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:

@@ -2,18 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:481
+# --- book/chapters/19g_adaptive_optimizers.md:513
 """Adamax: Adam with a decaying maximum of |g| in place of the average of squares."""
 
 from refgrad._creation import zeros_like
-from refgrad.optim._adaptive import (
-    check_kernel,
-    check_settings,
-    new_count,
-    params_with_grad,
-    restore,
-)
-from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
+from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
 def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, weight_decay,
@@ -36,7 +30,7 @@ def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, w
         p.addcdiv_(exp_avgs[i], exp_infs[i], value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:516
+# --- book/chapters/19g_adaptive_optimizers.md:542
 def _adamax_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -54,7 +48,7 @@ def _adamax_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:535
+# --- book/chapters/19g_adaptive_optimizers.md:561
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False,
@@ -68,18 +62,10 @@ class Adamax(Optimizer):
 
     @grad_mode_of
     def step(self, closure=None):
-        loss = loss_of(closure)
-        for group in self.param_groups:
-            beta1, beta2 = group["betas"]
-            params = params_with_grad(group)
-            exp_avgs, exp_infs, steps = _adamax_state(self, params)
-            check_kernel(group, params, ("params and state_steps", True),
-                         ("params and state_steps", False), empty_first=False)
-            adamax(params, [p.grad for p in params], exp_avgs, exp_infs, steps,
-                   eps=group["eps"], beta1=beta1, beta2=beta2, lr=group["lr"],
-                   weight_decay=group["weight_decay"], maximize=group["maximize"],
-                   differentiable=group["differentiable"])
-        return loss
+        # one kernel for both: refgrad's loop computes the values of torch's list kernel
+        return adam_family_step(self, closure, _adamax_state, (adamax, adamax),
+                                (("params and state_steps", True),
+                                 ("params and state_steps", False), False))
 
 
 Adamax.__setstate__ = _adamax_setstate

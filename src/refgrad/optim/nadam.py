@@ -2,19 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:587
+# --- book/chapters/19g_adaptive_optimizers.md:605
 """NAdam: Adam with Nesterov momentum, whose factor changes with the step."""
 
 from refgrad._creation import zeros_like
 from refgrad._tensor import Tensor
-from refgrad.optim._adaptive import (
-    check_kernel,
-    check_settings,
-    new_count,
-    params_with_grad,
-    restore,
-)
-from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
+from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
 def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2, lr,
@@ -52,7 +46,7 @@ def _recorded_update(p, g, exp_avg, denom, mu_product, mu, mu_next, lr, eps) -> 
     p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - product_next)), denom)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:645
+# --- book/chapters/19g_adaptive_optimizers.md:657
 def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2,
                     lr, weight_decay, momentum_decay, eps, decoupled_weight_decay, maximize,
                     differentiable) -> None:
@@ -76,7 +70,7 @@ def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *,
         p.addcdiv_(exp_avgs[i], root, value=rate * mu_next / (1.0 - product * mu_next) * -1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:670
+# --- book/chapters/19g_adaptive_optimizers.md:682
 def _nadam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -96,7 +90,7 @@ def _nadam_setstate(self, state: dict) -> None:
             counts=("step", "mu_product"))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:691
+# --- book/chapters/19g_adaptive_optimizers.md:703
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
@@ -112,20 +106,10 @@ class NAdam(Optimizer):
 
     @grad_mode_of
     def step(self, closure=None):
-        loss = loss_of(closure)
-        for group in self.param_groups:
-            beta1, beta2 = group["betas"]
-            params = params_with_grad(group)
-            exp_avgs, exp_avg_sqs, products, steps = _nadam_state(self, params)
-            check_kernel(group, params, ("params, mu_products and state_steps", True),
-                         ("params, mu_products, and state_steps", False), empty_first=True)
-            kernel = _nadam_listwise if group["foreach"] else nadam
-            kernel(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, products, steps,
-                   beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
-                   momentum_decay=group["momentum_decay"], eps=group["eps"],
-                   decoupled_weight_decay=group["decoupled_weight_decay"],
-                   maximize=group["maximize"], differentiable=group["differentiable"])
-        return loss
+        return adam_family_step(self, closure, _nadam_state, (nadam, _nadam_listwise),
+                                (("params, mu_products and state_steps", True),
+                                 ("params, mu_products, and state_steps", False), True),
+                                ("momentum_decay", "decoupled_weight_decay"))
 
 
 NAdam.__setstate__ = _nadam_setstate

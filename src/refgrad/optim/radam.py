@@ -2,18 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:739
+# --- book/chapters/19g_adaptive_optimizers.md:741
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
-from refgrad.optim._adaptive import (
-    check_kernel,
-    check_settings,
-    new_count,
-    params_with_grad,
-    restore,
-)
-from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
+from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
 def radam(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr, weight_decay, eps,
@@ -46,7 +40,7 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:790
+# --- book/chapters/19g_adaptive_optimizers.md:786
 def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr,
                     weight_decay, eps, decoupled_weight_decay, maximize, differentiable) -> None:
     rho_inf = 2 / (1 - beta2) - 1
@@ -69,7 +63,7 @@ def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2
         p.addcmul_(exp_avgs[i], factor)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:818
+# --- book/chapters/19g_adaptive_optimizers.md:814
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -86,7 +80,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:836
+# --- book/chapters/19g_adaptive_optimizers.md:832
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
@@ -101,19 +95,10 @@ class RAdam(Optimizer):
 
     @grad_mode_of
     def step(self, closure=None):
-        loss = loss_of(closure)
-        for group in self.param_groups:
-            beta1, beta2 = group["betas"]
-            params = params_with_grad(group)
-            exp_avgs, exp_avg_sqs, steps = _radam_state(self, params)
-            check_kernel(group, params, ("params and state_steps", True),
-                         ("params and state_steps", False), empty_first=True)
-            kernel = _radam_listwise if group["foreach"] else radam
-            kernel(params, [p.grad for p in params], exp_avgs, exp_avg_sqs, steps,
-                   beta1=beta1, beta2=beta2, lr=group["lr"], weight_decay=group["weight_decay"],
-                   eps=group["eps"], decoupled_weight_decay=group["decoupled_weight_decay"],
-                   maximize=group["maximize"], differentiable=group["differentiable"])
-        return loss
+        return adam_family_step(self, closure, _radam_state, (radam, _radam_listwise),
+                                (("params and state_steps", True),
+                                 ("params and state_steps", False), True),
+                                ("decoupled_weight_decay",))
 
 
 RAdam.__setstate__ = _radam_setstate

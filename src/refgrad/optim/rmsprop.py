@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:173
+# --- book/chapters/19g_adaptive_optimizers.md:205
 """RMSprop: steps divided by the root of a running average of squared gradients."""
 
 from refgrad._creation import zeros_like
@@ -38,7 +38,7 @@ def rmsprop(params, grads, square_avgs, grad_avgs, buffers, steps, *, lr, alpha,
             p.addcdiv_(g, avg, value=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:214
+# --- book/chapters/19g_adaptive_optimizers.md:246
 def _rmsprop_state(self, group: dict, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -60,7 +60,7 @@ def _rmsprop_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:237
+# --- book/chapters/19g_adaptive_optimizers.md:269
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
