@@ -45,6 +45,15 @@ def test_torch_optim_lists_lr_scheduler_among_the_optimizers():
     assert all(hasattr(torch.optim, n) for n in listed)
 
 
+_OPTIM_ORDER = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
+                "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
+                "SparseAdam", "swa_utils"]
+
+
+def test_torch_optim_lists_every_optimizer_in_torchs_order():
+    assert _in_order(torch.optim.__all__, set(_OPTIM_ORDER)) == _OPTIM_ORDER
+
+
 def test_torch_nn_init_lists_the_fills_then_their_old_names():
     fills = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_",
              "zeros_", "eye_", "dirac_", "xavier_uniform_", "xavier_normal_",

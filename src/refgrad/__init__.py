@@ -697,7 +697,7 @@ from refgrad._ops.foreach_unary import (
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:1021
+# --- book/chapters/19c_optimizers.md:1024
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

@@ -11,9 +11,12 @@ from refgrad.optim.sgd import SGD
 
 # The imports above bound the submodule `optimizer` here; torch's package has no such name.
 globals().pop("optimizer", None)
-# torch's list, in its order, of the names refgrad has (lr_scheduler: chapter "Learning-rate
-# schedulers")
-__all__ = ["Adam", "AdamW", "lr_scheduler", "Optimizer", "SGD"]
+# torch's list, in its order (alphabetical, case aside), of the names refgrad has. The
+# optimizers of later chapters are imported at the end of this module by those chapters
+# (lr_scheduler: chapter "Learning-rate schedulers"); the list names them all here, once.
+__all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
+           "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
+           "SparseAdam", "swa_utils"]
 
 
 # --- book/chapters/19f_lr_schedulers.md:1279
@@ -28,8 +31,6 @@ from refgrad.optim.nadam import NAdam  # noqa: E402
 from refgrad.optim.radam import RAdam  # noqa: E402
 from refgrad.optim.rmsprop import RMSprop  # noqa: E402
 
-__all__ += ["Adadelta", "Adagrad", "Adamax", "NAdam", "RAdam", "RMSprop"]
-
 
 # --- book/chapters/19h_more_optimizers.md:1121
 from refgrad.optim.asgd import ASGD  # noqa: E402
@@ -38,11 +39,7 @@ from refgrad.optim.rprop import Rprop  # noqa: E402
 from refgrad.optim.sparse_adam import SparseAdam  # noqa: E402
 from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 
-__all__ += ["ASGD", "LBFGS", "Rprop", "SparseAdam", "swa_utils"]
-
 
 # --- book/chapters/19l_adafactor_and_muon.md:495
 from refgrad.optim._adafactor import Adafactor  # noqa: E402
 from refgrad.optim._muon import Muon  # noqa: E402
-
-__all__ += ["Adafactor", "Muon"]
