@@ -190,3 +190,15 @@ from refgrad.nn.modules.transformer import (  # noqa: E402
 
 __all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
             "TransformerEncoder", "TransformerEncoderLayer"]
+
+
+# --- book/chapters/21g_lazy_modules.md:324
+from refgrad.nn.parameter import UninitializedBuffer, UninitializedParameter  # noqa: E402
+
+__all__ += ["UninitializedBuffer", "UninitializedParameter"]
+
+
+# --- book/chapters/21g_lazy_modules.md:501
+from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
+
+__all__ += ["LazyLinear"]

@@ -124,3 +124,11 @@ from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshu
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
 )
+
+
+# --- book/chapters/21g_lazy_modules.md:433
+from refgrad.nn.modules import lazy  # noqa: E402, F401 - torch.nn.modules.lazy
+
+
+# --- book/chapters/21g_lazy_modules.md:496
+from refgrad.nn.modules.linear import LazyLinear  # noqa: E402

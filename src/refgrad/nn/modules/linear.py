@@ -66,3 +66,7 @@ class Identity(Module):
 
     def forward(self, input):
         return input
+
+
+# --- book/chapters/21g_lazy_modules.md:491
+from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
