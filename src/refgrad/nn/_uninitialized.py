@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:217
+# --- book/chapters/21g_lazy_modules.md:232
 """UninitializedParameter and UninitializedBuffer: placeholders a lazy module fills."""
 
 from refgrad._tensor import Tensor, make_tensor
@@ -62,7 +62,7 @@ def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:278
+# --- book/chapters/21g_lazy_modules.md:293
 def _placeholder(device, dtype):
     import refgrad
 

@@ -85,15 +85,18 @@ def refuse_tensor_methods(mixin) -> None:
         setattr(mixin, name, _refused(name, function))
 
 
-# --- book/chapters/21g_lazy_modules.md:185
+# --- book/chapters/21g_lazy_modules.md:197
 def _opened(name: str):
     def opened(self, *args, **kwargs):
         cls = type(self)
         self.__class__ = cls.cls_to_become  # NOTE: back again below, whatever happens
         try:
-            return getattr(self, name)(*args, **kwargs)
+            result = getattr(self, name)(*args, **kwargs)
         finally:
             self.__class__ = cls
+        if cls.cls_to_become is Tensor and type(result) is Tensor:  # NOTE [A buffer's moves]
+            result.__class__ = cls
+        return result
 
     opened.__name__, opened.__qualname__ = name, f"UninitializedTensorMixin.{name}"
     return opened

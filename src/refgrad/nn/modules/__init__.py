@@ -129,15 +129,15 @@ from refgrad.nn.modules.upsampling import (  # noqa: E402
 )
 
 
-# --- book/chapters/21g_lazy_modules.md:433
+# --- book/chapters/21g_lazy_modules.md:448
 from refgrad.nn.modules import lazy  # noqa: E402, F401 - torch.nn.modules.lazy
 
 
-# --- book/chapters/21g_lazy_modules.md:496
+# --- book/chapters/21g_lazy_modules.md:511
 from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
 
 
-# --- book/chapters/21g_lazy_modules.md:665
+# --- book/chapters/21g_lazy_modules.md:680
 from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     LazyConvTranspose1d,
@@ -146,7 +146,7 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 )
 
 
-# --- book/chapters/21g_lazy_modules.md:810
+# --- book/chapters/21g_lazy_modules.md:825
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,
