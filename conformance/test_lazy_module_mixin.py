@@ -19,6 +19,12 @@ NO_SHAPE = (
     "attributes.")
 
 
+def test_the_mixin_is_all_its_module_lists():
+    import torch.nn.modules.lazy as lazy
+
+    assert lazy.__all__ == ["LazyModuleMixin"] and lazy.LazyModuleMixin is LazyModuleMixin
+
+
 def test_construction_gives_no_warning_and_draws_nothing():
     torch.manual_seed(0)
     with warnings.catch_warnings():

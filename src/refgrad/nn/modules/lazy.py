@@ -10,6 +10,8 @@ from itertools import chain
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.parameter import is_lazy
 
+__all__ = ["LazyModuleMixin"]
+
 
 def _load_hook(module, *args) -> None:  # a pre-hook as refgrad calls one: the module first
     module._lazy_load_hook(*args)
@@ -42,7 +44,7 @@ class LazyModuleMixin:
             module.__class__ = module.cls_to_become
 
 
-# --- book/chapters/21g_lazy_modules.md:426
+# --- book/chapters/21g_lazy_modules.md:428
 def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys,
                     unexpected_keys, error_msgs) -> None:
     for name, tensor in chain(self._parameters.items(), self._buffers.items()):
