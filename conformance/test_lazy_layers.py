@@ -160,3 +160,23 @@ def test_an_unbatched_instance_norm_reads_dimension_one():
                 "got: 3."):
         norm(torch.randn(3, 5))
     assert type(norm) is nn.InstanceNorm1d and norm.num_features == 5
+
+
+def test_loading_a_plain_state_fills_a_lazy_norm_and_convolution():
+    source = nn.BatchNorm2d(3)
+    source(torch.randn(2, 3, 2, 2))
+    norm = nn.LazyBatchNorm2d()
+    norm.load_state_dict(source.state_dict())
+    assert type(norm) is nn.LazyBatchNorm2d and norm.num_features == 0
+    for key, value in source.state_dict().items():
+        assert torch.equal(norm.state_dict()[key], value)
+    assert type(norm.running_mean) is torch.Tensor and type(norm.weight) is nn.Parameter
+    norm.eval()
+    torch.testing.assert_close(norm(torch.ones(1, 3, 2, 2)), source.eval()(torch.ones(1, 3, 2, 2)))
+    assert type(norm) is nn.BatchNorm2d and norm.num_features == 0  # nothing was left to fill
+    conv_source = nn.Conv1d(2, 4, 3)
+    conv = nn.LazyConv1d(4, 3)
+    conv.load_state_dict(conv_source.state_dict())
+    assert conv.weight.shape == (4, 2, 3) and torch.equal(conv.bias, conv_source.bias)
+    torch.testing.assert_close(conv(torch.ones(1, 2, 5)), conv_source(torch.ones(1, 2, 5)))
+    assert type(conv) is nn.Conv1d and conv.in_channels == 0
