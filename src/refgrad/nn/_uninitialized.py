@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:232
+# --- book/chapters/21g_lazy_modules.md:225
 """UninitializedParameter and UninitializedBuffer: placeholders a lazy module fills."""
 
 from refgrad._tensor import Tensor, make_tensor
@@ -25,14 +25,6 @@ class UninitializedTensorMixin:
     __slots__ = ()
     __module__ = "refgrad.nn.parameter"  # where torch defines it, and refgrad names it
     _allowed_methods = tuple(sorted(ALLOWED))
-
-    def materialize(self, shape, device=None, dtype=None) -> None:
-        import refgrad  # the package is loading when this module is
-
-        device = self.data.device if device is None else device
-        dtype = self.data.dtype if dtype is None else dtype
-        self.data = refgrad.empty(shape, device=device, dtype=dtype)
-        self.__class__ = self.cls_to_become
 
     @property
     def shape(self):
@@ -58,11 +50,25 @@ class UninitializedTensorMixin:
 open_allowed_methods(UninitializedTensorMixin)
 
 
+# --- book/chapters/21g_lazy_modules.md:281
+def materialize(self, shape, device=None, dtype=None) -> None:
+    import refgrad  # the package is loading when this module is
+
+    device = self.data.device if device is None else device
+    dtype = self.data.dtype if dtype is None else dtype
+    self.data = refgrad.empty(shape, device=device, dtype=dtype)
+    self.__class__ = self.cls_to_become
+
+
+materialize.__qualname__ = "UninitializedTensorMixin.materialize"
+UninitializedTensorMixin.materialize = materialize
+
+
 def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:293
+# --- book/chapters/21g_lazy_modules.md:304
 def _placeholder(device, dtype):
     import refgrad
 
