@@ -41,6 +41,9 @@ class UninitializedTensorMixin:
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
+        # having one also keeps refgrad from wrapping Tensor's methods for the buffer
+        # class, wrappers that would come before these refusals (chapter "What a
+        # subclass's methods return")
         name = getattr(func, "__name__", "")
         if name not in ALLOWED:
             raise refusal(cls, shown(name, func))
@@ -50,7 +53,7 @@ class UninitializedTensorMixin:
 open_allowed_methods(UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:281
+# --- book/chapters/21g_lazy_modules.md:284
 def materialize(self, shape, device=None, dtype=None) -> None:
     import refgrad  # the package is loading when this module is
 
@@ -68,7 +71,7 @@ def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:304
+# --- book/chapters/21g_lazy_modules.md:307
 def _placeholder(device, dtype):
     import refgrad
 
