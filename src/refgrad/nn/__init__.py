@@ -192,19 +192,19 @@ __all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
             "TransformerEncoder", "TransformerEncoderLayer"]
 
 
-# --- book/chapters/21g_lazy_modules.md:353
+# --- book/chapters/21g_lazy_modules.md:347
 from refgrad.nn.parameter import UninitializedBuffer, UninitializedParameter  # noqa: E402
 
 __all__ += ["UninitializedBuffer", "UninitializedParameter"]
 
 
-# --- book/chapters/21g_lazy_modules.md:532
+# --- book/chapters/21g_lazy_modules.md:526
 from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
 
 __all__ += ["LazyLinear"]
 
 
-# --- book/chapters/21g_lazy_modules.md:706
+# --- book/chapters/21g_lazy_modules.md:700
 from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     LazyConvTranspose1d,
@@ -216,7 +216,7 @@ __all__ += ["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
             "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
-# --- book/chapters/21g_lazy_modules.md:855
+# --- book/chapters/21g_lazy_modules.md:849
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,

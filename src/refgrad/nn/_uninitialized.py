@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:225
+# --- book/chapters/21g_lazy_modules.md:209
 """UninitializedParameter and UninitializedBuffer: placeholders a lazy module fills."""
 
 from refgrad._tensor import Tensor, make_tensor
@@ -17,6 +17,16 @@ from refgrad.nn._uninitialized_refusals import (
     shown,
 )
 from refgrad.nn.parameter import Parameter
+
+# NOTE [Named at the end]
+# refgrad.nn.parameter ends by importing these classes from this module,
+# which imports Parameter from it; refgrad.nn.modules.linear ends by
+# importing LazyLinear from refgrad.nn.modules._lazy_linear, which imports
+# Linear from it (conv, conv_transpose and batchnorm alike). Each loop closes
+# only after the class it needs exists: refgrad's own __init__ imports the
+# named module first, through refgrad.nn, before anything else can, and
+# that module's last line then loads the lazy one against a class already
+# made.
 
 
 class UninitializedTensorMixin:
@@ -53,7 +63,7 @@ class UninitializedTensorMixin:
 open_allowed_methods(UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:284
+# --- book/chapters/21g_lazy_modules.md:278
 def materialize(self, shape, device=None, dtype=None) -> None:
     import refgrad  # the package is loading when this module is
 
@@ -71,7 +81,7 @@ def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-# --- book/chapters/21g_lazy_modules.md:307
+# --- book/chapters/21g_lazy_modules.md:301
 def _placeholder(device, dtype):
     import refgrad
 

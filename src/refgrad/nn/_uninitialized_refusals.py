@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:82
+# --- book/chapters/21g_lazy_modules.md:69
 """What an uninitialized parameter or buffer refuses, in torch's words."""
 
 import inspect
@@ -30,7 +30,7 @@ _KEPT = frozenset((
     "__repr__", "__str__", "__class_getitem__", "__copy__"))
 
 
-# --- book/chapters/21g_lazy_modules.md:114
+# --- book/chapters/21g_lazy_modules.md:101
 _CALLED = {
     "__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "sub",
     "__isub__": "sub_", "__mul__": "mul", "__rmul__": "mul", "__imul__": "mul_",
@@ -61,7 +61,7 @@ def refusal(cls, what: str) -> ValueError:
         "with a dummy batch to initialize the parameters before calling torch functions")
 
 
-# --- book/chapters/21g_lazy_modules.md:153
+# --- book/chapters/21g_lazy_modules.md:140
 def _refused(name: str, function):
     what = shown(name, function)
 
@@ -85,11 +85,11 @@ def refuse_tensor_methods(mixin) -> None:
         setattr(mixin, name, _refused(name, function))
 
 
-# --- book/chapters/21g_lazy_modules.md:197
+# --- book/chapters/21g_lazy_modules.md:174
 def _opened(name: str):
     def opened(self, *args, **kwargs):
         cls = type(self)
-        self.__class__ = cls.cls_to_become  # NOTE: back again below, whatever happens
+        self.__class__ = cls.cls_to_become  # restored below, even if the call raises
         try:
             result = getattr(self, name)(*args, **kwargs)
         finally:
@@ -100,6 +100,13 @@ def _opened(name: str):
 
     opened.__name__, opened.__qualname__ = name, f"UninitializedTensorMixin.{name}"
     return opened
+
+
+# NOTE [A buffer's moves]
+# torch's Tensor subclasses get their methods' results as instances of the
+# subclass (chapter "What a subclass's methods return"); Parameter turns that
+# off. UninitializedBuffer is a subclass of Tensor only, so b.double() is an
+# UninitializedBuffer, while p.double() of a parameter is a plain tensor.
 
 
 def open_allowed_methods(mixin) -> None:

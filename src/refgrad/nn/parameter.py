@@ -60,7 +60,7 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         return buffer
 
 
-# --- book/chapters/21g_lazy_modules.md:343
+# --- book/chapters/21g_lazy_modules.md:337
 from refgrad.nn._uninitialized import (  # noqa: E402, F401 - NOTE [Named at the end]
     UninitializedBuffer,
     UninitializedParameter,

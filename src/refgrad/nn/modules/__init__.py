@@ -129,15 +129,15 @@ from refgrad.nn.modules.upsampling import (  # noqa: E402
 )
 
 
-# --- book/chapters/21g_lazy_modules.md:464
+# --- book/chapters/21g_lazy_modules.md:458
 from refgrad.nn.modules import lazy  # noqa: E402, F401 - torch.nn.modules.lazy
 
 
-# --- book/chapters/21g_lazy_modules.md:527
+# --- book/chapters/21g_lazy_modules.md:521
 from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
 
 
-# --- book/chapters/21g_lazy_modules.md:696
+# --- book/chapters/21g_lazy_modules.md:690
 from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     LazyConvTranspose1d,
@@ -146,7 +146,7 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 )
 
 
-# --- book/chapters/21g_lazy_modules.md:841
+# --- book/chapters/21g_lazy_modules.md:835
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,

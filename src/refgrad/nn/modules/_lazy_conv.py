@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:565
+# --- book/chapters/21g_lazy_modules.md:559
 """LazyConv1d, 2d and 3d: convolutions whose in_channels is read from the first input."""
 
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d
@@ -27,7 +27,7 @@ def placeholders(conv, out_channels, bias, kw) -> None:
         conv.bias = UninitializedParameter(**kw)
 
 
-# --- book/chapters/21g_lazy_modules.md:591
+# --- book/chapters/21g_lazy_modules.md:585
 class _LazyConvXdMixin(LazyModuleMixin):
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.in_channels != 0:
@@ -53,7 +53,7 @@ class _LazyConvXdMixin(LazyModuleMixin):
         return in_channels(self, input)
 
 
-# --- book/chapters/21g_lazy_modules.md:618
+# --- book/chapters/21g_lazy_modules.md:612
 class _LazyConvNd(_LazyConvXdMixin):
     def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None) -> None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:480
+# --- book/chapters/21g_lazy_modules.md:474
 """LazyLinear: a Linear whose in_features is its first input's last size."""
 
 from refgrad.autograd.grad_mode import no_grad

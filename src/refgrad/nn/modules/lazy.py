@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:390
+# --- book/chapters/21g_lazy_modules.md:384
 """LazyModuleMixin: a module whose parameters take their shapes from its first input."""
 
 from itertools import chain
@@ -44,7 +44,7 @@ class LazyModuleMixin:
             module.__class__ = module.cls_to_become
 
 
-# --- book/chapters/21g_lazy_modules.md:442
+# --- book/chapters/21g_lazy_modules.md:436
 def _lazy_load_hook(self, state_dict, prefix, local_metadata, strict, missing_keys,
                     unexpected_keys, error_msgs) -> None:
     for name, tensor in chain(self._parameters.items(), self._buffers.items()):

@@ -68,5 +68,5 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21g_lazy_modules.md:522
+# --- book/chapters/21g_lazy_modules.md:516
 from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
