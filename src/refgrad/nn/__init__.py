@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1367
+# --- book/chapters/21a_module_hooks.md:1370
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -190,3 +190,43 @@ from refgrad.nn.modules.transformer import (  # noqa: E402
 
 __all__ += ["Transformer", "TransformerDecoder", "TransformerDecoderLayer",
             "TransformerEncoder", "TransformerEncoderLayer"]
+
+
+# --- book/chapters/21g_lazy_modules.md:347
+from refgrad.nn.parameter import UninitializedBuffer, UninitializedParameter  # noqa: E402
+
+__all__ += ["UninitializedBuffer", "UninitializedParameter"]
+
+
+# --- book/chapters/21g_lazy_modules.md:526
+from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
+
+__all__ += ["LazyLinear"]
+
+
+# --- book/chapters/21g_lazy_modules.md:700
+from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
+
+__all__ += ["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+            "LazyConvTranspose2d", "LazyConvTranspose3d"]
+
+
+# --- book/chapters/21g_lazy_modules.md:849
+from refgrad.nn.modules.batchnorm import (  # noqa: E402
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+)
+from refgrad.nn.modules.instancenorm import (  # noqa: E402
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
+
+__all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
+            "LazyInstanceNorm2d", "LazyInstanceNorm3d"]

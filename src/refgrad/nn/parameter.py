@@ -58,3 +58,12 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         buffer.persistent = persistent
         buffer._is_buffer = True
         return buffer
+
+
+# --- book/chapters/21g_lazy_modules.md:337
+from refgrad.nn._uninitialized import (  # noqa: E402, F401 - NOTE [Named at the end]
+    UninitializedBuffer,
+    UninitializedParameter,
+    UninitializedTensorMixin,
+    is_lazy,
+)

@@ -24,7 +24,10 @@ __all__ = [
     "FractionalMaxPool3d", "GELU", "GLU", "GRU", "GRUCell", "GroupNorm", "Hardshrink",
     "Hardsigmoid", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "InstanceNorm1d",
     "InstanceNorm2d", "InstanceNorm3d", "KLDivLoss", "L1Loss", "LPPool1d", "LPPool2d",
-    "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LocalResponseNorm",
+    "LPPool3d", "LSTM", "LSTMCell", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+    "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d", "LazyLinear", "LeakyReLU", "Linear", "LocalResponseNorm",
     "LogSigmoid", "LogSoftmax", "MSELoss", "MarginRankingLoss", "MaxPool1d", "MaxPool2d",
     "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Mish", "Module", "ModuleDict",
     "ModuleList", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict",
@@ -123,4 +126,34 @@ from refgrad.nn.modules.pooling import (  # noqa: E402
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample, UpsamplingBilinear2d, UpsamplingNearest2d,
+)
+
+
+# --- book/chapters/21g_lazy_modules.md:458
+from refgrad.nn.modules import lazy  # noqa: E402, F401 - torch.nn.modules.lazy
+
+
+# --- book/chapters/21g_lazy_modules.md:521
+from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
+
+
+# --- book/chapters/21g_lazy_modules.md:690
+from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
+
+
+# --- book/chapters/21g_lazy_modules.md:835
+from refgrad.nn.modules.batchnorm import (  # noqa: E402
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+)
+from refgrad.nn.modules.instancenorm import (  # noqa: E402
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
 )

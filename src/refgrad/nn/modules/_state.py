@@ -20,7 +20,7 @@ from refgrad.nn.modules._state_hooks import (
     run_saved_hooks,
 )
 from refgrad.nn.modules.module import Module
-from refgrad.nn.parameter import Parameter
+from refgrad.nn.parameter import Parameter, is_lazy
 
 
 def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
@@ -39,7 +39,7 @@ def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool 
         run_hooks(module, STATE_DICT_PRE, path, keep_vars)
         destination._metadata[path[:-1]] = {"version": getattr(module, "_version", 1)}
         for name, value in _own_state(module):
-            destination[path + name] = value if keep_vars else value.detach()
+            destination[path + name] = value if keep_vars or is_lazy(value) else value.detach()
         if overrides(module, "get_extra_state"):  # after the tensors, as torch saves it
             destination[path + EXTRA_STATE] = module.get_extra_state()
         stack.append((path, module, True))
@@ -119,7 +119,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
         if not isinstance(given, Tensor):
             errors.append(f'While copying the parameter named "{key}", expected torch.Tensor '
                           f"or Tensor-like object from checkpoint but received {type(given)}")
-        elif given.shape != current.shape:
+        elif not is_lazy(current) and given.shape != current.shape:
             errors.append(f"size mismatch for {key}: copying a param with shape {given.shape} "
                           f"from checkpoint, the shape in current model is {current.shape}.")
         elif assign:
@@ -147,7 +147,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     def convert(value):
         # a dtype for floating tensors; a format for those of 4 or 5 dimensions
         kind = dtype if value.is_floating_point() else None
-        fmt = memory_format if value.dim() in (4, 5) else None
+        fmt = memory_format if memory_format is not None and value.dim() in (4, 5) else None
         return value.to(device, kind, memory_format=fmt)  # value itself if nothing changes
 
     return _apply(self, convert)

@@ -166,3 +166,12 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
                 f"affine={self.affine}, bias={self.bias is not None}")
+
+
+# --- book/chapters/21g_lazy_modules.md:793
+from refgrad.nn.modules._lazy_batchnorm import (  # noqa: E402, F401 - NOTE [Named at the end]
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    _LazyNormBase,
+)

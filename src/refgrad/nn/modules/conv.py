@@ -144,3 +144,11 @@ class Conv2d(_ConvNd):
 
 class Conv3d(_ConvNd):
     n = 3
+
+
+# --- book/chapters/21g_lazy_modules.md:637
+from refgrad.nn.modules._lazy_conv import (  # noqa: E402, F401 - NOTE [Named at the end]
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+)

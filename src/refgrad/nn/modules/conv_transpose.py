@@ -58,3 +58,11 @@ class ConvTranspose2d(_ConvTransposeNd):
 
 class ConvTranspose3d(_ConvTransposeNd):
     n = 3
+
+
+# --- book/chapters/21g_lazy_modules.md:681
+from refgrad.nn.modules._lazy_conv_transpose import (  # noqa: E402, F401 - NOTE [Named at the end]
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)

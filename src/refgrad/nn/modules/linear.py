@@ -71,3 +71,7 @@ class Identity(Module):
 # --- book/chapters/21a_module_hooks.md:1187
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
+
+
+# --- book/chapters/21g_lazy_modules.md:516
+from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
