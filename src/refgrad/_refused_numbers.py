@@ -44,7 +44,7 @@ def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException,
     before = not (kernel and isinstance(error, NotImplementedError))
     if before and isinstance(error, _BEFORE_AUTOGRAD) or error.__dict__.get(_HANDED):
         return
-    error.__dict__[_HANDED] = True
+    mark_numbered(error)
     op = None if name in CHECKED_FIRST else OPS.get(ROW_OF.get(name, name))
     if op is None or op.backward is None or _reached_the_row(error):
         return
@@ -55,6 +55,12 @@ def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException,
 
 
 # --- book/chapters/29z_refused_yet_numbered.md:128
+def mark_numbered(error: BaseException) -> None:
+    """Note that the number for ``error``'s node is taken: no wrapper takes another
+    (kernel_checks, chapter "Refusals before the kernel", takes it itself)."""
+    error.__dict__[_HANDED] = True
+
+
 def _requires_grad(values) -> bool:
     for value in values:
         if type(value) in (list, tuple):  # a list of tensors: cat's, stack's

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops import products
+from refgrad._ops.refusal_order import kernel_checks  # chapter "Refusals before the kernel"
 
 
 def _legacy(t) -> str:
@@ -28,7 +29,7 @@ def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
-# --- book/chapters/16j_products_and_shapes.md:196
+# --- book/chapters/16j_products_and_shapes.md:197
 def _numbers(name, **factors) -> None:
     """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
 
@@ -60,21 +61,22 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:229
+# --- book/chapters/16j_products_and_shapes.md:230
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
-    _same_dtypes(input, mat1, mat2, bools=False)  # dtypes before shapes, bools last
-    for name, t in (("mat1", mat1), ("mat2", mat2)):
-        if t.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
-    if mat1.shape[1] != mat2.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})")
-    expanded_size(input, (mat1.shape[0], mat2.shape[1]))
-    _same_dtypes(input, mat1, mat2)
+    with kernel_checks(products.ADDMM, (input, mat1, mat2)):  # after the node's saves
+        _same_dtypes(input, mat1, mat2, bools=False)  # dtypes before shapes, bools last
+        for name, t in (("mat1", mat1), ("mat2", mat2)):
+            if t.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {t.ndim}-D tensor")
+        if mat1.shape[1] != mat2.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} "
+                f"and {mat2.shape[0]}x{mat2.shape[1]})")
+        expanded_size(input, (mat1.shape[0], mat2.shape[1]))
+        _same_dtypes(input, mat1, mat2)
     return _call(products.ADDMM, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
 
 
@@ -82,36 +84,38 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     from refgrad._ops.product_checks import _no_bools
 
     _numbers("addmv", beta=beta, alpha=alpha)
-    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
-        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
-                           f"{vec.ndim}")
-    rows = mat.shape[0]
-    if mat.shape[1] != vec.shape[0] or (input.ndim and input.shape[-1] not in (1, rows)):
-        raise RuntimeError(
-            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
-            f"({rows}x{mat.shape[1]}), vec ({vec.shape[0]})")
-    if not input.dtype is mat.dtype is vec.dtype:
-        raise RuntimeError("addmv input tensors must have the same dtype, but got "
-                           f"{_legacy(input)}, {_legacy(mat)}, and {_legacy(vec)}")
-    _no_bools(vec, "addmv_impl_cpu")
+    with kernel_checks(products.ADDMV, (input, mat, vec)):
+        if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, "
+                               f"{mat.ndim}, {vec.ndim}")
+        rows = mat.shape[0]
+        if mat.shape[1] != vec.shape[0] or (input.ndim and input.shape[-1] not in (1, rows)):
+            raise RuntimeError(
+                f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
+                f"({rows}x{mat.shape[1]}), vec ({vec.shape[0]})")
+        if not input.dtype is mat.dtype is vec.dtype:
+            raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                               f"{_legacy(input)}, {_legacy(mat)}, and {_legacy(vec)}")
+        _no_bools(vec, "addmv_impl_cpu")
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:274
+# --- book/chapters/16j_products_and_shapes.md:277
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
     from refgrad._ops.shapes import expanded_size
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
-    # torch expands the input to the result's sizes, read off the batches as they come,
-    # and compares the input's dtype with batch1's, before it checks the batches
-    expanded_size(input, (batch1.size(0), batch1.size(1), batch2.size(2)))
-    if input.dtype is not batch1.dtype:
-        names = [C_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
-        raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
-                           "batch2: {}".format(*names))
-    _batches(batch1, batch2, "baddbmm")
+    with kernel_checks(products.BADDBMM, (input, batch1, batch2)):
+        # torch expands the input to the result's sizes, read off the batches as they come,
+        # and compares the input's dtype with batch1's, before it checks the batches
+        expanded_size(input, (batch1.size(0), batch1.size(1), batch2.size(2)))
+        if input.dtype is not batch1.dtype:
+            names = [C_TYPE_NAMES[t.dtype.name] for t in (input, batch1, batch2)]
+            raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
+                               "batch2: {}".format(*names))
+        _batches(batch1, batch2, "baddbmm")
     shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
     return _call(products.BADDBMM, input, batch1, batch2, shape, beta, alpha)
 
@@ -120,16 +124,17 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addbmm", beta=beta, alpha=alpha)
-    expanded_size(input, (batch1.size(1), batch2.size(2)))  # torch sizes the result first
-    for name, t in (("batch1", batch1), ("batch2", batch2)):
-        if t.ndim != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
-    (b, n, m), (b2, m2, p) = batch1.shape, batch2.shape
-    if b != b2:
-        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {b} and "
-                           f"{b2}")
-    if m != m2:
-        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {m2}x{p})")
-    _same_dtypes(input, batch1, batch2)
+    with kernel_checks(products.ADDBMM, (input, batch1, batch2)):
+        expanded_size(input, (batch1.size(1), batch2.size(2)))  # torch sizes the result first
+        for name, t in (("batch1", batch1), ("batch2", batch2)):
+            if t.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        (b, n, m), (b2, m2, p) = batch1.shape, batch2.shape
+        if b != b2:
+            raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {b} "
+                               f"and {b2}")
+        if m != m2:
+            raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {m2}x{p})")
+        _same_dtypes(input, batch1, batch2)
     return _call(products.ADDBMM, input, batch1, batch2, (n, p), beta, alpha,
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)

@@ -34,27 +34,30 @@ ADDR = register(Op(
 # --- book/chapters/16l_more_linalg.md:950
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
+    from refgrad._ops.refusal_order import kernel_checks
     from refgrad._ops.shapes import expanded_size
 
-    for name, t in (("vec1", vec1), ("vec2", vec2)):
-        if t.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    with kernel_checks(ADDR, (input, vec1, vec2)):  # after the node's saves, as in torch
+        for name, t in (("vec1", vec1), ("vec2", vec2)):
+            if t.ndim != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
     beta, alpha = python_number(beta), python_number(alpha)
     if not all(isinstance(f, int | float | complex | np.number) or isinstance(f, Tensor) and not (
             f.ndim or f.requires_grad) for f in (beta, alpha)):  # a 0-d tensor: a number
         raise TypeError("beta, alpha")  # reworded: NOTE [Read after a failure]
-    result = result_type(input, vec1, vec2)
-    for name, factor in (("beta", beta), ("alpha", alpha)):
-        if isinstance(factor, bool) and result.name != "bool":
-            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
-        if isinstance(factor, float) and not result.is_floating_point:  # bool too
-            raise RuntimeError("For integral input tensors, argument "
-                               f"{name} must not be a floating point number.")
-    expanded_size(input, (vec1.shape[0], vec2.shape[0]))
+    with kernel_checks(ADDR, (input, vec1, vec2)):
+        result = result_type(input, vec1, vec2)
+        for name, factor in (("beta", beta), ("alpha", alpha)):
+            if isinstance(factor, bool) and result.name != "bool":
+                raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+            if isinstance(factor, float) and not result.is_floating_point:  # bool too
+                raise RuntimeError("For integral input tensors, argument "
+                                   f"{name} must not be a floating point number.")
+        expanded_size(input, (vec1.shape[0], vec2.shape[0]))
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:984
+# --- book/chapters/16l_more_linalg.md:987
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.write_checks import check_inplace
@@ -77,7 +80,7 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1028
+# --- book/chapters/16l_more_linalg.md:1031
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -6,6 +6,8 @@
 # --- book/chapters/16zh_refusals_before_the_kernel.md:54
 """Refusals torch makes before its kernels look: saving, empty kernels, probabilities."""
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from refgrad.autograd._state import state
@@ -26,7 +28,27 @@ def refuse_inference_saves(*tensors) -> None:
         raise RuntimeError(CANNOT_SAVE_INFERENCE)
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:118
+# --- book/chapters/16zh_refusals_before_the_kernel.md:106
+@contextmanager
+def kernel_checks(row, tensors):
+    """Checks of ``row``'s kernel, made in Python: a failure is raised after the saves
+    torch's autograd layer makes before its kernel looks, which may refuse first."""
+    try:
+        yield
+    except Exception as error:
+        from refgrad._ops.dispatch import before_refusal
+        from refgrad._refused_numbers import mark_numbered
+
+        try:  # the node's saves, and its number: NOTE [Before the kernel refuses]
+            before_refusal(row, tensors, {})
+        except BaseException as refusal:
+            mark_numbered(refusal)  # no wrapper numbers it again: NOTE [Numbered before
+            raise  # the function refuses]
+        mark_numbered(error)
+        raise
+
+
+# --- book/chapters/16zh_refusals_before_the_kernel.md:163
 _ONEDNN = ("could not create a primitive descriptor for the convolution forward propagation "
            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
            "additional diagnostic information.")
@@ -58,7 +80,7 @@ def refuse_empty_kernel_onednn(input, weight) -> None:
         raise RuntimeError(_ONEDNN)
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:173
+# --- book/chapters/16zh_refusals_before_the_kernel.md:218
 def refuse_improbable(input, target) -> None:
     """torch's binary_cross_entropy kernel: the first element out of [0, 1], input first."""
     outside = [~((a >= 0) & (a <= 1)) for a in (input._data, target._data)]
@@ -68,7 +90,7 @@ def refuse_improbable(input, target) -> None:
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:208
+# --- book/chapters/16zh_refusals_before_the_kernel.md:253
 def refuse_unbroadcastable(*tensors) -> None:
     """torch's iterator: the operands' shapes broadcast one after another, or refused."""
     from refgrad._ops.functions import check_broadcast
