@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1456
+# --- book/chapters/19k_distributions.md:1465
 """refgrad.distributions: probability distributions whose draws and densities autograd sees."""
 
 from refgrad.distributions import _kl_pairs  # noqa: F401 - registers the closed forms
@@ -19,3 +19,36 @@ from refgrad.distributions.uniform import Uniform
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily",
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:1083
+from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
+from refgrad.distributions.transformed_distribution import (  # noqa: E402
+    TransformedDistribution,
+)
+from refgrad.distributions.transforms import (  # noqa: E402
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    CumulativeDistributionTransform,
+    ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PowerTransform,
+    ReshapeTransform,
+    SigmoidTransform,
+    SoftmaxTransform,
+    SoftplusTransform,
+    StickBreakingTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
+from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
+
+__all__ += ["AbsTransform", "AffineTransform", "ComposeTransform",
+            "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
+            "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+            "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform",
+            "TanhTransform", "Transform", "TransformedDistribution", "biject_to",
+            "identity_transform", "transform_to"]

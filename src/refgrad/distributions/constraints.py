@@ -9,9 +9,9 @@ import refgrad
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval",
-           "interval", "is_dependent", "less_than", "nonnegative", "nonnegative_integer",
-           "one_hot", "positive", "positive_integer", "real", "real_vector", "simplex",
-           "unit_interval"]
+           "interval", "is_dependent", "less_than", "lower_cholesky", "nonnegative",
+           "nonnegative_integer", "one_hot", "positive", "positive_integer", "real",
+           "real_vector", "simplex", "unit_interval"]
 
 
 class Constraint:
@@ -117,7 +117,15 @@ class _OneHot(Constraint):
         return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
 
 
-# --- book/chapters/19k_distributions.md:176
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).flatten(-2).all(-1)
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+
+
+# --- book/chapters/19k_distributions.md:184
 class _IndependentConstraint(Constraint):
     def __init__(self, base_constraint, reinterpreted_batch_ndims: int) -> None:
         if not isinstance(base_constraint, Constraint):
@@ -152,7 +160,7 @@ class _IndependentConstraint(Constraint):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19k_distributions.md:219
+# --- book/chapters/19k_distributions.md:227
 class _Dependent(Constraint):
     def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
         self._is_discrete, self._event_dim = is_discrete, event_dim
@@ -191,7 +199,7 @@ class _DependentProperty(property, _Dependent):
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
-# --- book/chapters/19k_distributions.md:259
+# --- book/chapters/19k_distributions.md:267
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
@@ -211,3 +219,4 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+lower_cholesky = _LowerCholesky()
