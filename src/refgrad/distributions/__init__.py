@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1083
+# --- book/chapters/19ka_transformed_distributions.md:2197
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,
@@ -45,10 +45,28 @@ from refgrad.distributions.transforms import (  # noqa: E402
     identity_transform,
 )
 from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
+from refgrad.distributions import _kl_pairs_transformed  # noqa: E402, F401
+from refgrad.distributions.cauchy import Cauchy  # noqa: E402
+from refgrad.distributions.geometric import Geometric  # noqa: E402
+from refgrad.distributions.gumbel import Gumbel  # noqa: E402
+from refgrad.distributions.half_normal import HalfCauchy, HalfNormal  # noqa: E402
+from refgrad.distributions.laplace import Laplace  # noqa: E402
+from refgrad.distributions.log_normal import LogNormal  # noqa: E402
+from refgrad.distributions.logistic_normal import LogisticNormal  # noqa: E402
+from refgrad.distributions.one_hot_categorical import (  # noqa: E402
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
+from refgrad.distributions.pareto import Pareto, Weibull  # noqa: E402
+from refgrad.distributions.relaxed_bernoulli import RelaxedBernoulli  # noqa: E402
+from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 
 __all__ += ["AbsTransform", "AffineTransform", "ComposeTransform",
             "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
             "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
             "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform",
             "TanhTransform", "Transform", "TransformedDistribution", "biject_to",
-            "identity_transform", "transform_to"]
+            "identity_transform", "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy",
+            "HalfNormal", "Laplace", "LogNormal", "LogisticNormal", "OneHotCategorical",
+            "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+            "RelaxedOneHotCategorical", "Weibull"]
