@@ -1,0 +1,154 @@
+"""torch.distributions.transforms and the constraint registry: values, inverses, caches,
+log-Jacobians, shapes, equality, reprs and refusals. The same assertions run on torch."""
+
+import math
+import pickle
+
+import pytest
+import torch
+from torch.distributions import biject_to, transform_to
+from torch.distributions import constraints as C
+from torch.distributions import transforms as T
+
+
+def _x():
+    torch.manual_seed(0)
+    return torch.randn(3, 4, dtype=torch.float64)
+
+
+def test_scalar_transforms_compute_their_maps_and_jacobians():
+    x = _x()
+    assert torch.equal(T.ExpTransform()(x), x.exp())
+    assert torch.equal(T.ExpTransform().log_abs_det_jacobian(x, x.exp()), x)
+    assert torch.equal(T.AffineTransform(1.0, -2.0)(x), 1.0 + -2.0 * x)
+    assert torch.equal(T.AffineTransform(1.0, -2.0).log_abs_det_jacobian(x, x),
+                       torch.full_like(x, math.log(2.0)))
+    sig = T.SigmoidTransform()
+    tiny, eps = torch.finfo(x.dtype).tiny, torch.finfo(x.dtype).eps
+    assert torch.equal(sig(x), torch.sigmoid(x).clamp(min=tiny, max=1 - eps))
+    assert torch.equal(sig.log_abs_det_jacobian(x, sig(x)),
+                       -torch.nn.functional.softplus(-x) - torch.nn.functional.softplus(x))
+    tanh = T.TanhTransform()
+    expected = 2.0 * (math.log(2.0) - x - torch.nn.functional.softplus(-2.0 * x))
+    assert torch.equal(tanh.log_abs_det_jacobian(x, tanh(x)), expected)
+    torch.testing.assert_close(tanh.log_abs_det_jacobian(x, tanh(x)),
+                               (1 - x.tanh() ** 2).log())
+    power = T.PowerTransform(torch.tensor(2.0, dtype=torch.float64))
+    assert torch.equal(power(x.abs()), x.abs().pow(power.exponent)) and power.sign == 1
+    assert torch.equal(T.SoftplusTransform()(x), torch.nn.functional.softplus(x))
+    assert torch.equal(T.AbsTransform()(x), x.abs()) and torch.equal(T.AbsTransform().inv(x), x)
+    for t in [T.ExpTransform(), T.SigmoidTransform(), T.TanhTransform(), T.SoftplusTransform(),
+              T.AffineTransform(1.0, -2.0)]:
+        torch.testing.assert_close(t.inv(t(x)), x)
+
+
+def test_event_transforms_and_their_shapes():
+    x = _x()
+    soft = T.SoftmaxTransform()
+    shifted = (x - x.max(-1, True)[0]).exp()
+    assert torch.equal(soft(x), shifted / shifted.sum(-1, True))
+    torch.testing.assert_close(soft(x), x.softmax(-1))
+    stick = T.StickBreakingTransform()
+    y = stick(x)
+    assert y.shape == (3, 5) and torch.allclose(y.sum(-1), torch.ones(3, dtype=x.dtype))
+    torch.testing.assert_close(stick.inv(y), x)
+    assert stick.forward_shape(torch.Size([3, 4])) == torch.Size([3, 5])
+    assert stick.inverse_shape(torch.Size([3, 5])) == torch.Size([3, 4])
+    jac = torch.autograd.functional.jacobian(lambda v: stick(v)[:-1], x[0])
+    torch.testing.assert_close(stick.log_abs_det_jacobian(x[0], y[0]), jac.det().abs().log())
+    chol = T.LowerCholeskyTransform()(x[:, :3])
+    assert bool(C.lower_cholesky.check(chol)) and torch.equal(chol.triu(1), torch.zeros(3, 3,
+                                                                                    dtype=x.dtype))
+    reshape = T.ReshapeTransform((4,), (2, 2))
+    assert reshape(x).shape == (3, 2, 2) and reshape.log_abs_det_jacobian(x, None).shape == (3,)
+    with pytest.raises(ValueError, match=r"^Shape mismatch: expected torch.Size\(\[5\]\) but "
+                       r"got torch.Size\(\[4\]\)$"):
+        reshape.forward_shape(torch.Size([3, 5]))
+    with pytest.raises(ValueError, match="^in_shape, out_shape have different numbers of "
+                       "elements$"):
+        T.ReshapeTransform((4,), (3,))
+    ind = T.IndependentTransform(T.ExpTransform(), 1)
+    assert torch.equal(ind.log_abs_det_jacobian(x, ind(x)), x.sum(-1))
+    assert repr(ind) == "IndependentTransform(ExpTransform(), 1)"
+    assert repr(ind.domain) == "IndependentConstraint(Real(), 1)"
+
+
+def test_composition_couples_event_dimensions():
+    x = _x()
+    chain = T.ComposeTransform([T.ExpTransform(), T.StickBreakingTransform()])
+    assert (chain.domain.event_dim, chain.codomain.event_dim) == (1, 1)
+    assert repr(chain.domain) == "IndependentConstraint(Real(), 1)"
+    y = chain(x)
+    expected = (T.ExpTransform().log_abs_det_jacobian(x, x.exp()).sum(-1)
+                + T.StickBreakingTransform().log_abs_det_jacobian(x.exp(), y))
+    assert torch.equal(chain.log_abs_det_jacobian(x, y), expected)
+    assert chain.inv.inv is chain and chain.event_dim == 1
+    assert repr(chain) == "ComposeTransform(\n    ExpTransform(),\n    StickBreakingTransform()\n)"
+    assert T.identity_transform(x) is x and T.identity_transform.domain is C.real
+    assert torch.equal(T.identity_transform.log_abs_det_jacobian(x, x), torch.zeros_like(x))
+    affine = T.ComposeTransform([T.AffineTransform(0.0, -1.0), T.ExpTransform()])
+    assert affine.sign == -1 and affine.bijective
+
+
+def test_inverse_cache_equality_and_refusals():
+    x = _x()
+    exp = T.ExpTransform()
+    assert repr(exp.inv) == "_InverseTransform(ExpTransform())" and exp.inv.inv is exp
+    assert exp.inv.domain is C.positive and exp.inv.sign == 1
+    assert torch.equal(exp.inv.log_abs_det_jacobian(x.exp(), x), -x)
+    cached = T.ExpTransform(cache_size=1)
+    y = cached(x)
+    assert cached.inv(y) is x and exp.inv(exp(x)) is not x
+    assert exp.with_cache(1)._cache_size == 1 and exp.with_cache(0) is exp
+    assert exp == T.ExpTransform() and exp != T.SigmoidTransform()
+    assert exp.inv == T.ExpTransform().inv
+    assert T.AffineTransform(1.0, 2.0) == T.AffineTransform(1.0, 2.0)
+    assert T.AffineTransform(1.0, 2.0) != T.AffineTransform(1.0, 3.0)
+    assert pickle.loads(pickle.dumps(exp)) == exp
+    with pytest.raises(TypeError):
+        hash(exp)
+    with pytest.raises(ValueError, match="^cache_size must be 0 or 1$"):
+        T.ExpTransform(cache_size=2)
+    with pytest.raises(ValueError, match=r"^Please use either .domain.event_dim or "
+                       r".codomain.event_dim$"):
+        T.ReshapeTransform((4,), (2, 2)).event_dim
+
+    class Scaled(T.Transform):
+        def __init__(self, factor):
+            super().__init__()
+
+    with pytest.raises(NotImplementedError, match=r"Scaled'>.with_cache is not implemented$"):
+        Scaled(2).with_cache(1)
+
+
+def test_biject_to_and_transform_to():
+    x = _x()
+    assert biject_to(C.real) is T.identity_transform
+    positive = biject_to(C.positive)
+    assert isinstance(positive, T.ComposeTransform) and positive.parts[0] == T.ExpTransform()
+    assert torch.equal(biject_to(C.greater_than(2.0))(x), 2.0 + 1 * x.exp())
+    assert torch.equal(biject_to(C.less_than(1.0))(x), 1.0 + -1 * x.exp())
+    assert biject_to(C.unit_interval) == T.SigmoidTransform()
+    interval = biject_to(C.interval(-1.0, 3.0))
+    assert bool(C.interval(-1.0, 3.0).check(interval(x)).all())
+    assert isinstance(biject_to(C.simplex), T.StickBreakingTransform)
+    assert isinstance(transform_to(C.simplex), T.SoftmaxTransform)
+    assert repr(biject_to(C.independent(C.positive, 2))).startswith("IndependentTransform(")
+    assert isinstance(transform_to(C.lower_cholesky), T.LowerCholeskyTransform)
+    with pytest.raises(NotImplementedError, match="^Cannot transform _LowerCholesky "
+                       "constraints$"):
+        biject_to(C.lower_cholesky)
+    with pytest.raises(NotImplementedError, match="^Cannot transform _Boolean constraints$"):
+        transform_to(C.boolean)
+    with pytest.raises(TypeError, match="^Expected constraint to be either a Constraint "
+                       "subclass or instance, but got 3$"):
+        biject_to.register(3, lambda c: None)
+
+
+def test_cumulative_distribution_transform():
+    normal = torch.distributions.Normal(torch.tensor(0.0, dtype=torch.float64), 1.0)
+    cdf = T.CumulativeDistributionTransform(normal)
+    x = _x()
+    assert torch.equal(cdf(x), normal.cdf(x)) and cdf.domain is C.real and cdf.sign == 1
+    assert torch.equal(cdf.log_abs_det_jacobian(x, cdf(x)), normal.log_prob(x))
+    torch.testing.assert_close(cdf.inv(cdf(x)), x)
