@@ -152,3 +152,34 @@ def test_cumulative_distribution_transform():
     assert torch.equal(cdf(x), normal.cdf(x)) and cdf.domain is C.real and cdf.sign == 1
     assert torch.equal(cdf.log_abs_det_jacobian(x, cdf(x)), normal.log_prob(x))
     torch.testing.assert_close(cdf.inv(cdf(x)), x)
+
+
+def test_cat_and_stack_transforms_act_on_slices():
+    x = _x()
+    cat = T.CatTransform([T.ExpTransform(), T.SigmoidTransform()], dim=0, lengths=[1, 2])
+    y = cat(x)
+    assert torch.equal(y, torch.cat([x[:1].exp(), T.SigmoidTransform()(x[1:])]))
+    torch.testing.assert_close(cat.inv(y), x)
+    expected = torch.cat([x[:1], T.SigmoidTransform().log_abs_det_jacobian(x[1:], y[1:])])
+    assert torch.equal(cat.log_abs_det_jacobian(x, y), expected)
+    assert (cat.length, cat.event_dim, repr(cat.domain), cat.bijective) == (3, 0, "Cat()", True)
+    stack = T.StackTransform([T.ExpTransform(), T.SigmoidTransform(), T.AffineTransform(1.0, 2.0)])
+    y = stack(x)
+    assert torch.equal(y[2], 1.0 + 2.0 * x[2]) and torch.equal(y[0], x[0].exp())
+    assert torch.equal(stack.log_abs_det_jacobian(x, y)[2], torch.full((4,), math.log(2.0),
+                                                                       dtype=x.dtype))
+    both = C.cat([C.positive, C.real], dim=0, lengths=[1, 2])
+    assert both.check(x)[0].tolist() == (x[0] > 0).tolist() and both.check(x)[1:].all()
+    assert isinstance(biject_to(both), T.CatTransform)
+    assert isinstance(transform_to(C.stack([C.positive, C.real], 0)), T.StackTransform)
+    with pytest.raises(AssertionError, match=r"^x.size\(0\) = 2 must equal length 3$"):
+        cat(x[:2])
+    with pytest.raises(AssertionError, match=r"^x.size\(0\) = 2 must equal len\(transforms\) 3$"):
+        stack(x[:2])
+    with pytest.raises(AssertionError, match="^dim 5 out of range for tensor with 2 dimensions$"):
+        T.CatTransform([T.ExpTransform()], dim=5)(x)
+    with pytest.raises(AssertionError, match="^All elements of tseq must be Transform "
+                       "instances$"):
+        T.CatTransform([3])
+    with pytest.raises(AssertionError, match=r"^lengths \(2\) must match cseq \(1\)$"):
+        C.cat([C.real], 0, [1, 2])

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:822
+# --- book/chapters/19ka_transformed_distributions.md:951
 """biject_to and transform_to: transforms from the reals onto constrained sets."""
 
 import numbers
@@ -43,7 +43,7 @@ biject_to = ConstraintRegistry()
 transform_to = ConstraintRegistry()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:863
+# --- book/chapters/19ka_transformed_distributions.md:992
 def _shifted_exp(bound, direction):
     return transforms.ComposeTransform(
         [transforms.ExpTransform(), transforms.AffineTransform(bound, direction)])
@@ -73,7 +73,7 @@ for _constraint, _factory in FACTORIES:
     transform_to.register(_constraint, _factory)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:899
+# --- book/chapters/19ka_transformed_distributions.md:1029
 def _independent_with(registry):
     def factory(constraint):
         return transforms.IndependentTransform(registry(constraint.base_constraint),
@@ -84,6 +84,11 @@ def _independent_with(registry):
 biject_to.register(constraints.independent, _independent_with(biject_to))
 transform_to.register(constraints.independent, _independent_with(transform_to))
 biject_to.register(constraints.simplex, lambda c: transforms.StickBreakingTransform())
+for _registry in (biject_to, transform_to):
+    _registry.register(constraints.cat, lambda c, r=_registry: transforms.CatTransform(
+        [r(part) for part in c.cseq], c.dim, c.lengths))
+    _registry.register(constraints.stack, lambda c, r=_registry: transforms.StackTransform(
+        [r(part) for part in c.cseq], c.dim))
 transform_to.register(constraints.simplex, lambda c: transforms.SoftmaxTransform())
 transform_to.register(constraints.lower_cholesky,
                       lambda c: transforms.LowerCholeskyTransform())

@@ -7,11 +7,11 @@
 
 import refgrad
 
-__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
+__all__ = ["Constraint", "boolean", "cat", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval",
            "interval", "is_dependent", "less_than", "lower_cholesky", "nonnegative",
            "nonnegative_integer", "one_hot", "positive", "positive_integer", "real",
-           "real_vector", "simplex", "unit_interval"]
+           "real_vector", "simplex", "stack", "unit_interval"]
 
 
 class Constraint:
@@ -125,7 +125,52 @@ class _LowerCholesky(Constraint):
         return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
 
 
-# --- book/chapters/19k_distributions.md:184
+# --- book/chapters/19k_distributions.md:183
+class _Joined(Constraint):
+    def __init__(self, cseq, dim: int = 0) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq, self.dim = list(cseq), dim
+        super().__init__()
+
+    is_discrete = property(lambda self: any(c.is_discrete for c in self.cseq))
+    event_dim = property(lambda self: max(c.event_dim for c in self.cseq))
+
+    def _check_dim(self, value) -> None:
+        if not -value.dim() <= self.dim < value.dim():
+            raise AssertionError(
+                f"dim {self.dim} out of range for value with {value.dim()} dimensions")
+
+
+class _Cat(_Joined):
+    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
+        super().__init__(cseq, dim)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
+
+    def check(self, value):
+        self._check_dim(value)
+        starts = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return refgrad.cat([c.check(value.narrow(self.dim, start, length))
+                            for c, start, length in zip(self.cseq, starts, self.lengths)],
+                           self.dim)
+
+
+class _Stack(_Joined):
+    @property
+    def event_dim(self) -> int:
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        self._check_dim(value)
+        parts = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return refgrad.stack([c.check(v) for v, c in zip(parts, self.cseq)], self.dim)
+
+
+# --- book/chapters/19k_distributions.md:234
 class _IndependentConstraint(Constraint):
     def __init__(self, base_constraint, reinterpreted_batch_ndims: int) -> None:
         if not isinstance(base_constraint, Constraint):
@@ -160,7 +205,7 @@ class _IndependentConstraint(Constraint):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19k_distributions.md:227
+# --- book/chapters/19k_distributions.md:277
 class _Dependent(Constraint):
     def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
         self._is_discrete, self._event_dim = is_discrete, event_dim
@@ -199,7 +244,7 @@ class _DependentProperty(property, _Dependent):
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
-# --- book/chapters/19k_distributions.md:267
+# --- book/chapters/19k_distributions.md:317
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
@@ -220,3 +265,5 @@ interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 lower_cholesky = _LowerCholesky()
+cat = _Cat
+stack = _Stack

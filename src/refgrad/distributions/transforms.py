@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:778
+# --- book/chapters/19ka_transformed_distributions.md:906
 """torch.distributions.transforms: invertible maps with their log-Jacobians."""
 
 from refgrad.distributions._event_transforms import (
@@ -13,6 +13,7 @@ from refgrad.distributions._event_transforms import (
     SoftmaxTransform,
     StickBreakingTransform,
 )
+from refgrad.distributions._joined_transforms import CatTransform, StackTransform
 from refgrad.distributions._scalar_transforms import (
     AbsTransform,
     AffineTransform,
@@ -30,8 +31,8 @@ from refgrad.distributions._transform_base import (
     identity_transform,
 )
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform",
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
            "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
            "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
-           "SoftmaxTransform", "SoftplusTransform", "StickBreakingTransform", "TanhTransform",
-           "Transform", "identity_transform"]
+           "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
+           "TanhTransform", "Transform", "identity_transform"]
