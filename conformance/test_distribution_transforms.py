@@ -183,3 +183,20 @@ def test_cat_and_stack_transforms_act_on_slices():
         T.CatTransform([3])
     with pytest.raises(AssertionError, match=r"^lengths \(2\) must match cseq \(1\)$"):
         C.cat([C.real], 0, [1, 2])
+
+
+def test_matrix_constraints_and_positive_definite_transform():
+    mats = torch.tensor([[[2.0, 0.5], [0.5, 1.0]], [[1.0, 2.0], [2.0, 1.0]],
+                         [[1.0, 0.0], [0.3, 1.0]]])
+    assert C.symmetric.check(mats).tolist() == [True, True, False]
+    assert C.positive_definite.check(mats[:2]).tolist() == [True, False]
+    assert C.positive_semidefinite.check(mats[:2]).tolist() == [True, False]
+    assert C.lower_triangular.check(mats).tolist() == [False, False, True]
+    assert C.lower_cholesky.check(mats).tolist() == [False, False, True]
+    assert C.square.check(torch.ones(4, 2, 3)).tolist() == [False] * 4
+    assert repr(C.positive_definite) == "PositiveDefinite()" and C.square.event_dim == 2
+    to_pd = transform_to(C.positive_definite)
+    assert isinstance(to_pd, T.PositiveDefiniteTransform)
+    factor = T.LowerCholeskyTransform()(mats[2])
+    assert torch.equal(to_pd(mats[2]), factor @ factor.mT)
+    torch.testing.assert_close(to_pd.inv(to_pd(mats[2])), mats[2])

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1517
+# --- book/chapters/19k_distributions.md:1467
 """refgrad.distributions: probability distributions whose draws and densities autograd sees."""
 
 from refgrad.distributions import _kl_pairs  # noqa: F401 - registers the closed forms
@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2332
+# --- book/chapters/19ka_transformed_distributions.md:2518
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,
@@ -35,6 +35,7 @@ from refgrad.distributions.transforms import (  # noqa: E402
     ExpTransform,
     IndependentTransform,
     LowerCholeskyTransform,
+    PositiveDefiniteTransform,
     PowerTransform,
     ReshapeTransform,
     SigmoidTransform,
@@ -65,7 +66,8 @@ from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  
 
 __all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
             "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
-            "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+            "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform",
+            "ReshapeTransform", "SigmoidTransform",
             "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
             "TanhTransform", "Transform", "TransformedDistribution", "biject_to",
             "identity_transform", "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy",

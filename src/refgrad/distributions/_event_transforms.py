@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:579
+# --- book/chapters/19ka_transformed_distributions.md:743
 """Transforms of whole events: reinterpreted dimensions, reshapes, the simplex, triangles."""
 
 import refgrad
@@ -12,8 +12,8 @@ from refgrad.distributions._scalar_transforms import clipped_sigmoid
 from refgrad.distributions._transform_base import Transform
 from refgrad.distributions.utils import _sum_rightmost
 
-__all__ = ["IndependentTransform", "LowerCholeskyTransform", "ReshapeTransform",
-           "SoftmaxTransform", "StickBreakingTransform"]
+__all__ = ["IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "ReshapeTransform", "SoftmaxTransform", "StickBreakingTransform"]
 TOO_FEW = "Too few dimensions on input"
 
 
@@ -62,7 +62,7 @@ class IndependentTransform(Transform):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:639
+# --- book/chapters/19ka_transformed_distributions.md:803
 def _swap_event(shape, old, new):
     """``shape`` with its rightmost ``old`` event shape replaced by ``new``."""
     if len(shape) < len(old):
@@ -108,7 +108,7 @@ class ReshapeTransform(Transform):
         return _swap_event(shape, self.out_shape, self.in_shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:693
+# --- book/chapters/19ka_transformed_distributions.md:857
 def _pad(x, sides):
     return refgrad.nn.functional.pad(x, sides, value=1)
 
@@ -135,7 +135,7 @@ class SoftmaxTransform(Transform):
     forward_shape = inverse_shape = staticmethod(_needs_a_dimension)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:721
+# --- book/chapters/19ka_transformed_distributions.md:885
 def _stick_offsets(x, count: int):
     return count - x.new_ones(x.shape[-1]).cumsum(-1)
 
@@ -168,7 +168,7 @@ class StickBreakingTransform(Transform):
         return _needs_a_dimension(shape, -1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:759
+# --- book/chapters/19ka_transformed_distributions.md:924
 class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
@@ -181,3 +181,18 @@ class LowerCholeskyTransform(Transform):
 
     def _inverse(self, y):
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other):
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x):
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y):
+        return LowerCholeskyTransform().inv(refgrad.linalg.cholesky(y))

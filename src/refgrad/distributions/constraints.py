@@ -2,46 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:50
+# --- book/chapters/19k_distributions.md:87
 """Constraints: the sets distribution parameters and values must lie in."""
 
 import refgrad
+from refgrad.distributions._constraint_base import Constraint, _Bounded
 
-__all__ = ["Constraint", "boolean", "cat", "dependent", "dependent_property", "greater_than",
+__all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval",
-           "interval", "is_dependent", "less_than", "lower_cholesky", "nonnegative",
-           "nonnegative_integer", "one_hot", "positive", "positive_integer", "real",
-           "real_vector", "simplex", "stack", "unit_interval"]
+           "interval", "is_dependent", "less_than", "nonnegative", "nonnegative_integer",
+           "one_hot", "positive", "positive_integer", "real", "real_vector", "simplex",
+           "unit_interval"]
 
 
-class Constraint:
-    """A set of values: ``check`` says, elementwise, which values lie in it."""
-
-    is_discrete = False
-    event_dim = 0
-
-    def check(self, value):
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return type(self).__name__[1:] + "()"
-
-
-class _Bounded(Constraint):
-    """A constraint with bounds, printed with them."""
-
-    names: tuple = ()
-
-    def __init__(self, *bounds) -> None:
-        for name, bound in zip(self.names, bounds):
-            setattr(self, name, bound)
-
-    def __repr__(self) -> str:
-        bounds = ", ".join(f"{name}={getattr(self, name)}" for name in self.names)
-        return f"{type(self).__name__[1:]}({bounds})"
-
-
-# --- book/chapters/19k_distributions.md:93
+# --- book/chapters/19k_distributions.md:104
 class _Real(Constraint):
     def check(self, value):
         return value == value  # false for nan alone
@@ -87,7 +61,7 @@ class _HalfOpenInterval(_Interval):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
 
-# --- book/chapters/19k_distributions.md:140
+# --- book/chapters/19k_distributions.md:151
 class _IntegerInterval(_Interval):
     is_discrete = True
 
@@ -117,60 +91,7 @@ class _OneHot(Constraint):
         return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
 
 
-class _LowerCholesky(Constraint):
-    event_dim = 2
-
-    def check(self, value):
-        lower = (value.tril() == value).flatten(-2).all(-1)
-        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
-
-
-# --- book/chapters/19k_distributions.md:183
-class _Joined(Constraint):
-    def __init__(self, cseq, dim: int = 0) -> None:
-        if not all(isinstance(c, Constraint) for c in cseq):
-            raise AssertionError("All elements of cseq must be Constraint instances")
-        self.cseq, self.dim = list(cseq), dim
-        super().__init__()
-
-    is_discrete = property(lambda self: any(c.is_discrete for c in self.cseq))
-    event_dim = property(lambda self: max(c.event_dim for c in self.cseq))
-
-    def _check_dim(self, value) -> None:
-        if not -value.dim() <= self.dim < value.dim():
-            raise AssertionError(
-                f"dim {self.dim} out of range for value with {value.dim()} dimensions")
-
-
-class _Cat(_Joined):
-    def __init__(self, cseq, dim: int = 0, lengths=None) -> None:
-        super().__init__(cseq, dim)
-        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
-        if len(self.lengths) != len(self.cseq):
-            raise AssertionError(
-                f"lengths ({len(self.lengths)}) must match cseq ({len(self.cseq)})")
-
-    def check(self, value):
-        self._check_dim(value)
-        starts = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
-        return refgrad.cat([c.check(value.narrow(self.dim, start, length))
-                            for c, start, length in zip(self.cseq, starts, self.lengths)],
-                           self.dim)
-
-
-class _Stack(_Joined):
-    @property
-    def event_dim(self) -> int:
-        dim = max(c.event_dim for c in self.cseq)
-        return dim + 1 if self.dim + dim < 0 else dim
-
-    def check(self, value):
-        self._check_dim(value)
-        parts = [value.select(self.dim, i) for i in range(value.size(self.dim))]
-        return refgrad.stack([c.check(v) for v, c in zip(parts, self.cseq)], self.dim)
-
-
-# --- book/chapters/19k_distributions.md:234
+# --- book/chapters/19k_distributions.md:187
 class _IndependentConstraint(Constraint):
     def __init__(self, base_constraint, reinterpreted_batch_ndims: int) -> None:
         if not isinstance(base_constraint, Constraint):
@@ -205,7 +126,7 @@ class _IndependentConstraint(Constraint):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19k_distributions.md:277
+# --- book/chapters/19k_distributions.md:230
 class _Dependent(Constraint):
     def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
         self._is_discrete, self._event_dim = is_discrete, event_dim
@@ -244,7 +165,7 @@ class _DependentProperty(property, _Dependent):
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
-# --- book/chapters/19k_distributions.md:317
+# --- book/chapters/19k_distributions.md:270
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
@@ -264,6 +185,20 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
-lower_cholesky = _LowerCholesky()
-cat = _Cat
-stack = _Stack
+
+
+# --- book/chapters/19ka_transformed_distributions.md:181
+from refgrad.distributions._structured_constraints import (  # noqa: E402
+    cat,
+    corr_cholesky,
+    lower_cholesky,
+    lower_triangular,
+    positive_definite,
+    positive_semidefinite,
+    square,
+    stack,
+    symmetric,
+)
+
+__all__ += ["cat", "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
+            "positive_semidefinite", "square", "stack", "symmetric"]

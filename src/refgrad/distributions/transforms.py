@@ -3,12 +3,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:906
+# --- book/chapters/19ka_transformed_distributions.md:1086
 """torch.distributions.transforms: invertible maps with their log-Jacobians."""
 
 from refgrad.distributions._event_transforms import (
     IndependentTransform,
     LowerCholeskyTransform,
+    PositiveDefiniteTransform,
     ReshapeTransform,
     SoftmaxTransform,
     StickBreakingTransform,
@@ -33,6 +34,7 @@ from refgrad.distributions._transform_base import (
 
 __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
            "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
-           "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+           "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform",
+           "ReshapeTransform", "SigmoidTransform",
            "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
            "TanhTransform", "Transform", "identity_transform"]
