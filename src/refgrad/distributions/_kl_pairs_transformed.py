@@ -17,6 +17,11 @@ from refgrad.distributions.gumbel import Gumbel
 from refgrad.distributions.half_normal import HalfNormal
 from refgrad.distributions.kl import kl_divergence, register_kl
 from refgrad.distributions.laplace import Laplace
+from refgrad.distributions.multivariate_normal import (
+    MultivariateNormal,
+    _batch_mahalanobis,
+    half_log_det,
+)
 from refgrad.distributions.normal import Normal
 from refgrad.distributions.one_hot_categorical import OneHotCategorical
 from refgrad.distributions.pareto import Pareto
@@ -42,7 +47,7 @@ def _kl_onehotcategorical_onehotcategorical(p, q):
     return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2367
+# --- book/chapters/19ka_transformed_distributions.md:2372
 @register_kl(Gumbel, Gumbel)
 def _kl_gumbel_gumbel(p, q):
     ct1, ct2, ct3 = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
@@ -77,7 +82,7 @@ def _kl_cauchy_cauchy(p, q):
     return t1 - (4 * p.scale * q.scale).log()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2406
+# --- book/chapters/19ka_transformed_distributions.md:2411
 def _infinite(first_parameter):
     def kl(p, q):
         return refgrad.full_like(getattr(p, first_parameter), math.inf)
@@ -99,7 +104,7 @@ def _kl_exponential_gumbel(p, q):
     return scale_rate_prod.log() - 1 - loc_scale_ratio + t2 + scale_rate_prod.reciprocal()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2429
+# --- book/chapters/19ka_transformed_distributions.md:2434
 @register_kl(Gumbel, Normal)
 def _kl_gumbel_normal(p, q):
     param_ratio = p.scale / q.scale
@@ -128,7 +133,7 @@ def _kl_normal_gumbel(p, q):
     return -t1 + (mean_scale_ratio - loc_scale_ratio) + t3 - (0.5 * (1 + math.log(2 * math.pi)))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2459
+# --- book/chapters/19ka_transformed_distributions.md:2464
 @register_kl(Normal, Laplace)
 def _kl_normal_laplace(p, q):
     loc_diff, scale_ratio = p.loc - q.loc, p.scale / q.scale
@@ -159,7 +164,7 @@ def _kl_pareto_normal(p, q):
     return result
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2491
+# --- book/chapters/19ka_transformed_distributions.md:2496
 def _x_log_x(tensor):
     return refgrad.special.xlogy(tensor, tensor)
 
@@ -181,3 +186,19 @@ def _kl_uniform_pareto(p, q):
     result = t2 * (q.alpha + 1) - t1
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+# --- book/chapters/19ka_transformed_distributions.md:2710
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_multivariatenormal_multivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError("KL-divergence between two Multivariate Normals with"
+                         "                          different event shapes cannot be computed")
+    p_factor, q_factor = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    n = p.event_shape[0]
+    shape = refgrad.broadcast_shapes(q_factor.shape[:-2], p_factor.shape[:-2]) + (n, n)
+    solved = refgrad.linalg.solve_triangular(q_factor.expand(shape), p_factor.expand(shape),
+                                             upper=False)
+    trace = solved.reshape(-1, n * n).pow(2).sum(-1).reshape(solved.shape[:-2])
+    mahalanobis = _batch_mahalanobis(q_factor, q.loc - p.loc)
+    return half_log_det(q_factor) - half_log_det(p_factor) + 0.5 * (trace + mahalanobis - n)
