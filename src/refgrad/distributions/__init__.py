@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2729
+# --- book/chapters/19ka_transformed_distributions.md:2988
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,
@@ -56,6 +56,10 @@ from refgrad.distributions.half_normal import HalfCauchy, HalfNormal  # noqa: E4
 from refgrad.distributions.laplace import Laplace  # noqa: E402
 from refgrad.distributions.log_normal import LogNormal  # noqa: E402
 from refgrad.distributions.logistic_normal import LogisticNormal  # noqa: E402
+from refgrad.distributions import _kl_pairs_lowrank  # noqa: E402, F401
+from refgrad.distributions.lowrank_multivariate_normal import (  # noqa: E402
+    LowRankMultivariateNormal,
+)
 from refgrad.distributions.multivariate_normal import MultivariateNormal  # noqa: E402
 from refgrad.distributions.one_hot_categorical import (  # noqa: E402
     OneHotCategorical,
@@ -72,7 +76,8 @@ __all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform
             "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
             "TanhTransform", "Transform", "TransformedDistribution", "biject_to",
             "identity_transform", "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy",
-            "HalfNormal", "Laplace", "LogNormal", "LogisticNormal", "MultivariateNormal",
+            "HalfNormal", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+            "MultivariateNormal",
             "OneHotCategorical",
             "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
             "RelaxedOneHotCategorical", "Weibull"]
