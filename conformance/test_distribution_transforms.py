@@ -200,3 +200,32 @@ def test_matrix_constraints_and_positive_definite_transform():
     factor = T.LowerCholeskyTransform()(mats[2])
     assert torch.equal(to_pd(mats[2]), factor @ factor.mT)
     torch.testing.assert_close(to_pd.inv(to_pd(mats[2])), mats[2])
+
+
+def test_corr_cholesky_transform_and_triangle_vectors():
+    from torch.distributions.utils import tril_matrix_to_vec, vec_to_tril_matrix
+
+    m = torch.arange(9.0).reshape(3, 3)
+    assert tril_matrix_to_vec(m).tolist() == [0.0, 3.0, 4.0, 6.0, 7.0, 8.0]
+    assert tril_matrix_to_vec(m, -1).tolist() == [3.0, 6.0, 7.0]
+    assert torch.equal(vec_to_tril_matrix(tril_matrix_to_vec(m)), m.tril())
+    with pytest.raises(ValueError, match="^The size of last dimension is 5 which cannot be "
+                       "expressed as the lower triangular part of a square D x D matrix.$"):
+        vec_to_tril_matrix(torch.ones(5))
+    with pytest.raises(ValueError, match=r"^diag \(3\) provided is outside \[-3, 2\].$"):
+        tril_matrix_to_vec(m, diag=3)
+    x = _x()[:2, :3]
+    corr = T.CorrCholeskyTransform()
+    y = corr(x)
+    assert y.shape == (2, 3, 3) and C.corr_cholesky.check(y).all()
+    torch.testing.assert_close((y @ y.mT).diagonal(dim1=-2, dim2=-1), torch.ones(2, 3,
+                                                                                dtype=x.dtype))
+    torch.testing.assert_close(corr.inv(y), x)
+    jac = torch.autograd.functional.jacobian(lambda v: tril_matrix_to_vec(corr(v), -1), x[0])
+    torch.testing.assert_close(corr.log_abs_det_jacobian(x, y)[0], jac.det().abs().log())
+    assert corr.forward_shape(torch.Size([2, 6])) == (2, 4, 4)
+    assert isinstance(biject_to(C.corr_cholesky), T.CorrCholeskyTransform)
+    with pytest.raises(ValueError, match="^Input is not a flattened lower-diagonal number$"):
+        corr.forward_shape(torch.Size([5]))
+    with pytest.raises(ValueError, match="^Input is not square$"):
+        corr.inverse_shape(torch.Size([2, 3]))

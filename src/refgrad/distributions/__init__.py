@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2988
+# --- book/chapters/19ka_transformed_distributions.md:3111
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,
@@ -31,6 +31,7 @@ from refgrad.distributions.transforms import (  # noqa: E402
     AffineTransform,
     CatTransform,
     ComposeTransform,
+    CorrCholeskyTransform,
     CumulativeDistributionTransform,
     ExpTransform,
     IndependentTransform,
@@ -70,14 +71,12 @@ from refgrad.distributions.relaxed_bernoulli import RelaxedBernoulli  # noqa: E4
 from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 
 __all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
-            "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
-            "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform",
-            "ReshapeTransform", "SigmoidTransform",
-            "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
-            "TanhTransform", "Transform", "TransformedDistribution", "biject_to",
-            "identity_transform", "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy",
-            "HalfNormal", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
-            "MultivariateNormal",
-            "OneHotCategorical",
-            "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+            "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+            "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+            "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+            "Transform", "TransformedDistribution", "biject_to", "identity_transform",
+            "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplace",
+            "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MultivariateNormal",
+            "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
             "RelaxedOneHotCategorical", "Weibull"]

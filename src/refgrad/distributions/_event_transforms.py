@@ -10,10 +10,18 @@ import refgrad
 from refgrad.distributions import constraints
 from refgrad.distributions._scalar_transforms import clipped_sigmoid
 from refgrad.distributions._transform_base import Transform
+from refgrad.distributions._triangles import (
+    _corr_cholesky_call,
+    _corr_cholesky_forward_shape,
+    _corr_cholesky_inverse,
+    _corr_cholesky_inverse_shape,
+    _corr_cholesky_log_abs_det_jacobian,
+)
 from refgrad.distributions.utils import _sum_rightmost
 
-__all__ = ["IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
-           "ReshapeTransform", "SoftmaxTransform", "StickBreakingTransform"]
+__all__ = ["CorrCholeskyTransform", "IndependentTransform", "LowerCholeskyTransform",
+           "PositiveDefiniteTransform", "ReshapeTransform", "SoftmaxTransform",
+           "StickBreakingTransform"]
 TOO_FEW = "Too few dimensions on input"
 
 
@@ -62,7 +70,7 @@ class IndependentTransform(Transform):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:803
+# --- book/chapters/19ka_transformed_distributions.md:811
 def _swap_event(shape, old, new):
     """``shape`` with its rightmost ``old`` event shape replaced by ``new``."""
     if len(shape) < len(old):
@@ -108,7 +116,7 @@ class ReshapeTransform(Transform):
         return _swap_event(shape, self.out_shape, self.in_shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:857
+# --- book/chapters/19ka_transformed_distributions.md:865
 def _pad(x, sides):
     return refgrad.nn.functional.pad(x, sides, value=1)
 
@@ -135,7 +143,7 @@ class SoftmaxTransform(Transform):
     forward_shape = inverse_shape = staticmethod(_needs_a_dimension)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:885
+# --- book/chapters/19ka_transformed_distributions.md:893
 def _stick_offsets(x, count: int):
     return count - x.new_ones(x.shape[-1]).cumsum(-1)
 
@@ -168,7 +176,7 @@ class StickBreakingTransform(Transform):
         return _needs_a_dimension(shape, -1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:924
+# --- book/chapters/19ka_transformed_distributions.md:932
 class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
@@ -196,3 +204,12 @@ class PositiveDefiniteTransform(Transform):
 
     def _inverse(self, y):
         return LowerCholeskyTransform().inv(refgrad.linalg.cholesky(y))
+
+
+# --- book/chapters/19ka_transformed_distributions.md:1193
+class CorrCholeskyTransform(Transform):
+    domain, codomain = constraints.real_vector, constraints.corr_cholesky
+    bijective = True
+    _call, _inverse = _corr_cholesky_call, _corr_cholesky_inverse
+    log_abs_det_jacobian = _corr_cholesky_log_abs_det_jacobian
+    forward_shape, inverse_shape = _corr_cholesky_forward_shape, _corr_cholesky_inverse_shape

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1133
+# --- book/chapters/19ka_transformed_distributions.md:1254
 """biject_to and transform_to: transforms from the reals onto constrained sets."""
 
 import numbers
@@ -43,7 +43,7 @@ biject_to = ConstraintRegistry()
 transform_to = ConstraintRegistry()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1174
+# --- book/chapters/19ka_transformed_distributions.md:1295
 def _shifted_exp(bound, direction):
     return transforms.ComposeTransform(
         [transforms.ExpTransform(), transforms.AffineTransform(bound, direction)])
@@ -73,7 +73,7 @@ for _constraint, _factory in FACTORIES:
     transform_to.register(_constraint, _factory)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1211
+# --- book/chapters/19ka_transformed_distributions.md:1332
 def _independent_with(registry):
     def factory(constraint):
         return transforms.IndependentTransform(registry(constraint.base_constraint),
@@ -92,6 +92,8 @@ for _registry in (biject_to, transform_to):
 transform_to.register(constraints.simplex, lambda c: transforms.SoftmaxTransform())
 transform_to.register(constraints.lower_cholesky,
                       lambda c: transforms.LowerCholeskyTransform())
+biject_to.register(constraints.corr_cholesky, lambda c: transforms.CorrCholeskyTransform())
+transform_to.register(constraints.corr_cholesky, lambda c: transforms.CorrCholeskyTransform())
 transform_to.register(constraints.positive_definite,
                       lambda c: transforms.PositiveDefiniteTransform())
 transform_to.register(constraints.positive_semidefinite,

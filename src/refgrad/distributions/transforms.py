@@ -3,10 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1086
+# --- book/chapters/19ka_transformed_distributions.md:1206
 """torch.distributions.transforms: invertible maps with their log-Jacobians."""
 
 from refgrad.distributions._event_transforms import (
+    CorrCholeskyTransform,
     IndependentTransform,
     LowerCholeskyTransform,
     PositiveDefiniteTransform,
@@ -33,8 +34,8 @@ from refgrad.distributions._transform_base import (
 )
 
 __all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
-           "CumulativeDistributionTransform", "ExpTransform", "IndependentTransform",
-           "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform",
-           "ReshapeTransform", "SigmoidTransform",
-           "SoftmaxTransform", "SoftplusTransform", "StackTransform", "StickBreakingTransform",
-           "TanhTransform", "Transform", "identity_transform"]
+           "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+           "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+           "Transform", "identity_transform"]

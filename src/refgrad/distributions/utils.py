@@ -65,3 +65,9 @@ class lazy_property:  # noqa: N801 - torch's name
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+# --- book/chapters/19ka_transformed_distributions.md:1134
+from refgrad.distributions._triangles import tril_matrix_to_vec, vec_to_tril_matrix  # noqa: E402
+
+__all__ += ["tril_matrix_to_vec", "vec_to_tril_matrix"]
