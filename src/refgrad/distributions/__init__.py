@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3111
+# --- book/chapters/19ka_transformed_distributions.md:3113
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,

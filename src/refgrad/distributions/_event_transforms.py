@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:743
+# --- book/chapters/19ka_transformed_distributions.md:745
 """Transforms of whole events: reinterpreted dimensions, reshapes, the simplex, triangles."""
 
 import refgrad
@@ -70,7 +70,7 @@ class IndependentTransform(Transform):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:811
+# --- book/chapters/19ka_transformed_distributions.md:813
 def _swap_event(shape, old, new):
     """``shape`` with its rightmost ``old`` event shape replaced by ``new``."""
     if len(shape) < len(old):
@@ -116,7 +116,7 @@ class ReshapeTransform(Transform):
         return _swap_event(shape, self.out_shape, self.in_shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:865
+# --- book/chapters/19ka_transformed_distributions.md:867
 def _pad(x, sides):
     return refgrad.nn.functional.pad(x, sides, value=1)
 
@@ -143,7 +143,7 @@ class SoftmaxTransform(Transform):
     forward_shape = inverse_shape = staticmethod(_needs_a_dimension)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:893
+# --- book/chapters/19ka_transformed_distributions.md:895
 def _stick_offsets(x, count: int):
     return count - x.new_ones(x.shape[-1]).cumsum(-1)
 
@@ -176,7 +176,7 @@ class StickBreakingTransform(Transform):
         return _needs_a_dimension(shape, -1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:932
+# --- book/chapters/19ka_transformed_distributions.md:934
 class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
@@ -206,7 +206,7 @@ class PositiveDefiniteTransform(Transform):
         return LowerCholeskyTransform().inv(refgrad.linalg.cholesky(y))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1193
+# --- book/chapters/19ka_transformed_distributions.md:1195
 class CorrCholeskyTransform(Transform):
     domain, codomain = constraints.real_vector, constraints.corr_cholesky
     bijective = True

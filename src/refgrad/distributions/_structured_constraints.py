@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:45
+# --- book/chapters/19ka_transformed_distributions.md:47
 """Constraints on matrices, and constraints side by side along a dimension."""
 
 import refgrad
@@ -38,7 +38,7 @@ class _CorrCholesky(Constraint):
         return _LowerCholesky().check(value) & (row_norm - 1.0).abs().le(tol).all(dim=-1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:84
+# --- book/chapters/19ka_transformed_distributions.md:86
 class _Square(Constraint):
     event_dim = 2
 
@@ -71,7 +71,7 @@ class _PositiveDefinite(_Symmetric):
         return refgrad.linalg.cholesky_ex(value).info.eq(0)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:122
+# --- book/chapters/19ka_transformed_distributions.md:124
 class _Joined(Constraint):
     def __init__(self, cseq, dim: int = 0) -> None:
         if not all(isinstance(c, Constraint) for c in cseq):
@@ -104,7 +104,7 @@ class _Cat(_Joined):
                            self.dim)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:156
+# --- book/chapters/19ka_transformed_distributions.md:158
 class _Stack(_Joined):
     @property
     def event_dim(self) -> int:

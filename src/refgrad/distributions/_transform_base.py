@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:212
+# --- book/chapters/19ka_transformed_distributions.md:214
 """Transform: a function with its inverse, domain, codomain and log-Jacobian."""
 
 import functools
@@ -53,7 +53,7 @@ class _Calls:
         return shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:270
+# --- book/chapters/19ka_transformed_distributions.md:272
 class Transform(_Calls):
     """An invertible map between constrained sets, with the log of its Jacobian."""
 
@@ -103,7 +103,7 @@ class Transform(_Calls):
         return type(self).__name__ + "()"
 
 
-# --- book/chapters/19ka_transformed_distributions.md:325
+# --- book/chapters/19ka_transformed_distributions.md:327
 class _InverseTransform(Transform):
     def __init__(self, transform) -> None:
         super().__init__(cache_size=transform._cache_size)
@@ -137,7 +137,7 @@ class _InverseTransform(Transform):
         return self._inv.forward_shape(shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:370
+# --- book/chapters/19ka_transformed_distributions.md:372
 def _coupled(end, parts, start_dim: int, near, far):
     """``end`` read over the event dimensions the chain ``parts`` couples, walking from
     ``start_dim``: each part turns ``near(part)``'s event dimensions into ``far(part)``'s."""
@@ -165,7 +165,7 @@ def _compose_codomain(self):
                     lambda p: p.domain, lambda p: p.codomain)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:404
+# --- book/chapters/19ka_transformed_distributions.md:406
 def _compose_log_abs_det_jacobian(self, x, y):
     if not self.parts:
         return refgrad.zeros_like(x)
@@ -192,7 +192,7 @@ def _compose_repr(self) -> str:
     return type(self).__name__ + "(\n    " + ",\n    ".join(map(repr, self.parts)) + "\n)"
 
 
-# --- book/chapters/19ka_transformed_distributions.md:432
+# --- book/chapters/19ka_transformed_distributions.md:434
 class ComposeTransform(Transform):
     def __init__(self, parts, cache_size: int = 0) -> None:
         if cache_size:

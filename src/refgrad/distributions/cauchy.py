@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1532
+# --- book/chapters/19ka_transformed_distributions.md:1534
 """The Cauchy distribution."""
 
 import math
@@ -38,7 +38,7 @@ def located(cls):
     return cls
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1568
+# --- book/chapters/19ka_transformed_distributions.md:1570
 @located
 class Cauchy(Distribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -187,7 +187,7 @@ half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:181
+# --- book/chapters/19ka_transformed_distributions.md:183
 from refgrad.distributions._structured_constraints import (  # noqa: E402
     cat,
     corr_cholesky,

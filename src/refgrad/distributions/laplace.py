@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1623
+# --- book/chapters/19ka_transformed_distributions.md:1625
 """The Laplace distribution."""
 
 import refgrad

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1686
+# --- book/chapters/19ka_transformed_distributions.md:1688
 """The log-normal distribution: the exponential of a normal variable."""
 
 from refgrad.distributions import constraints

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1893
+# --- book/chapters/19ka_transformed_distributions.md:1895
 """The Pareto and Weibull distributions: transformed exponential variables."""
 
 import refgrad
@@ -48,7 +48,7 @@ class Pareto(TransformedDistribution):
         return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1939
+# --- book/chapters/19ka_transformed_distributions.md:1941
 def _weibull_chain(scale, concentration_reciprocal):
     return [PowerTransform(exponent=concentration_reciprocal), AffineTransform(loc=0, scale=scale)]
 
@@ -76,7 +76,7 @@ class Weibull(TransformedDistribution):
         return new
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1968
+# --- book/chapters/19ka_transformed_distributions.md:1970
 def _weibull_mean(self):
     return self.scale * refgrad.exp(refgrad.lgamma(1 + self.concentration_reciprocal))
 
