@@ -230,3 +230,26 @@ def test_expand_refuses_a_subclass_with_its_own_constructor():
     with pytest.raises(NotImplementedError, match="^Subclass Fixed of LogNormal that defines a "
                        "custom __init__ method must also define a custom .expand\\(\\) method.$"):
         Fixed().expand((2,))
+
+
+@pytest.mark.parametrize("make, draw_node, density_node", [
+    (lambda a, b: D.LogNormal(a, b), "ExpBackward0", "AddBackward0"),
+    (lambda a, b: D.HalfNormal(b), "AbsBackward0", "WhereBackward0"),
+    (lambda a, b: D.Cauchy(a, b), "AddBackward0", "SubBackward0"),
+    (lambda a, b: D.Laplace(a, b), "SubBackward0", "SubBackward0"),
+    (lambda a, b: D.LogisticNormal(a, b), "MulBackward0", "AddBackward0"),
+    (lambda a, b: D.RelaxedBernoulli(f64(0.5), logits=a), "ClampBackward1", "AddBackward0"),
+])
+def test_reparameterized_draws_and_densities_carry_the_graph(make, draw_node, density_node):
+    a, b = LOC.clone().requires_grad_(), SCALE.clone().requires_grad_()
+    d = make(a, b)
+    torch.manual_seed(0)
+    draw = d.rsample((3,))
+    assert type(draw.grad_fn).__name__ == draw_node
+    density = d.log_prob(draw.detach())
+    assert type(density.grad_fn).__name__ == density_node
+    draw.sum().backward()
+    assert (a.grad is not None) or (b.grad is not None)
+    plain = make(LOC, SCALE)
+    torch.manual_seed(0)
+    assert torch.equal(plain.sample((3,)), draw.detach())
