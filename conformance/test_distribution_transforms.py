@@ -105,8 +105,9 @@ def test_inverse_cache_equality_and_refusals():
     assert T.AffineTransform(1.0, 2.0) == T.AffineTransform(1.0, 2.0)
     assert T.AffineTransform(1.0, 2.0) != T.AffineTransform(1.0, 3.0)
     assert pickle.loads(pickle.dumps(exp)) == exp
-    with pytest.raises(TypeError):
-        hash(exp)
+    for transform in (exp, T.CorrCholeskyTransform(), exp.inv, T.identity_transform):
+        with pytest.raises(TypeError, match="^unhashable type: '"):
+            hash(transform)
     with pytest.raises(ValueError, match="^cache_size must be 0 or 1$"):
         T.ExpTransform(cache_size=2)
     with pytest.raises(ValueError, match=r"^Please use either .domain.event_dim or "

@@ -21,8 +21,9 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3113
+# --- book/chapters/19ka_transformed_distributions.md:3154
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
+from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
     TransformedDistribution,
 )
@@ -48,8 +49,18 @@ from refgrad.distributions.transforms import (  # noqa: E402
     Transform,
     identity_transform,
 )
-from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
-from refgrad.distributions import _kl_pairs_transformed  # noqa: E402, F401
+
+__all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+            "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+            "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+            "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+            "Transform", "TransformedDistribution", "biject_to", "identity_transform",
+            "transform_to"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3193
+from refgrad.distributions import _kl_pairs_lowrank, _kl_pairs_transformed  # noqa: E402, F401
 from refgrad.distributions.cauchy import Cauchy  # noqa: E402
 from refgrad.distributions.geometric import Geometric  # noqa: E402
 from refgrad.distributions.gumbel import Gumbel  # noqa: E402
@@ -57,7 +68,6 @@ from refgrad.distributions.half_normal import HalfCauchy, HalfNormal  # noqa: E4
 from refgrad.distributions.laplace import Laplace  # noqa: E402
 from refgrad.distributions.log_normal import LogNormal  # noqa: E402
 from refgrad.distributions.logistic_normal import LogisticNormal  # noqa: E402
-from refgrad.distributions import _kl_pairs_lowrank  # noqa: E402, F401
 from refgrad.distributions.lowrank_multivariate_normal import (  # noqa: E402
     LowRankMultivariateNormal,
 )
@@ -70,13 +80,7 @@ from refgrad.distributions.pareto import Pareto, Weibull  # noqa: E402
 from refgrad.distributions.relaxed_bernoulli import RelaxedBernoulli  # noqa: E402
 from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 
-__all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
-            "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
-            "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
-            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
-            "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
-            "Transform", "TransformedDistribution", "biject_to", "identity_transform",
-            "transform_to", "Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplace",
-            "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MultivariateNormal",
+__all__ += ["Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplace", "LogNormal",
+            "LogisticNormal", "LowRankMultivariateNormal", "MultivariateNormal",
             "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
             "RelaxedOneHotCategorical", "Weibull"]

@@ -28,6 +28,7 @@ def _cached(transform, value, compute, forward: bool):
     return result
 
 
+# --- book/chapters/19ka_transformed_distributions.md:240
 class _Calls:
     """Calling a transform, both ways, through its cache."""
 
@@ -53,7 +54,7 @@ class _Calls:
         return shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:272
+# --- book/chapters/19ka_transformed_distributions.md:274
 class Transform(_Calls):
     """An invertible map between constrained sets, with the log of its Jacobian."""
 
@@ -93,17 +94,25 @@ class Transform(_Calls):
             return type(self)(cache_size=cache_size)
         raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
 
-    def __eq__(self, other):
-        return self is other
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __repr__(self) -> str:
-        return type(self).__name__ + "()"
+# --- book/chapters/19ka_transformed_distributions.md:317
+def _same_object(self, other):
+    return self is other
 
 
-# --- book/chapters/19ka_transformed_distributions.md:327
+def _differs(self, other):
+    return not self.__eq__(other)
+
+
+def _plain_repr(self) -> str:
+    return type(self).__name__ + "()"
+
+
+Transform.__eq__, Transform.__ne__, Transform.__repr__ = _same_object, _differs, _plain_repr
+Transform.__hash__ = None  # a class that defines equality has no hash, as torch's has none
+
+
+# --- book/chapters/19ka_transformed_distributions.md:339
 class _InverseTransform(Transform):
     def __init__(self, transform) -> None:
         super().__init__(cache_size=transform._cache_size)
@@ -137,7 +146,7 @@ class _InverseTransform(Transform):
         return self._inv.forward_shape(shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:372
+# --- book/chapters/19ka_transformed_distributions.md:384
 def _coupled(end, parts, start_dim: int, near, far):
     """``end`` read over the event dimensions the chain ``parts`` couples, walking from
     ``start_dim``: each part turns ``near(part)``'s event dimensions into ``far(part)``'s."""
@@ -165,7 +174,7 @@ def _compose_codomain(self):
                     lambda p: p.domain, lambda p: p.codomain)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:406
+# --- book/chapters/19ka_transformed_distributions.md:418
 def _compose_log_abs_det_jacobian(self, x, y):
     if not self.parts:
         return refgrad.zeros_like(x)
@@ -192,7 +201,7 @@ def _compose_repr(self) -> str:
     return type(self).__name__ + "(\n    " + ",\n    ".join(map(repr, self.parts)) + "\n)"
 
 
-# --- book/chapters/19ka_transformed_distributions.md:434
+# --- book/chapters/19ka_transformed_distributions.md:446
 class ComposeTransform(Transform):
     def __init__(self, parts, cache_size: int = 0) -> None:
         if cache_size:
@@ -228,20 +237,29 @@ class ComposeTransform(Transform):
             return self
         return ComposeTransform(self.parts, cache_size=cache_size)
 
-    def __call__(self, x):
-        for part in self.parts:
-            x = part(x)
-        return x
-
-    def forward_shape(self, shape):
-        for part in self.parts:
-            shape = part.forward_shape(shape)
-        return shape
-
-    def inverse_shape(self, shape):
-        for part in reversed(self.parts):
-            shape = part.inverse_shape(shape)
-        return shape
-
 
 identity_transform = ComposeTransform([])
+
+
+# --- book/chapters/19ka_transformed_distributions.md:490
+def _compose_call(self, x):
+    for part in self.parts:
+        x = part(x)
+    return x
+
+
+def _compose_forward_shape(self, shape):
+    for part in self.parts:
+        shape = part.forward_shape(shape)
+    return shape
+
+
+def _compose_inverse_shape(self, shape):
+    for part in reversed(self.parts):
+        shape = part.inverse_shape(shape)
+    return shape
+
+
+ComposeTransform.__call__ = _compose_call
+ComposeTransform.forward_shape = _compose_forward_shape
+ComposeTransform.inverse_shape = _compose_inverse_shape
