@@ -253,3 +253,22 @@ def test_reparameterized_draws_and_densities_carry_the_graph(make, draw_node, de
     plain = make(LOC, SCALE)
     torch.manual_seed(0)
     assert torch.equal(plain.sample((3,)), draw.detach())
+
+
+def test_kumaraswamy():
+    a, b = f64([0.5, 2.0]), f64([3.0, 0.7])
+    d = D.Kumaraswamy(a, b)
+    torch.manual_seed(13)
+    draw = d.rsample((3,))
+    torch.manual_seed(13)
+    u = torch.rand(3, 2, dtype=torch.float64)
+    assert torch.equal(draw, (1.0 + -1.0 * u.pow(b.reciprocal())).pow(a.reciprocal()))
+    value = f64([0.3, 0.6])
+    torch.testing.assert_close(d.cdf(value), 1 - (1 - value.pow(a)).pow(b))
+    expected = a.log() + b.log() + (a - 1) * value.log() + (b - 1) * (1 - value.pow(a)).log()
+    torch.testing.assert_close(d.log_prob(value), expected)
+    assert torch.equal(d.mean, b * torch.exp(torch.lgamma(1 + 1 / a) + torch.lgamma(b)
+                                             - torch.lgamma(1 + 1 / a + b)))
+    assert repr(d) == ("Kumaraswamy(concentration1: torch.Size([2]), concentration0: "
+                       "torch.Size([2]))")
+    assert d.expand((4, 2)).concentration0.shape == (4, 2) and d.mode.isnan().all()

@@ -21,7 +21,14 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3154
+# --- book/chapters/19ka_transformed_distributions.md:3410
+from refgrad.distributions.kumaraswamy import Kumaraswamy  # noqa: E402
+from refgrad.distributions.mixture_same_family import MixtureSameFamily  # noqa: E402
+
+__all__ += ["Kumaraswamy", "MixtureSameFamily"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3420
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
@@ -59,7 +66,7 @@ __all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform
             "transform_to"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3193
+# --- book/chapters/19ka_transformed_distributions.md:3459
 from refgrad.distributions import _kl_pairs_lowrank, _kl_pairs_transformed  # noqa: E402, F401
 from refgrad.distributions.cauchy import Cauchy  # noqa: E402
 from refgrad.distributions.geometric import Geometric  # noqa: E402

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:772
+# --- book/chapters/19ka_transformed_distributions.md:773
 """Transforms of whole events: reinterpreted dimensions, reshapes, the simplex, triangles."""
 
 import refgrad
@@ -25,7 +25,7 @@ __all__ = ["CorrCholeskyTransform", "IndependentTransform", "LowerCholeskyTransf
 TOO_FEW = "Too few dimensions on input"
 
 
-# --- book/chapters/19ka_transformed_distributions.md:795
+# --- book/chapters/19ka_transformed_distributions.md:796
 class IndependentTransform(Transform):
     def __init__(self, base_transform, reinterpreted_batch_ndims: int,
                  cache_size: int = 0) -> None:
@@ -71,7 +71,7 @@ class IndependentTransform(Transform):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:842
+# --- book/chapters/19ka_transformed_distributions.md:843
 def _swap_event(shape, old, new):
     """``shape`` with its rightmost ``old`` event shape replaced by ``new``."""
     if len(shape) < len(old):
@@ -82,7 +82,7 @@ def _swap_event(shape, old, new):
     return shape[:cut] + new
 
 
-# --- book/chapters/19ka_transformed_distributions.md:854
+# --- book/chapters/19ka_transformed_distributions.md:855
 class ReshapeTransform(Transform):
     bijective = True
 
@@ -118,7 +118,7 @@ class ReshapeTransform(Transform):
         return _swap_event(shape, self.out_shape, self.in_shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:898
+# --- book/chapters/19ka_transformed_distributions.md:899
 def _pad(x, sides):
     return refgrad.nn.functional.pad(x, sides, value=1)
 
@@ -145,7 +145,7 @@ class SoftmaxTransform(Transform):
     forward_shape = inverse_shape = staticmethod(_needs_a_dimension)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:926
+# --- book/chapters/19ka_transformed_distributions.md:927
 def _stick_offsets(x, count: int):
     return count - x.new_ones(x.shape[-1]).cumsum(-1)
 
@@ -178,7 +178,7 @@ class StickBreakingTransform(Transform):
         return _needs_a_dimension(shape, -1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:965
+# --- book/chapters/19ka_transformed_distributions.md:966
 class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
@@ -208,7 +208,7 @@ class PositiveDefiniteTransform(Transform):
         return LowerCholeskyTransform().inv(refgrad.linalg.cholesky(y))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1226
+# --- book/chapters/19ka_transformed_distributions.md:1227
 class CorrCholeskyTransform(Transform):
     domain, codomain = constraints.real_vector, constraints.corr_cholesky
     bijective = True

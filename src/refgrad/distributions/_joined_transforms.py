@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1001
+# --- book/chapters/19ka_transformed_distributions.md:1002
 """Transforms applied side by side to slices of a tensor: CatTransform and StackTransform."""
 
 import refgrad
@@ -33,7 +33,7 @@ class _Joined(Transform):
     bijective = property(lambda self: all(t.bijective for t in self.transforms))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1032
+# --- book/chapters/19ka_transformed_distributions.md:1033
 class CatTransform(_Joined):
     def __init__(self, tseq, dim: int = 0, lengths=None, cache_size: int = 0) -> None:
         super().__init__(tseq, dim, cache_size)
@@ -59,7 +59,7 @@ class CatTransform(_Joined):
         return [tensor.narrow(self.dim, s, n) for s, n in zip(starts, self.lengths)]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1059
+# --- book/chapters/19ka_transformed_distributions.md:1060
 def _cat_call(self, x):
     _check_slices(x, "x", self.dim, self.length, f"length {self.length}")
     return refgrad.cat([t(v) for t, v in zip(self.transforms, self._slices(x))], dim=self.dim)
@@ -88,7 +88,7 @@ CatTransform._call, CatTransform._inverse = _cat_call, _cat_inverse
 CatTransform.log_abs_det_jacobian = _cat_log_abs_det_jacobian
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1089
+# --- book/chapters/19ka_transformed_distributions.md:1090
 class StackTransform(_Joined):
     domain = constraints.dependent_property(
         lambda self: constraints.stack([t.domain for t in self.transforms], self.dim))

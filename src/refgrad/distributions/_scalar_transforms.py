@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:526
+# --- book/chapters/19ka_transformed_distributions.md:527
 """The transforms of scalars: exponential, power, sigmoid, softplus, tanh, abs, affine."""
 
 import math
@@ -43,7 +43,7 @@ class ExpTransform(_Monotone):
         return x
 
 
-# --- book/chapters/19ka_transformed_distributions.md:567
+# --- book/chapters/19ka_transformed_distributions.md:568
 def clipped_sigmoid(x):
     finfo = refgrad.finfo(x.dtype)
     return refgrad.clamp(refgrad.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
@@ -62,7 +62,7 @@ class SigmoidTransform(_Monotone):
         return -softplus(-x) - softplus(x)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:587
+# --- book/chapters/19ka_transformed_distributions.md:588
 class SoftplusTransform(_Monotone):
     codomain = constraints.positive
     _call = staticmethod(softplus)
@@ -90,7 +90,7 @@ class AbsTransform(Transform):
         return isinstance(other, AbsTransform)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:620
+# --- book/chapters/19ka_transformed_distributions.md:621
 class PowerTransform(Transform):
     domain = codomain = constraints.positive
     bijective = True
@@ -126,7 +126,7 @@ class PowerTransform(Transform):
     inverse_shape = forward_shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:663
+# --- book/chapters/19ka_transformed_distributions.md:664
 def _same(a, b) -> bool:
     if isinstance(a, numbers.Number) and isinstance(b, numbers.Number):
         return a == b
@@ -156,7 +156,7 @@ def _affine_forward_shape(self, shape):
                                     getattr(self.scale, "shape", ()))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:694
+# --- book/chapters/19ka_transformed_distributions.md:695
 def _reals(self):
     if self.event_dim == 0:
         return constraints.real
@@ -193,7 +193,7 @@ class AffineTransform(Transform):
         return (y - self.loc) / self.scale
 
 
-# --- book/chapters/19ka_transformed_distributions.md:737
+# --- book/chapters/19ka_transformed_distributions.md:738
 class CumulativeDistributionTransform(Transform):
     bijective = True
     codomain = constraints.unit_interval

@@ -9,8 +9,9 @@
 import refgrad
 from refgrad.distributions._constraint_base import Constraint
 
-__all__ = ["cat", "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
-           "positive_semidefinite", "square", "stack", "symmetric"]
+__all__ = ["MixtureSameFamilyConstraint", "cat", "corr_cholesky", "lower_cholesky",
+           "lower_triangular", "positive_definite", "positive_semidefinite", "square", "stack",
+           "symmetric"]
 
 
 def _lower(value):
@@ -38,7 +39,7 @@ class _CorrCholesky(Constraint):
         return _LowerCholesky().check(value) & (row_norm - 1.0).abs().le(tol).all(dim=-1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:86
+# --- book/chapters/19ka_transformed_distributions.md:87
 class _Square(Constraint):
     event_dim = 2
 
@@ -71,7 +72,7 @@ class _PositiveDefinite(_Symmetric):
         return refgrad.linalg.cholesky_ex(value).info.eq(0)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:124
+# --- book/chapters/19ka_transformed_distributions.md:125
 class _Joined(Constraint):
     def __init__(self, cseq, dim: int = 0) -> None:
         if not all(isinstance(c, Constraint) for c in cseq):
@@ -104,7 +105,7 @@ class _Cat(_Joined):
                            self.dim)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:158
+# --- book/chapters/19ka_transformed_distributions.md:159
 class _Stack(_Joined):
     @property
     def event_dim(self) -> int:
@@ -126,3 +127,26 @@ positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
 cat = _Cat
 stack = _Stack
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3240
+class MixtureSameFamilyConstraint(Constraint):
+    def __init__(self, base_constraint) -> None:
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError("base_constraint must be a Constraint, got "
+                                 f"{type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+        super().__init__()
+
+    is_discrete = property(lambda self: self.base_constraint.is_discrete)
+    event_dim = property(lambda self: self.base_constraint.event_dim)
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        kept = value.dim() - self.event_dim
+        return result.reshape(result.shape[:kept] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:214
+# --- book/chapters/19ka_transformed_distributions.md:215
 """Transform: a function with its inverse, domain, codomain and log-Jacobian."""
 
 import functools
@@ -28,7 +28,7 @@ def _cached(transform, value, compute, forward: bool):
     return result
 
 
-# --- book/chapters/19ka_transformed_distributions.md:240
+# --- book/chapters/19ka_transformed_distributions.md:241
 class _Calls:
     """Calling a transform, both ways, through its cache."""
 
@@ -54,7 +54,7 @@ class _Calls:
         return shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:274
+# --- book/chapters/19ka_transformed_distributions.md:275
 class Transform(_Calls):
     """An invertible map between constrained sets, with the log of its Jacobian."""
 
@@ -95,7 +95,7 @@ class Transform(_Calls):
         raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:317
+# --- book/chapters/19ka_transformed_distributions.md:318
 def _same_object(self, other):
     return self is other
 
@@ -112,7 +112,7 @@ Transform.__eq__, Transform.__ne__, Transform.__repr__ = _same_object, _differs,
 Transform.__hash__ = None  # a class that defines equality has no hash, as torch's has none
 
 
-# --- book/chapters/19ka_transformed_distributions.md:339
+# --- book/chapters/19ka_transformed_distributions.md:340
 class _InverseTransform(Transform):
     def __init__(self, transform) -> None:
         super().__init__(cache_size=transform._cache_size)
@@ -146,7 +146,7 @@ class _InverseTransform(Transform):
         return self._inv.forward_shape(shape)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:384
+# --- book/chapters/19ka_transformed_distributions.md:385
 def _coupled(end, parts, start_dim: int, near, far):
     """``end`` read over the event dimensions the chain ``parts`` couples, walking from
     ``start_dim``: each part turns ``near(part)``'s event dimensions into ``far(part)``'s."""
@@ -174,7 +174,7 @@ def _compose_codomain(self):
                     lambda p: p.domain, lambda p: p.codomain)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:418
+# --- book/chapters/19ka_transformed_distributions.md:419
 def _compose_log_abs_det_jacobian(self, x, y):
     if not self.parts:
         return refgrad.zeros_like(x)
@@ -201,7 +201,7 @@ def _compose_repr(self) -> str:
     return type(self).__name__ + "(\n    " + ",\n    ".join(map(repr, self.parts)) + "\n)"
 
 
-# --- book/chapters/19ka_transformed_distributions.md:446
+# --- book/chapters/19ka_transformed_distributions.md:447
 class ComposeTransform(Transform):
     def __init__(self, parts, cache_size: int = 0) -> None:
         if cache_size:
@@ -241,7 +241,7 @@ class ComposeTransform(Transform):
 identity_transform = ComposeTransform([])
 
 
-# --- book/chapters/19ka_transformed_distributions.md:490
+# --- book/chapters/19ka_transformed_distributions.md:491
 def _compose_call(self, x):
     for part in self.parts:
         x = part(x)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1132
+# --- book/chapters/19ka_transformed_distributions.md:1133
 """Lower triangles of matrices, read into and written from vectors, row by row."""
 
 import math
@@ -37,7 +37,7 @@ def vec_to_tril_matrix(vec, diag: int = 0):
     return mat
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1174
+# --- book/chapters/19ka_transformed_distributions.md:1175
 def _pad_ones_left(x):
     return refgrad.nn.functional.pad(x, [1, 0], value=1)
 
@@ -56,7 +56,7 @@ def _corr_cholesky_inverse(self, y):
     return (t.log1p() - t.neg().log1p()) / 2
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1199
+# --- book/chapters/19ka_transformed_distributions.md:1200
 def _corr_cholesky_log_abs_det_jacobian(self, x, y, intermediates=None):
     left = tril_matrix_to_vec(1 - (y * y).cumsum(dim=-1), diag=-2)
     stick_breaking = 0.5 * left.log().sum(-1)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1565
+# --- book/chapters/19ka_transformed_distributions.md:1566
 """The Cauchy distribution."""
 
 import math
@@ -38,7 +38,7 @@ def located(cls):
     return cls
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1601
+# --- book/chapters/19ka_transformed_distributions.md:1602
 @located
 class Cauchy(Distribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
@@ -62,7 +62,7 @@ def _cauchy_rsample(self, sample_shape=NO_SHAPE):
     return self.loc + eps * self.scale
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1626
+# --- book/chapters/19ka_transformed_distributions.md:1627
 def _cauchy_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1287
+# --- book/chapters/19ka_transformed_distributions.md:1288
 """biject_to and transform_to: transforms from the reals onto constrained sets."""
 
 import numbers
@@ -43,7 +43,7 @@ biject_to = ConstraintRegistry()
 transform_to = ConstraintRegistry()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1328
+# --- book/chapters/19ka_transformed_distributions.md:1329
 def _shifted_exp(bound, direction):
     return transforms.ComposeTransform(
         [transforms.ExpTransform(), transforms.AffineTransform(bound, direction)])
@@ -73,7 +73,7 @@ for _constraint, _factory in FACTORIES:
     transform_to.register(_constraint, _factory)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1365
+# --- book/chapters/19ka_transformed_distributions.md:1366
 def _independent_with(registry):
     def factory(constraint):
         return transforms.IndependentTransform(registry(constraint.base_constraint),

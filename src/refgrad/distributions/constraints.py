@@ -187,7 +187,7 @@ half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:183
+# --- book/chapters/19ka_transformed_distributions.md:184
 from refgrad.distributions._structured_constraints import (  # noqa: E402
     cat,
     corr_cholesky,
@@ -202,3 +202,11 @@ from refgrad.distributions._structured_constraints import (  # noqa: E402
 
 __all__ += ["cat", "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
             "positive_semidefinite", "square", "stack", "symmetric"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3264
+from refgrad.distributions._structured_constraints import (  # noqa: E402
+    MixtureSameFamilyConstraint,
+)
+
+__all__ += ["MixtureSameFamilyConstraint"]

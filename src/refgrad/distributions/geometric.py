@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2075
+# --- book/chapters/19ka_transformed_distributions.md:2076
 """The geometric distribution over 0, 1, 2, ..."""
 
 import numbers
@@ -33,7 +33,7 @@ def _refuse_zero_probs(self) -> None:
             f"{value.data[~valid]}")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2106
+# --- book/chapters/19ka_transformed_distributions.md:2107
 class Geometric(Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
@@ -62,7 +62,7 @@ class Geometric(Distribution):
     variance = property(lambda self: (1.0 / self.probs - 1.0) / self.probs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2136
+# --- book/chapters/19ka_transformed_distributions.md:2137
 def _geometric_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Geometric, _instance)
     batch_shape = refgrad.Size(batch_shape)

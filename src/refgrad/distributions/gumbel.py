@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1868
+# --- book/chapters/19ka_transformed_distributions.md:1869
 """The Gumbel distribution: a double logarithm of a uniform variable."""
 
 import math
@@ -27,7 +27,7 @@ def _open_unit_interval(numbers_given: bool, like, validate_args):
                    validate_args=validate_args)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1893
+# --- book/chapters/19ka_transformed_distributions.md:1894
 class Gumbel(TransformedDistribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real

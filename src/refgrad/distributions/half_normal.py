@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1779
+# --- book/chapters/19ka_transformed_distributions.md:1780
 """The half-normal and half-Cauchy distributions: |X| for a centred X."""
 
 import math
@@ -32,7 +32,7 @@ class _Folded(TransformedDistribution):
         super().__init__(base, AbsTransform(), validate_args=validate_args)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1809
+# --- book/chapters/19ka_transformed_distributions.md:1810
 def _folded_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)
@@ -58,7 +58,7 @@ attach(_Folded, log_prob=_folded_log_prob, cdf=_folded_cdf, icdf=_folded_icdf,
        entropy=_folded_entropy)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1836
+# --- book/chapters/19ka_transformed_distributions.md:1837
 @expand_as
 class HalfNormal(_Folded):
     _base = Normal

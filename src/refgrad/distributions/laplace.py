@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1658
+# --- book/chapters/19ka_transformed_distributions.md:1659
 """The Laplace distribution."""
 
 import refgrad
@@ -31,7 +31,7 @@ def _laplace_rsample(self, sample_shape=NO_SHAPE):
     return self.loc - self.scale * u.sign() * refgrad.log1p(-u.abs())
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1687
+# --- book/chapters/19ka_transformed_distributions.md:1688
 def _laplace_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

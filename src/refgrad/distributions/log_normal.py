@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1723
+# --- book/chapters/19ka_transformed_distributions.md:1724
 """The log-normal distribution: the exponential of a normal variable."""
 
 from refgrad.distributions import constraints
@@ -26,7 +26,7 @@ def expand_as(cls):
     return cls
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1747
+# --- book/chapters/19ka_transformed_distributions.md:1748
 @expand_as
 class LogNormal(TransformedDistribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2038
+# --- book/chapters/19ka_transformed_distributions.md:2039
 """The logistic-normal distribution: a normal vector broken onto the simplex."""
 
 from refgrad.distributions import constraints

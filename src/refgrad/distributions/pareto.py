@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1932
+# --- book/chapters/19ka_transformed_distributions.md:1933
 """The Pareto and Weibull distributions: transformed exponential variables."""
 
 import refgrad
@@ -16,7 +16,7 @@ from refgrad.distributions.utils import broadcast_all, euler_constant
 __all__ = ["Pareto", "Weibull"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1946
+# --- book/chapters/19ka_transformed_distributions.md:1947
 class Pareto(TransformedDistribution):
     arg_constraints = {"alpha": constraints.positive, "scale": constraints.positive}
 
@@ -49,7 +49,7 @@ class Pareto(TransformedDistribution):
         return (self.scale / self.alpha).log() + (1 + self.alpha.reciprocal())
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1980
+# --- book/chapters/19ka_transformed_distributions.md:1981
 def _weibull_chain(scale, concentration_reciprocal):
     return [PowerTransform(exponent=concentration_reciprocal), AffineTransform(loc=0, scale=scale)]
 
@@ -77,7 +77,7 @@ class Weibull(TransformedDistribution):
         return new
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2009
+# --- book/chapters/19ka_transformed_distributions.md:2010
 def _weibull_mean(self):
     return self.scale * refgrad.exp(refgrad.lgamma(1 + self.concentration_reciprocal))
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2283
+# --- book/chapters/19ka_transformed_distributions.md:2284
 """The relaxed Bernoulli distribution, and its logit."""
 
 import numbers
@@ -27,7 +27,7 @@ from refgrad.distributions.utils import (
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2308
+# --- book/chapters/19ka_transformed_distributions.md:2309
 class LogitRelaxedBernoulli(Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
@@ -56,7 +56,7 @@ class LogitRelaxedBernoulli(Distribution):
         return self._param.new(*args, **kwargs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2338
+# --- book/chapters/19ka_transformed_distributions.md:2339
 def _logit_relaxed_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -90,7 +90,7 @@ attach(LogitRelaxedBernoulli, expand=_logit_relaxed_expand, rsample=_logit_relax
        log_prob=_logit_relaxed_log_prob)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2373
+# --- book/chapters/19ka_transformed_distributions.md:2374
 @expand_as
 class RelaxedBernoulli(TransformedDistribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1408
+# --- book/chapters/19ka_transformed_distributions.md:1409
 """TransformedDistribution: a base distribution seen through a chain of transforms."""
 
 import refgrad
@@ -41,7 +41,7 @@ def _fitted_base(base, transform):
     return base, forward_shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1447
+# --- book/chapters/19ka_transformed_distributions.md:1448
 class TransformedDistribution(Distribution):
     arg_constraints: dict = {}
 
@@ -67,7 +67,7 @@ class TransformedDistribution(Distribution):
         return support
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1478
+# --- book/chapters/19ka_transformed_distributions.md:1479
 def _transformed_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(TransformedDistribution, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -97,7 +97,7 @@ def _transformed_rsample(self, sample_shape=NO_SHAPE):
     return _pushed(self, self.base_dist.rsample(sample_shape))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1516
+# --- book/chapters/19ka_transformed_distributions.md:1517
 def _transformed_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1239
+# --- book/chapters/19ka_transformed_distributions.md:1240
 """torch.distributions.transforms: invertible maps with their log-Jacobians."""
 
 from refgrad.distributions._event_transforms import (

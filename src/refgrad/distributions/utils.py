@@ -67,7 +67,7 @@ class lazy_property:  # noqa: N801 - torch's name
         return value
 
 
-# --- book/chapters/19ka_transformed_distributions.md:1167
+# --- book/chapters/19ka_transformed_distributions.md:1168
 from refgrad.distributions._triangles import tril_matrix_to_vec, vec_to_tril_matrix  # noqa: E402
 
 __all__ += ["tril_matrix_to_vec", "vec_to_tril_matrix"]
