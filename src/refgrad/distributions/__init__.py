@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1456
+# --- book/chapters/19k_distributions.md:1467
 """refgrad.distributions: probability distributions whose draws and densities autograd sees."""
 
 from refgrad.distributions import _kl_pairs  # noqa: F401 - registers the closed forms
@@ -19,3 +19,75 @@ from refgrad.distributions.uniform import Uniform
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily",
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3410
+from refgrad.distributions.kumaraswamy import Kumaraswamy  # noqa: E402
+from refgrad.distributions.mixture_same_family import MixtureSameFamily  # noqa: E402
+
+__all__ += ["Kumaraswamy", "MixtureSameFamily"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3420
+from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
+from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
+from refgrad.distributions.transformed_distribution import (  # noqa: E402
+    TransformedDistribution,
+)
+from refgrad.distributions.transforms import (  # noqa: E402
+    AbsTransform,
+    AffineTransform,
+    CatTransform,
+    ComposeTransform,
+    CorrCholeskyTransform,
+    CumulativeDistributionTransform,
+    ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+    PowerTransform,
+    ReshapeTransform,
+    SigmoidTransform,
+    SoftmaxTransform,
+    SoftplusTransform,
+    StackTransform,
+    StickBreakingTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
+
+__all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+            "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+            "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+            "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftmaxTransform",
+            "SoftplusTransform", "StackTransform", "StickBreakingTransform", "TanhTransform",
+            "Transform", "TransformedDistribution", "biject_to", "identity_transform",
+            "transform_to"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3459
+from refgrad.distributions import _kl_pairs_lowrank, _kl_pairs_transformed  # noqa: E402, F401
+from refgrad.distributions.cauchy import Cauchy  # noqa: E402
+from refgrad.distributions.geometric import Geometric  # noqa: E402
+from refgrad.distributions.gumbel import Gumbel  # noqa: E402
+from refgrad.distributions.half_normal import HalfCauchy, HalfNormal  # noqa: E402
+from refgrad.distributions.laplace import Laplace  # noqa: E402
+from refgrad.distributions.log_normal import LogNormal  # noqa: E402
+from refgrad.distributions.logistic_normal import LogisticNormal  # noqa: E402
+from refgrad.distributions.lowrank_multivariate_normal import (  # noqa: E402
+    LowRankMultivariateNormal,
+)
+from refgrad.distributions.multivariate_normal import MultivariateNormal  # noqa: E402
+from refgrad.distributions.one_hot_categorical import (  # noqa: E402
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
+from refgrad.distributions.pareto import Pareto, Weibull  # noqa: E402
+from refgrad.distributions.relaxed_bernoulli import RelaxedBernoulli  # noqa: E402
+from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
+
+__all__ += ["Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplace", "LogNormal",
+            "LogisticNormal", "LowRankMultivariateNormal", "MultivariateNormal",
+            "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+            "RelaxedOneHotCategorical", "Weibull"]

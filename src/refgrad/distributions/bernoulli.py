@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:897
+# --- book/chapters/19k_distributions.md:908
 """The Bernoulli distribution, over 0 and 1."""
 
 import numbers
@@ -56,7 +56,7 @@ class Bernoulli(ExponentialFamily):
     _natural_params = property(lambda self: (refgrad.logit(self.probs),))
 
 
-# --- book/chapters/19k_distributions.md:955
+# --- book/chapters/19k_distributions.md:966
 def expand_parameters(distribution, new, shape) -> None:
     """Give ``new`` the probabilities and logits ``distribution`` holds, expanded to ``shape``."""
     for name in ("probs", "logits"):
@@ -94,7 +94,7 @@ def _bernoulli_log_prob(self, value):
                                                                    reduction="none")
 
 
-# --- book/chapters/19k_distributions.md:994
+# --- book/chapters/19k_distributions.md:1005
 def _bernoulli_entropy(self):
     return refgrad.nn.functional.binary_cross_entropy_with_logits(self.logits, self.probs,
                                                                   reduction="none")

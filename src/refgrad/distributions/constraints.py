@@ -2,10 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:50
+# --- book/chapters/19k_distributions.md:87
 """Constraints: the sets distribution parameters and values must lie in."""
 
 import refgrad
+from refgrad.distributions._constraint_base import Constraint, _Bounded
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "half_open_interval", "independent", "integer_interval",
@@ -14,34 +15,7 @@ __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_
            "unit_interval"]
 
 
-class Constraint:
-    """A set of values: ``check`` says, elementwise, which values lie in it."""
-
-    is_discrete = False
-    event_dim = 0
-
-    def check(self, value):
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return type(self).__name__[1:] + "()"
-
-
-class _Bounded(Constraint):
-    """A constraint with bounds, printed with them."""
-
-    names: tuple = ()
-
-    def __init__(self, *bounds) -> None:
-        for name, bound in zip(self.names, bounds):
-            setattr(self, name, bound)
-
-    def __repr__(self) -> str:
-        bounds = ", ".join(f"{name}={getattr(self, name)}" for name in self.names)
-        return f"{type(self).__name__[1:]}({bounds})"
-
-
-# --- book/chapters/19k_distributions.md:93
+# --- book/chapters/19k_distributions.md:104
 class _Real(Constraint):
     def check(self, value):
         return value == value  # false for nan alone
@@ -87,7 +61,7 @@ class _HalfOpenInterval(_Interval):
         return (self.lower_bound <= value) & (value < self.upper_bound)
 
 
-# --- book/chapters/19k_distributions.md:140
+# --- book/chapters/19k_distributions.md:151
 class _IntegerInterval(_Interval):
     is_discrete = True
 
@@ -117,7 +91,7 @@ class _OneHot(Constraint):
         return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
 
 
-# --- book/chapters/19k_distributions.md:176
+# --- book/chapters/19k_distributions.md:187
 class _IndependentConstraint(Constraint):
     def __init__(self, base_constraint, reinterpreted_batch_ndims: int) -> None:
         if not isinstance(base_constraint, Constraint):
@@ -152,7 +126,7 @@ class _IndependentConstraint(Constraint):
                 f"{self.reinterpreted_batch_ndims})")
 
 
-# --- book/chapters/19k_distributions.md:219
+# --- book/chapters/19k_distributions.md:230
 class _Dependent(Constraint):
     def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented) -> None:
         self._is_discrete, self._event_dim = is_discrete, event_dim
@@ -191,7 +165,7 @@ class _DependentProperty(property, _Dependent):
         return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
 
 
-# --- book/chapters/19k_distributions.md:259
+# --- book/chapters/19k_distributions.md:270
 dependent = _Dependent()
 dependent_property = _DependentProperty
 independent = _IndependentConstraint
@@ -211,3 +185,28 @@ unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 simplex = _Simplex()
+
+
+# --- book/chapters/19ka_transformed_distributions.md:184
+from refgrad.distributions._structured_constraints import (  # noqa: E402
+    cat,
+    corr_cholesky,
+    lower_cholesky,
+    lower_triangular,
+    positive_definite,
+    positive_semidefinite,
+    square,
+    stack,
+    symmetric,
+)
+
+__all__ += ["cat", "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
+            "positive_semidefinite", "square", "stack", "symmetric"]
+
+
+# --- book/chapters/19ka_transformed_distributions.md:3264
+from refgrad.distributions._structured_constraints import (  # noqa: E402
+    MixtureSameFamilyConstraint,
+)
+
+__all__ += ["MixtureSameFamilyConstraint"]

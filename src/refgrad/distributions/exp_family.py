@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:606
+# --- book/chapters/19k_distributions.md:617
 """ExponentialFamily: an entropy from the log-normalizer, by autograd."""
 
 import refgrad

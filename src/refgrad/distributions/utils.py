@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:298
+# --- book/chapters/19k_distributions.md:309
 """What the distributions share: parameters broadcast, and probabilities as logits."""
 
 import numbers
@@ -50,7 +50,7 @@ def probs_to_logits(probs, is_binary: bool = False):
     return refgrad.log(clamped)
 
 
-# --- book/chapters/19k_distributions.md:353
+# --- book/chapters/19k_distributions.md:364
 class lazy_property:  # noqa: N801 - torch's name
     """A value computed from the instance on first reading, then kept on it."""
 
@@ -65,3 +65,9 @@ class lazy_property:  # noqa: N801 - torch's name
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+# --- book/chapters/19ka_transformed_distributions.md:1168
+from refgrad.distributions._triangles import tril_matrix_to_vec, vec_to_tril_matrix  # noqa: E402
+
+__all__ += ["tril_matrix_to_vec", "vec_to_tril_matrix"]
