@@ -63,6 +63,7 @@ WITHOUT_FORWARD_FORMULA = {
     "_embedding_bag": ([(4, 3), (5,)], {}),
     "_pack_padded_sequence": ([(3, 2, 2)], {"lengths": [3, 1], "batch_first": False}),
     "_weight_norm_interface": ([(3, 4), (3, 1)], {"dim": 0}),
+    "_standard_gamma": ([(2,)], {}),
 }
 # the name torch's refusal gives a row of another overload
 TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}

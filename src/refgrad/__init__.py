@@ -718,6 +718,12 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
+# --- book/chapters/19kb_gamma_family.md:399
+from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
+    _standard_gamma, _standard_gamma_grad,
+)
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,

@@ -19,3 +19,11 @@ from refgrad.distributions.uniform import Uniform
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily",
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
+
+
+# --- book/chapters/19kb_gamma_family.md:624
+from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
+from refgrad.distributions.chi2 import Chi2  # noqa: E402
+from refgrad.distributions.gamma import Gamma  # noqa: E402
+
+__all__ += ["Chi2", "Gamma"]
