@@ -142,6 +142,10 @@ _UNDERIVABLE_CALLS = {
                              "linalg_ldl_factor_ex"),
     "linalg_ldl_solve": (lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(
         torch.eye(2, dtype=torch.float64)), a.view(2, 1)), "linalg_ldl_solve"),
+    # chapter "The gamma family": a Dirichlet draw and its gradient
+    "_sample_dirichlet": (lambda a: torch._sample_dirichlet(a.abs()), "_sample_dirichlet"),
+    "_dirichlet_grad": (lambda a: torch._dirichlet_grad(a.sigmoid(), a.abs(), a.abs() + 1),
+                        "_dirichlet_grad"),
 }
 
 

@@ -127,3 +127,58 @@ def _gamma_divergences(T):
 
 def test_gamma_divergences_are_torchs():
     assert_close(_gamma_divergences, 0)
+
+
+def _dirichlet_draws(T, dtype):
+    kind = getattr(T, dtype)
+    concentration = T.tensor([[0.5, 2.0, 7.5], [0.3, 0.2, 0.9], [1e-3, 1e-3, 2.0],
+                              [20.0, 30.0, 1.0]], dtype=kind, requires_grad=True)
+    drawn = T.distributions.Dirichlet(concentration).rsample((2,))
+    (gradient,) = T.autograd.grad((drawn * T.arange(3.0, dtype=kind)).sum(), concentration)
+    beta_1 = T.tensor([0.5, 2.0, 9.0, 40.0], dtype=kind, requires_grad=True)
+    beta_0 = T.tensor([1.5, 0.5, 8.0, 35.0], dtype=kind)
+    beta = T.distributions.Beta(beta_1, beta_0).rsample((3,))
+    (beta_gradient,) = T.autograd.grad(beta.sum(), beta_1)
+    return (drawn, gradient, beta, beta_gradient, T._sample_dirichlet(concentration.detach()),
+            T.distributions.Beta(2.0, 3.0).sample((4,)), T.randn(3, dtype=T.float64))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_dirichlet_and_beta_draws_and_gradients_are_torchs(dtype, seed):
+    assert_same(lambda T: _dirichlet_draws(T, dtype), seed)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dirichlet_grad_over_every_regime(dtype):
+    def case(T):
+        rng = np.random.default_rng(0)  # the same points for both
+        alpha = np.concatenate([rng.uniform(0.01, 3, 400), rng.uniform(3, 40, 400)])
+        beta = np.concatenate([rng.uniform(0.01, 3, 400), rng.uniform(3, 40, 400)])
+        x = np.where(rng.uniform(size=800) < 0.3, rng.uniform(size=800), rng.beta(alpha, beta))
+        as_tensor = lambda v: T.tensor(v.tolist(), dtype=getattr(T, dtype))  # noqa: E731
+        return T._dirichlet_grad(as_tensor(x), as_tensor(alpha), as_tensor(alpha + beta))
+    assert_same(case, 0)
+
+
+def _beta_densities(T, dtype):
+    D, kind = T.distributions, getattr(T, dtype)
+    beta = D.Beta(T.tensor([0.5, 2.0, 9.0], dtype=kind), T.tensor([1.5, 0.5, 8.0], dtype=kind))
+    other = D.Beta(T.tensor([1.0, 4.0, 2.0], dtype=kind), T.tensor([2.5, 0.3, 2.0], dtype=kind))
+    dirichlet = D.Dirichlet(T.tensor([[0.5, 2.0, 1.0], [3.0, 1.0, 0.2]], dtype=kind))
+    against = D.Dirichlet(T.tensor([[1.5, 1.0, 1.0], [0.3, 2.0, 5.2]], dtype=kind))
+    three = lambda *v: T.tensor(v, dtype=kind)  # noqa: E731
+    value = beta.sample()
+    return (beta.log_prob(value), beta.entropy(), dirichlet.log_prob(dirichlet.sample()),
+            dirichlet.entropy(), D.kl_divergence(beta, other),
+            D.kl_divergence(dirichlet, against),
+            D.kl_divergence(beta, D.Exponential(three(0.5, 2.0, 1.0))),
+            D.kl_divergence(beta, D.Gamma(three(0.5, 2.0, 1.0), three(1.5, 0.5, 2.0))),
+            D.kl_divergence(beta, D.Normal(three(0.5, -1.0, 0.0), three(1.0, 2.0, 0.5))),
+            D.kl_divergence(beta, D.Uniform(three(-1.0, 0.0, 0.1), three(2.0, 1.0, 1.0))),
+            D.kl_divergence(D.Uniform(three(0.1, 0.0, -0.1), three(0.9, 1.0, 0.5)), beta))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_beta_and_dirichlet_densities_are_torchs(dtype):
+    assert_close(lambda T: _beta_densities(T, dtype), 0)

@@ -724,6 +724,12 @@ from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
 )
 
 
+# --- book/chapters/19kb_gamma_family.md:944
+from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's samplers
+    _dirichlet_grad, _sample_dirichlet,
+)
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,

@@ -72,3 +72,20 @@ def standard_gamma(generator, alphas: np.ndarray) -> np.ndarray:
     drawn = [gamma_one(alpha, single, generator) for alpha in alphas.ravel().tolist()]
     values = np.array(drawn, np.float64).astype(kind).reshape(alphas.shape)
     return np.maximum(values, np.finfo(kind).tiny)
+
+
+# --- book/chapters/19kb_gamma_family.md:635
+def sample_dirichlet(generator, alphas: np.ndarray) -> np.ndarray:
+    """torch's _sample_dirichlet on the CPU: gamma draws in double, over their sums."""
+    from refgrad._ops.sum_order import summed_in_torch_order
+
+    kind = alphas.dtype
+    drawn = [max(gamma_one(alpha, False, generator), np.finfo(np.float64).tiny)
+             for alpha in alphas.astype(np.float64).ravel().tolist()]
+    gammas = np.array(drawn, np.float64).reshape(alphas.shape)
+    sums = gammas if gammas.ndim == 0 else summed_in_torch_order(gammas, (-1,), True)
+    if sums is None:  # nothing to sum
+        sums = gammas.sum(-1, keepdims=True)
+    ratios = (gammas / sums).astype(kind)
+    below_one = np.nextafter(kind.type(1), kind.type(0))
+    return np.minimum(below_one, np.maximum(np.finfo(kind).tiny, ratios))

@@ -21,9 +21,12 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19kb_gamma_family.md:624
+# --- book/chapters/19kb_gamma_family.md:1270
+from refgrad.distributions import _kl_beta_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
+from refgrad.distributions.beta import Beta  # noqa: E402
 from refgrad.distributions.chi2 import Chi2  # noqa: E402
+from refgrad.distributions.dirichlet import Dirichlet  # noqa: E402
 from refgrad.distributions.gamma import Gamma  # noqa: E402
 
-__all__ += ["Chi2", "Gamma"]
+__all__ += ["Beta", "Chi2", "Dirichlet", "Gamma"]

@@ -17,7 +17,7 @@ from refgrad.distributions.utils import euler_constant
 
 
 def x_log_x(t):
-    return t * t.log()
+    return refgrad.special.xlogy(t, t)  # zero at zero
 
 
 @register_kl(Gamma, Gamma)
