@@ -182,3 +182,38 @@ def _beta_densities(T, dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_beta_and_dirichlet_densities_are_torchs(dtype):
     assert_close(lambda T: _beta_densities(T, dtype), 0)
+
+
+def _more_draws(T, dtype):
+    D, kind = T.distributions, getattr(T, dtype)
+    df = T.tensor([0.5, 1.5, 3.0, 30.0], dtype=kind, requires_grad=True)
+    student = D.StudentT(df, T.tensor([0.0, 1.0, -1.0, 2.0], dtype=kind), 2.0).rsample((2,))
+    (student_gradient,) = T.autograd.grad(student.sum(), df)
+    df1 = T.tensor([1.0, 3.0, 5.0, 10.0], dtype=kind, requires_grad=True)
+    fisher = D.FisherSnedecor(df1, T.tensor([1.0, 3.0, 5.0, 7.0], dtype=kind)).rsample((2,))
+    (fisher_gradient,) = T.autograd.grad(fisher.sum(), df1)
+    counts = D.Poisson(T.tensor([0.0, 0.5, 4.0, 30.0], dtype=kind)).sample((3,))
+    return student, student_gradient, fisher, fisher_gradient, counts
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_student_fisher_and_poisson_draws_are_torchs(dtype, seed):
+    assert_same(lambda T: _more_draws(T, dtype), seed)
+
+
+def _more_densities(T, dtype):
+    D, kind = T.distributions, getattr(T, dtype)
+    four = lambda *v: T.tensor(v, dtype=kind)  # noqa: E731
+    value = four(0.5, -1.0, 2.5, 0.1)
+    student = D.StudentT(four(0.5, 1.5, 3.0, 30.0), four(0.0, 1.0, -1.0, 2.0), 2.0)
+    fisher = D.FisherSnedecor(four(1.0, 3.0, 5.0, 10.0), four(1.0, 3.0, 5.0, 7.0))
+    poisson, counts = D.Poisson(four(0.0, 0.5, 4.0, 30.0)), four(0.0, 1.0, 3.0, 28.0)
+    return (student.log_prob(value), student.entropy(), fisher.log_prob(value.abs()),
+            poisson.log_prob(counts), D.kl_divergence(poisson, D.Poisson(four(1, 2, 3, 4))),
+            D.kl_divergence(D.Bernoulli(four(0.3, 0.9, 0.5, 0.1)), poisson))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_student_fisher_and_poisson_densities_are_torchs(dtype):
+    assert_close(lambda T: _more_densities(T, dtype), 0)
