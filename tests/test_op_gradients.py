@@ -146,6 +146,7 @@ _UNDERIVABLE_CALLS = {
     "_sample_dirichlet": (lambda a: torch._sample_dirichlet(a.abs()), "_sample_dirichlet"),
     "_dirichlet_grad": (lambda a: torch._dirichlet_grad(a.sigmoid(), a.abs(), a.abs() + 1),
                         "_dirichlet_grad"),
+    "binomial": (lambda a: torch.binomial(a.abs() + 1, a.sigmoid()), "binomial"),
 }
 
 

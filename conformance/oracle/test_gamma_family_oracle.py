@@ -217,3 +217,40 @@ def _more_densities(T, dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_student_fisher_and_poisson_densities_are_torchs(dtype):
     assert_close(lambda T: _more_densities(T, dtype), 0)
+
+
+def _binomial_draws(T, dtype):
+    D, kind = T.distributions, getattr(T, dtype)
+    rng = np.random.default_rng(5)  # counts and probabilities reaching both samplers
+    counts = np.floor(np.concatenate([rng.uniform(0, 30, 30), rng.uniform(30, 3000, 30)]))
+    probs = rng.uniform(0, 1, 60)
+    drawn = T.binomial(T.tensor(counts.tolist(), dtype=kind), T.tensor(probs.tolist(),
+                                                                      dtype=kind))
+    binomial = D.Binomial(T.tensor([10.0, 20.0, 100.0], dtype=kind),
+                          T.tensor([0.3, 0.9, 0.5], dtype=kind)).sample((2,))
+    negative = D.NegativeBinomial(T.tensor([3.0, 0.5, 10.0], dtype=kind),
+                                  T.tensor([0.2, 0.7, 0.5], dtype=kind)).sample((2,))
+    return drawn, binomial, negative, T.rand(2, dtype=T.float64)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_binomial_draws_are_torchs(dtype, seed):
+    assert_same(lambda T: _binomial_draws(T, dtype), seed)
+
+
+def _binomial_densities(T, dtype):
+    D, kind = T.distributions, getattr(T, dtype)
+    three = lambda *v: T.tensor(v, dtype=kind)  # noqa: E731
+    binomial = D.Binomial(three(10.0, 20.0, 100.0), three(0.3, 0.9, 0.5))
+    same_count = D.Binomial(10, logits=three(0.3, -2.0, 0.0))
+    negative = D.NegativeBinomial(three(3.0, 0.5, 10.0), three(0.2, 0.7, 0.5))
+    value = three(3.0, 18.0, 50.0)
+    return (binomial.log_prob(value), same_count.entropy(), negative.log_prob(value),
+            D.kl_divergence(binomial, D.Binomial(three(10.0, 15.0, 100.0),
+                                                 three(0.5, 0.2, 0.1))))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binomial_densities_are_torchs(dtype):
+    assert_close(lambda T: _binomial_densities(T, dtype), 0)

@@ -730,6 +730,10 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 )
 
 
+# --- book/chapters/19kb_gamma_family.md:1733
+from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,

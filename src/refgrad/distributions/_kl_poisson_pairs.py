@@ -9,6 +9,7 @@ import math
 
 import refgrad
 from refgrad.distributions.bernoulli import Bernoulli
+from refgrad.distributions.binomial import Binomial
 from refgrad.distributions.kl import register_kl
 from refgrad.distributions.poisson import Poisson
 
@@ -25,4 +26,22 @@ def _kl_bernoulli_poisson(p, q):
 
 @register_kl(Poisson, Bernoulli)
 def _kl_poisson_infinity(p, q):
+    return refgrad.full_like(p.rate, math.inf)
+
+
+# --- book/chapters/19kb_gamma_family.md:1982
+@register_kl(Binomial, Binomial)
+def _kl_binomial_binomial(p, q):
+    if (p.total_count < q.total_count).any():
+        raise NotImplementedError(
+            "KL between Binomials where q.total_count > p.total_count is not implemented")
+    kl = p.total_count * (p.probs * (p.logits - q.logits) + (-p.probs).log1p()
+                          - (-q.probs).log1p())
+    beyond = p.total_count > q.total_count
+    kl[beyond] = refgrad.full_like(kl[beyond], math.inf)
+    return kl
+
+
+@register_kl(Poisson, Binomial)
+def _kl_poisson_beyond_the_count(p, q):
     return refgrad.full_like(p.rate, math.inf)
