@@ -254,3 +254,23 @@ def _binomial_densities(T, dtype):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_binomial_densities_are_torchs(dtype):
     assert_close(lambda T: _binomial_densities(T, dtype), 0)
+
+
+def _multinomial(T, dtype):
+    kind = getattr(T, dtype)
+    multinomial = T.distributions.Multinomial(10, T.tensor([[0.2, 0.3, 0.5], [0.0, 0.5, 0.5]],
+                                                           dtype=kind))
+    return multinomial.sample((3,)), multinomial.sample()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_multinomial_draws_are_torchs(dtype, seed):
+    assert_same(lambda T: _multinomial(T, dtype), seed)
+
+
+def test_multinomial_densities_are_torchs():
+    def case(T):
+        multinomial = T.distributions.Multinomial(6, logits=T.tensor([0.3, -1.0, 2.0]))
+        return multinomial.log_prob(T.tensor([1.0, 2.0, 3.0])), multinomial.entropy()
+    assert_close(case, 0)
