@@ -87,3 +87,9 @@ def test_refusals(call, error, message):
         call()
     assert str(caught.value) == message
     assert not hasattr(torch.ones(1), "_standard_gamma")
+
+
+def test_a_nan_or_negative_concentration_draws_the_smallest_normal_number():
+    tiny = torch.finfo(torch.float32).tiny
+    drawn = torch._standard_gamma(torch.tensor([float("nan"), -3.0, float("inf")]))
+    assert drawn.tolist() == [tiny, tiny, float("inf")]

@@ -274,3 +274,13 @@ def test_multinomial_densities_are_torchs():
         multinomial = T.distributions.Multinomial(6, logits=T.tensor([0.3, -1.0, 2.0]))
         return multinomial.log_prob(T.tensor([1.0, 2.0, 3.0])), multinomial.entropy()
     assert_close(case, 0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_concentrations_outside_the_domain_draw_as_torchs_do(dtype):
+    def case(T):
+        kind, nan, inf = getattr(T, dtype), float("nan"), float("inf")
+        odd = T.tensor([nan, -0.5, -3.0, inf, -0.0, 1e-45], dtype=kind)
+        rows = T.tensor([[nan, 1.0, 2.0], [-3.0, 1.0, 1.0], [inf, 1.0, 1.0]], dtype=kind)
+        return T._standard_gamma(odd), T._sample_dirichlet(rows), T.randn(2, dtype=T.float64)
+    assert_same(case, 0)

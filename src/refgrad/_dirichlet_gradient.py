@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:671
+# --- book/chapters/19kb_gamma_family.md:680
 """The reparameterized gradient of torch's Dirichlet draws, computed as torch computes it."""
 
 import ctypes
@@ -64,7 +64,7 @@ def digamma_single(x):
     return F32(result + F64(logf(x)) - F64(F32(0.5) / x) - tail + extra)
 
 
-# --- book/chapters/19kb_gamma_family.md:734
+# --- book/chapters/19kb_gamma_family.md:743
 class _Kind:
     """The scalar type torch's kernel computes its steps in, and the C functions of it."""
 
@@ -106,7 +106,7 @@ def _beta_small(k, x, alpha, beta):
     return k.type(0) if result != result else result
 
 
-# --- book/chapters/19kb_gamma_family.md:781
+# --- book/chapters/19kb_gamma_family.md:790
 def _alpha_mid(x, alpha, beta):
     """Rice's saddle-point expansion where alpha and beta are both large; in double."""
     total = alpha + beta
@@ -135,7 +135,7 @@ def _alpha_mid(x, alpha, beta):
     return stirling * prefactor * (term1 + term2 * (term3 + (term4 if x < mean else -term4)))
 
 
-# --- book/chapters/19kb_gamma_family.md:811
+# --- book/chapters/19kb_gamma_family.md:820
 RATIONAL = (  # [numerator, denominator][power of u][power of a][power of b]
     (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
       (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
@@ -174,7 +174,7 @@ def _rational(k, x, alpha, total, beta):
     return p / q * approx
 
 
-# --- book/chapters/19kb_gamma_family.md:854
+# --- book/chapters/19kb_gamma_family.md:863
 def dirichlet_grad_one(k, x, alpha, total):
     """The gradient of a Dirichlet coordinate ``x`` by its concentration ``alpha``, scaled
     by ``1 - x``: the three arguments in the scalar type ``k``."""

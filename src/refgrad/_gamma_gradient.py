@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:172
+# --- book/chapters/19kb_gamma_family.md:180
 """The reparameterized gradient of torch's gamma draws, computed as torch computes it."""
 
 import math
@@ -41,7 +41,7 @@ def c_pow(x, y):
         return np.power(np.float64(x), np.float64(y))
 
 
-# --- book/chapters/19kb_gamma_family.md:212
+# --- book/chapters/19kb_gamma_family.md:220
 def digamma_one(x):
     """Cephes's digamma, in double, as torch's sampler code has it."""
     if x == 0:
@@ -68,7 +68,7 @@ def digamma_one(x):
     return result + c_log(x) - (0.5 / x) - tail + extra
 
 
-# --- book/chapters/19kb_gamma_family.md:242
+# --- book/chapters/19kb_gamma_family.md:250
 def _small_x(alpha, x):
     """The Taylor series of the CDF at small ``x``."""
     numer, denom = np.float64(1.0), alpha
@@ -103,7 +103,7 @@ def _large_alpha(alpha, x):
     return -stirling * (x * term1) / denom
 
 
-# --- book/chapters/19kb_gamma_family.md:278
+# --- book/chapters/19kb_gamma_family.md:286
 RATIONAL = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343,
              1, 0.32668115, 0.10406089, 0.0014179084),
             (0.53487893, 0.1298071, 0.065735949, -0.0015649758,

@@ -50,7 +50,7 @@ def gamma_one(alpha: float, single: bool, generator) -> float:
         scale *= math.pow(1 - draw_uniform(generator), _rounded(1.0 / alpha, single))
         alpha = _rounded(alpha + 1.0, single)
     d = _rounded(alpha - THIRD, single)
-    c = 1.0 / math.sqrt(9.0 * d)
+    c = 1.0 / math.sqrt(9.0 * d) if d >= 0 else math.nan  # C's sqrt: nan below 0
     while True:
         x = draw_normal(generator)
         y = 1.0 + c * x
@@ -64,28 +64,34 @@ def gamma_one(alpha: float, single: bool, generator) -> float:
             return scale * d * v
 
 
-# --- book/chapters/19kb_gamma_family.md:139
+# --- book/chapters/19kb_gamma_family.md:142
+def at_least(low, values: np.ndarray) -> np.ndarray:
+    """C++'s std::max(low, values): ``low`` unless a value is larger (so ``low`` for nan)."""
+    return np.where(low < values, values, low)
+
+
 def standard_gamma(generator, alphas: np.ndarray) -> np.ndarray:
     """torch's _standard_gamma on the CPU: one draw per concentration, in row-major order."""
     kind = alphas.dtype
     single = kind == SINGLE
     drawn = [gamma_one(alpha, single, generator) for alpha in alphas.ravel().tolist()]
     values = np.array(drawn, np.float64).astype(kind).reshape(alphas.shape)
-    return np.maximum(values, np.finfo(kind).tiny)
+    return at_least(np.finfo(kind).tiny, values).astype(kind)
 
 
-# --- book/chapters/19kb_gamma_family.md:635
+# --- book/chapters/19kb_gamma_family.md:643
 def sample_dirichlet(generator, alphas: np.ndarray) -> np.ndarray:
     """torch's _sample_dirichlet on the CPU: gamma draws in double, over their sums."""
     from refgrad._ops.sum_order import summed_in_torch_order
 
     kind = alphas.dtype
-    drawn = [max(gamma_one(alpha, False, generator), np.finfo(np.float64).tiny)
+    drawn = [gamma_one(alpha, False, generator)
              for alpha in alphas.astype(np.float64).ravel().tolist()]
     gammas = np.array(drawn, np.float64).reshape(alphas.shape)
+    gammas = at_least(np.finfo(np.float64).tiny, gammas)
     sums = gammas if gammas.ndim == 0 else summed_in_torch_order(gammas, (-1,), True)
     if sums is None:  # nothing to sum
         sums = gammas.sum(-1, keepdims=True)
-    ratios = (gammas / sums).astype(kind)
+    ratios = at_least(np.finfo(kind).tiny, (gammas / sums).astype(kind))
     below_one = np.nextafter(kind.type(1), kind.type(0))
-    return np.minimum(below_one, np.maximum(np.finfo(kind).tiny, ratios))
+    return np.where(ratios < below_one, ratios, below_one).astype(kind)  # std::min

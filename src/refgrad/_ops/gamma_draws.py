@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:324
+# --- book/chapters/19kb_gamma_family.md:332
 """torch._standard_gamma and its gradient: the rows, their checks and their callers."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _no_second_derivative(g, **unused):
     raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
-# --- book/chapters/19kb_gamma_family.md:362
+# --- book/chapters/19kb_gamma_family.md:370
 STANDARD_GAMMA_GRAD = register(Op(
     "_standard_gamma_grad", "StandardGammaGradBackward0", ("self",), forward=_gamma_grad,
     backward=_no_second_derivative, promote=False, hides=("output",),
