@@ -106,3 +106,14 @@ def test_divergences():
     chi2 = D.Chi2(torch.tensor([3.0]))
     torch.testing.assert_close(D.kl_divergence(chi2, D.Chi2(torch.tensor([2.0]))),
                                D.kl_divergence(D.Gamma(1.5, 0.5), D.Gamma(1.0, 0.5)).reshape(1))
+
+
+def test_a_gamma_of_concentration_one_is_an_exponential():
+    rate = torch.tensor([0.5, 2.0, 3.0])
+    gamma, exponential = D.Gamma(torch.ones(3), rate), D.Exponential(rate)
+    value = torch.tensor([0.0, 0.7, 4.0])
+    torch.testing.assert_close(gamma.log_prob(value), exponential.log_prob(value))
+    torch.testing.assert_close(gamma.entropy(), exponential.entropy())
+    torch.testing.assert_close(gamma.cdf(value), exponential.cdf(value))
+    assert torch.equal(gamma.mean, exponential.mean)
+    assert D.kl_divergence(exponential, gamma).abs().max().item() < 1e-6
