@@ -284,3 +284,15 @@ def test_concentrations_outside_the_domain_draw_as_torchs_do(dtype):
         rows = T.tensor([[nan, 1.0, 2.0], [-3.0, 1.0, 1.0], [inf, 1.0, 1.0]], dtype=kind)
         return T._standard_gamma(odd), T._sample_dirichlet(rows), T.randn(2, dtype=T.float64)
     assert_same(case, 0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gradients_outside_the_domain_are_torchs(dtype):
+    def case(T):
+        rng = np.random.default_rng(1)  # negative concentrations reach digamma's reflection
+        alpha, x = rng.uniform(-5, 5, 500), rng.uniform(-1, 3, 500)
+        total = alpha + rng.uniform(-5, 10, 500)
+        as_tensor = lambda v: T.tensor(v.tolist(), dtype=getattr(T, dtype))  # noqa: E731
+        return (T._standard_gamma_grad(as_tensor(alpha), as_tensor(x)),
+                T._dirichlet_grad(as_tensor(x.clip(0, 1)), as_tensor(alpha), as_tensor(total)))
+    assert_same(case, 0)

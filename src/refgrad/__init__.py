@@ -724,13 +724,13 @@ from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:953
+# --- book/chapters/19kb_gamma_family.md:954
 from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's samplers
     _dirichlet_grad, _sample_dirichlet,
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:1742
+# --- book/chapters/19kb_gamma_family.md:1743
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 

@@ -43,10 +43,11 @@ def digamma_single(x):
     if x == 0:
         return F32(math.inf)
     extra = F64(0.0)
-    if x < 0:  # never reached from positive concentrations; in double
+    if x < 0:  # reflected, in single precision: pi as a float, and C's tanf
         if x == math.floor(x):
             return F32(math.inf)
-        extra = F64(-math.pi / math.tan(math.pi * float(x)))
+        tanf, pi = _single("tanf"), F32(math.pi)
+        extra = F64(-pi / F32(tanf(pi * x) if tanf is not None else np.tan(pi * x)))
         x = F32(1) - x
     result = F64(0.0)
     while x < 10:
@@ -64,7 +65,7 @@ def digamma_single(x):
     return F32(result + F64(logf(x)) - F64(F32(0.5) / x) - tail + extra)
 
 
-# --- book/chapters/19kb_gamma_family.md:743
+# --- book/chapters/19kb_gamma_family.md:744
 class _Kind:
     """The scalar type torch's kernel computes its steps in, and the C functions of it."""
 
@@ -106,7 +107,7 @@ def _beta_small(k, x, alpha, beta):
     return k.type(0) if result != result else result
 
 
-# --- book/chapters/19kb_gamma_family.md:790
+# --- book/chapters/19kb_gamma_family.md:791
 def _alpha_mid(x, alpha, beta):
     """Rice's saddle-point expansion where alpha and beta are both large; in double."""
     total = alpha + beta
@@ -135,7 +136,7 @@ def _alpha_mid(x, alpha, beta):
     return stirling * prefactor * (term1 + term2 * (term3 + (term4 if x < mean else -term4)))
 
 
-# --- book/chapters/19kb_gamma_family.md:820
+# --- book/chapters/19kb_gamma_family.md:821
 RATIONAL = (  # [numerator, denominator][power of u][power of a][power of b]
     (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
       (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
@@ -174,7 +175,7 @@ def _rational(k, x, alpha, total, beta):
     return p / q * approx
 
 
-# --- book/chapters/19kb_gamma_family.md:863
+# --- book/chapters/19kb_gamma_family.md:864
 def dirichlet_grad_one(k, x, alpha, total):
     """The gradient of a Dirichlet coordinate ``x`` by its concentration ``alpha``, scaled
     by ``1 - x``: the three arguments in the scalar type ``k``."""

@@ -21,7 +21,7 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2134
+# --- book/chapters/19kb_gamma_family.md:2135
 from refgrad.distributions import _kl_beta_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_poisson_pairs  # noqa: E402, F401 - registers them

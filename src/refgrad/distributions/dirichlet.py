@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:971
+# --- book/chapters/19kb_gamma_family.md:972
 """The Dirichlet distribution over the probability simplex."""
 
 import refgrad
@@ -36,7 +36,7 @@ class _Dirichlet(Function):
         return _Dirichlet_backward(x, concentration, grad_output)
 
 
-# --- book/chapters/19kb_gamma_family.md:1006
+# --- book/chapters/19kb_gamma_family.md:1007
 class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
@@ -61,7 +61,7 @@ class Dirichlet(ExponentialFamily):
     _natural_params = property(lambda self: (self.concentration,))
 
 
-# --- book/chapters/19kb_gamma_family.md:1037
+# --- book/chapters/19kb_gamma_family.md:1038
 def _dirichlet_mode(self):
     shifted = (self.concentration - 1).clamp(min=0.0)
     mode = shifted / shifted.sum(-1, True)
@@ -84,7 +84,7 @@ def _dirichlet_rsample(self, sample_shape=NO_SHAPE):
     return _Dirichlet.apply(self.concentration.expand(self._extended_shape(sample_shape)))
 
 
-# --- book/chapters/19kb_gamma_family.md:1061
+# --- book/chapters/19kb_gamma_family.md:1062
 def _dirichlet_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

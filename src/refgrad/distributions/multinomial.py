@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:2021
+# --- book/chapters/19kb_gamma_family.md:2022
 """The multinomial distribution: counts of categorical draws in each category."""
 
 import math
@@ -30,7 +30,7 @@ class _Multinomial(constraints.Constraint):
         return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
 
 
-# --- book/chapters/19kb_gamma_family.md:2050
+# --- book/chapters/19kb_gamma_family.md:2051
 class Multinomial(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
@@ -57,7 +57,7 @@ class Multinomial(Distribution):
         return self._categorical._new(*args, **kwargs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2078
+# --- book/chapters/19kb_gamma_family.md:2079
 def _multinomial_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Multinomial, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -78,7 +78,7 @@ def _multinomial_sample(self, sample_shape=NO_SHAPE):
     return counts.type_as(self.probs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2106
+# --- book/chapters/19kb_gamma_family.md:2107
 def _multinomial_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)
