@@ -51,6 +51,12 @@ RECIPES.update({
         "generator": torch.Generator().manual_seed(0), "mean": 0.5, "std": 0.25})),
     "geometric_": Recipe(lambda a: call(OPS["geometric_"], (a.contiguous(),), {
         "generator": torch.Generator().manual_seed(0), "p": 0.25})),
+    # A concentration of exactly 1 whatever the input, from a generator seeded afresh: the
+    # draw does not move with the input, and the chain rule's zero agrees with finite
+    # differences (which cannot see the implicit gradient of a reparameterized draw: chapter
+    # "The gamma family"). Once only: the gradient's own derivative is refused, as torch's is.
+    "_standard_gamma": Recipe(lambda a: call(OPS["_standard_gamma"], (a * 0.0 + 1.0,), {
+        "generator": torch.Generator().manual_seed(0)}), twice=False),
     # Rates of zero: counts of zero, whatever the generator holds.
     "poisson": Recipe(lambda a: call(OPS["poisson"], (a * 0.0,), {"generator": None})),
     # Probabilities of exactly 1 and standard deviations of 0, so that the draws are

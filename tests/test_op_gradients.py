@@ -63,6 +63,7 @@ WITHOUT_FORWARD_FORMULA = {
     "_embedding_bag": ([(4, 3), (5,)], {}),
     "_pack_padded_sequence": ([(3, 2, 2)], {"lengths": [3, 1], "batch_first": False}),
     "_weight_norm_interface": ([(3, 4), (3, 1)], {"dim": 0}),
+    "_standard_gamma": ([(2,)], {}),
 }
 # the name torch's refusal gives a row of another overload
 TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}
@@ -141,6 +142,11 @@ _UNDERIVABLE_CALLS = {
                              "linalg_ldl_factor_ex"),
     "linalg_ldl_solve": (lambda a: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(
         torch.eye(2, dtype=torch.float64)), a.view(2, 1)), "linalg_ldl_solve"),
+    # chapter "The gamma family": a Dirichlet draw and its gradient
+    "_sample_dirichlet": (lambda a: torch._sample_dirichlet(a.abs()), "_sample_dirichlet"),
+    "_dirichlet_grad": (lambda a: torch._dirichlet_grad(a.sigmoid(), a.abs(), a.abs() + 1),
+                        "_dirichlet_grad"),
+    "binomial": (lambda a: torch.binomial(a.abs() + 1, a.sigmoid()), "binomial"),
 }
 
 

@@ -517,6 +517,8 @@ TORCH_CALLS["linalg_householder_product"] = (  # chapter 16ra
 TORCH_CALLS["slice_inverse"] = lambda a, s, **p: aten.slice_inverse(a, s, **p)  # chapter 27a
 TORCH_CALLS["ormqr"] = (  # chapter 16ra
     lambda a, tau, c, left, transpose: torch.ormqr(a, tau * 0.25, c, left, transpose))
+TORCH_CALLS["_standard_gamma"] = (  # chapter "The gamma family"
+    lambda a: torch._standard_gamma(a * 0.0 + 1.0, generator=torch.Generator().manual_seed(0)))
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.

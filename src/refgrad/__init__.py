@@ -718,6 +718,22 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
+# --- book/chapters/19kb_gamma_family.md:407
+from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
+    _standard_gamma, _standard_gamma_grad,
+)
+
+
+# --- book/chapters/19kb_gamma_family.md:954
+from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's samplers
+    _dirichlet_grad, _sample_dirichlet,
+)
+
+
+# --- book/chapters/19kb_gamma_family.md:1743
+from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
