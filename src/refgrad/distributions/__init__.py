@@ -93,9 +93,10 @@ __all__ += ["Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplac
             "RelaxedOneHotCategorical", "Weibull"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2135
+# --- book/chapters/19kb_gamma_family.md:2264
 from refgrad.distributions import _kl_beta_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
+from refgrad.distributions import _kl_mixed_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_poisson_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions.beta import Beta  # noqa: E402
 from refgrad.distributions.binomial import Binomial  # noqa: E402
@@ -103,10 +104,11 @@ from refgrad.distributions.chi2 import Chi2  # noqa: E402
 from refgrad.distributions.dirichlet import Dirichlet  # noqa: E402
 from refgrad.distributions.fishersnedecor import FisherSnedecor  # noqa: E402
 from refgrad.distributions.gamma import Gamma  # noqa: E402
+from refgrad.distributions.inverse_gamma import InverseGamma  # noqa: E402
 from refgrad.distributions.multinomial import Multinomial  # noqa: E402
 from refgrad.distributions.negative_binomial import NegativeBinomial  # noqa: E402
 from refgrad.distributions.poisson import Poisson  # noqa: E402
 from refgrad.distributions.studentT import StudentT  # noqa: E402
 
 __all__ += ["Beta", "Binomial", "Chi2", "Dirichlet", "FisherSnedecor", "Gamma",
-            "Multinomial", "NegativeBinomial", "Poisson", "StudentT"]
+            "InverseGamma", "Multinomial", "NegativeBinomial", "Poisson", "StudentT"]

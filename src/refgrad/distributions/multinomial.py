@@ -12,25 +12,13 @@ from refgrad.distributions import constraints
 from refgrad.distributions.binomial import Binomial
 from refgrad.distributions.categorical import Categorical
 from refgrad.distributions.distribution import Distribution, attach
+from refgrad.distributions._count_constraints import _Multinomial
 from refgrad.distributions.utils import NO_SHAPE, broadcast_all
 
 __all__ = ["Multinomial"]
 
 
-class _Multinomial(constraints.Constraint):
-    """Vectors of non-negative counts summing to at most ``upper_bound``."""
-
-    is_discrete = True
-    event_dim = 1
-
-    def __init__(self, upper_bound) -> None:
-        self.upper_bound = upper_bound
-
-    def check(self, x):
-        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
-
-
-# --- book/chapters/19kb_gamma_family.md:2051
+# --- book/chapters/19kb_gamma_family.md:2071
 class Multinomial(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
@@ -57,7 +45,7 @@ class Multinomial(Distribution):
         return self._categorical._new(*args, **kwargs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2079
+# --- book/chapters/19kb_gamma_family.md:2099
 def _multinomial_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Multinomial, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -78,7 +66,7 @@ def _multinomial_sample(self, sample_shape=NO_SHAPE):
     return counts.type_as(self.probs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2107
+# --- book/chapters/19kb_gamma_family.md:2127
 def _multinomial_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)
