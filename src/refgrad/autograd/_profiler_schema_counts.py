@@ -12,7 +12,7 @@ _NAMED: dict = {}  # count: the overloads with that many arguments
 
 # --- book/chapters/22d_profiler_closer_to_torch.md:53
 _NAMED[2] = """
-    _pdist_forward bernoulli cat celu celu_ cholesky cholesky_inverse clone concat
+    _pdist_forward _sample_dirichlet bernoulli cat celu celu_ cholesky cholesky_inverse clone concat
     concatenate contiguous count_nonzero diag diagflat gelu gelu_ glu hardshrink leaky_relu
     leaky_relu_ linalg_cholesky linalg_cond linalg_eigh linalg_eigvalsh linalg_inv_ex
     linalg_lu linalg_lu_factor linalg_qr linalg_svdvals linalg_tensorinv logit logit_ mean
@@ -29,7 +29,7 @@ _NAMED[3] = """
     add.Scalar add.Tensor add_.Scalar add_.Tensor all.dim all.dims amax amin aminmax any.dim
     any.dims argmax argmin argsort as_tensor.bool as_tensor.complex as_tensor
     as_tensor.float as_tensor.int as_tensor.list bernoulli.Tensor bernoulli.out bernoulli.p
-    bernoulli_.Tensor bernoulli_.float bincount cat.out celu.out cholesky.out
+    bernoulli_.Tensor bernoulli_.float bincount binomial cat.out celu.out cholesky.out
     cholesky_inverse.out cholesky_solve chunk clamp.Tensor clamp clamp_.Tensor clamp_
     clip.Tensor clip clip_.Tensor clip_ clone.out concat.out concatenate.out constant_pad_nd
     copy copy_ count_nonzero.out cross cumprod cumprod_ cumsum cumsum_
