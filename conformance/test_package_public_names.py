@@ -72,3 +72,19 @@ def test_torch_nn_utils_lists_its_helpers_in_torchs_order(names):
         "clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
         "get_total_norm", "parameters_to_vector", "vector_to_parameters"]
     assert all(hasattr(torch.nn.utils, n) for n in torch.nn.utils.__all__)
+
+
+def test_torch_nn_parameter_lists_its_classes():
+    listed = torch.nn.parameter.__all__
+    assert listed == ["Parameter", "UninitializedParameter", "is_lazy", "Buffer",
+                      "UninitializedBuffer", "UninitializedTensorMixin"]
+    names = {}
+    exec("from torch.nn.parameter import *", names)
+    assert names["Buffer"] is torch.nn.Buffer and names["is_lazy"](torch.nn.Parameter()) is False
+
+
+def test_torch_nn_modules_conv_names_the_transposed_convolutions():
+    from torch.nn.modules.conv import ConvTranspose2d, LazyConvTranspose3d
+
+    assert ConvTranspose2d is torch.nn.ConvTranspose2d
+    assert LazyConvTranspose3d is torch.nn.LazyConvTranspose3d

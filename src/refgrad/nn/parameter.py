@@ -12,6 +12,10 @@ from refgrad._dtype import get_default_dtype
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
 
+# torch's list; the uninitialized classes and is_lazy come from chapter "Lazy modules"
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
+           "UninitializedTensorMixin"]
+
 
 class Parameter(Tensor):
     """A leaf tensor that requires grad unless told otherwise."""
@@ -33,7 +37,7 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
-# --- book/chapters/06_parameters.md:77
+# --- book/chapters/06_parameters.md:81
 class _BufferMeta(type(Tensor)):
     """Makes ``isinstance(t, Buffer)`` true of a tensor marked as a buffer."""
 

@@ -152,3 +152,14 @@ from refgrad.nn.modules._lazy_conv import (  # noqa: E402, F401 - NOTE [Named at
     LazyConv2d,
     LazyConv3d,
 )
+
+
+# --- book/chapters/21g_lazy_modules.md:694
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402, F401 - NOTE [Named at the end]
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
