@@ -9,10 +9,10 @@ import math
 
 import refgrad
 from refgrad.distributions import constraints
+from refgrad.distributions._count_constraints import _Multinomial
 from refgrad.distributions.binomial import Binomial
 from refgrad.distributions.categorical import Categorical
 from refgrad.distributions.distribution import Distribution, attach
-from refgrad.distributions._count_constraints import _Multinomial
 from refgrad.distributions.utils import NO_SHAPE, broadcast_all
 
 __all__ = ["Multinomial"]

@@ -204,7 +204,7 @@ from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
 __all__ += ["LazyLinear"]
 
 
-# --- book/chapters/21g_lazy_modules.md:716
+# --- book/chapters/21g_lazy_modules.md:712
 from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     LazyConvTranspose1d,
@@ -216,7 +216,7 @@ __all__ += ["LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
             "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
-# --- book/chapters/21g_lazy_modules.md:865
+# --- book/chapters/21g_lazy_modules.md:861
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,

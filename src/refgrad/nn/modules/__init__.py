@@ -137,7 +137,7 @@ from refgrad.nn.modules import lazy  # noqa: E402, F401 - torch.nn.modules.lazy
 from refgrad.nn.modules.linear import LazyLinear  # noqa: E402
 
 
-# --- book/chapters/21g_lazy_modules.md:706
+# --- book/chapters/21g_lazy_modules.md:702
 from refgrad.nn.modules.conv import LazyConv1d, LazyConv2d, LazyConv3d  # noqa: E402
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     LazyConvTranspose1d,
@@ -146,7 +146,7 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 )
 
 
-# --- book/chapters/21g_lazy_modules.md:851
+# --- book/chapters/21g_lazy_modules.md:847
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     LazyBatchNorm1d,
     LazyBatchNorm2d,

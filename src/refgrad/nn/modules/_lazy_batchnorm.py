@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:749
+# --- book/chapters/21g_lazy_modules.md:745
 """LazyBatchNorm1d, 2d and 3d, and what the lazy instance norms share with them."""
 
 import refgrad
@@ -23,7 +23,7 @@ def _placeholders(norm, affine, bias, track_running_stats, kw) -> None:
         norm.num_batches_tracked = refgrad.tensor(0, dtype=refgrad.long, device=kw["device"])
 
 
-# --- book/chapters/21g_lazy_modules.md:771
+# --- book/chapters/21g_lazy_modules.md:767
 class _LazyNormBase(LazyModuleMixin):
     def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None, *, bias=True) -> None:

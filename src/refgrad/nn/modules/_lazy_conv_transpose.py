@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:649
+# --- book/chapters/21g_lazy_modules.md:661
 """LazyConvTranspose1d, 2d and 3d: in_channels read from the first input."""
 
 from refgrad.nn.modules._lazy_conv import _LazyConvXdMixin, placeholders

@@ -168,7 +168,7 @@ class GroupNorm(Module):
                 f"affine={self.affine}, bias={self.bias is not None}")
 
 
-# --- book/chapters/21g_lazy_modules.md:809
+# --- book/chapters/21g_lazy_modules.md:805
 from refgrad.nn.modules._lazy_batchnorm import (  # noqa: E402, F401 - NOTE [Named at the end]
     LazyBatchNorm1d,
     LazyBatchNorm2d,

@@ -146,16 +146,13 @@ class Conv3d(_ConvNd):
     n = 3
 
 
-# --- book/chapters/21g_lazy_modules.md:637
+# --- book/chapters/21g_lazy_modules.md:641
 from refgrad.nn.modules._lazy_conv import (  # noqa: E402, F401 - NOTE [Named at the end]
     LazyConv1d,
     LazyConv2d,
     LazyConv3d,
 )
-
-
-# --- book/chapters/21g_lazy_modules.md:694
-from refgrad.nn.modules.conv_transpose import (  # noqa: E402, F401 - NOTE [Named at the end]
+from refgrad.nn.modules.conv_transpose import (  # noqa: E402, F401 - the lazy ones: below
     ConvTranspose1d,
     ConvTranspose2d,
     ConvTranspose3d,

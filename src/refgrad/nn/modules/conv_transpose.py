@@ -60,7 +60,7 @@ class ConvTranspose3d(_ConvTransposeNd):
     n = 3
 
 
-# --- book/chapters/21g_lazy_modules.md:681
+# --- book/chapters/21g_lazy_modules.md:693
 from refgrad.nn.modules._lazy_conv_transpose import (  # noqa: E402, F401 - NOTE [Named at the end]
     LazyConvTranspose1d,
     LazyConvTranspose2d,

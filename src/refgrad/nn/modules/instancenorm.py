@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21g_lazy_modules.md:823
+# --- book/chapters/21g_lazy_modules.md:819
 """torch.nn.modules.instancenorm: the instance norms and their lazy forms."""
 
 from refgrad.nn.modules.batchnorm import (
