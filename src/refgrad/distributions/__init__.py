@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1467
+# --- book/chapters/19k_distributions.md:1470
 """refgrad.distributions: probability distributions whose draws and densities autograd sees."""
 
 from refgrad.distributions import _kl_pairs  # noqa: F401 - registers the closed forms
@@ -21,14 +21,14 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Exponenti
            "Independent", "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3410
+# --- book/chapters/19ka_transformed_distributions.md:3381
 from refgrad.distributions.kumaraswamy import Kumaraswamy  # noqa: E402
 from refgrad.distributions.mixture_same_family import MixtureSameFamily  # noqa: E402
 
 __all__ += ["Kumaraswamy", "MixtureSameFamily"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3420
+# --- book/chapters/19ka_transformed_distributions.md:3391
 from refgrad.distributions import constraint_registry, transforms  # noqa: E402, F401
 from refgrad.distributions.constraint_registry import biject_to, transform_to  # noqa: E402
 from refgrad.distributions.transformed_distribution import (  # noqa: E402
@@ -66,7 +66,7 @@ __all__ += ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform
             "transform_to"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3459
+# --- book/chapters/19ka_transformed_distributions.md:3430
 from refgrad.distributions import _kl_pairs_lowrank, _kl_pairs_transformed  # noqa: E402, F401
 from refgrad.distributions.cauchy import Cauchy  # noqa: E402
 from refgrad.distributions.geometric import Geometric  # noqa: E402
@@ -93,7 +93,7 @@ __all__ += ["Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Laplac
             "RelaxedOneHotCategorical", "Weibull"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2264
+# --- book/chapters/19kb_gamma_family.md:2237
 from refgrad.distributions import _kl_beta_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_mixed_pairs  # noqa: E402, F401 - registers them

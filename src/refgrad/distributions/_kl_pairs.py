@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1333
+# --- book/chapters/19k_distributions.md:1336
 """The closed forms of KL(p || q) for pairs of the distributions refgrad has."""
 
 import math
@@ -41,7 +41,7 @@ def _kl_bernoulli_bernoulli(p, q):
     return t1 + t2
 
 
-# --- book/chapters/19k_distributions.md:1373
+# --- book/chapters/19k_distributions.md:1376
 @register_kl(Categorical, Categorical)
 def _kl_categorical_categorical(p, q):
     t = p.probs * (p.logits - q.logits)
@@ -70,7 +70,7 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
-# --- book/chapters/19k_distributions.md:1410
+# --- book/chapters/19k_distributions.md:1413
 @register_kl(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p, q):
     if type(p) is not type(q):
@@ -98,7 +98,7 @@ def _kl_exponential_infinity(p, q):
     return refgrad.full_like(p.rate, math.inf)
 
 
-# --- book/chapters/19k_distributions.md:1439
+# --- book/chapters/19k_distributions.md:1442
 @register_kl(Exponential, Normal)
 def _kl_exponential_normal(p, q):
     var_normal, rate_sqr = q.scale.pow(2), p.rate.pow(2)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3075
+# --- book/chapters/19ka_transformed_distributions.md:3046
 """KL(p || q) between multivariate normals of which at least one is low-rank."""
 
 import refgrad
@@ -34,7 +34,7 @@ def _lowrank_pieces(q, p_loc):
     return _batch_lowrank_logdet(w, d, c), _batch_lowrank_mahalanobis(w, d, q.loc - p_loc, c), a
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3107
+# --- book/chapters/19ka_transformed_distributions.md:3078
 @register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
 def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
     if p.event_shape != q.event_shape:
@@ -59,7 +59,7 @@ def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
     return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3133
+# --- book/chapters/19ka_transformed_distributions.md:3104
 @register_kl(LowRankMultivariateNormal, MultivariateNormal)
 def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
     if p.event_shape != q.event_shape:

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2492
+# --- book/chapters/19ka_transformed_distributions.md:2463
 """The closed forms of KL(p || q) for pairs involving the transformed families."""
 
 import math
@@ -30,7 +30,7 @@ from refgrad.distributions.uniform import Uniform
 from refgrad.distributions.utils import euler_constant
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2520
+# --- book/chapters/19ka_transformed_distributions.md:2491
 @register_kl(TransformedDistribution, TransformedDistribution)
 def _kl_transformed_transformed(p, q):
     if p.transforms != q.transforms or p.event_shape != q.event_shape:
@@ -48,7 +48,7 @@ def _kl_onehotcategorical_onehotcategorical(p, q):
     return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2539
+# --- book/chapters/19ka_transformed_distributions.md:2510
 @register_kl(Gumbel, Gumbel)
 def _kl_gumbel_gumbel(p, q):
     ct1, ct2, ct3 = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
@@ -83,7 +83,7 @@ def _kl_cauchy_cauchy(p, q):
     return t1 - (4 * p.scale * q.scale).log()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2578
+# --- book/chapters/19ka_transformed_distributions.md:2549
 def _infinite(first_parameter):
     def kl(p, q):
         return refgrad.full_like(getattr(p, first_parameter), math.inf)
@@ -105,7 +105,7 @@ def _kl_exponential_gumbel(p, q):
     return scale_rate_prod.log() - 1 - loc_scale_ratio + t2 + scale_rate_prod.reciprocal()
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2601
+# --- book/chapters/19ka_transformed_distributions.md:2572
 @register_kl(Gumbel, Normal)
 def _kl_gumbel_normal(p, q):
     param_ratio = p.scale / q.scale
@@ -134,7 +134,7 @@ def _kl_normal_gumbel(p, q):
     return -t1 + (mean_scale_ratio - loc_scale_ratio) + t3 - (0.5 * (1 + math.log(2 * math.pi)))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2631
+# --- book/chapters/19ka_transformed_distributions.md:2602
 @register_kl(Normal, Laplace)
 def _kl_normal_laplace(p, q):
     loc_diff, scale_ratio = p.loc - q.loc, p.scale / q.scale
@@ -165,7 +165,7 @@ def _kl_pareto_normal(p, q):
     return result
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2663
+# --- book/chapters/19ka_transformed_distributions.md:2634
 def _x_log_x(tensor):
     return refgrad.special.xlogy(tensor, tensor)
 
@@ -189,7 +189,7 @@ def _kl_uniform_pareto(p, q):
     return result
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2877
+# --- book/chapters/19ka_transformed_distributions.md:2848
 @register_kl(MultivariateNormal, MultivariateNormal)
 def _kl_multivariatenormal_multivariatenormal(p, q):
     if p.event_shape != q.event_shape:

@@ -129,7 +129,7 @@ cat = _Cat
 stack = _Stack
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3240
+# --- book/chapters/19ka_transformed_distributions.md:3211
 class MixtureSameFamilyConstraint(Constraint):
     def __init__(self, base_constraint) -> None:
         if not isinstance(base_constraint, Constraint):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:908
+# --- book/chapters/19k_distributions.md:925
 """The Bernoulli distribution, over 0 and 1."""
 
 import numbers
@@ -11,19 +11,13 @@ import refgrad
 from refgrad.distributions import constraints
 from refgrad.distributions.distribution import attach
 from refgrad.distributions.exp_family import ExponentialFamily
-from refgrad.distributions.utils import (
-    NO_SHAPE,
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from refgrad.distributions.utils import NO_SHAPE, BinaryOdds, broadcast_all
 
 __all__ = ["Bernoulli"]
 BOTH_OR_NEITHER = "Either `probs` or `logits` must be specified, but not both."
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(BinaryOdds, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -42,21 +36,13 @@ class Bernoulli(ExponentialFamily):
         batch_shape = refgrad.Size() if isinstance(given, numbers.Number) else param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
     param_shape = property(lambda self: self._param.size())
     mean = property(lambda self: self.probs)
     variance = property(lambda self: self.probs * (1 - self.probs))
     _natural_params = property(lambda self: (refgrad.logit(self.probs),))
 
 
-# --- book/chapters/19k_distributions.md:966
+# --- book/chapters/19k_distributions.md:969
 def expand_parameters(distribution, new, shape) -> None:
     """Give ``new`` the probabilities and logits ``distribution`` holds, expanded to ``shape``."""
     for name in ("probs", "logits"):
@@ -94,7 +80,7 @@ def _bernoulli_log_prob(self, value):
                                                                    reduction="none")
 
 
-# --- book/chapters/19k_distributions.md:1005
+# --- book/chapters/19k_distributions.md:1008
 def _bernoulli_entropy(self):
     return refgrad.nn.functional.binary_cross_entropy_with_logits(self.logits, self.probs,
                                                                   reduction="none")

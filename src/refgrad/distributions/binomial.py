@@ -9,13 +9,7 @@ import refgrad
 from refgrad.distributions import constraints
 from refgrad.distributions.bernoulli import BOTH_OR_NEITHER, _new, expand_parameters
 from refgrad.distributions.distribution import Distribution, attach
-from refgrad.distributions.utils import (
-    NO_SHAPE,
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from refgrad.distributions.utils import NO_SHAPE, BinaryOdds, broadcast_all
 
 __all__ = ["Binomial"]
 
@@ -31,8 +25,8 @@ def counts_and_parameter(distribution, total_count, probs, logits) -> None:
     distribution._param = param
 
 
-# --- book/chapters/19kb_gamma_family.md:1789
-class Binomial(Distribution):
+# --- book/chapters/19kb_gamma_family.md:1783
+class Binomial(BinaryOdds, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer,
                        "probs": constraints.unit_interval, "logits": constraints.real}
     has_enumerate_support = True
@@ -45,21 +39,13 @@ class Binomial(Distribution):
     def support(self):
         return constraints.integer_interval(0, self.total_count)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
     param_shape = property(lambda self: self._param.size())
     mean = property(lambda self: self.total_count * self.probs)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
     _new = _new
 
 
-# --- book/chapters/19kb_gamma_family.md:1823
+# --- book/chapters/19kb_gamma_family.md:1809
 def _positive_part(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
@@ -76,7 +62,7 @@ def _binomial_log_prob(self, value):
     return value * logits - log_factorial_k - log_factorial_nmk - normalizer
 
 
-# --- book/chapters/19kb_gamma_family.md:1841
+# --- book/chapters/19kb_gamma_family.md:1827
 def _homogeneous_count(self, what: str) -> int:
     count = int(self.total_count.max())
     if not self.total_count.min() == count:
@@ -97,7 +83,7 @@ def _binomial_entropy(self):
     return -(refgrad.exp(log_prob) * log_prob).sum(0)
 
 
-# --- book/chapters/19kb_gamma_family.md:1863
+# --- book/chapters/19kb_gamma_family.md:1849
 def _binomial_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Binomial, _instance)
     batch_shape = refgrad.Size(batch_shape)

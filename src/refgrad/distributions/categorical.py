@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1044
+# --- book/chapters/19k_distributions.md:1047
 """The categorical distribution over 0 .. K - 1."""
 
 import refgrad
@@ -60,7 +60,7 @@ class Categorical(Distribution):
     _new = _new
 
 
-# --- book/chapters/19k_distributions.md:1103
+# --- book/chapters/19k_distributions.md:1106
 def _categorical_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Categorical, _instance)
     batch_shape = refgrad.Size(batch_shape)

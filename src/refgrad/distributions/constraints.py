@@ -204,7 +204,7 @@ __all__ += ["cat", "corr_cholesky", "lower_cholesky", "lower_triangular", "posit
             "positive_semidefinite", "square", "stack", "symmetric"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3264
+# --- book/chapters/19ka_transformed_distributions.md:3235
 from refgrad.distributions._structured_constraints import (  # noqa: E402
     MixtureSameFamilyConstraint,
 )
@@ -212,7 +212,7 @@ from refgrad.distributions._structured_constraints import (  # noqa: E402
 __all__ += ["MixtureSameFamilyConstraint"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2064
+# --- book/chapters/19kb_gamma_family.md:2037
 from refgrad.distributions._count_constraints import _Multinomial as multinomial  # noqa: E402
 
 __all__ += ["multinomial"]

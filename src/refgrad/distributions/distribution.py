@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:398
+# --- book/chapters/19k_distributions.md:415
 """Distribution: shapes, argument checks and the sampling protocol every distribution shares."""
 
 import warnings
@@ -36,7 +36,7 @@ def _check_arguments(distribution) -> None:
                 f"constraint {constraint!r}, but found invalid values:\n{value}")
 
 
-# --- book/chapters/19k_distributions.md:437
+# --- book/chapters/19k_distributions.md:454
 class _Shapes:
     """A distribution's shapes and the checks of its arguments."""
 
@@ -75,7 +75,7 @@ class _Shapes:
         raise NotImplementedError
 
 
-# --- book/chapters/19k_distributions.md:483
+# --- book/chapters/19k_distributions.md:500
 class _Values(_Shapes):
     """The shape of a sample, and the checks on a value a distribution is asked about."""
 
@@ -114,7 +114,7 @@ class _Values(_Shapes):
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-# --- book/chapters/19k_distributions.md:530
+# --- book/chapters/19k_distributions.md:547
 def checked_instance(distribution, cls, _instance=None):
     """The new object an ``expand`` fills in: ``_instance``, or a bare ``type(distribution)``."""
     if _instance is None and type(distribution).__init__ != cls.__init__:
@@ -131,7 +131,7 @@ def attach(cls, **methods) -> None:
         setattr(cls, name, function)
 
 
-# --- book/chapters/19k_distributions.md:552
+# --- book/chapters/19k_distributions.md:569
 class Distribution(_Values):
     """The shapes, checks and sampling protocol of a probability distribution."""
 

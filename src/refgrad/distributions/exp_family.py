@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:617
+# --- book/chapters/19k_distributions.md:634
 """ExponentialFamily: an entropy from the log-normalizer, by autograd."""
 
 import refgrad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:826
+# --- book/chapters/19k_distributions.md:843
 """The exponential distribution."""
 
 import numbers
@@ -44,7 +44,7 @@ class Exponential(ExponentialFamily):
         return -refgrad.log(-x)
 
 
-# --- book/chapters/19k_distributions.md:869
+# --- book/chapters/19k_distributions.md:886
 def _exponential_rsample(self, sample_shape=NO_SHAPE):
     return self.rate.new(self._extended_shape(sample_shape)).exponential_() / self.rate
 

@@ -12,13 +12,7 @@ import refgrad
 from refgrad.distributions import constraints
 from refgrad.distributions.bernoulli import BOTH_OR_NEITHER
 from refgrad.distributions.distribution import Distribution, attach
-from refgrad.distributions.utils import (
-    NO_SHAPE,
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from refgrad.distributions.utils import NO_SHAPE, BinaryOdds, broadcast_all
 
 __all__ = ["Geometric"]
 
@@ -33,8 +27,8 @@ def _refuse_zero_probs(self) -> None:
             f"{value.data[~valid]}")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2107
-class Geometric(Distribution):
+# --- book/chapters/19ka_transformed_distributions.md:2101
+class Geometric(BinaryOdds, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
@@ -49,20 +43,12 @@ class Geometric(Distribution):
         if self._validate_args and probs is not None:
             _refuse_zero_probs(self)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: refgrad.zeros_like(self.probs))
     variance = property(lambda self: (1.0 / self.probs - 1.0) / self.probs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2137
+# --- book/chapters/19ka_transformed_distributions.md:2123
 def _geometric_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Geometric, _instance)
     batch_shape = refgrad.Size(batch_shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1157
+# --- book/chapters/19k_distributions.md:1160
 """Independent: batch dimensions of a distribution read as dimensions of its events."""
 
 import refgrad
@@ -47,7 +47,7 @@ class Independent(Distribution):
         return f"{type(self).__name__}({self.base_dist}, {self.reinterpreted_batch_ndims})"
 
 
-# --- book/chapters/19k_distributions.md:1203
+# --- book/chapters/19k_distributions.md:1206
 def _independent_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Independent, _instance)
     batch_shape = refgrad.Size(batch_shape)

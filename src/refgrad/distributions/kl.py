@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:1253
+# --- book/chapters/19k_distributions.md:1256
 """kl_divergence, and the registry of its closed forms by pairs of classes."""
 
 import functools
@@ -50,7 +50,7 @@ class _Match:
         return True
 
 
-# --- book/chapters/19k_distributions.md:1302
+# --- book/chapters/19k_distributions.md:1305
 def _dispatch_kl(type_p, type_q):
     matches = [(p, q) for p, q in _KL_REGISTRY if issubclass(type_p, p) and issubclass(type_q, q)]
     if not matches:

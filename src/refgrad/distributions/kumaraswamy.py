@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3161
+# --- book/chapters/19ka_transformed_distributions.md:3132
 """The Kumaraswamy distribution: a uniform variable through powers."""
 
 import math
@@ -45,7 +45,7 @@ class Kumaraswamy(TransformedDistribution):
         return super().expand(batch_shape, _instance=new)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3204
+# --- book/chapters/19ka_transformed_distributions.md:3175
 def _kumaraswamy_mean(self):
     return _moments(self.concentration1, self.concentration0, 1)
 

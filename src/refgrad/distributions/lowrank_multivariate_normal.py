@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2903
+# --- book/chapters/19ka_transformed_distributions.md:2874
 """The multivariate normal distribution with a low-rank-plus-diagonal covariance."""
 
 import math
@@ -34,7 +34,7 @@ def _batch_lowrank_mahalanobis(w, d, x, capacitance_tril):
     return (x.pow(2) / d).sum(-1) - _batch_mahalanobis(capacitance_tril, wt_dinv_x)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2938
+# --- book/chapters/19ka_transformed_distributions.md:2909
 def _check_shapes(loc, cov_factor, cov_diag) -> None:
     if loc.dim() < 1:
         raise ValueError("loc must be at least one-dimensional.")
@@ -57,7 +57,7 @@ def _broadcast(loc, cov_factor, cov_diag):
                          f"{cov_factor.shape}, cov_diag {cov_diag.shape}") from e
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2962
+# --- book/chapters/19ka_transformed_distributions.md:2933
 class LowRankMultivariateNormal(Distribution):
     arg_constraints = {"loc": constraints.real_vector,
                        "cov_factor": constraints.independent(constraints.real, 2),
@@ -81,7 +81,7 @@ class LowRankMultivariateNormal(Distribution):
                                      self._unbroadcasted_cov_diag, self._capacitance_tril)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2991
+# --- book/chapters/19ka_transformed_distributions.md:2962
 def _matrix_shape(self):
     return self._batch_shape + self._event_shape + self._event_shape
 
@@ -114,7 +114,7 @@ for _compute in (variance, scale_tril, covariance_matrix, precision_matrix):
     setattr(LowRankMultivariateNormal, _compute.__name__, lazy_property(_compute))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3028
+# --- book/chapters/19ka_transformed_distributions.md:2999
 def _lowrank_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(LowRankMultivariateNormal, _instance)
     loc_shape = refgrad.Size(batch_shape) + self.event_shape
@@ -137,7 +137,7 @@ def _lowrank_rsample(self, sample_shape=NO_SHAPE):
             + self._unbroadcasted_cov_diag.sqrt() * eps_d)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3052
+# --- book/chapters/19ka_transformed_distributions.md:3023
 def _lowrank_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

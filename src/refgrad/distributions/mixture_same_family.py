@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3273
+# --- book/chapters/19ka_transformed_distributions.md:3244
 """MixtureSameFamily: a categorical mixture of the components of one distribution."""
 
 import refgrad
@@ -33,7 +33,7 @@ def _check_parts(mixture, components) -> None:
                          f"`component_distribution.batch_shape[-1]` ({kc})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3304
+# --- book/chapters/19ka_transformed_distributions.md:3275
 class MixtureSameFamily(Distribution):
     arg_constraints: dict = {}
     has_rsample = False
@@ -64,7 +64,7 @@ class MixtureSameFamily(Distribution):
                 f"{self.component_distribution})")
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3336
+# --- book/chapters/19ka_transformed_distributions.md:3307
 def _mixture_expand(self, batch_shape, _instance=None):
     batch_shape = refgrad.Size(batch_shape)
     new = self._get_checked_instance(MixtureSameFamily, _instance)
@@ -87,7 +87,7 @@ def _pad_mixture_dimensions(self, x):
                      + refgrad.Size(self._event_ndims * [1]))
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3360
+# --- book/chapters/19ka_transformed_distributions.md:3331
 def _mixture_mean(self):
     probs = _pad_mixture_dimensions(self, self.mixture_distribution.probs)
     return refgrad.sum(probs * self.component_distribution.mean, dim=-1 - self._event_ndims)
@@ -115,7 +115,7 @@ def _mixture_log_prob(self, x):
     return refgrad.logsumexp(log_prob_x + log_mix_prob, dim=-1)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:3389
+# --- book/chapters/19ka_transformed_distributions.md:3360
 def _mixture_sample(self, sample_shape=NO_SHAPE):
     with refgrad.no_grad():
         gather_dim = len(sample_shape) + len(self.batch_shape)

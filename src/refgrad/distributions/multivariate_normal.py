@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2700
+# --- book/chapters/19ka_transformed_distributions.md:2671
 """The multivariate normal distribution, parameterized by a covariance, a precision or
 a Cholesky factor."""
 
@@ -39,7 +39,7 @@ def _precision_to_scale_tril(precision):
     return refgrad.linalg.solve_triangular(inverse, eye, upper=False)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2737
+# --- book/chapters/19ka_transformed_distributions.md:2708
 def _one_matrix(loc, given: dict):
     """The one parameter given, by name, broadcast with ``loc``; the batch shape."""
     if loc.dim() < 1:
@@ -64,7 +64,7 @@ def _factor(name: str, matrix):
     return _precision_to_scale_tril(matrix)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2763
+# --- book/chapters/19ka_transformed_distributions.md:2734
 class MultivariateNormal(Distribution):
     arg_constraints = {"loc": constraints.real_vector,
                        "covariance_matrix": constraints.positive_definite,
@@ -90,7 +90,7 @@ class MultivariateNormal(Distribution):
         return self._batch_shape + self._event_shape + self._event_shape
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2794
+# --- book/chapters/19ka_transformed_distributions.md:2765
 def _scale_tril(self):
     return self._unbroadcasted_scale_tril.expand(self._matrix_shape)
 
@@ -116,7 +116,7 @@ for _name, _compute in [("scale_tril", _scale_tril), ("covariance_matrix", _cova
 MultivariateNormal.variance = property(_variance)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2827
+# --- book/chapters/19ka_transformed_distributions.md:2798
 def _mvn_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(MultivariateNormal, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -137,7 +137,7 @@ def _mvn_rsample(self, sample_shape=NO_SHAPE):
     return self.loc + _batch_mv(self._unbroadcasted_scale_tril, eps)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2849
+# --- book/chapters/19ka_transformed_distributions.md:2820
 def half_log_det(factor):
     return factor.diagonal(dim1=-2, dim2=-1).log().sum(-1)
 

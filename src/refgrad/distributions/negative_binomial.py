@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1895
+# --- book/chapters/19kb_gamma_family.md:1881
 """The negative binomial distribution: a Poisson count at a gamma-distributed rate."""
 
 import refgrad
@@ -11,12 +11,7 @@ from refgrad.distributions.bernoulli import _new, expand_parameters
 from refgrad.distributions.binomial import counts_and_parameter
 from refgrad.distributions.distribution import Distribution, attach
 from refgrad.distributions.gamma import Gamma
-from refgrad.distributions.utils import (
-    NO_SHAPE,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from refgrad.distributions.utils import NO_SHAPE, BinaryOdds, lazy_property
 
 __all__ = ["NegativeBinomial"]
 
@@ -25,8 +20,8 @@ def logsigmoid(x):  # F's, which loads when first asked for, not with refgrad
     return refgrad.nn.functional.logsigmoid(x)
 
 
-# --- book/chapters/19kb_gamma_family.md:1919
-class NegativeBinomial(Distribution):
+# --- book/chapters/19kb_gamma_family.md:1900
+class NegativeBinomial(BinaryOdds, Distribution):
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0),
                        "logits": constraints.real}
@@ -35,14 +30,6 @@ class NegativeBinomial(Distribution):
     def __init__(self, total_count, probs=None, logits=None, validate_args=None) -> None:
         counts_and_parameter(self, total_count, probs, logits)
         super().__init__(self._param.size(), validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @lazy_property
     def _gamma(self):
@@ -55,7 +42,7 @@ class NegativeBinomial(Distribution):
     _new = _new
 
 
-# --- book/chapters/19kb_gamma_family.md:1950
+# --- book/chapters/19kb_gamma_family.md:1923
 def _negative_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(NegativeBinomial, _instance)
     batch_shape = refgrad.Size(batch_shape)

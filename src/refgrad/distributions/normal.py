@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:662
+# --- book/chapters/19k_distributions.md:679
 """The normal distribution."""
 
 import math

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2184
+# --- book/chapters/19ka_transformed_distributions.md:2170
 """One-hot categorical distributions, with and without a straight-through gradient."""
 
 import refgrad
@@ -39,7 +39,7 @@ class OneHotCategorical(Distribution):
         return self._categorical._new(*args, **kwargs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2221
+# --- book/chapters/19ka_transformed_distributions.md:2207
 def _one_hot_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(OneHotCategorical, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -66,7 +66,7 @@ def _one_hot_log_prob(self, value):
     return self._categorical.log_prob(value.max(-1)[1])
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2249
+# --- book/chapters/19ka_transformed_distributions.md:2235
 def _one_hot_entropy(self):
     return self._categorical.entropy()
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2284
+# --- book/chapters/19ka_transformed_distributions.md:2270
 """The relaxed Bernoulli distribution, and its logit."""
 
 import numbers
@@ -15,20 +15,13 @@ from refgrad.distributions.distribution import Distribution, attach
 from refgrad.distributions.log_normal import expand_as
 from refgrad.distributions.transformed_distribution import TransformedDistribution
 from refgrad.distributions.transforms import SigmoidTransform
-from refgrad.distributions.utils import (
-    NO_SHAPE,
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from refgrad.distributions.utils import NO_SHAPE, BinaryOdds, broadcast_all, clamp_probs
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2309
-class LogitRelaxedBernoulli(Distribution):
+# --- book/chapters/19ka_transformed_distributions.md:2288
+class LogitRelaxedBernoulli(BinaryOdds, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
@@ -42,21 +35,13 @@ class LogitRelaxedBernoulli(Distribution):
         batch_shape = refgrad.Size() if isinstance(given, numbers.Number) else self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
     param_shape = property(lambda self: self._param.size())
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2339
+# --- book/chapters/19ka_transformed_distributions.md:2310
 def _logit_relaxed_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -90,7 +75,7 @@ attach(LogitRelaxedBernoulli, expand=_logit_relaxed_expand, rsample=_logit_relax
        log_prob=_logit_relaxed_log_prob)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2374
+# --- book/chapters/19ka_transformed_distributions.md:2345
 @expand_as
 class RelaxedBernoulli(TransformedDistribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2396
+# --- book/chapters/19ka_transformed_distributions.md:2367
 """The relaxed one-hot categorical distribution, and its logarithm."""
 
 import refgrad
@@ -37,7 +37,7 @@ class ExpRelaxedCategorical(Distribution):
         return self._categorical._new(*args, **kwargs)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2431
+# --- book/chapters/19ka_transformed_distributions.md:2402
 def _exp_relaxed_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(ExpRelaxedCategorical, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -72,7 +72,7 @@ attach(ExpRelaxedCategorical, expand=_exp_relaxed_expand, rsample=_exp_relaxed_r
        log_prob=_exp_relaxed_log_prob)
 
 
-# --- book/chapters/19ka_transformed_distributions.md:2467
+# --- book/chapters/19ka_transformed_distributions.md:2438
 @expand_as
 class RelaxedOneHotCategorical(TransformedDistribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19k_distributions.md:747
+# --- book/chapters/19k_distributions.md:764
 """The continuous uniform distribution on [low, high)."""
 
 import numbers
@@ -47,7 +47,7 @@ class Uniform(Distribution):
     variance = property(lambda self: (self.high - self.low).pow(2) / 12)
 
 
-# --- book/chapters/19k_distributions.md:793
+# --- book/chapters/19k_distributions.md:810
 def _uniform_rsample(self, sample_shape=NO_SHAPE):
     shape = self._extended_shape(sample_shape)
     rand = refgrad.rand(shape, dtype=self.low.dtype, device=self.low.device)

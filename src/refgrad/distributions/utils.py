@@ -67,6 +67,19 @@ class lazy_property:  # noqa: N801 - torch's name
         return value
 
 
+class BinaryOdds:
+    """The probability of a yes and its log-odds, each worked out from the other when first
+    read: the parameters of every distribution of one yes-or-no trial."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
 # --- book/chapters/19ka_transformed_distributions.md:1168
 from refgrad.distributions._triangles import tril_matrix_to_vec, vec_to_tril_matrix  # noqa: E402
 
