@@ -47,7 +47,7 @@ def test_torch_optim_lists_lr_scheduler_among_the_optimizers():
 
 _OPTIM_ORDER = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
                 "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
-                "SparseAdam", "swa_utils"]
+                "SparseAdam", "swap_in_optimizer_params_and_state", "swa_utils"]
 
 
 def test_torch_optim_lists_every_optimizer_in_torchs_order():

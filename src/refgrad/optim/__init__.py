@@ -16,7 +16,7 @@ globals().pop("optimizer", None)
 # (lr_scheduler: chapter "Learning-rate schedulers"); the list names them all here, once.
 __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
            "lr_scheduler", "Muon", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
-           "SparseAdam", "swa_utils"]
+           "SparseAdam", "swap_in_optimizer_params_and_state", "swa_utils"]
 
 
 # --- book/chapters/19f_lr_schedulers.md:1279
@@ -43,3 +43,7 @@ from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 # --- book/chapters/19l_adafactor_and_muon.md:495
 from refgrad.optim._adafactor import Adafactor  # noqa: E402
 from refgrad.optim._muon import Muon  # noqa: E402
+
+
+# --- book/chapters/19m_swapping_optimizer_state.md:177
+from refgrad.optim._stateless import swap_in_optimizer_params_and_state  # noqa: E402
