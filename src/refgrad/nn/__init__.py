@@ -249,3 +249,21 @@ from refgrad.nn.modules.loss import (  # noqa: E402
 __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
             "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
             "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginWithDistanceLoss"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:392
+from refgrad.nn.modules.linear import Bilinear  # noqa: E402
+
+__all__ += ["Bilinear"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:442
+from refgrad.nn.modules.container import Container  # noqa: E402
+
+__all__ += ["Container"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:582
+from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
+
+__all__ += ["CrossMapLRN2d"]

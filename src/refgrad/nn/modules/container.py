@@ -100,3 +100,7 @@ class Sequential(_Positions):
         for module in self:
             input = module(input)
         return input
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:432
+from refgrad.nn.modules._old_container import Container  # noqa: E402, F401 - NOTE [Named at the end]

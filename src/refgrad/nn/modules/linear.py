@@ -75,3 +75,7 @@ class NonDynamicallyQuantizableLinear(Linear):
 
 # --- book/chapters/21g_lazy_modules.md:516
 from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:382
+from refgrad.nn.modules._linear_of_two import Bilinear  # noqa: E402, F401 - NOTE [Named at the end]

@@ -52,3 +52,9 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:570
+from refgrad.nn.modules._cross_map_lrn import (  # noqa: E402, F401 - NOTE [Named at the end]
+    CrossMapLRN2d,
+)
