@@ -267,3 +267,9 @@ __all__ += ["Container"]
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 __all__ += ["CrossMapLRN2d"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:695
+from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
+
+__all__ += ["SyncBatchNorm"]

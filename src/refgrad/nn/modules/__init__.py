@@ -36,9 +36,9 @@ __all__ = [
     "RNN", "RNNBase", "RNNCell", "RNNCellBase", "RReLU", "ReLU", "ReLU6", "ReflectionPad1d",
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
     "ReplicationPad3d", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss",
-    "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink",
-    "Threshold", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
-    "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
+    "Softmax", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "SyncBatchNorm",
+    "Tanh", "Tanhshrink", "Threshold", "Transformer", "TransformerDecoder",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "TripletMarginLoss",
     "TripletMarginWithDistanceLoss", "Unflatten", "Unfold", "Upsample", "UpsamplingBilinear2d",
     "UpsamplingNearest2d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"
 ]
@@ -186,3 +186,7 @@ from refgrad.nn.modules.container import Container  # noqa: E402
 
 # --- book/chapters/21h_more_layers_and_losses.md:577
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:690
+from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402

@@ -175,3 +175,9 @@ from refgrad.nn.modules._lazy_batchnorm import (  # noqa: E402, F401 - NOTE [Nam
     LazyBatchNorm3d,
     _LazyNormBase,
 )
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:683
+from refgrad.nn.modules._sync_batchnorm import (  # noqa: E402, F401 - NOTE [Named at the end]
+    SyncBatchNorm,
+)
