@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1373
+# --- book/chapters/21a_module_hooks.md:1374
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -279,3 +279,12 @@ __all__ += ["SyncBatchNorm"]
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1236
+from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
+    LinearCrossEntropyOptions,
+)
+from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
+
+__all__ += ["LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]

@@ -152,3 +152,9 @@ from refgrad.nn.modules._more_losses import (  # noqa: E402, F401 - NOTE [Named 
     SoftMarginLoss,
     TripletMarginWithDistanceLoss,
 )
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1220
+from refgrad.nn.modules._linear_cross_entropy_loss import (  # noqa: E402, F401
+    LinearCrossEntropyLoss,
+)
