@@ -106,13 +106,13 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1374
+# --- book/chapters/21a_module_hooks.md:1379
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1492
+# --- book/chapters/21b_layers_and_losses.md:1495
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2471
+# --- book/chapters/21b_layers_and_losses.md:2483
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2498
+# --- book/chapters/21b_layers_and_losses.md:2510
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2518
+# --- book/chapters/21b_layers_and_losses.md:2530
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,
@@ -257,31 +257,31 @@ from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 __all__ += ["Bilinear"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:442
+# --- book/chapters/21h_more_layers_and_losses.md:447
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 __all__ += ["Container"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:582
+# --- book/chapters/21h_more_layers_and_losses.md:589
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 __all__ += ["CrossMapLRN2d"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:695
+# --- book/chapters/21h_more_layers_and_losses.md:702
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 __all__ += ["SyncBatchNorm"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:893
+# --- book/chapters/21h_more_layers_and_losses.md:900
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1236
+# --- book/chapters/21h_more_layers_and_losses.md:1243
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )

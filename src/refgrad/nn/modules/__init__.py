@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1329
+# --- book/chapters/21a_module_hooks.md:1334
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -54,7 +54,7 @@ from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:2453
+# --- book/chapters/21b_layers_and_losses.md:2465
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -71,11 +71,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2493
+# --- book/chapters/21b_layers_and_losses.md:2505
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2505
+# --- book/chapters/21b_layers_and_losses.md:2517
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402
@@ -182,23 +182,23 @@ from refgrad.nn.modules.loss import (  # noqa: E402
 from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:437
+# --- book/chapters/21h_more_layers_and_losses.md:442
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:577
+# --- book/chapters/21h_more_layers_and_losses.md:584
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:690
+# --- book/chapters/21h_more_layers_and_losses.md:697
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:888
+# --- book/chapters/21h_more_layers_and_losses.md:895
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1227
+# --- book/chapters/21h_more_layers_and_losses.md:1234
 from refgrad.nn.modules import linear_cross_entropy_options  # noqa: E402
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,

@@ -14,8 +14,10 @@ from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
+__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]  # torch's
 
-# --- book/chapters/21a_module_hooks.md:1124
+
+# --- book/chapters/21a_module_hooks.md:1126
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -59,7 +61,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1173
+# --- book/chapters/21a_module_hooks.md:1175
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -68,7 +70,7 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1187
+# --- book/chapters/21a_module_hooks.md:1189
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 
