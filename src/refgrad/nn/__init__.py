@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2211
+# --- book/chapters/16u_convolution_and_pooling.md:2217
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -68,7 +68,7 @@ from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshu
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1209
+# --- book/chapters/16w_transposed_and_rearranging.md:1211
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1379
+# --- book/chapters/21a_module_hooks.md:1391
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2483
+# --- book/chapters/21b_layers_and_losses.md:2490
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2510
+# --- book/chapters/21b_layers_and_losses.md:2517
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2530
+# --- book/chapters/21b_layers_and_losses.md:2537
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,

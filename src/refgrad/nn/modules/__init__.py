@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1334
+# --- book/chapters/21a_module_hooks.md:1346
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -54,7 +54,7 @@ from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
 
 
-# --- book/chapters/21b_layers_and_losses.md:2465
+# --- book/chapters/21b_layers_and_losses.md:2472
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -71,11 +71,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2505
+# --- book/chapters/21b_layers_and_losses.md:2512
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2517
+# --- book/chapters/21b_layers_and_losses.md:2524
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402
@@ -204,3 +204,15 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1441
+from refgrad.nn.modules import (  # noqa: E402
+    adaptive,
+    channelshuffle,
+    dropout,
+    flatten,
+    pixelshuffle,
+    sparse,
+    utils,
+)
