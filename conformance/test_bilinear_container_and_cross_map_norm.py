@@ -133,3 +133,13 @@ def test_cross_map_norm_prints_its_numbers_and_refuses():
     x = torch.randn(2, 5, 2, 3, requires_grad=True)
     with raises(RuntimeError, "start (1) + length (5) exceeds dimension size (5)."):
         nn.CrossMapLRN2d(1)(x).sum().backward()
+
+
+def test_cross_map_norm_backward_cannot_itself_be_differentiated():
+    x = torch.randn(1, 3, 2, 2, requires_grad=True)
+    out = nn.CrossMapLRN2d(3)(x)
+    with raises(RuntimeError, "mul(): functions with out=... arguments don't support automatic "
+                              "differentiation, but one of the arguments requires grad."):
+        torch.autograd.grad(out.sum(), x, create_graph=True)
+    g, = torch.autograd.grad(out.sum(), x)
+    assert g.shape == x.shape and g.grad_fn is None

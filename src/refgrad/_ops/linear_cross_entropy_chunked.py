@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1034
+# --- book/chapters/21h_more_layers_and_losses.md:1040
 """The chunked linear_cross_entropy: its gradients found in the forward, scaled in backward."""
 
 import refgrad
@@ -29,7 +29,7 @@ def placed(ctx, grads) -> tuple:
     return (by_input.get(0), by_input.get(1), None, by_input.get(2), None, None, None)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1066
+# --- book/chapters/21h_more_layers_and_losses.md:1072
 class GeneratedBackwardFor_torch_nn__linear_cross_entropy_batch_chunked_default(Function):
     @staticmethod
     def forward(ctx, input, linear_weight, target, linear_bias, weight, reduction, ignore_index):

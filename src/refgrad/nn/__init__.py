@@ -263,25 +263,25 @@ from refgrad.nn.modules.container import Container  # noqa: E402
 __all__ += ["Container"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:589
+# --- book/chapters/21h_more_layers_and_losses.md:595
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 __all__ += ["CrossMapLRN2d"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:702
+# --- book/chapters/21h_more_layers_and_losses.md:708
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 __all__ += ["SyncBatchNorm"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:900
+# --- book/chapters/21h_more_layers_and_losses.md:906
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1243
+# --- book/chapters/21h_more_layers_and_losses.md:1249
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )

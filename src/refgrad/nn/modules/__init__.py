@@ -186,19 +186,19 @@ from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:584
+# --- book/chapters/21h_more_layers_and_losses.md:590
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:697
+# --- book/chapters/21h_more_layers_and_losses.md:703
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:895
+# --- book/chapters/21h_more_layers_and_losses.md:901
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1234
+# --- book/chapters/21h_more_layers_and_losses.md:1240
 from refgrad.nn.modules import linear_cross_entropy_options  # noqa: E402
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
@@ -206,7 +206,7 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1441
+# --- book/chapters/21h_more_layers_and_losses.md:1447
 from refgrad.nn.modules import (  # noqa: E402
     adaptive,
     channelshuffle,

@@ -28,7 +28,7 @@ def window_sums(squares, size: int):
     return sums
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:512
+# --- book/chapters/21h_more_layers_and_losses.md:514
 def window_gradient(input, output, scale, grad, size: int, alpha: float, beta: float):
     n, channels, height, width = input.shape
     grad_input = scale.pow(-beta) * grad
@@ -58,6 +58,10 @@ class CrossMapLRN2d(Function):
     @staticmethod
     def backward(ctx, grad_output):
         input, output = ctx.saved_tensors
+        if refgrad.is_grad_enabled() and input.size(0) and (grad_output.requires_grad
+                                                            or output.requires_grad):
+            raise RuntimeError("mul(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
         grad = window_gradient(input, output, ctx.scale, grad_output, ctx.size, ctx.alpha,
                                ctx.beta)
         return grad, None, None, None, None
