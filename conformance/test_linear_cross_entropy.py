@@ -174,3 +174,47 @@ def test_the_loss_module_with_more_dimensions_a_bias_and_a_weight():
         with raises(RuntimeError, f"expected label_smoothing to be in range [0, 1], got "
                                   f"{smoothing}"):
             nn.LinearCrossEntropyLoss(4, 7, label_smoothing=smoothing)
+
+
+TWICE = ("linear_cross_entropy chunked backward called twice; retain_graph=True / double "
+         "backward are not supported.")
+
+
+def test_the_chunked_backward_runs_once_unless_told_to_keep_its_gradients():
+    x, w, _, t, _ = _inputs()
+    loss = F.linear_cross_entropy(x, w, t, options=nn.LinearCrossEntropyOptions())
+    first, = torch.autograd.grad(loss, x, retain_graph=True)
+    with raises(RuntimeError, TWICE):
+        torch.autograd.grad(loss, x)
+    kept = F.linear_cross_entropy(x, w, t,
+                                  options=nn.LinearCrossEntropyOptions(allow_retain_graph=True))
+    a, = torch.autograd.grad(kept, x, torch.tensor(2.0, dtype=torch.float64), retain_graph=True)
+    b, = torch.autograd.grad(kept, x)
+    torch.testing.assert_close(a, 2 * b)
+    torch.testing.assert_close(b, first)
+    rows = F.linear_cross_entropy(x, w, t, reduction="none",
+                                  options=nn.LinearCrossEntropyOptions())
+    c, = torch.autograd.grad(rows.sum(), x, retain_graph=True)
+    d, = torch.autograd.grad(rows.sum(), x)
+    assert torch.equal(c, d)
+
+
+def test_the_chunked_path_picks_class_weights_then_checks_targets():
+    x, w, _, _, _ = _inputs()
+    opts = nn.LinearCrossEntropyOptions()
+    for bad, first in [([0, 3, -5, 1, 2], -5), ([0, 8, 9, 1, 2], 8)]:
+        with raises(RuntimeError, f"index {first} is out of bounds for dimension 1 with size 7"):
+            F.linear_cross_entropy(x, w, torch.tensor(bad), options=opts)
+    short = torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64)
+    with raises(IndexError, "index out of range in self"):
+        F.linear_cross_entropy(x, w, torch.tensor([0, 3, 9, 1, 2]), options=opts, weight=short)
+    t = torch.tensor([0, 1, 2, 1, -100])
+    got = F.linear_cross_entropy(x, w, t, options=opts, weight=short)
+    rows = F.cross_entropy(F.linear(x, w), t, reduction="none")
+    picked = short[t[:4]]
+    torch.testing.assert_close(got, (rows[:4] * picked).sum() / picked.sum())
+    with raises(RuntimeError, "weight tensor should be defined either for all 7 classes or no "
+                              "classes but got weight tensor of shape: [3]"):
+        F.linear_cross_entropy(x, w, t, weight=short)
+    nothing = F.linear_cross_entropy(x, w, torch.full((5,), -100), options=opts)
+    assert nothing.isnan()

@@ -67,7 +67,7 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
             from refgrad._ops.linear_cross_entropy_chunked import chunked
 
             return chunked(input, linear_weight, target, linear_bias, weight, reduction,
-                           ignore_index)
+                           ignore_index, options)
         options_ignored(linear_weight, target, linear_bias, reduction, label_smoothing)
     return whole(input, linear_weight, target, linear_bias, shape, weight=weight,
                  reduction=reduction, ignore_index=ignore_index,

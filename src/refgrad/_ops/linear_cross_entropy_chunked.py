@@ -3,75 +3,109 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1040
+# --- book/chapters/21h_more_layers_and_losses.md:1047
 """The chunked linear_cross_entropy: its gradients found in the forward, scaled in backward."""
 
 import refgrad
-from refgrad._ops.linear_cross_entropy import whole
+from refgrad._ops.cross_entropy import cross_entropy
+from refgrad._ops.layers import linear
 from refgrad.autograd.function import Function
 from refgrad.autograd.grad_mode import enable_grad
 
 
-def reference(ctx, input, linear_weight, target, linear_bias, weight, reduction, ignore_index):
+def row_weights(input, target, weight, classes: int, ignore_index: int):
+    """Each row's weight (0 for an ignored row), the targets checked as the operator checks."""
+    kept = target != ignore_index
+    rows = kept.to(input.dtype)
+    if weight is not None:
+        rows = rows.masked_scatter(kept, weight.index_select(0, target[kept]).to(input.dtype))
+    outside = kept & ((target < 0) | (target >= classes))
+    if outside.any():
+        raise RuntimeError(f"index {target[outside][0].item()} is out of bounds for dimension 1 "
+                           f"with size {classes}")
+    return rows
+
+
+def row_losses(input, linear_weight, target, linear_bias, rows, reduction, ignore_index):
+    losses = cross_entropy(linear(input, linear_weight, linear_bias), target, reduction="none",
+                           ignore_index=ignore_index) * rows
+    if reduction == "none":
+        return losses
+    return losses.sum() if reduction == "sum" else losses.sum() / rows.sum()
+
+
+def reference(ctx, input, linear_weight, target, linear_bias, rows, reduction, ignore_index):
     """The loss on detached copies, which ``ctx.wanted`` names the wanting ones of."""
     copies = [None if t is None else t.detach().requires_grad_(t.requires_grad)
               for t in (input, linear_weight, linear_bias)]
     ctx.wanted = [i for i, t in enumerate(copies) if t is not None and t.requires_grad]
-    shape = (input.shape[0], linear_weight.shape[0])
-    loss = whole(copies[0], copies[1], target, copies[2], shape, weight=weight,
-                 reduction=reduction, ignore_index=ignore_index)
+    loss = row_losses(copies[0], copies[1], target, copies[2], rows, reduction, ignore_index)
     return loss, [copies[i] for i in ctx.wanted]
 
 
 def placed(ctx, grads) -> tuple:
-    """The gradients at their inputs' places: input, weight, target, bias, class weight, ..."""
+    """The gradients at their inputs' places: input, weight, target, bias, and the rest."""
     by_input = dict(zip(ctx.wanted, grads))
-    return (by_input.get(0), by_input.get(1), None, by_input.get(2), None, None, None)
+    return (by_input.get(0), by_input.get(1), None, by_input.get(2), None, None, None, None)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1072
+# --- book/chapters/21h_more_layers_and_losses.md:1099
+TWICE = ("linear_cross_entropy chunked backward called twice; retain_graph=True / double "
+         "backward are not supported.")
+
+
 class GeneratedBackwardFor_torch_nn__linear_cross_entropy_batch_chunked_default(Function):
     @staticmethod
-    def forward(ctx, input, linear_weight, target, linear_bias, weight, reduction, ignore_index):
+    def forward(ctx, input, linear_weight, target, linear_bias, rows, reduction, ignore_index,
+                keep):
         with enable_grad():
-            loss, wanting = reference(ctx, input, linear_weight, target, linear_bias, weight,
+            loss, wanting = reference(ctx, input, linear_weight, target, linear_bias, rows,
                                       reduction, ignore_index)
             ctx.grads = refgrad.autograd.grad(loss, wanting) if wanting else ()
+        ctx.keep = keep
         return loss.detach()
 
     @staticmethod
     def backward(ctx, grad_output):
-        return placed(ctx, [g * grad_output for g in ctx.grads])
+        if ctx.grads is None:
+            raise RuntimeError(TWICE)
+        grads = [g * grad_output for g in ctx.grads]
+        if not ctx.keep:
+            ctx.grads = None
+        return placed(ctx, grads)
 
 
 class GeneratedBackwardFor_torch_nn__linear_cross_entropy_batch_chunked_no_reduction_default(
         Function):
     @staticmethod
-    def forward(ctx, input, linear_weight, target, linear_bias, weight, reduction, ignore_index):
-        ctx.save_for_backward(input, linear_weight, target, linear_bias, weight)
+    def forward(ctx, input, linear_weight, target, linear_bias, rows, reduction, ignore_index,
+                keep):
+        ctx.save_for_backward(input, linear_weight, target, linear_bias, rows)
         ctx.ignore_index = ignore_index
         with enable_grad():
-            loss, _ = reference(ctx, input, linear_weight, target, linear_bias, weight, "none",
+            loss, _ = reference(ctx, input, linear_weight, target, linear_bias, rows, "none",
                                 ignore_index)
         return loss.detach()
 
     @staticmethod
     def backward(ctx, grad_output):
-        input, linear_weight, target, linear_bias, weight = ctx.saved_tensors
+        input, linear_weight, target, linear_bias, rows = ctx.saved_tensors
         with enable_grad():
-            loss, wanting = reference(ctx, input, linear_weight, target, linear_bias, weight,
+            loss, wanting = reference(ctx, input, linear_weight, target, linear_bias, rows,
                                       "none", ctx.ignore_index)
             grads = refgrad.autograd.grad(loss, wanting, grad_output) if wanting else ()
         return placed(ctx, grads)
 
 
-def chunked(input, linear_weight, target, linear_bias, weight, reduction, ignore_index):
+def chunked(input, linear_weight, target, linear_bias, weight, reduction, ignore_index,
+            options):
     batched = input.dim() == 2
     if not batched:
         input, target = input.unsqueeze(0), target.unsqueeze(0)
+    rows = row_weights(input, target, weight, linear_weight.shape[0], ignore_index)
     kind = (GeneratedBackwardFor_torch_nn__linear_cross_entropy_batch_chunked_no_reduction_default
             if reduction == "none"
             else GeneratedBackwardFor_torch_nn__linear_cross_entropy_batch_chunked_default)
-    result = kind.apply(input, linear_weight, target, linear_bias, weight, reduction,
-                        ignore_index)
+    result = kind.apply(input, linear_weight, target, linear_bias, rows, reduction, ignore_index,
+                        options.allow_retain_graph)
     return result if batched else result.squeeze(0)

@@ -281,7 +281,7 @@ from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1249
+# --- book/chapters/21h_more_layers_and_losses.md:1290
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )

@@ -198,7 +198,7 @@ from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1240
+# --- book/chapters/21h_more_layers_and_losses.md:1281
 from refgrad.nn.modules import linear_cross_entropy_options  # noqa: E402
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
@@ -206,7 +206,7 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1447
+# --- book/chapters/21h_more_layers_and_losses.md:1488
 from refgrad.nn.modules import (  # noqa: E402
     adaptive,
     channelshuffle,
