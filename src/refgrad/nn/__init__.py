@@ -232,7 +232,7 @@ __all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstan
             "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:289
+# --- book/chapters/21h_more_layers_and_losses.md:291
 from refgrad.nn.modules.loss import (  # noqa: E402
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -251,37 +251,37 @@ __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
             "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginWithDistanceLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:392
+# --- book/chapters/21h_more_layers_and_losses.md:394
 from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 
 __all__ += ["Bilinear"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:447
+# --- book/chapters/21h_more_layers_and_losses.md:449
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 __all__ += ["Container"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:595
+# --- book/chapters/21h_more_layers_and_losses.md:597
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 __all__ += ["CrossMapLRN2d"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:708
+# --- book/chapters/21h_more_layers_and_losses.md:710
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 __all__ += ["SyncBatchNorm"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:906
+# --- book/chapters/21h_more_layers_and_losses.md:908
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1290
+# --- book/chapters/21h_more_layers_and_losses.md:1292
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )

@@ -163,7 +163,7 @@ from refgrad.nn.modules.instancenorm import (  # noqa: E402
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:273
+# --- book/chapters/21h_more_layers_and_losses.md:275
 from refgrad.nn.modules.loss import (  # noqa: E402
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -178,27 +178,27 @@ from refgrad.nn.modules.loss import (  # noqa: E402
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:387
+# --- book/chapters/21h_more_layers_and_losses.md:389
 from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:442
+# --- book/chapters/21h_more_layers_and_losses.md:444
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:590
+# --- book/chapters/21h_more_layers_and_losses.md:592
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:703
+# --- book/chapters/21h_more_layers_and_losses.md:705
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:901
+# --- book/chapters/21h_more_layers_and_losses.md:903
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1281
+# --- book/chapters/21h_more_layers_and_losses.md:1283
 from refgrad.nn.modules import linear_cross_entropy_options  # noqa: E402
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
@@ -206,7 +206,7 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1488
+# --- book/chapters/21h_more_layers_and_losses.md:1490
 from refgrad.nn.modules import (  # noqa: E402
     adaptive,
     channelshuffle,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:479
+# --- book/chapters/21h_more_layers_and_losses.md:481
 """The autograd.Function of CrossMapLRN2d: the window norm's forward and its backward."""
 
 import refgrad
@@ -28,7 +28,7 @@ def window_sums(squares, size: int):
     return sums
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:514
+# --- book/chapters/21h_more_layers_and_losses.md:516
 def window_gradient(input, output, scale, grad, size: int, alpha: float, beta: float):
     n, channels, height, width = input.shape
     grad_input = scale.pow(-beta) * grad

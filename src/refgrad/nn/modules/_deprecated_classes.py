@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:116
+# --- book/chapters/21h_more_layers_and_losses.md:118
 """A class mark that warns when the class is made or subclassed."""
 
 import warnings

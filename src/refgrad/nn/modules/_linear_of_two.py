@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:335
+# --- book/chapters/21h_more_layers_and_losses.md:337
 """Bilinear: y = x1^T A x2 + b, one matrix A per output."""
 
 import math

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:60
+# --- book/chapters/21h_more_layers_and_losses.md:62
 """The losses of torch.nn.functional that the loss module did not hold yet."""
 
 from refgrad.nn.modules._deprecated_classes import deprecated_class
@@ -50,7 +50,7 @@ class NLLLoss2d(NLLLoss):
     __module__ = _LOSS
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:153
+# --- book/chapters/21h_more_layers_and_losses.md:155
 class HingeEmbeddingLoss(_Loss):
     __module__ = _LOSS
     __constants__ = ["margin", "reduction"]
@@ -98,7 +98,7 @@ class MultiMarginLoss(_WeightedLoss):
                                    weight=self.weight, reduction=self.reduction)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:205
+# --- book/chapters/21h_more_layers_and_losses.md:207
 class SoftMarginLoss(_Loss):
     __module__ = _LOSS
     __constants__ = ["reduction"]
@@ -120,7 +120,7 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
                                              reduction=self.reduction)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:233
+# --- book/chapters/21h_more_layers_and_losses.md:235
 class TripletMarginWithDistanceLoss(_Loss):
     __module__ = _LOSS
     __constants__ = ["margin", "swap", "reduction"]

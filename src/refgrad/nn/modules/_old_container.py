@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:413
+# --- book/chapters/21h_more_layers_and_losses.md:415
 """Container: the deprecated module that is given its children by name."""
 
 from refgrad.nn.modules._deprecated_classes import deprecated_class

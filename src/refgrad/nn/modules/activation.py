@@ -31,7 +31,7 @@ class ReLU(Module):
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1343
+# --- book/chapters/21h_more_layers_and_losses.md:1345
 from refgrad.nn.modules.layers import PReLU  # noqa: E402, F401 - its __all__ names these
 from refgrad.nn.modules.nonlinear import (  # noqa: E402, F401
     CELU,

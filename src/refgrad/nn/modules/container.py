@@ -105,7 +105,7 @@ class Sequential(_Positions):
         return input
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:432
+# --- book/chapters/21h_more_layers_and_losses.md:434
 from refgrad.nn.modules._old_container import Container  # noqa: E402, F401 - NOTE [Named at the end]
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402, F401 - its __all__
 from refgrad.nn.modules.parameter_collections import (  # noqa: E402, F401 - its __all__

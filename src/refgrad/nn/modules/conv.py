@@ -158,7 +158,7 @@ from refgrad.nn.modules._lazy_conv import (  # noqa: E402, F401 - NOTE [Named at
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1376
+# --- book/chapters/21h_more_layers_and_losses.md:1378
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402, F401 - its __all__ names these
     ConvTranspose1d,
     ConvTranspose2d,

@@ -79,5 +79,5 @@ class NonDynamicallyQuantizableLinear(Linear):
 from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:382
+# --- book/chapters/21h_more_layers_and_losses.md:384
 from refgrad.nn.modules._linear_of_two import Bilinear  # noqa: E402, F401 - NOTE [Named at the end]

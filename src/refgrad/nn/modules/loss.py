@@ -146,7 +146,7 @@ class TripletMarginLoss(_Loss):
                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:257
+# --- book/chapters/21h_more_layers_and_losses.md:259
 from refgrad.nn.modules._more_losses import (  # noqa: E402, F401 - NOTE [Named at the end]
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -161,11 +161,11 @@ from refgrad.nn.modules._more_losses import (  # noqa: E402, F401 - NOTE [Named 
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1274
+# --- book/chapters/21h_more_layers_and_losses.md:1276
 from refgrad.nn.modules._linear_cross_entropy_loss import (  # noqa: E402, F401
     LinearCrossEntropyLoss,
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1322
+# --- book/chapters/21h_more_layers_and_losses.md:1324
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402, F401 - NOTE [Named at the end]
