@@ -73,7 +73,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1024
+# --- book/chapters/16t_more_functional.md:1025
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -83,7 +83,7 @@ def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation)
     slope = np.where(mine & (h > 0), share if p == 1 else kind(2) * share * h, kind(0))
     if weight is not None:
         slope = slope * host(weight._data)[y][:, None]
-    slope[np.arange(len(y)), y] = -np.add.accumulate(slope, 1)[:, -1] if x.shape[1] else 0
+    slope[np.arange(len(y)), y] = kind(0) - np.add.accumulate(slope, 1)[:, -1] if x.shape[1] else 0
     return on_device_of(np.ascontiguousarray(_times_grad(slope, g, reduction).reshape(a.shape)),
                         self)
 
@@ -109,7 +109,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1065
+# --- book/chapters/16t_more_functional.md:1066
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -134,7 +134,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1094
+# --- book/chapters/16t_more_functional.md:1095
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -169,7 +169,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1134
+# --- book/chapters/16t_more_functional.md:1135
 def _checked_input(input, kernel):
     from refgrad._typename import not_implemented_for
 
@@ -189,7 +189,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1155
+# --- book/chapters/16t_more_functional.md:1156
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -222,7 +222,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1195
+# --- book/chapters/16t_more_functional.md:1196
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2211
+# --- book/chapters/16u_convolution_and_pooling.md:2217
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -68,7 +68,7 @@ from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshu
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1209
+# --- book/chapters/16w_transposed_and_rearranging.md:1211
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
@@ -106,13 +106,13 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1370
+# --- book/chapters/21a_module_hooks.md:1399
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1492
+# --- book/chapters/21b_layers_and_losses.md:1495
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2471
+# --- book/chapters/21b_layers_and_losses.md:2490
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2498
+# --- book/chapters/21b_layers_and_losses.md:2517
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2518
+# --- book/chapters/21b_layers_and_losses.md:2537
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,
@@ -230,3 +230,61 @@ from refgrad.nn.modules.instancenorm import (  # noqa: E402
 
 __all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
             "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:291
+from refgrad.nn.modules.loss import (  # noqa: E402
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+
+__all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss",
+            "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
+            "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginWithDistanceLoss"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:394
+from refgrad.nn.modules.linear import Bilinear  # noqa: E402
+
+__all__ += ["Bilinear"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:449
+from refgrad.nn.modules.container import Container  # noqa: E402
+
+__all__ += ["Container"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:597
+from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
+
+__all__ += ["CrossMapLRN2d"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:710
+from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
+
+__all__ += ["SyncBatchNorm"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:908
+from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
+
+__all__ += ["AdaptiveLogSoftmaxWithLoss"]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1292
+from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
+    LinearCrossEntropyOptions,
+)
+from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
+
+__all__ += ["LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:889
+# --- book/chapters/21a_module_hooks.md:895
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
 import sys
@@ -25,7 +25,7 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:913
+# --- book/chapters/21a_module_hooks.md:919
 class _Wrapping:
     """Passes a tuple's tensors through the identity and hooks the new node."""
 
@@ -63,7 +63,7 @@ class _Wrapping:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:957
+# --- book/chapters/21a_module_hooks.md:963
 class _InputSide(_Wrapping):
     """The input identity node: where the full backward hooks run."""
 
@@ -93,7 +93,7 @@ class _InputSide(_Wrapping):
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:995
+# --- book/chapters/21a_module_hooks.md:1001
 class _OutputSide(_InputSide):
     """The output identity node: backward pre-hooks, and hooks without inputs."""
 
@@ -136,7 +136,7 @@ class _OutputSide(_InputSide):
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:1039
+# --- book/chapters/21a_module_hooks.md:1045
 class BackwardHook(_OutputSide):
     """One module call's backward hooks, set on its input and output nodes."""
 

@@ -2,11 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1193
+# --- book/chapters/21a_module_hooks.md:1201
 """ReLU as a module."""
 
 import refgrad
 from refgrad.nn.modules.module import Module
+
+__all__ = ["Threshold", "ReLU", "RReLU", "Hardtanh", "ReLU6", "Sigmoid", "Hardsigmoid", "Tanh",
+           "SiLU", "Mish", "Hardswish", "ELU", "CELU", "SELU", "GLU", "GELU", "Hardshrink",
+           "LeakyReLU", "LogSigmoid", "Softplus", "Softshrink", "MultiheadAttention", "PReLU",
+           "Softsign", "Tanhshrink", "Softmin", "Softmax", "Softmax2d",
+           "LogSoftmax"]  # torch's, in its order
 
 
 class ReLU(Module):
@@ -23,3 +29,35 @@ class ReLU(Module):
 
 # --- book/chapters/21e_attention_and_transformers.md:694
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1346
+from refgrad.nn.modules.layers import PReLU  # noqa: E402, F401 - its __all__ names these
+from refgrad.nn.modules.nonlinear import (  # noqa: E402, F401
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU6,
+    RReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmax2d,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)

@@ -13,6 +13,9 @@ from refgrad.nn.modules._functional import F
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
+__all__ = ["BatchNorm1d", "LazyBatchNorm1d", "BatchNorm2d", "LazyBatchNorm2d", "BatchNorm3d",
+           "LazyBatchNorm3d", "SyncBatchNorm"]  # torch's, in its order
+
 _STATS = ("running_mean", "running_var", "num_batches_tracked")
 
 
@@ -30,7 +33,7 @@ def _reset_affine(module) -> None:
             init.zeros_(module.bias)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1322
+# --- book/chapters/21b_layers_and_losses.md:1325
 class _NormBase(Module):
     _version = 2
     _state_since = {"num_batches_tracked": 2}  # NOTE [State added later]
@@ -68,7 +71,7 @@ class _NormBase(Module):
                 f"track_running_stats={self.track_running_stats}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1366
+# --- book/chapters/21b_layers_and_losses.md:1369
 class _BatchNorm(_NormBase):
     dims = ()  # the numbers of dimensions accepted
 
@@ -100,7 +103,7 @@ class BatchNorm3d(_BatchNorm):
     dims = (5,)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1406
+# --- book/chapters/21b_layers_and_losses.md:1409
 class _InstanceNorm(_NormBase):
     dims = ()  # unbatched, then batched
 
@@ -131,7 +134,7 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1441
+# --- book/chapters/21b_layers_and_losses.md:1444
 class InstanceNorm1d(_InstanceNorm):
     dims = (2, 3)
 
@@ -144,7 +147,7 @@ class InstanceNorm3d(_InstanceNorm):
     dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1459
+# --- book/chapters/21b_layers_and_losses.md:1462
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:
@@ -174,4 +177,10 @@ from refgrad.nn.modules._lazy_batchnorm import (  # noqa: E402, F401 - NOTE [Nam
     LazyBatchNorm2d,
     LazyBatchNorm3d,
     _LazyNormBase,
+)
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:698
+from refgrad.nn.modules._sync_batchnorm import (  # noqa: E402, F401 - NOTE [Named at the end]
+    SyncBatchNorm,
 )

@@ -2,13 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1218
+# --- book/chapters/21a_module_hooks.md:1232
 """Sequential: modules called one after another."""
 
 import operator
 from collections import OrderedDict
 
 from refgrad.nn.modules.module import Module
+
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
+           "ParameterDict"]  # torch's, in its order
 
 
 class _Positions(Module):
@@ -42,7 +45,7 @@ class _Positions(Module):
         return pop_child(self, key)
 
 
-# --- book/chapters/21a_module_hooks.md:1262
+# --- book/chapters/21a_module_hooks.md:1279
 def drop_children(container, names) -> None:
     """Remove the children ``names``; the rest are numbered again from 0, names or not."""
     for name in names:
@@ -58,7 +61,7 @@ def pop_child(container, key):
     return module
 
 
-# --- book/chapters/21a_module_hooks.md:1284
+# --- book/chapters/21a_module_hooks.md:1301
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()
@@ -100,3 +103,12 @@ class Sequential(_Positions):
         for module in self:
             input = module(input)
         return input
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:434
+from refgrad.nn.modules._old_container import Container  # noqa: E402, F401 - NOTE [Named at the end]
+from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402, F401 - its __all__
+from refgrad.nn.modules.parameter_collections import (  # noqa: E402, F401 - its __all__
+    ParameterDict,
+    ParameterList,
+)

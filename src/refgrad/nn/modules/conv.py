@@ -13,6 +13,10 @@ from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+           "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d",
+           "LazyConvTranspose2d", "LazyConvTranspose3d"]  # torch's
+
 _MODES = ("zeros", "reflect", "replicate", "circular")
 
 
@@ -52,7 +56,7 @@ def _check(in_channels, out_channels, groups, padding, stride, padding_mode):
 # store whatever order refgrad's own compiled file happened to get.)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1956
+# --- book/chapters/16u_convolution_and_pooling.md:1960
 def _widths(conv):
     """F.pad's widths for the padding, the last dimension first."""
     if conv.padding == "valid":
@@ -78,7 +82,7 @@ def _described(conv):
     return ", ".join(shown)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1985
+# --- book/chapters/16u_convolution_and_pooling.md:1989
 class _ConvNd(Module):
     n = 0  # the number of spatial dimensions
     _transposed = False  # the weight's two channel dimensions exchanged: ConvTranspose
@@ -133,7 +137,7 @@ class _ConvNd(Module):
         return _described(self)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2041
+# --- book/chapters/16u_convolution_and_pooling.md:2045
 class Conv1d(_ConvNd):
     n = 1
 

@@ -2,11 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2348
+# --- book/chapters/21b_layers_and_losses.md:2363
 """CosineSimilarity and PairwiseDistance: the distance functions as modules."""
 
 from refgrad.nn.modules._functional import F
 from refgrad.nn.modules.module import Module
+
+__all__ = ["PairwiseDistance", "CosineSimilarity"]  # torch's
 
 
 class CosineSimilarity(Module):

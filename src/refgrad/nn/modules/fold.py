@@ -8,6 +8,8 @@
 
 from refgrad.nn.modules.module import Module
 
+__all__ = ["Fold", "Unfold"]  # torch's
+
 
 class Unfold(Module):
     def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:

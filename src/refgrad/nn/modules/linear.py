@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1106
+# --- book/chapters/21a_module_hooks.md:1112
 """Linear: y = x W^T + b."""
 
 import math
@@ -14,8 +14,10 @@ from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
 
+__all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]  # torch's
 
-# --- book/chapters/21a_module_hooks.md:1124
+
+# --- book/chapters/21a_module_hooks.md:1132
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -59,7 +61,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1173
+# --- book/chapters/21a_module_hooks.md:1181
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -68,10 +70,14 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1187
+# --- book/chapters/21a_module_hooks.md:1195
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 
 
 # --- book/chapters/21g_lazy_modules.md:516
 from refgrad.nn.modules._lazy_linear import LazyLinear  # noqa: E402, F401 - NOTE [Named at the end]
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:384
+from refgrad.nn.modules._linear_of_two import Bilinear  # noqa: E402, F401 - NOTE [Named at the end]

@@ -2,11 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2022
+# --- book/chapters/21b_layers_and_losses.md:2025
 """The loss functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
 from refgrad.nn.modules.module import Module
+
+__all__ = ["L1Loss", "NLLLoss", "NLLLoss2d", "PoissonNLLLoss", "GaussianNLLLoss", "KLDivLoss",
+           "MSELoss", "BCELoss", "BCEWithLogitsLoss", "HingeEmbeddingLoss",
+           "MultiLabelMarginLoss", "SmoothL1Loss", "HuberLoss", "SoftMarginLoss",
+           "CrossEntropyLoss", "LinearCrossEntropyLoss", "MultiLabelSoftMarginLoss",
+           "CosineEmbeddingLoss", "MarginRankingLoss", "MultiMarginLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "CTCLoss"]  # torch's, in its order
 
 
 class _Loss(Module):
@@ -31,7 +38,7 @@ class _WeightedLoss(_Loss):
         self.register_buffer("weight", weight)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2052
+# --- book/chapters/21b_layers_and_losses.md:2062
 class MSELoss(_Loss):
     function = "mse_loss"
 
@@ -58,7 +65,7 @@ class BCEWithLogitsLoss(_WeightedLoss):
                                                   reduction=self.reduction)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2080
+# --- book/chapters/21b_layers_and_losses.md:2090
 class NLLLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                  reduction: str = "mean") -> None:
@@ -82,7 +89,7 @@ class CrossEntropyLoss(NLLLoss):
                                label_smoothing=self.label_smoothing)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2105
+# --- book/chapters/21b_layers_and_losses.md:2115
 class SmoothL1Loss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
@@ -112,7 +119,7 @@ class KLDivLoss(_Loss):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2142
+# --- book/chapters/21b_layers_and_losses.md:2152
 class MarginRankingLoss(_Loss):
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None,
                  reduction: str = "mean") -> None:
@@ -137,3 +144,28 @@ class TripletMarginLoss(_Loss):
     def forward(self, anchor, positive, negative):
         return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p,
                                      eps=self.eps, swap=self.swap, reduction=self.reduction)
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:259
+from refgrad.nn.modules._more_losses import (  # noqa: E402, F401 - NOTE [Named at the end]
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1276
+from refgrad.nn.modules._linear_cross_entropy_loss import (  # noqa: E402, F401
+    LinearCrossEntropyLoss,
+)
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1324
+from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402, F401 - NOTE [Named at the end]

@@ -37,6 +37,12 @@ from refgrad.nn.modules._registry import (
 from refgrad.nn.modules._walk import walk_members, walk_modules
 from refgrad.nn.parameter import Buffer, Parameter
 
+__all__ = ["register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_full_backward_pre_hook", "register_module_backward_hook",
+           "register_module_full_backward_hook", "register_module_buffer_registration_hook",
+           "register_module_module_registration_hook",
+           "register_module_parameter_registration_hook", "Module"]  # torch's, in its order
+
 
 def _forward_unimplemented(self, *args, **kwargs):
     raise NotImplementedError(
@@ -44,7 +50,7 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-# --- book/chapters/21a_module_hooks.md:205
+# --- book/chapters/21a_module_hooks.md:211
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
@@ -99,7 +105,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:269
+# --- book/chapters/21a_module_hooks.md:275
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -158,7 +164,7 @@ class _Attributes(_Members):
         super().__delattr__(name)
 
 
-# --- book/chapters/21a_module_hooks.md:336
+# --- book/chapters/21a_module_hooks.md:342
 _ADDED_SINCE = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
                 "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
                 "_backward_pre_hooks")
@@ -178,7 +184,7 @@ class _Pickled(_Attributes):
         self.__dict__.setdefault("_non_persistent_buffers_set", set())
 
 
-# --- book/chapters/21a_module_hooks.md:363
+# --- book/chapters/21a_module_hooks.md:369
 class _Walks(_Pickled):
     """The iterators over a module tree."""
 
@@ -217,7 +223,7 @@ class _Walks(_Pickled):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:403
+# --- book/chapters/21a_module_hooks.md:409
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
@@ -262,5 +268,5 @@ class Module(_Walks):
         return head + "\n  " + "\n  ".join(lines) + "\n)"
 
 
-# --- book/chapters/21a_module_hooks.md:456
+# --- book/chapters/21a_module_hooks.md:462
 named_as_torch(Module, lambda name: "Module")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2380
+# --- book/chapters/21b_layers_and_losses.md:2397
 """RMSNorm and LocalResponseNorm."""
 
 import numbers
@@ -12,6 +12,8 @@ from refgrad.nn import init
 from refgrad.nn.modules._functional import F
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
+
+__all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSNorm"]  # torch's
 
 
 class RMSNorm(Module):
@@ -52,3 +54,11 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:583
+from refgrad.nn.modules._cross_map_lrn import (  # noqa: E402, F401 - NOTE [Named at the end]
+    CrossMapLRN2d,
+)
+from refgrad.nn.modules.batchnorm import GroupNorm  # noqa: E402, F401 - its __all__ names it
+from refgrad.nn.modules.layers import LayerNorm  # noqa: E402, F401 - its __all__ names it

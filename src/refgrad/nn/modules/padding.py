@@ -2,13 +2,18 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2182
+# --- book/chapters/21b_layers_and_losses.md:2192
 """The padding modules: F.pad with fixed widths and a mode."""
 
 from collections.abc import Iterable
 
 from refgrad.nn.modules._functional import F
 from refgrad.nn.modules.module import Module
+
+__all__ = ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+           "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
+           "ZeroPad3d"]  # torch's
 
 
 def _widths(padding, n: int) -> tuple:
@@ -56,7 +61,7 @@ class _ConstantPadNd(Module):
         return f"padding={self.padding}, value={self.value}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:2241
+# --- book/chapters/21b_layers_and_losses.md:2256
 class ReflectionPad1d(_ReflectionPadNd):
     def __init__(self, padding) -> None:
         super().__init__()
@@ -117,7 +122,7 @@ class CircularPad3d(_CircularPadNd):
         self.padding = _widths(padding, 6)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2303
+# --- book/chapters/21b_layers_and_losses.md:2318
 class ConstantPad1d(_ConstantPadNd):
     def __init__(self, padding, value: float) -> None:
         super().__init__(value)

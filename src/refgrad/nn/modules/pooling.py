@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2059
+# --- book/chapters/16u_convolution_and_pooling.md:2063
 """The max, average and adaptive pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -44,7 +44,7 @@ class MaxPool3d(_MaxPoolNd):
     n = 3
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2107
+# --- book/chapters/16u_convolution_and_pooling.md:2111
 class _AvgPoolNd(Module):
     n = 0
 
@@ -98,7 +98,7 @@ class AvgPool3d(_AvgPoolNd):
         self._set(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2166
+# --- book/chapters/16u_convolution_and_pooling.md:2170
 class _AdaptivePool(Module):
     name = ""
 
@@ -135,6 +135,21 @@ def _adaptive(kind, n):
 AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = (_adaptive("avg", n) for n in (1, 2, 3))
 AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d = (_adaptive("max", n) for n in (1, 2, 3))
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-           "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+           "AvgPool1d", "AvgPool2d", "AvgPool3d", "FractionalMaxPool2d", "FractionalMaxPool3d",
+           "LPPool1d", "LPPool2d", "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveAvgPool3d"]  # torch's, in its order
+
+
+# --- book/chapters/21h_more_layers_and_losses.md:1379
+from refgrad.nn.modules.more_pooling import (  # noqa: E402, F401 - its __all__ names these
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)

@@ -44,4 +44,4 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
-__all__ = ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+__all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]  # torch's order
