@@ -1,0 +1,115 @@
+"""Oracle test: average pools and small reductions agree with torch's CPU kernels bit for bit."""
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as TF
+
+import refgrad
+import refgrad.nn.functional as RF
+
+FLOATS = [np.float32, np.float64]
+LAYOUTS = {4: "channels_last", 5: "channels_last_3d"}
+
+
+def _array(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * 10.0 ** rng.integers(-2, 3, shape)).astype(dtype)
+
+
+def _tensor(lib, a, laid):
+    t = lib.tensor(a)
+    return t.contiguous(memory_format=getattr(lib, LAYOUTS[a.ndim])) if laid else t
+
+
+def _pooled_both(pool, a, laid, grad_laid=None):
+    """(value, gradient) of ``pool`` from refgrad and from torch, the gradient seeded with
+    a gradient laid out as ``grad_laid`` says (the result's layout when None)."""
+    results = []
+    for lib, F in ((refgrad, RF), (torch, TF)):
+        x = _tensor(lib, a, laid).requires_grad_()
+        out = pool(F, x)
+        seed = _array(tuple(out.shape), a.dtype, seed=1)
+        g = _tensor(lib, seed, laid if grad_laid is None else grad_laid)
+        out.backward(g)
+        results.append((out.detach().numpy(), x.grad.numpy()))
+    return results
+
+
+def _same(ours, theirs):
+    for mine, torchs in zip(ours, theirs):
+        assert mine.dtype == torchs.dtype and mine.shape == torchs.shape
+        assert np.array_equal(mine, torchs, equal_nan=True), (mine != torchs).sum()
+
+
+POOLS_2D = [
+    lambda F, x: F.avg_pool2d(x, 3),
+    lambda F, x: F.avg_pool2d(x, (2, 3), (1, 2), (1, 1)),
+    lambda F, x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+    lambda F, x: F.avg_pool2d(x, 3, 2, 1, divisor_override=7),
+    lambda F, x: F.adaptive_avg_pool2d(x, (4, 5)),
+    lambda F, x: F.adaptive_avg_pool2d(x, (3, 7)),
+    lambda F, x: F.interpolate(x, size=(4, 5), mode="area"),
+]
+POOLS_3D = [
+    lambda F, x: F.avg_pool3d(x, 3),
+    lambda F, x: F.avg_pool3d(x, (2, 3, 2), 2, 1, ceil_mode=True, count_include_pad=False),
+    lambda F, x: F.adaptive_avg_pool3d(x, (3, 4, 5)),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("channels", [3, 6, 13, 16])
+@pytest.mark.parametrize("laid", [False, True])
+@pytest.mark.parametrize("pool", range(len(POOLS_2D)))
+def test_two_dimensional_average_pools(dtype, channels, laid, pool):
+    a = _array((2, channels, 9, 11), dtype)
+    ours, theirs = _pooled_both(POOLS_2D[pool], a, laid)
+    _same(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("grad_laid", [False, True])
+def test_the_gradient_layout_picks_the_adaptive_kernel(dtype, grad_laid):
+    a = _array((2, 13, 9, 11), dtype)
+    ours, theirs = _pooled_both(lambda F, x: F.adaptive_avg_pool2d(x, (4, 5)), a,
+                                not grad_laid, grad_laid)
+    _same(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("laid", [False, True])
+@pytest.mark.parametrize("pool", range(len(POOLS_3D)))
+def test_three_dimensional_average_pools(dtype, laid, pool):
+    a = _array((2, 5, 7, 8, 9), dtype)
+    ours, theirs = _pooled_both(POOLS_3D[pool], a, laid)
+    _same(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("pool", [
+    lambda F, x: F.avg_pool1d(x, 3),
+    lambda F, x: F.avg_pool1d(x, 4, 3, 2, ceil_mode=True, count_include_pad=False),
+    lambda F, x: F.adaptive_avg_pool1d(x, 7),
+    lambda F, x: F.lp_pool1d(x, 1, 3),
+])
+def test_one_dimensional_average_pools(dtype, pool):
+    _same(*_pooled_both(pool, _array((3, 5, 23), dtype), False))
+
+
+@pytest.mark.parametrize("shape", [(5, 9, 11), (1, 1, 30, 30)])
+def test_half_average_pools(shape):
+    for pool in (lambda F, x: F.avg_pool2d(x, 3, 2, 1), lambda F, x: F.adaptive_avg_pool2d(
+            x, (4, 5))):
+        ours, theirs = (pool(F, lib.tensor(_array(shape, np.float16))).numpy()
+                        for lib, F in ((refgrad, RF), (torch, TF)))
+        _same([ours], [theirs])
+
+
+def test_integer_average_pools_truncate():
+    a = np.random.default_rng(2).integers(-50, 50, (2, 3, 9, 11))
+    for pool in (lambda F, x: F.avg_pool2d(x, 3, 2, 1),
+                 lambda F, x: F.avg_pool3d(x[None], 3, 2, 1)):
+        ours, theirs = (pool(F, lib.tensor(a)).numpy()
+                        for lib, F in ((refgrad, RF), (torch, TF)))
+        _same([ours], [theirs])
