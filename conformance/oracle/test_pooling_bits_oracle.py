@@ -113,3 +113,25 @@ def test_integer_average_pools_truncate():
         ours, theirs = (pool(F, lib.tensor(a)).numpy()
                         for lib, F in ((refgrad, RF), (torch, TF)))
         _same([ours], [theirs])
+
+
+def _both(fn, *arrays):
+    return [fn(lib, *(lib.tensor(a) for a in arrays)).numpy() for lib in (refgrad, torch)]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 5), (37, 40), (300, 300)])
+def test_trace(dtype, shape):
+    a = _array(shape, dtype, seed=3)
+    _same(*([r] for r in _both(lambda lib, x: lib.trace(x), a)))
+    _same(*([r] for r in _both(lambda lib, x: x.t().trace(), a)))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS, np.int32])
+@pytest.mark.parametrize("count, bins, minlength", [(5, 3, 0), (300, 20, 0), (4000, 7, 30)])
+def test_weighted_bincount(dtype, count, bins, minlength):
+    rng = np.random.default_rng(4)
+    idx = rng.integers(0, bins, count)
+    w = _array(count, np.float64, seed=5).astype(dtype)
+    _same(*([r] for r in _both(
+        lambda lib, i, w: lib.bincount(i, weights=w, minlength=minlength), idx, w)))

@@ -244,7 +244,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1603
+# --- book/chapters/16j_products_and_shapes.md:1620
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -257,7 +257,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1651
+# --- book/chapters/16j_products_and_shapes.md:1668
 from refgrad import functional
 
 
@@ -273,7 +273,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1409
+# --- book/chapters/16k_order_statistics.md:1416
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
