@@ -135,3 +135,44 @@ def test_weighted_bincount(dtype, count, bins, minlength):
     w = _array(count, np.float64, seed=5).astype(dtype)
     _same(*([r] for r in _both(
         lambda lib, i, w: lib.bincount(i, weights=w, minlength=minlength), idx, w)))
+
+
+def _bag_gradients(dtype, count, mode, **options):
+    rng = np.random.default_rng(6)
+    table = _array((50, 19), dtype, seed=7)
+    idx = rng.integers(0, 50 if count < 1000 else 12, count)
+    offsets = np.unique(np.r_[0, rng.integers(0, count, max(1, count // 6))])
+    weights = _array(count, dtype, seed=8) if options.pop("weighted", False) else None
+    results = []
+    for lib, F in ((refgrad, RF), (torch, TF)):
+        w = lib.tensor(table, requires_grad=True)
+        psw = None if weights is None else lib.tensor(weights, requires_grad=True)
+        out = F.embedding_bag(lib.tensor(idx), w, lib.tensor(offsets), mode=mode,
+                              per_sample_weights=psw, **options)
+        out.backward(lib.tensor(_array(tuple(out.shape), dtype, seed=9)))
+        results.append((out.detach().numpy(), w.grad.numpy()))
+    return results
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("count", [40, 700, 5000])
+def test_embedding_bag_weight_gradient(dtype, mode, count):
+    _same(*_bag_gradients(dtype, count, mode))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("mode, options", [
+    ("sum", {"weighted": True}),
+    ("sum", {"weighted": True, "scale_grad_by_freq": True}),
+    ("mean", {"scale_grad_by_freq": True}),
+    ("mean", {"padding_idx": 3}),
+    ("sum", {"include_last_offset": True, "padding_idx": 0}),
+])
+def test_embedding_bag_weight_gradient_with_options(dtype, mode, options):
+    _same(*_bag_gradients(dtype, 600, mode, **options))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_embedding_bag_weighted_rows_skip_padding(dtype):
+    _same(*_bag_gradients(dtype, 600, "sum", weighted=True, padding_idx=4))
