@@ -176,3 +176,16 @@ def test_embedding_bag_weight_gradient_with_options(dtype, mode, options):
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_embedding_bag_weighted_rows_skip_padding(dtype):
     _same(*_bag_gradients(dtype, 600, "sum", weighted=True, padding_idx=4))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, float("inf"), 3.0, 1.5])
+@pytest.mark.parametrize("columns", [1, 2, 3, 4, 5, 8, 13, 40])
+def test_cdist_adds_coordinates_as_torch_does(dtype, p, columns):
+    x1, x2 = _array((3, 7, columns), dtype, seed=10), _array((3, 9, columns), dtype, seed=11)
+    _same(*([r] for r in _both(lambda lib, a, b: lib.cdist(a, b, p=p), x1, x2)))
+
+
+def test_cdist_of_broadcast_batches():
+    x1, x2 = _array((1, 4, 6), np.float32, seed=12), _array((2, 5, 6), np.float32, seed=13)
+    _same(*([r] for r in _both(lambda lib, a, b: lib.cdist(a, b), x1, x2)))

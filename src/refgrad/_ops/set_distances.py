@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._ops.dispatch import call
+from refgrad._ops.distance_order import kernel_distances
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY, not_implemented_for
@@ -20,7 +21,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1697
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1698
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -47,7 +48,7 @@ def _norms(diff, p):
     return (a**p).sum(-1) ** (1 / p)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1725
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1726
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -68,7 +69,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1764
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1765
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -98,7 +99,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1795
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1796
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -118,14 +119,14 @@ def _cdist_backward(g, x1, x2, result, p, wanted=(True, True)):
 
 CDIST = register(Op(
     "_cdist_forward", "CdistBackward0", ("x1", "x2"), promote=False,
-    forward=_on_host(lambda x1, x2, p: row_major_result(_norms(_differences(x1, x2), p))),
+    forward=_on_host(lambda x1, x2, p: row_major_result(kernel_distances(x1, x2, p))),
     backward=_cdist_backward,
     saves=(("x1", ("x1", "x2")), ("x2", ("x1", "x2")), ("result", ("x1", "x2"))),
     tangent=no_forward_formula("_cdist_forward"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1827
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1906
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return _norms(x[first] - x[second], p)
@@ -154,7 +155,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1879
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1958
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -178,7 +179,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1904
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1983
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -197,7 +198,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1928
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2007
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -220,7 +221,7 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1957
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2036
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
