@@ -189,3 +189,13 @@ def test_cdist_adds_coordinates_as_torch_does(dtype, p, columns):
 def test_cdist_of_broadcast_batches():
     x1, x2 = _array((1, 4, 6), np.float32, seed=12), _array((2, 5, 6), np.float32, seed=13)
     _same(*([r] for r in _both(lambda lib, a, b: lib.cdist(a, b), x1, x2)))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("pool", [
+    lambda F, x: F.lp_pool2d(x, 1, 3),
+    lambda F, x: F.lp_pool2d(x, 1, (2, 3), 2, ceil_mode=True),
+    lambda F, x: F.lp_pool2d(x, float("inf"), 3),
+])
+def test_power_average_pools_of_exact_powers(dtype, pool):
+    _same(*_pooled_both(pool, _array((2, 5, 9, 11), dtype), False))
