@@ -97,13 +97,21 @@ def test_one_dimensional_average_pools(dtype, pool):
     _same(*_pooled_both(pool, _array((3, 5, 23), dtype), False))
 
 
-@pytest.mark.parametrize("shape", [(5, 9, 11), (1, 1, 30, 30)])
-def test_half_average_pools(shape):
-    for pool in (lambda F, x: F.avg_pool2d(x, 3, 2, 1), lambda F, x: F.adaptive_avg_pool2d(
-            x, (4, 5))):
-        ours, theirs = (pool(F, lib.tensor(_array(shape, np.float16))).numpy()
-                        for lib, F in ((refgrad, RF), (torch, TF)))
-        _same([ours], [theirs])
+@pytest.mark.parametrize("channels", [5, 12, 20])
+@pytest.mark.parametrize("laid", [False, True])
+@pytest.mark.parametrize("pool", [
+    lambda F, x: F.avg_pool2d(x, 3, 2, 1),
+    lambda F, x: F.adaptive_avg_pool2d(x, (4, 5)),
+    lambda F, x: F.adaptive_avg_pool3d(x.unsqueeze(2).expand(-1, -1, 5, -1, -1), (3, 4, 5)),
+])
+def test_half_average_pools(channels, laid, pool):
+    _same(*_pooled_both(pool, _array((2, channels, 9, 11), np.float16), laid))
+
+
+def test_half_pool_without_a_batch():
+    ours, theirs = (F.avg_pool2d(lib.tensor(_array((5, 9, 11), np.float16)), 3).numpy()
+                    for lib, F in ((refgrad, RF), (torch, TF)))
+    _same([ours], [theirs])
 
 
 def test_integer_average_pools_truncate():

@@ -30,8 +30,8 @@ def window_sums(x, kernel, stride, padding, sizes):
     return total
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1348
-_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+# --- book/chapters/16u_convolution_and_pooling.md:1350
+_LANES = {np.dtype(np.float16): 16, np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def vector_channels(a, n):
