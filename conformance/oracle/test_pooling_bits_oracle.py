@@ -68,6 +68,13 @@ def test_two_dimensional_average_pools(dtype, channels, laid, pool):
     _same(ours, theirs)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS])
+@pytest.mark.parametrize("laid", [False, True])
+@pytest.mark.parametrize("shape", [(4, 64, 7, 7), (2, 3, 30, 31)])
+def test_global_average_pool(dtype, laid, shape):
+    _same(*_pooled_both(lambda F, x: F.adaptive_avg_pool2d(x, 1), _array(shape, dtype), laid))
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("grad_laid", [False, True])
 def test_the_gradient_layout_picks_the_adaptive_kernel(dtype, grad_laid):
