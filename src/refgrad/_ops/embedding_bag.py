@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:323
+# --- book/chapters/16zj_small_functions_and_refusals.md:326
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -56,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:380
+# --- book/chapters/16zj_small_functions_and_refusals.md:383
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -110,7 +110,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:443
+# --- book/chapters/16zj_small_functions_and_refusals.md:446
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -135,7 +135,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:473
+# --- book/chapters/16zj_small_functions_and_refusals.md:476
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -168,7 +168,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:514
+# --- book/chapters/16zj_small_functions_and_refusals.md:517
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -181,7 +181,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:641
+# --- book/chapters/16zj_small_functions_and_refusals.md:644
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -230,7 +230,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:696
+# --- book/chapters/16zj_small_functions_and_refusals.md:699
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -273,7 +273,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:744
+# --- book/chapters/16zj_small_functions_and_refusals.md:747
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -288,7 +288,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:765
+# --- book/chapters/16zj_small_functions_and_refusals.md:768
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -313,7 +313,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:793
+# --- book/chapters/16zj_small_functions_and_refusals.md:796
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
