@@ -214,3 +214,11 @@ def test_cdist_of_broadcast_batches():
 ])
 def test_power_average_pools_of_exact_powers(dtype, pool):
     _same(*_pooled_both(pool, _array((2, 5, 9, 11), dtype), False))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, float("inf")])
+@pytest.mark.parametrize("columns", [1, 3, 4, 7, 8, 9, 13, 40])
+def test_pdist_adds_lanes_as_torch_does(dtype, p, columns):
+    x = _array((20, columns), dtype, seed=14)
+    _same(*([r] for r in _both(lambda lib, a: lib.pdist(a, p=p), x)))

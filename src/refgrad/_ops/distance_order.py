@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1849
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1835
 """cdist's distances, added in the order of torch's CPU kernel."""
 
 import math
@@ -36,7 +36,7 @@ def _power(a, p):
     return _c_pow(a, p).astype(np.float64).reshape(a.shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1886
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1872
 def kernel_distances(x1, x2, p):
     """Every distance between the rows of ``x1`` and of ``x2``, as torch's kernel adds them."""
     diff = np.abs(x1[..., :, None, :] - x2[..., None, :, :])
@@ -60,4 +60,42 @@ def kernel_distances(x1, x2, p):
         return total
     if p == 2:
         return np.sqrt(total)
+    return _power(total, 1.0 / power).astype(kind)
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1910
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}  # 32 bytes of each
+
+
+def lane_sums(terms):
+    """The sums along the last axis of ``terms``, as torch's vectorised reductions add."""
+    m, lanes = terms.shape[-1], _LANES.get(terms.dtype, 1)
+    if m < lanes:
+        return np.add.accumulate(terms, axis=-1)[..., -1] if m else terms.sum(-1)
+    acc = terms[..., :lanes].copy()
+    whole = m - m % lanes
+    for d in range(lanes, whole, lanes):
+        acc += terms[..., d:d + lanes]
+    acc[..., :m - whole] += terms[..., whole:]
+    if terms.dtype == np.float32:  # by halves
+        while acc.shape[-1] > 1:
+            half = acc.shape[-1] // 2
+            acc = acc[..., :half] + acc[..., half:]
+        return acc[..., 0]
+    return np.add.accumulate(acc, axis=-1)[..., -1]
+
+
+def lane_norms(diff, p):
+    """The p-norm of ``diff`` along its last axis, as torch's pdist kernel computes it."""
+    a, kind = np.abs(diff), diff.dtype
+    if p == 0:
+        return (a != 0).sum(-1).astype(kind)
+    if p == math.inf:
+        return a.max(-1, initial=kind.type(0))
+    if p == 1:
+        return lane_sums(a)
+    if p == 2:
+        return np.sqrt(lane_sums(a * a))
+    power = float(np.asarray(p, kind))
+    total = lane_sums(np.power(a, kind.type(power)))
     return _power(total, 1.0 / power).astype(kind)
