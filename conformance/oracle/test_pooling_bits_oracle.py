@@ -222,3 +222,17 @@ def test_power_average_pools_of_exact_powers(dtype, pool):
 def test_pdist_adds_lanes_as_torch_does(dtype, p, columns):
     x = _array((20, columns), dtype, seed=14)
     _same(*([r] for r in _both(lambda lib, a: lib.pdist(a, p=p), x)))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("p", [2.0, 1.0, float("inf")])
+@pytest.mark.parametrize("columns", [3, 8, 13])
+def test_cdist_gradients(dtype, p, columns):
+    x1, x2 = _array((3, 7, columns), dtype, seed=15), _array((3, 9, columns), dtype, seed=16)
+    seed = _array((3, 7, 9), dtype, seed=17)
+    results = []
+    for lib in (refgrad, torch):
+        a, b = lib.tensor(x1, requires_grad=True), lib.tensor(x2, requires_grad=True)
+        lib.cdist(a, b, p=p).backward(lib.tensor(seed))
+        results.append((a.grad.numpy(), b.grad.numpy()))
+    _same(*results)
