@@ -169,14 +169,14 @@ def _bag_gradients(dtype, count, mode, **options):
     return results
 
 
-@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS])
 @pytest.mark.parametrize("mode", ["sum", "mean", "max"])
 @pytest.mark.parametrize("count", [40, 700, 5000])
 def test_embedding_bag_weight_gradient(dtype, mode, count):
     _same(*_bag_gradients(dtype, count, mode))
 
 
-@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS])
 @pytest.mark.parametrize("mode, options", [
     ("sum", {"weighted": True}),
     ("sum", {"weighted": True, "scale_grad_by_freq": True}),
@@ -188,7 +188,7 @@ def test_embedding_bag_weight_gradient_with_options(dtype, mode, options):
     _same(*_bag_gradients(dtype, 600, mode, **options))
 
 
-@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("dtype", [np.float16, *FLOATS])
 def test_embedding_bag_weighted_rows_skip_padding(dtype):
     _same(*_bag_gradients(dtype, 600, "sum", weighted=True, padding_idx=4))
 

@@ -93,24 +93,26 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     if include_last_offset and len(starts) and _fast_path(weight, per_sample_weights,
                                                           padding_idx):
         added = kept & (np.arange(len(idx)) < starts[-1])  # NOTE [Where embedding_bag's bags end]
-    out = np.zeros((count, weight.shape[1]), weight.dtype)
-    if per_sample_weights is not None and weight.dtype == np.float32 and _fast_path(
+    wide = np.float32 if weight.dtype == np.float16 else weight.dtype  # half: in float
+    out = np.zeros((count, weight.shape[1]), wide)
+    if per_sample_weights is not None and wide == np.float32 and _fast_path(
             weight, per_sample_weights, padding_idx):
         from refgrad._ops.embedding_bag_order import weighted_sums
 
         out = weighted_sums(out, weight, idx, added, per_sample_weights, bag)
     else:
-        rows = weight[idx] * added[:, None]
+        rows = weight[idx].astype(wide) * added[:, None]
         if per_sample_weights is not None:
-            rows = rows * per_sample_weights[:, None]
+            rows = rows * per_sample_weights[:, None].astype(wide)
         np.add.at(out, bag, rows)
+    out = out.astype(weight.dtype)  # each bag's sum rounded once, then divided
     if mode == 1:
         sizes = np.bincount(bag[kept], minlength=count)[:, None]
         out = np.where(sizes > 0, out / np.maximum(sizes, 1), 0).astype(weight.dtype)
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:446
+# --- book/chapters/16zj_small_functions_and_refusals.md:448
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -135,7 +137,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:476
+# --- book/chapters/16zj_small_functions_and_refusals.md:478
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -168,7 +170,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:517
+# --- book/chapters/16zj_small_functions_and_refusals.md:519
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -181,7 +183,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:644
+# --- book/chapters/16zj_small_functions_and_refusals.md:647
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -230,7 +232,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:699
+# --- book/chapters/16zj_small_functions_and_refusals.md:702
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -273,7 +275,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:747
+# --- book/chapters/16zj_small_functions_and_refusals.md:750
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -288,7 +290,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:768
+# --- book/chapters/16zj_small_functions_and_refusals.md:771
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -313,7 +315,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:796
+# --- book/chapters/16zj_small_functions_and_refusals.md:799
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
