@@ -244,7 +244,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1608
+# --- book/chapters/16j_products_and_shapes.md:1625
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -257,7 +257,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1656
+# --- book/chapters/16j_products_and_shapes.md:1673
 from refgrad import functional
 
 
@@ -273,7 +273,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1409
+# --- book/chapters/16k_order_statistics.md:1416
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2006
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2132
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2539
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2665
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2730
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2856
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -441,7 +441,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:981
+# --- book/chapters/16s_normalization.md:983
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -459,12 +459,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1296
+# --- book/chapters/16u_convolution_and_pooling.md:1383
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1630
+# --- book/chapters/16u_convolution_and_pooling.md:1722
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -513,7 +513,7 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:910
+# --- book/chapters/16z_more_pools.md:919
 from refgrad._ops.native_dropout import native_dropout
 
 

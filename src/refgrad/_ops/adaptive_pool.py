@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1329
+# --- book/chapters/16u_convolution_and_pooling.md:1416
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -14,6 +14,7 @@ from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import pool_gradients
 from refgrad._ops.max_pool import best, flat_windows, max_pool_backward
+from refgrad._ops.pool_order import divided_in_turn, vector_channels
 from refgrad._ops.table import Op, register
 
 
@@ -24,13 +25,16 @@ def _bounds(size, out, like):
 
 # NOTE [An adaptive average summed in order]
 # torch's kernel adds a window's elements one by one, the last dimension fastest,
-# in float for half inputs, and divides the sum by the window's height, then by
-# its width: a product with a matrix of 1/k rounds differently.
+# in float for half inputs (in half in the 3-d kernel), and divides the sum by
+# the window's height, then by its width (a channels-last input's whole vectors
+# of channels by the product: vector_channels): a product with a matrix of 1/k
+# rounds differently.
 def _adaptive_avg(a, output_size):
     """Each window summed in order in the computing dtype, then divided by each of its
     sizes in turn: NOTE [An adaptive average summed in order]."""
-    wide = np.float32 if a.dtype == np.float16 else a.dtype
-    n, x = len(output_size), a.astype(wide)
+    n = len(output_size)
+    wide = np.float32 if a.dtype == np.float16 and n == 2 else a.dtype  # 3-d: in half
+    x = a.astype(wide)
     sizes = a.shape[a.ndim - n:]
     bounds = [_bounds(size, o, a) for size, o in zip(sizes, output_size)]
     shapes = [tuple(-1 if d == k else 1 for d in range(n)) for k in range(n)]
@@ -42,20 +46,21 @@ def _adaptive_avg(a, output_size):
             index.append(np.minimum(start + j, size - 1).reshape(shape))
             inside = inside & (start + j < stop).reshape(shape)
         total = total + np.where(inside, x[(..., *index)], 0)
-    for (start, stop), shape in zip(bounds, shapes):
-        total = total / (stop - start).astype(wide).reshape(shape)
+    counts = [(stop - start).astype(wide).reshape(shape) for (start, stop), shape in
+              zip(bounds, shapes)]
+    total = divided_in_turn(total, counts, vector_channels(a, n))
     from refgrad._ops.result_layout import suggested_format_result
 
     # NOTE [Results in the suggested memory format]
     return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1382
+# --- book/chapters/16u_convolution_and_pooling.md:1474
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1392
+# --- book/chapters/16u_convolution_and_pooling.md:1484
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -102,7 +107,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1451
+# --- book/chapters/16u_convolution_and_pooling.md:1543
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -154,7 +159,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1506
+# --- book/chapters/16u_convolution_and_pooling.md:1598
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -176,7 +181,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1537
+# --- book/chapters/16u_convolution_and_pooling.md:1629
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -215,7 +220,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1579
+# --- book/chapters/16u_convolution_and_pooling.md:1671
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

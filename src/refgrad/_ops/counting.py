@@ -145,7 +145,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1325
+# --- book/chapters/16k_order_statistics.md:1329
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -169,15 +169,18 @@ def bincount(input, weights=None, minlength=0):
 
 
 def _weighted_counts(weights, self, minlength, operation):
-    kind = np.float32 if weights.dtype == np.float32 else np.float64
-    summed = np.bincount(self._data, weights=weights.astype(np.float64), minlength=minlength)
-    return summed.astype(kind)
+    if weights.dtype != np.float32:  # NumPy's bincount: a running sum in double, in order
+        return np.bincount(self._data, weights=weights.astype(np.float64), minlength=minlength)
+    data = self._data
+    summed = np.zeros(max(minlength, int(data.max()) + 1), np.float32, like=weights)
+    np.add.at(summed, data, weights)  # each weight added in turn, in float32
+    return summed
 
 
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1368
+# --- book/chapters/16k_order_statistics.md:1375
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -196,7 +199,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1388
+# --- book/chapters/16k_order_statistics.md:1395
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

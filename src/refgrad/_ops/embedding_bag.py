@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:323
+# --- book/chapters/16zj_small_functions_and_refusals.md:326
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -56,7 +56,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:380
+# --- book/chapters/16zj_small_functions_and_refusals.md:383
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -93,18 +93,26 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     if include_last_offset and len(starts) and _fast_path(weight, per_sample_weights,
                                                           padding_idx):
         added = kept & (np.arange(len(idx)) < starts[-1])  # NOTE [Where embedding_bag's bags end]
-    rows = weight[idx] * added[:, None]
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights[:, None]
-    out = np.zeros((count, weight.shape[1]), weight.dtype)
-    np.add.at(out, bag, rows)
+    wide = np.float32 if weight.dtype == np.float16 else weight.dtype  # half: in float
+    out = np.zeros((count, weight.shape[1]), wide)
+    if per_sample_weights is not None and wide == np.float32 and _fast_path(
+            weight, per_sample_weights, padding_idx):
+        from refgrad._ops.embedding_bag_order import weighted_sums
+
+        out = weighted_sums(out, weight, idx, added, per_sample_weights, bag)
+    else:
+        rows = weight[idx].astype(wide) * added[:, None]
+        if per_sample_weights is not None:
+            rows = rows * per_sample_weights[:, None].astype(wide)
+        np.add.at(out, bag, rows)
+    out = out.astype(weight.dtype)  # each bag's sum rounded once, then divided
     if mode == 1:
         sizes = np.bincount(bag[kept], minlength=count)[:, None]
         out = np.where(sizes > 0, out / np.maximum(sizes, 1), 0).astype(weight.dtype)
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:437
+# --- book/chapters/16zj_small_functions_and_refusals.md:448
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -129,7 +137,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:467
+# --- book/chapters/16zj_small_functions_and_refusals.md:478
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -142,15 +150,16 @@ def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag
         b, col = np.nonzero(np.broadcast_to(filled[:, None], rows.shape))
         np.add.at(gw, (rows[b, col], col), grad[b, col])
         return gw
-    scale = kept.astype(gw.dtype)
+    from refgrad._ops.embedding_bag_order import added_in_order
+
+    # NOTE [embedding_bag's gradient in the kernel's order]
+    scale = np.ones(len(idx)) if per_sample_weights is None else \
+        per_sample_weights.astype(np.float64)
+    if scale_grad_by_freq:
+        scale = scale / _frequencies(idx)
     if mode == 1:
         scale = scale / np.maximum(np.bincount(bag[kept], minlength=count), 1)[bag]
-    if per_sample_weights is not None:
-        scale = scale * per_sample_weights
-    if scale_grad_by_freq:
-        scale = scale / _frequencies(idx).astype(gw.dtype)
-    np.add.at(gw, idx, grad[bag] * scale[:, None])
-    return gw
+    return added_in_order(gw, idx, kept, grad[bag], scale.astype(gw.dtype))
 
 
 @_on_the_host
@@ -161,7 +170,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:507
+# --- book/chapters/16zj_small_functions_and_refusals.md:519
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -174,7 +183,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:529
+# --- book/chapters/16zj_small_functions_and_refusals.md:647
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -223,7 +232,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:584
+# --- book/chapters/16zj_small_functions_and_refusals.md:702
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
 
@@ -266,7 +275,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:632
+# --- book/chapters/16zj_small_functions_and_refusals.md:750
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -281,7 +290,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:653
+# --- book/chapters/16zj_small_functions_and_refusals.md:771
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
@@ -306,7 +315,7 @@ def _flat(input, offsets, per_sample_weights, include_last_offset):
     return input, offsets, per_sample_weights, include_last_offset
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:681
+# --- book/chapters/16zj_small_functions_and_refusals.md:799
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

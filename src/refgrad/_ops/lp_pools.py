@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:53
+# --- book/chapters/16z_more_pools.md:62
 """lp_pool1d, lp_pool2d and lp_pool3d: power averages built from other functions."""
 
 import math

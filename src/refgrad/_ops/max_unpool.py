@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:117
+# --- book/chapters/16z_more_pools.md:126
 """max_unpool2d and max_unpool3d: rows; F's max_unpool1d, 2d and 3d in front of them."""
 
 import math
@@ -31,7 +31,7 @@ def _unpooled(a, indices, sizes):
     return on_device_of(out.reshape(*values.shape[:values.ndim - n], *sizes), a)
 
 
-# --- book/chapters/16z_more_pools.md:151
+# --- book/chapters/16z_more_pools.md:160
 def _unpool2d(a, indices, output_size):
     return suggested_format_result(_unpooled(a, indices, tuple(output_size)), a)
 
@@ -64,7 +64,7 @@ MAX_UNPOOL2D, MAX_UNPOOL3D = (register(Op(
         (2, _unpool2d, _backward2d, _tangent2d), (3, _unpool3d, _backward3d, _tangent3d)))
 
 
-# --- book/chapters/16z_more_pools.md:192
+# --- book/chapters/16z_more_pools.md:201
 _WORDS = {2: "two elements (height, width)", 3: "three elements (depth, height, width)"}
 
 
@@ -85,7 +85,7 @@ def tensors_only(function, *named):
                             f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16z_more_pools.md:218
+# --- book/chapters/16z_more_pools.md:227
 def unpool(n, input, indices, output_size, stride=(), padding=()):
     """torch's max_unpool2d and max_unpool3d: the checks, then the row."""
     from refgrad._ops.normalization import _listed
@@ -124,7 +124,7 @@ def unpool(n, input, indices, output_size, stride=(), padding=()):
     return call(MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D, (input,), params)
 
 
-# --- book/chapters/16z_more_pools.md:267
+# --- book/chapters/16z_more_pools.md:276
 def _as_tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
@@ -154,7 +154,7 @@ def _output_size(input, kernel, stride, padding, output_size):
     return sizes
 
 
-# --- book/chapters/16z_more_pools.md:303
+# --- book/chapters/16z_more_pools.md:312
 # NOTE [Unpooling read by its operator]
 # torch's Python works out the output's size from the kernel, the stride and
 # the padding as given, so a float among them gives float sizes, and the

@@ -48,7 +48,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:799
+# --- book/chapters/16s_normalization.md:800
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -76,17 +76,18 @@ def _reading(shape, kernel_size, stride, padding, ceil_mode):
 def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     kernel, stride, padding, sizes = _reading(a.shape[-n:], kernel_size, stride, padding,
                                               ceil_mode)
+    from refgrad._ops.pool_order import window_sums
+
     wide = np.float32 if a.dtype == np.float16 else a.dtype
-    windows = padded_windows(a.astype(wide), kernel, stride, padding, (1,) * n, sizes, 0)
-    total = windows.sum(tuple(range(-n, 0)))
+    total = window_sums(a.astype(wide), kernel, stride, padding, sizes)  # in torch's order
     divisor = divisors(a, a.shape[-n:], kernel, stride, padding, sizes, count_include_pad,
                        divisor_override)
     if a.dtype.kind == "f":
-        return (total / divisor).astype(a.dtype)
+        return (total / divisor.astype(wide)).astype(a.dtype)
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:852
+# --- book/chapters/16s_normalization.md:854
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -122,7 +123,7 @@ def _pooled_backward(g, self, n, **params):
     return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:894
+# --- book/chapters/16s_normalization.md:896
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result

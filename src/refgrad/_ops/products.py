@@ -99,13 +99,27 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:344
+# --- book/chapters/16j_products_and_shapes.md:347
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
     if a.dtype.kind == "b":
         raise not_implemented_for("trace", a.dtype)
-    return np.trace(a, dtype=np.int64 if a.dtype.kind in "iu" else a.dtype)
+    if a.dtype.kind in "iu":
+        return np.trace(a, dtype=np.int64)
+    # NOTE [trace adds one by one, in double for floats]
+    wide = np.float32 if a.dtype == np.float16 else np.float64
+    diagonal = np.diagonal(a).astype(wide)
+    if not diagonal.size:
+        return np.zeros((), a.dtype, like=a)
+    return np.add.accumulate(diagonal)[-1].astype(a.dtype)
+
+
+# NOTE [trace adds one by one, in double for floats]
+# torch's CPU kernel walks the diagonal with a single running sum in the
+# accumulating type of a CPU kernel: double for float32 and float64, float
+# for half. NumPy's trace would sum a float32 diagonal in float32, pairwise;
+# a running sum in double, rounded once at the end, is torch's to the bit.
 
 
 # NOTE [trace's gradient under a mode]
@@ -151,7 +165,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:409
+# --- book/chapters/16j_products_and_shapes.md:426
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
@@ -162,7 +176,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:421
+# --- book/chapters/16j_products_and_shapes.md:438
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -209,7 +223,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:469
+# --- book/chapters/16j_products_and_shapes.md:486
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -235,7 +249,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:504
+# --- book/chapters/16j_products_and_shapes.md:521
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

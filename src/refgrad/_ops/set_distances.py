@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1674
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1679
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
 from refgrad._ops.dispatch import call
+from refgrad._ops.distance_order import kernel_distances, lane_norms
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY, not_implemented_for
@@ -20,7 +21,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1697
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1703
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -33,21 +34,7 @@ def _on_host(kernel):
     return run
 
 
-def _norms(diff, p):
-    """The p-norm of ``diff`` along its last axis."""
-    a = np.abs(diff)
-    if p == 0:
-        return (a != 0).sum(-1).astype(diff.dtype)
-    if p == 1:
-        return a.sum(-1)
-    if p == 2:
-        return np.sqrt((a * a).sum(-1))
-    if p == INF:
-        return a.max(-1, initial=diff.dtype.type(0))
-    return (a**p).sum(-1) ** (1 / p)
-
-
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1725
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1717
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -68,7 +55,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1764
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1756
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -98,7 +85,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1795
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1787
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -118,17 +105,17 @@ def _cdist_backward(g, x1, x2, result, p, wanted=(True, True)):
 
 CDIST = register(Op(
     "_cdist_forward", "CdistBackward0", ("x1", "x2"), promote=False,
-    forward=_on_host(lambda x1, x2, p: row_major_result(_norms(_differences(x1, x2), p))),
+    forward=_on_host(lambda x1, x2, p: row_major_result(kernel_distances(x1, x2, p))),
     backward=_cdist_backward,
     saves=(("x1", ("x1", "x2")), ("x2", ("x1", "x2")), ("result", ("x1", "x2"))),
     tangent=no_forward_formula("_cdist_forward"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1827
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1953
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
-    return _norms(x[first] - x[second], p)
+    return lane_norms(x[first] - x[second], p)
 
 
 def _pdist_grad(g, x, result, p):
@@ -154,7 +141,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1879
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2005
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -178,7 +165,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1904
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2030
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -197,7 +184,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1928
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2054
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -220,7 +207,7 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1957
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2083
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 

@@ -107,7 +107,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1249
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1254
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -144,7 +144,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1298
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1303
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -174,7 +174,7 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1329
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1334
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -216,7 +216,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1378
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1383
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

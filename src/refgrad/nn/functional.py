@@ -173,7 +173,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:915
+# --- book/chapters/16z_more_pools.md:924
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
@@ -194,7 +194,7 @@ from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 __all__ += ["ctc_loss"]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:730
+# --- book/chapters/16zj_small_functions_and_refusals.md:848
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
