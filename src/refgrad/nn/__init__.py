@@ -230,3 +230,7 @@ from refgrad.nn.modules.instancenorm import (  # noqa: E402
 
 __all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstanceNorm1d",
             "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:222
+from refgrad.nn import grad  # noqa: E402, F401

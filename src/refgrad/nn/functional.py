@@ -225,3 +225,7 @@ from refgrad.nn._functional_names import (  # noqa: E402, F401
 )
 
 __all__ += ["gumbel_softmax", "native_channel_shuffle"]
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:227
+from refgrad.nn import grad  # noqa: E402, F401
