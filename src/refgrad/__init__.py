@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:558
+# --- book/chapters/16v_attention_and_sampling.md:560
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1187
+# --- book/chapters/16v_attention_and_sampling.md:1189
 from refgrad._ops.grid_sampling import grid_sampler
 
 

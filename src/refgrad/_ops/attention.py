@@ -176,7 +176,9 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     _check(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:  # NOTE [Empty attention]
         return _empty(query, key, value)
-    fused = fused_attention.takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
+    from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets
+
+    fused = sdp_backends.takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
     mask = additive_mask(attn_mask, query.dtype)
     if fused:
         return call(fused_attention.FUSED, (query, key, value), {

@@ -234,3 +234,7 @@ __all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstan
 
 # --- book/chapters/21i_grad_attention_and_parallel.md:222
 from refgrad.nn import grad  # noqa: E402, F401
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:561
+from refgrad.nn import attention  # noqa: E402, F401
