@@ -238,3 +238,10 @@ from refgrad.nn import grad  # noqa: E402, F401
 
 # --- book/chapters/21i_grad_attention_and_parallel.md:561
 from refgrad.nn import attention  # noqa: E402, F401
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:667
+from refgrad.nn import parallel  # noqa: E402, F401
+from refgrad.nn.parallel import DataParallel  # noqa: E402
+
+__all__ += ["DataParallel"]
