@@ -762,6 +762,10 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
+# --- book/chapters/21i_grad_attention_and_parallel.md:873
+from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
+
+
 # --- book/chapters/22a_anomaly_mode.md:321
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,

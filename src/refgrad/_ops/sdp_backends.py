@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:264
+# --- book/chapters/21i_grad_attention_and_parallel.md:266
 """The switches that say which kernels scaled_dot_product_attention may choose."""
 
 import sys
@@ -22,7 +22,7 @@ def _warn(message, where):
                   f"native/transformers/{where}.)", UserWarning, stacklevel=level + 1)
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:291
+# --- book/chapters/21i_grad_attention_and_parallel.md:293
 def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     """True for the fused kernel, False for the math one; refuses as torch does when neither."""
     from refgrad._ops.fused_attention import takes_fused as fits
@@ -43,7 +43,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     raise RuntimeError("No available kernel.  Aborting execution.")
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:313
+# --- book/chapters/21i_grad_attention_and_parallel.md:315
 _BROADCAST = ("instead. To broadcast dense inputs, try using unsqueeze and expand_to before "
               "passing them into the kernel.")
 
@@ -90,7 +90,7 @@ def flash_refusal(q, k, v, mask, dropout_p, enable_gqa):
             f"{names[2]} instead.", "sdp_utils_cpp.h:91")
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:371
+# --- book/chapters/21i_grad_attention_and_parallel.md:373
 _REFUSALS = {"flash": "set_sdp_use_math expects a bool, but got ",
              "mem_efficient": "set_sdp_use_math expects a bool, but got ",
              "math": "set_sdp_use_math expects a bool, but got ",

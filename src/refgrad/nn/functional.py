@@ -229,3 +229,9 @@ __all__ += ["gumbel_softmax", "native_channel_shuffle"]
 
 # --- book/chapters/21i_grad_attention_and_parallel.md:227
 from refgrad.nn import grad  # noqa: E402, F401
+
+# isort: split
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:878
+from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
