@@ -9,6 +9,8 @@
 import sys
 import warnings
 
+from refgrad._ops.fused_attention import takes_fused as fits
+
 ENABLED = {"cudnn": True, "flash": True, "mem_efficient": True, "math": True,
            "overrideable": True}
 PRIORITY = [1, 2, 0, 3, 4]  # the order torch keeps; a CPU tries flash, then math, whatever it says
@@ -22,11 +24,9 @@ def _warn(message, where):
                   f"native/transformers/{where}.)", UserWarning, stacklevel=level + 1)
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:293
+# --- book/chapters/21i_grad_attention_and_parallel.md:295
 def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     """True for the fused kernel, False for the math one; refuses as torch does when neither."""
-    from refgrad._ops.fused_attention import takes_fused as fits
-
     flash, math = ENABLED["flash"], ENABLED["math"]
     if flash and math:
         return fits(query, key, value, mask, dropout_p, enable_gqa)
@@ -90,7 +90,18 @@ def flash_refusal(q, k, v, mask, dropout_p, enable_gqa):
             f"{names[2]} instead.", "sdp_utils_cpp.h:91")
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:373
+# --- book/chapters/21i_grad_attention_and_parallel.md:374
+def handed_over(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """The attention, computed by the mask's class, as torch's __torch_function__ has it."""
+    from refgrad._ops.attention import scaled_dot_product_attention
+
+    kind = type(attn_mask)
+    return kind.__torch_function__(scaled_dot_product_attention, (kind,), (query, key, value), {
+        "attn_mask": attn_mask, "dropout_p": dropout_p, "is_causal": is_causal,
+        "scale": scale, "enable_gqa": enable_gqa})
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:392
 _REFUSALS = {"flash": "set_sdp_use_math expects a bool, but got ",
              "mem_efficient": "set_sdp_use_math expects a bool, but got ",
              "math": "set_sdp_use_math expects a bool, but got ",
