@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:562
+# --- book/chapters/16v_attention_and_sampling.md:564
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1191
+# --- book/chapters/16v_attention_and_sampling.md:1193
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -762,7 +762,7 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:892
+# --- book/chapters/21i_grad_attention_and_parallel.md:901
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 

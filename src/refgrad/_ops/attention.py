@@ -168,7 +168,7 @@ def _empty(query, key, value):
     return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:525
+# --- book/chapters/16v_attention_and_sampling.md:527
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
     from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets

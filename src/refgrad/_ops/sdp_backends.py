@@ -50,9 +50,6 @@ _BROADCAST = ("instead. To broadcast dense inputs, try using unsqueeze and expan
 
 def flash_refusal(q, k, v, mask, dropout_p, enable_gqa):
     """The first of the fused kernel's conditions the arguments fail: (words, torch's place)."""
-    from refgrad._dtype import C_TYPE_NAMES
-    from refgrad._ops.fused_attention import _mask_fits
-
     sizes = f"Query.sizes(): {list(q.shape)}, Key{{}}sizes(): {list(k.shape)}, Value{{}}" \
             f"sizes(): {list(v.shape)} {_BROADCAST}"
     if dropout_p > 0.0:
@@ -72,6 +69,14 @@ def flash_refusal(q, k, v, mask, dropout_p, enable_gqa):
     if not enable_gqa and not heads[0] == heads[1] == heads[2]:
         return ("For dense input, both fused kernels require query, key and value to have the "
                 "same num_heads. " + sizes.format(" ", " "), "sdp_utils_cpp.h:437")
+    return _later_refusal(q, k, v, mask)
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:348
+def _later_refusal(q, k, v, mask):
+    from refgrad._dtype import C_TYPE_NAMES
+    from refgrad._ops.fused_attention import _mask_fits
+
     if mask is not None and not _mask_fits(mask, q, k):
         return ("Please use the following attn mask shapes: 2d - ({Q_seq_len, 1}  x "
                 "{KV_seq_len, 1}); 4d - ({Batch, 1} x {Num_heads, 1} x {Q_seq_len, 1}  x "
@@ -90,7 +95,7 @@ def flash_refusal(q, k, v, mask, dropout_p, enable_gqa):
             f"{names[2]} instead.", "sdp_utils_cpp.h:91")
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:374
+# --- book/chapters/21i_grad_attention_and_parallel.md:383
 def handed_over(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
     """The attention, computed by the mask's class, as torch's __torch_function__ has it."""
     from refgrad._ops.attention import scaled_dot_product_attention
@@ -101,7 +106,7 @@ def handed_over(query, key, value, attn_mask, dropout_p, is_causal, scale, enabl
         "scale": scale, "enable_gqa": enable_gqa})
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:392
+# --- book/chapters/21i_grad_attention_and_parallel.md:401
 _REFUSALS = {"flash": "set_sdp_use_math expects a bool, but got ",
              "mem_efficient": "set_sdp_use_math expects a bool, but got ",
              "math": "set_sdp_use_math expects a bool, but got ",

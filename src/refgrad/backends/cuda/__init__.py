@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:423
+# --- book/chapters/21i_grad_attention_and_parallel.md:432
 """torch.backends.cuda, as far as a machine without GPUs has it: attention's switches."""
 
 from refgrad._ops.sdp_backends import getter, setter
@@ -31,7 +31,7 @@ def is_flash_attention_available():
     return False
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:452
+# --- book/chapters/21i_grad_attention_and_parallel.md:461
 class _SDPAParams:
     """The arguments of one attention call, as the backend checks read them."""
 
