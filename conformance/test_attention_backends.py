@@ -190,3 +190,23 @@ def test_without_a_gpu_build_no_gpu_kernel_can_be_used_and_none_says_why():
             for debug in (False, True)]
     assert answers == [False] * 6 and caught == []
     assert cuda.is_built() is False and cuda.is_flash_attention_available() is False
+
+
+def test_the_deprecated_switches_warn_when_called_and_restrict_like_sdpa_kernel():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        block = cuda.sdp_kernel(enable_flash=False, enable_cudnn=False)
+        assert [w.category for w in caught] == [FutureWarning]
+        with block as given:
+            assert given == {}
+            assert _switches() == {"flash": False, "math": True, "mem_efficient": True,
+                                   "cudnn": False}
+            q, k, v = _qkv(requires_grad=True)
+            y = F.scaled_dot_product_attention(q, k, v)
+            assert type(y.grad_fn).__name__ == "UnsafeViewBackward0"
+    assert all(_switches().values())
+    assert str(caught[0].message) == (
+        "`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this context manager "
+        "will be removed. Please see `torch.nn.attention.sdpa_kernel()` for the new context "
+        "manager, with updated signature.")
+    assert caught[0].filename.endswith("contextlib.py") and len(caught) == 1

@@ -236,11 +236,11 @@ __all__ += ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyInstan
 from refgrad.nn import grad  # noqa: E402, F401
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:591
+# --- book/chapters/21i_grad_attention_and_parallel.md:625
 from refgrad.nn import attention  # noqa: E402, F401
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:697
+# --- book/chapters/21i_grad_attention_and_parallel.md:731
 from refgrad.nn import parallel  # noqa: E402, F401
 from refgrad.nn.parallel import DataParallel  # noqa: E402
 

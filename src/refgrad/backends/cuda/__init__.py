@@ -6,13 +6,16 @@
 # --- book/chapters/21i_grad_attention_and_parallel.md:432
 """torch.backends.cuda, as far as a machine without GPUs has it: attention's switches."""
 
+import contextlib
+import warnings
+
 from refgrad._ops.sdp_backends import getter, setter
 
 __all__ = ["is_built", "SDPAParams", "enable_cudnn_sdp", "cudnn_sdp_enabled",
            "enable_flash_sdp", "flash_sdp_enabled", "enable_mem_efficient_sdp",
            "mem_efficient_sdp_enabled", "math_sdp_enabled", "enable_math_sdp",
            "is_flash_attention_available", "can_use_flash_attention",
-           "can_use_efficient_attention", "can_use_cudnn_attention"]
+           "can_use_efficient_attention", "can_use_cudnn_attention", "sdp_kernel"]
 
 enable_cudnn_sdp, cudnn_sdp_enabled = setter("cudnn"), getter("cudnn")
 enable_flash_sdp, flash_sdp_enabled = setter("flash"), getter("flash")
@@ -31,7 +34,7 @@ def is_flash_attention_available():
     return False
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:461
+# --- book/chapters/21i_grad_attention_and_parallel.md:464
 class _SDPAParams:
     """The arguments of one attention call, as the backend checks read them."""
 
@@ -62,3 +65,25 @@ def can_use_efficient_attention(params, debug=False):
 def can_use_cudnn_attention(params, debug=False):
     """Whether cuDNN's kernel could take ``params``: not without a GPU build."""
     return False
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:506
+def _switched(enable_flash, enable_math, enable_mem_efficient, enable_cudnn):
+    from refgrad.nn.attention import SDPBackend, sdpa_kernel
+
+    wanted = ((enable_flash, SDPBackend.FLASH_ATTENTION),
+              (enable_mem_efficient, SDPBackend.EFFICIENT_ATTENTION),
+              (enable_math, SDPBackend.MATH), (enable_cudnn, SDPBackend.CUDNN_ATTENTION))
+    with sdpa_kernel([backend for on, backend in wanted if on]) as context:
+        yield context
+
+
+@contextlib.contextmanager
+def sdp_kernel(enable_flash=True, enable_math=True, enable_mem_efficient=True,
+               enable_cudnn=True):
+    """Deprecated: only the kernels switched on may run inside the block."""
+    warnings.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this "
+                  "context manager will be removed. Please see `torch.nn.attention.sdpa_kernel()`"
+                  " for the new context manager, with updated signature.", FutureWarning,
+                  stacklevel=2)
+    return _switched(enable_flash, enable_math, enable_mem_efficient, enable_cudnn)
