@@ -23,6 +23,10 @@ def test_the_wrapper_keeps_the_module_and_no_devices(options):
     assert nn.DataParallel is nn.parallel.DataParallel
     assert type(wrapped).__module__.endswith("nn.parallel.data_parallel")
     assert repr(wrapped) == "DataParallel(\n  (module): " + repr(inner) + "\n)"
+    typed = nn.DataParallel[nn.Linear]  # the class is generic in the module it wraps
+    assert repr(typed) == (f"{nn.DataParallel.__module__}.DataParallel"
+                           f"[{nn.Linear.__module__}.Linear]")
+    assert type(typed(inner)) is nn.DataParallel
 
 
 def test_the_forward_calls_the_module_with_its_arguments():

@@ -762,7 +762,7 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:935
+# --- book/chapters/21i_grad_attention_and_parallel.md:939
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 

@@ -233,5 +233,5 @@ from refgrad.nn import grad  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:940
+# --- book/chapters/21i_grad_attention_and_parallel.md:944
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401

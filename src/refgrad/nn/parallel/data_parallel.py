@@ -6,6 +6,8 @@
 # --- book/chapters/21i_grad_attention_and_parallel.md:668
 """torch.nn.parallel.DataParallel, where no GPU is found: a wrapper that calls its module."""
 
+from types import GenericAlias
+
 from refgrad.nn.modules.module import Module
 
 __all__ = ["DataParallel", "data_parallel"]
@@ -13,6 +15,8 @@ __all__ = ["DataParallel", "data_parallel"]
 
 class DataParallel(Module):
     """Runs ``module`` on each of ``device_ids``; with no GPUs, simply runs it."""
+
+    __class_getitem__ = classmethod(GenericAlias)  # DataParallel[Linear], as torch's is generic
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0):
         super().__init__()
