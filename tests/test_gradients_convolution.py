@@ -3,6 +3,7 @@ convolution's gradient row."""
 
 from hypothesis import strategies as st
 
+import refgrad as torch
 from refgrad._ops import convolution_backward
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
 from tests._gradient_support import Recipe, _one_of, _one_of_many, gradient_tests
@@ -114,6 +115,16 @@ RECIPES.update({
             g, a, w, **p, output_mask=(True, True, True)), ("any", "any", "any"),
         shapes=st.sampled_from([list(s) for s in _CONVOLUTION_GRADIENTS]),
         params=lambda shapes: st.just(_CONVOLUTION_GRADIENTS[tuple(shapes)])),
+})
+
+# conv_tbc (chapter 21i): (time, batch, in_channels), (width, in_channels, out_channels), bias
+_TBC = {((5, 2, 3), (2, 3, 4), (4,)): 1, ((4, 1, 2), (3, 2, 2), (2,)): 0,
+        ((6, 2, 1), (2, 1, 3), (3,)): -1}
+RECIPES.update({
+    "conv_tbc": Recipe(
+        lambda a, w, b, pad: torch.conv_tbc(a, w, b, pad), ("any", "any", "any"),
+        shapes=st.sampled_from([list(s) for s in _TBC]),
+        params=lambda shapes: st.just({"pad": _TBC[tuple(shapes)]})),
 })
 
 

@@ -64,6 +64,7 @@ WITHOUT_FORWARD_FORMULA = {
     "_pack_padded_sequence": ([(3, 2, 2)], {"lengths": [3, 1], "batch_first": False}),
     "_weight_norm_interface": ([(3, 4), (3, 1)], {"dim": 0}),
     "_standard_gamma": ([(2,)], {}),
+    "conv_tbc": ([(3, 1, 2), (2, 2, 1), (1,)], {"pad": 0}),
 }
 # the name torch's refusal gives a row of another overload
 TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}

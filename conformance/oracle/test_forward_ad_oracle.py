@@ -411,6 +411,7 @@ TORCH_CALLS.update({  # chapter "Convolution and pooling"
         else (F.conv1d, F.conv2d, F.conv3d))[w.ndim - 3](a, w, b, **p),
     "max_pool2d_with_indices": lambda a, **p: F.max_pool2d(a, return_indices=True, **p),
     "max_pool3d_with_indices": lambda a, **p: F.max_pool3d(a, return_indices=True, **p),
+    "conv_tbc": lambda a, w, b, pad: torch.conv_tbc(a, w, b, pad),  # chapter 21i
     "_adaptive_avg_pool2d": lambda a, output_size: F.adaptive_avg_pool2d(a, output_size),
     "_adaptive_avg_pool3d": lambda a, output_size: F.adaptive_avg_pool3d(a, output_size),
     "adaptive_max_pool2d": lambda a, output_size: F.adaptive_max_pool2d(a, output_size, True),

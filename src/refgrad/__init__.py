@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:558
+# --- book/chapters/16v_attention_and_sampling.md:564
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1187
+# --- book/chapters/16v_attention_and_sampling.md:1193
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -760,6 +760,10 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 
 # --- book/chapters/21da_recurrent_functions.md:424
 from refgrad import backends  # noqa: E402, F401 - torch.backends
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:939
+from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 
 # --- book/chapters/22a_anomaly_mode.md:321

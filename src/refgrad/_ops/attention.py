@@ -168,15 +168,19 @@ def _empty(query, key, value):
     return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:525
+# --- book/chapters/16v_attention_and_sampling.md:527
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
+    from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets
     from refgrad._ops.dispatch import call
 
+    if attn_mask is not None and getattr(type(attn_mask), "__torch_function__", None):
+        return sdp_backends.handed_over(query, key, value, attn_mask, dropout_p, is_causal,
+                                        scale, enable_gqa)  # a CausalBias, say
     _check(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:  # NOTE [Empty attention]
         return _empty(query, key, value)
-    fused = fused_attention.takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
+    fused = sdp_backends.takes_fused(query, key, value, attn_mask, dropout_p, enable_gqa)
     mask = additive_mask(attn_mask, query.dtype)
     if fused:
         return call(fused_attention.FUSED, (query, key, value), {

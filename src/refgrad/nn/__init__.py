@@ -288,3 +288,18 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
 
 __all__ += ["LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:222
+from refgrad.nn import grad  # noqa: E402, F401
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:625
+from refgrad.nn import attention  # noqa: E402, F401
+
+
+# --- book/chapters/21i_grad_attention_and_parallel.md:735
+from refgrad.nn import parallel  # noqa: E402, F401
+from refgrad.nn.parallel import DataParallel  # noqa: E402
+
+__all__ += ["DataParallel"]
