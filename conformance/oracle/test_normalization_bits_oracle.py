@@ -1,0 +1,92 @@
+"""Oracle test: the normalizations' outputs, statistics and gradients are torch's to the bit,
+for float32 and float64, on one thread and on several."""
+
+import numpy as np
+import pytest
+import torch
+
+import refgrad
+
+DTYPES = [np.float32, np.float64]
+
+
+@pytest.fixture(params=[1, 2, 3], ids=lambda n: f"{n}threads")
+def both_threads(request):
+    """The same thread count in torch and refgrad; each library's own count put back."""
+    before = torch.get_num_threads(), refgrad.get_num_threads()
+    torch.set_num_threads(request.param)
+    refgrad.set_num_threads(request.param)
+    yield request.param
+    torch.set_num_threads(before[0])
+    refgrad.set_num_threads(before[1])
+
+
+def _data(shape, dtype, seed, scale=3.0, shift=1.0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * scale + shift).astype(dtype)
+
+
+def _tensors(lib, arrays, grad=False):
+    return [None if a is None else lib.tensor(a, requires_grad=grad) for a in arrays]
+
+
+def _assert_bitwise(ours, theirs):
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")) or (
+            np.array_equal(a, b, equal_nan=True)), f"{(a != b).sum()} of {a.size} differ"
+
+
+LAYER_SHAPES = [((37, 53), 1), ((4, 6, 9, 11), 2), ((5, 1000), 1), ((3, 1), 1), ((6, 3), 1),
+                ((2, 8), 1), ((3, 4, 5), 3), ((2, 1031), 1), ((1, 4099), 1), ((64, 17), 1)]
+AFFINE = [(True, True), (False, False), (True, False), (False, True)]
+
+
+def _layer_norm_all(lib, x, shape, weight, bias, grad):
+    xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
+    out, mean, rstd = lib.native_layer_norm(xt, list(shape), wt, bt, 1e-5)
+    out.backward(lib.tensor(grad))
+    grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+    return [out.detach().numpy(), mean.numpy(), rstd.numpy(), *grads]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,kept", LAYER_SHAPES)
+@pytest.mark.parametrize("affine", AFFINE, ids=["both", "none", "weight", "bias"])
+def test_layer_norm_forward_and_backward(dtype, shape, kept, affine, both_threads):
+    normalized = shape[len(shape) - kept:]
+    x, grad = _data(shape, dtype, 1), _data(shape, dtype, 2, 1.0, 0.0)
+    weight = _data(normalized, dtype, 3) if affine[0] else None
+    bias = _data(normalized, dtype, 4) if affine[1] else None
+    ours = _layer_norm_all(refgrad, x, normalized, weight, bias, grad)
+    theirs = _layer_norm_all(torch, x, normalized, weight, bias, grad)
+    _assert_bitwise(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scale,shift", [(1e-3, 5.0), (100.0, -1e4), (1.0, 0.0), (1e-20, 1e-18)])
+def test_layer_norm_far_from_zero_and_small(dtype, scale, shift):
+    x = _data((16, 300), dtype, 5, scale, shift)
+    grad = _data((16, 300), dtype, 6, 1.0, 0.0)
+    weight, bias = _data(300, dtype, 7), _data(300, dtype, 8)
+    _assert_bitwise(_layer_norm_all(refgrad, x, (300,), weight, bias, grad),
+                    _layer_norm_all(torch, x, (300,), weight, bias, grad))
+
+
+def test_layer_norm_of_a_transposed_input():
+    x = _data((24, 40), np.float32, 9)
+    ours = refgrad.nn.functional.layer_norm(refgrad.tensor(x).T, (24,))
+    theirs = torch.nn.functional.layer_norm(torch.tensor(x).T, (24,))
+    _assert_bitwise([ours.numpy()], [theirs.numpy()])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_layer_norm_of_infinities_nans_and_the_largest_floats(dtype):
+    big = np.finfo(dtype).max / 4
+    x = np.array([[1.0, np.inf, 3.0] * 7, [1.0, np.nan, 2.0] * 7, [big, -big, big] * 7,
+                  [0.0] * 21, [5.0] * 21], dtype=dtype)
+    weight = np.linspace(-2, 2, 21).astype(dtype)
+    _assert_bitwise(_layer_norm_all(refgrad, x, (21,), weight, weight, np.ones_like(x)),
+                    _layer_norm_all(torch, x, (21,), weight, weight, np.ones_like(x)))
