@@ -90,3 +90,35 @@ def test_layer_norm_of_infinities_nans_and_the_largest_floats(dtype):
     weight = np.linspace(-2, 2, 21).astype(dtype)
     _assert_bitwise(_layer_norm_all(refgrad, x, (21,), weight, weight, np.ones_like(x)),
                     _layer_norm_all(torch, x, (21,), weight, weight, np.ones_like(x)))
+
+
+GROUP_SHAPES = [((4, 6, 9, 11), 3), ((3, 40, 13), 2), ((2, 4, 21), 2), ((2, 4, 5, 5), 1),
+                ((5, 6, 3, 7), 3), ((2, 6, 101), 3), ((3, 8), 4), ((2, 64, 3, 3), 16)]
+
+
+def _group_norm_all(lib, x, groups, weight, bias, grad):
+    xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
+    n, c = x.shape[:2]
+    out, mean, rstd = lib.native_group_norm(xt, wt, bt, n, c, x[0, 0].size, groups, 1e-5)
+    out.backward(lib.tensor(grad))
+    grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+    return [out.detach().numpy(), mean.numpy(), rstd.numpy(), *grads]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,groups", GROUP_SHAPES)
+@pytest.mark.parametrize("affine", AFFINE[:3], ids=["both", "none", "weight"])
+def test_group_norm_forward_and_backward(dtype, shape, groups, affine):
+    x, grad = _data(shape, dtype, 10), _data(shape, dtype, 11, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 12) if affine[0] else None
+    bias = _data(shape[1], dtype, 13) if affine[1] else None
+    _assert_bitwise(_group_norm_all(refgrad, x, groups, weight, bias, grad),
+                    _group_norm_all(torch, x, groups, weight, bias, grad))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_group_norm_through_the_functional_form(dtype):
+    x = _data((3, 12, 5, 7), dtype, 14, 0.01, 2.0)
+    ours = refgrad.nn.functional.group_norm(refgrad.tensor(x), 4).numpy()
+    theirs = torch.nn.functional.group_norm(torch.tensor(x), 4).numpy()
+    _assert_bitwise([ours], [theirs])

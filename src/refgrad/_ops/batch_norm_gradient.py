@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:507
+# --- book/chapters/16sa_normalization_gradients.md:509
 """batch_norm's gradient: native_batch_norm_backward's row, differentiable again."""
 
 import math
@@ -23,7 +23,7 @@ from refgrad._ops.norm_gradients import (
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16sa_normalization_gradients.md:531
+# --- book/chapters/16sa_normalization_gradients.md:533
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps, output_mask=None):
     from refgrad._ops.result_layout import suggested_format_result
@@ -47,7 +47,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:560
+# --- book/chapters/16sa_normalization_gradients.md:562
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None, wanted=(True, True, True)):
     if mean is not None:
@@ -63,7 +63,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:583
+# --- book/chapters/16sa_normalization_gradients.md:585
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -84,7 +84,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:608
+# --- book/chapters/16sa_normalization_gradients.md:610
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 output_mask=None, running_mean=None, running_var=None,
                                 weight=None):
@@ -125,7 +125,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:655
+# --- book/chapters/16sa_normalization_gradients.md:657
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,

@@ -24,10 +24,10 @@ def _lanes_added(acc):
     return ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
 
 
-def row_sums(p, q=None):
+def row_sums(p, q=None, fused_rest=True):
     """Each row's sum of p·q (of p alone without q), as the kernel's map-reduce adds it:
-    lane by lane down the whole vectors, the rest into the first lanes with its product
-    fused, then the lanes; under one vector, one element after another."""
+    lane by lane down the whole vectors, the rest into the first lanes (its product fused
+    where ``fused_rest``), then the lanes; under one vector, one element after another."""
     M, N = p.shape
     lanes = LANES[p.dtype]
     whole = N // lanes * lanes
@@ -41,12 +41,14 @@ def row_sums(p, q=None):
     acc = rows_in_turn(terms.reshape(M, -1, lanes))  # chapter 15a: vector after vector
     if whole < N:
         rest = slice(whole, N)
-        acc[:, :N - whole] = (acc[:, :N - whole] + p[:, rest] if q is None
-                              else fused(p[:, rest], q[..., rest], acc[:, :N - whole]))
+        acc[:, :N - whole] = (fused(p[:, rest], q[..., rest], acc[:, :N - whole])
+                              if q is not None and fused_rest
+                              else acc[:, :N - whole] + (p[:, rest] if q is None
+                                                         else p[:, rest] * q[..., rest]))
     return _lanes_added(acc)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:391
+# --- book/chapters/16sa_normalization_gradients.md:393
 def input_gradient(dy, x, mean, rstd, weight):
     """The input's gradient, rows of (M, N) with (M, 1) statistics: the row sums, the two
     per-row coefficients, then a·dy·w + b·x + c, the b·x fused into the first sum."""
@@ -63,7 +65,7 @@ def input_gradient(dy, x, mean, rstd, weight):
     return fused(b[:, None], x, first) + c[:, None]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:420
+# --- book/chapters/16sa_normalization_gradients.md:422
 def _running_exactly(p, q):
     """(M, N) -> (N,): buf = p[i]·q[i] + buf, fused, row after row from zero."""
     buf = np.zeros(p.shape[1], p.dtype)
@@ -90,7 +92,7 @@ def _running(p, q):
     return buf
 
 
-# --- book/chapters/16sa_normalization_gradients.md:448
+# --- book/chapters/16sa_normalization_gradients.md:450
 def parameter_gradients(dy, x, mean, rstd):
     """The weight's and the bias's gradients: each thread's rows run into a buffer of its
     own, the weight's term (a·x + b)·dy fused twice, then the buffers added in turn."""
@@ -106,7 +108,7 @@ def parameter_gradients(dy, x, mean, rstd):
     return grad_weight, grad_bias
 
 
-# --- book/chapters/16sa_normalization_gradients.md:469
+# --- book/chapters/16sa_normalization_gradients.md:471
 def layer_norm_backward_kernel(g, x, mean, rstd, weight, bias, kept):
     """The three gradients for ``x`` normalized over its last ``kept`` dimensions; a
     parameter not given has an empty one."""
