@@ -122,3 +122,85 @@ def test_group_norm_through_the_functional_form(dtype):
     ours = refgrad.nn.functional.group_norm(refgrad.tensor(x), 4).numpy()
     theirs = torch.nn.functional.group_norm(torch.tensor(x), 4).numpy()
     _assert_bitwise([ours], [theirs])
+
+
+def _equal_or_both_nan(a, b):
+    return np.array_equal(a, b, equal_nan=True)
+
+
+def _batch_norm_all(lib, x, weight, bias, running, training, grad):
+    xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
+    mean, var = (None, None) if running is None else (lib.tensor(r) for r in running)
+    out = lib.nn.functional.batch_norm(xt, mean, var, wt, bt, training, 0.1, 1e-5)
+    out.backward(lib.tensor(grad))
+    grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+    stats = [] if running is None else [mean.numpy(), var.numpy()]
+    return [out.detach().numpy(), *stats, *grads]
+
+
+BATCH_SHAPES = [(4, 6, 9, 11), (16, 5), (37, 3), (2, 3, 7), (5, 12, 4, 4), (3, 4, 13), (7, 4, 1),
+                (8, 20), (2, 40), (3, 3000), (2, 17)]
+
+
+def _running(channels, dtype):
+    rng = np.random.default_rng(15)
+    return (rng.standard_normal(channels).astype(dtype),
+            rng.uniform(0.5, 2.0, channels).astype(dtype))
+
+
+@pytest.mark.parametrize("shape", BATCH_SHAPES)
+@pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
+def test_float32_batch_norm_forward_backward_and_running_statistics(shape, training, affine,
+                                                                     both_threads):
+    dtype = np.float32
+    x, grad = _data(shape, dtype, 16), _data(shape, dtype, 17, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 18) if affine else None
+    bias = _data(shape[1], dtype, 19) if affine else None
+    running = _running(shape[1], dtype)
+    ours = _batch_norm_all(refgrad, x, weight, bias, running, training, grad)
+    theirs = _batch_norm_all(torch, x, weight, bias, running, training, grad)
+    _assert_bitwise(ours, theirs)
+
+
+@pytest.mark.parametrize("shape", BATCH_SHAPES)
+@pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
+def test_float64_batch_norm_output_statistics_and_gradients(shape, training, both_threads):
+    dtype = np.float64
+    x, grad = _data(shape, dtype, 20), _data(shape, dtype, 21, 1.0, 0.0)
+    weight, bias = _data(shape[1], dtype, 22), _data(shape[1], dtype, 23)
+    ours = _batch_norm_all(refgrad, x, weight, bias, _running(shape[1], dtype), training, grad)
+    theirs = _batch_norm_all(torch, x, weight, bias, _running(shape[1], dtype), training, grad)
+    _assert_bitwise(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_norm_without_running_statistics(dtype, both_threads):
+    x, grad = _data((6, 5, 8), dtype, 24), _data((6, 5, 8), dtype, 25, 1.0, 0.0)
+    _assert_bitwise(_batch_norm_all(refgrad, x, None, None, None, True, grad),
+                    _batch_norm_all(torch, x, None, None, None, True, grad))
+
+
+def test_batch_norm_of_one_sample_keeps_torch_nan_running_variance():
+    x = np.array([[1.0, 2.0, 3.0]], np.float32)
+    results = []
+    for lib in (refgrad, torch):
+        mean, var = lib.zeros(3), lib.ones(3)
+        out = lib.native_batch_norm(lib.tensor(x), None, None, mean, var, True, 0.1, 1e-5)
+        results.append([out[0].numpy(), mean.numpy(), var.numpy()])
+    assert all(_equal_or_both_nan(a, b) for a, b in zip(*results))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 3, 17), (3, 5, 4, 4)])
+def test_instance_norm_through_batch_norm(dtype, shape):
+    x, grad = _data(shape, dtype, 26), _data(shape, dtype, 27, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 28)
+
+    def run(lib):
+        xt, wt = _tensors(lib, (x, weight), grad=True)
+        out = lib.nn.functional.instance_norm(xt, weight=wt)
+        out.backward(lib.tensor(grad))
+        return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
+
+    _assert_bitwise(run(refgrad), run(torch))

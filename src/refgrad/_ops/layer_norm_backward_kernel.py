@@ -74,7 +74,7 @@ def _running_exactly(p, q):
     return buf
 
 
-def _running(p, q):
+def running_fused(p, q):
     """What ``_running_exactly`` gives, faster for float32: the exact products summed in
     float64 and each step rounded; columns where a step met a float32 tie run again."""
     if p.dtype != np.float32:
@@ -103,7 +103,7 @@ def parameter_gradients(dy, x, mean, rstd):
     grad_weight = grad_bias = np.zeros(x.shape[1], x.dtype)
     for begin in range(0, M, share):
         rows = slice(begin, begin + share)
-        grad_weight = grad_weight + _running(dy[rows], normalized[rows])
+        grad_weight = grad_weight + running_fused(dy[rows], normalized[rows])
         grad_bias = grad_bias + rows_in_turn(dy[None, rows])[0]
     return grad_weight, grad_bias
 
