@@ -204,3 +204,28 @@ def test_instance_norm_through_batch_norm(dtype, shape):
         return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+REDUCED_LOSSES = {"sum": lambda y: y.sum(), "mean": lambda y: y.mean()}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 6, 9, 11), (16, 5), (8, 20)])
+@pytest.mark.parametrize("norm", ["batch", "group", "layer"])
+@pytest.mark.parametrize("loss", REDUCED_LOSSES)
+def test_gradients_of_a_summed_or_averaged_output(dtype, shape, norm, loss):
+    """An output summed sends an expanded gradient back, which torch's batch norm takes
+    through its general loop; averaged, a gradient of the input's layout."""
+    x = _data(shape, dtype, 29)
+    weight, bias = _data(shape[1], dtype, 30), _data(shape[1], dtype, 31)
+
+    def run(lib):
+        xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
+        F = lib.nn.functional
+        y = {"batch": lambda: F.batch_norm(xt, None, None, wt, bt, True),
+             "group": lambda: F.group_norm(xt, 1, wt, bt),
+             "layer": lambda: F.layer_norm(xt, tuple(shape[1:]))}[norm]()
+        REDUCED_LOSSES[loss](y).backward()
+        return [xt.grad.numpy()] + ([] if norm == "layer" else [wt.grad.numpy(), bt.grad.numpy()])
+
+    _assert_bitwise(run(refgrad), run(torch))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:703
+# --- book/chapters/16sa_normalization_gradients.md:709
 """native_batch_norm_backward's CPU kernels for float32 and float64 row-major batches."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _thread_sums(dy, centred):
     return sums.astype(dy.dtype), dots.astype(dy.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:733
+# --- book/chapters/16sa_normalization_gradients.md:739
 def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_mean,
                                save_invstd, training, eps):
     """The input's, the weight's and the bias's gradients, as torch's kernels make them."""
@@ -62,3 +62,35 @@ def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_me
     else:
         grad = dy3 * invstd.reshape(shape) * w.reshape(shape)
     return (grad.reshape(x.shape), (dots * invstd).astype(x.dtype), sums.astype(x.dtype))
+
+
+# --- book/chapters/16sa_normalization_gradients.md:771
+def batch_norm_backward_general(dy, x, weight, running_mean, running_var, save_mean,
+                                save_invstd, training, eps):
+    """torch's general loop, taken for an incoming gradient laid out unlike the input (an
+    expanded one): the gradient's sum is torch's sum, the dot product a float64 sum
+    element by element, and the input's gradient made in two passes, the centred term
+    rounded before it is subtracted."""
+    from refgrad._ops.reductions import _sum_forward
+
+    t, C = x.dtype.type, x.shape[1]  # noqa: N806
+    n = x.size // C
+    axes = (0, *range(2, x.ndim))
+    sums = np.asarray(_sum_forward(dy, axes, False))
+    if training:
+        mean, invstd = save_mean, save_invstd
+    else:
+        mean = running_mean
+        invstd = (1 / np.sqrt(running_var.astype(np.float64) + eps)).astype(x.dtype)
+    shape = (1, C) + (1,) * (x.ndim - 2)
+    centred = x - mean.reshape(shape)
+    rows = (centred * dy).astype(np.float64).reshape(x.shape[0], C, -1).transpose(0, 2, 1)
+    dots = in_turn(rows.reshape(-1, C))  # position after position, as the loop walks
+    w = (np.ones(C, x.dtype) if weight is None else weight).reshape(shape)
+    if training:
+        k = dots.astype(x.dtype) * invstd * invstd / t(n)
+        grad = (dy - (sums / t(n)).reshape(shape) - centred * k.reshape(shape))
+        grad = grad * invstd.reshape(shape) * w
+    else:
+        grad = dy * invstd.reshape(shape) * w
+    return grad, (dots * invstd).astype(x.dtype), sums.astype(x.dtype)
