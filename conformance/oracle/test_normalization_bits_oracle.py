@@ -229,3 +229,19 @@ def test_gradients_of_a_summed_or_averaged_output(dtype, shape, norm, loss):
         return [xt.grad.numpy()] + ([] if norm == "layer" else [wt.grad.numpy(), bt.grad.numpy()])
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+@pytest.mark.parametrize("shape,kept", LAYER_SHAPES)
+@pytest.mark.parametrize("parameters", [np.float16, np.float32, None],
+                         ids=["half", "float", "none"])
+def test_float16_layer_norm_forward(shape, kept, parameters):
+    normalized = shape[len(shape) - kept:]
+    x = _data(shape, np.float16, 32)
+    weight = None if parameters is None else _data(normalized, parameters, 33)
+    bias = None if parameters is None else _data(normalized, parameters, 34)
+
+    def run(lib):
+        return [r.numpy() for r in lib.native_layer_norm(
+            *_tensors(lib, (x,)), list(normalized), *_tensors(lib, (weight, bias)), 1e-5)]
+
+    _assert_bitwise(run(refgrad), run(torch))

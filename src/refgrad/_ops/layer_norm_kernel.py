@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3242
+# --- book/chapters/16q_functional.md:3255
 """native_layer_norm's CPU kernel for float32 and float64, in its order of operations."""
 
 import numpy as np
@@ -18,9 +18,18 @@ def follows_kernel(a, *parameters):
                     for p in parameters))
 
 
-# --- book/chapters/16q_functional.md:3259
+def follows_half_kernel(a, *parameters):
+    """The same for a float16 array, beside float16 or float32 parameters."""
+    return (type(a) is np.ndarray and a.dtype == np.float16 and a.size > 0
+            and all(p is None or (type(p) is np.ndarray and p.dtype in (np.float16, np.float32))
+                    for p in parameters))
+
+
+# --- book/chapters/16q_functional.md:3279
 def layer_norm_rows(rows, weight, bias, eps):
     """(M, N) rows normalized as torch's kernel does: the output, the means and the rstds."""
+    if rows.dtype == np.float16:
+        return _half_rows(rows, weight, bias, eps)
     t = rows.dtype.type
     mean, variance = rowwise_moments(rows)
     rstd = t(1) / np.sqrt(variance + t(eps))  # eps made the input's dtype first
@@ -34,7 +43,21 @@ def layer_norm_rows(rows, weight, bias, eps):
     return out, mean, rstd
 
 
-# --- book/chapters/16q_functional.md:3280
+# --- book/chapters/16q_functional.md:3310
+def _half_rows(rows, weight, bias, eps):
+    """float16 rows normalized as torch's float16 kernel does, in float32."""
+    mean, variance = rowwise_moments(rows)
+    rstd = np.float32(1) / np.sqrt(variance + np.float32(eps))
+    scale, shift = rstd[:, None], (-rstd * mean)[:, None]
+    out = fused(rows.astype(np.float32), scale, shift)
+    if weight is not None or bias is not None:
+        widened = [None if p is None else p.reshape(-1).astype(np.float32) for p in (weight, bias)]
+        out = fused(out, np.float32(1) if widened[0] is None else widened[0],
+                    np.float32(0) if widened[1] is None else widened[1])
+    return out.astype(np.float16), mean, rstd
+
+
+# --- book/chapters/16q_functional.md:3329
 def layer_norm_kernel(a, weight, bias, kept, eps):
     """native_layer_norm's three results for ``a`` normalized over its last ``kept``
     dimensions: the output in a's shape, the statistics with those dimensions of size one."""
@@ -42,4 +65,6 @@ def layer_norm_kernel(a, weight, bias, kept, eps):
     rows = np.ascontiguousarray(a).reshape(int(np.prod(lead)), -1)  # torch's contiguous copy
     out, mean, rstd = layer_norm_rows(rows, weight, bias, eps)
     shape = lead + (1,) * kept
-    return out.reshape(a.shape), mean.reshape(shape), rstd.reshape(shape)
+    kind = np.float32 if any(p is not None and p.dtype == np.float32 for p in (weight, bias)) \
+        else a.dtype  # a float16 input's statistics: its parameters' dtype
+    return out.reshape(a.shape), mean.reshape(shape).astype(kind), rstd.reshape(shape).astype(kind)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3091
+# --- book/chapters/16q_functional.md:3096
 """Each row's mean and variance in the order of torch's CPU kernel: Welford's update
 over vectors of lanes, chunks of them merged in a cascade, then the lanes."""
 
@@ -48,7 +48,7 @@ def fused(a, b, c):
     return out
 
 
-# --- book/chapters/16q_functional.md:3146
+# --- book/chapters/16q_functional.md:3151
 def _chunk_updates(block):
     """(M, k, s, L): each chunk's s vectors through Welford's update, lane by lane; the
     step's weight 1/(j+1) is a float of the dtype, the update's product and sum fused."""
@@ -73,14 +73,16 @@ def _merged(into, add, t):
     return total, mean + c * delta, fused(delta, delta * c * t(count), m2 + m2_add)
 
 
-# --- book/chapters/16q_functional.md:3178
+# --- book/chapters/16q_functional.md:3183
 def _cascade(chunks, t, zero):
-    """The chunks' (count, mean, m2) merged as torch's stack of partial moments merges them:
-    the 2k-th chunk's stack level joins the next, like a binary counter's carries."""
+    """The chunks' partial moments merged as torch's stack merges them: each chunk's parts
+    (count, mean, m2) join the lowest level in turn, and after the 2k-th chunk a level
+    joins the next, like a binary counter's carries."""
     depth = max(1, (len(chunks) - 1).bit_length())
     stack = [(0, zero, zero)] * depth
-    for i, chunk in enumerate(chunks):
-        stack[0] = _merged(stack[0], chunk, t)
+    for i, parts in enumerate(chunks):
+        for part in parts:  # one, or a float16 vector's two float32 halves
+            stack[0] = _merged(stack[0], part, t)
         carry, level = i + 1, 1
         while level < depth and not carry & 1:
             stack[level] = _merged(stack[level], stack[level - 1], t)
@@ -91,32 +93,38 @@ def _cascade(chunks, t, zero):
     return stack[0]
 
 
-# --- book/chapters/16q_functional.md:3202
+# --- book/chapters/16q_functional.md:3209
 def rowwise_moments(rows):
-    """The mean and biased variance of each row of the row-major (M, N) ``rows``."""
-    t, lanes = rows.dtype.type, LANES[rows.dtype]
-    M, N = rows.shape
-    n = N // lanes  # whole vectors; the rest after them, one element at a time
-    vectors = rows[:, :n * lanes].reshape(M, n, lanes)
+    """The mean and biased variance of each row of the row-major (M, N) ``rows``; float16
+    rows in float32, each vector of 16 as two halves of 8 float32 lanes."""
+    half = rows.dtype == np.float16
+    x = rows.astype(np.float32) if half else rows
+    t, lanes = x.dtype.type, LANES[x.dtype]
+    width = 2 * lanes if half else lanes  # the elements of one vector of the input
+    M, N = rows.shape  # noqa: N806
+    n = N // width  # whole vectors; the rest after them, one element at a time
+    vectors = x[:, :n * width].reshape(M, n, width // lanes, lanes)
     full = n // _CHUNK
     chunks = []
-    if full:
-        means, m2s = _chunk_updates(vectors[:, :full * _CHUNK].reshape(M, full, _CHUNK, lanes))
-        chunks += [(_CHUNK, means[:, k], m2s[:, k]) for k in range(full)]
-    if n > full * _CHUNK:
-        means, m2s = _chunk_updates(vectors[:, None, full * _CHUNK:])
-        chunks.append((n - full * _CHUNK, means[:, 0], m2s[:, 0]))
-    _, means, m2s = _cascade(chunks, t, np.zeros((M, lanes), rows.dtype))
-    count, mean, m2 = 0, np.zeros(M, rows.dtype), np.zeros(M, rows.dtype)
-    for i in range(n * lanes, N):  # the tail: Welford's own update, nothing fused
-        x = rows[:, i]
+    parts = width // lanes
+    for block, count in ((vectors[:, :full * _CHUNK].reshape(M, full, _CHUNK, parts, lanes),
+                          _CHUNK), (vectors[:, None, full * _CHUNK:], n - full * _CHUNK)):
+        if count and block.shape[1]:
+            updated = [_chunk_updates(block[..., part, :]) for part in range(parts)]
+            chunks += [[(count, means[:, k], m2s[:, k]) for means, m2s in updated]
+                       for k in range(block.shape[1])]
+    _, means, m2s = _cascade(chunks, t, np.zeros((M, lanes), x.dtype))
+    count, mean, m2 = 0, np.zeros(M, x.dtype), np.zeros(M, x.dtype)
+    for i in range(n * width, N):  # the tail: Welford's own update, fused for float16 only
+        value = x[:, i]
         count += 1
-        delta = x - mean
+        delta = value - mean
         mean = mean + delta / t(count)
-        m2 = m2 + delta * (x - mean)
+        m2 = fused(delta, value - mean, m2) if half else m2 + delta * (value - mean)
+    each = n * width // lanes  # the elements each lane has seen
     for lane in range(lanes):  # then each lane joins, its product and sum fused
-        total = count + n
-        c = t(n) / t(total)
+        total = count + each
+        c = t(each) / t(total)
         delta = means[:, lane] - mean
         mean = fused(c, delta, mean)
         m2 = m2 + fused(delta * delta * c, t(count), m2s[:, lane])
