@@ -66,7 +66,8 @@ def test_layer_norm_forward_and_backward(dtype, shape, kept, affine, both_thread
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("scale,shift", [(1e-3, 5.0), (100.0, -1e4), (1.0, 0.0), (1e-20, 1e-18)])
+@pytest.mark.parametrize("scale,shift", [(1e-3, 5.0), (100.0, -1e4), (1.0, 0.0), (1e-20, 1e-18),
+                                         (1e-38, 0.0), (1e-300, 0.0)])
 def test_layer_norm_far_from_zero_and_small(dtype, scale, shift):
     x = _data((16, 300), dtype, 5, scale, shift)
     grad = _data((16, 300), dtype, 6, 1.0, 0.0)

@@ -48,17 +48,21 @@ def fused(a, b, c):
     return out
 
 
-# --- book/chapters/16q_functional.md:3151
+# --- book/chapters/16q_functional.md:3154
 def _chunk_updates(block):
     """(M, k, s, L): each chunk's s vectors through Welford's update, lane by lane; the
     step's weight 1/(j+1) is a float of the dtype, the update's product and sum fused."""
     t = block.dtype.type
+    smallest = np.finfo(block.dtype).tiny * _CHUNK  # under it, delta / 16 loses bits
     x = block[:, :, 0]
     mean, m2 = x + t(0), x * (x - x) + t(0)  # the first step, from zeros
     for j in range(1, block.shape[2]):
         x = block[:, :, j]
         delta = x - mean
-        mean = fused(delta, t(1) / t(j + 1), mean)
+        if j & (j + 1) or np.any((np.abs(delta) < smallest) & (delta != 0)):
+            mean = fused(delta, t(1) / t(j + 1), mean)
+        else:  # 1/(j+1) a power of two: the product is exact, one rounding either way
+            mean = mean + delta * (t(1) / t(j + 1))
         m2 = fused(delta, x - mean, m2)
     return mean, m2
 
@@ -73,7 +77,7 @@ def _merged(into, add, t):
     return total, mean + c * delta, fused(delta, delta * c * t(count), m2 + m2_add)
 
 
-# --- book/chapters/16q_functional.md:3183
+# --- book/chapters/16q_functional.md:3190
 def _cascade(chunks, t, zero):
     """The chunks' partial moments merged as torch's stack merges them: each chunk's parts
     (count, mean, m2) join the lowest level in turn, and after the 2k-th chunk a level
@@ -93,7 +97,7 @@ def _cascade(chunks, t, zero):
     return stack[0]
 
 
-# --- book/chapters/16q_functional.md:3209
+# --- book/chapters/16q_functional.md:3216
 def rowwise_moments(rows):
     """The mean and biased variance of each row of the row-major (M, N) ``rows``; float16
     rows in float32, each vector of 16 as two halves of 8 float32 lanes."""
