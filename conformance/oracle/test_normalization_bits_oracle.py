@@ -246,3 +246,21 @@ def test_float16_layer_norm_forward(shape, kept, parameters):
             *_tensors(lib, (x,)), list(normalized), *_tensors(lib, (weight, bias)), 1e-5)]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+@pytest.mark.parametrize("shape,groups", GROUP_SHAPES)
+@pytest.mark.parametrize("parameters", [np.float16, np.float32, None],
+                         ids=["half", "float", "none"])
+def test_float16_group_norm_forward_and_statistics(shape, groups, parameters):
+    x = _data(shape, np.float16, 35)
+    weight = None if parameters is None else _data(shape[1], parameters, 36)
+    bias = None if parameters is None else _data(shape[1], parameters, 37)
+
+    def run(lib):
+        xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
+        out = lib.nn.functional.group_norm(xt, groups, wt, bt)
+        node = out.grad_fn
+        return [out.detach().numpy(), node._saved_result1.detach().numpy(),
+                node._saved_result2.detach().numpy()]
+
+    _assert_bitwise(run(refgrad), run(torch))

@@ -22,7 +22,7 @@ from refgrad._signatures import is_int, type_name
 def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     from refgrad._ops.group_norm_rows import follows_group_kernel, group_norm_kernel
 
-    if follows_group_kernel(a, weight, bias):  # float32, float64: "Group norm in torch's order"
+    if follows_group_kernel(a, weight, bias, half=True):  # "Group norm in torch's order"
         return group_norm_kernel(a, weight, bias, N, C, HxW, group, eps)
     # NOTE [Batch norm in float64], for groups
     wide = a.astype(np.float64).reshape(N, group, C // group * HxW)

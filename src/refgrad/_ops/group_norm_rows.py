@@ -8,32 +8,39 @@
 import numpy as np
 
 from refgrad._memory_formats import contiguous_format, suggest_memory_format
-from refgrad._ops.layer_norm_kernel import follows_kernel
+from refgrad._ops.layer_norm_kernel import follows_half_kernel, follows_kernel
 from refgrad._ops.result_layout import element_strides
 from refgrad._ops.rowwise_moments import fused, rowwise_moments
 
 
-def follows_group_kernel(a, *others):
+def follows_group_kernel(a, *others, half=False):
     """Whether torch's contiguous group-norm kernel is followed: layer norm's conditions
-    (NOTE [Layer norm in torch's order]), and a row-major batch that suggests that layout."""
-    return (follows_kernel(a, *others) and a.flags.c_contiguous
+    (NOTE [Layer norm in torch's order]; with ``half``, float16's too), and a row-major
+    batch that suggests that layout."""
+    return ((follows_kernel(a, *others) or half and follows_half_kernel(a, *others))
+            and a.flags.c_contiguous
             and suggest_memory_format(a.shape, element_strides(a)) == contiguous_format)
 
 
-# --- book/chapters/16s_normalization.md:741
+# --- book/chapters/16s_normalization.md:743
 def group_norm_kernel(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     """native_group_norm's three results: each sample's group a row of the moments, one
     over the deviation from a float64 eps, then per channel a scale and a shift."""
+    parameters = (weight, bias)
     D = C // group  # noqa: N806
-    rows = a.reshape(N * group, D * HxW)
-    mean, variance = rowwise_moments(rows)
-    rstd = (1.0 / np.sqrt(np.maximum(variance, 0).astype(np.float64) + eps)).astype(a.dtype)
+    mean, variance = rowwise_moments(a.reshape(N * group, D * HxW))
+    x = a.astype(np.float32) if a.dtype == np.float16 else a  # float16: in float32
+    weight, bias = (None if p is None else p.astype(x.dtype) for p in (weight, bias))
+    rstd = (1.0 / np.sqrt(np.maximum(variance, 0).astype(np.float64) + eps)).astype(x.dtype)
     if weight is None and bias is None:
-        out = (rows - mean[:, None]) * rstd[:, None]
+        out = (x.reshape(N * group, -1) - mean[:, None]) * rstd[:, None]
     else:
-        t = a.dtype.type
+        t = x.dtype.type
         scale = rstd.reshape(N, group, 1) * (t(1) if weight is None else weight.reshape(group, D))
         shift = fused(-scale, mean.reshape(N, group, 1),
                       t(0) if bias is None else bias.reshape(group, D))
-        out = fused(scale[..., None], a.reshape(N, group, D, HxW), shift[..., None])
-    return out.reshape(a.shape), mean.reshape(N, group), rstd.reshape(N, group)
+        out = fused(scale[..., None], x.reshape(N, group, D, HxW), shift[..., None])
+    kind = np.float32 if any(p is not None and p.dtype == np.float32 for p in parameters) \
+        else a.dtype  # float16's statistics: its parameters' dtype
+    return (out.reshape(a.shape).astype(a.dtype), mean.reshape(N, group).astype(kind),
+            rstd.reshape(N, group).astype(kind))
