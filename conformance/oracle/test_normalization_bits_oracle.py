@@ -264,3 +264,25 @@ def test_float16_group_norm_forward_and_statistics(shape, groups, parameters):
                 node._saved_result2.detach().numpy()]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 20, 3, 3), (3, 5, 2, 7), (2, 3, 4, 5, 2)])
+@pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
+def test_channels_last_batch_norm(dtype, shape, training, both_threads):
+    x, grad = _data(shape, dtype, 38), _data(shape, dtype, 39, 1.0, 0.0)
+    weight, bias = _data(shape[1], dtype, 40), _data(shape[1], dtype, 41)
+    running = _running(shape[1], dtype)
+
+    def run(lib):
+        layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        xt = lib.tensor(x).contiguous(memory_format=layout).requires_grad_()
+        wt, bt = _tensors(lib, (weight, bias), grad=True)
+        mean, var = (lib.tensor(r) for r in running)
+        out = lib.nn.functional.batch_norm(xt, mean, var, wt, bt, training, 0.1, 1e-5)
+        out.backward(lib.tensor(grad).contiguous(memory_format=layout))
+        strides = np.array(out.stride() + xt.grad.stride())
+        return [out.detach().numpy(), mean.numpy(), var.numpy(), xt.grad.numpy(),
+                wt.grad.numpy(), bt.grad.numpy(), strides]
+
+    _assert_bitwise(run(refgrad), run(torch))

@@ -8,7 +8,7 @@
 
 import numpy as np
 
-from refgrad._ops.batch_norm_rows import in_turn, thread_shares
+from refgrad._ops.batch_norm_rows import in_turn, positions, thread_shares
 from refgrad._ops.layer_norm_backward_kernel import row_sums, running_fused
 from refgrad._ops.rowwise_moments import LANES, fused
 
@@ -44,10 +44,10 @@ def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_me
         mean = running_mean
         invstd = (1 / np.sqrt(running_var.astype(np.float64) + eps)).astype(x.dtype)
     w = np.ones(C, x.dtype) if weight is None else weight
-    planes = x.size != x.shape[0] * C  # several elements per channel and sample
+    planes = positions(x) is None  # several elements per channel and sample, row-major
     shape = (1, C, 1) if planes else (1, C)
-    rows = (x.shape[0], C, -1) if planes else (-1, C)
-    x3, dy3 = x.reshape(rows), dy.reshape(rows)
+    x3, dy3 = ((a.reshape(x.shape[0], C, -1) for a in (x, dy)) if planes
+               else (positions(x), positions(dy)))  # dy laid out as x: the same rows
     centred = x3 - mean.reshape(shape)
     sums, dots = (_plane_sums if planes else _thread_sums)(dy3, centred)
     if training:
@@ -61,10 +61,12 @@ def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_me
         grad = inner * invstd.reshape(shape) * w.reshape(shape)
     else:
         grad = dy3 * invstd.reshape(shape) * w.reshape(shape)
-    return (grad.reshape(x.shape), (dots * invstd).astype(x.dtype), sums.astype(x.dtype))
+    out = np.empty_like(x)  # laid out as x, as torch's kernel writes it
+    (out.reshape(x.shape[0], C, -1) if planes else positions(out))[...] = grad
+    return out, (dots * invstd).astype(x.dtype), sums.astype(x.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:771
+# --- book/chapters/16sa_normalization_gradients.md:773
 def batch_norm_backward_general(dy, x, weight, running_mean, running_var, save_mean,
                                 save_invstd, training, eps):
     """torch's general loop, taken for an incoming gradient laid out unlike the input (an

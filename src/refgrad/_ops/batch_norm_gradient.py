@@ -38,8 +38,8 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
     statistics = (save_mean, save_invstd) if train else running
     if follows_batch_kernel(a, g, weight, *statistics) and a is input:  # "batch_norm's
         # gradient in torch's order": the kernel for a gradient laid out as the input
-        kernel = (batch_norm_backward_kernel if g.flags.c_contiguous and g.strides == a.strides
-                  else batch_norm_backward_general)
+        kernel = batch_norm_backward_kernel if g.strides == a.strides else \
+            batch_norm_backward_general
         return kernel(g, a, weight, *running, save_mean, save_invstd, train, eps)
     axes, shape = (0, *range(2, a.ndim)), (-1, *[1] * (a.ndim - 2))
     n = a.size // max(a.shape[1], 1)

@@ -2,24 +2,38 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:390
+# --- book/chapters/16s_normalization.md:392
 """native_batch_norm's CPU kernels for float32 and float64 row-major batches."""
 
 import numpy as np
 
+from refgrad._memory_formats import contiguous_format, suggest_memory_format
 from refgrad._ops.group_norm_rows import follows_group_kernel
 from refgrad._ops.layer_norm_backward_kernel import running_fused
+from refgrad._ops.layer_norm_kernel import follows_kernel
+from refgrad._ops.result_layout import element_strides
 from refgrad._ops.rowwise_moments import fused
 from refgrad._ops.sum_loop import rows_in_turn
 from refgrad._parallel import settings
 
 
+def positions(a):
+    """The (N·HxW, C) rows torch's channels-last kernels walk: a batch whose channels have
+    one element per sample, row-major, or one laid out channels-last; else None."""
+    if a.flags.c_contiguous and a.size == a.shape[0] * a.shape[1]:
+        return a.reshape(-1, a.shape[1])
+    moved = a.transpose(0, *range(2, a.ndim), 1)
+    if a.ndim > 2 and moved.flags.c_contiguous and suggest_memory_format(
+            a.shape, element_strides(a)) != contiguous_format:
+        return moved.reshape(-1, a.shape[1])
+    return None
+
+
 def follows_batch_kernel(a, *others):
-    """Whether torch's kernels are followed: group norm's conditions, or a row-major batch
-    whose channels have one element per sample (torch's channels-last kernels)."""
+    """Whether torch's kernels are followed: group norm's conditions, or a batch whose rows
+    torch's channels-last kernels walk (``positions``)."""
     return follows_group_kernel(a, *others) or (
-        a.ndim >= 2 and a.flags.c_contiguous and a.size == a.shape[0] * a.shape[1]
-        and follows_group_kernel(a.reshape(a.shape[:2]), *others))
+        follows_kernel(a, *others) and a.ndim >= 2 and positions(a) is not None)
 
 
 def thread_shares(count):
@@ -35,7 +49,7 @@ def in_turn(rows):
     return rows_in_turn(rows[None])[0]
 
 
-# --- book/chapters/16s_normalization.md:424
+# --- book/chapters/16s_normalization.md:440
 def squares_added(centred, plane):
     """(m, C): the float64 sum of squares of torch's scalar loop, run plane by plane of
     ``plane`` rows: for float64 its compiled form adds pairs of rounded squares in turn
@@ -67,25 +81,25 @@ def _few_samples(positions):
 def batch_statistics(a):
     """Each channel's mean and sum of squared distances, in the input's dtype. With several
     elements per channel and sample: float64 sums one element after another. With one
-    (a (N, C) batch): each thread sums its samples in the input's dtype, the distances'
-    squares fused, then the threads' sums are added in float64."""
-    positions = a.reshape(-1, a.shape[1]) if a.ndim == 2 or a[0, 0].size == 1 else None
-    if positions is None:  # (N, C, HxW): the channel's elements sample after sample
+    (a (N, C) batch) or a channels-last batch: each thread sums its rows in the input's
+    dtype, the distances' squares fused, then the threads' sums are added in float64."""
+    rows = positions(a)
+    if rows is None:  # (N, C, HxW): the channel's elements sample after sample
         rows = a.reshape(a.shape[0], a.shape[1], -1).transpose(0, 2, 1).reshape(-1, a.shape[1])
         mean = (in_turn(rows.astype(np.float64)) / len(rows)).astype(a.dtype)
         return mean, squares_added(rows - mean, a[0, 0].size).astype(a.dtype)
-    if len(positions) <= settings.threads:  # no more samples than threads
-        return _few_samples(positions)
-    starts, share = thread_shares(len(positions))
-    total = sum(in_turn(positions[b:b + share]).astype(np.float64) for b in starts)
-    mean = (total / len(positions)).astype(a.dtype)
-    centred = positions - mean
+    if len(rows) <= settings.threads:  # no more samples than threads
+        return _few_samples(rows)
+    starts, share = thread_shares(len(rows))
+    total = sum(in_turn(rows[b:b + share]).astype(np.float64) for b in starts)
+    mean = (total / len(rows)).astype(a.dtype)
+    centred = rows - mean
     squares = sum(running_fused(centred[b:b + share], centred[b:b + share]).astype(np.float64)
                   for b in starts)
     return mean, squares.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:480
+# --- book/chapters/16s_normalization.md:496
 def update_running(running_mean, running_var, mean, squares, n, momentum):
     """The running statistics moved towards the batch's, in place: in the input's dtype
     for the mean, the unbiased variance's part in float64; nothing fused."""
@@ -109,14 +123,17 @@ def normalized(a, mean, invstd, weight, bias):
     return fused(a, alpha.reshape(shape), beta.reshape(shape))
 
 
-# --- book/chapters/16s_normalization.md:510
+# --- book/chapters/16s_normalization.md:526
 def batch_norm_kernel(a, weight, bias, running_mean, running_var, training, momentum, eps):
     """native_batch_norm's three results, the running statistics updated in place."""
+    from refgrad._ops.result_layout import suggested_format_result
+
     t = a.dtype.type
     if not training:  # the running statistics, eps rounded to the dtype first
         invstd = t(1) / np.sqrt(running_var + t(eps))
         empty = np.zeros(0, a.dtype)
-        return normalized(a, running_mean, invstd, weight, bias), empty, empty
+        out = normalized(a, running_mean, invstd, weight, bias)
+        return suggested_format_result(out, a), empty, empty  # laid out as a is
     n = a.size // a.shape[1]
     mean, squares = batch_statistics(a)
     variance = (squares / t(n)).astype(np.float64)
@@ -125,4 +142,4 @@ def batch_norm_kernel(a, weight, bias, running_mean, running_var, training, mome
         invstd[variance == 0] = 0
     invstd = invstd.astype(a.dtype)
     update_running(running_mean, running_var, mean, squares, n, momentum)
-    return normalized(a, mean, invstd, weight, bias), mean, invstd
+    return suggested_format_result(normalized(a, mean, invstd, weight, bias), a), mean, invstd
