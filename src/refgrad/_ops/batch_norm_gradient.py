@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:342
+# --- book/chapters/16sa_normalization_gradients.md:509
 """batch_norm's gradient: native_batch_norm_backward's row, differentiable again."""
 
 import math
@@ -23,12 +23,24 @@ from refgrad._ops.norm_gradients import (
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16sa_normalization_gradients.md:366
+# --- book/chapters/16sa_normalization_gradients.md:533
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps, output_mask=None):
+    from refgrad._ops.batch_norm_backward_rows import (
+        batch_norm_backward_general,
+        batch_norm_backward_kernel,
+    )
+    from refgrad._ops.batch_norm_rows import follows_batch_kernel
     from refgrad._ops.result_layout import suggested_format_result
 
     g, a = host(g), host(input)
+    running = [None if r is None else r._data for r in (running_mean, running_var)]
+    statistics = (save_mean, save_invstd) if train else running
+    if follows_batch_kernel(a, g, weight, *statistics) and a is input:  # "batch_norm's
+        # gradient in torch's order": the kernel for a gradient laid out as the input
+        kernel = batch_norm_backward_kernel if g.strides == a.strides else \
+            batch_norm_backward_general
+        return kernel(g, a, weight, *running, save_mean, save_invstd, train, eps)
     axes, shape = (0, *range(2, a.ndim)), (-1, *[1] * (a.ndim - 2))
     n = a.size // max(a.shape[1], 1)
     if train:  # NOTE [The gradient kernels read the statistics given]
@@ -47,7 +59,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:395
+# --- book/chapters/16sa_normalization_gradients.md:574
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None, wanted=(True, True, True)):
     if mean is not None:
@@ -63,7 +75,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:418
+# --- book/chapters/16sa_normalization_gradients.md:597
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -84,7 +96,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:443
+# --- book/chapters/16sa_normalization_gradients.md:622
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 output_mask=None, running_mean=None, running_var=None,
                                 weight=None):
@@ -125,7 +137,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:490
+# --- book/chapters/16sa_normalization_gradients.md:669
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,

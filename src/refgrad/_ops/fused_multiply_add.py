@@ -49,8 +49,8 @@ def _fused64(a, b, c):
     out = np.where(finite, out, p + c)  # an infinity or nan: as the plain sum has it
     hard = finite & ((np.abs(a) >= 2.0**995) | (np.abs(b) >= 2.0**995) | (np.abs(p) >= 2.0**1020)
                      | (np.abs(c) >= 2.0**1020) | (np.abs(p) < 2.0**-969) & (a != 0) & (b != 0))
-    for i in np.flatnonzero(hard):
-        out[i] = _exactly(float(a[i]), float(b[i]), float(c[i]))
+    for i in np.flatnonzero(hard):  # flat: arrays of any number of dimensions
+        out.flat[i] = _exactly(float(a.flat[i]), float(b.flat[i]), float(c.flat[i]))
     return out
 
 

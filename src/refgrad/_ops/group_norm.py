@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:384
+# --- book/chapters/16s_normalization.md:564
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -20,6 +20,10 @@ from refgrad._signatures import is_int, type_name
 
 
 def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
+    from refgrad._ops.group_norm_rows import follows_group_kernel, group_norm_kernel
+
+    if follows_group_kernel(a, weight, bias, half=True):  # "Group norm in torch's order"
+        return group_norm_kernel(a, weight, bias, N, C, HxW, group, eps)
     # NOTE [Batch norm in float64], for groups
     wide = a.astype(np.float64).reshape(N, group, C // group * HxW)
     mean, variance = moments(wide, (2,))  # NOTE [Moments of no elements]
@@ -34,7 +38,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:426
+# --- book/chapters/16s_normalization.md:610
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -53,7 +57,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
                                       wanted)
 
 
-# --- book/chapters/16s_normalization.md:450
+# --- book/chapters/16s_normalization.md:634
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -73,7 +77,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:497
+# --- book/chapters/16s_normalization.md:681
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     if not is_int(num_groups):  # a bool, or a bool tensor: NOTE [Flags are Python's bools]
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:665
+# --- book/chapters/16sa_normalization_gradients.md:963
 """native_group_norm_backward: group_norm's gradient as one kernel, when no graph is built."""
 
 import math
@@ -23,11 +23,17 @@ def _sum(a, axes, keepdim=True):
 
 def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # noqa: N803
                       output_mask):
+    from refgrad._ops.group_norm_backward_rows import group_norm_backward_kernel
+    from refgrad._ops.group_norm_rows import follows_group_kernel
     from refgrad._ops.result_layout import suggested_format_result
 
     if output_mask[2] and weight is None:  # NOTE [A bias without a weight has no gradient]
         raise RuntimeError("tensor does not have a device")
     g, a, D = host(grad_out), host(input), C // group  # noqa: N806
+    parameter = None if weight is None else weight._data
+    if follows_group_kernel(a, g, host(mean), host(rstd), parameter) and a is input:
+        return group_norm_backward_kernel(g, a, host(mean), host(rstd), parameter, N, C, HxW,
+                                          group)  # "group_norm's gradient in torch's order"
     x, dy = (t.astype(np.float64).reshape(N, group, D, HxW) for t in (a, g))
     mean, rstd = (host(t).astype(np.float64).reshape(N, group, 1, 1) for t in (mean, rstd))
     ds, db = _sum(dy * x, (3,)), _sum(dy, (3,))
@@ -44,7 +50,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
                          input), on_device_of(grad_weight, input), on_device_of(grad_bias, input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:712
+# --- book/chapters/16sa_normalization_gradients.md:1016
 GROUP_NORM_BACKWARD = register(Op(
     "native_group_norm_backward", None, ("grad_out", "input", "mean", "rstd"),
     promote=False, forward=_group_norm_grads, backward=None,

@@ -45,7 +45,7 @@ def _empty_like_statistic(input):
     return make_tensor(on_device_of(np.zeros(0, _kept_dtype(host(input._data))), input._data))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:120
+# --- book/chapters/16sa_normalization_gradients.md:121
 # NOTE [The gradient kernels read the statistics given]
 # torch's kernels for the normalizations' gradients take the mean and one
 # over the deviation as arguments and compute with them, never working them
@@ -56,7 +56,13 @@ def _given(statistic, shape):
 
 
 def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, output_mask=None):
+    from refgrad._ops.layer_norm_backward_kernel import layer_norm_backward_kernel
+    from refgrad._ops.layer_norm_kernel import follows_kernel
     from refgrad._ops.result_layout import row_major_result
+
+    if follows_kernel(input, g, mean, rstd, weight, bias):  # NOTE [Layer norm in torch's order]
+        return layer_norm_backward_kernel(g, input, mean, rstd, weight, bias,
+                                          len(normalized_shape))
 
     device, g, input = input, host(g), host(input)
     others = tuple(range(input.ndim - len(normalized_shape)))
@@ -77,7 +83,7 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, outp
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:166
+# --- book/chapters/16sa_normalization_gradients.md:173
 # NOTE [The gradients a normalization is asked for]
 # native_layer_norm's and native_batch_norm's formulas take `wanted`, and pass
 # it on to their gradient rows as `output_mask`, a list of three, which the
@@ -93,7 +99,7 @@ def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:194
+# --- book/chapters/16sa_normalization_gradients.md:201
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -113,7 +119,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:218
+# --- book/chapters/16sa_normalization_gradients.md:225
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -135,7 +141,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:243
+# --- book/chapters/16sa_normalization_gradients.md:250
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape,
                                 output_mask=None, weight=None):
     from refgrad._creation import ones
@@ -175,7 +181,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:289
+# --- book/chapters/16sa_normalization_gradients.md:296
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under

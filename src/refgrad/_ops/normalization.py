@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2877
+# --- book/chapters/16q_functional.md:2879
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -10,6 +10,11 @@ import math
 import numpy as np
 
 from refgrad._ops.dispatch import call
+from refgrad._ops.layer_norm_kernel import (
+    follows_half_kernel,
+    follows_kernel,
+    layer_norm_kernel,
+)
 from refgrad._ops.norm_tangents import layer_norm_tangent  # chapter 16sa
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
@@ -19,7 +24,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:2899
+# --- book/chapters/16q_functional.md:2906
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -50,8 +55,11 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:2938
+# --- book/chapters/16q_functional.md:2945
 def _layer_norm(a, weight, bias, normalized_shape, eps):
+    # float32, float64, float16's forward: NOTE [Layer norm in torch's order]
+    if follows_kernel(a, weight, bias) or follows_half_kernel(a, weight, bias):
+        return layer_norm_kernel(a, weight, bias, len(normalized_shape), eps)
     # NOTE [Layer norm in float64]: narrower floats are normalized in float64, then rounded.
     wide = a.astype(np.float64)
     axes = _axes(a.ndim, normalized_shape)
@@ -77,7 +85,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:2966
+# --- book/chapters/16q_functional.md:2976
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -87,7 +95,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:2985
+# --- book/chapters/16q_functional.md:2995
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 
