@@ -88,3 +88,27 @@ def test_torch_nn_modules_conv_names_the_transposed_convolutions():
 
     assert ConvTranspose2d is torch.nn.ConvTranspose2d
     assert LazyConvTranspose3d is torch.nn.LazyConvTranspose3d
+
+
+_DISTRIBUTIONS_ORDER = [
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet",
+    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric",
+    "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
+    "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
+    "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+    "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+    "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform", "Weibull",
+    "TransformedDistribution", "biject_to", "kl_divergence", "register_kl", "transform_to",
+    "AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+    "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+    "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+    "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
+    "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
+    "Transform", "identity_transform",
+]
+
+
+def test_torch_distributions_lists_its_families_in_torchs_order():
+    listed = torch.distributions.__all__
+    assert _in_order(listed, set(_DISTRIBUTIONS_ORDER)) == _DISTRIBUTIONS_ORDER
+    assert "constraints" not in listed and all(hasattr(torch.distributions, n) for n in listed)

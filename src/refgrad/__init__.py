@@ -441,9 +441,9 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1236
+# --- book/chapters/16s_normalization.md:1268
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
-from refgrad._ops.group_norm import torch_group_norm as group_norm
+from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
 from refgrad._ops.rms_norm import rms_norm
 from refgrad._ops.batch_norm import native_batch_norm
@@ -714,7 +714,7 @@ from refgrad.func import vmap  # noqa: E402
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 
-# --- book/chapters/19k_distributions.md:1490
+# --- book/chapters/19k_distributions.md:1507
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 

@@ -78,11 +78,7 @@ GROUP_NORM = register(Op(
 
 
 # --- book/chapters/16s_normalization.md:681
-def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
-    if not is_int(num_groups):  # a bool, or a bool tensor: NOTE [Flags are Python's bools]
-        raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "
-                        + type_name(num_groups))
-    N, C = input.shape[0], input.shape[1]  # noqa: N806 - torch's names
+def _check_groups(input, weight, bias, C, num_groups) -> None:  # noqa: N803 - torch's name
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if C % num_groups:
@@ -97,6 +93,14 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
                                f"of shape {_listed(input.shape)}")
     check_mixed(input, (weight, bias))
     check_floating(input, "GroupNormKernelImpl")
+
+
+def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    if not is_int(num_groups):  # a bool, or a bool tensor: NOTE [Flags are Python's bools]
+        raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "
+                        + type_name(num_groups))
+    N, C = input.shape[0], input.shape[1]  # noqa: N806 - torch's names
+    _check_groups(input, weight, bias, C, num_groups)
     HxW = int(np.prod(input.shape[2:], dtype=np.int64))  # noqa: N806
     from refgrad._memory_formats import suggest_memory_format
 
@@ -113,3 +117,18 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups,
                        *input.shape[2:]])
     return torch_group_norm(input, num_groups, weight, bias, eps)
+
+
+# --- book/chapters/16s_normalization.md:730
+_SIZES_WRONG = ("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this "
+                "error message be improved?  If so, please report an enhancement request to "
+                "PyTorch.)")
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: N803
+    """The group-norm row on its own: (result, mean, rstd), for sizes given as torch's are."""
+    _check_groups(input, weight, bias, C, group)
+    if input.numel() != N * C * HxW:
+        raise RuntimeError(_SIZES_WRONG)
+    return call(GROUP_NORM, (input.contiguous(), weight, bias),
+                {"N": N, "C": C, "HxW": HxW, "group": group, "eps": eps})
