@@ -991,3 +991,7 @@ from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/29zf_linalg_arguments.md:205
 from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/30_where_names_live.md:304
+from refgrad import _homes  # noqa: E402, F401  # isort: skip

@@ -111,3 +111,7 @@ from refgrad.distributions.multinomial import Multinomial  # noqa: E402
 from refgrad.distributions.negative_binomial import NegativeBinomial  # noqa: E402
 from refgrad.distributions.poisson import Poisson  # noqa: E402
 from refgrad.distributions.studentT import StudentT  # noqa: E402
+
+
+# --- book/chapters/30_where_names_live.md:226
+from refgrad.distributions import half_cauchy, weibull  # noqa: E402, F401

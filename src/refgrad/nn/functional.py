@@ -241,3 +241,9 @@ from refgrad.nn import grad  # noqa: E402, F401
 
 # --- book/chapters/21i_grad_attention_and_parallel.md:944
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
+
+# isort: split
+
+
+# --- book/chapters/30_where_names_live.md:328
+from refgrad.nn import _functional_homes  # noqa: E402, F401
