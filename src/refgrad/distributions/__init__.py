@@ -17,18 +17,20 @@ from refgrad.distributions.kl import kl_divergence, register_kl
 from refgrad.distributions.normal import Normal
 from refgrad.distributions.uniform import Uniform
 
-# torch's list, in its order, of the names refgrad has: the families of the next two
+# torch's list, in its order, of the names refgrad has: the families of the next three
 # chapters are imported at the end of this module by those chapters, and named here once.
-# (torch's ContinuousBernoulli, GeneralizedPareto, LKJCholesky, VonMises and Wishart are
-# not in refgrad.)
+# (torch's LKJCholesky and Wishart are not in refgrad.)
 __all__ = [
-    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet",
-    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric",
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
+    "Dirichlet",
+    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
+    "GeneralizedPareto", "Geometric",
     "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
     "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
     "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
     "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "StudentT", "Poisson", "Uniform", "Weibull", "TransformedDistribution", "biject_to",
+    "StudentT", "Poisson", "Uniform", "VonMises", "Weibull",
+    "TransformedDistribution", "biject_to",
     "kl_divergence", "register_kl", "transform_to", "AbsTransform", "AffineTransform",
     "CatTransform", "ComposeTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
     "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
@@ -111,6 +113,13 @@ from refgrad.distributions.multinomial import Multinomial  # noqa: E402
 from refgrad.distributions.negative_binomial import NegativeBinomial  # noqa: E402
 from refgrad.distributions.poisson import Poisson  # noqa: E402
 from refgrad.distributions.studentT import StudentT  # noqa: E402
+
+
+# --- book/chapters/19kc_more_distributions.md:731
+from refgrad.distributions import _kl_continuous_bernoulli_pairs  # noqa: E402, F401
+from refgrad.distributions.continuous_bernoulli import ContinuousBernoulli  # noqa: E402
+from refgrad.distributions.generalized_pareto import GeneralizedPareto  # noqa: E402
+from refgrad.distributions.von_mises import VonMises  # noqa: E402
 
 
 # --- book/chapters/30_where_names_live.md:226
