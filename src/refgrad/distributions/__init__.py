@@ -17,19 +17,18 @@ from refgrad.distributions.kl import kl_divergence, register_kl
 from refgrad.distributions.normal import Normal
 from refgrad.distributions.uniform import Uniform
 
-# torch's list, in its order, of the names refgrad has: the families of the next two
-# chapters are imported at the end of this module by those chapters, and named here once.
-# (torch's ContinuousBernoulli, GeneralizedPareto, LKJCholesky, VonMises and Wishart are
-# not in refgrad.)
+# torch's list, in its order, of the names refgrad has: the families of later chapters
+# are imported at the end of this module by those chapters, and named here once.
+# (torch's ContinuousBernoulli, GeneralizedPareto and VonMises are not in refgrad.)
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet",
     "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric",
     "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
-    "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
-    "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "StudentT", "Poisson", "Uniform", "Weibull", "TransformedDistribution", "biject_to",
-    "kl_divergence", "register_kl", "transform_to", "AbsTransform", "AffineTransform",
+    "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+    "MixtureSameFamily", "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal",
+    "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+    "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform", "Weibull", "Wishart",
+    "TransformedDistribution", "biject_to", "kl_divergence", "register_kl", "transform_to", "AbsTransform", "AffineTransform",
     "CatTransform", "ComposeTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
     "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
     "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
@@ -111,3 +110,8 @@ from refgrad.distributions.multinomial import Multinomial  # noqa: E402
 from refgrad.distributions.negative_binomial import NegativeBinomial  # noqa: E402
 from refgrad.distributions.poisson import Poisson  # noqa: E402
 from refgrad.distributions.studentT import StudentT  # noqa: E402
+
+
+# --- book/chapters/19kd_lkj_and_wishart.md:489
+from refgrad.distributions.lkj_cholesky import LKJCholesky  # noqa: E402
+from refgrad.distributions.wishart import Wishart  # noqa: E402
