@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:188
+# --- book/chapters/19kd_lkj_and_wishart.md:190
 """The Wishart distribution over positive-definite matrices, drawn by Bartlett's
 decomposition."""
 
@@ -34,7 +34,7 @@ def _one_matrix(given: dict):
     return name, matrix
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:226
+# --- book/chapters/19kd_lkj_and_wishart.md:228
 def _degrees_of_freedom(df, matrix):
     """The batch shape, and ``df`` as a tensor of it."""
     if isinstance(df, NUMBERS):
@@ -49,7 +49,7 @@ def _bartlett_chi2(df, factor, batch_shape):
     return Chi2(df=df.unsqueeze(-1) - steps.expand(batch_shape + (-1,)))
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:250
+# --- book/chapters/19kd_lkj_and_wishart.md:252
 class Wishart(ExponentialFamily):
     support = constraints.positive_definite
     has_rsample = True
@@ -81,7 +81,7 @@ class Wishart(ExponentialFamily):
         self._dist_chi2 = _bartlett_chi2(self.df, self._unbroadcasted_scale_tril, batch_shape)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:289
+# --- book/chapters/19kd_lkj_and_wishart.md:291
 def _matrix_shape(self):
     return self._batch_shape + self._event_shape
 
@@ -107,7 +107,7 @@ for _name, _compute in [("scale_tril", _scale_tril), ("covariance_matrix", _cova
     setattr(Wishart, _name, lazy_property(_compute))
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:316
+# --- book/chapters/19kd_lkj_and_wishart.md:318
 def _wishart_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Wishart, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -124,7 +124,7 @@ def _wishart_expand(self, batch_shape, _instance=None):
     return new
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:341
+# --- book/chapters/19kd_lkj_and_wishart.md:343
 def _mean(self):
     return self.df.view(self._batch_shape + (1, 1)) * self.covariance_matrix
 
@@ -146,7 +146,7 @@ Wishart.mean, Wishart.mode = property(_mean), property(_mode)
 Wishart.variance = property(_variance)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:373
+# --- book/chapters/19kd_lkj_and_wishart.md:375
 def _mvdigamma(x, p: int):
     if not x.gt((p - 1) / 2).all():
         raise AssertionError("Wrong domain for multivariate digamma function.")
@@ -169,7 +169,7 @@ def _wishart_entropy(self):
             - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p=p) + nu * p / 2)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:402
+# --- book/chapters/19kd_lkj_and_wishart.md:411
 def _natural_params(self):
     return -self.precision_matrix / 2, (self.df - self._event_shape[-1] - 1) / 2
 
@@ -185,7 +185,7 @@ attach(Wishart, expand=_wishart_expand, log_prob=_wishart_log_prob, entropy=_wis
        _log_normalizer=_wishart_log_normalizer)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:432
+# --- book/chapters/19kd_lkj_and_wishart.md:441
 def _bartlett_sampling(self, sample_shape=NO_SHAPE):
     p = self._event_shape[-1]
     roots = self._dist_chi2.rsample(sample_shape).sqrt()
@@ -198,7 +198,7 @@ def _bartlett_sampling(self, sample_shape=NO_SHAPE):
     return chol @ chol.transpose(-2, -1)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:452
+# --- book/chapters/19kd_lkj_and_wishart.md:461
 # NOTE [The samples torch draws again]
 # torch marks as "singular" the samples that PASS the positive-definite check (a sample of a
 # batch counts when any of its matrices does), so it warns "Singular sample detected." for
