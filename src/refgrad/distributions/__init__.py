@@ -113,6 +113,6 @@ from refgrad.distributions.poisson import Poisson  # noqa: E402
 from refgrad.distributions.studentT import StudentT  # noqa: E402
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:498
+# --- book/chapters/19kd_lkj_and_wishart.md:503
 from refgrad.distributions.lkj_cholesky import LKJCholesky  # noqa: E402
 from refgrad.distributions.wishart import Wishart  # noqa: E402

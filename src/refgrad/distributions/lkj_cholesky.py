@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:61
+# --- book/chapters/19kd_lkj_and_wishart.md:62
 """LKJCholesky: the Cholesky factor of a random correlation matrix, drawn by the onion
 method."""
 
@@ -26,7 +26,7 @@ def _row_betas(concentration, dim: int):
     return Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:89
+# --- book/chapters/19kd_lkj_and_wishart.md:90
 class LKJCholesky(Distribution):
     arg_constraints = {"concentration": constraints.positive}
     support = constraints.corr_cholesky
@@ -41,7 +41,7 @@ class LKJCholesky(Distribution):
         super().__init__(self.concentration.size(), refgrad.Size((dim, dim)), validate_args)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:114
+# --- book/chapters/19kd_lkj_and_wishart.md:115
 def _lkj_sample(self, sample_shape=NO_SHAPE):
     lengths = self._beta.sample(sample_shape).unsqueeze(-1)
     normal = refgrad.randn(self._extended_shape(sample_shape), dtype=lengths.dtype,
@@ -65,7 +65,7 @@ def _lkj_expand(self, batch_shape, _instance=None):
     return new
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:149
+# --- book/chapters/19kd_lkj_and_wishart.md:150
 def _lkj_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

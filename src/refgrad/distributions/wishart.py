@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:190
+# --- book/chapters/19kd_lkj_and_wishart.md:191
 """The Wishart distribution over positive-definite matrices, drawn by Bartlett's
 decomposition."""
 
@@ -18,7 +18,7 @@ from refgrad.distributions.multivariate_normal import _factor, half_log_det
 from refgrad.distributions.utils import NO_SHAPE, lazy_property
 
 __all__ = ["Wishart"]
-_LOG_2 = math.log(2)
+_log_2 = math.log(2)
 NUMBERS = (int, float, bool)  # what torch takes for a number of degrees of freedom
 
 
@@ -34,7 +34,7 @@ def _one_matrix(given: dict):
     return name, matrix
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:228
+# --- book/chapters/19kd_lkj_and_wishart.md:229
 def _degrees_of_freedom(df, matrix):
     """The batch shape, and ``df`` as a tensor of it."""
     if isinstance(df, NUMBERS):
@@ -49,7 +49,7 @@ def _bartlett_chi2(df, factor, batch_shape):
     return Chi2(df=df.unsqueeze(-1) - steps.expand(batch_shape + (-1,)))
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:252
+# --- book/chapters/19kd_lkj_and_wishart.md:253
 class Wishart(ExponentialFamily):
     support = constraints.positive_definite
     has_rsample = True
@@ -81,7 +81,7 @@ class Wishart(ExponentialFamily):
         self._dist_chi2 = _bartlett_chi2(self.df, self._unbroadcasted_scale_tril, batch_shape)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:291
+# --- book/chapters/19kd_lkj_and_wishart.md:292
 def _matrix_shape(self):
     return self._batch_shape + self._event_shape
 
@@ -107,7 +107,7 @@ for _name, _compute in [("scale_tril", _scale_tril), ("covariance_matrix", _cova
     setattr(Wishart, _name, lazy_property(_compute))
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:318
+# --- book/chapters/19kd_lkj_and_wishart.md:319
 def _wishart_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Wishart, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -124,7 +124,7 @@ def _wishart_expand(self, batch_shape, _instance=None):
     return new
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:343
+# --- book/chapters/19kd_lkj_and_wishart.md:344
 def _mean(self):
     return self.df.view(self._batch_shape + (1, 1)) * self.covariance_matrix
 
@@ -146,7 +146,7 @@ Wishart.mean, Wishart.mode = property(_mean), property(_mode)
 Wishart.variance = property(_variance)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:375
+# --- book/chapters/19kd_lkj_and_wishart.md:376
 def _mvdigamma(x, p: int):
     if not x.gt((p - 1) / 2).all():
         raise AssertionError("Wrong domain for multivariate digamma function.")
@@ -159,24 +159,24 @@ def _wishart_log_prob(self, value):
         self._validate_sample(value)
     nu, p, factor = self.df, self._event_shape[-1], self._unbroadcasted_scale_tril
     trace = refgrad.cholesky_solve(value, factor).diagonal(dim1=-2, dim2=-1).sum(dim=-1)
-    return (-nu * (p * _LOG_2 / 2 + half_log_det(factor)) - refgrad.mvlgamma(nu / 2, p=p)
+    return (-nu * (p * _log_2 / 2 + half_log_det(factor)) - refgrad.mvlgamma(nu / 2, p=p)
             + (nu - p - 1) / 2 * refgrad.linalg.slogdet(value).logabsdet - trace / 2)
 
 
 def _wishart_entropy(self):
     nu, p, factor = self.df, self._event_shape[-1], self._unbroadcasted_scale_tril
-    return ((p + 1) * (p * _LOG_2 / 2 + half_log_det(factor)) + refgrad.mvlgamma(nu / 2, p=p)
+    return ((p + 1) * (p * _log_2 / 2 + half_log_det(factor)) + refgrad.mvlgamma(nu / 2, p=p)
             - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p=p) + nu * p / 2)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:411
+# --- book/chapters/19kd_lkj_and_wishart.md:412
 def _natural_params(self):
     return -self.precision_matrix / 2, (self.df - self._event_shape[-1] - 1) / 2
 
 
 def _wishart_log_normalizer(self, x, y):
     p = self._event_shape[-1]
-    return ((y + (p + 1) / 2) * (-refgrad.linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p)
+    return ((y + (p + 1) / 2) * (-refgrad.linalg.slogdet(-2 * x).logabsdet + _log_2 * p)
             + refgrad.mvlgamma(y + (p + 1) / 2, p=p))
 
 
@@ -185,11 +185,15 @@ attach(Wishart, expand=_wishart_expand, log_prob=_wishart_log_prob, entropy=_wis
        _log_normalizer=_wishart_log_normalizer)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:441
+# --- book/chapters/19kd_lkj_and_wishart.md:442
+def _clamp_above_eps(x):
+    return x.clamp(min=refgrad.finfo(x.dtype).eps)
+
+
 def _bartlett_sampling(self, sample_shape=NO_SHAPE):
     p = self._event_shape[-1]
-    roots = self._dist_chi2.rsample(sample_shape).sqrt()
-    noise = roots.clamp(min=refgrad.finfo(roots.dtype).eps).diag_embed(dim1=-2, dim2=-1)
+    roots = _clamp_above_eps(self._dist_chi2.rsample(sample_shape).sqrt())
+    noise = roots.diag_embed(dim1=-2, dim2=-1)
     i, j = refgrad.tril_indices(p, p, offset=-1)
     noise[..., i, j] = refgrad.randn(
         refgrad.Size(sample_shape) + self._batch_shape + (int(p * (p - 1) / 2),),
@@ -198,7 +202,7 @@ def _bartlett_sampling(self, sample_shape=NO_SHAPE):
     return chol @ chol.transpose(-2, -1)
 
 
-# --- book/chapters/19kd_lkj_and_wishart.md:461
+# --- book/chapters/19kd_lkj_and_wishart.md:466
 # NOTE [The samples torch draws again]
 # torch marks as "singular" the samples that PASS the positive-definite check (a sample of a
 # batch counts when any of its matrices does), so it warns "Singular sample detected." for
