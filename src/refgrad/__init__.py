@@ -714,7 +714,7 @@ from refgrad.func import vmap  # noqa: E402
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 
-# --- book/chapters/19k_distributions.md:1509
+# --- book/chapters/19k_distributions.md:1506
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 

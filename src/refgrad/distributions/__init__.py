@@ -17,22 +17,19 @@ from refgrad.distributions.kl import kl_divergence, register_kl
 from refgrad.distributions.normal import Normal
 from refgrad.distributions.uniform import Uniform
 
-# torch's list, in its order, of the names refgrad has: the families of the next three
-# chapters are imported at the end of this module by those chapters, and named here once.
-# (torch's LKJCholesky and Wishart are not in refgrad.)
+# torch's list, in its order: the families of later chapters are imported at the end of
+# this module by those chapters, and named here once.
 __all__ = [
     "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
-    "Dirichlet",
-    "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
-    "GeneralizedPareto", "Geometric",
-    "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
-    "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
-    "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-    "StudentT", "Poisson", "Uniform", "VonMises", "Weibull",
-    "TransformedDistribution", "biject_to",
-    "kl_divergence", "register_kl", "transform_to", "AbsTransform", "AffineTransform",
-    "CatTransform", "ComposeTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
+    "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma",
+    "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent",
+    "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal",
+    "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+    "NegativeBinomial", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+    "Pareto", "RelaxedBernoulli", "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform",
+    "VonMises", "Weibull", "Wishart", "TransformedDistribution", "biject_to", "kl_divergence",
+    "register_kl", "transform_to", "AbsTransform", "AffineTransform", "CatTransform",
+    "ComposeTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
     "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
     "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
     "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
@@ -120,6 +117,11 @@ from refgrad.distributions import _kl_continuous_bernoulli_pairs  # noqa: E402, 
 from refgrad.distributions.continuous_bernoulli import ContinuousBernoulli  # noqa: E402
 from refgrad.distributions.generalized_pareto import GeneralizedPareto  # noqa: E402
 from refgrad.distributions.von_mises import VonMises  # noqa: E402
+
+
+# --- book/chapters/19kd_lkj_and_wishart.md:503
+from refgrad.distributions.lkj_cholesky import LKJCholesky  # noqa: E402
+from refgrad.distributions.wishart import Wishart  # noqa: E402
 
 
 # --- book/chapters/30_where_names_live.md:226
