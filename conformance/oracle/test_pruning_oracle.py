@@ -126,3 +126,19 @@ def test_ln_structured_keeps_torchs_channels_among_equal_norms(n, dim, amount):
         prune.ln_structured(m, "weight", amount=amount, n=n, dim=dim)
 
     assert_same(masks(run, weight))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("amount", [1, 0.25, 0.6, 199])
+def test_l1_unstructured_without_ties_prunes_the_least_magnitudes(amount, dtype):
+    weight = np.random.default_rng(8).standard_normal((10, 20)).astype(dtype)
+
+    def run(lib, prune, m):
+        prune.l1_unstructured(m, "weight", amount=amount)
+        prune.ln_structured(m, "weight", amount=0.3, n=2, dim=0)
+
+    found = masks(run, weight)
+    assert_same(found)
+    order = np.argsort(np.abs(weight), axis=None, kind="stable")
+    count = amount if isinstance(amount, int) else round(amount * weight.size)
+    assert not found[1].ravel()[order[:count]].any()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21j_pruning.md:253
+# --- book/chapters/21j_pruning.md:254
 """The pruning method as a forward pre-hook, and the container of successive ones."""
 
 from abc import ABC, abstractmethod
@@ -37,7 +37,7 @@ def _method(function, name, wrap=None) -> None:
     setattr(BasePruningMethod, name, function if wrap is None else wrap(function))
 
 
-# --- book/chapters/21j_pruning.md:293
+# --- book/chapters/21j_pruning.md:294
 def _prune(self, t, default_mask=None, importance_scores=None):
     if importance_scores is None:
         importance_scores = t
@@ -52,7 +52,7 @@ def _prune(self, t, default_mask=None, importance_scores=None):
 _method(_prune, "prune")
 
 
-# --- book/chapters/21j_pruning.md:318
+# --- book/chapters/21j_pruning.md:319
 # NOTE [The hook moves to the end]
 # An old pruning hook for the name leaves the module's _forward_pre_hooks
 # before the new method is made, and the combined method is registered anew
@@ -77,7 +77,7 @@ def _combined(cls, module, name, *args, **kwargs):
     return old
 
 
-# --- book/chapters/21j_pruning.md:352
+# --- book/chapters/21j_pruning.md:353
 def _apply(cls, module, name, *args, importance_scores=None, **kwargs):
     method = _combined(cls, module, name, *args, **kwargs)
     orig = getattr(module, name)
@@ -110,7 +110,7 @@ def _apply(cls, module, name, *args, importance_scores=None, **kwargs):
 _method(_apply, "apply", classmethod)
 
 
-# --- book/chapters/21j_pruning.md:393
+# --- book/chapters/21j_pruning.md:394
 def _remove(self, module) -> None:
     name = self._tensor_name
     if name is None:
@@ -128,7 +128,7 @@ def _remove(self, module) -> None:
 _method(_remove, "remove")
 
 
-# --- book/chapters/21j_pruning.md:420
+# --- book/chapters/21j_pruning.md:421
 class PruningContainer(BasePruningMethod):
     __module__ = _PUBLIC
 
@@ -161,7 +161,7 @@ class PruningContainer(BasePruningMethod):
         return _combine_masks(self._pruning_methods[-1], t, default_mask)
 
 
-# --- book/chapters/21j_pruning.md:461
+# --- book/chapters/21j_pruning.md:462
 def _alive(method, t, mask):
     """The index of the part of ``t`` that ``method`` prunes, by its PRUNING_TYPE."""
     kind = method.PRUNING_TYPE
@@ -182,7 +182,7 @@ def _alive(method, t, mask):
     return (slice(None),) * dim + (alive,) + (slice(None),) * (ndim - dim - 1)
 
 
-# --- book/chapters/21j_pruning.md:483
+# --- book/chapters/21j_pruning.md:484
 # NOTE [Where the new mask is computed]
 # The new method computes on t and the mask indexed by the live part, and
 # its answer is written back into that part of the mask. The mask is

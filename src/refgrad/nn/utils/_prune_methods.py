@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21j_pruning.md:508
+# --- book/chapters/21j_pruning.md:509
 """The pruning methods: what each prunes, and how it chooses."""
 
 import refgrad
@@ -30,7 +30,7 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-# --- book/chapters/21j_pruning.md:537
+# --- book/chapters/21j_pruning.md:538
 def _checked_amount(amount):
     _validate_pruning_amount_init(amount)
     return amount
@@ -47,7 +47,7 @@ def _unstructured_mask(amount, t, default_mask, scores_of, largest):
     return mask
 
 
-# --- book/chapters/21j_pruning.md:555
+# --- book/chapters/21j_pruning.md:556
 class RandomUnstructured(BasePruningMethod):
     __module__ = _PUBLIC
     PRUNING_TYPE = "unstructured"
@@ -78,7 +78,7 @@ class L1Unstructured(BasePruningMethod):
         return super().apply(module, name, amount=amount, importance_scores=importance_scores)
 
 
-# --- book/chapters/21j_pruning.md:594
+# --- book/chapters/21j_pruning.md:595
 def _channels(t, dim, amount):
     """The number of channels along ``dim`` and how many of them to prune, checked."""
     _validate_structured_pruning(t)
@@ -97,7 +97,7 @@ def _keeping(t, dim, kept, default_mask):
     return mask
 
 
-# --- book/chapters/21j_pruning.md:614
+# --- book/chapters/21j_pruning.md:615
 class RandomStructured(BasePruningMethod):
     __module__ = _PUBLIC
     PRUNING_TYPE = "structured"
@@ -120,7 +120,7 @@ class RandomStructured(BasePruningMethod):
         return super().apply(module, name, amount=amount, dim=dim)
 
 
-# --- book/chapters/21j_pruning.md:642
+# --- book/chapters/21j_pruning.md:643
 class LnStructured(BasePruningMethod):
     __module__ = _PUBLIC
     PRUNING_TYPE = "structured"
@@ -144,7 +144,7 @@ class LnStructured(BasePruningMethod):
                              importance_scores=importance_scores)
 
 
-# --- book/chapters/21j_pruning.md:672
+# --- book/chapters/21j_pruning.md:673
 class CustomFromMask(BasePruningMethod):
     __module__ = _PUBLIC
     PRUNING_TYPE = "global"

@@ -14,7 +14,8 @@ from refgrad._ops.selection import _partition, _pivot_to_front, _sift
 def top_positions(scores, k, largest):
     """Positions of the ``k`` largest (or smallest) entries of a 1-D ``scores``."""
     kept = refgrad.topk(scores, k, largest=largest).indices
-    if 0 < k < scores.numel() and _straddles(scores, kept):
+    on_cpu = scores.device.type == "cpu"  # the replayed kernel is torch's CPU one
+    if on_cpu and 0 < k < scores.numel() and _straddles(scores, kept):
         return refgrad.tensor(_replayed(scores.tolist(), k, largest), dtype=refgrad.int64)
     return kept
 
@@ -29,7 +30,7 @@ def _straddles(scores, kept) -> bool:
     return (values == last).sum() > (chosen == last).sum()
 
 
-# --- book/chapters/21j_pruning.md:172
+# --- book/chapters/21j_pruning.md:173
 def _replayed(values, k, largest) -> list:
     def before(p, q):
         x, y = p[0], q[0]
@@ -57,7 +58,7 @@ def _heap_select(a, first, middle, last, less) -> None:
     a[first:last] = part
 
 
-# --- book/chapters/21j_pruning.md:206
+# --- book/chapters/21j_pruning.md:207
 def _nth_element(a, nth, less) -> None:
     first, last = 0, len(a)
     depth = 2 * (last.bit_length() - 1)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21j_pruning.md:697
+# --- book/chapters/21j_pruning.md:698
 """torch.nn.utils.prune: pruning a parameter by a mask that a forward pre-hook applies."""
 
 from collections.abc import Iterable
@@ -28,7 +28,7 @@ from refgrad.nn.utils._prune_methods import (
 from refgrad.nn.utils.convert_parameters import parameters_to_vector
 
 
-# --- book/chapters/21j_pruning.md:724
+# --- book/chapters/21j_pruning.md:725
 def identity(module, name):
     Identity.apply(module, name)
     return module
@@ -59,7 +59,7 @@ def custom_from_mask(module, name, mask):
     return module
 
 
-# --- book/chapters/21j_pruning.md:760
+# --- book/chapters/21j_pruning.md:761
 def remove(module, name):
     for key, hook in module._forward_pre_hooks.items():
         if isinstance(hook, BasePruningMethod) and hook._tensor_name == name:
@@ -75,7 +75,7 @@ def is_pruned(module) -> bool:
                for _, sub in module.named_modules() for hook in sub._forward_pre_hooks.values())
 
 
-# --- book/chapters/21j_pruning.md:789
+# --- book/chapters/21j_pruning.md:790
 # NOTE [Read three times]
 # parameters is read once for the scores, once for the masks and once to
 # hand out the slices, as in torch: a generator is used up by the first
@@ -99,7 +99,7 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
         start += param.numel()
 
 
-# --- book/chapters/21j_pruning.md:814
+# --- book/chapters/21j_pruning.md:815
 def _global_mask(pruning_method, kwargs):
     """A container holding one unstructured method, both under a stand-in name."""
     container = PruningContainer()
