@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19n_batched_gradcheck.md:63
+# --- book/chapters/19n_batched_gradcheck.md:64
 """gradcheck's batched checks: a batch of seeds at once against one seed at a time."""
 
 import warnings
@@ -37,7 +37,7 @@ NOTE: [How to write vmap-compatible backward formulas]
 in the codebase for an explanation of how to fix this."""
 
 
-# --- book/chapters/19n_batched_gradcheck.md:99
+# --- book/chapters/19n_batched_gradcheck.md:100
 FORWARD_HELP = """
 gradcheck failed while testing batched gradient computation with forward-mode AD.
 This test is enabled automatically when both `check_batched_grad=True`
@@ -65,7 +65,7 @@ def _mismatch(output_idx, input_idx, res, exp, help_text: str) -> GradcheckError
     return GradcheckError(text.strip())
 
 
-# --- book/chapters/19n_batched_gradcheck.md:134
+# --- book/chapters/19n_batched_gradcheck.md:135
 RANDOM_IN_VMAP = ("vmap: We do not yet support calling random operations inside of vmap. "
                   "Please perform random operations outside of vmap as a workaround")
 
@@ -86,7 +86,7 @@ def _map_rows(func, batch: Tensor) -> tuple:
     return tuple(refgrad.stack(list(column)) for column in zip(*rows))
 
 
-# --- book/chapters/19n_batched_gradcheck.md:167
+# --- book/chapters/19n_batched_gradcheck.md:168
 def _zeros(like: Tensor) -> Tensor:
     return refgrad.zeros([], dtype=like.dtype).expand(like.shape)
 
@@ -102,7 +102,7 @@ def _compare(result, expected, output_idx, help_text) -> None:
             raise _mismatch(where, input_idx, res, exp, help_text)
 
 
-# --- book/chapters/19n_batched_gradcheck.md:194
+# --- book/chapters/19n_batched_gradcheck.md:195
 def check_batched_grad(inputs, output: Tensor, output_idx: int) -> bool:
     """The vector-Jacobian products of ``output`` for two seeds, batched and one by one."""
     diff = _diff_inputs(inputs)
@@ -124,7 +124,7 @@ def check_batched_grad(inputs, output: Tensor, output_idx: int) -> bool:
     return True
 
 
-# --- book/chapters/19n_batched_gradcheck.md:227
+# --- book/chapters/19n_batched_gradcheck.md:228
 def _jvp_of(func, inputs, idx: int):
     from refgrad.autograd import forward_ad as fw
 
@@ -144,7 +144,7 @@ def _jvp_of(func, inputs, idx: int):
     return jvp
 
 
-# --- book/chapters/19n_batched_gradcheck.md:248
+# --- book/chapters/19n_batched_gradcheck.md:249
 def check_batched_forward_grad(func, inputs: tuple) -> bool:
     """The Jacobian-vector products for two tangents of each input, batched and one by one."""
     for idx, inp in enumerate(inputs):
