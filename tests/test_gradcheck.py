@@ -79,13 +79,10 @@ def test_inputs_are_validated():
         gradcheck(torch.sin, (leaf,))
 
 
-def test_unsupported_checks_are_refused():
-    for option in ("check_batched_grad", "check_batched_forward_grad"):
-        extra = {"check_forward_ad": True} if option == "check_batched_forward_grad" else {}
-        with pytest.raises(NotImplementedError, match=f"{option}=True is not supported"):
-            gradcheck(torch.sin, (_x(),), **{option: True}, **extra)
-    with pytest.raises(NotImplementedError, match="check_batched_grad=True"):
-        gradgradcheck(torch.sin, (_x(),), check_batched_grad=True)
+def test_batched_checks_run_and_options_are_asserted():
+    assert gradcheck(torch.sin, (_x(),), check_batched_grad=True, check_forward_ad=True,
+                     check_batched_forward_grad=True)
+    assert gradgradcheck(torch.sin, (_x(),), check_batched_grad=True)
     with pytest.raises(AssertionError, match="at least one of check_forward_ad"):
         gradcheck(torch.sin, (_x(),), check_backward_ad=False)
     with pytest.raises(AssertionError, match="requires check_rev_over_rev"):

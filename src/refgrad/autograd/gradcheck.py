@@ -121,15 +121,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:620
-def _refuse(**options) -> None:
-    for name, value in options.items():
-        if value:
-            raise NotImplementedError(
-                f"{name}=True is not supported: refgrad has no batched (vmap) gradients"
-            )
-
-
+# --- book/chapters/19_gradcheck.md:621
 def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
                    check_batched_forward_grad) -> None:
     if not (check_forward_ad or check_backward_ad):
@@ -141,11 +133,9 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError(
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    _refuse(check_batched_grad=check_batched_grad,
-            check_batched_forward_grad=check_batched_forward_grad)
 
 
-# --- book/chapters/19_gradcheck.md:645
+# --- book/chapters/19_gradcheck.md:636
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -159,7 +149,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:660
+# --- book/chapters/19_gradcheck.md:651
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -167,6 +157,8 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
               check_forward_ad: bool = False, check_backward_ad: bool = True,
               fast_mode: bool = False, masked: bool | None = None) -> bool:
     """Check ``func``'s gradients at ``inputs`` against finite differences."""
+    from refgrad.autograd import _batched_gradcheck as batched
+
     _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
                    check_batched_forward_grad)
     try:
@@ -181,7 +173,11 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
         if check_forward_ad:
             _check_forward(func, func_out, tupled, outputs, eps, rtol, atol, fast_mode,
                            check_undefined_grad)
+        if check_batched_forward_grad:
+            batched.check_batched_forward_grad(func, tupled)
         if check_backward_ad:
+            for i, o in enumerate(outputs if check_batched_grad else ()):
+                batched.check_batched_grad(tupled, o, i)
             _check_backward_mul_by_grad_output(outputs, tupled, masked)
             if check_undefined_grad:
                 _check_undefined_grad(func, outputs, tupled)
@@ -192,7 +188,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:705
+# --- book/chapters/19_gradcheck.md:702
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._generator import default_generator
     from refgrad._sampling import uniform
@@ -218,7 +214,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:732
+# --- book/chapters/19_gradcheck.md:729
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,
