@@ -87,7 +87,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:821
+# --- book/chapters/16b_reductions.md:823
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():
@@ -119,6 +119,8 @@ def _softmax_function(row, kernel):
         wrapped = wrap_dim(dim, input.ndim)  # a 0-d input takes 0 and -1, as torch's
         last = input.ndim == 0 or wrapped == input.ndim - 1
         if not input.dtype.is_floating_point:
+            if not input.numel():  # no kernel runs on nothing: an empty result, its dtype kept
+                return input.new_empty(input.shape)
             raise NotImplementedError(f'"{kernel}{"_lastdim" if last else ""}_kernel_impl" '
                                       f"not implemented for '{LEGACY[input.dtype]}'")
         return call(row, (input,), {"dim": dim})

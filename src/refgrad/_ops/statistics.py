@@ -269,5 +269,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:869
+# --- book/chapters/16b_reductions.md:873
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001
