@@ -57,15 +57,19 @@ def _smooth_l1(g, self, target, reduction, beta):
 # of where the difference lies within the bound. torch multiplies by the mask
 # (as a float) rather than choosing with it, so a masked-off element gives 0
 # times the incoming gradient: a zero with that gradient's sign, and, where the
-# difference is nan, a zero too, not nan. refgrad multiplies the same way.
+# difference is nan, a zero too, not nan. refgrad multiplies the same way. The
+# mean's division is made in place, as torch's formula makes it, so the gradient
+# comes out with its version counter at 1, as torch's does.
 def _slope(gg, self, reduction, mask=None, scale=1.0):
     out = gg * 2 if mask is None else gg * mask.to(gg.dtype)
     if scale != 1.0:
         out = out / scale
-    return out / self.numel() if reduction == 1 else out
+    if reduction == 1:
+        out /= self.numel()
+    return out
 
 
-# --- book/chapters/16q_functional.md:968
+# --- book/chapters/16q_functional.md:972
 def _swapped(g, row, grad_output, self, target, **params):
     """The gradient of ``row`` for its three inputs: NOTE [A loss gradient's slope]."""
     gg = g * grad_output
@@ -99,7 +103,7 @@ def _huber_grad_output(g, grad_output, self, target, reduction, delta):
                           delta=delta) * g).sum()
 
 
-# --- book/chapters/16q_functional.md:1003
+# --- book/chapters/16q_functional.md:1007
 # The backward formulas name their parameters, so that the nodes show them
 # (`_saved_reduction`, `_saved_delta`), as torch's do.
 # torch's kernels write these gradients into zeros made in the contiguous format,
@@ -139,7 +143,7 @@ SMOOTH_L1_LOSS_BACKWARD = _row(
         g, SMOOTH_L1_LOSS_BACKWARD, grad_output, self, target, reduction=reduction, beta=beta))
 
 
-# --- book/chapters/16q_functional.md:1047
+# --- book/chapters/16q_functional.md:1051
 def loss_backward(row, grad_output, self, target, **params):
     from refgrad._ops.dispatch import call
 
@@ -168,7 +172,7 @@ def smooth_l1_pair(g, self, target, reduction, beta, wanted=(True, True)):
                  beta=beta)
 
 
-# --- book/chapters/16q_functional.md:1081
+# --- book/chapters/16q_functional.md:1085
 def pair_tangent(name):
     """torch's forward formula for a pair loss: NOTE [A pair loss's tangent]."""
     # NOTE [A pair loss's tangent]
