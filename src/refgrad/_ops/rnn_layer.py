@@ -40,24 +40,23 @@ def _forward(*arrays, **flags):
 
 
 # --- book/chapters/21db_rnn_layer_nodes.md:141
-def _recompute(input, weights, hx, cx, result0, reverse, has_biases):
+def _recompute(input, weights, hx, cx, reverse, has_biases):
     """Each step's (t, gates i f g o, previous c, new c, previous h), in the order run."""
-    import refgrad
     from refgrad.nn.modules._functional import F
 
     w_ih, w_hh, b_ih, b_hh = weights if has_biases else (*weights[:2], None, None)
-    x_maps = F.linear(input, w_ih, b_ih)
     steps, h, c = [], hx, cx
     for t in reversed(range(input.size(0))) if reverse else range(input.size(0)):
-        i, f, g, o = F.linear(h, w_hh, b_hh).add(x_maps[t]).chunk(4, 1)
+        gates = F.linear(input[t], w_ih, b_ih) + F.linear(h, w_hh, b_hh)
+        i, f, g, o = gates.unsafe_chunk(4, 1)
         i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
         c_next = f * c + i * g
         steps.append((t, (i, f, g, o), c, c_next, h))
-        h, c = result0[t], c_next
-    return steps, refgrad
+        h, c = o * c_next.tanh(), c_next
+    return steps
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:160
+# --- book/chapters/21db_rnn_layer_nodes.md:159
 # NOTE [The LSTM step, backwards]
 # With c' = f*c + i*g and h' = o*tanh(c'): the gradient reaching c' is
 # what came to c' plus dh' * o * (1 - tanh(c')^2); then di = dc'*g,
@@ -66,21 +65,27 @@ def _recompute(input, weights, hx, cx, result0, reverse, has_biases):
 # tanh); the four, side by side, are the gates' gradient dG, and
 # dh = dG w_hh, dx = dG w_ih. The weights' gradients sum dG^T x and
 # dG^T h over the steps; both biases get the sum of dG.
+def _one_minus(t):
+    return t.new_ones(()).sub(t)  # a tensor less t, as torch's formula subtracts
+
+
 def _step_back(gates, c, c_next, dh, dc):
     i, f, g, o = gates
     tc = c_next.tanh()
-    dc = dc + dh * o * (1 - tc * tc)
-    d_gates = (dc * g * i * (1 - i), dc * c * f * (1 - f), dc * i * (1 - g * g),
-               dh * tc * o * (1 - o))
+    dc = dc + dh * o * _one_minus(tc * tc)
+    d_gates = (dc * g * i * _one_minus(i), dc * c * f * _one_minus(f),
+               dc * i * _one_minus(g * g), dh * tc * o * _one_minus(o))
     return d_gates, dc * f
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:179
+# --- book/chapters/21db_rnn_layer_nodes.md:182
 def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result0, result1,
               result2, result3, reverse, batch_sizes, mode, hidden_size, num_layers, has_biases,
               bidirectional, batch_first, train):
-    steps, refgrad = _recompute(input, (weight0, weight1, weight2, weight3), hx_, cx_,
-                                result0, reverse, has_biases)
+    import refgrad
+
+    steps = _recompute(input, (weight0, weight1, weight2, weight3), hx_, cx_, reverse,
+                       has_biases)
     go, dh, dc = grads
     dh = refgrad.zeros_like(hx_) if dh is None else dh
     dc = refgrad.zeros_like(cx_) if dc is None else dc
@@ -91,14 +96,15 @@ def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result
         parts, dc = _step_back(gates, c, c_next, dh, dc)
         d_gates = refgrad.cat(parts, 1)
         dh, dx[t] = d_gates.mm(weight1), d_gates.mm(weight0).unsqueeze(0)
-        terms = (d_gates.t().mm(input[t]), d_gates.t().mm(h), d_gates.sum(0))
+        d_t = d_gates.transpose(0, 1)
+        terms = (d_t.mm(input[t]), d_t.mm(h), d_gates.sum(0))
         sums = terms if sums is None else tuple(s + a for s, a in zip(sums, terms, strict=True))
     d_w_ih, d_w_hh, d_b = sums
     d_b = d_b if has_biases else None
     return refgrad.cat(dx, 0), d_w_ih, d_w_hh, d_b, d_b, dh, dc
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:210
+# --- book/chapters/21db_rnn_layer_nodes.md:216
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
 _OUTPUTS = ("result0", "result1", "result2", "result3")
 _SAVED = ("cx_", "hx_", *_INPUTS[:5], *_OUTPUTS)  # the order torch saves them in

@@ -15,7 +15,7 @@ def takes_onednn(x, projections):
     return x.dtype == refgrad.float32 and not projections and x.numel() != 0
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:236
+# --- book/chapters/21db_rnn_layer_nodes.md:242
 def _flags(v, reverse):
     return {"reverse": reverse, "batch_sizes": (), "mode": LSTM_MODE,
             "hidden_size": None, "num_layers": v["num_layers"],
@@ -32,7 +32,7 @@ def _layer(x, h, c, weights, v, reverse):
     return call(MKLDNN_RNN_LAYER, (x, w_ih, w_hh, b_ih, b_hh, h, c), flags)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:254
+# --- book/chapters/21db_rnn_layer_nodes.md:260
 def onednn_lstm(v, h, c, layers):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
     directions = 2 if v["bidirectional"] else 1
