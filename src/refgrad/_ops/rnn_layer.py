@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:86
+# --- book/chapters/21db_rnn_layer_nodes.md:88
 """torch.mkldnn_rnn_layer: one LSTM layer in one direction, recorded as one node."""
 
 import numpy as np
@@ -20,8 +20,7 @@ def _layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases, **flags):
     x_maps = input @ w_ih.T
     if has_biases:
         x_maps += b_ih
-    h, c = hx, cx
-    out = np.empty(input.shape[:2] + hx.shape[-1:], dtype=input.dtype)
+    h, c, out = hx, cx, [None] * len(input)
     for t in reversed(range(len(input))) if reverse else range(len(input)):
         gates = h @ w_hh.T + x_maps[t]
         if has_biases:
@@ -29,17 +28,10 @@ def _layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases, **flags):
         i, f, g, o = np.split(gates, 4, axis=1)
         c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
         h = out[t] = _sigmoid(o) * np.tanh(c)
-    return out, h, c, np.empty(0, dtype=np.uint8)
+    return np.stack(out), h, c, np.zeros_like(input, dtype=np.uint8, shape=(0,))
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:121
-def _forward(*arrays, **flags):
-    if any(a.dtype != np.float32 for a in arrays):
-        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
-    return _layer(*arrays, **flags)
-
-
-# --- book/chapters/21db_rnn_layer_nodes.md:141
+# --- book/chapters/21db_rnn_layer_nodes.md:130
 def _recompute(input, weights, hx, cx, reverse, has_biases):
     """Each step's (t, gates i f g o, previous c, new c, previous h), in the order run."""
     from refgrad.nn.modules._functional import F
@@ -56,7 +48,7 @@ def _recompute(input, weights, hx, cx, reverse, has_biases):
     return steps
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:159
+# --- book/chapters/21db_rnn_layer_nodes.md:148
 # NOTE [The LSTM step, backwards]
 # With c' = f*c + i*g and h' = o*tanh(c'): the gradient reaching c' is
 # what came to c' plus dh' * o * (1 - tanh(c')^2); then di = dc'*g,
@@ -78,7 +70,7 @@ def _step_back(gates, c, c_next, dh, dc):
     return d_gates, dc * f
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:182
+# --- book/chapters/21db_rnn_layer_nodes.md:171
 def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result0, result1,
               result2, result3, reverse, batch_sizes, mode, hidden_size, num_layers, has_biases,
               bidirectional, batch_first, train):
@@ -104,13 +96,46 @@ def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result
     return refgrad.cat(dx, 0), d_w_ih, d_w_hh, d_b, d_b, dh, dc
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:216
+# --- book/chapters/21db_rnn_layer_nodes.md:205
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
 _OUTPUTS = ("result0", "result1", "result2", "result3")
 _SAVED = ("cx_", "hx_", *_INPUTS[:5], *_OUTPUTS)  # the order torch saves them in
 
 MKLDNN_RNN_LAYER = register(Op(
-    "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", _INPUTS, forward=_forward,
+    "mkldnn_rnn_layer", "MkldnnRnnLayerBackward0", _INPUTS, forward=_layer,
     backward=_backward, promote=False, outputs=_OUTPUTS, differentiable_outputs=3,
-    missing_grads=True, saves=tuple((name, ()) for name in _SAVED),
+    missing_grads=True, saves=tuple((name, _INPUTS) for name in _SAVED),
     tangent=no_forward_formula("mkldnn_rnn_layer")))
+
+
+# --- book/chapters/21db_rnn_layer_nodes.md:223
+from refgrad._arguments import Arguments  # noqa: E402
+from refgrad._dtype import float32  # noqa: E402
+from refgrad._ops.dispatch import call  # noqa: E402
+
+_SIGNATURE = Arguments(
+    "mkldnn_rnn_layer(Tensor input, Tensor weight0, Tensor weight1, Tensor weight2, "
+    "Tensor weight3, Tensor hx_, Tensor cx_, bool reverse, tuple of ints batch_sizes, "
+    "int mode, int hidden_size, int num_layers, bool has_biases, bool bidirectional, "
+    "bool batch_first, bool train)")
+
+
+def mkldnn_rnn_layer(*args, **kwargs):
+    v = _SIGNATURE.values(args, kwargs)[1]
+    tensors = tuple(v.pop(name) for name in _INPUTS)
+    v["batch_sizes"] = tuple(v["batch_sizes"])
+    _check(tensors, v["mode"])
+    return call(MKLDNN_RNN_LAYER, tensors, v)
+
+
+# --- book/chapters/21db_rnn_layer_nodes.md:250
+_NO_PRIMITIVE = ("could not create a primitive descriptor for the LSTM forward propagation "
+                 "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
+                 "additional diagnostic information.")
+
+
+def _check(tensors, mode):
+    if any(t.dtype != float32 for t in tensors):
+        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+    if mode != LSTM_MODE:
+        raise RuntimeError(_NO_PRIMITIVE)

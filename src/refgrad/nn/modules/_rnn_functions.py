@@ -104,7 +104,7 @@ def rnn_relu(*args, **kwargs):
     return _one_state("rnn_relu", partial(rnn_step, relu=True), args, kwargs)
 
 
-# --- book/chapters/21da_recurrent_functions.md:188
+# --- book/chapters/21da_recurrent_functions.md:190
 _NO_ONEDNN_PROJECTIONS = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")

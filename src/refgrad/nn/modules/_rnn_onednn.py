@@ -6,8 +6,7 @@
 """A float32 LSTM run layer by layer through torch.mkldnn_rnn_layer, as torch's CPU build does."""
 
 import refgrad
-from refgrad._ops.dispatch import call
-from refgrad._ops.rnn_layer import LSTM_MODE, MKLDNN_RNN_LAYER
+from refgrad._ops.rnn_layer import LSTM_MODE, mkldnn_rnn_layer
 
 
 def takes_onednn(x, projections):
@@ -15,24 +14,17 @@ def takes_onednn(x, projections):
     return x.dtype == refgrad.float32 and not projections and x.numel() != 0
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:242
-def _flags(v, reverse):
-    return {"reverse": reverse, "batch_sizes": (), "mode": LSTM_MODE,
-            "hidden_size": None, "num_layers": v["num_layers"],
-            "has_biases": v["has_biases"], "bidirectional": v["bidirectional"],
-            "batch_first": v["batch_first"], "train": v["train"]}
-
-
+# --- book/chapters/21db_rnn_layer_nodes.md:282
 def _layer(x, h, c, weights, v, reverse):
     w_ih, w_hh, b_ih, b_hh, _ = weights
     if not v["has_biases"]:
         b_ih, b_hh = refgrad.zeros_like(w_ih), refgrad.zeros_like(w_hh)
-    flags = _flags(v, reverse)
-    flags["hidden_size"] = w_hh.size(1)
-    return call(MKLDNN_RNN_LAYER, (x, w_ih, w_hh, b_ih, b_hh, h, c), flags)
+    return mkldnn_rnn_layer(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse, (), LSTM_MODE,
+                            w_hh.size(1), v["num_layers"], v["has_biases"],
+                            v["bidirectional"], v["batch_first"], v["train"])
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:260
+# --- book/chapters/21db_rnn_layer_nodes.md:293
 def onednn_lstm(v, h, c, layers):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
     directions = 2 if v["bidirectional"] else 1
