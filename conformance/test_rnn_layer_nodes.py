@@ -184,3 +184,53 @@ def test_refusals():
     with fwAD.dual_level(), pytest.raises(NotImplementedError, match=(
             "^Trying to use forward AD with mkldnn_rnn_layer that does not support it")):
         m(fwAD.make_dual(_x(5, 2, 3, requires_grad=False), torch.ones(5, 2, 3)))
+
+
+def test_the_layer_called_as_a_function():
+    m = _lstm(3, 4)
+    x, state = _x(5, 2, 3), torch.zeros(2, 4)
+    flags = (False, [], 2, 4, 1, True, False, False, True)
+    out, h, c, workspace = torch.mkldnn_rnn_layer(x, *m._flat_weights, state, state, *flags)
+    assert out.shape == (5, 2, 4) and h.shape == c.shape == (2, 4)
+    assert workspace.dtype == torch.uint8 and not workspace.requires_grad
+    assert _name(out.grad_fn) == NODE and (h.output_nr, c.output_nr) == (1, 2)
+    torch.testing.assert_close(out, m(x)[0])
+    torch.testing.assert_close(torch.stack([h, c]), torch.cat(m(x)[1]))
+    assert torch.mkldnn_rnn_layer(x, *m._flat_weights, state, state, False, [3, 2], 2, 4, 1,
+                                  True, False, False, True)[0].grad_fn._saved_batch_sizes == (3, 2)
+    with pytest.raises(RuntimeError, match="^could not create a primitive descriptor for the "
+                                           "LSTM forward propagation primitive"):
+        torch.mkldnn_rnn_layer(x, *m._flat_weights, state, state, False, [], 3, 4, 1, True,
+                               False, False, True)
+    with pytest.raises(TypeError, match=r'^mkldnn_rnn_layer\(\) missing 9 required positional '
+                                        r'argument: "reverse", "batch_sizes", "mode"'):
+        torch.mkldnn_rnn_layer(x, *m._flat_weights, state, state)
+
+
+def test_a_dispatch_mode_sees_the_layer_and_its_backward_whole():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Names(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    m = _lstm(3, 4, batch_first=True)
+    x = _x(2, 5, 3)
+    with Names() as mode:
+        out, _ = m(x)
+        forward = mode.seen[:]
+        out.sum().backward()
+    assert forward == ["aten.zeros.default"] * 2 + [
+        "aten.transpose.int", "aten.clone.default", "aten.select.int", "aten.select.int",
+        "aten.mkldnn_rnn_layer.default"] + ["aten.detach.default"] * 3 + [
+        "aten.stack.default", "aten.stack.default", "aten.transpose.int"]
+    assert mode.seen[len(forward):] == [
+        "aten.sum.default", "aten.ones_like.default", "aten.expand.default",
+        "aten.transpose.int"] + ["aten.detach.default"] * 3 + [
+        "aten.mkldnn_rnn_layer_backward.default"] + ["aten.detach.default"] * 4 + [
+        "aten.transpose.int", "aten.new_empty_strided.default", "aten.copy_.default"]

@@ -7,6 +7,8 @@
 
 import numpy as np
 
+from refgrad._ops import rnn_layer_backward  # the module, so the row has one name
+from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, no_forward_formula, register
 
 LSTM_MODE = 2  # oneDNN's number for an LSTM
@@ -31,7 +33,7 @@ def _layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases, **flags):
     return np.stack(out), h, c, np.zeros_like(input, dtype=np.uint8, shape=(0,))
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:130
+# --- book/chapters/21db_rnn_layer_nodes.md:207
 def _recompute(input, weights, hx, cx, reverse, has_biases):
     """Each step's (t, gates i f g o, previous c, new c, previous h), in the order run."""
     from refgrad.nn.modules._functional import F
@@ -48,7 +50,7 @@ def _recompute(input, weights, hx, cx, reverse, has_biases):
     return steps
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:148
+# --- book/chapters/21db_rnn_layer_nodes.md:225
 # NOTE [The LSTM step, backwards]
 # With c' = f*c + i*g and h' = o*tanh(c'): the gradient reaching c' is
 # what came to c' plus dh' * o * (1 - tanh(c')^2); then di = dc'*g,
@@ -70,12 +72,20 @@ def _step_back(gates, c, c_next, dh, dc):
     return d_gates, dc * f
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:171
+# --- book/chapters/21db_rnn_layer_nodes.md:248
 def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result0, result1,
               result2, result3, reverse, batch_sizes, mode, hidden_size, num_layers, has_biases,
               bidirectional, batch_first, train):
     import refgrad
 
+    if not refgrad.is_grad_enabled():  # no graph wanted: the kernel, as torch calls oneDNN's
+        grads = call(rnn_layer_backward.MKLDNN_RNN_LAYER_BACKWARD, (
+            input, weight0, weight1, weight2, weight3, hx_, cx_, result0, result1, result2,
+            *grads, result3), {"reverse": reverse, "mode": mode, "hidden_size": hidden_size,
+                               "num_layers": num_layers, "has_biases": has_biases,
+                               "train": train, "bidirectional": bidirectional,
+                               "batch_sizes": batch_sizes, "batch_first": batch_first})
+        return grads if has_biases else (*grads[:3], None, None, *grads[5:])
     steps = _recompute(input, (weight0, weight1, weight2, weight3), hx_, cx_, reverse,
                        has_biases)
     go, dh, dc = grads
@@ -96,7 +106,7 @@ def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result
     return refgrad.cat(dx, 0), d_w_ih, d_w_hh, d_b, d_b, dh, dc
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:205
+# --- book/chapters/21db_rnn_layer_nodes.md:290
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
 _OUTPUTS = ("result0", "result1", "result2", "result3")
 _SAVED = ("cx_", "hx_", *_INPUTS[:5], *_OUTPUTS)  # the order torch saves them in
@@ -108,10 +118,9 @@ MKLDNN_RNN_LAYER = register(Op(
     tangent=no_forward_formula("mkldnn_rnn_layer")))
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:223
+# --- book/chapters/21db_rnn_layer_nodes.md:308
 from refgrad._arguments import Arguments  # noqa: E402
 from refgrad._dtype import float32  # noqa: E402
-from refgrad._ops.dispatch import call  # noqa: E402
 
 _SIGNATURE = Arguments(
     "mkldnn_rnn_layer(Tensor input, Tensor weight0, Tensor weight1, Tensor weight2, "
@@ -128,7 +137,7 @@ def mkldnn_rnn_layer(*args, **kwargs):
     return call(MKLDNN_RNN_LAYER, tensors, v)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:250
+# --- book/chapters/21db_rnn_layer_nodes.md:334
 _NO_PRIMITIVE = ("could not create a primitive descriptor for the LSTM forward propagation "
                  "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
                  "additional diagnostic information.")

@@ -14,7 +14,7 @@ def takes_onednn(x, projections):
     return x.dtype == refgrad.float32 and not projections and x.numel() != 0
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:282
+# --- book/chapters/21db_rnn_layer_nodes.md:367
 def _layer(x, h, c, weights, v, reverse):
     w_ih, w_hh, b_ih, b_hh, _ = weights
     if not v["has_biases"]:
@@ -24,7 +24,7 @@ def _layer(x, h, c, weights, v, reverse):
                             v["bidirectional"], v["batch_first"], v["train"])
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:293
+# --- book/chapters/21db_rnn_layer_nodes.md:378
 def onednn_lstm(v, h, c, layers):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
     directions = 2 if v["bidirectional"] else 1
@@ -42,5 +42,5 @@ def onednn_lstm(v, h, c, layers):
         x = refgrad.cat(outs, -1) if directions == 2 else outs[0]
         if v["dropout"] != 0 and v["train"] and layer < v["num_layers"] - 1:
             x = refgrad.dropout(x, v["dropout"], True)
-    out = x.transpose(0, 1) if v["batch_first"] else x
-    return out, refgrad.stack(last_h, 0), refgrad.stack(last_c, 0)
+    h_n, c_n = refgrad.stack(last_h, 0), refgrad.stack(last_c, 0)
+    return (x.transpose(0, 1) if v["batch_first"] else x), h_n, c_n
