@@ -76,9 +76,17 @@ def test_which_lstms_take_the_path():
     assert NODE not in {_name(f) for f, _ in h.grad_fn.next_functions}
     for cls in (nn.GRU, nn.RNN):
         assert _name(cls(3, 4)(x)[0].grad_fn) == "StackBackward0"
+    half = _lstm(3, 4, dtype=torch.float16)(x.detach().half())[0]
+    assert _name(half.grad_fn) == "StackBackward0"
     with torch.no_grad():
         out, (h, c) = _lstm(3, 4)(x)
     assert out.grad_fn is None and h.grad_fn is None and not out.requires_grad
+    with torch.inference_mode():
+        out, (h, c) = _lstm(3, 4)(x)
+    assert out.grad_fn is None and out.is_inference()
+    m, state = _lstm(3, 4, 2), torch.zeros(2, 2, 4)
+    out, h, c = torch.lstm(x, (state, state), m._flat_weights, True, 2, 0.0, True, False, False)
+    assert [_name(t.grad_fn) for t in (out, h, c)] == [NODE, "StackBackward0", "StackBackward0"]
 
 
 def test_directions_batch_first_dropout_biases_and_given_states():
@@ -151,6 +159,12 @@ def test_hooks_see_missing_gradients_as_none():
     out.grad_fn.register_hook(post)
     h.sum().backward()
     assert seen == {"pre": [True, False, True], "post": [False] * 5 + [True] * 2}
+    out, (h, c) = m(_x(5, 2, 3))
+    out.retain_grad()
+    h.retain_grad()
+    (out.sum() * 2 + h.sum()).backward()
+    assert torch.equal(out.grad, torch.full((5, 2, 4), 2.0))
+    assert torch.equal(h.grad, torch.ones(1, 2, 4))
 
 
 def test_saved_tensor_hooks_see_the_states_first():
