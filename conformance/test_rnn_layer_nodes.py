@@ -248,3 +248,28 @@ def test_a_dispatch_mode_sees_the_layer_and_its_backward_whole():
         "aten.transpose.int"] + ["aten.detach.default"] * 3 + [
         "aten.mkldnn_rnn_layer_backward.default"] + ["aten.detach.default"] * 4 + [
         "aten.transpose.int", "aten.new_empty_strided.default", "aten.copy_.default"]
+
+
+def test_weights_and_states_are_read_as_the_path_reads_them():
+    m, x = _lstm(3, 4, num_layers=2), _x(5, 2, 3, requires_grad=False)
+    s, w = torch.zeros(2, 2, 4), m._flat_weights
+
+    def run(state, weights, has_biases=True):
+        return torch.lstm(x, state, weights, has_biases, 2, 0.0, True, False, False)
+
+    with pytest.raises(RuntimeError, match="^MatrixRef: ArrayRef size 6 not divisible by "
+                                           "stride 4$"):
+        run((s, s), w[:6])
+    with pytest.raises(RuntimeError, match="^MatrixRef: ArrayRef size 3 not divisible by "
+                                           "stride 2$"):
+        run((s, s), w[:3], False)
+    with pytest.raises(RuntimeError, match="^ArrayRef: invalid slice, N = 4; M = 4; size = 4$"):
+        run((s, s), w[:4])
+    with pytest.raises(RuntimeError, match="^ArrayRef: invalid slice, N = 0; M = 4; size = 0$"):
+        run((s, s), [])
+    with pytest.raises(IndexError, match=r"^select\(\): index 1 out of range for tensor of size "
+                                         r"\[1, 2, 4\] at dimension 0$"):
+        run((s, s[:1]), w)
+    out, h, c = run((torch.zeros(3, 2, 4),) * 2, w + w)  # more than needed: the rest unread
+    assert h.shape == c.shape == (2, 2, 4)
+    torch.testing.assert_close(out, run((s, s), w)[0])

@@ -119,9 +119,8 @@ def lstm(*args, **kwargs):
     x = v.get("input")
     if projections and x is not None and x.dtype == refgrad.float32 and x.numel() != 0:
         warn_once("lstm-projections", _NO_ONEDNN_PROJECTIONS, stacklevel=None)
-    layers = gather_params(v["params"], v["has_biases"], projections)
     if x is not None and takes_onednn(x, projections):  # chapter "An LSTM layer as one node"
-        check_stack(range(h.size(0)), layers, v["num_layers"], v["bidirectional"])
-        return onednn_lstm(v, h, c, layers)
+        return onednn_lstm(v, h, c)
+    layers = gather_params(v["params"], v["has_biases"], projections)
     states = list(zip(h.unbind(0), c.unbind(0), strict=False))
     return _run(lstm_step, v, states, layers, True)

@@ -15,18 +15,32 @@ def takes_onednn(x, projections):
 
 
 # --- book/chapters/21db_rnn_layer_nodes.md:367
-def _layer(x, h, c, weights, v, reverse):
-    w_ih, w_hh, b_ih, b_hh, _ = weights
-    if not v["has_biases"]:
-        b_ih, b_hh = refgrad.zeros_like(w_ih), refgrad.zeros_like(w_hh)
-    return mkldnn_rnn_layer(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse, (), LSTM_MODE,
-                            w_hh.size(1), v["num_layers"], v["has_biases"],
-                            v["bidirectional"], v["batch_first"], v["train"])
+def _weights(params, k, has_biases):
+    """Layer-and-direction k's (w_ih, w_hh, b_ih, b_hh), read as torch's oneDNN path reads them."""
+    group = 4 if has_biases else 2
+    if len(params) % group:
+        raise RuntimeError(f"MatrixRef: ArrayRef size {len(params)} not divisible by stride "
+                           f"{group}")
+    if (k + 1) * group > len(params):
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {k * group}; M = {group}; "
+                           f"size = {len(params)}")
+    w_ih, w_hh, *biases = params[k * group:(k + 1) * group]
+    if not has_biases:
+        biases = (refgrad.zeros_like(w_ih), refgrad.zeros_like(w_hh))
+    return (w_ih, w_hh, *biases)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:378
-def onednn_lstm(v, h, c, layers):
+def _layer(x, h, c, k, v, reverse):
+    w_ih, w_hh, b_ih, b_hh = _weights(v["params"], k, v["has_biases"])
+    return mkldnn_rnn_layer(x, w_ih, w_hh, b_ih, b_hh, h.select(0, k), c.select(0, k),
+                            reverse, (), LSTM_MODE, w_hh.size(1), v["num_layers"],
+                            v["has_biases"], v["bidirectional"], v["batch_first"], v["train"])
+
+
+# --- book/chapters/21db_rnn_layer_nodes.md:391
+def onednn_lstm(v, h, c):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
+    _weights(v["params"], 0, v["has_biases"])  # a list of the wrong length, before any step
     directions = 2 if v["bidirectional"] else 1
     x = v["input"].transpose(0, 1) if v["batch_first"] else v["input"]
     x = x.contiguous()
@@ -35,7 +49,7 @@ def onednn_lstm(v, h, c, layers):
         outs = []
         for d in range(directions):
             k = layer * directions + d
-            out, hy, cy, _ = _layer(x, h[k], c[k], layers[k], v, d == 1)
+            out, hy, cy, _ = _layer(x, h, c, k, v, d == 1)
             outs.append(out)
             last_h.append(hy)
             last_c.append(cy)
