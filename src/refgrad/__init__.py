@@ -762,7 +762,7 @@ from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's 
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:348
+# --- book/chapters/21db_rnn_layer_nodes.md:350
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 

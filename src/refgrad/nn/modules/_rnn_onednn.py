@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:56
+# --- book/chapters/21db_rnn_layer_nodes.md:57
 """A float32 LSTM run layer by layer through torch.mkldnn_rnn_layer, as torch's CPU build does."""
 
 import refgrad
@@ -11,10 +11,11 @@ from refgrad._ops.rnn_layer import LSTM_MODE, mkldnn_rnn_layer
 
 def takes_onednn(x, projections):
     """Whether torch's CPU build runs torch.lstm on this padded input through oneDNN."""
-    return x.dtype == refgrad.float32 and not projections and x.numel() != 0
+    return (x.dtype == refgrad.float32 and x.device.type == "cpu" and not projections
+            and x.numel() != 0)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:367
+# --- book/chapters/21db_rnn_layer_nodes.md:369
 def _weights(params, k, has_biases):
     """Layer-and-direction k's (w_ih, w_hh, b_ih, b_hh), read as torch's oneDNN path reads them."""
     group = 4 if has_biases else 2
@@ -37,7 +38,7 @@ def _layer(x, h, c, k, v, reverse):
                             v["has_biases"], v["bidirectional"], v["batch_first"], v["train"])
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:391
+# --- book/chapters/21db_rnn_layer_nodes.md:393
 def onednn_lstm(v, h, c):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
     _weights(v["params"], 0, v["has_biases"])  # a list of the wrong length, before any step
