@@ -97,6 +97,14 @@ RECIPES.update({
         shapes=st.just([(3, 2, 2)]), params=lambda shapes: st.sampled_from([
             {"lengths": [3, 1], "batch_first": False},
             {"lengths": [2, 2, 1], "batch_first": True}])),
+    "mkldnn_rnn_layer": Recipe(  # one LSTM layer: its outputs, last h and last c
+        lambda *tensors, reverse, has_biases: call(OPS["mkldnn_rnn_layer"], tensors, {
+            "reverse": reverse, "batch_sizes": (), "mode": 2, "hidden_size": 2,
+            "num_layers": 1, "has_biases": has_biases, "bidirectional": False,
+            "batch_first": False, "train": True})[:3], ("small",) * 7,
+        shapes=st.just([(3, 2, 2), (8, 2), (8, 2), (8,), (8,), (2, 2), (2, 2)]),
+        params=lambda shapes: st.sampled_from([{"reverse": False, "has_biases": True},
+                                               {"reverse": True, "has_biases": True}])),
     "constant_pad_nd": Recipe(lambda a, pad: F.pad(a, pad, value=1.5), min_ndim=2,
                               params=_one_of("pad", (1, 2), (0, 1, 1, 0), (-1, 1))),
     **{f"{kind}_pad{k}d": Recipe(

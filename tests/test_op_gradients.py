@@ -62,6 +62,8 @@ WITHOUT_FORWARD_FORMULA = {
     "cholesky": ([(2, 2)], {"upper": False}),
     "_embedding_bag": ([(4, 3), (5,)], {}),
     "_pack_padded_sequence": ([(3, 2, 2)], {"lengths": [3, 1], "batch_first": False}),
+    "mkldnn_rnn_layer": ([(3, 2, 2), (8, 2), (8, 2), (8,), (8,), (2, 2), (2, 2)],
+                         {"reverse": False, "has_biases": True}),
     "_weight_norm_interface": ([(3, 4), (3, 1)], {"dim": 0}),
     "_standard_gamma": ([(2,)], {}),
     "conv_tbc": ([(3, 1, 2), (2, 2, 1), (1,)], {"pad": 0}),

@@ -12,6 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
 from refgrad.nn.modules._rnn_layers import run_layers
+from refgrad.nn.modules._rnn_onednn import onednn_lstm, takes_onednn
 from refgrad.nn.modules._rnn_steps import gru_step, lstm_step, rnn_step
 
 
@@ -28,7 +29,7 @@ def gather_params(params, has_biases, has_projections=False):
     return layers
 
 
-# --- book/chapters/21da_recurrent_functions.md:86
+# --- book/chapters/21da_recurrent_functions.md:87
 def check_stack(states, layers, num_layers, bidirectional):
     directions = 2 if bidirectional else 1
     if bidirectional and (len(states) % 2 or len(layers) % 2):
@@ -45,7 +46,7 @@ def check_batch_sizes(batch_sizes):
         raise RuntimeError(f"expected scalar type Long but found {found}")
 
 
-# --- book/chapters/21da_recurrent_functions.md:115
+# --- book/chapters/21da_recurrent_functions.md:116
 def _stack(step, x, batch_sizes, states, layers, v, pair):
     check_stack(states, layers, v["num_layers"], v["bidirectional"])
     if batch_sizes is not None:
@@ -70,7 +71,7 @@ def _run(step, v, states, layers, pair):
     return (out, *hidden)
 
 
-# --- book/chapters/21da_recurrent_functions.md:149
+# --- book/chapters/21da_recurrent_functions.md:150
 _PACKED = ("(Tensor data, Tensor batch_sizes, {} hx, tuple of Tensors params, bool has_biases, "
            "int num_layers, float dropout, bool train, bool bidirectional)")
 _PADDED = ("(Tensor input, {} hx, tuple of Tensors params, bool has_biases, int num_layers, "
@@ -103,7 +104,7 @@ def rnn_relu(*args, **kwargs):
     return _one_state("rnn_relu", partial(rnn_step, relu=True), args, kwargs)
 
 
-# --- book/chapters/21da_recurrent_functions.md:187
+# --- book/chapters/21da_recurrent_functions.md:190
 _NO_ONEDNN_PROJECTIONS = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
@@ -118,6 +119,8 @@ def lstm(*args, **kwargs):
     x = v.get("input")
     if projections and x is not None and x.dtype == refgrad.float32 and x.numel() != 0:
         warn_once("lstm-projections", _NO_ONEDNN_PROJECTIONS, stacklevel=None)
+    if x is not None and takes_onednn(x, projections):  # chapter "An LSTM layer as one node"
+        return onednn_lstm(v, h, c)
     layers = gather_params(v["params"], v["has_biases"], projections)
     states = list(zip(h.unbind(0), c.unbind(0), strict=False))
     return _run(lstm_step, v, states, layers, True)

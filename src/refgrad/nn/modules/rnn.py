@@ -71,13 +71,13 @@ class LSTM(RNNBase):
         return run(self, input, hx, how, lstm, True)
 
 
-# --- book/chapters/21d_recurrent_layers.md:797
+# --- book/chapters/21d_recurrent_layers.md:798
 def apply_permutation(tensor, permutation, dim=1):
     warnings.warn("`apply_permutation` is deprecated, please use "
                   "`tensor.index_select(dim, permutation)` instead", FutureWarning, stacklevel=2)
     return tensor.index_select(dim, permutation)
 
 
-# --- book/chapters/21d_recurrent_layers.md:809
+# --- book/chapters/21d_recurrent_layers.md:810
 for _cls in (RNNBase, RNNCellBase, RNNCell, LSTMCell, GRUCell):
     _cls.__module__ = __name__
