@@ -70,7 +70,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:498
+# --- book/chapters/21d_recurrent_layers.md:507
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -92,6 +92,11 @@ class RNNBase(Module):
 
     def _init_flat_weights(self):
         self._flat_weights = [getattr(self, n, None) for n in self._flat_weights_names]
+
+    def _update_flat_weights(self):
+        names = self._flat_weights_names
+        if any(getattr(self, n, None) is not w for n, w in zip(names, self._flat_weights)):
+            self._init_flat_weights()  # swapped in behind __setattr__'s back
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_flat_weights_names", ()):
@@ -116,7 +121,7 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:550
+# --- book/chapters/21d_recurrent_layers.md:564
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

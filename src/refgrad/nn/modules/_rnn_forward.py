@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:625
+# --- book/chapters/21d_recurrent_layers.md:639
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -26,11 +26,12 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:650
+# --- book/chapters/21d_recurrent_layers.md:664
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
 
+    module._update_flat_weights()  # weights a functional call swapped in, first
     how = {"packed": isinstance(input, PackedSequence), "batched": True}
     if how["packed"]:
         input, how["sizes"], sorted_indices, how["unsorted"] = input
@@ -63,7 +64,7 @@ def prepare(module, name, input, hx, pair):
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:688
+# --- book/chapters/21d_recurrent_layers.md:703
 def run(module, input, hx, how, function, pair):
     """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence
