@@ -813,6 +813,10 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
+# --- book/chapters/25a_custom_operators.md:1176
+from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
+
+
 # --- book/chapters/26_inplace.md:2371
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
