@@ -494,3 +494,42 @@ def test_opcheck_autograd_registration_and_fake():
         f"When comparing the output of {op._namespace}.nofake.default on FakeTensor and "
         "concrete Tensors, found mismatched tensor metadata: Shapes torch.Size([2]) and "
         "torch.Size([3]) are not equal!")
+
+
+def test_inner_mode_may_answer_and_outer_mode_sees_its_ops():
+    op = torch.library.custom_op(fresh("dbl"), lambda_free_double, mutates_args=())
+    op.register_autograd(lambda ctx, g: g * 2)
+    seen = []
+
+    class Outer(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(("outer", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    class Inner(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(("inner", str(func)))
+            return args[0] + 100
+
+    x = torch.ones(2, requires_grad=True)
+    with Outer(), Inner():
+        y = op(x)
+    assert seen == [("inner", f"{op._namespace}.dbl.default"), ("outer", "aten.add.Tensor")]
+    assert torch.equal(y.detach(), torch.full((2,), 101.0))
+    assert y.grad_fn.name() == f"GeneratedBackwardFor_{op._namespace}_dbl_defaultBackward"
+
+
+def lambda_free_double(x: Tensor) -> Tensor:
+    return x * 2
+
+
+def test_profiler_shows_the_op_and_its_nodes():
+    op = torch.library.custom_op(fresh("dbl"), lambda_free_double, mutates_args=())
+    op.register_autograd(lambda ctx, g: g * 2)
+    x = torch.ones(2, requires_grad=True)
+    with torch.profiler.profile() as prof:
+        op(x).sum().backward()
+    ns = op._namespace
+    generated = f"GeneratedBackwardFor_{ns}_dbl_default"
+    names = {e.name for e in prof.events()}
+    assert {f"{ns}::dbl", generated, generated + "Backward"} <= names

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:430
+# --- book/chapters/25a_custom_operators.md:434
 """A call of a library operator: bind, autograd, dispatch modes, kernel."""
 
 from refgrad._library_schema import NO_DEFAULT
 from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
+from refgrad.autograd._profiler_recorder import profiling, recorded_call
 from refgrad.autograd._state import state
 
 HANDED: list = []  # the operators being handed to a dispatch mode, innermost last
@@ -32,7 +33,7 @@ def bind(op, args: tuple, kwargs: dict) -> tuple:
     return values, keywords
 
 
-# --- book/chapters/25a_custom_operators.md:468
+# --- book/chapters/25a_custom_operators.md:475
 def _tensors(values) -> list:
     found = []
     for v in values:
@@ -44,6 +45,12 @@ def _tensors(values) -> list:
 def call(op, args: tuple, kwargs: dict):
     if HANDED and HANDED[-1] is op:  # a mode's func(...): NOTE [Below autograd, once]
         return below(op, *bind(op, args, kwargs))
+    if profiling[0]:  # a profile shows the op as an event named ns::name
+        return recorded_call(op.schema.name, _call, op, args, kwargs)
+    return _call(op, args, kwargs)
+
+
+def _call(op, args: tuple, kwargs: dict):
     values, keywords = bind(op, args, kwargs)
     implicit = op.kernels.get("CompositeImplicitAutograd")
     if implicit is not None and not op.has_autograd:
@@ -62,7 +69,7 @@ def call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:506
+# --- book/chapters/25a_custom_operators.md:519
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -82,7 +89,7 @@ def below(op, values: list, keywords: dict):
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:534
+# --- book/chapters/25a_custom_operators.md:547
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -106,7 +113,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:563
+# --- book/chapters/25a_custom_operators.md:576
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "

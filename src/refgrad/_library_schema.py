@@ -164,6 +164,7 @@ def _split(text: str) -> list:
     return [*parts, last] if last else parts
 
 
+# --- book/chapters/25a_custom_operators.md:227
 def _closing(text: str) -> int:
     """Where the parenthesis open before ``text`` closes."""
     depth = 1
@@ -186,7 +187,7 @@ def _value(text: str):
         return found if isinstance(found, dtype) else text
 
 
-# --- book/chapters/25a_custom_operators.md:247
+# --- book/chapters/25a_custom_operators.md:251
 class FunctionSchema:
     """``ns::name.overload(Tensor x, *, float k=1.0) -> Tensor``, read once."""
 
