@@ -533,3 +533,75 @@ def test_profiler_shows_the_op_and_its_nodes():
     generated = f"GeneratedBackwardFor_{ns}_dbl_default"
     names = {e.name for e in prof.events()}
     assert {f"{ns}::dbl", generated, generated + "Backward"} <= names
+
+
+def _copy(x: Tensor, a: float = 0.0, b: float = 1.5, c: float = 1e-5, d: float = 1e20) -> Tensor:
+    return x.clone()
+
+
+def test_float_defaults_print_as_the_schema_reads_them():
+    op = torch.library.custom_op(fresh("copy"), _copy, mutates_args=())
+    assert str(op._opoverload._schema) == (
+        f"{op._qualname}(Tensor x, float a=0., float b=1.5, float c=1.0000000000000001e-05, "
+        "float d=1e+20) -> Tensor")
+    assert torch.library.infer_schema(_copy, mutates_args=()) == (
+        "(Tensor x, float a=0.0, float b=1.5, float c=1e-05, float d=1e+20) -> Tensor")
+
+
+def _typed(x: Tensor, y: Tensor | None, k: int, s: str, f: float, sc: int | float | bool,
+           ts: list[Tensor]) -> Tensor:
+    return x.clone()
+
+
+@pytest.mark.parametrize(("position", "value", "expected", "details"), [
+    (0, 3, "Tensor", "Unable to cast 3 to Tensor"),
+    (1, 3, "Optional[Tensor]", "Unable to cast 3 to Tensor"),
+    (2, 1.5, "int", "<class 'float'>"),
+    (3, 3, "str", "<class 'int'>"),
+    (4, "a", "float", "<class 'str'>"),
+    (5, "a", "number", "Cannot cast a to number"),
+    (6, [3], "List[Tensor]", "<class 'list'>"),
+])
+def test_arguments_checked_against_the_schema(position, value, expected, details):
+    op = torch.library.custom_op(fresh("typed"), _typed, mutates_args=())
+    args = [torch.ones(1), None, 1, "s", 1.0, 2, [torch.ones(1)]]
+    assert torch.equal(op(*args), torch.ones(1))
+    args[position] = value
+    with pytest.raises(RuntimeError) as info:
+        op(*args)
+    lines = str(info.value).split("\n")
+    name = ["x", "y", "k", "s", "f", "sc", "ts"][position]
+    assert lines[0] == (f"{op._qualname}() Expected a value of type '{expected}' for argument "
+                        f"'{name}' but instead found type '{type(value).__name__}'.")
+    assert lines[1:4] == [f"Position: {position}", f"Value: {value!r}",
+                          f"Declaration: {op._opoverload._schema}"]
+    if details.startswith("<class"):
+        details = (f"Unable to cast Python instance of type {details} to C++ type '?' (#define "
+                   "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
+    assert lines[4] == f"Cast error details: {details}"
+
+
+def test_argument_counts_and_names():
+    op = torch.library.custom_op(fresh("typed"), _typed, mutates_args=())
+    args = [torch.ones(1), None, 1, "s", 1.0, 2, [torch.ones(1)]]
+    schema = op._opoverload._schema
+    with pytest.raises(RuntimeError) as info:
+        op(*args, 5)
+    assert str(info.value) == (f"{op._qualname}() expected at most 7 argument(s) but received "
+                               f"8 argument(s). Declaration: {schema}")
+    with pytest.raises(RuntimeError) as info:
+        op(*args[:6], z=5)  # a missing argument is named first
+    assert str(info.value) == (f"{op._qualname}() is missing value for argument 'ts'. "
+                               f"Declaration: {schema}")
+    copy = torch.library.custom_op(fresh("copy"), _copy, mutates_args=())
+    with pytest.raises(RuntimeError) as info:
+        copy(torch.ones(1), z=5)
+    assert str(info.value) == (f"Unknown keyword argument 'z' for operator '{copy._qualname}'. "
+                               f"Schema: {copy._opoverload._schema}")
+    with pytest.raises(RuntimeError) as info:
+        op(*args[:6], x=args[0])  # again the missing argument first
+    assert "is missing value for argument 'ts'" in str(info.value)
+    with pytest.raises(RuntimeError) as info:
+        copy(torch.ones(1), x=torch.ones(1))
+    assert str(info.value) == ("Argument 'x' specified both as positional and keyword "
+                               f"argument. Schema: {copy._opoverload._schema}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:434
+# --- book/chapters/25a_custom_operators.md:449
 """A call of a library operator: bind, autograd, dispatch modes, kernel."""
 
 from refgrad._library_schema import NO_DEFAULT
@@ -13,13 +13,18 @@ from refgrad.autograd._state import state
 
 HANDED: list = []  # the operators being handed to a dispatch mode, innermost last
 
+# NOTE [What a call is refused for first]
+# Too many arguments in all; then the first argument with no value; then a
+# keyword left over, named as given twice when a positional argument has its
+# name; then, in order, the first value of the wrong type.
+
 
 def bind(op, args: tuple, kwargs: dict) -> tuple:
     schema, name = op.schema, op.schema.name
-    positional = [a for a in schema.arguments if not a.kwarg_only]
-    if len(args) > len(positional):
-        raise RuntimeError(f"{name}() expected at most {len(positional)} argument(s) but "
-                           f"received {len(args)} argument(s). Declaration: {schema}")
+    given, most = len(args) + len(kwargs), len(schema.arguments)
+    if given > most or len(args) > sum(not a.kwarg_only for a in schema.arguments):
+        raise RuntimeError(f"{name}() expected at most {most} argument(s) but received "
+                           f"{given} argument(s). Declaration: {schema}")
     values, keywords, left = list(args), {}, dict(kwargs)
     for a in schema.arguments[len(args):]:
         value = left.pop(a.name, a.default)
@@ -27,13 +32,55 @@ def bind(op, args: tuple, kwargs: dict) -> tuple:
             raise RuntimeError(f"{name}() is missing value for argument '{a.name}'. "
                                f"Declaration: {schema}")
         (keywords.__setitem__(a.name, value) if a.kwarg_only else values.append(value))
-    if left:
-        raise RuntimeError(f"Unknown keyword argument '{next(iter(left))}' for operator "
-                           f"'{name}'. Schema: {schema}")
+    for extra in left:  # NOTE [What a call is refused for first]
+        if extra in [a.name for a in schema.arguments[:len(args)]]:
+            raise RuntimeError(f"Argument '{extra}' specified both as positional and "
+                               f"keyword argument. Schema: {schema}")
+        raise RuntimeError(f"Unknown keyword argument '{extra}' for operator '{name}'. "
+                           f"Schema: {schema}")
+    for position, (a, value) in enumerate(zip(schema.arguments, [*values, *keywords.values()])):
+        check_type(op, position, a, value)
     return values, keywords
 
 
-# --- book/chapters/25a_custom_operators.md:475
+# --- book/chapters/25a_custom_operators.md:497
+_PYBIND = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
+           "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
+
+
+def _refusal(a, value) -> tuple:
+    """(torch's name of the type, the cast's complaint), or None when ``value`` fits."""
+    kind, optional = a.type.replace("(", " ").split(" ")[0].rstrip("?"), a.type.endswith("?")
+    if value is None and optional:
+        return None
+    wrap = "Optional[{}]" if optional else "{}"
+    if kind == "Tensor" and not isinstance(value, Tensor):
+        return wrap.format("Tensor"), f"Unable to cast {value} to Tensor"
+    if a.type.startswith("Tensor") and "[]" in a.type and not (
+            isinstance(value, list | tuple) and all(isinstance(t, Tensor) for t in value)):
+        return "List[Tensor]", _PYBIND.format(type(value))
+    if kind == "SymInt" and not isinstance(value, int):
+        return wrap.format("int"), _PYBIND.format(type(value))
+    if kind == "float" and isinstance(value, str):
+        return wrap.format("float"), _PYBIND.format(type(value))
+    if kind == "str" and not isinstance(value, str):
+        return wrap.format("str"), _PYBIND.format(type(value))
+    if kind == "Scalar" and not isinstance(value, int | float | complex | Tensor):
+        return wrap.format("number"), f"Cannot cast {value} to number"
+    return None
+
+
+def check_type(op, position: int, a, value) -> None:
+    refused = _refusal(a, value)
+    if refused is not None:
+        raise RuntimeError(
+            f"{op.schema.name}() Expected a value of type '{refused[0]}' for argument "
+            f"'{a.name}' but instead found type '{type(value).__name__}'.\n"
+            f"Position: {position}\nValue: {value!r}\nDeclaration: {op.schema}\n"
+            f"Cast error details: {refused[1]}")
+
+
+# --- book/chapters/25a_custom_operators.md:544
 def _tensors(values) -> list:
     found = []
     for v in values:
@@ -69,7 +116,7 @@ def _call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:519
+# --- book/chapters/25a_custom_operators.md:588
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -89,7 +136,7 @@ def below(op, values: list, keywords: dict):
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:547
+# --- book/chapters/25a_custom_operators.md:616
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -113,7 +160,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:576
+# --- book/chapters/25a_custom_operators.md:645
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "

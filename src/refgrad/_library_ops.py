@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:300
+# --- book/chapters/25a_custom_operators.md:314
 """The operators refgrad.library defines: the registry, and ops.<namespace>."""
 
 from refgrad._library_schema import FunctionSchema
@@ -35,7 +35,7 @@ class Operator:
         return self.custom is not None or self.backward is not None
 
 
-# --- book/chapters/25a_custom_operators.md:338
+# --- book/chapters/25a_custom_operators.md:352
 class _OpNamespace:
     def __init__(self, name: str) -> None:
         self.name = name
@@ -64,7 +64,7 @@ def namespace(name: str) -> _OpNamespace:
     return found
 
 
-# --- book/chapters/25a_custom_operators.md:368
+# --- book/chapters/25a_custom_operators.md:382
 class OpOverloadPacket:
     """``ops.mylib.scale``: the operator, whose attributes are its overloads."""
 
@@ -94,7 +94,7 @@ class OpOverloadPacket:
         return self._str
 
 
-# --- book/chapters/25a_custom_operators.md:399
+# --- book/chapters/25a_custom_operators.md:413
 class OpOverload:
     """``ops.mylib.scale.default``: what a call runs, and what a mode's ``func`` is."""
 

@@ -187,7 +187,13 @@ def _value(text: str):
         return found if isinstance(found, dtype) else text
 
 
-# --- book/chapters/25a_custom_operators.md:251
+# --- book/chapters/25a_custom_operators.md:255
+def _cpp_float(value: float) -> str:
+    text = f"{value:.17g}"
+    return text if any(c in text for c in ".en") else text + "."
+
+
+# --- book/chapters/25a_custom_operators.md:262
 class FunctionSchema:
     """``ns::name.overload(Tensor x, *, float k=1.0) -> Tensor``, read once."""
 
@@ -198,8 +204,9 @@ class FunctionSchema:
         self.name = qualified if "::" in qualified else f"{qualified}::{name}"
         self.overload_name = overload
         self.returns = returns.split("->", 1)[1].strip()
-        self.arguments, kwarg_only = [], False
+        self.arguments, kwarg_only, shown = [], False, []
         for part in _split(inside):
+            shown.append(part)
             if part == "*":
                 kwarg_only = True
                 continue
@@ -207,8 +214,10 @@ class FunctionSchema:
             kind, _, arg_name = declared.strip().rpartition(" ")
             value = _value(default.strip()) if has_default else NO_DEFAULT
             self.arguments.append(Argument(arg_name, kind, value, kwarg_only))
+            if isinstance(value, float) and kind.startswith("float"):
+                shown[-1] = f"{declared.strip()}={_cpp_float(value)}"
         ending = f".{overload}" if overload else ""
-        self._text = f"{self.name}{ending}({inside}) -> {self.returns}"
+        self._text = f"{self.name}{ending}({', '.join(shown)}) -> {self.returns}"
 
     def __str__(self) -> str:
         return self._text

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:723
+# --- book/chapters/25a_custom_operators.md:792
 """refgrad.library: define new operators, their kernels and their gradients."""
 
 from refgrad._custom_op_def import CustomOpDef, custom_op, set_autograd, where
@@ -23,7 +23,7 @@ _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {
             "registered at {}; latest registration was registered at {}")
 
 
-# --- book/chapters/25a_custom_operators.md:745
+# --- book/chapters/25a_custom_operators.md:814
 class Library:
     """Registrations for one namespace: ``Library("mylib", "DEF")``."""
 
@@ -62,7 +62,7 @@ def fallthrough_kernel():
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
-# --- book/chapters/25a_custom_operators.md:788
+# --- book/chapters/25a_custom_operators.md:857
 def _operator(op) -> Operator:
     if isinstance(op, CustomOpDef):
         return op._op
@@ -92,7 +92,7 @@ def _key(device_type: str) -> str:
         device(device_type).type, device_type.upper())
 
 
-# --- book/chapters/25a_custom_operators.md:819
+# --- book/chapters/25a_custom_operators.md:888
 def impl(qualname, types, func=None, *, lib=None):
     """Register ``func`` as the kernel of ``qualname`` for device ``types``."""
     if isinstance(qualname, Library):  # the older form: impl(lib, name, dispatch_key)
@@ -117,7 +117,7 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
     return impl(operator.schema.name, device_types or "default", func)
 
 
-# --- book/chapters/25a_custom_operators.md:848
+# --- book/chapters/25a_custom_operators.md:917
 def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
     operator = _operator(op)
 
