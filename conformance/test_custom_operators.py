@@ -605,3 +605,51 @@ def test_argument_counts_and_names():
         copy(torch.ones(1), x=torch.ones(1))
     assert str(info.value) == ("Argument 'x' specified both as positional and keyword "
                                f"argument. Schema: {copy._opoverload._schema}")
+
+
+def test_a_namespace_exists_before_its_first_operator():
+    ns = fresh("later").split("::")[0]
+    assert repr(getattr(torch.ops, ns)) == f"<module 'torch.ops.{ns}' from 'torch.ops'>"
+    assert not hasattr(getattr(torch.ops, ns), "later")
+    op = torch.library.custom_op(f"{ns}::later", lambda_free_double, mutates_args=())
+    assert getattr(torch.ops, ns).later.default is op._opoverload
+
+
+def test_torch_dispatch_rules_for_one_mode_class():
+    op = torch.library.custom_op(fresh("dbl"), lambda_free_double, mutates_args=())
+    seen = []
+
+    class Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(("mode", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    class SubMode(Mode):
+        pass
+
+    def rule(mode, func, types, args, kwargs):
+        seen.append(("rule", type(mode).__name__, func is op._opoverload, types, kwargs))
+        return args[0] + 10
+
+    assert torch.library.register_torch_dispatch(op._qualname, Mode, rule) is rule
+    x = torch.ones(1)
+    with Mode():
+        y = op(x)
+    assert torch.equal(y, torch.full((1,), 11.0))
+    assert seen == [("rule", "Mode", True, (), {})]
+    seen.clear()
+    with SubMode():  # a subclass is not the class registered
+        y = op(x)
+    assert torch.equal(y, torch.full((1,), 2.0))
+    assert seen == [("mode", f"{op._namespace}.dbl.default")]
+    seen.clear()
+
+    @op.register_torch_dispatch(SubMode)
+    def sub_rule(mode, func, types, args, kwargs):
+        seen.append("sub_rule")
+        return func(*args, **kwargs)
+
+    with SubMode():
+        y = op(x)
+    assert torch.equal(y, torch.full((1,), 2.0))
+    assert seen == ["sub_rule"]

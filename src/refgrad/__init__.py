@@ -796,7 +796,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:133
+# --- book/chapters/23c_selective_checkpoint.md:140
 from refgrad._op_overloads import ops
 
 
@@ -813,7 +813,7 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/25a_custom_operators.md:1259
+# --- book/chapters/25a_custom_operators.md:1284
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:449
+# --- book/chapters/25a_custom_operators.md:451
 """A call of a library operator: bind, autograd, dispatch modes, kernel."""
 
 from refgrad._library_schema import NO_DEFAULT
@@ -43,7 +43,7 @@ def bind(op, args: tuple, kwargs: dict) -> tuple:
     return values, keywords
 
 
-# --- book/chapters/25a_custom_operators.md:497
+# --- book/chapters/25a_custom_operators.md:499
 _PYBIND = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
            "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
 
@@ -80,7 +80,7 @@ def check_type(op, position: int, a, value) -> None:
             f"Cast error details: {refused[1]}")
 
 
-# --- book/chapters/25a_custom_operators.md:544
+# --- book/chapters/25a_custom_operators.md:546
 def _tensors(values) -> list:
     found = []
     for v in values:
@@ -116,7 +116,7 @@ def _call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:588
+# --- book/chapters/25a_custom_operators.md:592
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -129,14 +129,17 @@ def below(op, values: list, keywords: dict):
         return kernel_call(op, values, keywords)
     mode = modes.pop()
     HANDED.append(op)
+    rule = op.dispatch_rules.get(type(mode))  # for this class exactly, not its subclasses
     try:
+        if rule is not None:
+            return rule(mode, op.overload, (), tuple(values), dict(keywords))
         return mode.__torch_dispatch__(op.overload, (), tuple(values), dict(keywords))
     finally:
         HANDED.pop()
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:616
+# --- book/chapters/25a_custom_operators.md:623
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -160,7 +163,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:645
+# --- book/chapters/25a_custom_operators.md:652
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "

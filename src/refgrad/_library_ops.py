@@ -24,6 +24,7 @@ class Operator:
         self.backward = self.setup_context = self.fake = None
         self.custom = None  # the CustomOpDef, for an op custom_op made
         self.generated = None  # its autograd.Function class, made on first need
+        self.dispatch_rules: dict = {}  # mode class -> what its modes run instead
         packet = namespace(self.namespace)._packet(self.name)
         self.overload = OpOverload(self, packet)
         setattr(packet, self.overload_name, self.overload)
@@ -35,7 +36,7 @@ class Operator:
         return self.custom is not None or self.backward is not None
 
 
-# --- book/chapters/25a_custom_operators.md:352
+# --- book/chapters/25a_custom_operators.md:354
 class _OpNamespace:
     def __init__(self, name: str) -> None:
         self.name = name
@@ -64,7 +65,7 @@ def namespace(name: str) -> _OpNamespace:
     return found
 
 
-# --- book/chapters/25a_custom_operators.md:382
+# --- book/chapters/25a_custom_operators.md:384
 class OpOverloadPacket:
     """``ops.mylib.scale``: the operator, whose attributes are its overloads."""
 
@@ -94,7 +95,7 @@ class OpOverloadPacket:
         return self._str
 
 
-# --- book/chapters/25a_custom_operators.md:413
+# --- book/chapters/25a_custom_operators.md:415
 class OpOverload:
     """``ops.mylib.scale.default``: what a call runs, and what a mode's ``func`` is."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:792
+# --- book/chapters/25a_custom_operators.md:799
 """refgrad.library: define new operators, their kernels and their gradients."""
 
 from refgrad._custom_op_def import CustomOpDef, custom_op, set_autograd, where
@@ -11,7 +11,8 @@ from refgrad._library_schema import FunctionSchema, infer_schema
 from refgrad._opcheck import opcheck
 
 __all__ = ["Library", "impl", "define", "fallthrough_kernel", "register_fake",
-           "register_kernel", "register_autograd", "custom_op", "infer_schema", "opcheck"]
+           "register_kernel", "register_autograd", "register_torch_dispatch", "custom_op",
+           "infer_schema", "opcheck"]
 
 _DEFINED: dict = {}  # namespace -> where its "DEF" library was made
 _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {}; please "
@@ -23,7 +24,7 @@ _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {
             "registered at {}; latest registration was registered at {}")
 
 
-# --- book/chapters/25a_custom_operators.md:814
+# --- book/chapters/25a_custom_operators.md:822
 class Library:
     """Registrations for one namespace: ``Library("mylib", "DEF")``."""
 
@@ -62,7 +63,7 @@ def fallthrough_kernel():
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
-# --- book/chapters/25a_custom_operators.md:857
+# --- book/chapters/25a_custom_operators.md:865
 def _operator(op) -> Operator:
     if isinstance(op, CustomOpDef):
         return op._op
@@ -92,7 +93,7 @@ def _key(device_type: str) -> str:
         device(device_type).type, device_type.upper())
 
 
-# --- book/chapters/25a_custom_operators.md:888
+# --- book/chapters/25a_custom_operators.md:896
 def impl(qualname, types, func=None, *, lib=None):
     """Register ``func`` as the kernel of ``qualname`` for device ``types``."""
     if isinstance(qualname, Library):  # the older form: impl(lib, name, dispatch_key)
@@ -117,7 +118,7 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
     return impl(operator.schema.name, device_types or "default", func)
 
 
-# --- book/chapters/25a_custom_operators.md:917
+# --- book/chapters/25a_custom_operators.md:925
 def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
     operator = _operator(op)
 
@@ -130,3 +131,13 @@ def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=T
 
 def register_autograd(op, backward, /, *, setup_context=None, lib=None) -> None:
     set_autograd(_operator(op), backward, setup_context)
+
+
+def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None):
+    operator = _operator(op)
+
+    def register(f):
+        operator.dispatch_rules[torch_dispatch_class] = f
+        return f
+
+    return register if func is None else register(func)
