@@ -653,3 +653,29 @@ def test_torch_dispatch_rules_for_one_mode_class():
         y = op(x)
     assert torch.equal(y, torch.full((1,), 2.0))
     assert seen == ["sub_rule"]
+
+
+def test_names_not_defined_are_refused_where_torch_refuses_them():
+    ns = fresh("none").split("::")[0]
+    with pytest.raises(AttributeError) as info:
+        torch.library.register_autograd(f"{ns}::nope", lambda ctx, g: g)
+    assert str(info.value) == f"'_OpNamespace' '{ns}' object has no attribute 'nope'"
+    with pytest.raises(RuntimeError, match=f"^operator {ns}::nope does not exist$"):
+        torch.library.register_fake(f"{ns}::nope", lambda x: x)
+    with pytest.raises(ValueError) as info:
+        torch.library.define(ns, "(Tensor x) -> Tensor")
+    assert str(info.value) == (
+        f'Expected `qualname` to be of the form "namespace::name", but got {ns}. The qualname '
+        "passed to the torch.library APIs must consist of a namespace and a name, e.g. aten::sin")
+    with pytest.raises(ValueError) as info:
+        torch.library.define(f"{ns}::bad", "Tensor x -> Tensor")
+    assert str(info.value) == ('define(qualname, schema, ...): expected schema to look like '
+                               'e.g. "(Tensor x) -> Tensor" but got "Tensor x -> Tensor"')
+
+
+def test_a_kernel_may_come_before_its_definition():
+    qualname = fresh("early")
+    torch.library.register_kernel(qualname, "cpu", lambda x: x + 5)
+    torch.library.define(qualname, "(Tensor x) -> Tensor")
+    ns, name = qualname.split("::")
+    assert torch.equal(getattr(getattr(torch.ops, ns), name)(torch.ones(1)), torch.full((1,), 6.0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:451
+# --- book/chapters/25a_custom_operators.md:454
 """A call of a library operator: bind, autograd, dispatch modes, kernel."""
 
 from refgrad._library_schema import NO_DEFAULT
@@ -43,7 +43,7 @@ def bind(op, args: tuple, kwargs: dict) -> tuple:
     return values, keywords
 
 
-# --- book/chapters/25a_custom_operators.md:499
+# --- book/chapters/25a_custom_operators.md:502
 _PYBIND = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
            "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
 
@@ -80,7 +80,7 @@ def check_type(op, position: int, a, value) -> None:
             f"Cast error details: {refused[1]}")
 
 
-# --- book/chapters/25a_custom_operators.md:546
+# --- book/chapters/25a_custom_operators.md:549
 def _tensors(values) -> list:
     found = []
     for v in values:
@@ -116,7 +116,7 @@ def _call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:592
+# --- book/chapters/25a_custom_operators.md:595
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -139,7 +139,7 @@ def below(op, values: list, keywords: dict):
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:623
+# --- book/chapters/25a_custom_operators.md:626
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -163,7 +163,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:652
+# --- book/chapters/25a_custom_operators.md:655
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:314
+# --- book/chapters/25a_custom_operators.md:315
 """The operators refgrad.library defines: the registry, and ops.<namespace>."""
 
 from refgrad._library_schema import FunctionSchema
@@ -11,6 +11,7 @@ from refgrad._library_schema import FunctionSchema
 # torch keeps a definition until its Library object is collected; refgrad keeps
 # every definition for the process. A test should give each operator a fresh name.
 OPERATORS: dict = {}  # "ns::name" or "ns::name.overload" -> Operator
+KERNELS: dict = {}  # the same names -> {dispatch key: kernel}, which may come first
 
 
 class Operator:
@@ -20,7 +21,8 @@ class Operator:
         self.schema = schema
         self.namespace, self.name = schema.name.split("::")
         self.overload_name = schema.overload_name or "default"
-        self.kernels: dict = {}  # dispatch key -> function
+        ending = "" if self.overload_name == "default" else "." + self.overload_name
+        self.kernels = KERNELS.setdefault(schema.name + ending, {})  # key -> function
         self.backward = self.setup_context = self.fake = None
         self.custom = None  # the CustomOpDef, for an op custom_op made
         self.generated = None  # its autograd.Function class, made on first need
@@ -36,7 +38,7 @@ class Operator:
         return self.custom is not None or self.backward is not None
 
 
-# --- book/chapters/25a_custom_operators.md:354
+# --- book/chapters/25a_custom_operators.md:357
 class _OpNamespace:
     def __init__(self, name: str) -> None:
         self.name = name
@@ -65,7 +67,7 @@ def namespace(name: str) -> _OpNamespace:
     return found
 
 
-# --- book/chapters/25a_custom_operators.md:384
+# --- book/chapters/25a_custom_operators.md:387
 class OpOverloadPacket:
     """``ops.mylib.scale``: the operator, whose attributes are its overloads."""
 
@@ -95,7 +97,7 @@ class OpOverloadPacket:
         return self._str
 
 
-# --- book/chapters/25a_custom_operators.md:415
+# --- book/chapters/25a_custom_operators.md:418
 class OpOverload:
     """``ops.mylib.scale.default``: what a call runs, and what a mode's ``func`` is."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:799
+# --- book/chapters/25a_custom_operators.md:802
 """refgrad.library: define new operators, their kernels and their gradients."""
 
 from refgrad._custom_op_def import CustomOpDef, custom_op, set_autograd, where
@@ -24,7 +24,7 @@ _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {
             "registered at {}; latest registration was registered at {}")
 
 
-# --- book/chapters/25a_custom_operators.md:822
+# --- book/chapters/25a_custom_operators.md:825
 class Library:
     """Registrations for one namespace: ``Library("mylib", "DEF")``."""
 
@@ -48,14 +48,14 @@ class Library:
 
     def impl(self, op_name, fn, dispatch_key="", *, with_keyset=False,
              allow_override=False) -> None:
-        op = _operator(op_name if not isinstance(op_name, str) else f"{self.ns}::{op_name}")
+        kernels = _kernels(op_name if not isinstance(op_name, str) else f"{self.ns}::{op_name}")
         key = dispatch_key or self.dispatch_key or "CompositeImplicitAutograd"
         if key.startswith("Autograd"):  # a kernel above autograd does its own
             key = "CompositeImplicitAutograd"
         if fn is fallthrough_kernel:
-            op.kernels.pop(key, None)
+            kernels.pop(key, None)
         else:
-            op.kernels[key] = fn
+            kernels[key] = fn
 
 
 def fallthrough_kernel():
@@ -63,7 +63,7 @@ def fallthrough_kernel():
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
-# --- book/chapters/25a_custom_operators.md:865
+# --- book/chapters/25a_custom_operators.md:868
 def _operator(op) -> Operator:
     if isinstance(op, CustomOpDef):
         return op._op
@@ -72,15 +72,35 @@ def _operator(op) -> Operator:
     if isinstance(op, OpOverloadPacket):
         return getattr(op, op._overloads[0])._op
     found = OPERATORS.get(op)
-    if found is None:
-        raise ValueError(f"Could not find the operator {op}. Please make sure you have "
-                         "already registered the operator and (if registered from C++) "
-                         "loaded it via torch.ops.load_library.")
+    if found is None:  # looked up as torch looks it up, and refused as torch refuses
+        from refgrad._op_overloads import ops
+
+        ns, name = _parts(op)
+        base, _, overload = name.partition(".")
+        getattr(getattr(getattr(ops, ns), base), overload or "default")
     return found
 
 
+def _kernels(op) -> dict:
+    """The kernels of ``op``, by dispatch key; for a name not yet defined, too."""
+    from refgrad._library_ops import KERNELS
+
+    return KERNELS.setdefault(op, {}) if isinstance(op, str) else _operator(op).kernels
+
+
+def _parts(qualname: str) -> list:
+    if "::" not in qualname:
+        raise ValueError(f'Expected `qualname` to be of the form "namespace::name", but got '
+                         f"{qualname}. The qualname passed to the torch.library APIs must "
+                         "consist of a namespace and a name, e.g. aten::sin")
+    return qualname.split("::", 1)
+
+
 def define(qualname, schema, *, lib=None, tags=()) -> None:
-    ns, name = qualname.split("::")
+    ns, name = _parts(qualname)
+    if not schema.startswith("("):
+        raise ValueError('define(qualname, schema, ...): expected schema to look like e.g. '
+                         f'"(Tensor x) -> Tensor" but got "{schema}"')
     (lib or Library(ns, "FRAGMENT")).define(name + schema, tags=tags)
 
 
@@ -93,7 +113,7 @@ def _key(device_type: str) -> str:
         device(device_type).type, device_type.upper())
 
 
-# --- book/chapters/25a_custom_operators.md:896
+# --- book/chapters/25a_custom_operators.md:919
 def impl(qualname, types, func=None, *, lib=None):
     """Register ``func`` as the kernel of ``qualname`` for device ``types``."""
     if isinstance(qualname, Library):  # the older form: impl(lib, name, dispatch_key)
@@ -104,22 +124,24 @@ def impl(qualname, types, func=None, *, lib=None):
     keys = [types] if isinstance(types, str) else list(types)
 
     def register(f):
-        op = _operator(qualname)
+        kernels = _kernels(qualname)
         for device_type in keys:
-            op.kernels[_key(device_type)] = f
+            kernels[_key(device_type)] = f
 
     return register if func is None else register(func)
 
 
 def register_kernel(op, device_types, func=None, /, *, lib=None):
-    operator = _operator(op)
-    if operator.custom is not None:
+    operator = OPERATORS.get(op) if isinstance(op, str) else _operator(op)
+    if operator is not None and operator.custom is not None:
         return operator.custom.register_kernel(device_types, func)
-    return impl(operator.schema.name, device_types or "default", func)
+    return impl(op if isinstance(op, str) else op.name(), device_types or "default", func)
 
 
-# --- book/chapters/25a_custom_operators.md:925
+# --- book/chapters/25a_custom_operators.md:948
 def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
+    if isinstance(op, str) and op not in OPERATORS:
+        raise RuntimeError(f"operator {op} does not exist")
     operator = _operator(op)
 
     def register(f):
