@@ -8,11 +8,12 @@
 from refgrad._custom_op_def import CustomOpDef, custom_op, set_autograd, where
 from refgrad._library_ops import OPERATORS, Operator, OpOverload, OpOverloadPacket
 from refgrad._library_schema import FunctionSchema, infer_schema
-from refgrad._opcheck import opcheck
+from refgrad._opcheck import opcheck as opcheck
 
+# torch's list, less what refgrad lacks; register_autograd, register_kernel and
+# opcheck are public in torch too, but not listed there.
 __all__ = ["Library", "impl", "define", "fallthrough_kernel", "register_fake",
-           "register_kernel", "register_autograd", "register_torch_dispatch", "custom_op",
-           "infer_schema", "opcheck"]
+           "register_torch_dispatch", "custom_op", "infer_schema"]
 
 _DEFINED: dict = {}  # namespace -> where its "DEF" library was made
 _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {}; please "
@@ -24,7 +25,7 @@ _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {
             "registered at {}; latest registration was registered at {}")
 
 
-# --- book/chapters/25a_custom_operators.md:825
+# --- book/chapters/25a_custom_operators.md:826
 class Library:
     """Registrations for one namespace: ``Library("mylib", "DEF")``."""
 
@@ -63,7 +64,7 @@ def fallthrough_kernel():
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
-# --- book/chapters/25a_custom_operators.md:868
+# --- book/chapters/25a_custom_operators.md:869
 def _operator(op) -> Operator:
     if isinstance(op, CustomOpDef):
         return op._op
@@ -113,7 +114,7 @@ def _key(device_type: str) -> str:
         device(device_type).type, device_type.upper())
 
 
-# --- book/chapters/25a_custom_operators.md:919
+# --- book/chapters/25a_custom_operators.md:920
 def impl(qualname, types, func=None, *, lib=None):
     """Register ``func`` as the kernel of ``qualname`` for device ``types``."""
     if isinstance(qualname, Library):  # the older form: impl(lib, name, dispatch_key)
@@ -138,7 +139,7 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
     return impl(op if isinstance(op, str) else op.name(), device_types or "default", func)
 
 
-# --- book/chapters/25a_custom_operators.md:948
+# --- book/chapters/25a_custom_operators.md:949
 def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
     if isinstance(op, str) and op not in OPERATORS:
         raise RuntimeError(f"operator {op} does not exist")
