@@ -679,3 +679,30 @@ def test_a_kernel_may_come_before_its_definition():
     torch.library.define(qualname, "(Tensor x) -> Tensor")
     ns, name = qualname.split("::")
     assert torch.equal(getattr(getattr(torch.ops, ns), name)(torch.ones(1)), torch.full((1,), 6.0))
+
+
+def test_a_mode_in_one_thread_leaves_another_threads_calls_alone():
+    import threading
+
+    op = torch.library.custom_op(fresh("dbl"), lambda_free_double, mutates_args=())
+    op.register_autograd(lambda ctx, g: g * 2)
+    handed, finished, out = threading.Event(), threading.Event(), {}
+
+    class Wait(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if func is op._opoverload:
+                handed.set()
+                finished.wait(10)
+            return func(*args, **(kwargs or {}))
+
+    def other():
+        handed.wait(10)
+        out["y"] = op(torch.ones(1, requires_grad=True))
+        finished.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with Wait():
+        op(torch.ones(1))
+    thread.join()
+    assert out["y"].grad_fn.name() == f"GeneratedBackwardFor_{op._namespace}_dbl_defaultBackward"

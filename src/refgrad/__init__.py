@@ -813,7 +813,7 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/25a_custom_operators.md:1313
+# --- book/chapters/25a_custom_operators.md:1324
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 

@@ -5,13 +5,23 @@
 # --- book/chapters/25a_custom_operators.md:454
 """A call of a library operator: bind, autograd, dispatch modes, kernel."""
 
+import threading
+
 from refgrad._library_schema import NO_DEFAULT
 from refgrad._ops.write_checks import bump
 from refgrad._tensor import Tensor
 from refgrad.autograd._profiler_recorder import profiling, recorded_call
 from refgrad.autograd._state import state
 
-HANDED: list = []  # the operators being handed to a dispatch mode, innermost last
+
+class _Handed(threading.local):
+    """Per thread, as modes are: the operators handed to a mode, innermost last."""
+
+    def __init__(self) -> None:
+        self.ops: list = []
+
+
+HANDED = _Handed()
 
 # NOTE [What a call is refused for first]
 # Too many arguments in all; then the first argument with no value; then a
@@ -43,7 +53,7 @@ def bind(op, args: tuple, kwargs: dict) -> tuple:
     return values, keywords
 
 
-# --- book/chapters/25a_custom_operators.md:502
+# --- book/chapters/25a_custom_operators.md:512
 _PYBIND = ("Unable to cast Python instance of type {} to C++ type '?' (#define "
            "PYBIND11_DETAILED_ERROR_MESSAGES or compile in debug mode for details)")
 
@@ -80,7 +90,7 @@ def check_type(op, position: int, a, value) -> None:
             f"Cast error details: {refused[1]}")
 
 
-# --- book/chapters/25a_custom_operators.md:549
+# --- book/chapters/25a_custom_operators.md:559
 def _tensors(values) -> list:
     found = []
     for v in values:
@@ -90,7 +100,8 @@ def _tensors(values) -> list:
 
 
 def call(op, args: tuple, kwargs: dict):
-    if HANDED and HANDED[-1] is op:  # a mode's func(...): NOTE [Below autograd, once]
+    handed = HANDED.ops
+    if handed and handed[-1] is op:  # a mode's func(...): NOTE [Below autograd, once]
         return below(op, *bind(op, args, kwargs))
     if profiling[0]:  # a profile shows the op as an event named ns::name
         return recorded_call(op.schema.name, _call, op, args, kwargs)
@@ -116,7 +127,7 @@ def _call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:595
+# --- book/chapters/25a_custom_operators.md:606
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -128,18 +139,18 @@ def below(op, values: list, keywords: dict):
     if not modes or hasattr(modes[-1], "_profiler_mode"):
         return kernel_call(op, values, keywords)
     mode = modes.pop()
-    HANDED.append(op)
+    HANDED.ops.append(op)
     rule = op.dispatch_rules.get(type(mode))  # for this class exactly, not its subclasses
     try:
         if rule is not None:
             return rule(mode, op.overload, (), tuple(values), dict(keywords))
         return mode.__torch_dispatch__(op.overload, (), tuple(values), dict(keywords))
     finally:
-        HANDED.pop()
+        HANDED.ops.pop()
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:626
+# --- book/chapters/25a_custom_operators.md:637
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -163,7 +174,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:655
+# --- book/chapters/25a_custom_operators.md:666
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "
