@@ -706,3 +706,24 @@ def test_a_mode_in_one_thread_leaves_another_threads_calls_alone():
         op(torch.ones(1))
     thread.join()
     assert out["y"].grad_fn.name() == f"GeneratedBackwardFor_{op._namespace}_dbl_defaultBackward"
+
+
+def test_explicit_schema_gradcheck_and_double_backward():
+    def untyped(x):
+        return x * x.detach()
+
+    op = torch.library.custom_op(fresh("square"), untyped, mutates_args=(),
+                                 schema="(Tensor x) -> Tensor")
+    assert str(op._opoverload._schema) == f"{op._qualname}(Tensor x) -> Tensor"
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    op.register_autograd(lambda ctx, g: 2 * g * ctx.saved_tensors[0],
+                         setup_context=setup_context)
+    x = torch.tensor(np.linspace(0.5, 1.5, 4), requires_grad=True)
+    assert torch.autograd.gradcheck(op, (x,))
+    (g,) = torch.autograd.grad(op(x).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "MulBackward0"
+    g.sum().backward()
+    assert torch.equal(x.grad, torch.full((4,), 2.0, dtype=torch.float64))
