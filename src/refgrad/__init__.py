@@ -800,7 +800,7 @@ from refgrad import serialization
 from refgrad.serialization import load, save
 
 
-# --- book/chapters/23c_selective_checkpoint.md:133
+# --- book/chapters/23c_selective_checkpoint.md:140
 from refgrad._op_overloads import ops
 
 
@@ -815,6 +815,10 @@ from refgrad._default_device import get_default_device, set_default_device
 
 # --- book/chapters/24_devices.md:493
 from refgrad import accelerator
+
+
+# --- book/chapters/25a_custom_operators.md:1324
+from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 
 # --- book/chapters/26_inplace.md:2371

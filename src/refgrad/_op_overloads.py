@@ -59,5 +59,12 @@ class _Namespace:
 class _Ops:
     aten = _Namespace("aten")
 
+    def __getattr__(self, name: str):  # any other namespace: chapter "Custom operators"
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from refgrad._library_ops import namespace
+
+        return namespace(name)
+
 
 ops = _Ops()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23c_selective_checkpoint.md:361
+# --- book/chapters/23c_selective_checkpoint.md:368
 """The node a row would have recorded, around an output kept from an earlier run."""
 
 from refgrad._op_overloads import OpOverload
@@ -24,7 +24,7 @@ def _row_of(func):
     return None, None
 
 
-# --- book/chapters/23c_selective_checkpoint.md:392
+# --- book/chapters/23c_selective_checkpoint.md:399
 # NOTE [A kept output still gets its node]
 # Only an op-table row records a node; any other op (a factory, a write)
 # gets its kept output back as it was stored, detached.

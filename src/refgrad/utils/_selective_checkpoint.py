@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23c_selective_checkpoint.md:174
+# --- book/chapters/23c_selective_checkpoint.md:181
 """Selective activation checkpointing: a policy picks the ops whose outputs are kept."""
 
 import enum
@@ -41,7 +41,7 @@ def _policy_from_bool(keep: bool) -> CheckpointPolicy:
     return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
 
 
-# --- book/chapters/23c_selective_checkpoint.md:228
+# --- book/chapters/23c_selective_checkpoint.md:235
 SAC_IGNORED_OPS = {ops.aten.detach.default}
 
 RECOMPUTE = object()  # the store's mark for an op that reruns
@@ -68,7 +68,7 @@ class _Kept:
         return self.value
 
 
-# --- book/chapters/23c_selective_checkpoint.md:256
+# --- book/chapters/23c_selective_checkpoint.md:263
 def _each(value, fn):
     """``fn`` applied to a result, or to each item of a tuple or list of results."""
     if isinstance(value, tuple | list):
@@ -98,7 +98,7 @@ class _CachingMode(TorchDispatchMode):
         return out
 
 
-# --- book/chapters/23c_selective_checkpoint.md:297
+# --- book/chapters/23c_selective_checkpoint.md:304
 MISMATCH = (
     "This can happen if the operations in the checkpointed region are nondeterministic "
     "or depend on global state that changed between forward and backward."
@@ -109,7 +109,7 @@ EXTRA_BACKWARD = (
 )
 
 
-# --- book/chapters/23c_selective_checkpoint.md:311
+# --- book/chapters/23c_selective_checkpoint.md:318
 class _CachedMode(TorchDispatchMode):
     """Around each recomputation: reruns some ops, and hands back the kept outputs."""
 
@@ -143,7 +143,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:420
+# --- book/chapters/23c_selective_checkpoint.md:427
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):
