@@ -51,10 +51,11 @@ HOMES = {
         "cartesian_prod cdist einsum lu meshgrid norm split tensordot unique "
         "unique_consecutive"
     ),
+    "refgrad.library": "custom_op infer_schema opcheck",
 }
 
 
-# --- book/chapters/30_where_names_live.md:127
+# --- book/chapters/30_where_names_live.md:128
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -95,7 +96,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:172
+# --- book/chapters/30_where_names_live.md:173
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -114,7 +115,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:245
+# --- book/chapters/30_where_names_live.md:246
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -131,7 +132,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:272
+# --- book/chapters/30_where_names_live.md:273
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -145,6 +146,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:296
+# --- book/chapters/30_where_names_live.md:297
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)
