@@ -813,6 +813,23 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
+# --- book/chapters/24a_the_build_and_its_switches.md:945
+from refgrad import torch_version, version
+from refgrad.torch_version import __version__  # noqa: F811
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:1291
+from refgrad import _dynamo
+from refgrad._compile import compile
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:1428
+from refgrad import cpu
+from refgrad._build import (
+    get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
+    is_distributed, set_default_tensor_type, set_flush_denormal)
+
+
 # --- book/chapters/26_inplace.md:2371
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
