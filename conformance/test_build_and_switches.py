@@ -393,6 +393,17 @@ def test_a_compiled_module_forwards_assignments_and_training():
     compiled.train()
     assert (model.training, compiled.training) == (True, True)
     assert torch.compile(model, disable=True) is model
+    assert set(dir(model)) <= set(dir(compiled)) and "in_features" in dir(compiled)
+    refused(TypeError, "Linear does not support len()", lambda: len(compiled))
+
+
+def test_a_compiled_class_is_the_class_itself():
+    class Doubling(torch.nn.Module):  # torch patches the class it is given: a class of our own
+        def forward(self, t):
+            return 2 * t
+
+    assert torch.compile(Doubling, backend="eager") is Doubling
+    assert torch.equal(Doubling()(torch.ones(2)), torch.full((2,), 2.0))
 
 
 def test_a_compiled_function_and_the_decorator_forms():

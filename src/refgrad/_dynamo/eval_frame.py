@@ -43,7 +43,13 @@ class OptimizedModule(Module):
         return self._orig_mod(*args, **kwargs)
 
     def __len__(self) -> int:
+        if not hasattr(type(self._orig_mod), "__len__"):
+            raise TypeError(f"{type(self._orig_mod).__name__} does not support len()")
         return len(self._orig_mod)
+
+    def __dir__(self) -> list:
+        inner = self._orig_mod.__dir__()
+        return inner + [name for name in super().__dir__() if name not in inner]
 
     def __getattr__(self, name: str):
         inner = _wrapped(self)
