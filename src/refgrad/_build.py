@@ -58,7 +58,7 @@ def set_default_tensor_type(t, /) -> None:
               "tensor/python_tensor.cpp:434.)", stacklevel=2)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1412
+# --- book/chapters/24a_the_build_and_its_switches.md:1411
 def _tensor(name: str, input) -> None:
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
