@@ -523,3 +523,63 @@ def test_get_device_is_distributed_and_init_num_threads():
             "argument types are supported:\n    1. () -> None\n\nInvoked with: 1",
             lambda: torch.init_num_threads(1))
 
+
+
+# --- cuBLAS's switches ---------------------------------------------------------------------
+
+def test_matmul_allow_tf32_is_the_float32_matmul_precision():
+    m = B.cuda.matmul
+    assert type(m).__name__ == "cuBLASModule" and m.allow_tf32 is False
+    try:
+        m.allow_tf32 = True
+        assert torch.get_float32_matmul_precision() == "high" and m.allow_tf32 is True
+        refused(RuntimeError, "set_allow_tf32_cublas expects a bool, but got int",
+                assign(m, "allow_tf32", 1))
+        m.allow_tf32 = False
+        assert torch.get_float32_matmul_precision() == "highest" and m.allow_tf32 is False
+        torch.set_float32_matmul_precision("medium")
+        assert m.allow_tf32 is True
+    finally:
+        torch.set_float32_matmul_precision("highest")
+
+
+@pytest.mark.parametrize("kind", ["fp16", "bf16"])
+def test_matmul_reduced_precision_reductions(kind):
+    m, name = B.cuda.matmul, f"allow_{kind}_reduced_precision_reduction"
+
+    def read():
+        return getattr(m, name), getattr(m, name + "_split_k")
+
+    assert read() == (True, True)
+    try:
+        for value, expected in (((False, False), (False, False)), ([True], (True, True)),
+                                (False, (False, True)), ((False, True), (False, True))):
+            setattr(m, name, value)
+            assert read() == expected
+        for value, words in (
+                (1, f"{name} expects a bool or a tuple/list of bools, but got <class 'int'>"),
+                ((), f"{name} expects at least one boolean argument"),
+                ((True,) * 3, f"{name} expects at most two boolean arguments"),
+                ((1,), f"{name} expects a bool for allow_reduced_precision, but got <class 'int'>"),
+                ((True, 0), f"{name} expects a bool for allow_splitk, but got <class 'int'>")):
+            refused(TypeError, words, assign(m, name, value))
+        refused(RuntimeError, "allow_splitk=False is not supported when reduced precision "
+                "reductions are enabled", assign(m, name, (True, False)))
+        assert read() == (False, True)
+    finally:
+        setattr(m, name, True)
+    assert read() == (True, True)
+
+
+def test_matmul_fp16_accumulation_and_unknown_names():
+    m = B.cuda.matmul
+    assert m.allow_fp16_accumulation is False
+    refused(RuntimeError, "set_allow_fp16_accumulation_cublas expects a bool, but got int",
+            assign(m, "allow_fp16_accumulation", 1))
+    m.allow_fp16_accumulation = True
+    try:
+        assert m.allow_fp16_accumulation is True
+    finally:
+        m.allow_fp16_accumulation = False
+    refused(AttributeError, "Unknown attribute bogus", lambda: m.bogus)
+    refused(AttributeError, "Unknown attribute bogus", assign(m, "bogus", 1))

@@ -813,17 +813,17 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:945
+# --- book/chapters/24a_the_build_and_its_switches.md:1048
 from refgrad import torch_version, version
 from refgrad.torch_version import __version__  # noqa: F811
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1301
+# --- book/chapters/24a_the_build_and_its_switches.md:1404
 from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1437
+# --- book/chapters/24a_the_build_and_its_switches.md:1540
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,

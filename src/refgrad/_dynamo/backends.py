@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1113
+# --- book/chapters/24a_the_build_and_its_switches.md:1216
 """The names of torch.compile's backends, which refgrad accepts and does not run."""
 
 LISTED = ("cudagraphs", "inductor", "openxla", "tvm")
