@@ -455,7 +455,33 @@ def test_compile_refuses_as_torch_does():
             lambda: torch.compile(f, "eager"))
     assert torch.compile(f, backend="eager", mode="fastest") is not f
     assert torch._dynamo.list_backends() == ["cudagraphs", "inductor", "openxla", "tvm"]
-    assert {"eager", "aot_eager", "inductor"} <= set(torch._dynamo.list_backends(()))
+    assert torch.compiler.list_backends() == torch._dynamo.list_backends()
+    everything = torch._dynamo.list_backends(None)
+    assert {"eager", "aot_eager", "inductor", "openxla_eval"} <= set(everything)
+    assert everything == sorted(everything) and len(everything) == 23
+    assert torch._dynamo.list_backends(("debug",)) == [
+        "cudagraphs", "inductor", "openxla", "openxla_eval", "tvm"]
+
+
+def test_torch_compiler_helpers():
+    def f(t):
+        return t + 1
+
+    assert torch.compiler.compile(f, backend="eager").__wrapped__ is f
+    assert torch.compiler.reset() is None and torch._dynamo.reset() is None
+    left = torch.compiler.disable(f, reason="why")
+    assert left is not f and left.__wrapped__ is f and left.__name__ == "f"
+    assert (left._torchdynamo_disable, left._torchdynamo_disable_msg,
+            left._torchdynamo_disable_recursive) == (True, "why", True)
+    assert torch.equal(left(torch.ones(1)), torch.full((1,), 2.0))
+    assert torch.compiler.disable(recursive=False)(f)._torchdynamo_disable_recursive is False
+    model = torch.nn.Linear(2, 2)
+    assert torch.compiler.disable(model)._orig_mod is model
+    refused(AssertionError, "fn must be callable", lambda: torch.compiler.disable(3))
+    refused(AssertionError, "A callable function is expected, but <class 'int'> is provided.",
+            lambda: torch.compiler.disable()(3))
+    assert torch.compiler.allow_in_graph(f) is f and torch.compiler.assume_constant_result(f) is f
+    assert torch.compiler.cudagraph_mark_step_begin() is None
 
 
 # --- the namespace's flags and older switches ----------------------------------------------

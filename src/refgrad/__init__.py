@@ -818,12 +818,12 @@ from refgrad import torch_version, version
 from refgrad.torch_version import __version__  # noqa: F811
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1404
+# --- book/chapters/24a_the_build_and_its_switches.md:1410
 from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1540
+# --- book/chapters/24a_the_build_and_its_switches.md:1613
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,

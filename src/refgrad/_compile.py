@@ -3,12 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1332
+# --- book/chapters/24a_the_build_and_its_switches.md:1338
 """torch.compile: torch's checks, then the model itself, run eagerly."""
 
 import functools
 
-from refgrad._dynamo.backends import LISTED, MODES, TAGGED
+from refgrad._dynamo.backends import MODES, TAGS
 from refgrad._dynamo.eval_frame import OptimizedModule
 from refgrad._dynamo.exc import InvalidBackend
 from refgrad.nn.modules.module import Module
@@ -19,7 +19,7 @@ def _checked_backend(backend, mode) -> None:
         if mode is not None and mode not in MODES:
             raise RuntimeError(f"Unrecognized mode={mode}, should be one of: "
                                + ", ".join(MODES))
-    elif isinstance(backend, str) and backend not in LISTED + TAGGED:
+    elif isinstance(backend, str) and backend not in TAGS:
         raise InvalidBackend(backend)
 
 
@@ -29,7 +29,7 @@ def _checked_callable(model) -> None:
                              "provided.")
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1359
+# --- book/chapters/24a_the_build_and_its_switches.md:1365
 def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None,
             options=None, name=None, disable=False, recompile_limit=None,
             isolate_recompiles=False, shapes_spec=None):
@@ -54,7 +54,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
     return _eager(model, dynamic)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1385
+# --- book/chapters/24a_the_build_and_its_switches.md:1391
 def _eager(model, dynamic):
     if dynamic is not None and not isinstance(dynamic, bool):
         raise AssertionError(f"Expected enable to be a bool, got {type(dynamic)}")

@@ -3,11 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1309
+# --- book/chapters/24a_the_build_and_its_switches.md:1315
 """torch._dynamo, as far as refgrad has it: what torch.compile returns, and its names."""
 
 from refgrad._dynamo import exc
-from refgrad._dynamo.backends import list_backends
+from refgrad._dynamo.backends import list_backends, reset
 from refgrad._dynamo.eval_frame import OptimizedModule
 
-__all__ = ["OptimizedModule", "list_backends", "exc"]
+__all__ = ["OptimizedModule", "list_backends", "reset", "exc"]

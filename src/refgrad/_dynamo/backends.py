@@ -6,17 +6,23 @@
 # --- book/chapters/24a_the_build_and_its_switches.md:1216
 """The names of torch.compile's backends, which refgrad accepts and does not run."""
 
-LISTED = ("cudagraphs", "inductor", "openxla", "tvm")
-TAGGED = ("aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
+_DEBUG = ("aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
           "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts",
           "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager",
           "eager_debug", "eager_noexcept", "invoke_subgraph",
-          "non_leaf_compile_error_TESTING_ONLY", "openxla_eval", "pre_dispatch_eager",
+          "non_leaf_compile_error_TESTING_ONLY", "pre_dispatch_eager",
           "relu_accuracy_error_TESTING_ONLY", "relu_compile_error_TESTING_ONLY",
           "relu_runtime_error_TESTING_ONLY", "ts")
+TAGS = {**{name: () for name in ("cudagraphs", "inductor", "openxla", "tvm")},
+        **{name: ("debug",) for name in _DEBUG}, "openxla_eval": ("experimental",)}
 MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
 
 
-def list_backends(exclude_tags=("debug", "unstable")) -> list:
-    """The backend names torch.compile takes; all of them when no tag is excluded."""
-    return sorted(LISTED if exclude_tags else LISTED + TAGGED)
+def list_backends(exclude_tags=("debug", "experimental")) -> list:
+    """The backend names torch.compile takes, less those with a tag in ``exclude_tags``."""
+    excluded = set(exclude_tags or ())
+    return sorted(name for name, tags in TAGS.items() if not excluded.intersection(tags))
+
+
+def reset() -> None:
+    """Forget what was compiled: refgrad compiled nothing, so there is nothing to forget."""
