@@ -823,7 +823,7 @@ from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1613
+# --- book/chapters/24a_the_build_and_its_switches.md:1640
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,

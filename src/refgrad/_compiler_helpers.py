@@ -8,7 +8,8 @@
 
 import functools
 
-from refgrad._compile import _checked_callable
+from refgrad import _compile
+from refgrad._dynamo import backends
 from refgrad._dynamo.eval_frame import OptimizedModule
 from refgrad.nn.modules.module import Module
 
@@ -17,7 +18,7 @@ def disable(fn=None, recursive=True, *, reason=None):
     """Leave ``fn`` to Python, as refgrad leaves everything."""
     if fn is None:
         def decorate(fn):
-            _checked_callable(fn)
+            _compile._checked_callable(fn)
             return disable(fn, recursive, reason=reason)
         return decorate
     if not callable(fn):
@@ -34,7 +35,7 @@ def disable(fn=None, recursive=True, *, reason=None):
     return run
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1456
+# --- book/chapters/24a_the_build_and_its_switches.md:1457
 def allow_in_graph(fn):
     """Let the compiler put ``fn`` in its graph whole: there is no graph; ``fn`` is returned."""
     return fn
@@ -47,3 +48,24 @@ def assume_constant_result(fn):
 
 def cudagraph_mark_step_begin() -> None:
     """Mark a new step for CUDA graphs, which refgrad does not record."""
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:1478
+def compile(*args, **kwargs):
+    """torch.compile, under torch.compiler's name."""
+    return _compile.compile(*args, **kwargs)
+
+
+def list_backends(exclude_tags=("debug", "experimental")) -> list:
+    """The backend names torch.compile takes, less those with a tag in ``exclude_tags``."""
+    return backends.list_backends(exclude_tags)
+
+
+def reset() -> None:
+    """Forget what was compiled: nothing, in refgrad."""
+    backends.reset()
+
+
+for _function in (disable, allow_in_graph, assume_constant_result, cudagraph_mark_step_begin,
+                  compile, list_backends, reset):
+    _function.__module__ = "refgrad.compiler"  # NOTE [Where a name says it lives]

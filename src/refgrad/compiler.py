@@ -20,11 +20,10 @@ def is_exporting() -> bool:
     return False
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1472
-from refgrad._compile import compile  # noqa: E402, I001
-from refgrad._compiler_helpers import allow_in_graph, assume_constant_result  # noqa: E402
-from refgrad._compiler_helpers import cudagraph_mark_step_begin, disable  # noqa: E402
-from refgrad._dynamo.backends import list_backends, reset  # noqa: E402
+# --- book/chapters/24a_the_build_and_its_switches.md:1500
+from refgrad._compiler_helpers import allow_in_graph, assume_constant_result  # noqa: E402, I001
+from refgrad._compiler_helpers import compile, cudagraph_mark_step_begin, disable  # noqa: E402
+from refgrad._compiler_helpers import list_backends, reset  # noqa: E402
 
 __all__ += ["compile", "reset", "list_backends", "disable", "allow_in_graph",
             "assume_constant_result", "cudagraph_mark_step_begin"]
