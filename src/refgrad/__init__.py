@@ -817,6 +817,23 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
+# --- book/chapters/24a_the_build_and_its_switches.md:1048
+from refgrad import torch_version, version
+from refgrad.torch_version import __version__  # noqa: F811
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:1410
+from refgrad import _dynamo
+from refgrad._compile import compile
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:1640
+from refgrad import cpu
+from refgrad._build import (
+    get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
+    is_distributed, set_default_tensor_type, set_flush_denormal)
+
+
 # --- book/chapters/25a_custom_operators.md:1324
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 

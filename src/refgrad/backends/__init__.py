@@ -14,3 +14,14 @@ __all__ = ["mha"]
 from refgrad.backends import cuda  # noqa: E402
 
 __all__ += ["cuda"]
+
+
+# --- book/chapters/24a_the_build_and_its_switches.md:859
+from refgrad.backends import (
+    cpu, cudnn, cusparselt, kleidiai, miopen, mkl, mkldnn, mps, nnpack, openmp, opt_einsum,
+    quantized)
+from refgrad.backends._props import (
+    ContextProp, PropModule, __allow_nonbracketed_mutation, disable_global_flags, flags_frozen)
+
+__all__ += ["cpu", "cudnn", "cusparselt", "kleidiai", "miopen", "mkl", "mkldnn", "mps",
+            "nnpack", "openmp", "opt_einsum", "quantized"]
