@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:895
+# --- book/chapters/21a_module_hooks.md:922
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
 import sys
@@ -25,7 +25,7 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:919
+# --- book/chapters/21a_module_hooks.md:946
 class _Wrapping:
     """Passes a tuple's tensors through the identity and hooks the new node."""
 
@@ -63,7 +63,7 @@ class _Wrapping:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:963
+# --- book/chapters/21a_module_hooks.md:990
 class _InputSide(_Wrapping):
     """The input identity node: where the full backward hooks run."""
 
@@ -93,7 +93,7 @@ class _InputSide(_Wrapping):
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:1001
+# --- book/chapters/21a_module_hooks.md:1028
 class _OutputSide(_InputSide):
     """The output identity node: backward pre-hooks, and hooks without inputs."""
 
@@ -136,7 +136,7 @@ class _OutputSide(_InputSide):
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:1045
+# --- book/chapters/21a_module_hooks.md:1072
 class BackwardHook(_OutputSide):
     """One module call's backward hooks, set on its input and output nodes."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:481
+# --- book/chapters/21a_module_hooks.md:508
 """Calling a Module: the forward hooks around forward, the backward hooks set up."""
 
 import warnings
@@ -35,7 +35,7 @@ def _file(hooks, hook, prepend, extras=()):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:515
+# --- book/chapters/21a_module_hooks.md:542
 class _HookRegistry:
     """The hook dictionaries of a Module and the methods that fill them."""
 
@@ -83,7 +83,7 @@ MIXED_KINDS = ("Cannot use both regular backward hooks and full backward hooks o
                "Module. Please use only one of them.")
 
 
-# --- book/chapters/21a_module_hooks.md:568
+# --- book/chapters/21a_module_hooks.md:595
 def run_pre_hooks(module, args, kwargs):
     for hook_id, hook in forward_pre_hooks(module):  # the global ones first
         if hook_id in module._forward_pre_hooks_with_kwargs:
@@ -115,7 +115,7 @@ def run_forward_hooks(module, args, kwargs, result, called):
     return result
 
 
-# --- book/chapters/21a_module_hooks.md:601
+# --- book/chapters/21a_module_hooks.md:628
 class HookedCall(_HookRegistry):
     """A Module's call: forward hooks around forward, backward hooks set up."""
 

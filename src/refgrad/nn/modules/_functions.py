@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:866
+# --- book/chapters/21a_module_hooks.md:893
 """BackwardHookFunction: the identity whose nodes carry a module's backward hooks."""
 
 from refgrad.autograd.function import Function

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:658
+# --- book/chapters/21a_module_hooks.md:685
 """Hooks that every Module's call runs, before the module's own."""
 
 from collections import OrderedDict
@@ -18,7 +18,7 @@ _global_backward_hooks: OrderedDict = OrderedDict()
 _global_is_full_backward_hook = None
 
 
-# --- book/chapters/21a_module_hooks.md:680
+# --- book/chapters/21a_module_hooks.md:707
 def _filed(hooks: OrderedDict, hook, extras=None) -> RemovableHandle:
     handle = RemovableHandle(hooks, extra_dict=extras)
     hooks[handle.id] = hook
@@ -38,7 +38,7 @@ def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
     return handle
 
 
-# --- book/chapters/21a_module_hooks.md:705
+# --- book/chapters/21a_module_hooks.md:732
 def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
     return _filed(_global_backward_pre_hooks, hook)
 
@@ -63,7 +63,7 @@ _MIXED_GLOBALLY = ("Cannot use both regular backward hooks and full backward hoo
                    "global Module hook. Please use only one of them.")
 
 
-# --- book/chapters/21a_module_hooks.md:734
+# --- book/chapters/21a_module_hooks.md:761
 def forward_pre_hooks(module) -> list:
     return [*_global_forward_pre_hooks.items(), *module._forward_pre_hooks.items()]
 

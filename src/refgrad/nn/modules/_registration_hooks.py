@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:778
+# --- book/chapters/21a_module_hooks.md:805
 """Hooks on every Module that see each parameter, buffer and child as it is filed."""
 
 import inspect
@@ -37,7 +37,7 @@ def registered(hooks: OrderedDict, module, name: str, value):
     return value
 
 
-# --- book/chapters/21a_module_hooks.md:819
+# --- book/chapters/21a_module_hooks.md:846
 def file_buffer(module, name: str, value, persistent: bool) -> None:
     """``module.register_buffer(name, value, persistent)``, as far as it takes ``persistent``."""
     from refgrad.nn.modules.module import Module  # the module that imports this one

@@ -6,6 +6,7 @@
 """Module: a container of leaves, and a function that uses them."""
 
 from collections import OrderedDict
+from typing import TypeVar
 
 from refgrad._tensor import Tensor, named_as_torch
 from refgrad._tensor_autograd import clear_grad
@@ -50,16 +51,22 @@ def _forward_unimplemented(self, *args, **kwargs):
     )
 
 
-# --- book/chapters/21a_module_hooks.md:211
+# --- book/chapters/21a_module_hooks.md:215
 class _Members(HookedCall):
     """Where a Module files its members, and the checks on each new one."""
 
+    call_super_init = False  # NOTE [Arguments for the next class's __init__]
+    dump_patches = False  # torch's switch for old pickles; nothing reads it
+    T_destination = TypeVar("T_destination", bound=dict)  # state_dict's destination, typed
+
     def __init__(self, *args, **kwargs) -> None:
-        if args or kwargs:
-            raise TypeError(
-                f"{type(self).__name__}.__init__() takes 1 positional argument but "
-                f"{len(args) + 1} were given"
-            )
+        name = type(self).__name__
+        if not self.call_super_init and kwargs:
+            raise TypeError(f"{name}.__init__() got an unexpected keyword argument "
+                            f"'{next(iter(kwargs))}'")
+        if not self.call_super_init and args:
+            raise TypeError(f"{name}.__init__() takes 1 positional argument but "
+                            f"{len(args) + 1} were given")
         setattr_ = super().__setattr__
         setattr_("training", True)
         setattr_("_parameters", {})
@@ -67,6 +74,14 @@ class _Members(HookedCall):
         setattr_("_non_persistent_buffers_set", set())
         self._init_hooks()
         setattr_("_modules", {})
+        if self.call_super_init:
+            super().__init__(*args, **kwargs)
+
+    # NOTE [Arguments for the next class's __init__]
+    # A module that also derives from another class sets call_super_init, and
+    # then Module.__init__ hands its arguments on to the next class in the MRO,
+    # after its own dictionaries exist; otherwise it takes none, refusing a
+    # keyword first, in the words Python would use.
 
     def register_parameter(self, name: str, param) -> None:
         if "_parameters" not in self.__dict__:
@@ -105,7 +120,7 @@ class _Members(HookedCall):
     register_module = add_module
 
 
-# --- book/chapters/21a_module_hooks.md:275
+# --- book/chapters/21a_module_hooks.md:297
 class _Attributes(_Members):
     """Attribute access that reads and writes the member dictionaries."""
 
@@ -163,8 +178,13 @@ class _Attributes(_Members):
                 return
         super().__delattr__(name)
 
+    def __dir__(self):
+        names = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
+                 *self._buffers]
+        return sorted(n for n in names if not n[:1].isdigit())
 
-# --- book/chapters/21a_module_hooks.md:342
+
+# --- book/chapters/21a_module_hooks.md:369
 _ADDED_SINCE = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs",
                 "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
                 "_backward_pre_hooks")
@@ -184,7 +204,7 @@ class _Pickled(_Attributes):
         self.__dict__.setdefault("_non_persistent_buffers_set", set())
 
 
-# --- book/chapters/21a_module_hooks.md:369
+# --- book/chapters/21a_module_hooks.md:396
 class _Walks(_Pickled):
     """The iterators over a module tree."""
 
@@ -223,7 +243,7 @@ class _Walks(_Pickled):
             yield buf
 
 
-# --- book/chapters/21a_module_hooks.md:409
+# --- book/chapters/21a_module_hooks.md:436
 class Module(_Walks):
     """Base class of every module: parameters, buffers and children, by name."""
 
@@ -268,5 +288,5 @@ class Module(_Walks):
         return head + "\n  " + "\n  ".join(lines) + "\n)"
 
 
-# --- book/chapters/21a_module_hooks.md:462
+# --- book/chapters/21a_module_hooks.md:489
 named_as_torch(Module, lambda name: "Module")
