@@ -112,3 +112,75 @@ def test_float16_group_norm_with_a_float32_bias_frozen():
         return [out.detach().numpy(), xt.grad.numpy()]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+def _batch_norm_all(lib, x, weight, bias, running, training, grad, layout=None):
+    xt = lib.tensor(x)
+    if layout is not None:
+        xt = xt.contiguous(memory_format=getattr(lib, layout))
+    xt.requires_grad_()
+    wt, bt = _tensors(lib, (weight, bias))
+    mean, var = (None, None) if running is None else (lib.tensor(r) for r in running)
+    out, save_mean, save_invstd = lib.native_batch_norm(xt, wt, bt, mean, var, training,
+                                                        0.1, 1e-5)
+    g = lib.tensor(grad)
+    out.backward(g if layout is None else g.contiguous(memory_format=getattr(lib, layout)))
+    grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+    stats = [] if running is None else [mean.numpy(), var.numpy()]
+    return [out.detach().numpy(), save_mean.numpy(), save_invstd.numpy(), *stats, *grads,
+            np.array(out.stride() + xt.grad.stride())]
+
+
+BATCH_SHAPES = [(4, 6, 9, 11), (16, 5), (37, 3), (2, 3, 7), (5, 12, 4, 4), (3, 4, 13),
+                (7, 4, 1), (8, 20), (2, 40), (3, 3000), (2, 17), (4, 3, 40), (6, 33)]
+
+
+def _running(channels, dtype):
+    rng = np.random.default_rng(15)
+    return (rng.standard_normal(channels).astype(dtype),
+            rng.uniform(0.5, 2.0, channels).astype(dtype))
+
+
+@pytest.mark.parametrize("shape", BATCH_SHAPES)
+@pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
+@pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
+def test_float16_batch_norm(shape, training, parameters, both_threads):
+    x, grad = _data(shape, np.float16, 16), _data(shape, np.float16, 17, 1.0, 0.0)
+    weight = None if parameters is None else _data(shape[1], parameters, 18)
+    bias = None if parameters is None else _data(shape[1], parameters, 19)
+    running = _running(shape[1], parameters or np.float16)
+    _assert_bitwise(_batch_norm_all(refgrad, x, weight, bias, running, training, grad),
+                    _batch_norm_all(torch, x, weight, bias, running, training, grad))
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 20, 3, 3), (3, 5, 2, 7), (2, 3, 4, 5, 2),
+                                   (2, 40, 3, 3)])
+@pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
+@pytest.mark.parametrize("parameters", [np.float16, np.float32], ids=["half", "float"])
+def test_float16_channels_last_batch_norm(shape, training, parameters, both_threads):
+    x, grad = _data(shape, np.float16, 20), _data(shape, np.float16, 21, 1.0, 0.0)
+    weight, bias = _data(shape[1], parameters, 22), _data(shape[1], parameters, 23)
+    running = _running(shape[1], parameters)
+    layout = "channels_last" if len(shape) == 4 else "channels_last_3d"
+    _assert_bitwise(_batch_norm_all(refgrad, x, weight, bias, running, training, grad, layout),
+                    _batch_norm_all(torch, x, weight, bias, running, training, grad, layout))
+
+
+def test_float16_batch_norm_without_running_statistics(both_threads):
+    x, grad = _data((6, 5, 8), np.float16, 24), _data((6, 5, 8), np.float16, 25, 1.0, 0.0)
+    _assert_bitwise(_batch_norm_all(refgrad, x, None, None, None, True, grad),
+                    _batch_norm_all(torch, x, None, None, None, True, grad))
+
+
+@pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 3, 17)])
+def test_float16_instance_norm(shape):
+    x, grad = _data(shape, np.float16, 26), _data(shape, np.float16, 27, 1.0, 0.0)
+    weight = _data(shape[1], np.float16, 28)
+
+    def run(lib):
+        xt, wt = _tensors(lib, (x, weight))
+        out = lib.nn.functional.instance_norm(xt, weight=wt)
+        out.backward(lib.tensor(grad))
+        return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
+
+    _assert_bitwise(run(refgrad), run(torch))
