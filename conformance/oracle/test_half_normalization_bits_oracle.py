@@ -184,3 +184,31 @@ def test_float16_instance_norm(shape):
         return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+CHANNELS_LAST_GROUPS = [((4, 6, 9, 11), 3), ((2, 4, 5, 5), 1), ((5, 6, 3, 7), 3),
+                        ((2, 64, 3, 3), 16), ((2, 48, 4, 5), 2), ((3, 34, 2, 3), 2),
+                        ((2, 20, 3, 3), 4), ((2, 3, 4, 5, 2), 1), ((2, 24, 5, 5), 1),
+                        ((1, 8, 30, 40), 2), ((2, 6, 32, 40), 3)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,groups", CHANNELS_LAST_GROUPS)
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
+def test_channels_last_group_norm(dtype, shape, groups, affine, both_threads):
+    x, grad = _data(shape, dtype, 30), _data(shape, dtype, 31, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 32) if affine else None
+    bias = _data(shape[1], dtype, 33) if affine else None
+
+    def run(lib):
+        layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        xt = lib.tensor(x).contiguous(memory_format=layout).requires_grad_()
+        wt, bt = _tensors(lib, (weight, bias))
+        out = lib.nn.functional.group_norm(xt, groups, wt, bt, 1e-5)
+        mean, rstd = out.grad_fn._saved_result1, out.grad_fn._saved_result2
+        out.backward(lib.tensor(grad).contiguous(memory_format=layout))
+        grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+        return [out.detach().numpy(), mean.detach().numpy(), rstd.detach().numpy(), *grads,
+                np.array(out.stride() + xt.grad.stride())]
+
+    _assert_bitwise(run(refgrad), run(torch))

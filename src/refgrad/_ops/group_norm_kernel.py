@@ -23,6 +23,10 @@ def _sum(a, axes, keepdim=True):
 
 def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # noqa: N803
                       output_mask):
+    from refgrad._ops.channels_last_group_norm import (
+        channels_last_group_norm_backward,
+        follows_channels_last_group,
+    )
     from refgrad._ops.group_norm_backward_rows import group_norm_backward_kernel
     from refgrad._ops.group_norm_rows import follows_group_kernel
     from refgrad._ops.half_group_norm_backward import (
@@ -41,6 +45,10 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
     if follows_half_group_backward(a, g, host(mean), host(rstd), parameter) and a is input:
         return half_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C, HxW,
                                         group)  # chapter 16sb
+    if (follows_channels_last_group(a, g, host(mean), host(rstd), parameter, limit=2048)
+            and a is input and g.strides == a.strides):
+        return channels_last_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C,
+                                                 HxW, group)  # chapter 16sb
     x, dy = (t.astype(np.float64).reshape(N, group, D, HxW) for t in (a, g))
     mean, rstd = (host(t).astype(np.float64).reshape(N, group, 1, 1) for t in (mean, rstd))
     ds, db = _sum(dy * x, (3,)), _sum(dy, (3,))
@@ -57,7 +65,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
                          input), on_device_of(grad_weight, input), on_device_of(grad_bias, input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1035
+# --- book/chapters/16sa_normalization_gradients.md:1043
 GROUP_NORM_BACKWARD = register(Op(
     "native_group_norm_backward", None, ("grad_out", "input", "mean", "rstd"),
     promote=False, forward=_group_norm_grads, backward=None,

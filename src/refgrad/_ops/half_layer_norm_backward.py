@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:60
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:61
 """native_layer_norm_backward's CPU kernel for float16 inputs, computed in float32."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _one_after_another(acc, count):
     return total
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:98
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:99
 def half_row_sums(p, q=None, fused_steps=False):
     """Each row's sum of p·q (p alone without q) as torch's float16 map-reduce adds it:
     sixteen lanes, the rest into the first ones, the halves added, eight folded."""
@@ -62,7 +62,7 @@ def half_row_sums(p, q=None, fused_steps=False):
     return _lanes_added(acc[:, :8] + acc[:, 8:])
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:131
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:132
 def _float_weight_sums(dy, x, w):
     """ds and db beside a float32 weight: dy·w rounded, ds its product with x fused."""
     M, N = dy.shape  # noqa: N806
@@ -85,7 +85,7 @@ def _sums(dy, x, weight):
     return half_row_sums(dy * x, w, True), half_row_sums(dy, w, True)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:158
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:159
 def _input_gradient(dy, x, mean, rstd, weight):
     ds, db = _sums(dy, x, weight)
     a, m = rstd, mean
@@ -96,7 +96,7 @@ def _input_gradient(dy, x, mean, rstd, weight):
     return (fused(b[:, None], x, first) + c[:, None]).astype(np.float16)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:177
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:178
 def fused_run(p, q, narrow=None):
     """(k, L) float32 rows -> (L,): buf = p[i]·q[i] + buf rounded once to float32 (then to
     ``narrow``, where given), row after row from zero. Each product is exact in float64;
@@ -127,7 +127,7 @@ def _parameter_gradients(dy, x, mean, rstd):
     return grad_weight, grad_bias
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:216
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:217
 def parameters_kind(weight, bias):
     """The dtype of torch's float16 kernel's parameters and statistics: the parameters'
     when all given ones share float16 or float32, float16 without any; else None."""
@@ -150,7 +150,7 @@ def follows_half_backward(a, g, mean, rstd, weight, bias):
             and all(type(s) is np.ndarray and s.dtype == kind for s in (mean, rstd)))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:240
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:241
 def half_layer_norm_backward(g, x, mean, rstd, weight, bias, kept):
     """The three gradients of a float16 ``x`` normalized over its last ``kept``
     dimensions; a parameter not given has an empty one."""
