@@ -212,3 +212,59 @@ def test_channels_last_group_norm(dtype, shape, groups, affine, both_threads):
                 np.array(out.stride() + xt.grad.stride())]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+def _laid_out_otherwise(lib, x, kind):
+    """A batch laid out neither row-major nor channels-last: a transposed matrix, or a
+    batch whose last two dimensions were swapped."""
+    if kind == "transposed":
+        return lib.tensor(np.ascontiguousarray(x.T)).T
+    return lib.tensor(np.ascontiguousarray(x.swapaxes(2, 3))).transpose(2, 3)
+
+
+STRIDED_CASES = [("transposed", (16, 5)), ("transposed", (37, 3)), ("transposed", (8, 20)),
+                 ("transposed", (3, 300)), ("swapped", (4, 6, 9, 11)), ("swapped", (2, 3, 5, 7)),
+                 ("swapped", (5, 12, 4, 4))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind,shape", STRIDED_CASES)
+@pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
+@pytest.mark.parametrize("same_layout", [True, False], ids=["grad_alike", "grad_rowmajor"])
+def test_batch_norm_of_a_batch_laid_out_otherwise(dtype, kind, shape, affine, same_layout,
+                                                  both_threads):
+    x, grad = _data(shape, dtype, 40), _data(shape, dtype, 41, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 42) if affine else None
+    bias = _data(shape[1], dtype, 43) if affine else None
+    running = _running(shape[1], dtype)
+
+    def run(lib):
+        xt = _laid_out_otherwise(lib, x, kind).requires_grad_()
+        wt, bt = _tensors(lib, (weight, bias))
+        mean, var = (lib.tensor(r) for r in running)
+        out = lib.nn.functional.batch_norm(xt, mean, var, wt, bt, True, 0.1, 1e-5)
+        out.backward(_laid_out_otherwise(lib, grad, kind) if same_layout else lib.tensor(grad))
+        grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+        return [out.detach().numpy(), mean.numpy(), var.numpy(), *grads,
+                np.array(out.stride() + xt.grad.stride())]
+
+    _assert_bitwise(run(refgrad), run(torch))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("kind,shape", STRIDED_CASES)
+def test_gradient_of_batch_norm_laid_out_otherwise_in_evaluation(dtype, kind, shape):
+    """In evaluation the gradient's one over the deviation is a scalar sqrt: torch's bits."""
+    x, grad = _data(shape, dtype, 44), _data(shape, dtype, 45, 1.0, 0.0)
+    weight = _data(shape[1], dtype, 46)
+    running = _running(shape[1], dtype)
+
+    def run(lib):
+        xt = _laid_out_otherwise(lib, x, kind).requires_grad_()
+        wt = lib.tensor(weight, requires_grad=True)
+        mean, var = (lib.tensor(r) for r in running)
+        out = lib.nn.functional.batch_norm(xt, mean, var, wt, None, False, 0.1, 1e-5)
+        out.backward(lib.tensor(grad))
+        return [xt.grad.numpy(), wt.grad.numpy(), np.array(xt.grad.stride())]
+
+    _assert_bitwise(run(refgrad), run(torch))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:975
+# --- book/chapters/16sa_normalization_gradients.md:982
 """native_group_norm_backward: group_norm's gradient as one kernel, when no graph is built."""
 
 import math
@@ -65,7 +65,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
                          input), on_device_of(grad_weight, input), on_device_of(grad_bias, input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1043
+# --- book/chapters/16sa_normalization_gradients.md:1050
 GROUP_NORM_BACKWARD = register(Op(
     "native_group_norm_backward", None, ("grad_out", "input", "mean", "rstd"),
     promote=False, forward=_group_norm_grads, backward=None,
