@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:635
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:642
 """native_group_norm's and its gradient's CPU kernels for channels-last float32 and
 float64 batches of under 1024 (2048) positions."""
 
@@ -36,7 +36,7 @@ def _lane_steps(x, lanes):
     return np.concatenate(parts, 2).reshape(P, -1, lanes)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:675
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:682
 def _shared_sums(a, N, C, HxW, group):  # noqa: N803
     """(N, group) sums of the values and of their squares, the positions shared among
     the threads as torch shares them."""
@@ -57,7 +57,7 @@ def _shared_sums(a, N, C, HxW, group):  # noqa: N803
         N * group, -1, 1))[:, 0].reshape(N, group) for v in (sums, squares))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:697
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:704
 def channels_last_group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803
     """native_group_norm's three results for a channels-last batch."""
     t, D = a.dtype.type, C // group  # noqa: N806
@@ -82,7 +82,7 @@ def channels_last_group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N
     return out, mean.reshape(N, group), rstd.reshape(N, group)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:732
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:739
 def _weighted(per_channel, gamma, lanes):
     """(N, group, D) times (group, D), summed per group vector by vector of lanes."""
     N, G, D = per_channel.shape  # noqa: N806
@@ -95,7 +95,7 @@ def _weighted(per_channel, gamma, lanes):
     return total.reshape(N, G)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:746
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:753
 def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     """The input's, the weight's and the bias's gradients for a channels-last batch."""
     t, D = a.dtype.type, C // group  # noqa: N806
@@ -120,7 +120,7 @@ def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, grou
     return out, np.zeros(0, a.dtype) if weight is None else grad_weight.reshape(C), grad_bias
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:778
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:785
 def follows_channels_last_group(a, *others, limit=None):
     """Whether torch's channels-last group-norm kernels are followed (for feature maps
     under ``limit`` positions, where one is given)."""

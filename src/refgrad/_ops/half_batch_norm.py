@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:397
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:404
 """native_batch_norm's and native_batch_norm_backward's CPU kernels for float16 batches."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _plane_parts(x):
     return body, x[:, :, whole:].transpose(1, 0, 2).reshape(C, -1)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:432
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:439
 def plane_sums(p, q=None, fused_lanes=False):
     """Each channel's Σ p (Σ p·q) over (N, C, HxW) planes: lanes, then the rest, then the
     lanes added to it in turn; with ``fused_lanes`` each lane's product is fused."""
@@ -62,7 +62,7 @@ def plane_sums(p, q=None, fused_lanes=False):
     return total + _lanes_in_turn(lanes)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:463
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:470
 def row_sums(p, q=None):
     """(P, C) -> (C,): each thread's rows into a float32 buffer (p, or p·q fused), the
     buffers added in turn."""
@@ -83,7 +83,7 @@ def _layout(a):
     return positions(a).astype(_F32), True
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:492
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:499
 def _batch_statistics(x, rows):
     n = len(x) if rows else x.shape[0] * x.shape[2]
     mean = (row_sums(x) if rows else plane_sums(x)) / _F32(n)
@@ -99,7 +99,7 @@ def _moved(running, m, value):
         running[...] = m * value + (_F32(1) - m) * running.astype(_F32)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:514
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:521
 def half_batch_norm(a, weight, bias, running_mean, running_var, training, momentum, eps):
     """native_batch_norm's three results for a float16 batch, the running statistics
     updated in place."""
@@ -134,7 +134,7 @@ def half_batch_norm(a, weight, bias, running_mean, running_var, training, moment
     return out, *saved
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:555
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:562
 def parameters_dtype(*parameters):
     """The dtype the results are stored in: the given parameters', float16 without any;
     None where they are not host arrays of one dtype, float16 or float32."""
@@ -154,7 +154,7 @@ def follows_half_batch(a, *parameters):
     return parameters_dtype(*parameters) is not None and (planes or positions(a) is not None)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:586
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:593
 def half_batch_norm_backward(dy, a, weight, running_mean, running_var, save_mean,
                              save_invstd, training, eps):
     """The input's, the weight's and the bias's gradients for a float16 batch and an

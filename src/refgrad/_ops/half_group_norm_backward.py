@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:270
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:277
 """native_group_norm_backward's CPU kernel for float16 inputs in the contiguous layout."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def channel_sums(dy, x):
     return ds, db
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:313
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:320
 def _group_sums(per_channel, gamma, lanes):
     """(N, group, D) sums times (group, D) weights -> (N, group)."""
     D = per_channel.shape[2]  # noqa: N806
@@ -60,7 +60,7 @@ def _input_gradient(dy, x, ds, db, m, r, gamma, lanes):
     return (fused(c2[..., None, None], x, c1 * dy) + c3[..., None, None]).astype(np.float16)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:344
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:351
 def half_group_norm_backward(g, x, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     """The input's, the weight's and the bias's gradients of a float16 group norm."""
     D = C // group  # noqa: N806
@@ -80,7 +80,7 @@ def half_group_norm_backward(g, x, mean, rstd, weight, N, C, HxW, group):  # noq
             grad_weight.reshape(C).astype(kind), grad_bias.astype(kind))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:365
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:372
 def follows_half_group_backward(a, g, mean, rstd, weight):
     """Whether a float16 group norm's gradient follows torch's contiguous kernel."""
     from refgrad._ops.group_norm_rows import follows_group_kernel

@@ -15,6 +15,7 @@ from refgrad._ops.sum_loop import rows_in_turn
 from refgrad._parallel import settings
 
 _F32 = np.float32
+_BELOW_FLOAT32, _FLOAT32_TIE = (1 << 29) - 1, 1 << 28  # a float64's bits below a float32's
 
 
 # NOTE [Half kernels measured]
@@ -36,7 +37,7 @@ def _one_after_another(acc, count):
     return total
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:99
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:100
 def half_row_sums(p, q=None, fused_steps=False):
     """Each row's sum of p·q (p alone without q) as torch's float16 map-reduce adds it:
     sixteen lanes, the rest into the first ones, the halves added, eight folded."""
@@ -62,7 +63,7 @@ def half_row_sums(p, q=None, fused_steps=False):
     return _lanes_added(acc[:, :8] + acc[:, 8:])
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:132
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:133
 def _float_weight_sums(dy, x, w):
     """ds and db beside a float32 weight: dy·w rounded, ds its product with x fused."""
     M, N = dy.shape  # noqa: N806
@@ -85,7 +86,7 @@ def _sums(dy, x, weight):
     return half_row_sums(dy * x, w, True), half_row_sums(dy, w, True)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:159
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:160
 def _input_gradient(dy, x, mean, rstd, weight):
     ds, db = _sums(dy, x, weight)
     a, m = rstd, mean
@@ -96,17 +97,23 @@ def _input_gradient(dy, x, mean, rstd, weight):
     return (fused(b[:, None], x, first) + c[:, None]).astype(np.float16)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:178
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:179
 def fused_run(p, q, narrow=None):
     """(k, L) float32 rows -> (L,): buf = p[i]·q[i] + buf rounded once to float32 (then to
-    ``narrow``, where given), row after row from zero. Each product is exact in float64;
-    the sum's rounding error, kept, rounds it to odd there, so that its one rounding to
-    float32 is the fused step's."""
+    ``narrow``, where given), row after row from zero. Each product is exact in float64 and
+    so is the sum's rounding to float32, but where the float64 sum lands on a float32 tie
+    (or under float32's normal range): there the rounding error, kept, rounds the sum to
+    odd first, so that its one rounding to float32 is the fused step's."""
     products = np.multiply(p, q, dtype=np.float64)
-    buf = np.zeros(p.shape[1], np.float64)
+    buf, total = np.zeros(p.shape[1], np.float64), np.empty(p.shape[1], np.float64)
     for step in products:
-        total, left_out = two_sum(step, buf)
-        rounded = rounded_to_odd(total, left_out).astype(_F32)
+        np.add(step, buf, out=total)
+        rounded = total.astype(_F32)
+        doubtful = (total.view(np.int64) & _BELOW_FLOAT32) == _FLOAT32_TIE
+        doubtful |= (np.abs(total) < 2.0 ** -126) & (total != 0)
+        if doubtful.any():
+            exact, left_out = two_sum(step[doubtful], buf[doubtful])
+            rounded[doubtful] = rounded_to_odd(exact, left_out).astype(_F32)
         buf = (rounded if narrow is None else rounded.astype(narrow)).astype(np.float64)
     return buf.astype(_F32 if narrow is None else narrow)
 
@@ -127,7 +134,7 @@ def _parameter_gradients(dy, x, mean, rstd):
     return grad_weight, grad_bias
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:217
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:224
 def parameters_kind(weight, bias):
     """The dtype of torch's float16 kernel's parameters and statistics: the parameters'
     when all given ones share float16 or float32, float16 without any; else None."""
@@ -150,7 +157,7 @@ def follows_half_backward(a, g, mean, rstd, weight, bias):
             and all(type(s) is np.ndarray and s.dtype == kind for s in (mean, rstd)))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:241
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:248
 def half_layer_norm_backward(g, x, mean, rstd, weight, bias, kept):
     """The three gradients of a float16 ``x`` normalized over its last ``kept``
     dimensions; a parameter not given has an empty one."""
