@@ -268,3 +268,24 @@ def test_gradient_of_batch_norm_laid_out_otherwise_in_evaluation(dtype, kind, sh
         return [xt.grad.numpy(), wt.grad.numpy(), np.array(xt.grad.stride())]
 
     _assert_bitwise(run(refgrad), run(torch))
+
+
+@pytest.mark.parametrize("shape,groups", CHANNELS_LAST_GROUPS)
+@pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
+def test_float16_channels_last_group_norm(shape, groups, parameters, both_threads):
+    x, grad = _data(shape, np.float16, 34), _data(shape, np.float16, 35, 1.0, 0.0)
+    weight = None if parameters is None else _data(shape[1], parameters, 36)
+    bias = None if parameters is None else _data(shape[1], parameters, 37)
+
+    def run(lib):
+        layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        xt = lib.tensor(x).contiguous(memory_format=layout).requires_grad_()
+        wt, bt = _tensors(lib, (weight, bias))
+        out = lib.nn.functional.group_norm(xt, groups, wt, bt, 1e-5)
+        mean, rstd = out.grad_fn._saved_result1, out.grad_fn._saved_result2
+        out.backward(lib.tensor(grad).contiguous(memory_format=layout))
+        grads = [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+        return [out.detach().numpy(), mean.detach().numpy(), rstd.detach().numpy(), *grads,
+                np.array(out.stride() + xt.grad.stride())]
+
+    _assert_bitwise(run(refgrad), run(torch))

@@ -37,15 +37,15 @@ def _lane_steps(x, lanes):
 
 
 # --- book/chapters/16sb_half_and_laid_out_normalizations.md:682
-def _shared_sums(a, N, C, HxW, group):  # noqa: N803
-    """(N, group) sums of the values and of their squares, the positions shared among
-    the threads as torch shares them."""
+def _shared_sums(x, N, C, HxW, group):  # noqa: N803
+    """(N, group) sums of the values and of their squares of the (N, group, HxW, D)
+    ``x``, the positions shared among the threads as torch shares them."""
     from refgrad._ops.batch_norm_rows import thread_shares
     from refgrad._ops.layer_norm_backward_kernel import running_fused
 
-    rows = a.transpose(0, *range(2, a.ndim), 1).reshape(N * HxW, C)
+    rows = x.transpose(0, 2, 1, 3).reshape(N * HxW, C)
     starts, share = thread_shares(N * HxW)
-    sums, squares = (np.zeros((len(starts), N, C), a.dtype) for _ in range(2))
+    sums, squares = (np.zeros((len(starts), N, C), x.dtype) for _ in range(2))
     for k, begin in enumerate(starts):
         for n in range(N):  # this thread's positions of sample n
             part = rows[max(begin, n * HxW):min(begin + share, (n + 1) * HxW)]
@@ -57,32 +57,54 @@ def _shared_sums(a, N, C, HxW, group):  # noqa: N803
         N * group, -1, 1))[:, 0].reshape(N, group) for v in (sums, squares))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:704
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:711
+def _group_sums(x, half):
+    """(P, HxW, D) -> each group's sum of values and of squares: lanes down the positions,
+    then folded; for float16 each sixteen values' two halves added first."""
+    if not half:
+        steps = _lane_steps(x, LANES[x.dtype])
+        return _lanes_added(rows_in_turn(steps)), _lanes_added(rows_in_turn(steps * steps))
+    blocks = _lane_steps(x, 16)
+    low, high = blocks[..., :8], blocks[..., 8:]
+    return (_lanes_added(rows_in_turn(low + high)),
+            _lanes_added(rows_in_turn(low * low + high * high)))
+
+
+def _half_kind(*parameters):
+    from refgrad._ops.half_layer_norm_backward import parameters_kind
+
+    return parameters_kind(*parameters)
+
+
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:731
 def channels_last_group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803
-    """native_group_norm's three results for a channels-last batch."""
-    t, D = a.dtype.type, C // group  # noqa: N806
-    x = np.ascontiguousarray(group_rows(a, N, C, HxW, group))
+    """native_group_norm's three results for a channels-last batch (float16: in float32)."""
+    half = a.dtype == np.float16
+    work = np.dtype(np.float32) if half else a.dtype
+    t, D = work.type, C // group  # noqa: N806
+    x = np.ascontiguousarray(group_rows(a, N, C, HxW, group)).astype(work, copy=False)
     s = t(1) / t(D * HxW)
     if HxW < 1024:
-        steps = _lane_steps(x.reshape(N * group, HxW, D), LANES[a.dtype])
-        mean = _lanes_added(rows_in_turn(steps)) * s
-        squares = _lanes_added(rows_in_turn(steps * steps))
+        mean, squares = _group_sums(x.reshape(N * group, HxW, D), half)
+        mean = mean * s
     else:
-        mean, squares = _shared_sums(a, N, C, HxW, group)
+        mean, squares = _shared_sums(x, N, C, HxW, group)
         mean = mean * s
     variance = np.maximum(fused(squares, s, -(mean * mean)), t(0))
-    rstd = (1 / np.sqrt(variance.astype(np.float64) + eps)).astype(a.dtype)
-    gamma = np.ones((group, D), a.dtype) if weight is None else weight.reshape(group, D)
-    beta = np.zeros((group, D), a.dtype) if bias is None else bias.reshape(group, D)
+    rstd = (1 / np.sqrt(variance.astype(np.float64) + eps)).astype(work)
+    gamma, beta = (np.full((group, D), v, work) if p is None else
+                   p.reshape(group, D).astype(work) for p, v in ((weight, 1), (bias, 0)))
     m, r = mean.reshape(N, group, 1), rstd.reshape(N, group, 1)
     scale = r * gamma
-    shift = fused(-scale, m, beta)
+    kind = a.dtype if not half else _half_kind(weight, bias)
+    # measured: for float16 parameters the large maps' loop rounds the shift's product
+    shift = beta - scale * m if HxW >= 1024 and kind == np.float16 else fused(-scale, m, beta)
     out = np.empty_like(a)
     group_rows(out, N, C, HxW, group)[...] = fused(x, scale[:, :, None], shift[:, :, None])
-    return out, mean.reshape(N, group), rstd.reshape(N, group)
+    return out, mean.reshape(N, group).astype(kind), rstd.reshape(N, group).astype(kind)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:739
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:769
 def _weighted(per_channel, gamma, lanes):
     """(N, group, D) times (group, D), summed per group vector by vector of lanes."""
     N, G, D = per_channel.shape  # noqa: N806
@@ -95,38 +117,79 @@ def _weighted(per_channel, gamma, lanes):
     return total.reshape(N, G)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:753
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:787
+def _weighted_half(per_channel, gamma, lanes):
+    """(N, group, D) float32 sums of float16 channels times (group, D) weights, per group."""
+    D = per_channel.shape[2]  # noqa: N806
+    whole = D // 16 * 16
+    total = np.zeros(per_channel.shape[:2], per_channel.dtype)
+    for j in range(0, whole, lanes):
+        part = (per_channel[..., j:j + lanes] * gamma[:, j:j + lanes])
+        total = total + _lanes_added(part.reshape(-1, lanes)).reshape(total.shape)
+    for j in range(whole, D):
+        total = fused(per_channel[..., j], gamma[:, j], total)
+    return total
+
+
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:802
 def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     """The input's, the weight's and the bias's gradients for a channels-last batch."""
-    t, D = a.dtype.type, C // group  # noqa: N806
-    x, g = (np.ascontiguousarray(group_rows(v, N, C, HxW, group)) for v in (a, dy))
+    half = a.dtype == np.float16
+    work, kind = (np.dtype(np.float32), mean.dtype) if half else (a.dtype, a.dtype)
+    t, D = work.type, C // group  # noqa: N806
+    x, g = (np.ascontiguousarray(group_rows(v, N, C, HxW, group)).astype(work, copy=False)
+            for v in (a, dy))
     xs, gs = (v.transpose(2, 0, 1, 3).reshape(HxW, -1) for v in (x, g))  # positions first
     ds = rows_in_turn((xs * gs)[None])[0].reshape(N, group, D)
     db = rows_in_turn(gs[None])[0].reshape(N, group, D)
-    gamma = np.ones((group, D), a.dtype) if weight is None else weight.reshape(group, D)
-    lanes = LANES[a.dtype]
-    ds_g, db_g = _weighted(ds, gamma, lanes), _weighted(db, gamma, lanes)
-    m, r, s = mean.reshape(N, group), rstd.reshape(N, group), t(1) / t(D * HxW)
+    gamma = np.ones((group, D), work) if weight is None else weight.reshape(group, D).astype(work)
+    weighted = _weighted_half if half else _weighted
+    ds_g, db_g = weighted(ds, gamma, LANES[work]), weighted(db, gamma, LANES[work])
+    m, r = (v.reshape(N, group).astype(work) for v in (mean, rstd))
+    s = t(1) / t(D * HxW)
     c2 = fused(db_g, m, -ds_g) * r * r * r * s
     c3 = fused(-c2, m, -(db_g * r * s))
     c1 = (r[..., None] * gamma)[:, :, None, :]
     out = np.empty_like(a)
     group_rows(out, N, C, HxW, group)[...] = fused(c2[..., None, None], x, c1 * g) + c3[
         ..., None, None]
-    grad_weight = np.zeros((group, D), a.dtype)
+    grad_weight = np.zeros((group, D), work)
     for n in range(N):  # sample after sample: (ds - db·mean)·rstd, both steps fused
         grad_weight = fused(fused(-db[n], m[n][:, None], ds[n]), r[n][:, None], grad_weight)
     grad_bias = rows_in_turn(db.reshape(1, N, C))[0]
-    return out, np.zeros(0, a.dtype) if weight is None else grad_weight.reshape(C), grad_bias
+    return (out, np.zeros(0, kind) if weight is None else grad_weight.reshape(C).astype(kind),
+            grad_bias.astype(kind))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:785
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:840
+def _channels_last(a, limit):
+    """Whether ``a`` is laid out channels-last (and suggests it), with fewer than ``limit``
+    positions where a limit is given."""
+    moved = a.transpose(0, *range(2, a.ndim), 1)
+    positions = a.size // (a.shape[0] * a.shape[1])
+    return (a.ndim > 2 and moved.flags.c_contiguous and (limit is None or positions < limit)
+            and suggest_memory_format(a.shape, element_strides(a)) != contiguous_format)
+
+
 def follows_channels_last_group(a, *others, limit=None):
     """Whether torch's channels-last group-norm kernels are followed (for feature maps
     under ``limit`` positions, where one is given)."""
-    if not (follows_kernel(a, *others) and a.ndim > 2):
+    return follows_kernel(a, *others) and _channels_last(a, limit)
+
+
+def follows_half_channels_last_group(a, weight, bias=None, g=None, statistics=None,
+                                     limit=None):
+    """The same for a float16 batch: parameters all float16 or all float32; for the
+    gradient, a float16 ``g`` and statistics of the weight's dtype (the forward's)."""
+    from refgrad._ops.half_layer_norm_backward import parameters_kind
+
+    if not (type(a) is np.ndarray and a.dtype == np.float16 and a.size):
         return False
-    moved = a.transpose(0, *range(2, a.ndim), 1)
-    positions = a.size // (a.shape[0] * a.shape[1])
-    return (moved.flags.c_contiguous and (limit is None or positions < limit)
-            and suggest_memory_format(a.shape, element_strides(a)) != contiguous_format)
+    if statistics is None:
+        kind_ok = parameters_kind(weight, bias) is not None
+    else:
+        kinds = {getattr(v, "dtype", None) for v in (*statistics, weight) if v is not None}
+        kind_ok = (type(g) is np.ndarray and g.dtype == np.float16 and len(kinds) == 1
+                   and kinds.pop() in (np.float16, np.float32)
+                   and all(type(v) is np.ndarray for v in statistics))
+    return kind_ok and _channels_last(a, limit)

@@ -26,6 +26,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
     from refgrad._ops.channels_last_group_norm import (
         channels_last_group_norm_backward,
         follows_channels_last_group,
+        follows_half_channels_last_group,
     )
     from refgrad._ops.group_norm_backward_rows import group_norm_backward_kernel
     from refgrad._ops.group_norm_rows import follows_group_kernel
@@ -46,7 +47,9 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
         return half_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C, HxW,
                                         group)  # chapter 16sb
     if (follows_channels_last_group(a, g, host(mean), host(rstd), parameter, limit=2048)
-            and a is input and g.strides == a.strides):
+            or follows_half_channels_last_group(a, parameter, g=g, limit=2048,
+                                                statistics=(host(mean), host(rstd)))
+    ) and a is input and g.strides == a.strides:
         return channels_last_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C,
                                                  HxW, group)  # chapter 16sb
     x, dy = (t.astype(np.float64).reshape(N, group, D, HxW) for t in (a, g))
@@ -65,7 +68,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
                          input), on_device_of(grad_weight, input), on_device_of(grad_bias, input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1050
+# --- book/chapters/16sa_normalization_gradients.md:1053
 GROUP_NORM_BACKWARD = register(Op(
     "native_group_norm_backward", None, ("grad_out", "input", "mean", "rstd"),
     promote=False, forward=_group_norm_grads, backward=None,
