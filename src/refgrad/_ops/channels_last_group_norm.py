@@ -4,8 +4,7 @@
 
 
 # --- book/chapters/16sb_half_and_laid_out_normalizations.md:642
-"""native_group_norm's and its gradient's CPU kernels for channels-last float32 and
-float64 batches of under 1024 (2048) positions."""
+"""native_group_norm's and its gradient's CPU kernels for channels-last batches."""
 
 import numpy as np
 
@@ -36,7 +35,7 @@ def _lane_steps(x, lanes):
     return np.concatenate(parts, 2).reshape(P, -1, lanes)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:682
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:681
 def _shared_sums(x, N, C, HxW, group):  # noqa: N803
     """(N, group) sums of the values and of their squares of the (N, group, HxW, D)
     ``x``, the positions shared among the threads as torch shares them."""
@@ -57,7 +56,7 @@ def _shared_sums(x, N, C, HxW, group):  # noqa: N803
         N * group, -1, 1))[:, 0].reshape(N, group) for v in (sums, squares))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:711
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:710
 def _group_sums(x, half):
     """(P, HxW, D) -> each group's sum of values and of squares: lanes down the positions,
     then folded; for float16 each sixteen values' two halves added first."""
@@ -76,7 +75,7 @@ def _half_kind(*parameters):
     return parameters_kind(*parameters)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:731
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:730
 def channels_last_group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803
     """native_group_norm's three results for a channels-last batch (float16: in float32)."""
     half = a.dtype == np.float16
@@ -104,7 +103,7 @@ def channels_last_group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N
     return out, mean.reshape(N, group).astype(kind), rstd.reshape(N, group).astype(kind)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:769
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:768
 def _weighted(per_channel, gamma, lanes):
     """(N, group, D) times (group, D), summed per group vector by vector of lanes."""
     N, G, D = per_channel.shape  # noqa: N806
@@ -117,7 +116,7 @@ def _weighted(per_channel, gamma, lanes):
     return total.reshape(N, G)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:787
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:786
 def _weighted_half(per_channel, gamma, lanes):
     """(N, group, D) float32 sums of float16 channels times (group, D) weights, per group."""
     D = per_channel.shape[2]  # noqa: N806
@@ -131,7 +130,40 @@ def _weighted_half(per_channel, gamma, lanes):
     return total
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:802
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:807
+def _shared_gradient_sums(x, g, gamma, half):
+    """Each channel's Σ x·dy and Σ dy, and each group's weighted sums, from the threads'
+    buffers, for (N, group, HxW, D) ``x`` and ``g``: each x·dy fused into its sum; each
+    weighted term fused into its sum for float16 only (measured)."""
+    from refgrad._ops.batch_norm_rows import thread_shares
+    from refgrad._ops.layer_norm_backward_kernel import running_fused
+
+    N, G, HxW, D = x.shape  # noqa: N806
+    rows_x, rows_g = (v.transpose(0, 2, 1, 3).reshape(N * HxW, G * D) for v in (x, g))
+    starts, share = thread_shares(N * HxW)
+    ds_t, db_t = (np.zeros((len(starts), N, G * D), x.dtype) for _ in range(2))
+    for k, begin in enumerate(starts):
+        for n in range(N):  # this thread's positions of sample n
+            rows = slice(max(begin, n * HxW), min(begin + share, (n + 1) * HxW))
+            if rows.start < rows.stop:
+                ds_t[k, n] = running_fused(rows_x[rows], rows_g[rows])
+                db_t[k, n] = rows_in_turn(rows_g[rows][None])[0]
+    ds, db = (rows_in_turn(v.transpose(1, 2, 0).reshape(-1, len(starts), 1))[:, 0].reshape(
+        N, G, D) for v in (ds_t, db_t))
+    weights = np.broadcast_to(gamma.reshape(1, G * D, 1), (N, G * D, len(starts)))
+    sums = []
+    for v in (ds_t, db_t):
+        terms = v.transpose(1, 2, 0).reshape(N, G, D * len(starts))
+        w = weights.reshape(N, G, D * len(starts))
+        total = np.zeros((N, G), x.dtype)
+        for j in range(terms.shape[2]):  # channel after channel, each thread in turn
+            total = (fused(terms[..., j], w[..., j], total) if half
+                     else total + terms[..., j] * w[..., j])
+        sums.append(total)
+    return ds, db, *sums
+
+
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:841
 def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     """The input's, the weight's and the bias's gradients for a channels-last batch."""
     half = a.dtype == np.float16
@@ -139,12 +171,15 @@ def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, grou
     t, D = work.type, C // group  # noqa: N806
     x, g = (np.ascontiguousarray(group_rows(v, N, C, HxW, group)).astype(work, copy=False)
             for v in (a, dy))
-    xs, gs = (v.transpose(2, 0, 1, 3).reshape(HxW, -1) for v in (x, g))  # positions first
-    ds = rows_in_turn((xs * gs)[None])[0].reshape(N, group, D)
-    db = rows_in_turn(gs[None])[0].reshape(N, group, D)
     gamma = np.ones((group, D), work) if weight is None else weight.reshape(group, D).astype(work)
-    weighted = _weighted_half if half else _weighted
-    ds_g, db_g = weighted(ds, gamma, LANES[work]), weighted(db, gamma, LANES[work])
+    if HxW < 2048:
+        xs, gs = (v.transpose(2, 0, 1, 3).reshape(HxW, -1) for v in (x, g))  # positions first
+        ds = rows_in_turn((xs * gs)[None])[0].reshape(N, group, D)
+        db = rows_in_turn(gs[None])[0].reshape(N, group, D)
+        weighted = _weighted_half if half else _weighted
+        ds_g, db_g = weighted(ds, gamma, LANES[work]), weighted(db, gamma, LANES[work])
+    else:
+        ds, db, ds_g, db_g = _shared_gradient_sums(x, g, gamma, half)
     m, r = (v.reshape(N, group).astype(work) for v in (mean, rstd))
     s = t(1) / t(D * HxW)
     c2 = fused(db_g, m, -ds_g) * r * r * r * s
@@ -161,24 +196,20 @@ def channels_last_group_norm_backward(dy, a, mean, rstd, weight, N, C, HxW, grou
             grad_bias.astype(kind))
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:840
-def _channels_last(a, limit):
-    """Whether ``a`` is laid out channels-last (and suggests it), with fewer than ``limit``
-    positions where a limit is given."""
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:879
+def _channels_last(a):
+    """Whether ``a`` is laid out channels-last, and suggests that layout."""
     moved = a.transpose(0, *range(2, a.ndim), 1)
-    positions = a.size // (a.shape[0] * a.shape[1])
-    return (a.ndim > 2 and moved.flags.c_contiguous and (limit is None or positions < limit)
+    return (a.ndim > 2 and moved.flags.c_contiguous
             and suggest_memory_format(a.shape, element_strides(a)) != contiguous_format)
 
 
-def follows_channels_last_group(a, *others, limit=None):
-    """Whether torch's channels-last group-norm kernels are followed (for feature maps
-    under ``limit`` positions, where one is given)."""
-    return follows_kernel(a, *others) and _channels_last(a, limit)
+def follows_channels_last_group(a, *others):
+    """Whether torch's channels-last group-norm kernels are followed."""
+    return follows_kernel(a, *others) and _channels_last(a)
 
 
-def follows_half_channels_last_group(a, weight, bias=None, g=None, statistics=None,
-                                     limit=None):
+def follows_half_channels_last_group(a, weight, bias=None, g=None, statistics=None):
     """The same for a float16 batch: parameters all float16 or all float32; for the
     gradient, a float16 ``g`` and statistics of the weight's dtype (the forward's)."""
     from refgrad._ops.half_layer_norm_backward import parameters_kind
@@ -192,4 +223,4 @@ def follows_half_channels_last_group(a, weight, bias=None, g=None, statistics=No
         kind_ok = (type(g) is np.ndarray and g.dtype == np.float16 and len(kinds) == 1
                    and kinds.pop() in (np.float16, np.float32)
                    and all(type(v) is np.ndarray for v in statistics))
-    return kind_ok and _channels_last(a, limit)
+    return kind_ok and _channels_last(a)

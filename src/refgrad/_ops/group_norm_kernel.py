@@ -46,8 +46,8 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
     if follows_half_group_backward(a, g, host(mean), host(rstd), parameter) and a is input:
         return half_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C, HxW,
                                         group)  # chapter 16sb
-    if (follows_channels_last_group(a, g, host(mean), host(rstd), parameter, limit=2048)
-            or follows_half_channels_last_group(a, parameter, g=g, limit=2048,
+    if (follows_channels_last_group(a, g, host(mean), host(rstd), parameter)
+            or follows_half_channels_last_group(a, parameter, g=g,
                                                 statistics=(host(mean), host(rstd)))
     ) and a is input and g.strides == a.strides:
         return channels_last_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:888
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:923
 """native_batch_norm's and its gradient's general CPU loops, for float32 and float64 batches
 laid out neither row-major nor channels-last."""
 
@@ -36,7 +36,7 @@ def follows_strided_batch(a, *others):
             and positions(a) is None)
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:927
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:962
 def strided_batch_norm(a, weight, bias, running_mean, running_var, training, momentum, eps):
     """native_batch_norm's three results, the running statistics updated in place."""
     t, C = a.dtype.type, a.shape[1]  # noqa: N806
@@ -63,7 +63,7 @@ def strided_batch_norm(a, weight, bias, running_mean, running_var, training, mom
     return suggested_format_result(out.astype(a.dtype), a), *saved
 
 
-# --- book/chapters/16sb_half_and_laid_out_normalizations.md:961
+# --- book/chapters/16sb_half_and_laid_out_normalizations.md:996
 def strided_batch_norm_backward(dy, a, weight, running_mean, running_var, save_mean,
                                 save_invstd, training, eps):
     """The input's, the weight's and the bias's gradients, as torch's general loop makes
