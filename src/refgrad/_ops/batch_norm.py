@@ -37,10 +37,16 @@ def _update(running, batch, momentum):
 
 def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, eps):
     from refgrad._ops.batch_norm_rows import batch_norm_kernel, follows_batch_kernel
+    from refgrad._ops.half_batch_norm import follows_half_batch, half_batch_norm
+    from refgrad._ops.strided_batch_norm import follows_strided_batch, strided_batch_norm
 
     running = [None if r is None else r._data for r in (running_mean, running_var)]
     if follows_batch_kernel(a, weight, bias, *running):  # "Batch norm in torch's order"
         return batch_norm_kernel(a, weight, bias, *running, training, momentum, eps)
+    if follows_half_batch(a, weight, bias, *running):  # chapter 16sb
+        return half_batch_norm(a, weight, bias, *running, training, momentum, eps)
+    if follows_strided_batch(a, weight, bias, *running):  # chapter 16sb
+        return strided_batch_norm(a, weight, bias, *running, training, momentum, eps)
     # NOTE [Batch norm in float64]: narrower floats are normalized in float64, then rounded.
     wide, axes, shape = a.astype(np.float64), reduced_axes(a.ndim), per_channel(a.ndim)
     kind = statistics_dtype(a, (weight, bias, running_mean, running_var))
@@ -62,7 +68,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (suggested_format_result(out, a), *saved)
 
 
-# --- book/chapters/16s_normalization.md:139
+# --- book/chapters/16s_normalization.md:145
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None, wanted=(True, True, True)):
     # a row of its own: chapter "Gradients of the normalizations"; told which of the
@@ -81,7 +87,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:183
+# --- book/chapters/16s_normalization.md:189
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -144,7 +150,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:253
+# --- book/chapters/16s_normalization.md:259
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -177,7 +183,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:302
+# --- book/chapters/16s_normalization.md:308
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -186,7 +192,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:315
+# --- book/chapters/16s_normalization.md:321
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:709
+# --- book/chapters/16sa_normalization_gradients.md:728
 """native_batch_norm_backward's CPU kernels for float32 and float64 row-major batches."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _thread_sums(dy, centred):
     return sums.astype(dy.dtype), dots.astype(dy.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:739
+# --- book/chapters/16sa_normalization_gradients.md:758
 def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_mean,
                                save_invstd, training, eps):
     """The input's, the weight's and the bias's gradients, as torch's kernels make them."""
@@ -66,7 +66,7 @@ def batch_norm_backward_kernel(dy, x, weight, running_mean, running_var, save_me
     return out, (dots * invstd).astype(x.dtype), sums.astype(x.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:773
+# --- book/chapters/16sa_normalization_gradients.md:792
 def batch_norm_backward_general(dy, x, weight, running_mean, running_var, save_mean,
                                 save_invstd, training, eps):
     """torch's general loop, taken for an incoming gradient laid out unlike the input (an

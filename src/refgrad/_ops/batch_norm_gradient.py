@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:509
+# --- book/chapters/16sa_normalization_gradients.md:515
 """batch_norm's gradient: native_batch_norm_backward's row, differentiable again."""
 
 import math
@@ -23,7 +23,7 @@ from refgrad._ops.norm_gradients import (
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16sa_normalization_gradients.md:533
+# --- book/chapters/16sa_normalization_gradients.md:539
 def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, running_var,
                       train, eps, output_mask=None):
     from refgrad._ops.batch_norm_backward_rows import (
@@ -31,7 +31,12 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
         batch_norm_backward_kernel,
     )
     from refgrad._ops.batch_norm_rows import follows_batch_kernel
+    from refgrad._ops.half_batch_norm import follows_half_batch, half_batch_norm_backward
     from refgrad._ops.result_layout import suggested_format_result
+    from refgrad._ops.strided_batch_norm import (
+        follows_strided_batch,
+        strided_batch_norm_backward,
+    )
 
     g, a = host(g), host(input)
     running = [None if r is None else r._data for r in (running_mean, running_var)]
@@ -41,6 +46,14 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
         kernel = batch_norm_backward_kernel if g.strides == a.strides else \
             batch_norm_backward_general
         return kernel(g, a, weight, *running, save_mean, save_invstd, train, eps)
+    if (follows_half_batch(a, weight, *running, *map(host, (save_mean, save_invstd)))
+            and a is input and type(g) is np.ndarray and g.dtype == np.float16
+            and g.strides == a.strides):
+        return half_batch_norm_backward(g, a, weight, *running, host(save_mean),
+                                        host(save_invstd), train, eps)  # chapter 16sb
+    if follows_strided_batch(a, g, weight, *statistics) and a is input:  # chapter 16sb
+        return strided_batch_norm_backward(g, a, weight, *running, save_mean, save_invstd,
+                                           train, eps)
     axes, shape = (0, *range(2, a.ndim)), (-1, *[1] * (a.ndim - 2))
     n = a.size // max(a.shape[1], 1)
     if train:  # NOTE [The gradient kernels read the statistics given]
@@ -59,7 +72,7 @@ def _batch_norm_grads(g, input, weight, save_mean, save_invstd, running_mean, ru
             on_device_of(np.asarray(grad_weight), input), on_device_of(g.sum(axes), input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:574
+# --- book/chapters/16sa_normalization_gradients.md:593
 def batch_norm_backward(g, input, weight, running_mean, running_var, training, eps,
                         mean=None, invstd=None, wanted=(True, True, True)):
     if mean is not None:
@@ -75,7 +88,7 @@ def batch_norm_backward(g, input, weight, running_mean, running_var, training, e
     return grads[0], None if weight is None else grads[1], grads[2]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:597
+# --- book/chapters/16sa_normalization_gradients.md:616
 def _channel_sums(t, keepdim=True):
     r = t.sum(0, keepdim)
     for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
@@ -96,7 +109,7 @@ def _expanded(v, like):
     return v.expand_as(like)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:622
+# --- book/chapters/16sa_normalization_gradients.md:641
 def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, train, eps,
                                 output_mask=None, running_mean=None, running_var=None,
                                 weight=None):
@@ -137,7 +150,7 @@ def _batch_norm_double_backward(grads, grad_out, input, save_mean, save_invstd, 
     return ggO, gI, gG, None, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:669
+# --- book/chapters/16sa_normalization_gradients.md:688
 _BN_INPUTS = ("grad_out", "input", "weight", "save_mean", "save_invstd")
 BATCH_NORM_BACKWARD = register(Op(
     "native_batch_norm_backward", "NativeBatchNormBackwardBackward0", _BN_INPUTS,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1050
+# --- book/chapters/16sa_normalization_gradients.md:1087
 """native_group_norm_backward's CPU kernel for float32 and float64, contiguous layout."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _channel_sums(per_channel, gamma):
     return total
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1086
+# --- book/chapters/16sa_normalization_gradients.md:1123
 def group_norm_backward_kernel(dy, x, mean, rstd, weight, N, C, HxW, group):  # noqa: N803
     """The input's, the weight's and the bias's gradients, as torch's kernel makes them."""
     t, D = x.dtype.type, C // group  # noqa: N806

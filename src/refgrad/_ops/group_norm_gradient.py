@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:832
+# --- book/chapters/16sa_normalization_gradients.md:851
 """group_norm's gradient as a formula of ordinary operations, as torch's under create_graph."""
 
 import math
@@ -31,7 +31,7 @@ def _over_channels(t, gamma):
     return (t.sum(2) if gamma is None else (t * gamma).sum(2)).unsqueeze_(-2)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:871
+# --- book/chapters/16sa_normalization_gradients.md:890
 # NOTE [The variance group_norm's gradient does not read]
 # torch's formula computes the variance from rstd and never uses it. Its
 # four saved tensors are packed by saved-tensor hooks, and its nodes take
@@ -45,7 +45,7 @@ def _dvar(rstd_cube, drstd, N, group):  # noqa: N803
     return mul_scalar(rstd_cube, -0.5) * scale
 
 
-# --- book/chapters/16sa_normalization_gradients.md:892
+# --- book/chapters/16sa_normalization_gradients.md:911
 def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa: N803
     N, group, D, HxW = x.shape  # noqa: N806
     _unread_variance(rstd, eps)  # NOTE [The variance group_norm's gradient does not read]
@@ -67,7 +67,7 @@ def _input_gradient(dY, dmean, drstd, x, mean, rstd, gamma, sums, eps):  # noqa:
     return dX
 
 
-# --- book/chapters/16sa_normalization_gradients.md:918
+# --- book/chapters/16sa_normalization_gradients.md:937
 def group_norm_gradient(grads, input, mean, rstd, weight, N, C, HxW, group, eps,  # noqa: N803
                         wanted=None):
     told, wanted = wanted is not None, wanted or (True, True, True)

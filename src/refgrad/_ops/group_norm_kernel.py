@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:963
+# --- book/chapters/16sa_normalization_gradients.md:982
 """native_group_norm_backward: group_norm's gradient as one kernel, when no graph is built."""
 
 import math
@@ -23,8 +23,17 @@ def _sum(a, axes, keepdim=True):
 
 def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # noqa: N803
                       output_mask):
+    from refgrad._ops.channels_last_group_norm import (
+        channels_last_group_norm_backward,
+        follows_channels_last_group,
+        follows_half_channels_last_group,
+    )
     from refgrad._ops.group_norm_backward_rows import group_norm_backward_kernel
     from refgrad._ops.group_norm_rows import follows_group_kernel
+    from refgrad._ops.half_group_norm_backward import (
+        follows_half_group_backward,
+        half_group_norm_backward,
+    )
     from refgrad._ops.result_layout import suggested_format_result
 
     if output_mask[2] and weight is None:  # NOTE [A bias without a weight has no gradient]
@@ -34,6 +43,15 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
     if follows_group_kernel(a, g, host(mean), host(rstd), parameter) and a is input:
         return group_norm_backward_kernel(g, a, host(mean), host(rstd), parameter, N, C, HxW,
                                           group)  # "group_norm's gradient in torch's order"
+    if follows_half_group_backward(a, g, host(mean), host(rstd), parameter) and a is input:
+        return half_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C, HxW,
+                                        group)  # chapter 16sb
+    if (follows_channels_last_group(a, g, host(mean), host(rstd), parameter)
+            or follows_half_channels_last_group(a, parameter, g=g,
+                                                statistics=(host(mean), host(rstd)))
+    ) and a is input and g.strides == a.strides:
+        return channels_last_group_norm_backward(g, a, host(mean), host(rstd), parameter, N, C,
+                                                 HxW, group)  # chapter 16sb
     x, dy = (t.astype(np.float64).reshape(N, group, D, HxW) for t in (a, g))
     mean, rstd = (host(t).astype(np.float64).reshape(N, group, 1, 1) for t in (mean, rstd))
     ds, db = _sum(dy * x, (3,)), _sum(dy, (3,))
@@ -50,7 +68,7 @@ def _group_norm_grads(grad_out, input, mean, rstd, weight, N, C, HxW, group,  # 
                          input), on_device_of(grad_weight, input), on_device_of(grad_bias, input))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1016
+# --- book/chapters/16sa_normalization_gradients.md:1053
 GROUP_NORM_BACKWARD = register(Op(
     "native_group_norm_backward", None, ("grad_out", "input", "mean", "rstd"),
     promote=False, forward=_group_norm_grads, backward=None,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:343
+# --- book/chapters/16sa_normalization_gradients.md:349
 """native_layer_norm_backward's CPU kernel for float32 and float64, in its order."""
 
 import numpy as np
@@ -48,7 +48,7 @@ def row_sums(p, q=None, fused_rest=True):
     return _lanes_added(acc)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:393
+# --- book/chapters/16sa_normalization_gradients.md:399
 def input_gradient(dy, x, mean, rstd, weight):
     """The input's gradient, rows of (M, N) with (M, 1) statistics: the row sums, the two
     per-row coefficients, then a·dy·w + b·x + c, the b·x fused into the first sum."""
@@ -65,7 +65,7 @@ def input_gradient(dy, x, mean, rstd, weight):
     return fused(b[:, None], x, first) + c[:, None]
 
 
-# --- book/chapters/16sa_normalization_gradients.md:422
+# --- book/chapters/16sa_normalization_gradients.md:428
 def _running_exactly(p, q):
     """(M, N) -> (N,): buf = p[i]·q[i] + buf, fused, row after row from zero."""
     buf = np.zeros(p.shape[1], p.dtype)
@@ -92,7 +92,7 @@ def running_fused(p, q):
     return buf
 
 
-# --- book/chapters/16sa_normalization_gradients.md:450
+# --- book/chapters/16sa_normalization_gradients.md:456
 def parameter_gradients(dy, x, mean, rstd):
     """The weight's and the bias's gradients: each thread's rows run into a buffer of its
     own, the weight's term (a·x + b)·dy fused twice, then the buffers added in turn."""
@@ -108,7 +108,7 @@ def parameter_gradients(dy, x, mean, rstd):
     return grad_weight, grad_bias
 
 
-# --- book/chapters/16sa_normalization_gradients.md:471
+# --- book/chapters/16sa_normalization_gradients.md:477
 def layer_norm_backward_kernel(g, x, mean, rstd, weight, bias, kept):
     """The three gradients for ``x`` normalized over its last ``kept`` dimensions; a
     parameter not given has an empty one."""

@@ -56,6 +56,10 @@ def _given(statistic, shape):
 
 
 def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, output_mask=None):
+    from refgrad._ops.half_layer_norm_backward import (
+        follows_half_backward,
+        half_layer_norm_backward,
+    )
     from refgrad._ops.layer_norm_backward_kernel import layer_norm_backward_kernel
     from refgrad._ops.layer_norm_kernel import follows_kernel
     from refgrad._ops.result_layout import row_major_result
@@ -63,6 +67,8 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, outp
     if follows_kernel(input, g, mean, rstd, weight, bias):  # NOTE [Layer norm in torch's order]
         return layer_norm_backward_kernel(g, input, mean, rstd, weight, bias,
                                           len(normalized_shape))
+    if follows_half_backward(input, g, mean, rstd, weight, bias):  # chapter 16sb
+        return half_layer_norm_backward(g, input, mean, rstd, weight, bias, len(normalized_shape))
 
     device, g, input = input, host(g), host(input)
     others = tuple(range(input.ndim - len(normalized_shape)))
@@ -83,7 +89,7 @@ def _layer_norm_grads(g, input, mean, rstd, weight, bias, normalized_shape, outp
         np.asarray(grad_bias, g.dtype)))
 
 
-# --- book/chapters/16sa_normalization_gradients.md:173
+# --- book/chapters/16sa_normalization_gradients.md:179
 # NOTE [The gradients a normalization is asked for]
 # native_layer_norm's and native_batch_norm's formulas take `wanted`, and pass
 # it on to their gradient rows as `output_mask`, a list of three, which the
@@ -99,7 +105,7 @@ def layer_norm_backward(g, input, normalized_shape, eps, weight, bias, mean=None
             None if bias is None else grads[2])
 
 
-# --- book/chapters/16sa_normalization_gradients.md:201
+# --- book/chapters/16sa_normalization_gradients.md:207
 def _by(t, n):
     from refgrad._ops.arithmetic import div_scalar
 
@@ -119,7 +125,7 @@ def _first_backward(gO, gamma, centred, inverse, inverse2, n, sums):
     return h0 * h1
 
 
-# --- book/chapters/16sa_normalization_gradients.md:225
+# --- book/chapters/16sa_normalization_gradients.md:231
 def _input_terms(ggI, gO, centred, scaled3, inverse2, inverse3, n, sums):  # noqa: N803
     """The input's gradient through ggI; scaled3 is centred * inverse ** 3, gO times gamma."""
     gxhat_mu_sum, gxhat_sum = sums(gO * centred), sums(gO)
@@ -141,7 +147,7 @@ def _weight_term(gO, ggG, centred, scaled3, inverse, n, sums):  # noqa: N803
     return t0 + t1 + t2
 
 
-# --- book/chapters/16sa_normalization_gradients.md:250
+# --- book/chapters/16sa_normalization_gradients.md:256
 def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_shape,
                                 output_mask=None, weight=None):
     from refgrad._creation import ones
@@ -181,7 +187,7 @@ def _layer_norm_double_backward(grads, grad_out, input, mean, rstd, normalized_s
     return ggO, None if gI is None else gI.reshape_as(input), None, None, gG, None
 
 
-# --- book/chapters/16sa_normalization_gradients.md:296
+# --- book/chapters/16sa_normalization_gradients.md:302
 # NOTE [A normalization's gradient is a row of its own]
 # torch computes the gradients of layer_norm and batch_norm with one kernel
 # each, native_layer_norm_backward and native_batch_norm_backward, and under

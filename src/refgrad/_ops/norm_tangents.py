@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1127
+# --- book/chapters/16sa_normalization_gradients.md:1164
 """The forward-mode tangents of layer_norm and batch_norm, statistics included."""
 
 
@@ -35,7 +35,7 @@ def _affine_tangent(input, normalized, dnormalized, weight, dw, db, shape):
     return out.expand(tuple(input.shape)).to(input.dtype)
 
 
-# --- book/chapters/16sa_normalization_gradients.md:1162
+# --- book/chapters/16sa_normalization_gradients.md:1199
 def layer_norm_tangent(tangents, input, normalized_shape, eps, weight=None, bias=None,
                        result1=None, result2=None):  # the statistics: no tangent of their own
     dx, dw, db = tangents
