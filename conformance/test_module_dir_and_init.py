@@ -61,3 +61,15 @@ def test_call_super_init_hands_the_arguments_on():
     assert mixed.given == ((3,), {"x": 4})
     mixed.weight = torch.nn.Parameter(torch.ones(1))  # Module.__init__ ran first
     assert [n for n, _ in mixed.named_parameters()] == ["weight"]
+
+
+class _OwnNames(torch.nn.BatchNorm2d):
+    def __init__(self):
+        super().__init__(3)
+        self.dims = "a name of the subclass's own"
+
+
+def test_a_subclass_may_use_names_torchs_class_leaves_free():
+    out = _OwnNames()(torch.ones(2, 3, 2, 2))
+    assert out.shape == (2, 3, 2, 2)
+    assert "dims" not in dir(torch.nn.BatchNorm2d(3))

@@ -47,14 +47,14 @@ class _LazyNormBase(LazyModuleMixin):
 
 class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
     __module__ = "refgrad.nn.modules.batchnorm"  # NOTE [Named at the end]
-    cls_to_become, dims = BatchNorm1d, BatchNorm1d.dims
+    cls_to_become, _dims = BatchNorm1d, BatchNorm1d._dims
 
 
 class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
     __module__ = "refgrad.nn.modules.batchnorm"
-    cls_to_become, dims = BatchNorm2d, BatchNorm2d.dims
+    cls_to_become, _dims = BatchNorm2d, BatchNorm2d._dims
 
 
 class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     __module__ = "refgrad.nn.modules.batchnorm"
-    cls_to_become, dims = BatchNorm3d, BatchNorm3d.dims
+    cls_to_become, _dims = BatchNorm3d, BatchNorm3d._dims

@@ -73,11 +73,11 @@ class _NormBase(Module):
 
 # --- book/chapters/21b_layers_and_losses.md:1369
 class _BatchNorm(_NormBase):
-    dims = ()  # the numbers of dimensions accepted
+    _dims = ()  # the numbers of dimensions accepted
 
     def forward(self, input):
-        if input.dim() not in self.dims:
-            shown = " or ".join(f"{d}D" for d in self.dims)
+        if input.dim() not in self._dims:
+            shown = " or ".join(f"{d}D" for d in self._dims)
             raise ValueError(f"expected {shown} input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
@@ -92,20 +92,20 @@ class _BatchNorm(_NormBase):
 
 
 class BatchNorm1d(_BatchNorm):
-    dims = (2, 3)
+    _dims = (2, 3)
 
 
 class BatchNorm2d(_BatchNorm):
-    dims = (4,)
+    _dims = (4,)
 
 
 class BatchNorm3d(_BatchNorm):
-    dims = (5,)
+    _dims = (5,)
 
 
 # --- book/chapters/21b_layers_and_losses.md:1409
 class _InstanceNorm(_NormBase):
-    dims = ()  # unbatched, then batched
+    _dims = ()  # unbatched, then batched
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
                  track_running_stats=False, device=None, dtype=None, *, bias=True) -> None:
@@ -118,10 +118,10 @@ class _InstanceNorm(_NormBase):
                                0.0 if self.momentum is None else self.momentum, self.eps)
 
     def forward(self, input):
-        if input.dim() not in self.dims:
-            raise ValueError(f"expected {self.dims[0]}D or {self.dims[1]}D input (got "
+        if input.dim() not in self._dims:
+            raise ValueError(f"expected {self._dims[0]}D or {self._dims[1]}D input (got "
                              f"{input.dim()}D input)")
-        at = input.dim() - self.dims[0]
+        at = input.dim() - self._dims[0]
         if input.size(at) != self.num_features:
             if self.affine:
                 raise ValueError(f"expected input's size at dim={at} to match num_features "
@@ -129,22 +129,22 @@ class _InstanceNorm(_NormBase):
             warnings.warn(f"input's size at dim={at} does not match num_features. You can "
                           "silence this warning by not passing in num_features, which is not "
                           "used because affine=False", stacklevel=2)
-        if input.dim() == self.dims[0]:
+        if input.dim() == self._dims[0]:
             return self._normalize(input.unsqueeze(0)).squeeze(0)
         return self._normalize(input)
 
 
 # --- book/chapters/21b_layers_and_losses.md:1444
 class InstanceNorm1d(_InstanceNorm):
-    dims = (2, 3)
+    _dims = (2, 3)
 
 
 class InstanceNorm2d(_InstanceNorm):
-    dims = (3, 4)
+    _dims = (3, 4)
 
 
 class InstanceNorm3d(_InstanceNorm):
-    dims = (4, 5)
+    _dims = (4, 5)
 
 
 # --- book/chapters/21b_layers_and_losses.md:1462

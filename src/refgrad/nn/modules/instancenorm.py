@@ -18,12 +18,12 @@ __all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNo
 
 
 class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
-    cls_to_become, dims = InstanceNorm1d, InstanceNorm1d.dims
+    cls_to_become, _dims = InstanceNorm1d, InstanceNorm1d._dims
 
 
 class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
-    cls_to_become, dims = InstanceNorm2d, InstanceNorm2d.dims
+    cls_to_become, _dims = InstanceNorm2d, InstanceNorm2d._dims
 
 
 class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
-    cls_to_become, dims = InstanceNorm3d, InstanceNorm3d.dims
+    cls_to_become, _dims = InstanceNorm3d, InstanceNorm3d._dims
