@@ -693,6 +693,18 @@ from refgrad._ops.foreach_unary import (
 )
 
 
+# --- book/chapters/16zm_remaining_tensor_methods.md:78
+from refgrad import __future__  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:107
+from refgrad import _module_load  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:289
+from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
