@@ -182,3 +182,98 @@ def test_is_distributed_is_false_and_takes_nothing():
         x.is_distributed(1)
     with raises(TypeError, "TensorBase.is_distributed() takes no keyword arguments"):
         x.is_distributed(zz=1)
+
+
+def test_slice_inverse_views_the_slice_as_its_source():
+    x = torch.arange(12.0).reshape(3, 4)
+    v = x[1:2]
+    r = torch.slice_inverse(v, x, 0, 1, 2, 1)
+    assert r.shape == (3, 4) and r.stride() == (4, 1) and r.storage_offset() == 0
+    assert r.data_ptr() == x.data_ptr() and r._is_view() and r.tolist() == x.tolist()
+    back = x.slice_inverse(v, 0)  # the method: self laid out as the slice
+    assert back.tolist() == [[4.0, 5.0, 6.0, 7.0]] and back.storage_offset() == 4
+    strided = torch.slice_inverse(x[:, ::2], x.t(), 1, None, None, 2)
+    assert strided.shape == (4, 3) and strided.stride() == (1, 4)
+
+
+def test_slice_inverse_gradient():
+    y = torch.tensor(np.arange(12.0).reshape(3, 4), requires_grad=True)
+    r = torch.slice_inverse(y[1:2], y, 0, 1, 2, 1)
+    assert type(r.grad_fn).__name__ == "SliceInverseBackward0"
+    assert [type(n).__name__ for n, _ in r.grad_fn.next_functions] == [
+        "SliceBackward0", "AccumulateGrad"]
+    r.sum().backward()
+    assert y.grad.tolist() == [[1.0] * 4] * 3
+
+
+def test_slice_inverse_argument_errors():
+    x = torch.arange(12.0).reshape(3, 4)
+    v = x[1:2]
+    with raises(TypeError, "slice_inverse(): argument 'src' (position 2) must be Tensor, not int"):
+        torch.slice_inverse(v, 3)
+    with raises(TypeError, 'slice_inverse() missing 1 required positional arguments: "src"'):
+        torch.slice_inverse(v)
+    with raises(TypeError, "slice_inverse(): argument 'dim' (position 3) must be int, not float"):
+        torch.slice_inverse(v, x, 0.5)
+    with raises(TypeError, "slice_inverse(): argument 'src' (position 1) must be Tensor, not int"):
+        v.slice_inverse(3)
+    with raises(TypeError, "slice_inverse() takes from 2 to 6 positional arguments but 7 were "
+                           "given"):
+        torch.slice_inverse(v, x, 0, 1, 2, 1, 5)
+    with raises(RuntimeError, "setStorage: sizes [3, 4], strides [4, 1], storage offset 0, and "
+                              "itemsize 4 requiring a storage size of 48 are out of bounds for "
+                              "storage of size 16"):
+        torch.slice_inverse(torch.zeros(1, 4), x, 0, 1, 2, 1)
+
+
+@pytest.mark.parametrize(("size", "layout", "strides"), [
+    ((2, 3, 4), (0, 2, 1), (12, 1, 3)),
+    ((2, 3, 4, 5), (0, 2, 3, 1), (60, 1, 15, 3)),
+    ((2, 0, 3), (2, 1, 0), (1, 2, 2)),
+    ((2, 3), (1, 0), (1, 2)),
+    ((), (), ()),
+])
+def test_empty_permuted_lays_dimensions_out_in_the_order_given(size, layout, strides):
+    e = torch.empty_permuted(size, layout)
+    assert e.shape == size and e.stride() == strides and e.dtype == torch.float32
+    assert not e._is_view() and e.is_leaf
+
+
+def test_empty_permuted_options():
+    e = torch.empty_permuted((2, 3), (1, 0), dtype=torch.float64, requires_grad=True)
+    assert e.dtype == torch.float64 and e.requires_grad and e.is_leaf
+    assert torch.empty_permuted(size=(2, 3), physical_layout=[1, 0], device="cpu").stride() == (1, 2)
+    with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require "
+                              "gradients"):
+        torch.empty_permuted((2, 3), (1, 0), dtype=torch.int64, requires_grad=True)
+
+
+@pytest.mark.parametrize(("size", "layout", "kind", "message"), [
+    ((2, 3), (0,), RuntimeError, "Number of dimensions in size does not match the length of "
+     "the physical_layout; i.e. len(size) = 2 is not equal to len(physical_layout) = 1"),
+    ((2, 3), (0, 0), RuntimeError, "Duplicate dim not allowed"),
+    ((2, 3, 4), (0, 0, 5), RuntimeError, "Duplicate dim not allowed"),
+    ((2, 3), (0, 2), RuntimeError, "Dimension out of range (expected to be between 0 and 1, but "
+     "got 2 at index 1).  NB: negative dims not currently supported; file an issue if you want "
+     "it."),
+    ((2, 3), (0, -1), RuntimeError, "Dimension out of range (expected to be between 0 and 1, "
+     "but got -1 at index 1).  NB: negative dims not currently supported; file an issue if you "
+     "want it."),
+    ((2, -3), (1, 0), RuntimeError, "Trying to create tensor with negative dimension -3: "
+     "[-3, 2]"),
+    ((2, -3), (0,), RuntimeError, "Number of dimensions in size does not match the length of "
+     "the physical_layout; i.e. len(size) = 2 is not equal to len(physical_layout) = 1"),
+    (2, (0,), TypeError, "empty_permuted(): argument 'size' (position 1) must be tuple of ints, "
+     "not int"),
+])
+def test_empty_permuted_refusals(size, layout, kind, message):
+    with raises(kind, message):
+        torch.empty_permuted(size, layout)
+
+
+def test_empty_permuted_argument_errors():
+    with raises(TypeError, 'empty_permuted() missing 1 required positional arguments: '
+                           '"physical_layout"'):
+        torch.empty_permuted((2, 3))
+    with raises(TypeError, "empty_permuted() got an unexpected keyword argument 'out'"):
+        torch.empty_permuted((2, 3), (1, 0), out=None)
