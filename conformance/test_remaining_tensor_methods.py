@@ -242,7 +242,8 @@ def test_empty_permuted_lays_dimensions_out_in_the_order_given(size, layout, str
 def test_empty_permuted_options():
     e = torch.empty_permuted((2, 3), (1, 0), dtype=torch.float64, requires_grad=True)
     assert e.dtype == torch.float64 and e.requires_grad and e.is_leaf
-    assert torch.empty_permuted(size=(2, 3), physical_layout=[1, 0], device="cpu").stride() == (1, 2)
+    named = torch.empty_permuted(size=(2, 3), physical_layout=[1, 0], device="cpu")
+    assert named.stride() == (1, 2)
     with raises(RuntimeError, "Only Tensors of floating point and complex dtype can require "
                               "gradients"):
         torch.empty_permuted((2, 3), (1, 0), dtype=torch.int64, requires_grad=True)

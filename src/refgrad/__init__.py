@@ -709,6 +709,10 @@ from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
 from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/16zm_remaining_tensor_methods.md:668
+from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

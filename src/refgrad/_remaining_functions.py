@@ -52,3 +52,11 @@ def _empty_permuted(size, physical_layout, **options):
 _empty_permuted.__name__ = "empty_permuted"
 empty_permuted = function_form(_empty_permuted, Arguments(
     f"empty_permuted(tuple of ints size, tuple of ints physical_layout, *, {_OPTIONS})"))
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:659
+from refgrad._ops.segment_reduce import segment_reduce as _segment_reduce  # noqa: E402
+
+segment_reduce = function_form(_segment_reduce, Arguments(
+    "segment_reduce(Tensor data, str reduce, *, Tensor? lengths = None, Tensor? indices = None, "
+    "Tensor? offsets = None, int axis = 0, bool unsafe = False, Number? initial = None)"))
