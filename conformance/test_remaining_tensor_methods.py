@@ -278,3 +278,143 @@ def test_empty_permuted_argument_errors():
         torch.empty_permuted((2, 3))
     with raises(TypeError, "empty_permuted() got an unexpected keyword argument 'out'"):
         torch.empty_permuted((2, 3), (1, 0), out=None)
+
+
+SEGMENT_DATA = [2.0, 2.0, 0.0, 5.0, 5.0, 1.0]
+SEGMENT_LENGTHS = [2, 0, 3, 1]
+
+
+@pytest.mark.parametrize(("reduce", "values", "grads"), [
+    ("sum", [4.0, 0.0, 10.0, 1.0], [1.0, 1.0, 3.0, 3.0, 3.0, 4.0]),
+    ("mean", [2.0, float("nan"), 10.0 / 3, 1.0], [0.5, 0.5, 1.0, 1.0, 1.0, 4.0]),
+    ("max", [2.0, float("-inf"), 5.0, 1.0], [0.5, 0.5, 0.0, 1.5, 1.5, 4.0]),
+    ("amax", [2.0, float("-inf"), 5.0, 1.0], [0.5, 0.5, 0.0, 1.5, 1.5, 4.0]),
+    ("min", [2.0, float("inf"), 0.0, 1.0], [0.5, 0.5, 3.0, 0.0, 0.0, 4.0]),
+    ("prod", [4.0, 1.0, 0.0, 1.0], [2.0, 2.0, 75.0, 0.0, 0.0, 4.0]),
+])
+def test_segment_reduce_values_and_gradients(reduce, values, grads):
+    data = torch.tensor(SEGMENT_DATA, dtype=torch.float64, requires_grad=True)
+    out = torch.segment_reduce(data, reduce, lengths=torch.tensor(SEGMENT_LENGTHS))
+    assert type(out.grad_fn).__name__ == "SegmentReduceBackward0"
+    np.testing.assert_array_equal(out.detach().numpy(), np.array(values))
+    out.backward(torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64))
+    np.testing.assert_array_equal(data.grad.numpy(), np.array(grads))
+
+
+def test_segment_reduce_shares_only_positive_gradients_among_ties():
+    data = torch.tensor([2.0, 2.0, 1.0], requires_grad=True)
+    out = torch.segment_reduce(data, "max", lengths=torch.tensor([2, 1]))
+    out.backward(torch.tensor([-1.0, 3.0]))
+    assert data.grad.tolist() == [-1.0, -1.0, 3.0]
+
+
+def test_segment_reduce_initial_offsets_and_axis():
+    data = torch.tensor([0.0, 2.0, 0.0, 0.0, 4.0, 0.0])
+    lengths = torch.tensor([2, 0, 3, 1])
+    mean = torch.segment_reduce(data, "mean", lengths=lengths, initial=3.0)
+    assert mean.tolist() == [2.5, 3.0, float(np.float32(7.0) / np.float32(3.0)), 3.0]
+    assert torch.segment_reduce(data, "max", lengths=lengths, initial=3.0).tolist() == [
+        3.0, 3.0, 4.0, 3.0]
+    offsets = torch.tensor([0, 2, 2, 5, 6])
+    assert torch.segment_reduce(data, "sum", offsets=offsets).tolist() == [2.0, 0.0, 4.0, 0.0]
+    # offsets, when given, are used and lengths are not even checked
+    assert torch.segment_reduce(data, "sum", lengths=torch.tensor([-1]), offsets=offsets).tolist() \
+        == [2.0, 0.0, 4.0, 0.0]
+    grid = torch.tensor(np.arange(12.0).reshape(2, 6))
+    rows = torch.tensor([[2, 0, 3, 1], [1, 1, 1, 3]])
+    out = torch.segment_reduce(grid, "sum", lengths=rows, axis=1)
+    assert out.tolist() == [[1.0, 0.0, 9.0, 5.0], [6.0, 7.0, 8.0, 30.0]]
+    assert torch.segment_reduce(grid, "sum", lengths=rows, axis=-1).tolist() == out.tolist()
+    down = torch.segment_reduce(grid.t(), "prod", lengths=torch.tensor([2, 0, 3, 1]))
+    assert down.shape == (4, 2) and down.tolist()[1] == [1.0, 1.0]
+
+
+def test_segment_reduce_accumulates_in_the_data_dtype():
+    half = torch.tensor([2048.0, 1.0, 1.0], dtype=torch.float16)
+    assert torch.segment_reduce(half, "sum", lengths=torch.tensor([3])).item() == 2048.0
+    single = torch.tensor([16777216.0, 1.0, 1.0])
+    assert torch.segment_reduce(single, "sum", lengths=torch.tensor([3])).item() == 16777216.0
+
+
+def test_segment_reduce_node_and_second_derivative():
+    data = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    lengths = torch.tensor([2, 1])
+    out = torch.segment_reduce(data, "max", lengths=lengths, initial=0.5)
+    node = out.grad_fn
+    assert node._saved_reduce == "max" and node._saved_axis == 0 and node._saved_initial == 0.5
+    assert node._saved_lengths.tolist() == [2, 1] and node._saved_offsets is None
+    assert node._saved_data is data and node._saved_result.tolist() == [2.0, 3.0]
+    out = torch.segment_reduce(data, "prod", lengths=torch.tensor([3]))
+    (grad,) = torch.autograd.grad(out, data, create_graph=True)
+    assert grad.tolist() == [6.0, 3.0, 2.0] and type(grad.grad_fn).__name__ == "NotImplemented"
+    with raises(RuntimeError, "derivative for aten::_segment_reduce_backward is not implemented"):
+        grad.sum().backward()
+
+
+ONE = "(Could this error message be improved?  If so, please report an enhancement request to " \
+      "PyTorch.)"
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    ("torch.segment_reduce(x, 'sum')", RuntimeError,
+     "segment_reduce(): Either lengths or offsets must be defined."),
+    ("torch.segment_reduce(x, 'foo', indices=L)", RuntimeError,
+     "segment_reduce(): indices based reduction is not supported yet."),
+    ("torch.segment_reduce(x, 'foo')", RuntimeError,
+     "segment_reduce(): Either lengths or offsets must be defined."),
+    ("torch.segment_reduce(x, 'foo', lengths=L, axis=3)", IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got 3)"),
+    ("torch.segment_reduce(x, 'foo', lengths=torch.tensor([-1, 4]))", RuntimeError,
+     "reduce argument must be either sum, prod, mean, amax or amin, got foo"),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([[1, 2]]))", RuntimeError,
+     "Expected data.dim() >= lengths_value.dim() to be true, but got false.  " + ONE),
+    ("torch.segment_reduce(x, 'sum', offsets=torch.tensor([[0, 3]]))", RuntimeError,
+     "Expected data.dim() >= offsets_value.dim() to be true, but got false.  " + ONE),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor(3))", RuntimeError,
+     "segment_reduce(): Expected axis to be the last dimension of lengths but got 0."),
+    ("torch.segment_reduce(x.reshape(3, 1), 'sum', offsets=torch.tensor([0, 1]), axis=1)",
+     RuntimeError,
+     "segment_reduce(): Expected axis to be the last dimension of offsets but got 1."),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([-1, 4]))", RuntimeError,
+     "lengths contains negative value!"),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([], dtype=torch.long))", RuntimeError,
+     "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+     "reduction dim with the 'dim' argument."),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([1, 1]))", RuntimeError,
+     "segment_reduce(): Expected all rows of lengths along axis to sum to "
+     "data.size(lengths.dim()-1) when !unsafe."),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([1.0, 2.0]))", NotImplementedError,
+     "\"_segment_reduce_lengths_cpu_kernel1\" not implemented for 'Float'"),
+    ("torch.segment_reduce(x, 'sum', offsets=torch.tensor([0.0, 3.0]))", NotImplementedError,
+     "\"_segment_reduce_offsets_cpu_kernel1\" not implemented for 'Float'"),
+    ("torch.segment_reduce(x.long(), 'sum', lengths=L)", NotImplementedError,
+     "\"_segment_reduce_cpu\" not implemented for 'Long'"),
+    ("torch.segment_reduce(x.long(), 'sum', lengths=L, initial=1e300)", NotImplementedError,
+     "\"_segment_reduce_cpu\" not implemented for 'Long'"),
+    ("torch.segment_reduce(x, 'sum', lengths=L, initial=1e300)", RuntimeError,
+     "value cannot be converted to type float without overflow"),
+    ("torch.segment_reduce(x.half(), 'sum', lengths=L, initial=1e6)", RuntimeError,
+     "value cannot be converted to type c10::Half without overflow"),
+    ("torch.segment_reduce(x, 'sum', lengths=L, initial=2 ** 70)", OverflowError,
+     "int too big to convert"),
+    ("torch.segment_reduce(x, 'sum', lengths=torch.tensor([-1, 4]), unsafe=True)",
+     RuntimeError, "Expected segment_length >= 0 to be true, but got false.  " + ONE),
+    ("torch.segment_reduce(x, 'sum', offsets=torch.tensor([0, 3, 2, 3]))", RuntimeError,
+     "Expected segment_length >= 0 to be true, but got false.  " + ONE),
+    ("torch.segment_reduce(x, 'sum', L)", TypeError,
+     "segment_reduce() takes 2 positional arguments but 3 were given"),
+    ("torch.segment_reduce(x, 'sum', lengths=[1, 2])", TypeError,
+     "segment_reduce(): argument 'lengths' must be Tensor, not list"),
+])
+def test_segment_reduce_refusals_in_torchs_order(call, kind, message):
+    x, L = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1, 2])  # noqa: F841 - used by call
+    with raises(kind, message):
+        eval(call)
+
+
+def test_segment_reduce_unsafe_skips_the_checks():
+    data = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    out = torch.segment_reduce(data, "sum", lengths=torch.tensor([1, 1]), unsafe=True)
+    assert out.tolist() == [1.0, 2.0]
+    out.sum().backward()
+    assert data.grad.tolist() == [1.0, 1.0, 0.0]
