@@ -115,7 +115,7 @@ def _segment_gradient(part, given, made, reduce, initial, kind):
 SEGMENT_REDUCE_BACKWARD = register(Op(
     "_segment_reduce_backward", "NotImplemented", ("grad", "output", "data"),
     forward=_spread, backward=_no_derivative, promote=False,
-    hides=(*UNSHOWN, "lengths", "axis", "initial"),
+    hides=UNSHOWN,
     tangent=no_forward_formula("_segment_reduce_backward")))
 
 
