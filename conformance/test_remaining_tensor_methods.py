@@ -418,3 +418,113 @@ def test_segment_reduce_unsafe_skips_the_checks():
     assert out.tolist() == [1.0, 2.0]
     out.sum().backward()
     assert data.grad.tolist() == [1.0, 1.0, 0.0]
+
+
+FIRST = ("Could not run 'aten::{0}' with arguments from the 'CPU' backend. This could be because "
+         "the operator doesn't exist for this backend, or was omitted during the selective/custom "
+         "build process (if using custom build). If you are a Facebook employee using PyTorch on "
+         "mobile, please visit https://fburl.com/ptmfixes for possible resolutions. 'aten::{0}' "
+         "is only available for these backends: [Meta, BackendSelect, Python, "
+         "FuncTorchDynamicLayerBackMode, Functionalize, Conjugate, Negative, ZeroTensor, "
+         "ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, AutogradHIP, AutogradXLA, "
+         "AutogradMPS, AutogradIPU, AutogradXPU, AutogradHPU, AutogradVE, AutogradLazy, "
+         "AutogradMTIA, AutogradMAIA, AutogradPrivateUse1, AutogradPrivateUse2, "
+         "AutogradPrivateUse3, AutogradMeta, AutogradNestedTensor, Tracer, AutocastCPU, "
+         "AutocastMTIA, AutocastMAIA, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, "
+         "BatchedNestedTensor, FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, "
+         "PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher].")
+NO_KERNEL = {
+    "batch_norm_stats": "torch.batch_norm_stats(x, 1e-5)",
+    "batch_norm_elemt": "torch.batch_norm_elemt(x, w, w, m, s, 1e-5)",
+    "batch_norm_elemt.out": "torch.batch_norm_elemt(x, None, None, m, s, 1e-5, out=x.clone())",
+    "batch_norm_gather_stats": "torch.batch_norm_gather_stats(x, m[None], s[None], None, None, "
+                               "0.1, 1e-5, 20)",
+    "batch_norm_gather_stats_with_counts": "torch.batch_norm_gather_stats_with_counts(x, m[None], "
+                                           "s[None], None, None, 0.1, 1e-5, torch.tensor([20.]))",
+    "batch_norm_backward_reduce": "torch.batch_norm_backward_reduce(x, x, m, s, w, True, True, "
+                                  "True)",
+    "batch_norm_backward_elemt": "torch.batch_norm_backward_elemt(x, x, m, s, w, m, m, "
+                                 "torch.tensor([20], dtype=torch.int32))",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_KERNEL))
+def test_sync_batch_norm_kernels_are_refused_on_the_cpu(name):
+    x, w, m, s = torch.ones(4, 3, 5), torch.ones(3), torch.zeros(3), torch.ones(3)  # noqa: F841
+    with pytest.raises(NotImplementedError) as info:
+        eval(NO_KERNEL[name])
+    assert str(info.value).split("\n\n")[0] == FIRST.format(name)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("torch.batch_norm_stats(x, 'a')",
+     "batch_norm_stats(): argument 'eps' (position 2) must be float, not str"),
+    ("torch.batch_norm_stats(x)", 'batch_norm_stats() missing 1 required positional arguments: '
+                                  '"eps"'),
+    ("torch.batch_norm_stats(x, 1e-5, out=None)",
+     "batch_norm_stats() got an unexpected keyword argument 'out'"),
+    ("torch.batch_norm_gather_stats(x, m, m, None, None, 0.1, 1e-5, 2.5)",
+     "batch_norm_gather_stats(): argument 'count' (position 8) must be int, not float"),
+    ("torch.batch_norm_backward_reduce(x, x, m, m, None, 1, True, True)",
+     "batch_norm_backward_reduce(): argument 'input_g' (position 6) must be bool, not int"),
+    ("torch.batch_norm_update_stats(x, None, None)",
+     'batch_norm_update_stats() missing 1 required positional arguments: "momentum"'),
+    ("torch.batch_norm_update_stats(x, None, None, 0.1, out=(m, m))",
+     "batch_norm_update_stats() got an unexpected keyword argument 'out'"),
+])
+def test_sync_batch_norm_kernels_read_their_arguments_first(call, message):
+    x, m = torch.ones(2, 3), torch.zeros(3)  # noqa: F841 - used by call
+    with raises(TypeError, message):
+        eval(call)
+
+
+def test_batch_norm_update_stats_values_and_running_statistics():
+    data = np.arange(24.0).reshape(2, 3, 4)
+    x = torch.tensor(data, requires_grad=True)
+    running_mean = torch.zeros(3, dtype=torch.float64)
+    running_var = torch.ones(3, dtype=torch.float64)
+    mean, var = torch.batch_norm_update_stats(x, running_mean, running_var, 0.1)
+    assert mean.tolist() == data.mean(axis=(0, 2)).tolist()
+    assert var.tolist() == data.var(axis=(0, 2)).tolist()
+    np.testing.assert_allclose(running_mean.numpy(), 0.1 * data.mean(axis=(0, 2)))
+    np.testing.assert_allclose(running_var.numpy(), 0.9 + 0.1 * data.var(axis=(0, 2), ddof=1))
+    assert running_mean._version == 0
+    assert mean.grad_fn is var.grad_fn and type(mean.grad_fn).__name__ == "NotImplemented"
+    assert [type(n).__name__ for n, _ in mean.grad_fn.next_functions] == ["AccumulateGrad"]
+    with raises(RuntimeError, "derivative for aten::batch_norm_update_stats is not implemented"):
+        mean.sum().backward()
+
+
+def test_batch_norm_update_stats_of_one_sample_gives_a_nan_running_variance():
+    running_mean, running_var = torch.zeros(3), torch.ones(3)
+    mean, var = torch.batch_norm_update_stats(torch.tensor([[1.0, 2.0, 3.0]]), running_mean,
+                                              running_var, 0.1)
+    assert mean.tolist() == [1.0, 2.0, 3.0] and var.tolist() == [0.0, 0.0, 0.0]
+    assert running_var.isnan().all()
+
+
+def test_batch_norm_update_stats_dtypes():
+    half = torch.ones(4, 3, dtype=torch.float16)
+    assert torch.batch_norm_update_stats(half, None, None, 0.1)[0].dtype == torch.float16
+    mixed = torch.batch_norm_update_stats(half, torch.zeros(3), torch.ones(3), 0.1)
+    assert mixed[0].dtype == torch.float32 and mixed[1].dtype == torch.float32
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    ("torch.batch_norm_update_stats(torch.ones(3), None, None, 0.1)", IndexError,
+     "Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+    ("torch.batch_norm_update_stats(torch.ones(0, 3), None, None, 0.1)", RuntimeError,
+     "input tensor must have at least one element, but got input_sizes = [0, 3]"),
+    ("torch.batch_norm_update_stats(torch.ones(2, 3, dtype=torch.long), torch.zeros(3), None, "
+     "0.1)", NotImplementedError, "\"batch_norm_update_stats_cpu\" not implemented for 'Long'"),
+    ("torch.batch_norm_update_stats(torch.ones(3), torch.zeros(3, dtype=torch.float64), None, "
+     "0.1)", RuntimeError, "mixed dtype (CPU): expect parameter to have scalar type of Float"),
+    ("torch.batch_norm_update_stats(torch.ones(2, 3, dtype=torch.float64), torch.zeros(3), "
+     "torch.ones(3), 0.1)", RuntimeError,
+     "mixed dtype (CPU): all inputs must share same datatype."),
+    ("torch.batch_norm_update_stats(torch.ones(2, 3), torch.zeros(3), torch.zeros(3, "
+     "dtype=torch.float16), 0.1)", RuntimeError, "expected scalar type Float but found Half"),
+])
+def test_batch_norm_update_stats_refusals(call, kind, message):
+    with raises(kind, message):
+        eval(call)

@@ -1,9 +1,14 @@
-"""Oracle test: refgrad's segment_reduce and its gradient against torch's, bit for bit.
+"""Oracle test: refgrad's segment_reduce, with its gradient, and batch_norm_update_stats
+against torch's.
 
 Every reduction runs on float16, float32 and float64 data drawn so that segments hold ties,
 zeros and NaNs, cut by lengths or by offsets along each axis, with and without `initial`;
-the results and the gradients (for gradients of both signs) agree byte for byte, NaNs'
-signs included.
+the results and the gradients (for gradients of both signs) agree byte for byte, the
+signs of NaNs included.
+
+batch_norm_update_stats agrees byte for byte with torch's on inputs laid out row-major or
+channels-last, the running statistics included; on other layouts, which refgrad's batch
+norm reduces in float64, to within rounding.
 """
 
 import itertools
@@ -63,3 +68,34 @@ def test_segment_reduce_and_its_gradient_match_torch(reduce, dtype, axis, by, in
     grad = (rng.standard_normal(out_shape) * 2).astype(dtype)
     expected = _run(torch, data, reduce, by, cuts, axis, initial, grad)
     assert _run(refgrad, data, reduce, by, cuts, axis, initial, grad) == expected
+
+
+def _update_stats(lib, data, layout, momentum, with_running):
+    x = lib.tensor(data)
+    if layout == "channels_last":
+        x = x.to(memory_format=lib.channels_last)
+    elif layout == "strided":
+        x = x.transpose(0, -1).contiguous().transpose(0, -1)
+    running = [lib.tensor(np.linspace(-1, 1, data.shape[1]).astype(data.dtype)),
+               lib.tensor(np.linspace(0.5, 2, data.shape[1]).astype(data.dtype))]
+    mean, var = lib.batch_norm_update_stats(x, *(running if with_running else (None, None)),
+                                            momentum)
+    return [t.numpy() for t in (mean, var, *running)]
+
+
+@pytest.mark.parametrize(("shape", "layout"), [
+    ((8, 5), "contiguous"), ((3, 4, 7), "contiguous"), ((2, 3, 4, 5), "contiguous"),
+    ((2, 3, 4, 5), "channels_last"), ((3, 4, 7), "strided"), ((40, 20), "contiguous"),
+    ((1, 6, 3), "contiguous")])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("with_running", [False, True])
+def test_batch_norm_update_stats_matches_torch(shape, layout, dtype, with_running):
+    data = (np.random.default_rng(zlib.crc32(repr(shape).encode())).standard_normal(shape) * 3
+            + 1).astype(dtype)
+    expected = _update_stats(torch, data, layout, 0.1, with_running)
+    got = _update_stats(refgrad, data, layout, 0.1, with_running)
+    if layout == "strided":  # NOTE [Batch norm in float64]: within rounding, not bitwise
+        for a, b in zip(got, expected):
+            np.testing.assert_allclose(a, b, rtol=2e-6 if dtype == np.float32 else 1e-14)
+    else:
+        assert [a.tobytes() for a in got] == [b.tobytes() for b in expected]

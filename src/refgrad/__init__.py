@@ -192,11 +192,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:802
+# --- book/chapters/16e_rounding_and_bits.md:803
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:854
+# --- book/chapters/16e_rounding_and_bits.md:855
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -711,6 +711,18 @@ from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: 
 
 # --- book/chapters/16zm_remaining_tensor_methods.md:668
 from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:826
+from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
+    batch_norm_backward_elemt,
+    batch_norm_backward_reduce,
+    batch_norm_elemt,
+    batch_norm_gather_stats,
+    batch_norm_gather_stats_with_counts,
+    batch_norm_stats,
+    batch_norm_update_stats,
+)
 
 
 # --- book/chapters/18c_zero_tensors.md:186

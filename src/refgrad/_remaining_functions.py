@@ -60,3 +60,26 @@ from refgrad._ops.segment_reduce import segment_reduce as _segment_reduce  # noq
 segment_reduce = function_form(_segment_reduce, Arguments(
     "segment_reduce(Tensor data, str reduce, *, Tensor? lengths = None, Tensor? indices = None, "
     "Tensor? offsets = None, int axis = 0, bool unsafe = False, Number? initial = None)"))
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:802
+from refgrad._ops import batch_norm_kernels as _kernels  # noqa: E402
+
+_STATS = "Tensor input, Tensor mean, Tensor invstd, Tensor? running_mean, Tensor? running_var"
+_BACKWARD = "Tensor grad_out, Tensor input, Tensor mean, Tensor invstd, Tensor? weight"
+_SIGNATURES = {
+    "batch_norm_stats": "Tensor input, float eps",
+    "batch_norm_elemt": "Tensor input, Tensor? weight, Tensor? bias, Tensor mean, Tensor invstd, "
+                        "float eps, *, Tensor? out = None",
+    "batch_norm_gather_stats": f"{_STATS}, float momentum, float eps, int count",
+    "batch_norm_gather_stats_with_counts": f"{_STATS}, float momentum, float eps, Tensor counts",
+    "batch_norm_backward_reduce": f"{_BACKWARD}, bool input_g, bool weight_g, bool bias_g",
+    "batch_norm_backward_elemt": f"{_BACKWARD}, Tensor sum_dy, Tensor sum_dy_xmu, Tensor count",
+}
+(batch_norm_stats, batch_norm_elemt, batch_norm_gather_stats,
+ batch_norm_gather_stats_with_counts, batch_norm_backward_reduce, batch_norm_backward_elemt) = (
+    function_form(_kernels.refused(name), Arguments(f"{name}({signature})"))
+    for name, signature in _SIGNATURES.items())
+batch_norm_update_stats = function_form(_kernels.batch_norm_update_stats, Arguments(
+    "batch_norm_update_stats(Tensor input, Tensor? running_mean, Tensor? running_var, "
+    "float momentum)"))

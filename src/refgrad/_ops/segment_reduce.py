@@ -10,7 +10,7 @@ import numpy as np
 
 from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
-from refgrad._ops.not_implemented import UNSHOWN, _no_derivative
+from refgrad._ops.not_implemented import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import not_implemented_for
 
@@ -120,9 +120,9 @@ SEGMENT_REDUCE_BACKWARD = register(Op(
 
 
 def _backward(g, data, result, reduce, lengths, offsets, axis, initial):
-    return (call(SEGMENT_REDUCE_BACKWARD, (g, result, data), {
+    return (without_empty_edges(call(SEGMENT_REDUCE_BACKWARD, (g, result, data), {
         "operation": "_segment_reduce_backward", "reduce": reduce, "lengths": lengths,
-        "offsets": offsets, "axis": axis, "initial": initial}),)
+        "offsets": offsets, "axis": axis, "initial": initial})),)
 
 
 SEGMENT_REDUCE = register(Op(
