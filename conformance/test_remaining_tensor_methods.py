@@ -528,3 +528,30 @@ def test_batch_norm_update_stats_dtypes():
 def test_batch_norm_update_stats_refusals(call, kind, message):
     with raises(kind, message):
         eval(call)
+
+
+@pytest.mark.parametrize(("call", "name"), [
+    ("torch.native_norm(x)", "native_norm"),
+    ("torch.native_norm(x, 3)", "native_norm"),
+    ("torch.native_norm(x, 2, [1], False, None)", "native_norm.ScalarOpt_dim_dtype"),
+    ("torch.native_norm(x, p=2, dim=[1], keepdim=False, dtype=torch.float64)",
+     "native_norm.ScalarOpt_dim_dtype"),
+])
+def test_native_norm_has_only_a_sparse_kernel(call, name):
+    x = torch.ones(2, 3)  # noqa: F841 - used by call
+    with pytest.raises(NotImplementedError) as info:
+        eval(call)
+    expected = FIRST.format(name).replace("[Meta, ", "[Meta, SparseCPU, ")
+    assert str(info.value).split("\n\n")[0] == expected
+
+
+def test_native_norm_reads_its_arguments_first():
+    x = torch.ones(2, 3)
+    with raises(TypeError, "native_norm(): argument 'p' (position 2) must be Number, not str"):
+        torch.native_norm(x, "fro")
+    with raises(TypeError, "native_norm() received an invalid combination of arguments - got "
+                           "(Tensor, int, list), but expected one of:\n"
+                           " * (Tensor input, Number p = 2)\n"
+                           " * (Tensor input, Number p, tuple of ints dim, bool keepdim, "
+                           "torch.dtype dtype)\n"):
+        torch.native_norm(x, 2, [1])

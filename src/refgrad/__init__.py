@@ -693,27 +693,27 @@ from refgrad._ops.foreach_unary import (
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:78
+# --- book/chapters/16zm_remaining_tensor_methods.md:80
 from refgrad import __future__  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:107
+# --- book/chapters/16zm_remaining_tensor_methods.md:109
 from refgrad import _module_load  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:289
+# --- book/chapters/16zm_remaining_tensor_methods.md:291
 from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:380
+# --- book/chapters/16zm_remaining_tensor_methods.md:382
 from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:668
+# --- book/chapters/16zm_remaining_tensor_methods.md:677
 from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:826
+# --- book/chapters/16zm_remaining_tensor_methods.md:853
 from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_backward_elemt,
     batch_norm_backward_reduce,
@@ -722,6 +722,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_gather_stats_with_counts,
     batch_norm_stats,
     batch_norm_update_stats,
+    native_norm,
 )
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:214
+# --- book/chapters/16zm_remaining_tensor_methods.md:216
 """Tensor attributes torch keeps only to say they are gone, or to say no."""
 
 import warnings
@@ -36,7 +36,7 @@ loss.backward()
 """
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:248
+# --- book/chapters/16zm_remaining_tensor_methods.md:250
 def _read_volatile(self):
     warnings.warn(READ, UserWarning, stacklevel=2)
     return False

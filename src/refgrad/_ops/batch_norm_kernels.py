@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:708
+# --- book/chapters/16zm_remaining_tensor_methods.md:717
 """The SyncBatchNorm kernels: refused on the CPU, but batch_norm_update_stats."""
 
 import numpy as np
@@ -26,17 +26,17 @@ BACKENDS = (
     "PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher")
 
 
-def no_cpu_kernel(name: str) -> NotImplementedError:
+def no_cpu_kernel(name: str, backends: str = BACKENDS) -> NotImplementedError:
     """torch's refusal of an operator its CPU build has no kernel for (its first paragraph)."""
     return NotImplementedError(
         f"Could not run 'aten::{name}' with arguments from the 'CPU' backend. This could be "
         "because the operator doesn't exist for this backend, or was omitted during the "
         "selective/custom build process (if using custom build). If you are a Facebook employee "
         "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
-        f"resolutions. 'aten::{name}' is only available for these backends: [{BACKENDS}].")
+        f"resolutions. 'aten::{name}' is only available for these backends: [{backends}].")
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:742
+# --- book/chapters/16zm_remaining_tensor_methods.md:751
 def _statistics(a, running_mean, running_var, momentum, operation):
     """Each channel's mean and biased variance; the running statistics moved in place."""
     running = [running_mean, running_var]  # the tensors' own arrays, written in place
@@ -63,7 +63,7 @@ UPDATE_STATS = register(Op(
     outputs=("result0", "result1")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:775
+# --- book/chapters/16zm_remaining_tensor_methods.md:784
 def batch_norm_update_stats(input, running_mean, running_var, momentum):
     """Each channel's batch mean and biased variance; running statistics moved towards them."""
     from refgrad._tensor_values import wrap_dim
