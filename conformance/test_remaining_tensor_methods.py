@@ -555,3 +555,59 @@ def test_native_norm_reads_its_arguments_first():
                            " * (Tensor input, Number p, tuple of ints dim, bool keepdim, "
                            "torch.dtype dtype)\n"):
         torch.native_norm(x, 2, [1])
+
+
+def test_embedding_renorm_scales_the_named_rows_in_place():
+    weight = torch.arange(12.0).reshape(4, 3)
+    out = torch.embedding_renorm_(weight, torch.tensor([0, 2, 2]), 5.0, 2.0)
+    assert out is weight and weight._version == 1
+    row = np.arange(6.0, 9.0, dtype=np.float32)
+    scale = np.float32(5.0 / (float(np.linalg.norm(row.astype(np.float64))) + 1e-7))
+    np.testing.assert_allclose(weight[2].numpy(), row * scale, rtol=1e-6)
+    assert weight[0].tolist() == [0.0, 1.0, 2.0] and weight[3].tolist() == [9.0, 10.0, 11.0]
+    assert weight[1].tolist() == [3.0, 4.0, 5.0]  # not named
+    once = torch.ones(4, 3)
+    torch.embedding_renorm_(once, torch.tensor([1, 1]), 5.0, 2.0)
+    assert once._version == 1 and once.tolist() == [[1.0] * 3] * 4  # counted even if unchanged
+    negative = torch.ones(2, 2)
+    torch.embedding_renorm_(negative, torch.tensor([-1]), -1.0, float("inf"))
+    np.testing.assert_allclose(negative[1].numpy(), [-1.0, -1.0], rtol=1e-6)
+
+
+def test_embedding_renorm_and_autograd():
+    leaf = torch.ones(4, 3, requires_grad=True)
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        torch.embedding_renorm_(leaf, torch.tensor([0]), 1.0, 2.0)
+    with torch.no_grad():
+        torch.embedding_renorm_(leaf, torch.tensor([3]), 1.0, 1.0)
+    assert leaf[3].tolist() == pytest.approx([1 / 3] * 3)
+    b = torch.ones(4, 3, requires_grad=True) * 2
+    torch.embedding_renorm_(b, torch.tensor([1]), 1.0, 2.0)
+    assert type(b.grad_fn).__name__ == "EmbeddingRenormBackward0"
+    assert [n for n in dir(b.grad_fn) if "saved" in n] == []
+    with raises(NotImplementedError, "the derivative for 'embedding_renorm' is not implemented."):
+        b.sum().backward()
+
+
+@pytest.mark.parametrize(("call", "kind", "message"), [
+    ("torch.embedding_renorm_(w, torch.tensor([5]), 1.0, 2.0)", IndexError,
+     "select(): index 5 out of range for tensor of size [4, 3] at dimension 0"),
+    ("torch.embedding_renorm_(w, torch.tensor([5, -7]), 1.0, 2.0)", IndexError,
+     "select(): index -7 out of range for tensor of size [4, 3] at dimension 0"),
+    ("torch.embedding_renorm_(w, torch.tensor([1.0]), 1.0, 2.0)", RuntimeError,
+     "Expected tensor for argument #2 'indices' to have one of the following scalar types: "
+     "Long, Int; but got torch.FloatTensor instead (while checking arguments for "
+     "embedding_renorm_)"),
+    ("torch.embedding_renorm_(w[0], torch.tensor([1.0]), 1.0, 2.0)", RuntimeError,
+     "Expected 2-dimensional tensor, but got 1-dimensional tensor for argument #1 'self' "
+     "(while checking arguments for embedding_renorm_)"),
+    ("torch.embedding_renorm_(w.long(), torch.tensor([1]), 1.0, 2.0)", RuntimeError,
+     "norm(): input dtype should be either floating point or complex. Got Long instead."),
+    ("torch.embedding_renorm_(w, torch.tensor([1]), 1.0)", TypeError,
+     'embedding_renorm_() missing 1 required positional arguments: "norm_type"'),
+])
+def test_embedding_renorm_refusals(call, kind, message):
+    w = torch.ones(4, 3)  # noqa: F841 - used by call
+    with raises(kind, message):
+        eval(call)

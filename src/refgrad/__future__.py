@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:52
+# --- book/chapters/16zm_remaining_tensor_methods.md:53
 """torch.__future__: switches for how a module's parameters are replaced."""
 
 _overwrite = False

@@ -693,27 +693,27 @@ from refgrad._ops.foreach_unary import (
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:80
+# --- book/chapters/16zm_remaining_tensor_methods.md:81
 from refgrad import __future__  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:109
+# --- book/chapters/16zm_remaining_tensor_methods.md:110
 from refgrad import _module_load  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:291
+# --- book/chapters/16zm_remaining_tensor_methods.md:292
 from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:382
+# --- book/chapters/16zm_remaining_tensor_methods.md:383
 from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:677
+# --- book/chapters/16zm_remaining_tensor_methods.md:678
 from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:853
+# --- book/chapters/16zm_remaining_tensor_methods.md:854
 from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_backward_elemt,
     batch_norm_backward_reduce,
@@ -724,6 +724,10 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_update_stats,
     native_norm,
 )
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:966
+from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/18c_zero_tensors.md:186

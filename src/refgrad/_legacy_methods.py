@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:216
+# --- book/chapters/16zm_remaining_tensor_methods.md:217
 """Tensor attributes torch keeps only to say they are gone, or to say no."""
 
 import warnings
@@ -36,7 +36,7 @@ loss.backward()
 """
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:250
+# --- book/chapters/16zm_remaining_tensor_methods.md:251
 def _read_volatile(self):
     warnings.warn(READ, UserWarning, stacklevel=2)
     return False

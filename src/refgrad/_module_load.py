@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:91
+# --- book/chapters/16zm_remaining_tensor_methods.md:92
 """Tensor.module_load: what a loaded tensor becomes before it is swapped in."""
 
 from refgrad._tensor import Tensor

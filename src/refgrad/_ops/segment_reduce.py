@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:429
+# --- book/chapters/16zm_remaining_tensor_methods.md:430
 """torch.segment_reduce and its gradient, the kernels of torch's CPU build in NumPy."""
 
 import numpy as np
@@ -53,7 +53,7 @@ def _rows(array, axis):
     return array.reshape(before, array.shape[axis], after)
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:498
+# --- book/chapters/16zm_remaining_tensor_methods.md:499
 def _reduced(data, reduce, lengths, offsets, axis, initial):
     values = _rows(host(data), axis)
     starts, counts = _bounds(lengths, offsets, axis)
@@ -75,7 +75,7 @@ def _reduced(data, reduce, lengths, offsets, axis, initial):
     return on_device_of(np.ascontiguousarray(total.reshape(shape)), data)
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:535
+# --- book/chapters/16zm_remaining_tensor_methods.md:536
 def _spread(g, output, data, operation, reduce, lengths, offsets, axis, initial):
     values, grads = _rows(host(data), axis), _rows(host(g), axis)
     result = _rows(host(output), axis)
@@ -111,7 +111,7 @@ def _segment_gradient(part, given, made, reduce, initial, kind):
     return out
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:572
+# --- book/chapters/16zm_remaining_tensor_methods.md:573
 SEGMENT_REDUCE_BACKWARD = register(Op(
     "_segment_reduce_backward", "NotImplemented", ("grad", "output", "data"),
     forward=_spread, backward=_no_derivative, promote=False,
@@ -133,7 +133,7 @@ SEGMENT_REDUCE = register(Op(
     tangent=no_forward_formula("segment_reduce")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:598
+# --- book/chapters/16zm_remaining_tensor_methods.md:599
 LIMITS = {"float32": ("float", 3.4028234663852886e38), "float16": ("c10::Half", 65504.0)}
 
 
@@ -160,7 +160,7 @@ def _check_lengths(data, lengths, axis):
                            "to data.size(lengths.dim()-1) when !unsafe.")
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:626
+# --- book/chapters/16zm_remaining_tensor_methods.md:627
 def _initial(initial, dtype):
     if type(initial) is int and not -2**63 <= initial < 2**63:
         raise OverflowError("int too big to convert")  # torch's reading of a number

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:117
+# --- book/chapters/16zm_remaining_tensor_methods.md:118
 """A module's parameters replaced by swapping or overwriting, as torch.__future__ asks."""
 
 from refgrad.autograd.grad_mode import no_grad
@@ -34,7 +34,7 @@ def swap_loaded(current, given, assign, key):
     return None
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:156
+# --- book/chapters/16zm_remaining_tensor_methods.md:157
 def replace_parameter(module, key, param, fn, swap) -> None:
     """``param`` replaced by ``fn(param)``: swapped in place, or a new Parameter."""
     with no_grad():
