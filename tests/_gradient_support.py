@@ -214,6 +214,9 @@ REFUSING |= {"zeta_by_number"}
 # _standard_gamma_grad's node refuses any backward, as torch's does:
 # conformance/test_gamma_draws.py.
 REFUSING |= {"_standard_gamma_grad"}
+# embedding_renorm_'s node refuses any backward, as torch's does:
+# conformance/test_remaining_tensor_methods.py.
+REFUSING |= {"embedding_renorm_"}
 
 
 def differentiable() -> list:

@@ -230,4 +230,12 @@ RECIPES["_weight_norm_interface"] = Recipe(
     twice=False)
 
 
+# torch.segment_reduce (chapter "The remaining tensor methods"): two segments, neither empty
+# (an empty mean is NaN); its gradient has no derivative, as torch's has none.
+RECIPES["segment_reduce"] = Recipe(
+    lambda a, reduce: torch.segment_reduce(a, reduce, lengths=torch.tensor([1, a.shape[0] - 1])),
+    shapes=st.sampled_from([[(4,)], [(5, 2)], [(3, 2, 2)]]),
+    params=_one_of("reduce", "sum", "mean", "max", "min", "prod"), twice=False)
+
+
 test_first_order, test_second_order = gradient_tests(RECIPES)

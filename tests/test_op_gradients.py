@@ -67,6 +67,7 @@ WITHOUT_FORWARD_FORMULA = {
     "_weight_norm_interface": ([(3, 4), (3, 1)], {"dim": 0}),
     "_standard_gamma": ([(2,)], {}),
     "conv_tbc": ([(3, 1, 2), (2, 2, 1), (1,)], {"pad": 0}),
+    "segment_reduce": ([(3,)], {"reduce": "max"}),
 }
 # the name torch's refusal gives a row of another overload
 TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}
@@ -150,6 +151,11 @@ _UNDERIVABLE_CALLS = {
     "_dirichlet_grad": (lambda a: torch._dirichlet_grad(a.sigmoid(), a.abs(), a.abs() + 1),
                         "_dirichlet_grad"),
     "binomial": (lambda a: torch.binomial(a.abs() + 1, a.sigmoid()), "binomial"),
+    "batch_norm_update_stats": (lambda a: torch.batch_norm_update_stats(
+        a.view(1, 2), None, None, 0.1)[0], "batch_norm_update_stats"),
+    "_segment_reduce_backward": (lambda a: torch.autograd.grad(torch.segment_reduce(
+        a, "prod", lengths=torch.tensor([2])), a, create_graph=True)[0],
+        "_segment_reduce_backward"),
 }
 
 

@@ -518,6 +518,8 @@ TORCH_CALLS["linalg_householder_product"] = (  # chapter 16ra
 TORCH_CALLS["slice_inverse"] = lambda a, s, **p: aten.slice_inverse(a, s, **p)  # chapter 27a
 TORCH_CALLS["ormqr"] = (  # chapter 16ra
     lambda a, tau, c, left, transpose: torch.ormqr(a, tau * 0.25, c, left, transpose))
+TORCH_CALLS["segment_reduce"] = (  # chapter "The remaining tensor methods"
+    lambda a, reduce: torch.segment_reduce(a, reduce, lengths=torch.tensor([1, a.shape[0] - 1])))
 TORCH_CALLS["_standard_gamma"] = (  # chapter "The gamma family"
     lambda a: torch._standard_gamma(a * 0.0 + 1.0, generator=torch.Generator().manual_seed(0)))
 

@@ -192,11 +192,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:801
+# --- book/chapters/16e_rounding_and_bits.md:803
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:853
+# --- book/chapters/16e_rounding_and_bits.md:855
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -691,6 +691,43 @@ from refgrad._ops.foreach_unary import (
     _foreach_trunc_,
     _foreach_zero_,
 )
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:81
+from refgrad import __future__  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:110
+from refgrad import _module_load  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:292
+from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:383
+from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:678
+from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:854
+from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
+    batch_norm_backward_elemt,
+    batch_norm_backward_reduce,
+    batch_norm_elemt,
+    batch_norm_gather_stats,
+    batch_norm_gather_stats_with_counts,
+    batch_norm_stats,
+    batch_norm_update_stats,
+    native_norm,
+)
+
+
+# --- book/chapters/16zm_remaining_tensor_methods.md:966
+from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/18c_zero_tensors.md:186

@@ -23,10 +23,12 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
            "indices", "offsets", "include_last_offset", "padding_idx", "offset2bag",
            "bag_size", "maximum_indices", "num_weights", "scale_grad_by_freq", "mode",
            "sparse",  # embedding_bag's gradients', 16zj
-           "minlength")  # bincount's, 16k
+           "minlength",  # bincount's, 16k
+           "lengths", "axis", "initial",  # segment_reduce's gradient's, 16zm
+           "momentum")  # batch_norm_update_stats', 16zm
 
 
-# --- book/chapters/16e_rounding_and_bits.md:284
+# --- book/chapters/16e_rounding_and_bits.md:286
 BARE = frozenset((  # operations torch's message names without their namespace
     "set_", "_foreach_copy_", "_foreach_maximum_", "_foreach_minimum_"))
 

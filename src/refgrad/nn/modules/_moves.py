@@ -2,18 +2,27 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:512
+# --- book/chapters/21b_layers_and_losses.md:520
 """A module's tensors moved or converted: _apply, and cpu, cuda, type and to_empty on it."""
 
 import refgrad
+from refgrad import __future__ as future
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 
 
 def _apply(self, fn, recurse: bool = True):
+    swap = future.get_swap_module_params_on_conversion()
+    overwrite = future.get_overwrite_module_params_on_conversion()
+
     def own(module):
-        for value in module._parameters.values():
+        for key, value in list(module._parameters.items()):
             if value is None:
+                continue
+            if swap or overwrite:  # chapter "The remaining tensor methods"
+                from refgrad.nn.modules._swapping import replace_parameter
+
+                replace_parameter(module, key, value, fn, swap)
                 continue
             with no_grad():  # NOTE [A moved parameter is the same object]
                 value.data = fn(value)
@@ -30,7 +39,7 @@ def _apply(self, fn, recurse: bool = True):
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:558
+# --- book/chapters/21b_layers_and_losses.md:578
 def cpu(self):
     return _apply(self, lambda t: t.cpu())
 

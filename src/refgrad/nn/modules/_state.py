@@ -8,6 +8,7 @@
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
+from refgrad.__future__ import get_swap_module_params_on_conversion
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules._extra_state import EXTRA_STATE, load_extra_state, overrides
@@ -57,7 +58,7 @@ def _own_state(module):
             yield name, buf
 
 
-# --- book/chapters/21b_layers_and_losses.md:129
+# --- book/chapters/21b_layers_and_losses.md:130
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -105,7 +106,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:178
+# --- book/chapters/21b_layers_and_losses.md:179
 def _load_own(module, state_dict, path, assign, missing, errors) -> None:
     saved = getattr(state_dict, "_metadata", {}).get(path[:-1], {}).get("version")
     for name, current in list(_own_state(module)):
@@ -122,6 +123,13 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
         elif not is_lazy(current) and given.shape != current.shape:
             errors.append(f"size mismatch for {key}: copying a param with shape {given.shape} "
                           f"from checkpoint, the shape in current model is {current.shape}.")
+        elif get_swap_module_params_on_conversion():
+            # chapter "The remaining tensor methods": NOTE [Swapping in a loaded tensor]
+            from refgrad.nn.modules._swapping import swap_loaded
+
+            error = swap_loaded(current, given, assign, key)
+            if error is not None:
+                errors.append(error)
         elif assign:
             if isinstance(current, Parameter) and not isinstance(given, Parameter):
                 given = Parameter(given, requires_grad=current.requires_grad)
@@ -131,7 +139,7 @@ def _load_own(module, state_dict, path, assign, missing, errors) -> None:
                 current.copy_(given)
 
 
-# --- book/chapters/21b_layers_and_losses.md:347
+# --- book/chapters/21b_layers_and_losses.md:355
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -153,7 +161,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     return _apply(self, convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:370
+# --- book/chapters/21b_layers_and_losses.md:378
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -186,7 +194,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:411
+# --- book/chapters/21b_layers_and_losses.md:419
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -212,7 +220,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
-# --- book/chapters/21b_layers_and_losses.md:443
+# --- book/chapters/21b_layers_and_losses.md:451
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -236,7 +244,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:471
+# --- book/chapters/21b_layers_and_losses.md:479
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to, Module.share_memory = apply, to, share_memory

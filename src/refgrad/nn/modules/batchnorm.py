@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1287
+# --- book/chapters/21b_layers_and_losses.md:1307
 """BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d and GroupNorm as modules."""
 
 import warnings
@@ -33,7 +33,7 @@ def _reset_affine(module) -> None:
             init.zeros_(module.bias)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1325
+# --- book/chapters/21b_layers_and_losses.md:1345
 class _NormBase(Module):
     _version = 2
     _state_since = {"num_batches_tracked": 2}  # NOTE [State added later]
@@ -71,7 +71,7 @@ class _NormBase(Module):
                 f"track_running_stats={self.track_running_stats}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1369
+# --- book/chapters/21b_layers_and_losses.md:1389
 class _BatchNorm(_NormBase):
     _dims = ()  # the numbers of dimensions accepted
 
@@ -103,7 +103,7 @@ class BatchNorm3d(_BatchNorm):
     _dims = (5,)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1409
+# --- book/chapters/21b_layers_and_losses.md:1429
 class _InstanceNorm(_NormBase):
     _dims = ()  # unbatched, then batched
 
@@ -134,7 +134,7 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1444
+# --- book/chapters/21b_layers_and_losses.md:1464
 class InstanceNorm1d(_InstanceNorm):
     _dims = (2, 3)
 
@@ -147,7 +147,7 @@ class InstanceNorm3d(_InstanceNorm):
     _dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1462
+# --- book/chapters/21b_layers_and_losses.md:1482
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:
