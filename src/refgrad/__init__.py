@@ -113,7 +113,7 @@ from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: 
 from refgrad._factory_arguments import asarray
 
 
-# --- book/chapters/05a_random.md:761
+# --- book/chapters/05a_random.md:791
 from refgrad._generator import Generator, default_generator, initial_seed, manual_seed, seed
 
 

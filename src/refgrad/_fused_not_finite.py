@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05a_random.md:373
+# --- book/chapters/05a_random.md:403
 """A fused multiply-add's results that are not finite, worked out again as IEEE's are."""
 
 import math

@@ -160,6 +160,29 @@ Generator._words_from_next = _words_from_next
 default_generator = Generator()
 
 
+def clone_state(self) -> "Generator":
+    """A new generator in this one's state: the two then draw the same numbers."""
+    return Generator(self.device).set_state(self.get_state())
+
+
+def _no_offset(self, offset=None):
+    raise RuntimeError("CPU Generator does not use offset")  # a counter-based GPU generator's
+
+
+def _refuse_graphsafe(name):
+    def refuse(self, *state):
+        raise NotImplementedError(f"{name} is not supported in this Generator")
+
+    refuse.__name__ = name
+    return refuse
+
+
+Generator.clone_state = clone_state
+Generator.get_offset = Generator.set_offset = _no_offset
+Generator.graphsafe_get_state = _refuse_graphsafe("graphsafe_get_state")
+Generator.graphsafe_set_state = _refuse_graphsafe("graphsafe_set_state")
+
+
 def manual_seed(seed) -> Generator:
     """Re-seed the default generator."""
     return default_generator.manual_seed(as_seed(int(seed)))

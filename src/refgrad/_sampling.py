@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05a_random.md:302
+# --- book/chapters/05a_random.md:332
 """Samplers: how torch turns the generator's 32-bit words into numbers."""
 
 import math
@@ -36,7 +36,7 @@ def _odd_sum(a, b):
     return np.where((lost != 0) & even, np.nextafter(s, toward), s)
 
 
-# --- book/chapters/05a_random.md:341
+# --- book/chapters/05a_random.md:371
 # NOTE [One rounding]
 # torch computes a * b + c with one fused multiply-add. In double, the exact
 # product and sum are carried as pairs of doubles and rounded once at the end
@@ -56,7 +56,7 @@ def fused(a, b, c):
     return out if np.isfinite(out).all() else not_finite(a, float(b), float(c), out)
 
 
-# --- book/chapters/05a_random.md:398
+# --- book/chapters/05a_random.md:428
 def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     """torch's uniform_(low, high) for a float dtype, in C order."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -71,7 +71,7 @@ def uniform(generator, shape, dtype, low=0.0, high=1.0) -> np.ndarray:
     return values.reshape(shape)
 
 
-# --- book/chapters/05a_random.md:456
+# --- book/chapters/05a_random.md:486
 def _libm(function, values: np.ndarray, single: bool = False) -> np.ndarray:
     """``function`` (one of ``math``'s, the C library's) applied to each value.
 
@@ -113,7 +113,7 @@ def _sixteen_at_a_time(generator, n, kind, mean, std, half=False) -> np.ndarray:
     return values
 
 
-# --- book/chapters/05a_random.md:499
+# --- book/chapters/05a_random.md:529
 def _one_at_a_time(generator, n, mean, std) -> np.ndarray:
     values, held = [], generator._normal
     if held is not None and n:
@@ -141,7 +141,7 @@ def normal(generator, shape, dtype, mean=0.0, std=1.0, contiguous=True) -> np.nd
     return _to(values, kind).reshape(shape)
 
 
-# --- book/chapters/05a_random.md:543
+# --- book/chapters/05a_random.md:573
 def integers(generator, shape, low: int, high: int) -> np.ndarray:
     """torch's random_(low, high): int64 numbers in [low, high)."""
     span, n = high - low, math.prod(shape)
@@ -164,7 +164,7 @@ def permutation(generator, n: int) -> np.ndarray:
     return np.array(order, dtype=np.int64)
 
 
-# --- book/chapters/05a_random.md:582
+# --- book/chapters/05a_random.md:612
 def full_range(generator, shape, dtype) -> np.ndarray:
     """torch's random_() with no bounds: every value the dtype holds exactly."""
     kind, n = np.dtype(dtype), math.prod(shape)
@@ -192,7 +192,7 @@ def bernoulli(generator, shape, dtype, p) -> np.ndarray:
     return np.asarray(u < p).astype(dtype)  # probabilities: uniform numbers of their dtype
 
 
-# --- book/chapters/05a_random.md:626
+# --- book/chapters/05a_random.md:656
 def _exp(x: float) -> float:
     return math.exp(x) if x < 710 else math.inf  # past double's range: infinity, as in C
 
@@ -231,7 +231,7 @@ def geometric(generator, shape, dtype, p) -> np.ndarray:
         return _to(np.ceil(_libm(_log, u) / math.log1p(-p)), dtype)
 
 
-# --- book/chapters/05a_random.md:680
+# --- book/chapters/05a_random.md:710
 def _whole(x: float) -> int:
     """A double truncated to int64 as the processor does: out of range, the lowest."""
     return math.floor(x) if -2.0**63 <= x < 2.0**63 else -2**63  # NaN too
@@ -277,7 +277,7 @@ def poisson(generator, rates: np.ndarray) -> np.ndarray:
         return np.array(counts, np.float64).astype(rates.dtype).reshape(rates.shape)
 
 
-# --- book/chapters/05a_random.md:738
+# --- book/chapters/05a_random.md:768
 def in_memory_order(like, draw) -> np.ndarray:
     """``draw(shape, order)``'s numbers for ``like``'s axes taken in ``order``, its memory
     order, turned back to ``like``'s own order of axes."""
