@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30_where_names_live.md:69
+# --- book/chapters/30_where_names_live.md:70
 """Where refgrad's public classes and functions say they live: where torch's do."""
 
 import sys
@@ -18,7 +18,7 @@ from types import FunctionType
 # (torch compiles them, and its compiled functions say "torch").
 
 
-# --- book/chapters/30_where_names_live.md:86
+# --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
     "refgrad._tensor_str": "set_printoptions",
@@ -55,7 +55,7 @@ HOMES = {
 }
 
 
-# --- book/chapters/30_where_names_live.md:128
+# --- book/chapters/30_where_names_live.md:129
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -96,7 +96,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:173
+# --- book/chapters/30_where_names_live.md:174
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -115,7 +115,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:246
+# --- book/chapters/30_where_names_live.md:247
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -132,7 +132,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:273
+# --- book/chapters/30_where_names_live.md:274
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -146,6 +146,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:297
+# --- book/chapters/30_where_names_live.md:298
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)
