@@ -147,3 +147,42 @@ def test_discouraged_names_warn_once_per_side():
     axis = (FutureWarning, "It is discouraged to use 'axis' as an axis name and will raise an "
             "error in future")
     assert kinds == [keyword, axis, axis, keyword]
+
+
+def chain(t):
+    names, node = [], t.grad_fn
+    while node is not None:
+        names.append(node.name())
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    return names
+
+
+LEAF = "torch::autograd::AccumulateGrad"
+
+
+@pytest.mark.parametrize("pattern,shape,nodes,strides", [
+    ("a -> a", (4,), ["ViewBackward0"], (1,)),
+    ("a b c -> a b c", (2, 3, 4), ["ViewBackward0", "AsStridedBackward0"], (12, 4, 1)),
+    ("a b c -> c b a", (2, 3, 4),
+     ["ReshapeAliasBackward0", "AsStridedBackward0", "AsStridedBackward0"], (1, 4, 12)),
+    ("a b c -> a (c b)", (2, 3, 4),
+     ["UnsafeViewBackward0", "CloneBackward0", "AsStridedBackward0", "AsStridedBackward0"],
+     (12, 1)),
+    ("... -> (...)", (2, 3, 4), ["ViewBackward0"], (1,)),
+    ("... c -> c ...", (2, 3, 4),
+     ["ReshapeAliasBackward0", "AsStridedBackward0", "AsStridedBackward0"], (1, 12, 4)),
+    ("a 1 c -> c a", (2, 3, 4), ["SumBackward1", "ReshapeAliasBackward0", "AsStridedBackward0",
+                                 "AsStridedBackward0"], (2, 1)),
+])
+def test_graph_and_strides(pattern, shape, nodes, strides):
+    x = grid(*shape).requires_grad_()
+    y = rearrange(x, pattern)
+    assert chain(y) == nodes + [LEAF]
+    assert y.stride() == strides
+
+
+def test_nothing_to_do_gives_the_tensor_back():
+    x = grid(2, 3).requires_grad_()
+    assert rearrange(x, "... -> ...") is x
+    v = rearrange(x, "a b -> b a")
+    assert v._base is x

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ia_rearrange.md:38
+# --- book/chapters/19ia_rearrange.md:39
 """Reading one side of an einops-style pattern (torch.func.rearrange)."""
 
 import keyword
@@ -23,7 +23,7 @@ class AnonymousAxis:
         return f"{self.value}-axis"
 
 
-# --- book/chapters/19ia_rearrange.md:62
+# --- book/chapters/19ia_rearrange.md:63
 def axis_name_problem(name):
     """Why `name` cannot name an axis, or "" when it can (after any warning)."""
     if not name.isidentifier():
@@ -39,7 +39,60 @@ def axis_name_problem(name):
     return ""
 
 
-# --- book/chapters/19ia_rearrange.md:83
+# --- book/chapters/19ia_rearrange.md:85
+def _add_word(side, word, group):
+    """Record one word of `side`; `group` is the open bracket's list, or None."""
+    if word in side.identifiers:
+        raise ValueError(f"Indexing expression contains duplicate dimension '{word}'")
+    target = side.composition if group is None else group
+    if word == ELLIPSIS:
+        side.identifiers.add(ELLIPSIS)
+        side.ellipsis_in_group = group is not None
+        target.append(ELLIPSIS)
+        return
+    number = word.isdecimal()
+    if number and int(word) == 1:
+        if group is None:
+            side.composition.append([])
+        return
+    problem = axis_name_problem(word)
+    if not number and problem:
+        raise ValueError(f"Invalid axis identifier: {word}\n{problem}")
+    axis = AnonymousAxis(word) if number else word
+    side.identifiers.add(axis)
+    side.has_long_anonymous = side.has_long_anonymous or number
+    target.append([axis] if group is None else axis)
+
+
+# --- book/chapters/19ia_rearrange.md:113
+def _read(side, text):
+    group = word = None
+    for char in text:
+        if char in "() ":
+            if word is not None:
+                _add_word(side, word, group)
+            word = None
+            if char == "(":
+                if group is not None:
+                    raise ValueError("Axis composition is one-level "
+                                     "(brackets inside brackets not allowed)")
+                group = []
+            elif char == ")":
+                if group is None:
+                    raise ValueError("Brackets are not balanced")
+                side.composition.append(group)
+                group = None
+        elif char.isalnum() or char in ("_", ELLIPSIS):
+            word = char if word is None else word + char
+        else:
+            raise ValueError(f"Unknown character '{char}'")
+    if group is not None:
+        raise ValueError(f"Imbalanced parentheses in expression: '{text}'")
+    if word is not None:
+        _add_word(side, word, group)
+
+
+# --- book/chapters/19ia_rearrange.md:144
 class Side:
     """One side of a pattern: its composition and the axes it names."""
 
@@ -57,63 +110,10 @@ class Side:
                                  "only one ellipsis for tensor ")
             text = text.replace("...", ELLIPSIS)
             self.has_ellipsis = True
-        self._read(text)
+        _read(self, text)
 
 
-# --- book/chapters/19ia_rearrange.md:105
-    def _read(self, text):
-        self._group = None
-        word = None
-        for char in text:
-            if char in "() ":
-                if word is not None:
-                    self._add(word)
-                word = None
-                if char == "(":
-                    if self._group is not None:
-                        raise ValueError("Axis composition is one-level "
-                                         "(brackets inside brackets not allowed)")
-                    self._group = []
-                elif char == ")":
-                    if self._group is None:
-                        raise ValueError("Brackets are not balanced")
-                    self.composition.append(self._group)
-                    self._group = None
-            elif char.isalnum() or char in ("_", ELLIPSIS):
-                word = char if word is None else word + char
-            else:
-                raise ValueError(f"Unknown character '{char}'")
-        if self._group is not None:
-            raise ValueError(f"Imbalanced parentheses in expression: '{text}'")
-        if word is not None:
-            self._add(word)
-
-
-# --- book/chapters/19ia_rearrange.md:135
-    def _add(self, word):
-        if word in self.identifiers:
-            raise ValueError(f"Indexing expression contains duplicate dimension '{word}'")
-        if word == ELLIPSIS:
-            self.identifiers.add(ELLIPSIS)
-            self.ellipsis_in_group = self._group is not None
-            (self.composition if self._group is None else self._group).append(ELLIPSIS)
-            return
-        number = word.isdecimal()
-        if number and int(word) == 1:
-            if self._group is None:
-                self.composition.append([])
-            return
-        problem = axis_name_problem(word)
-        if not number and problem:
-            raise ValueError(f"Invalid axis identifier: {word}\n{problem}")
-        axis = AnonymousAxis(word) if number else word
-        self.identifiers.add(axis)
-        self.has_long_anonymous = self.has_long_anonymous or number
-        (self.composition if self._group is None else self._group).append(
-            [axis] if self._group is None else axis)
-
-
-# --- book/chapters/19ia_rearrange.md:166
+# --- book/chapters/19ia_rearrange.md:172
 def parse_pattern(pattern, axes_lengths):
     """Both sides of `pattern`, checked against each other and `axes_lengths`."""
     try:

@@ -2,8 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ia_rearrange.md:206
-"""torch.func.rearrange on refgrad's reshape, permute and sum."""
+# --- book/chapters/19ia_rearrange.md:212
+"""torch.func.rearrange on refgrad's as_strided, reshape and sum."""
+
+import math
 
 import refgrad
 from refgrad._functorch._einops_parsing import ELLIPSIS, parse_pattern
@@ -18,7 +20,7 @@ class DimensionBindError(Exception):
 DimensionBindError.__module__ = "functorch.dim"
 
 
-# --- book/chapters/19ia_rearrange.md:223
+# --- book/chapters/19ia_rearrange.md:231
 def _pack_text(dims):
     return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
@@ -46,74 +48,103 @@ def _bind(size, dims, sizes):
                                  f"matching dimension pack {_pack_text(dims)}")
 
 
-# --- book/chapters/19ia_rearrange.md:257
-def _left_dims(left, ndim):
-    """The left side's groups of dimension names, the name map and the summed names."""
-    anonymous = sum(not item for item in left.composition)
-    if left.has_ellipsis:
-        spread = ndim - (len(left.composition) - 1)
-        wanted = anonymous + len(left.identifiers) - 1
-        if wanted > ndim:
-            raise ValueError(f"Number of dimensions in pattern ({wanted}) must be less than or "
-                             f"equal to the number of dimensions in the tensor ({ndim})")
-    else:
-        spread = 0
+# --- book/chapters/19ia_rearrange.md:267
+def _count_check(left, ndim):
+    """How many dimensions the ellipsis covers, after torch's count checks."""
+    if not left.has_ellipsis:
         if len(left.composition) != ndim:
             raise ValueError(f"Number of dimensions in pattern ({len(left.composition)}) must be"
                              f" equal to the number of dimensions in the tensor ({ndim})")
-    groups, names, summed, count = [], {}, [], 0
+        return 0
+    wanted = sum(not item for item in left.composition) + len(left.identifiers) - 1
+    if wanted > ndim:
+        raise ValueError(f"Number of dimensions in pattern ({wanted}) must be less than or "
+                         f"equal to the number of dimensions in the tensor ({ndim})")
+    return ndim - (len(left.composition) - 1)
+
+
+# --- book/chapters/19ia_rearrange.md:283
+def _left_items(left, spread):
+    """The left items as (names, is_pack), the axis-to-names map, the summed names."""
+    items, names, summed, count = [], {}, [], 0
     for item in left.composition:
         if item == ELLIPSIS:
             names[ELLIPSIS] = [f"d{count + j}" for j in range(spread)]
-            groups.extend([d] for d in names[ELLIPSIS])
+            items.extend(([d], False) for d in names[ELLIPSIS])
             count += spread
             continue
         group = [f"d{count + j}" for j in range(max(len(item), 1))]
         names.update((axis, [d]) for axis, d in zip(item, group))
         summed.extend(group if not item else [])
-        groups.append(group)
+        items.append((group, True))
         count += len(group)
-    return groups, names, summed
+    return items, names, summed
 
 
-# --- book/chapters/19ia_rearrange.md:299
-def _right_groups(right, names):
-    groups = []
+def _right_items(right, names):
+    """The right items as (names, is_group): a group reshapes, a bare name does not."""
+    items = []
     for item in right.composition:
         if item == ELLIPSIS:
-            groups.extend([d] for d in names[ELLIPSIS])
+            items.extend(([d], False) for d in names[ELLIPSIS])
         else:
-            groups.append([d for axis in item for d in names[axis]])
-    return groups
+            items.append(([d for axis in item for d in names[axis]], True))
+    return items
 
 
+# --- book/chapters/19ia_rearrange.md:333
+def _split(tensor, items, sizes):
+    """Step 1: one dimension per name, by as_strided, when the left side has packs."""
+    if len(items) == 1 and len(items[0][0]) > 1:
+        raise ValueError(f"at least {len(items[0][0])} indices were supplied but the tensor "
+                         "only has 1 dimensions")
+    packs = len(items) > 1 and any(is_pack for _, is_pack in items)
+    shape, strides = [], []
+    for (dims, is_pack), size, stride in zip(items, tensor.shape, tensor.stride()):
+        if len(items) == 1 or not is_pack:
+            sizes[dims[0]] = size  # a bare name takes the size, whatever length was given
+        else:
+            _bind(size, dims, sizes)
+        inner = []
+        for d in reversed(dims):
+            inner.insert(0, stride)
+            stride *= sizes[d]
+        shape.extend(sizes[d] for d in dims)
+        strides.extend(inner)
+    if packs and shape:
+        tensor = tensor.as_strided(shape, strides, tensor.storage_offset())
+    return tensor
+
+
+# --- book/chapters/19ia_rearrange.md:358
+def _order(tensor, levels, right, summed, sizes):
+    """Steps 2 to 4: move the names, merge the groups, sum the leftover names."""
+    wanted = summed + [d for dims, _ in right for d in dims]
+    if wanted != levels:
+        where = [levels.index(d) for d in wanted]
+        tensor = tensor.as_strided([tensor.shape[i] for i in where],
+                                   [tensor.stride()[i] for i in where],
+                                   tensor.storage_offset())
+    if any(is_group for _, is_group in right):
+        shape = [sizes[d] for d in summed]
+        shape += [math.prod(sizes[d] for d in dims) for dims, _ in right]
+        tensor = tensor.reshape(shape)
+    if summed:
+        tensor = tensor.sum(tuple(range(len(summed))), keepdim=False)
+    return tensor
+
+
+# --- book/chapters/19ia_rearrange.md:377
 def rearrange(tensor, pattern, **axes_lengths):
     """Permute, merge, split, add or drop dimensions as an einops pattern says."""
     if not isinstance(tensor, refgrad.Tensor):
         tensor = refgrad.stack(tensor)
     left, right = parse_pattern(pattern, axes_lengths)
-    groups, names, summed = _left_dims(left, tensor.ndim)
-    if not names and not summed:
+    spread = _count_check(left, tensor.ndim)
+    items, names, summed = _left_items(left, spread)
+    if not items:
         return tensor
-    if len(groups) == 1 and len(groups[0]) > 1:
-        raise ValueError(f"at least {len(groups[0])} indices were supplied but the tensor "
-                         "only has 1 dimensions")
     sizes = {names[axis][0]: length for axis, length in axes_lengths.items()}
-    for size, group in zip(tensor.shape, groups):
-        _bind(size, group, sizes)
-    order = [d for group in groups for d in group]
-    out = _right_groups(right, names)
-    wanted = [d for group in out for d in group] + summed
-    spread = tensor.reshape([sizes[d] for d in order])
-    moved = spread.permute([order.index(d) for d in wanted])
-    if summed:
-        moved = moved.sum(tuple(range(len(wanted) - len(summed), len(wanted))))
-    shape = [1 if not g else _product(sizes[d] for d in g) for g in out]
-    return moved.reshape(shape)
-
-
-def _product(values):
-    result = 1
-    for value in values:
-        result *= value
-    return result
+    tensor = _split(tensor, items, sizes)
+    levels = [d for dims, _ in items for d in dims]
+    return _order(tensor, levels, _right_items(right, names), summed, sizes)

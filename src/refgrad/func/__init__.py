@@ -17,7 +17,7 @@ __all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and
            "stack_module_state", "vjp", "vmap"]
 
 
-# --- book/chapters/19ia_rearrange.md:345
+# --- book/chapters/19ia_rearrange.md:396
 from refgrad._functorch.einops import rearrange
 
 __all__ += ["rearrange"]
