@@ -14,6 +14,7 @@ def grid(*shape):
 
 def test_in_torch_func():
     assert "rearrange" in torch.func.__all__
+    assert rearrange.__module__ == torch.func.__name__
 
 
 @pytest.mark.parametrize("pattern,lengths,shape,expected", [

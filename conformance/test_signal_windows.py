@@ -27,7 +27,9 @@ def test_namespaces_after_import_torch():
     assert torch.signal.windows.__all__ == NAMES
     assert torch.signal.windows.windows.__all__ == NAMES
     for name in NAMES:
-        assert getattr(torch.signal.windows, name) is getattr(torch.signal.windows.windows, name)
+        function = getattr(torch.signal.windows, name)
+        assert function is getattr(torch.signal.windows.windows, name)
+        assert function.__module__ == torch.signal.windows.windows.__name__
 
 
 @pytest.mark.parametrize("name", NAMES)
