@@ -730,6 +730,10 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/16zn_signal_windows.md:325
+from refgrad import signal  # noqa: E402, F401 - torch.signal, imported with torch
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

@@ -44,7 +44,7 @@ HOMES = {
     "refgrad.distributions.weibull": "Weibull",
     "refgrad.func": (
         "debug_unwrap functional_call functionalize grad grad_and_value hessian jacfwd "
-        "jacrev jvp linearize replace_all_batch_norm_modules_ stack_module_state vjp vmap"
+        "jacrev jvp linearize rearrange replace_all_batch_norm_modules_ stack_module_state vjp vmap"
     ),
     "refgrad.functional": (
         "atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors "

@@ -15,3 +15,9 @@ from refgrad._functorch.functional_call import functional_call, stack_module_sta
 __all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value",
            "hessian", "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_",
            "stack_module_state", "vjp", "vmap"]
+
+
+# --- book/chapters/19ia_rearrange.md:396
+from refgrad._functorch.einops import rearrange
+
+__all__ += ["rearrange"]
