@@ -132,9 +132,10 @@ RESULT_WRITES: dict = {
     "nonzero": 1,
     # a power 0 fills the result with ones, a power 1 copies the base into it
     "pow": lambda operands, params, result: int(params["exponent"] in (0, 1)),
-    # a 0-d input's running sum, product or log-sum is the input itself, filled in
-    "cumsum": lambda operands, params, result: int(result.ndim == 0),
-    "cumprod": lambda operands, params, result: int(result.ndim == 0),
+    # a 0-d input's running sum, product or log-sum is the input itself, filled in;
+    # an empty one's running sum or product is zeroed (logcumsumexp's kernel skips it)
+    "cumsum": lambda operands, params, result: int(result.ndim == 0 or result.size == 0),
+    "cumprod": lambda operands, params, result: int(result.ndim == 0 or result.size == 0),
     "logcumsumexp": lambda operands, params, result: int(result.ndim == 0),
     "soft_margin_loss": 1,  # NOTE [Losses that write their result]
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
@@ -142,7 +143,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:209
+# --- book/chapters/12_op_table.md:210
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -156,7 +157,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:228
+# --- book/chapters/12_op_table.md:229
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -186,7 +187,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:265
+# --- book/chapters/12_op_table.md:266
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
