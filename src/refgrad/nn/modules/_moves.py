@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:512
+# --- book/chapters/21b_layers_and_losses.md:460
 """A module's tensors moved or converted: _apply, and cpu, cuda, type and to_empty on it."""
 
 import refgrad
@@ -11,45 +11,42 @@ from refgrad.nn.modules.module import Module
 
 
 def _apply(self, fn, recurse: bool = True):
-    def own(module):
-        for value in module._parameters.values():
-            if value is None:
-                continue
-            with no_grad():  # NOTE [A moved parameter is the same object]
-                value.data = fn(value)
-                if value.grad is not None:
-                    value.grad.data = fn(value.grad)
-        for name, value in list(module._buffers.items()):
-            if value is not None:
-                module._buffers[name] = fn(value)
-
     if recurse:
-        self.apply(own)
-    else:
-        own(self)
+        for child in self.children():
+            child._apply(fn)  # NOTE [A conversion seen by every module]
+    for value in self._parameters.values():
+        if value is None:
+            continue
+        with no_grad():  # NOTE [A moved parameter is the same object]
+            value.data = fn(value)
+            if value.grad is not None:
+                value.grad.data = fn(value.grad)
+    for name, value in list(self._buffers.items()):
+        if value is not None:
+            self._buffers[name] = fn(value)
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:558
+# --- book/chapters/21b_layers_and_losses.md:510
 def cpu(self):
-    return _apply(self, lambda t: t.cpu())
+    return self._apply(lambda t: t.cpu())
 
 
 def cuda(self, device=None):
-    return _apply(self, lambda t: t.cuda(device))
+    return self._apply(lambda t: t.cuda(device))
 
 
 def type_(self, dst_type):
-    return _apply(self, lambda t: t.type(dst_type))
+    return self._apply(lambda t: t.type(dst_type))
 
 
 def to_empty(self, *, device, recurse: bool = True):
-    return _apply(self, lambda t: refgrad.empty_like(t, device=device), recurse)
+    return self._apply(lambda t: refgrad.empty_like(t, device=device), recurse)
 
 
 def _install() -> None:
     type_.__name__ = "type"
-    for method in (cpu, cuda, type_, to_empty):  # named in argument errors as torch's are
+    for method in (_apply, cpu, cuda, type_, to_empty):  # named in errors as torch's are
         method.__qualname__ = f"Module.{method.__name__}"
         setattr(Module, method.__name__, method)
 
