@@ -8,5 +8,5 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/21b_layers_and_losses.md:698
+# --- book/chapters/21b_layers_and_losses.md:702
 from refgrad.utils._swap import swap_tensors  # noqa: E402 - torch.utils.swap_tensors

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:187
+# --- book/chapters/21b_layers_and_losses.md:191
 """A module's extra state: what a subclass keeps in its state_dict besides tensors."""
 
 from refgrad.nn.modules.module import Module

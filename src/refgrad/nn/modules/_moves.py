@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:460
+# --- book/chapters/21b_layers_and_losses.md:464
 """A module's tensors moved or converted: _apply, and cpu, cuda, type and to_empty on it."""
 
 import refgrad
@@ -27,7 +27,7 @@ def _apply(self, fn, recurse: bool = True):
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:510
+# --- book/chapters/21b_layers_and_losses.md:514
 def cpu(self):
     return self._apply(lambda t: t.cpu())
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:60
+# --- book/chapters/21b_layers_and_losses.md:64
 """state_dict and load_state_dict: a module tree's tensors by name, and back."""
 
 from collections import OrderedDict, namedtuple
@@ -49,7 +49,7 @@ def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool 
     return destination
 
 
-# --- book/chapters/21b_layers_and_losses.md:124
+# --- book/chapters/21b_layers_and_losses.md:128
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -65,7 +65,7 @@ def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
-# --- book/chapters/21b_layers_and_losses.md:141
+# --- book/chapters/21b_layers_and_losses.md:145
 def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
     if not isinstance(state_dict, Mapping):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
@@ -101,7 +101,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:295
+# --- book/chapters/21b_layers_and_losses.md:299
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -123,7 +123,7 @@ def _convert(self, dtype, memory_format=None, device=None):
     return self._apply(convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:318
+# --- book/chapters/21b_layers_and_losses.md:322
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -156,7 +156,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:359
+# --- book/chapters/21b_layers_and_losses.md:363
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -182,7 +182,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
-# --- book/chapters/21b_layers_and_losses.md:391
+# --- book/chapters/21b_layers_and_losses.md:395
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -206,7 +206,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:419
+# --- book/chapters/21b_layers_and_losses.md:423
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to, Module.share_memory = apply, to, share_memory

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:222
+# --- book/chapters/21b_layers_and_losses.md:226
 """The hooks around a module's state_dict and load_state_dict."""
 
 from collections import OrderedDict

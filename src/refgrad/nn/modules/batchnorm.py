@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1239
+# --- book/chapters/21b_layers_and_losses.md:1243
 """BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d and GroupNorm as modules."""
 
 import warnings
@@ -33,7 +33,7 @@ def _reset_affine(module) -> None:
             init.zeros_(module.bias)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1279
+# --- book/chapters/21b_layers_and_losses.md:1283
 class _NormBase(Module):
     _version = 2
 
@@ -80,7 +80,7 @@ class _NormBase(Module):
                 f"track_running_stats={self.track_running_stats}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1332
+# --- book/chapters/21b_layers_and_losses.md:1336
 class _BatchNorm(_NormBase):
     _dims = ()  # the numbers of dimensions accepted
 
@@ -112,7 +112,7 @@ class BatchNorm3d(_BatchNorm):
     _dims = (5,)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1372
+# --- book/chapters/21b_layers_and_losses.md:1376
 class _InstanceNorm(_NormBase):
     _dims = ()  # unbatched, then batched
 
@@ -143,7 +143,7 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1407
+# --- book/chapters/21b_layers_and_losses.md:1411
 class InstanceNorm1d(_InstanceNorm):
     _dims = (2, 3)
 
@@ -156,7 +156,7 @@ class InstanceNorm3d(_InstanceNorm):
     _dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1425
+# --- book/chapters/21b_layers_and_losses.md:1429
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:
