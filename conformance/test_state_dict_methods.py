@@ -289,3 +289,36 @@ def test_sequential_adds_only_sequentials():
         s + [nn.ReLU()]
     with raises(ValueError, message):
         s += [nn.ReLU()]
+
+
+def test_extra_state_goes_through_the_base_save_and_load():
+    class Counted(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.count = 0
+
+        def get_extra_state(self):
+            return {"count": self.count}
+
+        def set_extra_state(self, state):
+            self.count = state["count"]
+
+    m = Counted()
+    m.count = 5
+    destination = {}
+    m._save_to_state_dict(destination, "p.", False)
+    assert destination == {"p._extra_state": {"count": 5}}
+    other = Counted()
+    missing, unexpected, errors = [], [], []
+    other._load_from_state_dict(destination, "p.", {}, True, missing, unexpected, errors)
+    assert other.count == 5 and (missing, unexpected, errors) == ([], [], [])
+    other._load_from_state_dict({}, "p.", {}, True, missing, unexpected, errors)
+    assert missing == ["p._extra_state"]
+    plain = nn.Module()
+    plain._load_from_state_dict(destination, "p.", {}, True, missing, unexpected, errors)
+    assert unexpected == ["p._extra_state"]
+    message = ("Reached a code path in Module.get_extra_state() that should never be called. "
+               "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+               "template=bug-report.yml to report this bug.")
+    with raises(RuntimeError, message):
+        plain.get_extra_state()

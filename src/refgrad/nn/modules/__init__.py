@@ -63,7 +63,7 @@ from refgrad.nn.modules import _own_state, _sequential_arithmetic  # noqa: E402,
 
 
 # --- book/chapters/21b_layers_and_losses.md:438
-from refgrad.nn.modules import _moves, _state  # noqa: E402, F401 - Module's state methods
+from refgrad.nn.modules import _extra_state, _moves, _state  # noqa: E402, F401 - Module's
 
 
 # --- book/chapters/21b_layers_and_losses.md:2439
