@@ -322,3 +322,24 @@ def test_extra_state_goes_through_the_base_save_and_load():
                "template=bug-report.yml to report this bug.")
     with raises(RuntimeError, message):
         plain.get_extra_state()
+
+
+def test_an_unversioned_instance_norm_checkpoint_with_running_stats_is_refused_in_one_error():
+    norm = nn.InstanceNorm1d(2)
+    stale = {"running_mean": torch.zeros(2), "running_var": torch.ones(2)}
+    kind = "InstanceNorm1d"
+    message = (f"Error(s) in loading state_dict for {kind}:\n\t"
+               'Unexpected running stats buffer(s) "running_mean" and "running_var" for '
+               f"{kind} with track_running_stats=False. If state_dict is a checkpoint saved "
+               f"before 0.4.0, this may be expected because {kind} does not track running "
+               "stats by default since 0.4.0. Please remove these keys from state_dict. If "
+               f"the running stats are actually needed, instead set track_running_stats=True "
+               f"in {kind} to enable them. See the documentation of {kind} for details.")
+    with raises(RuntimeError, message):
+        norm.load_state_dict(stale)
+    assert list(stale) == ["running_mean", "running_var"]  # the caller's dictionary is kept
+    versioned = norm.state_dict()
+    versioned.update(stale)
+    with raises(RuntimeError, f"Error(s) in loading state_dict for {kind}:\n\t"
+                              'Unexpected key(s) in state_dict: "running_mean", "running_var". '):
+        norm.load_state_dict(versioned)

@@ -66,7 +66,7 @@ from refgrad.nn.modules import _own_state, _sequential_arithmetic  # noqa: E402,
 from refgrad.nn.modules import _extra_state, _moves, _state  # noqa: E402, F401 - Module's
 
 
-# --- book/chapters/21b_layers_and_losses.md:2439
+# --- book/chapters/21b_layers_and_losses.md:2468
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -83,11 +83,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2479
+# --- book/chapters/21b_layers_and_losses.md:2508
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2491
+# --- book/chapters/21b_layers_and_losses.md:2520
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402

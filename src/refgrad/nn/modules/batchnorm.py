@@ -143,7 +143,30 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1411
+# --- book/chapters/21b_layers_and_losses.md:1413
+def _instance_load(self, state_dict, prefix, local_metadata, *args) -> None:
+    if local_metadata.get("version", None) is None and not self.track_running_stats:
+        stale = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+        if stale:
+            names, kind = " and ".join(f'"{k}"' for k in stale), type(self).__name__
+            args[-1].append(  # error_msgs
+                f"Unexpected running stats buffer(s) {names} for {kind} with "
+                "track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
+                f"this may be expected because {kind} does not track running stats by default "
+                "since 0.4.0. Please remove these keys from state_dict. If the running stats "
+                f"are actually needed, instead set track_running_stats=True in {kind} to "
+                f"enable them. See the documentation of {kind} for details.")
+            for key in stale:
+                state_dict.pop(key)
+    _NormBase._load_from_state_dict(self, state_dict, prefix, local_metadata, *args)
+
+
+_instance_load.__name__ = "_load_from_state_dict"
+_instance_load.__qualname__ = "_InstanceNorm._load_from_state_dict"
+_InstanceNorm._load_from_state_dict = _instance_load
+
+
+# --- book/chapters/21b_layers_and_losses.md:1440
 class InstanceNorm1d(_InstanceNorm):
     _dims = (2, 3)
 
@@ -156,7 +179,7 @@ class InstanceNorm3d(_InstanceNorm):
     _dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1429
+# --- book/chapters/21b_layers_and_losses.md:1458
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2364
+# --- book/chapters/21b_layers_and_losses.md:2393
 """RMSNorm and LocalResponseNorm."""
 
 import numbers
