@@ -112,7 +112,7 @@ from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noq
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1515
+# --- book/chapters/21b_layers_and_losses.md:1502
 from refgrad.nn.modules.batchnorm import (  # noqa: E402
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d,
     InstanceNorm3d,
@@ -122,7 +122,7 @@ __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceN
             "InstanceNorm2d", "InstanceNorm3d"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2510
+# --- book/chapters/21b_layers_and_losses.md:2497
 from refgrad.nn.modules import (  # noqa: E402
     CELU, ELU, GELU, GLU, SELU, BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout,
     Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Hardshrink, Hardsigmoid, Hardswish,
@@ -143,13 +143,13 @@ __all__ += [
     "Tanhshrink", "Threshold", "Unflatten"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2537
+# --- book/chapters/21b_layers_and_losses.md:2524
 from refgrad.nn.modules import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 __all__ += ["AlphaDropout", "FeatureAlphaDropout"]
 
 
-# --- book/chapters/21b_layers_and_losses.md:2557
+# --- book/chapters/21b_layers_and_losses.md:2544
 from refgrad.nn.modules import (  # noqa: E402
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     CosineSimilarity, LocalResponseNorm, MarginRankingLoss, PairwiseDistance, ReflectionPad1d,

@@ -8,5 +8,5 @@
 __all__: list[str] = []
 
 
-# --- book/chapters/21b_layers_and_losses.md:766
+# --- book/chapters/21b_layers_and_losses.md:713
 from refgrad.utils._swap import swap_tensors  # noqa: E402 - torch.utils.swap_tensors

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:645
+# --- book/chapters/21b_layers_and_losses.md:592
 """torch.utils.swap_tensors: two tensors exchange all they hold but their identity."""
 
 import copyreg
@@ -37,7 +37,7 @@ def _extra_slots(kind) -> set:
     return set(copyreg._slotnames(kind)) - set(copyreg._slotnames(Tensor))
 
 
-# --- book/chapters/21b_layers_and_losses.md:681
+# --- book/chapters/21b_layers_and_losses.md:628
 def _uses(t) -> int:
     """1, and one for each of refgrad's objects that holds ``t`` itself."""
     from refgrad._tensor import Tensor
@@ -74,7 +74,7 @@ def _check_uses(t, name: str) -> None:
                        "tensor in other places.")
 
 
-# --- book/chapters/21b_layers_and_losses.md:724
+# --- book/chapters/21b_layers_and_losses.md:671
 def _users_weak_references(t) -> list:
     """The weak references to ``t`` but those the storage tables hold (chapter "The
     tensors that share a memory")."""

@@ -58,11 +58,15 @@ __all__ = [
 from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:494
-from refgrad.nn.modules import _state  # noqa: E402, F401 - gives Module its state methods
+# --- book/chapters/21ab_state_dict_methods.md:400
+from refgrad.nn.modules import _own_state, _sequential_arithmetic  # noqa: E402, F401
 
 
-# --- book/chapters/21b_layers_and_losses.md:2492
+# --- book/chapters/21b_layers_and_losses.md:438
+from refgrad.nn.modules import _extra_state, _moves, _state  # noqa: E402, F401 - Module's
+
+
+# --- book/chapters/21b_layers_and_losses.md:2479
 from refgrad.nn.modules.collections import ModuleDict, ModuleList  # noqa: E402
 from refgrad.nn.modules.parameter_collections import ParameterDict, ParameterList  # noqa: E402
 from refgrad.nn.modules.layers import (  # noqa: E402
@@ -79,11 +83,11 @@ from refgrad.nn.modules.nonlinear import (  # noqa: E402
 )
 
 
-# --- book/chapters/21b_layers_and_losses.md:2532
+# --- book/chapters/21b_layers_and_losses.md:2519
 from refgrad.nn.modules.layers import AlphaDropout, FeatureAlphaDropout  # noqa: E402
 
 
-# --- book/chapters/21b_layers_and_losses.md:2544
+# --- book/chapters/21b_layers_and_losses.md:2531
 from refgrad.nn.modules.distance import CosineSimilarity, PairwiseDistance  # noqa: E402
 from refgrad.nn.modules.loss import MarginRankingLoss, TripletMarginLoss  # noqa: E402
 from refgrad.nn.modules.nonlinear import RReLU, Softmax2d  # noqa: E402

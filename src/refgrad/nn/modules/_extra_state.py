@@ -2,12 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:221
+# --- book/chapters/21b_layers_and_losses.md:191
 """A module's extra state: what a subclass keeps in its state_dict besides tensors."""
 
 from refgrad.nn.modules.module import Module
 
-EXTRA_STATE = "_extra_state"
 _NEVER = ("Reached a code path in Module.{}() that should never be called. Please file an issue "
           "at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report "
           "this bug.")
@@ -19,22 +18,6 @@ def get_extra_state(self):
 
 def set_extra_state(self, state) -> None:
     raise RuntimeError(_NEVER.format("set_extra_state"))
-
-
-def overrides(module, name: str) -> bool:
-    return getattr(type(module), name, None) is not getattr(Module, name)
-
-
-def load_extra_state(module, state_dict, path: str, missing: list) -> list:
-    """Hand ``module`` its extra state; the key as unexpected where it takes none."""
-    key = path + EXTRA_STATE
-    if overrides(module, "set_extra_state"):
-        if key in state_dict:
-            module.set_extra_state(state_dict[key])
-        else:
-            missing.append(key)
-        return []
-    return [key] if key in state_dict else []
 
 
 Module.get_extra_state, Module.set_extra_state = get_extra_state, set_extra_state

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:791
+# --- book/chapters/21b_layers_and_losses.md:738
 """F for the modules: refgrad.nn.functional, imported when a module first calls it."""
 
 

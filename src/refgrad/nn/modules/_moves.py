@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:520
+# --- book/chapters/21b_layers_and_losses.md:464
 """A module's tensors moved or converted: _apply, and cpu, cuda, type and to_empty on it."""
 
 import refgrad
@@ -12,53 +12,49 @@ from refgrad.nn.modules.module import Module
 
 
 def _apply(self, fn, recurse: bool = True):
+    if recurse:
+        for child in self.children():
+            child._apply(fn)  # NOTE [A conversion seen by every module]
     swap = future.get_swap_module_params_on_conversion()
     overwrite = future.get_overwrite_module_params_on_conversion()
+    for key, value in list(self._parameters.items()):
+        if value is None:
+            continue
+        if swap or overwrite:  # chapter "The remaining tensor methods"
+            from refgrad.nn.modules._swapping import replace_parameter
 
-    def own(module):
-        for key, value in list(module._parameters.items()):
-            if value is None:
-                continue
-            if swap or overwrite:  # chapter "The remaining tensor methods"
-                from refgrad.nn.modules._swapping import replace_parameter
-
-                replace_parameter(module, key, value, fn, swap)
-                continue
-            with no_grad():  # NOTE [A moved parameter is the same object]
-                value.data = fn(value)
-                if value.grad is not None:
-                    value.grad.data = fn(value.grad)
-        for name, value in list(module._buffers.items()):
-            if value is not None:
-                module._buffers[name] = fn(value)
-
-    if recurse:
-        self.apply(own)
-    else:
-        own(self)
+            replace_parameter(self, key, value, fn, swap)
+            continue
+        with no_grad():  # NOTE [A moved parameter is the same object]
+            value.data = fn(value)
+            if value.grad is not None:
+                value.grad.data = fn(value.grad)
+    for name, value in list(self._buffers.items()):
+        if value is not None:
+            self._buffers[name] = fn(value)
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:578
+# --- book/chapters/21b_layers_and_losses.md:525
 def cpu(self):
-    return _apply(self, lambda t: t.cpu())
+    return self._apply(lambda t: t.cpu())
 
 
 def cuda(self, device=None):
-    return _apply(self, lambda t: t.cuda(device))
+    return self._apply(lambda t: t.cuda(device))
 
 
 def type_(self, dst_type):
-    return _apply(self, lambda t: t.type(dst_type))
+    return self._apply(lambda t: t.type(dst_type))
 
 
 def to_empty(self, *, device, recurse: bool = True):
-    return _apply(self, lambda t: refgrad.empty_like(t, device=device), recurse)
+    return self._apply(lambda t: refgrad.empty_like(t, device=device), recurse)
 
 
 def _install() -> None:
     type_.__name__ = "type"
-    for method in (cpu, cuda, type_, to_empty):  # named in argument errors as torch's are
+    for method in (_apply, cpu, cuda, type_, to_empty):  # named in errors as torch's are
         method.__qualname__ = f"Module.{method.__name__}"
         setattr(Module, method.__name__, method)
 

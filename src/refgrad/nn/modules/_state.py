@@ -2,63 +2,54 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:60
+# --- book/chapters/21b_layers_and_losses.md:64
 """state_dict and load_state_dict: a module tree's tensors by name, and back."""
 
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
-from refgrad.__future__ import get_swap_module_params_on_conversion
-from refgrad._tensor import Tensor
-from refgrad.autograd.grad_mode import no_grad
-from refgrad.nn.modules._extra_state import EXTRA_STATE, load_extra_state, overrides
-from refgrad.nn.modules._moves import _apply
+from refgrad.nn.modules._own_state import positional_state_dict_args
 from refgrad.nn.modules._state_hooks import (
     LOAD_POST,
-    LOAD_PRE,
+    LOAD_POST_RETURNED,
+    STATE_DICT_POST,
     STATE_DICT_PRE,
-    run_hooks,
-    run_saved_hooks,
+    hooks_of,
 )
 from refgrad.nn.modules.module import Module
-from refgrad.nn.parameter import Parameter, is_lazy
+from refgrad.nn.parameter import Parameter
 
 
 def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
     """Every parameter and persistent buffer in the tree, by its dotted name."""
     if args:  # torch's old positional form: (destination, prefix, keep_vars)
-        destination, prefix, keep_vars = (*args, *(destination, prefix, keep_vars)[len(args):])
+        positional_state_dict_args()
+        destination = args[0] if destination is None else destination
+        prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+        keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
     if destination is None:
         destination = OrderedDict()
         destination._metadata = OrderedDict()
-    stack = [(prefix, self, False)]
-    while stack:  # NOTE: depth first, children in order, as torch's recursion walks
-        path, module, done = stack.pop()
-        if done:  # its subtree saved: NOTE [Hooks around a module's state]
-            run_saved_hooks(module, destination, path)
-            continue
-        run_hooks(module, STATE_DICT_PRE, path, keep_vars)
-        destination._metadata[path[:-1]] = {"version": getattr(module, "_version", 1)}
-        for name, value in _own_state(module):
-            destination[path + name] = value if keep_vars or is_lazy(value) else value.detach()
-        if overrides(module, "get_extra_state"):  # after the tensors, as torch saves it
-            destination[path + EXTRA_STATE] = module.get_extra_state()
-        stack.append((path, module, True))
-        stack.extend(reversed([(f"{path}{name}.", child, False)
-                               for name, child in module._modules.items() if child is not None]))
+    local_metadata = {"version": self._version}
+    if hasattr(destination, "_metadata"):
+        destination._metadata[prefix[:-1]] = local_metadata
+    for hook in hooks_of(self, STATE_DICT_PRE):
+        hook(self, prefix, keep_vars)
+    self._save_to_state_dict(destination, prefix, keep_vars)
+    for name, child in self._modules.items():
+        if child is not None:  # NOTE [Hooks around a module's state]
+            child.state_dict(destination=destination, prefix=f"{prefix}{name}.",
+                             keep_vars=keep_vars)
+    for hook in hooks_of(self, STATE_DICT_POST):
+        result = hook(self, destination, prefix, local_metadata)
+        if not getattr(hook, "_from_public_api", False):
+            destination = destination if result is None else result
+        elif result is not None:
+            raise RuntimeError("state_dict post-hook must return None")
     return destination
 
 
-def _own_state(module):
-    for name, param in module._parameters.items():
-        if param is not None:
-            yield name, param
-    for name, buf in module._buffers.items():
-        if buf is not None and name not in module._non_persistent_buffers_set:
-            yield name, buf
-
-
-# --- book/chapters/21b_layers_and_losses.md:130
+# --- book/chapters/21b_layers_and_losses.md:128
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -74,28 +65,32 @@ def _quoted(keys) -> str:
     return ", ".join(f'"{k}"' for k in keys)
 
 
+# --- book/chapters/21b_layers_and_losses.md:145
 def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
     if not isinstance(state_dict, Mapping):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
     missing, unexpected, errors = [], [], []
-    stack = [("", self, False)]
-    while stack:
-        path, module, done = stack.pop()
-        if done:  # NOTE [Hooks around a module's state]
-            run_hooks(module, LOAD_POST, _IncompatibleKeys(missing, unexpected))
-            continue
-        metadata = getattr(state_dict, "_metadata", {}).get(path[:-1], {})
-        run_hooks(module, LOAD_PRE, state_dict, path, metadata, True, missing, unexpected,
-                  errors)
-        _load_own(module, state_dict, path, assign, missing, errors)
-        unexpected += load_extra_state(module, state_dict, path, missing)
-        children = [(f"{path}{n}.", c, False) for n, c in module._modules.items()
-                    if c is not None]
-        stack.append((path, module, True))
-        stack.extend(reversed(children))
-        own = {name for name, _ in _own_state(module)} | set(module._modules)
-        unexpected += [k for k in state_dict if k.startswith(path) and k != path + EXTRA_STATE
-                       and k[len(path):].split(".", 1)[0] not in own]
+    metadata = getattr(state_dict, "_metadata", None)
+    state_dict = OrderedDict(state_dict)
+    if metadata is not None:
+        state_dict._metadata = metadata
+
+    def load(module, local_state, prefix=""):
+        local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+        if assign:
+            local_metadata["assign_to_params_buffers"] = assign
+        module._load_from_state_dict(local_state, prefix, local_metadata, True, missing,
+                                     unexpected, errors)
+        for name, child in module._modules.items():
+            if child is not None:
+                head = f"{prefix}{name}."
+                load(child, {k: v for k, v in local_state.items() if k.startswith(head)}, head)
+        found = _IncompatibleKeys(missing, unexpected)
+        for hook in hooks_of(module, LOAD_POST):  # NOTE [Hooks around a module's state]
+            if hook(module, found) is not None:
+                raise AssertionError(LOAD_POST_RETURNED)
+
+    load(self, state_dict)
     if strict and unexpected:
         errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
     if strict and missing:
@@ -106,40 +101,7 @@ def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False)
     return _IncompatibleKeys(missing, unexpected)
 
 
-# --- book/chapters/21b_layers_and_losses.md:179
-def _load_own(module, state_dict, path, assign, missing, errors) -> None:
-    saved = getattr(state_dict, "_metadata", {}).get(path[:-1], {}).get("version")
-    for name, current in list(_own_state(module)):
-        key = path + name
-        if key not in state_dict:
-            # NOTE [State added later]: a checkpoint older than a name may lack it
-            if (saved or 0) >= getattr(module, "_state_since", {}).get(name, 0):
-                missing.append(key)
-            continue
-        given = state_dict[key]
-        if not isinstance(given, Tensor):
-            errors.append(f'While copying the parameter named "{key}", expected torch.Tensor '
-                          f"or Tensor-like object from checkpoint but received {type(given)}")
-        elif not is_lazy(current) and given.shape != current.shape:
-            errors.append(f"size mismatch for {key}: copying a param with shape {given.shape} "
-                          f"from checkpoint, the shape in current model is {current.shape}.")
-        elif get_swap_module_params_on_conversion():
-            # chapter "The remaining tensor methods": NOTE [Swapping in a loaded tensor]
-            from refgrad.nn.modules._swapping import swap_loaded
-
-            error = swap_loaded(current, given, assign, key)
-            if error is not None:
-                errors.append(error)
-        elif assign:
-            if isinstance(current, Parameter) and not isinstance(given, Parameter):
-                given = Parameter(given, requires_grad=current.requires_grad)
-            setattr(module, name, given)
-        else:
-            with no_grad():
-                current.copy_(given)
-
-
-# --- book/chapters/21b_layers_and_losses.md:355
+# --- book/chapters/21b_layers_and_losses.md:299
 def apply(self, fn):
     order, stack = [], [self]
     while stack:  # every module after all of its children, as torch's recursion calls fn
@@ -158,10 +120,10 @@ def _convert(self, dtype, memory_format=None, device=None):
         fmt = memory_format if memory_format is not None and value.dim() in (4, 5) else None
         return value.to(device, kind, memory_format=fmt)  # value itself if nothing changes
 
-    return _apply(self, convert)
+    return self._apply(convert)
 
 
-# --- book/chapters/21b_layers_and_losses.md:378
+# --- book/chapters/21b_layers_and_losses.md:322
 def to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``, read as
     ``Tensor.to`` reads them, each with ``memory_format=`` if wanted."""
@@ -180,7 +142,7 @@ def to(self, *args, **kwargs):
 
 def share_memory(self):
     """Every parameter, buffer and gradient moved to shared memory, in place."""
-    return _apply(self, lambda value: value.share_memory_())
+    return self._apply(lambda value: value.share_memory_())
 
 
 def _to_dtype(name):
@@ -194,7 +156,7 @@ def _to_dtype(name):
     return convert
 
 
-# --- book/chapters/21b_layers_and_losses.md:419
+# --- book/chapters/21b_layers_and_losses.md:363
 def get_submodule(self, target: str):
     module = self
     for name in target.split(".") if target else ():
@@ -220,7 +182,7 @@ def set_submodule(self, target: str, module, strict: bool = False) -> None:
     setattr(parent, name, module)
 
 
-# --- book/chapters/21b_layers_and_losses.md:451
+# --- book/chapters/21b_layers_and_losses.md:395
 def _owner_and_name(self, target: str):
     path, _, name = target.rpartition(".")
     module = self.get_submodule(path)
@@ -244,7 +206,7 @@ def get_buffer(self, target: str):
     return getattr(module, name)
 
 
-# --- book/chapters/21b_layers_and_losses.md:479
+# --- book/chapters/21b_layers_and_losses.md:423
 def _install() -> None:
     Module.state_dict, Module.load_state_dict = state_dict, load_state_dict
     Module.apply, Module.to, Module.share_memory = apply, to, share_memory

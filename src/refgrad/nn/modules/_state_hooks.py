@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:273
+# --- book/chapters/21b_layers_and_losses.md:226
 """The hooks around a module's state_dict and load_state_dict."""
 
 from collections import OrderedDict
@@ -12,23 +12,27 @@ from refgrad.utils.hooks import RemovableHandle
 
 STATE_DICT_PRE, STATE_DICT_POST = "_state_dict_pre_hooks", "_state_dict_hooks"
 LOAD_PRE, LOAD_POST = "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks"
-_LOAD_POST_RETURNED = (
+LOAD_POST_RETURNED = (
     "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return "
     "new values, if incompatible_keys need to be modified, it should be done inplace.")
 
 
 # NOTE [Hooks around a module's state]
-# The walks of state_dict and load_state_dict visit each module twice: on
-# the way down, where its pre-hooks run before its own tensors, and once its
-# children are done, where its post-hooks run, as torch's recursion calls
-# them. The dictionaries of hooks are made at the first registration.
-def _hooks(module, name: str) -> OrderedDict:
-    return module.__dict__.setdefault(name, OrderedDict())
+# state_dict and load_state_dict call themselves on each child, so each
+# module's pre-hooks run before its own tensors are saved or loaded, and
+# its post-hooks once its whole subtree is done. The dictionaries of hooks
+# are made at the first registration.
+def hooks_of(module, name: str) -> list:
+    return list(module.__dict__.get(name, {}).values())
 
 
 def _register(name: str):
     def register(self, hook):
-        hooks = _hooks(self, name)
+        if name == LOAD_PRE:  # the private form, with the module: chapter 21ab
+            return self._register_load_state_dict_pre_hook(hook, with_module=True)
+        if name == STATE_DICT_POST:
+            hook._from_public_api = True  # must return None: chapter 21ab
+        hooks = self.__dict__.setdefault(name, OrderedDict())
         handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
         return handle
@@ -39,19 +43,6 @@ def _register(name: str):
         LOAD_PRE: "register_load_state_dict_pre_hook",
         LOAD_POST: "register_load_state_dict_post_hook"}[name]
     return register
-
-
-def run_hooks(module, name: str, *args) -> None:
-    for hook in list(module.__dict__.get(name, {}).values()):
-        if hook(module, *args) is not None and name == LOAD_POST:
-            raise AssertionError(_LOAD_POST_RETURNED)
-
-
-def run_saved_hooks(module, destination, path: str) -> None:
-    metadata = destination._metadata.get(path[:-1])
-    for hook in list(module.__dict__.get(STATE_DICT_POST, {}).values()):
-        if hook(module, destination, path, metadata) is not None:
-            raise RuntimeError("state_dict post-hook must return None")
 
 
 for _name in (STATE_DICT_PRE, STATE_DICT_POST, LOAD_PRE, LOAD_POST):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1307
+# --- book/chapters/21b_layers_and_losses.md:1254
 """BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d and GroupNorm as modules."""
 
 import warnings
@@ -33,10 +33,9 @@ def _reset_affine(module) -> None:
             init.zeros_(module.bias)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1345
+# --- book/chapters/21b_layers_and_losses.md:1294
 class _NormBase(Module):
     _version = 2
-    _state_since = {"num_batches_tracked": 2}  # NOTE [State added later]
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None, *, bias=True) -> None:
@@ -65,13 +64,23 @@ class _NormBase(Module):
         self.reset_running_stats()
         _reset_affine(self)
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args) -> None:
+        version = local_metadata.get("version", None)
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            count = self.num_batches_tracked  # older checkpoints did not count: keep ours
+            if count is None or count.device.type == "meta":
+                count = refgrad.tensor(0, dtype=refgrad.long)
+            state_dict[key] = count
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
+
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
                 f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1389
+# --- book/chapters/21b_layers_and_losses.md:1347
 class _BatchNorm(_NormBase):
     _dims = ()  # the numbers of dimensions accepted
 
@@ -103,7 +112,7 @@ class BatchNorm3d(_BatchNorm):
     _dims = (5,)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1429
+# --- book/chapters/21b_layers_and_losses.md:1387
 class _InstanceNorm(_NormBase):
     _dims = ()  # unbatched, then batched
 
@@ -134,7 +143,30 @@ class _InstanceNorm(_NormBase):
         return self._normalize(input)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1464
+# --- book/chapters/21b_layers_and_losses.md:1424
+def _instance_load(self, state_dict, prefix, local_metadata, *args) -> None:
+    if local_metadata.get("version", None) is None and not self.track_running_stats:
+        stale = [prefix + n for n in ("running_mean", "running_var") if prefix + n in state_dict]
+        if stale:
+            names, kind = " and ".join(f'"{k}"' for k in stale), type(self).__name__
+            args[-1].append(  # error_msgs
+                f"Unexpected running stats buffer(s) {names} for {kind} with "
+                "track_running_stats=False. If state_dict is a checkpoint saved before 0.4.0, "
+                f"this may be expected because {kind} does not track running stats by default "
+                "since 0.4.0. Please remove these keys from state_dict. If the running stats "
+                f"are actually needed, instead set track_running_stats=True in {kind} to "
+                f"enable them. See the documentation of {kind} for details.")
+            for key in stale:
+                state_dict.pop(key)
+    _NormBase._load_from_state_dict(self, state_dict, prefix, local_metadata, *args)
+
+
+_instance_load.__name__ = "_load_from_state_dict"
+_instance_load.__qualname__ = "_InstanceNorm._load_from_state_dict"
+_InstanceNorm._load_from_state_dict = _instance_load
+
+
+# --- book/chapters/21b_layers_and_losses.md:1451
 class InstanceNorm1d(_InstanceNorm):
     _dims = (2, 3)
 
@@ -147,7 +179,7 @@ class InstanceNorm3d(_InstanceNorm):
     _dims = (4, 5)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1482
+# --- book/chapters/21b_layers_and_losses.md:1469
 class GroupNorm(Module):
     def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None,
                  dtype=None, *, bias=True) -> None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1549
+# --- book/chapters/21b_layers_and_losses.md:1536
 """ModuleList and ModuleDict: children held as in a list or a dictionary."""
 
 import operator
@@ -12,7 +12,7 @@ from refgrad.nn.modules.container import drop_children, pop_child
 from refgrad.nn.modules.module import Module
 
 
-# --- book/chapters/21b_layers_and_losses.md:1564
+# --- book/chapters/21b_layers_and_losses.md:1551
 class ModuleList(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()
@@ -52,7 +52,7 @@ class ModuleList(Module):
         return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:1609
+# --- book/chapters/21b_layers_and_losses.md:1596
 def _insert(self, index: int, module) -> None:
     for i in range(len(self._modules), index, -1):
         self._modules[str(i)] = self._modules[str(i - 1)]
@@ -76,7 +76,7 @@ ModuleList.insert, ModuleList.__delitem__, ModuleList.pop = _insert, _delitem, p
 ModuleList.__iadd__, ModuleList.__add__ = ModuleList.extend, _add
 
 
-# --- book/chapters/21b_layers_and_losses.md:1634
+# --- book/chapters/21b_layers_and_losses.md:1621
 def _list_repr(self) -> str:
     """Consecutive children that print alike are printed once: (0-2): 3 x Linear(...)."""
     if not len(self):
@@ -96,7 +96,7 @@ def _list_repr(self) -> str:
 ModuleList.__repr__ = _list_repr
 
 
-# --- book/chapters/21b_layers_and_losses.md:1661
+# --- book/chapters/21b_layers_and_losses.md:1648
 class ModuleDict(Module):
     def __init__(self, modules=None) -> None:
         super().__init__()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2383
+# --- book/chapters/21b_layers_and_losses.md:2370
 """CosineSimilarity and PairwiseDistance: the distance functions as modules."""
 
 from refgrad.nn.modules._functional import F

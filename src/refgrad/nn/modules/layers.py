@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1072
+# --- book/chapters/21b_layers_and_losses.md:1019
 """Modules with parameters or settings: PReLU, LayerNorm, Embedding, Flatten, Dropout."""
 
 import refgrad
@@ -31,7 +31,7 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:1102
+# --- book/chapters/21b_layers_and_losses.md:1049
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
@@ -65,7 +65,7 @@ class LayerNorm(Module):
                 f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1137
+# --- book/chapters/21b_layers_and_losses.md:1084
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None,
                  max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
@@ -96,7 +96,7 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1169
+# --- book/chapters/21b_layers_and_losses.md:1116
 def _embedding_forward(self, input):
     return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                        self.scale_grad_by_freq, self.sparse)
@@ -125,7 +125,7 @@ Embedding.forward, Embedding.extra_repr = _embedding_forward, _embedding_repr
 Embedding.from_pretrained = classmethod(from_pretrained)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1206
+# --- book/chapters/21b_layers_and_losses.md:1153
 class Flatten(Module):
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
@@ -150,7 +150,7 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:1236
+# --- book/chapters/21b_layers_and_losses.md:1183
 class _DropoutNd(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -182,7 +182,7 @@ class Dropout3d(_DropoutNd):
         return F.dropout3d(input, self.p, self.training, self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:1273
+# --- book/chapters/21b_layers_and_losses.md:1220
 class AlphaDropout(_DropoutNd):
     def forward(self, input):
         return F.alpha_dropout(input, self.p, self.training)

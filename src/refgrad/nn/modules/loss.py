@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2045
+# --- book/chapters/21b_layers_and_losses.md:2032
 """The loss functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
@@ -38,7 +38,7 @@ class _WeightedLoss(_Loss):
         self.register_buffer("weight", weight)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2082
+# --- book/chapters/21b_layers_and_losses.md:2069
 class MSELoss(_Loss):
     function = "mse_loss"
 
@@ -65,7 +65,7 @@ class BCEWithLogitsLoss(_WeightedLoss):
                                                   reduction=self.reduction)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2110
+# --- book/chapters/21b_layers_and_losses.md:2097
 class NLLLoss(_WeightedLoss):
     def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
                  reduction: str = "mean") -> None:
@@ -89,7 +89,7 @@ class CrossEntropyLoss(NLLLoss):
                                label_smoothing=self.label_smoothing)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2135
+# --- book/chapters/21b_layers_and_losses.md:2122
 class SmoothL1Loss(_Loss):
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
@@ -119,7 +119,7 @@ class KLDivLoss(_Loss):
         return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2172
+# --- book/chapters/21b_layers_and_losses.md:2159
 class MarginRankingLoss(_Loss):
     def __init__(self, margin: float = 0.0, size_average=None, reduce=None,
                  reduction: str = "mean") -> None:

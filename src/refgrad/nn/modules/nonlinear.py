@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:812
+# --- book/chapters/21b_layers_and_losses.md:759
 """The activation functions of torch.nn.functional as modules."""
 
 from refgrad.nn.modules._functional import F
@@ -41,7 +41,7 @@ class _InPlace(Module):
     extra_repr = _inplace
 
 
-# --- book/chapters/21b_layers_and_losses.md:852
+# --- book/chapters/21b_layers_and_losses.md:799
 def _plain(name, function):
     return type(name, (_Plain,), {"function": function, "__module__": __name__})
 
@@ -59,7 +59,7 @@ SiLU, Mish, Hardswish, Hardsigmoid, ReLU6, SELU = (
                                  ("SELU", "selu")))
 
 
-# --- book/chapters/21b_layers_and_losses.md:873
+# --- book/chapters/21b_layers_and_losses.md:820
 class ELU(Module):
     def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
         super().__init__()
@@ -89,7 +89,7 @@ class LeakyReLU(Module):
         return _with_inplace(f"negative_slope={self.negative_slope}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:909
+# --- book/chapters/21b_layers_and_losses.md:856
 class Hardtanh(Module):
     def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
                  min_value: float | None = None, max_value: float | None = None) -> None:
@@ -130,7 +130,7 @@ class Threshold(Module):
         return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
 
 
-# --- book/chapters/21b_layers_and_losses.md:951
+# --- book/chapters/21b_layers_and_losses.md:898
 class GELU(Module):
     def __init__(self, approximate: str = "none") -> None:
         super().__init__()
@@ -172,7 +172,7 @@ class Softshrink(Hardshrink):
         return F.softshrink(input, self.lambd)
 
 
-# --- book/chapters/21b_layers_and_losses.md:998
+# --- book/chapters/21b_layers_and_losses.md:945
 class Softmax(Module):
     function = "softmax"
 
@@ -207,7 +207,7 @@ class GLU(Module):
         return f"dim={self.dim}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:1040
+# --- book/chapters/21b_layers_and_losses.md:987
 class Softmax2d(Module):
     def forward(self, input):
         if input.dim() not in (3, 4):

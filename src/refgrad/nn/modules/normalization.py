@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2417
+# --- book/chapters/21b_layers_and_losses.md:2404
 """RMSNorm and LocalResponseNorm."""
 
 import numbers

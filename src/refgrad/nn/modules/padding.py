@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:2212
+# --- book/chapters/21b_layers_and_losses.md:2199
 """The padding modules: F.pad with fixed widths and a mode."""
 
 from collections.abc import Iterable
@@ -61,7 +61,7 @@ class _ConstantPadNd(Module):
         return f"padding={self.padding}, value={self.value}"
 
 
-# --- book/chapters/21b_layers_and_losses.md:2276
+# --- book/chapters/21b_layers_and_losses.md:2263
 class ReflectionPad1d(_ReflectionPadNd):
     def __init__(self, padding) -> None:
         super().__init__()
@@ -122,7 +122,7 @@ class CircularPad3d(_CircularPadNd):
         self.padding = _widths(padding, 6)
 
 
-# --- book/chapters/21b_layers_and_losses.md:2338
+# --- book/chapters/21b_layers_and_losses.md:2325
 class ConstantPad1d(_ConstantPadNd):
     def __init__(self, padding, value: float) -> None:
         super().__init__(value)

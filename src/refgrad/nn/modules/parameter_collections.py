@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21b_layers_and_losses.md:1741
+# --- book/chapters/21b_layers_and_losses.md:1728
 """ParameterList and ParameterDict: parameters held as in a list or a dictionary."""
 
 import operator
@@ -32,7 +32,7 @@ def _entry_line(key, value, kind_of) -> str:
     return f"  ({key}): {kind} containing: [{kind_of(value)} of size {size}{where}]"
 
 
-# --- book/chapters/21b_layers_and_losses.md:1779
+# --- book/chapters/21b_layers_and_losses.md:1766
 class ParameterList(Module):
     def __init__(self, values=None) -> None:
         super().__init__()
@@ -85,7 +85,7 @@ class ParameterList(Module):
         raise RuntimeError("ParameterList should not be called.")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1843
+# --- book/chapters/21b_layers_and_losses.md:1830
 def _attr(key) -> str:
     if not isinstance(key, str):
         raise TypeError(
@@ -116,7 +116,7 @@ def _pairs(parameters) -> list:
     return [(_attr(key), _as_entry(value)) for key, value in pairs]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1875
+# --- book/chapters/21b_layers_and_losses.md:1862
 class ParameterDict(Module):
     def __init__(self, parameters=None) -> None:
         super().__init__()
@@ -167,7 +167,7 @@ class ParameterDict(Module):
         raise RuntimeError("ParameterDict should not be called.")
 
 
-# --- book/chapters/21b_layers_and_losses.md:1932
+# --- book/chapters/21b_layers_and_losses.md:1919
 def _copy(self):
     return ParameterDict(OrderedDict((key, self[key]) for key in self._keys))
 
@@ -200,7 +200,7 @@ def _clear(self) -> None:
         del self[key]
 
 
-# --- book/chapters/21b_layers_and_losses.md:1970
+# --- book/chapters/21b_layers_and_losses.md:1957
 def _fromkeys(self, keys, default=None):
     return ParameterDict((key, default) for key in keys)
 
@@ -222,7 +222,7 @@ def _ior(self, other):
     return self
 
 
-# --- book/chapters/21b_layers_and_losses.md:1997
+# --- book/chapters/21b_layers_and_losses.md:1984
 ParameterDict.copy, ParameterDict.get, ParameterDict.setdefault = _copy, _get, _setdefault
 ParameterDict.pop, ParameterDict.popitem, ParameterDict.clear = _pop, _popitem, _clear
 ParameterDict.fromkeys = _fromkeys
