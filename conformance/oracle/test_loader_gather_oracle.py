@@ -133,3 +133,59 @@ def test_mismatched_lengths_after_construction():
         except IndexError as error:
             found.append(str(error))
     assert found[0] == found[1]
+
+
+def _split_epochs(T, make):
+    T.manual_seed(5)
+    data = T.utils.data.TensorDataset(T.arange(60.0).reshape(30, 2), T.arange(30) * 3)
+    part = make(T, data)
+    loader = T.utils.data.DataLoader(part, batch_size=4, shuffle=True)
+    epochs = [[[_facts(t, 0) for t in b] for b in loader] for _ in range(2)]
+    return epochs, T.randint(0, 10**6, (2,)).tolist()
+
+
+class _OwnSubset:
+    """A Subset subclass with its own __getitems__, which the loader must call."""
+
+    @staticmethod
+    def make(T, data):
+        class Logged(T.utils.data.Subset):
+            def __getitem__(self, idx):
+                return super().__getitem__(idx)
+
+            def __getitems__(self, indices):
+                _OwnSubset.seen.append(list(indices))
+                return super().__getitems__(indices)
+
+        return Logged(data, list(range(3, 27)))
+
+
+_SPLITS = {
+    "random_split": lambda T, data: T.utils.data.random_split(data, [0.7, 0.3])[0],
+    "subset_of_subset": lambda T, data: T.utils.data.Subset(
+        T.utils.data.Subset(data, list(range(29, -1, -1))), range(2, 20, 3)),
+    "negative_indices": lambda T, data: T.utils.data.Subset(data, [-1, -30, 4, -7, 8]),
+    "tensor_indices": lambda T, data: T.utils.data.Subset(data, T.arange(10, 20)),
+    "own_getitems": _OwnSubset.make,
+}
+
+
+@pytest.mark.parametrize("split", sorted(_SPLITS))
+def test_subsets_match_torch(split):
+    _OwnSubset.seen = []
+    got = _split_epochs(refgrad, _SPLITS[split]), list(_OwnSubset.seen)
+    _OwnSubset.seen = []
+    assert got == (_split_epochs(torch, _SPLITS[split]), _OwnSubset.seen)
+
+
+@pytest.mark.parametrize("indices", [[0, 30], [1, -31], [2, 3.0]])
+def test_subset_indices_out_of_range_or_odd(indices):
+    found = []
+    for T in (torch, refgrad):
+        data = T.utils.data.TensorDataset(T.arange(30.0), T.arange(30))
+        part = T.utils.data.Subset(data, indices)
+        try:
+            found.append([[t.tolist() for t in b] for b in T.utils.data.DataLoader(part, 2)])
+        except Exception as error:  # noqa: BLE001 - the error itself is compared
+            found.append((type(error).__name__, str(error)))
+    assert found[0] == found[1]

@@ -20,11 +20,11 @@ class _MapDatasetFetcher:
     def fetch(self, possibly_batched_index):
         if not self.auto_collation:
             return self.collate_fn(self.dataset[possibly_batched_index])
-        if getattr(self.dataset, "__getitems__", None):
-            return self.collate_fn(self.dataset.__getitems__(possibly_batched_index))
         batch = gathered(self.dataset, self.collate_fn, possibly_batched_index)
         if batch is not None:  # rows gathered at once: chapter "Loader speed"
             return batch
+        if getattr(self.dataset, "__getitems__", None):
+            return self.collate_fn(self.dataset.__getitems__(possibly_batched_index))
         return self.collate_fn([self.dataset[i] for i in possibly_batched_index])
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19jb_loader_speed.md:80
+# --- book/chapters/19jb_loader_speed.md:84
 """A batch of a TensorDataset's rows gathered at once, where no one could tell."""
 
 from numpy import array, ndarray, take
@@ -11,9 +11,10 @@ from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import switched_on
 from refgrad.utils.data._utils import collate
-from refgrad.utils.data.dataset import TensorDataset
+from refgrad.utils.data.dataset import Subset, TensorDataset
 
 _ROW = TensorDataset.__getitem__
+_SUBSET_ITEMS = Subset.__getitems__
 _TABLE = dict(collate.default_collate_fn_map)
 
 
@@ -23,7 +24,24 @@ def _as_shipped() -> bool:
     return len(table) == len(_TABLE) and all(table.get(kind) is fn for kind, fn in _TABLE.items())
 
 
-# --- book/chapters/19jb_loader_speed.md:105
+# --- book/chapters/19jb_loader_speed.md:111
+def _in_range(keys: list, length: int) -> bool:
+    return all(type(k) is int for k in keys) and -length <= min(keys) and max(keys) < length
+
+
+def _through_subsets(dataset, keys: list):
+    """The dataset under plain Subsets and the keys they read from it; keys None if not."""
+    while getattr(dataset, "__getitems__", None):
+        method = dataset.__getitems__
+        if getattr(method, "__func__", None) is not _SUBSET_ITEMS:
+            return dataset, None
+        indices = dataset.indices
+        if type(indices) not in (list, range) or not _in_range(keys, len(indices)):
+            return dataset, None
+        dataset, keys = dataset.dataset, [indices[k] for k in keys]
+    return dataset, keys
+
+
 def _arrays(tensors) -> list | None:
     """The arrays of ``tensors`` if each can be gathered as its rows would stack."""
     if type(tensors) is not tuple or not tensors:
@@ -45,14 +63,14 @@ def gathered(dataset, collate_fn, keys):
     """``collate_fn([dataset[k] for k in keys])`` in one gather per tensor, or None
     where only reading row by row can say what it is."""
     if (collate_fn is not collate.default_collate or type(keys) is not list or not keys
-            or type(dataset).__getitem__ is not _ROW or switched_on.dispatch_modes or SIZES
-            or not _as_shipped()):
+            or switched_on.dispatch_modes or SIZES or not _as_shipped()):
+        return None
+    dataset, keys = _through_subsets(dataset, keys)
+    if keys is None or getattr(type(dataset), "__getitem__", None) is not _ROW or getattr(
+            dataset, "__getitems__", None):
         return None
     arrays = _arrays(getattr(dataset, "tensors", None))
-    if arrays is None or any(type(k) is not int for k in keys):
-        return None
-    rows = min(len(a) for a in arrays)
-    if not (-rows <= min(keys) and max(keys) < rows):
+    if arrays is None or not _in_range(keys, min(len(a) for a in arrays)):
         return None
     index = array(keys)
     return [make_tensor(take(a, index, axis=0)) for a in arrays]
