@@ -40,6 +40,8 @@ _CASES = {
     "float32_rows_int64_labels": (_rng.standard_normal((203, 8)).astype(np.float32),
                                   _rng.integers(0, 10, 203)),
     "images_with_a_unit_dim": (_rng.standard_normal((50, 1, 3, 2)).astype(np.float64),),
+    "volumes_with_unit_dims": (_rng.standard_normal((12, 1, 2, 1, 3)).astype(np.float32),
+                               _rng.standard_normal((12, 3, 1, 1, 1, 2)).astype(np.float32)),
     "small_dtypes": (_rng.standard_normal((40, 3)).astype(np.float16),
                      _rng.integers(0, 2, (40, 2)).astype(np.bool_),
                      _rng.integers(-5, 5, 40).astype(np.int8),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19jb_loader_speed.md:84
+# --- book/chapters/19jb_loader_speed.md:86
 """A batch of a TensorDataset's rows gathered at once, where no one could tell."""
 
 from numpy import array, ndarray, take
@@ -24,7 +24,7 @@ def _as_shipped() -> bool:
     return len(table) == len(_TABLE) and all(table.get(kind) is fn for kind, fn in _TABLE.items())
 
 
-# --- book/chapters/19jb_loader_speed.md:111
+# --- book/chapters/19jb_loader_speed.md:113
 def _in_range(keys: list, length: int) -> bool:
     return all(type(k) is int for k in keys) and -length <= min(keys) and max(keys) < length
 
@@ -51,8 +51,8 @@ def _arrays(tensors) -> list | None:
         if type(tensor) is not Tensor or tensor.requires_grad:
             return None
         data = tensor._data
-        if type(data) is not ndarray or not data.ndim or not data.size:
-            return None
+        if type(data) is not ndarray or not 0 < data.ndim < 5 or not data.size:
+            return None  # rows of 4 or 5 dims stack as cat lays them out ("Sums and shapes")
         if not data.flags.c_contiguous:
             return None
         arrays.append(data)
