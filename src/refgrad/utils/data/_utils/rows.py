@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19jb_loader_speed.md:87
+# --- book/chapters/19jb_loader_speed.md:93
 """A batch of a TensorDataset's rows gathered at once, where no one could tell."""
 
 from numpy import array, ndarray, take
@@ -24,7 +24,7 @@ def _as_shipped() -> bool:
     return len(table) == len(_TABLE) and all(table.get(kind) is fn for kind, fn in _TABLE.items())
 
 
-# --- book/chapters/19jb_loader_speed.md:114
+# --- book/chapters/19jb_loader_speed.md:120
 def _in_range(keys: list, length: int) -> bool:
     return all(type(k) is int for k in keys) and -length <= min(keys) and max(keys) < length
 
