@@ -164,8 +164,13 @@ def _stack_forward(arrays, dim):
 
     from refgrad._dtype import from_numpy, promote_types
 
-    # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is
-    kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
+    # torch's promotion, not NumPy's: int64 with float32 is float32, as cat's is; one
+    # dtype throughout (a batch of rows, say) promotes to itself, found without a fold
+    first = arrays[0].dtype
+    if all(a.dtype is first for a in arrays):
+        kind = from_numpy(first).numpy
+    else:
+        kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
     stacked = np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
     dim %= stacked.ndim  # a negative dim counts from the stacked result's end
     if type(stacked) is np.ndarray and arrays[0].ndim in (4, 5) and dim < arrays[0].ndim:
@@ -173,7 +178,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:595
+# --- book/chapters/15_sums_and_shapes.md:600
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -198,7 +203,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:666
+# --- book/chapters/15_sums_and_shapes.md:671
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -225,7 +230,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:697
+# --- book/chapters/15_sums_and_shapes.md:702
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

@@ -120,6 +120,9 @@ def _named_dims(items, made) -> int:
 # --- book/chapters/16d_indexing.md:1421
 def getitem(self, index):
     if type(index) is int and self._data.ndim:  # x[i], the commonest index, said directly
+        rows = self._data.shape[0]
+        if -rows <= index < rows:  # select_at's checks, passed: chapter "Loader speed"
+            return _call(slicing.SELECT, self, dim=0, index=index)
         return select_at(self, 0, index, 0)
     return _finish(self, *walk(self, index, isinstance(index, slice)))
 
@@ -156,7 +159,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1465
+# --- book/chapters/16d_indexing.md:1468
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -198,7 +201,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1515
+# --- book/chapters/16d_indexing.md:1518
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -214,7 +217,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1532
+# --- book/chapters/16d_indexing.md:1535
 def _apply_slice(t, dim, item, always):
     step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
     start = 0 if item.start is None else _bound(item.start)

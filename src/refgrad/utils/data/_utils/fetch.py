@@ -2,10 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:718
+# --- book/chapters/19j_datasets_and_loaders.md:719
 """Reading one batch (or one sample) from a dataset, for a DataLoader's iterator."""
 
 import itertools
+
+from refgrad.utils.data._utils.rows import gathered
 
 
 class _MapDatasetFetcher:
@@ -18,6 +20,9 @@ class _MapDatasetFetcher:
     def fetch(self, possibly_batched_index):
         if not self.auto_collation:
             return self.collate_fn(self.dataset[possibly_batched_index])
+        batch = gathered(self.dataset, self.collate_fn, possibly_batched_index)
+        if batch is not None:  # rows gathered at once: chapter "Loader speed"
+            return batch
         if getattr(self.dataset, "__getitems__", None):
             return self.collate_fn(self.dataset.__getitems__(possibly_batched_index))
         return self.collate_fn([self.dataset[i] for i in possibly_batched_index])

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:783
+# --- book/chapters/19j_datasets_and_loaders.md:789
 """Workers of a DataLoader: who they are (get_worker_info) and their own random states."""
 
 import contextlib
@@ -41,7 +41,7 @@ def _numpy_seed(base_seed: int, worker_id: int):
     return np.random.SeedSequence(entropy).generate_state(4)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:829
+# --- book/chapters/19j_datasets_and_loaders.md:835
 class _Worker:
     """One emulated worker: its info and its Python, torch and NumPy generator states."""
 
@@ -79,7 +79,7 @@ def _turn(worker: _Worker):
         _set_states(*main)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:876
+# --- book/chapters/19j_datasets_and_loaders.md:882
 class _KeyErrorMessage(str):
     """A KeyError's message shown as written: KeyError shows the repr of its message."""
 
