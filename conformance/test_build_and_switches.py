@@ -1,6 +1,9 @@
 """torch.backends' switches, torch.version, torch.cpu, torch.compile and the build's flags."""
 
 import importlib.util
+import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -10,6 +13,24 @@ B = torch.backends
 # torch's compile, run for the first time, imports modules that warn of their own deprecation.
 pytestmark = pytest.mark.filterwarnings(
     "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")
+
+
+@pytest.fixture(autouse=True)
+def _compile_side_effects_put_back():
+    """torch's first compile turns off the distributions' default checks and patches
+    Module.__init__ and __setstate__ for the process: put all three back after each test."""
+    libs = (torch,)
+    before = [(lib.distributions.Distribution._validate_args,
+               {k: vars(lib.nn.Module).get(k) for k in ("__init__", "__setstate__")})
+              for lib in libs]
+    yield
+    for lib, (checks, methods) in zip(libs, before):
+        lib.distributions.Distribution.set_default_validate_args(checks)
+        for key, method in methods.items():
+            if method is not None:
+                setattr(lib.nn.Module, key, method)
+            elif key in vars(lib.nn.Module):  # defined by a base class before
+                delattr(lib.nn.Module, key)
 
 
 def refused(kind, words, call):
@@ -609,3 +630,28 @@ def test_matmul_fp16_accumulation_and_unknown_names():
         m.allow_fp16_accumulation = False
     refused(AttributeError, "Unknown attribute bogus", lambda: m.bogus)
     refused(AttributeError, "Unknown attribute bogus", assign(m, "bogus", 1))
+
+
+_FIRST_COMPILE = """
+import {module} as torch
+checks = lambda: torch.distributions.Distribution._validate_args
+seen = [checks()]
+torch.compile(lambda x: x, disable=True)
+torch.compile(mode="default")  # only a decorator so far
+seen.append(checks())
+torch.compile(torch.nn.Linear(1, 1), backend="eager")
+seen.append(checks())
+torch.distributions.Normal(0.0, -1.0)  # no longer refused
+torch.distributions.Distribution.set_default_validate_args(True)
+torch.compile(lambda x: x, backend="eager")
+seen.append(checks())
+print(*seen)
+"""
+
+
+def test_the_first_compile_of_a_process_turns_off_the_distributions_checks():
+    module = torch.__name__  # refgrad, where it stands in for torch
+    done = subprocess.run([sys.executable, "-c", _FIRST_COMPILE.format(module=module)],
+                          capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.stdout.split() == ["True", "True", "False", "True"]

@@ -611,3 +611,11 @@ def test_embedding_renorm_refusals(call, kind, message):
     w = torch.ones(4, 3)  # noqa: F841 - used by call
     with raises(kind, message):
         eval(call)
+
+
+def test_the_segment_reduce_node_shows_the_axis_as_given():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.segment_reduce(x, "max", lengths=torch.tensor([1, 2]), axis=-1)
+    assert y.grad_fn._saved_axis == 2**64 - 1  # -1, shown unsigned
+    y.sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0]

@@ -65,7 +65,7 @@ _NOT_INTEGERS = {"keepdim", "sparse_grad", "include_self", "accumulate", "reduce
                  "transposed", "is_result",
                  "align_corners", "scales", "scales_d", "scales_h", "scales_w",
                  "is_causal", "dropout_p", "train", "zero_infinity", "reverse", "has_biases",
-                 "bidirectional"}
+                 "bidirectional", "initial", "lengths", "offsets"}
 
 
 def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
@@ -92,7 +92,7 @@ def test_every_kept_parameter_is_either_a_scalar_or_shown_unsigned():
                 "grad_output_sym_argsize_minus_1", "grad_output_sym_argsize_minus_2",
                 "grad_output_sym_argsize_minus_3", "interpolation_mode", "padding_mode",
                 "expand1", "expand2", "expand3", "sumdim", "blank", "target_lengths",
-                "hidden_size", "num_layers"}
+                "hidden_size", "num_layers", "axis"}
             if not looks_integer and name not in SCALAR_PARAMETERS | _NOT_INTEGERS:
                 unknown.setdefault(name, op.node)
     # A new parameter must be placed: a Scalar (shown signed) or an integer (shown unsigned).

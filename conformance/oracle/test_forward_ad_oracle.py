@@ -520,6 +520,10 @@ TORCH_CALLS["ormqr"] = (  # chapter 16ra
     lambda a, tau, c, left, transpose: torch.ormqr(a, tau * 0.25, c, left, transpose))
 TORCH_CALLS["segment_reduce"] = (  # chapter "The remaining tensor methods"
     lambda a, reduce: torch.segment_reduce(a, reduce, lengths=torch.tensor([1, a.shape[0] - 1])))
+TORCH_CALLS["mkldnn_rnn_layer"] = (  # chapter "An LSTM layer as one node"
+    lambda x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases: torch.mkldnn_rnn_layer(
+        x, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, [], 2, 2, 1, has_biases, False, False,
+        True)[:3])
 TORCH_CALLS["_standard_gamma"] = (  # chapter "The gamma family"
     lambda a: torch._standard_gamma(a * 0.0 + 1.0, generator=torch.Generator().manual_seed(0)))
 

@@ -709,11 +709,11 @@ from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
 from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:678
+# --- book/chapters/16zm_remaining_tensor_methods.md:680
 from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:854
+# --- book/chapters/16zm_remaining_tensor_methods.md:856
 from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_backward_elemt,
     batch_norm_backward_reduce,
@@ -726,7 +726,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:966
+# --- book/chapters/16zm_remaining_tensor_methods.md:968
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
@@ -863,12 +863,12 @@ from refgrad import torch_version, version
 from refgrad.torch_version import __version__  # noqa: F811
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1410
+# --- book/chapters/24a_the_build_and_its_switches.md:1426
 from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1640
+# --- book/chapters/24a_the_build_and_its_switches.md:1665
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,

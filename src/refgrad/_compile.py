@@ -55,9 +55,25 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
 
 
 # --- book/chapters/24a_the_build_and_its_switches.md:1391
+_SET_UP = []  # whether the first compile has run in this process
+
+
+def _set_up_once() -> None:
+    # NOTE [Compiling turns off the distributions' checks]
+    # torch's compiler, set up by the first compile of the process, turns off the
+    # default argument validation of torch.distributions then, and only then (a later
+    # set_default_validate_args(True) stays); refgrad's first compile does the same.
+    if not _SET_UP:
+        from refgrad.distributions import Distribution
+
+        _SET_UP.append(True)
+        Distribution.set_default_validate_args(False)
+
+
 def _eager(model, dynamic):
     if dynamic is not None and not isinstance(dynamic, bool):
         raise AssertionError(f"Expected enable to be a bool, got {type(dynamic)}")
+    _set_up_once()
     if isinstance(model, type):  # torch wraps the class's __call__ in place
         return model
     _checked_callable(model)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:892
+# --- book/chapters/16zm_remaining_tensor_methods.md:894
 """torch.embedding_renorm_: the rows an embedding looks up scaled, in place, to a norm."""
 
 import numpy as np
@@ -41,7 +41,7 @@ EMBEDDING_RENORM = register(Op(
     tangent=no_forward_formula("embedding_renorm_")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:931
+# --- book/chapters/16zm_remaining_tensor_methods.md:933
 def _check(self, indices):
     if self.ndim != 2:
         raise RuntimeError(f"Expected 2-dimensional tensor, but got {self.ndim}-dimensional "

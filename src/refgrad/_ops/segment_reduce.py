@@ -55,6 +55,7 @@ def _rows(array, axis):
 
 # --- book/chapters/16zm_remaining_tensor_methods.md:499
 def _reduced(data, reduce, lengths, offsets, axis, initial):
+    axis %= data.ndim  # kept as given, as the node shows it
     values = _rows(host(data), axis)
     starts, counts = _bounds(lengths, offsets, axis)
     starts, counts = starts[:values.shape[0]], counts[:values.shape[0]]
@@ -75,8 +76,9 @@ def _reduced(data, reduce, lengths, offsets, axis, initial):
     return on_device_of(np.ascontiguousarray(total.reshape(shape)), data)
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:536
+# --- book/chapters/16zm_remaining_tensor_methods.md:537
 def _spread(g, output, data, operation, reduce, lengths, offsets, axis, initial):
+    axis %= data.ndim
     values, grads = _rows(host(data), axis), _rows(host(g), axis)
     result = _rows(host(output), axis)
     starts, counts = _bounds(lengths, offsets, axis)
@@ -111,7 +113,7 @@ def _segment_gradient(part, given, made, reduce, initial, kind):
     return out
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:573
+# --- book/chapters/16zm_remaining_tensor_methods.md:575
 SEGMENT_REDUCE_BACKWARD = register(Op(
     "_segment_reduce_backward", "NotImplemented", ("grad", "output", "data"),
     forward=_spread, backward=_no_derivative, promote=False,
@@ -133,7 +135,7 @@ SEGMENT_REDUCE = register(Op(
     tangent=no_forward_formula("segment_reduce")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:599
+# --- book/chapters/16zm_remaining_tensor_methods.md:601
 LIMITS = {"float32": ("float", 3.4028234663852886e38), "float16": ("c10::Half", 65504.0)}
 
 
@@ -160,7 +162,7 @@ def _check_lengths(data, lengths, axis):
                            "to data.size(lengths.dim()-1) when !unsafe.")
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:627
+# --- book/chapters/16zm_remaining_tensor_methods.md:629
 def _initial(initial, dtype):
     if type(initial) is int and not -2**63 <= initial < 2**63:
         raise OverflowError("int too big to convert")  # torch's reading of a number
@@ -181,7 +183,7 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
         raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
     if lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
-    axis = wrap_dim(axis, data.ndim)
+    given_axis, axis = axis, wrap_dim(axis, data.ndim)
     if reduce not in NAMES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
@@ -193,6 +195,6 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
         raise not_implemented_for(f"_segment_reduce_{name}_cpu_kernel1", given._data.dtype)
     if not data.dtype.is_floating_point:
         raise not_implemented_for("_segment_reduce_cpu", data._data.dtype)
-    params = {"reduce": reduce, "lengths": lengths, "offsets": offsets, "axis": axis,
+    params = {"reduce": reduce, "lengths": lengths, "offsets": offsets, "axis": given_axis,
               "initial": _initial(initial, data.dtype)}
     return call(SEGMENT_REDUCE, (data,), params)
