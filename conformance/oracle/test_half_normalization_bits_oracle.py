@@ -6,38 +6,19 @@ import pytest
 import torch
 
 import refgrad
+from conformance.oracle._bits import assert_bitwise, data
 
 PARAMETERS = [np.float16, np.float32, None]
 PARAMETER_IDS = ["half", "float", "none"]
 
 
-@pytest.fixture(params=[1, 2, 3], ids=lambda n: f"{n}threads")
-def both_threads(request):
-    """The same thread count in torch and refgrad; each library's own count put back."""
-    before = torch.get_num_threads(), refgrad.get_num_threads()
-    torch.set_num_threads(request.param)
-    refgrad.set_num_threads(request.param)
-    yield request.param
-    torch.set_num_threads(before[0])
-    refgrad.set_num_threads(before[1])
-
-
-def _data(shape, dtype, seed, scale=3.0, shift=1.0):
-    rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * scale + shift).astype(dtype)
+def same_bits(ours, theirs):
+    """The same bits, NaN payloads included."""
+    assert_bitwise(ours, theirs, nans_alike=False)
 
 
 def _tensors(lib, arrays):
     return [None if a is None else lib.tensor(a, requires_grad=True) for a in arrays]
-
-
-def _assert_bitwise(ours, theirs):
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape
-        assert np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")), (
-            f"{(a != b).sum()} of {a.size} differ")
 
 
 LAYER_SHAPES = [((37, 53), 1), ((4, 6, 9, 11), 2), ((5, 1000), 1), ((3, 1), 1), ((6, 3), 1),
@@ -57,11 +38,11 @@ def _layer_norm_all(lib, x, shape, weight, bias, grad):
 @pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
 def test_float16_layer_norm_gradients(shape, kept, parameters, both_threads):
     normalized = shape[len(shape) - kept:]
-    x, grad = _data(shape, np.float16, 1), _data(shape, np.float16, 2, 1.0, 0.0)
-    weight = None if parameters is None else _data(normalized, parameters, 3)
-    bias = None if parameters is None else _data(normalized, parameters, 4)
-    _assert_bitwise(_layer_norm_all(refgrad, x, normalized, weight, bias, grad),
-                    _layer_norm_all(torch, x, normalized, weight, bias, grad))
+    x, grad = data(shape, np.float16, 1), data(shape, np.float16, 2, 1.0, 0.0)
+    weight = None if parameters is None else data(normalized, parameters, 3)
+    bias = None if parameters is None else data(normalized, parameters, 4)
+    same_bits(_layer_norm_all(refgrad, x, normalized, weight, bias, grad),
+              _layer_norm_all(torch, x, normalized, weight, bias, grad))
 
 
 @pytest.mark.parametrize("parameters", [np.float16, np.float32], ids=["half", "float"])
@@ -69,11 +50,11 @@ def test_float16_layer_norm_gradients(shape, kept, parameters, both_threads):
 def test_float16_layer_norm_with_one_parameter(parameters, given, both_threads):
     if given == "bias" and parameters == np.float32:
         parameters = np.float16  # torch refuses a float32 bias without a weight
-    x, grad = _data((20, 45), np.float16, 5), _data((20, 45), np.float16, 6, 1.0, 0.0)
-    p = _data(45, parameters, 7)
+    x, grad = data((20, 45), np.float16, 5), data((20, 45), np.float16, 6, 1.0, 0.0)
+    p = data(45, parameters, 7)
     weight, bias = (p, None) if given == "weight" else (None, p)
-    _assert_bitwise(_layer_norm_all(refgrad, x, (45,), weight, bias, grad),
-                    _layer_norm_all(torch, x, (45,), weight, bias, grad))
+    same_bits(_layer_norm_all(refgrad, x, (45,), weight, bias, grad),
+              _layer_norm_all(torch, x, (45,), weight, bias, grad))
 
 
 GROUP_SHAPES = [((4, 6, 9, 11), 3), ((3, 40, 13), 2), ((2, 4, 21), 2), ((2, 4, 5, 5), 1),
@@ -93,17 +74,17 @@ def _group_norm_all(lib, x, groups, weight, bias, grad):
 @pytest.mark.parametrize("shape,groups", GROUP_SHAPES)
 @pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
 def test_float16_group_norm_gradients(shape, groups, parameters, both_threads):
-    x, grad = _data(shape, np.float16, 10), _data(shape, np.float16, 11, 1.0, 0.0)
-    weight = None if parameters is None else _data(shape[1], parameters, 12)
-    bias = None if parameters is None else _data(shape[1], parameters, 13)
-    _assert_bitwise(_group_norm_all(refgrad, x, groups, weight, bias, grad),
-                    _group_norm_all(torch, x, groups, weight, bias, grad))
+    x, grad = data(shape, np.float16, 10), data(shape, np.float16, 11, 1.0, 0.0)
+    weight = None if parameters is None else data(shape[1], parameters, 12)
+    bias = None if parameters is None else data(shape[1], parameters, 13)
+    same_bits(_group_norm_all(refgrad, x, groups, weight, bias, grad),
+              _group_norm_all(torch, x, groups, weight, bias, grad))
 
 
 def test_float16_group_norm_with_a_float32_bias_frozen():
     """float32 statistics without a weight: torch's kernel reads them as float32."""
-    x, grad = _data((3, 40, 13), np.float16, 14), _data((3, 40, 13), np.float16, 15, 1.0, 0.0)
-    bias = _data(40, np.float32, 16)
+    x, grad = data((3, 40, 13), np.float16, 14), data((3, 40, 13), np.float16, 15, 1.0, 0.0)
+    bias = data(40, np.float32, 16)
 
     def run(lib):
         xt = lib.tensor(x, requires_grad=True)
@@ -111,7 +92,7 @@ def test_float16_group_norm_with_a_float32_bias_frozen():
         out.backward(lib.tensor(grad))
         return [out.detach().numpy(), xt.grad.numpy()]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))
 
 
 def _batch_norm_all(lib, x, weight, bias, running, training, grad, layout=None):
@@ -145,12 +126,12 @@ def _running(channels, dtype):
 @pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
 @pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
 def test_float16_batch_norm(shape, training, parameters, both_threads):
-    x, grad = _data(shape, np.float16, 16), _data(shape, np.float16, 17, 1.0, 0.0)
-    weight = None if parameters is None else _data(shape[1], parameters, 18)
-    bias = None if parameters is None else _data(shape[1], parameters, 19)
+    x, grad = data(shape, np.float16, 16), data(shape, np.float16, 17, 1.0, 0.0)
+    weight = None if parameters is None else data(shape[1], parameters, 18)
+    bias = None if parameters is None else data(shape[1], parameters, 19)
     running = _running(shape[1], parameters or np.float16)
-    _assert_bitwise(_batch_norm_all(refgrad, x, weight, bias, running, training, grad),
-                    _batch_norm_all(torch, x, weight, bias, running, training, grad))
+    same_bits(_batch_norm_all(refgrad, x, weight, bias, running, training, grad),
+              _batch_norm_all(torch, x, weight, bias, running, training, grad))
 
 
 @pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 20, 3, 3), (3, 5, 2, 7), (2, 3, 4, 5, 2),
@@ -158,24 +139,24 @@ def test_float16_batch_norm(shape, training, parameters, both_threads):
 @pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
 @pytest.mark.parametrize("parameters", [np.float16, np.float32], ids=["half", "float"])
 def test_float16_channels_last_batch_norm(shape, training, parameters, both_threads):
-    x, grad = _data(shape, np.float16, 20), _data(shape, np.float16, 21, 1.0, 0.0)
-    weight, bias = _data(shape[1], parameters, 22), _data(shape[1], parameters, 23)
+    x, grad = data(shape, np.float16, 20), data(shape, np.float16, 21, 1.0, 0.0)
+    weight, bias = data(shape[1], parameters, 22), data(shape[1], parameters, 23)
     running = _running(shape[1], parameters)
     layout = "channels_last" if len(shape) == 4 else "channels_last_3d"
-    _assert_bitwise(_batch_norm_all(refgrad, x, weight, bias, running, training, grad, layout),
-                    _batch_norm_all(torch, x, weight, bias, running, training, grad, layout))
+    same_bits(_batch_norm_all(refgrad, x, weight, bias, running, training, grad, layout),
+              _batch_norm_all(torch, x, weight, bias, running, training, grad, layout))
 
 
 def test_float16_batch_norm_without_running_statistics(both_threads):
-    x, grad = _data((6, 5, 8), np.float16, 24), _data((6, 5, 8), np.float16, 25, 1.0, 0.0)
-    _assert_bitwise(_batch_norm_all(refgrad, x, None, None, None, True, grad),
-                    _batch_norm_all(torch, x, None, None, None, True, grad))
+    x, grad = data((6, 5, 8), np.float16, 24), data((6, 5, 8), np.float16, 25, 1.0, 0.0)
+    same_bits(_batch_norm_all(refgrad, x, None, None, None, True, grad),
+              _batch_norm_all(torch, x, None, None, None, True, grad))
 
 
 @pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 3, 17)])
 def test_float16_instance_norm(shape):
-    x, grad = _data(shape, np.float16, 26), _data(shape, np.float16, 27, 1.0, 0.0)
-    weight = _data(shape[1], np.float16, 28)
+    x, grad = data(shape, np.float16, 26), data(shape, np.float16, 27, 1.0, 0.0)
+    weight = data(shape[1], np.float16, 28)
 
     def run(lib):
         xt, wt = _tensors(lib, (x, weight))
@@ -183,7 +164,7 @@ def test_float16_instance_norm(shape):
         out.backward(lib.tensor(grad))
         return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))
 
 
 CHANNELS_LAST_GROUPS = [((4, 6, 9, 11), 3), ((2, 4, 5, 5), 1), ((5, 6, 3, 7), 3),
@@ -197,9 +178,9 @@ CHANNELS_LAST_GROUPS = [((4, 6, 9, 11), 3), ((2, 4, 5, 5), 1), ((5, 6, 3, 7), 3)
 @pytest.mark.parametrize("shape,groups", CHANNELS_LAST_GROUPS)
 @pytest.mark.parametrize("affine", [True, False], ids=["affine", "plain"])
 def test_channels_last_group_norm(dtype, shape, groups, affine, both_threads):
-    x, grad = _data(shape, dtype, 30), _data(shape, dtype, 31, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 32) if affine else None
-    bias = _data(shape[1], dtype, 33) if affine else None
+    x, grad = data(shape, dtype, 30), data(shape, dtype, 31, 1.0, 0.0)
+    weight = data(shape[1], dtype, 32) if affine else None
+    bias = data(shape[1], dtype, 33) if affine else None
 
     def run(lib):
         layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
@@ -212,7 +193,7 @@ def test_channels_last_group_norm(dtype, shape, groups, affine, both_threads):
         return [out.detach().numpy(), mean.detach().numpy(), rstd.detach().numpy(), *grads,
                 np.array(out.stride() + xt.grad.stride())]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))
 
 
 def _laid_out_otherwise(lib, x, kind):
@@ -234,9 +215,9 @@ STRIDED_CASES = [("transposed", (16, 5)), ("transposed", (37, 3)), ("transposed"
 @pytest.mark.parametrize("same_layout", [True, False], ids=["grad_alike", "grad_rowmajor"])
 def test_batch_norm_of_a_batch_laid_out_otherwise(dtype, kind, shape, affine, same_layout,
                                                   both_threads):
-    x, grad = _data(shape, dtype, 40), _data(shape, dtype, 41, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 42) if affine else None
-    bias = _data(shape[1], dtype, 43) if affine else None
+    x, grad = data(shape, dtype, 40), data(shape, dtype, 41, 1.0, 0.0)
+    weight = data(shape[1], dtype, 42) if affine else None
+    bias = data(shape[1], dtype, 43) if affine else None
     running = _running(shape[1], dtype)
 
     def run(lib):
@@ -249,15 +230,15 @@ def test_batch_norm_of_a_batch_laid_out_otherwise(dtype, kind, shape, affine, sa
         return [out.detach().numpy(), mean.numpy(), var.numpy(), *grads,
                 np.array(out.stride() + xt.grad.stride())]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("kind,shape", STRIDED_CASES)
 def test_gradient_of_batch_norm_laid_out_otherwise_in_evaluation(dtype, kind, shape):
     """In evaluation the gradient's one over the deviation is a scalar sqrt: torch's bits."""
-    x, grad = _data(shape, dtype, 44), _data(shape, dtype, 45, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 46)
+    x, grad = data(shape, dtype, 44), data(shape, dtype, 45, 1.0, 0.0)
+    weight = data(shape[1], dtype, 46)
     running = _running(shape[1], dtype)
 
     def run(lib):
@@ -268,15 +249,15 @@ def test_gradient_of_batch_norm_laid_out_otherwise_in_evaluation(dtype, kind, sh
         out.backward(lib.tensor(grad))
         return [xt.grad.numpy(), wt.grad.numpy(), np.array(xt.grad.stride())]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))
 
 
 @pytest.mark.parametrize("shape,groups", CHANNELS_LAST_GROUPS)
 @pytest.mark.parametrize("parameters", PARAMETERS, ids=PARAMETER_IDS)
 def test_float16_channels_last_group_norm(shape, groups, parameters, both_threads):
-    x, grad = _data(shape, np.float16, 34), _data(shape, np.float16, 35, 1.0, 0.0)
-    weight = None if parameters is None else _data(shape[1], parameters, 36)
-    bias = None if parameters is None else _data(shape[1], parameters, 37)
+    x, grad = data(shape, np.float16, 34), data(shape, np.float16, 35, 1.0, 0.0)
+    weight = None if parameters is None else data(shape[1], parameters, 36)
+    bias = None if parameters is None else data(shape[1], parameters, 37)
 
     def run(lib):
         layout = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
@@ -289,4 +270,4 @@ def test_float16_channels_last_group_norm(shape, groups, parameters, both_thread
         return [out.detach().numpy(), mean.detach().numpy(), rstd.detach().numpy(), *grads,
                 np.array(out.stride() + xt.grad.stride())]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    same_bits(run(refgrad), run(torch))

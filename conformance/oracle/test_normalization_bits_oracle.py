@@ -6,37 +6,13 @@ import pytest
 import torch
 
 import refgrad
+from conformance.oracle._bits import assert_bitwise, data
 
 DTYPES = [np.float32, np.float64]
 
 
-@pytest.fixture(params=[1, 2, 3], ids=lambda n: f"{n}threads")
-def both_threads(request):
-    """The same thread count in torch and refgrad; each library's own count put back."""
-    before = torch.get_num_threads(), refgrad.get_num_threads()
-    torch.set_num_threads(request.param)
-    refgrad.set_num_threads(request.param)
-    yield request.param
-    torch.set_num_threads(before[0])
-    refgrad.set_num_threads(before[1])
-
-
-def _data(shape, dtype, seed, scale=3.0, shift=1.0):
-    rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * scale + shift).astype(dtype)
-
-
 def _tensors(lib, arrays, grad=False):
     return [None if a is None else lib.tensor(a, requires_grad=grad) for a in arrays]
-
-
-def _assert_bitwise(ours, theirs):
-    assert len(ours) == len(theirs)
-    for a, b in zip(ours, theirs):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and a.shape == b.shape
-        assert np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}")) or (
-            np.array_equal(a, b, equal_nan=True)), f"{(a != b).sum()} of {a.size} differ"
 
 
 LAYER_SHAPES = [((37, 53), 1), ((4, 6, 9, 11), 2), ((5, 1000), 1), ((3, 1), 1), ((6, 3), 1),
@@ -57,30 +33,30 @@ def _layer_norm_all(lib, x, shape, weight, bias, grad):
 @pytest.mark.parametrize("affine", AFFINE, ids=["both", "none", "weight", "bias"])
 def test_layer_norm_forward_and_backward(dtype, shape, kept, affine, both_threads):
     normalized = shape[len(shape) - kept:]
-    x, grad = _data(shape, dtype, 1), _data(shape, dtype, 2, 1.0, 0.0)
-    weight = _data(normalized, dtype, 3) if affine[0] else None
-    bias = _data(normalized, dtype, 4) if affine[1] else None
+    x, grad = data(shape, dtype, 1), data(shape, dtype, 2, 1.0, 0.0)
+    weight = data(normalized, dtype, 3) if affine[0] else None
+    bias = data(normalized, dtype, 4) if affine[1] else None
     ours = _layer_norm_all(refgrad, x, normalized, weight, bias, grad)
     theirs = _layer_norm_all(torch, x, normalized, weight, bias, grad)
-    _assert_bitwise(ours, theirs)
+    assert_bitwise(ours, theirs)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("scale,shift", [(1e-3, 5.0), (100.0, -1e4), (1.0, 0.0), (1e-20, 1e-18),
                                          (1e-38, 0.0), (1e-300, 0.0)])
 def test_layer_norm_far_from_zero_and_small(dtype, scale, shift):
-    x = _data((16, 300), dtype, 5, scale, shift)
-    grad = _data((16, 300), dtype, 6, 1.0, 0.0)
-    weight, bias = _data(300, dtype, 7), _data(300, dtype, 8)
-    _assert_bitwise(_layer_norm_all(refgrad, x, (300,), weight, bias, grad),
-                    _layer_norm_all(torch, x, (300,), weight, bias, grad))
+    x = data((16, 300), dtype, 5, scale, shift)
+    grad = data((16, 300), dtype, 6, 1.0, 0.0)
+    weight, bias = data(300, dtype, 7), data(300, dtype, 8)
+    assert_bitwise(_layer_norm_all(refgrad, x, (300,), weight, bias, grad),
+                   _layer_norm_all(torch, x, (300,), weight, bias, grad))
 
 
 def test_layer_norm_of_a_transposed_input():
-    x = _data((24, 40), np.float32, 9)
+    x = data((24, 40), np.float32, 9)
     ours = refgrad.nn.functional.layer_norm(refgrad.tensor(x).T, (24,))
     theirs = torch.nn.functional.layer_norm(torch.tensor(x).T, (24,))
-    _assert_bitwise([ours.numpy()], [theirs.numpy()])
+    assert_bitwise([ours.numpy()], [theirs.numpy()])
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -89,8 +65,8 @@ def test_layer_norm_of_infinities_nans_and_the_largest_floats(dtype):
     x = np.array([[1.0, np.inf, 3.0] * 7, [1.0, np.nan, 2.0] * 7, [big, -big, big] * 7,
                   [0.0] * 21, [5.0] * 21], dtype=dtype)
     weight = np.linspace(-2, 2, 21).astype(dtype)
-    _assert_bitwise(_layer_norm_all(refgrad, x, (21,), weight, weight, np.ones_like(x)),
-                    _layer_norm_all(torch, x, (21,), weight, weight, np.ones_like(x)))
+    assert_bitwise(_layer_norm_all(refgrad, x, (21,), weight, weight, np.ones_like(x)),
+                   _layer_norm_all(torch, x, (21,), weight, weight, np.ones_like(x)))
 
 
 GROUP_SHAPES = [((4, 6, 9, 11), 3), ((3, 40, 13), 2), ((2, 4, 21), 2), ((2, 4, 5, 5), 1),
@@ -110,19 +86,19 @@ def _group_norm_all(lib, x, groups, weight, bias, grad):
 @pytest.mark.parametrize("shape,groups", GROUP_SHAPES)
 @pytest.mark.parametrize("affine", AFFINE[:3], ids=["both", "none", "weight"])
 def test_group_norm_forward_and_backward(dtype, shape, groups, affine):
-    x, grad = _data(shape, dtype, 10), _data(shape, dtype, 11, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 12) if affine[0] else None
-    bias = _data(shape[1], dtype, 13) if affine[1] else None
-    _assert_bitwise(_group_norm_all(refgrad, x, groups, weight, bias, grad),
-                    _group_norm_all(torch, x, groups, weight, bias, grad))
+    x, grad = data(shape, dtype, 10), data(shape, dtype, 11, 1.0, 0.0)
+    weight = data(shape[1], dtype, 12) if affine[0] else None
+    bias = data(shape[1], dtype, 13) if affine[1] else None
+    assert_bitwise(_group_norm_all(refgrad, x, groups, weight, bias, grad),
+                   _group_norm_all(torch, x, groups, weight, bias, grad))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_group_norm_through_the_functional_form(dtype):
-    x = _data((3, 12, 5, 7), dtype, 14, 0.01, 2.0)
+    x = data((3, 12, 5, 7), dtype, 14, 0.01, 2.0)
     ours = refgrad.nn.functional.group_norm(refgrad.tensor(x), 4).numpy()
     theirs = torch.nn.functional.group_norm(torch.tensor(x), 4).numpy()
-    _assert_bitwise([ours], [theirs])
+    assert_bitwise([ours], [theirs])
 
 
 def _equal_or_both_nan(a, b):
@@ -155,31 +131,31 @@ def _running(channels, dtype):
 def test_float32_batch_norm_forward_backward_and_running_statistics(shape, training, affine,
                                                                      both_threads):
     dtype = np.float32
-    x, grad = _data(shape, dtype, 16), _data(shape, dtype, 17, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 18) if affine else None
-    bias = _data(shape[1], dtype, 19) if affine else None
+    x, grad = data(shape, dtype, 16), data(shape, dtype, 17, 1.0, 0.0)
+    weight = data(shape[1], dtype, 18) if affine else None
+    bias = data(shape[1], dtype, 19) if affine else None
     running = _running(shape[1], dtype)
     ours = _batch_norm_all(refgrad, x, weight, bias, running, training, grad)
     theirs = _batch_norm_all(torch, x, weight, bias, running, training, grad)
-    _assert_bitwise(ours, theirs)
+    assert_bitwise(ours, theirs)
 
 
 @pytest.mark.parametrize("shape", BATCH_SHAPES)
 @pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
 def test_float64_batch_norm_output_statistics_and_gradients(shape, training, both_threads):
     dtype = np.float64
-    x, grad = _data(shape, dtype, 20), _data(shape, dtype, 21, 1.0, 0.0)
-    weight, bias = _data(shape[1], dtype, 22), _data(shape[1], dtype, 23)
+    x, grad = data(shape, dtype, 20), data(shape, dtype, 21, 1.0, 0.0)
+    weight, bias = data(shape[1], dtype, 22), data(shape[1], dtype, 23)
     ours = _batch_norm_all(refgrad, x, weight, bias, _running(shape[1], dtype), training, grad)
     theirs = _batch_norm_all(torch, x, weight, bias, _running(shape[1], dtype), training, grad)
-    _assert_bitwise(ours, theirs)
+    assert_bitwise(ours, theirs)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_batch_norm_without_running_statistics(dtype, both_threads):
-    x, grad = _data((6, 5, 8), dtype, 24), _data((6, 5, 8), dtype, 25, 1.0, 0.0)
-    _assert_bitwise(_batch_norm_all(refgrad, x, None, None, None, True, grad),
-                    _batch_norm_all(torch, x, None, None, None, True, grad))
+    x, grad = data((6, 5, 8), dtype, 24), data((6, 5, 8), dtype, 25, 1.0, 0.0)
+    assert_bitwise(_batch_norm_all(refgrad, x, None, None, None, True, grad),
+                   _batch_norm_all(torch, x, None, None, None, True, grad))
 
 
 def test_batch_norm_of_one_sample_keeps_torch_nan_running_variance():
@@ -195,8 +171,8 @@ def test_batch_norm_of_one_sample_keeps_torch_nan_running_variance():
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 3, 17), (3, 5, 4, 4)])
 def test_instance_norm_through_batch_norm(dtype, shape):
-    x, grad = _data(shape, dtype, 26), _data(shape, dtype, 27, 1.0, 0.0)
-    weight = _data(shape[1], dtype, 28)
+    x, grad = data(shape, dtype, 26), data(shape, dtype, 27, 1.0, 0.0)
+    weight = data(shape[1], dtype, 28)
 
     def run(lib):
         xt, wt = _tensors(lib, (x, weight), grad=True)
@@ -204,7 +180,7 @@ def test_instance_norm_through_batch_norm(dtype, shape):
         out.backward(lib.tensor(grad))
         return [out.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    assert_bitwise(run(refgrad), run(torch))
 
 
 REDUCED_LOSSES = {"sum": lambda y: y.sum(), "mean": lambda y: y.mean()}
@@ -217,8 +193,8 @@ REDUCED_LOSSES = {"sum": lambda y: y.sum(), "mean": lambda y: y.mean()}
 def test_gradients_of_a_summed_or_averaged_output(dtype, shape, norm, loss):
     """An output summed sends an expanded gradient back, which torch's batch norm takes
     through its general loop; averaged, a gradient of the input's layout."""
-    x = _data(shape, dtype, 29)
-    weight, bias = _data(shape[1], dtype, 30), _data(shape[1], dtype, 31)
+    x = data(shape, dtype, 29)
+    weight, bias = data(shape[1], dtype, 30), data(shape[1], dtype, 31)
 
     def run(lib):
         xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
@@ -229,7 +205,7 @@ def test_gradients_of_a_summed_or_averaged_output(dtype, shape, norm, loss):
         REDUCED_LOSSES[loss](y).backward()
         return [xt.grad.numpy()] + ([] if norm == "layer" else [wt.grad.numpy(), bt.grad.numpy()])
 
-    _assert_bitwise(run(refgrad), run(torch))
+    assert_bitwise(run(refgrad), run(torch))
 
 
 @pytest.mark.parametrize("shape,kept", LAYER_SHAPES)
@@ -237,24 +213,24 @@ def test_gradients_of_a_summed_or_averaged_output(dtype, shape, norm, loss):
                          ids=["half", "float", "none"])
 def test_float16_layer_norm_forward(shape, kept, parameters):
     normalized = shape[len(shape) - kept:]
-    x = _data(shape, np.float16, 32)
-    weight = None if parameters is None else _data(normalized, parameters, 33)
-    bias = None if parameters is None else _data(normalized, parameters, 34)
+    x = data(shape, np.float16, 32)
+    weight = None if parameters is None else data(normalized, parameters, 33)
+    bias = None if parameters is None else data(normalized, parameters, 34)
 
     def run(lib):
         return [r.numpy() for r in lib.native_layer_norm(
             *_tensors(lib, (x,)), list(normalized), *_tensors(lib, (weight, bias)), 1e-5)]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    assert_bitwise(run(refgrad), run(torch))
 
 
 @pytest.mark.parametrize("shape,groups", GROUP_SHAPES)
 @pytest.mark.parametrize("parameters", [np.float16, np.float32, None],
                          ids=["half", "float", "none"])
 def test_float16_group_norm_forward_and_statistics(shape, groups, parameters):
-    x = _data(shape, np.float16, 35)
-    weight = None if parameters is None else _data(shape[1], parameters, 36)
-    bias = None if parameters is None else _data(shape[1], parameters, 37)
+    x = data(shape, np.float16, 35)
+    weight = None if parameters is None else data(shape[1], parameters, 36)
+    bias = None if parameters is None else data(shape[1], parameters, 37)
 
     def run(lib):
         xt, wt, bt = _tensors(lib, (x, weight, bias), grad=True)
@@ -263,15 +239,15 @@ def test_float16_group_norm_forward_and_statistics(shape, groups, parameters):
         return [out.detach().numpy(), node._saved_result1.detach().numpy(),
                 node._saved_result2.detach().numpy()]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    assert_bitwise(run(refgrad), run(torch))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 6, 9, 11), (2, 20, 3, 3), (3, 5, 2, 7), (2, 3, 4, 5, 2)])
 @pytest.mark.parametrize("training", [True, False], ids=["training", "evaluation"])
 def test_channels_last_batch_norm(dtype, shape, training, both_threads):
-    x, grad = _data(shape, dtype, 38), _data(shape, dtype, 39, 1.0, 0.0)
-    weight, bias = _data(shape[1], dtype, 40), _data(shape[1], dtype, 41)
+    x, grad = data(shape, dtype, 38), data(shape, dtype, 39, 1.0, 0.0)
+    weight, bias = data(shape[1], dtype, 40), data(shape[1], dtype, 41)
     running = _running(shape[1], dtype)
 
     def run(lib):
@@ -285,4 +261,4 @@ def test_channels_last_batch_norm(dtype, shape, training, both_threads):
         return [out.detach().numpy(), mean.numpy(), var.numpy(), xt.grad.numpy(),
                 wt.grad.numpy(), bt.grad.numpy(), strides]
 
-    _assert_bitwise(run(refgrad), run(torch))
+    assert_bitwise(run(refgrad), run(torch))

@@ -1,4 +1,5 @@
-"""refgrad.nn.functional is loaded when first named, not when refgrad starts."""
+"""Modules that, as in torch, are loaded on first use rather than when refgrad starts:
+nn.functional when first named, nn.utils.prune only when imported."""
 
 import subprocess
 import sys
@@ -28,3 +29,15 @@ def test_reading_the_name_loads_it():
 def test_other_names_are_still_missing():
     with pytest.raises(AttributeError, match="^module 'refgrad.nn' has no attribute 'nope'$"):
         refgrad.nn.nope  # noqa: B018
+
+
+def test_starting_refgrad_does_not_import_prune():
+    found = _run("import sys, refgrad; print('refgrad.nn.utils.prune' in sys.modules, "
+                 "hasattr(refgrad.nn.utils, 'prune'))")
+    assert found == ["False", "False"]
+
+
+def test_importing_prune_makes_the_attribute():
+    found = _run("import refgrad; from refgrad.nn.utils import prune; "
+                 "print(refgrad.nn.utils.prune is prune, prune.__name__)")
+    assert found == ["True", "refgrad.nn.utils.prune"]
