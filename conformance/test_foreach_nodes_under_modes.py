@@ -2,17 +2,10 @@
 without one, and the mode sees the foreach call, not the per-tensor ops."""
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
+from conformance._support import recording_mode
 
-class _Seen(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.seen = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.seen.append(str(func))
-        return func(*args, **(kwargs or {}))
+_Seen = recording_mode()
 
 
 def _leaves():

@@ -5,9 +5,8 @@ assertions run on torch.
 
 import pytest
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
-from conformance._support import raises, refuses_call
+from conformance._support import raises, recording_mode, refuses_call
 
 ADD = "(Tensor other, *, Number alpha = 1)"
 REFUSED = [
@@ -123,14 +122,7 @@ def test_calls_that_fit_still_run():
     assert x.shape == (2,) and x._version == 8
 
 
-class _Seen(TorchDispatchMode):
-    def __init__(self):
-        super().__init__()
-        self.ops = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops.append(str(func))
-        return func(*args, **(kwargs or {}))
+_Seen = recording_mode()
 
 
 @pytest.mark.parametrize("call", ["x.add_('a')", "x.exp_(1)", "x.cumsum_('a')", "x.mul_(x, x)",
@@ -139,11 +131,11 @@ def test_a_mode_never_sees_a_refused_call(call):
     x = torch.ones(2)
     with _Seen() as seen, pytest.raises(TypeError):
         eval(call, {"x": x})
-    assert seen.ops == [] and x._version == 0
+    assert seen.seen == [] and x._version == 0
 
 
 def test_a_mode_sees_the_calls_that_fit():
     x = torch.ones(2)
     with _Seen() as seen:
         x.add_(x, alpha=2).exp_().divide_(2)
-    assert seen.ops == ["aten.add_.Tensor", "aten.exp_.default", "aten.div_.Tensor"]
+    assert seen.seen == ["aten.add_.Tensor", "aten.exp_.default", "aten.div_.Tensor"]

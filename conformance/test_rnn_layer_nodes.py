@@ -7,6 +7,8 @@ import pytest
 import torch
 from torch import nn
 
+from conformance._support import recording_mode
+
 NODE = "MkldnnRnnLayerBackward0"
 
 
@@ -222,17 +224,7 @@ def test_the_layer_called_as_a_function():
 
 
 def test_a_dispatch_mode_sees_the_layer_and_its_backward_whole():
-    from torch.utils._python_dispatch import TorchDispatchMode
-
-    class Names(TorchDispatchMode):
-        def __init__(self):
-            super().__init__()
-            self.seen = []
-
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            self.seen.append(str(func))
-            return func(*args, **(kwargs or {}))
-
+    Names = recording_mode()
     m = _lstm(3, 4, batch_first=True)
     x = _x(2, 5, 3)
     with Names() as mode:
