@@ -17,20 +17,18 @@ import torch
 import refgrad
 
 
-def _facts(t, workers):
+def _facts(t):
     array = t.detach().numpy()
-    # torch's workers write a batch into shared memory, which counts as one write
-    version = None if workers else t._version
+    # a worker's batch is rebuilt over shared memory, which counts as one write
     return (str(t.dtype).rsplit(".")[-1], tuple(t.shape), tuple(t.stride()), t._base is None,
-            t.requires_grad, version, t.is_contiguous(),
+            t.requires_grad, t._version, t.is_shared(), t.is_contiguous(),
             hashlib.md5(np.ascontiguousarray(array).tobytes()).hexdigest())
 
 
 def _epoch(T, arrays, **kwargs):
     T.manual_seed(7)
     data = T.utils.data.TensorDataset(*(T.tensor(a) for a in arrays))
-    workers = kwargs.get("num_workers", 0)
-    batches = [[_facts(t, workers) for t in batch]
+    batches = [[_facts(t) for t in batch]
                for batch in T.utils.data.DataLoader(data, **kwargs)]
     return batches, T.randint(0, 10**6, (3,)).tolist()
 
@@ -142,7 +140,7 @@ def _split_epochs(T, make):
     data = T.utils.data.TensorDataset(T.arange(60.0).reshape(30, 2), T.arange(30) * 3)
     part = make(T, data)
     loader = T.utils.data.DataLoader(part, batch_size=4, shuffle=True)
-    epochs = [[[_facts(t, 0) for t in b] for b in loader] for _ in range(2)]
+    epochs = [[[_facts(t) for t in b] for b in loader] for _ in range(2)]
     return epochs, T.randint(0, 10**6, (2,)).tolist()
 
 

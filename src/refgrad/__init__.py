@@ -174,7 +174,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:485
+# --- book/chapters/16c_linalg.md:496
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -192,11 +192,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:803
+# --- book/chapters/16e_rounding_and_bits.md:805
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:855
+# --- book/chapters/16e_rounding_and_bits.md:857
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -751,7 +751,7 @@ from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1512
+# --- book/chapters/19j_datasets_and_loaders.md:1622
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 

@@ -10,6 +10,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._backend import torch_laid_out
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
+from refgrad._ops.not_implemented import BARE
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
     _arrays,
@@ -31,7 +32,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:998
+# --- book/chapters/13_dispatch.md:999
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -101,14 +102,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1080
+# --- book/chapters/13_dispatch.md:1081
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1159
+# --- book/chapters/13_dispatch.md:1160
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -121,7 +122,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1183
+# --- book/chapters/13_dispatch.md:1184
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -141,10 +142,14 @@ def _before_kernel(op, tensors, params) -> None:
     if not _records(op) or (edges := _edges(tensors, params)) is None:
         return
     next(state.sequence_numbers)  # the node torch made before its kernel refused
+    _inputs_saved(op, edges[0], tensors, params)
+
+
+def _inputs_saved(op, nodes, tensors, params) -> None:
+    """Save the operands a node keeps, as torch does before its kernel runs."""
     hooks = state.saved_tensors_hooks or state.held_saved_tensors_hooks  # an in-place op's
     if not (switched_on.saved_tensors_hooks and hooks):
         hooks = state.saved_tensors_hooks  # no pack hook: saving still refuses inference
-    nodes = edges[0]
     before, state.saved_tensors_hooks = state.saved_tensors_hooks, hooks
     try:
         for where, key, users in node_class(op).plan[0]:
@@ -158,21 +163,26 @@ def _before_kernel(op, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1308
+# --- book/chapters/13_dispatch.md:1323
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1316
+# --- book/chapters/13_dispatch.md:1331
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
     node = cls._make(cls, nodes, slots)  # new_node: NOTE [Code of its own per node class]
     if len(results) == 1:  # _output(results[0], node, 0), spelled out
         out = results[0]
-        out = make_tensor(out, True, node, 0) if out.dtype.kind in "fc" else make_tensor(out)
+        if out.dtype.kind in "fc":
+            out = make_tensor(out, True, node, 0)
+        elif op.name in BARE:  # NOTE [A result autograd cannot carry]
+            out = make_tensor(out)
+        else:
+            _refused_history(op, nodes, tensors, params, out)
         outputs = (out,)
         node._meta = lone_metadata(out)  # NOTE [Shared metadata]
     else:
@@ -188,6 +198,18 @@ def _record(op, edges, tensors, arrays, params, results):
     return outputs
 
 
+# NOTE [A result autograd cannot carry]
+# torch's generated code hands a recorded op's result its history and refuses
+# one of a dtype with no gradients, after the node was made, its operands saved
+# and the kernel run. Only an empty bmm of mixed dtypes gets that far (NOTE [An
+# empty bmm reads no dtype]). The nodes torch makes by hand (BARE) skip the check.
+def _refused_history(op, nodes, tensors, params, out):
+    from refgrad._typename import LEGACY
+
+    _inputs_saved(op, nodes, tensors, params)
+    raise RuntimeError(f"Autograd not support dtype: {LEGACY[make_tensor(out).dtype]}")
+
+
 def _kept(keeps, nodes, arrays, params) -> dict:
     kept = dict(params)
     for key, position, what in keeps:
@@ -196,7 +218,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1353
+# --- book/chapters/13_dispatch.md:1385
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -230,7 +252,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1595
+# --- book/chapters/13_dispatch.md:1627
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -238,7 +260,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1948
+# --- book/chapters/13_dispatch.md:1980
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -276,7 +298,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:1994
+# --- book/chapters/13_dispatch.md:2026
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -101,7 +101,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:285
+# --- book/chapters/16c_linalg.md:296
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -135,7 +135,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:329
+# --- book/chapters/16c_linalg.md:340
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
@@ -163,7 +163,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:366
+# --- book/chapters/16c_linalg.md:377
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -182,7 +182,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:393
+# --- book/chapters/16c_linalg.md:404
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -193,7 +193,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:410
+# --- book/chapters/16c_linalg.md:421
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -208,7 +208,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:430
+# --- book/chapters/16c_linalg.md:441
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -230,7 +230,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:463
+# --- book/chapters/16c_linalg.md:474
 def outer(input, vec2):
     if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("outer", outer, (input, vec2), {})

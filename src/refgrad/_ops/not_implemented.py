@@ -29,7 +29,9 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
 
 
 # --- book/chapters/16e_rounding_and_bits.md:286
-BARE = frozenset((  # operations torch's message names without their namespace
+# Nodes torch builds by hand, outside its generated code: the message names them bare,
+# and a result of any dtype takes one (NOTE [A result autograd cannot carry]).
+BARE = frozenset((
     "set_", "_foreach_copy_", "_foreach_maximum_", "_foreach_minimum_"))
 
 

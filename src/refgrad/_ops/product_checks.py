@@ -69,7 +69,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:238
+# --- book/chapters/16c_linalg.md:242
 # NOTE [An empty bmm reads no dtype]
 # Only the shapes are checked for an empty product; the dtypes may differ, and the
 # forward casts the (all-zero) result to mat2's dtype.
@@ -79,7 +79,7 @@ def _bmm_operands(a, b) -> None:
         _batches(a, b)
 
 
-# --- book/chapters/16c_linalg.md:264
+# --- book/chapters/16c_linalg.md:275
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

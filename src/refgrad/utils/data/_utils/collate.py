@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 import refgrad
+from refgrad.utils.data._utils.worker import get_worker_info
 
 # NumPy dtype codes of bytes, strings and objects: arrays that are no tensor's data.
 np_str_obj_array_pattern = re.compile(r"[SaUO]")
@@ -38,7 +39,7 @@ def _rebuilt(like, values: dict | list):
         return values
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:587
+# --- book/chapters/19j_datasets_and_loaders.md:588
 def _table_entry(elem, collate_fn_map):
     if collate_fn_map is None:
         return None
@@ -70,9 +71,12 @@ def collate(batch, *, collate_fn_map=None):
     raise TypeError(default_collate_err_msg_format.format(type(elem)))
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:624
+# --- book/chapters/19j_datasets_and_loaders.md:626
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    return refgrad.stack(batch, 0)
+    if get_worker_info() is None:
+        return refgrad.stack(batch, 0)
+    # a worker stacks straight into its shared memory: NOTE [Batches sent across]
+    return refgrad.stack(batch, 0, out=batch[0].new_empty((0,)))
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
@@ -111,7 +115,7 @@ def default_collate(batch):
     return collate(batch, collate_fn_map=default_collate_fn_map)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:672
+# --- book/chapters/19j_datasets_and_loaders.md:677
 def _is_numpy_value(data) -> bool:
     kind = type(data)
     return kind.__module__ == "numpy" and kind.__name__ not in ("str_", "string_")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:719
+# --- book/chapters/19j_datasets_and_loaders.md:724
 """Reading one batch (or one sample) from a dataset, for a DataLoader's iterator."""
 
 import itertools

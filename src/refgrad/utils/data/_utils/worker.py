@@ -2,11 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:789
+# --- book/chapters/19j_datasets_and_loaders.md:794
 """Workers of a DataLoader: who they are (get_worker_info) and their own random states."""
 
 import contextlib
 import copy
+import io
+import pickle
 import random
 import traceback
 from dataclasses import dataclass
@@ -14,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import refgrad
+from refgrad._tensor import make_tensor
+from refgrad._tensor_copies import _Storage, storage_key
 
 _worker_info = None
 
@@ -41,7 +45,7 @@ def _numpy_seed(base_seed: int, worker_id: int):
     return np.random.SeedSequence(entropy).generate_state(4)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:835
+# --- book/chapters/19j_datasets_and_loaders.md:844
 class _Worker:
     """One emulated worker: its info and its Python, torch and NumPy generator states."""
 
@@ -79,7 +83,7 @@ def _turn(worker: _Worker):
         _set_states(*main)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:882
+# --- book/chapters/19j_datasets_and_loaders.md:891
 class _KeyErrorMessage(str):
     """A KeyError's message shown as written: KeyError shows the repr of its message."""
 
@@ -111,9 +115,62 @@ def _fetch_in_turn(worker: _Worker, index, iterable: bool):
             failure, worker.failure = worker.failure, None
             raise failure
         try:
-            return worker.fetcher.fetch(index)
+            batch = worker.fetcher.fetch(index)
         except Exception as error:
             if iterable and isinstance(error, StopIteration):
                 raise
             failure = _caught(error, worker.info.id)
+        else:
+            return sent_across(batch)
         raise failure  # raised outside the handler: like torch's, it has no context
+
+
+# --- book/chapters/19j_datasets_and_loaders.md:958
+# NOTE [Batches sent across]
+# A batch leaves a worker pickled and is rebuilt in the main process: new objects, its
+# tensors over shared memory with _version 1. Each storage crosses once, so tensors that
+# shared one in the worker share its copy.
+class _Sender(pickle.Pickler):
+    def __init__(self, file):
+        super().__init__(file, pickle.HIGHEST_PROTOCOL)
+        self.memories, self._places = [], {}
+
+    def persistent_id(self, obj):
+        if isinstance(obj, refgrad.Tensor) and obj.requires_grad and obj.grad_fn is not None:
+            raise RuntimeError(_NOT_A_LEAF)
+        if type(obj) is not _Storage:  # a tensor pickles its memory as a _Storage
+            return None
+        key = storage_key(obj.root)
+        if key not in self._places:
+            self._places[key] = len(self.memories)
+            self.memories.append(obj.array)
+        return self._places[key]
+
+
+class _Receiver(pickle.Unpickler):
+    def __init__(self, file, memories):
+        super().__init__(file)
+        self._memories, self._copies = memories, {}
+
+    def persistent_load(self, pid):
+        if pid not in self._copies:
+            memory = self._memories[pid].copy()
+            make_tensor(memory).share_memory_()  # marks the storage, which the copy owns
+            self._copies[pid] = _Storage(memory)
+        return self._copies[pid]
+
+
+# --- book/chapters/19j_datasets_and_loaders.md:994
+_NOT_A_LEAF = (
+    "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
+    "not support crossing process boundaries.  If you just want to transfer the data, call "
+    "detach() on the tensor before serializing (e.g., putting it on the queue).")
+
+
+def sent_across(batch):
+    """``batch`` as the main process receives it from a worker."""
+    parcel = io.BytesIO()
+    sender = _Sender(parcel)
+    sender.dump(batch)
+    parcel.seek(0)
+    return _Receiver(parcel, sender.memories).load()
