@@ -21,6 +21,7 @@ from types import FunctionType
 # --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
+    "refgrad._lowrank": "pca_lowrank svd_lowrank",
     "refgrad._tensor_str": "set_printoptions",
     "refgrad.autograd": "backward grad variable",
     "refgrad.autograd.function": "once_differentiable",
@@ -55,7 +56,7 @@ HOMES = {
 }
 
 
-# --- book/chapters/30_where_names_live.md:129
+# --- book/chapters/30_where_names_live.md:130
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -96,7 +97,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:174
+# --- book/chapters/30_where_names_live.md:175
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -115,7 +116,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:247
+# --- book/chapters/30_where_names_live.md:248
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -132,7 +133,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:274
+# --- book/chapters/30_where_names_live.md:275
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -146,6 +147,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:298
+# --- book/chapters/30_where_names_live.md:299
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)
