@@ -21,6 +21,7 @@ from types import FunctionType
 # --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
+    "refgrad._lobpcg": "lobpcg",
     "refgrad._lowrank": "pca_lowrank svd_lowrank",
     "refgrad._tensor_str": "set_printoptions",
     "refgrad.autograd": "backward grad variable",
@@ -56,7 +57,7 @@ HOMES = {
 }
 
 
-# --- book/chapters/30_where_names_live.md:130
+# --- book/chapters/30_where_names_live.md:131
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -97,7 +98,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:175
+# --- book/chapters/30_where_names_live.md:176
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -116,7 +117,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:248
+# --- book/chapters/30_where_names_live.md:249
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -133,7 +134,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:275
+# --- book/chapters/30_where_names_live.md:276
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -147,6 +148,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:299
+# --- book/chapters/30_where_names_live.md:300
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)
