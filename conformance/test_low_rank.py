@@ -208,3 +208,195 @@ def test_singular_value_gradient_of_an_exact_low_rank_matrix():
     torch.svd_lowrank(A, q=4)[1][:3].sum().backward()
     u, s, vh = torch.linalg.svd(A.detach(), full_matrices=False)
     assert torch.allclose(A.grad, u[:, :3] @ vh[:3], atol=1e-8)
+
+
+# --- lobpcg ---------------------------------------------------------------------------------
+
+
+def spectrum(m, values=None, seed=0):
+    """A symmetric float64 matrix with the given eigenvalues (1..m by default), and its
+    eigenvectors as columns."""
+    q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((m, m)))
+    values = np.arange(1.0, m + 1) if values is None else np.asarray(values, dtype=float)
+    return torch.tensor(q @ np.diag(values) @ q.T), torch.tensor(q)
+
+
+def test_lobpcg_names_and_signature():
+    assert torch._lobpcg.__all__ == ["lobpcg"]
+    assert torch.lobpcg is torch._lobpcg.lobpcg
+    assert torch.lobpcg.__module__ == torch._lobpcg.__name__
+    assert torch._lobpcg.LOBPCG.__module__ == torch._lobpcg.__name__
+    assert issubclass(torch._lobpcg.LOBPCGAutogradFunction, torch.autograd.Function)
+    assert defaults(torch.lobpcg) == [("A", inspect.Parameter.empty)] + [(name, None) for name in (
+        "k", "B", "X", "n", "iK", "niter", "tol", "largest", "method", "tracker",
+        "ortho_iparams", "ortho_fparams", "ortho_bparams")]
+
+
+@pytest.mark.parametrize("method", [None, "ortho", "basic", "anything else runs basic"])
+@pytest.mark.parametrize("largest", [None, True, False])
+def test_lobpcg_finds_the_extreme_eigenpairs(method, largest):
+    A, _ = spectrum(20)
+    torch.manual_seed(0)
+    E, X = torch.lobpcg(A, k=3, method=method, largest=largest)
+    expected = [1.0, 2.0, 3.0] if largest is False else [20.0, 19.0, 18.0]
+    assert torch.allclose(E, torch.tensor(expected, dtype=torch.float64), atol=1e-8)
+    assert X.shape == (20, 3) and X.dtype == torch.float64
+    assert torch.allclose(A @ X, X * E, atol=1e-6)
+    assert torch.allclose(X.mT @ X, torch.eye(3, dtype=torch.float64), atol=1e-8)
+
+
+def test_lobpcg_defaults_k_and_n():
+    A, _ = spectrum(12)
+    torch.manual_seed(0)
+    assert torch.lobpcg(A)[0].shape == (1,)
+    assert torch.lobpcg(A, n=3)[0].shape == (1,)
+    assert torch.lobpcg(A, k=3, n=2)[0].shape == (2,)  # no more pairs than the block has
+    X = torch.tensor(np.random.default_rng(2).standard_normal((12, 2)))
+    assert torch.lobpcg(A, X=X)[0].shape == (2,)
+    assert torch.lobpcg(A, X=X, k=1, n=4)[1].shape == (12, 1)
+
+
+def test_lobpcg_generalised_problem():
+    A, _ = spectrum(18)
+    B = torch.tensor(np.diag(np.linspace(1.0, 3.0, 18)))
+    E, X = torch.lobpcg(A, k=2, B=B)
+    reference = torch.linalg.eigvalsh(torch.linalg.solve(B.sqrt(), A) @ torch.linalg.inv(B.sqrt()))
+    assert torch.allclose(E, reference.flip(0)[:2], atol=1e-8)
+    assert torch.allclose(A @ X, B @ X * E, atol=1e-6)
+    assert torch.allclose(X.mT @ B @ X, torch.eye(2, dtype=torch.float64), atol=1e-8)
+
+
+def test_lobpcg_preconditioner_and_ortho_parameters():
+    A, _ = spectrum(15)
+    iK = torch.diag(1 / A.diagonal())
+    E, _ = torch.lobpcg(A, k=2, iK=iK, method="basic")
+    assert torch.allclose(E, torch.tensor([15.0, 14.0], dtype=torch.float64), atol=1e-8)
+    E, _ = torch.lobpcg(A, k=2, ortho_iparams={"ortho_i_max": 2, "ortho_j_max": 1},
+                        ortho_fparams={"ortho_tol": 1e-10}, ortho_bparams={"ortho_use_drop": True})
+    assert torch.allclose(E, torch.tensor([15.0, 14.0], dtype=torch.float64), atol=1e-8)
+
+
+def test_lobpcg_float32():
+    A, _ = spectrum(15)
+    E, X = torch.lobpcg(A.float(), k=2)
+    assert E.dtype == X.dtype == torch.float32
+    assert torch.allclose(E, torch.tensor([15.0, 14.0]), atol=1e-3)
+
+
+def test_lobpcg_batches():
+    A1, _ = spectrum(12, seed=1)
+    A2, _ = spectrum(12, values=np.arange(2.0, 26.0, 2.0), seed=2)
+    seen = []
+    E, X = torch.lobpcg(torch.stack([A1, A2]), k=2,
+                        tracker=lambda w: seen.append(w.iparams["batch_index"]))
+    assert E.shape == (2, 2) and X.shape == (2, 12, 2)
+    assert torch.allclose(E, torch.tensor([[12.0, 11.0], [24.0, 22.0]], dtype=torch.float64),
+                          atol=1e-8)
+    assert seen[0] == 0 and seen[-1] == 1 and seen == sorted(seen)
+
+
+def test_lobpcg_tracker_sees_the_state():
+    A, _ = spectrum(15)
+    states = []
+
+    def tracker(worker):
+        states.append((worker.ivars["istep"], worker.ivars["converged_count"],
+                       worker.E.clone(), sorted(worker.tvars), worker.method))
+    torch.lobpcg(A, k=2, tracker=tracker)
+    assert [s[0] for s in states] == list(range(1, len(states) + 1))
+    assert torch.equal(states[0][2], torch.zeros(2, dtype=torch.float64))  # ortho's 1st step
+    assert states[-1][1] >= 2 and states[0][3] == ["rerr"] and states[0][4] == "ortho"
+    counts = [s[1] for s in states]
+    assert counts == sorted(counts)
+
+
+def test_lobpcg_tracker_can_stop_it():
+    A, _ = spectrum(15)
+    steps = []
+
+    def tracker(worker):
+        steps.append(worker.ivars["istep"])
+        if worker.ivars["istep"] == 3:
+            worker.bvars["force_stop"] = True
+    torch.lobpcg(A, k=2, tracker=tracker)
+    assert steps == [1, 2, 3]
+
+
+def test_lobpcg_niter():
+    A, _ = spectrum(15)
+    steps = []
+    torch.lobpcg(A, k=2, niter=4, tracker=lambda w: steps.append(w.ivars["istep"]))
+    assert steps == [1, 2, 3, 4]
+    assert torch.equal(torch.lobpcg(A, k=2, niter=1)[0], torch.zeros(2, dtype=torch.float64))
+    E, _ = torch.lobpcg(A, k=2, niter=0)  # counted down past zero: runs to convergence
+    assert torch.allclose(E, torch.tensor([15.0, 14.0], dtype=torch.float64), atol=1e-8)
+
+
+def test_lobpcg_basic_writes_into_the_given_block():
+    A, _ = spectrum(15)
+    X = torch.tensor(np.random.default_rng(3).standard_normal((15, 2)))
+    before = X.clone()
+    _, V = torch.lobpcg(A, X=X, method="basic", niter=2)
+    assert not torch.equal(X, before) and torch.equal(V, X)
+    X = before.clone()
+    torch.lobpcg(A, X=X, niter=2)
+    assert torch.equal(X, before)
+
+
+def test_lobpcg_refusals():
+    A, _ = spectrum(12)
+    with pytest.raises(AssertionError,
+                       match=r"^A must be square, got shape torch\.Size\(\[12, 5\]\)$"):
+        torch.lobpcg(A[:, :5])
+    with pytest.raises(AssertionError, match=r"^A and B must have same shape, got torch\.Size\("
+                                             r"\[12, 12\]\) vs torch\.Size\(\[10, 10\]\)$"):
+        torch.lobpcg(A, B=torch.eye(10))
+    with pytest.raises(AssertionError, match=r"^X shape mismatch: got torch\.Size\(\[5, 2\]\), "
+                                             r"expected \(12, 2\)$"):
+        torch.lobpcg(A, X=torch.ones(5, 2, dtype=torch.float64))
+    message = ("LOBPCG algorithm is not applicable when the number of A rows (=12) is smaller "
+               "than 3 x the number of requested eigenpairs (=5)")
+    for kw in ({"k": 5}, {"n": 5}):
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            torch.lobpcg(A, **kw)
+    with pytest.raises(KeyError, match=r"torch\.float16"):
+        torch.lobpcg(A.half())
+    with pytest.raises(RuntimeError, match=r"^expected m1 and m2 to have the same dtype"):
+        torch.lobpcg(A.long())
+    with pytest.raises(IndexError, match="^tuple index out of range$"):
+        torch.lobpcg(torch.ones(12))
+
+
+def test_lobpcg_graph():
+    A, _ = spectrum(12)
+    A.requires_grad_()
+    E, X = torch.lobpcg(A, k=2)
+    assert E.grad_fn.name() == X.grad_fn.name() == "LOBPCGAutogradFunctionBackward"
+    assert graph_names(E) == ["LOBPCGAutogradFunctionBackward", "DivBackward0", "AddBackward0",
+                              "torch::autograd::AccumulateGrad", "TransposeBackward0"]
+    assert torch.lobpcg(A.detach(), k=2)[0].grad_fn is None
+
+
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_lobpcg_gradient_is_the_symmetric_eigenproblems(largest, k):
+    # the gradient of the k extreme pairs equals the one through a full eigh of (A + Aᵀ)/2
+    A, _ = spectrum(15, seed=4)
+    W = torch.tensor(np.random.default_rng(9).standard_normal((15, 15)))
+    A.requires_grad_()
+    E, U = torch.lobpcg(A, k=k, largest=largest)
+    (E.pow(2).sum() + (U @ U.mT * W).sum()).backward()
+    ours, A.grad = A.grad, None
+    e, v = torch.linalg.eigh((A + A.mT) / 2)
+    keep = slice(15 - k, None) if largest else slice(0, k)
+    (e[keep].pow(2).sum() + (v[:, keep] @ v[:, keep].mT * W).sum()).backward()
+    assert torch.allclose(ours, A.grad, atol=1e-6)
+
+
+def test_lobpcg_gradient_refuses_b():
+    A, _ = spectrum(12)
+    A.requires_grad_()
+    E, _ = torch.lobpcg(A, k=2, B=torch.eye(12, dtype=torch.float64))
+    with pytest.raises(ValueError, match=r"^lobpcg\.backward does not support backward with "
+                                         r"B != I yet\.$"):
+        E.sum().backward()

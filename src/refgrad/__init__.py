@@ -739,7 +739,7 @@ from refgrad._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 from refgrad import _lowrank  # noqa: E402, F401
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:784
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:798
 from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 

@@ -21,7 +21,7 @@ from types import FunctionType
 # --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
-    "refgrad._lobpcg": "lobpcg",
+    "refgrad._lobpcg": "LOBPCG lobpcg",
     "refgrad._lowrank": "pca_lowrank svd_lowrank",
     "refgrad._tensor_str": "set_printoptions",
     "refgrad.autograd": "backward grad variable",

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:679
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:693
 """torch._lobpcg: LOBPCG for a few eigenpairs of a symmetric matrix, and its gradient."""
 
 import refgrad
@@ -23,7 +23,7 @@ def _solve_one(A, B, X, iK, m, n, k, iparams, fparams, bparams, method, tracker)
     return worker.E[:k], worker.X[:, :k]
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:701
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:715
 def _lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, largest=None,
             method=None, tracker=None, ortho_iparams=None, ortho_fparams=None,
             ortho_bparams=None):
@@ -46,7 +46,7 @@ def _lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, la
     return E.reshape(A.shape[:-2] + (k,)), V.reshape(A.shape[:-2] + (m, k))
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:739
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:753
 class LOBPCGAutogradFunction(refgrad.autograd.Function):
     """lobpcg as one node of the graph, for a symmetric A without B."""
 
@@ -71,7 +71,7 @@ class LOBPCGAutogradFunction(refgrad.autograd.Function):
         return (eigenpairs_backward(D_grad, U_grad, A, D, U, largest),) + (None,) * 13
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:767
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:781
 def lobpcg(A, k=None, B=None, X=None, n=None, iK=None, niter=None, tol=None, largest=None,
            method=None, tracker=None, ortho_iparams=None, ortho_fparams=None,
            ortho_bparams=None):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:810
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:824
 """The gradient of k eigenpairs of a symmetric matrix, the rest of its spectrum unknown."""
 
 import refgrad
@@ -18,7 +18,7 @@ def _within_span(D_grad, U_grad, D, U):
     return refgrad.matmul(U, refgrad.matmul(inner, Ut))
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:846
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:860
 def _monic_coefficients(roots):
     """c_0 .. c_k, lowest power first, of ∏ (x - r_j), over roots' last dimension."""
     coefficients = [refgrad.ones_like(roots[..., 0])]
@@ -47,7 +47,7 @@ def _horner_at_matrix(c, A):
     return value
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:878
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:892
 def _off_span(U_grad, A, D, U, largest):
     """The correction from the directions outside U's span."""
     m, k = A.shape[-1], D.shape[-1]

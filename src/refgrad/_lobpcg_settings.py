@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:629
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:635
 """lobpcg's arguments checked and completed with their defaults, as torch does."""
 
 import refgrad
@@ -28,14 +28,19 @@ def settings(A, k, B, X, n, niter, tol, largest, method, ortho):
     fparams = {"tol": tol}
     bparams = {"largest": True if largest is None else largest}
     if method == "ortho":
-        for params, given in zip((iparams, fparams, bparams), ortho):
-            params.update(given or {})
-        iparams.setdefault("ortho_i_max", 3)
-        iparams.setdefault("ortho_j_max", 3)
-        for name in ("ortho_tol", "ortho_tol_drop", "ortho_tol_replace"):
-            fparams.setdefault(name, tol)
-        bparams.setdefault("ortho_use_drop", False)
+        _ortho_settings(iparams, fparams, bparams, ortho, tol)
     return m, n, k, method, iparams, fparams, bparams
+
+
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:666
+def _ortho_settings(iparams, fparams, bparams, ortho, tol):
+    for params, given in zip((iparams, fparams, bparams), ortho):
+        params.update(given or {})
+    iparams.setdefault("ortho_i_max", 3)
+    iparams.setdefault("ortho_j_max", 3)
+    for name in ("ortho_tol", "ortho_tol_drop", "ortho_tol_replace"):
+        fparams.setdefault(name, tol)
+    bparams.setdefault("ortho_use_drop", False)
 
 
 def floating(dtype):

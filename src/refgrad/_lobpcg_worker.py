@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:261
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:247
 """The LOBPCG iteration for one matrix, its state kept where a tracker can read it."""
 
 import refgrad
@@ -26,7 +26,7 @@ def eigenpairs(M, largest=False):
     return values, vectors
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:291
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:277
 class LOBPCG:
     """One LOBPCG run; a tracker is handed this object after every step."""
 
@@ -51,7 +51,7 @@ class LOBPCG:
         return "LOBPCG:\n" + "".join(f"  {f}={getattr(self, f)}\n" for f in fields)
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:333
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:319
 def _step(self):
     if self.ivars["istep"] == 0:
         X_norm = float(refgrad.norm(self.X))
@@ -86,7 +86,7 @@ def _run(self):
 LOBPCG._step, LOBPCG._finished, LOBPCG.run = _step, _finished, _run
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:371
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:357
 def _residuals(self):
     self.R = times(self.A, self.X) - times(self.B, self.X) * self.E
 
@@ -112,7 +112,7 @@ def _count_converged(self):
 LOBPCG._residuals, LOBPCG._count_converged = _residuals, _count_converged
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:412
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:398
 def _basic_step(self):
     n, largest = self.iparams["n"], self.bparams["largest"]
     nc, ns = self.ivars["converged_count"], self.ivars["converged_end"]
@@ -147,7 +147,7 @@ def _fill_search_space(self, P, W):
 LOBPCG._basic_step, LOBPCG._fill_search_space = _basic_step, _fill_search_space
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:456
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:442
 def _rayleigh_ritz_transform(self, S):
     SBS = gram(self.B, S)
     d_row = SBS.diagonal(0, -2, -1) ** (-0.5)
@@ -159,7 +159,7 @@ def _rayleigh_ritz_transform(self, S):
 LOBPCG._rayleigh_ritz_transform = _rayleigh_ritz_transform
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:486
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:472
 def _ortho_step(self):
     n, largest = self.iparams["n"], self.bparams["largest"]
     nc, ns = self.ivars["converged_count"], self.ivars["converged_end"]
@@ -190,7 +190,7 @@ def _ortho_step(self):
 LOBPCG._ortho_step = _ortho_step
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:527
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:513
 def _svqb(self, U, drop, tau):
     if refgrad.numel(U) == 0:
         return U
@@ -217,41 +217,29 @@ def _svqb(self, U, drop, tau):
 LOBPCG._svqb = _svqb
 
 
-# --- book/chapters/16zo_low_rank_and_lobpcg.md:567
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:553
 def _orthonormalised(self, U, V):
     """U made B-orthonormal and B-orthogonal to V's columns."""
-    mm, f, i_ = refgrad.matmul, self.fparams, self.iparams
+    mm = refgrad.matmul
     for key in [key for key in self.fvars if key.startswith("ortho_") and key.endswith("_rerr")]:
         del self.fvars[key]
     self.ivars.pop("ortho_i", 0)
     self.ivars.pop("ortho_j", 0)
     BV_norm = refgrad.norm(times(self.B, V))
-    VBU = mm(V.mT, times(self.B, U))
+    BU = times(self.B, U)
+    VBU = mm(V.mT, BU)
     i = j = 0
-    for i in range(i_["ortho_i_max"]):
+    for i in range(self.iparams["ortho_i_max"]):
         U = U - mm(V, VBU)
-        drop, tau = False, f["ortho_tol_drop"]
-        for j in range(i_["ortho_j_max"]):
-            if self.bparams["ortho_use_drop"]:
-                U, drop, tau = self._svqb(U, drop, tau), True, f["ortho_tol_replace"]
-            else:
-                U = self._svqb(U, False, f["ortho_tol_replace"])
-            if refgrad.numel(U) == 0:
-                self.ivars.update(ortho_i=i, ortho_j=j)
-                return U
-            BU = times(self.B, U)
-            off = mm(U.mT, BU)
-            off = off - refgrad.eye(off.shape[-1], device=off.device, dtype=off.dtype)
-            rerr = float(refgrad.norm(off)) * float(refgrad.norm(BU) * refgrad.norm(U)) ** (-1)
-            self.fvars[f"ortho_UBUmI_rerr[{i}, {j}]"] = rerr
-            if rerr < f["ortho_tol"]:
-                break
+        U, BU, j, emptied = self._orthonormal_in_itself(U, BU, i, j)
+        if emptied:
+            break
         VBU = mm(V.mT, BU)
         rerr = float(refgrad.norm(VBU)) * float(BV_norm * refgrad.norm(U)) ** (-1)
         self.fvars[f"ortho_VBU_rerr[{i}]"] = rerr
-        if rerr < f["ortho_tol"]:
+        if rerr < self.fparams["ortho_tol"]:
             break
-        if i_["m"] < U.shape[-1] + V.shape[-1]:
+        if self.iparams["m"] < U.shape[-1] + V.shape[-1]:
             if self.B is None:
                 raise AssertionError("B must not be None")
             raise ValueError(f"Overdetermined shape of U: #B-cols(={self.B.shape[-1]}) >= "
@@ -260,4 +248,27 @@ def _orthonormalised(self, U, V):
     return U
 
 
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:593
+def _orthonormal_in_itself(self, U, BU, i, j):
+    """(U, B U, j, whether U came out empty) after up to ortho_j_max SVQB passes."""
+    f = self.fparams
+    drop, tau = False, f["ortho_tol_drop"]
+    for j in range(self.iparams["ortho_j_max"]):
+        if self.bparams["ortho_use_drop"]:
+            U, drop, tau = self._svqb(U, drop, tau), True, f["ortho_tol_replace"]
+        else:
+            U = self._svqb(U, False, f["ortho_tol_replace"])
+        if refgrad.numel(U) == 0:
+            return U, BU, j, True
+        BU = times(self.B, U)
+        off = refgrad.matmul(U.mT, BU)
+        off = off - refgrad.eye(off.shape[-1], device=off.device, dtype=off.dtype)
+        rerr = float(refgrad.norm(off)) * float(refgrad.norm(BU) * refgrad.norm(U)) ** (-1)
+        self.fvars[f"ortho_UBUmI_rerr[{i}, {j}]"] = rerr
+        if rerr < f["ortho_tol"]:
+            break
+    return U, BU, j, False
+
+
 LOBPCG._orthonormalised = _orthonormalised
+LOBPCG._orthonormal_in_itself = _orthonormal_in_itself
