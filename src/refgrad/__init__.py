@@ -257,7 +257,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1673
+# --- book/chapters/16j_products_and_shapes.md:1674
 from refgrad import functional
 
 
@@ -734,6 +734,16 @@ from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  
 from refgrad import signal  # noqa: E402, F401 - torch.signal, imported with torch
 
 
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:200
+from refgrad._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+from refgrad import _lowrank  # noqa: E402, F401
+
+
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:798
+from refgrad._lobpcg import lobpcg  # noqa: E402
+from refgrad import _lobpcg  # noqa: E402, F401
+
+
 # --- book/chapters/18c_zero_tensors.md:186
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
@@ -1059,5 +1069,5 @@ from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
 from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30_where_names_live.md:306
+# --- book/chapters/30_where_names_live.md:308
 from refgrad import _homes  # noqa: E402, F401  # isort: skip

@@ -21,6 +21,8 @@ from types import FunctionType
 # --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
+    "refgrad._lobpcg": "LOBPCG lobpcg",
+    "refgrad._lowrank": "pca_lowrank svd_lowrank",
     "refgrad._tensor_str": "set_printoptions",
     "refgrad.autograd": "backward grad variable",
     "refgrad.autograd.function": "once_differentiable",
@@ -55,7 +57,7 @@ HOMES = {
 }
 
 
-# --- book/chapters/30_where_names_live.md:129
+# --- book/chapters/30_where_names_live.md:131
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -96,7 +98,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:174
+# --- book/chapters/30_where_names_live.md:176
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -115,7 +117,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:247
+# --- book/chapters/30_where_names_live.md:249
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -132,7 +134,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:274
+# --- book/chapters/30_where_names_live.md:276
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -146,6 +148,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:298
+# --- book/chapters/30_where_names_live.md:300
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1652
+# --- book/chapters/16j_products_and_shapes.md:1653
 """torch.functional: functions torch writes in Python, the same objects as torch.<name>."""
 
 from refgrad._after_failure import atleast_1d, atleast_2d, atleast_3d, einsum, meshgrid
@@ -20,3 +20,9 @@ __all__ = [
     "cartesian_prod", "block_diag", "cdist", "einsum", "lu", "norm", "meshgrid", "split",
     "tensordot", "unique", "unique_consecutive",
 ]
+
+
+# --- book/chapters/16zo_low_rank_and_lobpcg.md:206
+from refgrad._lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+
+__all__ += ["pca_lowrank", "svd_lowrank"]
