@@ -738,7 +738,7 @@ from refgrad import signal  # noqa: E402, F401 - torch.signal, imported with tor
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:1024
+# --- book/chapters/19c_optimizers.md:1122
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 
