@@ -59,6 +59,7 @@ from refgrad.optim import (  # noqa: E402 - each bound here, even in a copy of t
     _lr_cycles,
     _lr_cyclic,
     _lr_decays,
+    _optimizer_internals,
     _state_dict,
     _step_checks,
     _strong_wolfe,
@@ -79,4 +80,4 @@ from refgrad.optim import (  # noqa: E402 - each bound here, even in a copy of t
 
 del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, radam, rmsprop, rprop, sgd
 del sparse_adam, _adaptive, _foreach_decay, _lr_base, _lr_combined, _lr_cycles, _lr_cyclic
-del _lr_decays, _state_dict, _step_checks, _strong_wolfe
+del _lr_decays, _optimizer_internals, _state_dict, _step_checks, _strong_wolfe
