@@ -186,3 +186,57 @@ def test_asgd_takes_step_counts_that_are_numbers():
                         [torch.tensor(0.1)], steps, lambd=1e-4, lr=0.1, t0=1e6, alpha=0.75,
                         weight_decay=0.0)
     assert steps == [0.0] and p.tolist() != [1.0, 1.0]
+
+
+# each class, its settings, its state's keys in the function's order, and the group's settings
+# the function takes by keyword (renamed where the class's name differs)
+CLASSES = {
+    "sgd": ("SGD", dict(lr=0.1, momentum=0.9, weight_decay=0.1, nesterov=True),
+            ["momentum_buffer"], ["weight_decay", "momentum", "lr", "dampening", "nesterov",
+                                  "maximize"]),
+    "adagrad": ("Adagrad", dict(lr=0.1, lr_decay=0.01, weight_decay=0.1), ["sum", "step"],
+                ["lr", "weight_decay", "lr_decay", "eps", "maximize"]),
+    "adadelta": ("Adadelta", dict(lr=0.5, weight_decay=0.1),
+                 ["square_avg", "acc_delta", "step"], ["lr", "rho", "eps", "weight_decay",
+                                                       "maximize"]),
+    "adamax": ("Adamax", dict(lr=0.1, weight_decay=0.1), ["exp_avg", "exp_inf", "step"],
+               ["eps", "betas", "lr", "weight_decay", "maximize"]),
+    "nadam": ("NAdam", dict(lr=0.1, weight_decay=0.1, foreach=True),
+              ["exp_avg", "exp_avg_sq", "mu_product", "step"],
+              ["betas", "lr", "weight_decay", "momentum_decay", "eps", "maximize", "foreach"]),
+    "radam": ("RAdam", dict(lr=0.1, weight_decay=0.1, decoupled_weight_decay=True),
+              ["exp_avg", "exp_avg_sq", "step"],
+              ["betas", "lr", "weight_decay", "eps", "decoupled_weight_decay", "maximize"]),
+    "rmsprop": ("RMSprop", dict(lr=0.1, momentum=0.9, centered=True, weight_decay=0.1),
+                ["square_avg", "grad_avg", "momentum_buffer", "step"],
+                ["lr", "alpha", "eps", "weight_decay", "momentum", "centered", "maximize"]),
+    "rprop": ("Rprop", dict(lr=0.1), ["prev", "step_size", "step"],
+              ["step_sizes", "etas", "maximize"]),
+    "asgd": ("ASGD", dict(lr=0.1, t0=1.0, weight_decay=0.1, foreach=True),
+             ["ax", "mu", "eta", "step"],
+             ["lambd", "lr", "t0", "alpha", "weight_decay", "maximize", "foreach"]),
+}
+SPLIT = {"betas": ("beta1", "beta2"), "etas": ("etaminus", "etaplus"),
+         "step_sizes": ("step_size_min", "step_size_max")}
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_a_functional_step_is_the_classs_step_to_the_bit(name):
+    cls, options, keys, settings = CLASSES[name]
+    rng = np.random.default_rng(7)
+    w = torch.nn.Parameter(torch.tensor(rng.standard_normal(4).astype(np.float32)))
+    opt = getattr(torch.optim, cls)([w], **options)
+    for _ in range(2):  # the first makes the state; the second is compared
+        w.grad = torch.tensor(rng.standard_normal(4).astype(np.float32))
+        p, g = w.detach().clone(), w.grad.clone()
+        lists = [[opt.state[w][key].clone()] if key in opt.state[w] else [] for key in keys]
+        opt.step()
+    group, kwargs = opt.param_groups[0], {}
+    for key in settings:
+        names = SPLIT.get(key, (key,))
+        values = group[key] if key in SPLIT else (group[key],)
+        kwargs.update(zip(names, values))
+    getattr(module(name), name)([p], [g], *lists, **kwargs)
+    assert p.numpy().tobytes() == w.detach().numpy().tobytes()
+    for key, ours in zip(keys, lists):
+        assert ours[0].numpy().tobytes() == opt.state[w][key].numpy().tobytes(), key
