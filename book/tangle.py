@@ -88,14 +88,16 @@ def chapter_fragments(path: Path, shown_as: str) -> list[Fragment]:
 
 
 def check_reexport(fragment: Fragment) -> None:
-    """A re-export may only import names and extend ``__all__``."""
+    """A re-export may only import names, extend ``__all__``, and unbind plain names."""
     for node in ast.parse(fragment.code).body:
         is_import = isinstance(node, ast.Import | ast.ImportFrom)
         is_all = isinstance(node, ast.AugAssign) and getattr(node.target, "id", "") == "__all__"
-        if not (is_import or is_all):
+        is_unbind = isinstance(node, ast.Delete) and all(
+            isinstance(t, ast.Name) for t in node.targets)
+        if not (is_import or is_all or is_unbind):
             raise TangleError(
                 f"{fragment.chapter}:{fragment.line}: a re-export cell may only import "
-                "names and extend __all__"
+                "names, extend __all__ and delete names"
             )
 
 

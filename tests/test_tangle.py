@@ -91,7 +91,8 @@ def test_an_orphan_module_is_caught_and_removed_by_a_tangle(tiny_book):
     ("body", "message"),
     [
         ("#| export refgrad/a.py\nZ = 3", "a module has exactly one owning chapter"),
-        ("#| reexport refgrad/a.py\nZ = 3", "may only import names and extend __all__"),
+        ("#| reexport refgrad/a.py\nZ = 3", "may only import names, extend __all__ and delete"),
+        ("#| reexport refgrad/a.py\ndel Z.attr", "extend __all__ and delete"),
         ("#| reexport refgrad/nobody.py\nimport os", "no chapter owns refgrad/nobody.py"),
         (":tags: [raises-exception]\n#| export refgrad/c.py\n1/0", "cannot export code"),
         ("#| export\nZ = 3", "the marker must name a file"),

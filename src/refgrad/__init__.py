@@ -748,7 +748,7 @@ from refgrad import _lobpcg  # noqa: E402, F401
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19c_optimizers.md:1024
+# --- book/chapters/19c_optimizers.md:1122
 from refgrad import optim  # noqa: E402, F401 - torch.optim
 
 

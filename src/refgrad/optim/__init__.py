@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:1006
+# --- book/chapters/19c_optimizers.md:1104
 """refgrad.optim: torch.optim's optimizers."""
 
 from refgrad.optim.adam import Adam, AdamW
@@ -23,7 +23,7 @@ __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD"
 from refgrad.optim import lr_scheduler  # noqa: E402 - torch.optim.lr_scheduler, listed
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:971
+# --- book/chapters/19g_adaptive_optimizers.md:1095
 from refgrad.optim.adadelta import Adadelta  # noqa: E402
 from refgrad.optim.adagrad import Adagrad  # noqa: E402
 from refgrad.optim.adamax import Adamax  # noqa: E402
@@ -32,7 +32,7 @@ from refgrad.optim.radam import RAdam  # noqa: E402
 from refgrad.optim.rmsprop import RMSprop  # noqa: E402
 
 
-# --- book/chapters/19h_more_optimizers.md:1121
+# --- book/chapters/19h_more_optimizers.md:1167
 from refgrad.optim.asgd import ASGD  # noqa: E402
 from refgrad.optim.lbfgs import LBFGS  # noqa: E402
 from refgrad.optim.rprop import Rprop  # noqa: E402
@@ -47,3 +47,37 @@ from refgrad.optim._muon import Muon  # noqa: E402
 
 # --- book/chapters/19m_swapping_optimizer_state.md:177
 from refgrad.optim._stateless import swap_in_optimizer_params_and_state  # noqa: E402
+
+
+# --- book/chapters/19o_functional_optimizer_steps.md:199
+from refgrad.optim import (  # noqa: E402 - each bound here, even in a copy of the package
+    _adaptive,
+    _foreach_decay,
+    _functional,  # noqa: F401 - kept, as torch keeps it
+    _lr_base,
+    _lr_combined,
+    _lr_cycles,
+    _lr_cyclic,
+    _lr_decays,
+    _optimizer_internals,
+    _state_dict,
+    _step_checks,
+    _strong_wolfe,
+    adadelta,
+    adagrad,
+    adam,
+    adamax,
+    adamw,
+    asgd,
+    lbfgs,
+    nadam,
+    radam,
+    rmsprop,
+    rprop,
+    sgd,
+    sparse_adam,
+)
+
+del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, radam, rmsprop, rprop, sgd
+del sparse_adam, _adaptive, _foreach_decay, _lr_base, _lr_combined, _lr_cycles, _lr_cyclic
+del _lr_decays, _optimizer_internals, _state_dict, _step_checks, _strong_wolfe

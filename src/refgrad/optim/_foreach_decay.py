@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:641
+# --- book/chapters/19c_optimizers.md:642
 """The weight decay that torch's foreach kernels refuse, refused in their words."""
 
 from refgrad._tensor import Tensor

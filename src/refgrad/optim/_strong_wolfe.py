@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:631
+# --- book/chapters/19h_more_optimizers.md:677
 """The strong Wolfe line search that LBFGS uses, and its cubic interpolation."""
 
 
@@ -24,7 +24,7 @@ def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     return (xmin_bound + xmax_bound) / 2.0
 
 
-# --- book/chapters/19h_more_optimizers.md:660
+# --- book/chapters/19h_more_optimizers.md:706
 def _find_bracket(obj_func, x, t, d, f, g, gtd, c1, c2, max_ls):
     """Walk out until an acceptable step is bracketed: (bracket, evaluations, iterations)."""
     f_new, g_new = obj_func(x, t, d)
@@ -52,7 +52,7 @@ def _find_bracket(obj_func, x, t, d, f, g, gtd, c1, c2, max_ls):
     return ([0, t], [f, f_new], [g, g_new], None, False), evals, ls_iter
 
 
-# --- book/chapters/19h_more_optimizers.md:697
+# --- book/chapters/19h_more_optimizers.md:743
 def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9,
                   max_ls=25):
     d_norm = d.abs().max()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:879
+# --- book/chapters/19g_adaptive_optimizers.md:986
 """Adadelta: gradients scaled by the ratio of two running root mean squares."""
 
 from refgrad._creation import zeros_like
@@ -14,10 +14,11 @@ from refgrad.optim._adaptive import (
     params_with_grad,
     restore,
 )
+from refgrad.optim._step_checks import listwise
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
-def adadelta(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, weight_decay,
+def _adadelta_loop(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, weight_decay,
              maximize, differentiable) -> None:
     lr = as_scalar(lr)
     for p, g, square_avg, acc_delta, step in zip(params, grads, square_avgs, acc_deltas, steps):
@@ -35,7 +36,7 @@ def adadelta(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, wei
         p.add_(delta, alpha=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:915
+# --- book/chapters/19g_adaptive_optimizers.md:1023
 def _adadelta_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -52,7 +53,7 @@ def _adadelta_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:933
+# --- book/chapters/19g_adaptive_optimizers.md:1041
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False) -> None:
@@ -73,12 +74,23 @@ class Adadelta(Optimizer):
             square_avgs, acc_deltas, steps = _adadelta_state(self, params)
             check_kernel(group, params, ("params and state_steps", False),
                          ("params and state_steps", False), empty_first=False)
-            adadelta(params, [p.grad for p in params], square_avgs, acc_deltas, steps,
-                     lr=group["lr"], rho=group["rho"], eps=group["eps"],
-                     weight_decay=group["weight_decay"], maximize=group["maximize"],
-                     differentiable=group["differentiable"])
+            _adadelta_loop(params, [p.grad for p in params], square_avgs, acc_deltas, steps,
+                           lr=group["lr"], rho=group["rho"], eps=group["eps"],
+                           weight_decay=group["weight_decay"], maximize=group["maximize"],
+                           differentiable=group["differentiable"])
         return loss
 
 
 Adadelta.__setstate__ = _adadelta_setstate
 __all__ = ["Adadelta", "adadelta"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:1077
+def adadelta(params, grads, square_avgs, acc_deltas, state_steps, capturable=False,
+             foreach=None, differentiable=False, has_complex=False, *, lr, rho, eps,
+             weight_decay, maximize) -> None:
+    """torch.optim.adadelta.adadelta: one Adadelta step of every parameter, in place."""
+    listwise(params, state_steps, foreach, differentiable, capturable,
+             (("params and state_steps", False), ("params and state_steps", False), False))
+    _adadelta_loop(params, grads, square_avgs, acc_deltas, state_steps, lr=lr, rho=rho, eps=eps,
+                   weight_decay=weight_decay, maximize=maximize, differentiable=differentiable)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:320
+# --- book/chapters/19g_adaptive_optimizers.md:338
 """Adagrad: steps divided by the root of the sum of every squared gradient so far."""
 
 from fractions import Fraction
@@ -18,11 +18,12 @@ from refgrad.optim._adaptive import (
     params_with_grad,
     restore,
 )
+from refgrad.optim._step_checks import kernel_of, listwise, refuse_scaling, unscaled
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 from refgrad.optim.sgd import _check_fused
 
 
-def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maximize,
+def _adagrad_loop(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maximize,
             differentiable, fused=False) -> None:
     lr = as_scalar(lr)
     for p, g, total, step in zip(params, grads, sums, steps):
@@ -37,13 +38,13 @@ def adagrad(params, grads, sums, steps, *, lr, weight_decay, lr_decay, eps, maxi
         p.addcdiv_(g, std, value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:365
+# --- book/chapters/19g_adaptive_optimizers.md:384
 def _rounded_once(steps_before: float, lr_decay: float) -> float:
     """1 + steps_before * lr_decay with a single rounding, as a fused multiply-add gives it."""
     return float(Fraction(steps_before) * Fraction(lr_decay) + 1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:382
+# --- book/chapters/19g_adaptive_optimizers.md:401
 FUSED_DEVICES = ["mps", "cuda", "xpu", "hpu", "cpu", "mtia", "privateuseone"]
 
 
@@ -71,7 +72,7 @@ def _check_fused_param(p) -> None:
                            f"{p.device.type}")
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:417
+# --- book/chapters/19g_adaptive_optimizers.md:436
 def _adagrad_setstate(self, state: dict) -> None:
     restore(self, state, (("foreach", None), ("maximize", False), ("differentiable", False),
                           ("fused", None)), counts=())
@@ -92,7 +93,7 @@ def _count(value: float, fused) -> Tensor:
     return tensor(value, dtype=float32) if fused else new_count(value)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:439
+# --- book/chapters/19g_adaptive_optimizers.md:458
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0,
                  initial_accumulator_value=0, eps=1e-10, foreach=None, *, maximize=False,
@@ -119,14 +120,14 @@ class Adagrad(Optimizer):
             sums, steps = _adagrad_state(self, params, group)
             if not group["fused"]:
                 check_kernel(group, params, (None, None), (None, None), empty_first=False)
-            adagrad(params, [p.grad for p in params], sums, steps, lr=group["lr"],
-                    weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
-                    eps=group["eps"], maximize=group["maximize"],
-                    differentiable=group["differentiable"], fused=bool(group["fused"]))
+            _adagrad_loop(params, [p.grad for p in params], sums, steps, lr=group["lr"],
+                          weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
+                          eps=group["eps"], maximize=group["maximize"],
+                          differentiable=group["differentiable"], fused=bool(group["fused"]))
         return loss
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:477
+# --- book/chapters/19g_adaptive_optimizers.md:496
 def share_memory(self) -> None:
     """Move every parameter's sum to shared memory."""
     for group in self.param_groups:
@@ -137,3 +138,27 @@ def share_memory(self) -> None:
 Adagrad.share_memory = share_memory
 Adagrad.__setstate__ = _adagrad_setstate
 __all__ = ["Adagrad", "adagrad"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:513
+def adagrad(params, grads, state_sums, state_steps, fused=None, grad_scale=None, found_inf=None,
+            has_sparse_grad=False, foreach=None, differentiable=False, has_complex=False, *,
+            lr, weight_decay, lr_decay, eps, maximize) -> None:
+    """torch.optim.adagrad.adagrad: one Adagrad step of every parameter, in place."""
+    fused = kernel_of(state_steps, foreach, fused) == "fused"
+    if fused:
+        if not params:
+            return
+        if has_sparse_grad or has_complex:
+            raise RuntimeError("`fused` does not support sparse grad or complex param")
+        if differentiable:
+            raise RuntimeError("adagrad with fused=True does not support differentiable=True")
+        if not unscaled(grads, grad_scale, found_inf):
+            return
+    else:
+        listwise(params, state_steps, foreach, differentiable, False,
+                 ((None, None), (None, None), False))
+        refuse_scaling(grad_scale, found_inf)
+    _adagrad_loop(params, grads, state_sums, state_steps, lr=lr, weight_decay=weight_decay,
+                  lr_decay=lr_decay, eps=eps, maximize=maximize,
+                  differentiable=differentiable, fused=fused)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19c_optimizers.md:766
+# --- book/chapters/19c_optimizers.md:796
 """Adam and AdamW: steps scaled by running moments of the gradient."""
 
 from refgrad._creation import zeros_like
@@ -10,11 +10,12 @@ from refgrad._dtype import float32, float64, get_default_dtype
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
 from refgrad.optim._foreach_decay import foreach_decay, refuse_foreach_decay
+from refgrad.optim._step_checks import flags, kernel_of, refuse_scaling, unscaled
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 from refgrad.optim.sgd import _check_fused
 
 
-def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad,
+def _adam_loop(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad,
          maximize, decoupled_weight_decay, differentiable=False) -> None:
     """One step for each parameter; ``moments`` holds each one's (m, v, largest v)."""
     beta1, beta2 = betas
@@ -46,7 +47,7 @@ def adam(params, grads, moments, steps, *, lr, betas, eps, weight_decay, amsgrad
         p.addcdiv_(m, (v.sqrt() / root).add_(eps), value=-step_size)
 
 
-# --- book/chapters/19c_optimizers.md:822
+# --- book/chapters/19c_optimizers.md:853
 def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> None:
     bias1 = 1 - beta1 ** (step.clone() if wants_grad(beta1) else step)
     bias2 = 1 - beta2 ** (step.clone() if wants_grad(beta2) else step)
@@ -58,7 +59,7 @@ def _recorded_update(p, m, v, v_max, step, lr, beta1, beta2, eps, amsgrad) -> No
     p.addcdiv_(m.clone(), denom)
 
 
-# --- book/chapters/19c_optimizers.md:839
+# --- book/chapters/19c_optimizers.md:870
 def _moments_of(self, group, params) -> tuple:
     moments, steps = [], []
     for p in params:
@@ -77,7 +78,7 @@ def _moments_of(self, group, params) -> tuple:
     return moments, steps
 
 
-# --- book/chapters/19c_optimizers.md:863
+# --- book/chapters/19c_optimizers.md:894
 def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
     if isinstance(lr, Tensor) and foreach and not capturable:
         raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
@@ -103,7 +104,7 @@ def _check_adam(lr, betas, eps, weight_decay, foreach, capturable) -> None:
             raise ValueError(f"Tensor betas[{i}] must be 1-element")
 
 
-# --- book/chapters/19c_optimizers.md:890
+# --- book/chapters/19c_optimizers.md:921
 class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
@@ -130,15 +131,15 @@ class Adam(Optimizer):
                 for step in steps:  # kernel refuses]: every step counted first
                     step.add_(1)
                 foreach_decay(group, params)
-            adam(params, [p.grad for p in params], moments, steps, lr=group["lr"],
-                 betas=(beta1, beta2), eps=group["eps"], weight_decay=group["weight_decay"],
-                 amsgrad=group["amsgrad"], maximize=group["maximize"],
-                 decoupled_weight_decay=group["decoupled_weight_decay"],
-                 differentiable=group["differentiable"])
+            _adam_loop(params, [p.grad for p in params], moments, steps, lr=group["lr"],
+                       betas=(beta1, beta2), eps=group["eps"], weight_decay=group["weight_decay"],
+                       amsgrad=group["amsgrad"], maximize=group["maximize"],
+                       decoupled_weight_decay=group["decoupled_weight_decay"],
+                       differentiable=group["differentiable"])
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:936
+# --- book/chapters/19c_optimizers.md:967
 CAPTURABLE = "If capturable=True, params and state_steps must be on supported devices: {}."
 DEVICES = ["cuda", "xpu", "hpu", "privateuseone"]
 
@@ -153,7 +154,7 @@ def _check_kernel(group: dict) -> None:
         raise AssertionError("_foreach ops don't support autograd")
 
 
-# --- book/chapters/19c_optimizers.md:959
+# --- book/chapters/19c_optimizers.md:990
 class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False,
@@ -189,3 +190,58 @@ def _step_as_tensor(state, group: dict, param) -> None:
 
 
 Adam.__setstate__ = _adam_setstate
+
+
+# --- book/chapters/19c_optimizers.md:1034
+FUSED_MAXIMA = ("Expected max_exp_avg_sqs.empty() to be true, but got false.  (Could this error "
+                "message be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach=None,
+         capturable=False, differentiable=False, fused=None, grad_scale=None, found_inf=None,
+         has_complex=False, decoupled_weight_decay=False, *, amsgrad, beta1, beta2, lr,
+         weight_decay, eps, maximize) -> None:
+    """torch.optim.adam.adam: one Adam step of every parameter, its state updated in place."""
+    kernel = kernel_of(state_steps, foreach, fused)
+    if kernel != "single" and not params:
+        return
+    if kernel == "fused":
+        if differentiable:
+            raise RuntimeError("Adam with fused=True does not support differentiable=True")
+        if max_exp_avg_sqs and not amsgrad:
+            raise RuntimeError(FUSED_MAXIMA)
+        if not unscaled(grads, grad_scale, found_inf):
+            return
+    elif kernel == "foreach" and isinstance(lr, Tensor) and not capturable:
+        raise RuntimeError("lr as a Tensor is not supported for capturable=False and foreach=True")
+    if kernel != "fused":
+        refuse_scaling(grad_scale, found_inf)
+        if params and (capturable or differentiable):
+            _check_kernel(flags(kernel == "foreach", differentiable, capturable))
+    _adam_loop(params, grads, _moments(exp_avgs, exp_avg_sqs, max_exp_avg_sqs, amsgrad),
+               state_steps, lr=lr, betas=(beta1, beta2), eps=eps, weight_decay=weight_decay,
+               amsgrad=amsgrad, maximize=maximize,
+               decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable)
+
+
+# --- book/chapters/19c_optimizers.md:1070
+def _moments(exp_avgs, exp_avg_sqs, max_exp_avg_sqs, amsgrad) -> list:
+    """Each parameter's (m, v, largest v), as the loop takes them."""
+    if amsgrad and len(max_exp_avg_sqs) < len(exp_avgs):
+        raise IndexError("list index out of range")
+    maxima = max_exp_avg_sqs if amsgrad else [None] * len(exp_avgs)
+    return list(zip(exp_avgs, exp_avg_sqs, maxima))
+
+
+def adamw(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach=None,
+          capturable=False, differentiable=False, fused=None, grad_scale=None, found_inf=None,
+          has_complex=False, *, amsgrad, beta1, beta2, lr, weight_decay, eps,
+          maximize) -> None:
+    """torch.optim.adamw.adamw: Adam's function, with the weight decay decoupled."""
+    adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, foreach,
+         capturable, differentiable, fused, grad_scale, found_inf, has_complex, True,
+         amsgrad=amsgrad, beta1=beta1, beta2=beta2, lr=lr, weight_decay=weight_decay, eps=eps,
+         maximize=maximize)
+
+
+__all__ = ["Adam", "adam"]

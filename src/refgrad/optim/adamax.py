@@ -2,15 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:513
+# --- book/chapters/19g_adaptive_optimizers.md:561
 """Adamax: Adam with a decaying maximum of |g| in place of the average of squares."""
 
 from refgrad._creation import zeros_like
 from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim._step_checks import listwise
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
-def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, weight_decay,
+def _adamax_loop(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, weight_decay,
            maximize, differentiable) -> None:
     from refgrad import amax, cat, maximum  # the package's, with out=; it is loaded by now
 
@@ -30,7 +31,7 @@ def adamax(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, w
         p.addcdiv_(exp_avgs[i], exp_infs[i], value=-clr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:542
+# --- book/chapters/19g_adaptive_optimizers.md:591
 def _adamax_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -48,7 +49,7 @@ def _adamax_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:561
+# --- book/chapters/19g_adaptive_optimizers.md:610
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False,
@@ -63,10 +64,22 @@ class Adamax(Optimizer):
     @grad_mode_of
     def step(self, closure=None):
         # one kernel for both: refgrad's loop computes the values of torch's list kernel
-        return adam_family_step(self, closure, _adamax_state, (adamax, adamax),
+        return adam_family_step(self, closure, _adamax_state, (_adamax_loop, _adamax_loop),
                                 (("params and state_steps", True),
                                  ("params and state_steps", False), False))
 
 
 Adamax.__setstate__ = _adamax_setstate
 __all__ = ["Adamax", "adamax"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:638
+def adamax(params, grads, exp_avgs, exp_infs, state_steps, foreach=None, maximize=False,
+           differentiable=False, capturable=False, has_complex=False, *, eps, beta1, beta2, lr,
+           weight_decay) -> None:
+    """torch.optim.adamax.adamax: one Adamax step of every parameter, in place."""
+    listwise(params, state_steps, foreach, differentiable, capturable,
+             (("params and state_steps", True), ("params and state_steps", False), False))
+    _adamax_loop(params, grads, exp_avgs, exp_infs, state_steps, eps=eps, beta1=beta1,
+                 beta2=beta2, lr=lr, weight_decay=weight_decay, maximize=maximize,
+                 differentiable=differentiable)

@@ -8,3 +8,9 @@
 from refgrad.optim.adam import AdamW
 
 __all__ = ["AdamW"]
+
+
+# --- book/chapters/19o_functional_optimizer_steps.md:151
+from refgrad.optim.adam import adamw
+
+__all__ += ["adamw"]

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:236
+# --- book/chapters/19h_more_optimizers.md:258
 """ASGD: gradient descent with a decaying rate and a running average of the parameters."""
 
 from refgrad._creation import ones, zeros, zeros_like
 from refgrad._from_numpy import as_tensor
 from refgrad._tensor import Tensor
+from refgrad.optim._step_checks import flags, kernel_of
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 from refgrad.optim.rprop import SETTINGS, fill_settings, refuse_kernel, scalar_kind
 
@@ -15,7 +16,7 @@ ASGD_CAPTURABLE = ("If capturable=True, params, mus, etas, and state_steps must 
                    "supported devices: {}.")
 
 
-def asgd(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_decay,
+def _asgd_loop(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_decay,
          maximize) -> None:
     """One step of the loop kernel for each parameter."""
     lr = as_scalar(lr)
@@ -37,7 +38,7 @@ def asgd(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_d
         mu.copy_(as_tensor(1 / max(1, step - t0)))
 
 
-# --- book/chapters/19h_more_optimizers.md:281
+# --- book/chapters/19h_more_optimizers.md:304
 def asgd_foreach(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, weight_decay,
                  maximize) -> None:
     """One step of the list kernel: the same method, rounded as torch's list kernel rounds."""
@@ -58,7 +59,7 @@ def asgd_foreach(params, grads, axs, mus, etas, steps, *, lambd, lr, t0, alpha, 
         mu.copy_(as_tensor(1 / max(1, step.item() - t0)))
 
 
-# --- book/chapters/19h_more_optimizers.md:306
+# --- book/chapters/19h_more_optimizers.md:329
 def _asgd_state(self, group: dict, params: list) -> tuple:
     axs, mus, etas, steps = [], [], [], []
     for p in params:
@@ -75,7 +76,7 @@ def _asgd_state(self, group: dict, params: list) -> tuple:
     return axs, mus, etas, steps
 
 
-# --- book/chapters/19h_more_optimizers.md:328
+# --- book/chapters/19h_more_optimizers.md:351
 class ASGD(Optimizer):
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False) -> None:
@@ -98,7 +99,7 @@ class ASGD(Optimizer):
             axs, mus, etas, steps = _asgd_state(self, group, params)
             if params:
                 refuse_kernel(group, ASGD_CAPTURABLE, xla=False)
-            kernel = asgd_foreach if group["foreach"] else asgd
+            kernel = asgd_foreach if group["foreach"] else _asgd_loop
             kernel(params, [p.grad for p in params], axs, mus, etas, steps,
                    lambd=group["lambd"], lr=group["lr"], t0=group["t0"], alpha=group["alpha"],
                    weight_decay=group["weight_decay"], maximize=group["maximize"])
@@ -111,3 +112,20 @@ def __setstate__(self, state: dict) -> None:
 
 __setstate__.__qualname__ = "ASGD.__setstate__"
 ASGD.__setstate__ = __setstate__
+
+
+# --- book/chapters/19h_more_optimizers.md:394
+def asgd(params, grads, axs, mus, etas, state_steps, foreach=None, maximize=False,
+         differentiable=False, capturable=False, has_complex=False, *, lambd, lr, t0, alpha,
+         weight_decay) -> None:
+    """torch.optim.asgd.asgd: one ASGD step of every parameter, in place."""
+    foreach = kernel_of(None, foreach) == "foreach"
+    if params:
+        refuse_kernel(flags(foreach, differentiable, capturable), ASGD_CAPTURABLE, xla=False)
+    counts = [s if isinstance(s, Tensor) else as_tensor(float(s)) for s in state_steps]
+    (asgd_foreach if foreach else _asgd_loop)(
+        params, grads, axs, mus, etas, counts, lambd=lambd, lr=lr, t0=t0, alpha=alpha,
+        weight_decay=weight_decay, maximize=maximize)
+
+
+__all__ = ["ASGD", "asgd"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:397
+# --- book/chapters/19h_more_optimizers.md:443
 """LBFGS: a quasi-Newton method over all parameters as one flat vector."""
 
 from refgrad._ops.shaping import cat
@@ -26,7 +26,7 @@ def add_flat(params, step_size, update) -> None:
         offset += numel
 
 
-# --- book/chapters/19h_more_optimizers.md:431
+# --- book/chapters/19h_more_optimizers.md:477
 def remember(y, s, old_dirs, old_stps, ro, H_diag, history_size):
     """Add the pair (y, s) to the history if it curves upwards; the new H_diag."""
     ys = y.dot(s)
@@ -55,7 +55,7 @@ def two_loop(g, old_dirs, old_stps, ro, H_diag, al) -> Tensor:
     return r
 
 
-# --- book/chapters/19h_more_optimizers.md:465
+# --- book/chapters/19h_more_optimizers.md:511
 class LBFGS(Optimizer):
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7,
                  tolerance_change=1e-9, history_size=100, line_search_fn=None) -> None:
@@ -96,7 +96,7 @@ class LBFGS(Optimizer):
         add_flat(self._params, step_size, update)
 
 
-# --- book/chapters/19h_more_optimizers.md:518
+# --- book/chapters/19h_more_optimizers.md:564
 def lbfgs_step(self, closure):
     if len(self.param_groups) != 1:
         raise AssertionError(f"Expected exactly one param_group, but got {len(self.param_groups)}")
@@ -141,7 +141,7 @@ def lbfgs_step(self, closure):
     return orig_loss
 
 
-# --- book/chapters/19h_more_optimizers.md:567
+# --- book/chapters/19h_more_optimizers.md:613
 def _new_direction(state, run, g, history_size) -> None:
     if state["n_iter"] == 1:
         run.update(d=g.neg(), old_dirs=[], old_stps=[], ro=[], H_diag=1)
@@ -155,7 +155,7 @@ def _new_direction(state, run, g, history_size) -> None:
                         state["al"])
 
 
-# --- book/chapters/19h_more_optimizers.md:588
+# --- book/chapters/19h_more_optimizers.md:634
 def _move(self, closure, group, run, loss, g, gtd, evals_left, evaluate):
     """Step along run["d"]: the new loss and gradient, the evaluations spent, and whether done."""
     tolerance = group["tolerance_grad"]

@@ -2,16 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:605
+# --- book/chapters/19g_adaptive_optimizers.md:671
 """NAdam: Adam with Nesterov momentum, whose factor changes with the step."""
 
 from refgrad._creation import zeros_like
 from refgrad._tensor import Tensor
 from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim._step_checks import listwise
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
-def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2, lr,
+def _nadam_loop(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2, lr,
           weight_decay, momentum_decay, eps, decoupled_weight_decay, maximize,
           differentiable) -> None:
     lr = as_scalar(lr)
@@ -46,7 +47,7 @@ def _recorded_update(p, g, exp_avg, denom, mu_product, mu, mu_next, lr, eps) -> 
     p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - product_next)), denom)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:657
+# --- book/chapters/19g_adaptive_optimizers.md:724
 def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *, beta1, beta2,
                     lr, weight_decay, momentum_decay, eps, decoupled_weight_decay, maximize,
                     differentiable) -> None:
@@ -70,7 +71,7 @@ def _nadam_listwise(params, grads, exp_avgs, exp_avg_sqs, mu_products, steps, *,
         p.addcdiv_(exp_avgs[i], root, value=rate * mu_next / (1.0 - product * mu_next) * -1)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:682
+# --- book/chapters/19g_adaptive_optimizers.md:749
 def _nadam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -90,7 +91,7 @@ def _nadam_setstate(self, state: dict) -> None:
             counts=("step", "mu_product"))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:703
+# --- book/chapters/19g_adaptive_optimizers.md:770
 class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
@@ -106,7 +107,7 @@ class NAdam(Optimizer):
 
     @grad_mode_of
     def step(self, closure=None):
-        return adam_family_step(self, closure, _nadam_state, (nadam, _nadam_listwise),
+        return adam_family_step(self, closure, _nadam_state, (_nadam_loop, _nadam_listwise),
                                 (("params, mu_products and state_steps", True),
                                  ("params, mu_products, and state_steps", False), True),
                                 ("momentum_decay", "decoupled_weight_decay"))
@@ -114,3 +115,19 @@ class NAdam(Optimizer):
 
 NAdam.__setstate__ = _nadam_setstate
 __all__ = ["NAdam", "nadam"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:800
+def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps,
+          decoupled_weight_decay=False, foreach=None, capturable=False, differentiable=False,
+          has_complex=False, maximize=False, *, beta1, beta2, lr, weight_decay, momentum_decay,
+          eps) -> None:
+    """torch.optim.nadam.nadam: one NAdam step of every parameter, in place."""
+    many = listwise(params, state_steps, foreach, differentiable, capturable,
+                    (("params, mu_products and state_steps", True),
+                     ("params, mu_products, and state_steps", False), True))
+    (_nadam_listwise if many else _nadam_loop)(
+        params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps, beta1=beta1,
+        beta2=beta2, lr=lr, weight_decay=weight_decay, momentum_decay=momentum_decay, eps=eps,
+        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize,
+        differentiable=differentiable)

@@ -2,15 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:741
+# --- book/chapters/19g_adaptive_optimizers.md:829
 """RAdam: momentum steps while the second moment is too young, Adam's after."""
 
 from refgrad._creation import zeros_like
 from refgrad.optim._adaptive import adam_family_step, check_settings, new_count, restore
+from refgrad.optim._step_checks import listwise
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of
 
 
-def radam(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr, weight_decay, eps,
+def _radam_loop(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr, weight_decay, eps,
           decoupled_weight_decay, maximize, differentiable) -> None:
     lr = as_scalar(lr)
     for i, p in enumerate(params):
@@ -40,7 +41,7 @@ def _rectification(rho_t: float, rho_inf: float) -> float:
     return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:786
+# --- book/chapters/19g_adaptive_optimizers.md:875
 def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2, lr,
                     weight_decay, eps, decoupled_weight_decay, maximize, differentiable) -> None:
     rho_inf = 2 / (1 - beta2) - 1
@@ -63,7 +64,7 @@ def _radam_listwise(params, grads, exp_avgs, exp_avg_sqs, steps, *, beta1, beta2
         p.addcmul_(exp_avgs[i], factor)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:814
+# --- book/chapters/19g_adaptive_optimizers.md:903
 def _radam_state(self, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -80,7 +81,7 @@ def _radam_setstate(self, state: dict) -> None:
                           ("decoupled_weight_decay", False), ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:832
+# --- book/chapters/19g_adaptive_optimizers.md:921
 class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
@@ -95,7 +96,7 @@ class RAdam(Optimizer):
 
     @grad_mode_of
     def step(self, closure=None):
-        return adam_family_step(self, closure, _radam_state, (radam, _radam_listwise),
+        return adam_family_step(self, closure, _radam_state, (_radam_loop, _radam_listwise),
                                 (("params and state_steps", True),
                                  ("params and state_steps", False), True),
                                 ("decoupled_weight_decay",))
@@ -103,3 +104,16 @@ class RAdam(Optimizer):
 
 RAdam.__setstate__ = _radam_setstate
 __all__ = ["RAdam", "radam"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:950
+def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, decoupled_weight_decay=False,
+          foreach=None, differentiable=False, capturable=False, has_complex=False,
+          maximize=False, *, beta1, beta2, lr, weight_decay, eps) -> None:
+    """torch.optim.radam.radam: one RAdam step of every parameter, in place."""
+    many = listwise(params, state_steps, foreach, differentiable, capturable,
+                    (("params and state_steps", True), ("params and state_steps", False), True))
+    (_radam_listwise if many else _radam_loop)(
+        params, grads, exp_avgs, exp_avg_sqs, state_steps, beta1=beta1, beta2=beta2, lr=lr,
+        weight_decay=weight_decay, eps=eps, decoupled_weight_decay=decoupled_weight_decay,
+        maximize=maximize, differentiable=differentiable)

@@ -13,10 +13,11 @@ from refgrad.optim._adaptive import (
     params_with_grad,
     restore,
 )
+from refgrad.optim._step_checks import listwise
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
-def rmsprop(params, grads, square_avgs, grad_avgs, buffers, steps, *, lr, alpha, eps,
+def _rmsprop_loop(params, grads, square_avgs, grad_avgs, buffers, steps, *, lr, alpha, eps,
             weight_decay, momentum, centered, maximize, differentiable) -> None:
     lr = as_scalar(lr)
     for i, p in enumerate(params):
@@ -38,7 +39,7 @@ def rmsprop(params, grads, square_avgs, grad_avgs, buffers, steps, *, lr, alpha,
             p.addcdiv_(g, avg, value=-lr)
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:246
+# --- book/chapters/19g_adaptive_optimizers.md:247
 def _rmsprop_state(self, group: dict, params: list) -> tuple:
     for p in params:
         state = self.state[p]
@@ -60,7 +61,7 @@ def _rmsprop_setstate(self, state: dict) -> None:
                           ("capturable", False)))
 
 
-# --- book/chapters/19g_adaptive_optimizers.md:269
+# --- book/chapters/19g_adaptive_optimizers.md:270
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
@@ -80,13 +81,25 @@ class RMSprop(Optimizer):
             squares, averages, buffers, steps = _rmsprop_state(self, group, params)
             check_kernel(group, params, ("params and state_steps", True),
                          ("params and state_steps", True), empty_first=True)
-            rmsprop(params, [p.grad for p in params], squares, averages, buffers, steps,
-                    lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
-                    weight_decay=group["weight_decay"], momentum=group["momentum"],
-                    centered=group["centered"], maximize=group["maximize"],
-                    differentiable=group["differentiable"])
+            _rmsprop_loop(params, [p.grad for p in params], squares, averages, buffers, steps,
+                          lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
+                          weight_decay=group["weight_decay"], momentum=group["momentum"],
+                          centered=group["centered"], maximize=group["maximize"],
+                          differentiable=group["differentiable"])
         return loss
 
 
 RMSprop.__setstate__ = _rmsprop_setstate
 __all__ = ["RMSprop", "rmsprop"]
+
+
+# --- book/chapters/19g_adaptive_optimizers.md:306
+def rmsprop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps,
+            foreach=None, maximize=False, differentiable=False, capturable=False,
+            has_complex=False, *, lr, alpha, eps, weight_decay, momentum, centered) -> None:
+    """torch.optim.rmsprop.rmsprop: one RMSprop step of every parameter, in place."""
+    listwise(params, state_steps, foreach, differentiable, capturable,
+             (("params and state_steps", True), ("params and state_steps", True), True))
+    _rmsprop_loop(params, grads, square_avgs, grad_avgs, momentum_buffer_list, state_steps,
+                  lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                  centered=centered, maximize=maximize, differentiable=differentiable)

@@ -10,11 +10,12 @@ from refgrad._dtype import float32, float64, get_default_dtype
 from refgrad._factory_arguments import full_like  # read as torch reads its fill value
 from refgrad._from_data import tensor
 from refgrad._tensor import Tensor
+from refgrad.optim._step_checks import flags, kernel_of
 from refgrad.optim.adam import CAPTURABLE, DEVICES
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of
 
 
-def rprop(params, grads, prevs, step_sizes, steps, *, step_size_min, step_size_max,
+def _rprop_loop(params, grads, prevs, step_sizes, steps, *, step_size_min, step_size_max,
           etaminus, etaplus, maximize, differentiable=False) -> None:
     """One step for each parameter; ``prevs`` and ``step_sizes`` are updated in place."""
     for i, p in enumerate(params):
@@ -32,7 +33,7 @@ def rprop(params, grads, prevs, step_sizes, steps, *, step_size_min, step_size_m
         prev.copy_(g)
 
 
-# --- book/chapters/19h_more_optimizers.md:102
+# --- book/chapters/19h_more_optimizers.md:103
 def refuse_kernel(group: dict, capturable: str = CAPTURABLE, xla: bool = True) -> None:
     """The refusals of the kernel torch would pick for ``group`` on the CPU, in its order.
 
@@ -50,7 +51,7 @@ def scalar_kind():
     return float64 if get_default_dtype() is float64 else float32
 
 
-# --- book/chapters/19h_more_optimizers.md:127
+# --- book/chapters/19h_more_optimizers.md:128
 def _rprop_state(self, group: dict, params: list) -> tuple:
     prevs, sizes, steps = [], [], []
     for p in params:
@@ -65,7 +66,7 @@ def _rprop_state(self, group: dict, params: list) -> tuple:
     return prevs, sizes, steps
 
 
-# --- book/chapters/19h_more_optimizers.md:146
+# --- book/chapters/19h_more_optimizers.md:147
 class Rprop(Optimizer):
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False) -> None:
@@ -90,14 +91,14 @@ class Rprop(Optimizer):
             prevs, sizes, steps = _rprop_state(self, group, params)
             if params:
                 refuse_kernel(group)
-            rprop(params, [p.grad for p in params], prevs, sizes, steps,
-                  step_size_min=size_min, step_size_max=size_max, etaminus=etaminus,
-                  etaplus=etaplus, maximize=group["maximize"],
-                  differentiable=group["differentiable"])
+            _rprop_loop(params, [p.grad for p in params], prevs, sizes, steps,
+                        step_size_min=size_min, step_size_max=size_max, etaminus=etaminus,
+                        etaplus=etaplus, maximize=group["maximize"],
+                        differentiable=group["differentiable"])
         return loss
 
 
-# --- book/chapters/19h_more_optimizers.md:183
+# --- book/chapters/19h_more_optimizers.md:184
 def fill_settings(self, state: dict, settings: tuple, counts: tuple = ("step",)) -> None:
     """Load ``state``; give each group ``settings``' defaults, each count a 0-d tensor."""
     Optimizer.__setstate__(self, state)
@@ -121,3 +122,19 @@ def __setstate__(self, state: dict) -> None:
 
 __setstate__.__qualname__ = "Rprop.__setstate__"
 Rprop.__setstate__ = __setstate__
+
+
+# --- book/chapters/19h_more_optimizers.md:214
+def rprop(params, grads, prevs, step_sizes, state_steps, foreach=None, capturable=False,
+          maximize=False, differentiable=False, has_complex=False, *, step_size_min,
+          step_size_max, etaminus, etaplus) -> None:
+    """torch.optim.rprop.rprop: one Rprop step of every parameter, in place."""
+    foreach = kernel_of(state_steps, foreach) == "foreach"
+    if params:
+        refuse_kernel(flags(foreach, differentiable, capturable))
+    _rprop_loop(params, grads, prevs, step_sizes, state_steps, step_size_min=step_size_min,
+                step_size_max=step_size_max, etaminus=etaminus, etaplus=etaplus,
+                maximize=maximize, differentiable=differentiable)
+
+
+__all__ = ["Rprop", "rprop"]

@@ -7,10 +7,11 @@
 
 from refgrad._tensor import Tensor
 from refgrad.optim._foreach_decay import foreach_decay, refuse_foreach_decay
+from refgrad.optim._step_checks import kernel_of, refuse_scaling, unscaled
 from refgrad.optim.optimizer import Optimizer, as_scalar, grad_mode_of, loss_of, wants_grad
 
 
-def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nesterov,
+def _sgd_loop(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nesterov,
         maximize) -> None:
     """One step for each parameter; ``buffers`` holds each momentum buffer, or None."""
     lr = as_scalar(lr)
@@ -32,7 +33,7 @@ def sgd(params, grads, buffers, *, lr, momentum, dampening, weight_decay, nester
             p.add_(g, alpha=-lr)
 
 
-# --- book/chapters/19c_optimizers.md:671
+# --- book/chapters/19c_optimizers.md:672
 class SGD(Optimizer):
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
                  nesterov=False, *, maximize=False, foreach=None, differentiable=False,
@@ -62,16 +63,16 @@ class SGD(Optimizer):
                 foreach_decay(group, params)  # kernel refuses]
             keep = group["momentum"] != 0
             buffers = [self.state[p].get("momentum_buffer") for p in params] if keep else []
-            sgd(params, [p.grad for p in params], buffers, lr=group["lr"],
-                momentum=group["momentum"], dampening=group["dampening"],
-                weight_decay=group["weight_decay"], nesterov=group["nesterov"],
-                maximize=group["maximize"])
+            _sgd_loop(params, [p.grad for p in params], buffers, lr=group["lr"],
+                      momentum=group["momentum"], dampening=group["dampening"],
+                      weight_decay=group["weight_decay"], nesterov=group["nesterov"],
+                      maximize=group["maximize"])
             for p, buffer in zip(params, buffers):
                 self.state[p]["momentum_buffer"] = buffer
         return loss
 
 
-# --- book/chapters/19c_optimizers.md:717
+# --- book/chapters/19c_optimizers.md:718
 def _check_fused(fused, foreach, differentiable) -> None:
     if fused and differentiable:
         raise RuntimeError("`fused` does not support `differentiable`")
@@ -88,3 +89,25 @@ def _sgd_setstate(self, state: dict) -> None:
 
 
 SGD.__setstate__ = _sgd_setstate
+
+
+# --- book/chapters/19c_optimizers.md:743
+def sgd(params, d_p_list, momentum_buffer_list, has_sparse_grad=False, foreach=None, fused=None,
+        grad_scale=None, found_inf=None, *, weight_decay, momentum, lr, dampening, nesterov,
+        maximize) -> None:
+    """torch.optim.sgd.sgd: one SGD step of every parameter; new buffers go into the list."""
+    if kernel_of(None, foreach, fused) == "fused":
+        if not params:
+            return
+        if has_sparse_grad:
+            raise RuntimeError("`_fused_sgd` does not support sparse gradients")
+        if not unscaled(d_p_list, grad_scale, found_inf):
+            return
+    else:
+        refuse_scaling(grad_scale, found_inf)
+    _sgd_loop(params, d_p_list, momentum_buffer_list, lr=lr, momentum=momentum,
+              dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
+              maximize=maximize)
+
+
+__all__ = ["SGD", "sgd"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:1085
+# --- book/chapters/19h_more_optimizers.md:1131
 """SparseAdam: Adam for sparse gradients, which refgrad's dense tensors never are."""
 
 from refgrad._tensor import Tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19h_more_optimizers.md:775
+# --- book/chapters/19h_more_optimizers.md:821
 """torch.optim.swa_utils: averaged weights (SWA and EMA), the SWALR schedule, update_bn."""
 
 import math
@@ -50,7 +50,7 @@ def get_swa_avg_fn():
     return swa_update
 
 
-# --- book/chapters/19h_more_optimizers.md:824
+# --- book/chapters/19h_more_optimizers.md:870
 def get_ema_multi_avg_fn(decay=0.999):
     """The exponential moving average, in place over lists of tensors."""
     _check_decay(decay)
@@ -84,7 +84,7 @@ def get_swa_multi_avg_fn():
     return swa_update
 
 
-# --- book/chapters/19h_more_optimizers.md:870
+# --- book/chapters/19h_more_optimizers.md:916
 class AveragedModel(Module):
     """A copy of a model whose weights are a running average of the model's."""
 
@@ -108,7 +108,7 @@ class AveragedModel(Module):
         update_averages(self, model)
 
 
-# --- book/chapters/19h_more_optimizers.md:901
+# --- book/chapters/19h_more_optimizers.md:947
 def update_averages(self, model) -> None:
     mine = (chain(self.module.parameters(), self.module.buffers()) if self.use_buffers
             else self.parameters())
@@ -149,7 +149,7 @@ def _by_device_and_dtype(averaged, current) -> list:
     return [(device, lists) for (device, _), lists in groups.items()]
 
 
-# --- book/chapters/19h_more_optimizers.md:951
+# --- book/chapters/19h_more_optimizers.md:997
 @no_grad()
 def update_bn(loader, model, device=None) -> None:
     """Recompute the running statistics of every batch norm in ``model`` over ``loader``."""
@@ -175,7 +175,7 @@ def update_bn(loader, model, device=None) -> None:
     model.train(was_training)
 
 
-# --- book/chapters/19h_more_optimizers.md:987
+# --- book/chapters/19h_more_optimizers.md:1033
 class SWALR(LRScheduler):
     """Anneal each group's learning rate to its swa_lr, then keep it there."""
 
@@ -210,7 +210,7 @@ class SWALR(LRScheduler):
         self.anneal_func = self._cosine_anneal if anneal_strategy == "cos" else self._linear_anneal
 
 
-# --- book/chapters/19h_more_optimizers.md:1027
+# --- book/chapters/19h_more_optimizers.md:1073
 def get_lr(self):
     if not self._get_lr_called_within_step:
         warnings.warn("To get the last learning rate computed by the scheduler, please use "
