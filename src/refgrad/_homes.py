@@ -93,7 +93,7 @@ HOMES.update({
     "refgrad.nn.modules.transformer": "TransformerDecoderLayer TransformerEncoderLayer",
     "refgrad.nn.parameter": "is_lazy",
     "refgrad.nn.utils.parametrize": "ParametrizationList cached",
-    "refgrad.optim.adamw": "AdamW",
+    "refgrad.optim.adamw": "AdamW adamw",
     "refgrad.random": "initial_seed manual_seed seed",
 })
 
