@@ -746,7 +746,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1342
+# --- book/chapters/19i_function_transforms.md:1344
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -875,7 +875,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/25a_custom_operators.md:1324
+# --- book/chapters/25a_custom_operators.md:1336
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 
