@@ -484,7 +484,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1337
+# --- book/chapters/16y_torch_namespace.md:1341
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -756,7 +756,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1342
+# --- book/chapters/19i_function_transforms.md:1344
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -868,24 +868,24 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1048
+# --- book/chapters/24a_the_build_and_its_switches.md:1066
 from refgrad import torch_version, version
 from refgrad.torch_version import __version__  # noqa: F811
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1426
+# --- book/chapters/24a_the_build_and_its_switches.md:1444
 from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1665
+# --- book/chapters/24a_the_build_and_its_switches.md:1683
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/25a_custom_operators.md:1324
+# --- book/chapters/25a_custom_operators.md:1336
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:996
+# --- book/chapters/25a_custom_operators.md:1008
 """custom_op and the CustomOpDef it returns."""
 
 import os
@@ -38,7 +38,7 @@ def register(schema: FunctionSchema) -> Operator:
     return op
 
 
-# --- book/chapters/25a_custom_operators.md:1037
+# --- book/chapters/25a_custom_operators.md:1049
 def set_autograd(op: Operator, backward, setup_context) -> None:
     if op.schema.is_mutable:
         shown = op.custom if op.custom is not None else op.overload
@@ -58,7 +58,7 @@ def _keys(device_types) -> list:
     return [names.get(device(t).type, t.upper()) for t in types]
 
 
-# --- book/chapters/25a_custom_operators.md:1058
+# --- book/chapters/25a_custom_operators.md:1070
 class CustomOpDef:
     """What ``custom_op`` returns: the op itself, and its registration methods."""
 
@@ -102,7 +102,7 @@ class CustomOpDef:
         return register if fn is None else register(fn)
 
 
-# --- book/chapters/25a_custom_operators.md:1103
+# --- book/chapters/25a_custom_operators.md:1115
 NOT_NAMES = ("mutates_args must either be a sequence of the names of the arguments that "
              "are mutated or the string 'unknown'. ")
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:711
+# --- book/chapters/25a_custom_operators.md:723
 """The autograd.Function a library operator's calls run through."""
 
 from refgrad._library_calls import below
@@ -35,7 +35,7 @@ def _tensor_list(v) -> bool:
     return isinstance(v, list | tuple) and any(isinstance(t, Tensor) for t in v)
 
 
-# --- book/chapters/25a_custom_operators.md:751
+# --- book/chapters/25a_custom_operators.md:763
 # NOTE [A list returned]
 # A Function's outputs are a tensor or a tuple. An op that returns Tensor[]
 # hands its list to the Function as a tuple, gets it back as a list, and its
@@ -75,7 +75,7 @@ def _backward(ctx, *grads):
     return (*result, None)
 
 
-# --- book/chapters/25a_custom_operators.md:792
+# --- book/chapters/25a_custom_operators.md:804
 def apply(op, values: list, keywords: dict):
     if op.generated is None:
         name = f"GeneratedBackwardFor_{op.namespace}_{op.name}_{op.overload_name}"

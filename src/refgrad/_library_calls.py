@@ -99,7 +99,19 @@ def _tensors(values) -> list:
     return found
 
 
+# NOTE [A vmap rule sees the whole batch]
+# While torch.vmap runs slices and some operator has a vmap rule, vmap puts a
+# function here that every call goes through (chapter 25c_vmap_rules).
+VMAP_HOOK: list = []
+
+
 def call(op, args: tuple, kwargs: dict):
+    if VMAP_HOOK:  # NOTE [A vmap rule sees the whole batch]
+        return VMAP_HOOK[-1](op, args, kwargs)
+    return unbatched_call(op, args, kwargs)
+
+
+def unbatched_call(op, args: tuple, kwargs: dict):
     handed = HANDED.ops
     if handed and handed[-1] is op:  # a mode's func(...): NOTE [Below autograd, once]
         return below(op, *bind(op, args, kwargs))
@@ -127,7 +139,7 @@ def _call(op, args: tuple, kwargs: dict):
     return apply(op, values, keywords)
 
 
-# --- book/chapters/25a_custom_operators.md:606
+# --- book/chapters/25a_custom_operators.md:618
 # NOTE [Below autograd, once]
 # A mode receives the call after autograd has recorded (or declined to record)
 # its node. When the mode runs func(...), the call must not record again: it
@@ -150,7 +162,7 @@ def below(op, values: list, keywords: dict):
         modes.append(mode)
 
 
-# --- book/chapters/25a_custom_operators.md:637
+# --- book/chapters/25a_custom_operators.md:649
 NO_KERNEL = ("Could not run '{}' with arguments from the 'CPU' backend. This could be "
              "because the operator doesn't exist for this backend, or was omitted during "
              "the selective/custom build process (if using custom build).")
@@ -174,7 +186,7 @@ def kernel_call(op, values: list, keywords: dict):
     return result
 
 
-# --- book/chapters/25a_custom_operators.md:666
+# --- book/chapters/25a_custom_operators.md:678
 ALIASED = ("{} (with implementation in {}): The output of this custom operator (1) must "
            "not also be an input to this custom operator and (2) may not alias any inputs "
            "to this custom operator or other returns. The most common way to trigger this "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:1140
+# --- book/chapters/25a_custom_operators.md:1152
 """opcheck: test an operator's registrations against one call."""
 
 from refgrad._tensor import Tensor
@@ -34,7 +34,7 @@ def test_schema(op, args, kwargs) -> None:
             raise RuntimeError(f"Argument {name} is not defined as mutable but was mutated")
 
 
-# --- book/chapters/25a_custom_operators.md:1173
+# --- book/chapters/25a_custom_operators.md:1185
 NO_AUTOGRAD = (
     "{}: at least one output of this operator has requires_grad=True but the operator does "
     "not have an autograd kernel defined at an autograd key (e.g. DispatchKey::Autograd). "
@@ -58,7 +58,7 @@ def test_autograd_registration(op, args, kwargs) -> None:
         raise AssertionError(NO_AUTOGRAD.format(op.schema.name))
 
 
-# --- book/chapters/25a_custom_operators.md:1198
+# --- book/chapters/25a_custom_operators.md:1210
 class MetadataMismatchError(Exception):
     """The fake rule's output differs from the kernel's in shape or dtype."""
 
@@ -81,7 +81,7 @@ def test_faketensor(op, args, kwargs) -> None:
             raise MetadataMismatchError(f"{start}Dtypes {r.dtype} and {f.dtype} are not equal!")
 
 
-# --- book/chapters/25a_custom_operators.md:1226
+# --- book/chapters/25a_custom_operators.md:1238
 def opcheck(op, args, kwargs=None, *, test_utils=DEFAULT_TEST_UTILS, raise_exception=True,
             atol=None, rtol=None) -> dict:
     """Run the named tests of ``op``'s registrations on one call."""

@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:430
+# --- book/chapters/16y_torch_namespace.md:432
 """Deterministic algorithms and float32 matmul precision: set, checked, read back."""
 
 import warnings
 
-_SET = {"deterministic": False, "warn_only": False, "precision": "highest"}
+from refgrad import _fp32_precision
+
+_SET = {"deterministic": False, "warn_only": False}
 _MODES = {"default": 0, "warn": 1, "error": 2}
 
 
@@ -27,7 +29,7 @@ def is_deterministic_algorithms_warn_only_enabled():
     return _SET["warn_only"]
 
 
-# --- book/chapters/16y_torch_namespace.md:456
+# --- book/chapters/16y_torch_namespace.md:460
 def set_deterministic_debug_mode(debug_mode):
     if not isinstance(debug_mode, str | int):
         raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
@@ -54,13 +56,13 @@ def set_float32_matmul_precision(precision):
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
                       "setFloat32MatmulPrecision call has no effect.", stacklevel=2)
         return
-    _SET["precision"] = precision
+    _fp32_precision.set_matmul_precision(precision)
 
 
 def get_float32_matmul_precision():
-    return _SET["precision"]
+    return _fp32_precision.matmul_precision()
 
 
-# --- book/chapters/16y_torch_namespace.md:496
+# --- book/chapters/16y_torch_namespace.md:500
 def compiled_with_cxx11_abi() -> bool:
     return True

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25a_custom_operators.md:813
+# --- book/chapters/25a_custom_operators.md:825
 """refgrad.library: define new operators, their kernels and their gradients."""
 
 from refgrad._custom_op_def import CustomOpDef, custom_op, set_autograd, where
@@ -25,7 +25,7 @@ _ONE_DEF = ("Only a single TORCH_LIBRARY can be used to register the namespace {
             "registered at {}; latest registration was registered at {}")
 
 
-# --- book/chapters/25a_custom_operators.md:837
+# --- book/chapters/25a_custom_operators.md:849
 class Library:
     """Registrations for one namespace: ``Library("mylib", "DEF")``."""
 
@@ -64,7 +64,7 @@ def fallthrough_kernel():
     raise NotImplementedError("fallthrough_kernel() should never be called.")
 
 
-# --- book/chapters/25a_custom_operators.md:880
+# --- book/chapters/25a_custom_operators.md:892
 def _operator(op) -> Operator:
     if isinstance(op, CustomOpDef):
         return op._op
@@ -114,7 +114,7 @@ def _key(device_type: str) -> str:
         device(device_type).type, device_type.upper())
 
 
-# --- book/chapters/25a_custom_operators.md:931
+# --- book/chapters/25a_custom_operators.md:943
 def impl(qualname, types, func=None, *, lib=None):
     """Register ``func`` as the kernel of ``qualname`` for device ``types``."""
     if isinstance(qualname, Library):  # the older form: impl(lib, name, dispatch_key)
@@ -139,7 +139,7 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
     return impl(op if isinstance(op, str) else op.name(), device_types or "default", func)
 
 
-# --- book/chapters/25a_custom_operators.md:960
+# --- book/chapters/25a_custom_operators.md:972
 def register_fake(op, func=None, /, *, lib=None, _stacklevel=1, allow_override=True):
     if isinstance(op, str) and op not in OPERATORS:
         raise RuntimeError(f"operator {op} does not exist")
@@ -164,3 +164,9 @@ def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None)
         return f
 
     return register if func is None else register(func)
+
+
+# --- book/chapters/25c_vmap_rules.md:435
+from refgrad._library_vmap import register_vmap  # noqa: E402
+
+__all__ += ["register_vmap"]

@@ -9,6 +9,7 @@ import functools
 
 import refgrad
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
+from refgrad._functorch._vmap_rules import run_with_rules
 from refgrad._tensor import Tensor
 
 
@@ -68,7 +69,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:979
+# --- book/chapters/19i_function_transforms.md:980
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -104,7 +105,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:1022
+# --- book/chapters/19i_function_transforms.md:1023
 def gathered(func, column, dim):
     """One output place across the slices: stacked along ``dim``, or, for None, the value
     every slice agreed on."""
@@ -129,7 +130,8 @@ def vmap_impl(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     size = batch_size(flat_args, dims)
     if size == 0:
         return empty_batch(func, flat_args, args_spec, dims, out_dims, kwargs)
-    results = run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness)
+    results = run_with_rules(run_slices, func, flat_args, args_spec, dims, size, kwargs,
+                             randomness)  # chapter 25c_vmap_rules
     flats = [tree_flatten(r) for r in results]
     out_spec = flats[0][1]
     place_dims = out_dims_for(func, out_dims, out_spec)

@@ -150,7 +150,16 @@ def _zeros(meta):
 
 
 # --- book/chapters/25_functions.md:331
+VMAP_HOOK: list = []  # NOTE [A vmap rule sees the whole batch], chapter 25c_vmap_rules
+
+
 def _apply(cls, *args, **kwargs):
+    if VMAP_HOOK:  # under vmap, which may call the class's vmap rule instead
+        return VMAP_HOOK[-1](cls, args, kwargs)
+    return unbatched_apply(cls, args, kwargs)
+
+
+def unbatched_apply(cls, args: tuple, kwargs: dict):
     if profiling[0]:  # chapter "The profiler": the call is an event of its own
         return recorded_call(cls.__name__, _applied, cls, args, kwargs)
     return _applied(cls, args, kwargs)
@@ -195,7 +204,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:796
+# --- book/chapters/25_functions.md:805
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -211,7 +220,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:818
+# --- book/chapters/25_functions.md:827
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -243,7 +252,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
-    generate_vmap_rule = False  # read by vmap, which refgrad lacks (chapter "Backward")
+    generate_vmap_rule = False  # read by vmap (chapter 25c_vmap_rules)
     # What an instance (deprecated: see __init__) shows before any forward, as in torch.
     needs_input_grad = to_save = dirty_tensors = non_differentiable = saved_for_forward = None
     saved_tensors = ()
@@ -257,7 +266,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:881
+# --- book/chapters/25_functions.md:890
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -286,7 +295,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:916
+# --- book/chapters/25_functions.md:925
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]

@@ -16,7 +16,7 @@ from refgrad.backends import cuda  # noqa: E402
 __all__ += ["cuda"]
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:859
+# --- book/chapters/24a_the_build_and_its_switches.md:877
 from refgrad.backends import (
     cpu, cudnn, cusparselt, kleidiai, miopen, mkl, mkldnn, mps, nnpack, openmp, opt_einsum,
     quantized)
@@ -25,3 +25,8 @@ from refgrad.backends._props import (
 
 __all__ += ["cpu", "cudnn", "cusparselt", "kleidiai", "miopen", "mkl", "mkldnn", "mps",
             "nnpack", "openmp", "opt_einsum", "quantized"]
+
+
+# --- book/chapters/24b_compiled_modules_and_precision_switches.md:408
+from refgrad.backends._fp32 import _FP32Precision  # noqa: E402
+from refgrad.backends._generic import GenericModule, flags, set_flags  # noqa: E402

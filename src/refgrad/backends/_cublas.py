@@ -3,10 +3,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:766
+# --- book/chapters/24a_the_build_and_its_switches.md:782
 """torch.backends.cuda.matmul: cuBLAS's switches, which a CPU build keeps too."""
 
-from refgrad import _switches
+from refgrad import _fp32_precision as fp32
 from refgrad.backends._props import bool_setter
 
 _SET = {"fp16": (True, True), "bf16": (True, True), "fp16_accumulation": False}
@@ -35,8 +35,8 @@ def _reduction(name: str, value) -> tuple:
     return reduced, split
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:799
-_READS = {"allow_tf32": lambda: _switches._SET["precision"] != "highest",
+# --- book/chapters/24a_the_build_and_its_switches.md:815
+_READS = {"allow_tf32": fp32.cublas_tf32, "fp32_precision": lambda: fp32.get("cuda", "matmul"),
           "allow_fp16_reduced_precision_reduction": lambda: _SET["fp16"][0],
           "allow_fp16_reduced_precision_reduction_split_k": lambda: _SET["fp16"][1],
           "allow_bf16_reduced_precision_reduction": lambda: _SET["bf16"][0],
@@ -46,7 +46,7 @@ _READS = {"allow_tf32": lambda: _switches._SET["precision"] != "highest",
 
 def _allow_tf32(value) -> None:
     bool_setter({}, "allow_tf32", "set_allow_tf32_cublas")(value)
-    _switches._SET["precision"] = "high" if value else "highest"
+    fp32.set_cublas_tf32(value)
 
 
 class cuBLASModule:
@@ -60,6 +60,8 @@ class cuBLASModule:
     def __setattr__(self, name, value):
         if name == "allow_tf32":
             return _allow_tf32(value)
+        if name == "fp32_precision":
+            return fp32.set_("cuda", "matmul", value)
         if name in ("allow_fp16_reduced_precision_reduction",
                     "allow_bf16_reduced_precision_reduction"):
             _SET[name.split("_")[1]] = _reduction(name, value)  # "fp16" or "bf16"

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:428
+# --- book/chapters/24a_the_build_and_its_switches.md:444
 """torch.backends.cpu: the vector instructions refgrad's kernels (NumPy's) may use."""
 
 __all__ = ["get_cpu_capability"]

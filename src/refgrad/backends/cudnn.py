@@ -9,11 +9,12 @@
 import sys
 import warnings
 
+from refgrad import _fp32_precision as fp32
 from refgrad._dtype import float16, float32, float64
+from refgrad.backends._fp32 import _FP32Precision, cudnn_rnn, switch
 from refgrad.backends._props import ContextProp, PropModule, bool_setter, bracketed, prop
 
-_SET = {"enabled": True, "benchmark": False, "deterministic": False, "allow_tf32": True,
-        "fp32_precision": "none", "depthwise_kernel": "auto"}
+_SET = {"enabled": True, "benchmark": False, "deterministic": False, "depthwise_kernel": "auto"}
 CUDNN_TENSOR_DTYPES = {float16, float32, float64}
 
 
@@ -27,7 +28,7 @@ def version():
     return None
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:200
+# --- book/chapters/24a_the_build_and_its_switches.md:201
 def is_acceptable(tensor) -> bool:
     """Whether cuDNN would take ``tensor``: never here, with torch's warning on a GPU."""
     if not _SET["enabled"]:
@@ -47,20 +48,26 @@ def _set_depthwise_kernel(mode):
     _SET["depthwise_kernel"] = mode
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:228
+# --- book/chapters/24a_the_build_and_its_switches.md:229
+def _set_allow_tf32(value) -> None:
+    bool_setter({}, "allow_tf32", "set_allow_tf32_cublas")(value)  # refuses a non-bool
+    fp32.set_cudnn_tf32(value)
+
+
 def set_flags(_enabled=None, _benchmark=None, _benchmark_limit=None, _deterministic=None,
               _allow_tf32=None, _fp32_precision="none", _depthwise_kernel=None):
     """Set the switches given; return the old ones, in the order set_flags takes them."""
     old = (_SET["enabled"], _SET["benchmark"], None, _SET["deterministic"],
-           _SET["allow_tf32"], _SET["fp32_precision"], _SET["depthwise_kernel"])
+           fp32.cudnn_tf32(), fp32.get("cuda", "all"), _SET["depthwise_kernel"])
     for key, value, name in (("enabled", _enabled, "set_enabled_cudnn"),
                              ("benchmark", _benchmark, "set_benchmark_cudnn"),
-                             ("deterministic", _deterministic, "set_deterministic_cudnn"),
-                             ("allow_tf32", _allow_tf32, "set_allow_tf32_cublas")):
+                             ("deterministic", _deterministic, "set_deterministic_cudnn")):
         if value is not None:
             bool_setter(_SET, key, name)(value)
+    if _allow_tf32 is not None:
+        _set_allow_tf32(_allow_tf32)
     if _fp32_precision is not None:
-        _SET["fp32_precision"] = _fp32_precision
+        fp32.set_("cuda", "all", _fp32_precision)
     if _depthwise_kernel is not None:
         _set_depthwise_kernel(_depthwise_kernel)
     return old
@@ -73,13 +80,16 @@ def flags(enabled=False, benchmark=False, benchmark_limit=10, deterministic=Fals
                      allow_tf32, fp32_precision, depthwise_kernel)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:255
+# --- book/chapters/24a_the_build_and_its_switches.md:262
 class CudnnModule(PropModule):
     enabled = prop(_SET, "enabled", "set_enabled_cudnn")
     deterministic = prop(_SET, "deterministic", "set_deterministic_cudnn")
     benchmark = prop(_SET, "benchmark", "set_benchmark_cudnn")
     benchmark_limit = None  # a switch only where cuDNN is
-    allow_tf32 = prop(_SET, "allow_tf32", "set_allow_tf32_cublas")
+    allow_tf32 = ContextProp(fp32.cudnn_tf32, _set_allow_tf32)
+    conv = _FP32Precision("cuda", "conv")
+    rnn = cudnn_rnn(__name__ + ".rnn")
+    fp32_precision = switch(("cuda", "all"), ("cuda", "all"))
     depthwise_kernel = ContextProp(lambda: _SET["depthwise_kernel"], _set_depthwise_kernel)
 
 

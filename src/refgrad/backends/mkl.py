@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:296
+# --- book/chapters/24a_the_build_and_its_switches.md:306
 """torch.backends.mkl: refgrad's kernels are NumPy's, never MKL's."""
 
 VERBOSE_OFF = 0

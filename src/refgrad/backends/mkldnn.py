@@ -3,18 +3,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:331
+# --- book/chapters/24a_the_build_and_its_switches.md:341
 """torch.backends.mkldnn: oneDNN's switches, in a refgrad that has no oneDNN."""
 
 import sys
 import warnings
 
+from refgrad import _fp32_precision as fp32
+from refgrad.backends._fp32 import _FP32Precision, switch
 from refgrad.backends._props import ContextProp, PropModule, bool_setter, bracketed, prop
 
 VERBOSE_OFF = 0
 VERBOSE_ON = 1
 VERBOSE_ON_CREATION = 2
-_SET = {"enabled": True, "deterministic": False, "fp32_precision": "none"}
+_SET = {"enabled": True, "deterministic": False}
 
 
 def is_available() -> bool:
@@ -43,7 +45,7 @@ class verbose:
         return False
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:372
+# --- book/chapters/24a_the_build_and_its_switches.md:384
 def _set_allow_tf32(value):
     bool_setter({}, "allow_tf32", "_set_onednn_allow_tf32")(value)
     warnings.warn("TF32 acceleration on top of oneDNN is available for Intel GPUs. The current "
@@ -53,7 +55,7 @@ def _set_allow_tf32(value):
 
 def set_flags(_enabled=None, _deterministic=None, _allow_tf32=None, _fp32_precision="none"):
     """Set the switches given; return the old ones, in the order set_flags takes them."""
-    old = (_SET["enabled"], _SET["deterministic"], None, _SET["fp32_precision"])
+    old = (_SET["enabled"], _SET["deterministic"], None, fp32.get("mkldnn", "all"))
     if _enabled is not None:
         bool_setter(_SET, "enabled", "set_enabled_mkldnn")(_enabled)
     if _deterministic is not None:
@@ -61,7 +63,7 @@ def set_flags(_enabled=None, _deterministic=None, _allow_tf32=None, _fp32_precis
     if _allow_tf32 is not None:
         _set_allow_tf32(_allow_tf32)
     if _fp32_precision is not None:
-        _SET["fp32_precision"] = _fp32_precision
+        fp32.set_("mkldnn", "all", _fp32_precision)
     return old
 
 
@@ -70,7 +72,7 @@ def flags(enabled=False, deterministic=False, allow_tf32=True, fp32_precision="n
     return bracketed(set_flags, enabled, deterministic, allow_tf32, fp32_precision)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:403
+# --- book/chapters/24a_the_build_and_its_switches.md:415
 class MkldnnModule(PropModule):
     def is_available(self):
         return is_available()
@@ -78,6 +80,10 @@ class MkldnnModule(PropModule):
     enabled = prop(_SET, "enabled", "set_enabled_mkldnn")
     deterministic = prop(_SET, "deterministic", "set_deterministic_mkldnn")
     allow_tf32 = ContextProp(lambda: None, _set_allow_tf32)
+    matmul = _FP32Precision("mkldnn", "matmul")
+    conv = _FP32Precision("mkldnn", "conv")
+    rnn = _FP32Precision("mkldnn", "rnn")
+    fp32_precision = switch(("mkldnn", "all"), ("generic", "all"))  # torch's pairing
 
 
 sys.modules[__name__] = MkldnnModule(sys.modules[__name__], __name__)

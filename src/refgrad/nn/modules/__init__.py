@@ -228,3 +228,7 @@ from refgrad.nn.modules import (  # noqa: E402
     sparse,
     utils,
 )
+
+
+# --- book/chapters/24b_compiled_modules_and_precision_switches.md:108
+from refgrad.nn.modules import _compiled_call  # noqa: E402, F401 - Module's
