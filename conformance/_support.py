@@ -5,6 +5,7 @@ Importing this module imports no torch: ``tests/`` uses the repr stand-ins witho
 session bound that name to.
 """
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -356,3 +357,23 @@ def event_tree(events) -> list:
         depth[e.id] = 0 if parent is None else depth[parent.id] + 1
         rows.append((depth[e.id], e.name, e.input_shapes))
     return rows
+
+
+@contextlib.contextmanager
+def compile_side_effects_put_back(*libraries):
+    """torch's first compile turns off the distributions' default checks and patches
+    Module.__init__ and __setstate__ for the process: put all three back afterwards, in
+    each library given."""
+    before = [(lib.distributions.Distribution._validate_args,
+               {k: vars(lib.nn.Module).get(k) for k in ("__init__", "__setstate__")})
+              for lib in libraries]
+    try:
+        yield
+    finally:
+        for lib, (checks, methods) in zip(libraries, before, strict=True):
+            lib.distributions.Distribution.set_default_validate_args(checks)
+            for key, method in methods.items():
+                if method is not None:
+                    setattr(lib.nn.Module, key, method)
+                elif key in vars(lib.nn.Module):  # defined by a base class before
+                    delattr(lib.nn.Module, key)

@@ -9,6 +9,8 @@ import warnings
 import pytest
 import torch
 
+from conformance._support import compile_side_effects_put_back
+
 B = torch.backends
 # torch's compile, run for the first time, imports modules that warn of their own deprecation.
 pytestmark = pytest.mark.filterwarnings(
@@ -17,20 +19,8 @@ pytestmark = pytest.mark.filterwarnings(
 
 @pytest.fixture(autouse=True)
 def _compile_side_effects_put_back():
-    """torch's first compile turns off the distributions' default checks and patches
-    Module.__init__ and __setstate__ for the process: put all three back after each test."""
-    libs = (torch,)
-    before = [(lib.distributions.Distribution._validate_args,
-               {k: vars(lib.nn.Module).get(k) for k in ("__init__", "__setstate__")})
-              for lib in libs]
-    yield
-    for lib, (checks, methods) in zip(libs, before):
-        lib.distributions.Distribution.set_default_validate_args(checks)
-        for key, method in methods.items():
-            if method is not None:
-                setattr(lib.nn.Module, key, method)
-            elif key in vars(lib.nn.Module):  # defined by a base class before
-                delattr(lib.nn.Module, key)
+    with compile_side_effects_put_back(torch):
+        yield
 
 
 def refused(kind, words, call):

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 import torch
 
+from conformance._support import compile_side_effects_put_back
+
 # torch's compile, run for the first time, imports modules that warn of their own deprecation.
 pytestmark = pytest.mark.filterwarnings(
     "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")
@@ -18,17 +20,8 @@ pytestmark = pytest.mark.filterwarnings(
 
 @pytest.fixture(autouse=True)
 def _compile_side_effects_put_back():
-    """torch's first compile turns off the distributions' default checks and patches
-    Module.__init__ and __setstate__ for the process: put all three back after each test."""
-    checks = torch.distributions.Distribution._validate_args
-    methods = {k: vars(torch.nn.Module).get(k) for k in ("__init__", "__setstate__")}
-    yield
-    torch.distributions.Distribution.set_default_validate_args(checks)
-    for key, method in methods.items():
-        if method is not None:
-            setattr(torch.nn.Module, key, method)
-        elif key in vars(torch.nn.Module):
-            delattr(torch.nn.Module, key)
+    with compile_side_effects_put_back(torch):
+        yield
 
 
 def numbers(*shape, seed=0):

@@ -15,6 +15,7 @@ import torch
 from torch.torch_version import TorchVersion as TorchsVersion
 
 import refgrad
+from conformance._support import compile_side_effects_put_back
 from refgrad.torch_version import TorchVersion
 
 VERSIONS = ["1.0", "1.0.0", "1", "1.0.post1", "1.0-1", "1.0.dev0", "1.0a1", "1.0a1.dev2",
@@ -27,20 +28,8 @@ OPERATORS = ["__lt__", "__le__", "__eq__", "__ge__", "__gt__", "__ne__"]
 
 @pytest.fixture(autouse=True)
 def _compile_side_effects_put_back():
-    """torch's first compile turns off the distributions' default checks and patches
-    Module.__init__ and __setstate__ for the process: put all three back after each test."""
-    libs = (torch, refgrad)
-    before = [(lib.distributions.Distribution._validate_args,
-               {k: vars(lib.nn.Module).get(k) for k in ("__init__", "__setstate__")})
-              for lib in libs]
-    yield
-    for lib, (checks, methods) in zip(libs, before):
-        lib.distributions.Distribution.set_default_validate_args(checks)
-        for key, method in methods.items():
-            if method is not None:
-                setattr(lib.nn.Module, key, method)
-            elif key in vars(lib.nn.Module):  # defined by a base class before
-                delattr(lib.nn.Module, key)
+    with compile_side_effects_put_back(torch, refgrad):
+        yield
 
 
 def outcome(call, *args):
