@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:476
+# --- book/chapters/25b_control_flow_operators.md:497
 """What torch.while_loop asks of its arguments and of the two functions it is given."""
 
 from refgrad._dtype import bool as boolean
@@ -34,7 +34,7 @@ def check_condition(value, has_ints: bool) -> None:
                           "the same value True.", EAGER_HINT)
 
 
-# --- book/chapters/25b_control_flow_operators.md:508
+# --- book/chapters/25b_control_flow_operators.md:529
 def check_body(outs: list, carried: list) -> None:
     if len(outs) != len(carried):
         raise _mismatch("Expected body_fn_output and carried_inputs to have same number of "
