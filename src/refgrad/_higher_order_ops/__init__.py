@@ -3,10 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:663
+# --- book/chapters/25b_control_flow_operators.md:978
 """torch._higher_order_ops, as far as refgrad has it: the control-flow operators."""
 
 from refgrad._higher_order_ops.cond import cond
+from refgrad._higher_order_ops.map import map  # noqa: A004 - torch's name
+from refgrad._higher_order_ops.scan import scan
 from refgrad._higher_order_ops.while_loop import while_loop
 
-__all__ = ["cond", "while_loop"]
+__all__ = ["cond", "map", "scan", "while_loop"]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:497
+# --- book/chapters/25b_control_flow_operators.md:529
 """What torch.while_loop asks of its arguments and of the two functions it is given."""
 
 from refgrad._dtype import bool as boolean
@@ -34,20 +34,26 @@ def check_condition(value, has_ints: bool) -> None:
                           "the same value True.", EAGER_HINT)
 
 
-# --- book/chapters/25b_control_flow_operators.md:529
-def check_body(outs: list, carried: list) -> None:
-    if len(outs) != len(carried):
-        raise _mismatch("Expected body_fn_output and carried_inputs to have same number of "
-                        f"outputs but got lhs:{outs} and rhs:{carried}")
-    for i, (a, b) in enumerate(zip(outs, carried)):
-        if isinstance(a, Tensor) and isinstance(b, Tensor):
-            for name in ("shape", "dtype"):
-                x, y = getattr(a, name), getattr(b, name)
-                if x != y:
-                    raise _mismatch("Expected body_fn_output and carried_inputs to have same "
-                                    "metadata but found:\n"
-                                    f"pair[{i}] differ in '{name}: {x} vs {y}'")
+# --- book/chapters/25b_control_flow_operators.md:561
+def check_same(lhs_name: str, rhs_name: str, lhs: list, rhs: list, hop: str) -> None:
+    """Values a function returns against those it was given, as torch compares them."""
+    if len(lhs) != len(rhs):
+        raise _mismatch(f"Expected {lhs_name} and {rhs_name} to have same number of outputs "
+                        f"but got lhs:{lhs} and rhs:{rhs}", hop)
+    found = [f"pair[{i}] differ in {', '.join(d)}" for i, (a, b) in enumerate(zip(lhs, rhs))
+             if (d := _differences(a, b))]
+    if found:
+        raise _mismatch(f"Expected {lhs_name} and {rhs_name} to have same metadata but "
+                        "found:\n" + "\n".join(found), hop)
 
 
-def _mismatch(text: str):
-    return UncapturedHigherOrderOpError(f"{text}\n  Higher Order Operator: torch.while_loop")
+def _differences(a, b) -> list:
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        return []
+    pairs = [("shape", a.shape, b.shape), ("dtype", a.dtype, b.dtype),
+             ("stride", a.stride(), b.stride())]
+    return [f"'{name}: {x} vs {y}'" for name, x, y in pairs if x != y]
+
+
+def _mismatch(text: str, hop: str):
+    return UncapturedHigherOrderOpError(f"{text}\n  Higher Order Operator: torch.{hop}")

@@ -28,3 +28,24 @@ def gradients(run, lifted: tuple, slots: tuple, needs: tuple, grads: tuple) -> l
     for i, g in zip(wanted, found):
         result[i] = zeros_like(lifted[i]) if g is None else g
     return result
+
+
+# --- book/chapters/25b_control_flow_operators.md:324
+def _differentiable(t) -> bool:
+    return isinstance(t, Tensor) and (t.is_floating_point() or t.is_complex())
+
+
+def step_gradients(call, values: list, outer: list, grads: list) -> tuple:
+    """One step replayed: gradients for ``values`` (None where no float tensor) and ``outer``."""
+    leaves = [t.detach().requires_grad_() if _differentiable(t) else t for t in values]
+    with enable_grad():
+        outs = call(leaves)
+    pairs = [(o, g) for o, g in zip(outs, grads)
+             if isinstance(o, Tensor) and o.requires_grad and g is not None]
+    inputs = [t for t in leaves if _differentiable(t)] + list(outer)
+    found = [None] * len(inputs)
+    if pairs and inputs:
+        found = grad([o for o, _ in pairs], inputs, [g for _, g in pairs], allow_unused=True)
+    found = [zeros_like(t) if g is None else g for t, g in zip(inputs, found)]
+    mine, others = iter(found[:len(inputs) - len(outer)]), found[len(inputs) - len(outer):]
+    return [next(mine) if _differentiable(t) else None for t in values], others

@@ -3,17 +3,25 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:559
+# --- book/chapters/25b_control_flow_operators.md:596
 """torch.while_loop: a function applied while a condition holds, with its own node."""
 
+from refgrad._creation import zeros_like
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
-from refgrad._higher_order_ops._loop_checks import check_arguments, check_body, check_condition
-from refgrad._higher_order_ops._replay import gradients
+from refgrad._higher_order_ops._loop_checks import check_arguments, check_condition, check_same
+from refgrad._higher_order_ops._replay import step_gradients
 from refgrad._higher_order_ops._tracing import trial
 from refgrad._tensor import Tensor
 from refgrad.autograd.function import Function
 
 __all__ = ["while_loop"]
+
+
+# NOTE [Replayed step by step]
+# torch's backward of a loop is itself a loop, from the last step to the
+# first; a tensor from outside gets each step's share added to the sum so
+# far. refgrad replays the steps in the same order and adds in the same way,
+# so that the sums round as torch's do.
 
 
 class WhileLoopAutogradOp(Function):
@@ -27,32 +35,45 @@ class WhileLoopAutogradOp(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        loop = ctx._loop
-        return (None, *gradients(loop, ctx.saved_tensors, loop.slots,
-                                 ctx.needs_input_grad[1:], grads))
+        loop, needs = ctx._loop, ctx.needs_input_grad[1:]
+        outer = [t for t, k, n in zip(ctx.saved_tensors, loop.slots, needs) if k is None and n]
+        given = iter(grads)
+        g = [next(given) if isinstance(v, Tensor) else None for v in loop.flat]
+        total = [zeros_like(t) for t in outer]
+        for values in reversed(loop.history):  # NOTE [Replayed step by step]
+            g, step = step_gradients(loop.step, values, outer, g)
+            total = [a + b for a, b in zip(step, total)]
+        totals = iter(total)
+        return (None, *(g[k] for k in loop.slots if k is not None),
+                *(next(totals) if n else None for k, n in zip(loop.slots, needs) if k is None))
 
 
 WhileLoopAutogradOp.__module__ = __name__
 
 
-# --- book/chapters/25b_control_flow_operators.md:596
+# --- book/chapters/25b_control_flow_operators.md:649
 class _Loop:
     def __init__(self, cond_fn, body_fn, flat: list, spec, slots: tuple) -> None:
         self.cond_fn, self.body_fn, self.flat, self.spec = cond_fn, body_fn, flat, spec
-        self.slots = slots
+        self.slots, self.history = slots, []
+
+    def step(self, values) -> list:
+        return tree_flatten(self.body_fn(*tree_unflatten(values, self.spec)))[0]
 
     def __call__(self, lifted) -> list:
         values = list(self.flat)
         for k, t in zip(self.slots, lifted):
             if k is not None:
                 values[k] = t
+        self.history = []  # what each step was given, for the backward
         while bool(self.cond_fn(*tree_unflatten(values, self.spec))):
-            values = tree_flatten(self.body_fn(*tree_unflatten(values, self.spec)))[0]
+            self.history.append(values)
+            values = self.step(values)
         self.ints = [v for v in values if not isinstance(v, Tensor)]
         return values
 
 
-# --- book/chapters/25b_control_flow_operators.md:618
+# --- book/chapters/25b_control_flow_operators.md:676
 def while_loop(cond_fn, body_fn, carried_inputs):
     """Apply ``body_fn`` to the carried values while ``cond_fn`` of them holds."""
     flat, spec = tree_flatten((carried_inputs, ()))
@@ -66,7 +87,7 @@ def while_loop(cond_fn, body_fn, carried_inputs):
         return tuple(v.clone() if isinstance(v, Tensor) else v for v in carried_inputs)
     outs, out_spec, body_reads = trial(lambda v: body_fn(*tree_unflatten(v, spec)), flat,
                                        "while_loop", strict=True)
-    check_body(outs, flat)
+    check_same("body_fn_output", "carried_inputs", outs, flat, "while_loop")
     outer = {}
     for kind, t in cond_reads + body_reads:
         if kind == "outer":
