@@ -1,4 +1,4 @@
-"""Oracle test: cond, while_loop, scan and map in refgrad and torch, fed the same arrays.
+"""Oracle test: the control-flow operators in refgrad and torch, fed the same arrays.
 
 The results and the gradients of operands and of closed-over tensors agree bit for bit, in
 float32 and float64, whichever branch runs; so do the node's name and its edges. The
@@ -106,4 +106,32 @@ def test_map_values_and_gradients_bitwise():
     ours, name = _map(refgrad, refgrad_hops)
     theirs, t_name = _map(torch, torch_hops)
     assert name == t_name
+    _same_bits(ours, theirs)
+
+
+def _associative(lib, hops, n, reverse):
+    rng = np.random.default_rng(n)
+    x = lib.tensor(rng.standard_normal((n, 3)).astype(np.float32), requires_grad=True)
+    y = lib.tensor(rng.standard_normal((3, n)).astype(np.float32), requires_grad=True)
+    r = hops.associative_scan(lambda p, q: p * q + q, x, 0, reverse=reverse,
+                              combine_mode="generic")
+    d = hops.associative_scan(lambda p, q: {"s": p["s"] + q["s"], "m": (p["m"][0] * q["m"][0],)},
+                              {"s": y, "m": (y,)}, -1, reverse=reverse, combine_mode="generic")
+    (r.sum() + d["s"].sum() + d["m"][0].sum()).backward()
+    names = [type(r.grad_fn).__name__, r.grad_fn.next_functions[0][0].name()]
+    return [r, d["s"], d["m"][0], x.grad, y.grad], names
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 13])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_associative_scan_values_and_gradients_bitwise(n, reverse):
+    import torch._higher_order_ops as torch_hops
+
+    import refgrad._higher_order_ops as refgrad_hops
+
+    ours, names = _associative(refgrad, refgrad_hops, n, reverse)
+    theirs, t_names = _associative(torch, torch_hops, n, reverse)
+    assert names == t_names
     _same_bits(ours, theirs)

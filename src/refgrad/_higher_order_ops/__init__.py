@@ -3,12 +3,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:978
+# --- book/chapters/25b_control_flow_operators.md:1083
 """torch._higher_order_ops, as far as refgrad has it: the control-flow operators."""
 
+from refgrad._higher_order_ops.associative_scan import associative_scan
 from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.map import map  # noqa: A004 - torch's name
 from refgrad._higher_order_ops.scan import scan
 from refgrad._higher_order_ops.while_loop import while_loop
 
-__all__ = ["cond", "map", "scan", "while_loop"]
+__all__ = ["associative_scan", "cond", "map", "scan", "while_loop"]
