@@ -36,6 +36,14 @@ def test_cond_gradients_reach_closed_over_tensors_zero_when_unused():
     assert a.grad.tolist() == [0.0, 0.0, 0.0]
 
 
+def test_cond_lifts_a_tensor_once_however_it_is_passed():
+    x = _x()
+    y = torch.cond(x.sum() > 0, lambda u, v: u * v, lambda u, v: u + v, (x, x))
+    assert _edges(y) == [None, "AccumulateGrad"]
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0, 6.0]
+
+
 def test_cond_python_predicate_calls_the_branch_unchecked():
     x = _x()
     assert torch.cond(True, lambda v: v, lambda v: v + 1, (x,)) is x

@@ -53,15 +53,25 @@ def sort_key(names: dict, order: list):
     return key
 
 
-# --- book/chapters/25b_control_flow_operators.md:252
+# --- book/chapters/25b_control_flow_operators.md:254
+# NOTE [One tensor, one input]
+# The compiler gives each tensor object one name, so a tensor passed as two
+# operands, or as an operand and through a closure, is one input of the
+# node, whose gradient gathers every use.
 def lifted(flat: list, sources: list, reads_true: list, reads_false: list, fns: tuple) -> list:
-    names = {id(t): source_name(s) for t, s in zip(flat, sources) if isinstance(t, Tensor)}
+    names = {id(t): source_name(s) for t, s in reversed(list(zip(flat, sources)))}
     for position, fn in zip((1, 2), fns):
         for i, name in outer_names(fn, position).items():
             names.setdefault(i, name)
 
-    def entries(reads):
-        return [(k, flat[k]) if kind == "input" else (None, k) for kind, k in reads]
+    def entries(reads):  # NOTE [One tensor, one input]
+        found = {}
+        for kind, k in reads:
+            t = flat[k] if kind == "input" else k
+            where = tuple(j for j, v in enumerate(flat) if v is t) or None
+            if found.get(id(t), (None,))[0] is None:
+                found[id(t)] = (where, t)
+        return list(found.values())
 
     true, false = entries(reads_true), entries(reads_false)
     order = [id(t) for _, t in true + false]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:346
+# --- book/chapters/25b_control_flow_operators.md:358
 """torch.cond: one of two functions, chosen by a predicate, with its own autograd node."""
 
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
@@ -21,7 +21,7 @@ __all__ = ["cond"]
 class CondAutogradOp(Function):
     @staticmethod
     def forward(ctx, pred, true_run, false_run, *lifted):
-        ctx._pred, ctx._runs = bool(pred), (true_run, false_run)
+        ctx._pred, ctx._true_bw_fn, ctx._false_bw_fn = bool(pred), true_run, false_run
         ctx.save_for_backward(*lifted)
         inputs = {id(t) for t in lifted}  # a write allowed without grad: a new tensor out
         outs = [o for o in (true_run if ctx._pred else false_run)(lifted) if isinstance(o, Tensor)]
@@ -29,7 +29,7 @@ class CondAutogradOp(Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        run = ctx._runs[0] if ctx._pred else ctx._runs[1]
+        run = ctx._true_bw_fn if ctx._pred else ctx._false_bw_fn  # torch's names for them
         found = gradients(run, ctx.saved_tensors, run.slots, ctx.needs_input_grad[3:], grads)
         return (None, None, None, *found)
 
@@ -37,22 +37,22 @@ class CondAutogradOp(Function):
 CondAutogradOp.__module__ = __name__
 
 
-# --- book/chapters/25b_control_flow_operators.md:385
+# --- book/chapters/25b_control_flow_operators.md:397
 class _Run:
     def __init__(self, fn, flat: list, spec, slots: tuple) -> None:
         self.fn, self.flat, self.spec, self.slots = fn, flat, spec, slots
 
     def __call__(self, lifted) -> list:
         values = list(self.flat)
-        for k, t in zip(self.slots, lifted):
-            if k is not None:
+        for where, t in zip(self.slots, lifted):
+            for k in where or ():
                 values[k] = t
         out = tree_flatten(self.fn(*tree_unflatten(values, self.spec)))[0]
         self.ints = [v for v in out if not isinstance(v, Tensor)]
         return out
 
 
-# --- book/chapters/25b_control_flow_operators.md:409
+# --- book/chapters/25b_control_flow_operators.md:421
 def _check_arguments(pred, true_fn, false_fn, operands) -> None:
     if not isinstance(pred, (bool, Tensor)):
         raise RuntimeError(f"Expected pred to be bool or tensor, but got {pred}.")
@@ -66,7 +66,7 @@ def _check_arguments(pred, true_fn, false_fn, operands) -> None:
                            f"that only consists of tensor leaves, but got {operands}.")
 
 
-# --- book/chapters/25b_control_flow_operators.md:431
+# --- book/chapters/25b_control_flow_operators.md:443
 _SAME = ("dtype", "device", "layout", "dim", "storage_offset")
 
 
@@ -92,7 +92,7 @@ def _check_agree(true, false) -> None:
                                        f" expected same {name} but got {x} and {y}.")
 
 
-# --- book/chapters/25b_control_flow_operators.md:466
+# --- book/chapters/25b_control_flow_operators.md:478
 def cond(pred, true_fn, false_fn, operands=()):
     """Call ``true_fn(*operands)`` if ``pred`` holds, else ``false_fn(*operands)``."""
     if isinstance(pred, (bool, int, float)):
