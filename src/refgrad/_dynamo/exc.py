@@ -17,7 +17,7 @@ class InvalidBackend(TorchDynamoException):
                          "available backends.")
 
 
-# --- book/chapters/25b_control_flow_operators.md:1115
+# --- book/chapters/25b_control_flow_operators.md:1116
 from refgrad._higher_order_ops._errors import (  # noqa: E402, F401
     TorchRuntimeError,
     UncapturedHigherOrderOpError,

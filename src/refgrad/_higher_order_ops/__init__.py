@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:1095
+# --- book/chapters/25b_control_flow_operators.md:1096
 """torch._higher_order_ops, as far as refgrad has it: the control-flow operators."""
 
 from refgrad._higher_order_ops.associative_scan import associative_scan

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:194
+# --- book/chapters/25b_control_flow_operators.md:195
 """The order in which a traced operator takes the tensors it lifts."""
 
 import re
@@ -25,7 +25,7 @@ def leaf_sources(tree, source: str) -> list:
     return [source]
 
 
-# --- book/chapters/25b_control_flow_operators.md:220
+# --- book/chapters/25b_control_flow_operators.md:221
 # NOTE [Names refgrad cannot spell]
 # The compiler names every value by the path it took to reach it, through
 # attributes, modules and nested closures. refgrad spells the paths one step
@@ -53,7 +53,7 @@ def sort_key(names: dict, order: list):
     return key
 
 
-# --- book/chapters/25b_control_flow_operators.md:254
+# --- book/chapters/25b_control_flow_operators.md:255
 # NOTE [One tensor, one input]
 # The compiler gives each tensor object one name, so a tensor passed as two
 # operands, or as an operand and through a closure, is one input of the

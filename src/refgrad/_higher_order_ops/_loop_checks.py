@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:541
+# --- book/chapters/25b_control_flow_operators.md:542
 """What torch.while_loop asks of its arguments and of the two functions it is given."""
 
 from refgrad._dtype import bool as boolean
@@ -34,7 +34,7 @@ def check_condition(value, has_ints: bool) -> None:
                           "the same value True.", EAGER_HINT)
 
 
-# --- book/chapters/25b_control_flow_operators.md:573
+# --- book/chapters/25b_control_flow_operators.md:574
 def check_same(lhs_name: str, rhs_name: str, lhs: list, rhs: list, hop: str) -> None:
     """Values a function returns against those it was given, as torch compares them."""
     if len(lhs) != len(rhs):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:300
+# --- book/chapters/25b_control_flow_operators.md:301
 """Running a traced operator's functions again, with autograd on, for its backward."""
 
 from refgrad._creation import zeros_like
@@ -30,7 +30,7 @@ def gradients(run, lifted: tuple, slots: tuple, needs: tuple, grads: tuple) -> l
     return result
 
 
-# --- book/chapters/25b_control_flow_operators.md:336
+# --- book/chapters/25b_control_flow_operators.md:337
 def _differentiable(t) -> bool:
     return isinstance(t, Tensor) and (t.is_floating_point() or t.is_complex())
 

@@ -30,7 +30,7 @@ class _Reads(TorchDispatchMode):
         return out
 
 
-# --- book/chapters/25b_control_flow_operators.md:159
+# --- book/chapters/25b_control_flow_operators.md:160
 def trial(call, flat: list, hop: str, strict: bool):
     with inference_mode(False):  # stand-ins that count their versions, even there
         stand = [t.detach().clone() if isinstance(t, Tensor) else t for t in flat]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:998
+# --- book/chapters/25b_control_flow_operators.md:999
 """torch._higher_order_ops.associative_scan: an inclusive scan by an associative function."""
 
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
@@ -37,7 +37,7 @@ def _check(combine_fn, xs: list, dim, reverse, combine_mode) -> None:
         raise ValueError(_SLICES)
 
 
-# --- book/chapters/25b_control_flow_operators.md:1039
+# --- book/chapters/25b_control_flow_operators.md:1040
 def _interleave(a, b):
     """a[0], b[0], a[1], b[1], ... along the first dimension; ``a`` may be one longer."""
     from refgrad.nn.functional import pad
@@ -62,7 +62,7 @@ def _scan(combine, elems: list) -> list:
     return [_interleave(e, o) for e, o in zip(even, odd)]
 
 
-# --- book/chapters/25b_control_flow_operators.md:1065
+# --- book/chapters/25b_control_flow_operators.md:1066
 def associative_scan(combine_fn, xs, dim: int, reverse: bool = False,
                      combine_mode: str = "pointwise"):
     """Inclusive scan of ``xs`` along ``dim`` by the associative ``combine_fn``."""

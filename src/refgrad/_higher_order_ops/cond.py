@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:358
+# --- book/chapters/25b_control_flow_operators.md:359
 """torch.cond: one of two functions, chosen by a predicate, with its own autograd node."""
 
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
@@ -37,7 +37,7 @@ class CondAutogradOp(Function):
 CondAutogradOp.__module__ = __name__
 
 
-# --- book/chapters/25b_control_flow_operators.md:397
+# --- book/chapters/25b_control_flow_operators.md:398
 class _Run:
     def __init__(self, fn, flat: list, spec, slots: tuple) -> None:
         self.fn, self.flat, self.spec, self.slots = fn, flat, spec, slots
@@ -52,7 +52,7 @@ class _Run:
         return out
 
 
-# --- book/chapters/25b_control_flow_operators.md:421
+# --- book/chapters/25b_control_flow_operators.md:422
 def _check_arguments(pred, true_fn, false_fn, operands) -> None:
     if not isinstance(pred, (bool, Tensor)):
         raise RuntimeError(f"Expected pred to be bool or tensor, but got {pred}.")
@@ -66,7 +66,7 @@ def _check_arguments(pred, true_fn, false_fn, operands) -> None:
                            f"that only consists of tensor leaves, but got {operands}.")
 
 
-# --- book/chapters/25b_control_flow_operators.md:443
+# --- book/chapters/25b_control_flow_operators.md:444
 _SAME = ("dtype", "device", "layout", "dim", "storage_offset")
 
 
@@ -92,7 +92,7 @@ def _check_agree(true, false) -> None:
                                        f" expected same {name} but got {x} and {y}.")
 
 
-# --- book/chapters/25b_control_flow_operators.md:478
+# --- book/chapters/25b_control_flow_operators.md:479
 def cond(pred, true_fn, false_fn, operands=()):
     """Call ``true_fn(*operands)`` if ``pred`` holds, else ``false_fn(*operands)``."""
     if isinstance(pred, (bool, int, float)):

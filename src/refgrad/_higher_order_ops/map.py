@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:883
+# --- book/chapters/25b_control_flow_operators.md:884
 """torch._higher_order_ops.map: a function over the first dimension of xs, stacked."""
 
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
@@ -36,7 +36,7 @@ class MapAutogradOp(Function):
         return (None, None, *(next(found) if k else None for k in rows.tensor_args))
 
 
-# --- book/chapters/25b_control_flow_operators.md:926
+# --- book/chapters/25b_control_flow_operators.md:927
 class _Rows:
     def __init__(self, f, n_xs: int, specs: tuple, args: list, n_outer: int) -> None:
         self.f, self.n_xs, self.specs, self.args = f, n_xs, specs, args
@@ -69,7 +69,7 @@ class _Rows:
         return [stack(list(column)) for column in zip(*rows)]
 
 
-# --- book/chapters/25b_control_flow_operators.md:960
+# --- book/chapters/25b_control_flow_operators.md:961
 def map(f, xs, *args):  # noqa: A001 - torch's name
     """``f`` of each slice of ``xs`` along its first dimension, stacked."""
     flat_xs, xs_spec = tree_flatten(xs)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:739
+# --- book/chapters/25b_control_flow_operators.md:740
 """torch._higher_order_ops.scan: a carry threaded through the slices of xs, with a node."""
 
 from refgrad._creation import zeros_like
@@ -39,7 +39,7 @@ def _check(combine_fn, xs: list, init: list, dim, reverse) -> None:
         raise RuntimeError(_SLICES)
 
 
-# --- book/chapters/25b_control_flow_operators.md:782
+# --- book/chapters/25b_control_flow_operators.md:783
 class ScanAutogradOp(Function):
     @staticmethod
     def forward(ctx, walk, n_init, n_xs, n_additional, *operands):
@@ -91,7 +91,7 @@ class _Walk:
         return carry + [stack(list(column)) for column in zip(*rows)]
 
 
-# --- book/chapters/25b_control_flow_operators.md:840
+# --- book/chapters/25b_control_flow_operators.md:841
 def scan(combine_fn, init, xs, *, dim: int = 0, reverse: bool = False):
     """Thread a carry through the slices of ``xs``; the last carry and the stacked outputs."""
     init_leaves, init_spec = tree_flatten(init)

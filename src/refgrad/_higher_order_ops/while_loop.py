@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25b_control_flow_operators.md:608
+# --- book/chapters/25b_control_flow_operators.md:609
 """torch.while_loop: a function applied while a condition holds, with its own node."""
 
 from refgrad._creation import zeros_like
@@ -51,7 +51,7 @@ class WhileLoopAutogradOp(Function):
 WhileLoopAutogradOp.__module__ = __name__
 
 
-# --- book/chapters/25b_control_flow_operators.md:661
+# --- book/chapters/25b_control_flow_operators.md:662
 class _Loop:
     def __init__(self, cond_fn, body_fn, flat: list, spec, slots: tuple) -> None:
         self.cond_fn, self.body_fn, self.flat, self.spec = cond_fn, body_fn, flat, spec
@@ -73,7 +73,7 @@ class _Loop:
         return values
 
 
-# --- book/chapters/25b_control_flow_operators.md:688
+# --- book/chapters/25b_control_flow_operators.md:689
 def while_loop(cond_fn, body_fn, carried_inputs):
     """Apply ``body_fn`` to the carried values while ``cond_fn`` of them holds."""
     flat, spec = tree_flatten((carried_inputs, ()))
