@@ -889,6 +889,12 @@ from refgrad._build import (
 from refgrad import library  # noqa: E402, F401 - torch.library  # isort: skip
 
 
+# --- book/chapters/25b_control_flow_operators.md:1109
+from refgrad import _higher_order_ops
+from refgrad._higher_order_ops.cond import cond
+from refgrad._higher_order_ops.while_loop import while_loop
+
+
 # --- book/chapters/26_inplace.md:2371
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 

@@ -15,3 +15,10 @@ class InvalidBackend(TorchDynamoException):
     def __init__(self, name) -> None:
         super().__init__(f"Invalid backend: {name!r}, see `torch._dynamo.list_backends()` for "
                          "available backends.")
+
+
+# --- book/chapters/25b_control_flow_operators.md:1116
+from refgrad._higher_order_ops._errors import (  # noqa: E402, F401
+    TorchRuntimeError,
+    UncapturedHigherOrderOpError,
+)
