@@ -785,6 +785,10 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
+# --- book/chapters/19p_pytrees.md:877
+import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
