@@ -1,5 +1,6 @@
 """torch.utils._pytree: leaves, specs, keys, registration and serialized specs, to the letter."""
 
+import dataclasses
 import importlib
 import json
 import os
@@ -435,3 +436,75 @@ def test_the_module_is_there_with_torch():
     assert builtin <= set(pytree.SUPPORTED_NODES) and pytree.BUILTIN_TYPES == builtin
     assert pytree.STANDARD_DICT_TYPES == frozenset({dict, OrderedDict, defaultdict})
     assert pytree.NodeDef._fields == ("type", "flatten_fn", "unflatten_fn", "flatten_with_keys_fn")
+
+
+@dataclasses.dataclass
+class Config:
+    a: object
+    b: object = 0
+    c: int = dataclasses.field(default=5, init=False)
+
+
+def test_register_dataclass():
+    pytree.register_dataclass(Config)
+    leaves, spec = pytree.tree_flatten(Config(1, 2))
+    assert leaves == [1, 2] and str(spec) == "TreeSpec(Config, [['a', 'b'], []], [*,\n  *])"
+    assert pytree.tree_unflatten([7, 8], spec) == Config(7, 8)
+    none_spec = pytree.tree_structure(Config(1, None))
+    assert none_spec.context == [["a"], ["b"]] and none_spec.num_leaves == 1
+    assert pytree.tree_unflatten([7], none_spec) == Config(7, None)
+    assert none_spec != spec and pytree.treespec_pprint(spec) == "Config(a=*, b=*, c=5)"
+    assert [pytree.keystr(k) for k, _ in pytree.tree_leaves_with_path(Config(1, 2))] == [".a", ".b"]
+    with raises(ValueError, "Node arity mismatch; expected 2, but got 1."):
+        pytree.tree_map(lambda x, y: x, Config(1, 2), Config(1, None))
+
+
+def test_register_dataclass_checks_field_names():
+    @dataclasses.dataclass
+    class Two:
+        a: int
+        b: int
+
+    with raises(ValueError, "field_names does not include all dataclass fields.\nMissing fields "
+                "in `field_names`: {'b'}. If you want to include these fields in the pytree, "
+                "please add them to `field_names`, otherwise please add them to "
+                "`drop_field_names`.\n"):
+        pytree.register_dataclass(Two, field_names=["a"])
+    with raises(ValueError, "field_names does not include all dataclass fields.\nUnexpected "
+                "fields in `field_names`: {'z'}. Please remove these fields, or add them to "
+                "`drop_field_names`.\n"):
+        pytree.register_dataclass(Two, field_names=["a", "b", "z"])
+    assert pytree.tree_structure(Two(1, 2)).is_leaf()
+    pytree.register_dataclass(Two, field_names=["a"], drop_field_names=["b"],
+                              serialized_type_name="tests.Two")
+    assert pytree.tree_flatten(Two(1, 2))[0] == [1]
+    assert json.loads(pytree.treespec_dumps(pytree.tree_structure(Two(1, 2))))[1]["context"] == \
+        '[["a"], []]'
+    with raises(ValueError, "field_names must be specified with a list of all fields used to "
+                "initialize <class 'int'>, as it is not a dataclass."):
+        pytree.register_dataclass(int)
+
+
+@pytest.mark.parametrize("prefix, tree, expected", [
+    (1, [1, (2, 3)], [1, 1, 1]),
+    ([1, 2], [1, (2, 3)], [1, 2, 2]),
+    ([1, None], [1, (2, 3)], [1, None, None]),
+    ([1, 2, 3], [1, (2, 3)], None),
+    ((1, 2), [1, (2, 3)], None),
+    ({"b": 1, "a": 2}, {"a": [1, 2], "b": 3}, [1, 2, 2]),
+    ({"b": 1}, {"a": [1, 2]}, None),
+    (OrderedDict(a=1), {"a": [1, 2]}, [1, 1]),
+    (Other(1, 2), Point(1, 2), None),
+    (deque([1, 2]), deque([1, 2], maxlen=3), [1, 2]),
+    ([1, 2], 5, None),
+    (1, [], []),
+])
+def test_broadcast_to_and_flatten(prefix, tree, expected):
+    spec = pytree.tree_structure(tree)
+    assert pytree._broadcast_to_and_flatten(prefix, spec) == expected
+
+
+def test_broadcast_reads_the_prefix_with_is_leaf():
+    spec = pytree.tree_structure([1, (2, 3)])
+    found = pytree._broadcast_to_and_flatten([1, [2]], spec, is_leaf=lambda x: x == [2])
+    assert found == [1, [2], [2]]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19p_pytrees.md:631
+# --- book/chapters/19p_pytrees.md:731
 """torch.utils._pytree: nested containers read as flat lists of leaves, and back."""
 
 import json
@@ -35,12 +35,14 @@ from refgrad.utils._pytree_nodes import (  # noqa: F401
     is_structseq_instance,
     node_type,
     register_constant,
+    register_dataclass,
     register_pytree_node,
 )
 from refgrad.utils._pytree_spec import (  # noqa: F401
     _LEAF_SPEC,
     LeafSpec,
     TreeSpec,
+    _broadcast_to_and_flatten,
     tree_flatten,
     tree_flatten_with_path,
     tree_is_leaf,
@@ -55,7 +57,7 @@ for _cls in (ConstantNode, GetAttrKey, LeafSpec, MappingKey, NodeDef, SequenceKe
     _cls.__module__ = __name__  # where torch's users look them up
 
 
-# --- book/chapters/19p_pytrees.md:684
+# --- book/chapters/19p_pytrees.md:786
 def tree_iter(tree, is_leaf=None):
     """The leaves of ``tree``, depth first, one at a time."""
     if tree_is_leaf(tree, is_leaf):
@@ -79,7 +81,7 @@ def arg_tree_leaves(*args, **kwargs) -> list:
     return tree_leaves(args) + tree_leaves(list(kwargs.values()))
 
 
-# --- book/chapters/19p_pytrees.md:713
+# --- book/chapters/19p_pytrees.md:815
 def tree_map(func, tree, *rests, is_leaf=None):
     """``tree`` with each leaf ``x`` replaced by ``func(x, *ys)``, the ``ys`` taken from the
     same place in each of ``rests`` (which may go deeper there: the subtree is passed)."""
@@ -104,7 +106,7 @@ def tree_map_with_path(func, tree, *rests, is_leaf=None):
     return spec.unflatten(func(path, x, *ys) for (path, x), *ys in zip(keyed, *columns))
 
 
-# --- book/chapters/19p_pytrees.md:743
+# --- book/chapters/19p_pytrees.md:845
 def _chooser(type_or_types_or_pred):
     """A test for leaves from a type, a tuple or union of types, or a predicate."""
     chosen = type_or_types_or_pred
@@ -133,7 +135,7 @@ def tree_map_only_(type_or_types_or_pred, /, func, tree, is_leaf=None):
     return tree_map_(map_only(type_or_types_or_pred)(func), tree, is_leaf=is_leaf)
 
 
-# --- book/chapters/19p_pytrees.md:772
+# --- book/chapters/19p_pytrees.md:874
 def tree_all(pred, tree, is_leaf=None) -> bool:
     return all(map(pred, tree_iter(tree, is_leaf)))
 
@@ -161,7 +163,7 @@ def treespec_dict(mapping=(), /, **kwargs) -> TreeSpec:
     return TreeSpec(dict, list(entries), list(entries.values()))
 
 
-# --- book/chapters/19p_pytrees.md:809
+# --- book/chapters/19p_pytrees.md:911
 _PROTOCOLS = [DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL]
 
 
@@ -191,7 +193,7 @@ def _to_json(spec: TreeSpec) -> dict:
             "children_spec": [_to_json(c) for c in spec._children]}
 
 
-# --- book/chapters/19p_pytrees.md:839
+# --- book/chapters/19p_pytrees.md:941
 def treespec_loads(serialized: str) -> TreeSpec:
     """The spec that ``treespec_dumps`` wrote as ``serialized``."""
     protocol, schema = json.loads(serialized)

@@ -5,6 +5,7 @@
 # --- book/chapters/19p_pytrees.md:134
 """Which types a pytree opens (its nodes), and how each is opened and rebuilt."""
 
+import dataclasses
 import importlib
 import threading
 from collections import OrderedDict, defaultdict, deque, namedtuple
@@ -38,7 +39,7 @@ CONSTANT_NODES: set = set()
 _NODE_REGISTRY_LOCK = threading.Lock()
 
 
-# --- book/chapters/19p_pytrees.md:180
+# --- book/chapters/19p_pytrees.md:181
 def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=None,
                          to_dumpable_context=None, from_dumpable_context=None,
                          flatten_with_keys_fn=None) -> None:
@@ -73,7 +74,7 @@ def is_constant_class(cls) -> bool:
     return isinstance(cls, type) and cls in CONSTANT_NODES
 
 
-# --- book/chapters/19p_pytrees.md:225
+# --- book/chapters/19p_pytrees.md:226
 def is_structseq_class(cls) -> bool:
     """A struct sequence type: a tuple that counts its fields in three integers."""
     return (isinstance(cls, type) and cls.__bases__ == (tuple,)
@@ -112,7 +113,7 @@ def node_type(tree):
     return cls
 
 
-# --- book/chapters/19p_pytrees.md:269
+# --- book/chapters/19p_pytrees.md:270
 def _in_order(cls=None, context=lambda x: None, key=SequenceKey):
     """(flatten, flatten with keys) of a node whose children are its items in order."""
     def flatten(x):
@@ -142,7 +143,7 @@ def _register_builtin(cls, parts, unflatten, name, dumps=None, loads=None) -> No
                          from_dumpable_context=loads)
 
 
-# --- book/chapters/19p_pytrees.md:305
+# --- book/chapters/19p_pytrees.md:306
 _NAMEDTUPLE_NAMES: dict = {}
 
 
@@ -178,7 +179,7 @@ def _defaultdict_loads(dumped) -> list:
     return [getattr(module, dumped["default_factory_name"]), dumped["dict_context"]]
 
 
-# --- book/chapters/19p_pytrees.md:348
+# --- book/chapters/19p_pytrees.md:349
 _register_builtin(tuple, _in_order(), lambda v, c: tuple(v), "builtins.tuple")
 _register_builtin(list, _in_order(), lambda v, c: list(v), "builtins.list")
 _register_builtin(dict, _by_key(lambda keys, x: keys), lambda v, c: dict(zip(c, v)),
@@ -198,3 +199,51 @@ for _cls in vars(return_types).values():
 _register_builtin(Size, _in_order(), lambda v, c: tuple(v), "torch.Size")
 BUILTIN_TYPES = frozenset({tuple, list, dict, namedtuple, OrderedDict, defaultdict, deque})
 STANDARD_DICT_TYPES = frozenset({dict, OrderedDict, defaultdict})
+
+
+# --- book/chapters/19p_pytrees.md:379
+def register_dataclass(cls, *, field_names=None, drop_field_names=None,
+                       serialized_type_name=None) -> None:
+    """Make ``cls`` a node whose children are the fields ``field_names``."""
+    if field_names is None:
+        if not dataclasses.is_dataclass(cls):
+            raise ValueError("field_names must be specified with a list of all fields used to "
+                             f"initialize {cls}, as it is not a dataclass.")
+        field_names = [f.name for f in dataclasses.fields(cls) if f.init]
+    elif dataclasses.is_dataclass(cls):
+        _check_fields(cls, field_names, drop_field_names or [])
+    names = list(field_names)
+
+    def flatten_with_keys(x):
+        present = [n for n in names if getattr(x, n) is not None]
+        context = [present, [n for n in names if getattr(x, n) is None]]
+        return [(GetAttrKey(n), getattr(x, n)) for n in present], context
+
+    def flatten(x):
+        keyed, context = flatten_with_keys(x)
+        return [v for _, v in keyed], context
+
+    def unflatten(values, context):
+        return cls(**dict(zip(context[0], values)), **dict.fromkeys(context[1]))
+
+    register_pytree_node(cls, flatten, unflatten, serialized_type_name=serialized_type_name,
+                         flatten_with_keys_fn=flatten_with_keys)
+
+
+# --- book/chapters/19p_pytrees.md:409
+def _check_fields(cls, field_names, dropped) -> None:
+    """Refuse ``field_names`` that leave out, or add to, the fields ``__init__`` takes."""
+    taken = {f.name for f in dataclasses.fields(cls) if f.init}
+    missing = taken - set(field_names) - set(dropped)
+    unexpected = set(field_names) - taken
+    if not (missing or unexpected):
+        return
+    text = "field_names does not include all dataclass fields.\n"
+    if missing:
+        text += (f"Missing fields in `field_names`: {missing}. If you want to include these "
+                 "fields in the pytree, please add them to `field_names`, otherwise please "
+                 "add them to `drop_field_names`.\n")
+    if unexpected:
+        text += (f"Unexpected fields in `field_names`: {unexpected}. Please remove these "
+                 "fields, or add them to `drop_field_names`.\n")
+    raise ValueError(text)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19p_pytrees.md:379
+# --- book/chapters/19p_pytrees.md:437
 """A pytree's shape (its TreeSpec), and the walks that flatten a tree into leaves and back."""
 
 import warnings
@@ -48,7 +48,7 @@ class TreeSpec:
         return self._children[index]
 
 
-# --- book/chapters/19p_pytrees.md:429
+# --- book/chapters/19p_pytrees.md:487
 def _spec_eq(self, other) -> bool:
     return (isinstance(other, TreeSpec) and self.type is other.type
             and self.context == other.context and self._children == other._children)
@@ -79,7 +79,7 @@ TreeSpec.__eq__, TreeSpec.__hash__ = _spec_eq, _spec_hash
 TreeSpec.__repr__ = TreeSpec.__str__ = lambda self: _spec_text(self)
 
 
-# --- book/chapters/19p_pytrees.md:469
+# --- book/chapters/19p_pytrees.md:527
 def _unflatten(self, leaves):
     """Rebuild the tree this spec describes, with ``leaves`` in its places."""
     leaves = list(leaves)
@@ -108,7 +108,7 @@ def _flatten_up_to(self, tree) -> list:
 TreeSpec.unflatten, TreeSpec.flatten_up_to = _unflatten, _flatten_up_to
 
 
-# --- book/chapters/19p_pytrees.md:498
+# --- book/chapters/19p_pytrees.md:556
 def _match(spec, tree, found: list) -> None:
     if spec.is_leaf():
         found.append(tree)
@@ -133,9 +133,13 @@ def _match(spec, tree, found: list) -> None:
         _match(child_spec, child, found)
 
 
+def _spec_keys(spec) -> list:
+    return spec.context[1] if spec.type is defaultdict else spec.context
+
+
 def _same_keys(spec, tree) -> list:
     """A dict's values in the order of the spec's keys (its own order does not matter)."""
-    keys = spec.context[1] if spec.type is defaultdict else spec.context
+    keys = _spec_keys(spec)
     missing, extra = set(keys) - set(tree), set(tree) - set(keys)
     if missing or extra:
         raise ValueError(f"Node keys mismatch; missing key(s): {missing}; extra key(s): "
@@ -143,7 +147,38 @@ def _same_keys(spec, tree) -> list:
     return [tree[k] for k in keys]
 
 
-# --- book/chapters/19p_pytrees.md:538
+# --- book/chapters/19p_pytrees.md:602
+def _broadcast_to_and_flatten(tree, treespec: TreeSpec, is_leaf=None):
+    """The leaves of prefix ``tree``, each repeated over its part of ``treespec``; None
+    when ``tree`` is not a prefix of it."""
+    if _is_leaf(tree, is_leaf):
+        return [tree] * treespec.num_leaves
+    kind = node_type(tree)
+    if treespec.is_leaf() or (kind is not treespec.type
+                              and not {kind, treespec.type} <= STANDARD_DICT_TYPES):
+        return None
+    children, context = SUPPORTED_NODES[kind].flatten_fn(tree)
+    specs = treespec._children
+    if len(children) != len(specs):
+        return None
+    if kind in STANDARD_DICT_TYPES:
+        # NOTE [Prefix order]: the prefix's keys lead; the leaves come out in its order.
+        keys = _spec_keys(treespec)
+        if set(tree) != set(keys):
+            return None
+        specs = [specs[keys.index(k)] for k in tree]
+    elif (kind is namedtuple or kind not in BUILTIN_TYPES) and context != treespec.context:
+        return None
+    found: list = []
+    for child, spec in zip(children, specs):
+        part = _broadcast_to_and_flatten(child, spec, is_leaf)
+        if part is None:
+            return None
+        found.extend(part)
+    return found
+
+
+# --- book/chapters/19p_pytrees.md:638
 class LeafSpec(TreeSpec):
     """The spec of a leaf. Kept for old code: making one warns, as torch's does."""
 
@@ -162,7 +197,7 @@ def treespec_leaf() -> TreeSpec:
     return _LEAF_SPEC
 
 
-# --- book/chapters/19p_pytrees.md:563
+# --- book/chapters/19p_pytrees.md:663
 def _is_leaf(tree, is_leaf=None) -> bool:
     return (is_leaf is not None and is_leaf(tree)) or node_type(tree) not in SUPPORTED_NODES
 
@@ -195,7 +230,7 @@ def tree_unflatten(leaves, treespec: TreeSpec):
     return treespec.unflatten(leaves)
 
 
-# --- book/chapters/19p_pytrees.md:600
+# --- book/chapters/19p_pytrees.md:700
 def tree_flatten_with_path(tree, is_leaf=None):
     """Like ``tree_flatten``, each leaf paired with the key path that reaches it."""
     found: list = []
