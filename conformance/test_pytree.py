@@ -508,3 +508,24 @@ def test_broadcast_reads_the_prefix_with_is_leaf():
     spec = pytree.tree_structure([1, (2, 3)])
     found = pytree._broadcast_to_and_flatten([1, [2]], spec, is_leaf=lambda x: x == [2])
     assert found == [1, [2], [2]]
+
+
+def test_transforms_read_nests_as_pytrees():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    y = torch.tensor([1.0, -1.0])
+    with raises(RuntimeError, "Expected pytree structure of cotangents to be the same as pytree "
+                "structure of outputs to the function. cotangents: (*, *), primal output: "
+                "Point(x=*, y=*)"):
+        torch.func.vjp(lambda t: Point(t, t), y)[1]((y, y))
+
+    class MyDict(dict):
+        pass
+
+    with raises(ValueError, "vmap(<lambda>, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input "
+                f"but the input is of type {MyDict}. We cannot vmap over non-Tensor arguments, "
+                "please use None as the respective in_dim"):
+        torch.func.vmap(lambda d: d["a"])(MyDict(a=x))
+    found = torch.func.vmap(lambda d: d["a"])(OrderedDict(a=x))
+    assert found.tolist() == x.tolist()
+    sums = torch.func.vmap(lambda p: p.x + p.y, in_dims=(Point(0, None),))(Point(x, y))
+    assert sums.tolist() == [[2.0, 1.0], [4.0, 3.0], [6.0, 5.0]]

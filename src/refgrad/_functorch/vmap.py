@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:904
+# --- book/chapters/19i_function_transforms.md:793
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
@@ -68,7 +68,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:979
+# --- book/chapters/19i_function_transforms.md:868
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -104,7 +104,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:1022
+# --- book/chapters/19i_function_transforms.md:911
 def gathered(func, column, dim):
     """One output place across the slices: stacked along ``dim``, or, for None, the value
     every slice agreed on."""
