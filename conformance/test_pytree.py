@@ -529,3 +529,26 @@ def test_transforms_read_nests_as_pytrees():
     assert found.tolist() == x.tolist()
     sums = torch.func.vmap(lambda p: p.x + p.y, in_dims=(Point(0, None),))(Point(x, y))
     assert sums.tolist() == [[2.0, 1.0], [4.0, 3.0], [6.0, 5.0]]
+
+
+def test_older_helpers():
+    class Old:
+        pass
+
+    with pytest.warns(FutureWarning, match=r"\A`torch\.utils\._pytree\._register_pytree_node` is "
+                      r"deprecated\. Please use `torch\.utils\._pytree\.register_pytree_node` "
+                      r"instead\.\Z"):
+        pytree._register_pytree_node(Old, lambda o: ([], None), lambda v, c: Old())
+    assert Old in pytree.SUPPORTED_NODES and pytree._get_node_type(Old()) is Old
+    pytree._deregister_pytree_node(Old)
+    assert Old not in pytree.SUPPORTED_NODES and Old not in pytree.SUPPORTED_SERIALIZED_TYPES
+    assert pytree.tree_structure(Old()).is_leaf()
+    with pytest.warns(FutureWarning, match=r"\Atorch\.utils\._pytree\._is_leaf is private and "
+                      r"will be removed in a future release\. Please use "
+                      r"torch\.utils\._pytree\.tree_is_leaf instead\.\Z"):
+        assert pytree._is_leaf(Old())
+    with pytest.raises(KeyError):
+        pytree._deregister_pytree_node(Old)
+    assert pytree._get_node_type(Point(1, 2)) is namedtuple is pytree.namedtuple
+    assert pytree.PyTree is pytree.Context is pytree.DumpableContext
+    assert pytree.KeyPath == tuple[pytree.KeyEntry, ...]

@@ -7,6 +7,10 @@
 
 import json
 import types
+import warnings
+from collections import OrderedDict, defaultdict, deque, namedtuple  # noqa: F401
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 from refgrad.utils._pytree_keys import (  # noqa: F401 - the module's public names
     ConstantNode,
@@ -17,6 +21,7 @@ from refgrad.utils._pytree_keys import (  # noqa: F401 - the module's public nam
     keystr,
 )
 from refgrad.utils._pytree_nodes import (  # noqa: F401
+    _NODE_REGISTRY_LOCK,
     BUILTIN_TYPES,
     CONSTANT_NODES,
     NO_SERIALIZED_TYPE_NAME_FOUND,
@@ -26,6 +31,7 @@ from refgrad.utils._pytree_nodes import (  # noqa: F401
     SUPPORTED_SERIALIZED_TYPES,
     NodeDef,
     _register_namedtuple,
+    _SerializeNodeDef,
     is_constant_class,
     is_namedtuple,
     is_namedtuple_class,
@@ -55,9 +61,55 @@ PyTreeSpec = TreeSpec
 DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL = 1
 for _cls in (ConstantNode, GetAttrKey, LeafSpec, MappingKey, NodeDef, SequenceKey, TreeSpec):
     _cls.__module__ = __name__  # where torch's users look them up
+del _cls
 
 
-# --- book/chapters/19p_pytrees.md:786
+# --- book/chapters/19p_pytrees.md:800
+PyTree = Context = DumpableContext = Any
+FlattenFunc = FlattenFn = Callable[[PyTree], tuple[list, Context]]
+UnflattenFunc = UnflattenFn = Callable[[Iterable, Context], PyTree]
+ToDumpableContextFn = FromDumpableContextFn = Callable[[Any], Any]
+
+
+class KeyEntry(Protocol):
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __str__(self) -> str: ...
+    def get(self, parent: Any) -> Any: ...
+
+
+KeyPath = tuple[KeyEntry, ...]
+FlattenWithKeysFunc = Callable[[PyTree], tuple[list[tuple[KeyEntry, Any]], Any]]
+_get_node_type = node_type
+
+
+# --- book/chapters/19p_pytrees.md:820
+def _register_pytree_node(cls, flatten_fn, unflatten_fn, to_str_fn=None, maybe_from_str_fn=None,
+                          **kwargs) -> None:
+    warnings.warn("`torch.utils._pytree._register_pytree_node` is deprecated. Please use "
+                  "`torch.utils._pytree.register_pytree_node` instead.", FutureWarning,
+                  stacklevel=2)
+    register_pytree_node(cls, flatten_fn, unflatten_fn, **kwargs)
+
+
+def _is_leaf(tree, is_leaf=None) -> bool:
+    warnings.warn("torch.utils._pytree._is_leaf is private and will be removed in a future "
+                  "release. Please use torch.utils._pytree.tree_is_leaf instead.", FutureWarning,
+                  stacklevel=2)
+    return tree_is_leaf(tree, is_leaf)
+
+
+def _deregister_pytree_node(cls) -> None:
+    """Forget the registration of ``cls`` (a KeyError when there is none)."""
+    with _NODE_REGISTRY_LOCK:
+        del SUPPORTED_NODES[cls]
+        known = SUPPORTED_SERIALIZED_TYPES.pop(cls, None)
+        if known is not None:
+            SERIALIZED_TYPE_TO_PYTHON_TYPE.pop(known.serialized_type_name, None)
+        CONSTANT_NODES.discard(cls)
+
+
+# --- book/chapters/19p_pytrees.md:847
 def tree_iter(tree, is_leaf=None):
     """The leaves of ``tree``, depth first, one at a time."""
     if tree_is_leaf(tree, is_leaf):
@@ -81,7 +133,7 @@ def arg_tree_leaves(*args, **kwargs) -> list:
     return tree_leaves(args) + tree_leaves(list(kwargs.values()))
 
 
-# --- book/chapters/19p_pytrees.md:815
+# --- book/chapters/19p_pytrees.md:876
 def tree_map(func, tree, *rests, is_leaf=None):
     """``tree`` with each leaf ``x`` replaced by ``func(x, *ys)``, the ``ys`` taken from the
     same place in each of ``rests`` (which may go deeper there: the subtree is passed)."""
@@ -106,7 +158,7 @@ def tree_map_with_path(func, tree, *rests, is_leaf=None):
     return spec.unflatten(func(path, x, *ys) for (path, x), *ys in zip(keyed, *columns))
 
 
-# --- book/chapters/19p_pytrees.md:845
+# --- book/chapters/19p_pytrees.md:906
 def _chooser(type_or_types_or_pred):
     """A test for leaves from a type, a tuple or union of types, or a predicate."""
     chosen = type_or_types_or_pred
@@ -135,7 +187,7 @@ def tree_map_only_(type_or_types_or_pred, /, func, tree, is_leaf=None):
     return tree_map_(map_only(type_or_types_or_pred)(func), tree, is_leaf=is_leaf)
 
 
-# --- book/chapters/19p_pytrees.md:874
+# --- book/chapters/19p_pytrees.md:935
 def tree_all(pred, tree, is_leaf=None) -> bool:
     return all(map(pred, tree_iter(tree, is_leaf)))
 
@@ -163,7 +215,7 @@ def treespec_dict(mapping=(), /, **kwargs) -> TreeSpec:
     return TreeSpec(dict, list(entries), list(entries.values()))
 
 
-# --- book/chapters/19p_pytrees.md:911
+# --- book/chapters/19p_pytrees.md:972
 _PROTOCOLS = [DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL]
 
 
@@ -193,7 +245,7 @@ def _to_json(spec: TreeSpec) -> dict:
             "children_spec": [_to_json(c) for c in spec._children]}
 
 
-# --- book/chapters/19p_pytrees.md:941
+# --- book/chapters/19p_pytrees.md:1002
 def treespec_loads(serialized: str) -> TreeSpec:
     """The spec that ``treespec_dumps`` wrote as ``serialized``."""
     protocol, schema = json.loads(serialized)
