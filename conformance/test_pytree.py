@@ -552,3 +552,17 @@ def test_older_helpers():
     assert pytree._get_node_type(Point(1, 2)) is namedtuple is pytree.namedtuple
     assert pytree.PyTree is pytree.Context is pytree.DumpableContext
     assert pytree.KeyPath == tuple[pytree.KeyEntry, ...]
+
+
+def test_vmap_out_dims_may_be_any_nest_of_ints():
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    found = torch.func.vmap(lambda t: {"z": t, "a": t}, out_dims={"a": 1, "z": 0})(x)
+    # the prefix's dims are taken in its own key order, and paired with the outputs in theirs
+    assert found["z"].tolist() == x.t().tolist() and found["a"].tolist() == x.tolist()
+    same = torch.func.vmap(lambda t: {"z": t, "a": t}, out_dims={"z": 0, "a": 1})(x)
+    assert same["z"].tolist() == x.tolist() and same["a"].tolist() == x.t().tolist()
+    for bad in ["x", (0, "x"), {"a": "b"}]:
+        with raises(ValueError, f"vmap(<lambda>, ..., out_dims={bad}): `out_dims` must be an int, "
+                    "None or a python collection of ints representing where in the outputs the "
+                    "vmapped dimension should appear."):
+            torch.func.vmap(lambda t: {"a": t}, out_dims=bad)(x)

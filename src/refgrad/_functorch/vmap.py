@@ -91,7 +91,8 @@ def run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness):
 
 
 def out_dims_for(func, out_dims, out_spec):
-    if not (out_dims is None or isinstance(out_dims, (int, tuple, list))):
+    leaves = tree_flatten(out_dims)[0]  # any nest of ints and Nones, a dict too
+    if not all(d is None or isinstance(d, int) for d in leaves):
         raise ValueError(f"vmap({func_name(func)}, ..., out_dims={out_dims}): `out_dims` must "
                          "be an int, None or a python collection of ints representing where in "
                          "the outputs the vmapped dimension should appear.")
@@ -104,7 +105,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:911
+# --- book/chapters/19i_function_transforms.md:912
 def gathered(func, column, dim):
     """One output place across the slices: stacked along ``dim``, or, for None, the value
     every slice agreed on."""
