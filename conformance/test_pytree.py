@@ -211,6 +211,9 @@ def test_map_over_several_trees():
     (Point(1, 2), Other(1, 2), "Node context mismatch for node type "
      f"{namedtuple}; expected {Point}, but got {Other}."),
     (Point(1, 2), (1, 2), f"Node type mismatch; expected {namedtuple}, but got {tuple}."),
+    (torch.Size([1, 2]), [1, 2], f"Type mismatch; expected {torch.Size}, but got {list}."),
+    (torch.Size([1, 2]), 5, f"Type mismatch; expected {torch.Size}, but got {int}."),
+    ([1], torch.Size([1]), f"Node type mismatch; expected {list}, but got {torch.Size}."),
 ])
 def test_map_refuses_trees_of_another_shape(first, second, message):
     with raises(ValueError, message):
@@ -223,6 +226,10 @@ def test_a_named_result_is_not_a_tuple():
     result = torch.max(torch.ones(2, 2), 1)
     with raises(ValueError, f"Type mismatch; expected {type(result)}, but got {tuple}."):
         pytree.tree_map(lambda a, b: a, result, (1, 2))
+    with raises(ValueError, f"Type mismatch; expected {type(result)}, but got {namedtuple}."):
+        pytree.tree_map(lambda a, b: a, result, Point(1, 2))
+    with raises(ValueError, f"Node type mismatch; expected {tuple}, but got {type(result)}."):
+        pytree.tree_map(lambda a, b: a, (1, 2), result)
 
 
 def test_spec_methods():
@@ -324,6 +331,8 @@ def test_custom_nodes_compare_contexts():
         ["[0]", "[1]"]
     with raises(ValueError, f"Node context mismatch for custom node type {Box}."):
         pytree.tree_map(lambda a, b: a, Box([1], "x"), Box([1], "y"))
+    with raises(ValueError, f"Type mismatch; expected {Box}, but got {list}."):
+        pytree.tree_map(lambda a, b: a, Box([1], "x"), [1])
     with raises(NotImplementedError, f"No registered serialization name for {Box} found. Please "
                 "update your _register_pytree_node call with a `serialized_type_name` kwarg."):
         pytree.treespec_dumps(pytree.tree_structure(Box([1], "x")))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19p_pytrees.md:731
+# --- book/chapters/19p_pytrees.md:733
 """torch.utils._pytree: nested containers read as flat lists of leaves, and back."""
 
 import json
@@ -64,7 +64,7 @@ for _cls in (ConstantNode, GetAttrKey, LeafSpec, MappingKey, NodeDef, SequenceKe
 del _cls
 
 
-# --- book/chapters/19p_pytrees.md:800
+# --- book/chapters/19p_pytrees.md:802
 PyTree = Context = DumpableContext = Any
 FlattenFunc = FlattenFn = Callable[[PyTree], tuple[list, Context]]
 UnflattenFunc = UnflattenFn = Callable[[Iterable, Context], PyTree]
@@ -83,7 +83,7 @@ FlattenWithKeysFunc = Callable[[PyTree], tuple[list[tuple[KeyEntry, Any]], Any]]
 _get_node_type = node_type
 
 
-# --- book/chapters/19p_pytrees.md:820
+# --- book/chapters/19p_pytrees.md:822
 def _register_pytree_node(cls, flatten_fn, unflatten_fn, to_str_fn=None, maybe_from_str_fn=None,
                           **kwargs) -> None:
     warnings.warn("`torch.utils._pytree._register_pytree_node` is deprecated. Please use "
@@ -109,7 +109,7 @@ def _deregister_pytree_node(cls) -> None:
         CONSTANT_NODES.discard(cls)
 
 
-# --- book/chapters/19p_pytrees.md:847
+# --- book/chapters/19p_pytrees.md:849
 def tree_iter(tree, is_leaf=None):
     """The leaves of ``tree``, depth first, one at a time."""
     if tree_is_leaf(tree, is_leaf):
@@ -133,7 +133,7 @@ def arg_tree_leaves(*args, **kwargs) -> list:
     return tree_leaves(args) + tree_leaves(list(kwargs.values()))
 
 
-# --- book/chapters/19p_pytrees.md:876
+# --- book/chapters/19p_pytrees.md:878
 def tree_map(func, tree, *rests, is_leaf=None):
     """``tree`` with each leaf ``x`` replaced by ``func(x, *ys)``, the ``ys`` taken from the
     same place in each of ``rests`` (which may go deeper there: the subtree is passed)."""
@@ -158,7 +158,7 @@ def tree_map_with_path(func, tree, *rests, is_leaf=None):
     return spec.unflatten(func(path, x, *ys) for (path, x), *ys in zip(keyed, *columns))
 
 
-# --- book/chapters/19p_pytrees.md:906
+# --- book/chapters/19p_pytrees.md:908
 def _chooser(type_or_types_or_pred):
     """A test for leaves from a type, a tuple or union of types, or a predicate."""
     chosen = type_or_types_or_pred
@@ -187,7 +187,7 @@ def tree_map_only_(type_or_types_or_pred, /, func, tree, is_leaf=None):
     return tree_map_(map_only(type_or_types_or_pred)(func), tree, is_leaf=is_leaf)
 
 
-# --- book/chapters/19p_pytrees.md:935
+# --- book/chapters/19p_pytrees.md:937
 def tree_all(pred, tree, is_leaf=None) -> bool:
     return all(map(pred, tree_iter(tree, is_leaf)))
 
@@ -215,7 +215,7 @@ def treespec_dict(mapping=(), /, **kwargs) -> TreeSpec:
     return TreeSpec(dict, list(entries), list(entries.values()))
 
 
-# --- book/chapters/19p_pytrees.md:972
+# --- book/chapters/19p_pytrees.md:974
 _PROTOCOLS = [DEFAULT_TREESPEC_SERIALIZATION_PROTOCOL]
 
 
@@ -245,7 +245,7 @@ def _to_json(spec: TreeSpec) -> dict:
             "children_spec": [_to_json(c) for c in spec._children]}
 
 
-# --- book/chapters/19p_pytrees.md:1002
+# --- book/chapters/19p_pytrees.md:1004
 def treespec_loads(serialized: str) -> TreeSpec:
     """The spec that ``treespec_dumps`` wrote as ``serialized``."""
     protocol, schema = json.loads(serialized)

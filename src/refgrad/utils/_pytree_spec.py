@@ -12,7 +12,6 @@ from refgrad.utils._pytree_nodes import (
     BUILTIN_TYPES,
     STANDARD_DICT_TYPES,
     SUPPORTED_NODES,
-    is_structseq_class,
     node_type,
 )
 
@@ -48,7 +47,7 @@ class TreeSpec:
         return self._children[index]
 
 
-# --- book/chapters/19p_pytrees.md:487
+# --- book/chapters/19p_pytrees.md:486
 def _spec_eq(self, other) -> bool:
     return (isinstance(other, TreeSpec) and self.type is other.type
             and self.context == other.context and self._children == other._children)
@@ -79,7 +78,7 @@ TreeSpec.__eq__, TreeSpec.__hash__ = _spec_eq, _spec_hash
 TreeSpec.__repr__ = TreeSpec.__str__ = lambda self: _spec_text(self)
 
 
-# --- book/chapters/19p_pytrees.md:527
+# --- book/chapters/19p_pytrees.md:529
 def _unflatten(self, leaves):
     """Rebuild the tree this spec describes, with ``leaves`` in its places."""
     leaves = list(leaves)
@@ -108,16 +107,16 @@ def _flatten_up_to(self, tree) -> list:
 TreeSpec.unflatten, TreeSpec.flatten_up_to = _unflatten, _flatten_up_to
 
 
-# --- book/chapters/19p_pytrees.md:556
+# --- book/chapters/19p_pytrees.md:558
 def _match(spec, tree, found: list) -> None:
     if spec.is_leaf():
         found.append(tree)
         return
     kind = node_type(tree)
-    if is_structseq_class(spec.type) and type(tree) is not spec.type:
-        raise ValueError(f"Type mismatch; expected {spec.type}, but got {type(tree)}.")
     if kind is not spec.type and not {kind, spec.type} <= STANDARD_DICT_TYPES:
-        raise ValueError(f"Node type mismatch; expected {spec.type}, but got {kind}.")
+        # NOTE [Two words for a wrong type]: torch says "Node type" only for its own nodes.
+        word = "Node type" if spec.type in BUILTIN_TYPES else "Type"
+        raise ValueError(f"{word} mismatch; expected {spec.type}, but got {kind}.")
     children, context = SUPPORTED_NODES[kind].flatten_fn(tree)
     if len(children) != spec.num_children:
         raise ValueError(f"Node arity mismatch; expected {spec.num_children}, but got "
@@ -147,7 +146,7 @@ def _same_keys(spec, tree) -> list:
     return [tree[k] for k in keys]
 
 
-# --- book/chapters/19p_pytrees.md:602
+# --- book/chapters/19p_pytrees.md:604
 def _broadcast_to_and_flatten(tree, treespec: TreeSpec, is_leaf=None):
     """The leaves of prefix ``tree``, each repeated over its part of ``treespec``; None
     when ``tree`` is not a prefix of it."""
@@ -178,7 +177,7 @@ def _broadcast_to_and_flatten(tree, treespec: TreeSpec, is_leaf=None):
     return found
 
 
-# --- book/chapters/19p_pytrees.md:638
+# --- book/chapters/19p_pytrees.md:640
 class LeafSpec(TreeSpec):
     """The spec of a leaf. Kept for old code: making one warns, as torch's does."""
 
@@ -197,7 +196,7 @@ def treespec_leaf() -> TreeSpec:
     return _LEAF_SPEC
 
 
-# --- book/chapters/19p_pytrees.md:663
+# --- book/chapters/19p_pytrees.md:665
 def _is_leaf(tree, is_leaf=None) -> bool:
     return (is_leaf is not None and is_leaf(tree)) or node_type(tree) not in SUPPORTED_NODES
 
@@ -230,7 +229,7 @@ def tree_unflatten(leaves, treespec: TreeSpec):
     return treespec.unflatten(leaves)
 
 
-# --- book/chapters/19p_pytrees.md:700
+# --- book/chapters/19p_pytrees.md:702
 def tree_flatten_with_path(tree, is_leaf=None):
     """Like ``tree_flatten``, each leaf paired with the key path that reaches it."""
     found: list = []
