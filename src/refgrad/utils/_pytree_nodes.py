@@ -114,7 +114,7 @@ def node_type(tree):
 
 
 # --- book/chapters/19p_pytrees.md:270
-def _in_order(cls=None, context=lambda x: None, key=SequenceKey):
+def _in_order(context=lambda x: None, key=SequenceKey):
     """(flatten, flatten with keys) of a node whose children are its items in order."""
     def flatten(x):
         return list(x), context(x)
