@@ -575,3 +575,18 @@ def test_vmap_out_dims_may_be_any_nest_of_ints():
                     "None or a python collection of ints representing where in the outputs the "
                     "vmapped dimension should appear."):
             torch.func.vmap(lambda t: {"a": t}, out_dims=bad)(x)
+
+
+def test_public_names_in_order():
+    assert pytree.__all__ == [
+        "PyTree", "Context", "FlattenFn", "UnflattenFn", "DumpableContext",
+        "ToDumpableContextFn", "FromDumpableContextFn", "PyTreeSpec", "TreeSpec", "LeafSpec",
+        "keystr", "key_get", "register_pytree_node", "tree_is_leaf", "tree_flatten",
+        "tree_flatten_with_path", "tree_unflatten", "tree_iter", "tree_leaves",
+        "tree_leaves_with_path", "tree_structure", "tree_map", "tree_map_with_path",
+        "tree_map_", "tree_map_only", "tree_map_only_", "tree_all", "tree_any", "tree_all_only",
+        "tree_any_only", "treespec_dumps", "treespec_loads", "treespec_pprint", "is_namedtuple",
+        "is_namedtuple_class", "is_namedtuple_instance", "is_structseq", "is_structseq_class",
+        "is_structseq_instance"]
+    assert all(hasattr(pytree, name) for name in pytree.__all__)
+    assert pytree.PyTreeSpec is pytree.TreeSpec

@@ -785,7 +785,7 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
-# --- book/chapters/19p_pytrees.md:1042
+# --- book/chapters/19p_pytrees.md:1058
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 

@@ -277,3 +277,16 @@ class _Star:
 def treespec_pprint(treespec: TreeSpec) -> str:
     """The tree a spec describes, written with ``*`` for each leaf."""
     return str(treespec.unflatten([_Star()] * treespec.num_leaves))
+
+
+# --- book/chapters/19p_pytrees.md:1041
+__all__ = [
+    "PyTree", "Context", "FlattenFn", "UnflattenFn", "DumpableContext", "ToDumpableContextFn",
+    "FromDumpableContextFn", "PyTreeSpec", "TreeSpec", "LeafSpec", "keystr", "key_get",
+    "register_pytree_node", "tree_is_leaf", "tree_flatten", "tree_flatten_with_path",
+    "tree_unflatten", "tree_iter", "tree_leaves", "tree_leaves_with_path", "tree_structure",
+    "tree_map", "tree_map_with_path", "tree_map_", "tree_map_only", "tree_map_only_",
+    "tree_all", "tree_any", "tree_all_only", "tree_any_only", "treespec_dumps",
+    "treespec_loads", "treespec_pprint", "is_namedtuple", "is_namedtuple_class",
+    "is_namedtuple_instance", "is_structseq", "is_structseq_class", "is_structseq_instance",
+]
