@@ -756,7 +756,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1344
+# --- book/chapters/19i_function_transforms.md:1234
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -783,6 +783,10 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 
 # --- book/chapters/19kb_gamma_family.md:1743
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
+
+
+# --- book/chapters/19p_pytrees.md:1058
+import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
 # --- book/chapters/21c_parametrizations.md:663

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:467
+# --- book/chapters/19i_function_transforms.md:356
 """How torch.func's transforms take tensors in and hand results back out."""
 
 import refgrad
@@ -55,7 +55,7 @@ def leave(t, inside: set, keep_graph: bool):
     return forward_ad.make_dual(cut, leave(tangent, inside, keep_graph))
 
 
-# --- book/chapters/19i_function_transforms.md:531
+# --- book/chapters/19i_function_transforms.md:420
 def check_argnum(argnum, count: int) -> int:
     if not isinstance(argnum, int):
         raise RuntimeError(f"argnum must be int, got: {type(argnum)}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:611
+# --- book/chapters/19i_function_transforms.md:500
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import refgrad
@@ -33,7 +33,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:649
+# --- book/chapters/19i_function_transforms.md:538
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
     that pulls cotangents back to those arguments, and aux."""
@@ -77,7 +77,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:702
+# --- book/chapters/19i_function_transforms.md:591
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
     keep = refgrad.is_grad_enabled()
@@ -108,7 +108,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:816
+# --- book/chapters/19i_function_transforms.md:705
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -165,7 +165,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1317
+# --- book/chapters/19i_function_transforms.md:1207
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:380
+# --- book/chapters/19i_function_transforms.md:269
 """torch.func.functional_call and stack_module_state."""
 
 from collections.abc import Sequence
@@ -37,7 +37,7 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                             tie_weights=tie_weights, strict=strict)
 
 
-# --- book/chapters/19i_function_transforms.md:417
+# --- book/chapters/19i_function_transforms.md:306
 def stack_module_state(models):
     """Each parameter and buffer name -> the models' tensors stacked, as new leaves."""
     if len(models) == 0:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:904
+# --- book/chapters/19i_function_transforms.md:793
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
@@ -69,7 +69,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:980
+# --- book/chapters/19i_function_transforms.md:869
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -92,7 +92,8 @@ def run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness):
 
 
 def out_dims_for(func, out_dims, out_spec):
-    if not (out_dims is None or isinstance(out_dims, (int, tuple, list))):
+    leaves = tree_flatten(out_dims)[0]  # any nest of ints and Nones, a dict too
+    if not all(d is None or isinstance(d, int) for d in leaves):
         raise ValueError(f"vmap({func_name(func)}, ..., out_dims={out_dims}): `out_dims` must "
                          "be an int, None or a python collection of ints representing where in "
                          "the outputs the vmapped dimension should appear.")
@@ -105,7 +106,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:1023
+# --- book/chapters/19i_function_transforms.md:913
 def gathered(func, column, dim):
     """One output place across the slices: stacked along ``dim``, or, for None, the value
     every slice agreed on."""

@@ -14,7 +14,7 @@ __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_g
            "get_total_norm", "parameters_to_vector", "vector_to_parameters"]  # torch's order
 
 
-# --- book/chapters/19i_function_transforms.md:368
+# --- book/chapters/19i_function_transforms.md:257
 from refgrad.nn.utils import stateless  # noqa: E402, F401
 
 

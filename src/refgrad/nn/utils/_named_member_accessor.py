@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:202
+# --- book/chapters/19i_function_transforms.md:91
 """Reading and swapping a module's tensors by dotted name, as torch.func's calls need."""
 
 from refgrad._tensor import Tensor

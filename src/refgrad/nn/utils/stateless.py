@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:264
+# --- book/chapters/19i_function_transforms.md:153
 """torch.nn.utils.stateless: call a module with other tensors in its parameters' places."""
 
 import contextlib
@@ -55,7 +55,7 @@ def _check_keys(module, keys) -> None:
             module._get_name(), "\n\t".join(msgs)))
 
 
-# --- book/chapters/19i_function_transforms.md:326
+# --- book/chapters/19i_function_transforms.md:215
 @contextlib.contextmanager
 def _reparametrize_module(module, parameters_and_buffers: dict, tie_weights=False,
                           strict=False):
