@@ -112,7 +112,7 @@ def scan(combine_fn, init, xs, *, dim: int = 0, reverse: bool = False):
     def first(v):
         return combine_fn(tree_unflatten(v[:n], init_spec), tree_unflatten(v[n:], xs_spec))
     outs, out_spec, reads = trial(first, flat, _HOP, strict=True)
-    carry_spec = out_spec.children_specs[0]
+    carry_spec = out_spec.child(0)
     check_same("init", "carry", init_leaves, outs[:carry_spec.num_leaves], _HOP)
     outer = list({id(t): t for kind, t in reads if kind == "outer"}.values())
     slots = tuple(range(n + len(moved))) + (None,) * len(outer)
@@ -121,4 +121,4 @@ def scan(combine_fn, init, xs, *, dim: int = 0, reverse: bool = False):
     carry, ys = list(got[:n]), list(got[n:])
     ys = [y.flip([0]) for y in ys] if reverse else ys
     ys = [y.movedim(0, dim) if dim and dim < y.ndim else y for y in ys]
-    return tree_unflatten(carry, init_spec), tree_unflatten(ys, out_spec.children_specs[1])
+    return tree_unflatten(carry, init_spec), tree_unflatten(ys, out_spec.child(1))
