@@ -1079,5 +1079,5 @@ from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
 from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30_where_names_live.md:308
+# --- book/chapters/30_where_names_live.md:309
 from refgrad import _homes  # noqa: E402, F401  # isort: skip

@@ -21,6 +21,7 @@ from types import FunctionType
 # --- book/chapters/30_where_names_live.md:87
 HOMES = {
     "refgrad": "is_anomaly_check_nan_enabled is_anomaly_enabled is_storage",
+    "refgrad._higher_order_ops.while_loop": "while_loop",
     "refgrad._lobpcg": "LOBPCG lobpcg",
     "refgrad._lowrank": "pca_lowrank svd_lowrank",
     "refgrad._tensor_str": "set_printoptions",
@@ -57,7 +58,7 @@ HOMES = {
 }
 
 
-# --- book/chapters/30_where_names_live.md:131
+# --- book/chapters/30_where_names_live.md:132
 HOMES.update({
     "refgrad.nn.modules.activation": (
         "CELU ELU GELU GLU Hardshrink Hardsigmoid Hardswish Hardtanh LeakyReLU LogSigmoid "
@@ -98,7 +99,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:176
+# --- book/chapters/30_where_names_live.md:177
 HOMES.update({
     "refgrad.serialization": (
         "LoadEndianness SourceChangeWarning add_safe_globals clear_safe_globals "
@@ -117,7 +118,7 @@ HOMES.update({
 })
 
 
-# --- book/chapters/30_where_names_live.md:249
+# --- book/chapters/30_where_names_live.md:250
 def move_home(value, home: str, name: str) -> None:
     """Make ``value`` say it lives in the module ``home``, which holds it as ``name``."""
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
@@ -134,7 +135,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:276
+# --- book/chapters/30_where_names_live.md:277
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -148,6 +149,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:300
+# --- book/chapters/30_where_names_live.md:301
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)

@@ -124,5 +124,5 @@ from refgrad.distributions.lkj_cholesky import LKJCholesky  # noqa: E402
 from refgrad.distributions.wishart import Wishart  # noqa: E402
 
 
-# --- book/chapters/30_where_names_live.md:230
+# --- book/chapters/30_where_names_live.md:231
 from refgrad.distributions import half_cauchy, weibull  # noqa: E402, F401

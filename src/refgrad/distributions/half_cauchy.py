@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30_where_names_live.md:212
+# --- book/chapters/30_where_names_live.md:213
 """torch.distributions.half_cauchy: HalfCauchy, defined beside HalfNormal."""
 
 from refgrad.distributions.half_normal import HalfCauchy

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30_where_names_live.md:221
+# --- book/chapters/30_where_names_live.md:222
 """torch.distributions.weibull: Weibull, defined beside Pareto."""
 
 from refgrad.distributions.pareto import Weibull

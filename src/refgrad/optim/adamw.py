@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30_where_names_live.md:203
+# --- book/chapters/30_where_names_live.md:204
 """torch.optim.adamw: AdamW, which refgrad defines beside Adam."""
 
 from refgrad.optim.adam import AdamW
