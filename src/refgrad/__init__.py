@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:613
+# --- book/chapters/06_parameters.md:614
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -121,7 +121,7 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
-# --- book/chapters/06_parameters.md:440
+# --- book/chapters/06_parameters.md:441
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:564
+# --- book/chapters/16v_attention_and_sampling.md:565
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1193
+# --- book/chapters/16v_attention_and_sampling.md:1194
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -994,6 +994,10 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/28a_resize.md:342
 from refgrad._ops.resize import resize_as_function as resize_as_
+
+
+# --- book/chapters/28ca_torch_function.md:610
+from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/28d_storages.md:360

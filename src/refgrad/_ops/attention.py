@@ -174,7 +174,8 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets
     from refgrad._ops.dispatch import call
 
-    if attn_mask is not None and getattr(type(attn_mask), "__torch_function__", None):
+    if type(attn_mask).__module__.startswith("refgrad") and isinstance(
+            vars(type(attn_mask)).get("__torch_function__"), classmethod):
         return sdp_backends.handed_over(query, key, value, attn_mask, dropout_p, is_causal,
                                         scale, enable_gqa)  # a CausalBias, say
     _check(query, key, value, attn_mask)
