@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:565
+# --- book/chapters/16v_attention_and_sampling.md:567
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1194
+# --- book/chapters/16v_attention_and_sampling.md:1196
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -996,7 +996,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:610
+# --- book/chapters/28ca_torch_function.md:648
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

@@ -143,7 +143,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:228
+# --- book/chapters/28ca_torch_function.md:230
 _UNCONVERTED = set()  # filled when switched on: NOTE [Switched on once]
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:255
+# --- book/chapters/28ca_torch_function.md:257
 """Switching the __torch_function__ protocol on: public functions that ask first."""
 
 import threading
@@ -19,15 +19,27 @@ _lock = threading.Lock()
 _on = []
 
 
-def public(impl, name, python=False, operator=False):
-    local, overriding, dispatch = protocol.local, protocol.overriding, protocol.dispatch
-
+# NOTE [Warnings look past the public function]
+# A warning raised with `stacklevel` names the caller's line, counting frames;
+# a public function adds one. Python's warnings skip frames whose file name
+# contains both "importlib" and "_bootstrap", so the public function is
+# compiled under such a name, and a warning names the line the user wrote.
+_SOURCE = """
+def make(impl, name, python, operator, local, overriding, dispatch):
     def asks_first(*args, **kwargs):
         if local.modes_on or local.subclasses_on and overriding(args, kwargs):
-            return dispatch(asks_first.passes, name, args, kwargs or ({} if python else None),
-                            python, operator)
+            return dispatch(asks_first.passes, name, args,
+                            kwargs or ({} if python else None), python, operator)
         return impl(*args, **kwargs)
+    return asks_first
+"""
+_maker = {}
+exec(compile(_SOURCE, "<refgrad importlib._bootstrap public function>", "exec"), _maker)
 
+
+def public(impl, name, python=False, operator=False):
+    asks_first = _maker["make"](impl, name, python, operator, protocol.local,
+                                protocol.overriding, protocol.dispatch)
     for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
         setattr(asks_first, attribute, getattr(impl, attribute, None))
     asks_first.__wrapped__, asks_first.passes = impl, asks_first
@@ -35,7 +47,7 @@ def public(impl, name, python=False, operator=False):
     return asks_first
 
 
-# --- book/chapters/28ca_torch_function.md:293
+# --- book/chapters/28ca_torch_function.md:307
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -60,7 +72,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
         setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:327
+# --- book/chapters/28ca_torch_function.md:341
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -85,7 +97,7 @@ def _property(name: str, value: property) -> property:
     return made
 
 
-# --- book/chapters/28ca_torch_function.md:353
+# --- book/chapters/28ca_torch_function.md:367
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -102,10 +114,23 @@ def _tensor() -> None:
     for name, passes in _PASSES.items():
         if name in vars(Tensor) and passes in vars(Tensor):
             vars(Tensor)[name].passes = vars(Tensor)[passes]
-    protocol._UNCONVERTED.update((Tensor.grad.__get__, Tensor.grad.__set__))
+    protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:374
+# --- book/chapters/28ca_torch_function.md:393
+def _aliases() -> None:
+    import sys
+
+    for home, module in list(sys.modules.items()):
+        if not home.startswith("refgrad.") or "._" in home or module is None:
+            continue
+        for name, value in list(vars(module).items()):
+            made = _made.get(id(value)) if type(value) is types.FunctionType else None
+            if made is not None and made.__wrapped__ is value:
+                setattr(module, name, made)
+
+
+# --- book/chapters/28ca_torch_function.md:407
 def switch_on() -> None:
     """Replace the namespaces' functions by public ones that ask first, once."""
     if _on:
@@ -122,10 +147,11 @@ def switch_on() -> None:
         _namespace(functional, "torch.nn.functional", True)
         _namespace(linalg, "torch.linalg", False)
         _namespace(special, "torch.special", False)
+        _aliases()
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:400
+# --- book/chapters/28ca_torch_function.md:434
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not cls.__module__.startswith("refgrad") \

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:420
+# --- book/chapters/28ca_torch_function.md:454
 """torch.overrides: the __torch_function__ protocol's public helpers."""
 
 import contextlib
@@ -23,7 +23,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:442
+# --- book/chapters/28ca_torch_function.md:476
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -50,11 +50,15 @@ def _len_torch_function_stack() -> int:
     return len(protocol.local.modes)
 
 
+def _get_function_stack_at(i: int):
+    return protocol.local.modes[i]
+
+
 def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:474
+# --- book/chapters/28ca_torch_function.md:512
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -87,7 +91,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:508
+# --- book/chapters/28ca_torch_function.md:546
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -121,7 +125,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:547
+# --- book/chapters/28ca_torch_function.md:585
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -146,7 +150,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:573
+# --- book/chapters/28ca_torch_function.md:611
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys
