@@ -9,6 +9,7 @@ import threading
 import types
 
 from refgrad import _torch_function as protocol
+from refgrad._ops.elision import PUBLIC_FILE
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
 
@@ -34,7 +35,7 @@ def make(impl, name, python, operator, local, overriding, dispatch):
     return asks_first
 """
 _maker = {}
-exec(compile(_SOURCE, "<refgrad importlib._bootstrap public function>", "exec"), _maker)
+exec(compile(_SOURCE, PUBLIC_FILE, "exec"), _maker)  # NOTE [Behind a public function]
 
 
 def public(impl, name, python=False, operator=False):
@@ -47,7 +48,7 @@ def public(impl, name, python=False, operator=False):
     return asks_first
 
 
-# --- book/chapters/28ca_torch_function.md:307
+# --- book/chapters/28ca_torch_function.md:308
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -72,7 +73,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
         setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:341
+# --- book/chapters/28ca_torch_function.md:342
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -97,7 +98,7 @@ def _property(name: str, value: property) -> property:
     return made
 
 
-# --- book/chapters/28ca_torch_function.md:367
+# --- book/chapters/28ca_torch_function.md:368
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -117,7 +118,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:393
+# --- book/chapters/28ca_torch_function.md:394
 def _aliases() -> None:
     import sys
 
@@ -130,7 +131,7 @@ def _aliases() -> None:
                 setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:407
+# --- book/chapters/28ca_torch_function.md:408
 def switch_on() -> None:
     """Replace the namespaces' functions by public ones that ask first, once."""
     if _on:
@@ -151,7 +152,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:434
+# --- book/chapters/28ca_torch_function.md:435
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not cls.__module__.startswith("refgrad") \
