@@ -88,7 +88,7 @@ def overriding(args, kwargs) -> bool:
     return False
 
 
-# --- book/chapters/28ca_torch_function.md:160
+# --- book/chapters/28ca_torch_function.md:161
 def overloaded(args, kwargs) -> list:
     """One argument of each overriding type, subclasses first, else left to right."""
     found, kinds = [], []
@@ -113,14 +113,15 @@ def _call_mode(public, types, args, kwargs):
         refresh()
 
 
-# --- book/chapters/28ca_torch_function.md:186
+# --- book/chapters/28ca_torch_function.md:187
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
     found = overloaded(args if relevant is None else relevant, kwargs) \
         if local.subclasses_on else []
     types = tuple(type(v) for v in found)
-    if not types and len(args) == 1 and type(args[0]) is Tensor:
-        types = (Tensor,)  # a call on one plain tensor alone names its type
+    if not types and len(args) == 1 and type(args[0]) is Tensor and (
+            python or name.startswith("torch.Tensor.")):
+        types = (Tensor,)  # a method of one plain tensor alone names its type
     asked = []
     if local.modes_on:
         mode, answer = _call_mode(public, types, args, kwargs)
@@ -143,7 +144,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:230
+# --- book/chapters/28ca_torch_function.md:232
 _UNCONVERTED = set()  # filled when switched on: NOTE [Switched on once]
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:257
+# --- book/chapters/28ca_torch_function.md:259
 """Switching the __torch_function__ protocol on: public functions that ask first."""
 
 import threading
@@ -48,7 +48,7 @@ def public(impl, name, python=False, operator=False):
     return asks_first
 
 
-# --- book/chapters/28ca_torch_function.md:308
+# --- book/chapters/28ca_torch_function.md:310
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -73,7 +73,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
         setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:342
+# --- book/chapters/28ca_torch_function.md:344
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -98,7 +98,7 @@ def _property(name: str, value: property) -> property:
     return made
 
 
-# --- book/chapters/28ca_torch_function.md:368
+# --- book/chapters/28ca_torch_function.md:370
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -118,7 +118,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:394
+# --- book/chapters/28ca_torch_function.md:396
 def _aliases() -> None:
     import sys
 
@@ -131,7 +131,7 @@ def _aliases() -> None:
                 setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:408
+# --- book/chapters/28ca_torch_function.md:410
 def switch_on() -> None:
     """Replace the namespaces' functions by public ones that ask first, once."""
     if _on:
@@ -152,7 +152,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:435
+# --- book/chapters/28ca_torch_function.md:437
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not cls.__module__.startswith("refgrad") \
