@@ -40,7 +40,7 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:145
+# --- book/chapters/01a_warn_once.md:155
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
@@ -996,7 +996,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:651
+# --- book/chapters/28ca_torch_function.md:649
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

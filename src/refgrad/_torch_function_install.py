@@ -9,7 +9,7 @@ import threading
 import types
 
 from refgrad import _torch_function as protocol
-from refgrad._ops.elision import PUBLIC_FILE
+from refgrad._warn_once import PUBLIC_FILE
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
 
@@ -20,11 +20,9 @@ _lock = threading.Lock()
 _on = []
 
 
-# NOTE [Warnings look past the public function]
-# A warning raised with `stacklevel` names the caller's line, counting frames;
-# a public function adds one. Python's warnings skip frames whose file name
-# contains both "importlib" and "_bootstrap", so the public function is
-# compiled under such a name, and a warning names the line the user wrote.
+# A public function adds a frame between the user's line and refgrad's warnings:
+# it is compiled under a file name that warnings skip, NOTE [Frames warnings
+# skip], and with refgrad's module name, so that walks out of refgrad pass it.
 _SOURCE = """
 def make(impl, name, python, operator, local, overriding, dispatch):
     def asks_first(*args, **kwargs):
@@ -34,7 +32,7 @@ def make(impl, name, python, operator, local, overriding, dispatch):
         return impl(*args, **kwargs)
     return asks_first
 """
-_maker = {}
+_maker = {"__name__": __name__}  # its frames are refgrad's, to walks out of refgrad
 exec(compile(_SOURCE, PUBLIC_FILE, "exec"), _maker)  # NOTE [Behind a public function]
 
 
@@ -48,7 +46,7 @@ def public(impl, name, python=False, operator=False):
     return asks_first
 
 
-# --- book/chapters/28ca_torch_function.md:310
+# --- book/chapters/28ca_torch_function.md:308
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -73,7 +71,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
         setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:344
+# --- book/chapters/28ca_torch_function.md:342
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -98,7 +96,7 @@ def _property(name: str, value: property) -> property:
     return made
 
 
-# --- book/chapters/28ca_torch_function.md:370
+# --- book/chapters/28ca_torch_function.md:368
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -118,7 +116,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:396
+# --- book/chapters/28ca_torch_function.md:394
 def _aliases() -> None:
     import sys
 
@@ -131,7 +129,7 @@ def _aliases() -> None:
                 setattr(module, name, made)
 
 
-# --- book/chapters/28ca_torch_function.md:410
+# --- book/chapters/28ca_torch_function.md:408
 def switch_on() -> None:
     """Replace the namespaces' functions by public ones that ask first, once."""
     if _on:
@@ -152,7 +150,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:437
+# --- book/chapters/28ca_torch_function.md:435
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not cls.__module__.startswith("refgrad") \

@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._ops.recording import _any_requires_grad, _records
 from refgrad._parallel import spare_for_threads  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor
+from refgrad._warn_once import PUBLIC_FILE  # NOTE [Behind a public function]
 from refgrad.autograd._state import dual_levels
 
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
@@ -29,11 +30,11 @@ _DYING_ALONE = 5
 # NOTE [Behind a public function]: once the __torch_function__ protocol is on
 # (chapter "The __torch_function__ protocol"), an operator or function is called
 # by a public function compiled under this file name, whose argument tuple holds
-# one more reference, and whose frame stands between the operator and its caller.
-PUBLIC_FILE = "<refgrad importlib._bootstrap public function>"
+# one more reference, and whose frame stands between the operator and its caller
+# (its file name: NOTE [Frames warnings skip]).
 
 
-# --- book/chapters/13_dispatch.md:2148
+# --- book/chapters/13_dispatch.md:2149
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -66,7 +67,7 @@ def dying_alone(t):
     return None
 
 
-# --- book/chapters/13_dispatch.md:2186
+# --- book/chapters/13_dispatch.md:2187
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -100,7 +101,7 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2235
+# --- book/chapters/13_dispatch.md:2236
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
