@@ -9,9 +9,9 @@ import threading
 import types
 
 from refgrad import _torch_function as protocol
-from refgrad._warn_once import PUBLIC_FILE
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
+from refgrad._warn_once import PUBLIC_FILE
 
 names = {}  # each public function (or property accessor): its name in torch
 tensor_methods = set()
