@@ -32,9 +32,12 @@ def test_a_mode_sees_functions_methods_operators_and_properties():
         F.relu(x)
         x.shape
         torch.ones(2)
+        x.grad = None
+        x.grad
     assert [n for n, _ in mode.seen] == [
         "torch.add", "torch.Tensor.add", "torch.Tensor.sin", "torch.nn.functional.relu",
-        "torch.Tensor.shape.__get__", "torch.ones"]
+        "torch.Tensor.shape.__get__", "torch.ones", "torch.Tensor.grad.__set__",
+        "torch.Tensor.grad.__get__"]
     assert mode.seen[0][1] == {"alpha": 2} and mode.seen[1][1] is None
 
 

@@ -81,7 +81,7 @@ _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "
            "xor", "lshift", "rshift", "div")
 OPERATORS = frozenset({f"__{k}{n}__" for n in _BINARY for k in ("", "r", "i")}
                       | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
-_KEEP = LEFT | {"__torch_function__", "__torch_dispatch__", "as_subclass", "__repr__"}
+_KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass", "__repr__"}
 
 
 def _property(name: str, value: property) -> property:
