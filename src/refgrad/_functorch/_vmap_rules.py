@@ -187,7 +187,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:299
+# --- book/chapters/25c_vmap_rules.md:303
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -226,7 +226,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:347
+# --- book/chapters/25c_vmap_rules.md:351
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that
