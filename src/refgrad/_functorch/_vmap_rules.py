@@ -12,6 +12,7 @@ from refgrad import _library_calls as calls
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
 from refgrad._tensor import Tensor
 from refgrad.autograd import function
+from refgrad.autograd._state import dual_levels
 from refgrad.autograd._wrap_outputs import _no_setup_context
 from refgrad.autograd.function import Function, unbatched_apply
 
@@ -37,6 +38,11 @@ def _same_values(a: Tensor, b: Tensor) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and bool(refgrad.equal(a, b))
 
 
+# NOTE [A Function that grad or jvp follows]
+# Under grad, vjp or jvp (or a dual level) a Function's output must carry the
+# Function's own backward or jvp for each slice. A rule's batched answer, cut
+# into slices, would carry neither: its gradients and tangents would be lost.
+# There the Function runs slice by slice, without its rule.
 class _Differs(Exception):
     """The slices' calls cannot be put together: the rule is not used for them."""
 
@@ -46,7 +52,7 @@ class _Recorded(BaseException):
     so that a function's own ``except Exception`` does not catch it.)"""
 
 
-# --- book/chapters/25c_vmap_rules.md:112
+# --- book/chapters/25c_vmap_rules.md:118
 def _batched(column: list, origins: list, inputs: list):
     """One argument from every slice: (the batched value, its in_dim)."""
     first = column[0]
@@ -73,7 +79,7 @@ def _batched(column: list, origins: list, inputs: list):
     return refgrad.stack(column), 0
 
 
-# --- book/chapters/25c_vmap_rules.md:149
+# --- book/chapters/25c_vmap_rules.md:155
 def _answer(result):
     """A function from a slice's number (and call) to its part of the rule's result."""
     if not (isinstance(result, tuple) and len(result) == 2):
@@ -94,7 +100,7 @@ def _answer(result):
         [leaf if d is None else leaf.select(d, b) for leaf, d in zip(leaves, dims)], spec)
 
 
-# --- book/chapters/25c_vmap_rules.md:183
+# --- book/chapters/25c_vmap_rules.md:189
 _MORE = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 
 
@@ -148,7 +154,7 @@ def leave(hook) -> None:
         hooks.remove(hook)
 
 
-# --- book/chapters/25c_vmap_rules.md:251
+# --- book/chapters/25c_vmap_rules.md:257
 class _Level:
     def __init__(self, size: int, randomness: str, inputs: list, dims: list) -> None:
         self.size, self.randomness, self.inputs, self.dims = size, randomness, inputs, dims
@@ -170,6 +176,8 @@ class _Level:
     def call(self, target, args: tuple, kwargs: dict):
         if not isinstance(target, type) and target not in RULES:
             return calls.unbatched_call(target, args, kwargs)
+        if isinstance(target, type) and (function.TRANSFORMS or dual_levels):
+            return _unbatched(target, args, kwargs)  # NOTE [A Function that grad or jvp follows]
         number, self.count = self.count, self.count + 1
         if number < len(self.answers):
             return self.answers[number](self.slice, args, kwargs)
@@ -179,7 +187,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:291
+# --- book/chapters/25c_vmap_rules.md:303
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -218,7 +226,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:339
+# --- book/chapters/25c_vmap_rules.md:351
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that

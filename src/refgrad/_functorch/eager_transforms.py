@@ -5,6 +5,8 @@
 # --- book/chapters/19i_function_transforms.md:500
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
+import functools
+
 import refgrad
 from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
@@ -18,9 +20,22 @@ from refgrad._functorch._wrapping import (
     replaced,
 )
 from refgrad._tensor import Tensor
-from refgrad.autograd import forward_ad
+from refgrad.autograd import forward_ad, function
 
 NEEDS_PAIR = "output of function f should be a tuple: (output, aux) if has_aux is True"
+
+
+def transforming(run):
+    """``run``, marked as a transform while it runs (NOTE [Old-style Functions under a
+    transform], chapter 25_functions)."""
+    @functools.wraps(run)
+    def marked(*args, **kwargs):
+        function.TRANSFORMS.append(run)
+        try:
+            return run(*args, **kwargs)
+        finally:
+            function.TRANSFORMS.pop()
+    return marked
 
 
 def split_aux(output, has_aux: bool, where: str):
@@ -33,7 +48,8 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:538
+# --- book/chapters/19i_function_transforms.md:553
+@transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
     that pulls cotangents back to those arguments, and aux."""
@@ -77,7 +93,8 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:591
+# --- book/chapters/19i_function_transforms.md:607
+@transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
     keep = refgrad.is_grad_enabled()
@@ -108,7 +125,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:705
+# --- book/chapters/19i_function_transforms.md:722
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -131,6 +148,7 @@ def jvp_checks(primals, tangents) -> tuple:
     return flat_p, flat_t, p_spec
 
 
+@transforming
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """f's outputs at ``primals``, and their derivative along ``tangents`` (forward mode)."""
     flat_p, flat_t, p_spec = jvp_checks(primals, tangents)
@@ -165,7 +183,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1207
+# --- book/chapters/19i_function_transforms.md:1225
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

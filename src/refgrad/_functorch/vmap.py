@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:793
+# --- book/chapters/19i_function_transforms.md:811
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
@@ -69,7 +69,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:869
+# --- book/chapters/19i_function_transforms.md:887
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -106,7 +106,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:913
+# --- book/chapters/19i_function_transforms.md:931
 def gathered(func, column, dim):
     """One output place across the slices: stacked along ``dim``, or, for None, the value
     every slice agreed on."""

@@ -151,9 +151,20 @@ def _zeros(meta):
 
 # --- book/chapters/25_functions.md:331
 VMAP_HOOK: list = []  # NOTE [A vmap rule sees the whole batch], chapter 25c_vmap_rules
+TRANSFORMS: list = []  # one entry while torch.func's grad, vjp or jvp runs its function
+NEEDS_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
+    "jacrev, ...), it must override the setup_context staticmethod. For more details, please "
+    "see https://pytorch.org/docs/main/notes/extending.func.html")
 
 
 def _apply(cls, *args, **kwargs):
+    # NOTE [Old-style Functions under a transform]: a user's Function whose forward
+    # takes ctx is refused inside grad, vjp or jvp, as torch refuses it; refgrad's own
+    # Functions stand for torch's built-in operators there, and run.
+    if (TRANSFORMS and cls.setup_context is _no_setup_context
+            and not cls.__module__.startswith("refgrad.")):
+        raise RuntimeError(NEEDS_SETUP_CONTEXT)
     if VMAP_HOOK:  # under vmap, which may call the class's vmap rule instead
         return VMAP_HOOK[-1](cls, args, kwargs)
     return unbatched_apply(cls, args, kwargs)
@@ -204,7 +215,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:805
+# --- book/chapters/25_functions.md:816
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -220,7 +231,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:827
+# --- book/chapters/25_functions.md:838
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -266,7 +277,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:890
+# --- book/chapters/25_functions.md:901
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -295,7 +306,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:925
+# --- book/chapters/25_functions.md:936
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
