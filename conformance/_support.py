@@ -8,6 +8,8 @@ session bound that name to.
 import contextlib
 import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -377,3 +379,14 @@ def compile_side_effects_put_back(*libraries):
                     setattr(lib.nn.Module, key, method)
                 elif key in vars(lib.nn.Module):  # defined by a base class before
                     delattr(lib.nn.Module, key)
+
+
+def printed_in_a_fresh_process(code: str, **fields) -> str:
+    """What ``code`` prints in a new Python process; ``{module}`` in it names the library
+    ``torch`` is bound to here (refgrad, where it stands in for torch)."""
+    import torch
+
+    done = subprocess.run([sys.executable, "-c", code.format(module=torch.__name__, **fields)],
+                          capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    return done.stdout

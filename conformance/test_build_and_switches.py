@@ -1,15 +1,12 @@
 """torch.backends' switches, torch.version, torch.cpu, torch.compile and the build's flags."""
 
 import importlib.util
-import os
-import subprocess
-import sys
 import warnings
 
 import pytest
 import torch
 
-from conformance._support import compile_side_effects_put_back
+from conformance._support import compile_side_effects_put_back, printed_in_a_fresh_process
 
 B = torch.backends
 # torch's compile, run for the first time, imports modules that warn of their own deprecation.
@@ -640,8 +637,5 @@ print(*seen)
 
 
 def test_the_first_compile_of_a_process_turns_off_the_distributions_checks():
-    module = torch.__name__  # refgrad, where it stands in for torch
-    done = subprocess.run([sys.executable, "-c", _FIRST_COMPILE.format(module=module)],
-                          capture_output=True, text=True, check=True,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert done.stdout.split() == ["True", "True", "False", "True"]
+    printed = printed_in_a_fresh_process(_FIRST_COMPILE)
+    assert printed.split() == ["True", "True", "False", "True"]

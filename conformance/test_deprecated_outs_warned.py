@@ -1,15 +1,12 @@
 """cholesky, nuclear_norm and frobenius_norm warn once per out= overload; linalg.cholesky writes
 out before it refuses the matrix; the linalg norms check out's dtype under a mode."""
 
-import os
-import subprocess
-import sys
 import warnings
 
 import pytest
 import torch
 
-from conformance._support import OUT_GRAD, raises, recording_mode
+from conformance._support import OUT_GRAD, printed_in_a_fresh_process, raises, recording_mode
 
 # scatter's reduce=, the deprecations, resized outs: warnings are not what these test
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -90,11 +87,8 @@ for call in calls:
      "lambda: torch.frobenius_norm(a, 0, out=torch.empty(0))", ["1", "1", "0"]),
 ])
 def test_each_out_overload_warns_once_of_its_own(calls, expected):
-    module = torch.__name__  # refgrad, where it stands in for torch
-    done = subprocess.run([sys.executable, "-c", _ONCE.format(module=module, calls=calls)],
-                          capture_output=True, text=True, check=True,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert done.stdout.split() == expected
+    printed = printed_in_a_fresh_process(_ONCE, calls=calls)
+    assert printed.split() == expected
 
 
 @pytest.mark.parametrize("call, expected", [

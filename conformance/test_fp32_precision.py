@@ -1,11 +1,9 @@
 """The fp32_precision switches of torch.backends, and how the older switches keep step."""
 
-import os
-import subprocess
-import sys
-
 import pytest
 import torch
+
+from conformance._support import printed_in_a_fresh_process
 
 B = torch.backends
 SWITCHES = {"generic": lambda: B, "cuda.matmul": lambda: B.cuda.matmul, "cudnn": lambda: B.cudnn,
@@ -74,11 +72,8 @@ show()
 
 
 def test_a_fresh_process_reads_through_the_parents_and_cudnn_starts_unset():
-    module = torch.__name__  # refgrad, where it stands in for torch
-    done = subprocess.run([sys.executable, "-c", _FRESH.format(module=module)],
-                          capture_output=True, text=True, check=True,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert [line.split() for line in done.stdout.splitlines()] == [
+    printed = printed_in_a_fresh_process(_FRESH)
+    assert [line.split() for line in printed.splitlines()] == [
         ["none", "none", "none", "tf32", "tf32", "none", "none"],
         ["ieee", "ieee", "ieee", "ieee", "ieee", "ieee", "ieee"],
         ["none", "ieee", "ieee", "ieee", "ieee", "none", "none"],

@@ -2,15 +2,12 @@
 number of dimensions; ATen norm's checks of the input and the dimensions; and what a mode
 sees, with and without out=."""
 
-import os
-import subprocess
-import sys
 import warnings
 
 import pytest
 import torch
 
-from conformance._support import raises, shapes_mode
+from conformance._support import printed_in_a_fresh_process, raises, shapes_mode
 
 GRAD = ("norm(): functions with out=... arguments don't support automatic differentiation, "
         "but one of the arguments requires grad.")
@@ -70,11 +67,8 @@ print(sum("frobenius_norm is deprecated" in str(w.message) for w in caught))
 
 
 def test_the_out_form_warns_once_of_its_own():
-    module = torch.__name__  # refgrad, where it stands in for torch
-    done = subprocess.run([sys.executable, "-c", _WARNINGS.format(module=module)],
-                          capture_output=True, text=True, check=True,
-                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert done.stdout.split() == ["2"]
+    printed = printed_in_a_fresh_process(_WARNINGS)
+    assert printed.split() == ["2"]
 
 
 @pytest.mark.parametrize("make_out", [

@@ -1,6 +1,11 @@
-"""What the bitwise normalization oracles share: their data and the comparison."""
+"""What several oracle files share: data, a bitwise comparison, and torch's square roots."""
+
+import contextlib
 
 import numpy as np
+import torch
+
+import refgrad
 
 
 def data(shape, dtype, seed, scale=3.0, shift=1.0):
@@ -17,3 +22,21 @@ def assert_bitwise(ours, theirs, nans_alike=True):
         same = np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}"))
         assert same or (nans_alike and np.array_equal(a, b, equal_nan=True)), (
             f"{(a != b).sum()} of {a.size} differ")
+
+
+@contextlib.contextmanager
+def torch_roots():
+    """refgrad's Tensor.sqrt and sqrt_ answering with torch's roots, which are not always
+    correctly rounded on the CPU, so that the rest of a computation can be compared bit for
+    bit; for runs without grad."""
+    plain, in_place = refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_
+
+    def root(self):
+        return refgrad.tensor(torch.from_numpy(self.numpy().copy()).sqrt().numpy())
+
+    refgrad.Tensor.sqrt = root
+    refgrad.Tensor.sqrt_ = lambda self: self.copy_(root(self))
+    try:
+        yield
+    finally:
+        refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_ = plain, in_place

@@ -11,7 +11,6 @@ answered by torch's), every run of every optimizer agrees to the bit. Adagrad's 
 kernel takes correctly rounded roots, and agrees bit for bit as it is.
 """
 
-import contextlib
 import itertools
 
 import numpy as np
@@ -19,6 +18,7 @@ import pytest
 import torch
 
 import refgrad
+from conformance.oracle._bits import torch_roots
 
 OPTIONS = {
     "RMSprop": dict(lr=[0.01], momentum=[0, 0.9], centered=[False, True],
@@ -140,28 +140,12 @@ def test_differentiable_steps_agree_with_torch(name, options, lr_tensor):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
 
 
-@contextlib.contextmanager
-def _torch_roots():
-    """refgrad's Tensor.sqrt and sqrt_ answering with torch's roots, for a run without grad."""
-    plain, in_place = refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_
-
-    def root(self):
-        return refgrad.tensor(torch.from_numpy(self.numpy().copy()).sqrt().numpy())
-
-    refgrad.Tensor.sqrt = root
-    refgrad.Tensor.sqrt_ = lambda self: self.copy_(root(self))
-    try:
-        yield
-    finally:
-        refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_ = plain, in_place
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name, options, foreach", [c for c in CASES if c[0] != "Adamax"])
 def test_every_other_step_agrees_bit_for_bit_given_torchs_roots(name, options, foreach, dtype):
     # With the one operation whose rounding is the platform's taken from torch, the rest of
     # each update (its order, its intermediate roundings) is refgrad's own, and must agree.
-    with _torch_roots():
+    with torch_roots():
         ours, our_state = _run(refgrad, name, options, dtype, foreach)
     theirs, their_state = _run(torch, name, options, dtype, foreach)
     for step, (mine, oracle) in enumerate(zip(ours, theirs)):

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 import refgrad
+from conformance.oracle._bits import torch_roots
 
 CASES = {
     "sgd": (0, dict(weight_decay=0.1, momentum=0.9, lr=0.1, dampening=0.0, nesterov=True,
@@ -64,26 +65,10 @@ def _run(lib, name, foreach):
     return [t.numpy().tobytes() for t in params + [t for ts in lists for t in ts]]
 
 
-@contextlib.contextmanager
-def _torch_roots():
-    """refgrad's Tensor.sqrt and sqrt_ answering with torch's roots."""
-    plain, in_place = refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_
-
-    def root(self):
-        return refgrad.tensor(torch.from_numpy(self.numpy().copy()).sqrt().numpy())
-
-    refgrad.Tensor.sqrt = root
-    refgrad.Tensor.sqrt_ = lambda self: self.copy_(root(self))
-    try:
-        yield
-    finally:
-        refgrad.Tensor.sqrt, refgrad.Tensor.sqrt_ = plain, in_place
-
-
 @pytest.mark.parametrize("foreach", [False, True])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_functional_step_agrees_with_torch_bit_for_bit(name, foreach):
-    roots = contextlib.nullcontext() if name in NO_ROOTS else _torch_roots()
+    roots = contextlib.nullcontext() if name in NO_ROOTS else torch_roots()
     with roots:
         ours = _run(refgrad, name, foreach)
     assert ours == _run(torch, name, foreach)
