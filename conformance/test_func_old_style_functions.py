@@ -80,3 +80,44 @@ def test_after_a_refusal_it_runs_again():
     with raises(RuntimeError, NEEDS):
         grad(lambda t: Doubled.apply(t).sum())(torch.tensor(X))
     assert Doubled.apply(torch.tensor(X)).tolist() == [2.0, 4.0, 6.0]
+
+
+def _hooked_linear(calls):
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 1)
+    m.register_full_backward_hook(lambda mod, gi, go: calls.append("hook"))
+    return m
+
+
+# torch writes these as Functions whose forward takes ctx, so its transforms refuse them too.
+TORCHS_OWN = {
+    "dirichlet": lambda a: torch.distributions.Dirichlet(a.exp()).rsample()[0],
+    "reentrant_checkpoint": lambda a: torch.utils.checkpoint.checkpoint(
+        torch.sin, a, use_reentrant=True).sum(),
+    "full_backward_hook": lambda a: _hooked_linear([])(a).sum(),
+    "cross_map_lrn2d": lambda a: torch.nn.CrossMapLRN2d(3)(a.reshape(1, 3, 1, 1)).sum(),
+}
+
+
+@pytest.mark.parametrize("name", list(TORCHS_OWN))
+def test_torchs_own_python_functions_are_refused_under_grad(name):
+    with raises(RuntimeError, NEEDS):
+        grad(TORCHS_OWN[name])(torch.tensor([1.0, 2.0, 3.0]))
+
+
+@pytest.mark.parametrize("name", ["dirichlet", "cross_map_lrn2d"])
+def test_and_under_vmap(name):
+    with raises(RuntimeError, NEEDS):
+        torch.vmap(TORCHS_OWN[name], randomness="different")(torch.rand(2, 3))
+
+
+def test_vmap_alone_applies_no_backward_hook_function():
+    calls = []
+    m = _hooked_linear(calls)
+    c = torch.tensor([[1.0, 2.0, 3.0], [-2.0, -2.0, -2.0]], requires_grad=True)
+    out = torch.vmap(m)(c)
+    assert out.shape == (2, 1)
+    out.sum().backward()
+    assert calls == [] and c.grad.tolist() == [m.weight[0].tolist()] * 2
+    m(c).sum().backward()
+    assert calls == ["hook"]

@@ -781,7 +781,7 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:1743
+# --- book/chapters/19kb_gamma_family.md:1744
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
@@ -846,7 +846,7 @@ from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:793
+# --- book/chapters/23a_checkpoint.md:794
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 

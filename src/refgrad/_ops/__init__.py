@@ -54,11 +54,11 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 
-# --- book/chapters/28a_resize.md:412
+# --- book/chapters/28a_resize.md:413
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:660
+# --- book/chapters/28a_resize.md:661
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

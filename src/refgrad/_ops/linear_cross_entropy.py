@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:941
+# --- book/chapters/21h_more_layers_and_losses.md:942
 """F.linear_cross_entropy: cross entropy of a linear layer's logits, checked as torch checks."""
 
 import math
@@ -40,7 +40,7 @@ def logits_shape(input, linear_weight, target, linear_bias, ignore_index) -> tup
     return shape
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:987
+# --- book/chapters/21h_more_layers_and_losses.md:988
 def chunkable(linear_weight, target, linear_bias, reduction, label_smoothing) -> bool:
     plain = linear_weight.dim() == 2
     return (plain and reduction in {"mean", "sum", "none"} and label_smoothing == 0.0

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1049
+# --- book/chapters/21h_more_layers_and_losses.md:1050
 """The chunked linear_cross_entropy: its gradients found in the forward, scaled in backward."""
 
 import refgrad
@@ -49,7 +49,7 @@ def placed(ctx, grads) -> tuple:
     return (by_input.get(0), by_input.get(1), None, by_input.get(2), None, None, None, None)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1101
+# --- book/chapters/21h_more_layers_and_losses.md:1102
 TWICE = ("linear_cross_entropy chunked backward called twice; retain_graph=True / double "
          "backward are not supported.")
 

@@ -12,6 +12,7 @@ from refgrad.autograd.function import Function
 
 
 class Resize(Function):
+    written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
     @staticmethod
     def forward(ctx, tensor, sizes):
         count = 1
@@ -32,7 +33,7 @@ class Resize(Function):
         return grad_output.contiguous().view(ctx.input_sizes), None
 
 
-# --- book/chapters/28a_resize.md:397
+# --- book/chapters/28a_resize.md:398
 def resize(self, *sizes):
     warnings.warn("non-inplace resize is deprecated", stacklevel=2)
     return Resize.apply(self, sizes)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:486
+# --- book/chapters/28a_resize.md:487
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -34,7 +34,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:519
+# --- book/chapters/28a_resize.md:520
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -54,7 +54,7 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:557
+# --- book/chapters/28a_resize.md:558
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
@@ -92,7 +92,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:606
+# --- book/chapters/28a_resize.md:607
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -120,7 +120,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:638
+# --- book/chapters/28a_resize.md:639
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

@@ -81,11 +81,11 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 )
 
 
-# --- book/chapters/23a_checkpoint.md:271
+# --- book/chapters/23a_checkpoint.md:272
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1141
+# --- book/chapters/25_functions.md:1153
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -149,7 +149,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:331
+# --- book/chapters/25_functions.md:341
 VMAP_HOOK: list = []  # NOTE [A vmap rule sees the whole batch], chapter 25c_vmap_rules
 TRANSFORMS: list = []  # one entry while torch.func's grad, vjp or jvp runs its function
 NEEDS_SETUP_CONTEXT = (
@@ -161,9 +161,10 @@ NEEDS_SETUP_CONTEXT = (
 def _apply(cls, *args, **kwargs):
     # NOTE [Old-style Functions under a transform]: a user's Function whose forward
     # takes ctx is refused inside grad, vjp or jvp, as torch refuses it; refgrad's own
-    # Functions stand for torch's built-in operators there, and run.
+    # Functions stand for torch's built-in operators there, and run, but for those torch
+    # too writes as Python Functions (written_in_python), which are refused as theirs are.
     if (TRANSFORMS and cls.setup_context is _no_setup_context
-            and not cls.__module__.startswith("refgrad.")):
+            and (not cls.__module__.startswith("refgrad.") or cls.written_in_python)):
         raise RuntimeError(NEEDS_SETUP_CONTEXT)
     if VMAP_HOOK:  # under vmap, which may call the class's vmap rule instead
         return VMAP_HOOK[-1](cls, args, kwargs)
@@ -215,7 +216,7 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:816
+# --- book/chapters/25_functions.md:827
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -231,7 +232,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:838
+# --- book/chapters/25_functions.md:849
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -264,6 +265,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     setup_context = staticmethod(_no_setup_context)
     apply = classmethod(_apply)
     generate_vmap_rule = False  # read by vmap (chapter 25c_vmap_rules)
+    written_in_python = False  # refgrad's own: one torch writes as a Function too
     # What an instance (deprecated: see __init__) shows before any forward, as in torch.
     needs_input_grad = to_save = dirty_tensors = non_differentiable = saved_for_forward = None
     saved_tensors = ()
@@ -277,7 +279,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:901
+# --- book/chapters/25_functions.md:913
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -306,7 +308,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:936
+# --- book/chapters/25_functions.md:948
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]

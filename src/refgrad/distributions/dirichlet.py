@@ -23,6 +23,7 @@ def _Dirichlet_backward(x, concentration, grad_output):  # noqa: N802 - torch's 
 
 
 class _Dirichlet(Function):
+    written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
     @staticmethod
     def forward(ctx, concentration):
         x = refgrad._sample_dirichlet(concentration)
@@ -36,7 +37,7 @@ class _Dirichlet(Function):
         return _Dirichlet_backward(x, concentration, grad_output)
 
 
-# --- book/chapters/19kb_gamma_family.md:1007
+# --- book/chapters/19kb_gamma_family.md:1008
 class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
@@ -61,7 +62,7 @@ class Dirichlet(ExponentialFamily):
     _natural_params = property(lambda self: (self.concentration,))
 
 
-# --- book/chapters/19kb_gamma_family.md:1038
+# --- book/chapters/19kb_gamma_family.md:1039
 def _dirichlet_mode(self):
     shifted = (self.concentration - 1).clamp(min=0.0)
     mode = shifted / shifted.sum(-1, True)
@@ -84,7 +85,7 @@ def _dirichlet_rsample(self, sample_shape=NO_SHAPE):
     return _Dirichlet.apply(self.concentration.expand(self._extended_shape(sample_shape)))
 
 
-# --- book/chapters/19kb_gamma_family.md:1062
+# --- book/chapters/19kb_gamma_family.md:1063
 def _dirichlet_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1426
+# --- book/chapters/21a_module_hooks.md:1430
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]
@@ -263,25 +263,25 @@ from refgrad.nn.modules.container import Container  # noqa: E402
 __all__ += ["Container"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:597
+# --- book/chapters/21h_more_layers_and_losses.md:598
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 __all__ += ["CrossMapLRN2d"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:710
+# --- book/chapters/21h_more_layers_and_losses.md:711
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 __all__ += ["SyncBatchNorm"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:908
+# --- book/chapters/21h_more_layers_and_losses.md:909
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 __all__ += ["AdaptiveLogSoftmaxWithLoss"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1292
+# --- book/chapters/21h_more_layers_and_losses.md:1293
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
 )

@@ -227,7 +227,7 @@ from refgrad.nn._functional_names import (  # noqa: E402, F401
 __all__ += ["gumbel_softmax", "native_channel_shuffle"]
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1269
+# --- book/chapters/21h_more_layers_and_losses.md:1270
 from refgrad._ops.linear_cross_entropy import linear_cross_entropy  # noqa: E402
 
 __all__ += ["linear_cross_entropy"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:922
+# --- book/chapters/21a_module_hooks.md:923
 """BackwardHook: a module's full backward hooks, built on two identity nodes."""
 
 import sys
@@ -25,7 +25,7 @@ def _unpack_none(indices, values):
     return tuple(values[idx] for idx in indices)
 
 
-# --- book/chapters/21a_module_hooks.md:946
+# --- book/chapters/21a_module_hooks.md:947
 class _Wrapping:
     """Passes a tuple's tensors through the identity and hooks the new node."""
 
@@ -40,12 +40,15 @@ class _Wrapping:
         self.input_tensors_index = None
 
     def _apply_on_tensors(self, fn, args):
+        from refgrad.autograd import function
         from refgrad.nn.modules._functions import BackwardHookFunction  # NOTE [Import cycle]
 
         tensors_idx = [i for i, arg in enumerate(args) if isinstance(arg, refgrad.Tensor)]
         tensors = [args[i] for i in tensors_idx]
         if not (any(t.requires_grad for t in tensors) and refgrad.is_grad_enabled()):
             return args, None
+        if function.VMAP_HOOK and not function.TRANSFORMS:  # in vmap alone, torch's
+            return args, None  # batched tensors require no grad: no hook Function is applied
         new_tensors = BackwardHookFunction.apply(*tensors)
         if len(new_tensors) == 0:
             raise RuntimeError(
@@ -63,7 +66,7 @@ class _Wrapping:
         return out, tensors_idx
 
 
-# --- book/chapters/21a_module_hooks.md:990
+# --- book/chapters/21a_module_hooks.md:994
 class _InputSide(_Wrapping):
     """The input identity node: where the full backward hooks run."""
 
@@ -93,7 +96,7 @@ class _InputSide(_Wrapping):
         grad_fn.register_hook(hook)
 
 
-# --- book/chapters/21a_module_hooks.md:1028
+# --- book/chapters/21a_module_hooks.md:1032
 class _OutputSide(_InputSide):
     """The output identity node: backward pre-hooks, and hooks without inputs."""
 
@@ -136,7 +139,7 @@ class _OutputSide(_InputSide):
         self.grad_outputs = None
 
 
-# --- book/chapters/21a_module_hooks.md:1072
+# --- book/chapters/21a_module_hooks.md:1076
 class BackwardHook(_OutputSide):
     """One module call's backward hooks, set on its input and output nodes."""
 

@@ -64,6 +64,7 @@ def _recompute(ctx) -> tuple:
 
 # --- book/chapters/23a_checkpoint.md:223
 class CheckpointFunction(Function):
+    written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
         check_backward_validity(args)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:612
+# --- book/chapters/23a_checkpoint.md:613
 """torch.utils.checkpoint: keep a function's arguments, and recompute what it saved."""
 
 import contextlib
@@ -37,7 +37,7 @@ def noop_context_fn():
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
-# --- book/chapters/23a_checkpoint.md:648
+# --- book/chapters/23a_checkpoint.md:649
 SUPPRESSED = (
     "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
@@ -59,7 +59,7 @@ def _check_options(context_fn, determinism_check, debug):
     return DETERMINISM_CHECKS[determinism_check], context_fn, on_unpack_error
 
 
-# --- book/chapters/23a_checkpoint.md:671
+# --- book/chapters/23a_checkpoint.md:672
 def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
                        early_stop, args, kwargs):
     describe, context_fn, on_unpack_error = _check_options(context_fn, determinism_check, debug)
@@ -89,7 +89,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
     return result
 
 
-# --- book/chapters/23a_checkpoint.md:710
+# --- book/chapters/23a_checkpoint.md:711
 NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
     "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -118,7 +118,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     return CheckpointFunction.apply(function, preserve, *args)
 
 
-# --- book/chapters/23a_checkpoint.md:750
+# --- book/chapters/23a_checkpoint.md:751
 SEQUENTIAL_NO_USE_REENTRANT = (
     "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
     "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
@@ -137,7 +137,7 @@ def _chain(functions, start: int, stop: int):
     return run
 
 
-# --- book/chapters/23a_checkpoint.md:770
+# --- book/chapters/23a_checkpoint.md:771
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a chain of functions in ``segments`` pieces, all but the last checkpointed."""
     if use_reentrant is None:

@@ -59,5 +59,5 @@ from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F40
 from refgrad.utils._unserializable import warn_if_has_hooks  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21a_module_hooks.md:1098
+# --- book/chapters/21a_module_hooks.md:1102
 from refgrad.utils._backward_hook import BackwardHook  # noqa: F401, E402

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1373
+# --- book/chapters/21a_module_hooks.md:1377
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -198,19 +198,19 @@ from refgrad.nn.modules.linear import Bilinear  # noqa: E402
 from refgrad.nn.modules.container import Container  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:592
+# --- book/chapters/21h_more_layers_and_losses.md:593
 from refgrad.nn.modules.normalization import CrossMapLRN2d  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:705
+# --- book/chapters/21h_more_layers_and_losses.md:706
 from refgrad.nn.modules.batchnorm import SyncBatchNorm  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:903
+# --- book/chapters/21h_more_layers_and_losses.md:904
 from refgrad.nn.modules.adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1283
+# --- book/chapters/21h_more_layers_and_losses.md:1284
 from refgrad.nn.modules import linear_cross_entropy_options  # noqa: E402
 from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
     LinearCrossEntropyOptions,
@@ -218,7 +218,7 @@ from refgrad.nn.modules.linear_cross_entropy_options import (  # noqa: E402
 from refgrad.nn.modules.loss import LinearCrossEntropyLoss  # noqa: E402
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1479
+# --- book/chapters/21h_more_layers_and_losses.md:1480
 from refgrad.nn.modules import (  # noqa: E402
     adaptive,
     channelshuffle,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:560
+# --- book/chapters/21h_more_layers_and_losses.md:561
 """CrossMapLRN2d, the module: its settings, applied through its Function."""
 
 from refgrad.nn.modules import _cross_map_lrn_function

@@ -44,6 +44,7 @@ def window_gradient(input, output, scale, grad, size: int, alpha: float, beta: f
 
 
 class CrossMapLRN2d(Function):
+    written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
     @staticmethod
     def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
         if input.dim() != 4:

@@ -10,6 +10,7 @@ from refgrad.autograd.function import Function
 
 class BackwardHookFunction(Function):
     """Returns its inputs; its node is where module backward hooks are attached."""
+    written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
 
     @staticmethod
     def forward(ctx, *args):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1220
+# --- book/chapters/21h_more_layers_and_losses.md:1221
 """LinearCrossEntropyLoss: a Linear layer and cross entropy as one loss module."""
 
 import math

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:622
+# --- book/chapters/21h_more_layers_and_losses.md:623
 """SyncBatchNorm: batch norm that, with no process group running, is batch norm."""
 
 from refgrad.nn.modules._functional import F
@@ -37,7 +37,7 @@ class SyncBatchNorm(_BatchNorm):
                             by_batch, factor, self.eps)
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:665
+# --- book/chapters/21h_more_layers_and_losses.md:666
 def synced(module, process_group):
     """``module`` if it is no batch norm, else a SyncBatchNorm holding its tensors."""
     if not isinstance(module, _BatchNorm):

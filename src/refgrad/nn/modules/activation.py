@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1228
+# --- book/chapters/21a_module_hooks.md:1232
 """ReLU as a module."""
 
 import refgrad
@@ -31,7 +31,7 @@ class ReLU(Module):
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1346
+# --- book/chapters/21h_more_layers_and_losses.md:1347
 from refgrad.nn.modules.layers import PReLU  # noqa: E402, F401 - its __all__ names these
 from refgrad.nn.modules.nonlinear import (  # noqa: E402, F401
     CELU,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:740
+# --- book/chapters/21h_more_layers_and_losses.md:741
 """AdaptiveLogSoftmaxWithLoss: a softmax over many classes, the rare ones in clusters."""
 
 from collections import namedtuple
@@ -42,7 +42,7 @@ def tail_layers(in_features, cutoffs, div_value, kw) -> ModuleList:
     return tail
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:789
+# --- book/chapters/21h_more_layers_and_losses.md:790
 def checked_batch(input, target):
     if target.dim() == 1:
         if input.size(0) != target.size(0):
@@ -86,7 +86,7 @@ def target_log_probs(module, input, target):
     return output
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:840
+# --- book/chapters/21h_more_layers_and_losses.md:841
 def full_log_probs(module, input, head_scores):
     table = input.new_empty((head_scores.size(0), module.n_classes))
     head = F.log_softmax(head_scores, dim=1)
@@ -110,7 +110,7 @@ def predicted(module, input):
     return best
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:865
+# --- book/chapters/21h_more_layers_and_losses.md:866
 class AdaptiveLogSoftmaxWithLoss(Module):
     def __init__(self, in_features: int, n_classes: int, cutoffs, div_value: float = 4.0,
                  head_bias: bool = False, device=None, dtype=None) -> None:

@@ -212,7 +212,7 @@ from refgrad.nn.modules._lazy_batchnorm import (  # noqa: E402, F401 - NOTE [Nam
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:698
+# --- book/chapters/21h_more_layers_and_losses.md:699
 from refgrad.nn.modules._sync_batchnorm import (  # noqa: E402, F401 - NOTE [Named at the end]
     SyncBatchNorm,
 )

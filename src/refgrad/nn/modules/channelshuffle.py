@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1424
+# --- book/chapters/21h_more_layers_and_losses.md:1425
 """torch.nn.modules.channelshuffle: ChannelShuffle, written with the other shuffles."""
 
 from refgrad.nn.modules.shuffles import ChannelShuffle  # noqa: F401

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1398
+# --- book/chapters/21h_more_layers_and_losses.md:1399
 """torch.nn.modules.dropout: the dropout layers, written among refgrad's layers."""
 
 from refgrad.nn.modules.layers import (  # noqa: F401

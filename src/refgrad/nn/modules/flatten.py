@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1415
+# --- book/chapters/21h_more_layers_and_losses.md:1416
 """torch.nn.modules.flatten: Flatten and Unflatten, written among refgrad's layers."""
 
 from refgrad.nn.modules.layers import Flatten, Unflatten  # noqa: F401

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1139
+# --- book/chapters/21a_module_hooks.md:1143
 """Linear: y = x W^T + b."""
 
 import math
@@ -17,7 +17,7 @@ from refgrad.nn.parameter import Parameter
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]  # torch's
 
 
-# --- book/chapters/21a_module_hooks.md:1159
+# --- book/chapters/21a_module_hooks.md:1163
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -61,7 +61,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1208
+# --- book/chapters/21a_module_hooks.md:1212
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -70,7 +70,7 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1222
+# --- book/chapters/21a_module_hooks.md:1226
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 

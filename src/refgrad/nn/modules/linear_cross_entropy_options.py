@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1170
+# --- book/chapters/21h_more_layers_and_losses.md:1171
 """LinearCrossEntropyOptions: how torch would chunk linear_cross_entropy, checked."""
 
 import dataclasses

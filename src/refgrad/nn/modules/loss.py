@@ -161,11 +161,11 @@ from refgrad.nn.modules._more_losses import (  # noqa: E402, F401 - NOTE [Named 
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1276
+# --- book/chapters/21h_more_layers_and_losses.md:1277
 from refgrad.nn.modules._linear_cross_entropy_loss import (  # noqa: E402, F401
     LinearCrossEntropyLoss,
 )
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1324
+# --- book/chapters/21h_more_layers_and_losses.md:1325
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402, F401 - NOTE [Named at the end]

@@ -56,7 +56,7 @@ class LocalResponseNorm(Module):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:583
+# --- book/chapters/21h_more_layers_and_losses.md:584
 from refgrad.nn.modules._cross_map_lrn import (  # noqa: E402, F401 - NOTE [Named at the end]
     CrossMapLRN2d,
 )

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1433
+# --- book/chapters/21h_more_layers_and_losses.md:1434
 """torch.nn.modules.pixelshuffle: PixelShuffle and PixelUnshuffle."""
 
 from refgrad.nn.modules.shuffles import PixelShuffle, PixelUnshuffle  # noqa: F401

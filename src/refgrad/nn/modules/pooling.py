@@ -142,7 +142,7 @@ __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", 
            "AdaptiveAvgPool3d"]  # torch's, in its order
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1379
+# --- book/chapters/21h_more_layers_and_losses.md:1380
 from refgrad.nn.modules.more_pooling import (  # noqa: E402, F401 - its __all__ names these
     FractionalMaxPool2d,
     FractionalMaxPool3d,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1442
+# --- book/chapters/21h_more_layers_and_losses.md:1443
 """torch.nn.modules.sparse: the embeddings."""
 
 from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: F401

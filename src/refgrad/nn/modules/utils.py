@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21h_more_layers_and_losses.md:1458
+# --- book/chapters/21h_more_layers_and_losses.md:1459
 """torch.nn.modules.utils: consume_prefix_in_state_dict_if_present."""
 
 __all__ = ["consume_prefix_in_state_dict_if_present"]
