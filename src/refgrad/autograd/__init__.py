@@ -53,7 +53,7 @@ __all__ += ["backward", "grad", "Variable", "variable"]
 from refgrad.autograd import forward_ad
 
 
-# --- book/chapters/19_gradcheck.md:768
+# --- book/chapters/19_gradcheck.md:783
 from refgrad.autograd.gradcheck import gradcheck, gradgradcheck
 
 __all__ += ["gradcheck", "gradgradcheck"]

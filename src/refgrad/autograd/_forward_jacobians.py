@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19_gradcheck.md:396
+# --- book/chapters/19_gradcheck.md:410
 """gradcheck's check of forward mode: Jacobian rows from tangents."""
 
 import numpy as np
@@ -17,6 +17,7 @@ from refgrad.autograd._jacobians import (
     _positions,
     _random_unit,
     _slow_message,
+    _summed,
     _unit_vectors,
 )
 
@@ -39,7 +40,7 @@ def _forward_rows(func, inputs, positions, j: int, vectors) -> list:
     return [np.stack(r).reshape(len(vectors), -1) for r in rows]
 
 
-# --- book/chapters/19_gradcheck.md:440
+# --- book/chapters/19_gradcheck.md:455
 def _mismatch(analytical, numerical, output_idx: int, input_idx: int) -> str:
     return (
         f"Jacobian computed with forward mode mismatch for output {output_idx:d} with "
@@ -62,7 +63,7 @@ def slow_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:464
+# --- book/chapters/19_gradcheck.md:479
 def fast_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
     from refgrad._generator import Generator
 
@@ -75,7 +76,7 @@ def fast_forward_check(func, func_out, inputs, eps, rtol, atol) -> None:
         forward = _forward_rows(func, inputs, positions, j, [u])
         for i, k in enumerate(positions):
             a, n = forward[i][0], ju[k]
-            if not _allclose(a, n, rtol, atol * u.sum()):
+            if not _allclose(a, n, rtol, atol * _summed(u)):
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j)
                                      + _slow_tables(func, inputs, k, j, eps, rtol, atol))
 
@@ -86,7 +87,7 @@ def _slow_tables(func, inputs, position: int, j: int, eps, rtol, atol) -> str:
     return _slow_message(_forward_rows(func, inputs, [position], j, vectors)[0], n, rtol, atol)
 
 
-# --- book/chapters/19_gradcheck.md:494
+# --- book/chapters/19_gradcheck.md:509
 def check_undefined_tangents(func, inputs) -> None:
     from refgrad._generator import Generator
     from refgrad.autograd import forward_ad as fwAD

@@ -161,13 +161,18 @@ def _slow_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
                 raise GradcheckError(_mismatch(make_tensor(a), make_tensor(n), i, j))
 
 
-# --- book/chapters/19_gradcheck.md:331
+# --- book/chapters/19_gradcheck.md:340
 def _random_unit(n: int, generator, dtype) -> np.ndarray:
     from refgrad._sampling import uniform
 
     # drawn in the default dtype, then made the tensor's, as torch draws it
     u = uniform(generator, (n,), _dtype.DEFAULT_FLOAT.numpy).astype(dtype)
-    return u / np.linalg.norm(u) if n else u
+    return u / make_tensor(u).norm()._data if n else u
+
+
+def _summed(array) -> float:
+    # NOTE [Fast gradcheck sums as torch sums]
+    return float(make_tensor(np.ascontiguousarray(array)).sum()._data)
 
 
 def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dtypes,
@@ -186,13 +191,13 @@ def _fast_check(func, func_out, inputs, outputs, eps, rtol, atol, check_grad_dty
             raise GradcheckError("Numerical gradient for function expected to be zero")
         for i, (output, v) in enumerate(zip(outputs, vs)):
             vj = _analytical_jacobians(inputs, output, [v], nondet_tol, check_grad_dtypes)[j]
-            a, n = float(vj[:, 0] @ u), float(v @ ju[positions[i]])
-            if not _allclose(a, n, rtol, atol * u.sum() * v.sum()):
+            a, n = float(vj[:, 0] @ u), _summed(v * ju[positions[i]])
+            if not _allclose(a, n, rtol, atol * _summed(u) * _summed(v)):
                 slow = _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol)
                 raise GradcheckError(_mismatch(a, n, i, j) + slow)
 
 
-# --- book/chapters/19_gradcheck.md:363
+# --- book/chapters/19_gradcheck.md:377
 def _slow_tables(func, func_out, inputs, output, i, j, eps, rtol, atol) -> str:
     n = _numerical_jacobians(func, inputs, [_positions(func_out)[i]], eps)[j][0]
     vectors = list(_unit_vectors(output.numel()))

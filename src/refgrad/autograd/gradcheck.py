@@ -52,7 +52,7 @@ def _check_inputs(inputs) -> None:
         )
 
 
-# --- book/chapters/19_gradcheck.md:533
+# --- book/chapters/19_gradcheck.md:548
 def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
     from refgrad._creation import zeros_like
 
@@ -74,7 +74,7 @@ def _check_backward_mul_by_grad_output(outputs, inputs, masked) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-# --- book/chapters/19_gradcheck.md:562
+# --- book/chapters/19_gradcheck.md:577
 UNDEFINED_HELP = 'Please look at "Notes about undefined output gradients" in ' \
     '"tools/autograd/derivatives.yaml"'
 
@@ -99,7 +99,7 @@ def _undefined_cases(func, inputs, count: int):
             yield outs, [None if i == k else zeros_like(o) for i, o in enumerate(outs)]
 
 
-# --- book/chapters/19_gradcheck.md:588
+# --- book/chapters/19_gradcheck.md:603
 def _check_undefined_grad(func, outputs, inputs) -> None:
     diff = _diff_inputs(inputs)
     if not diff:
@@ -121,7 +121,7 @@ def _check_undefined_grad(func, outputs, inputs) -> None:
             )
 
 
-# --- book/chapters/19_gradcheck.md:621
+# --- book/chapters/19_gradcheck.md:636
 def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
                    check_batched_forward_grad) -> None:
     if not (check_forward_ad or check_backward_ad):
@@ -135,7 +135,7 @@ def _check_options(check_forward_ad, check_backward_ad, check_batched_grad,
             "Setting check_batched_forward_grad=True requires check_forward_ad to be True")
 
 
-# --- book/chapters/19_gradcheck.md:636
+# --- book/chapters/19_gradcheck.md:651
 def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
                    check_undefined_grad) -> None:
     from refgrad.autograd import _forward_jacobians as forward
@@ -149,7 +149,7 @@ def _check_forward(func, func_out, inputs, outputs, eps, rtol, atol, fast_mode,
         forward.check_undefined_tangents(func, inputs)
 
 
-# --- book/chapters/19_gradcheck.md:651
+# --- book/chapters/19_gradcheck.md:666
 def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: float = 0.001,
               raise_exception: bool = True, nondet_tol: float = 0.0,
               check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
@@ -188,7 +188,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
     return True
 
 
-# --- book/chapters/19_gradcheck.md:702
+# --- book/chapters/19_gradcheck.md:717
 def _random_grad_output(output, non_contiguous: bool):
     from refgrad._generator import default_generator
     from refgrad._sampling import uniform
@@ -214,7 +214,7 @@ def _gradient_function(func, num_inputs: int, diff_inputs: set):
     return new_func
 
 
-# --- book/chapters/19_gradcheck.md:729
+# --- book/chapters/19_gradcheck.md:744
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-06, atol: float = 1e-05,
                   rtol: float = 0.001, gen_non_contig_grad_outputs: bool = False,
                   raise_exception: bool = True, nondet_tol: float = 0.0,
