@@ -194,3 +194,48 @@ def test_inner_vmap_takes_a_tensor_of_the_outer_one_passed_whole():
     doubled, tripled = vmap(outer, in_dims=(0, None))(_batch(False), torch.ones(3))
     assert doubled.tolist() == [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
     assert tripled.tolist() == [[3.0, 3.0, 3.0]] * 2
+
+
+def _counting_function(rule_applies_itself):
+    calls = {"forward": 0, "backward": 0, "vmap": 0}
+
+    class Tripled(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            calls["forward"] += 1
+            return x * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            calls["backward"] += 1
+            return g * 10
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            calls["vmap"] += 1
+            moved = x.movedim(in_dims[0], 0)
+            return (Tripled.apply(moved) if rule_applies_itself else moved * 3), 0
+
+    return Tripled, calls
+
+
+def test_a_function_under_vmap_alone_is_differentiated_through_its_rule():
+    tripled, calls = _counting_function(rule_applies_itself=False)
+    x = _batch(True)
+    y = vmap(tripled.apply)(x)
+    y.sum().backward()
+    assert calls == {"forward": 0, "backward": 0, "vmap": 1}
+    assert x.grad.tolist() == [[3.0] * 3] * 2
+
+
+def test_a_rule_that_applies_its_function_reaches_the_functions_backward():
+    tripled, calls = _counting_function(rule_applies_itself=True)
+    x = _batch(True)
+    y = vmap(tripled.apply)(x)
+    y.sum().backward()
+    assert calls == {"forward": 1, "backward": 1, "vmap": 1}
+    assert x.grad.tolist() == [[10.0] * 3] * 2
