@@ -10,6 +10,7 @@ import sys
 import weakref
 
 from refgrad._tensor import Tensor
+from refgrad.autograd import function
 from refgrad.autograd._state import batch_levels
 
 
@@ -30,7 +31,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:82
+# --- book/chapters/19ib_batched_tensors.md:83
 def enter(batches: bool) -> Level:
     install()  # below
     level = Level(batches)
@@ -57,7 +58,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:110
+# --- book/chapters/19ib_batched_tensors.md:111
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -87,7 +88,7 @@ def mark_entered(sources, entered) -> None:
                 level.mark(new)
 
 
-# --- book/chapters/19ib_batched_tensors.md:148
+# --- book/chapters/19ib_batched_tensors.md:149
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -113,7 +114,7 @@ ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True), ("gra
            ("retains_grad", False))
 
 
-# --- book/chapters/19ib_batched_tensors.md:178
+# --- book/chapters/19ib_batched_tensors.md:179
 def _refusing(name: str, message: str) -> None:
     real = getattr(Tensor, name)
 
@@ -129,7 +130,38 @@ REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=
             ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
 
 
-# --- book/chapters/19ib_batched_tensors.md:198
+# --- book/chapters/19ib_batched_tensors.md:207
+REQUIRES_GRAD_IN_TRANSFORM = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. "
+    "grad, vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
+
+
+def in_transform() -> bool:
+    return bool(batch_levels or function.TRANSFORMS)
+
+
+def refuse_in_transform(message: str) -> None:
+    if in_transform():
+        raise RuntimeError(message)
+
+
+def _requires_grad_refused(real):
+    @functools.wraps(real)
+    def requires_grad_(self, *args, **kwargs):
+        flag = args[0] if args else kwargs.get("requires_grad", True)
+        name = sys._getframe(1).f_globals.get("__name__", "")
+        if (in_transform() and type(flag) is bool
+                and (_asked_by_program(sys._getframe(1))
+                     or name.startswith("refgrad.autograd._functional"))):
+            raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
+        return real(self, *args, **kwargs)
+    return requires_grad_
+
+
+# --- book/chapters/19ib_batched_tensors.md:242
 _installed: list = []
 
 
@@ -140,3 +172,4 @@ def install() -> None:
             _answering(name, answer)
         for name, message in REFUSALS:
             _refusing(name, message)
+        Tensor.requires_grad_ = _requires_grad_refused(Tensor.requires_grad_)

@@ -32,8 +32,9 @@ def transforming(run):
     transform], chapter 25_functions)."""
     @functools.wraps(run)
     def marked(*args, **kwargs):
+        batched.install()  # chapter 19ib_batched_tensors
         function.TRANSFORMS.append(run)
-        level = batched.enter(False) if batch_levels else None  # chapter 19ib_batched_tensors
+        level = batched.enter(False) if batch_levels else None
         try:
             return run(*args, **kwargs)
         finally:
@@ -53,7 +54,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:562
+# --- book/chapters/19i_function_transforms.md:563
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -98,7 +99,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:616
+# --- book/chapters/19i_function_transforms.md:617
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -130,7 +131,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:731
+# --- book/chapters/19i_function_transforms.md:732
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -188,7 +189,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1239
+# --- book/chapters/19i_function_transforms.md:1240
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor
