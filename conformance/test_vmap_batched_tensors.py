@@ -312,3 +312,17 @@ def test_backward_is_refused_inside_every_transform_and_autograd_grad_is_not():
     a = torch.ones(3, requires_grad=True)
     (a * 2).sum().backward()
     assert a.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_grad_of_a_batched_slice_gives_none_without_warning():
+    import warnings
+
+    x = _batch(True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seen = []
+        vmap(lambda t: seen.append(t.grad) or t * 2)(x)
+        assert seen == [None, None] or seen == [None]  # torch runs f once, refgrad per slice
+        assert caught == []
+        (x * 2).grad  # a plain non-leaf still warns, pointing at this line
+    assert len(caught) == 1 and caught[0].filename == __file__

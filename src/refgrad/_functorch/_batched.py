@@ -99,22 +99,29 @@ def _asked_by_program(frame) -> bool:
     return not frame.f_globals.get("__name__", "").startswith("refgrad")
 
 
+def answers_program(t, frame) -> bool:
+    """Whether ``t`` gives torch's answers to the code running in ``frame``."""
+    return is_batched(t) and _asked_by_program(frame)
+
+
 def _answering(name: str, answer) -> None:
     real = getattr(Tensor, name)
 
     def fget(self):
-        if batch_levels and is_batched(self) and _asked_by_program(sys._getframe(1)):
+        if batch_levels and answers_program(self, sys._getframe(1)):
             return answer
         return real.fget(self)
     fget.__name__ = name
     setattr(Tensor, name, property(fget, real.fset, real.fdel, real.__doc__))
 
 
-ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True), ("grad", None),
+# grad answers in its own getter (chapter "Tensors"): a wrapper would move its
+# warning's reported line into this module.
+ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True),
            ("retains_grad", False))
 
 
-# --- book/chapters/19ib_batched_tensors.md:179
+# --- book/chapters/19ib_batched_tensors.md:186
 def _refusing(name: str, message: str) -> None:
     real = getattr(Tensor, name)
 
@@ -130,7 +137,7 @@ REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=
             ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
 
 
-# --- book/chapters/19ib_batched_tensors.md:207
+# --- book/chapters/19ib_batched_tensors.md:214
 REQUIRES_GRAD_IN_TRANSFORM = (
     "You are attempting to call Tensor.requires_grad_() (or perhaps using "
     "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
@@ -161,7 +168,7 @@ def _requires_grad_refused(real):
     return requires_grad_
 
 
-# --- book/chapters/19ib_batched_tensors.md:242
+# --- book/chapters/19ib_batched_tensors.md:249
 _installed: list = []
 
 
