@@ -326,3 +326,32 @@ def test_grad_of_a_batched_slice_gives_none_without_warning():
         assert caught == []
         (x * 2).grad  # a plain non-leaf still warns, pointing at this line
     assert len(caught) == 1 and caught[0].filename == __file__
+
+
+def test_out_dims_none_refuses_draws_that_differ_between_slices():
+    x = _batch(False)
+    with raises(ValueError, "vmap(<lambda>, ...): `<lambda>` " + BATCHED):
+        vmap(lambda t: torch.rand(3), randomness="different", out_dims=None)(x)
+    assert vmap(lambda t: torch.rand(3), randomness="same", out_dims=None)(x).shape == (3,)
+
+
+def test_a_rule_is_told_a_batched_argument_is_batched_even_when_its_slices_agree():
+    told = []
+
+    @torch.library.custom_op("batchedtensors::scaled", mutates_args=())
+    def scaled(x: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+        return x * s
+
+    @scaled.register_vmap
+    def rule(info, in_dims, x, s):
+        told.append(in_dims)
+        moved = s if in_dims[1] is None else s.movedim(in_dims[1], 0)
+        return scaled(x.movedim(in_dims[0], 0), moved), 0
+
+    c = torch.tensor([1.0, 2.0, 3.0])
+    x = torch.ones(2, 3)
+    vmap(lambda t: scaled(t, c * 2))(x)
+    vmap(lambda t: scaled(t, t * 0 + 1))(x)
+    vmap(lambda t: scaled(t, torch.rand(3)), randomness="different")(x)
+    vmap(lambda t: scaled(t, torch.rand(3)), randomness="same")(x)
+    assert told == [(0, None), (0, 0), (0, 0), (0, None)]

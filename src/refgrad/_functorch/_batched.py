@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ib_batched_tensors.md:49
+# --- book/chapters/19ib_batched_tensors.md:52
 """Batched tensors: which tensors a running vmap made from its slices, and what they say."""
 
 import functools
@@ -31,7 +31,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:83
+# --- book/chapters/19ib_batched_tensors.md:86
 def enter(batches: bool) -> Level:
     install()  # below
     level = Level(batches)
@@ -58,7 +58,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:111
+# --- book/chapters/19ib_batched_tensors.md:114
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -88,7 +88,7 @@ def mark_entered(sources, entered) -> None:
                 level.mark(new)
 
 
-# --- book/chapters/19ib_batched_tensors.md:149
+# --- book/chapters/19ib_batched_tensors.md:152
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -121,7 +121,7 @@ ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True),
            ("retains_grad", False))
 
 
-# --- book/chapters/19ib_batched_tensors.md:186
+# --- book/chapters/19ib_batched_tensors.md:189
 def _refusing(name: str, message: str) -> None:
     real = getattr(Tensor, name)
 
@@ -137,7 +137,7 @@ REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=
             ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
 
 
-# --- book/chapters/19ib_batched_tensors.md:214
+# --- book/chapters/19ib_batched_tensors.md:217
 REQUIRES_GRAD_IN_TRANSFORM = (
     "You are attempting to call Tensor.requires_grad_() (or perhaps using "
     "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
@@ -168,7 +168,7 @@ def _requires_grad_refused(real):
     return requires_grad_
 
 
-# --- book/chapters/19ib_batched_tensors.md:249
+# --- book/chapters/19ib_batched_tensors.md:252
 _installed: list = []
 
 

@@ -108,14 +108,20 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:944
-def gathered(func, column, dim):
+# --- book/chapters/19i_function_transforms.md:946
+def _equal(a, b) -> bool:
+    return a is b or (isinstance(a, Tensor) and a.shape == b.shape and bool(refgrad.equal(a, b)))
+
+
+def gathered(func, column, dim, randomness):
     """One output place across the slices: stacked along ``dim``, or, for None, the first
     slice's, which must not be batched (chapter 19ib_batched_tensors)."""
     first = column[0]
     name = func_name(func)
     if dim is None:
-        if any(isinstance(c, Tensor) and batched.is_batched(c) for c in column):
+        if isinstance(first, Tensor) and (
+                any(isinstance(c, Tensor) and batched.is_batched(c) for c in column)
+                or (randomness == "different" and not all(_equal(c, first) for c in column))):
             raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
                              "when out_dim is None")
         return first
@@ -139,7 +145,7 @@ def vmap_impl(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
         out_spec = flats[0][1]
         place_dims = out_dims_for(func, out_dims, out_spec)
         columns = zip(*[leaves for leaves, _ in flats])
-        return tree_unflatten([gathered(func, list(col), d)
+        return tree_unflatten([gathered(func, list(col), d, randomness)
                                for col, d in zip(columns, place_dims)], out_spec)
     finally:
         batched.leave(level)
