@@ -355,3 +355,36 @@ def test_a_rule_is_told_a_batched_argument_is_batched_even_when_its_slices_agree
     vmap(lambda t: scaled(t, torch.rand(3)), randomness="different")(x)
     vmap(lambda t: scaled(t, torch.rand(3)), randomness="same")(x)
     assert told == [(0, None), (0, 0), (0, 0), (0, None)]
+
+
+@pytest.mark.parametrize("make", ["leaf", "requires_grad", "computed"])
+def test_a_tensor_grad_follows_is_a_leaf_that_requires_grad(make):
+    from torch.func import vjp
+
+    said = []
+
+    def f(t):
+        u = t * 2
+        said.append((_said(t), _said(u), type(u.grad_fn).__name__))
+        return u.sum()
+
+    base = torch.ones(3, requires_grad=make != "leaf")
+    x = base * 2 if make == "computed" else base
+    assert grad(f)(x).tolist() == [2.0, 2.0, 2.0]
+    vjp(f, x)
+    vmap(grad(f))(torch.ones(2, 3, requires_grad=make != "leaf"))
+    assert len(said) >= 3
+    assert all(s == ((True, True, True), (True, False, False), "MulBackward0") for s in said)
+
+
+def test_a_tensor_an_outer_grad_follows_stays_a_leaf_inside_an_inner_grad():
+    said = []
+
+    def outer(a):
+        def inner(b):
+            said.append((_said(a), _said(b)))
+            return (a * b).sum()
+        return grad(inner)(a * 3).sum()
+
+    grad(outer)(torch.ones(3, requires_grad=True))
+    assert said == [((True, True, True), (True, True, True))]

@@ -81,14 +81,28 @@ def mark_results(inputs, outputs) -> None:
 
 def mark_entered(sources, entered) -> None:
     """A grad's inputs: marked by its own level, and by each level that marked the
-    tensors they were entered for."""
+    tensors they were entered for; and remembered as entered (below)."""
     for source, new in zip(sources, entered):
+        if ENTERED:
+            ENTERED[-1][id(new)] = weakref.ref(new)
         for level in batch_levels:
             if level is batch_levels[-1] or level.holds(source):
                 level.mark(new)
 
 
-# --- book/chapters/19ib_batched_tensors.md:152
+# --- book/chapters/19ib_batched_tensors.md:154
+ENTERED: list = []  # per running grad, vjp or jvp: id -> weak ref, the tensors it entered
+
+
+def is_entered(t) -> bool:
+    for tensors in ENTERED:
+        ref = tensors.get(id(t))
+        if ref is not None and ref() is t:
+            return True
+    return False
+
+
+# --- book/chapters/19ib_batched_tensors.md:174
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -110,6 +124,9 @@ def _answering(name: str, answer) -> None:
     def fget(self):
         if batch_levels and answers_program(self, sys._getframe(1)):
             return answer
+        if (ENTERED and name in ENTERED_ANSWERS and is_entered(self)
+                and _asked_by_program(sys._getframe(1))):
+            return ENTERED_ANSWERS[name]
         return real.fget(self)
     fget.__name__ = name
     setattr(Tensor, name, property(fget, real.fset, real.fdel, real.__doc__))
@@ -119,9 +136,10 @@ def _answering(name: str, answer) -> None:
 # warning's reported line into this module.
 ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True),
            ("retains_grad", False))
+ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # a tensor grad follows
 
 
-# --- book/chapters/19ib_batched_tensors.md:189
+# --- book/chapters/19ib_batched_tensors.md:215
 def _refusing(name: str, message: str) -> None:
     real = getattr(Tensor, name)
 
@@ -137,7 +155,7 @@ REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=
             ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
 
 
-# --- book/chapters/19ib_batched_tensors.md:217
+# --- book/chapters/19ib_batched_tensors.md:243
 REQUIRES_GRAD_IN_TRANSFORM = (
     "You are attempting to call Tensor.requires_grad_() (or perhaps using "
     "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
@@ -168,7 +186,7 @@ def _requires_grad_refused(real):
     return requires_grad_
 
 
-# --- book/chapters/19ib_batched_tensors.md:252
+# --- book/chapters/19ib_batched_tensors.md:278
 _installed: list = []
 
 

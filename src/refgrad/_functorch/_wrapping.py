@@ -25,7 +25,7 @@ def enter_all(xs):
         leaf = x.detach().requires_grad_()
         inside.add(id(leaf))
         entered.append(leaf if tangent is None else forward_ad.make_dual(leaf, tangent))
-    if batch_levels:  # inside a vmap: chapter 19ib_batched_tensors
+    if batch_levels or batched.ENTERED:  # chapter 19ib_batched_tensors
         batched.mark_entered(xs, entered)
     return entered, inside
 

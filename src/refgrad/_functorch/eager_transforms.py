@@ -34,11 +34,13 @@ def transforming(run):
     def marked(*args, **kwargs):
         batched.install()  # chapter 19ib_batched_tensors
         function.TRANSFORMS.append(run)
+        batched.ENTERED.append({})
         level = batched.enter(False) if batch_levels else None
         try:
             return run(*args, **kwargs)
         finally:
             function.TRANSFORMS.pop()
+            batched.ENTERED.pop()
             if level is not None:
                 batched.leave(level)
     return marked
@@ -54,7 +56,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:563
+# --- book/chapters/19i_function_transforms.md:565
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -99,7 +101,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:617
+# --- book/chapters/19i_function_transforms.md:619
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -131,7 +133,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:732
+# --- book/chapters/19i_function_transforms.md:734
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -189,7 +191,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1248
+# --- book/chapters/19i_function_transforms.md:1250
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor
