@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ib_batched_tensors.md:52
+# --- book/chapters/19ib_batched_tensors.md:51
 """Batched tensors: which tensors a running vmap made from its slices, and what they say."""
 
 import functools
@@ -10,7 +10,6 @@ import sys
 import weakref
 
 from refgrad._tensor import Tensor
-from refgrad.autograd import function
 from refgrad.autograd._state import batch_levels
 
 
@@ -31,9 +30,8 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:86
+# --- book/chapters/19ib_batched_tensors.md:82
 def enter(batches: bool) -> Level:
-    install()  # below
     level = Level(batches)
     batch_levels.append(level)
     return level
@@ -58,7 +56,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:114
+# --- book/chapters/19ib_batched_tensors.md:109
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -79,43 +77,20 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-def mark_entered(sources, entered) -> None:
-    """A grad's inputs: marked by its own level, and by each level that marked the
-    tensors they were entered for; and remembered as entered (below)."""
-    for source, new in zip(sources, entered):
-        if ENTERED:
-            ENTERED[-1][id(new)] = weakref.ref(new)
-        for level in batch_levels:
-            if level is batch_levels[-1] or level.holds(source):
-                level.mark(new)
-
-
-# --- book/chapters/19ib_batched_tensors.md:154
-ENTERED: list = []  # per running grad, vjp or jvp: id -> weak ref, the tensors it entered
-
-
-def is_entered(t) -> bool:
-    for tensors in ENTERED:
-        ref = tensors.get(id(t))
-        if ref is not None and ref() is t:
-            return True
-    return False
-
-
-# --- book/chapters/19ib_batched_tensors.md:174
+# --- book/chapters/19ib_batched_tensors.md:138
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
 # gives torch's answer only to a caller outside refgrad; refgrad's own code
 # (recording an operation, applying a Function, torch.func's grad) reads the
 # slice's real state, which gradients through vmap's result need.
-def _asked_by_program(frame) -> bool:
+def asked_by_program(frame) -> bool:
     return not frame.f_globals.get("__name__", "").startswith("refgrad")
 
 
 def answers_program(t, frame) -> bool:
     """Whether ``t`` gives torch's answers to the code running in ``frame``."""
-    return is_batched(t) and _asked_by_program(frame)
+    return is_batched(t) and asked_by_program(frame)
 
 
 def _answering(name: str, answer) -> None:
@@ -125,7 +100,7 @@ def _answering(name: str, answer) -> None:
         if batch_levels and answers_program(self, sys._getframe(1)):
             return answer
         if (ENTERED and name in ENTERED_ANSWERS and is_entered(self)
-                and _asked_by_program(sys._getframe(1))):
+                and asked_by_program(sys._getframe(1))):
             return ENTERED_ANSWERS[name]
         return real.fget(self)
     fget.__name__ = name
@@ -136,16 +111,28 @@ def _answering(name: str, answer) -> None:
 # warning's reported line into this module.
 ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True),
            ("retains_grad", False))
-ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # a tensor grad follows
 
 
-# --- book/chapters/19ib_batched_tensors.md:215
+# --- book/chapters/19ib_batched_tensors.md:178
+ENTERED: list = []  # per running grad, vjp or jvp: id -> weak ref, the tensors it entered
+ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
+
+
+def is_entered(t) -> bool:
+    for tensors in ENTERED:
+        ref = tensors.get(id(t))
+        if ref is not None and ref() is t:
+            return True
+    return False
+
+
+# --- book/chapters/19ib_batched_tensors.md:195
 def _refusing(name: str, message: str) -> None:
     real = getattr(Tensor, name)
 
     @functools.wraps(real)
     def method(self, *args, **kwargs):
-        if batch_levels and is_batched(self) and _asked_by_program(sys._getframe(1)):
+        if batch_levels and answers_program(self, sys._getframe(1)):
             raise RuntimeError(message)
         return real(self, *args, **kwargs)
     setattr(Tensor, name, method)
@@ -155,38 +142,7 @@ REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=
             ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
 
 
-# --- book/chapters/19ib_batched_tensors.md:243
-REQUIRES_GRAD_IN_TRANSFORM = (
-    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
-    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
-    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. "
-    "grad, vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
-    "transformed instead.")
-
-
-def in_transform() -> bool:
-    return bool(batch_levels or function.TRANSFORMS)
-
-
-def refuse_in_transform(message: str) -> None:
-    if in_transform():
-        raise RuntimeError(message)
-
-
-def _requires_grad_refused(real):
-    @functools.wraps(real)
-    def requires_grad_(self, *args, **kwargs):
-        flag = args[0] if args else kwargs.get("requires_grad", True)
-        name = sys._getframe(1).f_globals.get("__name__", "")
-        if (in_transform() and type(flag) is bool
-                and (_asked_by_program(sys._getframe(1))
-                     or name.startswith("refgrad.autograd._functional"))):
-            raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
-        return real(self, *args, **kwargs)
-    return requires_grad_
-
-
-# --- book/chapters/19ib_batched_tensors.md:278
+# --- book/chapters/19ib_batched_tensors.md:216
 _installed: list = []
 
 
@@ -197,4 +153,3 @@ def install() -> None:
             _answering(name, answer)
         for name, message in REFUSALS:
             _refusing(name, message)
-        Tensor.requires_grad_ = _requires_grad_refused(Tensor.requires_grad_)

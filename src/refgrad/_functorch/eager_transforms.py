@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:504
+# --- book/chapters/19i_function_transforms.md:505
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import functools
 
 import refgrad
 from refgrad._functorch import _batched as batched
+from refgrad._functorch import _inside_transforms as inside
 from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import (
@@ -32,7 +33,7 @@ def transforming(run):
     transform], chapter 25_functions)."""
     @functools.wraps(run)
     def marked(*args, **kwargs):
-        batched.install()  # chapter 19ib_batched_tensors
+        inside.install()  # chapters 19ib_batched_tensors, 19ic_inside_transforms
         function.TRANSFORMS.append(run)
         batched.ENTERED.append({})
         level = batched.enter(False) if batch_levels else None
@@ -56,7 +57,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:565
+# --- book/chapters/19i_function_transforms.md:567
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -101,7 +102,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:619
+# --- book/chapters/19i_function_transforms.md:621
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -133,7 +134,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:734
+# --- book/chapters/19i_function_transforms.md:736
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -191,7 +192,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1250
+# --- book/chapters/19i_function_transforms.md:1254
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

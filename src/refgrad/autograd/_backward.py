@@ -118,7 +118,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if retain_graph is None:
         retain_graph = create_graph
     retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
-    from refgrad._functorch._batched import refuse_in_transform  # chapter 19ib_batched_tensors
+    from refgrad._functorch._inside_transforms import refuse_in_transform  # chapter 19ic
 
     refuse_in_transform(BACKWARD_IN_TRANSFORM)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, given, True, True)
