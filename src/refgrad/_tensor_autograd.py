@@ -6,9 +6,10 @@
 """A tensor's autograd attributes (requires_grad, grad_fn, is_leaf, grad) and torch's
 words for their misuse."""
 
+import sys
 import warnings
 
-from refgrad.autograd._state import state
+from refgrad.autograd._state import batch_levels, state
 
 NOT_A_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -29,7 +30,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:342
+# --- book/chapters/03_tensor.md:343
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
@@ -57,7 +58,7 @@ def held_grad_fn(t):
     return fn
 
 
-# --- book/chapters/03_tensor.md:375
+# --- book/chapters/03_tensor.md:376
 class _RequiresGrad:
     __slots__ = ()
 
@@ -122,7 +123,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:447
+# --- book/chapters/03_tensor.md:448
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -141,7 +142,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:470
+# --- book/chapters/03_tensor.md:471
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -168,14 +169,24 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:502
+# --- book/chapters/03_tensor.md:503
+def _batched_for(t, frame) -> bool:
+    """Whether ``t`` is a batched tensor for the code of ``frame``: it asks of a
+    batched tensor, which has no history and no warning to give (chapter
+    19ib_batched_tensors)."""
+    from refgrad._functorch._batched import answers_program
+
+    return answers_program(t, frame)
+
+
 class _Grad:
     __slots__ = ()
 
     @property
     def grad(self):
         if held_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
+            if not batch_levels or not _batched_for(self, sys._getframe(1)):
+                warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -204,7 +215,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:546
+# --- book/chapters/03_tensor.md:557
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad

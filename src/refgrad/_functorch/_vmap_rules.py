@@ -9,6 +9,7 @@ import typing
 
 import refgrad
 from refgrad import _library_calls as calls
+from refgrad._functorch import _batched as batched
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
 from refgrad._tensor import Tensor
 from refgrad.autograd import function
@@ -30,10 +31,11 @@ VmapInfo.__module__ = "refgrad._functorch.autograd_function"
 
 
 # NOTE [Equal in every slice]
-# A tensor made anew in each slice but equal in all of them is taken not to
-# depend on the batch, and passed once with in_dim None, as torch would pass a
-# tensor computed from unbatched ones. (So is a batched one whose slices all
-# happen to be equal: the rule still gets the right values.)
+# A tensor made anew in each slice from unbatched ones (chapter
+# 19ib_batched_tensors) is equal in all of them, and passed once with in_dim
+# None, as torch passes it. A batched one is stacked, even when its slices all
+# happen to be equal; so are unbatched ones that differ: random draws under
+# randomness="different", which torch batches.
 def _same_values(a: Tensor, b: Tensor) -> bool:
     return a.shape == b.shape and a.dtype == b.dtype and bool(refgrad.equal(a, b))
 
@@ -52,7 +54,7 @@ class _Recorded(BaseException):
     so that a function's own ``except Exception`` does not catch it.)"""
 
 
-# --- book/chapters/25c_vmap_rules.md:118
+# --- book/chapters/25c_vmap_rules.md:120
 def _batched(column: list, origins: list, inputs: list):
     """One argument from every slice: (the batched value, its in_dim)."""
     first = column[0]
@@ -74,12 +76,13 @@ def _batched(column: list, origins: list, inputs: list):
              for v, leaves in zip(column, origins)}
     if len(found) == 1 and None not in found:
         return inputs[found.pop()]
-    if all(_same_values(v, first) for v in column):  # NOTE [Equal in every slice]
+    if not any(batched.is_batched(v) for v in column) and all(
+            _same_values(v, first) for v in column):  # NOTE [Equal in every slice]
         return first, None
     return refgrad.stack(column), 0
 
 
-# --- book/chapters/25c_vmap_rules.md:155
+# --- book/chapters/25c_vmap_rules.md:158
 def _answer(result):
     """A function from a slice's number (and call) to its part of the rule's result."""
     if not (isinstance(result, tuple) and len(result) == 2):
@@ -100,7 +103,7 @@ def _answer(result):
         [leaf if d is None else leaf.select(d, b) for leaf, d in zip(leaves, dims)], spec)
 
 
-# --- book/chapters/25c_vmap_rules.md:189
+# --- book/chapters/25c_vmap_rules.md:192
 _MORE = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 
 
@@ -154,7 +157,7 @@ def leave(hook) -> None:
         hooks.remove(hook)
 
 
-# --- book/chapters/25c_vmap_rules.md:257
+# --- book/chapters/25c_vmap_rules.md:260
 class _Level:
     def __init__(self, size: int, randomness: str, inputs: list, dims: list) -> None:
         self.size, self.randomness, self.inputs, self.dims = size, randomness, inputs, dims
@@ -187,7 +190,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:303
+# --- book/chapters/25c_vmap_rules.md:306
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -226,7 +229,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:351
+# --- book/chapters/25c_vmap_rules.md:354
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that

@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:500
+# --- book/chapters/19i_function_transforms.md:505
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import functools
 
 import refgrad
+from refgrad._functorch import _batched as batched
+from refgrad._functorch import _inside_transforms as inside
 from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import (
@@ -21,6 +23,7 @@ from refgrad._functorch._wrapping import (
 )
 from refgrad._tensor import Tensor
 from refgrad.autograd import forward_ad, function
+from refgrad.autograd._state import batch_levels
 
 NEEDS_PAIR = "output of function f should be a tuple: (output, aux) if has_aux is True"
 
@@ -30,11 +33,17 @@ def transforming(run):
     transform], chapter 25_functions)."""
     @functools.wraps(run)
     def marked(*args, **kwargs):
+        inside.install()  # chapters 19ib_batched_tensors, 19ic_inside_transforms
         function.TRANSFORMS.append(run)
+        batched.ENTERED.append({})
+        level = batched.enter(False) if batch_levels else None
         try:
             return run(*args, **kwargs)
         finally:
             function.TRANSFORMS.pop()
+            batched.ENTERED.pop()
+            if level is not None:
+                batched.leave(level)
     return marked
 
 
@@ -48,7 +57,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:553
+# --- book/chapters/19i_function_transforms.md:567
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -93,7 +102,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:607
+# --- book/chapters/19i_function_transforms.md:621
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -125,7 +134,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:722
+# --- book/chapters/19i_function_transforms.md:736
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -183,7 +192,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1225
+# --- book/chapters/19i_function_transforms.md:1254
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

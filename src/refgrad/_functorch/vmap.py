@@ -2,12 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:811
+# --- book/chapters/19i_function_transforms.md:825
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
 
 import refgrad
+from refgrad._functorch import _batched as batched
+from refgrad._functorch import _inside_transforms as inside
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
 from refgrad._functorch._vmap_rules import run_with_rules
 from refgrad._tensor import Tensor
@@ -69,7 +71,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:887
+# --- book/chapters/19i_function_transforms.md:903
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -83,7 +85,8 @@ def run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness):
     for b in range(size):
         if randomness == "same":
             refgrad.set_rng_state(start)
-        sliced = [a if d is None else a.select(d, b) for a, d in zip(flat_args, dims)]
+        sliced = [a if d is None else batched.marked(a.select(d, b))
+                  for a, d in zip(flat_args, dims)]
         results.append(func(*tree_unflatten(sliced, args_spec), **kwargs))
         if randomness == "error" and not refgrad.equal(refgrad.get_rng_state(), start):
             refgrad.set_rng_state(start)
@@ -106,16 +109,20 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:931
-def gathered(func, column, dim):
-    """One output place across the slices: stacked along ``dim``, or, for None, the value
-    every slice agreed on."""
+# --- book/chapters/19i_function_transforms.md:951
+def _equal(a, b) -> bool:
+    return a is b or (isinstance(a, Tensor) and a.shape == b.shape and bool(refgrad.equal(a, b)))
+
+
+def gathered(func, column, dim, randomness):
+    """One output place across the slices: stacked along ``dim``, or, for None, the first
+    slice's, which must not be batched (chapter 19ib_batched_tensors)."""
     first = column[0]
     name = func_name(func)
     if dim is None:
-        same = all(c is first or (isinstance(c, Tensor) and isinstance(first, Tensor)
-                                  and refgrad.equal(c, first)) for c in column)
-        if isinstance(first, Tensor) and not same:
+        if isinstance(first, Tensor) and (
+                any(isinstance(c, Tensor) and batched.is_batched(c) for c in column)
+                or (randomness == "different" and not all(_equal(c, first) for c in column))):
             raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
                              "when out_dim is None")
         return first
@@ -131,14 +138,19 @@ def vmap_impl(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     size = batch_size(flat_args, dims)
     if size == 0:
         return empty_batch(func, flat_args, args_spec, dims, out_dims, kwargs)
-    results = run_with_rules(run_slices, func, flat_args, args_spec, dims, size, kwargs,
-                             randomness)  # chapter 25c_vmap_rules
-    flats = [tree_flatten(r) for r in results]
-    out_spec = flats[0][1]
-    place_dims = out_dims_for(func, out_dims, out_spec)
-    columns = zip(*[leaves for leaves, _ in flats])
-    return tree_unflatten([gathered(func, list(col), d) for col, d in zip(columns, place_dims)],
-                          out_spec)
+    inside.install()  # chapters 19ib_batched_tensors, 19ic_inside_transforms
+    level = batched.enter(True)
+    try:
+        results = run_with_rules(run_slices, func, flat_args, args_spec, dims, size, kwargs,
+                                 randomness)  # chapter 25c_vmap_rules
+        flats = [tree_flatten(r) for r in results]
+        out_spec = flats[0][1]
+        place_dims = out_dims_for(func, out_dims, out_spec)
+        columns = zip(*[leaves for leaves, _ in flats])
+        return tree_unflatten([gathered(func, list(col), d, randomness)
+                               for col, d in zip(columns, place_dims)], out_spec)
+    finally:
+        batched.leave(level)
 
 
 def empty_batch(func, flat_args, args_spec, dims, out_dims, kwargs):

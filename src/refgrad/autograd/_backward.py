@@ -94,6 +94,11 @@ _BATCHED_MISMATCH = (
 
 
 # --- book/chapters/18_backward.md:311
+BACKWARD_IN_TRANSFORM = (
+    "backward() called inside a functorch transform. This is not supported, please use "
+    "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
+
+
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None) -> None:
     """Accumulate gradients of ``tensors`` into the leaves' ``.grad``."""
@@ -113,6 +118,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if retain_graph is None:
         retain_graph = create_graph
     retain_graph, create_graph = _flag(retain_graph), _flag(create_graph)
+    from refgrad._functorch._inside_transforms import refuse_in_transform  # chapter 19ic
+
+    refuse_in_transform(BACKWARD_IN_TRANSFORM)
     _engine_run_backward(tensors, grads, retain_graph, create_graph, given, True, True)
 
 
@@ -128,7 +136,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:399
+# --- book/chapters/18_backward.md:407
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -161,7 +169,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:436
+# --- book/chapters/18_backward.md:444
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -173,7 +181,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:479
+# --- book/chapters/18_backward.md:487
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -197,7 +205,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:530
+# --- book/chapters/18_backward.md:538
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -221,7 +229,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:560
+# --- book/chapters/18_backward.md:568
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref

@@ -48,9 +48,12 @@ state = AutogradState()
 # Forward-mode AD levels are global, not per thread, as in torch: the levels
 # entered with forward_ad.dual_level(), innermost last (chapter "Forward-mode AD").
 dual_levels: list = []
+# The running vmaps (and torch.func.grads inside them), innermost last: chapter
+# "Batched tensors" (19ib_batched_tensors).
+batch_levels: list = []
 
 
-# --- book/chapters/01_state.md:100
+# --- book/chapters/01_state.md:103
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -72,7 +75,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:128
+# --- book/chapters/01_state.md:131
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -83,7 +86,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:148
+# --- book/chapters/01_state.md:151
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -113,7 +116,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:186
+# --- book/chapters/01_state.md:189
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:
