@@ -756,7 +756,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1281
+# --- book/chapters/19i_function_transforms.md:1276
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -986,7 +986,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26c_inplace_arguments.md:223
+# --- book/chapters/26c_inplace_arguments.md:225
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
@@ -1057,7 +1057,7 @@ from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:204
+# --- book/chapters/29s_methods_taking_nothing.md:206
 from refgrad import _methods_taking_nothing  # noqa: E402, F401  # isort: skip
 
 

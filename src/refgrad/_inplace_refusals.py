@@ -7,6 +7,7 @@
 
 from refgrad._ops.inplace_signatures import refuse
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 from refgrad.autograd._state import state, switched_on
 
 # name: the method it is another name for, or None for a method of its own
@@ -34,6 +35,7 @@ def refusing(method, name: str):
     refused.__qualname__ = getattr(method, "__qualname__", name)
     refused.__doc__ = method.__doc__
     refused.__wrapped__ = method
+    PASSING_ON.add(refused.__code__)  # its caller's call, handed on: NOTE [Who is told]
     return refused
 
 

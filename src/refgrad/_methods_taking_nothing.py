@@ -11,6 +11,7 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_alone
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 
 NAMES = (
     "abs", "absolute", "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh",
@@ -28,7 +29,7 @@ NAMES = (
 )
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:110
+# --- book/chapters/29s_methods_taking_nothing.md:111
 def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
     """torch's TypeError for a plain C method given anything besides the tensor,
     in the words of a direct call."""
@@ -37,7 +38,7 @@ def refusal(name: str, refused: tuple, unknown: dict) -> TypeError:
     return TypeError(f"TensorBase.{name}() takes no arguments ({len(refused)} given)")
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:145
+# --- book/chapters/29s_methods_taking_nothing.md:146
 # NOTE [Taking nothing, in torch's words]
 # A plain C method of torch's refuses any argument before it runs. The
 # method here takes what it is given and refuses it itself: a test of an
@@ -56,6 +57,7 @@ def taking_nothing(method, name: str):
 
     checked.__name__, checked.__qualname__ = method.__name__, method.__qualname__
     checked.__doc__, checked.__wrapped__ = method.__doc__, method
+    PASSING_ON.add(checked.__code__)  # its caller's call, handed on: chapter 19ib
     return checked
 
 
@@ -72,7 +74,7 @@ def _row_method(row, function):
     return checked
 
 
-# --- book/chapters/29s_methods_taking_nothing.md:187
+# --- book/chapters/29s_methods_taking_nothing.md:189
 _ROWS = (ar.EXP, ar.LOG, ar.SIN, ar.COS, ar.RECIPROCAL)
 
 

@@ -6,10 +6,10 @@
 """A tensor's autograd attributes (requires_grad, grad_fn, is_leaf, grad) and torch's
 words for their misuse."""
 
-import sys
 import warnings
+from sys import _getframe as _frame  # NOTE [Names looked up once]
 
-from refgrad.autograd._state import batch_levels, state
+from refgrad.autograd._state import batch_levels, entered_tensors, state
 
 NOT_A_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -58,12 +58,34 @@ def held_grad_fn(t):
     return fn
 
 
-# --- book/chapters/03_tensor.md:376
+# --- book/chapters/03_tensor.md:379
+OWN = object()  # no transform's answer stands in for what the tensor says itself
+PASSING_ON: set = set()  # the code of wrappers that hand their caller's call on unchanged
+
+
+def said_to(t, name: str, frame):
+    """What a tensor a running transform batched or entered answers the code of
+    ``frame``, asked ``name``; else OWN (chapter 19ib_batched_tensors)."""
+    from refgrad._functorch._batched import program_answer
+
+    return program_answer(t, name, frame)
+
+
+def requires_grad_said(t, frame) -> bool:
+    """``t.requires_grad`` as it answers the code of ``frame``, for the methods that a
+    tensor requiring no grad refuses (retain_grad, register_hook)."""
+    if batch_levels and (said := said_to(t, "requires_grad", frame)) is not OWN:
+        return said
+    return t._requires_grad
+
+
 class _RequiresGrad:
     __slots__ = ()
 
     @property
     def requires_grad(self) -> bool:
+        if batch_levels and (said := said_to(self, "requires_grad", _frame(1))) is not OWN:
+            return said
         return self._requires_grad
 
     @requires_grad.setter
@@ -86,6 +108,10 @@ class _RequiresGrad:
 
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {c_type_name(type(requires_grad))}")
+        if batch_levels or entered_tensors:  # chapter 19ic_inside_transforms
+            from refgrad._functorch._inside_transforms import refuse_requires_grad_
+
+            refuse_requires_grad_(_frame(1))
         if held_grad_fn(self) is not None:
             if requires_grad:
                 if self._version_counter is None and not state.inference_mode:
@@ -105,10 +131,16 @@ class _RequiresGrad:
 
     @property
     def is_leaf(self) -> bool:
+        if (batch_levels or entered_tensors) and (
+                said := said_to(self, "is_leaf", _frame(1))) is not OWN:
+            return said
         return self.grad_fn is None
 
     @property
     def grad_fn(self):
+        if (batch_levels or entered_tensors) and (
+                said := said_to(self, "grad_fn", _frame(1))) is not OWN:
+            return said
         fn = self._grad_fn
         if fn is None and self._view_info is not None:
             if self._view_info.pending is not None:  # NOTE [Regenerating lazily]
@@ -123,7 +155,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:448
+# --- book/chapters/03_tensor.md:483
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -142,7 +174,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:471
+# --- book/chapters/03_tensor.md:506
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -169,23 +201,15 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:503
-def _batched_for(t, frame) -> bool:
-    """Whether ``t`` is a batched tensor for the code of ``frame``: it asks of a
-    batched tensor, which has no history and no warning to give (chapter
-    19ib_batched_tensors)."""
-    from refgrad._functorch._batched import answers_program
-
-    return answers_program(t, frame)
-
-
+# --- book/chapters/03_tensor.md:538
 class _Grad:
     __slots__ = ()
 
     @property
     def grad(self):
         if held_grad_fn(self) is not None and not self._retains_grad and self._grad is None:
-            if not batch_levels or not _batched_for(self, sys._getframe(1)):
+            # a batched tensor has no history, and no warning to give
+            if not batch_levels or said_to(self, "grad", _frame(1)) is OWN:
                 warnings.warn(NOT_A_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -212,10 +236,12 @@ class _Grad:
 
     @property
     def retains_grad(self) -> bool:
+        if batch_levels and (said := said_to(self, "retains_grad", _frame(1))) is not OWN:
+            return said
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:557
+# --- book/chapters/03_tensor.md:586
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad

@@ -5,12 +5,11 @@
 # --- book/chapters/19ib_batched_tensors.md:51
 """Batched tensors: which tensors a running vmap made from its slices, and what they say."""
 
-import functools
-import sys
 import weakref
 
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import batch_levels
+from refgrad._tensor_autograd import OWN, PASSING_ON
+from refgrad.autograd._state import batch_levels, entered_tensors
 
 
 class Level:
@@ -30,7 +29,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:82
+# --- book/chapters/19ib_batched_tensors.md:81
 def enter(batches: bool) -> Level:
     level = Level(batches)
     batch_levels.append(level)
@@ -56,7 +55,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:109
+# --- book/chapters/19ib_batched_tensors.md:108
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -77,79 +76,49 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:138
+# --- book/chapters/19ib_batched_tensors.md:137
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
 # gives torch's answer only to a caller outside refgrad; refgrad's own code
 # (recording an operation, applying a Function, torch.func's grad) reads the
-# slice's real state, which gradients through vmap's result need.
+# slice's real state, which gradients through vmap's result need. A wrapper
+# that hands its caller's call on (PASSING_ON) is not the one asking.
+def asking(frame):
+    """The frame of the code that asks, past wrappers handing a call on."""
+    while frame.f_code in PASSING_ON:
+        frame = frame.f_back
+    return frame
+
+
 def asked_by_program(frame) -> bool:
-    return not frame.f_globals.get("__name__", "").startswith("refgrad")
+    name = asking(frame).f_globals.get("__name__", "")
+    return name != "refgrad" and not name.startswith("refgrad.")
 
 
-def answers_program(t, frame) -> bool:
-    """Whether ``t`` gives torch's answers to the code running in ``frame``."""
-    return is_batched(t) and asked_by_program(frame)
+BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
+                   "retains_grad": False, "grad": None}
 
 
-def _answering(name: str, answer) -> None:
-    real = getattr(Tensor, name)
-
-    def fget(self):
-        if batch_levels and answers_program(self, sys._getframe(1)):
-            return answer
-        if (ENTERED and name in ENTERED_ANSWERS and is_entered(self)
-                and asked_by_program(sys._getframe(1))):
-            return ENTERED_ANSWERS[name]
-        return real.fget(self)
-    fget.__name__ = name
-    setattr(Tensor, name, property(fget, real.fset, real.fdel, real.__doc__))
-
-
-# grad answers in its own getter (chapter "Tensors"): a wrapper would move its
-# warning's reported line into this module.
-ANSWERS = (("requires_grad", False), ("grad_fn", None), ("is_leaf", True),
-           ("retains_grad", False))
-
-
-# --- book/chapters/19ib_batched_tensors.md:178
-ENTERED: list = []  # per running grad, vjp or jvp: id -> weak ref, the tensors it entered
+# --- book/chapters/19ib_batched_tensors.md:166
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
 def is_entered(t) -> bool:
-    for tensors in ENTERED:
+    for tensors in entered_tensors:
         ref = tensors.get(id(t))
         if ref is not None and ref() is t:
             return True
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:195
-def _refusing(name: str, message: str) -> None:
-    real = getattr(Tensor, name)
-
-    @functools.wraps(real)
-    def method(self, *args, **kwargs):
-        if batch_levels and answers_program(self, sys._getframe(1)):
-            raise RuntimeError(message)
-        return real(self, *args, **kwargs)
-    setattr(Tensor, name, method)
-
-
-REFUSALS = (("retain_grad", "can't retain_grad on Tensor that has requires_grad=False"),
-            ("register_hook", "cannot register a hook on a tensor that doesn't require gradient"))
-
-
-# --- book/chapters/19ib_batched_tensors.md:216
-_installed: list = []
-
-
-def install() -> None:
-    if not _installed:
-        _installed.append(True)
-        for name, answer in ANSWERS:
-            _answering(name, answer)
-        for name, message in REFUSALS:
-            _refusing(name, message)
+# --- book/chapters/19ib_batched_tensors.md:187
+def program_answer(t, name: str, frame):
+    """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
+    transform batched or entered it; else OWN."""
+    if asked_by_program(frame):
+        if batch_levels and is_batched(t):
+            return BATCHED_ANSWERS[name]
+        if entered_tensors and name in ENTERED_ANSWERS and is_entered(t):
+            return ENTERED_ANSWERS[name]
+    return OWN

@@ -6,28 +6,25 @@
 """What torch.func's transforms change for the code they run: the tensors grad and vjp
 follow, and what a program may not call there."""
 
-import functools
-import sys
 import weakref
 
 from refgrad._functorch import _batched as batched
-from refgrad._tensor import Tensor
 from refgrad.autograd import function
-from refgrad.autograd._state import batch_levels
+from refgrad.autograd._state import batch_levels, entered_tensors
 
 
 def mark_entered(sources, entered) -> None:
     """A grad's inputs: marked by its own level, and by each level that marked the
     tensors they were entered for; and remembered as entered."""
     for source, new in zip(sources, entered):
-        if batched.ENTERED:
-            batched.ENTERED[-1][id(new)] = weakref.ref(new)
+        if entered_tensors:
+            entered_tensors[-1][id(new)] = weakref.ref(new)
         for level in batch_levels:
             if level is batch_levels[-1] or level.holds(source):
                 level.mark(new)
 
 
-# --- book/chapters/19ic_inside_transforms.md:96
+# --- book/chapters/19ic_inside_transforms.md:93
 REQUIRES_GRAD_IN_TRANSFORM = (
     "You are attempting to call Tensor.requires_grad_() (or perhaps using "
     "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
@@ -45,25 +42,10 @@ def refuse_in_transform(message: str) -> None:
         raise RuntimeError(message)
 
 
-def _requires_grad_refused(real):
-    @functools.wraps(real)
-    def requires_grad_(self, *args, **kwargs):
-        flag = args[0] if args else kwargs.get("requires_grad", True)
-        name = sys._getframe(1).f_globals.get("__name__", "")
-        if (in_transform() and type(flag) is bool
-                and (batched.asked_by_program(sys._getframe(1))
-                     or name.startswith("refgrad.autograd._functional"))):
-            raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)
-        return real(self, *args, **kwargs)
-    return requires_grad_
-
-
-# --- book/chapters/19ic_inside_transforms.md:131
-_installed: list = []
-
-
-def install() -> None:
-    if not _installed:
-        _installed.append(True)
-        batched.install()
-        Tensor.requires_grad_ = _requires_grad_refused(Tensor.requires_grad_)
+def refuse_requires_grad_(frame) -> None:
+    """Refuse ``requires_grad_()`` called by the code of ``frame`` inside a transform:
+    a program's call, or torch.autograd.functional's, which torch refuses alike."""
+    name = batched.asking(frame).f_globals.get("__name__", "")
+    if in_transform() and (batched.asked_by_program(frame)
+                           or name.startswith("refgrad.autograd._functional")):
+        raise RuntimeError(REQUIRES_GRAD_IN_TRANSFORM)

@@ -6,11 +6,10 @@
 """How torch.func's transforms take tensors in and hand results back out."""
 
 import refgrad
-from refgrad._functorch import _batched as batched
 from refgrad._functorch._inside_transforms import mark_entered
 from refgrad._tensor import Tensor
 from refgrad.autograd import forward_ad
-from refgrad.autograd._state import batch_levels
+from refgrad.autograd._state import batch_levels, entered_tensors
 
 
 def enter_all(xs):
@@ -26,7 +25,7 @@ def enter_all(xs):
         leaf = x.detach().requires_grad_()
         inside.add(id(leaf))
         entered.append(leaf if tangent is None else forward_ad.make_dual(leaf, tangent))
-    if batch_levels or batched.ENTERED:  # chapter 19ic_inside_transforms
+    if batch_levels or entered_tensors:  # chapter 19ic_inside_transforms
         mark_entered(xs, entered)
     return entered, inside
 
@@ -60,7 +59,7 @@ def leave(t, inside: set, keep_graph: bool):
     return forward_ad.make_dual(cut, leave(tangent, inside, keep_graph))
 
 
-# --- book/chapters/19i_function_transforms.md:425
+# --- book/chapters/19i_function_transforms.md:424
 def check_argnum(argnum, count: int) -> int:
     if not isinstance(argnum, int):
         raise RuntimeError(f"argnum must be int, got: {type(argnum)}")

@@ -2,14 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:505
+# --- book/chapters/19i_function_transforms.md:504
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import functools
 
 import refgrad
 from refgrad._functorch import _batched as batched
-from refgrad._functorch import _inside_transforms as inside
 from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import (
@@ -23,7 +22,7 @@ from refgrad._functorch._wrapping import (
 )
 from refgrad._tensor import Tensor
 from refgrad.autograd import forward_ad, function
-from refgrad.autograd._state import batch_levels
+from refgrad.autograd._state import batch_levels, entered_tensors
 
 NEEDS_PAIR = "output of function f should be a tuple: (output, aux) if has_aux is True"
 
@@ -33,15 +32,14 @@ def transforming(run):
     transform], chapter 25_functions)."""
     @functools.wraps(run)
     def marked(*args, **kwargs):
-        inside.install()  # chapters 19ib_batched_tensors, 19ic_inside_transforms
         function.TRANSFORMS.append(run)
-        batched.ENTERED.append({})
+        entered_tensors.append({})
         level = batched.enter(False) if batch_levels else None
         try:
             return run(*args, **kwargs)
         finally:
             function.TRANSFORMS.pop()
-            batched.ENTERED.pop()
+            entered_tensors.pop()
             if level is not None:
                 batched.leave(level)
     return marked
@@ -57,7 +55,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:567
+# --- book/chapters/19i_function_transforms.md:564
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -102,7 +100,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:621
+# --- book/chapters/19i_function_transforms.md:618
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -134,7 +132,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:736
+# --- book/chapters/19i_function_transforms.md:733
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -192,7 +190,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1254
+# --- book/chapters/19i_function_transforms.md:1249
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

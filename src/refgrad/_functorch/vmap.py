@@ -2,14 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:825
+# --- book/chapters/19i_function_transforms.md:822
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
 
 import refgrad
 from refgrad._functorch import _batched as batched
-from refgrad._functorch import _inside_transforms as inside
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
 from refgrad._functorch._vmap_rules import run_with_rules
 from refgrad._tensor import Tensor
@@ -71,7 +70,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:903
+# --- book/chapters/19i_function_transforms.md:899
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -109,7 +108,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:951
+# --- book/chapters/19i_function_transforms.md:947
 def _equal(a, b) -> bool:
     return a is b or (isinstance(a, Tensor) and a.shape == b.shape and bool(refgrad.equal(a, b)))
 
@@ -138,7 +137,6 @@ def vmap_impl(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     size = batch_size(flat_args, dims)
     if size == 0:
         return empty_batch(func, flat_args, args_spec, dims, out_dims, kwargs)
-    inside.install()  # chapters 19ib_batched_tensors, 19ic_inside_transforms
     level = batched.enter(True)
     try:
         results = run_with_rules(run_slices, func, flat_args, args_spec, dims, size, kwargs,

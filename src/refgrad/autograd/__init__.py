@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:221
+# --- book/chapters/01_state.md:224
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []
@@ -37,12 +37,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
-# --- book/chapters/18_backward.md:589
+# --- book/chapters/18_backward.md:590
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:711
+# --- book/chapters/18_backward.md:712
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 

@@ -6,12 +6,13 @@
 """backward() and grad(): the entry points that run the engine."""
 
 import operator
+import sys
 import warnings
 from collections.abc import Mapping
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
-from refgrad._tensor_autograd import current_grad_fn, held_grad_fn
+from refgrad._tensor_autograd import current_grad_fn, held_grad_fn, requires_grad_said
 from refgrad.autograd._edges import GradientEdge
 from refgrad.autograd._run_backward import _engine_run_backward
 
@@ -38,7 +39,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:84
+# --- book/chapters/18_backward.md:85
 def _seed(out, shape, meta, ones):
     """The implicit gradient of a scalar output. Under a dispatch mode it is made as torch
     makes it, ones_like(out, memory_format=preserve_format), which is what the mode sees."""
@@ -52,7 +53,7 @@ def _seed(out, shape, meta, ones):
     return ones(shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/18_backward.md:104
+# --- book/chapters/18_backward.md:105
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -93,7 +94,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:311
+# --- book/chapters/18_backward.md:312
 BACKWARD_IN_TRANSFORM = (
     "backward() called inside a functorch transform. This is not supported, please use "
     "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
@@ -136,7 +137,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:407
+# --- book/chapters/18_backward.md:408
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -169,7 +170,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:444
+# --- book/chapters/18_backward.md:445
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -181,7 +182,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:487
+# --- book/chapters/18_backward.md:488
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -205,7 +206,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:538
+# --- book/chapters/18_backward.md:539
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -215,7 +216,7 @@ def retain_grad(self, *refused) -> None:
         raise no_arguments("retain_grad", refused, self)
     import weakref
 
-    if not self._requires_grad:
+    if not requires_grad_said(self, sys._getframe(1)):  # chapter 19ib_batched_tensors
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     info = self._view_info
     if info is not None and info.stale and info.held is not None and not self._retains_grad:
@@ -229,7 +230,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:568
+# --- book/chapters/18_backward.md:569
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref

@@ -5,10 +5,11 @@
 # --- book/chapters/20_hooks.md:57
 """Hooks on tensors, and running a group of hooks with torch's result checks."""
 
+import sys
 from collections import OrderedDict
 
 from refgrad._tensor import Tensor
-from refgrad._tensor_autograd import current_grad_fn
+from refgrad._tensor_autograd import current_grad_fn, requires_grad_said
 from refgrad._typename import c_tensor_type_name, c_type_name
 from refgrad.utils.hooks import RemovableHandle
 
@@ -35,7 +36,7 @@ def check_single_result(value, result, hook) -> None:
         raise RuntimeError(f"hook '{hook_name(hook)}' has changed the size of value")
 
 
-# --- book/chapters/20_hooks.md:94
+# --- book/chapters/20_hooks.md:95
 def check_tuple_result(values: tuple, result, hook) -> None:
     if not isinstance(result, tuple):
         raise TypeError(f"expected tuple, but hook returned '{c_type_name(type(result))}'")
@@ -49,7 +50,7 @@ def check_tuple_result(values: tuple, result, hook) -> None:
             check_single_result(value, entry, hook)
 
 
-# --- book/chapters/20_hooks.md:117
+# --- book/chapters/20_hooks.md:118
 def call_hooks(hooks, value, *rest):
     """Call a snapshot of ``hooks`` on ``value``; the value as the last hook left it."""
     for hook in tuple(hooks.values()):
@@ -64,13 +65,13 @@ def call_hooks(hooks, value, *rest):
     return value
 
 
-# --- book/chapters/20_hooks.md:155
+# --- book/chapters/20_hooks.md:156
 NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 
 
 def register_hook(self, hook) -> RemovableHandle:
     """Call ``hook(grad)`` with the gradient of this tensor in every backward."""
-    if not self.requires_grad:
+    if not requires_grad_said(self, sys._getframe(1)):  # chapter 19ib_batched_tensors
         raise RuntimeError(NO_GRAD)
     if self._backward_hooks is None:
         current_grad_fn(self)  # a view a write left waiting forgets its hooks as it regenerates
@@ -87,7 +88,7 @@ Tensor.register_hook = register_hook
 register_hook.__qualname__ = "Tensor.register_hook"  # as Python names a method, in its TypeErrors
 
 
-# --- book/chapters/20_hooks.md:183
+# --- book/chapters/20_hooks.md:184
 def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
     """Call ``hook(self)`` after this leaf's ``.grad`` was updated."""
     if not self.requires_grad:

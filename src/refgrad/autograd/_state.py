@@ -51,9 +51,12 @@ dual_levels: list = []
 # The running vmaps (and torch.func.grads inside them), innermost last: chapter
 # "Batched tensors" (19ib_batched_tensors).
 batch_levels: list = []
+# Per running torch.func grad, vjp or jvp, innermost last: the tensors it entered
+# its function with (id -> weak reference), which answer a program as leaves.
+entered_tensors: list = []
 
 
-# --- book/chapters/01_state.md:103
+# --- book/chapters/01_state.md:106
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -75,7 +78,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:131
+# --- book/chapters/01_state.md:134
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -86,7 +89,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:151
+# --- book/chapters/01_state.md:154
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -116,7 +119,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:189
+# --- book/chapters/01_state.md:192
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:
