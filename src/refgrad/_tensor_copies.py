@@ -155,7 +155,7 @@ NO_NEW_EMPTY = (
 def _makes_its_own(t) -> bool:
     kind = type(t)
     inherited = getattr(kind.new_empty, "__wrapped__", kind.new_empty)  # unwrapped
-    own = getattr(Tensor.new_empty, "__wrapped__", Tensor.new_empty)  # NOTE [Switched on once]
+    own = getattr(Tensor.new_empty, "__wrapped__", Tensor.new_empty)  # NOTE [Asking first in place]
     return inherited is not own and type(t.new_empty([])) is kind
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:48
+# --- book/chapters/28ca_torch_function.md:47
 """The __torch_function__ protocol: per-thread modes, overriding arguments, the call."""
 
 import threading
@@ -58,7 +58,7 @@ def _is_torch_function_enabled() -> bool:
     return local.off == 0
 
 
-# --- book/chapters/28ca_torch_function.md:115
+# --- book/chapters/28ca_torch_function.md:114
 _SEQUENCE = 2
 _kinds = {Tensor: 0, list: _SEQUENCE, tuple: _SEQUENCE, int: 0, float: 0, bool: 0}
 
@@ -88,7 +88,7 @@ def overriding(args, kwargs) -> bool:
     return False
 
 
-# --- book/chapters/28ca_torch_function.md:161
+# --- book/chapters/28ca_torch_function.md:160
 def overloaded(args, kwargs) -> list:
     """One argument of each overriding type, subclasses first, else left to right."""
     found, kinds = [], []
@@ -113,7 +113,7 @@ def _call_mode(public, types, args, kwargs):
         refresh()
 
 
-# --- book/chapters/28ca_torch_function.md:187
+# --- book/chapters/28ca_torch_function.md:186
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
     found = overloaded(args if relevant is None else relevant, kwargs) \
@@ -144,8 +144,8 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:232
-_UNCONVERTED = set()  # filled when switched on: NOTE [Switched on once]
+# --- book/chapters/28ca_torch_function.md:231
+_UNCONVERTED = set()  # filled when switched on: NOTE [Asking first in place]
 
 
 def default(cls, func, types, args=(), kwargs=None):

@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:259
-"""Switching the __torch_function__ protocol on: public functions that ask first."""
+# --- book/chapters/28ca_torch_function.md:274
+"""Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
 import types
@@ -15,38 +15,70 @@ from refgrad._warn_once import PUBLIC_FILE
 
 names = {}  # each public function (or property accessor): its name in torch
 tensor_methods = set()
-_made = {}  # id of a plain function: its public one, so that aliases stay one object
+plain = {}  # each function that asks first: its plain copy
 _lock = threading.Lock()
 _on = []
 
-
-# A public function adds a frame between the user's line and refgrad's warnings:
-# it is compiled under a file name that warnings skip, NOTE [Frames warnings
-# skip], and with refgrad's module name, so that walks out of refgrad pass it.
 _SOURCE = """
-def make(impl, name, python, operator, local, overriding, dispatch):
+def shape({cells}):
     def asks_first(*args, **kwargs):
+        if False:
+            (None, {cells})
+        local = "@local"
+        overriding = "@overriding"
         if local.modes_on or local.subclasses_on and overriding(args, kwargs):
-            return dispatch(asks_first.passes, name, args,
-                            kwargs or ({} if python else None), python, operator)
+            python = "@python"
+            dispatch = "@dispatch"
+            return dispatch("@passes", "@name", args, kwargs or ({{}} if python else None),
+                            python, "@operator")
+        impl = "@plain"
         return impl(*args, **kwargs)
     return asks_first
 """
-_maker = {"__name__": __name__}  # its frames are refgrad's, to walks out of refgrad
-exec(compile(_SOURCE, PUBLIC_FILE, "exec"), _maker)  # NOTE [Behind a public function]
 
 
-def public(impl, name, python=False, operator=False):
-    asks_first = _maker["make"](impl, name, python, operator, protocol.local,
-                                protocol.overriding, protocol.dispatch)
-    for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
-        setattr(asks_first, attribute, getattr(impl, attribute, None))
-    asks_first.__wrapped__, asks_first.passes = impl, asks_first
-    names[asks_first] = name
-    return asks_first
+# --- book/chapters/28ca_torch_function.md:315
+_shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
-# --- book/chapters/28ca_torch_function.md:308
+def _trampoline(cells: tuple) -> types.CodeType:
+    code = _shapes.get(cells)
+    if code is None:
+        space = {}
+        exec(compile(_SOURCE.format(cells=", ".join(cells)), PUBLIC_FILE, "exec"), space)
+        code = _shapes[cells] = space["shape"](*cells).__code__  # NOTE [Behind a public function]
+    return code
+
+
+def _copy(function) -> types.FunctionType:
+    """A new function of ``function``'s code, globals, defaults and closure cells."""
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                              function.__defaults__, function.__closure__)
+    copy.__kwdefaults__, copy.__annotations__ = function.__kwdefaults__, function.__annotations__
+    copy.__qualname__, copy.__module__ = function.__qualname__, function.__module__
+    copy.__doc__ = function.__doc__
+    copy.__dict__.update(function.__dict__)
+    return copy
+
+
+# --- book/chapters/28ca_torch_function.md:346
+def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
+    """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
+    copy = plain[function] = _copy(function)
+    values = {"@local": protocol.local, "@overriding": protocol.overriding,
+              "@dispatch": protocol.dispatch, "@name": name, "@python": python,
+              "@operator": operator, "@plain": copy,
+              "@passes": function if passes is None else passes}
+    code, own = _trampoline(function.__code__.co_freevars), function.__code__
+    consts = tuple(values.get(c, c) if type(c) is str else c for c in code.co_consts)
+    function.__code__ = code.replace(co_consts=consts, co_name=own.co_name,
+                                     co_qualname=own.co_qualname)
+    if "__wrapped__" not in vars(function):
+        function.__wrapped__ = copy
+    names[function] = name
+
+
+# --- book/chapters/28ca_torch_function.md:370
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -54,7 +86,13 @@ _SETTINGS = frozenset((
     "is_inference_mode_enabled", "is_storage", "is_tensor", "is_warn_always_enabled", "load",
     "manual_seed", "promote_types", "save", "seed", "typename",
     "use_deterministic_algorithms", "vmap", "assert_int_or_pair"))
+_CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
+
+
+def _askable(value) -> bool:
+    return type(value) is types.FunctionType and value not in plain \
+        and not value.__code__.co_flags & _CODE_FLAGS
 
 
 def _namespace(module, prefix: str, python: bool) -> None:
@@ -64,14 +102,11 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
-            continue
-        made = _made.get(id(value))
-        if made is None:
-            made = _made[id(value)] = public(value, f"{prefix}.{name}", python)
-        setattr(module, name, made)
+        elif _askable(value):
+            ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:342
+# --- book/chapters/28ca_torch_function.md:407
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -84,19 +119,16 @@ OPERATORS = frozenset({f"__{k}{n}__" for n in _BINARY for k in ("", "r", "i")}
 _KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass", "__repr__"}
 
 
-def _property(name: str, value: property) -> property:
-    get = value.fget and public(value.fget, f"torch.Tensor.{name}.__get__")
-    put = value.fset and public(value.fset, f"torch.Tensor.{name}.__set__")
-    made = property(get, put, value.fdel, value.__doc__)
-    for part, accessor in ((get, made.__get__), (put, made.__set__)):
-        if part:
-            part.passes = accessor
+def _property(name: str, value: property) -> None:
+    for part, accessor, kind in ((value.fget, value.__get__, "get"),
+                                 (value.fset, value.__set__, "set")):
+        if _askable(part):
+            ask_first(part, f"torch.Tensor.{name}.__{kind}__", passes=accessor)
             names[accessor] = names.pop(part)
             tensor_methods.add(accessor)
-    return made
 
 
-# --- book/chapters/28ca_torch_function.md:368
+# --- book/chapters/28ca_torch_function.md:430
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -105,33 +137,17 @@ def _tensor() -> None:
                 continue
             seen.add(name)  # the first in Tensor's own order is the one it has
             if isinstance(value, property):
-                setattr(Tensor, name, _property(name, value))
-            elif type(value) is types.FunctionType:
-                made = public(value, f"torch.Tensor.{name}", operator=name in OPERATORS)
-                tensor_methods.add(made)
-                setattr(Tensor, name, made)
-    for name, passes in _PASSES.items():
-        if name in vars(Tensor) and passes in vars(Tensor):
-            vars(Tensor)[name].passes = vars(Tensor)[passes]
+                _property(name, value)
+            elif _askable(value):
+                passes = vars(Tensor).get(_PASSES.get(name), value)
+                ask_first(value, f"torch.Tensor.{name}", passes, operator=name in OPERATORS)
+                tensor_methods.add(value)
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:394
-def _aliases() -> None:
-    import sys
-
-    for home, module in list(sys.modules.items()):
-        if not home.startswith("refgrad.") or "._" in home or module is None:
-            continue
-        for name, value in list(vars(module).items()):
-            made = _made.get(id(value)) if type(value) is types.FunctionType else None
-            if made is not None and made.__wrapped__ is value:
-                setattr(module, name, made)
-
-
-# --- book/chapters/28ca_torch_function.md:408
+# --- book/chapters/28ca_torch_function.md:448
 def switch_on() -> None:
-    """Replace the namespaces' functions by public ones that ask first, once."""
+    """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
         return
     with _lock:
@@ -146,11 +162,10 @@ def switch_on() -> None:
         _namespace(functional, "torch.nn.functional", True)
         _namespace(linalg, "torch.linalg", False)
         _namespace(special, "torch.special", False)
-        _aliases()
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:435
+# --- book/chapters/28ca_torch_function.md:474
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not cls.__module__.startswith("refgrad") \

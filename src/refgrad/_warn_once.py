@@ -28,7 +28,7 @@ def warn_once(key: str, message: str, stacklevel: int | None = 2) -> None:
 
 # NOTE [Frames warnings skip]
 # Python's warnings do not count a frame whose file name contains both
-# "importlib" and "_bootstrap" in a stacklevel. The public functions of the
+# "importlib" and "_bootstrap" in a stacklevel. The trampolines of the
 # __torch_function__ protocol (chapter "The __torch_function__ protocol") are
 # compiled under such a name, so a fixed stacklevel still names the user's line,
 # and a level counted here leaves them out as well.

@@ -28,10 +28,10 @@ _DYING_OPERAND = 6
 # dying_alone's and _unshared's parameters, and getrefcount's argument.
 _DYING_ALONE = 5
 # NOTE [Behind a public function]: once the __torch_function__ protocol is on
-# (chapter "The __torch_function__ protocol"), an operator or function is called
-# by a public function compiled under this file name, whose argument tuple holds
-# one more reference, and whose frame stands between the operator and its caller
-# (its file name: NOTE [Frames warnings skip]).
+# (chapter "The __torch_function__ protocol"), an operator or function runs
+# behind its trampoline, code compiled under this file name, whose argument tuple
+# holds one more reference, and whose frame stands between the operator and its
+# caller (its file name: NOTE [Frames warnings skip]).
 
 
 # --- book/chapters/13_dispatch.md:2149
