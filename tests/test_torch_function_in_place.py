@@ -1,0 +1,52 @@
+"""Unit tests of refgrad._torch_function_install: functions ask first in place, keeping their
+identity, their closures and what introspection reads off them."""
+
+import inspect
+import warnings
+
+import refgrad
+from refgrad import _torch_function_install as install
+
+NORM = refgrad.linalg.norm  # a wrapper made by a factory: a function with a closure
+NORM_CODE = NORM.__code__
+ADD_SIGNATURE = inspect.signature(refgrad.add)
+
+
+class Switches(refgrad.Tensor):
+    pass
+
+
+def test_the_code_is_swapped_and_the_old_code_runs_in_a_plain_copy():
+    assert refgrad.linalg.norm is NORM and NORM.__code__ is not NORM_CODE
+    copy = install.plain[NORM]
+    assert copy.__code__ is NORM_CODE and copy.__globals__ is NORM.__globals__
+    assert NORM.__code__.co_freevars == NORM_CODE.co_freevars != ()
+    assert all(a is b for a, b in zip(copy.__closure__, NORM.__closure__, strict=True))
+    assert NORM.__code__.co_name == NORM_CODE.co_name
+    assert refgrad.linalg.norm(refgrad.tensor([3.0, 4.0])).item() == 5.0
+
+
+def test_introspection_sees_the_function_it_was():
+    assert inspect.signature(refgrad.add) == ADD_SIGNATURE
+    assert refgrad.add.__wrapped__ is install.plain[refgrad.add]
+    checked = refgrad.nn.functional.relu  # it wrapped a function already: it keeps it
+    assert checked.__wrapped__ is not install.plain[checked]
+    assert install.plain[checked].__wrapped__ is checked.__wrapped__
+
+
+def test_keyword_defaults_and_aliases_survive():
+    x = refgrad.tensor([1.0, 2.0])
+    assert refgrad.add(x, x, alpha=2).tolist() == [3.0, 6.0]
+    assert refgrad.sum(x, dim=0, keepdim=True).tolist() == [3.0]
+    conv = refgrad.conv1d  # torch.nn.functional's too, under one name only
+    assert conv is refgrad.nn.functional.conv1d and conv in install.plain
+    assert install.names[conv] == "torch.conv1d"
+
+
+def test_a_warning_still_names_the_caller_s_line():
+    x = refgrad.ones(2, 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x.T  # noqa: B018 - a deprecated use of .T on a tensor of two dimensions is not
+        refgrad.ones(3, 2, 2).T  # this one warns, through the trampoline of T's getter
+    assert caught and all(w.filename == __file__ for w in caught)
