@@ -50,3 +50,12 @@ def test_a_warning_still_names_the_caller_s_line():
         x.T  # noqa: B018 - a deprecated use of .T on a tensor of two dimensions is not
         refgrad.ones(3, 2, 2).T  # this one warns, through the trampoline of T's getter
     assert caught and all(w.filename == __file__ for w in caught)
+
+
+def test_a_user_s_module_named_like_refgrad_is_the_user_s():
+    def answer(cls, func, types, args=(), kwargs=None):
+        return "asked"
+
+    kind = type("Tool", (refgrad.Tensor,),
+                {"__module__": "refgrad_tools", "__torch_function__": classmethod(answer)})
+    assert refgrad.add(refgrad.ones(1).as_subclass(kind), 1) == "asked"

@@ -9,6 +9,7 @@ import threading
 
 from refgrad._subclass_results import converted
 from refgrad._tensor import Tensor
+from refgrad._warn_once import _is_refgrads
 
 
 class _Protocol(threading.local):
@@ -58,14 +59,14 @@ def _is_torch_function_enabled() -> bool:
     return local.off == 0
 
 
-# --- book/chapters/28ca_torch_function.md:114
+# --- book/chapters/28ca_torch_function.md:115
 _SEQUENCE = 2
 _kinds = {Tensor: 0, list: _SEQUENCE, tuple: _SEQUENCE, int: 0, float: 0, bool: 0}
 
 
 def _learn(kind) -> int:
     handler = getattr(kind, "__torch_function__", None)
-    own = kind.__module__.startswith("refgrad") and kind is not Tensor
+    own = _is_refgrads(kind.__module__) and kind is not Tensor
     _kinds[kind] = found = int(handler is not None and not own
                                and handler is not _disabled_torch_function_impl)
     return found
@@ -88,7 +89,7 @@ def overriding(args, kwargs) -> bool:
     return False
 
 
-# --- book/chapters/28ca_torch_function.md:160
+# --- book/chapters/28ca_torch_function.md:161
 def overloaded(args, kwargs) -> list:
     """One argument of each overriding type, subclasses first, else left to right."""
     found, kinds = [], []
@@ -113,7 +114,7 @@ def _call_mode(public, types, args, kwargs):
         refresh()
 
 
-# --- book/chapters/28ca_torch_function.md:186
+# --- book/chapters/28ca_torch_function.md:187
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
     found = overloaded(args if relevant is None else relevant, kwargs) \
@@ -144,7 +145,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:231
+# --- book/chapters/28ca_torch_function.md:232
 _UNCONVERTED = set()  # filled when switched on: NOTE [Asking first in place]
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:274
+# --- book/chapters/28ca_torch_function.md:275
 """Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
@@ -11,7 +11,7 @@ import types
 from refgrad import _torch_function as protocol
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
-from refgrad._warn_once import PUBLIC_FILE
+from refgrad._warn_once import PUBLIC_FILE, _is_refgrads
 
 names = {}  # each public function (or property accessor): its name in torch
 tensor_methods = set()
@@ -37,7 +37,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:315
+# --- book/chapters/28ca_torch_function.md:316
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -61,7 +61,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:346
+# --- book/chapters/28ca_torch_function.md:347
 def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
     copy = plain[function] = _copy(function)
@@ -78,7 +78,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:370
+# --- book/chapters/28ca_torch_function.md:371
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -98,7 +98,7 @@ def _askable(value) -> bool:
 def _namespace(module, prefix: str, python: bool) -> None:
     for name, value in list(vars(module).items()):
         if name.startswith("_") or type(value) is not types.FunctionType \
-                or not value.__module__.startswith("refgrad"):
+                or not _is_refgrads(value.__module__):
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
@@ -106,7 +106,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:407
+# --- book/chapters/28ca_torch_function.md:408
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -128,7 +128,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:430
+# --- book/chapters/28ca_torch_function.md:431
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -145,7 +145,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:448
+# --- book/chapters/28ca_torch_function.md:449
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -165,10 +165,10 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:474
+# --- book/chapters/28ca_torch_function.md:475
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
-    if not cls.__module__.startswith("refgrad") \
+    if not _is_refgrads(cls.__module__) \
             and handler is not protocol._disabled_torch_function_impl:
         switch_on()
 
