@@ -90,9 +90,10 @@ def _inside_operator() -> bool:
 
 
 def _behind_public(t) -> int:
-    """How many public functions' argument tuples, just above the op, hold ``t``."""
+    """How many trampolines' argument tuples, just above the op, hold ``t``."""
     frame, found = sys._getframe(3), 0  # 0: here, 1: dying_*, 2: the op's function
-    for _ in range(2):  # a method of one tensor has one frame more: `checked`
+    # The op's own trampoline where it is public, a method's `checked`, and its trampoline.
+    for _ in range(3):
         if frame is None:
             break
         if frame.f_code.co_filename == PUBLIC_FILE:
@@ -101,7 +102,7 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2236
+# --- book/chapters/13_dispatch.md:2237
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
