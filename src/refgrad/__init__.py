@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:613
+# --- book/chapters/06_parameters.md:614
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -40,7 +40,7 @@ __version__ = "0.1.0"
 newaxis = None
 
 
-# --- book/chapters/01a_warn_once.md:145
+# --- book/chapters/01a_warn_once.md:155
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
@@ -121,7 +121,7 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
-# --- book/chapters/06_parameters.md:440
+# --- book/chapters/06_parameters.md:441
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 
@@ -468,11 +468,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:564
+# --- book/chapters/16v_attention_and_sampling.md:567
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1193
+# --- book/chapters/16v_attention_and_sampling.md:1196
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -821,7 +821,7 @@ from refgrad import backends  # noqa: E402, F401 - torch.backends
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:939
+# --- book/chapters/21i_grad_attention_and_parallel.md:940
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 
@@ -1004,6 +1004,10 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/28a_resize.md:342
 from refgrad._ops.resize import resize_as_function as resize_as_
+
+
+# --- book/chapters/28ca_torch_function.md:689
+from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
 # --- book/chapters/28d_storages.md:360

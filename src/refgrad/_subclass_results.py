@@ -2,81 +2,34 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28c_subclass_results.md:43
-"""A Tensor subclass's methods return the subclass, as torch's default __torch_function__."""
+# --- book/chapters/28c_subclass_results.md:40
+"""What torch's default __torch_function__ hands back: the subclass's tensors."""
 
-import threading
 from collections.abc import Iterator
 
 from refgrad._tensor import Tensor
 
-# Names never wrapped: the object's machinery, hooks into copying and pickling,
-# and what torch hands back unconverted (.grad, ._base).
-_LEFT = frozenset((
+# Names never offered to the protocol: the object's machinery, hooks into
+# copying and pickling, and .grad, which torch hands back unconverted.
+LEFT = frozenset((
     "__new__", "__init__", "__getattribute__", "__setattr__", "__delattr__", "__class__",
     "__init_subclass__", "__subclasshook__", "__dir__", "__sizeof__", "__reduce__",
     "__reduce_ex__", "__getstate__", "__setstate__", "__deepcopy__", "__hash__",
     "__weakref__", "grad"))
-_PROPERTIES = ("T", "mT", "H", "mH", "real", "imag", "data")
 
 
-class _Depth(threading.local):
-    calls = 0
-
-
-_inside = _Depth()
-
-
-# --- book/chapters/28c_subclass_results.md:78
-def _converted(value, cls):
+# --- book/chapters/28c_subclass_results.md:65
+def converted(value, cls):
+    """`value` with each tensor in it made an instance of `cls`, as torch's default does."""
     if isinstance(value, Tensor):
-        return value if isinstance(value, cls) else Tensor.as_subclass(value, cls)
+        return value if isinstance(value, cls) else _as_subclass(value, cls)
     if isinstance(value, tuple | list):
-        items = [_converted(v, cls) for v in value]
+        items = [converted(v, cls) for v in value]
         kind = type(value)
         return kind(*items) if hasattr(kind, "_fields") else kind(items)
     if isinstance(value, Iterator):  # iter(s): each row as it comes
-        return (_converted(v, cls) for v in value)
+        return (converted(v, cls) for v in value)
     return value
 
 
-def _wrapped(function):
-    def method(self, *args, **kwargs):
-        if _inside.calls:  # NOTE [Results converted once]
-            return function(self, *args, **kwargs)
-        _inside.calls += 1
-        try:
-            out = function(self, *args, **kwargs)
-        finally:
-            _inside.calls -= 1
-        return _converted(out, type(self))
-
-    method.__name__, method.__qualname__ = function.__name__, function.__qualname__
-    method.__doc__, method.__wrapped__ = function.__doc__, function
-    return method
-
-
-# --- book/chapters/28c_subclass_results.md:113
-def _opts_out(cls) -> bool:
-    return any("__torch_function__" in vars(c) or (c.__module__, c.__qualname__) == (
-        "refgrad.nn.parameter", "Parameter") for c in cls.__mro__)
-
-
-def _install(cls, **kwargs) -> None:
-    if _opts_out(cls):
-        return
-    seen = set(_LEFT)
-    for value, name in ((v, n) for base in Tensor.__mro__[:-1] for n, v in vars(base).items()):
-        if name in seen or name.startswith("_") and not name.startswith("__"):
-            continue
-        seen.add(name)  # the first in Tensor's own order is the one it has
-        if getattr(cls, name, None) is not getattr(Tensor, name):
-            continue  # the user's own, or wrapped already for a class above
-        if type(value).__name__ == "function":
-            setattr(cls, name, _wrapped(value))
-        elif name in _PROPERTIES:
-            setattr(cls, name, property(_wrapped(value.fget), value.fset, value.fdel,
-                                        value.__doc__))
-
-
-Tensor.__init_subclass__ = classmethod(_install)
+_as_subclass = Tensor.as_subclass  # the plain one, never offered to the protocol

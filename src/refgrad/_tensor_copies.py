@@ -155,7 +155,8 @@ NO_NEW_EMPTY = (
 def _makes_its_own(t) -> bool:
     kind = type(t)
     inherited = getattr(kind.new_empty, "__wrapped__", kind.new_empty)  # unwrapped
-    return inherited is not Tensor.new_empty and type(t.new_empty([])) is kind
+    own = getattr(Tensor.new_empty, "__wrapped__", Tensor.new_empty)  # NOTE [Asking first in place]
+    return inherited is not own and type(t.new_empty([])) is kind
 
 
 def _rebuild_parameter(data, requires_grad, attributes=None):
@@ -191,7 +192,7 @@ _method(Parameter, "__reduce_ex__", _reduce_parameter)
 _method(Parameter, "__deepcopy__", _deepcopy_parameter)
 
 
-# --- book/chapters/06_parameters.md:421
+# --- book/chapters/06_parameters.md:422
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

@@ -26,6 +26,15 @@ def warn_once(key: str, message: str, stacklevel: int | None = 2) -> None:
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 
 
+# NOTE [Frames warnings skip]
+# Python's warnings do not count a frame whose file name contains both
+# "importlib" and "_bootstrap" in a stacklevel. The trampolines of the
+# __torch_function__ protocol (chapter "The __torch_function__ protocol") are
+# compiled under such a name, so a fixed stacklevel still names the user's line,
+# and a level counted here leaves them out as well.
+PUBLIC_FILE = "<refgrad importlib._bootstrap public function>"
+
+
 def outside_refgrad(frame) -> tuple:
     """The first frame, from ``frame`` outwards, that is not refgrad's, and how far out
     it is (1: ``frame`` itself). A module of the user's named, say, ``refgrad_tools`` is
@@ -34,7 +43,8 @@ def outside_refgrad(frame) -> tuple:
     while True:
         entered = None
         while frame is not None and _is_refgrads(frame.f_globals.get("__name__", "")):
-            entered, frame, level = frame, frame.f_back, level + 1
+            level += frame.f_code.co_filename != PUBLIC_FILE  # NOTE [Frames warnings skip]
+            entered, frame = frame, frame.f_back
         if frame is None or entered is None or not _a_modes_func(entered):
             return frame, level
         # NOTE [Warnings below a mode's func]: on out, past the mode, to the op's caller

@@ -188,3 +188,12 @@ from refgrad.autograd.anomaly_mode import (  # noqa: E402
 
 # --- book/chapters/28_versions.md:143
 from refgrad._C import _autograd
+
+
+# --- book/chapters/28ca_torch_function.md:679
+from refgrad._torch_function import (  # noqa: E402, F401 - torch._C's protocol switches
+    DisableTorchFunction,
+    DisableTorchFunctionSubclass,
+    _disabled_torch_function_impl,
+    _is_torch_function_enabled,
+)

@@ -68,7 +68,3 @@ import refgrad._ops.python_callables  # noqa: F401 - installs apply_, map_ and t
 
 # --- book/chapters/28b_python_callables.md:294
 import refgrad._ops.protocols  # noqa: F401 - installs __contains__, __reversed__ and the flags
-
-
-# --- book/chapters/28c_subclass_results.md:140
-import refgrad._subclass_results  # noqa: F401 - subclasses made from now on convert results

@@ -173,8 +173,11 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
                enable_gqa=False):
     from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets
     from refgrad._ops.dispatch import call
+    from refgrad._tensor import Tensor
 
-    if attn_mask is not None and getattr(type(attn_mask), "__torch_function__", None):
+    kind = type(attn_mask)  # refgrad's own masks with a handler: a CausalBias, say
+    if kind is not Tensor and kind.__module__.startswith("refgrad") and isinstance(
+            vars(kind).get("__torch_function__"), classmethod):
         return sdp_backends.handed_over(query, key, value, attn_mask, dropout_p, is_causal,
                                         scale, enable_gqa)  # a CausalBias, say
     _check(query, key, value, attn_mask)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:829
+# --- book/chapters/21i_grad_attention_and_parallel.md:830
 """conv_tbc: a one-dimensional convolution over (time, batch, channels), a row of its own."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _on_host(self, weight, bias, pad):
     return out
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:865
+# --- book/chapters/21i_grad_attention_and_parallel.md:866
 def _backward(g, self, weight, bias, pad):
     from refgrad._creation import zeros_like
     from refgrad._ops.padding import pad as padded_by
@@ -57,7 +57,7 @@ CONV_TBC = register(Op("conv_tbc", "ConvTbcBackward0", _INPUTS, promote=False,
                        tangent=no_forward_formula("conv_tbc")))
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:897
+# --- book/chapters/21i_grad_attention_and_parallel.md:898
 def _checked(self, weight, bias, pad):
     from refgrad._typename import LEGACY
 

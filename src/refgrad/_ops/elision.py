@@ -13,6 +13,7 @@ import numpy as np
 from refgrad._ops.recording import _any_requires_grad, _records
 from refgrad._parallel import spare_for_threads  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor
+from refgrad._warn_once import PUBLIC_FILE  # NOTE [Behind a public function]
 from refgrad.autograd._state import dual_levels
 
 _COUNTS_KNOWN = sys.implementation.name == "cpython" and (3, 11) <= sys.version_info < (3, 14)
@@ -26,9 +27,14 @@ _DYING_OPERAND = 6
 # The same for a function of one tensor: its parameter and argument tuple,
 # dying_alone's and _unshared's parameters, and getrefcount's argument.
 _DYING_ALONE = 5
+# NOTE [Behind a public function]: once the __torch_function__ protocol is on
+# (chapter "The __torch_function__ protocol"), an operator or function runs
+# behind its trampoline, code compiled under this file name, whose argument tuple
+# holds one more reference, and whose frame stands between the operator and its
+# caller (its file name: NOTE [Frames warnings skip]).
 
 
-# --- book/chapters/13_dispatch.md:2147
+# --- book/chapters/13_dispatch.md:2153
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -37,7 +43,7 @@ def dying_array(a, b):
     """
     # Most operands are small: a size check settles each before any call.
     if isinstance(a, Tensor) and a._data.nbytes >= _MIN_BYTES:
-        if _unshared(a, _DYING_OPERAND) and _inside_operator():
+        if _unshared(a, _DYING_OPERAND + _behind_public(a)) and _inside_operator():
             return a._data
         large = a._data
     elif isinstance(b, Tensor) and b._data.nbytes >= _MIN_BYTES:
@@ -45,7 +51,7 @@ def dying_array(a, b):
     else:
         return None
     if isinstance(b, Tensor) and b._data.nbytes >= _MIN_BYTES:
-        if _unshared(b, _DYING_OPERAND) and _inside_operator():
+        if _unshared(b, _DYING_OPERAND + _behind_public(b)) and _inside_operator():
             return b._data
     return spare_for_threads(b._data if large is None else large)  # NOTE [Threads inside an op]
 
@@ -56,11 +62,12 @@ def dying_alone(t):
     Else, for a large ``t``, a new array to share among threads, or None.
     """
     if isinstance(t, Tensor) and t._data.nbytes >= _MIN_BYTES:
-        return t._data if _unshared(t, _DYING_ALONE) else spare_for_threads(t._data)
+        alone = _unshared(t, _DYING_ALONE + _behind_public(t))
+        return t._data if alone else spare_for_threads(t._data)
     return None
 
 
-# --- book/chapters/13_dispatch.md:2184
+# --- book/chapters/13_dispatch.md:2191
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -77,10 +84,25 @@ def _unshared(t, references: int) -> bool:
 
 def _inside_operator() -> bool:
     frame = sys._getframe(3)  # 0: here, 1: dying_array, 2: the operator's function
+    if frame.f_code.co_filename == PUBLIC_FILE:  # NOTE [Behind a public function]
+        frame = frame.f_back
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
 
 
-# --- book/chapters/13_dispatch.md:2219
+def _behind_public(t) -> int:
+    """How many trampolines' argument tuples, just above the op, hold ``t``."""
+    frame, found = sys._getframe(3), 0  # 0: here, 1: dying_*, 2: the op's function
+    # The op's own trampoline where it is public, a method's `checked`, and its trampoline.
+    for _ in range(3):
+        if frame is None:
+            break
+        if frame.f_code.co_filename == PUBLIC_FILE:
+            found += any(a is t for a in frame.f_locals["args"])
+        frame = frame.f_back
+    return found
+
+
+# --- book/chapters/13_dispatch.md:2241
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

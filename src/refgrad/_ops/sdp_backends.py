@@ -95,7 +95,7 @@ def _later_refusal(q, k, v, mask):
             f"{names[2]} instead.", "sdp_utils_cpp.h:91")
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:383
+# --- book/chapters/21i_grad_attention_and_parallel.md:384
 def handed_over(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
     """The attention, computed by the mask's class, as torch's __torch_function__ has it."""
     from refgrad._ops.attention import scaled_dot_product_attention
@@ -106,7 +106,7 @@ def handed_over(query, key, value, attn_mask, dropout_p, is_causal, scale, enabl
         "scale": scale, "enable_gqa": enable_gqa})
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:401
+# --- book/chapters/21i_grad_attention_and_parallel.md:402
 _REFUSALS = {"flash": "set_sdp_use_math expects a bool, but got ",
              "mem_efficient": "set_sdp_use_math expects a bool, but got ",
              "math": "set_sdp_use_math expects a bool, but got ",

@@ -10,7 +10,7 @@ from refgrad.backends import mha
 __all__ = ["mha"]
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:529
+# --- book/chapters/21i_grad_attention_and_parallel.md:530
 from refgrad.backends import cuda  # noqa: E402
 
 __all__ += ["cuda"]

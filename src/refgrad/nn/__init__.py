@@ -294,11 +294,11 @@ __all__ += ["LinearCrossEntropyLoss", "LinearCrossEntropyOptions"]
 from refgrad.nn import grad  # noqa: E402, F401
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:625
+# --- book/chapters/21i_grad_attention_and_parallel.md:626
 from refgrad.nn import attention  # noqa: E402, F401
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:735
+# --- book/chapters/21i_grad_attention_and_parallel.md:736
 from refgrad.nn import parallel  # noqa: E402, F401
 from refgrad.nn.parallel import DataParallel  # noqa: E402
 

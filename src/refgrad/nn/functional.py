@@ -132,7 +132,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1201
+# --- book/chapters/16v_attention_and_sampling.md:1204
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
@@ -239,7 +239,7 @@ from refgrad.nn import grad  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:944
+# --- book/chapters/21i_grad_attention_and_parallel.md:945
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 # isort: split

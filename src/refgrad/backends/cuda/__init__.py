@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:432
+# --- book/chapters/21i_grad_attention_and_parallel.md:433
 """torch.backends.cuda, as far as a machine without GPUs has it: attention's switches."""
 
 import contextlib
@@ -34,7 +34,7 @@ def is_flash_attention_available():
     return False
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:464
+# --- book/chapters/21i_grad_attention_and_parallel.md:465
 class _SDPAParams:
     """The arguments of one attention call, as the backend checks read them."""
 
@@ -67,7 +67,7 @@ def can_use_cudnn_attention(params, debug=False):
     return False
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:506
+# --- book/chapters/21i_grad_attention_and_parallel.md:507
 def _switched(enable_flash, enable_math, enable_mem_efficient, enable_cudnn):
     from refgrad.nn.attention import SDPBackend, sdpa_kernel
 

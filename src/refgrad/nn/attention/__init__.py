@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:544
+# --- book/chapters/21i_grad_attention_and_parallel.md:545
 """torch.nn.attention: which kernels scaled_dot_product_attention may choose."""
 
 import contextlib
@@ -43,7 +43,7 @@ _SDPBackend.__name__ = "SDPBackend"
 SDPBackend = _SDPBackend
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:591
+# --- book/chapters/21i_grad_attention_and_parallel.md:592
 _SWITCHES = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
              "mem_efficient": SDPBackend.EFFICIENT_ATTENTION, "math": SDPBackend.MATH,
              "overrideable": SDPBackend.OVERRIDEABLE}

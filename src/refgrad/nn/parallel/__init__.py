@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:725
+# --- book/chapters/21i_grad_attention_and_parallel.md:726
 """torch.nn.parallel: the wrappers that run a module on several devices."""
 
 from refgrad.nn.parallel.data_parallel import DataParallel, data_parallel

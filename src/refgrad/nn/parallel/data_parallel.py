@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:668
+# --- book/chapters/21i_grad_attention_and_parallel.md:669
 """torch.nn.parallel.DataParallel, where no GPU is found: a wrapper that calls its module."""
 
 from types import GenericAlias

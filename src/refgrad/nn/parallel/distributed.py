@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:707
+# --- book/chapters/21i_grad_attention_and_parallel.md:708
 """torch.nn.parallel.DistributedDataParallel: refused, as without a process group."""
 
 from refgrad.nn.modules.module import Module

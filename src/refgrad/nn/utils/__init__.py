@@ -47,7 +47,7 @@ __all__ += ["parametrizations", "parametrize", "remove_spectral_norm", "remove_w
 from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:795
+# --- book/chapters/21i_grad_attention_and_parallel.md:796
 from refgrad.nn.utils import memory_format  # noqa: E402, F401
 from refgrad.nn.utils.memory_format import (  # noqa: E402
     convert_conv2d_weight_memory_format,

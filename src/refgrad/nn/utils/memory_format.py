@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:764
+# --- book/chapters/21i_grad_attention_and_parallel.md:765
 """torch.nn.utils.memory_format: a model's convolution weights, laid out anew."""
 
 __all__ = ["convert_conv2d_weight_memory_format", "convert_conv3d_weight_memory_format"]
