@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch.func import grad, vmap
 
-from conformance._support import raises
+from conformance._support import printed_in_a_fresh_process, raises
 
 BATCHED = "can not return a BatchedTensor when out_dim is None"
 
@@ -283,3 +283,52 @@ def test_a_rule_is_told_a_batched_argument_is_batched_even_when_its_slices_agree
     vmap(lambda t: scaled(t, torch.rand(3)), randomness="same")(x)
     assert told == [(0, None), (0, 0), (0, 0), (0, None)]
 
+
+
+_BEFORE_AND_AFTER = """
+import {module} as torch
+
+bound = [torch.Tensor.requires_grad, torch.Tensor.grad_fn, torch.Tensor.is_leaf,
+         torch.Tensor.retain_grad, torch.Tensor.register_hook, torch.Tensor.requires_grad_]
+
+
+def said(t):
+    refused = []
+    for ask in (t.retain_grad, lambda: t.register_hook(print), t.requires_grad_):
+        try:
+            ask()
+        except RuntimeError as e:
+            refused.append(str(e)[:24])
+    return (t.requires_grad, t.grad_fn, t.is_leaf, t.retains_grad, *refused)
+
+
+def seen():
+    inside = []
+    x = torch.ones(2, 3, requires_grad=True)
+    torch.vmap(lambda t: inside.append(said(t * 2)) or t)(x)
+    return inside[0]
+
+
+print(seen())
+
+
+class Logged(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs or {{}})
+
+
+print(seen())
+print([a is b for a, b in zip(bound, [torch.Tensor.requires_grad, torch.Tensor.grad_fn,
+       torch.Tensor.is_leaf, torch.Tensor.retain_grad, torch.Tensor.register_hook,
+       torch.Tensor.requires_grad_])])
+"""
+
+
+def test_answers_hold_with_a_subclass_defined_and_tensor_keeps_its_own_methods():
+    """A Tensor subclass brings the __torch_function__ protocol into play; the answers inside
+    vmap are the same before and after, and vmap replaces nothing on Tensor."""
+    printed = printed_in_a_fresh_process(_BEFORE_AND_AFTER).splitlines()
+    expected = str((False, None, True, False, "can't retain_grad on Ten", "cannot register a hook o",
+                    "You are attempting to ca"))
+    assert printed == [expected, expected, str([True] * 6)]

@@ -9,6 +9,7 @@ import weakref
 
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import OWN, PASSING_ON
+from refgrad._warn_once import PUBLIC_FILE
 from refgrad.autograd._state import batch_levels, entered_tensors
 
 
@@ -29,7 +30,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:81
+# --- book/chapters/19ib_batched_tensors.md:82
 def enter(batches: bool) -> Level:
     level = Level(batches)
     batch_levels.append(level)
@@ -55,7 +56,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:108
+# --- book/chapters/19ib_batched_tensors.md:109
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -76,17 +77,19 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:137
+# --- book/chapters/19ib_batched_tensors.md:138
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
 # gives torch's answer only to a caller outside refgrad; refgrad's own code
 # (recording an operation, applying a Function, torch.func's grad) reads the
 # slice's real state, which gradients through vmap's result need. A wrapper
-# that hands its caller's call on (PASSING_ON) is not the one asking.
+# that hands its caller's call on (PASSING_ON), or a public function asking
+# first under the __torch_function__ protocol, is not the one asking.
 def asking(frame):
-    """The frame of the code that asks, past wrappers handing a call on."""
-    while frame.f_code in PASSING_ON:
+    """The frame of the code that asks, past wrappers handing a call on, and past a
+    public function's own first step (chapter 28ca_torch_function)."""
+    while frame.f_code in PASSING_ON or frame.f_code.co_filename == PUBLIC_FILE:
         frame = frame.f_back
     return frame
 
@@ -100,7 +103,7 @@ BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
                    "retains_grad": False, "grad": None}
 
 
-# --- book/chapters/19ib_batched_tensors.md:166
+# --- book/chapters/19ib_batched_tensors.md:169
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
@@ -112,7 +115,7 @@ def is_entered(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:187
+# --- book/chapters/19ib_batched_tensors.md:190
 def program_answer(t, name: str, frame):
     """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
     transform batched or entered it; else OWN."""
