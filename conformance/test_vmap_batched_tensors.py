@@ -329,6 +329,6 @@ def test_answers_hold_with_a_subclass_defined_and_tensor_keeps_its_own_methods()
     """A Tensor subclass brings the __torch_function__ protocol into play; the answers inside
     vmap are the same before and after, and vmap replaces nothing on Tensor."""
     printed = printed_in_a_fresh_process(_BEFORE_AND_AFTER).splitlines()
-    expected = str((False, None, True, False, "can't retain_grad on Ten", "cannot register a hook o",
-                    "You are attempting to ca"))
+    expected = str((False, None, True, False, "can't retain_grad on Ten",
+                    "cannot register a hook o", "You are attempting to ca"))
     assert printed == [expected, expected, str([True] * 6)]
