@@ -761,7 +761,7 @@ from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1622
+# --- book/chapters/19j_datasets_and_loaders.md:1635
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 
