@@ -178,7 +178,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1589
+# --- book/chapters/16d_indexing.md:1593
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -186,7 +186,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2211
+# --- book/chapters/16d_indexing.md:2215
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -761,7 +761,7 @@ from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1622
+# --- book/chapters/19j_datasets_and_loaders.md:1635
 import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with torch
 
 

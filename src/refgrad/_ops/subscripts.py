@@ -14,6 +14,7 @@ from refgrad._backend import same_device
 from refgrad._ops import indexing, slicing
 from refgrad._ops.index_tensors import first_frame_outside, read_indices
 from refgrad._ops.indexing import _call
+from refgrad._ops.lean_views import lean_view
 from refgrad._ops.slicing import select_at
 from refgrad._storage_sizes import SIZES
 from refgrad.autograd._state import state, switched_on
@@ -59,7 +60,7 @@ def _numbers(value):
     return value.astype(np.int64)
 
 
-# --- book/chapters/16d_indexing.md:1280
+# --- book/chapters/16d_indexing.md:1281
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -102,7 +103,7 @@ def _is_mask(item) -> bool:
     return item.dtype in (_dtype.bool, _dtype.uint8)
 
 
-# --- book/chapters/16d_indexing.md:1405
+# --- book/chapters/16d_indexing.md:1406
 def _named_dims(items, made) -> int:
     from refgrad._tensor import Tensor
 
@@ -117,8 +118,11 @@ def _named_dims(items, made) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1421
+# --- book/chapters/16d_indexing.md:1422
 def getitem(self, index):
+    view = lean_view(self, index)  # a basic index no one watches: chapter "Rows made lean"
+    if view is not None:
+        return view
     if type(index) is int and self._data.ndim:  # x[i], the commonest index, said directly
         rows = self._data.shape[0]
         if -rows <= index < rows:  # select_at's checks, passed: chapter "Loader speed"
@@ -159,7 +163,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1468
+# --- book/chapters/16d_indexing.md:1472
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -201,7 +205,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1518
+# --- book/chapters/16d_indexing.md:1522
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -217,7 +221,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1535
+# --- book/chapters/16d_indexing.md:1539
 def _apply_slice(t, dim, item, always):
     step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
     start = 0 if item.start is None else _bound(item.start)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1584
+# --- book/chapters/19j_datasets_and_loaders.md:1597
 """refgrad.utils.data: datasets, samplers and the DataLoader, laid out as torch.utils.data."""
 
 from refgrad.utils.data.dataloader import (

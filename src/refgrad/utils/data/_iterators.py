@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1049
+# --- book/chapters/19j_datasets_and_loaders.md:1062
 """The iterators a DataLoader gives: one epoch each, in the main process or in emulated workers."""
 
 import itertools
@@ -46,7 +46,7 @@ def _overrun_message(it) -> str:
     return message
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1099
+# --- book/chapters/19j_datasets_and_loaders.md:1112
 class _BaseDataLoaderIter:
     """One epoch over a loader: the sampler started, and the epoch's base seed drawn."""
 
@@ -96,7 +96,7 @@ class _BaseDataLoaderIter:
         raise NotImplementedError("{} cannot be pickled", type(self).__name__)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1152
+# --- book/chapters/19j_datasets_and_loaders.md:1165
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     """Reads each batch in the main process, when it is asked for."""
 
@@ -114,7 +114,7 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
         return self._dataset_fetcher.fetch(self._next_index())
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1180
+# --- book/chapters/19j_datasets_and_loaders.md:1193
 class _InProcessWorkersDataLoaderIter(_BaseDataLoaderIter):
     """Reads each batch in the turn of one emulated worker (see ``_utils.worker``)."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1232
+# --- book/chapters/19j_datasets_and_loaders.md:1245
 """DataLoader: batches from a dataset, through a sampler and a collate function."""
 
 import math
@@ -48,7 +48,7 @@ def _check_counts(num_workers, timeout, prefetch_factor, persistent_workers):
     return prefetch_factor
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1286
+# --- book/chapters/19j_datasets_and_loaders.md:1299
 class _InfiniteConstantSampler(Sampler):
     """``None`` forever: the keys of an iterable dataset, which reads no keys."""
 
@@ -92,7 +92,7 @@ def _samplers(dataset, iterable, batch_size, shuffle, sampler, batch_sampler, dr
     return batch_size, drop_last, sampler, batch_sampler
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1335
+# --- book/chapters/19j_datasets_and_loaders.md:1348
 def _warn_many_workers(num_workers: int) -> None:
     if not num_workers:
         return
@@ -134,7 +134,7 @@ def _checked_context(context, num_workers):
     return context
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1383
+# --- book/chapters/19j_datasets_and_loaders.md:1396
 _FIXED = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
@@ -186,7 +186,7 @@ class DataLoader(Generic[_T_co]):
         super().__setattr__(attr, val)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1439
+# --- book/chapters/19j_datasets_and_loaders.md:1452
 def _get_iterator(self) -> _BaseDataLoaderIter:
     if self.num_workers == 0:
         return _SingleProcessDataLoaderIter(self)

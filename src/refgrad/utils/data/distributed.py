@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1506
+# --- book/chapters/19j_datasets_and_loaders.md:1519
 """DistributedSampler: each process's share of the keys, the same permutation in each."""
 
 import math

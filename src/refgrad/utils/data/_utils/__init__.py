@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:1577
+# --- book/chapters/19j_datasets_and_loaders.md:1590
 """What DataLoader's iterators use: collating, fetching, and workers."""
 
 from refgrad.utils.data._utils import collate, fetch, worker  # noqa: F401

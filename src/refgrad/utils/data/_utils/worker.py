@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import refgrad
+from refgrad._generator import default_generator
 from refgrad._tensor import make_tensor
 from refgrad._tensor_copies import _Storage, storage_key
 
@@ -45,7 +46,7 @@ def _numpy_seed(base_seed: int, worker_id: int):
     return np.random.SeedSequence(entropy).generate_state(4)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:844
+# --- book/chapters/19j_datasets_and_loaders.md:845
 class _Worker:
     """One emulated worker: its info and its Python, torch and NumPy generator states."""
 
@@ -53,20 +54,32 @@ class _Worker:
         seed = base_seed + worker_id
         self.info = WorkerInfo(worker_id, num_workers, seed, copy.copy(dataset))
         self.python_state = random.Random(seed).getstate()
-        self.torch_state = refgrad.Generator().manual_seed(seed).get_state()
+        self.torch_state = _fields(refgrad.Generator().manual_seed(seed))
         self.numpy_state = np.random.RandomState(_numpy_seed(base_seed, worker_id)).get_state()
         self.fetcher = None
         self.failure = None  # an error kept for the worker's next batch
 
 
+# NOTE [A generator's fields swapped]
+# A worker's torch generator is kept as the fields of a Generator of its own,
+# and swapped into the default generator by reference: no 5056-byte state is
+# written out and read back per batch. Only the default generator holds them.
+_FIELDS = ("_bits", "_seed", "_normal", "_next", "_float_normal")
+
+
+def _fields(generator) -> tuple:
+    return tuple([getattr(generator, name) for name in _FIELDS])
+
+
 def _states():
-    return random.getstate(), refgrad.get_rng_state(), np.random.get_state(), _worker_info
+    return random.getstate(), _fields(default_generator), np.random.get_state(), _worker_info
 
 
 def _set_states(python_state, torch_state, numpy_state, info) -> None:
     global _worker_info
     random.setstate(python_state)
-    refgrad.set_rng_state(torch_state)
+    for name, value in zip(_FIELDS, torch_state, strict=True):
+        setattr(default_generator, name, value)
     np.random.set_state(numpy_state)
     _worker_info = info
 
@@ -83,7 +96,7 @@ def _turn(worker: _Worker):
         _set_states(*main)
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:891
+# --- book/chapters/19j_datasets_and_loaders.md:904
 class _KeyErrorMessage(str):
     """A KeyError's message shown as written: KeyError shows the repr of its message."""
 
@@ -125,7 +138,7 @@ def _fetch_in_turn(worker: _Worker, index, iterable: bool):
         raise failure  # raised outside the handler: like torch's, it has no context
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:958
+# --- book/chapters/19j_datasets_and_loaders.md:971
 # NOTE [Batches sent across]
 # A batch leaves a worker pickled and is rebuilt in the main process: new objects, its
 # tensors over shared memory with _version 1. Each storage crosses once, so tensors that
@@ -160,7 +173,7 @@ class _Receiver(pickle.Unpickler):
         return self._copies[pid]
 
 
-# --- book/chapters/19j_datasets_and_loaders.md:994
+# --- book/chapters/19j_datasets_and_loaders.md:1007
 _NOT_A_LEAF = (
     "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
     "not support crossing process boundaries.  If you just want to transfer the data, call "
