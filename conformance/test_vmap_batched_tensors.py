@@ -332,3 +332,13 @@ def test_answers_hold_with_a_subclass_defined_and_tensor_keeps_its_own_methods()
     expected = str((False, None, True, False, "can't retain_grad on Ten",
                     "cannot register a hook o", "You are attempting to ca"))
     assert printed == [expected, expected, str([True] * 6)]
+
+
+def test_a_row_of_a_batched_tensor_is_batched():
+    """An index of a slice is made from the batch, so out_dims=None refuses it."""
+    x = torch.ones(2, 3, 4)
+    with raises(ValueError, "vmap(<lambda>, ...): `<lambda>` " + BATCHED):
+        vmap(lambda t: t[0], out_dims=None)(x)
+    with raises(ValueError, "vmap(<lambda>, ...): `<lambda>` " + BATCHED):
+        vmap(lambda t: t[None, 1:, ..., 2], out_dims=None)(x)
+    assert vmap(lambda t: t[0])(x).shape == (2, 4)

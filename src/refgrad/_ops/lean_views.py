@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19jc_rows_made_lean.md:71
+# --- book/chapters/19jc_rows_made_lean.md:73
 """x[index] for a basic index made as one NumPy view, where nothing records or watches."""
 
 from numpy import ndarray
@@ -11,13 +11,13 @@ from numpy.lib.stride_tricks import as_strided
 from refgrad._ops.views import track_view
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import make_tensor
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 _ONE_ITEM = frozenset((int, slice, type(None), type(Ellipsis)))
 _INT64 = 2**63
 
 
-# --- book/chapters/19jc_rows_made_lean.md:90
+# --- book/chapters/19jc_rows_made_lean.md:92
 def _seen(self) -> bool:
     """Whether anything would tell a walk of ops from one view: NOTE [Who sees the walk]."""
     if state.grad_enabled and (self._grad_fn is not None or self._requires_grad) and not (
@@ -25,7 +25,7 @@ def _seen(self) -> bool:
         return True  # autograd records each op
     if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
         return True
-    if SIZES or dual_levels or state.below_autograd or state.view_replay_enabled:
+    if SIZES or dual_levels or batch_levels or state.below_autograd or state.view_replay_enabled:
         return True
     if self._version_counter is None:  # an inference tensor's "view" is no view
         return True
@@ -33,7 +33,7 @@ def _seen(self) -> bool:
     return info is not None and info.replay is not None
 
 
-# --- book/chapters/19jc_rows_made_lean.md:114
+# --- book/chapters/19jc_rows_made_lean.md:116
 def _plain_slice(item) -> bool:
     """A slice torch and NumPy read alike: int or None bounds in int64, a positive step."""
     for bound in (item.start, item.stop):
@@ -43,7 +43,7 @@ def _plain_slice(item) -> bool:
     return step is None or type(step) is int and 0 < step < _INT64
 
 
-# --- book/chapters/19jc_rows_made_lean.md:126
+# --- book/chapters/19jc_rows_made_lean.md:128
 def _items(index) -> tuple | None:
     """The index as a tuple of ints, plain slices, None and Ellipsis; None if it is not one."""
     if type(index) is tuple:
@@ -56,7 +56,7 @@ def _items(index) -> tuple | None:
     return (index,)
 
 
-# --- book/chapters/19jc_rows_made_lean.md:148
+# --- book/chapters/19jc_rows_made_lean.md:150
 def _torch_strides(data, items, out):
     """``out``, its dimensions from None given the strides torch's unsqueeze gives them."""
     strides, named = list(out.strides), 0
@@ -78,7 +78,7 @@ def _torch_strides(data, items, out):
     return out if strides == out.strides else as_strided(out, out.shape, strides)
 
 
-# --- book/chapters/19jc_rows_made_lean.md:180
+# --- book/chapters/19jc_rows_made_lean.md:182
 def lean_view(self, index):
     """``self[index]`` as the walk of chapter "Indexing" makes it, in one step; None
     where the walk must run: NOTE [Who sees the walk]."""
