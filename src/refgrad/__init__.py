@@ -899,19 +899,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2371
+# --- book/chapters/26_inplace.md:2375
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2424
+# --- book/chapters/26_inplace.md:2428
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2602
+# --- book/chapters/26_inplace.md:2606
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3622
+# --- book/chapters/26_inplace.md:3626
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -936,7 +936,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3782
+# --- book/chapters/26_inplace.md:3786
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -947,7 +947,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4164
+# --- book/chapters/26_inplace.md:4168
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -957,7 +957,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4868
+# --- book/chapters/26_inplace.md:4872
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -990,11 +990,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1878
+# --- book/chapters/27_views.md:1880
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2010
+# --- book/chapters/27_views.md:2012
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -1002,7 +1002,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:342
+# --- book/chapters/28a_resize.md:345
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

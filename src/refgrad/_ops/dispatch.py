@@ -10,6 +10,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._backend import torch_laid_out
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
+from refgrad._ops.int_history import recording_any_dtype
 from refgrad._ops.not_implemented import BARE
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
@@ -32,7 +33,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:999
+# --- book/chapters/13_dispatch.md:1000
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -102,14 +103,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1081
+# --- book/chapters/13_dispatch.md:1082
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1160
+# --- book/chapters/13_dispatch.md:1161
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -122,7 +123,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1184
+# --- book/chapters/13_dispatch.md:1185
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -163,14 +164,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1323
+# --- book/chapters/13_dispatch.md:1324
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1331
+# --- book/chapters/13_dispatch.md:1332
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -181,6 +182,8 @@ def _record(op, edges, tensors, arrays, params, results):
             out = make_tensor(out, True, node, 0)
         elif op.name in BARE:  # NOTE [A result autograd cannot carry]
             out = make_tensor(out)
+        elif recording_any_dtype():  # NOTE [Integer tensors written with a history]
+            out = make_tensor(out, True, node, 0)
         else:
             _refused_history(op, nodes, tensors, params, out)
         outputs = (out,)
@@ -218,7 +221,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1385
+# --- book/chapters/13_dispatch.md:1388
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -252,7 +255,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1627
+# --- book/chapters/13_dispatch.md:1630
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -260,7 +263,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1980
+# --- book/chapters/13_dispatch.md:1983
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -298,7 +301,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2026
+# --- book/chapters/13_dispatch.md:2029
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:2113
+# --- book/chapters/13_dispatch.md:2116
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -28,7 +28,7 @@ _DYING_OPERAND = 6
 _DYING_ALONE = 5
 
 
-# --- book/chapters/13_dispatch.md:2143
+# --- book/chapters/13_dispatch.md:2146
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -60,7 +60,7 @@ def dying_alone(t):
     return None
 
 
-# --- book/chapters/13_dispatch.md:2180
+# --- book/chapters/13_dispatch.md:2183
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -80,7 +80,7 @@ def _inside_operator() -> bool:
     return frame.f_code.co_code[frame.f_lasti] == _BINARY_OP
 
 
-# --- book/chapters/13_dispatch.md:2215
+# --- book/chapters/13_dispatch.md:2218
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32
