@@ -152,3 +152,72 @@ def test_an_integer_view_written_gets_copy_slices():
     element = torch.zeros(2, 3, dtype=torch.long)
     element[0, 1] = total  # a 0-d target is copied into: no history for an integer
     assert element.grad_fn is None and not element.requires_grad
+
+
+def test_a_0d_target_counts_the_size_it_left_as_its_batch():
+    with torch.inference_mode():
+        long_target = torch.zeros(1, dtype=torch.long)
+        long_target.resize_(())
+    with pytest.raises(ValueError, match=r"^Expected input batch_size \(2\) to match target "
+                                         r"batch_size \(1\)\.$"):
+        F.nll_loss(torch.zeros(2, 3), long_target)
+    with pytest.raises(ValueError, match=r"batch_size \(1\) to match target batch_size \(0\)"):
+        F.nll_loss(torch.zeros(1, 3), torch.tensor(1))  # born 0-d: 0
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no "):
+        F.nll_loss(torch.zeros(1, 3), long_target)
+
+
+def test_nll_loss_reads_the_target_dtype_before_its_size():
+    with pytest.raises(RuntimeError, match="^expected target dtype to be Long or Byte, but "
+                                           "got Float$"):
+        F.cross_entropy(torch.zeros(0, 3), torch.tensor(0.5))
+    with pytest.raises(RuntimeError, match="^expected target dtype to be Long or Byte, but "
+                                           "got Float$"):
+        F.nll_loss(torch.zeros(3), torch.zeros(2))
+    with pytest.raises(IndexError, match="^Dimension specified as 0 but tensor has no "):
+        F.cross_entropy(torch.zeros(0, 3), torch.tensor(1))
+    with pytest.raises(RuntimeError, match=r"^ArrayRef: invalid slice, N = 1; size = 0$"):
+        F.nll_loss(torch.zeros(0, 3, 2), torch.tensor(1))
+
+
+@pytest.mark.parametrize("conv", [F.conv1d, F.conv_transpose1d])
+def test_a_convolution_saves_its_inference_operands_before_any_check(conv):
+    x = torch.ones(1, 1, 3, requires_grad=True)
+    with torch.inference_mode():
+        flat, weight, bias = torch.ones(1), torch.ones(1, 1, 2), torch.ones(1)
+    before = (x * 2).grad_fn._sequence_nr()
+    for w in (flat, weight):
+        with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for "):
+            conv(x, w)
+    assert (x * 2).grad_fn._sequence_nr() == before + 3  # each refused call made its node
+    assert conv(x, torch.ones(1, 1, 2), bias).requires_grad  # the bias is not saved
+    with torch.no_grad(), pytest.raises(RuntimeError, match="^weight should have at least "):
+        conv(x, flat)
+
+
+def _names(node):
+    names, seen, stack = [], set(), [node]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.append(node.name())
+        stack.extend(reversed([f for f, _ in node.next_functions]))
+    return names
+
+
+def test_a_result_written_on_a_view_that_is_gone_unpacks_onto_its_own_node():
+    leaf = torch.tensor([[0.3, 0.6]], requires_grad=True)
+    tiled = leaf.tile((2,))
+    tiled.view(-1)[1:].exp_()  # the view goes with the statement
+    weights = torch.tensor([[0.5, 0.25, 0.75, 1.0]])
+    grad = torch.autograd.grad(tiled, leaf, weights, create_graph=True)[0]
+    assert _names(grad.grad_fn)[3:7] == ["MulBackward0", "ExpBackward0", "SliceBackward0",
+                                         "ViewBackward0"]
+    held = leaf.tile((2,))
+    view = held.view(-1)[1:]
+    view.exp_()  # the view stays: its own node is the one unpacked
+    grad = torch.autograd.grad(held, leaf, weights, create_graph=True)[0]
+    assert _names(grad.grad_fn)[3:6] == ["MulBackward0", "AsStridedBackward0",
+                                         "torch::autograd::CopySlices"]

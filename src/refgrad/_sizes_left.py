@@ -65,7 +65,7 @@ def flip_writes(operands, params, result) -> int:
     return int(a.size <= 1 or all(a.shape[d] <= 1 or a.strides[d] == 0 for d in params["dims"]))
 
 
-# --- book/chapters/16zga_fuzzer_found_sizes_left.md:151
+# --- book/chapters/16zga_fuzzer_found_sizes_left.md:165
 # NOTE [A reduced loss keeps its losses' memory]
 # torch's kernels for these losses resize the unreduced loss to 0-d and write
 # the reduction into it: the result's storage is the broadcast shape's, and

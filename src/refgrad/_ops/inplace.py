@@ -243,5 +243,12 @@ def _follow_result(self, node) -> None:
         if name in (op.outputs or ()) and saved[i] is not None:
             saved[i] = _save(self, node)  # the result is self, after the write
             if self._view_base is not None and saved[i]._grad_fn is not None:
-                saved[i]._grad_fn = weakref.ref(saved[i]._grad_fn)  # NOTE [A view's node,
+                _held_weakly(saved[i], self)  # NOTE [A view's node,
     node._saved = tuple(saved)  # held weakly], chapter "Saved tensors"
+
+
+def _held_weakly(kept, view) -> None:
+    """Keep ``view``'s data and its node, weakly, as torch keeps a result written on a view."""
+    kept._grad_fn = weakref.ref(kept._grad_fn)
+    if kept._unpack_hook is None:  # not the view itself, which may go while its node goes
+        kept._original, kept._data, kept._is_output = None, view._data, True
