@@ -221,3 +221,34 @@ def test_a_result_written_on_a_view_that_is_gone_unpacks_onto_its_own_node():
     grad = torch.autograd.grad(held, leaf, weights, create_graph=True)[0]
     assert _names(grad.grad_fn)[3:6] == ["MulBackward0", "AsStridedBackward0",
                                          "torch::autograd::CopySlices"]
+
+
+def test_margin_losses_check_sizes_before_their_kernel_dtype():
+    longs = torch.arange(3)
+    with pytest.raises(RuntimeError, match="^multi_margin_loss: target tensor should be 1-D "):
+        F.multi_margin_loss(longs, torch.zeros(3, dtype=torch.long))
+    with pytest.raises(RuntimeError, match=r"^inconsistent weight size, expected 3 but got \[2\]$"):
+        F.multi_margin_loss(longs, torch.zeros(1, dtype=torch.long), weight=torch.ones(2))
+    with pytest.raises(RuntimeError, match="^Expected non-empty vector or matrix"):
+        F.multi_margin_loss(torch.zeros(2, 0, dtype=torch.long), torch.zeros(2, dtype=torch.long))
+    with pytest.raises(NotImplementedError, match="\"multi_margin_loss_cpu_kernel\" not "
+                                                  "implemented for 'Long'"):
+        F.multi_margin_loss(longs, torch.zeros(1))  # before the target's dtype
+    with pytest.raises(RuntimeError, match=r"^inconsistent target size: \[2\] for input of "):
+        F.multilabel_margin_loss(longs, torch.zeros(2, dtype=torch.long))
+    with pytest.raises(NotImplementedError, match="multilabel_margin_loss_forward_out_frame"):
+        F.multilabel_margin_loss(longs, torch.zeros(3, dtype=torch.long))
+
+
+def test_vdot_saves_its_operands_before_its_checks():
+    x = torch.ones(3, requires_grad=True)
+    with torch.inference_mode():
+        doubles = torch.ones(3, dtype=torch.double)
+    with pytest.raises(RuntimeError, match="^Inference tensors cannot be saved for "):
+        torch.vdot(doubles, x)
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t,
+                                                  lambda t: t):
+        with pytest.raises(RuntimeError, match="^inconsistent tensor size"):
+            torch.vdot(torch.ones(4), x)
+    assert packed == [torch.Size([4])]  # only the other operand's gradient needs it
