@@ -1,8 +1,10 @@
 """Behaviour the differential fuzzer found: the first size a tensor resized in place to 0-d
 still shows to kernels that read a dimension's size (argmax, argmin, vector_norm) through the
-writes they count on a result of inference tensors; the memory a reduced loss keeps; the
-writes flip, topk and aminmax count; and the history an integer tensor gets when a tensor that
-requires grad is written into it in place. The same assertions run on torch.
+writes they count on a result of inference tensors, and nll_loss through the batch it reads;
+the memory a reduced loss keeps; the writes flip, topk and aminmax count; the history an
+integer tensor gets when a tensor that requires grad is written into it in place; operands
+saved before an op's checks; the saved result of a write on a view; and an inference tensor
+given a normal tensor's data. The same assertions run on torch.
 """
 
 import numpy as np
@@ -252,3 +254,29 @@ def test_vdot_saves_its_operands_before_its_checks():
         with pytest.raises(RuntimeError, match="^inconsistent tensor size"):
             torch.vdot(torch.ones(4), x)
     assert packed == [torch.Size([4])]  # only the other operand's gradient needs it
+
+
+def test_an_inference_tensor_given_normal_data_is_no_longer_one_and_has_no_counter():
+    with torch.inference_mode():
+        frozen = torch.ones(3)
+    frozen.data = torch.ones(3, 2) * 2
+    assert not frozen.is_inference() and not torch.is_inference(frozen)
+    assert frozen.shape == (3, 2)
+    with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter"):
+        frozen._version  # noqa: B018
+    with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside "):
+        frozen.add_(1)
+    assert frozen.requires_grad_().requires_grad
+    assert type((frozen * 2).grad_fn).__name__ == "MulBackward0"
+    with torch.inference_mode():
+        frozen.data = torch.ones(2)
+    assert frozen.is_inference()
+
+
+def test_a_normal_tensor_given_inference_data_keeps_counting():
+    plain = torch.ones(3)
+    with torch.inference_mode():
+        frozen = torch.ones(2)
+    plain.data = frozen
+    assert plain.is_inference()
+    assert (plain._version, plain.add_(1)._version) == (0, 1)

@@ -29,12 +29,12 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:342
+# --- book/chapters/03_tensor.md:343
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind != "f":
         raise RuntimeError(message)
-    if flag and t._version_counter is None and not state.inference_mode:
+    if flag and t._version_counter is None and not state.inference_mode and t.is_inference():
         raise RuntimeError(INFERENCE_REQUIRES_GRAD)
 
 
@@ -57,7 +57,7 @@ def held_grad_fn(t):
     return fn
 
 
-# --- book/chapters/03_tensor.md:375
+# --- book/chapters/03_tensor.md:376
 class _RequiresGrad:
     __slots__ = ()
 
@@ -122,7 +122,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:447
+# --- book/chapters/03_tensor.md:448
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -141,7 +141,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:470
+# --- book/chapters/03_tensor.md:471
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -168,7 +168,7 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:502
+# --- book/chapters/03_tensor.md:503
 class _Grad:
     __slots__ = ()
 
@@ -204,7 +204,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:546
+# --- book/chapters/03_tensor.md:547
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad
