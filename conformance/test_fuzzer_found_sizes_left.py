@@ -280,3 +280,16 @@ def test_a_normal_tensor_given_inference_data_keeps_counting():
     plain.data = frozen
     assert plain.is_inference()
     assert (plain._version, plain.add_(1)._version) == (0, 1)
+
+
+def test_a_roots_gradient_is_checked_against_its_node():
+    leaf = torch.tensor([[0.5], [0.25]], requires_grad=True)
+    out = leaf.amax(-1, keepdim=True) * 1
+    out.data = torch.ones(1, 2)
+    with pytest.raises(RuntimeError, match=r"^invalid gradient at index 0 - got \[1, 2\] but "
+                                           r"expected shape compatible with \[2, 1\]$"):
+        torch.autograd.grad(out, [leaf], grad_outputs=torch.ones_like(out))
+    summed = leaf.sum(0, keepdim=True) * 1
+    summed.data = torch.ones(3, 1)
+    grad, = torch.autograd.grad(summed, [leaf], grad_outputs=torch.full((3, 1), 2.0))
+    assert grad.tolist() == [[6.0], [6.0]]
