@@ -244,7 +244,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1625
+# --- book/chapters/16j_products_and_shapes.md:1630
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -257,7 +257,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1674
+# --- book/chapters/16j_products_and_shapes.md:1679
 from refgrad import functional
 
 
@@ -454,17 +454,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:714
+# --- book/chapters/16u_convolution_and_pooling.md:734
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1383
+# --- book/chapters/16u_convolution_and_pooling.md:1403
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1722
+# --- book/chapters/16u_convolution_and_pooling.md:1742
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -899,19 +899,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2371
+# --- book/chapters/26_inplace.md:2382
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2424
+# --- book/chapters/26_inplace.md:2435
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2602
+# --- book/chapters/26_inplace.md:2613
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3622
+# --- book/chapters/26_inplace.md:3633
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -936,7 +936,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3782
+# --- book/chapters/26_inplace.md:3793
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -947,7 +947,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4164
+# --- book/chapters/26_inplace.md:4175
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -957,7 +957,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4868
+# --- book/chapters/26_inplace.md:4879
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -990,11 +990,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1878
+# --- book/chapters/27_views.md:1880
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2010
+# --- book/chapters/27_views.md:2012
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -1002,7 +1002,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:342
+# --- book/chapters/28a_resize.md:345
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 

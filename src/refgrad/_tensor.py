@@ -10,6 +10,7 @@ from types import FunctionType
 
 from refgrad._inference_counters import count_writes, inference_counter, stop_counting
 from refgrad._method_counts import no_arguments
+from refgrad._normal_data import forget_normal_data, take_normal_data, took_normal_data
 from refgrad._tensor_autograd import NO_VERSION, _Grad, _RequiresGrad
 from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
 from refgrad.autograd._state import state, switched_on
@@ -29,7 +30,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:609
+# --- book/chapters/03_tensor.md:610
 class _Versions:
     __slots__ = ()
 
@@ -49,10 +50,11 @@ class _Versions:
         if refused or keywords:  # torch's words, which name its C base class
             what = "keyword arguments" if keywords else f"arguments ({len(refused)} given)"
             raise TypeError(f"TensorBase.is_inference() takes no {what}")
-        return self._version_counter is None
+        return self._version_counter is None and not took_normal_data(self)  # NOTE [Normal
+        # data in an inference tensor]
 
 
-# --- book/chapters/03_tensor.md:654
+# --- book/chapters/03_tensor.md:656
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -60,7 +62,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:668
+# --- book/chapters/03_tensor.md:670
 class _Detach:
     __slots__ = ()
 
@@ -104,22 +106,25 @@ class _Detach:
             if self._version_counter is not None:  # kept, to count the writes through it
                 count_writes(self, self._version_counter)
             self._version_counter = None
+            forget_normal_data(self)
         elif self._version_counter is None:
-            self._version_counter = stop_counting(self) or _fresh_counter()
+            self._version_counter = stop_counting(self)
+            if self._version_counter is None:  # NOTE [Normal data in an inference tensor]
+                take_normal_data(self)
 
     @data.deleter
     def data(self) -> None:  # a tensor always has data: `del t.data` is refused, as torch does
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:724
+# --- book/chapters/03_tensor.md:729
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1095
+# --- book/chapters/03_tensor.md:1100
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -154,7 +159,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1142
+# --- book/chapters/03_tensor.md:1147
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -174,7 +179,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1170
+# --- book/chapters/03_tensor.md:1175
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -200,12 +205,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1202
+# --- book/chapters/03_tensor.md:1207
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1219
+# --- book/chapters/03_tensor.md:1224
 _new = object.__new__  # looked up once, not on every tensor
 
 

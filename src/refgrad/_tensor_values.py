@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:119
+# --- book/chapters/03_tensor.md:120
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/03_tensor.md:140
+# --- book/chapters/03_tensor.md:141
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -32,7 +32,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:170
+# --- book/chapters/03_tensor.md:171
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -95,7 +95,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:234
+# --- book/chapters/03_tensor.md:235
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -110,7 +110,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:258
+# --- book/chapters/03_tensor.md:259
 class _Storage:
     __slots__ = ()
 
@@ -162,7 +162,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:811
+# --- book/chapters/03_tensor.md:816
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -173,7 +173,7 @@ def host_array(t):
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:827
+# --- book/chapters/03_tensor.md:832
 class _Python:
     __slots__ = ()
 
@@ -260,7 +260,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:933
+# --- book/chapters/03_tensor.md:938
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -317,7 +317,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1011
+# --- book/chapters/03_tensor.md:1016
 class _Numbers:
     __slots__ = ()
 

@@ -170,16 +170,20 @@ MULTILABEL_MARGIN_LOSS = register(Op(
 
 
 # --- book/chapters/16t_more_functional.md:1135
-def _checked_input(input, kernel):
-    from refgrad._typename import not_implemented_for
-
-    if not input.dtype.is_floating_point or input.dtype.itemsize == 2:  # float and double only
-        raise not_implemented_for(kernel, input._data.dtype)
+def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
                            f"size, but got: {sizes_of(input)}")
     return (1 if input.ndim <= 1 else input.shape[0]), (1 if input.ndim == 0 else
                                                           input.shape[-1])
+
+
+def _kernel_dtype(input, kernel):
+    """The kernel's own refusal, once the sizes are checked: float and double only."""
+    from refgrad._typename import not_implemented_for
+
+    if not input.dtype.is_floating_point or input.dtype.itemsize == 2:
+        raise not_implemented_for(kernel, input._data.dtype)
 
 
 def _same_dtype(t, dtype):
@@ -189,7 +193,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1156
+# --- book/chapters/16t_more_functional.md:1160
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -202,7 +206,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     # NOTE [Forward AD refused before the kernel's checks]
     refuse_tangents("multi_margin_loss", input, weight)
-    samples, classes = _checked_input(input, "multi_margin_loss_cpu_kernel")
+    samples, classes = _checked_input(input)
     if target.ndim > 1 or target.numel() != samples:
         raise RuntimeError(
             "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
@@ -211,6 +215,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.numel() != classes:
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{sizes_of(weight)}")
+    _kernel_dtype(input, "multi_margin_loss_cpu_kernel")  # after the sizes, as torch's
     _same_dtype(target, int64)
     if weight is not None:
         _same_dtype(weight, input.dtype)
@@ -222,19 +227,20 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
                                               "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16t_more_functional.md:1196
+# --- book/chapters/16t_more_functional.md:1201
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 
     code = reduction_of(size_average, reduce, reduction)
     # NOTE [Forward AD refused before the kernel's checks]
     refuse_tangents("multilabel_margin_loss_forward", input)
-    samples, classes = _checked_input(input, "multilabel_margin_loss_forward_out_frame")
+    samples, classes = _checked_input(input)
     fits = (target.ndim <= 1 and target.numel() == classes if input.ndim <= 1 else
             tuple(target.shape) == (samples, classes))
     if not fits:
         raise RuntimeError(f"inconsistent target size: {sizes_of(target)} for input of size: "
                            f"{sizes_of(input)}")
+    _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
     _same_dtype(target, int64)
     named = host(target._data)
     if ((named < -1) | (named >= classes)).any():

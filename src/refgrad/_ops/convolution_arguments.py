@@ -123,10 +123,26 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:580
+# --- book/chapters/16u_convolution_and_pooling.md:584
+# NOTE [Saved before the kernel checks]
+# torch's ConvolutionBackward0 saves input and weight as soon as it is made,
+# before the kernel looks at a shape: saving an inference tensor is refused
+# there (the bias is not saved, and may be one).
+def _saved_first(input, weight, bias) -> None:
+    if input._version_counter is not None and weight._version_counter is not None:
+        return
+    from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
+    from refgrad.autograd._state import state
+
+    if state.grad_enabled and not state.inference_mode and any(
+            t is not None and t.requires_grad for t in (input, weight, bias)):
+        raise RuntimeError(CANNOT_SAVE_INFERENCE)
+
+
 def _checked(input, weight, bias, stride, padding, dilation, transposed, output_padding,
              groups):
     """torch's checks of convolution, in its order; the parameters, one for each dimension."""
+    _saved_first(input, weight, bias)
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
@@ -177,7 +193,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:640
+# --- book/chapters/16u_convolution_and_pooling.md:660
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     try:
@@ -195,7 +211,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:662
+# --- book/chapters/16u_convolution_and_pooling.md:682
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -234,7 +250,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:706
+# --- book/chapters/16u_convolution_and_pooling.md:726
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

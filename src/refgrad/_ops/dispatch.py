@@ -10,6 +10,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._backend import torch_laid_out
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
+from refgrad._ops.int_history import recording_any_dtype
 from refgrad._ops.not_implemented import BARE
 from refgrad._ops.op_nodes import _NODE_CLASSES, node_class
 from refgrad._ops.operands import (
@@ -32,7 +33,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:999
+# --- book/chapters/13_dispatch.md:1000
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -106,14 +107,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1085
+# --- book/chapters/13_dispatch.md:1086
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1164
+# --- book/chapters/13_dispatch.md:1165
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -126,7 +127,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1188
+# --- book/chapters/13_dispatch.md:1189
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -167,14 +168,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1327
+# --- book/chapters/13_dispatch.md:1328
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1335
+# --- book/chapters/13_dispatch.md:1336
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -185,6 +186,8 @@ def _record(op, edges, tensors, arrays, params, results):
             out = make_tensor(out, True, node, 0)
         elif op.name in BARE:  # NOTE [A result autograd cannot carry]
             out = make_tensor(out)
+        elif recording_any_dtype():  # NOTE [Integer tensors written with a history]
+            out = make_tensor(out, True, node, 0)
         else:
             _refused_history(op, nodes, tensors, params, out)
         outputs = (out,)
@@ -222,7 +225,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1389
+# --- book/chapters/13_dispatch.md:1392
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -256,7 +259,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1631
+# --- book/chapters/13_dispatch.md:1634
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -264,7 +267,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:1984
+# --- book/chapters/13_dispatch.md:1987
 def _link_views(op, source, outputs, params) -> None:
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
@@ -302,7 +305,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2030
+# --- book/chapters/13_dispatch.md:2033
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

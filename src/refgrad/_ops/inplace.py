@@ -13,6 +13,7 @@ from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
+from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
 from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.simple_functions import clone
@@ -34,7 +35,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:899
+# --- book/chapters/26_inplace.md:900
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -64,6 +65,9 @@ def inplace(self, function, *args, **kwargs):
         result, recorded = _unrecorded(self, function, args, kwargs), False
         if result is None:  # autograd sees it, and self counts its writes: it records
             return _counted_and_recorded(self, function, args, kwargs)
+    elif recorded and self._data.dtype.kind not in "fc":  # NOTE [Integer tensors written
+        with any_dtype_recorded():  # with a history]
+            result = _without_pack_hooks(function, self, args, kwargs)
     else:
         result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
             self, *args, **kwargs)
@@ -91,7 +95,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:957
+# --- book/chapters/26_inplace.md:961
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -99,7 +103,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:971
+# --- book/chapters/26_inplace.md:975
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -130,7 +134,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1030
+# --- book/chapters/26_inplace.md:1034
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -162,7 +166,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1071
+# --- book/chapters/26_inplace.md:1075
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -190,7 +194,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1103
+# --- book/chapters/26_inplace.md:1107
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -203,7 +207,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1126
+# --- book/chapters/26_inplace.md:1130
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
@@ -239,5 +243,12 @@ def _follow_result(self, node) -> None:
         if name in (op.outputs or ()) and saved[i] is not None:
             saved[i] = _save(self, node)  # the result is self, after the write
             if self._view_base is not None and saved[i]._grad_fn is not None:
-                saved[i]._grad_fn = weakref.ref(saved[i]._grad_fn)  # NOTE [A view's node,
+                _held_weakly(saved[i], self)  # NOTE [A view's node,
     node._saved = tuple(saved)  # held weakly], chapter "Saved tensors"
+
+
+def _held_weakly(kept, view) -> None:
+    """Keep ``view``'s data and its node, weakly, as torch keeps a result written on a view."""
+    kept._grad_fn = weakref.ref(kept._grad_fn)
+    if kept._unpack_hook is None:  # not the view itself, which may go while its node goes
+        kept._original, kept._data, kept._is_output = None, view._data, True

@@ -13,6 +13,7 @@ from refgrad._ops.loss_dtypes import array_kind, into
 from refgrad._ops.loss_gradients import huber_pair, mse_pair, pair_tangent, smooth_l1_pair
 from refgrad._ops.loss_kernel_gradients import binary_cross_entropy_backward
 from refgrad._ops.table import Op, register
+from refgrad._sizes_left import reduced_in_losses
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -47,7 +48,12 @@ def _reduced(losses, reduction):
     return _sum_forward(losses) if reduction == 2 else losses
 
 
-# --- book/chapters/16q_functional.md:793
+def kept_reduced(losses, reduction):
+    """``_reduced``, in the losses' memory: NOTE [A reduced loss keeps its losses' memory]."""
+    return reduced_in_losses(losses, _reduced(losses, reduction)) if reduction else losses
+
+
+# --- book/chapters/16q_functional.md:799
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
@@ -66,7 +72,7 @@ def _pair_row(name, node, forward, backward, promote=True, tangent=None):
                        saves=_PAIR, promote=promote, tangent=tangent))
 
 
-# --- book/chapters/16q_functional.md:817
+# --- book/chapters/16q_functional.md:823
 def _huber(a, b, reduction, delta):
     # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
     # meets two dtypes]
@@ -82,12 +88,13 @@ def _huber(a, b, reduction, delta):
 def _smooth_l1(a, b, reduction, beta):
     z = np.abs(a - b)
     kind = z.dtype.type
-    return _reduced(np.where(z < beta, kind(0.5) * z * z / kind(beta), z - kind(0.5 * beta)),
-                    reduction)
+    reduce = kept_reduced if beta else _reduced  # with no beta, torch's kernel is l1_loss's
+    return reduce(np.where(z < beta, kind(0.5) * z * z / kind(beta), z - kind(0.5 * beta)),
+                  reduction)
 
 
 MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
-                     lambda a, b, reduction: _reduced((a - b) * (a - b), reduction),
+                     lambda a, b, reduction: kept_reduced((a - b) * (a - b), reduction),
                      mse_pair, tangent=pair_tangent("mse"))
 HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, promote=False,
                        tangent=pair_tangent("huber"))
@@ -95,7 +102,7 @@ SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1151
+# --- book/chapters/16q_functional.md:1158
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -109,10 +116,10 @@ def _bce(a, b, weight, reduction):
     kind = a.dtype.type
     losses = ((b - kind(1)) * np.maximum(np.log1p(-a), kind(-100))
               - b * np.maximum(np.log(a), kind(-100)))
-    return _reduced(losses if weight is None else losses * _as(weight, a), reduction)
+    return kept_reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-# --- book/chapters/16q_functional.md:1171
+# --- book/chapters/16q_functional.md:1178
 # NOTE [The target's gradient written in place]
 # torch negates the logit in place, multiplies by the incoming gradient and the
 # weight in place, and divides a mean in place, in any grad mode: x.grad's
@@ -141,7 +148,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1201
+# --- book/chapters/16q_functional.md:1208
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -170,7 +177,7 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     return _reduced(losses, reduction)
 
 
-# --- book/chapters/16q_functional.md:1231
+# --- book/chapters/16q_functional.md:1238
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -199,7 +206,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1263
+# --- book/chapters/16q_functional.md:1270
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -212,7 +219,7 @@ def _logits_gradient(self, target, pos_weight, graph):
     return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
 
 
-# --- book/chapters/16q_functional.md:1279
+# --- book/chapters/16q_functional.md:1286
 def _target_gradient(g, self, weight, pos_weight, reduction):
     """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
@@ -231,7 +238,7 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     return _mean_in_place(grad, self, reduction)
 
 
-# --- book/chapters/16q_functional.md:1301
+# --- book/chapters/16q_functional.md:1308
 def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
@@ -253,7 +260,7 @@ def _mean_in_place(grad, self, reduction):
     return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
-# --- book/chapters/16q_functional.md:1326
+# --- book/chapters/16q_functional.md:1333
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,

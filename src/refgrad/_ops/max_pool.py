@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:901
+# --- book/chapters/16u_convolution_and_pooling.md:921
 """max_pool2d_with_indices and max_pool3d_with_indices: rows, and the pools built on them."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
     return best(flat_windows(windows, n), flat_windows(places, n))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:929
+# --- book/chapters/16u_convolution_and_pooling.md:949
 # NOTE [Empty batches reshape by size]
 # A pool or a pad of an empty batch is an empty result of the right shape
 # in torch, and its gradients are empty too. Flattening the last
@@ -50,7 +50,7 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:960
+# --- book/chapters/16u_convolution_and_pooling.md:980
 def max_pool_backward(grads, self, result1, name):
     return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
@@ -75,7 +75,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:989
+# --- book/chapters/16u_convolution_and_pooling.md:1009
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1357
+# --- book/chapters/16q_functional.md:1364
 """nll_loss and nll_loss2d: rows, and the checks torch makes before them."""
 
 import numpy as np
@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops import linear_gradients
 from refgrad._ops.activations import host, on_device_of, on_host
 from refgrad._ops.table import OPS, Op, register
+from refgrad._sizes_left import size_read
 from refgrad._tensor import make_tensor
 from refgrad.autograd._profiler_composites import composite_event, profiled
 
@@ -41,7 +42,7 @@ def _nll(a, target, weight, reduction, ignore_index, total_weight=None):
     return total / weights if reduction == 1 else total
 
 
-# --- book/chapters/16q_functional.md:1408
+# --- book/chapters/16q_functional.md:1416
 # NOTE [nll_loss's cascade]
 # torch's nll_loss and nll_loss2d kernels sum in eight levels, each emptied
 # into the next when its positions come round. Level by level, refgrad adds
@@ -82,7 +83,7 @@ def _in_turn(values):
     return np.add.accumulate(values)[-1] if values.size else values.dtype.type(0)
 
 
-# --- book/chapters/16q_functional.md:1460
+# --- book/chapters/16q_functional.md:1468
 def _nll_backward(row):
     """The backward of ``row``: its gradient row (NOTE [A linear gradient is a row of its own])."""
     def backward(g, self, target, weight, reduction, ignore_index, total_weight):
@@ -111,7 +112,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1650
+# --- book/chapters/16q_functional.md:1658
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -122,7 +123,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1666
+# --- book/chapters/16q_functional.md:1674
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -161,7 +162,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1706
+# --- book/chapters/16q_functional.md:1714
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -181,7 +182,7 @@ def _total_weight(input, target, weight, reduction, ignore_index):
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1731
+# --- book/chapters/16q_functional.md:1739
 def _nll_loss(input, target, weight, reduction, ignore_index):
     if profiled("nll_loss"):  # its event under a profile: chapter "The profiler, closer
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
@@ -189,6 +190,7 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
     not_differentiable("nll_loss_forward", "weight", weight)
     if target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    _check_target(target)  # before the sizes: NOTE [The first size a 0-d tensor keeps]
     if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target.shape[0]}")
@@ -215,7 +217,7 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1769
+# --- book/chapters/16q_functional.md:1778
 def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     from refgrad.utils._functional_whole import hand_over, whole
 
@@ -227,7 +229,7 @@ def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
         return composite_event("nll_loss_nd", shown, nll_loss_nd, *shown)
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    batch = target.shape[0] if target.ndim else 0  # a 0-d target counts none, in torch
+    batch = size_read(target, 0)  # NOTE [The first size a 0-d tensor keeps]
     if input.ndim != 1 and input.shape[0] != batch:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
@@ -237,6 +239,8 @@ def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
         return _nll_loss2d(input, target, weight, reduction, ignore_index)
     n, c = input.shape[:2]
     size = (n, *input.shape[2:])
+    if not target.ndim:  # torch slices the target's sizes past the batch
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     if tuple(target.shape[1:]) != tuple(input.shape[2:]):
         raise RuntimeError(f"Expected target size {list(size)}, got {list(target.shape)}")
     # each flattened on its own: an input with no classes can meet a target with elements

@@ -181,7 +181,12 @@ def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
 
-    _vectors(input, other)
+    try:
+        _vectors(input, other)
+    except RuntimeError as error:  # after the node saved its operands, as dot's
+        from refgrad.utils._saving_above_modes import refused
+
+        return refused(VDOT, (input, other), {}, error)  # NOTE [Before the kernel refuses]
     return call(VDOT, (input, other))
 
 
@@ -223,7 +228,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:486
+# --- book/chapters/16j_products_and_shapes.md:491
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -249,7 +254,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:521
+# --- book/chapters/16j_products_and_shapes.md:526
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

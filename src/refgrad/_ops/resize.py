@@ -19,6 +19,7 @@ from refgrad._memory_formats import check_format, format_strides, preserve_forma
 from refgrad._ops.views import all_views
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
+from refgrad._sizes_left import took_shape
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.autograd._tangents import tangent_of
@@ -27,7 +28,7 @@ REQUIRES_GRAD = "cannot resize variables that require grad"
 NOT_RESIZABLE = "Trying to resize storage that is not resizable"
 
 
-# --- book/chapters/28a_resize.md:89
+# --- book/chapters/28a_resize.md:90
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     return resized(self, _read_sizes(sizes, size), memory_format)
@@ -49,7 +50,8 @@ def resized(self, sizes: tuple, memory_format, template=None):
         if memory_format is not None:  # the same sizes, laid out again: no write
             self._data = _resized(self, sizes, strides)
         return self
-    self._data = _resized(self, sizes, strides)
+    old, self._data = self._data, _resized(self, sizes, strides)
+    took_shape(self, old)  # NOTE [The first size a 0-d tensor keeps]
     if self._version_counter is None and not state.inference_mode and (
             inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
         raise refused_after_a_change(INFERENCE_INPLACE)  # NOTE [Resized, then refused]
@@ -88,7 +90,7 @@ def _to_a_mode(self, sizes, memory_format, template):
     return self
 
 
-# --- book/chapters/28a_resize.md:172
+# --- book/chapters/28a_resize.md:174
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -114,7 +116,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:207
+# --- book/chapters/28a_resize.md:209
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -161,10 +163,11 @@ def _reported_at_least(root, nbytes: int) -> None:
 
 def resize_for_out(t, sizes) -> None:
     """Resize ``t`` as a function resizes its ``out=``: unchecked, no write counted."""
-    t._data = _resized(t, tuple(sizes), None)
+    old, t._data = t._data, _resized(t, tuple(sizes), None)
+    took_shape(t, old)
 
 
-# --- book/chapters/28a_resize.md:289
+# --- book/chapters/28a_resize.md:292
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -197,7 +200,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:327
+# --- book/chapters/28a_resize.md:330
 def resize_as_(self, the_template, *, memory_format=None):
     return resized(self, tuple(the_template.shape), memory_format, the_template)
 

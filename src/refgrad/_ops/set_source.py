@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:487
+# --- book/chapters/28a_resize.md:490
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -18,6 +18,7 @@ from refgrad._ops.rounding import UNSHOWN, _no_derivative
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.view_regeneration import grad_fn_now
 from refgrad._ops.write_checks import INFERENCE_INPLACE, bump, check_autograd_write
+from refgrad._sizes_left import took_shape
 from refgrad._tensor import Tensor
 from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._backward import follow_retained_grad
@@ -34,7 +35,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:520
+# --- book/chapters/28a_resize.md:524
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -54,7 +55,7 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:558
+# --- book/chapters/28a_resize.md:562
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
@@ -75,7 +76,8 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
         if self._view_base is not None:  # NOTE [set_ on a view]
             self._backward_hooks = None
             rebase_history(self, node)
-    self._data = data
+    old, self._data = self._data, data
+    took_shape(self, old)  # NOTE [The first size a 0-d tensor keeps]
     if node is not None and self._view_base is None:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
@@ -92,7 +94,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:607
+# --- book/chapters/28a_resize.md:612
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -120,7 +122,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:639
+# --- book/chapters/28a_resize.md:644
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

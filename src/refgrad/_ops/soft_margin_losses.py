@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops.activations import host, on_host
 from refgrad._ops.loss_dtypes import array_kind, into, negated_into_input
 from refgrad._ops.loss_kernel_gradients import soft_margin_loss_backward
-from refgrad._ops.losses import _reduced
+from refgrad._ops.losses import kept_reduced
 from refgrad._ops.margin_losses import reduced, reduction_of
 from refgrad._ops.table import Op, register
 
@@ -21,7 +21,7 @@ def _soft_margin(a, target, reduction):
     product = into(a.dtype, np.negative(a).astype(kind, copy=False) * t.astype(kind, copy=False))
     with np.errstate(over="ignore"):
         losses = np.log1p(np.exp(product))
-    return _reduced(losses, reduction)  # NOTE [Losses reduced as sum and mean are]
+    return kept_reduced(losses, reduction)  # NOTE [Losses reduced as sum and mean are]
 
 
 def _soft_margin_backward(g, self, target, reduction):

@@ -109,7 +109,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1821
+# --- book/chapters/27_views.md:1823
 # NOTE [An offset not given]
 # as_strided's row holds storage_offset as the caller gave it, None included,
 # which is what torch's node saves and a mode is shown; the forward and the

@@ -8,6 +8,8 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from refgrad._sizes_left import flip_writes, norm_writes, position_writes
+
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -73,7 +75,7 @@ class Op:
         object.__setattr__(self, "special", many or self.view or bool(writes))
 
 
-# --- book/chapters/12_op_table.md:131
+# --- book/chapters/12_op_table.md:133
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -101,7 +103,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:164
+# --- book/chapters/12_op_table.md:166
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
@@ -110,8 +112,11 @@ RESULT_WRITES: dict = {
     "_unique2": 1, "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
     "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
     "mode": lambda operands, params, result: 0 if params["keepdim"] else 2,
-    "aminmax": lambda operands, params, result: (
-        1 if params["dim"] is None else 0 if params["keepdim"] else 2),
+    # rows that read a size, a 0-d tensor's leftover too: NOTE [The first size a 0-d tensor keeps]
+    "argmax": position_writes, "argmin": position_writes, "linalg_vector_norm": norm_writes,
+    "flip": flip_writes, "topk": lambda operands, params, result: int(operands[0].ndim == 0),
+    "aminmax": lambda operands, params, result: (  # a 0-d input: both filled, once
+        1 if params["dim"] is None or not operands[0].ndim else 0 if params["keepdim"] else 2),
     "var": lambda operands, params, result: int(result.size == 1),  # one value: filled
     "std": lambda operands, params, result: int(result.size == 1),
     "repeat": lambda operands, params, result: int(result.size > 0),
@@ -143,7 +148,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:210
+# --- book/chapters/12_op_table.md:215
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -157,7 +162,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:229
+# --- book/chapters/12_op_table.md:234
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -187,7 +192,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:266
+# --- book/chapters/12_op_table.md:271
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

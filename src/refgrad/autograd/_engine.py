@@ -103,7 +103,8 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     saved = save_switches()  # all put back at the end, however it ends
     state.graph_task, state.grad_enabled = task, create_graph
     try:
-        grads = [_in_root_dtype(node, slot, grad) for (node, slot), grad in zip(roots, root_grads)]
+        grads = [_in_root_dtype(node, slot, grad, i)
+                 for i, ((node, slot), grad) in enumerate(zip(roots, root_grads))]
         _deliver(task, [node for node, _ in roots], [slot for _, slot in roots], grads, None)
         ready, buffers = task.ready, task.buffers
         step = None if task.exec_info is None else _evaluate  # None: each node's own step
@@ -136,17 +137,33 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:389
-def _in_root_dtype(node, slot, grad):
+# --- book/chapters/17_engine.md:390
+def _in_root_dtype(node, slot, grad, i: int = 0):
     if grad is None or node is None or not node._meta:
         return grad
     entry = node._meta[slot]
+    if grad._data.shape != entry[0]:  # NOTE [A root's gradient, checked as the engine's]
+        grad = _root_shaped(i, grad, list(entry[0]))
     if entry[1].kind not in "fc":  # NOTE [A gradient of integers]
         raise RuntimeError(INTEGER_GRADIENT)
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 
 
-# --- book/chapters/17_engine.md:466
+# NOTE [A root's gradient, checked as the engine's]
+# A root's gradient matches its tensor's shape, as backward and grad check; the
+# tensor's node may have been recorded at another shape (its .data set since).
+# torch's engine checks it against the node, in words that name no function.
+def _root_shaped(i: int, grad, shape: list):
+    from refgrad._ops.shapes import sum_to
+    from refgrad.autograd._outputs import _expandable
+
+    if not _expandable(shape, grad.shape):
+        raise RuntimeError(f"invalid gradient at index {i} - got {list(grad.shape)} but "
+                           f"expected shape compatible with {shape}")
+    return sum_to(grad, shape)
+
+
+# --- book/chapters/17_engine.md:483
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -201,7 +218,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:611
+# --- book/chapters/17_engine.md:628
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -216,7 +233,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:636
+# --- book/chapters/17_engine.md:653
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -251,7 +268,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:677
+# --- book/chapters/17_engine.md:694
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -265,7 +282,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:708
+# --- book/chapters/17_engine.md:725
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:272
+# --- book/chapters/11_saved.md:273
 """The message of a saved value written in place since it was saved."""
 
 import re
@@ -36,7 +36,7 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:311
+# --- book/chapters/11_saved.md:312
 # NOTE [A view's node, held weakly]
 # The result of an in-place op on a view is saved with the view's new
 # grad_fn held through a weak reference: torch's saved value holds it so,
@@ -44,10 +44,11 @@ def _modified_message(saved, node) -> str:
 # the in-place op's own node otherwise. CPython frees a node when its last
 # holder lets go, as torch's shared pointers do, so the two agree on when, as
 # long as unpacking reads no stale view's grad_fn (which would regenerate it):
-# such a result is never a tensor detached in place, and is not asked. One
-# holder differs: refgrad's saved result is the view itself, so a view the
-# program let go lives on in it, with its node, where torch's keeps the data
-# alone and names the in-place op's node.
+# such a result is never a tensor detached in place, and is not asked. Like
+# torch's, refgrad's saved result keeps the view's data, not the view, so a
+# view the program let go takes its node with it, and the unpacked result
+# then hangs from the in-place op's own node (under saved-tensor hooks, the
+# view is what was packed, and stays).
 
 
 # NOTE [A saved input is output 0]

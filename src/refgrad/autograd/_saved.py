@@ -132,7 +132,8 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
         from refgrad.autograd._seen_by_modes import unpacked_seen  # work under a mode"
 
         data = unpacked_seen(saved)  # made anew from the data: a detach
-    t = make_tensor(data, True, node, saved._output_nr)
+    grad_fn = node if saved._grad_fn is None else saved._grad_fn() or node  # NOTE [A view's
+    t = make_tensor(data, True, grad_fn, saved._output_nr)  # node, held weakly]
     t._version_counter = saved._counter
     if saved._tangent is not None:  # chapter "Forward-mode AD"
         from refgrad.autograd.forward_ad import restore_tangent
@@ -141,7 +142,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:212
+# --- book/chapters/11_saved.md:213
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -152,7 +153,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:380
+# --- book/chapters/11_saved.md:382
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 NUMBER = -1  # the version of a kept number: NOTE [A number read raw]
 
@@ -171,7 +172,7 @@ def saved_number(value) -> SavedTensor:
     return saved
 
 
-# --- book/chapters/11_saved.md:404
+# --- book/chapters/11_saved.md:406
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and what the unpack hook gives is the tensor backward uses.
@@ -190,7 +191,7 @@ RELEASED_NUMBER = saved_number(0)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:670
+# --- book/chapters/11_saved.md:672
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
