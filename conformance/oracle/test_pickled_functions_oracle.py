@@ -52,3 +52,18 @@ def test_refgrad_pickles_what_torch_pickles(key):
     shared = pickled & set(ours)
     assert len(shared) > 0.8 * len(ours)  # most of refgrad's names are torch's too
     assert sorted(name for name in shared if not _pickles(ours[name])) == []
+
+
+MORE = ("autograd", "autograd.functional", "autograd.forward_ad", "autograd.graph", "func",
+        "nn.init", "random", "utils.checkpoint", "nn.utils", "nn.utils.rnn", "testing",
+        "library", "overrides", "optim", "distributions",
+        "signal.windows", "nn.utils.parametrize", "serialization", "profiler", "utils.data")
+
+
+@pytest.mark.parametrize("module", MORE)
+def test_refgrad_pickles_what_torch_pickles_in_its_other_modules(module):
+    theirs = _routines(importlib.import_module("torch." + module), False)
+    ours = _routines(importlib.import_module("refgrad." + module), False)
+    shared = {name for name, value in theirs.items() if _pickles(value)} & set(ours)
+    assert shared
+    assert sorted(name for name in shared if not _pickles(ours[name])) == []
