@@ -1085,3 +1085,7 @@ from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/30_where_names_live.md:309
 from refgrad import _homes  # noqa: E402, F401  # isort: skip
+
+
+# --- book/chapters/30a_pickled_functions.md:242
+from refgrad import _method_homes  # noqa: E402, F401  # isort: skip
