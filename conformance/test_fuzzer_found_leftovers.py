@@ -1,7 +1,9 @@
 """Behaviour the differential fuzzer found: the layout of ldexp's result where torch multiplies
-by a power of two it computes first. The same assertions run on torch.
+by a power of two it computes first; the steps float16 softmaxes round. The same assertions
+run on torch.
 """
 
+import numpy as np
 import pytest
 import torch
 
@@ -34,3 +36,52 @@ def test_ldexp_of_a_0d_input_and_a_permuted_exponent():
     assert torch.ldexp(torch.tensor(0.5), other).stride() == (6, 3, 1)
     assert torch.ldexp(torch.ones(4, 1, 3), other).stride() == (6, 3, 1)
     assert torch.ldexp(other, other).stride() == (1, 12, 4)
+
+
+def _bits(a):
+    return np.asarray(a, np.float16).view(np.uint16).tolist()
+
+
+def _halved(a):
+    return a.astype(np.float16).astype(np.float32)
+
+
+def _expected_log_softmax(x, axis):
+    """float32 steps; along the last dim the sum and its logarithm rounded to float16."""
+    a = x.astype(np.float32)
+    shifted = a - a.max(axis=axis, keepdims=True)
+    total = np.exp(shifted).sum(axis=axis, keepdims=True)
+    if axis == x.ndim - 1:
+        return shifted - _halved(np.log(_halved(total)))
+    return shifted - np.log(total)
+
+
+def _expected_softmax(x, axis):
+    """float32 steps; along another dim the exponentials rounded to float16 first."""
+    e = np.exp(x.astype(np.float32) - x.astype(np.float32).max(axis=axis, keepdims=True))
+    total = e.sum(axis=axis, keepdims=True)
+    return e * (1 / total) if axis == x.ndim - 1 else _halved(e) / total
+
+
+def test_float16_log_softmax_rounds_its_log_sum():
+    x = torch.tensor([0.0, 1.0, 0.0]).half().requires_grad_()
+    y = x.log_softmax(-1)
+    assert y.tolist() == [-1.55078125, -0.55126953125, -1.55078125]
+    y.backward(torch.tensor([1.0, 0.0, 0.0]).half())
+    assert x.grad.tolist() == [0.7880859375, -0.576171875, -0.2120361328125]
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (3, 4, 5), (2, 40)])
+def test_float16_softmaxes_round_torchs_steps(shape):
+    rng = np.random.default_rng(7)
+    for scale in (0.5, 3.0, 20.0):
+        x = (rng.standard_normal(shape) * scale).astype(np.float16)
+        for dim in range(len(shape)):
+            t = torch.tensor(x)
+            log_expected = _bits(_expected_log_softmax(x, dim))
+            expected = _bits(_expected_softmax(x, dim))
+            assert _bits(t.log_softmax(dim).numpy()) == log_expected
+            assert _bits(t.softmax(dim).numpy()) == expected
+            wide = torch.tensor(x.astype(np.float32))
+            assert _bits(torch.log_softmax(wide, dim, dtype=torch.float16).numpy()) == log_expected
+            assert _bits(torch.softmax(wide, dim, dtype=torch.float16).numpy()) == expected
