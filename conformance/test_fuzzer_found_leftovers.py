@@ -1,5 +1,6 @@
 """Behaviour the differential fuzzer found: the layout of ldexp's result where torch multiplies
-by a power of two it computes first; the steps float16 softmaxes round. The same assertions
+by a power of two it computes first; the steps float16 softmaxes round; the products and
+quotients a zero gradient meets in the formulas of mul and div. The same assertions
 run on torch.
 """
 
@@ -85,3 +86,52 @@ def test_float16_softmaxes_round_torchs_steps(shape):
             wide = torch.tensor(x.astype(np.float32))
             assert _bits(torch.log_softmax(wide, dim, dtype=torch.float16).numpy()) == log_expected
             assert _bits(torch.softmax(wide, dim, dtype=torch.float16).numpy()) == expected
+
+
+def _leaf():
+    return torch.tensor([[0.3], [-0.7]]).t().requires_grad_()
+
+
+def _signs(t):
+    return [str(float(value)) for value in t.detach().flatten()]
+
+
+@pytest.mark.parametrize("anomaly", [False, True])
+def test_a_quotients_zero_gradient_adds_nothing(anomaly):
+    v = _leaf()
+    y = (v / v).sgn().sum()
+    if anomaly:
+        with pytest.warns(UserWarning), torch.autograd.detect_anomaly(check_nan=False):
+            y.backward()
+    else:
+        y.backward()
+    assert _signs(v.grad) == ["-0.0", "0.0"]  # the denominator's -g * (v / v / v) alone
+    assert v.grad._version == 0
+    assert v.grad.stride() == (2, 1)
+    assert not v.grad._is_zerotensor()
+
+
+def test_products_and_quotients_of_a_zero_gradient_are_zero_tensors():
+    v = _leaf()
+    (v * v).sgn().sum().backward()
+    assert v.grad._is_zerotensor()
+    assert v.grad._version == 0
+    for made in (lambda t: t * -3, lambda t: t / 3, lambda t: t * t.detach()):
+        v = _leaf()
+        (grad,) = torch.autograd.grad(made(v).sgn().sum(), v)
+        assert grad._is_zerotensor()
+    v = _leaf()
+    (grad,) = torch.autograd.grad((3 / v).sgn().sum(), v)  # -g * ...: a plain -0.0
+    assert not grad._is_zerotensor()
+    assert _signs(grad) == ["-0.0", "-0.0"]
+
+
+def test_a_zero_gradient_under_create_graph():
+    v = _leaf()
+    (grad,) = torch.autograd.grad((v / v).sgn().sum(), v, create_graph=True)
+    assert _signs(grad) == ["-0.0", "0.0"]
+    assert type(grad.grad_fn).__name__ == "AddBackward0"
+    v = _leaf()
+    (grad,) = torch.autograd.grad((v * v).sgn().sum(), v, create_graph=True)
+    assert grad._is_zerotensor()
+    assert grad.requires_grad

@@ -744,7 +744,7 @@ from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 
 
-# --- book/chapters/18c_zero_tensors.md:186
+# --- book/chapters/18c_zero_tensors.md:187
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
