@@ -1,6 +1,7 @@
 """Behaviour the differential fuzzer found: the layout of ldexp's result where torch multiplies
 by a power of two it computes first; the steps float16 softmaxes round; the products and
-quotients a zero gradient meets in the formulas of mul and div. The same assertions
+quotients a zero gradient meets in the formulas of mul and div; the layouts of unreduced
+huber_loss and binary_cross_entropy_with_logits. The same assertions
 run on torch.
 """
 
@@ -135,3 +136,32 @@ def test_a_zero_gradient_under_create_graph():
     (grad,) = torch.autograd.grad((v * v).sgn().sum(), v, create_graph=True)
     assert grad._is_zerotensor()
     assert grad.requires_grad
+
+
+def _operands():
+    transposed = torch.rand(2, 3).t()
+    return {"transposed": transposed, "rows": torch.rand(3, 2),
+            "expanded": torch.tensor(0.5).expand(3, 2), "row": torch.rand(1, 2).expand(3, 2)}
+
+
+@pytest.mark.parametrize(("input", "target", "strides"), [
+    ("expanded", "transposed", (2, 1)), ("row", "transposed", (2, 1)),
+    ("rows", "transposed", (2, 1)), ("transposed", "expanded", (1, 3)),
+])
+def test_an_unreduced_huber_loss_is_made_like_its_input(input, target, strides):
+    made = _operands()
+    loss = torch.nn.functional.huber_loss(made[input], made[target], reduction="none")
+    assert loss.stride() == strides
+
+
+@pytest.mark.parametrize(("input", "target", "strides"), [
+    ("expanded", "transposed", (1, 3)), ("rows", "transposed", (1, 3)),
+    ("transposed", "rows", (2, 1)), ("transposed", "expanded", (2, 1)),
+    ("transposed", "row", (2, 1)),
+])
+@pytest.mark.parametrize("weights", [{}, {"weight": torch.rand(2)}, {"pos_weight": torch.rand(2)}])
+def test_an_unreduced_loss_with_logits_is_laid_out_as_its_target(input, target, strides, weights):
+    made = _operands()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(
+        made[input], made[target], reduction="none", **weights)
+    assert loss.stride() == strides
