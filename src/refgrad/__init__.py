@@ -162,13 +162,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:878
+# --- book/chapters/16b_reductions.md:910
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1711
+# --- book/chapters/16b_reductions.md:1743
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2132
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2178
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2665
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2711
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2856
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2902
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -744,7 +744,7 @@ from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 
 
-# --- book/chapters/18c_zero_tensors.md:186
+# --- book/chapters/18c_zero_tensors.md:187
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 

@@ -11,6 +11,7 @@ from refgrad._half_casts import for_half
 from refgrad._ops.alpha import add_scaled, check_subtraction, negated
 from refgrad._ops.table import Op, register
 from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
+from refgrad._zero_products import ZERO_ARRAYS, zero_if_zero, zeroed  # chapter "Zero tensors"
 
 ADD = register(Op(
     "add", "AddBackward0", ("self", "other"),
@@ -41,7 +42,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:117
+# --- book/chapters/14_arithmetic.md:118
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -50,7 +51,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:127
+# --- book/chapters/14_arithmetic.md:128
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -75,11 +76,12 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:158
+# --- book/chapters/14_arithmetic.md:159
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
-    return (g * other if other is not None else None), other_grad
+    grads = (g * other if other is not None else None), other_grad
+    return zeroed(g, grads) if ZERO_ARRAYS else grads  # NOTE [Products of a zero gradient]
 
 
 MUL = register(Op(
@@ -94,7 +96,7 @@ DIV = register(Op(
     "div", "DivBackward0", ("self", "other"),
     forward=lambda a, b: _true_divide(a, b),
     backward=lambda g, self=None, other=None, wanted=BOTH_WANTED: _last_first(
-        lambda: g / other if other is not None and wanted[0] else None,
+        lambda: zero_if_zero(g, g / other) if other is not None and wanted[0] else None,
         lambda: _negated_times(g, self / other / other) if self is not None else None,
     ),
     saves=(("other", ("self", "other")), ("self", ("other",))), into=np.true_divide,
@@ -114,7 +116,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:225
+# --- book/chapters/14_arithmetic.md:227
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -123,13 +125,13 @@ def _by_number(ufunc):
 
 MUL_SCALAR = register(Op(
     "mul_scalar", "MulBackward1", ("self",), promote_with=("other",),
-    forward=_by_number(np.multiply), backward=lambda g, other: (mul_scalar(g, other),),
+    forward=_by_number(np.multiply), backward=lambda g, other: zeroed(g, (mul_scalar(g, other),)),
     iterated=("self", "other"),
 ))
 DIV_SCALAR = register(Op(
     "div_scalar", "DivBackward1", ("self",), promote_with=("other",),
     forward=_by_number(lambda a, other: _true_divide(a, other)),
-    backward=lambda g, other: (div_scalar(g, other),),
+    backward=lambda g, other: zeroed(g, (div_scalar(g, other),)),
     iterated=("self", "other"),
 ))
 ADD_SCALAR = register(Op(
@@ -144,7 +146,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:259
+# --- book/chapters/14_arithmetic.md:261
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -170,7 +172,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:291
+# --- book/chapters/14_arithmetic.md:293
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -197,7 +199,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:365
+# --- book/chapters/14_arithmetic.md:367
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -215,7 +217,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1168
+# --- book/chapters/14_arithmetic.md:1170
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -229,7 +231,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1233
+# --- book/chapters/14_arithmetic.md:1235
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -255,7 +257,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1267
+# --- book/chapters/14_arithmetic.md:1269
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -278,7 +280,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1296
+# --- book/chapters/14_arithmetic.md:1298
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -291,7 +293,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1325
+# --- book/chapters/14_arithmetic.md:1327
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

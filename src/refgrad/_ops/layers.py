@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2276
+# --- book/chapters/16q_functional.md:2288
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -45,7 +45,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2338
+# --- book/chapters/16q_functional.md:2350
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -84,7 +84,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2388
+# --- book/chapters/16q_functional.md:2400
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -119,7 +119,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2434
+# --- book/chapters/16q_functional.md:2446
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -164,7 +164,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2491
+# --- book/chapters/16q_functional.md:2503
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -179,7 +179,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2507
+# --- book/chapters/16q_functional.md:2519
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -195,7 +195,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2531
+# --- book/chapters/16q_functional.md:2543
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

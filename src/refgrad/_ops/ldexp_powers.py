@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:878
+# --- book/chapters/16n_more_shapes_and_elementwise.md:882
 """NOTE [ldexp without its kernel]: input * pow(2, other), each step rounded as torch's."""
 
 import numpy as np
@@ -26,3 +26,29 @@ def times_power_of_two(a, b, result):
         product = astype(a, _HALF).astype(_SINGLE) * power.astype(_SINGLE)
         return product.astype(_HALF)
     return a.astype(result) * power.astype(result)
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:918
+# NOTE [ldexp's layout is its product's]
+# Without its kernel, torch's ldexp is mul(input, pow(2.0, other)). The row
+# lays its result out over (input, other); this moves it to the layout
+# TensorIterator gives mul over input and the row-major power.
+def laid_out_as_product(out, input, other):
+    """``out``, moved to the strides of ``input * pow(2.0, other)`` where those differ."""
+    from refgrad._backend import element_strides
+    from refgrad._layouts import relaid
+    from refgrad._ops.result_layout import iterated_layout
+
+    data = out._data
+    if type(data) is not np.ndarray or data.ndim < 2 or input._data.dtype in _TENSOR_TWO:
+        return out
+    power = np.empty(other._data.shape, np.bool_)  # only its shape and strides are read
+    moved = iterated_layout(_InOrder, (input._data, power), {}, data)
+    return out if moved is data else relaid(out, element_strides(moved))
+
+
+_TENSOR_TWO = (np.dtype(np.float64), _HALF)  # inputs whose 2.0 is a 0-d tensor
+
+
+class _InOrder:
+    operand_order = None  # the operands as given: input, then the power

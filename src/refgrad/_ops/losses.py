@@ -57,14 +57,16 @@ def kept_reduced(losses, reduction):
 _PAIR = (("self", ("self", "target")), ("target", ("self", "target")))
 
 
-def _pair_row(name, node, forward, backward, promote=True, tangent=None):
+def _pair_row(name, node, forward, backward, promote=True, tangent=None, like_input=False):
     def laid_out(a, b, *args, **params):
         from refgrad._ops.arithmetic import EQ
-        from refgrad._ops.result_layout import iterated_layout
+        from refgrad._ops.result_layout import iterated_layout, like_input_result
 
         out = forward(a, b, *args, **params)
         if type(out) is not np.ndarray or out.ndim < 2:
             return out
+        if like_input:  # huber's result is made like the input first, then written
+            return like_input_result(out, a)
         # unreduced, torch's kernel runs over the pair: NOTE [The layout TensorIterator picks]
         return iterated_layout(EQ, (a, b), {}, out)
 
@@ -72,7 +74,7 @@ def _pair_row(name, node, forward, backward, promote=True, tangent=None):
                        saves=_PAIR, promote=promote, tangent=tangent))
 
 
-# --- book/chapters/16q_functional.md:823
+# --- book/chapters/16q_functional.md:827
 def _huber(a, b, reduction, delta):
     # computed in the promoted dtype, written into the input's: NOTE [Three ways a kernel
     # meets two dtypes]
@@ -97,12 +99,12 @@ MSE_LOSS = _pair_row("mse_loss", "MseLossBackward0",
                      lambda a, b, reduction: kept_reduced((a - b) * (a - b), reduction),
                      mse_pair, tangent=pair_tangent("mse"))
 HUBER_LOSS = _pair_row("huber_loss", "HuberLossBackward0", _huber, huber_pair, promote=False,
-                       tangent=pair_tangent("huber"))
+                       tangent=pair_tangent("huber"), like_input=True)
 SMOOTH_L1_LOSS = _pair_row("smooth_l1_loss", "SmoothL1LossBackward0", _smooth_l1, smooth_l1_pair,
                            tangent=pair_tangent("smooth_l1"))
 
 
-# --- book/chapters/16q_functional.md:1158
+# --- book/chapters/16q_functional.md:1162
 _WEIGHTED = _PAIR + (("weight", ("self", "target")),)
 _EPSILON = float(np.float32(1e-12))  # torch's guard is a float32 constant, whatever the dtype
 
@@ -119,7 +121,7 @@ def _bce(a, b, weight, reduction):
     return kept_reduced(losses if weight is None else losses * _as(weight, a), reduction)
 
 
-# --- book/chapters/16q_functional.md:1178
+# --- book/chapters/16q_functional.md:1182
 # NOTE [The target's gradient written in place]
 # torch negates the logit in place, multiplies by the incoming gradient and the
 # weight in place, and divides a mean in place, in any grad mode: x.grad's
@@ -148,7 +150,7 @@ BINARY_CROSS_ENTROPY = register(Op(
     forward=_bce, backward=_bce_backward, saves=_WEIGHTED))
 
 
-# --- book/chapters/16q_functional.md:1208
+# --- book/chapters/16q_functional.md:1216
 def _log_sigmoid(a):
     if a.dtype == np.float16:  # computed in float32, rounded once, as torch's kernel does
         return _log_sigmoid(a.astype(np.float32)).astype(np.float16)
@@ -174,10 +176,14 @@ def _with_logits(a, b, weight, pos_weight, reduction):
     losses = _step(np.subtract, losses, log_sigmoid, b.dtype)
     if weight is not None:
         losses = _step(np.multiply, losses, weight._data, b.dtype)
-    return _reduced(losses, reduction)
+    if reduction or losses.ndim < 2:
+        return _reduced(losses, reduction)
+    from refgrad._ops.result_layout import like_input_result
+
+    return like_input_result(losses, b)  # written into 1 - target, made like the target
 
 
-# --- book/chapters/16q_functional.md:1238
+# --- book/chapters/16q_functional.md:1250
 def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted=(True, True)):
     from refgrad.autograd._formula_steps import modes_on
     from refgrad.autograd._state import is_grad_enabled
@@ -206,7 +212,7 @@ def _with_logits_backward(g, self, target, weight, pos_weight, reduction, wanted
     return grad, _target_gradient(g, self, weight, pos_weight, reduction) if wanted[1] else None
 
 
-# --- book/chapters/16q_functional.md:1270
+# --- book/chapters/16q_functional.md:1282
 def _logits_gradient(self, target, pos_weight, graph):
     """σ(x) - y, or (pos_weight y + 1 - y) σ(x) - pos_weight y, in place out of grad mode."""
     if pos_weight is None:
@@ -219,7 +225,7 @@ def _logits_gradient(self, target, pos_weight, graph):
     return add_scalar(weighted, 1).sub_(target).mul_(self.sigmoid()).sub_(weighted)
 
 
-# --- book/chapters/16q_functional.md:1286
+# --- book/chapters/16q_functional.md:1298
 def _target_gradient(g, self, weight, pos_weight, reduction):
     """log σ(-x) - pos_weight log σ(x), or -x, times g: in place in any grad mode."""
     from refgrad._ops.activations import LOG_SIGMOID
@@ -238,7 +244,7 @@ def _target_gradient(g, self, weight, pos_weight, reduction):
     return _mean_in_place(grad, self, reduction)
 
 
-# --- book/chapters/16q_functional.md:1308
+# --- book/chapters/16q_functional.md:1320
 def _target_gradient_out_of_place(g, self, weight, pos_weight, reduction):
     from refgrad._ops.activations import LOG_SIGMOID
     from refgrad._ops.dispatch import call
@@ -260,7 +266,7 @@ def _mean_in_place(grad, self, reduction):
     return inplace(grad, div_scalar, self.numel()) if reduction == 1 else grad
 
 
-# --- book/chapters/16q_functional.md:1333
+# --- book/chapters/16q_functional.md:1345
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,

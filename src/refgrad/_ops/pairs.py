@@ -206,7 +206,11 @@ def ldexp(input, other):
         raise not_implemented_for("ldexp_cpu_exp", np.bool_)
     if input.dtype.is_floating_point and not other.dtype.is_floating_point:  # the kernel's
         _warn_if_resized(input, other)
-    return call(LDEXP, (input, other), {"kind": result_kind(input, other)})
+        return call(LDEXP, (input, other), {"kind": result_kind(input, other)})
+    from refgrad._ops.ldexp_powers import laid_out_as_product
+
+    out = call(LDEXP, (input, other), {"kind": result_kind(input, other)})
+    return laid_out_as_product(out, input, other)  # NOTE [ldexp's layout is its product's]
 
 
 def _warn_if_resized(input, other) -> None:
@@ -235,7 +239,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:927
+# --- book/chapters/16n_more_shapes_and_elementwise.md:973
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -249,7 +253,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:962
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1008
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 
