@@ -1087,5 +1087,5 @@ from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30a_pickled_functions.md:242
+# --- book/chapters/30a_pickled_functions.md:251
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip

@@ -71,6 +71,14 @@ def _method_name(value, name: str) -> tuple:
     return _tensor_methods.__name__, plain
 
 
+def _named_after_another(value, name: str) -> bool:
+    """Whether ``value``, the operator ``name``, carries torch's name for another method
+    (``__neg__`` says ``TensorBase.neg``): NOTE [Operators named as torch's]."""
+    owner, _, last = value.__qualname__.rpartition(".")
+    return name.startswith("__") and owner in ("Tensor", "TensorBase") \
+        and getattr_static(Tensor, last, value) is not value
+
+
 # NOTE [A class method pickles by its name]
 # pickle saves cls.method as getattr(cls, method.__func__.__name__), answered
 # by a new bound method equal to the one saved, as for torch's.
@@ -79,13 +87,14 @@ def settle_methods() -> None:
         getattr_static(Tensor, name, None), "__name__", None))  # a function's own name first
     for name in names:
         value = getattr_static(Tensor, name, None)
-        if type(value) is FunctionType and not found(value):
+        if type(value) is FunctionType and not found(value) \
+                and not _named_after_another(value, name):
             name_as(value, *_method_name(value, name))
         elif type(value) is classmethod and value.__func__.__name__ != name:
             value.__func__.__name__ = name  # NOTE [A class method pickles by its name]
 
 
-# --- book/chapters/30a_pickled_functions.md:229
+# --- book/chapters/30a_pickled_functions.md:238
 def settle() -> None:
     for namespace in ("refgrad", "refgrad.linalg", "refgrad.special"):
         settle_namespace(import_module(namespace))
