@@ -48,7 +48,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1007
+# --- book/chapters/05_creation.md:1027
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -58,15 +58,15 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1125
+# --- book/chapters/05_creation.md:1145
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1984
+# --- book/chapters/05_creation.md:2004
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2043
+# --- book/chapters/05_creation.md:2063
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -80,7 +80,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2916
+# --- book/chapters/05_creation.md:2936
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -105,11 +105,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3357
+# --- book/chapters/05_creation.md:3377
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3561
+# --- book/chapters/05_creation.md:3581
 from refgrad._factory_arguments import asarray
 
 
@@ -144,7 +144,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1918
+# --- book/chapters/16_functions.md:1925
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -459,12 +459,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1403
+# --- book/chapters/16u_convolution_and_pooling.md:1450
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1742
+# --- book/chapters/16u_convolution_and_pooling.md:1789
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

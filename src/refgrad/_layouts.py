@@ -55,7 +55,21 @@ def relaid(out: Tensor, strides) -> Tensor:
 # gradients out of place (.grad at version 0, where torch's is at 1).
 
 
-# --- book/chapters/05_creation.md:794
+# --- book/chapters/05_creation.md:795
+IN_MEMORY_ORDER = "K"  # NumPy's name for the order of the input's own memory
+
+
+def copy_laid_out(a, strides=IN_MEMORY_ORDER):
+    """A copy of the array ``a`` with ``strides`` (elements; None: row-major)."""
+    if strides is IN_MEMORY_ORDER or type(a) is not np.ndarray or not a.size:
+        return np.copy(a)  # an empty one is left to relaid: NOTE [A new empty array of its own]
+    wanted = row_major(a.shape) if strides is None else strides
+    out = np.ndarray(a.shape, a.dtype, strides=[step * a.itemsize for step in wanted])
+    out[...] = a
+    return out
+
+
+# --- book/chapters/05_creation.md:814
 def like_strides(t: Tensor):
     """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
     return preserved_strides(tuple(t.shape), t.stride())
@@ -84,7 +98,7 @@ def is_dense(shape, strides) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:829
+# --- book/chapters/05_creation.md:849
 def row_major(shape) -> tuple:
     strides, step = [], 1
     for n in reversed(shape):

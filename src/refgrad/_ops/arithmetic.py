@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._half_casts import for_half
+from refgrad._layouts import copy_laid_out
 from refgrad._ops.alpha import add_scaled, check_subtraction, negated
 from refgrad._ops.table import Op, register
 from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
@@ -42,7 +43,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:118
+# --- book/chapters/14_arithmetic.md:119
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -51,7 +52,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:128
+# --- book/chapters/14_arithmetic.md:129
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -76,7 +77,7 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:159
+# --- book/chapters/14_arithmetic.md:160
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -116,7 +117,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:227
+# --- book/chapters/14_arithmetic.md:228
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -146,7 +147,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:261
+# --- book/chapters/14_arithmetic.md:262
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -172,7 +173,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:293
+# --- book/chapters/14_arithmetic.md:294
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -199,7 +200,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:367
+# --- book/chapters/14_arithmetic.md:368
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -217,7 +218,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1170
+# --- book/chapters/14_arithmetic.md:1171
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -231,7 +232,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1235
+# --- book/chapters/14_arithmetic.md:1238
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -253,11 +254,12 @@ COS = register(Op(
     iterated=True,
 ))
 CLONE = register(Op(
-    "clone", "CloneBackward0", ("self",), forward=np.copy, backward=lambda g: (g,),
+    "clone", "CloneBackward0", ("self",), forward=copy_laid_out,
+    backward=lambda g, strides=None: (g,), hides=("strides",),
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1269
+# --- book/chapters/14_arithmetic.md:1273
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -280,7 +282,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1298
+# --- book/chapters/14_arithmetic.md:1302
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -293,7 +295,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1327
+# --- book/chapters/14_arithmetic.md:1331
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

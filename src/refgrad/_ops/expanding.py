@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:345
+# --- book/chapters/15_sums_and_shapes.md:376
 """The size an expand asks for, checked as torch checks it, and the view it makes."""
 
 import numpy as np
@@ -14,7 +14,7 @@ from refgrad._creation import refuse_unpacking, wraps
 OVERFLOW = "numel: integer multiplication overflow"
 
 
-# --- book/chapters/15_sums_and_shapes.md:362
+# --- book/chapters/15_sums_and_shapes.md:393
 def expanded_size(t, sizes) -> tuple:
     """The size ``t.expand(*sizes)`` makes, each -1 replaced; torch's errors."""
     shape = t._data.shape
@@ -54,7 +54,7 @@ def expanded_size(t, sizes) -> tuple:
     return tuple(size)
 
 
-# --- book/chapters/15_sums_and_shapes.md:421
+# --- book/chapters/15_sums_and_shapes.md:452
 def expanded(a, size):
     """A view of ``a`` with the (already checked) ``size``, writable where ``a`` is."""
     if type(a) is not ndarray:

@@ -23,10 +23,48 @@ def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
     windows = padded_windows(a, kernel, stride, padding, dilation, sizes, lowest)
     places = padded_windows(np.arange(int(np.prod(shape)), like=a).reshape(shape), kernel,
                             stride, padding, dilation, sizes, -1)
-    return best(flat_windows(windows, n), flat_windows(places, n))
+    return best_of_windows(windows, places, n)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:949
+def best_of_windows(windows, places, n):
+    """``best`` of each window, its last ``n`` axes, walked one place in the window at a
+    time: NOTE [A window walked place by place]."""
+    offsets = np.ndindex(*windows.shape[-n:])
+    first = (..., *next(offsets))
+    values = windows[first].copy()
+    count = flat_windows(places, n).shape[-1]
+    pick = np.zeros(values.shape, np.uint8 if count <= 256 else np.intp, like=values)
+    floating, padding = values.dtype.kind == "f", places < 0
+    on_padding = padding[first] if padding.any() else None
+    for number, offset in enumerate(offsets, 1):
+        at = (..., *offset)
+        candidate = windows[at]
+        take = candidate > values  # strictly: of equals, the first stays
+        if floating:
+            take |= np.isnan(candidate)  # a NaN always takes the place
+        if on_padding is not None:  # the input's own lowest value displaces the padding
+            take |= on_padding & ~padding[at]
+            on_padding = np.where(take, padding[at], on_padding)
+        np.copyto(values, candidate, where=take)
+        np.copyto(pick, number, where=take)  # the place's number in the window
+    flat = flat_windows(places, n)
+    flat = flat.reshape((1,) * (pick.ndim - flat.ndim + 1) + flat.shape)  # the batch's axes
+    return values, np.take_along_axis(flat, pick[..., None], -1)[..., 0]
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:979
+# NOTE [A window walked place by place]
+# The windows are a strided view of the padded input, one element per place
+# in a window for every output. Picking with argmax needs each window on one
+# axis, and so a copy of every window's elements: four times the input for a
+# 2x2 pool of stride 2, nine times for 3x3 of stride 1. Walking the places
+# reads the same elements once each, a view at a time, and writes only arrays
+# of the output's size, the best place so far kept as its number in the
+# window (a byte), turned into the input's place once at the end; `best`
+# below serves the pools that have their windows on one axis already.
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:996
 # NOTE [Empty batches reshape by size]
 # A pool or a pad of an empty batch is an empty result of the right shape
 # in torch, and its gradients are empty too. Flattening the last
@@ -50,7 +88,7 @@ def best(windows, places):
     return values, np.take_along_axis(places, pick[..., None], -1)[..., 0]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:980
+# --- book/chapters/16u_convolution_and_pooling.md:1027
 def max_pool_backward(grads, self, result1, name):
     return (call(pool_gradients.ROWS[name], (grads[0], self), {"indices": result1}),)
 
@@ -75,7 +113,7 @@ MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1009
+# --- book/chapters/16u_convolution_and_pooling.md:1056
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:745
+# --- book/chapters/16_functions.md:753
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -20,7 +20,7 @@ from refgrad.autograd._state import state, switched_on
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:831
+# --- book/chapters/16_functions.md:839
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -51,7 +51,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:874
+# --- book/chapters/16_functions.md:882
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -85,10 +85,9 @@ def _refused(input, sizes):
 # out (no -1), or the copy, never a view that failed. refgrad finds out by
 # trying; under a mode it asks first, as NumPy's reshape answers it.
 def _viewable(a, shape) -> bool:
-    import numpy as np
+    from refgrad._ops.shapes import reshaped_view
 
-    out = a.reshape(shape)
-    return not out.size or np.may_share_memory(out, a)
+    return reshaped_view(a, shape) is not None
 
 
 def reshape(input, *sizes, shape=None):
@@ -135,7 +134,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:981
+# --- book/chapters/16_functions.md:988
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:

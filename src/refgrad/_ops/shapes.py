@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15_sums_and_shapes.md:237
+# --- book/chapters/15_sums_and_shapes.md:240
 """Shape rows: view, expand, unsqueeze, squeeze, unbind and stack."""
 
 import numpy as np
@@ -15,15 +15,31 @@ from refgrad._ops.table import Op, register
 
 
 def _view_forward(a, shape):
-    out = a.reshape(shape)
-    if not out.size and out.shape == a.shape:  # an empty view keeps its strides if its shape
-        return a[...]
-    if out.size and not np.may_share_memory(out, a):  # NumPy had to copy: no view exists
+    out = reshaped_view(a, shape)
+    if out is None:  # NumPy would have to copy: no view exists
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
+    if not out.size and out.shape == a.shape:  # an empty view keeps its strides if its shape
+        return a[...]
     return with_torch_strides(out, a)
+
+
+def reshaped_view(a, shape):
+    """NumPy's view of ``a`` in ``shape``, or None where only a copy has that shape."""
+    if type(a) is ndarray and not a.flags.c_contiguous:  # NOTE [A view asked for, not a copy]
+        try:
+            return np.reshape(a, shape, copy=False)
+        except TypeError:  # a NumPy before 2.1 has no copy argument: try, and look
+            pass
+        except ValueError:
+            # Refused for its sizes, the same shape refuses on a zero-strided view too
+            # (with NumPy's own error); refused only for the copy, it does not.
+            np.lib.stride_tricks.as_strided(a, strides=(0,) * a.ndim).reshape(shape)
+            return None
+    out = a.reshape(shape)
+    return out if not out.size or np.may_share_memory(out, a) else None
 
 
 def with_torch_strides(out, a):
@@ -35,7 +51,18 @@ def with_torch_strides(out, a):
     return out
 
 
-# --- book/chapters/15_sums_and_shapes.md:275
+# --- book/chapters/15_sums_and_shapes.md:290
+# NOTE [A view asked for, not a copy]
+# A reshape that NumPy can only do by copying costs the copy, and `reshape`
+# of a strided tensor (a convolution's unfolded input, say) meets that case
+# on every call, then copies again for its own result. Asked with
+# copy=False, NumPy refuses in the time it takes to look at the strides.
+# Its refusal of sizes that do not fit reads the same ValueError as that of
+# a copy, so the zero-strided view of the same shape, which never needs a
+# copy, tells the two apart.
+
+
+# --- book/chapters/15_sums_and_shapes.md:306
 # NOTE [Strides of size-one dimensions]
 # The input's dimensions are taken from the last in chunks, each chunk a run
 # whose strides follow from one another; the new dimensions that make up a
@@ -56,7 +83,7 @@ def _torch_view_strides(old, old_strides, new) -> tuple:
     return tuple(strides)
 
 
-# --- book/chapters/15_sums_and_shapes.md:300
+# --- book/chapters/15_sums_and_shapes.md:331
 VIEW = register(Op(
     "view", "ViewBackward0", ("self",), forward=_view_forward,
     backward=lambda g, shape, self_sym_sizes: (g.reshape(self_sym_sizes),),
@@ -80,7 +107,7 @@ EXPAND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:489
+# --- book/chapters/15_sums_and_shapes.md:520
 # NOTE [Unsqueeze keeps every stride]
 # torch's new stride is the size times the stride of the dimension it goes
 # before (1 at the end), and the old strides stay. NumPy counts an empty
@@ -110,7 +137,7 @@ SQUEEZE_DIM = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:523
+# --- book/chapters/15_sums_and_shapes.md:554
 def unsqueeze_to(g, dims, sizes):
     """Put back, in order, each of ``dims`` that had size one: torch's ``unsqueeze_to``."""
     ndim = len(sizes)
@@ -148,7 +175,7 @@ UNBIND = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:565
+# --- book/chapters/15_sums_and_shapes.md:596
 def _same_sizes(arrays):
     for entry, a in enumerate(arrays[1:], start=1):
         if a.shape != arrays[0].shape:
@@ -178,7 +205,7 @@ def _stack_forward(arrays, dim):
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:600
+# --- book/chapters/15_sums_and_shapes.md:631
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
@@ -203,7 +230,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:671
+# --- book/chapters/15_sums_and_shapes.md:702
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -230,7 +257,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:702
+# --- book/chapters/15_sums_and_shapes.md:733
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

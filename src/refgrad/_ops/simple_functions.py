@@ -27,7 +27,7 @@ from refgrad._ops.elision import dying_alone
 from refgrad._ops.functions import check_broadcast
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._mode_arguments import asked_options, copy_options, name_options
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
@@ -76,14 +76,18 @@ def clone(input, *refused, memory_format=None):
         from refgrad.utils._composite_steps import clone_to_a_mode  # NOTE [A copy's format
 
         return clone_to_a_mode(clone, input, memory_format)  # to a mode]
-    out = relaid(call(ar.CLONE, (input,)), strides)  # NOTE [Copies laid out after the row]
+    if dual_levels or switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
+        out = call(ar.CLONE, (input,))  # as torch's, for a mode; relaid moves a tangent along
+    else:  # NOTE [Copies laid out by the row]
+        out = call(ar.CLONE, (input,), {"strides": strides})
+    out = relaid(out, strides)  # moved, where the row could not lay it out
     if input._version_counter is None and out._version_counter is not None and not (
             seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
         out.copy_(input)  # torch's way, and its count: see below
     return out
 
 
-# --- book/chapters/16_functions.md:571
+# --- book/chapters/16_functions.md:579
 def _binary(row):
     def function(input, other):
         try:
@@ -105,14 +109,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1059
+# --- book/chapters/16_functions.md:1066
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1071
+# --- book/chapters/16_functions.md:1078
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -159,7 +163,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:1123
+# --- book/chapters/16_functions.md:1130
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -196,7 +200,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1165
+# --- book/chapters/16_functions.md:1172
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -222,7 +226,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1276
+# --- book/chapters/16_functions.md:1283
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -71,7 +71,7 @@ def empty_strided_like(t, shape, strides, named=True):
                      (t, list(shape), list(strides)), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:124
+# --- book/chapters/29g_composite_steps_under_modes.md:125
 # NOTE [A copy's format to a mode]
 def clone_to_a_mode(clone, input, memory_format):
     """``clone(input, memory_format=)``, handed to the innermost mode as torch's is."""
@@ -93,7 +93,7 @@ def contiguous_clone(t):
     return clone_to_a_mode(clone, t, contiguous_format)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:155
+# --- book/chapters/29g_composite_steps_under_modes.md:156
 def made_like(name: str, t, **named):
     """``zeros_like(t, **named)`` (or ``empty_like``), named to a mode as torch's C++ names
     it; ``named`` of a tensor's options gives its dtype, layout and device."""
@@ -109,7 +109,7 @@ def made_like(name: str, t, **named):
     return to_a_mode(f"{name}.default", factory, (t,), named)
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:178
+# --- book/chapters/29g_composite_steps_under_modes.md:179
 def errors_checked(info, api_name: str, A) -> None:
     """Hand torch's ``_linalg_check_errors(info, api_name, is_matrix=)`` to a mode."""
     if not modes_on():
@@ -126,7 +126,7 @@ def errors_checked(info, api_name: str, A) -> None:
                 {"is_matrix": A.ndim == 2})
 
 
-# --- book/chapters/29g_composite_steps_under_modes.md:207
+# --- book/chapters/29g_composite_steps_under_modes.md:208
 # NOTE [A fused gradient under a mode]
 # fused() is asked by a formula that torch computes with one kernel when no
 # graph is made: it says whether to hand that kernel to the mode, and does so.
