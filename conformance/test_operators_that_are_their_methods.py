@@ -17,12 +17,12 @@ OPERATORS = [("__neg__", "neg"), ("__abs__", "abs"), ("__pos__", "positive")]
 
 
 def test_the_names_that_share_one_object_are_torchs():
-    held = {}
+    held = {}  # id -> (the value, kept alive so that no id is reused, and its names)
     for name in dir(torch.Tensor):
         value = getattr(torch.Tensor, name, None)
         if not isinstance(value, (int, float, str, bool, type(None))):
-            held.setdefault(id(value), []).append(name)
-    assert sorted(sorted(names) for names in held.values() if len(names) > 1) == SHARED
+            held.setdefault(id(value), (value, []))[1].append(name)
+    assert sorted(sorted(names) for _, names in held.values() if len(names) > 1) == SHARED
 
 
 @pytest.mark.parametrize(("operator", "method"), OPERATORS)
