@@ -26,9 +26,8 @@ TORCH_REFUSES = {
         "max_pool3d"},
     "Tensor": {"__pow__", "__ipow__"},
 }
-# What refgrad cannot pickle where torch can: its __neg__, __abs__ and __pos__ carry torch's
-# names (TensorBase.neg, ...) but are copies of the methods they name, not those methods.
-REFGRAD_REFUSES = {"Tensor": {"__neg__", "__abs__", "__pos__"}}
+# What refgrad cannot pickle where torch can: nothing.
+REFGRAD_REFUSES = {}
 NOT_PICKLED = {key: TORCH_REFUSES.get(key, set()) | REFGRAD_REFUSES.get(key, set())
                for key in (*TORCH_REFUSES, *REFGRAD_REFUSES)}
 

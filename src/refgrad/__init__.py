@@ -144,7 +144,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1925
+# --- book/chapters/16_functions.md:1928
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -947,7 +947,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4175
+# --- book/chapters/26_inplace.md:4173
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -957,7 +957,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4879
+# --- book/chapters/26_inplace.md:4877
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1006,7 +1006,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:689
+# --- book/chapters/28ca_torch_function.md:694
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
@@ -1083,9 +1083,13 @@ from refgrad import _linalg_whole  # noqa: E402, F401  # isort: skip
 from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/29zg_operators_that_are_their_methods.md:114
+from refgrad import _operator_methods  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/30_where_names_live.md:309
 from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30a_pickled_functions.md:251
+# --- book/chapters/30a_pickled_functions.md:254
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip

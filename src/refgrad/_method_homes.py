@@ -55,7 +55,7 @@ def settle_namespace(namespace) -> None:
             name_as(value, home, name)
 
 
-# --- book/chapters/30a_pickled_functions.md:191
+# --- book/chapters/30a_pickled_functions.md:193
 def _method_name(value, name: str) -> tuple:
     qualname = value.__qualname__
     last = qualname.rpartition(".")[2]
@@ -65,7 +65,8 @@ def _method_name(value, name: str) -> tuple:
     if qualname.startswith("TensorBase."):
         return __name__, f"TensorBase.{held}"
     plain = qualname if qualname.isidentifier() else name
-    if getattr(_tensor_methods, plain, value) is not value:
+    if getattr(_tensor_methods, plain, value) is not value \
+            or getattr_static(Tensor, plain, value) is not value:
         plain = name  # an alias defined as a copy of another method, such as clip
     setattr(_tensor_methods, plain, value)
     return _tensor_methods.__name__, plain
@@ -73,7 +74,7 @@ def _method_name(value, name: str) -> tuple:
 
 def _named_after_another(value, name: str) -> bool:
     """Whether ``value``, the operator ``name``, carries torch's name for another method
-    (``__neg__`` says ``TensorBase.neg``): NOTE [Operators named as torch's]."""
+    (``__pow__`` says ``TensorBase.pow``): NOTE [Operators named as torch's]."""
     owner, _, last = value.__qualname__.rpartition(".")
     return name.startswith("__") and owner in ("Tensor", "TensorBase") \
         and getattr_static(Tensor, last, value) is not value
@@ -94,7 +95,7 @@ def settle_methods() -> None:
             value.__func__.__name__ = name  # NOTE [A class method pickles by its name]
 
 
-# --- book/chapters/30a_pickled_functions.md:238
+# --- book/chapters/30a_pickled_functions.md:241
 def settle() -> None:
     for namespace in ("refgrad", "refgrad.linalg", "refgrad.special"):
         settle_namespace(import_module(namespace))

@@ -3,15 +3,29 @@
 
 
 # --- book/chapters/14_arithmetic.md:31
-"""Arithmetic rows: add, sub, rsub, mul, div, neg, elementwise functions and comparisons."""
+"""Arithmetic rows: add, sub, rsub, mul, div, neg and their scalar forms; the other first
+rows, from refgrad._ops.basic_rows, under the same names."""
 
 import numpy as np
 
 from refgrad._half_casts import for_half
-from refgrad._layouts import copy_laid_out
 from refgrad._ops.alpha import add_scaled, check_subtraction, negated
+from refgrad._ops.basic_rows import (  # noqa: F401 - read here by the modules that use them
+    CLONE,
+    COS,
+    EQ,
+    EXP,
+    GE,
+    GT,
+    LE,
+    LOG,
+    LT,
+    NE,
+    SIN,
+    TO_COPY,
+    floating,
+)
 from refgrad._ops.table import Op, register
-from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
 from refgrad._zero_products import ZERO_ARRAYS, zero_if_zero, zeroed  # chapter "Zero tensors"
 
 ADD = register(Op(
@@ -43,7 +57,7 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:119
+# --- book/chapters/14_arithmetic.md:133
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
@@ -52,7 +66,7 @@ def _half_with_number(ufunc):
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:129
+# --- book/chapters/14_arithmetic.md:143
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -77,7 +91,7 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:160
+# --- book/chapters/14_arithmetic.md:174
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -117,7 +131,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:228
+# --- book/chapters/14_arithmetic.md:242
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -147,7 +161,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:262
+# --- book/chapters/14_arithmetic.md:276
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -173,7 +187,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:294
+# --- book/chapters/14_arithmetic.md:308
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -200,7 +214,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:368
+# --- book/chapters/14_arithmetic.md:382
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -218,84 +232,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1171
-def floating(fn):
-    """``fn`` with integer and bool inputs first made the default float dtype."""
-    from refgrad._dtype import get_default_dtype
-
-    def forward(a):
-        if a.dtype.kind in "biu":
-            a = a.astype(get_default_dtype().numpy)
-        return fn(a) if a.size < SPLIT_MIN else run_shared(fn, a)  # NOTE [Threads inside an op]
-
-    forward.__name__ = fn.__name__
-    return forward
-
-
-# --- book/chapters/14_arithmetic.md:1238
-EXP = register(Op(
-    "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
-    backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
-    iterated=True,
-))
-LOG = register(Op(
-    "log", "LogBackward0", ("self",), forward=floating(np.log),
-    backward=lambda g, self: (g / self,), saves=(("self", ("self",)),),
-    iterated=True,
-))
-SIN = register(Op(
-    "sin", "SinBackward0", ("self",), forward=floating(np.sin),
-    backward=lambda g, self: (g * self.cos(),), saves=(("self", ("self",)),),
-    iterated=True,
-))
-COS = register(Op(
-    "cos", "CosBackward0", ("self",), forward=floating(np.cos),
-    backward=lambda g, self: (g * -self.sin(),), saves=(("self", ("self",)),),
-    iterated=True,
-))
-CLONE = register(Op(
-    "clone", "CloneBackward0", ("self",), forward=copy_laid_out,
-    backward=lambda g, strides=None: (g,), hides=("strides",),
-))
-
-
-# --- book/chapters/14_arithmetic.md:1273
-def _to_copy(a, dtype, device, self_dtype, self_device):
-    from refgrad._backend import move
-    from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
-
-    if device != self_device:
-        a = move(a, device)
-    return astype(a, dtype.numpy)
-
-
-def _to_copy_backward(g, dtype, device, self_dtype, self_device):
-    from refgrad.utils._mode_arguments import ask_options
-
-    ask_options("layout", "device")  # torch's formula names them: NOTE [The options a copy names]
-    return (g.to(self_device, self_dtype),)
-
-
-TO_COPY = register(Op(
-    "_to_copy", "ToCopyBackward0", ("self",), forward=_to_copy, promote=False,
-    backward=_to_copy_backward, hides=("dtype", "device", "self_dtype", "self_device"),
-))
-
-
-# --- book/chapters/14_arithmetic.md:1302
-def _comparison(name, fn):
-    return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
-
-
-EQ = _comparison("eq", np.equal)
-NE = _comparison("ne", np.not_equal)
-LT = _comparison("lt", np.less)
-LE = _comparison("le", np.less_equal)
-GT = _comparison("gt", np.greater)
-GE = _comparison("ge", np.greater_equal)
-
-
-# --- book/chapters/14_arithmetic.md:1331
+# --- book/chapters/14_arithmetic.md:1364
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

@@ -191,10 +191,10 @@ _COMMUTING = ("and", "or", "xor")
 OPERATORS = {
     **operators.OPERATORS,  # NOTE [Operators that step aside]
     "__rsub__": _falls_back(F.rsub),
-    "__neg__": simple.neg, "__eq__": _eq, "__ne__": _falls_back(simple.ne),
+    "__eq__": _eq, "__ne__": _falls_back(simple.ne),
     "__lt__": _falls_back(simple.lt), "__le__": _falls_back(simple.le),
     "__gt__": _falls_back(simple.gt), "__ge__": _falls_back(simple.ge),
-    "__matmul__": _matmul, "__rmatmul__": _rmatmul, "__abs__": pointwise.abs,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul,
     "__getitem__": subscripts.getitem, "__iter__": lambda self: iter(_rows(self)),
     "__invert__": bits.invert,
     **{f"__{name}__": _falls_back(f) for name, f in _FALLING_BACK.items()},
@@ -206,7 +206,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1754
+# --- book/chapters/16_functions.md:1757
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -214,8 +214,8 @@ OPERATORS = {
 # is "pow", __rtruediv__ "__rdiv__"). Each operator installed is a copy of
 # its function under torch's name: the same code object, so `x + y` costs
 # nothing more, and the function keeps its own name elsewhere.
-TORCH_NAMES = {"__pow__": "pow", "__neg__": "neg", "__abs__": "abs", "__pos__": "positive",
-               "__rtruediv__": "__rdiv__", "__itruediv__": "__idiv__", "__ipow__": "pow_"}
+TORCH_NAMES = {"__pow__": "pow", "__rtruediv__": "__rdiv__", "__itruediv__": "__idiv__",
+               "__ipow__": "pow_"}
 WRITTEN_IN_PYTHON = {"__rsub__", "__rdiv__", "__rpow__", "__rmatmul__", "__rlshift__",
                      "__rrshift__", "__floordiv__", "__rfloordiv__", "__rmod__", "__iter__"}
 
@@ -231,7 +231,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1785
+# --- book/chapters/16_functions.md:1788
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -273,7 +273,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1833
+# --- book/chapters/16_functions.md:1836
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -293,7 +293,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1860
+# --- book/chapters/16_functions.md:1863
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

@@ -2,8 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28b_python_callables.md:257
-"""in, reversed(), the Python 2 names, const_data_ptr, and flags that are always False."""
+# --- book/chapters/28b_python_callables.md:258
+"""in, reversed(), const_data_ptr, and flags that are always False."""
 
 from numbers import Number
 
@@ -30,7 +30,6 @@ __contains__.__qualname__, __reversed__.__qualname__ = ("Tensor.__contains__",
 const_data_ptr.__qualname__ = "TensorBase.const_data_ptr"
 Tensor.__contains__, Tensor.__reversed__ = __contains__, __reversed__
 Tensor.const_data_ptr = const_data_ptr
-Tensor.__long__, Tensor.__nonzero__ = Tensor.__int__, Tensor.__bool__
 NEVER = ("is_meta", "is_mps", "is_xpu", "is_ipu", "is_maia", "is_mtia", "is_mkldnn", "is_nested",
          "is_quantized", "is_sparse_csr", "is_vulkan", "is_xla")
 for _name in NEVER:

@@ -10,7 +10,6 @@ from refgrad._arguments import Arguments
 from refgrad._dtype import bool as bool_
 from refgrad._dtype import int64
 from refgrad._ops.inplace import inplace
-from refgrad._ops.methods import torch_named
 from refgrad._ops.pieces import _SPLIT_WITH_SIZES, split_method
 from refgrad._ops.pieces import split_with_sizes as _split_with_sizes
 from refgrad._ops.putting import put as _put_row
@@ -22,7 +21,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:3920
+# --- book/chapters/26_inplace.md:3919
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -61,7 +60,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:3963
+# --- book/chapters/26_inplace.md:3962
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -94,7 +93,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4001
+# --- book/chapters/26_inplace.md:4000
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -117,7 +116,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4028
+# --- book/chapters/26_inplace.md:4027
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -150,7 +149,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4070
+# --- book/chapters/26_inplace.md:4069
 def _check_put(input, index, source, values=True):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -194,7 +193,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4118
+# --- book/chapters/26_inplace.md:4117
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -224,7 +223,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4152
+# --- book/chapters/26_inplace.md:4151
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
@@ -232,7 +231,6 @@ for _name, (_function, _text, _method_text) in SMALL.items():
         FUNCTIONS[_name] = function_form(_function, Arguments(_text))
 Tensor.split_with_sizes = method_form(_split_with_sizes, Arguments(_SPLIT_WITH_SIZES, method=True))
 Tensor.split = split_method  # its size is split_size, where torch.split's is split_size_or_sections
-Tensor.__pos__ = torch_named(Tensor.positive, "__pos__")  # +x: NOTE [Operators named as torch's]
 Tensor.H = property(_hermitian)
 Tensor.mH = property(_matrix_adjoint)
 Tensor.is_cpu = property(lambda self: self.device.type == "cpu")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:61
+# --- book/chapters/25_functions.md:65
 """FunctionCtx: what a custom Function's forward asks of ctx, recorded for apply."""
 
 from refgrad._tensor import Tensor
@@ -12,7 +12,7 @@ SHARED_STORAGE = ("`mark_shared_storage` is deprecated. Tensors with shared stor
                   "automatically tracked. Note that calls to `set_()` are not tracked")
 
 
-# --- book/chapters/25_functions.md:77
+# --- book/chapters/25_functions.md:81
 class FunctionCtx:
     """What ``forward`` may ask of ``ctx``."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:119
+# --- book/chapters/25_functions.md:123
 """A custom node's materialize_grads: set, to a bool only, and never read."""
 
 

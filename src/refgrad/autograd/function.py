@@ -7,21 +7,25 @@
 
 from refgrad._tensor import Tensor
 from refgrad._typename import typename
-from refgrad.autograd._edges import gradient_edge
-from refgrad.autograd._function_arguments import bound, by_position
+from refgrad.autograd._function_apply import (  # noqa: F401 - read here by vmap and torch.func
+    NEEDS_SETUP_CONTEXT,
+    TRANSFORMS,
+    VMAP_HOOK,
+    _apply,
+    _run,
+    unbatched_apply,
+)
 from refgrad.autograd._function_checks import BOTH_BACKWARDS, INSTANTIATED, LEGACY, refuse_gradient
 from refgrad.autograd._function_ctx import FunctionCtx
-from refgrad.autograd._function_flags import boxed, read_flags, take_saved
+from refgrad.autograd._function_flags import boxed, take_saved
 from refgrad.autograd._materialize import MATERIALIZE_GRADS
 from refgrad.autograd._node import FunctionNode
 from refgrad.autograd._node_dir import SHOWN, node_dir
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._once_differentiable import once_differentiable
-from refgrad.autograd._profiler_recorder import profiling, recorded_call
 from refgrad.autograd._saved import FREED, NOTHING_SAVED, unpack
-from refgrad.autograd._state import dual_levels, state
-from refgrad.autograd._tangents import forward_grad
-from refgrad.autograd._wrap_outputs import _no_setup_context, wrap_outputs
+from refgrad.autograd._state import state
+from refgrad.autograd._wrap_outputs import _no_setup_context
 
 __all__ = [
     "FunctionCtx", "BackwardCFunction", "FunctionMeta", "Function", "once_differentiable",
@@ -29,7 +33,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/25_functions.md:184
+# --- book/chapters/25_functions.md:188
 class BackwardCFunction(FunctionNode, FunctionCtx):
     """The node of a custom Function, and the ``ctx`` its methods receive."""
 
@@ -124,7 +128,7 @@ class BackwardCFunction(FunctionNode, FunctionCtx):
                         CUSTOM_HIDDEN)
 
 
-# --- book/chapters/25_functions.md:284
+# --- book/chapters/25_functions.md:288
 # NOTE [What dir() of a ctx lists]
 # Beside what every node shows, torch's custom node shows the names of its
 # class (apply, saved_tensors, mark_dirty...) and whatever forward stored on
@@ -149,74 +153,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:341
-VMAP_HOOK: list = []  # NOTE [A vmap rule sees the whole batch], chapter 25c_vmap_rules
-TRANSFORMS: list = []  # one entry while torch.func's grad, vjp or jvp runs its function
-NEEDS_SETUP_CONTEXT = (
-    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, "
-    "jacrev, ...), it must override the setup_context staticmethod. For more details, please "
-    "see https://pytorch.org/docs/main/notes/extending.func.html")
-
-
-def _apply(cls, *args, **kwargs):
-    # NOTE [Old-style Functions under a transform]: a user's Function whose forward
-    # takes ctx is refused inside grad, vjp or jvp, as torch refuses it; refgrad's own
-    # Functions stand for torch's built-in operators there, and run, but for those torch
-    # too writes as Python Functions (written_in_python), which are refused as theirs are.
-    if (TRANSFORMS and cls.setup_context is _no_setup_context
-            and (not cls.__module__.startswith("refgrad.") or cls.written_in_python)):
-        raise RuntimeError(NEEDS_SETUP_CONTEXT)
-    if VMAP_HOOK:  # under vmap, which may call the class's vmap rule instead
-        return VMAP_HOOK[-1](cls, args, kwargs)
-    return unbatched_apply(cls, args, kwargs)
-
-
-def unbatched_apply(cls, args: tuple, kwargs: dict):
-    if profiling[0]:  # chapter "The profiler": the call is an event of its own
-        return recorded_call(cls.__name__, _applied, cls, args, kwargs)
-    return _applied(cls, args, kwargs)
-
-
-def _applied(cls, args, kwargs):
-    if cls.setup_context is not _no_setup_context:  # arguments as forward's signature binds them
-        args, kwargs = bound(cls.forward, args, kwargs)
-    if kwargs:  # NOTE [Keyword arguments are inputs]
-        args = by_position(cls.forward, args, kwargs)
-    if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
-        from refgrad.autograd.forward_ad import apply_with_tangents
-
-        return apply_with_tangents(cls, _run, args)
-    outputs, many, _ = _run(cls, args)
-    return outputs if many else outputs[0]
-
-
-_apply.__name__, _apply.__qualname__ = "apply", "Function.apply"  # as a bound method shows
-
-
-def _run(cls, args):
-    positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-    inputs = [args[i] for i in positions]
-    record = state.grad_enabled and any(t.requires_grad for t in inputs)
-    edges = [gradient_edge(t) for t in inputs] if record else None  # before the node is made
-    node = cls._backward_cls(())
-    read_flags(cls, node)  # before forward runs: a bad flag leaves nothing behind
-    node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-    node._tensor_positions = positions
-    enabled, state.grad_enabled = state.grad_enabled, False
-    forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
-    try:
-        if cls.setup_context is _no_setup_context:
-            output = cls.forward(node, *args)
-        else:
-            output = cls.forward(*args)
-            cls.setup_context(node, args, output)
-    finally:
-        state.grad_enabled, forward_grad.enabled = enabled, forward_on
-    many = isinstance(output, tuple)
-    return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
-
-
-# --- book/chapters/25_functions.md:827
+# --- book/chapters/25_functions.md:854
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -232,7 +169,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:849
+# --- book/chapters/25_functions.md:876
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -279,7 +216,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:913
+# --- book/chapters/25_functions.md:940
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -308,7 +245,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:948
+# --- book/chapters/25_functions.md:975
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
