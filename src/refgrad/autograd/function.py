@@ -149,7 +149,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:341
+# --- book/chapters/25_functions.md:346
 VMAP_HOOK: list = []  # NOTE [A vmap rule sees the whole batch], chapter 25c_vmap_rules
 TRANSFORMS: list = []  # one entry while torch.func's grad, vjp or jvp runs its function
 NEEDS_SETUP_CONTEXT = (
@@ -209,6 +209,8 @@ def _run(cls, args):
             output = cls.forward(node, *args)
         else:
             output = cls.forward(*args)
+            if TRANSFORMS and not cls.__module__.startswith("refgrad."):
+                _setup_per_level(cls, args, output, node.needs_input_grad)
             cls.setup_context(node, args, output)
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
@@ -216,7 +218,18 @@ def _run(cls, args):
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
 
 
-# --- book/chapters/25_functions.md:827
+def _setup_per_level(cls, args, output, needs: tuple) -> None:
+    # NOTE [setup_context once per level]: torch runs a user's Function once below all
+    # transforms and once more for each grad, vjp or jvp around the call, calling
+    # setup_context each time on a context of its own; the first needs no gradient.
+    # refgrad's one node takes the last call; the others get contexts thrown away.
+    for level in range(len(TRANSFORMS)):
+        ctx = cls._backward_cls(())
+        ctx.needs_input_grad = needs if level else (False,) * len(needs)
+        cls.setup_context(ctx, args, output)
+
+
+# --- book/chapters/25_functions.md:845
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -232,7 +245,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:849
+# --- book/chapters/25_functions.md:867
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -279,7 +292,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:913
+# --- book/chapters/25_functions.md:931
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -308,7 +321,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:948
+# --- book/chapters/25_functions.md:966
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]
