@@ -82,13 +82,14 @@ def _batched(column: list, origins: list, inputs: list):
     return refgrad.stack(column), 0
 
 
-# --- book/chapters/25c_vmap_rules.md:158
+# --- book/chapters/25c_vmap_rules.md:159
 def _answer(result):
     """A function from a slice's number (and call) to its part of the rule's result."""
     if not (isinstance(result, tuple) and len(result) == 2):
+        kind = "<class 'torch.Tensor'>" if type(result) is Tensor else type(result)  # its name
         raise RuntimeError("Expected the vmap staticmethod to have two returns, an output and "
                            "out_dims with pytree structure compatible with the output. Got a "
-                           f"{type(result)} instead")
+                           f"{kind} instead")
     output, out_dims = result
     leaves, spec = tree_flatten(output)
     dims = broadcast_prefix(out_dims, spec)
@@ -103,7 +104,7 @@ def _answer(result):
         [leaf if d is None else leaf.select(d, b) for leaf, d in zip(leaves, dims)], spec)
 
 
-# --- book/chapters/25c_vmap_rules.md:192
+# --- book/chapters/25c_vmap_rules.md:194
 _MORE = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 
 
@@ -157,7 +158,7 @@ def leave(hook) -> None:
         hooks.remove(hook)
 
 
-# --- book/chapters/25c_vmap_rules.md:260
+# --- book/chapters/25c_vmap_rules.md:262
 class _Level:
     def __init__(self, size: int, randomness: str, inputs: list, dims: list) -> None:
         self.size, self.randomness, self.inputs, self.dims = size, randomness, inputs, dims
@@ -190,7 +191,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:306
+# --- book/chapters/25c_vmap_rules.md:308
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -229,7 +230,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:354
+# --- book/chapters/25c_vmap_rules.md:356
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2288
+# --- book/chapters/16q_functional.md:2301
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -31,12 +31,41 @@ def linear(input, weight, bias=None):
                            f"{input.ndim}D and {weight.ndim}D")
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())
-    if bias is not None and bias.ndim == 1 and input.ndim and input.is_contiguous():
+    if bias is not None and input.is_contiguous() and (
+            input.ndim == 3 if _followed(input, weight, bias) else _fusable(bias)):
         rows = int(np.prod(input.shape[:-1]))  # counted, not -1: a mode sees the number
         flat = addmm(bias, input.view(rows, input.shape[-1]), weight.t())
         return flat.view(*input.shape[:-1], flat.shape[-1])
     output = matmul(input, weight.t())
-    return output if bias is None else output + bias
+    if bias is None:
+        return output
+    # NOTE [linear adds its bias in place]
+    # matmul's result is fresh, so torch adds into it, and its version moves; only a bias
+    # with a tangent is added out of place, so that its derivative reaches the result
+    return output + bias if _has_tangent(bias) else output.add_(bias)
+
+
+def _fusable(bias) -> bool:
+    """A bias torch adds inside addmm: one dimension other than 1s, and contiguous."""
+    return sum(size != 1 for size in bias.shape) == 1 and bias.is_contiguous()
+
+
+def _has_tangent(t) -> bool:
+    from refgrad.autograd._state import dual_levels
+    from refgrad.autograd._tangents import tangent_of
+
+    return any(tangent_of(t, level) is not None for level in dual_levels)
+
+
+def _followed(*tensors) -> bool:
+    """Whether a running grad, vjp or jvp follows one of ``tensors``."""
+    # NOTE [linear inside a transform]
+    # torch's transforms wrap the tensors they follow, and a wrapped linear flattens only a
+    # contiguous 3-d input; refgrad wraps nothing, so it asks what a wrapper would hold
+    from refgrad.autograd._state import entered_tensors
+
+    return bool(entered_tensors) and any(
+        t.requires_grad or _has_tangent(t) for t in tensors if t is not None)
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -45,7 +74,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2350
+# --- book/chapters/16q_functional.md:2392
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -84,7 +113,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2400
+# --- book/chapters/16q_functional.md:2442
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -119,7 +148,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2446
+# --- book/chapters/16q_functional.md:2488
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -164,7 +193,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2503
+# --- book/chapters/16q_functional.md:2545
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -179,7 +208,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2519
+# --- book/chapters/16q_functional.md:2561
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -195,7 +224,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2543
+# --- book/chapters/16q_functional.md:2585
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:351
+# --- book/chapters/25_functions.md:356
 """What Function.apply runs: transforms and vmap asked first, then forward, then the
 outputs wrapped and linked to a new node."""
 
@@ -23,7 +23,7 @@ NEEDS_SETUP_CONTEXT = (
     "see https://pytorch.org/docs/main/notes/extending.func.html")
 
 
-# --- book/chapters/25_functions.md:373
+# --- book/chapters/25_functions.md:378
 def _apply(cls, *args, **kwargs):
     # NOTE [Old-style Functions under a transform]: a user's Function whose forward
     # takes ctx is refused inside grad, vjp or jvp, as torch refuses it; refgrad's own
@@ -76,8 +76,21 @@ def _run(cls, args):
             output = cls.forward(node, *args)
         else:
             output = cls.forward(*args)
+            if TRANSFORMS and not cls.__module__.startswith("refgrad."):
+                _setup_per_level(cls, args, output, node.needs_input_grad)
             cls.setup_context(node, args, output)
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
     many = isinstance(output, tuple)
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
+
+
+def _setup_per_level(cls, args, output, needs: tuple) -> None:
+    # NOTE [setup_context once per level]: torch runs a user's Function once below all
+    # transforms and once more for each grad, vjp or jvp around the call, calling
+    # setup_context each time on a context of its own; the first needs no gradient.
+    # refgrad's one node takes the last call; the others get contexts thrown away.
+    for level in range(len(TRANSFORMS)):
+        ctx = cls._backward_cls(())
+        ctx.needs_input_grad = needs if level else (False,) * len(needs)
+        cls.setup_context(ctx, args, output)
