@@ -5,8 +5,8 @@ share an element still go to the ordered loop."""
 import numpy as np
 
 import refgrad
-from refgrad._ops.ordered_writes import reads_written
 from refgrad._ops.functions import add, mul
+from refgrad._ops.ordered_writes import reads_written
 
 
 def test_interleaved_gates_are_not_read_after_the_write():
