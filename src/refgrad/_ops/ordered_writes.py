@@ -34,21 +34,20 @@ def reads_written(t, function, tensors) -> bool:
         b = other._data
         if type(b) is not np.ndarray or b.dtype != a.dtype:
             return False  # torch reads a copy in the common dtype
-        shared = shared or (b.size > 0 and _may_share(a, b))
+        shared = shared or (b.size > 0 and np.may_share_memory(a, b) and _may_share(a, b))
     return shared
 
 
 def _may_share(a, b) -> bool:
-    """Whether ``a`` and ``b`` may share an element: NOTE [Interleaved but apart]."""
-    if not np.may_share_memory(a, b):
-        return False
+    """Whether ``a`` and ``b``, whose bounds meet, may share an element: NOTE
+    [Interleaved but apart]."""
     try:
         return np.shares_memory(a, b, max_work=SHARING_WORK)
     except np.exceptions.TooHardError:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:802
+# --- book/chapters/26_inplace.md:801
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -82,7 +81,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:841
+# --- book/chapters/26_inplace.md:840
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),
