@@ -56,3 +56,32 @@ def test_size_one_dimensions_are_left_to_the_sort():
 def test_a_row_major_operand_of_another_trailing_shape_is_refused():
     # (3, 1) broadcast against (3, 4): row-major, but not of the trailing shape.
     assert not _rows_alike((np.ones((3, 4), np.float32), np.ones((3, 1), np.float32)), (3, 4))
+
+
+def _row_ordered(shape):
+    """Pieces of a larger row-major array, cut along each dimension in turn: every stride
+    strictly larger than the next, but not row-major."""
+    for d in range(len(shape)):
+        wider = list(shape)
+        wider[d] = 3 * shape[d] + 1
+        yield np.ones(wider, np.float32)[(slice(None),) * d + (slice(1, 1 + shape[d]),)]
+    yield np.ones([2 * n for n in shape], np.float32)[(slice(None, None, 2),) * len(shape)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_pieces_in_row_order_agree_with_the_sort(shape):
+    for piece in _row_ordered(shape):
+        if piece.flags.c_contiguous:
+            continue  # a cut along the first dimension stays row-major
+        for other in [None, *_operands(shape), *_row_ordered(shape)]:
+            arrays = (piece,) if other is None else (piece, other)
+            assert _rows_alike(arrays, shape)
+            assert _sorted_layout(arrays, shape) is None, [a.strides for a in arrays
+                                                           if type(a) is np.ndarray]
+
+
+def test_a_piece_read_backwards_is_left_to_the_sort():
+    shape = (3, 4)
+    backwards = np.ones((3, 8), np.float32)[:, ::-2]
+    assert not _rows_alike((backwards,), shape)
+    assert not _rows_alike((np.ones((3, 8), np.float32)[:, ::2], backwards), shape)

@@ -61,10 +61,11 @@ def _operand(value):
     return getattr(value, "_data", value)
 
 
-# --- book/chapters/13_dispatch.md:1744
+# --- book/chapters/13_dispatch.md:1749
 # NOTE [Broadcast rows alike]
-# Operands that are numbers, 0-d, or row-major arrays of the result's trailing
-# shape, with no size-one dimension in the result, order every pair of its
+# Operands that are numbers, 0-d, or arrays of the result's trailing shape
+# laid out in row order (row-major, or each stride strictly larger than the
+# next), with no size-one dimension in the result, order every pair of its
 # dimensions as row-major does, or not at all: TensorIterator's result is then
 # row-major. tests/test_broadcast_rows_alike.py compares this with the sort.
 def _rows_alike(arrays, shape) -> bool:
@@ -73,12 +74,19 @@ def _rows_alike(arrays, shape) -> bool:
     ndim = len(shape)
     for a in arrays:
         if type(a) is ndarray and a.ndim and not (
-                a.flags.c_contiguous and a.shape == shape[ndim - a.ndim:]):
+                a.shape == shape[ndim - a.ndim:] and (
+                    a.flags.c_contiguous or _in_row_order(a.strides))):
             return False
     return True
 
 
-# --- book/chapters/13_dispatch.md:1767
+def _in_row_order(strides) -> bool:
+    """Each stride positive and strictly larger than the next."""
+    return strides[-1] > 0 and all(
+        strides[k] > strides[k + 1] for k in range(len(strides) - 1))
+
+
+# --- book/chapters/13_dispatch.md:1780
 def moved_to(array, strides):
     """``array``, or a copy of it with ``strides`` in elements (None: row-major)."""
     wanted = row_major(array.shape) if strides is None else strides
@@ -104,7 +112,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1857
+# --- book/chapters/13_dispatch.md:1870
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -138,7 +146,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:1895
+# --- book/chapters/13_dispatch.md:1908
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -154,7 +162,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1942
+# --- book/chapters/13_dispatch.md:1955
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a
