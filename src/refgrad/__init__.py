@@ -480,7 +480,7 @@ from refgrad._ops.grid_sampling import grid_sampler
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:824
+# --- book/chapters/16w_transposed_and_rearranging.md:837
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
