@@ -151,7 +151,7 @@ from refgrad._ops.upsampling import (  # noqa: E402
 __all__ += ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:509
+# --- book/chapters/16w_transposed_and_rearranging.md:511
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -161,13 +161,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:842
+# --- book/chapters/16w_transposed_and_rearranging.md:844
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1172
+# --- book/chapters/16w_transposed_and_rearranging.md:1174
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
