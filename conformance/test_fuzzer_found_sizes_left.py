@@ -68,6 +68,16 @@ def test_a_reduced_dim_of_size_1():
         1, 0, 0)
 
 
+@pytest.mark.parametrize("shape", [(0, 3), (0, 1), (3, 0), (0,), (2, 0, 1)])
+def test_the_norm_of_an_empty_inference_tensor_fills_its_result(shape):
+    with torch.inference_mode():
+        t = torch.zeros(shape)
+    assert t.norm()._version == 1
+    assert torch.linalg.vector_norm(t, 1)._version == 1
+    assert torch.linalg.vector_norm(t, 0.5, dim=0)._version == 1
+    assert torch.zeros(shape).norm()._version == 0  # a normal operand: no write counted
+
+
 def _pair(shape):
     rng = np.random.default_rng(7)
     return (torch.tensor(rng.uniform(0.1, 0.9, shape).astype(np.float32)),
