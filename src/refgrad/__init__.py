@@ -744,7 +744,7 @@ from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 
 
-# --- book/chapters/18c_zero_tensors.md:187
+# --- book/chapters/18c_zero_tensors.md:195
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
@@ -990,11 +990,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1880
+# --- book/chapters/27_views.md:1893
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2012
+# --- book/chapters/27_views.md:2025
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
