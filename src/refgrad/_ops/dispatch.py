@@ -8,6 +8,7 @@
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import torch_laid_out
+from refgrad._normal_data import refuse_view_without_counter  # NOTE [Normal data in an...]
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -23,7 +24,6 @@ from refgrad._ops.operands import (
 )
 from refgrad._ops.recording import _all_inference, _any_requires_grad, _edges, _metadata, _records
 from refgrad._ops.result_layout import iterated_layout
-from refgrad._normal_data import refuse_view_without_counter  # NOTE [Normal data in an...]
 from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp

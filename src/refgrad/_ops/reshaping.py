@@ -9,9 +9,9 @@ import math
 from dataclasses import replace
 
 from refgrad import _dtype
+from refgrad._normal_data import took_normal_data  # chapter on what the fuzzers found
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
-from refgrad._normal_data import took_normal_data  # chapter on what the fuzzers found
 from refgrad._ops.functions import dim_tuple, refuse_arguments
 from refgrad._ops.table import register
 from refgrad._tensor import Tensor
