@@ -1,0 +1,26 @@
+"""Behaviour the differential fuzzer found in gradient formulas: the nodes a second derivative
+of std shows for a vector. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+
+from conformance._support import preorder_names
+
+
+@pytest.mark.parametrize(("dim", "keepdim"), [(0, False), ((0,), False), (-1, False), (0, True)])
+def test_a_vectors_std_gradient_is_not_unsqueezed(dim, keepdim):
+    x = torch.tensor([1.5, -2.0, 0.0], requires_grad=True)
+    (g,) = torch.autograd.grad(x.std(dim, keepdim=keepdim, correction=0).sum(), x,
+                               create_graph=True)
+    assert preorder_names(g.grad_fn, 3) == (
+        "MulBackward0 .MulBackward1 ..MaskedFillBackward0 ...DivBackward0 .SubBackward0 "
+        "..AccumulateGrad ..MeanBackward1 ...AccumulateGrad")
+
+
+def test_a_matrixs_std_gradient_is_unsqueezed():
+    x = torch.tensor([[1.5, -2.0, 0.0], [0.5, 1.0, 4.0]], requires_grad=True)
+    (g,) = torch.autograd.grad(x.std(1, correction=0).sum(), x, create_graph=True)
+    assert preorder_names(g.grad_fn, 3).startswith(
+        "MulBackward0 .MulBackward1 ..UnsqueezeBackward0 ...MaskedFillBackward0")
+    assert torch.allclose(g, torch.autograd.grad(x.std(1, correction=0).sum(), x)[0])
