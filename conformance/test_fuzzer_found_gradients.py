@@ -1,5 +1,6 @@
 """Behaviour the differential fuzzer found in gradient formulas: the nodes a second derivative
-of std shows for a vector. The same assertions run on torch.
+of std shows for a vector, and the version of the zeros prelu's second derivative fills. The
+same assertions run on torch.
 """
 
 import pytest
@@ -24,3 +25,15 @@ def test_a_matrixs_std_gradient_is_unsqueezed():
     assert preorder_names(g.grad_fn, 3).startswith(
         "MulBackward0 .MulBackward1 ..UnsqueezeBackward0 ...MaskedFillBackward0")
     assert torch.allclose(g, torch.autograd.grad(x.std(1, correction=0).sum(), x)[0])
+
+
+def test_prelus_second_derivative_fills_its_missing_gradients_zeros_once():
+    w = torch.tensor([0.25])
+    x = torch.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+    (g1,) = torch.autograd.grad(torch.nn.functional.prelu(x, w).sum(), x, create_graph=True)
+    (g2,) = torch.autograd.grad(g1.sum(), x)
+    assert (g2._version, g2.tolist()) == (1, [[0.0, 0.0, 0.0]])
+    (g1,) = torch.autograd.grad((torch.nn.functional.prelu(x, w) ** 3).sum(), x,
+                                create_graph=True)
+    (g2,) = torch.autograd.grad(g1.sum(), x)  # the zeros, and a second gradient added in
+    assert (g2._version, g2.tolist()) == (2, [[3.0, -0.09375, 12.0]])
