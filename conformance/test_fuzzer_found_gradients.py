@@ -1,6 +1,6 @@
 """Behaviour the differential fuzzer found in gradient formulas: the nodes a second derivative
-of std shows for a vector, and the version of the zeros prelu's second derivative fills. The
-same assertions run on torch.
+of std shows for a vector, the version of the zeros prelu's second derivative fills, a zero
+power's row-major zeros; and kthvalue of a 0-d bool tensor. The same assertions run on torch.
 """
 
 import pytest
@@ -37,3 +37,20 @@ def test_prelus_second_derivative_fills_its_missing_gradients_zeros_once():
                                 create_graph=True)
     (g2,) = torch.autograd.grad(g1.sum(), x)  # the zeros, and a second gradient added in
     assert (g2._version, g2.tolist()) == (2, [[3.0, -0.09375, 12.0]])
+
+
+@pytest.mark.parametrize("exponent", [0, 0.0])
+def test_a_zero_powers_gradient_is_row_major_zeros(exponent):
+    leaf = torch.tensor([[0.5, 2.0, 3.0], [1.0, 4.0, 0.25]]).t().requires_grad_()
+    (g,) = torch.autograd.grad(leaf.pow(exponent).sum(), leaf)
+    assert (g.stride(), g._version, g.tolist()) == ((2, 1), 0, [[0.0] * 2] * 3)
+    y = leaf.pow(exponent)
+    y.backward(torch.ones_like(y))  # copied into a .grad laid out as the leaf: one write
+    assert (leaf.grad.stride(), leaf.grad._version) == ((1, 3), 1)
+
+
+def test_kthvalue_of_a_0d_bool_tensor_is_a_copy():
+    values, indices = torch.tensor(True).kthvalue(1, 0)
+    assert (values.item(), values.dtype, indices.item()) == (True, torch.bool, 0)
+    with pytest.raises(NotImplementedError, match="^\"kthvalue_cpu\" not implemented for 'Bool'$"):
+        torch.tensor([True]).kthvalue(1)

@@ -261,19 +261,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:615
+# --- book/chapters/16k_order_statistics.md:617
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:847
+# --- book/chapters/16k_order_statistics.md:849
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1104
+# --- book/chapters/16k_order_statistics.md:1106
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1416
+# --- book/chapters/16k_order_statistics.md:1418
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

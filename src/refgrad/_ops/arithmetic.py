@@ -217,7 +217,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1170
+# --- book/chapters/14_arithmetic.md:1176
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -231,7 +231,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1235
+# --- book/chapters/14_arithmetic.md:1241
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -257,7 +257,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1269
+# --- book/chapters/14_arithmetic.md:1275
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -280,7 +280,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1298
+# --- book/chapters/14_arithmetic.md:1304
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 
@@ -293,7 +293,7 @@ GT = _comparison("gt", np.greater)
 GE = _comparison("ge", np.greater_equal)
 
 
-# --- book/chapters/14_arithmetic.md:1327
+# --- book/chapters/14_arithmetic.md:1333
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

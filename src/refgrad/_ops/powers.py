@@ -65,7 +65,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:868
+# --- book/chapters/14_arithmetic.md:873
 def _real(exponent):
     return exponent if isinstance(exponent, complex) else float(exponent)
 
@@ -101,7 +101,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:931
+# --- book/chapters/14_arithmetic.md:936
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
@@ -138,5 +138,6 @@ def _log_of_number(x) -> float:
 
 def _zeros_like(t):
     from refgrad._creation import zeros_like
+    from refgrad._memory_formats import contiguous_format
 
-    return zeros_like(t)
+    return zeros_like(t, memory_format=contiguous_format)  # row-major, as torch's formula asks
