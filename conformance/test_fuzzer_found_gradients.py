@@ -1,6 +1,7 @@
 """Behaviour the differential fuzzer found in gradient formulas: the nodes a second derivative
-of std shows for a vector, the version of the zeros prelu's second derivative fills, a zero
-power's row-major zeros; and kthvalue of a 0-d bool tensor. The same assertions run on torch.
+of std shows for a vector, the versions of the zeros prelu's second derivative and copysign
+fill, a zero power's row-major zeros; and kthvalue of a 0-d bool tensor, and the order of
+clamp_'s refusals. The same assertions run on torch.
 """
 
 import pytest
@@ -54,3 +55,23 @@ def test_kthvalue_of_a_0d_bool_tensor_is_a_copy():
     assert (values.item(), values.dtype, indices.item()) == (True, torch.bool, 0)
     with pytest.raises(NotImplementedError, match="^\"kthvalue_cpu\" not implemented for 'Bool'$"):
         torch.tensor([True]).kthvalue(1)
+
+
+def test_copysigns_zeros_for_the_sign_are_filled_once():
+    a = torch.tensor([[0.5], [-1.5]], requires_grad=True)
+    b = torch.tensor([[-2.0], [3.0]], requires_grad=True)
+    pieces = torch.copysign(a, b).grad_fn(torch.ones(2, 1))
+    assert [t._version for t in pieces] == [0, 1]
+    leaf = torch.tensor([[0.5], [0.25]], requires_grad=True)
+    torch.copysign(leaf.sum(), leaf).sum().backward()  # zeros, then the sum's gradient added
+    assert (leaf.grad._version, leaf.grad.tolist()) == (2, [[2.0], [2.0]])
+
+
+@pytest.mark.parametrize("write", [lambda t: t.clamp_(max=0.5), lambda t: t.clamp_(0.5, 1.5),
+                                   lambda t: t.clamp_min_(0.5), lambda t: t.clip_(max=0.5)])
+def test_clamp_refuses_a_float_bound_for_integers_before_the_overlap(write):
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired "
+                                           "output type long int$"):
+        write(torch.arange(3).expand(2, 3))
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        torch.arange(3).expand(2, 3).clamp_(max=1)

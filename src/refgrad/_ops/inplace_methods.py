@@ -157,7 +157,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3491
+# --- book/chapters/26_inplace.md:3494
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -174,17 +174,23 @@ def _bounded(function):
         try:
             return method(self, *args, **kwargs)
         except RuntimeError as error:  # raised before anything was written
-            start, _, kind = str(error).rpartition(" ")
             numbers = not any(isinstance(b, Tensor) for b in (*args, *kwargs.values()))
+            if numbers and error.args and error.args[0] == OVERLAP:  # the cast is checked first
+                bounds = [python_number(b) for b in (*args, *kwargs.values()) if b is not None]
+                try:
+                    check_cast(self, result_type(self, *bounds))
+                except RuntimeError as cast_error:
+                    error = cast_error
+            start, _, kind = str(error).rpartition(" ")
             if numbers and start.endswith("can't be cast to the desired output type"):
                 raise RuntimeError(f"{start} {_C_TYPE_NAMES.get(kind, kind)}") from None
-            raise
+            raise error from None
 
     bounded.__name__ = method.__name__
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3526
+# --- book/chapters/26_inplace.md:3535
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -199,7 +205,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3551
+# --- book/chapters/26_inplace.md:3560
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -229,7 +235,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3586
+# --- book/chapters/26_inplace.md:3595
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
