@@ -1,7 +1,7 @@
 """Behaviour the differential fuzzer found in gradient formulas: the nodes a second derivative
 of std shows for a vector, the versions of the zeros prelu's second derivative and copysign
-fill, a zero power's row-major zeros; and kthvalue of a 0-d bool tensor, and the order of
-clamp_'s refusals. The same assertions run on torch.
+fill, a zero power's row-major zeros; kthvalue of a 0-d bool tensor, the orders of clamp_'s
+and topk's refusals, and cdist of an empty operand. The same assertions run on torch.
 """
 
 import pytest
@@ -75,3 +75,29 @@ def test_clamp_refuses_a_float_bound_for_integers_before_the_overlap(write):
         write(torch.arange(3).expand(2, 3))
     with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
         torch.arange(3).expand(2, 3).clamp_(max=1)
+
+
+@pytest.mark.parametrize(("values", "k"), [(True, 2), ([True, False], 3)])
+def test_topk_refuses_k_before_a_bool_dtype(values, k):
+    with pytest.raises(RuntimeError, match="^selected index k out of range$"):
+        torch.tensor(values).topk(k, -1, largest=False)
+    with pytest.raises(RuntimeError, match="^topk does not support bool dtypes on CPU$"):
+        torch.tensor(values).topk(1)
+
+
+@pytest.mark.parametrize(("first", "second", "shape"), [((2, 3), (0, 3), (2, 0)),
+                                                        ((0, 3), (2, 3), (0, 2)),
+                                                        ((30, 3), (0, 3), (30, 0)),
+                                                        ((2, 0), (3, 0), (2, 3))])
+@pytest.mark.parametrize("dtypes", [(torch.float32, torch.float64),
+                                    (torch.float64, torch.float32)])
+def test_an_empty_cdist_takes_x1s_dtype_unchecked(first, second, shape, dtypes):
+    x1 = torch.ones(first, dtype=dtypes[0], requires_grad=True)
+    x2 = torch.ones(second, dtype=dtypes[1], requires_grad=True)
+    out = torch.cdist(x1, x2)
+    assert (out.shape, out.dtype, out.grad_fn.name()) == (shape, dtypes[0], "CdistBackward0")
+    assert out.tolist() == [[0.0] * shape[1]] * shape[0]
+    out.sum().backward()
+    assert (x1.grad.dtype, x2.grad.dtype) == dtypes
+    with pytest.raises(RuntimeError, match="^expected scalar type"):
+        torch.cdist(torch.ones(2, 3, dtype=dtypes[0]), torch.ones(4, 3, dtype=dtypes[1]))
