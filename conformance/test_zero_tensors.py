@@ -199,3 +199,16 @@ def test_forward_mode_tangent_of_sgn_is_plain_zeros():
         tangent = fwAD.unpack_dual(dual.sgn()).tangent
         assert not tangent._is_zerotensor()
         assert tangent.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("function", "version", "values"), [
+    (lambda x: x.sgn() + x * 2, 1, [[2.0], [2.0]]),
+    (lambda x: x * 2 + x.sgn(), 0, [[2.0], [2.0]]),
+    (lambda x: torch.cat([x.sgn(), x * 3]), 1, [[3.0], [3.0]]),
+    (lambda x: torch.cat([x * 3, x.sgn()]), 0, [[3.0], [3.0]]),
+    (lambda x: x.sgn() - x, 1, [[-1.0], [-1.0]]),
+])
+def test_a_zero_tensor_reaching_a_plain_gradient_is_added_in_place(function, version, values):
+    x = torch.tensor([[0.3], [-0.8]], requires_grad=True)
+    (g,) = torch.autograd.grad(function(x).sum(), x)  # grad mode off: the engine's add_
+    assert (g._version, g.tolist()) == (version, values)
