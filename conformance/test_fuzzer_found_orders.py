@@ -341,3 +341,24 @@ def test_an_adaptive_mean_of_a_channels_last_input_is_restrided_in_place():
     assert torch.nn.functional.adaptive_avg_pool2d(x4, 1).stride() == (4, 1, 4, 4)
     x5 = torch.arange(64.0).reshape(2, 4, 2, 2, 2).to(memory_format=torch.channels_last_3d)
     assert torch.nn.functional.adaptive_avg_pool3d(x5, 1).stride() == (4, 1, 4, 4, 4)
+
+
+OVERLAPPING = "unsupported operation: more than one element of the written-to tensor refers"
+
+
+@pytest.mark.parametrize(("values", "name"), [([True, False], "Bool"), ([1, 2], "Long")])
+def test_random_fills_of_an_expanded_tensor_refuse_dtype_or_overlap_in_torchs_order(values,
+                                                                                   name):
+    expanded = torch.tensor(values).expand(2, 2)
+    with pytest.raises(NotImplementedError, match=f"^\"normal_kernel_cpu\" not implemented "
+                                                  f"for '{name}'$"):
+        expanded.normal_()
+    with pytest.raises(NotImplementedError, match=f"^\"check_uniform_bounds\" not implemented "
+                                                  f"for '{name}'$"):
+        expanded.uniform_()
+    for fill in (lambda t: t.exponential_(), lambda t: t.geometric_(0.5),
+                 lambda t: t.log_normal_(), lambda t: t.random_(0, 2)):
+        with pytest.raises(RuntimeError, match=f"^{OVERLAPPING}"):
+            fill(expanded)
+    with pytest.raises(RuntimeError, match="^Cauchy distribution is a continuous"):
+        expanded.cauchy_()
