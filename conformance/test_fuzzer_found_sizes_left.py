@@ -7,6 +7,8 @@ saved before an op's checks; the saved result of a write on a view; and an infer
 given a normal tensor's data. The same assertions run on torch.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -78,6 +80,20 @@ def test_the_norm_of_an_empty_inference_tensor_fills_its_result(shape):
     assert torch.linalg.vector_norm(t, 1)._version == 1
     assert torch.linalg.vector_norm(t, 0.5, dim=0)._version == 1
     assert torch.zeros(shape).norm()._version == 0  # a normal operand: no write counted
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0,)])
+def test_the_spread_of_an_empty_inference_tensor_fills_its_results(shape):
+    with torch.inference_mode():
+        t = torch.zeros(shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no degrees of freedom
+        assert (t.std(0, correction=0)._version, t.var(0)._version, t.var()._version) == (1, 1, 1)
+        assert [r._version for r in (*torch.var_mean(t, 0), *torch.std_mean(t))] == [1] * 4
+    with torch.inference_mode():
+        full = torch.ones(2, 3)
+    assert [r._version for r in (full.var(0), *torch.var_mean(full, 0), full.std())] == [
+        0, 0, 0, 1]
 
 
 def _pair(shape):
