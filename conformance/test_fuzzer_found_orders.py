@@ -362,3 +362,23 @@ def test_random_fills_of_an_expanded_tensor_refuse_dtype_or_overlap_in_torchs_or
             fill(expanded)
     with pytest.raises(RuntimeError, match="^Cauchy distribution is a continuous"):
         expanded.cauchy_()
+
+
+@pytest.mark.parametrize(("write", "message"), [
+    (lambda t: t.put_(torch.tensor([0]), torch.tensor([9.0]), accumulate=True),
+     "put_(): self and source expected to have the same dtype, but got self.dtype = Long and "
+     "source.dtype = Float"),
+    (lambda t: t.put_(torch.tensor([0.0]), torch.tensor([9])),
+     "put_(): Expected a long tensor for index, but got Float"),
+    (lambda t: t.scatter_(1, torch.tensor([[0], [0]]), torch.tensor([[9.0], [1.0]])),
+     "scatter(): Expected self.dtype to be equal to src.dtype"),
+    (lambda t: t.index_add_(1, torch.tensor([0]), torch.tensor([[9.0], [1.0]])),
+     "index_add_(): self (Long) and source (Float) must have the same scalar type"),
+    (lambda t: t.put_(torch.tensor([0]), torch.tensor([9])), OVERLAPPING),
+    (lambda t: t.index_copy_(1, torch.tensor([0]), torch.tensor([[9.0], [1.0]])), OVERLAPPING),
+])
+def test_indexed_writes_check_their_arguments_before_an_expanded_tensors_overlap(write,
+                                                                                 message):
+    with raises(RuntimeError, message) if message != OVERLAPPING else pytest.raises(
+            RuntimeError, match=f"^{OVERLAPPING}"):
+        write(torch.tensor([1, 2, 3]).expand(2, 3))
