@@ -63,6 +63,34 @@ def test_block_diag_gradients_come_back_in_each_inputs_dtype():
     assert x.grad.dtype == torch.float32 and x.grad.tolist() == [0.0, 1.0]
 
 
+def test_block_diag_gradient_pieces_are_cut_as_torchs_formula_cuts_them():
+    ins = [torch.ones(3, requires_grad=True), torch.tensor(2.0, requires_grad=True),
+           torch.ones(1, requires_grad=True), torch.ones(2, 2, requires_grad=True)]
+    out = torch.block_diag(*ins)
+    g = torch.arange(float(out.numel())).view(out.shape)  # (5, 7)
+    pieces = out.grad_fn(g)
+    assert [tuple(p.shape) for p in pieces] == [(1, 3), (), (1,), (2, 2)]
+    assert [p.stride() for p in pieces] == [(7, 1), (), (7,), (7, 1)]
+    assert all(p._is_view() for p in pieces)
+    out.backward(g)  # the engine sums the (1, 3) row to (3,): a new tensor, taken over
+    assert [x.grad._version for x in ins] == [0, 0, 0, 1]
+    assert ins[0].grad.tolist() == [0.0, 1.0, 2.0]
+    assert ins[3].grad.tolist() == [[26.0, 27.0], [33.0, 34.0]]
+
+
+def test_block_diag_gradient_after_an_empty_vector_starts_a_row_higher():
+    ins = [torch.ones(1, requires_grad=True), torch.zeros(0, requires_grad=True),
+           torch.ones(1, 2, requires_grad=True)]
+    out = torch.block_diag(*ins)  # the empty vector fills a row of no columns
+    assert out.shape == (3, 3)
+    g = torch.arange(9.0).view(3, 3)
+    empty = out.grad_fn(g)[1]
+    assert empty.shape == (0,) and not empty._is_view() and empty._version == 1
+    out.backward(g)
+    assert ins[2].grad.tolist() == [[4.0, 5.0]]  # row 1, not the block's row 2
+    assert ins[1].grad._version == 1
+
+
 def test_block_diag_gradcheck():
     a = torch.rand(2, 3, dtype=torch.float64, requires_grad=True)
     b = torch.rand(3, dtype=torch.float64, requires_grad=True)

@@ -354,6 +354,24 @@ def test_dtypes_without_a_kernel(dtype, kernel):
         CONV_T[n](x, w)
 
 
+@pytest.mark.parametrize(("dtype", "weight_dtype", "n", "kind", "message"), [
+    (torch.bool, torch.float32, 1, NotImplementedError,
+     '"slow_conv_transpose2d_out_cpu" not implemented for \'Bool\''),
+    (torch.bool, torch.float32, 2, NotImplementedError,
+     '"slow_conv_transpose2d_out_cpu" not implemented for \'Bool\''),
+    (torch.int32, torch.float64, 3, NotImplementedError,
+     '"slow_conv_transpose3d_out_cpu" not implemented for \'Int\''),
+    (torch.int64, torch.float32, 2, RuntimeError, "expected scalar type Long but found Float"),
+    (torch.float32, torch.bool, 1, RuntimeError, "expected scalar type Float but found Bool"),
+])
+def test_the_inputs_dtype_is_refused_before_the_weights(dtype, weight_dtype, n, kind, message):
+    x = torch.ones(1, 1, *(3,) * n, dtype=dtype)
+    w = torch.ones(1, 1, *(2,) * n, dtype=weight_dtype)
+    for stride in (1, 2):
+        with raises(kind, message):
+            CONV_T[n](x, w, stride=stride)
+
+
 def test_a_string_padding_has_no_signature():
     with pytest.raises(TypeError, match=r"^conv_transpose2d\(\)"):
         F.conv_transpose2d(X, W, padding="same")

@@ -89,6 +89,16 @@ def test_float16_softmaxes_round_torchs_steps(shape):
             assert _bits(torch.softmax(wide, dim, dtype=torch.float16).numpy()) == expected
 
 
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_float16_softmax_into_float32_is_the_float32_softmax_of_the_converted_input(dim):
+    x = torch.tensor(np.random.default_rng(9).standard_normal((3, 5, 6)).astype(np.float16))
+    for function in (torch.softmax, torch.log_softmax):
+        into = function(x, dim, dtype=torch.float32)
+        assert into.dtype == torch.float32
+        wide = function(x.float(), dim)
+        assert into.numpy().view(np.uint32).tolist() == wide.numpy().view(np.uint32).tolist()
+
+
 def _leaf():
     return torch.tensor([[0.3], [-0.7]]).t().requires_grad_()
 

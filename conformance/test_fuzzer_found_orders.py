@@ -341,3 +341,44 @@ def test_an_adaptive_mean_of_a_channels_last_input_is_restrided_in_place():
     assert torch.nn.functional.adaptive_avg_pool2d(x4, 1).stride() == (4, 1, 4, 4)
     x5 = torch.arange(64.0).reshape(2, 4, 2, 2, 2).to(memory_format=torch.channels_last_3d)
     assert torch.nn.functional.adaptive_avg_pool3d(x5, 1).stride() == (4, 1, 4, 4, 4)
+
+
+OVERLAPPING = "unsupported operation: more than one element of the written-to tensor refers"
+
+
+@pytest.mark.parametrize(("values", "name"), [([True, False], "Bool"), ([1, 2], "Long")])
+def test_random_fills_of_an_expanded_tensor_refuse_dtype_or_overlap_in_torchs_order(values,
+                                                                                   name):
+    expanded = torch.tensor(values).expand(2, 2)
+    with pytest.raises(NotImplementedError, match=f"^\"normal_kernel_cpu\" not implemented "
+                                                  f"for '{name}'$"):
+        expanded.normal_()
+    with pytest.raises(NotImplementedError, match=f"^\"check_uniform_bounds\" not implemented "
+                                                  f"for '{name}'$"):
+        expanded.uniform_()
+    for fill in (lambda t: t.exponential_(), lambda t: t.geometric_(0.5),
+                 lambda t: t.log_normal_(), lambda t: t.random_(0, 2)):
+        with pytest.raises(RuntimeError, match=f"^{OVERLAPPING}"):
+            fill(expanded)
+    with pytest.raises(RuntimeError, match="^Cauchy distribution is a continuous"):
+        expanded.cauchy_()
+
+
+@pytest.mark.parametrize(("write", "message"), [
+    (lambda t: t.put_(torch.tensor([0]), torch.tensor([9.0]), accumulate=True),
+     "put_(): self and source expected to have the same dtype, but got self.dtype = Long and "
+     "source.dtype = Float"),
+    (lambda t: t.put_(torch.tensor([0.0]), torch.tensor([9])),
+     "put_(): Expected a long tensor for index, but got Float"),
+    (lambda t: t.scatter_(1, torch.tensor([[0], [0]]), torch.tensor([[9.0], [1.0]])),
+     "scatter(): Expected self.dtype to be equal to src.dtype"),
+    (lambda t: t.index_add_(1, torch.tensor([0]), torch.tensor([[9.0], [1.0]])),
+     "index_add_(): self (Long) and source (Float) must have the same scalar type"),
+    (lambda t: t.put_(torch.tensor([0]), torch.tensor([9])), OVERLAPPING),
+    (lambda t: t.index_copy_(1, torch.tensor([0]), torch.tensor([[9.0], [1.0]])), OVERLAPPING),
+])
+def test_indexed_writes_check_their_arguments_before_an_expanded_tensors_overlap(write,
+                                                                                 message):
+    with raises(RuntimeError, message) if message != OVERLAPPING else pytest.raises(
+            RuntimeError, match=f"^{OVERLAPPING}"):
+        write(torch.tensor([1, 2, 3]).expand(2, 3))

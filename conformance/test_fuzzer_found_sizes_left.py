@@ -7,10 +7,14 @@ saved before an op's checks; the saved result of a write on a view; and an infer
 given a normal tensor's data. The same assertions run on torch.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+
+from conformance._support import raises
 
 
 def _resized_to_0d(shape):
@@ -66,6 +70,30 @@ def test_a_reduced_dim_of_size_1():
     assert (t.argmax(0)._version, t.argmax(2)._version, t.argmin(1, True)._version) == (1, 0, 1)
     assert (t.norm(dim=(0, 1))._version, t.norm(dim=(0, 2))._version, t.norm()._version) == (
         1, 0, 0)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (0, 1), (3, 0), (0,), (2, 0, 1)])
+def test_the_norm_of_an_empty_inference_tensor_fills_its_result(shape):
+    with torch.inference_mode():
+        t = torch.zeros(shape)
+    assert t.norm()._version == 1
+    assert torch.linalg.vector_norm(t, 1)._version == 1
+    assert torch.linalg.vector_norm(t, 0.5, dim=0)._version == 1
+    assert torch.zeros(shape).norm()._version == 0  # a normal operand: no write counted
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0,)])
+def test_the_spread_of_an_empty_inference_tensor_fills_its_results(shape):
+    with torch.inference_mode():
+        t = torch.zeros(shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no degrees of freedom
+        assert (t.std(0, correction=0)._version, t.var(0)._version, t.var()._version) == (1, 1, 1)
+        assert [r._version for r in (*torch.var_mean(t, 0), *torch.std_mean(t))] == [1] * 4
+    with torch.inference_mode():
+        full = torch.ones(2, 3)
+    assert [r._version for r in (full.var(0), *torch.var_mean(full, 0), full.std())] == [
+        0, 0, 0, 1]
 
 
 def _pair(shape):
@@ -271,6 +299,47 @@ def test_an_inference_tensor_given_normal_data_is_no_longer_one_and_has_no_count
     with torch.inference_mode():
         frozen.data = torch.ones(2)
     assert frozen.is_inference()
+
+
+NO_COUNTER = "Inference tensors do not track version counter."
+VIEWS_OF_IT = [lambda t: t.view(-1), lambda t: t.reshape(-1), lambda t: t.flatten(),
+               lambda t: t[0], lambda t: t.t(), lambda t: t.unsqueeze(0),
+               lambda t: t.split(1), lambda t: t.expand(2, 2, 3), lambda t: t.diagonal(),
+               lambda t: t.detach().view(6), lambda t: t.detach()[:, 1]]
+
+
+def _given_normal_data():
+    with torch.inference_mode():
+        frozen = torch.ones(2, 3) * 3
+    frozen.data = torch.ones(2, 3)
+    return frozen
+
+
+@pytest.mark.parametrize("view", VIEWS_OF_IT)
+def test_a_view_of_an_inference_tensor_given_normal_data_is_refused(view):
+    frozen = _given_normal_data()
+    with raises(RuntimeError, NO_COUNTER):
+        view(frozen)
+    with torch.inference_mode(), raises(RuntimeError, NO_COUNTER):
+        view(frozen)
+
+
+def test_what_is_made_of_an_inference_tensor_given_normal_data():
+    frozen = _given_normal_data()
+    detached = frozen.detach()
+    assert not detached.is_inference()
+    with raises(RuntimeError, NO_COUNTER):
+        detached._version  # noqa: B018
+    with torch.inference_mode():
+        assert not frozen.detach().is_inference()
+    data = frozen.data  # a shallow copy with a counter of its own
+    assert not data.is_inference() and data._version == 0
+    assert data.view(-1).shape == (6,)
+    assert [t._version for t in (frozen.clone(), frozen.sum(), frozen.abs(),
+                                 frozen[[0]])] == [0, 0, 0, 0]
+    assert frozen.float() is frozen
+    with raises(RuntimeError, NO_COUNTER):  # a dtype's view shares the lack of a counter
+        frozen.view(torch.int32)._version  # noqa: B018
 
 
 def test_a_normal_tensor_given_inference_data_keeps_counting():

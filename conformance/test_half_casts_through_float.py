@@ -105,3 +105,18 @@ def test_a_loaded_state_goes_through_float():
                             "bias": torch.tensor([VALUES[0]], dtype=torch.float64)})
     assert module.bias.tolist() == through_float([VALUES[0]]).tolist()
     assert module.weight.tolist() == [module.bias.tolist()]
+
+
+@pytest.mark.parametrize("other", [torch.tensor(0.1), torch.tensor(0.1, dtype=torch.float64),
+                                   torch.tensor(14.778112411499023), torch.tensor(2049),
+                                   torch.tensor(3, dtype=torch.int32)])
+def test_a_0d_tensor_after_a_float16_one_is_a_number_to_mul_and_div(other):
+    halves = np.random.default_rng(5).uniform(0.5, 8.0, 200).astype(np.float16)
+    h, value = torch.tensor(halves), np.float32(other.item())
+    wide = halves.astype(np.float32)
+    assert np.array_equal((h * other).numpy(), (wide * value).astype(np.float16))
+    assert np.array_equal((h / other).numpy(), (wide / value).astype(np.float16))
+    assert np.array_equal(h.clone().mul_(other).numpy(), (wide * value).astype(np.float16))
+    rounded = np.float16(value)  # before the float16 tensor, or added: rounded first
+    assert np.array_equal((other * h).numpy(), rounded * halves)
+    assert np.array_equal((h + other).numpy(), halves + rounded)

@@ -142,6 +142,48 @@ def test_shuffle_functions_and_modules():
     assert torch.equal(modules[2](x), F.channel_shuffle(x, 2))
 
 
+@pytest.mark.parametrize(("x", "strides"), [
+    (torch.zeros(1, 1, 0, 6), (6, 6, 6, 1)),
+    (torch.zeros(0, 1, 2, 2), (4, 4, 2, 1)),
+    (torch.zeros(1, 0, 2, 2).permute(0, 1, 3, 2), (4, 4, 1, 2)),
+    (torch.zeros(2, 0, 4, 4)[:, :, ::2, ::2], (16, 16, 8, 2)),
+])
+def test_an_empty_pixel_unshuffle_is_a_copy_of_its_input(x, strides):
+    y = F.pixel_unshuffle(x, 2)  # torch's kernel clones an empty input, unshuffled or not
+    assert y.shape == x.shape and y.stride() == strides
+    assert F.pixel_shuffle(x, 1).shape == x.shape
+
+
+def test_an_empty_pixel_shuffles_gradient_is_refused_for_its_shape():
+    x = torch.zeros(1, 4, 0, 3, requires_grad=True)
+    y = F.pixel_shuffle(x, 2)
+    assert y.shape == (1, 1, 0, 6)
+    with raises(RuntimeError, "Function PixelShuffleBackward0 returned an invalid gradient at "
+                              "index 0 - got [1, 1, 0, 6] but expected shape compatible with "
+                              "[1, 4, 0, 3]"):
+        y.sum().backward()
+    leaf = torch.zeros(0, 3, requires_grad=True)  # an expanded view, as found
+    with raises(RuntimeError, "Function PixelShuffleBackward0 returned an invalid gradient at "
+                              "index 0 - got [1, 1, 0, 6] but expected shape compatible with "
+                              "[1, 4, 0, 3]"):
+        F.pixel_shuffle(leaf[None, None].expand(1, 4, 0, 3), 2).sum().backward()
+
+
+def test_an_empty_pixel_unshuffles_gradient_is_checked_as_a_shuffle():
+    x = torch.zeros(1, 1, 0, 6, requires_grad=True)
+    y = F.pixel_unshuffle(x, 2)
+    assert y.grad_fn.name() == "PixelUnshuffleBackward0"
+    with raises(RuntimeError, "pixel_shuffle expects its input's 'channel' dimension to be "
+                              "divisible by the square of upscale_factor, but input.size(-3)=1 "
+                              "is not divisible by 4"):
+        y.sum().backward()
+    z = torch.zeros(1, 4, 0, 6, requires_grad=True)  # shuffled back to (1, 1, 0, 12)
+    with raises(RuntimeError, "Function PixelUnshuffleBackward0 returned an invalid gradient "
+                              "at index 0 - got [1, 1, 0, 12] but expected shape compatible "
+                              "with [1, 4, 0, 6]"):
+        F.pixel_unshuffle(z, 2).sum().backward()
+
+
 def _unfold(a, kernel, dilation, padding, stride):
     """im2col's definition: column (block) by column, row (channel, tap) by row."""
     batched = a if a.ndim == 4 else a[None]

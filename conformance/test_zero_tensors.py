@@ -38,6 +38,44 @@ def test_sgn_gradient_is_a_zero_tensor():
     assert g.numpy(force=True).tolist() == [0.0, 0.0]
 
 
+VIEWS = [lambda g: g.view(4), lambda g: g.detach().reshape(-1), lambda g: g[0],
+         lambda g: g.t(), lambda g: g[0].expand(3, 2), lambda g: g.unsqueeze(0),
+         lambda g: g.select(1, 0), lambda g: g.narrow(0, 0, 1), lambda g: g.diagonal(),
+         lambda g: g.split(1)[0], lambda g: g.flatten(), lambda g: g.as_strided((2,), (1,)),
+         lambda g: g.view_as(g)]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_a_view_of_a_zero_tensor_is_one(view):
+    x = torch.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    x.sgn().sum().backward()
+    v = view(x.grad)
+    assert v._is_zerotensor() and v.data_ptr() == 0
+    with raises(RuntimeError, "tolist() shouldn't be called on a tensor with unallocated "
+                              "storage"):
+        v.tolist()
+    with raises(RuntimeError, IMMUTABLE):
+        v.add_(1)
+
+
+def test_a_view_of_a_zero_tensor_points_at_its_offset():
+    x = torch.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    x.sgn().sum().backward()
+    row, column = x.grad[1], x.grad.t()[1]  # offsets 2 and 1, from no memory at all
+    assert (row.data_ptr(), column.data_ptr()) == (8, 4)
+    assert row._is_zerotensor() and column._is_zerotensor()
+    with raises(RuntimeError, IMMUTABLE):
+        row.add_(1)
+
+
+@pytest.mark.parametrize("copy", [lambda g: g.clone(), lambda g: g + 1, lambda g: g.neg(),
+                                  lambda g: g.sum(), lambda g: g.double()])
+def test_a_copy_of_a_zero_tensor_is_plain(copy):
+    c = copy(_sgn_grad().view(2, 1))
+    assert not c._is_zerotensor()
+    assert all(value == 0 or value == 1 for value in c.reshape(-1).tolist())
+
+
 def test_is_zerotensor_takes_no_arguments():
     with raises(TypeError, "TensorBase._is_zerotensor() takes no arguments (1 given)"):
         _sgn_grad()._is_zerotensor(1)
@@ -161,3 +199,16 @@ def test_forward_mode_tangent_of_sgn_is_plain_zeros():
         tangent = fwAD.unpack_dual(dual.sgn()).tangent
         assert not tangent._is_zerotensor()
         assert tangent.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("function", "version", "values"), [
+    (lambda x: x.sgn() + x * 2, 1, [[2.0], [2.0]]),
+    (lambda x: x * 2 + x.sgn(), 0, [[2.0], [2.0]]),
+    (lambda x: torch.cat([x.sgn(), x * 3]), 1, [[3.0], [3.0]]),
+    (lambda x: torch.cat([x * 3, x.sgn()]), 0, [[3.0], [3.0]]),
+    (lambda x: x.sgn() - x, 1, [[-1.0], [-1.0]]),
+])
+def test_a_zero_tensor_reaching_a_plain_gradient_is_added_in_place(function, version, values):
+    x = torch.tensor([[0.3], [-0.8]], requires_grad=True)
+    (g,) = torch.autograd.grad(function(x).sum(), x)  # grad mode off: the engine's add_
+    assert (g._version, g.tolist()) == (version, values)

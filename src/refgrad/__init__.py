@@ -144,7 +144,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1928
+# --- book/chapters/16_functions.md:1932
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -162,13 +162,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:910
+# --- book/chapters/16b_reductions.md:917
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1743
+# --- book/chapters/16b_reductions.md:1755
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -213,11 +213,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:834
+# --- book/chapters/16g_moves_and_fused.md:835
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1198
+# --- book/chapters/16g_moves_and_fused.md:1199
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -244,7 +244,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1630
+# --- book/chapters/16j_products_and_shapes.md:1652
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -257,23 +257,23 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1679
+# --- book/chapters/16j_products_and_shapes.md:1701
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:615
+# --- book/chapters/16k_order_statistics.md:617
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:847
+# --- book/chapters/16k_order_statistics.md:849
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1104
+# --- book/chapters/16k_order_statistics.md:1106
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1416
+# --- book/chapters/16k_order_statistics.md:1418
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2178
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2197
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2711
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2730
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2902
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2921
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -476,11 +476,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:504
+# --- book/chapters/16w_transposed_and_rearranging.md:506
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:824
+# --- book/chapters/16w_transposed_and_rearranging.md:839
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -744,7 +744,7 @@ from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 
 
-# --- book/chapters/18c_zero_tensors.md:187
+# --- book/chapters/18c_zero_tensors.md:195
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
@@ -899,19 +899,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2405
+# --- book/chapters/26_inplace.md:2433
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2458
+# --- book/chapters/26_inplace.md:2486
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2636
+# --- book/chapters/26_inplace.md:2664
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3656
+# --- book/chapters/26_inplace.md:3693
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -936,7 +936,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3816
+# --- book/chapters/26_inplace.md:3853
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -947,7 +947,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4196
+# --- book/chapters/26_inplace.md:4233
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -957,7 +957,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4900
+# --- book/chapters/26_inplace.md:4937
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -990,11 +990,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1880
+# --- book/chapters/27_views.md:1893
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2012
+# --- book/chapters/27_views.md:2025
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

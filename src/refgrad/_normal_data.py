@@ -29,3 +29,9 @@ def forget_normal_data(t) -> None:
 
 def took_normal_data(t) -> bool:
     return id(t) in _MARKED if _MARKED else False
+
+
+def refuse_view_without_counter(source) -> None:
+    """torch's refusal of a view of a marked tensor: it has no counter to share."""
+    if _MARKED and id(source) in _MARKED:
+        raise RuntimeError("Inference tensors do not track version counter.")

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zga_fuzzer_found_sizes_left.md:56
+# --- book/chapters/16zga_fuzzer_found_sizes_left.md:58
 """The first size a tensor had before it went 0-d in place, as torch's kernels read it."""
 
 import weakref
@@ -42,7 +42,7 @@ def size_read(t, dim: int) -> int:
     return _LEFT.get(id(t._data), 0) if _LEFT else 0
 
 
-# --- book/chapters/16zga_fuzzer_found_sizes_left.md:104
+# --- book/chapters/16zga_fuzzer_found_sizes_left.md:106
 def _one_sized(t, dims) -> int:
     """1 if every dimension in ``dims`` of ``t`` has size 1, as the kernel reads them."""
     return int(all(size_read(t, d) == 1 for d in dims))
@@ -56,6 +56,8 @@ def position_writes(operands, params, result) -> int:
 
 def norm_writes(operands, params, result) -> int:
     """linalg_vector_norm: dimensions all of size 1 are copied (none given: every one)."""
+    if not operands[0]._data.size:  # an empty input: its result is filled, once
+        return 1
     return _one_sized(operands[0], params["dim"] or range(operands[0].ndim))
 
 
@@ -65,7 +67,7 @@ def flip_writes(operands, params, result) -> int:
     return int(a.size <= 1 or all(a.shape[d] <= 1 or a.strides[d] == 0 for d in params["dims"]))
 
 
-# --- book/chapters/16zga_fuzzer_found_sizes_left.md:167
+# --- book/chapters/16zga_fuzzer_found_sizes_left.md:171
 # NOTE [A reduced loss keeps its losses' memory]
 # torch's kernels for these losses resize the unreduced loss to 0-d and write
 # the reduction into it: the result's storage is the broadcast shape's, and

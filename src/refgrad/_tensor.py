@@ -72,8 +72,11 @@ class _Detach:
         if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
             return _to_a_mode(_Detach.detach, self)
         other = make_tensor(self._data)
-        if self._version_counter is None and not state.inference_mode:  # NOTE [Inference
-            count_writes(other, other._version_counter)  # tensors that count writes]
+        if self._version_counter is None:
+            if took_normal_data(self):  # NOTE [Normal data in an inference tensor]
+                take_normal_data(other)
+            elif not state.inference_mode:  # NOTE [Inference tensors that count writes]
+                count_writes(other, other._version_counter)
         other._version_counter = self._version_counter
         return other
 
@@ -83,6 +86,10 @@ class _Detach:
             return _to_a_mode(_Detach.data.fget, self)
         other = make_tensor(self._data)
         if self._version_counter is None:
+            if took_normal_data(self):  # a normal tensor's shallow copy: a counter of its own
+                if other._version_counter is None:
+                    other._version_counter = _fresh_counter()
+                return other
             if not state.inference_mode:
                 count_writes(other, other._version_counter)
             other._version_counter = None
@@ -117,14 +124,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:729
+# --- book/chapters/03_tensor.md:736
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1100
+# --- book/chapters/03_tensor.md:1107
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -159,7 +166,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1147
+# --- book/chapters/03_tensor.md:1154
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -179,7 +186,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1175
+# --- book/chapters/03_tensor.md:1182
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -205,12 +212,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1207
+# --- book/chapters/03_tensor.md:1214
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1224
+# --- book/chapters/03_tensor.md:1231
 _new = object.__new__  # looked up once, not on every tensor
 
 

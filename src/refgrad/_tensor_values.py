@@ -162,7 +162,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:816
+# --- book/chapters/03_tensor.md:823
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -173,7 +173,7 @@ def host_array(t):
     return data if isinstance(data, np.ndarray) else data.get()
 
 
-# --- book/chapters/03_tensor.md:832
+# --- book/chapters/03_tensor.md:839
 class _Python:
     __slots__ = ()
 
@@ -260,7 +260,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:938
+# --- book/chapters/03_tensor.md:945
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -317,7 +317,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1016
+# --- book/chapters/03_tensor.md:1023
 class _Numbers:
     __slots__ = ()
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18c_zero_tensors.md:65
+# --- book/chapters/18c_zero_tensors.md:71
 # NOTE [A zero tensor is its array]
 # refgrad marks a zero tensor by the identity of its array, not of the tensor: the
 # leaf that takes a gradient over, detach() and .data make new tensors around the

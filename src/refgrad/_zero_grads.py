@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:448
+# --- book/chapters/17_engine.md:453
 # NOTE [Zeros that add nothing]
 # A formula whose derivative is zero everywhere (sgn's) returns zeros that torch
 # marks as a zero tensor: a sum with one is made as any sum (and recorded), but
@@ -34,3 +34,15 @@ def sum_with_zeros(old, new):
         return adds_nothing(total)
     np.copyto(total._data, (old if id(new) in ZERO_GRADS else new)._data)
     return total
+
+
+# NOTE [Zeros added in place]
+# With grad mode off, torch's engine adds a gradient into the one already in
+# its buffer in place when nothing else holds that one: a zero tensor arriving
+# on a plain gradient is such an add_, a write (version + 1) of +0.0.
+def add_zeros_into(partial, zeros) -> None:
+    """``partial.add_(zeros)`` as the engine makes it: counted, and +0.0 added."""
+    np.add(partial._data, zeros._data, out=partial._data)
+    counter = partial._version_counter  # None: an inference tensor counts nothing
+    if counter is not None:
+        counter.value += 1

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18c_zero_tensors.md:106
+# --- book/chapters/18c_zero_tensors.md:112
 """torch's zero tensors: _efficientzerotensor, and what a tensor that is one refuses."""
 
 import functools
@@ -44,7 +44,7 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     return made.requires_grad_() if requires_grad else made
 
 
-# --- book/chapters/18c_zero_tensors.md:152
+# --- book/chapters/18c_zero_tensors.md:158
 def _is_zerotensor(self, *refused) -> bool:
     if refused:
         raise no_arguments("_is_zerotensor", refused, self)
@@ -65,7 +65,9 @@ def _refusing(method, message, unless=None):
 def _data_ptr(method):
     @functools.wraps(method)
     def pointer(self):
-        return 0 if ZERO_ARRAYS and id(self._data) in ZERO_ARRAYS else method(self)
+        if ZERO_ARRAYS and id(self._data) in ZERO_ARRAYS:  # a view's: its offset from 0
+            return self.storage_offset() * self.element_size()
+        return method(self)
 
     return pointer
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:648
+# --- book/chapters/16b_reductions.md:655
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -69,7 +69,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:718
+# --- book/chapters/16b_reductions.md:725
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -83,7 +83,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:750
+# --- book/chapters/16b_reductions.md:757
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1705
+# --- book/chapters/16k_order_statistics.md:1707
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -123,7 +123,7 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1129
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1131
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

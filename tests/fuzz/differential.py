@@ -96,7 +96,7 @@ def observe(t) -> tuple:
     return (tuple(t.shape), str(t.dtype).split(".")[-1], t.stride(), t.requires_grad, leaf,
             node if node is None or isinstance(node, tuple) else graph_names(node),
             _read(lambda: t._version), _read(lambda: _values(t)),
-            None if grad is None else (_values(grad), _read(lambda: grad._version)))
+            None if grad is None else (_read(lambda: _values(grad)), _read(lambda: grad._version)))
 
 
 def tensors(library, namespace: dict) -> list:

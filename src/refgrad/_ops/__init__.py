@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1914
+# --- book/chapters/16_functions.md:1918
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2780
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2799
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3648
+# --- book/chapters/26_inplace.md:3685
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4280
+# --- book/chapters/26_inplace.md:4317
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -42,11 +42,11 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1476
+# --- book/chapters/27_views.md:1489
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1743
+# --- book/chapters/27_views.md:1756
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:427
+# --- book/chapters/14_arithmetic.md:437
 """alpha for add, sub and rsub: torch's checks, and its one rounding of a + alpha * b."""
 
 import math
@@ -36,7 +36,7 @@ def check_subtraction(a, b) -> None:
         raise RuntimeError(_TWO_BOOLS if first and second else _ONE_BOOL)
 
 
-# --- book/chapters/14_arithmetic.md:470
+# --- book/chapters/14_arithmetic.md:480
 def alpha_params(alpha, a, b, name: str) -> dict:
     """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
     alpha, subtracts = read_alpha(alpha, name, a), name != "add"
@@ -53,7 +53,7 @@ def alpha_params(alpha, a, b, name: str) -> dict:
     return {"alpha": alpha}
 
 
-# --- book/chapters/14_arithmetic.md:496
+# --- book/chapters/14_arithmetic.md:506
 def read_alpha(alpha, name: str, other=None):
     """``alpha`` as torch's argument parser reads a Number; its TypeError for a non-number."""
     if isinstance(alpha, bool | int | float | complex):
@@ -80,7 +80,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:534
+# --- book/chapters/14_arithmetic.md:544
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -100,7 +100,7 @@ def check_alpha(alpha, kind, subtracts: bool) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-# --- book/chapters/14_arithmetic.md:560
+# --- book/chapters/14_arithmetic.md:570
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -115,7 +115,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:581
+# --- book/chapters/14_arithmetic.md:591
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -141,7 +141,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:618
+# --- book/chapters/14_arithmetic.md:628
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -164,7 +164,7 @@ def _fused_single(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:652
+# --- book/chapters/14_arithmetic.md:662
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -182,7 +182,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:678
+# --- book/chapters/14_arithmetic.md:688
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

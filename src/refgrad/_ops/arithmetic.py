@@ -57,16 +57,20 @@ RSUB_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:133
+# --- book/chapters/14_arithmetic.md:139
 # NOTE [float16 and numbers]
 # A float16 tensor times or over a Python number: the number in float32, the
 # product or quotient in float32, one rounding to float16, as torch computes it.
+# NOTE [A 0-d tensor after a float16 one]
+# torch's mul and div kernels read a lone second operand from its own memory,
+# in float32, before promotion: a 0-d float32, float64 or integer tensor after
+# a float16 one is a number to them, and comes here as one.
 def _half_with_number(ufunc):
     """The forward of ``ufunc`` for a float16 array and a number after it."""
     return lambda a, b: ufunc(a.astype(np.float32), np.float32(b)).astype(np.float16)
 
 
-# --- book/chapters/14_arithmetic.md:143
+# --- book/chapters/14_arithmetic.md:153
 # NOTE [The last input's gradient first]
 # torch's node works out a two-input formula's gradients last input first, so
 # under create_graph the nodes of `other`'s are recorded, and its saved tensors
@@ -91,7 +95,7 @@ def _negated_times(g, made):
     return -g * made
 
 
-# --- book/chapters/14_arithmetic.md:174
+# --- book/chapters/14_arithmetic.md:184
 def _mul_backward(g, self=None, other=None):
     # _last_first spelled out: every product's node runs this, so no thunks
     other_grad = g * self if self is not None else None
@@ -131,7 +135,7 @@ NEG = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:242
+# --- book/chapters/14_arithmetic.md:252
 def _by_number(ufunc):
     """``ufunc(a, number)``, with NOTE [float16 and numbers] for a float16 ``a``."""
     half = _half_with_number(ufunc)
@@ -161,7 +165,7 @@ SUB_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:276
+# --- book/chapters/14_arithmetic.md:286
 def mul_scalar(t, number):
     """``t * number`` as a backward formula writes it: a ``MulBackward1``."""
     from refgrad._ops.dispatch import call
@@ -187,7 +191,7 @@ def sub_scalar(t, number):
     return call(SUB_SCALAR, (t,), {"other": number})
 
 
-# --- book/chapters/14_arithmetic.md:308
+# --- book/chapters/14_arithmetic.md:318
 def one_minus(t, one=1):
     """``1 - t`` as torch's formulas write it: ``sub`` of a 0-d one, a ``SubBackward0``."""
     from refgrad._ops.dispatch import call
@@ -214,7 +218,7 @@ def _one_minus_seen(t, one):
     return ones.fill_(one).sub_(t)
 
 
-# --- book/chapters/14_arithmetic.md:382
+# --- book/chapters/14_arithmetic.md:392
 def _true_divide(a, b):
     result = np.true_divide(a, b)
     integral = all(_kind(x) in "biu" for x in (a, b))
@@ -232,7 +236,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1364
+# --- book/chapters/14_arithmetic.md:1380
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

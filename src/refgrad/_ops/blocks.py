@@ -26,7 +26,7 @@ class _Operand(NamedTuple):
     ndim: int
 
 
-# --- book/chapters/16j_products_and_shapes.md:1492
+# --- book/chapters/16j_products_and_shapes.md:1502
 def _block_diag(arrays, tensors_args_sizes):
     from refgrad._dtype import from_numpy, result_type
 
@@ -42,21 +42,33 @@ def _block_diag(arrays, tensors_args_sizes):
 
 
 def _block_diag_backward(g, tensors_args_sizes):
+    from refgrad._ops.linear_gradients import input_zeros
+
     pieces, row, col = [], 0, 0
     for size in tensors_args_sizes:
+        if tuple(size) == (0,):  # NOTE [block_diag's gradient, as torch cuts it]
+            pieces.append(input_zeros((0,), g))  # and its row is not passed over
+            continue
         r, c = _block(size)
-        pieces.append(g.narrow(0, row, r).narrow(1, col, c).reshape(size))
+        piece = g.narrow(0, row, r).narrow(1, col, c)
+        for _ in range(2 - len(size)):  # a vector's (1, n) block, squeezed only where n is 1
+            piece = piece.squeeze(-1)
+        pieces.append(piece)
         row, col = row + r, col + c
     return tuple(pieces)
 
 
+# NOTE [block_diag's gradient, as torch cuts it]
+# torch's formula squeezes a vector's (1, n) block once, leaving n > 1 to the
+# engine's sum_to; an empty vector gets zeros, and the row it filled is not
+# skipped, so the blocks after it are read one row too high.
 BLOCK_DIAG = register(Op(
     "block_diag", "BlockDiagBackward0", ("tensors",), forward=_block_diag,
     backward=_block_diag_backward, variadic=True, hides=("tensors_args_sizes",),
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1527
+# --- book/chapters/16j_products_and_shapes.md:1549
 def block_diag(*tensors):
     from refgrad._creation import empty
     from refgrad._tensor import Tensor
@@ -79,7 +91,7 @@ def block_diag(*tensors):
     return call(BLOCK_DIAG, (list(tensors),), {"tensors_args_sizes": sizes})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1573
+# --- book/chapters/16j_products_and_shapes.md:1595
 def vander(x, N=None, increasing=False):
     from refgrad._creation import empty
     from refgrad._dtype import int64, promote_types
@@ -100,7 +112,7 @@ def vander(x, N=None, increasing=False):
     return result if increasing else result.flip(1)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1595
+# --- book/chapters/16j_products_and_shapes.md:1617
 from refgrad._argument_forms import function_form  # noqa: E402 - after the functions
 from refgrad._arguments import Arguments  # noqa: E402
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1205
+# --- book/chapters/16_functions.md:1209
 """equal, allclose and isclose: comparisons that record nothing."""
 
 import numpy as np

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:964
+# --- book/chapters/13_dispatch.md:973
 """call(): run an op-table row, and record its node when autograd must."""
 
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import torch_laid_out
+from refgrad._normal_data import refuse_view_without_counter  # NOTE [Normal data in an...]
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -33,7 +34,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1000
+# --- book/chapters/13_dispatch.md:1010
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -50,7 +51,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if arrays is None:
         args, params = read_numbers(op, args, params)  # NOTE [NumPy scalars are numbers]
         arrays, tensors = _arrays(op, args, params)
-        if op.half_number is not None and _half_and_number(arrays):
+        if op.half_number is not None and _half_and_number(arrays, args):
             forward = op.half_number  # NOTE [float16 and numbers]
     else:
         tensors = args
@@ -107,14 +108,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1086
+# --- book/chapters/13_dispatch.md:1096
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1165
+# --- book/chapters/13_dispatch.md:1175
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -127,7 +128,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1189
+# --- book/chapters/13_dispatch.md:1199
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -168,14 +169,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1328
+# --- book/chapters/13_dispatch.md:1338
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1336
+# --- book/chapters/13_dispatch.md:1346
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -225,7 +226,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1392
+# --- book/chapters/13_dispatch.md:1402
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -259,7 +260,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1634
+# --- book/chapters/13_dispatch.md:1647
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
@@ -267,8 +268,10 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:2000
+# --- book/chapters/13_dispatch.md:2013
 def _link_views(op, source, outputs, params) -> None:
+    if source._version_counter is None:  # NOTE [Normal data in an inference tensor]
+        refuse_view_without_counter(source)
     base = source._view_base if source._view_base is not None else source
     for i, out in enumerate(outputs):
         out._view_base = base
@@ -294,6 +297,8 @@ def _plain_outputs(op, tensors, results, params):
                 for out in outputs:
                     check_view(op, source, out, params)
             if source._version_counter is None:
+                if not state.below_autograd:  # NOTE [Normal data in an inference tensor]
+                    refuse_view_without_counter(source)
                 for out in outputs:
                     out._version_counter = None
             return outputs
@@ -305,7 +310,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2046
+# --- book/chapters/13_dispatch.md:2063
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:243
+# --- book/chapters/27_views.md:256
 """Views a backward formula makes of a gradient, made directly where nothing can tell."""
 
 import weakref
@@ -16,7 +16,7 @@ from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 
 
-# --- book/chapters/27_views.md:262
+# --- book/chapters/27_views.md:275
 def expand_gradient(g, sizes):
     """``g.expand(sizes)``, made directly: NOTE [A gradient's view made directly]."""
     data = g._data

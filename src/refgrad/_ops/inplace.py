@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:882
+# --- book/chapters/26_inplace.md:885
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -12,7 +12,7 @@ import weakref
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
-from refgrad._ops.input_overlaps import SHARED_INPUT, check_inputs
+from refgrad._ops.input_overlaps import CHECKS_FIRST, SHARED_INPUT, check_inputs
 from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
 from refgrad._ops.overlapping_writes import write_back
@@ -35,7 +35,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:923
+# --- book/chapters/26_inplace.md:926
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)]
@@ -58,6 +58,9 @@ def inplace(self, function, *args, **kwargs):
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
+        if error.args[0] == OVERLAP and function.__name__ in CHECKS_FIRST:  # NOTE [Shape
+            CHECKS_FIRST[function.__name__](  # checks before the overlap refusal]: own too
+                self, *getattr(function, "indices", ()), *args, **kwargs)
         if recorded and state.saved_tensors_hooks and error.args[0] in (OVERLAP, SHARED_INPUT):
             _pack_before_refusal(self, function, args, kwargs)  # only if a hook can see it
         raise
@@ -95,7 +98,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:984
+# --- book/chapters/26_inplace.md:990
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -103,7 +106,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:998
+# --- book/chapters/26_inplace.md:1004
 def _shared_write(self, function):
     """``function``'s form for shared memory, if ``self`` needs it."""
     write = getattr(function, "shared_write", None)
@@ -134,7 +137,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1057
+# --- book/chapters/26_inplace.md:1063
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -166,7 +169,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1098
+# --- book/chapters/26_inplace.md:1104
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -194,7 +197,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1130
+# --- book/chapters/26_inplace.md:1136
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -207,7 +210,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1153
+# --- book/chapters/26_inplace.md:1159
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

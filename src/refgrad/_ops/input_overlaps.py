@@ -79,7 +79,7 @@ def check_inputs(t, function, args, kwargs) -> None:
             raise RuntimeError(SHARED_INPUT)
 
 
-# --- book/chapters/26_inplace.md:593
+# --- book/chapters/26_inplace.md:596
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -115,7 +115,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:639
+# --- book/chapters/26_inplace.md:642
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

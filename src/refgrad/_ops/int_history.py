@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zga_fuzzer_found_sizes_left.md:209
+# --- book/chapters/16zga_fuzzer_found_sizes_left.md:213
 """In-place writes that give an integer tensor a history, as torch's do."""
 
 import contextlib

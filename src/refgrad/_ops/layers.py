@@ -74,7 +74,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2392
+# --- book/chapters/16q_functional.md:2395
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -85,7 +85,6 @@ def _prelu_grads(g, a, w):
 
 
 def _prelu_double_backward(grads, grad_output, self, weight):
-    from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
 
     ggi, ggw = grads  # None where no gradient reached that output
@@ -96,8 +95,17 @@ def _prelu_double_backward(grads, grad_output, self, weight):
         slope = ggi * weight if ggw is None else ggi * weight + ggw * self
         grad = where(positive, ggi, slope)
     # a gradient that did not come gives zeros of the input's shape, not nothing
-    return (grad, zeros_like(self) if ggw is None else where(positive, 0.0, grad_output * ggw),
-            zeros_like(self) if ggi is None else where(positive, 0.0, grad_output * ggi))
+    return (grad, _filled_zeros(self) if ggw is None else where(positive, 0.0, grad_output * ggw),
+            _filled_zeros(self) if ggi is None else where(positive, 0.0, grad_output * ggi))
+
+
+def _filled_zeros(self):
+    """zeros_like(self) as a formula makes it: filled once made, at version 1."""
+    from refgrad._creation import zeros_like
+
+    out = zeros_like(self)
+    out._version_counter.value += 1
+    return out
 
 
 _ALL = ("grad_output", "self", "weight")
@@ -113,7 +121,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2442
+# --- book/chapters/16q_functional.md:2453
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -148,7 +156,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2488
+# --- book/chapters/16q_functional.md:2499
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -193,7 +201,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2545
+# --- book/chapters/16q_functional.md:2556
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -208,7 +216,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2561
+# --- book/chapters/16q_functional.md:2572
 def _renormed(weight, indices, max_norm, norm_type):
     from refgrad._ops.activations import on_device_of
     from refgrad.autograd.grad_mode import no_grad
@@ -224,7 +232,7 @@ def _renormed(weight, indices, max_norm, norm_type):
                 on_device_of(scaled, weight._data))
 
 
-# --- book/chapters/16q_functional.md:2585
+# --- book/chapters/16q_functional.md:2596
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

@@ -173,10 +173,19 @@ _UNSIGNED_PROMOTION = ("Promotion for uint16, uint32, uint64 types is not suppor
                        "attempted to promote Bool and UInt64")
 
 
-def _half_and_number(arrays) -> bool:
-    """A float16 array followed by a number: torch's kernels take the number as given."""
-    return (len(arrays) == 2 and type(arrays[1]) in (int, float)
-            and getattr(arrays[0], "dtype", None) is _HALF)
+def _half_and_number(arrays, args) -> bool:
+    """A float16 array followed by a number: torch's kernels take the number as given.
+
+    A 0-d tensor of another dtype in the number's place is read as one, its element put
+    in ``arrays`` as it was: NOTE [A 0-d tensor after a float16 one].
+    """
+    if len(arrays) != 2 or getattr(arrays[0], "dtype", None) is not _HALF:
+        return False
+    other = args[1]
+    if (isinstance(other, Tensor) and type(other._data) is ndarray and other._data.ndim == 0
+            and other._data.dtype.kind in "fiu"):
+        arrays[1] = other._data.item()  # its value as it was, not as float16
+    return type(arrays[1]) in (int, float)
 
 
 def check_unsigned_promotion(value: int, args) -> None:
@@ -188,7 +197,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:771
+# --- book/chapters/13_dispatch.md:780
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -213,7 +222,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:800
+# --- book/chapters/13_dispatch.md:809
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -238,14 +247,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:851
+# --- book/chapters/13_dispatch.md:860
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:859
+# --- book/chapters/13_dispatch.md:868
 _NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
 _READ_FIRST = (generic, *_NOT_OPERANDS)
 
@@ -273,7 +282,7 @@ def read_numbers(op, args, params):
     return args, params
 
 
-# --- book/chapters/13_dispatch.md:1279
+# --- book/chapters/13_dispatch.md:1289
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

@@ -211,14 +211,15 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:580
+# --- book/chapters/16k_order_statistics.md:581
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
     d = _non_empty("kthvalue", input, dim)
     if not 1 <= k <= (input.shape[d] if input.ndim else 1):  # before the kernel's dtype
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    _no_bool(input, "kthvalue_cpu")
+    if input.ndim:  # a 0-d tensor is copied before the kernel is picked by its dtype
+        _no_bool(input, "kthvalue_cpu")
     params = {"k": k, "dim": dim, "keepdim": keepdim}
     return return_types.kthvalue(call(KTHVALUE, (input,), params))
 
@@ -229,7 +230,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:599
+# --- book/chapters/16k_order_statistics.md:601
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

@@ -141,14 +141,14 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:621
+# --- book/chapters/16g_moves_and_fused.md:622
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 
+    d = wrap_dim(dim, input.ndim)
+    if not 0 <= k <= (input.shape[d] if input.ndim else 1):  # before the dtype's refusal
+        raise RuntimeError("selected index k out of range")
     if input.dtype is boolean:
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    d = wrap_dim(dim, input.ndim)
-    if not 0 <= k <= (input.shape[d] if input.ndim else 1):
-        raise RuntimeError("selected index k out of range")
     params = {"dim": dim, "k": k, "largest": largest, "sorted": sorted}
     return return_types.topk(call(TOPK, (input,), params))

@@ -98,13 +98,15 @@ def _sign_zeros(g):
     from refgrad.utils._composite_steps import modes_on
     from refgrad.utils._factory_modes import to_a_mode
 
-    if not modes_on():
-        return _zeros_like(g)
+    if not modes_on():  # torch's zeros(), filled once made: version 1
+        from refgrad._ops.linear_gradients import input_zeros
+
+        return input_zeros(tuple(g.shape), g)
     named = {"dtype": g.dtype, "layout": strided, "device": g.device}
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:690
+# --- book/chapters/16n_more_shapes_and_elementwise.md:692
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -127,7 +129,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:732
+# --- book/chapters/16n_more_shapes_and_elementwise.md:734
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -155,7 +157,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:765
+# --- book/chapters/16n_more_shapes_and_elementwise.md:767
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -180,7 +182,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:800
+# --- book/chapters/16n_more_shapes_and_elementwise.md:802
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -239,7 +241,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:973
+# --- book/chapters/16n_more_shapes_and_elementwise.md:975
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -253,7 +255,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1008
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1010
 def _frexp(a):
     return np.frexp(a)  # the exponent is a C int: int32
 

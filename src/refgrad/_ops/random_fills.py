@@ -2,19 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1661
+# --- book/chapters/26_inplace.md:1667
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
 
 from refgrad._arguments import Arguments
-from refgrad._backend import device_of, move
+from refgrad._backend import device_of, move, overlaps
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._dtype import bool as bool_
 from refgrad._generator import default_generator
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.table import Op, register
+from refgrad._ops.write_checks import OVERLAP
 from refgrad._random_factories import check_random_bounds
 from refgrad._sampling import (
     bernoulli,
@@ -36,7 +37,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:1703
+# --- book/chapters/26_inplace.md:1710
 def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
         if kernel is not None and a.dtype.kind != "f" and (a.size or kernel == _BOUNDS_CHECK):
@@ -48,7 +49,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1720
+# --- book/chapters/26_inplace.md:1727
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -66,7 +67,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1751
+# --- book/chapters/26_inplace.md:1758
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -86,14 +87,28 @@ def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
     return tuple(given.get(n, d) for n, d in zip(names, defaults))
 
 
-# --- book/chapters/26_inplace.md:1776
+# --- book/chapters/26_inplace.md:1788
 # NOTE [A write shown with its own arguments] (chapter "In-place writes under a
 # dispatch mode"): under a mode, the fill shows its bounds and generator.
-def _filled(self, name, row, params, bounds, defaults):
+def _filled(self, name, row, params, bounds, defaults, kernel=None):
     fill = named(name, lambda t: _call(row, (t,), params))
     if switched_on.dispatch_modes:
         show_fill(fill, row.name, bounds, defaults, params["generator"], _again(name + "_"))
-    return inplace(self, fill)
+    try:
+        return inplace(self, fill)
+    except RuntimeError as error:  # NOTE [A fill's dtype, its overlap]
+        if kernel and error.args[0] == OVERLAP and not self.dtype.is_floating_point:
+            raise not_implemented_for(kernel, self._data.dtype) from None
+        raise
+
+
+# NOTE [A fill's dtype, its overlap]
+# uniform_ and normal_ pick their kernel by dtype before torch's iterator
+# refuses elements that share memory; exponential_'s and geometric_'s own
+# dtype checks come after that refusal.
+def _overlap_first(self) -> None:
+    if overlaps(self._data):
+        raise RuntimeError(OVERLAP)
 
 
 def _again(method):
@@ -105,7 +120,7 @@ def uniform_(self, *args, generator=None, **kwargs):
     if self.dtype.is_floating_point:  # another dtype: refused by the kernel, bounds unread
         _check_uniform_bounds(float(from_), float(to), self.dtype)
     params = {"generator": generator, "low": from_, "high": to}
-    return _filled(self, "uniform", UNIFORM, params, (from_, to), (0.0, 1.0))
+    return _filled(self, "uniform", UNIFORM, params, (from_, to), (0.0, 1.0), _BOUNDS_CHECK)
 
 
 def normal_(self, *args, generator=None, **kwargs):
@@ -113,13 +128,13 @@ def normal_(self, *args, generator=None, **kwargs):
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
-    return _filled(self, "normal", NORMAL, params, (mean, std), (0.0, 1.0))
+    return _filled(self, "normal", NORMAL, params, (mean, std), (0.0, 1.0), "normal_kernel_cpu")
 
 
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:1817
+# --- book/chapters/26_inplace.md:1843
 def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
     largest = float(np.finfo(dtype.numpy).max)
     for name, bound in (("from", from_), ("to", to)):
@@ -134,7 +149,7 @@ def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
                            f"from={from_:g} which result in to-from to exceed the limit")
 
 
-# --- book/chapters/26_inplace.md:1843
+# --- book/chapters/26_inplace.md:1869
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -156,6 +171,7 @@ def exponential_(self, *args, generator=None, **kwargs):
     if not lambd > 0:  # checked first, then the dtype of a tensor with numbers to draw
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     if not self.dtype.is_floating_point and self.numel():
+        _overlap_first(self)  # NOTE [A fill's dtype, its overlap]
         raise RuntimeError("Exponential distribution is a continuous probability distribution. "
                            f"dtype must be a floating point but you specified "
                            f"{LEGACY[self.dtype]}")
@@ -170,7 +186,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:1880
+# --- book/chapters/26_inplace.md:1907
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -198,7 +214,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:1913
+# --- book/chapters/26_inplace.md:1940
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -218,7 +234,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:1944
+# --- book/chapters/26_inplace.md:1971
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -231,7 +247,7 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:1962
+# --- book/chapters/26_inplace.md:1989
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
     if not sigma > 0:  # checked first, then the dtype, even of an empty tensor
@@ -258,6 +274,7 @@ def geometric_(self, *args, generator=None, **kwargs):
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     if self.dtype == bool_ and self.numel():  # an empty tensor: given back as it is
+        _overlap_first(self)  # NOTE [A fill's dtype, its overlap]
         raise not_implemented_for("geometric_cpu", self.dtype.numpy)
     params = {"generator": generator, "p": p}
     return _filled(self, "geometric", GEOMETRIC, params, (p,), (NO_DEFAULT,))

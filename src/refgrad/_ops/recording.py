@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1433
+# --- book/chapters/13_dispatch.md:1443
 """Deciding to record: whether a row records, and where its gradients go."""
 
 from itertools import chain, count
 
 from refgrad._backend import element_strides
+from refgrad._normal_data import took_normal_data  # chapter on what the fuzzers found
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import current_grad_fn
 from refgrad.autograd._edges import grad_accumulator
@@ -21,7 +22,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:1457
+# --- book/chapters/13_dispatch.md:1468
 def _edges(tensors, params, regenerated=False):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
@@ -56,7 +57,7 @@ def _edges(tensors, params, regenerated=False):
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
 
 
-# --- book/chapters/13_dispatch.md:1503
+# --- book/chapters/13_dispatch.md:1514
 # NOTE [A node numbered before its edges]
 # torch numbers an op's node before it collects the node's edges, and
 # collecting an edge regenerates a view a write left waiting: that view's
@@ -78,7 +79,7 @@ def _edges_after_regenerating(tensors, params):
     return edges
 
 
-# --- book/chapters/13_dispatch.md:1545
+# --- book/chapters/13_dispatch.md:1556
 # NOTE [Inference tensors outside inference mode]
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
@@ -91,16 +92,18 @@ def _edges_after_regenerating(tensors, params):
 # requires grad is looked at, and the whole list only when it is one.
 def _all_inference(tensors, params) -> bool:
     for t in tensors:  # a missing operand (None) does not count; a number does
-        if t is not None and not (isinstance(t, Tensor) and t._version_counter is None):
+        if t is not None and not (isinstance(t, Tensor) and t._version_counter is None
+                                  and not took_normal_data(t)):
             return False
     for value in params.values():  # indices, masks, conditions, targets count too
         for t in value if type(value) in (tuple, list) else (value,):
-            if isinstance(t, Tensor) and t._version_counter is not None:
+            if isinstance(t, Tensor) and (t._version_counter is not None
+                                          or took_normal_data(t)):
                 return False
     return True
 
 
-# --- book/chapters/13_dispatch.md:1571
+# --- book/chapters/13_dispatch.md:1584
 # NOTE [Shared slots]
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
@@ -123,7 +126,7 @@ def _any_requires_grad(tensors) -> bool:
     return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
-# --- book/chapters/13_dispatch.md:1598
+# --- book/chapters/13_dispatch.md:1611
 # NOTE [What the cycle collector sees]
 # Each object the cycle collector watches is visited again by its passes for
 # as long as the graph lives: a node, its tuple of child nodes, its tuple of

@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:753
+# --- book/chapters/16_functions.md:754
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
 from dataclasses import replace
 
 from refgrad import _dtype
+from refgrad._normal_data import took_normal_data  # chapter on what the fuzzers found
 from refgrad._ops import shapes as sh
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple, refuse_arguments
@@ -20,7 +21,7 @@ from refgrad.autograd._state import state, switched_on
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:839
+# --- book/chapters/16_functions.md:841
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -51,7 +52,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:882
+# --- book/chapters/16_functions.md:884
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -128,13 +129,15 @@ def reshape(input, *sizes, shape=None):
     try:
         return call(row, (input,), {"shape": asked})
     except RuntimeError:
+        if input._version_counter is None and took_normal_data(input):
+            raise  # no counter to share: NOTE [Normal data in an inference tensor]
         return reshape_copy(input, shape)  # not viewable: copy first
 
 
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:988
+# --- book/chapters/16_functions.md:992
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:912
+# --- book/chapters/16k_order_statistics.md:914
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:937
+# --- book/chapters/16k_order_statistics.md:939
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -41,7 +41,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:957
+# --- book/chapters/16k_order_statistics.md:959
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"  # checked in torch's order: the sorter first
     if sorter is not None and sorter.shape != boundaries.shape:
@@ -62,7 +62,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:986
+# --- book/chapters/16k_order_statistics.md:988
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -95,7 +95,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1026
+# --- book/chapters/16k_order_statistics.md:1028
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -141,7 +141,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1080
+# --- book/chapters/16k_order_statistics.md:1082
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1725
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1727
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -21,7 +21,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1749
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1751
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -34,7 +34,7 @@ def _on_host(kernel):
     return run
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1763
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1765
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -55,7 +55,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1802
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1804
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -85,7 +85,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1833
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1835
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -105,14 +105,15 @@ def _cdist_backward(g, x1, x2, result, p, wanted=(True, True)):
 
 CDIST = register(Op(
     "_cdist_forward", "CdistBackward0", ("x1", "x2"), promote=False,
-    forward=_on_host(lambda x1, x2, p: row_major_result(kernel_distances(x1, x2, p))),
+    forward=_on_host(lambda x1, x2, p: row_major_result(  # x1's dtype: NOTE [An empty
+        kernel_distances(x1, x2, p)).astype(x1.dtype, copy=False)),  # cdist asks no kernel]
     backward=_cdist_backward,
     saves=(("x1", ("x1", "x2")), ("x2", ("x1", "x2")), ("result", ("x1", "x2"))),
     tangent=no_forward_formula("_cdist_forward"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1999
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2002
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return lane_norms(x[first] - x[second], p)
@@ -141,7 +142,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2051
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2054
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -165,7 +166,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2076
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2079
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -184,7 +185,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2100
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2103
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -207,7 +208,13 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2129
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2140
+# NOTE [An empty cdist asks no kernel]
+# With an empty operand torch skips the product road and the kernel's check
+# that the dtypes agree; the result is made in x1's dtype.
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2147
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -231,11 +238,12 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     _floating("cdist", x2, "X2", half_refused=False)  # and only then is float16 refused
     _non_negative("cdist", p)
     check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
-    if x1.dtype is not x2.dtype:
+    empty = not (x1.numel() and x2.numel())  # NOTE [An empty cdist asks no kernel]
+    if x1.dtype is not x2.dtype and not empty:
         raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
                            f"{LEGACY[x2.dtype]}")
     _floating("cdist", x1, "X1")
-    if p == 2 and _by_product(x1, x2, compute_mode):
+    if p == 2 and not empty and _by_product(x1, x2, compute_mode):
         return _euclidean_dist(x1, x2)
     return call(CDIST, (x1, x2), {"p": float(p)})
 

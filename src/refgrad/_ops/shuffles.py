@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:684
+# --- book/chapters/16w_transposed_and_rearranging.md:686
 """pixel_shuffle, pixel_unshuffle and channel_shuffle: rows, checks and functions."""
 
 import numpy as np
@@ -26,7 +26,10 @@ def _moved(a, shape, axes, final):
     return suggested_format_result(out.reshape(final), a)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:713
+# --- book/chapters/16w_transposed_and_rearranging.md:725
+# NOTE [An empty pixel unshuffle keeps its shape]
+# torch's kernel returns a clone of an empty input, before it reshapes, so
+# the result keeps the input's sizes and strides, as a kept empty roll does.
 def _pixel_shuffle(a, upscale_factor):
     r, (*lead, c, h, w) = upscale_factor, a.shape
     return _moved(a, (*lead, c // (r * r), r, r, h, w), (0, 3, 1, 4, 2),
@@ -34,6 +37,8 @@ def _pixel_shuffle(a, upscale_factor):
 
 
 def _pixel_unshuffle(a, downscale_factor):
+    if not a.size:  # NOTE [An empty pixel unshuffle keeps its shape]
+        return suggested_format_result(np.copy(a), a, keep=True)
     r, (*lead, c, h, w) = downscale_factor, a.shape
     return _moved(a, (*lead, c, h // r, r, w // r, r), (0, 2, 4, 1, 3),
                   (*lead, c * r * r, h // r, w // r))
@@ -49,20 +54,18 @@ def _channel_shuffle(a, groups):
 
 PIXEL_SHUFFLE = register(Op(
     "pixel_shuffle", "PixelShuffleBackward0", ("self",), forward=_pixel_shuffle,
-    backward=lambda g, upscale_factor: (
-        call(PIXEL_UNSHUFFLE, (g,), {"downscale_factor": upscale_factor}),),
+    backward=lambda g, upscale_factor: (pixel_unshuffle(g, upscale_factor),),
     promote=False))
 PIXEL_UNSHUFFLE = register(Op(
     "pixel_unshuffle", "PixelUnshuffleBackward0", ("self",), forward=_pixel_unshuffle,
-    backward=lambda g, downscale_factor: (
-        call(PIXEL_SHUFFLE, (g,), {"upscale_factor": downscale_factor}),),
+    backward=lambda g, downscale_factor: (pixel_shuffle(g, downscale_factor),),
     promote=False))
 CHANNEL_SHUFFLE = register(Op(
     "channel_shuffle", "ChannelShuffleBackward0", ("self",), forward=_channel_shuffle,
     backward=lambda g, groups: (channel_shuffle(g, g.shape[1] // groups),), promote=False))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:752
+# --- book/chapters/16w_transposed_and_rearranging.md:767
 def _check_pixels(name, input, factor, what):
     if input.ndim < 3:
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
@@ -78,7 +81,7 @@ def _check_format(input):
         raise RuntimeError("Unsupported memory format. Supports only ChannelsLast, Contiguous")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:773
+# --- book/chapters/16w_transposed_and_rearranging.md:788
 def pixel_shuffle(input, upscale_factor):
     _check_pixels("pixel_shuffle", input, upscale_factor, "upscale_factor")
     c, square = input.shape[-3], upscale_factor * upscale_factor
@@ -101,7 +104,7 @@ def pixel_unshuffle(input, downscale_factor):
     return call(PIXEL_UNSHUFFLE, (input,), {"downscale_factor": downscale_factor})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:801
+# --- book/chapters/16w_transposed_and_rearranging.md:816
 def channel_shuffle(input, groups):
     if input.ndim <= 2:
         raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "

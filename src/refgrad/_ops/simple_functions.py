@@ -20,6 +20,7 @@ from refgrad._memory_formats import (
     preserve_format,
     suggest_memory_format,
 )
+from refgrad._normal_data import took_normal_data  # chapter on what the fuzzers found
 from refgrad._ops import arithmetic as ar
 from refgrad._ops import conditional
 from refgrad._ops.dispatch import call
@@ -32,7 +33,7 @@ from refgrad.utils._mode_arguments import asked_options, copy_options, name_opti
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
 
 
-# --- book/chapters/16_functions.md:469
+# --- book/chapters/16_functions.md:470
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -52,7 +53,7 @@ exp, log, sin, cos, reciprocal = (
 )
 
 
-# --- book/chapters/16_functions.md:495
+# --- book/chapters/16_functions.md:496
 def neg(input):
     try:
         return call(ar.NEG, (input,), None, dying_alone(input))
@@ -82,12 +83,12 @@ def clone(input, *refused, memory_format=None):
         out = call(ar.CLONE, (input,), {"strides": strides})
     out = relaid(out, strides)  # moved, where the row could not lay it out
     if input._version_counter is None and out._version_counter is not None and not (
-            seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
-        out.copy_(input)  # torch's way, and its count: see below
+            seen_by_a_mode() or took_normal_data(input)):  # NOTE [Copies of inference
+        out.copy_(input)  # tensors under a mode]; torch's way, and its count: see below
     return out
 
 
-# --- book/chapters/16_functions.md:579
+# --- book/chapters/16_functions.md:580
 def _binary(row):
     def function(input, other):
         try:
@@ -109,14 +110,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1066
+# --- book/chapters/16_functions.md:1070
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1078
+# --- book/chapters/16_functions.md:1082
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -158,12 +159,12 @@ def to(input, *args, **kwargs):
     else:
         out = relaid(call(ar.TO_COPY, (input,), params), strides)  # as clone's
     if input._version_counter is None and out._version_counter is not None and not (
-            seen_by_a_mode()):  # NOTE [Copies of inference tensors under a mode]
-        out.copy_(input)  # as clone's: a counted write, which records
+            seen_by_a_mode() or took_normal_data(input)):  # NOTE [Copies of inference
+        out.copy_(input)  # tensors under a mode]; as clone's: a counted write, which records
     return out
 
 
-# --- book/chapters/16_functions.md:1130
+# --- book/chapters/16_functions.md:1134
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -200,7 +201,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1172
+# --- book/chapters/16_functions.md:1176
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -226,7 +227,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1283
+# --- book/chapters/16_functions.md:1287
 def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "

@@ -49,7 +49,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:439
+# --- book/chapters/16b_reductions.md:446
 # NOTE [float16 softmax steps]
 # Measured against torch 2.13 over rows of 1 to 40 elements along every
 # dimension: with these roundings, float16 results were equal to torch's
@@ -91,7 +91,7 @@ def _halved(a):
     return a.astype(_HALF).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:483
+# --- book/chapters/16b_reductions.md:490
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -109,7 +109,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:855
+# --- book/chapters/16b_reductions.md:862
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:463
+# --- book/chapters/27_views.md:476
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -40,7 +40,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
-# --- book/chapters/27_views.md:506
+# --- book/chapters/27_views.md:519
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -84,7 +84,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:556
+# --- book/chapters/27_views.md:569
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -109,7 +109,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1823
+# --- book/chapters/27_views.md:1836
 # NOTE [An offset not given]
 # as_strided's row holds storage_offset as the caller gave it, None included,
 # which is what torch's node saves and a mode is shown; the forward and the

@@ -96,6 +96,14 @@ def _scaled(operands, params, result) -> int:  # addmm, baddbmm: self copied in,
     return 0 if params.get("beta", 1) == 0 else 1
 
 
+def _filled_if_empty(operands) -> int:  # an empty input's spread: filled with nan, once
+    return int(not operands[0]._data.size)
+
+
+def _spread_writes(operands, result) -> int:  # var, std: one value, or an empty input, filled
+    return int(result.size == 1 or not operands[0]._data.size)
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -103,7 +111,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:166
+# --- book/chapters/12_op_table.md:176
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
@@ -117,8 +125,10 @@ RESULT_WRITES: dict = {
     "flip": flip_writes, "topk": lambda operands, params, result: int(operands[0].ndim == 0),
     "aminmax": lambda operands, params, result: (  # a 0-d input: both filled, once
         1 if params["dim"] is None or not operands[0].ndim else 0 if params["keepdim"] else 2),
-    "var": lambda operands, params, result: int(result.size == 1),  # one value: filled
-    "std": lambda operands, params, result: int(result.size == 1),
+    "var": lambda operands, params, result: _spread_writes(operands, result),
+    "std": lambda operands, params, result: _spread_writes(operands, result),
+    "var_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
+    "std_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
     "repeat": lambda operands, params, result: int(result.size > 0),
     "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
@@ -148,7 +158,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:215
+# --- book/chapters/12_op_table.md:227
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -162,7 +172,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:234
+# --- book/chapters/12_op_table.md:246
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -192,7 +202,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:271
+# --- book/chapters/12_op_table.md:283
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

@@ -126,17 +126,17 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:423
+# --- book/chapters/16w_transposed_and_rearranging.md:425
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
 
+    if input.dtype.name not in ("float16", "float32", "float64", "int64"):
+        n = 3 if input.ndim == 5 else 2  # picked by the input's dtype before any other look
+        raise not_implemented_for(f"slow_conv_transpose{n}d_out_cpu", input._data.dtype)
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[weight.dtype]}")
-    if input.dtype.name not in ("float16", "float32", "float64", "int64"):
-        n = 3 if input.ndim == 5 else 2
-        raise not_implemented_for(f"slow_conv_transpose{n}d_out_cpu", input._data.dtype)
     if bias is not None and bias.dtype is not input.dtype:
         wider = promote_types(input.dtype, bias.dtype)
         if wider.category > input.dtype.category:
@@ -163,7 +163,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:465
+# --- book/chapters/16w_transposed_and_rearranging.md:467
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:973
+# --- book/chapters/16b_reductions.md:980
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,7 +24,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:1180
+# --- book/chapters/16b_reductions.md:1187
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, ordered=True)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -36,7 +36,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:1208
+# --- book/chapters/16b_reductions.md:1219
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -50,7 +50,8 @@ def _var_backward(g, self, dim, correction, keepdim):
             return (g * _inf_or_nan(self),)
         centered = self - self.mean()  # made first: NOTE [The right operand first]
         return (mul_scalar(g, 2.0 / dof) * centered,)
-    g = _unsqueezed(g, dim, self.ndim, keepdim)
+    if self.ndim > 1:  # a vector's 0-d gradient broadcasts as it is, unsqueezed by nothing
+        g = _unsqueezed(g, dim, self.ndim, keepdim)
     scale = 2.0 / dof if dof else math.inf
     centered = self - self.mean(dim, keepdim=True)
     return (mul_scalar(g, scale) * centered,)
@@ -70,7 +71,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:1243
+# --- book/chapters/16b_reductions.md:1255
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -83,7 +84,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1262
+# --- book/chapters/16b_reductions.md:1274
 def _std_tangent(t, self, result, dim, correction, keepdim):
     dof = _count(self, dim) - _correction(correction)
     scale = 2.0 / dof if dof else math.inf
@@ -94,7 +95,7 @@ def _std_tangent(t, self, result, dim, correction, keepdim):
     return (spread / mul_scalar(result, 2)).masked_fill_(result == 0, 0)
 
 
-# --- book/chapters/16b_reductions.md:1517
+# --- book/chapters/16b_reductions.md:1529
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -120,7 +121,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1544
+# --- book/chapters/16b_reductions.md:1556
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:

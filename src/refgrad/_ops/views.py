@@ -13,6 +13,7 @@ import numpy as np
 
 from refgrad._backend import data_ptr
 from refgrad._storage_sizes import SIZES  # chapter "Finding the tensors over a storage"
+from refgrad._zero_arrays import ZERO_ARRAYS, mark_zero_array  # chapter "Zero tensors"
 from refgrad.autograd._state import state
 
 DEFAULT, NO_GRAD_MODE, MULTI_OUTPUT_NODE, INFERENCE_MODE, IN_CUSTOM_FUNCTION = range(5)
@@ -41,7 +42,7 @@ class ViewInfo:
         return None
 
 
-# --- book/chapters/27_views.md:85
+# --- book/chapters/27_views.md:86
 def _creation(source, many: bool) -> int:
     if state.inference_mode:
         meta = INFERENCE_MODE
@@ -55,13 +56,15 @@ def _creation(source, many: bool) -> int:
     return meta
 
 
-# --- book/chapters/27_views.md:139
+# --- book/chapters/27_views.md:144
 def track_view(op, source, out, params, index) -> None:
     """Record how ``out`` was made from ``source``, and watch its counter."""
     if SIZES:  # some storage is smaller than its memory: NOTE [Views checked after a shrink]
         from refgrad._storage_bounds import check_view
 
         check_view(op, source, out, params)
+    if ZERO_ARRAYS and id(source._data) in ZERO_ARRAYS and id(out._data) not in ZERO_ARRAYS:
+        mark_zero_array(out._data)  # NOTE [A view of a zero tensor is one]
     replay, info = None, source._view_info
     if state.view_replay_enabled:  # NOTE [Replaying part of the way]
         before = () if info is None else info.replay
@@ -80,6 +83,12 @@ def track_view(op, source, out, params, index) -> None:
         views.add(weakref.ref(out, views.discard))  # NOTE [Views held weakly]
 
 
+# NOTE [A view of a zero tensor is one]
+# torch's views of a zero tensor share its absent storage and refuse what it
+# refuses (tolist, a write); refgrad marks the view's array, as the zero
+# tensor's own is marked (NOTE [A zero tensor is its array]).
+
+
 # NOTE [Replaying part of the way]
 # A view made with replay on, from a view made with it off, replays as torch
 # does: one as_strided from the base to its source, then its own op; one made
@@ -92,7 +101,7 @@ def _as_strided_step(source, view) -> tuple:
     return AS_STRIDED, strided_params(source, *storage_geometry(view)), None
 
 
-# --- book/chapters/27_views.md:181
+# --- book/chapters/27_views.md:194
 def all_views(counter) -> list:
     """The weak references to every view of ``counter``'s memory, waiting or not."""
     if counter is None or counter.views is None:
@@ -117,7 +126,7 @@ def unwatch(view) -> None:
             counter.waiting.discard(ref)
 
 
-# --- book/chapters/27_views.md:326
+# --- book/chapters/27_views.md:339
 def set_requires_grad(t, flag: bool) -> None:
     """Set leaf ``t``'s own requires_grad flag, and let its views follow."""
     info = t._view_info
@@ -154,7 +163,7 @@ def _stop_waiting(view) -> None:
     watch(view)
 
 
-# --- book/chapters/27_views.md:395
+# --- book/chapters/27_views.md:408
 def _byte_offsets(a: np.ndarray) -> np.ndarray:
     off = np.zeros(a.shape, dtype=np.int64)
     for d, (n, s) in enumerate(zip(a.shape, a.strides)):
@@ -179,7 +188,7 @@ def positions(base_array: np.ndarray, view_array: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(offsets[order], at)]
 
 
-# --- book/chapters/27_views.md:425
+# --- book/chapters/27_views.md:438
 def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     """The flat positions an as_strided view reads, made on ``like``'s device."""
     where = np.zeros(tuple(size), dtype=np.int64, like=like) + storage_offset
@@ -190,7 +199,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1247
+# --- book/chapters/27_views.md:1260
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -213,7 +222,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1271
+# --- book/chapters/27_views.md:1284
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

@@ -6,7 +6,7 @@
 """The backward engine: dependency counting and torch's ready-queue order."""
 
 from refgrad._parallel import add_into
-from refgrad._zero_grads import ZERO_GRADS, sum_with_zeros
+from refgrad._zero_grads import ZERO_GRADS, add_zeros_into, sum_with_zeros
 from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._edge_index import EdgeIndex
@@ -163,7 +163,7 @@ def _root_shaped(i: int, grad, shape: list):
     return sum_to(grad, shape)
 
 
-# --- book/chapters/17_engine.md:483
+# --- book/chapters/17_engine.md:500
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -189,7 +189,14 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
             if buffer[slot] is None:
                 buffer[slot] = grad
             elif ZERO_GRADS and (id(grad) in ZERO_GRADS or id(buffer[slot]) in ZERO_GRADS):
-                buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add nothing]
+                if (id(buffer[slot]) not in ZERO_GRADS and not state.grad_enabled
+                        and not state.dispatch_modes and sole_holder(
+                            buffer, slot, (index := index or EdgeIndex(nodes, slots, grads))
+                            .handed_on(buffer[slot], grad))):
+                    add_zeros_into(buffer[slot], grad)  # NOTE [Zeros added in place]
+                else:
+                    buffer[slot] = sum_with_zeros(buffer[slot], grad)  # NOTE [Zeros that add
+                    # nothing]
             elif not state.grad_enabled and not state.dispatch_modes and sole_holder(
                     buffer, slot, (index := index or EdgeIndex(nodes, slots, grads))
                     .handed_on(buffer[slot], grad)):
@@ -218,7 +225,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:628
+# --- book/chapters/17_engine.md:652
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -233,7 +240,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:653
+# --- book/chapters/17_engine.md:677
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -268,7 +275,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:694
+# --- book/chapters/17_engine.md:718
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -282,7 +289,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:725
+# --- book/chapters/17_engine.md:749
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))
