@@ -123,7 +123,14 @@ for _name in ("mm", "bmm", "mv", "dot"):
     formula(_name)(_product_rule(getattr(refgrad, _name)))
 
 
-# --- book/chapters/18a_forward_ad.md:1117
+# --- book/chapters/18a_forward_ad.md:1118
+@formula("addmm")
+def _addmm(t, p, r, beta, alpha):
+    first = _add(_times(t[0], beta), _times(_mul(t[1], p[2], refgrad.mm), alpha))
+    return _add(first, _times(_mul(p[1], t[2], refgrad.mm), alpha))
+
+
+# --- book/chapters/18a_forward_ad.md:1130
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -141,7 +148,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1140
+# --- book/chapters/18a_forward_ad.md:1153
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -162,7 +169,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1171
+# --- book/chapters/18a_forward_ad.md:1184
 def _masked_pick(t, p, chosen):
     mask = chosen.logical_or_(p[1].isnan())
     return _add(t[1], _mul(mask, _add(t[0], t[1], subtract=True)))
@@ -172,7 +179,7 @@ formula("fmax")(lambda t, p, r: _masked_pick(t, p, p[0] > p[1]))
 formula("fmin")(lambda t, p, r: _masked_pick(t, p, p[0] <= p[1]))
 
 
-# --- book/chapters/18a_forward_ad.md:1187
+# --- book/chapters/18a_forward_ad.md:1200
 @formula("embedding")
 def _embedding(t, p, r, **params):
     from refgrad._ops.dispatch import call
@@ -181,7 +188,7 @@ def _embedding(t, p, r, **params):
     return call(EMBEDDING, (t[0],), params)
 
 
-# --- book/chapters/18a_forward_ad.md:1203
+# --- book/chapters/18a_forward_ad.md:1216
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -196,7 +203,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1234
+# --- book/chapters/18a_forward_ad.md:1247
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 
 

@@ -102,7 +102,7 @@ from refgrad.nn.modules.embedding_bag import EmbeddingBag  # noqa: E402
 __all__ += ["EmbeddingBag"]
 
 
-# --- book/chapters/19d_init_and_clipping.md:597
+# --- book/chapters/19d_init_and_clipping.md:608
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:584
+# --- book/chapters/19d_init_and_clipping.md:595
 """torch.nn.utils: gradient clipping and parameters as one vector."""
 
 from refgrad.nn.utils.clip_grad import (

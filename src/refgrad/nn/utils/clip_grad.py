@@ -85,7 +85,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     return total
 
 
-# --- book/chapters/19d_init_and_clipping.md:506
+# --- book/chapters/19d_init_and_clipping.md:507
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False,
                    foreach=None):
     warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
@@ -98,6 +98,10 @@ def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
     """Clamp every gradient element to [-clip_value, clip_value]."""
     clip_value = float(clip_value)
     grads = [p.grad for p in _listed(parameters) if p.grad is not None]
+    if not grads:  # NOTE [Clipping no gradients by value]
+        from refgrad.optim._optimizer_internals import _group_tensors_by_device_and_dtype
+
+        _group_tensors_by_device_and_dtype([grads])  # refuses, in the grouping's words
     for group in _grouped(grads):
         if _by_list(group, foreach):
             refgrad._foreach_clamp_min_(group, -clip_value)
@@ -105,3 +109,9 @@ def clip_grad_value_(parameters, clip_value, foreach=None) -> None:
         else:
             for g in group:
                 g.clamp_(min=-clip_value, max=clip_value)
+
+
+# NOTE [Clipping no gradients by value]
+# torch groups the gradients by device and dtype before it looks at `foreach`, and its
+# grouping refuses an empty list; so clipping by value where no parameter has a gradient
+# yet is a RuntimeError in torch, whatever `foreach` is, while clipping by norm is not.

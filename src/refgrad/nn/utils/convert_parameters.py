@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19d_init_and_clipping.md:548
+# --- book/chapters/19d_init_and_clipping.md:559
 """All of a model's parameters as one flat vector, and back."""
 
 import refgrad
