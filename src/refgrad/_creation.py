@@ -7,25 +7,22 @@
 
 import math
 import os
-import warnings
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._flags import refuse_flag, refuse_options
-from refgrad._from_data import _COPY_WARNING, _finish, constructed
+from refgrad._flags import refuse_options
+from refgrad._from_data import _finish
 from refgrad._half_casts import astype
 from refgrad._layouts import laid_out
 from refgrad._memory_formats import check_format, copy_strides, format_strides, preserve_format
-from refgrad._signatures import dtype_argument
 from refgrad._symint_lists import BOOL_IN_SIZES, is_bool_size
 from refgrad._tensor import Tensor
-from refgrad._tensor_values import host_array
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:481
+# --- book/chapters/05_creation.md:478
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -48,7 +45,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:509
+# --- book/chapters/05_creation.md:506
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -78,7 +75,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:547
+# --- book/chapters/05_creation.md:544
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -161,7 +158,7 @@ def refuse_unpacking(sizes, name: str) -> None:
                             f'{i + 1} with error "Overflow when unpacking long long"')
 
 
-# --- book/chapters/05_creation.md:636
+# --- book/chapters/05_creation.md:633
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -198,7 +195,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:678
+# --- book/chapters/05_creation.md:675
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -230,7 +227,7 @@ def _quietly_cast(array, kind):
         return astype(array, kind)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:1165
+# --- book/chapters/05_creation.md:1162
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode
@@ -263,134 +260,3 @@ def empty_like(input, *, memory_format=None, dtype=None, layout=None, device=Non
 def full_like(input, fill_value, *, memory_format=None, dtype=None, layout=None, device=None,
               pin_memory=False, requires_grad=False):
     return _like(full, input, dtype, device, requires_grad, memory_format, fill_value)
-
-
-# --- book/chapters/05_creation.md:1214
-# NOTE [A size given by keyword]
-# torch's parser reads new_zeros(size=...) as any keyword: only a tuple (or
-# list) is taken, not an int, and a first element that is not an int is
-# blamed on the whole tuple ("must be tuple of ints, not tuple"); after it,
-# the elements are read as by position.
-def keyword_size(name: str, size) -> tuple:
-    """The ``size=`` of a new_* method, read as torch reads a keyword."""
-    whole = isinstance(size, tuple | list)
-    first = _size_number(size[0]) if whole and size else 0
-    if not whole or not isinstance(first, int) or isinstance(first, bool):
-        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not "
-                        f"{c_type_name(type(size))}")
-    return parse_size((size,), name)
-
-
-def _new(factory):
-    name = f"new_{factory.__name__}"
-
-    def method(self, *sizes, size=NO_SIZE, dtype=None, device=None, requires_grad=False,
-               layout=None, pin_memory=False, **unknown):
-        if size is not NO_SIZE and sizes:
-            raise TypeError(f"{name}() got multiple values for argument 'size'")
-        if size is NO_SIZE and not sizes:  # counted before a keyword it does not know
-            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-        if unknown:
-            raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(unknown))}'")
-        if size is not NO_SIZE:
-            shape = keyword_size(name, size)
-        else:
-            shape = parse_size(sizes, name)  # refused in the method's own name
-        refuse_options(name, pin_memory, requires_grad)
-        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
-            from refgrad.utils._factory_modes import like_to_a_mode
-
-            return like_to_a_mode(name, method, self, (list(shape),), requires_grad, dtype=dtype,
-                                  device=device, pin_memory=pin_memory)
-        return factory(shape, dtype=dtype_argument(dtype, name) or self.dtype,
-                       device=device or self.device, requires_grad=requires_grad,
-                       pin_memory=pin_memory)
-
-    method.__name__ = method.__qualname__ = name  # NOTE [Named as torch names them]
-    return method
-
-
-# --- book/chapters/05_creation.md:1269
-# NOTE [Read one parameter at a time]
-# torch's parser counts the positions, then takes each parameter in order
-# from them or from the keywords, refusing the first given of the wrong type
-# and, at the first missing one, naming all that are missing; a keyword left
-# over is refused last. new_full and new_tensor read their own in that order.
-def _read_in_order(name: str, names: tuple, given: tuple, named: dict) -> dict:
-    """{parameter: value} for ``names``, from ``given`` then ``named``, popped from it."""
-    if len(given) > len(names):
-        n, s = len(names), "" if len(names) == 1 else "s"
-        raise TypeError(f"{name}() takes {n} positional argument{s} but {len(given)} were given")
-    values = dict(zip(names, given))
-    for key in values:
-        if key in named:
-            raise TypeError(f"{name}() got multiple values for argument '{key}'")
-    for key in names[len(given):]:
-        if key in named:
-            values[key] = named.pop(key)
-    return values
-
-
-def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> None:
-    missing = [key for key in names if key not in values]
-    if missing:
-        s = "s" if len(missing) == 1 else ""  # sic, as _missing in "How torch reads a call"
-        raise TypeError(f"{name}() missing {len(missing)} required positional argument{s}: "
-                        + ", ".join(f'"{key}"' for key in missing))
-    if named:
-        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
-
-
-# --- book/chapters/05_creation.md:1306
-def _check_fill_value(value, by_position: bool) -> None:
-    """torch's parser's refusal of a ``fill_value`` that is not a Number."""
-    if isinstance(value, bool | int | float | complex | np.number | np.bool_):
-        return
-    if isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad:
-        return
-    where = " (position 2)" if by_position else ""
-    raise TypeError(f"new_full(): argument 'fill_value'{where} must be Number, not "
-                    + c_type_name(type(value)))
-
-
-# --- book/chapters/05_creation.md:1319
-def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
-             pin_memory=False, **named):  # NOTE [Read one parameter at a time]
-    values = _read_in_order("new_full", ("size", "fill_value"), given, named)
-    size = values.get("size")
-    if "size" in values and not isinstance(size, tuple | list):  # a Size is a tuple
-        where = " (position 1)" if given else ""
-        raise TypeError(f"new_full(): argument 'size'{where} must be tuple of ints, not "
-                        + c_type_name(type(size)))
-    if "fill_value" in values:
-        _check_fill_value(values["fill_value"], len(given) > 1)
-    _missing_or_unknown("new_full", ("size", "fill_value"), values, named)
-    fill_value = values["fill_value"]
-    size = parse_size((size,), "new_full")
-    refuse_options("new_full", pin_memory, requires_grad)
-    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
-        from refgrad.utils._factory_modes import like_to_a_mode
-
-        return like_to_a_mode("new_full", new_full, self, (list(size), fill_value),
-                              requires_grad, dtype=dtype, device=device, pin_memory=pin_memory)
-    return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
-                device=device or self.device, requires_grad=requires_grad,
-                pin_memory=pin_memory)
-
-
-def new_tensor(self, *given, dtype=None, device=None, requires_grad=False,
-               **named):  # no pin_memory; NOTE [Read one parameter at a time]
-    values = _read_in_order("new_tensor", ("data",), given, named)
-    _missing_or_unknown("new_tensor", ("data",), values, named)
-    data = values["data"]
-    refuse_flag("new_tensor", "requires_grad", None, requires_grad)  # None too
-    if isinstance(data, Tensor):
-        warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
-                      UserWarning, stacklevel=2)
-        data = host_array(data)
-    return constructed(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
-                       device=device or self.device, requires_grad=requires_grad)
-
-
-for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):
-    setattr(Tensor, _method.__name__, _method)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:648
+# --- book/chapters/22e_kernel_events.md:652
 """The events torch.tensor's binding records around the lift_fresh a mode sees."""
 
 from refgrad.autograd._profiler_recorder import current_recorder

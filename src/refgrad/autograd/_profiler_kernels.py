@@ -2,157 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22e_kernel_events.md:64
+# --- book/chapters/22e_kernel_events.md:235
 """The ops torch's kernels call, recorded inside an op's event: NOTE [Kernel events]."""
 
 import math
 import re
 
+from refgrad.autograd import _profiler_kernels_basic as basic
 from refgrad.autograd import _profiler_kernels_index as indexing
 from refgrad.autograd import _profiler_kernels_more as more
 
-_COPY = "_to_copy({0} . . . . . .){{empty_strided(. . . . . .) copy_({0} {0} .)}}"
-_MACROS = {  # a condition after a macro's name goes to its first event
-    "WRAP": "to(. . . . .){" + _COPY.format(".") + "}",  # a Python number, converted
-    "CAST": "to(0 . . . .){" + _COPY.format("0") + "}",  # the input, converted
-    "CAST1": "to(1 . . . .){" + _COPY.format("1") + "}",  # the second input, converted
-    "VIEW": "as_strided(0 . . .)",
-    "EMPTY": "empty(. . . . . .)",
-    "LIKE": "empty_like(0 . . . . .){empty_strided(. . . . . .)}",
-    "NEW": "new_empty(0 . . . . .){empty(. . . . . .)}",
-    "REDUCED": "as_strided(r . . .)?squeezed",
-    "CLONE0": "clone(0 .){empty_like(0 . . . . .){empty(. . . . . .)} copy_(0 0 .)}",
-    "CLONE1": "clone(1 .){empty_like(1 . . . . .){empty(. . . . . .)} copy_(1 1 .)}",
-    # the sum of p lgammas of self plus a range of p halves, and the constant added
-    "GAMMAS": "empty(. . . . . .) arange(. . . z){resize_(z . .)} unsqueeze(0 .){"
-              "as_strided(0 . . .)} add(q e .) lgamma_(x) sum(x . . .){as_strided(0 . . .) "
-              "fill_(e .)} add_(0 . .){to(. . . . .)?narrow0{" + _COPY.format(".") + "}}",
-}
-
-
-# --- book/chapters/22e_kernel_events.md:109
-_TABLE = """
-add sub mul add_ sub_ mul_ div_: $CAST?cast0 $CAST1?cast1 $WRAP?wrap
-div: $CAST?cast0 $CAST1?cast1 $WRAP?lifted1
-gt lt ge le eq ne remainder: $CAST?promoted0 $WRAP?wrap
-rsub: sub(. 0 .){$WRAP?wrap}
-expand select slice unsqueeze squeeze permute diagonal: $VIEW
-transpose: $VIEW?crossed alias(0)?uncrossed
-t: transpose(0 . .){$VIEW?matrix0 alias(0)?unmatrix0}
-detach: !detach(0)
-relu: clamp_min(0 .){to(0 . . . .)?integral0}
-relu_: clamp_min_(0 .){to(0 . . . .)?integral0}
-clamp_min.default clamp_min_.default: to(0 . . . .)?integral0
-gt_ lt_ ge_ le_ eq_ ne_: empty_like(0 . . . . .)?recast0{empty(. . . . . .)} $CAST?promoted0
-  $WRAP?wrap copy_(0 0 .)?recast0
-remainder_ fmod_ xlogy_ floor_divide_: $WRAP?wrap
-xlogy special_xlog1py special_zeta special_chebyshev_polynomial_t special_chebyshev_polynomial_u
-  special_chebyshev_polynomial_v special_chebyshev_polynomial_w special_hermite_polynomial_h
-  special_hermite_polynomial_he special_laguerre_polynomial_l special_legendre_polynomial_p
-  special_shifted_chebyshev_polynomial_t special_shifted_chebyshev_polynomial_u
-  special_shifted_chebyshev_polynomial_v special_shifted_chebyshev_polynomial_w:
-  $CAST?cast0 $WRAP?lifted0 $CAST1?cast1 $WRAP?lifted1
-special_airy_ai special_bessel_j0 special_bessel_j1 special_bessel_y0 special_bessel_y1
-  special_modified_bessel_i0 special_modified_bessel_i1 special_modified_bessel_k0
-  special_modified_bessel_k1 special_scaled_modified_bessel_k0
-  special_scaled_modified_bessel_k1 special_spherical_bessel_j0: $CAST?cast0
-abs_: abs(0 0)
-logical_not_: logical_not(0 0)
-nan_to_num_: nan_to_num(0 . . . 0)
-t_: transpose_(b . .){as_strided_(b . . .)?matrix0}
-transpose_ unsqueeze_ squeeze_: as_strided_(b . . .)
-clamp_.default: to(0 . . . .)
-pow_.Scalar: result_type(0 .) to(0 . . . .) copy_(0 0 .)?first fill_(0 .)?zeroth
-bitwise_left_shift_.Tensor_Scalar: bitwise_left_shift(0 . 0){$WRAP?wrap}
-bitwise_right_shift_.Tensor_Scalar: bitwise_right_shift(0 . 0){$WRAP?wrap}
-abs: $EMPTY abs(0 z)
-equal: is_same_size(0 1)
-__lshift__ __rshift__: $EMPTY
-bucketize.Tensor: $EMPTY
-bucketize.Scalar: $EMPTY $WRAP
-searchsorted.Tensor: $EMPTY aminmax(0 . .)?sorter{fill_(. .) fill_(. .)}
-  item(.)?sorter{_local_scalar_dense(.)} item(.)?sorter{_local_scalar_dense(.)}
-searchsorted.Scalar: $EMPTY aminmax(0 . .)?sorter{fill_(. .) fill_(. .)}
-  item(.)?sorter{_local_scalar_dense(.)} item(.)?sorter{_local_scalar_dense(.)} $WRAP
-scatter_.value scatter_.src scatter_add_: to(2 . . . .)
-scatter.value scatter.src scatter_add: copy_(r 0 .) to(2 . . . .)
-index_fill_.int_Scalar: as_strided(2 . . .) as_strided(0 . . .)
-mvlgamma: $GAMMAS
-logsumexp: empty(. . . . . .) logsumexp(0 . . z){$CAST?integral0 real(0) amax(0 . .){fill_(k .)}
-  squeeze(k .)?squeezed{as_strided(k . . .)} abs(r){empty(. . . . . .) abs(r z)}
-  eq(r .){to(. . . . .)?narrow0{_to_copy(. . . . . . .){empty_strided(. . . . . .) copy_(. . .)}}}
-  masked_fill_(r r .) sub(0 k .) exp_(0) sum(0 . . . z){as_strided(r . . .)?squeezed fill_(k .)}
-  log_(r) add_(r r .)}
-mvlgamma_: mvlgamma(0 . 0){mvlgamma(0 .){$GAMMAS} can_cast(. .) copy_(0 0 .)}
-index_fill_.int_Tensor: item(3){_local_scalar_dense(3)} index_fill_(0 . 2 .){as_strided(2 . . .)
-  as_strided(0 . . .)}
-index_fill.int_Scalar: clone(0 .){empty_strided(. . . . . .)?dense
-  empty_like(0 . . . . .)?loose{empty(. . . . . .)} copy_(0 0 .)} index_fill_(0 . 2 .){
-  as_strided(2 . . .) as_strided(0 . . .)}
-isin.Tensor_Tensor isin.Scalar_Tensor: fill_(r .)?few to(0 . . . .)?few{
-  _to_copy(0 . . . . . .)?common0{empty_strided(. . . . . .) copy_(0 0 .)}} to(1 . . . .)?few{
-  _to_copy(1 . . . . . .)?common1{empty_strided(. . . . . .) copy_(1 1 .)}} view(1 .)?few
-isin.Tensor_Scalar: eq(0 . r)?kept ne(0 . r)?inverted
-pow.Tensor_Scalar: result_type(0 .) to(0 . . . .) copy_(r 0 .)?first fill_(r .)?zeroth
-clamp.default: to(0 . . . .)
-where.self: $EMPTY
-max.default min.default: $EMPTY fill_(r .)
-prod.default: $EMPTY $REDUCED fill_(k .)
-prod.dim_int: $REDUCED fill_(k .)
-all any: as_strided(r . . .)?reduced0 $CAST?castfilled0 fill_(k .)?filled0 fill_(r .)?emptied0
-  view_as(0 0)?scalar0{view(0 .)} to(0 . . . .)?scalar0{_to_copy(0 . . . . . .)?cast{
-  empty_strided(. . . . . .) copy_(0 0 .)}} copy_(r 0 .)?scalar0
-zeros: $EMPTY zero_(r){fill_(r .)?hollow}
-ones full: $EMPTY fill_(r .)
-rand: $EMPTY uniform_(r . . .)
-randn: $EMPTY normal_(r . . .)
-rand_like: $LIKE uniform_(r . . .)
-randn_like: $LIKE normal_(r . . .)
-zeros_like: $LIKE zero_(r){fill_(r .)?hollow}
-ones_like full_like: $LIKE fill_(r .)
-empty_like new_empty_strided: empty_strided(. . . . . .)
-new_zeros: $NEW zero_(r){fill_(r .)?hollow}
-zero_: fill_(0 .)?emptied0
-new_ones new_full: $NEW fill_(r .)
-new_empty: $EMPTY
-_to_copy: empty_strided(. . . . . .) copy_(r 0 .)
-"""
-
-
-# --- book/chapters/22e_kernel_events.md:202
-_TABLE += """
-clone: empty_strided(. . . . . .)?dense $LIKE?loose empty_like(0 . . . . .)?formatted{$EMPTY}
-    copy_(r 0 .)
-sum amax amin: $REDUCED $CAST?cast fill_(k .)
-mean: sum(0 . . . .){$REDUCED fill_(k .)} div_(r .){$WRAP}
-mean.dim: sum(0 . . . r){$REDUCED fill_(k .)} div_(r .){$WRAP}
-var.correction std.correction: $EMPTY $REDUCED mean(0 .)?alldims{sum(0 . . . .){$REDUCED
-    fill_(k .)} div_(r .){$WRAP}} item(r)?alldims{_local_scalar_dense(r)} fill_(r .)?alldims
-nll_loss_backward: zero_(r)
-_softmax_backward_data _log_softmax_backward_data: contiguous(0 .)?loose0{$CLONE0}
-linalg_vector_norm: as_strided(r . . .)?squeezed3
-native_layer_norm: $EMPTY $EMPTY $EMPTY view(m .) view(m .)
-mse_loss: resize_(0 . .)?reduced $EMPTY?reduced mean(0 . . . .)?meaned{sum(0 . . . .){
-    as_strided(r . . .) fill_(u .)} div_(r .){$WRAP}} sum(0 . . . .)?summed{as_strided(r . . .)
-    fill_(u .)}
-mse_loss_backward.default: zeros_like(1 . . . . .){empty_like(1 . . . . .){$EMPTY} zero_(1)}
-    mse_loss_backward(0 1 2 . r)
-mm: resolve_conj(r) resolve_conj(1)?ordered1 $CLONE1?scattered1 resolve_conj(0)?ordered0
-    $CLONE0?scattered0
-addmm: expand(0 . .)?spread{$VIEW} copy_(r r .) resolve_conj(r) resolve_conj(2)?ordered2
-    resolve_conj(1)?ordered1
-dot: $EMPTY fill_(r .)
-bmm: resolve_conj(1) resolve_conj(0)
-select_backward: zeros(. . . . .){$EMPTY zero_(r)} select(r . .){as_strided(r . . .)}
-    copy_(0 0 .)
-slice_backward: zeros(. . . . .){$EMPTY zero_(r)} slice(r . . . .){as_strided(r . . .)}
-    copy_(0 0 .)
-mv: $EMPTY addmv_(r 0 1 . .)
-masked_fill.Scalar: $CLONE0 masked_fill_(0 1 .)
-"""
-
-
-# --- book/chapters/22e_kernel_events.md:240
 _TOKEN = re.compile(r"\{|\}|[\w.!*]+\([^)]*\)(?:\?\w+)?")
 _EVENT = re.compile(r"([\w.!*]+)\(([^)]*)\)(?:\?(\w+))?")
 _USE = re.compile(r"\$(\w+)(\?\w+)?")
@@ -160,7 +19,7 @@ _ENTRIES: dict = {}
 
 
 def _expanded(use) -> str:
-    head, _, rest = _MACROS[use[1]].partition(")")
+    head, _, rest = basic.MACROS[use[1]].partition(")")
     return head + ")" + (use[2] or "") + rest  # a condition goes to the first event
 
 
@@ -184,7 +43,7 @@ def entry(name: str, overload: str):
     if not _ENTRIES:  # with chapter "More events inside torch's kernels"
         _CONDITIONS.update(more.CONDITIONS)  # and chapter "Events inside indexing and fills"
         _CONDITIONS.update(indexing.CONDITIONS)
-        for line in re.split(r"\n(?=\S)", (_TABLE + more.TABLE + indexing.TABLE).strip()):
+        for line in re.split(r"\n(?=\S)", (basic.TABLE + more.TABLE + indexing.TABLE).strip()):
             names, _, events = line.partition(":")
             for op in names.split():
                 _ENTRIES[op] = _parsed(events)
@@ -192,7 +51,7 @@ def entry(name: str, overload: str):
     return found if found is not None else _ENTRIES.get(name)
 
 
-# --- book/chapters/22e_kernel_events.md:286
+# --- book/chapters/22e_kernel_events.md:290
 def _sizes(value) -> list:
     if type(value) is tuple:
         value = value[0]  # the values of an op that returns several
@@ -230,7 +89,7 @@ def _shape(slot: str, args, kwargs, result) -> list:
     return _sizes(args[int(slot)])
 
 
-# --- book/chapters/22e_kernel_events.md:382
+# --- book/chapters/22e_kernel_events.md:386
 def _wrapped(args, kwargs, result, at: int = 1) -> bool:
     import refgrad
 
@@ -298,7 +157,7 @@ def _preserved(kwargs) -> bool:
     return kwargs.get("memory_format", refgrad.preserve_format) is refgrad.preserve_format
 
 
-# --- book/chapters/22e_kernel_events.md:451
+# --- book/chapters/22e_kernel_events.md:455
 _CONDITIONS = {
     "wrap": _wrapped,
     "wrap0": lambda args, kwargs, result: _wrapped(args, kwargs, result, 0),
@@ -383,7 +242,7 @@ def _first(result):
     return result[0] if type(result) is tuple else result
 
 
-# --- book/chapters/22e_kernel_events.md:540
+# --- book/chapters/22e_kernel_events.md:544
 def record(recorder, events: list, args, kwargs, result) -> None:
     """Record ``events``, an entry of the table, inside the op's open event."""
     shapes = recorder.record_shapes
@@ -408,7 +267,7 @@ def record(recorder, events: list, args, kwargs, result) -> None:
         waiting.extend((child, None) for child in reversed(inside))
 
 
-# --- book/chapters/22e_kernel_events.md:587
+# --- book/chapters/22e_kernel_events.md:591
 def run_op(mode, func, event, args, kwargs):
     """``func(*args, **kwargs)`` for the profiler's ``mode``; a composite handed to it whole
     as the last mode runs with the mode back on the stack: NOTE [Composites taken apart for
