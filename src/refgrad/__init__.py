@@ -48,7 +48,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1024
+# --- book/chapters/05_creation.md:1025
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -58,19 +58,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1142
+# --- book/chapters/05_creation.md:1143
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1379
+# --- book/chapters/05_creation.md:1380
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2025
+# --- book/chapters/05_creation.md:2026
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2084
+# --- book/chapters/05_creation.md:2085
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -84,7 +84,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2957
+# --- book/chapters/05_creation.md:2958
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,11 +109,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3398
+# --- book/chapters/05_creation.md:3399
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3602
+# --- book/chapters/05_creation.md:3603
 from refgrad._factory_arguments import asarray
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2878
+# --- book/chapters/05_creation.md:2879
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
@@ -34,7 +34,7 @@ def _ends(name: str, base: str = "") -> Arguments:
     return Arguments(*(f"{name}({pair}, int steps, {base}{_MADE})" for pair in ends))
 
 
-# --- book/chapters/05_creation.md:2916
+# --- book/chapters/05_creation.md:2917
 eye = function_form(writing(_factories.eye), Arguments(f"eye(SymInt n, {_MADE})",
                                                        f"eye(SymInt n, SymInt m, {_MADE})"))
 tril_indices, triu_indices = (function_form(getattr(_factories, name), Arguments(
@@ -74,7 +74,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:3595
+# --- book/chapters/05_creation.md:3596
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

@@ -19,7 +19,8 @@ from refgrad._half_casts import astype, for_half
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
-from refgrad._tensor_values import FLOAT_OF_GRAD, host_array
+from refgrad._tensor_numbers import FLOAT_OF_GRAD
+from refgrad._tensor_values import host_array
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 
@@ -30,7 +31,7 @@ _COPY_WARNING = (
 )
 
 
-# --- book/chapters/05_creation.md:71
+# --- book/chapters/05_creation.md:72
 def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
@@ -60,7 +61,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:110
+# --- book/chapters/05_creation.md:111
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -80,7 +81,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-# --- book/chapters/05_creation.md:136
+# --- book/chapters/05_creation.md:137
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -118,7 +119,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
                       dtype.numpy)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:182
+# --- book/chapters/05_creation.md:183
 def _laid_as_torch_copies(array, source):
     """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
     if not array.size or 0 not in source.strides:
@@ -132,7 +133,7 @@ def _laid_as_torch_copies(array, source):
     return laid
 
 
-# --- book/chapters/05_creation.md:204
+# --- book/chapters/05_creation.md:205
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
@@ -157,7 +158,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:239
+# --- book/chapters/05_creation.md:240
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
@@ -172,7 +173,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:269
+# --- book/chapters/05_creation.md:270
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -203,7 +204,7 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:308
+# --- book/chapters/05_creation.md:309
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
     if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
         return
@@ -216,7 +217,7 @@ def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
-# --- book/chapters/05_creation.md:336
+# --- book/chapters/05_creation.md:337
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -247,7 +248,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:372
+# --- book/chapters/05_creation.md:373
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -260,7 +261,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:394
+# --- book/chapters/05_creation.md:395
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

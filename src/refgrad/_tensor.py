@@ -12,7 +12,8 @@ from refgrad._inference_counters import count_writes, inference_counter, stop_co
 from refgrad._method_counts import no_arguments
 from refgrad._normal_data import forget_normal_data, take_normal_data, took_normal_data
 from refgrad._tensor_autograd import NO_VERSION, _Grad, _RequiresGrad
-from refgrad._tensor_values import _Numbers, _Python, _Shape, _Storage
+from refgrad._tensor_numbers import _Numbers, _Python
+from refgrad._tensor_values import _Shape, _Storage
 from refgrad.autograd._state import state, switched_on
 
 
@@ -30,7 +31,7 @@ class VersionCounter:
     __slots__ = ("value", "views", "waiting", "aliases")
 
 
-# --- book/chapters/03_tensor.md:610
+# --- book/chapters/03_tensor.md:607
 class _Versions:
     __slots__ = ()
 
@@ -54,7 +55,7 @@ class _Versions:
         # data in an inference tensor]
 
 
-# --- book/chapters/03_tensor.md:656
+# --- book/chapters/03_tensor.md:653
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -62,7 +63,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:670
+# --- book/chapters/03_tensor.md:667
 class _Detach:
     __slots__ = ()
 
@@ -124,14 +125,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:736
+# --- book/chapters/03_tensor.md:733
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1107
+# --- book/chapters/03_tensor.md:1117
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -166,7 +167,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1154
+# --- book/chapters/03_tensor.md:1164
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -186,7 +187,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1182
+# --- book/chapters/03_tensor.md:1192
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -212,12 +213,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1214
+# --- book/chapters/03_tensor.md:1224
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1231
+# --- book/chapters/03_tensor.md:1241
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:120
+# --- book/chapters/03_tensor.md:121
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -10,14 +10,10 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._c_names import c_type_name
-from refgrad._formatting import tensor_repr
-from refgrad._method_counts import keywords_only, no_arguments
 from refgrad._size import Size, new_size
-from refgrad._warn_once import warn_once
-from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/03_tensor.md:141
+# --- book/chapters/03_tensor.md:138
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -32,7 +28,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:171
+# --- book/chapters/03_tensor.md:168
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -95,7 +91,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:235
+# --- book/chapters/03_tensor.md:232
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -110,7 +106,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:259
+# --- book/chapters/03_tensor.md:256
 class _Storage:
     __slots__ = ()
 
@@ -162,7 +158,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:823
+# --- book/chapters/03_tensor.md:820
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -171,208 +167,3 @@ def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
-
-
-# --- book/chapters/03_tensor.md:839
-class _Python:
-    __slots__ = ()
-
-    def item(self, *refused, **keywords):
-        if refused or keywords:  # NOTE [A keyword to a method of no arguments]
-            raise no_arguments("item", refused, self, keywords)
-        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
-            from refgrad.utils._numbers_under_modes import composite_read
-
-            return composite_read("item", self, _item)
-        return _item(self)
-
-    def tolist(self, *refused, **keywords):
-        if refused or keywords:
-            raise no_arguments("tolist", refused, self, keywords)
-        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
-            from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg
-
-            return host_array(resolve_neg(resolve_conj(self))).tolist()
-        return host_array(self).tolist()
-
-    def numpy(self, *refused, force: bool = False):
-        if refused:
-            raise keywords_only("numpy", refused)
-        if force.__class__ is not bool:  # torch's parser reads force as a bool
-            raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
-        if not force and not isinstance(self._data, np.ndarray):
-            raise TypeError(
-                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() "
-                "to copy the tensor to host memory first."
-            )
-        # Only while grad mode is on: under no_grad nothing would be lost.
-        if self._requires_grad and not force and state.grad_enabled:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. "
-                "Use tensor.detach().numpy() instead."
-            )
-        if isinstance(self._data, np.ndarray):  # handed out: its memory may not move now
-            from refgrad._from_numpy import remember_shared  # chapter "Making tensors"
-
-            remember_shared(self._data)
-        array = host_array(self)
-        if not array.size and any(array.strides):  # torch hands out no steps through nothing
-            array = np.lib.stride_tricks.as_strided(array, strides=(0,) * array.ndim)
-        return array
-
-    def __array__(self, dtype=None):  # no copy=: NOTE [__array__ takes no copy]
-        array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
-
-    __array__.__qualname__ = "Tensor.__array__"  # named in Python's refusal of a copy=
-
-    def __array_wrap__(self, array, context=None, return_scalar=False):
-        # NumPy's result from a tensor's array comes back a tensor sharing it; bool as uint8
-        from refgrad._from_numpy import from_numpy  # chapter "Making tensors"
-
-        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
-
-    # Above NumPy's own: `np.float64(2) * x` then asks x.__rmul__, as in torch,
-    # instead of NumPy computing with the tensor's array.
-    __array_priority__ = 1000
-
-    @property
-    def __cuda_array_interface__(self):  # a device array's own; a host tensor has none
-        data = self._data
-        if isinstance(data, np.ndarray):
-            from refgrad._typename import tensor_type_name
-
-            raise AttributeError("Can't get __cuda_array_interface__ on non-CUDA tensor type: "
-                                 f"{tensor_type_name(self)} If CUDA data is required use "
-                                 "tensor.cuda() to copy tensor to device memory.")
-        return data.__cuda_array_interface__
-
-    def __delitem__(self, index) -> None:  # `del t[0]`: a tensor's size never changes
-        raise TypeError("Tensor does not support deleting items")
-
-    def __format__(self, format_spec: str) -> str:
-        # A 0-d Tensor formats as its number (f"{loss:.3f}"); others, and every subclass
-        # (Parameter included), as str() with no spec, as torch's do.
-        from refgrad._tensor import Tensor
-
-        if self._data.ndim == 0 and type(self) is Tensor:  # read detached, as torch's
-            return self.detach().item().__format__(format_spec)
-        return object.__format__(self, format_spec)
-
-
-# --- book/chapters/03_tensor.md:945
-FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                 "unexpected behavior.\nConsider using tensor.detach() first.")
-
-
-def _scalar(t, kind):
-    if t._data.size != 1:
-        raise ValueError("only one element tensors can be converted to Python scalars")
-    if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._numbers_under_modes import composite_read
-
-        return kind(composite_read("item", t, one_number))  # item's event under a profile
-    return kind(one_number(t))
-
-
-def one_number(t):
-    """``t``'s one number, read under a dispatch mode as torch reads it: chapter
-    "In-place arguments under a dispatch mode", NOTE [A number read under a mode]."""
-    if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._in_place_arguments import local_scalar_dense
-
-        return local_scalar_dense(t, _host_number)
-    return host_array(t).reshape(()).item()
-
-
-def _host_number(t):
-    return host_array(t).reshape(()).item()
-
-
-def _item(t):
-    if t._data.size != 1:
-        raise RuntimeError(f"a Tensor with {t._data.size} elements cannot be converted to Scalar")
-    return one_number(t)
-
-
-def _write_real(t, value) -> None:
-    """``t.real = value``: ``value`` (a tensor, or a number made one of ``t``'s dtype) copied
-    into ``t``'s real part, which for refgrad's real tensors is ``t`` itself."""
-    from refgrad._creation import full
-    from refgrad._typename import tensor_type_name
-
-    if not hasattr(value, "_data"):  # not a tensor
-        if not isinstance(value, bool | int | float | np.number | np.bool_):
-            raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
-                            f"{tensor_type_name(t)}")
-        value = full((), value, dtype=t.dtype)
-    t.copy_(value)
-
-
-def _is_nonzero(t) -> bool:
-    size = t._data.size
-    if size != 1:
-        amount = "no values" if size == 0 else "more than one value"
-        raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-    return bool(one_number(t))
-
-
-# --- book/chapters/03_tensor.md:1023
-class _Numbers:
-    __slots__ = ()
-
-    def __bool__(self, *refused) -> bool:
-        if refused:
-            raise no_arguments("__bool__", refused, self)
-        if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
-            from refgrad.utils._numbers_under_modes import composite_read
-
-            return bool(composite_read("is_nonzero", self, _is_nonzero))  # a mode's answer too
-        return _is_nonzero(self)
-
-    def __float__(self, *refused) -> float:
-        if refused:
-            raise no_arguments("__float__", refused, self)
-        if self._requires_grad and state.grad_enabled:  # not under no_grad, as in torch
-            warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
-        return _scalar(self, float)
-
-    def __int__(self, *refused) -> int:
-        if refused:
-            raise no_arguments("__int__", refused, self)
-        return _scalar(self, int)
-
-    def __complex__(self, *refused) -> complex:  # a real tensor's one number, as float()
-        if refused:  # reads it
-            raise no_arguments("__complex__", refused, self)
-        return complex(self.__float__())
-
-    @property
-    def real(self):
-        return self  # every tensor refgrad has is real: its own real part
-
-    @real.setter
-    def real(self, value) -> None:  # written in place, as t.real.copy_(value)
-        _write_real(self, value)
-
-    @property
-    def imag(self):
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-    @imag.setter
-    def imag(self, value) -> None:  # the imaginary part is read first, and refused
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-    def __index__(self, *refused) -> int:  # range(t), "abc"[t], hex(t), as with torch
-        if refused:
-            raise no_arguments("__index__", refused, self)
-        if self._data.size != 1 or self._data.dtype.kind not in "biu":
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
-        return int(one_number(self))
-
-    def __repr__(self, *, tensor_contents: str | None = None) -> str:
-        return tensor_repr(self, tensor_contents=tensor_contents)
-
-    def __str__(self) -> str:
-        return self.__repr__()  # so that subclasses' reprs print too
