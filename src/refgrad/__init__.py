@@ -597,7 +597,7 @@ from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 from refgrad._ops.old_cholesky import cholesky
 
 
-# --- book/chapters/16zk_embedding_bag_module.md:254
+# --- book/chapters/16zk_embedding_bag_module.md:255
 from refgrad._ops.embedding_bag_raw import _embedding_bag, embedding_bag  # noqa: E402
 
 

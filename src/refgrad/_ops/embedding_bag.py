@@ -13,6 +13,7 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._ops.dispatch import call
+from refgrad._ops.embedding_bag_checks import _check_kernel, _flat
 from refgrad._ops.rounding import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 
@@ -56,7 +57,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:383
+# --- book/chapters/16zj_small_functions_and_refusals.md:384
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -112,7 +113,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:448
+# --- book/chapters/16zj_small_functions_and_refusals.md:449
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -137,7 +138,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:478
+# --- book/chapters/16zj_small_functions_and_refusals.md:479
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -170,7 +171,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:519
+# --- book/chapters/16zj_small_functions_and_refusals.md:520
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -183,7 +184,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:647
+# --- book/chapters/16zj_small_functions_and_refusals.md:648
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -232,90 +233,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:702
-def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
-    from refgrad._ops.cpp_printing import cpp_print
-
-    count = weight.shape[0]
-    if padding_idx is None:
-        padding_idx = -1
-    elif not -count <= padding_idx < count:
-        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{count} "
-                           f"through {count - 1}, but got {padding_idx}")
-    elif padding_idx < 0:
-        padding_idx += count
-    if weight.dtype.name not in ("float16", "float32", "float64"):
-        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the "
-                           "following scalar types: Half, BFloat16, Float, Double; but got "
-                           f"{weight.type()} instead (while checking arguments for "
-                           "embedding_bag)")
-    for name, t in (("indices", input), ("offsets", offsets)):
-        if t.dtype.name not in ("int64", "int32"):
-            raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
-                               f"following scalar types: Long, Int; but got {t.type()} "
-                               "instead (while checking arguments for embedding_bag)")
-    if per_sample_weights is not None:
-        _check_sample_weights(weight, input, mode, per_sample_weights)
-    starts, idx = _host(offsets._data), np.asarray(input._data)
-    if len(starts) and starts[0] != 0:
-        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
-                           f"has to start from position 0. However, got {cpp_print(offsets[0])}")
-    if len(starts) and starts[-1] > len(idx):
-        raise RuntimeError(f"offsets[-1] can not be greater than input's length {len(idx)} but "
-                           f"got offsets[-1] of {starts[-1]}")
-    if mode not in (0, 1, 2):  # torch.embedding_bag's mode, a number
-        raise RuntimeError("`mode` must be sum, mean, or max.")
-    bad = np.flatnonzero((idx < 0) | (idx >= count))
-    if bad.size and weight.dtype.name in ("float16", "float32") and mode < 2:
-        raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
-                           f"the valid range [0, {count})")
-    if bad.size:
-        raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
-                           f"idx to be {idx[bad[0]]}")
-    return padding_idx
-
-
-# --- book/chapters/16zj_small_functions_and_refusals.md:750
-def _check_sample_weights(weight, input, mode, per_sample_weights):
-    if per_sample_weights.dtype != weight.dtype:
-        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
-                           "tensor for argument #1 'per_sample_weights'; but type "
-                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
-                           "checking arguments for embedding_bag)")
-    if mode != 0:
-        raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
-    if per_sample_weights.numel() != input.numel():
-        raise RuntimeError("Expected per_sample_weights.value().numel() == indices.numel() to be "
-                           "true, but got false.  (Could this error message be improved?  If so, "
-                           "please report an enhancement request to PyTorch.)")
-
-
-# --- book/chapters/16zj_small_functions_and_refusals.md:771
-def _flat(input, offsets, per_sample_weights, include_last_offset):
-    """torch's Python: a matrix of bags as a flat input cut at every row's start."""
-    from refgrad._arange import arange
-
-    if input.ndim == 2:
-        if offsets is not None:
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is "
-                             "a mini-batch of fixed length sequences. However, found offsets of "
-                             f"type {str(type(offsets)).replace('refgrad', 'torch')}")
-        offsets = arange(0, input.numel(), input.size(1), dtype=input.dtype)
-        include_last_offset, input = False, input.reshape(-1)
-        if per_sample_weights is not None:
-            per_sample_weights = per_sample_weights.reshape(-1)
-    elif input.ndim == 1:
-        if offsets is None:
-            raise ValueError("offsets has to be a 1D Tensor but got None")
-        if offsets.ndim != 1:
-            raise ValueError("offsets has to be a 1D Tensor")
-    else:
-        raise ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension "
-                         f"{input.ndim}")
-    return input, offsets, per_sample_weights, include_last_offset
-
-
-# --- book/chapters/16zj_small_functions_and_refusals.md:799
+# --- book/chapters/16zj_small_functions_and_refusals.md:807
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

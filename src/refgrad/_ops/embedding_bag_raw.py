@@ -6,7 +6,8 @@
 # --- book/chapters/16zk_embedding_bag_module.md:229
 """torch.embedding_bag: the bags, with the three tensors torch's backward reads."""
 
-from refgrad._ops.embedding_bag import _check_kernel, bags
+from refgrad._ops.embedding_bag import bags
+from refgrad._ops.embedding_bag_checks import _check_kernel
 
 
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,

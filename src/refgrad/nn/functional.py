@@ -194,7 +194,7 @@ from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 __all__ += ["ctc_loss"]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:848
+# --- book/chapters/16zj_small_functions_and_refusals.md:856
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
