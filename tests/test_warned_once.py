@@ -10,7 +10,7 @@ import pytest
 import refgrad as torch
 from refgrad import _warn_once
 from refgrad._ops import products, tiling
-from refgrad._tensor_values import FLOAT_OF_GRAD
+from refgrad._tensor_numbers import FLOAT_OF_GRAD
 
 
 @pytest.fixture(autouse=True)

@@ -84,7 +84,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2958
+# --- book/chapters/05_creation.md:2969
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,11 +109,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3399
+# --- book/chapters/05_creation.md:3410
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3603
+# --- book/chapters/05_creation.md:3614
 from refgrad._factory_arguments import asarray
 
 

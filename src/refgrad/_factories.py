@@ -28,13 +28,12 @@ from refgrad._random_factories import (
 from refgrad._sampling import normal, permutation
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
-from refgrad._triangle_positions import lower, upper
 from refgrad._typename import not_implemented_for
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:2168
+# --- book/chapters/05_creation.md:2167
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -53,7 +52,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2193
+# --- book/chapters/05_creation.md:2192
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -83,7 +82,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2234
+# --- book/chapters/05_creation.md:2233
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -150,7 +149,7 @@ def _filled(value, steps, dtype):
         return np.full(steps, value, dtype=dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:2307
+# --- book/chapters/05_creation.md:2306
 # NOTE [logspace's exponents]
 # Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
 # integer dtype), and their difference is taken in that dtype (a float16
@@ -180,7 +179,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2338
+# --- book/chapters/05_creation.md:2337
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -210,7 +209,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2374
+# --- book/chapters/05_creation.md:2373
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -240,7 +239,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2408
+# --- book/chapters/05_creation.md:2407
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
@@ -263,7 +262,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2438
+# --- book/chapters/05_creation.md:2437
 def _strides(name: str, input, bounds: tuple, given: dict):
     """The strides of a random tensor like ``input``; torch's TypeError for a wrong format."""
     fmt = given["memory_format"]
@@ -272,7 +271,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2497
+# --- book/chapters/05_creation.md:2496
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 
@@ -287,37 +286,3 @@ def _check_permutation_fits(n: int, dtype) -> None:
             raise RuntimeError(f"n cannot be greater than {written} for {name} type.")
     else:  # the checked conversion of "Numbers that do not fit"
         _dtype.checked_number(n - 1, dtype)
-
-
-# --- book/chapters/05_creation.md:2520
-def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
-                 requires_grad=False):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
-        return _triangle_to_a_mode("tril_indices", tril_indices, row, col, offset,
-                                   requires_grad, dtype, layout, device, pin_memory)
-    return _triangle("tril_indices", lower, row, col, offset, dtype, device,
-                     requires_grad)
-
-
-def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False,
-                 requires_grad=False):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
-        return _triangle_to_a_mode("triu_indices", triu_indices, row, col, offset,
-                                   requires_grad, dtype, layout, device, pin_memory)
-    return _triangle("triu_indices", upper, row, col, offset, dtype, device,
-                     requires_grad)
-
-
-def _triangle_to_a_mode(name, factory, row, col, offset, requires_grad, *given):
-    args = (row, col) if offset == 0 else (row, col, offset)  # an offset of 0 left off
-    return to_a_mode(f"{name}.default", factory, args, options(None, *given), requires_grad)
-
-
-def _triangle(name, positions, row, col, offset, dtype, device, requires_grad):
-    dtype = dtype or _dtype.int64
-    if dtype not in (_dtype.int64, _dtype.int32):
-        raise not_implemented_for(name, dtype.numpy)
-    for key, n in (("row", row), ("col", col)):
-        if n < 0:
-            raise RuntimeError(f"{key} must be non-negative, got{n}")  # sic, no space
-    return _finish(positions(row, col, offset, dtype), device, requires_grad)

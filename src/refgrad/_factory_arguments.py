@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2879
+# --- book/chapters/05_creation.md:2889
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
@@ -13,6 +13,7 @@ from refgrad import (
     _factories,
     _from_data,
     _random_factories,
+    _triangle_indices,
 )
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
@@ -34,10 +35,10 @@ def _ends(name: str, base: str = "") -> Arguments:
     return Arguments(*(f"{name}({pair}, int steps, {base}{_MADE})" for pair in ends))
 
 
-# --- book/chapters/05_creation.md:2917
+# --- book/chapters/05_creation.md:2928
 eye = function_form(writing(_factories.eye), Arguments(f"eye(SymInt n, {_MADE})",
                                                        f"eye(SymInt n, SymInt m, {_MADE})"))
-tril_indices, triu_indices = (function_form(getattr(_factories, name), Arguments(
+tril_indices, triu_indices = (function_form(getattr(_triangle_indices, name), Arguments(
     f"{name}(int row, int col, int offset = 0, *, {_OPTIONS})"))
     for name in ("tril_indices", "triu_indices"))
 arange = function_form(writing(_arange.arange), Arguments(
@@ -74,7 +75,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:3596
+# --- book/chapters/05_creation.md:3607
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

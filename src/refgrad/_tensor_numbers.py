@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:837
+# --- book/chapters/03_tensor.md:838
 """A tensor read as Python and NumPy values: item, tolist, numbers, index, real and repr."""
 
 import numpy as np
@@ -101,7 +101,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:955
+# --- book/chapters/03_tensor.md:956
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -158,7 +158,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1033
+# --- book/chapters/03_tensor.md:1034
 class _Numbers:
     __slots__ = ()
 

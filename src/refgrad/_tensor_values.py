@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:121
+# --- book/chapters/03_tensor.md:122
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._c_names import c_type_name
 from refgrad._size import Size, new_size
 
 
-# --- book/chapters/03_tensor.md:138
+# --- book/chapters/03_tensor.md:139
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -28,7 +28,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:168
+# --- book/chapters/03_tensor.md:169
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -91,7 +91,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:232
+# --- book/chapters/03_tensor.md:233
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -106,7 +106,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:256
+# --- book/chapters/03_tensor.md:257
 class _Storage:
     __slots__ = ()
 
@@ -158,7 +158,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:820
+# --- book/chapters/03_tensor.md:821
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);

@@ -11,21 +11,7 @@ import re
 
 from refgrad._ops.polynomial_names import POLYNOMIALS
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state
-from refgrad.utils._counted_above_modes import (
-    UNCOUNTED,
-    Writes,
-    count_again,
-    count_once,
-    handed_over,
-    held_back,
-    outs_handed_back,
-)
-from refgrad.utils._out_composites import ALWAYS_ELSEWHERE, ELSEWHERE
 from refgrad.utils._out_schemas import SCHEMA_OF
-from refgrad.utils._out_steps import refused_first
-from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
-from refgrad.utils._rank_out_steps import IN_STEPS  # with all the steps
 
 _SECOND = (("tensor 1 other", "Tensor_out"), "Scalar_out")
 _SHIFT = (("tensor 1 other", "Tensor_out"), "Tensor_Scalar_out")
@@ -52,7 +38,7 @@ CHOSEN = {  # function: its out overload, or (test, overload) pairs, then the re
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:292
+# --- book/chapters/29h_out_overloads_under_modes.md:278
 CHOSEN.update({
     **{name: _SECOND for name in ("eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
                                   "bitwise_or", "bitwise_xor", "fmod", "remainder")},
@@ -83,7 +69,7 @@ CHOSEN.update({
 })
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:329
+# --- book/chapters/29h_out_overloads_under_modes.md:315
 def out_overload(name: str, args: tuple, kwargs: dict) -> str:
     """torch's "operator.overload" for ``name`` called with these arguments and out=."""
     chosen = CHOSEN.get(name, "out")
@@ -117,7 +103,7 @@ def _holds(words: list, args: tuple, kwargs: dict) -> bool:
     return isinstance(value, str)  # "string"
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:376
+# --- book/chapters/29h_out_overloads_under_modes.md:362
 REQUIRED = object()
 _READ: dict = {}
 
@@ -139,7 +125,7 @@ def read(overload: str):
     return read
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:401
+# --- book/chapters/29h_out_overloads_under_modes.md:387
 _FIRST = ("input", "A")  # the names a call may give torch's self as
 
 
@@ -163,7 +149,7 @@ def _values(overload: str, args: tuple, kwargs: dict) -> tuple:
     return values, named, rest
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:426
+# --- book/chapters/29h_out_overloads_under_modes.md:412
 def laid_out(overload: str, values: list, named: dict, rest: dict) -> tuple:
     positional, keyword, _ = read(overload)
     if overload not in SCHEMA_OF:
@@ -192,7 +178,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:473
+# --- book/chapters/29h_out_overloads_under_modes.md:459
 _SAME = ("digamma", "erf", "erfc", "erfinv", "exp2", "expm1", "i0", "log1p", "sinc", "logit",
          "logsumexp", "polygamma")
 RESOLVED = {  # an out overload: what torch's autograd layer makes of it
@@ -215,7 +201,7 @@ RESOLVED = {  # an out overload: what torch's autograd layer makes of it
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:503
+# --- book/chapters/29h_out_overloads_under_modes.md:489
 # NOTE [Arguments torch's schema names otherwise]
 # A few out overloads take what the Python function takes under other names:
 # TO_TORCH turns the function's values into the schema's, and TO_PYTHON turns
@@ -240,74 +226,8 @@ TO_PYTHON = {"tensordot.out": lambda given, named: (given[:2], {"dims": given[2:
                  given[:1], {"full_matrices": given[1] if len(given) > 1 else False, **named})}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:536
+# --- book/chapters/29h_out_overloads_under_modes.md:522
 # NOTE [Two defaults of full_matrices]
 # Of _linalg_svd.U's positional arguments func is called with, A comes first,
 # then full_matrices only where it is true (its schema's default is false);
 # linalg.svd, which func calls, takes full_matrices true unless told.
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:557
-def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
-    """Hand ``call(*args, **kwargs)``, a call with out=, to the innermost mode."""
-    kwargs = dict(kwargs)
-    out = kwargs.pop("out")
-    tensors = _tensors_in((*args, *kwargs.values(), out))
-    whole = composite_whole(tuple(t for t in tensors if isinstance(t, Tensor)))
-    called, outs = name, (out,) if isinstance(out, Tensor) else tuple(out)
-    if name in ELSEWHERE and (name in ALWAYS_ELSEWHERE or not whole):
-        # NOTE [torch.norm's out= is linalg's], NOTE [Composites that call another out=]
-        name, call, args, kwargs = ELSEWHERE[name](call, args, kwargs) or (
-            name, call, args, kwargs)
-    given_as = (name, args, kwargs)
-    if name in IN_STEPS and not whole:  # NOTE [out= in pieces], NOTE [Results made and dropped]
-        done = IN_STEPS[name](call, args, kwargs, out)
-        if done is not None:  # None: steps of a form not followed here, the call goes whole
-            return done
-    if name in TO_TORCH:
-        args, kwargs = TO_TORCH[name](args, kwargs)
-    overload = out_overload(name, args, kwargs)
-    values, named, rest = _values(overload, args, kwargs)
-    if not whole and overload in RESOLVED:
-        if overload in CONVERTED:
-            values, named = CONVERTED[overload](values, named)
-        overload = RESOLVED[overload]
-    given, shown = laid_out(overload, values, named, rest)
-    written = read(overload)[2]
-    if overload.partition(".")[0] != called:  # another kernel than the function called:
-        refused_first(*given_as, outs)  # NOTE [Refused at the kernel a composite calls]
-    shown.update(zip(written, outs))
-    named_as, writes = [], Writes()  # NOTE [A plain tuple from func]
-    run = _runner(call, overload, written, isinstance(out, Tensor), named_as)
-    below = lambda *g, **n: held_back(outs, lambda: run(*g, **n), writes)  # noqa: E731
-    body, func = state.mode_body, OpFunc(overload, written, (), below, given, shown)
-    result = handed_over(lambda: dispatch(func, given, shown), writes)  # chapter 29y:
-    returned = outs_handed_back(result, out, outs, named_as[-1] if named_as else getattr(
-        call, "returns", None))  # NOTE [Writes counted above the modes]
-    if body or whole and overload in UNCOUNTED:  # no count, below or with no kernel there
-        return returned
-    if overload in UNCOUNTED:  # steps refgrad does not show: what they counted
-        count_again(writes)
-    else:
-        count_once(outs)
-    return returned
-
-
-# --- book/chapters/29h_out_overloads_under_modes.md:606
-# NOTE [A plain tuple from func]
-# torch's func for an op with several outs hands back a plain tuple, and
-# torch's binding names the tuple that reaches the caller (svd_out, max_out).
-# run keeps the named tuple's type in ``named_as`` and hands back its
-# tensors as a plain tuple; out_to_a_mode hands back the outs, so named.
-def _runner(call, overload: str, written: tuple, single: bool, named_as: list):
-    def run(*given, **named):
-        outs = tuple(named.pop(name) for name in written)
-        if overload in TO_PYTHON:
-            given, named = TO_PYTHON[overload](given, named)
-        result = call(*given, **named, out=outs[0] if single else outs)
-        if not hasattr(result, "_fields"):
-            return result
-        named_as.append(type(result))
-        return tuple(result)
-
-    return run

@@ -70,7 +70,7 @@ def chain_matmul_out(function, matrices: tuple, out):
     from refgrad.autograd._state import state, switched_on
 
     if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._out_overloads import out_to_a_mode
+        from refgrad.utils._out_to_a_mode import out_to_a_mode
 
         return out_to_a_mode(lambda ms, out: function(ms, out=out), "chain_matmul",
                              (list(matrices),), {"out": out})

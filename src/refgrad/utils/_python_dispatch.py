@@ -258,7 +258,7 @@ def dispatch_write(name: str, function, tensor):
 def dispatch_out(wrapper, name: str, args, kwargs):
     """Hand ``wrapper(*args, **kwargs)``, a call with out=, to the innermost mode as torch's
     out overload: chapter "out= overloads under a dispatch mode"."""
-    from refgrad.utils._out_overloads import out_to_a_mode
+    from refgrad.utils._out_to_a_mode import out_to_a_mode
 
     return out_to_a_mode(wrapper, name, tuple(args), kwargs)
 
