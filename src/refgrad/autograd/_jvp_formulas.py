@@ -130,7 +130,22 @@ def _addmm(t, p, r, beta, alpha):
     return _add(first, _times(_mul(p[1], t[2], refgrad.mm), alpha))
 
 
-# --- book/chapters/18a_forward_ad.md:1130
+# --- book/chapters/18a_forward_ad.md:1135
+# NOTE [A convolution's tangent, by torch's formula]
+# d(conv(x, w, b)) = conv(dx, w) + conv(x, dw, db), each missing tangent real
+# zeros (a missing bias: none), so that an inf in x meets a zero of dw as nan.
+@formula("convolution")
+def _convolution(t, p, r, **settings):
+    layout = tuple(settings[name] for name in _CONVOLUTION_SETTINGS)
+    first = refgrad.convolution(t[0], p[1], None, *layout)
+    return first + refgrad.convolution(p[0], t[1], t[2], *layout)
+
+
+_CONVOLUTION_SETTINGS = ("stride", "padding", "dilation", "transposed", "output_padding",
+                         "groups")
+
+
+# --- book/chapters/18a_forward_ad.md:1155
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -148,7 +163,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1153
+# --- book/chapters/18a_forward_ad.md:1178
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -169,7 +184,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1184
+# --- book/chapters/18a_forward_ad.md:1209
 def _masked_pick(t, p, chosen):
     mask = chosen.logical_or_(p[1].isnan())
     return _add(t[1], _mul(mask, _add(t[0], t[1], subtract=True)))
@@ -179,7 +194,7 @@ formula("fmax")(lambda t, p, r: _masked_pick(t, p, p[0] > p[1]))
 formula("fmin")(lambda t, p, r: _masked_pick(t, p, p[0] <= p[1]))
 
 
-# --- book/chapters/18a_forward_ad.md:1200
+# --- book/chapters/18a_forward_ad.md:1225
 @formula("embedding")
 def _embedding(t, p, r, **params):
     from refgrad._ops.dispatch import call
@@ -188,7 +203,7 @@ def _embedding(t, p, r, **params):
     return call(EMBEDDING, (t[0],), params)
 
 
-# --- book/chapters/18a_forward_ad.md:1216
+# --- book/chapters/18a_forward_ad.md:1241
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -203,13 +218,16 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1247
+# --- book/chapters/18a_forward_ad.md:1273
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
+WITH_NONE = frozenset(("convolution",))  # an optional tensor (the bias) may be None
 
 
 def applies(op, args) -> bool:
     if op.name not in FORMULAS:
         return False
+    if op.name in WITH_NONE:
+        return all(a is None or isinstance(a, refgrad.Tensor) for a in args)
     return op.name in WITH_NUMBERS or all(isinstance(a, refgrad.Tensor) for a in args)
 
 
@@ -220,6 +238,10 @@ def by_formula(op, args, params, outputs, tangents, attach):
     known = next(t for t in tangents if t is not None)
     filled, primals = [], []
     for a, t in zip(args, tangents):
+        if a is None:  # an optional tensor left out: no tangent either
+            filled.append(None)
+            primals.append(None)
+            continue
         if not isinstance(a, refgrad.Tensor):  # a number: its own primal, a 0-d zero tangent
             kind = _dtype.result_type(a, known)
             filled.append(refgrad.zeros((), dtype=kind, device=known.device))
