@@ -36,7 +36,7 @@ def prepare(module, name, input, hx, pair):
     if how["packed"]:
         input, how["sizes"], sorted_indices, how["unsorted"] = input
         how["sorted"] = sorted_indices
-        batch = int(how["sizes"][0])
+        batch = how["sizes"][0]  # a tensor, handed to zeros as torch hands it
     else:
         how["sizes"], sorted_indices, how["unsorted"] = None, None, None
         if input.dim() not in (2, 3):
@@ -56,18 +56,21 @@ def prepare(module, name, input, hx, pair):
         hx = _zeros(module, input, batch, width)
         if pair:
             hx = (hx, _zeros(module, input, batch, module.hidden_size))
-    elif pair:
-        # NOTE [The LSTM's checks of a given state]: checked, then permuted; a packed
-        # input's state is only permuted, and the network's function refuses a bad one.
-        if not how["packed"]:
-            module.check_forward_args(input, hx, how["sizes"])
+    elif pair and not how["packed"]:  # NOTE [The LSTM's checks of a packed input]
+        module.check_forward_args(input, hx, how["sizes"])
         return input, module.permute_hidden(hx, sorted_indices), how
     hx = module.permute_hidden(hx, sorted_indices)
-    module.check_forward_args(input, hx, how["sizes"])
+    if not (pair and how["packed"]):
+        module.check_forward_args(input, hx, how["sizes"])
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:712
+# NOTE [The LSTM's checks of a packed input]: torch's LSTM checks a given state,
+# then permutes it; a packed input, and its state, it does not check at all, so
+# index_select and the network's function refuse what is wrong, in their words.
+
+
+# --- book/chapters/21d_recurrent_layers.md:715
 def run(module, input, hx, how, function, pair):
     """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence
