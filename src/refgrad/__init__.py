@@ -795,29 +795,29 @@ from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: s
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:213
+# --- book/chapters/21da_recurrent_functions.md:221
 from refgrad.nn.modules._rnn_functions import (  # noqa: E402, F401 - torch.lstm and the rest
     gru, lstm, rnn_relu, rnn_tanh,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:296
+# --- book/chapters/21da_recurrent_functions.md:304
 from refgrad.nn.modules._rnn_cell_functions import (  # noqa: E402, F401 - torch.lstm_cell ...
     gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:369
+# --- book/chapters/21da_recurrent_functions.md:377
 from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's kernels
     _pack_padded_sequence, _pad_packed_sequence,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:429
+# --- book/chapters/21da_recurrent_functions.md:437
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:350
+# --- book/chapters/21db_rnn_layer_nodes.md:351
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 
