@@ -224,3 +224,56 @@ def test_pad_sequence_of_zero_dimensional_tensors():
     with pytest.raises(RuntimeError, match="^Expected padding_side to be one of left or "
                                            "right, but got middle.$"):
         pad_sequence([torch.tensor(1.0)], padding_side="middle")
+
+
+class _Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x.exp()
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(output)
+        ctx.save_for_forward(output)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.saved_tensors[0]
+
+    @staticmethod
+    def jvp(ctx, t):
+        return t * ctx.saved_tensors[0]
+
+
+class _ExpRuled(_Exp):
+    generate_vmap_rule = True
+
+
+_UNRULED = ("You tried to vmap over _Exp, but it does not have vmap support. Please override "
+            "and implement the vmap staticmethod or set generate_vmap_rule=True. For more "
+            "details, please see https://pytorch.org/docs/main/notes/extending.func.html")
+
+
+def _transforms(cls):
+    from torch.func import grad, hessian, jacfwd, jvp, vmap
+
+    x, rows = numbers(3, seed=11), numbers(2, 3, seed=12)
+    total = lambda t: cls.apply(t).sum()  # noqa: E731
+    return {
+        "vmap(grad)": lambda: vmap(grad(total))(rows),
+        "grad(vmap)": lambda: grad(lambda t: vmap(cls.apply)(t).sum())(rows),
+        "jacfwd": lambda: jacfwd(cls.apply)(x),
+        "hessian": lambda: hessian(total)(x),
+        "vmap(jvp)": lambda: vmap(lambda t: jvp(cls.apply, (t,), (torch.ones(3),))[1])(rows),
+        "vmap(grad), unbatched": lambda: vmap(grad(lambda t: (cls.apply(x) * t).sum()))(rows),
+    }
+
+
+# A Function called under vmap needs a vmap rule (its own, or generated) whatever transform
+# runs nearer to it: per-sample gradients, jacfwd and hessian refuse one without.
+@pytest.mark.parametrize("how", list(_transforms(_Exp)))
+def test_function_without_vmap_rule_is_refused_under_any_transform(how):
+    with pytest.raises(RuntimeError, match=f"^{_UNRULED}$".replace(".", r"\.")):
+        _transforms(_Exp)[how]()
+    found = _transforms(_ExpRuled)[how]()
+    assert torch.isfinite(found).all()
