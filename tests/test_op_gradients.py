@@ -156,7 +156,16 @@ _UNDERIVABLE_CALLS = {
     "_segment_reduce_backward": (lambda a: torch.autograd.grad(torch.segment_reduce(
         a, "prod", lengths=torch.tensor([2])), a, create_graph=True)[0],
         "_segment_reduce_backward"),
+    "_scaled_dot_product_flash_attention_for_cpu_backward": (
+        lambda a: _attention_gradient(a.view(1, 1, 2, 1)),
+        "_scaled_dot_product_flash_attention_for_cpu_backward"),
 }
+
+
+def _attention_gradient(query):
+    """The query's gradient through the fused attention: its node has no derivative."""
+    out = F.scaled_dot_product_attention(query, query.detach(), query.detach())
+    return torch.autograd.grad(out.sum(), query, create_graph=True)[0]
 
 
 def _written(foreach_op, a, *args):

@@ -196,11 +196,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:805
+# --- book/chapters/16e_rounding_and_bits.md:806
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:857
+# --- book/chapters/16e_rounding_and_bits.md:858
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -472,11 +472,11 @@ from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:567
+# --- book/chapters/16v_attention_and_sampling.md:578
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1196
+# --- book/chapters/16v_attention_and_sampling.md:1207
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -799,29 +799,29 @@ from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: s
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:213
+# --- book/chapters/21da_recurrent_functions.md:221
 from refgrad.nn.modules._rnn_functions import (  # noqa: E402, F401 - torch.lstm and the rest
     gru, lstm, rnn_relu, rnn_tanh,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:296
+# --- book/chapters/21da_recurrent_functions.md:304
 from refgrad.nn.modules._rnn_cell_functions import (  # noqa: E402, F401 - torch.lstm_cell ...
     gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:369
+# --- book/chapters/21da_recurrent_functions.md:377
 from refgrad.nn.utils._packing_functions import (  # noqa: E402, F401 - torch's kernels
     _pack_padded_sequence, _pad_packed_sequence,
 )
 
 
-# --- book/chapters/21da_recurrent_functions.md:429
+# --- book/chapters/21da_recurrent_functions.md:437
 from refgrad import backends  # noqa: E402, F401 - torch.backends
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:350
+# --- book/chapters/21db_rnn_layer_nodes.md:351
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 

@@ -181,6 +181,7 @@ class _Level:
         if not isinstance(target, type) and target not in RULES:
             return calls.unbatched_call(target, args, kwargs)
         if isinstance(target, type) and (function.TRANSFORMS or dual_levels):
+            _rule(target)  # refused as vmap refuses it, though it will not be called
             return _unbatched(target, args, kwargs)  # NOTE [A Function that grad or jvp follows]
         number, self.count = self.count, self.count + 1
         if number < len(self.answers):
@@ -191,7 +192,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:308
+# --- book/chapters/25c_vmap_rules.md:313
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -230,7 +231,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:356
+# --- book/chapters/25c_vmap_rules.md:361
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that

@@ -130,7 +130,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:473
+# --- book/chapters/16v_attention_and_sampling.md:484
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -152,7 +152,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:504
+# --- book/chapters/16v_attention_and_sampling.md:515
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the
@@ -168,7 +168,7 @@ def _empty(query, key, value):
     return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:527
+# --- book/chapters/16v_attention_and_sampling.md:538
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
     from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from refgrad._ops.not_implemented import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 
 
@@ -25,7 +26,7 @@ def _mask_fits(mask, query, key):
         mask.shape[1] in (1, query.shape[1]))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:282
+# --- book/chapters/16v_attention_and_sampling.md:283
 # NOTE [Which kernel attention takes]
 # torch's CPU attention runs its fused kernel when every one of its checks
 # passes, in this order, and the math composite otherwise; whether an operand
@@ -50,7 +51,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:325
+# --- book/chapters/16v_attention_and_sampling.md:326
 def softmax_scale(size, scale):
     """The scale given (zero included), or one over the root of the last size."""
     return scale if scale is not None else 1.0 / math.sqrt(size)
@@ -76,7 +77,7 @@ def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
     return on_device_of(out, like), on_device_of(lse, like)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:357
+# --- book/chapters/16v_attention_and_sampling.md:358
 def _attended(query, key, value, is_causal, attn_mask, scale):
     from refgrad._ops.result_layout import moved_to
 
@@ -106,54 +107,61 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:400
-def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
-                    is_causal, scale):
-    from refgrad._ops.activations import on_device_of
-    from refgrad._ops.attention import safe_softmax
-    from refgrad._tensor import make_tensor
+# --- book/chapters/16v_attention_and_sampling.md:399
+def _grads(grad_out, query, key, value, out, logsumexp, attn_mask, dropout_p, is_causal,
+           scale, operation):
+    from refgrad._ops.activations import host, on_device_of
 
-    g, kind = grads[0], query.dtype
-    if kind.name == "float16":  # NOTE [float16 attention]
-        g, query, key, value = (t.float() for t in (g, query, key, value))
-    groups = query.shape[1] // key.shape[1]
-    k = key.repeat_interleave(groups, 1) if groups > 1 else key
-    v = value.repeat_interleave(groups, 1) if groups > 1 else value
-    factor = softmax_scale(query.shape[-1], scale)
-    s = query.matmul(k.transpose(-2, -1)) * factor
-    if is_causal:
-        above = ~np.tri(s.shape[-2], s.shape[-1], dtype=bool)  # NOTE [Sampling on the host]
-        s = s.masked_fill(make_tensor(on_device_of(above, s._data)), -math.inf)
-    if attn_mask is not None:
-        s = s + attn_mask
-    p = safe_softmax(s, -1)
-    out = p.matmul(v)
-    grad_value = p.transpose(-2, -1).matmul(g)
-    ds = p * (g.matmul(v.transpose(-2, -1)) - (g * out).sum(-1, keepdim=True))
-    grad_query = ds.matmul(k) * factor
-    grad_key = ds.transpose(-2, -1).matmul(query) * factor
+    like, kind = query, host(query).dtype
+    wide = np.float32 if kind == np.float16 else kind  # NOTE [float16 attention]
+    g, q, k, v, o = (host(a).astype(wide) for a in (grad_out, query, key, value, out))
+    mask = None if attn_mask is None else host(attn_mask._data)
+    p = np.exp(_scores(q, k, mask, is_causal, scale) - host(logsumexp)[..., None])
+    groups = q.shape[1] // k.shape[1]
+    kr, vr = (np.repeat(a, groups, 1) if groups > 1 else a for a in (k, v))
+    factor = softmax_scale(q.shape[-1], scale)
+    grad_value = np.matmul(np.swapaxes(p, -1, -2), g)
+    ds = p * (np.matmul(g, np.swapaxes(vr, -1, -2)) - np.sum(g * o, -1, keepdims=True))
+    grad_query = np.matmul(ds, kr) * factor
+    grad_key = np.matmul(np.swapaxes(ds, -1, -2), q) * factor
     if groups > 1:
-        b, n = key.shape[0], key.shape[1]
+        b, n = k.shape[0], k.shape[1]
         grad_key = grad_key.reshape(b, n, groups, *grad_key.shape[2:]).sum(2)
         grad_value = grad_value.reshape(b, n, groups, *grad_value.shape[2:]).sum(2)
-    return tuple(_heads_inside(grad.to(dtype=kind))
-                 for grad in (grad_query, grad_key, grad_value))
+    return tuple(on_device_of(_heads_inside(a.astype(kind)), like)
+                 for a in (grad_query, grad_key, grad_value))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:439
 def _heads_inside(grad):
-    """A gradient laid out as torch's kernel writes it, (B, L, H, E) seen as (B, H, L, E); a
-    recorded one as its operations leave it."""
+    """A gradient laid out as torch's kernel writes it, (B, L, H, E) seen as (B, H, L, E)."""
     from refgrad._ops.result_layout import moved_to
-    from refgrad._tensor import make_tensor
 
-    if grad.requires_grad or type(grad._data) is not np.ndarray:
-        return grad
     b, h, n, e = grad.shape
-    return make_tensor(moved_to(grad._data, (n * h * e, e, h * e, 1)))
+    return moved_to(grad, (n * h * e, e, h * e, 1))
 
 
+# --- book/chapters/16v_attention_and_sampling.md:442
+# NOTE [Attention's gradient has no derivative]: torch's CPU kernel for the fused
+# attention's gradient is recorded as a NotImplemented node, which refuses a backward.
 _QKV = ("query", "key", "value")
+FUSED_BACKWARD = register(Op(
+    "_scaled_dot_product_flash_attention_for_cpu_backward", "NotImplemented",
+    ("grad_out", *_QKV, "out", "logsumexp"), promote=False, forward=_grads,
+    backward=_no_derivative, outputs=("grad_query", "grad_key", "grad_value"),
+    hides=UNSHOWN))  # the NotImplemented class hides what its first row lists
+
+
+def _fused_backward(grads, query, key, value, output, logsumexp, attn_mask, dropout_p,
+                    is_causal, scale):
+    from refgrad._ops.dispatch import call
+
+    found = call(FUSED_BACKWARD, (grads[0], query, key, value, output, logsumexp), {
+        "attn_mask": attn_mask, "dropout_p": dropout_p, "is_causal": is_causal,
+        "scale": scale, "operation": FUSED_BACKWARD.name})
+    without_empty_edges(found[0])
+    return found
+
+
 FUSED = register(Op(
     "_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
     _QKV, promote=False, forward=_fused, backward=_fused_backward,

@@ -25,10 +25,11 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
            "sparse",  # embedding_bag's gradients', 16zj
            "minlength",  # bincount's, 16k
            "lengths", "axis", "initial",  # segment_reduce's gradient's, 16zm
-           "momentum")  # batch_norm_update_stats', 16zm
+           "momentum",  # batch_norm_update_stats', 16zm
+           "attn_mask", "dropout_p", "is_causal", "scale")  # the fused attention's gradient's, 16v
 
 
-# --- book/chapters/16e_rounding_and_bits.md:286
+# --- book/chapters/16e_rounding_and_bits.md:287
 # Nodes torch builds by hand, outside its generated code: the message names them bare,
 # and a result of any dtype takes one (NOTE [A result autograd cannot carry]).
 BARE = frozenset((

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:90
+# --- book/chapters/21db_rnn_layer_nodes.md:91
 """torch.mkldnn_rnn_layer: one LSTM layer in one direction, recorded as one node."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def _layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, has_biases, **flags):
     return np.stack(out), h, c, np.zeros_like(input, dtype=np.uint8, shape=(0,))
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:209
+# --- book/chapters/21db_rnn_layer_nodes.md:210
 def _recompute(input, weights, hx, cx, reverse, has_biases):
     """Each step's (t, gates i f g o, previous c, new c, previous h), in the order run."""
     from refgrad.nn.modules._functional import F
@@ -50,7 +50,7 @@ def _recompute(input, weights, hx, cx, reverse, has_biases):
     return steps
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:227
+# --- book/chapters/21db_rnn_layer_nodes.md:228
 # NOTE [The LSTM step, backwards]
 # With c' = f*c + i*g and h' = o*tanh(c'): the gradient reaching c' is
 # what came to c' plus dh' * o * (1 - tanh(c')^2); then di = dc'*g,
@@ -72,7 +72,7 @@ def _step_back(gates, c, c_next, dh, dc):
     return d_gates, dc * f
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:250
+# --- book/chapters/21db_rnn_layer_nodes.md:251
 def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result0, result1,
               result2, result3, reverse, batch_sizes, mode, hidden_size, num_layers, has_biases,
               bidirectional, batch_first, train):
@@ -106,7 +106,7 @@ def _backward(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, result
     return refgrad.cat(dx, 0), d_w_ih, d_w_hh, d_b, d_b, dh, dc
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:292
+# --- book/chapters/21db_rnn_layer_nodes.md:293
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
 _OUTPUTS = ("result0", "result1", "result2", "result3")
 _SAVED = ("cx_", "hx_", *_INPUTS[:5], *_OUTPUTS)  # the order torch saves them in
@@ -118,7 +118,7 @@ MKLDNN_RNN_LAYER = register(Op(
     tangent=no_forward_formula("mkldnn_rnn_layer")))
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:310
+# --- book/chapters/21db_rnn_layer_nodes.md:311
 from refgrad._arguments import Arguments  # noqa: E402
 from refgrad._dtype import float32  # noqa: E402
 
@@ -137,7 +137,7 @@ def mkldnn_rnn_layer(*args, **kwargs):
     return call(MKLDNN_RNN_LAYER, tensors, v)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:336
+# --- book/chapters/21db_rnn_layer_nodes.md:337
 _NO_PRIMITIVE = ("could not create a primitive descriptor for the LSTM forward propagation "
                  "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
                  "additional diagnostic information.")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:134
+# --- book/chapters/21db_rnn_layer_nodes.md:135
 """mkldnn_rnn_layer_backward: an LSTM layer's gradients in one NumPy kernel."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _steps(input, w_ih, w_hh, b_ih, b_hh, hx, cx, order, has_biases):
     return steps
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:163
+# --- book/chapters/21db_rnn_layer_nodes.md:164
 def _layer_backward(input, w_ih, w_hh, b_ih, b_hh, hx, cx, output, hy, cy, grad_output,
                     grad_hy, grad_cy, workspace, reverse, has_biases, **flags):
     order = range(len(input))[::-1] if reverse else range(len(input))
@@ -53,7 +53,7 @@ def _layer_backward(input, w_ih, w_hh, b_ih, b_hh, hx, cx, output, hy, cy, grad_
             flat.T @ np.concatenate(previous, 0), d_b, d_b.copy(), dh, dc)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:190
+# --- book/chapters/21db_rnn_layer_nodes.md:191
 MKLDNN_RNN_LAYER_BACKWARD = register(Op(
     "mkldnn_rnn_layer_backward", None,
     ("input", "weight1", "weight2", "weight3", "weight4", "hx_", "cx_tmp", "output", "hy_",

@@ -142,7 +142,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:318
+# --- book/chapters/16e_rounding_and_bits.md:319
 FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
     iterated=True)
@@ -158,7 +158,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-# --- book/chapters/16e_rounding_and_bits.md:413
+# --- book/chapters/16e_rounding_and_bits.md:414
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -171,7 +171,7 @@ _FORMS = {
 }
 
 
-# --- book/chapters/16e_rounding_and_bits.md:431
+# --- book/chapters/16e_rounding_and_bits.md:432
 def _first_of_two_numbers(input, other):
     return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
@@ -203,7 +203,7 @@ def fmod(input, other):
     return _pick("fmod", (FMOD, FMOD_BY_NUMBER, None), _FORMS["fmod"], input, other)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:468
+# --- book/chapters/16e_rounding_and_bits.md:469
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -229,7 +229,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:827
+# --- book/chapters/16e_rounding_and_bits.md:828
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -250,6 +250,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:851
+# --- book/chapters/16e_rounding_and_bits.md:852
 def true_divide(input, other):
     return div(input, other)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:847
+# --- book/chapters/16v_attention_and_sampling.md:858
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -31,7 +31,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:881
+# --- book/chapters/16v_attention_and_sampling.md:892
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -50,7 +50,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:903
+# --- book/chapters/16v_attention_and_sampling.md:914
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -76,7 +76,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:932
+# --- book/chapters/16v_attention_and_sampling.md:943
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21da_recurrent_functions.md:420
+# --- book/chapters/21da_recurrent_functions.md:428
 """torch.backends: switches for the kernels torch may choose."""
 
 from refgrad.backends import mha

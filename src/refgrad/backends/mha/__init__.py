@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21da_recurrent_functions.md:396
+# --- book/chapters/21da_recurrent_functions.md:404
 """torch.backends.mha: whether attention and encoder layers may take their fast path."""
 
 from refgrad._jit_internal import is_scripting

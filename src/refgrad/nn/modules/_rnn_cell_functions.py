@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21da_recurrent_functions.md:268
+# --- book/chapters/21da_recurrent_functions.md:276
 """torch.lstm_cell, torch.gru_cell, torch.rnn_tanh_cell, torch.rnn_relu_cell."""
 
 from refgrad._arguments import Arguments

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:639
+# --- book/chapters/21d_recurrent_layers.md:645
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -26,7 +26,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{dims[0]}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:664
+# --- book/chapters/21d_recurrent_layers.md:670
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -36,7 +36,7 @@ def prepare(module, name, input, hx, pair):
     if how["packed"]:
         input, how["sizes"], sorted_indices, how["unsorted"] = input
         how["sorted"] = sorted_indices
-        batch = int(how["sizes"][0])
+        batch = how["sizes"][0]  # a tensor, handed to zeros as torch hands it
     else:
         how["sizes"], sorted_indices, how["unsorted"] = None, None, None
         if input.dim() not in (2, 3):
@@ -56,15 +56,21 @@ def prepare(module, name, input, hx, pair):
         hx = _zeros(module, input, batch, width)
         if pair:
             hx = (hx, _zeros(module, input, batch, module.hidden_size))
-    elif pair:  # the LSTM checks a given state before putting it in the packed order
+    elif pair and not how["packed"]:  # NOTE [The LSTM's checks of a packed input]
         module.check_forward_args(input, hx, how["sizes"])
         return input, module.permute_hidden(hx, sorted_indices), how
     hx = module.permute_hidden(hx, sorted_indices)
-    module.check_forward_args(input, hx, how["sizes"])
+    if not (pair and how["packed"]):
+        module.check_forward_args(input, hx, how["sizes"])
     return input, hx, how
 
 
-# --- book/chapters/21d_recurrent_layers.md:703
+# NOTE [The LSTM's checks of a packed input]: torch's LSTM checks a given state,
+# then permutes it; a packed input, and its state, it does not check at all, so
+# index_select and the network's function refuse what is wrong, in their words.
+
+
+# --- book/chapters/21d_recurrent_layers.md:715
 def run(module, input, hx, how, function, pair):
     """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence

@@ -12,7 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
 from refgrad.nn.modules._rnn_layers import run_layers
-from refgrad.nn.modules._rnn_onednn import onednn_lstm, takes_onednn
+from refgrad.nn.modules._rnn_onednn import onednn_lstm, onednn_packed_lstm, takes_onednn
 from refgrad.nn.modules._rnn_steps import gru_step, lstm_step, rnn_step
 
 
@@ -104,10 +104,15 @@ def rnn_relu(*args, **kwargs):
     return _one_state("rnn_relu", partial(rnn_step, relu=True), args, kwargs)
 
 
-# --- book/chapters/21da_recurrent_functions.md:190
+# --- book/chapters/21da_recurrent_functions.md:191
 _NO_ONEDNN_PROJECTIONS = (
     "LSTM with projections is not supported with oneDNN. Using default implementation. "
     "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/RNN.cpp:1512.)")
+
+
+def _one_batch_size(batch_sizes):
+    check_batch_sizes(batch_sizes)
+    return bool((batch_sizes == batch_sizes[0]).all())
 
 
 def lstm(*args, **kwargs):
@@ -121,6 +126,8 @@ def lstm(*args, **kwargs):
         warn_once("lstm-projections", _NO_ONEDNN_PROJECTIONS, stacklevel=None)
     if x is not None and takes_onednn(x, projections):  # chapter "An LSTM layer as one node"
         return onednn_lstm(v, h, c)
+    if x is None and takes_onednn(v["data"], projections) and _one_batch_size(v["batch_sizes"]):
+        return onednn_packed_lstm(v, h, c)  # NOTE [A packed LSTM of one batch size]
     layers = gather_params(v["params"], v["has_biases"], projections)
     states = list(zip(h.unbind(0), c.unbind(0), strict=False))
     return _run(lstm_step, v, states, layers, True)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:57
+# --- book/chapters/21db_rnn_layer_nodes.md:58
 """A float32 LSTM run layer by layer through torch.mkldnn_rnn_layer, as torch's CPU build does."""
 
 import refgrad
@@ -15,7 +15,7 @@ def takes_onednn(x, projections):
             and x.numel() != 0)
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:369
+# --- book/chapters/21db_rnn_layer_nodes.md:370
 def _weights(params, k, has_biases):
     """Layer-and-direction k's (w_ih, w_hh, b_ih, b_hh), read as torch's oneDNN path reads them."""
     group = 4 if has_biases else 2
@@ -38,7 +38,7 @@ def _layer(x, h, c, k, v, reverse):
                             v["has_biases"], v["bidirectional"], v["batch_first"], v["train"])
 
 
-# --- book/chapters/21db_rnn_layer_nodes.md:393
+# --- book/chapters/21db_rnn_layer_nodes.md:394
 def onednn_lstm(v, h, c):
     """torch.lstm's padded form through mkldnn_rnn_layer: (output, h_n, c_n)."""
     _weights(v["params"], 0, v["has_biases"])  # a list of the wrong length, before any step
@@ -59,3 +59,14 @@ def onednn_lstm(v, h, c):
             x = refgrad.dropout(x, v["dropout"], True)
     h_n, c_n = refgrad.stack(last_h, 0), refgrad.stack(last_c, 0)
     return (x.transpose(0, 1) if v["batch_first"] else x), h_n, c_n
+
+
+# --- book/chapters/21db_rnn_layer_nodes.md:441
+# NOTE [A packed LSTM of one batch size]: torch.lstm's packed form, when every
+# step holds as many sequences as the first, runs as its padded form through oneDNN.
+def onednn_packed_lstm(v, h, c):
+    """torch.lstm's packed form of one batch size: (output rows, h_n, c_n)."""
+    sizes, data = v["batch_sizes"], v["data"]
+    x = data.view(sizes.size(0), int(sizes[0]), data.size(-1))
+    out, h_n, c_n = onednn_lstm({**v, "input": x, "batch_first": False}, h, c)
+    return out.view(-1, out.size(-1)), h_n, c_n

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21da_recurrent_functions.md:338
+# --- book/chapters/21da_recurrent_functions.md:346
 """torch._pack_padded_sequence and torch._pad_packed_sequence."""
 
 from refgrad._arguments import Arguments

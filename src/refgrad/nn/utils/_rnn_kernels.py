@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1025
+# --- book/chapters/21d_recurrent_layers.md:1045
 """The kernels behind torch.nn.utils.rnn: pack, unpack and pad."""
 
 import refgrad
@@ -33,7 +33,7 @@ def check_lengths(input, lengths, batch_first):
         raise RuntimeError(_SORTED)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1057
+# --- book/chapters/21d_recurrent_layers.md:1077
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
@@ -53,8 +53,10 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     if padding_side not in ("left", "right"):
         raise RuntimeError("Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
-    longest = max(s.size(0) for s in sequences)
     n, first = len(sequences), sequences[0]
+    if not first.ndim:  # torch's kernel slices the first one's sizes after the first
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
+    longest = max(s.size(0) for s in sequences)
     shape = (n, longest) if batch_first else (longest, n)
     out = refgrad.full((*shape, *first.shape[1:]), padding_value, dtype=first.dtype,
                        device=first.device)
@@ -67,7 +69,7 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     return out
 
 
-# --- book/chapters/21d_recurrent_layers.md:1151
+# --- book/chapters/21d_recurrent_layers.md:1173
 from refgrad._ops.dispatch import call  # noqa: E402
 from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:856
+# --- book/chapters/21d_recurrent_layers.md:870
 """torch.nn.utils.rnn: packing sequences of different lengths, and padding them."""
 
 from typing import NamedTuple
@@ -26,13 +26,19 @@ def _fields(data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
     if unsorted_indices is None:
         unsorted_indices = invert_permutation(sorted_indices)
     if batch_sizes is not None:
+        if batch_sizes.device.type != "cpu":  # a list has no device, and fails there
+            raise ValueError(
+                "batch_sizes should always be on CPU. Instances of PackedSequence should never "
+                "be created manually. They should be instantiated by functions like "
+                "pack_sequence and pack_padded_sequences in nn.utils.rnn. "
+                "https://pytorch.org/docs/stable/nn.html#torch.nn.utils.rnn.pack_sequence")
         return data, batch_sizes, sorted_indices, unsorted_indices
     if not (isinstance(data, list | tuple) and len(data) == 2):
         raise AssertionError("Expected data to be a list or tuple of length 2")
     return data[0], data[1], sorted_indices, unsorted_indices
 
 
-# --- book/chapters/21d_recurrent_layers.md:887
+# --- book/chapters/21d_recurrent_layers.md:907
 class PackedSequence(PackedSequence_):
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         return super().__new__(cls, *_fields(data, batch_sizes, sorted_indices,
@@ -82,7 +88,7 @@ for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "flo
     setattr(PackedSequence, _name, _convert)
 
 
-# --- book/chapters/21d_recurrent_layers.md:943
+# --- book/chapters/21d_recurrent_layers.md:963
 def invert_permutation(permutation):
     if permutation is None:
         return None
@@ -121,7 +127,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
             lengths[sequence.unsorted_indices])
 
 
-# --- book/chapters/21d_recurrent_layers.md:990
+# --- book/chapters/21d_recurrent_layers.md:1010
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     if not hasattr(sequences, "__iter__"):
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
