@@ -78,13 +78,13 @@ def read_after_failure(function, spec: tuple):
 def _one_element(args: tuple, kwargs: dict) -> bool:
     for value in args[1:]:
         if isinstance(value, Tensor):
-            if value._data.size == 1:  # as the parser reads it: no method called
+            if value.numel() == 1:
                 return True
         elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
     for value in kwargs.values():
         if isinstance(value, Tensor):
-            if value._data.size == 1:
+            if value.numel() == 1:
                 return True
         elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
