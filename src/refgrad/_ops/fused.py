@@ -26,9 +26,20 @@ def _lerp(start, end, weight):
     if weight.dtype != start.dtype:  # a 0-d weight of its own dtype, read in the tensors'
         weight = weight.astype(start.dtype)
     step = end - start
+    if np.ndim(weight) == 0 and np.ndim(step):  # NOTE [One weight, one side]
+        if np.abs(weight) < 0.5:
+            return fused_multiply_add(weight, step, start)
+        return fused_multiply_add(-(1 - weight), step, end)
     from_start = fused_multiply_add(weight, step, start)
     from_end = fused_multiply_add(-(1 - weight), step, end)
     return np.where(np.abs(weight) < 0.5, from_start, from_end)
+
+
+# NOTE [One weight, one side]
+# torch's kernel computes, for each element, only the side its weight picks.
+# With one weight for every element (a number, or a 0-d tensor) every element
+# picks the same side, so only that one is computed: the same bits, half the
+# passes. A NaN weight is not below 0.5, and goes from the end, as in np.where.
 
 
 def _end_first(for_self, for_end, for_weight) -> tuple:
@@ -37,7 +48,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:964
+# --- book/chapters/16g_moves_and_fused.md:975
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -58,7 +69,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:986
+# --- book/chapters/16g_moves_and_fused.md:997
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -90,7 +101,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1037
+# --- book/chapters/16g_moves_and_fused.md:1048
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -130,7 +141,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1082
+# --- book/chapters/16g_moves_and_fused.md:1093
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -158,7 +169,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1117
+# --- book/chapters/16g_moves_and_fused.md:1128
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -191,7 +202,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1163
+# --- book/chapters/16g_moves_and_fused.md:1174
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:885
+# --- book/chapters/26_inplace.md:917
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -35,10 +35,10 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:926
+# --- book/chapters/26_inplace.md:958
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
-    tensors = [a for a in args if isinstance(a, Tensor)]
+    tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
     recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
         self._requires_grad or any(a._requires_grad for a in tensors)) and not (
         switched_on.inference_mode and state.inference_mode)
@@ -48,15 +48,18 @@ def inplace(self, function, *args, **kwargs):
         if recorded and not (self._version_counter is None and not state.inference_mode):
             check_autograd_write(self)  # NOTE [A write refused above the modes]
         return dispatch_inplace(inplace, self, function, args, kwargs)
-    shared_write = _shared_write(self, function)
+    shared_write = getattr(function, "shared_write", None)  # NOTE [Writes where elements
+    if shared_write is not None and not overlaps(self._data):  # share memory]
+        shared_write = None
     shared_ok = shared_write is not None or getattr(function, "one_value", False)
     skipped = recorded and self._version_counter is None and not state.inference_mode
+    near = False  # whether an input's memory may meet self's: NOTE [Bounds asked once]
     try:
         check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
             _warn_shared(function, self, args)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
-            check_inputs(self, function, args, kwargs)
+            near = check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
         if error.args[0] == OVERLAP and function.__name__ in CHECKS_FIRST:  # NOTE [Shape
             CHECKS_FIRST[function.__name__](  # checks before the overlap refusal]: own too
@@ -74,13 +77,15 @@ def inplace(self, function, *args, **kwargs):
     else:
         result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
             self, *args, **kwargs)
-    check_fits(self, result)
+    a, r = self._data, result._data
+    if r.dtype != a.dtype or r.shape != a.shape:  # else it fits at once
+        check_fits(self, result)
     node = result._grad_fn if recorded else None
     if node is not None:
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
         shared_write(self._data, *args)
-    elif tensors and reads_written(self, function, tensors):  # NOTE [Reads after the write]
+    elif near and reads_written(self, function, tensors):  # NOTE [Reads after the write]
         write_in_order(self, function, args, kwargs)
     else:  # NOTE [Writing back into a tensor that overlaps itself]
         write_back(self._data, result._data)
@@ -98,7 +103,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:990
+# --- book/chapters/26_inplace.md:1027
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -106,15 +111,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1004
-def _shared_write(self, function):
-    """``function``'s form for shared memory, if ``self`` needs it."""
-    write = getattr(function, "shared_write", None)
-    if write is None or not overlaps(self._data):
-        return None
-    return write
-
-
+# --- book/chapters/26_inplace.md:1042
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -137,7 +134,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1063
+# --- book/chapters/26_inplace.md:1093
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -169,7 +166,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1104
+# --- book/chapters/26_inplace.md:1134
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -197,7 +194,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1136
+# --- book/chapters/26_inplace.md:1166
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -210,7 +207,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1159
+# --- book/chapters/26_inplace.md:1189
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:496
+# --- book/chapters/26_inplace.md:506
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -19,7 +19,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:520
+# --- book/chapters/26_inplace.md:530
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -49,7 +49,7 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:554
+# --- book/chapters/26_inplace.md:564
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -58,12 +58,25 @@ INDEXED = frozenset((
     "scatter_reduce", "index_reduce"))
 
 
-def check_inputs(t, function, args, kwargs) -> None:
-    """Refuse an input of the in-place op ``function`` that overlaps ``t`` as torch refuses."""
+# NOTE [Bounds asked once]
+# Most inputs of an in-place op lie in memory of their own, and NumPy's bounds
+# test says so at once. check_inputs asks it for every input and tells the
+# caller whether any input's bounds met the written tensor's; only then is the
+# question of reads after the write (reads_written) asked at all. Both arrays
+# are plain ndarrays here, so the test is NumPy's C function itself, without
+# the __array_function__ dispatcher in front of it, which only plain arrays
+# would pass through anyway.
+_bounds_meet = getattr(np.may_share_memory, "_implementation", np.may_share_memory)
+
+
+def check_inputs(t, function, args, kwargs) -> bool:
+    """Refuse an input of the in-place op ``function`` that overlaps ``t`` as torch refuses;
+    False where no input's memory can meet ``t``'s (NOTE [Bounds asked once])."""
     name = function.__name__
     if name in COMPARE_NONE:
-        return
+        return True
     same_ok = name not in INDEXED
+    near = True  # only some inputs are compared: no answer for the rest
     if (compared := getattr(function, "compared", None)) is not None:
         inputs = compared  # item assignment's stretched source
     elif name in COMPARE_FIRST:
@@ -72,14 +85,23 @@ def check_inputs(t, function, args, kwargs) -> None:
         inputs = args[:2]
     else:  # index_put_'s and put_'s index tensors travel with the function
         inputs = (*args, *kwargs.values(), *getattr(function, "indices", ()))
+        near = False
+    a = t._data
     for other in inputs:
-        if isinstance(other, Tensor) and overlapping(t, other, same_ok):
+        if not isinstance(other, Tensor):
+            continue
+        if (other is not t and type(a) is np.ndarray and type(b := other._data) is np.ndarray
+                and not _bounds_meet(a, b)):
+            continue  # apart: the common case, one bounds test
+        near = True
+        if overlapping(t, other, same_ok):
             if name in CHECKS_FIRST:  # NOTE [Shape checks before the overlap refusal]
                 CHECKS_FIRST[name](t, *getattr(function, "indices", ()), *args, **kwargs)
             raise RuntimeError(SHARED_INPUT)
+    return near
 
 
-# --- book/chapters/26_inplace.md:596
+# --- book/chapters/26_inplace.md:628
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -115,7 +137,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:642
+# --- book/chapters/26_inplace.md:674
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

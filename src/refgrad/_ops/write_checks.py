@@ -87,7 +87,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:373
+# --- book/chapters/26_inplace.md:380
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -103,7 +103,10 @@ def _can_cast(source, target) -> bool:
 
 
 def check_fits(t, result) -> None:
-    if result._data.shape != t._data.shape:
+    a, r = t._data, result._data
+    if r.dtype == a.dtype and r.shape == a.shape:  # the common case, settled at once
+        return
+    if r.shape != a.shape:
         raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
                            f"shape {list(result.shape)}")
     if not _can_cast(result._data.dtype, t._data.dtype):
@@ -111,7 +114,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:402
+# --- book/chapters/26_inplace.md:412
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -136,7 +139,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:3116
+# --- book/chapters/26_inplace.md:3146
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""
