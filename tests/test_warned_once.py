@@ -9,7 +9,7 @@ import pytest
 
 import refgrad as torch
 from refgrad import _warn_once
-from refgrad._ops import products, tiling
+from refgrad._ops import grids, products
 from refgrad._tensor_numbers import FLOAT_OF_GRAD
 
 
@@ -55,7 +55,7 @@ def test_each_warning_is_given_once_then_every_time_when_asked(key):
 
 
 def test_the_texts_are_torchs():
-    assert _messages(ONCE["meshgrid"]) == [tiling.MESHGRID_WITHOUT_INDEXING]
+    assert _messages(ONCE["meshgrid"]) == [grids.MESHGRID_WITHOUT_INDEXING]
     assert _messages(ONCE["cross"]) == [products.CROSS_WITHOUT_DIM]
     assert _messages(ONCE["float"]) == [FLOAT_OF_GRAD]
 

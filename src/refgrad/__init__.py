@@ -248,20 +248,20 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1652
+# --- book/chapters/16j_products_and_shapes.md:1656
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
 from refgrad._ops.einsum import einsum
 from refgrad._ops.combinatorics import cartesian_prod, combinations
 from refgrad._ops.blocks import block_diag, vander
+from refgrad._ops.grids import meshgrid
 from refgrad._ops.tiling import (
-    diag, diag_embed, fliplr, flipud, meshgrid, repeat_interleave, rot90, tensor_split, tile,
-    unflatten,
+    diag, diag_embed, fliplr, flipud, repeat_interleave, rot90, tensor_split, tile, unflatten,
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1701
+# --- book/chapters/16j_products_and_shapes.md:1705
 from refgrad import functional
 
 

@@ -7,7 +7,7 @@
 failure]."""
 
 from refgrad._after_failure_signatures import FUNCTIONS, HIDDEN
-from refgrad._ops import directions, rearranging, tiling
+from refgrad._ops import directions, grids, rearranging
 from refgrad._ops.einsum import einsum as plain_einsum
 from refgrad._read_after_failure import read_after_failure
 from refgrad._signatures import type_name
@@ -45,7 +45,7 @@ atleast_1d, atleast_2d, atleast_3d = (read_after_failure(getattr(module, name), 
     (f"{name}(Tensor input)", f"{name}(tuple of Tensors tensors)"), (), False, _one_or_all))
     for module, name in ((rearranging, "atleast_1d"), (rearranging, "atleast_2d"),
                          (directions, "atleast_3d")))
-meshgrid = read_after_failure(tiling.meshgrid, ((
+meshgrid = read_after_failure(grids.meshgrid, ((
     "meshgrid(tuple of Tensors tensors)", "meshgrid(tuple of Tensors tensors, *, str indexing)"),
     (), False, _listed))
 

@@ -2,12 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:1404
+# --- book/chapters/16j_products_and_shapes.md:1408
 """cartesian_prod and combinations: torch's compositions of meshgrid."""
 
 import numpy as np
 
-from refgrad._ops.tiling import meshgrid
+from refgrad._ops.grids import meshgrid
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 

@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/16j_products_and_shapes.md:979
-"""Rows and composites that build new shapes: diagonals, tiles, cuts, turns and grids."""
+"""Rows and composites that build new shapes: diagonals, tiles, cuts and turns."""
 
 from dataclasses import replace
 
@@ -14,7 +14,6 @@ from refgrad._ops import diagonal_view
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
-from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
@@ -38,7 +37,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1016
+# --- book/chapters/16j_products_and_shapes.md:1015
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     if not_an_int(offset):  # worded by its reading: NOTE [Read after a failure]
         raise TypeError
@@ -60,7 +59,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1052
+# --- book/chapters/16j_products_and_shapes.md:1051
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -91,7 +90,7 @@ def _positions(counts, alone=False, output_size=None):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1097
+# --- book/chapters/16j_products_and_shapes.md:1096
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -134,7 +133,7 @@ def _by_counts(source, repeats, dim, output_size):
     return source.index_select(d, _positions(repeats, output_size=output_size))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1156
+# --- book/chapters/16j_products_and_shapes.md:1155
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -147,7 +146,7 @@ def _check_cut_tensor(cuts) -> None:
                            f"tensor with {cuts.ndim} dims")
 
 
-# --- book/chapters/16j_products_and_shapes.md:1174
+# --- book/chapters/16j_products_and_shapes.md:1173
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.slicing import SLICE
@@ -180,7 +179,7 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1208
+# --- book/chapters/16j_products_and_shapes.md:1207
 def unflatten(input, dim, sizes):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -217,7 +216,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1265
+# --- book/chapters/16j_products_and_shapes.md:1264
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -246,7 +245,7 @@ def _flipped(a, dims):
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1298
+# --- book/chapters/16j_products_and_shapes.md:1297
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -268,7 +267,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1324
+# --- book/chapters/16j_products_and_shapes.md:1323
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})
@@ -283,45 +282,3 @@ def flipud(input):
     if input.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return input.flip((0,))
-
-
-# --- book/chapters/16j_products_and_shapes.md:1354
-MESHGRID_WITHOUT_INDEXING = (
-    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-    "argument.")
-
-
-def meshgrid(*tensors, indexing=None):
-    if len(tensors) == 1 and isinstance(tensors[0], tuple | list):
-        tensors = tuple(tensors[0])
-    if not tensors:
-        raise RuntimeError("meshgrid expects a non-empty TensorList")
-    if indexing is None:
-        from refgrad._tensor import Tensor
-
-        if all(isinstance(t, Tensor) for t in tensors):  # torch's parser refuses others first
-            # At this line, as torch's is at its Python meshgrid; chapter "Warnings given once"
-            warn_once("meshgrid", MESHGRID_WITHOUT_INDEXING, stacklevel=1)
-        indexing = "ij"
-    if indexing not in ("ij", "xy"):
-        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", but '
-                           f"received: {indexing}")
-    if handed_whole(tensors):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("meshgrid", meshgrid, tensors, {"indexing": indexing})
-    for t in tensors:
-        if t.ndim > 1:
-            from refgrad._ops.cpp_printing import cpp_print  # chapter 16zj: C++'s print
-
-            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
-                               f"but got: {cpp_print(t)}")
-        if t.dtype is not tensors[0].dtype:
-            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
-    swap = indexing == "xy" and len(tensors) > 1
-    order = [1, 0, *range(2, len(tensors))] if swap else list(range(len(tensors)))
-    shape = tuple(tensors[i].numel() for i in order)
-    grids = []
-    for place, i in enumerate(order):
-        alone = [1] * len(shape)
-        alone[place] = -1
-        grids.append(tensors[i].view(alone).expand(shape))
-    return tuple(grids[order.index(i)] for i in range(len(tensors)))
