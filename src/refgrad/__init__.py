@@ -144,7 +144,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1932
+# --- book/chapters/16_functions.md:1946
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -168,7 +168,7 @@ from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1755
+# --- book/chapters/16b_reductions.md:1761
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -294,11 +294,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2197
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2214
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2730
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2747
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -315,7 +315,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2921
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2938
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -726,7 +726,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:968
+# --- book/chapters/16zm_remaining_tensor_methods.md:992
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
