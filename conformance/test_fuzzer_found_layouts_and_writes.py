@@ -1,8 +1,9 @@
 """Behaviour the differential fuzzer found once it drew awkward layouts and rarer ops: frexp's
 results laid out like the input, the writes nextafter's zeros and isclose's result count, the
 layout of std's gradient without degrees of freedom, embedding's renorm through
-embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format, and
-threshold_ into an expanded tensor. The same assertions run on torch.
+embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format,
+threshold_ into an expanded tensor, and as_strided over a channels-last storage. The same
+assertions run on torch.
 """
 
 import math
@@ -139,3 +140,16 @@ def test_threshold_writes_into_an_expanded_tensor():
     assert x._version == 1 and torch.equal(x, torch.tensor([[2.0, 0.7, 2.0]] * 2))
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         F.relu(torch.tensor([0.2, -0.7]).expand(2, 2), inplace=True)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.arange(12.0).reshape(1, 3, 2, 2).to(memory_format=torch.channels_last),
+    lambda: torch.arange(12.0).reshape(1, 3, 2, 2).to(memory_format=torch.channels_last) * 1,
+    lambda: torch.arange(12.0).reshape(1, 3, 2, 2).contiguous(memory_format=torch.channels_last)])
+def test_as_strided_reads_a_channels_last_storage_in_memory_order(make):
+    x = make()
+    assert x.as_strided((4,), (1,), 1).tolist() == [4.0, 8.0, 1.0, 5.0]
+    x.as_strided((1,), (1,), 1).mul_(100)
+    assert x[0, 1, 0, 0].item() == 400.0 and x._version == 1
+    y = torch.as_strided_scatter(make(), torch.tensor([-1.0, -2.0]), (2,), (1,), 2)
+    assert (y.stride(), y[0, 2, 0, 0].item(), y[0, 0, 0, 1].item()) == ((12, 1, 6, 3), -1.0, -2.0)
