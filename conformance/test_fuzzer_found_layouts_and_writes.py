@@ -2,8 +2,8 @@
 results laid out like the input, the writes nextafter's zeros and isclose's result count, the
 layout of std's gradient without degrees of freedom, embedding's renorm through
 embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format,
-threshold_ into an expanded tensor, and as_strided over a channels-last storage. The same
-assertions run on torch.
+threshold_ into an expanded tensor, as_strided over a channels-last storage, and set_'s first
+refusal. The same assertions run on torch.
 """
 
 import math
@@ -153,3 +153,12 @@ def test_as_strided_reads_a_channels_last_storage_in_memory_order(make):
     assert x[0, 1, 0, 0].item() == 400.0 and x._version == 1
     y = torch.as_strided_scatter(make(), torch.tensor([-1.0, -2.0]), (2,), (1,), 2)
     assert (y.stride(), y[0, 2, 0, 0].item(), y[0, 0, 0, 1].item()) == ((12, 1, 6, 3), -1.0, -2.0)
+
+
+def test_set_refuses_a_source_of_another_dtype_before_the_leaf():
+    leaf = torch.zeros(2, 3, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^Could not set tensor of type float to a tensor of "
+                       "type double$"):
+        leaf.set_(torch.zeros(1, 3))
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad"):
+        leaf.set_(torch.zeros(1, 3, dtype=torch.float64))
