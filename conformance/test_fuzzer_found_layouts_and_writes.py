@@ -2,8 +2,9 @@
 results laid out like the input, the writes nextafter's zeros and isclose's result count, the
 layout of std's gradient without degrees of freedom, embedding's renorm through
 embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format,
-threshold_ into an expanded tensor, as_strided over a channels-last storage, and set_'s first
-refusal. The same assertions run on torch.
+threshold_ into an expanded tensor, as_strided over a channels-last storage, set_'s first
+refusal, and the fills of a 3-d max pool of an inference tensor. The same assertions run on
+torch.
 """
 
 import math
@@ -162,3 +163,13 @@ def test_set_refuses_a_source_of_another_dtype_before_the_leaf():
         leaf.set_(torch.zeros(1, 3))
     with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad"):
         leaf.set_(torch.zeros(1, 3, dtype=torch.float64))
+
+
+def test_a_3d_max_pool_of_an_inference_tensor_counts_its_fills():
+    with torch.inference_mode():
+        x = torch.tensor([[[0.5, 0.75, 0.25]]])
+    values, indices = F.max_pool3d(x[None, None], 1, return_indices=True)
+    assert (values._version, indices._version, values.is_inference()) == (1, 1, False)
+    assert F.max_pool3d(x[None], 1)._version == 1
+    assert F.max_pool2d(x[None], 1)._version == 0
+    assert F.max_pool3d(torch.tensor([[[[[0.5]]]]]), 1)._version == 0
