@@ -4,8 +4,8 @@ Leaves in layouts the other lists never make: channels_last and permuted,
 sliced with an offset and a step, expanded (one element seen many times),
 flipped, of size one or zero along a dimension. Ops the other lists leave out:
 the comparisons and logical ops, the special functions, trigonometry and
-hyperbolics, the scatter-shaped inverses of views (slice, select, diagonal,
-as_strided), as_strided itself, more products (addr, addbmm, dot), 2-d pools,
+hyperbolics, the scatter-shaped inverses of views (slice, select, diagonal),
+as_strided itself, more products (addr, addbmm, dot), 2-d pools,
 affine grids, channel shuffles and the small linalg family. Left out, as
 known differences: as_strided_scatter's gradient for its input (refgrad's is
 the right one, torch 2.13's its complement), the graphs torch.func builds, and
