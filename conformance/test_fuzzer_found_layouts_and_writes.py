@@ -3,8 +3,8 @@ results laid out like the input, the writes nextafter's zeros and isclose's resu
 layout of std's gradient without degrees of freedom, embedding's renorm through
 embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format,
 threshold_ into an expanded tensor, as_strided over a channels-last storage, set_'s first
-refusal, and the fills of a 3-d max pool of an inference tensor. The same assertions run on
-torch.
+refusal, the fills of a 3-d max pool of an inference tensor, and addr_ reading its own writes.
+The same assertions run on torch.
 """
 
 import math
@@ -173,3 +173,13 @@ def test_a_3d_max_pool_of_an_inference_tensor_counts_its_fills():
     assert F.max_pool3d(x[None], 1)._version == 1
     assert F.max_pool2d(x[None], 1)._version == 0
     assert F.max_pool3d(torch.tensor([[[[[0.5]]]]]), 1)._version == 0
+
+
+def test_addr_into_a_matrix_whose_column_is_the_first_vector_reads_its_writes():
+    m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    m.addr_(m[:, 0], torch.tensor([1.0, 10.0, 100.0]))
+    # column 0 is written first; columns 1 and 2 then read the new first column
+    assert m.tolist() == [[2.0, 22.0, 203.0], [8.0, 85.0, 806.0]]
+    m = torch.tensor([[1.0, 2.0], [4.0, 5.0]])
+    m.addr_(m[:, 1], torch.tensor([1.0, 1.0]), beta=2, alpha=0.5)
+    assert m.tolist() == [[3.0, 5.0], [10.5, 12.5]]  # the last column: read before written
