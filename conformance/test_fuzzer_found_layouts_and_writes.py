@@ -38,8 +38,10 @@ def test_nextafters_zeros_for_other_are_written_once():
     assert (x.grad.tolist(), x.grad._version) == ([0.0, 6.0, 0.0], 0)
     assert (y.grad.tolist(), y.grad._version) == ([0.0, 0.0, 0.0], 1)
     other = torch.tensor([[0.5, 0.25], [2.0, 4.0], [1.0, 1.0]]).t().requires_grad_()
+    (zeros,) = torch.autograd.grad(torch.nextafter(torch.ones(2, 3), other).sum(), other)
+    assert (zeros.stride(), zeros._version) == ((3, 1), 1)  # zeros of the shape: row-major
     torch.nextafter(torch.ones(2, 3), other).sum().backward()
-    assert (other.grad.stride(), other.grad._version) == ((1, 2), 1)
+    assert other.grad.stride() == (1, 2)  # accumulated in the leaf's layout
 
 
 @pytest.mark.parametrize(("dtype", "options", "version"), [
