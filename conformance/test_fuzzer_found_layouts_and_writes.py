@@ -3,7 +3,8 @@ results laid out like the input, the writes nextafter's zeros and isclose's resu
 layout of std's gradient without degrees of freedom, embedding's renorm through
 embedding_renorm_, a softmax row holding inf, rms_norm's copy into the suggested format,
 threshold_ into an expanded tensor, as_strided over a channels-last storage, set_'s first
-refusal, the fills of a 3-d max pool of an inference tensor, and addr_ reading its own writes.
+refusal, the fills of a 3-d max pool of an inference tensor, and addr_ reading its own writes
+and checking its vectors first.
 The same assertions run on torch.
 """
 
@@ -185,3 +186,12 @@ def test_addr_into_a_matrix_whose_column_is_the_first_vector_reads_its_writes():
     m = torch.tensor([[1.0, 2.0], [4.0, 5.0]])
     m.addr_(m[:, 1], torch.tensor([1.0, 1.0]), beta=2, alpha=0.5)
     assert m.tolist() == [[3.0, 5.0], [10.5, 12.5]]  # the last column: read before written
+
+
+def test_addr_into_an_expanded_matrix_checks_the_vectors_first():
+    m = torch.tensor([1.0, 2.0, 3.0]).expand(2, 3)
+    vec = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="^addr: Expected 1-D argument vec2, but got 0-D$"):
+        m.addr_(m[:, 0], vec[0])
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        m.addr_(vec, torch.ones(3))

@@ -57,15 +57,15 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:991
+# --- book/chapters/16l_more_linalg.md:993
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
-    from refgrad._ops.write_checks import check_inplace
+    from refgrad._ops.write_checks import check_autograd_write
     from refgrad.autograd._state import state
 
     if state.grad_enabled and not state.inference_mode and any(
             isinstance(t, Tensor) and t.requires_grad for t in (self, vec1, vec2)):
-        check_inplace(self, True)  # autograd's refusals first
+        check_autograd_write(self)  # autograd's refusals first; memory's after the shapes
     for name, t in (("vec1", vec1), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -104,7 +104,7 @@ _addr_into.ordered_form = _addr_grid
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1059
+# --- book/chapters/16l_more_linalg.md:1061
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 
