@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1932
+# --- book/chapters/16_functions.md:1946
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -166,13 +166,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:917
+# --- book/chapters/16b_reductions.md:931
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1755
+# --- book/chapters/16b_reductions.md:1775
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -281,7 +281,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1255
+# --- book/chapters/16l_more_linalg.md:1285
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -298,11 +298,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2197
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2213
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2730
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2746
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -319,7 +319,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2921
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2950
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -445,7 +445,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1282
+# --- book/chapters/16s_normalization.md:1289
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -463,12 +463,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1450
+# --- book/chapters/16u_convolution_and_pooling.md:1458
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1789
+# --- book/chapters/16u_convolution_and_pooling.md:1797
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -730,7 +730,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:968
+# --- book/chapters/16zm_remaining_tensor_methods.md:992
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
@@ -903,19 +903,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2463
+# --- book/chapters/26_inplace.md:2478
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2516
+# --- book/chapters/26_inplace.md:2531
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2694
+# --- book/chapters/26_inplace.md:2709
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3723
+# --- book/chapters/26_inplace.md:3738
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -940,7 +940,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3883
+# --- book/chapters/26_inplace.md:3898
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -951,7 +951,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4263
+# --- book/chapters/26_inplace.md:4278
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -961,7 +961,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:4967
+# --- book/chapters/26_inplace.md:4982
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -994,11 +994,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1893
+# --- book/chapters/27_views.md:1894
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2025
+# --- book/chapters/27_views.md:2026
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

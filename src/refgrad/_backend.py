@@ -194,7 +194,7 @@ def _zeros_asked(array) -> bool:
     return False
 
 
-# --- book/chapters/02_dtypes.md:662
+# --- book/chapters/02_dtypes.md:665
 class _Interface:
     """An array's description, held with the array it looks into, for np.asarray."""
 
@@ -219,3 +219,20 @@ def storage_root(array):
         # Some views hang off a helper object, such as as_strided's, whose base is the array.
         base = getattr(base, "base", None)
     return root
+
+
+def storage_flat(array):
+    """The elements of ``array``'s storage, a 1-D view in the order they lie in memory."""
+    root = storage_root(array)
+    if root.ndim < 2 or root.flags.c_contiguous or root.flags.f_contiguous:
+        return root.ravel(order="A")
+    # NOTE [A storage laid out in another order]
+    falling = root.transpose(np.argsort(root.strides, kind="stable")[::-1])
+    return falling.ravel() if falling.flags.c_contiguous else root.ravel(order="A")
+
+
+# NOTE [A storage laid out in another order]
+# An array that owns its memory need not be row-major or column-major: NumPy
+# lays out a ufunc's result, or a copy in order "K", as its operand is laid
+# out, channels-last say. Its memory order is then its dimensions taken by
+# falling strides, which is row-major once transposed so.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:655
+# --- book/chapters/16b_reductions.md:669
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -69,7 +69,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:725
+# --- book/chapters/16b_reductions.md:739
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -83,7 +83,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:757
+# --- book/chapters/16b_reductions.md:771
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
@@ -106,7 +106,7 @@ def _given_out(cls):
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
-# --- book/chapters/16l_more_linalg.md:1227
+# --- book/chapters/16l_more_linalg.md:1257
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402
     CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401
@@ -123,7 +123,7 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1131
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1147
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 

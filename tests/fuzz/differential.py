@@ -3,7 +3,8 @@
     python3 tests/fuzz/differential.py --programs 500 --seed 0
 
 Each program is a few statements drawn from the templates in ``templates.py``:
-leaves (transposed ones too), elementwise ops, reductions, softmax, joins,
+leaves (transposed, channels_last, permuted, offset, expanded, empty and 0-d
+ones too), elementwise ops, reductions, softmax, joins,
 indexing, matrix products, dtype changes, views of views and in-place writes
 through them, functional activations and losses, a custom Function,
 checkpointing, forward-mode AD, tensor hooks (returning None, a new tensor, or

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1918
+# --- book/chapters/16_functions.md:1932
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2799
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2815
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3715
+# --- book/chapters/26_inplace.md:3730
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4347
+# --- book/chapters/26_inplace.md:4362
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -42,11 +42,11 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1489
+# --- book/chapters/27_views.md:1490
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1756
+# --- book/chapters/27_views.md:1757
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
@@ -58,7 +58,7 @@ import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:666
+# --- book/chapters/28a_resize.md:669
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1209
+# --- book/chapters/16_functions.md:1212
 """equal, allclose and isclose: comparisons that record nothing."""
 
 import numpy as np
@@ -52,7 +52,18 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     # torch starts from input == other: NOTE [The layout TensorIterator picks]
     if type(close) is np.ndarray and close.ndim > 1:
         close = iterated_layout(EQ, (a, b), {}, close)
-    return make_tensor(close)
+    out = make_tensor(close)
+    out._version_counter.value += _writes(input, rtol, atol, equal_nan)
+    return out
+
+
+# NOTE [isclose's writes]
+# torch's isclose starts from input == other and or-s into it in place: the
+# nans once (equal_nan, floating input), then the closeness (unless both
+# tolerances are zero). The result's version counts those writes.
+def _writes(input, rtol, atol, equal_nan) -> int:
+    nans = equal_nan and (input.dtype.is_floating_point or input.dtype.is_complex)
+    return int(nans) + int(rtol != 0 or atol != 0)
 
 
 def _check_close(input, other, rtol, atol) -> None:

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:894
+# --- book/chapters/16zm_remaining_tensor_methods.md:895
 """torch.embedding_renorm_: the rows an embedding looks up scaled, in place, to a norm."""
 
 import numpy as np
@@ -11,6 +11,7 @@ import numpy as np
 from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace
+from refgrad._ops.shared_writes import shared_write
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY
 
@@ -18,16 +19,25 @@ _WHILE = " (while checking arguments for embedding_renorm_)"
 
 
 def _renormed(a, indices, max_norm, norm_type):
+    out = host(a).copy()
+    _scale_rows(out, indices, max_norm, norm_type)
+    return on_device_of(out, a)
+
+
+def _scale_rows(out, indices, max_norm, norm_type) -> None:
+    """The rows of the array ``out`` that ``indices`` name, scaled in place, one by one."""
+    from refgrad._backend import overlaps
+    from refgrad._ops.write_checks import OVERLAP
     from refgrad._tensor import make_tensor
 
-    out = host(a).copy()
     wide = np.float32 if out.dtype.itemsize < 4 else out.dtype.type  # a number's arithmetic
     for i in np.unique(host(indices._data)):
         norm = make_tensor(out[i].copy()).norm(norm_type).item()
         if norm > max_norm:
+            if overlaps(out[i]):  # NOTE [Renorming rows that share memory]
+                raise RuntimeError(OVERLAP)
             scale = wide(out.dtype.type(max_norm / (norm + 1e-7)))  # rounded to the dtype
             out[i] = (out[i].astype(wide) * scale).astype(out.dtype)
-    return on_device_of(out, a)
 
 
 def _no_derivative(g, **unused):
@@ -41,7 +51,7 @@ EMBEDDING_RENORM = register(Op(
     tangent=no_forward_formula("embedding_renorm_")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:933
+# --- book/chapters/16zm_remaining_tensor_methods.md:944
 def _check(self, indices):
     if self.ndim != 2:
         raise RuntimeError(f"Expected 2-dimensional tensor, but got {self.ndim}-dimensional "
@@ -64,4 +74,17 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     """Rows of ``input`` named by ``indices`` scaled down, in place, to ``max_norm``."""
     _check(input, indices)
     params = {"indices": indices, "max_norm": max_norm, "norm_type": norm_type}
-    return inplace(input, lambda t: call(EMBEDDING_RENORM, (t,), params))
+
+    def renorm(t):
+        return call(EMBEDDING_RENORM, (t,), params)
+
+    shared_write(renorm, lambda array: _scale_rows(array, indices, max_norm, norm_type))
+    return inplace(input, renorm)
+
+
+# NOTE [Renorming rows that share memory]
+# torch's kernel scales each row with an in-place multiply of its own, so a
+# weight whose elements share memory (an expanded one) is refused only when a
+# row over the norm has elements that share memory; rows that share memory
+# with each other are scaled in turn, a later row's norm read after an
+# earlier row's write. Such a weight is written in place, row by row.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:917
+# --- book/chapters/26_inplace.md:932
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -35,7 +35,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:958
+# --- book/chapters/26_inplace.md:973
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
@@ -103,7 +103,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1027
+# --- book/chapters/26_inplace.md:1042
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -111,7 +111,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1042
+# --- book/chapters/26_inplace.md:1057
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -134,7 +134,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1093
+# --- book/chapters/26_inplace.md:1108
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -166,7 +166,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1134
+# --- book/chapters/26_inplace.md:1149
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -194,7 +194,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1166
+# --- book/chapters/26_inplace.md:1181
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -207,7 +207,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1189
+# --- book/chapters/26_inplace.md:1204
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

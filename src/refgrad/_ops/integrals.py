@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1474
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1490
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
 from refgrad import _dtype
@@ -15,7 +15,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1502
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1518
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -50,7 +50,7 @@ def _nothing(y, dim):
     return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1538
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1554
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

@@ -7,7 +7,6 @@
 
 import numpy as np
 
-from refgrad._ops.activations import host
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
@@ -74,7 +73,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2395
+# --- book/chapters/16q_functional.md:2394
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -121,7 +120,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2453
+# --- book/chapters/16q_functional.md:2452
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -156,7 +155,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2499
+# --- book/chapters/16q_functional.md:2498
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -201,7 +200,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2556
+# --- book/chapters/16q_functional.md:2555
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -216,33 +215,39 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2572
+# --- book/chapters/16q_functional.md:2571
 def _renormed(weight, indices, max_norm, norm_type):
-    from refgrad._ops.activations import on_device_of
+    """``embedding_renorm_`` on the weight itself, outside autograd: NOTE [A renorm counted]."""
+    from refgrad._ops.embedding_renorm import embedding_renorm_
     from refgrad.autograd.grad_mode import no_grad
 
-    rows = np.unique(host(indices._data))
-    data = host(weight._data)[rows]
-    norms = np.linalg.norm(data, ord=norm_type, axis=1)
-    big = norms > max_norm
-    if big.any():
-        scaled = data[big] * (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
-        with no_grad():  # a write, as torch's: the version counter moves, nothing is recorded
-            weight[make_tensor(on_device_of(rows[big], weight._data))] = make_tensor(
-                on_device_of(scaled, weight._data))
+    with no_grad():
+        embedding_renorm_(weight, indices.contiguous(), max_norm, norm_type)
 
 
-# --- book/chapters/16q_functional.md:2596
+# NOTE [A renorm counted]
+# torch's functional rescales through torch.embedding_renorm_, in place on the
+# weight under no_grad, before the lookup's own checks: the weight's version
+# moves by one even when no row is over the norm, an expanded weight is
+# refused as any in-place write into it, and a weight that is not 2-d is
+# refused in embedding_renorm_'s words.
+
+
+# --- book/chapters/16q_functional.md:2599
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
 
     if padding_idx is None:
         padding_idx = -1
-    elif not -(count := weight.shape[0]) <= padding_idx < count:
+    elif padding_idx > 0 and padding_idx >= weight.size(0):  # 0 is not checked
         raise AssertionError("Padding_idx must be within num_embeddings")
     elif padding_idx < 0:
-        padding_idx += count
+        if padding_idx < -weight.size(0):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx += weight.size(0)
+    if max_norm is not None:  # before the lookup's checks: NOTE [A renorm counted]
+        _renormed(weight, input, max_norm, norm_type)
     from refgrad.autograd._state import state
 
     if weight.requires_grad and state.grad_enabled:
@@ -258,8 +263,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     count = weight.shape[0]
     if sparse:
         raise NotImplementedError("refgrad has no sparse gradients: embedding(sparse=True)")
-    if max_norm is not None:
-        _renormed(weight, input, max_norm, norm_type)
     return call(EMBEDDING, (weight,), {
         "indices": input, "padding_idx": padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
         "sparse": sparse, "weight_sym_argsize_0": count})

@@ -11,7 +11,7 @@ import numpy as np
 from refgrad._ops import pool_gradients
 from refgrad._ops.dispatch import call
 from refgrad._ops.pooled import full, output_size, padded_windows
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 
 
 def _max_pool(a, n, kernel_size, stride, padding, dilation, ceil_mode):
@@ -109,11 +109,14 @@ def _row(name, node, n):
                        saves=(("self", ("self",)), ("result1", ("self",)))))
 
 
+# torch's 3-d kernel fills both its results once made, a write counted on each
+# when the input is an inference tensor: NOTE [Writes into a fresh result]
+RESULT_WRITES["max_pool3d_with_indices"] = (1, 1)
 MAX_POOL2D = _row("max_pool2d_with_indices", "MaxPool2DWithIndicesBackward0", 2)
 MAX_POOL3D = _row("max_pool3d_with_indices", "MaxPool3DWithIndicesBackward0", 3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1056
+# --- book/chapters/16u_convolution_and_pooling.md:1064
 def with_indices(n, input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """torch.max_pool{n}d_with_indices: (values, indices)."""
     from refgrad._ops import pool_checks

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2959
+# --- book/chapters/16q_functional.md:2964
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -24,7 +24,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:2986
+# --- book/chapters/16q_functional.md:2991
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -55,7 +55,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:3025
+# --- book/chapters/16q_functional.md:3030
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # float32, float64, float16's forward: NOTE [Layer norm in torch's order]
     if follows_kernel(a, weight, bias) or follows_half_kernel(a, weight, bias):
@@ -85,7 +85,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:3056
+# --- book/chapters/16q_functional.md:3061
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -95,7 +95,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:3075
+# --- book/chapters/16q_functional.md:3080
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 

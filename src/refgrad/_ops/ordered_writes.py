@@ -13,7 +13,7 @@ from refgrad._tensor import Tensor, make_tensor
 # the bytes of a block: two vectors, of 32 bytes or, for these kernels, of 64
 BLOCK_BYTES = {
     **dict.fromkeys(("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
-                     "floor_divide", "fmod", "remainder", "addcmul", "addcdiv"), 64),
+                     "floor_divide", "fmod", "remainder", "addcmul", "addcdiv", "addr"), 64),
     **dict.fromkeys(("pow", "atan2", "arctan2", "hypot", "igamma"), 128),
 }
 ONE_AT_A_TIME = frozenset(("xlogy",))
@@ -47,11 +47,22 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:836
+# --- book/chapters/26_inplace.md:839
+# NOTE [Operands shaped for the loop]
+# A function may carry ordered_form(args) -> (function, args): the same
+# kernel, element by element, over operands that broadcast to the written
+# tensor and look into the memory the given ones do. addr_'s vectors are so
+# seen as a column and a row, as torch's iteration sees them.
+
+
+# --- book/chapters/26_inplace.md:848
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
 
+    form = getattr(function, "ordered_form", None)  # NOTE [Operands shaped for the loop]
+    if form is not None:
+        function, args = form(args)
     out = t._data
     places = [k for k, a in enumerate(args) if isinstance(a, Tensor)]
     operands = [out, *(np.broadcast_to(args[k]._data, out.shape) for k in places)]
@@ -81,7 +92,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:875
+# --- book/chapters/26_inplace.md:890
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

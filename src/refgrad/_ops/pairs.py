@@ -65,30 +65,36 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:630
+# --- book/chapters/16n_more_shapes_and_elementwise.md:632
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
     return np.nextafter(a, b)
 
 
+def _filled_zeros(other, g):
+    from refgrad._ops.linear_gradients import input_zeros
+
+    return input_zeros(tuple(other.shape), g)  # torch's zeros(): row-major, filled once made
+
+
 NEXTAFTER = register(Op(
     "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
     backward=lambda g, self=None, other=None: (
-        _kept_where(self != other, g), None if other is None else _zeros_like(other)),
+        _kept_where(self != other, g), None if other is None else _filled_zeros(other, g)),
     saves=(("other", ("self", "other")), ("self", ("self", "other"))),
     iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:661
+# --- book/chapters/16n_more_shapes_and_elementwise.md:669
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:671
+# --- book/chapters/16n_more_shapes_and_elementwise.md:679
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -106,7 +112,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:692
+# --- book/chapters/16n_more_shapes_and_elementwise.md:700
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -129,7 +135,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:734
+# --- book/chapters/16n_more_shapes_and_elementwise.md:742
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -157,7 +163,7 @@ def _two_to(other):
     return functions.pow(2.0, other)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:767
+# --- book/chapters/16n_more_shapes_and_elementwise.md:775
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -182,7 +188,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:802
+# --- book/chapters/16n_more_shapes_and_elementwise.md:810
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -241,7 +247,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:975
+# --- book/chapters/16n_more_shapes_and_elementwise.md:983
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -255,9 +261,13 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1010
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1022
 def _frexp(a):
-    return np.frexp(a)  # the exponent is a C int: int32
+    from refgrad._ops.result_layout import like_input_result
+
+    mantissa, exponent = np.frexp(a)  # the exponent is a C int: int32
+    # both made by empty_like: NOTE [Results laid out like the input]
+    return like_input_result(mantissa, a), like_input_result(exponent, a)
 
 
 FREXP = register(Op(

@@ -57,15 +57,15 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:987
+# --- book/chapters/16l_more_linalg.md:993
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
-    from refgrad._ops.write_checks import check_inplace
+    from refgrad._ops.write_checks import check_autograd_write
     from refgrad.autograd._state import state
 
     if state.grad_enabled and not state.inference_mode and any(
             isinstance(t, Tensor) and t.requires_grad for t in (self, vec1, vec2)):
-        check_inplace(self, True)  # autograd's refusals first
+        check_autograd_write(self)  # autograd's refusals first; memory's after the shapes
     for name, t in (("vec1", vec1), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -74,13 +74,37 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     if tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
         raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: "
                            f"{list(vec1.shape)}, v2: {list(vec2.shape)}")
-    return inplace(self, addr, vec1, vec2, beta=beta, alpha=alpha)
+    return inplace(self, _addr_into, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def _addr_into(t, vec1, vec2, beta=1, alpha=1):
+    return addr(t, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def _addr_at(t, vec1, vec2, beta=1, alpha=1):
+    """addr's kernel over operands already broadcast to the written places."""
+    from refgrad._tensor import make_tensor
+
+    return make_tensor(_blend(t._data, vec1._data * vec2._data, beta, alpha))
+
+
+def _addr_grid(args):
+    """The vectors as torch's iteration sees them: a column and a row, views of them."""
+    from refgrad._tensor import make_tensor
+
+    vec1, vec2 = args
+    return _addr_at, (make_tensor(vec1._data[:, None]), make_tensor(vec2._data[None, :]))
+
+
+# read as addr by the in-place checks; NOTE [Operands shaped for the loop]
+_addr_into.__name__ = _addr_at.__name__ = "addr"
+_addr_into.ordered_form = _addr_grid
 
 
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1031
+# --- book/chapters/16l_more_linalg.md:1061
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

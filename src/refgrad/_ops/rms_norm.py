@@ -28,7 +28,7 @@ def _check(input, shape, weight):
                            f"{_listed(input.shape)}")
 
 
-# --- book/chapters/16s_normalization.md:971
+# --- book/chapters/16s_normalization.md:975
 _MISMATCH = ("Mismatch dtype between input and weight: input dtype = {}, weight dtype = {}, "
              "Cannot dispatch to fused implementation. (Triggered internally at "
              "/__w/pytorch/pytorch/aten/src/ATen/native/layer_norm.cpp:346.)")
@@ -36,6 +36,7 @@ _MISMATCH = ("Mismatch dtype between input and weight: input dtype = {}, weight 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     from refgrad._dtype import C_TYPE_NAMES, float16, float32
+    from refgrad._memory_formats import suggest_memory_format
     from refgrad._typename import not_implemented_for
     from refgrad._warn_once import warn_once
 
@@ -53,10 +54,12 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     dims = tuple(range(input.ndim - 1, input.ndim - len(shape) - 1, -1))  # last first, as torch
     result = upcast * add_scalar(upcast.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     result = result if weight is None else result * weight
-    return result.to(input.dtype)
+    # copied when its layout is not the input's suggested format, as torch's is
+    fmt = suggest_memory_format(tuple(input.shape), input.stride())
+    return result.contiguous(memory_format=fmt).to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:1238
+# --- book/chapters/16s_normalization.md:1245
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool

@@ -8,7 +8,7 @@
 
 import numpy as np
 
-from refgrad._backend import data_ptr, element_strides, overlaps, storage_root
+from refgrad._backend import data_ptr, element_strides, overlaps, storage_flat, storage_root
 from refgrad._layouts import preserved_strides
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import moved_to
@@ -29,7 +29,7 @@ def _kept_copy(a):
     offset = (data_ptr(a) - data_ptr(root)) // a.itemsize
     if offset == 0 and root.nbytes == a.nbytes:  # a is its whole storage: a copy of its own
         return moved_to(a.copy(order="K"), strides)
-    storage = root.ravel(order="A").copy().view(np.uint8)  # its bytes, read as a's dtype
+    storage = storage_flat(root).copy().view(np.uint8)  # its bytes, read as a's dtype
     storage = storage[:storage.size // a.itemsize * a.itemsize].view(a.dtype)
     return strided_view(storage, a.shape, strides, offset)
 

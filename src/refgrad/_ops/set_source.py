@@ -39,9 +39,6 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
-    if source.dtype is not self.dtype:
-        names = C_TYPE_NAMES[str(source.dtype)[6:]], C_TYPE_NAMES[str(self.dtype)[6:]]
-        raise RuntimeError("Could not set tensor of type {} to a tensor of type {}".format(*names))
     if size is None:
         return source._data
     return source.detach().as_strided(size, stride or _contiguous(size), storage_offset)._data
@@ -57,6 +54,9 @@ def _contiguous(size) -> tuple:
 
 # --- book/chapters/28a_resize.md:562
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
+    if source is not None and source.dtype is not self.dtype:  # the binding's, before autograd
+        names = C_TYPE_NAMES[str(source.dtype)[6:]], C_TYPE_NAMES[str(self.dtype)[6:]]
+        raise RuntimeError("Could not set tensor of type {} to a tensor of type {}".format(*names))
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     if recorded:  # no memory checks: NOTE [set_ on a view]
@@ -94,7 +94,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:612
+# --- book/chapters/28a_resize.md:615
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -122,7 +122,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:644
+# --- book/chapters/28a_resize.md:647
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:353
+# --- book/chapters/16b_reductions.md:356
 """logsumexp, softmax and log_softmax: their kernels, rows and functions."""
 
 import numpy as np
@@ -22,12 +22,16 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/16b_reductions.md:384
-def _shift(a, axes):
+# --- book/chapters/16b_reductions.md:387
+def _largest(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
-    top = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
+    return np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
         np.sum(a, axis=axes, keepdims=True))
-    return np.where(np.isfinite(top), top, 0)
+
+
+def _shift(a, axes):
+    top = _largest(a, axes)
+    return np.where(np.isfinite(top), top, 0)  # logsumexp's: an infinite largest is no shift
 
 
 def _logsumexp(a, dim, keepdim):
@@ -49,7 +53,14 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:446
+# --- book/chapters/16b_reductions.md:453
+# NOTE [Softmax shifts by an infinity too]
+# logsumexp shifts by the largest element only when it is finite; torch's
+# softmax kernels shift by it whatever it is, so a row that holds +inf has
+# inf - inf = nan among its shifted values, and the sum of their exponentials
+# makes the whole row nan: softmax([2, inf]) is [nan, nan], not [0, nan].
+
+
 # NOTE [float16 softmax steps]
 # Measured against torch 2.13 over rows of 1 to 40 elements along every
 # dimension: with these roundings, float16 results were equal to torch's
@@ -61,7 +72,7 @@ def _log_softmax(a, dim):
 @in_float32
 def _log_softmax_in_float32(a, dim, half):
     axis = dim % a.ndim if a.ndim else None
-    shifted = a - _shift(a, axis)
+    shifted = a - _largest(a, axis)  # NOTE [Softmax shifts by an infinity too]
     total = np.sum(np.exp(shifted), axis=axis, keepdims=True)
     if half and axis == a.ndim - 1:  # NOTE [float16 softmax steps]
         return row_major_result(shifted - _halved(np.log(_halved(total))))
@@ -75,7 +86,7 @@ def _softmax(a, dim):
 @in_float32
 def _softmax_in_float32(a, dim, half):
     axis = dim % a.ndim if a.ndim else None
-    e = np.exp(a - _shift(a, axis))
+    e = np.exp(a - _largest(a, axis))
     total = np.sum(e, axis=axis, keepdims=True)
     if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
         # torch's kernel for the last dim scales by the reciprocal
@@ -91,7 +102,7 @@ def _halved(a):
     return a.astype(_HALF).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:490
+# --- book/chapters/16b_reductions.md:504
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -109,7 +120,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:862
+# --- book/chapters/16b_reductions.md:876
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():

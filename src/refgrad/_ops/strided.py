@@ -13,6 +13,7 @@ from refgrad._backend import (
     device_of,
     element_strides,
     moved_on,
+    storage_flat,
     storage_root,
     zero_strided,
 )
@@ -29,7 +30,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     NOTE [An offset not given])."""
     if storage_offset is None:
         storage_offset = (data_ptr(a) - data_ptr(storage_root(a))) // a.itemsize
-    flat = storage_root(a).ravel(order="A")  # the storage in memory order: a view
+    flat = storage_flat(a)  # the storage in memory order: a view
     if flat.dtype != a.dtype:  # a storage that holds another dtype: read as a's
         flat = flat.view(np.uint8)[:flat.nbytes // a.itemsize * a.itemsize].view(a.dtype)
     strides = tuple(s * a.itemsize for s in stride)
@@ -40,7 +41,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
-# --- book/chapters/27_views.md:519
+# --- book/chapters/27_views.md:520
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -84,7 +85,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:569
+# --- book/chapters/27_views.md:570
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -109,7 +110,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1836
+# --- book/chapters/27_views.md:1837
 # NOTE [An offset not given]
 # as_strided's row holds storage_offset as the caller gave it, None included,
 # which is what torch's node saves and a mode is shown; the forward and the

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1930
+# --- book/chapters/27_views.md:1931
 """as_strided_scatter: a copy with an as_strided view of it written."""
 
 import math
 
 import numpy as np
 
-from refgrad._backend import storage_root
+from refgrad._backend import storage_flat
 from refgrad._ops.strided import strided_params, strided_view
 from refgrad._ops.table import Op, register
 from refgrad._ops.views import grid
@@ -18,7 +18,7 @@ from refgrad._tensor import Tensor, make_tensor
 
 def _written(a, src, size, stride, storage_offset, self_geometry):
     sizes, strides, offset = self_geometry
-    flat = storage_root(a).ravel(order="A").copy()  # the whole storage, as torch copies it
+    flat = storage_flat(a).copy()  # the whole storage, as torch copies it
     at = grid(size, stride, offset if storage_offset is None else storage_offset, like=a)
     flat[at.reshape(-1)] = src.astype(a.dtype, copy=False).reshape(-1)  # the last one stays
     return strided_view(flat, sizes, strides, offset)
@@ -34,7 +34,7 @@ def _written_places(g, size, stride, storage_offset, self_geometry):
     return make_tensor(strided_view(places, sizes, strides, offset).copy())
 
 
-# --- book/chapters/27_views.md:1963
+# --- book/chapters/27_views.md:1964
 def _backward(g, size, stride, storage_offset, self_geometry):
     into = _written_places(g, size, stride, storage_offset, self_geometry)
     return g.masked_fill(into, 0), _src_grad(g, size, stride, storage_offset, self_geometry)
@@ -60,7 +60,7 @@ def _src_grad(g, size, stride, storage_offset, self_geometry):
     return storage[make_tensor(at)].masked_fill(overwritten, 0)
 
 
-# --- book/chapters/27_views.md:1995
+# --- book/chapters/27_views.md:1996
 AS_STRIDED_SCATTER = register(Op(
     "as_strided_scatter", "AsStridedScatterBackward0", ("self", "src"), forward=_written,
     backward=_backward, promote=False, hides=("self_geometry",),

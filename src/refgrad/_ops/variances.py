@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:980
+# --- book/chapters/16b_reductions.md:994
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,7 +24,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:1187
+# --- book/chapters/16b_reductions.md:1201
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, ordered=True)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -36,7 +36,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:1219
+# --- book/chapters/16b_reductions.md:1234
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -59,11 +59,16 @@ def _var_backward(g, self, dim, correction, keepdim):
 
 def _inf_or_nan(self):
     from refgrad._dtype import get_default_dtype
+    from refgrad._ops.arithmetic import EQ
+    from refgrad._ops.result_layout import iterated_layout
 
     data = self._data
     mean = data.sum() / data.size if data.size else 0.0
     # torch's where of two numbers: the default dtype, which the product then takes
-    return make_tensor(np.where(data == mean, np.nan, np.inf).astype(get_default_dtype().numpy))
+    out = np.where(data == mean, np.nan, np.inf).astype(get_default_dtype().numpy)
+    if out.ndim > 1:  # laid out as self == mean is: a (1, 2) input's strides (1, 1) stay
+        out = iterated_layout(EQ, (data, np.asarray(mean)), {}, out)
+    return make_tensor(out)
 
 
 def _std_backward(g, self, result, dim, correction, keepdim):
@@ -71,7 +76,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:1255
+# --- book/chapters/16b_reductions.md:1275
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -84,7 +89,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1274
+# --- book/chapters/16b_reductions.md:1294
 def _std_tangent(t, self, result, dim, correction, keepdim):
     dof = _count(self, dim) - _correction(correction)
     scale = 2.0 / dof if dof else math.inf
@@ -95,7 +100,7 @@ def _std_tangent(t, self, result, dim, correction, keepdim):
     return (spread / mul_scalar(result, 2)).masked_fill_(result == 0, 0)
 
 
-# --- book/chapters/16b_reductions.md:1529
+# --- book/chapters/16b_reductions.md:1549
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -121,7 +126,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1556
+# --- book/chapters/16b_reductions.md:1576
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:
