@@ -220,7 +220,7 @@ formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0],
 
 # --- book/chapters/18a_forward_ad.md:1273
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
-WITH_NONE = frozenset(("convolution",))  # an optional tensor (the bias) may be None
+WITH_NONE = {"convolution"}  # an optional tensor (a bias, a weight) may be None
 
 
 def applies(op, args) -> bool:
