@@ -4,7 +4,7 @@
 
 
 # --- book/chapters/18ab_normalization_tangents.md:65
-"""torch's forward formulas of the normalizations: NOTE [A normalization's tangent, by torch's formula]."""
+"""The normalizations' forward formulas: NOTE [A normalization's tangent, by torch's formula]."""
 
 from refgrad._ops.arithmetic import div_scalar
 from refgrad._ops.inplace import inplace
