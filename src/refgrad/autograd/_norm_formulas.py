@@ -104,4 +104,27 @@ def _layer_norm(t, p, r, normalized_shape, eps):
     return _affine(xp, mean, invstd, out, p, t, [*[1] * lead, *xp.shape[lead:]])
 
 
-WITH_NONE.update(("native_batch_norm", "native_layer_norm"))
+# --- book/chapters/18ab_normalization_tangents.md:209
+@formula("native_group_norm")
+def _group_norm(t, p, r, N, C, HxW, group, eps):  # noqa: N803 - torch's names
+    xp, xt, shape = p[0], t[0], tuple(p[0].shape)
+    grouped, lined = (1, N * group, -1 if N else 1), (1, N * group, 1)
+    xt_g, xp_g = _viewed(xt, grouped), xp.view(grouped)
+    mean, invstd = r[1].view(lined), r[2].view(lined)
+    out = _normalized_tangent(xp_g, xt_g, mean, invstd, (0, 2), xt_g.shape[2]).view(shape)
+    normalized = None
+    if p[1] is not None:
+        normalized = ((xp_g - r[1].view(lined)) * r[2].view(lined)).view(shape)
+    affine = [1] * xp.ndim
+    affine[1] = C
+    out = _affine_tangent(normalized, out, _viewed(p[1], affine), _viewed(t[1], affine),
+                          _viewed(t[2], affine))
+    if MISSING.get(xt):  # the statistics' tangents read the input's only
+        return out, None, None
+    mean_t = xt_g.mean((2,), False).view_as(r[1])
+    invstd_t = _invstd_tangent(xt_g, xp_g, r[1].view(grouped), r[2].view(grouped), (2,),
+                               xt_g.shape[2], keepdim=False)  # swapped, as torch's
+    return out, mean_t, invstd_t.view_as(r[2])
+
+
+WITH_NONE.update(("native_batch_norm", "native_layer_norm", "native_group_norm"))
