@@ -145,7 +145,7 @@ _CONVOLUTION_SETTINGS = ("stride", "padding", "dilation", "transposed", "output_
                          "groups")
 
 
-# --- book/chapters/18a_forward_ad.md:1157
+# --- book/chapters/18a_forward_ad.md:1166
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -163,7 +163,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1180
+# --- book/chapters/18a_forward_ad.md:1189
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -184,7 +184,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1211
+# --- book/chapters/18a_forward_ad.md:1220
 def _masked_pick(t, p, chosen):
     mask = chosen.logical_or_(p[1].isnan())
     return _add(t[1], _mul(mask, _add(t[0], t[1], subtract=True)))
@@ -194,7 +194,7 @@ formula("fmax")(lambda t, p, r: _masked_pick(t, p, p[0] > p[1]))
 formula("fmin")(lambda t, p, r: _masked_pick(t, p, p[0] <= p[1]))
 
 
-# --- book/chapters/18a_forward_ad.md:1227
+# --- book/chapters/18a_forward_ad.md:1236
 @formula("embedding")
 def _embedding(t, p, r, **params):
     from refgrad._ops.dispatch import call
@@ -203,7 +203,7 @@ def _embedding(t, p, r, **params):
     return call(EMBEDDING, (t[0],), params)
 
 
-# --- book/chapters/18a_forward_ad.md:1243
+# --- book/chapters/18a_forward_ad.md:1252
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -218,7 +218,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1275
+# --- book/chapters/18a_forward_ad.md:1284
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 WITH_NONE = {"convolution"}  # an optional tensor (a bias, a weight) may be None
 
