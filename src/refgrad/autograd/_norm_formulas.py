@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18ab_normalization_tangents.md:71
+# --- book/chapters/18ab_normalization_tangents.md:74
 """The normalizations' forward formulas: NOTE [A normalization's tangent, by torch's formula]."""
 
 from refgrad._ops.arithmetic import div_scalar
@@ -42,7 +42,7 @@ def _normalized_tangent(xp, xt, mean, invstd, dims, numel):
     return out.add_(temp)
 
 
-# --- book/chapters/18ab_normalization_tangents.md:119
+# --- book/chapters/18ab_normalization_tangents.md:122
 def _affine_tangent(normalized, out, weight_p, weight_t, bias_t):
     if weight_p is not None:
         if MISSING.get(out) or MISSING.get(weight_t):
@@ -65,7 +65,7 @@ def _viewed(t, shape):  # the view of a missing tangent is missing too
     return out
 
 
-# --- book/chapters/18ab_normalization_tangents.md:151
+# --- book/chapters/18ab_normalization_tangents.md:154
 @formula("native_batch_norm")
 def _batch_norm(t, p, r, running_mean, running_var, training, momentum, eps):
     xp, xt = p[0], t[0]
@@ -90,7 +90,7 @@ def _affine(xp, mean, invstd, out, p, t, shape):
                            _viewed(t[2], shape))
 
 
-# --- book/chapters/18ab_normalization_tangents.md:181
+# --- book/chapters/18ab_normalization_tangents.md:184
 @formula("native_layer_norm")
 def _layer_norm(t, p, r, normalized_shape, eps):
     xp, xt = p[0], t[0]
@@ -105,7 +105,7 @@ def _layer_norm(t, p, r, normalized_shape, eps):
     return _affine(xp, mean, invstd, out, p, t, [*[1] * lead, *xp.shape[lead:]])
 
 
-# --- book/chapters/18ab_normalization_tangents.md:216
+# --- book/chapters/18ab_normalization_tangents.md:219
 @formula("native_group_norm")
 def _group_norm(t, p, r, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     xp, xt, shape = p[0], t[0], tuple(p[0].shape)
