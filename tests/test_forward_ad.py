@@ -18,7 +18,7 @@ import refgrad as torch
 import refgrad.autograd.forward_ad as fwAD
 from refgrad._tensor import make_tensor
 from refgrad.autograd import _tangents
-from refgrad.autograd.gradcheck import gradcheck
+from refgrad.autograd.gradcheck import GradcheckError, gradcheck
 from tests._gradient_support import _laid_out
 from tests.test_op_gradients import (
     COVERED,
@@ -166,10 +166,14 @@ def _tangent_function(call, count):
 # exponentials in place: their gradient through the primal is refused, as in torch
 # (NOTE [Tangent graphs follow torch's formulas]; test_softmax_tangent_refuses_...).
 IN_PLACE_TANGENTS = ("softmax", "log_softmax")
+# batch norm's and layer norm's tangents, by torch's formulas, read the saved statistics,
+# outputs torch does not differentiate: their gradient misses the terms through them, as
+# torch's does (NOTE [A normalization's tangent, by torch's formula]).
+STATISTICS_HELD = ("native_batch_norm", "native_layer_norm")
 
 
-@pytest.mark.parametrize("name", [n for n in WITH_TANGENTS
-                                  if RECIPES[n].twice and n not in IN_PLACE_TANGENTS])
+@pytest.mark.parametrize("name", [n for n in WITH_TANGENTS if RECIPES[n].twice
+                                  and n not in IN_PLACE_TANGENTS + STATISTICS_HELD])
 @settings(max_examples=5)
 @given(data=st.data())
 def test_tangents_are_differentiable(name, data):
@@ -177,6 +181,28 @@ def test_tangents_are_differentiable(name, data):
     primals, tangents, call, _ = _case(data, name)
     inputs = tuple(x.detach().requires_grad_() for x in primals + tangents)
     assert gradcheck(_tangent_function(call, len(primals)), inputs, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name", STATISTICS_HELD)
+def test_normalization_tangent_gradients_hold_the_statistics(name):
+    """The statistics do not require grad, and the tangent's gradient for the input lacks
+    their terms: finite differences disagree, as they do with torch's."""
+    def tangent(x, w, b, tx):
+        with fwAD.dual_level():
+            d = fwAD.make_dual(x, tx)
+            if name == "native_batch_norm":
+                outs = torch.native_batch_norm(d, w, b, None, None, True, 0.1, 1e-5)
+            else:
+                outs = torch.native_layer_norm(d, [2], w, b, 1e-5)
+            assert not outs[1].requires_grad and not outs[2].requires_grad
+            return fwAD.unpack_dual(outs[0]).tangent
+
+    inputs = [torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in
+              ([[1.0, -2.0], [0.5, 3.0], [-1.0, 0.25]], [1.5, -0.5], [0.1, 0.2],
+               [[0.3, -1.0], [2.0, 0.5], [-0.7, 1.1]])]
+    with pytest.raises(GradcheckError, match="Jacobian mismatch for output 0 with respect to "
+                                             "input 0"):
+        gradcheck(tangent, inputs, rtol=1e-4)
 
 
 def test_forward_over_reverse_keeps_the_tangents_of_saved_outputs():

@@ -688,10 +688,9 @@ def test_torch_still_cannot_differentiate_these_tangents(name):
 # torch's forward formulas for these rows read the LU factorization their forward saved,
 # which torch does not differentiate: differentiated, their tangents miss the terms through
 # it. refgrad's are exact; torch's reverse mode, differentiated twice, is the oracle instead.
-# So does native_layer_norm's, with the mean and deviation its forward saved.
-TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex",
-                                  "native_layer_norm"}
-TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_batch_norm", "native_group_norm"}  # statistics
+# (The normalizations' tangents, which read their saved statistics the same way, follow
+# torch's formulas, and so differentiate as torch's do: torch's is their oracle.)
+TANGENTS_THROUGH_A_CONSTANT_LU = {"linalg_det", "linalg_slogdet", "linalg_solve_ex"}
 # The gradient rows take the statistics as constants, as torch's do (chapter 16sa).
 TANGENTS_THROUGH_A_CONSTANT_LU |= {"native_layer_norm_backward", "native_batch_norm_backward"}
 # torch's tangent of householder_product is right, but differentiated it is not: for a 1x1

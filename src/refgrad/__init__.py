@@ -748,6 +748,10 @@ from refgrad._lobpcg import lobpcg  # noqa: E402
 from refgrad import _lobpcg  # noqa: E402, F401
 
 
+# --- book/chapters/18ab_normalization_tangents.md:249
+from refgrad.autograd import _norm_formulas  # noqa: E402, F401 - its rows join the table  # isort: skip
+
+
 # --- book/chapters/18c_zero_tensors.md:195
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 

@@ -138,6 +138,8 @@ def _jvp(op, args, params, outputs, tangents) -> list:
     if _jvp_formulas.applies(op, args):  # NOTE [Tangent graphs follow torch's formulas]
         with _inner_pass(attach):
             tangent = _jvp_formulas.by_formula(op, args, params, outputs, tangents, attach)
+        if isinstance(tangent, tuple):  # one per output, None for none
+            return [None if t is None else _finish(o, t, t.dtype) for o, t in zip(outputs, tangent)]
         return [_finish(outputs[0], tangent, tangent.dtype)]
     kwargs = _formula_arguments(op, args, params, outputs, attach)
     dtype = _tangent_dtype(op, args, params, outputs, tangents)
@@ -162,7 +164,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:916
+# --- book/chapters/18a_forward_ad.md:918
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 
