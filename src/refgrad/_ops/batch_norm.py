@@ -9,7 +9,6 @@ import numpy as np
 
 from refgrad._ops.batch_norm_gradient import batch_norm_backward
 from refgrad._ops.dispatch import call
-from refgrad._ops.norm_tangents import batch_norm_tangent
 from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
@@ -27,7 +26,7 @@ def per_channel(ndim):
     return (-1, *[1] * (ndim - 2))
 
 
-# --- book/chapters/16s_normalization.md:93
+# --- book/chapters/16s_normalization.md:92
 def _update(running, batch, momentum):
     # A write the kernel makes: no node, and the version counter stays where it was.
     if running is not None:
@@ -68,7 +67,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (suggested_format_result(out, a), *saved)
 
 
-# --- book/chapters/16s_normalization.md:145
+# --- book/chapters/16s_normalization.md:144
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None, wanted=(True, True, True)):
     # a row of its own: chapter "Gradients of the normalizations"; told which of the
@@ -80,14 +79,14 @@ def _batch_norm_backward(grads, input, running_mean, running_var, training, mome
 _INPUTS = ("input", "weight", "bias")
 BATCH_NORM = register(Op(
     "native_batch_norm", "NativeBatchNormBackward0", _INPUTS, promote=False,
-    forward=_batch_norm, backward=_batch_norm_backward, tangent=batch_norm_tangent,
+    forward=_batch_norm, backward=_batch_norm_backward,
     outputs=("result0", "result1", "result2"), differentiable_outputs=1,
     saves=(("input", _INPUTS), ("running_mean", _INPUTS), ("running_var", _INPUTS),
            ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS)),
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:189
+# --- book/chapters/16s_normalization.md:188
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -150,7 +149,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:259
+# --- book/chapters/16s_normalization.md:258
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -183,7 +182,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:308
+# --- book/chapters/16s_normalization.md:307
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -192,7 +191,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:321
+# --- book/chapters/16s_normalization.md:320
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

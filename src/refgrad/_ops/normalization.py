@@ -15,7 +15,6 @@ from refgrad._ops.layer_norm_kernel import (
     follows_kernel,
     layer_norm_kernel,
 )
-from refgrad._ops.norm_tangents import layer_norm_tangent  # chapter 16sa
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import Op, register
 
@@ -24,7 +23,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:2991
+# --- book/chapters/16q_functional.md:2990
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -55,7 +54,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:3030
+# --- book/chapters/16q_functional.md:3029
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # float32, float64, float16's forward: NOTE [Layer norm in torch's order]
     if follows_kernel(a, weight, bias) or follows_half_kernel(a, weight, bias):
@@ -85,17 +84,17 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:3061
+# --- book/chapters/16q_functional.md:3060
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
-    forward=_layer_norm, backward=_layer_norm_backward, tangent=layer_norm_tangent,
+    forward=_layer_norm, backward=_layer_norm_backward,
     outputs=("result0", "result1", "result2"), differentiable_outputs=1,
     saves=(("bias", _INPUTS), ("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS),
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:3080
+# --- book/chapters/16q_functional.md:3079
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 

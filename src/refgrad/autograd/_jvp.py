@@ -87,17 +87,11 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:815
-MIXED_NORMS = frozenset(("native_layer_norm", "native_group_norm", "native_batch_norm"))
-
-
+# --- book/chapters/18a_forward_ad.md:816
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
     if op.name == "logcumsumexp":
-        return outputs[0].dtype
-    if op.name in MIXED_NORMS and tangents[0] is not None and tangents[1] is not None \
-            and (op.name != "native_batch_norm" or params["training"]):
         return outputs[0].dtype
     if op.name == "copy_" and tangents[0] is None and tangents[1] is not None \
             and tangents[1].shape == args[0].shape:
@@ -117,7 +111,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:851
+# --- book/chapters/18a_forward_ad.md:846
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -129,7 +123,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:879
+# --- book/chapters/18a_forward_ad.md:874
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -164,7 +158,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:918
+# --- book/chapters/18a_forward_ad.md:913
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

@@ -197,7 +197,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1380
+# --- book/chapters/18a_forward_ad.md:1375
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -215,7 +215,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1399
+# --- book/chapters/18a_forward_ad.md:1394
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -223,7 +223,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1424
+# --- book/chapters/18a_forward_ad.md:1419
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -240,7 +240,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1452
+# --- book/chapters/18a_forward_ad.md:1447
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
@@ -251,7 +251,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1474
+# --- book/chapters/18a_forward_ad.md:1469
 def apply_with_tangents(cls, run, args):
     """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
     level = active_level()
@@ -262,7 +262,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1536
+# --- book/chapters/18a_forward_ad.md:1531
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 
@@ -286,7 +286,7 @@ def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
             set_tangent(out, in_layout_of(out, tangent), level)
 
 
-# --- book/chapters/18a_forward_ad.md:1574
+# --- book/chapters/18a_forward_ad.md:1569
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
