@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import OPS, scattering
+from refgrad._ops import OPS, masked_scattering
 from refgrad._ops.dispatch import call
 from refgrad._ops.putting import put
 from tests._gradient_support import Recipe, _dim, _mask, gradient_tests
@@ -129,7 +129,7 @@ RECIPES.update({
                   shapes=st.sampled_from([[(3, 4), (5,)], [(2, 3), (2, 2)], [(4,), (4,)],
                                           [(), ()]])),
     "masked_scatter_backward": Recipe(
-        lambda g, mask: scattering.masked_scatter_backward(g, mask, tuple(g.shape)),
+        lambda g, mask: masked_scattering.masked_scatter_backward(g, mask, tuple(g.shape)),
         params=_mask),
 })
 

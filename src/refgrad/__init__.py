@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1946
+# --- book/chapters/16_functions.md:1950
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -231,13 +231,15 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1242
+# --- book/chapters/16h_scatter.md:1260
 from refgrad._ops.combining import scatter_reduce
-from refgrad._ops.scattering import masked_scatter, scatter, scatter_add, take, take_along_dim
+from refgrad._ops.masked_scattering import masked_scatter
+from refgrad._ops.scattering import scatter, scatter_add
+from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1394
+# --- book/chapters/16h_scatter.md:1414
 from refgrad._ops.index_reductions import index_reduce
 
 

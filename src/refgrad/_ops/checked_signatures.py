@@ -28,7 +28,6 @@ from refgrad._ops import (
     repeating,
     reshaping,
     scatter_copies,
-    scattering,
     selecting,
     shaping,
     simple_functions,
@@ -36,6 +35,7 @@ from refgrad._ops import (
     slicing,
     statistics,
     sums_and_stacks,
+    taking,
     tiling,
     variances,
 )
@@ -195,7 +195,7 @@ SIGNATURES.update({
     "cross": (products, _both(f"cross(Tensor input, Tensor other, int? dim = None, {_OUT})")),
     "inner": (contractions, _both(f"inner(Tensor input, Tensor other, {_OUT})")),
     "dist": (rank_one, _both("dist(Tensor input, Tensor other, Number p = 2)")),
-    "take": (scattering, _both(f"take(Tensor input, Tensor index, {_OUT})")),
+    "take": (taking, _both(f"take(Tensor input, Tensor index, {_OUT})")),
     "masked_select": (selecting, _both(f"masked_select(Tensor input, Tensor mask, {_OUT})")),
     "diagonal_scatter": (scatter_copies, _both(
         "diagonal_scatter(Tensor input, Tensor src, int offset = 0, int dim1 = 0, "
@@ -208,7 +208,7 @@ SIGNATURES.update({
     "vdot": (products, _both(f"vdot(Tensor input, Tensor other, {_OUT})")),
     "nan_to_num": (fused, _both("nan_to_num(Tensor input, float? nan = None, float? posinf = "
                                 f"None, float? neginf = None, {_OUT})")),
-    "take_along_dim": (scattering, _both(
+    "take_along_dim": (taking, _both(
         f"take_along_dim(Tensor input, Tensor indices, int? dim = None, {_OUT})")),
     **{name: (bits, _both(f"{name}(Tensor input, {_OUT})"))
        for name in ("bitwise_not", "logical_not")},

@@ -8,13 +8,13 @@
 import numpy as np
 
 from refgrad._ops.expanding import expanded_size
-from refgrad._ops.scattering import (
+from refgrad._ops.masked_scattering import (
     SHORT_SOURCE,
     check_mask_dtype,
     check_source_dtype,
     masked_scatter,
-    tensor_argument,
 )
+from refgrad._ops.scattering import tensor_argument
 
 # NOTE [masked_scatter's order]
 # The function: shapes broadcast together, then the source's dtype, the mask's

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:716
+# --- book/chapters/16h_scatter.md:724
 """put: writing a tensor's elements at flat positions, the row take's gradient records."""
 
 from refgrad._backend import add_at
@@ -24,7 +24,7 @@ def _put(a, source, index, accumulate):
 
 def _put_grads(g, index, accumulate, source=None):
     from refgrad._ops.indexing import zeros_as
-    from refgrad._ops.scattering import take
+    from refgrad._ops.taking import take
 
     # index has as many elements as source: zeros of its shape clear the written places
     kept = g if accumulate else put(g, index, zeros_as(g, tuple(index.shape)), False)

@@ -3,17 +3,12 @@
 
 
 # --- book/chapters/16h_scatter.md:41
-"""Rows that write by index: scatter, scatter_add and masked_scatter; and take, whose
-gradient is such a write."""
-
-import numpy as np
+"""Rows that write by index along one dimension: scatter and scatter_add."""
 
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
 from refgrad._ops.gathering import index_key
-from refgrad._ops.putting import put
 from refgrad._ops.table import Op, register
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def at_least_1d(a):
@@ -32,7 +27,7 @@ def first_part(src, index):
     return src[tuple(slice(0, n) for n in at_least_1d(index._data).shape)]
 
 
-# --- book/chapters/16h_scatter.md:77
+# --- book/chapters/16h_scatter.md:72
 def _scatter(a, src, dim, index):
     out = a.copy()
     if index._data.size:  # an empty index writes nothing, whatever its shape
@@ -54,7 +49,7 @@ def _scatter_add(a, src, dim, index):
     return out
 
 
-# --- book/chapters/16h_scatter.md:112
+# --- book/chapters/16h_scatter.md:107
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -73,7 +68,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:139
+# --- book/chapters/16h_scatter.md:134
 def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -93,7 +88,7 @@ def check_scatter(input, dim, index, src=None, values=True) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:160
+# --- book/chapters/16h_scatter.md:155
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -121,7 +116,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:195
+# --- book/chapters/16h_scatter.md:190
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
@@ -182,159 +177,3 @@ def tensor_argument(function, argument, position, value) -> None:
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{argument}' (position {position}) must be "
                         f"Tensor, not {c_type_name(type(value))}")
-
-
-# --- book/chapters/16h_scatter.md:604
-def _masked_scatter(a, source, mask):
-    shape = np.broadcast_shapes(a.shape, mask._data.shape)
-    out = np.broadcast_to(a, shape).copy()
-    where = np.broadcast_to(mask._data, shape)
-    out[where] = source.reshape(-1)[:int(where.sum())]
-    return out
-
-
-def _masked_scatter_backward(g, mask, sizes):
-    where = np.broadcast_to(mask._data, np.broadcast_shapes(g.shape, mask._data.shape))
-    picked = np.broadcast_to(g, where.shape)[where]
-    out = np.zeros_like(g, shape=(int(np.prod(sizes)),))  # on g's device
-    out[:picked.size] = picked  # the elements the mask left unused stay zero
-    return out.reshape(sizes)
-
-
-def _masked_scatter_backward_grad(g, mask, sizes, grad_output_sym_sizes):
-    from refgrad._ops.indexing import zeros_as
-
-    return (masked_scatter(zeros_as(g, grad_output_sym_sizes), mask, g),)
-
-
-MASKED_SCATTER = register(Op(
-    "masked_scatter", "MaskedScatterBackward0", ("self", "source"), promote=False,
-    forward=_masked_scatter,
-    backward=lambda g, mask, source_sym_sizes: (
-        g.masked_fill(mask, 0), masked_scatter_backward(g, mask, source_sym_sizes)),
-    saves=(("mask", ("self", "source")),), keeps=("source_sym_sizes",),
-))
-MASKED_SCATTER_BACKWARD = register(Op(
-    "masked_scatter_backward", "MaskedScatterBackwardBackward0", ("grad_output",),
-    forward=_masked_scatter_backward, backward=_masked_scatter_backward_grad,
-    saves=(("mask", ("grad_output",)),), keeps=("grad_output_sym_sizes",),
-    hides=("sizes", "grad_output_sym_sizes"),
-))
-
-
-def masked_scatter_backward(grad_output, mask, sizes):
-    return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
-
-
-# --- book/chapters/16h_scatter.md:647
-def masked_scatter(input, mask, source):
-    from refgrad._ops.functions import check_broadcast
-
-    tensor_argument("masked_scatter", "source", 3, source)
-    check_broadcast(tuple(mask.shape), tuple(input.shape))  # NOTE [masked_scatter's order]
-    check_source_dtype(input, source)
-    check_mask_dtype(mask)
-    shape = np.broadcast_shapes(tuple(input.shape), tuple(mask.shape))
-    if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
-        raise RuntimeError(SHORT_SOURCE)
-    return call(MASKED_SCATTER, (input, source), {"mask": mask})
-
-
-SHORT_SOURCE = "Number of elements of source < number of ones in mask"
-
-
-def check_source_dtype(input, source) -> None:
-    from refgrad._typename import LEGACY
-
-    if source.dtype is not input.dtype:
-        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
-                           f"got{LEGACY[input.dtype]} and {LEGACY[source.dtype]}")
-
-
-def check_mask_dtype(mask) -> None:
-    """A bool mask; a uint8 one is refused too, after torch's deprecation warning."""
-    import warnings
-
-    from refgrad import _dtype
-    from refgrad._ops.index_tensors import first_frame_outside
-    from refgrad._typename import LEGACY
-
-    if mask.dtype is _dtype.uint8:
-        try:
-            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior "
-                          "is now deprecated,please use a mask with dtype torch.bool instead.",
-                          UserWarning, stacklevel=first_frame_outside())
-        except Warning:  # an error by the filters: the refusal below comes first, as in torch
-            pass
-    if mask.dtype is not _dtype.bool:
-        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {LEGACY[mask.dtype]}")
-
-
-# --- book/chapters/16h_scatter.md:757
-def _put_taken_back(g, index, self):
-    from refgrad._ops.indexing import written, zeros_as
-
-    return (written(put(zeros_as(g, tuple(self.shape)), index, g, True)),)
-
-
-TAKE = register(Op(
-    "take", "TakeBackward0", ("self",), promote=False,
-    forward=lambda a, index: a.reshape(-1)[index._data],
-    backward=_put_taken_back, saves=(("index", ("self",)), ("self", ("self",))),
-))
-
-
-def take(input, index):
-    try:
-        _check_taken(input, index)
-    except (RuntimeError, IndexError) as error:
-        from refgrad.utils._saving_above_modes import refused
-
-        return refused(TAKE, (input,), {"index": index}, error)  # NOTE [Before the kernel
-    return call(TAKE, (input,), {"index": index})  # refuses]
-
-
-def _check_taken(input, index) -> None:
-    from refgrad._typename import LEGACY
-
-    if str(index.dtype) != "torch.int64":
-        raise RuntimeError("take(): Expected a long tensor for index, but got "
-                           + LEGACY[index.dtype])
-    n, values = input.numel(), index._data
-    if n == 0 and values.size:
-        raise IndexError("take(): tried to take from an empty tensor")
-    outside = values[(values < -n) | (values >= n)]
-    if outside.size:
-        raise IndexError(f"out of range: tried to access index {int(outside.flat[0])} on a "
-                         f"tensor of {n} elements.")
-
-
-# --- book/chapters/16h_scatter.md:813
-def take_along_dim(input, indices, dim=None):
-    if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})
-    from refgrad._ops.functions import check_broadcast
-    from refgrad._tensor_values import wrap_dim
-    from refgrad._typename import LEGACY
-
-    if dim is None:  # gather's own checks: an int32 index is taken, an empty one of any dtype
-        return input.view(-1).gather(0, indices.view(-1))
-    if str(indices.dtype) != "torch.int64":
-        raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
-                           + LEGACY[indices.dtype])
-    if input.ndim != indices.ndim:
-        raise RuntimeError("torch.take_along_dim(): input and indices should have the same "
-                           f"number of dimensions, but got {input.ndim} dimensions for input, "
-                           f"and {indices.ndim} dimensions for indices")
-    d = wrap_dim(dim, input.ndim)
-    if input.ndim == 0:  # gather wants a dimension to gather along; any dim that wraps is 0
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    wanted = list(input.shape)
-    wanted[d:d + 1] = list(indices.shape[d:d + 1])
-    check_broadcast(tuple(wanted), tuple(indices.shape))
-    shape = list(np.broadcast_shapes(tuple(wanted), tuple(indices.shape)))
-    grown, picks = list(shape), list(shape)
-    grown[d:d + 1], picks[d:d + 1] = input.shape[d:d + 1], indices.shape[d:d + 1]
-    picked = indices.expand(*picks)  # the index first, as torch's composite does
-    return input.expand(*grown).gather(dim, picked.remainder(input.shape[d]))

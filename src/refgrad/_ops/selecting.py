@@ -23,7 +23,7 @@ def _select(a, mask):
 
 def _put_selected_back(g, mask, self):
     from refgrad._ops.indexing import written, zeros_as
-    from refgrad._ops.scattering import masked_scatter
+    from refgrad._ops.masked_scattering import masked_scatter
 
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
     return (written(masked_scatter(zeros_as(g, shape), mask, g)),)
