@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from refgrad._backend import add_at
+from refgrad._ops.index_key_checks import _into_nothing, _out_of_bounds, _shape_mismatch
 from refgrad._ops.index_layout import index_laid_out
 from refgrad._ops.index_tensors import check_mask, read_indices
 from refgrad._ops.table import Op, register
@@ -37,7 +38,7 @@ def put_into(out, values, indices, accumulate) -> None:
                    or _out_of_bounds(out.shape, key) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:660
+# --- book/chapters/16d_indexing.md:661
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -87,97 +88,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:727
-def _picked_shape(shape, key):
-    """The shape ``array[key]`` has, for index arrays of integers: a list."""
-    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
-    picked = list(np.broadcast_shapes(*(key[n].shape for n in places)))  # may raise
-    rest = [size for n, size in enumerate(shape) if n not in places]
-    if places != list(range(places[0], places[-1] + 1)):  # apart: the picked shape first
-        return picked + rest
-    return rest[:places[0]] + picked + rest[places[0]:]
-
-
-def _shape_mismatch(shape, key, values_shape):
-    """torch's error for indices, or values, that do not broadcast; None if they do."""
-    key = _masks_as_positions(key)
-    if all(isinstance(k, slice) for k in key):
-        return None
-    try:
-        picked = _picked_shape(shape, key)
-    except ValueError:
-        shapes = ", ".join(str(list(k.shape)) for k in key if not isinstance(k, slice))
-        return IndexError("shape mismatch: indexing tensors could not be broadcast together "
-                          f"with shapes {shapes}")
-    if values_shape is not None and not _broadcasts(values_shape, picked):
-        return RuntimeError(f"shape mismatch: value tensor of shape {list(values_shape)} "
-                            f"cannot be broadcast to indexing result of shape {picked}")
-    return None
-
-
-# --- book/chapters/16d_indexing.md:756
-def _masks_as_positions(key) -> tuple:
-    """The key with each mask made the positions it picks, one array per dimension it
-    covers, as torch's kernels read a mask."""
-    return tuple(p for k in key for p in (np.nonzero(k) if _mask(k) else (k,)))
-
-
-def _mask(k) -> bool:
-    return not isinstance(k, slice) and k.dtype.kind == "b"
-
-
-def _broadcasts(values_shape, picked) -> bool:
-    try:
-        return tuple(np.broadcast_shapes(tuple(values_shape), tuple(picked))) == tuple(picked)
-    except ValueError:
-        return False
-
-
-def _out_of_bounds(shape, key):
-    """torch's range error, or None: the kernel goes through the picked elements in order,
-    each index tensor's position at each, and names the first out of range by its place
-    among the index tensors."""
-    key = _masks_as_positions(key)
-    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
-    try:
-        arrays = np.broadcast_arrays(*(key[n] for n in places))
-    except ValueError:
-        return None
-    outside = [((a < -shape[n]) | (a >= shape[n])).ravel() for a, n in zip(arrays, places)]
-    if not outside or not np.logical_or.reduce(outside).any():
-        return None
-    first = int(np.argmax(np.logical_or.reduce(outside)))
-    j = next(j for j, out in enumerate(outside) if out[first])
-    return IndexError(f"index {arrays[j].ravel()[first]} is out of bounds for dimension {j} "
-                      f"with size {shape[places[j]]}")
-
-
-# --- book/chapters/16d_indexing.md:801
-# NOTE [Indices into nothing]
-# Before its kernel runs, torch refuses integer indices over a dimension of
-# size 0 unless they pick nothing themselves (their broadcast shape has a 0):
-# no number indexes an empty dimension. Then, where the result has no
-# elements, the kernel checks no index at all. For such a result refgrad
-# indexes with every index wrapped into range, which gives the same shape.
-def _into_nothing(shape, key):
-    """(torch's refusal or None, a key in range where the result is empty or None)."""
-    if any(_mask(k) for k in key) or all(isinstance(k, slice) for k in key):
-        return None, None
-    try:
-        picked = _picked_shape(shape, key)
-    except ValueError:
-        return None, None
-    places = [n for n, k in enumerate(key) if not isinstance(k, slice)]
-    if any(shape[n] == 0 for n in places) and 0 not in np.broadcast_shapes(
-            *(key[n].shape for n in places)):
-        return IndexError("index is out of bounds for dimension with size 0"), None
-    if 0 not in picked:
-        return None, None
-    return None, tuple(k if isinstance(k, slice) else k % max(shape[n], 1)
-                       for n, k in enumerate(key))
-
-
-# --- book/chapters/16d_indexing.md:827
+# --- book/chapters/16d_indexing.md:836
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -204,7 +115,7 @@ def _put_by_row(row, input, indices, values, accumulate, fills=False):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:860
+# --- book/chapters/16d_indexing.md:869
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -231,7 +142,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:896
+# --- book/chapters/16d_indexing.md:905
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -307,7 +218,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:984
+# --- book/chapters/16d_indexing.md:993
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a
