@@ -61,8 +61,8 @@ from refgrad._ops import (
 )
 from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
+from refgrad._ops.transpose_properties import matrix_transpose, reversed_dims
 from refgrad._tensor import Tensor
-from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
 
 METHODS = {
@@ -243,8 +243,8 @@ def install(cls=Tensor) -> None:
     for name, function in OPERATORS.items():
         setattr(cls, name, torch_named(function, name))
     cls.__div__, cls.__rdiv__ = torch_named(operators.truediv, "__div__"), cls.__rtruediv__
-    cls.T = property(_reversed)
-    cls.mT = property(_matrix_transpose)
+    cls.T = property(reversed_dims)
+    cls.mT = property(matrix_transpose)
     cls.view_as = view_as
     cls.where = lambda self, condition, other: F.where(condition, self, other)
     for name in ("view_as", "where"):  # NOTE [Named as torch names them]
@@ -295,49 +295,3 @@ def view_as(self, other):
         if beginning("view_as"):  # its event under a profile: chapter "The profiler, closer
             return composite_event("view_as", (self, other), view_as, self, other)  # to torch"
     return reshaping.view(self, other.shape)
-
-
-# --- book/chapters/16_functions.md:1885
-def _reversed(t):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("numpy_T", _reversed, (t,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("numpy_T"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("numpy_T", (t,), _reversed, t)  # to torch"
-    # Two warnings, each given once: chapter "Warnings given once".
-    if t.ndim == 0:
-        warn_once("T of 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
-                  "identity in these cases.", stacklevel=None)  # at the user's line
-    elif t.ndim != 2:
-        warn_once(
-            "T", "The use of `x.T` on tensors of dimension other than 2 to reverse their shape "
-            "is deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
-            "to reverse the dimensions of a tensor.", stacklevel=None)
-    return shaping.permute(t, tuple(range(t.ndim - 1, -1, -1)))
-
-
-def _matrix_transpose(t):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("mT", _matrix_transpose, (t,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("mT"):  # its event under a profile: chapter "The profiler, closer
-            shown = (t,)  # to torch"
-            return composite_event("mT", shown, _matrix_transpose, *shown)
-    if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
-        warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
-                  "identity in these cases.", stacklevel=None)
-        return t
-    if t.ndim < 2:
-        raise RuntimeError(
-            f"tensor.mT is only supported on matrices or batches of matrices. Got {t.ndim}-D "
-            "tensor.")
-    return shaping.transpose(t, -2, -1)
