@@ -127,16 +127,22 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return torch_group_norm(input, num_groups, weight, bias, eps)
 
 
-# --- book/chapters/16s_normalization.md:743
-_SIZES_WRONG = ("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this "
-                "error message be improved?  If so, please report an enhancement request to "
-                "PyTorch.)")
+# --- book/chapters/16s_normalization.md:748
+_IMPROVED = ("  (Could this error message be improved?  If so, please report an enhancement "
+             "request to PyTorch.)")
+_SIZES_WRONG = "Expected X.numel() == N * C * HxW to be true, but got false." + _IMPROVED
+_NOT_LAID_OUT = "Expected X.is_contiguous(memory_format) to be true, but got false." + _IMPROVED
 
 
 def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: N803
     """The group-norm row on its own: (result, mean, rstd), for sizes given as torch's are."""
+    from refgrad._memory_formats import suggest_memory_format
+
     _check_groups(input, weight, bias, C, group)
+    if not input.is_contiguous(memory_format=suggest_memory_format(tuple(input.shape),
+                                                                   input.stride())):
+        raise RuntimeError(_NOT_LAID_OUT)
     if input.numel() != N * C * HxW:
         raise RuntimeError(_SIZES_WRONG)
-    return call(GROUP_NORM, (input.contiguous(), weight, bias),
+    return call(GROUP_NORM, (input, weight, bias),
                 {"N": N, "C": C, "HxW": HxW, "group": group, "eps": eps})
