@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1944
+# --- book/chapters/16_functions.md:1946
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -23,7 +23,7 @@ import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the r
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
-# --- book/chapters/18a_forward_ad.md:557
+# --- book/chapters/18a_forward_ad.md:556
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 

@@ -19,6 +19,7 @@ from refgrad._ops import (
     clamps,
     closeness,
     combining,
+    contiguity,
     contractions,
     counting,
     cumulative,
@@ -79,7 +80,8 @@ METHODS = {
     measures: ("norm", "amax", "amin"),
     variances: ("var", "std"),
     linalg: ("matmul", "mm", "dot", "bmm", "mv", "outer", "ger"),
-    shaping: ("transpose", "t", "permute", "flatten", "contiguous", "is_contiguous"),
+    shaping: ("transpose", "t", "permute", "flatten"),
+    contiguity: ("contiguous", "is_contiguous"),
     indexing: ("index_put",),
     slicing: ("select", "narrow"),
     pieces: ("split", "chunk"),
@@ -124,7 +126,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1673
+# --- book/chapters/16_functions.md:1675
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -166,14 +168,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1726
+# --- book/chapters/16_functions.md:1728
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1734
+# --- book/chapters/16_functions.md:1736
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -210,7 +212,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1779
+# --- book/chapters/16_functions.md:1781
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -235,7 +237,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1810
+# --- book/chapters/16_functions.md:1812
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -277,7 +279,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1858
+# --- book/chapters/16_functions.md:1860
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -7,17 +7,11 @@
 
 import numpy as np
 
-from refgrad._memory_formats import (
-    check_format,
-    contiguous_format,
-    is_contiguous_in,
-    preserve_format,
-)
-from refgrad._method_counts import keywords_only
+from refgrad._memory_formats import contiguous_format
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.shapes import unsqueeze_to, with_torch_strides
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import state, switched_on
 
 TRANSPOSE = register(Op(
     "transpose", "TransposeBackward0", ("self",),
@@ -35,7 +29,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:82
+# --- book/chapters/16d_indexing.md:76
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -60,7 +54,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:120
+# --- book/chapters/16d_indexing.md:114
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -88,7 +82,7 @@ def _in_shared_format(joined, arrays):
     return row_major_result(joined)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16d_indexing.md:153
+# --- book/chapters/16d_indexing.md:147
 def _legacy_empty(a) -> bool:
     """A 1-d tensor of no elements, which cat leaves out whatever the others' shape."""
     return a.ndim == 1 and a.shape[0] == 0
@@ -114,7 +108,7 @@ def _check_cat(arrays, dim) -> None:
                 )
 
 
-# --- book/chapters/16d_indexing.md:184
+# --- book/chapters/16d_indexing.md:178
 def _cat_backward(g, dim, tensors_args_sizes):
     from refgrad._ops.indexing import written
 
@@ -134,7 +128,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:207
+# --- book/chapters/16d_indexing.md:201
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -172,7 +166,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:258
+# --- book/chapters/16d_indexing.md:252
 # NOTE [An unsafe view of an inference tensor]
 # torch's _unsafe_view shares its input's memory, and what shares an inference
 # tensor's memory is an inference tensor too, even outside inference mode:
@@ -191,64 +185,7 @@ def reshape_copy(input, shape):
     return unsafe_view(clone(input, memory_format=contiguous_format), shape)  # row-major
 
 
-def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
-    if refused:  # NOTE [Methods that take no positional arguments]
-        raise keywords_only("is_contiguous", refused)
-    if memory_format is not contiguous_format and memory_format is not preserve_format:
-        check_format("is_contiguous", memory_format, takes_none=False)
-        return is_contiguous_in(tuple(input.shape), input.stride(), memory_format)
-    return bool(input._data.flags.c_contiguous)
-
-
-# --- book/chapters/16d_indexing.md:291
-def contiguous(input, *refused, memory_format=contiguous_format):
-    if refused:
-        raise keywords_only("contiguous", refused)
-    from refgrad._ops.simple_functions import clone
-
-    if memory_format is not contiguous_format:
-        return _contiguous_in(input, memory_format)
-    if input._data.flags.c_contiguous:  # is_contiguous, without its call
-        return input
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("contiguous", contiguous, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("contiguous"):  # its event under a profile: chapter "The profiler,
-            return composite_event("contiguous", (input,), contiguous, input)  # closer to torch"
-        out = clone(input, memory_format=contiguous_format)  # the format named, as torch's
-    else:
-        out = clone(input)  # CloneBackward0, as in torch
-    # a fresh copy, laid out row by row, the strides of size-one dimensions too (NumPy
-    # counts any stride there as contiguous); like= keeps a GPU array on its device
-    data = out._data
-    out._data = (row_major_result(data) if type(data) is np.ndarray
-                 else np.ascontiguousarray(data, like=data))
-    if dual_levels:  # its tangent moves with it: chapter "Forward-mode AD"
-        from refgrad.autograd.forward_ad import follow_layout
-
-        follow_layout(out)
-    return out
-
-
-# --- book/chapters/16d_indexing.md:330
-def _contiguous_in(input, memory_format):
-    from refgrad._ops.simple_functions import clone
-
-    check_format("contiguous", memory_format, takes_none=False)
-    if memory_format is preserve_format:  # the layout it has, if that is row-major
-        if input._data.flags.c_contiguous:
-            return input
-        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
-    if is_contiguous(input, memory_format=memory_format):
-        return input
-    return clone(input, memory_format=memory_format)
-
-
-# --- book/chapters/16d_indexing.md:345
+# --- book/chapters/16d_indexing.md:361
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
@@ -277,7 +214,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:385
+# --- book/chapters/16d_indexing.md:401
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

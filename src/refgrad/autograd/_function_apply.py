@@ -49,7 +49,7 @@ def _applied(cls, args, kwargs):
     if kwargs:  # NOTE [Keyword arguments are inputs]
         args = by_position(cls.forward, args, kwargs)
     if dual_levels and not state.inference_mode:  # chapter "Forward-mode AD": run jvp too
-        from refgrad.autograd.forward_ad import apply_with_tangents
+        from refgrad.autograd._function_tangents import apply_with_tangents
 
         return apply_with_tangents(cls, _run, args)
     outputs, many, _ = _run(cls, args)

@@ -10,7 +10,6 @@ from typing import NamedTuple
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 from refgrad.autograd import _tangents
-from refgrad.autograd._jvp_checks import check_jvp_results, check_jvp_views
 from refgrad.autograd._state import dual_levels, state
 from refgrad.autograd._tangents import active_level, in_layout_of, paused, tangent_of
 from refgrad.utils._contextlib import _DecoratorContextManager
@@ -26,7 +25,7 @@ NOT_LAST = ("Trying to exit a forward AD level that was not the last one that wa
             "This is not supported.")
 
 
-# --- book/chapters/18a_forward_ad.md:353
+# --- book/chapters/18a_forward_ad.md:352
 def enter_dual_level() -> int:
     """Open a level for dual tensors; the functions below default to it."""
     global _current_level
@@ -60,7 +59,7 @@ class dual_level(_DecoratorContextManager):  # noqa: N801 - torch's name
         exit_dual_level()
 
 
-# --- book/chapters/18a_forward_ad.md:392
+# --- book/chapters/18a_forward_ad.md:391
 def _is_fwd_grad_enabled() -> bool:
     return _tangents.forward_grad.enabled
 
@@ -80,7 +79,7 @@ class _set_fwd_grad_enabled(_DecoratorContextManager):  # noqa: N801 - torch's n
         return self.__class__(self.mode)
 
 
-# --- book/chapters/18a_forward_ad.md:424
+# --- book/chapters/18a_forward_ad.md:423
 NO_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
             "enter_dual_level() first.")
 BAD_INDEX = ("Trying to access a forward AD level with an invalid index. This index was "
@@ -101,7 +100,7 @@ def _check_size(tensor, tangent) -> None:
             f"while the given forward gradient is of size {list(tangent.shape)}.")
 
 
-# --- book/chapters/18a_forward_ad.md:446
+# --- book/chapters/18a_forward_ad.md:445
 def make_dual(tensor, tangent, *, level=None):
     """An alias of ``tensor`` that carries ``tangent`` at ``level``."""
     from refgrad._ops.dispatch import call
@@ -137,7 +136,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:503
+# --- book/chapters/18a_forward_ad.md:502
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -160,7 +159,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:562
+# --- book/chapters/18a_forward_ad.md:561
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -170,7 +169,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:604
+# --- book/chapters/18a_forward_ad.md:603
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -197,7 +196,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1375
+# --- book/chapters/18a_forward_ad.md:1374
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -215,7 +214,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1394
+# --- book/chapters/18a_forward_ad.md:1393
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -223,7 +222,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1419
+# --- book/chapters/18a_forward_ad.md:1418
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -240,7 +239,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1447
+# --- book/chapters/18a_forward_ad.md:1446
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
@@ -251,42 +250,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1469
-def apply_with_tangents(cls, run, args):
-    """``Function.apply`` while a level is open: ``run`` it, then its ``jvp``."""
-    level = active_level()
-    tangents = [None if level is None else tangent_of(a, level) for a in args]
-    outputs, many, ctx = run(cls, args)
-    if any(t is not None for t in tangents):
-        _function_tangents(cls, ctx, args, tangents, outputs, level)
-    return outputs if many else outputs[0]
-
-
-# --- book/chapters/18a_forward_ad.md:1531
-def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
-    from refgrad._creation import zeros_like
-
-    given = [zeros_like(a) if t is None and isinstance(a, Tensor) else t
-             for a, t in zip(args, tangents)]
-    with paused():
-        ctx._in_jvp = True
-        try:
-            result = cls.jvp(ctx, *given)
-        finally:
-            ctx._in_jvp = False
-    result = result if isinstance(result, tuple) else (result,)
-    check_jvp_results(result)
-    if len(result) != len(outputs):
-        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
-                           f"(expected {len(outputs)} but got {len(result)})")
-    check_jvp_views(ctx, args, tangents, outputs, result)
-    for out, tangent in zip(outputs, result):
-        if isinstance(out, Tensor) and tangent is not None:
-            _check_size(out, tangent)
-            set_tangent(out, in_layout_of(out, tangent), level)
-
-
-# --- book/chapters/18a_forward_ad.md:1569
+# --- book/chapters/18a_forward_ad.md:1578
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
