@@ -445,7 +445,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1288
+# --- book/chapters/16s_normalization.md:1292
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -752,7 +752,7 @@ from refgrad import _lobpcg  # noqa: E402, F401
 from refgrad.autograd import _norm_formulas  # noqa: E402, F401 - its rows join the table  # isort: skip
 
 
-# --- book/chapters/18c_zero_tensors.md:195
+# --- book/chapters/18c_zero_tensors.md:198
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
@@ -1031,7 +1031,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:498
+# --- book/chapters/28e_storage_writes.md:501
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
@@ -1044,7 +1044,7 @@ from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28g_storage_searches.md:223
+# --- book/chapters/28g_storage_searches.md:224
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
@@ -1061,7 +1061,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:207
+# --- book/chapters/29o_numbers_under_modes.md:209
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
