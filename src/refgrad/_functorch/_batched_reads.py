@@ -86,3 +86,59 @@ class readable:
 
     def __exit__(self, *exc) -> None:
         OPENED.remove(self)
+
+
+# --- book/chapters/19re_user_journeys_six.md:242
+DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
+           "Attempted to vmap over aten::{}. Please file an issue at "
+           "https://github.com/pytorch/pytorch/issues if you need this feature.")
+NO_FALLBACK = "Batching rule not implemented for aten::{}. We could not generate a fallback."
+BATCHED_MASK = ("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We "
+                "cannot support this because for each batch this would return a differently "
+                "shaped Tensor. Please file an issue at https://github.com/pytorch/pytorch/"
+                "issues if you need this feature.")
+MASK_INDEX = ("vmap: We do not support batching operators that can support dynamic shape. "
+              "Attempting to batch over indexing with a boolean mask.")
+DYNAMIC_ROWS = frozenset(("nonzero", "_unique2", "unique_dim", "unique_consecutive"))
+
+
+def refuse_dynamic_row(op, tensors, params) -> None:
+    """Under vmap, torch's refusal of a row whose output's shape depends on the batched
+    values it is given."""
+    if OPENED:
+        return
+    if op.name in DYNAMIC_ROWS and any(batched_depth(t) for t in tensors):
+        raise RuntimeError(DYNAMIC.format(op.name))
+    if op.name == "masked_select" and batched_depth(params["mask"]):
+        raise RuntimeError(BATCHED_MASK)
+
+
+def refuse_dynamic(name: str, t) -> None:
+    """The same refusal by a composite (``where``, ``nonzero_numpy``), before its rows:
+    under a grad level it is taken apart, and ``nonzero`` is refused."""
+    depth = batched_depth(t)
+    if depth == "outer":
+        raise RuntimeError(DYNAMIC.format("nonzero"))
+    if depth == "inner":
+        raise RuntimeError((NO_FALLBACK if name == "nonzero_numpy" else DYNAMIC).format(name))
+
+
+def refuse_mask_index(*masks) -> None:
+    if any(batched_depth(m) for m in masks if m is not None):
+        raise RuntimeError(MASK_INDEX)
+
+
+# --- book/chapters/19re_user_journeys_six.md:288
+UNCOMPARED = {
+    "equal": "Batching rule not implemented for aten::equal. We could not generate a "
+             "fallback.",
+    "allclose": "vmap over torch.allclose isn't supported yet. Please file an issue at "
+                "https://github.com/pytorch/pytorch/issues if you need this feature.",
+}
+
+
+def refuse_comparison(name: str, input, other, frame) -> None:
+    if OPENED or not asked_by_program(frame):
+        return
+    if batched_depth(input) or batched_depth(other):
+        raise RuntimeError(UNCOMPARED[name])
