@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19re_user_journeys_six.md:118
+# --- book/chapters/19re_user_journeys_six.md:168
 """What a program may not read from a tensor a running vmap batched: its numbers, its
 memory, and, in training, the running statistics each slice would update."""
 
@@ -25,7 +25,7 @@ EITHER = ("vmap: It looks like you're either (1) calling .item() on a Tensor or 
 NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 
 
-# --- book/chapters/19re_user_journeys_six.md:146
+# --- book/chapters/19re_user_journeys_six.md:196
 # NOTE [Read through a wrapper]
 # Under vmap(grad(f)), torch's f sees grad's wrapper around a batched tensor:
 # a read goes through the wrapper to the batch below, and fails there with a
@@ -55,7 +55,7 @@ def refuse_read(t, kind: str, frame) -> None:
     raise RuntimeError(ITEM if kind == "item" else CONTROL)
 
 
-# --- book/chapters/19re_user_journeys_six.md:187
+# --- book/chapters/19re_user_journeys_six.md:237
 UNBATCHED_STATISTICS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which "
     "will be updated in place, were not batched.\nIf you are using a module and do not need "
@@ -74,7 +74,7 @@ def refuse_unbatched_statistics(input, running_mean, running_var) -> None:
             raise RuntimeError(UNBATCHED_STATISTICS)
 
 
-# --- book/chapters/19re_user_journeys_six.md:213
+# --- book/chapters/19re_user_journeys_six.md:263
 OPENED: list = []  # one entry per rule running on slices that torch hands it whole
 
 
@@ -88,7 +88,7 @@ class readable:
         OPENED.remove(self)
 
 
-# --- book/chapters/19re_user_journeys_six.md:242
+# --- book/chapters/19re_user_journeys_six.md:313
 DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
            "Attempted to vmap over aten::{}. Please file an issue at "
            "https://github.com/pytorch/pytorch/issues if you need this feature.")
@@ -128,7 +128,7 @@ def refuse_mask_index(*masks) -> None:
         raise RuntimeError(MASK_INDEX)
 
 
-# --- book/chapters/19re_user_journeys_six.md:288
+# --- book/chapters/19re_user_journeys_six.md:359
 UNCOMPARED = {
     "equal": "Batching rule not implemented for aten::equal. We could not generate a "
              "fallback.",
