@@ -167,3 +167,21 @@ def test_whole_comparisons_of_batched_tensors():
     same = vmap(lambda t: t * torch.equal(torch.ones(3), torch.ones(3)))(x)
     assert torch.equal(same, x)
     assert torch.equal(vmap(lambda t: torch.isclose(t, t))(x), torch.ones(4, 3, dtype=torch.bool))
+
+
+# The forum's first try at per-sample gradients: torch.autograd.grad inside vmap finds no
+# graph behind an output made from the batch, and names the output by its place.
+def test_autograd_grad_of_a_batched_output():
+    x = numbers(4, 3)
+    w = numbers(3, seed=1).requires_grad_()
+    refused(lambda: vmap(lambda t: torch.autograd.grad((t * w).sum(), w)[0])(x),
+            "element 0 of tensors does not require grad and does not have a grad_fn")
+    refused(lambda: vmap(lambda t: torch.autograd.grad([(w * 2).sum(), (t * w).sum()], w))(x),
+            "element 1 of tensors does not require grad and does not have a grad_fn")
+    leaf = x.clone().requires_grad_()
+    refused(lambda: vmap(lambda t: torch.autograd.grad((t * 2).sum(), t)[0])(leaf),
+            "element 0 of tensors does not require grad and does not have a grad_fn")
+    unbatched = vmap(lambda t: t * torch.autograd.grad((w * 2).sum(), w)[0])(x)
+    assert torch.equal(unbatched, x * 2)
+    per_sample = vmap(grad(lambda v, t: (t * v).sum()), in_dims=(None, 0))(w.detach(), x)
+    assert torch.equal(per_sample, x)

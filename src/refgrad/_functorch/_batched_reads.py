@@ -142,3 +142,15 @@ def refuse_comparison(name: str, input, other, frame) -> None:
         return
     if batched_depth(input) or batched_depth(other):
         raise RuntimeError(UNCOMPARED[name])
+
+
+# --- book/chapters/19re_user_journeys_six.md:390
+def refuse_batched_outputs(outputs, frame) -> None:
+    """torch.autograd.grad called by the program at ``frame`` on outputs that a running
+    vmap batched: for that program they require no grad."""
+    if OPENED or not asked_by_program(frame):
+        return
+    for i, out in enumerate(outputs):
+        if batched_depth(out) == "inner":
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
