@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19re_user_journeys_six.md:168
+# --- book/chapters/19re_user_journeys_six.md:169
 """What a program may not read from a tensor a running vmap batched: its numbers, its
 memory, and, in training, the running statistics each slice would update."""
 
@@ -25,7 +25,7 @@ EITHER = ("vmap: It looks like you're either (1) calling .item() on a Tensor or 
 NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 
 
-# --- book/chapters/19re_user_journeys_six.md:196
+# --- book/chapters/19re_user_journeys_six.md:197
 # NOTE [Read through a wrapper]
 # Under vmap(grad(f)), torch's f sees grad's wrapper around a batched tensor:
 # a read goes through the wrapper to the batch below, and fails there with a
@@ -55,7 +55,7 @@ def refuse_read(t, kind: str, frame) -> None:
     raise RuntimeError(ITEM if kind == "item" else CONTROL)
 
 
-# --- book/chapters/19re_user_journeys_six.md:237
+# --- book/chapters/19re_user_journeys_six.md:238
 UNBATCHED_STATISTICS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which "
     "will be updated in place, were not batched.\nIf you are using a module and do not need "
@@ -74,7 +74,7 @@ def refuse_unbatched_statistics(input, running_mean, running_var) -> None:
             raise RuntimeError(UNBATCHED_STATISTICS)
 
 
-# --- book/chapters/19re_user_journeys_six.md:263
+# --- book/chapters/19re_user_journeys_six.md:264
 OPENED: list = []  # one entry per rule running on slices that torch hands it whole
 
 
@@ -88,7 +88,7 @@ class readable:
         OPENED.remove(self)
 
 
-# --- book/chapters/19re_user_journeys_six.md:313
+# --- book/chapters/19re_user_journeys_six.md:314
 DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
            "Attempted to vmap over aten::{}. Please file an issue at "
            "https://github.com/pytorch/pytorch/issues if you need this feature.")
@@ -128,7 +128,7 @@ def refuse_mask_index(*masks) -> None:
         raise RuntimeError(MASK_INDEX)
 
 
-# --- book/chapters/19re_user_journeys_six.md:359
+# --- book/chapters/19re_user_journeys_six.md:360
 UNCOMPARED = {
     "equal": "Batching rule not implemented for aten::equal. We could not generate a "
              "fallback.",
@@ -144,7 +144,7 @@ def refuse_comparison(name: str, input, other, frame) -> None:
         raise RuntimeError(UNCOMPARED[name])
 
 
-# --- book/chapters/19re_user_journeys_six.md:390
+# --- book/chapters/19re_user_journeys_six.md:391
 def refuse_batched_outputs(outputs, frame) -> None:
     """torch.autograd.grad called by the program at ``frame`` on outputs that a running
     vmap batched: for that program they require no grad."""
