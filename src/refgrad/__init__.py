@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1960
+# --- book/chapters/16_functions.md:1974
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
@@ -182,7 +182,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1618
+# --- book/chapters/16d_indexing.md:1627
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -190,7 +190,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2240
+# --- book/chapters/16d_indexing.md:2249
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -217,11 +217,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:835
+# --- book/chapters/16g_moves_and_fused.md:839
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1210
+# --- book/chapters/16g_moves_and_fused.md:1214
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -275,11 +275,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1106
+# --- book/chapters/16k_order_statistics.md:1111
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1418
+# --- book/chapters/16k_order_statistics.md:1423
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -447,7 +447,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1312
+# --- book/chapters/16s_normalization.md:1316
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -754,7 +754,7 @@ from refgrad import _lobpcg  # noqa: E402, F401
 from refgrad.autograd import _norm_formulas  # noqa: E402, F401 - its rows join the table  # isort: skip
 
 
-# --- book/chapters/18c_zero_tensors.md:195
+# --- book/chapters/18c_zero_tensors.md:198
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
@@ -766,7 +766,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1276
+# --- book/chapters/19i_function_transforms.md:1277
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -1033,7 +1033,7 @@ from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28e_storage_writes.md:498
+# --- book/chapters/28e_storage_writes.md:501
 from refgrad import _storage_resize  # noqa: E402, F401  # isort: skip
 
 
@@ -1046,7 +1046,7 @@ from refgrad import _storage_methods  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28g_storage_searches.md:223
+# --- book/chapters/28g_storage_searches.md:224
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
@@ -1063,7 +1063,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:207
+# --- book/chapters/29o_numbers_under_modes.md:209
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 

@@ -12,6 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._signatures import Parameter, Signature
 from refgrad._size import Size
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 
 _PLAIN = {"int": int, "SymInt": int, "Tensor": Tensor, "bool": bool}
 _SEQUENCES = (tuple, list, Size)
@@ -39,7 +40,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:889
+# --- book/chapters/13a_arguments.md:890
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -57,7 +58,7 @@ def is_plain(plains: tuple, args: tuple, kwargs: dict) -> bool:
     return False
 
 
-# --- book/chapters/13a_arguments.md:913
+# --- book/chapters/13a_arguments.md:914
 def _plain(args: tuple, kwargs: dict, plain: tuple) -> bool:
     positional, named, required = plain
     for index, name in required:
@@ -93,7 +94,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:951
+# --- book/chapters/13a_arguments.md:952
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -127,10 +128,11 @@ def function_form(function, arguments: Arguments, again: bool = True):
             raise
 
     checked.forms = arguments  # out= is read against them: see with_out
+    PASSING_ON.add(checked.__code__)  # its caller's call, handed on: chapter 19ib
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:990
+# --- book/chapters/13a_arguments.md:992
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -147,6 +149,7 @@ def method_form(function, arguments: Arguments):
             numbered(function.__name__, (self, *args), kwargs, error)
             raise
 
+    PASSING_ON.add(checked.__code__)
     return _named(checked, function)
 
 
@@ -187,7 +190,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:1062
+# --- book/chapters/13a_arguments.md:1065
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -228,7 +231,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:1118
+# --- book/chapters/13a_arguments.md:1121
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -248,7 +251,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1210
+# --- book/chapters/13a_arguments.md:1213
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25c_vmap_rules.md:401
+# --- book/chapters/25c_vmap_rules.md:405
 """torch.library.register_vmap, and the method of the same name on custom ops."""
 
 from refgrad._custom_op_def import CustomOpDef

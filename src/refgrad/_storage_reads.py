@@ -12,6 +12,7 @@ import numpy as np
 from refgrad._storage_bounds import refusal
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 
 
 def check_indexed(t, indices) -> None:
@@ -49,7 +50,7 @@ def _refuse(refused) -> None:
         raise RuntimeError(refused)
 
 
-# --- book/chapters/28g_storage_searches.md:134
+# --- book/chapters/28g_storage_searches.md:135
 def check_assigned(target, indices, index, value) -> None:
     """check_indexed for ``target[index] = value``, unless torch fills through a mask."""
     if isinstance(index, Tensor) and index._data.dtype.kind == "b" and (
@@ -58,7 +59,7 @@ def check_assigned(target, indices, index, value) -> None:
     check_indexed(target, indices)
 
 
-# --- book/chapters/28g_storage_searches.md:151
+# --- book/chapters/28g_storage_searches.md:152
 def _checking_along(method):
     """``method`` (index_fill_ or index_copy_), checked first as an index along a dim."""
     @functools.wraps(method)
@@ -74,7 +75,7 @@ def _checking_along(method):
     return checked
 
 
-# --- book/chapters/28g_storage_searches.md:184
+# --- book/chapters/28g_storage_searches.md:185
 NOT_ALLOCATED = (
     "The tensor has a non-zero number of elements, but its data is not allocated yet.\n"
     "If you're using torch.compile/export/fx, it is likely that we are erroneously tracing "
@@ -112,7 +113,7 @@ def install() -> None:
 install()
 
 
-# --- book/chapters/28g_storage_searches.md:243
+# --- book/chapters/28g_storage_searches.md:244
 PAST_THE_END = ("refgrad: this tensor's elements reach {} bytes into a storage resized to "
                 "{} bytes; torch would read memory it no longer holds there, and refgrad "
                 "refuses instead")
@@ -133,6 +134,7 @@ def _refusing_past_end(method, name: str):
                     raise RuntimeError(PAST_THE_END.format(needed, has))
         return method(self, *args, **kwargs)
 
+    PASSING_ON.add(checked.__code__)  # its caller's call, handed on: chapter 19ib
     return checked
 
 

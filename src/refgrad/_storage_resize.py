@@ -19,6 +19,7 @@ from refgrad._ops.resize import _bytes as _all_bytes
 from refgrad._signatures import type_name
 from refgrad._storage_sharers import share_over, tensors_over
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 from refgrad._zero_tensors import UNALLOCATED
 
 SIZES = _storages.SIZES
@@ -29,7 +30,7 @@ def resizable(self) -> bool:
     return storage_root(self._array) is self._array and not shares_numpy_memory(self._array)
 
 
-# --- book/chapters/28e_storage_writes.md:327
+# --- book/chapters/28e_storage_writes.md:328
 def _read_size(args, kwargs) -> int:
     if kwargs:
         raise TypeError("StorageBase.resize_() takes no keyword arguments")
@@ -56,7 +57,7 @@ def resize_(self, *args, **kwargs):
     return self
 
 
-# --- book/chapters/28e_storage_writes.md:358
+# --- book/chapters/28e_storage_writes.md:359
 # NOTE [A storage smaller than its memory]
 # A storage resized to fewer bytes than its memory keeps the memory, since
 # its tensors' arrays hold it, and reports the size it was given. The size
@@ -77,7 +78,7 @@ def give_size(root, nbytes: int) -> None:
     SIZES[key] = (held, nbytes)
 
 
-# --- book/chapters/28e_storage_writes.md:382
+# --- book/chapters/28e_storage_writes.md:383
 def _move(storage, nbytes: int) -> None:
     root = storage._array
     kept, memory = storage.nbytes(), np.zeros(nbytes, dtype=np.uint8)
@@ -134,7 +135,7 @@ def _where(root) -> tuple:
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/28e_storage_writes.md:443
+# --- book/chapters/28e_storage_writes.md:444
 def _typed_resize(self, size) -> None:
     self._untyped_storage.resize_(size * self.element_size())
 
@@ -145,7 +146,7 @@ _storages.TypedStorage.resize_ = _typed_resize
 _storages.TypedStorage.resizable = lambda self: self._untyped_storage.resizable()
 
 
-# --- book/chapters/28e_storage_writes.md:463
+# --- book/chapters/28e_storage_writes.md:464
 def _without_bytes(t) -> bool:
     root = storage_root(t._data)
     given = SIZES.get(id(root))
@@ -162,6 +163,7 @@ def _refusing_tolist(method):
             raise RuntimeError(UNALLOCATED)
         return method(self, *args, **kwargs)
 
+    PASSING_ON.add(tolist.__code__)  # its caller's call, handed on: chapter 19ib
     return tolist
 
 
@@ -172,6 +174,7 @@ def _measured_from_zero(method):
             return data_ptr(self._data) - data_ptr(storage_root(self._data))
         return method(self)
 
+    PASSING_ON.add(pointer.__code__)
     return pointer
 
 

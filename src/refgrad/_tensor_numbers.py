@@ -2,17 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:838
+# --- book/chapters/03_tensor.md:851
 """A tensor read as Python and NumPy values: item, tolist, numbers, index, real and repr."""
+
+from sys import _getframe as _frame
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
-from refgrad._tensor_values import host_array
+from refgrad._tensor_values import host_array, refuse_batched_read
 from refgrad._warn_once import warn_once
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 
 
 class _Python:
@@ -21,6 +23,8 @@ class _Python:
     def item(self, *refused, **keywords):
         if refused or keywords:  # NOTE [A keyword to a method of no arguments]
             raise no_arguments("item", refused, self, keywords)
+        if batch_levels:  # chapter 19re_user_journeys_six
+            refuse_batched_read(self, "item", _frame(1))
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import composite_read
 
@@ -30,6 +34,8 @@ class _Python:
     def tolist(self, *refused, **keywords):
         if refused or keywords:
             raise no_arguments("tolist", refused, self, keywords)
+        if batch_levels:
+            refuse_batched_read(self, "data", _frame(1))
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import resolve_conj, resolve_neg
 
@@ -39,6 +45,8 @@ class _Python:
     def numpy(self, *refused, force: bool = False):
         if refused:
             raise keywords_only("numpy", refused)
+        if batch_levels:
+            refuse_batched_read(self, "data", _frame(1))
         if force.__class__ is not bool:  # torch's parser reads force as a bool
             raise TypeError(f"numpy(): argument 'force' must be bool, not {type(force).__name__}")
         if not force and not isinstance(self._data, np.ndarray):
@@ -62,6 +70,8 @@ class _Python:
         return array
 
     def __array__(self, dtype=None):  # no copy=: NOTE [__array__ takes no copy]
+        if batch_levels:
+            refuse_batched_read(self, "data", _frame(1))
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
@@ -101,7 +111,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:956
+# --- book/chapters/03_tensor.md:979
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -158,13 +168,15 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1034
+# --- book/chapters/03_tensor.md:1057
 class _Numbers:
     __slots__ = ()
 
     def __bool__(self, *refused) -> bool:
         if refused:
             raise no_arguments("__bool__", refused, self)
+        if batch_levels:
+            refuse_batched_read(self, "bool", _frame(1))
         if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [Composites read whole]
             from refgrad.utils._numbers_under_modes import composite_read
 
@@ -176,16 +188,22 @@ class _Numbers:
             raise no_arguments("__float__", refused, self)
         if self._requires_grad and state.grad_enabled:  # not under no_grad, as in torch
             warn_once("float", FLOAT_OF_GRAD, None)  # the user's line: "Warnings given once"
+        if batch_levels:
+            refuse_batched_read(self, "item", _frame(1))
         return _scalar(self, float)
 
     def __int__(self, *refused) -> int:
         if refused:
             raise no_arguments("__int__", refused, self)
+        if batch_levels:
+            refuse_batched_read(self, "item", _frame(1))
         return _scalar(self, int)
 
     def __complex__(self, *refused) -> complex:  # a real tensor's one number, as float()
         if refused:  # reads it
             raise no_arguments("__complex__", refused, self)
+        if batch_levels:
+            refuse_batched_read(self, "item", _frame(1))
         return complex(self.__float__())
 
     @property
@@ -207,6 +225,8 @@ class _Numbers:
     def __index__(self, *refused) -> int:  # range(t), "abc"[t], hex(t), as with torch
         if refused:
             raise no_arguments("__index__", refused, self)
+        if batch_levels:
+            refuse_batched_read(self, "item", _frame(1))
         if self._data.size != 1 or self._data.dtype.kind not in "biu":
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")

@@ -5,15 +5,18 @@
 # --- book/chapters/03_tensor.md:122
 """What a tensor's array says: shape, dtype, device and Python values."""
 
+from sys import _getframe as _frame  # NOTE [Names looked up once]
+
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._c_names import c_type_name
 from refgrad._size import Size, new_size
+from refgrad.autograd._state import batch_levels
 
 
-# --- book/chapters/03_tensor.md:139
+# --- book/chapters/03_tensor.md:142
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -28,7 +31,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:169
+# --- book/chapters/03_tensor.md:172
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -91,7 +94,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:233
+# --- book/chapters/03_tensor.md:236
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -106,7 +109,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:257
+# --- book/chapters/03_tensor.md:260
 class _Storage:
     __slots__ = ()
 
@@ -133,6 +136,8 @@ class _Storage:
     name = None  # torch keeps the attribute of its removed named tensors: None for every tensor
 
     def data_ptr(self) -> int:
+        if batch_levels:
+            refuse_batched_read(self, "data", _frame(1))
         # torch hands out no address for no elements, even of a view into a full storage
         return data_ptr(self._data) if self._data.size else 0
 
@@ -158,7 +163,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:821
+# --- book/chapters/03_tensor.md:826
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -167,3 +172,11 @@ def host_array(t):
     """The values as a NumPy array, copied off the device if need be."""
     data = t._data
     return data if isinstance(data, np.ndarray) else data.get()
+
+
+def refuse_batched_read(t, kind: str, frame) -> None:
+    """torch's refusal to let a program read a batched tensor's numbers or memory
+    (chapter 19re_user_journeys_six); nothing while no vmap marked ``t``."""
+    from refgrad._functorch._batched_reads import refuse_read
+
+    refuse_read(t, kind, frame)

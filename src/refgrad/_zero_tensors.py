@@ -9,6 +9,7 @@ import functools
 
 from refgrad._method_counts import no_arguments
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 from refgrad._zero_arrays import ZERO_ARRAYS, mark_zero_array
 from refgrad._zero_grads import adds_nothing
 from refgrad.autograd._formula_steps import modes_on
@@ -44,7 +45,7 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     return made.requires_grad_() if requires_grad else made
 
 
-# --- book/chapters/18c_zero_tensors.md:158
+# --- book/chapters/18c_zero_tensors.md:159
 def _is_zerotensor(self, *refused) -> bool:
     if refused:
         raise no_arguments("_is_zerotensor", refused, self)
@@ -59,6 +60,7 @@ def _refusing(method, message, unless=None):
             raise RuntimeError(message)
         return method(self, *args, **kwargs)
 
+    PASSING_ON.add(checked.__code__)  # its caller's call, handed on: chapter 19ib
     return checked
 
 
@@ -69,6 +71,7 @@ def _data_ptr(method):
             return self.storage_offset() * self.element_size()
         return method(self)
 
+    PASSING_ON.add(pointer.__code__)
     return pointer
 
 

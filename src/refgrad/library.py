@@ -166,7 +166,7 @@ def register_torch_dispatch(op, torch_dispatch_class, func=None, /, *, lib=None)
     return register if func is None else register(func)
 
 
-# --- book/chapters/25c_vmap_rules.md:457
+# --- book/chapters/25c_vmap_rules.md:461
 from refgrad._library_vmap import register_vmap  # noqa: E402
 
 __all__ += ["register_vmap"]

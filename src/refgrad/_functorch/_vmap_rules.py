@@ -10,6 +10,7 @@ import typing
 import refgrad
 from refgrad import _library_calls as calls
 from refgrad._functorch import _batched as batched
+from refgrad._functorch import _batched_reads as batched_reads
 from refgrad._functorch._trees import broadcast_prefix, tree_flatten, tree_unflatten
 from refgrad._tensor import Tensor
 from refgrad.autograd import function
@@ -54,7 +55,7 @@ class _Recorded(BaseException):
     so that a function's own ``except Exception`` does not catch it.)"""
 
 
-# --- book/chapters/25c_vmap_rules.md:120
+# --- book/chapters/25c_vmap_rules.md:121
 def _batched(column: list, origins: list, inputs: list):
     """One argument from every slice: (the batched value, its in_dim)."""
     first = column[0]
@@ -82,7 +83,7 @@ def _batched(column: list, origins: list, inputs: list):
     return refgrad.stack(column), 0
 
 
-# --- book/chapters/25c_vmap_rules.md:159
+# --- book/chapters/25c_vmap_rules.md:160
 def _answer(result):
     """A function from a slice's number (and call) to its part of the rule's result."""
     if not (isinstance(result, tuple) and len(result) == 2):
@@ -104,7 +105,7 @@ def _answer(result):
         [leaf if d is None else leaf.select(d, b) for leaf, d in zip(leaves, dims)], spec)
 
 
-# --- book/chapters/25c_vmap_rules.md:194
+# --- book/chapters/25c_vmap_rules.md:195
 _MORE = " For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
 
 
@@ -136,9 +137,12 @@ def _rule(target):
 
 
 def _unbatched(target, args, kwargs):
-    if isinstance(target, type):
+    if isinstance(target, type) and not _has_rule(target):  # forward sees batched tensors
         return unbatched_apply(target, tuple(args), kwargs)
-    return calls.unbatched_call(target, tuple(args), kwargs)
+    with batched_reads.readable():  # a rule's tensors are whole: chapter 19re
+        if isinstance(target, type):
+            return unbatched_apply(target, tuple(args), kwargs)
+        return calls.unbatched_call(target, tuple(args), kwargs)
 
 
 def _somewhere(in_dims) -> bool:
@@ -158,7 +162,7 @@ def leave(hook) -> None:
         hooks.remove(hook)
 
 
-# --- book/chapters/25c_vmap_rules.md:262
+# --- book/chapters/25c_vmap_rules.md:266
 class _Level:
     def __init__(self, size: int, randomness: str, inputs: list, dims: list) -> None:
         self.size, self.randomness, self.inputs, self.dims = size, randomness, inputs, dims
@@ -192,7 +196,7 @@ class _Level:
         return _unbatched(target, args, kwargs)
 
 
-# --- book/chapters/25c_vmap_rules.md:313
+# --- book/chapters/25c_vmap_rules.md:317
 def put_together(level):
     """(target, in_dims, values, keywords) of this pass's recorded calls, or None."""
     target = level.recorded[0][0]
@@ -231,7 +235,7 @@ def batched_call(level):
     return _answer(result)
 
 
-# --- book/chapters/25c_vmap_rules.md:361
+# --- book/chapters/25c_vmap_rules.md:365
 # NOTE [Passes over the slices]
 # Pass k answers the first k calls of ruled operators in each slice from the
 # rules' results, records call k + 1 and stops the slice there; the pass that

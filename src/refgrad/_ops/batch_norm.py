@@ -12,7 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import statistics_dtype
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import handed_whole
 
 
@@ -166,6 +166,10 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
     from refgrad._tensor_values import wrap_dim
     from refgrad.autograd._state import state
 
+    if batch_levels and training:  # chapter 19re_user_journeys_six
+        from refgrad._functorch._batched_reads import refuse_unbatched_statistics
+
+        refuse_unbatched_statistics(input, running_mean, running_var)
     _check_sizes(input, weight, bias, running_mean, running_var, training)
     if state.grad_enabled:
         not_differentiable("native_batch_norm", "running_mean", running_mean)
@@ -182,7 +186,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:307
+# --- book/chapters/16s_normalization.md:311
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -191,7 +195,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:320
+# --- book/chapters/16s_normalization.md:324
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -2,17 +2,23 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1212
+# --- book/chapters/16_functions.md:1216
 """equal, allclose and isclose: comparisons that record nothing."""
+
+from sys import _getframe as _frame
 
 import numpy as np
 
 from refgrad._tensor import make_tensor
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 
 
 def equal(input, other) -> bool:
+    if batch_levels:  # chapter 19re_user_journeys_six
+        from refgrad._functorch._batched_reads import refuse_comparison
+
+        refuse_comparison("equal", input, other, _frame(1))
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Truths and
         from refgrad._ops.closeness_steps import equal_seen  # numbers from a mode"
 
@@ -26,6 +32,10 @@ def _equal(input, other) -> bool:
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if batch_levels:
+        from refgrad._functorch._batched_reads import refuse_comparison
+
+        refuse_comparison("allclose", input, other, _frame(1))
     if switched_on.dispatch_modes and state.dispatch_modes:
         from refgrad._ops.closeness_steps import allclose_seen
 

@@ -25,7 +25,7 @@ from refgrad._ops.operands import (
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 
 # Most additions keep the default alpha. They share one parameter dict,
 # DEFAULT_ALPHA, which nothing changes (see "Running an operation"), where each
@@ -234,6 +234,10 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         from refgrad._ops.selecting import nonzero
         from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
+        if batch_levels:  # chapter 19re_user_journeys_six
+            from refgrad._functorch._batched_reads import refuse_dynamic
+
+            refuse_dynamic("where", condition)
         if handed_whole((condition,)):  # NOTE [Composite ops below autograd]
             return dispatch_composite("where.default", where, (condition,), {})
         return nonzero(condition, as_tuple=True)
@@ -278,7 +282,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:383
+# --- book/chapters/16_functions.md:387
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
@@ -317,7 +321,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:625
+# --- book/chapters/16_functions.md:629
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -331,7 +335,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1329
+# --- book/chapters/16_functions.md:1343
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -341,7 +345,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1370
+# --- book/chapters/16_functions.md:1384
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

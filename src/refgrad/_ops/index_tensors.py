@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1356
+# --- book/chapters/16d_indexing.md:1360
 """Index tensors as torch takes them: int64 or int32 positions, bool (or uint8) masks."""
 
 import sys
@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from refgrad._warn_once import outside_refgrad
+from refgrad.autograd._state import batch_levels
 
 _BYTE_MASK = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
               "torch.bool instead.")
@@ -36,7 +37,7 @@ def index_dtype(item):
     return kind
 
 
-# --- book/chapters/16d_indexing.md:1397
+# --- book/chapters/16d_indexing.md:1402
 def first_frame_outside() -> int:
     """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
     return outside_refgrad(sys._getframe(2))[1] + 1
@@ -63,6 +64,10 @@ def read_indices(t, indices) -> list:
         if index is not None:
             index = index_tensor(index)
             if index._data.dtype.kind == "b":
+                if batch_levels:  # chapter 19re_user_journeys_six
+                    from refgrad._functorch._batched_reads import refuse_mask_index
+
+                    refuse_mask_index(index)
                 check_mask(index, t, dim)
         read.append(index)
         dim += index.ndim if index is not None and index._data.dtype.kind == "b" else 1

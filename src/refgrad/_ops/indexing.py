@@ -15,7 +15,7 @@ from refgrad._ops.index_key_checks import _into_nothing, _out_of_bounds, _shape_
 from refgrad._ops.index_layout import index_laid_out
 from refgrad._ops.index_tensors import check_mask, read_indices
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state
+from refgrad.autograd._state import batch_levels, state
 
 
 def _key(indices):
@@ -186,6 +186,10 @@ def check_put(input, values, indices=None, fills=False):
 
         raise RuntimeError(MIXED_DEVICES.format(input.device, values.device))
     if fills:
+        if batch_levels:  # chapter 19re_user_journeys_six
+            from refgrad._functorch._batched_reads import refuse_mask_index
+
+            refuse_mask_index(*indices)
         check_masked_fill(input, indices, values)
         return indices
     if indices is not None:
@@ -218,7 +222,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:1009
+# --- book/chapters/16d_indexing.md:1013
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

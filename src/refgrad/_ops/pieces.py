@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1640
+# --- book/chapters/16d_indexing.md:1649
 """Rows that cut a tensor into views, and their function forms: split and chunk."""
 
 from refgrad._arguments import Arguments
@@ -34,7 +34,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1673
+# --- book/chapters/16d_indexing.md:1682
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,7 +49,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1827
+# --- book/chapters/16d_indexing.md:1836
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -64,7 +64,7 @@ def _length(input, dim) -> int:
     return input.shape[wrap_dim(dim, input.ndim)]
 
 
-# --- book/chapters/16d_indexing.md:1847
+# --- book/chapters/16d_indexing.md:1856
 # NOTE [How split reads its size]
 # torch.split turns a tensor given for the size into int(tensor) when int()
 # takes it (any one element), then calls split for an int and
@@ -100,7 +100,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1884
+# --- book/chapters/16d_indexing.md:1893
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -137,7 +137,7 @@ def split_method(self, split_size, dim=0):
 split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
-# --- book/chapters/16d_indexing.md:1925
+# --- book/chapters/16d_indexing.md:1934
 def chunk(input, chunks, dim=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite

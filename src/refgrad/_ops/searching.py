@@ -11,13 +11,18 @@ from refgrad._c_names import c_type_name
 from refgrad._ops.operands import as_array
 from refgrad._ops.selecting import nonzero
 from refgrad._tensor import Tensor, make_tensor
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
 def argwhere(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("argwhere", argwhere, (input,), {})
+    if batch_levels:  # torch's vmap runs argwhere slice by slice: chapter 19re
+        from refgrad._functorch._batched_reads import readable
+
+        with readable():
+            return nonzero(input)
     return nonzero(input)
 
 
@@ -26,7 +31,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:939
+# --- book/chapters/16k_order_statistics.md:944
 def _side(side, right) -> str:
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
@@ -41,7 +46,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:959
+# --- book/chapters/16k_order_statistics.md:964
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"  # checked in torch's order: the sorter first
     if sorter is not None and sorter.shape != boundaries.shape:
@@ -62,7 +67,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:988
+# --- book/chapters/16k_order_statistics.md:993
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -95,7 +100,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1028
+# --- book/chapters/16k_order_statistics.md:1033
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -141,7 +146,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1082
+# --- book/chapters/16k_order_statistics.md:1087
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

@@ -12,7 +12,7 @@ from refgrad._backend import empty_with_steps
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
 
 
@@ -62,6 +62,10 @@ def nonzero(input, *, as_tuple=False):
         from refgrad._flags import refuse_flag
 
         refuse_flag("nonzero", "as_tuple", None, as_tuple)
+    if as_tuple and batch_levels:  # chapter 19re_user_journeys_six
+        from refgrad._functorch._batched_reads import refuse_dynamic
+
+        refuse_dynamic("nonzero_numpy", input)
     if not as_tuple:
         return call(NONZERO, (input,))
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
@@ -79,7 +83,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:757
+# --- book/chapters/16g_moves_and_fused.md:761
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 

@@ -15,6 +15,7 @@ from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import current_grad_fn, held_grad_fn, requires_grad_said
 from refgrad.autograd._edges import GradientEdge
 from refgrad.autograd._run_backward import _engine_run_backward
+from refgrad.autograd._state import batch_levels
 
 
 def _as_tuple(value) -> tuple:
@@ -39,7 +40,7 @@ def _shape_of(output):
     return output
 
 
-# --- book/chapters/18_backward.md:85
+# --- book/chapters/18_backward.md:86
 def _seed(out, shape, meta, ones):
     """The implicit gradient of a scalar output. Under a dispatch mode it is made as torch
     makes it, ones_like(out, memory_format=preserve_format), which is what the mode sees."""
@@ -53,7 +54,7 @@ def _seed(out, shape, meta, ones):
     return ones(shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/18_backward.md:105
+# --- book/chapters/18_backward.md:106
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -94,7 +95,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:312
+# --- book/chapters/18_backward.md:313
 BACKWARD_IN_TRANSFORM = (
     "backward() called inside a functorch transform. This is not supported, please use "
     "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
@@ -137,7 +138,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:408
+# --- book/chapters/18_backward.md:409
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -160,6 +161,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     given, (retain_graph, create_graph) = create_graph, (_flag(retain_graph), _flag(create_graph))
     allow_unused = _flag(allow_unused)  # read by the engine as an integer too, after them
+    if batch_levels:  # chapter 19re_user_journeys_six
+        from refgrad._functorch._batched_reads import refuse_batched_outputs
+
+        refuse_batched_outputs(outputs, sys._getframe(1))
     if is_grads_batched:  # section "Batched gradients", below
         result = _row_by_row(outputs, inputs, grads, retain_graph, given, allow_unused,
                              materialize_grads)
@@ -170,7 +175,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:445
+# --- book/chapters/18_backward.md:450
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -182,7 +187,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:488
+# --- book/chapters/18_backward.md:493
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -206,7 +211,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:539
+# --- book/chapters/18_backward.md:544
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -230,7 +235,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:569
+# --- book/chapters/18_backward.md:574
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref
