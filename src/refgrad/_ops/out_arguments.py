@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3176
+# --- book/chapters/26_inplace.md:3179
 """torch's out= keyword for the functions that take it."""
 
 from refgrad._argument_forms import refuse_in_torch_words
@@ -30,7 +30,7 @@ from refgrad._ops.out_kernels import (
     said_shapes,
     warning_with_out,
 )
-from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
+from refgrad._ops.out_layouts import lay_out_resized
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
 from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.sized_outs import (
@@ -108,7 +108,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3291
+# --- book/chapters/26_inplace.md:3294
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -185,8 +185,7 @@ def with_out(function, name: str, returns=None):
             if r._data.shape != o._data.shape:
                 resize_out(o, r._data.shape, resize_count(rules, args, kwargs, o, r),
                            said_shapes(name, args, kwargs, o, r))
-                if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
-                    lay_out_as(o, r)
+                lay_out_resized(name, o, r)  # NOTE [Outs resized as LAPACK writes]
             if record is not None:  # a write torch records: chapter "Writes autograd skips"
                 record(o, r)
                 continue
@@ -208,7 +207,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3397
+# --- book/chapters/26_inplace.md:3399
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -224,7 +223,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3422
+# --- book/chapters/26_inplace.md:3424
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -239,7 +238,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3442
+# --- book/chapters/26_inplace.md:3444
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

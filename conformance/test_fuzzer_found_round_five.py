@@ -1,0 +1,114 @@
+"""Behaviour the differential fuzzer found in its fifth round: the layout an elementwise op
+gives an out= it resizes, the order of lstsq's dimension checks, and the refusal of an
+in-place product into a self of another shape.
+The same assertions run on torch.
+"""
+
+import warnings
+
+import pytest
+import torch
+
+
+def permuted():
+    """A (4, 2, 3) tensor laid out as a permutation of a row-major (2, 3, 4) one."""
+    return torch.arange(1.0, 25.0).reshape(2, 3, 4).permute(2, 0, 1) / 30
+
+
+@pytest.mark.parametrize("op", [
+    lambda x, o: torch.exp(x, out=o), lambda x, o: torch.add(x, 1, out=o),
+    lambda x, o: torch.mul(x, x, out=o), lambda x, o: torch.gt(x, 0.5, out=o),
+    lambda x, o: torch.clamp(x, 0.1, 0.5, out=o), lambda x, o: torch.where(x > 0.3, x, x, out=o),
+    lambda x, o: torch.lerp(x, x, 0.3, out=o), lambda x, o: torch.special.erfcx(x, out=o),
+    lambda x, o: torch.sort(x, 1, out=(o, torch.zeros(0, dtype=torch.long)))[0],
+])
+@pytest.mark.parametrize("size", [0, 5])
+def test_a_resized_out_takes_the_elementwise_results_layout(op, size):
+    x = permuted()
+    out = torch.zeros(size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the resize of an out holding elements warns
+        op(x, out)
+    assert out.shape == (4, 2, 3)
+    assert out.stride() == x.stride() == (1, 12, 4)
+
+
+def test_a_channels_last_input_gives_a_resized_out_its_layout():
+    x = torch.arange(12.0).reshape(1, 2, 2, 3).to(memory_format=torch.channels_last)
+    out = torch.zeros(0)
+    torch.mul(x, 2, out=out)
+    assert out.stride() == (12, 1, 6, 2)
+    assert out.tolist() == (x * 2).tolist()
+
+
+def test_an_out_of_the_right_shape_keeps_its_strides():
+    x = permuted()
+    out = torch.zeros(4, 2, 3)
+    torch.exp(x, out=out)
+    assert out.stride() == (6, 3, 1)
+    kept = torch.zeros(3, 2).t()
+    torch.add(torch.ones(2, 3), 1, out=kept)
+    assert kept.stride() == (1, 2)
+
+
+def test_copies_and_row_major_results_resize_row_major():
+    x = permuted()
+    for call in (lambda o: torch.mvlgamma(x + 1, 1, out=o),
+                 lambda o: torch.kron(x[:2, 0], x[:2, 1], out=o),
+                 lambda o: torch.cumsum(x, 0, out=o), lambda o: torch.tril(x, out=o)):
+        out = torch.zeros(0)
+        call(out)
+        assert out.is_contiguous()
+    assert torch.kron(x[:2, 0], x[:2, 1]).stride() == (1, 4)  # unlike its resized out
+
+
+def test_lstsq_refuses_a_0d_other_for_its_dimensions_first():
+    with pytest.raises(RuntimeError, match="^torch.linalg.lstsq: other must have at least 1 "
+                                           "dimension.$"):
+        torch.linalg.lstsq(torch.ones(3, 2), torch.tensor(1.0, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="input must have at least 2 dimensions"):
+        torch.linalg.lstsq(torch.ones(2), torch.tensor(1.0))
+    with pytest.raises(RuntimeError, match=r"input.dim\(\) must be greater or equal"):
+        torch.linalg.lstsq(torch.ones(2, 3, 2), torch.ones(3))
+
+
+def bad(self_shape, out_shape):
+    return (f"^Bad in-place call: input tensor size {list(self_shape)} and output tensor size "
+            f"{list(out_shape)} should match$".replace("[", r"\[").replace("]", r"\]"))
+
+
+@pytest.mark.parametrize(("call", "shapes"), [
+    (lambda: torch.ones(2, 2).baddbmm_(torch.ones(1, 2, 2), torch.ones(1, 2, 2)),
+     ((2, 2), (1, 2, 2))),
+    (lambda: torch.ones(2).baddbmm_(torch.ones(1, 2, 2), torch.ones(1, 2, 2)), ((2,), (1, 2, 2))),
+    (lambda: torch.ones(2, 2).addmm_(torch.ones(1, 2), torch.ones(2, 2)), ((2, 2), (1, 2))),
+    (lambda: torch.ones(3).addmm_(torch.ones(2, 2), torch.ones(2, 2)), ((3,), (2, 2))),
+    (lambda: torch.ones(2, 2).addmm_(torch.ones(1, 2), torch.ones(2, 2), beta=0),
+     ((2, 2), (1, 2))),
+    (lambda: torch.ones(1).addmv_(torch.ones(2, 2), torch.ones(2)), ((1,), (2,))),
+    (lambda: torch.ones(1, 2, 2, requires_grad=True).clone().baddbmm_(
+        torch.ones(2, 2, 2), torch.ones(2, 2, 2)), ((1, 2, 2), (2, 2, 2))),
+    (lambda: torch.ones(1, 2).expand(2, 2).addmm_(torch.ones(1, 2), torch.ones(2, 2)),
+     ((2, 2), (1, 2))),
+])
+def test_an_inplace_product_refuses_a_self_of_another_shape(call, shapes):
+    with pytest.raises(RuntimeError, match=bad(*shapes)):
+        call()
+
+
+def test_baddbmm_expands_self_first_and_the_other_refusals_stand():
+    with pytest.raises(RuntimeError, match="^The expanded size of the tensor"):
+        torch.ones(3, 2, 2).baddbmm_(torch.ones(1, 2, 2), torch.ones(1, 2, 2))
+    with pytest.raises(RuntimeError, match="^The expanded size of the tensor"):
+        torch.ones(1, 2, 2).expand(2, 2, 2).baddbmm_(torch.ones(1, 2, 2), torch.ones(1, 2, 2))
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        torch.ones(1, 2).expand(2, 2).addmm_(torch.ones(2, 2), torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match=r"^mat1 and mat2 shapes cannot be multiplied"):
+        torch.ones(2, 2).addmm_(torch.ones(1, 3), torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match=r"^size mismatch, got input \(3\)"):
+        torch.ones(3).addmv_(torch.ones(2, 2), torch.ones(2))
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad"):
+        torch.ones(2, 2, requires_grad=True).baddbmm_(torch.ones(1, 2, 2), torch.ones(1, 2, 2))
+    x = torch.ones(2, 2)
+    x.addmm_(torch.ones(2, 3), torch.ones(3, 2))  # shapes that agree: written as ever
+    assert (x.tolist(), x._version) == ([[4.0, 4.0], [4.0, 4.0]], 1)
