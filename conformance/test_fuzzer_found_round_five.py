@@ -112,3 +112,15 @@ def test_baddbmm_expands_self_first_and_the_other_refusals_stand():
     x = torch.ones(2, 2)
     x.addmm_(torch.ones(2, 3), torch.ones(3, 2))  # shapes that agree: written as ever
     assert (x.tolist(), x._version) == ([[4.0, 4.0], [4.0, 4.0]], 1)
+
+
+def test_renorm_of_inference_tensors_counts_its_scaling():
+    with torch.inference_mode():
+        x = torch.tensor([[3.0, 4.0], [0.3, 0.4]])
+        empty = torch.zeros(0, 2)
+    y = torch.renorm(x, 2, 0, 1.0)  # outside inference mode: a normal tensor, written once
+    assert (y._version, y.is_inference()) == (1, False)
+    assert y.reshape(-1).tolist() == pytest.approx([0.6, 0.8, 0.3, 0.4])
+    assert x.renorm(1, 1, 100.0)._version == 1
+    assert torch.renorm(empty, 2, 0, 1.0)._version == 1  # even with no rows to scale
+    assert torch.renorm(torch.ones(2, 2), 2, 0, 1.0)._version == 0  # a normal input: none

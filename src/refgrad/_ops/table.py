@@ -155,10 +155,11 @@ RESULT_WRITES: dict = {
     "soft_margin_loss": 1,  # NOTE [Losses that write their result]
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
         "reduction"] else 4 + (params["weight"] is not None),
+    "renorm": 1,  # its rows scaled in place, even where there are none
 }
 
 
-# --- book/chapters/12_op_table.md:227
+# --- book/chapters/12_op_table.md:228
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -172,7 +173,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:246
+# --- book/chapters/12_op_table.md:247
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -202,7 +203,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:283
+# --- book/chapters/12_op_table.md:284
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
