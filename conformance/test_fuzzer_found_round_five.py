@@ -124,3 +124,15 @@ def test_renorm_of_inference_tensors_counts_its_scaling():
     assert x.renorm(1, 1, 100.0)._version == 1
     assert torch.renorm(empty, 2, 0, 1.0)._version == 1  # even with no rows to scale
     assert torch.renorm(torch.ones(2, 2), 2, 0, 1.0)._version == 0  # a normal input: none
+
+
+def test_isclose_in_inference_mode_makes_an_inference_tensor():
+    flags = torch.tensor([[True, False, True]])
+    values = torch.tensor([1.0, float("nan")])
+    with torch.inference_mode():
+        same = torch.isclose(flags, flags)
+        nan_same = torch.isclose(values, values, equal_nan=True)
+    assert (same.tolist(), same.is_inference()) == ([[True, True, True]], True)
+    assert nan_same.tolist() == [True, True]
+    with pytest.raises(RuntimeError, match="Inference tensors do not track version counter"):
+        same._version  # noqa: B018 - reading it is the refusal

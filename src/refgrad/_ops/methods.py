@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1395
+# --- book/chapters/16_functions.md:1396
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -120,7 +120,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1669
+# --- book/chapters/16_functions.md:1670
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -162,14 +162,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1722
+# --- book/chapters/16_functions.md:1723
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1730
+# --- book/chapters/16_functions.md:1731
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -206,7 +206,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1775
+# --- book/chapters/16_functions.md:1776
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -231,7 +231,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1806
+# --- book/chapters/16_functions.md:1807
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -273,7 +273,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1854
+# --- book/chapters/16_functions.md:1855
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -293,7 +293,7 @@ def view_as(self, other):
     return reshaping.view(self, other.shape)
 
 
-# --- book/chapters/16_functions.md:1881
+# --- book/chapters/16_functions.md:1882
 def _reversed(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
