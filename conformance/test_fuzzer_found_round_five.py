@@ -136,3 +136,33 @@ def test_isclose_in_inference_mode_makes_an_inference_tensor():
     assert nan_same.tolist() == [True, True]
     with pytest.raises(RuntimeError, match="Inference tensors do not track version counter"):
         same._version  # noqa: B018 - reading it is the refusal
+
+
+@pytest.mark.parametrize(("method", "kwargs", "expected"), [
+    ("div_", {"rounding_mode": "trunc"}, [3, 0, 3, 0, 3, 6]),
+    ("div_", {"rounding_mode": "floor"}, [3, 0, 3, 0, 3, 6]),
+    ("floor_divide_", {}, [3, 0, 3, 0, 3, 6]),
+    ("remainder_", {}, [0, 0, 0, 0, 3, 6]),
+    ("fmod_", {}, [0, 0, 0, 0, 3, 6]),
+])
+def test_an_integer_division_stopped_by_a_zero_keeps_what_it_wrote(method, kwargs, expected):
+    numbers = torch.tensor([[6, 0, 3], [0, 3, 6]])
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        getattr(numbers, method)(torch.tensor([[2, 1, 1], [0, 1, 2]]), **kwargs)
+    assert (numbers.reshape(-1).tolist(), numbers._version) == (expected, 0)
+
+
+def test_the_prefix_follows_the_written_tensors_layout():
+    numbers = (torch.arange(1, 7) * 10).reshape(3, 2).t()  # walked down its columns' memory
+    divisors = torch.tensor([[1, 2, 0], [2, 4, 5]])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        numbers.floor_divide_(divisors)
+    assert numbers.tolist() == [[10, 15, 50], [10, 10, 60]]  # rows first: 20 and 40 kept
+    row = torch.tensor([10, 20, 30])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        row.div_(0, rounding_mode="floor")  # a number zero: nothing written
+    assert row.tolist() == [10, 20, 30]
+    broadcast = torch.tensor([[10, 20], [30, 40]])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        broadcast.remainder_(torch.tensor([3, 0]))
+    assert broadcast.tolist() == [[1, 20], [30, 40]]

@@ -31,6 +31,7 @@ from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.diagonal_view import diagonal
+from refgrad._ops.division_prefix import write_before_zero
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_signatures import (
     READ_FIRST,
@@ -55,7 +56,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1614
+# --- book/chapters/26_inplace.md:1615
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -87,6 +88,8 @@ def _method(function, cast=None, called=None):
                 raise
             if cast is not None:
                 kernel_refused(self, args, kwargs, error, cast)
+            if str(error) == rounding.ZERO_DIVISION:  # NOTE [The prefix a zero divisor leaves]
+                write_before_zero(called, self, function, args, kwargs)
             said = f"Trying to use forward AD with {function.__name__} that "
             if type(error) is NotImplementedError and str(error).startswith(said):
                 message = str(error).replace(said, f"Trying to use forward AD with {name} that ")
@@ -98,7 +101,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1665
+# --- book/chapters/26_inplace.md:1668
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -135,7 +138,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3559
+# --- book/chapters/26_inplace.md:3562
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -160,7 +163,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3592
+# --- book/chapters/26_inplace.md:3595
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -193,7 +196,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3633
+# --- book/chapters/26_inplace.md:3636
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -208,7 +211,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3658
+# --- book/chapters/26_inplace.md:3661
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -238,7 +241,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3693
+# --- book/chapters/26_inplace.md:3696
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
