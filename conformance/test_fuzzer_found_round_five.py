@@ -166,3 +166,38 @@ def test_the_prefix_follows_the_written_tensors_layout():
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         broadcast.remainder_(torch.tensor([3, 0]))
     assert broadcast.tolist() == [[1, 20], [30, 40]]
+
+
+BOOLS = torch.tensor([[True], [False]])
+ROW = torch.tensor([[True, False]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda out: torch.mm(BOOLS, ROW, out=out), lambda out: torch.matmul(BOOLS, ROW, out=out),
+    lambda out: torch.bmm(BOOLS[None], ROW[None], out=out),
+    lambda out: torch.addmm(torch.zeros(2, 2, dtype=torch.bool), BOOLS, ROW, out=out),
+    lambda out: torch.baddbmm(torch.zeros(1, 2, 2, dtype=torch.bool), BOOLS[None], ROW[None],
+                              out=out),
+    lambda out: torch.mv(BOOLS, ROW[0][:1], out=out),
+    lambda out: torch.addmv(torch.zeros(2, dtype=torch.bool), BOOLS, ROW[0][:1], out=out),
+])
+def test_a_product_of_bools_refuses_a_float_out_before_its_kernel(call):
+    with pytest.raises(RuntimeError, match="^Expected out tensor to have dtype bool, but got "
+                                           "float instead$"):
+        call(torch.zeros(0))
+
+
+def test_the_bool_products_other_refusals():
+    with pytest.raises(RuntimeError, match="^result dtype Float does not match input dtype Bool$"):
+        torch.dot(BOOLS[:, 0], BOOLS[:, 0], out=torch.zeros(0))
+    with pytest.raises(RuntimeError, match="^self and mat2 must have the same dtype, but got "
+                                           "Float and Bool$"):
+        torch.addbmm(torch.zeros(2, 2, dtype=torch.bool), BOOLS[None], ROW[None],
+                     out=torch.zeros(0))
+    with pytest.raises(RuntimeError, match="^addmv input tensors must have the same dtype"):
+        torch.mv(BOOLS, ROW[0][:1], out=torch.zeros(2))  # an out of the right size
+    with pytest.raises(NotImplementedError, match='"addmm_impl_cpu_" not implemented for'):
+        torch.mm(BOOLS, ROW, out=torch.zeros(0, dtype=torch.bool))
+    with pytest.raises(RuntimeError, match="^Expected out tensor to have dtype long int, but "
+                                           "got float instead$"):
+        torch.mm(BOOLS.long(), ROW.long(), out=torch.zeros(0))

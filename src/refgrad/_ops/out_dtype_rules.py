@@ -207,12 +207,30 @@ KERNEL_AFTER_DTYPE = frozenset((
     "ldexp"))
 
 
+# The products check out's dtype against their operands' before their kernel
+# refuses that dtype (a product of bools): NOTE [The out's dtype before the kernel's].
+PRODUCTS_AFTER_DTYPE = frozenset((
+    "mm", "matmul", "bmm", "addmm", "baddbmm", "mv", "addmv", "dot", "addbmm"))
+
+
+def _refuse_product_out(name: str, args: tuple, out) -> None:
+    from refgrad._tensor import make_tensor
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not tensors or any(t._data.dtype != tensors[0]._data.dtype for t in tensors):
+        return  # operands of several dtypes: their own refusal stands
+    rows = tensors[0].shape[:1] if name == "mv" else (0,)  # mv's sizing decides its words
+    refuse_dtype(name, out, make_tensor(np.empty(rows, tensors[0]._data.dtype)))
+
+
 def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
     """torch's refusal of ``outs`` for the dtype ``name``'s kernel, which refused, would
     have given: NOTE [The out's dtype before the kernel's]."""
     from refgrad._dtype import get_default_dtype, promote_types, python_number, result_type
     from refgrad._tensor import make_tensor
 
+    if name in PRODUCTS_AFTER_DTYPE and len(outs) == 1:
+        return _refuse_product_out(name, args, outs[0])
     given = (*args, *(kwargs[k] for k in ("input", "self", "other") if k in kwargs))
     operands = [a if isinstance(a, Tensor) else python_number(a) for a in given[:2]]
     if name not in KERNEL_AFTER_DTYPE or len(outs) != 1 or not all(
@@ -232,7 +250,7 @@ def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> N
         resize_out(out, shape, resizes(name, out.dtype is not kind))
 
 
-# --- book/chapters/26_inplace.md:5113
+# --- book/chapters/26_inplace.md:5131
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),
