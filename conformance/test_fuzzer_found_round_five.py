@@ -201,3 +201,33 @@ def test_the_bool_products_other_refusals():
     with pytest.raises(RuntimeError, match="^Expected out tensor to have dtype long int, but "
                                            "got float instead$"):
         torch.mm(BOOLS.long(), ROW.long(), out=torch.zeros(0))
+
+
+INTS = torch.ones(2, 3, dtype=torch.int32)
+LONGS = torch.ones(3, 2, dtype=torch.long)
+
+
+@pytest.mark.parametrize(("call", "checked", "given"), [
+    (lambda out: torch.mm(INTS, LONGS, out=out), "int", torch.float32),
+    (lambda out: torch.matmul(INTS, LONGS, out=out), "int", torch.float32),
+    (lambda out: torch.mm(INTS.bool(), LONGS, out=out), "bool", torch.float32),
+    (lambda out: torch.mm(INTS.float(), LONGS, out=out), "float", torch.int64),
+    (lambda out: torch.bmm(INTS[None], LONGS[None], out=out), "long int", torch.float32),
+    (lambda out: torch.baddbmm(torch.zeros(1, 2, 2, dtype=torch.int32), INTS[None], LONGS[None],
+                               out=out), "long int", torch.float32),  # the second batch's
+])
+def test_a_product_of_two_dtypes_checks_its_out_first(call, checked, given):
+    said = "float" if given == torch.float32 else "long int"
+    with pytest.raises(RuntimeError, match=f"^Expected out tensor to have dtype {checked}, but "
+                                           f"got {said} instead$"):
+        call(torch.zeros(0, dtype=given))
+
+
+def test_a_product_of_two_dtypes_after_out_and_before_it():
+    with pytest.raises(RuntimeError, match="^expected m1 and m2 to have the same dtype, but got: "
+                                           "int != long int$"):
+        torch.mm(INTS, LONGS, out=torch.zeros(0, dtype=torch.int32))  # out of the first's dtype
+    with pytest.raises(RuntimeError, match=r"^mat1 and mat2 shapes cannot be multiplied"):
+        torch.mm(INTS, INTS, out=torch.zeros(0))  # the shapes before out
+    with pytest.raises(RuntimeError, match="^result dtype Float does not match input dtype Int$"):
+        torch.dot(INTS[0], LONGS[:, 0], out=torch.zeros(0))

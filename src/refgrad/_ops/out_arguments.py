@@ -15,6 +15,8 @@ from refgrad._ops.input_overlaps import check_out_inputs
 from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_dtype_rules import (
     DTYPE_BEFORE_SHARED,
+    MIXED_OPERANDS,
+    PRODUCTS_AFTER_DTYPE,
     refuse_before_kernel,
     refuse_dtypes,
     refuse_given_dtype,
@@ -108,7 +110,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3297
+# --- book/chapters/26_inplace.md:3299
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -172,6 +174,10 @@ def with_out(function, name: str, returns=None):
         except NotImplementedError:  # NOTE [The out's dtype before the kernel's]
             refuse_before_kernel(rules, args, kwargs, outs)
             raise
+        except RuntimeError as error:  # operands of two dtypes: out is checked first
+            if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS):
+                refuse_before_kernel(rules, args, kwargs, outs)
+            raise
         if rules in MERGED:  # NOTE [An expanded out of a reduction]
             result = merged_where_shared(rules, written, args, kwargs, outs, result)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
@@ -207,7 +213,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3402
+# --- book/chapters/26_inplace.md:3408
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -223,7 +229,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3427
+# --- book/chapters/26_inplace.md:3433
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -238,7 +244,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3447
+# --- book/chapters/26_inplace.md:3453
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
