@@ -41,6 +41,13 @@ def test_a_channels_last_input_gives_a_resized_out_its_layout():
     assert out.tolist() == (x * 2).tolist()
 
 
+def test_sorts_resized_out_takes_the_inputs_strides_even_of_size_one():
+    x = torch.tensor([[0.5], [0.25]]).t()  # shape (1, 2), strides (1, 1)
+    values, indices = torch.zeros(0), torch.zeros(0, dtype=torch.long)
+    torch.sort(x, 0, out=(values, indices))
+    assert (values.stride(), torch.sort(x, 0)[0].stride()) == ((1, 1), (1, 1))
+
+
 def test_an_out_of_the_right_shape_keeps_its_strides():
     x = permuted()
     out = torch.zeros(4, 2, 3)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:207
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:208
 """What an in-place integer division has written when a zero divisor stops it."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _iteration_order(array) -> list:
     return sorted(range(array.ndim), key=lambda d: -array.strides[d])
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:229
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:230
 def write_before_zero(called: str, self, function, args: tuple, kwargs: dict) -> None:
     """Write into ``self`` what torch's kernel wrote of ``called`` before a zero divisor."""
     divisor = args[0] if args else kwargs.get("other")

@@ -31,7 +31,8 @@ def lay_out_as(out, result) -> None:
 # NOTE [Outs resized as the iterator lays them out]
 # torch's elementwise kernels (TensorIterator's, and sort's) restride an
 # out= they had to resize to the layout their result would take: a dense
-# permutation of row-major, the one refgrad's result has. A result in
+# permutation of row-major, the one refgrad's result has (sort's, the input's
+# own strides, even along dimensions of size one). A result in
 # row-major order, or one that is no dense permutation (a view's), leaves
 # the plain resize as it is. The few functions whose out= is resized
 # row-major whatever the result (a composite copying into it) are named.
@@ -55,5 +56,5 @@ def lay_out_resized(name: str, out, result) -> None:
     """Lay out ``out``, just resized for ``name``'s ``result``, as torch's kernel does."""
     if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
         lay_out_as(out, result)
-    elif name not in RESIZED_ROW_MAJOR and _permuted_dense(result._data):
+    elif name == "sort" or (name not in RESIZED_ROW_MAJOR and _permuted_dense(result._data)):
         lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]
