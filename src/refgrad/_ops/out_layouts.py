@@ -35,8 +35,12 @@ def lay_out_as(out, result) -> None:
 # own strides, even along dimensions of size one). A result in
 # row-major order, or one that is no dense permutation (a view's), leaves
 # the plain resize as it is. The few functions whose out= is resized
-# row-major whatever the result (a composite copying into it) are named.
-RESIZED_ROW_MAJOR = frozenset({"mvlgamma", "kron"})
+# row-major whatever the result are named: a composite copying into it, and
+# the LAPACK-backed functions not laid out as LAPACK writes (above), whose
+# results are read by columns but whose outs are resized by rows.
+RESIZED_ROW_MAJOR = frozenset({
+    "mvlgamma", "kron", "cholesky", "geqrf", "orgqr", "ormqr", "matrix_power", "matrix_exp",
+    "cholesky_solve", "lu_unpack", "pinverse", "tensordot", "chain_matmul"})
 
 
 def _permuted_dense(array) -> bool:
@@ -56,5 +60,6 @@ def lay_out_resized(name: str, out, result) -> None:
     """Lay out ``out``, just resized for ``name``'s ``result``, as torch's kernel does."""
     if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
         lay_out_as(out, result)
-    elif name == "sort" or (name not in RESIZED_ROW_MAJOR and _permuted_dense(result._data)):
+    elif name == "sort" or (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
+                            and _permuted_dense(result._data)):
         lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]
