@@ -238,3 +238,32 @@ def test_a_product_of_two_dtypes_after_out_and_before_it():
         torch.mm(INTS, INTS, out=torch.zeros(0))  # the shapes before out
     with pytest.raises(RuntimeError, match="^result dtype Float does not match input dtype Int$"):
         torch.dot(INTS[0], LONGS[:, 0], out=torch.zeros(0))
+
+
+def test_a_division_of_another_dtype_writes_nothing_before_the_zero():
+    numbers = torch.tensor([10, 20, 30], dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        numbers.floor_divide_(torch.tensor([3, 0, 1]))  # an int64 quotient, computed apart
+    assert numbers.tolist() == [10, 20, 30]
+    longs = torch.tensor([10, 20, 30])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        longs.remainder_(torch.tensor([3, 0, 1], dtype=torch.int32))
+    assert longs.tolist() == [1, 20, 30]
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda a, b, out: torch.floor_divide(a, b, out=out), [1, 5, 0, 0, 0, 0]),
+    (lambda a, b, out: torch.remainder(a, b, out=out), [1, 0, 0, 0, 0, 0]),
+    (lambda a, b, out: torch.fmod(a, b, out=out), [1, 0, 0, 0, 0, 0]),
+    (lambda a, b, out: torch.div(a, b, rounding_mode="trunc", out=out), [1, 5, 0, 0, 0, 0]),
+])
+def test_an_out_division_stopped_by_a_zero_keeps_what_it_wrote(call, expected):
+    dividends, divisors = torch.arange(1, 7) * 5, torch.tensor([4, 2, 0, 1, 1, 1])
+    out = torch.zeros(6, dtype=torch.long)
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        call(dividends, divisors, out)
+    assert (out.tolist(), out._version) == (expected, 0)
+    cast = torch.zeros(6, dtype=torch.int32)  # an out of another dtype: nothing copied in
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        call(dividends, divisors, cast)
+    assert cast.tolist() == [0] * 6

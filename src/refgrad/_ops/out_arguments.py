@@ -9,6 +9,7 @@ from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
 from refgrad._number_forms import KEYWORD_FORMS, read_keywords
 from refgrad._ops import simple_functions
+from refgrad._ops.division_prefix import write_out_before_zero
 from refgrad._ops.expanded_outs import MERGED, merged_where_shared
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
@@ -35,6 +36,7 @@ from refgrad._ops.out_kernels import (
 from refgrad._ops.out_layouts import lay_out_resized
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
 from refgrad._ops.overlapping_writes import write_back
+from refgrad._ops.rounding import ZERO_DIVISION
 from refgrad._ops.sized_outs import (
     RESIZED_BEFORE_DTYPE,
     checked_as,
@@ -110,7 +112,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3299
+# --- book/chapters/26_inplace.md:3301
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -177,6 +179,8 @@ def with_out(function, name: str, returns=None):
         except RuntimeError as error:  # operands of two dtypes: out is checked first
             if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS):
                 refuse_before_kernel(rules, args, kwargs, outs)
+            elif str(error) == ZERO_DIVISION and len(outs) == 1:  # NOTE [The prefix a zero
+                write_out_before_zero(rules, outs[0], written, args, kwargs)  # divisor leaves]
             raise
         if rules in MERGED:  # NOTE [An expanded out of a reduction]
             result = merged_where_shared(rules, written, args, kwargs, outs, result)
@@ -213,7 +217,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3408
+# --- book/chapters/26_inplace.md:3412
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -229,7 +233,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3433
+# --- book/chapters/26_inplace.md:3437
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -244,7 +248,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3453
+# --- book/chapters/26_inplace.md:3457
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)
