@@ -267,3 +267,31 @@ def test_an_out_division_stopped_by_a_zero_keeps_what_it_wrote(call, expected):
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
         call(dividends, divisors, cast)
     assert cast.tolist() == [0] * 6
+
+
+HALF = torch.tensor([[0.5, 1.0], [2.0, 0.25], [1.0, 1.0]]).half()
+FLOAT = torch.tensor([[0.5, 1.0], [2.0, 0.25], [1.0, 1.0]])
+
+
+@pytest.mark.parametrize(("x1", "x2", "p", "mode", "kind", "message"), [
+    (HALF, FLOAT, 1.0, None, NotImplementedError, "\"cdist\" not implemented for 'Half'"),
+    (HALF, FLOAT, 2.0, None, NotImplementedError, "\"cdist\" not implemented for 'Half'"),
+    (HALF, FLOAT, 0.0, None, NotImplementedError, "\"cdist\" not implemented for 'Half'"),
+    (FLOAT, HALF, 1.0, None, RuntimeError, "expected scalar type Float but found Half"),
+    (HALF, FLOAT, 2.0, "use_mm_for_euclid_dist", RuntimeError,
+     "expected m1 and m2 to have the same dtype, but got: c10::Half != float"),
+    (FLOAT, FLOAT.double(), 2.0, "use_mm_for_euclid_dist", RuntimeError,
+     "expected m1 and m2 to have the same dtype, but got: float != double"),
+])
+def test_cdist_refuses_half_before_two_dtypes_off_the_product_road(x1, x2, p, mode, kind,
+                                                                     message):
+    kwargs = {} if mode is None else {"compute_mode": mode}
+    with pytest.raises(kind, match=f"^{message}$"):
+        torch.cdist(x1, x2, p=p, **kwargs)
+
+
+def test_cdist_multiplies_half_on_the_product_road_and_an_empty_one_asks_nothing():
+    result = torch.cdist(HALF, HALF, compute_mode="use_mm_for_euclid_dist")
+    assert result.dtype == torch.float16 and result.shape == (3, 3)
+    assert torch.cdist(HALF[:0], FLOAT, p=1).shape == (0, 3)
+    assert torch.cdist(FLOAT, HALF[:0], p=1).dtype == torch.float32
