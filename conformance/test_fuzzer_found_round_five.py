@@ -295,3 +295,17 @@ def test_cdist_multiplies_half_on_the_product_road_and_an_empty_one_asks_nothing
     assert result.dtype == torch.float16 and result.shape == (3, 3)
     assert torch.cdist(HALF[:0], FLOAT, p=1).shape == (0, 3)
     assert torch.cdist(FLOAT, HALF[:0], p=1).dtype == torch.float32
+
+
+def test_a_dilated_convolution_refuses_integers_before_two_dtypes():
+    ints = torch.tensor([[[1, 2], [3, 4]]], dtype=torch.int32)
+    with pytest.raises(NotImplementedError, match="^\"slow_conv_dilated<>\" not implemented "
+                                                  "for 'Int'$"):
+        torch.nn.functional.conv1d(ints, torch.ones(1, 2, 1), dilation=2)
+    with pytest.raises(NotImplementedError, match="for 'Char'$"):
+        torch.nn.functional.conv1d(ints.to(torch.int8), ints.to(torch.int8)[:, :, :1], dilation=2)
+    with pytest.raises(RuntimeError, match="^expected scalar type Int but found Float$"):
+        torch.nn.functional.conv1d(ints, torch.ones(1, 2, 1))  # undilated: dtypes compared
+    assert torch.nn.functional.conv1d(ints, ints[:, :, :1]).tolist() == [[[10, 14]]]
+    cube = torch.ones(1, 1, 3, 3, 3, dtype=torch.long)  # three dimensions: computed
+    assert torch.nn.functional.conv3d(cube, cube[..., :1, :1, :1], dilation=2).dtype == torch.int64
