@@ -309,3 +309,18 @@ def test_a_dilated_convolution_refuses_integers_before_two_dtypes():
     assert torch.nn.functional.conv1d(ints, ints[:, :, :1]).tolist() == [[[10, 14]]]
     cube = torch.ones(1, 1, 3, 3, 3, dtype=torch.long)  # three dimensions: computed
     assert torch.nn.functional.conv3d(cube, cube[..., :1, :1, :1], dilation=2).dtype == torch.int64
+
+
+@pytest.mark.parametrize(("name", "versions"), [
+    ("isinf", [1, 1, 0, 1]), ("isfinite", [1, 1, 0, 1]), ("isposinf", [1, 1, 0, 1]),
+    ("isneginf", [1, 1, 0, 1]), ("signbit", [0, 1, 0, 1]), ("floor", [1, None, 0, 1]),
+    ("ceil", [1, None, 0, 1]), ("trunc", [1, None, 0, 1]), ("round", [1, None, 0, 1]),
+])
+def test_value_tests_and_roundings_of_inference_integers_count_their_fill(name, versions):
+    with torch.inference_mode():
+        tensors = (torch.tensor([1, 2]), torch.tensor([True, False]),
+                   torch.tensor([1.0, float("inf")]), torch.tensor([1, 2], dtype=torch.uint8))
+    for t, version in zip(tensors, versions):
+        if version is not None:
+            assert getattr(torch, name)(t)._version == version
+    assert getattr(torch, name)(torch.tensor([1, 2]))._version == 0  # a normal input: none
