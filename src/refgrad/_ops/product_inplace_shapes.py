@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:136
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:137
 """The in-place products' refusal of a ``self`` whose shape is not the product's."""
 
 BAD_INPLACE = "Bad in-place call: input tensor size {} and output tensor size {} should match"
@@ -26,7 +26,7 @@ def _operands(called: str, args: tuple, kwargs: dict):
     return found
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:168
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:169
 def _product_shape(called: str, args: tuple, kwargs: dict):
     shapes = _operands(called, args, kwargs)
     if shapes is None:
