@@ -324,3 +324,14 @@ def test_value_tests_and_roundings_of_inference_integers_count_their_fill(name, 
         if version is not None:
             assert getattr(torch, name)(t)._version == version
     assert getattr(torch, name)(torch.tensor([1, 2]))._version == 0  # a normal input: none
+
+
+def test_a_stale_view_of_several_outputs_is_refused_before_a_partial_overlap():
+    v1 = torch.ones(3, 3, requires_grad=True) * 1
+    v2 = v1.split_with_sizes([1, 2])[1]
+    v1.fill_(3)
+    with pytest.raises(RuntimeError, match="^Output 1 of SplitWithSizes is a view and its base"):
+        v1.add_(v2)
+    with torch.no_grad(), pytest.raises(RuntimeError, match="^unsupported operation: some "
+                                                            "elements of the input tensor"):
+        v1.add_(v2)  # nothing recorded: the overlap is what is refused
