@@ -4,6 +4,7 @@ in-place product into a self of another shape.
 The same assertions run on torch.
 """
 
+import math
 import warnings
 
 import pytest
@@ -335,3 +336,20 @@ def test_a_stale_view_of_several_outputs_is_refused_before_a_partial_overlap():
     with torch.no_grad(), pytest.raises(RuntimeError, match="^unsupported operation: some "
                                                             "elements of the input tensor"):
         v1.add_(v2)  # nothing recorded: the overlap is what is refused
+
+
+def test_ctc_loss_refuses_empty_log_probs_after_its_dtype():
+    targets, lengths = torch.tensor([[1]]), (torch.tensor([2]), torch.tensor([1]))
+    for empty in (torch.rand(2, 1, 0), torch.rand(2, 0), torch.rand(0, 1, 3)):
+        with pytest.raises(RuntimeError, match="^log_probs tensor must not be empty$"):
+            torch.nn.functional.ctc_loss(empty, targets, *lengths)
+    with pytest.raises(NotImplementedError, match="\"ctc_loss_cpu\" not implemented for 'Long'"):
+        torch.nn.functional.ctc_loss(torch.zeros(2, 1, 0, dtype=torch.long), targets, *lengths)
+
+
+def test_an_lu_of_a_matrix_holding_inf_warns_of_nothing():
+    a = torch.tensor([[float("inf"), 1.0], [float("inf"), 2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.linalg.lu_factor(a)
+        assert math.isnan(torch.linalg.det(a).item())

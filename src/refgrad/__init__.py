@@ -281,7 +281,7 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1285
+# --- book/chapters/16l_more_linalg.md:1290
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -521,7 +521,7 @@ from refgrad._ops.numeric_gradient import gradient
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:510
+# --- book/chapters/16za_ctc_loss.md:512
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
