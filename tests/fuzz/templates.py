@@ -6,9 +6,12 @@ autograd Function; then it makes a few leaves and draws statements: methods,
 binary ops, in-place writes, functional ops and losses, and the rest of the
 autograd API (hooks of every kind, backward and grad, forward-mode AD, anomaly
 mode, mutation of saved tensors), some inside a grad-mode block. Of the
-statements of each kind, about a third come from ``vocabulary_wide.py``
-(awkward layouts and rarer ops) and half the rest from ``vocabulary.py``'s
-longer lists, so that the short lists here keep their share.
+statements of each kind, a quarter come from ``vocabulary_wider.py`` (out=
+into resized, strided and other-dtype tensors, mixed dtypes, integer and
+bool tensors, writes through views of views with hooks and retain_grad),
+about a third of the rest from ``vocabulary_wide.py`` (awkward layouts and
+rarer ops) and half of what remains from ``vocabulary.py``'s longer lists,
+so that the short lists here keep their share.
 """
 
 import random
@@ -16,6 +19,7 @@ import re
 
 import vocabulary
 import vocabulary_wide as wide
+import vocabulary_wider as wider
 
 PRELUDE = """
 F = T.nn.functional
@@ -130,7 +134,9 @@ MODES = ["T.no_grad()", "T.enable_grad()", "T.inference_mode()", "T.no_grad(), T
          "T.set_grad_enabled(False)"]
 
 
-def _pick(rng: random.Random, short: list, more: list, wide: list = ()) -> str:
+def _pick(rng: random.Random, short: list, more: list, wide: list = (), wider: list = ()) -> str:
+    if wider and rng.random() < 0.25:
+        return rng.choice(wider)
     if wide and rng.random() < 0.3:
         return rng.choice(wide)
     return rng.choice(more if more and rng.random() < 0.5 else short)
@@ -140,20 +146,22 @@ def statement(rng: random.Random, a: str, b: str, new: str) -> str:
     """One statement over variables ``a`` and ``b``; a made tensor is named ``new``."""
     kind = rng.random()
     if kind < 0.2:
-        line = f"{new} = {a}." + _pick(rng, UNARY, vocabulary.UNARY, wide.UNARY).format(a=a)
+        line = f"{new} = {a}." + _pick(rng, UNARY, vocabulary.UNARY, wide.UNARY,
+                                       wider.UNARY).format(a=a)
     elif kind < 0.4:
-        line = f"{new} = " + _pick(rng, BINARY, vocabulary.BINARY, wide.BINARY).format(a=a, b=b)
+        line = f"{new} = " + _pick(rng, BINARY, vocabulary.BINARY, wide.BINARY,
+                                   wider.BINARY).format(a=a, b=b)
     elif kind < 0.55:
-        line = _pick(rng, INPLACE, vocabulary.INPLACE, wide.INPLACE).format(a=a, b=b)
+        line = _pick(rng, INPLACE, vocabulary.INPLACE, wide.INPLACE, wider.INPLACE).format(a=a, b=b)
     elif kind < 0.7:
         line = f"{new} = " + _pick(rng, FUNCTIONAL, vocabulary.FUNCTIONAL,
-                                wide.FUNCTIONAL).format(a=a, b=b)
+                                wide.FUNCTIONAL, wider.FUNCTIONAL).format(a=a, b=b)
         if "fwAD" in line:
             line = f"with fwAD.dual_level(): {line}"
     elif kind < 0.8:
         line = rng.choice(NODE).format(a=a, b=b).replace(": v =", f": {new} =")
     else:
-        line = _pick(rng, OTHER, vocabulary.OTHER, wide.OTHER).format(
+        line = _pick(rng, OTHER, vocabulary.OTHER, wide.OTHER, wider.OTHER).format(
             a=a, b=b, hook=rng.choice(HOOKS), pack=rng.choice(PACK))
         line = line.replace("): v =", f"): {new} =")
     if rng.random() < 0.15 and not line.startswith("with"):
@@ -171,9 +179,9 @@ def program(rng: random.Random) -> list:
         elif kind < 0.65:
             leaf = f"{rng.choice(vocabulary.LEAVES)}.requires_grad_({grad})"
         elif kind < 0.85:
-            leaf = f"{rng.choice(wide.LEAVES)}.requires_grad_({grad})"
+            leaf = f"{rng.choice(wide.LEAVES + wider.LEAVES)}.requires_grad_({grad})"
         else:
-            leaf = rng.choice(vocabulary.PLAIN_LEAVES)
+            leaf = rng.choice(vocabulary.PLAIN_LEAVES + wider.PLAIN_LEAVES)
         lines.append(f"v{len(names)} = {leaf}")
         names.append(f"v{len(names)}")
     for _ in range(rng.randint(2, 10)):

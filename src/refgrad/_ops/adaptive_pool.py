@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1491
+# --- book/chapters/16u_convolution_and_pooling.md:1494
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -55,12 +55,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1549
+# --- book/chapters/16u_convolution_and_pooling.md:1552
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1559
+# --- book/chapters/16u_convolution_and_pooling.md:1562
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -107,7 +107,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1618
+# --- book/chapters/16u_convolution_and_pooling.md:1621
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -159,7 +159,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1673
+# --- book/chapters/16u_convolution_and_pooling.md:1676
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -181,7 +181,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1704
+# --- book/chapters/16u_convolution_and_pooling.md:1707
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -220,7 +220,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1746
+# --- book/chapters/16u_convolution_and_pooling.md:1749
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

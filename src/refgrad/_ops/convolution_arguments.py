@@ -105,11 +105,14 @@ def _by(sizes):
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
+# The dilated kernel of one or two dimensions refuses integer inputs too, which
+# the others (the three-dimensional dilated one among them) compute.
 def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
-    if input.dtype.name == "bool":  # NOTE [A bool input's kernel]
-        dilated = any(d != 1 for d in dilation)
+    dilated = any(d != 1 for d in dilation)
+    if input.dtype.name == "bool" or (  # NOTE [A bool input's kernel]
+            dilated and input.ndim < 5 and input._data.dtype.kind in "iu"):
         columns = any(n != 1 for n in (*weight.shape[2:], *stride)) or any(padding)
         kernel = ("slow_conv_dilated<>" if dilated else "slow_conv2d_cpu" if input.ndim < 5
                   else "compute_columns3d" if columns else "slow_conv3d_cpu")
@@ -123,7 +126,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:584
+# --- book/chapters/16u_convolution_and_pooling.md:587
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -193,7 +196,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:660
+# --- book/chapters/16u_convolution_and_pooling.md:663
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     try:
@@ -211,7 +214,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:682
+# --- book/chapters/16u_convolution_and_pooling.md:685
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -250,7 +253,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:726
+# --- book/chapters/16u_convolution_and_pooling.md:729
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -70,6 +70,8 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
 
     if log_probs.dtype.name not in ("float32", "float64"):
         raise not_implemented_for("ctc_loss_cpu", log_probs._data.dtype)
+    if not log_probs._data.size:  # before its dimensions are counted
+        raise RuntimeError("log_probs tensor must not be empty")
     if log_probs.ndim != 3:
         raise RuntimeError(f"Expected 3-dimensional tensor, but got {log_probs.ndim}-dimensional "
                            f"tensor for argument #1 'log_probs'{_WHILE}")
@@ -102,7 +104,7 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:328
+# --- book/chapters/16za_ctc_loss.md:330
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
@@ -140,7 +142,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:373
+# --- book/chapters/16za_ctc_loss.md:375
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -155,7 +157,7 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:396
+# --- book/chapters/16za_ctc_loss.md:398
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
@@ -189,7 +191,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:438
+# --- book/chapters/16za_ctc_loss.md:440
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -210,7 +212,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
-# --- book/chapters/16za_ctc_loss.md:464
+# --- book/chapters/16za_ctc_loss.md:466
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

@@ -16,6 +16,11 @@ from refgrad._typename import LEGACY
 # like= the input, never on the host behind its back.
 def lu_factor(a):
     """(LU, pivots, info) of a batch of m × n matrices, as LAPACK's getrf leaves them."""
+    with np.errstate(all="ignore"):  # an inf or nan element spreads quietly, as in LAPACK
+        return _lu_factor(a)
+
+
+def _lu_factor(a):
     (m, n), batch = a.shape[-2:], a.shape[:-2]
     steps, count = min(m, n), int(np.prod(batch))
     lu = np.copy(a).reshape(count, m, n)  # like=: NOTE [Arrays on the device too]
@@ -41,7 +46,7 @@ def swap_sign(pivots, dtype):
     return np.where(swaps % 2 == 1, -1, 1).astype(dtype)
 
 
-# --- book/chapters/16l_more_linalg.md:109
+# --- book/chapters/16l_more_linalg.md:114
 def lu_solve(lu, pivots, b):
     """x with A x = b, from A's LU, dividing by a zero pivot where A is singular."""
     n, batch = lu.shape[-1], lu.shape[:-2]
@@ -60,7 +65,7 @@ def lu_solve(lu, pivots, b):
     return x.reshape(batch + x.shape[-2:])
 
 
-# --- book/chapters/16l_more_linalg.md:143
+# --- book/chapters/16l_more_linalg.md:148
 class _LinAlgError(RuntimeError):
     """A matrix a factorization cannot handle: singular, or not positive-definite."""
 
@@ -102,7 +107,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:215
+# --- book/chapters/16l_more_linalg.md:220
 def partial_factors(a):
     """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
     that is not positive-definite, or 0)."""
@@ -140,7 +145,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1243
+# --- book/chapters/16l_more_linalg.md:1248
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

@@ -64,6 +64,10 @@ def inplace(self, function, *args, **kwargs):
         if error.args[0] == OVERLAP and function.__name__ in CHECKS_FIRST:  # NOTE [Shape
             CHECKS_FIRST[function.__name__](  # checks before the overlap refusal]: own too
                 self, *getattr(function, "indices", ()), *args, **kwargs)
+        if recorded and error.args[0] == SHARED_INPUT:  # NOTE [A stale input refused first]
+            for a in tensors:
+                if a._requires_grad:
+                    a.grad_fn  # noqa: B018 - a stale view of several outputs refuses here
         if recorded and state.saved_tensors_hooks and error.args[0] in (OVERLAP, SHARED_INPUT):
             _pack_before_refusal(self, function, args, kwargs)  # only if a hook can see it
         raise
@@ -103,7 +107,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1042
+# --- book/chapters/26_inplace.md:1046
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -111,7 +115,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1057
+# --- book/chapters/26_inplace.md:1061
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -134,7 +138,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1108
+# --- book/chapters/26_inplace.md:1112
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -166,7 +170,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1149
+# --- book/chapters/26_inplace.md:1153
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -194,7 +198,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1181
+# --- book/chapters/26_inplace.md:1185
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -207,7 +211,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1204
+# --- book/chapters/26_inplace.md:1208
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1552
+# --- book/chapters/26_inplace.md:1556
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -31,6 +31,7 @@ from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
 from refgrad._ops.diagonal_view import diagonal
+from refgrad._ops.division_prefix import write_before_zero
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_signatures import (
     READ_FIRST,
@@ -47,6 +48,7 @@ from refgrad._ops.inplace_writes import (
     zero_,
 )
 from refgrad._ops.methods import torch_named
+from refgrad._ops.product_inplace_shapes import refuse_product_shape
 from refgrad._ops.refused_first import refused_first
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import LEAF, OVERLAP, check_broadcast, check_cast
@@ -54,7 +56,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1613
+# --- book/chapters/26_inplace.md:1619
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -78,12 +80,16 @@ def _method(function, cast=None, called=None):
             return inplace(self, function, *args, **kwargs)
         except Exception as error:  # nothing was written
             refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
+            # NOTE [A product's shape before its self's], chapter 16zgd
+            refuse_product_shape(called, self, args, kwargs, error)
             if error.args and error.args[0] == OVERLAP:  # NOTE [Arguments refused before
                 refused_first(self, function, args, kwargs, True)  # the write]
             if not isinstance(error, NotImplementedError | RuntimeError):
                 raise
             if cast is not None:
                 kernel_refused(self, args, kwargs, error, cast)
+            if str(error) == rounding.ZERO_DIVISION:  # NOTE [The prefix a zero divisor leaves]
+                write_before_zero(called, self, function, args, kwargs)
             said = f"Trying to use forward AD with {function.__name__} that "
             if type(error) is NotImplementedError and str(error).startswith(said):
                 message = str(error).replace(said, f"Trying to use forward AD with {name} that ")
@@ -95,7 +101,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1662
+# --- book/chapters/26_inplace.md:1672
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
@@ -132,7 +138,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3557
+# --- book/chapters/26_inplace.md:3576
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -157,7 +163,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3590
+# --- book/chapters/26_inplace.md:3609
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -190,7 +196,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3631
+# --- book/chapters/26_inplace.md:3650
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -205,7 +211,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3656
+# --- book/chapters/26_inplace.md:3675
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -235,7 +241,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3691
+# --- book/chapters/26_inplace.md:3710
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -107,7 +107,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
 
 
-# --- book/chapters/16r_solvers.md:1656
+# --- book/chapters/16r_solvers.md:1657
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 
@@ -116,6 +116,8 @@ def _check(A, B, driver) -> None:
 
     if A.ndim < 2:
         fail("input must have at least 2 dimensions.")
+    if B.ndim < 1:  # before the dtypes: a 0-d other is refused for its dimensions
+        fail("other must have at least 1 dimension.")
     if A.dtype is not B.dtype:
         fail(f"Expected input and other to have the same dtype, but got input's dtype "
              f"{LEGACY[A.dtype]} and other's dtype {LEGACY[B.dtype]}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1409
+# --- book/chapters/16_functions.md:1410
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -126,7 +126,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1689
+# --- book/chapters/16_functions.md:1690
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -168,14 +168,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1742
+# --- book/chapters/16_functions.md:1743
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1750
+# --- book/chapters/16_functions.md:1751
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -212,7 +212,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1795
+# --- book/chapters/16_functions.md:1796
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -237,7 +237,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1826
+# --- book/chapters/16_functions.md:1827
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -279,7 +279,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1874
+# --- book/chapters/16_functions.md:1875
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -2,19 +2,22 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3176
+# --- book/chapters/26_inplace.md:3186
 """torch's out= keyword for the functions that take it."""
 
 from refgrad._argument_forms import refuse_in_torch_words
 from refgrad._backend import overlaps
 from refgrad._number_forms import KEYWORD_FORMS, read_keywords
 from refgrad._ops import simple_functions
+from refgrad._ops.division_prefix import write_out_before_zero
 from refgrad._ops.expanded_outs import MERGED, merged_where_shared
 from refgrad._ops.inplace_methods import OUT_OF_PLACE
 from refgrad._ops.input_overlaps import check_out_inputs
 from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_dtype_rules import (
     DTYPE_BEFORE_SHARED,
+    MIXED_OPERANDS,
+    PRODUCTS_AFTER_DTYPE,
     refuse_before_kernel,
     refuse_dtypes,
     refuse_given_dtype,
@@ -30,9 +33,10 @@ from refgrad._ops.out_kernels import (
     said_shapes,
     warning_with_out,
 )
-from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
+from refgrad._ops.out_layouts import lay_out_resized
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
 from refgrad._ops.overlapping_writes import write_back
+from refgrad._ops.rounding import ZERO_DIVISION
 from refgrad._ops.sized_outs import (
     RESIZED_BEFORE_DTYPE,
     checked_as,
@@ -108,7 +112,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3291
+# --- book/chapters/26_inplace.md:3305
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -172,6 +176,12 @@ def with_out(function, name: str, returns=None):
         except NotImplementedError:  # NOTE [The out's dtype before the kernel's]
             refuse_before_kernel(rules, args, kwargs, outs)
             raise
+        except RuntimeError as error:  # operands of two dtypes: out is checked first
+            if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS):
+                refuse_before_kernel(rules, args, kwargs, outs)
+            elif str(error) == ZERO_DIVISION and len(outs) == 1:  # NOTE [The prefix a zero
+                write_out_before_zero(rules, outs[0], written, args, kwargs)  # divisor leaves]
+            raise
         if rules in MERGED:  # NOTE [An expanded out of a reduction]
             result = merged_where_shared(rules, written, args, kwargs, outs, result)
         results = (result,) if isinstance(out, Tensor) else tuple(result)
@@ -185,8 +195,7 @@ def with_out(function, name: str, returns=None):
             if r._data.shape != o._data.shape:
                 resize_out(o, r._data.shape, resize_count(rules, args, kwargs, o, r),
                            said_shapes(name, args, kwargs, o, r))
-                if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
-                    lay_out_as(o, r)
+                lay_out_resized(name, o, r)  # NOTE [Outs resized as LAPACK writes]
             if record is not None:  # a write torch records: chapter "Writes autograd skips"
                 record(o, r)
                 continue
@@ -208,7 +217,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3397
+# --- book/chapters/26_inplace.md:3416
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -224,7 +233,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3422
+# --- book/chapters/26_inplace.md:3441
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -239,7 +248,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3442
+# --- book/chapters/26_inplace.md:3461
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

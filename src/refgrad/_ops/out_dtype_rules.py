@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4528
+# --- book/chapters/26_inplace.md:4547
 """The dtypes an out= may have, and torch's refusals of the others: small tables, probed on
 torch."""
 
@@ -25,7 +25,7 @@ _SEARCHED = ("torch.searchsorted(): output tensor's dtype is wrong, it can only 
              "tensor's dtype {out} and out_int32 flag is {flag}")
 
 
-# --- book/chapters/26_inplace.md:4555
+# --- book/chapters/26_inplace.md:4574
 EXACT = {  # name: torch's refusal of an out of another dtype than the result's
     **dict.fromkeys(("abs", "absolute", "neg", "negative", "ceil", "floor", "trunc", "fix",
                      "frac", "round", "sign", "sgn", "clamp", "clamp_min", "clamp_max", "clip",
@@ -66,7 +66,7 @@ EXACT = {  # name: torch's refusal of an out of another dtype than the result's
 }
 
 
-# --- book/chapters/26_inplace.md:4602
+# --- book/chapters/26_inplace.md:4621
 _CAT = "torch.cat(): input types can't be cast to the desired output type {out}"
 _CASTABLE = ("{name}: Expected result to be safely castable from {result} dtype, but got "
              "result with dtype {out}")
@@ -90,7 +90,7 @@ CASTS = {  # name: (torch's exception, its message, which outs it refuses)
 }
 
 
-# --- book/chapters/26_inplace.md:4637
+# --- book/chapters/26_inplace.md:4656
 def refuse_dtype(name: str, out, result) -> None:
     """torch's refusal of an ``out`` whose dtype does not take ``result``, if it refuses."""
     have, want = out._data.dtype, result._data.dtype
@@ -120,7 +120,7 @@ def _words(name: str, out, result) -> dict:
             "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:4679
+# --- book/chapters/26_inplace.md:4698
 _PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
 GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
     **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
@@ -163,7 +163,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:4805
+# --- book/chapters/26_inplace.md:4824
 _PAIR = ((0, _C_NAMES), (1, _C_NAMES))
 _MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
                "{out_type} instead (while checking arguments for median)"),
@@ -193,7 +193,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:4846
+# --- book/chapters/26_inplace.md:4865
 # NOTE [The out's dtype before the kernel's]
 # torch's elementwise ops check that out takes the result's dtype, and resize
 # out to the result's shape, before their kernel refuses that dtype. These have
@@ -207,12 +207,42 @@ KERNEL_AFTER_DTYPE = frozenset((
     "ldexp"))
 
 
+# The products check out's dtype against their operands' before their kernel
+# refuses that dtype (a product of bools): NOTE [The out's dtype before the kernel's].
+PRODUCTS_AFTER_DTYPE = frozenset((
+    "mm", "matmul", "bmm", "addmm", "baddbmm", "mv", "addmv", "dot", "addbmm"))
+
+
+# The refusals of operands of two dtypes that come after out's check, and the
+# operand whose dtype out is checked against there: the first, or a batched
+# product's second batch.
+MIXED_OPERANDS = ("expected m1 and m2 to have the same dtype", "expected scalar type",
+                  "dot : expected both vectors to have same dtype")
+_CHECKED_AGAINST = {"bmm": -1, "baddbmm": -1, "mm": 0, "matmul": 0, "dot": 0}
+
+
+def _refuse_product_out(name: str, args: tuple, out) -> None:
+    from refgrad._tensor import make_tensor
+
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not tensors:
+        return
+    if any(t._data.dtype != tensors[0]._data.dtype for t in tensors):
+        if name not in _CHECKED_AGAINST:  # their own refusal stands
+            return
+        tensors = [tensors[_CHECKED_AGAINST[name]]]
+    rows = tensors[0].shape[:1] if name == "mv" else (0,)  # mv's sizing decides its words
+    refuse_dtype(name, out, make_tensor(np.empty(rows, tensors[0]._data.dtype)))
+
+
 def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
     """torch's refusal of ``outs`` for the dtype ``name``'s kernel, which refused, would
     have given: NOTE [The out's dtype before the kernel's]."""
     from refgrad._dtype import get_default_dtype, promote_types, python_number, result_type
     from refgrad._tensor import make_tensor
 
+    if name in PRODUCTS_AFTER_DTYPE and len(outs) == 1:
+        return _refuse_product_out(name, args, outs[0])
     given = (*args, *(kwargs[k] for k in ("input", "self", "other") if k in kwargs))
     operands = [a if isinstance(a, Tensor) else python_number(a) for a in given[:2]]
     if name not in KERNEL_AFTER_DTYPE or len(outs) != 1 or not all(
@@ -232,7 +262,7 @@ def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> N
         resize_out(out, shape, resizes(name, out.dtype is not kind))
 
 
-# --- book/chapters/26_inplace.md:5108
+# --- book/chapters/26_inplace.md:5157
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

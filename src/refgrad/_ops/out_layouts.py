@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5171
+# --- book/chapters/26_inplace.md:5220
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
@@ -25,3 +25,41 @@ def lay_out_as(out, result) -> None:
 
     if out._data.ndim >= 2 and result._data.size:
         out._data = _resized(out, tuple(out._data.shape), element_strides(result._data))
+
+
+# --- book/chapters/26_inplace.md:5252
+# NOTE [Outs resized as the iterator lays them out]
+# torch's elementwise kernels (TensorIterator's, and sort's) restride an
+# out= they had to resize to the layout their result would take: a dense
+# permutation of row-major, the one refgrad's result has (sort's, the input's
+# own strides, even along dimensions of size one). A result in
+# row-major order, or one that is no dense permutation (a view's), leaves
+# the plain resize as it is. The few functions whose out= is resized
+# row-major whatever the result are named: a composite copying into it, and
+# the LAPACK-backed functions not laid out as LAPACK writes (above), whose
+# results are read by columns but whose outs are resized by rows.
+RESIZED_ROW_MAJOR = frozenset({
+    "mvlgamma", "kron", "cholesky", "geqrf", "orgqr", "ormqr", "matrix_power", "matrix_exp",
+    "cholesky_solve", "lu_unpack", "pinverse", "tensordot", "chain_matmul"})
+
+
+def _permuted_dense(array) -> bool:
+    """True where ``array`` is a permutation of a row-major array, but not row-major."""
+    if array.flags.c_contiguous or array.ndim < 2 or not array.size:
+        return False
+    dims = sorted((s, n) for s, n in zip(array.strides, array.shape) if n > 1)
+    step = array.itemsize
+    for stride, size in dims:
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
+def lay_out_resized(name: str, out, result) -> None:
+    """Lay out ``out``, just resized for ``name``'s ``result``, as torch's kernel does."""
+    if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
+        lay_out_as(out, result)
+    elif name == "sort" or (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
+                            and _permuted_dense(result._data)):
+        lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]

@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._device import CPU
+from refgrad._dtype import C_TYPE_NAMES
 from refgrad._ops.dispatch import call
 from refgrad._ops.distance_order import kernel_distances, lane_norms
 from refgrad._ops.result_layout import row_major_result
@@ -21,7 +22,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1767
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1768
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -34,7 +35,7 @@ def _on_host(kernel):
     return run
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1781
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1782
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -55,7 +56,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1820
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1821
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -85,7 +86,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1851
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1852
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -113,7 +114,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2018
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2019
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     return lane_norms(x[first] - x[second], p)
@@ -142,7 +143,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2070
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2071
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -166,7 +167,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2095
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2096
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -185,7 +186,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2119
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2120
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -208,13 +209,13 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2156
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2157
 # NOTE [An empty cdist asks no kernel]
 # With an empty operand torch skips the product road and the kernel's check
 # that the dtypes agree; the result is made in x1's dtype.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2163
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2164
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -234,17 +235,22 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError("X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    _floating("cdist", x1, "X1", half_refused=False)  # both are floating first, then alike,
-    _floating("cdist", x2, "X2", half_refused=False)  # and only then is float16 refused
+    _floating("cdist", x1, "X1", half_refused=False)  # both are floating first; float16
+    _floating("cdist", x2, "X2", half_refused=False)  # and two dtypes as each road asks
     _non_negative("cdist", p)
     check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
     empty = not (x1.numel() and x2.numel())  # NOTE [An empty cdist asks no kernel]
-    if x1.dtype is not x2.dtype and not empty:
-        raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
-                           f"{LEGACY[x2.dtype]}")
-    _floating("cdist", x1, "X1")
     if p == 2 and not empty and _by_product(x1, x2, compute_mode):
+        if x1.dtype is not x2.dtype:  # the product's own check; float16 is multiplied
+            raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
+                               f"{C_TYPE_NAMES[x1._data.dtype.name]} != "
+                               f"{C_TYPE_NAMES[x2._data.dtype.name]}")
         return _euclidean_dist(x1, x2)
+    if not empty:  # the kernel refuses float16 before it compares the dtypes
+        _floating("cdist", x1, "X1")
+        if x1.dtype is not x2.dtype:
+            raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
+                               f"{LEGACY[x2.dtype]}")
     return call(CDIST, (x1, x2), {"p": float(p)})
 
 

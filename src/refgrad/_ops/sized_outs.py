@@ -8,7 +8,7 @@
 
 from refgrad._dtype import result_type
 from refgrad._ops.out_dtype_rules import CASTS, SEVERAL_RESULTS, TUPLE_CHECKS, _words
-from refgrad._ops.out_layouts import LAID_OUT_AS_RESULT, lay_out_as
+from refgrad._ops.out_layouts import lay_out_resized
 from refgrad._ops.out_rules import resizes
 from refgrad._ops.write_checks import _can_cast, resize_out
 from refgrad._tensor import Tensor
@@ -67,8 +67,7 @@ def size_first(name: str, args: tuple, kwargs: dict, outs: tuple, results: tuple
             shapes = said(o, r)  # kthvalue's out is left with the reduced dimension kept
             resize_out(o, tuple(shapes[1]) if shapes else r._data.shape,
                        resizes(name, False), shapes)
-            if name in LAID_OUT_AS_RESULT:
-                lay_out_as(o, r)
+            lay_out_resized(name, o, r)
     if out._data.dtype != result._data.dtype and name in _WRITTEN_FIRST:
         _WRITTEN_FIRST[name](out, args, kwargs)
     return copied

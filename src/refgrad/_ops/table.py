@@ -104,6 +104,15 @@ def _spread_writes(operands, result) -> int:  # var, std: one value, or an empty
     return int(result.size == 1 or not operands[0]._data.size)
 
 
+# NOTE [Value tests and roundings of integers]
+# An integer or bool tensor is never inf: torch answers isinf and its kin with
+# a tensor it fills (zeros, or ones for isfinite), and signbit of a bool or an
+# unsigned one likewise; floor, ceil, trunc and round of an integer tensor
+# return a copy of it. Each fill or copy is a write into the fresh result.
+def _filled_unless_float(operands, params, result) -> int:
+    return int(operands[0]._data.dtype.kind in "biu")
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -111,7 +120,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:176
+# --- book/chapters/12_op_table.md:185
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
@@ -155,10 +164,16 @@ RESULT_WRITES: dict = {
     "soft_margin_loss": 1,  # NOTE [Losses that write their result]
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
         "reduction"] else 4 + (params["weight"] is not None),
+    "renorm": 1,  # its rows scaled in place, even where there are none
+    # NOTE [Value tests and roundings of integers]
+    **dict.fromkeys(("isinf", "isfinite", "isposinf", "isneginf"), _filled_unless_float),
+    "signbit": lambda operands, params, result: int(operands[0]._data.dtype.kind in "bu"),
+    **dict.fromkeys(("floor", "ceil", "trunc", "round"), lambda operands, params, result: int(
+        operands[0]._data.dtype.kind in "iu")),
 }
 
 
-# --- book/chapters/12_op_table.md:227
+# --- book/chapters/12_op_table.md:242
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -172,7 +187,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:246
+# --- book/chapters/12_op_table.md:261
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -202,7 +217,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:283
+# --- book/chapters/12_op_table.md:298
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
