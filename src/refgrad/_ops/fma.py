@@ -18,8 +18,13 @@ _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
 def fused_multiply_add(x, y, z):
     """``x * y + z`` for float arrays (or NumPy scalars) of one dtype, rounded once."""
     kind = np.result_type(x, y, z)
-    if kind == _F32:
+    if kind == _F32 and not (_host(x) and _host(y) and _host(z)):  # CuPy's arrays
         return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
+    if kind == _F32:  # NOTE [Widened inside the loop]
+        total = np.multiply(x, y, dtype=_F64)
+        if type(total) is np.ndarray and total.shape == np.shape(z):
+            return np.add(total, z, out=total).astype(_F32)
+        return np.add(total, z, dtype=_F64).astype(_F32)
     if kind != _F64:
         return x * y + z
     product = x * y
@@ -31,6 +36,17 @@ def fused_multiply_add(x, y, z):
     sum_error = (product - (total - z_part)) + (z - z_part)
     fused = total + (sum_error + product_error)
     return np.where(np.isfinite(fused), fused, total)  # infinities and NaN: as plainly added
+
+
+def _host(x) -> bool:
+    return isinstance(x, np.ndarray | np.generic)
+
+
+# NOTE [Widened inside the loop]
+# Given dtype=float64, a ufunc widens its float32 operands a block at a time as
+# it goes, where x.astype(float64) makes a whole widened copy first: the same
+# float64 products and sums, so the same bits, with three passes where there
+# were six, and the sum written over the product.
 
 
 def _halves(a):
