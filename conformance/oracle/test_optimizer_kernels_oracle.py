@@ -152,3 +152,33 @@ def test_writes_into_views_and_their_refusals(name, where):
     arrays = [_array((32,), np.float32, seed) for seed in (10, 11, 12)]
     torch_seen, refgrad_seen = _both(run, *arrays)
     assert refgrad_seen == torch_seen
+
+
+def _fused_ties():
+    """Operands whose x * y + z lies just off halfway between two float32 numbers, where
+    the float64 sum lands exactly halfway: rounding twice moves the last bit."""
+    near_one = np.float32(1 + 2.0**-23)
+    below_half = np.float32(2.0**-24 * (1 - 2.0**-23))
+    rng = np.random.default_rng(13)
+    starts = np.concatenate([[near_one, 1.0, 2.5], rng.standard_normal(13)]).astype(np.float32)
+    return starts, np.full(16, near_one, np.float32), np.full(16, below_half, np.float32)
+
+
+TIES = {
+    "addcmul": lambda lib, a, b, c: lib.addcmul(a, b, c),
+    "addcmul_": lambda lib, a, b, c: a.addcmul_(b, c, value=1),
+    "addcmul 0-d": lambda lib, a, b, c: lib.addcmul(a[0], b[0], c[0]),
+    "addcmul broadcast": lambda lib, a, b, c: lib.addcmul(a.reshape(4, 4), b[:4], c[:1]),
+    "add alpha": lambda lib, a, b, c: lib.add(a, b, alpha=float(c[0])),
+    "add_ alpha 0-d": lambda lib, a, b, c: a[0].add_(b[0], alpha=float(c[0])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIES))
+def test_fused_sums_that_land_halfway_in_float64(name):
+    def run(lib, a, b, c):
+        with lib.no_grad():
+            return TIES[name](lib, a, b, c)
+
+    torch_seen, refgrad_seen = _both(run, *_fused_ties())
+    assert refgrad_seen == torch_seen

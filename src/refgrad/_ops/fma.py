@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:861
 """fused_multiply_add: x * y + z rounded once, as torch's CPU kernels compute it."""
 
 import numpy as np
 
 # NOTE [Fused multiply-add]
 # float32: the product is exact in float64, so one float64 sum rounded to float32
-# is the fused result. float64: the errors of the product and of the sum are
+# is the fused result, but where the sum lies halfway between two float32 numbers. float64: the errors of the product and of the sum are
 # recovered exactly (a factor split in halves; two-sum) and added back.
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
@@ -23,8 +23,10 @@ def fused_multiply_add(x, y, z):
     if kind == _F32:  # NOTE [Widened inside the loop]
         total = np.multiply(x, y, dtype=_F64)
         if type(total) is np.ndarray and total.shape == np.shape(z):
-            return np.add(total, z, out=total).astype(_F32)
-        return np.add(total, z, dtype=_F64).astype(_F32)
+            total = np.add(total, z, out=total)
+        else:
+            total = np.add(total, z, dtype=_F64)
+        return _single_rounding(total, x, y, z)
     if kind != _F64:
         return x * y + z
     product = x * y
@@ -40,6 +42,35 @@ def fused_multiply_add(x, y, z):
 
 def _host(x) -> bool:
     return isinstance(x, np.ndarray | np.generic)
+
+
+_BELOW_HALF = (1 << 28) - 1  # NOTE [Ties are all that double rounding gets wrong]
+
+
+def _single_rounding(total, x, y, z):
+    """The float64 sum ``total`` of x * y + z in float32: cast, except where it may lie
+    halfway between two float32 numbers, which are rounded to odd first."""
+    result = total.astype(_F32)
+    low = total.view(np.int64) & _BELOW_HALF
+    if np.all(low):
+        return result
+    ties = low == 0
+    if result.ndim == 0:
+        return _odd(x, y, z).astype(_F32)
+    x, y, z = (np.broadcast_to(v, result.shape)[ties] for v in (x, y, z))
+    result[ties] = _odd(x, y, z).astype(_F32)
+    return result
+
+
+def _odd(x, y, z):
+    """x * y + z in float64, rounded to odd: its last bit set where it is inexact."""
+    product = np.multiply(x, y, dtype=_F64)  # exact
+    total = product + z
+    back = total - product
+    error = (product - (total - back)) + (z - back)
+    even = (total.view(np.int64) & 1) == 0
+    toward = np.where(error > 0, np.inf, -np.inf)
+    return np.where((error != 0) & even & np.isfinite(total), np.nextafter(total, toward), total)
 
 
 # NOTE [Widened inside the loop]
