@@ -182,7 +182,7 @@ def _fused_single(a, b, alpha):
     if result.ndim == 0:
         return result if total.view(np.int64) & _BELOW_HALF else _fused_single_odd(a, b, alpha)
     low = np.bitwise_and(total.view(np.int64), _BELOW_HALF, out=total.view(np.int64))
-    if not low.all():  # some element may lie halfway
+    if np.count_nonzero(low) < low.size:  # some element may lie halfway
         ties = low == 0
         a, b = (np.broadcast_to(x, result.shape)[ties] for x in (a, b))
         result[ties] = _fused_single_odd(a, b, alpha)

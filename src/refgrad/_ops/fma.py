@@ -9,8 +9,9 @@ import numpy as np
 
 # NOTE [Fused multiply-add]
 # float32: the product is exact in float64, so one float64 sum rounded to float32
-# is the fused result, but where the sum lies halfway between two float32 numbers. float64: the errors of the product and of the sum are
-# recovered exactly (a factor split in halves; two-sum) and added back.
+# is the fused result, but where the sum lies halfway between two float32 numbers.
+# float64: the errors of the product and of the sum are recovered exactly (a factor
+# split in halves; two-sum) and added back.
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
 
@@ -22,7 +23,7 @@ def fused_multiply_add(x, y, z):
         return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
     if kind == _F32:  # NOTE [Widened inside the loop]
         total = np.multiply(x, y, dtype=_F64)
-        if type(total) is np.ndarray and total.shape == np.shape(z):
+        if type(total) is np.ndarray and total.shape == z.shape:
             total = np.add(total, z, out=total)
         else:
             total = np.add(total, z, dtype=_F64)
@@ -52,7 +53,7 @@ def _single_rounding(total, x, y, z):
     halfway between two float32 numbers, which are rounded to odd first."""
     result = total.astype(_F32)
     low = total.view(np.int64) & _BELOW_HALF
-    if np.all(low):
+    if np.count_nonzero(low) == low.size:  # cheaper than low.all() on a few elements
         return result
     ties = low == 0
     if result.ndim == 0:
