@@ -18,16 +18,21 @@ _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
 
 def fused_multiply_add(x, y, z):
     """``x * y + z`` for float arrays (or NumPy scalars) of one dtype, rounded once."""
-    kind = np.result_type(x, y, z)
-    if kind == _F32 and not (_host(x) and _host(y) and _host(z)):  # CuPy's arrays
-        return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
-    if kind == _F32:  # NOTE [Widened inside the loop]
+    kind = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
+    if kind is _F32 and isinstance(y, np.ndarray | np.generic):  # NOTE [Widened inside
+        # the loop]; the operands share a device, so y tells whether they are NumPy's
         total = np.multiply(x, y, dtype=_F64)
         if type(total) is np.ndarray and total.shape == z.shape:
             total = np.add(total, z, out=total)
         else:
             total = np.add(total, z, dtype=_F64)
-        return _single_rounding(total, x, y, z)
+        result = total.astype(_F32)
+        low = total.view(_I64) & _BELOW_HALF
+        if _count_nonzero(low) == low.size:  # no tie: NOTE [Ties are all that double
+            return result  # rounding gets wrong], in chapter "Arithmetic"
+        return _ties_again(result, low == 0, x, y, z)
+    if kind == _F32:  # CuPy's arrays
+        return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
     if kind != _F64:
         return x * y + z
     product = x * y
@@ -41,21 +46,15 @@ def fused_multiply_add(x, y, z):
     return np.where(np.isfinite(fused), fused, total)  # infinities and NaN: as plainly added
 
 
-def _host(x) -> bool:
-    return isinstance(x, np.ndarray | np.generic)
+_I64, _BELOW_HALF = np.dtype(np.int64), np.int64((1 << 28) - 1)
+try:  # NumPy's own count, without the dispatcher in front of np.count_nonzero
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:  # NumPy 1
+    from numpy.core.multiarray import count_nonzero as _count_nonzero
 
 
-_BELOW_HALF = (1 << 28) - 1  # NOTE [Ties are all that double rounding gets wrong]
-
-
-def _single_rounding(total, x, y, z):
-    """The float64 sum ``total`` of x * y + z in float32: cast, except where it may lie
-    halfway between two float32 numbers, which are rounded to odd first."""
-    result = total.astype(_F32)
-    low = total.view(np.int64) & _BELOW_HALF
-    if np.count_nonzero(low) == low.size:  # cheaper than low.all() on a few elements
-        return result
-    ties = low == 0
+def _ties_again(result, ties, x, y, z):
+    """``result`` with the elements at ``ties`` rounded to odd in float64 first."""
     if result.ndim == 0:
         return _odd(x, y, z).astype(_F32)
     x, y, z = (np.broadcast_to(v, result.shape)[ties] for v in (x, y, z))
