@@ -184,6 +184,8 @@ def _fused_single(a, b, alpha):
     low = np.bitwise_and(total.view(np.int64), _BELOW_HALF, out=total.view(np.int64))
     if np.count_nonzero(low) < low.size:  # some element may lie halfway
         ties = low == 0
+        if np.ndim(alpha):  # an alpha for each element, as embedding_bag's gradient gives
+            alpha = np.broadcast_to(alpha, result.shape)[ties]
         a, b = (np.broadcast_to(x, result.shape)[ties] for x in (a, b))
         result[ties] = _fused_single_odd(a, b, alpha)
     return result
@@ -195,7 +197,7 @@ def _fused_single_odd(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:690
+# --- book/chapters/14_arithmetic.md:692
 # NOTE [Ties are all that double rounding gets wrong]
 # A float64 has 29 bits below a float32's last one. Rounding the exact sum to
 # float64 and then to float32 gives the float32 rounding of the exact sum unless
@@ -216,7 +218,7 @@ def _single(x):
     return x if isinstance(x, np.ndarray | np.generic) else np.float32(x)
 
 
-# --- book/chapters/14_arithmetic.md:722
+# --- book/chapters/14_arithmetic.md:724
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -234,7 +236,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:748
+# --- book/chapters/14_arithmetic.md:750
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)
