@@ -69,7 +69,8 @@ def _halfway():
              np.array([3e38, 3e38, 1.0, np.inf, 1.0, -0.0, -0.0, 1e-45], np.float32))]
 
 
-@pytest.mark.parametrize("alpha", [1.0 + 2.0**-20, 0.5, 3, 2.0**-3, 1.5, -1.0 - 2.0**-20])
+@pytest.mark.parametrize("alpha", [1.0 + 2.0**-20, 0.5, 3, 2.0**-3, 1.5, -1.0 - 2.0**-20,
+                                   float("-inf")])
 @pytest.mark.parametrize("case", range(4))
 @pytest.mark.parametrize("op", ["add", "sub", "add_"])
 def test_float32_sums_halfway_round_once(op, case, alpha):
@@ -155,7 +156,7 @@ def test_writes_into_views_and_their_refusals(name, where):
 
 
 def _fused_ties():
-    """Operands whose x * y + z lies just off halfway between two float32 numbers, where
+    """Operands whose a + alpha * b lies just off halfway between two float32 numbers, where
     the float64 sum lands exactly halfway: rounding twice moves the last bit."""
     near_one = np.float32(1 + 2.0**-23)
     below_half = np.float32(2.0**-24 * (1 - 2.0**-23))
@@ -165,12 +166,10 @@ def _fused_ties():
 
 
 TIES = {
-    "addcmul": lambda lib, a, b, c: lib.addcmul(a, b, c),
-    "addcmul_": lambda lib, a, b, c: a.addcmul_(b, c, value=1),
-    "addcmul 0-d": lambda lib, a, b, c: lib.addcmul(a[0], b[0], c[0]),
-    "addcmul broadcast": lambda lib, a, b, c: lib.addcmul(a.reshape(4, 4), b[:4], c[:1]),
     "add alpha": lambda lib, a, b, c: lib.add(a, b, alpha=float(c[0])),
     "add_ alpha 0-d": lambda lib, a, b, c: a[0].add_(b[0], alpha=float(c[0])),
+    "sub alpha": lambda lib, a, b, c: lib.sub(a, b, alpha=-float(c[0])),
+    "add_ alpha": lambda lib, a, b, c: a.add_(b, alpha=float(c[0])),
 }
 
 

@@ -175,15 +175,17 @@ def _fused_single(a, b, alpha):
     a, b = _single(a), _single(b)
     total = np.multiply(b, _widened(alpha, np.float32), dtype=np.float64)  # exact: 48 bits
     if type(total) is np.ndarray and total.shape == np.shape(a):
-        np.add(total, a, out=total)  # NOTE [Ties are all that double rounding gets wrong]
-    else:
-        total = np.add(total, a, dtype=np.float64)
+        np.add(a, total, out=total)  # NOTE [Ties are all that double rounding gets wrong]
+    else:  # a first: of two NaN operands, the sum keeps the first one's bits
+        total = np.add(a, total, dtype=np.float64)
     result = total.astype(np.float32)
     if result.ndim == 0:
-        return result if total.view(np.int64) & _BELOW_HALF else _fused_single_odd(a, b, alpha)
-    low = np.bitwise_and(total.view(np.int64), _BELOW_HALF, out=total.view(np.int64))
-    if np.count_nonzero(low) < low.size:  # some element may lie halfway
-        ties = low == 0
+        return _fused_single_odd(a, b, alpha) if _halfway(total) else result
+    low = total.view(np.int64) & _BELOW_HALF
+    if np.count_nonzero(low) == low.size:  # no element lies halfway
+        return result
+    ties = _halfway(total, low)
+    if ties.any():
         if np.ndim(alpha):  # an alpha for each element, as embedding_bag's gradient gives
             alpha = np.broadcast_to(alpha, result.shape)[ties]
         a, b = (np.broadcast_to(x, result.shape)[ties] for x in (a, b))
@@ -197,16 +199,26 @@ def _fused_single_odd(a, b, alpha):
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:692
+# --- book/chapters/14_arithmetic.md:694
 # NOTE [Ties are all that double rounding gets wrong]
 # A float64 has 29 bits below a float32's last one. Rounding the exact sum to
 # float64 and then to float32 gives the float32 rounding of the exact sum unless
 # the float64 lies exactly halfway between two float32 numbers: then the first
-# rounding may have made the tie. Halfway, its 28 lowest bits are zero, for
-# normal float32 results and, with more zero bits, for subnormal ones. Those
-# elements (and exact sums, infinities and NaN, which share the pattern) are
-# done again by rounding to odd; the rest keep the plain cast.
-_BELOW_HALF = (1 << 28) - 1
+# rounding may have made the tie. Halfway, its 28 lowest bits are zero and the
+# next is one, for normal float32 results; for subnormal ones more bits are
+# zero. One test of the 28 bits clears nearly every element; of those it does
+# not (exact sums share the pattern), the ones with the next bit set or in the
+# subnormal range are done again by rounding to odd. The rest keep the cast.
+_BELOW_HALF, _HALF = (1 << 28) - 1, 1 << 28
+_SMALLEST_NORMAL = 2.0**-126  # of float32
+
+
+def _halfway(total, low=None):
+    """Where the float64 ``total`` may lie halfway between two float32 numbers: its 28
+    lowest bits zero, and the next one set, or among float32's subnormals."""
+    bits = total.view(np.int64)
+    low = bits & _BELOW_HALF if low is None else low
+    return (low == 0) & (((bits & _HALF) != 0) | (np.abs(total) < _SMALLEST_NORMAL))
 
 
 def _on_numpy(x) -> bool:
@@ -218,7 +230,7 @@ def _single(x):
     return x if isinstance(x, np.ndarray | np.generic) else np.float32(x)
 
 
-# --- book/chapters/14_arithmetic.md:724
+# --- book/chapters/14_arithmetic.md:736
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -236,7 +248,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:750
+# --- book/chapters/14_arithmetic.md:762
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

@@ -2,14 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:861
+# --- book/chapters/16g_moves_and_fused.md:859
 """fused_multiply_add: x * y + z rounded once, as torch's CPU kernels compute it."""
 
 import numpy as np
 
 # NOTE [Fused multiply-add]
 # float32: the product is exact in float64, so one float64 sum rounded to float32
-# is the fused result, but where the sum lies halfway between two float32 numbers.
+# is the fused result, but where the float64 sum lies halfway between two float32
+# numbers, which is rare enough here to be left.
 # float64: the errors of the product and of the sum are recovered exactly (a factor
 # split in halves; two-sum) and added back.
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -18,7 +19,10 @@ _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
 
 def fused_multiply_add(x, y, z):
     """``x * y + z`` for float arrays (or NumPy scalars) of one dtype, rounded once."""
-    kind = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
+    try:
+        kind = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
+    except AttributeError:  # a Python number among them
+        kind = np.result_type(x, y, z)
     if kind is _F32 and isinstance(y, np.ndarray | np.generic):  # NOTE [Widened inside
         # the loop]; the operands share a device, so y tells whether they are NumPy's
         total = np.multiply(x, y, dtype=_F64)
@@ -26,11 +30,7 @@ def fused_multiply_add(x, y, z):
             total = np.add(total, z, out=total)
         else:
             total = np.add(total, z, dtype=_F64)
-        result = total.astype(_F32)
-        low = total.view(_I64) & _BELOW_HALF
-        if _count_nonzero(low) == low.size:  # no tie: NOTE [Ties are all that double
-            return result  # rounding gets wrong], in chapter "Arithmetic"
-        return _ties_again(result, low == 0, x, y, z)
+        return total.astype(_F32)
     if kind == _F32:  # CuPy's arrays
         return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
     if kind != _F64:
@@ -44,33 +44,6 @@ def fused_multiply_add(x, y, z):
     sum_error = (product - (total - z_part)) + (z - z_part)
     fused = total + (sum_error + product_error)
     return np.where(np.isfinite(fused), fused, total)  # infinities and NaN: as plainly added
-
-
-_I64, _BELOW_HALF = np.dtype(np.int64), np.int64((1 << 28) - 1)
-try:  # NumPy's own count, without the dispatcher in front of np.count_nonzero
-    from numpy._core.multiarray import count_nonzero as _count_nonzero
-except ImportError:  # NumPy 1
-    from numpy.core.multiarray import count_nonzero as _count_nonzero
-
-
-def _ties_again(result, ties, x, y, z):
-    """``result`` with the elements at ``ties`` rounded to odd in float64 first."""
-    if result.ndim == 0:
-        return _odd(x, y, z).astype(_F32)
-    x, y, z = (np.broadcast_to(v, result.shape)[ties] for v in (x, y, z))
-    result[ties] = _odd(x, y, z).astype(_F32)
-    return result
-
-
-def _odd(x, y, z):
-    """x * y + z in float64, rounded to odd: its last bit set where it is inexact."""
-    product = np.multiply(x, y, dtype=_F64)  # exact
-    total = product + z
-    back = total - product
-    error = (product - (total - back)) + (z - back)
-    even = (total.view(np.int64) & 1) == 0
-    toward = np.where(error > 0, np.inf, -np.inf)
-    return np.where((error != 0) & even & np.isfinite(total), np.nextafter(total, toward), total)
 
 
 # NOTE [Widened inside the loop]
