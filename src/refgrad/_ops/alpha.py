@@ -176,7 +176,7 @@ def _fused_single(a, b, alpha):
     total = np.multiply(b, _widened(alpha, np.float32), dtype=np.float64)  # exact: 48 bits
     if type(total) is np.ndarray and total.shape == np.shape(a):
         np.add(a, total, out=total)  # NOTE [Ties are all that double rounding gets wrong]
-    else:  # a first: of two NaN operands, the sum keeps the first one's bits
+    else:  # a first, as rounding to odd adds: the order decides a NaN's bits
         total = np.add(a, total, dtype=np.float64)
     result = total.astype(np.float32)
     if result.ndim == 0:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3176
+# --- book/chapters/26_inplace.md:3177
 """torch's out= keyword for the functions that take it."""
 
 from refgrad._argument_forms import refuse_in_torch_words
@@ -108,7 +108,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3291
+# --- book/chapters/26_inplace.md:3292
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -208,7 +208,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3397
+# --- book/chapters/26_inplace.md:3398
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -224,7 +224,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3422
+# --- book/chapters/26_inplace.md:3423
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -239,7 +239,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3442
+# --- book/chapters/26_inplace.md:3443
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5171
+# --- book/chapters/26_inplace.md:5172
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
