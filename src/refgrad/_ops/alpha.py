@@ -173,18 +173,15 @@ def _fused_single(a, b, alpha):
     if not (_on_numpy(a) and _on_numpy(b)):
         return _fused_single_odd(a, b, alpha)
     a, b = _single(a), _single(b)
-    total = np.multiply(b, _widened(alpha, np.float32), dtype=np.float64)  # exact: 48 bits
-    if type(total) is np.ndarray and total.shape == np.shape(a):
-        np.add(a, total, out=total)  # NOTE [Ties are all that double rounding gets wrong]
-    else:  # a first, as rounding to odd adds: the order decides a NaN's bits
-        total = np.add(a, total, dtype=np.float64)
+    total = _wide_sum(a, b, alpha)  # NOTE [Ties are all that double rounding gets wrong]
     result = total.astype(np.float32)
     if result.ndim == 0:
         return _fused_single_odd(a, b, alpha) if _halfway(total) else result
-    low = total.view(np.int64) & _BELOW_HALF
+    bits = total.view(np.int64)
+    low = np.bitwise_and(bits, _BELOW_HALF, out=bits)  # over the sums: no new array
     if np.count_nonzero(low) == low.size:  # no element lies halfway
         return result
-    ties = _halfway(total, low)
+    ties = _halfway(_wide_sum(a, b, alpha), low)  # the sums again, for the few cases left
     if ties.any():
         if np.ndim(alpha):  # an alpha for each element, as embedding_bag's gradient gives
             alpha = np.broadcast_to(alpha, result.shape)[ties]
@@ -193,13 +190,22 @@ def _fused_single(a, b, alpha):
     return result
 
 
+def _wide_sum(a, b, alpha):
+    """a + alpha * b in float64, rounded once there: the product is exact."""
+    total = np.multiply(b, _widened(alpha, np.float32), dtype=np.float64)
+    if type(total) is np.ndarray and total.shape == np.shape(a):
+        return np.add(a, total, out=total)
+    return np.add(a, total, dtype=np.float64)  # a first, as rounding to odd adds: the
+    # order decides the bits of a NaN made from two
+
+
 def _fused_single_odd(a, b, alpha):
     product = _widened(alpha, np.float32) * _widened(b, np.float32)  # exact: 48 bits
     total, error = _two_sum(_widened(a, np.float32), product)
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:694
+# --- book/chapters/14_arithmetic.md:700
 # NOTE [Ties are all that double rounding gets wrong]
 # A float64 has 29 bits below a float32's last one. Rounding the exact sum to
 # float64 and then to float32 gives the float32 rounding of the exact sum unless
@@ -230,7 +236,7 @@ def _single(x):
     return x if isinstance(x, np.ndarray | np.generic) else np.float32(x)
 
 
-# --- book/chapters/14_arithmetic.md:736
+# --- book/chapters/14_arithmetic.md:742
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -248,7 +254,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:762
+# --- book/chapters/14_arithmetic.md:768
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)
