@@ -161,11 +161,17 @@ def parsed_int(value: builtins.int) -> builtins.int:
     return value
 
 
+_LARGEST: dict = {}  # each floating dtype's largest finite value, as a float
+
+
 def overflows(value, kind: dtype) -> builtins.bool:
     """Whether torch's checked conversion of ``value`` to ``kind`` fails."""
     if kind.is_floating_point:  # infinities and NaN convert; finite values must fit
         value = builtins.float(value)
-        return math.isfinite(value) and abs(value) > builtins.float(np.finfo(kind.numpy).max)
+        largest = _LARGEST.get(kind)
+        if largest is None:  # asked of NumPy once for each dtype
+            largest = _LARGEST[kind] = builtins.float(np.finfo(kind.numpy).max)
+        return math.isfinite(value) and abs(value) > largest
     info = np.iinfo(kind.numpy)
     if isinstance(value, builtins.float):  # NaN and infinities fail every comparison
         return not info.min <= value <= info.max
@@ -187,7 +193,7 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1217
+# --- book/chapters/02_dtypes.md:1223
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -197,7 +203,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1252
+# --- book/chapters/02_dtypes.md:1258
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -207,7 +213,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1273
+# --- book/chapters/02_dtypes.md:1279
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -39,6 +39,9 @@ def check_subtraction(a, b) -> None:
 # --- book/chapters/14_arithmetic.md:480
 def alpha_params(alpha, a, b, name: str) -> dict:
     """``{"alpha": alpha}`` for ``name`` (add, sub or rsub) of ``a`` and ``b``."""
+    if (type(alpha) is float and isinstance(a, Tensor) and isinstance(b, Tensor)
+            and a.dtype is b.dtype and abs(alpha) <= _LARGEST.get(a.dtype, -1.0)):
+        return {"alpha": alpha}  # NOTE [An optimizer's alpha]
     alpha, subtracts = read_alpha(alpha, name, a), name != "add"
     a, b = _dtype.python_number(a), _dtype.python_number(b)  # NOTE [NumPy scalars are numbers]
     if type(alpha) is int and alpha == 1:
@@ -53,7 +56,15 @@ def alpha_params(alpha, a, b, name: str) -> dict:
     return {"alpha": alpha}
 
 
-# --- book/chapters/14_arithmetic.md:506
+# --- book/chapters/14_arithmetic.md:509
+# NOTE [An optimizer's alpha]
+# An optimizer's p.add_(g, alpha=-lr) gives a float alpha and two tensors of one
+# floating dtype. Every check below passes for them when alpha is finite and
+# fits that dtype, so they are answered at once; any other call is checked.
+_LARGEST = {kind: float(np.finfo(kind.numpy).max)
+            for kind in (_dtype.float16, _dtype.float32, _dtype.float64)}
+
+
 def read_alpha(alpha, name: str, other=None):
     """``alpha`` as torch's argument parser reads a Number; its TypeError for a non-number."""
     if isinstance(alpha, bool | int | float | complex):
@@ -80,7 +91,7 @@ def negated(alpha):
     return -alpha
 
 
-# --- book/chapters/14_arithmetic.md:544
+# --- book/chapters/14_arithmetic.md:555
 def check_alpha(alpha, kind, subtracts: bool) -> None:
     """torch's checks of ``alpha`` for a result of dtype ``kind``."""
     if isinstance(alpha, bool):
@@ -100,7 +111,7 @@ def check_alpha(alpha, kind, subtracts: bool) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-# --- book/chapters/14_arithmetic.md:570
+# --- book/chapters/14_arithmetic.md:581
 def add_scaled(a, b, alpha):
     """``a + alpha * b`` rounded as torch's kernels round it for the operands' dtype."""
     kind = a.dtype if hasattr(a, "dtype") else b.dtype
@@ -115,7 +126,7 @@ def add_scaled(a, b, alpha):
     return a + kind.type(alpha) * b  # float16: NOTE [Where torch rounds twice]
 
 
-# --- book/chapters/14_arithmetic.md:591
+# --- book/chapters/14_arithmetic.md:602
 def _two_sum(x, y):
     """(s, e): s is x + y rounded, and s + e is x + y exactly (Knuth)."""
     s = x + y
@@ -141,7 +152,7 @@ def _two_product(x, y):
     return p, ((x_high * y_high - p) + x_high * y_low + x_low * y_high) + x_low * y_low
 
 
-# --- book/chapters/14_arithmetic.md:628
+# --- book/chapters/14_arithmetic.md:639
 def _rounded_to_odd(total, error):
     """total + error (exact), rounded to odd: ``total``, or where it is inexact and its
     last bit even, its neighbour towards ``error``."""
@@ -159,12 +170,73 @@ def _widened(x, kind):
 
 
 def _fused_single(a, b, alpha):
+    if not (_on_numpy(a) and _on_numpy(b)):
+        return _fused_single_odd(a, b, alpha)
+    a, b = _single(a), _single(b)
+    total = _wide_sum(a, b, alpha)  # NOTE [Ties are all that double rounding gets wrong]
+    result = total.astype(np.float32)
+    if result.ndim == 0:
+        return _fused_single_odd(a, b, alpha) if _halfway(total) else result
+    bits = total.view(np.int64)
+    low = np.bitwise_and(bits, _BELOW_HALF, out=bits)  # over the sums: no new array
+    if np.count_nonzero(low) == low.size:  # no element lies halfway
+        return result
+    ties = _halfway(_wide_sum(a, b, alpha), low)  # the sums again, for the few cases left
+    if ties.any():
+        if np.ndim(alpha):  # an alpha for each element, as embedding_bag's gradient gives
+            alpha = np.broadcast_to(alpha, result.shape)[ties]
+        a, b = (np.broadcast_to(x, result.shape)[ties] for x in (a, b))
+        result[ties] = _fused_single_odd(a, b, alpha)
+    return result
+
+
+def _wide_sum(a, b, alpha):
+    """a + alpha * b in float64, rounded once there: the product is exact."""
+    total = np.multiply(b, _widened(alpha, np.float32), dtype=np.float64)
+    if type(total) is np.ndarray and total.shape == np.shape(a):
+        return np.add(a, total, out=total)
+    return np.add(a, total, dtype=np.float64)  # a first, as rounding to odd adds: the
+    # order decides the bits of a NaN made from two
+
+
+def _fused_single_odd(a, b, alpha):
     product = _widened(alpha, np.float32) * _widened(b, np.float32)  # exact: 48 bits
     total, error = _two_sum(_widened(a, np.float32), product)
     return _rounded_to_odd(total, error).astype(np.float32)
 
 
-# --- book/chapters/14_arithmetic.md:662
+# --- book/chapters/14_arithmetic.md:700
+# NOTE [Ties are all that double rounding gets wrong]
+# A float64 has 29 bits below a float32's last one. Rounding the exact sum to
+# float64 and then to float32 gives the float32 rounding of the exact sum unless
+# the float64 lies exactly halfway between two float32 numbers: then the first
+# rounding may have made the tie. Halfway, its 28 lowest bits are zero and the
+# next is one, for normal float32 results; for subnormal ones more bits are
+# zero. One test of the 28 bits clears nearly every element; of those it does
+# not (exact sums share the pattern), the ones with the next bit set or in the
+# subnormal range are done again by rounding to odd. The rest keep the cast.
+_BELOW_HALF, _HALF = (1 << 28) - 1, 1 << 28
+_SMALLEST_NORMAL = 2.0**-126  # of float32
+
+
+def _halfway(total, low=None):
+    """Where the float64 ``total`` may lie halfway between two float32 numbers: its 28
+    lowest bits zero, and the next one set, or among float32's subnormals."""
+    bits = total.view(np.int64)
+    low = bits & _BELOW_HALF if low is None else low
+    return (low == 0) & (((bits & _HALF) != 0) | (np.abs(total) < _SMALLEST_NORMAL))
+
+
+def _on_numpy(x) -> bool:
+    return isinstance(x, np.ndarray | np.generic | int | float | bool)
+
+
+def _single(x):
+    """An array as it is; a number cast to float32 first, as torch casts it."""
+    return x if isinstance(x, np.ndarray | np.generic) else np.float32(x)
+
+
+# --- book/chapters/14_arithmetic.md:742
 def _fused_double(a, b, alpha):
     a, b, alpha = _widened(a, np.float64), _widened(b, np.float64), float(alpha)
     product, product_error = _two_product(alpha, b)
@@ -182,7 +254,7 @@ def _in_safe_range(a, b, alpha, product):
             & (size < 2 * big) & ((size >= tiny) | (b == 0) | (alpha == 0)))
 
 
-# --- book/chapters/14_arithmetic.md:688
+# --- book/chapters/14_arithmetic.md:768
 def _exactly(result, where, a, b, alpha):
     """``result`` with the elements at ``where`` computed in exact arithmetic, on the host."""
     device = device_of(result)

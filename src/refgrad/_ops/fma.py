@@ -9,16 +9,29 @@ import numpy as np
 
 # NOTE [Fused multiply-add]
 # float32: the product is exact in float64, so one float64 sum rounded to float32
-# is the fused result. float64: the errors of the product and of the sum are
-# recovered exactly (a factor split in halves; two-sum) and added back.
+# is the fused result, but where the float64 sum lies halfway between two float32
+# numbers, which is rare enough here to be left.
+# float64: the errors of the product and of the sum are recovered exactly (a factor
+# split in halves; two-sum) and added back.
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _SPLITTER = 134217729.0  # 2**27 + 1: cuts a float64 into two 26-bit halves
 
 
 def fused_multiply_add(x, y, z):
     """``x * y + z`` for float arrays (or NumPy scalars) of one dtype, rounded once."""
-    kind = np.result_type(x, y, z)
-    if kind == _F32:
+    try:
+        kind = x.dtype if x.dtype is y.dtype is z.dtype else np.result_type(x, y, z)
+    except AttributeError:  # a Python number among them
+        kind = np.result_type(x, y, z)
+    if kind is _F32 and isinstance(y, np.ndarray | np.generic):  # NOTE [Widened inside
+        # the loop]; the operands share a device, so y tells whether they are NumPy's
+        total = np.multiply(x, y, dtype=_F64)
+        if type(total) is np.ndarray and total.shape == z.shape:
+            total = np.add(total, z, out=total)
+        else:
+            total = np.add(total, z, dtype=_F64)
+        return total.astype(_F32)
+    if kind == _F32:  # CuPy's arrays
         return (x.astype(_F64) * y.astype(_F64) + z.astype(_F64)).astype(_F32)
     if kind != _F64:
         return x * y + z
@@ -31,6 +44,13 @@ def fused_multiply_add(x, y, z):
     sum_error = (product - (total - z_part)) + (z - z_part)
     fused = total + (sum_error + product_error)
     return np.where(np.isfinite(fused), fused, total)  # infinities and NaN: as plainly added
+
+
+# NOTE [Widened inside the loop]
+# Given dtype=float64, a ufunc widens its float32 operands a block at a time as
+# it goes, where x.astype(float64) makes a whole widened copy first: the same
+# float64 products and sums, so the same bits, with three passes where there
+# were six, and the sum written over the product.
 
 
 def _halves(a):

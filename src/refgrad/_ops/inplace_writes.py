@@ -87,11 +87,12 @@ def _contiguous_zeros(g):
 def _copied(a, src):
     """``src`` in ``a``'s dtype, broadcast with ``a`` as torch does: a result larger than
     ``a`` is left for the in-place check to refuse, in torch's words."""
-    shape = a.shape if src.shape == a.shape else np.broadcast_shapes(a.shape, src.shape)
-    return astype(np.broadcast_to(src, shape), a.dtype)  # float64 to float16 in two steps
+    if src.shape == a.shape:  # nothing to broadcast: the cast copies it as it is
+        return astype(src, a.dtype)  # float64 to float16 in two steps
+    return astype(np.broadcast_to(src, np.broadcast_shapes(a.shape, src.shape)), a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1365
+# --- book/chapters/26_inplace.md:1366
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -106,7 +107,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1385
+# --- book/chapters/26_inplace.md:1386
 def _call(row, args, params=None):
     from refgrad._ops.dispatch import call
 
@@ -124,7 +125,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2736
+# --- book/chapters/26_inplace.md:2737
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -154,7 +155,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2777
+# --- book/chapters/26_inplace.md:2778
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast
@@ -191,7 +192,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2824
+# --- book/chapters/26_inplace.md:2825
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -232,7 +233,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2878
+# --- book/chapters/26_inplace.md:2879
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -279,7 +280,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2930
+# --- book/chapters/26_inplace.md:2931
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

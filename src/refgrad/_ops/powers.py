@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:824
+# --- book/chapters/14_arithmetic.md:904
 """pow's three rows, with torch's multiplied-out exponents and its integer answers."""
 
 import math
@@ -27,7 +27,7 @@ _MULTIPLIED_OUT = {
 _SINGLE, _DOUBLE = np.dtype(np.float32), np.dtype(np.float64)
 
 
-# --- book/chapters/14_arithmetic.md:854
+# --- book/chapters/14_arithmetic.md:934
 def _power(a, b):
     """``np.power``, as torch computes some number exponents, and with torch's answers
     where integers meet negative integer powers."""
@@ -65,7 +65,7 @@ def _spread_power(a, b):
     return np.power(a, spread).reshape(shape)
 
 
-# --- book/chapters/14_arithmetic.md:898
+# --- book/chapters/14_arithmetic.md:978
 def _real(exponent):
     return exponent if isinstance(exponent, complex) else float(exponent)
 
@@ -101,7 +101,7 @@ POW_SCALAR = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:961
+# --- book/chapters/14_arithmetic.md:1041
 def _base_grad(g, self, exponent):
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
