@@ -138,11 +138,12 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 
 def _checked(input, normalized_shape, weight, bias, eps, caller):
-    from refgrad._ops.batch_norm import check_mixed
+    from refgrad._ops.batch_norm import check_mixed, check_mixed_parameters
     from refgrad._typename import not_implemented_for
 
     shape = shape_argument(normalized_shape, caller)
-    if not shape:  # nothing to normalize over: torch refuses before it reads the rest
+    check_mixed_parameters(input, (weight, bias))  # before any shape: chapter "What the
+    if not shape:  # fuzzer found, round six"  # nothing to normalize over: torch refuses before it reads the rest
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
     for name, t in (("weight", weight), ("bias", bias)):
