@@ -143,7 +143,8 @@ def _checked(input, normalized_shape, weight, bias, eps, caller):
 
     shape = shape_argument(normalized_shape, caller)
     check_mixed_parameters(input, (weight, bias))  # before any shape: chapter "What the
-    if not shape:  # fuzzer found, round six"  # nothing to normalize over: torch refuses before it reads the rest
+    # fuzzer found, round six"
+    if not shape:  # nothing to normalize over: torch refuses before it reads the rest
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")
     for name, t in (("weight", weight), ("bias", bias)):
