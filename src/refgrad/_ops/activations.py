@@ -18,9 +18,9 @@ from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_ba
 from refgrad._ops.arithmetic import add_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
-from refgrad._ops.onednn_gelu import onednn_ends
 from refgrad._ops.functions import where
 from refgrad._ops.half_steps import in_float32
+from refgrad._ops.onednn_gelu import onednn_ends
 from refgrad._ops.pointwise import sigmoid_backward
 from refgrad._ops.result_layout import (
     iterated_backward,

@@ -9,8 +9,8 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import _last_first, mul_scalar
-from refgrad._ops.half_steps import in_float32
 from refgrad._ops.fused_cross import fused_cross
+from refgrad._ops.half_steps import in_float32
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
