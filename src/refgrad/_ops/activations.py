@@ -110,7 +110,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:252
+# --- book/chapters/16q_functional.md:255
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -141,7 +141,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:289
+# --- book/chapters/16q_functional.md:292
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -157,7 +157,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:311
+# --- book/chapters/16q_functional.md:314
 def _mish_backward(g, self):
     if fused_wanted():  # NOTE [A fused gradient under a mode]
         return (fused("mish_backward", _mish_steps, (g, self)),)
@@ -189,7 +189,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:362
+# --- book/chapters/16q_functional.md:365
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -217,7 +217,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:397
+# --- book/chapters/16q_functional.md:400
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -245,7 +245,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:447
+# --- book/chapters/16q_functional.md:450
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -277,7 +277,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:486
+# --- book/chapters/16q_functional.md:489
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "
