@@ -20,6 +20,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.half_steps import in_float32
+from refgrad._ops.onednn_gelu import onednn_ends
 from refgrad._ops.pointwise import sigmoid_backward
 from refgrad._ops.result_layout import (
     iterated_backward,
@@ -35,7 +36,7 @@ _SELF = (("self", ("self",)),)
 _GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
 
 
-# --- book/chapters/16q_functional.md:98
+# --- book/chapters/16q_functional.md:99
 def host(array):
     """``array`` on the host: a device array is copied there."""
     return array if isinstance(array, np.ndarray) else move(array, CPU)
@@ -55,7 +56,7 @@ def on_host(fn):
     return forward
 
 
-# --- book/chapters/16q_functional.md:127
+# --- book/chapters/16q_functional.md:128
 def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
@@ -91,7 +92,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:178
+# --- book/chapters/16q_functional.md:179
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -101,7 +102,7 @@ def _gelu(a, approximate):
         inner = kind(_ROOT_TWO_OVER_PI) * (a + kind(_KAPPA) * (a * a * a))
         return kind(0.5) * a * (1 + np.tanh(inner))
     erf = _erf(np.asarray(a * kind(_ROOT_HALF), dtype=np.float64)).astype(a.dtype)
-    return a * kind(0.5) * (1 + erf)
+    return onednn_ends(a, a * kind(0.5) * (1 + erf))  # NOTE [gelu through oneDNN]
 
 
 # its gradient is a row of its own: chapter "Gradients of the smooth activations and losses"
@@ -109,7 +110,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:218
+# --- book/chapters/16q_functional.md:255
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -140,7 +141,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:255
+# --- book/chapters/16q_functional.md:292
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -156,7 +157,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:277
+# --- book/chapters/16q_functional.md:314
 def _mish_backward(g, self):
     if fused_wanted():  # NOTE [A fused gradient under a mode]
         return (fused("mish_backward", _mish_steps, (g, self)),)
@@ -188,7 +189,7 @@ SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:328
+# --- book/chapters/16q_functional.md:365
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -216,7 +217,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:363
+# --- book/chapters/16q_functional.md:400
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -244,7 +245,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:413
+# --- book/chapters/16q_functional.md:450
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -276,7 +277,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:452
+# --- book/chapters/16q_functional.md:489
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

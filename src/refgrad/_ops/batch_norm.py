@@ -132,10 +132,9 @@ def check_floating(input, kernel):
         raise not_implemented_for(kernel, input._data.dtype)
 
 
-def check_mixed(input, parameters):
-    """torch's CPU rule: the input's dtype throughout, or float32 beside a narrower float."""
+def check_mixed_parameters(input, parameters):
+    """The first half of torch's CPU rule: float32 parameters beside a narrower float input."""
     from refgrad._dtype import float16, float32
-    from refgrad._typename import LEGACY
 
     given = [t for t in parameters if t is not None]
     if given and given[0].dtype is not input.dtype:  # the parameters are checked first
@@ -143,13 +142,21 @@ def check_mixed(input, parameters):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
         if input.dtype is not float16:
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    return given
+
+
+def check_mixed(input, parameters):
+    """torch's CPU rule: the input's dtype throughout, or float32 beside a narrower float."""
+    from refgrad._typename import LEGACY
+
+    given = check_mixed_parameters(input, parameters)
     for t in given:
         if t.dtype is not given[0].dtype:
             raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:258
+# --- book/chapters/16s_normalization.md:265
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -186,7 +193,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         "momentum": momentum, "eps": eps})
 
 
-# --- book/chapters/16s_normalization.md:311
+# --- book/chapters/16s_normalization.md:318
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -195,7 +202,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:324
+# --- book/chapters/16s_normalization.md:331
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

@@ -75,7 +75,7 @@ def _as_torch_leaves_it(written, ndim: int, base_strides: tuple):
     from refgrad._tensor import make_tensor
 
     data = written._data
-    if ndim > 1 and type(data) is np.ndarray and is_dense(data.shape, base_strides):
+    if ndim and type(data) is np.ndarray and is_dense(data.shape, base_strides):
         written._data = moved_to(data, base_strides)  # a copy only where they differ
     if not ndim:
         written = written.reshape(())

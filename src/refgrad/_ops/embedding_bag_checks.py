@@ -13,6 +13,7 @@ from refgrad._tensor_values import host_array
 
 def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
     from refgrad._ops.cpp_printing import cpp_print
+    from refgrad._typename import c_tensor_type_name  # CPUBoolType for a bool tensor
 
     count = weight.shape[0]
     if padding_idx is None:
@@ -25,13 +26,14 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     if weight.dtype.name not in ("float16", "float32", "float64"):
         raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the "
                            "following scalar types: Half, BFloat16, Float, Double; but got "
-                           f"{weight.type()} instead (while checking arguments for "
+                           f"{c_tensor_type_name(weight)} instead (while checking arguments for "
                            "embedding_bag)")
     for name, t in (("indices", input), ("offsets", offsets)):
         if t.dtype.name not in ("int64", "int32"):
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
-                               f"following scalar types: Long, Int; but got {t.type()} "
-                               "instead (while checking arguments for embedding_bag)")
+                               "following scalar types: Long, Int; but got "
+                               f"{c_tensor_type_name(t)} instead (while checking arguments "
+                               "for embedding_bag)")
     if per_sample_weights is not None:
         _check_sample_weights(weight, input, mode, per_sample_weights)
     starts, idx = host_array(offsets), np.asarray(input._data)
@@ -53,7 +55,7 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:758
+# --- book/chapters/16zj_small_functions_and_refusals.md:760
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
@@ -68,7 +70,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:779
+# --- book/chapters/16zj_small_functions_and_refusals.md:781
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange

@@ -22,6 +22,8 @@ from refgrad._typename import not_implemented_for
 
 
 def _lerp(start, end, weight):
+    if start.dtype.kind in "iub" and getattr(weight, "dtype", start.dtype).kind == "f":
+        return _lerp_promoted(start, end, weight)  # NOTE [A 0-d weight promotes integers]
     weight = weight if hasattr(weight, "dtype") else start.dtype.type(_checked(weight, start.dtype))
     if weight.dtype != start.dtype:  # a 0-d weight of its own dtype, read in the tensors'
         weight = weight.astype(start.dtype)
@@ -48,7 +50,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:999
+# --- book/chapters/16g_moves_and_fused.md:1001
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -69,7 +71,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:1021
+# --- book/chapters/16g_moves_and_fused.md:1023
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -78,7 +80,7 @@ def lerp(input, end, weight):
         if t.dtype is not input.dtype and not (name == "weight" and t.ndim == 0):
             raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but got "
                                f"dtype {_c_name(t.dtype)}")
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not _promoted_by_weight(input, weight):
         from refgrad._ops.refusal_order import refuse_unbroadcastable
 
         refuse_unbroadcastable(*(t for _, t in [("self", input), *tensors]))  # shapes first
@@ -87,6 +89,22 @@ def lerp(input, end, weight):
     if isinstance(weight, Tensor):
         return call(LERP_TENSOR, (input, end, weight))
     return call(LERP, (input, end), {"weight": _dtype.python_number(weight)})
+
+
+# NOTE [A 0-d weight promotes integers]
+# A weight tensor of one element and no dimensions may differ in dtype from
+# self and end; it takes part in the promotion, so integer or bool tensors
+# with a floating 0-d weight are interpolated in that weight's dtype.
+def _promoted_by_weight(input, weight) -> bool:
+    return (isinstance(weight, Tensor) and weight.ndim == 0 and weight.dtype.is_floating_point
+            and not input.dtype.is_floating_point)
+
+
+def _lerp_promoted(start, end, weight):
+    """The kernel's work on integer tensors read in a floating 0-d weight's dtype."""
+    kind = np.float32 if weight.dtype == np.float16 else weight.dtype  # float16 steps in float32
+    result = _lerp(start.astype(kind), end.astype(kind), weight.astype(kind))
+    return result.astype(weight.dtype)
 
 
 def _checked(value, kind):
@@ -101,7 +119,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1072
+# --- book/chapters/16g_moves_and_fused.md:1090
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -141,7 +159,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1117
+# --- book/chapters/16g_moves_and_fused.md:1135
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -169,7 +187,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1152
+# --- book/chapters/16g_moves_and_fused.md:1170
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -202,7 +220,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1198
+# --- book/chapters/16g_moves_and_fused.md:1216
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

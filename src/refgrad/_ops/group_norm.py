@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:573
+# --- book/chapters/16s_normalization.md:580
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -46,7 +46,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:627
+# --- book/chapters/16s_normalization.md:634
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -65,7 +65,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
                                       wanted)
 
 
-# --- book/chapters/16s_normalization.md:651
+# --- book/chapters/16s_normalization.md:658
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -85,7 +85,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:698
+# --- book/chapters/16s_normalization.md:705
 def _check_groups(input, weight, bias, C, num_groups) -> None:  # noqa: N803 - torch's name
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
@@ -127,7 +127,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return torch_group_norm(input, num_groups, weight, bias, eps)
 
 
-# --- book/chapters/16s_normalization.md:752
+# --- book/chapters/16s_normalization.md:759
 _IMPROVED = ("  (Could this error message be improved?  If so, please report an enhancement "
              "request to PyTorch.)")
 _SIZES_WRONG = "Expected X.numel() == N * C * HxW to be true, but got false." + _IMPROVED

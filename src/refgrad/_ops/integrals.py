@@ -47,10 +47,13 @@ def _nothing(y, dim):
     from refgrad._creation import zeros
 
     d = wrap_dim(dim, y.ndim)
-    return zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
+    result = zeros(tuple(y.shape[:d]) + tuple(y.shape[d + 1:]), dtype=y.dtype, device=y.device)
+    if result._version_counter is not None:  # torch zeroes an empty result in place: one
+        result._version_counter.value += 1  # write (chapter "What the fuzzer found, round six")
+    return result
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1554
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1557
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

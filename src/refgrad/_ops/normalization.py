@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2964
+# --- book/chapters/16q_functional.md:3001
 """layer_norm: native_layer_norm's row."""
 
 import math
@@ -23,7 +23,7 @@ def _axes(ndim, normalized_shape):
     return tuple(range(ndim - len(normalized_shape), ndim))
 
 
-# --- book/chapters/16q_functional.md:2990
+# --- book/chapters/16q_functional.md:3027
 # NOTE [Statistics a normalization returns]
 # native_layer_norm and native_batch_norm return the statistics they normalized
 # with beside the output, for their backward: the mean and one over the
@@ -54,7 +54,7 @@ def moments(wide, axes):
     return mean, (centred * centred).sum(axes, keepdims=True) / count
 
 
-# --- book/chapters/16q_functional.md:3029
+# --- book/chapters/16q_functional.md:3066
 def _layer_norm(a, weight, bias, normalized_shape, eps):
     # float32, float64, float16's forward: NOTE [Layer norm in torch's order]
     if follows_kernel(a, weight, bias) or follows_half_kernel(a, weight, bias):
@@ -84,7 +84,7 @@ def _layer_norm_backward(grads, input, normalized_shape, eps, weight=None, bias=
                                result1, result2, wanted)
 
 
-# --- book/chapters/16q_functional.md:3060
+# --- book/chapters/16q_functional.md:3097
 _INPUTS = ("input", "weight", "bias")
 LAYER_NORM = register(Op(
     "native_layer_norm", "NativeLayerNormBackward0", _INPUTS, promote=False,
@@ -94,7 +94,7 @@ LAYER_NORM = register(Op(
            ("result2", _INPUTS)), hides=("eps",)))  # torch's order: the bias first
 
 
-# --- book/chapters/16q_functional.md:3079
+# --- book/chapters/16q_functional.md:3116
 def _listed(shape):
     return f"[{', '.join(str(n) for n in shape)}]"
 
@@ -138,10 +138,12 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 
 def _checked(input, normalized_shape, weight, bias, eps, caller):
-    from refgrad._ops.batch_norm import check_mixed
+    from refgrad._ops.batch_norm import check_mixed, check_mixed_parameters
     from refgrad._typename import not_implemented_for
 
     shape = shape_argument(normalized_shape, caller)
+    check_mixed_parameters(input, (weight, bias))  # before any shape: chapter "What the
+    # fuzzer found, round six"
     if not shape:  # nothing to normalize over: torch refuses before it reads the rest
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
                            "containing at least one element, but got normalized_shape = []")

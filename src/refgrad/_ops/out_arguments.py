@@ -177,7 +177,8 @@ def with_out(function, name: str, returns=None):
             refuse_before_kernel(rules, args, kwargs, outs)
             raise
         except RuntimeError as error:  # operands of two dtypes: out is checked first
-            if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS):
+            if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS) or (
+                    rules == "where"):  # where checks its out's dtype before anything
                 refuse_before_kernel(rules, args, kwargs, outs)
             elif str(error) == ZERO_DIVISION and len(outs) == 1:  # NOTE [The prefix a zero
                 write_out_before_zero(rules, outs[0], written, args, kwargs)  # divisor leaves]
@@ -217,7 +218,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3417
+# --- book/chapters/26_inplace.md:3418
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -233,7 +234,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3442
+# --- book/chapters/26_inplace.md:3443
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -248,7 +249,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3462
+# --- book/chapters/26_inplace.md:3463
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

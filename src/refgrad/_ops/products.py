@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import _last_first, mul_scalar
+from refgrad._ops.fused_cross import fused_cross
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
 from refgrad._ops.table import Op, register
@@ -30,7 +31,7 @@ def _blend(a, product, beta, alpha):
     return out + (a if beta == 1 else a * beta)
 
 
-# --- book/chapters/16j_products_and_shapes.md:76
+# --- book/chapters/16j_products_and_shapes.md:77
 def _times(t, factor):
     return t if factor == 1 else mul_scalar(t, factor)
 
@@ -56,7 +57,7 @@ def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
             None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:107
+# --- book/chapters/16j_products_and_shapes.md:108
 def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
                      batch2_sym_argsize_2, batch1=None, batch2=None):
     shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
@@ -76,7 +77,7 @@ def _with(product):
                                                                     alpha))
 
 
-# --- book/chapters/16j_products_and_shapes.md:131
+# --- book/chapters/16j_products_and_shapes.md:132
 ADDMM = register(Op(
     "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(matrix_product),
     backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
@@ -99,7 +100,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:347
+# --- book/chapters/16j_products_and_shapes.md:348
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -165,10 +166,10 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:426
+# --- book/chapters/16j_products_and_shapes.md:489
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
-    forward=lambda a, b, dim: np.cross(a, b, axis=dim).copy(),  # row by row, as torch's
+    forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
     backward=lambda g, dim, self=None, other=None: _last_first(
         lambda: None if other is None else linalg_cross(other, g, dim=dim),
         lambda: None if self is None else linalg_cross(g, self, dim=dim)),
@@ -176,7 +177,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:438
+# --- book/chapters/16j_products_and_shapes.md:501
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -228,7 +229,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:491
+# --- book/chapters/16j_products_and_shapes.md:554
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -254,7 +255,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:526
+# --- book/chapters/16j_products_and_shapes.md:589
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

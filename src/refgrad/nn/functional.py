@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4238
+# --- book/chapters/16q_functional.md:4277
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -194,7 +194,7 @@ from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 __all__ += ["ctc_loss"]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:856
+# --- book/chapters/16zj_small_functions_and_refusals.md:858
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
