@@ -47,10 +47,11 @@ def _fused(x, y, z, w):
 
 def fused_cross(a, b, dim):
     """The cross product of ``a`` and ``b`` along ``dim``, laid out row by row."""
-    if np.result_type(a, b) not in (np.float32, np.float64):
+    if np.result_type(a.dtype, b.dtype) not in (np.float32, np.float64):
         return np.cross(a, b, axis=dim).copy()
-    a, b = np.broadcast_arrays(a, b)
-    a, b = np.moveaxis(a, dim, -1), np.moveaxis(b, dim, -1)
+    shape = np.broadcast_shapes(a.shape, b.shape)  # read-only views, on any device
+    a, b = (np.moveaxis(np.broadcast_to(t, shape), dim, -1) for t in (a, b))
     parts = [_fused(a[..., i], b[..., j], a[..., j], b[..., i])
              for i, j in ((1, 2), (2, 0), (0, 1))]
-    return np.ascontiguousarray(np.moveaxis(np.stack(parts, axis=-1), -1, dim))
+    out = np.moveaxis(np.stack(parts, axis=-1), -1, dim)
+    return np.ascontiguousarray(out, like=out)  # like=: a device array stays on its device

@@ -166,7 +166,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:489
+# --- book/chapters/16j_products_and_shapes.md:490
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
@@ -177,7 +177,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:501
+# --- book/chapters/16j_products_and_shapes.md:502
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -229,7 +229,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:554
+# --- book/chapters/16j_products_and_shapes.md:555
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -255,7 +255,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:589
+# --- book/chapters/16j_products_and_shapes.md:590
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})
