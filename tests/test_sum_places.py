@@ -7,15 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from refgrad._ops.sum_loop import (
-    down_the_columns,
-    line_shares,
-    lines_of,
-    loop_of,
-    placed,
-    side_by_side,
-    summed_by_loop,
-)
+from refgrad._ops.sum_loop import lines_of, loop_of, placed, side_by_side
+from refgrad._ops.sum_shares import down_the_columns, line_shares, summed_by_loop
 
 
 def _places(a, dims):

@@ -67,8 +67,9 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""
-    from refgrad._ops.sum_loop import loop_of, shares_of
+    from refgrad._ops.sum_loop import loop_of
     from refgrad._ops.sum_order import summed_in_torch_order
+    from refgrad._ops.sum_shares import shares_of
     from refgrad._parallel import run_pieces, settings
 
     if not a.ndim or min(a.strides) < 0 or (total := summed_in_torch_order(a, None, False)) is None:

@@ -7,7 +7,8 @@
 
 import numpy as np
 
-from refgrad._ops.sum_loop import lines_of, loop_of, placed, shares_of
+from refgrad._ops.sum_loop import lines_of, loop_of, placed
+from refgrad._ops.sum_shares import shares_of
 from refgrad._parallel import settings
 
 _multiply = np.multiply  # NOTE [Names looked up once]
@@ -16,7 +17,7 @@ _LANES = {np.dtype(np.float64): 4, np.dtype(np.float32): 8}  # 32-byte vectors
 _GRAIN = 32768
 
 
-# --- book/chapters/15c_product_order.md:64
+# --- book/chapters/15c_product_order.md:65
 # NOTE [A product's kernel]
 # torch's generic reduction kernel multiplies a contiguous line in blocks of four
 # vectors (the blocks one after another, then (v0*v1)*(v2*v3), then the lanes in
@@ -48,7 +49,7 @@ def _factors(t, summed, other, lanes: int):
     return t
 
 
-# --- book/chapters/15c_product_order.md:104
+# --- book/chapters/15c_product_order.md:105
 def _running(factors, dtype):
     """1 times each of the factors, in turn."""
     return _multiply.accumulate(_concat((np.ones(1, dtype=dtype), factors)))[-1]
@@ -73,7 +74,7 @@ def _product(a, dims, lanes: int):
     return out
 
 
-# --- book/chapters/15c_product_order.md:135
+# --- book/chapters/15c_product_order.md:136
 def product_in_torch_order(a, dim, keepdim: bool):
     """``a``'s product over ``dim`` (None: all) in torch's order, or None."""
     lanes = _LANES.get(a.dtype) if type(a) is np.ndarray else None

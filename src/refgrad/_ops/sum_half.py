@@ -8,17 +8,9 @@ the float16 output."""
 
 import numpy as np
 
-from refgrad._ops.sum_loop import (
-    four_partials,
-    line_shares,
-    lines_of,
-    loop_of,
-    placed,
-    shares_of,
-    side_by_side,
-    split_dim,
-)
+from refgrad._ops.sum_loop import four_partials, lines_of, loop_of, placed, side_by_side
 from refgrad._ops.sum_order import summed_in_torch_order
+from refgrad._ops.sum_shares import line_shares, shares_of, split_dim
 from refgrad._parallel import settings
 
 _F32, _F16 = np.float32, np.float16
@@ -26,7 +18,7 @@ _accumulate = np.add.accumulate  # NOTE [Names looked up once]
 _concat = np.concatenate
 
 
-# --- book/chapters/15b_half_sums.md:72
+# --- book/chapters/15b_half_sums.md:64
 # NOTE [A float16 line]
 # A vector load of the kernel takes 32 bytes, sixteen float16 elements, and turns
 # them into two float32 vectors of eight, added lane by lane: a contiguous line is
@@ -52,7 +44,7 @@ def _line_sums(t, summed, other):
     return side_by_side(down, lines // 4 * 4)
 
 
-# --- book/chapters/15b_half_sums.md:105
+# --- book/chapters/15b_half_sums.md:97
 def _rounded_into(count: int, where, values):
     """float16 outputs, from zero, given the float32 line sums ``values`` at ``where``."""
     values = values.astype(_F16).astype(_F32)  # each line's sum, rounded
@@ -67,7 +59,7 @@ def _rounded_into(count: int, where, values):
     return out.astype(_F16)
 
 
-# --- book/chapters/15b_half_sums.md:127
+# --- book/chapters/15b_half_sums.md:119
 def _kernel(a, loop, count: int, threads: int):
     """The float16 outputs of torch's kernel over the loop, flat, row-major."""
     if threads > 1 and count == 1:
@@ -86,7 +78,7 @@ def _kernel(a, loop, count: int, threads: int):
     return _rounded_into(count, placed(where, count).reshape(-1), values.reshape(-1))
 
 
-# --- book/chapters/15b_half_sums.md:157
+# --- book/chapters/15b_half_sums.md:149
 def half_sum(a, axes, keepdim: bool, converted: bool):
     """``a``'s (float16) sum over ``axes`` (None: all) as torch's kernel rounds it,
     converted to float32 first where ``converted`` (sum's way) and the loop's two

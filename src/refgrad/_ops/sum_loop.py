@@ -2,22 +2,19 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15a_sum_order.md:297
+# --- book/chapters/15a_sum_order.md:292
 """Sums over any dimensions of any layout, in the order of torch's loop around its kernel."""
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from refgrad._parallel import run_pieces  # chapter "Threads inside an op"
-
 _reduce = np.add.reduce  # NOTE [Names looked up once]
 _accumulate = np.add.accumulate
 _concat = np.concatenate
 _arange = np.arange
-_add_at = np.add.at
 
 
-# --- book/chapters/15a_sum_order.md:315
+# --- book/chapters/15a_sum_order.md:307
 def rows_in_turn(t):
     """(P, m, K) -> (P, K): the m rows added one after another."""
     P, m, K = t.shape
@@ -29,7 +26,7 @@ def rows_in_turn(t):
     return _accumulate(t, axis=1)[:, -1]  # a running sum is always in turn
 
 
-# --- book/chapters/15a_sum_order.md:340
+# --- book/chapters/15a_sum_order.md:332
 # NOTE [Short rows in turn]
 # np.einsum("prk->pk") walks k innermost and the rows r in turn, as reduce does,
 # when k is contiguous and the rows follow it at rising addresses; where r is
@@ -41,7 +38,7 @@ def rows_in_turn(t):
 _einsum = np.einsum
 
 
-# --- book/chapters/15a_sum_order.md:355
+# --- book/chapters/15a_sum_order.md:347
 def cascade(t):
     """(P, m, K) -> (P, K): torch's levels of partial sums, sixteen rows a step (more
     past 2**19 rows: NOTE [Levels of a long sum])."""
@@ -61,7 +58,7 @@ def cascade(t):
     return levels[0] if len(levels) == 1 else rows_in_turn(np.stack(levels, axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:378
+# --- book/chapters/15a_sum_order.md:370
 def four_partials(t):
     """(P, m, K) -> (P, K): every fourth row to one of four partials, each a cascade;
     the rows left over go into the first, then the other three follow."""
@@ -73,7 +70,7 @@ def four_partials(t):
     return rows_in_turn(_concat((parts[:, :1], t[:, 4 * q:], parts[:, 1:]), axis=1))
 
 
-# --- book/chapters/15a_sum_order.md:394
+# --- book/chapters/15a_sum_order.md:386
 def _before(d0, d1, ins, outs, shape):
     """1: d1 goes inside d0; -1: it stays outside; 0: no say (an insertion sort's test)."""
     if (outs[d0] == 0) != (outs[d1] == 0):  # summed dimensions innermost
@@ -89,7 +86,7 @@ def _before(d0, d1, ins, outs, shape):
     return 0
 
 
-# --- book/chapters/15a_sum_order.md:413
+# --- book/chapters/15a_sum_order.md:405
 def loop_of(a, dims):
     shape, item, ndim = a.shape, a.itemsize, a.ndim
     ins = [s // item for s in a.strides]
@@ -119,7 +116,7 @@ def loop_of(a, dims):
     return loop + [(1, 0, 0)] * (2 - len(loop)), count
 
 
-# --- book/chapters/15a_sum_order.md:450
+# --- book/chapters/15a_sum_order.md:442
 def side_by_side(down, plain: int):
     """(Q, m, lines) -> (Q, lines): each line summed down m, the first ``plain`` lines
     as plain cascades, the others with four interleaved partials."""
@@ -150,14 +147,14 @@ def _call(t, summed, other, lanes):
     return side_by_side(down, lines // 4 * 4)  # four lines at a time
 
 
-# --- book/chapters/15a_sum_order.md:491
+# --- book/chapters/15a_sum_order.md:483
 # NOTE [Lanes read where they lie]
 # Side by side, the transposed lines need no copy: rows_in_turn adds rows that
 # lie outside contiguous lanes in turn, in any slice of them, so the values
 # are those of the copied layout. tests/test_sum_places.py compares both.
 
 
-# --- book/chapters/15a_sum_order.md:503
+# --- book/chapters/15a_sum_order.md:495
 def lines_of(a, loop):
     """The loop's calls as lines t (Q, lines, length), the two dimensions of a call,
     and where in the flat output each value the calls give goes."""
@@ -196,153 +193,3 @@ def _places(outer, other, summed):
 def placed(where, count: int):
     """The places ``lines_of`` gave, with None spelt out: every output in turn."""
     return _arange(count) if where is None else where
-
-
-def summed_by_loop(a, dims, lanes: int, threads: int = 1):
-    """``a``'s sum over the set ``dims``, flat in the output's row-major order."""
-    loop, count = loop_of(a, dims)
-    if threads > 1 and count == 1:  # NOTE [A sum shared among threads]
-        return np.full(1, _shared_loop(a, loop, lanes, threads))
-    shared = threads > 1 and split_dim(loop, threads) == 1  # the lines are shared
-    t, summed, other, where = lines_of(a, loop)
-    values = _shares(t, summed, other, lanes, threads) if shared else _call(
-        t, summed, other, lanes)
-    if values.size == count:  # each output is given one value: added to zero
-        if where is None:
-            return values.reshape(-1) + 0.0
-        out = np.zeros(count, dtype=a.dtype)
-        out[where.reshape(-1)] = values.reshape(-1)
-        return out + 0.0
-    out = np.zeros(count, dtype=a.dtype)
-    _add_at(out, placed(where, count).reshape(-1), values.reshape(-1))  # NOTE [A sum's loop]
-    return out
-
-
-# --- book/chapters/15a_sum_order.md:631
-# NOTE [A sum shared among threads]
-# torch hands a sum of at least 32768 elements to its threads: with one output,
-# in shares of the loop's elements, each into its own slot of a zeroed buffer,
-# the buffer then summed as a row; with more, in slices of the outermost kept
-# dimension of the loop of at least `threads` elements, each through the same
-# loop. Only a slice of the kernel's lines changes an order: each slice's lines
-# are grouped afresh. Measured against torch on one and two threads.
-# NOTE [Levels of a long sum]
-# The cascade's step between levels is 2**max(4, ceil(log2(rows)) // 4) rows,
-# sixteen up to 2**19 rows, and it has four levels, the top one keeping all.
-_GRAIN = 32768
-
-
-def _line_sum(row, lanes: int):
-    """The kernel's sum of one 1-D ``row``, contiguous or not, as a row of its own."""
-    n = len(row)
-    return _call(row.reshape(1, 1, n), (n, row.strides[0] // row.itemsize, 0),
-                 (1, 0, 0), lanes)[0, 0]
-
-
-def shared_sum(row, lanes: int, threads: int):
-    """A sum with one output: a share for each thread, then the buffer of shares."""
-    n = len(row)
-    step = -(-n // min(threads, -(-n // _GRAIN)))
-    buffer = np.zeros(threads, dtype=row.dtype)
-    pieces = [((row[begin:begin + step], lanes), buffer[k:k + 1])
-              for k, begin in enumerate(range(0, n, step))]
-    run_pieces(_share_into, pieces)  # each share on a thread of its own, as torch's
-    return _line_sum(buffer, lanes) + 0.0
-
-
-def _share_into(row, lanes: int, out) -> None:
-    out[0] = _line_sum(row, lanes)
-
-
-# --- book/chapters/15a_sum_order.md:673
-def shares_of(a, loop, threads: int):
-    """For each thread's share of a sum with one output over the loop's dimensions
-    (innermost first), the kernel's calls: a list of (t, summed, other)."""
-    sizes = [n for n, _, _ in loop]
-    n, item = int(np.prod(sizes)), a.itemsize
-    step = -(-n // min(threads, -(-n // _GRAIN)))
-    for begin in range(0, n, step):
-        end, at, calls = min(n, begin + step), begin, []
-        while at < end:
-            index = np.unravel_index(at, sizes[::-1])[::-1]  # innermost first
-            first = int(sum(i * s for i, (_, s, _) in zip(index, loop)))
-            size0 = min(sizes[0] - index[0], end - at)
-            size1 = min(sizes[1] - index[1], (end - at) // sizes[0]) if size0 == sizes[0] else 1
-            (_, s0, _), (_, s1, _) = loop[:2]
-            start = as_strided(a, (first + 1,), (item,))[first:]  # a view from there
-            t = as_strided(start, (1, size1, size0), (0, s1 * item, s0 * item))
-            calls.append((t, (size0, s0, 0), (size1, s1, 0)))
-            at += size0 * size1
-        yield calls
-
-
-def _shared_loop(a, loop, lanes: int, threads: int):
-    buffer = np.zeros(threads, dtype=a.dtype)
-    pieces = [((calls, lanes), buffer[k:k + 1])
-              for k, calls in enumerate(shares_of(a, loop, threads))]
-    run_pieces(_calls_into, pieces)
-    return _line_sum(buffer, lanes) + 0.0
-
-
-def _calls_into(calls, lanes: int, out) -> None:
-    sums = [np.zeros(1, dtype=out.dtype)] + [_call(*c, lanes).reshape(-1) for c in calls]
-    out[0] = _accumulate(_concat(sums))[-1]
-
-
-# --- book/chapters/15a_sum_order.md:712
-def split_dim(loop, threads: int) -> int:
-    """The loop dimension torch cuts among its threads: the outermost kept one of at
-    least ``threads`` elements, else the largest."""
-    best = len(loop) - 1
-    for d in range(len(loop) - 1, -1, -1):
-        if not loop[d][2]:  # summed: the kept ones are all further out
-            break
-        if loop[d][0] >= threads:
-            return d
-        if loop[d][0] > loop[best][0]:
-            best = d
-    return best
-
-
-def line_shares(lines: int, step: int, threads: int, itemsize: int):
-    """torch's cuts of a call's lines among threads, as [(begin, end)]."""
-    each = -(-lines // min(threads, lines))
-    multiple = 128 // itemsize if step == 1 else 1  # side by side: whole 128 bytes
-    shares = []
-    for begin in range(0, lines, each):
-        end = min(lines, begin + each)
-        begin -= begin % multiple
-        end -= end % multiple if end != lines else 0
-        if begin < end:
-            shares.append((begin, end))
-    return shares
-
-
-def _shares(t, summed, other, lanes: int, threads: int):
-    """What the kernel adds for the lines t (Q, lines, length), cut among threads."""
-    lines, step, out = other
-    return _concat([_call(t[:, begin:end], summed, (end - begin, step, out), lanes)
-                    for begin, end in line_shares(lines, step, threads, t.itemsize)], axis=1)
-
-
-# --- book/chapters/15a_sum_order.md:761
-# NOTE [Columns cut on 128 bytes]
-# The lines of a row-major table summed down its columns are cut among threads
-# on 128-byte boundaries, so each slice's columns are grouped as the whole
-# table's are, except in a last slice narrower than the lanes: that one case
-# is summed slice by slice. tests/test_sum_places.py compares both ways.
-def down_the_columns(down, lanes: int, threads: int):
-    """(1, m, lines) -> (lines,): the columns of a row-major table each summed down, as
-    torch's threads do."""
-    lines = down.shape[2]
-    cuts = line_shares(lines, 1, threads, down.itemsize) if threads > 1 else [(0, lines)]
-    begin, end = cuts[-1]
-    if begin and end - begin < lanes:  # the last slice's columns are grouped afresh
-        return _concat([_columns(down[:, :, b:e], lanes) for b, e in cuts], axis=1)[0] + 0.0
-    return _columns(down, lanes)[0] + 0.0
-
-
-def _columns(down, lanes: int):
-    lines = down.shape[2]
-    return side_by_side(down, lines // (4 * lanes) * 4 * lanes if lines >= lanes
-                        else lines // 4 * 4)  # NOTE [A sum's loop]

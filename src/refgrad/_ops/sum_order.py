@@ -10,13 +10,8 @@ from math import prod
 import numpy as np
 from numpy import ndarray
 
-from refgrad._ops.sum_loop import (
-    cascade,
-    down_the_columns,
-    rows_in_turn,
-    shared_sum,
-    summed_by_loop,
-)
+from refgrad._ops.sum_loop import cascade, rows_in_turn
+from refgrad._ops.sum_shares import down_the_columns, shared_sum, summed_by_loop
 from refgrad._parallel import settings
 
 _reduce = np.add.reduce  # NOTE [Names looked up once]
@@ -48,7 +43,7 @@ def _levels(rows):
     return _reduce(np.stack(levels, axis=1), axis=1) if len(levels) > 1 else levels[0]
 
 
-# --- book/chapters/15a_sum_order.md:123
+# --- book/chapters/15a_sum_order.md:118
 def _partials(rows, R, V, L):
     """(R, V·L) -> (R, L): vectors into four partials in turn, then added together."""
     whole = V // 4
@@ -87,7 +82,7 @@ def rows_summed(rows, lanes: int):
     return _accumulate(partial, axis=-1)[..., -1] + 0.0
 
 
-# --- book/chapters/15a_sum_order.md:178
+# --- book/chapters/15a_sum_order.md:173
 # NOTE [A reversed array's sum]
 # torch's reversing ops write a fresh tensor with its input's order of strides,
 # all positive; an array with a negative stride is summed as NumPy's copy in
@@ -96,7 +91,7 @@ def rows_summed(rows, lanes: int):
 # dimensions, row-major and transposed, over every dimension and over all.
 
 
-# --- book/chapters/15a_sum_order.md:188
+# --- book/chapters/15a_sum_order.md:183
 def summed_in_torch_order(a, dim, keepdim: bool):
     """``a``'s sum over ``dim`` (None: all) in torch's order, or None where not followed."""
     lanes = _LANES.get(a.dtype) if type(a) is ndarray else None
