@@ -148,10 +148,11 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1975
+# --- book/chapters/16_functions.md:1988
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
-from refgrad._ops.functions import add, div, mul, pow, rsub, sub, where
+from refgrad._ops.functions import add, div, mul, rsub, sub, where
+from refgrad._ops.power_forms import pow
 from refgrad._ops.simple_functions import (
     clone, cos, eq, exp, ge, gt, le, log, lt, masked_fill, ne, neg, reciprocal, sin,
 )
@@ -909,19 +910,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2489
+# --- book/chapters/26_inplace.md:2491
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2542
+# --- book/chapters/26_inplace.md:2544
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2720
+# --- book/chapters/26_inplace.md:2722
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3759
+# --- book/chapters/26_inplace.md:3761
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -946,7 +947,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3919
+# --- book/chapters/26_inplace.md:3921
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -957,7 +958,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4299
+# --- book/chapters/26_inplace.md:4301
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -967,7 +968,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5038
+# --- book/chapters/26_inplace.md:5040
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -12,7 +12,7 @@ import numpy as np
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
 from refgrad._ops import arithmetic as ar
-from refgrad._ops import conditional, powers
+from refgrad._ops import conditional
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
@@ -171,56 +171,7 @@ def _as_float(value, beside):
     return float(_dtype.parsed_int(value))
 
 
-# --- book/chapters/16_functions.md:252
-def pow(input, exponent):  # noqa: A001 - torch's name
-    if not isinstance(input, Tensor):
-        input = _dtype.python_number(input)  # NOTE [NumPy scalars are numbers]
-        if not isinstance(input, int | float | complex):
-            raise TypeError(f"pow(): self must be a number, not {type(input).__name__}")
-        if not isinstance(exponent, Tensor):
-            raise TypeError("exponent")  # reworded: NOTE [Read after a failure]
-        if type(input) is bool and exponent.dtype is _dtype.bool:
-            raise _no_bool_power()
-        input = number_beside(input, exponent)
-        return call(powers.POW_SCALAR, (exponent,), {"self": input})
-    if isinstance(exponent, Tensor):
-        if input.dtype is _dtype.bool and exponent.dtype is _dtype.bool:
-            check_broadcast(input._data.shape, exponent._data.shape)  # shapes come first
-            raise _no_bool_power()
-        return call(powers.POW_TENSOR, (input, exponent))
-    exponent = _dtype.python_number(exponent)  # NOTE [NumPy scalars are numbers]
-    if isinstance(exponent, int | float) and not isinstance(exponent, bool):
-        _check_exponent(input, exponent)
-    elif not isinstance(exponent, bool | complex):  # worded as torch's: "Checking the arguments"
-        raise TypeError(f"pow(): exponent must be a Tensor or a number, not "
-                        f"{type(exponent).__name__}")
-    out = call(powers.POW, (input,), {"exponent": exponent})
-    if exponent is True or exponent is False:  # a bool result: x ** True is x, x ** False ones
-        return out if out.dtype is input.dtype else out.to(input.dtype)
-    return out
-
-
-# --- book/chapters/16_functions.md:286
-def _no_bool_power() -> NotImplementedError:
-    # torch has no bool kernel for a power (a bool exponent number is another matter)
-    return NotImplementedError("\"pow\" not implemented for 'Bool'")
-
-
-def _check_exponent(input, exponent) -> None:
-    """torch's checks of a number exponent, which depend on the result's dtype."""
-    kind = _dtype.result_type(input, exponent)
-    if kind is _dtype.float16:  # float32 and float64 take any exponent, through a double
-        _dtype.checked_number(exponent, kind)
-    elif type(exponent) is int:
-        _dtype.parsed_int(exponent)
-        if not kind.is_floating_point:
-            if exponent < 0:
-                raise RuntimeError(powers.NEGATIVE_POWER)
-            _dtype.checked_number(exponent, _dtype.int64)  # read as a signed int first
-            _dtype.checked_number(exponent, kind)
-
-
-# --- book/chapters/16_functions.md:310
+# --- book/chapters/16_functions.md:321
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -228,7 +179,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:324
+# --- book/chapters/16_functions.md:335
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -282,7 +233,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:387
+# --- book/chapters/16_functions.md:398
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
@@ -321,7 +272,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:629
+# --- book/chapters/16_functions.md:640
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -335,7 +286,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1344
+# --- book/chapters/16_functions.md:1355
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -345,7 +296,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1385
+# --- book/chapters/16_functions.md:1396
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

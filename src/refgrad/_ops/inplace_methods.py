@@ -19,6 +19,7 @@ from refgrad._ops import (
     logit,
     masked_scatter_in_place,
     pointwise,
+    power_forms,
     rearranging,
     rounding,
     scattering,
@@ -56,7 +57,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1620
+# --- book/chapters/26_inplace.md:1621
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -101,9 +102,10 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1673
+# --- book/chapters/26_inplace.md:1674
 OUT_OF_PLACE = {
-    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": simple.neg,
+    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
+    "neg": simple.neg,
     "exp": simple.exp, "log": simple.log, "sin": simple.sin, "cos": simple.cos,
     "tanh": pointwise.tanh,
     "sigmoid": pointwise.sigmoid, "relu": pointwise.relu, "clamp": clamps.clamp,
@@ -138,7 +140,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3578
+# --- book/chapters/26_inplace.md:3580
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -163,7 +165,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3611
+# --- book/chapters/26_inplace.md:3613
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -196,7 +198,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3652
+# --- book/chapters/26_inplace.md:3654
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -211,7 +213,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3677
+# --- book/chapters/26_inplace.md:3679
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -241,7 +243,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3712
+# --- book/chapters/26_inplace.md:3714
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
@@ -263,7 +265,7 @@ def install(cls=Tensor) -> None:
     for name, function in (("__iadd__", F.add), ("__isub__", F.sub), ("__imul__", F.mul),
                            ("__itruediv__", F.div)):
         setattr(cls, name, _augmented(function, name))
-    cls.__ipow__ = _augmented(F.pow, "__ipow__", cast=False)  # its shape first, as pow_'s
+    cls.__ipow__ = _augmented(power_forms.pow, "__ipow__", cast=False)  # its shape first, as pow_'s
     for name, function in (("__ifloordiv__", rounding.floor_divide_step),
                            ("__imod__", rounding.remainder)):
         setattr(cls, name, _augmented(function, name, cast=True))

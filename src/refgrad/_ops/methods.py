@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1410
+# --- book/chapters/16_functions.md:1421
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -37,6 +37,7 @@ from refgrad._ops import (
     ordering,
     pieces,
     pointwise,
+    power_forms,
     products,
     quantiles,
     rank_one,
@@ -67,7 +68,8 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 METHODS = {
-    F: ("add", "sub", "mul", "div", "pow"),
+    F: ("add", "sub", "mul", "div"),
+    power_forms: ("pow",),
     simple: ("neg", "exp", "log", "sin", "cos", "clone", "reciprocal", "eq", "ne", "lt", "le",
              "gt", "ge", "masked_fill"),
     sums_and_stacks: ("sum", "unbind", "cumsum"),
@@ -126,7 +128,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1690
+# --- book/chapters/16_functions.md:1703
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -148,7 +150,7 @@ def _power(reflected: bool = False):  # NOTE [A modulo for pow]
         if other is None or modulo is not _NO_MODULO:
             return NotImplemented
         try:
-            return F.pow(other, self) if reflected else F.pow(self, other)
+            return power_forms.pow(other, self) if reflected else power_forms.pow(self, other)
         except TypeError:
             return NotImplemented
 
@@ -168,14 +170,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1743
+# --- book/chapters/16_functions.md:1756
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1751
+# --- book/chapters/16_functions.md:1764
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -212,7 +214,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1796
+# --- book/chapters/16_functions.md:1809
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -237,7 +239,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1827
+# --- book/chapters/16_functions.md:1840
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -279,7 +281,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1875
+# --- book/chapters/16_functions.md:1888
 def _rows(t):
     if t.ndim == 0:
         raise TypeError("iteration over a 0-d tensor")

@@ -158,9 +158,9 @@ LDEXP = register(Op(
 
 
 def _two_to(other):
-    from refgrad._ops import functions
+    from refgrad._ops import power_forms
 
-    return functions.pow(2.0, other)
+    return power_forms.pow(2.0, other)
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:775
