@@ -106,7 +106,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:413
+# --- book/chapters/28ca_torch_function.md:420
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -115,8 +115,9 @@ _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "
            "xor", "lshift", "rshift", "div")
 OPERATORS = frozenset({f"__{k}{n}__" for n in _BINARY for k in ("", "r", "i")}
                       | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
-_KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass", "__repr__",
-                          "__nonzero__", "__long__"}  # they call __bool__ and __int__, which ask
+_KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass",
+                          "__nonzero__", "__long__",  # they call __bool__ and __int__, which ask
+                          "__iter__", "__str__", "__repr__"}  # NOTE [Asked as torch asks]
 
 
 def _property(name: str, value: property) -> None:
@@ -128,7 +129,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:436
+# --- book/chapters/28ca_torch_function.md:444
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -145,7 +146,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:454
+# --- book/chapters/28ca_torch_function.md:462
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -165,7 +166,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:480
+# --- book/chapters/28ca_torch_function.md:488
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
