@@ -187,3 +187,49 @@ def test_make_subclass_asks_no_handler():
     base = logged(1.0, 2.0)
     made = torch.Tensor._make_subclass(Tagged, base)
     assert Logged.log == [] and type(made) is Tagged
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda t: t.split(1), [("split", {"dim": 0})]),
+    (lambda t: t.split(1, 0), [("split", {"dim": 0})]),
+    (lambda t: t.split(split_size=1, dim=0), [("split", {"dim": 0})]),
+    (lambda t: t.norm(), [("norm", {"p": "fro", "dim": None, "keepdim": False, "dtype": None})]),
+    (lambda t: t.norm(1, 0), [("norm", {"p": 1, "dim": 0, "keepdim": False, "dtype": None})]),
+    (lambda t: t.unique(), [("unique", {"sorted": True, "return_inverse": False,
+                                        "return_counts": False, "dim": None})]),
+    (lambda t: t.unique_consecutive(return_counts=True),
+     [("unique_consecutive", {"return_inverse": False, "return_counts": True, "dim": None})]),
+    (lambda t: t.__array__(), [("__array__", {"dtype": None})]),
+    (lambda t: len(t), [("__len__", {})]),
+    (lambda t: reversed(t), [("__reversed__", {})]),
+    (lambda t: 2.0 in t, [("__contains__", {})]),
+    (lambda t: t.is_shared(), [("is_shared", {})]),
+    (lambda t: 1 - t, [("__rsub__", {})]),
+    (lambda t: 1 / t, [("__rdiv__", {})]),
+    (lambda t: 2 ** t, [("__rpow__", {})]),
+    (lambda t: t ** 2, [("pow", {})]),
+    (lambda t: t // 2, [("__floordiv__", {})]),
+    (lambda t: t.sin(), [("sin", None)]),
+    (lambda t: t + 1, [("add", None)]),
+])
+def test_methods_written_in_python_hand_over_their_keywords(call, expected):
+    t = logged(1.0, 2.0)
+    call(t)
+    assert Logged.log == expected
+
+
+def test_split_and_format_hand_positions_as_torch_does():
+    seen = []
+
+    class Positions(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            seen.append((func.__name__, len(args), kwargs))
+            return super().__torch_function__(func, types, args, kwargs)
+
+    t = torch.tensor([1.0, 2.0]).as_subclass(Positions)
+    t.split(1, dim=0)
+    format(t, "")
+    t.register_hook(lambda g: g) if t.requires_grad_() is t else None
+    assert seen == [("split", 2, {"dim": 0}), ("__format__", 2, {}),
+                    ("requires_grad_", 1, None), ("register_hook", 2, {})]
