@@ -233,3 +233,9 @@ def test_split_and_format_hand_positions_as_torch_does():
     t.register_hook(lambda g: g) if t.requires_grad_() is t else None
     assert seen == [("split", 2, {"dim": 0}), ("__format__", 2, {}),
                     ("requires_grad_", 1, None), ("register_hook", 2, {})]
+
+
+def test_make_subclass_pickles_to_itself():
+    import pickle
+
+    assert pickle.loads(pickle.dumps(torch.Tensor._make_subclass)) is torch.Tensor._make_subclass

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:267
+# --- book/chapters/19rf_user_journeys_seven.md:268
 """Tensor._make_subclass: a leaf of a subclass over another tensor's storage."""
 
 from refgrad._argument_forms import function_form
@@ -29,7 +29,10 @@ def _make_subclass(cls, data, require_grad=False, **layout_options):
     return made
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:295
+# --- book/chapters/19rf_user_journeys_seven.md:296
 Tensor._make_subclass = staticmethod(function_form(_make_subclass, Arguments(
     "_make_subclass(object cls, Tensor data, bool require_grad = False, *, "
     "bool dispatch_device = False, bool dispatch_layout = False)")))
+# named as torch's is, for pickle: chapter 30a_pickled_functions reads the name back
+Tensor._make_subclass.__module__ = "refgrad._method_homes"
+Tensor._make_subclass.__qualname__ = "TensorBase._make_subclass"
