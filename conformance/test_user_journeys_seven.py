@@ -239,3 +239,11 @@ def test_make_subclass_pickles_to_itself():
     import pickle
 
     assert pickle.loads(pickle.dumps(torch.Tensor._make_subclass)) is torch.Tensor._make_subclass
+
+
+def test_a_profiled_backward_with_a_subclass_defined():
+    x = torch.ones(2, requires_grad=True)
+    with torch.profiler.profile() as prof:
+        (x * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    assert any(e.name == "aten::mul" for e in prof.events())

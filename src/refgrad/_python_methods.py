@@ -2,31 +2,34 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:180
+# --- book/chapters/19rf_user_journeys_seven.md:183
 """The Tensor methods torch writes in Python, and the keywords they hand a handler."""
 
 REQUIRED = object()
-_NOTHING = ((), {})
+
+
+def _spec(positional: tuple = (), **keywords) -> tuple:
+    return positional, tuple(keywords.items())  # hashable: NOTE [Keywords torch fills in]
+
+
 _STFT = {"hop_length": None, "win_length": None, "window": None, "center": True}
 WRITTEN_IN_PYTHON = {
     **dict.fromkeys(("__len__", "__reversed__", "is_shared", "share_memory_", "storage",
-                     "storage_type", "dim_order", "__dlpack_device__"), _NOTHING),
-    "__format__": (("format_spec",), {}), "__contains__": (("element",), {}),
-    "register_hook": (("hook",), {}), "register_post_accumulate_grad_hook": (("hook",), {}),
-    "unflatten": (("dim", "sizes"), {}), "split": (("split_size",), {"dim": 0}),
-    "norm": ((), {"p": "fro", "dim": None, "keepdim": False, "dtype": None}),
-    "lu": ((), {"pivot": True, "get_infos": False}),
-    "unique": ((), {"sorted": True, "return_inverse": False, "return_counts": False,
-                    "dim": None}),
-    "unique_consecutive": ((), {"return_inverse": False, "return_counts": False, "dim": None}),
-    "__array__": ((), {"dtype": None}), "__array_wrap__": ((), {"array": REQUIRED}),
-    "module_load": (("other",), {"assign": False}),
-    "backward": ((), {"gradient": None, "retain_graph": None, "create_graph": False,
-                      "inputs": None}),
-    "stft": (("n_fft",), {**_STFT, "pad_mode": "reflect", "normalized": False,
-                          "onesided": None, "return_complex": None, "align_to_window": None}),
-    "istft": (("n_fft",), {**_STFT, "normalized": False, "onesided": None, "length": None,
-                           "return_complex": False}),
+                     "storage_type", "dim_order", "__dlpack_device__"), _spec()),
+    "__format__": _spec(("format_spec",)), "__contains__": _spec(("element",)),
+    "register_hook": _spec(("hook",)), "register_post_accumulate_grad_hook": _spec(("hook",)),
+    "unflatten": _spec(("dim", "sizes")), "split": _spec(("split_size",), dim=0),
+    "norm": _spec(p="fro", dim=None, keepdim=False, dtype=None),
+    "lu": _spec(pivot=True, get_infos=False),
+    "unique": _spec(sorted=True, return_inverse=False, return_counts=False, dim=None),
+    "unique_consecutive": _spec(return_inverse=False, return_counts=False, dim=None),
+    "__array__": _spec(dtype=None), "__array_wrap__": _spec(array=REQUIRED),
+    "module_load": _spec(("other",), assign=False),
+    "backward": _spec(gradient=None, retain_graph=None, create_graph=False, inputs=None),
+    "stft": _spec(("n_fft",), **_STFT, pad_mode="reflect", normalized=False, onesided=None,
+                  return_complex=None, align_to_window=None),
+    "istft": _spec(("n_fft",), **_STFT, normalized=False, onesided=None, length=None,
+                   return_complex=False),
     # operators torch wraps: what they were given, as a dictionary
     **dict.fromkeys(("__rsub__", "__rdiv__", "__rtruediv__", "__pow__", "__ipow__", "__rmod__",
                      "__rpow__", "__floordiv__", "__rfloordiv__", "__rlshift__", "__rrshift__",
@@ -34,10 +37,10 @@ WRITTEN_IN_PYTHON = {
 }
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:213
+# --- book/chapters/19rf_user_journeys_seven.md:219
 def handed(spec: tuple, args: tuple, kwargs) -> tuple:
     """``(args, kwargs)`` as torch's method hands them on: NOTE [Keywords torch fills in]."""
-    positional, keywords = spec
+    positional, keywords = spec[0], dict(spec[1])
     names = (*positional, *keywords)
     given = dict(zip(names, args[1:]))
     unbound = len(args) - 1 > len(names) or any(
