@@ -799,7 +799,7 @@ from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.bin
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:312
+# --- book/chapters/19rf_user_journeys_seven.md:270
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:183
+# --- book/chapters/19rf_user_journeys_seven.md:151
 """The Tensor methods torch writes in Python, and the keywords they hand a handler."""
 
 REQUIRED = object()
@@ -37,7 +37,7 @@ WRITTEN_IN_PYTHON = {
 }
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:219
+# --- book/chapters/19rf_user_journeys_seven.md:187
 def handed(spec: tuple, args: tuple, kwargs) -> tuple:
     """``(args, kwargs)`` as torch's method hands them on: NOTE [Keywords torch fills in]."""
     positional, keywords = spec[0], dict(spec[1])

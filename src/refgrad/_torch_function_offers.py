@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:130
+# --- book/chapters/19rf_user_journeys_seven.md:104
 """Offering a call that torch writes in Python, with its keywords filled in."""
 
 from refgrad import _torch_function as protocol
@@ -10,11 +10,7 @@ from refgrad._torch_function_install import switch_on
 
 
 def offer(public, name: str, args: tuple, kwargs: dict, relevant=None):
-    """``(answer,)`` where a mode or an argument overrides a Python-level call, else None.
-
-    For functions torch writes in Python that offer themselves with keywords
-    filled in (Tensor.__repr__, autograd.grad and backward).
-    """
+    """``(answer,)`` where a mode or an argument overrides this call, else None."""
     local = protocol.local
     if not (local.modes_on or local.subclasses_on
             and protocol.overriding(args if relevant is None else relevant, None)):
