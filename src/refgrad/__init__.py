@@ -800,6 +800,10 @@ from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.bin
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
+# --- book/chapters/19rf_user_journeys_seven.md:270
+from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
@@ -1017,7 +1021,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:694
+# --- book/chapters/28ca_torch_function.md:709
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

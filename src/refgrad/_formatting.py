@@ -254,4 +254,5 @@ def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     if tensor_contents is None:
         tensor_contents = contents_text(values, indent, OPTIONS)
     tail = suffixes(t, values, OPTIONS)
-    return attach_suffixes(prefix + tensor_contents, tail, indent, OPTIONS.linewidth)
+    text = attach_suffixes(prefix + tensor_contents, tail, indent, OPTIONS.linewidth)
+    return f"Parameter({text})" if subclass and isinstance(t, Parameter) else text

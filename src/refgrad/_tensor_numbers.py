@@ -233,7 +233,12 @@ class _Numbers:
         return int(one_number(self))
 
     def __repr__(self, *, tensor_contents: str | None = None) -> str:
-        return tensor_repr(self, tensor_contents=tensor_contents)
+        from refgrad._tensor import Tensor
+        from refgrad._torch_function_offers import offer  # chapter 19rf_user_journeys_seven
+
+        asked = offer(Tensor.__repr__, "torch.Tensor.__repr__", (self,),
+                      {"tensor_contents": tensor_contents})
+        return asked[0] if asked else tensor_repr(self, tensor_contents=tensor_contents)
 
     def __str__(self) -> str:
         return self.__repr__()  # so that subclasses' reprs print too

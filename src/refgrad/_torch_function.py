@@ -7,6 +7,7 @@
 
 import threading
 
+from refgrad._python_methods import handed
 from refgrad._subclass_results import converted
 from refgrad._tensor import Tensor
 from refgrad._warn_once import _is_refgrads
@@ -59,7 +60,7 @@ def _is_torch_function_enabled() -> bool:
     return local.off == 0
 
 
-# --- book/chapters/28ca_torch_function.md:115
+# --- book/chapters/28ca_torch_function.md:116
 _SEQUENCE = 2
 _kinds = {Tensor: 0, list: _SEQUENCE, tuple: _SEQUENCE, int: 0, float: 0, bool: 0}
 
@@ -89,7 +90,7 @@ def overriding(args, kwargs) -> bool:
     return False
 
 
-# --- book/chapters/28ca_torch_function.md:161
+# --- book/chapters/28ca_torch_function.md:162
 def overloaded(args, kwargs) -> list:
     """One argument of each overriding type, subclasses first, else left to right."""
     found, kinds = [], []
@@ -114,9 +115,11 @@ def _call_mode(public, types, args, kwargs):
         refresh()
 
 
-# --- book/chapters/28ca_torch_function.md:187
+# --- book/chapters/28ca_torch_function.md:188
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
+    if python.__class__ is tuple:  # NOTE [Keywords torch fills in] (chapter 19rf)
+        args, kwargs = handed(python, args, kwargs)
     found = overloaded(args if relevant is None else relevant, kwargs) \
         if local.subclasses_on else []
     types = tuple(type(v) for v in found)
@@ -145,7 +148,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:232
+# --- book/chapters/28ca_torch_function.md:235
 _UNCONVERTED = set()  # filled when switched on: NOTE [Asking first in place]
 
 

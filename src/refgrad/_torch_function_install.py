@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:275
+# --- book/chapters/28ca_torch_function.md:278
 """Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
 import types
 
 from refgrad import _torch_function as protocol
+from refgrad._python_methods import WRITTEN_IN_PYTHON
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
 from refgrad._warn_once import PUBLIC_FILE, _is_refgrads
@@ -37,7 +38,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:316
+# --- book/chapters/28ca_torch_function.md:320
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -61,7 +62,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:347
+# --- book/chapters/28ca_torch_function.md:351
 def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
     copy = plain[function] = _copy(function)
@@ -78,7 +79,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:371
+# --- book/chapters/28ca_torch_function.md:375
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -106,7 +107,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:413
+# --- book/chapters/28ca_torch_function.md:424
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -115,8 +116,9 @@ _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "
            "xor", "lshift", "rshift", "div")
 OPERATORS = frozenset({f"__{k}{n}__" for n in _BINARY for k in ("", "r", "i")}
                       | {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"})
-_KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass", "__repr__",
-                          "__nonzero__", "__long__"}  # they call __bool__ and __int__, which ask
+_KEEP = LEFT - {"grad"} | {"__torch_function__", "__torch_dispatch__", "as_subclass",
+                          "__nonzero__", "__long__",  # they call __bool__ and __int__, which ask
+                          "__iter__", "__str__", "__repr__"}  # NOTE [Asked as torch asks]
 
 
 def _property(name: str, value: property) -> None:
@@ -128,7 +130,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:436
+# --- book/chapters/28ca_torch_function.md:448
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -140,12 +142,13 @@ def _tensor() -> None:
                 _property(name, value)
             elif _askable(value):
                 passes = vars(Tensor).get(_PASSES.get(name), value)
-                ask_first(value, f"torch.Tensor.{name}", passes, operator=name in OPERATORS)
+                ask_first(value, f"torch.Tensor.{name}", passes, operator=name in OPERATORS,
+                          python=WRITTEN_IN_PYTHON.get(name, False))
                 tensor_methods.add(value)
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:454
+# --- book/chapters/28ca_torch_function.md:467
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -165,7 +168,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:480
+# --- book/chapters/28ca_torch_function.md:493
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:500
+# --- book/chapters/28ca_torch_function.md:513
 """torch.overrides: the __torch_function__ protocol's public helpers."""
 
+import collections
 import contextlib
 import functools
 
@@ -23,7 +24,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:522
+# --- book/chapters/28ca_torch_function.md:536
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -58,7 +59,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:558
+# --- book/chapters/28ca_torch_function.md:572
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -91,7 +92,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:592
+# --- book/chapters/28ca_torch_function.md:606
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -108,8 +109,9 @@ def has_torch_function_variadic(*values) -> bool:
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Offer a call of the user's Python function to the modes and overriding arguments."""
     install.switch_on()
-    return protocol.dispatch(public_api, resolve_name(public_api) or repr(public_api), args,
-                             kwargs, python=True, relevant=tuple(relevant_args))
+    name = resolve_name(public_api) or f"{public_api.__module__}.{public_api.__name__}"
+    return protocol.dispatch(public_api, name, args, kwargs, python=True,
+                             relevant=tuple(relevant_args))
 
 
 def wrap_torch_function(dispatcher):
@@ -125,7 +127,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:631
+# --- book/chapters/28ca_torch_function.md:646
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -150,18 +152,18 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:657
+# --- book/chapters/28ca_torch_function.md:672
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys
 
     install.switch_on()
-    found = {}
+    found = collections.defaultdict(list)  # as torch's: a missing namespace reads empty
     for func, name in install.names.items():
         home = name.rsplit(".", 2 if name.endswith(("__get__", "__set__")) else 1)[0]
         owner = Tensor if home.startswith("torch.Tensor") else sys.modules[
             home.replace("torch", "refgrad", 1)]
-        found.setdefault(owner, []).append(func)
+        found[owner].append(func)
     return found
 
 

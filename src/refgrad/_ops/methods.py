@@ -283,9 +283,9 @@ def _converter(name: str, kind: str):
 
 # --- book/chapters/16_functions.md:1888
 def _rows(t):
-    if t.ndim == 0:
+    if t.dim() == 0:  # methods, as torch's: a subclass's handler sees dim and unbind
         raise TypeError("iteration over a 0-d tensor")
-    return sums_and_stacks.unbind(t, 0)
+    return t.unbind(0)
 
 
 def view_as(self, other):

@@ -115,6 +115,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if inputs is not None and len(given) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     tensors = _as_tuple(tensors)
+    from refgrad._torch_function_offers import offer  # chapter 19rf_user_journeys_seven
+
+    asked = offer(backward, "torch.autograd.backward", (tensors,), {
+        "grad_tensors": grad_tensors, "retain_graph": retain_graph,
+        "create_graph": create_graph, "inputs": given if inputs is not None else None},
+        tensors + given)
+    if asked:
+        return asked[0]
     grads = _grads_for(tensors, grad_tensors)
     grads = _make_grads(tensors, grads)
     if retain_graph is None:
@@ -138,7 +146,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:409
+# --- book/chapters/18_backward.md:417
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -154,6 +162,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outputs, (inputs, keys) = _as_tuple(outputs), _inputs_tuple(inputs, "grad")
+    from refgrad._torch_function_offers import offer  # chapter 19rf_user_journeys_seven
+
+    asked = offer(grad, "torch.autograd.grad", (outputs, inputs), {
+        "grad_outputs": grad_outputs, "retain_graph": retain_graph,
+        "create_graph": create_graph, "only_inputs": only_inputs,
+        "allow_unused": allow_unused, "is_grads_batched": is_grads_batched,
+        "materialize_grads": materialize_grads}, outputs + inputs)
+    if asked:
+        return asked[0] if keys is None else dict(zip(keys, asked[0]))
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _make_grads(outputs, _grads_for(outputs, grad_outputs), is_grads_batched)
@@ -175,7 +192,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:450
+# --- book/chapters/18_backward.md:467
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -187,7 +204,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:493
+# --- book/chapters/18_backward.md:510
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -211,7 +228,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:544
+# --- book/chapters/18_backward.md:561
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -235,7 +252,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:574
+# --- book/chapters/18_backward.md:591
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref
