@@ -113,6 +113,17 @@ def _filled_unless_float(operands, params, result) -> int:
     return int(operands[0]._data.dtype.kind in "biu")
 
 
+# NOTE [amin of int64]
+# amax and amin fill a result that has elements, once; torch's kernel of
+# amin for int64, alone among the dtypes, writes its result without a fill.
+def _filled_unless_empty(operands, params, result) -> int:  # amax
+    return int(result.size > 0)
+
+
+def _amin_writes(operands, params, result) -> int:
+    return int(result.size > 0 and operands[0]._data.dtype.name != "int64")
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -120,13 +131,14 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:185
+# --- book/chapters/12_op_table.md:196
 RESULT_WRITES: dict = {
-    "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
-    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
-    "amin": 1, "all": 1, "any": 1, "logsumexp": 1, "median_dim": 1, "kthvalue": 1, "sort": 1,
+    "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
+    "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
+    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1,
+    "amax": _filled_unless_empty, "amin": _amin_writes, "all": 1, "any": 1, "logsumexp": 1, "median_dim": 1, "kthvalue": 1, "sort": 1,
     "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
-    "_unique2": 1, "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
+    "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
     "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
     "mode": lambda operands, params, result: 0 if params["keepdim"] else 2,
     # rows that read a size, a 0-d tensor's leftover too: NOTE [The first size a 0-d tensor keeps]
@@ -144,7 +156,8 @@ RESULT_WRITES: dict = {
     "linalg_inv_ex": (3, 1), "linalg_lstsq": 1, "linalg_lu_factor_ex": (1, 0, 0),
     "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
     "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
-    "rad2deg": 1, "deg2rad": 1,
+    "select_scatter": 2, "as_strided_scatter": 2, "rad2deg": 1, "deg2rad": 1, "mvlgamma": 1,
+    "frexp": (1, 1),
     "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
     "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
         t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
@@ -173,7 +186,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:242
+# --- book/chapters/12_op_table.md:255
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -187,7 +200,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:261
+# --- book/chapters/12_op_table.md:274
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -217,7 +230,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:298
+# --- book/chapters/12_op_table.md:311
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
