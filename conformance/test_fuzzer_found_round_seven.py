@@ -1,5 +1,7 @@
-"""Behaviour the differential fuzzer found in its seventh round: the writes the shuffles'
-kernels count on their result when the input is an inference tensor.
+"""Behaviour the differential fuzzer found in its seventh round, and the sweep that followed
+it: the writes torch's kernels count on a fresh result when every operand is an inference
+tensor and inference mode is off (the shuffles, the select and strided scatters, the new_*
+fills, the logical ops, frexp, mvlgamma, amin and amax, and the counting kernels).
 The same assertions run on torch.
 """
 
@@ -57,3 +59,88 @@ def test_the_pixel_unshuffle_the_fuzzer_found():
         v = torch.zeros(1, 2, dtype=torch.float64).float_power(2)
     result = F.pixel_unshuffle(v[None, None].expand(1, 1, 2, 2), 2)
     assert (result.shape, result.stride(), result._version) == ((1, 4, 1, 1), (4, 1, 1, 1), 1)
+
+
+def flat(values, dtype=torch.float32):
+    """A tensor of ``values`` made inside inference mode."""
+    with torch.inference_mode():
+        return torch.tensor(values, dtype=dtype)
+
+
+def versions(result) -> tuple:
+    return tuple(t._version for t in (result if isinstance(result, tuple) else (result,)))
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda x: x.select_scatter(x[0], 0, 0), (2,)),
+    (lambda x: x.as_strided_scatter(x[0], (3,), (1,)), (2,)),
+    (lambda x: torch.frexp(x), (1, 1)),
+    (lambda x: (x + 2).mvlgamma(1), (0,)),  # x + 2 is made outside: a normal tensor
+    (lambda x: torch.mvlgamma(flat([2.5, 3.0]), 2), (1,)),
+    (lambda x: x.new_ones(2), (1,)), (lambda x: x.new_zeros(0), (1,)),
+    (lambda x: x.new_full((2,), 1.5), (1,)), (lambda x: x.new_zeros(2, requires_grad=True), (1,)),
+    (lambda x: x.new_empty(2), (0,)), (lambda x: torch.ones_like(x), (0,)),
+    (lambda x: torch.logical_xor(x, x), (1,)), (lambda x: torch.logical_and(x, x[0]), (1,)),
+    (lambda x: torch.logical_or(x, torch.ones(3)), (0,)),  # one normal operand
+    (lambda x: x.amin(), (1,)), (lambda x: x.amax(0), (1,)),
+    (lambda x: x.long().amin(), (0,)),  # x.long() is made outside: a normal tensor
+    (lambda x: flat([[1, 2], [3, 4]], torch.int64).amin(1), (0,)),
+    (lambda x: flat([[1, 2], [3, 4]], torch.int32).amin(1), (1,)),
+    (lambda x: flat([[1, 2], [3, 4]], torch.int64).amax(1), (1,)),
+    (lambda x: flat([[], []]).t().amax(1), (0,)), (lambda x: flat([[], []]).t().amin(1), (0,)),
+    (lambda x: torch.diff(flat([True, False, True], torch.bool)), (1,)),
+])
+def test_results_of_inference_tensors_count_their_kernels_writes(make, expected):
+    x = flat([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]])
+    assert versions(make(x)) == expected
+
+
+ALL = {"return_inverse": True, "return_counts": True}
+
+
+@pytest.mark.parametrize("values, consecutive, rows, unique", [
+    ([1.0, 2.0, 3.0], (0, 1, 1), (0, 0, 1), (1, 1, 1)),
+    ([1.0, 1.0, 3.0], (1, 1, 2), (0, 0, 1), (1, 1, 1)),
+    ([[1.0, 1.0], [1.0, 1.0]], (1, 1, 2), (0, 0, 1), (1, 1, 1)),
+    ([[1.0, 2.0], [3.0, 4.0]], (0, 1, 1), (0, 0, 1), (1, 1, 1)),
+    ([], (0, 0, 0), (0, 0, 0), (0, 0, 0)),
+    (3.0, (0, 1, 1), None, (1, 1, 1)),
+])
+def test_the_counting_kernels_writes(values, consecutive, rows, unique):
+    x = flat(values)
+    assert versions(torch.unique_consecutive(x, **ALL)) == consecutive
+    assert versions(torch.unique(x, **ALL)) == unique
+    assert versions(torch.unique(x, sorted=False, **ALL)) == unique
+    if rows is not None:
+        assert versions(torch.unique_consecutive(x, dim=-1, **ALL)) == rows
+        assert versions(torch.unique(x, dim=0, **ALL)) == rows
+
+
+def test_one_dimension_given_as_zero_takes_the_flat_kernel():
+    x = flat([1.0, 1.0, 3.0])
+    assert versions(torch.unique_consecutive(x, dim=0, **ALL)) == (1, 1, 2)
+    assert versions(torch.unique_consecutive(x, dim=-1, **ALL)) == (0, 0, 1)
+
+
+def test_an_empty_matrix_has_its_inverse_filled():
+    assert versions(torch.unique(flat([[], []]).t(), **ALL)) == (0, 1, 0)
+    assert versions(torch.unique_consecutive(flat([[], []]), **ALL)) == (0, 1, 0)
+
+
+def test_in_inference_mode_or_of_normal_tensors_nothing_is_counted():
+    x = torch.tensor([1.0, 1.0, 3.0])
+    assert versions(torch.unique_consecutive(x, **ALL)) == (0, 0, 0)
+    assert versions(x.new_ones(2)) + versions(torch.logical_not(x)) == (0, 0)
+    with torch.inference_mode():
+        assert x.new_ones(2).is_inference() and torch.logical_xor(x, x).is_inference()
+
+
+@pytest.mark.parametrize("x", [torch.tensor([[True, False, True], [False, False, True]]),
+                               torch.rand(2, 3)])
+def test_scatter_without_src_or_value_fits_no_signature(x):
+    index = torch.tensor([[0, 1, 0]])
+    with pytest.raises(TypeError, match="^scatter\\(\\) received an invalid combination of "
+                                        "arguments - got \\(int, Tensor\\), but expected"):
+        x.scatter(0, index)
+    with pytest.raises(TypeError, match="^scatter_\\(\\) received an invalid combination"):
+        x.clone().scatter_(0, index)

@@ -231,7 +231,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1260
+# --- book/chapters/16h_scatter.md:1262
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -239,7 +239,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1414
+# --- book/chapters/16h_scatter.md:1416
 from refgrad._ops.index_reductions import index_reduce
 
 
