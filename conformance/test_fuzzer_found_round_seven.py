@@ -144,3 +144,30 @@ def test_scatter_without_src_or_value_fits_no_signature(x):
         x.scatter(0, index)
     with pytest.raises(TypeError, match="^scatter_\\(\\) received an invalid combination"):
         x.clone().scatter_(0, index)
+
+
+def expanded():
+    return torch.rand(2, 1).expand(2, 3)
+
+
+@pytest.mark.parametrize("write, message", [
+    (lambda: expanded().baddbmm_(expanded()[None], expanded()[None]),
+     "Expected size for first two dimensions of batch2 tensor to be: \\[1, 3\\] but got: "
+     "\\[1, 2\\]."),
+    (lambda: expanded()[None].baddbmm_(torch.rand(1, 2, 2, 1), torch.rand(1, 2, 3)),
+     "batch1 must be a 3D tensor"),
+    (lambda: expanded().addmm_(torch.rand(2, 2), torch.rand(3, 3)),
+     "mat1 and mat2 shapes cannot be multiplied \\(2x2 and 3x3\\)"),
+    (lambda: expanded().addbmm_(torch.rand(1, 2, 2), torch.rand(1, 3, 3)),
+     "Incompatible matrix sizes for bmm \\(2x2 and 3x3\\)"),
+    (lambda: expanded()[0].addmv_(torch.rand(2, 2), torch.rand(3)),
+     "size mismatch, got input \\(3\\), mat \\(2x2\\), vec \\(3\\)"),
+])
+def test_a_product_into_shared_memory_checks_its_operands_first(write, message):
+    with pytest.raises(RuntimeError, match=f"^{message}"):
+        write()
+
+
+def test_a_product_of_fitting_operands_into_shared_memory_is_refused_for_it():
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        expanded().addmm_(torch.rand(2, 2), torch.rand(2, 3))
