@@ -136,7 +136,8 @@ RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
     "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1,
-    "amax": _filled_unless_empty, "amin": _amin_writes, "all": 1, "any": 1, "logsumexp": 1, "median_dim": 1, "kthvalue": 1, "sort": 1,
+    "amax": _filled_unless_empty, "amin": _amin_writes, "all": 1, "any": 1, "logsumexp": 1,
+    "median_dim": 1, "kthvalue": 1, "sort": 1,
     "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
     "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
     "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
@@ -186,7 +187,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:255
+# --- book/chapters/12_op_table.md:256
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -200,7 +201,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:274
+# --- book/chapters/12_op_table.md:275
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -230,7 +231,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:311
+# --- book/chapters/12_op_table.md:312
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
