@@ -5,6 +5,8 @@ fills, the logical ops, frexp, mvlgamma, amin and amax, and the counting kernels
 The same assertions run on torch.
 """
 
+import warnings
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -171,3 +173,35 @@ def test_a_product_into_shared_memory_checks_its_operands_first(write, message):
 def test_a_product_of_fitting_operands_into_shared_memory_is_refused_for_it():
     with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
         expanded().addmm_(torch.rand(2, 2), torch.rand(2, 3))
+
+
+SPD = [[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 2.0]]
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda a: torch.linalg.cholesky_ex(a), (1, 0)), (lambda a: torch.linalg.cholesky(a), (1,)),
+    (lambda a: torch.linalg.cholesky_ex(flat([[]])[:0, :0]), (0, 1)),
+    (lambda a: torch.cholesky(a), (3,)), (lambda a: torch.cholesky(a, upper=True), (3,)),
+    (lambda a: torch.cholesky_inverse(a), (1,)), (lambda a: torch.cholesky_solve(a, a), (2,)),
+    (lambda a: torch.geqrf(a), (1, 1)),
+])
+def test_factorizations_of_inference_tensors_count_their_writes(make, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.cholesky's deprecation, warned once
+        result = make(flat(SPD))
+    assert versions(result) == expected
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda p: torch.bernoulli(p), (1,)), (lambda p: p.bernoulli(0.3), (1,)),
+    (lambda p: torch.poisson(p), (1,)), (lambda p: torch._standard_gamma(p), (1,)),
+    (lambda p: torch.normal(p, 1.0), (1,)), (lambda p: torch.normal(1.0, p), (2,)),
+    (lambda p: torch.normal(p, p), (2,)), (lambda p: torch.normal(p, p[0]), (2,)),
+    (lambda p: p.multinomial(1), (2,)), (lambda p: p.multinomial(2), (2,)),
+    (lambda p: p.multinomial(1, True), (2,)), (lambda p: p.multinomial(3, True), (1,)),
+    (lambda p: flat([[], []]).t().multinomial(2), (1,)),
+    (lambda p: torch.rand_like(p), (0,)), (lambda p: torch.bernoulli(p.clone()), (0,)),
+])
+def test_draws_from_inference_tensors_count_their_writes(make, expected):
+    torch.manual_seed(0)
+    assert versions(make(flat([[0.2, 0.8], [0.5, 0.5]]))) == expected

@@ -917,11 +917,11 @@ from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2720
+# --- book/chapters/26_inplace.md:2735
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3763
+# --- book/chapters/26_inplace.md:3778
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -946,7 +946,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3923
+# --- book/chapters/26_inplace.md:3938
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -957,7 +957,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4303
+# --- book/chapters/26_inplace.md:4318
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -967,7 +967,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5042
+# --- book/chapters/26_inplace.md:5057
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -158,7 +158,13 @@ RESULT_WRITES: dict = {
     "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
     "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
     "select_scatter": 2, "as_strided_scatter": 2, "rad2deg": 1, "deg2rad": 1, "mvlgamma": 1,
-    "frexp": (1, 1),
+    "frexp": (1, 1), "geqrf": (1, 1), "cholesky_inverse": 1, "cholesky_solve": 2,
+    # a factor is written once (three times by the older cholesky); an empty one's info, once
+    "linalg_cholesky_ex": lambda operands, params, result: (1, 0) if result.size else (0, 1),
+    "cholesky": lambda operands, params, result: 3 if result.size else 0,
+    # the draws, as torch 2.13 counts them: twice for normal where std is a tensor
+    "bernoulli": 1, "bernoulli.p": 1, "poisson": 1, "_standard_gamma": 1,
+    "normal.Tensor_float": 1, "normal.float_Tensor": 2, "normal.Tensor_Tensor": 2,
     "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
     "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
         t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
@@ -187,7 +193,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:256
+# --- book/chapters/12_op_table.md:262
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -201,7 +207,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:275
+# --- book/chapters/12_op_table.md:281
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -231,7 +237,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:312
+# --- book/chapters/12_op_table.md:318
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
