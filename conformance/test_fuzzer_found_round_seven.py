@@ -205,3 +205,26 @@ def test_factorizations_of_inference_tensors_count_their_writes(make, expected):
 def test_draws_from_inference_tensors_count_their_writes(make, expected):
     torch.manual_seed(0)
     assert versions(make(flat([[0.2, 0.8], [0.5, 0.5]]))) == expected
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda x, e: torch.binomial(flat([3.0, 5.0]), flat([0.5, 0.2])), (1,)),
+    (lambda x, e: e.median(), (1,)), (lambda x, e: e.nanmedian(), (1,)),
+    (lambda x, e: x.median(), (0,)),
+    (lambda x, e: torch.roll(e, 1), (1,)), (lambda x, e: torch.roll(e, 1, 0), (1,)),
+    (lambda x, e: torch.roll(x, 1), (0,)),
+    (lambda x, e: torch.linalg.lu_factor_ex(flat([[2.0, 1.0], [1.0, 3.0]])), (1, 0, 0)),
+    (lambda x, e: torch.linalg.lu_factor_ex(flat([[]])[:0]), (0, 0, 1)),
+    (lambda x, e: torch.triangular_solve(x, flat([[2.0, 1.0], [0.0, 3.0]])), (1, 1)),
+    (lambda x, e: torch.triangular_solve(flat([[], []]), flat([[2.0, 1.0], [0.0, 3.0]])), (3, 1)),
+    (lambda x, e: torch.isin(x, x), (1,)), (lambda x, e: torch.isin(x, 0.5), (1,)),
+    (lambda x, e: torch.isin(0.5, x), (1,)), (lambda x, e: torch.isin(e, x), (0,)),
+    (lambda x, e: torch.isin(x, torch.tensor([0.5])), (0,)),  # one normal operand
+])
+def test_more_results_of_inference_tensors_count_their_writes(make, expected):
+    torch.manual_seed(0)
+    x, e = flat([[0.5, -1.5, 2.0], [0.25, 3.0, -0.75]]), flat([[], []]).t()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # triangular_solve's deprecation, warned once
+        result = make(x, e)
+    assert versions(result) == expected

@@ -275,11 +275,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1111
+# --- book/chapters/16k_order_statistics.md:1116
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1454
+# --- book/chapters/16k_order_statistics.md:1459
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -154,7 +154,11 @@ RESULT_WRITES: dict = {
     "repeat": lambda operands, params, result: int(result.size > 0),
     "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
-    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1, "linalg_lu_factor_ex": (1, 0, 0),
+    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1,
+    # an empty matrix's factor is not written, its info is
+    "linalg_lu_factor_ex": lambda operands, params, result: (1, 0, 0) if result.size else (
+        0, 0, 1),
+    "triangular_solve": lambda operands, params, result: (1, 1) if result.size else (3, 1),
     "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
     "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
     "select_scatter": 2, "as_strided_scatter": 2, "rad2deg": 1, "deg2rad": 1, "mvlgamma": 1,
@@ -163,7 +167,7 @@ RESULT_WRITES: dict = {
     "linalg_cholesky_ex": lambda operands, params, result: (1, 0) if result.size else (0, 1),
     "cholesky": lambda operands, params, result: 3 if result.size else 0,
     # the draws, as torch 2.13 counts them: twice for normal where std is a tensor
-    "bernoulli": 1, "bernoulli.p": 1, "poisson": 1, "_standard_gamma": 1,
+    "bernoulli": 1, "bernoulli.p": 1, "poisson": 1, "_standard_gamma": 1, "binomial": 1,
     "normal.Tensor_float": 1, "normal.float_Tensor": 2, "normal.Tensor_Tensor": 2,
     "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
     "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
@@ -185,6 +189,9 @@ RESULT_WRITES: dict = {
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
         "reduction"] else 4 + (params["weight"] is not None),
     "renorm": 1,  # its rows scaled in place, even where there are none
+    # an empty input's median is filled with nan; an empty roll is filled with nothing, once
+    **dict.fromkeys(("median", "nanmedian", "roll"), lambda operands, params, result: int(
+        not operands[0]._data.size)),
     # NOTE [Value tests and roundings of integers]
     **dict.fromkeys(("isinf", "isfinite", "isposinf", "isneginf"), _filled_unless_float),
     "signbit": lambda operands, params, result: int(operands[0]._data.dtype.kind in "bu"),
@@ -193,7 +200,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:262
+# --- book/chapters/12_op_table.md:269
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
@@ -207,7 +214,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:281
+# --- book/chapters/12_op_table.md:288
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -237,7 +244,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:318
+# --- book/chapters/12_op_table.md:325
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
