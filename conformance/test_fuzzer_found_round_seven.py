@@ -228,3 +228,17 @@ def test_more_results_of_inference_tensors_count_their_writes(make, expected):
         warnings.simplefilter("ignore")  # triangular_solve's deprecation, warned once
         result = make(x, e)
     assert versions(result) == expected
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda p, w: F.binary_cross_entropy(p, p), 2),
+    (lambda p, w: F.binary_cross_entropy(p, p, reduction="sum"), 2),
+    (lambda p, w: F.binary_cross_entropy(p, p, reduction="none"), 0),
+    (lambda p, w: F.binary_cross_entropy(p, p, w), 3),
+    (lambda p, w: F.binary_cross_entropy(p, p, w, reduction="none"), 1),
+    (lambda p, w: F.binary_cross_entropy(p[0, 0], p[0, 0]), 1),
+    (lambda p, w: F.binary_cross_entropy(p, p, torch.ones(3)), 0),  # a normal weight
+])
+def test_binary_cross_entropy_of_inference_tensors_counts_its_writes(make, expected):
+    p, w = flat([[0.5, 0.4, 0.6], [0.25, 0.3, 0.75]]), flat([1.0, 2.0, 0.5])
+    assert make(p, w)._version == expected

@@ -186,6 +186,8 @@ RESULT_WRITES: dict = {
     "cumprod": lambda operands, params, result: int(result.ndim == 0 or result.size == 0),
     "logcumsumexp": lambda operands, params, result: int(result.ndim == 0),
     "soft_margin_loss": 1,  # NOTE [Losses that write their result]
+    "binary_cross_entropy": lambda operands, params, result: _loss_reduced(
+        operands, params["reduction"]) + (params["weight"] is not None),
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
         "reduction"] else 4 + (params["weight"] is not None),
     "renorm": 1,  # its rows scaled in place, even where there are none
@@ -200,11 +202,12 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:269
+# --- book/chapters/12_op_table.md:271
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
-# mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
-# into their result, two writes, or one when the loss is 0-d; soft_margin_loss
+# mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
+# loss they computed into their result, two writes, or one when the loss is
+# 0-d, and binary_cross_entropy scales it by a weight in place; soft_margin_loss
 # writes its loss once, reduced or not; binary_cross_entropy_with_logits,
 # unreduced, returns the tensor it built in place, four writes and a fifth
 # for a weight (pos_weight scales another tensor), and a reduced one is new.
@@ -214,7 +217,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:288
+# --- book/chapters/12_op_table.md:291
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -244,7 +247,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:325
+# --- book/chapters/12_op_table.md:328
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
