@@ -242,3 +242,15 @@ def test_more_results_of_inference_tensors_count_their_writes(make, expected):
 def test_binary_cross_entropy_of_inference_tensors_counts_its_writes(make, expected):
     p, w = flat([[0.5, 0.4, 0.6], [0.25, 0.3, 0.75]]), flat([1.0, 2.0, 0.5])
     assert make(p, w)._version == expected
+
+
+@pytest.mark.parametrize("shape, dim, keepdim, expected", [
+    ((2, 3), -1, False, (2, 2)), ((2, 3), 0, True, (0, 0)), ((2, 3, 4), -1, False, (1, 1)),
+    ((2, 3, 4), 1, False, (2, 2)), ((1, 1, 4, 4), 2, False, (1, 1)),
+    ((2, 2, 2, 2), -3, False, (2, 2)), ((2, 3, 4), 2, True, (0, 0)), ((2, 0), 0, False, (0, 0)),
+    ((), 0, True, (2, 2)), ((), 0, False, (2, 2)),
+])
+def test_mode_of_an_inference_tensor_counts_its_writes(shape, dim, keepdim, expected):
+    with torch.inference_mode():
+        x = torch.arange(float(torch.Size(shape).numel())).reshape(shape) % 3
+    assert versions(torch.mode(x, dim, keepdim)) == expected

@@ -124,6 +124,15 @@ def _amin_writes(operands, params, result) -> int:
     return int(result.size > 0 and operands[0]._data.dtype.name != "int64")
 
 
+def _mode_writes(operands, params, result) -> int:  # fill, then squeeze, as measured
+    ndim = operands[0].ndim
+    if ndim == 0:
+        return 2
+    if params["keepdim"] or not result.size:
+        return 0
+    return 1 if ndim >= 3 and params["dim"] % ndim >= 2 else 2
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -131,7 +140,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:196
+# --- book/chapters/12_op_table.md:205
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -141,7 +150,7 @@ RESULT_WRITES: dict = {
     "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
     "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
     "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
-    "mode": lambda operands, params, result: 0 if params["keepdim"] else 2,
+    "mode": _mode_writes,
     # rows that read a size, a 0-d tensor's leftover too: NOTE [The first size a 0-d tensor keeps]
     "argmax": position_writes, "argmin": position_writes, "linalg_vector_norm": norm_writes,
     "flip": flip_writes, "topk": lambda operands, params, result: int(operands[0].ndim == 0),
@@ -202,7 +211,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:271
+# --- book/chapters/12_op_table.md:280
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -217,7 +226,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:291
+# --- book/chapters/12_op_table.md:300
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -247,7 +256,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:328
+# --- book/chapters/12_op_table.md:337
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
