@@ -62,15 +62,15 @@ from refgrad._memory_formats import (
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1380
+# --- book/chapters/05_creation.md:1399
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2026
+# --- book/chapters/05_creation.md:2045
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2085
+# --- book/chapters/05_creation.md:2104
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -84,7 +84,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:2969
+# --- book/chapters/05_creation.md:2988
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,11 +109,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3410
+# --- book/chapters/05_creation.md:3429
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3614
+# --- book/chapters/05_creation.md:3633
 from refgrad._factory_arguments import asarray
 
 
@@ -232,7 +232,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1260
+# --- book/chapters/16h_scatter.md:1262
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -240,7 +240,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1414
+# --- book/chapters/16h_scatter.md:1416
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -276,11 +276,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1111
+# --- book/chapters/16k_order_statistics.md:1116
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1423
+# --- book/chapters/16k_order_statistics.md:1459
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -487,11 +487,11 @@ from refgrad._ops.grid_sampling import grid_sampler
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:839
+# --- book/chapters/16w_transposed_and_rearranging.md:845
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1341
+# --- book/chapters/16y_torch_namespace.md:1344
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -922,11 +922,11 @@ from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2722
+# --- book/chapters/26_inplace.md:2737
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3761
+# --- book/chapters/26_inplace.md:3780
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -951,7 +951,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:3921
+# --- book/chapters/26_inplace.md:3940
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -962,7 +962,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4301
+# --- book/chapters/26_inplace.md:4320
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -972,7 +972,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5040
+# --- book/chapters/26_inplace.md:5059
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -55,15 +55,28 @@ def _new(factory):
 
             return like_to_a_mode(name, method, self, (list(shape),), requires_grad, dtype=dtype,
                                   device=device, pin_memory=pin_memory)
-        return factory(shape, dtype=dtype_argument(dtype, name) or self.dtype,
+        made = factory(shape, dtype=dtype_argument(dtype, name) or self.dtype,
                        device=device or self.device, requires_grad=requires_grad,
                        pin_memory=pin_memory)
+        return made if factory is empty else counted_fill(self, made)
 
     method.__name__ = method.__qualname__ = name  # NOTE [Named as torch names them]
     return method
 
 
-# --- book/chapters/05_creation.md:1283
+# --- book/chapters/05_creation.md:1280
+# NOTE [A fill counted on a new tensor]
+# new_zeros, new_ones and new_full of an inference tensor skip torch's autograd
+# layer outside inference mode; the kernel's fill_ of the empty result is then
+# counted on it, a normal tensor (as in NOTE [Writes into a fresh result]).
+def counted_fill(self, made):
+    """``made``, filled by a new_* method of ``self``, with the fill torch counts."""
+    if self._version_counter is None and not state.inference_mode and self.is_inference():
+        made._version_counter.value += 1
+    return made
+
+
+# --- book/chapters/05_creation.md:1302
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -94,7 +107,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1320
+# --- book/chapters/05_creation.md:1339
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -106,7 +119,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1333
+# --- book/chapters/05_creation.md:1352
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)
@@ -126,9 +139,9 @@ def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=
 
         return like_to_a_mode("new_full", new_full, self, (list(size), fill_value),
                               requires_grad, dtype=dtype, device=device, pin_memory=pin_memory)
-    return full(size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
-                device=device or self.device, requires_grad=requires_grad,
-                pin_memory=pin_memory)
+    return counted_fill(self, full(
+        size, fill_value, dtype=dtype_argument(dtype, "new_full") or self.dtype,
+        device=device or self.device, requires_grad=requires_grad, pin_memory=pin_memory))
 
 
 def new_tensor(self, *given, dtype=None, device=None, requires_grad=False,

@@ -5,7 +5,8 @@ into strided or transposed tensors of the right shape, and into tensors of
 another dtype; arithmetic mixing dtypes, 0-d tensors and Python numbers;
 integer and bool tensors; in-place writes through views of views, of tensors
 autograd records, followed by a backward; ``retain_grad`` and tensor hooks on
-such views, and node hooks on the nodes a write replaces. Names beginning
+such views, and node hooks on the nodes a write replaces; inference tensors,
+and the ops whose kernels write into what they return. Names beginning
 with an underscore are a statement's own temporaries (they are traced, but
 no later statement picks them). ``{a}`` and ``{b}`` are the statement's
 variables, as in ``templates.py``.
@@ -20,6 +21,8 @@ PLAIN_LEAVES = [
     "T.arange(-3, 3).reshape(2, 3)", "T.tensor([[1, 2], [3, 4]], dtype=T.int32)",
     "T.tensor([[True, False], [False, True]])", "T.tensor([200, 3, 7], dtype=T.uint8)",
     "T.arange(6, dtype=T.int16).reshape(3, 2).t()", "T.tensor(3)", "T.tensor(2.5)",
+    "T.inference_mode()(lambda: T.rand(2, 3))()",
+    "T.inference_mode()(lambda: T.tensor([[1.0, 1.0], [0.5, 2.0]]))()",
 ]
 
 UNARY = [
@@ -35,6 +38,9 @@ UNARY = [
     "select(0, 0)[None]", "movedim(0, -1).narrow(0, 0, 1)", "unfold(0, 1, 1).squeeze(-1)",
     "mT.flip(0).unsqueeze(1).squeeze(1)", "expand(2, *{a}.shape)[1].t()", "int().neg()",
     "bool().sub(1)", "sign().long().sum()", "long().sum(0).double()", "to(T.uint8).add(-1)",
+    "new_ones(2)", "new_full((1,), 2.0)", "frexp()[0]", "isin({a})", "logical_xor({a})",
+    "unique_consecutive(return_counts=True)[1]", "unique(return_inverse=True)[1]",
+    "median()", "roll(1)", "amin(0)", "long().amin()", "select_scatter({a}[0], 0, 0)",
 ]
 
 BINARY = [

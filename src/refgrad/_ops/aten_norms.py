@@ -138,7 +138,10 @@ def chain_matmul(*matrices, out=None):
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle
+    from refgrad._ops.table import RESULT_WRITES
 
+    # channel_shuffle's writes: NOTE [Writes into a fresh result]
+    RESULT_WRITES["native_channel_shuffle"] = RESULT_WRITES["channel_shuffle"]
     return underivable("native_channel_shuffle", ("self",),
                        lambda a, groups, operation: _channel_shuffle(a, groups))
 

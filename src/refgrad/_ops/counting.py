@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1140
+# --- book/chapters/16k_order_statistics.md:1145
 """unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
 from math import prod
@@ -13,7 +13,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.not_implemented import underivable
 from refgrad._ops.operands import as_array
 from refgrad._ops.result_layout import row_major_result
-from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.table import RESULT_WRITES, Op, no_forward_formula, register
 from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._signatures import is_int
 from refgrad._tensor import make_tensor
@@ -47,7 +47,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1197
+# --- book/chapters/16k_order_statistics.md:1202
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -76,7 +76,29 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1235
+# --- book/chapters/16k_order_statistics.md:1238
+# NOTE [Writes of the counting kernels]
+# Measured on torch 2.13. The flat kernels fill the inverse unless the input
+# is one-dimensional and empty, and, when the input has elements, the counts;
+# _unique2 fills its values then, and unique_consecutive's shrinks its values
+# and its counts when some value repeats (one more write each). The kernels
+# for rows fill only the counts, when there are elements.
+def _flat_writes(operands, params, result):
+    a = operands[0]._data
+    inverse = int(a.ndim != 1 or a.size > 0)
+    if params.get("dim", None) is not None:
+        return 0, 0, int(a.size > 0)
+    if not params:  # _unique2
+        return int(a.size > 0), inverse, int(a.size > 0)
+    shrunk = int(result.size < a.size)
+    return shrunk, inverse, 1 + shrunk if a.size else 0
+
+
+RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutive"),
+                                   _flat_writes))
+
+
+# --- book/chapters/16k_order_statistics.md:1269
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -110,7 +132,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1274
+# --- book/chapters/16k_order_statistics.md:1308
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -141,11 +163,13 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         raise TypeError("unique_consecutive(): argument 'dim' must be int, not "
                         f"{c_type_name(type(dim))}")
     d = None if dim is None else _checked_dim(input, dim)
+    if dim == 0 and input.ndim == 1:  # torch's flat kernel: NOTE [Writes of the counting kernels]
+        d = None
     found = call(UNIQUE_CONSECUTIVE, (input,), {"dim": d})
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1336
+# --- book/chapters/16k_order_statistics.md:1372
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -180,7 +204,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1382
+# --- book/chapters/16k_order_statistics.md:1418
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -199,7 +223,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1402
+# --- book/chapters/16k_order_statistics.md:1438
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

@@ -40,7 +40,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if not isinstance(input._data, np.ndarray):
         drawn = move(drawn, input.device)
     if out is None:
-        return make_tensor(drawn)
+        return _counted(input, make_tensor(drawn), np.prod(shape) and (
+            not replacement or num_samples == 1))
     if out._data.shape != drawn.shape:  # resized without a warning
         from refgrad._ops.resize import resize_for_out  # chapter "Resizing in place"
 
@@ -50,7 +51,21 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return out
 
 
-# --- book/chapters/26_inplace.md:2635
+# --- book/chapters/26_inplace.md:2636
+# NOTE [A multinomial's writes]
+# Of an inference tensor, outside inference mode, torch's kernel writes its
+# samples with out= calls that count on the result (NOTE [Writes into a fresh
+# result]): twice where it draws by quotients, once by cumulative weights or
+# when there is nothing to draw.
+def _counted(input, result, by_quotients):
+    from refgrad.autograd._state import state
+
+    if (input._version_counter is None and not state.inference_mode
+            and not state.below_autograd and input.is_inference()):
+        result._version_counter.value += 2 if by_quotients else 1
+    return result
+
+
 def _check_request(input, n, replacement, out) -> None:
     if not 1 <= input.ndim <= 2:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -86,7 +101,7 @@ def _largest_quotients(input, weights, n, generator):
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2688
+# --- book/chapters/26_inplace.md:2703
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)

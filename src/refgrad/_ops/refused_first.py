@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3539
+# --- book/chapters/26_inplace.md:3554
 """The argument refusals torch makes before it checks the tensor an in-place op writes."""
 
 import warnings
@@ -18,7 +18,11 @@ from refgrad._ops.powers import NEGATIVE_POWER
 # whether torch would have refused the arguments first.
 _OPERAND_CHECKS = (_ONE_BOOL, _TWO_BOOLS, NEGATIVE_POWER,
                    "torch.clamp: At least one of 'min' or 'max' must not be None",
-                   "div expected rounding_mode to be one of None, 'trunc', or 'floor'")
+                   "div expected rounding_mode to be one of None, 'trunc', or 'floor'",
+                   # the products' own checks of their operands' shapes
+                   "Expected size for first two dimensions of batch2 tensor",
+                   "mat1 and mat2 shapes cannot be multiplied", "Incompatible matrix sizes",
+                   "size mismatch, ", "batch1 must be a 3D tensor", "batch2 must be a 3D tensor")
 
 
 def refused_first(self, function, args, kwargs, overlap: bool) -> None:

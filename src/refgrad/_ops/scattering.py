@@ -122,6 +122,8 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation=
     from refgrad._tensor import Tensor
 
     given = src if src is not None else value
+    if given is None:  # no form of torch's takes neither: NOTE [Read after a failure]
+        raise TypeError
     if reduce is not None:  # the older reductions, told in "scatter_reduce" below
         from refgrad._ops.combining import scatter_by
 

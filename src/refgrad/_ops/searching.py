@@ -166,4 +166,9 @@ def _isin(elements, test_elements, *, assume_unique=False, invert=False):
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)
-    return make_tensor(as_array(found))
+    result = make_tensor(as_array(found))
+    tensors = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
+    if found.size and not state.inference_mode and not state.below_autograd and all(
+            t._version_counter is None and t.is_inference() for t in tensors):
+        result._version_counter.value += 1  # filled: NOTE [Writes into a fresh result]
+    return result

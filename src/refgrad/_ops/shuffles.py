@@ -13,7 +13,7 @@ from refgrad._arguments import Arguments
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed
 from refgrad._ops.result_layout import suggested_format_result
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 
 
 def _moved(a, shape, axes, final):
@@ -52,6 +52,12 @@ def _channel_shuffle(a, groups):
     return suggested_format_result(out.reshape(a.shape), a)
 
 
+# torch's kernels make the result, then fill it: one write counted on it when
+# the input is an inference tensor (NOTE [Writes into a fresh result]); an
+# empty channel shuffle writes nothing.
+RESULT_WRITES.update({
+    "pixel_shuffle": 1, "pixel_unshuffle": 1,
+    "channel_shuffle": lambda operands, params, result: int(result.size > 0)})
 PIXEL_SHUFFLE = register(Op(
     "pixel_shuffle", "PixelShuffleBackward0", ("self",), forward=_pixel_shuffle,
     backward=lambda g, upscale_factor: (pixel_unshuffle(g, upscale_factor),),
@@ -65,7 +71,7 @@ CHANNEL_SHUFFLE = register(Op(
     backward=lambda g, groups: (channel_shuffle(g, g.shape[1] // groups),), promote=False))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:767
+# --- book/chapters/16w_transposed_and_rearranging.md:773
 def _check_pixels(name, input, factor, what):
     if input.ndim < 3:
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
@@ -81,7 +87,7 @@ def _check_format(input):
         raise RuntimeError("Unsupported memory format. Supports only ChannelsLast, Contiguous")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:788
+# --- book/chapters/16w_transposed_and_rearranging.md:794
 def pixel_shuffle(input, upscale_factor):
     _check_pixels("pixel_shuffle", input, upscale_factor, "upscale_factor")
     c, square = input.shape[-3], upscale_factor * upscale_factor
@@ -104,7 +110,7 @@ def pixel_unshuffle(input, downscale_factor):
     return call(PIXEL_UNSHUFFLE, (input,), {"downscale_factor": downscale_factor})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:816
+# --- book/chapters/16w_transposed_and_rearranging.md:822
 def channel_shuffle(input, groups):
     if input.ndim <= 2:
         raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "

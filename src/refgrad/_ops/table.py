@@ -113,6 +113,26 @@ def _filled_unless_float(operands, params, result) -> int:
     return int(operands[0]._data.dtype.kind in "biu")
 
 
+# NOTE [amin of int64]
+# amax and amin fill a result that has elements, once; torch's kernel of
+# amin for int64, alone among the dtypes, writes its result without a fill.
+def _filled_unless_empty(operands, params, result) -> int:  # amax
+    return int(result.size > 0)
+
+
+def _amin_writes(operands, params, result) -> int:
+    return int(result.size > 0 and operands[0]._data.dtype.name != "int64")
+
+
+def _mode_writes(operands, params, result) -> int:  # fill, then squeeze, as measured
+    ndim = operands[0].ndim
+    if ndim == 0:
+        return 2
+    if params["keepdim"] or not result.size:
+        return 0
+    return 1 if ndim >= 3 and params["dim"] % ndim >= 2 else 2
+
+
 def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
     m, n = operands[0].shape[-2:]
     mode = params["mode"]
@@ -120,15 +140,17 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:185
+# --- book/chapters/12_op_table.md:205
 RESULT_WRITES: dict = {
-    "nan_to_num": 1, "logical_not": 1, "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
-    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1, "amax": 1,
-    "amin": 1, "all": 1, "any": 1, "logsumexp": 1, "median_dim": 1, "kthvalue": 1, "sort": 1,
+    "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
+    "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
+    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1,
+    "amax": _filled_unless_empty, "amin": _amin_writes, "all": 1, "any": 1, "logsumexp": 1,
+    "median_dim": 1, "kthvalue": 1, "sort": 1,
     "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
-    "_unique2": 1, "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
+    "abs": 1, "vdot": 1, "pow_scalar": 1, "nanmedian_dim": 1,
     "linalg_qr": _qr_writes, "max_dim": _squeezed, "min_dim": _squeezed,
-    "mode": lambda operands, params, result: 0 if params["keepdim"] else 2,
+    "mode": _mode_writes,
     # rows that read a size, a 0-d tensor's leftover too: NOTE [The first size a 0-d tensor keeps]
     "argmax": position_writes, "argmin": position_writes, "linalg_vector_norm": norm_writes,
     "flip": flip_writes, "topk": lambda operands, params, result: int(operands[0].ndim == 0),
@@ -141,10 +163,21 @@ RESULT_WRITES: dict = {
     "repeat": lambda operands, params, result: int(result.size > 0),
     "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
-    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1, "linalg_lu_factor_ex": (1, 0, 0),
+    "linalg_inv_ex": (3, 1), "linalg_lstsq": 1,
+    # an empty matrix's factor is not written, its info is
+    "linalg_lu_factor_ex": lambda operands, params, result: (1, 0, 0) if result.size else (
+        0, 0, 1),
+    "triangular_solve": lambda operands, params, result: (1, 1) if result.size else (3, 1),
     "addmm": _scaled, "baddbmm": _scaled, "scatter_value": 1, "scatter": 1, "scatter_add": 1,
     "index_copy": 1, "index_fill": 2, "put": 2, "diagonal_scatter": 2, "slice_scatter": 2,
-    "rad2deg": 1, "deg2rad": 1,
+    "select_scatter": 2, "as_strided_scatter": 2, "rad2deg": 1, "deg2rad": 1, "mvlgamma": 1,
+    "frexp": (1, 1), "geqrf": (1, 1), "cholesky_inverse": 1, "cholesky_solve": 2,
+    # a factor is written once (three times by the older cholesky); an empty one's info, once
+    "linalg_cholesky_ex": lambda operands, params, result: (1, 0) if result.size else (0, 1),
+    "cholesky": lambda operands, params, result: 3 if result.size else 0,
+    # the draws, as torch 2.13 counts them: twice for normal where std is a tensor
+    "bernoulli": 1, "bernoulli.p": 1, "poisson": 1, "_standard_gamma": 1, "binomial": 1,
+    "normal.Tensor_float": 1, "normal.float_Tensor": 2, "normal.Tensor_Tensor": 2,
     "index_add": lambda operands, params, result: 2 if params["alpha"] == 1 else 1,
     "index_put": lambda operands, params, result: 0 if any(  # a mask: written another way
         t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
@@ -162,9 +195,14 @@ RESULT_WRITES: dict = {
     "cumprod": lambda operands, params, result: int(result.ndim == 0 or result.size == 0),
     "logcumsumexp": lambda operands, params, result: int(result.ndim == 0),
     "soft_margin_loss": 1,  # NOTE [Losses that write their result]
+    "binary_cross_entropy": lambda operands, params, result: _loss_reduced(
+        operands, params["reduction"]) + (params["weight"] is not None),
     "binary_cross_entropy_with_logits": lambda operands, params, result: 0 if params[
         "reduction"] else 4 + (params["weight"] is not None),
     "renorm": 1,  # its rows scaled in place, even where there are none
+    # an empty input's median is filled with nan; an empty roll is filled with nothing, once
+    **dict.fromkeys(("median", "nanmedian", "roll"), lambda operands, params, result: int(
+        not operands[0]._data.size)),
     # NOTE [Value tests and roundings of integers]
     **dict.fromkeys(("isinf", "isfinite", "isposinf", "isneginf"), _filled_unless_float),
     "signbit": lambda operands, params, result: int(operands[0]._data.dtype.kind in "bu"),
@@ -173,11 +211,12 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:242
+# --- book/chapters/12_op_table.md:280
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
-# mode: mse_loss and smooth_l1_loss (beta > 0) reduce a loss they computed
-# into their result, two writes, or one when the loss is 0-d; soft_margin_loss
+# mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
+# loss they computed into their result, two writes, or one when the loss is
+# 0-d, and binary_cross_entropy scales it by a weight in place; soft_margin_loss
 # writes its loss once, reduced or not; binary_cross_entropy_with_logits,
 # unreduced, returns the tensor it built in place, four writes and a fifth
 # for a weight (pos_weight scales another tensor), and a reduced one is new.
@@ -187,7 +226,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:261
+# --- book/chapters/12_op_table.md:300
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -217,7 +256,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:298
+# --- book/chapters/12_op_table.md:337
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

@@ -62,13 +62,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:919
+# --- book/chapters/16w_transposed_and_rearranging.md:925
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1226
+# --- book/chapters/16w_transposed_and_rearranging.md:1232
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
