@@ -292,7 +292,9 @@ def frexp(input, *, out=None):
 
         return _frexp_out(input, out)
     _floating_only(input)
-    return FREXP_RESULT(call(FREXP, (input,)))
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    return FREXP_RESULT(*written_fresh((input,), call(FREXP, (input,)), 1))
 
 
 def _floating_only(input) -> None:

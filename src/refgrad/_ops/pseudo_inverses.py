@@ -167,4 +167,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
     counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)
-    return make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar
+    result = make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar
+    if result._version_counter is not None:  # None in inference mode
+        result._version_counter.value = 1  # NOTE [A rank written through out=]
+    return result
+
+
+# NOTE [A rank written through out=]
+# torch's matrix_rank is a composite with no autograd layer of its own: it
+# makes an empty result and fills it by the out= form of the op, a write
+# counted on the result whatever its operands are. Its version is 1.

@@ -166,4 +166,7 @@ def _isin(elements, test_elements, *, assume_unique=False, invert=False):
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)
-    return make_tensor(as_array(found))
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    operands = tuple(v for v in (elements, test_elements) if isinstance(v, Tensor))
+    return written_fresh(operands, make_tensor(as_array(found)), int(found.size > 0))

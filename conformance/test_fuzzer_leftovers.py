@@ -1,0 +1,108 @@
+"""Differences the fuzzer rounds had left: writes counted on the fresh results of
+inference operands, the order cosine_similarity records its sides in, and more.
+The same assertions run on torch.
+"""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+
+def versions(result):
+    if isinstance(result, tuple):
+        return tuple(t._version for t in result)
+    return result._version
+
+
+def inference(*tensors):
+    with torch.inference_mode():
+        return tuple(t.clone() for t in tensors)
+
+
+A = torch.tensor([[2.0, 1.0, 0.5], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], dtype=torch.float64)
+B = torch.tensor([[1.0, 2.0], [0.0, 1.0], [3.0, 1.0]], dtype=torch.float64)
+X = torch.tensor([0.5, -1.5, 2.0, 0.25, -0.75])
+EDGES = torch.tensor([-1.0, 0.0, 1.0])
+COUNTS = torch.tensor([1, 0, 3, 1, 2])
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda a, b, x, e, c: torch.histc(x, 4), 2),
+    (lambda a, b, x, e, c: torch.histc(x[:0], 4), 2),
+    (lambda a, b, x, e, c: torch.histogram(x, 3), (2, 1)),
+    (lambda a, b, x, e, c: torch.histogram(x, 3, density=True), (4, 1)),
+    (lambda a, b, x, e, c: torch.histogram(x, e), (2, 1)),
+    (lambda a, b, x, e, c: torch.isreal(x), 1),
+    (lambda a, b, x, e, c: torch.isreal(a.t()), 1),
+    (lambda a, b, x, e, c: torch.linalg.det(a), 1),
+    (lambda a, b, x, e, c: torch.det(a[:0, :0]), 1),
+    (lambda a, b, x, e, c: torch.linalg.slogdet(a), (1, 1)),
+    (lambda a, b, x, e, c: torch.slogdet(a), (1, 1)),
+    (lambda a, b, x, e, c: torch.linalg.solve(a, b), 1),
+    (lambda a, b, x, e, c: torch.linalg.solve(a, b[:, 0]), 1),
+    (lambda a, b, x, e, c: torch.linalg.solve(a, b.t(), left=False), 1),
+    (lambda a, b, x, e, c: torch.linalg.solve_ex(a, b), (1, 1)),
+    (lambda a, b, x, e, c: torch.linalg.tensorsolve(a, b[:, 0]), 1),
+    (lambda a, b, x, e, c: torch.linalg.lu(a), (1, 1, 2)),
+    (lambda a, b, x, e, c: torch.linalg.lu(b.t()), (1, 1, 2)),
+    (lambda a, b, x, e, c: torch.linalg.lu(b), (1, 2, 1)),
+    (lambda a, b, x, e, c: torch.linalg.householder_product(b, b[:2, 0]), 1),
+    (lambda a, b, x, e, c: torch.frexp(x), (1, 1)),
+    (lambda a, b, x, e, c: torch.bincount(c), 1),
+    (lambda a, b, x, e, c: torch.bincount(c, x), 1),
+    (lambda a, b, x, e, c: torch.bincount(c[:0], x[:0]), 1),
+    (lambda a, b, x, e, c: torch.isin(x, x[:2]), 1),
+    (lambda a, b, x, e, c: torch.isin(x, 0.5), 1),
+    (lambda a, b, x, e, c: torch.isin(x[:0], x), 0),
+])
+def test_writes_into_fresh_results_of_inference_operands_count(make, expected):
+    result = make(*inference(A, B, X, EDGES, COUNTS))
+    assert versions(tuple(result) if isinstance(result, tuple) else result) == expected
+    normal = make(A, B, X, EDGES, COUNTS)  # with the autograd layer, no write is counted
+    zero = tuple(0 for _ in expected) if isinstance(expected, tuple) else 0
+    assert versions(tuple(normal) if isinstance(normal, tuple) else normal) == zero
+
+
+def test_a_normal_operand_beside_an_inference_one_counts_nothing():
+    (a,) = inference(A)
+    assert torch.linalg.solve(a, B)._version == 0
+    assert torch.isin(inference(X)[0], X)._version == 0
+
+
+def test_inference_mode_results_count_nothing():
+    with torch.inference_mode():
+        result = torch.histc(X, 4)
+    assert result.is_inference()
+
+
+def test_matrix_rank_is_written_through_its_out_form_whatever_its_operands():
+    (a,) = inference(A)
+    assert torch.linalg.matrix_rank(A)._version == 1
+    assert torch.linalg.matrix_rank(a, hermitian=True)._version == 1
+    assert torch.linalg.matrix_rank(A.requires_grad_(False), atol=torch.tensor(0.5))._version == 1
+    with torch.no_grad():
+        assert torch.linalg.matrix_rank(A)._version == 1
+
+
+def test_cosine_similarity_makes_its_second_side_first():
+    v1 = torch.tensor([1.5, -2.0, 0.0], requires_grad=True)
+    v2 = torch.full((1, 2, 2, 3), 0.5, requires_grad=True)
+    out = F.cosine_similarity(v2, v1, dim=-1)
+    first, second = (n for n, _ in out.grad_fn.next_functions[0][0].next_functions)
+    # each quotient's divisor side: an expansion of v2, then one of v1
+    expand2, expand1 = first.next_functions[0][0], second.next_functions[0][0]
+    assert expand1._sequence_nr() < expand2._sequence_nr()
+    assert second._sequence_nr() < first._sequence_nr()
+
+
+def test_a_multi_grad_hook_holds_the_gradient_the_engine_accumulates_first():
+    v1 = torch.tensor([1.5, -2.0, 0.0], requires_grad=True)
+    v2 = torch.full((1, 2, 2, 3), 0.5, requires_grad=True)
+    order = []
+    torch.autograd.graph.register_multi_grad_hook((v2, v1), lambda grads: order.append("all"))
+    v1.register_hook(lambda grad: order.append("v1"))
+    v2.register_hook(lambda grad: order.append("v2"))
+    F.cosine_similarity(v2, v1, dim=-1).sum().backward()
+    assert order == ["v2", "all", "v1"]
+    # v2's gradient was still held by the hook: copied, one write; v1's was taken over
+    assert (v1.grad._version, v2.grad._version) == (0, 1)
