@@ -1,5 +1,6 @@
 """Differences the fuzzer rounds had left: writes counted on the fresh results of
-inference operands, the order cosine_similarity records its sides in, and more.
+inference operands, the order cosine_similarity records its sides in, the layout of
+integers converted to floats and of a resized out=, and more.
 The same assertions run on torch.
 """
 
@@ -106,3 +107,59 @@ def test_a_multi_grad_hook_holds_the_gradient_the_engine_accumulates_first():
     assert order == ["v2", "all", "v1"]
     # v2's gradient was still held by the hook: copied, one write; v1's was taken over
     assert (v1.grad._version, v2.grad._version) == (0, 1)
+
+
+def skipping_slice(n=3):
+    """A (1, n) slice of integers whose stride along its elements skips one: (1, 2)."""
+    return torch.arange(2 * n).reshape(n, 2).t()[:1]
+
+
+@pytest.mark.parametrize("op, expected", [
+    (torch.sin, (3, 1)), (torch.sigmoid, (3, 1)), (torch.sqrt, (3, 1)),
+    (lambda x: torch.xlogy(x, x), (3, 1)), (lambda x: x / x, (3, 1)),
+    (lambda x: (x > 2).sin(), (3, 1)),  # a lone bool operand is converted too
+    (lambda x: x * 0.5, (1, 1)),  # a number: no operands laid out alike
+    (lambda x: x.abs(), (1, 1)),  # an integer result: nothing converted
+    (lambda x: x.double().sin(), (3, 1)),
+    (lambda x: torch.where(x > 2, 1.0, 2.0), (1, 1)),  # a condition stays as it is
+])
+def test_integer_operands_are_laid_out_as_their_float_copies(op, expected):
+    x = skipping_slice()
+    assert x.stride() == (1, 2)
+    assert op(x).stride() == expected
+
+
+def test_a_float_slice_keeps_its_own_order():
+    x = torch.arange(6.0).reshape(3, 2).t()[:1]
+    assert x.sin().stride() == (1, 1)
+
+
+def test_integer_operands_of_more_dimensions_are_converted_first():
+    z = torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1)[:1, :, ::2]
+    assert z.stride() == (1, 12, 8)
+    assert z.sin().stride() == (4, 2, 1)
+    assert (z / 2).stride() == (1, 2, 1)
+
+
+@pytest.mark.parametrize("op", [torch.eq, torch.lt, torch.add, torch.mul])
+@pytest.mark.parametrize("elements", [0, 1])
+def test_a_resized_out_takes_the_iterators_size_one_strides(op, elements):
+    a = torch.tensor([[1.0], [2.0]]).t()
+    assert a.stride() == (1, 1)
+    dtype = torch.bool if op in (torch.eq, torch.lt) else torch.float32
+    out = torch.empty(elements, dtype=dtype)
+    if elements:
+        with pytest.warns(UserWarning, match="^An output with one or more elements was resized"):
+            op(a, 1.0, out=out)
+    else:
+        op(a, 1.0, out=out)
+    assert out.stride() == (1, 1)
+    alike = torch.empty(0, dtype=dtype)
+    op(a, a, out=alike)  # operands laid out alike: row-major, as the result
+    assert alike.stride() == op(a, a).stride() == (2, 1)
+
+
+def test_a_resized_out_of_a_converted_operand():
+    out = torch.empty(0)
+    torch.sin(skipping_slice(), out=out)
+    assert out.stride() == (3, 1)
