@@ -55,6 +55,18 @@ COUNTS = torch.tensor([1, 0, 3, 1, 2])
     (lambda a, b, x, e, c: torch.isin(x, x[:2]), 1),
     (lambda a, b, x, e, c: torch.isin(x, 0.5), 1),
     (lambda a, b, x, e, c: torch.isin(x[:0], x), 0),
+    (lambda a, b, x, e, c: torch.linalg.matrix_exp(a), 2),
+    (lambda a, b, x, e, c: torch.linalg.matrix_exp(a[:1, :1]), 0),
+    (lambda a, b, x, e, c: torch.linalg.matrix_exp(a[:0, :0]), 1),
+    (lambda a, b, x, e, c: torch.linalg.matrix_exp(a.expand(1, 3, 3)), 2),
+    (lambda a, b, x, e, c: torch.linalg.matrix_exp(a.expand(2, 3, 3)), 0),
+    (lambda a, b, x, e, c: torch.addbmm(a[:2, :2], b.reshape(3, 2, 1), b.reshape(3, 1, 2)), 5),
+    (lambda a, b, x, e, c: torch.addbmm(a[:2, :2], b.reshape(3, 2, 1), b.reshape(3, 1, 2),
+                                        beta=0), 4),
+    (lambda a, b, x, e, c: torch.addbmm(a[0, :2], b.reshape(3, 2, 1)[:1], b.reshape(3, 1, 2)[:1]),
+     3),
+    (lambda a, b, x, e, c: torch.addbmm(a[:2, :2], b.reshape(3, 2, 1)[:0], b.reshape(3, 1, 2)[:0],
+                                        beta=0), 2),
 ])
 def test_writes_into_fresh_results_of_inference_operands_count(make, expected):
     result = make(*inference(A, B, X, EDGES, COUNTS))
@@ -68,6 +80,11 @@ def test_a_normal_operand_beside_an_inference_one_counts_nothing():
     (a,) = inference(A)
     assert torch.linalg.solve(a, B)._version == 0
     assert torch.isin(inference(X)[0], X)._version == 0
+
+
+def test_a_matrix_exponential_of_a_nan_is_written_once():
+    (a,) = inference(torch.tensor([[1.0, float("nan")], [0.0, 2.0]]))
+    assert torch.linalg.matrix_exp(a)._version == 1
 
 
 def test_inference_mode_results_count_nothing():

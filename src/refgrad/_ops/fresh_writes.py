@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zgh_fuzzer_leftovers.md:67
+# --- book/chapters/16zgh_fuzzer_leftovers.md:78
 """Writes counted on the fresh results of ops that do not go through the op table."""
 
 from refgrad._ops.recording import _all_inference
