@@ -7,6 +7,12 @@ The same assertions run on torch.
 import pytest
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
+
+
+class PassingMode(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
 
 
 def versions(result):
@@ -85,6 +91,15 @@ def test_a_normal_operand_beside_an_inference_one_counts_nothing():
 def test_a_matrix_exponential_of_a_nan_is_written_once():
     (a,) = inference(torch.tensor([[1.0, float("nan")], [0.0, 2.0]]))
     assert torch.linalg.matrix_exp(a)._version == 1
+
+
+def test_results_a_dispatch_mode_makes_count_nothing():
+    a, x = inference(A, X)
+    with PassingMode():
+        results = (torch.linalg.det(a), torch.histc(x, 4), torch.isreal(x), *torch.linalg.lu(a),
+                   *torch.frexp(x), torch.linalg.matrix_exp(a), torch.linalg.matrix_rank(a),
+                   torch.linalg.solve(a, a[0]))
+    assert [t._version for t in results] == [0] * len(results)
 
 
 def test_inference_mode_results_count_nothing():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zgh_fuzzer_leftovers.md:78
+# --- book/chapters/16zgh_fuzzer_leftovers.md:79
 """Writes counted on the fresh results of ops that do not go through the op table."""
 
 from refgrad._ops.recording import _all_inference
@@ -13,8 +13,9 @@ def written_fresh(operands, results, writes):
     """``results`` (a tensor or a tuple), with ``writes`` (a number, or one for each)
     counted on each where torch's kernel runs without its autograd layer:
     NOTE [Writes into a fresh result]."""
-    if state.below_autograd or state.redispatching or not _all_inference(operands, {}):
-        return results
+    if (state.below_autograd or state.redispatching or state.dispatch_modes
+            or state.handed_funcs or not _all_inference(operands, {})):
+        return results  # a mode's results are its func's: they count none
     many = isinstance(results, tuple)
     outputs = results if many else (results,)
     counts = writes if isinstance(writes, tuple) else (writes,) * len(outputs)

@@ -150,6 +150,7 @@ def _number(tolerance):
 # --- book/chapters/16p_decompositions.md:786
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
+    from refgrad.autograd._state import state
 
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
@@ -168,7 +169,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
     counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)
     result = make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar
-    if result._version_counter is not None:  # None in inference mode
+    if result._version_counter is not None and not (state.below_autograd or state.handed_funcs):
         result._version_counter.value = 1  # NOTE [A rank written through out=]
     return result
 
@@ -176,4 +177,5 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
 # NOTE [A rank written through out=]
 # torch's matrix_rank is a composite with no autograd layer of its own: it
 # makes an empty result and fills it by the out= form of the op, a write
-# counted on the result whatever its operands are. Its version is 1.
+# counted on the result whatever its operands are. Its version is 1, but
+# under a dispatch mode, whose func writes it below the autograd layer.
