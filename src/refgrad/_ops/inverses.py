@@ -289,9 +289,8 @@ def solve(A, B, *, left=True):
     _check_solve(A, B, left)
     lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout
     lu = by_lapack_columns(lu)
-    result = call(LINALG_SOLVE_EX, (A, B), {"LU": make_tensor(lu), "pivots": make_tensor(pivots),
-                                            "info": info, "left": left})
-    written_fresh((A, B), result, 1)
+    result = written_fresh((A, B), call(LINALG_SOLVE_EX, (A, B), {
+        "LU": make_tensor(lu), "pivots": make_tensor(pivots), "info": info, "left": left}), 1)
     errors_checked(info, "torch.linalg.solve", A)  # torch's check, seen by a mode
     if info.any():
         raise failure("torch.linalg.solve", info,

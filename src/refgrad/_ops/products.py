@@ -93,11 +93,8 @@ BADDBMM = register(Op(
     backward=_baddbmm_backward, saves=(("batch1", ("batch2",)), ("batch2", ("batch1",))),
     promote=False,
 ))
-# NOTE [addbmm's writes]
-# torch's addbmm fills its result through addbmm's out= form (a write), which
-# copies self in unless beta is 0 (a write), then adds each batch's product
-# in place (a write each), or scales an empty batch's result once. Counted
-# when torch's autograd layer is skipped: NOTE [Writes into a fresh result].
+# out= form, self copied in unless beta is 0, then each batch added (or one scaling
+# for none): NOTE [Writes into a fresh result]
 RESULT_WRITES["addbmm"] = lambda operands, params, result: (
     1 + (params["beta"] != 0) + max(params["batch1_sym_argsize_0"], 1))
 ADDBMM = register(Op(
@@ -107,7 +104,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:355
+# --- book/chapters/16j_products_and_shapes.md:352
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -173,7 +170,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:497
+# --- book/chapters/16j_products_and_shapes.md:494
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
@@ -184,7 +181,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:509
+# --- book/chapters/16j_products_and_shapes.md:506
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -236,7 +233,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:562
+# --- book/chapters/16j_products_and_shapes.md:559
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -262,7 +259,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:597
+# --- book/chapters/16j_products_and_shapes.md:594
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})
