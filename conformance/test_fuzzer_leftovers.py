@@ -195,3 +195,18 @@ def test_a_resized_out_of_a_converted_operand():
     out = torch.empty(0)
     torch.sin(skipping_slice(), out=out)
     assert out.stride() == (3, 1)
+
+
+@pytest.mark.parametrize("matrix", [
+    [[1.0, float("inf")], [2.0, 3.0]], [[float("-inf")]], [[1.0, 2.0, float("inf")]],
+])
+@pytest.mark.parametrize("options", [{}, {"tol": 0.5}, {"atol": 0.5, "rtol": 0.0}])
+def test_the_rank_of_a_matrix_holding_inf_counts_no_value(matrix, options):
+    assert torch.linalg.matrix_rank(torch.tensor(matrix), **options).item() == 0
+
+
+def test_the_rank_of_a_matrix_holding_nan_is_refused():
+    with pytest.raises(torch.linalg.LinAlgError, match="^linalg.svd: The algorithm failed to "
+                                                       "converge because the input matrix "
+                                                       "contained non-finite values.$"):
+        torch.linalg.matrix_rank(torch.tensor([[1.0, float("nan")], [float("inf"), 3.0]]))

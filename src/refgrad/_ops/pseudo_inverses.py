@@ -136,8 +136,8 @@ def _factorable(A, hermitian) -> None:
     if hermitian:
         if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
             eigh(A)  # no call a dispatch mode would see, where torch makes none
-    elif A.ndim == 2 and A.numel() and not np.isfinite(A._data).all():
-        svd(A)
+    elif A.ndim == 2 and A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's
+        svd(A)  # values are all nan, and none is counted
 
 
 def _number(tolerance):
