@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2824
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2840
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -34,7 +34,7 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4404
+# --- book/chapters/26_inplace.md:4407
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:165
+# --- book/chapters/16j_products_and_shapes.md:169
 """addmm, addmv, baddbmm and addbmm: the function forms, with torch's checks."""
 
 import numpy as np
@@ -29,7 +29,7 @@ def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
-# --- book/chapters/16j_products_and_shapes.md:198
+# --- book/chapters/16j_products_and_shapes.md:202
 def _numbers(name, **factors) -> None:
     """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
 
@@ -61,7 +61,7 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:231
+# --- book/chapters/16j_products_and_shapes.md:235
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
@@ -100,7 +100,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:278
+# --- book/chapters/16j_products_and_shapes.md:282
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches

@@ -65,10 +65,12 @@ def det(A):
         from refgrad.utils._saving_above_modes import refused
 
         return refused(LINALG_DET, (A,), _NOT_FACTORED, error)
-    return call(LINALG_DET, (A,), _factored(A))
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    return written_fresh((A,), call(LINALG_DET, (A,), _factored(A)), 1)
 
 
-# --- book/chapters/16l_more_linalg.md:385
+# --- book/chapters/16l_more_linalg.md:387
 def _slogdet(a, LU, pivots):
     diagonal = np.diagonal(LU._data, axis1=-2, axis2=-1)
     sign = swap_sign(pivots._data, a.dtype) * np.sign(diagonal).prod(-1)
@@ -93,11 +95,13 @@ def linalg_slogdet(A, name="linalg.slogdet", kind=None):
 
         given = refused(LINALG_SLOGDET, (A,), _NOT_FACTORED, error)
         return (kind or LINALG_SLOGDET_RESULT)(*given)
-    sign, logabsdet = call(LINALG_SLOGDET, (A,), _factored(A))
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    sign, logabsdet = written_fresh((A,), call(LINALG_SLOGDET, (A,), _factored(A)), 1)
     return (kind or LINALG_SLOGDET_RESULT)(sign, logabsdet)
 
 
-# --- book/chapters/16l_more_linalg.md:421
+# --- book/chapters/16l_more_linalg.md:425
 def logdet(input):
     from refgrad._ops.functions import where
 

@@ -270,7 +270,7 @@ def _output(result, node, i):
     return make_tensor(result)
 
 
-# --- book/chapters/13_dispatch.md:2015
+# --- book/chapters/13_dispatch.md:2051
 def _link_views(op, source, outputs, params) -> None:
     if source._version_counter is None:  # NOTE [Normal data in an inference tensor]
         refuse_view_without_counter(source)
@@ -312,7 +312,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2065
+# --- book/chapters/13_dispatch.md:2101
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1621
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1622
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": float(p), "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1670
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1676
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
@@ -49,7 +49,8 @@ def _common(x1, x2):
     if tuple(x1.shape) != tuple(x2.shape):
         check_broadcast(tuple(x1.shape), tuple(x2.shape))  # torch's message
         shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
-        x1, x2 = x1.expand(shape), x2.expand(shape)
+        x2 = x2.expand(shape)  # NOTE [Right to left in one expression]
+        x1 = x1.expand(shape)
     return x1, x2
 
 
@@ -72,4 +73,13 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         norm1, norm2 = floored_norms(x1, x2, dim, eps)
     else:
         norm1, norm2 = _floored_norm(x1, dim, eps), _floored_norm(x2, dim, eps)
-    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+    second = x2 / norm2  # NOTE [Right to left in one expression]
+    return ((x1 / norm1) * second).sum(dim)
+
+
+# NOTE [Right to left in one expression]
+# torch's cosine_similarity expands both sides in one call and forms both
+# quotients in one expression; its compiler evaluates such operands from the
+# right, so the second side's node is made first and gets the lower sequence
+# number. The engine then runs the first side's nodes first, and a leaf's
+# gradient that a multi-grad hook still holds is copied, not taken over.

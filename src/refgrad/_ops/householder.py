@@ -111,7 +111,9 @@ def householder_product(input, tau):
                            f"dtype {LEGACY[input.dtype]}")
     if input.dtype.name not in ("float32", "float64", "complex64", "complex128"):
         raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{LEGACY[input.dtype]}'")
-    return call(HOUSEHOLDER_PRODUCT, (input, tau), {})
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    return written_fresh((input, tau), call(HOUSEHOLDER_PRODUCT, (input, tau), {}), 1)
 
 
 def orgqr(input, input2):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:439
+# --- book/chapters/16l_more_linalg.md:443
 """Inverses, matrix powers, the Cholesky factorization and linear solves."""
 
 import numpy as np
@@ -27,7 +27,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:482
+# --- book/chapters/16l_more_linalg.md:486
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +43,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:511
+# --- book/chapters/16l_more_linalg.md:515
 def inv_ex(A, *, check_errors=False):
     try:
         check_matrices(A, "linalg.inv")
@@ -93,7 +93,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:574
+# --- book/chapters/16l_more_linalg.md:578
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -137,7 +137,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:639
+# --- book/chapters/16l_more_linalg.md:643
 def _cholesky_ex(a, upper):
     if not a.size:  # float16 reaches here empty, and gives back its own dtype
         return np.zeros_like(a), np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)
@@ -158,7 +158,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:661
+# --- book/chapters/16l_more_linalg.md:665
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -192,7 +192,7 @@ def cholesky(A, *, upper=False):
     return L
 
 
-# --- book/chapters/16l_more_linalg.md:724
+# --- book/chapters/16l_more_linalg.md:728
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -233,7 +233,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:766
+# --- book/chapters/16l_more_linalg.md:770
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -260,7 +260,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:798
+# --- book/chapters/16l_more_linalg.md:802
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -282,14 +282,15 @@ def _check_solve(A, B, left) -> None:
 
 
 def solve(A, B, *, left=True):
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
     from refgrad._tensor import make_tensor
     from refgrad.utils._composite_steps import errors_checked
 
     _check_solve(A, B, left)
     lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout
     lu = by_lapack_columns(lu)
-    result = call(LINALG_SOLVE_EX, (A, B), {"LU": make_tensor(lu), "pivots": make_tensor(pivots),
-                                            "info": info, "left": left})
+    result = written_fresh((A, B), call(LINALG_SOLVE_EX, (A, B), {
+        "LU": make_tensor(lu), "pivots": make_tensor(pivots), "info": info, "left": left}), 1)
     errors_checked(info, "torch.linalg.solve", A)  # torch's check, seen by a mode
     if info.any():
         raise failure("torch.linalg.solve", info,
@@ -297,5 +298,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:465
+# --- book/chapters/16l_more_linalg.md:469
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -213,10 +213,13 @@ def _singular(info, name):
 
 
 def lu(A, *, pivot=True):
+    from refgrad._ops.fresh_writes import written_fresh
     from refgrad._tensor import make_tensor
 
     _check(A, "linalg.lu", pivot)
     LU, pivots, _ = getrf(A._data)
     P = make_tensor(permutation(pivots, A.shape[-2], LU.dtype))
     L, U = call(LINALG_LU, (A,), {"P": P, "LU": make_tensor(LU), "pivot": pivot})
-    return LU_RESULT(P, L, U)
+    # the factor that is LU's own copy is written twice: NOTE [Writes into a fresh result]
+    tall = A.shape[-2] > A.shape[-1]
+    return LU_RESULT(*written_fresh((A,), (P, L, U), (1, 2, 1) if tall else (1, 1, 2)))

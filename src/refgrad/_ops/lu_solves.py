@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:655
+# --- book/chapters/16r_solvers.md:658
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _lu_unpack(lu, unpack_data, LU_data_sym_argsize_minus_1, LU_data_sym_argsize
     return L.copy(), U.copy()
 
 
-# --- book/chapters/16r_solvers.md:685
+# --- book/chapters/16r_solvers.md:688
 def _lu_unpack_backward(grads, unpack_data, LU_data_sym_argsize_minus_1,
                         LU_data_sym_argsize_minus_2):
     from refgrad._ops.shaping import cat
@@ -64,7 +64,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:723
+# --- book/chapters/16r_solvers.md:726
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -82,7 +82,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:763
+# --- book/chapters/16r_solvers.md:766
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -114,7 +114,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:795
+# --- book/chapters/16r_solvers.md:798
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -140,7 +140,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:822
+# --- book/chapters/16r_solvers.md:825
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
@@ -164,7 +164,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1077
+# --- book/chapters/16r_solvers.md:1080
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

@@ -47,4 +47,27 @@ def matrix_exp(A):
 
         number_refused("linalg_matrix_exp", (A,), {}, error)
         raise
-    return call(LINALG_MATRIX_EXP, (A,))
+    result = call(LINALG_MATRIX_EXP, (A,))
+    if A._version_counter is not None:  # a normal tensor: torch's autograd layer is there
+        return result
+    from refgrad._ops.fresh_writes import written_fresh
+
+    return written_fresh((A,), result, _exp_writes(A))
+
+
+# NOTE [The writes of a matrix exponential]
+# torch's kernel clones an empty input (one write), takes exp of a 1 × 1 one
+# (none), and exponentiates a batch of several matrices into a new tensor
+# (none). A single matrix is written into a result first filled with nan: a
+# second write puts the series there, unless the matrix holds a nan, whose
+# norm then falls in no interval the kernel picks a series for. Counted when
+# torch's autograd layer is skipped: NOTE [Writes into a fresh result].
+def _exp_writes(A) -> int:
+    import numpy as np
+
+    data = A._data
+    if not data.size:
+        return 1
+    if data.shape[-1] == 1 or data.size // (data.shape[-1] * data.shape[-2]) > 1:
+        return 0
+    return 1 if np.isnan(data).any() else 2

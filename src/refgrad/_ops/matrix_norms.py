@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:1124
+# --- book/chapters/16l_more_linalg.md:1130
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -52,7 +52,7 @@ def _zero_norm(sums, picked, keepdim):
     return zeros(tuple(shape), dtype=sums.dtype, device=sums.device)
 
 
-# --- book/chapters/16l_more_linalg.md:1184
+# --- book/chapters/16l_more_linalg.md:1190
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -73,7 +73,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1209
+# --- book/chapters/16l_more_linalg.md:1215
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -87,7 +87,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1224
+# --- book/chapters/16l_more_linalg.md:1230
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

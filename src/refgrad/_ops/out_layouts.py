@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5248
+# --- book/chapters/26_inplace.md:5251
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
@@ -27,7 +27,7 @@ def lay_out_as(out, result) -> None:
         out._data = _resized(out, tuple(out._data.shape), element_strides(result._data))
 
 
-# --- book/chapters/26_inplace.md:5280
+# --- book/chapters/26_inplace.md:5283
 # NOTE [Outs resized as the iterator lays them out]
 # torch's elementwise kernels (TensorIterator's, and sort's) restride an
 # out= they had to resize to the layout their result would take: a dense
@@ -61,5 +61,26 @@ def lay_out_resized(name: str, out, result) -> None:
     if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
         lay_out_as(out, result)
     elif name == "sort" or (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
-                            and _permuted_dense(result._data)):
+                            and (_permuted_dense(result._data) or _iterated_apart(name, result))):
         lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]
+
+
+def _iterated_apart(name: str, result) -> bool:
+    """Whether ``result`` of a TensorIterator row ``name`` parts from row-major in the
+    stride of a dimension of size one: NOTE [Size-one strides of a resized out]."""
+    from refgrad._layouts import row_major
+    from refgrad._ops.table import OPS
+
+    op = OPS.get(name)
+    data = result._data
+    return (op is not None and bool(op.iterated) and data.ndim >= 2 and 1 in data.shape
+            and element_strides(data) != row_major(data.shape))
+
+
+# NOTE [Size-one strides of a resized out]
+# TensorIterator gives a resized out the strides of the layout it picked
+# whenever that layout's order is not row-major, the strides of dimensions of
+# size one included; refgrad's results of its rows carry those strides
+# (NOTE [The layout TensorIterator picks]). So `torch.eq(a, 1.0, out=out)`
+# for a (1, 2) `a.t()` and an empty `out` gives `out` strides (1, 1), not
+# (2, 1).

@@ -15,7 +15,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise_rows import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.scattering import tensor_argument
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 from refgrad._typename import not_implemented_for
 from refgrad.return_types import _structseq
 
@@ -270,6 +270,7 @@ def _frexp(a):
     return like_input_result(mantissa, a), like_input_result(exponent, a)
 
 
+RESULT_WRITES["frexp"] = 1  # each result: NOTE [Writes into a fresh result]
 FREXP = register(Op(
     "frexp", "FrexpBackward0", ("self",), forward=_frexp, outputs=("mantissa", "exponent"),
     backward=lambda grads, exponent: (grads[0] / exponent.exp2(),),

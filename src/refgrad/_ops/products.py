@@ -12,7 +12,7 @@ from refgrad._ops.arithmetic import _last_first, mul_scalar
 from refgrad._ops.fused_cross import fused_cross
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 from refgrad._warn_once import warn_once
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
@@ -93,6 +93,10 @@ BADDBMM = register(Op(
     backward=_baddbmm_backward, saves=(("batch1", ("batch2",)), ("batch2", ("batch1",))),
     promote=False,
 ))
+# out= form, self copied in unless beta is 0, then each batch added (or one scaling
+# for none): NOTE [Writes into a fresh result]
+RESULT_WRITES["addbmm"] = lambda operands, params, result: (
+    1 + (params["beta"] != 0) + max(params["batch1_sym_argsize_0"], 1))
 ADDBMM = register(Op(
     "addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
     forward=_with(_summed_products), backward=_addbmm_backward,
@@ -100,7 +104,7 @@ ADDBMM = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:348
+# --- book/chapters/16j_products_and_shapes.md:352
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -166,7 +170,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:490
+# --- book/chapters/16j_products_and_shapes.md:494
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
@@ -177,7 +181,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:502
+# --- book/chapters/16j_products_and_shapes.md:506
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -229,7 +233,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:555
+# --- book/chapters/16j_products_and_shapes.md:559
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -255,7 +259,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:590
+# --- book/chapters/16j_products_and_shapes.md:594
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

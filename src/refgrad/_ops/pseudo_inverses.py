@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:570
+# --- book/chapters/16p_decompositions.md:593
 """The pseudo-inverse and the numerical rank, both cut off at torch's tolerance."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def _pinv(a, atol, rtol, hermitian):
     return (right * inverted[..., None, :]) @ left.swapaxes(-1, -2)
 
 
-# --- book/chapters/16p_decompositions.md:631
+# --- book/chapters/16p_decompositions.md:654
 LINALG_PINV = register(Op(
     "linalg_pinv", "LinalgPinvBackward0", ("self",), forward=_pinv, backward=pinv_backward,
     promote=False, saves=(("self", ("self",)), ("result", ("self",))),
@@ -51,7 +51,7 @@ LINALG_PINV = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:653
+# --- book/chapters/16p_decompositions.md:676
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     if modes_on() and (overload := _overload(rcond, atol, rtol)) and profiled("linalg_pinv"):
         shown = (input, rcond, hermitian) if rcond is not None else (input, atol, rtol, hermitian)
@@ -78,7 +78,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:683
+# --- book/chapters/16p_decompositions.md:706
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -124,7 +124,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:739
+# --- book/chapters/16p_decompositions.md:762
 def pinverse(input, rcond=1e-15):
     if hasattr(rcond, "_data"):  # a tensor: read as torch reads a float, once this fails
         raise TypeError("pinverse() takes a float rcond, not a tensor")
@@ -136,8 +136,8 @@ def _factorable(A, hermitian) -> None:
     if hermitian:
         if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
             eigh(A)  # no call a dispatch mode would see, where torch makes none
-    elif A.ndim == 2 and A.numel() and not np.isfinite(A._data).all():
-        svd(A)
+    elif A.ndim == 2 and A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's
+        svd(A)  # values are all nan, and none is counted
 
 
 def _number(tolerance):
@@ -147,9 +147,10 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:763
+# --- book/chapters/16p_decompositions.md:786
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
+    from refgrad.autograd._state import state
 
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
@@ -167,4 +168,14 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
     counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)
-    return make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar
+    result = make_tensor(counts[..., 0])  # an array even for one matrix, not a NumPy scalar
+    if result._version_counter is not None and not (state.below_autograd or state.handed_funcs):
+        result._version_counter.value = 1  # NOTE [A rank written through out=]
+    return result
+
+
+# NOTE [A rank written through out=]
+# torch's matrix_rank is a composite with no autograd layer of its own: it
+# makes an empty result and fills it by the out= form of the op, a write
+# counted on the result whatever its operands are. Its version is 1, but
+# under a dispatch mode, whose func writes it below the autograd layer.

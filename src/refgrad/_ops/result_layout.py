@@ -5,8 +5,11 @@
 # --- book/chapters/13_dispatch.md:1684
 """The layout torch gives an elementwise result over several tensors."""
 
+from types import SimpleNamespace
+
 import numpy as np
 from numpy import ndarray
+from numpy.lib.stride_tricks import as_strided
 
 from refgrad._backend import element_strides, empty_with_steps
 from refgrad._iterated_layout import iterated_strides
@@ -14,7 +17,7 @@ from refgrad._layouts import preserved_strides, row_major
 from refgrad._memory_formats import format_strides, suggest_memory_format
 
 
-# --- book/chapters/13_dispatch.md:1702
+# --- book/chapters/13_dispatch.md:1705
 # NOTE [The layout TensorIterator picks]
 # TensorIterator orders the result's dimensions by its operands' strides, the
 # first operand that tells two dimensions apart deciding (a dimension an
@@ -48,6 +51,10 @@ def iterated_layout(op, arrays, params, out):
             return out if out.size else moved_to(out, None)
         if out.size and _rows_alike(arrays, shape):  # NOTE [Broadcast rows alike]
             return out
+    if out.dtype.kind in "fc":  # NOTE [Integer operands converted first]
+        converted = _converted(arrays, out.dtype)
+        if converted is not None:
+            return iterated_layout(_IN_ORDER, converted, params, out)
     given = [a for a in arrays if a is not None]
     arrays = [a for a in given if type(a) is ndarray and a.ndim]
     broadcast = len(arrays) < len(given) or any(a.shape != shape for a in arrays)
@@ -61,7 +68,36 @@ def _operand(value):
     return getattr(value, "_data", value)
 
 
-# --- book/chapters/13_dispatch.md:1764
+# NOTE [Integer operands converted first]
+# TensorIterator converts each operand whose dtype is not the common one with
+# to() before it picks the layout, so an integer operand of a float result
+# takes part laid out as to() lays out its copy: a (1, 3) slice with strides
+# (1, 2) becomes dense, strides (1, 1), which is row-major for its shape, and
+# `sin` of it then comes out row-major, (3, 1). Rows that convert in their
+# forward hand iterated_layout the integer arrays, so it looks at stand-ins
+# laid out as the copies would be. A bool operand is converted only when it
+# is the lone one: among several, it may be a condition, which is never
+# converted. Empty operands keep theirs: torch calls them contiguous anyway.
+_IN_ORDER = SimpleNamespace(operand_order=None)
+
+
+def _converted(arrays, dtype):
+    """``arrays`` with each integer operand replaced by a stand-in laid out as to()
+    lays out its ``dtype`` copy; None when there is none to replace."""
+    kinds = "biu" if len(arrays) == 1 else "iu"
+    if not any(type(a) is ndarray and a.dtype.kind in kinds and a.ndim > 1 and a.size
+               for a in arrays):
+        return None
+    return [_copy_stand_in(a, dtype) if type(a) is ndarray and a.dtype.kind in kinds
+            and a.ndim > 1 and a.size else a for a in arrays]
+
+
+def _copy_stand_in(a, dtype):
+    strides = preserved_strides(a.shape, element_strides(a)) or row_major(a.shape)
+    return as_strided(np.zeros(1, dtype), a.shape, [s * dtype.itemsize for s in strides])
+
+
+# --- book/chapters/13_dispatch.md:1800
 # NOTE [Broadcast rows alike]
 # Operands that are numbers, 0-d, or arrays of the result's trailing shape
 # laid out in row order (row-major, or each stride strictly larger than the
@@ -86,7 +122,7 @@ def _in_row_order(strides) -> bool:
         strides[k] > strides[k + 1] for k in range(len(strides) - 1))
 
 
-# --- book/chapters/13_dispatch.md:1795
+# --- book/chapters/13_dispatch.md:1831
 def moved_to(array, strides):
     """``array``, or a copy of it with ``strides`` in elements (None: row-major)."""
     wanted = row_major(array.shape) if strides is None else strides
@@ -112,7 +148,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:1885
+# --- book/chapters/13_dispatch.md:1921
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -146,7 +182,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:1923
+# --- book/chapters/13_dispatch.md:1959
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -162,7 +198,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:1970
+# --- book/chapters/13_dispatch.md:2006
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a

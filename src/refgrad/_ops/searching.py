@@ -166,9 +166,7 @@ def _isin(elements, test_elements, *, assume_unique=False, invert=False):
     like = (elements if isinstance(elements, Tensor) else test_elements)._data
     found = np.isin(_values(elements, like), _values(test_elements, like),
                     assume_unique=assume_unique, invert=invert)
-    result = make_tensor(as_array(found))
-    tensors = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
-    if found.size and not state.inference_mode and not state.below_autograd and all(
-            t._version_counter is None and t.is_inference() for t in tensors):
-        result._version_counter.value += 1  # filled: NOTE [Writes into a fresh result]
-    return result
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    operands = tuple(v for v in (elements, test_elements) if isinstance(v, Tensor))
+    return written_fresh(operands, make_tensor(as_array(found)), int(found.size > 0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:849
+# --- book/chapters/16l_more_linalg.md:854
 """linalg.solve_ex: a solve that reports a singular matrix rather than refusing it."""
 
 import numpy as np
@@ -17,7 +17,7 @@ SOLVE_EX_RESULT = _structseq("linalg_solve_ex", ("result", "info"))
 SOLVE_EX_OUT_RESULT = _given_out(SOLVE_EX_RESULT)  # given out= (chapter "In-place ...")
 
 
-# --- book/chapters/16l_more_linalg.md:869
+# --- book/chapters/16l_more_linalg.md:874
 # NOTE [A singular solve]
 # A matrix with a zero pivot is solved with its LU factors anyway, as LAPACK's
 # getrs solves it: the substitutions divide by the zero. X A = B is Aᵀ Xᵀ = Bᵀ,
@@ -40,6 +40,7 @@ def lapack_solution(a_, matrix, LU, pivots, info, left, batch):
 
 
 def solve_ex(A, B, *, left=True, check_errors=False):
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
     from refgrad._tensor import make_tensor
 
     _check_solve(A, B, left)
@@ -50,4 +51,4 @@ def solve_ex(A, B, *, left=True, check_errors=False):
     if check_errors and info.any():
         raise failure("torch.linalg.solve_ex", info,
                       lambda k: "The solver failed because the input matrix is singular.")
-    return SOLVE_EX_RESULT(result, make_tensor(info))
+    return SOLVE_EX_RESULT(*written_fresh((A, B), (result, make_tensor(info)), 1))

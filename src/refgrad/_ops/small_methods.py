@@ -48,8 +48,11 @@ def isreal(input):
     from refgrad._creation import ones_like
 
     # refgrad has no complex dtypes; torch answers a real tensor with ones_like, so
-    # the result keeps a dense input's strides (NOTE [Results laid out like the input])
-    return ones_like(input, dtype=bool_)
+    # the result keeps a dense input's strides (NOTE [Results laid out like the input]),
+    # and its fill is counted: NOTE [Writes into a fresh result]
+    from refgrad._ops.fresh_writes import written_fresh
+
+    return written_fresh((input,), ones_like(input, dtype=bool_), 1)
 
 
 def is_complex(input):
@@ -60,7 +63,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4109
+# --- book/chapters/26_inplace.md:4112
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -93,7 +96,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4147
+# --- book/chapters/26_inplace.md:4150
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -116,7 +119,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4174
+# --- book/chapters/26_inplace.md:4177
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -149,7 +152,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4216
+# --- book/chapters/26_inplace.md:4219
 def _check_put(input, index, source, values=True):
     if index.dtype is not int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
@@ -193,7 +196,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4264
+# --- book/chapters/26_inplace.md:4267
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -223,7 +226,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4298
+# --- book/chapters/26_inplace.md:4301
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
