@@ -12,6 +12,7 @@ import weakref
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
+from refgrad._ops.destination import DIRECT_BYTES, offer, withdraw
 from refgrad._ops.input_overlaps import CHECKS_FIRST, SHARED_INPUT, check_inputs
 from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
@@ -35,7 +36,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:973
+# --- book/chapters/26_inplace.md:974
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
@@ -78,9 +79,15 @@ def inplace(self, function, *args, **kwargs):
     elif recorded and self._data.dtype.kind not in "fc":  # NOTE [Integer tensors written
         with any_dtype_recorded():  # with a history]
             result = _without_pack_hooks(function, self, args, kwargs)
-    else:
-        result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
-            self, *args, **kwargs)
+    else:  # a large result may be made in self's memory: NOTE [Written where it lies]
+        direct = self._data.nbytes >= DIRECT_BYTES and shared_write is None and offer(
+            self, function, near, tensors, kwargs)
+        try:
+            result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
+                self, *args, **kwargs)
+        finally:
+            if direct:
+                withdraw()
     a, r = self._data, result._data
     if r.dtype != a.dtype or r.shape != a.shape:  # else it fits at once
         check_fits(self, result)
@@ -89,6 +96,8 @@ def inplace(self, function, *args, **kwargs):
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
         shared_write(self._data, *args)
+    elif r is a:  # made where it lies: NOTE [Written where it lies]
+        pass
     elif near and reads_written(self, function, tensors):  # NOTE [Reads after the write]
         write_in_order(self, function, args, kwargs)
     else:  # NOTE [Writing back into a tensor that overlaps itself]
@@ -107,7 +116,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1046
+# --- book/chapters/26_inplace.md:1055
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -115,7 +124,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1061
+# --- book/chapters/26_inplace.md:1070
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -138,7 +147,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1112
+# --- book/chapters/26_inplace.md:1121
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -170,7 +179,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1153
+# --- book/chapters/26_inplace.md:1162
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -198,7 +207,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1185
+# --- book/chapters/26_inplace.md:1194
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -211,7 +220,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1208
+# --- book/chapters/26_inplace.md:1217
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
