@@ -3,12 +3,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/32e_large_in_place_writes.md:19
-"""NOTE [Written where it lies]: an in-place op's result made in its tensor's own memory."""
+# --- book/chapters/32e_large_in_place_writes.md:66
+"""An in-place op's result made in its tensor's own memory: NOTE [Written where it lies]."""
 
 import sys
 
 from numpy import ndarray
+
+# NOTE [Written where it lies]
+# An in-place op of a large tensor offers that tensor's memory to the
+# function it runs, whose request for a spare array (dying_array, dying_alone)
+# takes it: its row's `into` kernel then writes the result there, under the
+# rules of NOTE [Dying operands] (dtype, shape, nothing saved that the write
+# spoils), and nothing is copied back. Offered only when no input other than
+# the tensor itself meets its memory, its array is NumPy's and writable, and
+# the function is Python code; taken only by that function, and once.
 
 # From this size on, dying_array and dying_alone look at an operand: NOTE [Dying operands].
 DIRECT_BYTES = 1 << 18
@@ -16,6 +25,7 @@ DIRECT_BYTES = 1 << 18
 _OFFER: list = [None, None]
 
 
+# --- book/chapters/32e_large_in_place_writes.md:94
 def offer(self, function, near: bool, tensors, kwargs) -> bool:
     """Offer ``self``'s memory to ``function``'s row, if its result may be made there."""
     data = self._data
@@ -34,7 +44,6 @@ def withdraw() -> None:
     _OFFER[0] = _OFFER[1] = None
 
 
-# --- book/chapters/32e_large_in_place_writes.md:51
 def offered(t, depth: int = 2):
     """``t``'s array, if ``t`` was offered to the function ``depth`` frames up; else None.
 

@@ -79,15 +79,12 @@ def inplace(self, function, *args, **kwargs):
     elif recorded and self._data.dtype.kind not in "fc":  # NOTE [Integer tensors written
         with any_dtype_recorded():  # with a history]
             result = _without_pack_hooks(function, self, args, kwargs)
-    else:  # a large result may be made in self's memory: NOTE [Written where it lies]
-        direct = self._data.nbytes >= DIRECT_BYTES and shared_write is None and offer(
-            self, function, near, tensors, kwargs)
-        try:
-            result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
-                self, *args, **kwargs)
-        finally:
-            if direct:
-                withdraw()
+    elif self._data.nbytes >= DIRECT_BYTES and shared_write is None and offer(
+            self, function, near, tensors, kwargs):  # NOTE [Written where it lies]
+        result = _offered(self, function, args, kwargs, recorded)
+    else:
+        result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
+            self, *args, **kwargs)
     a, r = self._data, result._data
     if r.dtype != a.dtype or r.shape != a.shape:  # else it fits at once
         check_fits(self, result)
@@ -116,7 +113,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1055
+# --- book/chapters/26_inplace.md:1052
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -124,7 +121,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1070
+# --- book/chapters/26_inplace.md:1067
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -147,7 +144,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1121
+# --- book/chapters/26_inplace.md:1118
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -179,7 +176,16 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1162
+# --- book/chapters/26_inplace.md:1159
+def _offered(self, function, args, kwargs, recorded):
+    """``function``'s result for ``self``, made in ``self``'s memory if its row can."""
+    try:
+        return _without_pack_hooks(function, self, args, kwargs) if recorded else function(
+            self, *args, **kwargs)
+    finally:
+        withdraw()  # taken or not
+
+
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -207,7 +213,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1194
+# --- book/chapters/26_inplace.md:1200
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -220,7 +226,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1217
+# --- book/chapters/26_inplace.md:1223
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
