@@ -3,10 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/32e_large_in_place_writes.md:66
+# --- book/chapters/32e_large_in_place_writes.md:68
 """An in-place op's result made in its tensor's own memory: NOTE [Written where it lies]."""
 
 import sys
+from threading import get_ident
 
 from numpy import ndarray
 
@@ -21,11 +22,11 @@ from numpy import ndarray
 
 # From this size on, dying_array and dying_alone look at an operand: NOTE [Dying operands].
 DIRECT_BYTES = 1 << 18
-# The tensor an in-place op writes, and the code of the function it runs for it.
-_OFFER: list = [None, None]
+# The tensor an in-place op writes, the code of the function it runs for it, and its thread.
+_OFFER: list = [None, None, None]
 
 
-# --- book/chapters/32e_large_in_place_writes.md:94
+# --- book/chapters/32e_large_in_place_writes.md:97
 def offer(self, function, near: bool, tensors, kwargs) -> bool:
     """Offer ``self``'s memory to ``function``'s row, if its result may be made there."""
     data = self._data
@@ -36,12 +37,12 @@ def offer(self, function, near: bool, tensors, kwargs) -> bool:
     code = getattr(function, "__code__", None)
     if code is None:
         return False
-    _OFFER[0], _OFFER[1] = self, code
+    _OFFER[0], _OFFER[1], _OFFER[2] = self, code, get_ident()
     return True
 
 
 def withdraw() -> None:
-    _OFFER[0] = _OFFER[1] = None
+    _OFFER[0] = _OFFER[1] = _OFFER[2] = None
 
 
 def offered(t, depth: int = 2):
@@ -49,7 +50,8 @@ def offered(t, depth: int = 2):
 
     Taken once: a later row of the same call reads ``t`` as it was offered.
     """
-    if _OFFER[0] is not t or sys._getframe(depth).f_code is not _OFFER[1]:
+    if (_OFFER[0] is not t or sys._getframe(depth).f_code is not _OFFER[1]
+            or get_ident() != _OFFER[2]):  # another thread's op on the same tensor: no
         return None
-    _OFFER[0] = _OFFER[1] = None
+    withdraw()
     return t._data

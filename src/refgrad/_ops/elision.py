@@ -107,9 +107,17 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2281
+# --- book/chapters/13_dispatch.md:2282
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
+    fits = _fitting(op, tensors, arrays, params, spare)
+    if fits is None and any(spare is a for a in arrays):  # an operand it may not write:
+        spare = spare_for_threads(spare)  # a new array, as for an operand that lives on
+        return None if spare is None else _fitting(op, tensors, arrays, params, spare)
+    return fits
+
+
+def _fitting(op, tensors, arrays, params, spare):
     # float16 is left out: its arithmetic with a number goes by way of float32
     # (NOTE [float16 and numbers]), which NumPy's out= would not do.
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
