@@ -3,55 +3,48 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/32e_large_in_place_writes.md:68
+# --- book/chapters/32e_large_in_place_writes.md:75
 """An in-place op's result made in its tensor's own memory: NOTE [Written where it lies]."""
 
 import sys
-from threading import get_ident
 
 from numpy import ndarray
 
 # NOTE [Written where it lies]
-# An in-place op of a large tensor offers that tensor's memory to the
-# function it runs, whose request for a spare array (dying_array, dying_alone)
-# takes it: its row's `into` kernel then writes the result there, under the
-# rules of NOTE [Dying operands] (dtype, shape, nothing saved that the write
-# spoils), and nothing is copied back. Offered only when no input other than
-# the tensor itself meets its memory, its array is NumPy's and writable, and
-# the function is Python code; taken only by that function, and once.
+# A function that inplace calls for a large tensor asks for a spare array for
+# its operand (dying_array, dying_alone, copy_'s step); if the operand is
+# the tensor inplace writes, it is given that tensor's array, and its row's
+# `into` kernel writes the result there, under the rules of NOTE [Dying
+# operands] (dtype, shape, nothing saved that the write spoils); inplace then
+# copies nothing back. Given only when no input other than the tensor itself
+# meets its memory, the write is not one where elements share memory, and the
+# array is NumPy's and writable. Read from inplace's frame: its names self,
+# function, near, tensors, kwargs and shared_write are part of this.
+# Such a function asks once, for the row it ends on.
 
 # From this size on, dying_array and dying_alone look at an operand: NOTE [Dying operands].
 DIRECT_BYTES = 1 << 18
-# The tensor an in-place op writes, the code of the function it runs for it, and its thread.
-_OFFER: list = [None, None, None]
 
 
-# --- book/chapters/32e_large_in_place_writes.md:97
-def offer(self, function, near: bool, tensors, kwargs) -> bool:
-    """Offer ``self``'s memory to ``function``'s row, if its result may be made there."""
-    data = self._data
-    if type(data) is not ndarray or not data.flags.writeable:  # a device's array keeps
-        return False  # its route; a read-only one is refused by the write, in its words
-    if near and (kwargs or any(t is not self for t in tensors)):  # an input meets self
-        return False
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return False
-    _OFFER[0], _OFFER[1], _OFFER[2] = self, code, get_ident()
-    return True
-
-
-def withdraw() -> None:
-    _OFFER[0] = _OFFER[1] = _OFFER[2] = None
-
-
+# --- book/chapters/32e_large_in_place_writes.md:99
 def offered(t, depth: int = 2):
-    """``t``'s array, if ``t`` was offered to the function ``depth`` frames up; else None.
+    """``t``'s array, if the function ``depth`` frames up was called by ``inplace`` to
+    write ``t``, and may make its result there; else None."""
+    from refgrad._ops.inplace import _without_pack_hooks, inplace
 
-    Taken once: a later row of the same call reads ``t`` as it was offered.
-    """
-    if (_OFFER[0] is not t or sys._getframe(depth).f_code is not _OFFER[1]
-            or get_ident() != _OFFER[2]):  # another thread's op on the same tensor: no
+    caller = sys._getframe(depth)
+    frame = caller.f_back
+    if frame is not None and frame.f_code is _without_pack_hooks.__code__:
+        frame = frame.f_back  # a recorded write: the wrapper that holds hooks back
+    if frame is None or frame.f_code is not inplace.__code__:
         return None
-    withdraw()
-    return t._data
+    names = frame.f_locals
+    if names["self"] is not t or getattr(names["function"], "__code__", None) is not (
+            caller.f_code) or names["shared_write"] is not None:
+        return None
+    data = t._data
+    if type(data) is not ndarray or not data.flags.writeable:  # a device's array keeps its
+        return None  # route; a read-only one is refused by the write, in its words
+    if names["near"] and (names["kwargs"] or any(a is not t for a in names["tensors"])):
+        return None  # an input other than t meets its memory
+    return data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2599
+# --- book/chapters/26_inplace.md:2586
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
@@ -23,7 +23,7 @@ _INVALID = "probability tensor contains either `inf`, `nan` or element < 0"
 _ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
 
 
-# --- book/chapters/26_inplace.md:2624
+# --- book/chapters/26_inplace.md:2611
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     _check_request(input, num_samples, replacement, out)
     if out is not None and overlaps(out._data):
@@ -50,7 +50,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return out
 
 
-# --- book/chapters/26_inplace.md:2656
+# --- book/chapters/26_inplace.md:2643
 def _check_request(input, n, replacement, out) -> None:
     if not 1 <= input.ndim <= 2:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -86,7 +86,7 @@ def _largest_quotients(input, weights, n, generator):
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2709
+# --- book/chapters/26_inplace.md:2696
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)
