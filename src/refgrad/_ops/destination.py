@@ -43,8 +43,8 @@ def offered(t, depth: int = 2):
             caller.f_code) or names["shared_write"] is not None:
         return None
     data = t._data
-    if type(data) is not ndarray or not data.flags.writeable:  # a device's array keeps its
-        return None  # route; a read-only one is refused by the write, in its words
+    if type(data) is not ndarray or not data.flags.writeable:  # a device's array, or a
+        return None  # read-only one, keeps its route
     if names["near"] and (names["kwargs"] or any(a is not t for a in names["tensors"])):
         return None  # an input other than t meets its memory
     return data
