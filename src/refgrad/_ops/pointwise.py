@@ -18,7 +18,6 @@ def _keeps_result(name, node, forward, backward):
     return register(Op(
         name, node, ("self",), forward=floating(forward), backward=backward,
         saves=(("result", ("self",)),), iterated=True,
-        into=forward if isinstance(forward, np.ufunc) else None,  # NOTE [Dying operands]
     ))
 
 
@@ -42,7 +41,7 @@ def _rsqrt_backward(g, cubed):  # the cube made first: NOTE [The right operand f
     return (mul_scalar(g, -0.5) * cubed,)
 
 
-# --- book/chapters/16a_pointwise.md:121
+# --- book/chapters/16a_pointwise.md:120
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's float32 and float64 maximum return their second operand then, and
@@ -66,7 +65,7 @@ def _keep_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16a_pointwise.md:151
+# --- book/chapters/16a_pointwise.md:150
 def _relu(a):
     if a.dtype.kind == "b":  # NumPy would take the larger bool; torch refuses
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -94,7 +93,7 @@ def threshold_backward(grad_output, self, threshold):
     return call(THRESHOLD_BACKWARD, (grad_output, self), {"threshold": threshold})
 
 
-# --- book/chapters/16a_pointwise.md:185
+# --- book/chapters/16a_pointwise.md:184
 def _zeros_like(t):
     from refgrad._creation import zeros_like
 
@@ -127,7 +126,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:233
+# --- book/chapters/16a_pointwise.md:232
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -160,7 +159,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:506
+# --- book/chapters/16a_pointwise.md:505
 def _less(a, b):
     return a < b
 
@@ -194,7 +193,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:674
+# --- book/chapters/16a_pointwise.md:673
 # NOTE [An input not given]
 # relu() reaches the function with this default in place of the input; the
 # call fails, as on any object that is not a tensor, and the failure is
