@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+from refgrad._ops.destination import offered  # chapter "Large writes in place"
 from refgrad._ops.recording import _any_requires_grad, _records
 from refgrad._parallel import spare_for_threads  # chapter "Threads inside an op"
 from refgrad._tensor import Tensor
@@ -34,7 +35,7 @@ _DYING_ALONE = 5
 # caller (its file name: NOTE [Frames warnings skip]).
 
 
-# --- book/chapters/13_dispatch.md:2224
+# --- book/chapters/13_dispatch.md:2225
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -43,6 +44,8 @@ def dying_array(a, b):
     """
     # Most operands are small: a size check settles each before any call.
     if isinstance(a, Tensor) and a._data.nbytes >= _MIN_BYTES:
+        if (written := offered(a)) is not None:  # an in-place op's own tensor
+            return written
         if _unshared(a, _DYING_OPERAND + _behind_public(a)) and _inside_operator():
             return a._data
         large = a._data
@@ -62,12 +65,14 @@ def dying_alone(t):
     Else, for a large ``t``, a new array to share among threads, or None.
     """
     if isinstance(t, Tensor) and t._data.nbytes >= _MIN_BYTES:
+        if (written := offered(t)) is not None:  # an in-place op's own tensor
+            return written
         alone = _unshared(t, _DYING_ALONE + _behind_public(t))
         return t._data if alone else spare_for_threads(t._data)
     return None
 
 
-# --- book/chapters/13_dispatch.md:2262
+# --- book/chapters/13_dispatch.md:2267
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -102,9 +107,17 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2312
+# --- book/chapters/13_dispatch.md:2318
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
+    fits = _fitting(op, tensors, arrays, params, spare)
+    if fits is None and any(spare is a for a in arrays):  # an operand it may not write:
+        spare = spare_for_threads(spare)  # a new array, as for an operand that lives on
+        return None if spare is None else _fitting(op, tensors, arrays, params, spare)
+    return fits
+
+
+def _fitting(op, tensors, arrays, params, spare):
     # float16 is left out: its arithmetic with a number goes by way of float32
     # (NOTE [float16 and numbers]), which NumPy's out= would not do.
     if op.into is None or params.get("alpha", 1) != 1 or spare.dtype.char not in "fd":
@@ -114,7 +127,7 @@ def spare_result(op, tensors, arrays, params, spare):
         return None
     try:
         shape = np.broadcast_shapes(*(np.shape(x) for x in arrays))
-        kind = np.result_type(*arrays)
+        kind = spare.dtype if op.writes else np.result_type(*arrays)  # copy_ casts to it
     except (TypeError, ValueError):  # the forward will say what is wrong
         return None
     return spare if shape == spare.shape and kind == spare.dtype else None

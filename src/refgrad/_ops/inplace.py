@@ -78,7 +78,7 @@ def inplace(self, function, *args, **kwargs):
     elif recorded and self._data.dtype.kind not in "fc":  # NOTE [Integer tensors written
         with any_dtype_recorded():  # with a history]
             result = _without_pack_hooks(function, self, args, kwargs)
-    else:
+    else:  # a large result may be made in self's memory: NOTE [Written where it lies]
         result = _without_pack_hooks(function, self, args, kwargs) if recorded else function(
             self, *args, **kwargs)
     a, r = self._data, result._data
@@ -89,6 +89,8 @@ def inplace(self, function, *args, **kwargs):
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
         shared_write(self._data, *args)
+    elif r is a:  # made where it lies: NOTE [Written where it lies]
+        pass
     elif near and reads_written(self, function, tensors):  # NOTE [Reads after the write]
         write_in_order(self, function, args, kwargs)
     else:  # NOTE [Writing back into a tensor that overlaps itself]
@@ -107,7 +109,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1046
+# --- book/chapters/26_inplace.md:1048
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -115,7 +117,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1061
+# --- book/chapters/26_inplace.md:1063
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -138,7 +140,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1112
+# --- book/chapters/26_inplace.md:1114
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -170,7 +172,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1153
+# --- book/chapters/26_inplace.md:1155
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -198,7 +200,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1185
+# --- book/chapters/26_inplace.md:1187
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -211,7 +213,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1208
+# --- book/chapters/26_inplace.md:1210
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

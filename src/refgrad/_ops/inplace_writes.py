@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1263
+# --- book/chapters/26_inplace.md:1265
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -14,6 +14,7 @@ from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
 from refgrad._half_casts import astype, for_half
 from refgrad._ops import slice_writes
+from refgrad._ops.destination import DIRECT_BYTES, offered
 from refgrad._ops.inplace import inplace
 from refgrad._ops.shared_writes import (
     INDEX_FILL_WARNING,
@@ -40,7 +41,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1302
+# --- book/chapters/26_inplace.md:1305
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -70,11 +71,11 @@ COPY = register(Op(
     backward=lambda g, src_dtype, wanted=(True, True): (  # NOTE [Only the gradients asked for]
         _contiguous_zeros(g) if wanted[0] else None, g.to(src_dtype) if wanted[1] else None),
     promote=False, writes=("self",), hides=("src_dtype",),  # torch's node shows nothing
-    broadcasts=True,
+    broadcasts=True, into=lambda a, src, out: _copied_into(src, out),
 ))
 
 
-# --- book/chapters/26_inplace.md:1344
+# --- book/chapters/26_inplace.md:1347
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -92,7 +93,14 @@ def _copied(a, src):
     return astype(np.broadcast_to(src, np.broadcast_shapes(a.shape, src.shape)), a.dtype)
 
 
-# --- book/chapters/26_inplace.md:1366
+def _copied_into(src, out):
+    """``src`` cast and broadcast into ``out``, the written tensor's own memory, in one
+    pass: NOTE [Written where it lies]."""
+    np.copyto(out, src, casting="unsafe")
+    return out
+
+
+# --- book/chapters/26_inplace.md:1376
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -107,11 +115,11 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1386
-def _call(row, args, params=None):
+# --- book/chapters/26_inplace.md:1396
+def _call(row, args, params=None, spare=None):
     from refgrad._ops.dispatch import call
 
-    return call(row, args, params)
+    return call(row, args, params, spare)
 
 
 def _index_put_row():
@@ -125,7 +133,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2754
+# --- book/chapters/26_inplace.md:2764
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -155,7 +163,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2795
+# --- book/chapters/26_inplace.md:2805
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast
@@ -192,7 +200,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2842
+# --- book/chapters/26_inplace.md:2852
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -233,7 +241,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2896
+# --- book/chapters/26_inplace.md:2906
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -269,6 +277,9 @@ def _copy_step():
     def copy(t, s):
         if isinstance(s, Tensor) and not same_device(s._data, t._data):
             s = s.to(t.device)  # NOTE [Copies between devices]
+        data = t._data
+        if data.nbytes >= DIRECT_BYTES and s._data.dtype.kind in "biuf":  # NOTE [Written
+            return _call(COPY, (t, s), {"src_dtype": s.dtype}, offered(t, 1))  # where it lies]
         return _call(COPY, (t, s), {"src_dtype": s.dtype})
 
     return copy
@@ -280,7 +291,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:2948
+# --- book/chapters/26_inplace.md:2961
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data
