@@ -160,8 +160,12 @@ RESULT_WRITES: dict = {
     "std": lambda operands, params, result: _spread_writes(operands, result),
     "var_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
     "std_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
-    "repeat": lambda operands, params, result: int(result.size > 0),
-    "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
+    # the copy into the result, skipped where a count is 0 (an empty input is copied)
+    "repeat": lambda operands, params, result: int(0 not in params["repeats"]),
+    # no turn clones; a half turn flips; a quarter turn's flip of an empty input is a
+    # clone, one write more
+    "rot90": lambda operands, params, result: (
+        1 if params["k"] % 4 == 0 else int(params["k"] % 4 != 2) + int(not result.size)),
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
     "linalg_inv_ex": (3, 1), "linalg_lstsq": 1,
     # an empty matrix's factor is not written, its info is
@@ -211,7 +215,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:280
+# --- book/chapters/12_op_table.md:284
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -226,7 +230,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:300
+# --- book/chapters/12_op_table.md:304
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -256,7 +260,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:337
+# --- book/chapters/12_op_table.md:341
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
