@@ -50,3 +50,38 @@ def refuse_product_shape(called: str, self, args: tuple, kwargs: dict, error) ->
     if called == "baddbmm_":
         self.detach().expand(shape)  # refused here where self cannot take the shape
     raise RuntimeError(BAD_INPLACE.format(list(self.shape), list(shape))) from None
+
+
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:203
+# NOTE [A product's dtypes first]
+# The stand-in self has the product's shape, so that the out-of-place product
+# refuses nothing but the dtypes; nothing is recorded, and no tensor given is
+# written. addbmm_ sums its batches: its product is one matrix.
+DTYPE_OPERANDS = {**OPERANDS, "addbmm_": (("batch1", 3), ("batch2", 3))}
+
+
+def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
+                         error) -> None:
+    """Raise the out-of-place product's refusal of the dtypes, where ``self``'s and its
+    operands' differ and ``error`` is one of the refusals the comparison comes before."""
+    from refgrad._creation import zeros
+    from refgrad.autograd.grad_mode import no_grad
+
+    if called not in DTYPE_OPERANDS or not str(error).startswith(LATER):
+        return
+    found = []
+    for at, (name, ndim) in enumerate(DTYPE_OPERANDS[called]):
+        operand = args[at] if len(args) > at else kwargs.get(name)
+        if getattr(operand, "ndim", None) != ndim:
+            return
+        found.append(operand)
+    if all(t.dtype == self.dtype for t in found):
+        return
+    (a, b) = (t.shape for t in found)
+    shape = ((a[1], b[2]) if called == "addbmm_" else _product_shape(called, args, kwargs))
+    if shape is None:
+        return
+    with no_grad():
+        function(zeros(shape, dtype=self.dtype), *(t.detach() for t in found),
+                 *args[2:], **{k: v for k, v in kwargs.items() if k not in
+                               (DTYPE_OPERANDS[called][0][0], DTYPE_OPERANDS[called][1][0])})
