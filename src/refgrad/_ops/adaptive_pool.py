@@ -87,10 +87,8 @@ def _rows(n):
 
         return call(average, (tangents[0],), {"output_size": output_size})
 
-    # the kernel resizes its row-major result, a counted write; a channels-last one is
-    # made at its size: NOTE [Writes into a fresh result]
-    RESULT_WRITES[f"_adaptive_avg_pool{n}d"] = (
-        lambda operands, params, result: int(result.flags.c_contiguous))
+    # the kernel resizes its result, a counted write: NOTE [Writes into a fresh result]
+    RESULT_WRITES[f"_adaptive_avg_pool{n}d"] = 1
     average = register(Op(
         f"_adaptive_avg_pool{n}d", f"AdaptiveAvgPool{n}DBackward0", ("self",), promote=False,
         forward=_adaptive_avg, backward=avg_backward, saves=(("self", ("self",)),),
@@ -111,7 +109,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1625
+# --- book/chapters/16u_convolution_and_pooling.md:1623
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -163,7 +161,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1680
+# --- book/chapters/16u_convolution_and_pooling.md:1678
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -185,7 +183,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1711
+# --- book/chapters/16u_convolution_and_pooling.md:1709
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -224,7 +222,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1753
+# --- book/chapters/16u_convolution_and_pooling.md:1751
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -54,34 +54,28 @@ def refuse_product_shape(called: str, self, args: tuple, kwargs: dict, error) ->
 
 # --- book/chapters/16zgd_fuzzer_found_round_five.md:203
 # NOTE [A product's dtypes first]
-# The stand-in self has the product's shape, so that the out-of-place product
-# refuses nothing but the dtypes; nothing is recorded, and no tensor given is
-# written. addbmm_ sums its batches: its product is one matrix.
+# Only the refusal of an expanded self's overlap is looked behind: torch
+# refuses it after the product's own checks, where refgrad's write check came
+# first. Where the dtypes agree, the shape check below speaks instead. The
+# out-of-place product is given self detached, expanded as it is; nothing is
+# recorded, and no tensor given is written.
 DTYPE_OPERANDS = {**OPERANDS, "addbmm_": (("batch1", 3), ("batch2", 3))}
 
 
 def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
                          error) -> None:
-    """Raise the out-of-place product's refusal of the dtypes, where ``self``'s and its
-    operands' differ and ``error`` is one of the refusals the comparison comes before."""
-    from refgrad._creation import zeros
+    """Raise the out-of-place product's refusal where ``self``'s dtype and its
+    operands' differ and ``error`` is the refusal of an expanded ``self``."""
     from refgrad.autograd.grad_mode import no_grad
 
-    if called not in DTYPE_OPERANDS or not str(error).startswith(LATER):
+    if called not in DTYPE_OPERANDS or not str(error).startswith(OVERLAP_START):
         return
-    found = []
-    for at, (name, ndim) in enumerate(DTYPE_OPERANDS[called]):
-        operand = args[at] if len(args) > at else kwargs.get(name)
-        if getattr(operand, "ndim", None) != ndim:
-            return
-        found.append(operand)
-    if all(t.dtype == self.dtype for t in found):
+    names = tuple(name for name, _ in DTYPE_OPERANDS[called])
+    found = [args[at] if len(args) > at else kwargs.get(name)
+             for at, name in enumerate(names)]
+    if not all(hasattr(t, "dtype") for t in found) or all(
+            t.dtype == self.dtype for t in found):
         return
-    (a, b) = (t.shape for t in found)
-    shape = ((a[1], b[2]) if called == "addbmm_" else _product_shape(called, args, kwargs))
-    if shape is None:
-        return
+    given = {k: v for k, v in kwargs.items() if k not in names}
     with no_grad():
-        function(zeros(shape, dtype=self.dtype), *(t.detach() for t in found),
-                 *args[2:], **{k: v for k, v in kwargs.items() if k not in
-                               (DTYPE_OPERANDS[called][0][0], DTYPE_OPERANDS[called][1][0])})
+        function(self.detach(), *(t.detach() for t in found), *args[2:], **given)
