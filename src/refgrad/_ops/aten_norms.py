@@ -163,9 +163,7 @@ NATIVE_CHANNEL_SHUFFLE = _native_shuffle_row()
 
 def native_channel_shuffle(input, groups):
     from refgrad._ops.dispatch import call
-    from refgrad._ops.shuffles import channel_shuffle
-
-    from refgrad._ops.shuffles import _empty_shuffle
+    from refgrad._ops.shuffles import _empty_shuffle, channel_shuffle
 
     channel_shuffle(input.detach(), groups)  # its checks and messages; nothing recorded
     params = {"groups": groups, "operation": "native_channel_shuffle"}

@@ -96,9 +96,8 @@ def count_nonzero(input, dim=None):
         d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
     if input.ndim == 0:  # its dims 0 and -1 are itself: one value counted
         dims = None
-    from refgrad._ops.result_layout import row_major_result
-
     from refgrad._ops.fresh_writes import written_fresh
+    from refgrad._ops.result_layout import row_major_result
 
     counts = np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64)
     result = make_tensor(row_major_result(counts))  # NOTE [Results written row-major]
