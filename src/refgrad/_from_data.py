@@ -265,7 +265,14 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"
-        return _copied(data, dtype, device, requires_grad, pin_memory)
+        made = _copied(data, dtype, device, requires_grad, pin_memory)
+        if isinstance(data, Tensor) and data._version_counter is None:
+            from refgrad._ops.fresh_writes import written_fresh
+
+            # the copy of an inference tensor is a counted write: NOTE [Writes into a
+            # fresh result]
+            written_fresh((data,), made, 1)
+        return made
     from refgrad.autograd._profiled_construction import detached_in_place, made_from_data
     from refgrad.utils._factory_modes import lift_fresh
 

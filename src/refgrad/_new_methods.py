@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1212
+# --- book/chapters/05_creation.md:1219
 """Tensor.new_zeros, new_ones, new_empty, new_full and new_tensor."""
 
 import warnings
@@ -64,7 +64,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1280
+# --- book/chapters/05_creation.md:1287
 # NOTE [A fill counted on a new tensor]
 # new_zeros, new_ones and new_full of an inference tensor skip torch's autograd
 # layer outside inference mode; the kernel's fill_ of the empty result is then
@@ -76,7 +76,7 @@ def counted_fill(self, made):
     return made
 
 
-# --- book/chapters/05_creation.md:1302
+# --- book/chapters/05_creation.md:1309
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -107,7 +107,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1339
+# --- book/chapters/05_creation.md:1346
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -119,7 +119,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1352
+# --- book/chapters/05_creation.md:1359
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)
@@ -150,12 +150,18 @@ def new_tensor(self, *given, dtype=None, device=None, requires_grad=False,
     _missing_or_unknown("new_tensor", ("data",), values, named)
     data = values["data"]
     refuse_flag("new_tensor", "requires_grad", None, requires_grad)  # None too
-    if isinstance(data, Tensor):
+    given_tensor = data if isinstance(data, Tensor) else None
+    if given_tensor is not None:
         warnings.warn(_COPY_WARNING.replace("torch.tensor(", "tensor.new_tensor("),
                       UserWarning, stacklevel=2)
         data = host_array(data)
-    return constructed(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
+    made = constructed(data, dtype=dtype_argument(dtype, "new_tensor") or self.dtype,
                        device=device or self.device, requires_grad=requires_grad)
+    if given_tensor is not None and given_tensor._version_counter is None:
+        from refgrad._ops.fresh_writes import written_fresh
+
+        written_fresh((given_tensor,), made, 1)  # as torch.tensor's copy of it
+    return made
 
 
 for _method in (_new(zeros), _new(ones), _new(empty), new_full, new_tensor):

@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1756
+# --- book/chapters/16k_order_statistics.md:1758
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -128,7 +128,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:974
+# --- book/chapters/16p_decompositions.md:984
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
@@ -171,19 +171,19 @@ from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:496
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:500
 from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
 from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:538
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:542
 from refgrad._ops.ldl import (  # noqa: E402
     LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
     LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:741
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:750
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 

@@ -15,7 +15,7 @@ from refgrad._arguments import Arguments
 from refgrad._ops import pool_gradients
 from refgrad._ops.max_pool import best, flat_windows, max_pool_backward
 from refgrad._ops.pool_order import divided_in_turn, vector_channels
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import RESULT_WRITES, Op, register
 
 
 def _bounds(size, out, like):
@@ -87,6 +87,8 @@ def _rows(n):
 
         return call(average, (tangents[0],), {"output_size": output_size})
 
+    # the kernel resizes its result, a counted write: NOTE [Writes into a fresh result]
+    RESULT_WRITES[f"_adaptive_avg_pool{n}d"] = 1
     average = register(Op(
         f"_adaptive_avg_pool{n}d", f"AdaptiveAvgPool{n}DBackward0", ("self",), promote=False,
         forward=_adaptive_avg, backward=avg_backward, saves=(("self", ("self",)),),
@@ -107,7 +109,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1621
+# --- book/chapters/16u_convolution_and_pooling.md:1623
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -159,7 +161,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1676
+# --- book/chapters/16u_convolution_and_pooling.md:1678
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -181,7 +183,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1707
+# --- book/chapters/16u_convolution_and_pooling.md:1709
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -220,7 +222,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1749
+# --- book/chapters/16u_convolution_and_pooling.md:1751
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

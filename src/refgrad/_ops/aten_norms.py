@@ -60,7 +60,10 @@ def frobenius_norm(input, dim, keepdim=False):
         dims = [dim] if isinstance(dim, int) else dim  # a list, as torch's schema reads it
         return dispatch_composite("frobenius_norm.dim", frobenius_norm, (input, dims, keepdim),
                                   {})
-    return _norm(input, 2.0, frobenius_dims(dim), keepdim)  # a float p, as torch's code has
+    from refgrad._ops.fresh_writes import written_fresh
+
+    # a float p, as torch's code has; its result written once: NOTE [Writes into a fresh result]
+    return written_fresh((input,), _norm(input, 2.0, frobenius_dims(dim), keepdim), 1)
 
 
 def frobenius_dims(dim, warned: str = "frobenius_norm") -> tuple:
@@ -96,21 +99,30 @@ def nuclear_norm(input, dim=None, keepdim=False):  # None: the overload without 
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:844
+# --- book/chapters/16y_torch_namespace.md:847
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
             raise TypeError(f"norm_except_dim(): argument '{name}' (position {position}) must "
                             f"be int, not {type(value).__name__}")
+    from refgrad._ops.fresh_writes import written_fresh
+
+    # the norm's result is written once where the tensor normed is still an inference
+    # tensor, not a contiguous copy of one: NOTE [Writes into a fresh result]
     if dim == -1:
         _norm_checks(v, range(v.ndim))
-        return call(NORM_SCALAR, (v,), {"p": pow, "dim": tuple(range(v.ndim)), "keepdim": False})
+        normed = call(NORM_SCALAR, (v,), {"p": pow, "dim": tuple(range(v.ndim)), "keepdim": False})
+        return written_fresh((v,), normed, 1)
     if dim == 0:
+        if not v.ndim:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         kept = (v.shape[0],) + (1,) * (v.ndim - 1)
-        return _norm(v.contiguous().view(v.shape[0], -1), pow, (1,)).view(kept)
+        flat = v.contiguous().view(v.shape[0], -1)
+        return written_fresh((flat,), _norm(flat, pow, (1,)), 1).view(kept)
     if dim == v.ndim - 1:
         kept = (1,) * (v.ndim - 1) + (v.shape[-1],)
-        return _norm(v.contiguous().view(-1, v.shape[dim]), pow, (0,)).view(kept)
+        flat = v.contiguous().view(-1, v.shape[dim])
+        return written_fresh((flat,), _norm(flat, pow, (0,)), 1).view(kept)
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 
@@ -134,7 +146,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:883
+# --- book/chapters/16y_torch_namespace.md:895
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle
@@ -151,8 +163,10 @@ NATIVE_CHANNEL_SHUFFLE = _native_shuffle_row()
 
 def native_channel_shuffle(input, groups):
     from refgrad._ops.dispatch import call
-    from refgrad._ops.shuffles import channel_shuffle
+    from refgrad._ops.shuffles import _empty_shuffle, channel_shuffle
 
     channel_shuffle(input.detach(), groups)  # its checks and messages; nothing recorded
-    return call(NATIVE_CHANNEL_SHUFFLE, (input,),
-                {"groups": groups, "operation": "native_channel_shuffle"})
+    params = {"groups": groups, "operation": "native_channel_shuffle"}
+    if not input._data.size and input._version_counter is None:  # NOTE [An empty shuffle]
+        return _empty_shuffle(NATIVE_CHANNEL_SHUFFLE, input, params)
+    return call(NATIVE_CHANNEL_SHUFFLE, (input,), params)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:571
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:575
 """torch.histogramdd: counts (or weights) of points in a grid of boxes."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def _counted(a, *weight, edges, density, operation):
     return (hist, *(e.copy() for e in edges))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:608
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:612
 def _row(name, inputs):
     return register(Op(name, "NotImplemented", inputs, forward=_counted,
                        backward=_no_derivative, outputs=None, promote=False, hides=UNSHOWN))
@@ -49,7 +49,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:622
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:626
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -69,7 +69,7 @@ def _check_given_edges(input, bins: list) -> None:
         check_edges(input, b, d)  # histogram's checks, for each dimension
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:643
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:647
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -84,7 +84,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:659
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:663
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -117,10 +117,15 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     operation = "_histogramdd_from_bin_tensors" if given else "_histogramdd_from_bin_cts"
     hist, *found = call(row, tensors, {"edges": edges, "density": density,
                                        "operation": operation})  # NOTE [Derivatives torch ...]
+    if not given:  # NOTE [Writes into a fresh result]: zeroed and counted into, a density
+        from refgrad._ops.fresh_writes import written_fresh  # divided once and per dim;
+
+        writes = (2 + (D + 1 if density else 0),) + (1,) * len(found)  # each edge written
+        written_fresh(tensors, (hist, *found), writes)
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:696
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:705
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if range is not None and len(range) != 2 * D:
@@ -140,7 +145,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:722
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:731
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

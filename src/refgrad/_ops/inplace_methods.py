@@ -49,7 +49,7 @@ from refgrad._ops.inplace_writes import (
     zero_,
 )
 from refgrad._ops.methods import torch_named
-from refgrad._ops.product_inplace_shapes import refuse_product_shape
+from refgrad._ops.product_inplace_shapes import refuse_product_dtype, refuse_product_shape
 from refgrad._ops.refused_first import refused_first
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import LEAF, OVERLAP, check_broadcast, check_cast
@@ -81,7 +81,9 @@ def _method(function, cast=None, called=None):
             return inplace(self, function, *args, **kwargs)
         except Exception as error:  # nothing was written
             refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
-            # NOTE [A product's shape before its self's], chapter 16zgd
+            # NOTE [A product's dtypes first], NOTE [A product's shape before its
+            # self's], chapter 16zgd
+            refuse_product_dtype(called, function, self, args, kwargs, error)
             refuse_product_shape(called, self, args, kwargs, error)
             if error.args and error.args[0] == OVERLAP:  # NOTE [Arguments refused before
                 refused_first(self, function, args, kwargs, True)  # the write]
@@ -102,7 +104,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1684
+# --- book/chapters/26_inplace.md:1686
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -140,7 +142,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3612
+# --- book/chapters/26_inplace.md:3614
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -165,7 +167,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3645
+# --- book/chapters/26_inplace.md:3647
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -198,7 +200,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3686
+# --- book/chapters/26_inplace.md:3688
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -213,7 +215,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3711
+# --- book/chapters/26_inplace.md:3713
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -243,7 +245,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3746
+# --- book/chapters/26_inplace.md:3748
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -67,7 +67,11 @@ def ldl_factor_ex(A, *, hermitian=False, check_errors=False):
         raise RuntimeError(f"{_NAME}: A must be batches of square matrices, but they are {m} by "
                            f"{n} matrices")
     check_floating(A, _NAME, low_precision="ldl_factor_kernel_cpu")
+    from refgrad._ops.fresh_writes import written_fresh
+
     LD, pivots, info = call(LDL_FACTOR_EX, (A,), {"operation": "linalg_ldl_factor_ex"})
+    # A is copied into LD: NOTE [Writes into a fresh result]
+    written_fresh((A,), (LD, pivots, info), (1, 0, 0))
     if check_errors:
         _checked(info, A, "torch.linalg.ldl_factor_ex")
     return LDL_FACTOR_EX_RESULT(LD, pivots, info)
@@ -92,7 +96,7 @@ def _checked(info, A, name: str) -> None:
         raise RuntimeError(_UNKNOWN.format(name, int(codes[0])))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:465
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:469
 def ldl_solve(LD, pivots, B, *, hermitian=False):
     from refgrad._ops.factorizations import check_square
     from refgrad._ops.pivot_checks import check_ldl_pivots, check_solved_dtype, refuse_low_precision

@@ -50,3 +50,32 @@ def refuse_product_shape(called: str, self, args: tuple, kwargs: dict, error) ->
     if called == "baddbmm_":
         self.detach().expand(shape)  # refused here where self cannot take the shape
     raise RuntimeError(BAD_INPLACE.format(list(self.shape), list(shape))) from None
+
+
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:203
+# NOTE [A product's dtypes first]
+# Only the refusal of an expanded self's overlap is looked behind: torch
+# refuses it after the product's own checks, where refgrad's write check came
+# first. Where the dtypes agree, the shape check below speaks instead. The
+# out-of-place product is given self detached, expanded as it is; nothing is
+# recorded, and no tensor given is written.
+DTYPE_OPERANDS = {**OPERANDS, "addbmm_": (("batch1", 3), ("batch2", 3))}
+
+
+def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
+                         error) -> None:
+    """Raise the out-of-place product's refusal where ``self``'s dtype and its
+    operands' differ and ``error`` is the refusal of an expanded ``self``."""
+    from refgrad.autograd.grad_mode import no_grad
+
+    if called not in DTYPE_OPERANDS or not str(error).startswith(OVERLAP_START):
+        return
+    names = tuple(name for name, _ in DTYPE_OPERANDS[called])
+    found = [args[at] if len(args) > at else kwargs.get(name)
+             for at, name in enumerate(names)]
+    if not all(hasattr(t, "dtype") for t in found) or all(
+            t.dtype == self.dtype for t in found):
+        return
+    given = {k: v for k, v in kwargs.items() if k not in names}
+    with no_grad():
+        function(self.detach(), *(t.detach() for t in found), *args[2:], **given)

@@ -129,8 +129,10 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError(f"order must be non-negative but got {n}")
     if n == 0:  # a copy of the input alone, prepend and append unread, as torch's is
         from refgrad._creation import empty_like
+        from refgrad._ops.fresh_writes import written_fresh
 
-        return empty_like(input).copy_(input)
+        # zeros, then the copy: NOTE [Writes into a fresh result] counts the fill
+        return written_fresh((input, *ends), empty_like(input).copy_(input), 1)
     wrap_dim(dim, input.ndim)
     pieces = [t for t in (prepend, input, append) if t is not None]
     out = cat(pieces, dim) if len(pieces) > 1 else input
@@ -145,7 +147,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:238
+# --- book/chapters/16g_moves_and_fused.md:240
 def broadcast_to(input, *size, **named):
     if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
         size = (named.pop("size"),)
@@ -192,7 +194,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:289
+# --- book/chapters/16g_moves_and_fused.md:291
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -225,7 +227,7 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:327
+# --- book/chapters/16g_moves_and_fused.md:329
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -255,7 +257,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:361
+# --- book/chapters/16g_moves_and_fused.md:363
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -291,7 +293,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:402
+# --- book/chapters/16g_moves_and_fused.md:404
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

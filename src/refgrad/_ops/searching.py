@@ -169,4 +169,6 @@ def _isin(elements, test_elements, *, assume_unique=False, invert=False):
     from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
 
     operands = tuple(v for v in (elements, test_elements) if isinstance(v, Tensor))
-    return written_fresh(operands, make_tensor(as_array(found)), int(found.size > 0))
+    # a number to test against is compared into the result even when it is empty
+    writes = int(found.size > 0 or not isinstance(test_elements, Tensor))
+    return written_fresh(operands, make_tensor(as_array(found)), writes)

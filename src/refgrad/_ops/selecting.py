@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:675
+# --- book/chapters/16g_moves_and_fused.md:677
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -44,7 +44,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:718
+# --- book/chapters/16g_moves_and_fused.md:720
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -83,7 +83,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:761
+# --- book/chapters/16g_moves_and_fused.md:763
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
@@ -96,7 +96,12 @@ def count_nonzero(input, dim=None):
         d % max(input.ndim, 1) for d in dim_tuple(dim, input.ndim))
     if input.ndim == 0:  # its dims 0 and -1 are itself: one value counted
         dims = None
+    from refgrad._ops.fresh_writes import written_fresh
     from refgrad._ops.result_layout import row_major_result
 
     counts = np.asarray(np.count_nonzero(input._data, axis=dims), dtype=np.int64)
-    return make_tensor(row_major_result(counts))  # NOTE [Results written row-major]
+    result = make_tensor(row_major_result(counts))  # NOTE [Results written row-major]
+    # bools counted over given dims are summed into the result: NOTE [Writes into a
+    # fresh result]
+    named = not (dim is None or dim == () or dim == [])
+    return written_fresh((input,), result, int(named and input._data.dtype == np.bool_))

@@ -200,27 +200,35 @@ def _stack_forward(arrays, dim):
         kind = reduce(promote_types, (from_numpy(a.dtype) for a in arrays)).numpy
     stacked = np.stack([a.astype(kind, copy=False) for a in _same_sizes(arrays)], axis=dim)
     dim %= stacked.ndim  # a negative dim counts from the stacked result's end
-    if type(stacked) is np.ndarray and arrays[0].ndim in (4, 5) and dim < arrays[0].ndim:
+    if type(stacked) is np.ndarray and arrays[0].ndim + (dim == arrays[0].ndim) in (4, 5):
         return _stacked_like_cat(stacked, arrays, dim)
     return row_major_result(stacked)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/15_sums_and_shapes.md:631
+# --- book/chapters/15_sums_and_shapes.md:633
 def _stacked_like_cat(stacked, arrays, dim):
     """``stacked`` laid out as torch's cat along ``dim``, then split in two by a view."""
     from refgrad._backend import element_strides
     from refgrad._memory_formats import contiguous_format, format_strides, suggest_memory_format
     from refgrad._ops.result_layout import moved_to
 
-    formats = {suggest_memory_format(a.shape, element_strides(a)) for a in arrays}
+    pieces = [(a.shape, element_strides(a)) for a in arrays]
+    last = dim == arrays[0].ndim
+    if last:  # joined unsqueezed
+        pieces = [(shape + (1,), steps + (1,)) for shape, steps in pieces]
+    formats = {suggest_memory_format(shape, steps) for shape, steps in pieces}
     fmt = formats.pop() if len(formats) == 1 else contiguous_format
     if fmt is contiguous_format:
         return row_major_result(stacked)  # NOTE [Results written row-major]
+    if last:
+        return moved_to(stacked, tuple(format_strides(stacked.shape, fmt)))
     joined = list(arrays[0].shape)
     joined[dim] *= len(arrays)
-    steps = list(format_strides(tuple(joined), fmt))
-    steps[dim:dim + 1] = [steps[dim] * arrays[0].shape[dim], steps[dim]]
-    return moved_to(stacked, tuple(steps))
+    # the view splits as torch's does, a size-one dimension taking its stride from
+    # the chunk it ends: NOTE [Strides of size-one dimensions]
+    steps = _torch_view_strides(tuple(joined), format_strides(tuple(joined), fmt),
+                                stacked.shape)
+    return moved_to(stacked, steps)
 
 
 STACK = register(Op(
@@ -230,7 +238,7 @@ STACK = register(Op(
 ))
 
 
-# --- book/chapters/15_sums_and_shapes.md:702
+# --- book/chapters/15_sums_and_shapes.md:712
 def _stack(grads, dim):
     from refgrad._ops.sums_and_stacks import stack
 
@@ -257,7 +265,7 @@ def _left_out(given):
     return _filled("zeros", zeros, (tuple(given.shape),), given.dtype, given.device, False)
 
 
-# --- book/chapters/15_sums_and_shapes.md:733
+# --- book/chapters/15_sums_and_shapes.md:743
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``, undoing a broadcast."""
     shape = tuple(shape)

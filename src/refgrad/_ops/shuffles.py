@@ -121,7 +121,22 @@ def channel_shuffle(input, groups):
     if input.shape[1] % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got "
                            f"{input.shape[1]} channels and {groups} groups.")
+    if not input._data.size and input._version_counter is None:
+        return _empty_shuffle(CHANNEL_SHUFFLE, input, {"groups": groups})
     return call(CHANNEL_SHUFFLE, (input,), {"groups": groups})
+
+
+def _empty_shuffle(row, input, params):
+    """An empty shuffle of an inference tensor: torch's kernel hands back a tensor made
+    as in inference mode, an inference tensor too (NOTE [An empty shuffle])."""
+    from refgrad.autograd.grad_mode import inference_mode
+
+    # NOTE [An empty shuffle]
+    # torch's channel_shuffle returns early for an input with no elements, with a
+    # tensor that is no view but keeps the input's inference flag; outside inference
+    # mode it is still an inference tensor, with no version to read.
+    with inference_mode():
+        return call(row, (input,), params)
 
 
 pixel_shuffle = function_form(pixel_shuffle, Arguments(

@@ -87,7 +87,13 @@ def svd(A, full_matrices=True, *, driver=None):
 
         shown = params if driver is None else {**params, "driver": driver}  # a mode sees it
         return LINALG_SVD_RESULT(*refused(LINALG_SVD, (A,), shown, error))
-    return LINALG_SVD_RESULT(call(LINALG_SVD, (A,), params))
+    made = call(LINALG_SVD, (A,), params)
+    if full_matrices and not min(A.shape[-2:]):  # no values: the square factors made
+        from refgrad._ops.fresh_writes import written_fresh  # identities, zeroed then
+
+        m, n = A.shape[-2:]  # their diagonals filled: NOTE [Writes into a fresh result]
+        written_fresh((A,), made, (2 * (m > 0), 0, 2 * (n > 0)))
+    return LINALG_SVD_RESULT(made)
 
 
 def _svd_refusal(A, driver):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:264
+# --- book/chapters/16p_decompositions.md:270
 """Eigenvalues and eigenvectors of symmetric matrices: linalg.eigh and linalg.eigvalsh."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _eigh(a, UPLO):
     return eigenvalues, column_major(eigenvectors)
 
 
-# --- book/chapters/16p_decompositions.md:305
+# --- book/chapters/16p_decompositions.md:311
 LINALG_EIGH = register(Op(
     "linalg_eigh", "LinalgEighBackward0", ("A",), forward=_eigh, backward=eigh_backward,
     promote=False, outputs=("eigenvalues", "eigenvectors"), hides=("UPLO",),
@@ -34,7 +34,7 @@ LINALG_EIGH = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:322
+# --- book/chapters/16p_decompositions.md:328
 def eigh(A, UPLO="L"):
     try:
         _check_eigh(A, UPLO)
@@ -42,7 +42,11 @@ def eigh(A, UPLO="L"):
         from refgrad.utils._saving_above_modes import refused
 
         return LINALG_EIGH_RESULT(*refused(LINALG_EIGH, (A,), {"UPLO": UPLO}, error))
-    return LINALG_EIGH_RESULT(call(LINALG_EIGH, (A,), {"UPLO": UPLO}))  # in either case
+    from refgrad._ops.fresh_writes import written_fresh
+
+    # the vectors are written once more: NOTE [Writes into a fresh result]
+    made = written_fresh((A,), call(LINALG_EIGH, (A,), {"UPLO": UPLO}), (0, 1))
+    return LINALG_EIGH_RESULT(made)  # in either case
 
 
 def eigvalsh(A, UPLO="L"):

@@ -113,6 +113,20 @@ def _filled_unless_float(operands, params, result) -> int:
     return int(operands[0]._data.dtype.kind in "biu")
 
 
+# NOTE [The writes of a turn]
+# rot90 clones for no turn (one write); a quarter turn flips one of its dims
+# and transposes the flip in place (one), a half turn flips both. A flip that
+# moves nothing, of an empty input or along dims of size one only, is a
+# clone: one write more.
+def _turned_writes(shape, params) -> int:
+    turns, dims = params["k"] % 4, params["dims"]
+    if turns == 0:
+        return 1
+    flipped = {1: dims[1:], 2: dims, 3: dims[:1]}[turns]
+    still = 0 in shape or all(shape[d] <= 1 for d in flipped)
+    return int(turns != 2) + int(still)
+
+
 # NOTE [amin of int64]
 # amax and amin fill a result that has elements, once; torch's kernel of
 # amin for int64, alone among the dtypes, writes its result without a fill.
@@ -140,7 +154,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:205
+# --- book/chapters/12_op_table.md:219
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -160,8 +174,9 @@ RESULT_WRITES: dict = {
     "std": lambda operands, params, result: _spread_writes(operands, result),
     "var_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
     "std_mean": lambda operands, params, result: (_filled_if_empty(operands),) * 2,
-    "repeat": lambda operands, params, result: int(result.size > 0),
-    "rot90": lambda operands, params, result: int(params["k"] % 4 != 2),  # a half turn flips
+    # the copy into the result, skipped where a count is 0 (an empty input is copied)
+    "repeat": lambda operands, params, result: int(0 not in params["repeats"]),
+    "rot90": lambda operands, params, result: _turned_writes(operands[0].shape, params),
     "constant_pad_nd": lambda operands, params, result: 2 if max(params["pad"]) > 0 else 1,
     "linalg_inv_ex": (3, 1), "linalg_lstsq": 1,
     # an empty matrix's factor is not written, its info is
@@ -211,7 +226,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:280
+# --- book/chapters/12_op_table.md:295
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -226,7 +241,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:300
+# --- book/chapters/12_op_table.md:315
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -256,7 +271,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:337
+# --- book/chapters/12_op_table.md:352
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
