@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1566
+# --- book/chapters/10_nodes.md:1578
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:663
+# --- book/chapters/10_nodes.md:675
 """AccumulateGrad, where leaves receive their gradient."""
 
 import sys
@@ -27,7 +27,7 @@ ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
 
-# --- book/chapters/10_nodes.md:695
+# --- book/chapters/10_nodes.md:707
 class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
@@ -64,7 +64,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:758
+# --- book/chapters/10_nodes.md:770
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -104,7 +104,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
             bump(old)
 
 
-# --- book/chapters/10_nodes.md:803
+# --- book/chapters/10_nodes.md:815
 def _shapes_differ(old, grad) -> RuntimeError:
     """torch's error for a gradient that cannot be added into ``.grad`` in place."""
     import numpy as np
@@ -127,7 +127,7 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-# --- book/chapters/10_nodes.md:831
+# --- book/chapters/10_nodes.md:843
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     written = _written_by_torch(data, leaf, shared)
@@ -166,7 +166,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
     return False  # kept: torch takes the gradient over
 
 
-# --- book/chapters/10_nodes.md:874
+# --- book/chapters/10_nodes.md:886
 # NOTE [An empty gradient's strides]
 # NumPy gives every new empty array zero strides, the strides an expand
 # gives too, so an empty array's byte strides cannot say which it is. Its
@@ -199,7 +199,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # version 0.
 
 
-# --- book/chapters/10_nodes.md:911
+# --- book/chapters/10_nodes.md:923
 # NOTE [A gradient that is not row-major breaks the contract]
 # A row-major leaf and a gradient of its shape and element size: were the
 # gradient's strides the leaf's wherever a size is not 1, it would be
@@ -214,7 +214,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1112
+# --- book/chapters/10_nodes.md:1124
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -275,7 +275,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1207
+# --- book/chapters/10_nodes.md:1219
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
