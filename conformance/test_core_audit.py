@@ -4,21 +4,13 @@ wrong thing, misused context managers, odd nodes, and the state each leaves behi
 Black-box, against torch's API; every message and value here was recorded from torch 2.13.
 """
 
-import copy
-import pickle
 import threading
 
 import pytest
 import torch
 from torch.autograd.graph import (
-    allow_mutation_on_saved_tensors,
-    disable_saved_tensors_hooks,
-    get_gradient_edge,
     register_multi_grad_hook,
-    saved_tensors_hooks,
 )
-
-from conformance._support import FREED
 
 
 def boom(*args):
@@ -214,115 +206,3 @@ def test_retain_grad_and_a_raising_hook_in_either_order():
         with pytest.raises(ValueError):
             b.sum().backward()
         assert b.grad is None
-
-
-# --- saved-tensor hooks misused
-def test_an_unpack_hook_that_raises_keeps_raising_on_a_kept_graph():
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with saved_tensors_hooks(lambda x: x, boom):
-        b = a.sin()
-    for _ in range(2):
-        with pytest.raises(ValueError, match="^boom$"):
-            b.sum().backward(retain_graph=True)
-
-
-@pytest.mark.parametrize("value, name", [(5, "int"), (None, "NoneType"), ("x", "str")])
-def test_an_unpack_hook_must_return_a_tensor(value, name):
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with saved_tensors_hooks(lambda x: x, lambda x: value):
-        b = a.sin()
-    with pytest.raises(TypeError) as info:
-        b.sum().backward()
-    assert str(info.value) == ("Output of saved tensor unpack_hook expected to be a Tensor "
-                               f"but got result of type {name}")
-
-
-def test_a_pack_hook_must_not_write_its_input():
-    for make in (lambda a: a, lambda a: a * 1):
-        a = torch.tensor([1.0, 2.0], requires_grad=True)
-        with saved_tensors_hooks(lambda x: x.add_(1), lambda x: x):
-            with pytest.raises(RuntimeError, match="^A saved tensor pack hook is modifying"):
-                make(a).sin()
-
-
-def test_hooks_inside_a_pack_hook_are_not_called():
-    seen = []
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-
-    def pack(x):
-        with saved_tensors_hooks(lambda z: seen.append("inner") or z, lambda z: z):
-            a.exp()
-        return x
-
-    with saved_tensors_hooks(pack, lambda x: x):
-        (a * 1).sin()
-    assert seen == []
-
-
-def test_disable_saved_tensors_hooks_nested_says_the_innermost_message():
-    with disable_saved_tensors_hooks("one"):
-        with disable_saved_tensors_hooks("two"):
-            with pytest.raises(RuntimeError, match="^two$"):
-                with saved_tensors_hooks(lambda x: x, lambda x: x):
-                    pass
-        with pytest.raises(RuntimeError, match="^one$"):  # the outer message is back
-            with saved_tensors_hooks(lambda x: x, lambda x: x):
-                pass
-    with saved_tensors_hooks(lambda x: x, lambda x: x):  # on again once both are left
-        pass
-
-
-def test_disabling_while_hooks_are_on_refuses_at_once():
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with disable_saved_tensors_hooks("off"):
-        assert a.exp().grad_fn.name() == "ExpBackward0"
-    with saved_tensors_hooks(lambda x: x, lambda x: x):
-        with pytest.raises(RuntimeError, match="^off$"):
-            with disable_saved_tensors_hooks("off"):
-                pass
-        assert a.exp().grad_fn.name() == "ExpBackward0"
-
-    @disable_saved_tensors_hooks("as a decorator")
-    def inner():
-        with saved_tensors_hooks(lambda x: x, lambda x: x):
-            pass
-
-    with pytest.raises(RuntimeError, match="^as a decorator$"):
-        inner()
-    with saved_tensors_hooks(lambda x: x, lambda x: x):
-        pass
-
-
-def test_saved_tensors_hooks_are_per_thread():
-    seen = []
-
-    def worker():
-        with pytest.raises(KeyError):
-            with disable_saved_tensors_hooks("in the worker"):
-                raise KeyError(1)
-        with saved_tensors_hooks(lambda x: x, lambda x: x):
-            seen.append("entered")
-        seen.append(modes())
-
-    with disable_saved_tensors_hooks("in the main thread"):
-        with torch.no_grad():
-            thread = threading.Thread(target=worker)
-            thread.start()
-            thread.join()
-    assert seen == ["entered", (True, False)]
-
-
-def test_register_hooks_on_a_saved_tensor_twice_or_freed():
-    a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with saved_tensors_hooks(lambda x: x, lambda x: x):
-        y = a.exp()
-    with pytest.raises(RuntimeError, match="^Calling register_hooks on a saved tensor whose"):
-        y.grad_fn._raw_saved_result.register_hooks(lambda x: x, lambda x: x)
-    z = a.exp()
-    raw = z.grad_fn._raw_saved_result
-    z.sum().backward()
-    with pytest.raises(RuntimeError, match="^Calling register_hooks on a saved tensor after"):
-        raw.register_hooks(lambda x: x, lambda x: x)
-    with pytest.raises(RuntimeError) as info:
-        z.grad_fn._saved_result
-    assert str(info.value) == FREED
