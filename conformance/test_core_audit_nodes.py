@@ -4,7 +4,9 @@ Black-box, against torch's API; every message and value here was recorded from t
 """
 
 import copy
+import logging
 import pickle
+import re
 
 import pytest
 import torch
@@ -137,3 +139,50 @@ def test_hooks_on_a_tensor_written_in_place_keep_to_their_version():
     (m * m).sum().backward()
     assert seen == [("after", [12.0, 24.0]), ("before", [36.0, 72.0])]
     assert m.grad.tolist() == [12.0, 24.0] and a.grad.tolist() == [72.0, 144.0]
+
+
+# --- the debug log of odd passes
+class Kept(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(re.sub(r"0x[0-9a-f]+", "0x?", record.getMessage()))
+
+
+@pytest.fixture
+def records():
+    log = logging.getLogger(torch.autograd.graph.__name__)
+    handler, level = Kept(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    yield handler.lines
+    log.setLevel(level)
+    log.removeHandler(handler)
+
+
+def line(node, grads):
+    return f"Executing: <{node} object at 0x?> with grad_outputs: [{grads}]"
+
+
+def test_the_log_of_a_pass_whose_hooks_cut_or_refuse_the_gradient(records):
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    s = (a * 2).sin()
+    s.grad_fn.register_prehook(lambda g: (None,))
+    s.sum().backward()
+    assert records == [line("SumBackward0", "f32[]"), line("SinBackward0", "None"),
+                       line("MulBackward0", "None"), line("AccumulateGrad", "None")]
+    assert a.grad is None
+    records.clear()
+    m = a.clone()
+    handle = m.register_hook(lambda g: g.double())
+    loss = m.sum()
+    with pytest.raises(RuntimeError, match="^hook '<lambda>' has changed the type of value"):
+        loss.backward(retain_graph=True)
+    assert records == [line("SumBackward0", "f32[]")]  # the pass stopped there
+    records.clear()
+    handle.remove()
+    logging.getLogger(torch.autograd.graph.__name__).setLevel(logging.INFO)
+    loss.backward()  # no logging hook of the failed pass was left on its graph
+    assert records == [] and a.grad.tolist() == [1.0, 1.0]
