@@ -47,6 +47,17 @@ def test_no_node_can_be_copied_or_pickled(name):
         assert str(info.value) == f"cannot pickle {name!r} object"
 
 
+@pytest.mark.parametrize("name", ["AccumulateGrad", "CopySlices", "CopyBackwards", "Error",
+                                  "NotImplemented"])
+def test_node_classes_only_the_engine_makes_refuse_construction(name):
+    cls = getattr(torch._C._functions, name)
+    for args in [(), (torch.ones(1, requires_grad=True),), (1, 2)]:
+        with pytest.raises(RuntimeError, match="^Cannot construct$"):
+            cls(*args)
+    with pytest.raises(TypeError, match="^cannot create 'MulBackward0' instances$"):
+        torch._C._functions.MulBackward0()
+
+
 def test_a_leaf_with_a_refused_node_still_copies():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     get_gradient_edge(a)

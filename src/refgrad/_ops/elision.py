@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:2188
+# --- book/chapters/13_dispatch.md:2190
 """NOTE [Dying operands]: writing a result into an operand nobody will read again."""
 
 import dis
@@ -34,7 +34,7 @@ _DYING_ALONE = 5
 # caller (its file name: NOTE [Frames warnings skip]).
 
 
-# --- book/chapters/13_dispatch.md:2224
+# --- book/chapters/13_dispatch.md:2226
 def dying_array(a, b):
     """The array of ``a`` or ``b`` if that operand dies with this operator; else None.
 
@@ -67,7 +67,7 @@ def dying_alone(t):
     return None
 
 
-# --- book/chapters/13_dispatch.md:2262
+# --- book/chapters/13_dispatch.md:2264
 def _unshared(t, references: int) -> bool:
     """Whether ``t`` has no more than ``references`` and its array is its alone."""
     data = t._data
@@ -102,7 +102,7 @@ def _behind_public(t) -> int:
     return found
 
 
-# --- book/chapters/13_dispatch.md:2312
+# --- book/chapters/13_dispatch.md:2314
 def spare_result(op, tensors, arrays, params, spare):
     """``spare`` if ``op`` may write its result there; else None."""
     # float16 is left out: its arithmetic with a number goes by way of float32

@@ -196,6 +196,19 @@ _new = object.__new__
 
 
 # --- book/chapters/10_nodes.md:475
+def refuse_construction(cls, *args, **kwargs):
+    """The ``__new__`` of a node class only refgrad makes, refused in torch's words."""
+    raise RuntimeError("Cannot construct")
+
+
+def built(cls, *args):
+    """A node of a class whose ``__new__`` refuses users, made as refgrad makes it."""
+    node = _new(cls)
+    node.__init__(*args)
+    return node
+
+
+# --- book/chapters/10_nodes.md:496
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -231,7 +244,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:640
+# --- book/chapters/10_nodes.md:661
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")
