@@ -21,7 +21,7 @@ from refgrad.autograd._edges import (
     gradient_edge,
 )
 from refgrad.autograd._input_metadata import InputMetadata
-from refgrad.autograd._node import FunctionNode, Node
+from refgrad.autograd._node import FunctionNode, Node, built
 
 
 def leaf(*values, dtype=None):
@@ -179,7 +179,7 @@ def test_accumulation_under_create_graph():
 
 def test_copy_backwards_passes_the_gradient_to_its_source():
     g = leaf(1.0, 2.0)
-    node = CopyBackwards(((None, 0), gradient_edge(g)))
+    node = built(CopyBackwards, ((None, 0), gradient_edge(g)))
     assert node.apply([refgrad.tensor([3.0, 4.0])])[1].tolist() == [3.0, 4.0]
     assert node.apply([refgrad.tensor([3.0, 4.0])])[0] is None
 

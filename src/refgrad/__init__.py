@@ -1005,11 +1005,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1894
+# --- book/chapters/27_views.md:1895
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2026
+# --- book/chapters/27_views.md:2027
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

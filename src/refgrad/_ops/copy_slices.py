@@ -12,7 +12,7 @@ from refgrad._C import _functions
 from refgrad._ops.views import positions
 from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._node import FunctionNode
+from refgrad.autograd._node import FunctionNode, built, refuse_construction
 from refgrad.autograd._saved import FREED
 from refgrad.autograd._state import state
 
@@ -22,6 +22,7 @@ class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
     __slots__ = ("_fn", "_where", "_shared", "_geometry")
+    __new__ = refuse_construction  # made with built(), as torch's C++ alone makes it
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -62,7 +63,7 @@ class CopySlices(FunctionNode):
         self._fn = None
 
 
-# --- book/chapters/27_views.md:1054
+# --- book/chapters/27_views.md:1055
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
@@ -90,7 +91,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:1101
+# --- book/chapters/27_views.md:1102
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -132,7 +133,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1173
+# --- book/chapters/27_views.md:1174
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -145,7 +146,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1197
+# --- book/chapters/27_views.md:1198
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))
@@ -154,7 +155,7 @@ def _placed_like(array, where: np.ndarray):
 def rebase_history(view, fn) -> None:
     """Make the base of ``view`` record that ``fn`` wrote through ``view``."""
     base = view._view_base
-    node = CopySlices((gradient_edge(base), *fn.next_functions[1:]))
+    node = built(CopySlices, (gradient_edge(base), *fn.next_functions[1:]))
     node._fn = fn
     node._where, node._geometry = _window(base, view)  # NOTE [CopySlices recording a graph]
     node._meta = (input_metadata(base),)

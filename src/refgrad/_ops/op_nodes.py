@@ -124,6 +124,8 @@ class OpNode(FunctionNode):
 
     def __new__(cls, *args, **kwargs):
         # As in torch, only recording makes these: NOTE [Making a node].
+        if cls.__name__ == "NotImplemented":  # hand-written in torch's C++, so worded apart
+            raise RuntimeError("Cannot construct")
         raise TypeError(f"cannot create '{cls.__name__}' instances")
 
     def _lookup(self, key: str, raw: bool):
@@ -159,7 +161,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:364
+# --- book/chapters/13_dispatch.md:366
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -192,7 +194,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:403
+# --- book/chapters/13_dispatch.md:405
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -222,7 +224,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:439
+# --- book/chapters/13_dispatch.md:441
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -253,7 +255,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:474
+# --- book/chapters/13_dispatch.md:476
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -267,7 +269,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2409
+# --- book/chapters/13_dispatch.md:2411
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

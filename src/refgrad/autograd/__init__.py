@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1566
+# --- book/chapters/10_nodes.md:1601
 from refgrad.autograd import graph
 
 
@@ -85,7 +85,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1198
+# --- book/chapters/25_functions.md:1200
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:663
+# --- book/chapters/10_nodes.md:696
 """AccumulateGrad, where leaves receive their gradient."""
 
 import sys
@@ -19,7 +19,7 @@ from refgrad.autograd._grad_dtype import accumulator_metadata
 from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout, warn_unless_obeyed
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._node import FunctionNode
+from refgrad.autograd._node import FunctionNode, built, refuse_construction
 from refgrad.autograd._node_misuse import ReadOnly
 from refgrad.autograd._state import state, switched_on
 
@@ -27,12 +27,13 @@ ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
 
-# --- book/chapters/10_nodes.md:695
+# --- book/chapters/10_nodes.md:728
 class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
     __slots__ = ("_variable",)
     __module__ = "builtins"  # a C++ class to torch, shown without a module like the others
+    __new__ = refuse_construction  # made with built()
     _accumulates = True
     variable = ReadOnly(lambda self: self._variable)  # NOTE [Misuse in C++ words]
 
@@ -64,7 +65,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:758
+# --- book/chapters/10_nodes.md:792
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -104,7 +105,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
             bump(old)
 
 
-# --- book/chapters/10_nodes.md:803
+# --- book/chapters/10_nodes.md:837
 def _shapes_differ(old, grad) -> RuntimeError:
     """torch's error for a gradient that cannot be added into ``.grad`` in place."""
     import numpy as np
@@ -127,7 +128,7 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-# --- book/chapters/10_nodes.md:831
+# --- book/chapters/10_nodes.md:865
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     written = _written_by_torch(data, leaf, shared)
@@ -166,7 +167,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
     return False  # kept: torch takes the gradient over
 
 
-# --- book/chapters/10_nodes.md:874
+# --- book/chapters/10_nodes.md:908
 # NOTE [An empty gradient's strides]
 # NumPy gives every new empty array zero strides, the strides an expand
 # gives too, so an empty array's byte strides cannot say which it is. Its
@@ -199,7 +200,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # version 0.
 
 
-# --- book/chapters/10_nodes.md:911
+# --- book/chapters/10_nodes.md:945
 # NOTE [A gradient that is not row-major breaks the contract]
 # A row-major leaf and a gradient of its shape and element size: were the
 # gradient's strides the leaf's wherever a size is not 1, it would be
@@ -214,7 +215,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1112
+# --- book/chapters/10_nodes.md:1146
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -275,11 +276,12 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1207
+# --- book/chapters/10_nodes.md:1241
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 
     __slots__ = ()
+    __new__ = refuse_construction  # made with built()
 
     def name(self) -> str:
         return "torch::autograd::CopyBackwards"
@@ -296,7 +298,7 @@ def _recorded_copy(grad, variable):
         return grad.clone(memory_format=contiguous_format)
     from refgrad.autograd._edges import gradient_edge  # which imports this module
 
-    node = CopyBackwards(((None, 0), gradient_edge(grad)))
+    node = built(CopyBackwards, ((None, 0), gradient_edge(grad)))
     copy = make_tensor(_laid_out_like(grad._data, variable._data), True, node, 0)
     node._meta = (input_metadata(copy),)
     copy._version_counter.value = 1  # the copy_ into it counts, as in _copy

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1335
+# --- book/chapters/10_nodes.md:1370
 """The edge that reaches a tensor: its grad_fn, or a leaf's AccumulateGrad, made on first use."""
 
 import weakref
@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from refgrad._tensor_autograd import current_grad_fn
 from refgrad.autograd._accumulate import AccumulateGrad
-from refgrad.autograd._node import Node
+from refgrad.autograd._node import Node, built
 from refgrad.autograd._state import state
 
 
@@ -27,12 +27,12 @@ def grad_accumulator(leaf) -> AccumulateGrad | None:
                 return _parked_accumulator(leaf, info)
             if not info.requires_grad:  # NOTE [A view that requires grad through its base]
                 return None
-        node = AccumulateGrad(leaf)
+        node = built(AccumulateGrad, leaf)
         leaf._grad_accumulator = weakref.ref(node)
     return node
 
 
-# --- book/chapters/10_nodes.md:1371
+# --- book/chapters/10_nodes.md:1406
 def _parked_accumulator(view, info) -> AccumulateGrad | None:
     """A stale view's AccumulateGrad, asked for anew at every use: NOTE [Refused when asked]."""
     if info.refusal(view) is not None:
@@ -42,7 +42,7 @@ def _parked_accumulator(view, info) -> AccumulateGrad | None:
     ref = getattr(info, "parked", None)
     node = ref() if ref is not None else None
     if node is None:
-        node = AccumulateGrad(view)
+        node = built(AccumulateGrad, view)
         info.parked = weakref.ref(node)
     return node
 
@@ -56,7 +56,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1414
+# --- book/chapters/10_nodes.md:1449
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

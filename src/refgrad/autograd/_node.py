@@ -161,17 +161,21 @@ class FunctionNode(Node):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    def __reduce_ex__(self, protocol):
+        """Refused, as for torch's nodes: NOTE [A node is not copied]."""
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
+
     __dir__ = node_dir  # torch's names, not refgrad's machinery: see "What dir() lists"
 
 
-# --- book/chapters/10_nodes.md:421
+# --- book/chapters/10_nodes.md:433
 def set_edges(node, edges) -> None:
     """Give ``node`` its edges, from ``(node, slot)`` pairs: NOTE [Edges in two tuples]."""
     node._next_nodes = tuple([child for child, _ in edges])
     node._next_slots = tuple([slot for _, slot in edges])
 
 
-# --- book/chapters/10_nodes.md:435
+# --- book/chapters/10_nodes.md:447
 # NOTE [Making a node]
 # new_node() and FunctionNode.__init__ fill the same slots with the same
 # defaults; a test holds them together. A slot added to one goes in the other.
@@ -191,7 +195,20 @@ def new_node(cls, next_nodes: tuple, next_slots: tuple):
 _new = object.__new__
 
 
-# --- book/chapters/10_nodes.md:463
+# --- book/chapters/10_nodes.md:475
+def refuse_construction(cls, *args, **kwargs):
+    """The ``__new__`` of a node class only refgrad makes, refused in torch's words."""
+    raise RuntimeError("Cannot construct")
+
+
+def built(cls, *args):
+    """A node of a class whose ``__new__`` refuses users, made as refgrad makes it."""
+    node = _new(cls)
+    node.__init__(*args)
+    return node
+
+
+# --- book/chapters/10_nodes.md:496
 def _add_hook(node: FunctionNode, slot: str, fn) -> RemovableHandle:
     hooks = getattr(node, slot)
     if hooks is None:
@@ -227,7 +244,7 @@ check_arguments(FunctionNode)
 FunctionNode.__abstractmethods__ = frozenset()
 
 
-# --- book/chapters/10_nodes.md:628
+# --- book/chapters/10_nodes.md:661
 def _call_node(self, *grads, **kwargs):
     if kwargs:
         raise TypeError("keyword arguments are not supported")

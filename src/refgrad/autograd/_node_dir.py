@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:599
+# --- book/chapters/10_nodes.md:632
 """What dir() of a node lists: the names torch's nodes show, not refgrad's machinery."""
 
 # The private names torch shows on every node; any other is refgrad's own.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:522
+# --- book/chapters/10_nodes.md:555
 """Misuse of a node, refused as CPython refuses it for torch's built-in node types."""
 
 CHECKED = {"name": 0, "_sequence_nr": 0, "register_hook": 1, "register_prehook": 1,
@@ -30,7 +30,7 @@ class ReadOnly(property):
         return AttributeError(f"attribute '{self.attribute}' of '{owner}' objects is not writable")
 
 
-# --- book/chapters/10_nodes.md:555
+# --- book/chapters/10_nodes.md:588
 def _checked(function, name: str, takes: int):
     def method(self, *args, **kwargs):
         if kwargs or len(args) != takes:

@@ -12,7 +12,7 @@ from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._accumulate import ACCUMULATE_SEQUENCE_NR
 from refgrad.autograd._edges import gradient_edge
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._node import FunctionNode
+from refgrad.autograd._node import FunctionNode, built, refuse_construction
 from refgrad.autograd._state import state
 
 ONCE_DIFFERENTIABLE = (
@@ -41,6 +41,7 @@ class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 
     __slots__ = ("_message",)
+    __new__ = refuse_construction  # made with built()
 
     def __init__(self, message: str, next_functions: tuple) -> None:
         FunctionNode.__init__(self, next_functions, ACCUMULATE_SEQUENCE_NR)
@@ -61,7 +62,8 @@ def _behind_error(message: str, results: tuple):
     # own never put in the graph, which takes a sequence number all the same
     next(state.sequence_numbers)
     leaves = [None if r is None else _fake_leaf(r) for r in results]
-    node = Error(message, tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
+    node = built(Error, message,
+                 tuple((None, 0) if t is None else gradient_edge(t) for t in leaves))
     wrapped = tuple(None if t is None else make_tensor(t._data, True, node, i)
                     for i, t in enumerate(leaves))
     node._meta = tuple(input_metadata(_placeholder() if t is None else t) for t in wrapped)
