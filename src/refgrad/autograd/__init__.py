@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1601
+# --- book/chapters/10_nodes.md:1604
 from refgrad.autograd import graph
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1520
+# --- book/chapters/10_nodes.md:1523
 """Two switches of torch's CUDA stream handling, which refgrad, with no streams, never acts on."""
 
 from refgrad._c_names import c_type_name
@@ -38,7 +38,7 @@ def _one_argument(name: str, args: tuple, kwargs: dict):
     return args[0]
 
 
-# --- book/chapters/10_nodes.md:1560
+# --- book/chapters/10_nodes.md:1563
 class _Override:
     enabled = False  # process-wide, as in torch
 
