@@ -49,8 +49,9 @@ def install(namespace=refgrad) -> None:
 
 # --- book/chapters/29r_function_arguments.md:324
 # Functions that take, without failing, what torch's parser refuses: qr a
-# string for its flag `some`, isin a string for its test elements.
-READ_FIRST = ("qr", "isin", "embedding_bag")
+# string for its flag `some`, isin a string for its test elements,
+# broadcast_to an int for its tuple of sizes.
+READ_FIRST = ("qr", "isin", "embedding_bag", "broadcast_to")
 # Functions whose tensors torch's parser lets a number stand for, as it does
 # div's: divide(2, t) divides 2 by t, with or without a rounding mode.
 NUMBERS_AS_TENSORS = ("divide",)
@@ -62,7 +63,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29r_function_arguments.md:374
+# --- book/chapters/29r_function_arguments.md:375
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -83,7 +84,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:409
+# --- book/chapters/29r_function_arguments.md:410
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -107,7 +108,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:434
+# --- book/chapters/29r_function_arguments.md:435
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     pass
 
@@ -136,7 +137,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:471
+# --- book/chapters/29r_function_arguments.md:472
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

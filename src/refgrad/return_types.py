@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1758
+# --- book/chapters/16k_order_statistics.md:1760
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -128,7 +128,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:984
+# --- book/chapters/16p_decompositions.md:986
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402

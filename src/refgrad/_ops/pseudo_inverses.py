@@ -134,7 +134,7 @@ def pinverse(input, rcond=1e-15):
 def _factorable(A, hermitian) -> None:
     """svd's and eigh's own refusals, before any work."""
     if hermitian:
-        if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
+        if A.shape[-1] != A.shape[-2] and A.numel():  # a square or empty one meets none:
             eigh(A)  # no call a dispatch mode would see, where torch makes none
     elif A.ndim == 2 and A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's
         svd(A)  # values are all nan, and none is counted
@@ -165,6 +165,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if tol is not None:
         atol, rtol = tol, 0.0
     a = A._data
+    if hermitian and a.shape[-1] != a.shape[-2]:  # empty, so no eigenvalue: as many as the
+        a = a.reshape(*a.shape[:-2], 0, 0)  # square of side 0 has
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
     counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)
