@@ -28,8 +28,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
                            f"{' '.join(map(str, dims))}")
     first, second = (wrap_dim(d, A.ndim) for d in dims)
     if first == second:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
-                           f"{dims[1]})")
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, "
+                           f"{second})")  # as wrapped
     _check_narrowing(A, dtype)  # after the dims, as torch's
     if ord == "fro":
         return vector_norm(A, 2, dim=(first, second), keepdim=keepdim, dtype=dtype)

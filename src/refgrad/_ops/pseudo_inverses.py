@@ -67,6 +67,8 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
                            "expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types")
     _factorable(input, hermitian)
+    if not input.numel():  # an empty matrix's tolerances are never looked at, nor broadcast
+        atol = rtol = rcond = None
     rtol = rcond if rcond is not None else rtol
     if modes_on():  # NOTE [pinv's tolerances under a mode]
         if hasattr(rcond, "_data"):  # a tensor rcond: atol a zero of its own
@@ -78,7 +80,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:716
+# --- book/chapters/16p_decompositions.md:718
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -124,7 +126,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:772
+# --- book/chapters/16p_decompositions.md:774
 def pinverse(input, rcond=1e-15):
     if hasattr(rcond, "_data"):  # a tensor: read as torch reads a float, once this fails
         raise TypeError("pinverse() takes a float rcond, not a tensor")
@@ -147,7 +149,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:796
+# --- book/chapters/16p_decompositions.md:798
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
     from refgrad.autograd._state import state
@@ -162,6 +164,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
     _factorable(A, hermitian)
+    if not A.numel():  # an empty matrix's tolerances are never looked at, nor broadcast
+        tol = atol = rtol = None
     if tol is not None:
         atol, rtol = tol, 0.0
     a = A._data
