@@ -140,7 +140,7 @@ from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 # isort: split
 
 
-# --- book/chapters/16v_upsampling.md:706
+# --- book/chapters/16v_upsampling.md:721
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
