@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1988
+# --- book/chapters/16_functions.md:1990
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -251,7 +251,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1724
+# --- book/chapters/16j_products_and_shapes.md:1726
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -264,7 +264,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1773
+# --- book/chapters/16j_products_and_shapes.md:1775
 from refgrad import functional
 
 
@@ -276,15 +276,15 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1116
+# --- book/chapters/16k_order_statistics.md:1118
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1466
+# --- book/chapters/16k_order_statistics.md:1468
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1296
+# --- book/chapters/16l_more_linalg.md:1304
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -301,11 +301,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2238
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2241
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2771
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2774
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -322,7 +322,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2975
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2978
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -413,7 +413,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1269
+# --- book/chapters/16o_argument_checks.md:1271
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -427,13 +427,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1012
+# --- book/chapters/16p_decompositions.md:1018
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1483
+# --- book/chapters/16r_solvers.md:1492
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -471,7 +471,7 @@ from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1802
+# --- book/chapters/16u_convolution_and_pooling.md:1806
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -479,7 +479,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1207
+# --- book/chapters/16v_attention_and_sampling.md:1209
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -491,7 +491,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1358
+# --- book/chapters/16y_torch_namespace.md:1360
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -570,7 +570,7 @@ from refgrad._ops import removed_methods  # noqa: F401
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:745
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:751
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
@@ -792,7 +792,7 @@ from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's sampler
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:1744
+# --- book/chapters/19kb_gamma_family.md:1747
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
@@ -1072,7 +1072,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:573
+# --- book/chapters/29r_function_arguments.md:579
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 

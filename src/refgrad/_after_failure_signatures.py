@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:805
+# --- book/chapters/16o_argument_checks.md:807
 """torch's signatures of the functions read after a failure, and where each lives."""
 
 from refgrad._ops import (
@@ -48,7 +48,7 @@ _STACKS = {name: (module, (f"(tuple of Tensors tensors, {_OUT})",)) for module, 
     for name in names}
 
 
-# --- book/chapters/16o_argument_checks.md:857
+# --- book/chapters/16o_argument_checks.md:859
 FUNCTIONS = {  # name: (where the plain function lives, torch's signatures without the name)
     **{name: (rearranging, (f"(Tensor input, SymInt diagonal = 0, {_OUT})",))
        for name in ("tril", "triu")},
@@ -73,7 +73,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:885
+# --- book/chapters/16o_argument_checks.md:887
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -103,7 +103,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:923
+# --- book/chapters/16o_argument_checks.md:925
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -116,7 +116,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:941
+# --- book/chapters/16o_argument_checks.md:943
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -125,7 +125,7 @@ _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str r
             f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
 
 
-# --- book/chapters/16o_argument_checks.md:955
+# --- book/chapters/16o_argument_checks.md:957
 FUNCTIONS.update({
     **{name: (linalg, (f"(Tensor input, Tensor vec2, {_OUT})",)) for name in ("outer", "ger")},
     "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),

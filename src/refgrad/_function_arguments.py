@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29r_function_arguments.md:264
+# --- book/chapters/29r_function_arguments.md:266
 """torch's namespace functions, read against torch's signatures once they fail."""
 
 import types
@@ -47,10 +47,14 @@ def install(namespace=refgrad) -> None:
         _both(namespace, name, checked)
 
 
-# --- book/chapters/29r_function_arguments.md:324
+# --- book/chapters/29r_function_arguments.md:326
 # Functions that take, without failing, what torch's parser refuses: qr a
-# string for its flag `some`, isin a string for its test elements.
-READ_FIRST = ("qr", "isin", "embedding_bag")
+# string for its flag `some`, isin a string for its test elements,
+# broadcast_to an int for its tuple of sizes, the others None or a tensor
+# where their signatures name neither.
+READ_FIRST = ("qr", "isin", "embedding_bag", "broadcast_to", "trapezoid", "trapz",
+              "cumulative_trapezoid", "squeeze_copy", "nuclear_norm", "constant_pad_nd",
+              "pinverse")
 # Functions whose tensors torch's parser lets a number stand for, as it does
 # div's: divide(2, t) divides 2 by t, with or without a rounding mode.
 NUMBERS_AS_TENSORS = ("divide",)
@@ -62,7 +66,7 @@ def _is_scalars(value) -> bool:
         isinstance(item, int | float | complex | np.number | np.bool_) for item in value)
 
 
-# --- book/chapters/29r_function_arguments.md:374
+# --- book/chapters/29r_function_arguments.md:380
 def _keywords(function, allowed: tuple = ()):
     """``function``, refusing a keyword it does not take in Python's words."""
     name = function.__name__
@@ -83,7 +87,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/29r_function_arguments.md:409
+# --- book/chapters/29r_function_arguments.md:415
 def _stand_in(name: str, template):
     """``template`` under torch's ``name``, which Python's refusals give."""
     code = template.__code__.replace(co_name=name, co_qualname=name)
@@ -107,7 +111,7 @@ def _consecutive(input, return_inverse=False, return_counts=False, dim=None):  #
     pass
 
 
-# --- book/chapters/29r_function_arguments.md:434
+# --- book/chapters/29r_function_arguments.md:440
 def _lu(A, pivot=True, get_infos=False, out=None):  # noqa: N803 - torch's name
     pass
 
@@ -136,7 +140,7 @@ def _unique_forms(template, prefix: str, counts_at: int):
                    _chosen("return_counts", counts_at, forms["counts"], forms["output"]))
 
 
-# --- book/chapters/29r_function_arguments.md:471
+# --- book/chapters/29r_function_arguments.md:477
 def _python_words(function, stand_in):
     """``function``, refused when it fails as torch's Python function would refuse."""
     def checked(*args, **kwargs):

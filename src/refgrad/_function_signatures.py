@@ -104,11 +104,13 @@ SIGNATURES.update({
     "layer_norm": (f"({_NORMALIZED} = None, Tensor? bias = None, float eps = 1e-05, "
                    "bool cudnn_enable = True)",),
     "native_layer_norm": (f"({_NORMALIZED}, Tensor? bias, float eps)",),
+    "native_group_norm": ("(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, "
+                          "SymInt HxW, int group, float eps)",),
     "rms_norm": (f"({_NORMALIZED} = None, float? eps = None)",),
 })
 
 
-# --- book/chapters/29r_function_arguments.md:179
+# --- book/chapters/29r_function_arguments.md:181
 SIGNATURES.update({
     "isin": tuple(f"({first}, *, bool assume_unique = False, bool invert = False, {_OUT[3:]})"
                   for first in ("Tensor elements, Tensor test_elements",
@@ -132,13 +134,13 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/29r_function_arguments.md:206
+# --- book/chapters/29r_function_arguments.md:208
 SIGNATURES["to_dlpack"] = ("(Tensor data, *, tuple of ints? dl_device = None, "
                            "bool? copy = None)",)
 TORCH_NAMES = {"to_dlpack": "_to_dlpack"}  # where torch's name is not the function's
 
 
-# --- book/chapters/29r_function_arguments.md:219
+# --- book/chapters/29r_function_arguments.md:221
 SIGNATURES.update({
     "round": (f"(Tensor input, {_OUT})", "(Tensor input, *, int decimals, Tensor out = None)"),
     "scalar_tensor": (f"(Number s, *, {_FACTORY})",),

@@ -67,7 +67,7 @@ def pca_lowrank(A, q=None, center=True, niter=2):
     m, n = A.shape[-2:]
     if q is None:
         q = min(6, m, n)
-    elif not 0 <= q <= min(m, n):
+    elif not (q >= 0 and q <= min(m, n)):  # q first: its TypeError names it first
         raise ValueError(f"q(={q}) must be non-negative integer and not greater than "
                          f"min(m, n)={min(m, n)}")
     if not niter >= 0:

@@ -74,17 +74,19 @@ def read_after_failure(function, spec: tuple):
 # first argument alone is too common a tensor of one element to pay for it.
 # A list is looked into for a bool tensor, which a body reads as the size 1
 # and torch's parser refuses inside a size or a stride (x.as_strided((1,),
-# (torch.tensor(True),))): NOTE [A bool tensor inside a size].
+# (torch.tensor(True),))): NOTE [A bool tensor inside a size]. An empty
+# tensor is read first too: a body iterates it as an empty list of dims,
+# which torch's parser refuses (chapter "Arguments swept by kind").
 def _one_element(args: tuple, kwargs: dict) -> bool:
     for value in args[1:]:
         if isinstance(value, Tensor):
-            if value.numel() == 1:
+            if value.numel() <= 1:
                 return True
         elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
     for value in kwargs.values():
         if isinstance(value, Tensor):
-            if value.numel() == 1:
+            if value.numel() <= 1:
                 return True
         elif type(value) in _LISTS and any(map(is_bool_size, value)):
             return True
@@ -124,7 +126,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:784
+# --- book/chapters/16o_argument_checks.md:786
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1738
+# --- book/chapters/16j_products_and_shapes.md:1740
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1286
+# --- book/chapters/16l_more_linalg.md:1294
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
@@ -23,7 +23,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:974
+# --- book/chapters/16p_decompositions.md:980
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -32,7 +32,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1456
+# --- book/chapters/16r_solvers.md:1465
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -52,7 +52,7 @@ from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:789
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:795
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1974
+# --- book/chapters/16_functions.md:1976
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2840
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2843
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 

@@ -152,16 +152,20 @@ def adaptive_avg(n, input, output_size):
                 c = input.shape[1]
                 out.as_strided_(tuple(out.shape), (c, 1, *(c,) * n))
         return out
+    if n == 3:  # the three-dimensional kernel looks for empty sizes before it counts them
+        _nonempty(input, name, range(1, input.ndim))
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got "
                            f"{_listed(input.shape)}")
-    _nonempty(input, name, range(input.ndim - 2, input.ndim) if n == 2 else range(1, input.ndim))
-    _floating(input, name if n == 2 else f"{name}_cpu")
+    if n == 2:
+        _nonempty(input, name, range(input.ndim - 2, input.ndim))
+    if n == 3 or 0 not in (*input.shape[:-2], *output_size):  # two dimensions and an empty
+        _floating(input, name if n == 2 else f"{name}_cpu")  # result: any dtype, nothing read
     rows = ADAPTIVE_AVG_POOL2D if n == 2 else ADAPTIVE_AVG_POOL3D
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1678
+# --- book/chapters/16u_convolution_and_pooling.md:1682
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -183,7 +187,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1709
+# --- book/chapters/16u_convolution_and_pooling.md:1713
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -222,7 +226,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1751
+# --- book/chapters/16u_convolution_and_pooling.md:1755
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

@@ -79,8 +79,7 @@ def affine_grid(theta, size, align_corners=None):
         align_corners = False
     if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) not in (4, 5):
+    if len(size) not in (4, 5):  # the size as given, in the words and the refusals of len()
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
     n = len(size) - 2
@@ -95,4 +94,7 @@ def affine_grid(theta, size, align_corners=None):
     from refgrad._flags import refuse_flag  # NOTE [Flags are Python's bools]
 
     refuse_flag("affine_grid_generator", "align_corners", 3, align_corners)
-    return call(AFFINE_GRID, (theta,), {"size": size, "align_corners": align_corners})
+    if hasattr(size, "_data"):  # a tensor: the generator's parser takes no tensor for a size
+        raise TypeError("affine_grid_generator(): argument 'size' (position 2) must be tuple of "
+                        "ints, not Tensor")
+    return call(AFFINE_GRID, (theta,), {"size": tuple(size), "align_corners": align_corners})

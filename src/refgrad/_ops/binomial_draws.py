@@ -34,6 +34,9 @@ def binomial(*args, **kwargs):
     if not count.dtype.is_floating_point:
         raise ValueError("binomial only supports floating-point dtypes for count, got: "
                          f"{LEGACY[count.dtype]}")
+    if not prob.dtype.is_floating_point:
+        raise ValueError("binomial only supports floating-point dtypes for prob, got: "
+                         f"{LEGACY[prob.dtype]}")
     if prob.dtype != count.dtype:
         raise RuntimeError(f"Found dtype {LEGACY[prob.dtype]} but expected "
                            f"{LEGACY[count.dtype]}")

@@ -276,6 +276,8 @@ def _condition_beside(condition, tensors):
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
+    if isinstance(dim, Tensor) and dim.numel() != 1:  # torch's parser takes no tensor
+        raise TypeError("dim must be an int or a tuple of ints, not Tensor")  # of several
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     seen = set()
     for d in dims:
@@ -286,7 +288,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1355
+# --- book/chapters/16_functions.md:1357
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -296,7 +298,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1396
+# --- book/chapters/16_functions.md:1398
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

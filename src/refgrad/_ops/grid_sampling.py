@@ -178,12 +178,12 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     refuse_tangents("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d", input, grid)
     both = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
     n = input.ndim - 2
+    if input.size(0) != grid.size(0):  # size(): torch's IndexError for a 0-d one
+        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
+                           f"but got {both}")
     if grid.shape[-1] != n:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {n} in last dimension, "
                            f"but got grid with sizes {_sizes(grid)}")
-    if input.shape[0] != grid.shape[0]:
-        raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
-                           f"but got {both}")
     for i in range(2, input.ndim):
         if not input.shape[i]:
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "

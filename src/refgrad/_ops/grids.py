@@ -30,6 +30,8 @@ def meshgrid(*tensors, indexing=None):
                            f"received: {indexing}")
     if handed_whole(tensors):  # NOTE [Composite ops below autograd]
         return dispatch_composite("meshgrid", meshgrid, tensors, {"indexing": indexing})
+    if any(t.dtype is not tensors[0].dtype for t in tensors):  # all dtypes before any shape
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     for t in tensors:
         if t.ndim > 1:
             from refgrad._ops.cpp_printing import cpp_print  # chapter 16zj: C++'s print

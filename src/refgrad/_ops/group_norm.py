@@ -107,7 +107,7 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
     if not is_int(num_groups):  # a bool, or a bool tensor: NOTE [Flags are Python's bools]
         raise TypeError("group_norm(): argument 'num_groups' (position 2) must be int, not "
                         + type_name(num_groups))
-    N, C = input.shape[0], input.shape[1]  # noqa: N806 - torch's names
+    N, C = input.size(0), input.size(1)  # noqa: N806 - torch's names, and IndexErrors
     _check_groups(input, weight, bias, C, num_groups)
     HxW = int(np.prod(input.shape[2:], dtype=np.int64))  # noqa: N806
     from refgrad._memory_formats import suggest_memory_format

@@ -98,6 +98,9 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     elif input.dtype not in (_dtype.float32, _dtype.float64):
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{LEGACY[input.dtype]}'")
     counts = [bins] * D if isinstance(bins, int) else list(bins)
+    if not given and range is not None and len(range) != 2 * D:  # before the count of bins
+        raise RuntimeError(f"{_DD}for a {D}-dimensional histogram range should have {2 * D} "
+                           f"elements, but got {len(range)}")
     if not given and len(counts) != D:
         raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
                            "dimension of the input.")
@@ -125,12 +128,15 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:705
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:708
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
-    if range is not None and len(range) != 2 * D:
-        raise RuntimeError(f"{_DD}for a {D}-dimensional histogram range should have {2 * D} "
-                           f"elements, but got {len(range)}")
+    if any(count < -1 for count in counts):  # torch spaces count + 1 edges for every
+        raise RuntimeError("number of steps must be non-negative")  # dimension first, and
+    for d, count in enumerate(counts):  # then counts them before it checks the counts
+        if count == -1:
+            raise RuntimeError(f"{_DD}bins tensor should have at least 1 element, but got 0 "
+                               f"elements in the bins tensor for dimension {d}")
     flat = input._data.reshape(-1, D)
     edges = []
     for d, count in enumerate(counts):
@@ -145,7 +151,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:731
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:737
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

@@ -11,11 +11,12 @@ from refgrad._c_names import c_type_name
 from refgrad._ops.arithmetic import div_scalar as over
 from refgrad._ops.arithmetic import mul_scalar as times
 from refgrad._ops.dispatch import call
+from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1519
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1520
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -53,11 +54,13 @@ def _nothing(y, dim):
     return result
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1558
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1559
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
                         f"(Tensor, Tensor, dx={c_type_name(type(dx))})")
+    if x is not None and not isinstance(x, Tensor):  # a number for x, even for an empty y:
+        raise TypeError  # worded by the function's reading (NOTE [Read after a failure])
     if handed_whole((y,) if x is None else (y, x)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("trapezoid", trapezoid, (y, x), {"dx": dx, "dim": dim})
     if y.ndim == 0:

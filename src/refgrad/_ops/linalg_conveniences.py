@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:1131
+# --- book/chapters/16r_solvers.md:1138
 """torch.linalg's diagonal, vander, cond, tensorinv and tensorsolve, from other functions."""
 
 import math
@@ -31,7 +31,7 @@ def vander(x, *, N=None):
     return cat([powers.new_ones(*x.shape, 1), powers], -1)
 
 
-# --- book/chapters/16r_solvers.md:1180
+# --- book/chapters/16r_solvers.md:1187
 _ORDERS = (2, -2, 1, -1, float("inf"), float("-inf"))
 
 
@@ -58,7 +58,7 @@ def cond(A, p=None):
     return _through_the_inverse(A, ord)
 
 
-# --- book/chapters/16r_solvers.md:1213
+# --- book/chapters/16r_solvers.md:1220
 def _shown(ord) -> str:
     """The order as torch's message writes it: C++'s to_string."""
     if type(ord) is int or abs(ord) == float("inf"):
@@ -88,7 +88,7 @@ def _through_the_inverse(A, ord):
 # refuses it as a saved tensor modified in place. refgrad does the same.
 
 
-# --- book/chapters/16r_solvers.md:1261
+# --- book/chapters/16r_solvers.md:1268
 def _requirement(rows, columns, where: str) -> None:
     if rows != columns:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[{where}:]) "
@@ -105,6 +105,8 @@ def tensorinv(A, ind=2):
         return dispatch_composite("linalg_tensorinv", tensorinv, (A, ind), {})
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > A.ndim:  # torch cuts the sizes at ind, and a cut past the end is refused
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.ndim}")
     rows, columns = A.shape[:ind], A.shape[ind:]
     _requirement(math.prod(rows), math.prod(columns), "ind")
     matrix = A.reshape(math.prod(rows), math.prod(columns))

@@ -68,11 +68,18 @@ LU_UNPACK = register(Op(
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
+    if LU_data.ndim < 2:  # the factors' dimensions before the pivots' dtype
+        raise RuntimeError("torch.lu_unpack: Expected tensor with 2 or more dimensions. Got "
+                           f"size: {list(LU_data.shape)} instead")
     if LU_pivots.dtype.name != "int32" or not LU_pivots.is_contiguous():
         raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
                            "torch.int32 dtype.\nNote: this function is intended to be used with "
                            "the output produced by torch.linalg.lu_factor")
     m, n = LU_data.shape[-2:]
+    pivots = LU_pivots._data
+    if unpack_pivots and pivots.size and (int(pivots.min()) < 1 or int(pivots.max()) > m):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                           "inclusive.Did you properly pass the result of lu_factor?")  # sic
     L, U = call(LU_UNPACK, (LU_data,), {
         "unpack_data": unpack_data, "LU_data_sym_argsize_minus_1": n,
         "LU_data_sym_argsize_minus_2": m})
@@ -82,7 +89,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:766
+# --- book/chapters/16r_solvers.md:773
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -114,7 +121,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:798
+# --- book/chapters/16r_solvers.md:805
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -140,7 +147,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:825
+# --- book/chapters/16r_solvers.md:832
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
@@ -164,7 +171,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1080
+# --- book/chapters/16r_solvers.md:1087
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

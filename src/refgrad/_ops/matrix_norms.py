@@ -28,8 +28,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
                            f"{' '.join(map(str, dims))}")
     first, second = (wrap_dim(d, A.ndim) for d in dims)
     if first == second:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, "
-                           f"{dims[1]})")
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({first}, "
+                           f"{second})")  # as wrapped
     _check_narrowing(A, dtype)  # after the dims, as torch's
     if ord == "fro":
         return vector_norm(A, 2, dim=(first, second), keepdim=keepdim, dtype=dtype)
@@ -49,10 +49,16 @@ def _zero_norm(sums, picked, keepdim):
 
     shape = list(sums.shape)
     shape[picked:picked + 1] = [1] * keepdim
-    return zeros(tuple(shape), dtype=sums.dtype, device=sums.device)
+    return _filled(zeros(tuple(shape), dtype=sums.dtype, device=sums.device))
 
 
-# --- book/chapters/16l_more_linalg.md:1190
+def _filled(result):
+    if result._version_counter is not None:  # torch fills the largest of nothing with zero
+        result._version_counter.value += 1  # in place: one write
+    return result
+
+
+# --- book/chapters/16l_more_linalg.md:1197
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -64,7 +70,8 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     S = svdvals(A.permute(*moved))
     if ord != "nuc" and ord > 0 and S.shape[-1] == 0:  # the largest of none: torch's zero
         shape = [1 if d in dims else n for d, n in enumerate(A.shape)]
-        return zeros(tuple(shape if keepdim else S.shape[:-1]), dtype=A.dtype, device=A.device)
+        return _filled(zeros(tuple(shape if keepdim else S.shape[:-1]), dtype=A.dtype,
+                             device=A.device))
     result = (S.sum(-1, keepdim=keepdim) if ord == "nuc" else
               S.amax(-1, keepdim=keepdim) if ord > 0 else S.amin(-1, keepdim=keepdim))
     if keepdim:
@@ -73,7 +80,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1215
+# --- book/chapters/16l_more_linalg.md:1223
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -87,7 +94,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1230
+# --- book/chapters/16l_more_linalg.md:1238
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

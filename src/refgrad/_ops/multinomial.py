@@ -128,7 +128,7 @@ def _multinomial_method(self, num_samples, replacement=False, *, generator=None)
 
 
 _multinomial_method.__name__ = _multinomial_method.__qualname__ = "multinomial"
-_SIGNATURE = ("multinomial(Tensor input, int num_samples, bool replacement = False, *, "
+_SIGNATURE = ("multinomial(Tensor input, SymInt num_samples, bool replacement = False, *, "
               "torch.Generator generator = None, Tensor out = None)")
 Tensor.multinomial = method_form(_multinomial_method, Arguments(_SIGNATURE, method=True))
 multinomial = function_form(multinomial, Arguments(_SIGNATURE))

@@ -67,6 +67,8 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
                            "expected a tensor with 2 or more dimensions of float, double, "
                            "cfloat or cdouble types")
     _factorable(input, hermitian)
+    if not input.numel():  # an empty matrix's tolerances are never looked at, nor broadcast
+        atol = rtol = rcond = None
     rtol = rcond if rcond is not None else rtol
     if modes_on():  # NOTE [pinv's tolerances under a mode]
         if hasattr(rcond, "_data"):  # a tensor rcond: atol a zero of its own
@@ -78,7 +80,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:716
+# --- book/chapters/16p_decompositions.md:718
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -124,7 +126,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:772
+# --- book/chapters/16p_decompositions.md:774
 def pinverse(input, rcond=1e-15):
     if hasattr(rcond, "_data"):  # a tensor: read as torch reads a float, once this fails
         raise TypeError("pinverse() takes a float rcond, not a tensor")
@@ -134,7 +136,7 @@ def pinverse(input, rcond=1e-15):
 def _factorable(A, hermitian) -> None:
     """svd's and eigh's own refusals, before any work."""
     if hermitian:
-        if A.shape[-1] != A.shape[-2]:  # a square one of float dtype meets no refusal:
+        if A.shape[-1] != A.shape[-2] and A.numel():  # a square or empty one meets none:
             eigh(A)  # no call a dispatch mode would see, where torch makes none
     elif A.ndim == 2 and A.numel() and np.isnan(A._data).any():  # an inf alone: LAPACK's
         svd(A)  # values are all nan, and none is counted
@@ -147,7 +149,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:796
+# --- book/chapters/16p_decompositions.md:798
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._tensor import make_tensor
     from refgrad.autograd._state import state
@@ -162,9 +164,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
     _factorable(A, hermitian)
+    if not A.numel():  # an empty matrix's tolerances are never looked at, nor broadcast
+        tol = atol = rtol = None
     if tol is not None:
         atol, rtol = tol, 0.0
     a = A._data
+    if hermitian and a.shape[-1] != a.shape[-2]:  # empty, so no eigenvalue: as many as the
+        a = a.reshape(*a.shape[:-2], 0, 0)  # square of side 0 has
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     cutoff = _cutoff(values, a, _number(atol), _number(rtol))
     counts = (values > cutoff[..., None]).sum(-1, keepdims=True).astype(np.int64)

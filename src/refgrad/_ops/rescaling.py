@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2277
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2280
 """renorm, and the activations torch has at its top level: rows."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2313
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2316
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     # the accumulation dtype named even where it is the input's, as torch's formula does
@@ -68,7 +68,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2347
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2350
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -93,7 +93,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2419
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2422
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -132,7 +132,7 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2468
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2471
 THRESHOLD = register(Op(
     "threshold", "ThresholdBackward0", ("self",), promote=False,
     forward=lambda a, threshold, value: np.where(a <= threshold, a.dtype.type(value), a),
@@ -153,7 +153,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2490
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2493
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -93,6 +93,8 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
         bounds = np.take_along_axis(bounds, sorter._data, axis=-1)
     if bounds.ndim == 1:
         found = as_array(np.searchsorted(bounds, values, side=side))
+    elif bounds.size == 0 or values.size == 0:  # no rows, or rows with no bounds: all 0
+        found = np.zeros(values.shape, np.int64)
     else:
         rows = zip(bounds.reshape(-1, bounds.shape[-1]), values.reshape(-1, values.shape[-1]))
         found = np.stack([np.searchsorted(b, v, side=side) for b, v in rows]).reshape(
@@ -100,7 +102,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1033
+# --- book/chapters/16k_order_statistics.md:1035
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -146,7 +148,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1087
+# --- book/chapters/16k_order_statistics.md:1089
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

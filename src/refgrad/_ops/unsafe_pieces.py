@@ -60,7 +60,7 @@ def unsafe_chunk(input, chunks, dim=0):
 
 # --- book/chapters/16d_indexing.md:2050
 _SIGNATURES = {
-    unsafe_split: "unsafe_split(Tensor input, int split_size, int dim = 0)",
+    unsafe_split: "unsafe_split(Tensor input, SymInt split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "
                              "split_sizes, int dim = 0)",
     unsafe_chunk: "unsafe_chunk(Tensor input, int chunks, int dim = 0)",

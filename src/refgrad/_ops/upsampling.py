@@ -123,16 +123,31 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
         params["align_corners"] = bool(align_corners)
     for i, name in enumerate(_SCALES[n]):
         params[name] = None if scale_factors is None else float(scale_factors[i])
-    return call(ROWS[mode, n][0], (input,), params)
+    result = call(ROWS[mode, n][0], (input,), params)
+    if n == 2 and mode in _REARRANGED and result.shape[1] > 1 and result.stride(1) != 1:
+        from refgrad._ops.fresh_writes import written_fresh
+
+        written_fresh((input,), result, 1)  # NOTE [Two-dimensional upsampling writes twice]
+    return result
 
 
-# --- book/chapters/16v_upsampling.md:609
+# NOTE [Two-dimensional upsampling writes twice]
+# torch's CPU kernels for nearest, nearest-exact and bilinear upsampling of
+# two dimensions count one write on a result whose channels are not its
+# innermost dimension: more than one channel, laid out row-major, whatever the
+# input's layout, sizes or scales. A result of one channel, or channels-last
+# (or 1 x 1, where the two agree), counts none; so do bicubic and the other
+# dimensions. Only an inference input outside inference mode shows it.
+_REARRANGED = ("nearest", "nearest-exact", "bilinear")
+
+
+# --- book/chapters/16v_upsampling.md:624
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-# --- book/chapters/16v_upsampling.md:626
+# --- book/chapters/16v_upsampling.md:641
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -179,7 +194,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:679
+# --- book/chapters/16v_upsampling.md:694
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

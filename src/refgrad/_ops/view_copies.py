@@ -158,6 +158,8 @@ def unbind_copy(input, dim=0):
     from refgrad._ops.sums_and_stacks import unbind
 
     _checked(unbind, input, dim)
+    if not input.shape[dim]:  # no pieces: no copies to make (dim is checked)
+        return ()
     return tuple(call(UNBIND_COPY, (input,), {"dim": dim}))
 
 
@@ -173,7 +175,7 @@ def unsqueeze_copy(input, dim):
     return call(UNSQUEEZE_COPY, (input,), {"dim": dim})
 
 
-# --- book/chapters/16y_torch_namespace.md:245
+# --- book/chapters/16y_torch_namespace.md:247
 def view_copy(input, size):
     from refgrad import _dtype
     from refgrad._ops.reshaping import infer_shape
@@ -187,7 +189,7 @@ def view_copy(input, size):
     return call(VIEW_COPY, (input,), {"shape": infer_shape(tuple(size), input.numel())})
 
 
-# --- book/chapters/16y_torch_namespace.md:267
+# --- book/chapters/16y_torch_namespace.md:269
 def _detach_copy_row():
     from refgrad._ops.rounding import underivable
 

@@ -29,7 +29,7 @@ def _kl_poisson_infinity(p, q):
     return refgrad.full_like(p.rate, math.inf)
 
 
-# --- book/chapters/19kb_gamma_family.md:1966
+# --- book/chapters/19kb_gamma_family.md:1969
 @register_kl(Binomial, Binomial)
 def _kl_binomial_binomial(p, q):
     if (p.total_count < q.total_count).any():

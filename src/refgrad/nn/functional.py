@@ -132,7 +132,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1215
+# --- book/chapters/16v_attention_and_sampling.md:1217
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
@@ -140,7 +140,7 @@ from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 # isort: split
 
 
-# --- book/chapters/16v_upsampling.md:706
+# --- book/chapters/16v_upsampling.md:721
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,
