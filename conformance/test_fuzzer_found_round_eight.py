@@ -1,0 +1,46 @@
+"""Behaviour the differential fuzzer found in its eighth round: float16 reductions.
+
+A float16 product rounds each partial product to half precision as it is made, over a
+dimension as over everything; a float16 logsumexp does not depend on its input's
+layout. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+
+
+def halves(rows, columns):
+    """A float16 table of values between 1 and 3, none of them special."""
+    return (1 + torch.arange(float(rows * columns)).reshape(rows, columns) / 7).half()
+
+
+def test_a_float16_product_down_a_column_rounds_each_step():
+    x = halves(3, 5)
+    expected = (x[0] * x[1]) * x[2]  # float16 multiplies round each product
+    assert torch.equal(x.prod(0), expected)
+    assert not torch.equal(x.float().prod(0).half(), expected)  # rounding once misses
+
+
+@pytest.mark.parametrize("layout", [lambda x: x, lambda x: x.t().contiguous().t()])
+def test_a_float16_product_along_a_row_rounds_each_step(layout):
+    x = layout(halves(3, 5).t().contiguous())
+    expected = (x[:, 0] * x[:, 1]) * x[:, 2]
+    assert torch.equal(x.prod(1), expected)
+    assert torch.equal(x.prod(1, keepdim=True), expected[:, None])
+    assert torch.equal(x.prod(-1, dtype=torch.float16), expected)
+
+
+def waves():
+    return (torch.arange(148.0).reshape(4, 37) / 9 - 8).sin().mul(3).half()
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1, (0, 1)])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_a_float16_logsumexp_does_not_depend_on_the_layout(dim, keepdim):
+    x = waves()
+    column_major = x.t().contiguous().t()
+    assert column_major.stride() == (1, 4)
+    expected = x.logsumexp(dim, keepdim=keepdim)
+    got = column_major.logsumexp(dim, keepdim=keepdim)
+    assert got.dtype == torch.float16 and got.shape == expected.shape
+    assert torch.equal(got, expected)
