@@ -1,12 +1,15 @@
-"""Behaviour the differential fuzzer found in its eighth round: float16 reductions.
+"""Behaviour the differential fuzzer found in its eighth round: float16 reductions, and
+threshold_ of a bool tensor.
 
 A float16 product rounds each partial product to half precision as it is made, over a
 dimension as over everything; a float16 logsumexp does not depend on its input's
-layout. The same assertions run on torch.
+layout; threshold refuses bool tensors in place as out of place. The same assertions
+run on torch.
 """
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 
 def halves(rows, columns):
@@ -44,3 +47,22 @@ def test_a_float16_logsumexp_does_not_depend_on_the_layout(dim, keepdim):
     got = column_major.logsumexp(dim, keepdim=keepdim)
     assert got.dtype == torch.float16 and got.shape == expected.shape
     assert torch.equal(got, expected)
+
+
+BOOL_THRESHOLDS = {
+    "F.threshold": lambda x: F.threshold(x, 0.5, 2.0),
+    "F.threshold inplace": lambda x: F.threshold(x, 0.5, 2.0, inplace=True),
+    "F.threshold_": lambda x: F.threshold_(x, 0.5, 2.0),
+    "torch.threshold_": lambda x: torch.threshold_(x, 0.5, 2.0),
+    "nn.Threshold inplace": lambda x: torch.nn.Threshold(0.5, 2.0, inplace=True)(x),
+}
+
+
+@pytest.mark.parametrize("threshold", BOOL_THRESHOLDS.values(), ids=BOOL_THRESHOLDS.keys())
+@pytest.mark.parametrize("values", [[True, False, True], [], True])
+def test_threshold_refuses_a_bool_tensor_in_place_too(threshold, values):
+    x = torch.tensor(values, dtype=torch.bool)
+    with pytest.raises(NotImplementedError, match='"threshold_cpu" not implemented for \'Bool\''):
+        threshold(x)
+    assert x._version == 0
+    assert torch.equal(x, torch.tensor(values, dtype=torch.bool))

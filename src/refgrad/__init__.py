@@ -322,7 +322,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2975
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2979
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

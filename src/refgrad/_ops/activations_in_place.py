@@ -74,6 +74,10 @@ celu_ = function_form(_celu_, Arguments("celu_(Tensor input, Number alpha = 1.0)
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:2946
 def _threshold_(input, threshold, value):
+    if input.dtype.name == "bool":  # the kernel's refusal, as threshold's
+        from refgrad._typename import not_implemented_for
+
+        raise not_implemented_for("threshold_cpu", input._data.dtype)
     params = {"threshold": threshold, "value": value}
     shown = {"threshold": NO_DEFAULT, "value": NO_DEFAULT}
     write = row_written(THRESHOLD_, params, "threshold_", shown)
