@@ -66,3 +66,35 @@ def test_threshold_refuses_a_bool_tensor_in_place_too(threshold, values):
         threshold(x)
     assert x._version == 0
     assert torch.equal(x, torch.tensor(values, dtype=torch.bool))
+
+
+HARDTANHS = {
+    "F.hardtanh": lambda x, lo, hi: F.hardtanh(x, lo, hi),
+    "F.hardtanh inplace": lambda x, lo, hi: F.hardtanh(x, lo, hi, inplace=True),
+    "F.hardtanh_": lambda x, lo, hi: F.hardtanh_(x, lo, hi),
+}
+
+
+@pytest.mark.parametrize("hardtanh", HARDTANHS.values(), ids=HARDTANHS.keys())
+def test_hardtanh_refuses_a_bool_tensor_in_place_too(hardtanh):
+    x = torch.tensor([True, False])
+    with pytest.raises(RuntimeError, match="^Bool inputs not supported for hardtanh$"):
+        hardtanh(x, -1, 1)
+    assert x._version == 0
+
+
+@pytest.mark.parametrize("hardtanh", HARDTANHS.values(), ids=HARDTANHS.keys())
+@pytest.mark.parametrize("bounds", [(-1, 1), (-2, 0), (-1.5, 2.0)])
+def test_hardtanh_refuses_a_uint8_tensor_a_negative_bound(hardtanh, bounds):
+    x = torch.tensor([0, 1, 2], dtype=torch.uint8)
+    with pytest.raises(RuntimeError, match="^cannot do hardtanh on an unsigned type with negative"):
+        hardtanh(x, *bounds)
+    assert x._version == 0
+
+
+@pytest.mark.parametrize("hardtanh", HARDTANHS.values(), ids=HARDTANHS.keys())
+def test_a_uint8_hardtanh_reads_its_bounds_as_integers(hardtanh):
+    x = torch.tensor([0, 1, 2, 3], dtype=torch.uint8)
+    result = hardtanh(x, -0.5, 2.7)  # the bounds 0 and 2
+    assert result.dtype == torch.uint8
+    assert result.tolist() == [0, 1, 2, 2]
