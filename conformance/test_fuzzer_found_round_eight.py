@@ -98,3 +98,48 @@ def test_a_uint8_hardtanh_reads_its_bounds_as_integers(hardtanh):
     result = hardtanh(x, -0.5, 2.7)  # the bounds 0 and 2
     assert result.dtype == torch.uint8
     assert result.tolist() == [0, 1, 2, 2]
+
+
+@pytest.mark.parametrize("hardtanh", HARDTANHS.values(), ids=HARDTANHS.keys())
+@pytest.mark.parametrize(("values", "dtype", "bounds", "name"), [
+    ([1, -100], torch.int8, (-200, 100), "int8_t"),
+    ([1.0, -3.0], torch.float16, (-1e5, 2.0), "c10::Half"),
+])
+def test_hardtanh_refuses_a_bound_its_dtype_cannot_hold(hardtanh, values, dtype, bounds, name):
+    x = torch.tensor(values, dtype=dtype)
+    with pytest.raises(RuntimeError, match=f"^value cannot be converted to type {name} without"):
+        hardtanh(x, *bounds)
+    assert x._version == 0
+
+
+THRESHOLDS = {
+    "F.threshold": lambda x, t, v: F.threshold(x, t, v),
+    "F.threshold inplace": lambda x, t, v: F.threshold(x, t, v, inplace=True),
+    "F.threshold_": lambda x, t, v: F.threshold_(x, t, v),
+}
+
+
+@pytest.mark.parametrize("threshold", THRESHOLDS.values(), ids=THRESHOLDS.keys())
+def test_a_negative_threshold_wraps_around_for_uint8(threshold):
+    x = torch.tensor([0, 1, 200], dtype=torch.uint8)
+    assert threshold(x, -1, 5).tolist() == [5, 5, 5]  # -1 is 255: every element is at or below
+
+
+@pytest.mark.parametrize("threshold", THRESHOLDS.values(), ids=THRESHOLDS.keys())
+@pytest.mark.parametrize(("values", "dtype", "numbers", "name"), [
+    ([0, 1, 200], torch.uint8, (1, 300), "uint8_t"),
+    ([1, 2], torch.int32, (2**40, 3), "int"),
+    ([1.0, 2.0], torch.float16, (1.5, 1e6), "c10::Half"),
+])
+def test_threshold_refuses_a_number_its_dtype_cannot_hold(threshold, values, dtype, numbers,
+                                                          name):
+    x = torch.tensor(values, dtype=dtype)
+    with pytest.raises(RuntimeError, match=f"^value cannot be converted to type {name} without"):
+        threshold(x, *numbers)
+    assert x._version == 0
+
+
+@pytest.mark.parametrize("threshold", THRESHOLDS.values(), ids=THRESHOLDS.keys())
+def test_a_float16_threshold_is_held_in_float32(threshold):
+    x = torch.tensor([1.0, 2.0], dtype=torch.float16)
+    assert threshold(x, 1e5, 3.0).tolist() == [3.0, 3.0]  # past float16's range, no refusal

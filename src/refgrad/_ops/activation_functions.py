@@ -92,14 +92,20 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:628
+# --- book/chapters/16q_functional.md:629
 def hardtanh_refusals(input, min_val, max_val) -> None:
     """What torch's hardtanh kernel refuses, in place or not, before it clamps."""
-    kind = input.dtype.name
-    if kind == "bool":
+    from refgrad._dtype import checked_number
+
+    kind = input.dtype
+    if kind.name == "bool":
         raise RuntimeError("Bool inputs not supported for hardtanh")
-    if kind == "uint8" and (int(min_val) < 0 or int(max_val) < 0):
+    if not kind.is_floating_point:  # integer bounds for an integer tensor
+        min_val, max_val = int(min_val), int(max_val)
+    if kind.name == "uint8" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    checked_number(min_val, kind)  # the clamp's conversions: a bound out of range is refused
+    checked_number(max_val, kind)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -117,7 +123,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:658
+# --- book/chapters/16q_functional.md:665
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -151,7 +157,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:703
+# --- book/chapters/16q_functional.md:710
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)
