@@ -143,3 +143,25 @@ def test_threshold_refuses_a_number_its_dtype_cannot_hold(threshold, values, dty
 def test_a_float16_threshold_is_held_in_float32(threshold):
     x = torch.tensor([1.0, 2.0], dtype=torch.float16)
     assert threshold(x, 1e5, 3.0).tolist() == [3.0, 3.0]  # past float16's range, no refusal
+
+
+@pytest.mark.parametrize("lookup", [
+    lambda w: F.embedding(torch.tensor([2, 0]), w, max_norm=0.5),
+    lambda w: F.embedding_bag(torch.tensor([[2, 0]]), w, max_norm=0.5),
+    lambda w: torch.nn.Embedding.from_pretrained(w, max_norm=0.5)(torch.tensor([2, 0])),
+])
+def test_an_inference_weight_is_renormed_outside_inference_mode(lookup):
+    with torch.inference_mode():
+        weight = torch.arange(6.0).reshape(3, 2)
+    result = lookup(weight)  # the renorm writes through weight.detach(), which is allowed
+    assert not result.is_inference() and result._version == 0
+    assert weight.is_inference()
+    assert weight[1].tolist() == [2.0, 3.0]  # a row not looked up is left
+    assert torch.allclose(weight[[0, 2]].norm(dim=1), torch.tensor([0.5, 0.5]))
+
+
+def test_an_inference_weight_itself_is_refused_an_in_place_renorm():
+    with torch.inference_mode():
+        weight = torch.arange(6.0).reshape(3, 2)
+    with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside"):
+        torch.embedding_renorm_(weight, torch.tensor([2]), 0.5, 2.0)

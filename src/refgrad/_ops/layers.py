@@ -217,12 +217,12 @@ EMBEDDING = register(Op(
 
 # --- book/chapters/16q_functional.md:2625
 def _renormed(weight, indices, max_norm, norm_type):
-    """``embedding_renorm_`` on the weight itself, outside autograd: NOTE [A renorm counted]."""
+    """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     from refgrad._ops.embedding_renorm import embedding_renorm_
     from refgrad.autograd.grad_mode import no_grad
 
     with no_grad():
-        embedding_renorm_(weight, indices.contiguous(), max_norm, norm_type)
+        embedding_renorm_(weight.detach(), indices.contiguous(), max_norm, norm_type)
 
 
 # NOTE [A renorm counted]
@@ -230,10 +230,12 @@ def _renormed(weight, indices, max_norm, norm_type):
 # weight under no_grad, before the lookup's own checks: the weight's version
 # moves by one even when no row is over the norm, an expanded weight is
 # refused as any in-place write into it, and a weight that is not 2-d is
-# refused in embedding_renorm_'s words.
+# refused in embedding_renorm_'s words. It writes through weight.detach(), which
+# shares the weight's version; an inference weight's detached alias may be
+# written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2653
+# --- book/chapters/16q_functional.md:2655
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
