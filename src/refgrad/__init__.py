@@ -167,13 +167,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:931
+# --- book/chapters/16b_reductions.md:935
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1776
+# --- book/chapters/16b_reductions.md:1780
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -305,7 +305,7 @@ from refgrad._ops.conjugates import conj_physical, conj_physical_
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2774
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2786
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -322,7 +322,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2978
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2994
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -457,7 +457,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:428
+# --- book/chapters/16t_more_functional.md:429
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

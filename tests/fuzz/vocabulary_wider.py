@@ -6,7 +6,9 @@ another dtype; arithmetic mixing dtypes, 0-d tensors and Python numbers;
 integer and bool tensors; in-place writes through views of views, of tensors
 autograd records, followed by a backward; ``retain_grad`` and tensor hooks on
 such views, and node hooks on the nodes a write replaces; inference tensors,
-and the ops whose kernels write into what they return. Names beginning
+and the ops whose kernels write into what they return; float16 reductions over
+column-major and sliced tables, empty leaves, writes under no_grad through views
+of leaves, and out= into views. Names beginning
 with an underscore are a statement's own temporaries (they are traced, but
 no later statement picks them). ``{a}`` and ``{b}`` are the statement's
 variables, as in ``templates.py``.
@@ -15,6 +17,7 @@ variables, as in ``templates.py``.
 LEAVES = [
     "T.arange(6.0).reshape(2, 3).t()", "T.rand(4, 6)[::2, 1::2]", "T.rand(2, 3, dtype=T.float64)",
     "T.rand(3, 2).t().contiguous().t()", "T.rand(1, 3).expand(2, 3).clone()",
+    "T.rand(3, 37).half().t().contiguous().t()", "T.rand(0, 3)", "T.rand(3, 0).t()",
 ]
 
 PLAIN_LEAVES = [
@@ -41,6 +44,10 @@ UNARY = [
     "new_ones(2)", "new_full((1,), 2.0)", "frexp()[0]", "isin({a})", "logical_xor({a})",
     "unique_consecutive(return_counts=True)[1]", "unique(return_inverse=True)[1]",
     "median()", "roll(1)", "amin(0)", "long().amin()", "select_scatter({a}[0], 0, 0)",
+    "half().prod(0)", "half().prod(-1)", "half().t().contiguous().t().logsumexp(0)",
+    "half().logsumexp(-1)", "half().cumprod(0)", "half().var(0)", "half().norm(dim=0)",
+    "half().mT.contiguous().mT.mean(-1)", "half().softmax(0)", "half()[..., ::2].prod(0)",
+    "half().logcumsumexp(0)", "half().nansum(0)", "half().std(-1)", "half().mT.prod(0)",
 ]
 
 BINARY = [
@@ -62,6 +69,11 @@ BINARY = [
     "T.lerp({a}, {b}, T.tensor(0.25))", "T.true_divide({a}.long(), {b}.sum())",
     "T.pow({a}.long(), {b}.long())", "T.pow(2, {a})", "T.fmod({a}.int(), 2.5)",
     "T.eq({a}.long(), {b}.double())", "{a}.bool() ^ {b}.bool()", "{a}.long() % {b}.sum().long()",
+    "T.add({a}.detach(), 1, out=T.zeros(4, 40)[:{a}.shape[0], :{a}.shape[-1]])",
+    "T.mul({a}.detach(), 2, out=T.zeros(*{a}.shape[::-1]).mT)",
+    "T.prod({a}.detach().half(), 0, out=T.zeros(80, dtype=T.half)[::2])",
+    "T.logsumexp({a}.detach().half(), 0, out=T.zeros(80, dtype=T.half)[::2])",
+    "T.sum({a}.detach(), -1, out=T.zeros(8)[::2])",
 ]
 
 INPLACE = [
@@ -75,11 +87,16 @@ INPLACE = [
     "{a}.clamp_(T.tensor(0.2), T.tensor(0.6))",
     "{a}.masked_fill_({a} > 0.5, T.tensor(1, dtype=T.int64))", "{a}.copy_({b}.long())",
     "{a}.sub_({b}.double(), alpha=2)", "{a}.t().t().mul_({b})", "{a}.mT[..., :1].div_(3)",
+    "with T.no_grad(): {a}[..., :1].mul_(2)", "with T.no_grad(): {a}.view(-1)[:1].zero_()",
+    "with T.no_grad(): {a}.unsqueeze(0).squeeze(0).add_(1)",
+    "with T.no_grad(): {a}.mT.copy_({b}.mT.detach())",
 ]
 
 FUNCTIONAL = [
     "F.relu({a}.long())", "F.mse_loss({a}, {b}.double())", "F.linear({a}, {b}.double())",
     "F.hardtanh({a}.int())", "F.softmax({a}, 0, dtype=T.float64)", "F.normalize({a}.double())",
+    "F.softmax({a}.half(), 0)", "F.log_softmax({a}.half().mT, -1)",
+    "F.normalize({a}.half(), dim=0)",
 ]
 
 OTHER = [

@@ -92,12 +92,26 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:626
+# --- book/chapters/16q_functional.md:629
+def hardtanh_refusals(input, min_val, max_val) -> None:
+    """What torch's hardtanh kernel refuses, in place or not, before it clamps."""
+    from refgrad._dtype import checked_number
+
+    kind = input.dtype
+    if kind.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if not kind.is_floating_point:  # integer bounds for an integer tensor
+        min_val, max_val = int(min_val), int(max_val)
+    if kind.name == "uint8" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    checked_number(min_val, kind)  # the clamp's conversions: a bound out of range is refused
+    checked_number(max_val, kind)
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    if input.dtype.name == "bool":
-        raise RuntimeError("Bool inputs not supported for hardtanh")
+    hardtanh_refusals(input, min_val, max_val)
     params = {"min_val": min_val, "max_val": max_val}
     if not inplace:
         return call(rows.HARDTANH, (input,), params)
@@ -109,7 +123,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:648
+# --- book/chapters/16q_functional.md:665
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -143,7 +157,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:693
+# --- book/chapters/16q_functional.md:710
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

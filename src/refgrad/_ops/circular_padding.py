@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:122
+# --- book/chapters/16t_more_functional.md:123
 """pad(mode="circular"): torch's composite of slices and in-place copies."""
 
 from refgrad._creation import empty

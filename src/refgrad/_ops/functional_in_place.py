@@ -8,7 +8,7 @@
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops import activations, activations_in_place
-from refgrad._ops.activation_functions import _apply
+from refgrad._ops.activation_functions import _apply, hardtanh_refusals
 from refgrad._ops.inplace import inplace
 from refgrad.utils._writes_under_modes import row_written
 
@@ -25,6 +25,7 @@ def _leaky_relu_(input, negative_slope=0.01):
 
 
 def _hardtanh_(input, min_val=-1, max_val=1):
+    hardtanh_refusals(input, min_val, max_val)
     params = {"min_val": min_val, "max_val": max_val}  # no check of the bounds' order
     shown = {"min_val": -1, "max_val": 1}
     return inplace(input, row_written(activations.HARDTANH, params, "hardtanh_", shown))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2338
+# --- book/chapters/16q_functional.md:2355
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
@@ -73,7 +73,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2431
+# --- book/chapters/16q_functional.md:2448
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -120,7 +120,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2489
+# --- book/chapters/16q_functional.md:2506
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -155,7 +155,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2535
+# --- book/chapters/16q_functional.md:2552
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -200,7 +200,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2592
+# --- book/chapters/16q_functional.md:2609
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -215,14 +215,14 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2608
+# --- book/chapters/16q_functional.md:2625
 def _renormed(weight, indices, max_norm, norm_type):
-    """``embedding_renorm_`` on the weight itself, outside autograd: NOTE [A renorm counted]."""
+    """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     from refgrad._ops.embedding_renorm import embedding_renorm_
     from refgrad.autograd.grad_mode import no_grad
 
     with no_grad():
-        embedding_renorm_(weight, indices.contiguous(), max_norm, norm_type)
+        embedding_renorm_(weight.detach(), indices.contiguous(), max_norm, norm_type)
 
 
 # NOTE [A renorm counted]
@@ -230,10 +230,12 @@ def _renormed(weight, indices, max_norm, norm_type):
 # weight under no_grad, before the lookup's own checks: the weight's version
 # moves by one even when no row is over the norm, an expanded weight is
 # refused as any in-place write into it, and a weight that is not 2-d is
-# refused in embedding_renorm_'s words.
+# refused in embedding_renorm_'s words. It writes through weight.detach(), which
+# shares the weight's version; an inference weight's detached alias may be
+# written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2636
+# --- book/chapters/16q_functional.md:2655
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

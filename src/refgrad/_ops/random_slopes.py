@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:209
+# --- book/chapters/16t_more_functional.md:210
 """rrelu and rrelu_: leaky ReLUs whose slopes are drawn from torch's generator."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _rrelu(a, noise, lower, upper, training):
     return row_major_result(np.where(a <= 0, a * activations.host(noise._data), a))
 
 
-# --- book/chapters/16t_more_functional.md:239
+# --- book/chapters/16t_more_functional.md:240
 class _InOrder:
     operand_order = None  # the arrays given, in the order given
 
@@ -60,7 +60,7 @@ def _rrelu_backward(g, kept, noise, lower, upper, training):
     return (call(RRELU_WITH_NOISE_BACKWARD, (g, kept), params),)
 
 
-# --- book/chapters/16t_more_functional.md:276
+# --- book/chapters/16t_more_functional.md:277
 RRELU_WITH_NOISE = register(Op(
     "rrelu_with_noise", "RreluWithNoiseBackward0", ("self",), forward=activations.on_host(_rrelu),
     promote=False,
@@ -76,7 +76,7 @@ RRELU_WITH_NOISE_ = register(Op(
     tangent=no_forward_formula("rrelu_with_noise_")))  # torch has none for the in-place form
 
 
-# --- book/chapters/16t_more_functional.md:300
+# --- book/chapters/16t_more_functional.md:301
 def _noise(input, lower, upper, generator):
     """The slopes torch draws: one word per element x <= 0, none for the others."""
     from refgrad._generator import default_generator
@@ -95,7 +95,7 @@ def _noise(input, lower, upper, generator):
     return make_tensor(activations.on_device_of(noise, input._data))
 
 
-# --- book/chapters/16t_more_functional.md:326
+# --- book/chapters/16t_more_functional.md:327
 def _step(row, input, lower, upper, training, generator):
     from refgrad._creation import empty
 
@@ -114,7 +114,7 @@ def _step(row, input, lower, upper, training, generator):
                                 "training": training})
 
 
-# --- book/chapters/16t_more_functional.md:349
+# --- book/chapters/16t_more_functional.md:350
 # NOTE [rrelu's noise to a mode]
 # torch makes the noise with empty_like(input, memory_format=contiguous_format)
 # and its kernel fills it; a mode sees that empty_like. Under a mode refgrad
@@ -148,7 +148,7 @@ def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
         RRELU_WITH_NOISE_, t, lower, upper, training, generator)))
 
 
-# --- book/chapters/16t_more_functional.md:388
+# --- book/chapters/16t_more_functional.md:389
 def _written_with(input, noise, lower=0.125, upper=1 / 3, training=False):
     """rrelu_ with its noise made, handed to a mode as torch's rrelu_with_noise_."""
     from refgrad._ops.inplace import inplace
@@ -168,7 +168,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:414
+# --- book/chapters/16t_more_functional.md:415
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 

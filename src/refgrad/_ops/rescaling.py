@@ -8,6 +8,7 @@
 
 import numpy as np
 
+from refgrad._dtype import checked_number, float16, float32, from_numpy
 from refgrad._flags import not_an_int
 from refgrad._ops import measures
 from refgrad._ops.activation_gradients import elu_backward, hardshrink_backward
@@ -38,7 +39,7 @@ def _renorm(a, p, dim, maxnorm):
     return row_major_result(a * factor.astype(a.dtype))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2316
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2317
 def _renorm_backward(g, self, p, dim, maxnorm):
     others, wide = _others(self.ndim, dim), _accumulated(self)  # NOTE [renorm's wider sums]
     # the accumulation dtype named even where it is the input's, as torch's formula does
@@ -68,7 +69,7 @@ def _accumulated(t):
     return wider.get(t.dtype.name)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2350
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2351
 RENORM = register(Op(
     "renorm", "RenormBackward0", ("self",), forward=_renorm,
     backward=_renorm_backward, saves=(("self", ("self",)),), promote=False,
@@ -93,7 +94,7 @@ def renorm(input, p, dim, maxnorm):
     return call(RENORM, (input,), {"p": p, "dim": dim, "maxnorm": maxnorm})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2422
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2423
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
@@ -132,10 +133,17 @@ CELU = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2471
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2476
+def _threshold(a, threshold, value):
+    kind = from_numpy(a.dtype)  # the kernel's conversions of its two numbers:
+    half = kind is float16  # float16 elements are compared in float32
+    threshold = checked_number(threshold, float32 if half else kind)
+    below = (a.astype(np.float32) if half else a) <= threshold
+    return np.where(below, a.dtype.type(checked_number(value, kind)), a)
+
+
 THRESHOLD = register(Op(
-    "threshold", "ThresholdBackward0", ("self",), promote=False,
-    forward=lambda a, threshold, value: np.where(a <= threshold, a.dtype.type(value), a),
+    "threshold", "ThresholdBackward0", ("self",), promote=False, forward=_threshold,
     backward=lambda g, self, threshold, value: (threshold_backward(g, self, threshold),),
     saves=(("self", ("self",)),), hides=("value",), iterated=True,
 ))
@@ -153,7 +161,7 @@ HARDSHRINK = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2493
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2505
 def _floating(input, kernel) -> None:
     from refgrad._typename import not_implemented_for
 

@@ -13,9 +13,9 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.reduced_axes import _axes
+from refgrad._ops.reductions import SUM
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.softmax_backward import log_softmax_backward_data, softmax_backward_data
-from refgrad._ops.sum_order import summed_in_torch_order
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
@@ -34,13 +34,17 @@ def _shift(a, axes):
     return np.where(np.isfinite(top), top, 0)  # logsumexp's: an infinite largest is no shift
 
 
+# NOTE [A float16 logsumexp]
+# torch sums the exponentials with its sum op, which adds float16 ones in
+# float32 and rounds once; NumPy's own float16 sum across a strided axis
+# rounds at every addition, so a column-major input missed by a last digit.
 def _logsumexp(a, dim, keepdim):
     if a.dtype.kind in "biu":  # the kernel's own conversion, below any mode
         a = a.astype(get_default_dtype().numpy)
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
     e = np.exp(a - top)  # laid out as the input, as torch's difference is
-    total = summed_in_torch_order(e, axes, True) if a.ndim else None  # "The order of a sum"
+    total = SUM.forward(e, axes, True) if a.ndim else None  # NOTE [A float16 logsumexp]
     out = np.log(np.sum(e, axis=axes, keepdims=True) if total is None else total) + top
     out = out if keepdim or not a.ndim else np.squeeze(out, axes)
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -53,7 +57,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:453
+# --- book/chapters/16b_reductions.md:457
 # NOTE [Softmax shifts by an infinity too]
 # logsumexp shifts by the largest element only when it is finite; torch's
 # softmax kernels shift by it whatever it is, so a row that holds +inf has
@@ -102,7 +106,7 @@ def _halved(a):
     return a.astype(_HALF).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:504
+# --- book/chapters/16b_reductions.md:508
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -120,7 +124,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:876
+# --- book/chapters/16b_reductions.md:880
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():
