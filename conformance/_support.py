@@ -6,6 +6,7 @@ session bound that name to.
 """
 
 import contextlib
+import logging
 import os
 import re
 import subprocess
@@ -267,6 +268,33 @@ def leaf(*values, dtype=None):
     import torch
 
     return torch.tensor(list(values), dtype=dtype, requires_grad=True)
+
+
+class _MaskedLines(logging.Handler):
+    """Keeps each record's message, with addresses masked as ``0x?``."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(re.sub(r"0x[0-9a-f]+", "0x?", record.getMessage()))
+
+
+@contextlib.contextmanager
+def graph_log_lines():
+    """The debug records of torch.autograd.graph's logger, while open, as a list of lines."""
+    import torch
+
+    log = logging.getLogger(torch.autograd.graph.__name__)
+    handler, level = _MaskedLines(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        yield handler.lines
+    finally:
+        log.setLevel(level)
+        log.removeHandler(handler)
 
 
 def doubling_function(torch, name: str = "Doubled", base=None):

@@ -6,22 +6,15 @@ Black-box, against torch's API; every message and value here was recorded from t
 import copy
 import logging
 import pickle
-import re
 
 import pytest
 import torch
 from torch.autograd.graph import get_gradient_edge
 
+from conformance._support import doubling_function, graph_log_lines
 
 # --- odd nodes and edges
-class Doubled(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 2
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 2
+Doubled = doubling_function(torch)
 
 
 def odd_nodes():
@@ -153,24 +146,10 @@ def test_hooks_on_a_tensor_written_in_place_keep_to_their_version():
 
 
 # --- the debug log of odd passes
-class Kept(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append(re.sub(r"0x[0-9a-f]+", "0x?", record.getMessage()))
-
-
 @pytest.fixture
 def records():
-    log = logging.getLogger(torch.autograd.graph.__name__)
-    handler, level = Kept(), log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    yield handler.lines
-    log.setLevel(level)
-    log.removeHandler(handler)
+    with graph_log_lines() as lines:
+        yield lines
 
 
 def line(node, grads):

@@ -16,25 +16,13 @@ import pytest
 import torch
 from torch.autograd.graph import _engine_run_backward
 
-
-class Keep(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.lines = []
-
-    def emit(self, record):
-        self.lines.append(re.sub(r"0x[0-9a-f]+", "0x?", record.getMessage()))
+from conformance._support import graph_log_lines
 
 
 @pytest.fixture
 def records():
-    log = logging.getLogger(torch.autograd.graph.__name__)
-    handler, level = Keep(), log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    yield handler.lines
-    log.setLevel(level)
-    log.removeHandler(handler)
+    with graph_log_lines() as lines:
+        yield lines
 
 
 def test_the_logger_is_the_graph_modules():
