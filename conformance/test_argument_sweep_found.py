@@ -241,3 +241,56 @@ def test_the_largest_of_nothing_is_written_once(ord, shape, dim, writes, inferen
     assert torch.linalg.matrix_norm(A, ord, dim).tolist() in (0.0, [0.0, 0.0])
     assert torch.linalg.matrix_norm(A, ord, dim)._version == writes
     assert torch.linalg.norm(A, ord, dim)._version == writes
+
+
+def _element(index, argument, kind):
+    return f"expected Tensor as element {index} in argument {argument}, but got {kind}"
+
+
+@pytest.mark.parametrize("call, index, argument, kind", [
+    (lambda: torch.index_put(X, (1,)), 0, 1, "int"),
+    (lambda: torch.index_put(X, [torch.tensor([0]), None]), 1, 1, "NoneType"),
+    (lambda: torch.index_put_(X.clone(), (0, 0)), 0, 1, "int"),
+    (lambda: torch.index_put(X, (1,), 3), 0, 1, "int"),
+    (lambda: torch.lstm(X, [0, 1]), 0, 1, "int"),
+    (lambda: torch.lstm(X, (X, 1), 3), 1, 1, "int"),
+    (lambda: torch.lstm_cell(X, (X, None)), 1, 1, "NoneType"),
+    (lambda: torch.cat((X, 2), dim=1.5), 1, 0, "int"),
+    (lambda: torch.cat((X, 2), dimx=1), 1, 0, "int"),
+])
+def test_a_list_of_tensors_is_checked_before_what_follows(call, index, argument, kind):
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert str(caught.value) == _element(index, argument, kind)
+
+
+def test_index_put_in_place_refuses_none_for_its_indices():
+    with pytest.raises(TypeError) as caught:
+        torch.index_put_(X.clone(), None)
+    assert str(caught.value) == ("index_put_(): argument 'indices' (position 2) must be tuple "
+                                 "of Tensors, not NoneType")
+
+
+def test_a_list_of_tensors_still_fits():
+    got = torch.index_put(X, (torch.tensor([1]),), torch.tensor(0.0))
+    assert got.tolist() == [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]
+    assert torch.cat([X, X], 1).shape == (2, 6)
+
+
+SAMPLES = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=torch.float64)
+
+
+@pytest.mark.parametrize("integral", [torch.trapezoid, torch.trapz, torch.cumulative_trapezoid])
+@pytest.mark.parametrize("y, points, dim", [(SAMPLES, torch.tensor(1), 1),
+                                            (SAMPLES, torch.tensor(1.0), 1),
+                                            (SAMPLES[0], torch.tensor(1.0), 0)])
+def test_a_zero_dimensional_x_has_no_widths(integral, y, points, dim):
+    with pytest.raises(RuntimeError) as caught:
+        integral(y, points)
+    assert str(caught.value) == (f"The size of tensor a ({y.shape[-1] - 1}) must match the size "
+                                 f"of tensor b (0) at non-singleton dimension {dim}")
+
+
+def test_a_zero_dimensional_x_over_one_sample_integrates_to_zero():
+    assert torch.trapezoid(SAMPLES, torch.tensor(1.0), dim=0).tolist() == [0.0, 0.0, 0.0]
+    assert torch.cumulative_trapezoid(SAMPLES, torch.tensor(1.0), dim=0).shape == (0, 3)
