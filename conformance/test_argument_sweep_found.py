@@ -294,3 +294,37 @@ def test_a_zero_dimensional_x_has_no_widths(integral, y, points, dim):
 def test_a_zero_dimensional_x_over_one_sample_integrates_to_zero():
     assert torch.trapezoid(SAMPLES, torch.tensor(1.0), dim=0).tolist() == [0.0, 0.0, 0.0]
     assert torch.cumulative_trapezoid(SAMPLES, torch.tensor(1.0), dim=0).shape == (0, 3)
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 0), (2, 3, 0)])
+@pytest.mark.parametrize("bins", [0, -2, 2, ()])
+def test_a_histogram_of_no_dimension_is_one_empty_box(shape, bins):
+    got = torch.histogramdd(torch.zeros(shape, dtype=torch.float64), bins)
+    assert (got.hist.shape, got.hist.dtype, got.hist.item(), got.bin_edges) == (
+        (), torch.float64, 0.0, ())
+
+
+def test_a_histogram_of_no_dimension_as_a_density_is_nan():
+    assert torch.histogramdd(torch.zeros(3, 0), 2, density=True).hist.isnan().item()
+    weighted = torch.histogramdd(torch.zeros(3, 0), 2, weight=torch.ones(3))
+    assert weighted.hist.item() == 0.0
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"range": [0.0, 1.0]}, "for a 0-dimensional histogram range should have 0 elements, but "
+                            "got 2"),
+    ({"weight": torch.ones(5)}, "if weight tensor is provided it should have the same shape as "
+                                "the input tensor excluding its innermost dimension, but got "
+                                "input with shape [2, 3, 0] and weight with shape [5]"),
+])
+def test_a_histogram_of_no_dimension_refuses(kwargs, words):
+    with pytest.raises(RuntimeError) as caught:
+        torch.histogramdd(torch.zeros(2, 3, 0), 2, **kwargs)
+    assert str(caught.value) == "torch.histogramdd: " + words
+
+
+@pytest.mark.parametrize("density, writes", [(False, 1), (True, 2)])
+def test_a_histogram_of_no_dimension_is_written_once_and_divided_once(density, writes):
+    with torch.inference_mode():
+        points = torch.zeros(3, 0)
+    assert torch.histogramdd(points, 2, density=density).hist._version == writes

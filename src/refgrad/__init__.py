@@ -570,7 +570,7 @@ from refgrad._ops import removed_methods  # noqa: F401
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:751
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:767
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
