@@ -328,3 +328,21 @@ def test_a_histogram_of_no_dimension_is_written_once_and_divided_once(density, w
     with torch.inference_mode():
         points = torch.zeros(3, 0)
     assert torch.histogramdd(points, 2, density=density).hist._version == writes
+
+
+@pytest.mark.parametrize("target, words", [
+    (torch.tensor(1), "output with shape [] doesn't match the broadcast shape [2, 3]"),
+    (torch.tensor([1.0]), "output with shape [1] doesn't match the broadcast shape [2, 3]"),
+    (torch.ones(2, 1), "output with shape [2, 1] doesn't match the broadcast shape [2, 3]"),
+    (torch.ones(5, 1), "The size of tensor a (5) must match the size of tensor b (2) at "
+                       "non-singleton dimension 0"),
+    (torch.tensor([0.0, 1.0]), "The size of tensor a (2) must match the size of tensor b (3) "
+                               "at non-singleton dimension 1"),
+    (torch.zeros(0, dtype=torch.long), "The size of tensor a (0) must match the size of tensor "
+                                       "b (3) at non-singleton dimension 1"),
+])
+@pytest.mark.parametrize("reduction", [0, 1])
+def test_the_namespace_loss_multiplies_into_its_target(target, words, reduction):
+    with pytest.raises(RuntimeError) as caught:
+        torch.binary_cross_entropy_with_logits(X, target, None, None, reduction)
+    assert str(caught.value) == words
