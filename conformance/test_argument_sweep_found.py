@@ -241,3 +241,108 @@ def test_the_largest_of_nothing_is_written_once(ord, shape, dim, writes, inferen
     assert torch.linalg.matrix_norm(A, ord, dim).tolist() in (0.0, [0.0, 0.0])
     assert torch.linalg.matrix_norm(A, ord, dim)._version == writes
     assert torch.linalg.norm(A, ord, dim)._version == writes
+
+
+def _element(index, argument, kind):
+    return f"expected Tensor as element {index} in argument {argument}, but got {kind}"
+
+
+@pytest.mark.parametrize("call, index, argument, kind", [
+    (lambda: torch.index_put(X, (1,)), 0, 1, "int"),
+    (lambda: torch.index_put(X, [torch.tensor([0]), None]), 1, 1, "NoneType"),
+    (lambda: torch.index_put_(X.clone(), (0, 0)), 0, 1, "int"),
+    (lambda: torch.index_put(X, (1,), 3), 0, 1, "int"),
+    (lambda: torch.lstm(X, [0, 1]), 0, 1, "int"),
+    (lambda: torch.lstm(X, (X, 1), 3), 1, 1, "int"),
+    (lambda: torch.lstm_cell(X, (X, None)), 1, 1, "NoneType"),
+    (lambda: torch.cat((X, 2), dim=1.5), 1, 0, "int"),
+    (lambda: torch.cat((X, 2), dimx=1), 1, 0, "int"),
+])
+def test_a_list_of_tensors_is_checked_before_what_follows(call, index, argument, kind):
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert str(caught.value) == _element(index, argument, kind)
+
+
+def test_index_put_in_place_refuses_none_for_its_indices():
+    with pytest.raises(TypeError) as caught:
+        torch.index_put_(X.clone(), None)
+    assert str(caught.value) == ("index_put_(): argument 'indices' (position 2) must be tuple "
+                                 "of Tensors, not NoneType")
+
+
+def test_a_list_of_tensors_still_fits():
+    got = torch.index_put(X, (torch.tensor([1]),), torch.tensor(0.0))
+    assert got.tolist() == [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]
+    assert torch.cat([X, X], 1).shape == (2, 6)
+
+
+SAMPLES = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], dtype=torch.float64)
+
+
+@pytest.mark.parametrize("integral", [torch.trapezoid, torch.trapz, torch.cumulative_trapezoid])
+@pytest.mark.parametrize("y, points, dim", [(SAMPLES, torch.tensor(1), 1),
+                                            (SAMPLES, torch.tensor(1.0), 1),
+                                            (SAMPLES[0], torch.tensor(1.0), 0)])
+def test_a_zero_dimensional_x_has_no_widths(integral, y, points, dim):
+    with pytest.raises(RuntimeError) as caught:
+        integral(y, points)
+    assert str(caught.value) == (f"The size of tensor a ({y.shape[-1] - 1}) must match the size "
+                                 f"of tensor b (0) at non-singleton dimension {dim}")
+
+
+def test_a_zero_dimensional_x_over_one_sample_integrates_to_zero():
+    assert torch.trapezoid(SAMPLES, torch.tensor(1.0), dim=0).tolist() == [0.0, 0.0, 0.0]
+    assert torch.cumulative_trapezoid(SAMPLES, torch.tensor(1.0), dim=0).shape == (0, 3)
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 0), (2, 3, 0)])
+@pytest.mark.parametrize("bins", [0, -2, 2, ()])
+def test_a_histogram_of_no_dimension_is_one_empty_box(shape, bins):
+    got = torch.histogramdd(torch.zeros(shape, dtype=torch.float64), bins)
+    assert (got.hist.shape, got.hist.dtype, got.hist.item(), got.bin_edges) == (
+        (), torch.float64, 0.0, ())
+
+
+def test_a_histogram_of_no_dimension_as_a_density_is_nan():
+    assert torch.histogramdd(torch.zeros(3, 0), 2, density=True).hist.isnan().item()
+    weighted = torch.histogramdd(torch.zeros(3, 0), 2, weight=torch.ones(3))
+    assert weighted.hist.item() == 0.0
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"range": [0.0, 1.0]}, "for a 0-dimensional histogram range should have 0 elements, but "
+                            "got 2"),
+    ({"weight": torch.ones(5)}, "if weight tensor is provided it should have the same shape as "
+                                "the input tensor excluding its innermost dimension, but got "
+                                "input with shape [2, 3, 0] and weight with shape [5]"),
+])
+def test_a_histogram_of_no_dimension_refuses(kwargs, words):
+    with pytest.raises(RuntimeError) as caught:
+        torch.histogramdd(torch.zeros(2, 3, 0), 2, **kwargs)
+    assert str(caught.value) == "torch.histogramdd: " + words
+
+
+@pytest.mark.parametrize("density, writes", [(False, 1), (True, 2)])
+def test_a_histogram_of_no_dimension_is_written_once_and_divided_once(density, writes):
+    with torch.inference_mode():
+        points = torch.zeros(3, 0)
+    assert torch.histogramdd(points, 2, density=density).hist._version == writes
+
+
+@pytest.mark.parametrize("target, words", [
+    (torch.tensor(1), "output with shape [] doesn't match the broadcast shape [2, 3]"),
+    (torch.tensor([1.0]), "output with shape [1] doesn't match the broadcast shape [2, 3]"),
+    (torch.ones(2, 1), "output with shape [2, 1] doesn't match the broadcast shape [2, 3]"),
+    (torch.ones(5, 1), "The size of tensor a (5) must match the size of tensor b (2) at "
+                       "non-singleton dimension 0"),
+    (torch.tensor([0.0, 1.0]), "The size of tensor a (2) must match the size of tensor b (3) "
+                               "at non-singleton dimension 1"),
+    (torch.zeros(0, dtype=torch.long), "The size of tensor a (0) must match the size of tensor "
+                                       "b (3) at non-singleton dimension 1"),
+])
+@pytest.mark.parametrize("reduction", [0, 1])
+def test_the_namespace_loss_multiplies_into_its_target(target, words, reduction):
+    with pytest.raises(RuntimeError) as caught:
+        torch.binary_cross_entropy_with_logits(X, target, None, None, reduction)
+    assert str(caught.value) == words

@@ -301,11 +301,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2241
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2243
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2786
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2788
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -322,7 +322,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2994
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2996
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -491,7 +491,7 @@ from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1360
+# --- book/chapters/16y_torch_namespace.md:1384
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -570,7 +570,7 @@ from refgrad._ops import removed_methods  # noqa: F401
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:751
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:767
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:320
+# --- book/chapters/13a_arguments.md:322
 """A call bound to one of torch's signatures, or torch's complaint when it does not fit."""
 
 import numpy as np
@@ -19,7 +19,7 @@ from refgrad._symint_lists import BOOL_IN_SIZES, is_bool_size, is_size_list
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13a_arguments.md:343
+# --- book/chapters/13a_arguments.md:345
 def _bind(sig: Signature, args, kwargs, numbers: bool):
     """(the call's values for ``sig``, None), or (None, torch's complaint) when they do not fit."""
     n = len(args)
@@ -41,6 +41,8 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
             if not (sig.varargs and not keyword and is_index(args[0])):
                 return None, _wrong(sig, p, value, None if keyword else position + 1)
             value, position = args, n - 1  # view(2, 3) reads as view((2, 3))
+        if p.kind == "tuple of Tensors" and (element := _not_a_tensor(value, index)):
+            return None, element  # NOTE [A list of tensors checked as it is met]
         bound.append((index, p, value))
         position += not keyword
     if position < n:
@@ -50,7 +52,7 @@ def _bind(sig: Signature, args, kwargs, numbers: bool):
     return bound, None
 
 
-# --- book/chapters/13a_arguments.md:379
+# --- book/chapters/13a_arguments.md:383
 # torch also takes NumPy's names for some arguments: x.sum(axis=0).
 _NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"),
                 "other": ("x2",)}
@@ -67,7 +69,7 @@ def _keyword(name: str, kwargs: dict) -> str | None:
 def _unpacked(sig: Signature, bound) -> Exception | None:
     """The refusal of an element, found as torch unpacks a list: of one past the first
     for its type, of a bool tensor in a size (NOTE [A bool tensor inside a size])."""
-    for index, p, value in bound:
+    for _, p, value in bound:
         if p.kind == "tuple of ints" and isinstance(value, tuple | list):
             for i, item in enumerate(value, 1):
                 if is_bool_size(item) and is_size_list(sig.name, p.name):
@@ -77,15 +79,25 @@ def _unpacked(sig: Signature, bound) -> Exception | None:
                         f"{sig.name}(): argument '{p.name}' failed to unpack the object at pos "
                         f"{i} with error \"type must be tuple of ints,but got "
                         f"{type_name(item)}\"")
-        elif p.kind == "tuple of Tensors" and value is not None:  # None: out=None, as absent
-            for i, item in enumerate(value):
-                if not isinstance(item, Tensor):
-                    return TypeError(f"expected Tensor as element {i} in argument {index}, "
-                                     f"but got {type_name(item)}")
     return None
 
 
-# --- book/chapters/13a_arguments.md:418
+# NOTE [A list of tensors checked as it is met]
+# torch's parser looks at every element of a tuple of Tensors when it fits the
+# parameter, and refuses a wrong one at once, whatever follows and whatever
+# other signature might fit: torch.index_put(x, (1,)) names the element, not
+# the missing values, and cat((x, 2), dimx=1) the element, not the keyword.
+def _not_a_tensor(value, index: int) -> TypeError | None:
+    if not isinstance(value, tuple | list):  # None: out=None, as absent
+        return None
+    for i, item in enumerate(value):
+        if not isinstance(item, Tensor):
+            return TypeError(f"expected Tensor as element {i} in argument {index}, "
+                             f"but got {type_name(item)}")
+    return None
+
+
+# --- book/chapters/13a_arguments.md:432
 def _required(sig: Signature) -> int:
     return sum(p.default is None for p in sig.parameters)
 
@@ -109,7 +121,7 @@ def _missing(sig: Signature, index: int) -> str:
     return f"{sig.name}() missing {len(names)} required positional argument{s}: {', '.join(names)}"
 
 
-# --- book/chapters/13a_arguments.md:451
+# --- book/chapters/13a_arguments.md:465
 def _wrong(sig: Signature, p: Parameter, value, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
     if p.kind == "tuple of ints" and isinstance(value, tuple | list) and position is not None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:493
+# --- book/chapters/13a_arguments.md:507
 """torch's message for a call that fits none of several signatures, and why each did not."""
 
 from refgrad._keyword_order import in_table_order
@@ -33,7 +33,7 @@ def _listed(positional: list, keywords: list) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-# --- book/chapters/13a_arguments.md:526
+# --- book/chapters/13a_arguments.md:540
 # NOTE [Which signatures say why they did not match]
 # torch explains a signature only when the call gave as many arguments as the
 # printed signature has comma-separated pieces: "*" is a piece, "()" is one
@@ -111,7 +111,7 @@ def _marked(sig: Signature, args, kwargs, numbers: bool) -> str:
     return _listed(shown, keywords)
 
 
-# --- book/chapters/13a_arguments.md:610
+# --- book/chapters/13a_arguments.md:624
 # NOTE [Keywords looked for among the last pieces]
 # With k keywords given, torch looks for each among the last k pieces of the
 # printed signature only, so x.lerp_(y, end="a") has an "incorrect" keyword
@@ -136,7 +136,7 @@ def _one_shown(sig: Signature, args, kwargs, numbers: bool, got: str) -> str:
     return f"{head}{got}, but expected {sig.shown}"
 
 
-# --- book/chapters/13a_arguments.md:639
+# --- book/chapters/13a_arguments.md:653
 def _described(value) -> str:
     """A value's type as the reasons show it: a tuple or list with its elements' types."""
     names = [type_name(item) for item in value] if isinstance(value, tuple | list) else ()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:671
+# --- book/chapters/13a_arguments.md:685
 """A call read against torch's signatures, and the TypeError it gets when it fits none."""
 
 import numpy as np
@@ -44,7 +44,7 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:720
+# --- book/chapters/13a_arguments.md:734
 def _as_int(value):
     if isinstance(value, np.integer | bool):  # view(-1, True) is view(-1, 1)
         return int(value)
@@ -84,7 +84,7 @@ def _bool_for_symint(bound) -> bool:
                for _, p, value in bound)
 
 
-# --- book/chapters/13a_arguments.md:769
+# --- book/chapters/13a_arguments.md:783
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -105,7 +105,9 @@ class Arguments:
             taken = "no keyword arguments" if kwargs else f"no arguments ({len(args)} given)"
             return None, TypeError(f"TensorBase.{first.name}() takes {taken}")
         for s in self.signatures:
-            bound, _ = _bind(s, args, kwargs, self.numbers)
+            bound, complaint = _bind(s, args, kwargs, self.numbers)
+            if isinstance(complaint, TypeError):  # NOTE [A list of tensors checked as it is met]
+                return None, complaint
             if bound is not None:
                 refusal = _unpacked(s, bound)
                 if refusal is None and _bool_for_symint(bound):

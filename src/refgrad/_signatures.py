@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:84
+# --- book/chapters/13a_arguments.md:86
 """torch's signatures, read from the text torch prints, and what fits each parameter."""
 
 import re
@@ -41,7 +41,7 @@ _PARAMETER = re.compile(r"(?P<kind>[\w. ]+?)(\[(?P<size>\d+)\])?(?P<none>\?)? (?
                         r"( = (?P<default>.+))?$")
 
 
-# --- book/chapters/13a_arguments.md:125
+# --- book/chapters/13a_arguments.md:127
 def signature(text: str, method: bool = False, hidden: bool = False) -> Signature:
     """A signature written as torch prints it: ``"transpose(Tensor input, int dim0, int dim1)"``.
 
@@ -82,7 +82,7 @@ def shown_kind(p) -> str:
     return "int" if p.kind == "SymInt" else p.kind
 
 
-# --- book/chapters/13a_arguments.md:185
+# --- book/chapters/13a_arguments.md:187
 # NOTE [What torch's parser takes for a type]
 # An int is an int but not a bool, a NumPy integer, or a 0-d integer tensor
 # that does not require grad. Inside a tuple of ints the elements are read as
@@ -99,7 +99,7 @@ def is_int(value) -> bool:
             and not value.requires_grad)
 
 
-# --- book/chapters/13a_arguments.md:209
+# --- book/chapters/13a_arguments.md:211
 def is_index(value) -> bool:
     if isinstance(value, Tensor):
         return value.numel() == 1 and value._data.dtype.kind in "biu"
@@ -133,7 +133,7 @@ def dtype_argument(value, function: str):
                     f"{type_name(value)}")
 
 
-# --- book/chapters/13a_arguments.md:246
+# --- book/chapters/13a_arguments.md:248
 _CHECKS = {
     "int": is_int,
     "bool": lambda v: isinstance(v, bool),
@@ -156,7 +156,7 @@ _CHECKS = {
 }
 
 
-# --- book/chapters/13a_arguments.md:287
+# --- book/chapters/13a_arguments.md:289
 def fits_parameter(p: Parameter, value, numbers_as_tensors: bool) -> bool:
     """Whether ``value`` passes the parser's check for ``p`` (for a list, its first element)."""
     if value is None and p.takes_none:

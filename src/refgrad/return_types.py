@@ -183,7 +183,7 @@ from refgrad._ops.ldl import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:756
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:772
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 

@@ -8,6 +8,7 @@
 import warnings
 
 from refgrad._ops import dropout as _dropout
+from refgrad._tensor import Tensor
 
 REDUCTIONS = ("none", "mean", "sum")  # ATen's reduction numbers, as F's names
 
@@ -39,7 +40,7 @@ def alpha_dropout_(input, p, train):
     return _aten_dropout(input, p, train, True, alpha=True)
 
 
-# --- book/chapters/16y_torch_namespace.md:577
+# --- book/chapters/16y_torch_namespace.md:578
 def feature_dropout(input, p, train):
     return _aten_dropout(input, p, train, False, feature=True)
 
@@ -69,7 +70,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_
     return f_layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-# --- book/chapters/16y_torch_namespace.md:610
+# --- book/chapters/16y_torch_namespace.md:611
 def kl_div(input, target, reduction=0, *, log_target=False):
     from refgrad._ops.loss_functions import kl_div as f_kl_div
 
@@ -96,7 +97,7 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     return f_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
-# --- book/chapters/16y_torch_namespace.md:638
+# --- book/chapters/16y_torch_namespace.md:639
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     from refgrad._ops.margin_losses import cosine_embedding_loss as f_loss
 
@@ -114,7 +115,30 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
     from refgrad._ops.loss_functions import binary_cross_entropy_with_logits as f_loss
 
+    if (pos_weight is None and isinstance(input, Tensor) and isinstance(target, Tensor)
+            and input.shape != target.shape):
+        _target_written_by(input, target)  # NOTE [A target-shaped loss, written in place]
     return f_loss(input, target, weight, reduction=REDUCTIONS[reduction], pos_weight=pos_weight)
+
+
+# NOTE [A target-shaped loss, written in place]
+# torch's own binary_cross_entropy_with_logits, unlike the functional one,
+# does not compare sizes: it makes `1 - target` and multiplies the input into
+# it in place, so a target that does not broadcast with the input is refused
+# as a product is (the target is tensor a), and one that broadcasts to a
+# larger shape than its own cannot hold the product.
+def _target_written_by(input, target) -> None:
+    a, b = tuple(target.shape), tuple(input.shape)
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    for dim in range(n - 1, -1, -1):  # from the innermost, as torch compares them
+        if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
+            raise RuntimeError(f"The size of tensor a ({a[dim]}) must match the size of tensor "
+                               f"b ({b[dim]}) at non-singleton dimension {dim}")
+    both = [y if x == 1 else x for x, y in zip(a, b)]
+    if both != list(target.shape):
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the "
+                           f"broadcast shape {both}")
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -123,7 +147,7 @@ def bilinear(input1, input2, weight, bias=None):
     return f_bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16y_torch_namespace.md:672
+# --- book/chapters/16y_torch_namespace.md:696
 def constant_pad_nd(input, pad, value=0):
     from refgrad._ops import padding
     from refgrad._ops.dispatch import call
@@ -152,7 +176,7 @@ def _sampler(n, input, grid, interpolation_mode, padding_mode, align_corners):
                                        align_corners)
 
 
-# --- book/chapters/16y_torch_namespace.md:702
+# --- book/chapters/16y_torch_namespace.md:726
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
     return _sampler(2, input, grid, interpolation_mode, padding_mode, align_corners)
 

@@ -24,6 +24,8 @@ _DD = "torch.histogramdd: "
 def _counted(a, *weight, edges, density, operation):
     guessed = operation == "_histogramdd_from_bin_cts"  # counted bins, not given edges
     D = a.shape[-1]
+    if D == 0:  # NOTE [A histogram of no dimension]
+        return (np.array(np.nan if density else 0, a.dtype),)
     flat = a.reshape(-1, D)
     inside = np.ones(len(flat), bool)
     for d, e in enumerate(edges):
@@ -39,7 +41,11 @@ def _counted(a, *weight, edges, density, operation):
     return (hist, *(e.copy() for e in edges))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:612
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:622
+# NOTE [A histogram of no dimension]
+# Points of no dimension cannot be counted apart (input.reshape(-1, 0) has no
+# number of rows), so no point is counted: the one box of the 0-d result keeps
+# the zero torch fills it with, and a density divides it by its own sum, 0.
 def _row(name, inputs):
     return register(Op(name, "NotImplemented", inputs, forward=_counted,
                        backward=_no_derivative, outputs=None, promote=False, hides=UNSHOWN))
@@ -49,7 +55,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:626
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:640
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -69,22 +75,23 @@ def _check_given_edges(input, bins: list) -> None:
         check_edges(input, b, d)  # histogram's checks, for each dimension
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:647
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:661
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
                            f"should have the same dtype, but got input({_c_name(input)}), and "
                            f"weight({_c_name(weight)})")
     D = input.shape[-1]
-    points = input.numel() // D if D else 0
+    # rows of D points, or, of no dimension, the input as given
+    shape = [input.numel() // D, D] if D else list(input.shape)
     if tuple(weight.shape) != tuple(input.shape[:-1]):
         raise RuntimeError(f"{_DD}if weight tensor is provided it should have the same shape "
                            "as the input tensor excluding its innermost dimension, but got "
-                           f"input with shape [{points}, {D}] and weight with shape "
+                           f"input with shape {shape} and weight with shape "
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:663
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:678
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -123,12 +130,13 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     if not given:  # NOTE [Writes into a fresh result]: zeroed and counted into, a density
         from refgrad._ops.fresh_writes import written_fresh  # divided once and per dim;
 
-        writes = (2 + (D + 1 if density else 0),) + (1,) * len(found)  # each edge written
+        counted = 2 if D else 1  # of no dimension, nothing is counted in
+        writes = (counted + (D + 1 if density else 0),) + (1,) * len(found)  # each edge
         written_fresh(tensors, (hist, *found), writes)
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:708
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:724
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if any(count < -1 for count in counts):  # torch spaces count + 1 edges for every
@@ -137,7 +145,7 @@ def _counted_edges(input, counts, range):  # noqa: A002
         if count == -1:
             raise RuntimeError(f"{_DD}bins tensor should have at least 1 element, but got 0 "
                                f"elements in the bins tensor for dimension {d}")
-    flat = input._data.reshape(-1, D)
+    flat = input._data.reshape(-1, D) if D else None  # NOTE [A histogram of no dimension]
     edges = []
     for d, count in enumerate(counts):
         _bins_positive_at(count, d)
@@ -151,7 +159,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:737
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:753
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

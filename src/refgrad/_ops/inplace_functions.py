@@ -44,7 +44,7 @@ SIGNATURES.update({
     "logit_": ("logit_(Tensor input, float? eps = None)",),
     "nan_to_num_": ("nan_to_num_(Tensor input, float? nan = None, float? posinf = None, "
                     "float? neginf = None)",),
-    "index_put_": ("index_put_(Tensor input, tuple of Tensors? indices, Tensor values, "
+    "index_put_": ("index_put_(Tensor input, tuple of Tensors indices, Tensor values, "
                    "bool accumulate = False)",),
     "as_strided_": ("as_strided_(Tensor input, tuple of ints size, tuple of ints stride, "
                     "int? storage_offset = None)",),

@@ -16,7 +16,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1520
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1522
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -24,14 +24,14 @@ def _cut(t, dim, start, end):
 
 
 def _widths(name, x, y, dim):
-    if 1 < x.ndim < y.ndim:  # leading dimensions of size 1, as torch pads them
-        x = x.view((1,) * (y.ndim - x.ndim) + tuple(x.shape))
     if x.ndim == 1:
         if x.shape[0] != y.shape[dim]:
             raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
         shape = [1] * y.ndim
         shape[dim] = x.shape[0]
         x = x.view(shape)
+    elif x.ndim < y.ndim:  # leading dimensions of size 1, as torch pads them (a 0-d x too)
+        x = x.view((1,) * (y.ndim - x.ndim) + tuple(x.shape))
     lower = _cut(x, dim, 0, -1)  # torch's C++ cuts the lower ends first
     return _cut(x, dim, 1, None) - lower
 
@@ -54,7 +54,7 @@ def _nothing(y, dim):
     return result
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1559
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1561
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "
