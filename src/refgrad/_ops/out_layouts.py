@@ -19,15 +19,16 @@ LAID_OUT_AS_RESULT = frozenset({
     "cholesky_inverse"})
 
 
-def lay_out_as(out, result) -> None:
-    """Give ``out``, just resized to ``result``'s shape, ``result``'s strides."""
+def lay_out_as(out, result, empty_too: bool = False) -> None:
+    """Give ``out``, just resized to ``result``'s shape, ``result``'s strides
+    (an empty ``result``'s too where ``empty_too``)."""
     from refgrad._ops.resize import _resized
 
-    if out._data.ndim >= 2 and result._data.size:
+    if out._data.ndim >= 2 and (result._data.size or empty_too):
         out._data = _resized(out, tuple(out._data.shape), element_strides(result._data))
 
 
-# --- book/chapters/26_inplace.md:5298
+# --- book/chapters/26_inplace.md:5299
 # NOTE [Outs resized as the iterator lays them out]
 # torch's elementwise kernels (TensorIterator's, and sort's) restride an
 # out= they had to resize to the layout their result would take: a dense
@@ -60,8 +61,10 @@ def lay_out_resized(name: str, out, result) -> None:
     """Lay out ``out``, just resized for ``name``'s ``result``, as torch's kernel does."""
     if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
         lay_out_as(out, result)
-    elif name == "sort" or (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
-                            and (_permuted_dense(result._data) or _iterated_apart(name, result))):
+    elif name in ("sort", "msort"):  # NOTE [An empty sort's out]
+        lay_out_as(out, result, empty_too=True)
+    elif (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
+          and (_permuted_dense(result._data) or _iterated_apart(name, result))):
         lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]
 
 
@@ -76,6 +79,10 @@ def _iterated_apart(name: str, result) -> bool:
     return (op is not None and bool(op.iterated) and data.ndim >= 2 and 1 in data.shape
             and element_strides(data) != row_major(data.shape))
 
+
+# NOTE [An empty sort's out]
+# sort resizes its outs to its input's strides, which it copies even where
+# the input is empty: a (0, 3) input of strides (1, 1) leaves its outs so.
 
 # NOTE [Size-one strides of a resized out]
 # TensorIterator gives a resized out the strides of the layout it picked

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, mul_scalar
 from refgrad._ops.conditional import select
+from refgrad._ops.half_rsqrt import half_rsqrt
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
@@ -33,7 +34,7 @@ SIGMOID = _keeps_result("sigmoid", "SigmoidBackward0", in_float32(_sigmoid), lam
     sigmoid_backward(g, result),))
 SQRT = _keeps_result("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: (
     g / mul_scalar(result, 2),))
-RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", in_float32(lambda a: 1 / np.sqrt(a)),
+RSQRT = _keeps_result("rsqrt", "RsqrtBackward0", half_rsqrt(in_float32(lambda a: 1 / np.sqrt(a))),
                       lambda g, result: _rsqrt_backward(g, result**3))
 
 
@@ -41,7 +42,7 @@ def _rsqrt_backward(g, cubed):  # the cube made first: NOTE [The right operand f
     return (mul_scalar(g, -0.5) * cubed,)
 
 
-# --- book/chapters/16a_pointwise.md:120
+# --- book/chapters/16a_pointwise.md:208
 # NOTE [Ties keep the input]
 # torch's max(a, bound) keeps a when the two are equal (-0.0 against 0.0);
 # NumPy's float32 and float64 maximum return their second operand then, and
@@ -65,7 +66,7 @@ def _keep_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16a_pointwise.md:150
+# --- book/chapters/16a_pointwise.md:238
 def _relu(a):
     if a.dtype.kind == "b":  # NumPy would take the larger bool; torch refuses
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -93,7 +94,7 @@ def threshold_backward(grad_output, self, threshold):
     return call(THRESHOLD_BACKWARD, (grad_output, self), {"threshold": threshold})
 
 
-# --- book/chapters/16a_pointwise.md:184
+# --- book/chapters/16a_pointwise.md:272
 def _zeros_like(t):
     from refgrad._creation import zeros_like
 
@@ -126,7 +127,7 @@ ABS = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:232
+# --- book/chapters/16a_pointwise.md:320
 _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
@@ -159,7 +160,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:505
+# --- book/chapters/16a_pointwise.md:593
 def _less(a, b):
     return a < b
 
@@ -193,7 +194,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:673
+# --- book/chapters/16a_pointwise.md:761
 # NOTE [An input not given]
 # relu() reaches the function with this default in place of the input; the
 # call fails, as on any object that is not a tensor, and the failure is
