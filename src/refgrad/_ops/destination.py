@@ -3,48 +3,61 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/32e_large_in_place_writes.md:75
+# --- book/chapters/32e_large_in_place_writes.md:78
 """An in-place op's result made in its tensor's own memory: NOTE [Written where it lies]."""
 
 import sys
 
 from numpy import ndarray
 
-# NOTE [Written where it lies]
-# A function that inplace calls for a large tensor asks for a spare array for
-# its operand (dying_array, dying_alone, copy_'s step); if the operand is
-# the tensor inplace writes, it is given that tensor's array, and its row's
-# `into` kernel writes the result there, under the rules of NOTE [Dying
-# operands] (dtype, shape, nothing saved that the write spoils); inplace then
-# copies nothing back. Given only when no input other than the tensor itself
-# meets its memory, the write is not one where elements share memory, and the
-# array is NumPy's and writable. Read from inplace's frame: its names self,
-# function, near, tensors, kwargs and shared_write are part of this.
-# Such a function asks once, for the row it ends on.
+from refgrad.autograd._state import state
 
-# From this size on, dying_array and dying_alone look at an operand: NOTE [Dying operands].
+# NOTE [Written where it lies]
+# For a large tensor, inplace offers the function it calls the tensor's own
+# array (state.offer, for that one call). The function's request for a spare
+# array for its operand (dying_array, dying_alone, copy_'s step) takes the
+# offer if the operand is that tensor and the function asking is the one
+# inplace called; its row's `into` kernel then writes the result there, under
+# the rules of NOTE [Dying operands] (dtype, shape, nothing saved that the
+# write spoils), and inplace copies nothing back. Offered only when no input
+# other than the tensor itself meets its memory, the write is not one where
+# elements share memory, and the array is NumPy's and writable. Taken once:
+# such a function asks once, for the row it ends on.
+
+# From this size on, inplace offers, and dying_array and dying_alone look at an
+# operand: NOTE [Dying operands].
 DIRECT_BYTES = 1 << 18
 
 
-# --- book/chapters/32e_large_in_place_writes.md:99
-def offered(t, depth: int = 2):
-    """``t``'s array, if the function ``depth`` frames up was called by ``inplace`` to
-    write ``t``, and may make its result there; else None."""
-    from refgrad._ops.inplace import _without_pack_hooks, inplace
+# --- book/chapters/32e_large_in_place_writes.md:105
+def offer(t, function, tensors, kwargs, near: bool):
+    """What ``inplace`` may offer ``function`` writing ``t``: ``(t, code, array)`` or None.
 
-    caller = sys._getframe(depth)
-    frame = caller.f_back
-    if frame is not None and frame.f_code is _without_pack_hooks.__code__:
-        frame = frame.f_back  # a recorded write: the wrapper that holds hooks back
-    if frame is None or frame.f_code is not inplace.__code__:
-        return None
-    names = frame.f_locals
-    if names["self"] is not t or getattr(names["function"], "__code__", None) is not (
-            caller.f_code) or names["shared_write"] is not None:
-        return None
+    ``near`` says whether an input's memory may meet ``t``'s."""
     data = t._data
     if type(data) is not ndarray or not data.flags.writeable:  # a device's array, or a
         return None  # read-only one, keeps its route
-    if names["near"] and (names["kwargs"] or any(a is not t for a in names["tensors"])):
+    if near and (kwargs or any(a is not t for a in tensors)):
         return None  # an input other than t meets its memory
-    return data
+    code = getattr(function, "__code__", None)  # a builtin never asks
+    return None if code is None else (t, code, data)
+
+
+def offered(t, depth: int = 2):
+    """``t``'s array, if ``inplace`` offered it to the function ``depth`` frames up
+    and it was not taken yet; else None."""
+    given = state.offer
+    if given is None or given[0] is not t or sys._getframe(depth).f_code is not given[1]:
+        return None
+    state.offer = None  # taken
+    return given[2]
+
+
+# --- book/chapters/32e_large_in_place_writes.md:132
+def call_offering(given, run, /, *args, **kwargs):
+    """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after."""
+    before, state.offer = state.offer, given
+    try:
+        return run(*args, **kwargs)
+    finally:
+        state.offer = before

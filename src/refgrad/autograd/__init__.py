@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/01_state.md:224
+# --- book/chapters/01_state.md:227
 """refgrad.autograd: computing gradients by recording and replaying a graph."""
 
 __all__: list[str] = []

@@ -41,6 +41,9 @@ class AutogradState(threading.local):
         self.handed_levels: list = []
         # Whether the op running now runs below autograd: it records nothing.
         self.below_autograd = False
+        # What an in-place op offers the function it calls: its tensor's memory
+        # (chapter "Large writes in place": NOTE [Written where it lies]).
+        self.offer = None
 
 
 state = AutogradState()
@@ -56,7 +59,7 @@ batch_levels: list = []
 entered_tensors: list = []
 
 
-# --- book/chapters/01_state.md:106
+# --- book/chapters/01_state.md:109
 # NOTE [Rarely switched on]
 # The counts may only err high: a context counts itself before it sets its
 # switch, and uncounts itself after restoring it. A count that is too high
@@ -78,7 +81,7 @@ class SwitchedOn:
 switched_on = SwitchedOn()
 
 
-# --- book/chapters/01_state.md:134
+# --- book/chapters/01_state.md:137
 def set_inference_mode(enabled: bool) -> None:
     """Set this thread's inference flag, counting each change: NOTE [Rarely switched on]."""
     change = enabled - state.inference_mode
@@ -89,7 +92,7 @@ def set_inference_mode(enabled: bool) -> None:
         switched_on.count("inference_mode", -1)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:154
+# --- book/chapters/01_state.md:157
 def save_switches() -> tuple:
     """Every switch of this thread, to put back with ``restore_switches``."""
     s = state
@@ -119,7 +122,7 @@ def _restore_stack(name: str, now: list, stack: tuple) -> None:
         switched_on.count(name, change)  # uncounted after it is off
 
 
-# --- book/chapters/01_state.md:192
+# --- book/chapters/01_state.md:195
 def refuse_arguments(name: str, args: tuple, kwargs: dict) -> None:
     """torch's words for arguments given to one of its C functions that take none."""
     if kwargs:
