@@ -77,7 +77,7 @@ def test_offered_answers_the_function_offered_to_once_and_nobody_else():
         return destination.offered(u, depth=1)
 
     given = (t, asked.__code__, t._data)
-    answers = destination.call_offering(
+    answers = inplace.call_offering(
         given, lambda: [another(t), asked(other), asked(t), asked(t)])
     assert answers[:2] == [None, None] and answers[2] is t._data and answers[3] is None
     assert state.offer is None
@@ -99,7 +99,7 @@ def test_an_offer_is_the_offering_threads_alone():
         inside.set()
         other.join()
 
-    destination.call_offering((t, run.__code__, t._data), run)
+    inplace.call_offering((t, run.__code__, t._data), run)
     assert seen[0] is not None and seen[1] is None and state.offer is None
 
 
@@ -110,5 +110,5 @@ def test_an_offer_is_put_back_after_a_raising_call():
         raise ValueError("stop")
 
     with pytest.raises(ValueError, match="stop"):
-        destination.call_offering((t, fails.__code__, t._data), fails)
+        inplace.call_offering((t, fails.__code__, t._data), fails)
     assert state.offer is None

@@ -51,13 +51,3 @@ def offered(t, depth: int = 2):
         return None
     state.offer = None  # taken
     return given[2]
-
-
-# --- book/chapters/32e_large_in_place_writes.md:132
-def call_offering(given, run, /, *args, **kwargs):
-    """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after."""
-    before, state.offer = state.offer, given
-    try:
-        return run(*args, **kwargs)
-    finally:
-        state.offer = before

@@ -12,7 +12,7 @@ import weakref
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
-from refgrad._ops.destination import DIRECT_BYTES, call_offering, offer
+from refgrad._ops.destination import DIRECT_BYTES, offer
 from refgrad._ops.input_overlaps import CHECKS_FIRST, SHARED_INPUT, check_inputs
 from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
@@ -177,7 +177,18 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1160
+# --- book/chapters/26_inplace.md:1156
+def call_offering(given, run, /, *args, **kwargs):
+    """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
+    NOTE [Written where it lies]."""
+    before, state.offer = state.offer, given
+    try:
+        return run(*args, **kwargs)
+    finally:
+        state.offer = before
+
+
+# --- book/chapters/26_inplace.md:1176
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -205,7 +216,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1192
+# --- book/chapters/26_inplace.md:1208
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -218,7 +229,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1215
+# --- book/chapters/26_inplace.md:1231
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
