@@ -1,0 +1,94 @@
+"""Journeys through recurrent models and their packed sequences: lengths that run past the
+padded input, and the graph torch records when it pads a packed sequence back."""
+
+import pytest
+import torch
+from torch.nn.utils import rnn
+
+
+def padded(batch=3, steps=5, requires_grad=False):
+    return torch.arange(batch * steps * 2.0).reshape(batch, steps, 2).requires_grad_(requires_grad)
+
+
+def test_lengths_past_the_end_pack_the_rows_there_are():
+    pk = rnn.pack_padded_sequence(padded(), [2, 6, 3], batch_first=True, enforce_sorted=False)
+    assert pk.batch_sizes.tolist() == [3, 3, 2, 1, 1, 1]
+    assert pk.data.shape == (10, 2)
+    assert pk.data[-3:].tolist() == [[24.0, 25.0], [16.0, 17.0], [18.0, 19.0]]
+    assert pk.sorted_indices.tolist() == [1, 2, 0]
+
+
+def test_lengths_past_the_end_time_major():
+    x = padded(2).transpose(0, 1)
+    pk = rnn.pack_padded_sequence(x, torch.tensor([9, 5]))
+    assert pk.batch_sizes.tolist() == [2, 2, 2, 2, 2, 1, 1, 1, 1]
+    assert pk.data[:2].tolist() == [[0.0, 1.0], [10.0, 11.0]]
+    assert pk.data.shape == (10, 2)
+
+
+def test_the_private_kernel_with_a_single_step():
+    data, sizes = torch._pack_padded_sequence(torch.arange(4.0).reshape(1, 4),
+                                              torch.tensor([3, 1, 1, 1]), False)
+    assert data.tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert sizes.tolist() == [4, 1, 1]
+
+
+@pytest.mark.parametrize(("lengths", "message"), [
+    ([6, 3, 2], "shape '[3, 1, 2]' is invalid for input of size 4"),
+    ([7, 3, 2], "shape '[4, 1, 2]' is invalid for input of size 4"),
+])
+def test_padding_such_a_sequence_back_fails_in_the_view(lengths, message):
+    pk = rnn.pack_padded_sequence(padded(), lengths, batch_first=True)
+    with pytest.raises(RuntimeError) as info:
+        rnn.pad_packed_sequence(pk, batch_first=True)
+    assert str(info.value) == message
+
+
+def test_backward_through_such_a_packing_fails_in_select():
+    p = padded(requires_grad=True)
+    pk = rnn.pack_padded_sequence(p, [6, 3, 2], batch_first=True)
+    assert pk.data.grad_fn.name() == "PackPaddedSequenceBackward0"
+    with pytest.raises(IndexError) as info:
+        pk.data.sum().backward()
+    assert str(info.value) == "select(): index 5 out of range for tensor of size [5, 3, 2] at dimension 0"
+
+
+@pytest.mark.parametrize("make", [lambda: torch.nn.LSTM(2, 3), lambda: torch.nn.GRU(2, 3),
+                                  lambda: torch.nn.RNN(2, 3, bidirectional=True)])
+def test_recurrent_layers_refuse_such_a_sequence(make):
+    pk = rnn.pack_padded_sequence(padded(), [6, 3, 2], batch_first=True)
+    with pytest.raises(RuntimeError) as info:
+        make()(pk)
+    assert str(info.value) == "start (10) + length (1) exceeds dimension size (10)."
+
+
+def walk(fn, depth=0, out=None):
+    out = [] if out is None else out
+    if fn is not None:
+        out.append((depth, fn.name()))
+        for f, _ in fn.next_functions:
+            walk(f, depth + 1, out)
+    return out
+
+
+def test_padding_back_copies_each_run_of_equal_batch_sizes():
+    d = torch.arange(12.0).reshape(6, 2).requires_grad_()
+    out, lengths = torch._pad_packed_sequence(d, torch.tensor([3, 2, 1]), False, 0.0, 3)
+    assert lengths.tolist() == [3, 2, 1]
+    nodes = [(depth, name.split("::")[-1]) for depth, name in walk(out.grad_fn)]
+    assert nodes == [(0, "CopySlices"), (1, "CopySlices"), (2, "CopySlices"),
+                     (3, "ViewBackward0"), (4, "SliceBackward0"), (5, "AccumulateGrad"),
+                     (2, "ViewBackward0"), (3, "SliceBackward0"), (4, "AccumulateGrad"),
+                     (1, "ViewBackward0"), (2, "SliceBackward0"), (3, "AccumulateGrad")]
+
+
+def test_a_run_of_steps_is_one_copy():
+    d = torch.arange(10.0).reshape(5, 2).requires_grad_()
+    out, lengths = torch._pad_packed_sequence(d, torch.tensor([2, 2, 1]), True, -1.0, 4)
+    assert lengths.tolist() == [3, 2]
+    assert out.shape == (2, 4, 2)
+    assert out[1].tolist() == [[2.0, 3.0], [6.0, 7.0], [-1.0, -1.0], [-1.0, -1.0]]
+    assert [name.split("::")[-1] for _, name in walk(out.grad_fn)][:4] == [
+        "TransposeBackward0", "CopySlices", "CopySlices", "ViewBackward0"]
+    out.sum().backward()
+    assert d.grad.tolist() == [[1.0, 1.0]] * 5
