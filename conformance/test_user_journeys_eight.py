@@ -92,3 +92,59 @@ def test_a_run_of_steps_is_one_copy():
         "TransposeBackward0", "CopySlices", "CopySlices", "ViewBackward0"]
     out.sum().backward()
     assert d.grad.tolist() == [[1.0, 1.0]] * 5
+
+
+class Logged(torch.Tensor):
+    log = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.log.append(getattr(func, "__name__", str(func)))
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def logged(*shape):
+    Logged.log.clear()
+    return torch.zeros(shape).as_subclass(Logged)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (2, 4, 3), (3,)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_asks_a_subclass_about_linear_alone(shape, bias):
+    lin = torch.nn.Linear(3, 2, bias=bias)
+    x = logged(*shape)
+    y = lin(x)
+    assert Logged.log == ["linear"]
+    assert type(y) is Logged
+    assert y.shape == (*shape[:-1], 2)
+
+
+def test_a_sequential_of_linears_asks_linear_each_time():
+    model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))
+    model(logged(2, 3))
+    assert Logged.log == ["linear", "tanh", "linear"]
+
+
+class TensorLike:
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return (func.__name__, [type(a).__name__ for a in args], types)
+
+
+def test_linear_hands_a_tensor_like_to_its_torch_function():
+    logged(1)  # a subclass in use, so that refgrad honours tensor-likes too
+    name, kinds, types = torch.nn.Linear(3, 2)(TensorLike())
+    assert (name, kinds, types) == ("linear", ["TensorLike", "Parameter", "Parameter"], (TensorLike,))
+    name, kinds, _ = torch.nn.Linear(3, 2, bias=False)(TensorLike())
+    assert kinds == ["TensorLike", "Parameter", "NoneType"]
+
+
+def test_linear_without_its_weight_is_refused_by_linear():
+    lin = torch.nn.Linear(3, 2)
+    lin.weight = None
+    with pytest.raises(TypeError) as info:
+        lin(torch.zeros(3))
+    assert str(info.value) == "linear(): argument 'weight' (position 2) must be Tensor, not NoneType"
+    with pytest.raises(TypeError) as info:
+        torch.nn.Linear(3, 2)(None)
+    assert str(info.value) == "linear(): argument 'input' (position 1) must be Tensor, not NoneType"
