@@ -148,3 +148,49 @@ def test_linear_without_its_weight_is_refused_by_linear():
     with pytest.raises(TypeError) as info:
         torch.nn.Linear(3, 2)(None)
     assert str(info.value) == "linear(): argument 'input' (position 1) must be Tensor, not NoneType"
+
+
+def test_a_parameter_of_a_subclass_keeps_the_subclass():
+    data = torch.ones(2, 3).as_subclass(Logged)
+    p = torch.nn.Parameter(data)
+    assert type(p) is Logged and p is not data
+    assert isinstance(p, torch.nn.Parameter) and p._is_param is True
+    assert p.requires_grad and p.is_leaf and p.grad_fn is None
+    assert repr(p) == "Parameter(Logged([[1., 1., 1.],\n        [1., 1., 1.]], requires_grad=True))"
+    q = torch.nn.Parameter(torch.zeros(2).as_subclass(Logged), requires_grad=False)
+    assert not q.requires_grad and repr(q) == "Parameter(Logged([0., 0.]))"
+    assert not isinstance(torch.zeros(1).as_subclass(Logged), torch.nn.Parameter)
+    assert not isinstance(torch.zeros(1), torch.nn.Parameter)
+
+
+def test_a_subclass_weight_sees_the_forward_and_the_step():
+    lin = torch.nn.Linear(3, 2)
+    lin.weight = torch.nn.Parameter(torch.ones(2, 3).as_subclass(Logged))
+    assert [n for n, _ in lin.named_parameters()] == ["weight", "bias"]
+    Logged.log.clear()
+    y = lin(torch.ones(1, 3))
+    assert type(y) is Logged and Logged.log == ["linear"]
+    y.sum().backward()
+    Logged.log.clear()
+    torch.optim.SGD(lin.parameters(), lr=0.5).step()
+    assert "add_" in Logged.log
+    assert lin.weight.sum().item() == 3.0
+    state = lin.state_dict()
+    assert type(state["weight"]) is Logged and not isinstance(state["weight"], torch.nn.Parameter)
+
+
+class DetachesToPlain(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        result = super().__torch_function__(func, types, args, kwargs)
+        return result.as_subclass(torch.Tensor) if func.__name__ == "detach" else result
+
+
+def test_a_subclass_whose_detach_changes_type_is_refused():
+    with pytest.raises(RuntimeError) as info:
+        torch.nn.Parameter(torch.zeros(1).as_subclass(DetachesToPlain))
+    assert str(info.value) == (
+        "Creating a Parameter from an instance of type DetachesToPlain requires that detach() "
+        "returns an instance of the same type, but return type Tensor was found instead. To use "
+        "the type as a Parameter, please correct the detach() semantics defined by its "
+        "__torch_dispatch__() implementation.")
