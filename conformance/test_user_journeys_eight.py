@@ -250,3 +250,39 @@ def test_cross_attention_asks_fewer_questions():
     mha(x, k, v)
     assert Asked.log == ["dim", ".dtype", ".dtype", ".is_nested", ".is_nested", ".is_nested",
                          "multi_head_attention_forward"]
+
+
+def test_a_refused_then_deleted_weight_leaves_the_refused_one_in_the_list():
+    lstm = torch.nn.LSTM(3, 4).double()
+    with pytest.raises(TypeError):
+        lstm.weight_ih_l0 = torch.zeros(16, 3)
+    del lstm.weight_ih_l0
+    with pytest.raises(ValueError) as info:
+        lstm(torch.zeros(5, 2, 3, dtype=torch.float64))
+    assert str(info.value) == (
+        "RNN input dtype (torch.float64) does not match weight dtype (torch.float32). Convert "
+        "input: input.to(torch.float32), or convert model: model.to(torch.float64)")
+
+
+def test_the_weights_last_read_are_kept_weakly_and_not_pickled():
+    import copy
+    import pickle
+
+    lstm = torch.nn.LSTM(2, 3, num_layers=2)
+    assert lstm._flat_weight_refs[1]() is lstm.weight_hh_l0
+    assert "_flat_weight_refs" not in lstm.__getstate__()
+    for twin in (copy.deepcopy(lstm), pickle.loads(pickle.dumps(lstm))):
+        assert twin._flat_weight_refs[0]() is twin.weight_ih_l0
+        assert twin._flat_weights[0] is twin.weight_ih_l0
+
+
+def test_a_functional_call_then_a_plain_call_reads_the_weights_again():
+    from torch.func import functional_call
+
+    lstm = torch.nn.LSTM(2, 3)
+    given = {k: torch.ones_like(v, requires_grad=True) for k, v in lstm.named_parameters()}
+    functional_call(lstm, given, (torch.zeros(4, 1, 2),))[0].sum().backward()
+    assert given["weight_hh_l0"].grad.shape == (12, 3)
+    assert lstm.weight_hh_l0.grad is None
+    lstm(torch.zeros(4, 1, 2))
+    assert lstm._flat_weights[1] is lstm.weight_hh_l0
