@@ -286,3 +286,15 @@ def test_a_functional_call_then_a_plain_call_reads_the_weights_again():
     assert lstm.weight_hh_l0.grad is None
     lstm(torch.zeros(4, 1, 2))
     assert lstm._flat_weights[1] is lstm.weight_hh_l0
+
+
+@pytest.mark.parametrize(("hx", "error", "message"), [
+    (torch.zeros(1, 1, 4), IndexError, "index 1 is out of bounds for dimension 0 with size 1"),
+    (torch.zeros(2, 1, 4), RuntimeError,
+     "For batched 3-D input, hx and cx should also be 3-D but got (2-D, 2-D) tensors"),
+    ((torch.zeros(1, 1, 4),), IndexError, "tuple index out of range"),
+])
+def test_an_lstm_state_that_is_not_a_pair_fails_where_torch_indexes_it(hx, error, message):
+    with pytest.raises(error) as info:
+        torch.nn.LSTM(3, 4)(torch.zeros(5, 1, 3), hx)
+    assert str(info.value) == message

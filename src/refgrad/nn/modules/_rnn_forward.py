@@ -15,15 +15,15 @@ def _zeros(module, input, batch, width):
 
 
 def _check_state_dims(name, hx, pair, batched):
-    dims = [t.dim() for t in hx] if pair else [hx.dim()]
     want = 3 if batched else 2
-    if any(d != want for d in dims):
-        which = "batched 3-D" if batched else "unbatched 2-D"
-        if pair:
+    which = "batched 3-D" if batched else "unbatched 2-D"
+    if pair:  # indexed as torch does, so a lone tensor for the pair fails as it does there
+        if hx[0].dim() != want or hx[1].dim() != want:
             raise RuntimeError(f"For {which} input, hx and cx should also be {want}-D but "
-                               f"got ({dims[0]}-D, {dims[1]}-D) tensors")
+                               f"got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+    elif hx.dim() != want:
         raise RuntimeError(f"For {which} input, hx should also be {want}-D but got "
-                           f"{dims[0]}-D tensor")
+                           f"{hx.dim()}-D tensor")
 
 
 # --- book/chapters/21d_recurrent_layers.md:696
