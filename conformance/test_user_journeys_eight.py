@@ -1,8 +1,12 @@
 """Journeys through recurrent models and their packed sequences: lengths that run past the
 padded input, and the graph torch records when it pads a packed sequence back."""
 
+import copy
+import pickle
+
 import pytest
 import torch
+from torch.func import functional_call
 from torch.nn.utils import rnn
 
 
@@ -265,9 +269,6 @@ def test_a_refused_then_deleted_weight_leaves_the_refused_one_in_the_list():
 
 
 def test_the_weights_last_read_are_kept_weakly_and_not_pickled():
-    import copy
-    import pickle
-
     lstm = torch.nn.LSTM(2, 3, num_layers=2)
     assert lstm._flat_weight_refs[1]() is lstm.weight_hh_l0
     assert "_flat_weight_refs" not in lstm.__getstate__()
@@ -277,8 +278,6 @@ def test_the_weights_last_read_are_kept_weakly_and_not_pickled():
 
 
 def test_a_functional_call_then_a_plain_call_reads_the_weights_again():
-    from torch.func import functional_call
-
     lstm = torch.nn.LSTM(2, 3)
     given = {k: torch.ones_like(v, requires_grad=True) for k, v in lstm.named_parameters()}
     functional_call(lstm, given, (torch.zeros(4, 1, 2),))[0].sum().backward()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:155
+# --- book/chapters/06_parameters.md:165
 """refgrad.nn: what autograd's users need of torch.nn."""
 
 from refgrad.nn.parameter import Buffer, Parameter
@@ -165,7 +165,7 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1258
+# --- book/chapters/21d_recurrent_layers.md:1269
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )

@@ -17,6 +17,7 @@ __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "Uninitia
            "UninitializedTensorMixin"]
 
 
+# --- book/chapters/06_parameters.md:54
 class _ParameterMeta(type(Tensor)):
     """Makes ``isinstance(t, Parameter)`` true of a subclass's tensor marked as one."""
 
@@ -49,6 +50,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         return "Parameter containing:\n" + super().__repr__()
 
 
+# --- book/chapters/06_parameters.md:89
 def _flagged(data, requires_grad):
     t = data.detach().requires_grad_(requires_grad)
     if type(t) is not type(data):
@@ -62,7 +64,7 @@ def _flagged(data, requires_grad):
     return t
 
 
-# --- book/chapters/06_parameters.md:114
+# --- book/chapters/06_parameters.md:124
 class _BufferMeta(type(Tensor)):
     """Makes ``isinstance(t, Buffer)`` true of a tensor marked as a buffer."""
 

@@ -99,7 +99,7 @@ from refgrad.nn.modules.padding import (  # noqa: E402
 )
 
 
-# --- book/chapters/21d_recurrent_layers.md:1250
+# --- book/chapters/21d_recurrent_layers.md:1261
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )

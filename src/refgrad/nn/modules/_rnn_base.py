@@ -71,7 +71,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:517
+# --- book/chapters/21d_recurrent_layers.md:516
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -104,17 +104,6 @@ class RNNBase(Module):
                 self._init_flat_weights()  # swapped in behind __setattr__'s back
                 return
 
-    def __getstate__(self):
-        self._update_flat_weights()
-        state = dict(super().__getstate__())
-        del state["_flat_weight_refs"]  # weak references do not pickle
-        return state
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        self._flat_weight_refs = [None if w is None else weakref.ref(w)
-                                  for w in self._flat_weights]
-
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_flat_weights_names", ()):
             self._flat_weights[self._flat_weights_names.index(name)] = value
@@ -138,7 +127,25 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:590
+# --- book/chapters/21d_recurrent_layers.md:577
+def __getstate__(self):
+    self._update_flat_weights()
+    state = dict(Module.__getstate__(self))
+    del state["_flat_weight_refs"]
+    return state
+
+
+def __setstate__(self, state):
+    Module.__setstate__(self, state)
+    self._flat_weight_refs = [None if w is None else weakref.ref(w) for w in self._flat_weights]
+
+
+RNNBase.__getstate__, RNNBase.__setstate__ = __getstate__, __setstate__
+for _method in (__getstate__, __setstate__):  # named as the class's own
+    _method.__qualname__ = f"RNNBase.{_method.__name__}"
+
+
+# --- book/chapters/21d_recurrent_layers.md:601
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:
