@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1125
+# --- book/chapters/21d_recurrent_layers.md:1178
 """torch._pack_padded_sequence: the op-table row that packs, and its backward."""
 
 import numpy as np
@@ -19,7 +19,9 @@ def _pack(a, lengths, batch_first):
     steps = _steps(lengths)
     if batch_first:
         a = a.swapaxes(0, 1)
-    data = np.concatenate([a[t, :b] for t, b in enumerate(steps)], 0)
+    # NOTE [Lengths past the padded length]: steps past a's end hold no rows
+    rows = [a[t, :b] for t, b in enumerate(steps) if t < len(a)]
+    data = np.concatenate(rows, 0) if rows else np.empty((0,) + a.shape[2:], a.dtype)
     return data, np.array(steps, dtype=np.int64)
 
 
@@ -33,6 +35,9 @@ def _unpack_gradient(grads, batch_first, input_sym_sizes, result1, **unused):
     out = refgrad.zeros(sizes, dtype=g.dtype, device=g.device)
     start = 0
     for t, b in enumerate(int(n) for n in result1.tolist()):
+        if t >= sizes[0]:
+            raise IndexError(f"select(): index {t} out of range for tensor of size "
+                             f"{list(sizes)} at dimension 0")
         out[t, :b] = g[start:start + b]
         start += b
     return (out.transpose(0, 1) if batch_first else out),

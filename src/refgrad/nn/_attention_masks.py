@@ -56,10 +56,10 @@ def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_ty
     """A bool mask as the float mask it means (-inf where True); a float mask as it is."""
     if mask is None:
         return None
-    is_float = refgrad.is_floating_point(mask)
-    if mask.dtype != refgrad.bool and not is_float:
+    dtype, is_float = mask.dtype, refgrad.is_floating_point(mask)  # asked once, in this order
+    if dtype != refgrad.bool and not is_float:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
-    if check_other and other_type is not None and mask.dtype != other_type:
+    if check_other and other_type is not None and dtype != other_type:
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
                       "Use same type for both instead.", stacklevel=2)
     if is_float:

@@ -17,7 +17,18 @@ __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "Uninitia
            "UninitializedTensorMixin"]
 
 
-class Parameter(Tensor):
+# --- book/chapters/06_parameters.md:54
+class _ParameterMeta(type(Tensor)):
+    """Makes ``isinstance(t, Parameter)`` true of a subclass's tensor marked as one."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Parameter and isinstance(instance, Tensor) and getattr(
+                instance, "_is_param", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A leaf tensor that requires grad unless told otherwise."""
 
     __slots__ = ()
@@ -27,6 +38,8 @@ class Parameter(Tensor):
             data = make_tensor(np.empty((0,), get_default_dtype().numpy))
         elif not isinstance(data, Tensor):  # torch's Parameter detaches its data first
             raise AttributeError(f"'{c_type_name(type(data))}' object has no attribute 'detach'")
+        elif type(data) is not Tensor and not isinstance(data, Parameter):
+            return _flagged(data, requires_grad)  # NOTE [A subclass's tensor as a Parameter]
         param = make_tensor(data._data, cls=cls)
         param._version_counter = data._version_counter
         check_requires_grad(param, requires_grad)
@@ -37,7 +50,21 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
-# --- book/chapters/06_parameters.md:81
+# --- book/chapters/06_parameters.md:89
+def _flagged(data, requires_grad):
+    t = data.detach().requires_grad_(requires_grad)
+    if type(t) is not type(data):
+        raise RuntimeError(
+            f"Creating a Parameter from an instance of type {type(data).__name__} requires "
+            f"that detach() returns an instance of the same type, but return type "
+            f"{type(t).__name__} was found instead. To use the type as a Parameter, please "
+            "correct the detach() semantics defined by its __torch_dispatch__() "
+            "implementation.")
+    t._is_param = True
+    return t
+
+
+# --- book/chapters/06_parameters.md:124
 class _BufferMeta(type(Tensor)):
     """Makes ``isinstance(t, Buffer)`` true of a tensor marked as a buffer."""
 

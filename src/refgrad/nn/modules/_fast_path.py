@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:737
+# --- book/chapters/21e_attention_and_transformers.md:753
 """When torch would run attention and encoder layers through its fused kernels."""
 
 import refgrad
 from refgrad.backends.mha import get_fastpath_enabled
+from refgrad.overrides import has_torch_function
 
 
 def _quiet(tensors) -> bool:
@@ -16,25 +17,27 @@ def _quiet(tensors) -> bool:
                 and any(t is not None and t.requires_grad for t in tensors))
 
 
-def mha_takes_fast_path(mha, query, key, value, attn_mask, key_padding_mask) -> bool:
-    if not get_fastpath_enabled():  # torch.backends.mha's switch
+def mha_takes_fast_path(mha, query, key, value, batched, float_masks, masked) -> bool:
+    if not get_fastpath_enabled() or not batched:  # torch.backends.mha's switch
         return False
-    if any(m is not None and refgrad.is_floating_point(m)
-           for m in (attn_mask, key_padding_mask)):
-        return False
-    if query.dim() != 3 or query is not key or key is not value:
+    if query is not key or key is not value:
         return False
     weight, bias = mha.in_proj_weight, mha.in_proj_bias
-    if weight is None or bias is None or query.dtype not in (weight.dtype, bias.dtype):
+    if bias is not None and query.dtype != bias.dtype:
         return False
-    if mha.training or mha.num_heads % 2 or not mha.batch_first or mha.add_zero_attn:
+    if weight is None or query.dtype != weight.dtype:
         return False
-    if mha.bias_k is not None or mha.bias_v is not None or not mha._qkv_same_embed_dim:
+    if mha.training or mha.num_heads % 2 or not mha.batch_first:
         return False
-    return _quiet((query, weight, bias, mha.out_proj.weight, mha.out_proj.bias))
+    if mha.bias_k is not None or mha.bias_v is not None or mha.add_zero_attn:
+        return False
+    if not mha._qkv_same_embed_dim or (query.is_nested and masked) or float_masks:
+        return False
+    tensors = (query, weight, bias, mha.out_proj.weight, mha.out_proj.bias)
+    return bias is not None and not has_torch_function(tensors) and _quiet(tensors)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:775
+# --- book/chapters/21e_attention_and_transformers.md:794
 def _hooked(module) -> bool:
     return any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
                for m in module.modules())

@@ -8,6 +8,7 @@
 import math
 import numbers
 import warnings
+import weakref
 
 import refgrad
 from refgrad.nn import init
@@ -46,7 +47,7 @@ def check_settings(input_size, hidden_size, num_layers, bias, batch_first, dropo
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
-# --- book/chapters/21d_recurrent_layers.md:468
+# --- book/chapters/21d_recurrent_layers.md:469
 def make_weights(module, mode, kw):
     """Register every layer's and direction's parameters, in torch's order."""
     gates = _GATES[mode] * module.hidden_size
@@ -70,7 +71,7 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:507
+# --- book/chapters/21d_recurrent_layers.md:516
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -92,11 +93,16 @@ class RNNBase(Module):
 
     def _init_flat_weights(self):
         self._flat_weights = [getattr(self, n, None) for n in self._flat_weights_names]
+        self._flat_weight_refs = [None if w is None else weakref.ref(w)
+                                  for w in self._flat_weights]
 
     def _update_flat_weights(self):
-        names = self._flat_weights_names
-        if any(getattr(self, n, None) is not w for n, w in zip(names, self._flat_weights)):
-            self._init_flat_weights()  # swapped in behind __setattr__'s back
+        # NOTE [Weights read again]: against the last reading; a missing one is no change
+        for ref, name in zip(self._flat_weight_refs, self._flat_weights_names, strict=True):
+            weight = getattr(self, name, None)
+            if weight is not None and ref is not None and ref() is not weight:
+                self._init_flat_weights()  # swapped in behind __setattr__'s back
+                return
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_flat_weights_names", ()):
@@ -121,7 +127,25 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:564
+# --- book/chapters/21d_recurrent_layers.md:577
+def __getstate__(self):
+    self._update_flat_weights()
+    state = dict(Module.__getstate__(self))
+    del state["_flat_weight_refs"]
+    return state
+
+
+def __setstate__(self, state):
+    Module.__setstate__(self, state)
+    self._flat_weight_refs = [None if w is None else weakref.ref(w) for w in self._flat_weights]
+
+
+RNNBase.__getstate__, RNNBase.__setstate__ = __getstate__, __setstate__
+for _method in (__getstate__, __setstate__):  # named as the class's own
+    _method.__qualname__ = f"RNNBase.{_method.__name__}"
+
+
+# --- book/chapters/21d_recurrent_layers.md:601
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:645
+# --- book/chapters/21d_recurrent_layers.md:682
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -15,18 +15,18 @@ def _zeros(module, input, batch, width):
 
 
 def _check_state_dims(name, hx, pair, batched):
-    dims = [t.dim() for t in hx] if pair else [hx.dim()]
     want = 3 if batched else 2
-    if any(d != want for d in dims):
-        which = "batched 3-D" if batched else "unbatched 2-D"
-        if pair:
+    which = "batched 3-D" if batched else "unbatched 2-D"
+    if pair:  # indexed as torch does, so a lone tensor for the pair fails as it does there
+        if hx[0].dim() != want or hx[1].dim() != want:
             raise RuntimeError(f"For {which} input, hx and cx should also be {want}-D but "
-                               f"got ({dims[0]}-D, {dims[1]}-D) tensors")
+                               f"got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+    elif hx.dim() != want:
         raise RuntimeError(f"For {which} input, hx should also be {want}-D but got "
-                           f"{dims[0]}-D tensor")
+                           f"{hx.dim()}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:670
+# --- book/chapters/21d_recurrent_layers.md:707
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -70,7 +70,7 @@ def prepare(module, name, input, hx, pair):
 # index_select and the network's function refuse what is wrong, in their words.
 
 
-# --- book/chapters/21d_recurrent_layers.md:715
+# --- book/chapters/21d_recurrent_layers.md:752
 def run(module, input, hx, how, function, pair):
     """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1232
+# --- book/chapters/21a_module_hooks.md:1248
 """ReLU as a module."""
 
 import refgrad
@@ -27,7 +27,7 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:694
+# --- book/chapters/21e_attention_and_transformers.md:710
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1143
+# --- book/chapters/21a_module_hooks.md:1150
 """Linear: y = x W^T + b."""
 
 import math
@@ -13,11 +13,15 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.nn.modules.module import Module
 from refgrad.nn.parameter import Parameter
+from refgrad._tensor import Tensor
 
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]  # torch's
 
+_PLAIN = (Tensor, Parameter)  # the types with no __torch_function__ of their own
+_PLAIN_OR_NONE = (*_PLAIN, type(None))
 
-# --- book/chapters/21a_module_hooks.md:1163
+
+# --- book/chapters/21a_module_hooks.md:1174
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -42,6 +46,11 @@ class Linear(Module):
                 self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
+        if (type(input) is not Tensor or type(self.weight) not in _PLAIN
+                or type(self.bias) not in _PLAIN_OR_NONE):
+            from refgrad.nn.functional import linear  # NOTE [Linear asks as F.linear does]
+
+            return linear(input, self.weight, self.bias)
         if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
             # its event under a profile: chapter "The profiler, closer to torch"
             return composite_event("linear", (input, self.weight, self.bias), self.forward,
@@ -61,7 +70,7 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1212
+# --- book/chapters/21a_module_hooks.md:1228
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -70,7 +79,7 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1226
+# --- book/chapters/21a_module_hooks.md:1242
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 

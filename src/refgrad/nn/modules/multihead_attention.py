@@ -89,7 +89,7 @@ class MultiheadAttention(Module):
         self.__dict__.update(state)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:622
+# --- book/chapters/21e_attention_and_transformers.md:631
 def _sequence_first(query, key, value):
     if key is value:
         if query is key:
@@ -103,12 +103,19 @@ def _sequence_first(query, key, value):
 
 def forward(self, query, key, value, key_padding_mask=None, need_weights: bool = True,
             attn_mask=None, average_attn_weights: bool = True, is_causal: bool = False):
+    # NOTE [What attention asks of its inputs]: torch's questions, in torch's order
+    float_masks = any(m is not None and refgrad.is_floating_point(m)
+                      for m in (attn_mask, key_padding_mask))
     batched = query.dim() == 3
-    fast = mha_takes_fast_path(self, query, key, value, attn_mask, key_padding_mask)
     key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
                                        _none_or_dtype(attn_mask), "attn_mask", query.dtype)
     attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
                                 check_other=False)
+    fast = mha_takes_fast_path(self, query, key, value, batched, float_masks,
+                               attn_mask is not None or key_padding_mask is not None)
+    if not fast and (query.is_nested or key.is_nested or value.is_nested):
+        raise AssertionError("MultiheadAttention does not support NestedTensor outside of "
+                             "its fast path.")
     if self.batch_first and batched:
         query, key, value = _sequence_first(query, key, value)
     separate = {} if self._qkv_same_embed_dim else {
@@ -131,7 +138,7 @@ def forward(self, query, key, value, key_padding_mask=None, need_weights: bool =
 MultiheadAttention.forward = forward
 
 
-# --- book/chapters/21e_attention_and_transformers.md:669
+# --- book/chapters/21e_attention_and_transformers.md:685
 def merge_masks(self, attn_mask, key_padding_mask, query):
     mask_type, merged = None, None
     if key_padding_mask is not None:

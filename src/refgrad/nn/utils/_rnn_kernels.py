@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1045
+# --- book/chapters/21d_recurrent_layers.md:1095
 """The kernels behind torch.nn.utils.rnn: pack, unpack and pad."""
 
 import refgrad
@@ -33,15 +33,18 @@ def check_lengths(input, lengths, batch_first):
         raise RuntimeError(_SORTED)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1077
+# --- book/chapters/21d_recurrent_layers.md:1127
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
                        dtype=data.dtype, device=data.device)
-    start = 0
-    for t, b in enumerate(sizes):
-        out.select(0, t).narrow(0, 0, b).copy_(data.narrow(0, start, b))
-        start += b
+    start, first = 0, 0
+    for t in range(1, len(sizes) + 1):  # one copy for each run of equal batch sizes
+        b = sizes[first]
+        if t == len(sizes) or sizes[t] != b:
+            rows = data[start:start + b * (t - first)].view(t - first, b, *data.shape[1:])
+            out[first:t, :b].copy_(rows)
+            start, first = start + b * (t - first), t
     lengths = refgrad.tensor([sum(s > i for s in sizes) for i in range(sizes[0])],
                              dtype=refgrad.int64)
     return (out.transpose(0, 1) if batch_first else out), lengths
@@ -69,7 +72,7 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     return out
 
 
-# --- book/chapters/21d_recurrent_layers.md:1173
+# --- book/chapters/21d_recurrent_layers.md:1231
 from refgrad._ops.dispatch import call  # noqa: E402
 from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 
