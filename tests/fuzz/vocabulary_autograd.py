@@ -50,7 +50,8 @@ HOOKED = [
     "_w[0].add_(1); _v.sum().backward(retain_graph=True)",
     "_v = {a} * 2; _v.register_hook(lambda g: g.sum()); _v.sum().backward(retain_graph=True)",
     "_v = {a} * 2; _v.register_hook(lambda g: g.double()); _v.sum().backward(retain_graph=True)",
-    "_v = {a} * 2; _v.register_hook(lambda g: g.half()); (_v * _v).sum().backward(retain_graph=True)",
+    "_v = {a} * 2; _v.register_hook(lambda g: g.half()); "
+    "(_v * _v).sum().backward(retain_graph=True)",
     "_v = {a} * 1; _v[0].mul_(2); _v.grad_fn.register_prehook(lambda go: (go[0] * 3,)); "
     "_v.grad_fn.register_hook(lambda gi, go: tuple(None if g is None else g * 2 for g in gi)); "
     "_v.sum().backward(retain_graph=True)",
@@ -60,7 +61,8 @@ HOOKED = [
     "_n.register_hook(lambda gi, go: _c.add_(go[0].sum()) and None); "
     "({a} ** 2).sum().backward(retain_graph=True)",
     "_c = T.zeros(2); T.autograd.graph.register_multi_grad_hook(({a}, {b}), lambda gs: _c.add_("
-    "T.tensor([float(g is None) for g in gs])) and None); ({a} * 2).sum().backward(retain_graph=True)",
+    "T.tensor([float(g is None) for g in gs])) and None); "
+    "({a} * 2).sum().backward(retain_graph=True)",
     "_c = T.zeros(()); T.autograd.graph.register_multi_grad_hook(({a}, {b}), lambda g: _c.add_("
     "g.sum()) and None, mode='any'); ({a} * {b}).sum().backward(retain_graph=True)",
     "_v = {a} * 1; _h = _v.register_hook(lambda g: g * 7); _v.add_(1); _h.remove(); "
