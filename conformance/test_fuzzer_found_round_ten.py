@@ -155,3 +155,15 @@ def test_an_inference_tensor_with_normal_data_reshapes_by_copying():
     assert t.detach().reshape(-1).tolist() == flat.tolist()
     with pytest.raises(RuntimeError, match="^Inference tensors do not track version counter.$"):
         t.t().reshape(-1)
+
+
+def test_a_float16_sigmoid_of_a_view_with_gaps():
+    u = (torch.arange(6.0).reshape(2, 3) / 5).half()
+    part = u[..., :1]  # (2, 1), strides (3, 1): a gap between its rows
+    expected = part.float().sigmoid().half()
+    assert torch.equal(part.sigmoid(), expected)
+    part.sigmoid_()
+    assert torch.equal(u[:, 0], expected[:, 0]) and u[0, 1].item() == 0.199951171875
+    w = (torch.arange(4.0).reshape(2, 2) / 5).half()
+    w.mT.mT[..., :1].sigmoid_()
+    assert w[:, 1].tolist() == [0.199951171875, 0.60009765625]

@@ -37,7 +37,10 @@ def _cast(array, kind):
     cast = array.astype(kind)
     if type(array) is np.ndarray and (1 in array.shape or not array.size):
         from refgrad._backend import element_strides
+        from refgrad._layouts import is_dense
         from refgrad._ops.result_layout import moved_to
 
-        cast = moved_to(cast, element_strides(array))
+        strides = element_strides(array)
+        if is_dense(array.shape, strides):  # a view with gaps: astype's dense copy
+            cast = moved_to(cast, strides)
     return cast
