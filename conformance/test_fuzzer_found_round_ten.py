@@ -167,3 +167,13 @@ def test_a_float16_sigmoid_of_a_view_with_gaps():
     w = (torch.arange(4.0).reshape(2, 2) / 5).half()
     w.mT.mT[..., :1].sigmoid_()
     assert w[:, 1].tolist() == [0.199951171875, 0.60009765625]
+
+
+@pytest.mark.parametrize("name", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+def test_the_zero_gradients_of_a_comparison_in_place_are_written(name):
+    x, y = torch.rand(2, 3, requires_grad=True), torch.rand(2, 3, requires_grad=True)
+    out = getattr(x.clone(), name)(y)
+    gx, gy = torch.autograd.grad(out.sum(), (x, y))
+    assert gx._version == 1 and gy._version == 1 and not gx.any() and not gy.any()
+    getattr(x.clone(), name)(0.5).sum().backward()
+    assert x.grad._version == 1
