@@ -177,3 +177,16 @@ def test_the_zero_gradients_of_a_comparison_in_place_are_written(name):
     assert gx._version == 1 and gy._version == 1 and not gx.any() and not gy.any()
     getattr(x.clone(), name)(0.5).sum().backward()
     assert x.grad._version == 1
+
+
+@pytest.mark.parametrize(("shifts", "dims", "strides"), [
+    (1, 0, (12, 6, 3, 1)),  # a whole turn of a dimension of one: a row-major copy
+    (2, 1, (12, 6, 3, 1)),
+    (1, 1, (12, 1, 6, 2)),  # two slices, each channels-last
+    ((1, 1), (0, 1), (12, 6, 3, 1)),  # one dimension after another
+])
+def test_a_roll_is_laid_out_as_its_two_slices_joined(shifts, dims, strides):
+    x = torch.arange(12.0).reshape(1, 2, 2, 3).to(memory_format=torch.channels_last)
+    rolled = x.roll(shifts, dims)
+    assert rolled.stride() == strides
+    assert torch.equal(rolled, x.contiguous().roll(shifts, dims))
