@@ -190,3 +190,18 @@ def test_a_roll_is_laid_out_as_its_two_slices_joined(shifts, dims, strides):
     rolled = x.roll(shifts, dims)
     assert rolled.stride() == strides
     assert torch.equal(rolled, x.contiguous().roll(shifts, dims))
+
+
+@pytest.mark.parametrize(("make", "strides"), [
+    (lambda: torch.arange(6.0).reshape(2, 3).t(), (1, 3)),
+    (lambda: torch.rand(1, 2, 2, 3).to(memory_format=torch.channels_last), (12, 1, 6, 2)),
+    (lambda: torch.rand(4, 6)[::2, 1::2], (3, 1)),
+    (lambda: torch.rand(0, 3).t(), (1, 3)),
+])
+def test_takes_gradient_is_laid_out_like_its_input(make, strides):
+    x = make().requires_grad_()
+    index = torch.tensor([0, 1]) if x.numel() else torch.tensor([], dtype=torch.long)
+    g, = torch.autograd.grad((x.take(index) * 2).sum(), x)
+    assert g.stride() == strides
+    assert g.reshape(-1)[:2].tolist() == ([2.0, 2.0] if x.numel() else [])
+    assert g.sum().item() == (4.0 if x.numel() else 0.0)
