@@ -205,3 +205,16 @@ def test_takes_gradient_is_laid_out_like_its_input(make, strides):
     assert g.stride() == strides
     assert g.reshape(-1)[:2].tolist() == ([2.0, 2.0] if x.numel() else [])
     assert g.sum().item() == (4.0 if x.numel() else 0.0)
+
+
+def test_masked_selects_gradient_is_laid_out_like_its_input():
+    x = torch.tensor([[0.1, 0.5, 0.9], [0.7, 0.2, 0.4]]).t().requires_grad_()
+    g, = torch.autograd.grad((x.masked_select(x > 0.3) ** 3).sum(), x, create_graph=True)
+    assert g.stride() == (1, 3) and g.grad_fn.name() == "MaskedScatterBackward0"
+    assert g._version == 1 and g[0, 0].item() == 0.0 and g[1, 0].item() == 0.75
+    cl = torch.rand(1, 2, 2, 3).to(memory_format=torch.channels_last).requires_grad_()
+    g, = torch.autograd.grad(cl.masked_select(cl > 0.3).sum(), cl)
+    assert g.stride() == (12, 1, 6, 2) and torch.equal(g, (cl > 0.3).float())
+    wide = torch.rand(2, 3).t().requires_grad_()  # a mask that broadcasts the input
+    g, = torch.autograd.grad(wide.masked_select(torch.tensor([True, False])).sum(), wide)
+    assert g.stride() == (1, 3) and g.sum().item() == 3.0
