@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:453
+# --- book/chapters/17_engine.md:454
 # NOTE [Zeros that add nothing]
 # A formula whose derivative is zero everywhere (sgn's) returns zeros that torch
 # marks as a zero tensor: a sum with one is made as any sum (and recorded), but
@@ -14,6 +14,7 @@ import weakref
 
 import numpy as np
 
+from refgrad._layouts import copy_laid_out, like_strides, row_major
 from refgrad._zero_arrays import mark_zero_array
 
 ZERO_GRADS: set = set()
@@ -32,8 +33,19 @@ def sum_with_zeros(old, new):
     if id(old) in ZERO_GRADS and id(new) in ZERO_GRADS:  # two zero tensors make a third
         mark_zero_array(total._data)  # chapter "Zero tensors"
         return adds_nothing(total)
-    np.copyto(total._data, (old if id(new) in ZERO_GRADS else new)._data)
+    other = old if id(new) in ZERO_GRADS else new
+    wanted = like_strides(other)  # NOTE [A sum with zeros is laid out as the other term]
+    if total.stride() != (wanted or row_major(tuple(total.shape))):
+        total._data = copy_laid_out(other._data.astype(total._data.dtype), wanted)
+    else:
+        np.copyto(total._data, other._data)
     return total
+
+
+# NOTE [A sum with zeros is laid out as the other term]
+# torch adds a zero tensor by copying the other term as preserve_format copies, so
+# the sum takes that term's layout whichever of the two came first: the second
+# derivative of x.abs() * x, for a transposed x, is transposed too.
 
 
 # NOTE [Zeros added in place]

@@ -11,13 +11,16 @@ into resized, strided and other-dtype tensors, mixed dtypes, integer and
 bool tensors, writes through views of views with hooks and retain_grad),
 about a third of the rest from ``vocabulary_wide.py`` (awkward layouts and
 rarer ops) and half of what remains from ``vocabulary.py``'s longer lists,
-so that the short lists here keep their share.
+so that the short lists here keep their share. Before all of them, three
+statements in ten come from ``vocabulary_autograd.py`` (hooks, second
+backwards and derivatives, saved-tensor hooks, grad modes, CopySlices chains).
 """
 
 import random
 import re
 
 import vocabulary
+import vocabulary_autograd as autograd
 import vocabulary_wide as wide
 import vocabulary_wider as wider
 
@@ -145,7 +148,9 @@ def _pick(rng: random.Random, short: list, more: list, wide: list = (), wider: l
 def statement(rng: random.Random, a: str, b: str, new: str) -> str:
     """One statement over variables ``a`` and ``b``; a made tensor is named ``new``."""
     kind = rng.random()
-    if kind < 0.2:
+    if rng.random() < 0.3:
+        line = rng.choice(autograd.OTHER).format(a=a, b=b)
+    elif kind < 0.2:
         line = f"{new} = {a}." + _pick(rng, UNARY, vocabulary.UNARY, wide.UNARY,
                                        wider.UNARY).format(a=a)
     elif kind < 0.4:

@@ -159,9 +159,10 @@ def _one_minus(t):
 
 # --- book/chapters/16q_functional.md:314
 def _mish_backward(g, self):
+    steps = _mish_in_float32 if _one_half_kernel(g, self) else _mish_steps
     if fused_wanted():  # NOTE [A fused gradient under a mode]
-        return (fused("mish_backward", _mish_steps, (g, self)),)
-    return (_mish_steps(g, self),)
+        return (fused("mish_backward", steps, (g, self)),)
+    return (steps(g, self),)
 
 
 def _mish_steps(g, self):  # in torch's order: C++ evaluates a product's right side first
@@ -172,9 +173,10 @@ def _mish_steps(g, self):  # in torch's order: C++ evaluates a product's right s
 
 
 def _silu_backward(g, self):
+    steps = _silu_in_float32 if _one_half_kernel(g, self) else _silu_steps
     if fused_wanted():  # NOTE [A fused gradient under a mode]
-        return (fused("silu_backward", _silu_steps, (g, self)),)
-    return (_silu_steps(g, self),)
+        return (fused("silu_backward", steps, (g, self)),)
+    return (steps(g, self),)
 
 
 def _silu_steps(g, self):
@@ -183,13 +185,36 @@ def _silu_steps(g, self):
     return g * s * right
 
 
+# NOTE [A float16 fused gradient]
+# With no graph to make, torch computes silu's and mish's gradients with one
+# kernel, which takes float16 operands through float32 and rounds once; the
+# recorded steps of a graph round after each. Here the kernel's formula is
+# written with float32 steps, none of them recorded.
+def _one_half_kernel(g, self) -> bool:
+    from refgrad._dtype import float16
+
+    return not state.grad_enabled and self.dtype is float16 and g.dtype is float16
+
+
+def _silu_in_float32(g, self):
+    x = self.float()
+    s = x.sigmoid()
+    return (g.float() * s * add_scalar(x * _one_minus(s), 1.0)).half()
+
+
+def _mish_in_float32(g, self):
+    x = self.float()
+    s, t = x.sigmoid(), x.exp().log1p().tanh()
+    return (g.float() * (t + x * s * _one_minus(t * t))).half()
+
+
 SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
 SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
                 lambda g, self, beta, threshold: (softplus_backward(g, self, beta, threshold),))
 MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
 
 
-# --- book/chapters/16q_functional.md:365
+# --- book/chapters/16q_functional.md:390
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -217,7 +242,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:400
+# --- book/chapters/16q_functional.md:425
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -245,7 +270,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:450
+# --- book/chapters/16q_functional.md:475
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -277,7 +302,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:489
+# --- book/chapters/16q_functional.md:514
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

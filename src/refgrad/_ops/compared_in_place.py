@@ -23,18 +23,30 @@ def _rows(name, compare):
     forward = lambda a, other, self_dtype: compare(a, other).astype(self_dtype.numpy)  # noqa: E731
     with_number = register(Op(
         f"{name}_", f"{node}0", ("self",), promote_with=("other",), forward=forward,
-        backward=lambda g, **unshown: (_zeros_like(g),), writes=("self",),
+        backward=lambda g, **unshown: (_written_zeros(g),), writes=("self",),
         hides=("other", "self_dtype"),
     ))
     with_tensor = register(Op(
         f"{name}_.Tensor", f"{node}1", ("self", "other"), forward=forward,
-        backward=lambda g, **unshown: (_zeros_like(g), _zeros_like(g)), writes=("self",),
+        backward=lambda g, **unshown: (_written_zeros(g), _written_zeros(g)), writes=("self",),
         hides=("self_dtype",),
     ))
     return with_number, with_tensor
 
 
-# --- book/chapters/26_inplace.md:1487
+# NOTE [Zeros written by a comparison's gradient]
+# torch makes these zero gradients by filling a new tensor, a write that counts:
+# each arrives at version 1 (a gradient reduced or cast to an `other` of another
+# shape or dtype is a new tensor, at version 0, in refgrad).
+def _written_zeros(g):
+    zeros = _zeros_like(g)
+    counter = zeros._version_counter  # None: made in inference mode, counting nothing
+    if counter is not None:
+        counter.value += 1
+    return zeros
+
+
+# --- book/chapters/26_inplace.md:1503
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),

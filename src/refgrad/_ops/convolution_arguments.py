@@ -105,14 +105,16 @@ def _by(sizes):
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
-# The dilated kernel of one or two dimensions refuses integer inputs too, which
-# the others (the three-dimensional dilated one among them) compute.
+# The dilated kernel of one or two dimensions refuses integer inputs too, int64
+# alone excepted, which the others (the three-dimensional dilated one among them)
+# compute.
 def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
     from refgrad._typename import LEGACY, not_implemented_for, tensor_type_name
 
     dilated = any(d != 1 for d in dilation)
     if input.dtype.name == "bool" or (  # NOTE [A bool input's kernel]
-            dilated and input.ndim < 5 and input._data.dtype.kind in "iu"):
+            dilated and input.ndim < 5 and input._data.dtype.kind in "iu"
+            and input._data.dtype.name != "int64"):
         columns = any(n != 1 for n in (*weight.shape[2:], *stride)) or any(padding)
         kernel = ("slow_conv_dilated<>" if dilated else "slow_conv2d_cpu" if input.ndim < 5
                   else "compute_columns3d" if columns else "slow_conv3d_cpu")
@@ -126,7 +128,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:587
+# --- book/chapters/16u_convolution_and_pooling.md:589
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -196,7 +198,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:663
+# --- book/chapters/16u_convolution_and_pooling.md:665
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     try:
@@ -214,7 +216,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:685
+# --- book/chapters/16u_convolution_and_pooling.md:687
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -253,7 +255,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:729
+# --- book/chapters/16u_convolution_and_pooling.md:731
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:1320
+# --- book/chapters/14_arithmetic.md:1322
 """float16 through float32: the functions NumPy computes in several steps, rounded once."""
 
 import functools
@@ -37,7 +37,10 @@ def _cast(array, kind):
     cast = array.astype(kind)
     if type(array) is np.ndarray and (1 in array.shape or not array.size):
         from refgrad._backend import element_strides
+        from refgrad._layouts import is_dense
         from refgrad._ops.result_layout import moved_to
 
-        cast = moved_to(cast, element_strides(array))
+        strides = element_strides(array)
+        if is_dense(array.shape, strides):  # a view with gaps: astype's dense copy
+            cast = moved_to(cast, strides)
     return cast

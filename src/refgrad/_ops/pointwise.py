@@ -132,7 +132,7 @@ _GRAD_AND_OUTPUT = (("grad_output", ("grad_output", "output")),
                     ("output", ("grad_output", "output")))
 TANH_BACKWARD = register(Op(
     "tanh_backward", "TanhBackwardBackward0", ("grad_output", "output"),
-    forward=lambda g, y: g * (1 - y * y),
+    forward=in_float32(lambda g, y: g * (1 - y * y)),  # NOTE [A float16 tanh_backward]
     backward=lambda g, grad_output, output: (
         tanh_backward(g, output), g * (mul_scalar(output, -2) * grad_output)),
     saves=_GRAD_AND_OUTPUT,
@@ -148,6 +148,11 @@ SIGMOID_BACKWARD = register(Op(
 ))
 
 
+# NOTE [A float16 tanh_backward]
+# torch's tanh_backward takes float16 operands through float32, every element
+# (vectors and the rest alike), and rounds once; NumPy's float16 arithmetic
+# would round after the square and again after the difference (sigmoid_backward's
+# float16 kernel rounds after each step, as NumPy's does).
 def tanh_backward(grad_output, output):
     from refgrad._ops.dispatch import call
 
@@ -160,7 +165,7 @@ def sigmoid_backward(grad_output, output):
     return call(SIGMOID_BACKWARD, (grad_output, output))
 
 
-# --- book/chapters/16a_pointwise.md:593
+# --- book/chapters/16a_pointwise.md:598
 def _less(a, b):
     return a < b
 
@@ -194,7 +199,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:761
+# --- book/chapters/16a_pointwise.md:766
 # NOTE [An input not given]
 # relu() reaches the function with this default in place of the input; the
 # call fails, as on any object that is not a tensor, and the failure is

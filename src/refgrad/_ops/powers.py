@@ -103,9 +103,11 @@ POW_SCALAR = register(Op(
 
 # --- book/chapters/14_arithmetic.md:1041
 def _base_grad(g, self, exponent):
+    from refgrad._ops.alpha import check_subtraction
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
 
+    check_subtraction(exponent, 1)  # a bool exponent: torch's exponent - 1 refuses it
     # torch's steps, last argument first: NOTE [The right operand first]
     value = g * (exponent * self ** sub_scalar(exponent, 1))
     zero = wrapped(0.0, value.dtype, value) if modes_on() else 0.0

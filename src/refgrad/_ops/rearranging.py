@@ -8,11 +8,12 @@
 import numpy as np
 
 from refgrad import _dtype
-from refgrad._backend import empty_copy
+from refgrad._backend import element_strides, empty_copy
 from refgrad._c_names import c_type_name
+from refgrad._memory_formats import contiguous_format, format_strides, suggest_memory_format
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
-from refgrad._ops.result_layout import like_input_result, row_major_result, suggested_format_result
+from refgrad._ops.result_layout import like_input_result, moved_to, row_major_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
@@ -37,11 +38,32 @@ def _roll(a, shifts, dims):
         return row_major_result(np.roll(a, shifts) if a.size else a.copy())
     if not a.size:  # torch clones an empty input, strides and all
         return empty_copy(a)
-    # NOTE [Results in the suggested memory format]
-    return suggested_format_result(np.roll(a, shifts, dims), a, keep=True)
+    for shift, dim in zip(shifts, dims):  # one dimension at a time, as torch rolls
+        a = _rolled_once(a, shift, dim)
+    return a
 
 
-# --- book/chapters/16g_moves_and_fused.md:91
+# NOTE [A roll joins two slices]
+# torch rolls one dimension by joining two slices of it with cat, the tail
+# before the head, so the result takes the memory format cat picks: the one
+# both slices suggest, else row-major. A roll by a whole turn joins the whole
+# with an empty slice, which suggests row-major: a channels-last input rolls
+# into a row-major copy then.
+def _rolled_once(a, shift, dim):
+    size = a.shape[dim]
+    start = (size - shift) % size
+    steps = element_strides(a)
+    pieces = [tuple(size - start if d == dim % a.ndim else n for d, n in enumerate(a.shape)),
+              tuple(start if d == dim % a.ndim else n for d, n in enumerate(a.shape))]
+    formats = {suggest_memory_format(shape, steps) for shape in pieces}
+    fmt = formats.pop() if len(formats) == 1 else contiguous_format
+    out = np.roll(a, shift, dim)
+    if type(out) is not np.ndarray or out.ndim < 2:
+        return out
+    return moved_to(out, format_strides(out.shape, fmt))
+
+
+# --- book/chapters/16g_moves_and_fused.md:113
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
@@ -63,7 +85,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:121
+# --- book/chapters/16g_moves_and_fused.md:143
 def flip(input, *dims, **named):
     if list(named) == ["dims"] and not dims:  # flip(x, dims=(0, 1))
         dims = (named.pop("dims"),)
@@ -94,7 +116,7 @@ def roll(input, shifts, dims=None):
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
-# --- book/chapters/16g_moves_and_fused.md:157
+# --- book/chapters/16g_moves_and_fused.md:179
 def tril(input, diagonal=0):
     return _triangle(TRIL, input, diagonal)
 
@@ -111,7 +133,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:188
+# --- book/chapters/16g_moves_and_fused.md:210
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
@@ -147,7 +169,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:240
+# --- book/chapters/16g_moves_and_fused.md:262
 def broadcast_to(input, *size, **named):
     if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
         size = (named.pop("size"),)
@@ -194,7 +216,7 @@ def swapdims(input, dim0, dim1):
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:291
+# --- book/chapters/16g_moves_and_fused.md:313
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -227,7 +249,7 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:329
+# --- book/chapters/16g_moves_and_fused.md:351
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 
@@ -257,7 +279,7 @@ def _moved(input, source, destination):
     return input.permute(tuple(next(rest) if d is None else d for d in order))
 
 
-# --- book/chapters/16g_moves_and_fused.md:363
+# --- book/chapters/16g_moves_and_fused.md:385
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -293,7 +315,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:404
+# --- book/chapters/16g_moves_and_fused.md:426
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

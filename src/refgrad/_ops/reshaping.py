@@ -129,7 +129,8 @@ def reshape(input, *sizes, shape=None):
     try:
         return call(row, (input,), {"shape": asked})
     except RuntimeError:
-        if input._version_counter is None and took_normal_data(input):
+        if (input._version_counter is None and took_normal_data(input)
+                and _viewable(input._data, shape)):
             raise  # no counter to share: NOTE [Normal data in an inference tensor]
         return reshape_copy(input, shape)  # not viewable: copy first
 
@@ -137,7 +138,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:1009
+# --- book/chapters/16_functions.md:1010
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:

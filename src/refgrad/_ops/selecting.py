@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:677
+# --- book/chapters/16g_moves_and_fused.md:699
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -21,12 +21,24 @@ def _select(a, mask):
     return values[where]
 
 
+# NOTE [masked_select's gradient laid out like its input]
+# torch scatters the gradient into zeros_like(self.expand(shape)): zeros in
+# the layout preserve_format gives the expanded input, a transposed one's
+# transposed.
 def _put_selected_back(g, mask, self):
+    from refgrad._layouts import copy_laid_out, preserved_strides
     from refgrad._ops.indexing import written, zeros_as
     from refgrad._ops.masked_scattering import masked_scatter
 
     shape = np.broadcast_shapes(tuple(self.shape), tuple(mask.shape))
-    return (written(masked_scatter(zeros_as(g, shape), mask, g)),)
+    grad = masked_scatter(zeros_as(g, shape), mask, g)
+    lead = len(shape) - self.dim()
+    steps = (0,) * lead + tuple(0 if n == 1 and m != 1 else step for n, m, step in zip(
+        self.shape, shape[lead:], self.stride()))  # the expanded input's strides
+    strides = preserved_strides(shape, steps)
+    if strides is not None and grad._data.size:  # a fresh result, relaid: NOTE
+        grad._data = copy_laid_out(grad._data, strides)  # [masked_select's gradient ...]
+    return (written(grad),)
 
 
 MASKED_SELECT = register(Op(
@@ -44,7 +56,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:720
+# --- book/chapters/16g_moves_and_fused.md:754
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -83,7 +95,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:763
+# --- book/chapters/16g_moves_and_fused.md:797
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 

@@ -13,10 +13,22 @@ from refgrad._ops.table import Op, register
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
+# NOTE [take's gradient laid out like its input]
+# torch puts take's gradient into zeros_like(self), which keeps self's layout
+# (preserve_format): a transposed input gets a transposed gradient.
 def _put_taken_back(g, index, self):
+    from refgrad._backend import empty_with_steps
+    from refgrad._layouts import copy_laid_out, like_strides
     from refgrad._ops.indexing import written, zeros_as
+    from refgrad._tensor import make_tensor
 
-    return (written(put(zeros_as(g, tuple(self.shape)), index, g, True)),)
+    zeros = zeros_as(g, tuple(self.shape))
+    strides = like_strides(self)  # NOTE [take's gradient laid out like its input]
+    if strides is not None:
+        data = zeros._data
+        zeros = make_tensor(copy_laid_out(data, strides) if data.size else empty_with_steps(
+            data, data.shape, [step * data.itemsize for step in strides]))
+    return (written(put(zeros, index, g, True)),)
 
 
 TAKE = register(Op(
@@ -51,7 +63,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:833
+# --- book/chapters/16h_scatter.md:845
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

@@ -54,7 +54,7 @@ def _seed(out, shape, meta, ones):
     return ones(shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/18_backward.md:106
+# --- book/chapters/18_backward.md:109
 def _make_grads(outputs, grads, batched: bool = False) -> list:
     from refgrad._creation import ones
     from refgrad._size import Size
@@ -65,6 +65,9 @@ def _make_grads(outputs, grads, batched: bool = False) -> list:
             raise AssertionError("Expected output to be a torch.Tensor")
         meta = _shape_of(out)
         shape = Size(meta.shape)
+        if grad is None and isinstance(out, Tensor) and not out.requires_grad:
+            made.append(None)  # NOTE [An output nothing flows from]
+            continue
         if grad is None:
             if shape.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -84,6 +87,10 @@ def _make_grads(outputs, grads, batched: bool = False) -> list:
     return made
 
 
+# NOTE [An output nothing flows from]: torch checks that an output is a scalar only
+# when it requires grad; one that does not is refused by the engine as "element i
+# of tensors does not require grad", even when it is not a scalar.
+
 # torch's text shows the shape of the first row without its first dimension: the
 # batch dimension is taken off twice, once by the row and once by the message.
 _BATCHED_MISMATCH = (
@@ -95,7 +102,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:313
+# --- book/chapters/18_backward.md:323
 BACKWARD_IN_TRANSFORM = (
     "backward() called inside a functorch transform. This is not supported, please use "
     "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
@@ -146,7 +153,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:417
+# --- book/chapters/18_backward.md:427
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -192,7 +199,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:467
+# --- book/chapters/18_backward.md:477
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -204,13 +211,18 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:510
+# --- book/chapters/18_backward.md:520
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
     from refgrad._ops.sums_and_stacks import stack
 
     for g in grads:
+        if g is None:  # an output that does not require grad, as vmap sees it
+            raise ValueError(
+                "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but the input "
+                "is of type <class 'NoneType'>. We cannot vmap over non-Tensor arguments, "
+                "please use None as the respective in_dim")
         if g.ndim == 0:
             raise ValueError(
                 "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
@@ -228,7 +240,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:561
+# --- book/chapters/18_backward.md:576
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -252,7 +264,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:591
+# --- book/chapters/18_backward.md:606
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref
