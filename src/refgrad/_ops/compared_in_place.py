@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1428
+# --- book/chapters/26_inplace.md:1433
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _rows(name, compare):
     return with_number, with_tensor
 
 
-# --- book/chapters/26_inplace.md:1466
+# --- book/chapters/26_inplace.md:1471
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),

@@ -1,0 +1,99 @@
+"""Black-box tests: differences left by earlier rounds, now in torch's order: refusals of
+an inference tensor an op must save, before the op checks its arguments. The same
+assertions run on torch.
+"""
+
+import pytest
+import torch
+
+from conformance._support import raises
+
+SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+WRITTEN = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
+def _inference(*shape, dtype=torch.float32):
+    with torch.inference_mode():
+        return torch.arange(1, 1 + torch.Size(shape).numel()).to(dtype).reshape(shape)
+
+
+@pytest.fixture
+def v():
+    return torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+
+
+def test_addr_in_place_refuses_the_save_before_a_0d_vector(v):
+    w = _inference(2, 2)
+    with raises(RuntimeError, SAVED):
+        w.addr_(w[:, 0], v[0])
+    with raises(RuntimeError, SAVED):
+        w.addr_(v[:2], w[0])  # before the overlap of w[0] with w
+    assert w.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+
+
+def test_in_place_ops_refuse_a_kept_inference_operand_before_shapes(v):
+    w = _inference(2, 2)
+    with raises(RuntimeError, SAVED):
+        w.addmv_(w, v)  # w keeps mat; vec is of the wrong length
+    with raises(RuntimeError, SAVED):
+        w.lerp_(v[:2], w)  # the weight is kept for end's gradient
+    u = torch.ones(2, 3, requires_grad=True) * 1
+    with raises(RuntimeError, SAVED):
+        u.clone().mul_(_inference(2, 2))
+    with raises(RuntimeError, SAVED):
+        u.clone().addcmul_(v, _inference(2, 2))
+    assert w.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+
+
+def test_an_inference_operand_not_kept_lets_the_shapes_refuse(v):
+    u = torch.ones(2, 3, requires_grad=True) * 1
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) "
+                              "at non-singleton dimension 1"):
+        u.clone().add_(_inference(2, 2))
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) "
+                              "at non-singleton dimension 1"):
+        u.clone().lerp_(_inference(2, 2), 0.5)
+
+
+def test_an_inference_self_written_is_refused_after_the_saves_pass(v):
+    w = _inference(2, 3)
+    with raises(RuntimeError, WRITTEN):
+        w.mul_(v)
+    assert w.tolist() == [[1.0, 4.0, 9.0], [4.0, 10.0, 18.0]]  # the kernel wrote first
+
+
+@pytest.mark.parametrize("call", [
+    "u.masked_fill(mask[:, :2], v[0])", "u.masked_fill_(mask[:, :2], v[0])",
+    "u.masked_fill(mask[:, :2], 1.0)", "u.masked_scatter(mask[:, :2], u)",
+    "u.masked_scatter_(mask[:, :2], u)", "u.index_copy(0, index, u[:1])",
+    "u.index_copy_(0, index, u[:1])", "u.index_fill(0, index[:, None], v[0])",
+    "u.index_fill_(0, index[:, None], 1.0)", "u.put(index, u[0])", "u.put_(index, u[0])",
+])
+def test_a_kept_inference_mask_or_index_is_refused_first(call, v):
+    u = torch.ones(2, 3, requires_grad=True) * 1
+    mask = _inference(2, 3, dtype=torch.bool)
+    with torch.inference_mode():
+        index = torch.tensor([0, 1])
+    with raises(RuntimeError, SAVED):
+        eval(call, {"u": u, "v": v, "mask": mask, "index": index})
+    assert u.tolist() == [[1.0] * 3] * 2
+
+
+def test_a_kept_inference_mask_with_nothing_to_differentiate_checks_the_shapes():
+    u, mask = torch.ones(2, 3), _inference(2, 2, dtype=torch.bool)
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) "
+                              "at non-singleton dimension 1"):
+        u.masked_fill(mask, 1.0)
+    with torch.no_grad():
+        with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b "
+                                  "(3) at non-singleton dimension 1"):
+            u.requires_grad_().masked_fill(mask, 1.0)
