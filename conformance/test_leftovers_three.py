@@ -97,3 +97,80 @@ def test_a_kept_inference_mask_with_nothing_to_differentiate_checks_the_shapes()
         with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b "
                                   "(3) at non-singleton dimension 1"):
             u.requires_grad_().masked_fill(mask, 1.0)
+
+
+def _permuted(shape, order):
+    """A zero tensor of ``shape`` laid out with its dims in memory in ``order``."""
+    base = torch.zeros([shape[d] for d in order])
+    return base.permute([order.index(d) for d in range(len(shape))])
+
+
+@pytest.mark.parametrize("given", [(0,), (5,)])
+def test_an_empty_iterated_out_takes_the_results_strides(given):
+    import warnings
+
+    x = torch.zeros(3, 0).t()  # (0, 3), strides (1, 1)
+    cases = [
+        (lambda o: torch.add(x, 1, out=o), (1, 0)),
+        (lambda o: torch.mul(x, torch.zeros(3), out=o), (1, 0)),
+        (lambda o: torch.add(_permuted((0, 2, 3), (2, 0, 1)), 1, out=o), (2, 1, 0)),
+        (lambda o: torch.sub(_permuted((2, 3, 0), (1, 2, 0)), 2.0, out=o), (1, 0, 2)),
+        (lambda o: torch.add(_permuted((1, 0, 3, 1), (3, 2, 1, 0)), 1, out=o), (0, 1, 0, 0)),
+        (lambda o: torch.mul(torch.zeros(0, 3, 2, 2).to(memory_format=torch.channels_last),
+                             2, out=o), (12, 1, 6, 3)),
+        (lambda o: torch.neg(x, out=o), (3, 1)),  # a lone operand: row-major
+    ]
+    for call, strides in cases:
+        o = torch.zeros(given)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the resize of an out that held elements
+            call(o)
+        assert o.stride() == strides
+
+
+def test_an_empty_nonzero_out_is_laid_out_by_columns():
+    for x, strides in ((torch.zeros(3), (1, 0)), (torch.zeros(2, 3), (1, 0)),
+                       (torch.ones(2, 3), (1, 6))):
+        o = torch.zeros(0, dtype=torch.long)
+        torch.nonzero(x, out=o)
+        assert o.stride() == strides
+
+
+def test_an_empty_batch_into_a_lapack_out_is_laid_out_by_columns():
+    import warnings
+
+    a = torch.zeros(0, 3, 3)
+    for call in (lambda o: torch.linalg.inv(a, out=o),
+                 lambda o: torch.linalg.solve(a, a, out=o),
+                 lambda o: torch.linalg.qr(a, out=(o, torch.zeros(0)))):
+        o = torch.zeros(0)
+        call(o)
+        assert o.stride() == (9, 1, 3)
+    o = torch.zeros(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the resize of an out that held elements
+        torch.cholesky_inverse(a, out=o)  # a composite: copied into row-major
+    assert o.stride() == (9, 3, 1)
+
+
+def test_cholesky_inverse_lays_out_an_out_by_what_it_held():
+    import warnings
+
+    a = torch.eye(3).expand(2, 3, 3).contiguous()
+    empty, full = torch.zeros(0), torch.zeros(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the resize of an out that held elements
+        torch.cholesky_inverse(a, out=empty)
+        torch.cholesky_inverse(a, out=full)
+    assert empty.stride() == (9, 1, 3) and full.stride() == (9, 3, 1)
+
+
+def test_an_empty_batch_of_cholesky_factors_is_laid_out_by_columns():
+    assert torch.linalg.cholesky(torch.zeros(0, 3, 3)).stride() == (9, 1, 3)
+    assert torch.linalg.cholesky_ex(torch.zeros(2, 0, 2, 2)).L.stride() == (4, 4, 1, 2)
+    assert torch.linalg.cholesky(torch.zeros(2, 0, 0)).stride() == (1, 1, 1)
+    with pytest.warns(UserWarning, match="torch.cholesky is deprecated"):
+        assert torch.cholesky(torch.zeros(0, 3, 3)).stride() == (9, 3, 1)
+    o = torch.zeros(0)
+    torch.linalg.cholesky(torch.zeros(0, 3, 3), out=o)
+    assert o.stride() == (9, 1, 3)
