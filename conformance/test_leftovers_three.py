@@ -174,3 +174,45 @@ def test_an_empty_batch_of_cholesky_factors_is_laid_out_by_columns():
     o = torch.zeros(0)
     torch.linalg.cholesky(torch.zeros(0, 3, 3), out=o)
     assert o.stride() == (9, 1, 3)
+
+
+def _logits_loss(x, y):
+    """(1 - y) x - log σ(x), elementwise, by its definition."""
+    return (1 - y) * x - torch.nn.functional.logsigmoid(x)
+
+
+def test_the_namespace_logits_loss_broadcasts_a_larger_target():
+    x = torch.tensor([0.5, -1.0, 2.0])
+    y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]])
+    loss = torch.binary_cross_entropy_with_logits(x, y, None, None, 0)
+    assert loss.shape == (2, 3)
+    assert torch.allclose(loss, _logits_loss(x, y))
+    mean = torch.binary_cross_entropy_with_logits(x, y, None, None, 1)
+    assert mean.shape == () and torch.allclose(mean, _logits_loss(x, y).mean())
+    with raises(ValueError, "Target size (torch.Size([2, 3])) must be the same as input size "
+                            "(torch.Size([3]))"):
+        torch.nn.functional.binary_cross_entropy_with_logits(x, y)
+
+
+def test_the_namespace_logits_loss_refuses_pos_weight_in_its_products_words():
+    x, w = torch.tensor([0.5, -1.0, 2.0]), torch.ones(3)
+    y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]])
+    with raises(RuntimeError, "output with shape [3] doesn't match the broadcast shape [2, 3]"):
+        torch.binary_cross_entropy_with_logits(x, y, None, w, 1)  # (pw - 1) * y into log σ(x)
+    with raises(RuntimeError, "The size of tensor a (3) must match the size of tensor b (2) at "
+                              "non-singleton dimension 0"):
+        torch.binary_cross_entropy_with_logits(x, torch.ones(2), None, w, 1)  # pw is tensor a
+    with raises(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+                              "non-singleton dimension 0"):
+        torch.binary_cross_entropy_with_logits(x, torch.ones(2), None, None, 1)  # the target
+    with raises(RuntimeError, "output with shape [3] doesn't match the broadcast shape [2, 3]"):
+        torch.binary_cross_entropy_with_logits(y, x, None, None, 1)  # a smaller target
+
+
+def test_the_gradient_of_a_larger_target_loss_is_refused_in_place():
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]])
+    loss = torch.binary_cross_entropy_with_logits(x, y, None, None, 2)
+    assert type(loss.grad_fn).__name__ == "BinaryCrossEntropyWithLogitsBackward0"
+    with raises(RuntimeError, "output with shape [3] doesn't match the broadcast shape [2, 3]"):
+        loss.backward()
