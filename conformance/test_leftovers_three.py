@@ -216,3 +216,13 @@ def test_the_gradient_of_a_larger_target_loss_is_refused_in_place():
     assert type(loss.grad_fn).__name__ == "BinaryCrossEntropyWithLogitsBackward0"
     with raises(RuntimeError, "output with shape [3] doesn't match the broadcast shape [2, 3]"):
         loss.backward()
+
+
+def test_baddbmm_into_an_inference_tensor_refuses_its_inference_batch_first():
+    c = torch.ones(2, 3, 2, requires_grad=True)
+    w, batch = _inference(2, 2, 2), _inference(2, 2, 3)
+    with raises(RuntimeError, SAVED):  # batch1 is kept for batch2's gradient
+        w.baddbmm_(batch, c)
+    assert w.tolist() == _inference(2, 2, 2).tolist()
+    with raises(RuntimeError, WRITTEN):  # nothing inference kept: written, then refused
+        w.baddbmm_(torch.ones(2, 2, 3, requires_grad=True), c)
