@@ -12,7 +12,7 @@ import weakref
 from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
-from refgrad._ops.inplace_saves import refuse_inference_saves_in_place
+from refgrad._ops.inplace_saves import inference_operand, refuse_inference_saves_in_place
 from refgrad._ops.input_overlaps import CHECKS_FIRST, SHARED_INPUT, check_inputs
 from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
@@ -56,8 +56,8 @@ def inplace(self, function, *args, **kwargs):
     skipped = recorded and self._version_counter is None and not state.inference_mode
     near = False  # whether an input's memory may meet self's: NOTE [Bounds asked once]
     try:
-        if recorded and (tensors or kwargs):  # NOTE [An in-place op's saves come first]
-            if not skipped:
+        if recorded and inference_operand(tensors, kwargs):  # NOTE [An in-place op's
+            if not skipped:  # saves come first]
                 check_autograd_write(self)
             refuse_inference_saves_in_place(self, function, args, kwargs)
         check_inplace(self, recorded and not skipped, shared_ok)

@@ -21,6 +21,12 @@ from refgrad.autograd._state import state
 # out-of-place form saves before its own checks too; it is asked, on a normal
 # stand-in for ``self``, whenever an operand other than ``self`` is an inference
 # tensor (rare), and whatever else it raises is left for the write to meet.
+def inference_operand(tensors, kwargs) -> bool:
+    """Whether an operand other than ``self`` is an inference tensor: rarely."""
+    return any(a._version_counter is None for a in tensors) or bool(kwargs) and any(
+        isinstance(a, Tensor) and a._version_counter is None for a in kwargs.values())
+
+
 def refuse_inference_saves_in_place(self, function, args, kwargs) -> None:
     from refgrad.autograd._introspection import peek_sequence_nr
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -49,7 +55,7 @@ def refuse_inference_saves_in_place(self, function, args, kwargs) -> None:
     state.sequence_numbers = itertools.count(first)  # the stand-in's node is no node
 
 
-# --- book/chapters/16zgn_leftovers_three.md:101
+# --- book/chapters/16zgn_leftovers_three.md:107
 # NOTE [A kept mask or index]
 # masked_fill, masked_scatter, index_copy, index_fill and put keep their mask or
 # index for backward whenever they record. torch saves it before its kernel
