@@ -8,7 +8,6 @@
 import warnings
 
 from refgrad._ops import dropout as _dropout
-from refgrad._tensor import Tensor
 
 REDUCTIONS = ("none", "mean", "sum")  # ATen's reduction numbers, as F's names
 
@@ -40,7 +39,7 @@ def alpha_dropout_(input, p, train):
     return _aten_dropout(input, p, train, True, alpha=True)
 
 
-# --- book/chapters/16y_torch_namespace.md:578
+# --- book/chapters/16y_torch_namespace.md:577
 def feature_dropout(input, p, train):
     return _aten_dropout(input, p, train, False, feature=True)
 
@@ -70,7 +69,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_
     return f_layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-# --- book/chapters/16y_torch_namespace.md:611
+# --- book/chapters/16y_torch_namespace.md:610
 def kl_div(input, target, reduction=0, *, log_target=False):
     from refgrad._ops.loss_functions import kl_div as f_kl_div
 
@@ -97,7 +96,7 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     return f_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
-# --- book/chapters/16y_torch_namespace.md:639
+# --- book/chapters/16y_torch_namespace.md:638
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     from refgrad._ops.margin_losses import cosine_embedding_loss as f_loss
 
@@ -113,32 +112,22 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    from refgrad._ops.loss_functions import binary_cross_entropy_with_logits as f_loss
+    from refgrad._ops.loss_functions import with_logits
+    from refgrad._ops.losses import reduction_enum
 
-    if (pos_weight is None and isinstance(input, Tensor) and isinstance(target, Tensor)
-            and input.shape != target.shape):
-        _target_written_by(input, target)  # NOTE [A target-shaped loss, written in place]
-    return f_loss(input, target, weight, reduction=REDUCTIONS[reduction], pos_weight=pos_weight)
+    code = reduction_enum(REDUCTIONS[reduction])
+    return with_logits(input, target, weight, pos_weight, code)  # NOTE [A target-shaped
+    # loss, written in place]
 
 
 # NOTE [A target-shaped loss, written in place]
 # torch's own binary_cross_entropy_with_logits, unlike the functional one,
-# does not compare sizes: it makes `1 - target` and multiplies the input into
-# it in place, so a target that does not broadcast with the input is refused
-# as a product is (the target is tensor a), and one that broadcasts to a
-# larger shape than its own cannot hold the product.
-def _target_written_by(input, target) -> None:
-    a, b = tuple(target.shape), tuple(input.shape)
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
-    for dim in range(n - 1, -1, -1):  # from the innermost, as torch compares them
-        if a[dim] != b[dim] and 1 not in (a[dim], b[dim]):
-            raise RuntimeError(f"The size of tensor a ({a[dim]}) must match the size of tensor "
-                               f"b ({b[dim]}) at non-singleton dimension {dim}")
-    both = [y if x == 1 else x for x, y in zip(a, b)]
-    if both != list(target.shape):
-        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the "
-                           f"broadcast shape {both}")
+# does not compare sizes: it multiplies `pos_weight - 1` by the target and
+# that product into log σ(input), in place; then the input into `1 - target`,
+# in place. So `pos_weight` and the target are refused as a product's operands
+# are (pos_weight is tensor a), their product must fit the input's shape, and
+# the input must broadcast to no more than the target's: a larger target is
+# a loss of the target's shape (chapter "Leftovers, three").
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -147,7 +136,7 @@ def bilinear(input1, input2, weight, bias=None):
     return f_bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16y_torch_namespace.md:696
+# --- book/chapters/16y_torch_namespace.md:685
 def constant_pad_nd(input, pad, value=0):
     from refgrad._ops import padding
     from refgrad._ops.dispatch import call
@@ -176,7 +165,7 @@ def _sampler(n, input, grid, interpolation_mode, padding_mode, align_corners):
                                        align_corners)
 
 
-# --- book/chapters/16y_torch_namespace.md:726
+# --- book/chapters/16y_torch_namespace.md:715
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
     return _sampler(2, input, grid, interpolation_mode, padding_mode, align_corners)
 

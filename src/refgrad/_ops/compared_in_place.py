@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1449
+# --- book/chapters/26_inplace.md:1454
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
@@ -46,7 +46,7 @@ def _written_zeros(g):
     return zeros
 
 
-# --- book/chapters/26_inplace.md:1503
+# --- book/chapters/26_inplace.md:1508
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),

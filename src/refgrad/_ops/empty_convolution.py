@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zg_fuzzer_found_orders.md:179
+# --- book/chapters/16zg_fuzzer_found_orders.md:181
 """A convolution of no batch or no channels: the result's dtype and the bias's check."""
 
 import numpy as np

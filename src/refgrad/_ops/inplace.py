@@ -13,6 +13,7 @@ from refgrad._backend import overlaps
 from refgrad._inference_counters import inference_counter
 from refgrad._ops.copy_slices import rebase_history
 from refgrad._ops.destination import DIRECT_BYTES, offer
+from refgrad._ops.inplace_saves import inference_operand, refuse_inference_saves_in_place
 from refgrad._ops.input_overlaps import CHECKS_FIRST, SHARED_INPUT, check_inputs
 from refgrad._ops.int_history import any_dtype_recorded
 from refgrad._ops.ordered_writes import reads_written, write_in_order
@@ -36,7 +37,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:974
+# --- book/chapters/26_inplace.md:975
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
@@ -56,6 +57,10 @@ def inplace(self, function, *args, **kwargs):
     skipped = recorded and self._version_counter is None and not state.inference_mode
     near = False  # whether an input's memory may meet self's: NOTE [Bounds asked once]
     try:
+        if recorded and inference_operand(tensors, kwargs):  # NOTE [An in-place op's
+            if not skipped:  # saves come first]
+                check_autograd_write(self)
+            refuse_inference_saves_in_place(self, function, args, kwargs)
         check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
             _warn_shared(function, self, args)
@@ -114,7 +119,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1053
+# --- book/chapters/26_inplace.md:1058
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -122,7 +127,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1068
+# --- book/chapters/26_inplace.md:1073
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -145,7 +150,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1119
+# --- book/chapters/26_inplace.md:1124
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -177,7 +182,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1156
+# --- book/chapters/26_inplace.md:1161
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -188,7 +193,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1176
+# --- book/chapters/26_inplace.md:1181
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -216,7 +221,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1208
+# --- book/chapters/26_inplace.md:1213
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -229,7 +234,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1231
+# --- book/chapters/26_inplace.md:1236
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

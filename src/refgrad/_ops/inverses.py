@@ -139,8 +139,9 @@ def _check_power(A) -> None:
 
 # --- book/chapters/16l_more_linalg.md:643
 def _cholesky_ex(a, upper):
-    if not a.size:  # float16 reaches here empty, and gives back its own dtype
-        return np.zeros_like(a), np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)
+    if not a.size:  # float16 reaches here empty, and gives back its own dtype; an empty
+        info = np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)  # batch of matrices
+        return (_by_columns(np.zeros_like(a)) if a.shape[-1] else np.zeros_like(a)), info
     lower = a.swapaxes(-1, -2) if upper else a
     factor = factors(lower)
     if factor is not None:
@@ -158,7 +159,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:665
+# --- book/chapters/16l_more_linalg.md:666
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -192,7 +193,7 @@ def cholesky(A, *, upper=False):
     return L
 
 
-# --- book/chapters/16l_more_linalg.md:728
+# --- book/chapters/16l_more_linalg.md:729
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -233,7 +234,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:770
+# --- book/chapters/16l_more_linalg.md:771
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -260,7 +261,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:802
+# --- book/chapters/16l_more_linalg.md:803
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY

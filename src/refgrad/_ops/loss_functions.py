@@ -165,6 +165,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    return with_logits(input, target, weight, pos_weight, code)
+
+
+def with_logits(input, target, weight, pos_weight, code):
+    """The loss as torch's own function computes it: no comparison of the sizes."""
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         not_differentiable("binary_cross_entropy_with_logits", name, t)
     refuse_inference_saves(input, target, weight, pos_weight)
@@ -173,9 +178,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2133
+# --- book/chapters/16q_functional.md:2138
 def _weight_fits(shape: tuple, w, first: bool) -> None:
-    sizes = tuple(w.shape)
+    _fits(shape, tuple(w.shape), first)
+
+
+def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
+    """A tensor of ``shape`` written in place with one of ``sizes`` (tensor a if
+    ``first``): the two broadcast, to no more than ``shape``."""
     check_broadcast(*((sizes, shape) if first else (shape, sizes)))
     full = tuple(np.broadcast_shapes(shape, sizes))
     if full != shape:
@@ -183,22 +193,25 @@ def _weight_fits(shape: tuple, w, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2153
+# --- book/chapters/16q_functional.md:2163
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
-    shape = tuple(target.shape)
+    shape, sizes = tuple(target.shape), tuple(input.shape)
     computed_in("log_sigmoid_cpu", input)
-    if pos_weight is not None:
+    if pos_weight is not None:  # NOTE [A target-shaped loss, written in place]
         subtracts(pos_weight, 1)
-        _weight_fits(shape, pos_weight, True)
-    subtracts(target, target)  # 1 - target is written into a copy of the target
+        check_broadcast(tuple(pos_weight.shape), shape)  # (pos_weight - 1) * target,
+        _fits(sizes, tuple(np.broadcast_shapes(pos_weight.shape, shape)), False)  # into
+    subtracts(target, target)  # 1 - target is written into a copy of the target; log σ(x)
+    if sizes != shape:  # the input multiplied into it: NOTE [A target-shaped loss, ...]
+        _fits(shape, sizes, False)
     check_cast(target, promoted(target, input))
     if weight is not None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2169
+# --- book/chapters/16q_functional.md:2182
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -8,6 +8,7 @@
 import numpy as np
 
 from refgrad._ops.expanding import expanded_size
+from refgrad._ops.inplace_saves import refuse_kept_inference
 from refgrad._ops.masked_scattering import (
     SHORT_SOURCE,
     check_mask_dtype,
@@ -26,6 +27,7 @@ from refgrad._ops.scattering import tensor_argument
 def masked_scatter_step(input, mask, source):
     """The step of ``masked_scatter_`` before the write, checked as the method checks."""
     tensor_argument("masked_scatter", "source", 3, source)
+    refuse_kept_inference(mask, input, source)  # NOTE [A kept mask or index]
     check_source_dtype(input, source)
     shape = expanded_size(mask, tuple(input.shape))
     check_mask_dtype(mask)

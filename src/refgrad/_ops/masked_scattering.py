@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:602
+# --- book/chapters/16h_scatter.md:606
 """masked_scatter: writing a source's elements, in order, where a mask is set."""
 
 import numpy as np
@@ -53,11 +53,13 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:654
+# --- book/chapters/16h_scatter.md:658
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.inplace_saves import refuse_kept_inference
 
     tensor_argument("masked_scatter", "source", 3, source)
+    refuse_kept_inference(mask, input, source)  # NOTE [A kept mask or index]
     check_broadcast(tuple(mask.shape), tuple(input.shape))  # NOTE [masked_scatter's order]
     check_source_dtype(input, source)
     check_mask_dtype(mask)

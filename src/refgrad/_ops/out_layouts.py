@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5303
+# --- book/chapters/26_inplace.md:5315
 """The layout a factorization or a solve gives an out= tensor it resizes."""
 
 from refgrad._backend import element_strides
@@ -28,7 +28,7 @@ def lay_out_as(out, result, empty_too: bool = False) -> None:
         out._data = _resized(out, tuple(out._data.shape), element_strides(result._data))
 
 
-# --- book/chapters/26_inplace.md:5336
+# --- book/chapters/26_inplace.md:5348
 # NOTE [Outs resized as the iterator lays them out]
 # torch's elementwise kernels (TensorIterator's, and sort's) restride an
 # out= they had to resize to the layout their result would take: a dense
@@ -57,32 +57,51 @@ def _permuted_dense(array) -> bool:
     return True
 
 
-def lay_out_resized(name: str, out, result) -> None:
-    """Lay out ``out``, just resized for ``name``'s ``result``, as torch's kernel does."""
-    if name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
-        lay_out_as(out, result)
+def lay_out_resized(name: str, out, result, held: int = 0) -> None:
+    """Lay out ``out``, just resized for ``name``'s ``result`` from ``held`` elements, as
+    torch's kernel does."""
+    if name == "cholesky_inverse":  # NOTE [An out that held elements]
+        if not held:
+            lay_out_as(out, result, empty_too=True)
+    elif name in LAID_OUT_AS_RESULT:  # NOTE [Outs resized as LAPACK writes]
+        lay_out_as(out, result, empty_too=True)  # empty too: NOTE [An empty iterated out]
     elif name in ("sort", "msort"):  # NOTE [An empty sort's out]
         lay_out_as(out, result, empty_too=True)
     elif (name not in RESIZED_ROW_MAJOR and not name.startswith("linalg_")
           and (_permuted_dense(result._data) or _iterated_apart(name, result))):
-        lay_out_as(out, result)  # NOTE [Outs resized as the iterator lays them out]
+        lay_out_as(out, result, empty_too=True)  # NOTE [Outs resized as the iterator
+        # lays them out]; an empty one: NOTE [An empty iterated out]
 
 
 def _iterated_apart(name: str, result) -> bool:
     """Whether ``result`` of a TensorIterator row ``name`` parts from row-major in the
-    stride of a dimension of size one: NOTE [Size-one strides of a resized out]."""
+    stride of a dimension of size one (NOTE [Size-one strides of a resized out]), or,
+    empty, anywhere (NOTE [An empty iterated out], chapter "Leftovers, three")."""
     from refgrad._layouts import row_major
     from refgrad._ops.table import OPS
 
     op = OPS.get(name)
     data = result._data
-    return (op is not None and bool(op.iterated) and data.ndim >= 2 and 1 in data.shape
+    return (op is not None and bool(op.iterated) and data.ndim >= 2
+            and (not data.size or 1 in data.shape)
             and element_strides(data) != row_major(data.shape))
 
 
 # NOTE [An empty sort's out]
 # sort resizes its outs to its input's strides, which it copies even where
 # the input is empty: a (0, 3) input of strides (1, 1) leaves its outs so.
+
+# NOTE [An empty iterated out]
+# An empty result is laid out too: TensorIterator restrides a resized out to
+# the layout it picked whatever the number of elements, so `torch.add(x, 1,
+# out=o)` for a (0, 3) `x` of strides (1, 1) leaves `o` with (1, 0), as the
+# result of `torch.add(x, 1)` has; nonzero and the LAPACK-backed functions give
+# an empty out their result's strides as well (an empty batch of 3x3 matrices:
+# (9, 1, 3)).
+
+# NOTE [An out that held elements]
+# cholesky_inverse, a composite, lays out an out= that held no elements as its
+# result (by columns), and copies into one that held some, resized row-major.
 
 # NOTE [Size-one strides of a resized out]
 # TensorIterator gives a resized out the strides of the layout it picked

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:931
+# --- book/chapters/16l_more_linalg.md:932
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
@@ -31,7 +31,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:961
+# --- book/chapters/16l_more_linalg.md:962
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
     from refgrad._ops.refusal_order import kernel_checks
@@ -57,15 +57,17 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:1004
+# --- book/chapters/16l_more_linalg.md:1005
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
+    from refgrad._ops.inplace_saves import refuse_inference_saves_in_place
     from refgrad._ops.write_checks import check_autograd_write
     from refgrad.autograd._state import state
 
     if state.grad_enabled and not state.inference_mode and any(
             isinstance(t, Tensor) and t.requires_grad for t in (self, vec1, vec2)):
         check_autograd_write(self)  # autograd's refusals first; memory's after the shapes
+        refuse_inference_saves_in_place(self, _addr_into, (vec1, vec2), {})  # then its saves
     for name, t in (("vec1", vec1), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -104,7 +106,7 @@ _addr_into.ordered_form = _addr_grid
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1072
+# --- book/chapters/16l_more_linalg.md:1075
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

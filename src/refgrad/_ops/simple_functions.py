@@ -229,6 +229,9 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
 
 # --- book/chapters/16_functions.md:1330
 def masked_fill(input, mask, value):
+    from refgrad._ops.inplace_saves import refuse_kept_inference  # saved first
+
+    refuse_kept_inference(mask, input, value)
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")

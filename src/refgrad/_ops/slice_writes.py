@@ -163,9 +163,11 @@ def _check_slices(input, source, d) -> None:
 
 # --- book/chapters/16h_scatter.md:470
 def index_copy(input, dim, index, source):
+    from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
 
+    refuse_kept_inference(index, input, source)  # NOTE [A kept mask or index]
     d = wrap_dim(dim, input.ndim)
     prefix = "index_copy_(): "
     if index.ndim > 1:
@@ -195,7 +197,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:523
+# --- book/chapters/16h_scatter.md:525
 def _refuse_view(input, d, index) -> None:
     """torch's kernel views an empty input as one slice per index along ``d``, which its
     memory, none, must hold: refused unless that view is empty too."""
@@ -219,9 +221,11 @@ def _check_copy_slices(input, source, d) -> None:
 
 def index_fill(input, dim, index, value):
     from refgrad import _dtype
+    from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor import Tensor
     from refgrad._tensor_values import wrap_dim
 
+    refuse_kept_inference(index, input, value)  # NOTE [A kept mask or index]
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
