@@ -88,3 +88,30 @@ def test_a_float16_mean_of_inference_tensors_is_written_once(dtype, dtype_asked,
     y = x.mean(dtype=dtype_asked) if dims is None else x.mean(dims, dtype=dtype_asked)
     assert not y.is_inference()
     assert y._version == writes
+
+
+def _halves():
+    g = torch.Generator().manual_seed(3)
+    return torch.rand(5, 37, generator=g).half(), torch.randint(0, 2, (5, 37), generator=g)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_a_float16_scatter_add_adds_in_float32_and_rounds_once(transposed):
+    v, index = _halves()
+    if transposed:
+        v = v.t().contiguous().t()
+    expected = v.float().scatter_add(0, index, v.float()).half()
+    assert torch.equal(v.scatter_add(0, index, v), expected)
+    assert torch.equal(v.scatter_reduce(0, index, v, "sum"), expected)
+
+
+@pytest.mark.parametrize("include_self", [False, True])
+def test_a_float16_scatter_mean_divides_a_sum_made_in_float32(include_self):
+    v, index = _halves()
+    total = v.float().scatter_reduce(0, index, v.float(), "sum", include_self=include_self).half()
+    count = torch.full_like(v, float(include_self)).scatter_add(0, index, torch.ones_like(v))
+    expected = total / count.masked_fill(count == 0, 1)
+    mean = v.scatter_reduce(0, index, v, "mean", include_self=include_self)
+    assert torch.equal(mean, expected)
+    summed = v.scatter_reduce(0, index, v, "sum", include_self=include_self)
+    assert torch.equal(summed, total)
