@@ -30,7 +30,8 @@ def _rows(name, compare):
     with_tensor = register(Op(
         f"{name}_.Tensor", f"{node}1", ("self", "other"),
         forward=lambda a, other, self_dtype, other_info: forward(a, other, self_dtype),
-        backward=lambda g, other_info, **unshown: (_written_zeros(g), _written_zeros(g, other_info)),
+        backward=lambda g, other_info, **unshown: (
+            _written_zeros(g), _written_zeros(g, other_info)),
         writes=("self",), hides=("self_dtype", "other_info"),
     ))
     return with_number, with_tensor
@@ -52,7 +53,7 @@ def _written_zeros(g, info=None):
     return zeros
 
 
-# --- book/chapters/26_inplace.md:1514
+# --- book/chapters/26_inplace.md:1515
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),
