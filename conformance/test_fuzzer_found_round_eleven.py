@@ -115,3 +115,28 @@ def test_a_float16_scatter_mean_divides_a_sum_made_in_float32(include_self):
     assert torch.equal(mean, expected)
     summed = v.scatter_reduce(0, index, v, "sum", include_self=include_self)
     assert torch.equal(summed, total)
+
+
+SHARED = "unsupported operation: some elements of the input tensor and the written-to tensor"
+
+
+def test_addr_in_place_takes_the_column_of_its_own_single_column():
+    m = torch.tensor([[1.0], [2.0], [3.0]])
+    m.addr_(m[:, 0], torch.tensor([2.0]))
+    assert m.tolist() == [[3.0], [6.0], [9.0]]
+    s = torch.tensor([[1.0], [2.0]]).expand(2, 1)
+    s.addr_(s[:, 0], torch.ones(1))
+    assert s.tolist() == [[2.0], [4.0]]
+
+
+def test_addr_in_place_refuses_the_row_of_its_own_single_row():
+    m = torch.tensor([[1.0, 2.0, 3.0]])
+    with pytest.raises(RuntimeError, match=SHARED):
+        m.addr_(torch.ones(1), m[0])
+    assert m.tolist() == [[1.0, 2.0, 3.0]]
+
+
+def test_an_add_in_place_still_refuses_its_column_as_a_vector():
+    m = torch.tensor([[1.0], [2.0], [3.0]])
+    with pytest.raises(RuntimeError, match=SHARED):
+        m.add_(m[:, 0])
