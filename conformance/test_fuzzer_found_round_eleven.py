@@ -140,3 +140,13 @@ def test_an_add_in_place_still_refuses_its_column_as_a_vector():
     m = torch.tensor([[1.0], [2.0], [3.0]])
     with pytest.raises(RuntimeError, match=SHARED):
         m.add_(m[:, 0])
+
+
+def test_a_refused_set_of_an_inference_tensor_takes_the_memory_but_no_history():
+    source = torch.rand(2, 4)[:, ::2].requires_grad_(True)
+    with torch.inference_mode():
+        t = torch.zeros(3)
+    with pytest.raises(RuntimeError, match="^Inplace update to inference tensor outside"):
+        t.set_(source)
+    assert t.shape == (2, 2) and t.stride() == (4, 2)
+    assert not t.requires_grad and t.is_leaf and t.grad_fn is None
