@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:1288
+# --- book/chapters/14_arithmetic.md:1295
 """The op table's rows beside the arithmetic: exp, log, sin, cos, clone, _to_copy and the
 six comparisons, with ``floating``, which makes an integer input float first."""
 
@@ -13,7 +13,7 @@ from refgrad._ops.table import Op, register
 from refgrad._parallel import SPLIT_MIN, run_shared  # chapter "Threads inside an op"
 
 
-# --- book/chapters/14_arithmetic.md:1300
+# --- book/chapters/14_arithmetic.md:1307
 def floating(fn):
     """``fn`` with integer and bool inputs first made the default float dtype."""
     from refgrad._dtype import get_default_dtype
@@ -27,7 +27,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1372
+# --- book/chapters/14_arithmetic.md:1379
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -54,7 +54,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1407
+# --- book/chapters/14_arithmetic.md:1414
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -77,7 +77,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1436
+# --- book/chapters/14_arithmetic.md:1443
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

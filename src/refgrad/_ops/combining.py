@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:909
+# --- book/chapters/16h_scatter.md:922
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import numpy as np
@@ -11,6 +11,7 @@ from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import underivable, without_empty_edges
 from refgrad._ops.scattering import (
+    added_at,
     at_least_1d,
     check_scatter,
     check_values,
@@ -26,7 +27,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:938
+# --- book/chapters/16h_scatter.md:952
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -48,7 +49,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:961
+# --- book/chapters/16h_scatter.md:975
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -69,15 +70,15 @@ def _mean(flat, key, part, include_self) -> None:
     flat[...] = flat / count if flat.dtype.kind in "fc" else flat // count
 
 
-def _scatter_reduce(a, src, dim, index, reduce, include_self):
+def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
     out = a.copy()
     if not index._data.size:
         return out
     flat, key, part = at_least_1d(out), spots(index, dim, a.ndim), first_part(src, index)
     if not include_self:
         flat[key] = _neutral(a.dtype, reduce)
-    if reduce in ("sum", "mean"):
-        add_at(flat, key, part)
+    if reduce in ("sum", "mean"):  # NOTE [float16 sums scattered in float32]
+        (added_at if widened else add_at)(flat, key, part)
     else:
         _combine(flat, key, part, {"prod": np.multiply, "amax": _larger,
                                    "amin": _smaller}[ALIASES.get(reduce, reduce)])
@@ -86,7 +87,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self):
     return out
 
 
-# --- book/chapters/16h_scatter.md:1035
+# --- book/chapters/16h_scatter.md:1049
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -124,7 +125,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:1074
+# --- book/chapters/16h_scatter.md:1088
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -141,7 +142,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:1100
+# --- book/chapters/16h_scatter.md:1114
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -165,7 +166,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1130
+# --- book/chapters/16h_scatter.md:1144
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -188,7 +189,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1164
+# --- book/chapters/16h_scatter.md:1178
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -206,7 +207,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1183
+# --- book/chapters/16h_scatter.md:1197
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -229,7 +230,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1214
+# --- book/chapters/16h_scatter.md:1228
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -256,7 +257,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1249
+# --- book/chapters/16h_scatter.md:1263
 # NOTE [The older reductions' order]
 # Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
 # warning (a source tensor only, once), the index's dtype, dim, the index's

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1454
+# --- book/chapters/26_inplace.md:1472
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
 
 from refgrad._arguments import Arguments
+from refgrad._creation import zeros as zeros_of
 from refgrad._ops.inplace import inplace
 from refgrad._ops.inplace_writes import _call
 from refgrad._ops.operands import number_beside
@@ -27,26 +28,32 @@ def _rows(name, compare):
         hides=("other", "self_dtype"),
     ))
     with_tensor = register(Op(
-        f"{name}_.Tensor", f"{node}1", ("self", "other"), forward=forward,
-        backward=lambda g, **unshown: (_written_zeros(g), _written_zeros(g)), writes=("self",),
-        hides=("self_dtype",),
+        f"{name}_.Tensor", f"{node}1", ("self", "other"),
+        forward=lambda a, other, self_dtype, other_info: forward(a, other, self_dtype),
+        backward=lambda g, other_info, **unshown: (
+            _written_zeros(g), _written_zeros(g, other_info)),
+        writes=("self",), hides=("self_dtype", "other_info"),
     ))
     return with_number, with_tensor
 
 
 # NOTE [Zeros written by a comparison's gradient]
 # torch makes these zero gradients by filling a new tensor, a write that counts:
-# each arrives at version 1 (a gradient reduced or cast to an `other` of another
-# shape or dtype is a new tensor, at version 0, in refgrad).
-def _written_zeros(g):
-    zeros = _zeros_like(g)
+# each arrives at version 1. An `other` of another shape or dtype than the result
+# gets zeros made in its own shape and dtype, row-major, rather than the result's
+# zeros reduced or cast by the engine into a tensor no write has touched.
+def _written_zeros(g, info=None):
+    if info is None or (info[0] == g.shape and info[1] == g.dtype):
+        zeros = _zeros_like(g)
+    else:
+        zeros = zeros_of(info[0], dtype=info[1], device=g.device)
     counter = zeros._version_counter  # None: made in inference mode, counting nothing
     if counter is not None:
         counter.value += 1
     return zeros
 
 
-# --- book/chapters/26_inplace.md:1508
+# --- book/chapters/26_inplace.md:1533
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),
@@ -57,7 +64,8 @@ def _method(name, rows):
             arguments.check((other,), {})
         def step(t, o):
             if isinstance(o, Tensor):
-                return _call(with_tensor, (t, o), {"self_dtype": t.dtype})
+                info = (o.shape, o.dtype)
+                return _call(with_tensor, (t, o), {"self_dtype": t.dtype, "other_info": info})
             o = number_beside(o, t)  # an int wraps around as torch casts it
             return _call(with_number, (t,), {"other": o, "self_dtype": t.dtype})
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:1118
+# --- book/chapters/14_arithmetic.md:1125
 """where and masked_fill: rows that take each element by a boolean condition."""
 
 import numpy as np
@@ -50,7 +50,7 @@ def _kept(bits, keep):
     return np.multiply(bits, mask, out=mask)
 
 
-# --- book/chapters/14_arithmetic.md:1167
+# --- book/chapters/14_arithmetic.md:1174
 WHERE = register(Op(
     "where", "WhereBackward0", ("self", "other"),
     forward=lambda a, b, condition: select(_truth(condition._data), a, b),
@@ -78,7 +78,7 @@ def _where_grad(condition, g, keep_true: bool):
     return where(condition, g, 0) if keep_true else where(condition, 0, g)
 
 
-# --- book/chapters/14_arithmetic.md:1225
+# --- book/chapters/14_arithmetic.md:1232
 def _fill(a, mask, value):
     if isinstance(value, np.ndarray) or not hasattr(value, "astype"):
         value = np.asarray(value)[()]

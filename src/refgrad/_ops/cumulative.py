@@ -132,13 +132,19 @@ def _in_three_parts(g, self, result, d):
     places = np.arange(self.shape[d], like=self._data).reshape(shape)
     first = np.where(zero.any(d, keepdims=True), zero.argmax(d, keepdims=True), self.shape[d])
     before, at = make_tensor(places < first), make_tensor(places == first)
-    short = _from_the_end(g * result, d) / where(before, self, 1.0)
+    w = (g * result).masked_fill(before.logical_not(), 0.0)  # NOTE [Only the terms before a zero]
+    short = _from_the_end(w, d) / where(before, self, 1.0)
     span = make_tensor(zero.cumsum(d) == 1)  # from the first zero to the next
     after = where(span & at.logical_not(), self, 1.0).cumprod(d)
     summed = (after * where(span, g, 0.0)).sum(d, keepdim=True)
     return where(before, short, where(at, summed * _before(result, first, d), 0.0))
 
 
+# NOTE [Only the terms before a zero]
+# Before the first zero, the gradient sums g_j * y_j from each place on, but only
+# up to that zero, as torch sums it: the terms from the zero on are set to zero
+# first. They are zero anyway, unless an infinity past the zero made them NaN
+# (0 * inf), which summed in would spoil every place before it.
 def _before(result, first, d):
     """The running product just before each slice's first zero, one where it leads."""
     n = result.shape[d]
@@ -153,7 +159,7 @@ CUMPROD = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:312
+# --- book/chapters/16i_cumulative.md:318
 # NOTE [An empty input is its own gradient]
 # For an empty input, cummax's and cummin's gradient is the saved input, as
 # in torch: a tensor someone else holds, which AccumulateGrad must copy.
@@ -193,7 +199,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:414
+# --- book/chapters/16i_cumulative.md:420
 def _logcumsumexp(a, dim):
     if a.dtype.kind != "f":
         raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
@@ -224,7 +230,7 @@ def _logcumsumexp_backward(g, self, result, dim):
     return (sums[0] - sums[1],)
 
 
-# --- book/chapters/16i_cumulative.md:449
+# --- book/chapters/16i_cumulative.md:455
 def _logcumsumexp_tangent(tangents, self, result, dim):
     """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
     scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
@@ -240,7 +246,7 @@ LOGCUMSUMEXP = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:477
+# --- book/chapters/16i_cumulative.md:483
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -267,7 +273,7 @@ def cumprod_step(input, dim, *, dtype=None):
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:508
+# --- book/chapters/16i_cumulative.md:514
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/14_arithmetic.md:1322
+# --- book/chapters/14_arithmetic.md:1329
 """float16 through float32: the functions NumPy computes in several steps, rounded once."""
 
 import functools

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1317
+# --- book/chapters/16h_scatter.md:1331
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -23,7 +23,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1343
+# --- book/chapters/16h_scatter.md:1357
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -34,10 +34,11 @@ def spread(index, dim, source):
 
 def _forward(a, source, dim, index, reduce, include_self):
     at = spread(index, dim, make_tensor(source))
-    return combining._scatter_reduce(a, source, dim, at, reduce, include_self)
+    # index_reduce's float16 mean adds in float16 itself, each add rounded
+    return combining._scatter_reduce(a, source, dim, at, reduce, include_self, widened=False)
 
 
-# --- book/chapters/16h_scatter.md:1362
+# --- book/chapters/16h_scatter.md:1377
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -71,7 +72,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1397
+# --- book/chapters/16h_scatter.md:1412
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]

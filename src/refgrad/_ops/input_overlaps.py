@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._backend import data_ptr, element_strides
 from refgrad._ops.bessel_names import BESSEL_FUNCTIONS
 from refgrad._ops.polynomial_names import POLYNOMIALS
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, make_tensor
 
 SHARED_INPUT = (
     "unsupported operation: some elements of the input tensor and the written-to tensor "
@@ -45,11 +45,27 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
         return False  # an overlap torch finds too hard to tell
     start, other_start = data_ptr(a), data_ptr(b)
     if start == other_start and a.nbytes == b.nbytes:
-        return not same_ok or element_strides(a) != element_strides(b)
+        return not same_ok or a.shape != b.shape or _steps(a) != _steps(b)
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-# --- book/chapters/26_inplace.md:564
+def _steps(array) -> tuple:
+    """The strides that matter: a dimension of one element is never stepped along."""
+    return tuple(s for s, n in zip(element_strides(array), array.shape) if n != 1)
+
+
+# NOTE [addr compares a column]
+# torch's addr_ hands its kernel vec1 as a column, and vec2 as it is, to be
+# broadcast as a row; those are what it compares with the written matrix. The
+# column of an (n, 1) matrix is that very memory, read the same way, and not
+# refused; the row of a (1, m) matrix, still one-dimensional, overlaps in part.
+def _as_compared(vec1, vec2) -> tuple:
+    if not isinstance(vec1, Tensor):
+        return (vec1, vec2)
+    return make_tensor(vec1._data[:, None]), vec2
+
+
+# --- book/chapters/26_inplace.md:580
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -83,6 +99,8 @@ def check_inputs(t, function, args, kwargs) -> bool:
         inputs = args[:1]
     elif name == "index_fill":  # its index, not its value
         inputs = args[:2]
+    elif name == "addr" and len(args) == 2:  # NOTE [addr compares a column]
+        inputs = _as_compared(*args)
     else:  # index_put_'s and put_'s index tensors travel with the function
         inputs = (*args, *kwargs.values(), *getattr(function, "indices", ()))
         near = False
@@ -101,7 +119,7 @@ def check_inputs(t, function, args, kwargs) -> bool:
     return near
 
 
-# --- book/chapters/26_inplace.md:628
+# --- book/chapters/26_inplace.md:646
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -137,7 +155,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:674
+# --- book/chapters/26_inplace.md:692
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

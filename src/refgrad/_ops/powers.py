@@ -121,7 +121,14 @@ def _exponent_grad(g, self, exponent, result):
     # the log of the base in the result's dtype, as torch promotes it first: a float16
     # base under a float32 exponent is not logged in float16
     base = self if self.dtype == result.dtype else self.to(result.dtype)
-    return g * where((exponent >= 0).logical_and(self == 0), 0.0, result * log(base))
+    nonnegative = exponent >= 0  # NOTE [The zero base first]
+    return g * where((self == 0).logical_and(nonnegative), 0.0, result * log(base))
+
+
+# NOTE [The zero base first]
+# torch's mask is `self == 0` and `exponent >= 0`, the base's test first: the
+# mask, and so the gradient, is laid out like the base, not like the exponent.
+# The exponent's test is made first, as torch's C++ happens to evaluate them.
 
 
 def _number_base_grad(g, self, exponent, result):

@@ -45,11 +45,24 @@ def _scatter_value(a, dim, index, value):
 def _scatter_add(a, src, dim, index):
     out = a.copy()
     if index._data.size:
-        add_at(at_least_1d(out), spots(index, dim, a.ndim), first_part(src, index))
+        added_at(at_least_1d(out), spots(index, dim, a.ndim), first_part(src, index))
     return out
 
 
-# --- book/chapters/16h_scatter.md:107
+# NOTE [float16 sums scattered in float32]
+# torch's scatter_add and scatter_reduce's "sum" and "mean" on float16 add in
+# float32 and round once at the end, where each float16 add would round again
+# (index_reduce's "mean" does round each add, and keeps NumPy's float16 adds).
+def added_at(flat, key, values) -> None:
+    """``flat[key] += values``, repeats adding up; float16 added in float32."""
+    if flat.dtype.name != "float16":
+        return add_at(flat, key, values)
+    wide = flat.astype("float32")
+    add_at(wide, key, values.astype("float32"))
+    flat[...] = wide
+
+
+# --- book/chapters/16h_scatter.md:120
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -68,7 +81,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:134
+# --- book/chapters/16h_scatter.md:147
 def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -88,7 +101,7 @@ def check_scatter(input, dim, index, src=None, values=True) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:155
+# --- book/chapters/16h_scatter.md:168
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -116,7 +129,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:190
+# --- book/chapters/16h_scatter.md:203
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor

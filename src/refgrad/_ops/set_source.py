@@ -78,6 +78,10 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
             rebase_history(self, node)
     old, self._data = self._data, data
     took_shape(self, old)  # NOTE [The first size a 0-d tensor keeps]
+    if self._version_counter is None and not state.inference_mode and (
+            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
+        # NOTE [Resized, then refused]: the memory taken, the node never attached
+        raise refused_after_a_change(INFERENCE_INPLACE)
     if node is not None and self._view_base is None:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
@@ -85,16 +89,13 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
         node._meta = (input_metadata(self),)
         if self._retains_grad:
             follow_retained_grad(self, old, old_nr)
-    if self._version_counter is None and not state.inference_mode and (
-            inference_counter(self) is None):  # NOTE [Inference tensors that count writes]
-        raise refused_after_a_change(INFERENCE_INPLACE)  # NOTE [Resized, then refused]
     bump(self)
     if node is not None and self._view_base is not None:
         grad_fn_now(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:615
+# --- book/chapters/28a_resize.md:616
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -122,7 +123,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:647
+# --- book/chapters/28a_resize.md:648
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

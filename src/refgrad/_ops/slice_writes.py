@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:272
+# --- book/chapters/16h_scatter.md:285
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -25,7 +25,7 @@ def _slabs(source):
     return source.reshape(1) if source.ndim == 0 else source
 
 
-# --- book/chapters/16h_scatter.md:301
+# --- book/chapters/16h_scatter.md:314
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     if not a.size:  # nothing to add into: its index is never read (index_add)
@@ -51,7 +51,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:341
+# --- book/chapters/16h_scatter.md:354
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     if not a.size:  # nothing to copy into: its index is never read (index_copy)
@@ -73,7 +73,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:364
+# --- book/chapters/16h_scatter.md:377
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -95,7 +95,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:399
+# --- book/chapters/16h_scatter.md:412
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -113,7 +113,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:418
+# --- book/chapters/16h_scatter.md:431
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -161,7 +161,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:470
+# --- book/chapters/16h_scatter.md:483
 def index_copy(input, dim, index, source):
     from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor_values import wrap_dim
@@ -197,7 +197,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:525
+# --- book/chapters/16h_scatter.md:538
 def _refuse_view(input, d, index) -> None:
     """torch's kernel views an empty input as one slice per index along ``d``, which its
     memory, none, must hold: refused unless that view is empty too."""

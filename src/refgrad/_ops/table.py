@@ -138,6 +138,14 @@ def _amin_writes(operands, params, result) -> int:
     return int(result.size > 0 and operands[0]._data.dtype.name != "int64")
 
 
+# NOTE [A float16 mean]
+# torch's mean sums into its result and divides it in place, two writes; a
+# float16 result is summed and divided in float32 instead, and that copy cast
+# back to float16 is the result, written once.
+def _mean_writes(operands, params, result) -> int:
+    return 1 if result.dtype.name == "float16" else 2
+
+
 def _mode_writes(operands, params, result) -> int:  # fill, then squeeze, as measured
     ndim = operands[0].ndim
     if ndim == 0:
@@ -154,11 +162,11 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:219
+# --- book/chapters/12_op_table.md:227
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
-    "prod": 1, "prod_dim": 1, "mean": 2, "mean_dim": 2, "max": 1, "min": 1,
+    "prod": 1, "prod_dim": 1, "mean": _mean_writes, "mean_dim": _mean_writes, "max": 1, "min": 1,
     "amax": _filled_unless_empty, "amin": _amin_writes, "all": 1, "any": 1, "logsumexp": 1,
     "median_dim": 1, "kthvalue": 1, "sort": 1,
     "cummax": 1, "cummin": 1, "diagonal_copy": 1, "diag_embed": 2, "dot": 1, "mv": 1,
@@ -226,7 +234,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:295
+# --- book/chapters/12_op_table.md:303
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -241,7 +249,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:315
+# --- book/chapters/12_op_table.md:323
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -271,7 +279,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:352
+# --- book/chapters/12_op_table.md:360
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"
