@@ -86,3 +86,91 @@ def test_index_select_with_an_out_of_its_dtype_still_refuses_the_values():
         torch.index_select(torch.zeros(0, 3), 0, torch.tensor([0]), out=torch.zeros(1, 3))
     with raises(IndexError, "index out of range in self"):
         torch.index_select(torch.zeros(4), 0, torch.tensor([7]), out=torch.zeros(1))
+
+
+class Logged(torch.Tensor):
+    log = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.log.append((func.__name__, [t.__name__ for t in types], len(args),
+                        list(kwargs) if kwargs else kwargs))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+class Other(Logged):
+    log = []
+
+
+HANDED = ["training", "key_padding_mask", "need_weights", "attn_mask", "is_causal",
+          "use_separate_proj_weight", "q_proj_weight", "k_proj_weight", "v_proj_weight",
+          "static_k", "static_v", "average_attn_weights"]
+INSIDE = ["dim", "__get__", "__get__", "is_floating_point", "dim", "__get__", "unsqueeze",
+          "baddbmm", "softmax", "bmm", "transpose", "reshape", "linear", "size", "view",
+          "view", "mean"]
+
+
+def _inputs():
+    return torch.linspace(-1.0, 1.0, 24).reshape(3, 2, 4)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_a_subclass_mask_alone_meets_the_operations_inside_attention(training):
+    torch.manual_seed(0)
+    mha = torch.nn.MultiheadAttention(4, 2).train(training)
+    y, mask = _inputs(), torch.zeros(3, 3).as_subclass(Logged)
+    Logged.log.clear()
+    with torch.no_grad():
+        out, weights = mha(y, y, y, attn_mask=mask)
+    names = [name for name, *_ in Logged.log]
+    assert names == ["is_floating_point", "__get__", "__get__", "is_floating_point", *INSIDE]
+    assert type(out) is Logged and type(weights) is Logged and weights.shape == (2, 3, 3)
+
+
+def test_a_subclass_padding_mask_alone_is_not_asked_for_the_function():
+    y, w = _inputs(), torch.ones(12, 4)
+    padding = torch.zeros(2, 3, dtype=torch.bool).as_subclass(Logged)
+    Logged.log.clear()
+    out, _ = torch.nn.functional.multi_head_attention_forward(
+        y, y, y, 4, 2, w, None, None, None, False, 0.0, torch.ones(4, 4), None,
+        key_padding_mask=padding)
+    names = [name for name, *_ in Logged.log]
+    assert "multi_head_attention_forward" not in names
+    assert names[:5] == ["dim", "__get__", "is_floating_point", "zeros_like", "masked_fill_"]
+    assert type(out) is Logged
+
+
+def test_attention_offers_itself_for_its_inputs_and_weights_with_torchs_arguments():
+    y, w = _inputs(), torch.ones(12, 4)
+    mask = torch.zeros(3, 3).as_subclass(Other)
+    Logged.log.clear()
+    Other.log.clear()
+    out, _ = torch.nn.functional.multi_head_attention_forward(
+        y, y, y, 4, 2, w.as_subclass(Logged), None, None, None, False, 0.0, torch.ones(4, 4),
+        None, attn_mask=mask)
+    # the mask is not asked; the plain query, key and value name Tensor among the types
+    assert Logged.log == [("multi_head_attention_forward", ["Logged", "Tensor"], 13, HANDED)]
+    assert type(out) is Logged
+
+
+def test_a_list_handed_over_names_tensor_after_the_subclasses():
+    from torch.overrides import handle_torch_function, has_torch_function
+
+    class Refusing(torch.Tensor):
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            return NotImplemented
+
+    def f(a, b):
+        if has_torch_function((a, b)):
+            return handle_torch_function(f, (a, b), a, b)
+        return a
+
+    with pytest.raises(TypeError) as caught:
+        f(torch.ones(1), torch.ones(1).as_subclass(Refusing))
+    assert caught.value.args[0].endswith(f"{[Refusing, torch.Tensor]}")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).as_subclass(Logged)
+    Logged.log.clear()
+    torch.autograd.grad(y.sum(), x)
+    assert Logged.log[-1][:2] == ("grad", ["Logged", "Tensor"])
