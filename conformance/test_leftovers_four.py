@@ -174,3 +174,62 @@ def test_a_list_handed_over_names_tensor_after_the_subclasses():
     Logged.log.clear()
     torch.autograd.grad(y.sum(), x)
     assert Logged.log[-1][:2] == ("grad", ["Logged", "Tensor"])
+
+
+class Refuses(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
+class Keywords(torch.Tensor):
+    seen = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.seen.append(kwargs)
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+C_FUNCTIONS = [
+    ("linear", "torch.nn.linear", lambda F, x: F.linear(x, torch.ones(4, 3))),
+    ("gelu", "torch.nn.gelu", lambda F, x: F.gelu(x)),
+    ("softplus", "torch.nn.softplus", lambda F, x: F.softplus(x)),
+    ("logsigmoid", "torch.nn.log_sigmoid", lambda F, x: F.logsigmoid(x)),
+    ("hardshrink", "torch.hardshrink", lambda F, x: F.hardshrink(x)),
+    ("bilinear", "torch.bilinear", lambda F, x: F.bilinear(x, x, torch.ones(1, 3, 3))),
+    ("pdist", "torch.pdist", lambda F, x: F.pdist(x)),
+]
+
+
+@pytest.mark.parametrize("name, torch_name, call", C_FUNCTIONS)
+def test_a_functional_function_torch_binds_from_c_hands_none_and_names_itself(
+        name, torch_name, call):
+    import torch.nn.functional as F
+
+    Keywords.seen.clear()
+    call(F, torch.ones(2, 3).as_subclass(Keywords))
+    assert Keywords.seen[0] is None
+    message = (f"Multiple dispatch failed for '{torch_name}'; all __torch_function__ handlers "
+               f"returned NotImplemented:\n\n  - tensor subclass {Refuses!r}\n\nFor more "
+               "information, try re-running with TORCH_LOGS=not_implemented")
+    with raises(TypeError, message):
+        call(F, torch.ones(2, 3).as_subclass(Refuses))
+
+
+def test_a_c_function_hands_the_keywords_it_was_given():
+    import torch.nn.functional as F
+
+    Keywords.seen.clear()
+    F.gelu(torch.ones(2).as_subclass(Keywords), approximate="tanh")
+    assert Keywords.seen[0] == {"approximate": "tanh"}
+
+
+def test_duplicate_parameters_warn_in_torchs_category_and_words():
+    p = torch.nn.Parameter(torch.ones(2))
+    with pytest.warns(UserWarning) as caught:
+        torch.optim.SGD([p, p], lr=0.1)
+    assert [str(w.message) for w in caught] == [
+        "optimizer contains a parameter group with duplicate parameters; in future, this "
+        "will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+        "information"]

@@ -89,6 +89,14 @@ _SETTINGS = frozenset((
     "use_deterministic_algorithms", "vmap", "assert_int_or_pair"))
 # functions that offer themselves in their body, for torch's list of arguments
 OFFER_THEMSELVES = frozenset(("torch.nn.functional.multi_head_attention_forward",))
+# NOTE [Written in C]: the functional functions torch binds from C, each with
+# the name its refusals give; like torch's own, they hand None for no keywords.
+WRITTEN_IN_C = {name: f"torch.nn.{name}" for name in (
+    "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
+    "one_hot", "scaled_dot_product_attention", "softplus", "softshrink")} | {
+    name: f"torch.{name}" for name in (
+        "bilinear", "celu_", "hardshrink", "pdist", "rrelu_", "selu_")} | {
+    "logsigmoid": "torch.nn.log_sigmoid"}
 _CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
 
@@ -107,11 +115,13 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ignored.add(value)
         elif f"{prefix}.{name}" in OFFER_THEMSELVES:
             names[value] = f"{prefix}.{name}"
+        elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
+            ask_first(value, WRITTEN_IN_C[name])
         elif _askable(value):
             ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:435
+# --- book/chapters/28ca_torch_function.md:445
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -134,7 +144,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:459
+# --- book/chapters/28ca_torch_function.md:469
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -152,7 +162,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:478
+# --- book/chapters/28ca_torch_function.md:488
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -172,7 +182,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:504
+# --- book/chapters/28ca_torch_function.md:514
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
