@@ -91,18 +91,25 @@ def overriding(args, kwargs) -> bool:
 
 
 # --- book/chapters/28ca_torch_function.md:162
-def overloaded(args, kwargs) -> list:
-    """One argument of each overriding type, subclasses first, else left to right."""
+def overloaded(args, kwargs, plain: bool = False) -> list:
+    """One argument of each overriding type, subclasses first, else left to right; with
+    ``plain``, a plain ``Tensor`` too: NOTE [A list handed over names Tensor]."""
     found, kinds = [], []
     for value in (*args, *kwargs.values()) if kwargs else args:
         for item in value if _overrides(value) == _SEQUENCE else (value,):
             kind = type(item)
-            if _overrides(item) != 1 or kind in kinds:
+            if _overrides(item) != 1 and not (plain and kind is Tensor) or kind in kinds:
                 continue
             at = next((i for i, old in enumerate(kinds) if issubclass(kind, old)), len(kinds))
             kinds.insert(at, kind)
             found.insert(at, item)
     return found
+
+
+# NOTE [A list handed over names Tensor]
+# A function written in Python hands torch a list of the arguments to ask.
+# That list's plain tensors count too: Tensor's own handler is one more to
+# ask, after the subclasses, and `Tensor` is named among the types.
 
 
 def _call_mode(public, types, args, kwargs):
@@ -115,13 +122,13 @@ def _call_mode(public, types, args, kwargs):
         refresh()
 
 
-# --- book/chapters/28ca_torch_function.md:188
+# --- book/chapters/28ca_torch_function.md:195
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
     if python.__class__ is tuple:  # NOTE [Keywords torch fills in] (chapter 19rf)
         args, kwargs = handed(python, args, kwargs)
-    found = overloaded(args if relevant is None else relevant, kwargs) \
-        if local.subclasses_on else []
+    found = (overloaded(args, kwargs) if relevant is None else overloaded(relevant, None, True)) \
+        if local.subclasses_on else []  # a list given is all that is asked: no keywords
     types = tuple(type(v) for v in found)
     if not types and len(args) == 1 and type(args[0]) is Tensor and (
             python or name.startswith("torch.Tensor.")):
@@ -148,7 +155,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:235
+# --- book/chapters/28ca_torch_function.md:242
 _UNCONVERTED = set()  # filled when switched on: NOTE [Asking first in place]
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:278
+# --- book/chapters/28ca_torch_function.md:285
 """Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
@@ -38,7 +38,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:320
+# --- book/chapters/28ca_torch_function.md:327
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -62,7 +62,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:351
+# --- book/chapters/28ca_torch_function.md:358
 def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
     copy = plain[function] = _copy(function)
@@ -79,7 +79,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:375
+# --- book/chapters/28ca_torch_function.md:382
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -87,6 +87,16 @@ _SETTINGS = frozenset((
     "is_inference_mode_enabled", "is_storage", "is_tensor", "is_warn_always_enabled", "load",
     "manual_seed", "promote_types", "save", "seed", "typename",
     "use_deterministic_algorithms", "vmap", "assert_int_or_pair"))
+# functions that offer themselves in their body, for torch's list of arguments
+OFFER_THEMSELVES = frozenset(("torch.nn.functional.multi_head_attention_forward",))
+# NOTE [Written in C]: the functional functions torch binds from C, each with
+# the name its refusals give; like torch's own, they hand None for no keywords.
+WRITTEN_IN_C = {name: f"torch.nn.{name}" for name in (
+    "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
+    "one_hot", "scaled_dot_product_attention", "softplus", "softshrink")} | {
+    name: f"torch.{name}" for name in (
+        "bilinear", "celu_", "hardshrink", "pdist", "rrelu_", "selu_")} | {
+    "logsigmoid": "torch.nn.log_sigmoid"}
 _CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
 
@@ -103,11 +113,15 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
+        elif f"{prefix}.{name}" in OFFER_THEMSELVES:
+            names[value] = f"{prefix}.{name}"
+        elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
+            ask_first(value, WRITTEN_IN_C[name])
         elif _askable(value):
             ask_first(value, f"{prefix}.{name}", python=python)
 
 
-# --- book/chapters/28ca_torch_function.md:424
+# --- book/chapters/28ca_torch_function.md:445
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -130,7 +144,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:448
+# --- book/chapters/28ca_torch_function.md:469
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -148,7 +162,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:467
+# --- book/chapters/28ca_torch_function.md:488
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -168,7 +182,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:493
+# --- book/chapters/28ca_torch_function.md:514
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

@@ -37,6 +37,7 @@ from refgrad._ops.out_layouts import lay_out_resized
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
 from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.rounding import ZERO_DIVISION
+from refgrad._ops.selected_out import refuse_before_selecting
 from refgrad._ops.sized_outs import (
     RESIZED_BEFORE_DTYPE,
     checked_as,
@@ -112,7 +113,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3409
+# --- book/chapters/26_inplace.md:3410
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -176,7 +177,11 @@ def with_out(function, name: str, returns=None):
         except NotImplementedError:  # NOTE [The out's dtype before the kernel's]
             refuse_before_kernel(rules, args, kwargs, outs)
             raise
+        except IndexError as error:  # chapter "Leftovers, four"
+            refuse_before_selecting(rules, error, args, kwargs, outs)
+            raise
         except RuntimeError as error:  # operands of two dtypes: out is checked first
+            refuse_before_selecting(rules, error, args, kwargs, outs)
             if rules in PRODUCTS_AFTER_DTYPE and str(error).startswith(MIXED_OPERANDS) or (
                     rules == "where"):  # where checks its out's dtype before anything
                 refuse_before_kernel(rules, args, kwargs, outs)
@@ -219,7 +224,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3522
+# --- book/chapters/26_inplace.md:3527
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -235,7 +240,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3547
+# --- book/chapters/26_inplace.md:3552
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -250,7 +255,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3567
+# --- book/chapters/26_inplace.md:3572
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -173,13 +173,13 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:721
+# --- book/chapters/21e_attention_and_transformers.md:749
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1266
+# --- book/chapters/21e_attention_and_transformers.md:1294
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

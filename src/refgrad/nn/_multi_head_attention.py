@@ -133,8 +133,7 @@ def _merged(attn_mask, key_padding_mask, bsz: int, num_heads: int, src_len: int)
 
 
 # --- book/chapters/21e_attention_and_transformers.md:395
-def _attend_with_weights(q, k, v, attn_mask, dropout_p: float, bsz: int, num_heads: int,
-                         average: bool):
+def _attend_with_weights(q, k, v, attn_mask, dropout_p: float):
     scaled = q * math.sqrt(1.0 / float(q.shape[2]))
     if attn_mask is None:
         scores = refgrad.bmm(scaled, k.transpose(-2, -1))
@@ -144,8 +143,7 @@ def _attend_with_weights(q, k, v, attn_mask, dropout_p: float, bsz: int, num_hea
     if dropout_p > 0.0:
         weights = dropout(weights, p=dropout_p)
     out = refgrad.bmm(weights, v)  # (N * heads, L, E / heads)
-    weights = weights.view(bsz, num_heads, q.shape[1], k.shape[1])
-    return out.transpose(0, 1), (weights.mean(dim=1) if average else weights)
+    return out.transpose(0, 1), weights  # shaped after the projection, as torch does
 
 
 def _attend_fused(q, k, v, attn_mask, dropout_p: float, is_causal: bool, bsz: int,
@@ -162,7 +160,17 @@ def _attend_fused(q, k, v, attn_mask, dropout_p: float, is_causal: bool, bsz: in
     return out.permute(2, 0, 1, 3), None  # (L, N, heads, E / heads)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:430
+# --- book/chapters/21e_attention_and_transformers.md:435
+def _offered(public, given: tuple, keywords: dict):
+    """``(answer,)`` where the inputs or weights override the call, else None."""
+    from refgrad._torch_function_offers import offer  # chapter 19rf_user_journeys_seven
+
+    relevant = (*given[:3], *given[5:9], *given[11:13])  # no sizes, flags or masks
+    return offer(public, "torch.nn.functional.multi_head_attention_forward", given, keywords,
+                 relevant)
+
+
+# --- book/chapters/21e_attention_and_transformers.md:446
 def multi_head_attention_forward(
         query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
         in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float, out_proj_weight,
@@ -170,6 +178,16 @@ def multi_head_attention_forward(
         attn_mask=None, use_separate_proj_weight: bool = False, q_proj_weight=None,
         k_proj_weight=None, v_proj_weight=None, static_k=None, static_v=None,
         average_attn_weights: bool = True, is_causal: bool = False):
+    asked = _offered(multi_head_attention_forward, (
+        query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k,
+        bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias), {
+        "training": training, "key_padding_mask": key_padding_mask,
+        "need_weights": need_weights, "attn_mask": attn_mask, "is_causal": is_causal,
+        "use_separate_proj_weight": use_separate_proj_weight, "q_proj_weight": q_proj_weight,
+        "k_proj_weight": k_proj_weight, "v_proj_weight": v_proj_weight, "static_k": static_k,
+        "static_v": static_v, "average_attn_weights": average_attn_weights})
+    if asked:
+        return asked[0]
     batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -195,12 +213,14 @@ def multi_head_attention_forward(
     attn_mask = _merged(attn_mask, key_padding_mask, bsz, num_heads, k.size(1))
     dropout_p = dropout_p if training else 0.0
     if need_weights:
-        out, weights = _attend_with_weights(q, k, v, attn_mask, dropout_p, bsz, num_heads,
-                                            average_attn_weights)
+        out, weights = _attend_with_weights(q, k, v, attn_mask, dropout_p)
     else:
         out, weights = _attend_fused(q, k, v, attn_mask, dropout_p, is_causal, bsz, num_heads)
     out = linear(out.reshape(tgt_len * bsz, embed_dim), out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, out.size(1))
+    if weights is not None:
+        weights = weights.view(bsz, num_heads, tgt_len, k.shape[1])
+        weights = weights.mean(dim=1) if average_attn_weights else weights
     if not batched:
         out = out.squeeze(1)
         weights = None if weights is None else weights.squeeze(0)

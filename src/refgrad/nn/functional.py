@@ -200,7 +200,7 @@ from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 __all__ += ["embedding_bag"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:476
+# --- book/chapters/21e_attention_and_transformers.md:504
 from refgrad.nn._attention_masks import (  # noqa: E402, F401 - torch's F holds them too
     _canonical_mask,
     _mha_shape_check,

@@ -105,11 +105,11 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 )
 
 
-# --- book/chapters/21e_attention_and_transformers.md:715
+# --- book/chapters/21e_attention_and_transformers.md:743
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1254
+# --- book/chapters/21e_attention_and_transformers.md:1282
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

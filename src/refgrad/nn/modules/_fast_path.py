@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:753
+# --- book/chapters/21e_attention_and_transformers.md:781
 """When torch would run attention and encoder layers through its fused kernels."""
 
 import refgrad
@@ -37,7 +37,7 @@ def mha_takes_fast_path(mha, query, key, value, batched, float_masks, masked) ->
     return bias is not None and not has_torch_function(tensors) and _quiet(tensors)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:794
+# --- book/chapters/21e_attention_and_transformers.md:822
 def _hooked(module) -> bool:
     return any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
                for m in module.modules())

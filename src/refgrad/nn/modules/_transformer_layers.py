@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:836
+# --- book/chapters/21e_attention_and_transformers.md:864
 """TransformerEncoderLayer and TransformerDecoderLayer: attention, feed-forward, norms."""
 
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
@@ -45,7 +45,7 @@ def _feed_forward_parts(layer, d_model, dim_feedforward, dropout, layer_norm_eps
         setattr(layer, f"dropout{i}", Dropout(dropout))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:883
+# --- book/chapters/21e_attention_and_transformers.md:911
 class TransformerEncoderLayer(Module):
     __constants__ = ["norm_first"]
 
@@ -89,7 +89,7 @@ class TransformerEncoderLayer(Module):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:934
+# --- book/chapters/21e_attention_and_transformers.md:962
 class TransformerDecoderLayer(Module):
     __constants__ = ["norm_first"]
 

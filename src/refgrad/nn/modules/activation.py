@@ -27,7 +27,7 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:710
+# --- book/chapters/21e_attention_and_transformers.md:738
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402, F401
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:518
+# --- book/chapters/21e_attention_and_transformers.md:546
 """nn.MultiheadAttention: the parameters F.multi_head_attention_forward is passed."""
 
 import refgrad
@@ -35,7 +35,7 @@ def _make_projections(mha, embed_dim: int, bias: bool, kw: dict) -> None:
         mha.register_parameter("in_proj_bias", None)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:557
+# --- book/chapters/21e_attention_and_transformers.md:585
 def _reset_parameters(self) -> None:
     if self._qkv_same_embed_dim:
         init.xavier_uniform_(self.in_proj_weight)
@@ -52,7 +52,7 @@ def _reset_parameters(self) -> None:
         init.xavier_normal_(self.bias_v)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:575
+# --- book/chapters/21e_attention_and_transformers.md:603
 class MultiheadAttention(Module):
     __constants__ = ["batch_first"]
 
@@ -89,7 +89,7 @@ class MultiheadAttention(Module):
         self.__dict__.update(state)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:631
+# --- book/chapters/21e_attention_and_transformers.md:659
 def _sequence_first(query, key, value):
     if key is value:
         if query is key:
@@ -138,7 +138,7 @@ def forward(self, query, key, value, key_padding_mask=None, need_weights: bool =
 MultiheadAttention.forward = forward
 
 
-# --- book/chapters/21e_attention_and_transformers.md:685
+# --- book/chapters/21e_attention_and_transformers.md:713
 def merge_masks(self, attn_mask, key_padding_mask, query):
     mask_type, merged = None, None
     if key_padding_mask is not None:
