@@ -107,7 +107,7 @@ RECIPES.update({
     **{f"{name}_": Recipe(lambda a, name=name: call(OPS[f"{name}_"], (a,), {
         "other": 1.5, "self_dtype": a.dtype}), ("small",)) for name in _COMPARED},
     **{f"{name}_.Tensor": Recipe(lambda a, b, name=name: call(OPS[f"{name}_.Tensor"], (a, b), {
-        "self_dtype": a.dtype}), ("small", "above_one"),
+        "self_dtype": a.dtype, "other_info": (b.shape, b.dtype)}), ("small", "above_one"),
         shapes=st.sampled_from([[(2, 3), (3,)], [(2, 3), (2, 3)]])) for name in _COMPARED},
     "_fw_primal": Recipe(lambda a: call(OPS["_fw_primal"], (a,))),  # unpack_dual's primal
     # Steps and saw teeth: their jumps are rare among values drawn at random.
