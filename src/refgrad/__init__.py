@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:657
+# --- book/chapters/06_parameters.md:659
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -125,7 +125,7 @@ from refgrad._generator import Generator, default_generator, initial_seed, manua
 from refgrad._old_factories import frombuffer, range  # noqa: A004
 
 
-# --- book/chapters/06_parameters.md:484
+# --- book/chapters/06_parameters.md:486
 from refgrad import _tensor_copies  # noqa: E402, F401 - gives tensors their copy methods
 
 

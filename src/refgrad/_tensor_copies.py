@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:248
+# --- book/chapters/06_parameters.md:250
 """copy.copy, copy.deepcopy and pickle of tensors and parameters, as torch makes them."""
 
 import copy
@@ -23,7 +23,7 @@ NOT_A_LEAF = (
 )
 
 
-# --- book/chapters/06_parameters.md:287
+# --- book/chapters/06_parameters.md:289
 class _Storage:
     """The memory under a tensor: pickled, a copy of its own; in copy.copy, the same.
     ``root`` is the array owning it and ``dtype`` the tensor's, for a pickler that asks."""
@@ -63,7 +63,7 @@ def storage_key(root):
     return str(device_of(root)), data_ptr(root), root.nbytes
 
 
-# --- book/chapters/06_parameters.md:328
+# --- book/chapters/06_parameters.md:330
 def _rebuild(storage, offset, shape, strides, dtype, requires_grad, writeable=True,
              attributes=None):
     memory = storage.array
@@ -108,7 +108,7 @@ def _rebuild_from_type(rebuild, kind, args, state):
     return t
 
 
-# --- book/chapters/06_parameters.md:374
+# --- book/chapters/06_parameters.md:376
 def _deepcopy(self, memo):
     if current_grad_fn(self) is not None:
         raise RuntimeError(NOT_A_LEAF)
@@ -192,7 +192,7 @@ _method(Parameter, "__reduce_ex__", _reduce_parameter)
 _method(Parameter, "__deepcopy__", _deepcopy_parameter)
 
 
-# --- book/chapters/06_parameters.md:465
+# --- book/chapters/06_parameters.md:467
 def _setstate(self, state) -> None:
     if not self.is_leaf:
         raise RuntimeError("__setstate__ can be only called on leaf Tensors")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:520
+# --- book/chapters/06_parameters.md:522
 """Dotted names for objects, and torch's legacy names for tensor types."""
 
 from refgrad import _dtype
@@ -16,7 +16,7 @@ LEGACY = {
 }
 
 
-# --- book/chapters/06_parameters.md:541
+# --- book/chapters/06_parameters.md:543
 def tensor_type_name(t: Tensor) -> str:
     """``torch.FloatTensor``, or ``torch.cuda.FloatTensor`` on a GPU."""
     where = "cuda." if t.device.type == "cuda" else ""
@@ -46,7 +46,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:639
+# --- book/chapters/06_parameters.md:641
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:165
+# --- book/chapters/06_parameters.md:167
 """refgrad.nn: what autograd's users need of torch.nn."""
 
 from refgrad.nn.parameter import Buffer, Parameter

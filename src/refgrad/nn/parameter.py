@@ -17,18 +17,22 @@ __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "Uninitia
            "UninitializedTensorMixin"]
 
 
-# --- book/chapters/06_parameters.md:54
-class _ParameterMeta(type(Tensor)):
-    """Makes ``isinstance(t, Parameter)`` true of a subclass's tensor marked as one."""
+# --- book/chapters/06_parameters.md:56
+# For each class that has one, the attribute that marks a tensor as one of it.
+_MARKS: dict = {}
+
+
+class _MarkedMeta(type(Tensor)):
+    """Makes ``isinstance(t, C)`` true of a tensor that carries ``C``'s mark."""
 
     def __instancecheck__(cls, instance) -> bool:
-        if cls is Parameter and isinstance(instance, Tensor) and getattr(
-                instance, "_is_param", False):
+        mark = _MARKS.get(cls)
+        if mark is not None and isinstance(instance, Tensor) and getattr(instance, mark, False):
             return True
         return super().__instancecheck__(instance)
 
 
-class Parameter(Tensor, metaclass=_ParameterMeta):
+class Parameter(Tensor, metaclass=_MarkedMeta):
     """A leaf tensor that requires grad unless told otherwise."""
 
     __slots__ = ()
@@ -50,7 +54,10 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         return "Parameter containing:\n" + super().__repr__()
 
 
-# --- book/chapters/06_parameters.md:89
+# --- book/chapters/06_parameters.md:95
+_MARKS[Parameter] = "_is_param"  # NOTE [A subclass's tensor as a Parameter]
+
+
 def _flagged(data, requires_grad):
     t = data.detach().requires_grad_(requires_grad)
     if type(t) is not type(data):
@@ -64,18 +71,8 @@ def _flagged(data, requires_grad):
     return t
 
 
-# --- book/chapters/06_parameters.md:124
-class _BufferMeta(type(Tensor)):
-    """Makes ``isinstance(t, Buffer)`` true of a tensor marked as a buffer."""
-
-    def __instancecheck__(cls, instance) -> bool:
-        if cls is Buffer and isinstance(instance, Tensor) and getattr(
-                instance, "_is_buffer", False):
-            return True
-        return super().__instancecheck__(instance)
-
-
-class Buffer(Tensor, metaclass=_BufferMeta):
+# --- book/chapters/06_parameters.md:133
+class Buffer(Tensor, metaclass=_MarkedMeta):
     """A tensor marked to be filed as a module's buffer when assigned to one."""
 
     __slots__ = ()
@@ -89,6 +86,9 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         buffer.persistent = persistent
         buffer._is_buffer = True
         return buffer
+
+
+_MARKS[Buffer] = "_is_buffer"
 
 
 # --- book/chapters/21g_lazy_modules.md:337

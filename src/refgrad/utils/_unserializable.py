@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:217
+# --- book/chapters/06_parameters.md:219
 """unserializable_hook, and the warning it silences for a hook that pickling leaves behind."""
 
 import sys

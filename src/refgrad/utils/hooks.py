@@ -54,7 +54,7 @@ def _weak_refs(extra_dict) -> tuple:
     return ()
 
 
-# --- book/chapters/06_parameters.md:242
+# --- book/chapters/06_parameters.md:244
 from refgrad.utils._unserializable import unserializable_hook  # noqa: E402, F401  # isort: skip
 from refgrad.utils._unserializable import warn_if_has_hooks  # noqa: E402, F401  # isort: skip
 
