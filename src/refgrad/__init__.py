@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1994
+# --- book/chapters/16_functions.md:1995
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -218,17 +218,17 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:880
+# --- book/chapters/16g_moves_and_fused.md:891
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1293
+# --- book/chapters/16g_moves_and_fused.md:1304
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
+from refgrad._ops.moved_axes import broadcast_to, moveaxis, movedim, swapaxes, swapdims
 from refgrad._ops.rearranging import (
-    atleast_1d, atleast_2d, broadcast_to, diff, flip, hstack, moveaxis, movedim, ravel, roll,
-    swapaxes, swapdims, tril, triu, vstack,
+    atleast_1d, atleast_2d, diff, flip, hstack, ravel, roll, tril, triu, vstack,
 )
 
 
@@ -326,7 +326,7 @@ from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
-# --- book/chapters/16o_argument_checks.md:403
+# --- book/chapters/16o_argument_checks.md:404
 # These replace the plain functions with ones that check their arguments as torch does.
 from refgrad._ops.checked import (
     all,  # noqa: A004, F811
@@ -404,7 +404,7 @@ from refgrad._ops.checked import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:580
+# --- book/chapters/16o_argument_checks.md:582
 from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that is not a tensor]
     absolute, argwhere, broadcast_to, celu, corrcoef, cov, cumulative_trapezoid, det,
     diagflat, fliplr, flipud, inverse, is_floating_point, ldexp_, logdet, msort,
@@ -413,7 +413,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1271
+# --- book/chapters/16o_argument_checks.md:1274
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

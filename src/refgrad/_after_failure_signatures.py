@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:807
+# --- book/chapters/16o_argument_checks.md:809
 """torch's signatures of the functions read after a failure, and where each lives."""
 
 from refgrad._ops import (
@@ -19,6 +19,7 @@ from refgrad._ops import (
     joined_aliases,
     layers,
     linalg,
+    moved_axes,
     ordering,
     out_arguments,
     pointwise,
@@ -48,7 +49,7 @@ _STACKS = {name: (module, (f"(tuple of Tensors tensors, {_OUT})",)) for module, 
     for name in names}
 
 
-# --- book/chapters/16o_argument_checks.md:859
+# --- book/chapters/16o_argument_checks.md:862
 FUNCTIONS = {  # name: (where the plain function lives, torch's signatures without the name)
     **{name: (rearranging, (f"(Tensor input, SymInt diagonal = 0, {_OUT})",))
        for name in ("tril", "triu")},
@@ -73,7 +74,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:887
+# --- book/chapters/16o_argument_checks.md:890
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -103,7 +104,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:925
+# --- book/chapters/16o_argument_checks.md:928
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -116,7 +117,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:943
+# --- book/chapters/16o_argument_checks.md:946
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -125,7 +126,7 @@ _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str r
             f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
 
 
-# --- book/chapters/16o_argument_checks.md:957
+# --- book/chapters/16o_argument_checks.md:960
 FUNCTIONS.update({
     **{name: (linalg, (f"(Tensor input, Tensor vec2, {_OUT})",)) for name in ("outer", "ger")},
     "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
@@ -144,8 +145,8 @@ FUNCTIONS.update({
     "histc": (counting, ("(Tensor input, int bins = 100, Number min = 0, Number max = 0)",)),
     "masked_fill": (simple_functions, tuple(f"(Tensor input, Tensor mask, {kind} value)"
                                             for kind in ("Tensor", "Number"))),
-    "moveaxis": (rearranging, ("(Tensor input, int source, int destination)", "(Tensor input, "
-                               "tuple of ints source, tuple of ints destination)")),
+    "moveaxis": (moved_axes, ("(Tensor input, int source, int destination)", "(Tensor input, "
+                              "tuple of ints source, tuple of ints destination)")),
     "rot90": (tiling, ("(Tensor input, int k = 1, tuple of ints dims = [0,1])",)),
     "diag_embed": (tiling, ("(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)",)),
     "index_add": (slice_writes, (f"({_INDEX}, Tensor source, *, Number alpha = 1, "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:492
+# --- book/chapters/16o_argument_checks.md:493
 """torch's TypeError for a one-tensor function given something else first."""
 
 from refgrad import _factories, _type_info, _typename
@@ -13,6 +13,7 @@ from refgrad._ops import (
     integrals,
     inverses,
     more_methods,
+    moved_axes,
     ordering,
     products,
     rearranging,
@@ -28,7 +29,7 @@ from refgrad._signatures import type_name
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/16o_argument_checks.md:522
+# --- book/chapters/16o_argument_checks.md:524
 # NOTE [A first argument that is not a tensor]
 # torch's parser refuses `f("a")` before the function runs, naming the first
 # parameter. Here the body runs first; when it fails and the only argument
@@ -58,7 +59,7 @@ def first_tensor(function, name: str, first: str = "input", alone: bool = True):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:553
+# --- book/chapters/16o_argument_checks.md:555
 _WHERE = {  # module: the names it holds, as torch names them
     _factories: ("rand_like", "randn_like"), _type_info: ("is_floating_point",),
     _typename: ("numel",), counting: ("unique", "unique_consecutive"),
@@ -66,7 +67,7 @@ _WHERE = {  # module: the names it holds, as torch names them
     elementwise: ("absolute", "negative", "square"), inverses: ("det", "inverse", "logdet",
                                                                 "slogdet"),
     more_methods: ("ldexp_",), ordering: ("msort",), products: ("trace",),
-    rearranging: ("broadcast_to", "ravel"),
+    moved_axes: ("broadcast_to",), rearranging: ("ravel",),
     rescaling: ("celu", "selu"), searching: ("argwhere",),
     selecting: ("nonzero",), set_distances: ("pdist",), shaping: ("t",),
     spreads: ("corrcoef", "cov"), tiling: ("fliplr", "flipud"),

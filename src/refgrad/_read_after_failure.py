@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:648
+# --- book/chapters/16o_argument_checks.md:650
 """A function whose arguments are read against torch's signatures only once it fails."""
 
 from refgrad._arguments import Arguments
@@ -62,7 +62,7 @@ def read_after_failure(function, spec: tuple):
     return checked
 
 
-# --- book/chapters/16o_argument_checks.md:713
+# --- book/chapters/16o_argument_checks.md:715
 # NOTE [One-element tensors read first]
 # A body that takes an int as Python's int() or NumPy takes it accepts any
 # tensor of one element where torch's parser takes only a 0-d integer tensor
@@ -126,7 +126,7 @@ def _parsed(spec: tuple) -> Arguments:
     return arguments
 
 
-# --- book/chapters/16o_argument_checks.md:786
+# --- book/chapters/16o_argument_checks.md:788
 class LazyForms:
     """A wrapped function's signatures, parsed only when first read."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1980
+# --- book/chapters/16_functions.md:1981
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -19,7 +19,7 @@ install()
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
-# --- book/chapters/16o_argument_checks.md:398
+# --- book/chapters/16o_argument_checks.md:399
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 

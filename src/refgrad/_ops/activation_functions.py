@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:547
+# --- book/chapters/16q_functional.md:562
 """The activations of torch.nn.functional: defaults, checks, and inplace=True."""
 
 import warnings
 
 import refgrad._ops.activations as rows
+import refgrad._ops.smooth_activations as smooth
 from refgrad._ops import activations_in_place, rescaling
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace as _write
@@ -28,7 +29,7 @@ def _apply(row, input, inplace, kernel, shown=None, **params):
     return _write(input, row_written(row, params, name, shown or {}))
 
 
-# --- book/chapters/16q_functional.md:578
+# --- book/chapters/16q_functional.md:594
 def relu(input, inplace=False):
     return input.relu_() if inplace else _relu(input)
 
@@ -61,7 +62,7 @@ def _threshold(input, threshold, value, inplace=False):
 threshold = _threshold  # torch's F.threshold is named _threshold, and its errors say so
 
 
-# --- book/chapters/16q_functional.md:615
+# --- book/chapters/16q_functional.md:631
 def gelu(input, *, approximate="none"):  # keyword-only, as torch's operator takes it
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -69,15 +70,15 @@ def gelu(input, *, approximate="none"):  # keyword-only, as torch's operator tak
 
 
 def silu(input, inplace=False):
-    return _apply(rows.SILU, input, inplace, "silu_cpu")
+    return _apply(smooth.SILU, input, inplace, "silu_cpu")
 
 
 def mish(input, inplace=False):
-    return _apply(rows.MISH, input, inplace, "mish_cpu")
+    return _apply(smooth.MISH, input, inplace, "mish_cpu")
 
 
 def softplus(input, beta=1, threshold=20):
-    return _apply(rows.SOFTPLUS, input, False, "softplus_cpu", beta=beta, threshold=threshold)
+    return _apply(smooth.SOFTPLUS, input, False, "softplus_cpu", beta=beta, threshold=threshold)
 
 
 def hardsigmoid(input, inplace=False):
@@ -92,7 +93,7 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:654
+# --- book/chapters/16q_functional.md:670
 def hardtanh_refusals(input, min_val, max_val) -> None:
     """What torch's hardtanh kernel refuses, in place or not, before it clamps."""
     from refgrad._dtype import checked_number
@@ -123,7 +124,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:690
+# --- book/chapters/16q_functional.md:706
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -157,7 +158,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:735
+# --- book/chapters/16q_functional.md:751
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

@@ -15,13 +15,11 @@ from refgrad._device import CPU
 from refgrad._ops import smooth_gradients
 from refgrad._ops.activation_gradients import hardtanh_backward as _hardtanh_backward
 from refgrad._ops.activation_gradients import leaky_relu_backward, softshrink_backward
-from refgrad._ops.arithmetic import add_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.error_function import erf as _erf
 from refgrad._ops.functions import where
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.onednn_gelu import onednn_ends
-from refgrad._ops.pointwise import sigmoid_backward
 from refgrad._ops.result_layout import (
     iterated_backward,
     iterated_layout,
@@ -29,14 +27,12 @@ from refgrad._ops.result_layout import (
 )
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, register
-from refgrad.autograd._state import state, switched_on
-from refgrad.utils._composite_steps import fused, fused_wanted
 
 _SELF = (("self", ("self",)),)
 _GRAD_AND_SELF = (("grad_output", ("grad_output", "self")), ("self", ("grad_output", "self")))
 
 
-# --- book/chapters/16q_functional.md:99
+# --- book/chapters/16q_functional.md:95
 def host(array):
     """``array`` on the host: a device array is copied there."""
     return array if isinstance(array, np.ndarray) else move(array, CPU)
@@ -56,7 +52,7 @@ def on_host(fn):
     return forward
 
 
-# --- book/chapters/16q_functional.md:128
+# --- book/chapters/16q_functional.md:124
 def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
@@ -92,7 +88,7 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:179
+# --- book/chapters/16q_functional.md:175
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
@@ -110,111 +106,7 @@ GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate
     smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:255
-def _softplus(a, beta, threshold):
-    scaled = a * a.dtype.type(beta)
-    with np.errstate(over="ignore"):
-        return np.where(scaled > threshold, a, np.log1p(np.exp(scaled)) / a.dtype.type(beta))
-
-
-def _softplus_grad(g, self, beta, threshold):
-    scaled = self * self.dtype.type(beta)
-    with np.errstate(over="ignore", invalid="ignore"):
-        z = np.exp(scaled)
-        return np.where(scaled > threshold, g, g * z / (z + 1))
-
-
-def _softplus_backward_backward(g, grad_output, self, beta, threshold):
-    scaled = self * beta
-    share = sigmoid_backward(g * grad_output, scaled.sigmoid())
-    return (softplus_backward(g, self, beta, threshold),
-            share * (scaled < threshold).to(g.dtype) * beta)
-
-
-SOFTPLUS_BACKWARD = register(Op(
-    "softplus_backward", "SoftplusBackwardBackward0", ("grad_output", "self"),
-    forward=in_float32(_softplus_grad), backward=_softplus_backward_backward,
-    saves=_GRAD_AND_SELF, promote=False, iterated=True))
-
-
-def softplus_backward(grad_output, self, beta, threshold):
-    return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
-
-
-# --- book/chapters/16q_functional.md:292
-def _mish(a):
-    with np.errstate(over="ignore"):
-        return a * np.tanh(np.log1p(np.exp(a)))
-
-
-# NOTE [One minus a tensor, as torch writes it]
-# torch's compiled gradients write 1 - t as a tensor of ones with t taken away,
-# so under create_graph=True they record SubBackward0 with no edge for the ones,
-# not RsubBackward1; and 1 + t adds a number, AddBackward1. The values are the same.
-def _one_minus(t):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [One minus a tensor,
-        return one_minus(t, 1.0)  # under a mode]: 1.0, as these formulas write it
-    return t.new_full(t.shape, 1.0) - t
-
-
-# --- book/chapters/16q_functional.md:314
-def _mish_backward(g, self):
-    steps = _mish_in_float32 if _one_half_kernel(g, self) else _mish_steps
-    if fused_wanted():  # NOTE [A fused gradient under a mode]
-        return (fused("mish_backward", steps, (g, self)),)
-    return (steps(g, self),)
-
-
-def _mish_steps(g, self):  # in torch's order: C++ evaluates a product's right side first
-    s = self.sigmoid()
-    t = self.exp().log1p().tanh()
-    less = _one_minus(t * t)
-    return g * (t + self * s * less)
-
-
-def _silu_backward(g, self):
-    steps = _silu_in_float32 if _one_half_kernel(g, self) else _silu_steps
-    if fused_wanted():  # NOTE [A fused gradient under a mode]
-        return (fused("silu_backward", steps, (g, self)),)
-    return (steps(g, self),)
-
-
-def _silu_steps(g, self):
-    s = self.sigmoid()  # once: its node keeps its result once
-    right = add_scalar(self * _one_minus(s), 1.0)  # first, as torch's C++ evaluates it
-    return g * s * right
-
-
-# NOTE [A float16 fused gradient]
-# With no graph to make, torch computes silu's and mish's gradients with one
-# kernel, which takes float16 operands through float32 and rounds once; the
-# recorded steps of a graph round after each. Here the kernel's formula is
-# written with float32 steps, none of them recorded.
-def _one_half_kernel(g, self) -> bool:
-    from refgrad._dtype import float16
-
-    return not state.grad_enabled and self.dtype is float16 and g.dtype is float16
-
-
-def _silu_in_float32(g, self):
-    x = self.float()
-    s = x.sigmoid()
-    return (g.float() * s * add_scalar(x * _one_minus(s), 1.0)).half()
-
-
-def _mish_in_float32(g, self):
-    x = self.float()
-    s, t = x.sigmoid(), x.exp().log1p().tanh()
-    return (g.float() * (t + x * s * _one_minus(t * t))).half()
-
-
-SILU = _row("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), _silu_backward)
-SOFTPLUS = _row("softplus", "SoftplusBackward0", _softplus,
-                lambda g, self, beta, threshold: (softplus_backward(g, self, beta, threshold),))
-MISH = _row("mish", "MishBackward0", _mish, _mish_backward)
-
-
-# --- book/chapters/16q_functional.md:390
+# --- book/chapters/16q_functional.md:405
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -242,7 +134,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:425
+# --- book/chapters/16q_functional.md:440
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -270,7 +162,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:475
+# --- book/chapters/16q_functional.md:490
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -302,7 +194,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:514
+# --- book/chapters/16q_functional.md:529
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

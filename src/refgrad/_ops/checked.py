@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:290
+# --- book/chapters/16o_argument_checks.md:291
 """torch's argument errors for the shape functions, reductions, products and arithmetic."""
 
 from refgrad._argument_forms import function_form, method_copy, method_form, refuse
@@ -38,7 +38,7 @@ def _function(name: str):
 nan_to_num = _function("nan_to_num")
 
 
-# --- book/chapters/16o_argument_checks.md:331
+# --- book/chapters/16o_argument_checks.md:332
 def install(cls=Tensor) -> None:
     for name, (_, (_, arguments)) in SIGNATURES.items():
         if arguments is not None:
@@ -47,7 +47,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name, method_copy(getattr(module, name)))
 
 
-# --- book/chapters/16o_argument_checks.md:384
+# --- book/chapters/16o_argument_checks.md:385
 def refuse_copied(name: str, args: tuple, kwargs: dict, code) -> tuple:
     """torch's error for arguments of a copied method's function that fit no signature.
 

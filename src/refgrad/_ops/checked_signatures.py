@@ -17,6 +17,7 @@ from refgrad._ops import (
     gathering,
     linalg,
     measures,
+    moved_axes,
     order_statistics,
     ordering,
     pairs,
@@ -41,7 +42,7 @@ from refgrad._ops import (
 )
 
 
-# --- book/chapters/16o_argument_checks.md:81
+# --- book/chapters/16o_argument_checks.md:82
 def _both(*texts: str, **options) -> tuple:
     """The function form's and the method form's signatures, from the function's."""
     return Arguments(*texts, **options), Arguments(*texts, method=True, **options)
@@ -63,13 +64,13 @@ def _products(name: str) -> tuple:
             Arguments(f"{name}(Tensor input, Tensor mat2)", method=True))
 
 
-# --- book/chapters/16o_argument_checks.md:105
+# --- book/chapters/16o_argument_checks.md:106
 # name: (where the function lives, (function form's signatures, method form's)).
 # None for a form torch does not have.
 SIGNATURES = {
     "transpose": (shaping, _both("transpose(Tensor input, int dim0, int dim1)")),
-    "swapaxes": (rearranging, _both("swapaxes(Tensor input, int axis0, int axis1)")),
-    "swapdims": (rearranging, _both("swapdims(Tensor input, int dim0, int dim1)")),
+    "swapaxes": (moved_axes, _both("swapaxes(Tensor input, int axis0, int axis1)")),
+    "swapdims": (moved_axes, _both("swapdims(Tensor input, int dim0, int dim1)")),
     "unsqueeze": (reshaping, _both("unsqueeze(Tensor input, int dim)")),
     "squeeze": (reshaping, _both("squeeze(Tensor input)", "squeeze(Tensor input, int dim)",
                                  "squeeze(Tensor input, tuple of ints dim)")),
@@ -90,7 +91,7 @@ SIGNATURES = {
 }
 
 
-# --- book/chapters/16o_argument_checks.md:141
+# --- book/chapters/16o_argument_checks.md:142
 _KEEP = "bool keepdim = False"
 _DIMS = f"tuple of ints[1]? dim = None, {_KEEP}"
 _TRUTH = ("Tensor input, *, Tensor out = None",  # the dims of all and any: no single int
@@ -107,7 +108,7 @@ def _spread(name: str) -> tuple:
             f"{name}(Tensor input, bool unbiased = True)")
 
 
-# --- book/chapters/16o_argument_checks.md:163
+# --- book/chapters/16o_argument_checks.md:164
 SIGNATURES.update({
     "prod": (statistics, _both(f"prod(Tensor input, {_DTYPE})", f"prod(Tensor input, int dim, "
                                f"{_KEEP}, {_DTYPE}, Tensor out = None)")),
@@ -159,13 +160,13 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:218
+# --- book/chapters/16o_argument_checks.md:219
 SIGNATURES.update({
     "select": (slicing, _both("select(Tensor input, int dim, SymInt index)")),
     "narrow": (slicing, _both("narrow(Tensor input, int dim, Tensor start, int length)",
                               "narrow(Tensor input, int dim, SymInt start, SymInt length)")),
     "unbind": (sums_and_stacks, _both("unbind(Tensor input, int dim = 0)")),
-    "movedim": (rearranging, _both(
+    "movedim": (moved_axes, _both(
         "movedim(Tensor input, int source, int destination)",
         "movedim(Tensor input, tuple of ints source, tuple of ints destination)")),
     "diagonal": (diagonal_view, _both("diagonal(Tensor input, int offset = 0, int dim1 = 0, "
@@ -185,7 +186,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:249
+# --- book/chapters/16o_argument_checks.md:250
 _CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
 _OUT = "*, Tensor out = None"
 SIGNATURES.update({
@@ -217,7 +218,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:350
+# --- book/chapters/16o_argument_checks.md:351
 _ALPHA = "*, Number alpha = 1, Tensor out = None"
 # Numbers stand for tensors here: torch.mul(x, 2) is mul(Tensor input, Tensor other).
 ARITHMETIC = {

@@ -32,6 +32,7 @@ from refgrad._ops import (
     logit,
     masked_scattering,
     measures,
+    moved_axes,
     operators,
     order_statistics,
     ordering,
@@ -98,8 +99,8 @@ METHODS = {
                   "atanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
                   "deg2rad", "rad2deg", "isnan", "isinf", "isfinite", "isposinf", "isneginf",
                   "signbit", "argmax", "argmin", "all", "any", "atan2", "arctan2"),
-    rearranging: ("flip", "roll", "tril", "triu", "diff", "broadcast_to", "swapaxes",
-                  "swapdims", "movedim", "moveaxis", "ravel"),
+    rearranging: ("flip", "roll", "tril", "triu", "diff", "ravel"),
+    moved_axes: ("broadcast_to", "swapaxes", "swapdims", "movedim", "moveaxis"),
     fused: ("lerp", "addcmul", "addcdiv", "nan_to_num"),
     ordering: ("sort", "argsort", "msort", "topk"),
     selecting: ("masked_select", "nonzero", "count_nonzero"),
@@ -128,7 +129,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1709
+# --- book/chapters/16_functions.md:1710
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -170,14 +171,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1762
+# --- book/chapters/16_functions.md:1763
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1770
+# --- book/chapters/16_functions.md:1771
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -214,7 +215,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1815
+# --- book/chapters/16_functions.md:1816
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -239,7 +240,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1846
+# --- book/chapters/16_functions.md:1847
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -281,7 +282,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1894
+# --- book/chapters/16_functions.md:1895
 def _rows(t):
     if t.dim() == 0:  # methods, as torch's: a subclass's handler sees dim and unbind
         raise TypeError("iteration over a 0-d tensor")

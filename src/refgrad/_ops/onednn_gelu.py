@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:205
+# --- book/chapters/16q_functional.md:201
 """The ends of gelu where torch computes it with oneDNN."""
 
 import numpy as np

@@ -3,13 +3,13 @@
 
 
 # --- book/chapters/16g_moves_and_fused.md:47
-"""Rows that move elements: flip, roll, tril, triu; and diff, made of slices."""
+"""Rows that move elements: flip, roll, tril, triu; diff, made of slices; and ravel,
+atleast_1d, atleast_2d, hstack and vstack, made of other ops."""
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._backend import element_strides, empty_copy
-from refgrad._c_names import c_type_name
 from refgrad._memory_formats import contiguous_format, format_strides, suggest_memory_format
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
@@ -169,117 +169,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:262
-def broadcast_to(input, *size, **named):
-    if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
-        size = (named.pop("size"),)
-    for key in named:
-        raise TypeError(f"broadcast_to() got an unexpected keyword argument '{key}'")
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("broadcast_to", broadcast_to, (input, *size), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("broadcast_to"):  # its event under a profile: chapter "The profiler, closer
-            # to torch"
-            return composite_event("broadcast_to", (input, size), broadcast_to, input, *size)
-    return input.expand(*size)
-
-
-def swapaxes(input, axis0, axis1):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("swapaxes", swapaxes, (input, axis0, axis1), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("swapaxes"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, axis0, axis1)  # to torch"
-            return composite_event("swapaxes", shown, swapaxes, *shown)
-    return input.transpose(axis0, axis1)
-
-
-def swapdims(input, dim0, dim1):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("swapdims", swapdims, (input, dim0, dim1), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("swapdims"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, dim0, dim1)  # to torch"
-            return composite_event("swapdims", shown, swapdims, *shown)
-    return input.transpose(dim0, dim1)
-
-
-# --- book/chapters/16g_moves_and_fused.md:313
-def _dims_of(dims) -> tuple:
-    return (dims,) if isinstance(dims, int) else tuple(dims)
-
-
-def movedim(input, source, destination):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("movedim", movedim, (input, source, destination), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("movedim"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, source, destination)  # to torch"
-            return composite_event("movedim", shown, movedim, *shown)
-    return _moved(input, source, destination)
-
-
-def moveaxis(input, source, destination):
-    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("moveaxis", moveaxis, (input, source, destination), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("moveaxis"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, source, destination)  # to torch"
-            return composite_event("moveaxis", shown, moveaxis, *shown)
-    return movedim(input, source, destination)  # as torch's, which a profile shows
-
-
-# --- book/chapters/16g_moves_and_fused.md:351
-def _moved(input, source, destination):
-    from refgrad._tensor_values import wrap_dim
-
-    if input.ndim == 0:  # 0 and -1 only, as for any 0-d tensor
-        for d in (*_dims_of(source), *_dims_of(destination)):
-            wrap_dim(d, 0)
-        from refgrad._ops.shaping import alias
-
-        return alias(input)  # torch's answer for a 0-d tensor
-    one = isinstance(source, int)
-    if one != isinstance(destination, int):
-        raise TypeError(f"movedim() received an invalid combination of arguments - got "
-                        f"(Tensor, {c_type_name(type(source))}, {c_type_name(type(destination))})")
-    moved = [wrap_dim(d, input.ndim) for d in ((source,) if one else source)]
-    places = [wrap_dim(d, input.ndim) for d in ((destination,) if one else destination)]
-    if len(moved) != len(places):
-        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
-                           f"({list(_dims_of(source))} dims) should contain the same number of "
-                           f"dims as destination ({list(_dims_of(destination))} dims)")
-    for name, dims in (("source", moved), ("destination", places)):
-        if len(set(dims)) != len(dims):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
-    order = [None] * input.ndim
-    for d, place in zip(moved, places):
-        order[place] = d
-    rest = iter(d for d in range(input.ndim) if d not in moved)
-    return input.permute(tuple(next(rest) if d is None else d for d in order))
-
-
-# --- book/chapters/16g_moves_and_fused.md:385
+# --- book/chapters/16g_moves_and_fused.md:396
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -315,7 +205,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:426
+# --- book/chapters/16g_moves_and_fused.md:437
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 
