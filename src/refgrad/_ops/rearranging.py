@@ -169,7 +169,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:396
+# --- book/chapters/16g_moves_and_fused.md:386
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -205,7 +205,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:437
+# --- book/chapters/16g_moves_and_fused.md:427
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 
