@@ -11,6 +11,7 @@ from refgrad._ops import (
     embedding_gradients,
     loss_gradients,
     loss_kernel_gradients,
+    smooth_activations,
     smooth_gradients,
     trilinear,
 )
@@ -59,7 +60,7 @@ RECIPES.update({
         params=_one_of("is_result", False, True)),
     "hardswish_backward": Recipe(lambda g, a: activations.hardswish_backward(g, a * 2),
                                  ("any", "any"), broadcast=False),
-    "softplus_backward": Recipe(lambda g, a: activations.softplus_backward(g, a, 2.0, 1.0),
+    "softplus_backward": Recipe(lambda g, a: smooth_activations.softplus_backward(g, a, 2.0, 1.0),
                                 ("any", "any"), broadcast=False),
     "rrelu_with_noise_backward": Recipe(_rrelu_backward, ("any", "nonzero"), broadcast=False,
                                         params=_one_of("training", False, True)),
