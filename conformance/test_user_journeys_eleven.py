@@ -366,6 +366,30 @@ def test_forces_and_hessian_of_a_spring_energy():
     torch.testing.assert_close(H, hessian(energy, q).reshape(8, 8))
 
 
+def first_nodes(t, n=3):
+    names, node = [], t.grad_fn
+    while node is not None and len(names) < n:
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+def test_forward_jacobians_end_in_torchs_nodes():
+    W, x = arr(2, 2).requires_grad_(), arr(2)
+    j = torch.func.jacfwd(lambda x: (W @ x).tanh())(x)
+    assert first_nodes(j) == ["ViewBackward0", "SplitWithSizesBackward0", "PermuteBackward0"]
+    assert j.stride() == (1, 2)
+    jx, jy = torch.func.jacfwd(lambda x, y: (W @ x).tanh() * y, argnums=(0, 1))(
+        x, torch.tensor(2.0, dtype=torch.float64))
+    assert (jx.shape, jy.shape) == ((2, 2), (2,))
+    assert first_nodes(jy, 2) == ["SqueezeBackward1", "SplitWithSizesBackward0"]
+    h = torch.func.hessian(lambda x: (W @ x).tanh().sum())(x.reshape(2, 1))
+    assert h.shape == (2, 1, 2, 1) and h.stride() == (1, 4, 2, 2)
+    assert first_nodes(h, 2) == ["ViewBackward0", "SplitWithSizesBackward0"]
+    h.sum().backward()
+    assert W.grad is not None
+
+
 def test_an_implicit_layer_solves_its_adjoint_in_a_hook():
     W, x = arr(4, 4, scale=0.2).requires_grad_(), arr(3, 4).requires_grad_()
 
