@@ -804,7 +804,7 @@ import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:513
+# --- book/chapters/19rk_user_journeys_eleven.md:516
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 

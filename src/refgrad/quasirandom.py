@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:274
+# --- book/chapters/19rk_user_journeys_eleven.md:277
 """torch.quasirandom: Sobol sequences, the low-discrepancy points of quasi-Monte Carlo."""
 
 import numpy as np
@@ -61,7 +61,7 @@ _JOE_KUO = (
 CARRIED = _JOE_KUO.count("|") + 2
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:338
+# --- book/chapters/19rk_user_journeys_eleven.md:341
 def _direction_numbers(dimension):
     """The (dimension, 30) int64 table of direction numbers, each scaled to 30 bits."""
     v = np.zeros((dimension, MAXBIT), dtype=np.int64)
@@ -92,7 +92,7 @@ def _walk(quasi, state, start, n):
     return points, (points[-1] if n else quasi)
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:378
+# --- book/chapters/19rk_user_journeys_eleven.md:381
 def _scrambled(state, lower):
     """Each dimension's direction numbers times its bit matrix ``lower``, over GF(2)."""
     matrix = lower.copy()
@@ -103,7 +103,7 @@ def _scrambled(state, lower):
     return ((np.einsum("dpc,djc->djp", matrix, bits) & 1) << places).sum(-1)
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:396
+# --- book/chapters/19rk_user_journeys_eleven.md:399
 class SobolEngine:
     """An engine drawing (optionally scrambled) Sobol points in the unit cube."""
 
@@ -136,7 +136,7 @@ class SobolEngine:
         self.num_generated = 0
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:436
+# --- book/chapters/19rk_user_journeys_eleven.md:439
 def _points(engine, n, start, dtype):
     """n points from the engine's current one, as torch's draw kernel makes them."""
     if not isinstance(n, int):
@@ -168,7 +168,7 @@ def draw(self, n=1, out=None, dtype=None):
     return result
 
 
-# --- book/chapters/19rk_user_journeys_eleven.md:469
+# --- book/chapters/19rk_user_journeys_eleven.md:472
 def draw_base2(self, m, out=None, dtype=None):
     """The next ``2**m`` points, keeping the count drawn a power of two."""
     n = 2**m
