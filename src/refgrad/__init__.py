@@ -804,6 +804,10 @@ import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
+# --- book/chapters/19rk_user_journeys_eleven.md:516
+from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
+
+
 # --- book/chapters/21c_parametrizations.md:663
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,

@@ -79,10 +79,10 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             return flat_dot
         columns = vmap(push, randomness=randomness)(*basis_for(in_leaves, numels))
         per_output = []
-        for col, o in zip(columns, tree_flatten(seen["output"])[0]):
-            pieces = [col.narrow(0, start, x.numel()).movedim(0, -1)
-                      .reshape(tuple(o.shape) + tuple(x.shape))
-                      for x, start in zip(in_leaves, _starts(numels))]
+        for col in columns:  # torch's steps, so the result ends in its nodes (a view)
+            blocks = col.movedim(0, -1).split(numels, dim=-1)
+            pieces = [b.unflatten(-1, x.shape) if x.dim() else b.squeeze(-1)
+                      for b, x in zip(blocks, in_leaves)]
             per_output.append(tree_unflatten(pieces, in_spec))
         jac = tree_unflatten(per_output, seen["spec"])
         return (jac, seen["aux"]) if has_aux else jac
