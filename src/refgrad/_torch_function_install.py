@@ -9,6 +9,7 @@ import threading
 import types
 
 from refgrad import _torch_function as protocol
+from refgrad._functional_handed import PASS_ON, handed_spec
 from refgrad._python_methods import WRITTEN_IN_PYTHON
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
@@ -38,7 +39,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:327
+# --- book/chapters/28ca_torch_function.md:328
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -62,7 +63,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:358
+# --- book/chapters/28ca_torch_function.md:359
 def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
     copy = plain[function] = _copy(function)
@@ -79,7 +80,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:382
+# --- book/chapters/28ca_torch_function.md:383
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -113,15 +114,15 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
-        elif f"{prefix}.{name}" in OFFER_THEMSELVES:
+        elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
             ask_first(value, WRITTEN_IN_C[name])
-        elif _askable(value):
-            ask_first(value, f"{prefix}.{name}", python=python)
+        elif _askable(value):  # NOTE [What a Python line hands] (chapter 28cb)
+            ask_first(value, f"{prefix}.{name}", python=python and handed_spec(value, name))
 
 
-# --- book/chapters/28ca_torch_function.md:445
+# --- book/chapters/28ca_torch_function.md:446
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -144,7 +145,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:469
+# --- book/chapters/28ca_torch_function.md:470
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -162,7 +163,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:488
+# --- book/chapters/28ca_torch_function.md:489
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -182,7 +183,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:514
+# --- book/chapters/28ca_torch_function.md:515
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
