@@ -14,8 +14,11 @@ from refgrad._python_methods import REQUIRED
 # on by position and every other one by keyword, in the signature's order,
 # filled with what was given or the default. These lines say otherwise.
 _NOT_HANDED = {"l1_loss": ("weight",)}
+_BY_KEYWORD = {"unravel_index": ("shape",)}
 # functions that offer nothing themselves: they call one that does
 PASS_ON = frozenset(("upsample", "upsample_bilinear", "upsample_nearest"))
+# functions whose line calls the tensor's method: the method is what is offered
+CALL_THE_METHOD = frozenset(("sigmoid", "tanh"))
 
 
 def handed_spec(function, name: str):
@@ -28,8 +31,30 @@ def handed_spec(function, name: str):
         order.append(p.name)
         if p.name in _NOT_HANDED.get(name, ()):
             continue
-        if p.default is p.empty and p.kind is not p.KEYWORD_ONLY:
+        if p.default is p.empty and p.kind is not p.KEYWORD_ONLY \
+                and p.name not in _BY_KEYWORD.get(name, ()):
             positional.append(p.name)
         else:
             keywords.append((p.name, REQUIRED if p.default is p.empty else p.default))
     return tuple(positional), tuple(keywords), tuple(order)
+
+
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:120
+TORCH_WRITTEN_IN_PYTHON = frozenset((
+    "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
+    "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",
+    "pca_lowrank", "split", "svd_lowrank", "tensordot", "unique", "unique_consecutive",
+    "unravel_index"))
+_HOMES = {"pca_lowrank": "torch._lowrank", "svd_lowrank": "torch._lowrank",
+          "lobpcg": "torch._lobpcg"}
+# torch's lines where refgrad's signature takes *args: (positional, keywords)
+_LINES = {"norm": (("input",), (("p", "fro"), ("dim", None), ("keepdim", False),
+                                ("out", None), ("dtype", None))),
+          "tensordot": (("a", "b"), (("dims", 2), ("out", None))),
+          "meshgrid": ("*", (("indexing", None),)), "chain_matmul": ("*", (), ("out",))}
+
+
+def torch_line(function, name: str) -> tuple:
+    """The name a refusal of torch's Python function ``name`` gives, and what it hands."""
+    home = _HOMES.get(name, "torch.functional")
+    return f"{home}.{name}", _LINES.get(name) or handed_spec(function, name)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:152
+# --- book/chapters/19rf_user_journeys_seven.md:153
 """The Tensor methods torch writes in Python, and the keywords they hand a handler."""
 
 REQUIRED = object()
@@ -37,11 +37,15 @@ WRITTEN_IN_PYTHON = {
 }
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:188
+# --- book/chapters/19rf_user_journeys_seven.md:189
 def handed(spec: tuple, args: tuple, kwargs) -> tuple:
     """``(args, kwargs)`` as torch's Python hands them on: NOTE [Keywords torch fills in]."""
     positional, keywords = spec[0], dict(spec[1])
     names = spec[2] if len(spec) > 2 else (*positional, *keywords)
+    if positional == "*":
+        if any(k not in names for k in kwargs or ()):
+            return args, kwargs or {}
+        return args, {n: (kwargs or {}).get(n, d) for n, d in keywords.items()}
     given = dict(zip(names, args))
     unbound = len(args) > len(names) or any(k in given or k not in names for k in kwargs or ())
     given.update(kwargs or ())

@@ -9,7 +9,13 @@ import threading
 import types
 
 from refgrad import _torch_function as protocol
-from refgrad._functional_handed import PASS_ON, handed_spec
+from refgrad._functional_handed import (
+    CALL_THE_METHOD,
+    PASS_ON,
+    TORCH_WRITTEN_IN_PYTHON,
+    handed_spec,
+    torch_line,
+)
 from refgrad._python_methods import WRITTEN_IN_PYTHON
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
@@ -39,7 +45,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:328
+# --- book/chapters/28ca_torch_function.md:334
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -63,12 +69,14 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:359
-def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
-    """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
+# --- book/chapters/28ca_torch_function.md:365
+def ask_first(function, name: str, passes=None, python=False, operator=False,
+              refused=None) -> None:
+    """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place];
+    ``refused``: the name its refusal gives, where not ``name``."""
     copy = plain[function] = _copy(function)
     values = {"@local": protocol.local, "@overriding": protocol.overriding,
-              "@dispatch": protocol.dispatch, "@name": name, "@python": python,
+              "@dispatch": protocol.dispatch, "@name": refused or name, "@python": python,
               "@operator": operator, "@plain": copy,
               "@passes": function if passes is None else passes}
     code, own = _trampoline(function.__code__.co_freevars), function.__code__
@@ -80,7 +88,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:383
+# --- book/chapters/28ca_torch_function.md:391
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -118,11 +126,17 @@ def _namespace(module, prefix: str, python: bool) -> None:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
             ask_first(value, WRITTEN_IN_C[name])
+        elif not python and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
+            refused, spec = torch_line(value, name)
+            ask_first(value, f"{prefix}.{name}", python=spec, refused=refused)
+        elif python and name in CALL_THE_METHOD and _askable(value):
+            ask_first(value, f"torch.Tensor.{name}", passes=getattr(Tensor, name))
+            names[value] = f"{prefix}.{name}"
         elif _askable(value):  # NOTE [What a Python line hands] (chapter 28cb)
             ask_first(value, f"{prefix}.{name}", python=python and handed_spec(value, name))
 
 
-# --- book/chapters/28ca_torch_function.md:446
+# --- book/chapters/28ca_torch_function.md:460
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -145,7 +159,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:470
+# --- book/chapters/28ca_torch_function.md:484
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -163,7 +177,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:489
+# --- book/chapters/28ca_torch_function.md:503
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -183,7 +197,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:515
+# --- book/chapters/28ca_torch_function.md:529
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
