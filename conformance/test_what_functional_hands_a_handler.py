@@ -26,6 +26,14 @@ class Seen:
         return func, args, kwargs
 
 
+class SeenTensor(torch.Tensor):
+    """A tensor that answers every call with what it was handed."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return func, args, kwargs
+
+
 SIZES = {
     "kernel_size": 2,
     "output_size": 2,
@@ -467,3 +475,83 @@ def test_a_subclass_handler_reads_the_keywords_and_runs_the_call():
     assert Logged.log[1][1]["label_smoothing"] == 0.1 and Logged.log[1][1]["weight"] is None
     assert type(out) is Logged and type(loss) is Logged
     assert torch.equal(out.as_subclass(torch.Tensor), F.softmax(x, 1))
+
+
+@pytest.mark.parametrize("name", ["sigmoid", "tanh"])
+def test_sigmoid_and_tanh_offer_the_tensors_method(name):
+    x = torch.tensor([0.5, -1.0])
+    s = x.as_subclass(Logged)
+    Logged.log.clear()
+    out = getattr(F, name)(s)
+    assert Logged.log == [(name, None)]
+    assert type(out) is Logged
+    func, args, kwargs = getattr(F, name)(x.as_subclass(SeenTensor))
+    assert func is getattr(torch.Tensor, name) and kwargs is None
+
+
+# torch's own functions written in Python: what they hand by default
+TORCH_HANDED = [
+    ("cdist", 2, {"p": 2.0, "compute_mode": "use_mm_for_euclid_dist_if_necessary"}),
+    ("norm", 1, {"p": "fro", "dim": None, "keepdim": False, "out": None, "dtype": None}),
+    ("tensordot", 2, {"dims": 2, "out": None}),
+    ("split", 2, {"dim": 0}),
+    ("unique", 1, {"sorted": True, "return_inverse": False, "return_counts": False, "dim": None}),
+    ("unique_consecutive", 1, {"return_inverse": False, "return_counts": False, "dim": None}),
+    ("lu", 1, {"pivot": True, "get_infos": False, "out": None}),
+    ("pca_lowrank", 1, {"q": None, "center": True, "niter": 2}),
+    ("svd_lowrank", 1, {"q": 6, "niter": 2, "M": None}),
+    ("meshgrid", 2, {"indexing": None}),
+    ("einsum", 2, {}),
+    ("atleast_2d", 2, {}),
+    ("block_diag", 2, {}),
+    ("chain_matmul", 2, {}),
+]
+HOMES = {"pca_lowrank": "torch._lowrank", "svd_lowrank": "torch._lowrank"}
+
+
+@pytest.mark.parametrize("name, count, handed", TORCH_HANDED)
+def test_torchs_python_functions_hand_their_keywords(name, count, handed):
+    s = Seen()
+    given = ("ij->i", s) if name == "einsum" else (s, 1) if name == "split" else (s,) * count
+    func, args, kwargs = getattr(torch, name)(*given)
+    assert func is getattr(torch, name) and len(args) == count
+    assert list(kwargs.items()) == list(handed.items())
+
+
+def test_what_was_given_is_handed_in_its_place():
+    s = Seen()
+    assert torch.unravel_index(s, (2, 3))[1:] == ((s,), {"shape": (2, 3)})
+    assert torch.norm(s, 1, 0)[2] == {
+        "p": 1,
+        "dim": 0,
+        "keepdim": False,
+        "out": None,
+        "dtype": None,
+    }
+    assert torch.meshgrid(s, s, indexing="xy")[2] == {"indexing": "xy"}
+    assert torch.chain_matmul(s, s, out=None)[2] == {}
+
+
+class Refusing(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
+@pytest.mark.parametrize("name", ["cdist", "norm", "pca_lowrank", "einsum", "meshgrid"])
+def test_torchs_python_functions_are_refused_in_pythons_words(name):
+    s = torch.ones(2, 2).as_subclass(Refusing)
+    given = ("ij->i", s) if name == "einsum" else (s, s) if name in ("cdist", "meshgrid") else (s,)
+    with pytest.raises(TypeError) as caught:
+        getattr(torch, name)(*given)
+    assert str(caught.value).startswith(
+        f"no implementation found for '{HOMES.get(name, 'torch.functional')}.{name}' on types "
+        "that implement __torch_function__: "
+    )
+
+
+def test_the_functions_torch_writes_in_c_still_hand_none():
+    s = torch.ones(2, 2).as_subclass(SeenTensor)
+    assert torch.linalg.norm(s)[2] is None
+    assert torch.add(s, 1)[2] is None
+    assert F.linear(s, s)[2] is None

@@ -126,7 +126,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
             ask_first(value, WRITTEN_IN_C[name])
-        elif not python and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
+        elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
             refused, spec = torch_line(value, name)
             ask_first(value, f"{prefix}.{name}", python=spec, refused=refused)
         elif python and name in CALL_THE_METHOD and _askable(value):
