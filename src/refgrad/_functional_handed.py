@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:83
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:87
 """What a torch.nn.functional function torch writes in Python hands a handler."""
 
 import inspect
@@ -39,7 +39,7 @@ def handed_spec(function, name: str):
     return tuple(positional), tuple(keywords), tuple(order)
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:120
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:171
 TORCH_WRITTEN_IN_PYTHON = frozenset((
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
     "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",

@@ -88,7 +88,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False,
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:391
+# --- book/chapters/28ca_torch_function.md:394
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -136,7 +136,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ask_first(value, f"{prefix}.{name}", python=python and handed_spec(value, name))
 
 
-# --- book/chapters/28ca_torch_function.md:460
+# --- book/chapters/28ca_torch_function.md:463
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -159,7 +159,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:484
+# --- book/chapters/28ca_torch_function.md:487
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -177,7 +177,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:503
+# --- book/chapters/28ca_torch_function.md:506
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -197,7 +197,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:529
+# --- book/chapters/28ca_torch_function.md:532
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
