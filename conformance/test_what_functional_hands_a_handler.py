@@ -49,23 +49,33 @@ SIZES = {
 }
 # each function: its required parameters, and the keywords its line hands on by default
 HANDED = {
-    "adaptive_avg_pool2d": ("input output_size", {}),
-    "adaptive_avg_pool3d": ("input output_size", {}),
-    "adaptive_max_pool1d": ("input output_size", {"return_indices": False}),
-    "adaptive_max_pool1d_with_indices": ("input output_size", {"return_indices": False}),
-    "adaptive_max_pool2d": ("input output_size", {"return_indices": False}),
-    "adaptive_max_pool2d_with_indices": ("input output_size", {"return_indices": False}),
-    "adaptive_max_pool3d": ("input output_size", {"return_indices": False}),
-    "adaptive_max_pool3d_with_indices": ("input output_size", {"return_indices": False}),
+    **dict.fromkeys(("adaptive_avg_pool2d", "adaptive_avg_pool3d"), ("input output_size", {})),
+    **dict.fromkeys(
+        (
+            "adaptive_max_pool1d",
+            "adaptive_max_pool1d_with_indices",
+            "adaptive_max_pool2d",
+            "adaptive_max_pool2d_with_indices",
+            "adaptive_max_pool3d",
+            "adaptive_max_pool3d_with_indices",
+        ),
+        ("input output_size", {"return_indices": False}),
+    ),
     "affine_grid": ("theta size", {"align_corners": None}),
-    "alpha_dropout": ("input", {"p": 0.5, "training": False, "inplace": False}),
+    **dict.fromkeys(
+        ("alpha_dropout", "feature_alpha_dropout"),
+        ("input", {"p": 0.5, "training": False, "inplace": False}),
+    ),
     "batch_norm": (
         "input running_mean running_var",
         {"weight": None, "bias": None, "training": False, "momentum": 0.1, "eps": 1e-05},
     ),
-    "binary_cross_entropy": (
-        "input target",
-        {"weight": None, "size_average": None, "reduce": None, "reduction": "mean"},
+    **dict.fromkeys(
+        ("binary_cross_entropy", "multilabel_soft_margin_loss"),
+        (
+            "input target",
+            {"weight": None, "size_average": None, "reduce": None, "reduction": "mean"},
+        ),
     ),
     "binary_cross_entropy_with_logits": (
         "input target",
@@ -77,10 +87,13 @@ HANDED = {
             "pos_weight": None,
         },
     ),
-    "celu": ("input", {"alpha": 1.0, "inplace": False}),
-    "cosine_embedding_loss": (
-        "input1 input2 target",
-        {"margin": 0, "size_average": None, "reduce": None, "reduction": "mean"},
+    **dict.fromkeys(("celu", "elu"), ("input", {"alpha": 1.0, "inplace": False})),
+    **dict.fromkeys(
+        ("cosine_embedding_loss", "margin_ranking_loss"),
+        (
+            "input1 input2 target",
+            {"margin": 0, "size_average": None, "reduce": None, "reduction": "mean"},
+        ),
     ),
     "cross_entropy": (
         "input target",
@@ -97,11 +110,10 @@ HANDED = {
         "log_probs targets input_lengths target_lengths",
         {"blank": 0, "reduction": "mean", "zero_infinity": False},
     ),
-    "dropout": ("input", {"p": 0.5, "training": True, "inplace": False}),
-    "dropout1d": ("input", {"p": 0.5, "training": True, "inplace": False}),
-    "dropout2d": ("input", {"p": 0.5, "training": True, "inplace": False}),
-    "dropout3d": ("input", {"p": 0.5, "training": True, "inplace": False}),
-    "elu": ("input", {"alpha": 1.0, "inplace": False}),
+    **dict.fromkeys(
+        ("dropout", "dropout1d", "dropout2d", "dropout3d"),
+        ("input", {"p": 0.5, "training": True, "inplace": False}),
+    ),
     "embedding": (
         "input weight",
         {
@@ -126,43 +138,23 @@ HANDED = {
             "padding_idx": None,
         },
     ),
-    "feature_alpha_dropout": ("input", {"p": 0.5, "training": False, "inplace": False}),
     "fold": ("input output_size kernel_size", {"dilation": 1, "padding": 0, "stride": 1}),
-    "fractional_max_pool2d": (
-        "input kernel_size",
-        {
-            "output_size": None,
-            "output_ratio": None,
-            "return_indices": False,
-            "_random_samples": None,
-        },
-    ),
-    "fractional_max_pool2d_with_indices": (
-        "input kernel_size",
-        {
-            "output_size": None,
-            "output_ratio": None,
-            "return_indices": False,
-            "_random_samples": None,
-        },
-    ),
-    "fractional_max_pool3d": (
-        "input kernel_size",
-        {
-            "output_size": None,
-            "output_ratio": None,
-            "return_indices": False,
-            "_random_samples": None,
-        },
-    ),
-    "fractional_max_pool3d_with_indices": (
-        "input kernel_size",
-        {
-            "output_size": None,
-            "output_ratio": None,
-            "return_indices": False,
-            "_random_samples": None,
-        },
+    **dict.fromkeys(
+        (
+            "fractional_max_pool2d",
+            "fractional_max_pool2d_with_indices",
+            "fractional_max_pool3d",
+            "fractional_max_pool3d_with_indices",
+        ),
+        (
+            "input kernel_size",
+            {
+                "output_size": None,
+                "output_ratio": None,
+                "return_indices": False,
+                "_random_samples": None,
+            },
+        ),
     ),
     "gaussian_nll_loss": ("input target var", {"full": False, "eps": 1e-06, "reduction": "mean"}),
     "glu": ("input", {"dim": -1}),
@@ -172,8 +164,10 @@ HANDED = {
     ),
     "group_norm": ("input num_groups", {"weight": None, "bias": None, "eps": 1e-05}),
     "gumbel_softmax": ("logits", {"tau": 1, "hard": False, "eps": 1e-10, "dim": -1}),
-    "hardsigmoid": ("input", {"inplace": False}),
-    "hardswish": ("input", {"inplace": False}),
+    **dict.fromkeys(
+        ("hardsigmoid", "hardswish", "mish", "relu", "relu6", "selu", "silu"),
+        ("input", {"inplace": False}),
+    ),
     "hardtanh": ("input", {"min_val": -1.0, "max_val": 1.0, "inplace": False}),
     "hinge_embedding_loss": (
         "input target",
@@ -207,7 +201,10 @@ HANDED = {
         "input target",
         {"size_average": None, "reduce": None, "reduction": "mean", "log_target": False},
     ),
-    "l1_loss": ("input target", {"size_average": None, "reduce": None, "reduction": "mean"}),
+    **dict.fromkeys(
+        ("l1_loss", "multilabel_margin_loss", "soft_margin_loss"),
+        ("input target", {"size_average": None, "reduce": None, "reduction": "mean"}),
+    ),
     "layer_norm": ("input normalized_shape", {"weight": None, "bias": None, "eps": 1e-05}),
     "leaky_relu": ("input", {"negative_slope": 0.01, "inplace": False}),
     "linear_cross_entropy": (
@@ -222,51 +219,38 @@ HANDED = {
         },
     ),
     "local_response_norm": ("input size", {"alpha": 0.0001, "beta": 0.75, "k": 1.0}),
-    "log_softmax": ("input", {"dim": None, "_stacklevel": 3, "dtype": None}),
-    "lp_pool1d": ("input norm_type kernel_size", {"stride": None, "ceil_mode": False}),
-    "lp_pool2d": ("input norm_type kernel_size", {"stride": None, "ceil_mode": False}),
-    "lp_pool3d": ("input norm_type kernel_size", {"stride": None, "ceil_mode": False}),
-    "margin_ranking_loss": (
-        "input1 input2 target",
-        {"margin": 0, "size_average": None, "reduce": None, "reduction": "mean"},
+    **dict.fromkeys(
+        ("log_softmax", "softmax", "softmin"),
+        ("input", {"dim": None, "_stacklevel": 3, "dtype": None}),
     ),
-    "max_pool1d": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
+    **dict.fromkeys(
+        ("lp_pool1d", "lp_pool2d", "lp_pool3d"),
+        ("input norm_type kernel_size", {"stride": None, "ceil_mode": False}),
     ),
-    "max_pool1d_with_indices": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
+    **dict.fromkeys(
+        (
+            "max_pool1d",
+            "max_pool1d_with_indices",
+            "max_pool2d",
+            "max_pool2d_with_indices",
+            "max_pool3d",
+            "max_pool3d_with_indices",
+        ),
+        (
+            "input kernel_size",
+            {
+                "stride": None,
+                "padding": 0,
+                "dilation": 1,
+                "ceil_mode": False,
+                "return_indices": False,
+            },
+        ),
     ),
-    "max_pool2d": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
+    **dict.fromkeys(
+        ("max_unpool1d", "max_unpool2d", "max_unpool3d"),
+        ("input indices kernel_size", {"stride": None, "padding": 0, "output_size": None}),
     ),
-    "max_pool2d_with_indices": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
-    ),
-    "max_pool3d": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
-    ),
-    "max_pool3d_with_indices": (
-        "input kernel_size",
-        {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False, "return_indices": False},
-    ),
-    "max_unpool1d": (
-        "input indices kernel_size",
-        {"stride": None, "padding": 0, "output_size": None},
-    ),
-    "max_unpool2d": (
-        "input indices kernel_size",
-        {"stride": None, "padding": 0, "output_size": None},
-    ),
-    "max_unpool3d": (
-        "input indices kernel_size",
-        {"stride": None, "padding": 0, "output_size": None},
-    ),
-    "mish": ("input", {"inplace": False}),
     "mse_loss": (
         "input target",
         {"size_average": None, "reduce": None, "reduction": "mean", "weight": None},
@@ -300,14 +284,6 @@ HANDED = {
             "reduction": "mean",
         },
     ),
-    "multilabel_margin_loss": (
-        "input target",
-        {"size_average": None, "reduce": None, "reduction": "mean"},
-    ),
-    "multilabel_soft_margin_loss": (
-        "input target",
-        {"weight": None, "size_average": None, "reduce": None, "reduction": "mean"},
-    ),
     "nll_loss": (
         "input target",
         {
@@ -331,27 +307,16 @@ HANDED = {
             "reduction": "mean",
         },
     ),
-    "relu": ("input", {"inplace": False}),
-    "relu6": ("input", {"inplace": False}),
     "rms_norm": ("input normalized_shape", {"weight": None, "eps": None}),
     "rrelu": (
         "input",
         {"lower": 0.125, "upper": 0.3333333333333333, "training": False, "inplace": False},
     ),
-    "selu": ("input", {"inplace": False}),
-    "silu": ("input", {"inplace": False}),
     "smooth_l1_loss": (
         "input target",
         {"size_average": None, "reduce": None, "reduction": "mean", "beta": 1.0},
     ),
-    "soft_margin_loss": (
-        "input target",
-        {"size_average": None, "reduce": None, "reduction": "mean"},
-    ),
-    "softmax": ("input", {"dim": None, "_stacklevel": 3, "dtype": None}),
-    "softmin": ("input", {"dim": None, "_stacklevel": 3, "dtype": None}),
-    "softsign": ("input", {}),
-    "tanhshrink": ("input", {}),
+    **dict.fromkeys(("softsign", "tanhshrink"), ("input", {})),
     "threshold": ("input threshold value", {"inplace": False}),
     "triplet_margin_loss": (
         "anchor positive negative",
