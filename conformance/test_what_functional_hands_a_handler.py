@@ -520,3 +520,20 @@ def test_the_functions_torch_writes_in_c_still_hand_none():
     assert torch.linalg.norm(s)[2] is None
     assert torch.add(s, 1)[2] is None
     assert F.linear(s, s)[2] is None
+
+
+@pytest.mark.parametrize(
+    "name, given",
+    [("max_pool2d", (2,)), ("adaptive_max_pool1d", (1,)), ("fractional_max_pool2d", (2, 1))],
+)
+@pytest.mark.parametrize("flag", [True, 1, False])
+def test_the_flag_picks_the_function_handed(name, given, flag):
+    s = Seen()
+    func, args, kwargs = getattr(F, name)(s, *given, return_indices=flag)
+    picked = getattr(F, name + "_with_indices") if flag else getattr(F, name)
+    assert func is picked and kwargs["return_indices"] is flag
+    x = torch.arange(16.0).reshape(1, 4, 4).as_subclass(Logged)
+    Logged.log.clear()
+    out = getattr(F, name)(x, *given, return_indices=flag)
+    assert Logged.log[0][0] == picked.__name__
+    assert isinstance(out, tuple) == bool(flag)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:87
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:83
 """What a torch.nn.functional function torch writes in Python hands a handler."""
 
 import inspect
@@ -21,9 +21,9 @@ PASS_ON = frozenset(("upsample", "upsample_bilinear", "upsample_nearest"))
 CALL_THE_METHOD = frozenset(("sigmoid", "tanh"))
 
 
-def handed_spec(function, name: str):
-    """``handed``'s entry for ``function``, read off its signature: NOTE [What a Python
-    line hands]; ``True`` (what was given) where it takes ``*args`` or ``**kwargs``."""
+def handed_spec(function, name: str, module=None):
+    """``handed``'s entry for ``function`` of ``module``, read off its signature: NOTE [What
+    a Python line hands]; ``True`` (what was given) where it takes ``*args``."""
     positional, keywords, order = [], [], []
     for p in inspect.signature(function).parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
@@ -36,10 +36,12 @@ def handed_spec(function, name: str):
             positional.append(p.name)
         else:
             keywords.append((p.name, REQUIRED if p.default is p.empty else p.default))
-    return tuple(positional), tuple(keywords), tuple(order)
+    spec = tuple(positional), tuple(keywords), tuple(order)
+    picked = getattr(module, f"{name}_with_indices", None) if "return_indices" in order else None
+    return spec if picked is None else (*spec, (picked, f"torch.nn.functional.{picked.__name__}"))
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:171
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:179
 TORCH_WRITTEN_IN_PYTHON = frozenset((
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
     "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",

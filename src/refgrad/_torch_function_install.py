@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:285
+# --- book/chapters/28ca_torch_function.md:287
 """Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
@@ -45,7 +45,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:334
+# --- book/chapters/28ca_torch_function.md:336
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -69,7 +69,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:365
+# --- book/chapters/28ca_torch_function.md:367
 def ask_first(function, name: str, passes=None, python=False, operator=False,
               refused=None) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place];
@@ -88,7 +88,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False,
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:394
+# --- book/chapters/28ca_torch_function.md:396
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -133,10 +133,11 @@ def _namespace(module, prefix: str, python: bool) -> None:
             ask_first(value, f"torch.Tensor.{name}", passes=getattr(Tensor, name))
             names[value] = f"{prefix}.{name}"
         elif _askable(value):  # NOTE [What a Python line hands] (chapter 28cb)
-            ask_first(value, f"{prefix}.{name}", python=python and handed_spec(value, name))
+            ask_first(value, f"{prefix}.{name}",
+                      python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:463
+# --- book/chapters/28ca_torch_function.md:466
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -159,7 +160,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:487
+# --- book/chapters/28ca_torch_function.md:490
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -177,7 +178,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:506
+# --- book/chapters/28ca_torch_function.md:509
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -197,7 +198,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:532
+# --- book/chapters/28ca_torch_function.md:535
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
