@@ -48,6 +48,7 @@ SIZES = {
     "dropout_p": 0.0,
 }
 # each function: its required parameters, and the keywords its line hands on by default
+# fmt: off
 HANDED = {
     **dict.fromkeys(("adaptive_avg_pool2d", "adaptive_avg_pool3d"), ("input output_size", {})),
     **dict.fromkeys(
@@ -95,17 +96,9 @@ HANDED = {
             {"margin": 0, "size_average": None, "reduce": None, "reduction": "mean"},
         ),
     ),
-    "cross_entropy": (
-        "input target",
-        {
-            "weight": None,
-            "size_average": None,
-            "ignore_index": -100,
-            "reduce": None,
-            "reduction": "mean",
-            "label_smoothing": 0.0,
-        },
-    ),
+    "cross_entropy": ("input target", {
+        "weight": None, "size_average": None, "ignore_index": -100, "reduce": None,
+        "reduction": "mean", "label_smoothing": 0.0}),
     "ctc_loss": (
         "log_probs targets input_lengths target_lengths",
         {"blank": 0, "reduction": "mean", "zero_infinity": False},
@@ -284,16 +277,9 @@ HANDED = {
             "reduction": "mean",
         },
     ),
-    "nll_loss": (
-        "input target",
-        {
-            "weight": None,
-            "size_average": None,
-            "ignore_index": -100,
-            "reduce": None,
-            "reduction": "mean",
-        },
-    ),
+    "nll_loss": ("input target", {
+        "weight": None, "size_average": None, "ignore_index": -100, "reduce": None,
+        "reduction": "mean"}),
     "normalize": ("input", {"p": 2.0, "dim": 1, "eps": 1e-12, "out": None}),
     "pad": ("input pad", {"mode": "constant", "value": None}),
     "poisson_nll_loss": (
@@ -336,6 +322,7 @@ HANDED = {
     ),
     "unfold": ("input kernel_size", {"dilation": 1, "padding": 0, "stride": 1}),
 }
+# fmt: on
 # keyword-only parameters, or a line that hands them in an order of its own
 NOT_IN_ORDER = {
     "linear_cross_entropy",
