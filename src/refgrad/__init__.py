@@ -800,7 +800,7 @@ from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.bin
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:270
+# --- book/chapters/19rf_user_journeys_seven.md:274
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
@@ -1025,7 +1025,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:730
+# --- book/chapters/28ca_torch_function.md:751
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:151
+# --- book/chapters/19rf_user_journeys_seven.md:153
 """The Tensor methods torch writes in Python, and the keywords they hand a handler."""
 
 REQUIRED = object()
 
 
 def _spec(positional: tuple = (), **keywords) -> tuple:
-    return positional, tuple(keywords.items())  # hashable: NOTE [Keywords torch fills in]
+    return ("self", *positional), tuple(keywords.items())  # NOTE [Keywords torch fills in]
 
 
 _STFT = {"hop_length": None, "win_length": None, "window": None, "center": True}
@@ -37,17 +37,19 @@ WRITTEN_IN_PYTHON = {
 }
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:187
+# --- book/chapters/19rf_user_journeys_seven.md:189
 def handed(spec: tuple, args: tuple, kwargs) -> tuple:
-    """``(args, kwargs)`` as torch's method hands them on: NOTE [Keywords torch fills in]."""
+    """``(args, kwargs)`` as torch's Python hands them on: NOTE [Keywords torch fills in]."""
     positional, keywords = spec[0], dict(spec[1])
-    names = (*positional, *keywords)
-    given = dict(zip(names, args[1:]))
-    unbound = len(args) - 1 > len(names) or any(
-        k in given or k not in keywords and k not in positional for k in kwargs or ())
+    names = spec[2] if len(spec) > 2 else (*positional, *keywords)
+    if positional == "*":
+        if any(k not in names for k in kwargs or ()):
+            return args, kwargs or {}
+        return args, {n: (kwargs or {}).get(n, d) for n, d in keywords.items()}
+    given = dict(zip(names, args))
+    unbound = len(args) > len(names) or any(k in given or k not in names for k in kwargs or ())
     given.update(kwargs or ())
     if unbound or any(n not in given for n in positional) or any(
             d is REQUIRED and n not in given for n, d in keywords.items()):
         return args, kwargs or {}
-    return ((args[0], *(given[n] for n in positional)),
-            {n: given.get(n, d) for n, d in keywords.items()})
+    return tuple(given[n] for n in positional), {n: given.get(n, d) for n, d in keywords.items()}

@@ -127,6 +127,8 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
     """Offer a call to the innermost mode, then to the overriding arguments."""
     if python.__class__ is tuple:  # NOTE [Keywords torch fills in] (chapter 19rf)
         args, kwargs = handed(python, args, kwargs)
+        if len(python) > 3 and kwargs.get("return_indices"):  # NOTE [A flag picks the
+            public, name = python[3]  # function] (chapter 28cb)
     found = (overloaded(args, kwargs) if relevant is None else overloaded(relevant, None, True)) \
         if local.subclasses_on else []  # a list given is all that is asked: no keywords
     types = tuple(type(v) for v in found)
@@ -155,7 +157,7 @@ def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=
         + "\nFor more information, try re-running with TORCH_LOGS=not_implemented")
 
 
-# --- book/chapters/28ca_torch_function.md:242
+# --- book/chapters/28ca_torch_function.md:244
 _UNCONVERTED = set()  # filled when switched on: NOTE [Asking first in place]
 
 

@@ -2,13 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:285
+# --- book/chapters/28ca_torch_function.md:287
 """Switching the __torch_function__ protocol on: each public function asks first, in place."""
 
 import threading
 import types
 
 from refgrad import _torch_function as protocol
+from refgrad._functional_handed import (
+    CALL_THE_METHOD,
+    PASS_ON,
+    TORCH_WRITTEN_IN_PYTHON,
+    handed_spec,
+    torch_line,
+)
 from refgrad._python_methods import WRITTEN_IN_PYTHON
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
@@ -38,7 +45,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:327
+# --- book/chapters/28ca_torch_function.md:336
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -62,12 +69,14 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:358
-def ask_first(function, name: str, passes=None, python=False, operator=False) -> None:
-    """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place]."""
+# --- book/chapters/28ca_torch_function.md:367
+def ask_first(function, name: str, passes=None, python=False, operator=False,
+              refused=None) -> None:
+    """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place];
+    ``refused``: the name its refusal gives, where not ``name``."""
     copy = plain[function] = _copy(function)
     values = {"@local": protocol.local, "@overriding": protocol.overriding,
-              "@dispatch": protocol.dispatch, "@name": name, "@python": python,
+              "@dispatch": protocol.dispatch, "@name": refused or name, "@python": python,
               "@operator": operator, "@plain": copy,
               "@passes": function if passes is None else passes}
     code, own = _trampoline(function.__code__.co_freevars), function.__code__
@@ -79,7 +88,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False) ->
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:382
+# --- book/chapters/28ca_torch_function.md:396
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -113,15 +122,22 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
-        elif f"{prefix}.{name}" in OFFER_THEMSELVES:
+        elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
             ask_first(value, WRITTEN_IN_C[name])
-        elif _askable(value):
-            ask_first(value, f"{prefix}.{name}", python=python)
+        elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
+            refused, spec = torch_line(value, name)
+            ask_first(value, f"{prefix}.{name}", python=spec, refused=refused)
+        elif python and name in CALL_THE_METHOD and _askable(value):
+            ask_first(value, f"torch.Tensor.{name}", passes=getattr(Tensor, name))
+            names[value] = f"{prefix}.{name}"
+        elif _askable(value):  # NOTE [What a Python line hands] (chapter 28cb)
+            ask_first(value, f"{prefix}.{name}",
+                      python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:445
+# --- book/chapters/28ca_torch_function.md:466
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -144,7 +160,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:469
+# --- book/chapters/28ca_torch_function.md:490
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -162,7 +178,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:488
+# --- book/chapters/28ca_torch_function.md:509
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -182,7 +198,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:514
+# --- book/chapters/28ca_torch_function.md:535
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

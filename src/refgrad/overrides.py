@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:534
+# --- book/chapters/28ca_torch_function.md:555
 """torch.overrides: the __torch_function__ protocol's public helpers."""
 
 import collections
@@ -24,7 +24,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:557
+# --- book/chapters/28ca_torch_function.md:578
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -59,7 +59,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:593
+# --- book/chapters/28ca_torch_function.md:614
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -92,7 +92,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:627
+# --- book/chapters/28ca_torch_function.md:648
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -127,7 +127,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:667
+# --- book/chapters/28ca_torch_function.md:688
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -152,7 +152,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:693
+# --- book/chapters/28ca_torch_function.md:714
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys

@@ -243,7 +243,7 @@ def _functional(n, indices):
     def average(input, output_size):
         return torch_average(input, _list_with_default(output_size, input.shape))
 
-    def maximum(input, output_size, return_indices=indices):
+    def maximum(input, output_size, return_indices=False):
         # torch's F.adaptive_max_pool*d asks return_indices first, to pick a function;
         # its *_with_indices forms never ask it, and return both
         both = indices or bool(return_indices)

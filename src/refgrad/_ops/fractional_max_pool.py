@@ -157,8 +157,8 @@ def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
 # --- book/chapters/16z_more_pools.md:565
 def _functional(n, indices):
     def pool(input, kernel_size, output_size=None, output_ratio=None,
-             return_indices=indices, _random_samples=None):
-        import refgrad
+             return_indices=False, _random_samples=None):  # the *_with_indices forms
+        import refgrad  # ignore the flag, as torch's do, and return both
 
         name = f"fractional_max_pool{n}d"
         if output_size is None and output_ratio is None:
@@ -176,7 +176,7 @@ def _functional(n, indices):
             _random_samples = refgrad.rand(batch, input.size(-n - 1), n, dtype=input.dtype,
                                            device=input.device)
         pooled = fractional_max_pool(n, input, kernel_size, output_size, _random_samples)
-        return pooled if return_indices else pooled[0]
+        return pooled if indices or return_indices else pooled[0]
 
     pool.__name__ = f"fractional_max_pool{n}d" + ("_with_indices" if indices else "")
     pool.__qualname__ = pool.__name__ if indices else f"_fractional_max_pool{n}d"  # NOTE [The

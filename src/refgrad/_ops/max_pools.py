@@ -119,10 +119,10 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
 # --- book/chapters/16u_convolution_and_pooling.md:1252
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-             return_indices=indices):
+             return_indices=False):
         indexed, plain = _TORCH[n]
         stride = () if stride is None else stride
-        if return_indices:
+        if indices or return_indices:  # the *_with_indices forms ignore the flag
             return indexed(input, kernel_size, stride, padding, dilation, ceil_mode)
         return plain(input, kernel_size, stride, padding, dilation, ceil_mode)
 
