@@ -9,8 +9,8 @@ from weakref import ReferenceType
 
 import numpy as np
 
-from refgrad._tensor import make_tensor
 from refgrad._normal_data import took_normal_data
+from refgrad._tensor import make_tensor
 from refgrad._tensor_autograd import NO_VERSION, current_grad_fn
 from refgrad.autograd._modified_message import _modified_message
 from refgrad.autograd._saved_packing import (
