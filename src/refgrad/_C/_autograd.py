@@ -10,7 +10,7 @@ from refgrad.autograd._versions import _unsafe_set_version_counter
 __all__ = ["_unsafe_set_version_counter"]
 
 
-# --- book/chapters/11_saved.md:131
+# --- book/chapters/11_saved.md:139
 from refgrad.autograd._saved import SavedTensor  # noqa: E402
 
 __all__ += ["SavedTensor"]

@@ -176,23 +176,36 @@ def rebase_history(view, fn) -> None:
 def _window(base, view) -> tuple:
     """Where ``view``'s elements sit in ``base`` (one index array per dimension, or a
     refusal's words), and the geometry a recorded graph reads them through."""
-    data, array = base._data, view._data
-    if np.may_share_memory(data, array):
-        flat, geometry = positions(data, array), view_geometry(base, view)
-    else:  # NOTE [A window moved by set_]
-        from refgrad._ops.views import grid
-        from refgrad._storage_bounds import refusal
+    from refgrad._ops.views import grid
+    from refgrad._storage_bounds import refusal
 
-        geometry = (element_strides(data), tuple(array.shape), element_strides(array),
-                    view.storage_offset())
-        words = refusal(list(geometry[1]), list(geometry[2]), geometry[3], array.itemsize,
-                        base.untyped_storage().nbytes())
-        if words is not None:
-            return words, geometry
-        flat = grid(geometry[1], geometry[2], geometry[3])
+    data, array = base._data, view._data
+    shared = np.may_share_memory(data, array)
+    geometry = view_geometry(base, view) if shared else (  # NOTE [A window moved by set_]
+        element_strides(data), tuple(array.shape), element_strides(array),
+        view.storage_offset())
+    words = refusal(list(geometry[1]), list(geometry[2]), geometry[3], array.itemsize,
+                    _extent(data))  # NOTE [A window past the base's elements]
+    if words is not None:
+        return words, geometry
+    flat = positions(data, array) if shared else grid(geometry[1], geometry[2], geometry[3])
     # a 0-d base is indexed as a row of one (a view of it, t[None], has an element)
     where = np.unravel_index(flat, data.shape or (1,))
     return tuple(_placed_like(data, np.asarray(w)) for w in where), geometry
+
+
+# NOTE [A window past the base's elements]
+# A base's storage can hold more than its elements (a reduced loss keeps its
+# losses' memory), and as_strided can make a view over the rest. torch records
+# a write through it, and its backward reads the window in a fresh tensor laid
+# out as the base, which holds the base's elements only: it refuses a window
+# that reaches past them, as a window moved by set_ is refused.
+def _extent(data) -> int:
+    """The bytes a tensor of ``data``'s sizes and strides spans."""
+    if not data.size:
+        return 0
+    return data.itemsize * (1 + sum((n - 1) * s for n, s in zip(
+        data.shape, element_strides(data))))
 
 
 def _follow_retained_grad(t, old, old_nr: int) -> None:

@@ -136,7 +136,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
-        starts = np.concatenate([flat[:1] == flat[:1], flat[1:] != flat[:-1]])
+        # the first element starts a run, NaN too: NaN equals nothing, not even itself
+        starts = np.concatenate([np.ones(min(flat.size, 1), bool), flat[1:] != flat[:-1]])
         values = flat[starts]
         shape = a.shape
     else:
@@ -169,7 +170,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1374
+# --- book/chapters/16k_order_statistics.md:1375
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -208,7 +209,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1424
+# --- book/chapters/16k_order_statistics.md:1425
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -227,7 +228,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1444
+# --- book/chapters/16k_order_statistics.md:1445
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

@@ -151,17 +151,17 @@ LINALG_LU_SOLVE = register(Op(
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
+    if LU.dtype is not B.dtype:  # the dtypes all come before the shapes
+        raise RuntimeError(f"{name}: Expected LU and B to have the same dtype, but found LU of "
+                           f"type {LEGACY[LU.dtype]} and B of type {LEGACY[B.dtype]} instead")
+    if pivots.dtype.name != "int32":
+        raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type torch.int32")
     check_square(LU, f"torch.{name}")  # torch names A's checks torch.linalg.lu_solve
     check_right_side(LU, B, left, name)
     n = LU.shape[-1]
     if pivots.ndim < 1 or pivots.shape[-1] != n:
         raise RuntimeError(f"{name}: Number of pivots per batch should be same as the dimension "
                            "of the matrix")
-    if pivots.dtype.name != "int32":
-        raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type torch.int32")
-    if LU.dtype is not B.dtype:
-        raise RuntimeError(f"{name}: Expected LU and B to have the same dtype, but found LU of "
-                           f"type {LEGACY[LU.dtype]} and B of type {LEGACY[B.dtype]} instead")
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
@@ -171,7 +171,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1087
+# --- book/chapters/16r_solvers.md:1088
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

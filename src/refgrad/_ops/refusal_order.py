@@ -19,16 +19,17 @@ from refgrad.autograd._state import state
 # A call is recorded when grad mode is on, outside inference mode and above the
 # autograd layer, and some input requires grad.
 def refuse_inference_saves(*tensors) -> None:
-    from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
+    from refgrad.autograd._saved import cannot_save
 
     if not state.grad_enabled or state.inference_mode or state.below_autograd:
         return
     given = [t for t in tensors if t is not None]
-    if any(t.requires_grad for t in given) and any(t._version_counter is None for t in given):
-        raise RuntimeError(CANNOT_SAVE_INFERENCE)
+    uncounted = [t for t in given if t._version_counter is None]
+    if any(t.requires_grad for t in given) and uncounted:
+        raise RuntimeError(cannot_save(uncounted[0]))
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:106
+# --- book/chapters/16zh_refusals_before_the_kernel.md:107
 @contextmanager
 def kernel_checks(row, tensors):
     """Checks of ``row``'s kernel, made in Python: a failure is raised after the saves
@@ -48,7 +49,7 @@ def kernel_checks(row, tensors):
         raise
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:163
+# --- book/chapters/16zh_refusals_before_the_kernel.md:164
 _ONEDNN = ("could not create a primitive descriptor for the convolution forward propagation "
            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
            "additional diagnostic information.")
@@ -80,7 +81,7 @@ def refuse_empty_kernel_onednn(input, weight) -> None:
         raise RuntimeError(_ONEDNN)
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:218
+# --- book/chapters/16zh_refusals_before_the_kernel.md:219
 def refuse_improbable(input, target) -> None:
     """torch's binary_cross_entropy kernel: the first element out of [0, 1], input first."""
     outside = [~((a >= 0) & (a <= 1)) for a in (input._data, target._data)]
@@ -90,7 +91,7 @@ def refuse_improbable(input, target) -> None:
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:253
+# --- book/chapters/16zh_refusals_before_the_kernel.md:254
 def refuse_unbroadcastable(*tensors) -> None:
     """torch's iterator: the operands' shapes broadcast one after another, or refused."""
     from refgrad._ops.functions import check_broadcast

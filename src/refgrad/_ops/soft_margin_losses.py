@@ -35,17 +35,19 @@ SOFT_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:746
+# --- book/chapters/16t_more_functional.md:748
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.loss_dtypes import negates
     from refgrad._ops.nll_loss import not_differentiable
+    from refgrad._ops.refusal_order import refuse_inference_saves
     from refgrad.autograd._state import state
 
     code = reduction_of(size_average, reduce, reduction)
     if state.grad_enabled:
         not_differentiable("soft_margin_loss", "target", target)
+    refuse_inference_saves(input, target)  # NOTE [Saved before the kernel looks]
     negates(input._data)  # torch's first step, before the target is read
     check_broadcast(tuple(input.shape), tuple(target.shape))
     shape = tuple(np.broadcast_shapes(tuple(input.shape), tuple(target.shape)))
@@ -60,7 +62,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return loss
 
 
-# --- book/chapters/16t_more_functional.md:778
+# --- book/chapters/16t_more_functional.md:782
 def _refuse_dual_target(input, target) -> None:
     from refgrad._ops.table import no_forward_formula
     from refgrad.autograd._tangents import active_level, tangent_of
@@ -71,7 +73,7 @@ def _refuse_dual_target(input, target) -> None:
         no_forward_formula("soft_margin_loss_backward")(())
 
 
-# --- book/chapters/16t_more_functional.md:790
+# --- book/chapters/16t_more_functional.md:794
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

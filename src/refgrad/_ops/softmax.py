@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:356
+# --- book/chapters/16b_reductions.md:358
 """logsumexp, softmax and log_softmax: their kernels, rows and functions."""
 
 import numpy as np
@@ -22,7 +22,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/16b_reductions.md:387
+# --- book/chapters/16b_reductions.md:389
 def _largest(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     return np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -57,7 +57,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:457
+# --- book/chapters/16b_reductions.md:459
 # NOTE [Softmax shifts by an infinity too]
 # logsumexp shifts by the largest element only when it is finite; torch's
 # softmax kernels shift by it whatever it is, so a row that holds +inf has
@@ -106,7 +106,7 @@ def _halved(a):
     return a.astype(_HALF).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:508
+# --- book/chapters/16b_reductions.md:510
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -124,7 +124,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:880
+# --- book/chapters/16b_reductions.md:882
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():

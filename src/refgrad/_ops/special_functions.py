@@ -168,7 +168,7 @@ I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF
            own=True)
 
 
-# --- book/chapters/16m_special_functions.md:863
+# --- book/chapters/16m_special_functions.md:866
 @in_float32
 def _sinc(a):
     scaled = a * a.dtype.type(math.pi)
@@ -189,19 +189,39 @@ def _sinc_backward(g, self):
     return (where(squared == 0.0, zero, out),)
 
 
+# NOTE [entr stepped as torch's kernel]
+# torch's entr is -x * log(x) in the tensor's own precision, with the C library's
+# log: a float32 result rounds the log and then the product, and a float16 one
+# rounds the log to float16 before the product. Integers are taken as float32.
 def _entr(x):
-    return np.where(x > 0, -x * np.log(x), np.where(x == 0, 0.0, np.where(x < 0, -np.inf, x)))
+    from refgrad._ops.c_math import c_math
+
+    half = x.dtype == np.float16
+    with np.errstate(all="ignore"):
+        log = c_math("log", x.astype(np.float32) if half else x).astype(x.dtype)
+        out = -x * log  # float16's product, in float32 rounded once, as torch's
+    zero = x.dtype.type(0)
+    return np.where(x > 0, out, np.where(x == 0, zero, np.where(x < 0, -np.inf, x)))
+
+
+def _entr_forward(a):
+    if a.dtype != np.float16:
+        return _in_float64(_entr, own=True)(a)  # float32 or float64, or integers as float32
+    host = a if isinstance(a, np.ndarray) else move(a, CPU)
+    out = _entr(host)
+    return out if host is a else move(out, device_of(a))
 
 
 SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
                    backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True,
                    # torch's tangent is the backward applied to it: zero at 0, not nan
                    tangent=lambda tangents, self: _sinc_backward(tangents[0], self)[0]))
-ENTR = _row("special_entr", "SpecialEntrBackward0", _entr,
-            lambda g, self: (g * -add_scalar(self.log(), 1),))  # 1 + log(x): AddBackward1
+ENTR = register(Op("special_entr", "SpecialEntrBackward0", ("self",), forward=_entr_forward,
+                   backward=lambda g, self: (g * -add_scalar(self.log(), 1),),  # AddBackward1
+                   saves=(("self", ("self",)),), iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:920
+# --- book/chapters/16m_special_functions.md:943
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -220,7 +240,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", cephes_erfcx.log_
                 _log_ndtr_backward, SELF_AND_RESULT, "log_ndtr_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:946
+# --- book/chapters/16m_special_functions.md:969
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -243,7 +263,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:970
+# --- book/chapters/16m_special_functions.md:993
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -257,7 +277,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:989
+# --- book/chapters/16m_special_functions.md:1012
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -282,7 +302,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1019
+# --- book/chapters/16m_special_functions.md:1042
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

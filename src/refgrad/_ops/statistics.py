@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:50
+# --- book/chapters/16b_reductions.md:52
 """Reductions beyond sum: mean, max, min and prod (the softmaxes are in softmax.py)."""
 
 import math
@@ -27,14 +27,13 @@ from refgrad.autograd._formula_steps import modes_on
 
 def _mean_dim_backward(g, dim, keepdim, self_sym_sizes, self_sym_numel, dtype=None,
                        self_dtype=None):
-    g = g if self_dtype is None else g.to(self_dtype)
     axes = _axes(dim, len(self_sym_sizes))
     count = self_sym_numel if axes is None else math.prod(self_sym_sizes[d] for d in axes)
     spread = _unsqueezed(g, dim, len(self_sym_sizes), keepdim).expand(self_sym_sizes)
     return (div_scalar(spread, count),)
 
 
-# --- book/chapters/16b_reductions.md:83
+# --- book/chapters/16b_reductions.md:84
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     if dtype is not None:  # converted inside the row, as sum's dtype= is
         a = a.astype(dtype.numpy)
@@ -48,8 +47,9 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     return row_major_result(np.mean(a, axis=axes, keepdims=keepdim))
 
 
+# Taken in another dtype, the gradient is divided in that dtype; the engine casts it
+# back to the input's afterwards, as torch's does (and as sum's, in reductions.py).
 def _mean_backward(g, self_sym_sizes, self_sym_numel, dtype=None, self_dtype=None):
-    g = g if self_dtype is None else g.to(self_dtype)
     return (div_scalar(g.expand(self_sym_sizes), self_sym_numel),)
 
 
@@ -64,7 +64,7 @@ MEAN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:133
+# --- book/chapters/16b_reductions.md:135
 # NOTE [max's gradient under a mode]
 # torch's evenly_distribute_backward fills zeros in place for a plain tensor,
 # and under a mode multiplies a mask instead, as it does for a subclass.
@@ -96,7 +96,7 @@ MIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:174
+# --- book/chapters/16b_reductions.md:176
 def _extreme_dim(pick):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -133,7 +133,7 @@ MIN_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:241
+# --- book/chapters/16b_reductions.md:243
 def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     if dtype is not None and self.dtype is not g.dtype:  # multiplied in the dtype asked for:
         self = self.to(g.dtype)  # the factors too, as torch's formula converts them
@@ -150,7 +150,7 @@ def _prod_grad(g, self, result, dim=None, keepdim=False, dtype=None):
     return (_others_product_grad(g, self, axes),)
 
 
-# --- book/chapters/16b_reductions.md:263
+# --- book/chapters/16b_reductions.md:265
 # NOTE [prod's gradient under a mode]
 # torch's prod_backward divides only for a plain tensor with no zero: under a
 # mode (as for a subclass) it multiplies the other factors, whatever the input
@@ -179,7 +179,7 @@ def _others_product_grad(g, self, d):
     return g * (before * after)
 
 
-# --- book/chapters/16b_reductions.md:298
+# --- book/chapters/16b_reductions.md:300
 def _prod_forward(a, dim=None, keepdim=False, dtype=None):
     from refgrad._ops.prod_order import product_in_torch_order  # "The order of a product"
 
@@ -208,7 +208,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:804
+# --- book/chapters/16b_reductions.md:806
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not kind.is_floating_point:
@@ -242,7 +242,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:844
+# --- book/chapters/16b_reductions.md:846
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -269,5 +269,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:930
+# --- book/chapters/16b_reductions.md:932
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

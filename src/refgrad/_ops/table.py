@@ -101,7 +101,10 @@ def _filled_if_empty(operands) -> int:  # an empty input's spread: filled with n
 
 
 def _spread_writes(operands, result) -> int:  # var, std: one value, or an empty input, filled
-    return int(result.size == 1 or not operands[0]._data.size)
+    data = operands[0]._data
+    if data.dtype.itemsize == 2 and data.size:  # float16: taken in float32, the cast is
+        return 0  # the result, and nothing writes into it again
+    return int(result.size == 1 or not data.size)
 
 
 # NOTE [Value tests and roundings of integers]
@@ -162,7 +165,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:227
+# --- book/chapters/12_op_table.md:232
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -234,7 +237,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:303
+# --- book/chapters/12_op_table.md:308
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -249,7 +252,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:323
+# --- book/chapters/12_op_table.md:328
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -279,7 +282,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:360
+# --- book/chapters/12_op_table.md:365
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/11_saved.md:273
+# --- book/chapters/11_saved.md:281
 """The message of a saved value written in place since it was saved."""
 
 import re
@@ -36,7 +36,7 @@ def _modified_message(saved, node) -> str:
     )
 
 
-# --- book/chapters/11_saved.md:312
+# --- book/chapters/11_saved.md:320
 # NOTE [A view's node, held weakly]
 # The result of an in-place op on a view is saved with the view's new
 # grad_fn held through a weak reference: torch's saved value holds it so,

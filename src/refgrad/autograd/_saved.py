@@ -9,8 +9,9 @@ from weakref import ReferenceType
 
 import numpy as np
 
+from refgrad._normal_data import took_normal_data
 from refgrad._tensor import make_tensor
-from refgrad._tensor_autograd import current_grad_fn
+from refgrad._tensor_autograd import NO_VERSION, current_grad_fn
 from refgrad.autograd._modified_message import _modified_message
 from refgrad.autograd._saved_packing import (
     _check_register,
@@ -35,7 +36,14 @@ CANNOT_SAVE_INFERENCE = (
 )
 
 
-# --- book/chapters/11_saved.md:69
+def cannot_save(tensor) -> str:
+    """Why ``tensor``, which has no version counter, cannot be saved: an inference tensor,
+    or one given normal data, whose counter is missing (NOTE [Normal data in an inference
+    tensor])."""
+    return NO_VERSION if took_normal_data(tensor) else CANNOT_SAVE_INFERENCE
+
+
+# --- book/chapters/11_saved.md:77
 class SavedTensor:
     """One tensor kept by a node, checked against in-place changes when used."""
 
@@ -51,7 +59,7 @@ class SavedTensor:
             raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
         counter = tensor._version_counter
         if counter is None:
-            raise RuntimeError(CANNOT_SAVE_INFERENCE)
+            raise RuntimeError(cannot_save(tensor))
         if is_output:  # its data only: the node and its own output would hold each other
             self._original, self._data, self._grad_fn = None, tensor._data, None
         else:  # and its grad_fn: NOTE [A saved input detached in place]
@@ -85,7 +93,7 @@ class SavedTensor:
 SavedTensor.__module__ = "refgrad._C._autograd"  # where torch shows its class, and keeps it
 
 
-# --- book/chapters/11_saved.md:144
+# --- book/chapters/11_saved.md:152
 def _nothing_saved() -> SavedTensor:
     """What ``_raw_saved_<name>`` shows for a value the node did not keep."""
     saved = object.__new__(SavedTensor)
@@ -98,7 +106,7 @@ def _nothing_saved() -> SavedTensor:
 NOTHING_SAVED = _nothing_saved()
 
 
-# --- book/chapters/11_saved.md:163
+# --- book/chapters/11_saved.md:171
 DETACHED_IN_PLACE = (
     "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
     "This is not supported, please use out-of-place `.detach()` instead"
@@ -142,7 +150,7 @@ def unpack(saved: SavedTensor, node, strict: bool = False):
     return t
 
 
-# --- book/chapters/11_saved.md:213
+# --- book/chapters/11_saved.md:221
 def _lost_grad_fn(original, strict: bool) -> None:
     info = original._view_info
     if info is not None and info.pending is not None and current_grad_fn(original) is not None:
@@ -153,7 +161,7 @@ def _lost_grad_fn(original, strict: bool) -> None:
         raise RuntimeError(DETACHED_IN_PLACE)
 
 
-# --- book/chapters/11_saved.md:382
+# --- book/chapters/11_saved.md:390
 PLAIN_NUMBERS = frozenset({bool, int, float, complex})
 NUMBER = -1  # the version of a kept number: NOTE [A number read raw]
 
@@ -172,7 +180,7 @@ def saved_number(value) -> SavedTensor:
     return saved
 
 
-# --- book/chapters/11_saved.md:406
+# --- book/chapters/11_saved.md:414
 # NOTE [A number read raw]
 # Raw, a kept number is a saved 0-d tensor, as in torch: register_hooks packs
 # that tensor, and what the unpack hook gives is the tensor backward uses.
@@ -191,7 +199,7 @@ RELEASED_NUMBER = saved_number(0)
 RELEASED_NUMBER.release()
 
 
-# --- book/chapters/11_saved.md:672
+# --- book/chapters/11_saved.md:680
 UNPACK_ARGUMENTS = (
     "unpack(): incompatible function arguments. The following argument types are supported:"
     "\n    1. (self: torch._C._autograd.SavedTensor) -> torch.Tensor\n\nInvoked with: "
