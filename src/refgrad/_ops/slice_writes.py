@@ -31,6 +31,11 @@ def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     if not a.size:  # nothing to add into: its index is never read (index_add)
         return out
+    if a.dtype == np.float16 and type(a) is np.ndarray:  # NOTE [float16 index_add]
+        from refgrad._ops.half_index_add import half_index_add
+
+        return half_index_add(out, source, dim % max(a.ndim, 1), np.atleast_1d(index._data),
+                              alpha)
     scale = int(alpha) if a.dtype.kind in "iub" else alpha  # an integer tensor cuts alpha
     values = _slabs(source) if scale == 1 else _slabs(source) * scale
     add_at(at_least_1d(out), slab_key(index, dim, a.ndim), values.astype(a.dtype, copy=False))
@@ -52,7 +57,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:355
+# --- book/chapters/16h_scatter.md:360
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     if not a.size:  # nothing to copy into: its index is never read (index_copy)
@@ -74,7 +79,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:378
+# --- book/chapters/16h_scatter.md:383
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -96,7 +101,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:413
+# --- book/chapters/16h_scatter.md:418
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -115,7 +120,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:433
+# --- book/chapters/16h_scatter.md:438
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -163,7 +168,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:485
+# --- book/chapters/16h_scatter.md:490
 def index_copy(input, dim, index, source):
     from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor_values import wrap_dim
@@ -199,7 +204,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:540
+# --- book/chapters/16h_scatter.md:545
 def _refuse_view(input, d, index) -> None:
     """torch's kernel views an empty input as one slice per index along ``d``, which its
     memory, none, must hold: refused unless that view is empty too."""
