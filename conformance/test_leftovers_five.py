@@ -45,6 +45,14 @@ CALLS = {
                                                   training=True),
     "batch_norm stats": lambda a, b: F.batch_norm(a, torch.zeros(2), None, weight=Z(b[0]),
                                                   training=True),
+    "lerp weight dtype": lambda a, b: a[:2].lerp(a[:2], Z(b.double())),
+    "lerp end dtype": lambda a, b: a[:2].lerp(Z(b.double()), a[:2]),
+    "lerp_ weight dtype": lambda a, b: a[:2].clone().lerp_(a[:2], Z(b.double())),
+    "cross length": lambda a, b: torch.linalg.cross(a[:2], Z(b)),
+    "cross dims": lambda a, b: torch.linalg.cross(a, Z(b[0])),
+    "cross dtype": lambda a, b: torch.cross(a[:2], Z(b.double()), dim=1),
+    "dist sizes": lambda a, b: a.dist(Z(b)),
+    "dist bool": lambda a, b: a[:2].dist(Z(b.bool())),
 }
 
 
@@ -65,6 +73,13 @@ def test_an_inference_tensor_kept_is_refused_before_the_ops_checks(name):
      "mixed dtype (CPU): expect parameter to have scalar type of Float"),
     (lambda a, b: a.index_add(0, torch.tensor([0, 7]), Z(b)), RuntimeError,
      "index 7 is out of bounds for dimension 0 with size 3"),
+    (lambda a, b: a[:2].lerp(a[:2], Z(b.double())), RuntimeError,
+     "expected dtype float for `weight` but got dtype double"),
+    (lambda a, b: torch.linalg.cross(a[:2], Z(b)), RuntimeError,
+     "linalg.cross: inputs dimension -1 must have length 3. Got 2 and 2"),
+    (lambda a, b: a.dist(Z(b)), RuntimeError,
+     "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
+     "dimension 0"),
 ])
 def test_unrecorded_the_ops_own_refusal_stands(call, kind, message):
     a = torch.rand(3, 2)

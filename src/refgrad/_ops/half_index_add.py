@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zgr_leftovers_five.md:143
+# --- book/chapters/16zgr_leftovers_five.md:144
 """float16 index_add, added as torch's CPU kernel adds: which way depends on the path."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def half_index_add(out, source, dim, positions, alpha):
     return out
 
 
-# --- book/chapters/16zgr_leftovers_five.md:181
+# --- book/chapters/16zgr_leftovers_five.md:182
 def _vectorized(out, source, dim):
     """Where in a slice torch's add kernel takes whole vectorized runs: it orders the
     slice's dimensions by the written tensor's strides, merges the innermost ones the
