@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1740
+# --- book/chapters/16j_products_and_shapes.md:1742
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1300
+# --- book/chapters/16l_more_linalg.md:1302
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
@@ -60,7 +60,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5332
+# --- book/chapters/26_inplace.md:5337
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

@@ -45,3 +45,19 @@ def max_unpool2d(*args, **kwargs):
 def max_unpool3d(*args, **kwargs):
     return _form("max_unpool3d", _unpool3d, ("output_size", "stride", "padding"))(
         *args, **kwargs)
+
+
+# NOTE [Bound from C]: the functions of refgrad.nn.functional that torch binds
+# from torch._C._nn, by the names they have there; they say they live here.
+FROM_FUNCTIONAL = {name: name for name in (
+    "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
+    "one_hot", "scaled_dot_product_attention", "softplus", "softshrink")} | {
+    "log_sigmoid": "logsigmoid"}
+
+
+def __getattr__(name: str):
+    if name in FROM_FUNCTIONAL:
+        from importlib import import_module
+
+        return getattr(import_module("refgrad.nn.functional"), FROM_FUNCTIONAL[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

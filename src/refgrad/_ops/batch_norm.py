@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.batch_norm_gradient import batch_norm_backward
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import statistics_dtype
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import batch_levels, state, switched_on
@@ -26,7 +27,7 @@ def per_channel(ndim):
     return (-1, *[1] * (ndim - 2))
 
 
-# --- book/chapters/16s_normalization.md:92
+# --- book/chapters/16s_normalization.md:93
 def _update(running, batch, momentum):
     # A write the kernel makes: no node, and the version counter stays where it was.
     if running is not None:
@@ -67,7 +68,7 @@ def _batch_norm(a, weight, bias, running_mean, running_var, training, momentum, 
     return (suggested_format_result(out, a), *saved)
 
 
-# --- book/chapters/16s_normalization.md:144
+# --- book/chapters/16s_normalization.md:145
 def _batch_norm_backward(grads, input, running_mean, running_var, training, momentum, eps,
                          weight=None, result1=None, result2=None, wanted=(True, True, True)):
     # a row of its own: chapter "Gradients of the normalizations"; told which of the
@@ -86,7 +87,7 @@ BATCH_NORM = register(Op(
     hides=("momentum",)))
 
 
-# --- book/chapters/16s_normalization.md:188
+# --- book/chapters/16s_normalization.md:189
 def _empty(input, weight, bias):
     out = input.clone()
     out = out if weight is None else out * weight[0]
@@ -156,7 +157,7 @@ def check_mixed(input, parameters):
                                f"{LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16s_normalization.md:265
+# --- book/chapters/16s_normalization.md:266
 def native(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.batch_norm's work: checks, then the row's output (or an empty input's copy)."""
     if input.numel() == 0:
@@ -181,19 +182,20 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
     if state.grad_enabled:
         not_differentiable("native_batch_norm", "running_mean", running_mean)
         not_differentiable("native_batch_norm", "running_var", running_var)
-    if (running_mean is None) != (running_var is None):
-        raise ValueError("running_mean and running_var must either both be None or neither be "
-                         "None")
-    wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError, before dtypes
-    _strided_integers(input, (weight, bias, running_mean, running_var), training)
-    check_floating(input, "batch_norm")
-    check_mixed(input, (weight, bias, running_mean, running_var))
-    return call(BATCH_NORM, (input, weight, bias), {
-        "running_mean": running_mean, "running_var": running_var, "training": training,
-        "momentum": momentum, "eps": eps})
+    params = {"running_mean": running_mean, "running_var": running_var, "training": training,
+              "momentum": momentum, "eps": eps}
+    with kernel_checks(BATCH_NORM, (input, weight, bias), params):  # after the saves
+        if (running_mean is None) != (running_var is None):
+            raise ValueError("running_mean and running_var must either both be None or "
+                             "neither be None")
+        wrap_dim(1, input.ndim)  # a 1-d input has no channels: torch's IndexError
+        _strided_integers(input, (weight, bias, running_mean, running_var), training)
+        check_floating(input, "batch_norm")
+        check_mixed(input, (weight, bias, running_mean, running_var))
+    return call(BATCH_NORM, (input, weight, bias), params)
 
 
-# --- book/chapters/16s_normalization.md:318
+# --- book/chapters/16s_normalization.md:320
 def native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """torch.native_batch_norm: the output and the statistics (empty in evaluation)."""
     if input.numel() == 0 and training:
@@ -202,7 +204,7 @@ def native_batch_norm(input, weight, bias, running_mean, running_var, training, 
     return _row(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 
-# --- book/chapters/16s_normalization.md:331
+# --- book/chapters/16s_normalization.md:333
 def verify_batch_size(size):
     """F.batch_norm's refusal to train on one value per channel."""
     values = size[0]  # a 0-d input: torch's IndexError from the same lookup

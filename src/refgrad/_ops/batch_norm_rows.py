@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:408
+# --- book/chapters/16s_normalization.md:410
 """native_batch_norm's CPU kernels for float32 and float64 row-major batches."""
 
 import numpy as np
@@ -49,7 +49,7 @@ def in_turn(rows):
     return rows_in_turn(rows[None])[0]
 
 
-# --- book/chapters/16s_normalization.md:456
+# --- book/chapters/16s_normalization.md:458
 def squares_added(centred, plane):
     """(m, C): the float64 sum of squares of torch's scalar loop, run plane by plane of
     ``plane`` rows: for float64 its compiled form adds pairs of rounded squares in turn
@@ -99,7 +99,7 @@ def batch_statistics(a):
     return mean, squares.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:512
+# --- book/chapters/16s_normalization.md:514
 def update_running(running_mean, running_var, mean, squares, n, momentum):
     """The running statistics moved towards the batch's, in place: in the input's dtype
     for the mean, the unbiased variance's part in float64; nothing fused."""
@@ -123,7 +123,7 @@ def normalized(a, mean, invstd, weight, bias):
     return fused(a, alpha.reshape(shape), beta.reshape(shape))
 
 
-# --- book/chapters/16s_normalization.md:542
+# --- book/chapters/16s_normalization.md:544
 def batch_norm_kernel(a, weight, bias, running_mean, running_var, training, momentum, eps):
     """native_batch_norm's three results, the running statistics updated in place."""
     from refgrad._ops.result_layout import suggested_format_result

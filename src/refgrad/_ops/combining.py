@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:922
+# --- book/chapters/16h_scatter.md:929
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import numpy as np
 
 from refgrad._backend import add_at
 from refgrad._ops.dispatch import call
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.rounding import underivable, without_empty_edges
 from refgrad._ops.scattering import (
     added_at,
@@ -27,7 +28,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:952
+# --- book/chapters/16h_scatter.md:960
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -49,7 +50,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:975
+# --- book/chapters/16h_scatter.md:983
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -87,7 +88,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
     return out
 
 
-# --- book/chapters/16h_scatter.md:1049
+# --- book/chapters/16h_scatter.md:1057
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -125,7 +126,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:1088
+# --- book/chapters/16h_scatter.md:1096
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -142,7 +143,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:1114
+# --- book/chapters/16h_scatter.md:1122
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -166,7 +167,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1144
+# --- book/chapters/16h_scatter.md:1152
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -189,7 +190,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1178
+# --- book/chapters/16h_scatter.md:1186
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -207,7 +208,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1197
+# --- book/chapters/16h_scatter.md:1205
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -217,6 +218,13 @@ SCATTER_REDUCE = register(Op(
 
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     tensor_argument("scatter_reduce", "src", 4, src)
+    with kernel_checks(SCATTER_REDUCE, (input, src), {"index": index}):  # after the saves
+        _check_reduce(input, dim, index, src, reduce)
+    params = {"dim": dim, "index": index, "reduce": reduce, "include_self": include_self}
+    return call(SCATTER_REDUCE, (input, src), params)
+
+
+def _check_reduce(input, dim, index, src, reduce) -> None:
     if reduce not in REDUCTIONS and reduce not in ALIASES:
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, got "
                            + str(reduce))
@@ -226,11 +234,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")  # before the
     if index.numel():  # kernel reads the index's values
         check_values(index, d, input.shape[d] if input.ndim else 1)
-    params = {"dim": dim, "index": index, "reduce": reduce, "include_self": include_self}
-    return call(SCATTER_REDUCE, (input, src), params)
 
 
-# --- book/chapters/16h_scatter.md:1228
+# --- book/chapters/16h_scatter.md:1241
 DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and will be "
               "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
               "reduction options.")
@@ -257,7 +263,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1263
+# --- book/chapters/16h_scatter.md:1276
 # NOTE [The older reductions' order]
 # Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
 # warning (a source tensor only, once), the index's dtype, dim, the index's

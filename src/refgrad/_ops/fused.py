@@ -75,17 +75,20 @@ LERP_TENSOR = register(Op(
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
-    tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
-    for name, t in tensors:
-        if t.dtype is not input.dtype and not (name == "weight" and t.ndim == 0):
-            raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but got "
-                               f"dtype {_c_name(t.dtype)}")
-    if not input.dtype.is_floating_point and not _promoted_by_weight(input, weight):
-        from refgrad._ops.refusal_order import refuse_unbroadcastable
+    from refgrad._ops.refusal_order import kernel_checks, refuse_unbroadcastable
 
-        refuse_unbroadcastable(*(t for _, t in [("self", input), *tensors]))  # shapes first
-        kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else "lerp_kernel_scalar"
-        raise not_implemented_for(kernel, input._data.dtype)
+    tensors = [("end", end)] + ([("weight", weight)] if isinstance(weight, Tensor) else [])
+    row = LERP_TENSOR if isinstance(weight, Tensor) else LERP
+    with kernel_checks(row, (input, *(t for _, t in tensors))):  # after the saves
+        for name, t in tensors:
+            if t.dtype is not input.dtype and not (name == "weight" and t.ndim == 0):
+                raise RuntimeError(f"expected dtype {_c_name(input.dtype)} for `{name}` but "
+                                   f"got dtype {_c_name(t.dtype)}")
+        if not input.dtype.is_floating_point and not _promoted_by_weight(input, weight):
+            refuse_unbroadcastable(*(t for _, t in [("self", input), *tensors]))  # shapes
+            kernel = "lerp_kernel_tensor" if isinstance(weight, Tensor) else \
+                "lerp_kernel_scalar"  # first
+            raise not_implemented_for(kernel, input._data.dtype)
     if isinstance(weight, Tensor):
         return call(LERP_TENSOR, (input, end, weight))
     return call(LERP, (input, end), {"weight": _dtype.python_number(weight)})
@@ -119,7 +122,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1132
+# --- book/chapters/16g_moves_and_fused.md:1135
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -159,7 +162,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1177
+# --- book/chapters/16g_moves_and_fused.md:1180
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -187,7 +190,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1212
+# --- book/chapters/16g_moves_and_fused.md:1215
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -220,7 +223,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1258
+# --- book/chapters/16g_moves_and_fused.md:1261
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:580
+# --- book/chapters/16s_normalization.md:582
 """group_norm: native_group_norm's row and torch's checks."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._ops.batch_norm import (
 )
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed, moments
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.table import Op, register
 from refgrad._signatures import is_int, type_name
 
@@ -46,7 +47,7 @@ def _group_norm(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's
     return suggested_format_result(out, a), mean.astype(a.dtype), inverse.astype(a.dtype)
 
 
-# --- book/chapters/16s_normalization.md:634
+# --- book/chapters/16s_normalization.md:637
 def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # noqa: N803
                          result1=None, result2=None, wanted=None):
     from refgrad.autograd._state import state
@@ -65,7 +66,7 @@ def _group_norm_backward(grads, input, N, C, HxW, group, eps, weight=None,  # no
                                       wanted)
 
 
-# --- book/chapters/16s_normalization.md:658
+# --- book/chapters/16s_normalization.md:661
 # NOTE [A bias without a weight has no gradient]
 # torch's group_norm gradient sizes the bias's gradient by the weight: with a
 # bias and no weight, a pass that wants the bias's gradient fails, the kernel
@@ -85,7 +86,7 @@ GROUP_NORM = register(Op(
     saves=(("input", _INPUTS), ("weight", _INPUTS), ("result1", _INPUTS), ("result2", _INPUTS))))
 
 
-# --- book/chapters/16s_normalization.md:705
+# --- book/chapters/16s_normalization.md:708
 def _check_groups(input, weight, bias, C, num_groups) -> None:  # noqa: N803 - torch's name
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
@@ -99,8 +100,6 @@ def _check_groups(input, weight, bias, C, num_groups) -> None:  # noqa: N803 - t
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {printed} and input "
                                f"of shape {_listed(input.shape)}")
-    check_mixed(input, (weight, bias))
-    check_floating(input, "GroupNormKernelImpl")
 
 
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
@@ -114,7 +113,11 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
 
     # contiguous in the input's suggested format: a channels-last batch stays as it is
     fmt = suggest_memory_format(tuple(input.shape), input.stride())
-    return call(GROUP_NORM, (input.contiguous(memory_format=fmt), weight, bias),
+    tensors = (input.contiguous(memory_format=fmt), weight, bias)
+    with kernel_checks(GROUP_NORM, tensors):  # the kernel's, after the saves
+        check_mixed(input, (weight, bias))
+        check_floating(input, "GroupNormKernelImpl")
+    return call(GROUP_NORM, tensors,
                 {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": eps})[0]
 
 
@@ -127,7 +130,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return torch_group_norm(input, num_groups, weight, bias, eps)
 
 
-# --- book/chapters/16s_normalization.md:759
+# --- book/chapters/16s_normalization.md:764
 _IMPROVED = ("  (Could this error message be improved?  If so, please report an enhancement "
              "request to PyTorch.)")
 _SIZES_WRONG = "Expected X.numel() == N * C * HxW to be true, but got false." + _IMPROVED

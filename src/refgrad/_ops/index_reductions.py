@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1331
+# --- book/chapters/16h_scatter.md:1344
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -11,6 +11,7 @@ from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._ops import combining
 from refgrad._ops.dispatch import call
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.slice_writes import check_in_self, check_slice_arguments
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -23,7 +24,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1357
+# --- book/chapters/16h_scatter.md:1371
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -38,7 +39,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self, widened=False)
 
 
-# --- book/chapters/16h_scatter.md:1377
+# --- book/chapters/16h_scatter.md:1391
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -72,21 +73,22 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1412
+# --- book/chapters/16h_scatter.md:1426
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]
-    if reduce not in ("prod", "mean", "amax", "amin"):
-        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
-                           f"amin but got {reduce}.")
-    d = check_slice_arguments("index_reduce", input, dim, index, source)
-    if input.ndim > 1 and index.numel() and not input.shape[d]:  # its first slice, taken
-        raise IndexError(f"select(): index 0 out of range for tensor of size "
-                         f"{list(input.shape)} at dimension {d}")
-    check_in_self(index, input.shape[d] if input.ndim else 1)
-    warn_once("index_reduce", BETA, stacklevel=None)
-    if str(input.dtype) == "torch.bool":
-        _refuse_bool(input, index, reduce, include_self)
+    with kernel_checks(INDEX_REDUCE, (input, source), {"index": index}):  # after the saves
+        if reduce not in ("prod", "mean", "amax", "amin"):
+            raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax "
+                               f"or amin but got {reduce}.")
+        d = check_slice_arguments("index_reduce", input, dim, index, source)
+        if input.ndim > 1 and index.numel() and not input.shape[d]:  # its first slice, taken
+            raise IndexError(f"select(): index 0 out of range for tensor of size "
+                             f"{list(input.shape)} at dimension {d}")
+        check_in_self(index, input.shape[d] if input.ndim else 1)
+        warn_once("index_reduce", BETA, stacklevel=None)
+        if str(input.dtype) == "torch.bool":
+            _refuse_bool(input, index, reduce, include_self)
     params = {"dim": d, "index": index, "reduce": reduce, "include_self": include_self}
     return call(INDEX_REDUCE, (input, source), params)
 

@@ -49,7 +49,11 @@ from refgrad._ops.inplace_writes import (
     zero_,
 )
 from refgrad._ops.methods import torch_named
-from refgrad._ops.product_inplace_shapes import refuse_product_dtype, refuse_product_shape
+from refgrad._ops.product_inplace_shapes import (
+    refuse_product_dtype,
+    refuse_product_shape,
+    refuse_written_dtype,
+)
 from refgrad._ops.refused_first import refused_first
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import LEAF, OVERLAP, check_broadcast, check_cast
@@ -57,7 +61,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1699
+# --- book/chapters/26_inplace.md:1703
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -83,6 +87,7 @@ def _method(function, cast=None, called=None):
             refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
             # NOTE [A product's dtypes first], NOTE [A product's shape before its
             # self's], chapter 16zgd
+            refuse_written_dtype(called, self, args, kwargs, error)
             refuse_product_dtype(called, function, self, args, kwargs, error)
             refuse_product_shape(called, self, args, kwargs, error)
             if error.args and error.args[0] == OVERLAP:  # NOTE [Arguments refused before
@@ -104,7 +109,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1754
+# --- book/chapters/26_inplace.md:1759
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -142,7 +147,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3691
+# --- book/chapters/26_inplace.md:3696
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -167,7 +172,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3724
+# --- book/chapters/26_inplace.md:3729
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -200,7 +205,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3765
+# --- book/chapters/26_inplace.md:3770
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -215,7 +220,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3790
+# --- book/chapters/26_inplace.md:3795
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -245,7 +250,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3825
+# --- book/chapters/26_inplace.md:3830
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -138,10 +138,18 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
 
 
 def _checked(input, normalized_shape, weight, bias, eps, caller):
+    from refgrad._ops.refusal_order import kernel_checks
+
+    shape = shape_argument(normalized_shape, caller)
+    with kernel_checks(LAYER_NORM, (input, weight, bias)):  # after the saves
+        _check_layer_norm(input, shape, weight, bias)
+    return call(LAYER_NORM, (input, weight, bias), {"normalized_shape": shape, "eps": eps})
+
+
+def _check_layer_norm(input, shape, weight, bias) -> None:
     from refgrad._ops.batch_norm import check_mixed, check_mixed_parameters
     from refgrad._typename import not_implemented_for
 
-    shape = shape_argument(normalized_shape, caller)
     check_mixed_parameters(input, (weight, bias))  # before any shape: chapter "What the
     # fuzzer found, round six"
     if not shape:  # nothing to normalize over: torch refuses before it reads the rest
@@ -159,4 +167,3 @@ def _checked(input, normalized_shape, weight, bias, eps, caller):
     check_mixed(input, (weight, bias))  # chapter "Normalization layers"
     if not input.dtype.is_floating_point:
         raise not_implemented_for("LayerNormKernelImpl", input._data.dtype)
-    return call(LAYER_NORM, (input, weight, bias), {"normalized_shape": shape, "eps": eps})

@@ -78,4 +78,29 @@ def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
         return
     given = {k: v for k, v in kwargs.items() if k not in names}
     with no_grad():
-        function(self.detach(), *(t.detach() for t in found), *args[2:], **given)
+        try:
+            function(self.detach(), *(t.detach() for t in found), *args[2:], **given)
+        except RuntimeError as refusal:
+            refuse_written_dtype(called, self, args, kwargs, refusal)
+            raise
+
+
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:245
+# NOTE [baddbmm_ writes batch2's dtype]
+# torch's baddbmm_ refuses a self of another dtype than batch1 in the product's
+# words; its result takes batch2's dtype, which the in-place check then compares
+# with self's. So where self and batch1 agree and batch2 differs, the refusal
+# refgrad's out-of-place product gives ("expected scalar type") is replaced.
+def refuse_written_dtype(called: str, self, args: tuple, kwargs: dict, error) -> None:
+    from refgrad._dtype import C_TYPE_NAMES
+
+    if called != "baddbmm_" or not str(error).startswith("expected scalar type"):
+        return
+    batch1, batch2 = (args[at] if len(args) > at else kwargs.get(name)
+                      for at, name in enumerate(("batch1", "batch2")))
+    if not (hasattr(batch1, "dtype") and hasattr(batch2, "dtype")):
+        return
+    if batch1.dtype == self.dtype != batch2.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype "
+                           f"{C_TYPE_NAMES[str(self.dtype)[6:]]} and output tensor dtype "
+                           f"{C_TYPE_NAMES[str(batch2.dtype)[6:]]} should match") from None

@@ -213,27 +213,29 @@ def trace(input):
 def linalg_cross(input, other, *, dim=-1):
     from refgrad._ops.dispatch import call
     from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.refusal_order import kernel_checks
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
 
-    if input.ndim != other.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    d = wrap_dim(dim, input.ndim)
-    if input.shape[d] != 3 or other.shape[d] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                           f"{input.shape[d]} and {other.shape[d]}")
-    check_broadcast(tuple(input.shape), tuple(other.shape))
-    if input.dtype.numpy == np.bool_:  # no bool kernel,
-        from refgrad._typename import not_implemented_for  # and it says so first
+    with kernel_checks(CROSS, (input, other)):  # after the saves
+        if input.ndim != other.ndim:
+            raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+        d = wrap_dim(dim, input.ndim)
+        if input.shape[d] != 3 or other.shape[d] != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                               f"{input.shape[d]} and {other.shape[d]}")
+        check_broadcast(tuple(input.shape), tuple(other.shape))
+        if input.dtype.numpy == np.bool_:  # no bool kernel,
+            from refgrad._typename import not_implemented_for  # and it says so first
 
-        raise not_implemented_for("cross", np.bool_)
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
-                           f"{LEGACY[other.dtype]}")
+            raise not_implemented_for("cross", np.bool_)
+        if input.dtype is not other.dtype:
+            raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
+                               f"{LEGACY[other.dtype]}")
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:559
+# --- book/chapters/16j_products_and_shapes.md:561
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -259,7 +261,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:594
+# --- book/chapters/16j_products_and_shapes.md:596
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -136,12 +136,14 @@ def dist(input, other, p=2):
     from refgrad._dtype import python_number
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.loss_dtypes import promoted, subtracts
+    from refgrad._ops.refusal_order import kernel_checks
     from refgrad._typename import LEGACY
 
-    subtracts(input, other)  # torch's dist is the norm of input - other, subtracted first:
-    check_broadcast(tuple(input.shape), tuple(other.shape))  # bools refused before shapes
-    kind = promoted(input, other)
-    if not kind.is_floating_point:
-        raise RuntimeError("norm(): input dtype should be either floating point or "
-                           f"complex. Got {LEGACY[kind]} instead.")
+    with kernel_checks(DIST, (input, other)):  # after the saves
+        subtracts(input, other)  # torch's dist is the norm of input - other, subtracted
+        check_broadcast(tuple(input.shape), tuple(other.shape))  # first: bools before shapes
+        kind = promoted(input, other)
+        if not kind.is_floating_point:
+            raise RuntimeError("norm(): input dtype should be either floating point or "
+                               f"complex. Got {LEGACY[kind]} instead.")
     return call(DIST, (input, other), {"p": python_number(p)})

@@ -31,9 +31,10 @@ def refuse_inference_saves(*tensors) -> None:
 
 # --- book/chapters/16zh_refusals_before_the_kernel.md:107
 @contextmanager
-def kernel_checks(row, tensors):
+def kernel_checks(row, tensors, params=None):
     """Checks of ``row``'s kernel, made in Python: a failure is raised after the saves
-    torch's autograd layer makes before its kernel looks, which may refuse first."""
+    torch's autograd layer makes before its kernel looks, which may refuse first.
+    ``params`` holds what the node keeps besides ``tensors`` (an index, say)."""
     try:
         yield
     except Exception as error:
@@ -41,7 +42,7 @@ def kernel_checks(row, tensors):
         from refgrad._refused_numbers import mark_numbered
 
         try:  # the node's saves, and its number: NOTE [Before the kernel refuses]
-            before_refusal(row, tensors, {})
+            before_refusal(row, tensors, params or {})
         except BaseException as refusal:
             mark_numbered(refusal)  # no wrapper numbers it again: NOTE [Numbered before
             raise  # the function refuses]
@@ -49,7 +50,7 @@ def kernel_checks(row, tensors):
         raise
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:164
+# --- book/chapters/16zh_refusals_before_the_kernel.md:165
 _ONEDNN = ("could not create a primitive descriptor for the convolution forward propagation "
            "primitive. Run workload with environment variable ONEDNN_VERBOSE=all to get "
            "additional diagnostic information.")
@@ -81,7 +82,7 @@ def refuse_empty_kernel_onednn(input, weight) -> None:
         raise RuntimeError(_ONEDNN)
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:219
+# --- book/chapters/16zh_refusals_before_the_kernel.md:220
 def refuse_improbable(input, target) -> None:
     """torch's binary_cross_entropy kernel: the first element out of [0, 1], input first."""
     outside = [~((a >= 0) & (a <= 1)) for a in (input._data, target._data)]
@@ -91,7 +92,7 @@ def refuse_improbable(input, target) -> None:
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
-# --- book/chapters/16zh_refusals_before_the_kernel.md:254
+# --- book/chapters/16zh_refusals_before_the_kernel.md:255
 def refuse_unbroadcastable(*tensors) -> None:
     """torch's iterator: the operands' shapes broadcast one after another, or refused."""
     from refgrad._ops.functions import check_broadcast

@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._backend import add_at
 from refgrad._ops.arithmetic import mul_scalar
 from refgrad._ops.dispatch import call
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.scattering import at_least_1d, check_values
 from refgrad._ops.table import Op, register
@@ -25,11 +26,16 @@ def _slabs(source):
     return source.reshape(1) if source.ndim == 0 else source
 
 
-# --- book/chapters/16h_scatter.md:314
+# --- book/chapters/16h_scatter.md:315
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     if not a.size:  # nothing to add into: its index is never read (index_add)
         return out
+    if a.dtype == np.float16 and type(a) is np.ndarray:  # NOTE [float16 index_add]
+        from refgrad._ops.half_index_add import half_index_add
+
+        return half_index_add(out, source, dim % max(a.ndim, 1), np.atleast_1d(index._data),
+                              alpha)
     scale = int(alpha) if a.dtype.kind in "iub" else alpha  # an integer tensor cuts alpha
     values = _slabs(source) if scale == 1 else _slabs(source) * scale
     add_at(at_least_1d(out), slab_key(index, dim, a.ndim), values.astype(a.dtype, copy=False))
@@ -51,7 +57,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:354
+# --- book/chapters/16h_scatter.md:360
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     if not a.size:  # nothing to copy into: its index is never read (index_copy)
@@ -73,7 +79,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:377
+# --- book/chapters/16h_scatter.md:383
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -95,7 +101,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:412
+# --- book/chapters/16h_scatter.md:418
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -104,16 +110,17 @@ def index_add(input, dim, index, source, *, alpha=1):
     from refgrad._ops.alpha import read_alpha
 
     alpha = read_alpha(alpha, "index_add")
-    d = check_slice_arguments("index_add", input, dim, index, source)
-    if input.ndim < 2:  # one loop over the elements, with its own words
-        check_in_self(index, _length(input, d))
-    elif input.numel():  # an empty input reads no index
-        check_values(index, d, _length(input, d))
+    with kernel_checks(INDEX_ADD, (input, source), {"index": index}):  # after the saves
+        d = check_slice_arguments("index_add", input, dim, index, source)
+        if input.ndim < 2:  # one loop over the elements, with its own words
+            check_in_self(index, _length(input, d))
+        elif input.numel():  # an empty input reads no index
+            check_values(index, d, _length(input, d))
     params = {"dim": dim, "index": index, "alpha": alpha, "source_dim": source.ndim}
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:431
+# --- book/chapters/16h_scatter.md:438
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -161,7 +168,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:483
+# --- book/chapters/16h_scatter.md:490
 def index_copy(input, dim, index, source):
     from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor_values import wrap_dim
@@ -197,7 +204,7 @@ def index_copy(input, dim, index, source):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:538
+# --- book/chapters/16h_scatter.md:545
 def _refuse_view(input, d, index) -> None:
     """torch's kernel views an empty input as one slice per index along ``d``, which its
     memory, none, must hold: refused unless that view is empty too."""

@@ -7,8 +7,14 @@
 
 from importlib import import_module
 
-from refgrad._homes import settle_namespace
+from refgrad._C._nn import FROM_FUNCTIONAL
+from refgrad._homes import move_home, settle_namespace
 
 # Run at the end of refgrad.nn.functional, whose module is then complete; imported
 # first on its own, this loads it, which imports this module back half-made: harmless.
-settle_namespace(import_module("refgrad.nn.functional"))
+functional = import_module("refgrad.nn.functional")
+settle_namespace(functional)
+for c_name, name in FROM_FUNCTIONAL.items():  # NOTE [Bound from C]
+    value = getattr(functional, name)
+    value.__name__ = value.__qualname__ = c_name
+    move_home(value, "refgrad._C._nn", c_name)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4350
+# --- book/chapters/16q_functional.md:4357
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -245,5 +245,5 @@ from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/30_where_names_live.md:333
+# --- book/chapters/30_where_names_live.md:339
 from refgrad.nn import _functional_homes  # noqa: E402, F401
