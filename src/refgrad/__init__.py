@@ -804,7 +804,7 @@ import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/21c_parametrizations.md:663
+# --- book/chapters/21c_parametrizations.md:665
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
 )
