@@ -18,8 +18,9 @@ from refgrad._ops.grid_sampling import _cubic, _padded, _places
 # torch differentiates grid_sample's gradient again (GridSampler2DBackwardBackward0).
 # refgrad's gradient is made of its own operations (select, arithmetic, gather,
 # scatter_add, stack) on the output's gradient, the input and the grid, with
-# the integer parts of the coordinates as constants: differentiated again it
-# gives the second derivatives, recorded as those operations' nodes.
+# the integer parts of the coordinates as constants. The gradient's row runs it
+# unrecorded, and differentiates it with autograd for the second derivatives
+# (NOTE [A sampling gradient is a row of its own]).
 def _constant(array, like):
     """A NumPy array as a tensor beside ``like``; floating values in its dtype."""
     from refgrad._ops.activations import on_device_of
@@ -31,7 +32,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:895
+# --- book/chapters/16v_attention_and_sampling.md:896
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -50,7 +51,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:917
+# --- book/chapters/16v_attention_and_sampling.md:918
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -76,7 +77,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:946
+# --- book/chapters/16v_attention_and_sampling.md:947
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -112,7 +113,7 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
     return grad_input.reshape(tuple(input.shape)).to(dtype=kind), stack(parts, -1).to(dtype=kind)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1005
+# --- book/chapters/16v_attention_and_sampling.md:1006
 # NOTE [A sampling gradient is a row of its own]
 # torch's grid_sampler_{2,3}d_backward is one kernel for both gradients, recorded
 # as GridSampler2DBackwardBackward0 (3D) with edges to grad_output, input and grid
@@ -149,7 +150,7 @@ def _second_derivative(grads, grad_output, input, grid, **params):
     return result
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1054
+# --- book/chapters/16v_attention_and_sampling.md:1055
 def _backward_row(n):
     from refgrad._ops.table import Op, no_forward_formula, register
 
