@@ -5,9 +5,13 @@ and then with each alone: (a) under create_graph=True, whether each gradient is 
 requires grad, and its grad_fn's name; (b) whether a second pass through a graph already
 walked raises, for the function's graph and for its gradient's; (c) the second
 derivative's graph, and which third derivatives a third pass gives. The expectations
-(conformance/_gradient_graph_expected.py) are torch's; the same assertions run on torch.
+(conformance/_gradient_graph_expected.json: each answer with the cases that give it; '-'
+no gradient, '.' one not requiring grad, else its node's name) are torch's; the same
+assertions run on torch.
 """
 
+import json
+import pathlib
 import zlib
 
 import numpy as np
@@ -15,9 +19,11 @@ import pytest
 import torch
 
 from conformance._gradient_graph_cases import CASES
-from conformance._gradient_graph_expected import EXPECTED
 
 FREED = "Trying to backward through the graph a second time"
+EXPECTED = {case: tuple(entry["answer"]) for entry in json.loads(
+    pathlib.Path(__file__).with_name("_gradient_graph_expected.json").read_text())
+    for case in entry["cases"]}
 
 
 def _leaves(name, alone):
