@@ -98,9 +98,9 @@ RECIPES.update({
             "align_corners": st.booleans()})) for n in (2, 3)},
     **{f"grid_sampler_{n}d_backward": Recipe(  # the gradient's row: chapter 16v
         lambda g, a, grid, n=n, **params: call(BACKWARD_ROWS[n + 2], (g, a, grid), params),
-        ("any", "any", "small"), shapes=st.sampled_from([
+        ("any", "any", "small"), shapes=st.just(min(  # the smallest sampling: it is slow
             [(s[0][0], s[0][1], *s[1][1:-1]), *s] for s, kind in _GRIDS.items()
-            if kind == f"{n}d"]),
+            if kind == f"{n}d")),
         params=lambda shapes, n=n: st.fixed_dictionaries({
             # not nearest (1): the input gets no second derivative there (None), as in
             # torch: conformance/test_gradient_graphs_swept.py checks it
