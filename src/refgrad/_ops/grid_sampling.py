@@ -167,7 +167,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1081
+# --- book/chapters/16v_attention_and_sampling.md:1082
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -208,7 +208,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1135
+# --- book/chapters/16v_attention_and_sampling.md:1136
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -163,4 +163,5 @@ def _backward_row(n):
         tangent=no_forward_formula(name)))
 
 
-BACKWARD_ROWS = {4: _backward_row(2), 5: _backward_row(3)}  # by the input's dimensions
+GRID_SAMPLER_2D_BACKWARD, GRID_SAMPLER_3D_BACKWARD = _backward_row(2), _backward_row(3)
+BACKWARD_ROWS = {4: GRID_SAMPLER_2D_BACKWARD, 5: GRID_SAMPLER_3D_BACKWARD}  # by input.ndim
