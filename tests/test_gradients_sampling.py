@@ -4,6 +4,7 @@ from hypothesis import strategies as st
 
 import refgrad as torch
 from refgrad._ops.dispatch import call
+from refgrad._ops.sampling_gradient import BACKWARD_ROWS
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
 from tests._gradient_support import Recipe, _dim, _one_of_many, gradient_tests
 
@@ -95,6 +96,17 @@ RECIPES.update({
             "mode": st.sampled_from(("bilinear", "nearest", "bicubic")[:3 if n == 2 else 2]),
             "padding_mode": st.sampled_from(("zeros", "border", "reflection")),
             "align_corners": st.booleans()})) for n in (2, 3)},
+    **{f"grid_sampler_{n}d_backward": Recipe(  # the gradient's row: chapter 16v
+        lambda g, a, grid, n=n, **params: call(BACKWARD_ROWS[n + 2], (g, a, grid), params),
+        ("any", "any", "small"), shapes=st.just(min(  # the smallest sampling: it is slow
+            [(s[0][0], s[0][1], *s[1][1:-1]), *s] for s, kind in _GRIDS.items()
+            if kind == f"{n}d")),
+        params=lambda shapes, n=n: st.fixed_dictionaries({
+            # not nearest (1): the input gets no second derivative there (None), as in
+            # torch: conformance/test_gradient_graphs_swept.py checks it
+            "interpolation_mode": st.sampled_from((0, 2) if n == 2 else (0,)),
+            "padding_mode": st.sampled_from((0, 1, 2)), "align_corners": st.booleans()}))
+       for n in (2, 3)},
     "affine_grid_generator": Recipe(
         lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
         shapes=st.sampled_from([[(2, 2, 3)], [(1, 3, 4)]]),

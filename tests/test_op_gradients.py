@@ -54,6 +54,10 @@ WITHOUT_FORWARD_FORMULA = {
     "_scaled_dot_product_flash_attention_for_cpu": ([(1, 1, 2, 2)] * 3, {}),
     "grid_sampler_2d": ([(1, 1, 2, 2), (1, 1, 1, 2)], {"align_corners": False}),
     "grid_sampler_3d": ([(1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {"align_corners": True}),
+    "grid_sampler_2d_backward": ([(1, 1, 1, 1), (1, 1, 2, 2), (1, 1, 1, 2)], {
+        "interpolation_mode": 0, "padding_mode": 0, "align_corners": False}),
+    "grid_sampler_3d_backward": ([(1, 1, 1, 1, 1), (1, 1, 2, 2, 2), (1, 1, 1, 1, 3)], {
+        "interpolation_mode": 0, "padding_mode": 0, "align_corners": True}),
     "_ctc_loss": ([(2, 1, 3)], {"targets": torch.tensor([[1]]), "input_lengths": [2],
                                 "target_lengths": [1]}),
     "_ctc_loss_tensor": ([(2, 1, 3)], {"targets": torch.tensor([[1]]),

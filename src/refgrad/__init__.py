@@ -479,7 +479,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1209
+# --- book/chapters/16v_attention_and_sampling.md:1302
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -808,7 +808,7 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
-# --- book/chapters/21c_parametrizations.md:663
+# --- book/chapters/21c_parametrizations.md:665
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
 )

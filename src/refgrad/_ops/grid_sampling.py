@@ -147,9 +147,12 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
 
 # --- book/chapters/16v_attention_and_sampling.md:828
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
-    from refgrad._ops.sampling_gradient import sampled_backward
+    from refgrad._ops.dispatch import call
+    from refgrad._ops.sampling_gradient import BACKWARD_ROWS
 
-    return sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners)
+    return call(BACKWARD_ROWS[input.ndim], (g, input, grid), {
+        "interpolation_mode": interpolation_mode, "padding_mode": padding_mode,
+        "align_corners": align_corners})
 
 
 def _row(n):
@@ -164,7 +167,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:989
+# --- book/chapters/16v_attention_and_sampling.md:1082
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -205,7 +208,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
         "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1043
+# --- book/chapters/16v_attention_and_sampling.md:1136
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -6,6 +6,7 @@
 """Node classes made from op-table rows, and how their nodes run the row's backward."""
 
 import types
+from itertools import chain
 from typing import NamedTuple
 
 from refgrad._C import _functions
@@ -23,11 +24,12 @@ from refgrad.autograd._saved import (
     saved_number,
     unpack,
 )
+from refgrad.autograd._state import state
 
 _NODE_CLASSES: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:62
+# --- book/chapters/13_dispatch.md:64
 def node_class(op, hand_made: str | None = None) -> type:
     """The node class for an op-table row: one per node name.
 
@@ -42,6 +44,8 @@ def node_class(op, hand_made: str | None = None) -> type:
                      **saved_attributes(op), **own_copies()}
         if hand_made is not None:
             namespace["name"] = lambda self: hand_made
+        if op.node == "NotImplemented":  # NOTE [A refusing node is unnumbered]
+            namespace["_make"] = _unnumbered
         cls = type(op.node if hand_made is None else "CppFunction", (OpNode,), namespace)
         cls._releases = bool(op.saves)  # NOTE [Nothing to release]
         _NODE_CLASSES[op.node] = cls if hand_made is not None else _functions.register(cls)
@@ -56,6 +60,19 @@ def node_class(op, hand_made: str | None = None) -> type:
 # "Nodes"). Such a row's class is made before its first node, named so.
 
 
+# NOTE [A refusing node is unnumbered]
+# torch makes the node of an operation without a derivative (NotImplemented)
+# by hand, without a sequence number: its _sequence_nr() is the largest
+# unsigned 64-bit number and the thread's counter does not move. The engine
+# runs the highest numbers first, so such a node runs before any other that is
+# ready, and its refusal comes before another node's.
+def _unnumbered(cls, next_nodes, next_slots):
+    node = new_node(cls, next_nodes, next_slots)
+    state.sequence_numbers = chain((node._seq,), state.sequence_numbers)  # given back
+    node._seq = 2**64 - 1
+    return node
+
+
 # NOTE [Nothing to release]
 # A node whose row saves nothing has nothing for release_variables() to let
 # go: its _saved stays (), and what it keeps (sizes, parameters) is kept
@@ -63,7 +80,7 @@ def node_class(op, hand_made: str | None = None) -> type:
 # before it calls release_variables(), so such a node is spared the call.
 
 
-# --- book/chapters/13_dispatch.md:111
+# --- book/chapters/13_dispatch.md:128
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -86,7 +103,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:141
+# --- book/chapters/13_dispatch.md:158
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -115,7 +132,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:232
+# --- book/chapters/13_dispatch.md:249
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -161,7 +178,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:366
+# --- book/chapters/13_dispatch.md:383
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -194,7 +211,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:405
+# --- book/chapters/13_dispatch.md:422
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -224,7 +241,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:441
+# --- book/chapters/13_dispatch.md:458
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -255,7 +272,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:476
+# --- book/chapters/13_dispatch.md:493
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -269,7 +286,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2411
+# --- book/chapters/13_dispatch.md:2428
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:858
+# --- book/chapters/16v_attention_and_sampling.md:861
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -18,8 +18,9 @@ from refgrad._ops.grid_sampling import _cubic, _padded, _places
 # torch differentiates grid_sample's gradient again (GridSampler2DBackwardBackward0).
 # refgrad's gradient is made of its own operations (select, arithmetic, gather,
 # scatter_add, stack) on the output's gradient, the input and the grid, with
-# the integer parts of the coordinates as constants: differentiated again it
-# gives the second derivatives, recorded as those operations' nodes.
+# the integer parts of the coordinates as constants. The gradient's row runs it
+# unrecorded, and differentiates it with autograd for the second derivatives
+# (NOTE [A sampling gradient is a row of its own]).
 def _constant(array, like):
     """A NumPy array as a tensor beside ``like``; floating values in its dtype."""
     from refgrad._ops.activations import on_device_of
@@ -31,7 +32,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:892
+# --- book/chapters/16v_attention_and_sampling.md:896
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -50,7 +51,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:914
+# --- book/chapters/16v_attention_and_sampling.md:918
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -76,7 +77,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:943
+# --- book/chapters/16v_attention_and_sampling.md:947
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -110,3 +111,57 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
             along[d] = term if along[d] is None else along[d] + term
     parts = [along[d] * _constant(slopes[d], grid) for d in reversed(range(len(sizes)))]
     return grad_input.reshape(tuple(input.shape)).to(dtype=kind), stack(parts, -1).to(dtype=kind)
+
+
+# --- book/chapters/16v_attention_and_sampling.md:1006
+# NOTE [A sampling gradient is a row of its own]
+# torch's grid_sampler_{2,3}d_backward is one kernel for both gradients, recorded
+# as GridSampler2DBackwardBackward0 (3D) with edges to grad_output, input and grid
+# whatever the formula needs, and keeping the three: a gradient requires grad as
+# soon as any of them does, and a second pass through a freed graph is refused.
+# refgrad's row has that shape; its forward is sampled_backward, unrecorded, and its
+# backward differentiates sampled_backward with autograd (_second_derivative).
+def _gradients(grad_output, input, grid, interpolation_mode, padding_mode, align_corners):
+    from refgrad._tensor import make_tensor
+    from refgrad.autograd.grad_mode import no_grad
+
+    tensors = [make_tensor(a) for a in (grad_output, input, grid)]
+    with no_grad():
+        found = sampled_backward(*tensors, interpolation_mode, padding_mode, align_corners)
+    return tuple(t._data for t in found)
+
+
+def _second_derivative(grads, grad_output, input, grid, **params):
+    from refgrad._ops.dispatch import call
+    from refgrad.autograd import grad
+    from refgrad.autograd.grad_mode import enable_grad, is_grad_enabled
+
+    graph = is_grad_enabled()  # create_graph: keep the row's own tensors in the result
+    with enable_grad():
+        given = [t if graph and t.requires_grad else t.detach().requires_grad_()
+                 for t in (grad_output, input, grid)]
+        found = sampled_backward(*given, **params)
+        terms = [(f * g).sum() for f, g in zip(found, grads) if g is not None]
+        total = sum(terms[1:], terms[0])
+        result = grad(total, given, create_graph=graph, allow_unused=True)
+    if params["interpolation_mode"] == 1:  # nearest: the grid's share, as torch's, below
+        result = (*result[:2], None if grads[0] is None else call(
+            BACKWARD_ROWS[input.ndim], (grad_output, grads[0], grid), params)[1])
+    return result
+
+
+# --- book/chapters/16v_attention_and_sampling.md:1055
+def _backward_row(n):
+    from refgrad._ops.table import Op, no_forward_formula, register
+
+    name = f"grid_sampler_{n}d_backward"
+    inputs = ("grad_output", "input", "grid")
+    return register(Op(
+        name, f"GridSampler{n}DBackwardBackward0", inputs, promote=False,
+        forward=_gradients, backward=_second_derivative, outputs=("result0", "result1"),
+        missing_grads=True, saves=tuple((t, inputs) for t in ("grad_output", "grid", "input")),
+        tangent=no_forward_formula(name)))
+
+
+GRID_SAMPLER_2D_BACKWARD, GRID_SAMPLER_3D_BACKWARD = _backward_row(2), _backward_row(3)
+BACKWARD_ROWS = {4: GRID_SAMPLER_2D_BACKWARD, 5: GRID_SAMPLER_3D_BACKWARD}  # by input.ndim

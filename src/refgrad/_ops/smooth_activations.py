@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.activations import _GRAD_AND_SELF, _row
-from refgrad._ops.arithmetic import add_scalar, one_minus
+from refgrad._ops.arithmetic import add_scalar, mul_scalar, one_minus
 from refgrad._ops.dispatch import call
 from refgrad._ops.half_steps import in_float32
 from refgrad._ops.pointwise import sigmoid_backward
@@ -32,10 +32,10 @@ def _softplus_grad(g, self, beta, threshold):
 
 
 def _softplus_backward_backward(g, grad_output, self, beta, threshold):
-    scaled = self * beta
+    scaled = mul_scalar(self, beta)  # torch's C++ products by a number: MulBackward1
     share = sigmoid_backward(g * grad_output, scaled.sigmoid())
     return (softplus_backward(g, self, beta, threshold),
-            share * (scaled < threshold).to(g.dtype) * beta)
+            mul_scalar(share * (scaled < threshold).to(g.dtype), beta))
 
 
 SOFTPLUS_BACKWARD = register(Op(

@@ -52,7 +52,9 @@ def _backward(grads, v, g, result1, dim):
     grad_g = per_slice / norms
     if grad_g.shape != g.shape:  # a g of one dimension, say
         grad_g = grad_g.reshape(g.shape)
-    grad_v = (g.reshape(norms.shape) / norms) * (grad - v * (per_slice / (norms * norms)))
+    if g.shape != norms.shape:  # torch's formula divides g itself: a reshape would record
+        g = g.reshape(norms.shape)
+    grad_v = (g / norms) * (grad - v * (per_slice / (norms * norms)))
     return grad_v, grad_g
 
 

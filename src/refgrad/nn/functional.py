@@ -132,7 +132,7 @@ __all__ = [
 ]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1217
+# --- book/chapters/16v_attention_and_sampling.md:1310
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402

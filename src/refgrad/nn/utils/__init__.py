@@ -32,7 +32,7 @@ __all__ += ["fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
             "fuse_linear_bn_weights", "skip_init"]
 
 
-# --- book/chapters/21c_parametrizations.md:1351
+# --- book/chapters/21c_parametrizations.md:1353
 from refgrad.nn.utils import parametrizations, parametrize  # noqa: E402, F401  # isort: skip
 from refgrad.nn.utils.spectral_norm import (  # noqa: E402  # isort: skip
     remove_spectral_norm, spectral_norm,

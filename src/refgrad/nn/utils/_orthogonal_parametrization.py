@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:872
+# --- book/chapters/21c_parametrizations.md:874
 """The module that maps a free matrix to an orthogonal one, three ways."""
 
 from enum import Enum, auto
@@ -39,7 +39,7 @@ def householder_map(X):  # noqa: N803
     return Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
 
 
-# --- book/chapters/21c_parametrizations.md:925
+# --- book/chapters/21c_parametrizations.md:927
 def _is_orthogonal(Q) -> bool:  # noqa: N803
     n, k = Q.size(-2), Q.size(-1)
     Id = refgrad.eye(k, dtype=Q.dtype, device=Q.device)  # noqa: N806
@@ -68,7 +68,7 @@ def _new_base(Q, n: int, k: int):  # noqa: N803
     return Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
 
 
-# --- book/chapters/21c_parametrizations.md:955
+# --- book/chapters/21c_parametrizations.md:957
 class _Orthogonal(Module):
     def __init__(self, weight, orthogonal_map, *, use_trivialization=True) -> None:
         super().__init__()

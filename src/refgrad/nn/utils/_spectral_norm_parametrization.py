@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:754
+# --- book/chapters/21c_parametrizations.md:756
 """The module that divides a weight by its power-iterated largest singular value."""
 
 import refgrad
@@ -27,7 +27,7 @@ def power_method(module, weight_mat, n_power_iterations: int) -> None:
                                   eps=module.eps, out=module._v)
 
 
-# --- book/chapters/21c_parametrizations.md:780
+# --- book/chapters/21c_parametrizations.md:782
 class _SpectralNorm(Module):
     def __init__(self, weight, n_power_iterations: int = 1, dim: int = 0,
                  eps: float = 1e-12) -> None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:681
+# --- book/chapters/21c_parametrizations.md:683
 """torch.nn.utils.parametrizations: weight_norm, spectral_norm and orthogonal."""
 
 import refgrad
@@ -40,7 +40,7 @@ def weight_norm(module, name: str = "weight", dim: int = 0):
     return module
 
 
-# --- book/chapters/21c_parametrizations.md:823
+# --- book/chapters/21c_parametrizations.md:825
 def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
                   eps: float = 1e-12, dim: int | None = None):
     from refgrad._tensor import Tensor
@@ -61,7 +61,7 @@ def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
     return module
 
 
-# --- book/chapters/21c_parametrizations.md:1011
+# --- book/chapters/21c_parametrizations.md:1013
 def orthogonal(module, name: str = "weight", orthogonal_map: str | None = None, *,
                use_trivialization: bool = True):
     from refgrad._tensor import Tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:1137
+# --- book/chapters/21c_parametrizations.md:1139
 """The hook-based torch.nn.utils.spectral_norm and remove_spectral_norm."""
 
 import refgrad
@@ -57,7 +57,7 @@ class SpectralNorm:
         setattr(module, self.name, self.compute_weight(module, module.training))
 
 
-# --- book/chapters/21c_parametrizations.md:1207
+# --- book/chapters/21c_parametrizations.md:1209
 # NOTE [A load hook left behind]
 # remove_spectral_norm removes the forward pre-hook and the state-dict hook
 # but not the load pre-hook, which it files wrapped; a strict load of the
@@ -65,7 +65,7 @@ class SpectralNorm:
 # it does in torch.
 
 
-# --- book/chapters/21c_parametrizations.md:1216
+# --- book/chapters/21c_parametrizations.md:1218
 def _apply(module, name: str, n_power_iterations: int, dim: int, eps: float):
     for hook in module._forward_pre_hooks.values():
         if isinstance(hook, SpectralNorm) and hook.name == name:
@@ -106,7 +106,7 @@ class SpectralNormStateDictHook:
         versions[key] = self.fn._version
 
 
-# --- book/chapters/21c_parametrizations.md:1258
+# --- book/chapters/21c_parametrizations.md:1260
 def _solve_v_and_rescale(fn, weight_mat, u, target_sigma):
     v = refgrad.linalg.multi_dot(
         [weight_mat.t().mm(weight_mat).pinverse(), weight_mat.t(), u.unsqueeze(1)]).squeeze(1)
@@ -140,7 +140,7 @@ class SpectralNormLoadStateDictPreHook:
                 fn, weight_mat, state_dict[weight_key + "_u"], sigma)
 
 
-# --- book/chapters/21c_parametrizations.md:1293
+# --- book/chapters/21c_parametrizations.md:1295
 def spectral_norm(module, name: str = "weight", n_power_iterations: int = 1,
                   eps: float = 1e-12, dim: int | None = None):
     from refgrad.nn.modules.conv_transpose import (

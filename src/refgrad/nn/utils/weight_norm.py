@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21c_parametrizations.md:1063
+# --- book/chapters/21c_parametrizations.md:1065
 """The hook-based torch.nn.utils.weight_norm and remove_weight_norm."""
 
 import warnings
