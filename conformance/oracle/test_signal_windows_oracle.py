@@ -1,9 +1,11 @@
 """Oracle test: torch.signal.windows, refgrad against torch.
 
 The windows are built from the same ops in the same order, so the sample positions agree
-to the bit, and windows whose remaining kernels round as torch's do (abs everywhere, exp in
-float64) agree to the bit. The others may differ by the last bit of torch's vectorised
-exp, sin, cos or sqrt, and are held to that.
+to the bit, and windows whose remaining kernels round as torch's do (abs and linspace)
+agree to the bit. The others may differ by the last bit of a vectorised exp, sin, cos or
+sqrt, and are held to that: float64 exp among them, since NumPy picks its exp kernel by
+the processor's instruction set, and on some processors it rounds a few values in a
+hundred differently from torch's.
 """
 
 import numpy as np
@@ -35,8 +37,7 @@ def cases(names, dtypes):
                     yield name, dtype, dict(kw, sym=sym)
 
 
-@pytest.mark.parametrize("name,dtype,kw", list(cases(["bartlett"], ["float32", "float64"]))
-                         + list(cases(["exponential", "gaussian"], ["float64"])))
+@pytest.mark.parametrize("name,dtype,kw", list(cases(["bartlett"], ["float32", "float64"])))
 def test_bit_for_bit(name, dtype, kw):
     for M in LENGTHS:
         t, r = both(name, M, dtype, **kw)
@@ -45,10 +46,11 @@ def test_bit_for_bit(name, dtype, kw):
 
 
 @pytest.mark.parametrize("center,tau", [(0.0, 1.0), (1.3, 2.0), (-4.5, 0.7)])
-def test_exponential_centres_bit_for_bit(center, tau):
+def test_exponential_centres_within_the_last_bit(center, tau):
     for M in LENGTHS:
         t, r = both("exponential", M, "float64", sym=False, center=center, tau=tau)
-        assert t.tobytes() == r.tobytes()
+        assert t.shape == r.shape
+        assert np.abs(t - r).max(initial=0.0) <= 4 * np.finfo(np.float64).eps
 
 
 @pytest.mark.parametrize("name,dtype,kw", list(cases(NAMES, ["float32", "float64"])))

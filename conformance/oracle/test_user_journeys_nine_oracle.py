@@ -4,9 +4,12 @@ The network (reflect-padded and grouped convolutions, batch, group, instance and
 norms, max pooling with indices and unpooling, pixel shuffle, bicubic resizing, adaptive
 pooling) starts from the same NumPy weights in both libraries, trains with SGD (Nesterov)
 and then AdamW, in float64, and must give torch's losses, parameters, gradients and
-running statistics to rounding. (The first convolution has no bias and the group norm no
-affine map: a batch or instance norm after them cancels those parameters, whose gradients
-are then rounding noise that Adam would scale up to whole steps. In float32 the two can
+running statistics to rounding. (The first convolution has no bias, and neither norm
+after the unpooling has an affine map. A batch or instance norm after the first two
+cancels those parameters, whose gradients are then rounding noise that Adam would scale
+up to whole steps; and one of the instance norm's weights gets a gradient that falls to
+rounding noise after the first step, whose last bits differ from processor to processor
+and which Adam scales up the same way. In float32 the two can
 part further: the unpooled maps are mostly zeros, so the norms divide rounding noise by
 nearly zero deviations, and Adam's first steps magnify that noise.)
 """
@@ -29,7 +32,7 @@ def build(lib):
             self.pool = nn.MaxPool2d(2, return_indices=True)
             self.unpool = nn.MaxUnpool2d(2)
             self.gn = nn.GroupNorm(4, 8, affine=False)
-            self.inorm = nn.InstanceNorm2d(8, affine=True, track_running_stats=True)
+            self.inorm = nn.InstanceNorm2d(8, track_running_stats=True)
             self.ps = nn.PixelShuffle(2)
             self.c2 = nn.Conv2d(2, 4, 3, padding="same", groups=2)
             self.ln = nn.LayerNorm([4, 8, 8])
