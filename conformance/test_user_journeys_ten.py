@@ -64,6 +64,30 @@ def test_recurrent_layers_read_a_parametrized_weight_as_torch_does(kind):
     assert reads_in_one_call(layer, "weight_hh_l1", arr(4, 1, 2)) == 4
 
 
+@pytest.mark.parametrize(("training", "grad", "reads"), [
+    (True, True, 3), (False, True, 4), (False, False, 5)])
+@pytest.mark.parametrize("name", ["in_proj_weight", "in_proj_bias"])
+def test_attention_reads_its_in_projection_as_torch_does(name, training, grad, reads):
+    # twice deciding on the fused path, then listed, checked and used as far as it goes
+    mha = set_from_numpy(nn.MultiheadAttention(4, 2, batch_first=True)).train(training)
+    x = arr(3, 2, 4)
+    with torch.set_grad_enabled(grad):
+        assert reads_in_one_call(mha, name, x, x, x) == reads
+
+
+@pytest.mark.parametrize(("training", "grad", "reads"), [
+    (True, True, 3), (False, True, 5), (False, False, 2)])
+def test_an_encoder_layer_reads_its_attention_weights_as_torch_does(training, grad, reads):
+    layer = set_from_numpy(nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=True))
+    layer.train(training)
+    counter = Counted()
+    parametrize.register_parametrization(layer.self_attn, "in_proj_weight", counter)
+    counter.reads = 0
+    with torch.set_grad_enabled(grad):
+        out = layer(arr(3, 2, 4))
+    assert counter.reads == reads and out.shape == (3, 2, 4)
+
+
 def test_spectral_norm_takes_one_power_step_per_forward():
     torch.manual_seed(0)
     layer = spectral_norm(set_from_numpy(nn.Linear(3, 4)))

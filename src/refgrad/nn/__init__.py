@@ -179,7 +179,7 @@ from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E
 __all__ += ["MultiheadAttention"]
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1294
+# --- book/chapters/21e_attention_and_transformers.md:1331
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

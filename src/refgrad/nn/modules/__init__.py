@@ -109,7 +109,7 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1282
+# --- book/chapters/21e_attention_and_transformers.md:1319
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,
