@@ -21,11 +21,11 @@ def arr(*shape):
     return torch.tensor(RNG.standard_normal(shape))
 
 
-def set_from_numpy(module, scale=0.3):
-    module.double()
+def set_from_numpy(module):
+    """The module in float64, with weights NumPy draws: no seed shared with other tests."""
     with torch.no_grad():
-        for p in module.parameters():
-            p.copy_(arr(*p.shape) * scale)
+        for p in module.double().parameters():
+            p.copy_(arr(*p.shape) * 0.3)
     return module
 
 
