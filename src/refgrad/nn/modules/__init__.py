@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1393
+# --- book/chapters/21a_module_hooks.md:1417
 """refgrad.nn.modules: Module and the modules built on it."""
 
 from refgrad.nn.modules.activation import ReLU
@@ -99,7 +99,7 @@ from refgrad.nn.modules.padding import (  # noqa: E402
 )
 
 
-# --- book/chapters/21d_recurrent_layers.md:1261
+# --- book/chapters/21d_recurrent_layers.md:1274
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )
@@ -109,7 +109,7 @@ from refgrad.nn.modules.rnn import (  # noqa: E402
 from refgrad.nn.modules.multihead_attention import MultiheadAttention  # noqa: E402
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1282
+# --- book/chapters/21e_attention_and_transformers.md:1319
 from refgrad.nn.modules.transformer import (  # noqa: E402
     Transformer,
     TransformerDecoder,

@@ -22,10 +22,10 @@ def mha_takes_fast_path(mha, query, key, value, batched, float_masks, masked) ->
         return False
     if query is not key or key is not value:
         return False
-    weight, bias = mha.in_proj_weight, mha.in_proj_bias
-    if bias is not None and query.dtype != bias.dtype:
+    # NOTE [Attention reads its weights as torch does]: each read below is one of torch's
+    if mha.in_proj_bias is not None and query.dtype != mha.in_proj_bias.dtype:
         return False
-    if weight is None or query.dtype != weight.dtype:
+    if mha.in_proj_weight is None or query.dtype != mha.in_proj_weight.dtype:
         return False
     if mha.training or mha.num_heads % 2 or not mha.batch_first:
         return False
@@ -33,11 +33,14 @@ def mha_takes_fast_path(mha, query, key, value, batched, float_masks, masked) ->
         return False
     if not mha._qkv_same_embed_dim or (query.is_nested and masked) or float_masks:
         return False
-    tensors = (query, weight, bias, mha.out_proj.weight, mha.out_proj.bias)
-    return bias is not None and not has_torch_function(tensors) and _quiet(tensors)
+    tensors = (query, mha.in_proj_weight, mha.in_proj_bias, mha.out_proj.weight,
+               mha.out_proj.bias)
+    if has_torch_function(tensors) or not _quiet(tensors):
+        return False
+    return mha.in_proj_bias is not None and mha.in_proj_weight is not None
 
 
-# --- book/chapters/21e_attention_and_transformers.md:822
+# --- book/chapters/21e_attention_and_transformers.md:835
 def _hooked(module) -> bool:
     return any(len(getattr(m, "_forward_hooks", {})) + len(getattr(m, "_forward_pre_hooks", {}))
                for m in module.modules())

@@ -71,7 +71,13 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:516
+# --- book/chapters/21d_recurrent_layers.md:522
+def read_weight(module, name):
+    """The weight ``name``, or None: asked for, then read, as torch does."""
+    return getattr(module, name) if hasattr(module, name) else None
+
+
+# --- book/chapters/21d_recurrent_layers.md:529
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -92,14 +98,14 @@ class RNNBase(Module):
         self.reset_parameters()
 
     def _init_flat_weights(self):
-        self._flat_weights = [getattr(self, n, None) for n in self._flat_weights_names]
+        self._flat_weights = [read_weight(self, n) for n in self._flat_weights_names]
         self._flat_weight_refs = [None if w is None else weakref.ref(w)
                                   for w in self._flat_weights]
 
     def _update_flat_weights(self):
         # NOTE [Weights read again]: against the last reading; a missing one is no change
         for ref, name in zip(self._flat_weight_refs, self._flat_weights_names, strict=True):
-            weight = getattr(self, name, None)
+            weight = read_weight(self, name)
             if weight is not None and ref is not None and ref() is not weight:
                 self._init_flat_weights()  # swapped in behind __setattr__'s back
                 return
@@ -127,7 +133,7 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:577
+# --- book/chapters/21d_recurrent_layers.md:590
 def __getstate__(self):
     self._update_flat_weights()
     state = dict(Module.__getstate__(self))
@@ -145,7 +151,7 @@ for _method in (__getstate__, __setstate__):  # named as the class's own
     _method.__qualname__ = f"RNNBase.{_method.__name__}"
 
 
-# --- book/chapters/21d_recurrent_layers.md:601
+# --- book/chapters/21d_recurrent_layers.md:614
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:864
+# --- book/chapters/21e_attention_and_transformers.md:877
 """TransformerEncoderLayer and TransformerDecoderLayer: attention, feed-forward, norms."""
 
 from refgrad.nn._attention_masks import _canonical_mask, _none_or_dtype
 from refgrad.nn._checked_activations import gelu, relu  # F's own, without the rest of F
+from refgrad.nn._multi_head_attention import multi_head_attention_forward
 from refgrad.nn.modules._fast_path import layer_takes_fast_path
 from refgrad.nn.modules.activation import ReLU
 from refgrad.nn.modules.layers import Dropout, LayerNorm
@@ -45,7 +46,7 @@ def _feed_forward_parts(layer, d_model, dim_feedforward, dropout, layer_norm_eps
         setattr(layer, f"dropout{i}", Dropout(dropout))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:911
+# --- book/chapters/21e_attention_and_transformers.md:925
 class TransformerEncoderLayer(Module):
     __constants__ = ["norm_first"]
 
@@ -81,15 +82,29 @@ class TransformerEncoderLayer(Module):
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal: bool = False,
                   _fused: bool = False):
+        if _fused:  # NOTE [The fused layer's attention]
+            return self.dropout1(_fused_attention(self.self_attn, x, attn_mask,
+                                                  key_padding_mask, is_causal))
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=_fused, is_causal=is_causal)[0]
+                           need_weights=False, is_causal=is_causal)[0]
         return self.dropout1(x)
 
     def _ff_block(self, x):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
-# --- book/chapters/21e_attention_and_transformers.md:962
+# --- book/chapters/21e_attention_and_transformers.md:981
+def _fused_attention(attn, x, attn_mask, key_padding_mask, is_causal):
+    seq = x.transpose(1, 0)
+    out, _ = multi_head_attention_forward(
+        seq, seq, seq, attn.embed_dim, attn.num_heads, attn.in_proj_weight, attn.in_proj_bias,
+        None, None, False, attn.dropout, attn.out_proj.weight, attn.out_proj.bias,
+        training=False, key_padding_mask=key_padding_mask, need_weights=True,
+        attn_mask=attn_mask, is_causal=is_causal)
+    return out.transpose(1, 0).contiguous()
+
+
+# --- book/chapters/21e_attention_and_transformers.md:999
 class TransformerDecoderLayer(Module):
     __constants__ = ["norm_first"]
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1150
+# --- book/chapters/21a_module_hooks.md:1157
 """Linear: y = x W^T + b."""
 
 import math
@@ -21,7 +21,7 @@ _PLAIN = (Tensor, Parameter)  # the types with no __torch_function__ of their ow
 _PLAIN_OR_NONE = (*_PLAIN, type(None))
 
 
-# --- book/chapters/21a_module_hooks.md:1174
+# --- book/chapters/21a_module_hooks.md:1181
 class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
@@ -46,31 +46,41 @@ class Linear(Module):
                 self.bias.uniform_(-bound, bound)
 
     def forward(self, input):
-        if (type(input) is not Tensor or type(self.weight) not in _PLAIN
-                or type(self.bias) not in _PLAIN_OR_NONE):
+        weight, bias = self.weight, self.bias  # NOTE [Read a weight once]
+        if (type(input) is not Tensor or type(weight) not in _PLAIN
+                or type(bias) not in _PLAIN_OR_NONE):
             from refgrad.nn.functional import linear  # NOTE [Linear asks as F.linear does]
 
-            return linear(input, self.weight, self.bias)
-        if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
-            # its event under a profile: chapter "The profiler, closer to torch"
-            return composite_event("linear", (input, self.weight, self.bias), self.forward,
-                                   input)
-        if self.bias is None:
-            return refgrad.matmul(input, self.weight.t())
-        if input.dim() == 2:
-            return refgrad.addmm(self.bias, input, self.weight.t())
-        if input.is_contiguous():
-            flat = input.reshape(-1, self.in_features)
-            out = refgrad.addmm(self.bias, flat, self.weight.t())
-            return out.view(*input.shape[:-1], self.out_features)
-        return refgrad.matmul(input, self.weight.t()).add_(self.bias)
+            return linear(input, weight, bias)
+        return _plain_linear(input, weight, bias)
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
 
 
-# --- book/chapters/21a_module_hooks.md:1228
+# --- book/chapters/21a_module_hooks.md:1226
+def _plain_linear(input, weight, bias):
+    if input.dim() == 0:
+        from refgrad.nn.functional import linear
+
+        return linear(input, weight, bias)
+    if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
+        # its event under a profile: chapter "The profiler, closer to torch"
+        return composite_event("linear", (input, weight, bias), _plain_linear,
+                               input, weight, bias)
+    if bias is None:
+        return refgrad.matmul(input, weight.t())
+    if input.dim() == 2:
+        return refgrad.addmm(bias, input, weight.t())
+    if input.is_contiguous():
+        flat = input.reshape(-1, input.shape[-1])
+        out = refgrad.addmm(bias, flat, weight.t())
+        return out.view(*input.shape[:-1], weight.shape[0])
+    return refgrad.matmul(input, weight.t()).add_(bias)
+
+
+# --- book/chapters/21a_module_hooks.md:1252
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -79,7 +89,7 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1242
+# --- book/chapters/21a_module_hooks.md:1266
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1020
+# --- book/chapters/21e_attention_and_transformers.md:1057
 """The Transformer: encoder and decoder stacks of layers, and the model that joins them."""
 
 import copy
@@ -50,7 +50,7 @@ def _get_clones(module, N):
     return ModuleList([copy.deepcopy(module) for _ in range(N)])
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1076
+# --- book/chapters/21e_attention_and_transformers.md:1113
 def _why_not_nested(layer) -> str:
     """Why torch's encoder could not run this layer on nested tensors ('' when it could)."""
     name = "encoder_layer"
@@ -75,7 +75,7 @@ def _why_not_nested(layer) -> str:
     return ""
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1115
+# --- book/chapters/21e_attention_and_transformers.md:1152
 NESTED_PROTOTYPE = (
     "The PyTorch API of nested tensors is in prototype stage and will change in the near "
     "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, "
@@ -106,7 +106,7 @@ def _nested_lengths(encoder, src, key_padding_mask, mask):
     return prefix
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1147
+# --- book/chapters/21e_attention_and_transformers.md:1184
 class TransformerEncoder(Module):
     __constants__ = ["norm"]
 
@@ -143,7 +143,7 @@ class TransformerEncoder(Module):
         return output if self.norm is None else self.norm(output)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1188
+# --- book/chapters/21e_attention_and_transformers.md:1225
 class TransformerDecoder(Module):
     __constants__ = ["norm"]
 
@@ -167,7 +167,7 @@ class TransformerDecoder(Module):
         return output if self.norm is None else self.norm(output)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1222
+# --- book/chapters/21e_attention_and_transformers.md:1259
 class Transformer(Module):
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
                  num_decoder_layers: int = 6, dim_feedforward: int = 2048, dropout: float = 0.1,
@@ -203,7 +203,7 @@ class Transformer(Module):
         return _generate_square_subsequent_mask(sz, dtype=dtype, device=device)
 
 
-# --- book/chapters/21e_attention_and_transformers.md:1259
+# --- book/chapters/21e_attention_and_transformers.md:1296
 def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
             src_key_padding_mask=None, tgt_key_padding_mask=None,
             memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
