@@ -463,6 +463,10 @@ TORCH_CALLS.update({  # chapter "Attention and sampling"
     "grid_sampler_2d": lambda a, g, **p: F.grid_sample(a, g, **p),
     "grid_sampler_3d": lambda a, g, **p: F.grid_sample(a, g, **p),
     "affine_grid_generator": lambda t, size, align_corners: F.affine_grid(t, size, align_corners),
+    **{f"grid_sampler_{n}d_backward": lambda g, a, grid, n=n, **p: getattr(
+        aten, f"grid_sampler_{n}d_backward")(g, a, grid, p["interpolation_mode"],
+                                            p["padding_mode"], p["align_corners"], [True, True])
+       for n in (2, 3)},
 })
 TORCH_CALLS.update({  # the gradient kernels' rows, chapter 16x
     "embedding_dense_backward": lambda g, indices, padding_idx: aten.embedding_dense_backward(
