@@ -6,7 +6,7 @@
 """Node classes made from op-table rows, and how their nodes run the row's backward."""
 
 import types
-from itertools import chain
+from itertools import chain, count
 from typing import NamedTuple
 
 from refgrad._C import _functions
@@ -65,10 +65,14 @@ def node_class(op, hand_made: str | None = None) -> type:
 # by hand, without a sequence number: its _sequence_nr() is the largest
 # unsigned 64-bit number and the thread's counter does not move. The engine
 # runs the highest numbers first, so such a node runs before any other that is
-# ready, and its refusal comes before another node's.
+# ready, and its refusal comes before another node's. Its number is given back
+# as NOTE [Reading the next sequence number] gives numbers back, so that the
+# counter never nests: a chain inside a chain for each such node would make
+# every later node's number a walk down all of them.
 def _unnumbered(cls, next_nodes, next_slots):
     node = new_node(cls, next_nodes, next_slots)
-    state.sequence_numbers = chain((node._seq,), state.sequence_numbers)  # given back
+    taken, after = node._seq, next(state.sequence_numbers)
+    state.sequence_numbers = count(taken) if after == taken + 1 else chain((taken,), count(after))
     node._seq = 2**64 - 1
     return node
 
@@ -80,7 +84,7 @@ def _unnumbered(cls, next_nodes, next_slots):
 # before it calls release_variables(), so such a node is spared the call.
 
 
-# --- book/chapters/13_dispatch.md:128
+# --- book/chapters/13_dispatch.md:132
 # NOTE [Code of its own per node class]
 # At each attribute read or write in a function's code, CPython 3.11 caches
 # what it found for the class of object it met there, and takes a slow path
@@ -103,7 +107,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:158
+# --- book/chapters/13_dispatch.md:162
 class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
@@ -132,7 +136,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:249
+# --- book/chapters/13_dispatch.md:253
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -178,7 +182,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:383
+# --- book/chapters/13_dispatch.md:387
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -211,7 +215,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:422
+# --- book/chapters/13_dispatch.md:426
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -241,7 +245,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:458
+# --- book/chapters/13_dispatch.md:462
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -272,7 +276,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:493
+# --- book/chapters/13_dispatch.md:497
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -286,7 +290,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2428
+# --- book/chapters/13_dispatch.md:2432
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes
