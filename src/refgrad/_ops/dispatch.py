@@ -8,7 +8,6 @@
 from numpy import ndarray  # NOTE [Names looked up once]
 
 from refgrad._backend import torch_laid_out
-from refgrad._normal_data import refuse_view_without_counter  # NOTE [Normal data in an...]
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -22,19 +21,18 @@ from refgrad._ops.operands import (
     as_array,
     read_numbers,
 )
-from refgrad._ops.recording import _all_inference, _any_requires_grad, _edges, _metadata, _records
+from refgrad._ops.plain_outputs import _link_views, _plain_outputs  # chapter "Views", below
+from refgrad._ops.recording import _edges, _metadata, _records
 from refgrad._ops.result_layout import iterated_layout
-from refgrad._ops.views import track_view  # chapter "Views"
 from refgrad._parallel import run_split  # chapter "Threads inside an op"
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
-from refgrad._storage_sizes import SIZES  # chapter "Finding the tensors over a storage"
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._input_metadata import input_metadata, lone_metadata
 from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1033
+# --- book/chapters/13_dispatch.md:1031
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
@@ -110,14 +108,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1121
+# --- book/chapters/13_dispatch.md:1119
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1200
+# --- book/chapters/13_dispatch.md:1198
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -130,7 +128,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1224
+# --- book/chapters/13_dispatch.md:1222
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -171,14 +169,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1363
+# --- book/chapters/13_dispatch.md:1361
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1371
+# --- book/chapters/13_dispatch.md:1369
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -228,7 +226,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1427
+# --- book/chapters/13_dispatch.md:1425
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -262,75 +260,9 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1672
+# --- book/chapters/13_dispatch.md:1670
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
         return make_tensor(result, True, node, i)
     return make_tensor(result)
-
-
-# --- book/chapters/13_dispatch.md:2074
-def _link_views(op, source, outputs, params) -> None:
-    if source._version_counter is None:  # NOTE [Normal data in an inference tensor]
-        refuse_view_without_counter(source)
-    base = source._view_base if source._view_base is not None else source
-    for i, out in enumerate(outputs):
-        out._view_base = base
-        out._version_counter = source._version_counter
-        track_view(op, source, out, params, i if op.many else None)
-
-
-def _plain_outputs(op, tensors, results, params):
-    if op.many:
-        outputs = tuple([make_tensor(r) for r in results])
-    else:
-        outputs = (make_tensor(results[0]),)
-    if op.result_writes and outputs[0]._version_counter is not None:
-        _count_result_writes(op, tensors, params, results, outputs)
-    if op.view:
-        source = tensors[0]
-        if source._version_counter is None or state.below_autograd:
-            # An inference tensor's "view" is no view, nor is a mode's own (NOTE
-            # [Below autograd]); both still meet NOTE [Views checked after a shrink].
-            if SIZES:
-                from refgrad._storage_bounds import check_view
-
-                for out in outputs:
-                    check_view(op, source, out, params)
-            if source._version_counter is None:
-                if not state.below_autograd:  # NOTE [Normal data in an inference tensor]
-                    refuse_view_without_counter(source)
-                for out in outputs:
-                    out._version_counter = None
-            return outputs
-        _link_views(op, source, outputs, params)
-        for out in outputs:
-            # A view made without recording requires grad if its base does: the
-            # base of them all, so a view of a leaf view follows that view's base.
-            out._requires_grad = out._view_base._requires_grad
-    return outputs
-
-
-# --- book/chapters/13_dispatch.md:2124
-def _count_result_writes(op, tensors, params, results, outputs) -> None:
-    if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
-        return  # NOTE [Fresh results below a mode]: a mode's func counts none
-    writes = op.result_writes
-    if callable(writes):
-        writes = writes(tensors, params, results[0])
-    if writes and state.grad_enabled and _any_requires_grad(tensors):
-        _refuse_out_call(op)
-    if type(writes) is int:
-        writes = (writes,) * len(outputs)
-    for out, count in zip(outputs, writes, strict=True):
-        out._version_counter.value += count
-
-
-def _refuse_out_call(op) -> None:
-    from refgrad._ops.table import OUT_CALLS
-    from refgrad._ops.write_checks import OUT_NEEDS_GRAD
-
-    name = OUT_CALLS.get(op.name)
-    if name is not None:
-        raise RuntimeError(OUT_NEEDS_GRAD.format(name))
