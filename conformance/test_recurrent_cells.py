@@ -188,3 +188,28 @@ def test_the_namespace_steps_refusals():
     with raises(IndexError, "Dimension out of range (expected to be in range of [-1, 0], but "
                 "got 1)"):
         torch.rnn_tanh_cell(torch.zeros(3), torch.zeros(4), torch.zeros(4, 3), torch.zeros(4, 4))
+
+
+@pytest.mark.parametrize("state, error, message", [
+    (lambda z: z(4, 3), TypeError,
+     "lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not Tensor"),
+    (lambda z: (t for t in [z(4, 3), z(4, 3)]), TypeError,
+     "lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not generator"),
+    (lambda z: (z(4, 3),) * 3, RuntimeError, "lstm_cell expects two hidden states"),
+    (lambda z: (None, z(4, 3)), AttributeError, "'NoneType' object has no attribute 'dim'"),
+])
+def test_an_lstm_cell_refuses_a_batch_state_that_is_not_a_pair(state, error, message):
+    with pytest.raises(error) as info:
+        nn.LSTMCell(2, 3)(torch.zeros(4, 2), state(torch.zeros))
+    assert str(info.value) == message
+
+
+def test_an_lstm_cell_reads_a_single_samples_state_by_its_first_two_items():
+    cell, x = nn.LSTMCell(2, 3), torch.randn(2)
+    h, c = torch.randn(3), torch.randn(3)
+    want = cell(x, (h, c))
+    for state in ([h, c], (h, c, torch.randn(3)), torch.stack([h, c])):
+        assert all(torch.equal(a, b) for a, b in zip(cell(x, state), want))
+    assert cell(x.unsqueeze(0), [h.unsqueeze(0), c.unsqueeze(0)])[0].shape == (1, 3)
+    with pytest.raises(IndexError, match="^tuple index out of range$"):
+        cell(x, (h,))

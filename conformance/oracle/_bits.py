@@ -1,4 +1,5 @@
-"""What several oracle files share: data, a bitwise comparison, and torch's square roots."""
+"""What several oracle files share: data, a bitwise comparison, a comparison to rounding,
+and torch's square roots."""
 
 import contextlib
 
@@ -22,6 +23,14 @@ def assert_bitwise(ours, theirs, nans_alike=True):
         same = np.array_equal(a.view(f"u{a.itemsize}"), b.view(f"u{b.itemsize}"))
         assert same or (nans_alike and np.array_equal(a, b, equal_nan=True)), (
             f"{(a != b).sum()} of {a.size} differ")
+
+
+def assert_walks_agree(ours, theirs, rtol=1e-9, atol=1e-12):
+    """Two walks' records, array by array: the same dtypes and shapes, values to rounding."""
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
 
 
 @contextlib.contextmanager

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1191
+# --- book/chapters/21d_recurrent_layers.md:1199
 """torch._pack_padded_sequence: the op-table row that packs, and its backward."""
 
 import numpy as np

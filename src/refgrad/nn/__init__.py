@@ -165,7 +165,7 @@ __all__ += [
     "TripletMarginLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1282
+# --- book/chapters/21d_recurrent_layers.md:1290
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )

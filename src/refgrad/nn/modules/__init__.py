@@ -99,7 +99,7 @@ from refgrad.nn.modules.padding import (  # noqa: E402
 )
 
 
-# --- book/chapters/21d_recurrent_layers.md:1274
+# --- book/chapters/21d_recurrent_layers.md:1282
 from refgrad.nn.modules.rnn import (  # noqa: E402
     GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase,
 )

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:423
+# --- book/chapters/21d_recurrent_layers.md:431
 """RNNBase: the parameters, checks and printed form shared by RNN, LSTM and GRU."""
 
 import math
@@ -47,7 +47,7 @@ def check_settings(input_size, hidden_size, num_layers, bias, batch_first, dropo
         raise ValueError("proj_size has to be smaller than hidden_size")
 
 
-# --- book/chapters/21d_recurrent_layers.md:469
+# --- book/chapters/21d_recurrent_layers.md:477
 def make_weights(module, mode, kw):
     """Register every layer's and direction's parameters, in torch's order."""
     gates = _GATES[mode] * module.hidden_size
@@ -71,13 +71,13 @@ def make_weights(module, mode, kw):
             module._all_weights.append(names)
 
 
-# --- book/chapters/21d_recurrent_layers.md:522
+# --- book/chapters/21d_recurrent_layers.md:530
 def read_weight(module, name):
     """The weight ``name``, or None: asked for, then read, as torch does."""
     return getattr(module, name) if hasattr(module, name) else None
 
 
-# --- book/chapters/21d_recurrent_layers.md:529
+# --- book/chapters/21d_recurrent_layers.md:537
 class RNNBase(Module):
     __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias",
                      "batch_first", "dropout", "bidirectional", "proj_size"]
@@ -133,7 +133,7 @@ class RNNBase(Module):
         return [[getattr(self, name) for name in names] for names in self._all_weights]
 
 
-# --- book/chapters/21d_recurrent_layers.md:590
+# --- book/chapters/21d_recurrent_layers.md:598
 def __getstate__(self):
     self._update_flat_weights()
     state = dict(Module.__getstate__(self))
@@ -151,7 +151,7 @@ for _method in (__getstate__, __setstate__):  # named as the class's own
     _method.__qualname__ = f"RNNBase.{_method.__name__}"
 
 
-# --- book/chapters/21d_recurrent_layers.md:614
+# --- book/chapters/21d_recurrent_layers.md:622
 def _check_input(self, input, batch_sizes):
     weight_dtype = self._flat_weights[0].dtype
     if input.dtype != weight_dtype:

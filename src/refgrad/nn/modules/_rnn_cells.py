@@ -57,9 +57,8 @@ def _check_dims(name, what, t):
 def run_cell(cell, name, input, hx, pair, function):
     """Check, batch a single sample, fill a missing state, step, unbatch."""
     _check_dims(name, "input", input)
-    states = list(hx) if pair and hx is not None else [hx]
-    for i, t in enumerate(states):
-        if t is not None:
+    if hx is not None:  # NOTE [An LSTM cell's state as given]
+        for i, t in enumerate(hx if pair else [hx]):
             _check_dims(name, f"hx[{i}]" if pair else "hidden", t)
     batched = input.dim() == 2
     if not batched:
@@ -67,18 +66,18 @@ def run_cell(cell, name, input, hx, pair, function):
     if hx is None:
         zeros = refgrad.zeros(input.size(0), cell.hidden_size, dtype=input.dtype,
                               device=input.device)
-        states = [zeros, zeros] if pair else [zeros]
+        hx = (zeros, zeros) if pair else zeros
     elif not batched:
-        states = [t.unsqueeze(0) for t in states]
+        hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if pair else hx.unsqueeze(0)
     if function is None:
         raise RuntimeError(f"Unknown nonlinearity: {cell.nonlinearity}")
-    out = function(input, tuple(states) if pair else states[0], *cell._weights())
+    out = function(input, hx, *cell._weights())
     if batched:
         return out
     return tuple(t.squeeze(0) for t in out) if pair else out.squeeze(0)
 
 
-# --- book/chapters/21d_recurrent_layers.md:250
+# --- book/chapters/21d_recurrent_layers.md:258
 class RNNCell(RNNCellBase):
     __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:695
+# --- book/chapters/21d_recurrent_layers.md:703
 """The shared course of RNN, LSTM and GRU's forward: prepare, run the layers, finish."""
 
 import refgrad
@@ -26,7 +26,7 @@ def _check_state_dims(name, hx, pair, batched):
                            f"{hx.dim()}-D tensor")
 
 
-# --- book/chapters/21d_recurrent_layers.md:720
+# --- book/chapters/21d_recurrent_layers.md:728
 def prepare(module, name, input, hx, pair):
     """The input, its state, and how to undo the batching: (input, hx, how)."""
     from refgrad.nn.utils.rnn import PackedSequence
@@ -70,7 +70,7 @@ def prepare(module, name, input, hx, pair):
 # index_select and the network's function refuse what is wrong, in their words.
 
 
-# --- book/chapters/21d_recurrent_layers.md:765
+# --- book/chapters/21d_recurrent_layers.md:773
 def run(module, input, hx, how, function, pair):
     """Call the network's function on a prepared input; the output and state, as given."""
     from refgrad.nn.utils.rnn import PackedSequence

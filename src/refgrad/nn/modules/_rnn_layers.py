@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:305
+# --- book/chapters/21d_recurrent_layers.md:313
 """A recurrent layer over time, dense or packed, and the stack of layers."""
 
 import refgrad
@@ -37,7 +37,7 @@ def dense_layer(input, hx, params, step, reverse):
     return refgrad.stack(outs, 0), hx
 
 
-# --- book/chapters/21d_recurrent_layers.md:349
+# --- book/chapters/21d_recurrent_layers.md:357
 def packed_layer(data, batch_sizes, hx, params, step, reverse):
     """Run one direction over packed data: (packed outputs, last state)."""
     sizes = [int(b) for b in batch_sizes]
@@ -64,7 +64,7 @@ def packed_layer(data, batch_sizes, hx, params, step, reverse):
     return refgrad.cat(outs, 0), _cat([state] + done[::-1])
 
 
-# --- book/chapters/21d_recurrent_layers.md:385
+# --- book/chapters/21d_recurrent_layers.md:393
 def run_layers(x, states, params, step, num_layers, bidirectional, dropout, train,
                batch_sizes=None):
     """Every layer in turn: (last layer's output, final state of each layer and direction)."""

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:790
+# --- book/chapters/21d_recurrent_layers.md:798
 """torch.nn.modules.rnn: the recurrent cells and layers."""
 
 import warnings
@@ -46,7 +46,7 @@ class GRU(RNNBase):
         return run(self, input, hx, how, gru, False)
 
 
-# --- book/chapters/21d_recurrent_layers.md:838
+# --- book/chapters/21d_recurrent_layers.md:846
 class LSTM(RNNBase):
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
@@ -71,13 +71,13 @@ class LSTM(RNNBase):
         return run(self, input, hx, how, lstm, True)
 
 
-# --- book/chapters/21d_recurrent_layers.md:875
+# --- book/chapters/21d_recurrent_layers.md:883
 def apply_permutation(tensor, permutation, dim=1):
     warnings.warn("`apply_permutation` is deprecated, please use "
                   "`tensor.index_select(dim, permutation)` instead", FutureWarning, stacklevel=2)
     return tensor.index_select(dim, permutation)
 
 
-# --- book/chapters/21d_recurrent_layers.md:887
+# --- book/chapters/21d_recurrent_layers.md:895
 for _cls in (RNNBase, RNNCellBase, RNNCell, LSTMCell, GRUCell):
     _cls.__module__ = __name__

@@ -43,7 +43,7 @@ __all__ += ["parametrizations", "parametrize", "remove_spectral_norm", "remove_w
             "spectral_norm", "weight_norm"]
 
 
-# --- book/chapters/21d_recurrent_layers.md:1291
+# --- book/chapters/21d_recurrent_layers.md:1299
 from refgrad.nn.utils import rnn  # noqa: E402, F401 - torch.nn.utils.rnn
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:1108
+# --- book/chapters/21d_recurrent_layers.md:1116
 """The kernels behind torch.nn.utils.rnn: pack, unpack and pad."""
 
 import refgrad
@@ -33,7 +33,7 @@ def check_lengths(input, lengths, batch_first):
         raise RuntimeError(_SORTED)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1140
+# --- book/chapters/21d_recurrent_layers.md:1148
 def pad_packed(data, batch_sizes, batch_first, padding_value, total_length):
     sizes = [int(b) for b in batch_sizes]
     out = refgrad.full((total_length, sizes[0], *data.shape[1:]), padding_value,
@@ -72,7 +72,7 @@ def pad_sequences(sequences, batch_first, padding_value, padding_side):
     return out
 
 
-# --- book/chapters/21d_recurrent_layers.md:1244
+# --- book/chapters/21d_recurrent_layers.md:1252
 from refgrad._ops.dispatch import call  # noqa: E402
 from refgrad._ops.pack_padded import PACK_PADDED  # noqa: E402 - registers the row
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21d_recurrent_layers.md:920
+# --- book/chapters/21d_recurrent_layers.md:928
 """torch.nn.utils.rnn: packing sequences of different lengths, and padding them."""
 
 from typing import NamedTuple
@@ -38,7 +38,7 @@ def _fields(data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
     return data[0], data[1], sorted_indices, unsorted_indices
 
 
-# --- book/chapters/21d_recurrent_layers.md:957
+# --- book/chapters/21d_recurrent_layers.md:965
 class PackedSequence(PackedSequence_):
     def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
         return super().__new__(cls, *_fields(data, batch_sizes, sorted_indices,
@@ -88,7 +88,7 @@ for _name, _dtype in (("double", "float64"), ("float", "float32"), ("half", "flo
     setattr(PackedSequence, _name, _convert)
 
 
-# --- book/chapters/21d_recurrent_layers.md:1013
+# --- book/chapters/21d_recurrent_layers.md:1021
 def invert_permutation(permutation):
     if permutation is None:
         return None
@@ -127,7 +127,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
             lengths[sequence.unsorted_indices])
 
 
-# --- book/chapters/21d_recurrent_layers.md:1060
+# --- book/chapters/21d_recurrent_layers.md:1068
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
     if not hasattr(sequences, "__iter__"):
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
