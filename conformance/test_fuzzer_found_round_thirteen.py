@@ -2,7 +2,8 @@
 
 A leaf given .data of another shape keeps its AccumulateGrad while a graph holds it:
 the engine checks gradients against the old shape, and a first gradient of that shape
-is taken over or copied into the leaf's shape; ldexp's gradient for its input is
+is taken over or copied into the leaf's shape, while set_ forgets the node whatever
+the shape; ldexp's gradient for its input is
 pow(2, other) in an integer exponent's own dtype, wrapping around; copy_ from a source
 of the same dtype that reads elements it has already written follows the kernel's
 order, in 64-byte blocks. The same assertions run on torch.
@@ -93,6 +94,17 @@ def test_a_new_dtype_still_makes_a_new_accumulator():
     leaf, _ = _regrown((3, 1), (3, 4), torch.float64)
     (leaf * 3).sum().backward()
     assert leaf.grad.shape == (3, 4) and leaf.grad.dtype == torch.float64
+
+
+@pytest.mark.parametrize("new_shape", [(2, 3), (3, 4)])
+def test_set_forgets_the_accumulator_whatever_the_shape(new_shape):
+    leaf = torch.ones(3, 1 if new_shape == (3, 4) else 2, requires_grad=True)
+    kept = leaf * 2  # noqa: F841 - holds the old AccumulateGrad
+    with torch.no_grad():
+        leaf.set_(torch.ones(new_shape))
+    (leaf * 3).sum().backward()
+    assert leaf.grad.shape == new_shape
+    assert leaf.grad.flatten().tolist() == [3.0] * leaf.numel()
 
 
 @pytest.mark.parametrize("dtype, expected", [

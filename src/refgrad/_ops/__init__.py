@@ -58,7 +58,7 @@ import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:670
+# --- book/chapters/28a_resize.md:674
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 
