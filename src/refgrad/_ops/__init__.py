@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2857
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2861
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -27,14 +27,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3869
+# --- book/chapters/26_inplace.md:3871
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4507
+# --- book/chapters/26_inplace.md:4509
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -58,7 +58,7 @@ import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:670
+# --- book/chapters/28a_resize.md:674
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

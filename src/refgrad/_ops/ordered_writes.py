@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:792
+# --- book/chapters/26_inplace.md:793
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
@@ -13,7 +13,8 @@ from refgrad._tensor import Tensor, make_tensor
 # the bytes of a block: two vectors, of 32 bytes or, for these kernels, of 64
 BLOCK_BYTES = {
     **dict.fromkeys(("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
-                     "floor_divide", "fmod", "remainder", "addcmul", "addcdiv", "addr"), 64),
+                     "floor_divide", "fmod", "remainder", "addcmul", "addcdiv", "addr", "copy"),
+                  64),
     **dict.fromkeys(("pow", "atan2", "arctan2", "hypot", "igamma"), 128),
 }
 ONE_AT_A_TIME = frozenset(("xlogy",))
@@ -47,7 +48,7 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:857
+# --- book/chapters/26_inplace.md:859
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
@@ -55,7 +56,7 @@ def _may_share(a, b) -> bool:
 # seen as a column and a row, as torch's iteration sees them.
 
 
-# --- book/chapters/26_inplace.md:866
+# --- book/chapters/26_inplace.md:868
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -92,7 +93,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:908
+# --- book/chapters/26_inplace.md:910
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

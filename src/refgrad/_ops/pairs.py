@@ -135,7 +135,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:742
+# --- book/chapters/16n_more_shapes_and_elementwise.md:746
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -160,10 +160,10 @@ LDEXP = register(Op(
 def _two_to(other):
     from refgrad._ops import power_forms
 
-    return power_forms.pow(2.0, other)
+    return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:775
+# --- book/chapters/16n_more_shapes_and_elementwise.md:779
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -188,7 +188,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:810
+# --- book/chapters/16n_more_shapes_and_elementwise.md:814
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -247,7 +247,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:983
+# --- book/chapters/16n_more_shapes_and_elementwise.md:987
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -261,7 +261,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1022
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1026
 def _frexp(a):
     from refgrad._ops.result_layout import like_input_result
 

@@ -52,7 +52,7 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:562
+# --- book/chapters/28a_resize.md:565
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     if source is not None and source.dtype is not self.dtype:  # the binding's, before autograd
         names = C_TYPE_NAMES[str(source.dtype)[6:]], C_TYPE_NAMES[str(self.dtype)[6:]]
@@ -89,13 +89,14 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
         node._meta = (input_metadata(self),)
         if self._retains_grad:
             follow_retained_grad(self, old, old_nr)
+    self._grad_accumulator = None  # forgotten, as torch's set_ forgets it whatever the shape
     bump(self)
     if node is not None and self._view_base is not None:
         grad_fn_now(self)
     return self
 
 
-# --- book/chapters/28a_resize.md:616
+# --- book/chapters/28a_resize.md:620
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -123,7 +124,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:648
+# --- book/chapters/28a_resize.md:652
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

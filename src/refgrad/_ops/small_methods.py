@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4139
+# --- book/chapters/26_inplace.md:4141
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -21,7 +21,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
-# --- book/chapters/26_inplace.md:4163
+# --- book/chapters/26_inplace.md:4165
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -63,7 +63,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4209
+# --- book/chapters/26_inplace.md:4211
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -96,7 +96,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4247
+# --- book/chapters/26_inplace.md:4249
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -119,7 +119,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4274
+# --- book/chapters/26_inplace.md:4276
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
@@ -152,7 +152,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4316
+# --- book/chapters/26_inplace.md:4318
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -199,7 +199,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4367
+# --- book/chapters/26_inplace.md:4369
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -229,7 +229,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4401
+# --- book/chapters/26_inplace.md:4403
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1604
+# --- book/chapters/10_nodes.md:1646
 from refgrad.autograd import graph
 
 

@@ -16,7 +16,14 @@ from refgrad._memory_formats import contiguous_format
 from refgrad._parallel import add_into
 from refgrad._tensor import make_tensor
 from refgrad.autograd._grad_dtype import accumulator_metadata
-from refgrad.autograd._grad_layout import _dense, _laid_out_like, _obeys_layout, warn_unless_obeyed
+from refgrad.autograd._grad_layout import (
+    _dense,
+    _laid_out_like,
+    _obeys_layout,
+    copied_to_the_leaf,
+    obeys_by_its_sizes,
+    warn_unless_obeyed,
+)
 from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._node import FunctionNode, built, refuse_construction
@@ -27,7 +34,7 @@ ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
 
-# --- book/chapters/10_nodes.md:728
+# --- book/chapters/10_nodes.md:735
 class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
@@ -65,7 +72,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:792
+# --- book/chapters/10_nodes.md:799
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -79,7 +86,10 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
         return add_to_grad_seen(variable, grad, create_graph, steal, shared)
     old = variable._grad
     if old is None:
-        if create_graph and grad.requires_grad:
+        if grad._data.shape != variable._data.shape:  # NOTE [New data keeps the accumulator]
+            variable._grad = (_stolen(grad) if steal and obeys_by_its_sizes(grad, variable)
+                              else copied_to_the_leaf(grad, variable, create_graph))
+        elif create_graph and grad.requires_grad:
             variable._grad = _recorded_copy(grad, variable)
         elif steal and (_obeys_layout(grad, variable) or not state.grad_layout_enforced):
             variable._grad = _stolen(grad)
@@ -105,7 +115,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
             bump(old)
 
 
-# --- book/chapters/10_nodes.md:837
+# --- book/chapters/10_nodes.md:847
 def _shapes_differ(old, grad) -> RuntimeError:
     """torch's error for a gradient that cannot be added into ``.grad`` in place."""
     import numpy as np
@@ -128,7 +138,7 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-# --- book/chapters/10_nodes.md:865
+# --- book/chapters/10_nodes.md:875
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     written = _written_by_torch(data, leaf, shared)
@@ -167,7 +177,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
     return False  # kept: torch takes the gradient over
 
 
-# --- book/chapters/10_nodes.md:908
+# --- book/chapters/10_nodes.md:918
 # NOTE [An empty gradient's strides]
 # NumPy gives every new empty array zero strides, the strides an expand
 # gives too, so an empty array's byte strides cannot say which it is. Its
@@ -200,7 +210,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # version 0.
 
 
-# --- book/chapters/10_nodes.md:945
+# --- book/chapters/10_nodes.md:955
 # NOTE [A gradient that is not row-major breaks the contract]
 # A row-major leaf and a gradient of its shape and element size: were the
 # gradient's strides the leaf's wherever a size is not 1, it would be
@@ -215,7 +225,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1146
+# --- book/chapters/10_nodes.md:1188
 # NOTE [Stealing the first gradient]
 # A gradient in the engine's buffer list is held by that list, by the locals
 # of the frames handling it (the caller says how many), by sole_holder's own
@@ -276,7 +286,7 @@ def _stolen(grad):
     return stolen
 
 
-# --- book/chapters/10_nodes.md:1241
+# --- book/chapters/10_nodes.md:1283
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:980
+# --- book/chapters/10_nodes.md:990
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -36,7 +36,7 @@ def _obeys_layout(grad, variable) -> bool:
     return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
 
 
-# --- book/chapters/10_nodes.md:1018
+# --- book/chapters/10_nodes.md:1028
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
     if array.flags.c_contiguous:  # the common case, and a cheap question
@@ -51,7 +51,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:1044
+# --- book/chapters/10_nodes.md:1054
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -72,3 +72,26 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
         shape = list(variable._data.shape)
         warn_once(f"layout contract {which}", LAYOUT_WARNING.format(
             shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
+
+
+# --- book/chapters/10_nodes.md:1086
+def obeys_by_its_sizes(grad, variable) -> bool:
+    """torch's contract, asked by the gradient's sizes: the leaf's shape may differ."""
+    if not _dense(variable._data):
+        return grad._data.flags.c_contiguous
+    strides, leaf_strides = element_strides(grad._data), element_strides(variable._data)
+    if len(strides) > len(leaf_strides):
+        return False  # past the leaf's strides: torch reads memory it does not own
+    return all(g == s if n != 1 else g != 0
+               for n, g, s in zip(grad._data.shape, strides, leaf_strides))
+
+
+def copied_to_the_leaf(grad, variable, create_graph: bool):
+    """A first gradient of another shape than the leaf, copied into the leaf's."""
+    import refgrad
+
+    with refgrad.set_grad_enabled(create_graph):
+        if not _dense(variable._data):
+            return grad.clone(memory_format=refgrad.contiguous_format)
+        target = refgrad.empty_strided(variable.shape, variable.stride(), dtype=grad.dtype)
+        return target.copy_(grad)
