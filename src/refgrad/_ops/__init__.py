@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1981
+# --- book/chapters/16_functions.md:1962
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -34,7 +34,7 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4509
+# --- book/chapters/26_inplace.md:4489
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

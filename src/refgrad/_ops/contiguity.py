@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:276
+# --- book/chapters/16d_indexing.md:277
 """is_contiguous and contiguous: whether a tensor is laid out in a memory format, and a
 tensor that is."""
 
@@ -17,6 +17,7 @@ from refgrad._memory_formats import (
 from refgrad._method_counts import keywords_only
 from refgrad._ops.result_layout import row_major_result
 from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
@@ -28,7 +29,7 @@ def is_contiguous(input, *refused, memory_format=contiguous_format) -> bool:
     return bool(input._data.flags.c_contiguous)
 
 
-# --- book/chapters/16d_indexing.md:307
+# --- book/chapters/16d_indexing.md:309
 def contiguous(input, *refused, memory_format=contiguous_format):
     if refused:
         raise keywords_only("contiguous", refused)
@@ -39,14 +40,9 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     if input._data.flags.c_contiguous:  # is_contiguous, without its call
         return input
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("contiguous", contiguous, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("contiguous"):  # its event under a profile: chapter "The profiler,
-            return composite_event("contiguous", (input,), contiguous, input)  # closer to torch"
+        seen = seen_whole("contiguous", contiguous, (input,))
+        if seen is not NOT_ASKED:
+            return seen
         out = clone(input, memory_format=contiguous_format)  # the format named, as torch's
     else:
         out = clone(input)  # CloneBackward0, as in torch
@@ -62,7 +58,7 @@ def contiguous(input, *refused, memory_format=contiguous_format):
     return out
 
 
-# --- book/chapters/16d_indexing.md:346
+# --- book/chapters/16d_indexing.md:343
 def _contiguous_in(input, memory_format):
     from refgrad._ops.simple_functions import clone
 

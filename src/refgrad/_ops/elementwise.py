@@ -9,6 +9,7 @@ from refgrad._c_names import c_type_name
 from refgrad._ops import elementwise_rows as rows
 from refgrad._ops import value_tests
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def _function(row):
@@ -33,7 +34,7 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
-# --- book/chapters/16f_more_elementwise.md:411
+# --- book/chapters/16f_more_elementwise.md:412
 # NOTE [isfinite, taken apart]
 # Under a mode, the steps of torch's composite isfinite: a float's mask is
 # (x == x) * (x.abs() != inf), abs first; an integer's or bool's, ones_like.
@@ -59,7 +60,7 @@ def isfinite(input):
     return (input == input) * bounded
 
 
-# --- book/chapters/16f_more_elementwise.md:442
+# --- book/chapters/16f_more_elementwise.md:443
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -87,7 +88,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:471
+# --- book/chapters/16f_more_elementwise.md:472
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -115,7 +116,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:504
+# --- book/chapters/16f_more_elementwise.md:505
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -144,17 +145,12 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:540
+# --- book/chapters/16f_more_elementwise.md:541
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("square", square, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("square"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("square", (input,), square, input)  # to torch"
+        seen = seen_whole("square", square, (input,))
+        if seen is not NOT_ASKED:
+            return seen
     return input.pow(2)
 
 
@@ -174,42 +170,26 @@ def divide(input, other, **rounding):
 
 def reshape_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("reshape_as", reshape_as, (self, other), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("reshape_as"):  # its event under a profile: chapter "The profiler, closer
-            shown = (self, other)  # to torch"
-            return composite_event("reshape_as", shown, reshape_as, *shown)
+        seen = seen_whole("reshape_as", reshape_as, (self, other), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:588
+# --- book/chapters/16f_more_elementwise.md:578
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("expand_as", expand_as, (self, other), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("expand_as"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("expand_as", (self, other), expand_as, self, other)  # to torch"
+        seen = seen_whole("expand_as", expand_as, (self, other), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     return self.expand(other.shape)
 
 
 def type_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("type_as", type_as, (self, other), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("type_as"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("type_as", (self, other), type_as, self, other)  # to torch"
+        seen = seen_whole("type_as", type_as, (self, other), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     from refgrad.utils._mode_arguments import ask_options
 
     ask_options("layout", "device")  # torch's names them: NOTE [The options a copy names]

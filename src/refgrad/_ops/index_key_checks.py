@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:746
+# --- book/chapters/16d_indexing.md:738
 """torch's refusals of an indexing key, in torch's order and words: indices that do not
 broadcast, values that do not fit what they pick, indices out of range or into nothing."""
 
@@ -36,7 +36,7 @@ def _shape_mismatch(shape, key, values_shape):
     return None
 
 
-# --- book/chapters/16d_indexing.md:781
+# --- book/chapters/16d_indexing.md:773
 def _masks_as_positions(key) -> tuple:
     """The key with each mask made the positions it picks, one array per dimension it
     covers, as torch's kernels read a mask."""
@@ -73,7 +73,7 @@ def _out_of_bounds(shape, key):
                       f"with size {shape[places[j]]}")
 
 
-# --- book/chapters/16d_indexing.md:826
+# --- book/chapters/16d_indexing.md:818
 # NOTE [Indices into nothing]
 # Before its kernel runs, torch refuses integer indices over a dimension of
 # size 0 unless they pick nothing themselves (their broadcast shape has a 0):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:586
+# --- book/chapters/16d_indexing.md:578
 """The layout of index's result: torch's TensorIterator over the restrided source."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from refgrad._iterated_layout import iterated_strides
 from refgrad._ops.result_layout import _broadcast_strides, moved_to
 
 
-# --- book/chapters/16d_indexing.md:600
+# --- book/chapters/16d_indexing.md:592
 # NOTE [What index writes into]
 # The operands, each with the result's shape: the source with stride 0 along
 # the picked dimensions, then each index tensor with stride 0 everywhere else.

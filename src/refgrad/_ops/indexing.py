@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:635
+# --- book/chapters/16d_indexing.md:627
 """Indexing by tensors: the rows of index and index_put, their functions, and the zeros
 gradients write into."""
 
@@ -38,7 +38,7 @@ def put_into(out, values, indices, accumulate) -> None:
                    or _out_of_bounds(out.shape, key) or error) from None
 
 
-# --- book/chapters/16d_indexing.md:677
+# --- book/chapters/16d_indexing.md:669
 def _picked(a, indices):
     key = _key(indices)
     try:
@@ -88,7 +88,7 @@ INDEX_PUT = register(Op(
 PUBLIC_INDEX_PUT = register(replace(INDEX_PUT, name="index_put", node="IndexPutBackward0"))
 
 
-# --- book/chapters/16d_indexing.md:852
+# --- book/chapters/16d_indexing.md:844
 def _call(row, *args, **params):
     from refgrad._ops.dispatch import call
 
@@ -115,7 +115,7 @@ def _put_by_row(row, input, indices, values, accumulate, fills=False):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:885
+# --- book/chapters/16d_indexing.md:877
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -142,7 +142,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:921
+# --- book/chapters/16d_indexing.md:913
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -222,7 +222,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:1013
+# --- book/chapters/16d_indexing.md:1005
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

@@ -10,9 +10,8 @@ import numpy as np
 from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.product_checks import _bmm_operands, _matrices, _mv_operands, _vectors
 from refgrad._ops.table import Op, register
-from refgrad.autograd._profiler_composites import beginning, composite_event
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 # NOTE [Signed zeros in products]
@@ -38,7 +37,7 @@ def vector_product(a, b):
     return np.dot(a, b) + 0
 
 
-# --- book/chapters/16c_linalg.md:81
+# --- book/chapters/16c_linalg.md:80
 DOT = register(Op(
     "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
@@ -57,7 +56,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:101
+# --- book/chapters/16c_linalg.md:100
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -101,7 +100,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:296
+# --- book/chapters/16c_linalg.md:295
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -135,13 +134,12 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:340
+# --- book/chapters/16c_linalg.md:339
 def matmul(input, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        if composite_whole((input, other)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("matmul", matmul, (input, other), {})
-        if beginning("matmul"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("matmul", (input, other), matmul, input, other)  # to torch"
+        seen = seen_whole("matmul", matmul, (input, other), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(
             "both arguments to matmul need to be at least 1D, but they are "
@@ -163,7 +161,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:377
+# --- book/chapters/16c_linalg.md:375
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -182,7 +180,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:404
+# --- book/chapters/16c_linalg.md:402
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -193,7 +191,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:421
+# --- book/chapters/16c_linalg.md:419
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -208,7 +206,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:441
+# --- book/chapters/16c_linalg.md:439
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -230,12 +228,12 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:474
+# --- book/chapters/16c_linalg.md:472
 def outer(input, vec2):
-    if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("outer", outer, (input, vec2), {})
-    if switched_on.dispatch_modes and state.dispatch_modes and beginning("outer"):
-        return composite_event("outer", (input, vec2), outer, input, vec2)  # under a profile
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        seen = seen_whole("outer", outer, (input, vec2), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -244,8 +242,8 @@ def outer(input, vec2):
 
 
 def ger(input, vec2):
-    if handed_whole((input, vec2)):  # NOTE [Composite ops below autograd]
-        return dispatch_composite("ger", ger, (input, vec2), {})
-    if switched_on.dispatch_modes and state.dispatch_modes and beginning("ger"):
-        return composite_event("ger", (input, vec2), ger, input, vec2)  # under a profile
+    if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
+        seen = seen_whole("ger", ger, (input, vec2), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     return outer(input, vec2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1427
+# --- book/chapters/16_functions.md:1422
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -67,6 +67,7 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.transpose_properties import matrix_transpose, reversed_dims
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 METHODS = {
     F: ("add", "sub", "mul", "div"),
@@ -129,7 +130,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1710
+# --- book/chapters/16_functions.md:1706
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -171,14 +172,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1763
+# --- book/chapters/16_functions.md:1759
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1771
+# --- book/chapters/16_functions.md:1767
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -215,7 +216,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1816
+# --- book/chapters/16_functions.md:1812
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -240,7 +241,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1847
+# --- book/chapters/16_functions.md:1843
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -282,7 +283,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1895
+# --- book/chapters/16_functions.md:1891
 def _rows(t):
     if t.dim() == 0:  # methods, as torch's: a subclass's handler sees dim and unbind
         raise TypeError("iteration over a 0-d tensor")
@@ -291,12 +292,7 @@ def _rows(t):
 
 def view_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((self, other)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("view_as", view_as, (self, other), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("view_as"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("view_as", (self, other), view_as, self, other)  # to torch"
+        seen = seen_whole("view_as", view_as, (self, other), tensors=2)
+        if seen is not NOT_ASKED:
+            return seen
     return reshaping.view(self, other.shape)

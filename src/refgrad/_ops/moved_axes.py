@@ -2,81 +2,65 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:265
+# --- book/chapters/16g_moves_and_fused.md:266
 """Shape operations by other names: broadcast_to, swapaxes, swapdims, movedim, moveaxis."""
 
 from refgrad._c_names import c_type_name
 from refgrad.autograd._state import state, switched_on
-
-_NOT_ASKED = object()
-
-
-def _seen_whole(name, function, args, shown=None):
-    """``function(*args)`` handed whole to a dispatch mode, or run inside a profiler event
-    of its own; ``_NOT_ASKED`` when neither wants it. ``shown``: the arguments in the
-    schema's form, where they differ from ``args``."""
-    from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-    if composite_whole(args[:1]):  # NOTE [Composite ops below autograd]
-        return dispatch_composite(name, function, args, {})
-    from refgrad.autograd._profiler_composites import beginning, composite_event
-
-    if beginning(name):  # its event under a profile: chapter "The profiler, closer to torch"
-        return composite_event(name, args if shown is None else shown, function, *args)
-    return _NOT_ASKED
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
-# --- book/chapters/16g_moves_and_fused.md:293
+# --- book/chapters/16g_moves_and_fused.md:281
 def broadcast_to(input, *size, **named):
     if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
         size = (named.pop("size"),)
     for key in named:
         raise TypeError(f"broadcast_to() got an unexpected keyword argument '{key}'")
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        seen = _seen_whole("broadcast_to", broadcast_to, (input, *size), (input, size))
-        if seen is not _NOT_ASKED:
+        seen = seen_whole("broadcast_to", broadcast_to, (input, *size), shown=(input, size))
+        if seen is not NOT_ASKED:
             return seen
     return input.expand(*size)
 
 
-def swapaxes(input, axis0, axis1):
+def _swapped(name, function, input, dim0, dim1):
     if switched_on.dispatch_modes and state.dispatch_modes:
-        seen = _seen_whole("swapaxes", swapaxes, (input, axis0, axis1))
-        if seen is not _NOT_ASKED:
-            return seen
-    return input.transpose(axis0, axis1)
-
-
-def swapdims(input, dim0, dim1):
-    if switched_on.dispatch_modes and state.dispatch_modes:
-        seen = _seen_whole("swapdims", swapdims, (input, dim0, dim1))
-        if seen is not _NOT_ASKED:
+        seen = seen_whole(name, function, (input, dim0, dim1))
+        if seen is not NOT_ASKED:
             return seen
     return input.transpose(dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:326
+def swapaxes(input, axis0, axis1):
+    return _swapped("swapaxes", swapaxes, input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    return _swapped("swapdims", swapdims, input, dim0, dim1)
+
+
+# --- book/chapters/16g_moves_and_fused.md:314
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
 
 def movedim(input, source, destination):
     if switched_on.dispatch_modes and state.dispatch_modes:
-        seen = _seen_whole("movedim", movedim, (input, source, destination))
-        if seen is not _NOT_ASKED:
+        seen = seen_whole("movedim", movedim, (input, source, destination))
+        if seen is not NOT_ASKED:
             return seen
     return _moved(input, source, destination)
 
 
 def moveaxis(input, source, destination):
     if switched_on.dispatch_modes and state.dispatch_modes:
-        seen = _seen_whole("moveaxis", moveaxis, (input, source, destination))
-        if seen is not _NOT_ASKED:
+        seen = seen_whole("moveaxis", moveaxis, (input, source, destination))
+        if seen is not NOT_ASKED:
             return seen
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:352
+# --- book/chapters/16g_moves_and_fused.md:340
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 

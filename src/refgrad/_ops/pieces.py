@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1649
+# --- book/chapters/16d_indexing.md:1641
 """Rows that cut a tensor into views, and their function forms: split and chunk."""
 
 from refgrad._arguments import Arguments
@@ -10,6 +10,7 @@ from refgrad._ops.slicing import _slice
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def _cut(a, dim, sizes):
@@ -34,7 +35,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1682
+# --- book/chapters/16d_indexing.md:1675
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -49,7 +50,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1836
+# --- book/chapters/16d_indexing.md:1829
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -64,7 +65,7 @@ def _length(input, dim) -> int:
     return input.shape[wrap_dim(dim, input.ndim)]
 
 
-# --- book/chapters/16d_indexing.md:1856
+# --- book/chapters/16d_indexing.md:1849
 # NOTE [How split reads its size]
 # torch.split turns a tensor given for the size into int(tensor) when int()
 # takes it (any one element), then calls split for an int and
@@ -100,7 +101,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1893
+# --- book/chapters/16d_indexing.md:1886
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -137,18 +138,12 @@ def split_method(self, split_size, dim=0):
 split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
-# --- book/chapters/16d_indexing.md:1934
+# --- book/chapters/16d_indexing.md:1927
 def chunk(input, chunks, dim=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("chunk", chunk, (input, chunks, dim), {}, views_kept=True)
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("chunk"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, chunks, dim)  # to torch"
-            return composite_event("chunk", shown, chunk, *shown)
+        seen = seen_whole("chunk", chunk, (input, chunks, dim), views_kept=True)
+        if seen is not NOT_ASKED:
+            return seen
     return chunk_with(SPLIT, SPLIT_WITH_SIZES, input, chunks, dim)
 
 

@@ -18,6 +18,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def _flip(a, dims):
@@ -63,7 +64,7 @@ def _rolled_once(a, shift, dim):
     return moved_to(out, format_strides(out.shape, fmt))
 
 
-# --- book/chapters/16g_moves_and_fused.md:113
+# --- book/chapters/16g_moves_and_fused.md:114
 FLIP = register(Op(
     "flip", "FlipBackward0", ("self",), forward=_flip,
     backward=lambda g, dims: (g.flip(dims),), promote=False,
@@ -85,7 +86,7 @@ TRIU = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:143
+# --- book/chapters/16g_moves_and_fused.md:144
 def flip(input, *dims, **named):
     if list(named) == ["dims"] and not dims:  # flip(x, dims=(0, 1))
         dims = (named.pop("dims"),)
@@ -116,7 +117,7 @@ def roll(input, shifts, dims=None):
     return call(ROLL, (input,), {"shifts": shifts, "dims": dims})
 
 
-# --- book/chapters/16g_moves_and_fused.md:179
+# --- book/chapters/16g_moves_and_fused.md:180
 def tril(input, diagonal=0):
     return _triangle(TRIL, input, diagonal)
 
@@ -133,7 +134,7 @@ def _triangle(row, input, diagonal):
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:210
+# --- book/chapters/16g_moves_and_fused.md:211
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
@@ -169,18 +170,12 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:386
+# --- book/chapters/16g_moves_and_fused.md:374
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("ravel", ravel, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("ravel"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input,)  # to torch"
-            return composite_event("ravel", shown, ravel, *shown)
+        seen = seen_whole("ravel", ravel, (input,))
+        if seen is not NOT_ASKED:
+            return seen
     return input.contiguous().view(-1)
 
 
@@ -205,7 +200,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:427
+# --- book/chapters/16g_moves_and_fused.md:409
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

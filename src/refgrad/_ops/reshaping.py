@@ -17,11 +17,12 @@ from refgrad._ops.table import register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:858
+# --- book/chapters/16_functions.md:859
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -52,7 +53,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:901
+# --- book/chapters/16_functions.md:902
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -95,16 +96,10 @@ def reshape(input, *sizes, shape=None):
     from refgrad._ops.shaping import reshape_copy
 
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("reshape", reshape, (input, *sizes),
-                                      {} if shape is None else {"shape": shape})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("reshape"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("reshape", (input, sizes), reshape, input, *sizes,  # to torch"
-                                   shape=shape)
+        named = None if shape is None else {"shape": shape}
+        seen = seen_whole("reshape", reshape, (input, *sizes), named, shown=(input, sizes))
+        if seen is not NOT_ASKED:
+            return seen
     asked = (shape,) if shape is not None else sizes
     try:
         shape = infer_shape(asked, input.numel())
@@ -138,7 +133,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:1010
+# --- book/chapters/16_functions.md:1005
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:

@@ -12,6 +12,7 @@ from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.shapes import unsqueeze_to, with_torch_strides
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 TRANSPOSE = register(Op(
     "transpose", "TransposeBackward0", ("self",),
@@ -29,7 +30,7 @@ PERMUTE = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:76
+# --- book/chapters/16d_indexing.md:77
 SQUEEZE = register(Op(
     "squeeze", "SqueezeBackward0", ("self",), forward=np.squeeze,
     backward=lambda g, self_sym_sizes: (unsqueeze_to(g, range(len(self_sym_sizes)),
@@ -54,7 +55,7 @@ UNSAFE_VIEW = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:114
+# --- book/chapters/16d_indexing.md:115
 def _cat(arrays, dim, tensors_args_sizes):
     from functools import reduce
 
@@ -82,7 +83,7 @@ def _in_shared_format(joined, arrays):
     return row_major_result(joined)  # NOTE [Results written row-major]
 
 
-# --- book/chapters/16d_indexing.md:147
+# --- book/chapters/16d_indexing.md:148
 def _legacy_empty(a) -> bool:
     """A 1-d tensor of no elements, which cat leaves out whatever the others' shape."""
     return a.ndim == 1 and a.shape[0] == 0
@@ -108,7 +109,7 @@ def _check_cat(arrays, dim) -> None:
                 )
 
 
-# --- book/chapters/16d_indexing.md:178
+# --- book/chapters/16d_indexing.md:179
 def _cat_backward(g, dim, tensors_args_sizes):
     from refgrad._ops.indexing import written
 
@@ -128,7 +129,7 @@ CAT = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:201
+# --- book/chapters/16d_indexing.md:202
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -166,7 +167,7 @@ def permute(input, *dims):
     return _call(PERMUTE, input, dims=dims)
 
 
-# --- book/chapters/16d_indexing.md:252
+# --- book/chapters/16d_indexing.md:253
 # NOTE [An unsafe view of an inference tensor]
 # torch's _unsafe_view shares its input's memory, and what shares an inference
 # tensor's memory is an inference tensor too, even outside inference mode:
@@ -185,20 +186,15 @@ def reshape_copy(input, shape):
     return unsafe_view(clone(input, memory_format=contiguous_format), shape)  # row-major
 
 
-# --- book/chapters/16d_indexing.md:361
+# --- book/chapters/16d_indexing.md:358
 def flatten(input, start_dim=0, end_dim=-1):
     from refgrad._tensor_values import wrap_dim
 
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("flatten", flatten, (input, start_dim, end_dim), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("flatten"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("flatten.using_ints", (input, start_dim, end_dim),  # to
-                                   flatten, input, start_dim, end_dim)  # torch"
+        seen = seen_whole("flatten", flatten, (input, start_dim, end_dim),
+                          event="flatten.using_ints")  # the event names its overload
+        if seen is not NOT_ASKED:
+            return seen
     start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
     if input.ndim == 0:  # its dims are 0 and -1, as any 0-d tensor's
         return input.reshape(1)
@@ -214,7 +210,7 @@ def alias(input):
     return _call(ALIAS, input)
 
 
-# --- book/chapters/16d_indexing.md:401
+# --- book/chapters/16d_indexing.md:393
 def cat(tensors, dim=0):
     from refgrad._ops.dispatch import call
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:456
+# --- book/chapters/16d_indexing.md:448
 """The view rows of indexing (select, slice, and the rows of their gradients), select and
 narrow."""
 
@@ -32,7 +32,7 @@ def _slice(a, dim, start, end, step):
     return out
 
 
-# --- book/chapters/16d_indexing.md:499
+# --- book/chapters/16d_indexing.md:491
 def _put(g, input_sizes, key):
     out = np.zeros(input_sizes, dtype=g.dtype, like=g)
     out[key] = g
@@ -54,7 +54,7 @@ SELECT_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:530
+# --- book/chapters/16d_indexing.md:522
 _WHOLE = 2**63 - 1  # the end of a slice that runs to the end, as torch says it
 
 SLICE = register(Op(
@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1074
+# --- book/chapters/16d_indexing.md:1066
 def select_backward(g, input_sizes, dim, index):
     return _call(SELECT_BACKWARD, g, input_sizes=tuple(input_sizes), dim=dim, index=index)
 
@@ -106,7 +106,7 @@ def select_at(input, dim, index, subscript):
     return _call(SELECT, input, dim=dim, index=index)
 
 
-# --- book/chapters/16d_indexing.md:1114
+# --- book/chapters/16d_indexing.md:1106
 def narrow(input, dim, start, length):
     from refgrad._random_factories import whole_number
 
@@ -139,7 +139,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:1151
+# --- book/chapters/16d_indexing.md:1143
 def narrow_bounds(input, dim, start) -> tuple:
     """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
     from refgrad._tensor_values import wrap_dim

@@ -19,9 +19,10 @@ from refgrad._tensor_values import wrap_dim
 from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import named
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
-# --- book/chapters/26_inplace.md:4165
+# --- book/chapters/26_inplace.md:4166
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -63,18 +64,12 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4211
+# --- book/chapters/26_inplace.md:4212
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("sum_to_size", sum_to_size, (input, size), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("sum_to_size"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, size)  # to torch"
-            return composite_event("sum_to_size", shown, sum_to_size, *shown)
+        seen = seen_whole("sum_to_size", sum_to_size, (input, size))
+        if seen is not NOT_ASKED:
+            return seen
     size, shape = tuple(size), tuple(input.shape)
     lead = len(shape) - len(size)
     if lead < 0 or any(s not in (1, n) for s, n in zip(size, shape[lead:])):
@@ -96,17 +91,12 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4249
+# --- book/chapters/26_inplace.md:4244
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("adjoint", adjoint, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("adjoint"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("adjoint", (input,), adjoint, input)  # to torch"
+        seen = seen_whole("adjoint", adjoint, (input,))
+        if seen is not NOT_ASKED:
+            return seen
     return _last_two(input, "tensor.adjoint()")
 
 
@@ -119,30 +109,20 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4276
+# --- book/chapters/26_inplace.md:4266
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("mH", _matrix_adjoint, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("mH"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("mH", (input,), _matrix_adjoint, input)  # to torch"
+        seen = seen_whole("mH", _matrix_adjoint, (input,))
+        if seen is not NOT_ASKED:
+            return seen
     return _last_two(input, "tensor.mH")
 
 
 def _hermitian(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("matrix_H", _hermitian, (input,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("matrix_H"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("matrix_H", (input,), _hermitian, input)  # to torch"
+        seen = seen_whole("matrix_H", _hermitian, (input,))
+        if seen is not NOT_ASKED:
+            return seen
     if input.dim() == 0:
         return _zero_d(input, "Tensor.H")
     if input.dim() != 2:
@@ -152,7 +132,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4318
+# --- book/chapters/26_inplace.md:4298
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -199,7 +179,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4369
+# --- book/chapters/26_inplace.md:4349
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -229,7 +209,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4403
+# --- book/chapters/26_inplace.md:4383
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -16,6 +16,7 @@ from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def _embed(a, offset, dim1, dim2):
@@ -37,7 +38,7 @@ DIAGONAL_COPY = register(replace(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1085
+# --- book/chapters/16j_products_and_shapes.md:1086
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     if not_an_int(offset):  # worded by its reading: NOTE [Read after a failure]
         raise TypeError
@@ -59,7 +60,7 @@ def diag(input, diagonal=0):
     return call(DIAGONAL_COPY, (input,), {"offset": diagonal, "dim1": 0, "dim2": 1})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1121
+# --- book/chapters/16j_products_and_shapes.md:1122
 def tile(input, *counts, dims=None):
     dims = (dims,) if dims is not None else counts  # by name, torch's `dims`, or by position
     dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], tuple | list) else dims
@@ -90,7 +91,7 @@ def _positions(counts, alone=False, output_size=None):
     return make_tensor(np.repeat(np.arange(flat.size, dtype=data.dtype, like=data), flat))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1166
+# --- book/chapters/16j_products_and_shapes.md:1167
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     from refgrad._tensor import Tensor
 
@@ -133,7 +134,7 @@ def _by_counts(source, repeats, dim, output_size):
     return source.index_select(d, _positions(repeats, output_size=output_size))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1225
+# --- book/chapters/16j_products_and_shapes.md:1226
 def _check_cut_tensor(cuts) -> None:
     from refgrad import _dtype
     from refgrad._typename import LEGACY
@@ -146,7 +147,7 @@ def _check_cut_tensor(cuts) -> None:
                            f"tensor with {cuts.ndim} dims")
 
 
-# --- book/chapters/16j_products_and_shapes.md:1243
+# --- book/chapters/16j_products_and_shapes.md:1244
 def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sections=None,
                  tensor_indices_or_sections=None):
     from refgrad._ops.slicing import SLICE
@@ -179,18 +180,12 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, indices=None, sectio
                  for s, e in zip(starts, ends))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1277
+# --- book/chapters/16j_products_and_shapes.md:1278
 def unflatten(input, dim, sizes):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((input,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("unflatten", unflatten, (input, dim, sizes), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("unflatten"):  # its event under a profile: chapter "The profiler, closer
-            shown = (input, dim, sizes)  # to torch"
-            return composite_event("unflatten", shown, unflatten, *shown)
+        seen = seen_whole("unflatten", unflatten, (input, dim, sizes))
+        if seen is not NOT_ASKED:
+            return seen
     d, given, sizes = wrap_dim(dim, input.ndim), list(sizes), tuple(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -216,7 +211,7 @@ def unflatten(input, dim, sizes):
     return input.view(tuple(input.shape[:d]) + sizes + tuple(input.shape[d + 1:]))
 
 
-# --- book/chapters/16j_products_and_shapes.md:1334
+# --- book/chapters/16j_products_and_shapes.md:1329
 def _turned(a, k, dims):
     """A quarter turn flips one dimension and swaps the two, as torch's result is laid out."""
     k, (first, second) = k % 4, dims
@@ -245,7 +240,7 @@ def _flipped(a, dims):
     return like_input_result(np.flip(a, dims), a)
 
 
-# --- book/chapters/16j_products_and_shapes.md:1367
+# --- book/chapters/16j_products_and_shapes.md:1362
 ROT90 = register(Op(
     "rot90", "Rot90Backward0", ("self",), promote=False, forward=_turned,
     backward=lambda g, k, dims: (rot90(g, -k, dims),),
@@ -267,7 +262,7 @@ def rot90(input, k=1, dims=(0, 1)):
     return call(ROT90, (input,), {"k": k, "dims": dims})
 
 
-# --- book/chapters/16j_products_and_shapes.md:1393
+# --- book/chapters/16j_products_and_shapes.md:1388
 def fliplr(input):
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("fliplr", fliplr, (input,), {})

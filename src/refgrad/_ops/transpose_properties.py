@@ -2,24 +2,20 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1923
+# --- book/chapters/16_functions.md:1914
 """`.T` and `.mT`: the two transposing properties, with torch's warnings."""
 
 from refgrad._ops import shaping
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
+from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
 def reversed_dims(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("numpy_T", reversed_dims, (t,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("numpy_T"):  # its event under a profile: chapter "The profiler, closer
-            return composite_event("numpy_T", (t,), reversed_dims, t)  # to torch"
+        seen = seen_whole("numpy_T", reversed_dims, (t,))
+        if seen is not NOT_ASKED:
+            return seen
     # Two warnings, each given once: chapter "Warnings given once".
     if t.ndim == 0:
         warn_once("T of 0-d", "Tensor.T is deprecated on 0-D tensors. This function is the "
@@ -35,15 +31,9 @@ def reversed_dims(t):
 
 def matrix_transpose(t):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
-
-        if composite_whole((t,)):  # NOTE [Composite ops below autograd]
-            return dispatch_composite("mT", matrix_transpose, (t,), {})
-        from refgrad.autograd._profiler_composites import beginning, composite_event
-
-        if beginning("mT"):  # its event under a profile: chapter "The profiler, closer
-            shown = (t,)  # to torch"
-            return composite_event("mT", shown, matrix_transpose, *shown)
+        seen = seen_whole("mT", matrix_transpose, (t,))
+        if seen is not NOT_ASKED:
+            return seen
     if t.ndim == 0:  # still allowed, with torch's warning: the tensor itself
         warn_once("mT", "Tensor.mT is deprecated on 0-D tensors. This function is the "
                   "identity in these cases.", stacklevel=None)

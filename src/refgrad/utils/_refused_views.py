@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29k_composites_whole_under_modes.md:219
+# --- book/chapters/29k_composites_whole_under_modes.md:297
 """A view whose sizes are refused, handed to the dispatch modes before the refusal."""
 
 
