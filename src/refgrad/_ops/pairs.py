@@ -247,7 +247,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:987
+# --- book/chapters/16n_more_shapes_and_elementwise.md:997
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -261,7 +261,7 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1026
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1036
 def _frexp(a):
     from refgrad._ops.result_layout import like_input_result
 
