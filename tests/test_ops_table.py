@@ -128,3 +128,20 @@ def test_result_writes_name_rows_and_set_the_derived_fields():
         op = OPS[name]
         assert op.result_writes is writes and op.special
     assert OPS["exp"].result_writes == 0 and not OPS["exp"].special
+
+
+# torch's outputs that refgrad works out before the row runs and passes in
+_PASSED_OUTPUTS = {"linalg_lu": {"P"}}
+
+
+def test_rows_save_in_torchs_order():
+    # NOTE [Saved by name]: inputs by name, then outputs by name
+    unsorted = []
+    for row in ROWS:
+        names = [name for name, _ in row.saves]
+        outputs = set(row.outputs or ("result",)) | _PASSED_OUTPUTS.get(row.name, set())
+        ordered = sorted(n for n in names if n not in outputs) + sorted(
+            n for n in names if n in outputs)
+        if names != ordered:
+            unsorted.append(row.name)
+    assert unsorted == []
