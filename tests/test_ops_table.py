@@ -128,3 +128,22 @@ def test_result_writes_name_rows_and_set_the_derived_fields():
         op = OPS[name]
         assert op.result_writes is writes and op.special
     assert OPS["exp"].result_writes == 0 and not OPS["exp"].special
+
+
+# torch's outputs that a row works out apart, or leaves out of its outputs
+_PASSED_OUTPUTS = {"linalg_lu": {"P"}, "multilabel_margin_loss_forward": {"is_target"},
+                   "nll_loss": {"total_weight"}, "nll_loss2d": {"total_weight"}}
+
+
+def test_rows_save_in_torchs_order():
+    # NOTE [Saved by name]: inputs by name, then outputs by name
+    _module_level_names()  # every module of rows imported, so every row is in the table
+    unsorted = []
+    for row in list(OPS.values()):
+        names = [name for name, _ in row.saves]
+        outputs = set(row.outputs or ("result",)) | _PASSED_OUTPUTS.get(row.name, set())
+        ordered = sorted(n for n in names if n not in outputs) + sorted(
+            n for n in names if n in outputs)
+        if names != ordered:
+            unsorted.append(row.name)
+    assert unsorted == []

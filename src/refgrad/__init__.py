@@ -716,11 +716,11 @@ from refgrad import _legacy_methods  # noqa: E402, F401  # isort: skip
 from refgrad._remaining_functions import empty_permuted, slice_inverse  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:680
+# --- book/chapters/16zm_remaining_tensor_methods.md:682
 from refgrad._remaining_functions import segment_reduce  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:856
+# --- book/chapters/16zm_remaining_tensor_methods.md:858
 from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
     batch_norm_backward_elemt,
     batch_norm_backward_reduce,
@@ -733,7 +733,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:992
+# --- book/chapters/16zm_remaining_tensor_methods.md:994
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
@@ -840,7 +840,7 @@ from refgrad import backends  # noqa: E402, F401 - torch.backends
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:940
+# --- book/chapters/21i_grad_attention_and_parallel.md:941
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 

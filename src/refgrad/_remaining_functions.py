@@ -54,7 +54,7 @@ empty_permuted = function_form(_empty_permuted, Arguments(
     f"empty_permuted(tuple of ints size, tuple of ints physical_layout, *, {_OPTIONS})"))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:671
+# --- book/chapters/16zm_remaining_tensor_methods.md:673
 from refgrad._ops.segment_reduce import segment_reduce as _segment_reduce  # noqa: E402
 
 segment_reduce = function_form(_segment_reduce, Arguments(
@@ -62,7 +62,7 @@ segment_reduce = function_form(_segment_reduce, Arguments(
     "Tensor? offsets = None, int axis = 0, bool unsafe = False, Number? initial = None)"))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:814
+# --- book/chapters/16zm_remaining_tensor_methods.md:816
 from refgrad._ops import batch_norm_kernels as _kernels  # noqa: E402
 
 _STATS = "Tensor input, Tensor mean, Tensor invstd, Tensor? running_mean, Tensor? running_var"
@@ -85,7 +85,7 @@ batch_norm_update_stats = function_form(_kernels.batch_norm_update_stats, Argume
     "float momentum)"))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:842
+# --- book/chapters/16zm_remaining_tensor_methods.md:844
 def _native_norm(input, p=2, *dim_keepdim_dtype, **named):
     full = bool(dim_keepdim_dtype or named)  # the form with dim, keepdim and dtype
     raise _kernels.no_cpu_kernel("native_norm" + (".ScalarOpt_dim_dtype" if full else ""),
@@ -98,7 +98,7 @@ native_norm = function_form(_native_norm, Arguments(
     "native_norm(Tensor input, Number? p, tuple of ints dim, bool keepdim, torch.dtype? dtype)"))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:984
+# --- book/chapters/16zm_remaining_tensor_methods.md:986
 from refgrad._ops.embedding_renorm import embedding_renorm_ as _embedding_renorm_  # noqa: E402
 
 embedding_renorm_ = function_form(_embedding_renorm_, Arguments(

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:720
+# --- book/chapters/16zm_remaining_tensor_methods.md:722
 """The SyncBatchNorm kernels: refused on the CPU, but batch_norm_update_stats."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def no_cpu_kernel(name: str, backends: str = BACKENDS) -> NotImplementedError:
         f"resolutions. 'aten::{name}' is only available for these backends: [{backends}].")
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:754
+# --- book/chapters/16zm_remaining_tensor_methods.md:756
 def _statistics(a, running_mean, running_var, momentum, operation):
     """Each channel's mean and biased variance; the running statistics moved in place."""
     running = [running_mean, running_var]  # the tensors' own arrays, written in place
@@ -63,7 +63,7 @@ UPDATE_STATS = register(Op(
     outputs=("result0", "result1")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:787
+# --- book/chapters/16zm_remaining_tensor_methods.md:789
 def batch_norm_update_stats(input, running_mean, running_var, momentum):
     """Each channel's batch mean and biased variance; running statistics moved towards them."""
     from refgrad._tensor_values import wrap_dim

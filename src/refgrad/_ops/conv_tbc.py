@@ -51,13 +51,14 @@ def _backward(g, self, weight, bias, pad):
 
 
 _INPUTS = ("self", "weight", "bias")  # torch has no forward-mode formula for it: refused
+# kept by name, as torch keeps them: NOTE [Saved by name]
 CONV_TBC = register(Op("conv_tbc", "ConvTbcBackward0", _INPUTS, promote=False,
                        forward=_forward, backward=_backward,
-                       saves=tuple((name, _INPUTS) for name in _INPUTS),
+                       saves=tuple((name, _INPUTS) for name in sorted(_INPUTS)),
                        tangent=no_forward_formula("conv_tbc")))
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:898
+# --- book/chapters/21i_grad_attention_and_parallel.md:899
 def _checked(self, weight, bias, pad):
     from refgrad._typename import LEGACY
 

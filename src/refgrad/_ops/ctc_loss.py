@@ -230,6 +230,6 @@ CTC_LOSS_TENSOR = register(Op(
     "_ctc_loss_tensor", "CtcLossBackward1", ("log_probs",), forward=_forward_tensor,
     backward=_backward_tensor, promote=False, outputs=("result0", "result1"),
     differentiable_outputs=1, saves=(
-        *CTC_LOSS.saves[:2], ("input_lengths", ("log_probs",)),
-        ("target_lengths", ("log_probs",)), *CTC_LOSS.saves[2:]),
+        ("input_lengths", ("log_probs",)), CTC_LOSS.saves[0], ("target_lengths", ("log_probs",)),
+        *CTC_LOSS.saves[1:]),  # by name, as torch saves them
     tangent=no_forward_formula("_ctc_loss")))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:895
+# --- book/chapters/16zm_remaining_tensor_methods.md:897
 """torch.embedding_renorm_: the rows an embedding looks up scaled, in place, to a norm."""
 
 import numpy as np
@@ -51,7 +51,7 @@ EMBEDDING_RENORM = register(Op(
     tangent=no_forward_formula("embedding_renorm_")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:944
+# --- book/chapters/16zm_remaining_tensor_methods.md:946
 def _check(self, indices):
     if self.ndim != 2:
         raise RuntimeError(f"Expected 2-dimensional tensor, but got {self.ndim}-dimensional "

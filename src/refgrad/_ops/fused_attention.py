@@ -166,6 +166,6 @@ FUSED = register(Op(
     "_scaled_dot_product_flash_attention_for_cpu", "ScaledDotProductFlashAttentionForCpuBackward0",
     _QKV, promote=False, forward=_fused, backward=_fused_backward,
     outputs=("output", "logsumexp"), differentiable_outputs=1,
-    saves=(("query", _QKV), ("key", _QKV), ("value", _QKV), ("output", _QKV),
-           ("logsumexp", _QKV), ("attn_mask", _QKV)),
+    saves=(("attn_mask", _QKV), ("key", _QKV), ("query", _QKV), ("value", _QKV),
+           ("logsumexp", _QKV), ("output", _QKV)),
     tangent=no_forward_formula("_scaled_dot_product_flash_attention_for_cpu")))

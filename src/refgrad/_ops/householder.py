@@ -84,8 +84,8 @@ def _householder_product_backward(g, input, tau, result):
 HOUSEHOLDER_PRODUCT = register(Op(
     "linalg_householder_product", "LinalgHouseholderProductBackward0", ("input", "tau"),
     forward=_householder_product, backward=_householder_product_backward, promote=False,
-    saves=(("input", ("input", "tau")), ("result", ("input", "tau")),
-           ("tau", ("input", "tau"))),
+    saves=(("input", ("input", "tau")), ("tau", ("input", "tau")),
+           ("result", ("input", "tau"))),
 ))
 
 

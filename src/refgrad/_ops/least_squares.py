@@ -95,7 +95,7 @@ LINALG_LSTSQ = register(Op(
     "linalg_lstsq", "LinalgLstsqBackward0", ("self", "b"), forward=_lstsq,
     backward=lstsq_backward, promote=False,
     outputs=("solution", "residuals", "rank", "singular_values"), differentiable_outputs=2,
-    saves=(("self", ("self", "b")), ("b", ("self", "b")), ("solution", ("self", "b"))),
+    saves=(("b", ("self", "b")), ("self", ("self", "b")), ("solution", ("self", "b"))),
     hides=("rcond", "driver"), missing_grads=True,
 ))
 

@@ -270,4 +270,4 @@ def _mean_in_place(grad, self, reduction):
 BINARY_CROSS_ENTROPY_WITH_LOGITS = register(Op(
     "binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
     ("self", "target"), forward=_with_logits, backward=_with_logits_backward,
-    saves=_WEIGHTED + (("pos_weight", ("self", "target")),), promote=False))
+    saves=(("pos_weight", ("self", "target")), *_WEIGHTED), promote=False))

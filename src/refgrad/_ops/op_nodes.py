@@ -126,7 +126,8 @@ def make_plan(op) -> RecordPlan:
         else:
             where = ("param", value)
         users = tuple(inputs.index(u) for u in users)
-        if where[0] == "output" or len(inputs) == 1 or len(users) != 1:
+        if where[0] == "output" or len(inputs) == 1 or len(users) != 1 \
+                and value not in op.wrapped:
             users = ()  # kept whenever a node is recorded: NOTE [A result is always saved]
         saves.append((*where, users))
     keeps = []
@@ -136,7 +137,7 @@ def make_plan(op) -> RecordPlan:
     return RecordPlan(tuple(saves), tuple(keeps))
 
 
-# --- book/chapters/13_dispatch.md:253
+# --- book/chapters/13_dispatch.md:254
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -182,7 +183,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:387
+# --- book/chapters/13_dispatch.md:388
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -215,7 +216,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:426
+# --- book/chapters/13_dispatch.md:427
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -245,7 +246,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:462
+# --- book/chapters/13_dispatch.md:463
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -276,7 +277,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:497
+# --- book/chapters/13_dispatch.md:498
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -290,7 +291,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2445
+# --- book/chapters/13_dispatch.md:2446
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

@@ -52,7 +52,7 @@ RRELU_WITH_NOISE_BACKWARD = register(Op(
     backward=lambda g, self, noise, lower, upper, training: (
         _rrelu_backward(g, self, noise, lower, upper, training)[0],
         activation_gradients.zeros_like(g)),
-    saves=(("self", ("grad_output", "self")), ("noise", ("grad_output", "self")))))
+    saves=(("noise", ("grad_output", "self")), ("self", ("grad_output", "self")))))
 
 
 def _rrelu_backward(g, kept, noise, lower, upper, training):
@@ -66,7 +66,7 @@ RRELU_WITH_NOISE = register(Op(
     promote=False,
     backward=lambda g, self, noise, lower, upper, training: _rrelu_backward(
         g, self, noise, lower, upper, training),
-    saves=(("self", ("self",)), ("noise", ("self",)))))
+    saves=(("noise", ("self",)), ("self", ("self",)))))
 RRELU_WITH_NOISE_ = register(Op(
     "rrelu_with_noise_", "RreluWithNoiseBackward1", ("self",),
     forward=activations.on_host(_rrelu), promote=False,

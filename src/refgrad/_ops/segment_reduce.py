@@ -131,11 +131,13 @@ SEGMENT_REDUCE = register(Op(
     "segment_reduce", "SegmentReduceBackward0", ("data",),
     forward=lambda data, reduce, lengths, offsets, axis, initial: _reduced(
         data, reduce, lengths, offsets, axis, initial),
-    backward=_backward, promote=False, saves=(("data", ("data",)), ("result", ("data",))),
+    backward=_backward, promote=False,  # lengths and offsets kept as tensors, as torch keeps
+    saves=(("data", ("data",)), ("lengths", ("data",)), ("offsets", ("data",)),
+           ("result", ("data",))),
     tangent=no_forward_formula("segment_reduce")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:601
+# --- book/chapters/16zm_remaining_tensor_methods.md:603
 LIMITS = {"float32": ("float", 3.4028234663852886e38), "float16": ("c10::Half", 65504.0)}
 
 
@@ -162,7 +164,7 @@ def _check_lengths(data, lengths, axis):
                            "to data.size(lengths.dim()-1) when !unsafe.")
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:629
+# --- book/chapters/16zm_remaining_tensor_methods.md:631
 def _initial(initial, dtype):
     if type(initial) is int and not -2**63 <= initial < 2**63:
         raise OverflowError("int too big to convert")  # torch's reading of a number

@@ -55,14 +55,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the "
                            f"broadcast shape {list(shape)}")
     negated_into_input(input, target)  # chapter "The dtypes a loss accepts"
-    if tuple(target.shape) != shape:  # a target of the input's shape is not expanded
-        target = target.expand(shape)
     loss = call(SOFT_MARGIN_LOSS, (input,), {"target": target, "reduction": code})
     _refuse_dual_target(input, target)
     return loss
 
 
-# --- book/chapters/16t_more_functional.md:782
+# --- book/chapters/16t_more_functional.md:780
 def _refuse_dual_target(input, target) -> None:
     from refgrad._ops.table import no_forward_formula
     from refgrad.autograd._tangents import active_level, tangent_of
@@ -73,7 +71,7 @@ def _refuse_dual_target(input, target) -> None:
         no_forward_formula("soft_margin_loss_backward")(())
 
 
-# --- book/chapters/16t_more_functional.md:794
+# --- book/chapters/16t_more_functional.md:792
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     from refgrad._ops.activation_functions import logsigmoid

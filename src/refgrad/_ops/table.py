@@ -21,7 +21,8 @@ class Op:
     forward: Callable
     backward: Callable | None = None
     # (value, inputs whose wanted gradient makes it kept), in the order torch saves
-    # them. A value is an input name, or an output name ("result" for single outputs).
+    # them: NOTE [Saved by name]. A value is an input name, or an output name
+    # ("result" for single outputs).
     saves: tuple[tuple[str, tuple[str, ...]], ...] = ()
     keeps: tuple[str, ...] = ()  # metadata such as "self_sym_sizes"
     outputs: tuple[str, ...] | None = ("result",)  # None: as many as forward returns
@@ -32,6 +33,8 @@ class Op:
     variadic: bool = False  # the single input is a sequence of tensors
     broadcasts: bool = False  # its tensors broadcast together, though they do not promote
     hides: tuple[str, ...] = ()  # parameters the backward needs but torch's node does not show
+    # saves one formula of several inputs wraps (wrap_opt_if): NOTE [A result is always saved]
+    wrapped: tuple[str, ...] = ()
     into: Callable | None = None  # forward, writing into out=: see NOTE [Dying operands]
     half_number: Callable | None = None  # forward for float16 op number: NOTE [float16 and numbers]
     # forward mode's formula, (tangents, **saved) -> tangent, where differentiating the
@@ -75,7 +78,13 @@ class Op:
         object.__setattr__(self, "special", many or self.view or bool(writes))
 
 
-# --- book/chapters/12_op_table.md:133
+# NOTE [Saved by name]
+# torch's generated code saves a node's inputs (tensor arguments, the optional
+# ones too) sorted by name, then its outputs sorted by name; pack hooks see them,
+# and a backward unpacks them, in that order: conv_tbc packs bias, self, weight.
+
+
+# --- book/chapters/12_op_table.md:142
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -165,7 +174,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:232
+# --- book/chapters/12_op_table.md:241
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -237,7 +246,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:308
+# --- book/chapters/12_op_table.md:317
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
@@ -252,7 +261,7 @@ def _loss_reduced(operands, reduction) -> int:
     return 1 if all(o.ndim == 0 for o in operands) else 2
 
 
-# --- book/chapters/12_op_table.md:328
+# --- book/chapters/12_op_table.md:337
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -270,7 +279,9 @@ OUT_CALLS: dict = {
 # inputs require grad; so must a row: its outputs list every input. An input
 # is kept for some inputs only when the formula of exactly one input uses it
 # (`a * b` keeps `b` for `a` alone); an input two formulas use, and every
-# value an op named `*_backward` keeps, is kept whenever the node is recorded.
+# value an op named `*_backward` keeps, is kept whenever the node is recorded,
+# unless that one formula wraps it in `wrap_opt_if` (`_trilinear`'s, a row's
+# `wrapped`): then only when one of the other inputs requires grad.
 # A write to a kept value then fails backward, even when the gradient that
 # would have read it is not wanted.
 OPS: dict[str, Op] = {}
@@ -282,7 +293,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:365
+# --- book/chapters/12_op_table.md:376
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

@@ -105,10 +105,11 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
 TRILINEAR = register(Op(
     "_trilinear", "TrilinearBackward0", ("i1", "i2", "i3"), forward=_trilinear,
     backward=_trilinear_backward, promote=False, hides=("unroll_dim",),
-    saves=(("i1", ("i2", "i3")), ("i2", ("i1", "i3")), ("i3", ("i1", "i2")))))
+    saves=(("i1", ("i2", "i3")), ("i2", ("i1", "i3")), ("i3", ("i1", "i2"))),
+    wrapped=("i1", "i2", "i3")))  # each kept for the other two's gradients alone
 
 
-# --- book/chapters/16x_gradient_kernels.md:299
+# --- book/chapters/16x_gradient_kernels.md:300
 def _checked(input1, input2, weight, bias):
     tensors = {"input1": input1, "input2": input2, "weight": weight}
     if bias is not None:

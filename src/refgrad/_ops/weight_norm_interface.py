@@ -62,7 +62,7 @@ WEIGHT_NORM_INTERFACE = register(Op(
     "_weight_norm_interface", "WeightNormInterfaceBackward0", ("v", "g"), forward=_forward,
     backward=_backward, outputs=("result0", "result1"), differentiable_outputs=1,
     promote=False, tangent=no_forward_formula("_weight_norm_interface"),  # none in torch
-    saves=(("v", ("v", "g")), ("g", ("v", "g")), ("result1", ("v", "g")))))
+    saves=(("g", ("v", "g")), ("v", ("v", "g")), ("result1", ("v", "g")))))
 
 
 def _weight_norm_interface(v, g, dim=0):

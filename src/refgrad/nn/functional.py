@@ -239,7 +239,7 @@ from refgrad.nn import grad  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:945
+# --- book/chapters/21i_grad_attention_and_parallel.md:946
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 # isort: split
