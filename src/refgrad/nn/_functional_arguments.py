@@ -246,7 +246,9 @@ def checked(function, name: str):
             number_refused(name, args, kwargs, error)
             raise
 
-    call.__module__, call.__qualname__ = "refgrad.nn.functional", name  # where pickle finds it
+    call.__module__ = "refgrad.nn.functional"  # where pickle finds it, under its own name
+    if "<locals>" not in function.__qualname__:  # or torch's boolean_dispatch's: flag_picked
+        call.__qualname__ = name
     return call
 
 
