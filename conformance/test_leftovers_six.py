@@ -52,6 +52,26 @@ CALLS = {
                                                 align_corners=False),
     "grid_sample batch": lambda a: F.grid_sample(a[None, None], Z(torch.ones(2, 2, 2, 2)),
                                                  align_corners=False),
+    "lstsq dims": lambda a: torch.linalg.lstsq(a[0], Z(torch.ones(3, 2))),
+    "lstsq sizes": lambda a: torch.linalg.lstsq(a, Z(torch.ones(4, 2))),
+    "lstsq dtype": lambda a: torch.linalg.lstsq(a, Z(torch.ones(3, 2, dtype=D))),
+    "lstsq driver": lambda a: torch.linalg.lstsq(a, Z(torch.ones(3, 2)), driver="foo"),
+    "ormqr sizes": lambda a: torch.ormqr(a, Z(torch.ones(5)), Z(torch.ones(3, 3))),
+    "ormqr dtype": lambda a: torch.ormqr(a, Z(torch.ones(2, dtype=D)), torch.ones(3, 3)),
+    "multi_margin_loss target": lambda a: F.multi_margin_loss(a, Z(torch.zeros(5).long())),
+    "multi_margin_loss range": lambda a: F.multi_margin_loss(a, Z(torch.full((3,), 7))),
+    "multi_margin_loss weight": lambda a: F.multi_margin_loss(
+        a, torch.zeros(3).long(), weight=Z(torch.ones(2, dtype=D))),
+    "multilabel_margin_loss": lambda a: F.multilabel_margin_loss(a, Z(torch.zeros(3, 5).long())),
+    "multilabel_margin_loss range": lambda a: F.multilabel_margin_loss(
+        a, Z(torch.full((3, 2), 7))),
+    "max_unpool1d shape": lambda a: F.max_unpool1d(a[None], Z(torch.zeros(1, 3, 3).long()), 2),
+    "max_unpool2d int32": lambda a: torch._C._nn.max_unpool2d(
+        a[None], Z(torch.zeros(1, 3, 2, dtype=torch.int32)), [2, 2]),
+    "max_unpool2d sizes": lambda a: torch._C._nn.max_unpool2d(
+        a[None], Z(torch.zeros(1, 3, 2).long()), [2, 2, 2]),
+    "max_unpool3d stride": lambda a: torch._C._nn.max_unpool3d(
+        a[None, None], Z(torch.zeros(1, 1, 3, 2).long()), [2, 2, 2], [0, 1, 1], [0, 0, 0]),
     "grid_sampler bicubic": lambda a: torch.grid_sampler(
         a[None, None, None], Z(torch.ones(1, 2, 2, 2, 3)), 2, 0, False),
     "grid_sampler dims": lambda a: torch.grid_sampler(a[None, None], Z(torch.ones(1, 2, 2, 2, 2)),

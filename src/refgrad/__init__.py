@@ -444,7 +444,7 @@ from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16ra_householder.md:495
+# --- book/chapters/16ra_householder.md:499
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
@@ -520,7 +520,7 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:922
+# --- book/chapters/16z_more_pools.md:930
 from refgrad._ops.native_dropout import native_dropout
 
 

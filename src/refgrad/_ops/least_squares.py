@@ -102,12 +102,16 @@ LINALG_LSTSQ = register(Op(
 
 # --- book/chapters/16r_solvers.md:1663
 def lstsq(A, B, rcond=None, *, driver=None):
-    _check(A, B, driver)
+    from refgrad._ops.refusal_order import kernel_checks
+
     # the driver as asked for, None among them, as a dispatch mode sees torch's
-    return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), {"rcond": rcond, "driver": driver}))
+    params = {"rcond": rcond, "driver": driver}
+    with kernel_checks(LINALG_LSTSQ, (A, B), params):  # all after the node's saves
+        _check(A, B, driver)
+    return LSTSQ_RESULT(call(LINALG_LSTSQ, (A, B), params))
 
 
-# --- book/chapters/16r_solvers.md:1678
+# --- book/chapters/16r_solvers.md:1682
 def _check(A, B, driver) -> None:
     from refgrad._ops.functions import check_broadcast
 

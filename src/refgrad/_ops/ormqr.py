@@ -106,12 +106,16 @@ def _check_kernel(input) -> None:
 
 
 def _checked(input, input2, input3, left=True, transpose=False):
-    _check(input, input2, input3, left)
-    _check_kernel(input)
-    return call(ORMQR, (input, input2, input3), {"left": left, "transpose": transpose})
+    from refgrad._ops.refusal_order import kernel_checks
+
+    params = {"left": left, "transpose": transpose}
+    with kernel_checks(ORMQR, (input, input2, input3), params):  # after the node's saves
+        _check(input, input2, input3, left)
+        _check_kernel(input)
+    return call(ORMQR, (input, input2, input3), params)
 
 
-# --- book/chapters/16ra_householder.md:463
+# --- book/chapters/16ra_householder.md:467
 _SIGNATURE = ("ormqr(Tensor input, Tensor input2, Tensor input3, bool left = True, "
               "bool transpose = False)")
 _RESULT = _same("result", "{result}", "{out}")
