@@ -72,6 +72,15 @@ CALLS = {
         a[None], Z(torch.zeros(1, 3, 2).long()), [2, 2, 2]),
     "max_unpool3d stride": lambda a: torch._C._nn.max_unpool3d(
         a[None, None], Z(torch.zeros(1, 1, 3, 2).long()), [2, 2, 2], [0, 1, 1], [0, 0, 0]),
+    "nll_loss target": lambda a: F.nll_loss(a, Z(torch.tensor([0, 1, 9]))),
+    "nll_loss weight": lambda a: F.nll_loss(a, Z(torch.zeros(3).long()), weight=torch.ones(7)),
+    "nll_loss2d sizes": lambda a: F.nll_loss(a[None, :, :, None], Z(torch.zeros(1, 5, 1).long())),
+    "cross_entropy weight": lambda a: F.cross_entropy(
+        a, Z(torch.zeros(3).long()), weight=torch.ones(2, dtype=D)),
+    "embedding range": lambda a: F.embedding(Z(torch.tensor([0, 9])), a),
+    "embedding dtype": lambda a: F.embedding(Z(torch.tensor([0.0, 1.0])), a),
+    "ctc_loss targets": lambda a: F.ctc_loss(a[:, None].log_softmax(2), Z(torch.ones(1, 1).long()),
+                                             [3], [2]),
     "grid_sampler bicubic": lambda a: torch.grid_sampler(
         a[None, None, None], Z(torch.ones(1, 2, 2, 2, 3)), 2, 0, False),
     "grid_sampler dims": lambda a: torch.grid_sampler(a[None, None], Z(torch.ones(1, 2, 2, 2, 2)),

@@ -524,7 +524,7 @@ from refgrad._ops.numeric_gradient import gradient
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:512
+# --- book/chapters/16za_ctc_loss.md:515
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 

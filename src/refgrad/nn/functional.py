@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4359
+# --- book/chapters/16q_functional.md:4371
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -190,7 +190,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
             "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:517
+# --- book/chapters/16za_ctc_loss.md:520
 from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 
 __all__ += ["ctc_loss"]
