@@ -240,7 +240,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1464
+# --- book/chapters/16h_scatter.md:1465
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -264,7 +264,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1772
+# --- book/chapters/16j_products_and_shapes.md:1774
 from refgrad import functional
 
 
@@ -301,11 +301,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2257
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2279
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2802
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2824
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -322,7 +322,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3010
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3032
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -433,18 +433,18 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1493
+# --- book/chapters/16r_solvers.md:1501
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
 from refgrad._ops.solver_methods import torch_lu_solve as lu_solve
 
 
-# --- book/chapters/16ra_householder.md:263
+# --- book/chapters/16ra_householder.md:272
 from refgrad._ops.householder_methods import orgqr  # noqa: F401
 
 
-# --- book/chapters/16ra_householder.md:486
+# --- book/chapters/16ra_householder.md:499
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
@@ -466,12 +466,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1463
+# --- book/chapters/16u_convolution_and_pooling.md:1499
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1808
+# --- book/chapters/16u_convolution_and_pooling.md:1852
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -479,7 +479,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1302
+# --- book/chapters/16v_attention_and_sampling.md:1313
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -520,11 +520,11 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:919
+# --- book/chapters/16z_more_pools.md:930
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:512
+# --- book/chapters/16za_ctc_loss.md:515
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
@@ -800,7 +800,7 @@ from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.bin
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:274
+# --- book/chapters/19rf_user_journeys_seven.md:293
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
@@ -1025,7 +1025,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:751
+# --- book/chapters/28ca_torch_function.md:754
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

@@ -17,8 +17,6 @@ _NOT_HANDED = {"l1_loss": ("weight",)}
 _BY_KEYWORD = {"unravel_index": ("shape",)}
 # functions that offer nothing themselves: they call one that does
 PASS_ON = frozenset(("upsample", "upsample_bilinear", "upsample_nearest"))
-# functions whose line calls the tensor's method: the method is what is offered
-CALL_THE_METHOD = frozenset(("sigmoid", "tanh"))
 
 
 def handed_spec(function, name: str, module=None):
@@ -41,7 +39,23 @@ def handed_spec(function, name: str, module=None):
     return spec if picked is None else (*spec, (picked, f"torch.nn.functional.{picked.__name__}"))
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:179
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:126
+def _method_line(name: str):
+    """torch's line for ``F.<name>``: the method of whatever it is given, called, so a
+    tensor asks as its method asks and anything else answers for itself."""
+    def line(input):
+        return getattr(input, name)()
+
+    line.__name__ = line.__qualname__ = name  # Python's refusals of a call name it
+    line.__code__ = line.__code__.replace(co_name=name, co_qualname=name)
+    return lambda public, _, args, kwargs, *flags: line(*args, **(kwargs or {}))
+
+
+# functions whose line calls the tensor's method, and what runs that line
+CALL_THE_METHOD = {name: _method_line(name) for name in ("sigmoid", "tanh")}
+
+
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:200
 TORCH_WRITTEN_IN_PYTHON = frozenset((
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
     "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",
@@ -53,10 +67,22 @@ _HOMES = {"pca_lowrank": "torch._lowrank", "svd_lowrank": "torch._lowrank",
 _LINES = {"norm": (("input",), (("p", "fro"), ("dim", None), ("keepdim", False),
                                 ("out", None), ("dtype", None))),
           "tensordot": (("a", "b"), (("dims", 2), ("out", None))),
-          "meshgrid": ("*", (("indexing", None),)), "chain_matmul": ("*", (), ("out",))}
+          "meshgrid": ("*", (("indexing", None),)), "chain_matmul": ("*", (), ("out",)),
+          **dict.fromkeys(("atleast_1d", "atleast_2d", "atleast_3d", "block_diag",
+                           "broadcast_tensors", "cartesian_prod", "einsum"), ("*", ()))}
 
 
 def torch_line(function, name: str) -> tuple:
-    """The name a refusal of torch's Python function ``name`` gives, and what it hands."""
+    """The name a refusal of torch's Python function ``name`` gives, what it hands, and
+    its name in torch's index (NOTE [Named by torch.functional])."""
     home = _HOMES.get(name, "torch.functional")
-    return f"{home}.{name}", _LINES.get(name) or handed_spec(function, name)
+    known = f"torch.{name}" if name == "lobpcg" else f"torch.functional.{name}"
+    return f"{home}.{name}", _LINES.get(name) or handed_spec(function, name), known
+
+
+# NOTE [Named by torch.functional]: torch names its overridable functions
+# namespace by namespace, torch before torch.functional, and a later name
+# replaces an earlier one: every function torch.functional lists is named
+# there, in resolve_name, and offered by both namespaces, but for the few
+# torch's own __all__ leaves out.
+NOT_IN_TORCH_ALL = frozenset(("lu", "unique", "pca_lowrank", "svd_lowrank"))

@@ -51,8 +51,8 @@ HOMES = {
     ),
     "refgrad.functional": (
         "atleast_1d atleast_2d atleast_3d block_diag broadcast_shapes broadcast_tensors "
-        "cartesian_prod cdist einsum lu meshgrid norm split tensordot unique "
-        "unique_consecutive"
+        "cartesian_prod cdist chain_matmul einsum lu meshgrid norm split tensordot unique "
+        "unique_consecutive unravel_index"
     ),
     "refgrad.library": "custom_op infer_schema opcheck",
 }

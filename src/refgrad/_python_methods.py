@@ -38,18 +38,37 @@ WRITTEN_IN_PYTHON = {
 
 
 # --- book/chapters/19rf_user_journeys_seven.md:189
-def handed(spec: tuple, args: tuple, kwargs) -> tuple:
-    """``(args, kwargs)`` as torch's Python hands them on: NOTE [Keywords torch fills in]."""
+def handed(spec: tuple, args: tuple, kwargs, public=None) -> tuple:
+    """``(args, kwargs)`` as torch's Python hands them on: NOTE [Keywords torch fills in];
+    a call of ``public`` that does not bind is refused first, as Python does."""
     positional, keywords = spec[0], dict(spec[1])
     names = spec[2] if len(spec) > 2 else (*positional, *keywords)
     if positional == "*":
-        if any(k not in names for k in kwargs or ()):
-            return args, kwargs or {}
+        for k in kwargs or ():
+            if k not in names:
+                raise TypeError(f"{public.__name__}() got an unexpected keyword argument '{k}'")
         return args, {n: (kwargs or {}).get(n, d) for n, d in keywords.items()}
     given = dict(zip(names, args))
     unbound = len(args) > len(names) or any(k in given or k not in names for k in kwargs or ())
     given.update(kwargs or ())
     if unbound or any(n not in given for n in positional) or any(
             d is REQUIRED and n not in given for n, d in keywords.items()):
+        if len(spec) > 2 and public is not None:  # a function's whole signature is known
+            refuse_unbound(public, args, kwargs)
         return args, kwargs or {}
     return tuple(given[n] for n in positional), {n: given.get(n, d) for n, d in keywords.items()}
+
+
+# NOTE [Python refuses before torch's line]: Python binds a call to a function's
+# parameters before its first line runs, so a call torch's line never sees is
+# refused in the words of Python, naming the function that does not bind (the
+# one a flag picks, say). The function under refgrad's trampoline is called to
+# say them, only where its signature has said it cannot bind.
+def refuse_unbound(public, args: tuple, kwargs) -> None:
+    import inspect
+
+    inner = inspect.unwrap(public)  # the plain function, under the trampoline
+    try:
+        inspect.signature(inner).bind(*args, **(kwargs or {}))
+    except TypeError:
+        inner(*args, **(kwargs or {}))  # refused by Python, before its first line

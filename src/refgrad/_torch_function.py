@@ -126,7 +126,7 @@ def _call_mode(public, types, args, kwargs):
 def dispatch(public, name, args, kwargs, python=False, operator=False, relevant=None):
     """Offer a call to the innermost mode, then to the overriding arguments."""
     if python.__class__ is tuple:  # NOTE [Keywords torch fills in] (chapter 19rf)
-        args, kwargs = handed(python, args, kwargs)
+        args, kwargs = handed(python, args, kwargs, public)
         if len(python) > 3 and kwargs.get("return_indices"):  # NOTE [A flag picks the
             public, name = python[3]  # function] (chapter 28cb)
     found = (overloaded(args, kwargs) if relevant is None else overloaded(relevant, None, True)) \

@@ -71,12 +71,12 @@ def _copy(function) -> types.FunctionType:
 
 # --- book/chapters/28ca_torch_function.md:367
 def ask_first(function, name: str, passes=None, python=False, operator=False,
-              refused=None) -> None:
+              refused=None, dispatch=protocol.dispatch) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place];
-    ``refused``: the name its refusal gives, where not ``name``."""
+    ``refused``: the name its refusal gives, where not ``name``; ``dispatch``: what asks."""
     copy = plain[function] = _copy(function)
     values = {"@local": protocol.local, "@overriding": protocol.overriding,
-              "@dispatch": protocol.dispatch, "@name": refused or name, "@python": python,
+              "@dispatch": dispatch, "@name": refused or name, "@python": python,
               "@operator": operator, "@plain": copy,
               "@passes": function if passes is None else passes}
     code, own = _trampoline(function.__code__.co_freevars), function.__code__
@@ -127,10 +127,10 @@ def _namespace(module, prefix: str, python: bool) -> None:
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
             ask_first(value, WRITTEN_IN_C[name])
         elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
-            refused, spec = torch_line(value, name)
-            ask_first(value, f"{prefix}.{name}", python=spec, refused=refused)
-        elif python and name in CALL_THE_METHOD and _askable(value):
-            ask_first(value, f"torch.Tensor.{name}", passes=getattr(Tensor, name))
+            refused, spec, known = torch_line(value, name)
+            ask_first(value, known, python=spec, refused=refused)
+        elif python and name in CALL_THE_METHOD and _askable(value):  # chapter 28cb
+            ask_first(value, f"torch.Tensor.{name}", dispatch=CALL_THE_METHOD[name])
             names[value] = f"{prefix}.{name}"
         elif _askable(value):  # NOTE [What a Python line hands] (chapter 28cb)
             ask_first(value, f"{prefix}.{name}",

@@ -7,9 +7,11 @@
 
 from refgrad._after_failure import atleast_1d, atleast_2d, atleast_3d, einsum, meshgrid
 from refgrad._first_tensor import unique, unique_consecutive
+from refgrad._ops.aten_norms import chain_matmul
 from refgrad._ops.blocks import block_diag
 from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.combinatorics import cartesian_prod
+from refgrad._ops.namespace_values import unravel_index
 from refgrad._ops.out_functions import norm, tensordot
 from refgrad._ops.pieces import split
 from refgrad._ops.set_distances import cdist
@@ -17,8 +19,8 @@ from refgrad._ops.solver_methods import torch_lu as lu
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadcast_tensors",
-    "cartesian_prod", "block_diag", "cdist", "einsum", "lu", "norm", "meshgrid", "split",
-    "tensordot", "unique", "unique_consecutive",
+    "cartesian_prod", "block_diag", "cdist", "chain_matmul", "einsum", "lu", "norm",
+    "meshgrid", "split", "tensordot", "unique", "unique_consecutive", "unravel_index",
 ]
 
 

@@ -11,6 +11,7 @@ import functools
 
 from refgrad import _torch_function as protocol
 from refgrad import _torch_function_install as install
+from refgrad._functional_handed import NOT_IN_TORCH_ALL
 from refgrad._tensor import Tensor
 from refgrad.nn.parameter import Parameter
 
@@ -24,7 +25,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:578
+# --- book/chapters/28ca_torch_function.md:579
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -59,7 +60,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:614
+# --- book/chapters/28ca_torch_function.md:615
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -92,7 +93,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:648
+# --- book/chapters/28ca_torch_function.md:649
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -127,7 +128,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:688
+# --- book/chapters/28ca_torch_function.md:689
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -152,7 +153,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:714
+# --- book/chapters/28ca_torch_function.md:715
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys
@@ -164,6 +165,8 @@ def get_overridable_functions() -> dict:
         owner = Tensor if home.startswith("torch.Tensor") else sys.modules[
             home.replace("torch", "refgrad", 1)]
         found[owner].append(func)
+        if home == "torch.functional" and name[17:] not in NOT_IN_TORCH_ALL:
+            found[sys.modules["refgrad"]].append(func)  # NOTE [Named by torch.functional]
     return found
 
 

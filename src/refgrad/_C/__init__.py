@@ -168,7 +168,7 @@ from refgrad.autograd._stream_warning import (
 )
 
 
-# --- book/chapters/16z_more_pools.md:1037
+# --- book/chapters/16z_more_pools.md:1048
 from refgrad._C import _nn  # noqa: E402, F401
 
 
@@ -190,7 +190,7 @@ from refgrad.autograd.anomaly_mode import (  # noqa: E402
 from refgrad._C import _autograd
 
 
-# --- book/chapters/28ca_torch_function.md:741
+# --- book/chapters/28ca_torch_function.md:744
 from refgrad._torch_function import (  # noqa: E402, F401 - torch._C's protocol switches
     DisableTorchFunction,
     DisableTorchFunctionSubclass,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1496
+# --- book/chapters/16u_convolution_and_pooling.md:1532
 """Adaptive average and max pools: rows, and torch's functions and F's."""
 
 import itertools
@@ -12,6 +12,7 @@ import numpy as np
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._flag_picked import flag_picked
 from refgrad._ops import pool_gradients
 from refgrad._ops.max_pool import best, flat_windows, max_pool_backward
 from refgrad._ops.pool_order import divided_in_turn, vector_channels
@@ -55,12 +56,12 @@ def _adaptive_avg(a, output_size):
     return suggested_format_result(total.astype(a.dtype), a)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1554
+# --- book/chapters/16u_convolution_and_pooling.md:1591
 def _adaptive_avg_backward(g, self, output_size):
     return (pool_gradients.adaptive_avg_pool_backward(g, self, len(output_size)),)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1564
+# --- book/chapters/16u_convolution_and_pooling.md:1601
 def _adaptive_max(a, output_size):
     n = len(output_size)
     shape = a.shape[-n:]
@@ -109,7 +110,7 @@ ADAPTIVE_AVG_POOL2D, ADAPTIVE_MAX_POOL2D = _rows(2)
 ADAPTIVE_AVG_POOL3D, ADAPTIVE_MAX_POOL3D = _rows(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1625
+# --- book/chapters/16u_convolution_and_pooling.md:1662
 def _nonempty(input, name, dims):
     from refgrad._ops.normalization import _listed
 
@@ -165,7 +166,7 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1684
+# --- book/chapters/16u_convolution_and_pooling.md:1721
 def adaptive_max(n, input, output_size):
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
@@ -187,7 +188,7 @@ def adaptive_max(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1715
+# --- book/chapters/16u_convolution_and_pooling.md:1752
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -226,7 +227,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1757
+# --- book/chapters/16u_convolution_and_pooling.md:1794
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size
@@ -266,11 +267,18 @@ def _functional(n, indices):
 # two functions by return_indices, and the one without indices, the one that
 # refuses, is named with a leading underscore (_adaptive_max_pool2d,
 # _max_pool2d, _fractional_max_pool2d); their __name__ stays the public one.
+# The public function is the one that picks (flag_picked), named as torch's.
 
 
-functional_adaptive_avg_pool2d, functional_adaptive_max_pool2d = _functional(2, False)
-functional_adaptive_avg_pool3d, functional_adaptive_max_pool3d = _functional(3, False)
-functional_adaptive_max_pool1d = _functional(1, False)[1]
 functional_adaptive_max_pool1d_with_indices = _functional(1, True)[1]
 functional_adaptive_max_pool2d_with_indices = _functional(2, True)[1]
 functional_adaptive_max_pool3d_with_indices = _functional(3, True)[1]
+functional_adaptive_avg_pool2d, _maximum = _functional(2, False)
+functional_adaptive_max_pool2d = flag_picked(
+    _maximum, functional_adaptive_max_pool2d_with_indices, "refgrad.nn.functional")
+functional_adaptive_avg_pool3d, _maximum = _functional(3, False)
+functional_adaptive_max_pool3d = flag_picked(
+    _maximum, functional_adaptive_max_pool3d_with_indices, "refgrad.nn.functional")
+functional_adaptive_max_pool1d = flag_picked(
+    _functional(1, False)[1], functional_adaptive_max_pool1d_with_indices,
+    "refgrad.nn.functional")

@@ -74,6 +74,15 @@ def _check_kernel(u, kernel) -> None:
 
 
 def cholesky_solve(input, input2, upper=False):
+    from refgrad._ops.refusal_order import kernel_checks
+
+    params = {"upper": upper}
+    with kernel_checks(CHOLESKY_SOLVE, (input, input2), params):  # after the node's saves
+        _check_solve(input, input2)
+    return call(CHOLESKY_SOLVE, (input, input2), params)
+
+
+def _check_solve(input, input2):
     from refgrad._ops.functions import check_broadcast
 
     for name, x in (("b", input), ("u", input2)):
@@ -92,10 +101,9 @@ def cholesky_solve(input, input2, upper=False):
                            f"by {n} but each b matrix is {input.shape[-2]} by {input.shape[-1]}")
     check_broadcast(tuple(input.shape[:-2]), tuple(input2.shape[:-2]))
     _check_kernel(input2, "cholesky_solve_cpu")
-    return call(CHOLESKY_SOLVE, (input, input2), {"upper": upper})
 
 
-# --- book/chapters/16r_solvers.md:1052
+# --- book/chapters/16r_solvers.md:1060
 def cholesky_inverse(input, upper=False):
     if input.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "

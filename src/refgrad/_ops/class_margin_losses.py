@@ -10,6 +10,7 @@ import numpy as np
 from refgrad._ops.activations import host, on_device_of, on_host
 from refgrad._ops.dispatch import call
 from refgrad._ops.margin_losses import reduction_of, sizes_of
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.rounding import _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.tangent_refusals import refuse_tangents
@@ -36,7 +37,7 @@ def _in_double(per_sample, reduction, classes, dtype):
     return dtype.type(total)
 
 
-# --- book/chapters/16t_more_functional.md:984
+# --- book/chapters/16t_more_functional.md:985
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -59,7 +60,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:1008
+# --- book/chapters/16t_more_functional.md:1009
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -73,7 +74,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1028
+# --- book/chapters/16t_more_functional.md:1029
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -109,7 +110,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1069
+# --- book/chapters/16t_more_functional.md:1070
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -134,7 +135,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1098
+# --- book/chapters/16t_more_functional.md:1099
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -169,7 +170,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1138
+# --- book/chapters/16t_more_functional.md:1139
 def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
@@ -193,7 +194,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1163
+# --- book/chapters/16t_more_functional.md:1164
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -206,46 +207,51 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("weight must be one-dimensional")
     # NOTE [Forward AD refused before the kernel's checks]
     refuse_tangents("multi_margin_loss", input, weight)
-    samples, classes = _checked_input(input)
-    if target.ndim > 1 or target.numel() != samples:
-        raise RuntimeError(
-            "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
-            f"input samples (batch size). Expected target size [{samples}], but got "
-            f"{sizes_of(target)}. Input has shape {sizes_of(input)}.")
-    if weight is not None and weight.numel() != classes:
-        raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
-                           f"{sizes_of(weight)}")
-    _kernel_dtype(input, "multi_margin_loss_cpu_kernel")  # after the sizes, as torch's
-    _same_dtype(target, int64)
+    params = {"target": target, "p": p, "margin": margin, "weight": weight, "reduction": code}
+    with kernel_checks(MULTI_MARGIN_LOSS, (input,), params):  # after the node's saves
+        samples, classes = _checked_input(input)
+        if target.ndim > 1 or target.numel() != samples:
+            raise RuntimeError(
+                "multi_margin_loss: target tensor should be 1-D with size equal to the number "
+                f"of input samples (batch size). Expected target size [{samples}], but got "
+                f"{sizes_of(target)}. Input has shape {sizes_of(input)}.")
+        if weight is not None and weight.numel() != classes:
+            raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
+                               f"{sizes_of(weight)}")
+        _kernel_dtype(input, "multi_margin_loss_cpu_kernel")  # after the sizes, as torch's
+        _same_dtype(target, int64)
+        if weight is not None:
+            _same_dtype(weight, input.dtype)
     if weight is not None:
-        _same_dtype(weight, input.dtype)
         not_differentiable("multi_margin_loss", "weight", weight)
-    named = host(target._data)
-    if ((named < 0) | (named >= classes)).any():
-        raise RuntimeError("target out of range")
-    return call(MULTI_MARGIN_LOSS, (input,), {"target": target, "p": p, "margin": margin,
-                                              "weight": weight, "reduction": code})
+    with kernel_checks(MULTI_MARGIN_LOSS, (input,), params):
+        named = host(target._data)
+        if ((named < 0) | (named >= classes)).any():
+            raise RuntimeError("target out of range")
+    return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1204
+# --- book/chapters/16t_more_functional.md:1208
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 
     code = reduction_of(size_average, reduce, reduction)
     # NOTE [Forward AD refused before the kernel's checks]
     refuse_tangents("multilabel_margin_loss_forward", input)
-    samples, classes = _checked_input(input)
-    fits = (target.ndim <= 1 and target.numel() == classes if input.ndim <= 1 else
-            tuple(target.shape) == (samples, classes))
-    if not fits:
-        raise RuntimeError(f"inconsistent target size: {sizes_of(target)} for input of size: "
-                           f"{sizes_of(input)}")
-    _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
-    if samples:  # torch looks at the target's dtype only in a kernel that has rows to read
-        _same_dtype(target, int64)
-    named = host(target._data)
-    if ((named < -1) | (named >= classes)).any():
-        raise RuntimeError("argument #2 'target' is out of range")
+    kept = {"target": target, "is_target": None, "reduction": code}  # is_target: an output
+    with kernel_checks(MULTILABEL_MARGIN_LOSS, (input,), kept):  # after the node's saves
+        samples, classes = _checked_input(input)
+        fits = (target.ndim <= 1 and target.numel() == classes if input.ndim <= 1 else
+                tuple(target.shape) == (samples, classes))
+        if not fits:
+            raise RuntimeError(f"inconsistent target size: {sizes_of(target)} for input of "
+                               f"size: {sizes_of(input)}")
+        _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
+        if samples:  # torch looks at the target's dtype only in a kernel with rows to read
+            _same_dtype(target, int64)
+        named = host(target._data)
+        if ((named < -1) | (named >= classes)).any():
+            raise RuntimeError("argument #2 'target' is out of range")
     is_target = np.zeros(named.shape, input._data.dtype)
     for row, classes_listed in zip(is_target.reshape(samples, classes), _pairs(named, target)[1]):
         row[classes_listed] = 1

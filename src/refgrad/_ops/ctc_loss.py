@@ -61,7 +61,7 @@ CTC_LOSS = register(Op(
     tangent=no_forward_formula("_ctc_loss")))
 
 
-# --- book/chapters/16za_ctc_loss.md:271
+# --- book/chapters/16za_ctc_loss.md:272
 _WHILE = " (while checking arguments for ctc_loss_allocate_outputs)"
 
 
@@ -104,11 +104,12 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:330
+# --- book/chapters/16za_ctc_loss.md:331
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
     import refgrad
+    from refgrad._ops.refusal_order import kernel_checks
 
     input_lengths, target_lengths = (
         tuple(v.reshape(-1).tolist()) if isinstance(v, refgrad.Tensor) else tuple(v)
@@ -116,10 +117,11 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     batched = log_probs.ndim == 3
     log_probs = log_probs if batched else log_probs.unsqueeze(1)
     targets = targets.to(log_probs.device, refgrad.int64)
-    _check(log_probs, targets, input_lengths, target_lengths, blank)
-    losses = call(CTC_LOSS, (log_probs,), {
-        "targets": targets, "input_lengths": input_lengths, "target_lengths": target_lengths,
-        "blank": blank, "zero_infinity": zero_infinity})[0]
+    params = {"targets": targets, "input_lengths": input_lengths,
+              "target_lengths": target_lengths, "blank": blank, "zero_infinity": zero_infinity}
+    with kernel_checks(CTC_LOSS, (log_probs,), params):  # after the node's saves
+        _check(log_probs, targets, input_lengths, target_lengths, blank)
+    losses = call(CTC_LOSS, (log_probs,), params)[0]
     if zero_infinity:
         zero = refgrad.zeros((), dtype=losses.dtype, device=losses.device)
         losses = refgrad.where(losses == float("inf"), zero, losses)
@@ -142,7 +144,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:375
+# --- book/chapters/16za_ctc_loss.md:378
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -157,7 +159,7 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:398
+# --- book/chapters/16za_ctc_loss.md:401
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
@@ -191,7 +193,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:440
+# --- book/chapters/16za_ctc_loss.md:443
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -212,7 +214,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
-# --- book/chapters/16za_ctc_loss.md:466
+# --- book/chapters/16za_ctc_loss.md:469
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

@@ -175,10 +175,22 @@ def _sizes(t):
 def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: the checks, then grid_sampler_2d or grid_sampler_3d."""
     from refgrad._ops.dispatch import call
+    from refgrad._ops.refusal_order import kernel_checks
     from refgrad._ops.tangent_refusals import refuse_tangents
-    from refgrad._typename import LEGACY, not_implemented_for
 
     refuse_tangents("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d", input, grid)
+    row = GRID_SAMPLER_2D if input.ndim == 4 else GRID_SAMPLER_3D
+    params = {"interpolation_mode": interpolation_mode, "padding_mode": padding_mode,
+              "align_corners": align_corners}
+    with kernel_checks(row, (input, grid), params):  # the kernel's, after the node's saves
+        _check_sampler(input, grid, interpolation_mode)
+    return call(row, (input, grid), params)
+
+
+# --- book/chapters/16v_attention_and_sampling.md:1103
+def _check_sampler(input, grid, interpolation_mode):
+    from refgrad._typename import LEGACY, not_implemented_for
+
     both = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
     n = input.ndim - 2
     if input.size(0) != grid.size(0):  # size(): torch's IndexError for a 0-d one
@@ -203,12 +215,9 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     if grid.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {LEGACY[input.dtype]} but found "
                            f"{LEGACY[grid.dtype]}")
-    return call(GRID_SAMPLER_2D if n == 2 else GRID_SAMPLER_3D, (input, grid), {
-        "interpolation_mode": interpolation_mode, "padding_mode": padding_mode,
-        "align_corners": align_corners})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1136
+# --- book/chapters/16v_attention_and_sampling.md:1147
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

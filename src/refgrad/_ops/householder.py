@@ -89,8 +89,18 @@ HOUSEHOLDER_PRODUCT = register(Op(
 ))
 
 
-# --- book/chapters/16ra_householder.md:163
+# --- book/chapters/16ra_householder.md:165
 def householder_product(input, tau):
+    from refgrad._ops.refusal_order import kernel_checks
+
+    with kernel_checks(HOUSEHOLDER_PRODUCT, (input, tau)):  # all after the node's saves
+        _check(input, tau)
+    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
+
+    return written_fresh((input, tau), call(HOUSEHOLDER_PRODUCT, (input, tau), {}), 1)
+
+
+def _check(input, tau):
     if input.ndim < 2:
         raise RuntimeError(_SAID + "input must have at least 2 dimensions.")
     if input.shape[-2] < input.shape[-1]:
@@ -111,9 +121,6 @@ def householder_product(input, tau):
                            f"dtype {LEGACY[input.dtype]}")
     if input.dtype.name not in ("float32", "float64", "complex64", "complex128"):
         raise NotImplementedError(f"\"orgqr_cpu\" not implemented for '{LEGACY[input.dtype]}'")
-    from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
-
-    return written_fresh((input, tau), call(HOUSEHOLDER_PRODUCT, (input, tau), {}), 1)
 
 
 def orgqr(input, input2):

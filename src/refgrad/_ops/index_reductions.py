@@ -11,7 +11,7 @@ from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
 from refgrad._ops import combining
 from refgrad._ops.dispatch import call
-from refgrad._ops.refusal_order import kernel_checks
+from refgrad._ops.refusal_order import kernel_checks, refuse_inference_saves
 from refgrad._ops.scattering import tensor_argument
 from refgrad._ops.slice_writes import check_in_self, check_slice_arguments
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -86,6 +86,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
             raise IndexError(f"select(): index 0 out of range for tensor of size "
                              f"{list(input.shape)} at dimension {d}")
         check_in_self(index, input.shape[d] if input.ndim else 1)
+        refuse_inference_saves(input, source, index)  # the saves come before the warning
         warn_once("index_reduce", BETA, stacklevel=None)
         if str(input.dtype) == "torch.bool":
             _refuse_bool(input, index, reduce, include_self)

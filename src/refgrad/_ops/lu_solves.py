@@ -171,7 +171,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1088
+# --- book/chapters/16r_solvers.md:1096
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "

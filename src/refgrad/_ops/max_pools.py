@@ -8,6 +8,7 @@
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._flag_picked import flag_picked
 from refgrad._ops.max_pool import with_indices
 from refgrad._ops.normalization import _listed
 from refgrad._ops.pool_checks import check_1d, read
@@ -19,7 +20,7 @@ _SIZE_ONE = {"kernel_size": "an int, list of ints or tuple of ints",
              "dilation": "an int, list of ints or tuple of ints"}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1139
+# --- book/chapters/16u_convolution_and_pooling.md:1140
 def _check_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
     shape = input.shape
     if input.ndim not in (2, 3) or not shape[-1] or not shape[-2] and input.ndim == 2 or (
@@ -47,7 +48,7 @@ def _check_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1173
+# --- book/chapters/16u_convolution_and_pooling.md:1174
 def _max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1,
                             ceil_mode=False):
     kernel_size, stride, padding, dilation = (
@@ -86,7 +87,7 @@ def _max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=
 # write counted: the result starts at version 1.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1217
+# --- book/chapters/16u_convolution_and_pooling.md:1218
 def signature(name, n, tail=""):
     ints = f"tuple of ints[{n}]"
     return Arguments(f"{name}(Tensor input, {ints} kernel_size, {ints}? stride = [], {ints} "
@@ -116,7 +117,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1252
+# --- book/chapters/16u_convolution_and_pooling.md:1286
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):
@@ -131,8 +132,10 @@ def _functional(n, indices):
     return pool  # Python's refusals give]
 
 
-functional_max_pool1d, functional_max_pool2d, functional_max_pool3d = (
-    _functional(n, False) for n in (1, 2, 3))
 functional_max_pool1d_with_indices, functional_max_pool2d_with_indices = (
     _functional(n, True) for n in (1, 2))
 functional_max_pool3d_with_indices = _functional(3, True)
+functional_max_pool1d, functional_max_pool2d, functional_max_pool3d = (
+    flag_picked(_functional(n, False), partner, "refgrad.nn.functional") for n, partner in (
+        (1, functional_max_pool1d_with_indices), (2, functional_max_pool2d_with_indices),
+        (3, functional_max_pool3d_with_indices)))

@@ -88,10 +88,22 @@ def tensors_only(function, *named):
 # --- book/chapters/16z_more_pools.md:227
 def unpool(n, input, indices, output_size, stride=(), padding=()):
     """torch's max_unpool2d and max_unpool3d: the checks, then the row."""
+    from refgrad._ops.refusal_order import kernel_checks
+
+    tensors_only(f"max_unpool{n}d", ("input", 1, input), ("indices", 2, indices))
+    params = {"indices": indices, "output_size": tuple(output_size)}
+    if n == 3:
+        params.update(stride=tuple(stride), padding=tuple(padding))
+    row = MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D
+    with kernel_checks(row, (input,), params):  # all after the node's saves
+        _check_unpool(n, input, indices, output_size, stride, padding)
+    return call(row, (input,), params)
+
+
+def _check_unpool(n, input, indices, output_size, stride, padding):
     from refgrad._ops.normalization import _listed
     from refgrad._typename import LEGACY, not_implemented_for
 
-    tensors_only(f"max_unpool{n}d", ("input", 1, input), ("indices", 2, indices))
     if indices.dtype.name != "int64":
         raise RuntimeError("elements in indices should be type int64" + (
             f" but got: {LEGACY[indices.dtype]}" if n == 2 else ""))
@@ -118,13 +130,9 @@ def unpool(n, input, indices, output_size, stride=(), padding=()):
                            f"{_listed(stride)}")
     if not input.dtype.is_floating_point:
         raise not_implemented_for(f"max_unpool{n}d", input._data.dtype)
-    params = {"indices": indices, "output_size": tuple(output_size)}
-    if n == 3:
-        params.update(stride=tuple(stride), padding=tuple(padding))
-    return call(MAX_UNPOOL2D if n == 2 else MAX_UNPOOL3D, (input,), params)
 
 
-# --- book/chapters/16z_more_pools.md:276
+# --- book/chapters/16z_more_pools.md:284
 def _as_tuple(value, n):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
@@ -154,7 +162,7 @@ def _output_size(input, kernel, stride, padding, output_size):
     return sizes
 
 
-# --- book/chapters/16z_more_pools.md:312
+# --- book/chapters/16z_more_pools.md:320
 # NOTE [Unpooling read by its operator]
 # torch's Python works out the output's size from the kernel, the stride and
 # the padding as given, so a float among them gives float sizes, and the

@@ -188,16 +188,17 @@ def _nll_loss(input, target, weight, reduction, ignore_index):
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
         return composite_event("nll_loss", shown, _nll_loss, *shown)
     not_differentiable("nll_loss_forward", "weight", weight)
-    if target.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    _check_target(target)  # before the sizes: NOTE [The first size a 0-d tensor keeps]
-    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
-        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
-    if input.ndim == 2 and target.size(0) != input.shape[0]:  # size(0): torch's IndexError
-        raise RuntimeError(f"size mismatch (got input: {_shape(input)}, target: "
-                           f"{_shape(target)})")
-    _check(input, target, weight, ignore_index, "nll_loss_out_frame")
+    with _after_saves(NLL_LOSS, input, target, weight, reduction, ignore_index):
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        _check_target(target)  # before the sizes: NOTE [The first size a 0-d tensor keeps]
+        if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target "
+                             f"size: {target.shape[0]}")
+        if input.ndim == 2 and target.size(0) != input.shape[0]:  # size(0): its IndexError
+            raise RuntimeError(f"size mismatch (got input: {_shape(input)}, target: "
+                               f"{_shape(target)})")
+        _check(input, target, weight, ignore_index, "nll_loss_out_frame")
     return _run(NLL_LOSS, input, target, weight, reduction, ignore_index)
 
 
@@ -206,18 +207,27 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
         return composite_event("nll_loss2d", shown, _nll_loss2d, *shown)
     not_differentiable("nll_loss2d_forward", "weight", weight)
-    if target.ndim != 3:
-        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
-                           f"targets of dimension: {target.ndim}")
-    _check_target(target)  # before the shapes, in nll_loss2d
-    if tuple(target.shape) != (input.shape[0], *input.shape[2:]):
-        raise RuntimeError(f"size mismatch (got input: {_shape(input)} , target: "
-                           f"{_shape(target)}")
-    _check(input, target, weight, ignore_index, "nll_loss2d_forward_out_frame")
+    with _after_saves(NLL_LOSS2D, input, target, weight, reduction, ignore_index):
+        if target.ndim != 3:
+            raise RuntimeError("only batches of spatial targets supported (3D tensors) but "
+                               f"got targets of dimension: {target.ndim}")
+        _check_target(target)  # before the shapes, in nll_loss2d
+        if tuple(target.shape) != (input.shape[0], *input.shape[2:]):
+            raise RuntimeError(f"size mismatch (got input: {_shape(input)} , target: "
+                               f"{_shape(target)}")
+        _check(input, target, weight, ignore_index, "nll_loss2d_forward_out_frame")
     return _run(NLL_LOSS2D, input, target, weight, reduction, ignore_index)
 
 
-# --- book/chapters/16q_functional.md:1885
+def _after_saves(row, input, target, weight, reduction, ignore_index):
+    """The kernel's checks, after the node's saves (total_weight, an output, is not one)."""
+    from refgrad._ops.refusal_order import kernel_checks
+
+    return kernel_checks(row, (input,), {"target": target, "weight": weight, "reduction":
+                         reduction, "ignore_index": ignore_index, "total_weight": None})
+
+
+# --- book/chapters/16q_functional.md:1895
 def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     from refgrad.utils._functional_whole import hand_over, whole
 

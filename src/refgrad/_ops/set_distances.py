@@ -221,7 +221,7 @@ MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    from refgrad._ops.functions import check_broadcast
+    from refgrad._ops.refusal_order import kernel_checks
     from refgrad.utils._python_dispatch import handed_whole
 
     if compute_mode not in MODES:
@@ -235,23 +235,37 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError("X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    empty = not (x1.numel() and x2.numel())  # NOTE [An empty cdist asks no kernel]
+    if p == 2 and not empty and _by_product(x1, x2, compute_mode):
+        _impl_checks(x1, x2, p)  # before any node: NOTE [cdist's two roads refuse apart]
+        with kernel_checks(EUCLIDEAN_DIST, (x1, x2)):  # the product's, after its saves
+            if x1.dtype is not x2.dtype:  # float16 is multiplied
+                raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
+                                   f"{C_TYPE_NAMES[x1._data.dtype.name]} != "
+                                   f"{C_TYPE_NAMES[x2._data.dtype.name]}")
+        return _euclidean_dist(x1, x2)
+    with kernel_checks(CDIST, (x1, x2), {"p": float(p)}):  # all after the node's saves
+        _impl_checks(x1, x2, p)
+        if not empty:  # the kernel refuses float16 before it compares the dtypes
+            _floating("cdist", x1, "X1")
+            if x1.dtype is not x2.dtype:
+                raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
+                                   f"{LEGACY[x2.dtype]}")
+    return call(CDIST, (x1, x2), {"p": float(p)})
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2249
+# NOTE [cdist's two roads refuse apart]
+# torch's cdist checks the ranks and the columns itself. On the product road it
+# checks the dtypes, p and the batch dimensions too, before _euclidean_dist's node
+# saves; on the other road _cdist_forward's node saves first and its kernel checks.
+def _impl_checks(x1, x2, p):
+    from refgrad._ops.functions import check_broadcast
+
     _floating("cdist", x1, "X1", half_refused=False)  # both are floating first; float16
     _floating("cdist", x2, "X2", half_refused=False)  # and two dtypes as each road asks
     _non_negative("cdist", p)
     check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
-    empty = not (x1.numel() and x2.numel())  # NOTE [An empty cdist asks no kernel]
-    if p == 2 and not empty and _by_product(x1, x2, compute_mode):
-        if x1.dtype is not x2.dtype:  # the product's own check; float16 is multiplied
-            raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                               f"{C_TYPE_NAMES[x1._data.dtype.name]} != "
-                               f"{C_TYPE_NAMES[x2._data.dtype.name]}")
-        return _euclidean_dist(x1, x2)
-    if not empty:  # the kernel refuses float16 before it compares the dtypes
-        _floating("cdist", x1, "X1")
-        if x1.dtype is not x2.dtype:
-            raise RuntimeError(f"expected scalar type {LEGACY[x1.dtype]} but found "
-                               f"{LEGACY[x2.dtype]}")
-    return call(CDIST, (x1, x2), {"p": float(p)})
 
 
 def _cdist_whole(x1, x2, p, compute_mode):

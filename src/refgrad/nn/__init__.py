@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2402
+# --- book/chapters/16u_convolution_and_pooling.md:2446
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -74,7 +74,7 @@ from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 __all__ += ["Fold", "Unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:940
+# --- book/chapters/16z_more_pools.md:951
 from refgrad.nn.modules.more_pooling import (  # noqa: E402
     FractionalMaxPool2d,
     FractionalMaxPool3d,
@@ -90,7 +90,7 @@ __all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool1d", "LPPool2d"
             "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:524
+# --- book/chapters/16za_ctc_loss.md:527
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 
 __all__ += ["CTCLoss"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4357
+# --- book/chapters/16q_functional.md:4371
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -130,9 +130,11 @@ __all__ = [
     # chapter "Attention and sampling"
     "scaled_dot_product_attention", "affine_grid", "grid_sample",
 ]
+_threshold = threshold  # torch's F.threshold is its _threshold, where pickle finds it
+threshold.__qualname__ = "_threshold"
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1310
+# --- book/chapters/16v_attention_and_sampling.md:1321
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
@@ -173,7 +175,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:924
+# --- book/chapters/16z_more_pools.md:935
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
@@ -188,7 +190,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
             "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:517
+# --- book/chapters/16za_ctc_loss.md:520
 from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 
 __all__ += ["ctc_loss"]
