@@ -122,10 +122,10 @@ def function_form(function, arguments: Arguments, again: bool = True):
             return function(*args, **kwargs)
         except Exception as error:
             read, named = arguments.read(args, kwargs)
-            if again and read is not args and not _seen(error):  # x.squeeze(0, 1): the
-                return numbered_again(function, read, named)  # function wants the tuple
-            numbered(function.__name__, args, kwargs, error)  # chapter "Refused, yet numbered"
-            raise
+            if not again or read is args or _seen(error):
+                numbered(function.__name__, args, kwargs, error)  # chapter "Refused, yet numbered"
+                raise
+        return numbered_again(function, read, named)  # NOTE [Called again, not chained]
 
     checked.forms = arguments  # out= is read against them: see with_out
     PASSING_ON.add(checked.__code__)  # its caller's call, handed on: chapter 19ib
@@ -144,10 +144,10 @@ def method_form(function, arguments: Arguments):
             return function(self, *args, **kwargs)
         except Exception as error:
             read, named = arguments.read(args, kwargs)
-            if read is not args and not _seen(error):  # x.squeeze(0, 1): the function
-                return numbered_again(function, (self, *read), named)  # wants the tuple
-            numbered(function.__name__, (self, *args), kwargs, error)
-            raise
+            if read is args or _seen(error):
+                numbered(function.__name__, (self, *args), kwargs, error)
+                raise
+        return numbered_again(function, (self, *read), named)  # NOTE [Called again, not chained]
 
     PASSING_ON.add(checked.__code__)
     return _named(checked, function)
@@ -159,6 +159,12 @@ def numbered(name: str, args: tuple, kwargs: dict, error: Exception) -> None:
     number_refused(name, args, kwargs, error)
 
 
+# NOTE [Called again, not chained]
+# A call that fails on the arguments as given is made again on the arguments
+# as read (x.squeeze(0, 1): the function wants the tuple). It is made after
+# the handler of the first failure has ended, so that a second failure is
+# raised on its own, as torch's one refusal is, and not chained to the first
+# ("During handling of the above exception, another exception occurred").
 def numbered_again(function, args: tuple, kwargs: dict):
     """``function`` called again on the arguments as read; numbered if it fails."""
     try:
@@ -190,7 +196,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:1081
+# --- book/chapters/13a_arguments.md:1107
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -231,7 +237,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:1137
+# --- book/chapters/13a_arguments.md:1163
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -251,7 +257,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1229
+# --- book/chapters/13a_arguments.md:1255
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

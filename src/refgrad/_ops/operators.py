@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1609
+# --- book/chapters/16_functions.md:1615
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -40,7 +40,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1652
+# --- book/chapters/16_functions.md:1658
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))

@@ -68,6 +68,8 @@ def view(input, *shape, size=None, dtype=None):
             return view_as_dtype(input, shape[0])
         raise
     except RuntimeError:
+        asked = None  # refused below, out of the handler: NOTE [Called again, not chained]
+    if asked is None:
         return _refused(input, shape)
     return call(sh.VIEW, (input,), {"shape": asked})  # NOTE [A size as given]
 
@@ -106,6 +108,8 @@ def reshape(input, *sizes, shape=None):
     except RuntimeError:
         if not input._data.flags.c_contiguous:  # its sizes worked out first: no view seen
             raise
+        shape = None  # refused below, out of the handler: NOTE [Called again, not chained]
+    if shape is None:
         return _refused(input, asked)
     asked = infer_shape(asked, input.numel(), as_given=True)  # NOTE [A size as given]
     # A contiguous tensor is viewed; any other, when it can be, is aliased: the same view
@@ -133,7 +137,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:1005
+# --- book/chapters/16_functions.md:1009
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:
@@ -152,9 +156,11 @@ def expand(input, *sizes, size=None, implicit=False):
     except Exception:  # NOTE [Method copies of the arithmetic]
         given = (input, *sizes)
         args = refuse_arguments("expand", given, {})
-        if args is not given:  # tensors given for ints: NOTE [Tensors read as ints]
-            return expand(*args)
-        raise
+        if args is given:
+            raise
+    # tensors given for ints (NOTE [Tensors read as ints]), called again out of the
+    # handler: NOTE [Called again, not chained]
+    return expand(*args)
 
 
 def unsqueeze(input, dim):

@@ -110,14 +110,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1083
+# --- book/chapters/16_functions.md:1089
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1095
+# --- book/chapters/16_functions.md:1101
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -164,7 +164,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:1147
+# --- book/chapters/16_functions.md:1153
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -201,7 +201,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1189
+# --- book/chapters/16_functions.md:1195
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -227,7 +227,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1325
+# --- book/chapters/16_functions.md:1331
 def masked_fill(input, mask, value):
     from refgrad._ops.inplace_saves import refuse_kept_inference  # saved first
 
