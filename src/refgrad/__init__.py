@@ -448,7 +448,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1328
+# --- book/chapters/16s_normalization.md:1332
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm

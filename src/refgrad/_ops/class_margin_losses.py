@@ -205,6 +205,10 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
+    from refgrad.nn._functional_arguments import parse
+
+    (input, target, p, margin, weight), _ = parse(  # NOTE [Checked after a warning]
+        "multi_margin_loss", (input, target, p, margin, weight), {})
     # NOTE [Forward AD refused before the kernel's checks]
     refuse_tangents("multi_margin_loss", input, weight)
     params = {"target": target, "p": p, "margin": margin, "weight": weight, "reduction": code}
@@ -231,7 +235,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1208
+# --- book/chapters/16t_more_functional.md:1212
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

@@ -122,15 +122,19 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    if input.ndim < 2:
+    from refgrad.nn._functional_arguments import parse
+
+    if input.dim() < 2:
         raise RuntimeError("Expected at least 2 dimensions for input tensor but received "
-                           f"{input.ndim}")
-    verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups,
-                       *input.shape[2:]])
+                           f"{input.dim()}")
+    verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups,
+                       *input.size()[2:]])
+    (input, num_groups, weight, bias, eps), _ = parse(  # NOTE [Checked after a warning]
+        "group_norm", (input, num_groups, weight, bias, eps), {})
     return torch_group_norm(input, num_groups, weight, bias, eps)
 
 
-# --- book/chapters/16s_normalization.md:764
+# --- book/chapters/16s_normalization.md:768
 _IMPROVED = ("  (Could this error message be improved?  If so, please report an enhancement "
              "request to PyTorch.)")
 _SIZES_WRONG = "Expected X.numel() == N * C * HxW to be true, but got false." + _IMPROVED

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:826
+# --- book/chapters/16s_normalization.md:830
 """native_group_norm's CPU kernel for float32 and float64 in the contiguous layout."""
 
 import numpy as np
@@ -22,7 +22,7 @@ def follows_group_kernel(a, *others, half=False):
             and suggest_memory_format(a.shape, element_strides(a)) == contiguous_format)
 
 
-# --- book/chapters/16s_normalization.md:847
+# --- book/chapters/16s_normalization.md:851
 def group_norm_kernel(a, weight, bias, N, C, HxW, group, eps):  # noqa: N803 - torch's names
     """native_group_norm's three results: each sample's group a row of the moments, one
     over the deviation from a float64 eps, then per channel a scale and a shift."""

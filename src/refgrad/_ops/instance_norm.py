@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:904
+# --- book/chapters/16s_normalization.md:908
 """instance_norm: batch_norm on a view with one channel per sample and channel."""
 
 from refgrad._ops.batch_norm import native
@@ -25,7 +25,7 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
     return out.view(input.shape)
 
 
-# --- book/chapters/16s_normalization.md:933
+# --- book/chapters/16s_normalization.md:937
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     from refgrad.nn._functional_arguments import parse

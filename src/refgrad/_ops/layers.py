@@ -240,6 +240,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
     from refgrad._ops.refusal_order import kernel_checks
+    from refgrad.nn._functional_arguments import parse
 
     if padding_idx is None:
         padding_idx = -1
@@ -251,6 +252,9 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
         padding_idx += weight.size(0)
     if max_norm is not None:  # before the lookup's checks: NOTE [A renorm counted]
         _renormed(weight, input, max_norm, norm_type)
+    (input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse), _ = parse(
+        "embedding", (input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq,
+                      sparse), {})  # the padding_idx torch's parser reads: NOTE [Checked...]
     from refgrad.autograd._state import state
 
     if weight.requires_grad and state.grad_enabled:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:1090
+# --- book/chapters/16s_normalization.md:1094
 """avg_pool2d and avg_pool3d: rows for F's average pools, and for local_response_norm."""
 
 import itertools
@@ -27,7 +27,7 @@ def output_size(size, kernel, pad, stride, dilation, ceil_mode):
     return out - 1 if ceil_mode and (out - 1) * stride >= size + pad else out
 
 
-# --- book/chapters/16s_normalization.md:1120
+# --- book/chapters/16s_normalization.md:1124
 def windowed(a, kernel, stride, dilation):
     """Every window of ``a``'s last dimensions: (..., *positions, *kernel), a view."""
     n = len(kernel)
@@ -48,7 +48,7 @@ def padded_windows(a, kernel, stride, padding, dilation, sizes, fill):
         slice(None)] * n)]
 
 
-# --- book/chapters/16s_normalization.md:1145
+# --- book/chapters/16s_normalization.md:1149
 def divisors(like, shape, kernel, stride, padding, sizes, count_include_pad, divisor_override):
     """What each window's sum is divided by: an array of the output's spatial shape, made
     where ``like`` is."""
@@ -87,7 +87,7 @@ def _pooled(a, n, kernel_size, stride, padding, ceil_mode, count_include_pad, di
     return np.sign(total) * (np.abs(total) // divisor)  # truncated towards zero, as torch's
 
 
-# --- book/chapters/16s_normalization.md:1199
+# --- book/chapters/16s_normalization.md:1203
 def spread(t, stride):
     """``t`` with ``stride - 1`` zeros between neighbours along each of its last dimensions."""
     from refgrad._ops.padding import pad
@@ -123,7 +123,7 @@ def _pooled_backward(g, self, n, **params):
     return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:1241
+# --- book/chapters/16s_normalization.md:1245
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result

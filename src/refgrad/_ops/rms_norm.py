@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16s_normalization.md:979
+# --- book/chapters/16s_normalization.md:983
 """rms_norm: a composition, as torch's CPU function is."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _check(input, shape, weight):
                            f"{_listed(input.shape)}")
 
 
-# --- book/chapters/16s_normalization.md:1014
+# --- book/chapters/16s_normalization.md:1018
 _MISMATCH = ("Mismatch dtype between input and weight: input dtype = {}, weight dtype = {}, "
              "Cannot dispatch to fused implementation. (Triggered internally at "
              "/__w/pytorch/pytorch/aten/src/ATen/native/layer_norm.cpp:346.)")
@@ -59,7 +59,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result.contiguous(memory_format=fmt).to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:1284
+# --- book/chapters/16s_normalization.md:1288
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3875
+# --- book/chapters/16q_functional.md:3879
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3928
+# --- book/chapters/16q_functional.md:3932
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3958
+# --- book/chapters/16q_functional.md:3962
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:4007
+# --- book/chapters/16q_functional.md:4017
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4038
+# --- book/chapters/16q_functional.md:4048
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -166,7 +166,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4076
+# --- book/chapters/16q_functional.md:4086
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
@@ -228,16 +228,25 @@ def checked(function, name: str):
         if counted is not None:  # NOTE [Counted by torch's parser]
             try:
                 counted(args, kwargs)
-            except TypeError as error:  # a given argument of the wrong type is named first,
-                if "positional argument" in str(error) and " takes " not in str(error):
-                    _check(read, parsed, args, kwargs)  # then what is missing
-                raise
+            except TypeError as error:
+                if "positional argument" not in str(error) or " takes " in str(error):
+                    raise
+                missing = error
+            else:
+                missing = None
+            if missing is not None:  # out of the handler: NOTE [Called again, not chained]
+                _check(read, parsed, args, kwargs)  # a given argument of the wrong type is
+                raise missing  # named first, then what is missing
         if name not in AFTER_WARNING:
             try:
                 args, kwargs = _check(read, parsed, args, kwargs)
-            except (TypeError, AttributeError):
-                _python_first(function, args, kwargs)  # NOTE [What torch's Python meets first]
-                raise
+            except (TypeError, AttributeError) as error:
+                refused = error
+            else:
+                refused = None
+            if refused is not None:  # NOTE [What torch's Python meets first]
+                _python_first(function, args, kwargs)
+                raise refused
         try:
             return function(*args, **kwargs)
         except Exception as error:  # chapter "Refused, yet numbered"
@@ -270,9 +279,13 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 
     try:
         bound = inspect.signature(function, follow_wrapped=False).bind(*args, **kwargs)
-    except TypeError:
+    except TypeError as error:
+        unbound = error
+    else:
+        unbound = None
+    if unbound is not None:  # out of the handler: NOTE [Called again, not chained]
         function(*args, **kwargs)  # refused by Python itself, before the body runs
-        raise
+        raise unbound
     for key in _TESTED:
         value = bound.arguments.get(key)
         if isinstance(value, Tensor) and value.numel() != 1:
@@ -284,8 +297,11 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 # torch's parser reads its tensors: its wrapper leaves the check to the
 # function, which calls `parse` once it has warned. F.instance_norm does the
 # same after its check of the input's spatial size, a ValueError that comes
-# before any TypeError of the parser's.
-AFTER_WARNING = {"kl_div", "instance_norm"}
+# before any TypeError of the parser's; F.group_norm after its batch size
+# (num_groups=0 divides by zero first), F.multi_margin_loss after its p and
+# its weight's dimensions, and F.embedding after its padding_idx, read with
+# the weight's size, and its renorm.
+AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding"}
 
 
 def parse(name: str, args: tuple, kwargs: dict) -> tuple:
