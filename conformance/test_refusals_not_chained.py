@@ -2,9 +2,10 @@
 first failure (sizes given one by one, where the function wants them as a tuple; tensors
 given for ints; a torch.nn.functional call its parser refused) raises its error without
 "During handling of the above exception": the traceback shows one error, as torch's does.
-And F.group_norm, F.multi_margin_loss and F.embedding run their own Python steps (a batch
-size divided by num_groups, p, padding_idx read with the weight's size) before their
-operator's parser reads the arguments, as torch's do. The same assertions run on torch.
+And torch.nn.functional's own Python steps run before the operator's parser reads the
+arguments, as torch's do: F.group_norm's batch size divided by num_groups, F.multi_margin_loss's
+p, F.embedding's padding_idx read with the weight's size, a loss's legacy size_average read
+as a truth value. The same assertions run on torch.
 """
 
 import traceback
@@ -116,3 +117,11 @@ def test_embedding_keeps_the_padding_idx_torchs_parser_reads():
         node = F.embedding(t, w, given).grad_fn
         assert type(node._saved_padding_idx) is int and node._saved_padding_idx == kept
     assert F.group_norm(x, torch.tensor(2)).shape == (2, 4)
+
+
+def test_a_legacy_size_average_is_read_before_the_parser():
+    c, several = torch.tensor([0, 1]), torch.rand(2, 3)
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value"):
+        F.cross_entropy(x[:, :3], c, None, several, "a")  # ignore_index "a" read later
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with more than one value"):
+        F.nll_loss(x[:, :3], c, None, several, -100, "a")

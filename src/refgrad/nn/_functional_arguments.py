@@ -264,14 +264,15 @@ def checked(function, name: str):
 # NOTE [What torch's Python meets first]
 # torch's F functions are Python: a call that does not fit the function's own
 # parameters is refused by Python before its first line, and a flag tested
-# with `if` (inplace, return_indices, a padding_idx compared with 0) is read
-# as a truth value before its operator's parser reads anything. So once the
-# parser's check has refused a call, what torch's Python meets first is tried
-# first: Python's own TypeError for arguments that do not bind
+# with `if` (inplace, return_indices, a padding_idx compared with 0, a loss's
+# legacy size_average and reduce) is read as a truth value before its
+# operator's parser reads anything. So once the parser's check has refused a
+# call, what torch's Python meets first is tried first: Python's own
+# TypeError for arguments that do not bind
 # (F.margin_ranking_loss(x, 1) misses its target), then the truth value of a
 # tensor of several elements given for such a flag. A call that passes the
 # check pays for none of it.
-_TESTED = ("inplace", "return_indices", "padding_idx")
+_TESTED = ("inplace", "return_indices", "padding_idx", "size_average", "reduce")
 
 
 def _python_first(function, args: tuple, kwargs: dict) -> None:
