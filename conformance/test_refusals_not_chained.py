@@ -47,16 +47,6 @@ def _shown_alone(error: BaseException) -> bool:
         "direct cause" not in printed)
 
 
-@pytest.mark.parametrize("name", CALLS)
-def test_a_refusal_is_raised_on_its_own(name):
-    call, kind, words = CALLS[name]
-    with pytest.raises(kind) as caught:
-        call()
-    assert words in str(caught.value)
-    assert _shown_alone(caught.value)
-    assert caught.value.__cause__ is None
-
-
 def test_calls_read_again_still_work():
     x = torch.rand(2, 3)
     assert x.expand(torch.tensor(4), torch.tensor(2), torch.tensor(3)).shape == (4, 2, 3)
@@ -102,13 +92,14 @@ FUNCTIONAL = {  # torch.nn.functional's own Python runs before its operator's pa
 }
 
 
-@pytest.mark.parametrize("name", FUNCTIONAL)
-def test_functional_refuses_in_its_own_order_once(name):
-    call, kind, words = FUNCTIONAL[name]
+@pytest.mark.parametrize("name", [*CALLS, *FUNCTIONAL])
+def test_a_refusal_is_raised_once_in_torchs_order(name):
+    call, kind, words = {**CALLS, **FUNCTIONAL}[name]
     with pytest.raises(kind) as caught:
         call()
     assert words in str(caught.value)
     assert _shown_alone(caught.value)
+    assert caught.value.__cause__ is None
 
 
 def test_embedding_keeps_the_padding_idx_torchs_parser_reads():
