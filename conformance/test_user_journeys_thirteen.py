@@ -181,9 +181,6 @@ def test_per_sample_gradients_by_a_loop_by_hooks_and_by_vmap():
     with pytest.warns(UserWarning, match="Full backward hook is firing when gradients are "
                                          "computed with respect to module outputs"):
         F.cross_entropy(model(x), t, reduction="sum").backward()
-    for h in handles:
-        h.remove()
-    assert not model[0]._forward_hooks and not model[0]._backward_hooks
     assert torch.allclose(torch.einsum("ni,nj->nij", outs["g"], acts["a"]), torch.stack(loop))
     params = {k: v.detach() for k, v in model.named_parameters()}
 
@@ -191,6 +188,12 @@ def test_per_sample_gradients_by_a_loop_by_hooks_and_by_vmap():
         out = torch.func.functional_call(model, p, (xi.unsqueeze(0),))
         return F.cross_entropy(out, ti.unsqueeze(0))
 
+    with pytest.raises(RuntimeError, match="In order to use an autograd.Function with functorch "
+                                           "transforms .* it must override the setup_context"):
+        torch.func.grad(loss)(params, x[0], t[0])  # the full backward hook is a Function
+    for h in handles:
+        h.remove()
+    assert not model[0]._forward_hooks and not model[0]._backward_hooks
     grads = torch.func.vmap(torch.func.grad(loss), in_dims=(None, 0, 0))(params, x, t)
     assert torch.allclose(grads["0.weight"], torch.stack(loop))
     bad = nn.Linear(3, 3).double()
