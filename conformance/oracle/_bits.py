@@ -1,5 +1,5 @@
-"""What several oracle files share: data, a bitwise comparison, a comparison to rounding,
-and torch's square roots."""
+"""What several oracle files share: data, weights, a bitwise comparison, a comparison to
+rounding, and torch's square roots."""
 
 import contextlib
 
@@ -12,6 +12,15 @@ import refgrad
 def data(shape, dtype, seed, scale=3.0, shift=1.0):
     rng = np.random.default_rng(seed)
     return (rng.standard_normal(shape) * scale + shift).astype(dtype)
+
+
+def filled(lib, module, rng, scale=0.3):
+    """``module`` in float64 with normal weights drawn from ``rng``: the same in either library."""
+    module.double()
+    with lib.no_grad():
+        for p in module.parameters():
+            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)) * scale))
+    return module
 
 
 def assert_bitwise(ours, theirs, nans_alike=True):

@@ -15,15 +15,7 @@ import pytest
 import torch
 
 import refgrad
-from conformance.oracle._bits import assert_walks_agree
-
-
-def filled(lib, module, rng, scale=0.3):
-    module.double()
-    with lib.no_grad():
-        for p in module.parameters():
-            p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)) * scale))
-    return module
+from conformance.oracle._bits import assert_walks_agree, filled
 
 
 def arrays(tensors):
