@@ -191,7 +191,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2236
+# --- book/chapters/16d_indexing.md:2257
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -755,7 +755,7 @@ from refgrad import _lobpcg  # noqa: E402, F401
 from refgrad.autograd import _norm_formulas  # noqa: E402, F401 - its rows join the table  # isort: skip
 
 
-# --- book/chapters/18c_zero_tensors.md:198
+# --- book/chapters/18c_zero_tensors.md:202
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 

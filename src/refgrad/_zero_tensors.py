@@ -45,18 +45,18 @@ def _efficientzerotensor(size, *, dtype=None, layout=None, device=None, pin_memo
     return made.requires_grad_() if requires_grad else made
 
 
-# --- book/chapters/18c_zero_tensors.md:159
+# --- book/chapters/18c_zero_tensors.md:163
 def _is_zerotensor(self, *refused) -> bool:
     if refused:
         raise no_arguments("_is_zerotensor", refused, self)
     return id(self._data) in ZERO_ARRAYS
 
 
-def _refusing(method, message, unless=None):
+def _refusing(method, message, unless=None, reads_elements=False):
     @functools.wraps(method)
     def checked(self, *args, **kwargs):
         if ZERO_ARRAYS and id(self._data) in ZERO_ARRAYS and not (
-                unless and kwargs.get(unless)):
+                unless and kwargs.get(unless)) and not (reads_elements and not self._data.size):
             raise RuntimeError(message)
         return method(self, *args, **kwargs)
 
@@ -76,6 +76,6 @@ def _data_ptr(method):
 
 
 Tensor._is_zerotensor = _is_zerotensor
-Tensor.tolist = _refusing(Tensor.tolist, UNALLOCATED)
+Tensor.tolist = _refusing(Tensor.tolist, UNALLOCATED, reads_elements=True)
 Tensor.numpy = _refusing(Tensor.numpy, NO_NUMPY, unless="force")
 Tensor.data_ptr = _data_ptr(Tensor.data_ptr)

@@ -10,7 +10,9 @@ from refgrad._arguments import Arguments
 from refgrad._ops import pieces  # its SPLIT rows, named once: each row has one module name
 from refgrad._ops.pieces import _cut, _join, _runs, chunk_with, split_evenly, split_sized
 from refgrad._ops.table import Op, register
-from refgrad._tensor import Tensor
+from refgrad._ops.view_regeneration import outdate_views
+from refgrad._ops.views import unwatch, watch
+from refgrad._tensor import Tensor, _fresh_counter
 from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
 
 UNSAFE_SPLIT = register(Op(
@@ -27,17 +29,36 @@ UNSAFE_SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2002
+# --- book/chapters/16d_indexing.md:2004
 # NOTE [Unsafe pieces below autograd]
 # Telling autograd nothing of the shared memory is done at its own layer. Where
 # that layer is skipped (inference mode, or an inference tensor), the pieces
 # are split's own: views in inference mode, inference tensors of an inference
-# tensor. A mode is handed the op under its own name, and gets no views back.
+# tensor. The op itself, below autograd, still gives each normal piece a version
+# counter of its own, from 0, so writes to the input never reach a piece. torch
+# calls a view's node out of date when its count is not the one it was cut at:
+# a piece of an input already written is so at once, and one of an input never
+# written is after its own first write. A mode is handed the op under its own
+# name, and gets no views back.
+def _own_counters(cut):
+    for piece in cut:
+        old = piece._version_counter
+        if old is None:  # an inference piece counts nothing
+            continue
+        unwatch(piece)
+        new = piece._version_counter = _fresh_counter()
+        new.views, new.waiting = set(), set()
+        watch(piece)
+        if old.value:
+            outdate_views(new)
+    return cut
+
+
 def unsafe_split(input, split_size, dim=0):
     if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
         if handed_whole((input,)):
             return dispatch_composite("unsafe_split", unsafe_split, (input, split_size, dim), {})
-        return split_evenly(pieces.SPLIT, input, split_size, dim)
+        return _own_counters(split_evenly(pieces.SPLIT, input, split_size, dim))
     return split_evenly(UNSAFE_SPLIT, input, split_size, dim)
 
 
@@ -46,7 +67,7 @@ def unsafe_split_with_sizes(input, split_sizes, dim=0):
         if handed_whole((input,)):
             return dispatch_composite("unsafe_split_with_sizes", unsafe_split_with_sizes,
                                       (input, split_sizes, dim), {})
-        return split_sized(pieces.SPLIT_WITH_SIZES, input, split_sizes, dim)
+        return _own_counters(split_sized(pieces.SPLIT_WITH_SIZES, input, split_sizes, dim))
     return split_sized(UNSAFE_SPLIT_WITH_SIZES, input, split_sizes, dim)
 
 
@@ -54,11 +75,11 @@ def unsafe_chunk(input, chunks, dim=0):
     if composite_whole((input,)):  # NOTE [Unsafe pieces below autograd]
         if handed_whole((input,)):
             return dispatch_composite("unsafe_chunk", unsafe_chunk, (input, chunks, dim), {})
-        return chunk_with(pieces.SPLIT, pieces.SPLIT_WITH_SIZES, input, chunks, dim)
+        return _own_counters(chunk_with(pieces.SPLIT, pieces.SPLIT_WITH_SIZES, input, chunks, dim))
     return chunk_with(UNSAFE_SPLIT, UNSAFE_SPLIT_WITH_SIZES, input, chunks, dim)
 
 
-# --- book/chapters/16d_indexing.md:2037
+# --- book/chapters/16d_indexing.md:2058
 _SIGNATURES = {
     unsafe_split: "unsafe_split(Tensor input, SymInt split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "

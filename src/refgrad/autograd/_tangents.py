@@ -178,11 +178,12 @@ def zeros_in_layout(primal, dtype):
                                   tuple(s * item for s in strides)))
 
 
-def in_layout_of(primal, tangent):
-    """``tangent`` itself if laid out like ``primal``, else a copy that is."""
+def in_layout_of(primal, tangent, dtype=None):
+    """``tangent`` itself if laid out like ``primal``, else a copy that is (of ``dtype``,
+    if given: NOTE [A copied tangent takes the primal's dtype])."""
     if same_layout(primal, tangent):
         return tangent
-    fresh = zeros_in_layout(primal, tangent._data.dtype)
+    fresh = zeros_in_layout(primal, tangent._data.dtype if dtype is None else dtype)
     with paused():
         fresh.copy_(tangent)
     return fresh
