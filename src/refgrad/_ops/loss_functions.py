@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1948
+# --- book/chapters/16q_functional.md:1950
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -18,7 +18,7 @@ from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 from refgrad._ops.refusal_order import refuse_improbable, refuse_inference_saves
 
 
-# --- book/chapters/16q_functional.md:1969
+# --- book/chapters/16q_functional.md:1971
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -62,7 +62,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:2014
+# --- book/chapters/16q_functional.md:2016
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -100,11 +100,19 @@ def _l1_loss(input, target, reduction=1):
             else difference)
 
 
-# --- book/chapters/16q_functional.md:2056
+# --- book/chapters/16q_functional.md:2058
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    from refgrad.nn._functional_arguments import parse
+
+    parse("huber_loss", (input, target), {})  # the sizes torch's Python compares first
+    sizes = input.size()
     input, target = _broadcast(input, target)
     if weight is None:  # torch's Python reads the reduction first
         reduction_enum(reduction)
+    elif weight.size() != sizes:  # the weight's size, before the parser reads delta
+        raise ValueError("Weights and input must have the same size.")
+    (input, target, reduction, delta, weight), _ = parse(  # NOTE [Checked after a warning]
+        "huber_loss", (input, target, reduction, delta, weight), {})
     refuse_inference_saves(input, target)  # chapter "Refusals that come before the kernel"
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -129,7 +137,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": reduction_enum(reduction), "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:2105
+# --- book/chapters/16q_functional.md:2115
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     if size_average is not None or reduce is not None:
@@ -156,7 +164,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2136
+# --- book/chapters/16q_functional.md:2146
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     if size_average is not None or reduce is not None:
@@ -178,7 +186,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2164
+# --- book/chapters/16q_functional.md:2174
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -193,7 +201,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2189
+# --- book/chapters/16q_functional.md:2199
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -211,7 +219,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2208
+# --- book/chapters/16q_functional.md:2218
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
