@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:388
+# --- book/chapters/16z_more_pools.md:404
 """fractional_max_pool2d and 3d: rows, torch's checks, and F's functions."""
 
 import math
@@ -30,7 +30,7 @@ def _starts(samples, size, out, kernel):
     return starts
 
 
-# --- book/chapters/16z_more_pools.md:424
+# --- book/chapters/16z_more_pools.md:440
 def _pooled(a, n, kernel_size, output_size, random_samples):
     values, samples = host(a), host(random_samples._data)
     batch, shape = values.shape[:values.ndim - n], values.shape[values.ndim - n:]
@@ -56,7 +56,7 @@ def _pooled(a, n, kernel_size, output_size, random_samples):
     return best(flat_windows(windows, n), flat_windows(places, n))
 
 
-# --- book/chapters/16z_more_pools.md:459
+# --- book/chapters/16z_more_pools.md:475
 FRACTIONAL_MAX_POOL2D_BACKWARD, FRACTIONAL_MAX_POOL3D_BACKWARD = (pool_gradients._max_row(
     f"fractional_max_pool{n}d", f"FractionalMaxPool{n}DBackwardBackward0", n,
     pool_gradients._row_major) for n in (2, 3))
@@ -87,7 +87,7 @@ FRACTIONAL_MAX_POOL2D = _row(2, FRACTIONAL_MAX_POOL2D_BACKWARD)
 FRACTIONAL_MAX_POOL3D = _row(3, FRACTIONAL_MAX_POOL3D_BACKWARD)
 
 
-# --- book/chapters/16z_more_pools.md:499
+# --- book/chapters/16z_more_pools.md:515
 _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 
 
@@ -98,7 +98,7 @@ _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 # input to its last element is refused there. refgrad refuses it too.
 
 
-# --- book/chapters/16z_more_pools.md:516
+# --- book/chapters/16z_more_pools.md:532
 def _check(n, input, kernel, output, samples):
     from refgrad._ops.normalization import _listed
     from refgrad._typename import not_implemented_for
@@ -141,7 +141,7 @@ def _check(n, input, kernel, output, samples):
         raise not_implemented_for(f"fractional_max_pool{n}d_out_frame", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:568
+# --- book/chapters/16z_more_pools.md:584
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
     from refgrad._ops.max_unpool import tensors_only
@@ -155,7 +155,7 @@ def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
         "kernel_size": kernel, "output_size": output, "random_samples": random_samples})
 
 
-# --- book/chapters/16z_more_pools.md:587
+# --- book/chapters/16z_more_pools.md:603
 def _functional(n, indices):
     def pool(input, kernel_size, output_size=None, output_ratio=None,
              return_indices=False, _random_samples=None):  # the *_with_indices forms

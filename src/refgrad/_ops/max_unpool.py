@@ -134,7 +134,11 @@ def _check_unpool(n, input, indices, output_size, stride, padding):
 
 # --- book/chapters/16z_more_pools.md:297
 def _as_tuple(value, n):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    from collections.abc import Iterable
+
+    # any iterable, a str or a tensor too, is taken apart, as torch's Python takes it apart:
+    # NOTE [What torch's Python meets first]
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
 
 
 def _output_size(input, kernel, stride, padding, output_size):
@@ -156,13 +160,25 @@ def _output_size(input, kernel, stride, padding, output_size):
                                  f"between {low} and {high})")
         sizes = output_size
     for d in range(n):
-        if sizes[d] < 0:
+        if not _truth(sizes[d] >= 0):
             raise ValueError("max_unpooling: output_size must contain non-negative spatial "
                              f"dimensions, but got output_size[{d}]={sizes[d]}")
     return sizes
 
 
-# --- book/chapters/16z_more_pools.md:333
+def _truth(cond) -> bool:
+    """``cond``, which torch's check of a condition takes only as a bool."""
+    if isinstance(cond, bool):
+        return cond
+    from refgrad._tensor import Tensor
+
+    if isinstance(cond, Tensor):
+        raise TypeError("cond must be a bool, but got a Tensor. For tensor conditions, use "
+                        "torch._check_tensor_all() to assert that all elements are true.")
+    raise TypeError(f"cond must be a bool, but got {type(cond)}")
+
+
+# --- book/chapters/16z_more_pools.md:349
 # NOTE [Unpooling read by its operator]
 # torch's Python works out the output's size from the kernel, the stride and
 # the padding as given, so a float among them gives float sizes, and the
