@@ -117,8 +117,12 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     from refgrad._ops.distances import pairwise_distance
     from refgrad._ops.pointwise import minimum
 
+    from refgrad.nn._functional_arguments import parse
+
     code = reduction_of(size_average, reduce, reduction)
-    _positive_margin(margin)
+    _positive_margin(margin)  # a tensor margin compared before the parser reads anything
+    (anchor, positive, negative, margin, p, eps), _ = parse(  # NOTE [Checked after a warning]
+        "triplet_margin_loss", (anchor, positive, negative, margin, p, eps), {})
     _same_ndim(anchor, positive, negative)
     to_positive = pairwise_distance(anchor, positive, p, eps)
     to_negative = pairwise_distance(anchor, negative, p, eps)

@@ -303,7 +303,7 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 # its weight's dimensions, and F.embedding after its padding_idx, read with
 # the weight's size, and its renorm.
 AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding",
-                 "huber_loss"}
+                 "huber_loss", "triplet_margin_loss"}
 
 
 def parse(name: str, args: tuple, kwargs: dict) -> tuple:
