@@ -175,7 +175,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:964
+# --- book/chapters/16z_more_pools.md:975
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
