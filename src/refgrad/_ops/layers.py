@@ -218,11 +218,12 @@ EMBEDDING = register(Op(
 # --- book/chapters/16q_functional.md:2699
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
-    from refgrad._ops.embedding_renorm import embedding_renorm_
+    import refgrad  # torch.embedding_renorm_, its parser's refusals its own
     from refgrad.autograd.grad_mode import no_grad
 
+    indices = indices.contiguous()
     with no_grad():
-        embedding_renorm_(weight.detach(), indices.contiguous(), max_norm, norm_type)
+        refgrad.embedding_renorm_(weight.detach(), indices, max_norm, norm_type)
 
 
 # NOTE [A renorm counted]
@@ -235,7 +236,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2729
+# --- book/chapters/16q_functional.md:2730
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
