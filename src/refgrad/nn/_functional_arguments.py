@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3890
+# --- book/chapters/16q_functional.md:3904
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3943
+# --- book/chapters/16q_functional.md:3957
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,7 +69,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3973
+# --- book/chapters/16q_functional.md:3987
 _MARGIN = (("margin:float", 3, 4),)
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
@@ -110,7 +110,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:4028
+# --- book/chapters/16q_functional.md:4042
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +136,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4059
+# --- book/chapters/16q_functional.md:4073
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -166,7 +166,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4097
+# --- book/chapters/16q_functional.md:4111
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
@@ -303,7 +303,9 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 # its weight's dimensions, and F.embedding after its padding_idx, read with
 # the weight's size, and its renorm.
 AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding",
-                 "huber_loss", "triplet_margin_loss"}
+                 "huber_loss", "triplet_margin_loss", "binary_cross_entropy",
+                 "binary_cross_entropy_with_logits", "smooth_l1_loss", "margin_ranking_loss",
+                 "cosine_embedding_loss", "hinge_embedding_loss"}
 
 
 def parse(name: str, args: tuple, kwargs: dict) -> tuple:
