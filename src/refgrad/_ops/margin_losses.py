@@ -132,8 +132,8 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
 
     code = reduction_of(size_average, reduce, reduction)
     _positive_margin(margin)  # a tensor margin compared before the parser reads anything
-    (anchor, positive, negative, margin, p, eps), _ = parse(  # NOTE [Checked after a warning]
-        "triplet_margin_loss", (anchor, positive, negative, margin, p, eps), {})
+    (anchor, positive, negative, margin, p, eps, swap), _ = parse(  # NOTE [Checked after a
+        "triplet_margin_loss", (anchor, positive, negative, margin, p, eps, swap), {})  # warning]
     _same_ndim(anchor, positive, negative)
     to_positive = pairwise_distance(anchor, positive, p, eps)
     to_negative = pairwise_distance(anchor, negative, p, eps)
