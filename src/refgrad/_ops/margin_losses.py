@@ -127,7 +127,6 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     from refgrad._ops.clamps import clamp_min
     from refgrad._ops.distances import pairwise_distance
     from refgrad._ops.pointwise import minimum
-
     from refgrad.nn._functional_arguments import parse
 
     code = reduction_of(size_average, reduce, reduction)

@@ -301,7 +301,8 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 # before any TypeError of the parser's; F.group_norm after its batch size
 # (num_groups=0 divides by zero first), F.multi_margin_loss after its p and
 # its weight's dimensions, and F.embedding after its padding_idx, read with
-# the weight's size, and its renorm.
+# the weight's size, and its renorm. So do the losses of chapter "Functional
+# steps before the parsers", after their reduction, sizes or margin.
 AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding",
                  "huber_loss", "triplet_margin_loss", "binary_cross_entropy",
                  "binary_cross_entropy_with_logits", "smooth_l1_loss", "margin_ranking_loss",
