@@ -81,6 +81,24 @@ CALLS = {
     "embedding norm_type": (F.embedding, (ids, table, None, 1.0, "a"), TypeError,
                             "embedding_renorm_(): argument 'norm_type' (position 4) must be "
                             "float, not str"),
+    # the parser reads a shape or a padding before the weight and the numbers after it
+    "layer_norm shape": (F.layer_norm, (x, y, "a"), TypeError,
+                         "layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                         "of ints, not Tensor"),
+    "layer_norm shape by keyword": (F.layer_norm, (x,), TypeError,
+                                    "argument 'normalized_shape' (position 2) must be tuple of"
+                                    " ints, not str", {"normalized_shape": "a", "weight": "a"}),
+    "layer_norm shape of floats": (F.layer_norm, (x, [3.0]), TypeError,
+                                   "must be tuple of ints, but found element of type float at "
+                                   "pos 0"),
+    "rms_norm shape": (F.rms_norm, (x, y, "a"), TypeError,
+                       "rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
+                       "ints, not Tensor"),
+    "pad padding": (F.pad, (x, y, "a"), TypeError,
+                    "pad(): argument 'pad' (position 2) must be tuple of ints, not Tensor"),
+    "pad padding of floats": (F.pad, (x, [1.0, 1]), TypeError,
+                              "pad(): argument 'pad' (position 2) must be tuple of ints, but "
+                              "found element of type float at pos 0"),
     # the reduction, then the sizes, then the parser
     "binary_cross_entropy target size": (F.binary_cross_entropy, (x, row, "a"), ValueError,
                                          "Using a target size (torch.Size([3])) that is "
@@ -145,6 +163,8 @@ def test_the_same_functions_still_compute():
     assert F.smooth_l1_loss(x, y, beta=0.0).shape == ()
     assert F.cosine_embedding_loss(x, y, torch.ones(2), 0.1).shape == ()
     assert F.hinge_embedding_loss(x, y, 2).shape == ()
+    assert F.layer_norm(x, [torch.tensor(3)]).shape == (2, 3)
+    assert F.pad(x, [1, 1]).shape == (2, 5)
 
 
 @pytest.mark.parametrize("legacy", [(True, False), (False, True), (True, True), (False, False),

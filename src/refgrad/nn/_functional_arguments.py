@@ -71,6 +71,7 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 
 # --- book/chapters/16q_functional.md:3987
 _MARGIN = (("margin:float", 3, 4),)
+_SHAPE = ("normalized_shape:tuple of ints", 1, 2)  # read before the weight
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
     "leaky_relu": (("negative_slope:Number", 1, 2),),
@@ -87,10 +88,11 @@ NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the 
     "nll_loss": (("ignore_index:int", 4, 5),),
     "cross_entropy": (("ignore_index:int", 4, 5), ("label_smoothing:float", 7, 6)),
     "poisson_nll_loss": (("eps:float", 5, 5),),
-    "layer_norm": (("eps:float", 4, 5),), "group_norm": (("eps:float", 4, 5),),
+    "layer_norm": (_SHAPE, ("eps:float", 4, 5)), "group_norm": (("eps:float", 4, 5),),
     "batch_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
     "instance_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
-    "rms_norm": (("eps?:float", 3, 4),), "pad": (("value?:float", 3, 4),),
+    "rms_norm": (_SHAPE, ("eps?:float", 3, 4)),
+    "pad": (("pad:tuple of ints", 1, 2), ("value?:float", 3, 4)),
     "glu": (("dim:int", 1, 2),), "one_hot": (("num_classes:int", 1, 2),),
     "rrelu": (("lower:Number", 1, 2), ("upper:Number", 2, 3)),
     "gelu": (("approximate:str", None, 2),),  # keyword-only
@@ -110,7 +112,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:4042
+# --- book/chapters/16q_functional.md:4044
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +138,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4073
+# --- book/chapters/16q_functional.md:4075
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -155,8 +157,9 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
         if not fits_parameter(p, value, False):
             where = (f" (position {position})" if position is not None
                      and (positional or not by_keyword) else "")
-            raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, not "
-                            f"{type_name(value)}")
+            wrong = (f"but found element of type {type_name(value[0])} at pos 0" if isinstance(
+                value, tuple | list) else f"not {type_name(value)}")  # a list's first element
+            raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, {wrong}")
         if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
             value = int(value.item()) if p.kind == "int" else value.item()
             if positional:
@@ -166,7 +169,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4111
+# --- book/chapters/16q_functional.md:4114
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
