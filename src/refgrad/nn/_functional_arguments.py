@@ -157,8 +157,9 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
         if not fits_parameter(p, value, False):
             where = (f" (position {position})" if position is not None
                      and (positional or not by_keyword) else "")
-            wrong = (f"but found element of type {type_name(value[0])} at pos 0" if isinstance(
-                value, tuple | list) else f"not {type_name(value)}")  # a list's first element
+            wrong = (f"but found element of type {type_name(value[0])} at pos 0"  # a list's
+                     if p.kind == "tuple of ints" and isinstance(value, tuple | list)  # first
+                     else f"not {type_name(value)}")
             raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, {wrong}")
         if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
             value = int(value.item()) if p.kind == "int" else value.item()
@@ -169,7 +170,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4114
+# --- book/chapters/16q_functional.md:4115
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
