@@ -18,6 +18,7 @@ longs, row = torch.zeros(2, 3, dtype=torch.long), torch.rand(3)
 ids, table = torch.tensor([0, 1]), torch.rand(4, 2)
 AMBIGUOUS = "Boolean value of Tensor with more than one value is ambiguous"
 A_TENSOR = "cond must be a bool, but got a Tensor"
+INTS = "must be tuple of ints, "
 
 CALLS = {
     # size_average is read as a truth value before reduce
@@ -82,23 +83,17 @@ CALLS = {
                             "embedding_renorm_(): argument 'norm_type' (position 4) must be "
                             "float, not str"),
     # the parser reads a shape or a padding before the weight and the numbers after it
-    "layer_norm shape": (F.layer_norm, (x, y, "a"), TypeError,
-                         "layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
-                         "of ints, not Tensor"),
+    **{f"{name} {arg}": (getattr(F, name), (x, y, "a"), TypeError,
+                         f"{name}(): argument '{arg}' (position 2) {INTS}not Tensor")
+       for name, arg in (("layer_norm", "normalized_shape"), ("rms_norm", "normalized_shape"),
+                         ("pad", "pad"))},
+    **{f"{name} {arg} of floats": (getattr(F, name), (x, [1.0, 1]), TypeError,
+                                   f"{name}(): argument '{arg}' (position 2) {INTS}but found "
+                                   "element of type float at pos 0")
+       for name, arg in (("layer_norm", "normalized_shape"), ("pad", "pad"))},
     "layer_norm shape by keyword": (F.layer_norm, (x,), TypeError,
-                                    "argument 'normalized_shape' (position 2) must be tuple of"
-                                    " ints, not str", {"normalized_shape": "a", "weight": "a"}),
-    "layer_norm shape of floats": (F.layer_norm, (x, [3.0]), TypeError,
-                                   "must be tuple of ints, but found element of type float at "
-                                   "pos 0"),
-    "rms_norm shape": (F.rms_norm, (x, y, "a"), TypeError,
-                       "rms_norm(): argument 'normalized_shape' (position 2) must be tuple of "
-                       "ints, not Tensor"),
-    "pad padding": (F.pad, (x, y, "a"), TypeError,
-                    "pad(): argument 'pad' (position 2) must be tuple of ints, not Tensor"),
-    "pad padding of floats": (F.pad, (x, [1.0, 1]), TypeError,
-                              "pad(): argument 'pad' (position 2) must be tuple of ints, but "
-                              "found element of type float at pos 0"),
+                                    f"argument 'normalized_shape' (position 2) {INTS}not str",
+                                    {"normalized_shape": "a", "weight": "a"}),
     # the reduction, then the sizes, then the parser
     "binary_cross_entropy target size": (F.binary_cross_entropy, (x, row, "a"), ValueError,
                                          "Using a target size (torch.Size([3])) that is "
