@@ -83,7 +83,7 @@ CALLS = {
                             "embedding_renorm_(): argument 'norm_type' (position 4) must be "
                             "float, not str"),
     # the parser reads a shape or a padding before the weight and the numbers after it
-    **{f"{name} {arg}": (getattr(F, name), (x, y, "a"), TypeError,
+    **{f"{name} {arg}": (getattr(F, name), (x, y, "a", "a"), TypeError,
                          f"{name}(): argument '{arg}' (position 2) {INTS}not Tensor")
        for name, arg in (("layer_norm", "normalized_shape"), ("rms_norm", "normalized_shape"),
                          ("pad", "pad"))},
