@@ -94,6 +94,12 @@ CALLS = {
     "layer_norm shape by keyword": (F.layer_norm, (x,), TypeError,
                                     f"argument 'normalized_shape' (position 2) {INTS}not str",
                                     {"normalized_shape": "a", "weight": "a"}),
+    # inplace tested first: the in-place operator's parser names itself
+    **{f"{name} in place": (getattr(F, name), (x, y, *[1] * (at - 2), True), TypeError,
+                            f"{name}_(): argument '{arg}' (position 2) must be Number, not "
+                            "Tensor") for name, arg, at in (
+        ("elu", "alpha", 2), ("celu", "alpha", 2), ("leaky_relu", "negative_slope", 2),
+        ("threshold", "threshold", 3), ("rrelu", "lower", 4))},
     # the reduction, then the sizes, then the parser
     "binary_cross_entropy target size": (F.binary_cross_entropy, (x, row, "a"), ValueError,
                                          "Using a target size (torch.Size([3])) that is "

@@ -249,7 +249,10 @@ def checked(function, name: str):
             else:
                 refused = None
             if refused is not None:  # NOTE [What torch's Python meets first]
-                _python_first(function, args, kwargs)
+                if _python_first(function, args, kwargs):  # inplace: NOTE [In place, by name]
+                    from refgrad.nn._functional_in_place import in_place
+
+                    refused = in_place(refused, name, parsed[0])
                 raise refused
         try:
             return function(*args, **kwargs)
@@ -279,7 +282,8 @@ def checked(function, name: str):
 _TESTED = ("inplace", "return_indices", "padding_idx", "size_average", "reduce")
 
 
-def _python_first(function, args: tuple, kwargs: dict) -> None:
+def _python_first(function, args: tuple, kwargs: dict) -> bool:
+    """Python's own refusals of the call, raised; else whether its inplace is true."""
     import inspect
 
     try:
@@ -295,6 +299,7 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
         value = bound.arguments.get(key)
         if isinstance(value, Tensor) and value.numel() != 1:
             bool(value)  # refused as ambiguous, as torch's `if` refuses it
+    return bool(bound.arguments.get("inplace", False))
 
 
 # NOTE [Checked after a warning]
