@@ -33,7 +33,7 @@ def test_each_declared_number_is_a_parameter_of_a_wrapped_function():
         names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
         for spec, index, _ in numbers:
             key, _, kind = spec.partition(":")
-            assert kind in ("Number", "float", "int", "str"), spec
+            assert kind in ("Number", "float", "int", "str", "tuple of ints"), spec
             assert key.rstrip("?") in names, (name, names, spec)
             assert index is None or names[index] == key.rstrip("?"), (name, names, spec)
     for name, argument in COMPARED:

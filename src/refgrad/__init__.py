@@ -520,7 +520,7 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:930
+# --- book/chapters/16z_more_pools.md:970
 from refgrad._ops.native_dropout import native_dropout
 
 

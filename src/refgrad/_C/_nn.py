@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:982
+# --- book/chapters/16z_more_pools.md:1022
 """refgrad._C._nn: the unpooling kernels, as torch keeps them in its C++ extension."""
 
 _FORMS: dict = {}  # name: the function, made on the first call
@@ -24,7 +24,7 @@ def _unpool3d(input, indices, output_size, stride, padding):
     return unpool(3, input, indices, *(_sizes(v, 3) for v in (output_size, stride, padding)))
 
 
-# --- book/chapters/16z_more_pools.md:1008
+# --- book/chapters/16z_more_pools.md:1048
 def _form(name, function, sizes):
     if name not in _FORMS:
         from refgrad._argument_forms import function_form

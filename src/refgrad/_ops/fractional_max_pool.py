@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:375
+# --- book/chapters/16z_more_pools.md:404
 """fractional_max_pool2d and 3d: rows, torch's checks, and F's functions."""
 
+import functools
 import math
 
 import numpy as np
@@ -30,7 +31,7 @@ def _starts(samples, size, out, kernel):
     return starts
 
 
-# --- book/chapters/16z_more_pools.md:411
+# --- book/chapters/16z_more_pools.md:441
 def _pooled(a, n, kernel_size, output_size, random_samples):
     values, samples = host(a), host(random_samples._data)
     batch, shape = values.shape[:values.ndim - n], values.shape[values.ndim - n:]
@@ -56,7 +57,7 @@ def _pooled(a, n, kernel_size, output_size, random_samples):
     return best(flat_windows(windows, n), flat_windows(places, n))
 
 
-# --- book/chapters/16z_more_pools.md:446
+# --- book/chapters/16z_more_pools.md:476
 FRACTIONAL_MAX_POOL2D_BACKWARD, FRACTIONAL_MAX_POOL3D_BACKWARD = (pool_gradients._max_row(
     f"fractional_max_pool{n}d", f"FractionalMaxPool{n}DBackwardBackward0", n,
     pool_gradients._row_major) for n in (2, 3))
@@ -87,7 +88,7 @@ FRACTIONAL_MAX_POOL2D = _row(2, FRACTIONAL_MAX_POOL2D_BACKWARD)
 FRACTIONAL_MAX_POOL3D = _row(3, FRACTIONAL_MAX_POOL3D_BACKWARD)
 
 
-# --- book/chapters/16z_more_pools.md:486
+# --- book/chapters/16z_more_pools.md:516
 _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 
 
@@ -98,7 +99,7 @@ _NAMES = {2: ("height", "width"), 3: ("time", "height", "width")}
 # input to its last element is refused there. refgrad refuses it too.
 
 
-# --- book/chapters/16z_more_pools.md:503
+# --- book/chapters/16z_more_pools.md:533
 def _check(n, input, kernel, output, samples):
     from refgrad._ops.normalization import _listed
     from refgrad._typename import not_implemented_for
@@ -141,21 +142,31 @@ def _check(n, input, kernel, output, samples):
         raise not_implemented_for(f"fractional_max_pool{n}d_out_frame", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:555
+# --- book/chapters/16z_more_pools.md:585
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
-    from refgrad._ops.max_unpool import tensors_only
     from refgrad._ops.pool_checks import read
 
-    tensors_only(f"fractional_max_pool{n}d", ("input", 1, input),
-                 ("random_samples", 4, random_samples))
+    # read in the parameters' order: a window that is not ints is refused before the
+    # samples; NOTE [What torch's Python meets first]
+    (input, kernel_size, output_size, random_samples), _ = _parser(n).read(
+        (input, kernel_size, output_size, random_samples), {})
     kernel, output = read(kernel_size, n), read(output_size, n)
     _check(n, input, kernel, output, random_samples)
     return call(FRACTIONAL_MAX_POOL2D if n == 2 else FRACTIONAL_MAX_POOL3D, (input,), {
         "kernel_size": kernel, "output_size": output, "random_samples": random_samples})
 
 
-# --- book/chapters/16z_more_pools.md:574
+@functools.cache
+def _parser(n):
+    """The arguments of torch's fractional_max_pool{n}d operator, as its parser reads them."""
+    from refgrad._arguments import Arguments
+
+    return Arguments(f"fractional_max_pool{n}d(Tensor input, tuple of ints[{n}] kernel_size, "
+                     f"tuple of ints[{n}] output_size, Tensor random_samples)")
+
+
+# --- book/chapters/16z_more_pools.md:614
 def _functional(n, indices):
     def pool(input, kernel_size, output_size=None, output_ratio=None,
              return_indices=False, _random_samples=None):  # the *_with_indices forms

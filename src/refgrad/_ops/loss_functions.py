@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:1948
+# --- book/chapters/16q_functional.md:1950
 """The losses of torch.nn.functional: reductions read, targets broadcast, rows called."""
 
 import warnings
@@ -18,7 +18,7 @@ from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 from refgrad._ops.refusal_order import refuse_improbable, refuse_inference_saves
 
 
-# --- book/chapters/16q_functional.md:1969
+# --- book/chapters/16q_functional.md:1971
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -51,7 +51,7 @@ def _broadcast_shapes(input, target):
 
 
 def _weighted(losses_, weight, reduction, input, mean):
-    if weight.shape != input.shape:
+    if weight.size() != input.size():  # read as torch's Python reads it
         raise ValueError("Weights and input must have the same size.")
     weighted = losses_ * weight
     if reduction not in ("none", "mean", "sum"):
@@ -62,7 +62,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:2014
+# --- book/chapters/16q_functional.md:2016
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -100,11 +100,19 @@ def _l1_loss(input, target, reduction=1):
             else difference)
 
 
-# --- book/chapters/16q_functional.md:2056
+# --- book/chapters/16q_functional.md:2058
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    from refgrad.nn._functional_arguments import parse
+
+    parse("huber_loss", (input, target), {})  # the sizes torch's Python compares first
+    sizes = input.size()
     input, target = _broadcast(input, target)
     if weight is None:  # torch's Python reads the reduction first
         reduction_enum(reduction)
+    elif weight.size() != sizes:  # the weight's size, before the parser reads delta
+        raise ValueError("Weights and input must have the same size.")
+    (input, target, reduction, delta, weight), _ = parse(  # NOTE [Checked after a warning]
+        "huber_loss", (input, target, reduction, delta, weight), {})
     refuse_inference_saves(input, target)  # chapter "Refusals that come before the kernel"
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -117,24 +125,32 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    from refgrad.nn._functional_arguments import parse
+
+    parse("smooth_l1_loss", (input, target), {})  # the sizes torch's Python compares first
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
     if beta == 0.0:  # torch's l1_loss, its inputs broadcast once
         return _l1_loss(input, target, reduction_enum(reduction))
+    code = reduction_enum(reduction)  # read before the parser reads beta
+    (input, target, _, _, reduction, beta), _ = parse(  # NOTE [Checked after a warning]
+        "smooth_l1_loss", (input, target, None, None, reduction, beta), {})
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     computed_in("smooth_l1_cpu", input, target)
-    return call(losses.SMOOTH_L1_LOSS, (input, target), {
-        "reduction": reduction_enum(reduction), "beta": beta})
+    return call(losses.SMOOTH_L1_LOSS, (input, target), {"reduction": code, "beta": beta})
 
 
-# --- book/chapters/16q_functional.md:2105
+# --- book/chapters/16q_functional.md:2120
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
+    from refgrad.nn._functional_arguments import parse
+
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    code = reduction_enum(reduction)
+    code = reduction_enum(reduction)  # before any size: NOTE [Checked after a warning]
+    parse("binary_cross_entropy", (input, target), {})
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
@@ -142,7 +158,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if weight is not None:  # torch's Python code infers the size: broadcast_shapes's words
         from refgrad._ops.broadcasting import broadcast_shapes
 
-        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+        shape = broadcast_shapes(target.shape, weight.size())  # the weight's size read first
+        weight = weight.expand(shape)
     not_differentiable("binary_cross_entropy", "weight", weight)
     refuse_inference_saves(input, target, weight)  # NOTE [Saved before the kernel looks]
     if target.dtype is not input.dtype:  # no promotion here: the target must match
@@ -156,15 +173,20 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2136
+# --- book/chapters/16q_functional.md:2155
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
+    from refgrad.nn._functional_arguments import parse
+
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    code = reduction_enum(reduction)
+    code = reduction_enum(reduction)  # before any size: NOTE [Checked after a warning]
+    parse("binary_cross_entropy_with_logits", (input, target), {})
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    parse("binary_cross_entropy_with_logits", (input, target, weight, None, None, reduction,
+                                               pos_weight), {})  # the operator's, last
     return with_logits(input, target, weight, pos_weight, code)
 
 
@@ -178,7 +200,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2164
+# --- book/chapters/16q_functional.md:2188
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -193,7 +215,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2189
+# --- book/chapters/16q_functional.md:2213
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -211,7 +233,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2208
+# --- book/chapters/16q_functional.md:2232
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

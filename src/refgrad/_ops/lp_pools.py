@@ -10,10 +10,23 @@ import math
 from refgrad._ops.pool_checks import read
 
 
+def _unpacked(kernel_size, n) -> None:
+    """The window's sizes unpacked into n names, as torch's Python unpacks them first: a
+    sequence of another length is Python's ValueError, before any pool reads it."""
+    from collections.abc import Iterable
+
+    sizes = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * n
+    if n == 2:
+        _, _ = sizes
+    elif n == 3:
+        _, _, _ = sizes
+
+
 def _lp_pool(n, input, norm_type, kernel_size, stride, ceil_mode):
     import refgrad
     from refgrad.nn import functional as F
 
+    _unpacked(kernel_size, n)  # NOTE [What torch's Python meets first]
     if isinstance(norm_type, (int, float)) and math.isinf(norm_type):
         pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[n - 1]
         if norm_type > 0:

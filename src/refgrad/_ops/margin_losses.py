@@ -52,8 +52,11 @@ def masked(condition, chosen, zeros):
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
+    from refgrad.nn._functional_arguments import parse
 
     code = reduction_of(size_average, reduce, reduction)
+    (input1, input2, target, margin), _ = parse(  # NOTE [Checked after a warning]
+        "cosine_embedding_loss", (input1, input2, target, margin), {})
     if target.ndim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     wanted = target.ndim + 1
@@ -72,14 +75,19 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:597
+# --- book/chapters/16t_more_functional.md:600
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
+    from refgrad.nn._functional_arguments import parse
+
     code = reduction_of(size_average, reduce, reduction)
+    parse("margin_ranking_loss", (input1, input2, target), {})  # their dim(), as torch reads
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    (input1, input2, target, margin), _ = parse(  # NOTE [Checked after a warning]
+        "margin_ranking_loss", (input1, input2, target, margin), {})
     difference = input1 - input2  # before -target: torch's C++ makes the right operand first
     unclamped = add_scalar(-target * difference, float(margin))
     return reduced(unclamped.clamp_min_(0), code)
@@ -88,9 +96,12 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
     from refgrad._memory_formats import contiguous_format
+    from refgrad.nn._functional_arguments import parse
     from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
 
     code = reduction_of(size_average, reduce, reduction)
+    (input, target, margin), _ = parse(  # NOTE [Checked after a warning]
+        "hinge_embedding_loss", (input, target, margin), {})
     zeros = made_like("zeros_like", input, memory_format=contiguous_format)
     clamped = number_minus(margin, input).clamp_min_(0)
     output = masked(target != 1, clamped, zeros) + masked(target != -1, input, zeros)
@@ -110,15 +121,18 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:644
+# --- book/chapters/16t_more_functional.md:655
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min
     from refgrad._ops.distances import pairwise_distance
     from refgrad._ops.pointwise import minimum
+    from refgrad.nn._functional_arguments import parse
 
     code = reduction_of(size_average, reduce, reduction)
-    _positive_margin(margin)
+    _positive_margin(margin)  # a tensor margin compared before the parser reads anything
+    (anchor, positive, negative, margin, p, eps, swap), _ = parse(  # NOTE [Checked after a
+        "triplet_margin_loss", (anchor, positive, negative, margin, p, eps, swap), {})  # warning]
     _same_ndim(anchor, positive, negative)
     to_positive = pairwise_distance(anchor, positive, p, eps)
     to_negative = pairwise_distance(anchor, negative, p, eps)

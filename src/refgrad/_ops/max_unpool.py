@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:126
+# --- book/chapters/16z_more_pools.md:139
 """max_unpool2d and max_unpool3d: rows; F's max_unpool1d, 2d and 3d in front of them."""
 
 import math
@@ -31,7 +31,7 @@ def _unpooled(a, indices, sizes):
     return on_device_of(out.reshape(*values.shape[:values.ndim - n], *sizes), a)
 
 
-# --- book/chapters/16z_more_pools.md:160
+# --- book/chapters/16z_more_pools.md:173
 def _unpool2d(a, indices, output_size):
     return suggested_format_result(_unpooled(a, indices, tuple(output_size)), a)
 
@@ -64,7 +64,7 @@ MAX_UNPOOL2D, MAX_UNPOOL3D = (register(Op(
         (2, _unpool2d, _backward2d, _tangent2d), (3, _unpool3d, _backward3d, _tangent3d)))
 
 
-# --- book/chapters/16z_more_pools.md:201
+# --- book/chapters/16z_more_pools.md:214
 _WORDS = {2: "two elements (height, width)", 3: "three elements (depth, height, width)"}
 
 
@@ -85,7 +85,7 @@ def tensors_only(function, *named):
                             f"Tensor, not {c_type_name(type(value))}")
 
 
-# --- book/chapters/16z_more_pools.md:227
+# --- book/chapters/16z_more_pools.md:240
 def unpool(n, input, indices, output_size, stride=(), padding=()):
     """torch's max_unpool2d and max_unpool3d: the checks, then the row."""
     from refgrad._ops.refusal_order import kernel_checks
@@ -132,9 +132,13 @@ def _check_unpool(n, input, indices, output_size, stride, padding):
         raise not_implemented_for(f"max_unpool{n}d", input._data.dtype)
 
 
-# --- book/chapters/16z_more_pools.md:284
+# --- book/chapters/16z_more_pools.md:297
 def _as_tuple(value, n):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    from collections.abc import Iterable
+
+    # any iterable, a str or a tensor too, is taken apart, as torch's Python takes it apart:
+    # NOTE [What torch's Python meets first]
+    return tuple(value) if isinstance(value, Iterable) else (value,) * n
 
 
 def _output_size(input, kernel, stride, padding, output_size):
@@ -156,13 +160,25 @@ def _output_size(input, kernel, stride, padding, output_size):
                                  f"between {low} and {high})")
         sizes = output_size
     for d in range(n):
-        if sizes[d] < 0:
+        if not _truth(sizes[d] >= 0):
             raise ValueError("max_unpooling: output_size must contain non-negative spatial "
                              f"dimensions, but got output_size[{d}]={sizes[d]}")
     return sizes
 
 
-# --- book/chapters/16z_more_pools.md:320
+def _truth(cond) -> bool:
+    """``cond``, which torch's check of a condition takes only as a bool."""
+    if isinstance(cond, bool):
+        return cond
+    from refgrad._tensor import Tensor
+
+    if isinstance(cond, Tensor):
+        raise TypeError("cond must be a bool, but got a Tensor. For tensor conditions, use "
+                        "torch._check_tensor_all() to assert that all elements are true.")
+    raise TypeError(f"cond must be a bool, but got {type(cond)}")
+
+
+# --- book/chapters/16z_more_pools.md:349
 # NOTE [Unpooling read by its operator]
 # torch's Python works out the output's size from the kernel, the stride and
 # the padding as given, so a float among them gives float sizes, and the

@@ -74,7 +74,7 @@ from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 __all__ += ["Fold", "Unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:951
+# --- book/chapters/16z_more_pools.md:991
 from refgrad.nn.modules.more_pooling import (  # noqa: E402
     FractionalMaxPool2d,
     FractionalMaxPool3d,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3879
+# --- book/chapters/16q_functional.md:3904
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -51,7 +51,7 @@ PARSED = {
 }
 
 
-# --- book/chapters/16q_functional.md:3932
+# --- book/chapters/16q_functional.md:3957
 _SIZES = ("size", (("target", 1), ("input", 0)))
 READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
     **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
@@ -69,8 +69,9 @@ READ = {  # name: (the attribute torch reads, the arguments it reads it of, in i
 }
 
 
-# --- book/chapters/16q_functional.md:3962
+# --- book/chapters/16q_functional.md:3987
 _MARGIN = (("margin:float", 3, 4),)
+_SHAPE = ("normalized_shape:tuple of ints", 1, 2)  # read before the weight
 NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
     **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
     "leaky_relu": (("negative_slope:Number", 1, 2),),
@@ -87,10 +88,11 @@ NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the 
     "nll_loss": (("ignore_index:int", 4, 5),),
     "cross_entropy": (("ignore_index:int", 4, 5), ("label_smoothing:float", 7, 6)),
     "poisson_nll_loss": (("eps:float", 5, 5),),
-    "layer_norm": (("eps:float", 4, 5),), "group_norm": (("eps:float", 4, 5),),
+    "layer_norm": (_SHAPE, ("eps:float", 4, 5)), "group_norm": (("eps:float", 4, 5),),
     "batch_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
     "instance_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
-    "rms_norm": (("eps?:float", 3, 4),), "pad": (("value?:float", 3, 4),),
+    "rms_norm": (_SHAPE, ("eps?:float", 3, 4)),
+    "pad": (("pad:tuple of ints", 1, 2), ("value?:float", 3, 4)),
     "glu": (("dim:int", 1, 2),), "one_hot": (("num_classes:int", 1, 2),),
     "rrelu": (("lower:Number", 1, 2), ("upper:Number", 2, 3)),
     "gelu": (("approximate:str", None, 2),),  # keyword-only
@@ -110,7 +112,7 @@ COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
                                             "dropout1d", "dropout2d", "dropout3d")}}
 
 
-# --- book/chapters/16q_functional.md:4017
+# --- book/chapters/16q_functional.md:4044
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -136,7 +138,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4048
+# --- book/chapters/16q_functional.md:4075
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -155,8 +157,10 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
         if not fits_parameter(p, value, False):
             where = (f" (position {position})" if position is not None
                      and (positional or not by_keyword) else "")
-            raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, not "
-                            f"{type_name(value)}")
+            wrong = (f"but found element of type {type_name(value[0])} at pos 0"  # a list's
+                     if p.kind == "tuple of ints" and isinstance(value, tuple | list)  # first
+                     else f"not {type_name(value)}")
+            raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, {wrong}")
         if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
             value = int(value.item()) if p.kind == "int" else value.item()
             if positional:
@@ -166,7 +170,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4086
+# --- book/chapters/16q_functional.md:4115
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
@@ -245,7 +249,10 @@ def checked(function, name: str):
             else:
                 refused = None
             if refused is not None:  # NOTE [What torch's Python meets first]
-                _python_first(function, args, kwargs)
+                if _python_first(function, args, kwargs):  # inplace: NOTE [In place, by name]
+                    from refgrad.nn._functional_in_place import in_place
+
+                    refused = in_place(refused, name, parsed[0])
                 raise refused
         try:
             return function(*args, **kwargs)
@@ -275,7 +282,8 @@ def checked(function, name: str):
 _TESTED = ("inplace", "return_indices", "padding_idx", "size_average", "reduce")
 
 
-def _python_first(function, args: tuple, kwargs: dict) -> None:
+def _python_first(function, args: tuple, kwargs: dict) -> bool:
+    """Python's own refusals of the call, raised; else whether its inplace is true."""
     import inspect
 
     try:
@@ -291,6 +299,7 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
         value = bound.arguments.get(key)
         if isinstance(value, Tensor) and value.numel() != 1:
             bool(value)  # refused as ambiguous, as torch's `if` refuses it
+    return bool(bound.arguments.get("inplace", False))
 
 
 # NOTE [Checked after a warning]
@@ -301,8 +310,12 @@ def _python_first(function, args: tuple, kwargs: dict) -> None:
 # before any TypeError of the parser's; F.group_norm after its batch size
 # (num_groups=0 divides by zero first), F.multi_margin_loss after its p and
 # its weight's dimensions, and F.embedding after its padding_idx, read with
-# the weight's size, and its renorm.
-AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding"}
+# the weight's size, and its renorm. So do the losses of chapter "Functional
+# steps before the parsers", after their reduction, sizes or margin.
+AFTER_WARNING = {"kl_div", "instance_norm", "group_norm", "multi_margin_loss", "embedding",
+                 "huber_loss", "triplet_margin_loss", "binary_cross_entropy",
+                 "binary_cross_entropy_with_logits", "smooth_l1_loss", "margin_ranking_loss",
+                 "cosine_embedding_loss", "hinge_embedding_loss"}
 
 
 def parse(name: str, args: tuple, kwargs: dict) -> tuple:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4408
+# --- book/chapters/16q_functional.md:4468
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -175,7 +175,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:935
+# --- book/chapters/16z_more_pools.md:975
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
