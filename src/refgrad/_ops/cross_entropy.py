@@ -76,6 +76,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if label_smoothing > 1.0:  # torch lets a negative one through, and ignores it
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
+    label_smoothing = float(label_smoothing)  # a double in torch: 1 - 0 is 0.0, saved so
     axis = 0 if input.ndim == 1 else 1
     if input.shape == target.shape:
         from refgrad._ops.refusal_order import refuse_probability_target

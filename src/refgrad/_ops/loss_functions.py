@@ -111,8 +111,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     written_into("huber_cpu", input, target)  # into the input's dtype
     if weight is None:
         return call(losses.HUBER_LOSS, (input, target), {
-            "reduction": reduction_enum(reduction), "delta": delta})
-    each = call(losses.HUBER_LOSS, (input, target), {"reduction": 0, "delta": delta})
+            "reduction": reduction_enum(reduction), "delta": float(delta)})
+    each = call(losses.HUBER_LOSS, (input, target), {"reduction": 0, "delta": float(delta)})
     return _weighted(each, weight, reduction, input, lambda w: w.mean())
 
 
@@ -126,7 +126,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     computed_in("smooth_l1_cpu", input, target)
     return call(losses.SMOOTH_L1_LOSS, (input, target), {
-        "reduction": reduction_enum(reduction), "beta": beta})
+        "reduction": reduction_enum(reduction), "beta": float(beta)})  # a double, as torch keeps it
 
 
 # --- book/chapters/16q_functional.md:2105
