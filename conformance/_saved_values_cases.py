@@ -151,6 +151,11 @@ MORE = {
         a.tril() + 3 * _eye(), b, upper=False, left=False, unitriangular=True)),
     "cholesky_solve_upper": ([(3, 3), (3, 2)], lambda a, b:
         torch.cholesky_solve(b, a.triu() + 3 * _eye(), upper=True)),
+    "linalg_norm_vector_ord": ([(4,)], lambda a: torch.linalg.norm(a, 3)),
+    "linalg_norm_vector_dim": ([(4,)], lambda a: torch.linalg.norm(a, 3, 0)),
+    "conv2d_valid": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b: F.conv2d(a, b, padding="valid")),
+    "convolution_short_sizes": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b:
+        torch.convolution(a, b, None, (1, 1), (0,), (1, 1), False, (0,), 1)),
     # the operators themselves, their reduction and numbers given by position
     "aten_smooth_l1": (_SQUARE, lambda a, b: torch.ops.aten.smooth_l1_loss(a, b, 1, 2)),
     "aten_huber": (_SQUARE, lambda a, b: torch.ops.aten.huber_loss(a, b, 1, 2)),

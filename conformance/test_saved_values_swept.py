@@ -39,6 +39,10 @@ KNOWN = {
                       "does (size_average, reduce), so the 2 given as beta is not kept",
     "aten_huber": "torch.ops.aten.huber_loss reads its third argument as F's reduction "
                   "string, and refuses the operator's 1",
+    "conv2d_valid": "padding='valid' hands convolution (0,) as padding and output_padding; "
+                    "torch's node keeps them so, refgrad's one size for each dimension",
+    "convolution_short_sizes": "convolution keeps its sizes as given, a one-element list "
+                               "included; refgrad's node keeps them spread over the dimensions",
 }
 
 
