@@ -1,11 +1,13 @@
-"""The values a case of conformance/_gradient_graph_cases.py keeps for its backward.
+"""The values the nodes of a call keep for its backward, as ``_saved_*`` reads them.
 
-The case's forward runs with all its leaves requiring grad (``name``) or with leaf i alone
-(``name@i``); then its graph is walked from the output's nodes, and each node's
-``_saved_*`` attributes are read and written down: a tensor as its dtype, shape, strides,
-whether it requires grad, its node's name and (for the case with all leaves) its values,
-rounded; a number with its Python type; a tuple or a list item by item; None and strings
-as they are. conformance/_saved_values_generate.py writes torch's answers; the test
+The call is a case of conformance/_gradient_graph_cases.py, run with all its leaves
+requiring grad (``name``) or with leaf i alone (``name@i``), or one of
+conformance/_saved_values_cases.py. Its graph is walked from the output's nodes, and each
+node's ``_saved_*`` attributes are written down: a tensor as its dtype, shape, strides,
+offset, whether it requires grad, its node's name, which leaf or output it is or shares
+memory with, and (all leaves requiring grad) its values, rounded, and a small one's repr;
+a number with its Python type; a tuple or a list item by item; None and strings as they
+are. conformance/_saved_values_generate.py writes torch's answers; the test
 conformance/test_saved_values_swept.py compares them, numbers within a tolerance.
 """
 

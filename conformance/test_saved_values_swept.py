@@ -1,7 +1,8 @@
 """The values read through ``_saved_*``, swept over torch.nn.functional and its kin.
 
 For each case of conformance/_gradient_graph_cases.py, with all its leaves requiring grad
-and with each alone, every node of its graph is read (conformance/_saved_values_observe.py):
+and with each alone, and for the calls of conformance/_saved_values_cases.py, every node of
+its graph is read (conformance/_saved_values_observe.py):
 each ``_saved_*`` attribute's value, a tensor by its dtype, shape, strides, requires_grad,
 node and values, a number with its Python type, sizes item by item, None and strings. The
 expectations (conformance/_saved_values_expected.json, written by
