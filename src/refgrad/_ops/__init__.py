@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2893
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2894
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 

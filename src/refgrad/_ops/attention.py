@@ -187,7 +187,8 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
     mask = additive_mask(attn_mask, query.dtype)
     if fused:
         return call(fused_attention.FUSED, (query, key, value), {
-            "dropout_p": dropout_p, "is_causal": is_causal, "attn_mask": mask, "scale": scale})[0]
+            "dropout_p": float(dropout_p), "is_causal": is_causal, "attn_mask": mask,
+            "scale": None if scale is None else float(scale)})[0]  # doubles, as torch keeps
     return math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_gqa)
 
 

@@ -183,7 +183,7 @@ def _row(input, weight, bias, running_mean, running_var, training, momentum, eps
         not_differentiable("native_batch_norm", "running_mean", running_mean)
         not_differentiable("native_batch_norm", "running_var", running_var)
     params = {"running_mean": running_mean, "running_var": running_var, "training": training,
-              "momentum": momentum, "eps": eps}
+              "momentum": momentum, "eps": float(eps)}  # kept as a double
     with kernel_checks(BATCH_NORM, (input, weight, bias), params):  # after the saves
         if (running_mean is None) != (running_var is None):
             raise ValueError("running_mean and running_var must either both be None or "

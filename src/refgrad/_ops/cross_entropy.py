@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2297
+# --- book/chapters/16q_functional.md:2298
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
@@ -38,7 +38,7 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2334
+# --- book/chapters/16q_functional.md:2335
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     each = log_p if weight is None else log_p * _classes_along(log_p, weight, axis)
@@ -76,6 +76,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if label_smoothing > 1.0:  # torch lets a negative one through, and ignores it
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing:g}")
+    label_smoothing = float(label_smoothing)  # a double in torch: 1 - 0 is 0.0, saved so
     axis = 0 if input.ndim == 1 else 1
     if input.shape == target.shape:
         from refgrad._ops.refusal_order import refuse_probability_target

@@ -118,7 +118,7 @@ def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_
         check_mixed(input, (weight, bias))
         check_floating(input, "GroupNormKernelImpl")
     return call(GROUP_NORM, tensors,
-                {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": eps})[0]
+                {"N": N, "C": C, "HxW": HxW, "group": num_groups, "eps": float(eps)})[0]
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -152,4 +152,4 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):  # noqa: N803
     if input.numel() != N * C * HxW:
         raise RuntimeError(_SIZES_WRONG)
     return call(GROUP_NORM, (input, weight, bias),
-                {"N": N, "C": C, "HxW": HxW, "group": group, "eps": eps})
+                {"N": N, "C": C, "HxW": HxW, "group": group, "eps": float(eps)})

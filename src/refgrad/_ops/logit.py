@@ -93,4 +93,5 @@ def logit(input, eps=None):
         eps = eps.item()
     elif eps is not None and not isinstance(eps, numbers.Real):
         raise TypeError(f"logit(): argument 'eps' must be float, not {c_type_name(type(eps))}")
-    return call(LOGIT, (input,), {"eps": eps})
+    # a float parameter: torch keeps eps as a double, an int given too
+    return call(LOGIT, (input,), {"eps": None if eps is None else float(eps)})

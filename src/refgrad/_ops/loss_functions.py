@@ -119,8 +119,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     written_into("huber_cpu", input, target)  # into the input's dtype
     if weight is None:
         return call(losses.HUBER_LOSS, (input, target), {
-            "reduction": reduction_enum(reduction), "delta": delta})
-    each = call(losses.HUBER_LOSS, (input, target), {"reduction": 0, "delta": delta})
+            "reduction": reduction_enum(reduction), "delta": float(delta)})
+    each = call(losses.HUBER_LOSS, (input, target), {"reduction": 0, "delta": float(delta)})
     return _weighted(each, weight, reduction, input, lambda w: w.mean())
 
 
@@ -139,10 +139,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     computed_in("smooth_l1_cpu", input, target)
-    return call(losses.SMOOTH_L1_LOSS, (input, target), {"reduction": code, "beta": beta})
+    return call(losses.SMOOTH_L1_LOSS, (input, target), {
+        "reduction": code, "beta": float(beta)})  # a double, as torch keeps it
 
 
-# --- book/chapters/16q_functional.md:2120
+# --- book/chapters/16q_functional.md:2121
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     from refgrad.nn._functional_arguments import parse
@@ -173,7 +174,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2155
+# --- book/chapters/16q_functional.md:2156
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     from refgrad.nn._functional_arguments import parse
@@ -200,7 +201,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2188
+# --- book/chapters/16q_functional.md:2189
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -215,7 +216,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2213
+# --- book/chapters/16q_functional.md:2214
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -233,7 +234,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2232
+# --- book/chapters/16q_functional.md:2233
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -110,4 +110,5 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
         dims = tuple(range(A.ndim))
     if len(dims) == 2 or isinstance(ord, str):
         return matrix_norm(A, ord, dims, keepdim, dtype=dtype)
-    return vector_norm(A, ord, dim=dims, keepdim=keepdim, dtype=dtype)
+    # no dim given: the vector norm gets none either, and its node keeps None, as torch's
+    return vector_norm(A, ord, dim=None if dim is None else dims, keepdim=keepdim, dtype=dtype)

@@ -92,7 +92,7 @@ def _native_dropout(input, p, train):
         if not input.dtype.is_floating_point:
             raise RuntimeError("result type Float can't be cast to the desired output type "
                                f"{LEGACY[input.dtype]}")
-    out, mask = call(NATIVE_DROPOUT, (input,), {"p": p, "train": train, "noise": noise})
+    out, mask = call(NATIVE_DROPOUT, (input,), {"p": float(p), "train": train, "noise": noise})
     return (out if input.numel() else _as_itself(input, out)), mask
 
 

@@ -117,7 +117,8 @@ CDIST = register(Op(
 # --- book/chapters/16n_more_shapes_and_elementwise.md:2057
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
-    return lane_norms(x[first] - x[second], p)
+    # a new result, as torch's kernel writes it: not a strided view of the partial sums
+    return np.ascontiguousarray(lane_norms(x[first] - x[second], p))
 
 
 def _pdist_grad(g, x, result, p):
@@ -143,7 +144,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2109
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2110
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -167,7 +168,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2134
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2135
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -186,7 +187,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2158
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2159
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -209,13 +210,13 @@ def pdist(input, p=2):
     return call(PDIST, (input.contiguous(),), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2195
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2196
 # NOTE [An empty cdist asks no kernel]
 # With an empty operand torch skips the product road and the kernel's check
 # that the dtypes agree; the result is made in x1's dtype.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2202
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2203
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -254,7 +255,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return call(CDIST, (x1, x2), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2249
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2250
 # NOTE [cdist's two roads refuse apart]
 # torch's cdist checks the ranks and the columns itself. On the product road it
 # checks the dtypes, p and the batch dimensions too, before _euclidean_dist's node

@@ -179,7 +179,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1026
+# --- book/chapters/16i_cumulative.md:1027
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -201,7 +201,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1057
+# --- book/chapters/16i_cumulative.md:1058
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

@@ -1,0 +1,58 @@
+"""The values read through ``_saved_*``, swept over torch.nn.functional and its kin.
+
+For each case of conformance/_gradient_graph_cases.py, with all its leaves requiring grad
+and with each alone, and for the calls of conformance/_saved_values_cases.py, every node of
+its graph is read (conformance/_saved_values_observe.py):
+each ``_saved_*`` attribute's value, a tensor by its dtype, shape, strides, requires_grad,
+node and values, a number with its Python type, sizes item by item, None and strings. The
+expectations (conformance/_saved_values_expected.json, written by
+conformance/_saved_values_generate.py) are torch's; numbers agree within a relative 1e-5.
+"""
+
+import json
+import math
+import pathlib
+
+import pytest
+
+from conformance._saved_values_generate import all_keys
+from conformance._saved_values_observe import observe
+
+EXPECTED = dict(json.loads(
+    pathlib.Path(__file__).with_name("_saved_values_expected.json").read_text()))
+
+
+def _same(found, expected):
+    if isinstance(expected, float) and isinstance(found, float):
+        return (math.isnan(found) and math.isnan(expected)) or math.isclose(
+            found, expected, rel_tol=1e-5, abs_tol=1e-9)
+    if isinstance(expected, list) and isinstance(found, list):
+        return len(found) == len(expected) and all(map(_same, found, expected))
+    if isinstance(expected, dict) and isinstance(found, dict):
+        return found.keys() == expected.keys() and all(
+            _same(found[k], expected[k]) for k in expected)
+    return type(found) is type(expected) and found == expected
+
+
+# Calls refgrad does not yet answer as torch does, each with why
+KNOWN = {
+    "aten_smooth_l1": "torch.ops.aten.smooth_l1_loss reads its arguments as F.smooth_l1_loss "
+                      "does (size_average, reduce), so the 2 given as beta is not kept",
+    "aten_huber": "torch.ops.aten.huber_loss reads its third argument as F's reduction "
+                  "string, and refuses the operator's 1",
+    "conv2d_valid": "padding='valid' hands convolution (0,) as padding and output_padding; "
+                    "torch's node keeps them so, refgrad's one size for each dimension",
+    "convolution_short_sizes": "convolution keeps its sizes as given, a one-element list "
+                               "included; refgrad's node keeps them spread over the dimensions",
+}
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")
+@pytest.mark.parametrize("key", sorted(set(EXPECTED) - set(KNOWN)))
+def test_saved_values_are_torchs(key):
+    found = observe(key)
+    assert _same(found, EXPECTED[key]), (found, EXPECTED[key])
+
+
+def test_every_case_is_expected():
+    assert all_keys() == set(EXPECTED) and set(KNOWN) <= set(EXPECTED)
