@@ -108,6 +108,16 @@ WRITTEN_IN_C = {name: f"torch.nn.{name}" for name in (
     "logsigmoid": "torch.nn.log_sigmoid"}
 _CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
+# NOTE [Ignored, yet named]: torch names everything callable its namespaces
+# list, then leaves out of its overridable lists what it ignores; so
+# resolve_name names an ignored function too (broadcast_shapes under
+# torch.functional, whose list comes later), and an ignored class; not a
+# function its lists leave out.
+ignored_names = {}
+# the classes and private functions torch ignores, each with its name there
+_IGNORED_OTHERS = {"": ("device", "dtype", "enable_grad", "finfo", "iinfo", "inference_mode",
+                        "layout", "memory_format", "no_grad"),
+                   "nn.functional.": ("_canonical_mask", "_none_or_dtype")}
 
 
 def _askable(value) -> bool:
@@ -122,6 +132,9 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
+            home = "torch.functional" if name == "broadcast_shapes" else prefix
+            if name != "set_default_dtype":  # which torch's __all__ leaves out
+                ignored_names[value] = f"{home}.{name}"  # NOTE [Ignored, yet named]
         elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
@@ -137,7 +150,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:466
+# --- book/chapters/28ca_torch_function.md:479
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -160,7 +173,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:490
+# --- book/chapters/28ca_torch_function.md:503
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -178,7 +191,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:509
+# --- book/chapters/28ca_torch_function.md:522
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -195,10 +208,15 @@ def switch_on() -> None:
         _namespace(functional, "torch.nn.functional", True)
         _namespace(linalg, "torch.linalg", False)
         _namespace(special, "torch.special", False)
+        for place, names_there in _IGNORED_OTHERS.items():
+            for name in names_there:
+                value = getattr(functional if place else refgrad, name)
+                ignored.add(value)
+                ignored_names[value] = f"torch.{place}{name}"
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:535
+# --- book/chapters/28ca_torch_function.md:553
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
