@@ -156,3 +156,47 @@ def test_nothing_recorded_leaves_index_puts_own_checks():
                                                "dtypes match, got Float for the destination "
                                                "and Double for the source."):
         torch.rand(3, 4, requires_grad=True).clone().index_put_((i,), torch.rand(3, 4, dtype=D))
+
+
+class Handled:
+    """A tensor-like whose handler answers every call it is asked."""
+
+    asked = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.asked.append(func.__name__)
+        return "handled"
+
+
+UNBOUND = {
+    "gelu() got an unexpected keyword argument 'zzz'": lambda h: F.gelu(h, zzz=1),
+    "gelu() takes 1 positional argument but 3 were given": lambda h: F.gelu(h, "none", 3),
+    "softplus() takes from 1 to 3 positional arguments but 4 were given":
+        lambda h: F.softplus(h, 1, 2, 3),
+    'linear() missing 1 required positional arguments: "weight"': lambda h: F.linear(h, zz=1),
+    "hardshrink() got an unexpected keyword argument 'zz'": lambda h: F.hardshrink(h, zz=2),
+    "avg_pool2d() got an unexpected keyword argument 'zz'": lambda h: F.avg_pool2d(h, 2, zz=1),
+    "celu_() got an unexpected keyword argument 'zz'": lambda h: F.celu_(h, zz=1),
+    "log_sigmoid() got multiple values for argument 'input'": lambda h: F.logsigmoid(h, input=h),
+    "one_hot() takes from 1 to 2 positional arguments but 3 were given":
+        lambda h: F.one_hot(h, 1, 2),
+    'bilinear() missing 2 required positional argument: "input2", "weight"':
+        lambda h: F.bilinear(h),
+}
+
+
+@pytest.mark.parametrize("message", list(UNBOUND))
+def test_a_function_bound_in_c_refuses_a_call_that_does_not_bind_before_a_handler(message):
+    for given in (Handled(), torch.rand(2, 2).as_subclass(Seen)):
+        Handled.asked.clear()
+        Seen.seen.clear()
+        with raises(TypeError, message):
+            UNBOUND[message](given)
+        assert Handled.asked == Seen.seen == []
+
+
+def test_a_call_that_binds_is_still_handed_on():
+    assert F.gelu(Handled(), approximate="tanh") == "handled"
+    assert F.avg_pool2d(Handled(), 2) == "handled"
+    assert Handled.asked[-2:] == ["gelu", "avg_pool2d"]

@@ -120,6 +120,22 @@ _IGNORED_OTHERS = {"": ("device", "dtype", "enable_grad", "finfo", "iinfo", "inf
                    "nn.functional.": ("_canonical_mask", "_none_or_dtype")}
 
 
+def _bound_first(name: str):
+    """What asks for a function torch binds in C: its parser refuses a call that does not
+    bind, in its words, before any handler or mode is asked (NOTE [Written in C])."""
+    counted = []
+
+    def dispatch(public, refused, args, kwargs, *flags):
+        if not counted:
+            from refgrad.nn._functional_arguments import counter
+
+            counted.append(counter(plain[public], name.rpartition(".")[2]))
+        counted[0](args, kwargs or {})
+        return protocol.dispatch(public, refused, args, kwargs, *flags)
+
+    return dispatch
+
+
 def _askable(value) -> bool:
     return type(value) is types.FunctionType and value not in plain \
         and not value.__code__.co_flags & _CODE_FLAGS
@@ -138,7 +154,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
         elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
-            ask_first(value, WRITTEN_IN_C[name])
+            ask_first(value, WRITTEN_IN_C[name], dispatch=_bound_first(WRITTEN_IN_C[name]))
         elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
             refused, spec, known = torch_line(value, name)
             ask_first(value, known, python=spec, refused=refused)
@@ -150,7 +166,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:479
+# --- book/chapters/28ca_torch_function.md:495
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -173,7 +189,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:503
+# --- book/chapters/28ca_torch_function.md:519
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -191,7 +207,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:522
+# --- book/chapters/28ca_torch_function.md:538
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -216,7 +232,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:553
+# --- book/chapters/28ca_torch_function.md:569
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
