@@ -120,6 +120,10 @@ _IGNORED_OTHERS = {"": ("device", "dtype", "enable_grad", "finfo", "iinfo", "inf
                    "nn.functional.": ("_canonical_mask", "_none_or_dtype")}
 
 
+# its scale and enable_gqa are keywords alone in torch's parser, not in its signature here
+_UNLIKE_ITS_PARSER = frozenset(("scaled_dot_product_attention",))
+
+
 def _bound_first(name: str):
     """What asks for a function torch binds in C: its parser refuses a call that does not
     bind, in its words, before any handler or mode is asked (NOTE [Written in C])."""
@@ -154,7 +158,8 @@ def _namespace(module, prefix: str, python: bool) -> None:
         elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
-            ask_first(value, WRITTEN_IN_C[name], dispatch=_bound_first(WRITTEN_IN_C[name]))
+            ask_first(value, WRITTEN_IN_C[name], dispatch=protocol.dispatch
+                      if name in _UNLIKE_ITS_PARSER else _bound_first(WRITTEN_IN_C[name]))
         elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
             refused, spec, known = torch_line(value, name)
             ask_first(value, known, python=spec, refused=refused)
@@ -166,7 +171,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:495
+# --- book/chapters/28ca_torch_function.md:500
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -189,7 +194,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:519
+# --- book/chapters/28ca_torch_function.md:524
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -207,7 +212,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:538
+# --- book/chapters/28ca_torch_function.md:543
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -232,7 +237,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:569
+# --- book/chapters/28ca_torch_function.md:574
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \
