@@ -200,3 +200,25 @@ def test_a_call_that_binds_is_still_handed_on():
     assert F.gelu(Handled(), approximate="tanh") == "handled"
     assert F.avg_pool2d(Handled(), 2) == "handled"
     assert Handled.asked[-2:] == ["gelu", "avg_pool2d"]
+
+
+WHOLE = "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of " \
+        "shape [3, 4]"
+
+
+@pytest.mark.parametrize("call, shape", [
+    (lambda a: a.index_put_([], torch.rand(3, dtype=D)), [3]),
+    (lambda a: a.index_put_([], torch.rand(3)), [3]),
+    (lambda a: a.index_put_([], torch.rand(5, 3, 4, dtype=D)), [5, 3, 4]),
+    (lambda a: a.index_put_([], torch.rand(3), accumulate=True), [3]),
+    (lambda a: torch.index_put(a, (), torch.rand(3, dtype=D)), [3]),
+])
+def test_values_put_with_no_index_must_fit_the_whole_tensor_before_their_dtype(call, shape):
+    with raises(RuntimeError, WHOLE.format(shape)):
+        call(torch.rand(3, 4))
+
+
+def test_values_that_fit_the_whole_tensor_are_refused_for_their_dtype():
+    with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
+                              "got Float for the destination and Double for the source."):
+        torch.rand(3, 4).index_put_([], torch.rand(4, dtype=D))

@@ -207,6 +207,8 @@ def check_put(input, values, indices=None, fills=False):
         return indices
     if indices is not None:
         indices = read_indices(input, indices)
+        if not indices:  # nothing indexed: the values are written over all of the tensor
+            _fits_whole(input, values)
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
@@ -225,6 +227,16 @@ def check_put(input, values, indices=None, fills=False):
     return indices
 
 
+def _fits_whole(input, values) -> None:
+    try:
+        fits = np.broadcast_shapes(values.shape, input.shape) == tuple(input.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(input.shape)}")
+
+
 def _check_value_device(input, values) -> None:
     """The values live where the tensor does; only a 0-d one on the host is moved there."""
     if values.device == input.device or (values.device.type == "cpu" and not values.ndim):
@@ -235,7 +247,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:1018
+# --- book/chapters/16d_indexing.md:1030
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a
