@@ -1,8 +1,7 @@
 """The table of torch.nn.functional's checks for arguments that are not tensors."""
 
-import inspect
-
 import refgrad.nn.functional as F
+from refgrad._flag_picked import line_of
 from refgrad.nn import _checked_functional
 from refgrad.nn._functional_arguments import COMPARED, NUMBERS, PARSED, READ
 
@@ -17,12 +16,12 @@ def test_every_declared_function_is_wrapped_and_gathered():
 
 def test_each_declared_index_names_the_functions_parameter():
     for name, (_, _, parsed) in PARSED.items():
-        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        names = list(line_of(getattr(F, name).__wrapped__).parameters)
         for spec, index, _ in parsed:
             key = spec.partition("=")[0].rstrip("?")
             assert names[index] == key, (name, names, spec)
     for name, (_, read) in READ.items():
-        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        names = list(line_of(getattr(F, name).__wrapped__).parameters)
         for spec, index in read:
             assert names[index] == spec.rstrip("?"), (name, names, spec)
 
@@ -30,7 +29,7 @@ def test_each_declared_index_names_the_functions_parameter():
 def test_each_declared_number_is_a_parameter_of_a_wrapped_function():
     for name, numbers in NUMBERS.items():
         assert name in _checked_functional.__all__
-        names = list(inspect.signature(getattr(F, name).__wrapped__).parameters)
+        names = list(line_of(getattr(F, name).__wrapped__).parameters)
         for spec, index, _ in numbers:
             key, _, kind = spec.partition(":")
             assert kind in ("Number", "float", "int", "str", "tuple of ints"), spec

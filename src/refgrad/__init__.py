@@ -183,7 +183,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1619
+# --- book/chapters/16d_indexing.md:1644
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -191,7 +191,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2257
+# --- book/chapters/16d_indexing.md:2282
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -466,12 +466,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1499
+# --- book/chapters/16u_convolution_and_pooling.md:1513
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1852
+# --- book/chapters/16u_convolution_and_pooling.md:1866
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -800,7 +800,7 @@ from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.bin
 import refgrad.utils._pytree  # noqa: E402, F401 - torch.utils._pytree, imported with torch
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:293
+# --- book/chapters/19rf_user_journeys_seven.md:295
 from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 
 
@@ -930,7 +930,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3879
+# --- book/chapters/26_inplace.md:3881
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -955,7 +955,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4039
+# --- book/chapters/26_inplace.md:4041
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -966,7 +966,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4405
+# --- book/chapters/26_inplace.md:4407
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -976,7 +976,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5151
+# --- book/chapters/26_inplace.md:5153
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1025,7 +1025,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:754
+# --- book/chapters/28ca_torch_function.md:793
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
@@ -1076,7 +1076,7 @@ from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29r_function_arguments.md:579
+# --- book/chapters/29r_function_arguments.md:589
 from refgrad import _function_arguments  # noqa: E402, F401  # isort: skip
 
 
@@ -1106,9 +1106,9 @@ from refgrad import _linalg_arguments  # noqa: E402, F401  # isort: skip
 from refgrad import _operator_methods  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30_where_names_live.md:309
+# --- book/chapters/30_where_names_live.md:310
 from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/30a_pickled_functions.md:254
+# --- book/chapters/30a_pickled_functions.md:255
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1260
+# --- book/chapters/16u_convolution_and_pooling.md:1262
 """Functions named as torch's boolean_dispatch names the ones it makes."""
 
 import inspect
@@ -23,5 +23,17 @@ def flag_picked(if_false, if_true, module: str):
         return (if_true if flag else if_false)(*args, **kwargs)
 
     fn.__module__, fn.__name__ = module, if_false.__name__
-    fn.__qualname__, fn.__doc__, fn.__signature__ = "boolean_dispatch.<locals>.fn", None, signature
+    fn.__qualname__, fn.__doc__ = "boolean_dispatch.<locals>.fn", None
+    fn._picks_from = if_false  # NOTE [The line a picking function reads]
     return fn
+
+
+# NOTE [The line a picking function reads]: what boolean_dispatch makes takes
+# (*args, **kwargs), and inspect.signature says so, in torch as here. The
+# parameters a call is read against (what a handler is handed, whether Python
+# binds it) are those of the function it picks when its flag is false.
+def line_of(function, follow_wrapped: bool = True) -> inspect.Signature:
+    """The signature a call of ``function`` is read against: NOTE [The line a picking
+    function reads]."""
+    picked = getattr(function, "_picks_from", None)
+    return inspect.signature(picked or function, follow_wrapped=follow_wrapped)

@@ -183,12 +183,22 @@ def install_python_words(namespace=refgrad) -> None:
     """The functions of torch.functional, the same objects there as in the namespace."""
     for name, stand_in in STAND_INS.items():
         _both(namespace, name, _python_words(getattr(namespace, name), stand_in))
+    for name in ("lu", "unique", "unique_consecutive"):
+        _picking(getattr(namespace, name))
     for name, texts in TENSOR_LISTS.items():
         _both(namespace, name, read_after_failure(getattr(namespace, name), (
             texts, (), False, _listed)))
     for name, allowed in KEYWORDS.items():
         _both(namespace, name, _keywords(getattr(namespace, name), allowed))
     namespace.get_default_dtype = _takes_nothing(namespace.get_default_dtype)
+
+
+def _picking(checked) -> None:
+    """``checked`` as torch's boolean_dispatch makes a function: qualified as its local
+    ``fn``, of ``(*args, **kwargs)``, read against the line of the function it wraps
+    (NOTE [The line a picking function reads])."""
+    checked._picks_from = vars(checked).pop("__wrapped__")
+    checked.__qualname__ = "boolean_dispatch.<locals>.fn"
 
 
 def _listed(args: tuple) -> tuple:

@@ -6,8 +6,7 @@
 # --- book/chapters/28cb_what_functional_hands_a_handler.md:83
 """What a torch.nn.functional function torch writes in Python hands a handler."""
 
-import inspect
-
+from refgrad._flag_picked import line_of
 from refgrad._python_methods import REQUIRED
 
 # NOTE [What a Python line hands]: torch's line hands its required parameters
@@ -23,7 +22,7 @@ def handed_spec(function, name: str, module=None):
     """``handed``'s entry for ``function`` of ``module``, read off its signature: NOTE [What
     a Python line hands]; ``True`` (what was given) where it takes ``*args``."""
     positional, keywords, order = [], [], []
-    for p in inspect.signature(function).parameters.values():
+    for p in line_of(function).parameters.values():  # NOTE [The line a picking function reads]
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             return True
         order.append(p.name)
@@ -39,7 +38,7 @@ def handed_spec(function, name: str, module=None):
     return spec if picked is None else (*spec, (picked, f"torch.nn.functional.{picked.__name__}"))
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:126
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:125
 def _method_line(name: str):
     """torch's line for ``F.<name>``: the method of whatever it is given, called, so a
     tensor asks as its method asks and anything else answers for itself."""
@@ -55,7 +54,7 @@ def _method_line(name: str):
 CALL_THE_METHOD = {name: _method_line(name) for name in ("sigmoid", "tanh")}
 
 
-# --- book/chapters/28cb_what_functional_hands_a_handler.md:200
+# --- book/chapters/28cb_what_functional_hands_a_handler.md:199
 TORCH_WRITTEN_IN_PYTHON = frozenset((
     "atleast_1d", "atleast_2d", "atleast_3d", "block_diag", "broadcast_tensors",
     "cartesian_prod", "cdist", "chain_matmul", "einsum", "lobpcg", "lu", "meshgrid", "norm",

@@ -124,8 +124,9 @@ def move_home(value, home: str, name: str) -> None:
     if getattr(sys.modules[home], name, None) is not value or value.__name__ != name:
         raise AssertionError(f"{home}.{name} is not the object that would say it lives there")
     value.__module__ = home
-    if "<locals>" in value.__qualname__:  # a wrapper's: kept otherwise, as messages show it
-        value.__qualname__ = name
+    if "<locals>" in value.__qualname__ and not hasattr(value, "_picks_from"):
+        value.__qualname__ = name  # a wrapper's: kept otherwise, as messages show it, and
+    # torch's boolean_dispatch's (NOTE [The line a picking function reads]) stays local
 
 
 def settle_table(table: dict) -> None:
@@ -135,7 +136,7 @@ def settle_table(table: dict) -> None:
             move_home(getattr(module, name), home, name)
 
 
-# --- book/chapters/30_where_names_live.md:277
+# --- book/chapters/30_where_names_live.md:278
 def _private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
@@ -149,6 +150,6 @@ def settle_namespace(namespace) -> None:
             move_home(value, home, name)
 
 
-# --- book/chapters/30_where_names_live.md:301
+# --- book/chapters/30_where_names_live.md:302
 settle_namespace(sys.modules["refgrad"])
 settle_table(HOMES)

@@ -46,7 +46,8 @@ _COMPILED = {"refgrad.linalg": "refgrad._C._linalg", "refgrad.special": "refgrad
 def settle_namespace(namespace) -> None:
     home, compiled = namespace.__name__, _COMPILED.get(namespace.__name__)
     for name, value in list(vars(namespace).items()):
-        if name.startswith("_") or type(value) is not FunctionType:
+        if name.startswith("_") or type(value) is not FunctionType \
+                or hasattr(value, "_picks_from"):  # local in torch, which pickle refuses
             continue
         if compiled and value.__name__.startswith(home.split(".")[-1] + "_"):
             setattr(import_module(compiled), value.__name__, value)
@@ -55,7 +56,7 @@ def settle_namespace(namespace) -> None:
             name_as(value, home, name)
 
 
-# --- book/chapters/30a_pickled_functions.md:193
+# --- book/chapters/30a_pickled_functions.md:194
 def _method_name(value, name: str) -> tuple:
     qualname = value.__qualname__
     last = qualname.rpartition(".")[2]
@@ -95,7 +96,7 @@ def settle_methods() -> None:
             value.__func__.__name__ = name  # NOTE [A class method pickles by its name]
 
 
-# --- book/chapters/30a_pickled_functions.md:241
+# --- book/chapters/30a_pickled_functions.md:242
 def settle() -> None:
     for namespace in ("refgrad", "refgrad.linalg", "refgrad.special"):
         settle_namespace(import_module(namespace))

@@ -67,8 +67,10 @@ def handed(spec: tuple, args: tuple, kwargs, public=None) -> tuple:
 def refuse_unbound(public, args: tuple, kwargs) -> None:
     import inspect
 
+    from refgrad._flag_picked import line_of
+
     inner = inspect.unwrap(public)  # the plain function, under the trampoline
     try:
-        inspect.signature(inner).bind(*args, **(kwargs or {}))
+        line_of(inner).bind(*args, **(kwargs or {}))
     except TypeError:
         inner(*args, **(kwargs or {}))  # refused by Python, before its first line

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:255
+# --- book/chapters/19rf_user_journeys_seven.md:257
 """Tensor._make_subclass: a leaf of a subclass over another tensor's storage."""
 
 from refgrad._argument_forms import function_form
@@ -29,7 +29,7 @@ def _make_subclass(cls, data, require_grad=False, **layout_options):
     return made
 
 
-# --- book/chapters/19rf_user_journeys_seven.md:283
+# --- book/chapters/19rf_user_journeys_seven.md:285
 Tensor._make_subclass = staticmethod(function_form(_make_subclass, Arguments(
     "_make_subclass(object cls, Tensor data, bool require_grad = False, *, "
     "bool dispatch_device = False, bool dispatch_layout = False)")))

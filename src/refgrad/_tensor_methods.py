@@ -2,6 +2,6 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30a_pickled_functions.md:176
+# --- book/chapters/30a_pickled_functions.md:177
 """Tensor's methods that carry a plain name (``add``, ``numpy``), held here under it so
 that pickle finds them; filled in by refgrad._method_homes."""

@@ -108,6 +108,36 @@ WRITTEN_IN_C = {name: f"torch.nn.{name}" for name in (
     "logsigmoid": "torch.nn.log_sigmoid"}
 _CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
+# NOTE [Ignored, yet named]: torch names everything callable its namespaces
+# list, then leaves out of its overridable lists what it ignores; so
+# resolve_name names an ignored function too (broadcast_shapes under
+# torch.functional, whose list comes later), and an ignored class; not a
+# function its lists leave out.
+ignored_names = {}
+# the classes and private functions torch ignores, each with its name there
+_IGNORED_OTHERS = {"": ("device", "dtype", "enable_grad", "finfo", "iinfo", "inference_mode",
+                        "layout", "memory_format", "no_grad"),
+                   "nn.functional.": ("_canonical_mask", "_none_or_dtype")}
+
+
+# its scale and enable_gqa are keywords alone in torch's parser, not in its signature here
+_UNLIKE_ITS_PARSER = frozenset(("scaled_dot_product_attention",))
+
+
+def _bound_first(name: str):
+    """What asks for a function torch binds in C: its parser refuses a call that does not
+    bind, in its words, before any handler or mode is asked (NOTE [Written in C])."""
+    counted = []
+
+    def dispatch(public, refused, args, kwargs, *flags):
+        if not counted:
+            from refgrad.nn._functional_arguments import counter
+
+            counted.append(counter(plain[public], name.rpartition(".")[2]))
+        counted[0](args, kwargs or {})
+        return protocol.dispatch(public, refused, args, kwargs, *flags)
+
+    return dispatch
 
 
 def _askable(value) -> bool:
@@ -122,10 +152,14 @@ def _namespace(module, prefix: str, python: bool) -> None:
             continue
         if name in _SETTINGS or name.startswith(("get_", "set_")):
             ignored.add(value)
+            home = "torch.functional" if name == "broadcast_shapes" else prefix
+            if name != "set_default_dtype":  # which torch's __all__ leaves out
+                ignored_names[value] = f"{home}.{name}"  # NOTE [Ignored, yet named]
         elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
-            ask_first(value, WRITTEN_IN_C[name])
+            ask_first(value, WRITTEN_IN_C[name], dispatch=protocol.dispatch
+                      if name in _UNLIKE_ITS_PARSER else _bound_first(WRITTEN_IN_C[name]))
         elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
             refused, spec, known = torch_line(value, name)
             ask_first(value, known, python=spec, refused=refused)
@@ -137,7 +171,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:466
+# --- book/chapters/28ca_torch_function.md:500
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -160,7 +194,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:490
+# --- book/chapters/28ca_torch_function.md:524
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -178,7 +212,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:509
+# --- book/chapters/28ca_torch_function.md:543
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -195,10 +229,15 @@ def switch_on() -> None:
         _namespace(functional, "torch.nn.functional", True)
         _namespace(linalg, "torch.linalg", False)
         _namespace(special, "torch.special", False)
+        for place, names_there in _IGNORED_OTHERS.items():
+            for name in names_there:
+                value = getattr(functional if place else refgrad, name)
+                ignored.add(value)
+                ignored_names[value] = f"torch.{place}{name}"
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:535
+# --- book/chapters/28ca_torch_function.md:574
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

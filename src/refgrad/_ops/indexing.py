@@ -105,9 +105,22 @@ def index_put(input, indices, values, accumulate=False):
 
 def put_by_indices(input, indices, values, accumulate):
     """aten.index_put, its indices as the dispatcher takes them: None a dimension whole."""
+    refuse_kept_indices(input, indices, values)  # NOTE [Indices kept before they are read]
     fills = fills_by_mask(input, indices, values, accumulate)  # NOTE [index_put as a
     return _put_by_row(PUBLIC_INDEX_PUT, input, indices, values, accumulate, fills)  # masked
     # fill]; the index tensors are read in check_put: NOTE [Index tensors read last]
+
+
+# NOTE [Indices kept before they are read]
+# index_put's node keeps its index tensors, and torch's autograd layer saves
+# them before its kernel reads anything: an inference index is refused before
+# the indices' dtypes, the masks' shapes, their count, the values' shape and
+# dtype are checked, and nothing is written.
+def refuse_kept_indices(input, indices, values) -> None:
+    from refgrad._ops.inplace_saves import refuse_kept_inference
+
+    for index in indices:
+        refuse_kept_inference(index, input, values)
 
 
 def _put_by_row(row, input, indices, values, accumulate, fills=False):
@@ -115,7 +128,7 @@ def _put_by_row(row, input, indices, values, accumulate, fills=False):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:877
+# --- book/chapters/16d_indexing.md:890
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -142,7 +155,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:913
+# --- book/chapters/16d_indexing.md:926
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -194,6 +207,8 @@ def check_put(input, values, indices=None, fills=False):
         return indices
     if indices is not None:
         indices = read_indices(input, indices)
+        if not indices:  # nothing indexed: the values are written over all of the tensor
+            _fits_whole(input, values)
     if values.dtype is not input.dtype:
         from refgrad._typename import LEGACY
 
@@ -212,6 +227,16 @@ def check_put(input, values, indices=None, fills=False):
     return indices
 
 
+def _fits_whole(input, values) -> None:
+    try:
+        fits = np.broadcast_shapes(values.shape, input.shape) == tuple(input.shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot "
+                           f"be broadcast to indexing result of shape {list(input.shape)}")
+
+
 def _check_value_device(input, values) -> None:
     """The values live where the tensor does; only a 0-d one on the host is moved there."""
     if values.device == input.device or (values.device.type == "cpu" and not values.ndim):
@@ -222,7 +247,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:1005
+# --- book/chapters/16d_indexing.md:1030
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

@@ -219,8 +219,9 @@ def index_put_(self, indices, values, accumulate=False):
 
 def put_indexed(self, indices, values, accumulate=False):
     """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
-    from refgrad._ops.indexing import check_put, fills_by_mask
+    from refgrad._ops.indexing import check_put, fills_by_mask, refuse_kept_indices
 
+    refuse_kept_indices(self, indices, values)  # NOTE [Indices kept before they are read]
     fills = fills_by_mask(self, indices, values, accumulate)  # NOTE [index_put as a masked
     # fill]; otherwise a uint8 index is a mask, with a warning
     # Index tensors may live anywhere: torch moves them to the tensor written.
@@ -244,7 +245,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2986
+# --- book/chapters/26_inplace.md:2987
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -294,7 +295,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3041
+# --- book/chapters/26_inplace.md:3042
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -117,7 +117,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1286
+# --- book/chapters/16u_convolution_and_pooling.md:1300
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):

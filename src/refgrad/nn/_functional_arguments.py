@@ -284,10 +284,10 @@ _TESTED = ("inplace", "return_indices", "padding_idx", "size_average", "reduce")
 
 def _python_first(function, args: tuple, kwargs: dict) -> bool:
     """Python's own refusals of the call, raised; else whether its inplace is true."""
-    import inspect
+    from refgrad._flag_picked import line_of  # NOTE [The line a picking function reads]
 
     try:
-        bound = inspect.signature(function, follow_wrapped=False).bind(*args, **kwargs)
+        bound = line_of(function, follow_wrapped=False).bind(*args, **kwargs)
     except TypeError as error:
         unbound = error
     else:

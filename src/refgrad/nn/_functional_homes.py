@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/30_where_names_live.md:320
+# --- book/chapters/30_where_names_live.md:321
 """refgrad.nn.functional's own functions say they live in it, once it has loaded."""
 
 from importlib import import_module
