@@ -3,7 +3,7 @@
 import refgrad.nn.functional as F
 from refgrad._flag_picked import line_of
 from refgrad.nn import _checked_functional
-from refgrad.nn._functional_arguments import COMPARED, NUMBERS, PARSED, READ
+from refgrad.nn._functional_argument_tables import COMPARED, NUMBERS, PARSED, READ
 
 
 def test_every_declared_function_is_wrapped_and_gathered():

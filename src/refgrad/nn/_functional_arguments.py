@@ -2,117 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3906
+# --- book/chapters/16q_functional.md:4044
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
 
 from refgrad._signatures import Parameter, fits_parameter, type_name
 from refgrad._tensor import Tensor
-
-_INPUT = (("input", 0, 1),)
-_PAIR = (("input", 0, 1), ("target", 1, 2))
-_WEIGHTED = (*_PAIR, ("weight?", 2, 3))
-_NORMED = (("weight?", 3, 2), ("bias?", 4, 3), ("running_mean?", 1, 4), ("running_var?", 2, 5))
-# name: (the operator torch's parser names, whether a keyword argument is named without its
-# position, each tensor argument as ("F's name[?][=the operator's name]", F's index,
-# the operator's position), in the operator's order)
-PARSED = {
-    **{name: (name, False, _INPUT) for name in (
-        "relu", "relu6", "elu", "selu", "celu", "silu", "mish", "hardtanh", "hardsigmoid",
-        "hardswish", "leaky_relu", "threshold", "rrelu", "dropout", "alpha_dropout",
-        "feature_alpha_dropout", "pad")},
-    **{name: (name, True, _INPUT) for name in (
-        "gelu", "hardshrink", "softshrink", "softplus", "pdist", "avg_pool2d", "avg_pool3d",
-        "one_hot")},
-    **{name: (name, False, _PAIR) for name in (
-        "kl_div", "poisson_nll_loss", "soft_margin_loss", "hinge_embedding_loss",
-        "multi_margin_loss", "multilabel_margin_loss")},
-    "logsigmoid": ("log_sigmoid", True, _INPUT),
-    "multilabel_soft_margin_loss": ("log_sigmoid", False, _INPUT),
-    "linear": ("linear", True, (*_INPUT, ("weight", 1, 2), ("bias?", 2, 3))),
-    "bilinear": ("bilinear", True, (("input1", 0, 1), ("input2", 1, 2), ("weight", 2, 3),
-                                    ("bias?", 3, 4))),
-    "embedding": ("embedding", False, (("weight", 1, 1), ("input=indices", 0, 2))),
-    "nll_loss": ("nll_loss_nd", False, _WEIGHTED),
-    "cross_entropy": ("cross_entropy_loss", False, _WEIGHTED),
-    "cosine_embedding_loss": ("cosine_embedding_loss", False, (
-        ("input1", 0, 1), ("input2", 1, 2), ("target", 2, 3))),
-    "triplet_margin_loss": ("triplet_margin_loss", False, (
-        ("anchor", 0, 1), ("positive", 1, 2), ("negative", 2, 3))),
-    "batch_norm": ("batch_norm", False, (*_INPUT, *_NORMED)),
-    "instance_norm": ("instance_norm", False, _NORMED),
-    "layer_norm": ("layer_norm", False, (*_INPUT, ("weight?", 2, 3), ("bias?", 3, 4))),
-    "group_norm": ("group_norm", False, (("weight?", 2, 3), ("bias?", 3, 4))),
-    "rms_norm": ("rms_norm", False, (*_INPUT, ("weight?", 2, 3))),
-    "binary_cross_entropy_with_logits": ("binary_cross_entropy_with_logits", False, (
-        ("weight?", 2, 3), ("pos_weight?", 6, 4))),
-    **{name: ("feature_dropout", False, ()) for name in ("dropout1d", "dropout2d", "dropout3d")},
-}
+from refgrad.nn._functional_argument_tables import COMPARED, NUMBERS, PARSED, READ
 
 
-# --- book/chapters/16q_functional.md:3959
-_SIZES = ("size", (("target", 1), ("input", 0)))
-READ = {  # name: (the attribute torch reads, the arguments it reads it of, in its order)
-    **{name: (name, (("input", 0),)) for name in ("sigmoid", "tanh", "softmax", "log_softmax")},
-    "softsign": ("abs", (("input", 0),)), "tanhshrink": ("tanh", (("input", 0),)),
-    "normalize": ("norm", (("input", 0),)),
-    **{name: ("dim", (("input", 0),)) for name in (
-        "glu", "dropout1d", "dropout2d", "dropout3d", "local_response_norm", "group_norm")},
-    **{name: ("size", (("input", 0),)) for name in (
-        "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d",
-        "adaptive_max_pool3d", "instance_norm", "gaussian_nll_loss")},
-    **{name: _SIZES for name in (
-        "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits")},
-    "binary_cross_entropy": ("size", (*_SIZES[1], ("weight?", 2))),
-    "margin_ranking_loss": ("dim", (("input1", 0), ("input2", 1), ("target", 2))),
-}
-
-
-# --- book/chapters/16q_functional.md:3989
-_MARGIN = (("margin:float", 3, 4),)
-_SHAPE = ("normalized_shape:tuple of ints", 1, 2)  # read before the weight
-NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the position)
-    **{name: (("alpha:Number", 1, 2),) for name in ("elu", "celu")},
-    "leaky_relu": (("negative_slope:Number", 1, 2),),
-    "softplus": (("beta:Number", 1, 2), ("threshold:Number", 2, 3)),
-    "hardtanh": (("min_val:Number", 1, 2), ("max_val:Number", 2, 3)),
-    "threshold": (("threshold:Number", 1, 2), ("value:Number", 2, 3)),
-    **{name: (("lambd:Number", 1, 2),) for name in ("hardshrink", "softshrink")},
-    "hinge_embedding_loss": (("margin:float", 2, 3),),
-    "margin_ranking_loss": _MARGIN, "cosine_embedding_loss": _MARGIN,
-    "triplet_margin_loss": (*_MARGIN, ("p:float", 4, 5), ("eps:float", 5, 6)),
-    "huber_loss": (("delta:float", 3, 4),), "smooth_l1_loss": (("beta:float", 5, 4),),
-    "multi_margin_loss": (("margin:Number", 3, 4),),
-    "pdist": (("p:float", 1, 2),),
-    "nll_loss": (("ignore_index:int", 4, 5),),
-    "cross_entropy": (("ignore_index:int", 4, 5), ("label_smoothing:float", 7, 6)),
-    "poisson_nll_loss": (("eps:float", 5, 5),),
-    "layer_norm": (_SHAPE, ("eps:float", 4, 5)), "group_norm": (("eps:float", 4, 5),),
-    "batch_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
-    "instance_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
-    "rms_norm": (_SHAPE, ("eps?:float", 3, 4)),
-    "pad": (("pad:tuple of ints", 1, 2), ("value?:float", 3, 4)),
-    "glu": (("dim:int", 1, 2),), "one_hot": (("num_classes:int", 1, 2),),
-    "rrelu": (("lower:Number", 1, 2), ("upper:Number", 2, 3)),
-    "gelu": (("approximate:str", None, 2),),  # keyword-only
-    # F.softmax(x, dim) is x.softmax(dim), the method: dim is its first argument
-    **{name: (("dim?:int", 1, 1),) for name in ("softmax", "log_softmax")},
-    **{name: (("p:float", 1, 2),) for name in (
-        "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
-        "dropout3d")},
-}
-# (name, argument): the numbers torch's Python compares first, in the function's own
-# comparison, which a tensor of several elements fails; one of one element passes on to
-# the parser. Only "==" takes any other value too.
-COMPARED = {("hardtanh", "min_val"): "<", ("hardtanh", "max_val"): "<",
-            ("triplet_margin_loss", "margin"): "<", ("smooth_l1_loss", "beta"): "==",
-            ("batch_norm", "eps"): "<",
-            **{(name, "p"): "<" for name in ("dropout", "alpha_dropout", "feature_alpha_dropout",
-                                            "dropout1d", "dropout2d", "dropout3d")}}
-
-
-# --- book/chapters/16q_functional.md:4046
 def _given(args, kwargs, name: str, index: int | None):
     """The argument ``name`` at ``index``: (whether given, its value, whether by position)."""
     if index is not None and index < len(args):
@@ -138,7 +37,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4077
+# --- book/chapters/16q_functional.md:4084
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -170,7 +69,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4117
+# --- book/chapters/16q_functional.md:4124
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
