@@ -36,10 +36,6 @@ def _same(found, expected):
 
 # Calls refgrad does not yet answer as torch does, each with why
 KNOWN = {
-    "aten_smooth_l1": "torch.ops.aten.smooth_l1_loss reads its arguments as F.smooth_l1_loss "
-                      "does (size_average, reduce), so the 2 given as beta is not kept",
-    "aten_huber": "torch.ops.aten.huber_loss reads its third argument as F's reduction "
-                  "string, and refuses the operator's 1",
     "conv2d_valid": "padding='valid' hands convolution (0,) as padding and output_padding; "
                     "torch's node keeps them so, refgrad's one size for each dimension",
     "convolution_short_sizes": "convolution keeps its sizes as given, a one-element list "

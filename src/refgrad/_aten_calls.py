@@ -5,6 +5,7 @@
 # --- book/chapters/23d_calling_ops.md:42
 """Running an op named as ATen names it: refgrad.ops.aten.mm.default(a, b)."""
 
+from refgrad._aten_forms import ATEN_FORMS
 from refgrad.utils._answer_casts import LIST_RESULTS
 
 
@@ -42,7 +43,7 @@ def _owners() -> tuple:
             (refgrad.Tensor, ""), (functional, ""))
 
 
-# --- book/chapters/23d_calling_ops.md:97
+# --- book/chapters/23d_calling_ops.md:98
 def _slice(self, dim=0, start=None, end=None, step=1):
     dim = dim % max(self.ndim, 1)
     return self[(slice(None),) * dim + (slice(start, end, step),)]
@@ -65,7 +66,7 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None,
                    copy=True, memory_format=memory_format or preserve_format)
 
 
-# --- book/chapters/23d_calling_ops.md:127
+# --- book/chapters/23d_calling_ops.md:128
 def _with_alpha(row_function):
     def run(self, other, alpha=1):
         return row_function(self, other * alpha)
@@ -90,4 +91,5 @@ _STANDS_IN = {
     "slice": _slice, "_softmax": _softmax, "_log_softmax": _log_softmax,
     "_to_copy": _to_copy, "index": lambda self, indices: self[tuple(indices)],
     "_local_scalar_dense": lambda self: self.item(), "alias": _alias, **_scalar_rows(),
+    **ATEN_FORMS,  # NOTE [ATen's own signatures]
 }
