@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:691
+# --- book/chapters/18a_forward_ad.md:690
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -35,14 +35,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:739
+# --- book/chapters/18a_forward_ad.md:738
 # NOTE [Formulas that read one tangent]
 # The rows whose forward formula reads one input's tangent, by position:
 # without a tangent there, the output gets none.
 ONE_SIDED = {"copysign": 0, "nextafter": 0}
 
 
-# --- book/chapters/18a_forward_ad.md:752
+# --- book/chapters/18a_forward_ad.md:751
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -53,7 +53,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:776
+# --- book/chapters/18a_forward_ad.md:775
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -87,7 +87,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:832
+# --- book/chapters/18a_forward_ad.md:831
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -111,7 +111,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:862
+# --- book/chapters/18a_forward_ad.md:861
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -123,7 +123,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:890
+# --- book/chapters/18a_forward_ad.md:889
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -158,7 +158,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:929
+# --- book/chapters/18a_forward_ad.md:928
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 
