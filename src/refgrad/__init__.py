@@ -448,7 +448,7 @@ from refgrad._ops.householder_methods import orgqr  # noqa: F401
 from refgrad._ops.ormqr import ormqr  # noqa: F401
 
 
-# --- book/chapters/16s_normalization.md:1332
+# --- book/chapters/16s_normalization.md:1340
 from refgrad._ops.batch_norm import torch_batch_norm as batch_norm
 from refgrad._ops.group_norm import native_group_norm, torch_group_norm as group_norm
 from refgrad._ops.instance_norm import torch_instance_norm as instance_norm
@@ -524,7 +524,7 @@ from refgrad._ops.numeric_gradient import gradient
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:515
+# --- book/chapters/16za_ctc_loss.md:531
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 

@@ -104,13 +104,22 @@ def _check(log_probs, targets, input_lengths, target_lengths, blank):
                                f"value {n}{_WHILE}")
 
 
-# --- book/chapters/16za_ctc_loss.md:331
+def refuse_lengths_not_integral(input_lengths, target_lengths) -> None:
+    """The overload of tensor lengths: both must hold integers (not bools), before all else."""
+    for name, lengths in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
+        if lengths.dtype.is_floating_point or lengths.dtype.name == "bool":
+            raise RuntimeError(f"{name} must be integral")
+
+
+# --- book/chapters/16za_ctc_loss.md:343
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
     import refgrad
     from refgrad._ops.refusal_order import kernel_checks
 
+    if isinstance(input_lengths, refgrad.Tensor):  # the parser gave both, or neither
+        refuse_lengths_not_integral(input_lengths, target_lengths)
     input_lengths, target_lengths = (
         tuple(v.reshape(-1).tolist()) if isinstance(v, refgrad.Tensor) else tuple(v)
         for v in (input_lengths, target_lengths))
@@ -144,7 +153,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:378
+# --- book/chapters/16za_ctc_loss.md:392
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -159,17 +168,19 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:401
+# --- book/chapters/16za_ctc_loss.md:415
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
 
+    tensors = isinstance(input_lengths, refgrad.Tensor)  # the parser gave both, or neither
+    if tensors:
+        refuse_lengths_not_integral(input_lengths, target_lengths)
     if log_probs.dtype.name not in ("float32", "float64"):
         raise not_implemented_for("ctc_loss_cpu", log_probs._data.dtype)
     if targets.dtype.name not in ("int64", "int32"):
         raise RuntimeError("Expected tensor for argument #2 'targets' to have scalar type Int; "
                            f"but got {targets.type()} instead{_WHILE}")
-    tensors = isinstance(input_lengths, refgrad.Tensor)  # the parser gave both, or neither
     values = [tuple(v.tolist()) if tensors else tuple(v) for v in (input_lengths, target_lengths)]
     _check(log_probs, targets, *values, blank)
     lengths = (input_lengths, target_lengths) if tensors else values
@@ -193,7 +204,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:443
+# --- book/chapters/16za_ctc_loss.md:459
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -214,7 +225,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
-# --- book/chapters/16za_ctc_loss.md:469
+# --- book/chapters/16za_ctc_loss.md:485
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

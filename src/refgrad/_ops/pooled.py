@@ -123,7 +123,7 @@ def _pooled_backward(g, self, n, **params):
     return (call(pool_gradients.ROWS[f"avg_pool{n}d"], (g, self), params),)
 
 
-# --- book/chapters/16s_normalization.md:1245
+# --- book/chapters/16s_normalization.md:1249
 def _row(name, node, n):
     def forward(a, **params):
         from refgrad._ops.result_layout import suggested_format_result
@@ -154,6 +154,10 @@ def avg_pool(input, kernel_size):
     from refgrad._typename import not_implemented_for
 
     n = len(kernel_size)
+    for k in kernel_size:  # the output's size is worked out first, with its check of the
+        if 0 > int(k / 2):  # padding against half the window: a window of -2 fails it
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad=0, kernel_size={k} and dilation=1")
     if any(k <= 0 for k in kernel_size):  # local_response_norm(x, 0): the pool refuses it
         shown = " ".join(f"{name}: {k}" for name, k in zip(("kT", "kH", "kW")[-n:], kernel_size))
         raise RuntimeError(f"kernel size should be greater than zero, but got {shown}")

@@ -59,7 +59,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result.contiguous(memory_format=fmt).to(input.dtype)
 
 
-# --- book/chapters/16s_normalization.md:1288
+# --- book/chapters/16s_normalization.md:1296
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from refgrad._ops.padding import pad
     from refgrad._ops.pooled import avg_pool

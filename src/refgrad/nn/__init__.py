@@ -90,7 +90,7 @@ __all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool1d", "LPPool2d"
             "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:527
+# --- book/chapters/16za_ctc_loss.md:543
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 
 __all__ += ["CTCLoss"]

@@ -190,7 +190,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
             "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:520
+# --- book/chapters/16za_ctc_loss.md:536
 from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 
 __all__ += ["ctc_loss"]
