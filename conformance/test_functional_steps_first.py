@@ -178,3 +178,11 @@ def test_legacy_reductions_keep_their_meaning(legacy):
         got = F.l1_loss(x, y, *legacy)
     reduce = legacy[1] is not False
     assert got.shape == (() if reduce else (2, 3))
+
+
+@pytest.mark.parametrize("args, shown", [(((1, 1), 5, "a"), "int"),
+                                         (((1, 1), None, "a"), "NoneType")])
+def test_pad_reads_its_mode_before_its_value(args, shown):
+    with pytest.raises(TypeError) as caught:
+        F.pad(x, *args)
+    assert str(caught.value) == f"pad(): argument 'mode' (position 3) must be str, not {shown}"

@@ -89,7 +89,7 @@ NUMBERS = {  # name: each number as ("F's name[?]:torch's kind", F's index, the 
     "batch_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
     "instance_norm": (("momentum:float", 6, 7), ("eps:float", 7, 8)),
     "rms_norm": (_SHAPE, ("eps?:float", 3, 4)),
-    "pad": (("pad:tuple of ints", 1, 2), ("value?:float", 3, 4)),
+    "pad": (("pad:tuple of ints", 1, 2), ("mode:str", 2, 3), ("value?:float", 3, 4)),
     "glu": (("dim:int", 1, 2),), "one_hot": (("num_classes:int", 1, 2),),
     "rrelu": (("lower:Number", 1, 2), ("upper:Number", 2, 3)),
     "gelu": (("approximate:str", None, 2),),  # keyword-only
