@@ -186,3 +186,12 @@ def test_pad_reads_its_mode_before_its_value(args, shown):
     with pytest.raises(TypeError) as caught:
         F.pad(x, *args)
     assert str(caught.value) == f"pad(): argument 'mode' (position 3) must be str, not {shown}"
+
+
+def test_rrelu_in_place_is_torchs_own():
+    assert F.rrelu_ is torch.rrelu_
+    with pytest.raises(TypeError) as caught:
+        F.rrelu_(x.clone(), y, None, None, "a")
+    assert str(caught.value) == "rrelu_(): argument 'lower' (position 2) must be Number, not Tensor"
+    z, drawn = x.clone() - 0.5, torch.Generator().manual_seed(3)
+    assert F.rrelu_(z, 0.1, 0.3, True, drawn) is z and z._version == 1

@@ -457,7 +457,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:429
+# --- book/chapters/16t_more_functional.md:426
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 

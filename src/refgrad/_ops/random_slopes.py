@@ -168,14 +168,9 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:415
+# --- book/chapters/16t_more_functional.md:417
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 
 
-def functional_rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
-    return rrelu_(input, lower, upper, training)
-
-
 functional_rrelu.__name__ = functional_rrelu.__qualname__ = "rrelu"  # as Python's refusals name it
-functional_rrelu_.__name__ = functional_rrelu_.__qualname__ = "rrelu_"

@@ -30,7 +30,7 @@ from refgrad._ops.max_pools import functional_max_pool2d as max_pool2d
 from refgrad._ops.max_pools import functional_max_pool2d_with_indices as max_pool2d_with_indices
 from refgrad._ops.max_pools import functional_max_pool3d as max_pool3d
 from refgrad._ops.max_pools import functional_max_pool3d_with_indices as max_pool3d_with_indices
-from refgrad._ops.random_slopes import functional_rrelu_ as rrelu_
+from refgrad._ops.random_slopes import rrelu_  # torch.rrelu_ itself, as in torch
 from refgrad.nn._checked_functional import (
     adaptive_avg_pool2d,
     adaptive_avg_pool3d,
