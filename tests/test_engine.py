@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import refgrad
-from refgrad.autograd import _engine
+from refgrad.autograd import _engine_plan
 from refgrad.autograd._introspection import _current_autograd_node
 from refgrad.autograd._ready_queue import ReadyQueue
 from refgrad.autograd._state import state
@@ -245,7 +245,7 @@ def test_plan_marks_only_nodes_on_a_path_to_the_targets():
     c = b * z
     roots = [c.grad_fn]
     acc_a = b.grad_fn.next_functions[0][0]
-    info = _engine.plan(roots, [(b.grad_fn, 0)], accumulate_grad=False)
+    info = _engine_plan.plan(roots, [(b.grad_fn, 0)], accumulate_grad=False)
     assert info[b.grad_fn].captures == [(0, 0)] and not info[b.grad_fn].needed
     assert info[c.grad_fn].needed
     assert acc_a not in info

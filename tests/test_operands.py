@@ -103,7 +103,7 @@ def test_equal_dtypes_that_are_not_one_object_take_the_rules_and_agree():
 HOT_FUNCTIONS = [
     "refgrad._ops.dispatch:call", "refgrad._ops.dispatch:_record",
     "refgrad._ops.operands:_shared_operands", "refgrad._ops.operands:as_array",
-    "refgrad.autograd._input_metadata:lone_metadata", "refgrad.autograd._accumulate:sole_holder",
+    "refgrad.autograd._input_metadata:lone_metadata", "refgrad.autograd._sole_holder:sole_holder",
     "refgrad._ops.reductions:_sum_forward", "refgrad.autograd._engine:_deliver",
 ]
 

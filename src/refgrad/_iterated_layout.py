@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1127
+# --- book/chapters/10_nodes.md:1128
 """The strides torch's TensorIterator gives the result of an elementwise operation."""
 
 from refgrad._layouts import insertion_order, is_dense, row_major
@@ -36,7 +36,7 @@ def _row_major_but_ones(shape, strides) -> bool:
     return all(a == b for a, b, n in zip(strides, row_major(shape), shape) if n != 1)
 
 
-# --- book/chapters/10_nodes.md:1162
+# --- book/chapters/10_nodes.md:1163
 def _ordered(shape, operands) -> list:
     """The dimensions innermost first: an insertion sort that may find two incomparable."""
     return insertion_order(list(range(len(shape)))[::-1],

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:454
+# --- book/chapters/17_engine.md:461
 # NOTE [Zeros that add nothing]
 # A formula whose derivative is zero everywhere (sgn's) returns zeros that torch
 # marks as a zero tensor: a sum with one is made as any sum (and recorded), but

@@ -159,7 +159,7 @@ def _guard_mode(args: tuple, kwargs: dict) -> bool:
 from refgrad._generator import Generator
 
 
-# --- book/chapters/10_nodes.md:1636
+# --- book/chapters/10_nodes.md:1647
 from refgrad.autograd._stream_warning import (
     _override_stale_capture_stream,
     _set_override_stale_capture_stream,

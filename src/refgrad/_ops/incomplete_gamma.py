@@ -18,7 +18,7 @@ from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
-from refgrad.autograd._engine import _leads_to_target
+from refgrad.autograd._engine_plan import _leads_to_target
 from refgrad.autograd._state import state
 
 EPS = 2.0**-53

@@ -7,9 +7,9 @@
 
 import types
 from itertools import chain, count
-from typing import NamedTuple
 
 from refgrad._C import _functions
+from refgrad._ops.record_plan import make_plan
 from refgrad._ops.saved_attributes import _formula_parameters, _read_back, _shown, saved_attributes
 from refgrad.autograd._engine import _call
 from refgrad.autograd._input_metadata import InputMetadata
@@ -107,37 +107,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:162
-class RecordPlan(NamedTuple):
-    """A row's saves and keeps, by position: worked out once per row."""
-
-    saves: tuple  # (where, key, users): where is "input", "output" or "param"
-    keeps: tuple  # (name to keep it under, input position, "sizes" / "strides" / "numel")
-
-
-def make_plan(op) -> RecordPlan:
-    inputs, outputs = op.inputs, op.outputs or ()
-    saves = []
-    for value, users in op.saves:
-        if value in outputs:
-            where = ("output", outputs.index(value))
-        elif value in inputs:
-            where = ("input", inputs.index(value))
-        else:
-            where = ("param", value)
-        users = tuple(inputs.index(u) for u in users)
-        if where[0] == "output" or len(inputs) == 1 or len(users) != 1 \
-                and value not in op.wrapped:
-            users = ()  # kept whenever a node is recorded: NOTE [A result is always saved]
-        saves.append((*where, users))
-    keeps = []
-    for key in op.keeps:
-        name, _, what = key.partition("_sym_")
-        keeps.append((key, inputs.index(name), what))
-    return RecordPlan(tuple(saves), tuple(keeps))
-
-
-# --- book/chapters/13_dispatch.md:254
+# --- book/chapters/13_dispatch.md:259
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -183,7 +153,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:388
+# --- book/chapters/13_dispatch.md:393
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -216,7 +186,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:427
+# --- book/chapters/13_dispatch.md:432
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -246,7 +216,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:463
+# --- book/chapters/13_dispatch.md:468
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -277,7 +247,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:498
+# --- book/chapters/13_dispatch.md:503
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -291,7 +261,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2446
+# --- book/chapters/13_dispatch.md:2451
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

@@ -25,7 +25,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/10_nodes.md:1646
+# --- book/chapters/10_nodes.md:1657
 from refgrad.autograd import graph
 
 

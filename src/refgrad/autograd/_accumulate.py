@@ -28,13 +28,14 @@ from refgrad.autograd._hooks import call_hooks
 from refgrad.autograd._input_metadata import input_metadata
 from refgrad.autograd._node import FunctionNode, built, refuse_construction
 from refgrad.autograd._node_misuse import ReadOnly
+from refgrad.autograd._sole_holder import _COUNTS_KNOWN, _stolen, sole_holder  # below
 from refgrad.autograd._state import state, switched_on
 
 ACCUMULATE_SEQUENCE_NR = 2**64 - 1
 _accumulate_lock = threading.Lock()
 
 
-# --- book/chapters/10_nodes.md:735
+# --- book/chapters/10_nodes.md:736
 class AccumulateGrad(FunctionNode):
     """Adds the gradient that reaches a leaf into the leaf's ``.grad``."""
 
@@ -72,7 +73,7 @@ class AccumulateGrad(FunctionNode):
 _functions.register(AccumulateGrad)
 
 
-# --- book/chapters/10_nodes.md:799
+# --- book/chapters/10_nodes.md:800
 def accumulate_into(variable, grad, create_graph: bool) -> None:
     add_to_grad(variable, grad, create_graph)
     post_accumulate(variable)
@@ -115,7 +116,7 @@ def add_to_grad(variable, grad, create_graph: bool, steal: bool = False,
             bump(old)
 
 
-# --- book/chapters/10_nodes.md:847
+# --- book/chapters/10_nodes.md:848
 def _shapes_differ(old, grad) -> RuntimeError:
     """torch's error for a gradient that cannot be added into ``.grad`` in place."""
     import numpy as np
@@ -138,7 +139,7 @@ def post_accumulate(variable) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-# --- book/chapters/10_nodes.md:875
+# --- book/chapters/10_nodes.md:876
 def _copy(grad, variable, shared: bool):
     data, leaf = grad._data, variable._data
     written = _written_by_torch(data, leaf, shared)
@@ -177,7 +178,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
     return False  # kept: torch takes the gradient over
 
 
-# --- book/chapters/10_nodes.md:918
+# --- book/chapters/10_nodes.md:919
 # NOTE [An empty gradient's strides]
 # NumPy gives every new empty array zero strides, the strides an expand
 # gives too, so an empty array's byte strides cannot say which it is. Its
@@ -210,7 +211,7 @@ def _written_by_torch(data, leaf, shared: bool) -> bool:
 # version 0.
 
 
-# --- book/chapters/10_nodes.md:955
+# --- book/chapters/10_nodes.md:956
 # NOTE [A gradient that is not row-major breaks the contract]
 # A row-major leaf and a gradient of its shape and element size: were the
 # gradient's strides the leaf's wherever a size is not 1, it would be
@@ -225,68 +226,7 @@ def _summed(old, grad):
     return old + grad
 
 
-# --- book/chapters/10_nodes.md:1188
-# NOTE [Stealing the first gradient]
-# A gradient in the engine's buffer list is held by that list, by the locals
-# of the frames handling it (the caller says how many), by sole_holder's own
-# local, and by getrefcount's argument. One reference more means someone
-# else has it. Its array must be held by that tensor alone, own its memory
-# (or view memory that nothing else holds), and fill it without gaps or
-# overlaps, however permuted: torch asks the same of a buffer it adds into,
-# where it counts the holders of the storage too. AccumulateGrad in torch
-# counts only the tensor's: it keeps a gradient that views the caller's own
-# (a.view(2).backward(g)) as .grad, sharing g's memory. refgrad copies there,
-# on purpose: several of its backward formulas return views where torch's
-# return fresh tensors, and taking those over would tie .grad to memory that
-# torch's .grad never shares. The engine drops its other handles before it
-# runs a node (see its main loop). Elsewhere than CPython 3.11 to 3.13 the
-# counts may differ, so there refgrad always copies.
-_COUNTS_KNOWN = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
-
-
-def sole_holder(holder: list, index: int, locals_holding: int) -> bool:
-    """Whether the gradient ``holder[index]`` is held by nobody outside the engine."""
-    grad = holder[index]
-    data = grad._data
-    return (
-        _COUNTS_KNOWN
-        and type(data) is ndarray
-        # or a dense view of memory nothing else holds (data's base, the local, the argument)
-        and ((base := data.base) is None or type(base) is ndarray and base.base is None
-             and sys.getrefcount(base) <= 3 and (data.flags.c_contiguous or _dense(data))
-             or _strided_alone(data, base))
-        and sys.getrefcount(grad) <= 3 + locals_holding
-        and sys.getrefcount(data) <= 3  # the tensor, the local `data`, the argument
-        and (data.flags.c_contiguous or _dense(data))
-        and data.flags.writeable
-    )
-
-
-def _strided_alone(data, holder) -> bool:
-    """A dense view at the end of a chain of views, each link held only by the one before.
-
-    Asked only where the plainer answer above said no: NumPy's reshapes and
-    as_strided (through a holder of its own) leave such chains behind a
-    gradient. Nobody outside holds a link, so nobody else can see the memory.
-    """
-    # the first link: data's base, sole_holder's local, the argument, `link`, getrefcount's
-    link, held = holder, 5
-    while (after := getattr(link, "base", None)) is not None:
-        if sys.getrefcount(link) > held:
-            return False
-        link, held = after, 3  # the link before, `link`, getrefcount's argument
-    # The layout last: a broadcast gradient, the commonest view here, fails the walk first.
-    return (type(link) is ndarray and sys.getrefcount(link) <= held
-            and (data.flags.c_contiguous or _dense(data)))
-
-
-def _stolen(grad):
-    stolen = make_tensor(grad._data)  # the array, under a fresh tensor (torch: detach())
-    stolen._version_counter = grad._version_counter  # which, as detach, shares the count
-    return stolen
-
-
-# --- book/chapters/10_nodes.md:1283
+# --- book/chapters/10_nodes.md:1294
 class CopyBackwards(FunctionNode):
     """The node of a copy recorded for double backward: passes its gradient to the source."""
 

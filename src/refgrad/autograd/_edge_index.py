@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:597
+# --- book/chapters/17_engine.md:604
 """Answers about where an edge sits among one node's outputs, without a scan per edge."""
 
 from bisect import bisect_left
@@ -10,7 +10,7 @@ from bisect import bisect_left
 SCAN_LIMIT = 8  # edges; beyond this, a delivery's questions are answered from tables
 
 
-# --- book/chapters/17_engine.md:610
+# --- book/chapters/17_engine.md:617
 class EdgeIndex:
     """Where each edge and each gradient of one node's outputs sits: NOTE [Long deliveries]."""
 

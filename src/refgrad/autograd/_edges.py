@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1412
+# --- book/chapters/10_nodes.md:1423
 """The edge that reaches a tensor: its grad_fn, or a leaf's AccumulateGrad, made on first use."""
 
 import weakref
@@ -35,7 +35,7 @@ def grad_accumulator(leaf) -> AccumulateGrad | None:
     return node
 
 
-# --- book/chapters/10_nodes.md:1451
+# --- book/chapters/10_nodes.md:1462
 def _parked_accumulator(view, info) -> AccumulateGrad | None:
     """A stale view's AccumulateGrad, asked for anew at every use: NOTE [Refused when asked]."""
     if info.refusal(view) is not None:
@@ -59,7 +59,7 @@ def gradient_edge(t) -> tuple:
     return (None, 0)
 
 
-# --- book/chapters/10_nodes.md:1494
+# --- book/chapters/10_nodes.md:1505
 class GradientEdge(NamedTuple):
     """An edge of the graph, named: which node, and which of its inputs."""
 

@@ -7,10 +7,10 @@
 
 from refgrad._parallel import add_into
 from refgrad._zero_grads import ZERO_GRADS, add_zeros_into, sum_with_zeros
-from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._anomaly import anomaly, check_nan, reporting
 from refgrad.autograd._edge_index import EdgeIndex
 from refgrad.autograd._engine_hooks import _tensor_pre_hooks, _through_hooks, _through_post_hooks
+from refgrad.autograd._engine_plan import _leads_to_target, count_dependencies, plan
 from refgrad.autograd._final_callbacks import run_final_callbacks
 from refgrad.autograd._graph_task import GraphTask
 from refgrad.autograd._input_metadata import entry_dtype
@@ -21,73 +21,11 @@ from refgrad.autograd._outputs import (
     _conformed,
     validate_outputs,
 )
+from refgrad.autograd._sole_holder import sole_holder
 from refgrad.autograd._state import next_sequence_nr, restore_switches, save_switches, state
 
 
-# --- book/chapters/17_engine.md:223
-def count_dependencies(roots) -> dict:
-    """How many edges lead into each node reachable from ``roots``."""
-    dependencies = {}
-    stack = []
-    for node in roots:
-        if node in dependencies:
-            dependencies[node] += 1
-        else:
-            dependencies[node] = 1
-            stack.append(node)
-    while stack:
-        for child in stack.pop()._next_nodes:
-            if child is None:
-                pass
-            elif child in dependencies:
-                dependencies[child] += 1
-            else:  # the first edge to reach a node is the one that walks on from it
-                dependencies[child] = 1
-                stack.append(child)
-    return dependencies
-
-
-# --- book/chapters/17_engine.md:256
-class ExecInfo:
-    __slots__ = ("needed", "captures")
-
-    def __init__(self) -> None:
-        self.needed = False
-        self.captures = None  # [(input slot, index in the result)]
-
-
-def plan(roots, targets, accumulate_grad: bool) -> dict:
-    """Which nodes must run, and where grad() captures its results."""
-    info = {}
-    for index, (node, slot) in enumerate(targets):
-        entry = info.setdefault(node, ExecInfo())
-        if accumulate_grad:
-            entry.needed = True
-        else:
-            if entry.captures is None:
-                entry.captures = []
-            entry.captures.append((slot, index))  # one input listed n times: n captures
-    stack = [(node, False) for node in roots]
-    visited = set()
-    while stack:
-        node, children_done = stack.pop()
-        if children_done:
-            if any(_leads_to_target(info.get(c)) for c in node._next_nodes if c is not None):
-                info.setdefault(node, ExecInfo()).needed = True
-            continue
-        if node in visited:
-            continue
-        visited.add(node)
-        stack.append((node, True))
-        stack.extend((c, False) for c in node._next_nodes if c is not None and c not in visited)
-    return info
-
-
-def _leads_to_target(entry) -> bool:
-    return entry is not None and (entry.needed or entry.captures is not None)
-
-
-# --- book/chapters/17_engine.md:335
+# --- book/chapters/17_engine.md:342
 def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulate_grad=True):
     """Run backward from ``roots`` (edges) seeded with ``root_grads``."""
     task = GraphTask(keep_graph, create_graph)
@@ -137,7 +75,7 @@ def execute(roots, root_grads, keep_graph, create_graph, targets=None, accumulat
     return task.captured
 
 
-# --- book/chapters/17_engine.md:390
+# --- book/chapters/17_engine.md:397
 def _in_root_dtype(node, slot, grad, i: int = 0):
     if grad is None or node is None or not node._meta:
         return grad
@@ -163,7 +101,7 @@ def _root_shaped(i: int, grad, shape: list):
     return sum_to(grad, shape)
 
 
-# --- book/chapters/17_engine.md:513
+# --- book/chapters/17_engine.md:520
 def _deliver(task, nodes, slots, grads, info, source=None) -> None:
     """Add ``grads`` into the buffers of ``nodes``, each at its input ``slot``.
 
@@ -225,7 +163,7 @@ def _deliver(task, nodes, slots, grads, info, source=None) -> None:
                 task.ready.push(node)
 
 
-# --- book/chapters/17_engine.md:665
+# --- book/chapters/17_engine.md:672
 def _evaluate(node, task, grads):
     """Run one node, or only capture its gradient; its outputs, or None."""
     info = task.exec_info.get(node)
@@ -240,7 +178,7 @@ def _evaluate(node, task, grads):
     return node._engine_step(task, grads)
 
 
-# --- book/chapters/17_engine.md:690
+# --- book/chapters/17_engine.md:697
 def _call(node, task, grads):
     if (node._tensor_pre_hooks or node._retains_grad
             or node._accumulates and node._variable._backward_hooks):  # a leaf's own hooks
@@ -275,7 +213,7 @@ def _call(node, task, grads):
     return outputs
 
 
-# --- book/chapters/17_engine.md:731
+# --- book/chapters/17_engine.md:738
 def _drop_unwanted(task, node, outputs) -> list:
     """None for every edge that leads to nothing asked for, as torch never computes it."""
     if getattr(node, "_keeps_every_gradient", False):  # NOTE [What backward returned, hooks see]
@@ -289,7 +227,7 @@ def _drop_unwanted(task, node, outputs) -> list:
 FunctionNode._engine_step = _call
 
 
-# --- book/chapters/17_engine.md:762
+# --- book/chapters/17_engine.md:769
 def _wanted_edges(node, info) -> tuple:
     """For each edge of ``node``: does it lead to something this pass wants?"""
     return tuple(child is not None and _leads_to_target(info.get(child))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:827
+# --- book/chapters/17_engine.md:834
 """How the engine runs the hooks on a node: its own, and those of the tensors it feeds."""
 
 from refgrad.autograd._hooks import call_hooks
@@ -28,7 +28,7 @@ def _through_post_hooks(node, outputs, grads) -> list:
     return list(call_hooks(node._post_hooks, tuple(outputs), seen))
 
 
-# --- book/chapters/17_engine.md:868
+# --- book/chapters/17_engine.md:875
 def _tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for slot, hooks in tuple(node._tensor_pre_hooks):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1327
+# --- book/chapters/10_nodes.md:1338
 """Tensor.grad_dtype: the dtype a leaf's .grad must have, by default the leaf's own."""
 
 import warnings
@@ -43,7 +43,7 @@ def accumulator_metadata(t) -> tuple:
     return ((data.shape, np.dtype(kind.numpy), device),)
 
 
-# --- book/chapters/10_nodes.md:1369
+# --- book/chapters/10_nodes.md:1380
 def set_grad_dtype(t, kind) -> None:
     from refgrad._typename import LEGACY, c_type_name
 

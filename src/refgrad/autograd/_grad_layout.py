@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:990
+# --- book/chapters/10_nodes.md:991
 """The gradient layout contract: how a copied first gradient is laid out, and when
 torch warns that a .grad breaks it."""
 
@@ -36,7 +36,7 @@ def _obeys_layout(grad, variable) -> bool:
     return all(g == s for n, g, s in zip(leaf.shape, data.strides, leaf.strides) if n != 1)
 
 
-# --- book/chapters/10_nodes.md:1028
+# --- book/chapters/10_nodes.md:1029
 def _dense(array) -> bool:
     """Whether ``array``'s elements fill their memory without gaps or overlaps."""
     if array.flags.c_contiguous:  # the common case, and a cheap question
@@ -51,7 +51,7 @@ def _dense(array) -> bool:
     return True
 
 
-# --- book/chapters/10_nodes.md:1054
+# --- book/chapters/10_nodes.md:1055
 LAYOUT_WARNING = ("grad and param do not obey the gradient layout contract. This is not an "
                   "error, but may impair performance.\ngrad.sizes() = {}, strides() = {}\n"
                   "param.sizes() = {}, strides() = {}")
@@ -74,7 +74,7 @@ def warn_unless_obeyed(grad, variable, which: str) -> None:
             shape, list(strides), shape, list(leaf_strides)), stacklevel=None)  # the user's line
 
 
-# --- book/chapters/10_nodes.md:1086
+# --- book/chapters/10_nodes.md:1087
 def obeys_by_its_sizes(grad, variable) -> bool:
     """torch's contract, asked by the gradient's sizes: the leaf's shape may differ."""
     if not _dense(variable._data):

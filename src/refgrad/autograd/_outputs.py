@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:908
+# --- book/chapters/17_engine.md:915
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
 from refgrad.autograd._input_metadata import entry_dtype
@@ -36,13 +36,13 @@ def _check_count(node, outputs) -> None:
         )
 
 
-# --- book/chapters/17_engine.md:953
+# --- book/chapters/17_engine.md:960
 INTEGER_GRADIENT = (
     'isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
     'torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
 
 
-# --- book/chapters/17_engine.md:960
+# --- book/chapters/17_engine.md:967
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))

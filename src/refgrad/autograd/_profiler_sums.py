@@ -11,8 +11,8 @@ import sys
 from refgrad._parallel import add_into
 from refgrad._zero_grads import ZERO_GRADS
 from refgrad.autograd import _engine
-from refgrad.autograd._accumulate import sole_holder
 from refgrad.autograd._edge_index import EdgeIndex
+from refgrad.autograd._sole_holder import sole_holder
 from refgrad.autograd._state import state
 
 _DELIVER = getattr(_engine._deliver, "__code__", None)

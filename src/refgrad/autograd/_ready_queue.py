@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/17_engine.md:123
+# --- book/chapters/17_engine.md:124
 """The ready queue: a heap kept as the C++ standard library keeps one."""
 
 
@@ -38,7 +38,7 @@ class ReadyQueue:
         return top
 
 
-# --- book/chapters/17_engine.md:160
+# --- book/chapters/17_engine.md:161
 def _move_up(heap: list, hole: int, node) -> None:
     """Put ``node`` at ``hole`` or above it, past parents with smaller numbers."""
     while hole > 0:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1565
+# --- book/chapters/10_nodes.md:1576
 """Two switches of torch's CUDA stream handling, which refgrad, with no streams, never acts on."""
 
 from refgrad._c_names import c_type_name
@@ -38,7 +38,7 @@ def _one_argument(name: str, args: tuple, kwargs: dict):
     return args[0]
 
 
-# --- book/chapters/10_nodes.md:1605
+# --- book/chapters/10_nodes.md:1616
 class _Override:
     enabled = False  # process-wide, as in torch
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/10_nodes.md:1531
+# --- book/chapters/10_nodes.md:1542
 """refgrad.autograd.graph: the graph's public API."""
 
 from refgrad.autograd._backward_logging import (  # noqa: F401
