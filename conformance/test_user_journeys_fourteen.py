@@ -228,21 +228,41 @@ def test_stochastic_depth_under_layer_wise_learning_rates():
         torch.empty(3).bernoulli_(1.5)
 
 
-def test_sam_perturbs_then_restores_through_data():
+class SAM(torch.optim.Optimizer):
+    """Sharpness-aware minimisation as its best-known implementation writes it, trimmed."""
+
+    def __init__(self, params, base_optimizer, rho=0.05, **kwargs):
+        super().__init__(params, dict(rho=rho, **kwargs))
+        self.base_optimizer = base_optimizer(self.param_groups, **kwargs)
+        self.param_groups = self.base_optimizer.param_groups
+        self.defaults.update(self.base_optimizer.defaults)
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        closure = torch.enable_grad()(closure)
+        grads = [p.grad for g in self.param_groups for p in g["params"] if p.grad is not None]
+        scale = self.param_groups[0]["rho"] / (torch.norm(torch.stack([
+            g.norm(p=2) for g in grads]), p=2) + 1e-12)
+        for p in self.param_groups[0]["params"]:
+            self.state[p]["old_p"] = p.data.clone()
+            p.add_(p.grad * scale.to(p))
+        self.zero_grad()
+        closure()
+        for p in self.param_groups[0]["params"]:
+            p.data = self.state[p]["old_p"]
+        self.base_optimizer.step()
+
+
+def test_sam_wraps_an_optimizer_and_shares_its_groups():
     model = nn.Linear(3, 2).double()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    opt = SAM(model.parameters(), torch.optim.SGD, lr=0.1, momentum=0.9)
+    assert opt.defaults["rho"] == 0.05 and opt.defaults["momentum"] == 0.9
     X, Y = arr(8, 3), torch.tensor(RNG.integers(0, 2, 8))
+    before = model.weight.detach().clone()
     F.cross_entropy(model(X), Y).backward()
-    with torch.no_grad():
-        norm = torch.norm(torch.stack([p.grad.norm(p=2) for p in model.parameters()]), p=2)
-        old = [p.data.clone() for p in model.parameters()]
-        for p in model.parameters():
-            p.add_(p.grad * (0.05 / (norm + 1e-12)))
-    opt.zero_grad()
-    F.cross_entropy(model(X), Y).backward()
-    for p, o in zip(model.parameters(), old):
-        p.data = o
-    opt.step()
-    assert sorted(opt.state[model.weight]) == ["momentum_buffer"]
-    assert torch.enable_grad()(torch.is_grad_enabled)() and not torch.no_grad()(
-        torch.is_grad_enabled)()
+    opt.step(lambda: F.cross_entropy(model(X), Y).backward())
+    assert sorted(opt.base_optimizer.state[model.weight]) == ["momentum_buffer"]
+    assert sorted(opt.state[model.weight]) == ["old_p"] and not torch.equal(model.weight, before)
+    assert sorted(opt.state_dict()["param_groups"][0]) == [
+        "dampening", "differentiable", "foreach", "fused", "lr", "maximize", "momentum",
+        "nesterov", "params", "rho", "weight_decay"]
