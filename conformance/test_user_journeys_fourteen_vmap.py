@@ -115,3 +115,39 @@ def test_functions_that_write_in_place_on_their_own_batched_input_still_run():
     assert torch.equal(out, X.clamp(min=0))
     jac = torch.func.vmap(torch.func.jacrev(lambda o: torch.zeros(3).index_add(0, I3, o)))(X)
     assert jac.shape == (2, 3, 3)
+
+
+W3 = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+LOGITS = torch.tensor(RNG.standard_normal((2, 4, 3)))
+TARGETS = torch.tensor([[0, 1, 2, 1], [2, 2, 0, 1]])
+SELECTED = ("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped "
+            "Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues if you "
+            "need this feature.")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: torch.func.vmap(lambda t: F.cross_entropy(LOGITS[0], t, label_smoothing=0.1))(
+        TARGETS), ARITHMETIC),
+    (lambda: torch.func.vmap(lambda a, t: F.cross_entropy(a, t, W3, label_smoothing=0.1))(
+        LOGITS, TARGETS), SELECTED),
+    (lambda: torch.func.vmap(torch.func.grad(lambda a, t: F.cross_entropy(
+        a, t, W3, label_smoothing=0.1)), in_dims=(None, 0))(LOGITS[0], TARGETS), ARITHMETIC),
+])
+def test_smoothed_cross_entropy_over_a_batch_of_targets_is_refused(call, message):
+    with pytest.raises(RuntimeError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_smoothed_cross_entropy_per_sample_and_unweighted_batches_run():
+    def loss(a, t, **kw):
+        return F.cross_entropy(a, t, label_smoothing=0.1, **kw)
+
+    per_sample = torch.func.vmap(torch.func.grad(lambda a, t: loss(a, t, weight=W3)))(
+        LOGITS, TARGETS)
+    assert torch.allclose(per_sample[1], torch.func.grad(lambda a: loss(a, TARGETS[1],
+                                                                       weight=W3))(LOGITS[1]))
+    summed = torch.func.vmap(lambda a, t: loss(a, t, weight=W3, reduction="sum"))(LOGITS, TARGETS)
+    assert torch.allclose(summed[0], loss(LOGITS[0], TARGETS[0], weight=W3, reduction="sum"))
+    assert torch.func.vmap(lambda a, t: loss(a, t))(LOGITS, TARGETS).shape == (2,)

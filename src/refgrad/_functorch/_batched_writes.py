@@ -88,3 +88,17 @@ def _message(name, self, others, level, number, args) -> str:
     if name in OWN_RULE:
         return WRITE.format(f"{name}_", "in a vmap", f"{name}_")
     return WRITE.format(f"aten::{name}_", f"at level {number}", f"aten::{name}_")
+
+
+# --- book/chapters/19rn_user_journeys_fourteen.md:317
+def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
+    """The refusals of torch's steps for a smoothed cross_entropy under vmap, where
+    ``ignored`` marks the targets left out."""
+    from refgrad._functorch._batched_reads import BATCHED_MASK, batched_depth
+
+    if OPENED or batched_depth(ignored) != "inner" or batched_depth(input) == "outer":
+        return
+    if batched_depth(input) is None:
+        raise RuntimeError(WRITE.format("inplace arithmetic", "in a vmap", "inplace arithmetic"))
+    if weighted_mean:
+        raise RuntimeError(BATCHED_MASK)
