@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:210
+# --- book/chapters/19rn_user_journeys_fourteen.md:213
 """torch's refusal, under vmap, to write a batched value into a tensor that is not batched."""
 
 import sys
@@ -30,7 +30,7 @@ OWN_RULE = frozenset(("fill", "index_add", "scatter_add", "scatter_reduce", "ind
                       "index_fill"))
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:238
+# --- book/chapters/19rn_user_journeys_fourteen.md:241
 # NOTE [A batched value written into an unbatched tensor]
 # refgrad's vmap runs f slice by slice, so `y.mul_(x)` with `y` from outside f
 # and `x` batched would write each slice's product into `y` in turn, and leave
@@ -61,7 +61,7 @@ def _program_writes(frame) -> bool:
     return frame is not None and asked_by_program(frame)
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:270
+# --- book/chapters/19rn_user_journeys_fourteen.md:273
 def refuse_unbatched_write(self, function, args, kwargs) -> None:
     """torch's refusal of ``function``'s in-place form writing into ``self``, when an
     operand is batched by a running vmap that does not batch ``self``."""
@@ -90,7 +90,7 @@ def _message(name, self, others, level, number, args) -> str:
     return WRITE.format(f"aten::{name}_", f"at level {number}", f"aten::{name}_")
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:317
+# --- book/chapters/19rn_user_journeys_fourteen.md:320
 def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
     """The refusals of torch's steps for a smoothed cross_entropy under vmap, where
     ``ignored`` marks the targets left out."""
