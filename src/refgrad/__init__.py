@@ -48,29 +48,30 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1032
+# --- book/chapters/05_creation.md:1035
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
     contiguous_format,
+    legacy_contiguous_format,
     memory_format,
     preserve_format,
 )
 
 
-# --- book/chapters/05_creation.md:1150
+# --- book/chapters/05_creation.md:1154
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1412
+# --- book/chapters/05_creation.md:1416
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2058
+# --- book/chapters/05_creation.md:2062
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2117
+# --- book/chapters/05_creation.md:2121
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -84,7 +85,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3001
+# --- book/chapters/05_creation.md:3005
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,11 +110,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3442
+# --- book/chapters/05_creation.md:3446
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3646
+# --- book/chapters/05_creation.md:3650
 from refgrad._factory_arguments import asarray
 
 
@@ -918,19 +919,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2578
+# --- book/chapters/26_inplace.md:2582
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2631
+# --- book/chapters/26_inplace.md:2635
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2824
+# --- book/chapters/26_inplace.md:2828
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3881
+# --- book/chapters/26_inplace.md:3885
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -955,7 +956,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4041
+# --- book/chapters/26_inplace.md:4045
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -966,7 +967,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4407
+# --- book/chapters/26_inplace.md:4411
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -976,7 +977,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5153
+# --- book/chapters/26_inplace.md:5157
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

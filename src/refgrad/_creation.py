@@ -227,7 +227,7 @@ def _quietly_cast(array, kind):
         return astype(array, kind)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:1170
+# --- book/chapters/05_creation.md:1174
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode

@@ -16,11 +16,12 @@ from refgrad.autograd._state import batch_levels, entered_tensors
 class Level:
     """One running vmap (``batches``), or a torch.func.grad or vjp inside one."""
 
-    __slots__ = ("batches", "marks")
+    __slots__ = ("batches", "marks", "size")
 
-    def __init__(self, batches: bool) -> None:
+    def __init__(self, batches: bool, size: int | None = None) -> None:
         self.batches = batches
         self.marks: dict = {}  # id(tensor) -> a weak reference to it
+        self.size = size  # a vmap's batch size, which some of torch's refusals print
 
     def mark(self, t) -> None:
         self.marks[id(t)] = weakref.ref(t)
@@ -30,9 +31,9 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:82
-def enter(batches: bool) -> Level:
-    level = Level(batches)
+# --- book/chapters/19ib_batched_tensors.md:83
+def enter(batches: bool, size: int | None = None) -> Level:
+    level = Level(batches, size)
     batch_levels.append(level)
     return level
 
@@ -56,7 +57,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:109
+# --- book/chapters/19ib_batched_tensors.md:110
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -77,7 +78,7 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:138
+# --- book/chapters/19ib_batched_tensors.md:139
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -103,7 +104,7 @@ BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
                    "retains_grad": False, "grad": None}
 
 
-# --- book/chapters/19ib_batched_tensors.md:169
+# --- book/chapters/19ib_batched_tensors.md:170
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
@@ -115,7 +116,7 @@ def is_entered(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:190
+# --- book/chapters/19ib_batched_tensors.md:191
 def program_answer(t, name: str, frame):
     """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
     transform batched or entered it; else OWN."""

@@ -10,6 +10,7 @@ from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd
 from refgrad._ops.statistics import log_softmax
 from refgrad.autograd._profiler_composites import composite_event, profiled
+from refgrad.autograd._state import batch_levels
 
 
 def _classes_along(t, weight, axis):
@@ -38,12 +39,16 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2335
+# --- book/chapters/16q_functional.md:2336
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     each = log_p if weight is None else log_p * _classes_along(log_p, weight, axis)
     smooth = -each.sum(axis)
     ignored = target == ignore_index  # NOTE [The steps of a smoothed cross_entropy]
+    if batch_levels:  # where torch's steps refuse a batch: chapter 19rn_user_journeys_fourteen
+        from refgrad._functorch._batched_writes import refuse_smoothed_batches
+
+        refuse_smoothed_batches(log_p, ignored, code == 1 and weight is not None)
     smooth.masked_fill_(ignored, 0.0)
     if code == 1 and weight is None:
         count = (~ignored).sum()

@@ -32,7 +32,7 @@ from refgrad._tensor import Tensor
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
@@ -40,6 +40,10 @@ from refgrad.utils._python_dispatch import dispatch_inplace
 # --- book/chapters/26_inplace.md:995
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
+    if batch_levels:  # under vmap: chapter 19rn_user_journeys_fourteen
+        from refgrad._functorch._batched_writes import refuse_unbatched_write
+
+        refuse_unbatched_write(self, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
     recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
         self._requires_grad or any(a._requires_grad for a in tensors)) and not (
@@ -119,7 +123,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1078
+# --- book/chapters/26_inplace.md:1082
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -127,7 +131,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1093
+# --- book/chapters/26_inplace.md:1097
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -150,7 +154,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1144
+# --- book/chapters/26_inplace.md:1148
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -182,7 +186,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1181
+# --- book/chapters/26_inplace.md:1185
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -193,7 +197,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1201
+# --- book/chapters/26_inplace.md:1205
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -221,7 +225,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1233
+# --- book/chapters/26_inplace.md:1237
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -234,7 +238,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1256
+# --- book/chapters/26_inplace.md:1260
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 
