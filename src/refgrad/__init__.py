@@ -244,8 +244,9 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1219
-from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
+# --- book/chapters/16i_cumulative.md:1250
+from refgrad._ops.cumulative import cummax, cummin, cumprod
+from refgrad._ops.log_running_sums import logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, xlogy
 from refgrad._ops.logit import logit
@@ -413,7 +414,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1274
+# --- book/chapters/16o_argument_checks.md:1275
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
