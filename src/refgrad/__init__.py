@@ -302,11 +302,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2280
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2294
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2825
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2839
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -314,7 +314,8 @@ from refgrad._ops.directions import (
 from refgrad._ops.scatter_copies import (
     diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
 )
-from refgrad._ops.pairs import angle, copysign, fmax, fmin, frexp, ldexp, nextafter
+from refgrad._ops.mantissa_and_exponent import frexp
+from refgrad._ops.pairs import angle, copysign, fmax, fmin, ldexp, nextafter
 from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.more_methods import ldexp_
@@ -323,7 +324,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3033
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3049
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
