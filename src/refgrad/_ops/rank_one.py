@@ -7,10 +7,10 @@
 
 import numpy as np
 
+from refgrad._ops.addmm_rows import _blend, _times
 from refgrad._ops.arithmetic import BOTH_WANTED, _last_first
 from refgrad._ops.dispatch import call
 from refgrad._ops.measures import _norm_backward, _vector_norm
-from refgrad._ops.products import _blend, _times
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
