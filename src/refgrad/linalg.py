@@ -14,9 +14,10 @@ __all__ = ["vector_norm"]
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1303
+# --- book/chapters/16l_more_linalg.md:1320
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
-from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
+from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
+from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
 from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
 from refgrad._ops.singular_solves import solve_ex  # noqa: F401
