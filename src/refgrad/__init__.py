@@ -148,7 +148,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1982
+# --- book/chapters/16_functions.md:1995
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -197,11 +197,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:806
+# --- book/chapters/16e_rounding_and_bits.md:807
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:858
+# --- book/chapters/16e_rounding_and_bits.md:859
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
