@@ -92,7 +92,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1398
+# --- book/chapters/16mc_bessel_and_airy.md:1413
 from refgrad._ops.bessel_rows import (  # noqa: E402
     airy_ai,
     bessel_j0,
