@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1627
+# --- book/chapters/16m_special_functions.md:1655
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form as _function_form
@@ -40,7 +40,7 @@ from refgrad._ops.zeta_rows import zeta
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1670
+# --- book/chapters/16m_special_functions.md:1698
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return _elementwise.round(input, decimals=decimals)
