@@ -48,7 +48,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1032
+# --- book/chapters/05_creation.md:1054
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -58,19 +58,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1150
+# --- book/chapters/05_creation.md:1172
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1412
+# --- book/chapters/05_creation.md:1434
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2058
+# --- book/chapters/05_creation.md:2081
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2117
+# --- book/chapters/05_creation.md:2140
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -84,7 +84,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3001
+# --- book/chapters/05_creation.md:3024
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -109,11 +109,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3442
+# --- book/chapters/05_creation.md:3465
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3646
+# --- book/chapters/05_creation.md:3669
 from refgrad._factory_arguments import asarray
 
 
