@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import refgrad as torch
-from refgrad._ops import OPS, inplace_writes, write_checks
+from refgrad._ops import OPS, shared_memory_fills, write_checks
 
 
 @pytest.mark.parametrize(("source", "target", "ok"), [
@@ -87,7 +87,8 @@ def test_the_shared_write_form_is_used_only_where_elements_share_memory():
     x = torch.zeros(2, 3)
     x.masked_fill_(torch.tensor([True, False, True]), 4.0)  # no warning: nothing shared
     assert x.tolist() == [[4.0, 0.0, 4.0]] * 2 and x._version == 1
-    assert inplace_writes._masked_fill.shared_warnings == (inplace_writes.MASKED_FILL_WARNING,)
+    fills = shared_memory_fills
+    assert fills._masked_fill.shared_warnings == (fills.MASKED_FILL_WARNING,)
 
 
 def test_a_recorded_index_fill_where_elements_share_memory_writes_then_refuses_in_backward():

@@ -48,7 +48,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1035
+# --- book/chapters/05_creation.md:1057
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -59,19 +59,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1154
+# --- book/chapters/05_creation.md:1176
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1416
+# --- book/chapters/05_creation.md:1438
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2062
+# --- book/chapters/05_creation.md:2085
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2121
+# --- book/chapters/05_creation.md:2144
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -85,7 +85,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3005
+# --- book/chapters/05_creation.md:3028
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -110,11 +110,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3446
+# --- book/chapters/05_creation.md:3469
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3650
+# --- book/chapters/05_creation.md:3673
 from refgrad._factory_arguments import asarray
 
 
@@ -149,7 +149,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1982
+# --- book/chapters/16_functions.md:1995
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -198,11 +198,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:806
+# --- book/chapters/16e_rounding_and_bits.md:807
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:858
+# --- book/chapters/16e_rounding_and_bits.md:859
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -245,14 +245,15 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1219
-from refgrad._ops.cumulative import cummax, cummin, cumprod, logcumsumexp
+# --- book/chapters/16i_cumulative.md:1250
+from refgrad._ops.cumulative import cummax, cummin, cumprod
+from refgrad._ops.log_running_sums import logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
 from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, xlogy
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1723
+# --- book/chapters/16j_products_and_shapes.md:1737
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -265,7 +266,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1774
+# --- book/chapters/16j_products_and_shapes.md:1788
 from refgrad import functional
 
 
@@ -285,12 +286,12 @@ from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1313
+# --- book/chapters/16l_more_linalg.md:1331
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
 
-# --- book/chapters/16m_special_functions.md:1691
+# --- book/chapters/16m_special_functions.md:1719
 from refgrad import special
 from refgrad._ops.incomplete_gamma import igamma, igammac
 from refgrad._ops.special_functions import (
@@ -302,11 +303,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2280
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2294
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2825
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2839
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -314,7 +315,8 @@ from refgrad._ops.directions import (
 from refgrad._ops.scatter_copies import (
     diagonal_scatter, narrow_copy, select_scatter, slice_scatter,
 )
-from refgrad._ops.pairs import angle, copysign, fmax, fmin, frexp, ldexp, nextafter
+from refgrad._ops.mantissa_and_exponent import frexp
+from refgrad._ops.pairs import angle, copysign, fmax, fmin, ldexp, nextafter
 from refgrad._ops.broadcasting import broadcast_shapes, broadcast_tensors
 from refgrad._ops.spreads import corrcoef, cov, std_mean, var_mean
 from refgrad._ops.more_methods import ldexp_
@@ -323,7 +325,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3033
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3049
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -414,7 +416,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1274
+# --- book/chapters/16o_argument_checks.md:1275
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,
@@ -919,19 +921,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2582
+# --- book/chapters/26_inplace.md:2562
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2635
+# --- book/chapters/26_inplace.md:2615
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2828
+# --- book/chapters/26_inplace.md:2808
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3885
+# --- book/chapters/26_inplace.md:3883
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -956,7 +958,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4045
+# --- book/chapters/26_inplace.md:4043
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -967,7 +969,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4411
+# --- book/chapters/26_inplace.md:4409
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -977,7 +979,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5157
+# --- book/chapters/26_inplace.md:5155
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:1040
+# --- book/chapters/16o_argument_checks.md:1041
 """torch's functions whose arguments are read only once they fail: NOTE [Read after a
 failure]."""
 
@@ -31,7 +31,7 @@ def _listed(args: tuple) -> tuple:
     return args if len(args) == 1 and isinstance(args[0], list | tuple) else (args,)
 
 
-# --- book/chapters/16o_argument_checks.md:1075
+# --- book/chapters/16o_argument_checks.md:1076
 _W = {name: _function(name) for name in FUNCTIONS}
 (addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, baddbmm, bernoulli, bincount, clamp,
  clamp_max, clamp_min, clip, column_stack, concat, concatenate, cosine_similarity, cummax,
@@ -50,7 +50,7 @@ meshgrid = read_after_failure(grids.meshgrid, ((
     (), False, _listed))
 
 
-# --- book/chapters/16o_argument_checks.md:1099
+# --- book/chapters/16o_argument_checks.md:1100
 def _einsum_read(args: tuple) -> tuple:
     if len(args) < 2:
         raise ValueError("einsum(): must specify the equation string and at least one operand, "
@@ -66,7 +66,7 @@ einsum = read_after_failure(plain_einsum, (
     _einsum_read))
 
 
-# --- book/chapters/16o_argument_checks.md:1121
+# --- book/chapters/16o_argument_checks.md:1122
 def _unchanged(name: str):
     def same(input):  # noqa: A002 - torch's name
         if isinstance(input, Tensor):  # resolve_*: chapter "Numbers read under a dispatch mode"

@@ -19,6 +19,7 @@ from refgrad._ops import (
     joined_aliases,
     layers,
     linalg,
+    log_running_sums,
     moved_axes,
     ordering,
     out_arguments,
@@ -49,7 +50,7 @@ _STACKS = {name: (module, (f"(tuple of Tensors tensors, {_OUT})",)) for module, 
     for name in names}
 
 
-# --- book/chapters/16o_argument_checks.md:862
+# --- book/chapters/16o_argument_checks.md:863
 FUNCTIONS = {  # name: (where the plain function lives, torch's signatures without the name)
     **{name: (rearranging, (f"(Tensor input, SymInt diagonal = 0, {_OUT})",))
        for name in ("tril", "triu")},
@@ -74,7 +75,7 @@ FUNCTIONS = {  # name: (where the plain function lives, torch's signatures witho
 }
 
 
-# --- book/chapters/16o_argument_checks.md:890
+# --- book/chapters/16o_argument_checks.md:891
 _HISTOGRAM = (("Tensor bins", ""), ("int bins = 100", "tuple of floats range = None, "))
 FUNCTIONS.update({
     "std_mean": (spreads, _SPREAD), "var_mean": (spreads, _SPREAD),
@@ -104,7 +105,7 @@ FUNCTIONS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:928
+# --- book/chapters/16o_argument_checks.md:929
 HIDDEN = {  # name: the forms torch tries but never lists
     **{name: (f"(Number beta, Tensor input, Number alpha, {pair}, {_OUT})",
               f"(Number beta, Tensor input, {pair}, {_OUT})")
@@ -117,7 +118,7 @@ HIDDEN = {  # name: the forms torch tries but never lists
 }
 
 
-# --- book/chapters/16o_argument_checks.md:946
+# --- book/chapters/16o_argument_checks.md:947
 _FACTORS = "*, Number beta = 1, Number alpha = 1"
 _BATCHES = "Tensor input, Tensor batch1, Tensor batch2"
 _INDEX = "Tensor input, int dim, Tensor index"
@@ -126,7 +127,7 @@ _SCATTER = (f"({_INDEX}, Tensor src, {_OUT})", f"({_INDEX}, Tensor src, *, str r
             f"({_INDEX}, Number value, *, str reduce, Tensor out = None)")
 
 
-# --- book/chapters/16o_argument_checks.md:960
+# --- book/chapters/16o_argument_checks.md:961
 FUNCTIONS.update({
     **{name: (linalg, (f"(Tensor input, Tensor vec2, {_OUT})",)) for name in ("outer", "ger")},
     "addr": (rank_one, (f"(Tensor input, Tensor vec1, Tensor vec2, {_FACTORS}, {_OUT[3:]})",)),
@@ -139,7 +140,7 @@ FUNCTIONS.update({
                              "Tensor out = None)",)),
     **{name: (cumulative, ("(Tensor input, int dim, *, tuple of Tensors out = None)",))
        for name in ("cummax", "cummin")},
-    "logcumsumexp": (cumulative, (f"(Tensor input, int dim, {_OUT})",)),
+    "logcumsumexp": (log_running_sums, (f"(Tensor input, int dim, {_OUT})",)),
     "diff": (rearranging, ("(Tensor input, int n = 1, int dim = -1, Tensor? prepend = None, "
                            "Tensor? append = None)",)),
     "histc": (counting, ("(Tensor input, int bins = 100, Number min = 0, Number max = 0)",)),

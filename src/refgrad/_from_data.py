@@ -6,20 +6,24 @@
 """tensor(): a new tensor from Python data, its nesting and dtype read as torch reads them."""
 
 import warnings
-from collections.abc import Sequence
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._backend import cuda_is_available, move, pin
 from refgrad._c_names import c_type_name
+from refgrad._data_numbers import (
+    _check_kinds,
+    _check_leaves,
+    _is_sequence,
+    _numbers_for_tensors,
+)
 from refgrad._default_device import DEFAULT
 from refgrad._device import device
 from refgrad._half_casts import astype, for_half
 from refgrad._numpy_arrays import LIST_OF_ARRAYS, check_kind, check_layout
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._tensor_autograd import check_requires_grad
-from refgrad._tensor_numbers import FLOAT_OF_GRAD
 from refgrad._tensor_values import host_array
 from refgrad._warn_once import warn_once
 from refgrad.autograd._state import state, switched_on
@@ -31,11 +35,7 @@ _COPY_WARNING = (
 )
 
 
-# --- book/chapters/05_creation.md:72
-def _is_sequence(x) -> bool:
-    return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
-
-
+# --- book/chapters/05_creation.md:98
 def _leaves(data, stacklevel: int | None = None) -> list:
     """The scalars of nested lists, after checking that the nesting is rectangular.
 
@@ -61,7 +61,7 @@ def _leaves(data, stacklevel: int | None = None) -> list:
     return level
 
 
-# --- book/chapters/05_creation.md:111
+# --- book/chapters/05_creation.md:133
 def _infer_dtype(leaves) -> _dtype.dtype:
     result = None
     for x in leaves:
@@ -81,7 +81,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
     return _dtype.DEFAULT_FLOAT if result is None else result
 
 
-# --- book/chapters/05_creation.md:137
+# --- book/chapters/05_creation.md:159
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -119,7 +119,7 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
                       dtype.numpy)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:183
+# --- book/chapters/05_creation.md:205
 def _laid_as_torch_copies(array, source):
     """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
     if not array.size or 0 not in source.strides:
@@ -133,7 +133,7 @@ def _laid_as_torch_copies(array, source):
     return laid
 
 
-# --- book/chapters/05_creation.md:205
+# --- book/chapters/05_creation.md:227
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
@@ -158,66 +158,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:240
-def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
-    for x in leaves:
-        if isinstance(x, Tensor | np.ndarray | bool | int | float):
-            continue
-        kind = type(x)  # named as CPython names a type in its messages: numpy.float32
-        name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
-        if dtype.is_floating_point:
-            if not isinstance(x, np.number | np.bool_):
-                raise TypeError(f"must be real number, not {name}")
-        elif not (isinstance(x, np.integer)
-                  or dtype is _dtype.bool and isinstance(x, np.bool_ | complex)):
-            raise TypeError(f"'{name}' object cannot be interpreted as an integer")
-
-
-# --- book/chapters/05_creation.md:270
-def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
-    """A copy of the nested lists ``data``, each tensor in it read as its number."""
-    top = list(data)
-    stack = [top]
-    while stack:  # explicit, not recursive: nesting may be deep
-        level = stack.pop()
-        for i, item in enumerate(level):
-            if isinstance(item, Tensor):
-                level[i] = _number_of(item, dtype)
-            elif _is_sequence(item) and not isinstance(item, np.ndarray):
-                level[i] = inner = list(item)
-                stack.append(inner)
-    return top
-
-
-def _number_of(t: Tensor, dtype: _dtype.dtype):
-    if t.numel() != 1:  # read as a float or as an index, each refusing in its own words
-        if dtype.is_floating_point:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        raise TypeError("only integer tensors of a single element can be converted to an index")
-    # read off the array: torch's factory reads them in C++, and no mode sees a read
-    if dtype.is_floating_point:
-        if t._requires_grad:
-            warn_once("float", FLOAT_OF_GRAD, None)  # as float(t) would
-        return float(host_array(t).reshape(()).item())
-    if t.dtype.is_floating_point:
-        raise TypeError("only integer tensors of a single element can be converted to an index")
-    return host_array(t).reshape(()).item()
-
-
-# --- book/chapters/05_creation.md:309
-def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
-    if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
-        return
-    for x in leaves:
-        if type(x) is int and not -(2**63) <= x < 2**63:
-            raise ValueError("Overflow when unpacking long long")
-    numbers = (_dtype.python_number(x) for x in leaves  # NOTE [NumPy scalars are numbers]
-               if isinstance(x, int | float | np.integer | np.floating) and not isinstance(x, bool))
-    if any(_dtype.overflows(x, dtype) for x in numbers):
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
-
-
-# --- book/chapters/05_creation.md:337
+# --- book/chapters/05_creation.md:359
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -248,7 +189,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:373
+# --- book/chapters/05_creation.md:395
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -261,7 +202,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:395
+# --- book/chapters/05_creation.md:417
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

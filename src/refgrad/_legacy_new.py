@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1936
+# --- book/chapters/05_creation.md:1958
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np
@@ -11,8 +11,9 @@ from refgrad import _dtype
 from refgrad._arguments import Arguments
 from refgrad._c_names import c_type_name
 from refgrad._creation import parse_size
+from refgrad._data_numbers import _is_sequence
 from refgrad._device import device as Device
-from refgrad._from_data import _is_sequence, _to_array
+from refgrad._from_data import _to_array
 from refgrad._size import Size
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import state, switched_on
@@ -23,7 +24,7 @@ _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor 
 MADE_OVER: dict = {}  # a storage's type: its maker(cls, storage, dtype), chapter "Storages"
 
 
-# --- book/chapters/05_creation.md:1962
+# --- book/chapters/05_creation.md:1985
 def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype.
 
@@ -64,7 +65,7 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
 
 
-# --- book/chapters/05_creation.md:2009
+# --- book/chapters/05_creation.md:2032
 # NOTE [A legacy tensor]
 # Under a mode, the legacy constructor shows torch's ops: an empty tensor of a
 # size is aten.empty.memory_format with the dtype, the layout and the device,
@@ -96,7 +97,7 @@ new.__qualname__ = "TensorBase.new"
 Tensor.new = new
 
 
-# --- book/chapters/05_creation.md:2046
+# --- book/chapters/05_creation.md:2069
 def _alias_as(cls, source: Tensor) -> Tensor:
     from refgrad._ops.shaping import alias  # the op table is built after this module
     from refgrad._ops.views import watch

@@ -10,13 +10,14 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1737
+# --- book/chapters/16j_products_and_shapes.md:1751
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1303
+# --- book/chapters/16l_more_linalg.md:1320
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
-from refgrad._ops.inverses import cholesky, cholesky_ex, det, inv, inv_ex  # noqa: F401
+from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
+from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401
 from refgrad._ops.inverses import linalg_slogdet as slogdet  # noqa: F401
 from refgrad._ops.inverses import matrix_power, solve  # noqa: F401
 from refgrad._ops.singular_solves import solve_ex  # noqa: F401
@@ -60,7 +61,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5325
+# --- book/chapters/26_inplace.md:5323
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

@@ -106,7 +106,7 @@ def _given_out(cls):
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
-# --- book/chapters/16l_more_linalg.md:1285
+# --- book/chapters/16l_more_linalg.md:1302
 from refgrad._ops.factorizations import CHOLESKY_EX_RESULT as linalg_cholesky_ex  # noqa: F401, E402
 from refgrad._ops.factorizations import (  # noqa: E402
     CHOLESKY_EX_OUT_RESULT as linalg_cholesky_ex_out,  # noqa: F401
@@ -123,9 +123,9 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1162
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1176
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
-from refgrad._ops.pairs import FREXP_RESULT as frexp  # noqa: F401, E402
+from refgrad._ops.mantissa_and_exponent import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
 # --- book/chapters/16p_decompositions.md:990

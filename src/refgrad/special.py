@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1627
+# --- book/chapters/16m_special_functions.md:1655
 """torch.special: the special functions, some under a second name."""
 
 from refgrad._argument_forms import function_form as _function_form
@@ -40,7 +40,7 @@ from refgrad._ops.zeta_rows import zeta
 psi = digamma
 
 
-# --- book/chapters/16m_special_functions.md:1670
+# --- book/chapters/16m_special_functions.md:1698
 def round(input, *, decimals=0):  # noqa: A001 - torch's name
     """torch's special_round: its decimals is always given, so RoundBackward1."""
     return _elementwise.round(input, decimals=decimals)
@@ -92,7 +92,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1398
+# --- book/chapters/16mc_bessel_and_airy.md:1413
 from refgrad._ops.bessel_rows import (  # noqa: E402
     airy_ai,
     bessel_j0,
@@ -124,7 +124,7 @@ __all__ += [
 ]
 
 
-# --- book/chapters/26_inplace.md:5187
+# --- book/chapters/26_inplace.md:5185
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_special import (  # noqa: E402
     airy_ai,  # noqa: F811

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1968
+# --- book/chapters/16_functions.md:1981
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2894
+# --- book/chapters/16i_cumulative.md:1245
+import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2910
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -27,14 +31,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3877
+# --- book/chapters/26_inplace.md:3875
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4495
+# --- book/chapters/26_inplace.md:4493
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

@@ -2,13 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:169
+# --- book/chapters/16j_products_and_shapes.md:165
 """addmm, addmv, baddbmm and addbmm: the function forms, with torch's checks."""
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
-from refgrad._ops import products
+from refgrad._ops import addmm_rows
 from refgrad._ops.refusal_order import kernel_checks  # chapter "Refusals before the kernel"
 
 
@@ -29,7 +29,7 @@ def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
-# --- book/chapters/16j_products_and_shapes.md:202
+# --- book/chapters/16j_products_and_shapes.md:198
 def _numbers(name, **factors) -> None:
     """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
 
@@ -61,12 +61,12 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:235
+# --- book/chapters/16j_products_and_shapes.md:231
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
-    with kernel_checks(products.ADDMM, (input, mat1, mat2)):  # after the node's saves
+    with kernel_checks(addmm_rows.ADDMM, (input, mat1, mat2)):  # after the node's saves
         _same_dtypes(input, mat1, mat2, bools=False)  # dtypes before shapes, bools last
         for name, t in (("mat1", mat1), ("mat2", mat2)):
             if t.ndim != 2:
@@ -77,14 +77,14 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
                 f"and {mat2.shape[0]}x{mat2.shape[1]})")
         expanded_size(input, (mat1.shape[0], mat2.shape[1]))
         _same_dtypes(input, mat1, mat2)
-    return _call(products.ADDMM, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
+    return _call(addmm_rows.ADDMM, input, mat1, mat2, (mat1.shape[0], mat2.shape[1]), beta, alpha)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     from refgrad._ops.product_checks import _no_bools
 
     _numbers("addmv", beta=beta, alpha=alpha)
-    with kernel_checks(products.ADDMV, (input, mat, vec)):
+    with kernel_checks(addmm_rows.ADDMV, (input, mat, vec)):
         if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, "
                                f"{mat.ndim}, {vec.ndim}")
@@ -97,17 +97,17 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
             raise RuntimeError("addmv input tensors must have the same dtype, but got "
                                f"{_legacy(input)}, {_legacy(mat)}, and {_legacy(vec)}")
         _no_bools(vec, "addmv_impl_cpu")
-    return _call(products.ADDMV, input, mat, vec, (rows,), beta, alpha)
+    return _call(addmm_rows.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:282
+# --- book/chapters/16j_products_and_shapes.md:278
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
     from refgrad._ops.shapes import expanded_size
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
-    with kernel_checks(products.BADDBMM, (input, batch1, batch2)):
+    with kernel_checks(addmm_rows.BADDBMM, (input, batch1, batch2)):
         # torch expands the input to the result's sizes, read off the batches as they come,
         # and compares the input's dtype with batch1's, before it checks the batches
         expanded_size(input, (batch1.size(0), batch1.size(1), batch2.size(2)))
@@ -117,14 +117,14 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
                                "batch2: {}".format(*names))
         _batches(batch1, batch2, "baddbmm")
     shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
-    return _call(products.BADDBMM, input, batch1, batch2, shape, beta, alpha)
+    return _call(addmm_rows.BADDBMM, input, batch1, batch2, shape, beta, alpha)
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addbmm", beta=beta, alpha=alpha)
-    with kernel_checks(products.ADDBMM, (input, batch1, batch2)):
+    with kernel_checks(addmm_rows.ADDBMM, (input, batch1, batch2)):
         expanded_size(input, (batch1.size(1), batch2.size(2)))  # torch sizes the result first
         for name, t in (("batch1", batch1), ("batch2", batch2)):
             if t.ndim != 3:
@@ -136,5 +136,5 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         if m != m2:
             raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {m2}x{p})")
         _same_dtypes(input, batch1, batch2)
-    return _call(products.ADDBMM, input, batch1, batch2, (n, p), beta, alpha,
+    return _call(addmm_rows.ADDBMM, input, batch1, batch2, (n, p), beta, alpha,
                  batch1_sym_argsize_0=b, batch1_sym_argsize_1=n, batch2_sym_argsize_2=p)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1323
+# --- book/chapters/16mc_bessel_and_airy.md:1338
 """torch.special's Bessel and Airy functions, each with the name of its argument."""
 
 BESSEL_FUNCTIONS = {

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1336
+# --- book/chapters/16mc_bessel_and_airy.md:1351
 """The Bessel and Airy functions of torch.special: a row each, with no node."""
 
 import numpy as np
@@ -20,7 +20,7 @@ _KERNELS = {name: getattr(module, name) for module in (airy, bessel_first_kind, 
             for name in BESSEL_FUNCTIONS if hasattr(module, name)}
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1355
+# --- book/chapters/16mc_bessel_and_airy.md:1370
 def _forward(name: str):
     kernel = _KERNELS[name]
 

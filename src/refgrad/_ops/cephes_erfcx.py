@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1203
+# --- book/chapters/16mc_bessel_and_airy.md:1218
 """erfcx and log_ndtr in the steps of torch's kernels, float32 or float64."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _erfcx_y100(y100):
     return np.where(k >= 100, 1.0, p).astype(y100.dtype)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1232
+# --- book/chapters/16mc_bessel_and_airy.md:1247
 def _continued_fraction(u):
     """The five-term continued fraction used for 50 < u <= 5e7, in u's dtype."""
     T = u.dtype.type
@@ -56,7 +56,7 @@ def _erfcx_positive(u):
     return np.where(far, fraction, near)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1259
+# --- book/chapters/16mc_bessel_and_airy.md:1274
 def _erfcx_negative(x):
     """erfcx(x) for x < 0: 2 exp(x*x) less the table's value at -x, whose part is
     negligible below -6.1; infinite below -26.7 (both thresholds compared in double)."""
@@ -83,7 +83,7 @@ def erfcx(x):
     return out.reshape(x.shape)
 
 
-# --- book/chapters/16mc_bessel_and_airy.md:1291
+# --- book/chapters/16mc_bessel_and_airy.md:1306
 def log_ndtr(x):
     """log of the normal distribution's cumulative probability: below -1, from erfcx of
     -x/sqrt(2), whose e^{t^2} the logarithm takes back as - t*t (not fused); beyond,

@@ -3,14 +3,14 @@
 
 
 # --- book/chapters/16i_cumulative.md:88
-"""Running rows along a dimension: cumprod, cummax, cummin and logcumsumexp."""
+"""Running rows along a dimension: cumprod, cummax and cummin."""
 
 import numpy as np
 
 from refgrad import _dtype, return_types
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_grad_dtype, where
-from refgrad._ops.reductions import _WIDER, running
+from refgrad._ops.reductions import running
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.sums_and_stacks import in_place_dtype
 from refgrad._ops.table import Op, register
@@ -199,54 +199,7 @@ CUMMAX, CUMMIN = (register(Op(
                                    ("cummin", "CumminBackward0", np.minimum.accumulate)))
 
 
-# --- book/chapters/16i_cumulative.md:420
-def _logcumsumexp(a, dim):
-    if a.dtype.kind != "f":
-        raise not_implemented_for("logcumsumexp_out_cpu", a.dtype)
-    if a.ndim == 0:
-        return a.copy()
-    running = np.logaddexp.accumulate(a.astype(_WIDER.get(a.dtype, a.dtype)), axis=dim)
-    # torch adds each element to a log1p of what came before, so a first -0.0 is 0.0
-    return row_major_result((running + 0.0).astype(a.dtype))  # NOTE [Results written row-major]
-
-
-def _logcumsumexp_backward(g, self, result, dim):
-    from refgrad.autograd._formula_steps import modes_on, wrapped
-
-    if self.ndim == 0 or self.numel() == 0:
-        return (g,)
-    d = dim % self.ndim
-    # NOTE [Lowest, not -inf]: torch's log of a zero part is the dtype's lowest finite
-    # number; less a log-sum of -inf it is +inf, and the gradient there is nan.
-    lowest = float(np.finfo(g._data.dtype).min)
-    if modes_on():  # one 0-d tensor for both wheres, made first, as torch's
-        lowest = wrapped(lowest, g.dtype, g)  # NOTE [A number in where]
-    logs = g.abs().log()
-    parts = [where(g > 0, logs, lowest), where(g < 0, logs, lowest)]  # positive, negative
-    sums = []
-    for part in parts:
-        from_the_end = (part - result).flip(d).logcumsumexp(d).flip(d)
-        sums.append((from_the_end + self).exp())
-    return (sums[0] - sums[1],)
-
-
-# --- book/chapters/16i_cumulative.md:455
-def _logcumsumexp_tangent(tangents, self, result, dim):
-    """torch's forward formula: running sums of exp(x - max), 1e-13 in the denominator."""
-    scaled = (self - self.max(dim, keepdim=True).values).exp()  # max's error when empty
-    # torch multiplies in place, so the weighted tangents keep the input's dtype
-    weighted = (scaled * tangents[0]).to(scaled.dtype)
-    return weighted.cumsum(dim) / (scaled.cumsum(dim) + 1e-13)
-
-
-LOGCUMSUMEXP = register(Op(
-    "logcumsumexp", "LogcumsumexpBackward0", ("self",), forward=_logcumsumexp,
-    backward=_logcumsumexp_backward, saves=(("self", ("self",)), ("result", ("self",))),
-    tangent=_logcumsumexp_tangent,
-))
-
-
-# --- book/chapters/16i_cumulative.md:483
+# --- book/chapters/16i_cumulative.md:504
 def _as_dim(dim):
     """A 0-d integer tensor as the int it holds: NOTE [Tensors read as ints]."""
     if (isinstance(dim, Tensor) and dim.ndim == 0 and dim._data.dtype.kind in "iu"
@@ -273,7 +226,7 @@ def cumprod_step(input, dim, *, dtype=None):
 cumprod_step.__name__ = "cumprod"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:514
+# --- book/chapters/16i_cumulative.md:535
 def _scalar_dim(name, input, dim):
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
@@ -293,9 +246,3 @@ def cummin(input, dim):
     dim = _as_dim(dim)
     _scalar_dim("cummin", input, dim)
     return return_types.cummin(call(CUMMIN, (input,), {"dim": dim}))
-
-
-def logcumsumexp(input, dim):
-    dim = _as_dim(dim)
-    wrap_dim(dim, input.ndim)
-    return call(LOGCUMSUMEXP, (input,), {"dim": dim})

@@ -3,21 +3,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1087
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1101
 """frexp with out=: torch's checks of the two tensors it writes, then the writes."""
 
 import numpy as np
 
 from refgrad import _dtype
 from refgrad._c_names import c_type_name
-from refgrad._ops.pairs import _floating_only, _frexp
+from refgrad._ops.mantissa_and_exponent import _floating_only, _frexp
 from refgrad._ops.write_checks import OUT_NEEDS_GRAD, bump, resize_out
 from refgrad.return_types import _structseq
 
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1104
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1118
 def _frexp_out(input, out):
     from refgrad._tensor import Tensor
     from refgrad.autograd._state import state, switched_on
@@ -52,7 +52,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1140
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1154
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

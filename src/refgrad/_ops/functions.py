@@ -16,10 +16,10 @@ from refgrad._ops import conditional
 from refgrad._ops.alpha import alpha_params, check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
+from refgrad._ops.integer_division import floats_if_integers, integers_for_a_mode
 from refgrad._ops.operands import (
     DEFAULT_ALPHA,
     _broadcast_error,
-    check_unsigned_promotion,
     number_beside,
 )
 from refgrad._tensor import Tensor
@@ -127,19 +127,7 @@ def _given_alpha(alpha) -> dict:
     return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
-# --- book/chapters/16_functions.md:187
-# NOTE [Integers divided below a mode]
-# torch's division converts integral operands inside its kernel, so a mode sees
-# them as they came; refgrad hands them over so, and converts them in the func
-# the mode calls. No integer tensor requires grad, so nothing is recorded there.
-# The division itself stays in its caller's frame: NOTE [Dying operands] counts
-# the references to its operands there.
-def integers_for_a_mode(input, other) -> bool:
-    """Whether a mode is to be handed a division of integers as it came."""
-    return bool(switched_on.dispatch_modes and state.dispatch_modes) and isinstance(
-        input, Tensor) and _integral(input) and _integral(_dtype.python_number(other))
-
-
+# --- book/chapters/16_functions.md:213
 def divided_below_a_mode(input, other):
     """``input / other`` of integers, handed to the innermost mode as they came."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -148,30 +136,7 @@ def divided_below_a_mode(input, other):
     return dispatch_op("div.Tensor", lambda a, b: div(a, b), (input, other), {})
 
 
-def floats_if_integers(input, other) -> tuple:
-    """The operands of a true division, NumPy scalars read as numbers."""
-    input, other = _dtype.python_number(input), _dtype.python_number(other)
-    if _integral(input) and _integral(other):
-        # torch divides integers as floats of the default dtype, each operand cast
-        # to it first: so uint8 / 300 divides by 300, never by 300 wrapped to 44.
-        return _as_float(input, other), _as_float(other, input)
-    return input, other
-
-
-def _integral(value) -> bool:
-    if isinstance(value, Tensor):
-        return value._data.dtype.kind in "biu"
-    return isinstance(value, int)
-
-
-def _as_float(value, beside):
-    if isinstance(value, Tensor):
-        return value.to(_dtype.get_default_dtype())
-    check_unsigned_promotion(value, (beside,))
-    return float(_dtype.parsed_int(value))
-
-
-# --- book/chapters/16_functions.md:321
+# --- book/chapters/16_functions.md:337
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -179,7 +144,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:335
+# --- book/chapters/16_functions.md:351
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -233,7 +198,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:398
+# --- book/chapters/16_functions.md:414
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
@@ -272,7 +237,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:640
+# --- book/chapters/16_functions.md:656
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -288,7 +253,7 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1362
+# --- book/chapters/16_functions.md:1378
 def check_broadcast(a: tuple, b: tuple) -> None:
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
@@ -298,7 +263,7 @@ def check_broadcast(a: tuple, b: tuple) -> None:
                                f"({b[d]}) at non-singleton dimension {d}")
 
 
-# --- book/chapters/16_functions.md:1403
+# --- book/chapters/16_functions.md:1419
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

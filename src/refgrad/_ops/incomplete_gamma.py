@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1110
+# --- book/chapters/16m_special_functions.md:1138
 """The regularized incomplete gamma functions P(a, x) and Q(a, x), on float64 arrays."""
 
 import math
@@ -39,7 +39,7 @@ def _log_factor(a, x):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1151
+# --- book/chapters/16m_special_functions.md:1179
 def _steps(a):
     return int(50 + 12 * math.sqrt(a.max())) if a.size else 0
 
@@ -58,7 +58,7 @@ def _series(a, x):
     return total
 
 
-# --- book/chapters/16m_special_functions.md:1171
+# --- book/chapters/16m_special_functions.md:1199
 TINY = 1e-300  # stands in for a zero denominator, as Lentz's method prescribes
 
 
@@ -82,7 +82,7 @@ def _fraction(a, x):
     return h
 
 
-# --- book/chapters/16m_special_functions.md:1196
+# --- book/chapters/16m_special_functions.md:1224
 def _inside(a, x):
     """P(a, x) and Q(a, x) for finite a > 0 and x > 0."""
     log_factor = _log_factor(a, x)
@@ -108,7 +108,7 @@ def regularized(a, x, upper):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1237
+# --- book/chapters/16m_special_functions.md:1265
 def _in_float64(upper, kernel):
     def forward(a, x):
         if a.dtype.kind != "f":
@@ -132,7 +132,7 @@ def _wants_input():
         task.exec_info is None or _leads_to_target(task.exec_info.get(child)))
 
 
-# --- book/chapters/16m_special_functions.md:1262
+# --- book/chapters/16m_special_functions.md:1290
 def _backward(name, sign):
     def backward(g, self=None, other=None):
         if _wants_input():
@@ -145,7 +145,7 @@ def _backward(name, sign):
     return backward
 
 
-# --- book/chapters/16m_special_functions.md:1277
+# --- book/chapters/16m_special_functions.md:1305
 def _rows(name, upper):
     return register(Op(
         name, name.capitalize() + "Backward0", ("self", "other"),
@@ -175,7 +175,7 @@ gammainc = _function(IGAMMA, "special_gammainc")
 gammaincc = _function(IGAMMAC, "special_gammaincc")
 
 
-# --- book/chapters/16m_special_functions.md:1316
+# --- book/chapters/16m_special_functions.md:1344
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the functions it wraps
 
 for _public, _row in ((igamma, IGAMMA), (igammac, IGAMMAC)):

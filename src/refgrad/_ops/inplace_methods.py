@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1641
+# --- book/chapters/26_inplace.md:1627
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -40,14 +40,7 @@ from refgrad._ops.inplace_signatures import (
     refuse,
     takes_alpha,
 )
-from refgrad._ops.inplace_writes import (
-    copy_,
-    fill_,
-    index_fill_,
-    index_put_,
-    masked_fill_,
-    zero_,
-)
+from refgrad._ops.inplace_writes import copy_, fill_, index_put_, zero_
 from refgrad._ops.methods import torch_named
 from refgrad._ops.product_inplace_shapes import (
     refuse_product_dtype,
@@ -55,13 +48,14 @@ from refgrad._ops.product_inplace_shapes import (
     refuse_written_dtype,
 )
 from refgrad._ops.refused_first import refused_first
+from refgrad._ops.shared_memory_fills import index_fill_, masked_fill_
 from refgrad._ops.table import _FORWARD_AD_REQUEST, IN_PLACE_REQUEST
 from refgrad._ops.write_checks import LEAF, OVERLAP, check_broadcast, check_cast
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1709
+# --- book/chapters/26_inplace.md:1689
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -109,7 +103,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1765
+# --- book/chapters/26_inplace.md:1745
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -147,7 +141,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3704
+# --- book/chapters/26_inplace.md:3702
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -172,7 +166,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3737
+# --- book/chapters/26_inplace.md:3735
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -205,7 +199,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3778
+# --- book/chapters/26_inplace.md:3776
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -220,7 +214,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3803
+# --- book/chapters/26_inplace.md:3801
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -250,7 +244,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3838
+# --- book/chapters/26_inplace.md:3836
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -2,9 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1315
-"""zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
-and index_fill_, which may also write where elements share memory."""
+# --- book/chapters/26_inplace.md:1316
+"""zero_, fill_, copy_ and index_put_, whose rows are their own."""
 
 import numpy as np
 
@@ -13,24 +12,10 @@ from refgrad._backend import data_ptr, same_device
 from refgrad._c_names import c_type_name
 from refgrad._dtype import checked_fill
 from refgrad._half_casts import astype, for_half
-from refgrad._ops import slice_writes
 from refgrad._ops.destination import DIRECT_BYTES, offered
 from refgrad._ops.inplace import inplace
-from refgrad._ops.shared_writes import (
-    INDEX_FILL_WARNING,
-    MASKED_FILL_WARNING,
-    fill_slabs,
-    fill_where_masked,
-    index_put_warnings,
-    put_at,
-    shared_write,
-)
-from refgrad._ops.simple_functions import (
-    check_value_and_mask,
-    differentiable,
-    masked_fill,
-    untracked,
-)
+from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
+from refgrad._ops.simple_functions import differentiable, untracked
 from refgrad._ops.table import Op, register
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
@@ -41,7 +26,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1355
+# --- book/chapters/26_inplace.md:1341
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -75,7 +60,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1397
+# --- book/chapters/26_inplace.md:1383
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -100,7 +85,7 @@ def _copied_into(src, out):
     return out
 
 
-# --- book/chapters/26_inplace.md:1426
+# --- book/chapters/26_inplace.md:1412
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -115,7 +100,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1446
+# --- book/chapters/26_inplace.md:1432
 def _call(row, args, params=None, spare=None):
     from refgrad._ops.dispatch import call
 
@@ -133,7 +118,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2845
+# --- book/chapters/26_inplace.md:2825
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -163,47 +148,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2886
-def _masked_fill(t, mask, value):
-    from refgrad._ops.functions import check_broadcast as sizes_match
-    from refgrad._ops.write_checks import check_broadcast
-
-    _masked_fill_first(t, mask, value)
-    sizes_match(tuple(t.shape), tuple(mask.shape))  # the tensor written is "tensor a"
-    check_broadcast(t, (mask,))
-    return masked_fill(t, mask, value)
-
-
-def _masked_fill_first(t, mask, value) -> None:
-    """masked_fill_'s checks before its warning about shared memory: the value, the mask."""
-    from refgrad._ops.inplace_saves import refuse_kept_inference
-
-    refuse_kept_inference(mask, t, value)  # saved before: NOTE [A kept mask or index]
-    check_value_and_mask(value, mask)
-
-
-_masked_fill.__name__ = "masked_fill"
-_masked_fill.checked_first = _masked_fill_first
-shared_write(_masked_fill, fill_where_masked, MASKED_FILL_WARNING)
-
-
-def masked_fill_(self, mask, value):
-    return inplace(self, _masked_fill, mask, value)
-
-
-def _index_fill(t, dim, index, value):
-    return slice_writes.index_fill(t, dim, index, value)
-
-
-_index_fill.__name__ = "index_fill"
-shared_write(_index_fill, fill_slabs, INDEX_FILL_WARNING)
-
-
-def index_fill_(self, dim, index, value):
-    return inplace(self, _index_fill, dim, index, value)
-
-
-# --- book/chapters/26_inplace.md:2936
+# --- book/chapters/26_inplace.md:2934
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -245,7 +190,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:2991
+# --- book/chapters/26_inplace.md:2989
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -295,7 +240,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3046
+# --- book/chapters/26_inplace.md:3044
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

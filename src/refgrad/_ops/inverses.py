@@ -3,31 +3,27 @@
 
 
 # --- book/chapters/16l_more_linalg.md:443
-"""Inverses, matrix powers, the Cholesky factorization and linear solves."""
+"""Inverses, matrix powers and linear solves."""
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._ops.determinants import by_lapack_columns
 from refgrad._ops.dispatch import call
-from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import (
-    CHOLESKY_EX_RESULT,
     INV_EX_RESULT,
     check_floating,
     check_matrices,
     check_square,
-    factors,
     failure,
     lu_factor,
     lu_solve,
-    partial_factors,
 )
 from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:486
+# --- book/chapters/16l_more_linalg.md:482
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -43,7 +39,7 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:515
+# --- book/chapters/16l_more_linalg.md:511
 def inv_ex(A, *, check_errors=False):
     try:
         check_matrices(A, "linalg.inv")
@@ -93,7 +89,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:578
+# --- book/chapters/16l_more_linalg.md:574
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -137,63 +133,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:643
-def _cholesky_ex(a, upper):
-    if not a.size:  # float16 reaches here empty, and gives back its own dtype; an empty
-        info = np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)  # batch of matrices
-        return (_by_columns(np.zeros_like(a)) if a.shape[-1] else np.zeros_like(a)), info
-    lower = a.swapaxes(-1, -2) if upper else a
-    factor = factors(lower)
-    if factor is not None:
-        info = np.zeros(a.shape[:-2], dtype=np.int32, like=a)
-    else:
-        factor, info = partial_factors(lower)  # as LAPACK leaves them, info > 0
-    # laid out by columns as LAPACK leaves it: NOTE [Solutions by columns]
-    return _by_columns(factor.swapaxes(-1, -2) if upper else factor), info
-
-
-LINALG_CHOLESKY_EX = register(Op(
-    "linalg_cholesky_ex", "LinalgCholeskyExBackward0", ("self",), forward=_cholesky_ex,
-    backward=cholesky_backward, promote=False, outputs=("L", "info"),
-    saves=(("L", ("self",)),),
-))
-
-
-# --- book/chapters/16l_more_linalg.md:666
-def cholesky_ex(A, *, upper=False, check_errors=False):
-    try:
-        check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
-    except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
-        from refgrad.utils._saving_above_modes import refused
-
-        return CHOLESKY_EX_RESULT(*refused(LINALG_CHOLESKY_EX, (A,), {"upper": upper}, error))
-    L, info = call(LINALG_CHOLESKY_EX, (A,), {"upper": upper})
-    if check_errors and info._data.any():
-        raise _not_positive_definite(info._data, "linalg.cholesky_ex")
-    return CHOLESKY_EX_RESULT(L, info)
-
-
-def _not_positive_definite(info, name):
-    return failure(name, info, lambda k: (
-        "The factorization could not be completed because the input is not "
-        f"positive-definite (the leading minor of order {k} is not positive-definite)."))
-
-
-def cholesky(A, *, upper=False):
-    from refgrad.autograd._formula_steps import checked_errors, modes_on
-
-    if modes_on():  # NOTE [Errors checked in the open]
-        L, info = cholesky_ex(A, upper=upper)
-        checked_errors(info, "linalg.cholesky", A,
-                       lambda: _not_positive_definite(info._data, "linalg.cholesky"))
-        return L
-    L, info = cholesky_ex(A, upper=upper)
-    if info._data.any():  # checked in cholesky's name, not cholesky_ex's
-        raise _not_positive_definite(info._data, "linalg.cholesky")
-    return L
-
-
-# --- book/chapters/16l_more_linalg.md:729
+# --- book/chapters/16l_more_linalg.md:746
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -234,7 +174,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:771
+# --- book/chapters/16l_more_linalg.md:788
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -261,7 +201,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:804
+# --- book/chapters/16l_more_linalg.md:821
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -301,5 +241,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:469
+# --- book/chapters/16l_more_linalg.md:465
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

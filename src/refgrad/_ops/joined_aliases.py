@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:1013
+# --- book/chapters/16o_argument_checks.md:1014
 """concat and concatenate: cat under other names, which refuse a lone tensor."""
 
 from refgrad._ops.shaping import cat

@@ -3,10 +3,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2843
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2858
 """The methods of chapter "More shapes, more elementwise", installed on Tensor."""
 
 from refgrad._ops import directions, pairs, rescaling, scatter_copies, spreads
+from refgrad._ops.mantissa_and_exponent import frexp as frexp_function
 from refgrad._tensor import Tensor
 
 MORE_METHODS = {
@@ -24,13 +25,13 @@ for _module, _names in MORE_METHODS.items():
 
 
 def frexp(self):
-    return pairs.frexp(self)  # the method, unlike the function, takes no out=
+    return frexp_function(self)  # the method, unlike the function, takes no out=
 
 
 Tensor.frexp = frexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2881
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2897
 from refgrad._ops.inplace_methods import _method  # noqa: E402 - after the plain methods
 
 for _function in (pairs.copysign, pairs.ldexp, rescaling.renorm):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:255
+# --- book/chapters/16e_rounding_and_bits.md:256
 """Rows whose node is NotImplemented: torch has no derivative for their operation."""
 
 from refgrad._ops.table import Op, register
@@ -29,7 +29,7 @@ UNSHOWN = ("operation", "self", "other", "dim", "index", "reduce", "value", "p",
            "attn_mask", "dropout_p", "is_causal", "scale")  # the fused attention's gradient's, 16v
 
 
-# --- book/chapters/16e_rounding_and_bits.md:287
+# --- book/chapters/16e_rounding_and_bits.md:288
 # Nodes torch builds by hand, outside its generated code: the message names them bare,
 # and a result of any dtype takes one (NOTE [A result autograd cannot carry]).
 BARE = frozenset((

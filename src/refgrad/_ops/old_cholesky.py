@@ -10,10 +10,10 @@ import numpy as np
 
 from refgrad._argument_forms import function_form, method_form
 from refgrad._arguments import Arguments
+from refgrad._ops.cholesky_factor import _cholesky_ex
 from refgrad._ops.dispatch import call
 from refgrad._ops.factor_gradients import cholesky_backward
 from refgrad._ops.factorizations import check_square, failure
-from refgrad._ops.inverses import _cholesky_ex
 from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.table import Op, no_forward_formula, register

@@ -13,10 +13,10 @@ from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._half_casts import astype, for_half
+from refgrad._ops.numbers_read import not_a_tensor
 from refgrad._ops.operand_devices import _one_device, _same_device
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
-from refgrad._typename import c_type_name
 
 
 # --- book/chapters/13_dispatch.md:551
@@ -254,35 +254,7 @@ def constant(value: float, dtype):
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:897
-_NOT_OPERANDS = (ndarray, list, tuple, str)  # what torch's parser refuses for a tensor
-_READ_FIRST = (generic, *_NOT_OPERANDS)
-
-
-def not_a_tensor(op, position: int, value) -> TypeError:
-    # A row's "self" is the function's "input" in torch's Python signatures.
-    name = "input" if op.inputs[position] == "self" else op.inputs[position]
-    return TypeError(f"{op.name}(): argument '{name}' (position {position + 1}) must be "
-                     f"Tensor, not {c_type_name(type(value))}")
-
-
-def read_numbers(op, args, params):
-    """``args`` and ``params``, each NumPy scalar read as a Python number."""
-    if not op.variadic and any(isinstance(a, _READ_FIRST) for a in args):
-        for position, a in enumerate(args):
-            if isinstance(a, _NOT_OPERANDS):
-                raise not_a_tensor(op, position, a)
-        args = tuple([_dtype.python_number(a) for a in args])
-    if params and any(isinstance(v, generic | ndarray) for v in params.values()):
-        for key in op.promote_with:  # the number arguments that take part in promotion
-            if isinstance(params.get(key), ndarray):
-                raise TypeError(f"{op.name}(): argument '{key}' must be Number, not "
-                                "numpy.ndarray")
-        params = {k: _dtype.python_number(v) for k, v in params.items()}
-    return args, params
-
-
-# --- book/chapters/13_dispatch.md:1318
+# --- book/chapters/13_dispatch.md:1329
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1615
+# --- book/chapters/16_functions.md:1631
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -10,11 +10,8 @@ from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import check_subtraction
 from refgrad._ops.dispatch import call
 from refgrad._ops.elision import dying_array
-from refgrad._ops.functions import (
-    divided_below_a_mode,
-    floats_if_integers,
-    integers_for_a_mode,
-)
+from refgrad._ops.functions import divided_below_a_mode
+from refgrad._ops.integer_division import floats_if_integers, integers_for_a_mode
 from refgrad._ops.operands import DEFAULT_ALPHA
 from refgrad.autograd._state import switched_on
 
@@ -40,7 +37,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1658
+# --- book/chapters/16_functions.md:1671
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:793
+# --- book/chapters/26_inplace.md:794
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
@@ -48,7 +48,7 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:859
+# --- book/chapters/26_inplace.md:860
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
@@ -56,7 +56,7 @@ def _may_share(a, b) -> bool:
 # seen as a column and a row, as torch's iteration sees them.
 
 
-# --- book/chapters/26_inplace.md:868
+# --- book/chapters/26_inplace.md:869
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -93,7 +93,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:910
+# --- book/chapters/26_inplace.md:911
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

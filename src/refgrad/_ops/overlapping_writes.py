@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:233
+# --- book/chapters/26_inplace.md:234
 """Write an in-place result back into a tensor whose elements may share memory."""
 
 import numpy as np

@@ -4,7 +4,7 @@
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:547
-"""fmax, fmin, nextafter, copysign, ldexp, angle and frexp: rows and functions."""
+"""fmax, fmin, nextafter, copysign, ldexp and angle: rows and functions."""
 
 import numpy as np
 
@@ -15,9 +15,8 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.elementwise_rows import _as_floats
 from refgrad._ops.pointwise import _zeros_like
 from refgrad._ops.scattering import tensor_argument
-from refgrad._ops.table import RESULT_WRITES, Op, register
+from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
-from refgrad.return_types import _structseq
 
 
 def _kept_where(mask, g):
@@ -28,7 +27,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:581
+# --- book/chapters/16n_more_shapes_and_elementwise.md:580
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -65,7 +64,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:632
+# --- book/chapters/16n_more_shapes_and_elementwise.md:631
 def _next_after(a, b):
     if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -87,14 +86,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:669
+# --- book/chapters/16n_more_shapes_and_elementwise.md:668
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:679
+# --- book/chapters/16n_more_shapes_and_elementwise.md:678
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -112,7 +111,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:700
+# --- book/chapters/16n_more_shapes_and_elementwise.md:699
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -135,7 +134,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:746
+# --- book/chapters/16n_more_shapes_and_elementwise.md:745
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -163,7 +162,7 @@ def _two_to(other):
     return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:779
+# --- book/chapters/16n_more_shapes_and_elementwise.md:778
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -188,7 +187,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:814
+# --- book/chapters/16n_more_shapes_and_elementwise.md:813
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -247,7 +246,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:997
+# --- book/chapters/16n_more_shapes_and_elementwise.md:996
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))
@@ -261,41 +260,6 @@ ANGLE = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1036
-def _frexp(a):
-    from refgrad._ops.result_layout import like_input_result
-
-    mantissa, exponent = np.frexp(a)  # the exponent is a C int: int32
-    # both made by empty_like: NOTE [Results laid out like the input]
-    return like_input_result(mantissa, a), like_input_result(exponent, a)
-
-
-RESULT_WRITES["frexp"] = 1  # each result: NOTE [Writes into a fresh result]
-FREXP = register(Op(
-    "frexp", "FrexpBackward0", ("self",), forward=_frexp, outputs=("mantissa", "exponent"),
-    backward=lambda grads, exponent: (grads[0] / exponent.exp2(),),
-    saves=(("exponent", ("self",)),),
-))
-
-
 def angle(input):
     tensor_argument("angle", "input", 1, input)
     return call(ANGLE, (input,))
-
-
-FREXP_RESULT = _structseq("frexp", ("mantissa", "exponent"))
-
-
-def frexp(input, *, out=None):
-    tensor_argument("frexp", "input", 1, input)
-    if out is not None:
-        from refgrad._ops.frexp_out import _frexp_out  # a module of its own: it reads this one
-
-        return _frexp_out(input, out)
-    _floating_only(input)
-    return FREXP_RESULT(call(FREXP, (input,)))
-
-
-def _floating_only(input) -> None:
-    if not input.dtype.is_floating_point:
-        raise RuntimeError("torch.frexp() only supports floating-point dtypes")

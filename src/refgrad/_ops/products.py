@@ -2,109 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16j_products_and_shapes.md:41
-"""addmm and its relatives, vdot, trace and cross: rows; kron, made of views."""
+# --- book/chapters/16j_products_and_shapes.md:351
+"""vdot, trace and cross: rows and functions; kron, made of views."""
 
 import numpy as np
 
 from refgrad._c_names import c_type_name
-from refgrad._ops.arithmetic import _last_first, mul_scalar
+from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.fused_cross import fused_cross
-from refgrad._ops.half_steps import in_float32
-from refgrad._ops.linalg import matrix_product, mm_grad, vector_product
-from refgrad._ops.table import RESULT_WRITES, Op, register
+from refgrad._ops.linalg import vector_product
+from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
 from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
 
 
-def _cut(factor, kind):
-    """A factor as the kernel takes it: in the result's dtype, truncated for integers."""
-    return kind.type(int(factor) if kind.kind in "iub" else factor)
-
-
-def _blend(a, product, beta, alpha):
-    """``beta * a + alpha * product``, a zero factor dropping its term."""
-    beta, alpha = _cut(beta, product.dtype), _cut(alpha, product.dtype)
-    out = np.zeros_like(product) if alpha == 0 else product * alpha if alpha != 1 else product
-    if beta == 0:
-        return out
-    return out + (a if beta == 1 else a * beta)
-
-
-# --- book/chapters/16j_products_and_shapes.md:77
-def _times(t, factor):
-    return t if factor == 1 else mul_scalar(t, factor)
-
-
-def _addmm_backward(g, beta, alpha, mat1=None, mat2=None, **layout):
-    # NOTE [Column-major gradients]
-    mat1_layout = layout["mat1_sym_sizes"], layout["mat1_sym_strides"]
-    mat2_layout = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
-    return (_times(g, beta),
-            None if mat2 is None else _times(mm_grad(g, mat2, *mat1_layout, True), alpha),
-            None if mat1 is None else _times(mm_grad(g, mat1, *mat2_layout, False), alpha))
-
-
-def _addmv_backward(g, beta, alpha, mat=None, vec=None):
-    return (_times(g, beta),
-            None if vec is None else _times(g.reshape(-1, 1) * vec, alpha),
-            None if mat is None else _times(mat.t().mv(g), alpha))
-
-
-def _baddbmm_backward(g, beta, alpha, batch1=None, batch2=None):
-    return (_times(g, beta),
-            None if batch2 is None else _times(g.bmm(batch2.transpose(1, 2)), alpha),
-            None if batch1 is None else _times(batch1.transpose(1, 2).bmm(g), alpha))
-
-
-# --- book/chapters/16j_products_and_shapes.md:108
-def _addbmm_backward(g, beta, alpha, batch1_sym_argsize_0, batch1_sym_argsize_1,
-                     batch2_sym_argsize_2, batch1=None, batch2=None):
-    shape = (batch1_sym_argsize_0, batch1_sym_argsize_1, batch2_sym_argsize_2)
-    spread = g.unsqueeze(0).expand(shape)
-    return (_times(g, beta),
-            None if batch2 is None else _times(spread.bmm(batch2.transpose(1, 2)), alpha),
-            None if batch1 is None else _times(batch1.transpose(1, 2).bmm(spread), alpha))
-
-
-def _summed_products(b, c):
-    products = matrix_product(b, c)  # one batch is its product, signed zeros and all
-    return products[0] if len(products) == 1 else products.sum(0)
-
-
-def _with(product):
-    return in_float32(lambda a, b, c, beta, alpha, **sizes: _blend(a, product(b, c), beta,
-                                                                    alpha))
-
-
-# --- book/chapters/16j_products_and_shapes.md:132
-ADDMM = register(Op(
-    "addmm", "AddmmBackward0", ("self", "mat1", "mat2"), forward=_with(matrix_product),
-    backward=_addmm_backward, saves=(("mat1", ("mat2",)), ("mat2", ("mat1",))),
-    keeps=("mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes", "mat2_sym_strides"),
-    promote=False,
-))
-ADDMV = register(Op(
-    "addmv", "AddmvBackward0", ("self", "mat", "vec"), forward=_with(np.matmul),
-    backward=_addmv_backward, saves=(("mat", ("vec",)), ("vec", ("mat",))), promote=False,
-))
-BADDBMM = register(Op(
-    "baddbmm", "BaddbmmBackward0", ("self", "batch1", "batch2"), forward=_with(np.matmul),
-    backward=_baddbmm_backward, saves=(("batch1", ("batch2",)), ("batch2", ("batch1",))),
-    promote=False,
-))
-# out= form, self copied in unless beta is 0, then each batch added (or one scaling
-# for none): NOTE [Writes into a fresh result]
-RESULT_WRITES["addbmm"] = lambda operands, params, result: (
-    1 + (params["beta"] != 0) + max(params["batch1_sym_argsize_0"], 1))
-ADDBMM = register(Op(
-    "addbmm", "AddbmmBackward0", ("self", "batch1", "batch2"),
-    forward=_with(_summed_products), backward=_addbmm_backward,
-    saves=(("batch1", ("batch2",)), ("batch2", ("batch1",))), promote=False,
-))
-
-
-# --- book/chapters/16j_products_and_shapes.md:352
+# --- book/chapters/16j_products_and_shapes.md:366
 def _trace(a):
     from refgrad._typename import not_implemented_for
 
@@ -170,7 +82,7 @@ TRACE = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:494
+# --- book/chapters/16j_products_and_shapes.md:508
 CROSS = register(Op(
     "linalg_cross", "LinalgCrossBackward0", ("self", "other"),
     forward=lambda a, b, dim: fused_cross(a, b, dim),  # row by row, fused as torch's
@@ -181,7 +93,7 @@ CROSS = register(Op(
 ))
 
 
-# --- book/chapters/16j_products_and_shapes.md:506
+# --- book/chapters/16j_products_and_shapes.md:520
 def vdot(input, other):
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
@@ -235,7 +147,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:561
+# --- book/chapters/16j_products_and_shapes.md:575
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -261,7 +173,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:596
+# --- book/chapters/16j_products_and_shapes.md:610
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

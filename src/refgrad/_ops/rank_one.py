@@ -2,15 +2,15 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:935
+# --- book/chapters/16l_more_linalg.md:952
 """A rank-one update (addr) and the distance between two tensors (dist)."""
 
 import numpy as np
 
+from refgrad._ops.addmm_rows import _blend, _times
 from refgrad._ops.arithmetic import BOTH_WANTED, _last_first
 from refgrad._ops.dispatch import call
 from refgrad._ops.measures import _norm_backward, _vector_norm
-from refgrad._ops.products import _blend, _times
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 
@@ -31,7 +31,7 @@ ADDR = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:965
+# --- book/chapters/16l_more_linalg.md:982
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._dtype import python_number, result_type
     from refgrad._ops.refusal_order import kernel_checks
@@ -57,7 +57,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
     return call(ADDR, (input, vec1, vec2), {"beta": beta, "alpha": alpha})
 
 
-# --- book/chapters/16l_more_linalg.md:1008
+# --- book/chapters/16l_more_linalg.md:1025
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.inplace_saves import refuse_inference_saves_in_place
@@ -106,7 +106,7 @@ _addr_into.ordered_form = _addr_grid
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1078
+# --- book/chapters/16l_more_linalg.md:1095
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -11,7 +11,8 @@ from refgrad import _dtype
 from refgrad._from_data import tensor
 from refgrad._ops import arithmetic as ar
 from refgrad._ops.dispatch import call
-from refgrad._ops.functions import div, floats_if_integers, integers_for_a_mode
+from refgrad._ops.functions import div
+from refgrad._ops.integer_division import floats_if_integers, integers_for_a_mode
 from refgrad._ops.not_implemented import (  # noqa: F401 - named from here too
     BARE,
     UNSHOWN,
@@ -34,7 +35,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 ROUNDING_MODES = ("trunc", "floor")
 
 
-# --- book/chapters/16e_rounding_and_bits.md:87
+# --- book/chapters/16e_rounding_and_bits.md:88
 def _integral(a, b, kernel: str) -> bool:
     """Whether ``a`` and ``b`` divide as integers; torch's errors where they cannot."""
     kind = np.result_type(a, b)
@@ -63,7 +64,7 @@ def quotient(a, b, rounding_mode: str | None):
     return floor + ((floor * b != a) & ((a < 0) != (b < 0)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:127
+# --- book/chapters/16e_rounding_and_bits.md:128
 def _remainder(a, b):
     """The remainder with the divisor's sign, as torch computes it."""
     if _integral(a, b, "remainder_cpu"):
@@ -78,7 +79,7 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:168
+# --- book/chapters/16e_rounding_and_bits.md:169
 def _division_gradients(g, rounding_mode, self=None, other=None, wanted=ar.BOTH_WANTED):
     # self is saved only for other's gradient: present, it says that one is wanted.
     if rounding_mode is None:  # true division, asked for by name: DivBackward0's formula
@@ -112,7 +113,7 @@ def _by_number(a, number, rounding_mode):
     return quotient(a, number, rounding_mode)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:207
+# --- book/chapters/16e_rounding_and_bits.md:208
 DIV_MODE = register(Op(
     "div_mode", "DivBackward2", ("self", "other"), forward=quotient,
     backward=_division_gradients, saves=(("other", ("self", "other")), ("self", ("other",))),
@@ -142,7 +143,7 @@ FMOD_BY_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:319
+# --- book/chapters/16e_rounding_and_bits.md:320
 FLOOR_DIVIDE = underivable(
     "floor_divide", ("self", "other"), lambda a, b, operation: quotient(a, b, "floor"),
     iterated=True)
@@ -158,7 +159,7 @@ NUMBER_REMAINDER = underivable(
 node_class(FLOOR_DIVIDE).name = lambda node: "torch::autograd::NotImplemented"
 
 
-# --- book/chapters/16e_rounding_and_bits.md:414
+# --- book/chapters/16e_rounding_and_bits.md:415
 _OUT = "*, Tensor out = None"
 _FORMS = {
     "floor_divide": (f"Tensor input, Tensor other, {_OUT}", "Tensor input, Number other"),
@@ -171,7 +172,7 @@ _FORMS = {
 }
 
 
-# --- book/chapters/16e_rounding_and_bits.md:432
+# --- book/chapters/16e_rounding_and_bits.md:433
 def _first_of_two_numbers(input, other):
     return tensor(input, device="cpu") if is_number(input) and is_number(other) else input
 
@@ -203,7 +204,7 @@ def fmod(input, other):
     return _pick("fmod", (FMOD, FMOD_BY_NUMBER, None), _FORMS["fmod"], input, other)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:469
+# --- book/chapters/16e_rounding_and_bits.md:470
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)
@@ -229,7 +230,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:828
+# --- book/chapters/16e_rounding_and_bits.md:829
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -250,6 +251,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:852
+# --- book/chapters/16e_rounding_and_bits.md:853
 def true_divide(input, other):
     return div(input, other)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:316
+# --- book/chapters/26_inplace.md:317
 """Masked and indexed writes, which torch allows, with a warning, where elements share memory."""
 
 import numpy as np
@@ -19,7 +19,7 @@ INDEX_FILL_WARNING = SHARED_WRITE.format("index_fill", "tensor[mask] = scalar")
 INDEX_PUT_WARNING = SHARED_WRITE.format("index_put", "tensor[indices] = tensor")
 
 
-# --- book/chapters/26_inplace.md:339
+# --- book/chapters/26_inplace.md:340
 def shared_write(function, write, *warnings: str):
     """Mark ``function`` with ``write(array, *args)``, its form for shared memory."""
     function.shared_write = write

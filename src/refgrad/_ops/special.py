@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:573
+# --- book/chapters/16i_cumulative.md:599
 """Elementwise functions of two numbers and more: logaddexp, hypot, xlogy, sgn and heaviside."""
 
 import math
@@ -24,7 +24,7 @@ from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_tensors import efficient_zeros
 
 
-# --- book/chapters/16i_cumulative.md:600
+# --- book/chapters/16i_cumulative.md:626
 def _floats_only(ufunc, kernel):
     @in_float32
     def forward(a, b):
@@ -64,7 +64,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:660
+# --- book/chapters/16i_cumulative.md:686
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -94,7 +94,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:691
+# --- book/chapters/16i_cumulative.md:717
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -131,7 +131,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:735
+# --- book/chapters/16i_cumulative.md:761
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, input, other, beside=number_for_floats)
@@ -143,7 +143,7 @@ def number_for_floats(number, t):
     return number_beside(number, t) if t.dtype.is_floating_point else number
 
 
-# --- book/chapters/16i_cumulative.md:973
+# --- book/chapters/16i_cumulative.md:999
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -159,7 +159,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:990
+# --- book/chapters/16i_cumulative.md:1016
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -179,7 +179,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1027
+# --- book/chapters/16i_cumulative.md:1053
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -201,7 +201,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1058
+# --- book/chapters/16i_cumulative.md:1084
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

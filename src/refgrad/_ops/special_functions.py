@@ -3,7 +3,7 @@
 
 
 # --- book/chapters/16m_special_functions.md:604
-"""Rows and functions of the error, gamma and Bessel families, and sinc and entr."""
+"""Rows and functions of the error, gamma and Bessel families; sinc's and entr's functions."""
 
 import math
 import numbers
@@ -11,53 +11,29 @@ from dataclasses import replace
 
 import numpy as np
 
-from refgrad._backend import device_of, move
-from refgrad._device import CPU
 from refgrad._dtype import get_default_dtype
 from refgrad._ops import bessel_functions as bessel
 from refgrad._ops import cephes_erfcx
 from refgrad._ops import cephes_gamma as cephes
 from refgrad._ops import error_function as ef
 from refgrad._ops import gamma_functions as gamma
-from refgrad._ops.arithmetic import add_scalar, div_scalar, floating, mul_scalar, sub_scalar
+from refgrad._ops.arithmetic import add_scalar, div_scalar, mul_scalar, sub_scalar
 from refgrad._ops.dispatch import call
-from refgrad._ops.half_steps import in_float32
+from refgrad._ops.float64_kernels import _in_float64
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.scattering import tensor_argument
+from refgrad._ops.sinc_and_entr import ENTR, SINC
 from refgrad._ops.table import Op, register
-from refgrad._typename import c_type_name, not_implemented_for
+from refgrad._typename import c_type_name
 
 
-# --- book/chapters/16m_special_functions.md:636
-def _in_float64(fn, kernel=None, own=False):
-    """``fn`` of a float64 NumPy array, for an array on any device, rounded once to its
-    dtype, or to the default float dtype for integers and bools. With ``kernel``, float16 is
-    refused, under that name, as torch's ndtri and log_ndtr do. With ``own``, ``fn`` takes
-    the values flat, in the tensor's own precision (float16's in float32), as a kernel that
-    follows torch's steps does."""
-    def forward(a, **params):
-        if kernel is not None and a.dtype == np.float16:
-            raise not_implemented_for(kernel, a.dtype)
-        host = a if isinstance(a, np.ndarray) else move(a, CPU)
-        kind = host.dtype if host.dtype.kind == "f" else get_default_dtype().numpy
-        with np.errstate(all="ignore"):
-            if own:
-                values = host.astype(np.float64 if kind.itemsize == 8 else np.float32)
-                out = fn(values.reshape(-1), **params).reshape(host.shape).astype(kind)
-            else:
-                out = np.asarray(fn(host.astype(np.float64), **params)).astype(kind)
-        return out if host is a else move(out, device_of(a))
-
-    forward.__name__ = fn.__name__
-    return forward
-
-
+# --- book/chapters/16m_special_functions.md:671
 def _row(name, node, fn, backward, saves=(("self", ("self",)),), kernel=None, own=False):
     return register(Op(name, node, ("self",), forward=_in_float64(fn, kernel, own),
                        backward=backward, saves=saves, iterated=True))
 
 
-# --- book/chapters/16m_special_functions.md:672
+# --- book/chapters/16m_special_functions.md:684
 SLOPE = ef.SLOPE
 # torch's formulas, with its number products (MulBackward1): chapter "Arithmetic"
 ERF = _row("erf", "ErfBackward0", ef.erf,
@@ -68,13 +44,13 @@ ERFINV = _row("erfinv", "ErfinvBackward0", ef.erfinv,
               lambda g, self: (mul_scalar(self.erfinv().pow(2).exp(), 1 / SLOPE) * g,))
 
 
-# --- book/chapters/16m_special_functions.md:693
+# --- book/chapters/16m_special_functions.md:705
 ERFCX = _row("special_erfcx", "SpecialErfcxBackward0", cephes_erfcx.erfcx,
              lambda g, self, result: (sub_scalar(mul_scalar(self, 2.0) * result, SLOPE) * g,),
              (("self", ("self",)), ("result", ("self",))), "erfcx_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:720
+# --- book/chapters/16m_special_functions.md:732
 def _mvlgamma(x, p):
     from refgrad._ops.result_layout import row_major_result
 
@@ -93,7 +69,7 @@ def _mvlgamma_backward(g, self, p):
     return (g * (shifts + self.unsqueeze(-1)).digamma_().sum(-1),)
 
 
-# --- book/chapters/16m_special_functions.md:745
+# --- book/chapters/16m_special_functions.md:757
 LGAMMA = _row("lgamma", "LgammaBackward0", gamma.lgamma, lambda g, self: (g * self.digamma(),))
 DIGAMMA = _row("digamma", "DigammaBackward0", cephes.digamma,
                lambda g, self: (g * polygamma(1, self),), own=True)
@@ -123,7 +99,7 @@ MVLGAMMA = register(Op(
 ))
 
 
-# --- book/chapters/16m_special_functions.md:792
+# --- book/chapters/16m_special_functions.md:804
 SELF_AND_RESULT = (("self", ("self",)), ("result", ("self",)))
 
 
@@ -168,60 +144,7 @@ I1E = _row("special_i1e", "SpecialI1EBackward0", bessel.i1e, _i1e_backward, SELF
            own=True)
 
 
-# --- book/chapters/16m_special_functions.md:866
-@in_float32
-def _sinc(a):
-    scaled = a * a.dtype.type(math.pi)
-    with np.errstate(all="ignore"):
-        out = np.sin(scaled) / scaled
-    return np.where(a == 0, a.dtype.type(1), out)
-
-
-def _sinc_backward(g, self):
-    from refgrad._ops.functions import where
-    from refgrad.autograd._formula_steps import modes_on, wrapped
-
-    # NOTE [sinc's gradient, step by step]
-    scaled, squared = mul_scalar(self, math.pi), mul_scalar(self * self, math.pi)
-    sine = scaled.sin()
-    out = g * ((scaled * scaled.cos() - sine) / squared)
-    zero = wrapped(0.0, out.dtype, out) if modes_on() else 0.0  # NOTE [A number in where]
-    return (where(squared == 0.0, zero, out),)
-
-
-# NOTE [entr stepped as torch's kernel]
-# torch's entr is -x * log(x) in the tensor's own precision, with the C library's
-# log: a float32 result rounds the log and then the product, and a float16 one
-# rounds the log to float16 before the product. Integers are taken as float32.
-def _entr(x):
-    from refgrad._ops.c_math import c_math
-
-    half = x.dtype == np.float16
-    with np.errstate(all="ignore"):
-        log = c_math("log", x.astype(np.float32) if half else x).astype(x.dtype)
-        out = -x * log  # float16's product, in float32 rounded once, as torch's
-    zero = x.dtype.type(0)
-    return np.where(x > 0, out, np.where(x == 0, zero, np.where(x < 0, -np.inf, x)))
-
-
-def _entr_forward(a):
-    if a.dtype != np.float16:
-        return _in_float64(_entr, own=True)(a)  # float32 or float64, or integers as float32
-    host = a if isinstance(a, np.ndarray) else move(a, CPU)
-    out = _entr(host)
-    return out if host is a else move(out, device_of(a))
-
-
-SINC = register(Op("sinc", "SincBackward0", ("self",), forward=floating(_sinc),
-                   backward=_sinc_backward, saves=(("self", ("self",)),), iterated=True,
-                   # torch's tangent is the backward applied to it: zero at 0, not nan
-                   tangent=lambda tangents, self: _sinc_backward(tangents[0], self)[0]))
-ENTR = register(Op("special_entr", "SpecialEntrBackward0", ("self",), forward=_entr_forward,
-                   backward=lambda g, self: (g * -add_scalar(self.log(), 1),),  # AddBackward1
-                   saves=(("self", ("self",)),), iterated=True))
-
-
-# --- book/chapters/16m_special_functions.md:943
+# --- book/chapters/16m_special_functions.md:971
 SQRT_TWO_PI = math.sqrt(2 * math.pi)
 # the exponential is made before the scaled gradient, in torch's order of steps
 def _ndtri_backward(g, result):
@@ -240,7 +163,7 @@ LOG_NDTR = _row("special_log_ndtr", "SpecialLogNdtrBackward0", cephes_erfcx.log_
                 _log_ndtr_backward, SELF_AND_RESULT, "log_ndtr_cpu", own=True)
 
 
-# --- book/chapters/16m_special_functions.md:969
+# --- book/chapters/16m_special_functions.md:997
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)  # special_i0e(): torch's name for it
@@ -263,7 +186,7 @@ def _integer(name, argument, position, value):
         raise ValueError("Overflow when unpacking long long")
 
 
-# --- book/chapters/16m_special_functions.md:993
+# --- book/chapters/16m_special_functions.md:1021
 def polygamma(n, input):
     _integer("polygamma", "n", 1, n)
     tensor_argument("polygamma", "input", 2, input)
@@ -277,7 +200,7 @@ def polygamma_method(input, n):
     return polygamma(n, input)
 
 
-# --- book/chapters/16m_special_functions.md:1012
+# --- book/chapters/16m_special_functions.md:1040
 # torch records its in-place form under a node of its own.
 POLYGAMMA_ = register(replace(POLYGAMMA, name="polygamma_", node="PolygammaBackward1",
                               writes=("self",)))
@@ -302,7 +225,7 @@ def polygamma_(input, n):
     return inplace(input, write)
 
 
-# --- book/chapters/16m_special_functions.md:1042
+# --- book/chapters/16m_special_functions.md:1070
 def mvlgamma(input, p):
     tensor_argument("mvlgamma", "input", 1, input)
     _integer("mvlgamma", "p", 2, p)

@@ -8,6 +8,20 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from refgrad._ops.result_write_counts import (
+    _amin_writes,
+    _filled_if_empty,
+    _filled_unless_empty,
+    _filled_unless_float,
+    _loss_reduced,
+    _mean_writes,
+    _mode_writes,
+    _qr_writes,
+    _scaled,
+    _spread_writes,
+    _squeezed,
+    _turned_writes,
+)
 from refgrad._sizes_left import flip_writes, norm_writes, position_writes
 
 
@@ -84,7 +98,7 @@ class Op:
 # and a backward unpacks them, in that order: conv_tbc packs bias, self, weight.
 
 
-# --- book/chapters/12_op_table.md:142
+# --- book/chapters/12_op_table.md:248
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -97,84 +111,9 @@ class Op:
 # first result array) where the arguments decide which way the kernel goes,
 # which may give one number per output. Where a write is an out= call given
 # the operand, an operand that requires grad is refused there (OUT_CALLS).
-def _squeezed(operands, params, result) -> int:  # max.dim, min.dim: fill, then squeeze
-    return 0 if params["keepdim"] else 2 if operands[0].ndim else 1
 
 
-def _scaled(operands, params, result) -> int:  # addmm, baddbmm: self copied in, unless beta is 0
-    return 0 if params.get("beta", 1) == 0 else 1
-
-
-def _filled_if_empty(operands) -> int:  # an empty input's spread: filled with nan, once
-    return int(not operands[0]._data.size)
-
-
-def _spread_writes(operands, result) -> int:  # var, std: one value, or an empty input, filled
-    data = operands[0]._data
-    if data.dtype.itemsize == 2 and data.size:  # float16: taken in float32, the cast is
-        return 0  # the result, and nothing writes into it again
-    return int(result.size == 1 or not data.size)
-
-
-# NOTE [Value tests and roundings of integers]
-# An integer or bool tensor is never inf: torch answers isinf and its kin with
-# a tensor it fills (zeros, or ones for isfinite), and signbit of a bool or an
-# unsigned one likewise; floor, ceil, trunc and round of an integer tensor
-# return a copy of it. Each fill or copy is a write into the fresh result.
-def _filled_unless_float(operands, params, result) -> int:
-    return int(operands[0]._data.dtype.kind in "biu")
-
-
-# NOTE [The writes of a turn]
-# rot90 clones for no turn (one write); a quarter turn flips one of its dims
-# and transposes the flip in place (one), a half turn flips both. A flip that
-# moves nothing, of an empty input or along dims of size one only, is a
-# clone: one write more.
-def _turned_writes(shape, params) -> int:
-    turns, dims = params["k"] % 4, params["dims"]
-    if turns == 0:
-        return 1
-    flipped = {1: dims[1:], 2: dims, 3: dims[:1]}[turns]
-    still = 0 in shape or all(shape[d] <= 1 for d in flipped)
-    return int(turns != 2) + int(still)
-
-
-# NOTE [amin of int64]
-# amax and amin fill a result that has elements, once; torch's kernel of
-# amin for int64, alone among the dtypes, writes its result without a fill.
-def _filled_unless_empty(operands, params, result) -> int:  # amax
-    return int(result.size > 0)
-
-
-def _amin_writes(operands, params, result) -> int:
-    return int(result.size > 0 and operands[0]._data.dtype.name != "int64")
-
-
-# NOTE [A float16 mean]
-# torch's mean sums into its result and divides it in place, two writes; a
-# float16 result is summed and divided in float32 instead, and that copy cast
-# back to float16 is the result, written once.
-def _mean_writes(operands, params, result) -> int:
-    return 1 if result.dtype.name == "float16" else 2
-
-
-def _mode_writes(operands, params, result) -> int:  # fill, then squeeze, as measured
-    ndim = operands[0].ndim
-    if ndim == 0:
-        return 2
-    if params["keepdim"] or not result.size:
-        return 0
-    return 1 if ndim >= 3 and params["dim"] % ndim >= 2 else 2
-
-
-def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kernel goes
-    m, n = operands[0].shape[-2:]
-    mode = params["mode"]
-    wide_r = m < n or (m > n and mode == "complete") or (m == n and mode == "r")
-    return 0 if mode == "r" else 1, 2 if wide_r else 1
-
-
-# --- book/chapters/12_op_table.md:241
+# --- book/chapters/12_op_table.md:264
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -246,22 +185,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:317
-# NOTE [Losses that write their result]
-# Measured on torch 2.13, for losses of inference tensors outside inference
-# mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a
-# loss they computed into their result, two writes, or one when the loss is
-# 0-d, and binary_cross_entropy scales it by a weight in place; soft_margin_loss
-# writes its loss once, reduced or not; binary_cross_entropy_with_logits,
-# unreduced, returns the tensor it built in place, four writes and a fifth
-# for a weight (pos_weight scales another tensor), and a reduced one is new.
-def _loss_reduced(operands, reduction) -> int:
-    if not reduction:
-        return 0
-    return 1 if all(o.ndim == 0 for o in operands) else 2
-
-
-# --- book/chapters/12_op_table.md:337
+# --- book/chapters/12_op_table.md:360
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -293,7 +217,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:376
+# --- book/chapters/12_op_table.md:399
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

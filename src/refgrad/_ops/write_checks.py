@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:43
+# --- book/chapters/26_inplace.md:44
 """What every write into a tensor checks first, and the version bump that follows it."""
 
 import sys
@@ -40,7 +40,7 @@ RESIZED = (
 )
 
 
-# --- book/chapters/26_inplace.md:95
+# --- book/chapters/26_inplace.md:96
 def bump(t, operands=()) -> None:
     """Count one write to ``t``'s memory (``operands``: the write's other tensors)."""
     counter = t._version_counter
@@ -60,7 +60,7 @@ def bump(t, operands=()) -> None:
         outdate_views(counter)
 
 
-# --- book/chapters/26_inplace.md:122
+# --- book/chapters/26_inplace.md:123
 def check_autograd_write(t) -> None:
     """The part of check_inplace that is autograd's: a leaf, or a view autograd cannot
     rebase, refuses a recorded write."""
@@ -87,7 +87,7 @@ def check_inplace(t, recorded: bool, shared_ok: bool = False) -> None:
         raise RuntimeError(OVERLAP)
 
 
-# --- book/chapters/26_inplace.md:380
+# --- book/chapters/26_inplace.md:381
 def _scalar_name(t) -> str:
     from refgrad._typename import tensor_type_name
 
@@ -114,7 +114,7 @@ def check_fits(t, result) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:412
+# --- book/chapters/26_inplace.md:413
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -139,7 +139,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:3288
+# --- book/chapters/26_inplace.md:3286
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

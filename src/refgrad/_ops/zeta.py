@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1379
+# --- book/chapters/16m_special_functions.md:1407
 """Hurwitz's zeta function of any real order, in the steps of torch's kernel."""
 
 import math
@@ -49,7 +49,7 @@ def _single_powers(a, b):
     return np.fromiter(map(powf, a.tolist(), b.tolist()), np.float64, a.size)
 
 
-# --- book/chapters/16m_special_functions.md:1430
+# --- book/chapters/16m_special_functions.md:1458
 def zeta_of_order(x, q, single: bool = False):
     """zeta(x, q) for float64 arrays (broadcast together), as torch's kernel computes it;
     ``single``: as its float32 kernel does."""
@@ -71,7 +71,7 @@ def zeta_of_order(x, q, single: bool = False):
     return out.reshape(shape)
 
 
-# --- book/chapters/16m_special_functions.md:1457
+# --- book/chapters/16m_special_functions.md:1485
 def _summed(x, q, single: bool):
     out = np.empty(x.size)
     s = (_single_powers if single else _powers)(q, -x)
@@ -96,7 +96,7 @@ def _summed(x, q, single: bool):
     return out
 
 
-# --- book/chapters/16m_special_functions.md:1486
+# --- book/chapters/16m_special_functions.md:1514
 def _tail(x, w, b, s):
     s = s + b * w / (x - 1.0)
     s = s - 0.5 * b

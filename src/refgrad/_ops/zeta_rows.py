@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16m_special_functions.md:1522
+# --- book/chapters/16m_special_functions.md:1550
 """special.zeta's rows: a tensor or a number on either side."""
 
 import numpy as np

@@ -6,8 +6,9 @@
 """The node of an op whose dispatch mode answered for it, made above the modes."""
 
 from refgrad._ops.dispatch import _record
+from refgrad._ops.numbers_read import read_numbers
 from refgrad._ops.op_nodes import node_class
-from refgrad._ops.operands import _arrays, read_numbers
+from refgrad._ops.operands import _arrays
 from refgrad._ops.recording import _edges, _records
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state
@@ -44,7 +45,7 @@ def _made_below(op, outputs, nodes) -> bool:
     return len(below) == len(nodes) and all(a is b for a, b in zip(below, nodes))
 
 
-# --- book/chapters/29q_answers_of_modes.md:145
+# --- book/chapters/29q_answers_of_modes.md:146
 # NOTE [A write made above an answering mode]
 # A write no mode called func for runs the one in-place routine once more,
 # with the modes off and the clone taken before the modes (NOTE [A clone

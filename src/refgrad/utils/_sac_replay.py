@@ -7,7 +7,8 @@
 
 from refgrad._op_overloads import OpOverload
 from refgrad._ops.dispatch import _record
-from refgrad._ops.operands import _arrays, read_numbers
+from refgrad._ops.numbers_read import read_numbers
+from refgrad._ops.operands import _arrays
 from refgrad._ops.recording import _edges
 from refgrad.autograd._state import state
 from refgrad.utils._mode_arguments import BOUND, schema_name, unbound
@@ -24,7 +25,7 @@ def _row_of(func):
     return None, None
 
 
-# --- book/chapters/23c_selective_checkpoint.md:399
+# --- book/chapters/23c_selective_checkpoint.md:400
 # NOTE [A kept output still gets its node]
 # Only an op-table row records a node; any other op (a factory, a write)
 # gets its kept output back as it was stored, detached.

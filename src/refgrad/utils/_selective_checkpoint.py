@@ -143,7 +143,7 @@ class _CachedMode(TorchDispatchMode):
         return replayed(func, args, kwargs, _each(entry, lambda e: e.get(self.allow_mutation)))
 
 
-# --- book/chapters/23c_selective_checkpoint.md:427
+# --- book/chapters/23c_selective_checkpoint.md:428
 def _list_policy(kept_ops: list):
     for op in kept_ops:
         if not isinstance(op, _Overload):

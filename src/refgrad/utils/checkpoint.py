@@ -155,7 +155,7 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     return _chain(functions, stop, len(functions))(input)
 
 
-# --- book/chapters/23c_selective_checkpoint.md:467
+# --- book/chapters/23c_selective_checkpoint.md:468
 from refgrad.utils._selective_checkpoint import (  # noqa: E402
     SAC_IGNORED_OPS,
     CheckpointPolicy,
