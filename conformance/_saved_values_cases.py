@@ -184,6 +184,26 @@ MORE = {
         torch._C._nn.max_unpool2d(*F.max_pool2d(a, 2, return_indices=True), [4, 4])),
     "nn_max_unpool3d": ([(1, 1, 2, 2, 2)], lambda a: torch._C._nn.max_unpool3d(
         *F.max_pool3d(a, 2, return_indices=True), [2, 2, 2], [2, 2, 2], [0, 0, 0])),
+    "nn_nearest2d_scale_w": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_nearest2d(a, [4, 6], None, 2)),
+    "nn_nearest1d_int": ([(1, 1, 3)], lambda a: torch._C._nn.upsample_nearest1d(a, 5)),
+    "nn_bilinear2d_factors": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_bilinear2d(a, None, True, [1.5, 2])),
+    "nn_bicubic2d_scale_h": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_bicubic2d(a, [3, 5], False, 1.5, None)),
+    "nn_trilinear3d_scales": ([(1, 1, 2, 2, 3)], lambda a:
+        torch._C._nn.upsample_trilinear3d(a, [3, 3, 4], False, 1, 2, 3)),
+    "nn_linear1d_factors": ([(1, 1, 3)], lambda a:
+        torch._C._nn.upsample_linear1d(a, None, False, [2])),
+    "nn_nearest_exact3d": ([(1, 1, 2, 2, 2)], lambda a:
+        torch._C._nn._upsample_nearest_exact3d(a, None, [2, 1.5, 1])),
+    "nn_bilinear_aa": ([(1, 1, 4, 4)], lambda a:
+        torch._C._nn._upsample_bilinear2d_aa(a, [3, 3], False)),
+    "nn_bicubic_aa": ([(1, 1, 4, 4)], lambda a:
+        torch._C._nn._upsample_bicubic2d_aa(a, None, False, [0.5, 0.75])),
+    "nn_bilinear_twice": ([(1, 1, 2, 3)], lambda a: torch.autograd.grad(
+        torch._C._nn.upsample_bilinear2d(a, [3, 5], False, 1.5, None).pow(2).sum(), a,
+        create_graph=True)[0]),
     # rows the graphs above do not reach
     "addr": ([(3, 4), (3,), (4,)], lambda a, b, c: torch.addr(a, b, c, beta=2, alpha=0.5)),
     "baddbmm": ([(2, 3, 2), (2, 3, 4), (2, 4, 2)], lambda a, b, c:

@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16v_upsampling.md:928
+# --- book/chapters/16v_upsampling.md:931
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample,
     UpsamplingBilinear2d,
