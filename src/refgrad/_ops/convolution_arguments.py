@@ -198,7 +198,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:676
+# --- book/chapters/16u_convolution_and_pooling.md:682
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups, no_bias=None):
     """torch's convolution; a missing bias's sizes kept as ``no_bias`` (torch.convolution's
@@ -219,7 +219,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:701
+# --- book/chapters/16u_convolution_and_pooling.md:707
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -259,7 +259,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:746
+# --- book/chapters/16u_convolution_and_pooling.md:752
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "
