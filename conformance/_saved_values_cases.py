@@ -168,6 +168,11 @@ MORE = {
     "convolution_twice": ([(1, 1, 4, 4), (1, 1, 2, 2)], lambda a, b: torch.autograd.grad(
         torch.convolution(a, b, None, [2], [1], [1], False, [0], 1).pow(2).sum(), a,
         create_graph=True)[0]),
+    "max_pool2d_short": ([(1, 1, 4, 4)], lambda a: F.max_pool2d(a, [2], [1], [1])),
+    "max_pool3d_short": ([(1, 1, 3, 3, 3)], lambda a: F.max_pool3d(a, [2], [1])),
+    "avg_pool2d_no_stride": ([(1, 1, 4, 4)], lambda a: F.avg_pool2d(a, [2, 2])),
+    "reflect_pad_short": ([(1, 2, 4)], lambda a: F.pad(a, [1, 2], mode="reflect")),
+    "unfold_kernel_int": ([(1, 1, 4, 4)], lambda a: F.unfold(a, 2, padding=1)),
     # torch._C._nn's bindings
     "nn_avg_pool2d_short": ([(1, 1, 4, 4)], lambda a: torch._C._nn.avg_pool2d(a, [2])),
     "nn_avg_pool3d": ([(1, 1, 2, 2, 3)], lambda a:
