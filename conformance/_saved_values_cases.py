@@ -156,6 +156,105 @@ MORE = {
     "conv2d_valid": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b: F.conv2d(a, b, padding="valid")),
     "convolution_short_sizes": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b:
         torch.convolution(a, b, None, (1, 1), (0,), (1, 1), False, (0,), 1)),
+    # sizes kept as given: a one-element list stands for every dimension
+    "conv3d_short": ([(1, 1, 4, 4, 4), (1, 1, 2, 2, 2)], lambda a, b:
+        F.conv3d(a, b, padding=[1], stride=[2])),
+    "conv_transpose2d_short": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b:
+        F.conv_transpose2d(a, b, stride=[2], output_padding=[1])),
+    "conv1d_valid_bias": ([(1, 1, 5), (1, 1, 2), (1,)], lambda a, b, c:
+        F.conv1d(a, b, c, padding="valid")),
+    "convolution_no_bias": ([(1, 1, 3, 3), (1, 1, 2, 2)], lambda a, b:
+        torch.convolution(a, b, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1)),
+    "convolution_twice": ([(1, 1, 4, 4), (1, 1, 2, 2)], lambda a, b: torch.autograd.grad(
+        torch.convolution(a, b, None, [2], [1], [1], False, [0], 1).pow(2).sum(), a,
+        create_graph=True)[0]),
+    "max_pool2d_short": ([(1, 1, 4, 4)], lambda a: F.max_pool2d(a, [2], [1], [1])),
+    "max_pool3d_short": ([(1, 1, 3, 3, 3)], lambda a: F.max_pool3d(a, [2], [1])),
+    "avg_pool2d_no_stride": ([(1, 1, 4, 4)], lambda a: F.avg_pool2d(a, [2, 2])),
+    "reflect_pad_short": ([(1, 2, 4)], lambda a: F.pad(a, [1, 2], mode="reflect")),
+    "unfold_kernel_int": ([(1, 1, 4, 4)], lambda a: F.unfold(a, 2, padding=1)),
+    # torch._C._nn's bindings
+    "nn_avg_pool2d_short": ([(1, 1, 4, 4)], lambda a: torch._C._nn.avg_pool2d(a, [2])),
+    "nn_avg_pool3d": ([(1, 1, 2, 2, 3)], lambda a:
+        torch._C._nn.avg_pool3d(a, [1], [1], [0], True, False, 2)),
+    "nn_elu_": ([(3, 4)], lambda a: torch._C._nn.elu_(a * 1, 2, 1.5, 1)),
+    "nn_hardtanh_": ([(3, 4)], lambda a: torch._C._nn.hardtanh_(a * 1, -1, 1)),
+    "nn_leaky_relu_": ([(3, 4)], lambda a: torch._C._nn.leaky_relu_(a * 1, 1)),
+    "nn_gelu_tanh": ([(3, 4)], lambda a: torch._C._nn.gelu(a, approximate="tanh")),
+    "nn_softplus_int": ([(3, 4)], lambda a: torch._C._nn.softplus(a, 2, 10)),
+    "nn_softshrink_int": ([(3, 4)], lambda a: torch._C._nn.softshrink(a, 1)),
+    "nn_log_sigmoid": ([(3, 4)], lambda a: torch._C._nn.log_sigmoid(a)),
+    "nn_linear": ([(2, 3), (4, 3), (4,)], lambda a, b, c: torch._C._nn.linear(a, b, c)),
+    "nn_max_unpool2d": ([(1, 1, 4, 4)], lambda a:
+        torch._C._nn.max_unpool2d(*F.max_pool2d(a, 2, return_indices=True), [4, 4])),
+    "nn_max_unpool3d": ([(1, 1, 2, 2, 2)], lambda a: torch._C._nn.max_unpool3d(
+        *F.max_pool3d(a, 2, return_indices=True), [2, 2, 2], [2, 2, 2], [0, 0, 0])),
+    "nn_nearest2d_scale_w": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_nearest2d(a, [4, 6], None, 2)),
+    "nn_nearest1d_int": ([(1, 1, 3)], lambda a: torch._C._nn.upsample_nearest1d(a, 5)),
+    "nn_bilinear2d_factors": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_bilinear2d(a, None, True, [1.5, 2])),
+    "nn_bicubic2d_scale_h": ([(1, 1, 2, 3)], lambda a:
+        torch._C._nn.upsample_bicubic2d(a, [3, 5], False, 1.5, None)),
+    "nn_trilinear3d_scales": ([(1, 1, 2, 2, 3)], lambda a:
+        torch._C._nn.upsample_trilinear3d(a, [3, 3, 4], False, 1, 2, 3)),
+    "nn_linear1d_factors": ([(1, 1, 3)], lambda a:
+        torch._C._nn.upsample_linear1d(a, None, False, [2])),
+    "nn_nearest_exact3d": ([(1, 1, 2, 2, 2)], lambda a:
+        torch._C._nn._upsample_nearest_exact3d(a, None, [2, 1.5, 1])),
+    "nn_bilinear_aa": ([(1, 1, 4, 4)], lambda a:
+        torch._C._nn._upsample_bilinear2d_aa(a, [3, 3], False)),
+    "nn_bicubic_aa": ([(1, 1, 4, 4)], lambda a:
+        torch._C._nn._upsample_bicubic2d_aa(a, None, False, [0.5, 0.75])),
+    "nn_bilinear_twice": ([(1, 1, 2, 3)], lambda a: torch.autograd.grad(
+        torch._C._nn.upsample_bilinear2d(a, [3, 5], False, 1.5, None).pow(2).sum(), a,
+        create_graph=True)[0]),
+    # rows the graphs above do not reach
+    "addr": ([(3, 4), (3,), (4,)], lambda a, b, c: torch.addr(a, b, c, beta=2, alpha=0.5)),
+    "baddbmm": ([(2, 3, 2), (2, 3, 4), (2, 4, 2)], lambda a, b, c:
+        torch.baddbmm(a, b, c, beta=0.5, alpha=2)),
+    "amin_dims": ([(2, 3, 4)], lambda a: a.amin((0, 2), keepdim=True)),
+    "aminmax": ([(3, 4)], lambda a: torch.aminmax(a, dim=1)[0]),
+    "celu_": ([(3, 4)], lambda a: F.celu(a * 1, 2, inplace=True)),
+    "clamp_max_int": ([(3, 4)], lambda a: torch.clamp_max(a, 1)),
+    "cummin": ([(3, 4)], lambda a: torch.cummin(a, 1)[0]),
+    "diag_embed": ([(2, 3)], lambda a: torch.diag_embed(a, 1, 0, 2)),
+    "diagonal_scatter": ([(3, 4), (3,)], lambda a, b: torch.diagonal_scatter(a, b, 1)),
+    "div_int": ([(3, 4)], lambda a: a / 2),
+    "index_add_alpha": ([(3, 4), (2, 4)], lambda a, b: a.index_add(0, _T([0, 2]), b, alpha=2)),
+    "index_fill_tensor": ([(3, 4)], lambda a: a.index_fill(1, _T([0]), _T(2.0).double())),
+    "max_dim": ([(3, 4)], lambda a: a.max(1)[0]),
+    "min_dim_keep": ([(3, 4)], lambda a: a.min(-1, keepdim=True)[0]),
+    "mode": ([(3, 4)], lambda a: torch.mode(a, 0)[0]),
+    "mvlgamma": ([(3, 4)], lambda a: torch.mvlgamma(a.abs() + 2, 2)),
+    "nanmedian_dim": ([(3, 4)], lambda a: a.nanmedian(1)[0]),
+    "nansum_dims": ([(3, 4)], lambda a: a.nansum((0,), keepdim=True)),
+    "pixel_unshuffle": ([(1, 1, 4, 4)], lambda a: F.pixel_unshuffle(a, 2)),
+    "prod_dim": ([(3, 4)], lambda a: a.prod(1, keepdim=True)),
+    "put_accumulate": ([(3, 4), (2,)], lambda a, b: a.put(_T([0, 5]), b, accumulate=True)),
+    "rot90": ([(3, 4)], lambda a: torch.rot90(a, 3, [0, 1])),
+    "rsub_tensor": (_SQUARE, lambda a, b: torch.rsub(a, b, alpha=2)),
+    "scatter_value": ([(3, 4)], lambda a: a.scatter(1, _T([[0], [1], [2]]), 2.5)),
+    "select_scatter": ([(3, 4), (4,)], lambda a, b: torch.select_scatter(a, b, 0, -1)),
+    "split_int": ([(3, 4)], lambda a: a.split(3, 1)[1] * 1),
+    "squeeze_dims": ([(3, 1, 1, 4)], lambda a: a.squeeze((1, 2)) * 1),
+    "std_mean": ([(3, 4)], lambda a: torch.std_mean(a, 1, correction=0)[0]),
+    "threshold_": ([(3, 4)], lambda a: F.threshold(a * 1, 0, 2, inplace=True)),
+    "triangular_solve": ([(3, 3), (3, 2)], lambda a, b: torch.triangular_solve(
+        b, a.triu() + 3 * _eye(), upper=True, transpose=True)[0]),
+    "cholesky_inverse_upper": ([(3, 3)], lambda a:
+        torch.cholesky_inverse(a.triu() + 3 * _eye(), upper=True)),
+    "lu": ([(3, 3)], lambda a: torch.linalg.lu(a)[2]),
+    "lu_solve_adjoint": ([(3, 3), (2, 3)], lambda a, b: torch.linalg.lu_solve(
+        *torch.linalg.lu_factor(a + 3 * _eye()), b, left=False, adjoint=True)),
+    "xlogy_number": ([(3, 4)], lambda a: torch.xlogy(2, a.abs() + 0.5)),
+    "xlog1py_number": ([(3, 4)], lambda a: torch.special.xlog1py(2, a.abs())),
+    "xlog1py_by_number": ([(3, 4)], lambda a: torch.special.xlog1py(a, 2)),
+    "zeta_number": ([(3, 4)], lambda a: torch.special.zeta(2, a.abs() + 1)),
+    "nearest_exact1d": ([(1, 1, 3)], lambda a:
+        F.interpolate(a, scale_factor=2, mode="nearest-exact")),
+    "nearest_exact3d": ([(1, 1, 2, 2, 2)], lambda a:
+        F.interpolate(a, size=3, mode="nearest-exact")),
     # the operators themselves, their reduction and numbers given by position
     "aten_smooth_l1": (_SQUARE, lambda a, b: torch.ops.aten.smooth_l1_loss(a, b, 1, 2)),
     "aten_huber": (_SQUARE, lambda a, b: torch.ops.aten.huber_loss(a, b, 1, 2)),

@@ -30,14 +30,14 @@ def _operator(mode: str, n: int, antialias: bool) -> str:
     return f"{'_' * bool(antialias)}upsample_{mode}{n}d{'_aa' * bool(antialias)}"
 
 
-def _forms(name: str, n: int, corners: bool) -> Arguments:
+def upsampling_forms(name: str, n: int, corners: bool) -> Arguments:
     if name not in _FORMS:
         flag = "bool align_corners, " * corners
         scales = ", ".join(f"float? {s} = None" for s in _SCALES[n])
         _FORMS[name] = Arguments(
             f"{name}(Tensor input, tuple of ints? output_size, {flag}"
             "tuple of floats? scale_factors)",
-            f"{name}(Tensor input, tuple of ints output_size, {flag}{scales}, *, "
+            f"{name}(Tensor input, tuple of ints[{n}] output_size, {flag}{scales}, *, "
             "Tensor out = None)")
     return _FORMS[name]
 
@@ -62,4 +62,4 @@ def refuse_upsampling(input, mode: str, n: int, antialias, size, scale_factor,
                   else [scale_factor] * n)
     corners = not mode.startswith("nearest")
     args = (input, output_size, *((align_corners,) * corners), scales)
-    _forms(_operator(mode, n, antialias and corners), n, corners).read(args, {})
+    upsampling_forms(_operator(mode, n, antialias and corners), n, corners).read(args, {})

@@ -60,4 +60,8 @@ def __getattr__(name: str):
         from importlib import import_module
 
         return getattr(import_module("refgrad.nn.functional"), FROM_FUNCTIONAL[name])
+    from refgrad._C._nn_upsampling import MODES, upsampling  # chapter "Saved values, part two"
+
+    if name in MODES:
+        return upsampling(name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:791
+# --- book/chapters/16v_upsampling.md:794
 """Antialiased bilinear and bicubic resizing: rows of filter weights, stretched to the scale."""
 
 import numpy as np
@@ -39,7 +39,7 @@ def averaging(size, out, align_corners, scale, kind, cubic, shortcut):
     return (w / np.where(total != 0, total, 1)).astype(kind)
 
 
-# --- book/chapters/16v_upsampling.md:834
+# --- book/chapters/16v_upsampling.md:837
 # NOTE [The antialiased shortcut]
 # torch's antialiased forward leaves a dimension whose size does not change
 # as it is, even when a scale_factor such as 1.3 asks for other weights;

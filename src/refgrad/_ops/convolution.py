@@ -26,9 +26,20 @@ def _subscripts(n):
     return _OUT[:n], _KERNEL[:n]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:94
+# NOTE [Sizes kept as given]
+# torch's node keeps the convolution's sizes as the caller gave them: a
+# one-element list stands for every dimension, and (0,) is what padding="valid"
+# hands on. The row keeps them so; its forward and backward spread them.
+def per_dimension(n, *sizes):
+    """Each of ``sizes``, one item for each of ``n`` dimensions."""
+    return tuple(tuple(s) * n if len(s) == 1 else tuple(s) for s in sizes)
+
+
+# --- book/chapters/16u_convolution_and_pooling.md:103
 def _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                  groups, bias_sym_sizes_opt):
+    stride, padding, dilation, output_padding = per_dimension(  # NOTE [Sizes kept as given]
+        weight.ndim - 2, stride, padding, dilation, output_padding)
     if not (input.shape[0] and input.shape[1]):  # NOTE [An empty convolution's dtype]
         from refgrad._ops.empty_convolution import empty_dtype, in_double
         from refgrad._ops.empty_weight import laid_out_as_product, undilated
@@ -78,7 +89,7 @@ def convolve(input, weight, bias, stride, padding, dilation, groups):
     return result.astype(kind)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:151
+# --- book/chapters/16u_convolution_and_pooling.md:162
 def laid_out(result, fmt):
     """``result`` moved to the memory format ``fmt``: NOTE [The convolution's memory format]."""
     if type(result) is not np.ndarray:
@@ -111,7 +122,7 @@ def in_format(t, fmt):
     return make_tensor(moved_to(t._data, _format_strides(tuple(t.shape), fmt)))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:191
+# --- book/chapters/16u_convolution_and_pooling.md:202
 # NOTE [A 1-d convolution's layout follows its weight]
 # torch's CPU kernels see a 1-d convolution as a 2-d one: the input made
 # row-major first, the weight unsqueezed at dimension 2 as it is. When that
@@ -136,7 +147,7 @@ def _format_strides(shape, fmt):
     return format_strides(shape, fmt)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:232
+# --- book/chapters/16u_convolution_and_pooling.md:243
 def _windows(t, kernel, stride, dilation):
     """``windowed`` (chapter "Normalization layers") for a tensor: unfold, one dimension at a
     time."""
@@ -146,7 +157,7 @@ def _windows(t, kernel, stride, dilation):
     return t[(..., *(slice(None, None, d) for d in dilation))]
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:251
+# --- book/chapters/16u_convolution_and_pooling.md:262
 def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     """The gradient by the weight of ``convolution(input, weight)`` whose output's gradient is
     ``g``: a tensor of the weight's shape, ``(g.shape[1], channels / groups, *kernel)``."""
@@ -166,7 +177,7 @@ def weight_gradient(g, input, kernel, stride, padding, dilation, groups):
     return grad.reshape(g.shape[1], channels // groups, *kernel)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:277
+# --- book/chapters/16u_convolution_and_pooling.md:288
 def convolution_gradients(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, mask=(True, True, True)):
     """The three gradients, each only where ``mask`` asks for it (None elsewhere)."""
@@ -209,7 +220,7 @@ def convolution_gradients(g, input, weight, stride, padding, dilation, transpose
     return in_format(grad_input.reshape(input.shape), fmt), grad_weight, grad_bias
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:327
+# --- book/chapters/16u_convolution_and_pooling.md:338
 def _convolution_backward(g, input, weight, stride, padding, dilation, transposed,
                           output_padding, groups, bias_sym_sizes_opt, wanted=None):
     """The node's backward: one call of the gradient's row (chapter "The convolution's

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:375
+# --- book/chapters/16u_convolution_and_pooling.md:386
 """conv1d, conv2d and conv3d: torch's checks in torch's order, then the convolution row."""
 
 from refgrad._argument_forms import function_form
@@ -17,7 +17,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:394
+# --- book/chapters/16u_convolution_and_pooling.md:405
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -50,7 +50,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:440
+# --- book/chapters/16u_convolution_and_pooling.md:451
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -77,7 +77,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:472
+# --- book/chapters/16u_convolution_and_pooling.md:483
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -101,7 +101,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:530
+# --- book/chapters/16u_convolution_and_pooling.md:541
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -128,7 +128,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:589
+# --- book/chapters/16u_convolution_and_pooling.md:600
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -198,25 +198,28 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:665
+# --- book/chapters/16u_convolution_and_pooling.md:682
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
-                groups):
+                groups, no_bias=None):
+    """torch's convolution; a missing bias's sizes kept as ``no_bias`` (torch.convolution's
+    None, or the (0,) that conv1d and its kin hand on)."""
+    given = [(v,) if isinstance(v, int) else tuple(v)  # NOTE [Sizes kept as given]
+             for v in (stride, padding, dilation, output_padding)]
     try:
-        stride, padding, dilation, output_padding = _checked(
-            input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+        _checked(input, weight, bias, *given[:3], transposed, given[3], groups)
     except (RuntimeError, NotImplementedError) as error:  # NOTE [Refusals numbered where
         from refgrad._refused_numbers import number_refused  # they are made]
 
         number_refused("convolution", (input, weight, bias), {}, error, kernel=True)
         raise
-    sizes = tuple(bias.shape) if bias is not None else (0,)
+    sizes = tuple(bias.shape) if bias is not None else no_bias
     return call(rows.CONVOLUTION, (input, weight, bias), {
-        "stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
-        "output_padding": output_padding, "groups": groups,
+        "stride": given[0], "padding": given[1], "dilation": given[2],
+        "transposed": transposed, "output_padding": given[3], "groups": groups,
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:687
+# --- book/chapters/16u_convolution_and_pooling.md:707
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
@@ -226,17 +229,18 @@ def _conv(n, input, weight, bias, stride, padding, dilation, groups):
                            f"conv{n}d, but got input of size: {_listed(input.shape)}")
     stride, padding, dilation = (
         (v,) * n if isinstance(v, int) else v for v in (stride, padding, dilation))
-    unbatched = input.ndim == n + 1
+    unbatched, output_padding = input.ndim == n + 1, (0,) * n
     if unbatched:
         input = input.unsqueeze(0)
     if isinstance(padding, str):
         if padding == "same":
             input, padding = _same(input, weight, stride, dilation)
-        elif padding == "valid":
-            padding = 0
+        elif padding == "valid":  # torch hands on (0,): NOTE [Sizes kept as given]
+            padding = output_padding = (0,)
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
-    out = convolution(input, weight, bias, stride, padding, dilation, False, (0,) * n, groups)
+    out = convolution(input, weight, bias, stride, padding, dilation, False, output_padding,
+                      groups, (0,))
     return out.squeeze(0) if unbatched else out
 
 
@@ -255,7 +259,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:731
+# --- book/chapters/16u_convolution_and_pooling.md:752
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

@@ -14,10 +14,12 @@ from refgrad._ops.table import Op, register
 
 def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed,
             output_padding, groups, output_mask):
-    from refgrad._ops.convolution import convolution_gradients
+    from refgrad._ops.convolution import convolution_gradients, per_dimension
     from refgrad._tensor import make_tensor
     from refgrad.autograd.grad_mode import no_grad
 
+    stride, padding, dilation, output_padding = per_dimension(  # NOTE [Sizes kept as given]
+        weight.ndim - 2, stride, padding, dilation, output_padding)
     if not transposed and any(output_padding):  # NOTE [A kept output padding]
         raise RuntimeError("output_padding is not supported for non-transposed convolutions; "
                            f"got: {' '.join(str(p) for p in output_padding)}")
@@ -30,7 +32,7 @@ def _kernel(grad_output, input, weight, bias_sizes, stride, padding, dilation, t
     return tuple(nothing if t is None else t._data for t in grads)
 
 
-# --- book/chapters/16x_convolution_gradient.md:111
+# --- book/chapters/16x_convolution_gradient.md:113
 def _conv(a, b, stride, padding, dilation, transposed, output_padding, groups):
     """torch's convolution of ``a`` by ``b`` without a bias, recorded, unchecked."""
     from refgrad._ops.convolution import CONVOLUTION
@@ -57,7 +59,7 @@ def _output_share(ggI, ggW, ggb, grad_output, input, weight, params):
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:141
+# --- book/chapters/16x_convolution_gradient.md:143
 # NOTE [A kept output padding]
 # torch convolves ggI with the output's gradient keeping the output_padding
 # even where that convolution is not transposed. Its values do not read it,
@@ -86,7 +88,7 @@ def _weight_share(ggI, grad_output, weight, stride, padding, dilation, transpose
     return share
 
 
-# --- book/chapters/16x_convolution_gradient.md:173
+# --- book/chapters/16x_convolution_gradient.md:175
 def _input_share(ggW, grad_output, input, weight, stride, padding, dilation, transposed,
                  output_padding, groups):
     if transposed:
@@ -106,7 +108,11 @@ def _input_share(ggW, grad_output, input, weight, stride, padding, dilation, tra
 
 def double_backward(grads, grad_output, input, weight, bias_sizes, stride, padding, dilation,
                     transposed, output_padding, groups, output_mask, wanted=(True,) * 3):
+    from refgrad._ops.convolution import per_dimension
+
     ggI, ggW, ggb = grads  # None where no gradient reached that output
+    stride, padding, dilation, output_padding = per_dimension(  # NOTE [Sizes kept as given]
+        weight.ndim - 2, stride, padding, dilation, output_padding)
     params = (stride, padding, dilation, transposed, output_padding, groups)
     shares = [None, None, None]
     if wanted[0]:
@@ -118,7 +124,7 @@ def double_backward(grads, grad_output, input, weight, bias_sizes, stride, paddi
     return tuple(shares)
 
 
-# --- book/chapters/16x_convolution_gradient.md:214
+# --- book/chapters/16x_convolution_gradient.md:220
 def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, dilation,
              transposed, output_padding, groups, output_mask):
     g_t, x_t, w_t = tangents
@@ -138,7 +144,7 @@ def _tangent(tangents, grad_output, input, weight, bias_sizes, stride, padding, 
     return tuple(found)
 
 
-# --- book/chapters/16x_convolution_gradient.md:240
+# --- book/chapters/16x_convolution_gradient.md:246
 # NOTE [What the convolution's gradient keeps]
 # torch's node keeps grad_output, input and weight (whenever it is recorded,
 # as every *_backward's node does), and stride, padding, dilation, transposed,

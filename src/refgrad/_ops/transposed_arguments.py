@@ -178,7 +178,7 @@ def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, gro
     if unbatched:
         input = input.unsqueeze(0)
     out = convolution(input, weight, bias, stride, padding, dilation, True, output_padding,
-                      groups)
+                      groups, (0,))
     return out.squeeze(0) if unbatched else out
 
 

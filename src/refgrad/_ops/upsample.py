@@ -78,7 +78,9 @@ def _linear(size, out, align_corners, scale, kind, kept):
         i = np.arange(out)
         return [i, i], [np.ones(out, kind), np.zeros(out, kind)]
     src = _sources(size, out, align_corners, scale, kind, cubic=False)
-    low = src.astype(np.int64)  # src >= 0: truncation is floor
+    # src >= 0: truncation is floor; a scale given apart from the size may reach past the
+    # end (torch._C._nn's kernels), where torch reads the last position
+    low = np.minimum(src.astype(np.int64), size - 1)
     far = kept(np.clip(src - low.astype(kind), 0, 1))
     return [low, low + (low < size - 1)], [kept(1 - far), far]
 
@@ -94,7 +96,7 @@ def _cubic(size, out, align_corners, scale, kind, kept):
             [kept(far(t + 1)), kept(near(t)), kept(near(rest)), kept(far(rest + 1))])
 
 
-# --- book/chapters/16v_upsampling.md:200
+# --- book/chapters/16v_upsampling.md:202
 def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     """(indices, weights) of one dimension: the input positions each output reads. Weights
     are computed in ``kind``; with ``stored``, each is rounded to that dtype on the way."""
@@ -108,7 +110,7 @@ def taps(mode, size, out, align_corners, scale, kind, shortcuts, stored=None):
     return _cubic(size, out, align_corners, scale, kind, kept)
 
 
-# --- book/chapters/16v_upsampling.md:245
+# --- book/chapters/16v_upsampling.md:247
 def _on(values, like):
     """A host array of indices or weights, moved where ``like`` is."""
     return values if type(like) is np.ndarray else array_module(device_of(like)).asarray(values)
@@ -125,7 +127,7 @@ def _computed_in(dtype):
 # float32 weights. Either way the sum is taken in float32 and rounded once.
 
 
-# --- book/chapters/16v_upsampling.md:266
+# --- book/chapters/16v_upsampling.md:268
 # NOTE [Fused multiply-adds]
 # torch's CPU kernels are compiled to fuse a product and a sum into one
 # instruction that rounds once: a source coordinate is (i + 0.5) * step - 0.5
@@ -144,7 +146,7 @@ def _summed(picked, weights):
     return out
 
 
-# --- book/chapters/16v_upsampling.md:290
+# --- book/chapters/16v_upsampling.md:292
 def _resample(a, mode, output_size, align_corners, scales):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import resample_aa
@@ -169,7 +171,7 @@ def _resample(a, mode, output_size, align_corners, scales):
     return suggested_format_result(out.astype(a.dtype, copy=False), a)
 
 
-# --- book/chapters/16v_upsampling.md:320
+# --- book/chapters/16v_upsampling.md:322
 def _bilinear(a, every):
     (rows, row_weights), (columns, column_weights) = every
     picked, weights = [], []
@@ -180,7 +182,7 @@ def _bilinear(a, every):
     return _summed(picked, weights)
 
 
-# --- book/chapters/16v_upsampling.md:340
+# --- book/chapters/16v_upsampling.md:342
 def _spread_back(g, mode, output_size, input_size, align_corners, scales, suggested):
     if mode.endswith("_aa"):  # section "Antialiasing"
         from refgrad._ops.antialias import spread_back_aa
@@ -207,7 +209,7 @@ def _spread_back(g, mode, output_size, input_size, align_corners, scales, sugges
     return suggested_format_result(out, g) if suggested else out
 
 
-# --- book/chapters/16v_upsampling.md:375
+# --- book/chapters/16v_upsampling.md:377
 _SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
 _KW = inspect.Parameter.KEYWORD_ONLY
 
@@ -246,7 +248,7 @@ def _pair(name, node, mode, n, aligned, suggested):
     return rows
 
 
-# --- book/chapters/16v_upsampling.md:419
+# --- book/chapters/16v_upsampling.md:421
 ROWS = {}
 UPSAMPLE_NEAREST1D, UPSAMPLE_NEAREST1D_BACKWARD = ROWS["nearest", 1] = _pair(
     "upsample_nearest1d", "UpsampleNearest1DBackward0", "nearest", 1, False, False)

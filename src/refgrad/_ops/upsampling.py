@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:463
+# --- book/chapters/16v_upsampling.md:465
 """F.interpolate and its older names: torch's checks, then the rows."""
 
 import warnings
@@ -28,7 +28,7 @@ def _spelled(shape):
     return "[" + ", ".join(str(s) for s in shape) + "]"
 
 
-# --- book/chapters/16v_upsampling.md:492
+# --- book/chapters/16v_upsampling.md:494
 def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     """(output_size, scale_factors): one of them None, as torch's checks leave them."""
     spatial = _spelled(input.shape[2:])
@@ -73,7 +73,7 @@ def _sizes(input, dim, size, scale_factor, recompute_scale_factor, mode):
     return output_size, scale_factors
 
 
-# --- book/chapters/16v_upsampling.md:546
+# --- book/chapters/16v_upsampling.md:548
 _KERNELS = {("nearest", 1): "compute_indices_weights_nearest",
             ("nearest", 2): "upsample_nearest2d_channels_last",
             ("nearest", 3): "compute_indices_weights_nearest",
@@ -109,7 +109,7 @@ def _checked(input, mode, n, output_size):
     raise not_implemented_for(kernel, input._data.dtype)
 
 
-# --- book/chapters/16v_upsampling.md:586
+# --- book/chapters/16v_upsampling.md:588
 def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.upsample import _SCALES
@@ -122,7 +122,8 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
     if not mode.startswith("nearest"):
         params["align_corners"] = bool(align_corners)
     for i, name in enumerate(_SCALES[n]):
-        params[name] = None if scale_factors is None else float(scale_factors[i])
+        scale = None if scale_factors is None else scale_factors[i]  # each may be None:
+        params[name] = None if scale is None else float(scale)  # torch._C._nn's forms
     result = call(ROWS[mode, n][0], (input,), params)
     if n == 2 and mode in _REARRANGED and result.shape[1] > 1 and result.stride(1) != 1:
         from refgrad._ops.fresh_writes import written_fresh
@@ -141,13 +142,13 @@ def _upsample(input, mode, n, output_size, scale_factors, align_corners):
 _REARRANGED = ("nearest", "nearest-exact", "bilinear")
 
 
-# --- book/chapters/16v_upsampling.md:624
+# --- book/chapters/16v_upsampling.md:627
 _DIMS = {"nearest": (1, 2, 3), "nearest-exact": (1, 2, 3), "area": (1, 2, 3), "linear": (1,),
          "bilinear": (2,), "bicubic": (2,), "trilinear": (3,)}
 _WANTS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-# --- book/chapters/16v_upsampling.md:641
+# --- book/chapters/16v_upsampling.md:644
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     if mode in ("nearest", "area", "nearest-exact"):
@@ -194,7 +195,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         f"nearest-exact (got {mode})")
 
 
-# --- book/chapters/16v_upsampling.md:694
+# --- book/chapters/16v_upsampling.md:697
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
                   "instead.", stacklevel=3)

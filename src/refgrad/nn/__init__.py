@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2460
+# --- book/chapters/16u_convolution_and_pooling.md:2481
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -42,7 +42,7 @@ __all__ += [
     "AvgPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-# --- book/chapters/16v_upsampling.md:928
+# --- book/chapters/16v_upsampling.md:931
 from refgrad.nn.modules.upsampling import (  # noqa: E402
     Upsample,
     UpsamplingBilinear2d,

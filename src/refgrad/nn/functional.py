@@ -142,7 +142,7 @@ from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
 # isort: split
 
 
-# --- book/chapters/16v_upsampling.md:721
+# --- book/chapters/16v_upsampling.md:724
 from refgrad._ops.upsampling import (  # noqa: E402
     interpolate,
     upsample,

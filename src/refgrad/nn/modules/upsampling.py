@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_upsampling.md:879
+# --- book/chapters/16v_upsampling.md:882
 """nn.Upsample and its two fixed-mode forms."""
 
 from refgrad.nn.modules.module import Module
@@ -33,7 +33,7 @@ class Upsample(Module):
         return f"size={self.size!r}, mode={self.mode!r}"
 
 
-# --- book/chapters/16v_upsampling.md:913
+# --- book/chapters/16v_upsampling.md:916
 class UpsamplingNearest2d(Upsample):
     def __init__(self, size=None, scale_factor=None) -> None:
         super().__init__(size, scale_factor, mode="nearest")
