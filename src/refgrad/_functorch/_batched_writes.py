@@ -48,7 +48,7 @@ def _operands(args, kwargs):
 _ENTRIES = ("refgrad._ops.inplace_methods", "refgrad._ops.inplace_writes",
             "refgrad._ops.assignment", "refgrad._ops.compared_in_place",
             "refgrad._ops.untracked_writes", "refgrad._ops.small_methods",
-            "refgrad._ops.out_kernels",
+            "refgrad._ops.out_kernels", "refgrad._ops.shared_memory_fills",
             "refgrad._read_after_failure", "refgrad._storage_writes_checked",
             "refgrad._storage_reads", "refgrad._inplace_refusals", "refgrad._argument_forms",
             "refgrad.utils._alias_modes")
