@@ -2,10 +2,11 @@
 
 Two tensors over the same bytes are the same memory to the overlap test when all
 their strides agree, whatever their shapes; embedding_bag's kernel checks come
-after its node's saves, so an inference tensor is refused first; an in-place write
-reads an input of its own dtype after writing it even where another input has
-another dtype; index_fill_ and index_copy_ view the written tensor's own storage,
-and out of place a new, empty one. The same assertions run on torch.
+after its node's saves, so an inference tensor is refused first, and they name
+bool per-sample weights CPUBoolType; an in-place write reads an input of its own
+dtype after writing it even where another input has another dtype; index_fill_
+and index_copy_ view the written tensor's own storage, and out of place a new,
+empty one. The same assertions run on torch.
 """
 
 import pytest
@@ -69,6 +70,12 @@ def test_embedding_bag_checks_its_kernel_where_nothing_is_kept():
                                            "embeddings"):  # checked before the node
         F.embedding_bag(torch.tensor([0, 1]), table, torch.tensor([0]), mode="sum",
                         per_sample_weights=torch.rand(2, requires_grad=True), padding_idx=5)
+
+
+def test_embedding_bag_names_bool_per_sample_weights_as_cpp_does():
+    with pytest.raises(RuntimeError, match="but type torch.DoubleTensor does not equal "
+                                           "CPUBoolType \\(while checking"):
+        _bags(torch.rand(2, 3, dtype=torch.float64), torch.ones(2, dtype=torch.bool))
 
 
 def _column(dtype):

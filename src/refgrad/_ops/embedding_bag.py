@@ -234,7 +234,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:821
+# --- book/chapters/16zj_small_functions_and_refusals.md:825
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

@@ -62,13 +62,16 @@ def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
                            f"idx to be {idx[bad[0]]}")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:772
+# --- book/chapters/16zj_small_functions_and_refusals.md:773
 def _check_sample_weights(weight, input, mode, per_sample_weights):
+    from refgrad._typename import c_tensor_type_name  # CPUBoolType for bool weights
+
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
                            "tensor for argument #1 'per_sample_weights'; but type "
-                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
-                           "checking arguments for embedding_bag)")
+                           f"{weight.type()} does not equal "
+                           f"{c_tensor_type_name(per_sample_weights)} (while checking arguments "
+                           "for embedding_bag)")
     if mode != 0:
         raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
     if per_sample_weights.numel() != input.numel():
@@ -77,7 +80,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:793
+# --- book/chapters/16zj_small_functions_and_refusals.md:797
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange
