@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:980
+# --- book/chapters/26_inplace.md:982
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -37,7 +37,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:1023
+# --- book/chapters/26_inplace.md:1025
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
@@ -119,7 +119,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1106
+# --- book/chapters/26_inplace.md:1108
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -127,7 +127,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1121
+# --- book/chapters/26_inplace.md:1123
 def _warn_shared(function, self, args) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -150,7 +150,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1172
+# --- book/chapters/26_inplace.md:1174
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -182,7 +182,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1209
+# --- book/chapters/26_inplace.md:1211
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -193,7 +193,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1229
+# --- book/chapters/26_inplace.md:1231
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -221,7 +221,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1261
+# --- book/chapters/26_inplace.md:1263
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -234,7 +234,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1284
+# --- book/chapters/26_inplace.md:1286
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

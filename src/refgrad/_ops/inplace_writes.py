@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1339
+# --- book/chapters/26_inplace.md:1341
 """zero_, fill_, copy_ and index_put_, whose rows are their own, with masked_fill_
 and index_fill_, which may also write where elements share memory."""
 
@@ -41,7 +41,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1379
+# --- book/chapters/26_inplace.md:1381
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -75,7 +75,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1421
+# --- book/chapters/26_inplace.md:1423
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -100,7 +100,7 @@ def _copied_into(src, out):
     return out
 
 
-# --- book/chapters/26_inplace.md:1450
+# --- book/chapters/26_inplace.md:1452
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -115,7 +115,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1470
+# --- book/chapters/26_inplace.md:1472
 def _call(row, args, params=None, spare=None):
     from refgrad._ops.dispatch import call
 
@@ -133,7 +133,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2870
+# --- book/chapters/26_inplace.md:2872
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -163,7 +163,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2911
+# --- book/chapters/26_inplace.md:2913
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast
@@ -203,7 +203,7 @@ def index_fill_(self, dim, index, value):
     return inplace(self, _index_fill, dim, index, value)
 
 
-# --- book/chapters/26_inplace.md:2961
+# --- book/chapters/26_inplace.md:2963
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -245,7 +245,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3016
+# --- book/chapters/26_inplace.md:3018
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -295,7 +295,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3071
+# --- book/chapters/26_inplace.md:3073
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -60,11 +60,13 @@ def _as_compared(vec1, vec2) -> tuple:
     if not isinstance(vec1, Tensor):
         return (vec1, vec2)
     column = vec1._data[:, None]
-    step = column.strides[0]
-    return make_tensor(np.lib.stride_tricks.as_strided(column, strides=(step, step))), vec2
+    if type(column) is np.ndarray:  # a host array; a device array keeps its own strides
+        step = column.strides[0]
+        column = np.lib.stride_tricks.as_strided(column, strides=(step, step))
+    return make_tensor(column), vec2
 
 
-# --- book/chapters/26_inplace.md:587
+# --- book/chapters/26_inplace.md:589
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -118,7 +120,7 @@ def check_inputs(t, function, args, kwargs) -> bool:
     return near
 
 
-# --- book/chapters/26_inplace.md:653
+# --- book/chapters/26_inplace.md:655
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -154,7 +156,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:699
+# --- book/chapters/26_inplace.md:701
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",
