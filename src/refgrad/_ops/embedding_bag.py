@@ -13,7 +13,8 @@ import numpy as np
 
 from refgrad._backend import device_of, move
 from refgrad._ops.dispatch import call
-from refgrad._ops.embedding_bag_checks import _check_kernel, _flat
+from refgrad._ops.embedding_bag_checks import _check_bags, _check_kernel, _flat
+from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.rounding import UNSHOWN, _no_derivative, without_empty_edges
 from refgrad._ops.table import Op, no_forward_formula, register
 
@@ -57,7 +58,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:384
+# --- book/chapters/16zj_small_functions_and_refusals.md:385
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -113,7 +114,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:449
+# --- book/chapters/16zj_small_functions_and_refusals.md:450
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -138,7 +139,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:479
+# --- book/chapters/16zj_small_functions_and_refusals.md:480
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -171,7 +172,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:520
+# --- book/chapters/16zj_small_functions_and_refusals.md:521
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -184,7 +185,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:648
+# --- book/chapters/16zj_small_functions_and_refusals.md:649
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -233,7 +234,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:809
+# --- book/chapters/16zj_small_functions_and_refusals.md:825
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -265,8 +266,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' "
                                   f"(got mode='{mode}'). Please open a feature request on GitHub.")
-    padding_idx = _check_kernel(weight, input, offsets, _MODES[mode], padding_idx,
-                                per_sample_weights)
+    padding_idx = _check_kernel(weight, padding_idx)
     return bags(weight, input, offsets, _MODES[mode], per_sample_weights, include_last_offset,
                 padding_idx, scale_grad_by_freq)[0]
 
@@ -274,8 +274,12 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
 def bags(weight, indices, offsets, mode, per_sample_weights, include_last_offset, padding_idx,
          scale_grad_by_freq):
     """The row's four outputs: the bags and the bookkeeping."""
-    return call(EMBEDDING_BAG, (weight, per_sample_weights), {
+    params = {
         "indices": indices, "offsets": offsets, "mode": mode,
         "include_last_offset": include_last_offset, "padding_idx": padding_idx,
         "scale_grad_by_freq": bool(scale_grad_by_freq), "sparse": False,
-        "weight_sym_argsize_0": weight.shape[0], "table_requires_grad": weight.requires_grad})
+        "weight_sym_argsize_0": weight.shape[0], "table_requires_grad": weight.requires_grad}
+    # NOTE [Bags checked after the saves]
+    with kernel_checks(EMBEDDING_BAG, (weight, per_sample_weights), params):
+        _check_bags(weight, indices, offsets, mode, per_sample_weights)
+    return call(EMBEDDING_BAG, (weight, per_sample_weights), params)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:703
+# --- book/chapters/16zj_small_functions_and_refusals.md:708
 """What embedding_bag refuses, in torch's order, and a matrix of bags made flat."""
 
 import numpy as np
@@ -11,8 +11,8 @@ import numpy as np
 from refgrad._tensor_values import host_array
 
 
-def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=None):
-    from refgrad._ops.cpp_printing import cpp_print
+def _check_kernel(weight, padding_idx):
+    """The padding index, made positive (-1 for none), once it and the table's dtype pass."""
     from refgrad._typename import c_tensor_type_name  # CPUBoolType for a bool tensor
 
     count = weight.shape[0]
@@ -28,6 +28,14 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
                            "following scalar types: Half, BFloat16, Float, Double; but got "
                            f"{c_tensor_type_name(weight)} instead (while checking arguments for "
                            "embedding_bag)")
+    return padding_idx
+
+
+def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
+    from refgrad._ops.cpp_printing import cpp_print
+    from refgrad._typename import c_tensor_type_name
+
+    count = weight.shape[0]
     for name, t in (("indices", input), ("offsets", offsets)):
         if t.dtype.name not in ("int64", "int32"):
             raise RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the "
@@ -52,16 +60,18 @@ def _check_kernel(weight, input, offsets, mode, padding_idx, per_sample_weights=
     if bad.size:
         raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found "
                            f"idx to be {idx[bad[0]]}")
-    return padding_idx
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:760
+# --- book/chapters/16zj_small_functions_and_refusals.md:773
 def _check_sample_weights(weight, input, mode, per_sample_weights):
+    from refgrad._typename import c_tensor_type_name  # CPUBoolType for bool weights
+
     if per_sample_weights.dtype != weight.dtype:
         raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as "
                            "tensor for argument #1 'per_sample_weights'; but type "
-                           f"{weight.type()} does not equal {per_sample_weights.type()} (while "
-                           "checking arguments for embedding_bag)")
+                           f"{weight.type()} does not equal "
+                           f"{c_tensor_type_name(per_sample_weights)} (while checking arguments "
+                           "for embedding_bag)")
     if mode != 0:
         raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
     if per_sample_weights.numel() != input.numel():
@@ -70,7 +80,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:781
+# --- book/chapters/16zj_small_functions_and_refusals.md:797
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange

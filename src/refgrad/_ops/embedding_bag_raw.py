@@ -12,8 +12,7 @@ from refgrad._ops.embedding_bag_checks import _check_kernel
 
 def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
-    padding_idx = _check_kernel(weight, indices, offsets, mode, padding_idx,
-                                per_sample_weights)
+    padding_idx = _check_kernel(weight, padding_idx)
     if sparse:  # as F.embedding_bag refuses it
         raise NotImplementedError("refgrad's embedding_bag does not take sparse=True")
     return bags(weight, indices, offsets, mode, per_sample_weights, include_last_offset,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1627
+# --- book/chapters/26_inplace.md:1657
 """The in-place methods made from out-of-place functions, and their installation."""
 
 from refgrad._dtype import python_number, result_type
@@ -55,7 +55,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1689
+# --- book/chapters/26_inplace.md:1719
 def _method(function, cast=None, called=None):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -103,7 +103,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1745
+# --- book/chapters/26_inplace.md:1775
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -131,7 +131,8 @@ OUT_OF_PLACE = {
     "logit": logit.logit,
     "scatter": scattering.scatter_step, "scatter_add": scattering.scatter_add,
     "masked_scatter": masked_scatter_in_place.masked_scatter_step,
-    **{name: getattr(slice_writes, name) for name in ("index_add", "index_copy", "index_fill")},
+    **{name: getattr(slice_writes, name) for name in ("index_add", "index_fill")},
+    "index_copy": slice_writes.index_copy_step,  # NOTE [The kernel's view]
     "scatter_reduce": combining.scatter_reduce, "index_reduce": index_reductions.index_reduce,
     "addmm": addmm_family.addmm, "addmv": addmm_family.addmv,
     "baddbmm": addmm_family.baddbmm, "addbmm": addmm_family.addbmm,
@@ -141,7 +142,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3702
+# --- book/chapters/26_inplace.md:3733
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -166,7 +167,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3735
+# --- book/chapters/26_inplace.md:3766
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -199,7 +200,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3776
+# --- book/chapters/26_inplace.md:3807
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -214,7 +215,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3801
+# --- book/chapters/26_inplace.md:3832
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -244,7 +245,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3836
+# --- book/chapters/26_inplace.md:3867
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -19,7 +19,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:531
+# --- book/chapters/26_inplace.md:539
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -45,27 +45,28 @@ def overlapping(t, other, same_ok: bool = True) -> bool:
         return False  # an overlap torch finds too hard to tell
     start, other_start = data_ptr(a), data_ptr(b)
     if start == other_start and a.nbytes == b.nbytes:
-        return not same_ok or a.shape != b.shape or _steps(a) != _steps(b)
+        # NOTE [The same memory, read with the same strides]
+        return not same_ok or element_strides(a) != element_strides(b)
     return start < other_start + b.nbytes and other_start < start + a.nbytes
 
 
-def _steps(array) -> tuple:
-    """The strides that matter: a dimension of one element is never stepped along."""
-    return tuple(s for s, n in zip(element_strides(array), array.shape) if n != 1)
-
-
 # NOTE [addr compares a column]
-# torch's addr_ hands its kernel vec1 as a column, and vec2 as it is, to be
-# broadcast as a row; those are what it compares with the written matrix. The
-# column of an (n, 1) matrix is that very memory, read the same way, and not
-# refused; the row of a (1, m) matrix, still one-dimensional, overlaps in part.
+# torch's addr_ hands its kernel vec1 reshaped to a column, whose second stride
+# is its first, and vec2 as it is, to be broadcast as a row; those are what it
+# compares with the written matrix. The column of an (n, 1) matrix is that very
+# memory, read the same way, and not refused; the row of a (1, m) matrix, still
+# one-dimensional, overlaps in part.
 def _as_compared(vec1, vec2) -> tuple:
     if not isinstance(vec1, Tensor):
         return (vec1, vec2)
-    return make_tensor(vec1._data[:, None]), vec2
+    column = vec1._data[:, None]
+    if type(column) is np.ndarray:  # a host array; a device array keeps its own strides
+        step = column.strides[0]
+        column = np.lib.stride_tricks.as_strided(column, strides=(step, step))
+    return make_tensor(column), vec2
 
 
-# --- book/chapters/26_inplace.md:581
+# --- book/chapters/26_inplace.md:590
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -119,7 +120,7 @@ def check_inputs(t, function, args, kwargs) -> bool:
     return near
 
 
-# --- book/chapters/26_inplace.md:647
+# --- book/chapters/26_inplace.md:656
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -155,7 +156,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:693
+# --- book/chapters/26_inplace.md:702
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:794
+# --- book/chapters/26_inplace.md:818
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
 
+from refgrad._dtype import result_type
 from refgrad._tensor import Tensor, make_tensor
 
 # NOTE [Reads after the write]
@@ -30,11 +31,15 @@ def reads_written(t, function, tensors) -> bool:
     a = t._data
     if type(a) is not np.ndarray or not 1 < a.size < THREADED:
         return False
+    if result_type(t, *tensors) != t.dtype:
+        return False  # NOTE [Copies in the common dtype]: the write goes to a new tensor
     shared = False
     for other in tensors:
         b = other._data
-        if type(b) is not np.ndarray or b.dtype != a.dtype:
-            return False  # torch reads a copy in the common dtype
+        if type(b) is not np.ndarray:
+            return False
+        if b.dtype != a.dtype:
+            continue  # read from a copy made before the loop
         shared = shared or (b.size > 0 and np.may_share_memory(a, b) and _may_share(a, b))
     return shared
 
@@ -48,7 +53,7 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:860
+# --- book/chapters/26_inplace.md:889
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
@@ -56,7 +61,7 @@ def _may_share(a, b) -> bool:
 # seen as a column and a row, as torch's iteration sees them.
 
 
-# --- book/chapters/26_inplace.md:869
+# --- book/chapters/26_inplace.md:898
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -66,7 +71,8 @@ def write_in_order(t, function, args, kwargs) -> None:
         function, args = form(args)
     out = t._data
     places = [k for k, a in enumerate(args) if isinstance(a, Tensor)]
-    operands = [out, *(np.broadcast_to(args[k]._data, out.shape) for k in places)]
+    operands = [out, *(np.broadcast_to(args[k]._data.astype(out.dtype, copy=False), out.shape)
+                       for k in places)]  # NOTE [Copies in the common dtype]
     shape, steps = _merged(out.shape, [o.strides for o in operands])
     views = [np.lib.stride_tricks.as_strided(o, shape, s) for o, s in zip(operands, steps)]
     size = out.itemsize
@@ -93,7 +99,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:911
+# --- book/chapters/26_inplace.md:941
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

@@ -170,6 +170,18 @@ def _check_slices(input, source, d) -> None:
 
 # --- book/chapters/16h_scatter.md:490
 def index_copy(input, dim, index, source):
+    return _copy_slices(input, dim, index, source, in_place=False)
+
+
+def index_copy_step(self, dim, index, source):
+    """index_copy_'s write: its kernel views ``self`` itself (NOTE [The kernel's view])."""
+    return _copy_slices(self, dim, index, source, in_place=True)
+
+
+index_copy_step.__name__ = "index_copy"
+
+
+def _copy_slices(input, dim, index, source, in_place):
     from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor_values import wrap_dim
     from refgrad._typename import LEGACY
@@ -196,23 +208,35 @@ def index_copy(input, dim, index, source):
     if source.ndim and index.numel() != _length(source, d):  # after the dtypes and slices
         raise IndexError(f"{prefix}Number of indices ({index.numel()}) should be equal to "
                          f"source.size(dim) ({_length(source, d)})")
-    if input.ndim and not input.numel():  # the kernel's view of the input, refused
-        _refuse_view(input, d, index)  # or nothing to write: its index is never read
-    else:
+    # the kernel's view of the input, refused, or with nothing to write: its index unread
+    if not (input.ndim and not input.numel()) or _kernel_view(input, d, index, in_place, True):
         check_values(index, d, _length(input, d), prefix, IndexError)
     return call(INDEX_COPY, (input, source), {"dim": dim, "index": index,
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:545
-def _refuse_view(input, d, index) -> None:
-    """torch's kernel views an empty input as one slice per index along ``d``, which its
-    memory, none, must hold: refused unless that view is empty too."""
+# --- book/chapters/16h_scatter.md:561
+# NOTE [The kernel's view]
+# torch's kernel views the tensor it writes as one slice per index along d, of
+# stride 0, over that tensor's storage: the input's own in place, and out of
+# place a new one, which for an empty input holds no bytes. A view past the
+# storage's end is refused as as_strided refuses it; a view with elements reads
+# the index, whose values are then checked against the input's empty length.
+def _kernel_view(input, d, index, in_place, fresh=False) -> bool:
+    """Refuse the kernel's view of an empty ``input`` as torch does; whether it has
+    elements. ``fresh``: the result out of place is laid out anew, row-major."""
+    from refgrad._layouts import row_major
     from refgrad._ops.strided import strided_params
+    from refgrad._storage_bounds import refusal
 
-    size, stride = list(input.shape), list(input.stride())
+    size = list(input.shape)
+    stride = list(row_major(size) if fresh and not in_place else input.stride())
     size[d], stride[d] = index.numel(), 0
-    strided_params(input, size, stride, None)
+    if in_place:
+        strided_params(input, size, stride, None)
+    elif (refused := refusal(size, stride, 0, input.element_size(), 0)) is not None:
+        raise RuntimeError(refused)
+    return 0 not in size
 
 
 def _check_copy_slices(input, source, d) -> None:
@@ -227,6 +251,11 @@ def _check_copy_slices(input, source, d) -> None:
 
 
 def index_fill(input, dim, index, value):
+    return fill_slices(input, dim, index, value, in_place=False)
+
+
+def fill_slices(input, dim, index, value, in_place):
+    """index_fill, out of place or, for index_fill_, in ``input`` itself."""
     from refgrad import _dtype
     from refgrad._ops.inplace_saves import refuse_kept_inference
     from refgrad._tensor import Tensor
@@ -241,8 +270,9 @@ def index_fill(input, dim, index, value):
     d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    if input.ndim and not input.numel():  # the kernel's view of the input, refused
-        _refuse_view(input, d, index)
+    reads = True  # NOTE [The kernel's view]
+    if input.ndim and not input.numel():
+        reads = _kernel_view(input, d, index, in_place)
     # NOTE [A fill value is converted before the index is read]
     # A value tensor counts as the number it holds, range-checked for the input's
     # dtype as a number is, when the kernel starts: after the index's dtype and
@@ -252,7 +282,7 @@ def index_fill(input, dim, index, value):
     length = _length(input, d)
     values = index._data
     outside = values[(values < -length) | (values >= length)]
-    if outside.size and input.numel():  # nothing to fill: the index's values are never read
+    if outside.size and reads:  # nothing to fill: the index's values are never read
         raise IndexError(f"index {int(outside.flat[0])} is out of bounds for dimension {d} with "
                          f"size {length}")
     if isinstance(value, Tensor):
