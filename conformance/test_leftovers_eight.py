@@ -143,8 +143,6 @@ REFUSED = {  # each call, with the message torch's parser (or Python) gives for 
     "norm": (lambda a: torch.norm(a, foo=1), "norm() got an unexpected keyword argument 'foo'"),
     "tensordot": (lambda a: torch.tensordot(a, a, foo=1),
                   "tensordot() got an unexpected keyword argument 'foo'"),
-    "cdist": (lambda a: torch.cdist(a, a, foo=1),
-              "cdist() got an unexpected keyword argument 'foo'"),
     "sdpa foo": (lambda a: F.scaled_dot_product_attention(a, a, a, foo=1),
                  "scaled_dot_product_attention() got an unexpected keyword argument 'foo'"),
     "sdpa seven": (lambda a: F.scaled_dot_product_attention(a, a, a, None, 0.0, False, 1.0),
@@ -186,7 +184,9 @@ def test_only_calls_that_parse_are_handed_on():
         torch.add(h, h, foo=1)
     assert torch.add(h, h, alpha=2) == torch.conv1d(h, h, stride=2) == "handled"
     assert torch.norm(h, p=2) == torch.tensordot(h, h, dims=1) == "handled"
-    assert torch.cdist(h, h, compute_mode=3) == "handled"  # Python first, in torch
+    with raises(TypeError, "cdist() got an unexpected keyword argument 'foo'"):
+        torch.cdist(h, h, foo=1)  # Python's binding of its line, before the line asks
+    assert torch.cdist(h, h, compute_mode=3) == "handled"  # the line asks before parsing
     assert F.gelu(h, approximate=b"tanh") == F.softplus(h, beta=2) == "handled"
     assert F.scaled_dot_product_attention(h, h, h, scale=0.5) == "handled"
     assert torch.cat([h, h]) == torch.sum(h, 0) == "handled"
@@ -196,3 +196,16 @@ def test_only_calls_that_parse_are_handed_on():
     with Mode() as mode:
         assert torch.add(given, 1, alpha=2) == "handled"
     assert mode.seen == ["add"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: torch.mm(x, "a"), lambda x: torch.index_select(x, 0, "a"),
+    lambda x: torch.where(x, "a", x), lambda x: torch.masked_select(x, "a"),
+])
+def test_functions_given_out_by_a_wrapper_are_parsed_before_a_mode(call):
+    given, mode = torch.rand(2, 2), Mode()
+    with pytest.raises(TypeError) as plain:
+        call(given)
+    with mode, raises(TypeError, str(plain.value)):
+        call(given)
+    assert mode.seen == []

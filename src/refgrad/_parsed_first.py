@@ -52,7 +52,7 @@ def read_first(error):
     return dispatch
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:266
+# --- book/chapters/16zhb_leftovers_eight.md:269
 def parser_of(function, name: str):
     """The reading of a call of ``torch.<name>`` that gives torch's refusal of it or None;
     None where refgrad reads the function against nothing."""
@@ -64,6 +64,8 @@ def parser_of(function, name: str):
     if name in TORCH_WRITTEN_IN_PYTHON:  # its own line asks before its parser reads
         return None
     forms = getattr(function, "forms", None)
+    if forms is None:  # out='s wrapper: the function within it (chapter 26_inplace)
+        forms = getattr(getattr(function, "within", None), "forms", None)
     if forms is None:
         from refgrad._ops.checked_signatures import COPIED
 
@@ -77,7 +79,7 @@ def parser_of(function, name: str):
         args if pack is None else pack(args), kwargs)
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:304
+# --- book/chapters/16zhb_leftovers_eight.md:309
 def functional_parser(function, operator: str):
     """The reading of a call of a function of ``F`` torch binds in C: torch's signature
     where refgrad keeps it, else its count, then the check of its values that are not
