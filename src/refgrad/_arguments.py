@@ -12,6 +12,7 @@ from refgrad._argument_combinations import _combination
 from refgrad._dtype import PYTHON_TYPES
 from refgrad._signatures import Parameter, Signature, fits_parameter, is_python_type, signature
 from refgrad._tensor import Tensor
+from refgrad._text_arguments import as_text
 
 
 # NOTE [Tensors read as ints]
@@ -44,7 +45,7 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:734
+# --- book/chapters/13a_arguments.md:735
 def _as_int(value):
     if isinstance(value, np.integer | bool):  # view(-1, True) is view(-1, 1)
         return int(value)
@@ -57,6 +58,8 @@ def _by_position(p: Parameter) -> bool:
 
 
 def _int_for(p: Parameter, value):
+    if p.kind in ("str", "torch.device"):
+        return as_text(value)  # NOTE [Bytes for a string]
     if p.kind in ("int", "SymInt") or (p.kind == "tuple of ints" and isinstance(
             value, Tensor | np.integer)):
         return _as_int(value)
@@ -84,7 +87,7 @@ def _bool_for_symint(bound) -> bool:
                for _, p, value in bound)
 
 
-# --- book/chapters/13a_arguments.md:783
+# --- book/chapters/13a_arguments.md:786
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 
@@ -149,4 +152,5 @@ class Arguments:
         if error is not None:
             raise error from None
         bound, _ = _bind(fitted, args, kwargs, self.numbers)
-        return fitted, {p.name: value for _, p, value in bound}
+        return fitted, {p.name: as_text(value) if p.kind == "str" else value
+                        for _, p, value in bound}  # NOTE [Bytes for a string]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:384
+# --- book/chapters/02_dtypes.md:386
 """The seam between devices and array libraries: cpu is NumPy, cuda is CuPy."""
 
 import weakref
@@ -28,7 +28,7 @@ def cuda_is_available() -> bool:
     return cupy is not None and cupy.cuda.is_available()
 
 
-# --- book/chapters/02_dtypes.md:415
+# --- book/chapters/02_dtypes.md:417
 def device_of(array) -> device:
     """The device an array lives on."""
     if isinstance(array, np.ndarray | np.generic):
@@ -52,7 +52,7 @@ def array_module(where: device):
     return _cupy()
 
 
-# --- book/chapters/02_dtypes.md:444
+# --- book/chapters/02_dtypes.md:446
 class AcceleratorError(RuntimeError):
     """An error reported by the GPU, as torch's ``torch.AcceleratorError``."""
 
@@ -78,7 +78,7 @@ def data_ptr(array) -> int:
     return int(array.data.ptr)
 
 
-# --- book/chapters/02_dtypes.md:475
+# --- book/chapters/02_dtypes.md:477
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
 
 
@@ -104,7 +104,7 @@ def is_pinned(array) -> bool:
     return isinstance(array, cupy.cuda.PinnedMemoryPointer)
 
 
-# --- book/chapters/02_dtypes.md:509
+# --- book/chapters/02_dtypes.md:511
 def writeable(array) -> bool:
     """Whether an array may be written in place."""
     return array.flags.writeable if isinstance(array, np.ndarray) else True
@@ -123,7 +123,7 @@ def add_at(out, key, values) -> None:
     array_module(device_of(out)).add.at(out, key, values)
 
 
-# --- book/chapters/02_dtypes.md:577
+# --- book/chapters/02_dtypes.md:579
 def element_strides(array) -> tuple:
     """The strides of ``array`` counted in elements, as torch counts them."""
     if array.size == 0 and not any(array.strides):  # NumPy's new empty: row-major ones
@@ -146,7 +146,7 @@ def torch_laid_out(array):
     return array_module(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, steps)
 
 
-# --- book/chapters/02_dtypes.md:605
+# --- book/chapters/02_dtypes.md:607
 def empty_copy(array):
     """A new empty array with the empty ``array``'s strides, as torch's clone keeps them."""
     steps = tuple(s * array.itemsize for s in element_strides(array))
@@ -174,7 +174,7 @@ def empty_with_steps(like, shape, steps):
 # .grad came out one version behind torch's.
 
 
-# --- book/chapters/02_dtypes.md:638
+# --- book/chapters/02_dtypes.md:640
 # NOTE [Zero strides asked for]: the arrays made with zero strides on purpose, by id
 _ZEROS_ASKED = weakref.WeakValueDictionary()
 
@@ -194,7 +194,7 @@ def _zeros_asked(array) -> bool:
     return False
 
 
-# --- book/chapters/02_dtypes.md:665
+# --- book/chapters/02_dtypes.md:667
 class _Interface:
     """An array's description, held with the array it looks into, for np.asarray."""
 

@@ -16,21 +16,23 @@ _UNSET = object()  # device("cpu:0", None) is refused: an index given as None is
 # --- book/chapters/02_dtypes.md:189
 def _called(args: tuple, kwargs: dict) -> tuple:
     """``(spec, index, named)`` of a call of device(), ``named`` the keywords given."""
+    from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
+
     if len(args) + len(kwargs) == 1:
         key, value = next(iter(kwargs.items())) if kwargs else (None, args[0])
         if key in (None, "device"):
-            if isinstance(value, device | str) or (
+            if isinstance(value, device | str | bytes) or (
                     isinstance(value, int | np.integer) and not isinstance(value, bool)):
-                return value, _UNSET, ()
+                return as_text(value), _UNSET, ()
             mark = f"!{_typename(value)}!" if key is None else f"!device={_typename(value)}!, "
             raise _no_signature(args, kwargs, f"some of the arguments have invalid types: "
                                               f"({mark})")
-        if key == "type" and isinstance(value, str):
-            return value, None, ("type",)
+        if key == "type" and isinstance(value, str | bytes):
+            return as_text(value), None, ("type",)
         raise _no_signature(args, kwargs, f"some of the keywords were incorrect: {key}")
     if len(args) + len(kwargs) != 2 or len(args) == 2 and kwargs:
         raise _no_signature(args, kwargs, None)
-    if args and not isinstance(args[0], str):
+    if args and not isinstance(args[0], str | bytes):
         _with_index(args[0], None)  # refuses it: a type given by position is read first
     if args and "type" in kwargs:
         raise TypeError("device() got multiple values for argument 'type'")
@@ -39,7 +41,7 @@ def _called(args: tuple, kwargs: dict) -> tuple:
     unknown = [k for k in kwargs if k not in ("type", "index")]
     if unknown:
         raise TypeError(f"device() got an unexpected keyword argument '{unknown[0]}'")
-    spec = args[0] if args else kwargs["type"]
+    spec = as_text(args[0] if args else kwargs["type"])
     return spec, args[1] if len(args) == 2 else kwargs["index"], tuple(kwargs)
 
 
@@ -53,7 +55,7 @@ def _no_signature(args: tuple, kwargs: dict, reason) -> TypeError:
                      " * (str type, int index = -1)\n")
 
 
-# --- book/chapters/02_dtypes.md:242
+# --- book/chapters/02_dtypes.md:244
 class device:  # noqa: N801 - torch's name
     __slots__ = ("type", "index")
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -98,7 +100,7 @@ class device:  # noqa: N801 - torch's name
         leave()
 
 
-# --- book/chapters/02_dtypes.md:291
+# --- book/chapters/02_dtypes.md:293
 def _accelerator() -> str:
     from refgrad._backend import NO_ACCELERATOR, cuda_is_available
 
@@ -107,7 +109,7 @@ def _accelerator() -> str:
     return "cuda"
 
 
-# --- book/chapters/02_dtypes.md:312
+# --- book/chapters/02_dtypes.md:314
 _SYNTAX = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?", re.ASCII)
 _TORCHS_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip",
                  "ve", "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -133,7 +135,7 @@ def _parse(spec: str) -> tuple[str, int | None]:
     return kind, None if number is None else int(number)
 
 
-# --- book/chapters/02_dtypes.md:342
+# --- book/chapters/02_dtypes.md:344
 def _with_index(spec, index, named=()) -> tuple[str, int | None]:
     """``device(type, index)``: a type string without index, and an int index; ``named``
     holds those given by keyword, whose messages give no position."""

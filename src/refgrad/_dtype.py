@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:739
+# --- book/chapters/02_dtypes.md:741
 """Element types, their NumPy storage, and torch's type promotion."""
 
 import builtins
@@ -14,7 +14,7 @@ import numpy as np
 BOOL, INTEGER, FLOATING = 0, 1, 2
 
 
-# --- book/chapters/02_dtypes.md:755
+# --- book/chapters/02_dtypes.md:757
 class dtype:  # noqa: N801 - torch's name
     """One element type: ``torch.float32`` and friends."""
 
@@ -46,7 +46,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:792
+# --- book/chapters/02_dtypes.md:794
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -69,7 +69,7 @@ DEFAULT_FLOAT = float32
 PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool}
 
 
-# --- book/chapters/02_dtypes.md:819
+# --- book/chapters/02_dtypes.md:821
 def from_numpy(numpy_dtype) -> dtype:
     """The refgrad dtype that stores as ``numpy_dtype``."""
     try:
@@ -93,7 +93,7 @@ def set_default_dtype(d, /) -> None:  # by position only, as torch's
     DEFAULT_FLOAT = d
 
 
-# --- book/chapters/02_dtypes.md:1051
+# --- book/chapters/02_dtypes.md:1053
 CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
@@ -131,7 +131,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:1131
+# --- book/chapters/02_dtypes.md:1133
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -151,7 +151,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:1174
+# --- book/chapters/02_dtypes.md:1176
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -193,7 +193,7 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1223
+# --- book/chapters/02_dtypes.md:1225
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -203,7 +203,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1258
+# --- book/chapters/02_dtypes.md:1260
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -213,7 +213,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1279
+# --- book/chapters/02_dtypes.md:1281
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

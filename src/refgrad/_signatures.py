@@ -139,10 +139,10 @@ _CHECKS = {
     "bool": lambda v: isinstance(v, bool),
     "Number": _is_number,
     "float": _is_float,
-    "str": lambda v: isinstance(v, str),
+    "str": lambda v: isinstance(v, str | bytes),  # NOTE [Bytes for a string]
     "torch.dtype": lambda v: isinstance(v, DType) or is_python_type(v),
     "SymInt": is_index,  # an int, or an integer or bool tensor of one element
-    "torch.device": lambda v: isinstance(v, str | Device) or is_int(v) and not isinstance(
+    "torch.device": lambda v: isinstance(v, str | bytes | Device) or is_int(v) and not isinstance(
         v, Tensor),  # an index, but not a tensor: x.to(torch.tensor(0)) is to(tensor)
     "torch.layout": lambda v: v is strided,  # refgrad's one layout
     "torch.Generator": lambda v: v is None or isinstance(v, Generator),  # None: the default

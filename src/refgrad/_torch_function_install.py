@@ -16,6 +16,7 @@ from refgrad._functional_handed import (
     handed_spec,
     torch_line,
 )
+from refgrad._parsed_first import functional_parser, parser_of, read_first
 from refgrad._python_methods import WRITTEN_IN_PYTHON
 from refgrad._subclass_results import LEFT
 from refgrad._tensor import Tensor
@@ -45,7 +46,7 @@ def shape({cells}):
 """
 
 
-# --- book/chapters/28ca_torch_function.md:336
+# --- book/chapters/28ca_torch_function.md:337
 _shapes = {}  # a tuple of free variables' names: the trampoline's code naming them
 
 
@@ -69,7 +70,7 @@ def _copy(function) -> types.FunctionType:
     return copy
 
 
-# --- book/chapters/28ca_torch_function.md:367
+# --- book/chapters/28ca_torch_function.md:368
 def ask_first(function, name: str, passes=None, python=False, operator=False,
               refused=None, dispatch=protocol.dispatch) -> None:
     """Make ``function`` ask first, keeping it the same object: NOTE [Asking first in place];
@@ -88,7 +89,7 @@ def ask_first(function, name: str, passes=None, python=False, operator=False,
     names[function] = name
 
 
-# --- book/chapters/28ca_torch_function.md:396
+# --- book/chapters/28ca_torch_function.md:397
 _SETTINGS = frozenset((
     "are_deterministic_algorithms_enabled", "broadcast_shapes", "can_cast", "compile",
     "init_num_threads", "initial_seed", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
@@ -120,24 +121,25 @@ _IGNORED_OTHERS = {"": ("device", "dtype", "enable_grad", "finfo", "iinfo", "inf
                    "nn.functional.": ("_canonical_mask", "_none_or_dtype")}
 
 
-# its scale and enable_gqa are keywords alone in torch's parser, not in its signature here
-_UNLIKE_ITS_PARSER = frozenset(("scaled_dot_product_attention",))
-
 
 def _bound_first(name: str):
     """What asks for a function torch binds in C: its parser refuses a call that does not
-    bind, in its words, before any handler or mode is asked (NOTE [Written in C])."""
-    counted = []
+    bind, or a value of the wrong type, in its words, before any handler or mode is asked
+    (NOTE [Written in C], NOTE [Parsed before a handler])."""
+    asks = []
 
     def dispatch(public, refused, args, kwargs, *flags):
-        if not counted:
-            from refgrad.nn._functional_arguments import counter
-
-            counted.append(counter(plain[public], name.rpartition(".")[2]))
-        counted[0](args, kwargs or {})
-        return protocol.dispatch(public, refused, args, kwargs, *flags)
+        if not asks:
+            asks.append(read_first(functional_parser(plain[public], name.rpartition(".")[2])))
+        return asks[0](public, refused, args, kwargs, *flags)
 
     return dispatch
+
+
+def _read_first(function, name: str):
+    """What asks for ``torch.<name>``: its parser, where refgrad reads it, then the handlers."""
+    parser = parser_of(function, name)
+    return protocol.dispatch if parser is None else read_first(parser)
 
 
 def _askable(value) -> bool:
@@ -158,11 +160,13 @@ def _namespace(module, prefix: str, python: bool) -> None:
         elif f"{prefix}.{name}" in OFFER_THEMSELVES or python and name in PASS_ON:
             names[value] = f"{prefix}.{name}"
         elif python and name in WRITTEN_IN_C and _askable(value):  # NOTE [Written in C]
-            ask_first(value, WRITTEN_IN_C[name], dispatch=protocol.dispatch
-                      if name in _UNLIKE_ITS_PARSER else _bound_first(WRITTEN_IN_C[name]))
+            ask_first(value, WRITTEN_IN_C[name], dispatch=_bound_first(WRITTEN_IN_C[name]))
         elif prefix == "torch" and name in TORCH_WRITTEN_IN_PYTHON and _askable(value):
             refused, spec, known = torch_line(value, name)
-            ask_first(value, known, python=spec, refused=refused)
+            ask_first(value, known, python=spec, refused=refused, dispatch=_read_first(
+                value, name))  # NOTE [Parsed before a handler], chapter 16zhb
+        elif prefix == "torch" and _askable(value) and parser_of(value, name) is not None:
+            ask_first(value, f"torch.{name}", dispatch=_read_first(value, name))
         elif python and name in CALL_THE_METHOD and _askable(value):  # chapter 28cb
             ask_first(value, f"torch.Tensor.{name}", dispatch=CALL_THE_METHOD[name])
             names[value] = f"{prefix}.{name}"
@@ -171,7 +175,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:500
+# --- book/chapters/28ca_torch_function.md:504
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -194,7 +198,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:524
+# --- book/chapters/28ca_torch_function.md:528
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -212,7 +216,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:543
+# --- book/chapters/28ca_torch_function.md:547
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -237,7 +241,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:574
+# --- book/chapters/28ca_torch_function.md:578
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

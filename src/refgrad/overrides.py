@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:594
+# --- book/chapters/28ca_torch_function.md:598
 """torch.overrides: the __torch_function__ protocol's public helpers."""
 
 import collections
@@ -12,6 +12,7 @@ import functools
 from refgrad import _torch_function as protocol
 from refgrad import _torch_function_install as install
 from refgrad._functional_handed import NOT_IN_TORCH_ALL
+from refgrad._resolved_names import resolved_name
 from refgrad._tensor import Tensor
 from refgrad.nn.parameter import Parameter
 
@@ -25,7 +26,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:618
+# --- book/chapters/28ca_torch_function.md:623
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -60,7 +61,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:654
+# --- book/chapters/28ca_torch_function.md:659
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -93,7 +94,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:688
+# --- book/chapters/28ca_torch_function.md:693
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -128,7 +129,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:728
+# --- book/chapters/28ca_torch_function.md:733
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -139,8 +140,7 @@ def is_tensor_method_or_property(func) -> bool:
 
 
 def resolve_name(func):
-    install.switch_on()
-    return install.names.get(func) or install.ignored_names.get(func)
+    return resolved_name(func)  # NOTE [The last name walked], chapter 16zhb
 
 
 def get_ignored_functions() -> set:
@@ -153,7 +153,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:754
+# --- book/chapters/28ca_torch_function.md:758
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys

@@ -53,7 +53,7 @@ THRESHOLD_ = register(Op(
 ELU_SHOWN = {"alpha": 1, "scale": 1, "input_scale": 1}
 
 
-def selu_(input):
+def _selu_(input):
     tensor_argument("selu_", "input", 1, input)
     _floating(input, "elu_cpu")
     params = {"alpha": SELU_ALPHA, "scale": SELU_SCALE, "input_scale": 1}
@@ -70,9 +70,11 @@ def _celu_(input, alpha=1.0):
 
 _celu_.__name__ = "celu_"
 celu_ = function_form(_celu_, Arguments("celu_(Tensor input, Number alpha = 1.0)"))
+_selu_.__name__ = "selu_"  # its parser's words too: selu_() misses "input"
+selu_ = function_form(_selu_, Arguments("selu_(Tensor input)"))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3016
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3018
 def _threshold_(input, threshold, value):
     if input.dtype.name == "bool":  # the kernel's refusal, as threshold's
         from refgrad._typename import not_implemented_for

@@ -203,6 +203,9 @@ def _combined(ops, kept, width):
 
 # --- book/chapters/16j_products_and_shapes.md:1021
 def einsum(equation, *operands):
+    from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
+
+    equation = as_text(equation)
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = tuple(operands[0])
     if handed_whole(operands):  # NOTE [Composite ops below autograd]

@@ -219,12 +219,13 @@ def with_out(function, name: str, returns=None):
         return out if isinstance(out, Tensor) else returns(*outs)
 
     wrapper.__name__, wrapper.returns = name, returns  # returns: read in chapter 29y
+    wrapper.within = None if by_name else function  # NOTE [Parsed before a handler]
     if name in OUT_WARNINGS:  # chapter "Writes autograd skips"
         return warning_with_out(wrapper, OUT_WARNINGS[name], forms)
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3569
+# --- book/chapters/26_inplace.md:3570
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -240,7 +241,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3594
+# --- book/chapters/26_inplace.md:3595
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -255,7 +256,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3614
+# --- book/chapters/26_inplace.md:3615
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

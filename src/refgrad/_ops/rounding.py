@@ -207,8 +207,11 @@ def fmod(input, other):
 # --- book/chapters/16e_rounding_and_bits.md:470
 def rounded_division(input, other, rounding_mode):
     """``torch.div`` with a rounding mode other than None."""
+    from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
+
     input, other = _dtype.python_number(input), _dtype.python_number(other)
     operands = all(isinstance(v, Tensor) or is_number(v) for v in (input, other))
+    rounding_mode = as_text(rounding_mode)
     if not isinstance(rounding_mode, str | None) or not operands:
         got = [*type_names(input, other), f"rounding_mode={type(rounding_mode).__name__}"]
         raise invalid_combination("div", got, _FORMS["div"])
@@ -230,7 +233,7 @@ def rounded_division(input, other, rounding_mode):
     return call(DIV_MODE, (input, other), {"rounding_mode": rounding_mode})
 
 
-# --- book/chapters/16e_rounding_and_bits.md:829
+# --- book/chapters/16e_rounding_and_bits.md:832
 def float_power(input, exponent):
     input, exponent = _dtype.python_number(input), _dtype.python_number(exponent)
     tensors = [isinstance(v, Tensor) for v in (input, exponent)]
@@ -251,6 +254,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:853
+# --- book/chapters/16e_rounding_and_bits.md:856
 def true_divide(input, other):
     return div(input, other)

@@ -33,6 +33,9 @@ def _values(value, like):
 
 # --- book/chapters/16k_order_statistics.md:944
 def _side(side, right) -> str:
+    from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
+
+    side = as_text(side)
     if side not in (None, "left", "right"):
         raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
                            f"{side}")
@@ -46,7 +49,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:964
+# --- book/chapters/16k_order_statistics.md:967
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"  # checked in torch's order: the sorter first
     if sorter is not None and sorter.shape != boundaries.shape:
@@ -67,7 +70,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:993
+# --- book/chapters/16k_order_statistics.md:996
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -102,7 +105,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1035
+# --- book/chapters/16k_order_statistics.md:1038
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -148,7 +151,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1089
+# --- book/chapters/16k_order_statistics.md:1092
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

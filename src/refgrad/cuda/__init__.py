@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:714
+# --- book/chapters/02_dtypes.md:716
 """refgrad.cuda: is there a GPU refgrad can use?"""
 
 from refgrad._backend import cuda_is_available as is_available

@@ -9,6 +9,7 @@ import functools
 
 from refgrad._signatures import Parameter, fits_parameter, type_name
 from refgrad._tensor import Tensor
+from refgrad._text_arguments import as_text
 from refgrad.nn._functional_argument_tables import COMPARED, NUMBERS, PARSED, READ
 
 
@@ -37,7 +38,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4089
+# --- book/chapters/16q_functional.md:4090
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -60,8 +61,9 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
                      if p.kind == "tuple of ints" and isinstance(value, tuple | list)  # first
                      else f"not {type_name(value)}")
             raise TypeError(f"{operator}(): argument '{shown}'{where} must be {p.kind}, {wrong}")
-        if p.kind != "Tensor" and isinstance(value, Tensor):  # a 0-d tensor, read as its number
-            value = int(value.item()) if p.kind == "int" else value.item()
+        if p.kind != "Tensor" and isinstance(value, Tensor | bytes):  # a 0-d tensor, read as
+            value = as_text(value) if type(value) is bytes else (  # its number; bytes as text
+                int(value.item()) if p.kind == "int" else value.item())
             if positional:
                 args = (*args[:index], value, *args[index + 1:])
             else:
@@ -69,7 +71,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4129
+# --- book/chapters/16q_functional.md:4131
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
@@ -161,6 +163,7 @@ def checked(function, name: str):
             number_refused(name, args, kwargs, error)
             raise
 
+    call.parser = functools.partial(_check, read, parsed)  # NOTE [Parsed before a handler]
     call.__module__ = "refgrad.nn.functional"  # where pickle finds it, under its own name
     if "<locals>" not in function.__qualname__:  # or torch's boolean_dispatch's: flag_picked
         call.__qualname__ = name
