@@ -102,7 +102,7 @@ def test_stack_is_per_thread():
 
 
 def test_composites_go_whole_only_where_autograd_is_off():
-    from refgrad.utils._python_dispatch import composite_whole
+    from refgrad.utils._python_dispatch_composites import composite_whole
 
     normal = refgrad.ones(2)
     with refgrad.inference_mode():

@@ -149,7 +149,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1995
+# --- book/chapters/16_functions.md:1999
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -192,7 +192,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2282
+# --- book/chapters/16d_indexing.md:2286
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -219,11 +219,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:863
+# --- book/chapters/16g_moves_and_fused.md:864
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1279
+# --- book/chapters/16g_moves_and_fused.md:1280
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -245,7 +245,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1250
+# --- book/chapters/16i_cumulative.md:1251
 from refgrad._ops.cumulative import cummax, cummin, cumprod
 from refgrad._ops.log_running_sums import logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
@@ -1067,7 +1067,7 @@ from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29b_aliases_under_modes.md:231
+# --- book/chapters/29b_aliases_under_modes.md:229
 from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 
 
@@ -1075,7 +1075,7 @@ from refgrad.utils import _alias_modes  # noqa: E402, F401  # isort: skip
 from refgrad import _special_arguments  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/29o_numbers_under_modes.md:209
+# --- book/chapters/29o_numbers_under_modes.md:210
 from refgrad.utils import _arrays_under_modes  # noqa: E402, F401  # isort: skip
 
 

@@ -12,7 +12,7 @@ from functools import update_wrapper
 import refgrad
 from refgrad._tensor import Tensor
 from refgrad.utils._composite_arguments import SCHEMAS
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 # (where, name): (torch's op, its schema after the first argument, the argument whose
 # being a string picks the overload (its position, its name) and the two overloads)

@@ -6,7 +6,7 @@
 # --- book/chapters/29zb_refusals_numbered_where_made.md:121
 """Gradient formulas under the profiler alone: NOTE [The profiler's writes count]."""
 
-from refgrad.utils._python_dispatch import _profiler_alone
+from refgrad.utils._python_dispatch_composites import _profiler_alone
 
 # NOTE [The profiler's writes count]
 # torch's profiler records the ops that run; it is no dispatch mode, and the

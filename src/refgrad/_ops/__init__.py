@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1981
+# --- book/chapters/16_functions.md:1985
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16i_cumulative.md:1245
+# --- book/chapters/16i_cumulative.md:1246
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 

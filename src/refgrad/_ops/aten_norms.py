@@ -54,7 +54,7 @@ def _norm_checks(input, dim) -> None:
 
 
 def frobenius_norm(input, dim, keepdim=False):
-    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+    from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
     if handed_whole((input,)):  # NOTE [Composite ops below autograd]
         dims = [dim] if isinstance(dim, int) else dim  # a list, as torch's schema reads it
@@ -81,7 +81,7 @@ def frobenius_dims(dim, warned: str = "frobenius_norm") -> tuple:
 
 def nuclear_norm(input, dim=None, keepdim=False):  # None: the overload without dim
     from refgrad.linalg import matrix_norm
-    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+    from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
     if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
         dim, keepdim = None, dim

@@ -14,7 +14,7 @@ from refgrad._ops.refusal_order import kernel_checks
 from refgrad._ops.result_layout import suggested_format_result
 from refgrad._ops.table import Op, register
 from refgrad.autograd._state import batch_levels, state, switched_on
-from refgrad.utils._python_dispatch import handed_whole
+from refgrad.utils._python_dispatch_composites import handed_whole
 
 
 def reduced_axes(ndim):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from refgrad._c_names import c_type_name
 from refgrad._size import Size
 from refgrad._tensor import Tensor
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def broadcast_shapes(*shapes) -> Size:

@@ -76,7 +76,7 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     # place, as it does for a tensor subclass.
     from refgrad._ops.functions import where
     from refgrad.autograd._formula_steps import modes_on, wrapped
-    from refgrad.utils._python_dispatch import _profiler_alone
+    from refgrad.utils._python_dispatch_composites import _profiler_alone
 
     on = modes_on()  # the profiler is no mode: in place under it, as in torch's profile
     joined = _joined if on and not _profiler_alone() else _joined_

@@ -9,7 +9,8 @@ torch hands them, their answers read as torch reads them."""
 
 from refgrad.autograd._profiler_composites import beginning, composite_event
 from refgrad.utils._answer_scalars import as_truth
-from refgrad.utils._python_dispatch import _profiler_alone, composite_whole, to_a_mode
+from refgrad.utils._python_dispatch import to_a_mode
+from refgrad.utils._python_dispatch_composites import _profiler_alone, composite_whole
 
 _CLOSE_DEFAULTS = (1e-05, 1e-08, False)  # rtol, atol, equal_nan
 
@@ -49,7 +50,7 @@ def isclose_seen(function, input, other, rtol, atol, equal_nan):
     return isclose_in_steps(*given)
 
 
-# --- book/chapters/29zd_truths_and_numbers_from_modes.md:219
+# --- book/chapters/29zd_truths_and_numbers_from_modes.md:220
 def isclose_in_steps(input, other, rtol, atol, equal_nan):
     """torch's isclose, op by op, on two tensors already checked."""
     from refgrad._dtype import bool as bool_

@@ -8,7 +8,7 @@
 import numpy as np
 
 from refgrad._ops.grids import meshgrid
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def cartesian_prod(*tensors):

@@ -9,7 +9,7 @@ import math
 
 from refgrad._ops.tensordot_dims import paired_dims
 from refgrad._tensor_values import wrap_dim
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def _pairs(a, b, dims):

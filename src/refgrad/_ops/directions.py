@@ -9,7 +9,7 @@
 from refgrad._ops.rearranging import vstack
 from refgrad._ops.shaping import cat
 from refgrad._ops.tiling import diag, tensor_split
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def _split(whole, input, sections, dim, least):

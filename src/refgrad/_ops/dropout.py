@@ -60,7 +60,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     if shape is not None and input.ndim < 2 and training and 0 < p < 1 and input.numel():
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._python_dispatch import handed_whole
+        from refgrad.utils._python_dispatch_composites import handed_whole
 
         if handed_whole((input,)):  # NOTE [Composite ops below autograd]
             return _whole(input, p, training, inplace, shape, alpha, feature)
@@ -84,7 +84,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
 
 # --- book/chapters/16q_functional.md:3747
 def _whole(input, p, training, inplace, shape, alpha, feature):
-    from refgrad.utils._python_dispatch import dispatch_composite
+    from refgrad.utils._python_dispatch_composites import dispatch_composite
 
     name = "feature_" * (feature or shape is not None) + "alpha_" * alpha + "dropout"
     return dispatch_composite(name + "_" * inplace, lambda i, q, t: _dropped(

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 ELLIPSIS = "..."
 

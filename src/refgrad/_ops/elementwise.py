@@ -42,7 +42,7 @@ _isfinite_row = isfinite
 
 
 def isfinite(input):
-    from refgrad.utils._python_dispatch import composite_whole
+    from refgrad.utils._python_dispatch_composites import composite_whole
 
     if not (switched_on.dispatch_modes and state.dispatch_modes) or composite_whole((input,)):
         return _isfinite_row(input)

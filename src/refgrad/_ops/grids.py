@@ -6,7 +6,7 @@
 """meshgrid: one view per input, expanded to the grid they span."""
 
 from refgrad._warn_once import warn_once
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 MESHGRID_WITHOUT_INDEXING = (
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "

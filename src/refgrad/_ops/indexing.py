@@ -146,7 +146,7 @@ def zeros_as(t, sizes):
 
 def _index_grad(g, indices, sizes):
     from refgrad.autograd._formula_steps import modes_on, zeros_seen
-    from refgrad.utils._python_dispatch import _profiler_alone
+    from refgrad.utils._python_dispatch_composites import _profiler_alone
 
     if modes_on() and _profiler_alone():  # the profiler is no mode: torch's own steps
         return written(_put_by_row(INDEX_PUT, zeros_seen(g, sizes, True), indices, g, True))

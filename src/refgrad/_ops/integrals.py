@@ -13,7 +13,7 @@ from refgrad._ops.arithmetic import mul_scalar as times
 from refgrad._ops.dispatch import call
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:1550

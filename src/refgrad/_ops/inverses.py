@@ -58,7 +58,7 @@ def inv(A):
 
     if modes_on():  # NOTE [Errors checked in the open]
         from refgrad._tensor import Tensor
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+        from refgrad.utils._python_dispatch_composites import composite_whole, dispatch_composite
 
         if isinstance(A, Tensor) and composite_whole((A,)):  # handed over whole
             return dispatch_composite("linalg_inv", inv, (A,), {})
@@ -74,10 +74,10 @@ def inv(A):
 def inverse(input):
     """torch.inverse, and the method: linalg.inv under another name."""
     from refgrad._tensor import Tensor
-    from refgrad.utils._python_dispatch import handed_whole
+    from refgrad.utils._python_dispatch_composites import handed_whole
 
     if isinstance(input, Tensor) and handed_whole((input,)):  # NOTE [Composite ops below
-        from refgrad.utils._python_dispatch import dispatch_composite  # autograd]
+        from refgrad.utils._python_dispatch_composites import dispatch_composite  # autograd]
 
         return dispatch_composite("inverse", inverse, (input,), {})
     return inv(input)

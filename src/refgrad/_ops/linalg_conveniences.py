@@ -99,7 +99,7 @@ def tensorinv(A, ind=2):
     from refgrad._ops.factorizations import failure
     from refgrad._ops.inverses import inv_ex
     from refgrad.autograd._formula_steps import checked_errors, modes_on
-    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+    from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
     if handed_whole((A,)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("linalg_tensorinv", tensorinv, (A, ind), {})

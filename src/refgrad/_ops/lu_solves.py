@@ -189,7 +189,7 @@ LU_SOLVE_DEPRECATED = (
 def lu_with_info(A, pivot=True, check_errors=True):
     from refgrad._ops.lu_factors import lu_factor_ex
     from refgrad._warn_once import warn_once
-    from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+    from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
     if handed_whole((A,)):  # NOTE [Composite ops below autograd]
         return LU_WITH_INFO_RESULT(dispatch_composite(

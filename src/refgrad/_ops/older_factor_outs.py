@@ -133,7 +133,7 @@ def _resized(o, shape) -> None:
         return tensor
 
     if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._python_dispatch import composite_whole
+        from refgrad.utils._python_dispatch_composites import composite_whole
 
         if o.requires_grad and not composite_whole((o,)):  # NOTE [Resized without a version]
             raise RuntimeError("cannot resize variables that require grad")
@@ -161,7 +161,7 @@ def qr_out(*args, out, **kwargs):
 
 # --- book/chapters/16zd_older_factorizations_out.md:296
 from refgrad._ops.older_outs_whole import out_whole  # noqa: E402
-from refgrad.utils._python_dispatch import handed_whole  # noqa: E402
+from refgrad.utils._python_dispatch_composites import handed_whole  # noqa: E402
 
 
 # --- book/chapters/16zd_older_factorizations_out.md:352

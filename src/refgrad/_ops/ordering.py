@@ -12,7 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import like_input_result
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def _stable_order(a, dim, descending):

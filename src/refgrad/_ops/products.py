@@ -13,7 +13,7 @@ from refgrad._ops.fused_cross import fused_cross
 from refgrad._ops.linalg import vector_product
 from refgrad._ops.table import Op, register
 from refgrad._warn_once import warn_once
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 # --- book/chapters/16j_products_and_shapes.md:366

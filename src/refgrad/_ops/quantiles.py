@@ -135,7 +135,7 @@ def _in_range(q) -> bool:
 
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
-        from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+        from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
         if handed_whole((input, q) if isinstance(q, Tensor) else (input,)):  # NOTE [Composite
             return dispatch_composite(name, function, (input, q, dim, keepdim),  # ops below

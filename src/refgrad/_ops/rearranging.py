@@ -17,7 +17,7 @@ from refgrad._ops.result_layout import like_input_result, moved_to, row_major_re
 from refgrad._ops.table import Op, register
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
@@ -192,7 +192,7 @@ def _at_least(tensors, ndim, grow, whole):
     many = len(tensors) != 1 or isinstance(tensors[0], tuple | list)
     given = tensors[0] if len(tensors) == 1 and many else tensors
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
-        from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+        from refgrad.utils._python_dispatch_composites import composite_whole, dispatch_composite
 
         if given and composite_whole(tuple(given)):  # NOTE [Composite ops below autograd]
             return dispatch_composite(f"atleast_{ndim}d", whole, tensors, {})

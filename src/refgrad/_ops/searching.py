@@ -12,7 +12,7 @@ from refgrad._ops.operands import as_array
 from refgrad._ops.selecting import nonzero
 from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd._state import batch_levels, state, switched_on
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def argwhere(input):

@@ -13,7 +13,8 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor import make_tensor
 from refgrad.autograd._state import batch_levels, state, switched_on
-from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
+from refgrad.utils._python_dispatch import dispatch_op
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def _select(a, mask):
@@ -56,7 +57,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:737
+# --- book/chapters/16g_moves_and_fused.md:738
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -95,7 +96,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:780
+# --- book/chapters/16g_moves_and_fused.md:781
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 

@@ -223,7 +223,7 @@ MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     from refgrad._ops.refusal_order import kernel_checks
-    from refgrad.utils._python_dispatch import handed_whole
+    from refgrad.utils._python_dispatch_composites import handed_whole
 
     if compute_mode not in MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
@@ -272,7 +272,7 @@ def _impl_checks(x1, x2, p):
 def _cdist_whole(x1, x2, p, compute_mode):
     """``aten.cdist`` handed to a mode whole, the mode as the number torch's Python passes
     (none for the first), the arguments up to the last not at its default."""
-    from refgrad.utils._python_dispatch import dispatch_composite
+    from refgrad.utils._python_dispatch_composites import dispatch_composite
 
     given = [x1, x2, float(p), MODES.index(compute_mode) or None]
     while len(given) > 2 and given[-1] == (2.0, None)[len(given) - 3]:  # the defaults

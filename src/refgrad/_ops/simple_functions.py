@@ -30,10 +30,14 @@ from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import dual_levels, state, switched_on
 from refgrad.utils._mode_arguments import asked_options, copy_options, name_options
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, seen_by_a_mode
+from refgrad.utils._python_dispatch_composites import (
+    composite_whole,
+    dispatch_composite,
+    seen_by_a_mode,
+)
 
 
-# --- book/chapters/16_functions.md:501
+# --- book/chapters/16_functions.md:505
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -53,7 +57,7 @@ exp, log, sin, cos, reciprocal = (
 )
 
 
-# --- book/chapters/16_functions.md:527
+# --- book/chapters/16_functions.md:531
 def neg(input):
     try:
         return call(ar.NEG, (input,), None, dying_alone(input))
@@ -88,7 +92,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:611
+# --- book/chapters/16_functions.md:615
 def _binary(row):
     def function(input, other):
         try:
@@ -110,14 +114,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1105
+# --- book/chapters/16_functions.md:1109
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1117
+# --- book/chapters/16_functions.md:1121
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -164,7 +168,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:1169
+# --- book/chapters/16_functions.md:1173
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -201,7 +205,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1211
+# --- book/chapters/16_functions.md:1215
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -227,7 +231,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1347
+# --- book/chapters/16_functions.md:1351
 def masked_fill(input, mask, value):
     from refgrad._ops.inplace_saves import refuse_kept_inference  # saved first
 

@@ -13,7 +13,8 @@ from refgrad._ops.reductions import _sum_forward
 from refgrad._ops.table import Op, register
 from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import dispatch_composite, dispatch_op, handed_whole
+from refgrad.utils._python_dispatch import dispatch_op
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
@@ -33,7 +34,7 @@ def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
     return np.asarray(out) if isinstance(out, np.generic) else out  # a NumPy scalar: 0-d
 
 
-# --- book/chapters/16i_cumulative.md:1157
+# --- book/chapters/16i_cumulative.md:1158
 # NOTE [nansum in sum's order]
 # torch's nansum is its sum's loop with each nan read as 0, so it adds in the
 # order sum takes over the input's own strides (chapter "The order of a sum").
@@ -53,7 +54,7 @@ def _nan_zeroed(a):
     return kept
 
 
-# --- book/chapters/16i_cumulative.md:1180
+# --- book/chapters/16i_cumulative.md:1181
 def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     g = g.to(self_dtype)
     if dim and not keepdim and self.ndim:
@@ -65,7 +66,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1193
+# --- book/chapters/16i_cumulative.md:1194
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -79,7 +80,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1212
+# --- book/chapters/16i_cumulative.md:1213
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "

@@ -118,7 +118,7 @@ def narrow(input, dim, start, length):
         got = ", ".join(c_type_name(type(v)) for v in given)
         raise TypeError(f"narrow() received an invalid combination of arguments - got ({got})")
     if _whole_under_a_mode(input):  # NOTE [Composite ops below autograd]
-        from refgrad.utils._python_dispatch import dispatch_composite
+        from refgrad.utils._python_dispatch_composites import dispatch_composite
 
         return dispatch_composite("narrow", narrow, given, {}, views_kept=True)
     if switched_on.dispatch_modes and state.dispatch_modes:  # its event under a profile:
@@ -154,7 +154,7 @@ def narrow_bounds(input, dim, start) -> tuple:
 def _whole_under_a_mode(input) -> bool:
     """Whether ``narrow`` goes to a dispatch mode whole (chapter "Dispatch modes")."""
     if switched_on.dispatch_modes and state.dispatch_modes:
-        from refgrad.utils._python_dispatch import composite_whole
+        from refgrad.utils._python_dispatch_composites import composite_whole
 
         return composite_whole((input,))
     return False

@@ -10,7 +10,7 @@ import numpy as np
 from refgrad._ops.dispatch import call
 from refgrad._ops.putting import put
 from refgrad._ops.table import Op, register
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
 # NOTE [take's gradient laid out like its input]

@@ -15,7 +15,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, register
 from refgrad._tensor_values import wrap_dim
 from refgrad.autograd._state import state, switched_on
-from refgrad.utils._python_dispatch import dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 

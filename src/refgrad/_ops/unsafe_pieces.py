@@ -13,7 +13,11 @@ from refgrad._ops.table import Op, register
 from refgrad._ops.view_regeneration import outdate_views
 from refgrad._ops.views import unwatch, watch
 from refgrad._tensor import Tensor, _fresh_counter
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, handed_whole
+from refgrad.utils._python_dispatch_composites import (
+    composite_whole,
+    dispatch_composite,
+    handed_whole,
+)
 
 UNSAFE_SPLIT = register(Op(
     "unsafe_split", "UnsafeSplitBackward0", ("self",),
@@ -29,7 +33,7 @@ UNSAFE_SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:2029
+# --- book/chapters/16d_indexing.md:2033
 # NOTE [Unsafe pieces below autograd]
 # Telling autograd nothing of the shared memory is done at its own layer. Where
 # that layer is skipped (inference mode, or an inference tensor), the pieces
@@ -79,7 +83,7 @@ def unsafe_chunk(input, chunks, dim=0):
     return chunk_with(UNSAFE_SPLIT, UNSAFE_SPLIT_WITH_SIZES, input, chunks, dim)
 
 
-# --- book/chapters/16d_indexing.md:2083
+# --- book/chapters/16d_indexing.md:2087
 _SIGNATURES = {
     unsafe_split: "unsafe_split(Tensor input, SymInt split_size, int dim = 0)",
     unsafe_split_with_sizes: "unsafe_split_with_sizes(Tensor input, tuple of ints "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29_dispatch_modes.md:754
+# --- book/chapters/29_dispatch_modes.md:764
 """allow_mutation_on_saved_tensors: clone a saved tensor just before it is written."""
 
 import contextlib
@@ -20,7 +20,7 @@ OUTSIDE = (
 NESTED = "allow_mutation_on_saved_tensors contexts cannot be nested"
 
 
-# --- book/chapters/29_dispatch_modes.md:776
+# --- book/chapters/29_dispatch_modes.md:786
 def _get_tid(t) -> tuple:
     return (id(t), t.data_ptr(), t._version)
 
@@ -47,7 +47,7 @@ class _AllowMutationOnSavedContext:
         self.sid_to_tid.clear()
 
 
-# --- book/chapters/29_dispatch_modes.md:804
+# --- book/chapters/29_dispatch_modes.md:814
 class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         def pack_hook(tensor):
@@ -72,7 +72,7 @@ class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
         super().__init__(pack_hook, unpack_hook)
 
 
-# --- book/chapters/29_dispatch_modes.md:830
+# --- book/chapters/29_dispatch_modes.md:840
 class _CloneArgBeforeMutateMode(TorchDispatchMode):
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         self.ctx = ctx
@@ -93,7 +93,7 @@ class _CloneArgBeforeMutateMode(TorchDispatchMode):
             del ctx.original[handle]
 
 
-# --- book/chapters/29_dispatch_modes.md:857
+# --- book/chapters/29_dispatch_modes.md:867
 @contextlib.contextmanager
 def allow_mutation_on_saved_tensors():
     """Let tensors saved for backward be written in place inside the block."""

@@ -10,17 +10,15 @@ import functools
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 from refgrad.utils._op_names import by_arguments
-from refgrad.utils._python_dispatch import (
-    OpFunc,
+from refgrad.utils._python_dispatch import OpFunc, dispatch, dispatch_out
+from refgrad.utils._python_dispatch_composites import (
     _tensors_in,
     composite_whole,
-    dispatch,
     dispatch_composite,
-    dispatch_out,
 )
 
 
-# --- book/chapters/29b_aliases_under_modes.md:82
+# --- book/chapters/29b_aliases_under_modes.md:80
 def handed_over(name: str, function, in_place: bool = False):
     """``function`` under the alias ``name``: whole to a mode when autograd is out of the way."""
 
@@ -61,7 +59,7 @@ def _whole(name: str, args, kwargs) -> bool:
     return bool(tensors) and composite_whole(tensors)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:138
+# --- book/chapters/29b_aliases_under_modes.md:136
 def _written_below(name: str, function, args, kwargs):
     from refgrad.autograd.grad_mode import inference_mode
 
@@ -71,7 +69,7 @@ def _written_below(name: str, function, args, kwargs):
     return target
 
 
-# --- book/chapters/29b_aliases_under_modes.md:156
+# --- book/chapters/29b_aliases_under_modes.md:154
 class _Normal:
     """What composite_whole reads of the normal tensor torch wraps a number in."""
 
@@ -89,7 +87,7 @@ def _wrapped_number(name: str, args, kwargs) -> bool:
     return other is not None and not isinstance(other, Tensor)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:182
+# --- book/chapters/29b_aliases_under_modes.md:180
 ELEMENTWISE = (
     "clip", "fix", "negative", "absolute", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "multiply", "divide", "true_divide", "subtract", "arccos", "arcsin", "arctan",
@@ -129,5 +127,5 @@ def install() -> None:
         _wrap(refgrad.linalg, name, "linalg_" + name)
 
 
-# --- book/chapters/29b_aliases_under_modes.md:226
+# --- book/chapters/29b_aliases_under_modes.md:224
 install()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29o_numbers_under_modes.md:172
+# --- book/chapters/29o_numbers_under_modes.md:173
 """Tensor.numpy() as a dispatch mode sees it: NOTE [An array read through a detach]."""
 
 import functools

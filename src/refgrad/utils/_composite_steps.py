@@ -27,7 +27,7 @@ def batch_norm_reserve(input) -> None:
 
 def batch_norm_whole(function, args):
     """``torch.batch_norm`` handed to a mode as one op, its nine arguments by position."""
-    from refgrad.utils._python_dispatch import dispatch_composite
+    from refgrad.utils._python_dispatch_composites import dispatch_composite
 
     return dispatch_composite("batch_norm", function, args, {})
 

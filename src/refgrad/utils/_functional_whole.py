@@ -16,7 +16,7 @@ def whole(*tensors) -> bool:
     """Whether a mode is on and autograd is out of the way for ``tensors``."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):
         return False
-    from refgrad.utils._python_dispatch import handed_whole
+    from refgrad.utils._python_dispatch_composites import handed_whole
 
     if all(hasattr(mode, "_profiler_mode") for mode in state.dispatch_modes):
         return False  # the profiler's alone: NOTE [A profile inside a composite handed whole]
@@ -25,7 +25,7 @@ def whole(*tensors) -> bool:
 
 def hand_over(name: str, function, args: tuple):
     """``function(*args)``, handed to the innermost mode as the composite ``name``."""
-    from refgrad.utils._python_dispatch import dispatch_composite
+    from refgrad.utils._python_dispatch_composites import dispatch_composite
 
     return dispatch_composite(name, function, args, {})
 

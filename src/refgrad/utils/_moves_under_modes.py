@@ -8,7 +8,8 @@
 NOTE [A move to the host named in full]."""
 
 from refgrad.autograd._profiler_recorder import profiling
-from refgrad.utils._python_dispatch import OpFunc, dispatch, handed_whole
+from refgrad.utils._python_dispatch import OpFunc, dispatch
+from refgrad.utils._python_dispatch_composites import handed_whole
 
 
 # NOTE [A move to the host named in full]

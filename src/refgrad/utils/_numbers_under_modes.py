@@ -7,7 +7,8 @@
 back as it is, as torch shows them."""
 
 from refgrad.utils._answer_scalars import as_number, as_truth  # chapter 29zd
-from refgrad.utils._python_dispatch import composite_whole, dispatch_composite, dispatch_op
+from refgrad.utils._python_dispatch import dispatch_op
+from refgrad.utils._python_dispatch_composites import composite_whole, dispatch_composite
 
 
 # NOTE [item whole or in its steps]
@@ -23,7 +24,7 @@ def read_seen(t, read):
     # from a mode"
 
 
-# --- book/chapters/29o_numbers_under_modes.md:81
+# --- book/chapters/29o_numbers_under_modes.md:82
 # NOTE [Composites read whole]
 # Called by Tensor.item, __bool__ and tolist while a mode is on. ``read`` is
 # the composite's whole work: its size check, then one_number, which reads
@@ -43,7 +44,7 @@ def composite_read(name: str, t, read):
     return read(t)
 
 
-# --- book/chapters/29o_numbers_under_modes.md:122
+# --- book/chapters/29o_numbers_under_modes.md:123
 def resolve_conj(input):
     if composite_whole((input,)) and _modes_on():  # NOTE [Composite ops below autograd]
         return dispatch_composite("resolve_conj", resolve_conj, (input,), {})

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:656
+# --- book/chapters/29h_out_overloads_under_modes.md:657
 """torch's composites with out= that call one other function with out=, after steps of
 their own a dispatch mode sees."""
 
@@ -31,7 +31,7 @@ ELSEWHERE = {"norm": _norm}
 ALWAYS_ELSEWHERE = {"norm"}  # the others only where autograd is on
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:707
+# --- book/chapters/29h_out_overloads_under_modes.md:708
 # NOTE [Composites that call another out=]
 # Each gives (the function torch's composite calls with out=, what runs it, its
 # arguments), or None where its steps are more than that call, and the call then
@@ -60,7 +60,7 @@ def _diag(call, args, kwargs):
     return name, call, args, kwargs
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:739
+# --- book/chapters/29h_out_overloads_under_modes.md:740
 def _stacked(shaped, dim):
     """The stack as torch writes it: each tensor given enough dimensions (``shaped``, whose
     views and unsqueezes the mode sees), then a cat along ``dim`` of them."""
@@ -83,7 +83,7 @@ _SHAPED = {  # torch's atleast_1d, atleast_2d and atleast_3d, and column_stack's
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:763
+# --- book/chapters/29h_out_overloads_under_modes.md:764
 def _outer(call, args, kwargs):
     import refgrad
 
@@ -107,7 +107,7 @@ def _vecdot(call, args, kwargs):
     return "sum", refgrad.sum, (x * y, dim), {}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:790
+# --- book/chapters/29h_out_overloads_under_modes.md:791
 def _float_power(call, args, kwargs):
     import refgrad
 
@@ -118,7 +118,7 @@ def _float_power(call, args, kwargs):
     return "pow", refgrad.pow, (a, b), {}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:804
+# --- book/chapters/29h_out_overloads_under_modes.md:805
 def _diff(call, args, kwargs):
     """diff's steps: the ends put on, n - 1 differences of slices, the last into out."""
     import refgrad
@@ -140,7 +140,7 @@ def _diff(call, args, kwargs):
     return "sub", refgrad.sub, (x.narrow(dim, 1, size - n), before), {}
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:829
+# --- book/chapters/29h_out_overloads_under_modes.md:830
 ELSEWHERE.update({
     "linalg_vecdot": _vecdot, "diff": _diff, "float_power": _float_power,
     "square": _square, "matmul": _matmul, "diag": _diag, "outer": _outer, "cross": _cross,

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1062
+# --- book/chapters/29h_out_overloads_under_modes.md:1063
 """torch's linear algebra with out= that writes it through an operator of more results, under
 a dispatch mode: the others made and dropped, the operator handed over, the check after."""
 
@@ -24,7 +24,7 @@ def to_a_mode(overload: str, values: list, named: dict, outs: tuple, compute):
     return answer
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1084
+# --- book/chapters/29h_out_overloads_under_modes.md:1085
 def _eigvalsh(call, args, kwargs, out):
     A, uplo = (*args, kwargs.get("UPLO", "L"))[:2] if args else (kwargs["A"], "L")
 
@@ -55,7 +55,7 @@ def _svdvals(call, args, kwargs, out):
 IN_STEPS.update({"linalg_eigvalsh": _eigvalsh, "linalg_svdvals": _svdvals})
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1125
+# --- book/chapters/29h_out_overloads_under_modes.md:1126
 def _factorized_into(A, LU, pivots, info=None) -> None:
     import refgrad
 
@@ -85,7 +85,7 @@ def _determinant(name: str, overload: str, returns=None):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1158
+# --- book/chapters/29h_out_overloads_under_modes.md:1159
 def _solved(name: str, several: bool):
     """linalg.solve and solve_ex: through _linalg_solve_ex, whose LU, pivots (and, for
     solve, info) are made as empty tensors like B, then filled by the factorization."""
@@ -123,7 +123,7 @@ def _solved(name: str, several: bool):
     return steps
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1199
+# --- book/chapters/29h_out_overloads_under_modes.md:1200
 IN_STEPS.update({
     "linalg_solve": _solved("linalg_solve", False),
     "linalg_solve_ex": _solved("linalg_solve_ex", True),

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:866
+# --- book/chapters/29h_out_overloads_under_modes.md:867
 """torch's composites with out= that write it in steps a dispatch mode sees: the functional
 form, a resize and a copy; or a function of more results, with the others made and dropped."""
 
@@ -49,7 +49,7 @@ def resized(out, shape):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:937
+# --- book/chapters/29h_out_overloads_under_modes.md:938
 # NOTE [Results made and dropped]
 # The empty tensors, and the check of info, reach each mode down the stack as
 # torch's composite asks for them (handed_down), not as a user's call would.
@@ -67,7 +67,7 @@ def handed_down(overload: str, written: tuple, args: tuple, named: dict, compute
     return dispatch(OpFunc(overload, written, (), run, args, named), args, named)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:958
+# --- book/chapters/29h_out_overloads_under_modes.md:959
 # NOTE [Refused at the kernel a composite calls]
 # torch refuses an out= write that needs grad at the autograd layer of the kernel
 # that writes, above the modes: where refgrad hands a mode that kernel in place of
@@ -82,7 +82,7 @@ def refused_first(name: str, args: tuple, kwargs: dict, outs: tuple) -> None:
         refuse_grad(KERNELS.get(name, name), args, kwargs, outs)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:976
+# --- book/chapters/29h_out_overloads_under_modes.md:977
 def dropped(like, dtype=None):
     """An empty tensor a composite makes for a result it drops, as a mode sees it made."""
     from refgrad import _creation, strided
@@ -91,7 +91,7 @@ def dropped(like, dtype=None):
     return handed_down("empty.memory_format", (), ([0],), named, _creation.empty)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:988
+# --- book/chapters/29h_out_overloads_under_modes.md:989
 def _checked(function, api: str, several=None):
     """``function``'s out= with an int32 info made for it, then the check of info."""
     def steps(call, args, kwargs, out):
@@ -120,7 +120,7 @@ def raised_alone(call, args, kwargs) -> None:
         state.dispatch_modes = held
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1018
+# --- book/chapters/29h_out_overloads_under_modes.md:1019
 def _msort(call, args, kwargs, out):
     import refgrad
 
@@ -156,7 +156,7 @@ IN_STEPS = {  # NOTE [out= in pieces], NOTE [Results made and dropped]
 }
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1230
+# --- book/chapters/29h_out_overloads_under_modes.md:1231
 def _nanmean(call, args, kwargs, out):
     values = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     x, dim, keepdim = values["input"], values.get("dim"), values.get("keepdim", False)
@@ -187,7 +187,7 @@ def _take_along_dim(call, args, kwargs, out):
     return refgrad.gather(x_wide, dim, indices % x.shape[dim], out=out)
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1262
+# --- book/chapters/29h_out_overloads_under_modes.md:1263
 def _matrix_power(call, args, kwargs, out):
     import refgrad
 
@@ -216,7 +216,7 @@ def _matrix_power(call, args, kwargs, out):
     return out
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:1294
+# --- book/chapters/29h_out_overloads_under_modes.md:1295
 def _ndtr(call, args, kwargs, out):
     """special.ndtr: its functional steps, torch's ask whether the result's dtype casts to
     out's (refused, where not, as the function refuses it alone), the resize, the copy."""

@@ -29,7 +29,8 @@ from refgrad.utils._out_overloads import (
     read,
 )
 from refgrad.utils._out_steps import refused_first
-from refgrad.utils._python_dispatch import OpFunc, _tensors_in, composite_whole, dispatch
+from refgrad.utils._python_dispatch import OpFunc, dispatch
+from refgrad.utils._python_dispatch_composites import _tensors_in, composite_whole
 from refgrad.utils._rank_out_steps import IN_STEPS  # with all the steps
 
 
@@ -78,7 +79,7 @@ def out_to_a_mode(call, name: str, args: tuple, kwargs: dict):
     return returned
 
 
-# --- book/chapters/29h_out_overloads_under_modes.md:621
+# --- book/chapters/29h_out_overloads_under_modes.md:622
 # NOTE [A plain tuple from func]
 # torch's func for an op with several outs hands back a plain tuple, and
 # torch's binding names the tuple that reaches the caller (svd_out, max_out).

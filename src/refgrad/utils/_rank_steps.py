@@ -79,7 +79,7 @@ def rank_in_steps(function, A, tol, hermitian, atol, rtol):
     or handed to it whole where torch's composites go whole."""
     from refgrad import int64
     from refgrad._creation import empty
-    from refgrad.utils._python_dispatch import handed_whole
+    from refgrad.utils._python_dispatch_composites import handed_whole
 
     if tol is None and not all(t is None or isinstance(t, Tensor) for t in (atol, rtol)):
         # the binding reads a tensor beside a number as a number, before anything is made
@@ -110,7 +110,7 @@ def counted(A, hermitian, atol, rtol):
 
 # --- book/chapters/29n_matrix_rank_under_modes.md:203
 def _whole(function, A, tol, hermitian, atol, rtol):
-    from refgrad.utils._python_dispatch import dispatch_composite
+    from refgrad.utils._python_dispatch_composites import dispatch_composite
 
     if tol is not None:
         overload = "tol_tensor" if isinstance(tol, Tensor) else "default"

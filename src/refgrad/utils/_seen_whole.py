@@ -21,7 +21,7 @@ def seen_whole(name, function, args, kwargs=None, *, tensors=1, shown=None, even
     """``function(*args, **kwargs)`` handed whole to a mode as ``name``, or run inside an
     event named ``event`` (``name`` unless given); ``NOT_ASKED`` when neither wants it.
     ``tensors``: how many of ``args``, from the first, are the tensors autograd's check reads."""
-    from refgrad.utils._python_dispatch import composite_whole, dispatch_composite
+    from refgrad.utils._python_dispatch_composites import composite_whole, dispatch_composite
 
     if composite_whole(args[:tensors]):
         kwargs = {} if kwargs is None else kwargs
