@@ -14,12 +14,12 @@ from refgrad._ops.methods import torch_named
 from refgrad._ops.shared_writes import index_put_warnings, put_at, shared_write
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:3162
+# --- book/chapters/26_inplace.md:3166
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
@@ -33,6 +33,8 @@ def setitem(self, index, value) -> None:
         if index:
             copy_to(self.unsqueeze(0), values)
         return
+    if batch_levels:  # NOTE [A batched value written into an unbatched tensor]
+        _refuse_batched_indices(self, index, value)
     target, indices = walk(self, index, False)
     values = _assignable(value, target)
     while indices and indices[-1] is None:
@@ -64,7 +66,18 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:3213
+# --- book/chapters/26_inplace.md:3219
+def _refuse_batched_indices(self, index, value) -> None:
+    """torch's index_put_ under vmap refuses a batched index or value before it reads
+    the indices, when the tensor written is not batched."""
+    from refgrad._functorch._batched_writes import refuse_before_checks
+
+    parts = index if isinstance(index, tuple) else (index,)
+    tensors = [t for t in parts if isinstance(t, Tensor)]
+    if tensors:
+        refuse_before_checks(self, "index_put", *tensors, value)
+
+
 def copy_to(target, value) -> None:
     """Write ``value`` into all of ``target``: NOTE [Which assignments fill]."""
     if value._data.shape == target._data.shape:
@@ -99,7 +112,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3258
+# --- book/chapters/26_inplace.md:3275
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -110,7 +123,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:3281
+# --- book/chapters/26_inplace.md:3298
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

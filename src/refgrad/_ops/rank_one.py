@@ -62,8 +62,12 @@ def addr_(self, vec1, vec2, *, beta=1, alpha=1):
     from refgrad._ops.inplace import inplace
     from refgrad._ops.inplace_saves import refuse_inference_saves_in_place
     from refgrad._ops.write_checks import check_autograd_write
-    from refgrad.autograd._state import state
+    from refgrad.autograd._state import batch_levels, state
 
+    if batch_levels:  # NOTE [A batched value written into an unbatched tensor]
+        from refgrad._functorch._batched_writes import refuse_before_checks
+
+        refuse_before_checks(self, "addr", vec1, vec2)
     if state.grad_enabled and not state.inference_mode and any(
             isinstance(t, Tensor) and t.requires_grad for t in (self, vec1, vec2)):
         check_autograd_write(self)  # autograd's refusals first; memory's after the shapes
@@ -106,7 +110,7 @@ _addr_into.ordered_form = _addr_grid
 Tensor.addr_ = addr_
 
 
-# --- book/chapters/16l_more_linalg.md:1095
+# --- book/chapters/16l_more_linalg.md:1099
 def _dist(a, b, p):
     return _vector_norm(a - b, p, None, False, None)
 

@@ -21,7 +21,7 @@ from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._sizes_left import took_shape
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 from refgrad.autograd._tangents import tangent_of
 
 REQUIRES_GRAD = "cannot resize variables that require grad"
@@ -202,6 +202,10 @@ def _strided(first, shape, strides, writeable: bool):
 
 # --- book/chapters/28a_resize.md:330
 def resize_as_(self, the_template, *, memory_format=None):
+    if batch_levels:  # NOTE [A batched value written into an unbatched tensor]
+        from refgrad._functorch._batched_writes import refuse_before_checks
+
+        refuse_before_checks(self, "resize_as", the_template)
     return resized(self, tuple(the_template.shape), memory_format, the_template)
 
 

@@ -247,6 +247,12 @@ def float_power(input, exponent):
 
 
 def float_power_(self, exponent):
+    from refgrad.autograd._state import batch_levels
+
+    if batch_levels:  # NOTE [A batched value written into an unbatched tensor]
+        from refgrad._functorch._batched_writes import refuse_before_checks
+
+        refuse_before_checks(self, "float_power", exponent)
     if self.dtype is not _dtype.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {LEGACY[self.dtype]} but "
                            "the operation's result requires dtype Double")
@@ -254,6 +260,6 @@ def float_power_(self, exponent):
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:856
+# --- book/chapters/16e_rounding_and_bits.md:862
 def true_divide(input, other):
     return div(input, other)

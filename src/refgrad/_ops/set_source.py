@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:490
+# --- book/chapters/28a_resize.md:494
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -23,7 +23,7 @@ from refgrad._tensor import Tensor
 from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 from refgrad.autograd._tangents import active_level, tangent_of
 
 # Recorded only for its node: the values are moved by set_ itself.
@@ -35,7 +35,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:524
+# --- book/chapters/28a_resize.md:528
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -52,11 +52,16 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:565
+# --- book/chapters/28a_resize.md:569
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     if source is not None and source.dtype is not self.dtype:  # the binding's, before autograd
         names = C_TYPE_NAMES[str(source.dtype)[6:]], C_TYPE_NAMES[str(self.dtype)[6:]]
         raise RuntimeError("Could not set tensor of type {} to a tensor of type {}".format(*names))
+    if batch_levels and source is not None:
+        from refgrad._functorch._batched_writes import refuse_before_checks
+
+        refuse_before_checks(self, "set", source)  # NOTE [A batched value written into
+        # an unbatched tensor]
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     if recorded:  # no memory checks: NOTE [set_ on a view]
@@ -96,7 +101,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:620
+# --- book/chapters/28a_resize.md:629
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -124,7 +129,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:652
+# --- book/chapters/28a_resize.md:661
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",
