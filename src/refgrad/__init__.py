@@ -67,11 +67,11 @@ import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2085
+# --- book/chapters/05_creation.md:2093
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2144
+# --- book/chapters/05_creation.md:2152
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -85,7 +85,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3028
+# --- book/chapters/05_creation.md:3048
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -110,11 +110,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3469
+# --- book/chapters/05_creation.md:3489
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3673
+# --- book/chapters/05_creation.md:3693
 from refgrad._factory_arguments import asarray
 
 
@@ -460,7 +460,7 @@ from refgrad._ops.batch_norm import native_batch_norm
 from refgrad._ops.normalization import native_layer_norm
 
 
-# --- book/chapters/16t_more_functional.md:426
+# --- book/chapters/16t_more_functional.md:434
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
@@ -783,19 +783,19 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
-# --- book/chapters/19kb_gamma_family.md:407
+# --- book/chapters/19kb_gamma_family.md:409
 from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
     _standard_gamma, _standard_gamma_grad,
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:954
+# --- book/chapters/19kb_gamma_family.md:958
 from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's samplers
     _dirichlet_grad, _sample_dirichlet,
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:1747
+# --- book/chapters/19kb_gamma_family.md:1753
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
@@ -921,19 +921,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2593
+# --- book/chapters/26_inplace.md:2615
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2646
+# --- book/chapters/26_inplace.md:2670
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2839
+# --- book/chapters/26_inplace.md:2865
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3932
+# --- book/chapters/26_inplace.md:3958
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -958,7 +958,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4092
+# --- book/chapters/26_inplace.md:4118
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -969,7 +969,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4458
+# --- book/chapters/26_inplace.md:4484
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -979,7 +979,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5204
+# --- book/chapters/26_inplace.md:5230
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

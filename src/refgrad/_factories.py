@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2189
+# --- book/chapters/05_creation.md:2197
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import math
@@ -29,11 +29,11 @@ from refgrad._sampling import normal, permutation
 from refgrad._signatures import dtype_argument
 from refgrad._tensor import Tensor
 from refgrad._typename import not_implemented_for
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:2226
+# --- book/chapters/05_creation.md:2234
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -52,7 +52,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2251
+# --- book/chapters/05_creation.md:2259
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -82,7 +82,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2292
+# --- book/chapters/05_creation.md:2300
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -149,7 +149,7 @@ def _filled(value, steps, dtype):
         return np.full(steps, value, dtype=dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:2365
+# --- book/chapters/05_creation.md:2373
 # NOTE [logspace's exponents]
 # Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
 # integer dtype), and their difference is taken in that dtype (a float16
@@ -179,7 +179,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2396
+# --- book/chapters/05_creation.md:2404
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -193,6 +193,10 @@ def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=N
 
 def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
                requires_grad=False, layout=None, pin_memory=False):
+    if batch_levels:  # NOTE [Randomness asked at the call], chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(None)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         return like_to_a_mode("randn_like", randn_like, input, (), requires_grad,
                               generator=generator, dtype=dtype, device=device,
@@ -209,7 +213,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2432
+# --- book/chapters/05_creation.md:2444
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -220,6 +224,10 @@ def _row_major_but_ones(shape, strides) -> bool:
 
 def randint_like(input, low=0, high=None, *, generator=None, memory_format=None, dtype=None,
                  device=None, requires_grad=False, layout=None, pin_memory=False):
+    if batch_levels:  # NOTE [Randomness asked at the call], chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(None)
     bounds = (low,) if high is None else (low, high)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         name = {(1, False): "default", (1, True): "generator", (2, False): "low_dtype",
@@ -239,13 +247,17 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2466
+# --- book/chapters/05_creation.md:2482
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
     if number is None:
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                         f"{c_type_name(type(n))}")
+    if batch_levels:  # NOTE [Randomness asked at the call], chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(None)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         name = "randperm.default" if generator is None else "randperm.generator"
         return to_a_mode(name, randperm, (n,), options(generator, dtype, layout, device,
@@ -262,7 +274,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2496
+# --- book/chapters/05_creation.md:2516
 def _strides(name: str, input, bounds: tuple, given: dict):
     """The strides of a random tensor like ``input``; torch's TypeError for a wrong format."""
     fmt = given["memory_format"]
@@ -271,7 +283,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2555
+# --- book/chapters/05_creation.md:2575
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 

@@ -19,11 +19,15 @@ from refgrad._generator import default_generator
 from refgrad._sampling import integers, laid_out, normal, uniform
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 
 
 def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
             pin_memory, laid_as=None) -> Tensor:
+    if batch_levels:  # NOTE [Randomness asked at the call], chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(None)
     dtype = dtype or _dtype.DEFAULT_FLOAT
     shape = parse_size(size, name, lambda: DRAWS[name].error(size, {}))
     check_storage(shape, dtype)  # before drawing: NOTE [Sizes too big to hold]
@@ -37,7 +41,7 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1696
+# --- book/chapters/05_creation.md:1700
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -59,7 +63,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1724
+# --- book/chapters/05_creation.md:1728
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -97,12 +101,16 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1768
+# --- book/chapters/05_creation.md:1772
 _UNSET = object()
 
 
 def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, device=None,
             requires_grad=False, layout=None, pin_memory=False, laid_as=None):
+    if batch_levels:  # NOTE [Randomness asked at the call], chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(None)
     named, generator = generator is not UNNAMED, None if generator is UNNAMED else generator
     size_named = size is not None
     if size is None:  # randint(high, size)
@@ -143,7 +151,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1818
+# --- book/chapters/05_creation.md:1826
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -171,7 +179,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1866
+# --- book/chapters/05_creation.md:1874
 def check_random_bounds(low: int, high: int, dtype) -> tuple:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
     between: for a floating dtype, moved in to numbers the dtype holds."""
@@ -216,7 +224,7 @@ def check_random_bounds(low: int, high: int, dtype) -> tuple:
     return low, high
 
 
-# --- book/chapters/05_creation.md:1923
+# --- book/chapters/05_creation.md:1931
 def moved_in(bound: int, step: int, dtype) -> int:
     """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
     near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes

@@ -16,12 +16,13 @@ from refgrad.autograd._state import batch_levels, entered_tensors
 class Level:
     """One running vmap (``batches``), or a torch.func.grad or vjp inside one."""
 
-    __slots__ = ("batches", "marks", "size")
+    __slots__ = ("batches", "marks", "randomness", "size")
 
-    def __init__(self, batches: bool, size: int | None = None) -> None:
+    def __init__(self, batches: bool, size: int | None = None, randomness=None) -> None:
         self.batches = batches
         self.marks: dict = {}  # id(tensor) -> a weak reference to it
         self.size = size  # a vmap's batch size, which some of torch's refusals print
+        self.randomness = randomness  # a vmap's: chapter 19id_random_under_vmap
 
     def mark(self, t) -> None:
         self.marks[id(t)] = weakref.ref(t)
@@ -31,9 +32,9 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:83
-def enter(batches: bool, size: int | None = None) -> Level:
-    level = Level(batches, size)
+# --- book/chapters/19ib_batched_tensors.md:84
+def enter(batches: bool, size: int | None = None, randomness=None) -> Level:
+    level = Level(batches, size, randomness)
     batch_levels.append(level)
     return level
 
@@ -57,7 +58,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:110
+# --- book/chapters/19ib_batched_tensors.md:111
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -78,7 +79,7 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:139
+# --- book/chapters/19ib_batched_tensors.md:140
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -104,7 +105,7 @@ BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
                    "retains_grad": False, "grad": None}
 
 
-# --- book/chapters/19ib_batched_tensors.md:170
+# --- book/chapters/19ib_batched_tensors.md:171
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
@@ -116,7 +117,7 @@ def is_entered(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:191
+# --- book/chapters/19ib_batched_tensors.md:192
 def program_answer(t, name: str, frame):
     """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
     transform batched or entered it; else OWN."""

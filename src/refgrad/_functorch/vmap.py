@@ -137,7 +137,7 @@ def vmap_impl(func, in_dims, out_dims, randomness, chunk_size, args, kwargs):
     size = batch_size(flat_args, dims)
     if size == 0:
         return empty_batch(func, flat_args, args_spec, dims, out_dims, kwargs)
-    level = batched.enter(True, size)
+    level = batched.enter(True, size, randomness)
     try:
         results = run_with_rules(run_slices, func, flat_args, args_spec, dims, size, kwargs,
                                  randomness)  # chapter 25c_vmap_rules

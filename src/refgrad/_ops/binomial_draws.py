@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1702
+# --- book/chapters/19kb_gamma_family.md:1706
 """torch.binomial: successes drawn with torch's sampler; no derivative."""
 
 import numpy as np
@@ -14,6 +14,7 @@ from refgrad._generator import default_generator
 from refgrad._ops.inplace_writes import _call
 from refgrad._ops.not_implemented import underivable, without_empty_edges
 from refgrad._ops.random_draws import _on_host
+from refgrad._ops.random_fills import asked_first
 from refgrad._typename import LEGACY, not_implemented_for
 
 
@@ -29,6 +30,7 @@ _BINOMIAL = Arguments("binomial(Tensor count, Tensor prob, torch.Generator? gene
 
 def binomial(*args, **kwargs):
     _BINOMIAL.check(args, kwargs)
+    asked_first(None, *args, *kwargs.values())  # chapter 19id_random_under_vmap
     given = dict(zip(("count", "prob", "generator"), args), **kwargs)
     count, prob = given["count"], given["prob"]
     if not count.dtype.is_floating_point:

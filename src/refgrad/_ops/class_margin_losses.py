@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:956
+# --- book/chapters/16t_more_functional.md:964
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _in_double(per_sample, reduction, classes, dtype):
     return dtype.type(total)
 
 
-# --- book/chapters/16t_more_functional.md:996
+# --- book/chapters/16t_more_functional.md:1004
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -60,7 +60,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:1020
+# --- book/chapters/16t_more_functional.md:1028
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -74,7 +74,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1040
+# --- book/chapters/16t_more_functional.md:1048
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -110,7 +110,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1081
+# --- book/chapters/16t_more_functional.md:1089
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -135,7 +135,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1110
+# --- book/chapters/16t_more_functional.md:1118
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -170,7 +170,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1150
+# --- book/chapters/16t_more_functional.md:1158
 def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
@@ -194,7 +194,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1175
+# --- book/chapters/16t_more_functional.md:1183
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -235,7 +235,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1223
+# --- book/chapters/16t_more_functional.md:1231
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:899
+# --- book/chapters/19kb_gamma_family.md:901
 """torch._sample_dirichlet and torch._dirichlet_grad: rows without a derivative."""
 
 import numpy as np
@@ -15,6 +15,7 @@ from refgrad._ops.gamma_draws import drawn_on_host
 from refgrad._ops.inplace_writes import _call
 from refgrad._ops.not_implemented import underivable, without_empty_edges
 from refgrad._ops.random_draws import _on_host
+from refgrad._ops.random_fills import asked_first
 from refgrad._typename import LEGACY, not_implemented_for
 
 SAMPLE_DIRICHLET = underivable(
@@ -25,12 +26,13 @@ _SAMPLE = Arguments("_sample_dirichlet(Tensor input, torch.Generator? generator 
 
 def _sample_dirichlet(*args, **kwargs):
     _SAMPLE.check(args, kwargs)
+    asked_first(None, *args, *kwargs.values())  # chapter 19id_random_under_vmap
     given = dict(zip(("input", "generator"), args), **kwargs)
     return without_empty_edges(_call(SAMPLE_DIRICHLET, (given["input"],), {
         "generator": given.get("generator"), "operation": "_sample_dirichlet"}))
 
 
-# --- book/chapters/19kb_gamma_family.md:928
+# --- book/chapters/19kb_gamma_family.md:932
 def _gradient(x, alpha, total, operation):
     (x, where), alpha, total = _on_host(x), _on_host(alpha)[0], _on_host(total)[0]
     result = dirichlet_grad(np.asarray(x), np.asarray(alpha), np.asarray(total))

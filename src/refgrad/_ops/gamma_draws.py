@@ -14,6 +14,7 @@ from refgrad._gamma_sampling import standard_gamma
 from refgrad._generator import default_generator
 from refgrad._ops.inplace_writes import _call
 from refgrad._ops.random_draws import _on_host
+from refgrad._ops.random_fills import asked_first
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY, not_implemented_for
 
@@ -39,7 +40,7 @@ def _no_second_derivative(g, **unused):
     raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
-# --- book/chapters/19kb_gamma_family.md:370
+# --- book/chapters/19kb_gamma_family.md:371
 STANDARD_GAMMA_GRAD = register(Op(
     "_standard_gamma_grad", "StandardGammaGradBackward0", ("self",), forward=_gamma_grad,
     backward=_no_second_derivative, promote=False, hides=("output",),
@@ -71,5 +72,6 @@ _GAMMA = Arguments("_standard_gamma(Tensor input, torch.Generator? generator = N
 
 def _standard_gamma(*args, **kwargs):
     _GAMMA.check(args, kwargs)
+    asked_first(None, *args, *kwargs.values())  # chapter 19id_random_under_vmap
     given = dict(zip(("input", "generator"), args), **kwargs)
     return _call(STANDARD_GAMMA, (given["input"],), {"generator": given.get("generator")})

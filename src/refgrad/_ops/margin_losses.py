@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:517
+# --- book/chapters/16t_more_functional.md:525
 """The margin and embedding losses torch composes from other operations."""
 
 from refgrad._ops.arithmetic import add_scalar, sub_scalar
@@ -48,7 +48,7 @@ def masked(condition, chosen, zeros):
     return where(condition, chosen, zeros)
 
 
-# --- book/chapters/16t_more_functional.md:569
+# --- book/chapters/16t_more_functional.md:577
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
     from refgrad._creation import zeros_like
@@ -75,7 +75,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:597
+# --- book/chapters/16t_more_functional.md:605
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     from refgrad.nn._functional_arguments import parse
@@ -121,7 +121,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:652
+# --- book/chapters/16t_more_functional.md:660
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._ops.clamps import clamp_min

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2608
+# --- book/chapters/26_inplace.md:2630
 """torch.poisson: counts drawn with torch's sampler, and their zero gradient."""
 
 import numpy as np
@@ -12,6 +12,7 @@ from refgrad._backend import move
 from refgrad._generator import default_generator
 from refgrad._ops.inplace_writes import _call, _constant
 from refgrad._ops.random_draws import _on_host
+from refgrad._ops.random_fills import asked_first
 from refgrad._ops.table import Op, register
 from refgrad._sampling import poisson as draw_poisson
 from refgrad._typename import not_implemented_for
@@ -35,5 +36,6 @@ _POISSON = Arguments("poisson(Tensor input, torch.Generator? generator = None)")
 
 def poisson(*args, **kwargs):
     _POISSON.check(args, kwargs)
+    asked_first(None, *args, *kwargs.values())  # chapter 19id_random_under_vmap
     given = dict(zip(("input", "generator"), args), **kwargs)
     return _call(POISSON, (given["input"],), {"generator": given.get("generator")})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2198
+# --- book/chapters/26_inplace.md:2216
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -36,7 +36,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:2238
+# --- book/chapters/26_inplace.md:2256
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -54,7 +54,7 @@ def _bernoulli(p, generator):
     return drawn if where is None else move(drawn, where)
 
 
-# --- book/chapters/26_inplace.md:2262
+# --- book/chapters/26_inplace.md:2280
 def _normal(kind_of):
     def forward(mean, std, generator):
         (mean, on), (std, where) = _on_host(mean), _on_host(std)
@@ -81,7 +81,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:2294
+# --- book/chapters/26_inplace.md:2312
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -109,7 +109,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:2335
+# --- book/chapters/26_inplace.md:2353
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -121,10 +121,12 @@ def bernoulli(input, *args, generator=None, out=None, **kwargs):
             p = p.item()  # torch's parser reads such a tensor as the float it holds
         elif isinstance(p, Tensor):  # no float: refused in torch's words, before drawing
             raise TypeError("bernoulli(): p is a tensor")
+        random_fills.asked_first(None, input)
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
         params = {"p": p, "generator": generator, "operation": "bernoulli"}
         return _call(BERNOULLI_NUMBER, (input,), params)
+    random_fills.asked_first(None, input)
     if out is not None:
         return _bernoulli_out(out, input, generator)
     return _call(BERNOULLI, (input,), {"generator": generator})
@@ -147,7 +149,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:2384
+# --- book/chapters/26_inplace.md:2404
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -159,9 +161,10 @@ _NORMAL = Arguments(
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
 
 
-# --- book/chapters/26_inplace.md:2402
+# --- book/chapters/26_inplace.md:2422
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
+    random_fills.asked_first(None, *args, *(v for k, v in kwargs.items() if k != "out"))
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [normal to a mode]
         from refgrad.utils._factory_modes import normal_to_a_mode
 
@@ -196,7 +199,7 @@ def normal(*args, generator=None, **kwargs):
     return _sized(mean, std, named["size"], generator=generator, **given)
 
 
-# --- book/chapters/26_inplace.md:2443
+# --- book/chapters/26_inplace.md:2464
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
            layout=None, pin_memory=False, laid_as=None):
     made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
@@ -210,7 +213,7 @@ def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires
 _sized.__name__ = "normal"  # as torch's messages name it
 
 
-# --- book/chapters/26_inplace.md:2463
+# --- book/chapters/26_inplace.md:2484
 def _normal_into(out, mean, std, generator):
     """normal's out= with a tensor mean or std: drawn in out's own dtype, one write."""
     if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
@@ -243,7 +246,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:2503
+# --- book/chapters/26_inplace.md:2524
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = a.copy() if not a.size else in_memory_order(a, lambda shape, order: draw_bernoulli(
@@ -260,6 +263,7 @@ BERNOULLI_TENSOR = register(Op(
 
 
 def bernoulli_(self, p=0.5, *, generator=None):
+    random_fills.asked_first(self, p)  # here, as the program's caller is known
     if not isinstance(p, Tensor):
         return random_fills.bernoulli_(self, p, generator=generator)
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A write shown with its

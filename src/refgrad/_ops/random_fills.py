@@ -32,7 +32,7 @@ from refgrad._sampling import (
 )
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY, not_implemented_for
-from refgrad.autograd._state import switched_on
+from refgrad.autograd._state import batch_levels, switched_on
 from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
@@ -115,8 +115,19 @@ def _again(method):
     return lambda t, *args, **kwargs: getattr(Tensor, method)(t, *args, **kwargs)
 
 
+def asked_first(written, *inputs) -> None:
+    """A random operation's first step: NOTE [Randomness asked at the call]."""
+    if batch_levels:  # under vmap: chapter 19id_random_under_vmap
+        import sys
+
+        from refgrad._functorch._batched_random import refuse_random
+
+        refuse_random(written, inputs, sys._getframe(2))
+
+
 def uniform_(self, *args, generator=None, **kwargs):
     from_, to = _bounds("uniform_", args, kwargs, (0.0, 1.0))
+    asked_first(self)
     if self.dtype.is_floating_point:  # another dtype: refused by the kernel, bounds unread
         _check_uniform_bounds(float(from_), float(to), self.dtype)
     params = {"generator": generator, "low": from_, "high": to}
@@ -125,6 +136,7 @@ def uniform_(self, *args, generator=None, **kwargs):
 
 def normal_(self, *args, generator=None, **kwargs):
     mean, std = _bounds("normal_", args, kwargs, (0.0, 1.0))
+    asked_first(self)
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
@@ -134,7 +146,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:2003
+# --- book/chapters/26_inplace.md:2015
 def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
     largest = float(np.finfo(dtype.numpy).max)
     for name, bound in (("from", from_), ("to", to)):
@@ -149,7 +161,7 @@ def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
                            f"from={from_:g} which result in to-from to exceed the limit")
 
 
-# --- book/chapters/26_inplace.md:2029
+# --- book/chapters/26_inplace.md:2041
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -168,6 +180,7 @@ BERNOULLI = _random_fill("bernoulli_.float", "BernoulliBackward2", None,
 
 def exponential_(self, *args, generator=None, **kwargs):
     (lambd,) = _bounds("exponential_", args, kwargs, (1.0,))
+    asked_first(self)
     if not lambd > 0:  # checked first, then the dtype of a tensor with numbers to draw
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     if not self.dtype.is_floating_point and self.numel():
@@ -180,13 +193,14 @@ def exponential_(self, *args, generator=None, **kwargs):
 
 
 def bernoulli_(self, p=0.5, *, generator=None):
+    asked_first(self)
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     params = {"generator": generator, "p": p}
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:2067
+# --- book/chapters/26_inplace.md:2081
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -194,6 +208,7 @@ _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
 
 def random_(self, *args, generator=None, **kwargs):
     args, kwargs = _RANDOM.read(args, kwargs)
+    asked_first(self)
     bounds = (*args, *kwargs.values())
     if any(b is not None and not -2**63 <= b < 2**63 for b in bounds):
         raise ValueError("Overflow when unpacking long long")
@@ -214,7 +229,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:2100
+# --- book/chapters/26_inplace.md:2115
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -234,7 +249,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:2131
+# --- book/chapters/26_inplace.md:2146
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -247,9 +262,10 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:2149
+# --- book/chapters/26_inplace.md:2164
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
+    asked_first(self)
     if not sigma > 0:  # checked first, then the dtype, even of an empty tensor
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     if not self.dtype.is_floating_point:
@@ -262,6 +278,7 @@ def cauchy_(self, *args, generator=None, **kwargs):
 
 def log_normal_(self, *args, generator=None, **kwargs):
     mean, std = _bounds("log_normal_", args, kwargs, (1.0, 2.0))
+    asked_first(self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
     params = {"generator": generator, "mean": mean, "std": std}
@@ -271,6 +288,7 @@ def log_normal_(self, *args, generator=None, **kwargs):
 def geometric_(self, *args, generator=None, **kwargs):
     read, given = _BOUNDS["geometric_"].read(args, kwargs)  # p has no default
     p = read[0] if read else given["p"]
+    asked_first(self)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     if self.dtype == bool_ and self.numel():  # an empty tensor: given back as it is

@@ -14,7 +14,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.rescaling import _floating
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import not_implemented_for
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._python_dispatch import named
 
 
@@ -134,12 +134,20 @@ def _noise_shown(input, lower, upper, training, generator):
 
 
 def _rrelu_fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
+    if batch_levels:  # chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_unsupported
+
+        refuse_unsupported("rrelu")
     return _step(RRELU_WITH_NOISE, input, lower, upper, training, generator)
 
 
 def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
     from refgrad._ops.inplace import inplace
 
+    if batch_levels:  # chapter 19id_random_under_vmap
+        from refgrad._functorch._batched_random import refuse_unsupported
+
+        refuse_unsupported("rrelu_")
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [rrelu's noise to a mode]
         _step(None, input, lower, upper, training, generator)  # the checks only
         noise = _noise_shown(input, lower, upper, training, generator)
@@ -148,7 +156,7 @@ def _rrelu__fn(input, lower=0.125, upper=1 / 3, training=False, generator=None):
         RRELU_WITH_NOISE_, t, lower, upper, training, generator)))
 
 
-# --- book/chapters/16t_more_functional.md:389
+# --- book/chapters/16t_more_functional.md:397
 def _written_with(input, noise, lower=0.125, upper=1 / 3, training=False):
     """rrelu_ with its noise made, handed to a mode as torch's rrelu_with_noise_."""
     from refgrad._ops.inplace import inplace
@@ -168,7 +176,7 @@ rrelu = function_form(_rrelu_fn, Arguments("rrelu" + _SIGNATURE))
 rrelu_ = function_form(_rrelu__fn, Arguments("rrelu_" + _SIGNATURE))
 
 
-# --- book/chapters/16t_more_functional.md:417
+# --- book/chapters/16t_more_functional.md:425
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 
