@@ -6,12 +6,10 @@
 """torch's three randomness modes of vmap, asked of each random operation as it is called."""
 
 from refgrad._functorch._batched import asked_by_program, asking
+from refgrad._functorch.vmap import RANDOM  # the slice-end check's words
 from refgrad._tensor import Tensor
 from refgrad.autograd._state import batch_levels
 
-RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
-          "'same' or 'different' randomness flags on vmap or perform the randomness operation "
-          "out of vmap")
 SAME = ("Vmap does not currently support same randomness with a batched tensor input. Please "
         "file an issue with functorch")
 DIFFERENT = ("vmap: Cannot ask for different inplace randomness on an unbatched tensor. This "
@@ -20,7 +18,7 @@ DIFFERENT = ("vmap: Cannot ask for different inplace randomness on an unbatched 
 UNSUPPORTED = "vmap: we do not yet support aten::{}. Please file an issue"
 
 
-# --- book/chapters/19id_random_under_vmap.md:97
+# --- book/chapters/19id_random_under_vmap.md:95
 # NOTE [Randomness asked at the call]
 # torch's vmap asks each random operation, before its kernel reads an
 # argument, whether the mode allows it; refgrad asks the same, here, from the
@@ -57,7 +55,7 @@ def _asked_in_python(caller) -> bool:
         "__name__") in _PYTHON_IN_TORCH
 
 
-# --- book/chapters/19id_random_under_vmap.md:155
+# --- book/chapters/19id_random_under_vmap.md:153
 def refuse_unsupported(name: str) -> None:
     """torch's refusal of a random operation that its vmap has no rule for."""
     if any(level.batches for level in batch_levels):
