@@ -180,7 +180,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:494
+# --- book/chapters/16c_linalg.md:498
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -909,6 +909,17 @@ from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
     is_distributed, set_default_tensor_type, set_flush_denormal)
+
+
+# --- book/chapters/24c_mixed_precision.md:592
+from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
+from refgrad._autocast_state import (  # noqa: E402  # isort: skip
+    autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,
+    get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
+    is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
+    set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
+    set_autocast_dtype, set_autocast_enabled, set_autocast_gpu_dtype)
+from refgrad.amp import autocast  # noqa: E402  # isort: skip
 
 
 # --- book/chapters/25a_custom_operators.md:1336
