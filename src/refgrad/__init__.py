@@ -911,7 +911,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:592
+# --- book/chapters/24c_mixed_precision.md:952
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,
@@ -920,6 +920,8 @@ from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
     set_autocast_dtype, set_autocast_enabled, set_autocast_gpu_dtype)
 from refgrad.amp import autocast  # noqa: E402  # isort: skip
+from refgrad.amp._scaling_kernels import (  # noqa: E402  # isort: skip
+    _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
 
 
 # --- book/chapters/25a_custom_operators.md:1336

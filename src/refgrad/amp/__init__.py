@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:554
+# --- book/chapters/24c_mixed_precision.md:913
 """torch.amp: automatic mixed precision."""
 
 from refgrad.amp.autocast_mode import (
@@ -11,5 +11,6 @@ from refgrad.amp.autocast_mode import (
     custom_fwd,
     is_autocast_available,
 )
+from refgrad.amp.grad_scaler import GradScaler
 
-__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available"]
+__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available", "GradScaler"]
