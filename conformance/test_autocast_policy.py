@@ -101,3 +101,35 @@ def test_casts_without_grad_are_not_kept_for_later_uses():
     assert quiet.dtype is HALF and not quiet.requires_grad
     assert inferred.dtype is HALF and inferred.is_inference()
     assert later.requires_grad and type(_weight_cast(later)).__name__ == "ToCopyBackward0"
+
+
+def _h(*shape):
+    return torch.randn(*shape).half()
+
+
+@pytest.mark.parametrize("make", [
+    lambda: F.mse_loss(_h(2, 3), _m(2, 3)),
+    lambda: F.l1_loss(_h(2, 3), _h(2, 3)),
+    lambda: F.smooth_l1_loss(_h(2, 3), _h(2, 3)),
+    lambda: F.huber_loss(_h(2, 3), _h(2, 3)),
+    lambda: F.binary_cross_entropy(torch.rand(2, 3).half(), torch.rand(2, 3).half()),
+    lambda: F.binary_cross_entropy_with_logits(_h(2, 3), torch.rand(2, 3).half(),
+                                               pos_weight=_h(3)),
+    lambda: F.nll_loss(_h(2, 3), torch.tensor([0, 1]), weight=_h(3).abs()),
+    lambda: F.cross_entropy(_h(2, 3), torch.tensor([0, 1])),
+    lambda: F.cross_entropy(_h(2, 3), torch.rand(2, 3).half()),
+])
+def test_losses_run_in_float32(make):
+    with _region():
+        assert make().dtype is torch.float32
+
+
+def test_cross_entropy_casts_before_its_log_softmax_and_nll_loss_its_weight():
+    x = _h(2, 3).requires_grad_()
+    with _region():
+        loss = F.cross_entropy(x, torch.tensor([0, 1]))
+        weighted = F.nll_loss(x, torch.tensor([0, 1]), weight=_h(3).abs())
+    assert [n for n in graph_nodes(loss)] == [
+        (0, "NllLossBackward0"), (1, "LogSoftmaxBackward0"), (2, "ToCopyBackward0"),
+        (3, "AccumulateGrad")]
+    assert weighted.grad_fn._saved_weight.dtype is torch.float32

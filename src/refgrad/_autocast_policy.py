@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:243
+# --- book/chapters/24c_mixed_precision.md:246
 """The CPU autocast policy: which rows cast their inputs, and to what."""
 
 from refgrad._autocast_state import amp_state, autocast_on
@@ -19,12 +19,15 @@ POLICY = {
                      "grid_sampler_2d", "grid_sampler_3d", "avg_pool3d",
                      "max_pool3d_with_indices", "adaptive_max_pool3d", "_adaptive_avg_pool3d",
                      "linalg_cholesky_ex", "linalg_eigh", "linalg_lstsq", "linalg_qr",
-                     "linalg_svd", "triangular_solve", "_cdist_forward", "_ctc_loss"), FP32),
+                     "linalg_svd", "triangular_solve", "_cdist_forward", "_ctc_loss",
+                     "mse_loss", "huber_loss", "smooth_l1_loss", "binary_cross_entropy",
+                     "binary_cross_entropy_with_logits", "nll_loss", "nll_loss2d",
+                     "l1_loss", "cross_entropy_loss"), FP32),
     **dict.fromkeys(("cat", "stack"), PROMOTE),
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:270
+# --- book/chapters/24c_mixed_precision.md:276
 def _eligible(value) -> bool:
     dtype = getattr(value, "dtype", None)
     return (dtype is not None and dtype.is_floating_point and dtype is not float64
@@ -48,7 +51,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:306
+# --- book/chapters/24c_mixed_precision.md:312
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -70,14 +73,17 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:333
-def autocast_args(name: str, args: tuple):
+# --- book/chapters/24c_mixed_precision.md:341
+def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):
         return None
     low = amp_state.dtypes["cpu"]
     dtype = _target(policy, low, args)
-    return tuple(_cast(a, dtype, low) for a in args)
+    cast = tuple(_cast(a, dtype, low) for a in args)
+    if not params:
+        return cast
+    return cast, {k: _cast(v, dtype, low) for k, v in params.items()}
 
 
 def cast_entry(name: str, *args):

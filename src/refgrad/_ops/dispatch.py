@@ -40,8 +40,9 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
 
     ``spare`` is the array of a dying operand the result may be written into.
     """
-    if autocast_on.cpu and (cast := autocast_args(op.name, args)) is not None:
-        args = cast  # chapter "Mixed precision": autocast casts before modes see the row
+    if autocast_on.cpu and (cast := autocast_args(op.name, args, params)) is not None:
+        args, params = cast if params else (cast, params)  # chapter "Mixed precision":
+        # autocast casts before modes see the row
     if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
         from refgrad.utils._python_dispatch import dispatch_row  # chapter "Dispatch modes"
 
@@ -112,14 +113,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1140
+# --- book/chapters/13_dispatch.md:1141
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1219
+# --- book/chapters/13_dispatch.md:1220
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -132,7 +133,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1243
+# --- book/chapters/13_dispatch.md:1244
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -173,14 +174,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1382
+# --- book/chapters/13_dispatch.md:1383
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1390
+# --- book/chapters/13_dispatch.md:1391
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -230,7 +231,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1446
+# --- book/chapters/13_dispatch.md:1447
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -264,7 +265,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1691
+# --- book/chapters/13_dispatch.md:1692
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":
