@@ -133,3 +133,23 @@ def test_cross_entropy_casts_before_its_log_softmax_and_nll_loss_its_weight():
         (0, "NllLossBackward0"), (1, "LogSoftmaxBackward0"), (2, "ToCopyBackward0"),
         (3, "AccumulateGrad")]
     assert weighted.grad_fn._saved_weight.dtype is torch.float32
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.mm(_h(2, 2), _m(2, 2)),
+    lambda: torch.bmm(_h(2, 2, 2), _m(2, 2, 2)),
+    lambda: _h(2, 2) @ _m(2, 2),
+    lambda: torch.addmm(_m(2, 2), _h(2, 2), _m(2, 2)),
+    lambda: torch.baddbmm(_m(2, 2, 2), _h(2, 2, 2), _m(2, 2, 2)),
+    lambda: torch.addbmm(_m(2, 2), _h(2, 2, 2), _m(2, 2, 2)),
+    lambda: torch.nn.Linear(4, 3)(_h(2, 4)),
+    lambda: F.conv1d(_h(1, 2, 5), _m(3, 2, 2)),
+    lambda: F.conv2d(_h(1, 2, 4, 4), _m(3, 2, 2, 2), _m(3)),
+    lambda: F.conv3d(_h(1, 2, 3, 3, 3), _m(3, 2, 2, 2, 2)),
+    lambda: F.conv_transpose1d(_h(1, 2, 5), _m(2, 3, 2)),
+    lambda: F.prelu(_h(2, 4), torch.tensor([0.2])),
+    lambda: F.scaled_dot_product_attention(_h(1, 2, 3), _m(1, 2, 3), _m(1, 2, 3)),
+])
+def test_a_float16_input_meets_a_float32_weight(make):
+    with _region():
+        assert make().dtype is HALF

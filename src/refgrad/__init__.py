@@ -180,7 +180,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:498
+# --- book/chapters/16c_linalg.md:500
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -253,7 +253,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1740
+# --- book/chapters/16j_products_and_shapes.md:1748
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -266,7 +266,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1791
+# --- book/chapters/16j_products_and_shapes.md:1799
 from refgrad import functional
 
 
@@ -464,33 +464,33 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:760
+# --- book/chapters/16u_convolution_and_pooling.md:766
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1534
+# --- book/chapters/16u_convolution_and_pooling.md:1540
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1887
+# --- book/chapters/16u_convolution_and_pooling.md:1893
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:579
+# --- book/chapters/16v_attention_and_sampling.md:584
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1314
+# --- book/chapters/16v_attention_and_sampling.md:1319
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:506
+# --- book/chapters/16w_transposed_and_rearranging.md:510
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:860
+# --- book/chapters/16w_transposed_and_rearranging.md:864
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -911,7 +911,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:963
+# --- book/chapters/24c_mixed_precision.md:974
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:246
+# --- book/chapters/24c_mixed_precision.md:249
 """The CPU autocast policy: which rows cast their inputs, and to what."""
 
 from refgrad._autocast_state import amp_state, autocast_on
@@ -13,7 +13,9 @@ LOWER, FP32, PROMOTE = "lower", "fp32", "promote"
 POLICY = {
     **dict.fromkeys(("mm", "bmm", "addmm", "baddbmm", "addbmm", "convolution", "conv_tbc",
                      "_prelu_kernel", "_scaled_dot_product_flash_attention_for_cpu",
-                     "linear", "matmul"), LOWER),
+                     "linear", "matmul", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                     "conv_transpose2d", "conv_transpose3d", "prelu",
+                     "scaled_dot_product_attention"), LOWER),
     **dict.fromkeys(("prod", "prod_dim", "trace", "cholesky", "cholesky_inverse",
                      "cholesky_solve", "geqrf", "ormqr", "linalg_householder_product",
                      "grid_sampler_2d", "grid_sampler_3d", "avg_pool3d",
@@ -27,7 +29,7 @@ POLICY = {
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:276
+# --- book/chapters/24c_mixed_precision.md:281
 def _eligible(value) -> bool:
     dtype = getattr(value, "dtype", None)
     return (dtype is not None and dtype.is_floating_point and dtype is not float64
@@ -51,7 +53,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:312
+# --- book/chapters/24c_mixed_precision.md:317
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -73,7 +75,7 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:341
+# --- book/chapters/24c_mixed_precision.md:346
 def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):
@@ -91,3 +93,9 @@ def cast_entry(name: str, *args):
     if not autocast_on.cpu:
         return None
     return autocast_args(name, args)
+
+
+def entry(name: str, *args) -> tuple:
+    """``args`` as the op a user called receives them: cast, or as they were."""
+    cast = autocast_args(name, args)
+    return args if cast is None else cast

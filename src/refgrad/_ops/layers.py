@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._autocast_policy import cast_entry
+from refgrad._autocast_policy import cast_entry, entry
 from refgrad._autocast_state import autocast_on
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
@@ -126,6 +126,8 @@ PRELU = register(Op(
 
 # --- book/chapters/16q_functional.md:2613
 def prelu(input, weight):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype check
+        input, weight = entry("prelu", input, weight)
     from refgrad._typename import LEGACY, not_implemented_for
 
     if input.dtype is not weight.dtype:  # the first of torch's checks
@@ -159,7 +161,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2659
+# --- book/chapters/16q_functional.md:2661
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -204,7 +206,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2716
+# --- book/chapters/16q_functional.md:2718
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -219,7 +221,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2732
+# --- book/chapters/16q_functional.md:2734
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -240,7 +242,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2763
+# --- book/chapters/16q_functional.md:2765
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

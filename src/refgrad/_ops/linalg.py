@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from refgrad._autocast_policy import cast_entry
+from refgrad._autocast_policy import cast_entry, entry
 from refgrad._autocast_state import autocast_on
 from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.product_checks import _bmm_operands, _matrices, _mv_operands, _vectors
@@ -110,6 +110,8 @@ def _call(row, a, b):
 
 
 def _checked_call(check, row, a, b):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype checks
+        a, b = entry(row.name, a, b)
     try:
         check(a, b)
     except RuntimeError as error:
@@ -136,7 +138,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:341
+# --- book/chapters/16c_linalg.md:343
 def matmul(input, other):
     if autocast_on.cpu and (cast := cast_entry("matmul", input, other)) is not None:
         input, other = cast  # chapter "Mixed precision": cast before the reshaping
@@ -165,7 +167,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:379
+# --- book/chapters/16c_linalg.md:381
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -184,7 +186,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:406
+# --- book/chapters/16c_linalg.md:408
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -195,7 +197,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:423
+# --- book/chapters/16c_linalg.md:425
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -210,7 +212,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:443
+# --- book/chapters/16c_linalg.md:445
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -232,7 +234,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:476
+# --- book/chapters/16c_linalg.md:478
 def outer(input, vec2):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("outer", outer, (input, vec2), tensors=2)
