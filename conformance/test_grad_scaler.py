@@ -1,5 +1,6 @@
 """torch.amp.GradScaler on the CPU: scaling, unscaling, skipped steps, the scale's schedule."""
 
+import pickle
 import warnings
 
 import pytest
@@ -153,3 +154,15 @@ def test_unscale_kernel_refusals(args, kind, message):
 def test_update_kernel_refusals(scale, tracker, message):
     with raises(RuntimeError, message):
         torch._amp_update_scale_(scale, tracker, torch.tensor(0.0), 2.0, 0.5, 2)
+
+
+def test_a_scaler_pickles_its_numbers_between_iterations_only():
+    w, opt, scaler = _setup(growth_interval=5)
+    _iteration(w, opt, scaler, [1.0, 2.0])
+    copy = pickle.loads(pickle.dumps(scaler))
+    assert copy._scale is None and copy.state_dict() == scaler.state_dict()
+    scaler.scale(w.sum()).backward()
+    scaler.unscale_(opt)
+    with raises(AssertionError, "A GradScaler instance may only be pickled at the beginning "
+                                "of an iteration, or at the end after scaler.update()."):
+        pickle.dumps(scaler)

@@ -217,11 +217,23 @@ def load_state_dict(self, state_dict: dict) -> None:
         self._growth_tracker.fill_(state_dict["_growth_tracker"])
 
 
+def __getstate__(self) -> dict:
+    """Numbers, not tensors, between iterations only: the scale is made again on load."""
+    kept = self.__dict__.copy()
+    if self._enabled:
+        if self._per_optimizer_states:
+            raise AssertionError("A GradScaler instance may only be pickled at the beginning "
+                                 "of an iteration, or at the end after scaler.update().")
+        kept.update(_init_scale=self.get_scale(), _scale=None, _growth_tracker=None,
+                    _init_growth_tracker=self._get_growth_tracker())
+    return kept
+
+
 def _settings(name: str):
     return (lambda self: getattr(self, name)), (lambda self, value: setattr(self, name, value))
 
 
-# --- book/chapters/24c_mixed_precision.md:901
+# --- book/chapters/24c_mixed_precision.md:913
 for _name in ("growth_factor", "backoff_factor", "growth_interval"):
     _get, _set = _settings("_" + _name)
     setattr(GradScaler, "get_" + _name, _get)
@@ -232,3 +244,4 @@ GradScaler.is_enabled = lambda self: self._enabled
  GradScaler.state_dict, GradScaler.load_state_dict) = (
     scale, _unscale_grads_, unscale_, step, update, get_scale, _get_growth_tracker,
     state_dict, load_state_dict)
+GradScaler.__getstate__ = __getstate__
