@@ -166,3 +166,24 @@ def test_a_scaler_pickles_its_numbers_between_iterations_only():
     with raises(AssertionError, "A GradScaler instance may only be pickled at the beginning "
                                 "of an iteration, or at the end after scaler.update()."):
         pickle.dumps(scaler)
+
+
+def test_the_older_spellings_warn_and_cuda_is_disabled():
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        cpu = torch.cpu.amp.GradScaler(init_scale=8.0)
+        cuda = torch.cuda.amp.GradScaler()
+        region = torch.cuda.amp.autocast()
+    assert [(w.category, str(w.message)) for w in seen] == [
+        (FutureWarning, "`torch.cpu.amp.GradScaler(args...)` is deprecated. Please use "
+                        "`torch.amp.GradScaler('cpu', args...)` instead."),
+        (FutureWarning, "`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
+                        "`torch.amp.GradScaler('cuda', args...)` instead."),
+        (UserWarning, "torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
+                      "Disabling."),
+        (FutureWarning, "`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
+                        "`torch.amp.autocast('cuda', args...)` instead."),
+        (UserWarning, "CUDA is not available or torch_xla is imported. Disabling autocast.")]
+    assert (cpu.is_enabled(), cpu.get_scale(), cuda.is_enabled(), region._enabled) == (
+        True, 8.0, False, False)
+    assert isinstance(cpu, torch.amp.GradScaler) and isinstance(region, torch.autocast)
