@@ -7,6 +7,7 @@
 
 from refgrad._autocast_state import amp_state, autocast_on
 from refgrad._dtype import float32, float64
+from refgrad._tensor import Tensor
 from refgrad.autograd._state import state
 
 LOWER, FP32, PROMOTE = "lower", "fp32", "promote"
@@ -29,11 +30,12 @@ POLICY = {
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:281
+# --- book/chapters/24c_mixed_precision.md:282
 def _eligible(value) -> bool:
-    dtype = getattr(value, "dtype", None)
-    return (dtype is not None and dtype.is_floating_point and dtype is not float64
-            and value.device.type == "cpu")
+    if not isinstance(value, Tensor):  # numbers, NumPy scalars among them, stay
+        return False
+    dtype = value.dtype
+    return dtype.is_floating_point and dtype is not float64 and value.device.type == "cpu"
 
 
 def _flat(args):
@@ -53,7 +55,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:317
+# --- book/chapters/24c_mixed_precision.md:319
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -61,7 +63,8 @@ def cached_cast(value, dtype, low):
     if not _eligible(value) or value.dtype is dtype:
         return value
     if (dtype is low and value.dtype is float32 and value.requires_grad and value.is_leaf
-            and amp_state.cache_enabled and state.grad_enabled and not state.inference_mode):
+            and not value._is_view() and amp_state.cache_enabled and state.grad_enabled
+            and not state.inference_mode):
         kept = amp_state.cache.get(id(value))
         if kept is None or kept[0] is not value:
             kept = amp_state.cache[id(value)] = (value, value.to(dtype))
@@ -75,7 +78,7 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:346
+# --- book/chapters/24c_mixed_precision.md:349
 def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):
