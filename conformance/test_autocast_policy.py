@@ -1,5 +1,6 @@
 """CPU autocast's op policy: lower precision, float32 and promote lists, graphs, cast cache."""
 
+import numpy
 import pytest
 import torch
 import torch.nn.functional as F
@@ -153,3 +154,9 @@ def test_cross_entropy_casts_before_its_log_softmax_and_nll_loss_its_weight():
 def test_a_float16_input_meets_a_float32_weight(make):
     with _region():
         assert make().dtype is HALF
+
+
+def test_numbers_are_left_alone():
+    with _region():
+        out = torch.addmm(_m(2, 2), _m(2, 2), _m(2, 2), beta=numpy.float64(2.0), alpha=0.5)
+    assert out.dtype is HALF
