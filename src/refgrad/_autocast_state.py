@@ -32,6 +32,7 @@ class AutocastState(threading.local):
 amp_state = AutocastState()
 
 
+# --- book/chapters/24c_mixed_precision.md:85
 class AutocastOn:
     """How many threads have CPU autocast on: call() reads it before anything else."""
 
@@ -45,7 +46,7 @@ class AutocastOn:
 autocast_on = AutocastOn()
 
 
-# --- book/chapters/24c_mixed_precision.md:96
+# --- book/chapters/24c_mixed_precision.md:105
 def device_type_checked(name: str, device_type, position: int = 1) -> str:
     if not isinstance(device_type, str):
         raise TypeError(f"{name}(): argument 'device_type' (position {position}) must be str, "
@@ -76,7 +77,7 @@ def set_autocast_enabled(device_type, enabled=None) -> None:
     amp_state.enabled[kind] = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:128
+# --- book/chapters/24c_mixed_precision.md:137
 def autocast_dtype_or_none(device_type: str):
     """The low dtype, or None where it is torch's bfloat16 and nothing set it."""
     kind = device_type_checked("get_autocast_dtype", device_type)
@@ -100,7 +101,7 @@ def set_autocast_dtype(device_type, dtype) -> None:
     amp_state.dtypes[kind] = dtype  # None only when a region without a dtype ends
 
 
-# --- book/chapters/24c_mixed_precision.md:157
+# --- book/chapters/24c_mixed_precision.md:166
 def autocast_increment_nesting() -> int:
     amp_state.nesting += 1
     return amp_state.nesting
@@ -123,7 +124,7 @@ def set_autocast_cache_enabled(enabled: bool) -> None:
     amp_state.cache_enabled = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:181
+# --- book/chapters/24c_mixed_precision.md:190
 def is_autocast_cpu_enabled() -> bool:
     return amp_state.enabled.get("cpu", False)
 
