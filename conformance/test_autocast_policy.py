@@ -160,3 +160,14 @@ def test_numbers_are_left_alone():
     with _region():
         out = torch.addmm(_m(2, 2), _m(2, 2), _m(2, 2), beta=numpy.float64(2.0), alpha=0.5)
     assert out.dtype is HALF
+
+
+@pytest.mark.parametrize("make, dtype", [
+    (lambda: torch.cdist(_h(3, 2), _m(4, 2)), torch.float32),
+    (lambda: torch.cdist(_h(3, 2), _h(4, 2)), torch.float32),
+    (lambda: _h(3, 2).index_copy(0, torch.tensor([0]), _m(1, 2)), torch.float32),
+    (lambda: torch.index_copy(_h(3, 2), 0, torch.tensor([0]), _h(1, 2)), HALF),
+])
+def test_functions_that_check_dtypes_first_cast_before(make, dtype):
+    with _region():
+        assert make().dtype is dtype

@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1342
+# --- book/chapters/16h_scatter.md:1346
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1500
+# --- book/chapters/16h_scatter.md:1504
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -303,11 +303,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2294
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2298
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2839
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2843
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -325,7 +325,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3051
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3055
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -911,7 +911,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:1046
+# --- book/chapters/24c_mixed_precision.md:1047
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

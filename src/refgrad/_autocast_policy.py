@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:258
+# --- book/chapters/24c_mixed_precision.md:259
 """The CPU autocast policy: which rows cast their inputs, and to what."""
 
 from refgrad._autocast_state import amp_state, autocast_on
@@ -25,12 +25,12 @@ POLICY = {
                      "linalg_svd", "triangular_solve", "_cdist_forward", "_ctc_loss",
                      "mse_loss", "huber_loss", "smooth_l1_loss", "binary_cross_entropy",
                      "binary_cross_entropy_with_logits", "nll_loss", "nll_loss2d",
-                     "l1_loss", "cross_entropy_loss"), FP32),
-    **dict.fromkeys(("cat", "stack"), PROMOTE),
+                     "l1_loss", "cross_entropy_loss", "cdist"), FP32),
+    **dict.fromkeys(("cat", "stack", "index_copy"), PROMOTE),
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:291
+# --- book/chapters/24c_mixed_precision.md:292
 def _eligible(value) -> bool:
     if not isinstance(value, Tensor):  # numbers, NumPy scalars among them, stay
         return False
@@ -55,7 +55,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:328
+# --- book/chapters/24c_mixed_precision.md:329
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -78,7 +78,7 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:358
+# --- book/chapters/24c_mixed_precision.md:359
 def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):
