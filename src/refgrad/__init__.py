@@ -180,7 +180,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:494
+# --- book/chapters/16c_linalg.md:500
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1342
+# --- book/chapters/16h_scatter.md:1346
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1500
+# --- book/chapters/16h_scatter.md:1504
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -253,7 +253,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1740
+# --- book/chapters/16j_products_and_shapes.md:1748
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -266,7 +266,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1791
+# --- book/chapters/16j_products_and_shapes.md:1799
 from refgrad import functional
 
 
@@ -303,11 +303,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2294
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2298
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2839
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2843
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -325,7 +325,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3051
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3055
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -464,33 +464,33 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:760
+# --- book/chapters/16u_convolution_and_pooling.md:766
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1534
+# --- book/chapters/16u_convolution_and_pooling.md:1540
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1887
+# --- book/chapters/16u_convolution_and_pooling.md:1893
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
-# --- book/chapters/16v_attention_and_sampling.md:579
+# --- book/chapters/16v_attention_and_sampling.md:584
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1314
+# --- book/chapters/16v_attention_and_sampling.md:1319
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:506
+# --- book/chapters/16w_transposed_and_rearranging.md:510
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:860
+# --- book/chapters/16w_transposed_and_rearranging.md:864
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -909,6 +909,19 @@ from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
     is_distributed, set_default_tensor_type, set_flush_denormal)
+
+
+# --- book/chapters/24c_mixed_precision.md:1047
+from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
+from refgrad._autocast_state import (  # noqa: E402  # isort: skip
+    autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,
+    get_autocast_cpu_dtype, get_autocast_dtype, get_autocast_gpu_dtype,
+    is_autocast_cache_enabled, is_autocast_cpu_enabled, is_autocast_enabled,
+    set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
+    set_autocast_dtype, set_autocast_enabled, set_autocast_gpu_dtype)
+from refgrad.amp import autocast  # noqa: E402  # isort: skip
+from refgrad.amp._scaling_kernels import (  # noqa: E402  # isort: skip
+    _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_)
 
 
 # --- book/chapters/25a_custom_operators.md:1336

@@ -7,6 +7,8 @@
 
 import numpy as np
 
+from refgrad._autocast_policy import entry
+from refgrad._autocast_state import autocast_on
 from refgrad._c_names import c_type_name
 from refgrad._ops import addmm_rows
 from refgrad._ops.refusal_order import kernel_checks  # chapter "Refusals before the kernel"
@@ -29,7 +31,7 @@ def _same_dtypes(input, mat1, mat2, bools: bool = True) -> None:
         raise not_implemented_for("addmm_impl_cpu_", mat2._data.dtype)
 
 
-# --- book/chapters/16j_products_and_shapes.md:198
+# --- book/chapters/16j_products_and_shapes.md:200
 def _numbers(name, **factors) -> None:
     """Refuse a ``beta`` or ``alpha`` that is not a number, in the words torch's binding uses.
 
@@ -61,8 +63,10 @@ def _call(row, input, a, b, shape, beta, alpha, **sizes):
     return call(row, (input, a, b), params)
 
 
-# --- book/chapters/16j_products_and_shapes.md:231
+# --- book/chapters/16j_products_and_shapes.md:233
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype checks
+        input, mat1, mat2 = entry("addmm", input, mat1, mat2)
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
@@ -100,8 +104,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(addmm_rows.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:278
+# --- book/chapters/16j_products_and_shapes.md:282
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    if autocast_on.cpu:  # chapter "Mixed precision"
+        input, batch1, batch2 = entry("baddbmm", input, batch1, batch2)
     from refgrad._dtype import C_TYPE_NAMES
     from refgrad._ops.product_checks import _batches
     from refgrad._ops.shapes import expanded_size
@@ -121,6 +127,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    if autocast_on.cpu:  # chapter "Mixed precision"
+        input, batch1, batch2 = entry("addbmm", input, batch1, batch2)
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addbmm", beta=beta, alpha=alpha)

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from refgrad._autocast_policy import entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops import fused_attention  # below, in this chapter; registers its row
 from refgrad._ops.table import Op, register
 
@@ -35,7 +37,7 @@ def _safe_softmax_backward(g, result, dim):
     return (softmax_backward_data(g, result, dim, result.dtype),)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:111
+# --- book/chapters/16v_attention_and_sampling.md:113
 SAFE_SOFTMAX = register(Op(
     "_safe_softmax", "SafeSoftmaxBackward0", ("self",), forward=_safe_softmax,
     backward=_safe_softmax_backward, saves=(("result", ("self",)),)))
@@ -48,7 +50,7 @@ def safe_softmax(input, dim):
     return call(SAFE_SOFTMAX, (input,), {"dim": dim})
 
 
-# --- book/chapters/16v_attention_and_sampling.md:137
+# --- book/chapters/16v_attention_and_sampling.md:139
 def additive_mask(mask, dtype):
     """A boolean mask as the numbers it adds: 0 where True, minus infinity where False."""
     from refgrad._creation import zeros
@@ -73,7 +75,7 @@ def _grouped(query, key, value, enable_gqa):
             value.repeat_interleave(heads // v_heads, -3))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:165
+# --- book/chapters/16v_attention_and_sampling.md:167
 # NOTE [Attention's math path]
 # torch's math fallback is a C++ function of ordinary operations, so its graph
 # is theirs; refgrad calls the same operations in the same order: the query
@@ -117,7 +119,7 @@ def math_attention(query, key, value, mask, dropout_p, is_causal, scale, enable_
     return out.to(dtype=kind) if kind.name == "float16" else out
 
 
-# --- book/chapters/16v_attention_and_sampling.md:213
+# --- book/chapters/16v_attention_and_sampling.md:215
 def _float32():
     from refgrad._dtype import float32
 
@@ -130,7 +132,7 @@ def _bool():
     return boolean
 
 
-# --- book/chapters/16v_attention_and_sampling.md:484
+# --- book/chapters/16v_attention_and_sampling.md:486
 def _check(query, key, value, attn_mask):
     from refgrad._dtype import C_TYPE_NAMES
 
@@ -152,7 +154,7 @@ def _check(query, key, value, attn_mask):
                            f"{name(query)} instead.")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:515
+# --- book/chapters/16v_attention_and_sampling.md:517
 # NOTE [Empty attention]
 # With no queries, or an empty value, torch checks no more than the dtypes and
 # dimensions: it returns zeros of the output's shape, the query's with the
@@ -168,7 +170,7 @@ def _empty(query, key, value):
     return out.add(mul_scalar(query.sum() + key.sum() + value.sum(), 0))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:538
+# --- book/chapters/16v_attention_and_sampling.md:540
 def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                enable_gqa=False):
     from refgrad._ops import sdp_backends  # the switches torch.nn.attention sets
@@ -180,6 +182,9 @@ def _attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False
             vars(kind).get("__torch_function__"), classmethod):
         return sdp_backends.handed_over(query, key, value, attn_mask, dropout_p, is_causal,
                                         scale, enable_gqa)  # a CausalBias, say
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
+        query, key, value, attn_mask = entry("scaled_dot_product_attention", query, key, value,
+                                             attn_mask)
     _check(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:  # NOTE [Empty attention]
         return _empty(query, key, value)

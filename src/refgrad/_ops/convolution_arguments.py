@@ -8,6 +8,8 @@
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._autocast_policy import entry
+from refgrad._autocast_state import autocast_on
 from refgrad._dtype import C_TYPE_NAMES
 from refgrad._ops import convolution as rows
 from refgrad._ops.dispatch import call
@@ -17,7 +19,7 @@ _UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may r
            "zero-padded copy of the input be created")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:405
+# --- book/chapters/16u_convolution_and_pooling.md:407
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -50,7 +52,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:451
+# --- book/chapters/16u_convolution_and_pooling.md:453
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -77,7 +79,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:483
+# --- book/chapters/16u_convolution_and_pooling.md:485
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -101,7 +103,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:541
+# --- book/chapters/16u_convolution_and_pooling.md:543
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -128,7 +130,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:600
+# --- book/chapters/16u_convolution_and_pooling.md:602
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -198,11 +200,13 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:682
+# --- book/chapters/16u_convolution_and_pooling.md:684
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups, no_bias=None):
     """torch's convolution; a missing bias's sizes kept as ``no_bias`` (torch.convolution's
     None, or the (0,) that conv1d and its kin hand on)."""
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
+        input, weight, bias = entry("convolution", input, weight, bias)
     given = [(v,) if isinstance(v, int) else tuple(v)  # NOTE [Sizes kept as given]
              for v in (stride, padding, dilation, output_padding)]
     try:
@@ -219,8 +223,10 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:707
+# --- book/chapters/16u_convolution_and_pooling.md:711
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
+        input, weight, bias = entry(f"conv{n}d", input, weight, bias)
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[input.dtype.name]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype.name]}) should be the same")
@@ -259,7 +265,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:752
+# --- book/chapters/16u_convolution_and_pooling.md:758
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

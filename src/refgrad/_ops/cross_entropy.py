@@ -2,9 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2298
+# --- book/chapters/16q_functional.md:2302
 """cross_entropy: class indices, class probabilities, label smoothing."""
 
+from refgrad._autocast_policy import cast_entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops.arithmetic import div_scalar, mul_scalar
 from refgrad._ops.losses import legacy_reduction, reduction_enum
 from refgrad._ops.nll_loss import nll_loss_nd
@@ -39,7 +41,7 @@ def _probabilities(log_p, target, weight, code, smoothing, axis):
     return div_scalar(total, log_p.numel() // classes) if code == 1 else total
 
 
-# --- book/chapters/16q_functional.md:2336
+# --- book/chapters/16q_functional.md:2342
 def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
     nll = nll_loss_nd(log_p, target, weight, code, ignore_index)
     each = log_p if weight is None else log_p * _classes_along(log_p, weight, axis)
@@ -63,6 +65,8 @@ def _smoothed(log_p, target, weight, code, ignore_index, smoothing, axis):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,
                   reduce=None, reduction="mean", label_smoothing=0.0):
+    if autocast_on.cpu and (cast := cast_entry("cross_entropy_loss", input, target, weight)):
+        input, target, weight = cast  # chapter "Mixed precision": float32, before log_softmax
     from refgrad.utils._functional_whole import cross_entropy_loss, hand_over, whole
 
     if whole(input, target, weight):  # NOTE [Functional composites handed over whole]

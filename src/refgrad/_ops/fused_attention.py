@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:254
+# --- book/chapters/16v_attention_and_sampling.md:256
 """_scaled_dot_product_flash_attention_for_cpu: the fused attention row, and when it is taken."""
 
 import math
@@ -26,7 +26,7 @@ def _mask_fits(mask, query, key):
         mask.shape[1] in (1, query.shape[1]))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:283
+# --- book/chapters/16v_attention_and_sampling.md:285
 # NOTE [Which kernel attention takes]
 # torch's CPU attention runs its fused kernel when every one of its checks
 # passes, in this order, and the math composite otherwise; whether an operand
@@ -51,7 +51,7 @@ def takes_fused(query, key, value, mask, dropout_p, enable_gqa):
     return q.dtype.is_floating_point
 
 
-# --- book/chapters/16v_attention_and_sampling.md:326
+# --- book/chapters/16v_attention_and_sampling.md:328
 def softmax_scale(size, scale):
     """The scale given (zero included), or one over the root of the last size."""
     return scale if scale is not None else 1.0 / math.sqrt(size)
@@ -77,7 +77,7 @@ def _fused(query, key, value, dropout_p, is_causal, attn_mask, scale):
     return on_device_of(out, like), on_device_of(lse, like)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:358
+# --- book/chapters/16v_attention_and_sampling.md:360
 def _attended(query, key, value, is_causal, attn_mask, scale):
     from refgrad._ops.result_layout import moved_to
 
@@ -107,7 +107,7 @@ def _like(array, operand):
     return moved_to(array, preserved_strides(operand.shape, element_strides(operand)))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:399
+# --- book/chapters/16v_attention_and_sampling.md:401
 def _grads(grad_out, query, key, value, out, logsumexp, attn_mask, dropout_p, is_causal,
            scale, operation):
     from refgrad._ops.activations import host, on_device_of
@@ -140,7 +140,7 @@ def _heads_inside(grad):
     return moved_to(grad, (n * h * e, e, h * e, 1))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:442
+# --- book/chapters/16v_attention_and_sampling.md:444
 # NOTE [Attention's gradient has no derivative]: torch's CPU kernel for the fused
 # attention's gradient is recorded as a NotImplemented node, which refuses a backward.
 _QKV = ("query", "key", "value")

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:639
+# --- book/chapters/16v_attention_and_sampling.md:644
 """grid_sampler_2d and grid_sampler_3d: rows, torch.grid_sampler and F.grid_sample."""
 
 import itertools
@@ -25,7 +25,7 @@ def _unnormalized(c, size, align_corners):
     return ((c + 1) * size - 1) / 2, size / 2
 
 
-# --- book/chapters/16v_attention_and_sampling.md:666
+# --- book/chapters/16v_attention_and_sampling.md:671
 def _reflected(x, low2, high2):
     """x folded into [low2 / 2, high2 / 2] as by mirrors, and d(result)/dx (+1 or -1)."""
     if low2 == high2:
@@ -51,7 +51,7 @@ def _padded(x, size, padding_mode, align_corners):
     return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:713
+# --- book/chapters/16v_attention_and_sampling.md:718
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -86,7 +86,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:754
+# --- book/chapters/16v_attention_and_sampling.md:759
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
@@ -118,7 +118,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:793
+# --- book/chapters/16v_attention_and_sampling.md:798
 # NOTE [Sampling on the host]
 # The NumPy parts of this chapter's rows (grid_sample's forward and the integer
 # coordinates of its gradient, affine_grid's base grid, the fused attention's
@@ -145,7 +145,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:829
+# --- book/chapters/16v_attention_and_sampling.md:834
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.sampling_gradient import BACKWARD_ROWS
@@ -167,7 +167,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1083
+# --- book/chapters/16v_attention_and_sampling.md:1088
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -187,7 +187,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1104
+# --- book/chapters/16v_attention_and_sampling.md:1109
 def _check_sampler(input, grid, interpolation_mode):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -217,7 +217,7 @@ def _check_sampler(input, grid, interpolation_mode):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1148
+# --- book/chapters/16v_attention_and_sampling.md:1153
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

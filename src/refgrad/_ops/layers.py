@@ -2,11 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:2450
+# --- book/chapters/16q_functional.md:2458
 """linear, bilinear, prelu, one_hot and embedding, for torch.nn.functional."""
 
 import numpy as np
 
+from refgrad._autocast_policy import cast_entry, entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import iterated_layout, like_input_result
 from refgrad._ops.table import Op, register
@@ -16,6 +18,8 @@ from refgrad.autograd._state import state, switched_on
 
 
 def linear(input, weight, bias=None):
+    if autocast_on.cpu and (cast := cast_entry("linear", input, weight, bias)) is not None:
+        input, weight, bias = cast  # chapter "Mixed precision": cast before weight.t()
     from refgrad._ops.addmm_family import addmm
     from refgrad._ops.linalg import matmul
     from refgrad.utils._functional_whole import hand_over, whole
@@ -73,7 +77,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2543
+# --- book/chapters/16q_functional.md:2555
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -120,8 +124,10 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2601
+# --- book/chapters/16q_functional.md:2613
 def prelu(input, weight):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype check
+        input, weight = entry("prelu", input, weight)
     from refgrad._typename import LEGACY, not_implemented_for
 
     if input.dtype is not weight.dtype:  # the first of torch's checks
@@ -155,7 +161,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2647
+# --- book/chapters/16q_functional.md:2661
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -200,7 +206,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2704
+# --- book/chapters/16q_functional.md:2718
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -215,7 +221,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2720
+# --- book/chapters/16q_functional.md:2734
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -236,7 +242,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2751
+# --- book/chapters/16q_functional.md:2765
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

@@ -7,6 +7,8 @@
 
 import numpy as np
 
+from refgrad._autocast_policy import cast_entry, entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops.arithmetic import _last_first
 from refgrad._ops.product_checks import _bmm_operands, _matrices, _mv_operands, _vectors
 from refgrad._ops.table import Op, register
@@ -37,7 +39,7 @@ def vector_product(a, b):
     return np.dot(a, b) + 0
 
 
-# --- book/chapters/16c_linalg.md:80
+# --- book/chapters/16c_linalg.md:82
 DOT = register(Op(
     "dot", "DotBackward0", ("self", "tensor"), forward=vector_product, promote=False,
     backward=lambda g, self=None, tensor=None: (
@@ -56,7 +58,7 @@ MV = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:100
+# --- book/chapters/16c_linalg.md:102
 def _mm_backward(g, self=None, mat2=None, **layout):
     sizes, strides = layout["self_sym_sizes"], layout["self_sym_strides"]
     mat2_sizes, mat2_strides = layout["mat2_sym_sizes"], layout["mat2_sym_strides"]
@@ -100,7 +102,7 @@ BMM = register(Op(
 ))
 
 
-# --- book/chapters/16c_linalg.md:295
+# --- book/chapters/16c_linalg.md:297
 def _call(row, a, b):
     from refgrad._ops.dispatch import call
 
@@ -108,6 +110,8 @@ def _call(row, a, b):
 
 
 def _checked_call(check, row, a, b):
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype checks
+        a, b = entry(row.name, a, b)
     try:
         check(a, b)
     except RuntimeError as error:
@@ -134,8 +138,10 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:339
+# --- book/chapters/16c_linalg.md:343
 def matmul(input, other):
+    if autocast_on.cpu and (cast := cast_entry("matmul", input, other)) is not None:
+        input, other = cast  # chapter "Mixed precision": cast before the reshaping
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("matmul", matmul, (input, other), tensors=2)
         if seen is not NOT_ASKED:
@@ -161,7 +167,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:375
+# --- book/chapters/16c_linalg.md:381
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -180,7 +186,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:402
+# --- book/chapters/16c_linalg.md:408
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -191,7 +197,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:419
+# --- book/chapters/16c_linalg.md:425
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -206,7 +212,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:439
+# --- book/chapters/16c_linalg.md:445
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -228,7 +234,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:472
+# --- book/chapters/16c_linalg.md:478
 def outer(input, vec2):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("outer", outer, (input, vec2), tensors=2)

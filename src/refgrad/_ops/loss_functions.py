@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 
+from refgrad._autocast_policy import cast_entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops import losses
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import check_broadcast
@@ -18,7 +20,7 @@ from refgrad._ops.nll_loss import nll_loss_nd, not_differentiable
 from refgrad._ops.refusal_order import refuse_improbable, refuse_inference_saves
 
 
-# --- book/chapters/16q_functional.md:1971
+# --- book/chapters/16q_functional.md:1973
 def _common(a, b):
     check_broadcast(tuple(a.shape), tuple(b.shape))
     return np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
@@ -62,7 +64,7 @@ def _weighted(losses_, weight, reduction, input, mean):
     return mean(weighted) if reduction == "mean" else weighted.sum()
 
 
-# --- book/chapters/16q_functional.md:2016
+# --- book/chapters/16q_functional.md:2018
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
@@ -75,6 +77,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if autocast_on.cpu and (cast := cast_entry("l1_loss", input, target, weight)) is not None:
+        input, target, weight = cast  # chapter "Mixed precision": a float32 op
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     input, target = _broadcast(input, target)
@@ -100,7 +104,7 @@ def _l1_loss(input, target, reduction=1):
             else difference)
 
 
-# --- book/chapters/16q_functional.md:2058
+# --- book/chapters/16q_functional.md:2062
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     from refgrad.nn._functional_arguments import parse
 
@@ -143,7 +147,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         "reduction": code, "beta": float(beta)})  # a double, as torch keeps it
 
 
-# --- book/chapters/16q_functional.md:2121
+# --- book/chapters/16q_functional.md:2125
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
                          reduction="mean"):
     from refgrad.nn._functional_arguments import parse
@@ -174,7 +178,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         "weight": weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2156
+# --- book/chapters/16q_functional.md:2160
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
                                      reduce=None, reduction="mean", pos_weight=None):
     from refgrad.nn._functional_arguments import parse
@@ -201,7 +205,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2189
+# --- book/chapters/16q_functional.md:2193
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -216,7 +220,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2214
+# --- book/chapters/16q_functional.md:2218
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -234,7 +238,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2233
+# --- book/chapters/16q_functional.md:2237
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16c_linalg.md:162
+# --- book/chapters/16c_linalg.md:164
 """The checks of the products' operands: shapes, dtypes and bools, with torch's messages."""
 
 
@@ -38,7 +38,7 @@ def _no_bools(t, kernel: str) -> None:
         raise not_implemented_for(kernel, t._data.dtype)
 
 
-# --- book/chapters/16c_linalg.md:199
+# --- book/chapters/16c_linalg.md:201
 def _vectors(a, b) -> None:
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -69,7 +69,7 @@ def _batches(a, b, kernel: str = "bmm") -> None:
     _no_bools(b, kernel)
 
 
-# --- book/chapters/16c_linalg.md:241
+# --- book/chapters/16c_linalg.md:243
 # NOTE [An empty bmm reads no dtype]
 # Only the shapes are checked for an empty product; the dtypes may differ, and the
 # forward casts the (all-zero) result to mat2's dtype.
@@ -79,7 +79,7 @@ def _bmm_operands(a, b) -> None:
         _batches(a, b)
 
 
-# --- book/chapters/16c_linalg.md:274
+# --- book/chapters/16c_linalg.md:276
 def _mv_operands(input, vec):
     from refgrad._typename import LEGACY
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:862
+# --- book/chapters/16v_attention_and_sampling.md:867
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -32,7 +32,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:897
+# --- book/chapters/16v_attention_and_sampling.md:902
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -51,7 +51,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:919
+# --- book/chapters/16v_attention_and_sampling.md:924
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -77,7 +77,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:948
+# --- book/chapters/16v_attention_and_sampling.md:953
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -113,7 +113,7 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
     return grad_input.reshape(tuple(input.shape)).to(dtype=kind), stack(parts, -1).to(dtype=kind)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1007
+# --- book/chapters/16v_attention_and_sampling.md:1012
 # NOTE [A sampling gradient is a row of its own]
 # torch's grid_sampler_{2,3}d_backward is one kernel for both gradients, recorded
 # as GridSampler2DBackwardBackward0 (3D) with edges to grad_output, input and grid
@@ -150,7 +150,7 @@ def _second_derivative(grads, grad_output, input, grid, **params):
     return result
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1056
+# --- book/chapters/16v_attention_and_sampling.md:1061
 def _backward_row(n):
     from refgrad._ops.table import Op, no_forward_formula, register
 

@@ -8,6 +8,8 @@
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
+from refgrad._autocast_policy import entry
+from refgrad._autocast_state import autocast_on
 from refgrad._ops.normalization import _listed
 
 _NAMES = {2: ("height", "width"), 3: ("depth", "height", "width")}
@@ -39,7 +41,7 @@ def _check_shapes(input, weight, bias, groups):
                            f"input shape: {_listed(shape)}")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:314
+# --- book/chapters/16w_transposed_and_rearranging.md:316
 def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
     """Whether torch's CPU would give a transposed convolution of an input of dtype ``kind`` (a
     name) and ``shape`` with a kernel of ``kernel`` positions to oneDNN."""
@@ -61,7 +63,7 @@ def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
                       or shape[0] * shape[1] * shape[2] * shape[3] > 20480)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:343
+# --- book/chapters/16w_transposed_and_rearranging.md:345
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     from refgrad._ops.refusal_order import refuse_empty_kernel
 
@@ -98,7 +100,7 @@ def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:388
+# --- book/chapters/16w_transposed_and_rearranging.md:390
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -126,7 +128,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:425
+# --- book/chapters/16w_transposed_and_rearranging.md:427
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -163,11 +165,13 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:467
+# --- book/chapters/16w_transposed_and_rearranging.md:469
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution
 
+    if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
+        input, weight, bias = entry(f"conv_transpose{n}d", input, weight, bias)
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to "
                            f"conv_transpose{n}d, but got input of size: {_listed(input.shape)}")

@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2481
+# --- book/chapters/16u_convolution_and_pooling.md:2487
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -52,7 +52,7 @@ from refgrad.nn.modules.upsampling import (  # noqa: E402
 __all__ += ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:636
+# --- book/chapters/16w_transposed_and_rearranging.md:640
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     ConvTranspose1d,
     ConvTranspose2d,
@@ -62,13 +62,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:940
+# --- book/chapters/16w_transposed_and_rearranging.md:944
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1247
+# --- book/chapters/16w_transposed_and_rearranging.md:1251
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]
@@ -106,7 +106,7 @@ __all__ += ["EmbeddingBag"]
 from refgrad.nn import init, utils  # noqa: E402, F401 - torch.nn.init, torch.nn.utils
 
 
-# --- book/chapters/21a_module_hooks.md:1470
+# --- book/chapters/21a_module_hooks.md:1474
 from refgrad.nn.modules import Identity, Linear, Module, ReLU, Sequential  # noqa: E402
 
 __all__ += ["Identity", "Linear", "Module", "ReLU", "Sequential"]

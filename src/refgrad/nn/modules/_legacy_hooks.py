@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1538
+# --- book/chapters/21a_module_hooks.md:1542
 """register_backward_hook's kind: a node hook on the grad_fn of a module's first output."""
 
 import functools
@@ -41,7 +41,7 @@ def hang_legacy_hooks(module, args, result, hooks) -> None:
     _warn_if_partial(args, result, node)
 
 
-# --- book/chapters/21a_module_hooks.md:1583
+# --- book/chapters/21a_module_hooks.md:1587
 _DEPRECATED = "is deprecated and will be removed in future versions."
 _FULL = "Please use register_full_backward_hook to get the documented behavior."
 _NOT_TENSORS = ("Using non-full backward hooks on a Module that does not {} a single Tensor or a "
@@ -59,7 +59,7 @@ def _tensors(value) -> tuple | None:
     return None
 
 
-# --- book/chapters/21a_module_hooks.md:1606
+# --- book/chapters/21a_module_hooks.md:1610
 def _partiality(args, result, node) -> str | None:
     """torch's warning for a legacy hook that will miss gradients, if any."""
     outputs, inputs = _tensors(result), _tensors(args)

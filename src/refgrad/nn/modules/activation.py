@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1272
+# --- book/chapters/21a_module_hooks.md:1276
 """ReLU as a module."""
 
 import refgrad

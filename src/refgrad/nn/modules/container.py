@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21a_module_hooks.md:1303
+# --- book/chapters/21a_module_hooks.md:1307
 """Sequential: modules called one after another."""
 
 import operator
@@ -45,7 +45,7 @@ class _Positions(Module):
         return pop_child(self, key)
 
 
-# --- book/chapters/21a_module_hooks.md:1350
+# --- book/chapters/21a_module_hooks.md:1354
 def drop_children(container, names) -> None:
     """Remove the children ``names``; the rest are numbered again from 0, names or not."""
     for name in names:
@@ -61,7 +61,7 @@ def pop_child(container, key):
     return module
 
 
-# --- book/chapters/21a_module_hooks.md:1372
+# --- book/chapters/21a_module_hooks.md:1376
 class Sequential(_Positions):
     def __init__(self, *args) -> None:
         super().__init__()

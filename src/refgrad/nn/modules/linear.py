@@ -61,6 +61,10 @@ class Linear(Module):
 
 # --- book/chapters/21a_module_hooks.md:1226
 def _plain_linear(input, weight, bias):
+    if refgrad._autocast_state.autocast_on.cpu:  # chapter "Mixed precision"
+        from refgrad._autocast_policy import entry
+
+        input, weight, bias = entry("linear", input, weight, bias)
     if input.dim() == 0:
         from refgrad.nn.functional import linear
 
@@ -80,7 +84,7 @@ def _plain_linear(input, weight, bias):
     return refgrad.matmul(input, weight.t()).add_(bias)
 
 
-# --- book/chapters/21a_module_hooks.md:1252
+# --- book/chapters/21a_module_hooks.md:1256
 class Identity(Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__()
@@ -89,7 +93,7 @@ class Identity(Module):
         return input
 
 
-# --- book/chapters/21a_module_hooks.md:1266
+# --- book/chapters/21a_module_hooks.md:1270
 class NonDynamicallyQuantizableLinear(Linear):
     """A Linear that dynamic quantization passes over."""
 
