@@ -255,11 +255,3 @@ def test_dense_tensors_flattened_and_cut_back():
     assert pieces[0]._base is row and pieces[1]._base is None
     padded = nn.pad_sequence([a, a[:1]], True, -1.0)
     assert padded.tolist()[1][1] == [-1.0, -1.0, -1.0]
-
-
-def test_out_given_by_keyword():
-    x = _leaf(2, 3).detach()
-    out = torch.empty(0, dtype=torch.float64)
-    assert nn.elu(x, 2, out=out) is out and torch.equal(out, F.elu(x, 2))
-    out = torch.empty(0, dtype=torch.float64)
-    assert nn.mse_loss(x, x * 0, 1, out=out) is out and torch.equal(out, (x * x).mean())

@@ -2,250 +2,11 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:46
+# --- book/chapters/16zhf_saved_values_three.md:384
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
-_OUT = ", *, Tensor out = None"
-_MEAN = "int reduction = at::Reduction::Mean"
-_LOSS = f"Tensor input, Tensor target, {_MEAN}"
-_WEIGHTED = f"Tensor input, Tensor target, Tensor? weight = None, {_MEAN}"
+from refgrad._C import _nn_rows as rows
 
-
-def _f(name):
-    from refgrad.nn import functional
-
-    return getattr(functional, name)
-
-
-def _aten(name):
-    from refgrad._aten_forms import ATEN_FORMS
-
-    return ATEN_FORMS[name]
-
-
-def _named(reduction):
-    from refgrad._aten_forms import _named
-
-    return _named(reduction)
-
-
-# --- book/chapters/16zhf_saved_values_three.md:83
-# torch's parser gives them (input, not self), so that a keyword reaches it.
-def _activations() -> dict:
-    def one(name, inplace=False):
-        return lambda input: _f(name)(input, inplace=True) if inplace else _f(name)(input)
-
-    table = {}
-    for name in ("hardsigmoid", "hardswish", "mish", "silu"):
-        table[name] = (f"Tensor input{_OUT}", one(name))
-        table[name + "_"] = ("Tensor input", one(name, True))
-    table["relu6"], table["relu6_"] = ("Tensor input", one("relu6")), (
-        "Tensor input", one("relu6", True))
-    table["elu"] = ("Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1"
-                    + _OUT, lambda input, alpha=1, scale=1, input_scale=1: _aten("elu")(
-                        input, alpha, scale, input_scale))
-    table["hardtanh"] = ("Tensor input, Number min_val = -1, Number max_val = 1" + _OUT,
-                         lambda input, min_val=-1, max_val=1: _f("hardtanh")(
-                             input, min_val, max_val))
-    table["leaky_relu"] = ("Tensor input, Number negative_slope = 0.01" + _OUT,
-                           lambda input, negative_slope=0.01: _f("leaky_relu")(
-                               input, negative_slope))
-    table["glu"] = ("Tensor input, int dim = -1" + _OUT,
-                    lambda input, dim=-1: _f("glu")(input, dim))
-    table["gelu_"] = ('Tensor input, *, str approximate = "none"', _gelu_)
-    return table
-
-
-def _gelu_(input, approximate="none"):
-    from refgrad._ops import activations
-    from refgrad._ops.activation_functions import _apply
-
-    if approximate not in ("none", "tanh"):
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return _apply(activations.GELU, input, True, "GeluKernelImpl", {"approximate": "none"},
-                  approximate=approximate)
-
-
-# --- book/chapters/16zhf_saved_values_three.md:141
-# torch's parser cannot read the default its losses' reduction is written with,
-# at::Reduction::Mean, as a number, and takes 0 for it: a loss called through
-# torch._C._nn without a reduction is not reduced. F's losses always pass one.
-_REDUCTION_AT = {"binary_cross_entropy": 1, "multi_margin_loss": 3, "nll_loss": 1,
-                 "nll_loss2d": 1, "nll_loss_nd": 1, "cross_entropy_loss": 1}
-
-
-def _losses() -> dict:
-    def loss(name, functional=None):
-        at = _REDUCTION_AT.get(name, 0)
-
-        def run(input, target, *args, **kwargs):
-            if len(args) <= at and "reduction" not in kwargs:  # NOTE [No reduction by default]
-                kwargs["reduction"] = 0
-            if functional is None:
-                return _aten(name)(input, target, *args, **kwargs)
-            return _reduced(functional, input, target, *args, **kwargs)
-
-        return run
-
-    table = {name: (_LOSS + _OUT, loss(name)) for name in (
-        "mse_loss", "multilabel_margin_loss", "soft_margin_loss")}
-    table["l1_loss"] = (_LOSS, loss("l1_loss"))
-    table["smooth_l1_loss"] = (f"{_LOSS}, float beta = 1.0{_OUT}", loss("smooth_l1_loss"))
-    table["huber_loss"] = (f"{_LOSS}, float delta = 1.0{_OUT}", loss("huber_loss"))
-    table["binary_cross_entropy"] = (_WEIGHTED + _OUT, loss("binary_cross_entropy"))
-    table["multi_margin_loss"] = (
-        f"Tensor input, Tensor target, Number p = 1, Number margin = 1, Tensor? weight = None, "
-        f"{_MEAN}{_OUT}", loss("multi_margin_loss"))
-    ignore = f"{_WEIGHTED}, SymInt ignore_index = -100"
-    table["nll_loss"], table["nll_loss2d"] = ((ignore + _OUT, loss(n)) for n in (
-        "nll_loss", "nll_loss2d"))
-    table["nll_loss_nd"] = (ignore, loss("nll_loss_nd", "nll_loss"))
-    table["cross_entropy_loss"] = (f"{ignore}, float label_smoothing = 0.0",
-                                   loss("cross_entropy_loss", "cross_entropy"))
-    return table
-
-
-# --- book/chapters/16zhf_saved_values_three.md:180
-def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-100,
-             label_smoothing=None):
-    more = {} if label_smoothing is None else {"label_smoothing": label_smoothing}
-    return _f(functional)(input, target, weight, ignore_index=ignore_index,
-                          reduction=_named(reduction), **more)
-
-
-# --- book/chapters/16zhf_saved_values_three.md:206
-def _spread(value, n):
-    """A size torch's parser spreads: one int stands for all n."""
-    return (value,) * n if isinstance(value, int) else value
-
-
-_EXPECTED = ("Expected {}D or {}D (batch mode) tensor with possibly 0 batch size and other "
-             "non-zero dimensions for input, but got: [{}]")
-
-
-def _copied(mode, k):
-    def run(input, padding):
-        from refgrad._ops.padding import _copied_pad
-
-        padding = _spread(padding, 2 * k)
-        if len(padding) != 2 * k:
-            raise RuntimeError(f"padding size is expected to be {2 * k}, but got: "
-                               f"{len(padding)}")
-        shape = tuple(input.shape)
-        if input.ndim not in (k + 1, k + 2) or 0 in shape[input.ndim - k - 1:]:
-            raise RuntimeError(_EXPECTED.format(k + 1, k + 2, ", ".join(map(str, shape))))
-        return _copied_pad(input, padding, mode)
-
-    return run
-
-
-# --- book/chapters/16zhf_saved_values_three.md:237
-def _pad_circular(input, pad):
-    from refgrad._ops.circular_padding import circular_pad
-
-    if input.ndim - len(pad) // 2 not in (1, 2):
-        raise RuntimeError("Invalid padding size, expected 1 or 2 non-padded dimensions, which "
-                           f"would be equivalent to padding of length {2 * (input.ndim - 1)} "
-                           f"or {2 * (input.ndim - 2)} respectively but got {len(pad)}")
-    return circular_pad(input, pad)
-
-
-def _pad(input, pad, mode="constant", value=None):
-    from refgrad._ops.padding import pad as padded
-
-    return padded(input, pad, mode, value)
-
-
-_MODES = ("reflect", "replicate", "circular", "constant")  # _pad_enum's numbers
-
-
-def _pads() -> dict:
-    table = {f"{kind}_pad{k}d": (f"Tensor input, tuple of ints[{2 * k}] padding{_OUT}",
-                                 _copied("reflect" if kind == "reflection" else "replicate", k))
-             for kind in ("reflection", "replication") for k in (1, 2, 3)}
-    table["pad"] = ('Tensor input, tuple of ints pad, str mode = "constant", '
-                    "float? value = None", _pad)
-    table["_pad_enum"] = ("Tensor input, tuple of ints pad, int mode, float? value = None",
-                          lambda input, pad, mode, value=None: _pad(
-                              input, pad, _MODES[mode], value))
-    table["_pad_circular"] = ("Tensor input, tuple of ints pad", _pad_circular)
-    return table
-
-
-# --- book/chapters/16zhf_saved_values_three.md:289
-def _pools() -> dict:
-    from refgrad._ops import adaptive_pool, fold, max_pool
-    from refgrad._ops.fractional_max_pool import fractional_max_pool
-
-    table = {}
-    for n in (2, 3):
-        sizes = f"tuple of ints[{n}]"
-        table[f"adaptive_avg_pool{n}d"] = (f"Tensor input, {sizes} output_size{_OUT}", getattr(
-            adaptive_pool, f"adaptive_avg_pool{n}d"))
-        table[f"adaptive_max_pool{n}d"] = (f"Tensor input, {sizes} output_size", getattr(
-            adaptive_pool, f"adaptive_max_pool{n}d"))
-        table[f"max_pool{n}d_with_indices"] = (
-            f"Tensor input, {sizes} kernel_size, {sizes} stride = None, {sizes} padding = 0, "
-            f"{sizes} dilation = 1, bool ceil_mode = False", _with_indices(max_pool, n))
-        table[f"fractional_max_pool{n}d"] = (
-            f"Tensor input, {sizes} kernel_size, {sizes} output_size, Tensor random_samples",
-            lambda input, kernel_size, output_size, random_samples, n=n: fractional_max_pool(
-                n, input, kernel_size, output_size, random_samples))
-    pair = "tuple of ints[2]"
-    table["im2col"] = (f"Tensor input, {pair} kernel_size, {pair} dilation, {pair} padding, "
-                       f"{pair} stride{_OUT}", lambda input, kernel_size, dilation, padding,
-                       stride: fold.im2col(input, *(_spread(v, 2) for v in (
-                           kernel_size, dilation, padding, stride))))
-    table["col2im"] = (f"Tensor input, {pair} output_size, {pair} kernel_size, {pair} dilation,"
-                       f" {pair} padding, {pair} stride{_OUT}", lambda input, output_size,
-                       kernel_size, dilation, padding, stride: fold.col2im(input, *(
-                           _spread(v, 2) for v in (output_size, kernel_size, dilation,
-                                                   padding, stride))))
-    return table
-
-
-# --- book/chapters/16zhf_saved_values_three.md:321
-def _with_indices(max_pool, n):
-    def run(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-        return max_pool.with_indices(n, input, _spread(kernel_size, n),
-                                     () if stride is None else _spread(stride, n),
-                                     _spread(padding, n), _spread(dilation, n), ceil_mode)
-
-    return run
-
-
-# --- book/chapters/16zhf_saved_values_three.md:345
-def _flatten_dense_tensors(tensors):
-    from refgrad import cat
-
-    flat = [t.contiguous().view(-1) for t in tensors]
-    return flat[0] if len(flat) == 1 else cat(flat)
-
-
-def _unflatten_dense_tensors(flat, tensors):
-    from refgrad import empty
-
-    pieces, start = [], 0
-    for t in tensors:  # an empty one gets storage of its own, not a slice of flat
-        n = t.numel()
-        pieces.append(empty(0, dtype=flat.dtype, device=flat.device) if n == 0
-                      else flat.narrow(0, start, n).view(t.shape))
-        start += n
-    return pieces
-
-
-def _lists() -> dict:
-    from refgrad.nn.utils.rnn import pad_sequence
-
-    return {"flatten_dense_tensors": ("tuple of Tensors tensors", _flatten_dense_tensors),
-            "unflatten_dense_tensors": ("Tensor flat, tuple of Tensors tensors",
-                                        _unflatten_dense_tensors),
-            "pad_sequence": ("tuple of Tensors sequences, bool batch_first = False, "
-                             'float padding_value = 0.0, str padding_side = "right"',
-                             pad_sequence)}
-
-
-# --- book/chapters/16zhf_saved_values_three.md:384
 _BOUND: dict = {}  # name: the function, made on first use
 _TABLE: dict = {}  # name: (torch's parameters, the function that runs them)
 
@@ -257,7 +18,9 @@ def bound(name: str):
     if name in MODES:
         return upsampling(name)
     if not _TABLE:
-        _TABLE.update(_activations(), **_losses(), **_pads(), **_pools(), **_lists())
+        _TABLE.update(rows.activations(), **rows.losses(), **rows.pads(), **rows.pools(),
+                      **rows.lists())
+        _out_rules()
     if name not in _BOUND and name in _TABLE:
         from refgrad._argument_forms import function_form
         from refgrad._arguments import Arguments
@@ -265,7 +28,7 @@ def bound(name: str):
 
         text, run = _TABLE[name]
         run.__name__ = run.__qualname__ = name
-        if text.endswith(_OUT):
+        if text.endswith(rows.OUT):
             run = with_out(run, name)
         function = function_form(run, Arguments(f"{name}({text})"))
         function.__module__ = "refgrad._C._nn"  # where pickle finds it, as torch's says
@@ -273,7 +36,34 @@ def bound(name: str):
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:417
+# --- book/chapters/16zhf_saved_values_three.md:431
+_FOUND = "Found dtype {out} but expected {result}"
+_SCALAR = "expected scalar type {result} but found {out}"
+_C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
+_OUT_DTYPES = {
+    **dict.fromkeys(("elu", "hardtanh", "leaky_relu", "hardsigmoid", "hardswish", "silu",
+                     "mish", "binary_cross_entropy", "soft_margin_loss"), _FOUND),
+    **dict.fromkeys(("im2col", "col2im", "reflection_pad2d", "nll_loss2d",
+                     "multilabel_margin_loss", "multi_margin_loss"), _SCALAR),
+    **dict.fromkeys(("reflection_pad1d", "reflection_pad3d", "replication_pad1d",
+                     "replication_pad2d", "replication_pad3d", "nll_loss"), _C_NAMES),
+    **dict.fromkeys(("adaptive_avg_pool2d", "adaptive_avg_pool3d"),
+                    "expected dtype {result_c} for `output` but got dtype {out_c}"),
+}
+_RESIZED_SILENTLY = ("im2col", "col2im", "reflection_pad2d", "adaptive_avg_pool2d",
+                     "adaptive_avg_pool3d", "multilabel_margin_loss", "multi_margin_loss")
+
+
+def _out_rules() -> None:
+    from refgrad._ops import out_rules
+    from refgrad._ops.out_dtype_rules import EXACT
+
+    EXACT.update(_OUT_DTYPES)
+    out_rules.SILENT = out_rules.SILENT | set(_RESIZED_SILENTLY)
+    out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
+
+
+# --- book/chapters/16zhf_saved_values_three.md:463
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL
