@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:46
+# --- book/chapters/16zhf_saved_values_three.md:47
 """The rows of torch._C._nn's bindings: torch's parameters, and what runs them."""
 
 OUT = ", *, Tensor out = None"  # the rows that take out=
@@ -29,7 +29,8 @@ def _named(reduction):
     return _named(reduction)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:83
+# --- book/chapters/16zhf_saved_values_three.md:84
+# NOTE [Bound by torch's names]: each function takes its arguments by the names
 # torch's parser gives them (input, not self), so that a keyword reaches it.
 def activations() -> dict:
     def one(name, inplace=False):
@@ -66,7 +67,8 @@ def _gelu_(input, approximate="none"):
                   approximate=approximate)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:141
+# --- book/chapters/16zhf_saved_values_three.md:144
+# NOTE [No reduction by default]
 # torch's parser cannot read the default its losses' reduction is written with,
 # at::Reduction::Mean, as a number, and takes 0 for it: a loss called through
 # torch._C._nn without a reduction is not reduced. F's losses always pass one.
@@ -105,7 +107,7 @@ def losses() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:180
+# --- book/chapters/16zhf_saved_values_three.md:184
 def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-100,
              label_smoothing=None):
     more = {} if label_smoothing is None else {"label_smoothing": label_smoothing}
@@ -113,7 +115,7 @@ def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-
                           reduction=_named(reduction), **more)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:206
+# --- book/chapters/16zhf_saved_values_three.md:210
 def _spread(value, n):
     """A size torch's parser spreads: one int stands for all n."""
     return (value,) * n if isinstance(value, int) else value
@@ -139,7 +141,7 @@ def _copied(mode, k):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:237
+# --- book/chapters/16zhf_saved_values_three.md:241
 def _pad_circular(input, pad):
     from refgrad._ops.circular_padding import circular_pad
 
@@ -172,7 +174,7 @@ def pads() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:289
+# --- book/chapters/16zhf_saved_values_three.md:293
 def pools() -> dict:
     from refgrad._ops import adaptive_pool, fold, max_pool
     from refgrad._ops.fractional_max_pool import fractional_max_pool
@@ -204,7 +206,7 @@ def pools() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:321
+# --- book/chapters/16zhf_saved_values_three.md:325
 def _with_indices(max_pool, n):
     def run(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
         return max_pool.with_indices(n, input, _spread(kernel_size, n),
@@ -214,7 +216,7 @@ def _with_indices(max_pool, n):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:345
+# --- book/chapters/16zhf_saved_values_three.md:349
 def _flatten_dense_tensors(tensors):
     from refgrad import cat
 
