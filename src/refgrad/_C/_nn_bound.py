@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:388
+# --- book/chapters/16zhf_saved_values_three.md:428
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
 from refgrad._C import _nn_rows as rows
@@ -28,6 +28,10 @@ def bound(name: str):
 
         text, run = _TABLE[name]
         run.__name__ = run.__qualname__ = name
+        if text is None:  # _parse_to reads its own call, as to() does
+            run.__module__ = "refgrad._C._nn"
+            _BOUND[name] = run
+            return run
         if text.endswith(rows.OUT):
             run = with_out(run, name)
         function = function_form(run, Arguments(f"{name}({text})"))
@@ -36,7 +40,7 @@ def bound(name: str):
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:435
+# --- book/chapters/16zhf_saved_values_three.md:479
 _FOUND = "Found dtype {out} but expected {result}"
 _SCALAR = "expected scalar type {result} but found {out}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
@@ -63,7 +67,7 @@ def _out_rules() -> None:
     out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:467
+# --- book/chapters/16zhf_saved_values_three.md:511
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL

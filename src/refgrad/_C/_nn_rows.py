@@ -244,4 +244,30 @@ def lists() -> dict:
                                         _unflatten_dense_tensors),
             "pad_sequence": ("tuple of Tensors sequences, bool batch_first = False, "
                              'float padding_value = 0.0, str padding_side = "right"',
-                             pad_sequence)}
+                             pad_sequence),
+            "_parse_to": (None, _parse_to)}  # it reads its own call
+
+
+# --- book/chapters/16zhf_saved_values_three.md:391
+_TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
+       "None")
+_TO_FORMS: list = []  # made on first use
+
+
+def _parse_to(*args, **kwargs):
+    from refgrad._arguments import Arguments
+    from refgrad._device import device as Device
+    from refgrad._signatures import dtype_argument  # float stands for the float64 dtype
+
+    if not _TO_FORMS:
+        _TO_FORMS.append(Arguments(
+            f"to(torch.device device = None, torch.dtype dtype = None, {_TO})",
+            f"to(torch.dtype dtype, {_TO})", f"to(Tensor tensor, {_TO})"))
+    _, given = _TO_FORMS[0].values(args, kwargs)
+    if given.get("copy"):
+        raise RuntimeError(".to() does not accept copy argument")
+    device, dtype = given.get("device"), given.get("dtype")
+    if "tensor" in given:
+        device, dtype = given["tensor"].device, given["tensor"].dtype
+    return (None if device is None else Device(device), dtype_argument(dtype, "to"),
+            given.get("non_blocking", False), given.get("memory_format"))
