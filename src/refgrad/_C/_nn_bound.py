@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:428
+# --- book/chapters/16zhf_saved_values_three.md:484
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
+from refgrad._C import _nn_more_rows as more_rows
 from refgrad._C import _nn_rows as rows
 
 _BOUND: dict = {}  # name: the function, made on first use
@@ -19,7 +20,7 @@ def bound(name: str):
         return upsampling(name)
     if not _TABLE:
         _TABLE.update(rows.activations(), **rows.losses(), **rows.pads(), **rows.pools(),
-                      **rows.lists())
+                      **more_rows.lists())
         _out_rules()
     if name not in _BOUND and name in _TABLE:
         from refgrad._argument_forms import function_form
@@ -40,7 +41,7 @@ def bound(name: str):
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:479
+# --- book/chapters/16zhf_saved_values_three.md:536
 _FOUND = "Found dtype {out} but expected {result}"
 _SCALAR = "expected scalar type {result} but found {out}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
@@ -67,7 +68,7 @@ def _out_rules() -> None:
     out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:511
+# --- book/chapters/16zhf_saved_values_three.md:568
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:47
+# --- book/chapters/16zhf_saved_values_three.md:48
 """The rows of torch._C._nn's bindings: torch's parameters, and what runs them."""
 
 OUT = ", *, Tensor out = None"  # the rows that take out=
@@ -29,7 +29,7 @@ def _named(reduction):
     return _named(reduction)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:84
+# --- book/chapters/16zhf_saved_values_three.md:85
 # NOTE [Bound by torch's names]: each function takes its arguments by the names
 # torch's parser gives them (input, not self), so that a keyword reaches it.
 def activations() -> dict:
@@ -67,7 +67,7 @@ def _gelu_(input, approximate="none"):
                   approximate=approximate)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:144
+# --- book/chapters/16zhf_saved_values_three.md:145
 # NOTE [No reduction by default]
 # torch's parser cannot read the default its losses' reduction is written with,
 # at::Reduction::Mean, as a number, and takes 0 for it: a loss called through
@@ -107,7 +107,7 @@ def losses() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:184
+# --- book/chapters/16zhf_saved_values_three.md:185
 def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-100,
              label_smoothing=None):
     more = {} if label_smoothing is None else {"label_smoothing": label_smoothing}
@@ -115,7 +115,7 @@ def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-
                           reduction=_named(reduction), **more)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:210
+# --- book/chapters/16zhf_saved_values_three.md:211
 def _spread(value, n):
     """A size torch's parser spreads: one int stands for all n."""
     return (value,) * n if isinstance(value, int) else value
@@ -141,7 +141,7 @@ def _copied(mode, k):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:241
+# --- book/chapters/16zhf_saved_values_three.md:242
 def _pad_circular(input, pad):
     from refgrad._ops.circular_padding import circular_pad
 
@@ -174,7 +174,7 @@ def pads() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:293
+# --- book/chapters/16zhf_saved_values_three.md:294
 def pools() -> dict:
     from refgrad._ops import adaptive_pool, fold, max_pool
     from refgrad._ops.fractional_max_pool import fractional_max_pool
@@ -206,7 +206,7 @@ def pools() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:325
+# --- book/chapters/16zhf_saved_values_three.md:326
 def _with_indices(max_pool, n):
     def run(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
         return max_pool.with_indices(n, input, _spread(kernel_size, n),
@@ -214,60 +214,3 @@ def _with_indices(max_pool, n):
                                      _spread(padding, n), _spread(dilation, n), ceil_mode)
 
     return run
-
-
-# --- book/chapters/16zhf_saved_values_three.md:349
-def _flatten_dense_tensors(tensors):
-    from refgrad import cat
-
-    flat = [t.contiguous().view(-1) for t in tensors]
-    return flat[0] if len(flat) == 1 else cat(flat)
-
-
-def _unflatten_dense_tensors(flat, tensors):
-    from refgrad import empty
-
-    pieces, start = [], 0
-    for t in tensors:  # an empty one gets storage of its own, not a slice of flat
-        n = t.numel()
-        pieces.append(empty(0, dtype=flat.dtype, device=flat.device) if n == 0
-                      else flat.narrow(0, start, n).view(t.shape))
-        start += n
-    return pieces
-
-
-def lists() -> dict:
-    from refgrad.nn.utils.rnn import pad_sequence
-
-    return {"flatten_dense_tensors": ("tuple of Tensors tensors", _flatten_dense_tensors),
-            "unflatten_dense_tensors": ("Tensor flat, tuple of Tensors tensors",
-                                        _unflatten_dense_tensors),
-            "pad_sequence": ("tuple of Tensors sequences, bool batch_first = False, "
-                             'float padding_value = 0.0, str padding_side = "right"',
-                             pad_sequence),
-            "_parse_to": (None, _parse_to)}  # it reads its own call
-
-
-# --- book/chapters/16zhf_saved_values_three.md:391
-_TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
-       "None")
-_TO_FORMS: list = []  # made on first use
-
-
-def _parse_to(*args, **kwargs):
-    from refgrad._arguments import Arguments
-    from refgrad._device import device as Device
-    from refgrad._signatures import dtype_argument  # float stands for the float64 dtype
-
-    if not _TO_FORMS:
-        _TO_FORMS.append(Arguments(
-            f"to(torch.device device = None, torch.dtype dtype = None, {_TO})",
-            f"to(torch.dtype dtype, {_TO})", f"to(Tensor tensor, {_TO})"))
-    _, given = _TO_FORMS[0].values(args, kwargs)
-    if given.get("copy"):
-        raise RuntimeError(".to() does not accept copy argument")
-    device, dtype = given.get("device"), given.get("dtype")
-    if "tensor" in given:
-        device, dtype = given["tensor"].device, given["tensor"].dtype
-    return (None if device is None else Device(device), dtype_argument(dtype, "to"),
-            given.get("non_blocking", False), given.get("memory_format"))
