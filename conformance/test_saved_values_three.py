@@ -35,7 +35,9 @@ BOUND = ("elu", "glu", "hardsigmoid", "hardsigmoid_", "hardswish", "hardswish_",
          "adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool2d_with_indices",
          "max_pool3d_with_indices", "fractional_max_pool2d", "fractional_max_pool3d", "im2col",
          "col2im", "flatten_dense_tensors", "unflatten_dense_tensors", "pad_sequence",
-         "_parse_to", "rrelu_with_noise", "rrelu_with_noise_")
+         "_parse_to", "rrelu_with_noise", "rrelu_with_noise_", "slow_conv3d",
+         "slow_conv_dilated2d", "slow_conv_dilated3d", "slow_conv_transpose2d",
+         "slow_conv_transpose3d")
 
 
 def test_the_bindings_are_listed_and_pickled_by_name():

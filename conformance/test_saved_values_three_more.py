@@ -123,3 +123,50 @@ def test_rrelu_with_noise_refusals(call, error, message):
     with pytest.raises(error) as caught:
         call(_leaf(2, 3))
     assert str(caught.value) == message
+
+
+# The slow convolutions: nodes of their own over the convolution's gradient
+
+
+@pytest.mark.parametrize(("call", "same", "name", "saved"), [
+    (lambda x, w, b: torch._C._nn.slow_conv3d(x, w, 2, b), lambda x, w, b: F.conv3d(x, w, b),
+     "SlowConv3DBackward0", {"bias_sym_sizes_opt": (2,), "padding": (0,) * 3,
+                             "stride": (1,) * 3}),
+    (lambda x, w, b: torch._C._nn.slow_conv3d(x, w, [2, 2, 2]), lambda x, w, b: F.conv3d(x, w),
+     "SlowConv3DBackward0", {"bias_sym_sizes_opt": (0,), "padding": (0,) * 3,
+                             "stride": (1,) * 3}),
+    (lambda x, w, b: torch._C._nn.slow_conv_dilated3d(x, w, 2, None, 1, 1, 2),
+     lambda x, w, b: F.conv3d(x, w, None, 1, 1, 2), "SlowConvDilated3DBackward0",
+     {"bias_sym_sizes_opt": None, "dilation": (2,) * 3, "padding": (1,) * 3,
+      "stride": (1,) * 3}),
+    (lambda x, w, b: torch._C._nn.slow_conv_transpose3d(x, w.transpose(0, 1), 2, b, 2, 1, 1),
+     lambda x, w, b: F.conv_transpose3d(x, w.transpose(0, 1), b, 2, 1, 1),
+     "SlowConvTranspose3DBackward0",
+     {"bias_sym_sizes_opt": (2,), "dilation": (1,) * 3, "output_padding": (1,) * 3,
+      "padding": (1,) * 3, "stride": (2,) * 3}),
+])
+def test_slow_convolutions(call, same, name, saved):
+    x, w, b = _leaf(1, 2, 4, 4, 4), _leaf(2, 2, 2, 2, 2), _leaf(2)
+    out = call(x, w, b)
+    node = out.grad_fn
+    kept = {k[7:]: getattr(node, k) for k in dir(node) if k.startswith("_saved_")
+            and not isinstance(getattr(node, k), torch.Tensor)}
+    assert (node.name(), kept) == (name, saved)
+    assert node._saved_self is not None and node._saved_weight is not None
+    expected = same(x, w, b)
+    assert torch.allclose(out, expected)
+    grads = torch.autograd.grad((out * out).sum(), (x, w), create_graph=True)
+    again = torch.autograd.grad((expected * expected).sum(), (x, w), create_graph=True)
+    assert all(torch.allclose(a, c) for a, c in zip(grads, again))
+    assert grads[0].grad_fn.name() == "ConvolutionBackwardBackward0"
+
+
+def test_slow_dilated_convolution_in_two_dimensions():
+    x, w = _leaf(1, 2, 6, 6), _leaf(3, 2, 3, 3)
+    out = torch._C._nn.slow_conv_dilated2d(x, w, 3, None, 1, 1, dilation=2)
+    assert out.grad_fn.name() == "SlowConvDilated2DBackward0"
+    assert torch.allclose(out, F.conv2d(x, w, None, 1, 1, 2))
+    with pytest.raises(TypeError) as caught:
+        torch._C._nn.slow_conv3d(x, w, 2, None, 1, 0, 1)
+    assert str(caught.value) == "slow_conv3d() takes from 3 to 6 positional arguments but 7 " \
+        "were given"

@@ -2,11 +2,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:484
+# --- book/chapters/16zhf_saved_values_three.md:593
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
 from refgrad._C import _nn_more_rows as more_rows
 from refgrad._C import _nn_rows as rows
+from refgrad._C._nn_convolutions import convolutions
 
 _BOUND: dict = {}  # name: the function, made on first use
 _TABLE: dict = {}  # name: (torch's parameters, the function that runs them)
@@ -20,7 +21,7 @@ def bound(name: str):
         return upsampling(name)
     if not _TABLE:
         _TABLE.update(rows.activations(), **rows.losses(), **rows.pads(), **rows.pools(),
-                      **more_rows.lists())
+                      **more_rows.lists(), **convolutions())
         _out_rules()
     if name not in _BOUND and name in _TABLE:
         from refgrad._argument_forms import function_form
@@ -41,7 +42,7 @@ def bound(name: str):
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:536
+# --- book/chapters/16zhf_saved_values_three.md:646
 _FOUND = "Found dtype {out} but expected {result}"
 _SCALAR = "expected scalar type {result} but found {out}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
@@ -68,7 +69,7 @@ def _out_rules() -> None:
     out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:568
+# --- book/chapters/16zhf_saved_values_three.md:678
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL
