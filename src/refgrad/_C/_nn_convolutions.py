@@ -2,41 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:403
-"""torch._C._nn's slow convolutions: rows of their own over the convolution's kernels."""
+# --- book/chapters/16zhf_saved_values_three.md:449
+"""torch._C._nn's slow convolutions, bound by their own names."""
 
-from refgrad._ops import convolution as conv
-from refgrad._ops.table import Op, register
-
-_INPUTS = ("self", "weight", "bias")
-
-
-def _row(name, node, transposed):
-    def sizes(n, dilation, output_padding):
-        return dilation or (1,) * n, output_padding or (0,) * n
-
-    def forward(a, w, b, kernel_size, stride, padding, bias_sym_sizes_opt, dilation=None,
-                output_padding=None):
-        dilation, output_padding = sizes(len(stride), dilation, output_padding)
-        return conv._convolution(a, w, b, stride, padding, dilation, transposed,
-                                 output_padding, 1, bias_sym_sizes_opt)
-
-    def backward(g, self, weight, kernel_size, stride, padding, bias_sym_sizes_opt,
-                 dilation=None, output_padding=None, wanted=None):
-        dilation, output_padding = sizes(len(stride), dilation, output_padding)
-        return conv._convolution_backward(g, self, weight, stride, padding, dilation,
-                                          transposed, output_padding, 1, bias_sym_sizes_opt,
-                                          wanted)
-
-    return register(Op(name, node, _INPUTS, promote=False, forward=forward, backward=backward,
-                       saves=(("self", _INPUTS), ("weight", _INPUTS)), hides=("kernel_size",)))
-
-
-# --- book/chapters/16zhf_saved_values_three.md:438
-ROWS = {f"slow_conv{kind}{n}d": _row(f"slow_conv{kind}{n}d", f"SlowConv{title}{n}DBackward0",
-                                      kind == "_transpose")
-        for kind, title in (("", ""), ("_dilated", "Dilated"), ("_transpose", "Transpose"))
-        for n in (2, 3) if (kind, n) != ("", 2)}
+from refgrad._ops.slow_convolutions import ROWS
 
 
 def _slow(name, n):
