@@ -70,6 +70,32 @@ RECIPES.update({
 })
 
 
+# torch._C._nn's slow convolutions (chapter "Saved values, part three"): rows of their own
+def _slow(name):
+    def run(a, w, b, **params):
+        return getattr(torch._C._nn, name)(a, w, tuple(w.shape[2:]), b, **params)
+
+    return run
+
+
+_SLOW = {
+    "slow_conv3d": ([(1, 2, 4, 3, 3), (2, 2, 2, 2, 1), (2,)],
+                    ({"stride": 1}, {"stride": (1, 2, 1), "padding": (0, 1, 1)})),
+    "slow_conv_dilated2d": ([(1, 2, 5, 4), (3, 2, 2, 3), (3,)],
+                            ({"dilation": 2, "padding": 1}, {"stride": (2, 1)})),
+    "slow_conv_dilated3d": ([(1, 1, 4, 3, 4), (2, 1, 2, 2, 2), (2,)],
+                            ({"dilation": (1, 2, 1)}, {"padding": 1})),
+    "slow_conv_transpose2d": ([(1, 2, 3, 2), (2, 2, 2, 3), (2,)],
+                              ({"stride": (2, 1), "padding": (0, 1), "output_padding": (1, 0),
+                                "dilation": (1, 2)}, {"stride": 1})),
+    "slow_conv_transpose3d": ([(1, 2, 2, 2, 2), (2, 1, 2, 2, 1), (1,)],
+                              ({"stride": 2, "output_padding": (1, 0, 1)}, {"padding": 0})),
+}
+RECIPES.update({name: Recipe(_slow(name), ("any", "any", "any"), shapes=st.just(shapes),
+                             params=_one_of_many(*params))
+                for name, (shapes, params) in _SLOW.items()})
+
+
 # Transposed convolution and rearranging layers (chapter 16w): shapes with the parameters
 # that fit them.
 _REARRANGED = {

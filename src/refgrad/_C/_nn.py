@@ -55,13 +55,21 @@ FROM_FUNCTIONAL = {name: name for name in (
     "log_sigmoid": "logsigmoid"}
 
 
+# --- book/chapters/16z_more_pools.md:1084
 def __getattr__(name: str):
     if name in FROM_FUNCTIONAL:
         from importlib import import_module
 
         return getattr(import_module("refgrad.nn.functional"), FROM_FUNCTIONAL[name])
-    from refgrad._C._nn_upsampling import MODES, upsampling  # chapter "Saved values, part two"
+    from refgrad._C._nn_bound import bound
 
-    if name in MODES:
-        return upsampling(name)
+    found = bound(name)
+    if found is not None:
+        return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    from refgrad._C._nn_bound import names
+
+    return names()
