@@ -73,7 +73,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2543
+# --- book/chapters/16q_functional.md:2545
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -99,10 +99,11 @@ def _prelu_double_backward(grads, grad_output, self, weight):
 
 
 def _filled_zeros(self):
-    """zeros_like(self) as a formula makes it: filled once made, at version 1."""
+    """Zeros of the input's shape as the formula makes them: contiguous, filled, at version 1."""
     from refgrad._creation import zeros_like
+    from refgrad._memory_formats import contiguous_format
 
-    out = zeros_like(self)
+    out = zeros_like(self, memory_format=contiguous_format)  # whatever the input's strides
     out._version_counter.value += 1
     return out
 
@@ -120,7 +121,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2601
+# --- book/chapters/16q_functional.md:2604
 def prelu(input, weight):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -155,7 +156,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2647
+# --- book/chapters/16q_functional.md:2650
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -200,7 +201,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2704
+# --- book/chapters/16q_functional.md:2707
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -215,7 +216,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2720
+# --- book/chapters/16q_functional.md:2723
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -236,7 +237,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2751
+# --- book/chapters/16q_functional.md:2754
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected
