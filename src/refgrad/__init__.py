@@ -1012,11 +1012,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1908
+# --- book/chapters/27_views.md:1913
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2040
+# --- book/chapters/27_views.md:2045
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
