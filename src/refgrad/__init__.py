@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1342
+# --- book/chapters/16h_scatter.md:1347
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1500
+# --- book/chapters/16h_scatter.md:1505
 from refgrad._ops.index_reductions import index_reduce
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:285
+# --- book/chapters/16h_scatter.md:290
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _slabs(source):
     return source.reshape(1) if source.ndim == 0 else source
 
 
-# --- book/chapters/16h_scatter.md:315
+# --- book/chapters/16h_scatter.md:320
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     if not a.size:  # nothing to add into: its index is never read (index_add)
@@ -57,7 +57,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:360
+# --- book/chapters/16h_scatter.md:365
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     if not a.size:  # nothing to copy into: its index is never read (index_copy)
@@ -79,7 +79,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:383
+# --- book/chapters/16h_scatter.md:388
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -101,7 +101,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:418
+# --- book/chapters/16h_scatter.md:423
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -120,7 +120,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:438
+# --- book/chapters/16h_scatter.md:443
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -168,7 +168,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:490
+# --- book/chapters/16h_scatter.md:495
 def index_copy(input, dim, index, source):
     return _copy_slices(input, dim, index, source, in_place=False)
 
@@ -215,7 +215,7 @@ def _copy_slices(input, dim, index, source, in_place):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:561
+# --- book/chapters/16h_scatter.md:566
 # NOTE [The kernel's view]
 # torch's kernel views the tensor it writes as one slice per index along d, of
 # stride 0, over that tensor's storage: the input's own in place, and out of
