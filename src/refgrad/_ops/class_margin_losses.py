@@ -52,7 +52,7 @@ def _margins(a, target, p, margin, weight):
 
 
 def _empty_batch(a, reduction):
-    """No kernel runs for an empty batch (NOTE [No kernel for an empty batch]): the input's dtype."""
+    """An empty batch's loss, in the input's dtype: NOTE [No kernel for an empty batch]."""
     fill = np.nan if reduction == 1 and a.dtype.kind == "f" else 0
     return np.full((0,) if reduction == 0 else (), fill, a.dtype)
 
