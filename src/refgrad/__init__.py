@@ -168,13 +168,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:937
+# --- book/chapters/16b_reductions.md:947
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1782
+# --- book/chapters/16b_reductions.md:1799
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1346
+# --- book/chapters/16h_scatter.md:1351
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1504
+# --- book/chapters/16h_scatter.md:1509
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -1025,11 +1025,11 @@ from refgrad._ops.out_functions import (
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1908
+# --- book/chapters/27_views.md:1913
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2040
+# --- book/chapters/27_views.md:2045
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 

@@ -46,11 +46,11 @@ import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' in-place forms
 
 
-# --- book/chapters/27_views.md:1504
+# --- book/chapters/27_views.md:1509
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1771
+# --- book/chapters/27_views.md:1776
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 

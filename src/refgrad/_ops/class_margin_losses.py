@@ -51,7 +51,15 @@ def _margins(a, target, p, margin, weight):
     return z, mine, h, y
 
 
+def _empty_batch(a, reduction):
+    """An empty batch's loss, in the input's dtype: NOTE [No kernel for an empty batch]."""
+    fill = np.nan if reduction == 1 and a.dtype.kind == "f" else 0
+    return np.full((0,) if reduction == 0 else (), fill, a.dtype)
+
+
 def _multi_margin(a, target, p, margin, weight, reduction):
+    if a.size == 0:
+        return _empty_batch(a, reduction)
     z, _, _, _ = _margins(a, target, p, margin, weight)
     # a sample's margins are added class after class, in its dtype, then averaged
     losses = np.add.accumulate(z, axis=1)[:, -1] / z.dtype.type(z.shape[1])
@@ -60,7 +68,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:1028
+# --- book/chapters/16t_more_functional.md:1036
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -74,7 +82,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1048
+# --- book/chapters/16t_more_functional.md:1056
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -110,7 +118,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1089
+# --- book/chapters/16t_more_functional.md:1097
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -120,6 +128,8 @@ def _pairs(a, target):
 
 
 def _multilabel_margin(a, target, is_target, reduction):
+    if a.size == 0:
+        return _empty_batch(a, reduction)
     x, listed = _pairs(a, target)
     others = host(is_target._data).reshape(x.shape) == 0
     sums = np.zeros(x.shape[0])  # each sample's, added in double as torch's kernel adds it
@@ -135,7 +145,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1118
+# --- book/chapters/16t_more_functional.md:1128
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -170,7 +180,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1158
+# --- book/chapters/16t_more_functional.md:1174
 def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
@@ -194,7 +204,7 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1183
+# --- book/chapters/16t_more_functional.md:1199
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
     from refgrad._dtype import int64
@@ -222,10 +232,11 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
         if weight is not None and weight.numel() != classes:
             raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                                f"{sizes_of(weight)}")
-        _kernel_dtype(input, "multi_margin_loss_cpu_kernel")  # after the sizes, as torch's
-        _same_dtype(target, int64)
-        if weight is not None:
-            _same_dtype(weight, input.dtype)
+        if samples:  # NOTE [No kernel for an empty batch]
+            _kernel_dtype(input, "multi_margin_loss_cpu_kernel")  # after the sizes, as torch's
+            _same_dtype(target, int64)
+            if weight is not None:
+                _same_dtype(weight, input.dtype)
     if weight is not None:
         not_differentiable("multi_margin_loss", "weight", weight)
     with kernel_checks(MULTI_MARGIN_LOSS, (input,), params):
@@ -235,7 +246,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1231
+# --- book/chapters/16t_more_functional.md:1248
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     from refgrad._dtype import int64
 
@@ -250,8 +261,8 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         if not fits:
             raise RuntimeError(f"inconsistent target size: {sizes_of(target)} for input of "
                                f"size: {sizes_of(input)}")
-        _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
-        if samples:  # torch looks at the target's dtype only in a kernel with rows to read
+        if samples:  # NOTE [No kernel for an empty batch]
+            _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
             _same_dtype(target, int64)
         named = host(target._data)
         if ((named < -1) | (named >= classes)).any():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:981
+# --- book/chapters/27_views.md:986
 """CopySlices: a base's history after an in-place write through one of its views."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad.autograd._saved import FREED
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/27_views.md:1003
+# --- book/chapters/27_views.md:1008
 class CopySlices(FunctionNode):
     """The base's grad_fn after an in-place write through one of its views."""
 
@@ -63,7 +63,7 @@ class CopySlices(FunctionNode):
         self._fn = None
 
 
-# --- book/chapters/27_views.md:1055
+# --- book/chapters/27_views.md:1060
 # NOTE [The gradient CopySlices hands on]
 # torch copies the gradient into a fresh tensor and then the window's
 # gradient over its slice: two writes, so the result is at version 2, and it
@@ -91,7 +91,7 @@ CopySlices.__module__ = "builtins"
 _functions.register(CopySlices)
 
 
-# --- book/chapters/27_views.md:1102
+# --- book/chapters/27_views.md:1107
 # NOTE [CopySlices recording a graph]
 # With create_graph, the ops torch's CopySlices runs are recorded: copy_ into
 # a tensor with the base's strides (CopyBackwards), as_strided to the view's
@@ -133,7 +133,7 @@ def view_geometry(base, view) -> tuple:
     return element_strides(data), tuple(array.shape), element_strides(array), offset
 
 
-# --- book/chapters/27_views.md:1174
+# --- book/chapters/27_views.md:1179
 def base_wanted(node) -> bool:
     """Whether the pass computes the gradient ``node`` hands its base (edge 0)."""
     base = node._next_nodes[0]
@@ -146,7 +146,7 @@ def base_wanted(node) -> bool:
     return entry is not None and (entry.needed or entry.captures is not None)
 
 
-# --- book/chapters/27_views.md:1198
+# --- book/chapters/27_views.md:1203
 def _placed_like(array, where: np.ndarray):
     """``where`` on ``array``'s device, to index the gradients that will live there."""
     return where if type(array) is np.ndarray else move(where, device_of(array))

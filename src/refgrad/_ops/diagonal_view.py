@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1348
+# --- book/chapters/27_views.md:1353
 """diagonal: a view along two dimensions, and the row of its gradient."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _diagonal_put(g, input_sizes, offset, dim1, dim2):
     return out
 
 
-# --- book/chapters/27_views.md:1383
+# --- book/chapters/27_views.md:1388
 DIAGONAL = register(Op(
     "diagonal", "DiagonalBackward0", ("self",), forward=_diagonal,
     backward=lambda g, offset, dim1, dim2, self_sym_sizes: (_call(

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1383
+# --- book/chapters/16h_scatter.md:1388
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -24,7 +24,7 @@ TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zero
 BETA = "index_reduce() is in beta and the API may change at any time."
 
 
-# --- book/chapters/16h_scatter.md:1410
+# --- book/chapters/16h_scatter.md:1415
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -39,7 +39,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self, widened=False)
 
 
-# --- book/chapters/16h_scatter.md:1430
+# --- book/chapters/16h_scatter.md:1435
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -73,7 +73,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1465
+# --- book/chapters/16h_scatter.md:1470
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]

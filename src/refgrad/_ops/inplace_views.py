@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1544
+# --- book/chapters/27_views.md:1549
 """In-place view ops, squeeze_, unsqueeze_, t_ and transpose_, and detach_."""
 
 from dataclasses import replace
@@ -47,7 +47,7 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
             TRANSPOSE_: shaping.TRANSPOSE}
 
 
-# --- book/chapters/27_views.md:1609
+# --- book/chapters/27_views.md:1614
 def check_reshape(self) -> bool:
     """Refuse what autograd could not follow; say whether the change is recorded."""
     if self._version_counter is None:  # an inference tensor: autograd is skipped, and
@@ -82,7 +82,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1658
+# --- book/chapters/27_views.md:1663
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -101,7 +101,7 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1681
+# --- book/chapters/27_views.md:1686
 def squeeze_(self, dim=None):
     recorded = check_reshape(self)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
@@ -144,7 +144,7 @@ def swapdims_(self, dim0, dim1):
     return transpose_(self, dim0, dim1)
 
 
-# --- book/chapters/27_views.md:1735
+# --- book/chapters/27_views.md:1740
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -179,7 +179,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1892
+# --- book/chapters/27_views.md:1897
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

@@ -77,7 +77,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2555
+# --- book/chapters/16q_functional.md:2557
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -103,10 +103,11 @@ def _prelu_double_backward(grads, grad_output, self, weight):
 
 
 def _filled_zeros(self):
-    """zeros_like(self) as a formula makes it: filled once made, at version 1."""
+    """Zeros of the input's shape as the formula makes them: contiguous, filled, at version 1."""
     from refgrad._creation import zeros_like
+    from refgrad._memory_formats import contiguous_format
 
-    out = zeros_like(self)
+    out = zeros_like(self, memory_format=contiguous_format)  # whatever the input's strides
     out._version_counter.value += 1
     return out
 
@@ -124,7 +125,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2613
+# --- book/chapters/16q_functional.md:2616
 def prelu(input, weight):
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype check
         input, weight = entry("prelu", input, weight)
@@ -161,7 +162,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2661
+# --- book/chapters/16q_functional.md:2664
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -206,7 +207,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2718
+# --- book/chapters/16q_functional.md:2721
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -221,7 +222,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2734
+# --- book/chapters/16q_functional.md:2737
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -242,7 +243,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2765
+# --- book/chapters/16q_functional.md:2768
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

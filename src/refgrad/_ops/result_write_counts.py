@@ -2,13 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/12_op_table.md:157
+# --- book/chapters/12_op_table.md:160
 """How many writes a kernel makes into its fresh result, where its arguments decide it:
 NOTE [Writes into a fresh result]. The table, RESULT_WRITES, names them by row."""
 
 
 def _squeezed(operands, params, result) -> int:  # max.dim, min.dim: fill, then squeeze
-    return 0 if params["keepdim"] else 2 if operands[0].ndim else 1
+    # a 0-d input's value is copied in, kept dimension or not: one write
+    return 1 if not operands[0].ndim else 0 if params["keepdim"] else 2
 
 
 def _scaled(operands, params, result) -> int:  # addmm, baddbmm: self copied in, unless beta is 0
@@ -84,7 +85,7 @@ def _qr_writes(operands, params, result) -> tuple[int, int]:  # as torch's kerne
     return 0 if mode == "r" else 1, 2 if wide_r else 1
 
 
-# --- book/chapters/12_op_table.md:340
+# --- book/chapters/12_op_table.md:344
 # NOTE [Losses that write their result]
 # Measured on torch 2.13, for losses of inference tensors outside inference
 # mode: mse_loss, smooth_l1_loss (beta > 0) and binary_cross_entropy reduce a

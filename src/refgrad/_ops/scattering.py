@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:41
+# --- book/chapters/16h_scatter.md:44
 """Rows that write by index along one dimension: scatter and scatter_add."""
 
 from refgrad._backend import add_at
@@ -24,10 +24,12 @@ def spots(index, dim, ndim):
 def first_part(src, index):
     """The elements of ``src`` that ``index`` sends somewhere: its leading block."""
     src = at_least_1d(src)
+    if not index._data.size:  # nothing is sent, whatever the dimensions of src
+        return src.reshape(-1)[:0]
     return src[tuple(slice(0, n) for n in at_least_1d(index._data).shape)]
 
 
-# --- book/chapters/16h_scatter.md:72
+# --- book/chapters/16h_scatter.md:77
 def _scatter(a, src, dim, index):
     out = a.copy()
     if index._data.size:  # an empty index writes nothing, whatever its shape
@@ -62,7 +64,7 @@ def added_at(flat, key, values) -> None:
     flat[...] = wide
 
 
-# --- book/chapters/16h_scatter.md:120
+# --- book/chapters/16h_scatter.md:125
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -81,7 +83,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:147
+# --- book/chapters/16h_scatter.md:152
 def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -101,7 +103,7 @@ def check_scatter(input, dim, index, src=None, values=True) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:168
+# --- book/chapters/16h_scatter.md:173
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -129,7 +131,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:203
+# --- book/chapters/16h_scatter.md:208
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor

@@ -242,23 +242,28 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:846
+# --- book/chapters/16b_reductions.md:851
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
     def function(input, dim=None, keepdim=False):
+        from refgrad._ops.refusal_order import kernel_checks  # NOTE [Before the kernel refuses]
+
         if isinstance(dim, Tensor):
             return elementwise(input, dim)
         if dim is None:
             if input.numel() == 0:
-                raise RuntimeError(
-                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                    "Specify the reduction dim with the 'dim' argument.")
+                with kernel_checks(whole, (input,)):
+                    raise RuntimeError(
+                        f"{name}(): Expected reduction dim to be specified for input.numel() "
+                        "== 0. Specify the reduction dim with the 'dim' argument.")
             return _call(whole, input)
-        for d in dim_tuple(dim, input.ndim):
-            if input.ndim and input.shape[d] == 0:
-                d %= input.ndim
-                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        with kernel_checks(along, (input,)):
+            for d in dim_tuple(dim, input.ndim):
+                if input.ndim and input.shape[d] == 0:
+                    d %= input.ndim
+                    raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero "
+                                     "size.")
         return pair(_call(along, input, dim=dim, keepdim=keepdim))
 
     function.__name__ = function.__qualname__ = name
@@ -269,5 +274,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:932
+# --- book/chapters/16b_reductions.md:942
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

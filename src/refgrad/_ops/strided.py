@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:476
+# --- book/chapters/27_views.md:479
 """as_strided: a view of the storage by sizes, strides and offset, and its gradient."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def strided_view(a, size, stride, storage_offset, self_geometry=None):
     return zero_strided(tricks.as_strided(start, tuple(size), strides))
 
 
-# --- book/chapters/27_views.md:520
+# --- book/chapters/27_views.md:523
 # NOTE [as_strided's backward]
 # torch's steps, with torch's ops, so that a double backward records torch's nodes:
 # squeeze the output's size-1 dims and sum its stride-0 ones, then scatter into a
@@ -53,8 +53,10 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     sizes, strides, offset = self_geometry
     if storage_offset is None:  # NOTE [An offset not given]
         storage_offset = offset
-    if 0 in size or 0 in sizes:
-        return (g.new_zeros(sizes),)
+    if 0 in size or 0 in sizes:  # zeros made, then filled: written once
+        from refgrad._ops.indexing import written
+
+        return (written(g.new_zeros(sizes)),)
     kept = []
     for d in reversed(range(g.ndim)):
         if size[d] == 1:
@@ -85,7 +87,7 @@ def _as_strided_backward(g, size, stride, storage_offset, self_geometry):
     return (storage.as_strided(sizes, strides, held_at),)
 
 
-# --- book/chapters/27_views.md:570
+# --- book/chapters/27_views.md:575
 def _viewed(t, dims, offset):
     return t.as_strided([n for n, _ in dims], [s for _, s in dims], offset)
 
@@ -110,7 +112,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1851
+# --- book/chapters/27_views.md:1856
 # NOTE [An offset not given]
 # as_strided's row holds storage_offset as the caller gave it, None included,
 # which is what torch's node saves and a mode is shown; the forward and the

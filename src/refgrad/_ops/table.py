@@ -98,7 +98,7 @@ class Op:
 # and a backward unpacks them, in that order: conv_tbc packs bias, self, weight.
 
 
-# --- book/chapters/12_op_table.md:248
+# --- book/chapters/12_op_table.md:252
 # NOTE [Writes into a fresh result]
 # Outside inference mode, torch skips its autograd layer for an op whose
 # operands are all inference tensors, and with it the guard that layer sets
@@ -113,7 +113,7 @@ class Op:
 # the operand, an operand that requires grad is refused there (OUT_CALLS).
 
 
-# --- book/chapters/12_op_table.md:264
+# --- book/chapters/12_op_table.md:268
 RESULT_WRITES: dict = {
     "nan_to_num": 1, "logical_not": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     "hardtanh": 1, "sum": 1, "sum_dim": 1, "nansum": 1,
@@ -185,7 +185,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:360
+# --- book/chapters/12_op_table.md:364
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -217,7 +217,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:399
+# --- book/chapters/12_op_table.md:403
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

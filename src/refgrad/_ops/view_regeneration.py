@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:676
+# --- book/chapters/27_views.md:681
 """A view's grad_fn after a write: put out of date there, regenerated at its next use."""
 
 import weakref
@@ -35,7 +35,7 @@ def regenerate(view) -> None:
         follow_retained_grad(view, old, old_nr)
 
 
-# --- book/chapters/27_views.md:714
+# --- book/chapters/27_views.md:719
 def settle(view) -> None:
     """``view``'s node is current again: the next write must put it out of date."""
     info = view._view_info
@@ -62,7 +62,7 @@ def remark(view, creation: int, current: bool = True) -> None:
     _go_stale(view, info)
 
 
-# --- book/chapters/27_views.md:746
+# --- book/chapters/27_views.md:751
 def _as_strided_node(base, view):
     from refgrad._ops.op_nodes import node_class
     from refgrad._ops.strided import AS_STRIDED, storage_geometry
@@ -77,7 +77,7 @@ def _as_strided_node(base, view):
     return node
 
 
-# --- book/chapters/27_views.md:874
+# --- book/chapters/27_views.md:879
 def _go_stale(view, info) -> bool:
     """Make ``view`` stale, if it is not yet; whether it requires grad now."""
     if info.stale is None:  # else torch's words name the node the view had first
@@ -93,7 +93,7 @@ def _go_stale(view, info) -> bool:
     return view._requires_grad
 
 
-# --- book/chapters/27_views.md:891
+# --- book/chapters/27_views.md:896
 def _replayed(base, replay) -> tuple:
     from refgrad._ops.dispatch import call
 
@@ -125,7 +125,7 @@ def outdate_views(counter, spared=None) -> None:
                 waiting.add(moved)
 
 
-# --- book/chapters/27_views.md:930
+# --- book/chapters/27_views.md:935
 def _outdated(view) -> bool:
     """Mark ``view`` out of date, if the write did that; whether it goes to wait."""
     info = view._view_info

@@ -199,7 +199,7 @@ def grid(size, stride, storage_offset, like=None) -> np.ndarray:
     return where
 
 
-# --- book/chapters/27_views.md:1275
+# --- book/chapters/27_views.md:1280
 MULTI = (
     " This view is the output of a function that returns multiple views. Such functions do "
     "not allow the output views to be modified inplace. You should replace the inplace "
@@ -222,7 +222,7 @@ VIEW_OF_LEAF = (
 )
 
 
-# --- book/chapters/27_views.md:1299
+# --- book/chapters/27_views.md:1304
 DIRECT, INDIRECT = "is being", "its base or another view of its base has been"
 
 

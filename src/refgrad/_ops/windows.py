@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1435
+# --- book/chapters/27_views.md:1440
 """unfold: the view of sliding windows along one dimension, and its put-back."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _put_back(g, input_sizes, dim, size, step):
     return out
 
 
-# --- book/chapters/27_views.md:1471
+# --- book/chapters/27_views.md:1476
 UNFOLD = register(Op(
     "unfold", "UnfoldBackward0", ("self",), forward=_windows,
     backward=lambda g, dimension, size, step, self_sym_sizes: (call(
