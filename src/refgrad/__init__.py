@@ -1115,3 +1115,4 @@ from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/30a_pickled_functions.md:255
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip
+from refgrad import _functional_shared  # noqa: E402, F401  # isort: skip - last: chapter 16zhe
