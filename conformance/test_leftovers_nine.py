@@ -49,3 +49,51 @@ def test_an_unknown_keyword_reads_as_the_missing_input_through_f():
     with raises(TypeError, "hardshrink(): argument 'input' must be Tensor, not int"):
         F.hardshrink(x=1)
 
+
+
+NO_STRIDES = "sym_strides() called on an undefined Tensor"
+NO_MASK = ("masked_fill_ only supports boolean masks, but got mask with dtype nullptr "
+           "(uninitialized)")
+TOO_FEW = ('ntensor >= 3 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+           'cpu/IndexKernelUtils.h":8, please report a bug to PyTorch. ')
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_with_no_indices_fails_torchs_writing_loop(shape, accumulate):
+    x = torch.zeros(2, 3)
+    with raises(RuntimeError, TOO_FEW):
+        x.index_put_([], torch.ones(shape), accumulate=accumulate)
+    assert x.eq(0).all()
+    x[()] = torch.ones(shape)  # assigning through an empty index still writes
+    assert x.eq(1).all()
+
+
+def test_index_put_with_no_indices_checks_shape_dtype_and_autograd_first():
+    with raises(RuntimeError, NO_STRIDES):
+        torch.zeros(2, 3).index_put_((), torch.tensor(1))  # before the dtype check
+    with raises(RuntimeError, "shape mismatch: value tensor of shape [1, 1, 3] cannot be "
+                              "broadcast to indexing result of shape [2, 3]"):
+        torch.zeros(2, 3).index_put_([], torch.ones(1, 1, 3), accumulate=True)
+    with raises(RuntimeError, "Index put requires the source and destination dtypes match, "
+                              "got Float for the destination and Long for the source."):
+        torch.zeros(2, 3).index_put_([], torch.ones(3, dtype=torch.int64))
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an "
+                              "in-place operation."):
+        torch.zeros(2, 3, requires_grad=True).index_put_([], torch.ones(3))
+
+
+def test_index_put_with_no_indices_and_one_value_takes_the_maskless_fill():
+    with raises(RuntimeError, NO_STRIDES):
+        torch.zeros(2, 3).index_put_([], torch.ones(1))
+    with raises(RuntimeError, NO_MASK):
+        torch.zeros(()).index_put_([], torch.ones(1))
+    with raises(RuntimeError, TOO_FEW):
+        torch.zeros(2, 3).index_put_([], torch.tensor(1.), accumulate=True)
+
+
+def test_index_put_out_of_place_with_no_indices_fails_as_well():
+    with raises(RuntimeError, TOO_FEW):
+        torch.index_put(torch.zeros(2, 3, requires_grad=True), (), torch.ones(3))
+    with raises(RuntimeError, NO_MASK):
+        torch.index_put(torch.zeros(()), [], torch.ones(()))

@@ -184,7 +184,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1644
+# --- book/chapters/16d_indexing.md:1648
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -192,7 +192,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2286
+# --- book/chapters/16d_indexing.md:2290
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -933,7 +933,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3932
+# --- book/chapters/26_inplace.md:3936
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -958,7 +958,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4092
+# --- book/chapters/26_inplace.md:4096
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -969,7 +969,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4458
+# --- book/chapters/26_inplace.md:4462
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -979,7 +979,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5204
+# --- book/chapters/26_inplace.md:5208
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
