@@ -3,6 +3,8 @@ objects, seen as one by handlers and refused in one set of words. The same asser
 on torch.
 """
 
+import warnings
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -97,3 +99,59 @@ def test_index_put_out_of_place_with_no_indices_fails_as_well():
         torch.index_put(torch.zeros(2, 3, requires_grad=True), (), torch.ones(3))
     with raises(RuntimeError, NO_MASK):
         torch.index_put(torch.zeros(()), [], torch.ones(()))
+
+
+TRIGGERED = " (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/{}.)"
+A = torch.eye(3) + 0.1
+
+
+@pytest.mark.parametrize("call, ending", [
+    (lambda: torch.zeros(3, 2).index_reduce(0, torch.tensor([0]), torch.ones(1, 2), "prod"),
+     "TensorAdvancedIndexing.cpp:1523"),
+    (lambda: torch.zeros(3, 2).scatter_(0, torch.tensor([[0, 1]]), torch.ones(1, 2),
+                                        reduce="add"), "TensorAdvancedIndexing.cpp:225"),
+    (lambda: torch.cholesky(A @ A.T), "BatchLinearAlgebra.cpp:1765"),
+    (lambda: torch.triangular_solve(torch.ones(3, 1), torch.eye(3)),
+     "BatchLinearAlgebra.cpp:2273"),
+    (lambda: torch.qr(A), "BatchLinearAlgebra.cpp:2505"),
+    (lambda: torch.lu(A), "BatchLinearAlgebra.cpp:2073"),
+    (lambda: torch.lu_solve(torch.ones(3, 1), *torch.linalg.lu_factor(A)),
+     "BatchLinearAlgebra.cpp:2230"),
+])
+def test_a_kernels_warning_ends_with_the_place_that_raised_it(call, ending):
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+    finally:
+        torch.set_warn_always(before)
+    assert [w.category for w in caught] == [UserWarning]
+    assert str(caught[0].message).endswith(TRIGGERED.format(ending))
+
+
+def test_lu_solves_warning_names_the_programs_line():
+    LU, pivots = torch.linalg.lu_factor(A)
+    before = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            torch.lu_solve(torch.ones(3, 1), LU, pivots)
+            torch.ones(3, 1).lu_solve(LU, pivots)
+    finally:
+        torch.set_warn_always(before)
+    assert [w.filename for w in caught] == [__file__] * 2
+
+
+@pytest.mark.parametrize("name", ["abs_", "relu_", "clamp_", "celu_", "selu_", "sigmoid_"])
+def test_in_place_functions_of_torch_are_not_listed_as_overridable(name):
+    function = getattr(torch, name)
+    listed = torch.overrides.get_overridable_functions()
+    assert function not in listed[torch]
+    assert function not in torch.overrides.get_testing_overrides()
+    if hasattr(torch.Tensor, name):
+        assert getattr(torch.Tensor, name) in listed[torch.Tensor]
+    torch.overrides.get_ignored_functions()
+    assert function(Seen()) is function  # a handler is asked all the same

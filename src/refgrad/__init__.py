@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1342
+# --- book/chapters/16h_scatter.md:1344
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1500
+# --- book/chapters/16h_scatter.md:1504
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -430,13 +430,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1018
+# --- book/chapters/16p_decompositions.md:1020
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1501
+# --- book/chapters/16r_solvers.md:1508
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -599,7 +599,7 @@ from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:283
+# --- book/chapters/16zj_small_functions_and_refusals.md:286
 from refgrad._ops.old_cholesky import cholesky
 
 
@@ -1028,7 +1028,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:797
+# --- book/chapters/28ca_torch_function.md:805
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
