@@ -118,30 +118,20 @@ A = torch.eye(3) + 0.1
     (lambda: torch.lu_solve(torch.ones(3, 1), *torch.linalg.lu_factor(A)),
      "BatchLinearAlgebra.cpp:2230"),
 ])
-def test_a_kernels_warning_ends_with_the_place_that_raised_it(call, ending):
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            call()
-    finally:
-        torch.set_warn_always(before)
+def test_a_kernels_warning_ends_with_the_place_that_raised_it(warn_always, call, ending):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
     assert [w.category for w in caught] == [UserWarning]
     assert str(caught[0].message).endswith(TRIGGERED.format(ending))
 
 
-def test_lu_solves_warning_names_the_programs_line():
+def test_lu_solves_warning_names_the_programs_line(warn_always):
     LU, pivots = torch.linalg.lu_factor(A)
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            torch.lu_solve(torch.ones(3, 1), LU, pivots)
-            torch.ones(3, 1).lu_solve(LU, pivots)
-    finally:
-        torch.set_warn_always(before)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.lu_solve(torch.ones(3, 1), LU, pivots)
+        torch.ones(3, 1).lu_solve(LU, pivots)
     assert [w.filename for w in caught] == [__file__] * 2
 
 
