@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhe_leftovers_nine.md:48
+# --- book/chapters/16zhe_leftovers_nine.md:52
 """The functions torch.nn.functional holds as torch's own objects."""
 
 import refgrad
