@@ -145,3 +145,11 @@ def test_in_place_functions_of_torch_are_not_listed_as_overridable(name):
         assert getattr(torch.Tensor, name) in listed[torch.Tensor]
     torch.overrides.get_ignored_functions()
     assert function(Seen()) is function  # a handler is asked all the same
+
+
+@pytest.mark.parametrize("name", ["hardshrink", "pdist", "bilinear", "conv2d", "gelu", "linear",
+                                  "softplus", "logsigmoid", "scaled_dot_product_attention"])
+def test_a_function_f_holds_is_listed_under_f(name):
+    listed = torch.overrides.get_overridable_functions()
+    assert getattr(F, name) in listed[F]
+    assert torch.nn not in listed

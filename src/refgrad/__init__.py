@@ -1028,7 +1028,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:805
+# --- book/chapters/28ca_torch_function.md:823
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
