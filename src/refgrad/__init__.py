@@ -184,7 +184,7 @@ from refgrad._ops.variances import std, var
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
-# --- book/chapters/16d_indexing.md:1644
+# --- book/chapters/16d_indexing.md:1648
 from refgrad._ops.indexing import index_put
 from refgrad._ops.slicing import narrow, select
 from refgrad._ops.shaping import (
@@ -192,7 +192,7 @@ from refgrad._ops.shaping import (
 )
 
 
-# --- book/chapters/16d_indexing.md:2286
+# --- book/chapters/16d_indexing.md:2290
 from refgrad._ops.gathering import gather, index_select
 from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
@@ -233,7 +233,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1351
+# --- book/chapters/16h_scatter.md:1353
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -241,7 +241,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1509
+# --- book/chapters/16h_scatter.md:1513
 from refgrad._ops.index_reductions import index_reduce
 
 
@@ -430,13 +430,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1018
+# --- book/chapters/16p_decompositions.md:1020
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1501
+# --- book/chapters/16r_solvers.md:1508
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -599,7 +599,7 @@ from refgrad._ops.nuclear_norm_out import nuclear_norm  # noqa: F811
 from refgrad._ops.frobenius_norm_out import frobenius_norm  # noqa: F811
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:283
+# --- book/chapters/16zj_small_functions_and_refusals.md:286
 from refgrad._ops.old_cholesky import cholesky
 
 
@@ -946,7 +946,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3958
+# --- book/chapters/26_inplace.md:3962
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -971,7 +971,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4118
+# --- book/chapters/26_inplace.md:4122
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -982,7 +982,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4484
+# --- book/chapters/26_inplace.md:4488
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -992,7 +992,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5230
+# --- book/chapters/26_inplace.md:5234
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1041,7 +1041,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:797
+# --- book/chapters/28ca_torch_function.md:823
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
@@ -1128,3 +1128,4 @@ from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/30a_pickled_functions.md:255
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip
+from refgrad import _functional_shared  # noqa: E402, F401  # isort: skip - last: chapter 16zhe

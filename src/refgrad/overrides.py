@@ -8,6 +8,7 @@
 import collections
 import contextlib
 import functools
+import types
 
 from refgrad import _torch_function as protocol
 from refgrad import _torch_function_install as install
@@ -26,7 +27,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:623
+# --- book/chapters/28ca_torch_function.md:624
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -61,7 +62,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:659
+# --- book/chapters/28ca_torch_function.md:660
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -94,7 +95,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:693
+# --- book/chapters/28ca_torch_function.md:694
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -129,7 +130,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:733
+# --- book/chapters/28ca_torch_function.md:734
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -153,7 +154,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:758
+# --- book/chapters/28ca_torch_function.md:759
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys
@@ -164,10 +165,35 @@ def get_overridable_functions() -> dict:
         home = name.rsplit(".", 2 if name.endswith(("__get__", "__set__")) else 1)[0]
         owner = Tensor if home.startswith("torch.Tensor") else sys.modules[
             home.replace("torch", "refgrad", 1)]
+        if owner is not Tensor and name.endswith("_"):  # NOTE [In place, yet not listed]
+            continue
         found[owner].append(func)
         if home == "torch.functional" and name[17:] not in NOT_IN_TORCH_ALL:
             found[sys.modules["refgrad"]].append(func)  # NOTE [Named by torch.functional]
+    _listed_in_functional(found, sys.modules["refgrad.nn.functional"])
+    found.pop(sys.modules["refgrad.nn"], None)  # the functions bound from C: F's, above
     return found
+
+
+# NOTE [Listed where found]
+# torch lists a function under every namespace whose names hold it: F's list
+# walks all of dir(F), so it holds F.gelu, bound from torch's C code, and
+# F.conv2d, which is torch.conv2d, as well as F's own (chapter 16zhe).
+def _listed_in_functional(found, functional) -> None:
+    listed = {id(func) for func in found[functional]}
+    for name in dir(functional):
+        value = getattr(functional, name)
+        if name.startswith("_") or name.endswith("_") or id(value) in listed \
+                or type(value) is not types.FunctionType or value not in install.names:
+            continue
+        found[functional].append(value)
+        listed.add(id(value))
+
+
+# NOTE [In place, yet not listed]
+# torch's lists leave out the in-place functions of its namespaces (torch.abs_,
+# F.relu_), though a handler is asked for them as for any other; Tensor's
+# in-place methods are listed (chapter 16zhe).
 
 
 def get_testing_overrides() -> dict:

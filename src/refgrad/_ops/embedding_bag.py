@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:326
+# --- book/chapters/16zj_small_functions_and_refusals.md:329
 """embedding_bag: bags of embedding rows summed, averaged or maxed, and the gradient."""
 
 import functools
@@ -58,7 +58,7 @@ def _maxima(weight, indices, count, bag, kept):
     return best, rows
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:385
+# --- book/chapters/16zj_small_functions_and_refusals.md:388
 def _host(array):
     """``array`` on the CPU: the bags are found and added up there."""
     return array if isinstance(array, np.ndarray) else array.get()
@@ -114,7 +114,7 @@ def _forward(weight, per_sample_weights, indices, offsets, mode, include_last_of
     return out, *kept_too
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:450
+# --- book/chapters/16zj_small_functions_and_refusals.md:453
 # NOTE [What embedding_bag's bookkeeping holds]
 # offset2bag: each index's bag, except in "sum" mode on torch's fast path
 # (NOTE [Where embedding_bag's bags end]), where it is empty. bag_size: in "mean"
@@ -139,7 +139,7 @@ def _bookkeeping(weight, per_sample_weights, idx, starts, mode, count, bag, kept
     return offset2bag, sizes, np.maximum(rows, 0).astype(kind)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:480
+# --- book/chapters/16zj_small_functions_and_refusals.md:483
 @_on_the_host
 def _weight_gradient(grad, per_sample_weights, indices, offsets, offset2bag, bag_size,
                      maximum_indices, num_weights, scale_grad_by_freq, mode, sparse,
@@ -172,7 +172,7 @@ def _sample_weight_gradient(grad, weight, indices, offsets, offset2bag, mode,
     return np.where(kept, (grad[bag] * weight[idx]).sum(1), 0).astype(weight.dtype)
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:521
+# --- book/chapters/16zj_small_functions_and_refusals.md:524
 # NOTE [The frequency torch divides by]
 # For each position, the count that torch's CPU backward divides its gradient
 # by: with the indices sorted, the k-th run of equal values is divided by
@@ -185,7 +185,7 @@ def _frequencies(idx):
     return by_run[np.searchsorted(values, idx)]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:649
+# --- book/chapters/16zj_small_functions_and_refusals.md:652
 def _refused(name):
     def backward(grads, **unused):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
@@ -234,7 +234,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:825
+# --- book/chapters/16zj_small_functions_and_refusals.md:828
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:708
+# --- book/chapters/16zj_small_functions_and_refusals.md:711
 """What embedding_bag refuses, in torch's order, and a matrix of bags made flat."""
 
 import numpy as np
@@ -62,7 +62,7 @@ def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
                            f"idx to be {idx[bad[0]]}")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:773
+# --- book/chapters/16zj_small_functions_and_refusals.md:776
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     from refgrad._typename import c_tensor_type_name  # CPUBoolType for bool weights
 
@@ -80,7 +80,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:797
+# --- book/chapters/16zj_small_functions_and_refusals.md:800
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange

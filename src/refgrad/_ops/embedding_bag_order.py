@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:554
+# --- book/chapters/16zj_small_functions_and_refusals.md:557
 """embedding_bag's weight gradient, added in the order of torch's CPU kernel."""
 
 import numpy as np
@@ -60,7 +60,7 @@ def added_in_order(gw, idx, kept, rows, scale):
     return gw
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:623
+# --- book/chapters/16zj_small_functions_and_refusals.md:626
 def weighted_sums(out, weight, idx, added, per_sample_weights, bag):
     """``out`` with each added row of ``weight``, times its per-sample weight, added to
     its bag's sum with one rounding, in the input's order."""

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1388
+# --- book/chapters/16h_scatter.md:1390
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -17,14 +17,16 @@ from refgrad._ops.slice_writes import check_in_self, check_slice_arguments
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.tangent_refusals import refuse_tangents
 from refgrad._tensor import Tensor, make_tensor
+from refgrad._triggered import triggered
 from refgrad._warn_once import warn_once
 
 TWICE = ("index_reduce(): Double backward is unsupported for source when >1 zeros in source "
          "are scattered to the same position in self")
-BETA = "index_reduce() is in beta and the API may change at any time."
+BETA = triggered("index_reduce() is in beta and the API may change at any time.",
+                 "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523")  # chapter 16zhe
 
 
-# --- book/chapters/16h_scatter.md:1415
+# --- book/chapters/16h_scatter.md:1419
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -39,7 +41,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self, widened=False)
 
 
-# --- book/chapters/16h_scatter.md:1435
+# --- book/chapters/16h_scatter.md:1439
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -73,7 +75,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1470
+# --- book/chapters/16h_scatter.md:1474
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]

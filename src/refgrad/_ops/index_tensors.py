@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1377
+# --- book/chapters/16d_indexing.md:1381
 """Index tensors as torch takes them: int64 or int32 positions, bool (or uint8) masks."""
 
 import sys
@@ -37,7 +37,7 @@ def index_dtype(item):
     return kind
 
 
-# --- book/chapters/16d_indexing.md:1419
+# --- book/chapters/16d_indexing.md:1423
 def first_frame_outside() -> int:
     """The stacklevel, for a warning raised by our caller, of the first frame outside refgrad."""
     return outside_refgrad(sys._getframe(2))[1] + 1

@@ -100,6 +100,10 @@ def index_put(input, indices, values, accumulate=False):
     # takes None, a dimension whole): worded by its reading, NOTE [Read after a failure]
     if type(accumulate) is not bool or any(i is None for i in indices):
         raise TypeError
+    if not indices:  # no indices: torch's kernel fails, chapter 16zhe_leftovers_nine
+        from refgrad._ops.index_put_nothing import refuse_no_indices
+
+        refuse_no_indices(input, values, accumulate)
     return put_by_indices(input, indices, values, accumulate)
 
 
@@ -128,7 +132,7 @@ def _put_by_row(row, input, indices, values, accumulate, fills=False):
     return _call(row, input, values, indices=list(indices), accumulate=accumulate)
 
 
-# --- book/chapters/16d_indexing.md:890
+# --- book/chapters/16d_indexing.md:894
 def _zero(g):
     """The zero that index_put's gradient writes, as torch's formula makes it: a
     ``zeros([])`` a mode sees, with g's dtype, layout and device."""
@@ -155,7 +159,7 @@ def _index_grad(g, indices, sizes):
     return written(_put_by_row(INDEX_PUT, zeros_as(g, sizes), indices, g, True))
 
 
-# --- book/chapters/16d_indexing.md:926
+# --- book/chapters/16d_indexing.md:930
 # NOTE [Gradients torch writes in place]
 # Many of torch's gradient formulas make zeros and write into them in place:
 # max() fills the share into its zeros with masked_fill_, indexing puts the
@@ -247,7 +251,7 @@ def _check_value_device(input, values) -> None:
     raise RuntimeError(MIXED_DEVICES.format(*devices))
 
 
-# --- book/chapters/16d_indexing.md:1030
+# --- book/chapters/16d_indexing.md:1034
 # NOTE [index_put as a masked fill]
 # torch's index_put_ takes its masked_fill_ path when it is not accumulating,
 # the value has one element and is on the host, and exactly one index is a

@@ -175,6 +175,10 @@ def put_indexed(self, indices, values, accumulate=False):
     read = list(indices)  # the index tensors as the kernel reads them, to write with
 
     def checked_put(t, v):  # the kernel's checks, after autograd's (a leaf is refused first)
+        if not indices:  # no indices: torch's kernel fails, chapter 16zhe_leftovers_nine
+            from refgrad._ops.index_put_nothing import refuse_no_indices
+
+            refuse_no_indices(t, v, accumulate)
         read[:] = check_put(t, v, indices, fills)  # NOTE [Index tensors read last]
         if SIZES:  # a storage smaller than its memory: chapter "Finding the tensors over a storage"
             from refgrad._storage_reads import check_indexed
@@ -190,7 +194,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3046
+# --- book/chapters/26_inplace.md:3050
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -240,7 +244,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3101
+# --- book/chapters/26_inplace.md:3105
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:658
+# --- book/chapters/16r_solvers.md:661
 """Unpacking LU factors and solving with them: torch.lu_unpack and linalg.lu_solve."""
 
 import numpy as np
@@ -14,6 +14,7 @@ from refgrad._ops.lu_factors import permutation, row_order, unpacked
 from refgrad._ops.pivot_checks import check_lu_pivots, check_solved_dtype, refuse_low_precision
 from refgrad._ops.table import Op, register
 from refgrad._ops.triangular_solves import check_right_side, substitute
+from refgrad._triggered import triggered
 from refgrad._typename import LEGACY
 from refgrad.return_types import _structseq
 
@@ -27,7 +28,7 @@ def _lu_unpack(lu, unpack_data, LU_data_sym_argsize_minus_1, LU_data_sym_argsize
     return L.copy(), U.copy()
 
 
-# --- book/chapters/16r_solvers.md:688
+# --- book/chapters/16r_solvers.md:692
 def _lu_unpack_backward(grads, unpack_data, LU_data_sym_argsize_minus_1,
                         LU_data_sym_argsize_minus_2):
     from refgrad._ops.shaping import cat
@@ -64,7 +65,7 @@ LU_UNPACK = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:726
+# --- book/chapters/16r_solvers.md:730
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     from refgrad._tensor import make_tensor
 
@@ -89,7 +90,7 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return LU_UNPACK_RESULT(make_tensor(P), L, U)
 
 
-# --- book/chapters/16r_solvers.md:773
+# --- book/chapters/16r_solvers.md:777
 def _lu_solve(lu, b, pivots, left, adjoint):
     b = b if left else b.swapaxes(-1, -2)
     n, k = b.shape[-2:]
@@ -121,7 +122,7 @@ def _by_columns(x):
     return x
 
 
-# --- book/chapters/16r_solvers.md:805
+# --- book/chapters/16r_solvers.md:809
 def _lu_solve_backward(g, LU, pivots, left, adjoint, result, wanted=BOTH_WANTED):
     gB = lu_solve(LU, pivots, g, left=left, adjoint=not adjoint) if wanted[1] else None
     gLU = _lu_solve_LU(g, LU, pivots, left, adjoint, result) if wanted[0] else None
@@ -147,7 +148,7 @@ LINALG_LU_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:832
+# --- book/chapters/16r_solvers.md:836
 def _check_lu_solve(LU, pivots, B, left) -> None:
     name = "linalg.lu_solve"
     check_solved_dtype(LU, f"torch.{name}")  # NOTE [What a solve with factors checks]
@@ -171,7 +172,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1096
+# --- book/chapters/16r_solvers.md:1100
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
@@ -179,11 +180,14 @@ LU_DEPRECATED = (
     "should be replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
     "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
     "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
+LU_DEPRECATED = triggered(LU_DEPRECATED, "aten/src/ATen/native/BatchLinearAlgebra.cpp:2073")
 LU_SOLVE_DEPRECATED = (
     "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
     "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
     "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, "
     "pivots, B)")
+LU_SOLVE_DEPRECATED = triggered(LU_SOLVE_DEPRECATED,
+                                "aten/src/ATen/native/BatchLinearAlgebra.cpp:2230")
 
 
 def lu_with_info(A, pivot=True, check_errors=True):
@@ -206,5 +210,5 @@ def _factors(A, pivot=True, check_errors=True):  # noqa: N803 - torch's name
 def torch_lu_solve(input, LU_data, LU_pivots):
     from refgrad._warn_once import warn_once
 
-    warn_once("lu_solve", LU_SOLVE_DEPRECATED, stacklevel=3)
+    warn_once("lu_solve", LU_SOLVE_DEPRECATED, stacklevel=None)  # at the user's line: chapter 16zhe
     return lu_solve(LU_data, LU_pivots, input)

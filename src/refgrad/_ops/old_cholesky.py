@@ -18,6 +18,7 @@ from refgrad._ops.kernel_warnings import KERNEL_WARNINGS
 from refgrad._ops.out_arguments import with_out
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
+from refgrad._triggered import triggered
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
 
@@ -27,6 +28,8 @@ CHOLESKY_DEPRECATED = (
     "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\n"
     "should be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
     "equivalent results for all valid (symmetric positive definite) inputs.")
+CHOLESKY_DEPRECATED = triggered(CHOLESKY_DEPRECATED,  # chapter 16zhe
+                                "aten/src/ATen/native/BatchLinearAlgebra.cpp:1765")
 
 
 def _factor(a, upper):
@@ -47,7 +50,7 @@ CHOLESKY = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:263
+# --- book/chapters/16zj_small_functions_and_refusals.md:266
 def _cholesky(input, upper=False):
     # chapter "Warnings given once": at the caller's line, however wrapped
     warn_once("cholesky", CHOLESKY_DEPRECATED, stacklevel=None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1666
+# --- book/chapters/16d_indexing.md:1670
 """Rows that cut a tensor into views, and their function forms: split and chunk."""
 
 from refgrad._arguments import Arguments
@@ -35,7 +35,7 @@ def _join(grads, dim):
     return (cat(list(grads), dim),)
 
 
-# --- book/chapters/16d_indexing.md:1700
+# --- book/chapters/16d_indexing.md:1704
 SPLIT = register(Op(
     "split", "SplitBackward0", ("self",),
     forward=lambda a, split_size, dim: _cut(a, dim, _runs(a.shape[dim], split_size)),
@@ -50,7 +50,7 @@ SPLIT_WITH_SIZES = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1854
+# --- book/chapters/16d_indexing.md:1858
 def _call(row, input, **params):
     from refgrad._ops.dispatch import call
 
@@ -65,7 +65,7 @@ def _length(input, dim) -> int:
     return input.shape[wrap_dim(dim, input.ndim)]
 
 
-# --- book/chapters/16d_indexing.md:1874
+# --- book/chapters/16d_indexing.md:1878
 # NOTE [How split reads its size]
 # torch.split turns a tensor given for the size into int(tensor) when int()
 # takes it (any one element), then calls split for an int and
@@ -101,7 +101,7 @@ def split_evenly(row, tensor, size, dim):
     return _call(row, tensor, split_size=size, dim=dim)
 
 
-# --- book/chapters/16d_indexing.md:1911
+# --- book/chapters/16d_indexing.md:1915
 def split_with_sizes(input, split_sizes, dim=0):
     if type(dim) is not int or not _plain_sizes(split_sizes):
         _, split_sizes, dim = _SIZES.read((input, split_sizes, dim), {})[0]
@@ -138,7 +138,7 @@ def split_method(self, split_size, dim=0):
 split_method.__name__, split_method.__qualname__ = "split", "Tensor.split"
 
 
-# --- book/chapters/16d_indexing.md:1952
+# --- book/chapters/16d_indexing.md:1956
 def chunk(input, chunks, dim=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("chunk", chunk, (input, chunks, dim), views_kept=True)

@@ -74,7 +74,7 @@ SLICE_BACKWARD = register(Op(
 ))
 
 
-# --- book/chapters/16d_indexing.md:1091
+# --- book/chapters/16d_indexing.md:1095
 def select_backward(g, input_sizes, dim, index):
     return _call(SELECT_BACKWARD, g, input_sizes=tuple(input_sizes), dim=dim, index=index)
 
@@ -106,7 +106,7 @@ def select_at(input, dim, index, subscript):
     return _call(SELECT, input, dim=dim, index=index)
 
 
-# --- book/chapters/16d_indexing.md:1131
+# --- book/chapters/16d_indexing.md:1135
 def narrow(input, dim, start, length):
     from refgrad._random_factories import whole_number
 
@@ -139,7 +139,7 @@ def narrow(input, dim, start, length):
     return _call(SLICE, input, dim=dim, start=start, end=start + length, step=1)
 
 
-# --- book/chapters/16d_indexing.md:1168
+# --- book/chapters/16d_indexing.md:1172
 def narrow_bounds(input, dim, start) -> tuple:
     """(the size along ``dim``, ``start`` counted from the front), or torch's IndexError."""
     from refgrad._tensor_values import wrap_dim

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16d_indexing.md:1250
+# --- book/chapters/16d_indexing.md:1254
 """x[index]: the index read from left to right as views, then the tensor indices left."""
 
 import operator
@@ -60,7 +60,7 @@ def _numbers(value):
     return value.astype(np.int64)
 
 
-# --- book/chapters/16d_indexing.md:1327
+# --- book/chapters/16d_indexing.md:1331
 def _zero_dim(item):
     """A 0-d integer tensor read as the int it holds, a 0-d mask as its bool."""
     from refgrad._tensor import Tensor
@@ -103,7 +103,7 @@ def _is_mask(item) -> bool:
     return item.dtype in (_dtype.bool, _dtype.uint8)
 
 
-# --- book/chapters/16d_indexing.md:1457
+# --- book/chapters/16d_indexing.md:1461
 def _named_dims(items, made) -> int:
     from refgrad._tensor import Tensor
 
@@ -118,7 +118,7 @@ def _named_dims(items, made) -> int:
     return count
 
 
-# --- book/chapters/16d_indexing.md:1473
+# --- book/chapters/16d_indexing.md:1477
 def getitem(self, index):
     view = lean_view(self, index)  # a basic index no one watches: chapter "Rows made lean"
     if view is not None:
@@ -163,7 +163,7 @@ def walk(self, index, keep_full: bool):
     return result, _indices_beside(result, tensors)
 
 
-# --- book/chapters/16d_indexing.md:1523
+# --- book/chapters/16d_indexing.md:1527
 _VALID_INDICES = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                   "Variables are valid indices (got {})")
 
@@ -205,7 +205,7 @@ def _dtype_int64():
     return _dtype.int64
 
 
-# --- book/chapters/16d_indexing.md:1573
+# --- book/chapters/16d_indexing.md:1577
 ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
     "in C++ to convert a 0-dim tensor to a number")
@@ -221,7 +221,7 @@ def refuse_on_zero_dim(index) -> None:
         raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
 
 
-# --- book/chapters/16d_indexing.md:1590
+# --- book/chapters/16d_indexing.md:1594
 def _apply_slice(t, dim, item, always):
     step = 1 if item.step is None else _bound(item.step)  # Python's order: the step first
     start = 0 if item.start is None else _bound(item.start)

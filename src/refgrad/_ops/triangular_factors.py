@@ -12,6 +12,7 @@ from refgrad._ops.factor_gradients import qr_backward
 from refgrad._ops.factorizations import check_floating
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
+from refgrad._triggered import triggered
 from refgrad._warn_once import warn_once
 from refgrad.return_types import _given_out, _structseq
 
@@ -27,7 +28,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:427
+# --- book/chapters/16p_decompositions.md:428
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -35,7 +36,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:445
+# --- book/chapters/16p_decompositions.md:446
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
@@ -63,6 +64,7 @@ QR_DEPRECATED = (
     "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string parameter "
     "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
     "'reduced' if some else 'complete')")
+QR_DEPRECATED = triggered(QR_DEPRECATED, "aten/src/ATen/native/BatchLinearAlgebra.cpp:2505")
 
 
 def torch_qr(input, some=True):

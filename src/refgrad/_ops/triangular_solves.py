@@ -12,6 +12,7 @@ from refgrad._ops.dispatch import call
 from refgrad._ops.factorizations import check_square
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, register
+from refgrad._triggered import triggered
 from refgrad._typename import LEGACY
 from refgrad._warn_once import warn_once
 from refgrad.return_types import _structseq
@@ -42,7 +43,7 @@ def _solve_triangular(a, b, upper, left, unitriangular):
                                    unitriangular).swapaxes(-1, -2))
 
 
-# --- book/chapters/16r_solvers.md:111
+# --- book/chapters/16r_solvers.md:112
 def _triangle(gA, upper, unitriangular):
     """A gradient cut to the triangle the solve read."""
     return gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
@@ -64,7 +65,7 @@ LINALG_SOLVE_TRIANGULAR = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:142
+# --- book/chapters/16r_solvers.md:143
 def _check(A, B, left, name="linalg.solve_triangular") -> None:
     from refgrad._ops.functions import check_broadcast
 
@@ -96,7 +97,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
                 {"upper": upper, "left": left, "unitriangular": unitriangular})
 
 
-# --- book/chapters/16r_solvers.md:199
+# --- book/chapters/16r_solvers.md:200
 def _triangular_solve(b, a, upper, transpose, unitriangular):
     A = np.broadcast_to(a, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + a.shape[-2:])
     if transpose:
@@ -152,7 +153,7 @@ TRIANGULAR_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:264
+# --- book/chapters/16r_solvers.md:265
 # NOTE [The whole of A's tangent]
 # torch's forward formula for triangular_solve takes A's tangent whole: not
 # cut to the triangle, its diagonal kept when unitriangular, and not
@@ -160,13 +161,15 @@ TRIANGULAR_SOLVE = register(Op(
 # reverse mode disagree here in both; solve_triangular's formula is exact.
 
 
-# --- book/chapters/16r_solvers.md:276
+# --- book/chapters/16r_solvers.md:277
 TRIANGULAR_SOLVE_DEPRECATED = (
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
     "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its "
     "arguments reversed and does not return a copy of one of the inputs.\nX = "
     "torch.triangular_solve(B, A).solution\nshould be replaced with\nX = "
     "torch.linalg.solve_triangular(A, B).")
+TRIANGULAR_SOLVE_DEPRECATED = triggered(  # NOTE [Where a C++ warning was raised]
+    TRIANGULAR_SOLVE_DEPRECATED, "aten/src/ATen/native/BatchLinearAlgebra.cpp:2273")
 
 
 def _check_old(b, A) -> None:
