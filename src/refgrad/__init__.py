@@ -811,6 +811,10 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
+# --- book/chapters/19ro_user_journeys_fifteen.md:273
+from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
+
+
 # --- book/chapters/21c_parametrizations.md:665
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,
