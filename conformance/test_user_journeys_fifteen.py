@@ -80,7 +80,7 @@ def test_lora_trains_a_low_rank_correction_through_parametrize():
     assert lin.parametrizations.weight[0].B.grad.abs().sum() > 0
     with P.cached():
         assert lin.weight is lin.weight
-    with pytest.raises(RuntimeError, match="parametrization LoRA does not implement right_inverse."):
+    with pytest.raises(RuntimeError, match="LoRA does not implement right_inverse."):
         lin.weight = torch.zeros(3, 4, dtype=torch.float64)
     P.remove_parametrizations(lin, "weight", leave_parametrized=True)
     assert type(lin).__name__ == "Linear" and [n for n, _ in lin.named_parameters()] == [
