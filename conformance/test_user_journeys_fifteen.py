@@ -245,6 +245,26 @@ def test_fake_quantization_rounds_clamps_and_passes_gradients_straight_through()
         1, 2)
 
 
+def test_a_dispatch_mode_sees_fake_quantization_as_torch_hands_it():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    seen = []
+
+    class Seen(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append((str(func), [type(a).__name__ for a in args], kwargs or {}))
+            return func(*args, **(kwargs or {}))
+
+    x = torch.tensor([1.0, 30.0], requires_grad=True)
+    with Seen():
+        torch.fake_quantize_per_tensor_affine(x, 0.1, 0, 0, 255).sum().backward()
+    assert seen[0] == ("aten.fake_quantize_per_tensor_affine_cachemask.default",
+                       ["Tensor", "float", "int", "int", "int"], {})
+    assert "aten.mul.Tensor" in [name for name, _, _ in seen]
+    assert "aten._to_copy.default" not in [name for name, _, _ in seen]
+    assert x.grad.tolist() == [1.0, 0.0]
+
+
 @pytest.mark.parametrize("args, error, message", [
     ((torch.ones(2), 0.1, 0, 10, -10), RuntimeError,
      "`quant_min` should be less than or         equal to `quant_max`."),

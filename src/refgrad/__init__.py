@@ -811,7 +811,7 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:273
+# --- book/chapters/19ro_user_journeys_fifteen.md:275
 from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
 
 

@@ -34,9 +34,9 @@ def _forward(a, scale, zero_point, quant_min, quant_max):
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, kept))
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:226
+# --- book/chapters/19ro_user_journeys_fifteen.md:228
 def _backward(grads, mask, **_):
-    return (grads[0] * mask.to(grads[0].dtype),)
+    return (grads[0] * mask,)  # the bool mask promoted by the product, as torch's formula
 
 
 def _op(name, node):
@@ -52,7 +52,7 @@ TENSORS = _op("_fake_quantize_per_tensor_affine_cachemask_tensor_qparams",
               "FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0")
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:245
+# --- book/chapters/19ro_user_journeys_fifteen.md:247
 def _fake_quantize(input, scale, zero_point, quant_min, quant_max):
     from refgrad._typename import LEGACY
 
