@@ -811,8 +811,12 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:275
+# --- book/chapters/19ro_user_journeys_fifteen.md:284
 from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
+
+
+# --- book/chapters/19ro_user_journeys_fifteen.md:414
+from refgrad._ops.fake_quantize_channels import fake_quantize_per_channel_affine
 
 
 # --- book/chapters/21c_parametrizations.md:665

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:190
+# --- book/chapters/19ro_user_journeys_fifteen.md:194
 """torch.fake_quantize_per_tensor_affine: integer quantization simulated in floating point."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _forward(a, scale, zero_point, quant_min, quant_max):
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, kept))
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:228
+# --- book/chapters/19ro_user_journeys_fifteen.md:232
 def _backward(grads, mask, **_):
     return (grads[0] * mask,)  # the bool mask promoted by the product, as torch's formula
 
@@ -52,17 +52,22 @@ TENSORS = _op("_fake_quantize_per_tensor_affine_cachemask_tensor_qparams",
               "FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0")
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:247
+# --- book/chapters/19ro_user_journeys_fifteen.md:251
+def check_range(lowest_point, highest_point, quant_min, quant_max) -> None:
+    """torch's refusals of a range, and of zero points outside it."""
+    if quant_min > quant_max:  # torch's text, its spaces too
+        raise RuntimeError("`quant_min` should be less than or         equal to `quant_max`.")
+    if lowest_point < quant_min or highest_point > quant_max:
+        raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
+
+
 def _fake_quantize(input, scale, zero_point, quant_min, quant_max):
     from refgrad._typename import LEGACY
 
     op = NUMBERS
     if isinstance(scale, Tensor):
         op, scale, zero_point = TENSORS, scale.item(), int(zero_point.item())
-    if quant_min > quant_max:  # torch's text, its spaces too
-        raise RuntimeError("`quant_min` should be less than or         equal to `quant_max`.")
-    if not quant_min <= zero_point <= quant_max:
-        raise RuntimeError("`zero_point` must be between `quant_min` and `quant_max`.")
+    check_range(zero_point, zero_point, quant_min, quant_max)
     if not input.dtype.is_floating_point:
         raise NotImplementedError('"fake_quantize_tensor_cachemask_kernel_type_handling" not '
                                   f"implemented for '{LEGACY[input.dtype]}'")
