@@ -811,11 +811,11 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:284
+# --- book/chapters/19roa_fake_quantization.md:133
 from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
 
 
-# --- book/chapters/19ro_user_journeys_fifteen.md:414
+# --- book/chapters/19roa_fake_quantization.md:263
 from refgrad._ops.fake_quantize_channels import fake_quantize_per_channel_affine
 
 
