@@ -1,5 +1,5 @@
-"""Gradient checks of the unpools, the fractional max pools, native_dropout (chapter 16z) and
-the CTC loss (chapter 16za)."""
+"""Gradient checks of the unpools, the fractional max pools, native_dropout (chapter 16z),
+the CTC loss (chapter 16za) and fake quantization (chapter 19roa)."""
 
 import numpy as np
 from hypothesis import strategies as st
@@ -59,6 +59,20 @@ RECIPES: dict[str, Recipe] = {
     # train=None is left out: torch's gradient for it is the mask unscaled, not the derivative
     "native_dropout": Recipe(_seeded_dropout, params=_one_of_many(
         {"p": 0.4, "train": True}, {"p": 0.5, "train": False}, {"p": 1.0, "train": True})),
+    # fake quantization's gradient is its mask, where finite differences see steps: levels
+    # 2**-50 apart, mapped back in double, per channel; per tensor, where the mapping back is
+    # a float's, every value clamped to one level, and both derivatives zero
+    "fake_quantize_per_channel_affine_cachemask": Recipe(
+        lambda a, **p: torch.fake_quantize_per_channel_affine(a, **p), min_ndim=1,
+        params=lambda shapes: st.just({
+            "scale": torch.full((shapes[0][0],), 2.0 ** -50), "axis": 0,
+            "zero_point": torch.zeros(shapes[0][0], dtype=torch.int32),
+            "quant_min": -(2 ** 50), "quant_max": 2 ** 50})),
+    "fake_quantize_per_tensor_affine_cachemask": Recipe(
+        lambda a, **p: torch.fake_quantize_per_tensor_affine(a, 1e-30, 0, 0, 0)),
+    "_fake_quantize_per_tensor_affine_cachemask_tensor_qparams": Recipe(
+        lambda a, **p: torch.fake_quantize_per_tensor_affine(
+            a, torch.tensor(1e-30), torch.tensor(0), 0, 0)),
     # the CTC loss, through log_softmax: torch's gradient assumes it
     "_ctc_loss": Recipe(
         lambda a, **p: F.ctc_loss(a.log_softmax(2), **p, reduction="none"),

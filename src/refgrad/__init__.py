@@ -811,6 +811,14 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
+# --- book/chapters/19roa_fake_quantization.md:133
+from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
+
+
+# --- book/chapters/19roa_fake_quantization.md:263
+from refgrad._ops.fake_quantize_channels import fake_quantize_per_channel_affine
+
+
 # --- book/chapters/21c_parametrizations.md:665
 from refgrad._ops.weight_norm_interface import (  # noqa: E402, F401  # isort: skip
     _weight_norm, _weight_norm_interface,

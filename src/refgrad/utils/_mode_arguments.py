@@ -13,14 +13,14 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._mode_schemas import SCHEMAS
 
 
-# --- book/chapters/29d_mode_arguments.md:212
+# --- book/chapters/29d_mode_arguments.md:215
 def schema_name(row: str, overload: str) -> str:
     """The schema of ``row`` called as torch's ``overload``."""
     named = f"{row}.{overload}"
     return named if named in SCHEMAS else row
 
 
-# --- book/chapters/29d_mode_arguments.md:232
+# --- book/chapters/29d_mode_arguments.md:235
 REQUIRED = object()
 CPP_NONE = object()  # NOTE [A None from C++]
 _READ: dict = {}
@@ -47,7 +47,7 @@ def _schema(row: str) -> list:
     return read
 
 
-# --- book/chapters/29d_mode_arguments.md:274
+# --- book/chapters/29d_mode_arguments.md:277
 # NOTE [A row's arguments as torch binds them]
 # bound() gives a mode torch's arguments for a row, and unbound() turns what
 # the mode calls func with back into the row's: the same call, when the mode
@@ -78,7 +78,7 @@ def bound(row, inputs, args, params) -> tuple:
     return tuple(value for value, _ in positional), named
 
 
-# --- book/chapters/29d_mode_arguments.md:310
+# --- book/chapters/29d_mode_arguments.md:313
 def unbound(row, inputs, given, named) -> tuple:
     """The row's (args, params) for a mode's ``func(*given, **named)``."""
     params = {}
@@ -100,7 +100,7 @@ _INTS = frozenset(("dim", "shape", "size", "dims", "repeats", "shifts", "normali
                    "sizes"))  # rows take tuples
 
 
-# --- book/chapters/29d_mode_arguments.md:336
+# --- book/chapters/29d_mode_arguments.md:339
 def _cat_sizes(params) -> dict:
     """cat's sizes along its dim, as its entry point works them out (chapter "Indexing")."""
     from refgrad._ops.shaping import _legacy_empty
@@ -124,7 +124,7 @@ def _nll_total(params) -> dict:
                                           params["reduction"], params["ignore_index"])}
 
 
-# --- book/chapters/29d_mode_arguments.md:374
+# --- book/chapters/29d_mode_arguments.md:377
 # NOTE [Parameters a row keeps from a mode]
 # A row's parameter that torch's schema has no place for is left out of what a
 # mode is handed, and made again from the arguments the mode passes back.
@@ -134,7 +134,7 @@ def _strided_geometry(params) -> dict:
     return {"self_geometry": storage_geometry(params["self"])}  # the offset stays as passed
 
 
-# --- book/chapters/29d_mode_arguments.md:389
+# --- book/chapters/29d_mode_arguments.md:392
 def _ldexp_kind(input, other):
     from refgrad._ops.pairs import result_kind
 
@@ -194,7 +194,7 @@ def _is_default(value, default) -> bool:
     return value is default or type(value) is type(default) and value == default
 
 
-# --- book/chapters/29d_mode_arguments.md:465
+# --- book/chapters/29d_mode_arguments.md:468
 def _factors(name):
     def factored(params) -> dict:
         from refgrad._ops.determinants import _factored, by_lapack_columns
@@ -256,7 +256,7 @@ _DERIVED.update({
 BOUND = frozenset(name.partition(".")[0] for name in SCHEMAS)  # the rows with a schema
 
 
-# --- book/chapters/29d_mode_arguments.md:537
+# --- book/chapters/29d_mode_arguments.md:540
 # NOTE [The options a copy names]
 # Two slots, each read once: "asked", which ask_options() fills just before a
 # caller's to() and to() empties, and "named", which to() fills just before
@@ -286,7 +286,7 @@ def name_options(names) -> None:
     _NAMED["named"] = names
 
 
-# --- book/chapters/29d_mode_arguments.md:605
+# --- book/chapters/29d_mode_arguments.md:608
 # NOTE [A number first, in its place]
 # The rows that take a number beside a tensor as a parameter (number_xlogy,
 # number_remainder, copysign_number, ...) hand a mode the number where

@@ -105,6 +105,9 @@ SCHEMAS = {  # row: torch's arguments, "torch_name:row_name=default", * before k
     "soft_margin_loss": "self, target, reduction=1",
     "soft_margin_loss_backward": "grad_output, self, target, reduction",
     "scatter": "self, dim, index, src", "renorm": "self, p, dim, maxnorm",
+    "fake_quantize_per_tensor_affine_cachemask": "self, scale, zero_point, quant_min, quant_max",
+    "fake_quantize_per_channel_affine_cachemask":
+        "self, scale, zero_point, axis, quant_min, quant_max",
     "unfold": "self, dimension, size, step", "clamp_min": "self, min",
     "nan_to_num": "self, nan=None, posinf=None, neginf=None", "take": "self, index",
     "put": "self, index, source, accumulate=False", "remainder_by_number": "self, other",
