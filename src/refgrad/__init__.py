@@ -274,19 +274,19 @@ from refgrad import functional
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:849
+# --- book/chapters/16k_order_statistics.md:852
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1121
+# --- book/chapters/16k_order_statistics.md:1124
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1472
+# --- book/chapters/16k_order_statistics.md:1475
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1335
+# --- book/chapters/16l_more_linalg.md:1344
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -430,13 +430,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1020
+# --- book/chapters/16p_decompositions.md:1032
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1508
+# --- book/chapters/16r_solvers.md:1511
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -523,11 +523,11 @@ from refgrad._ops.signal_windows import (
 from refgrad._ops.numeric_gradient import gradient
 
 
-# --- book/chapters/16z_more_pools.md:970
+# --- book/chapters/16z_more_pools.md:972
 from refgrad._ops.native_dropout import native_dropout
 
 
-# --- book/chapters/16za_ctc_loss.md:531
+# --- book/chapters/16za_ctc_loss.md:534
 from refgrad._ops.ctc_loss import _ctc_loss, ctc_loss
 
 
@@ -919,7 +919,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:1047
+# --- book/chapters/24c_mixed_precision.md:1057
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

@@ -25,12 +25,20 @@ POLICY = {
                      "linalg_svd", "triangular_solve", "_cdist_forward", "_ctc_loss",
                      "mse_loss", "huber_loss", "smooth_l1_loss", "binary_cross_entropy",
                      "binary_cross_entropy_with_logits", "nll_loss", "nll_loss2d",
-                     "l1_loss", "cross_entropy_loss", "cdist"), FP32),
+                     "l1_loss", "cross_entropy_loss", "cdist", "soft_margin_loss",
+                     "reflection_pad1d", "reflection_pad2d", "replication_pad1d",
+                     "replication_pad2d", "replication_pad3d", "fractional_max_pool2d",
+                     "fractional_max_pool3d", "multi_margin_loss", "multilabel_margin_loss",
+                     "kl_div", "cosine_embedding_loss", "hinge_embedding_loss",
+                     "poisson_nll_loss", "triplet_margin_loss", "ctc_loss", "quantile",
+                     "nanquantile", "lu_solve", "pinverse", "linalg_inv_ex", "linalg_solve",
+                     "linalg_matrix_rank", "linalg_eigvalsh", "linalg_svdvals",
+                     "linalg_cholesky"), FP32),
     **dict.fromkeys(("cat", "stack", "index_copy"), PROMOTE),
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:292
+# --- book/chapters/24c_mixed_precision.md:300
 def _eligible(value) -> bool:
     if not isinstance(value, Tensor):  # numbers, NumPy scalars among them, stay
         return False
@@ -55,7 +63,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:329
+# --- book/chapters/24c_mixed_precision.md:337
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -78,7 +86,7 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:359
+# --- book/chapters/24c_mixed_precision.md:367
 def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):
@@ -100,5 +108,7 @@ def cast_entry(name: str, *args):
 
 def entry(name: str, *args) -> tuple:
     """``args`` as the op a user called receives them: cast, or as they were."""
+    if not autocast_on.cpu:  # the common case, read first
+        return args
     cast = autocast_args(name, args)
     return args if cast is None else cast

@@ -168,7 +168,7 @@ from refgrad.autograd._stream_warning import (
 )
 
 
-# --- book/chapters/16z_more_pools.md:1105
+# --- book/chapters/16z_more_pools.md:1107
 from refgrad._C import _nn  # noqa: E402, F401
 
 

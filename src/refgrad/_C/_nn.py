@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:1022
+# --- book/chapters/16z_more_pools.md:1024
 """refgrad._C._nn: the unpooling kernels, as torch keeps them in its C++ extension."""
 
 _FORMS: dict = {}  # name: the function, made on the first call
@@ -24,7 +24,7 @@ def _unpool3d(input, indices, output_size, stride, padding):
     return unpool(3, input, indices, *(_sizes(v, 3) for v in (output_size, stride, padding)))
 
 
-# --- book/chapters/16z_more_pools.md:1048
+# --- book/chapters/16z_more_pools.md:1050
 def _form(name, function, sizes):
     if name not in _FORMS:
         from refgrad._argument_forms import function_form
@@ -55,7 +55,7 @@ FROM_FUNCTIONAL = {name: name for name in (
     "log_sigmoid": "logsigmoid"}
 
 
-# --- book/chapters/16z_more_pools.md:1084
+# --- book/chapters/16z_more_pools.md:1086
 def __getattr__(name: str):
     if name in FROM_FUNCTIONAL:
         from importlib import import_module

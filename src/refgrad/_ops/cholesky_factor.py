@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:641
+# --- book/chapters/16l_more_linalg.md:644
 """linalg.cholesky and cholesky_ex: the Cholesky factorization, its row and its checks."""
 
 import numpy as np
@@ -20,7 +20,7 @@ from refgrad._ops.inverses import _by_columns
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:660
+# --- book/chapters/16l_more_linalg.md:663
 def _cholesky_ex(a, upper):
     if not a.size:  # float16 reaches here empty, and gives back its own dtype; an empty
         info = np.zeros_like(a, shape=a.shape[:-2], dtype=np.int32)  # batch of matrices
@@ -42,7 +42,7 @@ LINALG_CHOLESKY_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:683
+# --- book/chapters/16l_more_linalg.md:686
 def cholesky_ex(A, *, upper=False, check_errors=False):
     try:
         check_matrices(A, "linalg.cholesky", low_precision="cholesky_cpu")
@@ -63,7 +63,10 @@ def _not_positive_definite(info, name):
 
 
 def cholesky(A, *, upper=False):
+    from refgrad._autocast_policy import entry
     from refgrad.autograd._formula_steps import checked_errors, modes_on
+
+    (A,) = entry("linalg_cholesky", A)  # chapter "Mixed precision"
 
     if modes_on():  # NOTE [Errors checked in the open]
         L, info = cholesky_ex(A, upper=upper)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16t_more_functional.md:964
+# --- book/chapters/16t_more_functional.md:976
 """multi_margin_loss and multilabel_margin_loss: rows, and the checks torch makes first."""
 
 import numpy as np
@@ -37,7 +37,7 @@ def _in_double(per_sample, reduction, classes, dtype):
     return dtype.type(total)
 
 
-# --- book/chapters/16t_more_functional.md:1004
+# --- book/chapters/16t_more_functional.md:1016
 def _margins(a, target, p, margin, weight):
     """Each sample's violated margins, to the power p and weighted, as (samples, classes)."""
     x = _matrix(a)
@@ -68,7 +68,7 @@ def _multi_margin(a, target, p, margin, weight, reduction):
     return _in_double(losses, reduction, 1, z.dtype)  # NOTE [Margin losses summed in double]
 
 
-# --- book/chapters/16t_more_functional.md:1036
+# --- book/chapters/16t_more_functional.md:1048
 def _scale(n, classes, reduction):
     """Each violated margin's share of the loss: 1/classes, over the batch too for a mean."""
     count = n * classes if reduction == 1 else classes
@@ -82,7 +82,7 @@ def _times_grad(grad, g, reduction):
     return grad * g.reshape(-1, 1)
 
 
-# --- book/chapters/16t_more_functional.md:1056
+# --- book/chapters/16t_more_functional.md:1068
 def _multi_margin_grad(g, self, target, p, margin, weight, reduction, operation):
     a, g = host(self), host(g)
     x = _matrix(a)
@@ -118,7 +118,7 @@ MULTI_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("weight", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1097
+# --- book/chapters/16t_more_functional.md:1109
 def _pairs(a, target):
     """For each sample: the listed classes, in order, and the mask of the others."""
     x = _matrix(a)
@@ -145,7 +145,7 @@ def _multilabel_margin(a, target, is_target, reduction):
     return _in_double(sums, reduction, x.shape[1], x.dtype)
 
 
-# --- book/chapters/16t_more_functional.md:1128
+# --- book/chapters/16t_more_functional.md:1140
 def _multilabel_margin_grad(g, self, target, is_target, reduction, operation):
     x, listed = _pairs(host(self), target)
     g, kind = host(g), x.dtype.type
@@ -180,7 +180,7 @@ MULTILABEL_MARGIN_LOSS = register(Op(
     saves=(("self", ("self",)), ("target", ("self",)), ("is_target", ("self",)))))
 
 
-# --- book/chapters/16t_more_functional.md:1174
+# --- book/chapters/16t_more_functional.md:1186
 def _checked_input(input):
     if not (input.ndim == 0 or input.ndim <= 2 and input.shape[-1] != 0):
         raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
@@ -204,11 +204,14 @@ def _same_dtype(t, dtype):
         raise RuntimeError(f"expected scalar type {LEGACY[dtype]} but found {LEGACY[t.dtype]}")
 
 
-# --- book/chapters/16t_more_functional.md:1199
+# --- book/chapters/16t_more_functional.md:1211
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None,
                       reduce=None, reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad._dtype import int64
     from refgrad._ops.nll_loss import not_differentiable
+
+    input, target, weight = entry("multi_margin_loss", input, target, weight)
 
     code = reduction_of(size_average, reduce, reduction)
     if p not in (1, 2):
@@ -246,9 +249,12 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     return call(MULTI_MARGIN_LOSS, (input,), params)
 
 
-# --- book/chapters/16t_more_functional.md:1248
+# --- book/chapters/16t_more_functional.md:1263
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad._dtype import int64
+
+    input, target = entry("multilabel_margin_loss", input, target)  # chapter "Mixed precision"
 
     code = reduction_of(size_average, reduce, reduction)
     # NOTE [Forward AD refused before the kernel's checks]

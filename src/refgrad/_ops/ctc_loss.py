@@ -116,7 +116,10 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
              zero_infinity=False):
     """torch.ctc_loss: reduction is 0 (none), 1 (mean) or 2 (sum)."""
     import refgrad
+    from refgrad._autocast_policy import entry
     from refgrad._ops.refusal_order import kernel_checks
+
+    log_probs, targets = entry("ctc_loss", log_probs, targets)  # chapter "Mixed precision"
 
     if isinstance(input_lengths, refgrad.Tensor):  # the parser gave both, or neither
         refuse_lengths_not_integral(input_lengths, target_lengths)
@@ -153,7 +156,7 @@ def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank
 functional_ctc_loss.__name__ = functional_ctc_loss.__qualname__ = "ctc_loss"
 
 
-# --- book/chapters/16za_ctc_loss.md:392
+# --- book/chapters/16za_ctc_loss.md:395
 def _read_as_torch(function):
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
@@ -168,7 +171,7 @@ def _read_as_torch(function):
 ctc_loss = _read_as_torch(ctc_loss)
 
 
-# --- book/chapters/16za_ctc_loss.md:415
+# --- book/chapters/16za_ctc_loss.md:418
 def _row(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     import refgrad
     from refgrad._typename import not_implemented_for
@@ -204,7 +207,7 @@ _row.__name__ = "_ctc_loss"
 _ctc_loss = _forms()
 
 
-# --- book/chapters/16za_ctc_loss.md:459
+# --- book/chapters/16za_ctc_loss.md:462
 # NOTE [Lengths given as tensors]
 # _ctc_loss and its gradient have an overload for lengths given as tensors: its
 # own node class, CtcLossBackward1, which keeps the tensors, and a mode name of
@@ -225,7 +228,7 @@ def _gradient_tensor(g, lp, nll, alpha, operation, targets, input_lengths, targe
                      _read(target_lengths), blank, zero_infinity)
 
 
-# --- book/chapters/16za_ctc_loss.md:485
+# --- book/chapters/16za_ctc_loss.md:488
 CTC_LOSS_BACKWARD_TENSOR = register(Op(
     "_ctc_loss_backward_tensor", "NotImplemented", CTC_LOSS_BACKWARD.inputs,
     forward=_gradient_tensor, backward=_no_derivative, promote=False, hides=UNSHOWN,

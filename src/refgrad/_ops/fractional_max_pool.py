@@ -145,6 +145,7 @@ def _check(n, input, kernel, output, samples):
 # --- book/chapters/16z_more_pools.md:585
 def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     """torch's fractional_max_pool2d and 3d: (values, indices)."""
+    from refgrad._autocast_policy import entry
     from refgrad._ops.pool_checks import read
 
     # read in the parameters' order: a window that is not ints is refused before the
@@ -152,7 +153,8 @@ def fractional_max_pool(n, input, kernel_size, output_size, random_samples):
     (input, kernel_size, output_size, random_samples), _ = _parser(n).read(
         (input, kernel_size, output_size, random_samples), {})
     kernel, output = read(kernel_size, n), read(output_size, n)
-    _check(n, input, kernel, output, random_samples)
+    input, random_samples = entry(f"fractional_max_pool{n}d", input, random_samples)  # chapter
+    _check(n, input, kernel, output, random_samples)  # "Mixed precision": a float32 op
     return call(FRACTIONAL_MAX_POOL2D if n == 2 else FRACTIONAL_MAX_POOL3D, (input,), {
         "kernel_size": kernel, "output_size": output, "random_samples": random_samples})
 
@@ -166,7 +168,7 @@ def _parser(n):
                      f"tuple of ints[{n}] output_size, Tensor random_samples)")
 
 
-# --- book/chapters/16z_more_pools.md:614
+# --- book/chapters/16z_more_pools.md:616
 def _functional(n, indices):
     def pool(input, kernel_size, output_size=None, output_ratio=None,
              return_indices=False, _random_samples=None):  # the *_with_indices forms

@@ -41,6 +41,9 @@ LINALG_INV_EX = register(Op(
 
 # --- book/chapters/16l_more_linalg.md:511
 def inv_ex(A, *, check_errors=False):
+    from refgrad._autocast_policy import entry
+
+    (A,) = entry("linalg_inv_ex", A)  # chapter "Mixed precision"
     try:
         check_matrices(A, "linalg.inv")
     except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
@@ -89,7 +92,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:574
+# --- book/chapters/16l_more_linalg.md:577
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -133,7 +136,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:746
+# --- book/chapters/16l_more_linalg.md:752
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -174,7 +177,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:788
+# --- book/chapters/16l_more_linalg.md:794
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -201,7 +204,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:821
+# --- book/chapters/16l_more_linalg.md:827
 def _check_solve(A, B, left) -> None:
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
@@ -225,9 +228,12 @@ def _check_solve(A, B, left) -> None:
 
 
 def solve(A, B, *, left=True):
+    from refgrad._autocast_policy import entry
     from refgrad._ops.fresh_writes import written_fresh  # NOTE [Writes into a fresh result]
     from refgrad._tensor import make_tensor
     from refgrad.utils._composite_steps import errors_checked
+
+    A, B = entry("linalg_solve", A, B)  # chapter "Mixed precision"
 
     _check_solve(A, B, left)
     lu, pivots, info = lu_factor(A._data)  # A's own, whatever its layout

@@ -240,6 +240,9 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
 
 # --- book/chapters/16q_functional.md:2237
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    from refgrad._autocast_policy import entry
+
+    input, target = entry("kl_div", input, target)  # chapter "Mixed precision"
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     elif reduction == "mean":

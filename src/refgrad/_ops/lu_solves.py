@@ -208,7 +208,10 @@ def _factors(A, pivot=True, check_errors=True):  # noqa: N803 - torch's name
 
 
 def torch_lu_solve(input, LU_data, LU_pivots):
+    from refgrad._autocast_policy import entry
     from refgrad._warn_once import warn_once
+
+    input, LU_data = entry("lu_solve", input, LU_data)  # chapter "Mixed precision"
 
     warn_once("lu_solve", LU_SOLVE_DEPRECATED, stacklevel=None)  # at the user's line: chapter 16zhe
     return lu_solve(LU_data, LU_pivots, input)

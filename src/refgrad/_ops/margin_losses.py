@@ -51,8 +51,11 @@ def masked(condition, chosen, zeros):
 # --- book/chapters/16t_more_functional.md:577
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                           reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad._creation import zeros_like
     from refgrad.nn._functional_arguments import parse
+
+    input1, input2, target = entry("cosine_embedding_loss", input1, input2, target)
 
     code = reduction_of(size_average, reduce, reduction)
     (input1, input2, target, margin), _ = parse(  # NOTE [Checked after a warning]
@@ -75,7 +78,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     return reduced(output, code)
 
 
-# --- book/chapters/16t_more_functional.md:605
+# --- book/chapters/16t_more_functional.md:608
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
     from refgrad.nn._functional_arguments import parse
@@ -95,9 +98,12 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None,
                          reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad._memory_formats import contiguous_format
     from refgrad.nn._functional_arguments import parse
     from refgrad.utils._composite_steps import made_like  # named as torch's C++ names it
+
+    input, target = entry("hinge_embedding_loss", input, target)  # chapter "Mixed precision"
 
     code = reduction_of(size_average, reduce, reduction)
     (input, target, margin), _ = parse(  # NOTE [Checked after a warning]
@@ -121,13 +127,16 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:660
+# --- book/chapters/16t_more_functional.md:666
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad._ops.clamps import clamp_min
     from refgrad._ops.distances import pairwise_distance
     from refgrad._ops.pointwise import minimum
     from refgrad.nn._functional_arguments import parse
+
+    anchor, positive, negative = entry("triplet_margin_loss", anchor, positive, negative)
 
     code = reduction_of(size_average, reduce, reduction)
     _positive_margin(margin)  # a tensor margin compared before the parser reads anything

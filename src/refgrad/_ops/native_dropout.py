@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:688
+# --- book/chapters/16z_more_pools.md:690
 """torch.native_dropout: the output, and the mask of the elements kept."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _forward(a, p, train, noise):
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, mask))
 
 
-# --- book/chapters/16z_more_pools.md:726
+# --- book/chapters/16z_more_pools.md:728
 def _backward(grads, p, train, noise, result1):
     from refgrad._ops.arithmetic import mul_scalar
     from refgrad.autograd._state import state
@@ -65,7 +65,7 @@ NATIVE_DROPOUT = register(Op(
     differentiable_outputs=1))
 
 
-# --- book/chapters/16z_more_pools.md:768
+# --- book/chapters/16z_more_pools.md:770
 # NOTE [The dropout's gradient scale]
 # torch's formula scales the gradient by 1 / (1 - p) only for train=True:
 # train=None drops and scales the output like training, but its gradient
@@ -96,7 +96,7 @@ def _native_dropout(input, p, train):
     return (out if input.numel() else _as_itself(input, out)), mask
 
 
-# --- book/chapters/16z_more_pools.md:803
+# --- book/chapters/16z_more_pools.md:805
 _RESET_TANGENT = (
     "is_inplace_op INTERNAL ASSERT FAILED at \"/__w/pytorch/pytorch/torch/csrc/autograd/"
     "autograd_meta.cpp\":178, please report a bug to PyTorch. Only inplace operations can "

@@ -135,7 +135,10 @@ def _in_range(q) -> bool:
 
 def _quantile(name, skip_nan):
     def function(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+        from refgrad._autocast_policy import entry
         from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
+
+        input, q = entry(name, input, q)  # chapter "Mixed precision": a float32 op
 
         if handed_whole((input, q) if isinstance(q, Tensor) else (input,)):  # NOTE [Composite
             return dispatch_composite(name, function, (input, q, dim, keepdim),  # ops below

@@ -113,6 +113,9 @@ def _svd_refusal(A, driver):
 
 
 def svdvals(A, *, driver=None):
+    from refgrad._autocast_policy import entry
+
+    (A,) = entry("linalg_svdvals", A)  # chapter "Mixed precision"
     return svd(A, full_matrices=False, driver=driver).S
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:376
+# --- book/chapters/16p_decompositions.md:382
 """The QR decomposition: linalg.qr and torch.qr."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _qr(a, mode):
     return column_major(Q), column_major(R)
 
 
-# --- book/chapters/16p_decompositions.md:428
+# --- book/chapters/16p_decompositions.md:434
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -36,7 +36,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:446
+# --- book/chapters/16p_decompositions.md:452
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]

@@ -74,7 +74,7 @@ from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 __all__ += ["Fold", "Unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:991
+# --- book/chapters/16z_more_pools.md:993
 from refgrad.nn.modules.more_pooling import (  # noqa: E402
     FractionalMaxPool2d,
     FractionalMaxPool3d,
@@ -90,7 +90,7 @@ __all__ += ["FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool1d", "LPPool2d"
             "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:543
+# --- book/chapters/16za_ctc_loss.md:546
 from refgrad.nn.modules.ctc import CTCLoss  # noqa: E402
 
 __all__ += ["CTCLoss"]

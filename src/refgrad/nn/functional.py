@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4502
+# --- book/chapters/16q_functional.md:4505
 """refgrad.nn.functional: torch.nn.functional's activations, losses and layers."""
 
 from refgrad._after_failure import cosine_similarity, pairwise_distance, prelu  # as torch.*
@@ -175,7 +175,7 @@ from refgrad._ops.fold import fold, unfold  # noqa: E402
 __all__ += ["fold", "unfold"]
 
 
-# --- book/chapters/16z_more_pools.md:975
+# --- book/chapters/16z_more_pools.md:977
 from refgrad._ops.fractional_max_pool import (  # noqa: E402
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
@@ -190,7 +190,7 @@ __all__ += ["fractional_max_pool2d", "fractional_max_pool2d_with_indices",
             "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
-# --- book/chapters/16za_ctc_loss.md:536
+# --- book/chapters/16za_ctc_loss.md:539
 from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 
 __all__ += ["ctc_loss"]

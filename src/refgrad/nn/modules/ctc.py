@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16za_ctc_loss.md:511
+# --- book/chapters/16za_ctc_loss.md:514
 """nn.CTCLoss."""
 
 from refgrad.nn.modules.loss import _Loss

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16z_more_pools.md:862
+# --- book/chapters/16z_more_pools.md:864
 """The power-average pools, the unpools and the fractional max pools as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -31,7 +31,7 @@ class _LPPoolNd(Module):
                 f"stride={self.stride}, ceil_mode={self.ceil_mode}")
 
 
-# --- book/chapters/16z_more_pools.md:895
+# --- book/chapters/16z_more_pools.md:897
 class _MaxUnpoolNd(Module):
     n = 0
 
@@ -51,7 +51,7 @@ class _MaxUnpoolNd(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-# --- book/chapters/16z_more_pools.md:916
+# --- book/chapters/16z_more_pools.md:918
 class _FractionalMaxPoolNd(Module):
     n = 0
 
@@ -83,7 +83,7 @@ class _FractionalMaxPoolNd(Module):
                     self.return_indices, _random_samples=self._random_samples)
 
 
-# --- book/chapters/16z_more_pools.md:952
+# --- book/chapters/16z_more_pools.md:954
 def _module(base, name, n):
     return type(name, (base,), {"n": n, "__module__": __name__, "__qualname__": name})
 
