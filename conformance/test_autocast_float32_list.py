@@ -136,3 +136,18 @@ def test_the_ops_stay_in_their_inputs_dtype_outside_a_region():
     a = torch.tensor(_arrays([(1, 2, 4)], seed=2)[0])
     assert F.pad(a, (1, 1), mode="reflect").dtype == HALF
     assert F.soft_margin_loss(a, torch.ones(1, 2, 4, dtype=HALF)).dtype == HALF
+
+
+@pytest.mark.parametrize("op", [
+    lambda a, b: torch.linalg.solve_ex(a, b),
+    lambda a, b: torch.linalg.lu_solve(*torch.linalg.lu_factor(torch.eye(3)), b),
+    lambda a, b: torch.linalg.pinv(a),
+], ids=["linalg.solve_ex", "linalg.lu_solve", "linalg.pinv"])
+def test_spellings_off_the_list_are_not_cast(op):
+    a, b = (torch.tensor(x) for x in _arrays([("well", 3, 3), (3, 1)], seed=3))
+    with pytest.raises((RuntimeError, NotImplementedError)) as inside:
+        with torch.autocast("cpu", dtype=HALF):
+            op(a, b)
+    with pytest.raises(type(inside.value)) as outside:
+        op(a, b)
+    assert str(inside.value) == str(outside.value)
