@@ -51,3 +51,19 @@ def test_regions_count_themselves_and_empty_the_cache_when_the_outermost_ends():
             torch.mm(w, w)
         assert list(amp_state.cache) == [id(w)]  # an inner exit keeps it
     assert amp_state.cache == {} and autocast_on.cpu == 0
+
+
+def test_a_cpu_region_counts_itself_among_the_switches_a_row_tests():
+    from refgrad.autograd._state import switched_on
+
+    before = switched_on.dispatch_modes, autocast_on.cpu
+    with torch.autocast("cpu", dtype=torch.float16):
+        assert switched_on.dispatch_modes == before[0] + 1 and autocast_on.cpu == before[1] + 1
+        with torch.autocast("cpu", enabled=False):  # off inside: uncounted while off
+            assert switched_on.dispatch_modes == before[0]
+            assert torch.ones(2, 2).mm(torch.ones(2, 2)).dtype == torch.float32
+        assert torch.ones(2, 2).mm(torch.ones(2, 2)).dtype == torch.float16
+    with pytest.raises(ZeroDivisionError):
+        with torch.autocast("cpu", dtype=torch.float16):
+            raise ZeroDivisionError
+    assert (switched_on.dispatch_modes, autocast_on.cpu) == before

@@ -8,6 +8,7 @@
 import threading
 
 from refgrad._dtype import float16, float32
+from refgrad.autograd._state import switched_on
 
 DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -32,7 +33,7 @@ class AutocastState(threading.local):
 amp_state = AutocastState()
 
 
-# --- book/chapters/24c_mixed_precision.md:85
+# --- book/chapters/24c_mixed_precision.md:86
 class AutocastOn:
     """How many threads have CPU autocast on: call() reads it before anything else."""
 
@@ -46,7 +47,7 @@ class AutocastOn:
 autocast_on = AutocastOn()
 
 
-# --- book/chapters/24c_mixed_precision.md:105
+# --- book/chapters/24c_mixed_precision.md:106
 def device_type_checked(name: str, device_type, position: int = 1) -> str:
     if not isinstance(device_type, str):
         raise TypeError(f"{name}(): argument 'device_type' (position {position}) must be str, "
@@ -71,13 +72,22 @@ def set_autocast_enabled(device_type, enabled=None) -> None:
         raise TypeError("set_autocast_enabled(): argument 'enabled' (position 2) must be "
                         f"bool, not {type(enabled).__name__}")
     change = enabled - amp_state.enabled.get(kind, False)
-    if kind == "cpu" and change:
-        with autocast_on._lock:
-            autocast_on.cpu += change
+    if kind == "cpu" and change > 0:  # counted before it is on: NOTE [Rarely switched on]
+        _count_cpu(1)
     amp_state.enabled[kind] = enabled
+    if kind == "cpu" and change < 0:  # uncounted after it is off
+        _count_cpu(-1)
 
 
-# --- book/chapters/24c_mixed_precision.md:137
+def _count_cpu(change: int) -> None:
+    """CPU autocast counted twice: by itself, and among the switches a row is watched
+    for (NOTE [One switch before a row])."""
+    with autocast_on._lock:
+        autocast_on.cpu += change
+    switched_on.count("dispatch_modes", change)
+
+
+# --- book/chapters/24c_mixed_precision.md:147
 def autocast_dtype_or_none(device_type: str):
     """The low dtype, or None where it is torch's bfloat16 and nothing set it."""
     kind = device_type_checked("get_autocast_dtype", device_type)
@@ -101,7 +111,7 @@ def set_autocast_dtype(device_type, dtype) -> None:
     amp_state.dtypes[kind] = dtype  # None only when a region without a dtype ends
 
 
-# --- book/chapters/24c_mixed_precision.md:166
+# --- book/chapters/24c_mixed_precision.md:176
 def autocast_increment_nesting() -> int:
     amp_state.nesting += 1
     return amp_state.nesting
@@ -124,7 +134,7 @@ def set_autocast_cache_enabled(enabled: bool) -> None:
     amp_state.cache_enabled = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:190
+# --- book/chapters/24c_mixed_precision.md:200
 def is_autocast_cpu_enabled() -> bool:
     return amp_state.enabled.get("cpu", False)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1013
+# --- book/chapters/24c_mixed_precision.md:1023
 """torch.cpu.amp: the older spelling of CPU autocast."""
 
 import sys

@@ -34,19 +34,25 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1061
+# --- book/chapters/13_dispatch.md:1066
+# NOTE [One switch before a row]
+# Dispatch modes, the profiler and CPU autocast all count themselves in
+# switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
+# pays one test; with one on, each asks its own state, as any may be off in
+# this thread while another thread has one on.
 def call(op, args: tuple, params: dict | None = None, spare=None):
     """Run one op-table row on ``args`` (tensors and numbers) and ``params``.
 
     ``spare`` is the array of a dying operand the result may be written into.
     """
-    if autocast_on.cpu and (cast := autocast_args(op.name, args, params)) is not None:
-        args, params = cast if params else (cast, params)  # chapter "Mixed precision":
-        # autocast casts before modes see the row
-    if switched_on.dispatch_modes and (state.dispatch_modes or state.mode_body):
-        from refgrad.utils._python_dispatch import dispatch_row  # chapter "Dispatch modes"
+    if switched_on.dispatch_modes:  # NOTE [One switch before a row]
+        if autocast_on.cpu and (cast := autocast_args(op.name, args, params)) is not None:
+            args, params = cast if params else (cast, params)  # chapter "Mixed precision":
+            # autocast casts before modes see the row
+        if state.dispatch_modes or state.mode_body:
+            from refgrad.utils._python_dispatch import dispatch_row  # chapter "Dispatch modes"
 
-        return dispatch_row(op, args, params)
+            return dispatch_row(op, args, params)
     if params is None:
         params = _NO_PARAMS
     arrays = _shared_operands(args, params) if op.plain else None
@@ -116,14 +122,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1155
+# --- book/chapters/13_dispatch.md:1166
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1234
+# --- book/chapters/13_dispatch.md:1245
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -136,7 +142,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1258
+# --- book/chapters/13_dispatch.md:1269
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -177,14 +183,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1397
+# --- book/chapters/13_dispatch.md:1408
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1405
+# --- book/chapters/13_dispatch.md:1416
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -234,7 +240,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1461
+# --- book/chapters/13_dispatch.md:1472
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -268,7 +274,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1706
+# --- book/chapters/13_dispatch.md:1717
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fc":

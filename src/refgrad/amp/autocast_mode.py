@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:421
+# --- book/chapters/24c_mixed_precision.md:431
 """torch.autocast: a region, or a decorated function, in which operations autocast."""
 
 import functools
@@ -28,7 +28,7 @@ def _checked_dtype(device, dtype, enabled: bool):
     return dtype
 
 
-# --- book/chapters/24c_mixed_precision.md:448
+# --- book/chapters/24c_mixed_precision.md:458
 class autocast:
     def __init__(self, device_type: str, dtype=None, enabled: bool = True,
                  cache_enabled: bool | None = None):
@@ -55,7 +55,7 @@ class autocast:
         self._enabled = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:476
+# --- book/chapters/24c_mixed_precision.md:486
 def _enter(self):
     self.prev_cache_enabled = s.is_autocast_cache_enabled()
     self.prev = s.is_autocast_enabled(self.device)
@@ -92,7 +92,7 @@ def autocast_decorator(autocast_instance, func):
 autocast.__enter__, autocast.__exit__, autocast.__call__ = _enter, _exit, _call
 
 
-# --- book/chapters/24c_mixed_precision.md:556
+# --- book/chapters/24c_mixed_precision.md:566
 def _cast(value, device_type: str, dtype):
     from refgrad._tensor import Tensor
 
@@ -115,7 +115,7 @@ def _device_checked(device_type):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
 
 
-# --- book/chapters/24c_mixed_precision.md:580
+# --- book/chapters/24c_mixed_precision.md:590
 def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
     _device_checked(device_type)
     if fwd is None:

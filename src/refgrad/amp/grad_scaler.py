@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:705
+# --- book/chapters/24c_mixed_precision.md:715
 """torch.amp.GradScaler: scale the loss, unscale the gradients, skip steps that overflow."""
 
 import warnings
@@ -32,7 +32,7 @@ _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs)
         "in the iteration.")
 
 
-# --- book/chapters/24c_mixed_precision.md:736
+# --- book/chapters/24c_mixed_precision.md:746
 class GradScaler:
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16,
                  growth_factor: float = 2.0, backoff_factor: float = 0.5,
@@ -64,7 +64,7 @@ class GradScaler:
         return self._scale, self._growth_tracker
 
 
-# --- book/chapters/24c_mixed_precision.md:772
+# --- book/chapters/24c_mixed_precision.md:782
 def scale(self, outputs):
     from refgrad._creation import full
     from refgrad._tensor import Tensor
@@ -86,7 +86,7 @@ def scale(self, outputs):
     return scaled(outputs)
 
 
-# --- book/chapters/24c_mixed_precision.md:802
+# --- book/chapters/24c_mixed_precision.md:812
 def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> dict:
     from refgrad._tensor import Tensor
     from refgrad.autograd.grad_mode import no_grad
@@ -108,7 +108,7 @@ def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> 
     return {found_inf.device: found_inf} if by_dtype else {}
 
 
-# --- book/chapters/24c_mixed_precision.md:825
+# --- book/chapters/24c_mixed_precision.md:835
 def unscale_(self, optimizer) -> None:
     from refgrad._creation import full
 
@@ -127,7 +127,7 @@ def unscale_(self, optimizer) -> None:
     state["stage"] = OptState.UNSCALED
 
 
-# --- book/chapters/24c_mixed_precision.md:850
+# --- book/chapters/24c_mixed_precision.md:860
 def step(self, optimizer, *args, **kwargs):
     if not self._enabled:
         return optimizer.step(*args, **kwargs)
@@ -148,7 +148,7 @@ def step(self, optimizer, *args, **kwargs):
     return result
 
 
-# --- book/chapters/24c_mixed_precision.md:872
+# --- book/chapters/24c_mixed_precision.md:882
 _BAD_SCALE = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
               "torch.FloatTensor with requires_grad=False.")
 
@@ -177,7 +177,7 @@ def update(self, new_scale=None) -> None:
     self._per_optimizer_states = {}
 
 
-# --- book/chapters/24c_mixed_precision.md:905
+# --- book/chapters/24c_mixed_precision.md:915
 def get_scale(self) -> float:
     if not self._enabled:
         return 1.0
@@ -199,7 +199,7 @@ def state_dict(self) -> dict:
             "_growth_tracker": self._get_growth_tracker()}
 
 
-# --- book/chapters/24c_mixed_precision.md:928
+# --- book/chapters/24c_mixed_precision.md:938
 def load_state_dict(self, state_dict: dict) -> None:
     if not self._enabled:
         return
@@ -233,7 +233,7 @@ def _settings(name: str):
     return (lambda self: getattr(self, name)), (lambda self, value: setattr(self, name, value))
 
 
-# --- book/chapters/24c_mixed_precision.md:963
+# --- book/chapters/24c_mixed_precision.md:973
 for _name in ("growth_factor", "backoff_factor", "growth_interval"):
     _get, _set = _settings("_" + _name)
     setattr(GradScaler, "get_" + _name, _get)

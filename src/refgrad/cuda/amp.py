@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1054
+# --- book/chapters/24c_mixed_precision.md:1064
 """torch.cuda.amp: the older spellings of autocast and GradScaler for a GPU refgrad lacks."""
 
 from refgrad.amp import autocast_mode, grad_scaler
