@@ -72,9 +72,20 @@ WITHOUT_FORWARD_FORMULA = {
     "_standard_gamma": ([(2,)], {}),
     "conv_tbc": ([(3, 1, 2), (2, 2, 1), (1,)], {"pad": 0}),
     "segment_reduce": ([(3,)], {"reduce": "max"}),
+    "slow_conv3d": ([(1, 2, 4, 3, 3), (2, 2, 2, 2, 1), (2,)], {"stride": 1}),
+    "slow_conv_dilated2d": ([(1, 2, 5, 4), (3, 2, 2, 3), (3,)], {"stride": (2, 1)}),
+    "slow_conv_dilated3d": ([(1, 1, 4, 3, 4), (2, 1, 2, 2, 2), (2,)], {"padding": 1}),
+    "slow_conv_transpose2d": ([(1, 2, 3, 2), (2, 2, 2, 3), (2,)], {"stride": 1}),
+    "slow_conv_transpose3d": ([(1, 2, 2, 2, 2), (2, 1, 2, 2, 1), (1,)], {"padding": 0}),
+    "fake_quantize_per_tensor_affine_cachemask": ([(2,)], {}),
+    "_fake_quantize_per_tensor_affine_cachemask_tensor_qparams": ([(2,)], {}),
+    "fake_quantize_per_channel_affine_cachemask": ([(2,)], {
+        "scale": torch.full((2,), 2.0 ** -50), "zero_point": torch.zeros(2, dtype=torch.int32),
+        "axis": 0, "quant_min": -(2 ** 50), "quant_max": 2 ** 50}),
 }
-# the name torch's refusal gives a row of another overload
-TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta"}
+# the name torch's refusal gives a row of another overload, or the kernel it calls
+TORCH_NAMES = {"_ctc_loss_tensor": "_ctc_loss", "number_zeta": "special_zeta",
+               "slow_conv3d": "slow_conv3d_forward"}
 
 WITHOUT_DERIVATIVE = sorted(name for name, op in OPS.items() if op.node == "NotImplemented")
 DIFFERENTIABLE = differentiable()

@@ -500,6 +500,26 @@ TORCH_CALLS.update({  # chapter "Copies of views, and other names of torch's nam
     "fill": lambda a: torch.fill(a, 2.0), "fill.Tensor": lambda a, v: torch.fill(a, v),
     "norm.Scalar": lambda a, p: torch.norm_except_dim(a, p, -1),
 })
+def _slow(name):
+    def run(a, w, b, **params):
+        return getattr(torch._C._nn, name)(a, w, tuple(w.shape[2:]), b, **params)
+
+    return run
+
+
+TORCH_CALLS.update({  # torch._C._nn's slow convolutions, chapter "Saved values, part three"
+    name: _slow(name) for name in ("slow_conv3d", "slow_conv_dilated2d", "slow_conv_dilated3d",
+                                   "slow_conv_transpose2d", "slow_conv_transpose3d")})
+TORCH_CALLS.update({  # fake quantization, chapter 19roa: the recipes' numbers
+    "fake_quantize_per_channel_affine_cachemask": lambda a, **p: (  # p holds refgrad's
+        torch.fake_quantize_per_channel_affine(a, torch.full((a.shape[0],), 2.0 ** -50),
+                                               torch.zeros(a.shape[0], dtype=torch.int32),
+                                               0, -(2 ** 50), 2 ** 50)),
+    "fake_quantize_per_tensor_affine_cachemask": lambda a, **p: (
+        torch.fake_quantize_per_tensor_affine(a, 1e-30, 0, 0, 0)),
+    "_fake_quantize_per_tensor_affine_cachemask_tensor_qparams": lambda a, **p: (
+        torch.fake_quantize_per_tensor_affine(a, torch.tensor(1e-30), torch.tensor(0), 0, 0)),
+})
 TORCH_CALLS.update({  # the unpools, the fractional max pools and native_dropout, chapter 16z
     "max_unpool2d": lambda a, **p: F.max_unpool2d(a, **p),
     "max_unpool3d": lambda a, **p: F.max_unpool3d(a, **p),

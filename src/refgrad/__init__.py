@@ -811,11 +811,11 @@ from refgrad import _subclass_making  # noqa: E402, F401  # isort: skip
 from refgrad import quasirandom  # noqa: E402, F401 - torch.quasirandom, imported with torch
 
 
-# --- book/chapters/19roa_fake_quantization.md:133
+# --- book/chapters/19roa_fake_quantization.md:134
 from refgrad._ops.fake_quantize import fake_quantize_per_tensor_affine
 
 
-# --- book/chapters/19roa_fake_quantization.md:263
+# --- book/chapters/19roa_fake_quantization.md:265
 from refgrad._ops.fake_quantize_channels import fake_quantize_per_channel_affine
 
 
@@ -1136,4 +1136,3 @@ from refgrad import _homes  # noqa: E402, F401  # isort: skip
 
 # --- book/chapters/30a_pickled_functions.md:255
 from refgrad import _method_homes  # noqa: E402, F401  # isort: skip
-from refgrad import _functional_shared  # noqa: E402, F401  # isort: skip - last: chapter 16zhe

@@ -2,11 +2,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhe_leftovers_nine.md:52
+# --- book/chapters/16zhe_leftovers_nine.md:54
 """The functions torch.nn.functional holds as torch's own objects."""
-
-import refgrad
-from refgrad.nn import functional
 
 # NOTE [One function, two names]
 # torch's F imports these from torch's compiled namespace, so F.pdist is
@@ -14,5 +11,11 @@ from refgrad.nn import functional
 # as one function. refgrad's F holds torch's function, once refgrad has
 # finished wrapping it.
 SHARED = ("bilinear", "celu_", "hardshrink", "pdist", "selu_")
-for _name in SHARED:
-    setattr(functional, _name, getattr(refgrad, _name))
+
+
+def share(functional) -> None:
+    """``functional`` given torch's own functions for the names it shares."""
+    import refgrad
+
+    for name in SHARED:
+        setattr(functional, name, getattr(refgrad, name))

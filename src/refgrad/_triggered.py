@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhe_leftovers_nine.md:163
+# --- book/chapters/16zhe_leftovers_nine.md:168
 """The ending torch's C++ warnings carry: the place in torch's sources that raised them."""
 
 

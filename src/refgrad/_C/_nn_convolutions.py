@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:449
+# --- book/chapters/16zhf_saved_values_three.md:455
 """torch._C._nn's slow convolutions, bound by their own names."""
 
 from refgrad._ops.slow_convolutions import ROWS

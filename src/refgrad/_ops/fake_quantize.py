@@ -12,7 +12,7 @@ from refgrad._arguments import Arguments
 from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.result_layout import like_input_result
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._tensor import Tensor
 
 
@@ -42,7 +42,8 @@ def _op(name, node):
     return register(Op(
         name, node, ("self",), forward=_forward, backward=_backward, promote=False,
         outputs=("output", "mask"), saves=(("mask", ("self",)),),
-        hides=("scale", "zero_point", "quant_min", "quant_max"), differentiable_outputs=1))
+        hides=("scale", "zero_point", "quant_min", "quant_max"), differentiable_outputs=1,
+        tangent=no_forward_formula(name)))  # torch has no forward formula
 
 
 NUMBERS = _op("fake_quantize_per_tensor_affine_cachemask",
@@ -51,7 +52,7 @@ TENSORS = _op("_fake_quantize_per_tensor_affine_cachemask_tensor_qparams",
               "FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0")
 
 
-# --- book/chapters/19roa_fake_quantization.md:100
+# --- book/chapters/19roa_fake_quantization.md:101
 def check_range(lowest_point, highest_point, quant_min, quant_max) -> None:
     """torch's refusals of a range, and of zero points outside it."""
     if quant_min > quant_max:  # torch's text, its spaces too

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19roa_fake_quantization.md:161
+# --- book/chapters/19roa_fake_quantization.md:162
 """torch.fake_quantize_per_channel_affine: a scale and a zero point for each channel."""
 
 import numpy as np
@@ -13,10 +13,10 @@ from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.fake_quantize import _backward, check_range
 from refgrad._ops.result_layout import like_input_result
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 
-# --- book/chapters/19roa_fake_quantization.md:176
+# --- book/chapters/19roa_fake_quantization.md:177
 # NOTE [Fake quantization per channel]
 # torch's kernel reads the scales as floats; with int32 zero points it rounds
 # x * (1 / scale) and adds the zero point, with floating ones it adds the zero
@@ -48,15 +48,16 @@ def _channel_forward(a, scale, zero_point, axis, quant_min, quant_max):
     return tuple(like_input_result(on_device_of(r, a), a) for r in (out, kept))
 
 
-# --- book/chapters/19roa_fake_quantization.md:209
+# --- book/chapters/19roa_fake_quantization.md:210
 CHANNELS = register(Op(
     "fake_quantize_per_channel_affine_cachemask", "FakeQuantizePerChannelAffineCachemaskBackward0",
     ("self",), forward=_channel_forward, backward=_backward, promote=False,
     outputs=("output", "mask"), saves=(("mask", ("self",)),),
-    hides=("scale", "zero_point", "axis", "quant_min", "quant_max"), differentiable_outputs=1))
+    hides=("scale", "zero_point", "axis", "quant_min", "quant_max"), differentiable_outputs=1,
+    tangent=no_forward_formula("fake_quantize_per_channel_affine_cachemask")))
 
 
-# --- book/chapters/19roa_fake_quantization.md:223
+# --- book/chapters/19roa_fake_quantization.md:225
 def _fake_quantize_channels(input, scale, zero_point, axis, quant_min, quant_max):
     from refgrad._typename import LEGACY
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhe_leftovers_nine.md:107
+# --- book/chapters/16zhe_leftovers_nine.md:112
 """torch's failures for index_put given no indices at all."""
 
 from refgrad._ops.indexing import check_put

@@ -6,7 +6,7 @@
 """The slow convolutions' rows: nodes of their own over the convolution's kernels."""
 
 from refgrad._ops import convolution as conv
-from refgrad._ops.table import Op, register
+from refgrad._ops.table import Op, no_forward_formula, register
 
 _INPUTS = ("self", "weight", "bias")
 
@@ -29,10 +29,16 @@ def _row(name, node, transposed):
                                           wanted)
 
     return register(Op(name, node, _INPUTS, promote=False, forward=forward, backward=backward,
-                       saves=(("self", _INPUTS), ("weight", _INPUTS)), hides=("kernel_size",)))
+                       saves=(("self", _INPUTS), ("weight", _INPUTS)), hides=("kernel_size",),
+                       tangent=no_forward_formula(_FORWARD_NAMES.get(name, name))))
 
 
-# --- book/chapters/16zhf_saved_values_three.md:438
+# torch has no forward formula for the slow convolutions; slow_conv3d's refusal names
+# the kernel it calls
+_FORWARD_NAMES = {"slow_conv3d": "slow_conv3d_forward"}
+
+
+# --- book/chapters/16zhf_saved_values_three.md:444
 SLOW_CONV3D = _row("slow_conv3d", "SlowConv3DBackward0", False)
 SLOW_CONV_DILATED2D = _row("slow_conv_dilated2d", "SlowConvDilated2DBackward0", False)
 SLOW_CONV_DILATED3D = _row("slow_conv_dilated3d", "SlowConvDilated3DBackward0", False)

@@ -8,6 +8,7 @@
 from importlib import import_module
 
 from refgrad._C._nn import FROM_FUNCTIONAL
+from refgrad._functional_shared import share
 from refgrad._homes import move_home, settle_namespace
 
 # Run at the end of refgrad.nn.functional, whose module is then complete; imported
@@ -18,3 +19,4 @@ for c_name, name in FROM_FUNCTIONAL.items():  # NOTE [Bound from C]
     value = getattr(functional, name)
     value.__name__ = value.__qualname__ = c_name
     move_home(value, "refgrad._C._nn", c_name)
+share(functional)  # torch's own functions, once F's are home: chapter 16zhe_leftovers_nine

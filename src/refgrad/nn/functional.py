@@ -247,5 +247,5 @@ from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/30_where_names_live.md:340
+# --- book/chapters/30_where_names_live.md:342
 from refgrad.nn import _functional_homes  # noqa: E402, F401
