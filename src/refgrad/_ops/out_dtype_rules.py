@@ -273,7 +273,7 @@ def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> N
         resize_out(out, shape, resizes(name, out.dtype is not kind))
 
 
-# --- book/chapters/26_inplace.md:5360
+# --- book/chapters/26_inplace.md:5368
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),
