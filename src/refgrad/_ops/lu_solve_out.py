@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhh_leftovers_ten.md:79
+# --- book/chapters/16zhh_leftovers_ten.md:82
 """torch.lu_solve with out=: torch's own deprecation, then linalg.lu_solve's out= write."""
 
 from refgrad._argument_forms import function_form
