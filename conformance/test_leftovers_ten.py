@@ -169,3 +169,61 @@ def test_tensors_methods_no_handler_is_asked_for_are_named(name):
 
 def test_tensors_str_is_objects_and_unnamed():
     assert torch.overrides.resolve_name(torch.Tensor.__str__) is None
+
+
+def _pair(values_dtype, indices_dtype):
+    return torch.empty(0, dtype=values_dtype), torch.empty(0, dtype=indices_dtype)
+
+
+@pytest.mark.parametrize("dim", [5, -3, 2])
+def test_mode_refuses_its_values_out_before_a_dimension_out_of_range(dim):
+    with raises(RuntimeError, "expected scalar type 'Float' but got 'Long' for values output"):
+        torch.mode(torch.ones(2, 3), dim, out=_pair(torch.int64, torch.int64))
+    with raises(RuntimeError, "expected scalar type 'Long' but got 'Float' for indices output"):
+        torch.mode(torch.ones(2, 3), dim, out=_pair(torch.float32, torch.float32))
+
+
+def test_mode_refuses_its_outs_before_an_empty_dimension():
+    with raises(RuntimeError, "expected scalar type 'Long' but got 'Bool' for values output"):
+        torch.mode(torch.ones(0, 3, dtype=torch.int64), 0, out=_pair(torch.bool, torch.int64))
+
+
+def test_mode_with_right_outs_still_refuses_the_dimension():
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            "got 5)"):
+        torch.mode(torch.ones(2, 3), 5, out=_pair(torch.float32, torch.int64))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_of_bools_refuses_its_outs_before_the_dtype(name):
+    bools = torch.ones(2, 3, dtype=torch.bool)
+    with raises(RuntimeError, "Expected tensor for 'values' to have the same type as tensor for "
+                              "argument #2 'self'; but type torch.FloatTensor does not equal "
+                              "CPUBoolType (while checking arguments for median)"):
+        getattr(torch, name)(bools, 0, out=_pair(torch.float32, torch.int64))
+    with raises(RuntimeError, "Expected tensor for argument #1 'indices' to have scalar type "
+                              "Long; but got torch.FloatTensor instead (while checking arguments "
+                              "for median)"):
+        getattr(torch, name)(bools, 0, out=_pair(torch.bool, torch.float32))
+    with raises(NotImplementedError, '"median_out" not implemented for \'Bool\''):
+        getattr(torch, name)(bools, 0, out=_pair(torch.bool, torch.int64))
+
+
+def test_kthvalue_of_bools_refuses_its_outs_before_the_dtype():
+    bools = torch.ones(2, 3, dtype=torch.bool)
+    with raises(RuntimeError, "output values must be of same type as input"):
+        torch.kthvalue(bools, 1, 0, out=_pair(torch.int64, torch.int64))
+    with raises(RuntimeError, "output indices must be of scalar type Long"):
+        torch.kthvalue(bools, 1, 0, out=_pair(torch.bool, torch.float32))
+
+
+@pytest.mark.parametrize("name, extra", [("mode", {}), ("kthvalue", {"k": 2})])
+def test_a_named_input_writes_the_outs(name, extra):
+    values, indices = torch.empty(4), torch.empty(4, dtype=torch.int64)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = getattr(torch, name)(input=torch.tensor([[1.0, 2.0], [1.0, 3.0]]), dim=0,
+                                      **extra, out=(values, indices))
+    assert result.values is values and result.indices is indices
+    assert values.tolist() == ([1.0, 2.0] if name == "mode" else [1.0, 3.0])
+    assert len(caught) == 2 and all("was resized" in str(w.message) for w in caught)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhh_leftovers_ten.md:185
+# --- book/chapters/16zhh_leftovers_ten.md:192
 """The names torch's walk of dir(Tensor) gives what refgrad's methods do not ask for."""
 
 import types

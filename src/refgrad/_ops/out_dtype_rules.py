@@ -123,10 +123,11 @@ def _words(name: str, out, result) -> dict:
             "out_c": C_TYPE_NAMES[have.name], "result_c": C_TYPE_NAMES[want.name],
             "out_type": "CPUBoolType" if have.name == "bool"  # torch's name for a bool type
             else f"torch.{LEGACY[out.dtype]}Tensor",
-            "result_type": f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
+            "result_type": "CPUBoolType" if want.name == "bool"
+            else f"torch.{LEGACY[result.dtype]}Tensor", "flag": want.name == "int32"}
 
 
-# --- book/chapters/26_inplace.md:4901
+# --- book/chapters/26_inplace.md:4902
 _PROVIDED = "nansum: provided dtype must match dtype of result. Got {out} and {result}."
 GIVEN_DTYPE = {  # name: (torch's refusal, whether the function's own checks come first)
     **dict.fromkeys(("sum", "mean", "prod", "cumsum", "cumprod"), (_C_NAMES, True)),
@@ -169,7 +170,7 @@ def refuse_given_dtype(name: str, args: tuple, kwargs: dict, outs: tuple, call) 
         result_c=C_TYPE_NAMES[str(dtype)[6:]]))
 
 
-# --- book/chapters/26_inplace.md:5027
+# --- book/chapters/26_inplace.md:5028
 _PAIR = ((0, _C_NAMES), (1, _C_NAMES))
 _MEDIAN = ((1, "Expected tensor for argument #1 'indices' to have scalar type Long; but got "
                "{out_type} instead (while checking arguments for median)"),
@@ -199,7 +200,7 @@ def refuse_dtypes(name: str, outs: tuple, results: tuple) -> None:
             raise RuntimeError(message.format(**_words(name, outs[i], results[i])))
 
 
-# --- book/chapters/26_inplace.md:5068
+# --- book/chapters/26_inplace.md:5069
 # NOTE [The out's dtype before the kernel's]
 # torch's elementwise ops check that out takes the result's dtype, and resize
 # out to the result's shape, before their kernel refuses that dtype. These have
@@ -273,7 +274,7 @@ def refuse_before_kernel(name: str, args: tuple, kwargs: dict, outs: tuple) -> N
         resize_out(out, shape, resizes(name, out.dtype is not kind))
 
 
-# --- book/chapters/26_inplace.md:5373
+# --- book/chapters/26_inplace.md:5374
 EXACT.update({
     **dict.fromkeys(("linalg_cholesky", "linalg_det", "linalg_eigvalsh", "linalg_solve",
                      "linalg_svdvals", "linalg_lu_solve"), _C_NAMES),

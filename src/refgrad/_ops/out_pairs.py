@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhh_leftovers_ten.md:137
+# --- book/chapters/16zhh_leftovers_ten.md:144
 """The outs of values and indices a reduction checks before its other refusals."""
 
 import numpy as np
