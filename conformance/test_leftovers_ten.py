@@ -167,8 +167,9 @@ def test_tensors_methods_no_handler_is_asked_for_are_named(name):
     assert torch.overrides.resolve_name(getattr(torch.Tensor, name)) == f"torch.Tensor.{name}"
 
 
-def test_tensors_str_is_objects_and_unnamed():
+def test_tensors_str_is_objects_and_unnamed_where_as_subclass_is_named():
     assert torch.overrides.resolve_name(torch.Tensor.__str__) is None
+    assert torch.overrides.resolve_name(torch.Tensor.as_subclass) == "torch.Tensor.as_subclass"
 
 
 def _pair(values_dtype, indices_dtype):
@@ -181,17 +182,14 @@ def test_mode_refuses_its_values_out_before_a_dimension_out_of_range(dim):
         torch.mode(torch.ones(2, 3), dim, out=_pair(torch.int64, torch.int64))
     with raises(RuntimeError, "expected scalar type 'Long' but got 'Float' for indices output"):
         torch.mode(torch.ones(2, 3), dim, out=_pair(torch.float32, torch.float32))
+    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
+                            f"got {dim})"):  # outs of the right dtypes: the dimension's turn
+        torch.mode(torch.ones(2, 3), dim, out=_pair(torch.float32, torch.int64))
 
 
 def test_mode_refuses_its_outs_before_an_empty_dimension():
     with raises(RuntimeError, "expected scalar type 'Long' but got 'Bool' for values output"):
         torch.mode(torch.ones(0, 3, dtype=torch.int64), 0, out=_pair(torch.bool, torch.int64))
-
-
-def test_mode_with_right_outs_still_refuses_the_dimension():
-    with raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but "
-                            "got 5)"):
-        torch.mode(torch.ones(2, 3), 5, out=_pair(torch.float32, torch.int64))
 
 
 @pytest.mark.parametrize("name", ["median", "nanmedian"])
