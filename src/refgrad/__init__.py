@@ -174,7 +174,7 @@ from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1799
+# --- book/chapters/16b_reductions.md:1800
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -303,11 +303,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2298
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2311
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2843
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2856
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -325,7 +325,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3055
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3068
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -464,17 +464,17 @@ from refgrad._ops.normalization import native_layer_norm
 from refgrad._ops.random_slopes import rrelu, rrelu_
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:766
+# --- book/chapters/16u_convolution_and_pooling.md:769
 from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1540
+# --- book/chapters/16u_convolution_and_pooling.md:1543
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1893
+# --- book/chapters/16u_convolution_and_pooling.md:1896
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -954,7 +954,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3962
+# --- book/chapters/26_inplace.md:3967
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -979,7 +979,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4122
+# --- book/chapters/26_inplace.md:4127
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -990,7 +990,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4488
+# --- book/chapters/26_inplace.md:4493
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1000,7 +1000,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5234
+# --- book/chapters/26_inplace.md:5240
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1029,6 +1029,13 @@ from refgrad._ops.out_functions import (
 )
 
 
+# --- book/chapters/26_inplace.md:5270
+# torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
+from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
+from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip
+from refgrad._ops.lu_solve_out import lu_solve  # noqa: E402, F811  # isort: skip
+
+
 # --- book/chapters/26c_inplace_arguments.md:225
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
@@ -1049,7 +1056,7 @@ from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
-# --- book/chapters/28ca_torch_function.md:823
+# --- book/chapters/28ca_torch_function.md:821
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:211
+# --- book/chapters/16zhb_leftovers_eight.md:210
 """Calls that torch's parser refuses before any __torch_function__ handler or mode is asked."""
 
 import numpy as np
@@ -52,7 +52,7 @@ def read_first(error):
     return dispatch
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:269
+# --- book/chapters/16zhb_leftovers_eight.md:268
 def parser_of(function, name: str):
     """The reading of a call of ``torch.<name>`` that gives torch's refusal of it or None;
     None where refgrad reads the function against nothing."""
@@ -79,7 +79,7 @@ def parser_of(function, name: str):
         args if pack is None else pack(args), kwargs)
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:309
+# --- book/chapters/16zhb_leftovers_eight.md:308
 def functional_parser(function, operator: str):
     """The reading of a call of a function of ``F`` torch binds in C: torch's signature
     where refgrad keeps it, else its count, then the check of its values that are not

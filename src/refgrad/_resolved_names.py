@@ -8,6 +8,7 @@
 import types
 
 from refgrad import _torch_function_install as install
+from refgrad._tensor_names import tensor_name
 
 # NOTE [The last name walked]
 # torch's index of names is written by walking torch's __all__, then
@@ -17,21 +18,19 @@ from refgrad import _torch_function_install as install
 OUTSIDE_ALL = frozenset((
     "compiled_with_cxx11_abi", "eig", "from_dlpack", "lstsq", "matrix_rank",
     "segment_reduce", "solve", "symeig", "to_dlpack", "while_loop"))
-# one function in torch, two in refgrad: torch's is named by F all the same
-TWO_HERE = ("bilinear", "celu_", "hardshrink", "pdist", "selu_")
 _by_functional = {}  # each function of F: its name there
+_by_tensor = {}  # NOTE [Tensor's names walked], chapter 16zhh
 
 
 def _walk_functional() -> None:
-    import refgrad
+    from refgrad import mm
     from refgrad.nn import functional
 
     for name in dir(functional):
         value = getattr(functional, name)
         if not name.startswith("__") and type(value) is types.FunctionType:
             _by_functional[value] = f"torch.nn.functional.{name}"
-    for name in TWO_HERE:
-        _by_functional[getattr(refgrad, name)] = f"torch.nn.functional.{name}"
+    _by_functional[mm] = "torch.spmm"  # torch's mm, dsmm and spmm: one function, spmm last
 
 
 def resolved_name(func):
@@ -45,4 +44,4 @@ def resolved_name(func):
     named = install.names.get(func) or install.ignored_names.get(func)
     if named is not None and named.startswith("torch.") and named[6:] in OUTSIDE_ALL:
         return None
-    return named
+    return named if named is not None else tensor_name(func)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhb_leftovers_eight.md:134
+# --- book/chapters/16zhb_leftovers_eight.md:133
 """What torch's parser reads from bytes given where it asks for a string."""
 
 

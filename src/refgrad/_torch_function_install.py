@@ -104,8 +104,6 @@ OFFER_THEMSELVES = frozenset(("torch.nn.functional.multi_head_attention_forward"
 WRITTEN_IN_C = {name: f"torch.nn.{name}" for name in (
     "avg_pool2d", "avg_pool3d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
     "one_hot", "scaled_dot_product_attention", "softplus", "softshrink")} | {
-    name: f"torch.{name}" for name in (
-        "bilinear", "celu_", "hardshrink", "pdist", "rrelu_", "selu_")} | {
     "logsigmoid": "torch.nn.log_sigmoid"}
 _CODE_FLAGS = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator: kept as they are
 ignored = set()
@@ -175,7 +173,7 @@ def _namespace(module, prefix: str, python: bool) -> None:
                       python=python and handed_spec(value, name, module))
 
 
-# --- book/chapters/28ca_torch_function.md:504
+# --- book/chapters/28ca_torch_function.md:502
 _PASSES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__mul__": "mul",
            "__rmul__": "mul", "__imul__": "mul_", "__sub__": "sub", "__isub__": "sub_",
            "__truediv__": "div", "__itruediv__": "div_", "__matmul__": "matmul",
@@ -198,7 +196,7 @@ def _property(name: str, value: property) -> None:
             tensor_methods.add(accessor)
 
 
-# --- book/chapters/28ca_torch_function.md:528
+# --- book/chapters/28ca_torch_function.md:526
 def _tensor() -> None:
     seen = set(_KEEP)
     for base in Tensor.__mro__[:-1]:
@@ -216,7 +214,7 @@ def _tensor() -> None:
     protocol._UNCONVERTED.add(Tensor.grad.__get__)
 
 
-# --- book/chapters/28ca_torch_function.md:547
+# --- book/chapters/28ca_torch_function.md:545
 def switch_on() -> None:
     """Make the namespaces' functions and Tensor's methods ask first, once."""
     if _on:
@@ -241,7 +239,7 @@ def switch_on() -> None:
         _on.append(True)
 
 
-# --- book/chapters/28ca_torch_function.md:578
+# --- book/chapters/28ca_torch_function.md:576
 def _made_subclass(cls, **kwargs) -> None:
     handler = getattr(cls, "__torch_function__", None)
     if not _is_refgrads(cls.__module__) \

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28ca_torch_function.md:598
+# --- book/chapters/28ca_torch_function.md:596
 """torch.overrides: the __torch_function__ protocol's public helpers."""
 
 import collections
@@ -27,7 +27,7 @@ __all__ = [
 Parameter.__torch_function__ = staticmethod(protocol._disabled_torch_function_impl)
 
 
-# --- book/chapters/28ca_torch_function.md:624
+# --- book/chapters/28ca_torch_function.md:622
 def _push_mode(mode) -> None:
     install.switch_on()
     protocol.local.modes.append(mode)
@@ -62,7 +62,7 @@ def _is_torch_function_mode_enabled() -> bool:
     return protocol.local.modes_on
 
 
-# --- book/chapters/28ca_torch_function.md:660
+# --- book/chapters/28ca_torch_function.md:658
 class TorchFunctionMode:
     """An object that sees every public call made while it is entered, in this thread."""
 
@@ -95,7 +95,7 @@ def _pop_mode_temporarily():
         _push_mode(mode)
 
 
-# --- book/chapters/28ca_torch_function.md:694
+# --- book/chapters/28ca_torch_function.md:692
 def has_torch_function(relevant_args) -> bool:
     local = protocol.local
     return local.modes_on or local.subclasses_on and protocol.overriding(relevant_args, None)
@@ -130,7 +130,7 @@ def wrap_torch_function(dispatcher):
     return decorator
 
 
-# --- book/chapters/28ca_torch_function.md:734
+# --- book/chapters/28ca_torch_function.md:732
 def is_tensor_like(value) -> bool:
     return type(value) is Tensor or hasattr(value, "__torch_function__")
 
@@ -154,7 +154,7 @@ def get_default_nowrap_functions() -> set:
     return set(protocol._UNCONVERTED)
 
 
-# --- book/chapters/28ca_torch_function.md:759
+# --- book/chapters/28ca_torch_function.md:757
 def get_overridable_functions() -> dict:
     """Each namespace (module, or Tensor) with the public functions it offers."""
     import sys

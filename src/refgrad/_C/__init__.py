@@ -190,7 +190,7 @@ from refgrad.autograd.anomaly_mode import (  # noqa: E402
 from refgrad._C import _autograd
 
 
-# --- book/chapters/28ca_torch_function.md:813
+# --- book/chapters/28ca_torch_function.md:811
 from refgrad._torch_function import (  # noqa: E402, F401 - torch._C's protocol switches
     DisableTorchFunction,
     DisableTorchFunctionSubclass,

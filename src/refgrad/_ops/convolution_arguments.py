@@ -14,12 +14,15 @@ from refgrad._dtype import C_TYPE_NAMES
 from refgrad._ops import convolution as rows
 from refgrad._ops.dispatch import call
 from refgrad._ops.normalization import _listed
+from refgrad._triggered import triggered
 
-_UNEVEN = ("Using padding='same' with even kernel lengths and odd dilation may require a "
-           "zero-padded copy of the input be created")
+# ending as torch's C++ warnings end: NOTE [Where a C++ warning was raised]
+_UNEVEN = triggered("Using padding='same' with even kernel lengths and odd dilation may "
+                    "require a zero-padded copy of the input be created",
+                    "aten/src/ATen/native/Convolution.cpp:1101")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:407
+# --- book/chapters/16u_convolution_and_pooling.md:410
 def _broadcast(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) not in (1, n):
@@ -52,7 +55,7 @@ def _same(input, weight, stride, dilation):
     return input, tuple(lefts)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:453
+# --- book/chapters/16u_convolution_and_pooling.md:456
 def _expand(name, values, n):
     values = (values,) if isinstance(values, int) else tuple(values)
     if len(values) == 1:
@@ -79,7 +82,7 @@ def check_weight(input, weight, groups) -> None:
                            f"at dimension 0, but got weight of size [{size}] instead")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:485
+# --- book/chapters/16u_convolution_and_pooling.md:488
 def _check_shapes(input, weight, bias, padding, dilation, groups):
     size, shape = _listed(weight.shape), input.shape
     check_weight(input, weight, groups)
@@ -103,7 +106,7 @@ def _by(sizes):
     return " x ".join(str(n) for n in sizes)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:543
+# --- book/chapters/16u_convolution_and_pooling.md:546
 # NOTE [A bool input's kernel]
 # torch's own kernels refuse a bool input before comparing dtypes; the message names
 # the kernel chosen from the dilation, the dimensions, and whether columns are built.
@@ -130,7 +133,7 @@ def _check_dtypes(input, weight, onednn, dilation=(), stride=(), padding=()):
                            f"{LEGACY[weight.dtype]}")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:602
+# --- book/chapters/16u_convolution_and_pooling.md:605
 # NOTE [Saved before the kernel checks]
 # torch's ConvolutionBackward0 saves input and weight as soon as it is made,
 # before the kernel looks at a shape: saving an inference tensor is refused
@@ -200,7 +203,7 @@ def _checked(input, weight, bias, stride, padding, dilation, transposed, output_
     return stride, padding, dilation, output_padding
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:684
+# --- book/chapters/16u_convolution_and_pooling.md:687
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups, no_bias=None):
     """torch's convolution; a missing bias's sizes kept as ``no_bias`` (torch.convolution's
@@ -223,7 +226,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         "bias_sym_sizes_opt": sizes})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:711
+# --- book/chapters/16u_convolution_and_pooling.md:714
 def _conv(n, input, weight, bias, stride, padding, dilation, groups):
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the checks
         input, weight, bias = entry(f"conv{n}d", input, weight, bias)
@@ -265,7 +268,7 @@ def _form(n):
 conv1d, conv2d, conv3d = _form(1), _form(2), _form(3)
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:758
+# --- book/chapters/16u_convolution_and_pooling.md:761
 torch_convolution = function_form(convolution, Arguments(
     "convolution(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints "
     "padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int "

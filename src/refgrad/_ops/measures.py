@@ -151,7 +151,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1633
+# --- book/chapters/16b_reductions.md:1634
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -191,7 +191,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1679
+# --- book/chapters/16b_reductions.md:1680
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -211,7 +211,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1705
+# --- book/chapters/16b_reductions.md:1706
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -246,7 +246,7 @@ def _norm_of_vectors(input, p, dim, keepdim, dtype):
         raise
 
 
-# --- book/chapters/16b_reductions.md:1749
+# --- book/chapters/16b_reductions.md:1750
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         from refgrad._ops.refusal_order import kernel_checks  # NOTE [Before the kernel refuses]

@@ -34,6 +34,7 @@ from refgrad._ops.out_kernels import (
     warning_with_out,
 )
 from refgrad._ops.out_layouts import lay_out_resized
+from refgrad._ops.out_pairs import BEFORE_KERNEL, CHECKED_FIRST, refuse_pair
 from refgrad._ops.out_rules import BUMPS, KERNELS, SHARED_OUT_TAKEN, outs_given
 from refgrad._ops.overlapping_writes import write_back
 from refgrad._ops.rounding import ZERO_DIVISION
@@ -113,7 +114,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3499
+# --- book/chapters/26_inplace.md:3500
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -167,6 +168,8 @@ def with_out(function, name: str, returns=None):
         if rules in DTYPE_BEFORE_KERNEL and isinstance(
                 first := args[0] if args else kwargs.get("input"), Tensor):
             refuse_dtypes(rules, outs, (first,))  # the result takes the input's dtype
+        if rules in CHECKED_FIRST:  # NOTE [Values and indices checked first], chapter 16zhh
+            refuse_pair(rules, args, kwargs, outs)
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (written(*args, **kwargs),))
@@ -176,6 +179,8 @@ def with_out(function, name: str, returns=None):
             result = computed(written, rules, args, kwargs, outs)
         except NotImplementedError:  # NOTE [The out's dtype before the kernel's]
             refuse_before_kernel(rules, args, kwargs, outs)
+            if rules in BEFORE_KERNEL:
+                refuse_pair(rules, args, kwargs, outs)
             raise
         except IndexError as error:  # chapter "Leftovers, four"
             refuse_before_selecting(rules, error, args, kwargs, outs)
@@ -225,7 +230,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3617
+# --- book/chapters/26_inplace.md:3622
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -241,7 +246,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3642
+# --- book/chapters/26_inplace.md:3647
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -256,7 +261,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3662
+# --- book/chapters/26_inplace.md:3667
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

@@ -132,14 +132,15 @@ def said_shapes(name: str, args, kwargs, out, result):
     at, kept = _KEPT_DIM[name]
     keepdim = args[kept] if len(args) > kept else kwargs.get("keepdim", False)
     dim = args[at] if len(args) > at else kwargs.get("dim", -1)
-    if keepdim or not isinstance(args[0], Tensor) or not args[0].ndim:
+    given = args[0] if args else kwargs.get("input")  # the input may be named
+    if keepdim or not isinstance(given, Tensor) or not given.ndim:
         return None
-    dim %= args[0].ndim
+    dim %= given.ndim
     had, wanted = list(out._data.shape), list(result._data.shape)
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:741
+# --- book/chapters/26a_writes_autograd_skips.md:742
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it

@@ -174,7 +174,21 @@ def _weighted_norm(w, w_sum, aweights, correction):
     return w_sum - times((w * aweights).sum(), correction) / w_sum
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1427
+def _warn_cov() -> None:
+    """torch's warning of no degrees of freedom, at the caller's line, however deep."""
+    import sys
+
+    from refgrad._triggered import triggered
+    from refgrad._warn_once import outside_refgrad
+
+    _, level = outside_refgrad(sys._getframe())  # NOTE [Where a C++ warning was raised]
+    warnings.warn(triggered("cov(): degrees of freedom is <= 0. Correction should be strictly "
+                            "less than the number of observations.",
+                            "aten/src/ATen/native/Correlation.cpp:129"), UserWarning,
+                  stacklevel=level)
+
+
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1441
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -208,15 +222,14 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     mean = (x if w is None else x * w).sum(1) / w_sum
     norm = _normalizer(x, w, w_sum, aweights, correction)
     if not _positive(norm):
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+        _warn_cov()
         norm = norm * 0 if w is not None else norm.zero_() if modes_on() else 0
     centred = x - mean.unsqueeze(1)
     product = centred.mm((centred * w if w is not None else centred).t())
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1476
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1489
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

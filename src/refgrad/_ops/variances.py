@@ -141,10 +141,11 @@ def _warn_without_freedom(name, input, dim, correction) -> None:
     if input.numel() // max(kept, 1) - _correction(correction) <= 0:
         import sys
 
+        from refgrad._triggered import triggered
         from refgrad._warn_once import outside_refgrad
 
         _, level = outside_refgrad(sys._getframe())  # the caller's line, however deep
-        warnings.warn(
+        warnings.warn(triggered(  # NOTE [Where a C++ warning was raised]
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-            "the reduction factor (input numel divided by output numel).", UserWarning,
-            stacklevel=level)
+            "the reduction factor (input numel divided by output numel).",
+            "aten/src/ATen/native/ReduceOps.cpp:1861"), UserWarning, stacklevel=level)
