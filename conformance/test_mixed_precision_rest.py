@@ -1,0 +1,103 @@
+"""Mixed precision, the rest: the older spellings of autocast and GradScaler, autocast in a
+checkpoint's recomputation, and optimizers that take the scale into their own step."""
+
+import inspect
+import warnings
+
+import torch
+import torch.cuda.amp
+
+HALF = torch.float16
+
+
+def _older(device, name, newer):
+    return f"`torch.{device}.amp.{name}(args...)` is deprecated. Please use `{newer}` instead."
+
+
+CPU_AUTOCAST = _older("cpu", "autocast", "torch.amp.autocast('cpu', args...)")
+CPU_SCALER = _older("cpu", "GradScaler", "torch.amp.GradScaler('cpu', args...)")
+
+
+def _caught(make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            made = make()
+        except TypeError as error:
+            made = error
+    return made, [(w.category, str(w.message), w.filename, w.lineno) for w in caught]
+
+
+def _at(make):
+    return make.__code__.co_filename, make.__code__.co_firstlineno
+
+
+def test_older_spellings_are_marked_deprecated_with_torchs_signatures():
+    cuda = torch.cuda.amp
+    assert torch.cpu.amp.autocast.__deprecated__ == CPU_AUTOCAST
+    assert torch.cpu.amp.GradScaler.__init__.__deprecated__ == CPU_SCALER
+    assert cuda.autocast.__deprecated__ == _older(
+        "cuda", "autocast", "torch.amp.autocast('cuda', args...)")
+    assert cuda.custom_fwd.__deprecated__ == (
+        "`torch.cuda.amp.custom_fwd(args...)` is deprecated. Please use "
+        "`torch.amp.custom_fwd(args..., device_type='cuda')` instead.")
+    assert list(inspect.signature(cuda.autocast).parameters) == [
+        "enabled", "dtype", "cache_enabled"]
+    assert inspect.signature(cuda.autocast).parameters["dtype"].default is HALF
+    assert inspect.signature(cuda.autocast).parameters["dtype"].annotation is torch.dtype
+    assert str(inspect.signature(cuda.GradScaler)) == (
+        "(init_scale: float = 65536.0, growth_factor: float = 2.0, backoff_factor: float = "
+        "0.5, growth_interval: int = 2000, enabled: bool = True) -> None")
+    assert str(inspect.signature(cuda.custom_fwd)) == "(fwd=None, *, cast_inputs=None)"
+    assert str(inspect.signature(cuda.custom_bwd)) == "(bwd)"
+    assert (torch.cpu.amp.autocast.__qualname__, torch.cuda.amp.GradScaler.__qualname__) == (
+        "autocast", "GradScaler")
+
+
+def test_they_warn_at_the_callers_line_before_binding_arguments():
+    def make():
+        return torch.cpu.amp.autocast(dtype=HALF)
+
+    def wrong_region():
+        return torch.cpu.amp.autocast(dtype=HALF, foo=1)
+
+    def wrong_scaler():
+        return torch.cpu.amp.GradScaler(foo=1)
+
+    made, caught = _caught(make)
+    assert isinstance(made, torch.cpu.amp.autocast)
+    assert caught == [(FutureWarning, CPU_AUTOCAST, _at(make)[0], _at(make)[1] + 1)]
+    made, caught = _caught(wrong_region)
+    assert str(made) == "autocast.__new__() got an unexpected keyword argument 'foo'"
+    assert caught == [(FutureWarning, CPU_AUTOCAST, _at(make)[0], _at(wrong_region)[1] + 1)]
+    made, caught = _caught(wrong_scaler)
+    assert str(made) == "GradScaler.__init__() got an unexpected keyword argument 'foo'"
+    assert caught == [(FutureWarning, CPU_SCALER, _at(make)[0], _at(wrong_scaler)[1] + 1)]
+
+
+def test_an_autocast_subclass_warns_once_made_a_scaler_subclass_on_each_instance():
+    def subclasses():
+        class Region(torch.cpu.amp.autocast):
+            pass
+
+        class Scaler(torch.cpu.amp.GradScaler):
+            pass
+
+        return Region, Scaler
+
+    (region, scaler), caught = _caught(subclasses)
+    assert [c[:2] for c in caught] == [(FutureWarning, CPU_AUTOCAST)]
+    assert _caught(lambda: region(dtype=HALF))[1] == []
+    assert [c[:2] for c in _caught(scaler)[1]] == [(FutureWarning, CPU_SCALER)]
+
+
+def test_cuda_custom_function_decorators_warn_and_set_the_cuda_device():
+    def forward(ctx, x):
+        return x
+
+    made, caught = _caught(lambda: torch.cuda.amp.custom_fwd(forward))
+    assert made.__wrapped__ is forward and len(caught) == 1 and caught[0][0] is FutureWarning
+    made, caught = _caught(lambda: torch.cuda.amp.custom_fwd(cast_inputs=torch.float32))
+    assert made.keywords == {"device_type": "cuda", "cast_inputs": torch.float32}
+    made, caught = _caught(lambda: torch.cuda.amp.custom_bwd(forward))
+    assert made.__wrapped__ is forward and "custom_bwd" in caught[0][1]
