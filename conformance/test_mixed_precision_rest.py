@@ -4,8 +4,10 @@ checkpoint's recomputation, and optimizers that take the scale into their own st
 import inspect
 import warnings
 
+import pytest
 import torch
 import torch.cuda.amp
+import torch.utils.checkpoint as cp
 
 HALF = torch.float16
 
@@ -101,3 +103,49 @@ def test_cuda_custom_function_decorators_warn_and_set_the_cuda_device():
     assert made.keywords == {"device_type": "cuda", "cast_inputs": torch.float32}
     made, caught = _caught(lambda: torch.cuda.amp.custom_bwd(forward))
     assert made.__wrapped__ is forward and "custom_bwd" in caught[0][1]
+
+
+def _switches():
+    on = torch.is_autocast_enabled("cpu")
+    return on, torch.get_autocast_dtype("cpu") if on else None, torch.is_autocast_cache_enabled()
+
+
+@pytest.mark.parametrize("reentrant", [True, False])
+def test_a_checkpoint_recomputes_in_the_autocast_state_of_its_forward(reentrant):
+    seen = []
+
+    def product(x, w):
+        seen.append(_switches())
+        return torch.mm(x, w)
+
+    x, w = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
+    with torch.autocast("cpu", dtype=HALF, cache_enabled=False):
+        y = cp.checkpoint(product, x, w, use_reentrant=reentrant)
+    y.float().sum().backward()
+    assert seen == [(True, HALF, False)] * 2 and _switches() == (False, None, True)
+    assert (y.dtype, x.grad.dtype) == (HALF, torch.float32)
+    plain = [t.detach().requires_grad_() for t in (x, w)]
+    with torch.autocast("cpu", dtype=HALF):
+        torch.mm(*plain).float().sum().backward()
+    assert torch.equal(x.grad, plain[0].grad) and torch.equal(w.grad, plain[1].grad)
+
+
+@pytest.mark.parametrize("reentrant", [True, False])
+def test_a_forward_outside_a_region_recomputes_outside_one(reentrant):
+    seen = []
+
+    def product(x, w):
+        seen.append(_switches())
+        return torch.mm(x, w)
+
+    x, w = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
+    y = cp.checkpoint(product, x, w, use_reentrant=reentrant)
+    with torch.autocast("cpu", dtype=HALF):
+        y.sum().backward()
+        assert _switches() == (True, HALF, True)
+    assert seen == [(False, None, True)] * 2 and x.grad.dtype is torch.float32
+    plain = [t.detach().requires_grad_() for t in (x, w)]
+    total = torch.mm(*plain).sum()
+    with torch.autocast("cpu", dtype=HALF):  # the backward's own products cast
+        total.backward()
+    assert torch.equal(x.grad, plain[0].grad) and torch.equal(w.grad, plain[1].grad)

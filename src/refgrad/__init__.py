@@ -871,12 +871,12 @@ from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torc
 from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
-# --- book/chapters/23a_checkpoint.md:112
+# --- book/chapters/23a_checkpoint.md:116
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:794
+# --- book/chapters/23a_checkpoint.md:802
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
