@@ -1,6 +1,7 @@
 """Mixed precision, the rest: the older spellings of autocast and GradScaler, autocast in a
 checkpoint's recomputation, and optimizers that take the scale into their own step."""
 
+import contextlib
 import inspect
 import warnings
 
@@ -110,42 +111,46 @@ def _switches():
     return on, torch.get_autocast_dtype("cpu") if on else None, torch.is_autocast_cache_enabled()
 
 
-@pytest.mark.parametrize("reentrant", [True, False])
-def test_a_checkpoint_recomputes_in_the_autocast_state_of_its_forward(reentrant):
+def _checkpointed(reentrant, forward_region):
+    """A checkpointed product, what the switches were at each of its runs, and its leaves."""
     seen = []
 
     def product(x, w):
         seen.append(_switches())
         return torch.mm(x, w)
 
-    x, w = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
-    with torch.autocast("cpu", dtype=HALF, cache_enabled=False):
-        y = cp.checkpoint(product, x, w, use_reentrant=reentrant)
+    leaves = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
+    with forward_region:
+        out = cp.checkpoint(product, *leaves, use_reentrant=reentrant)
+    return out, seen, leaves
+
+
+def _same_grads(leaves, plain):
+    return all(torch.equal(a.grad, b.grad) for a, b in zip(leaves, plain))
+
+
+@pytest.mark.parametrize("reentrant", [True, False])
+def test_a_checkpoint_recomputes_in_the_autocast_state_of_its_forward(reentrant):
+    region = torch.autocast("cpu", dtype=HALF, cache_enabled=False)
+    y, seen, leaves = _checkpointed(reentrant, region)
     y.float().sum().backward()
     assert seen == [(True, HALF, False)] * 2 and _switches() == (False, None, True)
-    assert (y.dtype, x.grad.dtype) == (HALF, torch.float32)
-    plain = [t.detach().requires_grad_() for t in (x, w)]
+    assert (y.dtype, leaves[0].grad.dtype) == (HALF, torch.float32)
+    plain = [t.detach().requires_grad_() for t in leaves]
     with torch.autocast("cpu", dtype=HALF):
         torch.mm(*plain).float().sum().backward()
-    assert torch.equal(x.grad, plain[0].grad) and torch.equal(w.grad, plain[1].grad)
+    assert _same_grads(leaves, plain)
 
 
 @pytest.mark.parametrize("reentrant", [True, False])
 def test_a_forward_outside_a_region_recomputes_outside_one(reentrant):
-    seen = []
-
-    def product(x, w):
-        seen.append(_switches())
-        return torch.mm(x, w)
-
-    x, w = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
-    y = cp.checkpoint(product, x, w, use_reentrant=reentrant)
+    y, seen, leaves = _checkpointed(reentrant, contextlib.nullcontext())
     with torch.autocast("cpu", dtype=HALF):
         y.sum().backward()
         assert _switches() == (True, HALF, True)
-    assert seen == [(False, None, True)] * 2 and x.grad.dtype is torch.float32
-    plain = [t.detach().requires_grad_() for t in (x, w)]
+    assert seen == [(False, None, True)] * 2 and leaves[0].grad.dtype is torch.float32
+    plain = [t.detach().requires_grad_() for t in leaves]
     total = torch.mm(*plain).sum()
     with torch.autocast("cpu", dtype=HALF):  # the backward's own products cast
         total.backward()
-    assert torch.equal(x.grad, plain[0].grad) and torch.equal(w.grad, plain[1].grad)
+    assert _same_grads(leaves, plain)
