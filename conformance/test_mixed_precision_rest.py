@@ -154,3 +154,72 @@ def test_a_forward_outside_a_region_recomputes_outside_one(reentrant):
     with torch.autocast("cpu", dtype=HALF):  # the backward's own products cast
         total.backward()
     assert _same_grads(leaves, plain)
+
+
+class _Fused(torch.optim.SGD):
+    _step_supports_amp_scaling = True
+
+    def step(self, closure=None):
+        grads = [p.grad.clone() for p in self.param_groups[0]["params"]]
+        self.seen = getattr(self, "grad_scale", "unset"), getattr(self, "found_inf", "unset"), grads
+        return "stepped"
+
+
+def _scaled(optimizer_class, factor=1.0):
+    p = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    optimizer, scaler = optimizer_class([p], lr=0.1), torch.amp.GradScaler("cpu", init_scale=4.0)
+    scaler.scale((p * factor).sum()).backward()
+    return p, optimizer, scaler
+
+
+@pytest.mark.parametrize("factor", [1.0, 1e38])
+def test_an_optimizer_scaling_itself_gets_the_scale_and_the_flag_for_its_step(factor):
+    p, optimizer, scaler = _scaled(_Fused, factor)
+    assert scaler.step(optimizer) == "stepped"  # even on an overflow: the optimizer skips
+    scale, found_inf, grads = optimizer.seen
+    assert (scale.item(), found_inf.item()) == (4.0, float(factor > 1))
+    assert torch.equal(grads[0], torch.full((2,), 4.0) * factor)  # checked, not unscaled
+    assert not hasattr(optimizer, "grad_scale") and not hasattr(optimizer, "found_inf")
+    assert found_inf is not scaler._found_inf_per_device(optimizer)[p.device]
+    with pytest.raises(RuntimeError, match="step\\(\\) has already been called"):
+        scaler.step(optimizer)
+    scaler.update()
+    assert scaler.get_scale() == (4.0 if factor == 1.0 else 2.0)
+
+
+def test_after_unscale_or_with_its_own_grad_scale():
+    p, optimizer, scaler = _scaled(_Fused)
+    scaler.unscale_(optimizer)
+    scaler.step(optimizer)
+    assert optimizer.seen[0] is None and torch.equal(optimizer.seen[2][0], torch.ones(2))
+    scaler.update()
+    p.grad = None
+    scaler.scale(p.sum()).backward()
+    optimizer.grad_scale = torch.tensor(3.0)
+    scaler.step(optimizer)
+    assert optimizer.seen[0].item() == 12.0 and not hasattr(optimizer, "grad_scale")
+
+
+def test_a_step_taking_grad_scaler_gets_the_scaler_and_a_warning():
+    class Older(torch.optim.SGD):
+        _step_supports_amp_scaling = True
+
+        def step(self, closure=None, grad_scaler=None):
+            self.seen = grad_scaler, self.param_groups[0]["params"][0].grad.clone()
+            return 7
+
+    p, optimizer, scaler = _scaled(Older)
+
+    def step():
+        return scaler.step(optimizer)
+
+    result, caught = _caught(step)
+    assert caught == [(FutureWarning, (
+        "GradScaler is going to stop passing itself as a keyword argument to the passed "
+        "optimizer. In the near future GradScaler registers `grad_scale: Tensor` and "
+        "`found_inf: Tensor` to the passed optimizer and let the optimizer use them directly."
+    ), _at(step)[0], _at(step)[1] + 1)]
+    assert result == 7 and optimizer.seen[0] is scaler
+    assert torch.equal(optimizer.seen[1], torch.full((2,), 4.0))
+    with pytest.raises(AssertionError, match="^No inf checks were recorded prior to update.$"):
+        scaler.update()

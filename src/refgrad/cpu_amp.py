@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1114
+# --- book/chapters/24c_mixed_precision.md:1124
 """torch.cpu.amp: the older spellings of CPU autocast and GradScaler."""
 
 import sys

@@ -10,6 +10,11 @@ from collections import abc
 from enum import Enum
 
 from refgrad._dtype import float16, float32, int32
+from refgrad.amp._scaled_step import (
+    check_inf_per_device,
+    found_inf_per_device,
+    step_scaling_itself,
+)
 from refgrad.amp._scaling_kernels import (
     _amp_foreach_non_finite_check_and_unscale_,
     _amp_update_scale_,
@@ -32,7 +37,7 @@ _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs)
         "in the iteration.")
 
 
-# --- book/chapters/24c_mixed_precision.md:746
+# --- book/chapters/24c_mixed_precision.md:751
 class GradScaler:
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16,
                  growth_factor: float = 2.0, backoff_factor: float = 0.5,
@@ -64,7 +69,7 @@ class GradScaler:
         return self._scale, self._growth_tracker
 
 
-# --- book/chapters/24c_mixed_precision.md:782
+# --- book/chapters/24c_mixed_precision.md:787
 def scale(self, outputs):
     from refgrad._creation import full
     from refgrad._tensor import Tensor
@@ -86,7 +91,7 @@ def scale(self, outputs):
     return scaled(outputs)
 
 
-# --- book/chapters/24c_mixed_precision.md:812
+# --- book/chapters/24c_mixed_precision.md:817
 def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> dict:
     from refgrad._tensor import Tensor
     from refgrad.autograd.grad_mode import no_grad
@@ -108,7 +113,7 @@ def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> 
     return {found_inf.device: found_inf} if by_dtype else {}
 
 
-# --- book/chapters/24c_mixed_precision.md:835
+# --- book/chapters/24c_mixed_precision.md:840
 def unscale_(self, optimizer) -> None:
     from refgrad._creation import full
 
@@ -127,7 +132,7 @@ def unscale_(self, optimizer) -> None:
     state["stage"] = OptState.UNSCALED
 
 
-# --- book/chapters/24c_mixed_precision.md:860
+# --- book/chapters/24c_mixed_precision.md:865
 def step(self, optimizer, *args, **kwargs):
     if not self._enabled:
         return optimizer.step(*args, **kwargs)
@@ -137,6 +142,8 @@ def step(self, optimizer, *args, **kwargs):
     state = self._state(optimizer)
     if state["stage"] is OptState.STEPPED:
         raise RuntimeError("step() has already been called since the last update().")
+    if getattr(optimizer, "_step_supports_amp_scaling", False):  # {doc}`24d_mixed_precision_rest`
+        return step_scaling_itself(self, optimizer, state, OptState, args, kwargs)
     if state["stage"] is OptState.READY:
         self.unscale_(optimizer)
     if len(state["found_inf_per_device"]) == 0:
@@ -148,7 +155,7 @@ def step(self, optimizer, *args, **kwargs):
     return result
 
 
-# --- book/chapters/24c_mixed_precision.md:882
+# --- book/chapters/24c_mixed_precision.md:889
 _BAD_SCALE = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
               "torch.FloatTensor with requires_grad=False.")
 
@@ -177,7 +184,7 @@ def update(self, new_scale=None) -> None:
     self._per_optimizer_states = {}
 
 
-# --- book/chapters/24c_mixed_precision.md:915
+# --- book/chapters/24c_mixed_precision.md:922
 def get_scale(self) -> float:
     if not self._enabled:
         return 1.0
@@ -199,7 +206,7 @@ def state_dict(self) -> dict:
             "_growth_tracker": self._get_growth_tracker()}
 
 
-# --- book/chapters/24c_mixed_precision.md:938
+# --- book/chapters/24c_mixed_precision.md:945
 def load_state_dict(self, state_dict: dict) -> None:
     if not self._enabled:
         return
@@ -233,7 +240,7 @@ def _settings(name: str):
     return (lambda self: getattr(self, name)), (lambda self, value: setattr(self, name, value))
 
 
-# --- book/chapters/24c_mixed_precision.md:973
+# --- book/chapters/24c_mixed_precision.md:980
 for _name in ("growth_factor", "backoff_factor", "growth_interval"):
     _get, _set = _settings("_" + _name)
     setattr(GradScaler, "get_" + _name, _get)
@@ -245,3 +252,6 @@ GradScaler.is_enabled = lambda self: self._enabled
     scale, _unscale_grads_, unscale_, step, update, get_scale, _get_growth_tracker,
     state_dict, load_state_dict)
 GradScaler.__getstate__ = __getstate__
+GradScaler._check_inf_per_device = check_inf_per_device
+GradScaler._found_inf_per_device = found_inf_per_device
+GradScaler._get_scale_async = lambda self: self._scale
