@@ -10,6 +10,8 @@ import torch
 import torch.cuda.amp
 import torch.utils.checkpoint as cp
 
+from conformance._support import node_names
+
 HALF = torch.float16
 
 
@@ -223,3 +225,18 @@ def test_a_step_taking_grad_scaler_gets_the_scaler_and_a_warning():
     assert torch.equal(optimizer.seen[1], torch.full((2,), 4.0))
     with pytest.raises(AssertionError, match="^No inf checks were recorded prior to update.$"):
         scaler.update()
+
+
+def test_margin_ranking_loss_and_vecdot_cast_at_entry():
+    half = torch.randn(3, 4).half().requires_grad_()
+    with torch.autocast("cpu", dtype=HALF):
+        loss = torch.nn.functional.margin_ranking_loss(half[0], half[1], torch.ones(4).half())
+        dot = torch.linalg.vecdot(torch.randn(2, 3, requires_grad=True), torch.randn(2, 3))
+        vector = torch.linalg.vecdot(half[2], torch.randn(4))  # float32 y: cast, not refused
+        with pytest.raises(RuntimeError, match="found x of type Half and y of type Double"):
+            torch.linalg.vecdot(torch.randn(2, 3), torch.randn(2, 3).double())
+    assert loss.dtype is torch.float32 and dot.dtype is HALF and vector.dtype is HALF
+    assert type(dot.grad_fn.next_functions[0][0].next_functions[0][0]).__name__ == (
+        "ToCopyBackward0")
+    assert type(vector.grad_fn).__name__ == "VdotBackward0"
+    assert node_names(loss.grad_fn).count("ToCopyBackward0") == 2  # input1 and input2
