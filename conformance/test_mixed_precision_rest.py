@@ -240,3 +240,16 @@ def test_margin_ranking_loss_and_vecdot_cast_at_entry():
         "ToCopyBackward0")
     assert type(vector.grad_fn).__name__ == "VdotBackward0"
     assert node_names(loss.grad_fn).count("ToCopyBackward0") == 2  # input1 and input2
+
+
+def test_a_scaler_subclass_may_replace_the_usual_steps_last_part():
+    class Counting(torch.amp.GradScaler):
+        def _maybe_opt_step(self, optimizer, optimizer_state, *args, **kwargs):
+            self.asked = [v.item() for v in optimizer_state["found_inf_per_device"].values()]
+            return super()._maybe_opt_step(optimizer, optimizer_state, *args, **kwargs)
+
+    p = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    optimizer, scaler = torch.optim.SGD([p], lr=0.5), Counting("cpu", init_scale=4.0)
+    scaler.scale(p.sum()).backward()
+    assert scaler.step(optimizer) is None and scaler.asked == [0.0]
+    assert p.tolist() == [0.5, 1.5] and scaler._get_scale_async() is scaler._scale

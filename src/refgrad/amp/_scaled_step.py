@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24d_mixed_precision_rest.md:110
+# --- book/chapters/24d_mixed_precision_rest.md:113
 """GradScaler.step for an optimizer that unscales and skips in its own step."""
 
 import inspect
@@ -31,7 +31,14 @@ def found_inf_per_device(self, optimizer) -> dict:
     return self._state(optimizer)["found_inf_per_device"]
 
 
-# --- book/chapters/24d_mixed_precision_rest.md:140
+def maybe_opt_step(self, optimizer, state, *args, **kwargs):
+    """The usual path's last part, a method a subclass may replace: step unless overflowed."""
+    if not sum(v.item() for v in state["found_inf_per_device"].values()):
+        return optimizer.step(*args, **kwargs)
+    return None
+
+
+# --- book/chapters/24d_mixed_precision_rest.md:150
 def step_scaling_itself(self, optimizer, state, stages, args, kwargs):
     passes_itself = "grad_scaler" in inspect.signature(optimizer.step).parameters
     if passes_itself:
