@@ -430,7 +430,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1032
+# --- book/chapters/16p_decompositions.md:1035
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -871,12 +871,12 @@ from refgrad.autograd import profiler as _autograd_profiler  # noqa: F401 - torc
 from refgrad import profiler  # noqa: E402 - torch.profiler
 
 
-# --- book/chapters/23a_checkpoint.md:112
+# --- book/chapters/23a_checkpoint.md:116
 from refgrad import random
 from refgrad.random import get_rng_state, set_rng_state
 
 
-# --- book/chapters/23a_checkpoint.md:794
+# --- book/chapters/23a_checkpoint.md:802
 from refgrad.utils import checkpoint as _checkpoint  # makes refgrad.utils.checkpoint
 
 
@@ -919,7 +919,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:1094
+# --- book/chapters/24c_mixed_precision.md:1179
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

@@ -16,7 +16,7 @@ POLICY = {
                      "_prelu_kernel", "_scaled_dot_product_flash_attention_for_cpu",
                      "linear", "matmul", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                      "conv_transpose2d", "conv_transpose3d", "prelu",
-                     "scaled_dot_product_attention"), LOWER),
+                     "scaled_dot_product_attention", "linalg_vecdot"), LOWER),
     **dict.fromkeys(("prod", "prod_dim", "trace", "cholesky", "cholesky_inverse",
                      "cholesky_solve", "geqrf", "ormqr", "linalg_householder_product",
                      "grid_sampler_2d", "grid_sampler_3d", "avg_pool3d",
@@ -33,7 +33,7 @@ POLICY = {
                      "poisson_nll_loss", "triplet_margin_loss", "ctc_loss", "quantile",
                      "nanquantile", "lu_solve", "pinverse", "linalg_inv_ex", "linalg_solve",
                      "linalg_matrix_rank", "linalg_eigvalsh", "linalg_svdvals",
-                     "linalg_cholesky"), FP32),
+                     "linalg_cholesky", "margin_ranking_loss"), FP32),
     **dict.fromkeys(("cat", "stack", "index_copy"), PROMOTE),
 }
 

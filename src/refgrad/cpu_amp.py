@@ -2,37 +2,17 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1023
-"""torch.cpu.amp: the older spelling of CPU autocast."""
+# --- book/chapters/24c_mixed_precision.md:1124
+"""torch.cpu.amp: the older spellings of CPU autocast and GradScaler."""
 
 import sys
-import warnings
 
 import refgrad.cpu
-from refgrad.amp import autocast_mode, grad_scaler
+from refgrad.amp._older_spellings import older_autocast, older_grad_scaler
 
-
-class autocast(autocast_mode.autocast):
-    def __init__(self, enabled: bool = True, dtype=None, cache_enabled: bool = True):
-        # dtype: torch's default is bfloat16; None reads the CPU dtype, unset until set
-        _deprecated("cpu", "autocast")
-        super().__init__("cpu", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
-
-
-def _deprecated(device: str, name: str) -> None:
-    warnings.warn(f"`torch.{device}.amp.{name}(args...)` is deprecated. Please use "
-                  f"`torch.amp.{name}('{device}', args...)` instead.", FutureWarning,
-                  stacklevel=3)
-
-
-class GradScaler(grad_scaler.GradScaler):
-    def __init__(self, init_scale: float = 2.0**16, growth_factor: float = 2.0,
-                 backoff_factor: float = 0.5, growth_interval: int = 2000,
-                 enabled: bool = True) -> None:
-        _deprecated("cpu", "GradScaler")
-        super().__init__("cpu", init_scale, growth_factor, backoff_factor, growth_interval,
-                         enabled)
-
+# dtype: torch's default is bfloat16; None reads the CPU dtype, unset until set
+autocast = older_autocast("cpu", None, __name__)
+GradScaler = older_grad_scaler("cpu", __name__)
 
 # torch.cpu is a module here, not a package: its amp is set on it by hand.
 refgrad.cpu.amp = sys.modules["refgrad.cpu.amp"] = sys.modules[__name__]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:58
+# --- book/chapters/23a_checkpoint.md:62
 """refgrad.random: read, restore and fork the default generator's state."""
 
 import contextlib
@@ -24,7 +24,7 @@ def set_rng_state(new_state) -> None:
     default_generator.set_state(new_state)
 
 
-# --- book/chapters/23a_checkpoint.md:90
+# --- book/chapters/23a_checkpoint.md:94
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
              device_type=None):

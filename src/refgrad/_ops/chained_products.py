@@ -83,6 +83,9 @@ def _multiply(chain, split):
 
 # --- book/chapters/16p_decompositions.md:955
 def vecdot(x, y, *, dim=-1):
+    from refgrad._autocast_policy import entry
+
+    x, y = entry("linalg_vecdot", x, y)  # chapter "Mixed precision": cast before the checks
     if not x.dtype.is_floating_point:  # y's dtype must then be x's
         raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
                            f"input. Got {LEGACY[x.dtype]}")

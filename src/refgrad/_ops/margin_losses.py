@@ -81,6 +81,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
 # --- book/chapters/16t_more_functional.md:608
 def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
                         reduction="mean"):
+    from refgrad._autocast_policy import entry
     from refgrad.nn._functional_arguments import parse
 
     code = reduction_of(size_average, reduce, reduction)
@@ -89,6 +90,8 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    input1, input2, target = entry(  # chapter "Mixed precision": the row torch casts
+        "margin_ranking_loss", input1, input2, target)
     (input1, input2, target, margin), _ = parse(  # NOTE [Checked after a warning]
         "margin_ranking_loss", (input1, input2, target, margin), {})
     difference = input1 - input2  # before -target: torch's C++ makes the right operand first
@@ -127,7 +130,7 @@ def _positive_margin(margin):
         raise ValueError(f"margin must be greater than 0, got {margin}")
 
 
-# --- book/chapters/16t_more_functional.md:666
+# --- book/chapters/16t_more_functional.md:669
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     from refgrad._autocast_policy import entry

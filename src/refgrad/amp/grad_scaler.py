@@ -10,6 +10,12 @@ from collections import abc
 from enum import Enum
 
 from refgrad._dtype import float16, float32, int32
+from refgrad.amp._scaled_step import (
+    check_inf_per_device,
+    found_inf_per_device,
+    maybe_opt_step,
+    step_scaling_itself,
+)
 from refgrad.amp._scaling_kernels import (
     _amp_foreach_non_finite_check_and_unscale_,
     _amp_update_scale_,
@@ -32,7 +38,7 @@ _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs)
         "in the iteration.")
 
 
-# --- book/chapters/24c_mixed_precision.md:746
+# --- book/chapters/24c_mixed_precision.md:752
 class GradScaler:
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16,
                  growth_factor: float = 2.0, backoff_factor: float = 0.5,
@@ -64,7 +70,7 @@ class GradScaler:
         return self._scale, self._growth_tracker
 
 
-# --- book/chapters/24c_mixed_precision.md:782
+# --- book/chapters/24c_mixed_precision.md:788
 def scale(self, outputs):
     from refgrad._creation import full
     from refgrad._tensor import Tensor
@@ -86,7 +92,7 @@ def scale(self, outputs):
     return scaled(outputs)
 
 
-# --- book/chapters/24c_mixed_precision.md:812
+# --- book/chapters/24c_mixed_precision.md:818
 def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> dict:
     from refgrad._tensor import Tensor
     from refgrad.autograd.grad_mode import no_grad
@@ -108,7 +114,7 @@ def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> 
     return {found_inf.device: found_inf} if by_dtype else {}
 
 
-# --- book/chapters/24c_mixed_precision.md:835
+# --- book/chapters/24c_mixed_precision.md:841
 def unscale_(self, optimizer) -> None:
     from refgrad._creation import full
 
@@ -127,7 +133,7 @@ def unscale_(self, optimizer) -> None:
     state["stage"] = OptState.UNSCALED
 
 
-# --- book/chapters/24c_mixed_precision.md:860
+# --- book/chapters/24c_mixed_precision.md:866
 def step(self, optimizer, *args, **kwargs):
     if not self._enabled:
         return optimizer.step(*args, **kwargs)
@@ -137,18 +143,18 @@ def step(self, optimizer, *args, **kwargs):
     state = self._state(optimizer)
     if state["stage"] is OptState.STEPPED:
         raise RuntimeError("step() has already been called since the last update().")
+    if getattr(optimizer, "_step_supports_amp_scaling", False):  # {doc}`24d_mixed_precision_rest`
+        return step_scaling_itself(self, optimizer, state, OptState, args, kwargs)
     if state["stage"] is OptState.READY:
         self.unscale_(optimizer)
     if len(state["found_inf_per_device"]) == 0:
         raise AssertionError("No inf checks were recorded for this optimizer.")
-    result = None
-    if not sum(v.item() for v in state["found_inf_per_device"].values()):
-        result = optimizer.step(*args, **kwargs)
+    result = self._maybe_opt_step(optimizer, state, *args, **kwargs)
     state["stage"] = OptState.STEPPED
     return result
 
 
-# --- book/chapters/24c_mixed_precision.md:882
+# --- book/chapters/24c_mixed_precision.md:888
 _BAD_SCALE = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
               "torch.FloatTensor with requires_grad=False.")
 
@@ -177,7 +183,7 @@ def update(self, new_scale=None) -> None:
     self._per_optimizer_states = {}
 
 
-# --- book/chapters/24c_mixed_precision.md:915
+# --- book/chapters/24c_mixed_precision.md:921
 def get_scale(self) -> float:
     if not self._enabled:
         return 1.0
@@ -199,7 +205,7 @@ def state_dict(self) -> dict:
             "_growth_tracker": self._get_growth_tracker()}
 
 
-# --- book/chapters/24c_mixed_precision.md:938
+# --- book/chapters/24c_mixed_precision.md:944
 def load_state_dict(self, state_dict: dict) -> None:
     if not self._enabled:
         return
@@ -233,7 +239,7 @@ def _settings(name: str):
     return (lambda self: getattr(self, name)), (lambda self, value: setattr(self, name, value))
 
 
-# --- book/chapters/24c_mixed_precision.md:973
+# --- book/chapters/24c_mixed_precision.md:979
 for _name in ("growth_factor", "backoff_factor", "growth_interval"):
     _get, _set = _settings("_" + _name)
     setattr(GradScaler, "get_" + _name, _get)
@@ -245,3 +251,7 @@ GradScaler.is_enabled = lambda self: self._enabled
     scale, _unscale_grads_, unscale_, step, update, get_scale, _get_growth_tracker,
     state_dict, load_state_dict)
 GradScaler.__getstate__ = __getstate__
+GradScaler._check_inf_per_device = check_inf_per_device
+GradScaler._found_inf_per_device = found_inf_per_device
+GradScaler._maybe_opt_step = maybe_opt_step
+GradScaler._get_scale_async = lambda self: self._scale

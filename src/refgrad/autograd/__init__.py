@@ -81,7 +81,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 )
 
 
-# --- book/chapters/23a_checkpoint.md:272
+# --- book/chapters/23a_checkpoint.md:278
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 

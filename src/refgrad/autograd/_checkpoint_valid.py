@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:260
+# --- book/chapters/23a_checkpoint.md:266
 """Whether the running backward pass lets a reentrant checkpoint run."""
 
 from refgrad.autograd._state import state

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:1144
+# --- book/chapters/23a_checkpoint.md:1152
 """region_activation_memory_budget: a setting for torch.compile, refused in eager code."""
 
 _NAME = "torch.autograd.graph.region_activation_memory_budget"

@@ -52,7 +52,7 @@ from refgrad.autograd._saved_hooks import (
 __all__ += ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
 
 
-# --- book/chapters/23a_checkpoint.md:1161
+# --- book/chapters/23a_checkpoint.md:1169
 from refgrad.autograd._memory_budget import region_activation_memory_budget
 
 __all__ += ["region_activation_memory_budget"]

@@ -2,25 +2,29 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1064
-"""torch.cuda.amp: the older spellings of autocast and GradScaler for a GPU refgrad lacks."""
+# --- book/chapters/24c_mixed_precision.md:1145
+"""torch.cuda.amp: the older spellings of autocast, GradScaler and the custom-function
+decorators, for a GPU refgrad lacks."""
 
-from refgrad.amp import autocast_mode, grad_scaler
-from refgrad.amp.autocast_mode import custom_bwd, custom_fwd  # noqa: F401 - torch's names
-from refgrad.cpu_amp import _deprecated
+from refgrad.amp import autocast_mode
+from refgrad.amp._older_spellings import deprecated, older_autocast, older_grad_scaler
 
-
-class autocast(autocast_mode.autocast):
-    def __init__(self, enabled: bool = True, dtype=autocast_mode.float16,
-                 cache_enabled: bool = True):
-        _deprecated("cuda", "autocast")
-        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+autocast = older_autocast("cuda", autocast_mode.float16, __name__)
+GradScaler = older_grad_scaler("cuda", __name__)
 
 
-class GradScaler(grad_scaler.GradScaler):
-    def __init__(self, init_scale: float = 2.0**16, growth_factor: float = 2.0,
-                 backoff_factor: float = 0.5, growth_interval: int = 2000,
-                 enabled: bool = True) -> None:
-        _deprecated("cuda", "GradScaler")
-        super().__init__("cuda", init_scale, growth_factor, backoff_factor, growth_interval,
-                         enabled)
+def custom_fwd(fwd=None, *, cast_inputs=None):
+    return autocast_mode.custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+def custom_bwd(bwd):
+    return autocast_mode.custom_bwd(bwd, device_type="cuda")
+
+
+def _newer(name: str) -> str:
+    return (f"`torch.cuda.amp.{name}(args...)` is deprecated. Please use "
+            f"`torch.amp.{name}(args..., device_type='cuda')` instead.")
+
+
+custom_fwd = deprecated(custom_fwd, _newer("custom_fwd"))
+custom_bwd = deprecated(custom_bwd, _newer("custom_bwd"))

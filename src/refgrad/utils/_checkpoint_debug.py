@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:944
+# --- book/chapters/23a_checkpoint.md:952
 """checkpoint(debug=True): log the operators of the forward and of the recomputation."""
 
 import contextlib
@@ -65,7 +65,7 @@ class OperatorLog(TorchDispatchMode):
         return result
 
 
-# --- book/chapters/23a_checkpoint.md:1011
+# --- book/chapters/23a_checkpoint.md:1019
 RULE = "+" + "-" * 78 + "+\n"
 HEADER = "+" + "~" * 78 + "+\n|{}|\n" + RULE
 TITLES = (

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:292
+# --- book/chapters/23a_checkpoint.md:298
 """The non-reentrant checkpoint's bookkeeping: placeholders, and the values put back."""
 
 import contextlib
@@ -28,7 +28,7 @@ class StopRecomputation(Exception):
     """Raised by the recomputation's pack hook once every saved value is back."""
 
 
-# --- book/chapters/23a_checkpoint.md:319
+# --- book/chapters/23a_checkpoint.md:325
 class Frame:
     """One call of the non-reentrant checkpoint, from its forward to each backward."""
 
@@ -56,7 +56,7 @@ class Frame:
         return [unpack(a, None) if isinstance(a, SavedTensor) else a for a in self.inputs]
 
 
-# --- book/chapters/23a_checkpoint.md:355
+# --- book/chapters/23a_checkpoint.md:361
 # NOTE [Recomputed values die young]
 # Only the graph holds a _Holder strongly; the frame's reference is weak. A
 # recomputed tensor lives in its holder until it is unpacked, and is dropped
@@ -93,7 +93,7 @@ def forward_hooks(frame: Frame) -> saved_tensors_hooks:
     return saved_tensors_hooks(pack, unpack_holder)
 
 
-# --- book/chapters/23a_checkpoint.md:408
+# --- book/chapters/23a_checkpoint.md:414
 def recomputation_hooks(frame: Frame, run) -> saved_tensors_hooks:
     def pack(tensor):
         tensor = tensor.detach() if tensor.requires_grad else tensor
@@ -125,7 +125,7 @@ def recompute(frame: Frame, run) -> None:
     check_recomputed(frame, run)
 
 
-# --- book/chapters/23a_checkpoint.md:457
+# --- book/chapters/23a_checkpoint.md:463
 class CheckpointError(RuntimeError):
     pass
 
@@ -144,7 +144,7 @@ def _shape_dtype_device(tensor) -> dict:
 DETERMINISM_CHECKS = {"default": _shape_dtype_device, "none": lambda tensor: None}
 
 
-# --- book/chapters/23a_checkpoint.md:480
+# --- book/chapters/23a_checkpoint.md:486
 DEBUG_TIP = (
     "\nTip: To see a more detailed error message, either pass `debug=True` to\n"
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
@@ -168,7 +168,7 @@ MORE_SAVED = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:505
+# --- book/chapters/23a_checkpoint.md:511
 DIFFERENT_COUNT = (
     "torch.utils.checkpoint: A different number of tensors was saved during the original "
     "forward and recomputation.\nNumber of tensors saved during forward: {}\n"
@@ -185,7 +185,7 @@ UNPACKED_TWICE = (
 )
 
 
-# --- book/chapters/23a_checkpoint.md:527
+# --- book/chapters/23a_checkpoint.md:533
 def check_recomputed(frame: Frame, run) -> None:
     if frame.ignore_mismatch:
         return
@@ -207,7 +207,7 @@ def check_recomputed(frame: Frame, run) -> None:
         raise CheckpointError(DIFFERENT_METADATA.format("".join(different)))
 
 
-# --- book/chapters/23a_checkpoint.md:571
+# --- book/chapters/23a_checkpoint.md:577
 class _Switches:
     """The overrides in force; None defers to the argument."""
 

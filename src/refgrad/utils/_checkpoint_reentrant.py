@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:142
+# --- book/chapters/23a_checkpoint.md:146
 """The reentrant checkpoint: a Function that forgets its inside and redoes it in backward."""
 
 import warnings
 
 from refgrad._tensor import Tensor
+from refgrad.amp._kept_region import kept_region
 from refgrad.autograd._backward import backward
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 from refgrad.autograd.function import Function
@@ -38,7 +39,7 @@ def _detached(tensor):
     return copy
 
 
-# --- book/chapters/23a_checkpoint.md:193
+# --- book/chapters/23a_checkpoint.md:198
 GRAD_REFUSED = (
     "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() or "
     "passing an `inputs` parameter to .backward(). To resolve this error, you can either "
@@ -57,18 +58,19 @@ def _recompute(ctx) -> tuple:
         if ctx.preserve_rng_state:
             set_rng_state(ctx.fwd_cpu_state)
         detached = detach_variable(tuple(inputs))
-        with enable_grad():
+        with enable_grad(), ctx.autocast_region():
             outputs = ctx.run_function(*detached)
     return detached, (outputs,) if isinstance(outputs, Tensor) else outputs
 
 
-# --- book/chapters/23a_checkpoint.md:223
+# --- book/chapters/23a_checkpoint.md:228
 class CheckpointFunction(Function):
     written_in_python = True  # as torch's is: NOTE [Old-style Functions under a transform]
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
         check_backward_validity(args)
         ctx.run_function, ctx.preserve_rng_state = run_function, preserve_rng_state
+        ctx.autocast_region = kept_region()  # NOTE [Autocast in a recomputation]
         if preserve_rng_state:
             ctx.fwd_cpu_state = get_rng_state()
         ctx.tensor_indices = [i for i, a in enumerate(args) if isinstance(a, Tensor)]

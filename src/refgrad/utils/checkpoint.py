@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/23a_checkpoint.md:613
+# --- book/chapters/23a_checkpoint.md:619
 """torch.utils.checkpoint: keep a function's arguments, and recompute what it saved."""
 
 import contextlib
 import warnings
 
+from refgrad.amp._kept_region import kept_region
 from refgrad.autograd._state import is_grad_enabled
 from refgrad.random import fork_rng, get_rng_state, set_rng_state
 from refgrad.utils._checkpoint_debug import debug_context_and_callback
@@ -37,7 +38,7 @@ def noop_context_fn():
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
-# --- book/chapters/23a_checkpoint.md:649
+# --- book/chapters/23a_checkpoint.md:656
 SUPPRESSED = (
     "torch.utils.checkpoint: the forward context provided by context_fn suppressed an "
     "exception raised during the checkpointed forward. This is not supported because "
@@ -59,18 +60,19 @@ def _check_options(context_fn, determinism_check, debug):
     return DETERMINISM_CHECKS[determinism_check], context_fn, on_unpack_error
 
 
-# --- book/chapters/23a_checkpoint.md:672
+# --- book/chapters/23a_checkpoint.md:679
 def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
                        early_stop, args, kwargs):
     describe, context_fn, on_unpack_error = _check_options(context_fn, determinism_check, debug)
     forward_context, recompute_context = context_fn()
     rng_state = get_rng_state() if preserve else None
+    autocast_region = kept_region()  # NOTE [Autocast in a recomputation]
 
     def recompute(*inputs):
         with fork_rng(enabled=preserve):
             if preserve:
                 set_rng_state(rng_state)
-            with recompute_context:
+            with autocast_region(), recompute_context:
                 function(*inputs, **kwargs)
 
     stop = early_stop if switches.early_stop is None else switches.early_stop
@@ -89,7 +91,7 @@ def _without_reentrant(function, preserve, context_fn, determinism_check, debug,
     return result
 
 
-# --- book/chapters/23a_checkpoint.md:711
+# --- book/chapters/23a_checkpoint.md:719
 NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
     "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -118,7 +120,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     return CheckpointFunction.apply(function, preserve, *args)
 
 
-# --- book/chapters/23a_checkpoint.md:751
+# --- book/chapters/23a_checkpoint.md:759
 SEQUENTIAL_NO_USE_REENTRANT = (
     "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be "
     "passed explicitly. In version 2.9 we will raise an exception if use_reentrant is not "
@@ -137,7 +139,7 @@ def _chain(functions, start: int, stop: int):
     return run
 
 
-# --- book/chapters/23a_checkpoint.md:771
+# --- book/chapters/23a_checkpoint.md:779
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
     """Run a chain of functions in ``segments`` pieces, all but the last checkpointed."""
     if use_reentrant is None:
