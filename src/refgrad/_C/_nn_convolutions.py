@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:455
+# --- book/chapters/16zhf_saved_values_three.md:457
 """torch._C._nn's slow convolutions, bound by their own names."""
 
 from refgrad._ops.slow_conv2d import THNN_CONV2D, thnn_conv2d
