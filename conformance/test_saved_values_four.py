@@ -230,3 +230,20 @@ def test_private_convolution_refuses_as_the_convolution(call, error, message):
 def test_private_convolution_is_listed_and_pickled():
     assert "_convolution" in dir(torch)
     assert pickle.loads(pickle.dumps(torch._convolution)) is torch._convolution
+
+
+def test_a_dispatch_mode_sees_torchs_operators():
+    seen = []
+
+    class Seen(torch.utils._python_dispatch.TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    x, w, _ = _inputs()
+    with Seen():
+        nn.thnn_conv2d(x, w, 2).sum().backward()
+        torch._convolution(x, w, None, *_PLAIN).sum().backward()
+    assert [name for name in seen if "conv" in name] == [
+        "aten._slow_conv2d_forward.default", "aten._slow_conv2d_backward.output_mask",
+        "aten._convolution.default", "aten.convolution_backward.default"]
