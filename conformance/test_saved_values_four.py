@@ -24,6 +24,13 @@ def _inputs():
     return _leaf(1, 2, 5, 5), _leaf(3, 2, 2, 2, seed=1), _leaf(3, seed=2)
 
 
+def _refused(call, error, message):
+    x, w, _ = _inputs()
+    with pytest.raises(error) as caught:
+        call(x, w)
+    assert str(caught.value) == message
+
+
 def test_thnn_conv2d_keeps_its_sizes_and_the_tensors():
     x, w, b = _inputs()
     node = nn.thnn_conv2d(x, w, 2, b, [2, 1], 1).grad_fn
@@ -129,10 +136,7 @@ def test_the_bias_may_be_of_another_dtype():
      "expected scalar type Double but found Float"),
 ])
 def test_thnn_conv2d_refuses_in_its_kernels_words(call, error, message):
-    x, w, _ = _inputs()
-    with pytest.raises(error) as caught:
-        call(x, w)
-    assert str(caught.value) == message
+    _refused(call, error, message)
 
 
 def test_thnn_conv2d_resizes_its_out_silently_and_is_listed():
@@ -221,10 +225,7 @@ _COMBINATION = (
     (lambda x, w: torch._convolution(x, w, None, *_PLAIN[:-1]), TypeError, _COMBINATION),
 ])
 def test_private_convolution_refuses_as_the_convolution(call, error, message):
-    x, w, _ = _inputs()
-    with pytest.raises(error) as caught:
-        call(x, w)
-    assert str(caught.value) == message
+    _refused(call, error, message)
 
 
 def test_private_convolution_is_listed_and_pickled():
