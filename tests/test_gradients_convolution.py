@@ -4,7 +4,7 @@ convolution's gradient row."""
 from hypothesis import strategies as st
 
 import refgrad as torch
-from refgrad._ops import convolution_backward
+from refgrad._ops import convolution_backward, slow_conv2d
 from refgrad.nn import functional as F  # registers the rows of chapter 16q
 from tests._gradient_support import Recipe, _one_of, _one_of_many, gradient_tests
 
@@ -151,6 +151,28 @@ RECIPES.update({
         lambda a, w, b, pad: torch.conv_tbc(a, w, b, pad), ("any", "any", "any"),
         shapes=st.sampled_from([list(s) for s in _TBC]),
         params=lambda shapes: st.just({"pad": _TBC[tuple(shapes)]})),
+})
+
+# thnn_conv2d's two rows and torch._convolution's (chapter "Saved values, part four")
+_SLOW2D = {((1, 2, 5, 4), (3, 2, 2, 3), (3,)): {"stride": (2, 1), "padding": 1},
+           ((1, 1, 3, 4), (2, 1, 2, 2), (2,)): {"stride": 1, "padding": 0}}
+_SLOW2D_GRADIENTS = {((1, 3, 3, 4), (1, 2, 5, 4), (3, 2, 2, 3)): {
+    "kernel_size": (2, 3), "stride": (2, 1), "padding": (1, 1)}}
+RECIPES.update({
+    "_slow_conv2d_forward": Recipe(
+        lambda a, w, b, **p: torch._C._nn.thnn_conv2d(a, w, tuple(w.shape[2:]), b, **p),
+        ("any", "any", "any"), shapes=st.sampled_from([list(s) for s in _SLOW2D]),
+        params=lambda shapes: st.just(_SLOW2D[tuple(shapes)])),
+    "_slow_conv2d_backward": Recipe(
+        lambda g, a, w, **p: slow_conv2d._backward(g, a, w, **p), ("any", "any", "any"),
+        shapes=st.sampled_from([list(s) for s in _SLOW2D_GRADIENTS]),
+        params=lambda shapes: st.just(_SLOW2D_GRADIENTS[tuple(shapes)])),
+    "_convolution": Recipe(
+        lambda a, w, b, stride, padding: torch._convolution(
+            a, w, b, stride, padding, [1, 1], False, [0, 0], 1, False, False, True),
+        ("any", "any", "any"), shapes=st.sampled_from([list(s) for s in _SLOW2D]),
+        params=lambda shapes: st.just({k: list(v) if isinstance(v, tuple) else [v, v]
+                                       for k, v in _SLOW2D[tuple(shapes)].items()})),
 })
 
 

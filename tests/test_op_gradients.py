@@ -77,6 +77,9 @@ WITHOUT_FORWARD_FORMULA = {
     "slow_conv_dilated3d": ([(1, 1, 4, 3, 4), (2, 1, 2, 2, 2), (2,)], {"padding": 1}),
     "slow_conv_transpose2d": ([(1, 2, 3, 2), (2, 2, 2, 3), (2,)], {"stride": 1}),
     "slow_conv_transpose3d": ([(1, 2, 2, 2, 2), (2, 1, 2, 2, 1), (1,)], {"padding": 0}),
+    "_slow_conv2d_forward": ([(1, 2, 5, 4), (3, 2, 2, 3), (3,)], {"stride": (2, 1)}),
+    "_slow_conv2d_backward": ([(1, 3, 4, 2), (1, 2, 5, 4), (3, 2, 2, 3)], {
+        "kernel_size": (2, 3), "stride": (1, 1), "padding": (0, 0)}),
     "fake_quantize_per_tensor_affine_cachemask": ([(2,)], {}),
     "_fake_quantize_per_tensor_affine_cachemask_tensor_qparams": ([(2,)], {}),
     "fake_quantize_per_channel_affine_cachemask": ([(2,)], {

@@ -510,6 +510,13 @@ def _slow(name):
 TORCH_CALLS.update({  # torch._C._nn's slow convolutions, chapter "Saved values, part three"
     name: _slow(name) for name in ("slow_conv3d", "slow_conv_dilated2d", "slow_conv_dilated3d",
                                    "slow_conv_transpose2d", "slow_conv_transpose3d")})
+TORCH_CALLS.update({  # thnn_conv2d's rows and torch._convolution, chapter "Saved values, part four"
+    "_slow_conv2d_forward": _slow("thnn_conv2d"),
+    "_slow_conv2d_backward": lambda g, a, w, **p: aten._slow_conv2d_backward(
+        g, a, w, **p, output_mask=[True, True, True]),
+    "_convolution": lambda a, w, b, stride, padding: torch._convolution(
+        a, w, b, stride, padding, [1, 1], False, [0, 0], 1, False, False, True),
+})
 TORCH_CALLS.update({  # fake quantization, chapter 19roa: the recipes' numbers
     "fake_quantize_per_channel_affine_cachemask": lambda a, **p: (  # p holds refgrad's
         torch.fake_quantize_per_channel_affine(a, torch.full((a.shape[0],), 2.0 ** -50),

@@ -577,6 +577,10 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
+# --- book/chapters/16zhi_saved_values_four.md:321
+from refgrad._ops.private_convolution import _convolution
+
+
 # --- book/chapters/16zi_lstsq_out_and_answers.md:290
 from refgrad._ops.view_copy_outs import (  # noqa: F811
     alias_copy, as_strided_copy, detach_copy, diagonal_copy, expand_copy, permute_copy,

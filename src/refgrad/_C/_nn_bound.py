@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:609
+# --- book/chapters/16zhf_saved_values_three.md:613
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
 from refgrad._C import _nn_more_rows as more_rows
@@ -36,13 +36,19 @@ def bound(name: str):
             return run
         if text.endswith(rows.OUT):
             run = with_out(run, name)
+            if name == "binary_cross_entropy":  # chapter "Saved values, part four"
+                from refgrad._C._nn_squeezed_out import squeezed_out
+
+                run = squeezed_out(run)
+        elif text.endswith(rows.OUTS):  # chapter "Saved values, part four"
+            run = with_out(run, name, _pair)
         function = function_form(run, Arguments(f"{name}({text})"))
         function.__module__ = "refgrad._C._nn"  # where pickle finds it, as torch's says
         _BOUND[name] = function
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:662
+# --- book/chapters/16zhf_saved_values_three.md:672
 _FOUND = "Found dtype {out} but expected {result}"
 _SCALAR = "expected scalar type {result} but found {out}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
@@ -50,26 +56,43 @@ _OUT_DTYPES = {
     **dict.fromkeys(("elu", "hardtanh", "leaky_relu", "hardsigmoid", "hardswish", "silu",
                      "mish", "binary_cross_entropy", "soft_margin_loss"), _FOUND),
     **dict.fromkeys(("im2col", "col2im", "reflection_pad2d", "nll_loss2d",
-                     "multilabel_margin_loss", "multi_margin_loss"), _SCALAR),
+                     "multilabel_margin_loss", "multi_margin_loss", "thnn_conv2d"), _SCALAR),
     **dict.fromkeys(("reflection_pad1d", "reflection_pad3d", "replication_pad1d",
                      "replication_pad2d", "replication_pad3d", "nll_loss"), _C_NAMES),
     **dict.fromkeys(("adaptive_avg_pool2d", "adaptive_avg_pool3d"),
                     "expected dtype {result_c} for `output` but got dtype {out_c}"),
 }
 _RESIZED_SILENTLY = ("im2col", "col2im", "reflection_pad2d", "adaptive_avg_pool2d",
-                     "adaptive_avg_pool3d", "multilabel_margin_loss", "multi_margin_loss")
+                     "adaptive_avg_pool3d", "multilabel_margin_loss", "multi_margin_loss",
+                     "thnn_conv2d", "max_pool3d_with_indices")
+
+
+def _pair(*outs):
+    """What an out= call of the pools that return a pair gives back: the outs, as a tuple."""
+    return outs
+
+
+_pair._fields = ("output", "indices")  # how many outs the call takes
+_PAIR_DTYPES = {  # each of the pair checked in turn, in one wording
+    **dict.fromkeys(("adaptive_max_pool2d", "adaptive_max_pool3d", "max_pool2d_with_indices",
+                     "fractional_max_pool2d", "fractional_max_pool3d"),
+                    ((0, _C_NAMES), (1, _C_NAMES))),
+    "max_pool3d_with_indices": ((0, _SCALAR), (1, _SCALAR))}
 
 
 def _out_rules() -> None:
     from refgrad._ops import out_rules
-    from refgrad._ops.out_dtype_rules import EXACT
+    from refgrad._ops.out_dtype_rules import EXACT, TUPLE_CHECKS
+    from refgrad._ops.out_grad_rules import GRAD_NAMES
 
     EXACT.update(_OUT_DTYPES)
+    TUPLE_CHECKS.update(_PAIR_DTYPES)
+    GRAD_NAMES["thnn_conv2d"] = "_slow_conv2d_forward"  # the kernel torch's refusal names
     out_rules.SILENT = out_rules.SILENT | set(_RESIZED_SILENTLY)
     out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:694
+# --- book/chapters/16zhf_saved_values_three.md:721
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL

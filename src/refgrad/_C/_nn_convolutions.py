@@ -2,9 +2,10 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:455
+# --- book/chapters/16zhf_saved_values_three.md:457
 """torch._C._nn's slow convolutions, bound by their own names."""
 
+from refgrad._ops.slow_conv2d import THNN_CONV2D, thnn_conv2d
 from refgrad._ops.slow_convolutions import ROWS
 
 
@@ -52,4 +53,5 @@ def convolutions() -> dict:
             text += f", {sizes} dilation = 1"
         out = ", *, Tensor out = None" if "dilated" not in name else ""
         table[name] = (text + out, _slow(name, n))
+    table["thnn_conv2d"] = (THNN_CONV2D, thnn_conv2d)  # chapter "Saved values, part four"
     return table

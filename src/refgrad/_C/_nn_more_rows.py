@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:351
+# --- book/chapters/16zhf_saved_values_three.md:353
 """More rows of torch._C._nn's bindings: slopes drawn into a noise, lists of tensors,
 and the parser of Tensor.to."""
 
@@ -41,7 +41,7 @@ def _noisy(inplace):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:524
+# --- book/chapters/16zhf_saved_values_three.md:528
 def _flatten_dense_tensors(tensors):
     from refgrad import cat
 
@@ -79,7 +79,7 @@ def lists() -> dict:
             "rrelu_with_noise_": (_NOISY, _noisy(True))}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:572
+# --- book/chapters/16zhf_saved_values_three.md:576
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None")
 _TO_FORMS: list = []  # made on first use

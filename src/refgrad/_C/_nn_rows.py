@@ -6,6 +6,7 @@
 """The rows of torch._C._nn's bindings: torch's parameters, and what runs them."""
 
 OUT = ", *, Tensor out = None"  # the rows that take out=
+OUTS = ", *, tuple of Tensors out = None"  # the rows that take a pair: output, indices
 _MEAN = "int reduction = at::Reduction::Mean"
 _LOSS = f"Tensor input, Tensor target, {_MEAN}"
 _WEIGHTED = f"Tensor input, Tensor target, Tensor? weight = None, {_MEAN}"
@@ -29,7 +30,7 @@ def _named(reduction):
     return _named(reduction)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:85
+# --- book/chapters/16zhf_saved_values_three.md:86
 # NOTE [Bound by torch's names]: each function takes its arguments by the names
 # torch's parser gives them (input, not self), so that a keyword reaches it.
 def activations() -> dict:
@@ -67,7 +68,7 @@ def _gelu_(input, approximate="none"):
                   approximate=approximate)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:145
+# --- book/chapters/16zhf_saved_values_three.md:146
 # NOTE [No reduction by default]
 # torch's parser cannot read the default its losses' reduction is written with,
 # at::Reduction::Mean, as a number, and takes 0 for it: a loss called through
@@ -107,7 +108,7 @@ def losses() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:185
+# --- book/chapters/16zhf_saved_values_three.md:186
 def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-100,
              label_smoothing=None):
     more = {} if label_smoothing is None else {"label_smoothing": label_smoothing}
@@ -115,7 +116,7 @@ def _reduced(functional, input, target, weight=None, reduction=1, ignore_index=-
                           reduction=_named(reduction), **more)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:211
+# --- book/chapters/16zhf_saved_values_three.md:212
 def _spread(value, n):
     """A size torch's parser spreads: one int stands for all n."""
     return (value,) * n if isinstance(value, int) else value
@@ -141,7 +142,7 @@ def _copied(mode, k):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:242
+# --- book/chapters/16zhf_saved_values_three.md:243
 def _pad_circular(input, pad):
     from refgrad._ops.circular_padding import circular_pad
 
@@ -174,7 +175,7 @@ def pads() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:294
+# --- book/chapters/16zhf_saved_values_three.md:295
 def pools() -> dict:
     from refgrad._ops import adaptive_pool, fold, max_pool
     from refgrad._ops.fractional_max_pool import fractional_max_pool
@@ -184,13 +185,14 @@ def pools() -> dict:
         sizes = f"tuple of ints[{n}]"
         table[f"adaptive_avg_pool{n}d"] = (f"Tensor input, {sizes} output_size{OUT}", getattr(
             adaptive_pool, f"adaptive_avg_pool{n}d"))
-        table[f"adaptive_max_pool{n}d"] = (f"Tensor input, {sizes} output_size", getattr(
+        table[f"adaptive_max_pool{n}d"] = (f"Tensor input, {sizes} output_size{OUTS}", getattr(
             adaptive_pool, f"adaptive_max_pool{n}d"))
         table[f"max_pool{n}d_with_indices"] = (
             f"Tensor input, {sizes} kernel_size, {sizes} stride = None, {sizes} padding = 0, "
-            f"{sizes} dilation = 1, bool ceil_mode = False", _with_indices(max_pool, n))
+            f"{sizes} dilation = 1, bool ceil_mode = False{OUTS}", _with_indices(max_pool, n))
         table[f"fractional_max_pool{n}d"] = (
-            f"Tensor input, {sizes} kernel_size, {sizes} output_size, Tensor random_samples",
+            f"Tensor input, {sizes} kernel_size, {sizes} output_size, Tensor random_samples"
+            + OUTS,
             lambda input, kernel_size, output_size, random_samples, n=n: fractional_max_pool(
                 n, input, kernel_size, output_size, random_samples))
     pair = "tuple of ints[2]"
@@ -206,7 +208,7 @@ def pools() -> dict:
     return table
 
 
-# --- book/chapters/16zhf_saved_values_three.md:326
+# --- book/chapters/16zhf_saved_values_three.md:328
 def _with_indices(max_pool, n):
     def run(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
         return max_pool.with_indices(n, input, _spread(kernel_size, n),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:403
+# --- book/chapters/16zhf_saved_values_three.md:405
 """The slow convolutions' rows: nodes of their own over the convolution's kernels."""
 
 from refgrad._ops import convolution as conv
@@ -38,7 +38,7 @@ def _row(name, node, transposed):
 _FORWARD_NAMES = {"slow_conv3d": "slow_conv3d_forward"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:444
+# --- book/chapters/16zhf_saved_values_three.md:446
 SLOW_CONV3D = _row("slow_conv3d", "SlowConv3DBackward0", False)
 SLOW_CONV_DILATED2D = _row("slow_conv_dilated2d", "SlowConvDilated2DBackward0", False)
 SLOW_CONV_DILATED3D = _row("slow_conv_dilated3d", "SlowConvDilated3DBackward0", False)

@@ -134,7 +134,7 @@ def _addmm(t, p, r, beta, alpha):
 # NOTE [A convolution's tangent, by torch's formula]
 # d(conv(x, w, b)) = conv(dx, w) + conv(x, dw, db), each missing tangent real
 # zeros (a missing bias: none), so that an inf in x meets a zero of dw as nan.
-@formula("convolution")
+@formula("convolution", "_convolution")  # torch._convolution's row too
 def _convolution(t, p, r, **settings):
     layout = tuple(settings[name] for name in _CONVOLUTION_SETTINGS)
     first = refgrad.convolution(t[0], p[1], None, *layout)
@@ -220,7 +220,7 @@ formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0],
 
 # --- book/chapters/18a_forward_ad.md:1294
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
-WITH_NONE = {"convolution"}  # an optional tensor (a bias, a weight) may be None
+WITH_NONE = {"convolution", "_convolution"}  # an optional tensor (a bias) may be None
 
 
 def applies(op, args) -> bool:

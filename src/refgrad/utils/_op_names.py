@@ -57,6 +57,7 @@ ROWS: dict = {  # row: (operator, overload)
     "linalg_solve_ex": ("_linalg_solve_ex", "default"), "norm_dims": ("norm", "ScalarOpt_dim"),
     "mul_scalar_": ("mul_", "Scalar"), "div_scalar_": ("div_", "Scalar"),  # a formula's, in place
     "add_scalar_": ("add_", "Scalar"),  # dropout's, in place
+    "_slow_conv2d_backward": ("_slow_conv2d_backward", "output_mask"),  # thnn_conv2d's gradient
     # the view copies keep their views' overloads: chapter "The torch namespace"
     "select_copy": ("select_copy", "int"), "slice_copy": ("slice_copy", "Tensor"),
     "split_copy": ("split_copy", "Tensor"), "transpose_copy": ("transpose_copy", "int"),
@@ -69,7 +70,7 @@ ROWS.update({row: (f"special_{name}", overload) for name in POLYNOMIALS
                                    (f"{name}_by_number", "n_scalar"))})
 
 
-# --- book/chapters/29a_op_names.md:135
+# --- book/chapters/29a_op_names.md:136
 BY_SECOND = {  # operator: (overload for a tensor second operand, for a number)
     **{name: ("Tensor", "Scalar") for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
@@ -91,7 +92,7 @@ WRAPPED = ("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "multiply
 THIRD = {"lerp_": "weight", "masked_fill_": "value", "index_fill_": "value"}
 
 
-# --- book/chapters/29a_op_names.md:168
+# --- book/chapters/29a_op_names.md:169
 def _operand(args, kwargs, index, key):
     return args[index] if len(args) > index else kwargs.get(key)
 
@@ -120,7 +121,7 @@ def by_arguments(name: str, args: tuple, kwargs: dict) -> tuple:
     return name, _chosen(name, args, kwargs)
 
 
-# --- book/chapters/29a_op_names.md:211
+# --- book/chapters/29a_op_names.md:212
 def _chosen(name, args, kwargs) -> str:
     if name in THIRD:
         value = _operand(args, kwargs, 3 if name == "index_fill_" else 2, THIRD[name])
@@ -165,7 +166,7 @@ def _chosen(name, args, kwargs) -> str:
     return "default"
 
 
-# --- book/chapters/29a_op_names.md:263
+# --- book/chapters/29a_op_names.md:264
 def _to_overload(args, kwargs) -> str:
     from refgrad._dtype import dtype
 
