@@ -60,7 +60,9 @@ _ENTRIES = ("refgrad._ops.inplace_methods", "refgrad._ops.inplace_writes",
             "refgrad._ops.inplace_functions", "refgrad._ops.aliases",
             "refgrad._read_after_failure", "refgrad._storage_writes_checked",
             "refgrad._storage_reads", "refgrad._storage_sources", "refgrad._storage_aliases",
-            "refgrad._inplace_refusals", "refgrad._argument_forms", "refgrad.utils._alias_modes")
+            "refgrad._inplace_refusals", "refgrad._argument_forms", "refgrad.utils._alias_modes",
+            "refgrad._ops.activations_in_place", "refgrad._ops.more_methods",
+            "refgrad._first_tensor")  # the last three: chapter 19ie_functions_under_vmap
 _AN_ALIAS = ("refgrad.utils._alias_modes", "alias")  # chapter 29b_aliases_under_modes
 
 
@@ -75,7 +77,7 @@ def _asked_as(frame):
     return name if frame is not None and asked_by_program(frame) else None
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:308
+# --- book/chapters/19rn_user_journeys_fourteen.md:310
 def refuse_unbatched_write(self, function, args, kwargs) -> None:
     """torch's refusal of ``function``'s in-place form writing into ``self``, when an
     operand is batched by a running vmap that does not batch ``self``."""
@@ -117,7 +119,7 @@ def _message(name, self, others, level, number, args) -> str:
     return WRITE.format(f"aten::{name}_", f"at level {number}", f"aten::{name}_")
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:385
+# --- book/chapters/19rn_user_journeys_fourteen.md:387
 def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
     """The refusals of torch's steps for a smoothed cross_entropy under vmap, where
     ``ignored`` marks the targets left out."""

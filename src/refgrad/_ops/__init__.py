@@ -54,7 +54,7 @@ import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
-# --- book/chapters/27a_view_functions.md:296
+# --- book/chapters/27a_view_functions.md:299
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 
