@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ie_functions_under_vmap.md:75
+# --- book/chapters/19ie_functions_under_vmap.md:71
 """What torch's batching rules make of a slice whose shape a loop of slices would refuse."""
 
 from refgrad.autograd._state import batch_levels
@@ -31,7 +31,7 @@ def batched_triangle(row, input, diagonal):
     return one_row.squeeze(0)
 
 
-# --- book/chapters/19ie_functions_under_vmap.md:111
+# --- book/chapters/19ie_functions_under_vmap.md:107
 def refuse_batched_view(name: str, *tensors) -> None:
     """torch's refusal of a view function with no batching rule, on batched operands."""
     from refgrad._functorch._batched_reads import OPENED
@@ -40,7 +40,7 @@ def refuse_batched_view(name: str, *tensors) -> None:
         raise RuntimeError(VIEW_FALLBACK.format(name))
 
 
-# --- book/chapters/19ie_functions_under_vmap.md:130
+# --- book/chapters/19ie_functions_under_vmap.md:126
 def refuse_batched_mask(mask) -> None:
     """torch's refusal of masked_select with a mask a running vmap batches."""
     from refgrad._functorch._batched_reads import BATCHED_MASK, OPENED
