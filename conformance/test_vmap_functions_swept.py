@@ -128,6 +128,14 @@ def test_rules_that_print_the_whole_batch():
             lambda: torch.vmap(torch.bucketize, in_dims=(0, None))(x(), torch.ones(4, 4)))
 
 
+def test_nested_rules_count_the_batch_dimensions_they_see():
+    nested = torch.ones(2, 3, 4)
+    refused(RuntimeError, "b should have at least 2 dimensions, but has 2 dimensions instead",
+            lambda: torch.vmap(torch.vmap(torch.cholesky_solve))(nested, nested))
+    refused(RuntimeError, "linalg.cross: inputs dimension 2 must have length 3. Got 4 and 4",
+            lambda: torch.vmap(torch.vmap(torch.linalg.cross))(nested, nested))
+
+
 def test_one_hot_under_vmap_compares_each_index_with_every_class():
     index = torch.tensor([[0, 3, -1, 1]])
     found = torch.vmap(lambda i: F.one_hot(i, 2))(index)

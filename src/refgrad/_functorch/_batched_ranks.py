@@ -66,12 +66,14 @@ def bucketize_prefix(input, boundaries) -> str:
 
 
 def physical_dims(t) -> int:
-    """``t``'s dimensions with every batch dimension a running vmap gives it."""
-    return t.ndim + (len(holding_levels(t)) if batched(t) else 0)
+    """``t``'s dimensions and the innermost batch dimension, the one its rule counts."""
+    return t.ndim + 1 if batched(t) else t.ndim
 
 
 def cross_dim(dim: int, wrapped: int, *tensors) -> int:
-    return wrapped + 1 if batched(*tensors) else dim
+    """The dimension after each running vmap batching an operand put its own first."""
+    levels = {id(level) for t in tensors for level in holding_levels(t)}
+    return wrapped + len(levels) if batched(*tensors) else dim
 
 
 # --- book/chapters/19ie_functions_under_vmap.md:262
