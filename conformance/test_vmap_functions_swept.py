@@ -149,3 +149,13 @@ def test_one_hot_under_vmap_asks_for_the_classes_and_an_index():
             lambda: torch.vmap(F.one_hot)(torch.tensor([[0, 1]])))
     refused(RuntimeError, "one_hot is only applicable to index tensor.",
             lambda: torch.vmap(lambda i: F.one_hot(i, 3))(torch.tensor([[0]], dtype=torch.int32)))
+
+
+def test_fill_with_a_batched_value_copies_each_slice_s_value_in():
+    rows = torch.vmap(torch.Tensor.fill_)(torch.zeros(3, 4, 4), x())
+    assert np.array_equal(rows.numpy(), np.broadcast_to(DATA[:, None, :], (3, 4, 4)))
+    refused(RuntimeError, "output with shape [3, 1, 4] doesn't match the broadcast shape "
+            "[3, 4, 4]", lambda: torch.vmap(torch.fill_)(torch.zeros(3, 4), torch.ones(3, 4, 4)))
+    refused(RuntimeError, "The size of tensor a (4) must match the size of tensor b (2) at "
+            "non-singleton dimension 1", lambda: torch.vmap(torch.fill_, in_dims=(0, 1))(
+                torch.zeros(3, 4), torch.ones(2, 3)))

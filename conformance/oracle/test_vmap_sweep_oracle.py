@@ -33,7 +33,6 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
 # What torch's rules do that refgrad's loop does not yet (chapter 19ie_functions_under_vmap)
 LEFT = {
     ("torch.diagonal_scatter", "m,n"), ("torch.embedding", "x,c"), ("F.embedding", "c,x"),
-    ("torch.fill_", "x,y"), ("torch.fill_", "m,n"),
     *((name, form) for name in ("torch.lu", "linalg.lu_factor", "linalg.lu_factor_ex")
       for form in ("x", "in1", "nested")),
     *((name, form) for name in ("torch.orgqr", "linalg.householder_product", "F.grid_sample",

@@ -131,3 +131,27 @@ def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
         raise RuntimeError(WRITE.format("inplace arithmetic", "in a vmap", "inplace arithmetic"))
     if weighted_mean:
         raise RuntimeError(BATCHED_MASK)
+
+
+# --- book/chapters/19rn_user_journeys_fourteen.md:428
+def batched_fill(self, value):
+    """``self`` filled, out of place, with a value of dimensions that a running vmap
+    batches, as torch's rule copies it; None for a value no vmap batches."""
+    from numpy import broadcast_shapes
+
+    from refgrad._functorch._batched_shapes import holding_levels
+
+    levels = holding_levels(value) if batch_levels and not OPENED else []
+    if not levels:
+        return None
+    mine, given = tuple(self.shape), tuple(value.shape)
+    mine = (1,) * (len(given) - len(mine)) + mine  # a slice of fewer dimensions is padded
+    given = (1,) * (len(mine) - len(given)) + given
+    for d in range(len(mine) - 1, -1, -1):
+        if 1 != mine[d] != given[d] != 1:
+            raise RuntimeError(f"The size of tensor a ({mine[d]}) must match the size of tensor"
+                               f" b ({given[d]}) at non-singleton dimension {d + 1}")
+    if (shape := broadcast_shapes(mine, given)) != mine:
+        size = levels[0].size
+        raise RuntimeError(BROADCAST.format([size, *mine], [size, *shape]))
+    return value.to(self.dtype).expand(self.shape).clone()
