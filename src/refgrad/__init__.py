@@ -180,7 +180,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:500
+# --- book/chapters/16c_linalg.md:506
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -219,11 +219,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:864
+# --- book/chapters/16g_moves_and_fused.md:870
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1280
+# --- book/chapters/16g_moves_and_fused.md:1286
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -253,7 +253,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1748
+# --- book/chapters/16j_products_and_shapes.md:1756
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -266,7 +266,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1799
+# --- book/chapters/16j_products_and_shapes.md:1807
 from refgrad import functional
 
 
@@ -278,15 +278,15 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1124
+# --- book/chapters/16k_order_statistics.md:1127
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1475
+# --- book/chapters/16k_order_statistics.md:1478
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
-# --- book/chapters/16l_more_linalg.md:1344
+# --- book/chapters/16l_more_linalg.md:1347
 from refgrad._ops.inverses import det, inverse, logdet, matrix_power, slogdet
 from refgrad._ops.rank_one import addr, dist
 
@@ -430,13 +430,13 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1035
+# --- book/chapters/16p_decompositions.md:1041
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1511
+# --- book/chapters/16r_solvers.md:1517
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -569,11 +569,11 @@ from refgrad._removed_linalg import eig, lstsq, matrix_rank, solve  # noqa: F401
 from refgrad._ops import removed_methods  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:184
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:767
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:770
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
@@ -774,7 +774,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1277
+# --- book/chapters/19i_function_transforms.md:1279
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -958,7 +958,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3967
+# --- book/chapters/26_inplace.md:3971
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -983,7 +983,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4127
+# --- book/chapters/26_inplace.md:4131
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -994,7 +994,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4493
+# --- book/chapters/26_inplace.md:4497
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1004,7 +1004,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5240
+# --- book/chapters/26_inplace.md:5244
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1033,7 +1033,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5270
+# --- book/chapters/26_inplace.md:5274
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip
@@ -1052,7 +1052,7 @@ from refgrad._ops.strided import as_strided
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
-# --- book/chapters/27a_view_functions.md:330
+# --- book/chapters/27a_view_functions.md:333
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 

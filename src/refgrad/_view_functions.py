@@ -80,7 +80,7 @@ def _view_func_unsafe(self, new_base, symint_visitor_fn=None, tensor_visitor_fn=
     return None if _tracked_base(self) is None else _made_again(self, new_base)
 
 
-# --- book/chapters/27a_view_functions.md:303
+# --- book/chapters/27a_view_functions.md:306
 def _rev_view_func_unsafe(self, *args):
     if len(args) != 1:
         raise TypeError("TensorBase._rev_view_func_unsafe() takes exactly one argument "

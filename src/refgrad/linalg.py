@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1762
+# --- book/chapters/16j_products_and_shapes.md:1770
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1333
+# --- book/chapters/16l_more_linalg.md:1336
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
 from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401
@@ -24,7 +24,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:997
+# --- book/chapters/16p_decompositions.md:1003
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -33,7 +33,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1484
+# --- book/chapters/16r_solvers.md:1490
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -45,15 +45,15 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:495
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:498
 from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:537
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:540
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:811
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:814
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 
@@ -61,7 +61,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5416
+# --- book/chapters/26_inplace.md:5420
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

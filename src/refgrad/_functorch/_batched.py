@@ -16,13 +16,14 @@ from refgrad.autograd._state import batch_levels, entered_tensors
 class Level:
     """One running vmap (``batches``), or a torch.func.grad or vjp inside one."""
 
-    __slots__ = ("batches", "marks", "randomness", "size")
+    __slots__ = ("batches", "index", "marks", "randomness", "size")
 
     def __init__(self, batches: bool, size: int | None = None, randomness=None) -> None:
         self.batches = batches
         self.marks: dict = {}  # id(tensor) -> a weak reference to it
         self.size = size  # a vmap's batch size, which some of torch's refusals print
         self.randomness = randomness  # a vmap's: chapter 19id_random_under_vmap
+        self.index = 0  # the slice now running: chapter 19ie_functions_under_vmap
 
     def mark(self, t) -> None:
         self.marks[id(t)] = weakref.ref(t)
@@ -32,7 +33,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:84
+# --- book/chapters/19ib_batched_tensors.md:85
 def enter(batches: bool, size: int | None = None, randomness=None) -> Level:
     level = Level(batches, size, randomness)
     batch_levels.append(level)
@@ -58,7 +59,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:111
+# --- book/chapters/19ib_batched_tensors.md:112
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -79,7 +80,7 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:140
+# --- book/chapters/19ib_batched_tensors.md:141
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -96,8 +97,18 @@ def asking(frame):
     return frame
 
 
+# A refgrad function handed straight to vmap (`vmap(torch.equal)`) is called by
+# vmap's loop, which stands in for the program (chapter 19ie_functions_under_vmap).
+def call_program(func, args, kwargs):
+    """The program's function, called for the program by vmap's loop."""
+    return func(*args, **kwargs)
+
+
 def asked_by_program(frame) -> bool:
-    name = asking(frame).f_globals.get("__name__", "")
+    frame = asking(frame)
+    if frame.f_code is call_program.__code__:
+        return True
+    name = frame.f_globals.get("__name__", "")
     return name != "refgrad" and not name.startswith("refgrad.")
 
 
@@ -105,7 +116,7 @@ BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
                    "retains_grad": False, "grad": None}
 
 
-# --- book/chapters/19ib_batched_tensors.md:171
+# --- book/chapters/19ib_batched_tensors.md:182
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
@@ -117,7 +128,7 @@ def is_entered(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:192
+# --- book/chapters/19ib_batched_tensors.md:203
 def program_answer(t, name: str, frame):
     """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
     transform batched or entered it; else OWN."""

@@ -46,7 +46,10 @@ def refuse_read(t, kind: str, frame) -> None:
     """torch's refusal when the program at ``frame`` reads ``t``'s numbers ("item"),
     its truth ("bool") or its memory ("data"), if a running vmap batched ``t``."""
     depth = batched_depth(t)
-    if depth is None or OPENED or not asked_by_program(frame):
+    if depth is None or OPENED:
+        return
+    # the truth of many numbers fails whoever asks; torch's vmap says why first
+    if not asked_by_program(frame) and not (kind == "bool" and t.numel() != 1):
         return
     if kind == "data":
         raise RuntimeError(NO_STORAGE)
@@ -55,7 +58,7 @@ def refuse_read(t, kind: str, frame) -> None:
     raise RuntimeError(ITEM if kind == "item" else CONTROL)
 
 
-# --- book/chapters/19re_user_journeys_six.md:238
+# --- book/chapters/19re_user_journeys_six.md:241
 UNBATCHED_STATISTICS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which "
     "will be updated in place, were not batched.\nIf you are using a module and do not need "
@@ -74,7 +77,7 @@ def refuse_unbatched_statistics(input, running_mean, running_var) -> None:
             raise RuntimeError(UNBATCHED_STATISTICS)
 
 
-# --- book/chapters/19re_user_journeys_six.md:264
+# --- book/chapters/19re_user_journeys_six.md:267
 OPENED: list = []  # one entry per rule running on slices that torch hands it whole
 
 
@@ -88,7 +91,7 @@ class readable:
         OPENED.remove(self)
 
 
-# --- book/chapters/19re_user_journeys_six.md:314
+# --- book/chapters/19re_user_journeys_six.md:317
 DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
            "Attempted to vmap over aten::{}. Please file an issue at "
            "https://github.com/pytorch/pytorch/issues if you need this feature.")
@@ -128,7 +131,7 @@ def refuse_mask_index(*masks) -> None:
         raise RuntimeError(MASK_INDEX)
 
 
-# --- book/chapters/19re_user_journeys_six.md:360
+# --- book/chapters/19re_user_journeys_six.md:363
 UNCOMPARED = {
     "equal": "Batching rule not implemented for aten::equal. We could not generate a "
              "fallback.",
@@ -144,7 +147,7 @@ def refuse_comparison(name: str, input, other, frame) -> None:
         raise RuntimeError(UNCOMPARED[name])
 
 
-# --- book/chapters/19re_user_journeys_six.md:391
+# --- book/chapters/19re_user_journeys_six.md:394
 def refuse_batched_outputs(outputs, frame) -> None:
     """torch.autograd.grad called by the program at ``frame`` on outputs that a running
     vmap batched: for that program they require no grad."""

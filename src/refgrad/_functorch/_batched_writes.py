@@ -60,7 +60,9 @@ _ENTRIES = ("refgrad._ops.inplace_methods", "refgrad._ops.inplace_writes",
             "refgrad._ops.inplace_functions", "refgrad._ops.aliases",
             "refgrad._read_after_failure", "refgrad._storage_writes_checked",
             "refgrad._storage_reads", "refgrad._storage_sources", "refgrad._storage_aliases",
-            "refgrad._inplace_refusals", "refgrad._argument_forms", "refgrad.utils._alias_modes")
+            "refgrad._inplace_refusals", "refgrad._argument_forms", "refgrad.utils._alias_modes",
+            "refgrad._ops.activations_in_place", "refgrad._ops.more_methods",
+            "refgrad._first_tensor")  # the last three: chapter 19ie_functions_under_vmap
 _AN_ALIAS = ("refgrad.utils._alias_modes", "alias")  # chapter 29b_aliases_under_modes
 
 
@@ -75,7 +77,7 @@ def _asked_as(frame):
     return name if frame is not None and asked_by_program(frame) else None
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:308
+# --- book/chapters/19rn_user_journeys_fourteen.md:310
 def refuse_unbatched_write(self, function, args, kwargs) -> None:
     """torch's refusal of ``function``'s in-place form writing into ``self``, when an
     operand is batched by a running vmap that does not batch ``self``."""
@@ -117,7 +119,7 @@ def _message(name, self, others, level, number, args) -> str:
     return WRITE.format(f"aten::{name}_", f"at level {number}", f"aten::{name}_")
 
 
-# --- book/chapters/19rn_user_journeys_fourteen.md:385
+# --- book/chapters/19rn_user_journeys_fourteen.md:387
 def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
     """The refusals of torch's steps for a smoothed cross_entropy under vmap, where
     ``ignored`` marks the targets left out."""
@@ -129,3 +131,27 @@ def refuse_smoothed_batches(input, ignored, weighted_mean: bool) -> None:
         raise RuntimeError(WRITE.format("inplace arithmetic", "in a vmap", "inplace arithmetic"))
     if weighted_mean:
         raise RuntimeError(BATCHED_MASK)
+
+
+# --- book/chapters/19rn_user_journeys_fourteen.md:428
+def batched_fill(self, value):
+    """``self`` filled, out of place, with a value of dimensions that a running vmap
+    batches, as torch's rule copies it; None for a value no vmap batches."""
+    from numpy import broadcast_shapes
+
+    from refgrad._functorch._batched_shapes import holding_levels
+
+    levels = holding_levels(value) if batch_levels and not OPENED else []
+    if not levels:
+        return None
+    mine, given = tuple(self.shape), tuple(value.shape)
+    mine = (1,) * (len(given) - len(mine)) + mine  # a slice of fewer dimensions is padded
+    given = (1,) * (len(mine) - len(given)) + given
+    for d in range(len(mine) - 1, -1, -1):
+        if 1 != mine[d] != given[d] != 1:
+            raise RuntimeError(f"The size of tensor a ({mine[d]}) must match the size of tensor"
+                               f" b ({given[d]}) at non-singleton dimension {d + 1}")
+    if (shape := broadcast_shapes(mine, given)) != mine:
+        size = levels[0].size
+        raise RuntimeError(BROADCAST.format([size, *mine], [size, *shape]))
+    return value.to(self.dtype).expand(self.shape).clone()

@@ -176,7 +176,7 @@ class _Level:
             flat, _ = tree_flatten(args)
             self.leaves = [leaf if d is not None else None for leaf, d in zip(flat, dims)]
             try:
-                return func(*args, **kwargs)
+                return batched.call_program(func, args, kwargs)
             except _Recorded:
                 return None  # this pass's results are not used
         return one_slice

@@ -81,7 +81,9 @@ def run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness):
     in_dim, the others as given. The generator's state tells whether func drew numbers."""
     start = refgrad.get_rng_state()
     results = []
+    level = next(level for level in reversed(batched.batch_levels) if level.batches)
     for b in range(size):
+        level.index = b
         if randomness == "same":
             refgrad.set_rng_state(start)
         sliced = [a if d is None else batched.marked(a.select(d, b))
@@ -108,7 +110,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:948
+# --- book/chapters/19i_function_transforms.md:950
 def _equal(a, b) -> bool:
     return a is b or (isinstance(a, Tensor) and a.shape == b.shape and bool(refgrad.equal(a, b)))
 

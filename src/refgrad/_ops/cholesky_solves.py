@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:951
+# --- book/chapters/16r_solvers.md:954
 """Solving with a Cholesky factor: torch.cholesky_solve and torch.cholesky_inverse."""
 
 import numpy as np
@@ -24,7 +24,7 @@ def _cholesky_solve(b, u, upper):
                                    upper=True, unitriangular=False))
 
 
-# --- book/chapters/16r_solvers.md:978
+# --- book/chapters/16r_solvers.md:981
 # NOTE [The whole of the factor's gradient]
 # Only one triangle of the factor is read, yet torch's gradient for it is
 # the whole matrix -(common) L, its other triangle included; refgrad's too.
@@ -48,7 +48,7 @@ CHOLESKY_SOLVE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1003
+# --- book/chapters/16r_solvers.md:1006
 def _cholesky_inverse(u, upper):
     eye = np.broadcast_to(np.eye(u.shape[-1], dtype=u.dtype, like=u), u.shape)
     return _cholesky_solve(eye, u, upper)
@@ -67,7 +67,7 @@ CHOLESKY_INVERSE = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:1023
+# --- book/chapters/16r_solvers.md:1026
 def _check_kernel(u, kernel) -> None:
     if u.dtype.name not in ("float32", "float64"):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{LEGACY[u.dtype]}'")
@@ -87,7 +87,10 @@ def _check_solve(input, input2):
 
     for name, x in (("b", input), ("u", input2)):
         if x.ndim < 2:
-            raise RuntimeError(f"{name} should have at least 2 dimensions, but has {x.ndim} "
+            from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+            raise RuntimeError(f"{name} should have at least 2 dimensions, but has "
+                               f"{ranks.physical_dims(x)} "
                                "dimensions instead")
     if input.dtype is not input2.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
@@ -103,7 +106,7 @@ def _check_solve(input, input2):
     _check_kernel(input2, "cholesky_solve_cpu")
 
 
-# --- book/chapters/16r_solvers.md:1064
+# --- book/chapters/16r_solvers.md:1070
 def cholesky_inverse(input, upper=False):
     if input.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "

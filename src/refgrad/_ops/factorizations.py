@@ -78,7 +78,10 @@ def check_matrices(A, name: str, low_precision: str | None = None) -> None:
 
 def check_square(A, name: str) -> None:
     if A.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+        from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+        raise RuntimeError(f"{ranks.rank_name(name, A)}: The input tensor A must have at least "
+                           "2 dimensions.")
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
@@ -107,7 +110,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:220
+# --- book/chapters/16l_more_linalg.md:223
 def partial_factors(a):
     """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
     that is not positive-definite, or 0)."""
@@ -145,7 +148,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1301
+# --- book/chapters/16l_more_linalg.md:1304
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

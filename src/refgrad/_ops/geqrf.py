@@ -38,6 +38,9 @@ GEQRF = register(Op("geqrf", "GeqrfBackward0", ("self",), forward=_geqrf,
 
 def geqrf(input):
     if input.ndim < 2:
+        from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+        ranks.refuse_rank("geqrf", "A", input)
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
     if input.dtype not in (float32, float64):
         raise NotImplementedError(f"\"geqrf_cpu\" not implemented for '{LEGACY[input.dtype]}'")

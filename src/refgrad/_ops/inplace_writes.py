@@ -143,12 +143,16 @@ def _fill_with_number(t, value):
 
 def _fill_with_tensor(t, value):
     if value.ndim:  # checked after the in-place checks, as torch's kernel checks it
+        from refgrad._functorch._batched_writes import batched_fill
+
+        if (filled := batched_fill(t, value)) is not None:  # chapter 19rn_user_journeys_fourteen
+            return filled
         raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value.ndim} dimensions.")
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:2991
+# --- book/chapters/26_inplace.md:2995
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -194,7 +198,7 @@ def put_indexed(self, indices, values, accumulate=False):
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3050
+# --- book/chapters/26_inplace.md:3054
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -244,7 +248,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3105
+# --- book/chapters/26_inplace.md:3109
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -188,6 +188,10 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
 
     if profiled("one_hot"):  # its event: chapter "The profiler, closer to torch"
         return composite_event("one_hot", (input, num_classes), one_hot, input, num_classes)
+    from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+    if (batched := ranks.batched_one_hot(input, num_classes)) is not None:
+        return batched
     if input.dtype.name != "int64":
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if input.numel() == 0:
@@ -207,7 +211,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2724
+# --- book/chapters/16q_functional.md:2728
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -222,7 +226,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2740
+# --- book/chapters/16q_functional.md:2744
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -243,7 +247,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2771
+# --- book/chapters/16q_functional.md:2775
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

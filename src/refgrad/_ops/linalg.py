@@ -110,6 +110,9 @@ def _call(row, a, b):
 
 
 def _checked_call(check, row, a, b):
+    from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+    ranks.refuse_product(row.name, a, b)  # before the kernel's checks, as torch's rule
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype checks
         a, b = entry(row.name, a, b)
     try:
@@ -134,11 +137,14 @@ def dot(input, tensor):
 
 
 def mv(input, vec):
+    from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+    ranks.refuse_product("mv", input, vec)
     input.size(0)  # torch sizes its result first: a 0-d matrix is refused there
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:343
+# --- book/chapters/16c_linalg.md:349
 def matmul(input, other):
     if autocast_on.cpu and (cast := cast_entry("matmul", input, other)) is not None:
         input, other = cast  # chapter "Mixed precision": cast before the reshaping
@@ -167,7 +173,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:381
+# --- book/chapters/16c_linalg.md:387
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -186,7 +192,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:408
+# --- book/chapters/16c_linalg.md:414
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -197,7 +203,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:425
+# --- book/chapters/16c_linalg.md:431
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -212,7 +218,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:445
+# --- book/chapters/16c_linalg.md:451
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -234,7 +240,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:478
+# --- book/chapters/16c_linalg.md:484
 def outer(input, vec2):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("outer", outer, (input, vec2), tensors=2)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:340
+# --- book/chapters/16r_solvers.md:343
 """LU factors of rectangular matrices: linalg.lu_factor(_ex), linalg.lu and their gradient."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def getrf(a):
     return column_major(lu), pivots, info
 
 
-# --- book/chapters/16r_solvers.md:371
+# --- book/chapters/16r_solvers.md:374
 def row_order(pivots, m):
     """perm, with A[perm] = L U, from getrf's pivots."""
     k, batch = pivots.shape[-1], pivots.shape[:-1]
@@ -60,7 +60,7 @@ def unpacked(lu):
     return L, np.triu(lu[..., :k, :])
 
 
-# --- book/chapters/16r_solvers.md:429
+# --- book/chapters/16r_solvers.md:432
 # NOTE [The LU gradient as torch groups it]
 # Each product and solve of the LU gradients is one node of a create_graph
 # gradient, so refgrad groups them as torch does: Lᵀ gL and gU Uᵀ first, then
@@ -95,7 +95,7 @@ def _either(a, b, minus):
     return a - b if minus else a + b
 
 
-# --- book/chapters/16r_solvers.md:465
+# --- book/chapters/16r_solvers.md:468
 def _wide(gL, gU, L, U):
     from refgrad._creation import zeros_like
     from refgrad._ops.shaping import cat
@@ -130,7 +130,7 @@ def _tall(gL, gU, L, U):
     return gA
 
 
-# --- book/chapters/16r_solvers.md:514
+# --- book/chapters/16r_solvers.md:517
 def _lu_factor_ex(a, pivot):
     return getrf(a)
 
@@ -167,7 +167,7 @@ LINALG_LU = register(Op(
 ))
 
 
-# --- book/chapters/16r_solvers.md:577
+# --- book/chapters/16r_solvers.md:580
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
@@ -191,7 +191,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return LU_FACTOR_EX_RESULT(LU, pivots, info)
 
 
-# --- book/chapters/16r_solvers.md:609
+# --- book/chapters/16r_solvers.md:612
 def lu_factor(A, *, pivot=True):
     from refgrad.utils._composite_steps import errors_checked
 

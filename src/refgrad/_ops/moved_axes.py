@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:266
+# --- book/chapters/16g_moves_and_fused.md:270
 """Shape operations by other names: broadcast_to, swapaxes, swapdims, movedim, moveaxis."""
 
 from refgrad._c_names import c_type_name
@@ -10,7 +10,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
-# --- book/chapters/16g_moves_and_fused.md:281
+# --- book/chapters/16g_moves_and_fused.md:285
 def broadcast_to(input, *size, **named):
     if list(named) == ["size"] and not size:  # the sizes by name, torch's `size`
         size = (named.pop("size"),)
@@ -39,7 +39,7 @@ def swapdims(input, dim0, dim1):
     return _swapped("swapdims", swapdims, input, dim0, dim1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:314
+# --- book/chapters/16g_moves_and_fused.md:318
 def _dims_of(dims) -> tuple:
     return (dims,) if isinstance(dims, int) else tuple(dims)
 
@@ -60,7 +60,7 @@ def moveaxis(input, source, destination):
     return movedim(input, source, destination)  # as torch's, which a profile shows
 
 
-# --- book/chapters/16g_moves_and_fused.md:340
+# --- book/chapters/16g_moves_and_fused.md:344
 def _moved(input, source, destination):
     from refgrad._tensor_values import wrap_dim
 

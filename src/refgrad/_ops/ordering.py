@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:455
+# --- book/chapters/16g_moves_and_fused.md:459
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -35,7 +35,7 @@ def _sorted(a, dim, descending, stable=True, k=None):
     return like_input_result(values, a), like_input_result(indices, a)
 
 
-# --- book/chapters/16g_moves_and_fused.md:497
+# --- book/chapters/16g_moves_and_fused.md:501
 def _top_k(a, dim, k, largest):
     """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept."""
     n = a.shape[dim] if a.ndim else 1
@@ -61,7 +61,7 @@ def _top_k(a, dim, k, largest):
             np.moveaxis(order, -1, dim).astype(np.int64, order="C"))
 
 
-# --- book/chapters/16g_moves_and_fused.md:528
+# --- book/chapters/16g_moves_and_fused.md:532
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -82,7 +82,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:560
+# --- book/chapters/16g_moves_and_fused.md:564
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -110,7 +110,7 @@ def _refuse_stable(order, stable, none_too) -> None:
         raise TypeError("stable")  # reworded: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:593
+# --- book/chapters/16g_moves_and_fused.md:597
 def sort(input, *order, stable=UNSTATED, **by_name):
     _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
     return _sort(input, *order, stable=stable, **by_name)
@@ -141,7 +141,7 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:629
+# --- book/chapters/16g_moves_and_fused.md:633
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 

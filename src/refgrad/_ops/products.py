@@ -95,9 +95,11 @@ CROSS = register(Op(
 
 # --- book/chapters/16j_products_and_shapes.md:528
 def vdot(input, other):
+    from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
     from refgrad._ops.dispatch import call
     from refgrad._ops.product_checks import _vectors
 
+    ranks.refuse_product("vdot", input, other)
     try:
         _vectors(input, other)
     except RuntimeError as error:  # after the node saved its operands, as dot's
@@ -134,8 +136,11 @@ def linalg_cross(input, other, *, dim=-1):
             raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
         d = wrap_dim(dim, input.ndim)
         if input.shape[d] != 3 or other.shape[d] != 3:
-            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                               f"{input.shape[d]} and {other.shape[d]}")
+            from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+            shown = ranks.cross_dim(dim, d, input, other)  # a batching rule's, under vmap
+            raise RuntimeError(f"linalg.cross: inputs dimension {shown} must have length 3. "
+                               f"Got {input.shape[d]} and {other.shape[d]}")
         check_broadcast(tuple(input.shape), tuple(other.shape))
         if input.dtype.numpy == np.bool_:  # no bool kernel,
             from refgrad._typename import not_implemented_for  # and it says so first
@@ -147,7 +152,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:583
+# --- book/chapters/16j_products_and_shapes.md:588
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -173,7 +178,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:618
+# --- book/chapters/16j_products_and_shapes.md:623
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})

@@ -62,6 +62,12 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
 
         if not isinstance(atol, Tensor):  # rtol's default reads the sizes first
             input.size(-2)  # torch's IndexError for fewer than two dimensions
+    if input.ndim < 2:
+        from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+        from refgrad._tensor import Tensor
+
+        if not isinstance(rcond, Tensor):  # a tensor rcond has no rule: the kernel refuses
+            ranks.refuse_rank("linalg.pinv", "input", input)
     if input.ndim < 2 or input.dtype.name not in ("float32", "float64"):
         raise RuntimeError(f"linalg.pinv({LEGACY[input.dtype]}{{{list(input.shape)}}}): "
                            "expected a tensor with 2 or more dimensions of float, double, "
@@ -80,7 +86,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     return call(LINALG_PINV, (input,), params)
 
 
-# --- book/chapters/16p_decompositions.md:726
+# --- book/chapters/16p_decompositions.md:732
 # NOTE [pinv's tolerances under a mode]
 # torch's pinv for tolerances given as numbers makes both 0-d float64 tensors
 # (aten.full, atol's first; the one not given 0, or rtol's default when atol is
@@ -126,7 +132,7 @@ def _overload(rcond, atol, rtol):
     return "atol_rtol_float"
 
 
-# --- book/chapters/16p_decompositions.md:782
+# --- book/chapters/16p_decompositions.md:788
 def pinverse(input, rcond=1e-15):
     from refgrad._autocast_policy import entry
 
@@ -152,7 +158,7 @@ def _number(tolerance):
     return tolerance._data if hasattr(tolerance, "_data") else float(tolerance)
 
 
-# --- book/chapters/16p_decompositions.md:809
+# --- book/chapters/16p_decompositions.md:815
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from refgrad._autocast_policy import entry
     from refgrad._tensor import make_tensor

@@ -130,11 +130,15 @@ def _triangle(row, input, diagonal):
     if isinstance(diagonal, bool) or not isinstance(diagonal, int | np.integer | Tensor):
         raise TypeError("diagonal")  # reworded: NOTE [Read after a failure]
     if input.ndim < 2:
+        from refgrad._functorch._batched_shapes import batched_triangle
+
+        if (found := batched_triangle(row, input, diagonal)) is not None:
+            return found  # chapter 19ie_functions_under_vmap
         raise RuntimeError(f"{row.name}: input tensor must have at least 2 dimensions")
     return call(row, (input,), {"diagonal": diagonal})
 
 
-# --- book/chapters/16g_moves_and_fused.md:211
+# --- book/chapters/16g_moves_and_fused.md:215
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     from refgrad._flags import not_an_int
     from refgrad._ops.shaping import cat
@@ -170,7 +174,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     return out
 
 
-# --- book/chapters/16g_moves_and_fused.md:374
+# --- book/chapters/16g_moves_and_fused.md:378
 def ravel(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("ravel", ravel, (input,))
@@ -200,7 +204,7 @@ def _at_least(tensors, ndim, grow, whole):
     return grown if many else grown[0]
 
 
-# --- book/chapters/16g_moves_and_fused.md:409
+# --- book/chapters/16g_moves_and_fused.md:413
 def hstack(tensors):
     from refgrad._ops.shaping import cat
 

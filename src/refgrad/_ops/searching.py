@@ -125,7 +125,10 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 
 def _bucketize(input, boundaries, *, out_int32=False, right=False):
     if boundaries.ndim != 1:
-        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim("
+        from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+        raise RuntimeError(f"{ranks.bucketize_prefix(input, boundaries)}boundaries tensor "
+                           f"must be 1 dimension, but got dim("
                            f"{boundaries.ndim})")
     return _searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
@@ -151,7 +154,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1095
+# --- book/chapters/16k_order_statistics.md:1098
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:682
+# --- book/chapters/16g_moves_and_fused.md:686
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -49,15 +49,17 @@ MASKED_SELECT = register(Op(
 
 
 def masked_select(input, mask):
+    from refgrad._functorch._batched_shapes import refuse_batched_mask
     from refgrad._ops.functions import check_broadcast
 
+    refuse_batched_mask(mask)  # before the mask's dtype: chapter 19ie_functions_under_vmap
     if mask.dtype is not _dtype.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     check_broadcast(tuple(mask.shape), tuple(input.shape))  # torch names the mask "a"
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:738
+# --- book/chapters/16g_moves_and_fused.md:744
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -96,7 +98,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:781
+# --- book/chapters/16g_moves_and_fused.md:787
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 

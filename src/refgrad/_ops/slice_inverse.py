@@ -31,6 +31,9 @@ SLICE_INVERSE = register(Op(
 
 def slice_inverse(self, src, dim=0, start=None, end=None, step=1):
     """The view of ``self``'s storage laid out as ``src``, ``self`` being ``src``'s slice."""
+    from refgrad._functorch._batched_shapes import refuse_batched_view
+
+    refuse_batched_view("slice_inverse", self, src)  # chapter 19ie_functions_under_vmap
     strided_params(self, src.shape, src.stride(), src.storage_offset())  # torch's refusal
     params = {"dim": dim, "start": start, "end": end, "step": step}
     return call(SLICE_INVERSE, (self, src), params)

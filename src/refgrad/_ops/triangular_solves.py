@@ -194,6 +194,9 @@ def _check_old(b, A) -> None:
 
 
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    from refgrad._functorch import _batched_ranks as ranks  # chapter 19ie
+
+    ranks.refuse_triangular_solve(input, A)
     _check_old(input, A)  # a refused call spends no warning, as in torch
     # chapter "Warnings given once": at the caller's line, however wrapped (out= is)
     warn_once("triangular_solve", TRIANGULAR_SOLVE_DEPRECATED, stacklevel=None)
