@@ -36,11 +36,14 @@ def _sorted(a, dim, descending, stable=True, k=None):
 
 
 # --- book/chapters/16g_moves_and_fused.md:497
-def _top_k(a, dim, k, largest):
-    """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept."""
+def _top_k(a, dim, k, largest, keep_sorted=True):
+    """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept; ties
+    as torch orders them (NOTE [Ties in topk])."""
     n = a.shape[dim] if a.ndim else 1
-    if type(a) is not np.ndarray or not 0 < k < n:  # a device's arrays: the whole sort
+    if type(a) is not np.ndarray or not 0 < k <= n or a.ndim == 0:  # a device's arrays
         return _sorted(a, dim, largest, k=k)
+    if k == n:
+        return _torch_ties(a, dim, k, largest, keep_sorted, _sorted(a, dim, largest, k=k)[1])
     rows = np.moveaxis(a, dim, -1)
     kth = np.partition(rows, n - k if largest else k - 1, axis=-1)[..., n - k if largest else k - 1]
     kth = kth[..., None]
@@ -56,12 +59,35 @@ def _top_k(a, dim, k, largest):
     positions = np.nonzero(before | tied)[-1].reshape(*rows.shape[:-1], k)  # k a row, in order
     order = np.take_along_axis(positions, _stable_order(
         np.take_along_axis(rows, positions, axis=-1), -1, largest), axis=-1)
-    values = np.take_along_axis(rows, order, axis=-1)
+    return _torch_ties(a, dim, k, largest, keep_sorted, np.moveaxis(order, -1, dim))
+
+
+# --- book/chapters/16g_moves_and_fused.md:533
+# NOTE [Ties in topk]
+# Only rows with two equal values (NaNs alike, 0.0 and -0.0 alike) can differ
+# from the stable sort's first k when sorted; unsorted, each row that
+# nth_element leaves in its own order does. Those rows are redone by
+# libstdc++'s moves, as torch's CPU kernel makes them; the rest keep the
+# vectorised answer.
+def _torch_ties(a, dim, k, largest, keep_sorted, order):
+    from refgrad._ops.libstdcxx_order import top_k_order
+
+    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    order = np.moveaxis(order, dim, -1).reshape(-1, k).astype(np.int64)
+    if keep_sorted or k < 2 or 64 * k <= rows.shape[1]:
+        ordered = np.sort(rows, axis=-1)
+        redo = (ordered[:, 1:] == ordered[:, :-1]).any(-1) | (np.isnan(ordered).sum(-1) > 1)
+    else:
+        redo = np.ones(len(rows), bool)
+    for r in np.nonzero(redo)[0]:
+        order[r] = top_k_order(rows[r], k, largest, keep_sorted)
+    order = order.reshape(*np.moveaxis(a, dim, -1).shape[:-1], k)
+    values = np.take_along_axis(np.moveaxis(a, dim, -1), order, axis=-1)
     return (np.moveaxis(values, -1, dim).copy(order="C"),  # row-major, as the sort's slice
             np.moveaxis(order, -1, dim).astype(np.int64, order="C"))
 
 
-# --- book/chapters/16g_moves_and_fused.md:528
+# --- book/chapters/16g_moves_and_fused.md:563
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -76,13 +102,13 @@ SORT = register(Op(
 ))
 TOPK = register(Op(
     "topk", "TopkBackward0", ("self",),
-    forward=lambda a, dim, k, largest, sorted: _top_k(a, dim, k, largest),
+    forward=lambda a, dim, k, largest, sorted: _top_k(a, dim, k, largest, sorted),
     backward=_put_back, outputs=("values", "indices"), saves=(("indices", ("self",)),),
     keeps=("self_sym_sizes",), hides=("k", "largest", "sorted"),
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:560
+# --- book/chapters/16g_moves_and_fused.md:595
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -110,7 +136,7 @@ def _refuse_stable(order, stable, none_too) -> None:
         raise TypeError("stable")  # reworded: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:593
+# --- book/chapters/16g_moves_and_fused.md:628
 def sort(input, *order, stable=UNSTATED, **by_name):
     _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
     return _sort(input, *order, stable=stable, **by_name)
@@ -141,7 +167,7 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:629
+# --- book/chapters/16g_moves_and_fused.md:664
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 

@@ -90,6 +90,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     bounds = sorted_sequence._data
     values = _values(input, bounds)
     _check_sequence(sorted_sequence, values, sorter)
+    _warn_copies(sorted_sequence, input, sorter)
     if bounds.dtype.kind == "b" and values.dtype.kind == "b":  # the kernel's common type
         raise NotImplementedError('"searchsorted_out_cpu" not implemented for \'Bool\'')
     if sorter is not None:
@@ -105,7 +106,23 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1041
+# --- book/chapters/16k_order_statistics.md:1042
+def _warn_copies(sorted_sequence, input, sorter):
+    from refgrad._triggered import triggered
+    from refgrad._warn_once import warn_once
+
+    for line, name, t in ((32, "input value", input), (38, "boundary", sorted_sequence),
+                          (44, "sorter", sorter)):
+        if isinstance(t, Tensor) and not t.is_contiguous():
+            warn_once(f"searchsorted-{name}", triggered(
+                f"torch.searchsorted(): {name} tensor is non-contiguous, this will lower the "
+                "performance due to extra data copy when converting non-contiguous tensor to "
+                f"contiguous, please use contiguous {name} tensor if possible. This message "
+                "will only appear once per program.",
+                f"aten/src/ATen/native/BucketizationUtils.h:{line}"), stacklevel=None)
+
+
+# --- book/chapters/16k_order_statistics.md:1065
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -151,7 +168,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1095
+# --- book/chapters/16k_order_statistics.md:1119
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
