@@ -2,69 +2,71 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:54
+# --- book/chapters/19rpa_ties_in_topk.md:56
 """The moves of libstdc++'s nth_element, sort and partial_sort, on a list, in place.
 
-Each takes ``less``, a strict weak order on the items; equal items end where the C++
-library's moves put them, which is what makes torch's topk order its ties.
+The items are positions, compared by ``key[position]``, a rank; items of one rank end
+where the C++ library's moves put them, which is how torch's sort and topk order ties.
 """
 
+import numpy as np
 
-def _push_heap(q, hole, top, value, less):
+
+def _push_heap(q, hole, top, value, key):
     parent = (hole - 1) // 2
-    while hole > top and less(q[parent], value):
+    while hole > top and key[q[parent]] < key[value]:
         q[hole], hole = q[parent], parent
         parent = (hole - 1) // 2
     q[hole] = value
 
 
-def _adjust_heap(q, hole, n, value, less):
+def _adjust_heap(q, hole, n, value, key):
     top = child = hole
     while child < (n - 1) // 2:  # the larger child up, down to the bottom
         child = 2 * (child + 1)
-        if less(q[child], q[child - 1]):
+        if key[q[child]] < key[q[child - 1]]:
             child -= 1
         q[hole], hole = q[child], child
     if n % 2 == 0 and child == (n - 2) // 2:  # a last parent with one child
         child = 2 * (child + 1)
         q[hole], hole = q[child - 1], child - 1
-    _push_heap(q, hole, top, value, less)
+    _push_heap(q, hole, top, value, key)
 
 
-def _pop_heap(q, last, result, less):
+def _pop_heap(q, last, result, key):
     value, q[result] = q[result], q[0]
-    _adjust_heap(q, 0, last, value, less)
+    _adjust_heap(q, 0, last, value, key)
 
 
-def _heap_select(q, middle, last, less):
+def _heap_select(q, middle, last, key):
     for parent in range((middle - 2) // 2, -1, -1):  # make_heap, from the last parent up
-        _adjust_heap(q, parent, middle, q[parent], less)
+        _adjust_heap(q, parent, middle, q[parent], key)
     for i in range(middle, last):
-        if less(q[i], q[0]):
-            _pop_heap(q, middle, i, less)
+        if key[q[i]] < key[q[0]]:
+            _pop_heap(q, middle, i, key)
 
 
-def partial_sort(q, middle, last, less):
+def partial_sort(q, middle, last, key):
     """The ``middle`` least of ``q[:last]`` in order at its front."""
-    _heap_select(q, middle, last, less)
+    _heap_select(q, middle, last, key)
     for end in range(middle - 1, 0, -1):  # sort_heap
-        _pop_heap(q, end, end, less)
+        _pop_heap(q, end, end, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:112
-def _pivot_and_cut(q, first, last, less):
+# --- book/chapters/19rpa_ties_in_topk.md:116
+def _pivot_and_cut(q, first, last, key):
     a, b, c = first + 1, first + (last - first) // 2, last - 1
-    if less(q[a], q[b]):
-        m = b if less(q[b], q[c]) else c if less(q[a], q[c]) else a
+    if key[q[a]] < key[q[b]]:
+        m = b if key[q[b]] < key[q[c]] else c if key[q[a]] < key[q[c]] else a
     else:
-        m = a if less(q[a], q[c]) else c if less(q[b], q[c]) else b
+        m = a if key[q[a]] < key[q[c]] else c if key[q[b]] < key[q[c]] else b
     q[first], q[m] = q[m], q[first]
-    lo, hi, pivot = first + 1, last, q[first]
+    lo, hi, pivot = first + 1, last, key[q[first]]
     while True:
-        while less(q[lo], pivot):
+        while key[q[lo]] < pivot:
             lo += 1
         hi -= 1
-        while less(pivot, q[hi]):
+        while pivot < key[q[hi]]:
             hi -= 1
         if not lo < hi:
             return lo
@@ -72,39 +74,39 @@ def _pivot_and_cut(q, first, last, less):
         lo += 1
 
 
-def _walk_back(q, i, less):
-    value = q[i]
-    while less(value, q[i - 1]):
+def _walk_back(q, i, key):
+    value, rank = q[i], key[q[i]]
+    while rank < key[q[i - 1]]:
         q[i], i = q[i - 1], i - 1
     q[i] = value
 
 
-def _insertion_sort(q, first, last, less):
+def _insertion_sort(q, first, last, key):
     for i in range(first + 1, last):
-        if less(q[i], q[first]):
+        if key[q[i]] < key[q[first]]:
             q[first:i + 1] = [q[i]] + q[first:i]
         else:
-            _walk_back(q, i, less)
+            _walk_back(q, i, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:156
-def nth_element(q, nth, last, less):
+# --- book/chapters/19rpa_ties_in_topk.md:160
+def nth_element(q, nth, last, key):
     """``q[:last]`` with the element that belongs at ``nth`` there, lesser ones before."""
     first, depth = 0, 2 * (last.bit_length() - 1)
     while last - first > 3:
         if depth == 0:
             part = q[first:last]
-            _heap_select(part, nth + 1 - first, last - first, less)
+            _heap_select(part, nth + 1 - first, last - first, key)
             part[0], part[nth - first] = part[nth - first], part[0]
             q[first:last] = part
             return
         depth -= 1
-        cut = _pivot_and_cut(q, first, last, less)
+        cut = _pivot_and_cut(q, first, last, key)
         first, last = (cut, last) if cut <= nth else (first, cut)
-    _insertion_sort(q, first, last, less)
+    _insertion_sort(q, first, last, key)
 
 
-def sort(q, last, less):
+def sort(q, last, key):
     """``q[:last]`` in order, by introsort."""
     if last == 0:
         return
@@ -114,38 +116,41 @@ def sort(q, last, less):
         while end - first > 16:
             if depth == 0:
                 part = q[first:end]
-                partial_sort(part, len(part), len(part), less)
+                partial_sort(part, len(part), len(part), key)
                 q[first:end] = part
                 break
             depth -= 1
-            cut = _pivot_and_cut(q, first, end, less)
+            cut = _pivot_and_cut(q, first, end, key)
             ranges.append((cut, end, depth))
             end = cut
-    _insertion_sort(q, 0, min(last, 16), less)
+    _insertion_sort(q, 0, min(last, 16), key)
     for i in range(16, last):
-        _walk_back(q, i, less)
+        _walk_back(q, i, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:202
-def _pairs_and_order(row, largest):
-    """``row``'s (value, position) pairs, and torch's comparison of them."""
-    q = list(zip(row.tolist(), range(row.size)))
-    if largest:  # NaN the largest, a NaN found by comparing it with itself
-        def less(x, y):
-            return x[0] > y[0] or (x[0] != x[0] and y[0] == y[0])
-    else:
-        def less(x, y):
-            return x[0] < y[0] or (y[0] != y[0] and x[0] == x[0])
-    return q, less
+# --- book/chapters/19rpa_ties_in_topk.md:206
+def _positions_and_ranks(row, largest):
+    """``row``'s positions, and a rank for each whose order is torch's comparison: equal
+    values (NaNs alike, 0.0 and -0.0 alike) one rank, NaN the largest."""
+    values, inverse = np.unique(row, return_inverse=True)  # NaN last, once
+    ranks = -inverse if largest else inverse
+    return list(range(row.size)), ranks.reshape(-1).tolist()
 
 
 def top_k_order(row, k, largest, keep_sorted):
     """torch's topk positions of the 1-d NumPy ``row`` (k > 0)."""
-    q, less = _pairs_and_order(row, largest)
+    q, key = _positions_and_ranks(row, largest)
     if 64 * k <= row.size:
-        partial_sort(q, k, row.size, less)
+        partial_sort(q, k, row.size, key)
     else:
-        nth_element(q, k - 1, row.size, less)
+        nth_element(q, k - 1, row.size, key)
         if keep_sorted:
-            sort(q, k - 1, less)
-    return [position for _, position in q[:k]]
+            sort(q, k - 1, key)
+    return q[:k]
+
+
+def sort_order(row, descending):
+    """torch's positions for a sort of the 1-d NumPy ``row`` that need not be stable."""
+    q, key = _positions_and_ranks(row, descending)
+    sort(q, row.size, key)
+    return q

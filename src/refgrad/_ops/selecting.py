@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:717
+# --- book/chapters/16g_moves_and_fused.md:754
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -57,7 +57,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:773
+# --- book/chapters/16g_moves_and_fused.md:810
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -96,7 +96,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:816
+# --- book/chapters/16g_moves_and_fused.md:853
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 
