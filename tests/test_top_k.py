@@ -54,3 +54,14 @@ def test_ties_come_in_the_order_torch_leaves_them():
     # torch: tensor([nan, 1., nan, 5.]).topk(2) gives positions [0, 2]; largest=False [1, 3]
     assert _top_k(np.array([np.nan, 1.0, np.nan, 5.0]), 0, 2, True)[1].tolist() == [0, 2]
     assert _top_k(np.array([np.nan, 1.0, np.nan, 5.0]), 0, 2, False)[1].tolist() == [1, 3]
+
+
+def test_a_sort_not_asked_to_be_stable_orders_ties_by_introsort():
+    # torch.zeros(20).sort() gives positions [10, 19, 18, ..., 11, 0, 9, 8, ..., 1]
+    assert _sorted(np.zeros(20), 0, False)[1].tolist() == [10, *range(19, 10, -1), 0,
+                                                           *range(9, 0, -1)]
+    assert _sorted(np.zeros(20), 0, False, stable=True)[1].tolist() == list(range(20))
+    assert _sorted(np.zeros(16), 0, True)[1].tolist() == list(range(16))  # insertion: stable
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 50))  # no ties: one right answer either way
+    assert np.array_equal(_sorted(a, 1, True)[1], _sorted(a, 1, True, stable=True)[1])

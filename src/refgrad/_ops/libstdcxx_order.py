@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:56
+# --- book/chapters/19rpa_ties_in_topk.md:57
 """The moves of libstdc++'s nth_element, sort and partial_sort, on a list, in place.
 
 The items are positions, compared by ``key[position]``, a rank; items of one rank end
@@ -53,7 +53,7 @@ def partial_sort(q, middle, last, key):
         _pop_heap(q, end, end, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:116
+# --- book/chapters/19rpa_ties_in_topk.md:117
 def _pivot_and_cut(q, first, last, key):
     a, b, c = first + 1, first + (last - first) // 2, last - 1
     if key[q[a]] < key[q[b]]:
@@ -89,7 +89,7 @@ def _insertion_sort(q, first, last, key):
             _walk_back(q, i, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:160
+# --- book/chapters/19rpa_ties_in_topk.md:161
 def nth_element(q, nth, last, key):
     """``q[:last]`` with the element that belongs at ``nth`` there, lesser ones before."""
     first, depth = 0, 2 * (last.bit_length() - 1)
@@ -128,11 +128,11 @@ def sort(q, last, key):
         _walk_back(q, i, key)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:206
+# --- book/chapters/19rpa_ties_in_topk.md:207
 def _positions_and_ranks(row, largest):
     """``row``'s positions, and a rank for each whose order is torch's comparison: equal
     values (NaNs alike, 0.0 and -0.0 alike) one rank, NaN the largest."""
-    values, inverse = np.unique(row, return_inverse=True)  # NaN last, once
+    _, inverse = np.unique(row, return_inverse=True)  # NaN last, once
     ranks = -inverse if largest else inverse
     return list(range(row.size)), ranks.reshape(-1).tolist()
 
