@@ -259,6 +259,9 @@ def test_a_mixture_of_experts_dispatches_tokens_sorted_by_expert():
     assert expert.sort(stable=True).indices.tolist()[:7] == [1, 4, 5, 9, 12, 15, 17]
     assert torch.zeros(20).sort(descending=True).indices[:3].tolist() == [10, 19, 18]
     assert torch.full((2, 8), 0.125).topk(2).indices.tolist() == [[6, 5], [6, 5]]
+    load = torch.tensor([1.0] + [2.0] * 18 + [3.0], requires_grad=True)
+    torch.quantile(load, 0.5).backward()  # read from the sort: the tie torch's puts there
+    assert load.grad.nonzero().flatten().tolist() == [10, 11]
     with pytest.raises(RuntimeError, match="split_with_sizes expects split_sizes to sum "
                                            "exactly to 20"):
         x.split([5, 5])

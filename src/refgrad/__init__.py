@@ -278,11 +278,11 @@ from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanme
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1148
+# --- book/chapters/16k_order_statistics.md:1146
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1499
+# --- book/chapters/16k_order_statistics.md:1497
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

@@ -2,155 +2,75 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:57
-"""The moves of libstdc++'s nth_element, sort and partial_sort, on a list, in place.
+# --- book/chapters/19rpa_ties_in_topk.md:61
+"""libstdc++'s nth_element and partial_sort, from the pieces of its std::sort.
 
-The items are positions, compared by ``key[position]``, a rank; items of one rank end
-where the C++ library's moves put them, which is how torch's sort and topk order ties.
+The items are positions, compared by their ranks; items of one rank end where the C++
+library's moves put them, which is how torch's sort and topk order ties.
 """
 
 import numpy as np
 
-
-def _push_heap(q, hole, top, value, key):
-    parent = (hole - 1) // 2
-    while hole > top and key[q[parent]] < key[value]:
-        q[hole], hole = q[parent], parent
-        parent = (hole - 1) // 2
-    q[hole] = value
+from refgrad._ops.selection import _insertion_sort, _partition, _pivot_to_front, _sift, introsort
 
 
-def _adjust_heap(q, hole, n, value, key):
-    top = child = hole
-    while child < (n - 1) // 2:  # the larger child up, down to the bottom
-        child = 2 * (child + 1)
-        if key[q[child]] < key[q[child - 1]]:
-            child -= 1
-        q[hole], hole = q[child], child
-    if n % 2 == 0 and child == (n - 2) // 2:  # a last parent with one child
-        child = 2 * (child + 1)
-        q[hole], hole = q[child - 1], child - 1
-    _push_heap(q, hole, top, value, key)
-
-
-def _pop_heap(q, last, result, key):
-    value, q[result] = q[result], q[0]
-    _adjust_heap(q, 0, last, value, key)
-
-
-def _heap_select(q, middle, last, key):
+def _heap_select(q, middle, last, less):
     for parent in range((middle - 2) // 2, -1, -1):  # make_heap, from the last parent up
-        _adjust_heap(q, parent, middle, q[parent], key)
+        _sift(q, parent, middle, q[parent], less)
     for i in range(middle, last):
-        if key[q[i]] < key[q[0]]:
-            _pop_heap(q, middle, i, key)
+        if less(q[i], q[0]):  # pop_heap into i
+            item, q[i] = q[i], q[0]
+            _sift(q, 0, middle, item, less)
 
 
-def partial_sort(q, middle, last, key):
+def partial_sort(q, middle, last, less):
     """The ``middle`` least of ``q[:last]`` in order at its front."""
-    _heap_select(q, middle, last, key)
+    _heap_select(q, middle, last, less)
     for end in range(middle - 1, 0, -1):  # sort_heap
-        _pop_heap(q, end, end, key)
+        item, q[end] = q[end], q[0]
+        _sift(q, 0, end, item, less)
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:117
-def _pivot_and_cut(q, first, last, key):
-    a, b, c = first + 1, first + (last - first) // 2, last - 1
-    if key[q[a]] < key[q[b]]:
-        m = b if key[q[b]] < key[q[c]] else c if key[q[a]] < key[q[c]] else a
-    else:
-        m = a if key[q[a]] < key[q[c]] else c if key[q[b]] < key[q[c]] else b
-    q[first], q[m] = q[m], q[first]
-    lo, hi, pivot = first + 1, last, key[q[first]]
-    while True:
-        while key[q[lo]] < pivot:
-            lo += 1
-        hi -= 1
-        while pivot < key[q[hi]]:
-            hi -= 1
-        if not lo < hi:
-            return lo
-        q[lo], q[hi] = q[hi], q[lo]
-        lo += 1
-
-
-def _walk_back(q, i, key):
-    value, rank = q[i], key[q[i]]
-    while rank < key[q[i - 1]]:
-        q[i], i = q[i - 1], i - 1
-    q[i] = value
-
-
-def _insertion_sort(q, first, last, key):
-    for i in range(first + 1, last):
-        if key[q[i]] < key[q[first]]:
-            q[first:i + 1] = [q[i]] + q[first:i]
-        else:
-            _walk_back(q, i, key)
-
-
-# --- book/chapters/19rpa_ties_in_topk.md:161
-def nth_element(q, nth, last, key):
+def nth_element(q, nth, last, less):
     """``q[:last]`` with the element that belongs at ``nth`` there, lesser ones before."""
     first, depth = 0, 2 * (last.bit_length() - 1)
     while last - first > 3:
         if depth == 0:
             part = q[first:last]
-            _heap_select(part, nth + 1 - first, last - first, key)
-            part[0], part[nth - first] = part[nth - first], part[0]
+            _heap_select(part, nth + 1 - first, last - first, less)
+            part[0], part[nth - first] = part[nth - first], part[0]  # the heap's top
             q[first:last] = part
             return
         depth -= 1
-        cut = _pivot_and_cut(q, first, last, key)
+        _pivot_to_front(q, first, first + (last - first) // 2, last - 1, less)
+        cut = _partition(q, first + 1, last, first, less)
         first, last = (cut, last) if cut <= nth else (first, cut)
-    _insertion_sort(q, first, last, key)
+    part = q[first:last]
+    _insertion_sort(part, less)
+    q[first:last] = part
 
 
-def sort(q, last, key):
-    """``q[:last]`` in order, by introsort."""
-    if last == 0:
-        return
-    ranges = [(0, last, 2 * (last.bit_length() - 1))]  # explicit stack of ranges to cut
-    while ranges:
-        first, end, depth = ranges.pop()
-        while end - first > 16:
-            if depth == 0:
-                part = q[first:end]
-                partial_sort(part, len(part), len(part), key)
-                q[first:end] = part
-                break
-            depth -= 1
-            cut = _pivot_and_cut(q, first, end, key)
-            ranges.append((cut, end, depth))
-            end = cut
-    _insertion_sort(q, 0, min(last, 16), key)
-    for i in range(16, last):
-        _walk_back(q, i, key)
-
-
-# --- book/chapters/19rpa_ties_in_topk.md:207
-def _positions_and_ranks(row, largest):
-    """``row``'s positions, and a rank for each whose order is torch's comparison: equal
-    values (NaNs alike, 0.0 and -0.0 alike) one rank, NaN the largest."""
+# --- book/chapters/19rpa_ties_in_topk.md:116
+def _positions_and_order(row, largest):
+    """``row``'s positions, and torch's comparison of two of them."""
     _, inverse = np.unique(row, return_inverse=True)  # NaN last, once
-    ranks = -inverse if largest else inverse
-    return list(range(row.size)), ranks.reshape(-1).tolist()
+    key = (-inverse if largest else inverse).reshape(-1).tolist()
+    return list(range(row.size)), lambda i, j: key[i] < key[j]
 
 
 def top_k_order(row, k, largest, keep_sorted):
     """torch's topk positions of the 1-d NumPy ``row`` (k > 0)."""
-    q, key = _positions_and_ranks(row, largest)
+    q, less = _positions_and_order(row, largest)
     if 64 * k <= row.size:
-        partial_sort(q, k, row.size, key)
+        partial_sort(q, k, row.size, less)
     else:
-        nth_element(q, k - 1, row.size, key)
+        nth_element(q, k - 1, row.size, less)
         if keep_sorted:
-            sort(q, k - 1, key)
+            q[:k - 1] = introsort(q[:k - 1], less)
     return q[:k]
 
 
 def sort_order(row, descending):
     """torch's positions for a sort of the 1-d NumPy ``row`` that need not be stable."""
-    q, key = _positions_and_ranks(row, descending)
-    sort(q, row.size, key)
-    return q
+    q, less = _positions_and_order(row, descending)
+    return introsort(q, less)
