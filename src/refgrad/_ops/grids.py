@@ -5,12 +5,13 @@
 # --- book/chapters/16j_products_and_shapes.md:1451
 """meshgrid: one view per input, expanded to the grid they span."""
 
+from refgrad._triggered import triggered
 from refgrad._warn_once import warn_once
 from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
-MESHGRID_WITHOUT_INDEXING = (
+MESHGRID_WITHOUT_INDEXING = triggered(  # NOTE [Where a C++ warning was raised]
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
-    "argument.")
+    "argument.", "aten/src/ATen/native/TensorShape.cpp:4215")
 
 
 def meshgrid(*tensors, indexing=None):

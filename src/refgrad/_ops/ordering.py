@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:459
+# --- book/chapters/16g_moves_and_fused.md:461
 """sort, argsort, msort and topk."""
 
 import numpy as np
@@ -23,10 +23,12 @@ def _stable_order(a, dim, descending):
     return a.shape[dim] - 1 - np.flip(backwards, axis=dim)
 
 
-def _sorted(a, dim, descending, stable=True, k=None):
+def _sorted(a, dim, descending, stable=False, k=None):
     if a.ndim == 0:
         return a.copy(), np.zeros((), np.int64)
     order = _stable_order(a, dim, descending)
+    if not stable and k is None and type(a) is np.ndarray and a.shape[dim] > 16:
+        order = _introsort_ties(a, dim, descending, order)
     if k is not None:  # a slice, not np.take: it keeps the positions on their device
         order = order[(slice(None),) * (dim % a.ndim) + (slice(0, k),)]
         return np.take_along_axis(a, order, axis=dim), order.astype(np.int64)
@@ -35,12 +37,15 @@ def _sorted(a, dim, descending, stable=True, k=None):
     return like_input_result(values, a), like_input_result(indices, a)
 
 
-# --- book/chapters/16g_moves_and_fused.md:501
-def _top_k(a, dim, k, largest):
-    """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept."""
+# --- book/chapters/16g_moves_and_fused.md:505
+def _top_k(a, dim, k, largest, keep_sorted=True):
+    """``_sorted(a, dim, largest, k=k)``, without sorting more than the k kept; ties
+    as torch orders them (NOTE [Ties in topk])."""
     n = a.shape[dim] if a.ndim else 1
-    if type(a) is not np.ndarray or not 0 < k < n:  # a device's arrays: the whole sort
+    if type(a) is not np.ndarray or not 0 < k <= n or a.ndim == 0:  # a device's arrays
         return _sorted(a, dim, largest, k=k)
+    if k == n:
+        return _torch_ties(a, dim, k, largest, keep_sorted, _sorted(a, dim, largest, True, k)[1])
     rows = np.moveaxis(a, dim, -1)
     kth = np.partition(rows, n - k if largest else k - 1, axis=-1)[..., n - k if largest else k - 1]
     kth = kth[..., None]
@@ -56,12 +61,61 @@ def _top_k(a, dim, k, largest):
     positions = np.nonzero(before | tied)[-1].reshape(*rows.shape[:-1], k)  # k a row, in order
     order = np.take_along_axis(positions, _stable_order(
         np.take_along_axis(rows, positions, axis=-1), -1, largest), axis=-1)
-    values = np.take_along_axis(rows, order, axis=-1)
+    return _torch_ties(a, dim, k, largest, keep_sorted, np.moveaxis(order, -1, dim))
+
+
+# --- book/chapters/16g_moves_and_fused.md:541
+# NOTE [Ties in topk]
+# Only rows with two equal values (NaNs alike, 0.0 and -0.0 alike) can differ
+# from the stable sort's first k when sorted; unsorted, each row that
+# nth_element leaves in its own order does. Those rows are redone by
+# libstdc++'s moves, as torch's CPU kernel makes them; the rest keep the
+# vectorised answer.
+def _torch_ties(a, dim, k, largest, keep_sorted, order):
+    from refgrad._ops.libstdcxx_order import top_k_order
+
+    rows = np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+    order = np.moveaxis(order, dim, -1).reshape(-1, k).astype(np.int64)
+    if keep_sorted or k < 2 or 64 * k <= rows.shape[1]:
+        redo = _tied_rows(rows)
+    else:
+        redo = np.ones(len(rows), bool)
+    for r in np.nonzero(redo)[0]:
+        order[r] = top_k_order(rows[r], k, largest, keep_sorted)
+    order = order.reshape(*np.moveaxis(a, dim, -1).shape[:-1], k)
+    values = np.take_along_axis(np.moveaxis(a, dim, -1), order, axis=-1)
     return (np.moveaxis(values, -1, dim).copy(order="C"),  # row-major, as the sort's slice
             np.moveaxis(order, -1, dim).astype(np.int64, order="C"))
 
 
-# --- book/chapters/16g_moves_and_fused.md:532
+# --- book/chapters/16g_moves_and_fused.md:572
+def _tied_rows(rows):
+    """Which rows of a 2-d array hold two equal values (NaNs alike, 0.0 and -0.0 alike)."""
+    ordered = np.sort(rows, axis=-1)
+    nans = np.isnan(ordered).sum(-1) if ordered.dtype.kind == "f" else 0
+    return (ordered[:, 1:] == ordered[:, :-1]).any(-1) | (nans > 1)
+
+
+# NOTE [Ties in a sort]
+# torch's sort with stable False or not given is std::sort, which orders equal
+# values its own way beyond 16 of them; rows with equal values are sorted again
+# by libstdc++'s moves, the others keep NumPy's stable order.
+def _introsort_ties(a, dim, descending, order):
+    from refgrad._ops.libstdcxx_order import sort_order
+
+    n = a.shape[dim]
+    rows = np.moveaxis(a, dim, -1).reshape(-1, n)
+    redo = np.nonzero(_tied_rows(rows))[0]
+    if redo.size == 0:
+        return order
+    order = np.moveaxis(order, dim, -1).copy()
+    flat = order.reshape(-1, n)
+    for r in redo:
+        flat[r] = sort_order(rows[r], descending)
+    return np.moveaxis(order, -1, dim)
+
+
+# --- book/chapters/16g_moves_and_fused.md:604
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -76,13 +130,13 @@ SORT = register(Op(
 ))
 TOPK = register(Op(
     "topk", "TopkBackward0", ("self",),
-    forward=lambda a, dim, k, largest, sorted: _top_k(a, dim, k, largest),
+    forward=lambda a, dim, k, largest, sorted: _top_k(a, dim, k, largest, sorted),
     backward=_put_back, outputs=("values", "indices"), saves=(("indices", ("self",)),),
     keeps=("self_sym_sizes",), hides=("k", "largest", "sorted"),
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:564
+# --- book/chapters/16g_moves_and_fused.md:636
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -110,7 +164,7 @@ def _refuse_stable(order, stable, none_too) -> None:
         raise TypeError("stable")  # reworded: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:597
+# --- book/chapters/16g_moves_and_fused.md:669
 def sort(input, *order, stable=UNSTATED, **by_name):
     _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
     return _sort(input, *order, stable=stable, **by_name)
@@ -141,7 +195,7 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:633
+# --- book/chapters/16g_moves_and_fused.md:705
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 
