@@ -430,7 +430,7 @@ from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
 import refgrad._after_failure_methods  # noqa: E402, F401 - installs the methods read after failing
 
 
-# --- book/chapters/16p_decompositions.md:1032
+# --- book/chapters/16p_decompositions.md:1058
 from refgrad._ops.decomposition_forms import matrix_exp, pinverse, svd
 from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
@@ -569,11 +569,11 @@ from refgrad._removed_linalg import eig, lstsq, matrix_rank, solve  # noqa: F401
 from refgrad._ops import removed_methods  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:187
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:767
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:773
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -24,7 +24,7 @@ from refgrad._ops.singular_solves import solve_ex  # noqa: F401
 from refgrad._ops.matrix_norms import matrix_norm, norm  # noqa: F401
 
 
-# --- book/chapters/16p_decompositions.md:994
+# --- book/chapters/16p_decompositions.md:1020
 from refgrad._ops.singular_values import svd, svdvals  # noqa: F401
 from refgrad._ops.spectral import eigh, eigvalsh  # noqa: F401
 from refgrad._ops.triangular_factors import qr  # noqa: F401
@@ -45,15 +45,15 @@ from refgrad._ops.solver_methods import lstsq  # noqa: F401
 from refgrad._ops.householder_methods import householder_product  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:495
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:501
 from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:537
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:543
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:811
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:817
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

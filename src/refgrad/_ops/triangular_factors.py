@@ -23,12 +23,26 @@ LINALG_QR_OUT_RESULT = _given_out(LINALG_QR_RESULT)
 
 def _qr(a, mode):
     if mode == "r":  # both factors by columns, as LAPACK's geqrf leaves them
-        return np.empty((0,), dtype=a.dtype, like=a), column_major(np.linalg.qr(a, mode="r"))
+        R = one_row_reflected(np.linalg.qr(a, mode="r"))
+        return np.empty((0,), dtype=a.dtype, like=a), column_major(R)
     Q, R = np.linalg.qr(a, mode=mode)
-    return column_major(Q), column_major(R)
+    return column_major(Q), column_major(one_row_reflected(R))
 
 
-# --- book/chapters/16p_decompositions.md:434
+# --- book/chapters/16p_decompositions.md:417
+# NOTE [A reflection by tau zero]
+# torch's LAPACK applies a reflection whose tau is 0, and 0 * inf is nan:
+# in a one-row R, every column after the first that is not finite is nan.
+def one_row_reflected(r):
+    if r.shape[-2] != 1 or r.shape[-1] < 2:
+        return r
+    r = r.copy()
+    later = r[..., :1, 1:]
+    later[~np.isfinite(later)] = np.nan
+    return r
+
+
+# --- book/chapters/16p_decompositions.md:460
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -36,7 +50,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:452
+# --- book/chapters/16p_decompositions.md:478
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
