@@ -1,8 +1,9 @@
 """Black-box tests: behaviour the differential fuzzer found in its seventeenth round.
 
-A QR factorization of a matrix of one row applies its one reflection, whose tau
-is 0, so a later column that is not finite is nan in R and in geqrf's a. The
-same assertions run on torch.
+A QR factorization applies a reflection whose tau is 0 (a matrix of one row, or
+zeros below the diagonal), so a later column that is not finite is nan in R and in
+geqrf's a from that row down; and div_ with a rounding mode refuses a result self
+cannot hold before its kernel finds a zero divisor. The same assertions run on torch.
 """
 
 import math
@@ -38,3 +39,26 @@ def test_geqrf_of_one_row_makes_a_later_column_that_is_not_finite_nan():
     h, tau = torch.geqrf(torch.tensor([[2.0, INF, 3.0, -INF]], dtype=torch.float64))
     _same(h, [[2.0, NAN, 3.0, NAN]])
     assert tau.tolist() == [0.0]
+
+
+def test_qr_with_zeros_below_the_diagonal_makes_a_later_column_that_is_not_finite_nan():
+    a = torch.tensor([[1.0, INF, 2.0], [0.0, 2.0, 1.0]], dtype=torch.float64)
+    _same(torch.linalg.qr(a).R, [[1.0, NAN, 2.0], [0.0, NAN, 1.0]])
+    _same(torch.geqrf(a)[0], [[1.0, NAN, 2.0], [0.0, NAN, 1.0]])
+
+
+def test_a_reflection_meeting_inf_where_its_vector_is_zero_makes_the_column_nan():
+    a = torch.tensor([[3.0, 1.0, 2.0], [4.0, 1.0, 1.0], [0.0, 0.0, INF]], dtype=torch.float64)
+    R = torch.linalg.qr(a).R
+    assert R[:, :2].isfinite().all() and R[:, 2].isnan().all()
+    assert torch.geqrf(a)[0][:, 2].isnan().all()
+
+
+@pytest.mark.parametrize("rounding_mode", ["floor", "trunc"])
+def test_div_in_place_with_a_zero_divisor_refuses_the_cast_first(rounding_mode):
+    x = torch.zeros(2, 3, dtype=torch.bool)
+    with pytest.raises(RuntimeError, match="^result type Long can't be cast to the desired "
+                                           "output type Bool$"):
+        x.div_(torch.tensor([[0, 1, 2]]), rounding_mode=rounding_mode)
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+        torch.zeros(3, dtype=torch.int64).div_(torch.tensor([0, 1, 2]), rounding_mode=rounding_mode)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16p_decompositions.md:887
+# --- book/chapters/16p_decompositions.md:910
 """linalg.multi_dot, in the cheapest order, and linalg.vecdot."""
 
 from refgrad._dtype import C_TYPE_NAMES
@@ -42,7 +42,7 @@ def _check_chain(tensors) -> None:
                 f"{C_TYPE_NAMES[t.dtype.name]}")
 
 
-# --- book/chapters/16p_decompositions.md:934
+# --- book/chapters/16p_decompositions.md:957
 def _order(chain):
     sizes = [m.shape[0] for m in chain] + [chain[-1].shape[1]]
     n = len(chain)
@@ -81,7 +81,7 @@ def _multiply(chain, split):
     return done[0, len(chain) - 1]
 
 
-# --- book/chapters/16p_decompositions.md:981
+# --- book/chapters/16p_decompositions.md:1004
 def vecdot(x, y, *, dim=-1):
     if not x.dtype.is_floating_point:  # y's dtype must then be x's
         raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "

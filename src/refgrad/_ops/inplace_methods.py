@@ -229,7 +229,8 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
                 if isinstance(other, Tensor):
                     F.check_broadcast(tuple(self.shape), tuple(other.shape))
         check_broadcast(self, (*args, *kwargs.values()))
-        if cast:  # NumPy's scalars as the numbers torch reads them
+        # a zero divisor is found by the kernel, after any op's cast check (div_ too)
+        if cast or message == rounding.ZERO_DIVISION:  # NumPy's scalars as torch's numbers
             check_cast(self, result_type(self, *map(python_number, args)))
 
 
@@ -245,7 +246,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3915
+# --- book/chapters/26_inplace.md:3916
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
