@@ -3,7 +3,9 @@
 A QR factorization applies a reflection whose tau is 0 (a matrix of one row, or
 zeros below the diagonal), so a later column that is not finite is nan in R and in
 geqrf's a from that row down; and div_ with a rounding mode refuses a result self
-cannot hold before its kernel finds a zero divisor. The same assertions run on torch.
+cannot hold before its kernel finds a zero divisor; a transposed convolution with
+an operand that is not finite adds only the products that land on each element.
+The same assertions run on torch.
 """
 
 import math
@@ -62,3 +64,20 @@ def test_div_in_place_with_a_zero_divisor_refuses_the_cast_first(rounding_mode):
         x.div_(torch.tensor([[0, 1, 2]]), rounding_mode=rounding_mode)
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
         torch.zeros(3, dtype=torch.int64).div_(torch.tensor([0, 1, 2]), rounding_mode=rounding_mode)
+
+
+def test_conv_transpose2d_adds_only_the_products_that_land_on_an_element():
+    x = torch.tensor([[1.5, 0.0], [4.0, -INF]])[None, None]
+    y = torch.nn.functional.conv_transpose2d(x, x, stride=2)
+    _same(y[0, 0], [[2.25, 0.0, 0.0, 0.0], [6.0, -INF, 0.0, NAN],
+                    [6.0, 0.0, -INF, NAN], [16.0, -INF, -INF, INF]])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_conv_transpose1d_pads_no_zeros_into_a_weight_holding_inf(dtype):
+    w = torch.tensor([[-1.5, 0.0], [2.0, INF]], dtype=dtype)[None]
+    x = torch.tensor([[0.5, 0.25]], dtype=dtype)[None]
+    _same(torch.nn.functional.conv_transpose1d(x, w)[0],
+          [[-0.75, -0.375, 0.0], [1.0, INF, INF]])
+    _same(torch.nn.functional.conv_transpose1d(x, w, torch.tensor([1.0, 2.0], dtype=dtype),
+                                               padding=1)[0], [[0.625], [INF]])

@@ -486,11 +486,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:510
+# --- book/chapters/16w_transposed_and_rearranging.md:555
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:864
+# --- book/chapters/16w_transposed_and_rearranging.md:909
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -954,7 +954,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3963
+# --- book/chapters/26_inplace.md:3967
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -979,7 +979,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4123
+# --- book/chapters/26_inplace.md:4127
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -990,7 +990,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4489
+# --- book/chapters/26_inplace.md:4493
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1000,7 +1000,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5235
+# --- book/chapters/26_inplace.md:5239
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811

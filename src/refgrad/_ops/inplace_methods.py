@@ -215,7 +215,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3880
+# --- book/chapters/26_inplace.md:3884
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -246,7 +246,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3916
+# --- book/chapters/26_inplace.md:3920
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
