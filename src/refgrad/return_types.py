@@ -128,7 +128,7 @@ from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, 
 from refgrad._ops.mantissa_and_exponent import FREXP_RESULT as frexp  # noqa: F401, E402
 
 
-# --- book/chapters/16p_decompositions.md:1013
+# --- book/chapters/16p_decompositions.md:1062
 from refgrad._ops.singular_values import LINALG_SVD_RESULT as linalg_svd  # noqa: F401, E402
 from refgrad._ops.singular_values import LINALG_SVD_OUT_RESULT as linalg_svd_out  # noqa: F401, E402
 from refgrad._ops.spectral import LINALG_EIGH_OUT_RESULT as linalg_eigh_out  # noqa: F401, E402
@@ -166,24 +166,24 @@ from refgrad._ops.older_out_types import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:189
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:195
 from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:503
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:509
 from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
 from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:545
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:551
 from refgrad._ops.ldl import (  # noqa: E402
     LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
     LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:775
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:781
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:45
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:49
 """torch.geqrf: the QR factorization as LAPACK leaves it, R and Householder vectors."""
 
 import numpy as np
@@ -12,6 +12,7 @@ from refgrad._dtype import float32, float64
 from refgrad._ops.dispatch import call
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, no_forward_formula, register
+from refgrad._ops.triangular_factors import nan_where_reflected
 from refgrad._typename import LEGACY
 from refgrad.return_types import _given_out, _structseq
 
@@ -24,7 +25,8 @@ def _geqrf(a):
     if a.size == 0:
         return column_major(np.zeros(a.shape, a.dtype)), np.zeros((*batch, min(m, n)), a.dtype)
     h, tau = np.linalg.qr(a, mode="raw")  # LAPACK's own arrays; h is a transposed
-    return column_major(h.swapaxes(-1, -2).astype(a.dtype)), tau.astype(a.dtype)
+    h = nan_where_reflected(a, h.swapaxes(-1, -2))  # NOTE [A reflection by tau zero]
+    return column_major(h.astype(a.dtype)), tau.astype(a.dtype)
 
 
 def _no_derivative(grads, **unused):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:114
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:120
 """torch.geqrf and Tensor.geqrf, with out=."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -25,7 +25,7 @@ CHOSEN["geqrf"] = "a"
 SCHEMA_OF["geqrf.a"] = "self -> a, tau"
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:137
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:143
 def _written(function):
     written = with_out(function, "geqrf", _geqrf.GEQRF_OUT)
 
@@ -65,6 +65,6 @@ def _written_in_place(input, a, tau) -> bool:
     return geqrf
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:178
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:184
 geqrf = _written(function_form(_geqrf.geqrf, Arguments(_SIGNATURE)))
 Tensor.geqrf = method_form(_geqrf.geqrf, Arguments(_SIGNATURE, method=True))

@@ -215,7 +215,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3889
+# --- book/chapters/26_inplace.md:3893
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -229,7 +229,8 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
                 if isinstance(other, Tensor):
                     F.check_broadcast(tuple(self.shape), tuple(other.shape))
         check_broadcast(self, (*args, *kwargs.values()))
-        if cast:  # NumPy's scalars as the numbers torch reads them
+        # a zero divisor is found by the kernel, after any op's cast check (div_ too)
+        if cast or message == rounding.ZERO_DIVISION:  # NumPy's scalars as torch's numbers
             check_cast(self, result_type(self, *map(python_number, args)))
 
 
@@ -245,7 +246,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3924
+# --- book/chapters/26_inplace.md:3929
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:266
+# --- book/chapters/16w_transposed_and_rearranging.md:311
 """conv_transpose1d, 2d and 3d: torch's checks of a transposed convolution, and the functions."""
 
 from refgrad._argument_forms import function_form
@@ -41,7 +41,7 @@ def _check_shapes(input, weight, bias, groups):
                            f"input shape: {_listed(shape)}")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:316
+# --- book/chapters/16w_transposed_and_rearranging.md:361
 def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
     """Whether torch's CPU would give a transposed convolution of an input of dtype ``kind`` (a
     name) and ``shape`` with a kernel of ``kernel`` positions to oneDNN."""
@@ -63,7 +63,7 @@ def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
                       or shape[0] * shape[1] * shape[2] * shape[3] > 20480)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:345
+# --- book/chapters/16w_transposed_and_rearranging.md:390
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     from refgrad._ops.refusal_order import refuse_empty_kernel
 
@@ -100,7 +100,7 @@ def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:390
+# --- book/chapters/16w_transposed_and_rearranging.md:435
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -128,7 +128,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:427
+# --- book/chapters/16w_transposed_and_rearranging.md:472
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -165,7 +165,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:469
+# --- book/chapters/16w_transposed_and_rearranging.md:514
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

@@ -30,12 +30,42 @@ def transposed_forward(input, weight, bias, stride, padding, dilation, output_pa
     if min(sizes) < 1:  # only oneDNN lets an empty output through
         return laid_out(np.zeros((input.shape[0], weight.shape[1] * groups, *sizes),
                                  input.dtype, like=input), fmt)
+    if not (np.isfinite(input).all() and np.isfinite(weight).all()):  # NOTE [Each product
+        return laid_out(scattered(input, weight, bias, stride, padding, dilation,  # where it
+                                  output_padding, groups), fmt)  # lands]
     padded, kernel = as_convolution(input, weight, stride, padding, dilation, output_padding,
                                     groups)
     return laid_out(convolve(padded, kernel, bias, (1,) * n, (0,) * n, dilation, groups), fmt)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:125
+# --- book/chapters/16w_transposed_and_rearranging.md:132
+# NOTE [Each product where it lands]
+# A transposed convolution with an operand that is not finite adds each
+# kernel tap's products into the output where they land, as torch's columns
+# do, with no zeros of a spread input to make 0 * inf.
+def scattered(input, weight, bias, stride, padding, dilation, output_padding, groups):
+    kind = input.dtype
+    wide = np.float32 if kind == np.float16 else kind
+    n, (batch, channels), taps = weight.ndim - 2, input.shape[:2], weight.shape[2:]
+    full = [(h - 1) * s + d * (k - 1) + 1 + o for h, s, d, k, o in zip(
+        input.shape[2:], stride, dilation, taps, output_padding)]
+    outputs = weight.shape[1]
+    out = np.zeros((batch, groups * outputs, *full), wide)
+    x = input.astype(wide).reshape(batch, groups, channels // groups, *input.shape[2:])
+    w = weight.astype(wide).reshape(groups, channels // groups, outputs, *taps)
+    for tap in np.ndindex(*taps):
+        products = np.einsum("ngc...,gco->ngo...", x, w[(..., *tap)])
+        lands = tuple(slice(t * d, t * d + (h - 1) * s + 1, s) for t, d, h, s in zip(
+            tap, dilation, input.shape[2:], stride))
+        out[(slice(None), slice(None), *lands)] += products.reshape(
+            batch, groups * outputs, *input.shape[2:])
+    out = out[(slice(None), slice(None), *(slice(p, f - p) for p, f in zip(padding, full)))]
+    if bias is not None:
+        out = out + bias.astype(wide).reshape(-1, *(1,) * n)
+    return out.astype(kind)
+
+
+# --- book/chapters/16w_transposed_and_rearranging.md:170
 def as_convolution(input, weight, stride, padding, dilation, output_padding, groups):
     """The input and weight of the stride-one, unpadded convolution equal to the transposed
     convolution of ``input`` and ``weight`` (arrays)."""
@@ -57,7 +87,7 @@ def as_convolution(input, weight, stride, padding, dilation, output_padding, gro
     return padded, kernel[(slice(None), slice(None), *(slice(None, None, -1),) * n)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:153
+# --- book/chapters/16w_transposed_and_rearranging.md:198
 def transposed_format(input, weight, stride, dilation, output_padding, groups):
     """The memory format of a transposed convolution's result and gradients (arrays)."""
     from refgrad._backend import element_strides
@@ -74,7 +104,7 @@ def transposed_format(input, weight, stride, dilation, output_padding, groups):
     return conv_memory_format(input, weight)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:194
+# --- book/chapters/16w_transposed_and_rearranging.md:239
 def _convolved(x, weight, stride, padding, dilation, groups):
     """The convolution of the tensors ``x`` and ``weight``, in refgrad's operations."""
     from refgrad._ops.convolution import _subscripts, _windows
@@ -92,7 +122,7 @@ def _convolved(x, weight, stride, padding, dilation, groups):
     return result.reshape(batch, weight.shape[0], *positions)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:218
+# --- book/chapters/16w_transposed_and_rearranging.md:263
 def transposed_backward(g, input, weight, stride, padding, dilation, output_padding, groups,
                         bias_sizes, mask=(True, True, True)):
     from refgrad._ops.convolution import in_format, weight_gradient

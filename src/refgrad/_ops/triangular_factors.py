@@ -23,12 +23,46 @@ LINALG_QR_OUT_RESULT = _given_out(LINALG_QR_RESULT)
 
 def _qr(a, mode):
     if mode == "r":  # both factors by columns, as LAPACK's geqrf leaves them
-        return np.empty((0,), dtype=a.dtype, like=a), column_major(np.linalg.qr(a, mode="r"))
+        R = nan_where_reflected(a, np.linalg.qr(a, mode="r"))
+        return np.empty((0,), dtype=a.dtype, like=a), column_major(R)
     Q, R = np.linalg.qr(a, mode=mode)
-    return column_major(Q), column_major(R)
+    return column_major(Q), column_major(nan_where_reflected(a, R))
 
 
-# --- book/chapters/16p_decompositions.md:434
+# --- book/chapters/16p_decompositions.md:420
+# NOTE [A reflection by tau zero]
+# torch's LAPACK applies a reflection whose tau is 0, and 0 * inf is nan.
+def nan_where_reflected(a, r):
+    """``r``, a QR factor of ``a``, with nan where torch's reflections by 0 leave it."""
+    if np.isfinite(a).all():
+        return r
+    r = r.copy()
+    for index in np.ndindex(a.shape[:-2]):
+        replayed = _reflected(a[index])
+        if replayed is not None:
+            r[index][np.isnan(replayed[:r.shape[-2]])] = np.nan
+    return r
+
+
+def _reflected(a):
+    """LAPACK's unblocked QR, each reflection applied; None once a column to clear is
+    not finite."""
+    h = a.astype(np.float64)
+    m, n = h.shape
+    for k in range(min(m, n)):
+        alpha, below, tau = h[k, k], h[k + 1:, k], 0.0
+        if below.any() or not np.isfinite(below).all():
+            if not (np.isfinite(alpha) and np.isfinite(below).all()):
+                return None
+            beta = -np.copysign(np.hypot(alpha, np.sqrt(below @ below)), alpha)
+            tau = (beta - alpha) / beta
+            h[k + 1:, k] = below / (alpha - beta)
+        v = np.concatenate([[1.0], h[k + 1:, k]])[:, None]
+        h[k:, k + 1:] -= v * (tau * np.sum(v * h[k:, k + 1:], axis=0))
+    return h
+
+
+# --- book/chapters/16p_decompositions.md:483
 LINALG_QR = register(Op(
     "linalg_qr", "LinalgQrBackward0", ("A",), forward=_qr, backward=qr_backward,
     promote=False, outputs=("Q", "R"), saves=(("Q", ("A",)), ("R", ("A",))),
@@ -36,7 +70,7 @@ LINALG_QR = register(Op(
 ))
 
 
-# --- book/chapters/16p_decompositions.md:452
+# --- book/chapters/16p_decompositions.md:501
 def qr(A, mode="reduced"):
     error = _qr_refusal(A, mode)
     if error is not None:  # refused after any mode has seen it: NOTE [Before the kernel refuses]
