@@ -11,7 +11,15 @@ library's moves put them, which is how torch's sort and topk order ties.
 
 import numpy as np
 
-from refgrad._ops.selection import _insertion_sort, _partition, _pivot_to_front, _sift, introsort
+from refgrad._ops.selection import (
+    _RUN,
+    _heap_sort,
+    _insertion_sort,
+    _partition,
+    _pivot_to_front,
+    _sift,
+    introsort,
+)
 
 
 def _heap_select(q, middle, last, less):
@@ -50,7 +58,7 @@ def nth_element(q, nth, last, less):
     q[first:last] = part
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:116
+# --- book/chapters/19rpa_ties_in_topk.md:124
 def _positions_and_order(row, largest):
     """``row``'s positions, and torch's comparison of two of them."""
     _, inverse = np.unique(row, return_inverse=True)  # NaN last, once
@@ -72,5 +80,101 @@ def top_k_order(row, k, largest, keep_sorted):
 
 def sort_order(row, descending):
     """torch's positions for a sort of the 1-d NumPy ``row`` that need not be stable."""
-    q, less = _positions_and_order(row, descending)
-    return introsort(q, less)
+    _, inverse = np.unique(row, return_inverse=True)  # as _positions_and_order ranks
+    return ranked_introsort(-inverse if descending else inverse).tolist()
+
+
+# --- book/chapters/19rpa_ties_in_topk.md:198
+
+
+
+# --- book/chapters/19rpa_ties_in_topk.md:206
+_BY_NUMPY = 256  # ranges this long or shorter are cut in Python
+
+
+def ranked_introsort(key):
+    """Positions in the order libstdc++'s std::sort leaves them, compared by int ``key``."""
+    n = key.size
+    k, q = key.astype(np.int64), np.arange(n)
+    pending = [(0, n, 2 * (n.bit_length() - 1) if n else 0)]
+    while pending:
+        first, last, depth = pending.pop()
+        if last - first <= _BY_NUMPY:
+            _cut_small(k, q, first, last, depth)
+            continue
+        if depth == 0:
+            _heap_range(k, q, first, last)
+            continue
+        _pivot_first(k, q, first, first + (last - first) // 2, last - 1)
+        cut = _cut(k, q, first + 1, last, k[first])
+        pending.append((cut, last, depth - 1))
+        pending.append((first, cut, depth - 1))
+    return q[np.argsort(k, kind="stable")]
+
+
+def _pivot_first(k, q, first, mid, end):
+    x, y, z = first + 1, mid, end
+    a, b, c = k[x], k[y], k[z]
+    if a < b:
+        m = y if b < c else z if a < c else x
+    else:
+        m = x if a < c else z if b < c else y
+    k[first], k[m] = k[m], k[first]
+    q[first], q[m] = q[m], q[first]
+
+
+# --- book/chapters/19rpa_ties_in_topk.md:245
+def _cut(k, q, lo, hi, pivot):
+    seg = k[lo:hi]
+    left = np.flatnonzero(seg >= pivot) + lo
+    right = np.flatnonzero(seg <= pivot)[::-1] + lo
+    m = min(left.size, right.size)
+    swaps = int(np.count_nonzero(left[:m] < right[:m]))
+    li, ri = left[:swaps], right[:swaps]
+    k[li], k[ri] = k[ri], k[li]
+    q[li], q[ri] = q[ri], q[li]
+    cut = int(left[swaps]) if swaps < left.size else hi
+    return min(cut, int(right[swaps - 1])) if swaps else cut
+
+
+def _heap_range(k, q, first, last):
+    pairs = list(zip(k[first:last].tolist(), q[first:last].tolist()))
+    _heap_sort(pairs, 0, len(pairs), lambda s, t: s[0] < t[0])
+    k[first:last] = [p[0] for p in pairs]
+    q[first:last] = [p[1] for p in pairs]
+
+
+def _cut_small(k, q, start, stop, depth):
+    a, p = k[start:stop].tolist(), q[start:stop].tolist()
+    pending = [(0, stop - start, depth)]
+    while pending:
+        first, last, depth = pending.pop()
+        while last - first > _RUN:
+            if depth == 0:
+                pairs = list(zip(a[first:last], p[first:last]))
+                _heap_sort(pairs, 0, len(pairs), lambda s, t: s[0] < t[0])
+                a[first:last], p[first:last] = [s[0] for s in pairs], [s[1] for s in pairs]
+                break
+            depth -= 1
+            x, y, z = first + 1, first + (last - first) // 2, last - 1
+            if a[x] < a[y]:
+                m = y if a[y] < a[z] else z if a[x] < a[z] else x
+            else:
+                m = x if a[x] < a[z] else z if a[y] < a[z] else y
+            a[first], a[m] = a[m], a[first]
+            p[first], p[m] = p[m], p[first]
+            pivot, i, j = a[first], first + 1, last
+            while True:
+                while a[i] < pivot:
+                    i += 1
+                j -= 1
+                while pivot < a[j]:
+                    j -= 1
+                if not i < j:
+                    break
+                a[i], a[j] = a[j], a[i]
+                p[i], p[j] = p[j], p[i]
+                i += 1
+            pending.append((i, last, depth))
+            last = i
+    k[start:stop], q[start:stop] = a, p
