@@ -7,9 +7,13 @@ from refgrad._ops import libstdcxx_order, selection
 from refgrad._ops.libstdcxx_order import ranked_introsort, sort_order
 
 
-def replayed(ranks):
+def compared(ranks):
     keys = ranks.tolist()
-    return selection.introsort(list(range(len(keys))), lambda i, j: keys[i] < keys[j])
+    return lambda i, j: keys[i] < keys[j]
+
+
+def replayed(ranks):
+    return selection.introsort(list(range(len(ranks))), compared(ranks))
 
 
 def rows(rng, count):
@@ -73,3 +77,16 @@ def test_sort_order_of_floats_matches_the_replay():
         descending = bool(trial % 2)
         _, inverse = np.unique(row, return_inverse=True)
         assert sort_order(row, descending) == replayed(-inverse if descending else inverse)
+
+
+def test_topk_sorts_its_front_as_the_replay(monkeypatch):
+    monkeypatch.setattr(libstdcxx_order, "_BY_NUMPY", 16)
+    rng = np.random.default_rng(11)
+    for trial in range(30):
+        row = rng.integers(0, 4, int(rng.integers(40, 3000))).astype(np.float64)
+        k, largest = int(rng.integers(row.size // 2, row.size + 1)), bool(trial % 2)
+        ranks = libstdcxx_order._ranks(row, largest)
+        q, less = list(range(row.size)), compared(ranks)
+        libstdcxx_order.nth_element(q, k - 1, row.size, less)
+        q[:k - 1] = selection.introsort(q[:k - 1], less)
+        assert libstdcxx_order.top_k_order(row, k, largest, True) == q[:k]

@@ -45,3 +45,16 @@ def test_long_rows_sort_ties_as_torch_does(dtype):
             record += [got.values.numpy().copy(), got.indices.numpy().copy(),
                        lib.tensor(values).argsort(dim=-1, descending=descending).numpy()]
         assert_bitwise(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_long_rows_topk_sorts_ties_as_torch_does(dtype):
+    rng = np.random.default_rng(1302)
+    for trial in range(16):
+        values = long_row(rng, trial, dtype)
+        k = int(rng.integers(values.size // 2, values.size + 1))
+        ours, theirs = [], []
+        for lib, record in ((refgrad, ours), (torch, theirs)):
+            got = lib.tensor(values).topk(k, largest=bool(trial % 2))
+            record += [got.values.numpy().copy(), got.indices.numpy().copy()]
+        assert_bitwise(ours, theirs)

@@ -219,11 +219,11 @@ from refgrad._ops.elementwise import (
 )
 
 
-# --- book/chapters/16g_moves_and_fused.md:942
+# --- book/chapters/16g_moves_and_fused.md:943
 from refgrad._ops.selecting_extras import nonzero_static  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/16g_moves_and_fused.md:1358
+# --- book/chapters/16g_moves_and_fused.md:1359
 from refgrad._ops.fused import addcdiv, addcmul, lerp, nan_to_num
 from refgrad._ops.ordering import argsort, msort, sort, topk
 from refgrad._ops.selecting import count_nonzero, masked_select, nonzero
@@ -270,19 +270,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:617
+# --- book/chapters/16k_order_statistics.md:623
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:852
+# --- book/chapters/16k_order_statistics.md:858
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1149
+# --- book/chapters/16k_order_statistics.md:1155
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1500
+# --- book/chapters/16k_order_statistics.md:1506
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 

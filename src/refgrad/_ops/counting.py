@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1178
+# --- book/chapters/16k_order_statistics.md:1184
 """unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
 from math import prod
@@ -47,7 +47,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1235
+# --- book/chapters/16k_order_statistics.md:1241
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -76,7 +76,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1271
+# --- book/chapters/16k_order_statistics.md:1277
 # NOTE [Writes of the counting kernels]
 # Measured on torch 2.13. The flat kernels fill the inverse unless the input
 # is one-dimensional and empty, and, when the input has elements, the counts;
@@ -98,7 +98,7 @@ RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutiv
                                    _flat_writes))
 
 
-# --- book/chapters/16k_order_statistics.md:1302
+# --- book/chapters/16k_order_statistics.md:1308
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -132,7 +132,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1341
+# --- book/chapters/16k_order_statistics.md:1347
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -170,7 +170,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1406
+# --- book/chapters/16k_order_statistics.md:1412
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -209,7 +209,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1456
+# --- book/chapters/16k_order_statistics.md:1462
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -228,7 +228,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1476
+# --- book/chapters/16k_order_statistics.md:1482
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:966
+# --- book/chapters/16g_moves_and_fused.md:967
 """fused_multiply_add: x * y + z rounded once, as torch's CPU kernels compute it."""
 
 import numpy as np

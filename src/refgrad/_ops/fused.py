@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:1047
+# --- book/chapters/16g_moves_and_fused.md:1048
 """Fused rows: lerp, addcmul, addcdiv, and nan_to_num."""
 
 import math
@@ -50,7 +50,7 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:1104
+# --- book/chapters/16g_moves_and_fused.md:1105
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
     forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
@@ -71,7 +71,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:1126
+# --- book/chapters/16g_moves_and_fused.md:1127
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -122,7 +122,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1196
+# --- book/chapters/16g_moves_and_fused.md:1197
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -162,7 +162,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1241
+# --- book/chapters/16g_moves_and_fused.md:1242
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -190,7 +190,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1276
+# --- book/chapters/16g_moves_and_fused.md:1277
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -223,7 +223,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1322
+# --- book/chapters/16g_moves_and_fused.md:1323
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -18,7 +18,6 @@ from refgrad._ops.selection import (
     _partition,
     _pivot_to_front,
     _sift,
-    introsort,
 )
 
 
@@ -58,37 +57,38 @@ def nth_element(q, nth, last, less):
     q[first:last] = part
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:124
-def _positions_and_order(row, largest):
-    """``row``'s positions, and torch's comparison of two of them."""
+# --- book/chapters/19rpa_ties_in_topk.md:123
+def _ranks(row, largest):
+    """Whole numbers that order ``row`` as torch compares it, largest first if asked."""
     _, inverse = np.unique(row, return_inverse=True)  # NaN last, once
-    key = (-inverse if largest else inverse).reshape(-1).tolist()
-    return list(range(row.size)), lambda i, j: key[i] < key[j]
+    return (-inverse if largest else inverse).reshape(-1).astype(np.int64)
 
 
 def top_k_order(row, k, largest, keep_sorted):
     """torch's topk positions of the 1-d NumPy ``row`` (k > 0)."""
-    q, less = _positions_and_order(row, largest)
+    ranks = _ranks(row, largest)
+    key = ranks.tolist()
+    q, less = list(range(row.size)), lambda i, j: key[i] < key[j]
     if 64 * k <= row.size:
         partial_sort(q, k, row.size, less)
     else:
         nth_element(q, k - 1, row.size, less)
-        if keep_sorted:
-            q[:k - 1] = introsort(q[:k - 1], less)
+        if keep_sorted:  # std::sort of the k - 1 in front
+            head = np.array(q[:k - 1], np.int64)
+            q[:k - 1] = head[ranked_introsort(ranks[head])].tolist()
     return q[:k]
 
 
 def sort_order(row, descending):
     """torch's positions for a sort of the 1-d NumPy ``row`` that need not be stable."""
-    _, inverse = np.unique(row, return_inverse=True)  # as _positions_and_order ranks
-    return ranked_introsort(-inverse if descending else inverse).tolist()
+    return ranked_introsort(_ranks(row, descending)).tolist()
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:198
+# --- book/chapters/19rpa_ties_in_topk.md:200
 
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:206
+# --- book/chapters/19rpa_ties_in_topk.md:208
 _BY_NUMPY = 256  # ranges this long or shorter are cut in Python
 
 
@@ -123,7 +123,7 @@ def _pivot_first(k, q, first, mid, end):
     q[first], q[m] = q[m], q[first]
 
 
-# --- book/chapters/19rpa_ties_in_topk.md:245
+# --- book/chapters/19rpa_ties_in_topk.md:247
 def _cut(k, q, lo, hi, pivot):
     seg = k[lo:hi]
     left = np.flatnonzero(seg >= pivot) + lo

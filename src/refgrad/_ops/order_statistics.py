@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:272
+# --- book/chapters/16k_order_statistics.md:278
 """Order statistics: median, nanmedian, kthvalue, mode and aminmax."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _places(moved, skip_nan: bool):
     return np.where(nans > 0, n - nans, (n - 1) // 2)
 
 
-# --- book/chapters/16k_order_statistics.md:301
+# --- book/chapters/16k_order_statistics.md:307
 def _middle_along(skip_nan: bool):
     def forward(a, dim, keepdim):
         if a.ndim == 0:
@@ -64,7 +64,7 @@ def _middle(skip_nan: bool):
     return forward
 
 
-# --- book/chapters/16k_order_statistics.md:377
+# --- book/chapters/16k_order_statistics.md:383
 def _whole(name, node, skip_nan):
     return register(Op(
         name, node, ("self",), forward=_middle(skip_nan), backward=_even_share,
@@ -88,7 +88,7 @@ MEDIAN_DIM = _selecting("median_dim", "MedianBackward1", _middle_along(skip_nan=
 NANMEDIAN_DIM = _selecting("nanmedian_dim", "NanmedianBackward1", _middle_along(skip_nan=True))
 
 
-# --- book/chapters/16k_order_statistics.md:411
+# --- book/chapters/16k_order_statistics.md:417
 # NOTE [Replayed selection]
 # kthvalue and mode choose among equal values the element torch's CPU kernels choose,
 # by running the same steps as those kernels on each slice (refgrad/_ops/selection.py).
@@ -113,7 +113,7 @@ KTHVALUE = _selecting("kthvalue", "KthvalueBackward0",
 MODE = _selecting("mode", "ModeBackward0", _slice_by_slice(most_frequent))
 
 
-# --- book/chapters/16k_order_statistics.md:456
+# --- book/chapters/16k_order_statistics.md:462
 def _extremes(a, dim, keepdim):
     axis = None if dim is None or a.ndim == 0 else dim % a.ndim
     keep = keepdim and a.ndim > 0
@@ -124,7 +124,7 @@ def _extremes(a, dim, keepdim):
             row_major_result(np.max(a, axis=axis, keepdims=keep)))
 
 
-# --- book/chapters/16k_order_statistics.md:470
+# --- book/chapters/16k_order_statistics.md:476
 # NOTE [Missing grads]
 # A multi-output row with missing_grads=True gets None for an output that no
 # gradient reached, where the others get zeros; its formula builds only the
@@ -145,7 +145,7 @@ def _share(g, self, result, dims, keepdim):
     return (g / hits.sum(dims, keepdim=True)) * hits
 
 
-# --- book/chapters/16k_order_statistics.md:494
+# --- book/chapters/16k_order_statistics.md:500
 def _both_shares(grads, self, min, max, dim, keepdim):  # noqa: A002 - torch's names
     dims = tuple(range(self.ndim)) if dim is None else (dim,)
     shares = [_share(g, self, result, dims, keepdim)
@@ -160,7 +160,7 @@ AMINMAX = register(Op(
 ))
 
 
-# --- book/chapters/16k_order_statistics.md:521
+# --- book/chapters/16k_order_statistics.md:527
 _UNSET = object()  # median() and median(dim) are two functions in torch
 
 
@@ -189,7 +189,7 @@ def _non_empty(name: str, input, dim: int, colon: str = "()") -> int:
     return d
 
 
-# --- book/chapters/16k_order_statistics.md:551
+# --- book/chapters/16k_order_statistics.md:557
 def _median_function(name, whole, along):
     pair = getattr(return_types, name)
 
@@ -211,7 +211,7 @@ median = _median_function("median", MEDIAN, MEDIAN_DIM)
 nanmedian = _median_function("nanmedian", NANMEDIAN, NANMEDIAN_DIM)
 
 
-# --- book/chapters/16k_order_statistics.md:581
+# --- book/chapters/16k_order_statistics.md:587
 def kthvalue(input, k, dim=-1, keepdim=False):
     k = _integer("kthvalue", "k", k)
     dim = _integer("kthvalue", "dim", dim, 2)
@@ -230,7 +230,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:601
+# --- book/chapters/16k_order_statistics.md:607
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

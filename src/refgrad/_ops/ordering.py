@@ -99,7 +99,8 @@ def _tied_rows(rows):
 # NOTE [Ties in a sort]
 # torch's sort with stable False or not given is std::sort, which orders equal
 # values its own way beyond 16 of them; rows with equal values are sorted again
-# by libstdc++'s moves, the others keep NumPy's stable order.
+# by libstdc++'s moves (long ranges partitioned by NumPy, chapter "Ties in topk
+# and sort"), the others keep NumPy's stable order.
 def _introsort_ties(a, dim, descending, order):
     from refgrad._ops.libstdcxx_order import sort_order
 
@@ -115,7 +116,7 @@ def _introsort_ties(a, dim, descending, order):
     return np.moveaxis(order, -1, dim)
 
 
-# --- book/chapters/16g_moves_and_fused.md:604
+# --- book/chapters/16g_moves_and_fused.md:605
 def _put_back(grads, indices, dim, self_sym_sizes, **choices):
     from refgrad._ops.indexing import written
     from refgrad.autograd._formula_steps import zeros_seen  # torch's new_zeros, to a mode
@@ -136,7 +137,7 @@ TOPK = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:636
+# --- book/chapters/16g_moves_and_fused.md:637
 # NOTE [stable, given or not]
 # torch's sort has an overload for a call that names stable (sort.stable, even
 # for stable=False or None) and one for a call that does not (sort.default),
@@ -164,7 +165,7 @@ def _refuse_stable(order, stable, none_too) -> None:
         raise TypeError("stable")  # reworded: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:669
+# --- book/chapters/16g_moves_and_fused.md:670
 def sort(input, *order, stable=UNSTATED, **by_name):
     _refuse_stable(order, stable, none_too=True)  # NOTE [stable, by name only]
     return _sort(input, *order, stable=stable, **by_name)
@@ -195,7 +196,7 @@ def msort(input):
     return _sort(input, 0).values
 
 
-# --- book/chapters/16g_moves_and_fused.md:705
+# --- book/chapters/16g_moves_and_fused.md:706
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     from refgrad._dtype import bool as boolean
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:758
+# --- book/chapters/16g_moves_and_fused.md:759
 """masked_select, nonzero, count_nonzero."""
 
 import numpy as np
@@ -59,7 +59,7 @@ def masked_select(input, mask):
     return call(MASKED_SELECT, (input,), {"mask": mask})
 
 
-# --- book/chapters/16g_moves_and_fused.md:816
+# --- book/chapters/16g_moves_and_fused.md:817
 def _positions(a):
     if not a.ndim:  # a 0-d tensor: one position of no coordinates, if it is not zero
         found = np.zeros((int(bool(a)), 0), np.int64)
@@ -98,7 +98,7 @@ def _pieces(input):
     return positions.unbind(1)
 
 
-# --- book/chapters/16g_moves_and_fused.md:859
+# --- book/chapters/16g_moves_and_fused.md:860
 def count_nonzero(input, dim=None):
     from refgrad._ops.functions import dim_tuple
 

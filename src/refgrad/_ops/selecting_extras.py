@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16g_moves_and_fused.md:890
+# --- book/chapters/16g_moves_and_fused.md:891
 """nonzero_static, _is_all_true and _is_any_true."""
 
 import numpy as np
@@ -30,7 +30,7 @@ def _nonzero_static(input, *, size, fill_value=-1):
     return make_tensor(out)
 
 
-# --- book/chapters/16g_moves_and_fused.md:923
+# --- book/chapters/16g_moves_and_fused.md:924
 def _bool_reduction(line: int, reduce):
     def method(self):
         if self.dtype is not _dtype.bool:

@@ -57,7 +57,7 @@ def _meet(vals, swap, lo, hi) -> tuple:
     return i, j
 
 
-# --- book/chapters/16k_order_statistics.md:137
+# --- book/chapters/16k_order_statistics.md:143
 _RUN = 16  # ranges this short are left to the final insertion sort
 
 
@@ -80,7 +80,7 @@ def introsort(items: list, less) -> list:
     return items
 
 
-# --- book/chapters/16k_order_statistics.md:161
+# --- book/chapters/16k_order_statistics.md:167
 def _pivot_to_front(a, first, mid, end, less) -> None:
     x, y, z = first + 1, mid, end
     if less(a[x], a[y]):
@@ -103,7 +103,7 @@ def _partition(a, first, last, pivot, less) -> int:
         first += 1
 
 
-# --- book/chapters/16k_order_statistics.md:192
+# --- book/chapters/16k_order_statistics.md:198
 def _insertion_sort(a, less) -> None:
     for i in range(1, len(a)):
         item, j = a[i], i
@@ -129,7 +129,7 @@ def _heap_sort(a, first, last, less) -> None:
     a[first:last] = part
 
 
-# --- book/chapters/16k_order_statistics.md:219
+# --- book/chapters/16k_order_statistics.md:225
 def _sift(h, hole, n, item, less) -> None:
     """Move the hole at ``hole`` down to a leaf, then let ``item`` climb back up."""
     top, child = hole, hole
@@ -161,7 +161,7 @@ def most_frequent(values: list) -> tuple:
     return best
 
 
-# --- book/chapters/16k_order_statistics.md:345
+# --- book/chapters/16k_order_statistics.md:351
 def first_among_equals(n: int) -> int:
     """The position std::nth_element puts first when no element is less than another."""
     positions, first, last = list(range(n)), 0, n
