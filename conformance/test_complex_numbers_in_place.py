@@ -103,3 +103,30 @@ def test_clamp_converts_a_float_tensor_s_bounds_to_double(call, dtype):
 def test_clamp_min_and_max_refuse_complex_types(name, dtype):
     with raises(NotImplementedError, "clamp is not supported for complex types"):
         getattr(ones(dtype), name)(2j)
+
+
+@pytest.mark.parametrize(("dtype", "name"), [
+    (torch.float32, "float"), (torch.float16, "float"), (torch.float64, "double"),
+    (torch.int64, "int64_t"), (torch.int32, "int"), (torch.uint8, "uint8_t")])
+@pytest.mark.parametrize("call", ["x.addcmul_(x, x, value=2j)", "torch.addcmul(x, x, x, value=2j)",
+                                  "torch.addcmul(x, x, x, value=1 - 1j, out=torch.empty_like(x))"])
+def test_a_complex_value_does_not_convert_to_the_kernel_s_type(call, dtype, name):
+    with raises(RuntimeError, f"value cannot be converted to type {name} without overflow"):
+        eval(call, {"x": ones(dtype), "torch": torch})
+
+
+@pytest.mark.parametrize(("dtype", "name"), [(torch.float32, "float"), (torch.float64, "double")])
+@pytest.mark.parametrize("call", ["x.addcdiv_(x, x, value=2j)", "x.lerp_(x, 2j)",
+                                  "torch.lerp(x, x, weight=0.5j)"])
+def test_a_complex_value_or_weight_of_a_float_tensor(call, dtype, name):
+    with raises(RuntimeError, f"value cannot be converted to type {name} without overflow"):
+        eval(call, {"x": ones(dtype), "torch": torch})
+
+
+def test_a_complex_value_without_an_imaginary_part_is_its_real_part():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.addcmul(x, x, x, value=2 + 0j) + torch.addcdiv(x, x, x, value=3 + 0j)
+    y.sum().backward()
+    assert y.tolist() == [7.0, 15.0]
+    assert x.grad.tolist() == [6.0, 10.0]
+    assert torch.lerp(x, 3 * x, 0.5 + 0j).tolist() == [2.0, 4.0]

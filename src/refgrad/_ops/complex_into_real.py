@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhh_leftovers_ten.md:305
+# --- book/chapters/16zhh_leftovers_ten.md:316
 """torch's refusal to write a complex Python number's result into a real tensor."""
 
 from refgrad._ops.write_checks import OVERLAP
