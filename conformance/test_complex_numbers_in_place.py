@@ -130,3 +130,11 @@ def test_a_complex_value_without_an_imaginary_part_is_its_real_part():
     assert y.tolist() == [7.0, 15.0]
     assert x.grad.tolist() == [6.0, 10.0]
     assert torch.lerp(x, 3 * x, 0.5 + 0j).tolist() == [2.0, 4.0]
+
+
+@pytest.mark.parametrize("name", ["mul", "add", "sub", "div", "pow", "xlogy", "floor_divide"])
+@pytest.mark.parametrize(("dtype", "result"), [(torch.float64, "ComplexDouble"),
+                                               (torch.int64, "ComplexFloat")])
+def test_out_with_the_number_first(name, dtype, result):
+    with raises(RuntimeError, CAST.format(result, "Float")):
+        getattr(torch, name)(2j, ones(dtype), out=torch.zeros(2))

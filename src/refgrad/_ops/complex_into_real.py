@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhh_leftovers_ten.md:316
+# --- book/chapters/16zhh_leftovers_ten.md:317
 """torch's refusal to write a complex Python number's result into a real tensor."""
 
 from refgrad._ops.write_checks import OVERLAP
@@ -34,9 +34,13 @@ def refuse_complex(written, operand, error: Exception, source=None) -> None:
 
 
 def refuse_complex_out(outs: tuple, args: tuple, kwargs: dict, error: Exception) -> None:
-    """refuse_complex for a function given one ``out``: the input's complex type."""
-    if len(outs) == 1 and args:
-        refuse_complex(outs[0], operand(args, kwargs, 1), error, args[0])
+    """refuse_complex for a function given one ``out``: the input's complex type, the
+    number first (torch.mul(2j, x)) or second."""
+    if len(outs) != 1 or not args:
+        return
+    if isinstance(args[0], complex) and len(args) > 1:
+        refuse_complex(outs[0], args[0], error, args[1])
+    refuse_complex(outs[0], operand(args, kwargs, 1), error, args[0])
 
 
 def cast_refusal(source: Tensor, written: Tensor) -> RuntimeError:
