@@ -112,8 +112,9 @@ def _lerp_promoted(start, end, weight):
 
 def _checked(value, kind):
     """A number as torch's kernel converts it to ``kind``, the NumPy dtype it computes in
-    (float32 for float16): refused if it does not fit, an int wrapped (-1 is 255 as uint8)."""
-    if kind.kind == "b" or type(value) not in (int, float):
+    (float32 for float16): refused if it does not fit, an int wrapped (-1 is 255 as uint8);
+    a complex number fits a real kind only with no imaginary part (chapter 16zhh)."""
+    if kind.kind == "b" or type(value) not in (int, float, complex):
         return value
     return _dtype.checked_number(value, _dtype.FROM_NUMPY[kind])
 
@@ -122,7 +123,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1197
+# --- book/chapters/16g_moves_and_fused.md:1198
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -162,7 +163,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1242
+# --- book/chapters/16g_moves_and_fused.md:1243
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -190,7 +191,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1277
+# --- book/chapters/16g_moves_and_fused.md:1278
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -213,8 +214,14 @@ def _value(value):
     value = _dtype.python_number(value)
     if isinstance(value, bool | complex) or isinstance(value, Tensor) and not (
             value.ndim or value.requires_grad):
-        return value
+        return _real(value)
     raise TypeError("value")  # read once it fails: NOTE [Read after a failure]
+
+
+def _real(value):
+    """A complex value without an imaginary part: the real number the kernel reads, and
+    the gradient's formula (another imaginary part is refused by ``_checked``)."""
+    return value.real if isinstance(value, complex) and not value.imag else value
 
 
 def _tensors(*operands) -> None:
@@ -223,7 +230,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1323
+# --- book/chapters/16g_moves_and_fused.md:1330
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -31,6 +31,7 @@ from refgrad._ops import (
 from refgrad._ops import functions as F
 from refgrad._ops import simple_functions as simple
 from refgrad._ops.alpha import read_alpha
+from refgrad._ops.complex_into_real import complex_bounds, operand, refuse_complex
 from refgrad._ops.diagonal_view import diagonal
 from refgrad._ops.division_prefix import write_before_zero
 from refgrad._ops.inplace import inplace
@@ -55,11 +56,12 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1719
-def _method(function, cast=None, called=None):
+# --- book/chapters/26_inplace.md:1720
+def _method(function, cast=None, called=None, bounds=False):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
-    (and cast) checks: see ``kernel_refused``."""
+    (and cast) checks: see ``kernel_refused``. clamp's ``bounds`` refuse complex numbers
+    in words of their own."""
     name = function.__name__ + "_"
     called = called or name
     alpha = takes_alpha(called)
@@ -78,6 +80,8 @@ def _method(function, cast=None, called=None):
         try:
             return inplace(self, function, *args, **kwargs)
         except Exception as error:  # nothing was written
+            if not bounds:  # chapter 16zhh
+                refuse_complex(self, operand(args, kwargs), error)
             refuse(called, args, kwargs)  # NOTE [In-place signatures read after a failure]
             # NOTE [A product's dtypes first], NOTE [A product's shape before its
             # self's], chapter 16zgd
@@ -103,7 +107,7 @@ def _method(function, cast=None, called=None):
     return method
 
 
-# --- book/chapters/26_inplace.md:1775
+# --- book/chapters/26_inplace.md:1779
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -142,7 +146,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3790
+# --- book/chapters/26_inplace.md:3794
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -157,9 +161,11 @@ def _augmented(function, name: str, cast=None, event=False):
                 if error.args[0] in (OVERLAP, LEAF):
                     refused_first(self, function, (other,), {}, error.args[0] == OVERLAP)
                 raise
-        except TypeError:  # NOTE [Operators that step aside]: `x += None` falls to __add__
+        except TypeError as error:  # NOTE [Operators that step aside]: `x += None` falls to
+            refuse_complex(self, other, error)  # __add__; a complex number: chapter 16zhh
             return NotImplemented
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
+            refuse_complex(self, other, error)  # chapter 16zhh
             if cast is not None:
                 kernel_refused(self, (other,), {}, error, cast)
             raise
@@ -167,7 +173,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3823
+# --- book/chapters/26_inplace.md:3829
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -176,7 +182,7 @@ _C_TYPE_NAMES = {"Bool": "bool", "Byte": "unsigned char", "Char": "signed char",
 
 
 def _bounded(function):
-    method = _method(function)
+    method = _method(function, bounds=True)
 
     def bounded(self, *args, **kwargs):
         if kwargs:  # NOTE [Bounds by position]
@@ -184,6 +190,7 @@ def _bounded(function):
         try:
             return method(self, *args, **kwargs)
         except RuntimeError as error:  # raised before anything was written
+            error = complex_bounds(self, function.__name__, (*args, *kwargs.values()), error)
             numbers = not any(isinstance(b, Tensor) for b in (*args, *kwargs.values()))
             if numbers and error.args and error.args[0] == OVERLAP:  # the cast is checked first
                 bounds = [python_number(b) for b in (*args, *kwargs.values()) if b is not None]
@@ -200,7 +207,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3864
+# --- book/chapters/26_inplace.md:3871
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -215,7 +222,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3893
+# --- book/chapters/26_inplace.md:3900
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -246,7 +253,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3929
+# --- book/chapters/26_inplace.md:3936
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))

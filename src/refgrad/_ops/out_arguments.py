@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3383
+# --- book/chapters/26_inplace.md:3387
 """torch's out= keyword for the functions that take it."""
 
 from refgrad._argument_forms import refuse_in_torch_words
@@ -114,7 +114,7 @@ def _binds(function, args: tuple, kwargs: dict) -> bool:
     return True
 
 
-# --- book/chapters/26_inplace.md:3504
+# --- book/chapters/26_inplace.md:3508
 def with_out(function, name: str, returns=None):
     """``function`` with torch's ``out=`` keyword: one tensor, or a tuple of them for a
     function returning the named tuple ``returns`` (chapter "out= across the namespace")."""
@@ -230,7 +230,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3626
+# --- book/chapters/26_inplace.md:3630
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -246,7 +246,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3651
+# --- book/chapters/26_inplace.md:3655
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -261,7 +261,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3671
+# --- book/chapters/26_inplace.md:3675
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

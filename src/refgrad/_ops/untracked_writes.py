@@ -131,18 +131,23 @@ TANGENTS_KEPT = LEAF_OUT | {"linalg_matrix_rank"}
 def computed(function, name: str, args, kwargs, outs):
     """``name``'s result for a write into ``outs``: in out's dtype where torch computes in
     it, and without tangents unless a composite's copy carries them."""
+    from refgrad._ops.complex_into_real import refuse_complex_out
     from refgrad._ops.out_kernels import in_out_dtype
     from refgrad.autograd._state import dual_levels
     from refgrad.autograd._tangents import paused
 
     kwargs = in_out_dtype(name, kwargs, outs)
-    if not dual_levels or name in LEAF_OUT:
-        return function(*args, **kwargs)
-    with paused():
-        return function(*args, **kwargs)
+    try:
+        if not dual_levels or name in LEAF_OUT:
+            return function(*args, **kwargs)
+        with paused():
+            return function(*args, **kwargs)
+    except (TypeError, RuntimeError) as error:  # a complex number: chapter 16zhh
+        refuse_complex_out(outs, args, kwargs, error)
+        raise
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:269
+# --- book/chapters/26a_writes_autograd_skips.md:274
 def forward_name(name: str, args) -> str:
     """The kernel torch's forward-mode refusal of ``name``'s out= names."""
     from refgrad._ops.out_grad_rules import GRAD_NAMES
@@ -159,7 +164,7 @@ def forward_name(name: str, args) -> str:
     return "mm"
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:292
+# --- book/chapters/26a_writes_autograd_skips.md:297
 def copied(out, result) -> None:
     """A composite's write into ``out``: its result copied in, as an in-place op."""
     out.copy_(result)
