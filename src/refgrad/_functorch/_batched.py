@@ -16,7 +16,7 @@ from refgrad.autograd._state import batch_levels, entered_tensors
 class Level:
     """One running vmap (``batches``), or a torch.func.grad or vjp inside one."""
 
-    __slots__ = ("batches", "index", "marks", "randomness", "size")
+    __slots__ = ("batches", "dims", "index", "marks", "randomness", "size")
 
     def __init__(self, batches: bool, size: int | None = None, randomness=None) -> None:
         self.batches = batches
@@ -24,6 +24,7 @@ class Level:
         self.size = size  # a vmap's batch size, which some of torch's refusals print
         self.randomness = randomness  # a vmap's: chapter 19id_random_under_vmap
         self.index = 0  # the slice now running: chapter 19ie_functions_under_vmap
+        self.dims: dict = {}  # id(slice) -> (a weak reference, its in_dim): chapter 19if
 
     def mark(self, t) -> None:
         self.marks[id(t)] = weakref.ref(t)
@@ -33,7 +34,7 @@ class Level:
         return ref is not None and ref() is t
 
 
-# --- book/chapters/19ib_batched_tensors.md:85
+# --- book/chapters/19ib_batched_tensors.md:86
 def enter(batches: bool, size: int | None = None, randomness=None) -> Level:
     level = Level(batches, size, randomness)
     batch_levels.append(level)
@@ -43,11 +44,15 @@ def enter(batches: bool, size: int | None = None, randomness=None) -> Level:
 def leave(level: Level) -> None:
     batch_levels.remove(level)
     level.marks.clear()
+    level.dims.clear()
 
 
-def marked(t):
-    """``t``, a slice of vmap's input, marked by the innermost running vmap."""
-    next(level for level in reversed(batch_levels) if level.batches).mark(t)
+def marked(t, dim: int = 0):
+    """``t``, a slice of vmap's input taken along ``dim``, marked by the innermost running
+    vmap."""
+    level = next(level for level in reversed(batch_levels) if level.batches)
+    level.mark(t)
+    level.dims[id(t)] = (weakref.ref(t), dim)
     return t
 
 
@@ -59,7 +64,7 @@ def is_batched(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:112
+# --- book/chapters/19ib_batched_tensors.md:117
 # NOTE [Marked by how it was made]
 # A result is batched at a level when one of its operands is: the mark follows
 # how a tensor was made, never its values. Each running operation reports its
@@ -80,7 +85,7 @@ def mark_results(inputs, outputs) -> None:
                 level.mark(out)
 
 
-# --- book/chapters/19ib_batched_tensors.md:141
+# --- book/chapters/19ib_batched_tensors.md:146
 # NOTE [Who is told]
 # torch's batched tensor has no autograd of its own, while refgrad's slice does:
 # its graph is the one torch keeps a level further out. So a batched tensor
@@ -116,7 +121,7 @@ BATCHED_ANSWERS = {"requires_grad": False, "grad_fn": None, "is_leaf": True,
                    "retains_grad": False, "grad": None}
 
 
-# --- book/chapters/19ib_batched_tensors.md:182
+# --- book/chapters/19ib_batched_tensors.md:187
 ENTERED_ANSWERS = {"grad_fn": None, "is_leaf": True}  # what they answer a program
 
 
@@ -128,7 +133,7 @@ def is_entered(t) -> bool:
     return False
 
 
-# --- book/chapters/19ib_batched_tensors.md:203
+# --- book/chapters/19ib_batched_tensors.md:208
 def program_answer(t, name: str, frame):
     """What ``t`` answers the code of ``frame`` when asked ``name``, if a running
     transform batched or entered it; else OWN."""

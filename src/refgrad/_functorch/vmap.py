@@ -86,7 +86,7 @@ def run_slices(func, flat_args, args_spec, dims, size, kwargs, randomness):
         level.index = b
         if randomness == "same":
             refgrad.set_rng_state(start)
-        sliced = [a if d is None else batched.marked(a.select(d, b))
+        sliced = [a if d is None else batched.marked(a.select(d, b), d % a.ndim)
                   for a, d in zip(flat_args, dims)]
         results.append(func(*tree_unflatten(sliced, args_spec), **kwargs))
         if randomness == "error" and not refgrad.equal(refgrad.get_rng_state(), start):

@@ -101,21 +101,25 @@ def householder_product(input, tau):
 
 
 def _check(input, tau):
-    if input.ndim < 2:
+    from refgrad._functorch._batched_sizes import batch_sizes
+
+    batches = batch_sizes(input, tau)  # under vmap, its rule's sizes: chapter 19if
+    shape, tau_shape = (*batches, *input.shape), (*batches, *tau.shape)
+    if len(shape) < 2:
         raise RuntimeError(_SAID + "input must have at least 2 dimensions.")
-    if input.shape[-2] < input.shape[-1]:
+    if shape[-2] < shape[-1]:
         raise RuntimeError(_SAID + "input.shape[-2] must be greater than or equal to "
                            "input.shape[-1]")
-    if tau.ndim != input.ndim - 1:
+    if len(tau_shape) != len(shape) - 1:
         raise RuntimeError(_SAID + "Expected tau to have one dimension less than input, but "
-                           f"got tau.ndim equal to {tau.ndim} and input.ndim is equal to "
-                           f"{input.ndim}")
-    if input.shape[-1] < tau.shape[-1]:
+                           f"got tau.ndim equal to {len(tau_shape)} and input.ndim is equal "
+                           f"to {len(shape)}")
+    if shape[-1] < tau_shape[-1]:
         raise RuntimeError(_SAID + "input.shape[-1] must be greater than or equal to "
                            "tau.shape[-1]")
-    if tuple(tau.shape[:-1]) != tuple(input.shape[:-2]):
+    if tau_shape[:-1] != shape[:-2]:
         raise RuntimeError(_SAID + "Expected batch dimensions of tau to be equal to "
-                           f"input.shape[:-2], but got {list(tau.shape[:-1])}")
+                           f"input.shape[:-2], but got {list(tau_shape[:-1])}")
     if tau.dtype is not input.dtype:
         raise RuntimeError(_SAID + f"tau dtype {LEGACY[tau.dtype]} does not match input "
                            f"dtype {LEGACY[input.dtype]}")

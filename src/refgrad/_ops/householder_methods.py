@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ra_householder.md:215
+# --- book/chapters/16ra_householder.md:219
 """The functions of chapter "Products of Householder reflectors", with out=, and the method."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,7 +23,7 @@ CASTS[_NAME] = (RuntimeError, "torch.linalg.householder_product: Expected result
 KERNELS["orgqr"] = _NAME  # orgqr's out= takes householder_product's checks, in its words
 
 
-# --- book/chapters/16ra_householder.md:241
+# --- book/chapters/16ra_householder.md:245
 # NOTE [An empty out laid out by columns]
 # torch resizes an out that held no element to the result's layout, by
 # columns, but one that held some by rows, as a plain resize does.

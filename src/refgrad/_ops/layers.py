@@ -267,8 +267,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     (input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse), _ = parse(
         "embedding", (input, weight, padding_idx, max_norm, norm_type, scale_grad_by_freq,
                       sparse), {})  # the padding_idx torch's parser reads: NOTE [Checked...]
+    from refgrad._functorch._batched_ranks import batched
+    from refgrad._tensor_values import wrap_dim
     from refgrad.autograd._state import state
 
+    if batched(weight) and not batched(input):  # its rule reshapes the batch into
+        wrap_dim(1, max(weight.ndim, 1))  # dimension 1: chapter 19if
     if weight.requires_grad and state.grad_enabled:
         weight.size(0)  # the node's size, read before the kernel: a 0-d weight fails here
     with kernel_checks(EMBEDDING, (weight,), {"indices": input}):  # after the node's saves

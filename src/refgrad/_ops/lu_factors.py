@@ -170,8 +170,14 @@ LINALG_LU = register(Op(
 # --- book/chapters/16r_solvers.md:580
 def _check(A, name: str, pivot) -> None:
     if A.ndim < 2:
+        size = list(A.shape)
+        if name == "torch.lu_factor":  # under vmap, its rule's words: chapter 19if
+            from refgrad._functorch import _batched_sizes as sizes
+
+            if sizes.batched(A):
+                name, size = "torch.lu_factor_ex", sizes.laid_out(A)
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
-                           f"{list(A.shape)} instead")
+                           f"{size} instead")
     if A.dtype.name not in ("float32", "float64") and A._data.size:  # no kernel for none
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{LEGACY[A.dtype]}'")
     if not pivot:
@@ -191,7 +197,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return LU_FACTOR_EX_RESULT(LU, pivots, info)
 
 
-# --- book/chapters/16r_solvers.md:612
+# --- book/chapters/16r_solvers.md:618
 def lu_factor(A, *, pivot=True):
     from refgrad.utils._composite_steps import errors_checked
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ra_householder.md:326
+# --- book/chapters/16ra_householder.md:330
 """torch.ormqr and Tensor.ormqr: a matrix times the product of Householder reflectors."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def _ormqr(a, tau, c, left, transpose):
     return column_major(out)
 
 
-# --- book/chapters/16ra_householder.md:375
+# --- book/chapters/16ra_householder.md:379
 def _ormqr_backward(g, input2, input3, self, result, left, transpose, wanted=ALL_WANTED):
     other_grad = ormqr(self, input2, g, left, not transpose) if wanted[2] else None
     self_grad = tau_grad = None
@@ -63,7 +63,7 @@ ORMQR = register(Op(
 ))
 
 
-# --- book/chapters/16ra_householder.md:406
+# --- book/chapters/16ra_householder.md:410
 def _check(input, tau, other, left) -> None:
     if input.ndim < 2:
         raise RuntimeError(_SAID + "input must have at least 2 dimensions.")
@@ -115,7 +115,7 @@ def _checked(input, input2, input3, left=True, transpose=False):
     return call(ORMQR, (input, input2, input3), params)
 
 
-# --- book/chapters/16ra_householder.md:467
+# --- book/chapters/16ra_householder.md:471
 _SIGNATURE = ("ormqr(Tensor input, Tensor input2, Tensor input3, bool left = True, "
               "bool transpose = False)")
 _RESULT = _same("result", "{result}", "{out}")

@@ -94,10 +94,12 @@ def _sliced(t, dim, start, end, step):
     return call(SLICE, (t,), {"dim": dim, "start": start, "end": end, "step": step})
 
 
-def _fits(src, piece_shape) -> None:
+def _fits(src, piece_shape, batches=()) -> None:
+    """``batches``: the sizes diagonal_scatter's rule puts first (chapter 19if)."""
     if tuple(src.shape) != tuple(piece_shape):
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
-                           f"= {list(src.shape)}, slice size = {list(piece_shape)}")
+                           f"= {[*batches, *src.shape]}, slice size = "
+                           f"{[*batches, *piece_shape]}")
 
 
 def select_scatter(input, src, dim, index):
@@ -112,7 +114,7 @@ def select_scatter(input, src, dim, index):
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:463
+# --- book/chapters/16n_more_shapes_and_elementwise.md:465
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -132,12 +134,14 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     rows, cols = input.shape[d1], input.shape[d2]
     length = max(0, min(rows + min(offset, 0), cols - max(offset, 0)))
     rest = tuple(n for k, n in enumerate(input.shape) if k not in (d1, d2))
-    _fits(src, rest + (length,))
+    from refgrad._functorch._batched_sizes import batch_sizes
+
+    _fits(src, rest + (length,), batch_sizes(input, src))
     params = {"offset": offset, "dim1": dim1, "dim2": dim2}
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:495
+# --- book/chapters/16n_more_shapes_and_elementwise.md:499
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start
