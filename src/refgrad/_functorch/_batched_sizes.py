@@ -37,3 +37,42 @@ def merged(t, dim: int) -> list:
     size = list(t.shape)
     size[dim] *= prod(batch_sizes(t))
     return size
+
+
+# --- book/chapters/19if_functions_under_vmap_two.md:97
+MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported, got {}D"
+WEIGHTS = ("weight tensor should be defined either for all {} classes or no classes but got "
+           "weight tensor of shape: {}")
+
+
+def decomposed_nll_target(input, target, weight):
+    """The target nll_loss's decomposition, which torch runs under vmap, gathers by, after
+    its refusals: an int32 one too, which the kernel refuses."""
+    if not batched(input, target, *([] if weight is None else [weight])):
+        return target
+    if target.ndim > 1:
+        raise AssertionError(MULTI_TARGET.format(target.ndim))
+    if not (input.ndim == 1 and target.ndim == 0) and input.shape[0] != target.shape[0]:
+        raise RuntimeError(f"size mismatch (got input: {input.shape}, target: {target.shape})")
+    classes = input.shape[-1]
+    if weight is not None and not (weight.ndim == 1 and weight.numel() == classes):
+        raise AssertionError(WEIGHTS.format(classes, weight.shape))
+    if target.dtype.name not in ("int32", "int64"):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    return target.long()
+
+
+# --- book/chapters/19if_functions_under_vmap_two.md:139
+def sampler_sizes(input, grid) -> list:
+    """input's and grid's sizes as grid_sampler's rule hands them on: the batches folded
+    into dimension 0 of both, or into dimension 1 of the one batched."""
+    from refgrad._tensor_values import wrap_dim
+
+    held = [batched(input), batched(grid)]
+    dim = 0 if all(held) else 1
+    shown = []
+    for t, batched_t in zip((input, grid), held):
+        if batched_t:
+            wrap_dim(dim, max(t.ndim, 1))
+        shown.append(merged(t, dim) if batched_t and t.ndim else list(t.shape))
+    return shown

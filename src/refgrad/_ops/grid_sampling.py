@@ -174,35 +174,37 @@ def _sizes(t):
 
 def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     """torch.grid_sampler: the checks, then grid_sampler_2d or grid_sampler_3d."""
+    from refgrad._functorch._batched_sizes import sampler_sizes
     from refgrad._ops.dispatch import call
     from refgrad._ops.refusal_order import kernel_checks
     from refgrad._ops.tangent_refusals import refuse_tangents
 
+    shown = sampler_sizes(input, grid)  # as its rule reshapes them, under vmap: chapter 19if
     refuse_tangents("grid_sampler_2d" if input.ndim == 4 else "grid_sampler_3d", input, grid)
     row = GRID_SAMPLER_2D if input.ndim == 4 else GRID_SAMPLER_3D
     params = {"interpolation_mode": interpolation_mode, "padding_mode": padding_mode,
               "align_corners": align_corners}
     with kernel_checks(row, (input, grid), params):  # the kernel's, after the node's saves
-        _check_sampler(input, grid, interpolation_mode)
+        _check_sampler(input, grid, interpolation_mode, *shown)
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1109
-def _check_sampler(input, grid, interpolation_mode):
+# --- book/chapters/16v_attention_and_sampling.md:1111
+def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
     from refgrad._typename import LEGACY, not_implemented_for
 
-    both = f"input with sizes {_sizes(input)} and grid with sizes {_sizes(grid)}"
+    both = f"input with sizes {input_sizes} and grid with sizes {grid_sizes}"
     n = input.ndim - 2
     if input.size(0) != grid.size(0):  # size(): torch's IndexError for a 0-d one
         raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
                            f"but got {both}")
     if grid.shape[-1] != n:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {n} in last dimension, "
-                           f"but got grid with sizes {_sizes(grid)}")
+                           f"but got grid with sizes {grid_sizes}")
     for i in range(2, input.ndim):
         if not input.shape[i]:
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
-                               f"dimensions, but input has sizes {_sizes(input)} with dimension "
+                               f"dimensions, but input has sizes {input_sizes} with dimension "
                                f"{i} being empty")
     if not (input.ndim == grid.ndim and input.ndim in (4, 5)):
         raise RuntimeError(f"grid_sampler(): expected {4 if input.ndim == 4 else 5}D input and "
@@ -217,7 +219,7 @@ def _check_sampler(input, grid, interpolation_mode):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1153
+# --- book/chapters/16v_attention_and_sampling.md:1155
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

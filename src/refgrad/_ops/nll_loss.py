@@ -244,6 +244,9 @@ def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
     if input.ndim <= 2:
+        from refgrad._functorch._batched_sizes import decomposed_nll_target
+
+        target = decomposed_nll_target(input, target, weight)  # under vmap: chapter 19if
         return _nll_loss(input, target, weight, reduction, ignore_index)
     if input.ndim == 4:
         return _nll_loss2d(input, target, weight, reduction, ignore_index)
