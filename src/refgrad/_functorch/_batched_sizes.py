@@ -76,3 +76,31 @@ def sampler_sizes(input, grid) -> list:
             wrap_dim(dim, max(t.ndim, 1))
         shown.append(merged(t, dim) if batched_t and t.ndim else list(t.shape))
     return shown
+
+
+# --- book/chapters/19if_functions_under_vmap_two.md:174
+IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
+IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
+
+
+def product_refusal(name: str, a, b, error):
+    """The refusal of mm, mv or bmm of sizes that do not fit, under vmap, as the function
+    torch's rule called words it; ``error``, the kernel's, otherwise."""
+    if name not in ("mm", "mv", "bmm") or not batched(a, b):
+        return error
+    n = prod(batch_sizes(a, b))
+    if name == "bmm":
+        fits = list(b.shape[:2]) == [a.shape[0], a.shape[2]]
+        return error if fits else RuntimeError(IN_BMM.format(
+            [n * a.shape[0], a.shape[2]], [n * b.shape[0], b.shape[1]]))
+    if a.shape[1] == b.shape[0]:
+        return error
+    if batched(b) and (name == "mm" or batched(a)):
+        return RuntimeError(IN_BMM.format([n, a.shape[1]], [n, b.shape[0]]))
+    if name == "mm":
+        return RuntimeError(IN_MM.format(n * a.shape[0], a.shape[1], *b.shape))
+    if batched(a):
+        rows = n * a.shape[0]
+        return RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a.shape[1]}), "
+                            f"vec ({b.shape[0]})")
+    return RuntimeError(IN_MM.format(*a.shape, b.shape[0], n))

@@ -118,8 +118,10 @@ def _checked_call(check, row, a, b):
     try:
         check(a, b)
     except RuntimeError as error:
+        from refgrad._functorch._batched_sizes import product_refusal
         from refgrad.utils._saving_above_modes import refused
 
+        error = product_refusal(row.name, a, b, error)  # under vmap: chapter 19if
         return refused(row, (a, b), {}, error)  # NOTE [Before the kernel refuses]
     return _call(row, a, b)
 
@@ -144,7 +146,7 @@ def mv(input, vec):
     return _checked_call(_mv_operands, MV, input, vec)
 
 
-# --- book/chapters/16c_linalg.md:349
+# --- book/chapters/16c_linalg.md:351
 def matmul(input, other):
     if autocast_on.cpu and (cast := cast_entry("matmul", input, other)) is not None:
         input, other = cast  # chapter "Mixed precision": cast before the reshaping
@@ -173,7 +175,7 @@ def matmul(input, other):
     return _batched(input, other)
 
 
-# --- book/chapters/16c_linalg.md:387
+# --- book/chapters/16c_linalg.md:389
 def _should_fold(a, b) -> bool:
     big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
     if not (big.ndim >= 3 and small.ndim <= 2):
@@ -192,7 +194,7 @@ def _strides(array) -> tuple:
     return tuple(s // array.itemsize for s in array.strides)
 
 
-# --- book/chapters/16c_linalg.md:414
+# --- book/chapters/16c_linalg.md:416
 def _batch_of_one_squeezed(a, b) -> tuple:
     """Two 3-d sides: the one whose batch is one matrix that requires grad, squeezed."""
     if a.shape[0] != b.shape[0]:
@@ -203,7 +205,7 @@ def _batch_of_one_squeezed(a, b) -> tuple:
     return a, b
 
 
-# --- book/chapters/16c_linalg.md:431
+# --- book/chapters/16c_linalg.md:433
 def _folded(a, b):
     from refgrad._ops.shaping import unsafe_view
 
@@ -218,7 +220,7 @@ def _folded(a, b):
     return unsafe_view(rows.mv(small), shape)
 
 
-# --- book/chapters/16c_linalg.md:451
+# --- book/chapters/16c_linalg.md:453
 def _batched(a, b):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.shaping import unsafe_view
@@ -240,7 +242,7 @@ def _batched(a, b):
     return unsafe_view(out.squeeze(-1) if b.ndim == 1 else out, Size(shape))
 
 
-# --- book/chapters/16c_linalg.md:484
+# --- book/chapters/16c_linalg.md:486
 def outer(input, vec2):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("outer", outer, (input, vec2), tensors=2)
