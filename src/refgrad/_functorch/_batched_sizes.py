@@ -78,7 +78,7 @@ def sampler_sizes(input, grid) -> list:
     return shown
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:174
+# --- book/chapters/19if_functions_under_vmap_two.md:178
 IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
 IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
 
