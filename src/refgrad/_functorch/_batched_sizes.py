@@ -39,7 +39,7 @@ def merged(t, dim: int) -> list:
     return size
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:97
+# --- book/chapters/19if_functions_under_vmap_two.md:127
 MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported, got {}D"
 WEIGHTS = ("weight tensor should be defined either for all {} classes or no classes but got "
            "weight tensor of shape: {}")
@@ -62,7 +62,7 @@ def decomposed_nll_target(input, target, weight):
     return target.long()
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:139
+# --- book/chapters/19if_functions_under_vmap_two.md:169
 def sampler_sizes(input, grid) -> list:
     """input's and grid's sizes as grid_sampler's rule hands them on: the batches folded
     into dimension 0 of both, or into dimension 1 of the one batched."""
@@ -78,7 +78,7 @@ def sampler_sizes(input, grid) -> list:
     return shown
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:178
+# --- book/chapters/19if_functions_under_vmap_two.md:208
 IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
 IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
 
