@@ -10,11 +10,11 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1771
+# --- book/chapters/16j_products_and_shapes.md:1773
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
-# --- book/chapters/16l_more_linalg.md:1336
+# --- book/chapters/16l_more_linalg.md:1339
 from refgrad._ops.factorizations import _LinAlgError as LinAlgError  # noqa: F401
 from refgrad._ops.cholesky_factor import cholesky, cholesky_ex  # noqa: F401
 from refgrad._ops.inverses import det, inv, inv_ex  # noqa: F401

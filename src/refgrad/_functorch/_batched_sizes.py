@@ -39,7 +39,7 @@ def merged(t, dim: int) -> list:
     return size
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:127
+# --- book/chapters/19if_functions_under_vmap_two.md:128
 MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported, got {}D"
 WEIGHTS = ("weight tensor should be defined either for all {} classes or no classes but got "
            "weight tensor of shape: {}")
@@ -59,10 +59,13 @@ def decomposed_nll_target(input, target, weight):
         raise AssertionError(WEIGHTS.format(classes, weight.shape))
     if target.dtype.name not in ("int32", "int64"):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if input.ndim == 1 and target.ndim == 1:  # gathered along the classes, one more dimension
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
     return target.long()
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:169
+# --- book/chapters/19if_functions_under_vmap_two.md:173
 def sampler_sizes(input, grid) -> list:
     """input's and grid's sizes as grid_sampler's rule hands them on: the batches folded
     into dimension 0 of both, or into dimension 1 of the one batched."""
@@ -78,25 +81,23 @@ def sampler_sizes(input, grid) -> list:
     return shown
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:208
+# --- book/chapters/19if_functions_under_vmap_two.md:213
 IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
 IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
 
 
 def product_refusal(name: str, a, b, error):
-    """The refusal of mm, mv or bmm of sizes that do not fit, under vmap, as the function
-    torch's rule called words it; ``error``, the kernel's, otherwise."""
-    if name not in ("mm", "mv", "bmm") or not batched(a, b):
+    """A product's refusal under vmap, as the function torch's rule called words it: bmm's
+    for two batched operands or mm's batched second, mm's or mv's for one."""
+    if name not in ("mm", "mv", "bmm", "dot", "vdot") or not batched(a, b):
         return error
     n = prod(batch_sizes(a, b))
     if name == "bmm":
-        fits = list(b.shape[:2]) == [a.shape[0], a.shape[2]]
-        return error if fits else RuntimeError(IN_BMM.format(
-            [n * a.shape[0], a.shape[2]], [n * b.shape[0], b.shape[1]]))
-    if a.shape[1] == b.shape[0]:
+        return _in_bmm(a, b, [n * a.shape[0], a.shape[2]], [n * b.shape[0], b.shape[1]], error)
+    if batched(a) and batched(b) or (name == "mm" and batched(b)):
+        return _in_bmm(a, b, [n, a.shape[-1]], [n, b.shape[0]], error)
+    if name in ("dot", "vdot") or a.shape[1] == b.shape[0]:
         return error
-    if batched(b) and (name == "mm" or batched(a)):
-        return RuntimeError(IN_BMM.format([n, a.shape[1]], [n, b.shape[0]]))
     if name == "mm":
         return RuntimeError(IN_MM.format(n * a.shape[0], a.shape[1], *b.shape))
     if batched(a):
@@ -104,3 +105,17 @@ def product_refusal(name: str, a, b, error):
         return RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{a.shape[1]}), "
                             f"vec ({b.shape[0]})")
     return RuntimeError(IN_MM.format(*a.shape, b.shape[0], n))
+
+
+def _in_bmm(a, b, want: list, got: list, error):
+    """bmm's refusal, in its order, of the operands its rule made: sizes, then dtypes."""
+    from refgrad._typename import LEGACY, not_implemented_for
+
+    if want != got:
+        return RuntimeError(IN_BMM.format(want, got))
+    if a.dtype.name == "bool":
+        return not_implemented_for("bmm", a._data.dtype)
+    if a.dtype is not b.dtype:
+        return RuntimeError(f"expected scalar type {LEGACY[a.dtype]} but found "
+                            f"{LEGACY[b.dtype]}")
+    return error

@@ -206,9 +206,12 @@ LINALG_SOLVE_EX = register(Op(
 
 # --- book/chapters/16l_more_linalg.md:830
 def _check_solve(A, B, left) -> None:
+    from refgrad._functorch._batched_ranks import batched
     from refgrad._ops.functions import check_broadcast
     from refgrad._typename import LEGACY
 
+    if A.ndim < 2 and batched(A, B):  # under vmap, its rule's check first: chapter 19if
+        raise RuntimeError("linalg.solve: The input tensor A must have at least 2 dimensions.")
     if not A.dtype.is_floating_point:  # float16 is the LU kernel's refusal, made last
         check_floating(A, "linalg.solve")
     if A.dtype is not B.dtype:

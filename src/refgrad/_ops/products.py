@@ -103,8 +103,10 @@ def vdot(input, other):
     try:
         _vectors(input, other)
     except RuntimeError as error:  # after the node saved its operands, as dot's
+        from refgrad._functorch._batched_sizes import product_refusal
         from refgrad.utils._saving_above_modes import refused
 
+        error = product_refusal("vdot", input, other, error)  # under vmap: chapter 19if
         return refused(VDOT, (input, other), {}, error)  # NOTE [Before the kernel refuses]
     return call(VDOT, (input, other))
 
@@ -152,7 +154,7 @@ def linalg_cross(input, other, *, dim=-1):
     return call(CROSS, (input, other), {"dim": dim})
 
 
-# --- book/chapters/16j_products_and_shapes.md:588
+# --- book/chapters/16j_products_and_shapes.md:590
 CROSS_WITHOUT_DIM = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
@@ -178,7 +180,7 @@ def _cross_out_form(input, other, dim=None):
 cross.out_form = _cross_out_form
 
 
-# --- book/chapters/16j_products_and_shapes.md:623
+# --- book/chapters/16j_products_and_shapes.md:625
 def kron(input, other):
     if handed_whole((input, other)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("kron", kron, (input, other), {})
