@@ -93,6 +93,11 @@ def test_nll_loss_under_vmap_refuses_as_its_decomposition(target, error, text):
     refused(error, text, lambda: torch.vmap(F.nll_loss)(ones(3, 4), target))
 
 
+def test_nll_loss_of_a_vector_of_targets_for_a_vector_of_classes_is_refused_by_gather():
+    refused(RuntimeError, "Index tensor must have the same number of dimensions as input tensor",
+            lambda: torch.vmap(F.nll_loss)(ones(3, 4), torch.zeros(3, 4, dtype=torch.long)))
+
+
 def test_nll_loss_under_vmap_checks_the_weight_as_its_decomposition():
     refused(AssertionError, "weight tensor should be defined either for all 4 classes or no "
             "classes but got weight tensor of shape: torch.Size([3])", lambda: torch.vmap(
@@ -164,3 +169,36 @@ def test_a_gradient_through_fill_under_grad_of_vmap_reaches_the_value():
     found = torch.func.grad(lambda v: torch.vmap(torch.Tensor.fill_)(
         torch.zeros(2, 3, 3), v).sum())(torch.ones(2, 3))
     assert np.array_equal(found.numpy(), np.full((2, 3), 3.0, dtype=np.float32))
+
+
+@pytest.mark.parametrize(("function", "shapes", "dtypes", "error", "text"), [
+    (torch.dot, ((3, 4), (3, 4)), (torch.long, torch.float32), RuntimeError,
+     "expected scalar type Long but found Float"),
+    (torch.vdot, ((3, 4), (3, 4)), (torch.float32, torch.long), RuntimeError,
+     "expected scalar type Float but found Long"),
+    (torch.dot, ((3, 4), (3, 5)), (torch.float64, torch.float32), RuntimeError,
+     IN_BMM.format([3, 4], [3, 5])),
+    (torch.dot, ((3, 4), (3, 4)), (torch.bool, torch.bool), NotImplementedError,
+     "\"bmm\" not implemented for 'Bool'"),
+    (torch.mm, ((3, 2, 4), (3, 4, 5)), (torch.long, torch.float32), RuntimeError,
+     "expected scalar type Long but found Float"),
+    (torch.mv, ((3, 2, 4), (3, 4)), (torch.long, torch.float32), RuntimeError,
+     "expected scalar type Long but found Float")])
+def test_products_of_two_batched_operands_are_refused_in_bmm_words(
+        function, shapes, dtypes, error, text):
+    refused(error, text, lambda: torch.vmap(function)(
+        *(ones(*s, dtype=d) for s, d in zip(shapes, dtypes))))
+
+
+def test_linalg_solve_under_vmap_counts_the_dimensions_of_a_before_its_dtype():
+    refused(RuntimeError, "linalg.solve: The input tensor A must have at least 2 dimensions.",
+            lambda: torch.vmap(torch.linalg.solve, in_dims=(None, 0))(
+                ones(4, dtype=torch.long), ones(3, 4)))
+
+
+@pytest.mark.parametrize("function", [
+    torch.slice_scatter, lambda a, b: torch.slice_scatter(a, b, 0, 1, 3),
+    lambda a, b: torch.select_scatter(a, b[0], 0, 0)])
+def test_scatters_under_vmap_refuse_two_dtypes_before_the_sizes(function):
+    refused(RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype",
+            lambda: torch.vmap(function)(ones(3, 4), ones(3, 3, dtype=torch.long)))

@@ -31,7 +31,12 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
     "broadcast_shapes", "chain_matmul", "block_diag", "meshgrid", "cartesian_prod", "einsum",
     "align", "unify", "classproperty", "lu_unpack", "print")
 # What torch's rules do that refgrad's loop does not yet (chapter 19if_functions_under_vmap_two)
-LEFT = {("F.affine_grid", "x,y"), ("F.affine_grid", "m,n"), ("F.affine_grid", "c,x")}
+LEFT = {
+    *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i")),
+    *((name, form) for name in ("torch.binary_cross_entropy_with_logits",
+                                "F.binary_cross_entropy_with_logits") for form in ("i,x", "x,i")),
+    ("F.unfold", "x,i"),
+}
 
 RNG = np.random.default_rng(3)
 A = RNG.uniform(0.1, 0.9, (3, 4)).astype(np.float32)
@@ -39,6 +44,7 @@ B = RNG.uniform(0.1, 0.9, (3, 4)).astype(np.float32)
 M = RNG.uniform(0.1, 0.9, (3, 4, 4)).astype(np.float32) + 2 * np.eye(4, dtype=np.float32)
 N = RNG.uniform(0.1, 0.9, (3, 4, 4)).astype(np.float32)
 N2 = RNG.uniform(0.1, 0.9, (2, 3, 4)).astype(np.float32)
+INTEGERS = RNG.integers(0, 4, (3, 4)).astype(np.int64)
 FORMS = {  # form: (how vmap is called, the batched arrays, the slices' arguments)
     "x": ({}, (A,), [(a,) for a in A]),
     "m": ({}, (M,), [(m,) for m in M]),
@@ -49,6 +55,8 @@ FORMS = {  # form: (how vmap is called, the batched arrays, the slices' argument
     "in1": ({"in_dims": 1}, (A.T.copy(),), [(a,) for a in A]),
     "out1": ({"out_dims": 1}, (M,), [(m,) for m in M]),
     "nested": (None, (N2,), [(r,) for r in N2.reshape(6, 4)]),
+    "i,x": ({}, (INTEGERS, A), list(zip(INTEGERS, A))),
+    "x,i": ({}, (A, INTEGERS), list(zip(A, INTEGERS))),
 }
 
 

@@ -303,11 +303,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2315
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2325
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2860
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2870
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -325,7 +325,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3072
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3082
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:49
+# --- book/chapters/19if_functions_under_vmap_two.md:47
 """The sizes torch's batching rules hold: a slice's own, with its batch's put back."""
 
 from math import prod
@@ -39,7 +39,7 @@ def merged(t, dim: int) -> list:
     return size
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:128
+# --- book/chapters/19if_functions_under_vmap_two.md:124
 MULTI_TARGET = "0D or 1D target tensor expected, multi-target not supported, got {}D"
 WEIGHTS = ("weight tensor should be defined either for all {} classes or no classes but got "
            "weight tensor of shape: {}")
@@ -65,7 +65,7 @@ def decomposed_nll_target(input, target, weight):
     return target.long()
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:173
+# --- book/chapters/19if_functions_under_vmap_two.md:166
 def sampler_sizes(input, grid) -> list:
     """input's and grid's sizes as grid_sampler's rule hands them on: the batches folded
     into dimension 0 of both, or into dimension 1 of the one batched."""
@@ -81,7 +81,7 @@ def sampler_sizes(input, grid) -> list:
     return shown
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:213
+# --- book/chapters/19if_functions_under_vmap_two.md:200
 IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
 IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
 

@@ -102,6 +102,14 @@ def _fits(src, piece_shape, batches=()) -> None:
                            f"{[*batches, *piece_shape]}")
 
 
+def refuse_scattered_dtype(input, src) -> None:
+    """Under vmap, torch's rule scatters: it refuses two dtypes first (chapter 19if)."""
+    from refgrad._functorch._batched_ranks import batched
+
+    if input.dtype is not src.dtype and batched(input, src):
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
 def select_scatter(input, src, dim, index):
     if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -110,11 +118,12 @@ def select_scatter(input, src, dim, index):
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {dim}")
+    refuse_scattered_dtype(input, src)
     _fits(src, input.shape[:d] + input.shape[d + 1:])
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:465
+# --- book/chapters/16n_more_shapes_and_elementwise.md:474
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -122,6 +131,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     length = len(range(*slice(start, end, step).indices(input.shape[d])))
+    refuse_scattered_dtype(input, src)
     _fits(src, input.shape[:d] + (length,) + input.shape[d + 1:])
     params = {"dim": dim, "start": start, "end": end, "step": step}
     return call(SLICE_SCATTER, (input, src), params)
@@ -141,7 +151,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:499
+# --- book/chapters/16n_more_shapes_and_elementwise.md:509
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start
