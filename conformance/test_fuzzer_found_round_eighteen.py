@@ -1,0 +1,71 @@
+"""Black-box tests: behaviour the differential fuzzer found in its eighteenth round.
+
+A node whose formula refuses (unique's, geqrf's, embedding_renorm's,
+_standard_gamma_grad's) refuses only when a gradient of its input is wanted:
+backward(inputs=[its output]) runs it with none wanted, and it hands on nothing.
+A 1-d transposed convolution of an input with no positions is refused naming the
+2-d shape it runs as.
+The same assertions run on torch.
+"""
+
+import pytest
+import torch
+
+X = [[2.0, 1.0, 1.0], [0.5, 3.0, 3.0]]
+
+REFUSING = {
+    "unique": lambda x: torch.unique(x),
+    "unique_sorted_with_counts": lambda x: torch.unique(x, return_counts=True)[0],
+    "unique_dim": lambda x: torch.unique(x, dim=0),
+    "unique_consecutive": lambda x: x.unique_consecutive(),
+    "unique_consecutive_dim": lambda x: x.unique_consecutive(dim=1),
+    "geqrf": lambda x: torch.geqrf(x)[0],
+    "embedding_renorm": lambda x: torch.embedding_renorm_(x * 1, torch.tensor([0]), 1.0, 2.0),
+    "standard_gamma_grad": lambda x: torch._standard_gamma_grad(x, x.detach()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSING))
+def test_a_refusing_node_asked_for_its_own_output_gives_its_gradient(name):
+    x = torch.tensor(X, requires_grad=True)
+    out = REFUSING[name](x)
+    (out * 3).sum().backward(inputs=[out])
+    assert torch.equal(out.grad, torch.full_like(out, 3.0))
+    assert x.grad is None
+
+
+@pytest.mark.parametrize("name", sorted(REFUSING))
+def test_a_refusing_node_still_refuses_its_input_a_gradient(name):
+    x = torch.tensor(X, requires_grad=True)
+    out = REFUSING[name](x)
+    with pytest.raises(NotImplementedError, match="^the derivative for '.*' is not "
+                                                  "implemented.$"):
+        out.sum().backward(inputs=[x, out])
+    with pytest.raises(NotImplementedError, match="is not implemented"):
+        torch.autograd.grad(out.sum(), [x])
+
+
+def test_unique_consecutive_then_an_activation_backward_to_the_values():
+    x = torch.tensor(X, requires_grad=True)
+    values = x.unique_consecutive()
+    torch.nn.functional.selu(values).sum().backward(inputs=[values], retain_graph=True)
+    assert values.grad.shape == values.shape and x.grad is None
+    assert torch.autograd.grad(values.sum(), [values])[0].tolist() == [1.0] * values.numel()
+
+
+
+def _refused_as(shape):
+    text = ", ".join(str(n) for n in shape)
+    return (r"^Only zero batch or zero channel inputs are supported, but got input shape: "
+            rf"\[{text}\]$")
+
+
+@pytest.mark.parametrize("x_shape, w_shape, named", [
+    ((1, 1, 0), (1, 2, 3), (1, 1, 1, 0)),  # 1-d runs as 2-d
+    ((2, 0), (2, 1, 3), (1, 2, 1, 0)),  # unbatched: a batch of one first
+    ((1, 2, 1, 0), (2, 1, 3, 3), (1, 2, 1, 0)),
+])
+def test_conv_transpose_of_no_positions_names_the_shape_it_runs_as(x_shape, w_shape, named):
+    conv = getattr(torch.nn.functional, f"conv_transpose{len(w_shape) - 2}d")
+    with pytest.raises(RuntimeError, match=_refused_as(named)):
+        conv(torch.rand(x_shape), torch.rand(w_shape), stride=2)
