@@ -4,7 +4,8 @@ A node whose formula refuses (unique's, geqrf's, embedding_renorm's,
 _standard_gamma_grad's) refuses only when a gradient of its input is wanted:
 backward(inputs=[its output]) runs it with none wanted, and it hands on nothing.
 A 1-d transposed convolution of an input with no positions is refused naming the
-2-d shape it runs as.
+2-d shape it runs as. An integer division into a Bool out= is refused for the cast
+before a zero divisor.
 The same assertions run on torch.
 """
 
@@ -69,3 +70,24 @@ def test_conv_transpose_of_no_positions_names_the_shape_it_runs_as(x_shape, w_sh
     conv = getattr(torch.nn.functional, f"conv_transpose{len(w_shape) - 2}d")
     with pytest.raises(RuntimeError, match=_refused_as(named)):
         conv(torch.rand(x_shape), torch.rand(w_shape), stride=2)
+
+
+CAST_REFUSED = "^result type Long can't be cast to the desired output type Bool$"
+INTEGER_DIVISIONS = {
+    "div_floor": lambda a, b, out: torch.div(a, b, rounding_mode="floor", out=out),
+    "div_trunc": lambda a, b, out: torch.div(a, b, rounding_mode="trunc", out=out),
+    "floor_divide": lambda a, b, out: torch.floor_divide(a, b, out=out),
+    "remainder": lambda a, b, out: torch.remainder(a, b, out=out),
+    "fmod": lambda a, b, out: torch.fmod(a, b, out=out),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INTEGER_DIVISIONS))
+@pytest.mark.parametrize("divisor", [torch.tensor([0, 1, 2]), 0], ids=["tensor", "number"])
+def test_an_integer_division_into_a_bool_out_refuses_the_cast_before_a_zero(name, divisor):
+    out = torch.ones(3, dtype=torch.bool)
+    with pytest.raises(RuntimeError, match=CAST_REFUSED):
+        INTEGER_DIVISIONS[name](torch.tensor([5, 6, 7]), divisor, out)
+    assert out.tolist() == [True] * 3 and out._version == 0
+    with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):  # an out that takes Long
+        INTEGER_DIVISIONS[name](torch.tensor([5, 6, 7]), divisor, torch.zeros(3, dtype=torch.int32))
