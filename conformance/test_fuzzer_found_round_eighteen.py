@@ -5,8 +5,10 @@ _standard_gamma_grad's) refuses only when a gradient of its input is wanted:
 backward(inputs=[its output]) runs it with none wanted, and it hands on nothing.
 A 1-d transposed convolution of an input with no positions is refused naming the
 2-d shape it runs as. An integer division into a Bool out= is refused for the cast
-before a zero divisor.
-The same assertions run on torch.
+before a zero divisor. A backward under inference_mode makes the zeros of nextafter's
+and copysign's second operand. An operand torch's op refuses (a dimension out of range,
+a product's operand that is not a matrix) is refused before a written tensor, in place
+or out=, whose elements share memory. The same assertions run on torch.
 """
 
 import pytest
@@ -91,3 +93,61 @@ def test_an_integer_division_into_a_bool_out_refuses_the_cast_before_a_zero(name
     assert out.tolist() == [True] * 3 and out._version == 0
     with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):  # an out that takes Long
         INTEGER_DIVISIONS[name](torch.tensor([5, 6, 7]), divisor, torch.zeros(3, dtype=torch.int32))
+
+
+@pytest.mark.parametrize("op", [torch.nextafter, torch.copysign], ids=["nextafter", "copysign"])
+def test_a_backward_in_inference_mode_makes_the_second_operands_zeros(op):
+    x = torch.tensor([[1.0, -2.0]], requires_grad=True)
+    y = torch.tensor([[3.0], [-1.0]], requires_grad=True)
+    out = op(x, y).sum()
+    with torch.inference_mode():
+        out.backward()
+    assert y.grad.is_inference() and y.grad.tolist() == [[0.0], [0.0]]
+    assert x.grad.is_inference() and x.grad.shape == (1, 2)
+
+
+def _expanded(*shape):
+    return torch.zeros(1, *shape[1:]).expand(*shape)
+
+
+DIMENSION = r"^Dimension out of range \(expected to be in range of \[-\d, \d\], but got \d\)$"
+BEFORE_THE_OVERLAP = {
+    "baddbmm_": (lambda: _expanded(3, 2, 2).baddbmm_(torch.ones(2, 2), torch.ones(2, 2)),
+                 IndexError, DIMENSION),
+    "baddbmm_batch2": (lambda: _expanded(3, 2, 2).baddbmm_(torch.ones(3, 2, 2), torch.ones(2, 2)),
+                       IndexError, DIMENSION),
+    "addbmm_": (lambda: _expanded(2, 2).addbmm_(torch.ones(2, 2), torch.ones(2, 2)),
+                IndexError, DIMENSION),
+    "cumsum_": (lambda: _expanded(3, 2).cumsum_(5), IndexError, DIMENSION),
+    "renorm_": (lambda: _expanded(3, 2).renorm_(2, 5, 1.0), IndexError, DIMENSION),
+    "addmm_": (lambda: _expanded(2, 2).addmm_(torch.ones(2, 2, 2), torch.ones(2, 2)),
+               RuntimeError, "^mat1 must be a matrix, got 3-D tensor$"),
+    "addmv_": (lambda: _expanded(2).addmv_(torch.ones(2, 2), torch.ones(2, 2)),
+               RuntimeError, "^vector \\+ matrix @ vector expected, got 1, 2, 2$"),
+    "baddbmm_out": (lambda: torch.baddbmm(torch.zeros(3, 2, 2), torch.ones(2, 2), torch.ones(2, 2),
+                                          out=_expanded(3, 2, 2)), IndexError, DIMENSION),
+    "mm_out": (lambda: torch.mm(torch.ones(2, 2, 2), torch.ones(2, 2), out=_expanded(2, 2)),
+               RuntimeError, "^self must be a matrix$"),
+    "matmul_out": (lambda: torch.matmul(torch.ones(3, 2), torch.ones(3, 3), out=_expanded(3, 3)),
+                   RuntimeError, r"^mat1 and mat2 shapes cannot be multiplied \(3x2 and 3x3\)$"),
+    "cat_out": (lambda: torch.cat([torch.ones(3, 2)] * 2, 5, out=_expanded(3, 2)),
+                IndexError, DIMENSION),
+    "cumsum_out": (lambda: torch.cumsum(torch.ones(3, 2), 5, out=_expanded(3, 2)),
+                   IndexError, DIMENSION),
+    "gather_out": (lambda: torch.gather(torch.ones(3, 2), 5, torch.zeros(3, 2, dtype=torch.long),
+                                        out=_expanded(3, 2)), IndexError, DIMENSION),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE_THE_OVERLAP))
+def test_an_operand_refused_before_a_written_tensor_that_shares_memory(name):
+    call, kind, message = BEFORE_THE_OVERLAP[name]
+    with pytest.raises(kind, match=message):
+        call()
+
+
+def test_a_write_that_shares_memory_with_good_operands_is_still_refused():
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        _expanded(3, 2).cumsum_(1)
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element"):
+        torch.mm(torch.ones(3, 2), torch.ones(2, 2), out=_expanded(3, 2))
