@@ -198,11 +198,11 @@ from refgrad._ops.pieces import chunk, split, split_with_sizes
 from refgrad._ops.unsafe_pieces import unsafe_chunk, unsafe_split, unsafe_split_with_sizes
 
 
-# --- book/chapters/16e_rounding_and_bits.md:810
+# --- book/chapters/16e_rounding_and_bits.md:841
 from refgrad._ops.divisors import gcd, gcd_, lcm, lcm_
 
 
-# --- book/chapters/16e_rounding_and_bits.md:868
+# --- book/chapters/16e_rounding_and_bits.md:899
 from refgrad._ops.bits import (
     bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor,
     logical_and, logical_not, logical_or, logical_xor,
@@ -282,7 +282,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1506
+# --- book/chapters/16k_order_statistics.md:1499
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -486,11 +486,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:555
+# --- book/chapters/16w_transposed_and_rearranging.md:557
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:909
+# --- book/chapters/16w_transposed_and_rearranging.md:911
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -569,11 +569,11 @@ from refgrad._removed_linalg import eig, lstsq, matrix_rank, solve  # noqa: F401
 from refgrad._ops import removed_methods  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:190
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:187
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:776
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:773
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
@@ -740,7 +740,7 @@ from refgrad._remaining_functions import (  # noqa: E402, F401  # isort: skip
 )
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:994
+# --- book/chapters/16zm_remaining_tensor_methods.md:991
 from refgrad._remaining_functions import embedding_renorm_  # noqa: E402, F401  # isort: skip
 
 
@@ -787,19 +787,19 @@ import refgrad.utils.data  # noqa: E402, F401 - torch.utils.data, imported with 
 from refgrad import distributions  # noqa: E402, F401 - torch.distributions
 
 
-# --- book/chapters/19kb_gamma_family.md:409
+# --- book/chapters/19kb_gamma_family.md:406
 from refgrad._ops.gamma_draws import (  # noqa: E402, F401 - torch's samplers
     _standard_gamma, _standard_gamma_grad,
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:958
+# --- book/chapters/19kb_gamma_family.md:955
 from refgrad._ops.dirichlet_draws import (  # noqa: E402, F401 - torch's samplers
     _dirichlet_grad, _sample_dirichlet,
 )
 
 
-# --- book/chapters/19kb_gamma_family.md:1753
+# --- book/chapters/19kb_gamma_family.md:1750
 from refgrad._ops.binomial_draws import binomial  # noqa: E402, F401 - torch.binomial
 
 
@@ -958,7 +958,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3983
+# --- book/chapters/26_inplace.md:3996
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -983,7 +983,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4143
+# --- book/chapters/26_inplace.md:4156
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -994,7 +994,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4509
+# --- book/chapters/26_inplace.md:4522
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1004,7 +1004,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5256
+# --- book/chapters/26_inplace.md:5269
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1033,7 +1033,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5286
+# --- book/chapters/26_inplace.md:5299
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1592
+# --- book/chapters/19kb_gamma_family.md:1589
 """torch's binomial sampler: inversion for few expected successes, BTRS for many."""
 
 import math
@@ -49,7 +49,7 @@ def inversion(count, prob, generator):
         successes = successes + kind(1)
 
 
-# --- book/chapters/19kb_gamma_family.md:1640
+# --- book/chapters/19kb_gamma_family.md:1637
 def btrs(count, prob, generator):
     """Hörmann's transformed rejection with squeeze (BTRS); ``count`` and ``prob`` in the
     scalar type, whose own arithmetic torch uses where they meet alone."""
@@ -82,7 +82,7 @@ def btrs(count, prob, generator):
             return k
 
 
-# --- book/chapters/19kb_gamma_family.md:1674
+# --- book/chapters/19kb_gamma_family.md:1671
 def binomial_one(count, prob, generator):
     """One draw of successes in ``count`` trials of probability ``prob`` (scalar type)."""
     kind = type(count)

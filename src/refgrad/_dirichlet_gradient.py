@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:682
+# --- book/chapters/19kb_gamma_family.md:679
 """The reparameterized gradient of torch's Dirichlet draws, computed as torch computes it."""
 
 import ctypes
@@ -65,7 +65,7 @@ def digamma_single(x):
     return F32(result + F64(logf(x)) - F64(F32(0.5) / x) - tail + extra)
 
 
-# --- book/chapters/19kb_gamma_family.md:746
+# --- book/chapters/19kb_gamma_family.md:743
 class _Kind:
     """The scalar type torch's kernel computes its steps in, and the C functions of it."""
 
@@ -107,7 +107,7 @@ def _beta_small(k, x, alpha, beta):
     return k.type(0) if result != result else result
 
 
-# --- book/chapters/19kb_gamma_family.md:793
+# --- book/chapters/19kb_gamma_family.md:790
 def _alpha_mid(x, alpha, beta):
     """Rice's saddle-point expansion where alpha and beta are both large; in double."""
     total = alpha + beta
@@ -136,7 +136,7 @@ def _alpha_mid(x, alpha, beta):
     return stirling * prefactor * (term1 + term2 * (term3 + (term4 if x < mean else -term4)))
 
 
-# --- book/chapters/19kb_gamma_family.md:823
+# --- book/chapters/19kb_gamma_family.md:820
 RATIONAL = (  # [numerator, denominator][power of u][power of a][power of b]
     (((1.003668233, -0.01061107488, -0.0657888334, 0.01201642863),
       (0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033),
@@ -175,7 +175,7 @@ def _rational(k, x, alpha, total, beta):
     return p / q * approx
 
 
-# --- book/chapters/19kb_gamma_family.md:866
+# --- book/chapters/19kb_gamma_family.md:863
 def dirichlet_grad_one(k, x, alpha, total):
     """The gradient of a Dirichlet coordinate ``x`` by its concentration ``alpha``, scaled
     by ``1 - x``: the three arguments in the scalar type ``k``."""

@@ -79,7 +79,7 @@ def standard_gamma(generator, alphas: np.ndarray) -> np.ndarray:
     return at_least(np.finfo(kind).tiny, values).astype(kind)
 
 
-# --- book/chapters/19kb_gamma_family.md:645
+# --- book/chapters/19kb_gamma_family.md:642
 def sample_dirichlet(generator, alphas: np.ndarray) -> np.ndarray:
     """torch's _sample_dirichlet on the CPU: gamma draws in double, over their sums."""
     from refgrad._ops.sum_order import summed_in_torch_order

@@ -98,7 +98,7 @@ native_norm = function_form(_native_norm, Arguments(
     "native_norm(Tensor input, Number? p, tuple of ints dim, bool keepdim, torch.dtype? dtype)"))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:986
+# --- book/chapters/16zm_remaining_tensor_methods.md:983
 from refgrad._ops.embedding_renorm import embedding_renorm_ as _embedding_renorm_  # noqa: E402
 
 embedding_renorm_ = function_form(_embedding_renorm_, Arguments(

@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1798
+# --- book/chapters/16k_order_statistics.md:1791
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -166,24 +166,24 @@ from refgrad._ops.older_out_types import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:195
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:192
 from refgrad._ops.geqrf import GEQRF_OUT as geqrf_out  # noqa: F401, E402
 from refgrad._ops.geqrf import GEQRF_RESULT as geqrf  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:509
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:506
 from refgrad._ops.ldl import LDL_FACTOR_EX_RESULT as linalg_ldl_factor_ex  # noqa: F401, E402
 from refgrad._ops.ldl import LDL_FACTOR_RESULT as linalg_ldl_factor  # noqa: F401, E402
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:551
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:548
 from refgrad._ops.ldl import (  # noqa: E402
     LDL_FACTOR_EX_OUT as linalg_ldl_factor_ex_out,  # noqa: F401
     LDL_FACTOR_OUT as linalg_ldl_factor_out,  # noqa: F401
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:781
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:778
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 

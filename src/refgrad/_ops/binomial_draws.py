@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1706
+# --- book/chapters/19kb_gamma_family.md:1703
 """torch.binomial: successes drawn with torch's sampler; no derivative."""
 
 import numpy as np

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:512
+# --- book/chapters/16e_rounding_and_bits.md:543
 """Bitwise and logical rows, and their function forms."""
 
 import numpy as np
@@ -37,7 +37,7 @@ BITWISE_NOT = register(Op("bitwise_not", None, ("self",),
                           forward=_on_integers("bitwise_not_cpu", np.invert), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:557
+# --- book/chapters/16e_rounding_and_bits.md:588
 def _shift(a, b, left: bool):
     kind = np.result_type(a, b)
     if kind.kind not in "iu":
@@ -67,7 +67,7 @@ RSHIFT_OPERATOR = register(Op("__rshift__", None, ("self", "other"),
                               forward=lambda a, b: _shift(a, b, left=False), iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:591
+# --- book/chapters/16e_rounding_and_bits.md:622
 def _logical(name, ufunc, inputs=("self", "other")):
     return register(Op(name, None, inputs, forward=ufunc, promote=False, broadcasts=True,
                        iterated=True))
@@ -79,7 +79,7 @@ LOGICAL_OR = _logical("logical_or", np.logical_or)
 LOGICAL_XOR = _logical("logical_xor", np.logical_xor)
 
 
-# --- book/chapters/16e_rounding_and_bits.md:608
+# --- book/chapters/16e_rounding_and_bits.md:639
 _FORMS = ("Tensor input, Tensor other, *, Tensor out = None", "Number self, Tensor other",
           "Tensor input, Number other, *, Tensor out = None")
 
@@ -96,7 +96,7 @@ def _binary(row):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:629
+# --- book/chapters/16e_rounding_and_bits.md:660
 def _tensors_only(row):
     def check(args):
         for position, (name, value) in enumerate(zip(row.inputs, args)):

@@ -10,7 +10,7 @@ from math import prod
 import numpy as np
 
 from refgrad._ops.dispatch import call
-from refgrad._ops.not_implemented import underivable
+from refgrad._ops.not_implemented import refusing, underivable
 from refgrad._ops.operands import as_array
 from refgrad._ops.result_layout import row_major_result
 from refgrad._ops.table import RESULT_WRITES, Op, no_forward_formula, register
@@ -31,23 +31,16 @@ def _answer(found, return_inverse, return_counts):
             + ((counts,) if return_counts else ()))
 
 
-def _refused(name: str):
-    def backward(grads, **unused):
-        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
-
-    return backward
-
-
 def _counting_row(name: str, node: str, forward, hides=()):
     """A row with no derivative: its node refuses, in torch's words, both ways."""
     return register(Op(
-        name, node, ("self",), forward=forward, backward=_refused(name), promote=False,
+        name, node, ("self",), forward=forward, backward=refusing(name), promote=False,
         outputs=("output", "inverse_indices", "counts"), hides=hides,
         tangent=no_forward_formula(name),
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1241
+# --- book/chapters/16k_order_statistics.md:1234
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -76,7 +69,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1277
+# --- book/chapters/16k_order_statistics.md:1270
 # NOTE [Writes of the counting kernels]
 # Measured on torch 2.13. The flat kernels fill the inverse unless the input
 # is one-dimensional and empty, and, when the input has elements, the counts;
@@ -98,7 +91,7 @@ RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutiv
                                    _flat_writes))
 
 
-# --- book/chapters/16k_order_statistics.md:1308
+# --- book/chapters/16k_order_statistics.md:1301
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -132,7 +125,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1347
+# --- book/chapters/16k_order_statistics.md:1340
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -170,7 +163,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1412
+# --- book/chapters/16k_order_statistics.md:1405
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -209,7 +202,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1462
+# --- book/chapters/16k_order_statistics.md:1455
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -228,7 +221,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1482
+# --- book/chapters/16k_order_statistics.md:1475
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

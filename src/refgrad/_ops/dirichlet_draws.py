@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:901
+# --- book/chapters/19kb_gamma_family.md:898
 """torch._sample_dirichlet and torch._dirichlet_grad: rows without a derivative."""
 
 import numpy as np
@@ -32,7 +32,7 @@ def _sample_dirichlet(*args, **kwargs):
         "generator": given.get("generator"), "operation": "_sample_dirichlet"}))
 
 
-# --- book/chapters/19kb_gamma_family.md:932
+# --- book/chapters/19kb_gamma_family.md:929
 def _gradient(x, alpha, total, operation):
     (x, where), alpha, total = _on_host(x), _on_host(alpha)[0], _on_host(total)[0]
     result = dirichlet_grad(np.asarray(x), np.asarray(alpha), np.asarray(total))

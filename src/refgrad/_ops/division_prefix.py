@@ -8,7 +8,8 @@
 
 import numpy as np
 
-from refgrad._dtype import result_type
+from refgrad._dtype import python_number, result_type
+from refgrad._ops.write_checks import check_cast
 from refgrad._tensor import Tensor, make_tensor
 
 # NOTE [The prefix a zero divisor leaves]
@@ -25,7 +26,7 @@ def _iteration_order(array) -> list:
     return sorted(range(array.ndim), key=lambda d: -array.strides[d])
 
 
-# --- book/chapters/16zge_fuzzer_found_divisions.md:62
+# --- book/chapters/16zge_fuzzer_found_divisions.md:63
 def _write_prefix(data, dividends, divisors, function, rest: tuple, kwargs: dict) -> None:
     """Write into ``data`` the quotients of the elements walked before the first zero."""
     safe = make_tensor(np.where(divisors == 0, np.ones_like(divisors), divisors))
@@ -50,7 +51,7 @@ def write_before_zero(called: str, self, function, args: tuple, kwargs: dict) ->
     _write_prefix(data, data, divisors, function, args[1:], kwargs)
 
 
-# --- book/chapters/16zge_fuzzer_found_divisions.md:93
+# --- book/chapters/16zge_fuzzer_found_divisions.md:98
 OUT_DIVISIONS = frozenset({"div", "floor_divide", "remainder", "fmod"})
 
 
@@ -59,6 +60,8 @@ def write_out_before_zero(name: str, out, function, args: tuple, kwargs: dict) -
     if name not in OUT_DIVISIONS or len(args) < 2:
         return
     dividend, divisor = args[0], args[1]
+    if isinstance(dividend, Tensor):  # the cast is checked as the division is set up
+        check_cast(out, result_type(dividend, python_number(divisor)))
     if not (isinstance(dividend, Tensor) and isinstance(divisor, Tensor)):
         return
     shape = np.broadcast_shapes(dividend._data.shape, divisor._data.shape)

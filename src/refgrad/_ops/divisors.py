@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:690
+# --- book/chapters/16e_rounding_and_bits.md:721
 """gcd and lcm: rows for integers only, with no derivative."""
 
 import numpy as np
@@ -23,7 +23,7 @@ def _on_whole_numbers(kernel: str, formula):
     return forward
 
 
-# --- book/chapters/16e_rounding_and_bits.md:716
+# --- book/chapters/16e_rounding_and_bits.md:747
 def _gcd(a, b):
     a, b = (np.array(x) for x in np.broadcast_arrays(np.abs(a), np.abs(b)))
     going = a != 0
@@ -46,7 +46,7 @@ LCM = register(Op("lcm", None, ("self", "other"), forward=_on_whole_numbers("lcm
                   iterated=True))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:750
+# --- book/chapters/16e_rounding_and_bits.md:781
 def _plain(row):
     from refgrad._ops.dispatch import call
 
@@ -75,7 +75,7 @@ def _with_out(plain):
     return function
 
 
-# --- book/chapters/16e_rounding_and_bits.md:780
+# --- book/chapters/16e_rounding_and_bits.md:811
 def _in_place(plain):
     from refgrad._ops.inplace_methods import _method
 

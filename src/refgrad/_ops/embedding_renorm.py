@@ -11,6 +11,7 @@ import numpy as np
 from refgrad._ops.activations import host, on_device_of
 from refgrad._ops.dispatch import call
 from refgrad._ops.inplace import inplace
+from refgrad._ops.not_implemented import refusing
 from refgrad._ops.shared_writes import shared_write
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._typename import LEGACY
@@ -40,18 +41,14 @@ def _scale_rows(out, indices, max_norm, norm_type) -> None:
             out[i] = (out[i].astype(wide) * scale).astype(out.dtype)
 
 
-def _no_derivative(g, **unused):
-    raise NotImplementedError("the derivative for 'embedding_renorm' is not implemented.")
-
-
 EMBEDDING_RENORM = register(Op(
     "embedding_renorm_", "EmbeddingRenormBackward0", ("self",), forward=_renormed,
-    backward=_no_derivative, promote=False, writes=("self",),
+    backward=refusing("embedding_renorm"), promote=False, writes=("self",),
     hides=("indices", "max_norm", "norm_type"),
     tangent=no_forward_formula("embedding_renorm_")))
 
 
-# --- book/chapters/16zm_remaining_tensor_methods.md:946
+# --- book/chapters/16zm_remaining_tensor_methods.md:943
 def _check(self, indices):
     if self.ndim != 2:
         raise RuntimeError(f"Expected 2-dimensional tensor, but got {self.ndim}-dimensional "

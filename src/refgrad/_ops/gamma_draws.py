@@ -13,6 +13,7 @@ from refgrad._gamma_gradient import standard_gamma_grad
 from refgrad._gamma_sampling import standard_gamma
 from refgrad._generator import default_generator
 from refgrad._ops.inplace_writes import _call
+from refgrad._ops.not_implemented import refusing
 from refgrad._ops.random_draws import _on_host
 from refgrad._ops.random_fills import asked_first
 from refgrad._ops.table import Op, no_forward_formula, register
@@ -36,14 +37,10 @@ def _gamma_grad(alpha, output):
     return result if where is None else move(result, where)
 
 
-def _no_second_derivative(g, **unused):
-    raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
-
-
-# --- book/chapters/19kb_gamma_family.md:371
+# --- book/chapters/19kb_gamma_family.md:368
 STANDARD_GAMMA_GRAD = register(Op(
     "_standard_gamma_grad", "StandardGammaGradBackward0", ("self",), forward=_gamma_grad,
-    backward=_no_second_derivative, promote=False, hides=("output",),
+    backward=refusing("_standard_gamma_grad"), promote=False, hides=("output",),
     tangent=no_forward_formula("_standard_gamma_grad")))
 _GAMMA_GRAD = Arguments("_standard_gamma_grad(Tensor input, Tensor output)")
 

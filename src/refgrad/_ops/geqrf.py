@@ -10,6 +10,7 @@ import numpy as np
 
 from refgrad._dtype import float32, float64
 from refgrad._ops.dispatch import call
+from refgrad._ops.not_implemented import refusing
 from refgrad._ops.singular_values import column_major
 from refgrad._ops.table import Op, no_forward_formula, register
 from refgrad._ops.triangular_factors import nan_where_reflected
@@ -29,12 +30,8 @@ def _geqrf(a):
     return column_major(h.astype(a.dtype)), tau.astype(a.dtype)
 
 
-def _no_derivative(grads, **unused):
-    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
-
-
 GEQRF = register(Op("geqrf", "GeqrfBackward0", ("self",), forward=_geqrf,
-                    backward=_no_derivative, promote=False, outputs=("a", "tau"),
+                    backward=refusing("geqrf"), promote=False, outputs=("a", "tau"),
                     tangent=no_forward_formula("geqrf")))
 
 

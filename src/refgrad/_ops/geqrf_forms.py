@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:120
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:117
 """torch.geqrf and Tensor.geqrf, with out=."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -25,7 +25,7 @@ CHOSEN["geqrf"] = "a"
 SCHEMA_OF["geqrf.a"] = "self -> a, tau"
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:143
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:140
 def _written(function):
     written = with_out(function, "geqrf", _geqrf.GEQRF_OUT)
 
@@ -65,6 +65,6 @@ def _written_in_place(input, a, tau) -> bool:
     return geqrf
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:184
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:181
 geqrf = _written(function_form(_geqrf.geqrf, Arguments(_SIGNATURE)))
 Tensor.geqrf = method_form(_geqrf.geqrf, Arguments(_SIGNATURE, method=True))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:584
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:581
 """torch.histogramdd: counts (or weights) of points in a grid of boxes."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def _counted(a, *weight, edges, density, operation):
     return (hist, *(e.copy() for e in edges))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:631
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:628
 # NOTE [A histogram of no dimension]
 # Points of no dimension cannot be counted apart (input.reshape(-1, 0) has no
 # number of rows), so no point is counted: the one box of the 0-d result keeps
@@ -55,7 +55,7 @@ HISTOGRAMDD = _row("_histogramdd_from_bin_cts", ("self",))
 HISTOGRAMDD_WEIGHT = _row("_histogramdd_from_bin_cts.weight", ("self", "weight"))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:649
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:646
 def _outer_edges(input, flat, d: int, count: int, range):  # noqa: A002 - torch's name
     if range is not None:
         low, high = float(range[2 * d]), float(range[2 * d + 1])
@@ -75,7 +75,7 @@ def _check_given_edges(input, bins: list) -> None:
         check_edges(input, b, d)  # histogram's checks, for each dimension
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:670
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:667
 def _check_weight(input, weight) -> None:
     if weight.dtype is not input.dtype:
         raise RuntimeError(f"{_DD}if weight tensor is provided, input tensor and weight tensor "
@@ -91,7 +91,7 @@ def _check_weight(input, weight) -> None:
                            f"{list(weight.shape)}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:687
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:684
 def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
@@ -136,7 +136,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:733
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:730
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if any(count < -1 for count in counts):  # torch spaces count + 1 edges for every
@@ -159,7 +159,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:762
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:759
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:377
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:374
 """torch.linalg.ldl_factor, ldl_factor_ex and ldl_solve."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def _solved(LD, pivots, B, operation):
     return column_major(X)
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:418
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:415
 LDL_FACTOR_EX = register(Op(
     "linalg_ldl_factor_ex", "NotImplemented", ("self",), forward=_factored,
     backward=_no_derivative, outputs=("LD", "pivots", "info"), promote=False, hides=UNSHOWN))
@@ -52,7 +52,7 @@ LDL_SOLVE = register(Op(
     backward=_no_derivative, promote=False, hides=UNSHOWN))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:433
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:430
 _NAME = "torch.linalg.ldl_factor_ex"
 _UNKNOWN = ('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
             'BatchLinearAlgebra.cpp":1642, please report a bug to PyTorch. '
@@ -96,7 +96,7 @@ def _checked(info, A, name: str) -> None:
         raise RuntimeError(_UNKNOWN.format(name, int(codes[0])))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:478
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:475
 def ldl_solve(LD, pivots, B, *, hermitian=False):
     from refgrad._ops.factorizations import check_square
     from refgrad._ops.pivot_checks import check_ldl_pivots, check_solved_dtype, refuse_low_precision

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:230
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:227
 """LAPACK's Bunch-Kaufman LDLᵀ (sytf2, lower) and its solve (sytrs), one matrix at a time."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _pivot(a, k: int):
     return imax, 2
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:267
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:264
 def _swap(a, k: int, kk: int, kp: int, kstep: int) -> None:
     if kp < a.shape[0] - 1:
         a[kp + 1:, [kk, kp]] = a[kp + 1:, [kp, kk]]
@@ -62,7 +62,7 @@ def _update(a, k: int, kstep: int) -> None:
     a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:296
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:293
 def sytf2_lower(a):
     """LAPACK's unblocked Bunch-Kaufman factorization (dsytf2, lower) of one matrix."""
     a = np.array(a, dtype=a.dtype, copy=True)
@@ -82,7 +82,7 @@ def sytf2_lower(a):
     return np.tril(a), ipiv, info
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:321
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:318
 def _forwards(a, ipiv, b) -> None:
     """L D Y = P B, in place."""
     n, k = a.shape[0], 0
@@ -107,7 +107,7 @@ def _forwards(a, ipiv, b) -> None:
         k += 2
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:347
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:344
 def _backwards(a, ipiv, b) -> None:
     """Lᵀ X = Y, then the swaps undone, in place."""
     k = a.shape[0] - 1

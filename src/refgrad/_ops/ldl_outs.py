@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:522
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:519
 """torch.linalg.ldl_factor, ldl_factor_ex and ldl_solve with out=."""
 
 from refgrad._ops import ldl, untracked_writes

@@ -41,13 +41,14 @@ def _on_host(kernel):
     return forward
 
 
-# --- book/chapters/16q_functional.md:1663
+# --- book/chapters/16q_functional.md:1664
 def input_zeros(self_sym_sizes, g):
     """The input's share of a gradient row's gradient: NOTE [A linear gradient is a row...]."""
     from refgrad._creation import zeros
 
     out = zeros(self_sym_sizes, dtype=g.dtype, device=g.device)
-    out._version_counter.value += 1  # filled once made, as torch's zeros are
+    if out._version_counter is not None:  # None: made by a backward in inference mode
+        out._version_counter.value += 1  # filled once made, as torch's zeros are
     return out
 
 
@@ -64,7 +65,7 @@ def _linear_tangent(name):
     return tangent
 
 
-# --- book/chapters/16q_functional.md:1699
+# --- book/chapters/16q_functional.md:1701
 def _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight):
     from refgrad._ops.nll_loss import _picked
     from refgrad._ops.result_layout import row_major_result
@@ -93,7 +94,7 @@ def _nll2d_kernel(g, self, target, weight, reduction, ignore_index, total_weight
     return _nll_kernel(g, self, target, weight, reduction, ignore_index, total_weight)
 
 
-# --- book/chapters/16q_functional.md:1729
+# --- book/chapters/16q_functional.md:1731
 def _nll_twice(forward):
     def backward(g, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
         from refgrad._creation import zeros_like

@@ -112,7 +112,7 @@ NLL_LOSS2D = register(Op("nll_loss2d", "NllLoss2DBackward0", ("self",), forward=
                          tangent=_nll_tangent("nll_loss2d")))
 
 
-# --- book/chapters/16q_functional.md:1767
+# --- book/chapters/16q_functional.md:1769
 def _shape(t):
     return f"[{', '.join(str(n) for n in t.shape)}]"
 
@@ -123,7 +123,7 @@ def not_differentiable(function, name, t):
                            f"argument '{name}'. This input cannot have requires_grad True.")
 
 
-# --- book/chapters/16q_functional.md:1783
+# --- book/chapters/16q_functional.md:1785
 # NOTE [A weight of the input's dtype]
 # torch's nll_loss kernels read the weight as the input's element type, and
 # check first that it is one: a float32 weight for a float16 (or float64)
@@ -162,7 +162,7 @@ def _check(input, target, weight, ignore_index, kernel):
         raise IndexError(f"Target {t[wrong].flat[0]} is out of bounds.")
 
 
-# --- book/chapters/16q_functional.md:1823
+# --- book/chapters/16q_functional.md:1825
 def _run(row, input, target, weight, reduction, ignore_index):
     from refgrad._ops.dispatch import call
 
@@ -182,7 +182,7 @@ def _total_weight(input, target, weight, reduction, ignore_index):
     return make_tensor(on_device_of(np.asarray(total, dtype=dtype), input._data))
 
 
-# --- book/chapters/16q_functional.md:1848
+# --- book/chapters/16q_functional.md:1850
 def _nll_loss(input, target, weight, reduction, ignore_index):
     if profiled("nll_loss"):  # its event under a profile: chapter "The profiler, closer
         shown = (input, target, weight, reduction, ignore_index)  # to torch"
@@ -227,7 +227,7 @@ def _after_saves(row, input, target, weight, reduction, ignore_index):
                          reduction, "ignore_index": ignore_index, "total_weight": None})
 
 
-# --- book/chapters/16q_functional.md:1897
+# --- book/chapters/16q_functional.md:1899
 def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     from refgrad.utils._functional_whole import hand_over, whole
 

@@ -55,3 +55,14 @@ def without_empty_edges(out):
         node._next_nodes = tuple([node._next_nodes[i] for i in kept])
         node._next_slots = tuple([node._next_slots[i] for i in kept])
     return out
+
+
+# --- book/chapters/16e_rounding_and_bits.md:327
+def refusing(name: str):
+    """The backward of a row whose formula refuses: it raises only when a gradient is wanted."""
+    def backward(grads, wanted=None, **unused):
+        if wanted is None or any(wanted):
+            raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+        return (None,) * len(wanted)
+
+    return backward

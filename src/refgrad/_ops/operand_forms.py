@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16e_rounding_and_bits.md:347
+# --- book/chapters/16e_rounding_and_bits.md:378
 """Picking a row by where the tensors are, and torch's TypeError when none fits."""
 
 from refgrad import _dtype
@@ -27,7 +27,7 @@ def type_names(*values) -> list:
     return ["Tensor" if isinstance(v, Tensor) else c_type_name(type(v)) for v in values]
 
 
-# --- book/chapters/16e_rounding_and_bits.md:382
+# --- book/chapters/16e_rounding_and_bits.md:413
 def _pick(name, rows, forms, input, other, operation=None, beside=number_beside,
           keys=("self", "other")):
     """Run whichever of ``rows`` (tensor and tensor, tensor and number, number first) fits;

@@ -173,6 +173,10 @@ def with_out(function, name: str, returns=None):
         if rules not in SHARED_OUT_TAKEN and any(overlaps(o._data) for o in outs):
             if rules in DTYPE_BEFORE_SHARED:
                 refuse_dtypes(rules, outs, (written(*args, **kwargs),))
+            if args:  # NOTE [Arguments refused before the write]: out= too
+                from refgrad._ops.refused_first import refused_first
+
+                refused_first(args[0], written, args[1:], kwargs, True)
             raise RuntimeError(OVERLAP)
         check_out_inputs(rules, outs, args, kwargs)  # NOTE [Inputs that overlap the written tensor]
         try:
@@ -230,7 +234,7 @@ def with_out(function, name: str, returns=None):
     return wrapper
 
 
-# --- book/chapters/26_inplace.md:3630
+# --- book/chapters/26_inplace.md:3634
 # NOTE [A function's out= form]
 # with_out computes an out= call with function.out_form where the function
 # has one: the Python entry point torch's out= overload takes, which may
@@ -246,7 +250,7 @@ def _out_form(function):
     return function
 
 
-# --- book/chapters/26_inplace.md:3655
+# --- book/chapters/26_inplace.md:3659
 # NOTE [Refused above the modes]
 # torch checks an out= write against autograd at the autograd key, above the
 # key where dispatch modes are called, and parses out= itself before either.
@@ -261,7 +265,7 @@ def refuse_above_modes(name: str, rules: str, args: tuple, kwargs: dict, outs: t
         refuse_grad(rules, args, kwargs, outs)  # what it returns is for the write itself
 
 
-# --- book/chapters/26_inplace.md:3675
+# --- book/chapters/26_inplace.md:3679
 def _forms_taking_out(function):
     """The signatures ``function`` is read against, where some of them take out=."""
     forms = getattr(function, "forms", None)

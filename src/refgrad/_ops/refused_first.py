@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3749
+# --- book/chapters/26_inplace.md:3757
 """The argument refusals torch makes before it checks the tensor an in-place op writes."""
 
 import warnings
@@ -22,7 +22,11 @@ _OPERAND_CHECKS = (_ONE_BOOL, _TWO_BOOLS, NEGATIVE_POWER,
                    # the products' own checks of their operands' shapes
                    "Expected size for first two dimensions of batch2 tensor",
                    "mat1 and mat2 shapes cannot be multiplied", "Incompatible matrix sizes",
-                   "size mismatch, ", "batch1 must be a 3D tensor", "batch2 must be a 3D tensor")
+                   "size mismatch, ", "batch1 must be a 3D tensor", "batch2 must be a 3D tensor",
+                   "mat1 must be a matrix", "mat2 must be a matrix", "self must be a matrix",
+                   "vector + matrix @ vector expected")
+# A dimension is wrapped as the op reads its arguments, before any write is checked.
+_DIMENSION = "Dimension out of range"
 
 
 def refused_first(self, function, args, kwargs, overlap: bool) -> None:
@@ -37,8 +41,9 @@ def refused_first(self, function, args, kwargs, overlap: bool) -> None:
         return
     except TypeError as error:
         refusal = error
-    except RuntimeError as error:
-        if not (overlap and str(error).startswith(_OPERAND_CHECKS)):
+    except (RuntimeError, IndexError) as error:
+        checks = _OPERAND_CHECKS if type(error) is RuntimeError else (_DIMENSION,)
+        if not (overlap and str(error).startswith(checks)):
             return
         refusal = error
     except Exception:  # refused later than the write, in torch

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:311
+# --- book/chapters/16w_transposed_and_rearranging.md:314
 """conv_transpose1d, 2d and 3d: torch's checks of a transposed convolution, and the functions."""
 
 from refgrad._argument_forms import function_form
@@ -11,6 +11,7 @@ from refgrad._arguments import Arguments
 from refgrad._autocast_policy import entry
 from refgrad._autocast_state import autocast_on
 from refgrad._ops.normalization import _listed
+from refgrad._ops.small_refusals import refuse_empty_positions
 
 _NAMES = {2: ("height", "width"), 3: ("depth", "height", "width")}
 _ONEDNN = ("could not create a primitive descriptor for the deconvolution forward propagation "
@@ -36,12 +37,10 @@ def _check_shapes(input, weight, bias, groups):
         raise RuntimeError(f"Given transposed=1, weight of size {size}, expected bias to be "
                            f"1-dimensional with {outputs} elements, but got bias of size "
                            f"{_listed(bias.shape)} instead")
-    if input.numel() == 0 and shape[0] and shape[1]:
-        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
-                           f"input shape: {_listed(shape)}")
+    refuse_empty_positions(input)  # a 1-d input named as the 2-d one it runs as
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:361
+# --- book/chapters/16w_transposed_and_rearranging.md:363
 def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
     """Whether torch's CPU would give a transposed convolution of an input of dtype ``kind`` (a
     name) and ``shape`` with a kernel of ``kernel`` positions to oneDNN."""
@@ -63,7 +62,7 @@ def onednn_runs(kind, shape, kernel, stride, dilation, output_padding, groups):
                       or shape[0] * shape[1] * shape[2] * shape[3] > 20480)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:390
+# --- book/chapters/16w_transposed_and_rearranging.md:392
 def _check_kernel(input, weight, stride, padding, dilation, output_padding):
     from refgrad._ops.refusal_order import refuse_empty_kernel
 
@@ -100,7 +99,7 @@ def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:435
+# --- book/chapters/16w_transposed_and_rearranging.md:437
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -128,7 +127,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:472
+# --- book/chapters/16w_transposed_and_rearranging.md:474
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -165,7 +164,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:514
+# --- book/chapters/16w_transposed_and_rearranging.md:516
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

@@ -94,7 +94,7 @@ from refgrad.distributions.relaxed_bernoulli import RelaxedBernoulli  # noqa: E4
 from refgrad.distributions.relaxed_categorical import RelaxedOneHotCategorical  # noqa: E402
 
 
-# --- book/chapters/19kb_gamma_family.md:2247
+# --- book/chapters/19kb_gamma_family.md:2244
 from refgrad.distributions import _kl_beta_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_gamma_pairs  # noqa: E402, F401 - registers them
 from refgrad.distributions import _kl_mixed_pairs  # noqa: E402, F401 - registers them

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:2027
+# --- book/chapters/19kb_gamma_family.md:2024
 """torch's constraints.multinomial: vectors of counts that sum to at most a bound."""
 
 from refgrad.distributions._constraint_base import Constraint

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1186
+# --- book/chapters/19kb_gamma_family.md:1183
 """The closed forms of KL(p || q) where p or q is a beta or a Dirichlet distribution."""
 
 import math
@@ -40,7 +40,7 @@ def _kl_dirichlet_dirichlet(p, q):
     return t1 - t2 + (t3 * t4).sum(-1)
 
 
-# --- book/chapters/19kb_gamma_family.md:1225
+# --- book/chapters/19kb_gamma_family.md:1222
 @register_kl(Beta, Exponential)
 def _kl_beta_exponential(p, q):
     return (-p.entropy() - q.rate.log()
@@ -68,7 +68,7 @@ def _kl_beta_normal(p, q):
     return t1 + t2 + (t3 - t4 + t5) / var_normal
 
 
-# --- book/chapters/19kb_gamma_family.md:1254
+# --- book/chapters/19kb_gamma_family.md:1251
 @register_kl(Beta, Uniform)
 def _kl_beta_uniform(p, q):
     result = -p.entropy() + (q.high - q.low).log()

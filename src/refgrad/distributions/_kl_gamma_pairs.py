@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:555
+# --- book/chapters/19kb_gamma_family.md:552
 """The closed forms of KL(p || q) where p or q is a gamma distribution."""
 
 import math
@@ -42,7 +42,7 @@ def _kl_gamma_exponential(p, q):
     return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
 
 
-# --- book/chapters/19kb_gamma_family.md:596
+# --- book/chapters/19kb_gamma_family.md:593
 @register_kl(Gamma, Normal)
 def _kl_gamma_normal(p, q):
     var_normal, beta_sqr = q.scale.pow(2), p.rate.pow(2)

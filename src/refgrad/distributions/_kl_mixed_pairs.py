@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:2202
+# --- book/chapters/19kb_gamma_family.md:2199
 """KL(p || q) between the gamma family and the transformed families."""
 
 import math

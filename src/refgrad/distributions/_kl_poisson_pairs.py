@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1543
+# --- book/chapters/19kb_gamma_family.md:1540
 """The closed forms of KL(p || q) where p or q is a Poisson distribution."""
 
 import math
@@ -29,7 +29,7 @@ def _kl_poisson_infinity(p, q):
     return refgrad.full_like(p.rate, math.inf)
 
 
-# --- book/chapters/19kb_gamma_family.md:1975
+# --- book/chapters/19kb_gamma_family.md:1972
 @register_kl(Binomial, Binomial)
 def _kl_binomial_binomial(p, q):
     if (p.total_count < q.total_count).any():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1103
+# --- book/chapters/19kb_gamma_family.md:1100
 """The beta distribution on [0, 1]: the first coordinate of a two-sided Dirichlet."""
 
 import numbers
@@ -36,7 +36,7 @@ class Beta(ExponentialFamily):
     _natural_params = property(lambda self: (self.concentration1, self.concentration0))
 
 
-# --- book/chapters/19kb_gamma_family.md:1138
+# --- book/chapters/19kb_gamma_family.md:1135
 def _beta_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Beta, _instance)
     batch_shape = refgrad.Size(batch_shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1769
+# --- book/chapters/19kb_gamma_family.md:1766
 """The binomial distribution: successes in a number of independent trials."""
 
 import refgrad
@@ -25,7 +25,7 @@ def counts_and_parameter(distribution, total_count, probs, logits) -> None:
     distribution._param = param
 
 
-# --- book/chapters/19kb_gamma_family.md:1793
+# --- book/chapters/19kb_gamma_family.md:1790
 class Binomial(BinaryOdds, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer,
                        "probs": constraints.unit_interval, "logits": constraints.real}
@@ -45,7 +45,7 @@ class Binomial(BinaryOdds, Distribution):
     _new = _new
 
 
-# --- book/chapters/19kb_gamma_family.md:1819
+# --- book/chapters/19kb_gamma_family.md:1816
 def _positive_part(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
@@ -62,7 +62,7 @@ def _binomial_log_prob(self, value):
     return value * logits - log_factorial_k - log_factorial_nmk - normalizer
 
 
-# --- book/chapters/19kb_gamma_family.md:1837
+# --- book/chapters/19kb_gamma_family.md:1834
 def _homogeneous_count(self, what: str) -> int:
     count = int(self.total_count.max())
     if not self.total_count.min() == count:
@@ -83,7 +83,7 @@ def _binomial_entropy(self):
     return -(refgrad.exp(log_prob) * log_prob).sum(0)
 
 
-# --- book/chapters/19kb_gamma_family.md:1859
+# --- book/chapters/19kb_gamma_family.md:1856
 def _binomial_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Binomial, _instance)
     batch_shape = refgrad.Size(batch_shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:525
+# --- book/chapters/19kb_gamma_family.md:522
 """The chi-squared distribution: a gamma of half its degrees of freedom, at rate one half."""
 
 from refgrad.distributions import constraints

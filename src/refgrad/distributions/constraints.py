@@ -212,7 +212,7 @@ from refgrad.distributions._structured_constraints import (  # noqa: E402
 __all__ += ["MixtureSameFamilyConstraint"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2047
+# --- book/chapters/19kb_gamma_family.md:2044
 from refgrad.distributions._count_constraints import _Multinomial as multinomial  # noqa: E402
 
 __all__ += ["multinomial"]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:976
+# --- book/chapters/19kb_gamma_family.md:973
 """The Dirichlet distribution over the probability simplex."""
 
 import refgrad
@@ -37,7 +37,7 @@ class _Dirichlet(Function):
         return _Dirichlet_backward(x, concentration, grad_output)
 
 
-# --- book/chapters/19kb_gamma_family.md:1012
+# --- book/chapters/19kb_gamma_family.md:1009
 class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
@@ -62,7 +62,7 @@ class Dirichlet(ExponentialFamily):
     _natural_params = property(lambda self: (self.concentration,))
 
 
-# --- book/chapters/19kb_gamma_family.md:1043
+# --- book/chapters/19kb_gamma_family.md:1040
 def _dirichlet_mode(self):
     shifted = (self.concentration - 1).clamp(min=0.0)
     mode = shifted / shifted.sum(-1, True)
@@ -85,7 +85,7 @@ def _dirichlet_rsample(self, sample_shape=NO_SHAPE):
     return _Dirichlet.apply(self.concentration.expand(self._extended_shape(sample_shape)))
 
 
-# --- book/chapters/19kb_gamma_family.md:1067
+# --- book/chapters/19kb_gamma_family.md:1064
 def _dirichlet_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

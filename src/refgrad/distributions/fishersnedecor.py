@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1386
+# --- book/chapters/19kb_gamma_family.md:1383
 """The Fisher-Snedecor (F) distribution: a ratio of two scaled chi-squared draws."""
 
 import math
@@ -31,7 +31,7 @@ class FisherSnedecor(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
 
-# --- book/chapters/19kb_gamma_family.md:1416
+# --- book/chapters/19kb_gamma_family.md:1413
 def _f_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(FisherSnedecor, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -62,7 +62,7 @@ def _f_variance(self):
             / (self.df1 * (df2 - 2).pow(2) * (df2 - 4)))
 
 
-# --- book/chapters/19kb_gamma_family.md:1448
+# --- book/chapters/19kb_gamma_family.md:1445
 def _f_rsample(self, sample_shape=NO_SHAPE):
     shape = self._extended_shape(sample_shape)
     x1 = self._gamma1.rsample(sample_shape).view(shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:437
+# --- book/chapters/19kb_gamma_family.md:434
 """The gamma distribution, drawn with torch's own sampler."""
 
 import numbers
@@ -34,7 +34,7 @@ class Gamma(ExponentialFamily):
     _natural_params = property(lambda self: (self.concentration - 1, -self.rate))
 
 
-# --- book/chapters/19kb_gamma_family.md:475
+# --- book/chapters/19kb_gamma_family.md:472
 def _gamma_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Gamma, _instance)
     batch_shape = refgrad.Size(batch_shape)

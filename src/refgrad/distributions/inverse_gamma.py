@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:2145
+# --- book/chapters/19kb_gamma_family.md:2142
 """The inverse gamma distribution: one over a gamma variable."""
 
 import math

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:2005
+# --- book/chapters/19kb_gamma_family.md:2002
 """The multinomial distribution: counts of categorical draws in each category."""
 
 import math
@@ -18,7 +18,7 @@ from refgrad.distributions.utils import NO_SHAPE, broadcast_all
 __all__ = ["Multinomial"]
 
 
-# --- book/chapters/19kb_gamma_family.md:2054
+# --- book/chapters/19kb_gamma_family.md:2051
 class Multinomial(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
@@ -45,7 +45,7 @@ class Multinomial(Distribution):
         return self._categorical._new(*args, **kwargs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2082
+# --- book/chapters/19kb_gamma_family.md:2079
 def _multinomial_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Multinomial, _instance)
     batch_shape = refgrad.Size(batch_shape)
@@ -66,7 +66,7 @@ def _multinomial_sample(self, sample_shape=NO_SHAPE):
     return counts.type_as(self.probs)
 
 
-# --- book/chapters/19kb_gamma_family.md:2110
+# --- book/chapters/19kb_gamma_family.md:2107
 def _multinomial_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)

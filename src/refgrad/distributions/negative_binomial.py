@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1891
+# --- book/chapters/19kb_gamma_family.md:1888
 """The negative binomial distribution: a Poisson count at a gamma-distributed rate."""
 
 import refgrad
@@ -20,7 +20,7 @@ def logsigmoid(x):  # F's, which loads when first asked for, not with refgrad
     return refgrad.nn.functional.logsigmoid(x)
 
 
-# --- book/chapters/19kb_gamma_family.md:1910
+# --- book/chapters/19kb_gamma_family.md:1907
 class NegativeBinomial(BinaryOdds, Distribution):
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0),
@@ -42,7 +42,7 @@ class NegativeBinomial(BinaryOdds, Distribution):
     _new = _new
 
 
-# --- book/chapters/19kb_gamma_family.md:1933
+# --- book/chapters/19kb_gamma_family.md:1930
 def _negative_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(NegativeBinomial, _instance)
     batch_shape = refgrad.Size(batch_shape)

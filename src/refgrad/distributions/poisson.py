@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1484
+# --- book/chapters/19kb_gamma_family.md:1481
 """The Poisson distribution over the counts 0, 1, 2, ..."""
 
 import numbers
@@ -30,7 +30,7 @@ class Poisson(ExponentialFamily):
     _natural_params = property(lambda self: (refgrad.log(self.rate),))
 
 
-# --- book/chapters/19kb_gamma_family.md:1513
+# --- book/chapters/19kb_gamma_family.md:1510
 def _poisson_expand(self, batch_shape, _instance=None):
     new = self._get_checked_instance(Poisson, _instance)
     batch_shape = refgrad.Size(batch_shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19kb_gamma_family.md:1292
+# --- book/chapters/19kb_gamma_family.md:1289
 """Student's t distribution: a normal over the root of an independent chi-squared."""
 
 import math
@@ -30,7 +30,7 @@ class StudentT(Distribution):
     mode = property(lambda self: self.loc)
 
 
-# --- book/chapters/19kb_gamma_family.md:1321
+# --- book/chapters/19kb_gamma_family.md:1318
 def _student_mean(self):
     mean = self.loc.clone(memory_format=refgrad.contiguous_format)
     mean[self.df <= 1] = math.nan
@@ -65,7 +65,7 @@ def _student_rsample(self, sample_shape=NO_SHAPE):
     return self.loc + self.scale * (x * refgrad.rsqrt(z / self.df))
 
 
-# --- book/chapters/19kb_gamma_family.md:1357
+# --- book/chapters/19kb_gamma_family.md:1354
 def _student_log_prob(self, value):
     if self._validate_args:
         self._validate_sample(value)
