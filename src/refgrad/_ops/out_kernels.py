@@ -140,7 +140,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:747
+# --- book/chapters/26a_writes_autograd_skips.md:752
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it
