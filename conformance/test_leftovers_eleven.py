@@ -163,3 +163,42 @@ def test_an_out_of_another_type_warns_after_it_is_resized():
     with caught_always(torch) as caught:
         torch.not_equal(torch.ones(2, dtype=torch.long), 1 + 0j, out=counts)
     assert counts.tolist() == [0, 0] and [str(w.message) for w in caught] == [DISCARDED]
+
+
+FILL = "index_fill_(): Converting complex Scalar to non-complex type is not supported"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.ones(3).index_fill_(0, torch.tensor([0]), 2j),
+    lambda: torch.ones(3).index_fill_(0, torch.tensor([0]), 2 + 0j),
+    lambda: torch.ones(3, dtype=torch.long).index_fill(0, torch.tensor([0]), 1j),
+    lambda: torch.tensor([True]).index_fill_(0, torch.tensor([0]), 2j),
+    lambda: torch.index_fill(torch.ones(3), 0, torch.tensor([5]), 1j),
+    lambda: torch.ones(3).index_fill_(1, torch.tensor([0]), 2j),
+    lambda: torch.ones(3).index_fill_(0, torch.tensor([[0]]), 2j),
+    lambda: torch.ones(3, requires_grad=True).index_fill(dim=0, index=torch.tensor([0]),
+                                                         value=2j),
+])
+def test_index_fill_refuses_any_complex_value_before_its_dim_and_index(call):
+    with raises(RuntimeError, FILL):
+        call()
+
+
+def test_index_fill_checks_the_leaf_and_the_index_dtype_first():
+    with raises(RuntimeError, "a leaf Variable that requires grad is being used in an in-place "
+                              "operation."):
+        torch.ones(3, requires_grad=True).index_fill_(0, torch.tensor([0]), 2j)
+    with raises(IndexError, "index_fill_(): Expected dtype int64 for index."):
+        torch.ones(3).index_fill_(0, torch.tensor([0.0]), 2j)
+
+
+@pytest.mark.parametrize("dtype, name", [(torch.float32, "Float"), (torch.float64, "Double"),
+                                         (torch.int64, "Long")])
+@pytest.mark.parametrize("exponent", [2j, 2 + 0j])
+def test_float_power_in_place_names_the_complex_type_a_complex_exponent_needs(dtype, name,
+                                                                              exponent):
+    x = torch.ones(3, dtype=dtype, requires_grad=dtype.is_floating_point)
+    with raises(RuntimeError, f"the base given to float_power_ has dtype {name} but the "
+                              "operation's result requires dtype ComplexDouble"):
+        x.float_power_(exponent)
+    assert x._version == 0
