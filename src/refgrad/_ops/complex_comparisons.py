@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhk_leftovers_eleven.md:98
+# --- book/chapters/16zhk_leftovers_eleven.md:100
 """A real tensor compared with a complex Python number, in torch's complex type."""
 
 import numpy as np
@@ -43,7 +43,7 @@ def complex_operands(op, args: tuple, extra: list):
         return [a._data.astype(width) if isinstance(a, Tensor) else width(a) for a in args]
 
 
-# --- book/chapters/16zhk_leftovers_eleven.md:144
+# --- book/chapters/16zhk_leftovers_eleven.md:146
 def compared_write(out, result, args: tuple) -> None:
     """``result``, a comparison's, written into ``out``: torch's copy from its complex
     result warns, where a number was complex and ``out`` is not bool."""
