@@ -13,6 +13,8 @@ import sys
 import pytest
 from hypothesis import settings
 
+from conformance._warned import always_warned
+
 TARGET = os.environ.get("REFGRAD_CONFORMANCE_TARGET", "refgrad")
 
 
@@ -90,10 +92,8 @@ def warn_always():
     """torch.set_warn_always(True) for one test: warnings given once are given each time."""
     import torch
 
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    yield
-    torch.set_warn_always(before)
+    with always_warned(torch):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -4,13 +4,13 @@ torch.
 """
 
 import array
-import warnings
 
 import numpy as np
 import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 FOLLOWS_OBJ = ("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad "
                "instead of False. Pass requires_grad=False explicitly to get the old behavior "
@@ -26,13 +26,8 @@ BUFFER_NOT_WRITABLE = (
 def _warnings(call):
     """What ``call()`` gives, and its warnings as (message before torch's suffix, file, line),
     with the line ``call`` is written on to compare."""
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            result = call()
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        result = call()
     found = [(str(w.message).split(" (Triggered internally")[0], w.filename, w.lineno)
              for w in caught]
     return result, found, call.__code__.co_firstlineno

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from conformance._support import compile_side_effects_put_back, printed_in_a_fresh_process
+from conformance._warned import caught_always
 
 B = torch.backends
 # torch's compile, run for the first time, imports modules that warn of their own deprecation.
@@ -518,10 +519,8 @@ DEPRECATED = ("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, 
 
 
 def test_set_default_tensor_type_sets_the_dtype_and_warns():
-    torch.set_warn_always(True)
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with caught_always(torch) as caught:
             torch.set_default_tensor_type(torch.DoubleTensor)
             assert torch.get_default_dtype() is torch.float64
             assert torch.tensor([1.0]).dtype is torch.float64
@@ -529,7 +528,6 @@ def test_set_default_tensor_type_sets_the_dtype_and_warns():
             assert torch.get_default_dtype() is torch.float32
         assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, DEPRECATED)] * 2
     finally:
-        torch.set_warn_always(False)
         torch.set_default_dtype(torch.float32)
 
 

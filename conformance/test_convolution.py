@@ -3,7 +3,6 @@ direct loop, gradients, the node they record, padding strings, unbatched inputs,
 """
 
 import itertools
-import warnings
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ from conformance._support import (
     raises,
     saved_names,
 )
+from conformance._warned import caught_always
 
 RNG = np.random.default_rng(11)
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
@@ -146,13 +146,8 @@ def test_same_padding_keeps_the_size(ws, dilation, padding):
 def test_same_padding_with_an_odd_total_pads_the_right_first_and_warns():
     xd, wd = RNG.uniform(-1.0, 1.0, (1, 1, 4, 5)), RNG.uniform(-1.0, 1.0, (1, 1, 2, 3))
     x = matrix_leaf(xd.tolist())
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            out = F.conv2d(x, torch.tensor(wd.tolist(), dtype=torch.float64), padding="same")
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        out = F.conv2d(x, torch.tensor(wd.tolist(), dtype=torch.float64), padding="same")
     assert [w.category for w in caught] == [UserWarning]
     assert str(caught[0].message).startswith(
         "Using padding='same' with even kernel lengths and odd dilation may require a "

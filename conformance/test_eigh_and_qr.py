@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from conformance._support import matrix_leaf, numeric_gradient, raises, saved_names
+from conformance._warned import always_warned
 
 RNG = np.random.default_rng(13)
 SYMMETRIC = RNG.uniform(-1.0, 1.0, (3, 3))
@@ -196,13 +197,9 @@ def test_qr_complete_of_a_wide_matrix_and_of_empty_ones():
 
 
 def test_torch_qr_is_the_older_spelling():
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="^torch.qr is deprecated in favor of torch.linalg.qr"):
             result = torch.qr(matrix_leaf(TALL), some=False)
-    finally:
-        torch.set_warn_always(before)
     assert type(result).__name__ == "qr" and result.Q.shape == (4, 4)
     assert result.R.shape == (4, 3) and result.Q.grad_fn.name() == "LinalgQrBackward0"
 

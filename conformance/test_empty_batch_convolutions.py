@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 EMPTY = "select(): index 0 out of range for tensor of size [0] at dimension 0"
 
@@ -95,14 +96,9 @@ def test_an_empty_transposed_result_of_negative_size_is_refused_by_its_view(
     (F.conv2d, (1, 3, 3), (1, 1, 2, 1)), (F.conv3d, (0, 1, 3, 3, 3), (1, 1, 1, 2, 1)),
 ])
 def test_same_padding_of_an_even_kernel_warns_at_the_callers_line(conv, input, weight):
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            line = sys._getframe().f_lineno + 1
-            conv(torch.rand(input), torch.zeros(weight), padding="same")
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        line = sys._getframe().f_lineno + 1
+        conv(torch.rand(input), torch.zeros(weight), padding="same")
     assert [(w.filename, w.lineno) for w in caught] == [(__file__, line)]
     assert str(caught[0].message).startswith("Using padding='same' with even kernel lengths")
 

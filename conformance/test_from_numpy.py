@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 NEGATIVE = ("At least one stride in the given numpy array is negative, and tensors with "
             "negative strides are not currently supported. (You can probably work around this "
@@ -100,15 +101,9 @@ def test_a_list_of_one_element_tensors_is_a_list_of_numbers():
 
 def test_reading_a_tensor_that_requires_grad_as_a_float_warns():
     leaf = torch.tensor(1.5, requires_grad=True)
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            losses = torch.tensor([leaf, 2.5])
-            assert float(leaf) == 1.5 and int(leaf) == 1
-    finally:
-        torch.set_warn_always(before)
+    with caught_always(torch) as caught:
+        losses = torch.tensor([leaf, 2.5])
+        assert float(leaf) == 1.5 and int(leaf) == 1
     assert losses.tolist() == [1.5, 2.5] and not losses.requires_grad
     messages = [str(w.message) for w in caught]
     # tensor() reads each element as float() does; int() gives no warning

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 SHORT = "Number of elements of source < number of ones in mask"
 BYTE_MASK = ("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
@@ -253,15 +254,9 @@ REDUCE = "reduce argument must be either add or multiply."
 ])
 def test_scatters_older_reductions_warn_first_and_check_reduce_late(call, kind, message):
     x, i, s = torch.zeros(3, 4), torch.tensor([[0, 1], [1, 2]]), torch.ones(2, 2)
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with raises(kind, message):
-                eval(call, {"torch": torch, "x": x, "i": i, "s": s})
-    finally:
-        torch.set_warn_always(always)
+    with caught_always(torch) as caught:
+        with raises(kind, message):
+            eval(call, {"torch": torch, "x": x, "i": i, "s": s})
     assert [str(w.message)[:len(SCATTER_WARNING)] for w in caught] == [SCATTER_WARNING]
     assert x.tolist() == torch.zeros(3, 4).tolist()
 
@@ -282,15 +277,9 @@ def test_scatters_older_reductions_warn_first_and_check_reduce_late(call, kind, 
 def test_a_value_with_reduce_is_not_warned_about_and_checked_in_the_same_order(call, kind,
                                                                                 message):
     x, i = torch.zeros(3, 4), torch.tensor([[0, 1], [1, 2]])
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with raises(kind, message):
-                eval(call, {"torch": torch, "x": x, "i": i})
-    finally:
-        torch.set_warn_always(always)
+    with caught_always(torch) as caught:
+        with raises(kind, message):
+            eval(call, {"torch": torch, "x": x, "i": i})
     assert caught == [] and x.tolist() == torch.zeros(3, 4).tolist()
 
 

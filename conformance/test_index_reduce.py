@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import always_warned
 
 
 @pytest.fixture(autouse=True)
@@ -184,14 +185,11 @@ def test_index_reduce_has_no_forward_formula():
 
 
 def test_index_reduce_says_once_that_it_is_a_beta():
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="^index_reduce\\(\\) is in beta and the API may "
                                              "change at any time\\."):
             warnings.filterwarnings("always", "index_reduce\\(\\) is in beta")
             torch.ones(2).index_reduce(0, torch.tensor([0]), torch.ones(1), "prod")
-    finally:
-        torch.set_warn_always(False)
 
 
 def test_conj_physical_of_a_real_tensor_is_the_tensor():

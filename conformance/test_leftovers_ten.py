@@ -3,7 +3,6 @@ out=, and the names resolve_name gives Tensor's other methods and torch's mm. Th
 assertions run on torch.
 """
 
-import contextlib
 import warnings
 
 import pytest
@@ -11,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from conformance._support import OUT_GRAD, raises
+from conformance._warned import caught_always
 
 PLACE = " (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/{}.)"
 FREEDOM = ("{}(): degrees of freedom is <= 0. Correction should be strictly less than the "
@@ -19,22 +19,9 @@ COV = ("cov(): degrees of freedom is <= 0. Correction should be strictly less th
        "of observations.")
 
 
-@contextlib.contextmanager
-def caught_always():
-    """Every warning, a once-per-process one too, as it is given."""
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            yield caught
-    finally:
-        torch.set_warn_always(before)
-
-
 @pytest.mark.parametrize("name", ["std", "var", "std_mean", "var_mean"])
 def test_no_degrees_of_freedom_warning_ends_with_torchs_place(name):
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         line = __import__("inspect").currentframe().f_lineno + 1
         getattr(torch, name)(torch.ones(1))
     assert [str(w.message) for w in caught] == [
@@ -43,7 +30,7 @@ def test_no_degrees_of_freedom_warning_ends_with_torchs_place(name):
 
 
 def test_a_reduced_dimension_of_one_warns_the_same_through_the_method():
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         assert torch.ones(1, 3).std(0).isnan().all()
     assert str(caught[0].message) == FREEDOM.format("std") + PLACE.format("ReduceOps.cpp:1861")
 
@@ -53,7 +40,7 @@ def _cov_of_one_observation():
 
 
 def test_cov_warning_ends_with_torchs_place_at_the_callers_line():
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         line = __import__("inspect").currentframe().f_lineno + 1
         torch.ones(3, 1).cov()
         _cov_of_one_observation()
@@ -64,14 +51,14 @@ def test_cov_warning_ends_with_torchs_place_at_the_callers_line():
 
 
 def test_corrcoef_warns_cov_in_torchs_words():
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         torch.corrcoef(torch.ones(3, 1))
     assert [str(w.message) for w in caught] == [COV + PLACE.format("Correlation.cpp:129")]
 
 
 @pytest.mark.parametrize("conv, n", [(F.conv1d, 1), (F.conv2d, 2), (torch.conv3d, 3)])
 def test_same_padding_of_an_even_kernel_warning_ends_with_torchs_place(conv, n):
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         out = conv(torch.ones((1, 1) + (5,) * n), torch.ones((1, 1) + (2,) * n), padding="same")
     assert tuple(out.shape) == (1, 1) + (5,) * n
     assert [str(w.message) for w in caught] == [
@@ -100,7 +87,7 @@ def test_lu_solve_writes_its_out():
 
 def test_lu_solve_out_warns_its_own_deprecation_from_its_own_place():
     b, lu, pivots = _factored()
-    with caught_always() as caught:
+    with caught_always(torch) as caught:
         torch.lu_solve(b, lu, pivots, out=torch.empty(3, 2))
     message = str(caught[0].message)
     assert message.startswith("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve")

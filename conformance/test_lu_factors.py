@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 RNG = np.random.default_rng(31)
 # name: (matrix, pivots, info, LU), as LAPACK's getrf leaves them
@@ -268,13 +269,7 @@ def test_torch_lu_solve_takes_b_first():
      "pivots, B)"),
 ])
 def test_the_older_functions_warn(call, start):
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            call()
-    finally:
-        torch.set_warn_always(before)
+    with caught_always(torch) as caught:
+        call()
     assert [w.category for w in caught] == [UserWarning]
     assert str(caught[0].message).startswith(start)

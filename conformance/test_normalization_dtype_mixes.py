@@ -1,13 +1,13 @@
 """Normalizations with parameters of another dtype than the input: torch's CPU rule."""
 
 import itertools
-import warnings
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 PARAMETER = "mixed dtype (CPU): expect parameter to have scalar type of Float"
 SHARED = "mixed dtype (CPU): all inputs must share same datatype."
@@ -85,14 +85,9 @@ def test_integer_input_beside_float32_weight():
     (F32, F64, ("float", "double")), (F16, F32, ("c10::Half", "float")),
     (F64, torch.int64, ("double", "long int"))])
 def test_rms_norm_warns_of_a_mismatched_weight(di, dw, names):
-    torch.set_warn_always(True)  # the warning is given once per process otherwise
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            out = F.rms_norm(torch.ones(2, 3, dtype=di), (3,), torch.ones(3, dtype=dw))
-            F.rms_norm(torch.ones(2, 3, dtype=di), (3,), torch.ones(3, dtype=di))
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        out = F.rms_norm(torch.ones(2, 3, dtype=di), (3,), torch.ones(3, dtype=dw))
+        F.rms_norm(torch.ones(2, 3, dtype=di), (3,), torch.ones(3, dtype=di))
     assert out.dtype == di
     assert [str(w.message) for w in caught] == [
         f"Mismatch dtype between input and weight: input dtype = {names[0]}, weight dtype = "

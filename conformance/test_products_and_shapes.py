@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from conformance._support import first_edges, raises
+from conformance._warned import always_warned
 
 
 def _names(t):
@@ -181,13 +182,9 @@ def test_vdot_trace_and_cross():
 
 def test_cross_without_a_dim_warns_and_takes_the_first_of_length_three():
     x = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # given once a process: an earlier test may have had it
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="Using torch.cross without specifying the dim arg"):
             c = torch.cross(x, torch.tensor([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]))
-    finally:
-        torch.set_warn_always(always)
     assert c.tolist() == [[0.0, 0.0], [0.0, 0.0], [1.0, 0.0]]
     assert c.stride() == (2, 1) and c.view(-1).shape == (6,)
     with raises(RuntimeError, "linalg.cross: inputs dimension -1 must have length 3. Got 2 "

@@ -7,13 +7,13 @@ forward or inside a node's formula; a contiguous one calls ``view``. ``x.T``, ``
 compared in outline, as in test_profiler_shapes.py.
 """
 
-import warnings
 
 import pytest
 import torch
 from torch.autograd.profiler import profile
 
 from conformance._profiler_aliases_expected import OUTLINES
+from conformance._warned import caught_always
 from conformance.test_profiler_shapes import COMPOSITES, outline
 
 MORE = COMPOSITES + ("aten::numpy_T", "aten::mH", "aten::adjoint", "aten::matrix_H")
@@ -66,16 +66,10 @@ def test_aliases_and_transposes(program):
 
 
 def test_the_transposes_warn_at_the_users_line_in_a_profile():
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # each warning is given once, else
-    try:
-        with warnings.catch_warnings(record=True) as caught, profile():
-            warnings.simplefilter("always")
-            torch.ones(()).mT
-            torch.ones(()).T
-            torch.ones(()).mH
-            torch.ones(2, 3, 4).T
-    finally:
-        torch.set_warn_always(always)
+    with caught_always(torch) as caught, profile():
+        torch.ones(()).mT
+        torch.ones(()).T
+        torch.ones(()).mH
+        torch.ones(2, 3, 4).T
     assert len(caught) == 4
     assert [w.filename for w in caught] == [__file__] * 4

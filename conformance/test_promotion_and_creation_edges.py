@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import always_warned
 
 
 def _silently(make):
@@ -137,25 +138,19 @@ def test_tensor_refuses_an_array_of_a_dtype_torch_lacks(array, name):
 
 
 def test_tensor_refuses_an_object_array_inside_a_list():
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # refused before the warning for a list of arrays
             with raises(TypeError, f"can't convert np.ndarray of type numpy.object_. {_SUPPORTED}"):
                 torch.tensor([np.array([1], dtype=object)])
-    finally:
-        torch.set_warn_always(False)
 
 
 def test_tensor_copies_a_negatively_strided_array_inside_a_list():
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match=r"\ACreating a tensor from a list of numpy\.ndarrays "
                                              r"is extremely slow\. Please consider converting the "
                                              r"list to a single numpy\.ndarray with numpy\.array"):
             t = torch.tensor([np.arange(3)[::-1]])
-    finally:
-        torch.set_warn_always(False)
     assert t.tolist() == [[2, 1, 0]]
 
 

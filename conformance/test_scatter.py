@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import always_warned
 
 
 def _names(node):
@@ -254,17 +255,13 @@ def test_two_zeros_in_a_product_refuse_a_second_derivative():
 
 def test_scatter_with_the_older_reductions_has_no_derivative():
     x = torch.ones(3, requires_grad=True)
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # a warning given once: another test may have had it first
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor "
                                              "src is deprecated and will be removed in a future "
                                              "PyTorch release. Use torch.scatter_reduce instead "
                                              "for more reduction options."):
             y = x.scatter(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]),
                           reduce="multiply")
-    finally:
-        torch.set_warn_always(always)
     assert y.tolist() == [6.0, 1.0, 4.0]
     assert y.grad_fn.name() == "torch::autograd::NotImplemented"
     assert _names(y.grad_fn) == ["AccumulateGrad"]  # no edge for the source, which needs none

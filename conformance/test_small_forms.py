@@ -1,12 +1,12 @@
 """Small forms torch accepts: copy_ from a number, subtract and multiply with a number first,
 matrix transposes of a 0-d tensor; and diagonal refusing one dimension twice."""
 
-import warnings
 
 import pytest
 import torch
 
 from conformance._support import raises
+from conformance._warned import caught_always
 
 
 @pytest.mark.parametrize("target, value, expected", [
@@ -46,13 +46,8 @@ def test_subtract_and_multiply_take_a_number_first():
 ])
 def test_a_0d_tensor_is_its_own_matrix_transpose_with_a_warning(read, message):
     x = torch.tensor(5.0, requires_grad=True)
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            assert read(x) is x
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        assert read(x) is x
     assert [str(w.message).split(" (Triggered")[0] for w in caught] == [message]
 
 

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from conformance._support import numeric_gradient, raises
+from conformance._warned import caught_always
 
 RNG = np.random.default_rng(29)
 SQUARE = RNG.uniform(-1.0, 1.0, (3, 3)) + 3 * np.eye(3)
@@ -268,14 +269,8 @@ def test_second_derivatives():
 
 
 def test_the_deprecation_warning_points_at_the_caller():
-    before = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            torch.triangular_solve(torch.ones(2, 1), torch.eye(2))
-    finally:
-        torch.set_warn_always(before)
+    with caught_always(torch) as caught:
+        torch.triangular_solve(torch.ones(2, 1), torch.eye(2))
     assert [w.category for w in caught] == [UserWarning]
     assert str(caught[0].message).startswith(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "

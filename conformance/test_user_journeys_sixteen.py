@@ -14,6 +14,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from conformance._warned import always_warned
+
 RNG = np.random.default_rng(16)
 
 
@@ -24,12 +26,9 @@ def arr(*shape, scale=1.0):
 @contextlib.contextmanager
 def warned(match):
     """A warning torch gives once a process, given here whether or not it was before."""
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match=match):
             yield
-    finally:
-        torch.set_warn_always(False)
 
 
 def test_a_graph_network_passes_messages_by_index_add_and_scatter_reduce():

@@ -10,6 +10,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from conformance._warned import always_warned
+
 RNG = np.random.default_rng(13)
 
 
@@ -46,13 +48,9 @@ def test_the_inference_path_zeroes_padded_positions():
     trained = enc(x, src_key_padding_mask=pad)
     assert trained[1, 2:].abs().sum() > 0
     enc.eval()
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # warned once a process otherwise: an earlier test may have been
-    try:
+    with always_warned(torch):
         with torch.no_grad(), pytest.warns(UserWarning, match="nested tensors is in prototype"):
             inferred = enc(x, src_key_padding_mask=pad)
-    finally:
-        torch.set_warn_always(always)
     assert torch.equal(inferred[1, 2:], torch.zeros(2, 8))
     assert torch.allclose(inferred[:, :2], trained[:, :2].detach(), atol=1e-6)
 

@@ -2,20 +2,16 @@
 whichever way the function was reached. The same assertions run on torch.
 """
 
-import warnings
 
 import torch
+
+from conformance._warned import caught_always
 
 
 def _caught(call):
     """The warnings ``call()`` gives, and the line ``call`` is written on."""
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            call()
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        call()
     return caught, call.__code__.co_firstlineno
 
 

@@ -1,13 +1,13 @@
 """scatter's reduce= overloads write into out= without a derivative: a NotImplemented node,
 only a leaf out refused, in aten::scatter's name; forward mode refuses them first."""
 
-import warnings
 
 import pytest
 import torch
 import torch.autograd.forward_ad as fwAD
 
 from conformance._support import OUT_GRAD, raises, recording_mode
+from conformance._warned import caught_always
 
 # scatter's reduce=, the deprecations, resized outs: warnings are not what these test
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -99,17 +99,12 @@ def test_forward_mode_refuses_in_the_kernels_name_before_it_writes():
     (lambda x, s: x.clone().scatter_(0, _index(), 2.0, reduce="multiply"), "aten::scatter_"),
 ])
 def test_forward_mode_refuses_the_reductions_before_their_warning_and_checks(call, said):
-    torch.set_warn_always(True)
-    try:
-        with fwAD.dual_level(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            x = fwAD.make_dual(torch.zeros(3), torch.ones(3))
-            s = fwAD.make_dual(torch.ones(3), torch.ones(3))
-            with raises(NotImplementedError,
-                        f"Trying to use forward AD with {said} that does not support it."):
-                call(x, s)
-    finally:
-        torch.set_warn_always(False)
+    with fwAD.dual_level(), caught_always(torch) as caught:
+        x = fwAD.make_dual(torch.zeros(3), torch.ones(3))
+        s = fwAD.make_dual(torch.ones(3), torch.ones(3))
+        with raises(NotImplementedError,
+                    f"Trying to use forward AD with {said} that does not support it."):
+            call(x, s)
     assert caught == []
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 import refgrad as torch
+from conformance._warned import always_warned
 from refgrad.autograd import _accumulate
 
 
@@ -66,13 +67,9 @@ def test_a_view_is_copied_not_stolen():
 def test_create_graph_always_copies():
     x = torch.ones(3, requires_grad=True)
     seen = _fresh_through_hook(x)
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)  # the warning comes once a process: earlier tests may have had it
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="reference cycle"):
             (x * 2).sum().backward(create_graph=True)
-    finally:
-        torch.set_warn_always(always)
     assert id(x.grad._data) != seen["array"]
 
 

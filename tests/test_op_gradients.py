@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import refgrad as torch
+from conformance._warned import always_warned
 from refgrad._ops import OPS
 from refgrad._ops.dispatch import call
 from refgrad._ops.rounding import BARE
@@ -204,14 +205,10 @@ def _ctc_gradient(log_probs, lengths=None):
 def _warned(run):
     """``run()``, which must warn that scatter's reduce= is deprecated (a warning given once,
     so asked for always here)."""
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
+    with always_warned(torch):
         with pytest.warns(UserWarning, match="^The reduce argument of torch.scatter with Tensor "
                                              "src is deprecated"):
             return run()
-    finally:
-        torch.set_warn_always(always)
 
 
 def test_rows_without_a_derivative():

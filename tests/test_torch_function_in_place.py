@@ -2,9 +2,9 @@
 identity, their closures and what introspection reads off them."""
 
 import inspect
-import warnings
 
 import refgrad
+from conformance._warned import caught_always
 from refgrad import _torch_function_install as install
 from refgrad._warn_once import PUBLIC_FILE
 
@@ -45,15 +45,9 @@ def test_keyword_defaults_and_aliases_survive():
 
 def test_a_warning_still_names_the_caller_s_line():
     x = refgrad.ones(2, 3)
-    always = refgrad.is_warn_always_enabled()
-    refgrad.set_warn_always(True)  # given once a process: an earlier test may have had it
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            x.T  # noqa: B018 - a deprecated use of .T on a tensor of two dimensions is not
-            refgrad.ones(3, 2, 2).T  # this one warns, through the trampoline of T's getter
-    finally:
-        refgrad.set_warn_always(always)
+    with caught_always(refgrad) as caught:
+        x.T  # noqa: B018 - a deprecated use of .T on a tensor of two dimensions is not
+        refgrad.ones(3, 2, 2).T  # this one warns, through the trampoline of T's getter
     assert caught and all(w.filename == __file__ for w in caught)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import refgrad as torch
+from conformance._warned import caught_always
 from refgrad import _warn_once
 from refgrad._ops import grids, products
 from refgrad._tensor_numbers import FLOAT_OF_GRAD
@@ -116,14 +117,9 @@ def test_the_layout_warning_is_given_once_for_each_kind_of_sum():
 def test_the_layout_warning_is_shown_at_the_line_that_ran_the_backward():
     x = torch.randn(3, 4).t().detach().requires_grad_()
     x.grad = torch.zeros(4, 3)
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            line = sys._getframe().f_lineno + 1
-            (x * 2).sum().backward()
-    finally:
-        torch.set_warn_always(False)
+    with caught_always(torch) as caught:
+        line = sys._getframe().f_lineno + 1
+        (x * 2).sum().backward()
     shown = [w for w in caught if "layout contract" in str(w.message)]
     assert len(shown) == 1 and (shown[0].filename, shown[0].lineno) == (__file__, line)
 

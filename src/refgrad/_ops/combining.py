@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:973
+# --- book/chapters/16h_scatter.md:976
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import numpy as np
@@ -29,7 +29,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:1005
+# --- book/chapters/16h_scatter.md:1008
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -51,7 +51,7 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:1028
+# --- book/chapters/16h_scatter.md:1031
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
@@ -89,7 +89,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
     return out
 
 
-# --- book/chapters/16h_scatter.md:1102
+# --- book/chapters/16h_scatter.md:1105
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -127,7 +127,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:1141
+# --- book/chapters/16h_scatter.md:1144
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -144,7 +144,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:1167
+# --- book/chapters/16h_scatter.md:1170
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -168,7 +168,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1197
+# --- book/chapters/16h_scatter.md:1200
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -191,7 +191,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1231
+# --- book/chapters/16h_scatter.md:1234
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -209,7 +209,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1250
+# --- book/chapters/16h_scatter.md:1253
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -237,7 +237,7 @@ def _check_reduce(input, dim, index, src, reduce) -> None:
         check_values(index, d, input.shape[d] if input.ndim else 1)
 
 
-# --- book/chapters/16h_scatter.md:1286
+# --- book/chapters/16h_scatter.md:1289
 DEPRECATED = triggered(  # NOTE [Where a C++ warning was raised], chapter 16zhe
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
     "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
@@ -265,7 +265,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1322
+# --- book/chapters/16h_scatter.md:1325
 # NOTE [The older reductions' order]
 # Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
 # warning (a source tensor only, once), the index's dtype, dim, the index's

@@ -43,8 +43,13 @@ def refuse_complex_out(outs: tuple, args: tuple, kwargs: dict, error: Exception)
     refuse_complex(outs[0], operand(args, kwargs, 1), error, args[0])
 
 
+def complex_of(kind) -> str:
+    """The name of the complex type torch promotes a real ``kind`` to beside a complex number."""
+    return _COMPLEX_OF.get(LEGACY[kind], "ComplexFloat")
+
+
 def cast_refusal(source: Tensor, written: Tensor) -> RuntimeError:
-    kind = _COMPLEX_OF.get(LEGACY[source.dtype], "ComplexFloat")
+    kind = complex_of(source.dtype)
     return RuntimeError(f"result type {kind} can't be cast to the desired output "
                         f"type {LEGACY[written.dtype]}")
 

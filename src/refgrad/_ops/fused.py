@@ -24,7 +24,8 @@ from refgrad._typename import not_implemented_for
 def _lerp(start, end, weight):
     if start.dtype.kind in "iub" and getattr(weight, "dtype", start.dtype).kind == "f":
         return _lerp_promoted(start, end, weight)  # NOTE [A 0-d weight promotes integers]
-    weight = weight if hasattr(weight, "dtype") else start.dtype.type(_checked(weight, start.dtype))
+    if not hasattr(weight, "dtype"):  # a number, checked after the shapes
+        weight = start.dtype.type(_checked(weight, start.dtype, start, end))
     if weight.dtype != start.dtype:  # a 0-d weight of its own dtype, read in the tensors'
         weight = weight.astype(start.dtype)
     step = end - start
@@ -50,13 +51,22 @@ def _end_first(for_self, for_end, for_weight) -> tuple:
     return for_self(), end_grad, for_weight()
 
 
-# --- book/chapters/16g_moves_and_fused.md:1105
+# --- book/chapters/16g_moves_and_fused.md:1106
+COMPLEX_GRAD = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == "
+                "grad_is_complex) to be true, but got false.  (Could this error message be "
+                "improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def _lerp_backward(g, weight, wanted=(True, True)):  # NOTE [Told without saves]
+    if isinstance(weight, complex):  # a complex gradient for a real input: chapter 16zhk
+        raise RuntimeError(COMPLEX_GRAD)
+    return _end_first(lambda: mul_scalar(g, 1 - weight) if wanted[0] else None,
+                      lambda: mul_scalar(g, weight) if wanted[1] else None, lambda: None)[:2]
+
+
 LERP = register(Op(
     "lerp", "LerpBackward0", ("self", "end"), promote=False, broadcasts=True,
-    forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)),
-    backward=lambda g, weight, wanted=(True, True): _end_first(  # NOTE [Told without saves]
-        lambda: mul_scalar(g, 1 - weight) if wanted[0] else None,
-        lambda: mul_scalar(g, weight) if wanted[1] else None, lambda: None)[:2],
+    forward=in_float32(lambda a, b, weight: _lerp(a, b, weight)), backward=_lerp_backward,
     iterated=True,
 ))
 LERP_TENSOR = register(Op(
@@ -71,7 +81,7 @@ LERP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16g_moves_and_fused.md:1127
+# --- book/chapters/16g_moves_and_fused.md:1137
 def lerp(input, end, weight):
     if type(weight) is int:  # the parser's overflow comes first
         _dtype.parsed_int(weight)
@@ -110,20 +120,27 @@ def _lerp_promoted(start, end, weight):
     return result.astype(weight.dtype)
 
 
-def _checked(value, kind):
+def _checked(value, kind, *operands):
     """A number as torch's kernel converts it to ``kind``, the NumPy dtype it computes in
     (float32 for float16): refused if it does not fit, an int wrapped (-1 is 255 as uint8);
-    a complex number fits a real kind only with no imaginary part (chapter 16zhh)."""
+    a complex number fits a real kind only with no imaginary part (chapter 16zhh), and
+    ``operands`` that do not broadcast are refused before it (chapter 16zhk)."""
     if kind.kind == "b" or type(value) not in (int, float, complex):
         return value
-    return _dtype.checked_number(value, _dtype.FROM_NUMPY[kind])
+    try:
+        return _dtype.checked_number(value, _dtype.FROM_NUMPY[kind])
+    except RuntimeError:
+        from refgrad._ops.refusal_order import refuse_unbroadcastable
+
+        refuse_unbroadcastable(*operands)
+        raise
 
 
 def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1198
+# --- book/chapters/16g_moves_and_fused.md:1215
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -133,7 +150,7 @@ def _addcmul(a, b, c, value):
     kind = np.result_type(a, b, c)
     if kind.kind == "b":
         raise not_implemented_for("addcmul_cpu_out", kind)
-    value = _checked(value, kind)
+    value = _checked(value, kind, a, b, c)
     if kind.kind != "f":
         return a + _scaled(value, kind) * b * c
     scaled = (kind.type(value) * b).astype(kind, copy=False)
@@ -163,7 +180,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1243
+# --- book/chapters/16g_moves_and_fused.md:1260
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -177,7 +194,7 @@ def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
 ADDCDIV = register(Op(
     "addcdiv", "AddcdivBackward0", ("self", "tensor1", "tensor2"),
     forward=in_float32(
-        lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c)) * b / c),
+        lambda a, b, c, value: a + _checked(value, np.result_type(a, b, c), a, b, c) * b / c),
     backward=_addcdiv_backward,
     saves=(("tensor1", ("tensor2",)), ("tensor2", ("self", "tensor1", "tensor2"))),
     iterated=True,
@@ -191,7 +208,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1278
+# --- book/chapters/16g_moves_and_fused.md:1295
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -230,7 +247,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1330
+# --- book/chapters/16g_moves_and_fused.md:1347
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -140,7 +140,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:747
+# --- book/chapters/26a_writes_autograd_skips.md:754
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it
@@ -165,7 +165,14 @@ def bmm_write(out, result, args, kwargs=None) -> None:
         o[n, i, j] = total
 
 
+def _compared_write(out, result, args, kwargs=None) -> None:
+    from refgrad._ops.complex_comparisons import compared_write  # chapter 16zhk
+
+    compared_write(out, result, args)
+
+
 RAW_WRITES = {"narrow_copy": raw_write, "bmm": bmm_write, "matmul": bmm_write,
+              "eq": _compared_write, "ne": _compared_write,
               # chapter "out= into an operand of the addmm family"
               "baddbmm": baddbmm_write, "addmm": addmm_write, "addbmm": addbmm_write,
               "linalg_solve_triangular": solve_triangular_write}

@@ -253,13 +253,14 @@ def float_power_(self, exponent):
         from refgrad._functorch._batched_writes import refuse_before_checks
 
         refuse_before_checks(self, "float_power", exponent)
-    if self.dtype is not _dtype.float64:
+    wanted = "ComplexDouble" if isinstance(exponent, complex) else "Double"  # chapter 16zhk
+    if self.dtype is not _dtype.float64 or wanted != "Double":
         raise RuntimeError(f"the base given to float_power_ has dtype {LEGACY[self.dtype]} but "
-                           "the operation's result requires dtype Double")
+                           f"the operation's result requires dtype {wanted}")
     return self.pow_(exponent.to(_dtype.float64) if isinstance(exponent, Tensor)
                      else float(_dtype.python_number(exponent)))
 
 
-# --- book/chapters/16e_rounding_and_bits.md:893
+# --- book/chapters/16e_rounding_and_bits.md:894
 def true_divide(input, other):
     return div(input, other)

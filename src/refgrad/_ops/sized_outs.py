@@ -119,5 +119,7 @@ def resize_count(name: str, args: tuple, kwargs: dict, out, result) -> int:
     if name not in COMPARISONS:
         return resizes(name, out._data.dtype != result._data.dtype)
     operands = (*args, *(kwargs[k] for k in ("input", "other") if k in kwargs))[:2]
+    if any(isinstance(o, complex) for o in operands):  # a complex common type: no out's
+        return 1 if out.dtype is result.dtype else 2  # (chapter 16zhk)
     common = result_type(*operands) if len(operands) == 2 else result.dtype
     return 1 if out.dtype in (result.dtype, common) else 2

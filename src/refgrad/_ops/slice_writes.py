@@ -271,6 +271,9 @@ def fill_slices(input, dim, index, value, in_place):
                            f"tensor with {value.ndim} dimension(s).")
     if str(index.dtype) != "torch.int64":  # before the dim is read
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if isinstance(value, complex):  # any complex number, before the dim: chapter 16zhk
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is "
+                           "not supported")
     d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
