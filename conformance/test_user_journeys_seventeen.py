@@ -84,6 +84,18 @@ def test_a_spatial_transformer_samples_through_a_learned_affine_grid():
     g3 = F.affine_grid(torch.eye(3, 4, dtype=torch.float64)[None], [1, 2, 2, 3, 3],
                        align_corners=False)
     assert F.grid_sample(vol, g3, align_corners=False).shape == (1, 2, 2, 3, 3)
+    # a diverged localisation net: NaN is NaN in an image, 0 in a volume, as torch's kernels
+    lost = torch.tensor([[[[float("nan"), 0.2]]]], dtype=torch.float64, requires_grad=True)
+    assert F.grid_sample(img[:1], lost, align_corners=False).isnan().all()
+    lost3 = torch.tensor([[[[[float("nan"), 0.2, 0.1], [0.3, -0.4, 0.5]]]]], dtype=torch.float64,
+                         requires_grad=True)
+    out3 = F.grid_sample(vol, lost3, align_corners=False)
+    assert out3[..., 0].flatten().tolist() == [0.0, 0.0]
+    out3.sum().backward()
+    assert lost3.grad[0, 0, 0, 0].tolist() == [0.0, 0.0, 0.0]
+    near, = torch.autograd.grad(F.grid_sample(img[:1], lost, mode="nearest",
+                                              align_corners=False).sum(), lost)
+    assert near.tolist() == [[[[0.0, 0.0]]]]
     with pytest.warns(UserWarning, match="Default grid_sample and affine_grid behavior has "
                                          "changed to align_corners=False since 1.3.0"):
         F.affine_grid(theta, [2, 3, 4, 4])
@@ -95,8 +107,9 @@ def test_a_spatial_transformer_samples_through_a_learned_affine_grid():
     with pytest.raises(NotImplementedError, match=r"affine_grid only supports 4D and 5D sizes, "
                        r"for 2D and 3D affine transforms, respectively. Got size \[2, 3, 4\]."):
         F.affine_grid(theta, [2, 3, 4], align_corners=False)
-    with pytest.raises(ValueError, match=r"Expected a batch of 2D affine matrices of shape Nx2x3 "
-                                         r"for size \[2, 3, 4, 4\]. Got torch.Size\(\[2, 1, 3\]\)."):
+    with pytest.raises(ValueError, match=r"Expected a batch of 2D affine matrices of shape "
+                                         r"Nx2x3 for size \[2, 3, 4, 4\]. Got "
+                                         r"torch.Size\(\[2, 1, 3\]\)."):
         F.affine_grid(theta[:, :1], [2, 3, 4, 4], align_corners=False)
     with pytest.raises(ValueError, match="nn.functional.grid_sample\\(\\): expected mode to be "
                                          "'bilinear', 'nearest' or 'bicubic', but got: 'area'"):
