@@ -96,6 +96,11 @@ def test_a_spatial_transformer_samples_through_a_learned_affine_grid():
     near, = torch.autograd.grad(F.grid_sample(img[:1], lost, mode="nearest",
                                               align_corners=False).sum(), lost)
     assert near.tolist() == [[[[0.0, 0.0]]]]
+    edge = torch.tensor([[[[float("inf"), 0.2]]]], dtype=torch.float64, requires_grad=True)
+    gi, ge = torch.autograd.grad(F.grid_sample(img[:1], edge, padding_mode="border",
+                                               align_corners=True).sum(), [img, edge])
+    assert torch.allclose(gi[0, 0, 2:4, 5], torch.tensor([0.6, 0.4], dtype=torch.float64))
+    assert ge[0, 0, 0, 0].item() == 0.0 and bool(ge.isfinite().all())  # x clipped to the edge
     with pytest.warns(UserWarning, match="Default grid_sample and affine_grid behavior has "
                                          "changed to align_corners=False since 1.3.0"):
         F.affine_grid(theta, [2, 3, 4, 4])

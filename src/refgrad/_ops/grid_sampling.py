@@ -118,7 +118,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:805
+# --- book/chapters/16v_attention_and_sampling.md:808
 # NOTE [Sampling on the host]
 # The NumPy parts of this chapter's rows (grid_sample's forward and the integer
 # coordinates of its gradient, affine_grid's base grid, the fused attention's
@@ -153,7 +153,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:849
+# --- book/chapters/16v_attention_and_sampling.md:852
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.sampling_gradient import BACKWARD_ROWS
@@ -175,7 +175,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1103
+# --- book/chapters/16v_attention_and_sampling.md:1108
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -195,7 +195,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1124
+# --- book/chapters/16v_attention_and_sampling.md:1129
 def _check_sampler(input, grid, interpolation_mode):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -225,7 +225,7 @@ def _check_sampler(input, grid, interpolation_mode):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1168
+# --- book/chapters/16v_attention_and_sampling.md:1173
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments
