@@ -118,7 +118,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:798
+# --- book/chapters/16v_attention_and_sampling.md:808
 # NOTE [Sampling on the host]
 # The NumPy parts of this chapter's rows (grid_sample's forward and the integer
 # coordinates of its gradient, affine_grid's base grid, the fused attention's
@@ -133,6 +133,11 @@ def _grid_sample(input, grid, interpolation_mode, padding_mode, align_corners):
                         like)
 
 
+# NOTE [A volume skips the taps outside it]
+# torch's kernel for images is vectorized: it multiplies every tap's weight by
+# the tap's value, zero outside, so a NaN or infinite coordinate (whose weights
+# are NaN) gives NaN. Its kernel for volumes is a loop that adds only the taps
+# inside, so there the same coordinate gives 0, and 0 to the grid's gradient.
 def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     kind = input.dtype
     wide = np.float32 if kind == np.float16 else kind
@@ -141,11 +146,14 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     out = np.zeros((input.shape[0], input.shape[1], *grid.shape[1:-1]), wide)
     for at, weight, _ in _taps(xs, interpolation_mode, sizes, padding_mode, align_corners):
         ints, inside = _places(at, sizes)
-        out += _read(input, ints, inside) * np.asarray(weight, wide)[:, None]
+        taken = _read(input, ints, inside) * np.asarray(weight, wide)[:, None]
+        if len(sizes) == 3:  # NOTE [A volume skips the taps outside it]
+            taken = np.where(inside[:, None], taken, 0)
+        out += taken
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:834
+# --- book/chapters/16v_attention_and_sampling.md:852
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.sampling_gradient import BACKWARD_ROWS
@@ -167,7 +175,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1088
+# --- book/chapters/16v_attention_and_sampling.md:1108
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -189,7 +197,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1111
+# --- book/chapters/16v_attention_and_sampling.md:1131
 def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -219,7 +227,7 @@ def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1155
+# --- book/chapters/16v_attention_and_sampling.md:1175
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:867
+# --- book/chapters/16v_attention_and_sampling.md:885
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -32,7 +32,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:902
+# --- book/chapters/16v_attention_and_sampling.md:920
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -44,21 +44,23 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
         slope = np.full(tuple(x.shape), scale)
         if mode != 2 and padding_mode:
             moved, along = _padded(host(x._data), size, padding_mode, align_corners)
-            x = _constant(moved, grid) + (x - x.detach()) * _constant(along, grid)
+            # x - x is NaN for an infinite x, which border clips to an edge
+            x = _constant(moved, grid) + (x - x.detach()).nan_to_num(0.0) * _constant(
+                along, grid)
             slope = slope * along
         xs.append(x)
         slopes.append(slope)
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:924
+# --- book/chapters/16v_attention_and_sampling.md:944
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
 
     values = [host(x.detach()._data) for x in xs]
     if mode == 1:  # weights of one and slopes of zero, that move with the grid as torch's do
-        still = [(x - x.detach()) * 0 for x in xs]
+        still = [(x - x.detach()).nan_to_num(0.0) * 0 for x in xs]  # zeros, NaN or not
         yield [np.rint(v) for v in values], still[0] + 1, still
         return
     low = [np.floor(v) for v in values]
@@ -77,7 +79,7 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:953
+# --- book/chapters/16v_attention_and_sampling.md:973
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -107,13 +109,13 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
         pulled = where(kept, (flat_input.gather(2, index).reshape(tuple(g.shape)) * g).sum(1),
                        0.0)
         for d, dw in enumerate(dweights):
-            term = pulled * dw
+            term = pulled * dw if len(sizes) == 2 else where(kept, pulled * dw, 0.0)
             along[d] = term if along[d] is None else along[d] + term
     parts = [along[d] * _constant(slopes[d], grid) for d in reversed(range(len(sizes)))]
     return grad_input.reshape(tuple(input.shape)).to(dtype=kind), stack(parts, -1).to(dtype=kind)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1012
+# --- book/chapters/16v_attention_and_sampling.md:1032
 # NOTE [A sampling gradient is a row of its own]
 # torch's grid_sampler_{2,3}d_backward is one kernel for both gradients, recorded
 # as GridSampler2DBackwardBackward0 (3D) with edges to grad_output, input and grid
@@ -150,7 +152,7 @@ def _second_derivative(grads, grad_output, input, grid, **params):
     return result
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1061
+# --- book/chapters/16v_attention_and_sampling.md:1081
 def _backward_row(n):
     from refgrad._ops.table import Op, no_forward_formula, register
 
