@@ -482,7 +482,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1319
+# --- book/chapters/16v_attention_and_sampling.md:1323
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -579,6 +579,10 @@ from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # no
 
 # --- book/chapters/16zhi_saved_values_four.md:321
 from refgrad._ops.private_convolution import _convolution
+
+
+# --- book/chapters/16zhl_saved_values_five.md:109
+from refgrad._ops.index_put_impl import _index_put_impl_
 
 
 # --- book/chapters/16zi_lstsq_out_and_answers.md:290

@@ -167,7 +167,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1088
+# --- book/chapters/16v_attention_and_sampling.md:1092
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -187,7 +187,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1109
+# --- book/chapters/16v_attention_and_sampling.md:1113
 def _check_sampler(input, grid, interpolation_mode):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -217,7 +217,7 @@ def _check_sampler(input, grid, interpolation_mode):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1153
+# --- book/chapters/16v_attention_and_sampling.md:1157
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -1,0 +1,81 @@
+"""The rows the saved-values sweeps had not called: what each node keeps, compared with
+torch's; the grid sampler's double backward shows its numbers, and _index_put_impl_ is
+bound by torch's name."""
+
+import pytest
+import torch
+
+from conformance._saved_values_five_rows import CASES as ROWS
+from conformance._saved_values_five_twice import CASES as TWICE
+from conformance._saved_values_five_twice import _leaf
+
+CASES = {**TWICE, **ROWS}
+
+
+def _shown(value):
+    if isinstance(value, torch.Tensor):
+        return tuple(value.shape), str(value.dtype).replace("torch.", "")
+    if isinstance(value, tuple) and value and isinstance(value[0], torch.Tensor):
+        return tuple(tuple(t.shape) for t in value)  # a list of tensors, such as indices
+    return value
+
+
+def _kept(out):
+    node = out.grad_fn
+    return node.name(), {name[7:]: _shown(getattr(node, name)) for name in dir(node)
+                         if name.startswith("_saved_")}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_node_keeps_what_torchs_keeps(name):
+    call, expected = CASES[name]
+    torch.manual_seed(0)
+    kept = _kept(call(_leaf(3, 4)))
+    assert kept == expected
+    assert all(type(kept[1][k]) is type(v) for k, v in expected[1].items())
+
+
+def test_index_put_impl_writes_in_place_and_differentiates():
+    x, values = _leaf(5) * 1, _leaf(2, seed=1)
+    out = torch._index_put_impl_(x, (torch.tensor([0, 0]),), values, True, True)
+    assert out is x and x._version == 1 and out.grad_fn.name() == "IndexPutImplBackward0"
+    assert torch.allclose(x[0], _leaf(5)[0] + values.sum())
+    (grad,) = torch.autograd.grad(x.sum(), values)
+    assert torch.equal(grad, torch.ones(2, dtype=torch.float64))
+    again = torch.ops.aten._index_put_impl_(_leaf(5) * 1, [torch.tensor([1])], values[:1])
+    assert again.grad_fn._saved_accumulate is False
+    assert "_index_put_impl_" in dir(torch)
+    fw = torch.autograd.forward_ad
+    with fw.dual_level():
+        dual = fw.make_dual(torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64))
+        written = fw.make_dual(torch.ones(1, dtype=torch.float64),
+                               torch.full((1,), 3.0, dtype=torch.float64))
+        tangent = fw.unpack_dual(torch._index_put_impl_(dual, (torch.tensor([2]),), written, True))
+    assert tangent.tangent.tolist() == [1.0, 1.0, 4.0]
+
+
+_TARGET = (torch.tensor([0, 2]),)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda x: torch._index_put_impl_(x, (None,), torch.ones(2)), TypeError,
+     "expected Tensor as element 0 in argument 1, but got NoneType"),
+    (lambda x: torch._index_put_impl_(x, _TARGET, 1.0), TypeError,
+     "_index_put_impl_(): argument 'values' (position 3) must be Tensor, not float"),
+    (lambda x: torch._index_put_impl_(x, _TARGET, torch.ones(2), 1), TypeError,
+     "_index_put_impl_(): argument 'accumulate' (position 4) must be bool, not int"),
+    (lambda x: torch._index_put_impl_(x, _TARGET, torch.ones(2), unsafe=3), TypeError,
+     "_index_put_impl_(): argument 'unsafe' must be bool, not int"),
+    (lambda x: torch._index_put_impl_(x, _TARGET), TypeError,
+     "_index_put_impl_() missing 1 required positional arguments: \"values\""),
+    (lambda x: torch._index_put_impl_(x, _TARGET, torch.ones(2), False, False, 1), TypeError,
+     "_index_put_impl_() takes from 3 to 5 positional arguments but 6 were given"),
+    (lambda x: torch._index_put_impl_(x.detach().requires_grad_(), _TARGET, torch.ones(2)),
+     RuntimeError, "a leaf Variable that requires grad is being used in an in-place operation."),
+    (lambda x: torch._index_put_impl_(x, (torch.tensor([7]),), torch.ones(1)), IndexError,
+     "index 7 is out of bounds for dimension 0 with size 5"),
+])
+def test_index_put_impl_refuses_in_torchs_words(call, error, message):
+    with pytest.raises(error) as caught:
+        call(torch.zeros(5))
+    assert str(caught.value) == message
