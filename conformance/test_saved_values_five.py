@@ -79,3 +79,34 @@ def test_index_put_impl_refuses_in_torchs_words(call, error, message):
     with pytest.raises(error) as caught:
         call(torch.zeros(5))
     assert str(caught.value) == message
+
+
+def _cropped_or_cornered(x, w, b, stride, padding):
+    """What torch's slow 2-d kernel computes for a padding below zero."""
+    F = torch.nn.functional
+    if max(padding) <= 0:  # read as if unpadded: the output is that one's top-left corner
+        sizes = [(n + 2 * p - k) // s + 1
+                 for n, k, s, p in zip(x.shape[2:], w.shape[2:], stride, padding)]
+        return F.conv2d(x, w, b, stride)[..., :sizes[0], :sizes[1]]
+    for dim, p in zip((2, 3), padding):  # each read checked: the rows below zero cropped
+        if p < 0:
+            x = x.narrow(dim, -p, x.shape[dim] + 2 * p)
+    return F.conv2d(x, w, b, stride, [max(p, 0) for p in padding])
+
+
+@pytest.mark.parametrize(("stride", "padding"), [
+    ((1, 1), (-1, -1)), ((1, 1), (0, -1)), ((2, 1), (-1, 0)), ((1, 2), (1, -1)),
+    ((1, 1), (-2, 1)), ((2, 2), (2, -1))])
+def test_thnn_conv2d_takes_a_padding_below_zero(stride, padding):
+    x, w, b = _leaf(2, 2, 6, 7), _leaf(3, 2, 2, 3, seed=1), _leaf(3, seed=2)
+    out = torch._C._nn.thnn_conv2d(x, w, (2, 3), b, stride, padding)
+    expected = _cropped_or_cornered(x, w, b, stride, padding)
+    assert out.shape == expected.shape and torch.allclose(out, expected)
+    assert out.grad_fn._saved_padding == tuple(p % 2 ** 64 for p in padding)
+    g = _leaf(*out.shape, seed=3).detach()
+    mine = torch.autograd.grad(out, (x, w, b), g, create_graph=True)
+    for got, wanted in zip(mine, torch.autograd.grad(expected, (x, w, b), g)):
+        assert torch.allclose(got, wanted)
+    assert mine[0].grad_fn._saved_padding == out.grad_fn._saved_padding
+    with pytest.raises(RuntimeError, match="^negative padding is not supported$"):
+        torch.autograd.grad(mine[0].sum(), (x, w))

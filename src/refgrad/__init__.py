@@ -577,7 +577,7 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
-# --- book/chapters/16zhi_saved_values_four.md:321
+# --- book/chapters/16zhi_saved_values_four.md:316
 from refgrad._ops.private_convolution import _convolution
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhi_saved_values_four.md:374
+# --- book/chapters/16zhi_saved_values_four.md:369
 """binary_cross_entropy's out=, written through a squeezed view as torch's kernel does."""
 
 import functools
@@ -43,7 +43,7 @@ def _squeezed(given, out) -> bool:
                                          or given.get("reduction", 0) != 0))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:416
+# --- book/chapters/16zhi_saved_values_four.md:411
 def _written(wrapper, given, out):
     from refgrad._ops.resize import resize_for_out
     from refgrad._ops.write_checks import RESIZED, bump
