@@ -110,3 +110,52 @@ def test_thnn_conv2d_takes_a_padding_below_zero(stride, padding):
     assert mine[0].grad_fn._saved_padding == out.grad_fn._saved_padding
     with pytest.raises(RuntimeError, match="^negative padding is not supported$"):
         torch.autograd.grad(mine[0].sum(), (x, w))
+
+
+def _bce_into(out, weight=None, reduction=0):
+    """binary_cross_entropy into ``out``: (the loss, unreduced, as a row; the warnings)."""
+    import warnings
+
+    p, q = _leaf(2, 3).detach(), _leaf(2, 3, seed=1).detach()
+    version = out._version
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            assert torch._C._nn.binary_cross_entropy(p, q, weight, reduction, out=out) is out
+        finally:
+            loss = torch.nn.functional.binary_cross_entropy(p, q, reduction="none").flatten()
+    assert out._version == version + 1
+    return loss, len(seen)
+
+
+def test_bce_out_with_a_weight_is_weighed_as_out_shows_it():
+    weight = _leaf(2, 3, seed=2).detach()
+    out = torch.zeros(2, 3, dtype=torch.float64)
+    loss, warned = _bce_into(out, weight, 2)
+    assert warned == 0 and out.shape == () and torch.allclose(out, (loss * weight.flatten()).sum())
+    row = torch.zeros(1, 3, dtype=torch.float64)
+    loss, warned = _bce_into(row, weight[0], 2)
+    assert warned == 1 and torch.allclose(row, (loss[:3] * weight[0]).sum())
+    for out, message in [
+            (torch.zeros(3, dtype=torch.float64),
+             "output with shape [3] doesn't match the broadcast shape [2, 3]"),
+            (torch.zeros(0, dtype=torch.float64), "The size of tensor a (0) must match the size "
+             "of tensor b (3) at non-singleton dimension 1")]:
+        with pytest.raises(RuntimeError) as caught:
+            _bce_into(out, weight)
+        assert str(caught.value) == message
+
+
+def test_bce_out_not_contiguous_shows_what_the_squeezed_view_wrote():
+    every_other = torch.zeros(6, dtype=torch.float64)[::2]
+    loss, warned = _bce_into(every_other)
+    assert warned == 1 and every_other.stride() == (2,)
+    assert torch.equal(every_other, loss[::2])
+    loss, warned = _bce_into(torch.zeros(6, dtype=torch.float64)[::2], None, 1)
+    assert warned == 1
+    transposed = torch.zeros(3, 2, dtype=torch.float64).t()
+    loss, warned = _bce_into(transposed, None, 1)
+    assert warned == 0 and transposed.shape == () and torch.allclose(transposed, loss.mean())
+    memory = torch.zeros(8, dtype=torch.float64)
+    loss, warned = _bce_into(memory[2:5])
+    assert warned == 1 and torch.equal(memory[2:], loss) and not memory[:2].any()

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhl_saved_values_five.md:72
+# --- book/chapters/16zhl_saved_values_five.md:74
 """torch._index_put_impl_: index_put_ recorded as what index's backward records."""
 
 from dataclasses import replace
