@@ -486,11 +486,11 @@ from refgrad._ops.attention import safe_softmax as _safe_softmax
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:555
+# --- book/chapters/16w_transposed_and_rearranging.md:560
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:909
+# --- book/chapters/16w_transposed_and_rearranging.md:914
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 

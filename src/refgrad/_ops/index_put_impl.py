@@ -9,15 +9,15 @@ from dataclasses import replace
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
-from refgrad._ops.indexing import INDEX_PUT
-from refgrad._ops.table import register
+from refgrad._ops.inplace_writes import INDEX_PUT_
 
 # NOTE [index_put_ under its kernel's name]
 # torch._index_put_impl_ writes as index_put_ does, with one more flag, `unsafe`,
 # that only skips a bounds check on devices refgrad does not have; its node is
-# IndexPutImplBackward0, the node of the row index's backward calls.
-INDEX_PUT_IMPL_ = register(replace(INDEX_PUT, name="_index_put_impl_in_place",
-                                   writes=("self",)))
+# IndexPutImplBackward0, the node of the row index's backward calls. The row is
+# index_put_'s under that node, not a row of the table of its own: the table's
+# sweeps reach its formulas through index_put_ and _index_put_impl_.
+INDEX_PUT_IMPL_ = replace(INDEX_PUT_, node="IndexPutImplBackward0")
 
 
 def _run(input, indices, values, accumulate=False, unsafe=False):

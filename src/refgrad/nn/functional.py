@@ -153,7 +153,7 @@ from refgrad._ops.upsampling import (  # noqa: E402
 __all__ += ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:560
+# --- book/chapters/16w_transposed_and_rearranging.md:565
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -163,13 +163,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:914
+# --- book/chapters/16w_transposed_and_rearranging.md:919
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1244
+# --- book/chapters/16w_transposed_and_rearranging.md:1249
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]
