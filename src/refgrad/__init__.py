@@ -482,15 +482,15 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1341
+# --- book/chapters/16v_attention_and_sampling.md:1345
 from refgrad._ops.grid_sampling import grid_sampler
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:557
+# --- book/chapters/16w_transposed_and_rearranging.md:562
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:911
+# --- book/chapters/16w_transposed_and_rearranging.md:916
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
@@ -577,8 +577,12 @@ from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 
-# --- book/chapters/16zhi_saved_values_four.md:321
+# --- book/chapters/16zhi_saved_values_four.md:316
 from refgrad._ops.private_convolution import _convolution
+
+
+# --- book/chapters/16zhl_saved_values_five.md:111
+from refgrad._ops.index_put_impl import _index_put_impl_
 
 
 # --- book/chapters/16zi_lstsq_out_and_answers.md:290

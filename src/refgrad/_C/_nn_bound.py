@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhf_saved_values_three.md:613
+# --- book/chapters/16zhf_saved_values_three.md:616
 """torch._C._nn's functions that refgrad runs under other names, bound by their own."""
 
 from refgrad._C import _nn_more_rows as more_rows
@@ -48,7 +48,7 @@ def bound(name: str):
     return _BOUND.get(name)
 
 
-# --- book/chapters/16zhf_saved_values_three.md:672
+# --- book/chapters/16zhf_saved_values_three.md:675
 _FOUND = "Found dtype {out} but expected {result}"
 _SCALAR = "expected scalar type {result} but found {out}"
 _C_NAMES = "Expected out tensor to have dtype {result_c}, but got {out_c} instead"
@@ -92,7 +92,7 @@ def _out_rules() -> None:
     out_rules.ONE_RESIZE = out_rules.ONE_RESIZE | {"huber_loss"}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:721
+# --- book/chapters/16zhf_saved_values_three.md:724
 def names() -> list:
     """What dir(torch._C._nn) lists of refgrad's: the bindings, none of the helpers."""
     from refgrad._C._nn import FROM_FUNCTIONAL

@@ -22,12 +22,15 @@ def _slow(name, n):
 
 
 def _run(name, n, input, weight, bias, sizes):
+    from refgrad._C._nn_slow_checks import check
     from refgrad._ops.convolution_arguments import _checked
     from refgrad._ops.dispatch import call
 
     kernel, stride, padding, dilation, output_padding = (
         (v,) * n if isinstance(v, int) else tuple(v) for v in sizes)
     transposed = "transpose" in name
+    check(name, n, input, weight, bias, kernel, stride, dilation, output_padding)  # NOTE [The
+    # slow kernels' own words]
     _checked(input, weight, bias, stride, padding, dilation, transposed, output_padding, 1)
     params = {"kernel_size": kernel, "stride": stride, "padding": padding}
     if name != "slow_conv3d":  # it keeps no dilation

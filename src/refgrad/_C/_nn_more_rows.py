@@ -41,7 +41,7 @@ def _noisy(inplace):
     return run
 
 
-# --- book/chapters/16zhf_saved_values_three.md:528
+# --- book/chapters/16zhf_saved_values_three.md:531
 def _flatten_dense_tensors(tensors):
     from refgrad import cat
 
@@ -79,7 +79,7 @@ def lists() -> dict:
             "rrelu_with_noise_": (_NOISY, _noisy(True))}
 
 
-# --- book/chapters/16zhf_saved_values_three.md:576
+# --- book/chapters/16zhf_saved_values_three.md:579
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None")
 _TO_FORMS: list = []  # made on first use

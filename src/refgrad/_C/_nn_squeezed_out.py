@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhi_saved_values_four.md:374
+# --- book/chapters/16zhi_saved_values_four.md:370
 """binary_cross_entropy's out=, written through a squeezed view as torch's kernel does."""
 
 import functools
@@ -38,26 +38,33 @@ def _squeezed(given, out) -> bool:
         return False
     grad = state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
                                       for t in (*given.values(), out))
-    return (given.get("weight") is None and not grad and out.dtype is input.dtype
-            and out.is_contiguous() and (tuple(out.shape) != tuple(input.shape)
-                                         or given.get("reduction", 0) != 0))
+    return (not grad and out.dtype is input.dtype
+            and (tuple(out.shape) != tuple(input.shape) or given.get("reduction", 0) != 0))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:416
+# --- book/chapters/16zhi_saved_values_four.md:411
 def _written(wrapper, given, out):
     from refgrad._ops.resize import resize_for_out
     from refgrad._ops.write_checks import RESIZED, bump
     from refgrad._warn_once import outside_refgrad
+    from refgrad.autograd.grad_mode import no_grad
 
-    loss = wrapper(given["input"], given["target"], None, 0)._data.reshape(-1)
-    shape, view = tuple(out.shape), tuple(out.squeeze().shape)
+    loss = wrapper(given["input"], given["target"], None, 0)._data
     wanted = tuple(given["input"].squeeze().shape)  # the kernel squeezes its inputs too
-    if view != wanted and int(np.prod(view)):  # the view is resized, with the warning
-        _, level = outside_refgrad(sys._getframe())
-        warnings.warn(RESIZED.format(list(view), list(wanted)), stacklevel=level)
-    resize_for_out(out, (max(loss.size, int(np.prod(shape))),))  # the storage the view needs
-    out._data[:loss.size] = loss
-    resize_for_out(out, shape)  # out keeps its own shape
+    with no_grad():
+        view = out.squeeze()  # a view over out's memory, from out's offset
+    if tuple(view.shape) != wanted:  # the view is resized, with the warning
+        if view.numel():
+            _, level = outside_refgrad(sys._getframe())
+            warnings.warn(RESIZED.format(list(view.shape), list(wanted)), stacklevel=level)
+        resize_for_out(view, wanted)  # row-major, growing the memory out shares
+    view._data[...] = loss.reshape(wanted)
+    weight = given.get("weight")
+    if weight is None:
+        bump(out)
+    else:  # the kernel's out.mul_(weight): over out as out shows it, in mul_'s words
+        with no_grad():
+            out.mul_(weight)
     reduction = given.get("reduction", 0)
     if reduction:
         shown = out._data.reshape(-1)
@@ -65,5 +72,4 @@ def _written(wrapper, given, out):
         value = total if reduction == 2 else total / shown.size if shown.size else np.nan
         resize_for_out(out, ())
         out._data[...] = value
-    bump(out)
     return out

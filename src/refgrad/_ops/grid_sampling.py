@@ -175,7 +175,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1108
+# --- book/chapters/16v_attention_and_sampling.md:1112
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -197,7 +197,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1131
+# --- book/chapters/16v_attention_and_sampling.md:1135
 def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -227,7 +227,7 @@ def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1175
+# --- book/chapters/16v_attention_and_sampling.md:1179
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -166,8 +166,8 @@ def index_put_(self, indices, values, accumulate=False):
     return put_indexed(self, indices, values, accumulate)
 
 
-def put_indexed(self, indices, values, accumulate=False):
-    """aten.index_put_: ``indices`` may hold None, a dimension taken whole."""
+def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_):
+    """aten.index_put_ (or ``row``): ``indices`` may hold None, a dimension taken whole."""
     from refgrad._ops.indexing import check_put, fills_by_mask, refuse_kept_indices
 
     refuse_kept_indices(self, indices, values)  # NOTE [Indices kept before they are read]
@@ -188,7 +188,7 @@ def put_indexed(self, indices, values, accumulate=False):
             from refgrad._storage_reads import check_indexed
 
             check_indexed(t, read)
-        return _call(INDEX_PUT_, (t, v), {"indices": list(read), "accumulate": accumulate})
+        return _call(row, (t, v), {"indices": list(read), "accumulate": accumulate})
 
     put = named("index_put", checked_put)
     put = shared_write(put, put_at(read, accumulate), *index_put_warnings(indices, values))

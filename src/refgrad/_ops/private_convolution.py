@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhi_saved_values_four.md:284
+# --- book/chapters/16zhi_saved_values_four.md:279
 """torch._convolution: the convolution, with the flags of a build, as a row of its own."""
 
 from refgrad._argument_forms import function_form

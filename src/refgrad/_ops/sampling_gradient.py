@@ -133,11 +133,15 @@ def _gradients(grad_output, input, grid, interpolation_mode, padding_mode, align
     return tuple(t._data for t in found)
 
 
-def _second_derivative(grads, grad_output, input, grid, **params):
+def _second_derivative(grads, grad_output, input, grid, interpolation_mode, padding_mode,
+                       align_corners):
     from refgrad._ops.dispatch import call
     from refgrad.autograd import grad
     from refgrad.autograd.grad_mode import enable_grad, is_grad_enabled
 
+    # named, not **params: the node shows the parameters its formula takes
+    params = {"interpolation_mode": interpolation_mode, "padding_mode": padding_mode,
+              "align_corners": align_corners}
     graph = is_grad_enabled()  # create_graph: keep the row's own tensors in the result
     with enable_grad():
         given = [t if graph and t.requires_grad else t.detach().requires_grad_()
@@ -152,7 +156,7 @@ def _second_derivative(grads, grad_output, input, grid, **params):
     return result
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1081
+# --- book/chapters/16v_attention_and_sampling.md:1085
 def _backward_row(n):
     from refgrad._ops.table import Op, no_forward_formula, register
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:737
+# --- book/chapters/16w_transposed_and_rearranging.md:742
 """pixel_shuffle, pixel_unshuffle and channel_shuffle: rows, checks and functions."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _moved(a, shape, axes, final):
     return suggested_format_result(out.reshape(final), a)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:776
+# --- book/chapters/16w_transposed_and_rearranging.md:781
 # NOTE [An empty pixel unshuffle keeps its shape]
 # torch's kernel returns a clone of an empty input, before it reshapes, so
 # the result keeps the input's sizes and strides, as a kept empty roll does.
@@ -71,7 +71,7 @@ CHANNEL_SHUFFLE = register(Op(
     backward=lambda g, groups: (channel_shuffle(g, g.shape[1] // groups),), promote=False))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:824
+# --- book/chapters/16w_transposed_and_rearranging.md:829
 def _check_pixels(name, input, factor, what):
     if input.ndim < 3:
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
@@ -87,7 +87,7 @@ def _check_format(input):
         raise RuntimeError("Unsupported memory format. Supports only ChannelsLast, Contiguous")
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:845
+# --- book/chapters/16w_transposed_and_rearranging.md:850
 def pixel_shuffle(input, upscale_factor):
     _check_pixels("pixel_shuffle", input, upscale_factor, "upscale_factor")
     c, square = input.shape[-3], upscale_factor * upscale_factor
@@ -110,7 +110,7 @@ def pixel_unshuffle(input, downscale_factor):
     return call(PIXEL_UNSHUFFLE, (input,), {"downscale_factor": downscale_factor})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:873
+# --- book/chapters/16w_transposed_and_rearranging.md:878
 def channel_shuffle(input, groups):
     if input.ndim <= 2:
         raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "

@@ -7,6 +7,7 @@
 
 from refgrad._ops import convolution as conv
 from refgrad._ops import convolution_backward as gradient
+from refgrad._ops import slow_conv2d_padding as below_zero
 from refgrad._ops.dispatch import call
 from refgrad._ops.table import Op, no_forward_formula, register
 
@@ -29,8 +30,9 @@ def _forward(self, weight, bias, kernel_size, stride, padding):
         bias = bias.astype(self.dtype)
     if not self.shape[1]:  # no input channels: the bias alone, at every position
         return _unread(self, weight, bias, kernel_size, stride, padding)
-    return conv._convolution(self, _viewed(weight, kernel_size), bias, stride, padding,
-                             *_PLAIN, None)
+    return below_zero.forward(lambda read, pad: conv._convolution(
+        read, _viewed(weight, kernel_size), bias, stride, pad, *_PLAIN, None),
+        self, kernel_size, stride, padding)  # NOTE [A padding below zero]
 
 
 def _backward(g, self, weight, kernel_size, stride, padding, wanted=None):
@@ -41,7 +43,7 @@ def _backward(g, self, weight, kernel_size, stride, padding, wanted=None):
     return tuple(r if want else None for r, want in zip(results, mask))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:97
+# --- book/chapters/16zhi_saved_values_four.md:99
 def _unread(self, weight, bias, kernel_size, stride, padding):
     import numpy as np
 
@@ -52,8 +54,9 @@ def _unread(self, weight, bias, kernel_size, stride, padding):
 
 
 def _gradients(grad_output, self, weight, kernel_size, stride, padding, output_mask):
-    grads = list(gradient._kernel(grad_output, self, _viewed(weight, kernel_size),
-                                  (weight.shape[0],), stride, padding, *_PLAIN, output_mask))
+    grads = below_zero.gradients(lambda g, read, pad: list(gradient._kernel(
+        g, read, _viewed(weight, kernel_size), (weight.shape[0],), stride, pad, *_PLAIN,
+        output_mask)), grad_output, self, kernel_size, stride, padding)
     if output_mask[1]:
         grads[1] = grads[1].reshape(weight.shape)
     if output_mask[2] and not self.shape[1]:  # the bias reached every position
@@ -63,6 +66,8 @@ def _gradients(grad_output, self, weight, kernel_size, stride, padding, output_m
 
 def _double(grads, grad_output, self, weight, kernel_size, stride, padding, output_mask,
             wanted=(True,) * 3):
+    if min(padding) < 0:  # torch's double backward is the convolution's, which refuses it
+        raise RuntimeError("negative padding is not supported")
     ggI, ggW, ggb = grads
     viewed = _viewed(weight, kernel_size)
     ggW = None if ggW is None else _viewed(ggW, kernel_size)
@@ -75,7 +80,7 @@ def _double(grads, grad_output, self, weight, kernel_size, stride, padding, outp
     return shares[0], shares[1], weight_share
 
 
-# --- book/chapters/16zhi_saved_values_four.md:135
+# --- book/chapters/16zhi_saved_values_four.md:140
 _INPUTS = ("self", "weight", "bias")
 SLOW_CONV2D_FORWARD = register(Op(
     "_slow_conv2d_forward", "SlowConv2DBackward0", _INPUTS, promote=False, forward=_forward,
@@ -91,7 +96,7 @@ SLOW_CONV2D_BACKWARD = register(Op(
     tangent=no_forward_formula("_slow_conv2d_backward")))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:165
+# --- book/chapters/16zhi_saved_values_four.md:166
 def _dim_size(t, dim, at, size):
     """torch's check_dim_size, in its words."""
     if t.ndim == 0:
@@ -127,15 +132,11 @@ def _shape_check(input, weight, bias, kernel, stride, padding):
         _dim_size(input, 4, 1, rows[1] // (kernel[0] * kernel[1]))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:202
+# --- book/chapters/16zhi_saved_values_four.md:203
 def _listed(shape):
     return "[" + ", ".join(str(n) for n in shape) + "]"
 
 
-# NOTE [A padding below zero]
-# torch's slow 2-d kernel takes a padding below zero and computes neither a
-# cropped convolution nor a gradient that matches it; refgrad refuses it with
-# the words torch's double backward refuses it with.
 def _output_check(input, kernel, stride, padding):
     height, width = input.shape[2:]
     padded = (height + 2 * padding[0], width + 2 * padding[1])
@@ -143,11 +144,9 @@ def _output_check(input, kernel, stride, padding):
         raise RuntimeError(f"Calculated padded input size per channel: ({padded[0]} x "
                            f"{padded[1]}). Kernel size: ({kernel[0]} x {kernel[1]}). Kernel "
                            "size can't be greater than actual input size")
-    if min(padding) < 0:  # torch's kernel reads past the input here: NOTE [A padding below zero]
-        raise RuntimeError("negative padding is not supported")
 
 
-# --- book/chapters/16zhi_saved_values_four.md:227
+# --- book/chapters/16zhi_saved_values_four.md:222
 THNN_CONV2D = ("Tensor input, Tensor weight, tuple of ints[2] kernel_size, Tensor? bias = None, "
                "tuple of ints[2] stride = 1, tuple of ints[2] padding = 0, *, Tensor out = None")
 

@@ -73,13 +73,7 @@ def _check_kernel(input, weight, stride, padding, dilation, output_padding):
         stride, padding, dilation = (1, *stride), (0, *padding), (1, *dilation)
         output_padding, kernel, sizes = (0, *output_padding), (1, *kernel), (1, *sizes)
         weight_shape = (*weight_shape[:2], 1, *weight_shape[2:])
-    if 0 in dilation:
-        raise RuntimeError(f"dilation should be greater than zero, but got "
-                           f"{_named('dilation', dilation, ', ')}")
-    if not all(o < s or o < d for o, s, d in zip(output_padding, stride, dilation)):
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
-                           f"got {_named('output_padding', output_padding)} "
-                           f"{_named('stride', stride)} {_named('dilation', dilation)}")
+    _check_output_padding(stride, dilation, output_padding)
     if not weight.numel():
         if len(kernel) == 2:
             raise RuntimeError("non-empty 2D or 4D weight tensor expected, but got: "
@@ -94,12 +88,23 @@ def _check_kernel(input, weight, stride, padding, dilation, output_padding):
                            f"({' x '.join(map(str, out))}). Output size is too small")
 
 
+def _check_output_padding(stride, dilation, output_padding):
+    """The dilation, then the output padding against it and the stride, in the kernel's words."""
+    if 0 in dilation:
+        raise RuntimeError(f"dilation should be greater than zero, but got "
+                           f"{_named('dilation', dilation, ', ')}")
+    if not all(o < s or o < d for o, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {_named('output_padding', output_padding)} "
+                           f"{_named('stride', stride)} {_named('dilation', dilation)}")
+
+
 def _output_sizes(sizes, kernel, stride, padding, dilation, output_padding):
     return [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in
             zip(sizes, stride, padding, dilation, kernel, output_padding)]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:437
+# --- book/chapters/16w_transposed_and_rearranging.md:442
 def _check_onednn(input, weight, bias, stride, padding, dilation, output_padding):
     from refgrad._typename import tensor_type_name
 
@@ -127,7 +132,7 @@ def _suggests_channels_last(*tensors):
                for t in tensors)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:474
+# --- book/chapters/16w_transposed_and_rearranging.md:479
 def _check_dtypes(input, weight, bias):
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY, not_implemented_for
@@ -164,7 +169,7 @@ def check_transposed(input, weight, bias, stride, padding, dilation, output_padd
         _check_dtypes(input, weight, bias)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:516
+# --- book/chapters/16w_transposed_and_rearranging.md:521
 def _conv_transpose(n, input, weight, bias, stride, padding, output_padding, groups,
                     dilation):
     from refgrad._ops.convolution_arguments import convolution

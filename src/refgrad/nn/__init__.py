@@ -52,7 +52,7 @@ from refgrad.nn.modules.upsampling import (  # noqa: E402
 __all__ += ["Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:687
+# --- book/chapters/16w_transposed_and_rearranging.md:692
 from refgrad.nn.modules.conv_transpose import (  # noqa: E402
     ConvTranspose1d,
     ConvTranspose2d,
@@ -62,13 +62,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:991
+# --- book/chapters/16w_transposed_and_rearranging.md:996
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1298
+# --- book/chapters/16w_transposed_and_rearranging.md:1303
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]

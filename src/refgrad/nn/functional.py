@@ -134,7 +134,7 @@ _threshold = threshold  # torch's F.threshold is its _threshold, where pickle fi
 threshold.__qualname__ = "_threshold"
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1349
+# --- book/chapters/16v_attention_and_sampling.md:1353
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402
@@ -153,7 +153,7 @@ from refgrad._ops.upsampling import (  # noqa: E402
 __all__ += ["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:562
+# --- book/chapters/16w_transposed_and_rearranging.md:567
 from refgrad._ops.transposed_arguments import (  # noqa: E402
     conv_transpose1d,
     conv_transpose2d,
@@ -163,13 +163,13 @@ from refgrad._ops.transposed_arguments import (  # noqa: E402
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:916
+# --- book/chapters/16w_transposed_and_rearranging.md:921
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: E402
 
 __all__ += ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1246
+# --- book/chapters/16w_transposed_and_rearranging.md:1251
 from refgrad._ops.fold import fold, unfold  # noqa: E402
 
 __all__ += ["fold", "unfold"]

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:626
+# --- book/chapters/16w_transposed_and_rearranging.md:631
 """ConvTranspose1d, 2d and 3d: modules that own a transposed convolution's weight and bias."""
 
 from refgrad.nn.modules.conv import _ConvNd, _tuple
@@ -47,7 +47,7 @@ class _ConvTransposeNd(_ConvNd):
                     self._output_padding(input, output_size), self.groups, self.dilation)
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:673
+# --- book/chapters/16w_transposed_and_rearranging.md:678
 class ConvTranspose1d(_ConvTransposeNd):
     n = 1
 
