@@ -25,7 +25,8 @@ from refgrad._factories import (
     eye, linspace, logspace, rand_like, randint_like, randn_like, randperm,
 )
 from refgrad._dtype import (
-    bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
+    bfloat16, bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
+    int8,
     int16, int32, int64, long, set_default_dtype, short, uint8,
 )
 from refgrad._printoptions import set_printoptions
@@ -149,7 +150,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1999
+# --- book/chapters/16_functions.md:2000
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where

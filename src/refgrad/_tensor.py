@@ -104,7 +104,7 @@ class _Detach:
             from refgrad._typename import c_type_name  # which imports this module
 
             raise TypeError(f"Variable data has to be a tensor, but got {c_type_name(type(new))}")
-        if self._requires_grad and new._data.dtype.kind not in "fc":
+        if self._requires_grad and new._data.dtype.kind not in "fcV":
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         if new._data.dtype != self._data.dtype:  # NOTE [New data keeps the accumulator]

@@ -13,13 +13,14 @@ from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._half_casts import astype, for_half
+from refgrad._ops.bfloat16_math import BRAIN
 from refgrad._ops.numbers_read import not_a_tensor
 from refgrad._ops.operand_devices import _one_device, _same_device
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13_dispatch.md:551
+# --- book/chapters/13_dispatch.md:552
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -51,10 +52,10 @@ def _arrays(op, args, params):
         elif type(a) is int:
             check_unsigned_promotion(a, args)
             a = int_operand(a, kind)
-            arrays.append(a if kind is _HALF else _number_as(a, kind))
+            arrays.append(a if kind is _HALF or kind is BRAIN else _number_as(a, kind))
         elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
             raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
-        elif kind is _HALF:  # NOTE [float16 and numbers]; by way of float32, as torch's
+        elif kind is _HALF or kind is BRAIN:  # NOTE [float16 and numbers]; through float32
             arrays.append(for_half(a, kind))  # NOTE [Doubles become halves through floats]
         else:
             arrays.append(_number_as(a, kind))
@@ -63,14 +64,14 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:604
+# --- book/chapters/13_dispatch.md:605
 # NOTE [Float results of integer operands]
 # torch's iterator for these ops promotes integer inputs to float: the common
 # dtype becomes the default float one, and each input is converted to it from
 # its own values, as if the integer common dtype had never been.
 
 
-# --- book/chapters/13_dispatch.md:624
+# --- book/chapters/13_dispatch.md:625
 # NOTE [None is no operand]
 # A None operand of these rows is refused before NumPy sees it: NumPy refuses
 # `array + None` only when the array has elements, and makes an empty array
@@ -79,7 +80,7 @@ def _arrays(op, args, params):
 _OPERANDS_NEVER_NONE = frozenset({"add", "sub", "mul", "div"})
 
 
-# --- book/chapters/13_dispatch.md:638
+# --- book/chapters/13_dispatch.md:639
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -103,19 +104,19 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:699
+# --- book/chapters/13_dispatch.md:700
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
 _ABSORBED = {"b": (bool,), "u": (bool, int), "i": (bool, int), "f": (bool, int, float),
-             "c": (bool, int, float)}
+             "c": (bool, int, float), "V": ()}
 if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
     _ABSORBED = dict.fromkeys(_ABSORBED, ())
 # Shared by the additions that keep the default alpha, which nothing changes.
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:716
+# --- book/chapters/13_dispatch.md:717
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -131,7 +132,8 @@ def _shared_operands(args, params):
             other = b._data
             return [data, other] if type(other) is ndarray and other.dtype is dtype else None
         kind = dtype.kind
-        if dtype is _HALF:  # the general path keeps the number: NOTE [float16 and numbers]
+        if dtype is _HALF or dtype is BRAIN:  # the general path keeps the number:
+            # NOTE [float16 and numbers]
             return None
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
@@ -147,7 +149,7 @@ def _shared_operands(args, params):
             if type(other) is not ndarray or other.dtype is not dtype:
                 return None
             arrays.append(other)
-        elif type(a) is int and dtype.kind != "b":
+        elif type(a) is int and dtype.kind not in "bV":  # "V": bfloat16 keeps its numbers
             arrays.append(int_operand(a, dtype))
         elif type(a) in absorbed:
             arrays.append(a)
@@ -156,7 +158,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:762
+# --- book/chapters/13_dispatch.md:764
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -197,7 +199,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:809
+# --- book/chapters/13_dispatch.md:811
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -222,7 +224,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:838
+# --- book/chapters/13_dispatch.md:840
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -247,14 +249,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:889
+# --- book/chapters/13_dispatch.md:891
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:1359
+# --- book/chapters/13_dispatch.md:1367
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:
