@@ -924,7 +924,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:1179
+# --- book/chapters/24c_mixed_precision.md:1169
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

@@ -15,7 +15,7 @@ _SINGLE = np.dtype(np.float32)
 
 def has_bfloat16(arrays) -> bool:
     """Whether any operand (or any array of a list operand) stores bfloat16."""
-    for a in arrays:
+    for a in arrays:  # (a list holds the arrays of a row taking many tensors)
         if type(a) is ndarray:
             if a.dtype is BRAIN:
                 return True
@@ -30,10 +30,38 @@ def widened(arrays) -> list:
             else widened(a) if type(a) is list else a for a in arrays]
 
 
-def narrowed(results, operands) -> tuple:
-    """The results with each float32 array rounded to bfloat16, unless a float32 operand
-    (not one widened here) makes float32 the result's own dtype."""
+def in_float32(params: dict) -> dict:
+    """The row's parameters, a ``dtype=bfloat16`` among them made float32 (rounded after)."""
+    kind = params.get("dtype")
+    if getattr(kind, "numpy", None) is not BRAIN:
+        return params
+    from refgrad._dtype import float32
+
+    return {**params, "dtype": float32}
+
+
+def narrowed(results, operands, params: dict) -> tuple:
+    """The results with each float32 array rounded to bfloat16, unless float32 is theirs:
+    a float32 operand (not one widened here) or a ``dtype`` other than bfloat16 asked for."""
+    kind = params.get("dtype")
+    if kind is not None and getattr(kind, "numpy", None) is not BRAIN:
+        return results
     if any(type(a) is ndarray and a.dtype is _SINGLE for a in operands):
         return results
     return tuple(r.astype(BRAIN) if type(r) is ndarray and r.dtype is _SINGLE else r
                  for r in results)
+
+
+# Rows whose torch kernel computes in bfloat16 itself, rounding every step.
+IN_OWN_DTYPE = frozenset({"prod", "prod_dim"})
+
+
+def bfloat16_number(op, value):
+    """A Python number beside a bfloat16 tensor, as torch's kernel takes it: in float32 for
+    the rows that read it so (mul, div: NOTE [float16 and numbers]), else as a bfloat16."""
+    from refgrad._half_casts import for_half
+
+    if type(value) is bool:
+        return value
+    value = for_half(float(value), BRAIN)  # NOTE [Doubles become halves through floats]
+    return value if op.half_number is not None else float(BRAIN.type(value))

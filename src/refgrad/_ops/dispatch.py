@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1015
+# --- book/chapters/13_dispatch.md:1021
 """call(): run an op-table row, and record its node when autograd must."""
 
 from numpy import ndarray  # NOTE [Names looked up once]
@@ -10,7 +10,9 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._autocast_policy import autocast_args
 from refgrad._autocast_state import autocast_on
 from refgrad._backend import torch_laid_out
-from refgrad._ops.bfloat16_math import has_bfloat16, narrowed, widened  # chapter "bfloat16"
+from refgrad._ops.bfloat16_math import (
+    IN_OWN_DTYPE, has_bfloat16, in_float32, narrowed, widened,  # chapter "bfloat16"
+)
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -35,7 +37,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1069
+# --- book/chapters/13_dispatch.md:1077
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -68,8 +70,9 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     if op.view and not arrays[0].size:  # NOTE [Empty views]
         arrays[0] = torch_laid_out(arrays[0])
     stored = None
-    if not op.view and has_bfloat16(arrays):  # NOTE [bfloat16 in float32]
-        stored, arrays, spare = arrays, widened(arrays), None
+    if not op.view and has_bfloat16(arrays) and op.name not in IN_OWN_DTYPE:  # NOTE [bfloat16
+        # in float32]
+        stored, arrays, params, spare = (arrays, params), widened(arrays), in_float32(params), None
     if spare is not None:
         spare = spare_result(op, tensors, arrays, params, spare)
     token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
@@ -104,7 +107,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             out = iterated_layout(op, arrays, params, out)
         results = (out,)
     if stored is not None:
-        results, arrays = narrowed(results, stored), stored
+        (arrays, params), results = stored, narrowed(results, *stored)
     if op.view and not all(r.size for r in results):  # NOTE [Empty views]
         results = empty_view_results(op, arrays[0], params, results)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
@@ -128,14 +131,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1174
+# --- book/chapters/13_dispatch.md:1183
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1253
+# --- book/chapters/13_dispatch.md:1262
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -148,7 +151,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1277
+# --- book/chapters/13_dispatch.md:1286
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -189,14 +192,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1416
+# --- book/chapters/13_dispatch.md:1425
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1424
+# --- book/chapters/13_dispatch.md:1433
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -246,7 +249,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1480
+# --- book/chapters/13_dispatch.md:1489
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -280,7 +283,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1725
+# --- book/chapters/13_dispatch.md:1734
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":
