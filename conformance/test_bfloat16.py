@@ -66,7 +66,8 @@ def test_a_fill_beyond_the_range_is_refused():
 
 
 def test_repr():
-    assert repr(torch.tensor([1.0, 2.5], dtype=B)) == "tensor([1.0000, 2.5000], dtype=torch.bfloat16)"
+    assert repr(torch.tensor([1.0, 2.5], dtype=B)) == (
+        "tensor([1.0000, 2.5000], dtype=torch.bfloat16)")
     assert repr(torch.tensor([1 / 3, 2.5], dtype=B)) == (
         "tensor([0.3340, 2.5000], dtype=torch.bfloat16)")
     assert repr(torch.tensor(0.5, dtype=B)) == "tensor(0.5000, dtype=torch.bfloat16)"
@@ -137,3 +138,26 @@ def test_cpu_autocast_defaults_to_bfloat16():
         assert (a @ a.T).dtype is B
     with torch.autocast("cpu", enabled=False) as region:
         assert region.fast_dtype is B and (a @ a.T).dtype is torch.float32
+
+
+def test_numbers_a_row_promotes_with_are_bfloat16():
+    x = torch.linspace(0.05, 0.95, 7).to(B)
+    assert torch.pow(x, 0.37).tolist() == torch.pow(x.float(), 0.369140625).to(B).tolist()
+    y = torch.linspace(-3, 3, 7).to(B)
+    assert torch.fmod(y, 0.37).tolist() == torch.fmod(y.float(), 0.369140625).to(B).tolist()
+
+
+def test_rows_computed_in_bfloat16_or_in_double():
+    a, b = torch.tensor([1, -2.5, 0], dtype=B), torch.tensor([2, -3, -1], dtype=B)
+    assert torch.nextafter(a, b).tolist() == [1.0078125, -2.515625, -(2.0**-133)]
+    counts = torch.bincount(torch.tensor([0, 1, 1]), torch.tensor([0.1, 0.2, 0.3], dtype=B))
+    assert counts.dtype is torch.float64 and counts.tolist()[1] == 0.2001953125 + 0.30078125
+
+
+def test_names_and_refusals_outside_numpy():
+    x = torch.ones(2, dtype=B)
+    assert x.type() == "torch.BFloat16Tensor" and torch.typename(x) == "torch.BFloat16Tensor"
+    with raises(TypeError, "Got unsupported ScalarType BFloat16"):
+        x.numpy()
+    with raises(NotImplementedError, "\"cdist\" not implemented for 'BFloat16'"):
+        torch.cdist(x[None], x[None])

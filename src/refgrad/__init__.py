@@ -111,11 +111,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3489
+# --- book/chapters/05_creation.md:3490
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3693
+# --- book/chapters/05_creation.md:3694
 from refgrad._factory_arguments import asarray
 
 

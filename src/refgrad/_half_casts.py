@@ -7,9 +7,8 @@
 
 import builtins  # this chapter's cells name refgrad's dtypes float and double
 
-import numpy as np
-
 import ml_dtypes
+import numpy as np
 
 _HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 _BRAIN = np.dtype(ml_dtypes.bfloat16)  # bfloat16, chapter "bfloat16"

@@ -24,20 +24,31 @@ def has_bfloat16(arrays) -> bool:
     return False
 
 
-def widened(arrays) -> list:
-    """The operands with each bfloat16 array as float32: exact, every bfloat16 is a float32."""
+def widened(arrays, op=None) -> list:
+    """The operands with each bfloat16 array as float32: exact, every bfloat16 is a float32.
+
+    ``op``: the row, refused here if refgrad cannot yet compute it as torch does."""
+    if op is not None and op.name in NOT_YET:
+        refuse(op.name)
     return [a.astype(_SINGLE) if type(a) is ndarray and a.dtype is BRAIN
             else widened(a) if type(a) is list else a for a in arrays]
 
 
-def in_float32(params: dict) -> dict:
-    """The row's parameters, a ``dtype=bfloat16`` among them made float32 (rounded after)."""
-    kind = params.get("dtype")
-    if getattr(kind, "numpy", None) is not BRAIN:
+def in_float32(op, params: dict) -> dict:
+    """The row's parameters, a ``dtype=bfloat16`` among them made float32 (rounded after),
+    and a number it promotes with made a bfloat16, as torch's kernel takes it."""
+    kind, numbers = params.get("dtype"), op.promote_with
+    if getattr(kind, "numpy", None) is not BRAIN and not numbers:
         return params
     from refgrad._dtype import float32
 
-    return {**params, "dtype": float32}
+    params = dict(params)
+    if getattr(kind, "numpy", None) is BRAIN:
+        params["dtype"] = float32
+    for name in numbers:
+        if type(params.get(name)) in (int, float):
+            params[name] = bfloat16_number(op, params[name])
+    return params
 
 
 def narrowed(results, operands, params: dict) -> tuple:
@@ -52,8 +63,22 @@ def narrowed(results, operands, params: dict) -> tuple:
                  for r in results)
 
 
-# Rows whose torch kernel computes in bfloat16 itself, rounding every step.
-IN_OWN_DTYPE = frozenset({"prod", "prod_dim"})
+# Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
+# rounding every step (prod, nextafter), or widens them to double (bincount's weights).
+IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount"})
+# Rows whose torch kernel rounds to bfloat16 between its steps, in ways refgrad does not yet
+# follow: refused rather than answered differently. NOTE [bfloat16 not yet]
+NOT_YET = frozenset({"logit", "xlogy", "xlogy_by_number", "logsumexp", "log_softmax",
+                     "_cdist_forward"})
+# torch has no bfloat16 kernel for these, and says so.
+_NO_KERNEL = {"_cdist_forward": "cdist"}
+
+
+def refuse(name: str):
+    if name in _NO_KERNEL:
+        raise NotImplementedError(f'"{_NO_KERNEL[name]}" not implemented for \'BFloat16\'')
+    raise NotImplementedError(f"refgrad does not yet compute {name} in bfloat16 as torch "
+                              "does: convert to float32 first")
 
 
 def bfloat16_number(op, value):

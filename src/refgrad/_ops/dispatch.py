@@ -10,9 +10,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._autocast_policy import autocast_args
 from refgrad._autocast_state import autocast_on
 from refgrad._backend import torch_laid_out
-from refgrad._ops.bfloat16_math import (
-    IN_OWN_DTYPE, has_bfloat16, in_float32, narrowed, widened,  # chapter "bfloat16"
-)
+from refgrad._ops.bfloat16_math import IN_OWN_DTYPE, has_bfloat16, in_float32, narrowed, widened
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -37,7 +35,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1077
+# --- book/chapters/13_dispatch.md:1075
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -72,7 +70,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     stored = None
     if not op.view and has_bfloat16(arrays) and op.name not in IN_OWN_DTYPE:  # NOTE [bfloat16
         # in float32]
-        stored, arrays, params, spare = (arrays, params), widened(arrays), in_float32(params), None
+        stored, params, spare = (arrays, params), in_float32(op, params), None
+        arrays = widened(arrays, op)
     if spare is not None:
         spare = spare_result(op, tensors, arrays, params, spare)
     token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
@@ -131,14 +130,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1183
+# --- book/chapters/13_dispatch.md:1182
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1262
+# --- book/chapters/13_dispatch.md:1261
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -151,7 +150,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1286
+# --- book/chapters/13_dispatch.md:1285
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -192,14 +191,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1425
+# --- book/chapters/13_dispatch.md:1424
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1433
+# --- book/chapters/13_dispatch.md:1432
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -249,7 +248,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1489
+# --- book/chapters/13_dispatch.md:1488
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -283,7 +282,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1734
+# --- book/chapters/13_dispatch.md:1733
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":
