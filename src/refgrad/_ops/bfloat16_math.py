@@ -2,13 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02b_bfloat16.md:67
+# --- book/chapters/02b_bfloat16.md:68
 """NOTE [bfloat16 in float32]: bfloat16 operands widened to float32, results rounded once."""
 
 import ml_dtypes
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
+# NOTE [bfloat16 in float32]
+# torch's CPU kernels widen bfloat16 to float32, compute, and round once; call()
+# does the same around a row's forward, which then sees only float32 arrays.
 BRAIN = np.dtype(ml_dtypes.bfloat16)
 _SINGLE = np.dtype(np.float32)
 
@@ -34,6 +37,7 @@ def widened(arrays, op=None) -> list:
             else widened(a) if type(a) is list else a for a in arrays]
 
 
+# --- book/chapters/02b_bfloat16.md:111
 def in_float32(op, params: dict) -> dict:
     """The row's parameters, a ``dtype=bfloat16`` among them made float32 (rounded after),
     and a number it promotes with made a bfloat16, as torch's kernel takes it."""
@@ -63,24 +67,7 @@ def narrowed(results, operands, params: dict) -> tuple:
                  for r in results)
 
 
-# Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
-# rounding every step (prod, nextafter), or widens them to double (bincount's weights).
-IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount"})
-# Rows whose torch kernel rounds to bfloat16 between its steps, in ways refgrad does not yet
-# follow: refused rather than answered differently. NOTE [bfloat16 not yet]
-NOT_YET = frozenset({"logit", "xlogy", "xlogy_by_number", "logsumexp", "log_softmax",
-                     "_cdist_forward"})
-# torch has no bfloat16 kernel for these, and says so.
-_NO_KERNEL = {"_cdist_forward": "cdist"}
-
-
-def refuse(name: str):
-    if name in _NO_KERNEL:
-        raise NotImplementedError(f'"{_NO_KERNEL[name]}" not implemented for \'BFloat16\'')
-    raise NotImplementedError(f"refgrad does not yet compute {name} in bfloat16 as torch "
-                              "does: convert to float32 first")
-
-
+# --- book/chapters/02b_bfloat16.md:147
 def bfloat16_number(op, value):
     """A Python number beside a bfloat16 tensor, as torch's kernel takes it: in float32 for
     the rows that read it so (mul, div: NOTE [float16 and numbers]), else as a bfloat16."""
@@ -90,3 +77,22 @@ def bfloat16_number(op, value):
         return value
     value = for_half(float(value), BRAIN)  # NOTE [Doubles become halves through floats]
     return value if op.half_number is not None else float(BRAIN.type(value))
+
+
+# --- book/chapters/02b_bfloat16.md:174
+# Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
+# rounding every step (prod, nextafter), or widens them to double (bincount's weights).
+IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount"})
+# NOTE [bfloat16 not yet]
+# Rows whose torch kernel rounds to bfloat16 between its steps, in ways refgrad does not yet
+# follow: refused rather than answered differently.
+NOT_YET = frozenset({"logit", "xlogy", "xlogy_by_number", "logsumexp", "log_softmax",
+                     "_cdist_forward"})
+_NO_KERNEL = {"_cdist_forward": "cdist"}  # torch has no bfloat16 kernel for these
+
+
+def refuse(name: str):
+    if name in _NO_KERNEL:
+        raise NotImplementedError(f'"{_NO_KERNEL[name]}" not implemented for \'BFloat16\'')
+    raise NotImplementedError(f"refgrad does not yet compute {name} in bfloat16 as torch "
+                              "does: convert to float32 first")
