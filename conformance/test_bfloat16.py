@@ -161,3 +161,19 @@ def test_names_and_refusals_outside_numpy():
         x.numpy()
     with raises(NotImplementedError, "\"cdist\" not implemented for 'BFloat16'"):
         torch.cdist(x[None], x[None])
+
+
+def test_a_module_in_bfloat16_trains_in_bfloat16():
+    layer = torch.nn.Linear(3, 2).bfloat16()
+    with torch.no_grad():
+        layer.weight.copy_(torch.tensor([[0.3, -1.7, 2.2], [0.9, 0.11, -0.45]]))
+        layer.bias.copy_(torch.tensor([0.05, -3.3]))
+    assert layer.weight.dtype is B and layer.bias.dtype is B and layer.weight.requires_grad
+    x = torch.tensor([[1.1, 2.3, -0.7], [0.2, 0.5, 4.1]], dtype=B)
+    out = layer(x)
+    wide = torch.nn.functional.linear(x.float(), layer.weight.float(), layer.bias.float())
+    assert out.dtype is B and out.tolist() == wide.to(B).tolist()
+    out.sum().backward()
+    assert layer.weight.grad.dtype is B
+    assert layer.weight.grad.tolist() == x.sum(0).repeat(2, 1).tolist()
+    assert layer.bias.grad.tolist() == [2.0, 2.0]
