@@ -47,7 +47,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:795
+# --- book/chapters/02_dtypes.md:799
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -72,7 +72,7 @@ DEFAULT_FLOAT = float32
 PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool}
 
 
-# --- book/chapters/02_dtypes.md:824
+# --- book/chapters/02_dtypes.md:828
 def from_numpy(numpy_dtype) -> dtype:
     """The refgrad dtype that stores as ``numpy_dtype``."""
     try:
@@ -96,7 +96,7 @@ def set_default_dtype(d, /) -> None:  # by position only, as torch's
     DEFAULT_FLOAT = d
 
 
-# --- book/chapters/02_dtypes.md:1056
+# --- book/chapters/02_dtypes.md:1060
 CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
                  "bfloat16": "c10::BFloat16",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
@@ -136,7 +136,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:1138
+# --- book/chapters/02_dtypes.md:1142
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -156,7 +156,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:1181
+# --- book/chapters/02_dtypes.md:1185
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -198,7 +198,7 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1230
+# --- book/chapters/02_dtypes.md:1234
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -208,7 +208,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1265
+# --- book/chapters/02_dtypes.md:1269
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -218,7 +218,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1286
+# --- book/chapters/02_dtypes.md:1290
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -35,7 +35,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1075
+# --- book/chapters/13_dispatch.md:1081
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -130,14 +130,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1182
+# --- book/chapters/13_dispatch.md:1188
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1261
+# --- book/chapters/13_dispatch.md:1267
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -150,7 +150,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1285
+# --- book/chapters/13_dispatch.md:1291
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -191,14 +191,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1424
+# --- book/chapters/13_dispatch.md:1430
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1432
+# --- book/chapters/13_dispatch.md:1438
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -248,7 +248,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1488
+# --- book/chapters/13_dispatch.md:1494
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -282,7 +282,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1733
+# --- book/chapters/13_dispatch.md:1739
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":

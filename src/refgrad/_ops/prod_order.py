@@ -76,7 +76,7 @@ def _product(a, dims, lanes: int):
     return out
 
 
-# --- book/chapters/15c_product_order.md:147
+# --- book/chapters/15c_product_order.md:149
 def product_in_torch_order(a, dim, keepdim: bool):
     """``a``'s product over ``dim`` (None: all) in torch's order, or None."""
     lanes = _LANES.get(a.dtype) if type(a) is np.ndarray else None
