@@ -1,6 +1,4 @@
-"""refgrad's deliberate difference: no bfloat16, so CPU autocast has no default dtype."""
-
-import re
+"""CPU autocast's switches: bfloat16 by default, regions counted, the cast cache emptied."""
 
 import pytest
 
@@ -8,39 +6,31 @@ import refgrad as torch
 import refgrad.nn.functional as F
 from refgrad._autocast_state import amp_state, autocast_on
 
-NO_BFLOAT16 = ("refgrad has no bfloat16, torch's default autocast dtype for 'cpu': pass "
-               "dtype=torch.float16 to torch.autocast, or call "
-               "torch.set_autocast_dtype('cpu', torch.float16)")
+
+def test_a_cpu_region_without_a_dtype_computes_in_bfloat16():
+    assert torch.get_autocast_dtype("cpu") is torch.bfloat16
+    with torch.autocast("cpu") as region:
+        assert region.fast_dtype is torch.bfloat16
+        assert torch.mm(torch.ones(2, 2), torch.ones(2, 2)).dtype is torch.bfloat16
+    with pytest.warns(FutureWarning), torch.cpu.amp.autocast():
+        assert F.linear(torch.ones(2, 2), torch.ones(2, 2)).dtype is torch.bfloat16
 
 
-def _refuses():
-    return pytest.raises(RuntimeError, match=re.escape(NO_BFLOAT16))
-
-
-def test_a_cpu_region_without_a_dtype_is_refused():
-    with _refuses():
-        torch.autocast("cpu")
-    with _refuses():
-        torch.get_autocast_dtype("cpu")
-    with _refuses(), pytest.warns(FutureWarning):
-        torch.cpu.amp.autocast()
-
-
-def test_a_disabled_region_needs_no_dtype():
+def test_a_disabled_region_keeps_float32():
     with torch.autocast("cpu", enabled=False) as region:
-        assert region.fast_dtype is None and not torch.is_autocast_enabled("cpu")
+        assert region.fast_dtype is torch.bfloat16 and not torch.is_autocast_enabled("cpu")
         assert F.linear(torch.ones(2, 2), torch.ones(2, 2)).dtype is torch.float32
 
 
-def test_a_set_dtype_is_the_default_until_unset():
+def test_a_set_dtype_is_the_default_until_set_back():
     torch.set_autocast_dtype("cpu", torch.float16)
     try:
         with torch.autocast("cpu"):
             assert torch.mm(torch.ones(2, 2), torch.ones(2, 2)).dtype is torch.float16
     finally:
-        torch.set_autocast_dtype("cpu", None)
-    with _refuses():
-        torch.autocast("cpu")
+        torch.set_autocast_dtype("cpu", torch.bfloat16)
+    with torch.autocast("cpu"):
+        assert torch.mm(torch.ones(2, 2), torch.ones(2, 2)).dtype is torch.bfloat16
 
 
 def test_regions_count_themselves_and_empty_the_cache_when_the_outermost_ends():

@@ -25,7 +25,8 @@ from refgrad._factories import (
     eye, linspace, logspace, rand_like, randint_like, randn_like, randperm,
 )
 from refgrad._dtype import (
-    bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int, int8,
+    bfloat16, bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,
+    int8,
     int16, int32, int64, long, set_default_dtype, short, uint8,
 )
 from refgrad._printoptions import set_printoptions
@@ -110,11 +111,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3489
+# --- book/chapters/05_creation.md:3490
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3693
+# --- book/chapters/05_creation.md:3694
 from refgrad._factory_arguments import asarray
 
 
@@ -149,7 +150,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:1999
+# --- book/chapters/16_functions.md:2000
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -927,7 +928,7 @@ from refgrad._build import (
     is_distributed, set_default_tensor_type, set_flush_denormal)
 
 
-# --- book/chapters/24c_mixed_precision.md:1179
+# --- book/chapters/24c_mixed_precision.md:1169
 from refgrad import amp, cpu_amp  # noqa: E402, F401  # isort: skip
 from refgrad._autocast_state import (  # noqa: E402  # isort: skip
     autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache,

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:284
+# --- book/chapters/24c_mixed_precision.md:274
 """The CPU autocast policy: which rows cast their inputs, and to what."""
 
 from refgrad._autocast_state import amp_state, autocast_on
@@ -38,7 +38,7 @@ POLICY = {
 }
 
 
-# --- book/chapters/24c_mixed_precision.md:325
+# --- book/chapters/24c_mixed_precision.md:315
 def _eligible(value) -> bool:
     if not isinstance(value, Tensor):  # numbers, NumPy scalars among them, stay
         return False
@@ -63,7 +63,7 @@ def _target(policy: str, low, args):
     return float32 if wide else low
 
 
-# --- book/chapters/24c_mixed_precision.md:362
+# --- book/chapters/24c_mixed_precision.md:352
 # NOTE [The cast cache]
 # One cast per float32 leaf that requires grad, per outermost region; casts made
 # with grad off record no history, so they are not kept for uses with grad on.
@@ -86,7 +86,7 @@ def _cast(value, dtype, low):
     return cached_cast(value, dtype, low)
 
 
-# --- book/chapters/24c_mixed_precision.md:392
+# --- book/chapters/24c_mixed_precision.md:382
 def autocast_args(name: str, args: tuple, params: dict | None = None):
     policy = POLICY.get(name)
     if policy is None or not amp_state.enabled.get("cpu", False):

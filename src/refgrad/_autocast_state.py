@@ -2,23 +2,21 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:49
+# --- book/chapters/24c_mixed_precision.md:44
 """The thread-local autocast switches, and torch's functions that read and set them."""
 
 import threading
 
-from refgrad._dtype import float16, float32
+from refgrad._dtype import bfloat16, float16, float32
 from refgrad.autograd._state import switched_on
 
 DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                 "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
                 "privateuseone")
-# torch's default low dtype per device; None where torch's is bfloat16, which refgrad lacks.
-_DEFAULTS = {"cpu": None, "cuda": float16, "xpu": float16, "mps": float16, "ipu": float16,
-             "mtia": float16, "maia": float16, "privateuseone": float16, "hpu": None, "xla": None}
-NO_BFLOAT16 = ("refgrad has no bfloat16, torch's default autocast dtype for '{}': pass "
-               "dtype=torch.float16 to torch.autocast, or call "
-               "torch.set_autocast_dtype('{}', torch.float16)")
+# torch's default low dtype per device.
+_DEFAULTS = {"cpu": bfloat16, "cuda": float16, "xpu": float16, "mps": float16, "ipu": float16,
+             "mtia": float16, "maia": float16, "privateuseone": float16, "hpu": bfloat16,
+             "xla": bfloat16}
 
 
 class AutocastState(threading.local):
@@ -33,7 +31,7 @@ class AutocastState(threading.local):
 amp_state = AutocastState()
 
 
-# --- book/chapters/24c_mixed_precision.md:86
+# --- book/chapters/24c_mixed_precision.md:79
 class AutocastOn:
     """How many threads have CPU autocast on: call() reads it before anything else."""
 
@@ -47,7 +45,7 @@ class AutocastOn:
 autocast_on = AutocastOn()
 
 
-# --- book/chapters/24c_mixed_precision.md:106
+# --- book/chapters/24c_mixed_precision.md:99
 def device_type_checked(name: str, device_type, position: int = 1) -> str:
     if not isinstance(device_type, str):
         raise TypeError(f"{name}(): argument 'device_type' (position {position}) must be str, "
@@ -87,9 +85,9 @@ def _count_cpu(change: int) -> None:
     switched_on.count("dispatch_modes", change)
 
 
-# --- book/chapters/24c_mixed_precision.md:147
+# --- book/chapters/24c_mixed_precision.md:140
 def autocast_dtype_or_none(device_type: str):
-    """The low dtype, or None where it is torch's bfloat16 and nothing set it."""
+    """The low dtype; None only where a region that was given None set it so."""
     kind = device_type_checked("get_autocast_dtype", device_type)
     if kind not in amp_state.dtypes:
         raise RuntimeError("unsupported scalarType")
@@ -97,10 +95,7 @@ def autocast_dtype_or_none(device_type: str):
 
 
 def get_autocast_dtype(device_type):
-    dtype = autocast_dtype_or_none(device_type)
-    if dtype is None:
-        raise RuntimeError(NO_BFLOAT16.format(device_type, device_type))
-    return dtype
+    return autocast_dtype_or_none(device_type)
 
 
 def set_autocast_dtype(device_type, dtype) -> None:
@@ -111,7 +106,7 @@ def set_autocast_dtype(device_type, dtype) -> None:
     amp_state.dtypes[kind] = dtype  # None only when a region without a dtype ends
 
 
-# --- book/chapters/24c_mixed_precision.md:176
+# --- book/chapters/24c_mixed_precision.md:166
 def autocast_increment_nesting() -> int:
     amp_state.nesting += 1
     return amp_state.nesting
@@ -134,7 +129,7 @@ def set_autocast_cache_enabled(enabled: bool) -> None:
     amp_state.cache_enabled = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:200
+# --- book/chapters/24c_mixed_precision.md:190
 def is_autocast_cpu_enabled() -> bool:
     return amp_state.enabled.get("cpu", False)
 

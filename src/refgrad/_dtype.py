@@ -8,13 +8,14 @@
 import builtins
 import math
 
+import ml_dtypes
 import numpy as np
 
 # Categories order the kinds of number for promotion: bool < integer < float.
 BOOL, INTEGER, FLOATING = 0, 1, 2
 
 
-# --- book/chapters/02_dtypes.md:757
+# --- book/chapters/02_dtypes.md:758
 class dtype:  # noqa: N801 - torch's name
     """One element type: ``torch.float32`` and friends."""
 
@@ -46,7 +47,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:794
+# --- book/chapters/02_dtypes.md:799
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -56,11 +57,13 @@ int64 = dtype("int64", np.int64, INTEGER)
 float16 = dtype("float16", np.float16, FLOATING)
 float32 = dtype("float32", np.float32, FLOATING)
 float64 = dtype("float64", np.float64, FLOATING)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, FLOATING)  # chapter "bfloat16"
 
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16)
+HALVES = (float16, bfloat16)  # the two-byte floats, which torch computes in float32
 FROM_NUMPY = {d.numpy: d for d in ALL}
 DEFAULT_FLOAT = float32
 # NOTE [Python's types as dtypes]
@@ -69,7 +72,7 @@ DEFAULT_FLOAT = float32
 PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool}
 
 
-# --- book/chapters/02_dtypes.md:821
+# --- book/chapters/02_dtypes.md:828
 def from_numpy(numpy_dtype) -> dtype:
     """The refgrad dtype that stores as ``numpy_dtype``."""
     try:
@@ -93,14 +96,16 @@ def set_default_dtype(d, /) -> None:  # by position only, as torch's
     DEFAULT_FLOAT = d
 
 
-# --- book/chapters/02_dtypes.md:1053
+# --- book/chapters/02_dtypes.md:1060
 CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                 "bfloat16": "c10::BFloat16",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
 # The same types as torch's range checks and mask errors print them.
 C_TYPE_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
                 "int16": "short int", "int32": "int", "int64": "long int",
-                "float16": "c10::Half", "float32": "float", "float64": "double"}
+                "float16": "c10::Half", "float32": "float", "float64": "double",
+                "bfloat16": "c10::BFloat16"}
 
 
 def checked_number(value, kind: dtype, through_double: builtins.bool = False):
@@ -116,7 +121,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
         if kind is bool:
             return builtins.bool(value)
         if value.imag:
-            name = "double" if through_double and kind is float16 else CONVERTED_TO[kind.name]
+            name = "double" if through_double and kind in HALVES else CONVERTED_TO[kind.name]
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         value = value.real
     if kind is bool:  # any number converts to a bool: its truth
@@ -124,14 +129,14 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     if overflows(value, kind):
         raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
                            "without overflow")
-    if kind is float16:  # a float by way of float32: NOTE [Doubles become halves through floats]
+    if kind in HALVES:  # a float by way of float32: NOTE [Doubles become halves through floats]
         from refgrad._half_casts import for_half
 
-        return for_half(value, np.float16)
+        return for_half(value, kind.numpy)
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:1133
+# --- book/chapters/02_dtypes.md:1142
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -151,7 +156,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:1176
+# --- book/chapters/02_dtypes.md:1185
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -186,14 +191,14 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     becomes inf there, where a bigger fill refuses it. A float16 fill is rounded
     to float32 first: NOTE [Doubles become halves through floats].
     """
-    if kind is float16 and numel == 1:
+    if kind in HALVES and numel == 1:
         from refgrad._half_casts import for_half
 
-        return for_half(checked_number(value, float64, through_double=True), np.float16)
+        return for_half(checked_number(value, float64, through_double=True), kind.numpy)
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1225
+# --- book/chapters/02_dtypes.md:1234
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -203,7 +208,7 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1260
+# --- book/chapters/02_dtypes.md:1269
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
@@ -213,7 +218,7 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1281
+# --- book/chapters/02_dtypes.md:1290
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -81,7 +81,7 @@ class Formatter:
 
     def __init__(self, shown: np.ndarray, options: PrintOptions) -> None:
         self.precision = options.precision
-        self.floating = shown.dtype.kind == "f"
+        self.floating = shown.dtype.kind in "fV"
         self.mode = "int"
         self.width = 1
         flat = shown.reshape(-1)

@@ -2,14 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:1355
+# --- book/chapters/02_dtypes.md:1364
 """NOTE [Doubles become halves through floats]: float64 to float16 as torch casts it."""
 
 import builtins  # this chapter's cells name refgrad's dtypes float and double
 
+import ml_dtypes
 import numpy as np
 
 _HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_BRAIN = np.dtype(ml_dtypes.bfloat16)  # bfloat16, chapter "bfloat16"
 _WIDEST = builtins.float(np.finfo(np.float32).max)  # NumPy warns of a float beyond it
 
 
@@ -20,8 +22,8 @@ def astype(array, kind, copy=True):
 
 def for_half(value, kind):
     """``value`` (a float64 array or a Python float), ready to be cast to ``kind``: rounded
-    to float32 first where ``kind`` is float16. Anything else is given back as it is."""
-    if kind != _HALF:
+    to float32 first where ``kind`` is float16 or bfloat16. Anything else is given back."""
+    if kind != _HALF and kind != _BRAIN:
         return value
     if type(value) is builtins.float:  # one past float32's range is inf in float16 anyway
         return builtins.float(_SINGLE.type(value)) if -_WIDEST < value < _WIDEST else value

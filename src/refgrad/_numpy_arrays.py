@@ -32,6 +32,7 @@ def check_layout(array) -> None:
 
 def check_kind(array) -> None:
     if array.dtype.kind not in "biufc":
-        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+        kind = array.dtype.type  # ml_dtypes' bfloat16 is named from its own module
+        raise TypeError(f"can't convert np.ndarray of type {kind.__module__}.{kind.__name__}. "
                         f"The only supported types are: {_TORCH_NUMPY_TYPES}.")
     _dtype.from_numpy(array.dtype)  # refgrad's own refusal of the dtypes it lacks

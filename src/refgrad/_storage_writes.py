@@ -171,6 +171,6 @@ def _conversion(name: str, dtype):
 
 
 for _name, _dtype_name in _CONVERSIONS.items():
-    if hasattr(_dtype, _dtype_name):  # refgrad has no bfloat16 and no complex dtypes
+    if hasattr(_dtype, _dtype_name):  # refgrad has no complex dtypes
         setattr(UntypedStorage, _name, _conversion(_name, getattr(_dtype, _dtype_name)))
         setattr(TypedStorage, _name, _conversion(_name, getattr(_dtype, _dtype_name)))

@@ -104,7 +104,7 @@ class _Detach:
             from refgrad._typename import c_type_name  # which imports this module
 
             raise TypeError(f"Variable data has to be a tensor, but got {c_type_name(type(new))}")
-        if self._requires_grad and new._data.dtype.kind not in "fc":
+        if self._requires_grad and new._data.dtype.kind not in "fcV":
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         if new._data.dtype != self._data.dtype:  # NOTE [New data keeps the accumulator]
@@ -132,7 +132,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:1163
+# --- book/chapters/03_tensor.md:1165
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -167,7 +167,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1210
+# --- book/chapters/03_tensor.md:1212
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -187,7 +187,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1238
+# --- book/chapters/03_tensor.md:1240
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -213,12 +213,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1270
+# --- book/chapters/03_tensor.md:1272
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1287
+# --- book/chapters/03_tensor.md:1289
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -60,6 +60,8 @@ class _Python:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        if self.dtype.name == "bfloat16":  # NumPy has no bfloat16 of its own: chapter "bfloat16"
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if isinstance(self._data, np.ndarray):  # handed out: its memory may not move now
             from refgrad._from_numpy import remember_shared  # chapter "Making tensors"
 
@@ -111,7 +113,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:986
+# --- book/chapters/03_tensor.md:988
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -168,7 +170,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1064
+# --- book/chapters/03_tensor.md:1066
 class _Numbers:
     __slots__ = ()
 

@@ -121,7 +121,7 @@ class _Storage:
         return self._data.itemsize
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"
 
     @property
     def device(self):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:869
+# --- book/chapters/02_dtypes.md:876
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _not_picklable(info) -> TypeError:
     return TypeError(f"cannot pickle 'torch.{type(info).__name__}' object")
 
 
-# --- book/chapters/02_dtypes.md:898
+# --- book/chapters/02_dtypes.md:905
 class finfo:  # noqa: N801 - torch's name
     """The numbers of a floating-point dtype."""
 
@@ -58,7 +58,7 @@ class finfo:  # noqa: N801 - torch's name
                 + f", dtype={self.dtype})")
 
 
-# --- book/chapters/02_dtypes.md:934
+# --- book/chapters/02_dtypes.md:941
 class iinfo:  # noqa: N801 - torch's name
     """The numbers of an integer dtype."""
 
@@ -88,7 +88,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:976
+# --- book/chapters/02_dtypes.md:983
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

@@ -12,7 +12,7 @@ from refgrad._tensor import Tensor
 LEGACY = {
     _dtype.bool: "Bool", _dtype.uint8: "Byte", _dtype.int8: "Char", _dtype.int16: "Short",
     _dtype.int32: "Int", _dtype.int64: "Long", _dtype.float16: "Half",
-    _dtype.float32: "Float", _dtype.float64: "Double",
+    _dtype.float32: "Float", _dtype.float64: "Double", _dtype.bfloat16: "BFloat16",
 }
 
 

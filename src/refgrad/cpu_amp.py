@@ -2,16 +2,16 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1124
+# --- book/chapters/24c_mixed_precision.md:1114
 """torch.cpu.amp: the older spellings of CPU autocast and GradScaler."""
 
 import sys
 
 import refgrad.cpu
+from refgrad._dtype import bfloat16
 from refgrad.amp._older_spellings import older_autocast, older_grad_scaler
 
-# dtype: torch's default is bfloat16; None reads the CPU dtype, unset until set
-autocast = older_autocast("cpu", None, __name__)
+autocast = older_autocast("cpu", bfloat16, __name__)
 GradScaler = older_grad_scaler("cpu", __name__)
 
 # torch.cpu is a module here, not a package: its amp is set on it by hand.

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1019
+# --- book/chapters/13_dispatch.md:1027
 """call(): run an op-table row, and record its node when autograd must."""
 
 from numpy import ndarray  # NOTE [Names looked up once]
@@ -10,6 +10,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._autocast_policy import autocast_args
 from refgrad._autocast_state import autocast_on
 from refgrad._backend import torch_laid_out
+from refgrad._ops.bfloat16_math import IN_OWN_DTYPE, has_bfloat16, in_float32, narrowed, widened
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
 from refgrad._ops.int_history import recording_any_dtype
@@ -34,7 +35,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1072
+# --- book/chapters/13_dispatch.md:1087
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -66,6 +67,11 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         tensors = args
     if op.view and not arrays[0].size:  # NOTE [Empty views]
         arrays[0] = torch_laid_out(arrays[0])
+    stored = None
+    if not op.view and has_bfloat16(arrays) and op.name not in IN_OWN_DTYPE:  # NOTE [bfloat16
+        # in float32]
+        stored, params, spare = (arrays, params), in_float32(op, params), None
+        arrays = widened(arrays, op)
     if spare is not None:
         spare = spare_result(op, tensors, arrays, params, spare)
     token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
@@ -99,6 +105,8 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         elif op.iterated and out.ndim > 1:  # NOTE [The layout TensorIterator picks]
             out = iterated_layout(op, arrays, params, out)
         results = (out,)
+    if stored is not None:
+        (arrays, params), results = stored, narrowed(results, *stored)
     if op.view and not all(r.size for r in results):  # NOTE [Empty views]
         results = empty_view_results(op, arrays[0], params, results)
     if (state.grad_enabled and op.backward is not None  # _records(op), spelled out
@@ -122,14 +130,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1172
+# --- book/chapters/13_dispatch.md:1194
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1251
+# --- book/chapters/13_dispatch.md:1273
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -142,7 +150,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1275
+# --- book/chapters/13_dispatch.md:1297
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -183,21 +191,21 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1414
+# --- book/chapters/13_dispatch.md:1436
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1422
+# --- book/chapters/13_dispatch.md:1444
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
     node = cls._make(cls, nodes, slots)  # new_node: NOTE [Code of its own per node class]
     if len(results) == 1:  # _output(results[0], node, 0), spelled out
         out = results[0]
-        if out.dtype.kind in "fc":
+        if out.dtype.kind in "fcV":
             out = make_tensor(out, True, node, 0)
         elif op.name in BARE:  # NOTE [A result autograd cannot carry]
             out = make_tensor(out)
@@ -240,7 +248,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1478
+# --- book/chapters/13_dispatch.md:1500
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -274,9 +282,9 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1723
+# --- book/chapters/13_dispatch.md:1745
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
-    if result.dtype.kind in "fc":
+    if result.dtype.kind in "fcV":
         return make_tensor(result, True, node, i)
     return make_tensor(result)

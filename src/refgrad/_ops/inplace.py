@@ -85,7 +85,7 @@ def inplace(self, function, *args, **kwargs):
         result, recorded = _unrecorded(self, function, args, kwargs), False
         if result is None:  # autograd sees it, and self counts its writes: it records
             return _counted_and_recorded(self, function, args, kwargs)
-    elif recorded and self._data.dtype.kind not in "fc":  # NOTE [Integer tensors written
+    elif recorded and self._data.dtype.kind not in "fcV":  # NOTE [Integer tensors written
         with any_dtype_recorded():  # with a history]
             result = _without_pack_hooks(function, self, args, kwargs)
     elif shared_write is None and self._data.nbytes >= DIRECT_BYTES and (  # NOTE [Written

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15c_product_order.md:213
+# --- book/chapters/15c_product_order.md:216
 """The 2-norm in the order of torch's CPU kernels."""
 
 import numpy as np
@@ -13,7 +13,7 @@ from refgrad._ops.sum_loop import lines_of, loop_of, placed, rows_in_turn
 from refgrad._parallel import settings
 
 
-# --- book/chapters/15c_product_order.md:227
+# --- book/chapters/15c_product_order.md:230
 # NOTE [A norm's order]
 # torch's 2-norm: with one reduced dimension, innermost in memory, float64 in and
 # out, four lanes of squares added vector by vector, the lanes in turn, the tail's
@@ -40,7 +40,7 @@ def _lanes(rows):
     return total
 
 
-# --- book/chapters/15c_product_order.md:263
+# --- book/chapters/15c_product_order.md:266
 def _in_turn(a, axes, count):
     """The squares of each output's elements added one after another, shared."""
     squares = _slices(a, axes, ordered=True)

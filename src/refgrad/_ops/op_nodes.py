@@ -233,7 +233,7 @@ def _gradient_slots(self):
     """Of a node with several outputs, those that carry gradients, if not all do."""
     if not self.op.many:
         return None
-    slots = [i for i, entry in enumerate(self._meta) if entry[1].kind in "fc"]
+    slots = [i for i, entry in enumerate(self._meta) if entry[1].kind in "fcV"]
     return None if len(slots) == len(self._meta) else slots
 
 
@@ -261,7 +261,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2498
+# --- book/chapters/13_dispatch.md:2520
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

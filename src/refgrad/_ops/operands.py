@@ -13,13 +13,14 @@ from numpy import asarray, generic, ndarray  # NOTE [Names looked up once]
 
 from refgrad import _dtype
 from refgrad._half_casts import astype, for_half
+from refgrad._ops.bfloat16_math import BRAIN, bfloat16_number
 from refgrad._ops.numbers_read import not_a_tensor
 from refgrad._ops.operand_devices import _one_device, _same_device
 from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13_dispatch.md:551
+# --- book/chapters/13_dispatch.md:552
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -57,11 +58,14 @@ def _arrays(op, args, params):
         elif type(a) is int:
             check_unsigned_promotion(a, args)
             a = int_operand(a, kind)
-            arrays.append(a if kind is _HALF else _number_as(a, kind))
+            arrays.append(a if kind is _HALF else bfloat16_number(op, a) if kind is BRAIN
+                          else _number_as(a, kind))
         elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
             raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
         elif kind is _HALF:  # NOTE [float16 and numbers]; by way of float32, as torch's
             arrays.append(for_half(a, kind))  # NOTE [Doubles become halves through floats]
+        elif kind is BRAIN:
+            arrays.append(bfloat16_number(op, a))
         else:
             arrays.append(_number_as(a, kind))
     if not on_host:
@@ -69,14 +73,14 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:610
+# --- book/chapters/13_dispatch.md:614
 # NOTE [Float results of integer operands]
 # torch's iterator for these ops promotes integer inputs to float: the common
 # dtype becomes the default float one, and each input is converted to it from
 # its own values, as if the integer common dtype had never been.
 
 
-# --- book/chapters/13_dispatch.md:630
+# --- book/chapters/13_dispatch.md:634
 # NOTE [None is no operand]
 # A None operand of these rows is refused before NumPy sees it: NumPy refuses
 # `array + None` only when the array has elements, and makes an empty array
@@ -85,7 +89,7 @@ def _arrays(op, args, params):
 _OPERANDS_NEVER_NONE = frozenset({"add", "sub", "mul", "div"})
 
 
-# --- book/chapters/13_dispatch.md:644
+# --- book/chapters/13_dispatch.md:648
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -109,19 +113,19 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:705
+# --- book/chapters/13_dispatch.md:709
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
 _ABSORBED = {"b": (bool,), "u": (bool, int), "i": (bool, int), "f": (bool, int, float),
-             "c": (bool, int, float)}
+             "c": (bool, int, float), "V": ()}
 if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
     _ABSORBED = dict.fromkeys(_ABSORBED, ())
 # Shared by the additions that keep the default alpha, which nothing changes.
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:722
+# --- book/chapters/13_dispatch.md:726
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -137,7 +141,8 @@ def _shared_operands(args, params):
             other = b._data
             return [data, other] if type(other) is ndarray and other.dtype is dtype else None
         kind = dtype.kind
-        if dtype is _HALF:  # the general path keeps the number: NOTE [float16 and numbers]
+        if dtype is _HALF or dtype is BRAIN:  # the general path keeps the number:
+            # NOTE [float16 and numbers]
             return None
         if type(b) is float and kind == "f" and (not params or params is DEFAULT_ALPHA):
             known = _CONSTANTS[dtype].get(b)  # NOTE [Numbers as constants]
@@ -153,7 +158,7 @@ def _shared_operands(args, params):
             if type(other) is not ndarray or other.dtype is not dtype:
                 return None
             arrays.append(other)
-        elif type(a) is int and dtype.kind != "b":
+        elif type(a) is int and dtype.kind not in "bV":  # "V": bfloat16 keeps its numbers
             arrays.append(int_operand(a, dtype))
         elif type(a) in absorbed:
             arrays.append(a)
@@ -162,7 +167,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:768
+# --- book/chapters/13_dispatch.md:773
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -185,13 +190,16 @@ def _half_and_number(arrays, args) -> bool:
     A 0-d tensor of another dtype in the number's place is read as one, its element put
     in ``arrays`` as it was: NOTE [A 0-d tensor after a float16 one].
     """
-    if len(arrays) != 2 or getattr(arrays[0], "dtype", None) is not _HALF:
+    first = getattr(arrays[0], "dtype", None)
+    if len(arrays) != 2 or (first is not _HALF and first is not BRAIN):
         return False
     other = args[1]
     if (isinstance(other, Tensor) and type(other._data) is ndarray and other._data.ndim == 0
             and other._data.dtype.kind in "fiu"):
         arrays[1] = other._data.item()  # its value as it was, not as float16
-    return type(arrays[1]) in (int, float)
+        if first is BRAIN:  # a number to the kernel, in float32: NOTE [bfloat16 in float32]
+            arrays[1] = for_half(float(arrays[1]), first)
+    return type(arrays[1]) in (int, float) and first is _HALF
 
 
 def check_unsigned_promotion(value: int, args) -> None:
@@ -203,7 +211,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:815
+# --- book/chapters/13_dispatch.md:823
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -228,7 +236,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:844
+# --- book/chapters/13_dispatch.md:852
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -253,14 +261,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:895
+# --- book/chapters/13_dispatch.md:903
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:1365
+# --- book/chapters/13_dispatch.md:1387
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

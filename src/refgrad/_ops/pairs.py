@@ -66,7 +66,7 @@ FMAX, FMIN = (register(Op(
 
 # --- book/chapters/16n_more_shapes_and_elementwise.md:645
 def _next_after(a, b):
-    if a.dtype.kind != "f":  # the promoted dtype: integers and bools have no kernel
+    if a.dtype.kind not in "fV":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
     return np.nextafter(a, b)
 

@@ -7,6 +7,7 @@
 
 import numpy as np
 
+from refgrad._ops.bfloat16_math import BRAIN
 from refgrad._ops.sum_loop import lines_of, loop_of, placed
 from refgrad._ops.sum_shares import shares_of
 from refgrad._parallel import settings
@@ -14,11 +15,11 @@ from refgrad._parallel import settings
 _multiply = np.multiply  # NOTE [Names looked up once]
 _concat = np.concatenate
 _LANES = {np.dtype(np.float64): 4, np.dtype(np.float32): 8,  # 32-byte vectors
-          np.dtype(np.float16): 16}  # NOTE [float16 products]
+          np.dtype(np.float16): 16, BRAIN: 16}  # NOTE [float16 products]
 _GRAIN = 32768
 
 
-# --- book/chapters/15c_product_order.md:66
+# --- book/chapters/15c_product_order.md:67
 # NOTE [A product's kernel]
 # torch's generic reduction kernel multiplies a contiguous line in blocks of four
 # vectors (the blocks one after another, then (v0*v1)*(v2*v3), then the lanes in
@@ -50,7 +51,7 @@ def _factors(t, summed, other, lanes: int):
     return t
 
 
-# --- book/chapters/15c_product_order.md:106
+# --- book/chapters/15c_product_order.md:107
 def _running(factors, dtype):
     """1 times each of the factors, in turn."""
     return _multiply.accumulate(_concat((np.ones(1, dtype=dtype), factors)))[-1]
@@ -75,7 +76,7 @@ def _product(a, dims, lanes: int):
     return out
 
 
-# --- book/chapters/15c_product_order.md:146
+# --- book/chapters/15c_product_order.md:149
 def product_in_torch_order(a, dim, keepdim: bool):
     """``a``'s product over ``dim`` (None: all) in torch's order, or None."""
     lanes = _LANES.get(a.dtype) if type(a) is np.ndarray else None

@@ -97,7 +97,7 @@ def _scalar_name(t) -> str:
 def _can_cast(source, target) -> bool:
     if source.kind == "c" and target.kind != "c":
         return False
-    if source.kind in "fc" and target.kind not in "fc":
+    if source.kind in "fcV" and target.kind not in "fcV":
         return False
     return not (target.kind == "b" and source.kind != "b")
 

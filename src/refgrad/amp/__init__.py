@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1105
+# --- book/chapters/24c_mixed_precision.md:1096
 """torch.amp: automatic mixed precision."""
 
 from refgrad.amp.autocast_mode import (

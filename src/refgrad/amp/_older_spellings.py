@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1027
+# --- book/chapters/24c_mixed_precision.md:1018
 """torch.cpu.amp and torch.cuda.amp: the older spellings, made and marked deprecated here."""
 
 import functools
@@ -39,7 +39,7 @@ def named(cls: type, module: str) -> type:
     return cls
 
 
-# --- book/chapters/24c_mixed_precision.md:1065
+# --- book/chapters/24c_mixed_precision.md:1056
 def older_autocast(device: str, default, module: str) -> type:
     message = spelling(device, "autocast", f"torch.amp.autocast('{device}', args...)")
 

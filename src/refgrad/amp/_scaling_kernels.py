@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:651
+# --- book/chapters/24c_mixed_precision.md:642
 """torch's two kernels behind GradScaler: unscale and check, and update the scale."""
 
 import numpy as np
@@ -22,7 +22,7 @@ def _checked(checks) -> None:
             raise RuntimeError(f"{name} must be {word} tensor.")
 
 
-# --- book/chapters/24c_mixed_precision.md:672
+# --- book/chapters/24c_mixed_precision.md:663
 def _amp_foreach_non_finite_check_and_unscale_(self, found_inf, inv_scale) -> None:
     """Multiply each gradient by ``inv_scale``; set ``found_inf`` to 1 if any was not finite."""
     _checked(((inv_scale, "inv_scale"), (found_inf, "found_inf")))

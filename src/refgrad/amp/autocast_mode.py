@@ -2,14 +2,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:431
+# --- book/chapters/24c_mixed_precision.md:421
 """torch.autocast: a region, or a decorated function, in which operations autocast."""
 
 import functools
 import warnings
 
 from refgrad import _autocast_state as s
-from refgrad._dtype import float16, float64
+from refgrad._dtype import bfloat16, float16, float64
 
 __all__ = ["autocast_decorator", "autocast", "is_autocast_available", "custom_fwd", "custom_bwd"]
 
@@ -24,11 +24,11 @@ def _checked_dtype(device, dtype, enabled: bool):
     if dtype is None:
         dtype = s.autocast_dtype_or_none(device)
         if dtype is None and enabled and device != "cuda":
-            raise RuntimeError(s.NO_BFLOAT16.format(device, device))
+            raise RuntimeError(f"no autocast dtype for '{device}'")
     return dtype
 
 
-# --- book/chapters/24c_mixed_precision.md:458
+# --- book/chapters/24c_mixed_precision.md:448
 class autocast:
     def __init__(self, device_type: str, dtype=None, enabled: bool = True,
                  cache_enabled: bool | None = None):
@@ -46,7 +46,7 @@ class autocast:
             warnings.warn("CUDA is not available or torch_xla is imported. Disabling "
                           "autocast.", stacklevel=2)
             enabled = False
-        elif enabled and self.fast_dtype is not float16:
+        elif enabled and self.fast_dtype is not float16 and self.fast_dtype is not bfloat16:
             name = device_type.upper()
             warnings.warn(f"In {name} autocast, but the target dtype is not supported. "
                           f"Disabling autocast.\n{name} Autocast only supports dtypes of "
@@ -55,7 +55,7 @@ class autocast:
         self._enabled = enabled
 
 
-# --- book/chapters/24c_mixed_precision.md:486
+# --- book/chapters/24c_mixed_precision.md:476
 def _enter(self):
     self.prev_cache_enabled = s.is_autocast_cache_enabled()
     self.prev = s.is_autocast_enabled(self.device)
@@ -92,7 +92,7 @@ def autocast_decorator(autocast_instance, func):
 autocast.__enter__, autocast.__exit__, autocast.__call__ = _enter, _exit, _call
 
 
-# --- book/chapters/24c_mixed_precision.md:566
+# --- book/chapters/24c_mixed_precision.md:557
 def _cast(value, device_type: str, dtype):
     from refgrad._tensor import Tensor
 
@@ -115,7 +115,7 @@ def _device_checked(device_type):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
 
 
-# --- book/chapters/24c_mixed_precision.md:590
+# --- book/chapters/24c_mixed_precision.md:581
 def custom_fwd(fwd=None, *, device_type: str, cast_inputs=None):
     _device_checked(device_type)
     if fwd is None:

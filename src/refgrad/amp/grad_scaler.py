@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:715
+# --- book/chapters/24c_mixed_precision.md:706
 """torch.amp.GradScaler: scale the loss, unscale the gradients, skip steps that overflow."""
 
 import warnings
@@ -38,7 +38,7 @@ _FIX = ("This may indicate your script did not use scaler.scale(loss or outputs)
         "in the iteration.")
 
 
-# --- book/chapters/24c_mixed_precision.md:752
+# --- book/chapters/24c_mixed_precision.md:743
 class GradScaler:
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16,
                  growth_factor: float = 2.0, backoff_factor: float = 0.5,
@@ -70,7 +70,7 @@ class GradScaler:
         return self._scale, self._growth_tracker
 
 
-# --- book/chapters/24c_mixed_precision.md:788
+# --- book/chapters/24c_mixed_precision.md:779
 def scale(self, outputs):
     from refgrad._creation import full
     from refgrad._tensor import Tensor
@@ -92,7 +92,7 @@ def scale(self, outputs):
     return scaled(outputs)
 
 
-# --- book/chapters/24c_mixed_precision.md:818
+# --- book/chapters/24c_mixed_precision.md:809
 def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> dict:
     from refgrad._tensor import Tensor
     from refgrad.autograd.grad_mode import no_grad
@@ -114,7 +114,7 @@ def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool) -> 
     return {found_inf.device: found_inf} if by_dtype else {}
 
 
-# --- book/chapters/24c_mixed_precision.md:841
+# --- book/chapters/24c_mixed_precision.md:832
 def unscale_(self, optimizer) -> None:
     from refgrad._creation import full
 
@@ -133,7 +133,7 @@ def unscale_(self, optimizer) -> None:
     state["stage"] = OptState.UNSCALED
 
 
-# --- book/chapters/24c_mixed_precision.md:866
+# --- book/chapters/24c_mixed_precision.md:857
 def step(self, optimizer, *args, **kwargs):
     if not self._enabled:
         return optimizer.step(*args, **kwargs)
@@ -154,7 +154,7 @@ def step(self, optimizer, *args, **kwargs):
     return result
 
 
-# --- book/chapters/24c_mixed_precision.md:888
+# --- book/chapters/24c_mixed_precision.md:879
 _BAD_SCALE = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
               "torch.FloatTensor with requires_grad=False.")
 
@@ -183,7 +183,7 @@ def update(self, new_scale=None) -> None:
     self._per_optimizer_states = {}
 
 
-# --- book/chapters/24c_mixed_precision.md:921
+# --- book/chapters/24c_mixed_precision.md:912
 def get_scale(self) -> float:
     if not self._enabled:
         return 1.0
@@ -205,7 +205,7 @@ def state_dict(self) -> dict:
             "_growth_tracker": self._get_growth_tracker()}
 
 
-# --- book/chapters/24c_mixed_precision.md:944
+# --- book/chapters/24c_mixed_precision.md:935
 def load_state_dict(self, state_dict: dict) -> None:
     if not self._enabled:
         return
@@ -239,7 +239,7 @@ def _settings(name: str):
     return (lambda self: getattr(self, name)), (lambda self, value: setattr(self, name, value))
 
 
-# --- book/chapters/24c_mixed_precision.md:979
+# --- book/chapters/24c_mixed_precision.md:970
 for _name in ("growth_factor", "backoff_factor", "growth_interval"):
     _get, _set = _settings("_" + _name)
     setattr(GradScaler, "get_" + _name, _get)

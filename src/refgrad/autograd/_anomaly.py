@@ -86,6 +86,6 @@ def _warn_stack(node, metadata, is_parent: bool, level: int) -> None:
 def check_nan(node, outputs) -> None:
     """Refuse the first gradient of ``outputs`` that holds a NaN."""
     for i, grad in enumerate(outputs):
-        if grad is not None and grad._data.dtype.kind in "fc" and bool(isnan(grad._data).any()):
+        if grad is not None and grad._data.dtype.kind in "fcV" and bool(isnan(grad._data).any()):
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
                                "output.")

@@ -82,7 +82,7 @@ def _in_root_dtype(node, slot, grad, i: int = 0):
     entry = node._meta[slot]
     if grad._data.shape != entry[0]:  # NOTE [A root's gradient, checked as the engine's]
         grad = _root_shaped(i, grad, list(entry[0]))
-    if entry[1].kind not in "fc":  # NOTE [A gradient of integers]
+    if entry[1].kind not in "fcV":  # NOTE [A gradient of integers]
         raise RuntimeError(INTEGER_GRADIENT)
     return grad if grad._data.dtype == entry[1] else grad.to(entry_dtype(entry))
 

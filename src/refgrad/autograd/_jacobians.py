@@ -37,7 +37,7 @@ def _output_arrays(func, inputs) -> list:
     arrays = []
     for out in _as_tuple(func(*inputs)):
         data = out._data
-        arrays.append(np.array(data, dtype=data.dtype if data.dtype.kind in "fc" else float))
+        arrays.append(np.array(data, dtype=data.dtype if data.dtype.kind in "fcV" else float))
     return arrays
 
 

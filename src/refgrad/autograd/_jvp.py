@@ -106,7 +106,7 @@ def _tangent_dtype(op, args, params, outputs, tangents):
 def _seed(output, dtype):
     from refgrad._creation import zeros
 
-    if output._data.dtype.kind not in "fc":  # integer outputs get zeros, not a seed
+    if output._data.dtype.kind not in "fcV":  # integer outputs get zeros, not a seed
         return zeros(tuple(output.shape), dtype=output.dtype, device=output.device)
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 

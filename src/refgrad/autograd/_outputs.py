@@ -46,7 +46,7 @@ INTEGER_GRADIENT = (
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))
-    if entry[1].kind not in "fc":  # NOTE [A gradient of integers]
+    if entry[1].kind not in "fcV":  # NOTE [A gradient of integers]
         raise RuntimeError(INTEGER_GRADIENT)
     if grad._data.dtype != entry[1]:
         grad = grad.to(entry_dtype(entry))

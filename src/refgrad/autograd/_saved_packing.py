@@ -78,7 +78,7 @@ def unpack_with_hooks(saved, node):
         detached = make_tensor(data._data)  # it did not require grad when saved
         detached._version_counter = data._version_counter
         return detached
-    if grad_fn is None and data._data.dtype.kind not in "fc":  # a leaf that requires grad
+    if grad_fn is None and data._data.dtype.kind not in "fcV":  # a leaf that requires grad
         raise RuntimeError(ONLY_FLOAT)
     if switched_on.dispatch_modes and state.dispatch_modes:  # wrapped anew: a detach
         from refgrad.autograd._seen_by_modes import hooked_seen

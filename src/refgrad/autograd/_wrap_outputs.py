@@ -30,7 +30,7 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
         if not isinstance(out, Tensor):
             wrapped.append(out)
             continue
-        differentiable = record and id(out) not in plain and out._data.dtype.kind in "fc"
+        differentiable = record and id(out) not in plain and out._data.dtype.kind in "fcV"
         if id(out) in dirty:
             wrapped.append(written(node, out, i, differentiable, id(out) in given, len(outputs)))
             if differentiable:

@@ -194,7 +194,7 @@ def _random_grad_output(output, non_contiguous: bool):
     from refgrad._sampling import uniform
 
     shape = tuple(output.shape)
-    kind = output._data.dtype if output._data.dtype.kind in "fc" else np.float64
+    kind = output._data.dtype if output._data.dtype.kind in "fcV" else np.float64
     wide = shape[:-1] + (2 * shape[-1],) if non_contiguous and shape else shape
     data = uniform(default_generator, wide, kind, -1.0, 1.0)  # drawn in their own dtype
     data = data[..., 1::2] if wide != shape else data  # the odd places, as torch takes them

@@ -10,5 +10,5 @@ from refgrad._backend import cuda_is_available as is_available
 __all__ = ["is_available"]
 
 
-# --- book/chapters/24c_mixed_precision.md:1174
+# --- book/chapters/24c_mixed_precision.md:1164
 from refgrad.cuda import amp  # noqa: E402, F401  # isort: skip

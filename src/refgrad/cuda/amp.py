@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24c_mixed_precision.md:1145
+# --- book/chapters/24c_mixed_precision.md:1135
 """torch.cuda.amp: the older spellings of autocast, GradScaler and the custom-function
 decorators, for a GPU refgrad lacks."""
 

@@ -152,7 +152,7 @@ def _to_dtype(name):
         return _convert(self, getattr(_dtype, name))
 
     convert.__name__ = convert.__qualname__ = {"float64": "double", "float32": "float",
-                                                "float16": "half"}[name]
+                                                "float16": "half", "bfloat16": "bfloat16"}[name]
     return convert
 
 
@@ -212,7 +212,7 @@ def _install() -> None:
     Module.apply, Module.to, Module.share_memory = apply, to, share_memory
     Module.get_submodule, Module.get_parameter = get_submodule, get_parameter
     Module.get_buffer, Module.set_submodule = get_buffer, set_submodule
-    for name in ("float64", "float32", "float16"):
+    for name in ("float64", "float32", "float16", "bfloat16"):
         method = _to_dtype(name)
         setattr(Module, method.__name__, method)
 

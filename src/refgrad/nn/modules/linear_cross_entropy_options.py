@@ -39,7 +39,7 @@ class LinearCrossEntropyOptions:
         size = self.batch_chunk_size
         if not (size is None or (isinstance(size, int) and size > 0)):
             raise ValueError(f"batch_chunk_size must be positive int or None, got {size!r}")
-        floats = (refgrad.float16, refgrad.float32, refgrad.float64)  # refgrad has no bfloat16
+        floats = (refgrad.float16, refgrad.bfloat16, refgrad.float32, refgrad.float64)
         if self.acc_dtype is not None and self.acc_dtype not in floats:
             raise ValueError("acc_dtype must be one of {None, torch.float16, torch.bfloat16, "
                              f"torch.float32, torch.float64}}, got {self.acc_dtype!r}. Pass "

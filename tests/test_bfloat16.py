@@ -1,0 +1,45 @@
+"""bfloat16's rows: which are widened to float32, which keep bfloat16, which are refused."""
+
+import numpy as np
+import pytest
+
+import refgrad as torch
+from refgrad._ops.bfloat16_math import BRAIN, NOT_YET, has_bfloat16, narrowed, widened
+
+B = torch.bfloat16
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: torch.logsumexp(x, 0), lambda x: torch.log_softmax(x, 0), lambda x: x.logit(),
+    lambda x: torch.xlogy(x, x), lambda x: torch.xlogy(x, 2.0),
+    lambda x: torch.nn.functional.cross_entropy(x[None], torch.tensor([0])),
+])
+def test_rows_not_yet_computed_as_torch_does_are_refused(call):
+    with pytest.raises(NotImplementedError, match="in bfloat16 as torch does: convert to float32"):
+        call(torch.tensor([0.25, 0.5], dtype=B))
+    call(torch.tensor([0.25, 0.5]))  # float32 still runs
+
+
+def test_the_refused_rows_name_rows_that_exist():
+    from refgrad._ops.table import OPS
+
+    assert NOT_YET <= set(OPS)
+
+
+def test_widening_and_narrowing():
+    half_way = np.array([1.5, 2.25], BRAIN)
+    wide = widened([half_way, [half_way], 3.0])
+    assert wide[0].dtype == np.float32 and wide[1][0].dtype == np.float32 and wide[2] == 3.0
+    assert has_bfloat16([[half_way]]) and not has_bfloat16([wide[0], 1.0])
+    (back,) = narrowed((wide[0] * 3,), [half_way], {})
+    assert back.dtype is BRAIN
+    (kept,) = narrowed((wide[0] * 3,), [half_way, wide[0]], {})  # a float32 operand of its own
+    assert kept.dtype == np.float32
+    (asked,) = narrowed((wide[0] * 3,), [half_way], {"dtype": torch.float32})
+    assert asked.dtype == np.float32
+
+
+def test_a_view_shares_the_bfloat16_array():
+    x = torch.zeros(2, 3, dtype=B)
+    x.t()[1, 0] = 2.5
+    assert x[0, 1].item() == 2.5 and x.t()._data.dtype is BRAIN
