@@ -582,7 +582,7 @@ from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # no
 from refgrad._ops.private_convolution import _convolution
 
 
-# --- book/chapters/16zhl_saved_values_five.md:111
+# --- book/chapters/16zhl_saved_values_five.md:117
 from refgrad._ops.index_put_impl import _index_put_impl_
 
 

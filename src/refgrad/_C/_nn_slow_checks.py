@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhl_saved_values_five.md:275
+# --- book/chapters/16zhl_saved_values_five.md:281
 """The slow convolutions' own first checks, in their kernels' words and order."""
 
 from refgrad._ops.slow_conv2d import _dim_size, _listed
@@ -39,7 +39,7 @@ def _conv3d(input, weight, bias, kernel, stride):
         raise RuntimeError(f"non-empty 5D input tensor expected but got: {_listed(input.shape)}")
 
 
-# --- book/chapters/16zhl_saved_values_five.md:313
+# --- book/chapters/16zhl_saved_values_five.md:319
 _AXES = ("depth", "height", "width")
 
 

@@ -6,18 +6,24 @@
 """torch._index_put_impl_: index_put_ recorded as what index's backward records."""
 
 from dataclasses import replace
+from functools import cache
 
 from refgrad._argument_forms import function_form
 from refgrad._arguments import Arguments
 from refgrad._ops.inplace_writes import INDEX_PUT_
+
 
 # NOTE [index_put_ under its kernel's name]
 # torch._index_put_impl_ writes as index_put_ does, with one more flag, `unsafe`,
 # that only skips a bounds check on devices refgrad does not have; its node is
 # IndexPutImplBackward0, the node of the row index's backward calls. The row is
 # index_put_'s under that node, not a row of the table of its own: the table's
-# sweeps reach its formulas through index_put_ and _index_put_impl_.
-INDEX_PUT_IMPL_ = replace(INDEX_PUT_, node="IndexPutImplBackward0")
+# sweeps reach its formulas through index_put_ and _index_put_impl_. So it is
+# built on first use, not bound at module level, where every Op is a table row.
+@cache
+def impl_row():
+    """index_put_'s row under the node torch names for _index_put_impl_."""
+    return replace(INDEX_PUT_, node="IndexPutImplBackward0")
 
 
 def _run(input, indices, values, accumulate=False, unsafe=False):
@@ -28,7 +34,7 @@ def _run(input, indices, values, accumulate=False, unsafe=False):
             or not isinstance(values, Tensor) or not isinstance(indices, list | tuple)
             or not all(isinstance(i, Tensor) for i in indices)):
         raise TypeError  # worded by the reading: NOTE [Read after a failure]
-    return put_indexed(input, list(indices), values, accumulate, row=INDEX_PUT_IMPL_)
+    return put_indexed(input, list(indices), values, accumulate, row=impl_row())
 
 
 _run.__name__ = _run.__qualname__ = "_index_put_impl_"

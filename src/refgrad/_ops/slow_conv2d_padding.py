@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhl_saved_values_five.md:165
+# --- book/chapters/16zhl_saved_values_five.md:171
 """thnn_conv2d with a padding below zero, read as torch's kernel reads it."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def _sizes(shape, kernel, stride, padding):
     return [(n + 2 * p - k) // s + 1 for n, k, s, p in zip(shape[2:], kernel, stride, padding)]
 
 
-# --- book/chapters/16zhl_saved_values_five.md:197
+# --- book/chapters/16zhl_saved_values_five.md:203
 def forward(run, self, kernel, stride, padding):
     """``run(input, padding)``, the convolution, as the kernel computes it."""
     read, pad, cornered = _read(self, padding)
