@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/06_parameters.md:659
+# --- book/chapters/06_parameters.md:660
 """refgrad: PyTorch's autograd, re-implemented in readable Python on NumPy."""
 
 # NOTE [Import order]: autograd first. Its modules import the tensor module, and the
@@ -45,11 +45,19 @@ newaxis = None
 from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 
 
+# --- book/chapters/02c_complex_numbers.md:24
+from refgrad._dtype import cdouble, cfloat, complex64, complex128
+
+
+# --- book/chapters/02c_complex_numbers.md:524
+from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_real  # noqa: A004
+
+
 # --- book/chapters/04_printing.md:173
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1057
+# --- book/chapters/05_creation.md:1066
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -60,19 +68,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1176
+# --- book/chapters/05_creation.md:1185
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1438
+# --- book/chapters/05_creation.md:1447
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2093
+# --- book/chapters/05_creation.md:2111
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2152
+# --- book/chapters/05_creation.md:2170
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -86,7 +94,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3048
+# --- book/chapters/05_creation.md:3066
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -111,11 +119,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3490
+# --- book/chapters/05_creation.md:3508
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3694
+# --- book/chapters/05_creation.md:3712
 from refgrad._factory_arguments import asarray
 
 
@@ -150,7 +158,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:2000
+# --- book/chapters/16_functions.md:2001
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -300,15 +308,15 @@ from refgrad._ops.special_functions import (
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:251
+# --- book/chapters/16n_more_shapes_and_elementwise.md:259
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2325
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2333
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2870
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2878
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -326,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3082
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3090
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -417,7 +425,7 @@ from refgrad._first_tensor import (  # noqa: F811 - NOTE [A first argument that 
 )
 
 
-# --- book/chapters/16o_argument_checks.md:1275
+# --- book/chapters/16o_argument_checks.md:1278
 from refgrad._after_failure import (  # noqa: F811 - NOTE [Read after a failure]
     addbmm, addcdiv, addcmul, addmm, addmv, addr, argsort, atleast_1d, atleast_2d, atleast_3d,
     baddbmm, bernoulli, bincount, clamp, clamp_max, clamp_min, clip, column_stack, concat,

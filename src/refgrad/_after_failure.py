@@ -79,8 +79,11 @@ def _unchanged(name: str):
     return same
 
 
-conj, resolve_conj, resolve_neg, real = map(_unchanged, ("conj", "resolve_conj", "resolve_neg",
-                                                        "real"))
+conj, resolve_conj, resolve_neg = map(_unchanged, ("conj", "resolve_conj", "resolve_neg"))
+
+
+def real(input):  # noqa: A002 - torch's name
+    return _unchanged("real")(input).real  # the check, then the tensor's own part
 
 
 def imag(input):  # noqa: A002 - torch's name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16o_argument_checks.md:1159
+# --- book/chapters/16o_argument_checks.md:1162
 """torch's argument errors for methods, read once they fail: NOTE [Read after a failure]."""
 
 from refgrad._after_failure_signatures import _HISTOGRAM, CLAMP, FUNCTIONS, HIDDEN
@@ -16,7 +16,7 @@ def _after_self(args: tuple) -> tuple:
     return args[1:]
 
 
-# --- book/chapters/16o_argument_checks.md:1179
+# --- book/chapters/16o_argument_checks.md:1182
 # method: its signatures, or None where they are its function's
 METHODS = {name: None for name in (
     "dot", "mv", "addmv", "addmv_", "lerp", "lerp_", "index_put", "index_put_", "outer", "ger",
@@ -46,7 +46,7 @@ METHODS.update({
 })
 
 
-# --- book/chapters/16o_argument_checks.md:1216
+# --- book/chapters/16o_argument_checks.md:1219
 _OTHER = "(Tensor input, Tensor other)"
 _DIM = "(Tensor input, int dim)"
 _ADDC = "(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1)"
@@ -77,7 +77,7 @@ METHODS.update({name: texts for names, texts in (
 ) for name in names})
 
 
-# --- book/chapters/16o_argument_checks.md:1251
+# --- book/chapters/16o_argument_checks.md:1254
 _NAN = "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 _SQUEEZE = ("(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)")
 _REPEAT = tuple(f"(Tensor input, {kind} repeats, int? dim = None, *, SymInt output_size = None)"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1555
+# --- book/chapters/05_creation.md:1564
 """arange: a range of numbers, counted as torch counts it."""
 
 import math
@@ -17,7 +17,7 @@ from refgrad._half_casts import astype
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:1571
+# --- book/chapters/05_creation.md:1580
 def check_range(start, end, step) -> None:
     """torch's checks of a range's ends and step, shared by arange and range."""
     if not (step > 0 or step < 0):  # a NaN step too
@@ -46,8 +46,10 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     if dtype is None:
         any_float = any(isinstance(x, float) for x in (start, end, step))
         dtype = _dtype.DEFAULT_FLOAT if any_float else _dtype.int64
-    if dtype is _dtype.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dtype is _dtype.bool or dtype.is_complex:
+        from refgrad._typename import LEGACY
+
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{LEGACY[dtype]}'")
     if not dtype.is_floating_point:
         return _finish(_whole_range(start, end, step, dtype), device, requires_grad)
     length = int(np.ceil((end - start) / step))
@@ -59,7 +61,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(astype(values, dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1618
+# --- book/chapters/05_creation.md:1629
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:483
+# --- book/chapters/05_creation.md:492
 """The factories that take a size: ones, zeros, empty, full and their _like forms."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:508
+# --- book/chapters/05_creation.md:517
 def parse_size(args, name: str, many=None) -> tuple:
     """The sizes in ``args``, read as torch reads a ``tuple of ints size``.
 
@@ -45,7 +45,7 @@ def parse_size(args, name: str, many=None) -> tuple:
     return sizes
 
 
-# --- book/chapters/05_creation.md:536
+# --- book/chapters/05_creation.md:545
 def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
     """NOTE [What torch's parser takes for a type]: the first size must be an int; after
     it a bool is one too. Each misfit gets the words of the step that reads it."""
@@ -75,7 +75,7 @@ def _size_number(n):
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:574
+# --- book/chapters/05_creation.md:583
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -158,7 +158,7 @@ def refuse_unpacking(sizes, name: str) -> None:
                             f'{i + 1} with error "Overflow when unpacking long long"')
 
 
-# --- book/chapters/05_creation.md:663
+# --- book/chapters/05_creation.md:672
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -195,7 +195,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:705
+# --- book/chapters/05_creation.md:714
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -227,7 +227,7 @@ def _quietly_cast(array, kind):
         return astype(array, kind)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:1196
+# --- book/chapters/05_creation.md:1205
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode

@@ -21,11 +21,13 @@ def _is_sequence(x) -> bool:
     return isinstance(x, Sequence | np.ndarray | Tensor) and not isinstance(x, str | bytes)
 
 
-# --- book/chapters/05_creation.md:262
+# --- book/chapters/05_creation.md:267
 def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
     for x in leaves:
         if isinstance(x, Tensor | np.ndarray | bool | int | float):
             continue
+        if dtype.is_complex and isinstance(x, complex | np.number | np.bool_):
+            continue  # any number is a complex one
         kind = type(x)  # named as CPython names a type in its messages: numpy.float32
         name = kind.__name__ if kind.__module__ == "builtins" else f"numpy.{kind.__name__}"
         if dtype.is_floating_point:
@@ -36,7 +38,7 @@ def _check_kinds(leaves, dtype: _dtype.dtype) -> None:
             raise TypeError(f"'{name}' object cannot be interpreted as an integer")
 
 
-# --- book/chapters/05_creation.md:292
+# --- book/chapters/05_creation.md:299
 def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
     """A copy of the nested lists ``data``, each tensor in it read as its number."""
     top = list(data)
@@ -54,10 +56,12 @@ def _numbers_for_tensors(data, dtype: _dtype.dtype) -> list:
 
 def _number_of(t: Tensor, dtype: _dtype.dtype):
     if t.numel() != 1:  # read as a float or as an index, each refusing in its own words
-        if dtype.is_floating_point:
+        if dtype.category >= _dtype.FLOATING:
             raise ValueError("only one element tensors can be converted to Python scalars")
         raise TypeError("only integer tensors of a single element can be converted to an index")
     # read off the array: torch's factory reads them in C++, and no mode sees a read
+    if dtype.is_complex:
+        return complex(host_array(t).reshape(()).item())
     if dtype.is_floating_point:
         if t._requires_grad:
             warn_once("float", FLOAT_OF_GRAD, None)  # as float(t) would
@@ -67,9 +71,9 @@ def _number_of(t: Tensor, dtype: _dtype.dtype):
     return host_array(t).reshape(()).item()
 
 
-# --- book/chapters/05_creation.md:331
+# --- book/chapters/05_creation.md:340
 def _check_leaves(leaves, dtype: _dtype.dtype) -> None:
-    if dtype.is_floating_point or dtype is _dtype.bool:  # any number converts to these
+    if dtype.category >= _dtype.FLOATING or dtype is _dtype.bool:  # any number converts
         return
     for x in leaves:
         if type(x) is int and not -(2**63) <= x < 2**63:

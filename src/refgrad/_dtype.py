@@ -11,8 +11,8 @@ import math
 import ml_dtypes
 import numpy as np
 
-# Categories order the kinds of number for promotion: bool < integer < float.
-BOOL, INTEGER, FLOATING = 0, 1, 2
+# Categories order the kinds of number for promotion: bool < integer < float < complex.
+BOOL, INTEGER, FLOATING, COMPLEX = 0, 1, 2, 3
 
 
 # --- book/chapters/02_dtypes.md:758
@@ -27,7 +27,7 @@ class dtype:  # noqa: N801 - torch's name
         self.numpy = np.dtype(numpy_type)
         self.category = category
         self.itemsize = self.numpy.itemsize
-        self.is_signed = category == FLOATING or self.numpy.kind == "i"
+        self.is_signed = category >= FLOATING or self.numpy.kind == "i"
 
     @property
     def is_floating_point(self) -> bool:
@@ -35,10 +35,17 @@ class dtype:  # noqa: N801 - torch's name
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.category == COMPLEX
 
     def to_real(self) -> "dtype":
-        return self  # every dtype refgrad has is real already
+        """The dtype of this one's real and imaginary parts; a real dtype is its own."""
+        return REAL_OF.get(self, self)  # chapter "Complex numbers"
+
+    def to_complex(self) -> "dtype":
+        """The complex dtype whose parts are this dtype."""
+        from refgrad._complex_dtypes import complex_of  # chapter "Complex numbers"
+
+        return complex_of(self)
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -47,7 +54,7 @@ class dtype:  # noqa: N801 - torch's name
         return self.name
 
 
-# --- book/chapters/02_dtypes.md:799
+# --- book/chapters/02_dtypes.md:806
 bool = dtype("bool", np.bool_, BOOL)  # noqa: A001 - torch's name
 uint8 = dtype("uint8", np.uint8, INTEGER)
 int8 = dtype("int8", np.int8, INTEGER)
@@ -58,21 +65,27 @@ float16 = dtype("float16", np.float16, FLOATING)
 float32 = dtype("float32", np.float32, FLOATING)
 float64 = dtype("float64", np.float64, FLOATING)
 bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, FLOATING)  # chapter "bfloat16"
+complex64 = dtype("complex64", np.complex64, COMPLEX)  # chapter "Complex numbers"
+complex128 = dtype("complex128", np.complex128, COMPLEX)
 
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
+cfloat, cdouble = complex64, complex128
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16,
+       complex64, complex128)
+REAL_OF = {complex64: float32, complex128: float64}
 HALVES = (float16, bfloat16)  # the two-byte floats, which torch computes in float32
 FROM_NUMPY = {d.numpy: d for d in ALL}
 DEFAULT_FLOAT = float32
 # NOTE [Python's types as dtypes]
 # Wherever torch takes a dtype it also takes Python's float, int and bool, as
-# float64, int64 and bool (and complex as complex128, a dtype refgrad lacks).
-PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool}
+# float64, int64 and bool, and complex as complex128.
+PYTHON_TYPES = {builtins.float: float64, builtins.int: int64, builtins.bool: bool,
+                complex: complex128}
 
 
-# --- book/chapters/02_dtypes.md:828
+# --- book/chapters/02_dtypes.md:841
 def from_numpy(numpy_dtype) -> dtype:
     """The refgrad dtype that stores as ``numpy_dtype``."""
     try:
@@ -96,16 +109,18 @@ def set_default_dtype(d, /) -> None:  # by position only, as torch's
     DEFAULT_FLOAT = d
 
 
-# --- book/chapters/02_dtypes.md:1060
+# --- book/chapters/02_dtypes.md:1070
 CONVERTED_TO = {"float16": "c10::Half", "float32": "float", "float64": "double",
-                 "bfloat16": "c10::BFloat16",
+                 "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+                 "complex128": "c10::complex<double>",
                  "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                  "uint8": "uint8_t"}
 # The same types as torch's range checks and mask errors print them.
 C_TYPE_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
                 "int16": "short int", "int32": "int", "int64": "long int",
                 "float16": "c10::Half", "float32": "float", "float64": "double",
-                "bfloat16": "c10::BFloat16"}
+                "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+                "complex128": "c10::complex<double>"}
 
 
 def checked_number(value, kind: dtype, through_double: builtins.bool = False):
@@ -117,7 +132,13 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     value = python_number(value)  # NOTE [NumPy scalars are numbers]
     if type(value) is builtins.int:
         parsed_int(value)
-    elif isinstance(value, complex):
+    if kind.category == COMPLEX:  # each part must fit the parts' dtype
+        value = complex(value)
+        if overflows(value, kind):
+            raise RuntimeError(f"value cannot be converted to type {CONVERTED_TO[kind.name]} "
+                               "without overflow")
+        return value
+    if isinstance(value, complex):
         if kind is bool:
             return builtins.bool(value)
         if value.imag:
@@ -136,7 +157,7 @@ def checked_number(value, kind: dtype, through_double: builtins.bool = False):
     return wrapped(value, kind) if type(value) is builtins.int else value
 
 
-# --- book/chapters/02_dtypes.md:1142
+# --- book/chapters/02_dtypes.md:1160
 # NOTE [NumPy scalars are numbers]
 # Wherever torch takes a number, a NumPy scalar counts as the Python number
 # it holds, never as a 0-d array with a dtype of its own.
@@ -156,7 +177,7 @@ def python_number(value):
     return complex(value) if isinstance(value, np.complexfloating) else value
 
 
-# --- book/chapters/02_dtypes.md:1185
+# --- book/chapters/02_dtypes.md:1203
 def parsed_int(value: builtins.int) -> builtins.int:
     """A Python int as torch's argument parser takes it: 64 bits, signed or unsigned."""
     if value >= 2**64:
@@ -171,6 +192,9 @@ _LARGEST: dict = {}  # each floating dtype's largest finite value, as a float
 
 def overflows(value, kind: dtype) -> builtins.bool:
     """Whether torch's checked conversion of ``value`` to ``kind`` fails."""
+    if kind.category == COMPLEX:  # either part out of the parts' range
+        value, part = complex(value), kind.to_real()
+        return overflows(value.real, part) or overflows(value.imag, part)
     if kind.is_floating_point:  # infinities and NaN convert; finite values must fit
         value = builtins.float(value)
         largest = _LARGEST.get(kind)
@@ -198,7 +222,7 @@ def checked_fill(value, kind: dtype, numel: builtins.int, through_double: builti
     return checked_number(value, kind, through_double)
 
 
-# --- book/chapters/02_dtypes.md:1234
+# --- book/chapters/02_dtypes.md:1255
 def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     """``value`` cast to the integer dtype ``kind`` as C++ casts it: wrapped to its width."""
     if kind.is_floating_point or kind is bool:
@@ -208,23 +232,28 @@ def wrapped(value: builtins.int, kind: dtype) -> builtins.int:
     return (value - low) % span + low
 
 
-# --- book/chapters/02_dtypes.md:1269
+# --- book/chapters/02_dtypes.md:1290
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch's promotion of two dtypes."""
     if a is b:
         return a
     if a.category != b.category:
-        return a if a.category > b.category else b
+        high, low = (a, b) if a.category > b.category else (b, a)
+        if high.category == COMPLEX and low.category == FLOATING:  # NOTE [Complex promotion]
+            return promote_types(high.to_real(), low).to_complex()
+        return high
     return FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
-# --- book/chapters/02_dtypes.md:1290
+# --- book/chapters/02_dtypes.md:1314
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:
         return lower
     if lower is None or higher.category >= lower.category:
         return higher
+    if lower.category == COMPLEX and higher.category == FLOATING:
+        return higher.to_complex()  # the float keeps its width: NOTE [Complex promotion]
     return promote_types(higher, lower)
 
 
@@ -234,8 +263,8 @@ def scalar_dtype(value) -> dtype:
         return bool
     if isinstance(value, builtins.int):
         return int64
-    if isinstance(value, complex):  # no complex dtypes: see "Dtypes" above
-        raise RuntimeError("Could not infer dtype of complex")
+    if isinstance(value, complex):  # the default float's complex: NOTE [Complex promotion]
+        return DEFAULT_FLOAT.to_complex()
     return DEFAULT_FLOAT
 
 

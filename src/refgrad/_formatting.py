@@ -153,10 +153,14 @@ def contents_text(values: np.ndarray, indent: int, options: PrintOptions) -> str
         return "[]"
     summarize = values.size > options.threshold
     shown = shown_elements(values, options.edgeitems) if summarize else values
+    if values.dtype.kind == "c":  # chapter "Complex numbers"
+        from refgrad._complex_formatting import ComplexFormatter
+
+        return block_text(values, indent, summarize, ComplexFormatter(shown, options), options)
     return block_text(values, indent, summarize, Formatter(shown, options), options)
 
 
-# --- book/chapters/04_printing.md:414
+# --- book/chapters/04_printing.md:418
 # NOTE [Which suffixes a tensor shows]
 # In order:
 #   device='cuda:0'   any device other than the CPU;
@@ -185,7 +189,9 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     empty = values.size == 0
     if (empty and values.ndim != 1) or (not empty and not options.edgeitems):
         found.append(f"size={tuple(values.shape)}")
-    if dtype != repr(get_default_dtype()) and (empty or dtype not in READABLE_DTYPES):
+    default = get_default_dtype()  # and its complex dtype, whose parts it is
+    default_complex = values.dtype.kind == "c" and values.dtype.itemsize == 2 * default.itemsize
+    if dtype != repr(default) and (empty or dtype not in READABLE_DTYPES and not default_complex):
         found.append(f"dtype={dtype}")
     try:
         fn = t.grad_fn
@@ -205,7 +211,7 @@ def suffixes(t, values: np.ndarray, options: PrintOptions) -> list[str]:
     return found
 
 
-# --- book/chapters/04_printing.md:469
+# --- book/chapters/04_printing.md:475
 def _tangent(t):
     from refgrad.autograd._state import dual_levels
 
@@ -220,7 +226,7 @@ def _tangent_text(tangent) -> str:
     return format(tangent)  # a 0-d tensor formats as its item
 
 
-# --- book/chapters/04_printing.md:490
+# --- book/chapters/04_printing.md:496
 def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> str:
     """Append the suffixes and the closing parenthesis, wrapping as torch does."""
     # NOTE [Suffix wrapping counts two too many]
@@ -240,7 +246,7 @@ def attach_suffixes(text: str, tail: list[str], indent: int, linewidth: int) -> 
     return "".join(pieces) + ")"
 
 
-# --- book/chapters/04_printing.md:520
+# --- book/chapters/04_printing.md:526
 def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
     """``repr(t)`` exactly as torch 2.13 prints it."""
     from refgrad._tensor import Tensor

@@ -69,7 +69,7 @@ def _infer_dtype(leaves) -> _dtype.dtype:
             kind = x.dtype
         elif isinstance(x, np.ndarray | np.generic):
             kind = _dtype.from_numpy(x.dtype)
-        elif isinstance(x, bool | int | float):
+        elif isinstance(x, bool | int | float | complex):
             kind = _dtype.scalar_dtype(x)
         elif isinstance(x, list | tuple):  # deeper than the sizes read: [1, [2]] is int64
             kind = _infer_dtype(_leaves(x))  # and the list then fails to convert
@@ -82,6 +82,11 @@ def _infer_dtype(leaves) -> _dtype.dtype:
 
 
 # --- book/chapters/05_creation.md:159
+# Python numbers are read as doubles for a float dtype, and as pairs of doubles for a
+# complex one, then cast once.
+_READ_AS = {_dtype.FLOATING: np.float64, _dtype.COMPLEX: np.complex128}
+
+
 def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
     """A fresh NumPy array holding ``data``; a warning for a tensor names ``stacklevel``'s line."""
     if isinstance(data, Tensor):
@@ -115,11 +120,11 @@ def _to_array(data, dtype: _dtype.dtype | None, stacklevel: int = 3):
         leaves = _leaves(data)
     _check_leaves(leaves, dtype)
     with np.errstate(invalid="ignore", over="ignore"):  # 70000 in float16 is inf, as in torch
-        return astype(np.array(data, dtype=np.float64 if dtype.is_floating_point else None),
+        return astype(np.array(data, dtype=_READ_AS.get(dtype.category)),
                       dtype.numpy)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:205
+# --- book/chapters/05_creation.md:210
 def _laid_as_torch_copies(array, source):
     """``array``, NumPy's copy of ``source``, in the layout torch gives a copy of it."""
     if not array.size or 0 not in source.strides:
@@ -133,7 +138,7 @@ def _laid_as_torch_copies(array, source):
     return laid
 
 
-# --- book/chapters/05_creation.md:227
+# --- book/chapters/05_creation.md:232
 def _first_shape(data) -> tuple:
     shape = []
     while _is_sequence(data) and not isinstance(data, Tensor):
@@ -158,7 +163,7 @@ def _scalars(data) -> list:
     return found
 
 
-# --- book/chapters/05_creation.md:359
+# --- book/chapters/05_creation.md:368
 def _on_gpu(dev) -> bool:
     return dev is not None and device(dev).type != "cpu"
 
@@ -189,7 +194,7 @@ def check_pinnable(dev) -> None:
         raise RuntimeError("Only dense CPU tensors can be pinned")
 
 
-# --- book/chapters/05_creation.md:395
+# --- book/chapters/05_creation.md:404
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor:
     """A new leaf tensor holding a copy of ``data``."""
     return _copied(data, dtype, device, requires_grad, pin_memory)
@@ -202,7 +207,7 @@ def _copied(data, dtype, device, requires_grad, pin_memory) -> Tensor:
     return _finish(_to_array(data, dtype, stacklevel=5), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:417
+# --- book/chapters/05_creation.md:426
 def constructed(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """``tensor``, detached in place first as torch's constructor does: torch.tensor."""
     if not (switched_on.dispatch_modes and state.dispatch_modes):  # chapter "Dispatch modes"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1656
+# --- book/chapters/05_creation.md:1667
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import math
@@ -41,7 +41,7 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1700
+# --- book/chapters/05_creation.md:1711
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -63,7 +63,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1728
+# --- book/chapters/05_creation.md:1739
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -87,6 +87,10 @@ def _drawing(name: str, kernel: str, draw):
                                    generator=generator, dtype=dtype, layout=layout,
                                    device=device, pin_memory=pin_memory,
                                    generator_named=named)
+        if getattr(dtype, "is_complex", False) and laid_as is None:
+            from refgrad._complex_random import complex_drawn  # chapter "Complex numbers"
+
+            return complex_drawn(factory, size, generator, dtype, device, requires_grad)
         return _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
                        pin_memory, laid_as)
 
@@ -101,7 +105,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1772
+# --- book/chapters/05_creation.md:1787
 _UNSET = object()
 
 
@@ -151,7 +155,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1826
+# --- book/chapters/05_creation.md:1841
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -179,7 +183,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1874
+# --- book/chapters/05_creation.md:1889
 def check_random_bounds(low: int, high: int, dtype) -> tuple:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
     between: for a floating dtype, moved in to numbers the dtype holds."""
@@ -189,6 +193,9 @@ def check_random_bounds(low: int, high: int, dtype) -> tuple:
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
+    if dtype.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
     if dtype.is_floating_point:
         low, high = moved_in(low, 1, dtype), moved_in(high, -1, dtype)
         if low >= high:
@@ -224,7 +231,7 @@ def check_random_bounds(low: int, high: int, dtype) -> tuple:
     return low, high
 
 
-# --- book/chapters/05_creation.md:1931
+# --- book/chapters/05_creation.md:1949
 def moved_in(bound: int, step: int, dtype) -> int:
     """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
     near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes

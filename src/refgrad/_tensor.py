@@ -132,7 +132,7 @@ def _fresh_counter():
     return counter
 
 
-# --- book/chapters/03_tensor.md:1165
+# --- book/chapters/03_tensor.md:1184
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -167,7 +167,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1212
+# --- book/chapters/03_tensor.md:1231
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -187,7 +187,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1240
+# --- book/chapters/03_tensor.md:1259
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -213,12 +213,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1272
+# --- book/chapters/03_tensor.md:1291
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1289
+# --- book/chapters/03_tensor.md:1308
 _new = object.__new__  # looked up once, not on every tensor
 
 

@@ -33,7 +33,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 # --- book/chapters/03_tensor.md:347
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
-    if flag and t._data.dtype.kind not in "fV":
+    if flag and t._data.dtype.kind not in "fcV":
         raise RuntimeError(message)
     if flag and t._version_counter is None and not state.inference_mode and t.is_inference():
         raise RuntimeError(INFERENCE_REQUIRES_GRAD)

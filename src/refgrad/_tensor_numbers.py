@@ -124,8 +124,18 @@ def _scalar(t, kind):
     if switched_on.dispatch_modes and state.dispatch_modes:
         from refgrad.utils._numbers_under_modes import composite_read
 
-        return kind(composite_read("item", t, one_number))  # item's event under a profile
-    return kind(one_number(t))
+        return kind(_real_number(composite_read("item", t, one_number), kind))  # item's event
+    return kind(_real_number(one_number(t), kind))
+
+
+def _real_number(value, kind):
+    """A complex tensor's number read as a real one: its real part, if that is all of it."""
+    if type(value) is not complex or kind is complex:
+        return value
+    if value.imag:
+        name = "double" if kind is float else "int64_t"
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return value.real
 
 
 def one_number(t):
@@ -148,18 +158,19 @@ def _item(t):
     return one_number(t)
 
 
-def _write_real(t, value) -> None:
-    """``t.real = value``: ``value`` (a tensor, or a number made one of ``t``'s dtype) copied
-    into ``t``'s real part, which for refgrad's real tensors is ``t`` itself."""
+def _write_real(t, value, part=None) -> None:
+    """``t.real = value``: ``value`` (a tensor, or a number made one of the part's dtype)
+    copied into ``part``, ``t``'s real part (a real tensor's is ``t`` itself)."""
     from refgrad._creation import full
     from refgrad._typename import tensor_type_name
 
+    part = t.real if part is None else part
     if not hasattr(value, "_data"):  # not a tensor
         if not isinstance(value, bool | int | float | np.number | np.bool_):
             raise TypeError(f"can't assign a {c_type_name(type(value))} to a "
                             f"{tensor_type_name(t)}")
-        value = full((), value, dtype=t.dtype)
-    t.copy_(value)
+        value = full((), value, dtype=part.dtype)
+    part.copy_(value)
 
 
 def _is_nonzero(t) -> bool:
@@ -170,7 +181,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1066
+# --- book/chapters/03_tensor.md:1077
 class _Numbers:
     __slots__ = ()
 
@@ -206,11 +217,17 @@ class _Numbers:
             raise no_arguments("__complex__", refused, self)
         if batch_levels:
             refuse_batched_read(self, "item", _frame(1))
+        if self._data.dtype.kind == "c":
+            return _scalar(self, complex)
         return complex(self.__float__())
 
     @property
     def real(self):
-        return self  # every tensor refgrad has is real: its own real part
+        if self._data.dtype.kind == "c":  # chapter "Complex numbers"
+            from refgrad._ops.complex_math import real
+
+            return real(self)
+        return self  # a real tensor is its own real part
 
     @real.setter
     def real(self, value) -> None:  # written in place, as t.real.copy_(value)
@@ -218,11 +235,13 @@ class _Numbers:
 
     @property
     def imag(self):
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        from refgrad._ops.complex_math import imag  # chapter "Complex numbers"
+
+        return imag(self)
 
     @imag.setter
-    def imag(self, value) -> None:  # the imaginary part is read first, and refused
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    def imag(self, value) -> None:  # the imaginary part is read first: a real one refuses
+        _write_real(self, value, self.imag)
 
     def __index__(self, *refused) -> int:  # range(t), "abc"[t], hex(t), as with torch
         if refused:

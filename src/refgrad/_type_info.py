@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:876
+# --- book/chapters/02_dtypes.md:888
 """finfo and iinfo: the numbers a float or an integer dtype can hold."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _not_picklable(info) -> TypeError:
     return TypeError(f"cannot pickle 'torch.{type(info).__name__}' object")
 
 
-# --- book/chapters/02_dtypes.md:905
+# --- book/chapters/02_dtypes.md:917
 class finfo:  # noqa: N801 - torch's name
     """The numbers of a floating-point dtype."""
 
@@ -34,6 +34,7 @@ class finfo:  # noqa: N801 - torch's name
 
     def __init__(self, type=None):  # noqa: A002 - torch's name
         kind = _dtype.get_default_dtype() if type is None else _checked("finfo", type)
+        kind = kind.to_real()  # a complex dtype is described by its parts' dtype
         if not kind.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
@@ -58,7 +59,7 @@ class finfo:  # noqa: N801 - torch's name
                 + f", dtype={self.dtype})")
 
 
-# --- book/chapters/02_dtypes.md:941
+# --- book/chapters/02_dtypes.md:954
 class iinfo:  # noqa: N801 - torch's name
     """The numbers of an integer dtype."""
 
@@ -68,7 +69,7 @@ class iinfo:  # noqa: N801 - torch's name
         type = _checked("iinfo", type)  # noqa: A001
         if type is _dtype.bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
-        if type.is_floating_point:
+        if type.category >= _dtype.FLOATING:
             raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to "
                             "handle 'torch.iinfo'")
         info = np.iinfo(type.numpy)
@@ -88,7 +89,7 @@ class iinfo:  # noqa: N801 - torch's name
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
-# --- book/chapters/02_dtypes.md:983
+# --- book/chapters/02_dtypes.md:996
 def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 

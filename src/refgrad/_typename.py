@@ -13,10 +13,11 @@ LEGACY = {
     _dtype.bool: "Bool", _dtype.uint8: "Byte", _dtype.int8: "Char", _dtype.int16: "Short",
     _dtype.int32: "Int", _dtype.int64: "Long", _dtype.float16: "Half",
     _dtype.float32: "Float", _dtype.float64: "Double", _dtype.bfloat16: "BFloat16",
+    _dtype.complex64: "ComplexFloat", _dtype.complex128: "ComplexDouble",
 }
 
 
-# --- book/chapters/06_parameters.md:543
+# --- book/chapters/06_parameters.md:544
 def tensor_type_name(t: Tensor) -> str:
     """``torch.FloatTensor``, or ``torch.cuda.FloatTensor`` on a GPU."""
     where = "cuda." if t.device.type == "cuda" else ""
@@ -46,7 +47,7 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-# --- book/chapters/06_parameters.md:641
+# --- book/chapters/06_parameters.md:642
 def not_implemented_for(kernel: str, kind) -> NotImplementedError:
     """torch's error for a kernel with no version for the NumPy dtype ``kind``."""
     return NotImplementedError(

@@ -68,6 +68,8 @@ def _to_copy_backward(g, dtype, device, self_dtype, self_device):
     from refgrad.utils._mode_arguments import ask_options
 
     ask_options("layout", "device")  # torch's formula names them: NOTE [The options a copy names]
+    if g._data.dtype.kind == "c" and not self_dtype.is_complex:  # chapter "Complex numbers"
+        g = g.real  # a real input's share of a complex gradient, without a warning
     return (g.to(self_device, self_dtype),)
 
 
@@ -77,7 +79,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1443
+# --- book/chapters/14_arithmetic.md:1445
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:273
+# --- book/chapters/16n_more_shapes_and_elementwise.md:281
 """broadcast_shapes and broadcast_tensors."""
 
 from collections.abc import Sequence

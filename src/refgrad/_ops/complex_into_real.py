@@ -5,6 +5,7 @@
 # --- book/chapters/16zhh_leftovers_ten.md:317
 """torch's refusal to write a complex Python number's result into a real tensor."""
 
+from refgrad._complex_dtypes import NO_COMPLEX32
 from refgrad._ops.write_checks import OVERLAP
 from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
@@ -27,7 +28,7 @@ def refuse_complex(written, operand, error: Exception, source=None) -> None:
             and isinstance(source, Tensor)):
         return
     message = str(error)
-    if message != NO_COMPLEX_DTYPE and not (
+    if message not in (NO_COMPLEX_DTYPE, NO_COMPLEX32) and not (
             type(error) is TypeError and "complex" in message):
         return
     raise cast_refusal(source, written) from None
@@ -66,8 +67,9 @@ def complex_bounds(self: Tensor, name: str, bounds: tuple, error: RuntimeError):
     clamp_min and clamp_max's kernels refuse complex types, clamp's converts its bounds
     to double for floats, and casts its result for the rest."""
     if not any(isinstance(b, complex) for b in bounds) or any(
-            isinstance(b, Tensor) for b in bounds) or str(error) not in (
-            NO_COMPLEX_DTYPE, OVERLAP):
+            isinstance(b, Tensor) for b in bounds) or self.dtype.is_complex or str(
+            error) not in (NO_COMPLEX_DTYPE, NO_COMPLEX32, OVERLAP,
+                           "clamp is not supported for complex types"):
         return error
     if name != "clamp":
         return NotImplementedError("clamp is not supported for complex types")

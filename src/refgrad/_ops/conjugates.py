@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:190
+# --- book/chapters/16n_more_shapes_and_elementwise.md:194
 """conj_physical and conj_physical_: a real tensor's conjugate is the tensor itself."""
 
 from refgrad._ops.dispatch import call
@@ -26,10 +26,14 @@ def _tensor(name: str, input) -> None:
                         f"{c_type_name(type(input))}")
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:219
+# --- book/chapters/16n_more_shapes_and_elementwise.md:223
 def _plain(input):
     _tensor("conj_physical", input)
-    return input
+    if input._data.dtype.kind != "c":
+        return input
+    from refgrad._ops.complex_math import conj_physical  # chapter "Complex numbers"
+
+    return conj_physical(input)
 
 
 def conj_physical_(input):

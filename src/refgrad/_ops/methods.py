@@ -260,7 +260,8 @@ def install(cls=Tensor) -> None:
     for name, kind in (("float", "float32"), ("double", "float64"), ("half", "float16"),
                        ("long", "int64"), ("int", "int32"), ("short", "int16"),
                        ("char", "int8"), ("byte", "uint8"), ("bool", "bool"),
-                       ("bfloat16", "bfloat16")):
+                       ("bfloat16", "bfloat16"), ("cfloat", "complex64"),
+                       ("cdouble", "complex128")):
         setattr(cls, name, _converter(name, kind))
     cls.clone = method_copy(simple.clone)  # torch.clone(x, 1) and x.clone(1) count apart
     elementwise.install_shorthands(cls)
@@ -284,7 +285,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1915
+# --- book/chapters/16_functions.md:1916
 def _rows(t):
     if t.dim() == 0:  # methods, as torch's: a subclass's handler sees dim and unbind
         raise TypeError("iteration over a 0-d tensor")

@@ -37,12 +37,11 @@ def _arrays(op, args, params):
     except AttributeError:  # None or an odd NumPy scalar (datetime64): torch.sin(None)
         position = next(i for i, a in enumerate(args) if not isinstance(a, Tensor | Number))
         raise not_a_tensor(op, position, args[position]) from None
-    except RuntimeError:  # a complex number: a comparison makes it (chapter 16zhk)
+    if kind.kind == "c":  # a complex number: a comparison makes it (chapter 16zhk)
         from refgrad._ops.complex_comparisons import complex_operands
 
-        if (arrays := complex_operands(op, args, extra)) is None:
-            raise
-        return arrays, args
+        if (arrays := complex_operands(op, args, extra)) is not None:
+            return arrays, args
     if op.floats and kind.kind in "biu":  # NOTE [Float results of integer operands]
         kind = _dtype.get_default_dtype().numpy
     arrays, on_host = [], True
@@ -60,7 +59,7 @@ def _arrays(op, args, params):
             a = int_operand(a, kind)
             arrays.append(a if kind is _HALF else bfloat16_number(op, a) if kind is BRAIN
                           else _number_as(a, kind))
-        elif not isinstance(a, float | int):  # NOTE [Only Python's numbers are numbers]
+        elif not isinstance(a, float | int | complex):  # NOTE [Only Python's numbers are numbers]
             raise not_a_tensor(op, next(i for i, b in enumerate(args) if b is a), a)
         elif kind is _HALF:  # NOTE [float16 and numbers]; by way of float32, as torch's
             arrays.append(for_half(a, kind))  # NOTE [Doubles become halves through floats]
@@ -73,14 +72,14 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:614
+# --- book/chapters/13_dispatch.md:613
 # NOTE [Float results of integer operands]
 # torch's iterator for these ops promotes integer inputs to float: the common
 # dtype becomes the default float one, and each input is converted to it from
 # its own values, as if the integer common dtype had never been.
 
 
-# --- book/chapters/13_dispatch.md:634
+# --- book/chapters/13_dispatch.md:633
 # NOTE [None is no operand]
 # A None operand of these rows is refused before NumPy sees it: NumPy refuses
 # `array + None` only when the array has elements, and makes an empty array
@@ -89,7 +88,7 @@ def _arrays(op, args, params):
 _OPERANDS_NEVER_NONE = frozenset({"add", "sub", "mul", "div"})
 
 
-# --- book/chapters/13_dispatch.md:648
+# --- book/chapters/13_dispatch.md:647
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -113,7 +112,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:709
+# --- book/chapters/13_dispatch.md:708
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -125,7 +124,7 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:726
+# --- book/chapters/13_dispatch.md:725
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -167,7 +166,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:773
+# --- book/chapters/13_dispatch.md:772
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -211,7 +210,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:823
+# --- book/chapters/13_dispatch.md:822
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -236,7 +235,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:852
+# --- book/chapters/13_dispatch.md:851
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -261,14 +260,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:903
+# --- book/chapters/13_dispatch.md:902
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:1387
+# --- book/chapters/13_dispatch.md:1390
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

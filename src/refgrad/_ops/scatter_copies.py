@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:346
+# --- book/chapters/16n_more_shapes_and_elementwise.md:354
 """select_scatter, slice_scatter, diagonal_scatter and narrow_copy: rows."""
 
 import numpy as np
@@ -57,7 +57,7 @@ def _diagonal_written(a, src, offset, dim1, dim2):
     return out
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:401
+# --- book/chapters/16n_more_shapes_and_elementwise.md:409
 def _zeros(src):
     from refgrad._creation import zeros_like
 
@@ -87,7 +87,7 @@ DIAGONAL_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:437
+# --- book/chapters/16n_more_shapes_and_elementwise.md:445
 def _sliced(t, dim, start, end, step):
     from refgrad._ops.slicing import SLICE
 
@@ -123,7 +123,7 @@ def select_scatter(input, src, dim, index):
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:474
+# --- book/chapters/16n_more_shapes_and_elementwise.md:482
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -151,7 +151,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:509
+# --- book/chapters/16n_more_shapes_and_elementwise.md:517
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start

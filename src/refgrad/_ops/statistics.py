@@ -211,7 +211,7 @@ PROD_DIM = register(Op(
 # --- book/chapters/16b_reductions.md:806
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
-    if not kind.is_floating_point:
+    if not (kind.is_floating_point or kind.is_complex):
         raise message(LEGACY[kind])  # torch's legacy name: Long for int64
 
 

@@ -49,6 +49,8 @@ def _conformed(node, i: int, grad, entry):
     if entry[1].kind not in "fcV":  # NOTE [A gradient of integers]
         raise RuntimeError(INTEGER_GRADIENT)
     if grad._data.dtype != entry[1]:
+        if grad._data.dtype.kind == "c" and entry[1].kind != "c":
+            grad = grad.real  # a real input's share: NOTE [Conjugate Wirtinger gradients]
         grad = grad.to(entry_dtype(entry))
     return grad
 

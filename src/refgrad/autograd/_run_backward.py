@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:166
+# --- book/chapters/18_backward.md:169
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -33,7 +33,7 @@ def _root_edges(outputs) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:202
+# --- book/chapters/18_backward.md:205
 def _target_edges(inputs, accumulate_grad: bool) -> list:
     edges = []
     for t in inputs:
@@ -51,7 +51,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:224
+# --- book/chapters/18_backward.md:227
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -63,7 +63,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:256
+# --- book/chapters/18_backward.md:259
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -96,7 +96,7 @@ def _check_given(outputs, grads) -> None:
                                "corresponding Tensor requires grad")
 
 
-# --- book/chapters/18_backward.md:295
+# --- book/chapters/18_backward.md:298
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
@@ -121,7 +121,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:387
+# --- book/chapters/18_backward.md:390
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
