@@ -205,3 +205,210 @@ def test_a_complex_result_is_not_written_into_a_real_tensor():
         torch.zeros(2).add_(1j)
     z = torch.zeros(2, dtype=C64)
     assert z.add_(1j).tolist() == [1j, 1j] and z.copy_(torch.ones(2)).tolist() == [1, 1]
+
+
+def test_real_and_imag_are_views_sharing_the_version():
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    re, im = z.real, z.imag
+    assert (re.tolist(), im.tolist(), re.stride(), im.storage_offset()) == (
+        [1.0, 3.0], [2.0, -4.0], (2,), 1)
+    assert re._base is z and im.dtype is torch.float32
+    re.add_(10)
+    assert z.tolist() == [11 + 2j, 13 - 4j] and z._version == re._version == 1
+    z.imag = torch.tensor([5.0, 6.0])
+    assert z.tolist() == [11 + 5j, 13 + 6j]
+    assert torch.real(z).tolist() == [11.0, 13.0] and torch.imag(z).tolist() == [5.0, 6.0]
+
+
+def test_a_real_tensor_is_its_own_real_part_and_has_no_imaginary_one():
+    x = torch.ones(2)
+    assert x.real is x
+    with raises(RuntimeError, "imag is not implemented for tensors with non-complex dtypes."):
+        x.imag  # noqa: B018
+
+
+def test_view_as_real_and_view_as_complex():
+    z = torch.tensor([[1 + 2j, 3j]])
+    parts = torch.view_as_real(z)
+    assert parts.shape == (1, 2, 2) and parts.tolist() == [[[1, 2], [0, 3]]]
+    assert torch.view_as_real(z.t()).stride() == (2, 4, 1)
+    back = torch.view_as_complex(torch.arange(8.0).reshape(2, 2, 2)[1])
+    assert back.tolist() == [4 + 5j, 6 + 7j] and back.storage_offset() == 2
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: torch.ones(2, 3), "Tensor must have a last dimension of size 2"),
+    (lambda: torch.ones(2, 2, dtype=torch.float64).t(),
+     "Tensor must have a last dimension with stride 1"),
+    (lambda: torch.ones(2, 2, dtype=torch.int64),
+     "view_as_complex is only supported for half, float and double tensors, but got a tensor "
+     "of scalar type: Long"),
+])
+def test_view_as_complex_refuses(make, message):
+    with raises(RuntimeError, message):
+        torch.view_as_complex(make())
+
+
+def test_view_as_real_refuses_a_real_tensor():
+    with raises(RuntimeError, "view_as_real is only supported for complex tensors"):
+        torch.view_as_real(torch.ones(2))
+
+
+def test_complex_and_polar():
+    assert torch.complex(torch.ones(2, 1), torch.zeros(3)).shape == (2, 3)
+    assert torch.complex(torch.tensor([1.0]), torch.tensor([2.0])).tolist() == [1 + 2j]
+    p = torch.polar(torch.tensor([2.0], dtype=torch.float64),
+                    torch.tensor([0.0], dtype=torch.float64))
+    assert p.dtype is C128 and p.tolist() == [2 + 0j]
+    with raises(RuntimeError, "Expected object of scalar type Float but got scalar type Double "
+                              "for second argument"):
+        torch.complex(torch.ones(2), torch.zeros(2, dtype=torch.float64))
+    with raises(RuntimeError, "Expected both inputs to be Half, Float or Double tensors but got "
+                              "Long and Long"):
+        torch.complex(torch.ones(2, dtype=torch.int64), torch.zeros(2, dtype=torch.int64))
+
+
+ARITHMETIC = [
+    (lambda a, b: a + b, [4 + 1j, 1.5 + 2.25j]), (lambda a, b: a - b, [-2 + 3j, -2.5 - 1.75j]),
+    (lambda a, b: a * b, [5 + 5j, -1.5 - 0.5j]), (lambda a, b: -a, [-1 - 2j, 0.5 - 0.25j]),
+    (lambda a, b: a * 2j, [-4 + 2j, -0.5 - 1j]), (lambda a, b: a + 1, [2 + 2j, 0.5 + 0.25j]),
+]
+
+
+@pytest.mark.parametrize(("f", "expected"), ARITHMETIC)
+def test_arithmetic(f, expected):
+    a = torch.tensor([1 + 2j, -0.5 + 0.25j], dtype=C128)
+    b = torch.tensor([3 - 1j, 2 + 2j], dtype=C128)
+    assert f(a, b).tolist() == expected
+
+
+def test_functions_of_complex_numbers():
+    z = torch.tensor([3 + 4j], dtype=C128)
+    assert z.abs().tolist() == [5.0] and z.abs().dtype is torch.float64
+    assert z.conj().tolist() == [3 - 4j] and z.conj_physical().tolist() == [3 - 4j]
+    assert abs(z.angle().item() - 0.9272952180016122) < 1e-15
+    assert (z / z).tolist() == [1 + 0j] and z.reciprocal().tolist() == [0.12 - 0.16j]
+    assert z.sum().item() == 3 + 4j and z.mean().item() == 3 + 4j
+    assert torch.tensor([-4 + 0j], dtype=C128).sqrt().tolist() == [2j]
+    assert (torch.ones(2, 2, dtype=C64) @ torch.tensor([[1j], [2]], dtype=C64)).tolist() == [
+        [2 + 1j], [2 + 1j]]
+    assert (z == 3 + 4j).tolist() == [True] and (z != z).tolist() == [False]
+    assert z.conj().resolve_conj().tolist() == [3 - 4j]
+
+
+def _grads(f, *values, dtype=C128):
+    inputs = [torch.tensor(v, dtype=dtype, requires_grad=True) for v in values]
+    out = f(*inputs)
+    return out.grad_fn.name(), [g.tolist() for g in torch.autograd.grad(out, inputs)]
+
+
+def test_the_gradient_of_the_squared_magnitude_is_twice_the_number():
+    z = torch.tensor([1 + 2j, -0.5 + 0.25j], requires_grad=True)
+    (z.abs() ** 2).sum().backward()
+    assert z.grad.tolist() == [2 + 4j, -1 + 0.5j]
+    w = torch.tensor([1 + 2j], requires_grad=True)
+    (w * w.conj()).real.sum().backward()
+    assert w.grad.tolist() == [2 + 4j]
+
+
+A, B = [1 + 2j, -0.5 + 0.25j], [3 - 1j, 2 + 2j]
+GRADIENTS = [
+    (lambda x, y: (x * y).real.sum(), "SumBackward0"),
+    (lambda x, y: (x / y).imag.sum(), "SumBackward0"),
+    (lambda x, y: (x + 2 * y).abs().sum(), "SumBackward0"),
+    (lambda x, y: (x - y).abs().sum(), "SumBackward0"),
+    (lambda x, y: (x.exp() * y.log()).real.sum(), "SumBackward0"),
+    (lambda x, y: (x.sin() + y.cos()).imag.sum(), "SumBackward0"),
+    (lambda x, y: (x.sqrt() * y.reciprocal()).abs().sum(), "SumBackward0"),
+    (lambda x, y: (x ** 3 + 2 ** y).real.sum(), "SumBackward0"),
+    (lambda x, y: (x.reshape(1, 2) @ y.reshape(2, 1)).abs().sum(), "SumBackward0"),
+    (lambda x, y: torch.dot(x, y).abs(), "AbsBackward0"),
+    (lambda x, y: (x.conj() * y).angle().sum(), "SumBackward0"),
+    (lambda x, y: x.mean().abs() + y.sum().abs(), "AddBackward0"),
+    (lambda x, y: (torch.view_as_real(x) ** 2).sum() + y.conj_physical().real.sum(),
+     "AddBackward0"),
+    (lambda x, y: (x[1] * y.reshape(2, 1).t().select(0, 0).clone()).abs().sum(),
+     "SumBackward0"),
+]
+
+
+def _by_differences(f, values):
+    """dL/dx + i dL/dy of the real loss ``f`` at complex ``values``, by central differences."""
+    found = []
+    for i in range(len(values)):
+        parts = []
+        for step in (1e-6, 1e-6j):
+            up, down = list(values), list(values)
+            up[i], down[i] = up[i] + step, down[i] - step
+            parts.append((f(torch.tensor(up, dtype=C128)) - f(torch.tensor(down, dtype=C128)))
+                         .item() / 2e-6)
+        found.append(parts[0] + 1j * parts[1])
+    return found
+
+
+@pytest.mark.parametrize(("f", "name"), GRADIENTS)
+def test_gradients_follow_the_conjugate_convention(f, name):
+    found, (gx, gy) = _grads(f, A, B)
+    assert found == name
+    expected = _by_differences(lambda x: f(x, torch.tensor(B, dtype=C128)), A) + \
+        _by_differences(lambda y: f(torch.tensor(A, dtype=C128), y), B)
+    assert all(abs(a - b) < 1e-5 for a, b in zip(gx + gy, expected))
+
+
+def test_gradients_of_a_few_functions_by_value():
+    _, (g,) = _grads(lambda z: z.abs().sum(), [3 + 4j, 0j])
+    assert g == [0.6000000000000001 + 0.8j, 0j]
+    _, (g,) = _grads(lambda z: z.angle().sum(), [1 + 2j, 0j])
+    assert [round(v.real, 12) + 1j * round(v.imag, 12) for v in g] == [-0.4 + 0.2j, 0j]
+    _, (g,) = _grads(lambda z: (z * (1 + 2j)).real.sum(), [1j])
+    assert g == [1 - 2j]
+    _, (g,) = _grads(lambda z: z.imag.sum(), [1j])
+    assert g == [1j]
+
+
+def test_a_real_input_gets_the_real_part_of_its_gradient_without_a_warning():
+    with caught_always(torch) as caught:
+        _, (g,) = _grads(lambda x: (x * torch.tensor([1 + 2j, 3j], dtype=C128)).abs().sum(),
+                         [1.0, 2.0], dtype=torch.float64)
+        _, (h,) = _grads(lambda x: x.to(C128).imag.sum() + x.to(C128).real.sum(), [1.0],
+                         dtype=torch.float64)
+    assert [round(v, 4) for v in g] == [2.2361, 3.0] and h == [1.0] and not caught
+
+
+def test_complex_and_polar_gradients():
+    _, (gr, gi) = _grads(lambda r, i: torch.complex(r, i).abs().sum(), [3.0], [4.0],
+                         dtype=torch.float64)
+    assert gr == [0.6000000000000001] and gi == [0.8]
+    name, (ga, gt) = _grads(lambda r, t: torch.polar(r, t).real.sum(), [0.0, 1.0], [1.0, 0.0],
+                            dtype=torch.float64)
+    assert name == "SumBackward0" and ga == [0.0, 1.0] and gt == [0.0, 0.0]
+
+
+def test_grad_fn_names():
+    z = torch.tensor([1 + 2j], requires_grad=True)
+    names = [f(z).grad_fn.name() for f in (
+        torch.view_as_real, lambda t: t.real, lambda t: t.imag, torch.abs, torch.conj,
+        torch.conj_physical, torch.angle, lambda t: t * t, lambda t: t.to(C128))]
+    assert names == ["ViewAsRealBackward0", "SelectBackward0", "SelectBackward0",
+                     "AbsBackward0", "ConjBackward0", "ConjPhysicalBackward0", "AngleBackward0",
+                     "MulBackward0", "ToCopyBackward0"]
+    assert type((z * z).grad_fn).__name__ == "MulBackward0"
+    parts = torch.ones(1, 2, requires_grad=True)
+    assert torch.view_as_complex(parts).grad_fn.name() == "ViewAsComplexBackward0"
+
+
+@pytest.mark.parametrize("shape", [(), (2,)])
+def test_backward_of_a_complex_output_needs_a_gradient(shape):
+    z = torch.ones(shape, dtype=C64, requires_grad=True) * 2
+    said = ("grad can be implicitly created only for real scalar outputs but got "
+            "torch.complex64" if not shape else
+            "grad can be implicitly created only for scalar outputs")
+    with raises(RuntimeError, said):
+        z.sum().backward() if not shape else z.backward()
+    z.backward(torch.ones(shape, dtype=C64))
+
+
+def test_requires_grad_on_complex_tensors():
+    assert torch.ones(2, dtype=C64, requires_grad=True).requires_grad
+    assert torch.tensor([1j]).requires_grad_().requires_grad
+    assert torch.randn(2, dtype=C128, requires_grad=True).requires_grad

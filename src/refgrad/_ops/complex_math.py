@@ -150,6 +150,13 @@ def _angle_backward(g, self):
     return (g * self / (squared + (squared == 0)) * 1j,)  # 0 where self is 0
 
 
+def _sgn(a):
+    """``z / |z|``, divided as torch divides it (NumPy's sign can differ in the last bit);
+    0 at 0."""
+    size = np.abs(a)
+    return np.divide(a, size, out=np.zeros_like(a), where=size != 0)
+
+
 def _sgn_backward(g, self, result):
     raise NotImplementedError("refgrad does not yet differentiate sgn of complex tensors")
 
@@ -186,7 +193,7 @@ def _copy_backward(g, src_dtype, wanted=(True, True)):
     return COPY.backward(g, src_dtype, wanted)
 
 
-# --- book/chapters/02c_complex_numbers.md:583
+# --- book/chapters/02c_complex_numbers.md:590
 _OWN_FORMS: dict = {}
 
 
@@ -206,7 +213,7 @@ def _own_forms() -> dict:
 
     return {
         "angle": complex_form(ANGLE, forward=np.angle, backward=_angle_backward),
-        "sgn": complex_form(SGN, forward=np.sign, backward=_sgn_backward),
+        "sgn": complex_form(SGN, forward=_sgn, backward=_sgn_backward),
         "_to_copy": complex_form(TO_COPY, forward=_to_copy),
         "copy_": complex_form(COPY, forward=_copy_forward, backward=_copy_backward),
     }

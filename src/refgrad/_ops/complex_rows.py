@@ -49,7 +49,7 @@ AS_WRITTEN = frozenset({
 })
 CONJUGATED = frozenset({
     "add", "mul", "div", "mul_scalar", "div_scalar", "reciprocal", "exp", "log", "sin",
-    "cos", "sqrt", "pow", "pow_scalar", "pow_tensor", "mm", "mv", "dot", "bmm",
+    "cos", "sqrt", "pow", "pow_scalar", "mm", "mv", "dot", "bmm",
 })
 # torch's refusals, by row: the error's type and words ({} is ComplexFloat or ComplexDouble)
 _UNSUPPORTED = "{} is not supported for complex inputs"
