@@ -246,6 +246,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 
 # --- book/chapters/02_dtypes.md:1314
+# NOTE [Complex promotion]
+# A complex dtype promoted with a float keeps the wider width of the two (float64 with
+# complex64 is complex128). A complex number, or 0-d tensor, that only raises a float
+# tensor's category gives that float's complex dtype; a Python complex number stands for
+# the default float's complex dtype.
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     """Fold a lower-priority result into a higher-priority one."""
     if higher is None:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02_dtypes.md:1390
+# --- book/chapters/02_dtypes.md:1395
 """NOTE [Doubles become halves through floats]: float64 to float16 as torch casts it."""
 
 import builtins  # this chapter's cells name refgrad's dtypes float and double
