@@ -8,8 +8,13 @@ import refgrad as torch
 from refgrad._C import _functions
 from refgrad._ops.arithmetic import MUL
 from refgrad._ops.complex_gradients import conjugating
-from refgrad._ops.complex_rows import AS_WRITTEN, CONJUGATED, TORCH_REFUSES, has_complex, \
-    has_unusual
+from refgrad._ops.complex_rows import (
+    AS_WRITTEN,
+    CONJUGATED,
+    TORCH_REFUSES,
+    has_complex,
+    has_unusual,
+)
 from refgrad._ops.op_nodes import node_class
 
 
