@@ -412,3 +412,70 @@ def test_requires_grad_on_complex_tensors():
     assert torch.ones(2, dtype=C64, requires_grad=True).requires_grad
     assert torch.tensor([1j]).requires_grad_().requires_grad
     assert torch.randn(2, dtype=C128, requires_grad=True).requires_grad
+
+
+Z = [[1 + 2j, 3 - 4j], [0.5j, -1 + 0j]]
+TORCH_REFUSALS = [
+    (lambda z: z < z, NotImplementedError, "\"lt_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z >= 1j, NotImplementedError, "\"ge_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.max(), NotImplementedError, "\"max_all\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.min(), NotImplementedError, "\"min_all\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.max(0), RuntimeError, "max(): does not support complex input"),
+    (lambda z: z.argmax(), RuntimeError, "argmax(): does not support complex input"),
+    (lambda z: torch.maximum(z, z), RuntimeError, "maximum not implemented for complex tensors."),
+    (lambda z: z.sort(), RuntimeError, " Sort does not support complex dtypes on CPU"),
+    (lambda z: z.relu(), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: z.clamp(0, 1), NotImplementedError, "clamp is not supported for complex types"),
+    (lambda z: z.floor(), NotImplementedError, "floor is not supported for complex inputs"),
+    (lambda z: z.ceil(), NotImplementedError, "ceil is not supported for complex inputs"),
+    (lambda z: z.round(), NotImplementedError,
+     "\"round_vml_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.sign(), NotImplementedError, "Unlike NumPy, torch.sign is not intended to "
+                                              "support complex numbers. Please use torch.sgn "
+                                              "instead."),
+    (lambda z: z // 2, NotImplementedError, "\"div_floor_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z % 2, NotImplementedError, "\"remainder_cpu\" not implemented for 'ComplexFloat'"),
+    (lambda z: z.to(C128) < 0, NotImplementedError,
+     "\"lt_cpu\" not implemented for 'ComplexDouble'"),
+]
+
+
+@pytest.mark.parametrize(("f", "kind", "message"), TORCH_REFUSALS)
+def test_what_torch_refuses_is_refused_in_its_words(f, kind, message):
+    with raises(kind, message):
+        f(torch.tensor(Z))
+
+
+def test_a_real_tensor_ordered_against_a_complex_number_is_refused():
+    with raises(NotImplementedError, "\"lt_cpu\" not implemented for 'ComplexFloat'"):
+        torch.ones(2) < 1j  # noqa: B015
+    assert (torch.ones(2) == 1 + 0j).tolist() == [True, True]
+
+
+MOVES = [
+    lambda z: z.flip(0), lambda z: z.index_select(0, torch.tensor([1])), lambda z: z.triu(),
+    lambda z: z.gather(0, torch.tensor([[0, 1]])), lambda z: z.diag(), lambda z: z.roll(1),
+    lambda z: z.repeat(1, 2), lambda z: z.cumsum(0), lambda z: z.nonzero(), lambda z: z.any(),
+    lambda z: torch.where(z.real > 0, z, torch.zeros_like(z)), lambda z: z[z.real > 0],
+    lambda z: z.isnan(), lambda z: z.isfinite(), lambda z: z.isreal(), lambda z: z.sgn(),
+    lambda z: z.masked_fill(z.imag > 0, 1j), lambda z: torch.cat([z, z]).sum(0),
+]
+
+
+@pytest.mark.parametrize("f", MOVES)
+def test_rows_that_move_or_test_elements(f):
+    z = torch.tensor(Z, dtype=C128)
+    expected = {0: [[0.5j, -1], [1 + 2j, 3 - 4j]], 1: [[0.5j, -1]]}
+    result = f(z)
+    if MOVES.index(f) in expected:
+        assert result.tolist() == expected[MOVES.index(f)]
+    assert result.dtype in (C128, torch.bool, torch.int64)
+    assert torch.tensor(Z).isreal().tolist() == [[False, False], [False, True]]
+
+
+def test_functions_of_real_dtypes_are_unchanged():
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    assert x.real is x and x.conj() is x and not x.is_complex()
+    assert type((x * x).grad_fn).__name__ == "MulBackward0"
+    (x * x).sum().backward()
+    assert x.grad.tolist() == [2.0, -4.0]

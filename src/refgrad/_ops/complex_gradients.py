@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02c_complex_numbers.md:291
+# --- book/chapters/02c_complex_numbers.md:297
 """NOTE [Conjugate Wirtinger gradients]: the complex form of a holomorphic row."""
 
 import dataclasses

@@ -45,7 +45,9 @@ AS_WRITTEN = frozenset({
     "mean", "mean_dim", "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
     "conj_physical", "fill_", "fill_.Tensor", "zero_", "eq_", "ne_", "select_backward",
     "slice_backward", "expand_backward", "index_put", "index_put_", "_index_put_impl_",
-    "new_zeros", "zeros_like", "masked_fill", "where", "reshape", "contiguous",
+    "new_zeros", "zeros_like", "masked_fill", "where", "reshape", "contiguous", "flip",
+    "index_select", "gather", "triu", "tril", "diagonal_copy", "repeat", "roll", "isnan",
+    "isfinite", "isinf", "any", "all", "nonzero", "cumsum",
 })
 CONJUGATED = frozenset({
     "add", "mul", "div", "mul_scalar", "div_scalar", "reciprocal", "exp", "log", "sin",
@@ -60,6 +62,10 @@ TORCH_REFUSES = {
     "max": (NotImplementedError, "\"max_all\" not implemented for '{}'"),
     "min": (NotImplementedError, "\"min_all\" not implemented for '{}'"),
     "round": (NotImplementedError, "\"round_vml_cpu\" not implemented for '{}'"),
+    **dict.fromkeys(("floor_divide", "floor_divide_by_number"), (
+        NotImplementedError, "\"div_floor_cpu\" not implemented for '{}'")),
+    **dict.fromkeys(("remainder", "remainder_by_number"), (
+        NotImplementedError, "\"remainder_cpu\" not implemented for '{}'")),
     "max_dim": (RuntimeError, "max(): does not support complex input"),
     "min_dim": (RuntimeError, "min(): does not support complex input"),
     "argmax": (RuntimeError, "argmax(): does not support complex input"),
@@ -75,7 +81,7 @@ TORCH_REFUSES = {
 }
 
 
-# --- book/chapters/02c_complex_numbers.md:240
+# --- book/chapters/02c_complex_numbers.md:246
 def complex_row(op, arrays):
     """The row to run for ``op`` given complex operands; or torch's or refgrad's refusal."""
     name = op.name

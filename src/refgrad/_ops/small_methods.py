@@ -48,7 +48,9 @@ def _same_size(input, other) -> bool:
 def isreal(input):
     from refgrad._creation import ones_like
 
-    # refgrad has no complex dtypes; torch answers a real tensor with ones_like, so
+    if input._data.dtype.kind == "c":  # chapter "Complex numbers"
+        return input.imag == 0
+    # torch answers a real tensor with ones_like, so
     # the result keeps a dense input's strides (NOTE [Results laid out like the input]),
     # and its fill is counted: NOTE [Writes into a fresh result]
     from refgrad._ops.fresh_writes import written_fresh
@@ -64,7 +66,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4329
+# --- book/chapters/26_inplace.md:4331
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("sum_to_size", sum_to_size, (input, size))
@@ -91,7 +93,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4361
+# --- book/chapters/26_inplace.md:4363
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("adjoint", adjoint, (input,))
@@ -109,7 +111,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4383
+# --- book/chapters/26_inplace.md:4385
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("mH", _matrix_adjoint, (input,))
@@ -132,7 +134,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4415
+# --- book/chapters/26_inplace.md:4417
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -179,7 +181,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4466
+# --- book/chapters/26_inplace.md:4468
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -209,7 +211,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4500
+# --- book/chapters/26_inplace.md:4502
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))
