@@ -49,7 +49,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad._dtype import cdouble, cfloat, complex64, complex128
 
 
-# --- book/chapters/02c_complex_numbers.md:530
+# --- book/chapters/02c_complex_numbers.md:538
 from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_real  # noqa: A004
 
 

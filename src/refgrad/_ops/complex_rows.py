@@ -53,6 +53,9 @@ CONJUGATED = frozenset({
     "add", "mul", "div", "mul_scalar", "div_scalar", "reciprocal", "exp", "log", "sin",
     "cos", "sqrt", "pow", "pow_scalar", "mm", "mv", "dot", "bmm",
 })
+
+
+# --- book/chapters/02c_complex_numbers.md:216
 # torch's refusals, by row: the error's type and words ({} is ComplexFloat or ComplexDouble)
 _UNSUPPORTED = "{} is not supported for complex inputs"
 _NO_CLAMP = (NotImplementedError, "clamp is not supported for complex types")
@@ -81,7 +84,7 @@ TORCH_REFUSES = {
 }
 
 
-# --- book/chapters/02c_complex_numbers.md:246
+# --- book/chapters/02c_complex_numbers.md:250
 def complex_row(op, arrays):
     """The row to run for ``op`` given complex operands; or torch's or refgrad's refusal."""
     name = op.name
