@@ -67,7 +67,7 @@ def inplace(self, function, *args, **kwargs):
             refuse_inference_saves_in_place(self, function, args, kwargs)
         check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
-            _warn_shared(function, self, args)
+            _warn_shared(function, self, args, kwargs)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             near = check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
@@ -102,7 +102,7 @@ def inplace(self, function, *args, **kwargs):
     if node is not None:
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
-        shared_write(self._data, *args)
+        shared_write(self._data, *args, **kwargs)
     elif r is a:  # made where it lies: NOTE [Written where it lies]
         pass
     elif near and reads_written(self, function, tensors):  # NOTE [Reads after the write]
@@ -132,10 +132,10 @@ def inplace(self, function, *args, **kwargs):
 
 
 # --- book/chapters/26_inplace.md:1128
-def _warn_shared(function, self, args) -> None:
+def _warn_shared(function, self, args, kwargs) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
-        checked_first(self, *args)
+        checked_first(self, *args, **kwargs)
     _, level = outside_refgrad(sys._getframe())  # the user's line, under a mode too
     for message in function.shared_warnings:
         warnings.warn(message, UserWarning, stacklevel=level)
