@@ -5,8 +5,11 @@ inference_mode may be given an other that requires grad. baddbmm_ writes a self 
 elements share memory (an expanded one) batch by batch, each element or batch reading
 what the one before stored, where torch's own loop or one addmm_ a batch does so; an
 empty contraction scaled by beta, or a batch whose own elements share memory, is
-refused. narrow_copy refuses a dim past the last one in its kernel's words, and an
-out= of another dtype before it. The same assertions run on torch.
+refused. Into its own operand, its loop reads the elements it has stored. narrow_copy
+refuses a dim past the last one in its kernel's words, and an out= of another dtype
+before it. A bool clamp between tensors, and baddbmm_ of bool self and batch1, refuse
+in torch's order; pdist of two-byte floats refuses only where a kernel runs. The same
+assertions run on torch.
 """
 
 import pytest
@@ -114,6 +117,32 @@ def test_baddbmm_into_a_shared_self_whose_operands_are_itself():
     written = _shared(3, 2, 2)
     written.baddbmm_(written, written)
     assert written.flatten().tolist() == [0.0] * 12
+
+
+def _strided():
+    return torch.arange(1.0, 9.0).reshape(2, 4)[:, ::2] / 10
+
+
+READ_AS_WRITTEN = {  # name: (the call, self's values after it, rounded)
+    "both_operands": (lambda v: v.unsqueeze(0).baddbmm_(v[None], v[None]),
+                      [0.26, 0.588, 0.98, 1.7662]),
+    "beta_zero": (lambda v: v.unsqueeze(0).baddbmm_(v[None], v[None], beta=0),
+                  [0.16, 0.258, 0.43, 0.6009]),
+    "beta_and_alpha": (lambda v: v.unsqueeze(0).baddbmm_(v[None], v[None], beta=0.5, alpha=3),
+                       [0.53, 1.257, 2.095, 9.7202]),
+    "batch2_only": (lambda v: v.unsqueeze(0).baddbmm_(_strided()[None] + 1, v[None]),
+                    [0.86, 1.54, 2.64, 4.2]),
+    "batch1_transposed": (lambda v: v.unsqueeze(0).baddbmm_(v.t()[None], v[None]),
+                          [0.36, 0.758, 1.1229, 1.7646]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READ_AS_WRITTEN))
+def test_baddbmm_into_its_own_operand_reads_the_elements_it_has_stored(name):
+    call, values = READ_AS_WRITTEN[name]
+    v = _strided()
+    call(v)
+    assert [round(x, 4) for x in v.flatten().tolist()] == values and v._version == 1
 
 
 def test_narrow_copy_refuses_a_dim_past_the_last_in_its_kernels_words():

@@ -254,7 +254,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1776
+# --- book/chapters/16j_products_and_shapes.md:1783
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -267,7 +267,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1827
+# --- book/chapters/16j_products_and_shapes.md:1834
 from refgrad import functional
 
 
@@ -951,19 +951,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2619
+# --- book/chapters/26_inplace.md:2625
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2674
+# --- book/chapters/26_inplace.md:2680
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2869
+# --- book/chapters/26_inplace.md:2875
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3997
+# --- book/chapters/26_inplace.md:4003
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -988,7 +988,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4157
+# --- book/chapters/26_inplace.md:4163
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -999,7 +999,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4523
+# --- book/chapters/26_inplace.md:4529
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1009,7 +1009,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5270
+# --- book/chapters/26_inplace.md:5276
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1038,7 +1038,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5300
+# --- book/chapters/26_inplace.md:5306
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

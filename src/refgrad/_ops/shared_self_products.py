@@ -64,3 +64,18 @@ def write_batch_by_batch(array, batch1, batch2, beta, alpha) -> None:
                 added = addmm(make_tensor(array[n].copy()), batch1.detach()[n],
                               batch2.detach()[n], beta=beta, alpha=alpha)
                 np.copyto(array[n], added._data, casting="unsafe")
+
+
+def write_reading_operands(array, batch1, batch2, beta, alpha) -> None:
+    """baddbmm_ into ``array``, whose memory an operand holds: torch's own loop reads
+    the elements it has stored; larger batches are written as computed before."""
+    from refgrad._ops.addmm_family import baddbmm
+    from refgrad.autograd.grad_mode import no_grad
+
+    if batch1.shape[2] * batch1.shape[1] * batch2.shape[2] < SMALL:
+        small_kernel(array, batch1._data, batch2._data, beta, alpha)
+        return
+    with no_grad():
+        product = baddbmm(make_tensor(array.copy()), batch1.detach().clone(),
+                          batch2.detach().clone(), beta=beta, alpha=alpha)
+    np.copyto(array, product._data, casting="unsafe")
