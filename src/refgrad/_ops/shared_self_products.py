@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhm_fuzzer_found_round_nineteen.md:63
+# --- book/chapters/16zhm_fuzzer_found_round_nineteen.md:73
 # NOTE [baddbmm_ into a self that shares memory]
 # torch's baddbmm_ kernel does not check that self's elements are apart. An
 # empty contraction scales self with mul_ (which refuses a shared self) unless
