@@ -126,6 +126,30 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return _call(addmm_rows.BADDBMM, input, batch1, batch2, shape, beta, alpha)
 
 
+def _batch_by_batch(array, batch1, batch2, *, beta=1, alpha=1) -> None:
+    from refgrad._ops.shared_self_products import write_batch_by_batch
+
+    write_batch_by_batch(array, batch1, batch2, beta, alpha)
+
+
+def _read_as_written(array, batch1, batch2, *, beta=1, alpha=1) -> None:
+    from refgrad._ops.shared_self_products import write_reading_operands
+
+    write_reading_operands(array, batch1, batch2, beta, alpha)
+
+
+def _refused_by_the_kernel(self, batch1, batch2, *, beta=1, alpha=1) -> None:
+    from refgrad._ops.shared_self_products import refuse_shared_self
+
+    refuse_shared_self(self, batch1, batch2, beta)
+
+
+# NOTE [baddbmm_ into a self that shares memory], chapter 16zhm
+baddbmm.shared_write, baddbmm.shared_warnings = _batch_by_batch, ()
+baddbmm.checked_first = _refused_by_the_kernel
+baddbmm.ordered_write = _read_as_written  # NOTE [Operands shaped for the loop]
+
+
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if autocast_on.cpu:  # chapter "Mixed precision"
         input, batch1, batch2 = entry("addbmm", input, batch1, batch2)

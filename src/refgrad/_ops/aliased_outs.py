@@ -49,15 +49,20 @@ def baddbmm_write(out, result, args, kwargs) -> None:
         product = baddbmm(_now(out), _now(a), _now(b), beta=beta, alpha=alpha)
         np.copyto(out._data, product._data, casting="unsafe")
         return
-    o, x, y, zero = out._data, a._data, b._data, out._data.dtype.type(0)
-    for n, i, j in np.ndindex(*o.shape):  # step 2
+    small_kernel(out._data, a._data, b._data, beta, alpha)  # step 2
+
+
+def small_kernel(o, x, y, beta, alpha) -> None:
+    """torch's own loop for small batches: each element of ``o`` stored once summed."""
+    zero = o.dtype.type(0)
+    for n, i, j in np.ndindex(*o.shape):
         total = zero
-        for k in range(inner):
+        for k in range(x.shape[2]):
             total += x[n, i, k] * y[n, k, j]
         o[n, i, j] = o[n, i, j] * beta + alpha * total if beta != 0 else alpha * total
 
 
-# --- book/chapters/26b_aliased_out_writes.md:138
+# --- book/chapters/26b_aliased_out_writes.md:143
 def addmm_write(out, result, args, kwargs) -> None:
     """``result`` into ``out``, as torch's addmm writes an ``out`` it reads."""
     addbmm_write(out, result, args, kwargs, batched=False)
@@ -79,7 +84,7 @@ def addbmm_write(out, result, args, kwargs, batched=True) -> None:
         np.copyto(out._data, added._data, casting="unsafe")
 
 
-# --- book/chapters/26b_aliased_out_writes.md:161
+# --- book/chapters/26b_aliased_out_writes.md:166
 # NOTE [A solve whose out is its factor]
 # solve_triangular(A, B, out=A): B is copied into out, and the solver reads its factor
 # from A's memory: B's transpose where out is row-major (torch solves the transposed

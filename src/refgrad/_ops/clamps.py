@@ -144,7 +144,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:646
+# --- book/chapters/16a_pointwise.md:647
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, parsed_int, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -160,7 +160,10 @@ def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
         if not all(_is_tensor(b) for b in given):
             raise _mixed_bounds("clamp", (input, min, max), ("min = None", "max = None"))
         if len(given) == 2 and result_type(input, *given) is _bool():
-            raise _no_bool_kernel("clamp_cpu")
+            from refgrad._ops.operands import _broadcast_error
+
+            # torch's iterator sizes the three before the kernel is chosen by dtype
+            raise _broadcast_error(CLAMP_TENSOR, (input, *given)) or _no_bool_kernel("clamp_cpu")
         return _clamp_tensors(input, min, max)
     kind = result_type(input, *given)
     if kind is _bool():
@@ -182,7 +185,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:690
+# --- book/chapters/16a_pointwise.md:694
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -207,7 +210,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:721
+# --- book/chapters/16a_pointwise.md:725
 def _bool():
     from refgrad._dtype import bool as bool_
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:983
+# --- book/chapters/26_inplace.md:989
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -37,7 +37,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:1026
+# --- book/chapters/26_inplace.md:1032
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if batch_levels:  # under vmap: chapter 19rn_user_journeys_fourteen
@@ -67,7 +67,7 @@ def inplace(self, function, *args, **kwargs):
             refuse_inference_saves_in_place(self, function, args, kwargs)
         check_inplace(self, recorded and not skipped, shared_ok)
         if shared_write is not None:  # after the leaf checks, as torch's kernel warns
-            _warn_shared(function, self, args)
+            _warn_shared(function, self, args, kwargs)
         if tensors or kwargs:  # NOTE [Inputs that overlap the written tensor]
             near = check_inputs(self, function, args, kwargs)
     except RuntimeError as error:
@@ -102,7 +102,7 @@ def inplace(self, function, *args, **kwargs):
     if node is not None:
         _keep_original(self, args, node)
     if shared_write is not None:  # NOTE [Writes where elements share memory]
-        shared_write(self._data, *args)
+        shared_write(self._data, *args, **kwargs)
     elif r is a:  # made where it lies: NOTE [Written where it lies]
         pass
     elif near and reads_written(self, function, tensors):  # NOTE [Reads after the write]
@@ -123,7 +123,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1113
+# --- book/chapters/26_inplace.md:1119
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -131,11 +131,11 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1128
-def _warn_shared(function, self, args) -> None:
+# --- book/chapters/26_inplace.md:1134
+def _warn_shared(function, self, args, kwargs) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
-        checked_first(self, *args)
+        checked_first(self, *args, **kwargs)
     _, level = outside_refgrad(sys._getframe())  # the user's line, under a mode too
     for message in function.shared_warnings:
         warnings.warn(message, UserWarning, stacklevel=level)
@@ -154,7 +154,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1179
+# --- book/chapters/26_inplace.md:1185
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -186,7 +186,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1216
+# --- book/chapters/26_inplace.md:1222
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -197,7 +197,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1236
+# --- book/chapters/26_inplace.md:1242
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -225,7 +225,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1268
+# --- book/chapters/26_inplace.md:1274
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -238,7 +238,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1291
+# --- book/chapters/26_inplace.md:1297
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

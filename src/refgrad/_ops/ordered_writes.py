@@ -26,7 +26,8 @@ SHARING_WORK = 64  # NOTE [Interleaved but apart]: NumPy's effort on the exact q
 def reads_written(t, function, tensors) -> bool:
     """Whether torch's kernel writing ``t`` reads, through an input, an element it has written."""
     name = function.__name__
-    if name not in BLOCK_BYTES and name not in ONE_AT_A_TIME:
+    if name not in BLOCK_BYTES and name not in ONE_AT_A_TIME and not hasattr(
+            function, "ordered_write"):  # NOTE [Operands shaped for the loop]
         return False
     a = t._data
     if type(a) is not np.ndarray or not 1 < a.size < THREADED:
@@ -53,20 +54,25 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:889
+# --- book/chapters/26_inplace.md:890
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
 # tensor and look into the memory the given ones do. addr_'s vectors are so
-# seen as a column and a row, as torch's iteration sees them.
+# seen as a column and a row, as torch's iteration sees them. A kernel that
+# is no element-wise loop may carry ordered_write(array, *args, **kwargs)
+# instead, which writes array as that kernel does.
 
 
-# --- book/chapters/26_inplace.md:898
+# --- book/chapters/26_inplace.md:901
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
 
-    form = getattr(function, "ordered_form", None)  # NOTE [Operands shaped for the loop]
+    ordered = getattr(function, "ordered_write", None)  # NOTE [Operands shaped for the loop]
+    if ordered is not None:
+        return ordered(t._data, *args, **kwargs)
+    form = getattr(function, "ordered_form", None)
     if form is not None:
         function, args = form(args)
     out = t._data
@@ -99,7 +105,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:941
+# --- book/chapters/26_inplace.md:947
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

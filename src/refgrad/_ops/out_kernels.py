@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:358
+# --- book/chapters/26a_writes_autograd_skips.md:359
 """What out= changes besides where the result goes: each a detail of a torch kernel."""
 
 import warnings
@@ -21,8 +21,10 @@ from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 DTYPE_BEFORE_GRAD = frozenset(("float_power",))
-# cholesky checks that its input's dtype casts to out's before it computes anything.
-DTYPE_BEFORE_KERNEL = frozenset(("cholesky",))
+# cholesky checks that its input's dtype casts to out's before it computes anything, and
+# narrow_copy that the two are the same once it has refused a 0-d input: name: the fewest
+# dimensions an input has for the check to come first.
+DTYPE_BEFORE_KERNEL = {"cholesky": 0, "narrow_copy": 1}
 OUT_WARNINGS = {"ger": "torch.ger is deprecated and will be removed in a future PyTorch "
                        "release. Use torch.outer instead."}
 # The reductions that compute in out's dtype, and the dtypes of out each computes in.
@@ -31,7 +33,7 @@ _IN_OUT_DTYPE = {**dict.fromkeys(("sum", "prod"), "fcib"),
                  **dict.fromkeys(("nansum", "mean"), "fc")}
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:393
+# --- book/chapters/26a_writes_autograd_skips.md:396
 def warning_with_out(function, message: str, forms=None):
     """``function``, which takes out=, warning ``message`` first whenever out= is given,
     as torch's C++ warns: see above. A call its ``forms`` refuse is refused unwarned, as
@@ -65,7 +67,7 @@ def in_out_dtype(name: str, kwargs: dict, outs: tuple) -> dict:
     return dict(kwargs, dtype=outs[0].dtype) if kind in kinds else kwargs
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:431
+# --- book/chapters/26a_writes_autograd_skips.md:434
 # In-place forms with a cast refusal of their own: {out} is self's dtype, {result} the
 # dtype the op's result would have.
 _CAST_WORDS = {"ldexp": "ldexp can't be cast to the desired output type {out}",
@@ -95,7 +97,7 @@ for _name, _words in _CAST_WORDS.items():
     setattr(Tensor, _name + "_", in_own_words(getattr(Tensor, _name + "_"), _words))
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:473
+# --- book/chapters/26a_writes_autograd_skips.md:476
 # NOTE [narrow_copy writes memory]
 # torch's narrow_copy kernel for out= copies bytes: the result's elements, in
 # order, into the memory that starts at out's first element, as if out were
@@ -111,7 +113,7 @@ def raw_write(out, result, args=(), kwargs=None) -> None:
     np.copyto(window._data, result._data.reshape(-1)[:count], casting="unsafe")
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:513
+# --- book/chapters/26a_writes_autograd_skips.md:516
 _RESIZE_ORDER = {"linalg_eigh": (1, 0), "linalg_svd": (0, 2, 1)}
 _KEPT_DIM = {"mode": (1, 2), "kthvalue": (2, 3)}  # positions of dim and keepdim
 
@@ -140,7 +142,7 @@ def said_shapes(name: str, args, kwargs, out, result):
     return had[:dim] + [1] + had[dim:], wanted[:dim] + [1] + wanted[dim:]
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:754
+# --- book/chapters/26a_writes_autograd_skips.md:757
 # NOTE [bmm reads what it wrote]
 # torch's bmm kernel for products of fewer than 400 multiplications a matrix
 # sums each element of the result in turn (batch, row, column) and stores it

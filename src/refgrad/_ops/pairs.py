@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:569
+# --- book/chapters/16n_more_shapes_and_elementwise.md:578
 """fmax, fmin, nextafter, copysign, ldexp and angle: rows and functions."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:602
+# --- book/chapters/16n_more_shapes_and_elementwise.md:611
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -64,36 +64,38 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:653
+# --- book/chapters/16n_more_shapes_and_elementwise.md:665
 def _next_after(a, b):
     if a.dtype.kind not in "fV":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
     return np.nextafter(a, b)
 
 
-def _filled_zeros(other, g):
+def _filled_zeros(other_sym_sizes, g):
     from refgrad._ops.linear_gradients import input_zeros
 
-    return input_zeros(tuple(other.shape), g)  # torch's zeros(): row-major, filled once made
+    return input_zeros(tuple(other_sym_sizes), g)  # torch's zeros(): row-major, filled once made
 
 
 NEXTAFTER = register(Op(
     "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
-    backward=lambda g, self=None, other=None: (
-        _kept_where(self != other, g), None if other is None else _filled_zeros(other, g)),
-    saves=(("other", ("self", "other")), ("self", ("self", "other"))),
-    iterated=True,
+    backward=lambda g, other_sym_sizes, self=None, other=None, wanted=BOTH_WANTED: (
+        None if self is None else _kept_where(self != other, g),
+        _filled_zeros(other_sym_sizes, g) if wanted[1] else None),
+    # both are saved for input's gradient only: other's needs only its sizes
+    saves=(("other", ("self",)), ("self", ("self",))), keeps=("other_sym_sizes",),
+    hides=("other_sym_sizes",), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:690
+# --- book/chapters/16n_more_shapes_and_elementwise.md:704
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:700
+# --- book/chapters/16n_more_shapes_and_elementwise.md:714
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -111,7 +113,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:721
+# --- book/chapters/16n_more_shapes_and_elementwise.md:735
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -134,7 +136,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:767
+# --- book/chapters/16n_more_shapes_and_elementwise.md:781
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -162,7 +164,7 @@ def _two_to(other):
     return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:800
+# --- book/chapters/16n_more_shapes_and_elementwise.md:814
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -187,7 +189,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:835
+# --- book/chapters/16n_more_shapes_and_elementwise.md:849
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -246,7 +248,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1018
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1032
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))

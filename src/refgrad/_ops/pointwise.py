@@ -199,7 +199,7 @@ MAXIMUM = _extremum("maximum", "MaximumBackward0", at_least, _less, _greater)
 MINIMUM = _extremum("minimum", "MinimumBackward0", at_most, _greater, _less)
 
 
-# --- book/chapters/16a_pointwise.md:766
+# --- book/chapters/16a_pointwise.md:770
 # NOTE [An input not given]
 # relu() reaches the function with this default in place of the input; the
 # call fails, as on any object that is not a tensor, and the failure is

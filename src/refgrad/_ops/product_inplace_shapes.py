@@ -90,11 +90,15 @@ def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
 # torch's baddbmm_ refuses a self of another dtype than batch1 in the product's
 # words; its result takes batch2's dtype, which the in-place check then compares
 # with self's. So where self and batch1 agree and batch2 differs, the refusal
-# refgrad's out-of-place product gives ("expected scalar type") is replaced.
+# refgrad's out-of-place product gives ("expected scalar type", or for two Bool
+# tensors the missing Bool kernel) is replaced.
+_PRODUCT_REFUSALS = ("expected scalar type", "\"baddbmm\" not implemented for 'Bool'")
+
+
 def refuse_written_dtype(called: str, self, args: tuple, kwargs: dict, error) -> None:
     from refgrad._dtype import C_TYPE_NAMES
 
-    if called != "baddbmm_" or not str(error).startswith("expected scalar type"):
+    if called != "baddbmm_" or not str(error).startswith(_PRODUCT_REFUSALS):
         return
     batch1, batch2 = (args[at] if len(args) > at else kwargs.get(name)
                       for at, name in enumerate(("batch1", "batch2")))

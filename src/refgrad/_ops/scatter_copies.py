@@ -151,7 +151,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:517
+# --- book/chapters/16n_more_shapes_and_elementwise.md:519
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start
@@ -169,9 +169,16 @@ NARROW_COPY = register(Op(
 ))
 
 
+_DIM_PAST_THE_END = ("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but "
+                     "got false.  (Could this error message be improved?  If so, please "
+                     "report an enhancement request to PyTorch.)")
+
+
 def narrow_copy(input, dim, start, length):
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= input.ndim:  # torch wraps only a negative dim; a positive one is checked bare
+        raise RuntimeError(_DIM_PAST_THE_END)
     size, begin = narrow_bounds(input, dim, start)
     if length < 0 or begin + length > size:
         raise RuntimeError(f"start ({begin}) + length ({length}) exceeds dimension size "

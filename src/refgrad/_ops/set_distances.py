@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1830
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1844
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -24,7 +24,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1857
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1871
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -37,7 +37,7 @@ def _on_host(kernel):
     return run
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1871
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1885
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -58,7 +58,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1910
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1924
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -88,7 +88,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1941
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1955
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -116,7 +116,23 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2108
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2122
+# NOTE [pdist's kernels by dtype]
+# torch's pdist kernels have no two-byte floats. Its forward reaches its
+# kernel only with two rows or more, each of some length (fewer rows make an
+# empty result, and empty rows zeros); its backward always does.
+def _two_byte_refused(name, t, kernel_runs=True):
+    from refgrad._dtype import HALVES
+
+    if kernel_runs and t.dtype in HALVES:
+        raise not_implemented_for(name, t._data.dtype)
+
+
+def _pdist_backward(g, self, result, p):
+    _two_byte_refused("pdist_backward", self)
+    return (call(PDIST_BACKWARD, (g, self, result), {"p": p}),)
+
+
 def _pdist(x, p):
     first, second = np.triu_indices(x.shape[0], 1)
     # a new result, as torch's kernel writes it: not a strided view of the partial sums
@@ -140,13 +156,13 @@ PDIST_BACKWARD = register(Op(
 ))
 PDIST = register(Op(
     "_pdist_forward", "PdistBackward0", ("self",), forward=_on_host(_pdist), promote=False,
-    backward=lambda g, self, result, p: (call(PDIST_BACKWARD, (g, self, result), {"p": p}),),
+    backward=_pdist_backward,
     saves=(("self", ("self",)), ("result", ("self",))),
     tangent=no_forward_formula("_pdist_forward"),
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2161
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2191
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -170,7 +186,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2186
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2216
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -189,7 +205,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2210
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2240
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -206,19 +222,21 @@ def _non_negative(name, p):
 def pdist(input, p=2):
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
-    _floating("pdist", input, None)
+    _floating("pdist", input, None, half_refused=False)  # NOTE [pdist's kernels by dtype]
     _non_negative("pdist", p)
     # torch hands its kernel a contiguous input: a copy, recorded, of one that is not
-    return call(PDIST, (input.contiguous(),), {"p": float(p)})
+    input = input.contiguous()
+    _two_byte_refused("pdist", input, input.shape[0] > 1 and input.shape[1] > 0)
+    return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2247
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2279
 # NOTE [An empty cdist asks no kernel]
 # With an empty operand torch skips the product road and the kernel's check
 # that the dtypes agree; the result is made in x1's dtype.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2254
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2286
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -259,7 +277,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return call(CDIST, (x1, x2), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2303
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2335
 # NOTE [cdist's two roads refuse apart]
 # torch's cdist checks the ranks and the columns itself. On the product road it
 # checks the dtypes, p and the batch dimensions too, before _euclidean_dist's node

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26a_writes_autograd_skips.md:589
+# --- book/chapters/26a_writes_autograd_skips.md:592
 """The out= kernels that size out before they refuse its dtype, and what some write first."""
 
 from refgrad._dtype import result_type
