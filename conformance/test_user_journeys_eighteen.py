@@ -14,7 +14,7 @@ import torch
 import torch.autograd.functional as AF
 from torch import nn
 from torch.autograd.function import once_differentiable
-from torch.func import functional_call, grad, grad_and_value, jacrev, vjp, vmap
+from torch.func import functional_call, grad, grad_and_value, jacfwd, jacrev, jvp, vjp, vmap
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
 from conformance._warned import caught_always
@@ -396,3 +396,73 @@ def test_torch_func_grad_and_vjp_through_functional_call_with_buffers():
     with pytest.raises(RuntimeError, match="Expected f\\(\\*args\\) to return a scalar Tensor, "
                                            "got tensor with 2 dims"):
         grad(lambda p: functional_call(base, p, (x,)))(dict(base.named_parameters()))
+
+
+CAPTURED = (r"During a grad \(vjp, jvp, grad, etc\) transform, the function provided attempted "
+            r"to call in-place operation \({}\) that would mutate a captured Tensor. This is not "
+            r"supported; please rewrite the function being transformed to explicitly accept "
+            r"the mutated Tensor\(s\) as inputs.")
+
+
+def test_a_batch_norm_counting_its_batches_under_vjp_is_refused_its_captured_buffer():
+    net = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Tanh(), nn.Linear(4, 1)).double()
+    params = {k: v.detach() for k, v in net.named_parameters()}
+    x = arr(6, 3)
+    with pytest.raises(RuntimeError, match="^" + CAPTURED.format(r"aten::add_\.Tensor") + "$"):
+        vjp(lambda p: functional_call(net, p, (x,), strict=False), params)
+    with pytest.raises(RuntimeError, match=CAPTURED.format(r"aten::add_\.Tensor")):
+        jacrev(lambda p: functional_call(net, p, (x,), strict=False))(params)
+    bufs = dict(net.named_buffers())
+    grad(lambda p, b: functional_call(net, (p, b), (x,)).sum())(params, bufs)
+    assert net[1].num_batches_tracked.item() == 1  # the refused writes wrote nothing
+
+
+def test_writes_into_captured_tensors_are_refused_and_into_given_or_made_ones_allowed():
+    c, w, t = torch.zeros(1, 3), torch.zeros(3, requires_grad=True), torch.randn(3)
+    refused = {
+        r"aten::add_\.Tensor": lambda: c.add_(1),
+        "aten::zero_": lambda: c.zero_(),
+        r"aten::mul_\.Tensor": lambda: c[0, 0:2].mul_(2),
+        "aten::copy_": lambda: c.detach().copy_(t),
+        "aten::relu_": lambda: torch.relu_(c),
+        r"aten::fill_\.Scalar": lambda: c.fill_(2),
+        "aten::index_put_": lambda: c.index_put_((torch.tensor([0]),), torch.tensor(1.0)),
+        "aten::uniform_": lambda: c.uniform_(),
+        "aten::squeeze_": lambda: c.squeeze_(),
+        r"aten::squeeze_\.dim": lambda: c.squeeze_(0),
+        "aten::unsqueeze_": lambda: c.unsqueeze_(0),
+        "aten::t_": lambda: c.t_(),
+        "aten::swapdims_": lambda: c.swapdims_(0, 1),
+        r"aten::add_\.Tensor ": lambda: w.add_(1),  # before autograd's refusal of a leaf
+    }
+    for name, write in refused.items():
+        with pytest.raises(RuntimeError, match=CAPTURED.format(name.strip())):
+            grad(lambda u, write=write: (write().sum() * u).sum())(t)
+        with torch.no_grad(), pytest.raises(RuntimeError, match=CAPTURED.format(name.strip())):
+            jvp(lambda u, write=write: write().sum() * u, (t,), (t,))
+    assert c.shape == (1, 3) and w._version == 0
+
+    def made_and_given(u, s):
+        made = torch.zeros(3).add_(u)
+        u.detach().add_(0)
+        s.add_(1)
+        return (made * s).sum()
+
+    s = torch.zeros(3)
+    assert torch.equal(grad(made_and_given)(t, s), torch.ones(3)) and torch.equal(s, torch.ones(3))
+    assert jacfwd(lambda u, v: v.mul_(2) * u)(t, torch.ones(3)).shape == (3, 3)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in "
+                                           "an in-place operation."):
+        grad(lambda u: u.add_(1).sum())(t)
+    with pytest.raises(RuntimeError, match=CAPTURED.format(r"aten::mul_\.Tensor")):
+        vmap(grad(lambda u: (c.mul_(2) * u).sum()))(torch.randn(2, 3))
+
+    def outer(u):
+        made = torch.ones(3)
+        with pytest.raises(RuntimeError, match=CAPTURED.format(r"aten::add_\.Tensor")):
+            grad(lambda v: (made.add_(1) * v).sum())(u)
+        with pytest.raises(RuntimeError, match=CAPTURED.format(r"aten::mul_\.Tensor")):
+            grad(lambda v: (u.mul_(1) * v).sum())(u.clone())
+        return (made.add_(1) * u).sum()
+
+    assert torch.equal(grad(outer)(t), torch.full((3,), 2.0))

@@ -779,7 +779,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1279
+# --- book/chapters/19i_function_transforms.md:1285
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -951,19 +951,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2619
+# --- book/chapters/26_inplace.md:2623
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2674
+# --- book/chapters/26_inplace.md:2678
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2869
+# --- book/chapters/26_inplace.md:2873
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:3996
+# --- book/chapters/26_inplace.md:4000
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -988,7 +988,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4156
+# --- book/chapters/26_inplace.md:4160
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -999,7 +999,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4522
+# --- book/chapters/26_inplace.md:4526
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1009,7 +1009,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5269
+# --- book/chapters/26_inplace.md:5273
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1038,7 +1038,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5299
+# --- book/chapters/26_inplace.md:5303
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip
@@ -1049,11 +1049,11 @@ from refgrad._ops.lu_solve_out import lu_solve  # noqa: E402, F811  # isort: ski
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1913
+# --- book/chapters/27_views.md:1923
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2045
+# --- book/chapters/27_views.md:2055
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
