@@ -433,6 +433,12 @@ def test_writes_into_captured_tensors_are_refused_and_into_given_or_made_ones_al
         "aten::unsqueeze_": lambda: c.unsqueeze_(0),
         "aten::t_": lambda: c.t_(),
         "aten::swapdims_": lambda: c.swapdims_(0, 1),
+        "aten::resize_": lambda: c.resize_(1, 3),
+        "aten::resize_as_": lambda: c.resize_as_(torch.zeros(1, 3)),
+        "aten::set_": lambda: c.set_(),
+        r"aten::set_\.source_Tensor": lambda: c.set_(torch.zeros(1, 3)),
+        r"aten::set_\.source_Tensor_storage_offset": lambda: c.set_(torch.zeros(3), 0, (1, 3)),
+        r"aten::set_\.source_Storage": lambda: c.set_(w.untyped_storage()),
         r"aten::add_\.Tensor ": lambda: w.add_(1),  # before autograd's refusal of a leaf
     }
     for name, write in refused.items():

@@ -1061,7 +1061,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:349
+# --- book/chapters/28a_resize.md:359
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -1074,7 +1074,7 @@ from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:518
+# --- book/chapters/28d_storages.md:523
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 

@@ -58,11 +58,11 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 
-# --- book/chapters/28a_resize.md:420
+# --- book/chapters/28a_resize.md:430
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:683
+# --- book/chapters/28a_resize.md:705
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 
