@@ -787,7 +787,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1279
+# --- book/chapters/19i_function_transforms.md:1285
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -872,7 +872,7 @@ from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 
-# --- book/chapters/22a_anomaly_mode.md:321
+# --- book/chapters/22a_anomaly_mode.md:326
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -959,19 +959,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2625
+# --- book/chapters/26_inplace.md:2629
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2680
+# --- book/chapters/26_inplace.md:2684
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2875
+# --- book/chapters/26_inplace.md:2879
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:4003
+# --- book/chapters/26_inplace.md:4007
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -996,7 +996,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4163
+# --- book/chapters/26_inplace.md:4167
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -1007,7 +1007,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4531
+# --- book/chapters/26_inplace.md:4535
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5278
+# --- book/chapters/26_inplace.md:5282
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5308
+# --- book/chapters/26_inplace.md:5312
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip
@@ -1057,11 +1057,11 @@ from refgrad._ops.lu_solve_out import lu_solve  # noqa: E402, F811  # isort: ski
 from refgrad import _inplace_refusals  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/27_views.md:1913
+# --- book/chapters/27_views.md:1923
 from refgrad._ops.strided import as_strided
 
 
-# --- book/chapters/27_views.md:2045
+# --- book/chapters/27_views.md:2055
 from refgrad._ops.strided_scatter import as_strided_scatter
 
 
@@ -1069,7 +1069,7 @@ from refgrad._ops.strided_scatter import as_strided_scatter
 from refgrad import _view_functions  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28a_resize.md:349
+# --- book/chapters/28a_resize.md:359
 from refgrad._ops.resize import resize_as_function as resize_as_
 
 
@@ -1082,7 +1082,7 @@ from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:518
+# --- book/chapters/28d_storages.md:523
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 

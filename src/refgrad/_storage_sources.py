@@ -17,7 +17,7 @@ from refgrad._signatures import _CHECKS
 from refgrad._storage_sizes import SIZES
 from refgrad._tensor import Tensor, make_tensor
 from refgrad._typename import LEGACY
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import entered_tensors, state, switched_on
 
 STORAGES = (_storages.UntypedStorage, _storages.TypedStorage)
 _CHECKS["torch.Storage"] = lambda v: isinstance(v, STORAGES)
@@ -52,6 +52,11 @@ def set_(self, *args, **kwargs):
                 "stride": source.stride()})
         return _set_tensor(self, *args, **kwargs)
     _FORMS.check(args, kwargs)  # a refusal names the storage given
+    if entered_tensors:  # NOTE [Writes into captured tensors]
+        from refgrad._functorch._captured_writes import refuse_captured_reshape
+
+        offset = len(args) > 1 or "storage_offset" in kwargs
+        refuse_captured_reshape(self, "aten::set_.source_Storage" + "_storage_offset" * offset)
     if switched_on.dispatch_modes and state.dispatch_modes:  # grown below the mode
         return _storage_set_to_a_mode(self, args, kwargs)
     _grown_to_fit(self, source, dict(zip(("source", "storage_offset", "size", "stride"), args),
@@ -95,7 +100,7 @@ def _grown_to_fit(self, storage, named: dict) -> None:
         storage.resize_(reach * self._data.itemsize)
 
 
-# --- book/chapters/28d_storages.md:495
+# --- book/chapters/28d_storages.md:500
 def _made_over(cls, storage, dtype):
     """``cls(storage)``: an empty tensor of ``dtype``, set to the whole of ``storage``."""
     from refgrad._legacy_new import _empty_to_a_mode

@@ -14,7 +14,7 @@ from refgrad._normal_data import forget_normal_data, take_normal_data, took_norm
 from refgrad._tensor_autograd import NO_VERSION, _Grad, _RequiresGrad
 from refgrad._tensor_numbers import _Numbers, _Python
 from refgrad._tensor_values import _Shape, _Storage
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import entered_tensors, state, switched_on
 
 
 class VersionCounter:
@@ -25,13 +25,15 @@ class VersionCounter:
     been none; ``waiting``, set with it, those whose ``grad_fn`` a write put
     out of date. ``aliases``, unset until the first, holds weak references to
     the tensors on either side of an alias made of a tensor with this counter
-    (NOTE [Who shares a memory]).
+    (NOTE [Who shares a memory]). ``level``, unset outside them, counts the
+    torch.func transforms running when the memory was made (NOTE [Writes into
+    captured tensors]).
     """
 
-    __slots__ = ("value", "views", "waiting", "aliases")
+    __slots__ = ("value", "views", "waiting", "aliases", "level")
 
 
-# --- book/chapters/03_tensor.md:613
+# --- book/chapters/03_tensor.md:615
 class _Versions:
     __slots__ = ()
 
@@ -55,7 +57,7 @@ class _Versions:
         # data in an inference tensor]
 
 
-# --- book/chapters/03_tensor.md:666
+# --- book/chapters/03_tensor.md:668
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -63,7 +65,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:680
+# --- book/chapters/03_tensor.md:682
 class _Detach:
     __slots__ = ()
 
@@ -125,14 +127,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:746
+# --- book/chapters/03_tensor.md:748
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1184
+# --- book/chapters/03_tensor.md:1186
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -167,7 +169,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1231
+# --- book/chapters/03_tensor.md:1233
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -187,7 +189,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1259
+# --- book/chapters/03_tensor.md:1261
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -213,12 +215,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1291
+# --- book/chapters/03_tensor.md:1293
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1308
+# --- book/chapters/03_tensor.md:1310
 _new = object.__new__  # looked up once, not on every tensor
 
 
@@ -236,6 +238,8 @@ def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor
         t._version_counter = counter = VersionCounter()
         counter.value = 0
         counter.views = None
+        if entered_tensors:  # made inside grad, vjp or jvp: NOTE [Writes into captured tensors]
+            counter.level = len(entered_tensors)
     t._view_base = None
     t._view_info = None
     t._backward_hooks = None

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:858
+# --- book/chapters/03_tensor.md:860
 """A tensor read as Python and NumPy values: item, tolist, numbers, index, real and repr."""
 
 from sys import _getframe as _frame
@@ -113,7 +113,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:988
+# --- book/chapters/03_tensor.md:990
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -181,7 +181,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1077
+# --- book/chapters/03_tensor.md:1079
 class _Numbers:
     __slots__ = ()
 

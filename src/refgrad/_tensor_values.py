@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:122
+# --- book/chapters/03_tensor.md:124
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 from sys import _getframe as _frame  # NOTE [Names looked up once]
@@ -16,7 +16,7 @@ from refgrad._size import Size, new_size
 from refgrad.autograd._state import batch_levels
 
 
-# --- book/chapters/03_tensor.md:142
+# --- book/chapters/03_tensor.md:144
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -31,7 +31,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:172
+# --- book/chapters/03_tensor.md:174
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -94,7 +94,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:236
+# --- book/chapters/03_tensor.md:238
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -109,7 +109,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:260
+# --- book/chapters/03_tensor.md:262
 class _Storage:
     __slots__ = ()
 
@@ -163,7 +163,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:833
+# --- book/chapters/03_tensor.md:835
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);

@@ -2,12 +2,13 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1079
+# --- book/chapters/19i_function_transforms.md:1082
 """jacrev, jacfwd and hessian: one vjp or jvp per row or column of the identity, on vmap."""
 
 import functools
 
 import refgrad
+from refgrad._functorch._captured_writes import passed_memories, writable
 from refgrad._functorch._trees import tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import check_tensors, chosen, replaced
 from refgrad._functorch.apis import vmap
@@ -57,7 +58,7 @@ def _starts(numels):
     return [sum(numels[:i]) for i in range(len(numels))]
 
 
-# --- book/chapters/19i_function_transforms.md:1142
+# --- book/chapters/19i_function_transforms.md:1146
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian by forward mode: one jvp for each element of the chosen inputs."""
     @functools.wraps(func)
@@ -71,7 +72,9 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             tangents = [r.view(x.shape) for r, x in zip(rows, in_leaves)]
 
             def of_inputs(*xs):
-                new = tree_unflatten(list(xs), in_spec)
+                # every argument may be written, as torch's jacfwd hands all to its jvp:
+                writable[-1].extend(passed_memories((args, kwargs)))  # NOTE [Writes into
+                new = tree_unflatten(list(xs), in_spec)  # captured tensors]
                 return func(*replaced(args, argnums, new), **kwargs)
             found = jvp(of_inputs, tuple(in_leaves), tuple(tangents), has_aux=has_aux)
             seen["output"], seen["aux"] = found[0], found[2] if has_aux else None

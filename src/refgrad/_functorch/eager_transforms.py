@@ -9,6 +9,7 @@ import functools
 
 import refgrad
 from refgrad._functorch import _batched as batched
+from refgrad._functorch._captured_writes import passed_memories, writable
 from refgrad._functorch._nested_jvp import OPEN, forward_level, jvp_by_reverse
 from refgrad._functorch._trees import pretty, tree_flatten, tree_unflatten
 from refgrad._functorch._wrapping import (
@@ -34,12 +35,14 @@ def transforming(run):
     def marked(*args, **kwargs):
         function.TRANSFORMS.append(run)
         entered_tensors.append({})
+        writable.append(passed_memories((args, kwargs)))  # NOTE [Writes into captured tensors]
         level = batched.enter(False) if batch_levels else None
         try:
             return run(*args, **kwargs)
         finally:
             function.TRANSFORMS.pop()
             entered_tensors.pop()
+            writable.pop()
             if level is not None:
                 batched.leave(level)
     return marked
@@ -55,7 +58,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:564
+# --- book/chapters/19i_function_transforms.md:567
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -100,7 +103,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:618
+# --- book/chapters/19i_function_transforms.md:621
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -132,7 +135,7 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:733
+# --- book/chapters/19i_function_transforms.md:736
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -190,7 +193,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1252
+# --- book/chapters/19i_function_transforms.md:1258
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

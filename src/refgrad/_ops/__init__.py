@@ -31,14 +31,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:3995
+# --- book/chapters/26_inplace.md:3999
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4615
+# --- book/chapters/26_inplace.md:4619
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 
@@ -50,7 +50,7 @@ import refgrad._ops.untracked_writes  # noqa: F401 - installs the logical ops' i
 import refgrad._ops.windows  # noqa: F401 - installs Tensor.unfold
 
 
-# --- book/chapters/27_views.md:1776
+# --- book/chapters/27_views.md:1786
 import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_ and the rest
 
 
@@ -58,11 +58,11 @@ import refgrad._ops.inplace_views  # noqa: F401 - installs squeeze_, t_, detach_
 import refgrad._ops.slice_inverse  # noqa: F401 - registers aten.slice_inverse
 
 
-# --- book/chapters/28a_resize.md:420
+# --- book/chapters/28a_resize.md:430
 import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and resize_as
 
 
-# --- book/chapters/28a_resize.md:683
+# --- book/chapters/28a_resize.md:705
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 

@@ -32,7 +32,7 @@ from refgrad._tensor import Tensor
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, dual_levels, entered_tensors, state, switched_on
 from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
@@ -44,6 +44,10 @@ def inplace(self, function, *args, **kwargs):
         from refgrad._functorch._batched_writes import refuse_unbatched_write
 
         refuse_unbatched_write(self, function, args, kwargs)
+    if entered_tensors:  # under grad, vjp or jvp: NOTE [Writes into captured tensors]
+        from refgrad._functorch._captured_writes import refuse_captured_write
+
+        refuse_captured_write(self, inplace, function, args, kwargs)
     tensors = [a for a in args if isinstance(a, Tensor)] if args else ()
     recorded = state.grad_enabled and (  # in inference mode nothing records, grad mode or not
         self._requires_grad or any(a._requires_grad for a in tensors)) and not (
@@ -123,7 +127,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1119
+# --- book/chapters/26_inplace.md:1123
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -131,7 +135,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1134
+# --- book/chapters/26_inplace.md:1138
 def _warn_shared(function, self, args, kwargs) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -154,7 +158,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1185
+# --- book/chapters/26_inplace.md:1189
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -186,7 +190,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1222
+# --- book/chapters/26_inplace.md:1226
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -197,7 +201,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1242
+# --- book/chapters/26_inplace.md:1246
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -225,7 +229,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1274
+# --- book/chapters/26_inplace.md:1278
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -238,7 +242,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1297
+# --- book/chapters/26_inplace.md:1301
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

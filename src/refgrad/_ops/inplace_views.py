@@ -21,7 +21,7 @@ from refgrad._sizes_left import took_shape
 from refgrad._tensor import Tensor
 from refgrad._tensor_autograd import held_grad_fn
 from refgrad._tensor_values import wrap_dim
-from refgrad.autograd._state import dual_levels, state, switched_on
+from refgrad.autograd._state import dual_levels, entered_tensors, state, switched_on
 
 
 def _in_place(view_row, name: str, node: str):
@@ -48,8 +48,13 @@ VIEW_ROW = {SQUEEZE_: shaping.SQUEEZE, SQUEEZE_DIM_: sh.SQUEEZE_DIM,
 
 
 # --- book/chapters/27_views.md:1614
-def check_reshape(self) -> bool:
-    """Refuse what autograd could not follow; say whether the change is recorded."""
+def check_reshape(self, name=None) -> bool:
+    """Refuse what autograd could not follow; say whether the change is recorded.
+    ``name``: the operator as torch's schema names it, for a refusal under torch.func."""
+    if entered_tensors and name is not None:  # NOTE [Writes into captured tensors]
+        from refgrad._functorch._captured_writes import refuse_captured_reshape
+
+        refuse_captured_reshape(self, name)
     if self._version_counter is None:  # an inference tensor: autograd is skipped, and
         return False  # the change is made, then refused by the bump outside the mode
     if state.mode_body:  # a mode's own: chapter "A mode's own ops", NOTE [Below autograd]
@@ -82,7 +87,7 @@ def reshape_in_place(self, recorded: bool, row, params: dict):
     return self
 
 
-# --- book/chapters/27_views.md:1663
+# --- book/chapters/27_views.md:1668
 def _tangent_follower(self, row, params):
     """What, after the change, gives ``self`` its tangent's view; None without one."""
     if not dual_levels:
@@ -101,15 +106,16 @@ def _tangent_follower(self, row, params):
     return follow
 
 
-# --- book/chapters/27_views.md:1686
+# --- book/chapters/27_views.md:1691
 def squeeze_(self, dim=None):
-    recorded = check_reshape(self)
+    form = "" if dim is None else ".dims" if isinstance(dim, (tuple, list)) else ".dim"
+    recorded = check_reshape(self, "aten::squeeze_" + form)
     row, params = squeeze_form(self, dim, (SQUEEZE_, SQUEEZE_DIM_, SQUEEZE_DIMS_))
     return reshape_in_place(self, recorded, row, params)
 
 
 def unsqueeze_(self, dim):
-    recorded = check_reshape(self)
+    recorded = check_reshape(self, "aten::unsqueeze_")
     try:
         wrap_dim(dim, self.ndim + 1)
     except IndexError as error:  # chapter "Refusals numbered where they are made"
@@ -121,7 +127,7 @@ def unsqueeze_(self, dim):
 
 
 def t_(self):
-    recorded = check_reshape(self)
+    recorded = check_reshape(self, "aten::t_")
     if self.ndim > 2:
         from refgrad._numbered_refusals import numbered  # chapter "Refusals numbered where
 
@@ -131,20 +137,24 @@ def t_(self):
 
 
 def transpose_(self, dim0, dim1):
-    recorded = check_reshape(self)
+    return _transposed(self, dim0, dim1, "aten::transpose_")
+
+
+def _transposed(self, dim0, dim1, name: str):
+    recorded = check_reshape(self, name)
     wrap_dim(dim0, self.ndim), wrap_dim(dim1, self.ndim)
     return reshape_in_place(self, recorded, TRANSPOSE_, {"dim0": dim0, "dim1": dim1})
 
 
 def swapaxes_(self, axis0, axis1):
-    return transpose_(self, axis0, axis1)
+    return _transposed(self, axis0, axis1, "aten::swapaxes_")
 
 
 def swapdims_(self, dim0, dim1):
-    return transpose_(self, dim0, dim1)
+    return _transposed(self, dim0, dim1, "aten::swapdims_")
 
 
-# --- book/chapters/27_views.md:1740
+# --- book/chapters/27_views.md:1750
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using "
     "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
@@ -179,7 +189,7 @@ for _method in (squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_, deta
     setattr(Tensor, _method.__name__, _method)
 
 
-# --- book/chapters/27_views.md:1897
+# --- book/chapters/27_views.md:1907
 AS_STRIDED_ = _in_place(strided.AS_STRIDED, "as_strided_", "AsStridedBackward1")
 VIEW_ROW[AS_STRIDED_] = strided.AS_STRIDED
 

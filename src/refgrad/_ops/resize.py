@@ -21,14 +21,20 @@ from refgrad._ops.write_checks import INFERENCE_INPLACE, bump
 from refgrad._size import Size
 from refgrad._sizes_left import took_shape
 from refgrad._tensor import Tensor
-from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
+from refgrad.autograd._state import (
+    batch_levels,
+    dual_levels,
+    entered_tensors,
+    state,
+    switched_on,
+)
 from refgrad.autograd._tangents import tangent_of
 
 REQUIRES_GRAD = "cannot resize variables that require grad"
 NOT_RESIZABLE = "Trying to resize storage that is not resizable"
 
 
-# --- book/chapters/28a_resize.md:90
+# --- book/chapters/28a_resize.md:96
 def resize_(self, *sizes, size=None, memory_format=None):
     """Give ``self`` new sizes: one block of its storage from its first element."""
     return resized(self, _read_sizes(sizes, size), memory_format)
@@ -36,6 +42,10 @@ def resize_(self, *sizes, size=None, memory_format=None):
 
 def resized(self, sizes: tuple, memory_format, template=None):
     """``resize_``'s work; ``template``: the tensor ``resize_as_`` took the sizes from."""
+    if entered_tensors:  # NOTE [Writes into captured tensors]
+        from refgrad._functorch._captured_writes import refuse_captured_reshape
+
+        refuse_captured_reshape(self, "aten::resize_" if template is None else "aten::resize_as_")
     if self._requires_grad and not state.inference_mode and self._version_counter is not None and (
             not state.mode_body):  # a mode's own resize_ is below autograd: NOTE [Below autograd]
         raise RuntimeError(REQUIRES_GRAD)  # autograd's check: no inference tensor meets it
@@ -90,7 +100,7 @@ def _to_a_mode(self, sizes, memory_format, template):
     return self
 
 
-# --- book/chapters/28a_resize.md:174
+# --- book/chapters/28a_resize.md:184
 def _read_sizes(sizes: tuple, size) -> tuple:
     if size is not None:
         if sizes:
@@ -116,7 +126,7 @@ def _format_strides(sizes: tuple, memory_format):
     return None if memory_format is None else format_strides(sizes, memory_format)
 
 
-# --- book/chapters/28a_resize.md:209
+# --- book/chapters/28a_resize.md:219
 def _bytes(root):
     """The memory of the array ``root``, which owns it, as flat bytes in memory order."""
     # The owner's elements fill its memory, but not always in C or F order (the result
@@ -167,7 +177,7 @@ def resize_for_out(t, sizes) -> None:
     took_shape(t, old)
 
 
-# --- book/chapters/28a_resize.md:292
+# --- book/chapters/28a_resize.md:302
 def _grown(root, nbytes: int):
     """New memory of ``nbytes`` bytes beginning with a copy of ``root``'s."""
     memory = array_module(device_of(root)).empty(nbytes, dtype=np.uint8)
@@ -200,7 +210,7 @@ def _strided(first, shape, strides, writeable: bool):
     return array_module(device_of(first)).lib.stride_tricks.as_strided(first, shape, strides)
 
 
-# --- book/chapters/28a_resize.md:330
+# --- book/chapters/28a_resize.md:340
 def resize_as_(self, the_template, *, memory_format=None):
     if batch_levels:  # NOTE [A batched value written into an unbatched tensor]
         from refgrad._functorch._batched_writes import refuse_before_checks

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:369
+# --- book/chapters/28a_resize.md:379
 """Tensor.resize and resize_as, deprecated: a reshape as a custom Function."""
 
 import warnings
@@ -33,7 +33,7 @@ class Resize(Function):
         return grad_output.contiguous().view(ctx.input_sizes), None
 
 
-# --- book/chapters/28a_resize.md:405
+# --- book/chapters/28a_resize.md:415
 def resize(self, *sizes):
     warnings.warn("non-inplace resize is deprecated", stacklevel=2)
     return Resize.apply(self, sizes)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28a_resize.md:494
+# --- book/chapters/28a_resize.md:504
 """Tensor.set_: another tensor's memory, shape and strides, or an empty storage."""
 
 import numpy as np
@@ -23,7 +23,13 @@ from refgrad._tensor import Tensor
 from refgrad._zero_arrays import ZERO_ARRAYS, refuse_zero_write
 from refgrad.autograd._backward import follow_retained_grad
 from refgrad.autograd._input_metadata import input_metadata
-from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
+from refgrad.autograd._state import (
+    batch_levels,
+    dual_levels,
+    entered_tensors,
+    state,
+    switched_on,
+)
 from refgrad.autograd._tangents import active_level, tangent_of
 
 # Recorded only for its node: the values are moved by set_ itself.
@@ -35,7 +41,7 @@ SET_EMPTY = register(Op("set_.empty", "NotImplemented", ("self",), promote=False
                         tangent=no_forward_formula("set_")))
 
 
-# --- book/chapters/28a_resize.md:528
+# --- book/chapters/28a_resize.md:544
 def _array(self, source, storage_offset, size, stride):
     if source is None:
         return np.empty_like(self._data, shape=(0,))
@@ -52,7 +58,7 @@ def _contiguous(size) -> tuple:
     return tuple(reversed(strides))
 
 
-# --- book/chapters/28a_resize.md:569
+# --- book/chapters/28a_resize.md:585
 def set_(self, source=None, storage_offset=None, size=None, stride=None):
     if source is not None and source.dtype is not self.dtype:  # the binding's, before autograd
         names = C_TYPE_NAMES[str(source.dtype)[6:]], C_TYPE_NAMES[str(self.dtype)[6:]]
@@ -62,6 +68,12 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
 
         refuse_before_checks(self, "set", source)  # NOTE [A batched value written into
         # an unbatched tensor]
+    if entered_tensors and (source is None or isinstance(source, Tensor)):
+        from refgrad._functorch._captured_writes import refuse_captured_reshape
+
+        form = "" if source is None else ".source_Tensor" if storage_offset is None else (
+            ".source_Tensor_storage_offset")  # NOTE [Writes into captured tensors]
+        refuse_captured_reshape(self, "aten::set_" + form)
     tensors = (self,) if source is None else (self, source)
     recorded = state.grad_enabled and any(t.requires_grad for t in tensors)
     if recorded:  # no memory checks: NOTE [set_ on a view]
@@ -101,7 +113,7 @@ def set_(self, source=None, storage_offset=None, size=None, stride=None):
     return self
 
 
-# --- book/chapters/28a_resize.md:629
+# --- book/chapters/28a_resize.md:651
 def set_to_a_mode(self, name: str, args: tuple, again):
     """``set_`` handed to the innermost mode as ``aten.<name>``; ``again`` runs it below."""
     from refgrad.utils._counted_above_modes import Writes, count_once, handed_over, held_back
@@ -129,7 +141,7 @@ def _tensor_set_to_a_mode(self, source, storage_offset, size, stride):
                          (self, source.untyped_storage(), *geometry), Tensor.set_)
 
 
-# --- book/chapters/28a_resize.md:661
+# --- book/chapters/28a_resize.md:683
 _SIGNATURES = ("set_()", "set_(torch.Storage source)",
                "set_(torch.Storage source, int storage_offset, tuple of ints size, "
                "tuple of ints stride = None)", "set_(Tensor source)",

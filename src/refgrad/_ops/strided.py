@@ -112,7 +112,7 @@ AS_STRIDED = register(Op(
 ))
 
 
-# --- book/chapters/27_views.md:1856
+# --- book/chapters/27_views.md:1866
 # NOTE [An offset not given]
 # as_strided's row holds storage_offset as the caller gave it, None included,
 # which is what torch's node saves and a mode is shown; the forward and the

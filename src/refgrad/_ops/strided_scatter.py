@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/27_views.md:1950
+# --- book/chapters/27_views.md:1960
 """as_strided_scatter: a copy with an as_strided view of it written."""
 
 import math
@@ -34,7 +34,7 @@ def _written_places(g, size, stride, storage_offset, self_geometry):
     return make_tensor(strided_view(places, sizes, strides, offset).copy())
 
 
-# --- book/chapters/27_views.md:1983
+# --- book/chapters/27_views.md:1993
 def _backward(g, size, stride, storage_offset, self_geometry):
     into = _written_places(g, size, stride, storage_offset, self_geometry)
     return g.masked_fill(into, 0), _src_grad(g, size, stride, storage_offset, self_geometry)
@@ -60,7 +60,7 @@ def _src_grad(g, size, stride, storage_offset, self_geometry):
     return storage[make_tensor(at)].masked_fill(overwritten, 0)
 
 
-# --- book/chapters/27_views.md:2015
+# --- book/chapters/27_views.md:2025
 AS_STRIDED_SCATTER = register(Op(
     "as_strided_scatter", "AsStridedScatterBackward0", ("self", "src"), forward=_written,
     backward=_backward, promote=False, hides=("self_geometry",),

@@ -37,12 +37,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
-# --- book/chapters/18_backward.md:630
+# --- book/chapters/18_backward.md:633
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:752
+# --- book/chapters/18_backward.md:755
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 
@@ -63,7 +63,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:313
+# --- book/chapters/22a_anomaly_mode.md:318
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 

@@ -10,6 +10,7 @@ import warnings
 
 from numpy import isnan
 
+from refgrad._triggered import triggered
 from refgrad._warn_once import outside_refgrad
 from refgrad.autograd._state import state
 
@@ -27,7 +28,7 @@ class AnomalyMode:
 anomaly = AnomalyMode()
 
 
-# --- book/chapters/22a_anomaly_mode.md:93
+# --- book/chapters/22a_anomaly_mode.md:94
 def remember_forward(node) -> None:
     """Keep the stack that made ``node``, and the node whose backward made it, if any."""
     import traceback  # here: every module loaded at start-up is more for the collector to walk
@@ -40,7 +41,7 @@ def remember_forward(node) -> None:
         metadata["parent_"] = task.current_node
 
 
-# --- book/chapters/22a_anomaly_mode.md:132
+# --- book/chapters/22a_anomaly_mode.md:134
 def reporting(step):
     """The engine's ``step``, warning with the forward's stacks when a node fails."""
 
@@ -71,18 +72,21 @@ def warn_forward(node) -> None:
 def _warn_stack(node, metadata, is_parent: bool, level: int) -> None:
     stack = metadata.get("traceback_")
     if stack is None:
-        message = (f"Error detected in {node.name()}. No forward pass information "
-                   "available. Enable detect anomaly during forward pass for more information.")
+        message, line = (f"Error detected in {node.name()}. No forward pass information "
+                         "available. Enable detect anomaly during forward pass for more "
+                         "information."), 100
     elif is_parent:
-        message = (f"\n\nPrevious calculation was induced by {node.name()}. Traceback of "
-                   f"forward call that induced the previous calculation:\n{''.join(stack)}")
+        message, line = (f"\n\nPrevious calculation was induced by {node.name()}. Traceback "
+                         "of forward call that induced the previous calculation:\n"
+                         f"{''.join(stack)}"), 129
     else:
-        message = (f"Error detected in {node.name()}. Traceback of forward call that caused "
-                   f"the error:\n{''.join(stack)}")
-    warnings.warn(message, UserWarning, stacklevel=level)
+        message, line = (f"Error detected in {node.name()}. Traceback of forward call that "
+                         f"caused the error:\n{''.join(stack)}"), 122
+    place = f"torch/csrc/autograd/python_anomaly_mode.cpp:{line}"
+    warnings.warn(triggered(message, place), UserWarning, stacklevel=level)
 
 
-# --- book/chapters/22a_anomaly_mode.md:184
+# --- book/chapters/22a_anomaly_mode.md:189
 def check_nan(node, outputs) -> None:
     """Refuse the first gradient of ``outputs`` that holds a NaN."""
     for i, grad in enumerate(outputs):

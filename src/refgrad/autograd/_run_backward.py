@@ -10,6 +10,7 @@ import operator
 import sys
 
 from refgrad._tensor import Tensor
+from refgrad._triggered import triggered
 from refgrad._typename import c_type_name
 from refgrad._warn_once import warn_once
 from refgrad.autograd import _engine
@@ -33,7 +34,7 @@ def _root_edges(outputs) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:205
+# --- book/chapters/18_backward.md:206
 def _target_edges(inputs, accumulate_grad: bool) -> list:
     edges = []
     for t in inputs:
@@ -51,7 +52,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:227
+# --- book/chapters/18_backward.md:228
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -63,7 +64,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:259
+# --- book/chapters/18_backward.md:260
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -96,7 +97,7 @@ def _check_given(outputs, grads) -> None:
                                "corresponding Tensor requires grad")
 
 
-# --- book/chapters/18_backward.md:298
+# --- book/chapters/18_backward.md:299
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
@@ -121,13 +122,13 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:390
-CREATE_GRAPH_WARNING = (
+# --- book/chapters/18_backward.md:393
+CREATE_GRAPH_WARNING = triggered(
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
     "autograd.grad when creating the graph to avoid this. If you have to use this function, "
     "make sure to reset the .grad fields of your parameters to None after use to break the "
-    "cycle and avoid the leak."
+    "cycle and avoid the leak.", "torch/csrc/autograd/engine.cpp:1307"
 )
 
 

@@ -34,6 +34,8 @@ class _Handle:
 
 
 class _AllowMutationOnSavedContext:
+    __module__ = "refgrad.autograd.graph"  # where torch defines it, as its repr says
+
     def __init__(self) -> None:
         self.cloned: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.original: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -47,7 +49,7 @@ class _AllowMutationOnSavedContext:
         self.sid_to_tid.clear()
 
 
-# --- book/chapters/29_dispatch_modes.md:814
+# --- book/chapters/29_dispatch_modes.md:816
 class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         def pack_hook(tensor):
@@ -72,7 +74,7 @@ class _swap_with_cloned(saved_tensors_hooks):  # noqa: N801 - torch's name
         super().__init__(pack_hook, unpack_hook)
 
 
-# --- book/chapters/29_dispatch_modes.md:840
+# --- book/chapters/29_dispatch_modes.md:842
 class _CloneArgBeforeMutateMode(TorchDispatchMode):
     def __init__(self, ctx: _AllowMutationOnSavedContext) -> None:
         self.ctx = ctx
@@ -93,7 +95,7 @@ class _CloneArgBeforeMutateMode(TorchDispatchMode):
             del ctx.original[handle]
 
 
-# --- book/chapters/29_dispatch_modes.md:867
+# --- book/chapters/29_dispatch_modes.md:869
 @contextlib.contextmanager
 def allow_mutation_on_saved_tensors():
     """Let tensors saved for backward be written in place inside the block."""
