@@ -1,0 +1,118 @@
+"""Functions under vmap that torch's batching rules hand to another function, or run as a
+decomposition: chapter 19ig_functions_under_vmap_three."""
+
+import re
+
+import numpy as np
+import pytest
+import torch
+
+F = torch.nn.functional
+ADDMV = "addmv input tensors must have the same dtype, but got {}, {}, and {}"
+IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
+
+
+def refused(error, text, call):
+    with pytest.raises(error, match="^" + re.escape(text) + "$"):
+        call()
+
+
+def ones(*shape, dtype=torch.float32):
+    return torch.ones(*shape, dtype=dtype)
+
+
+@pytest.mark.parametrize("function", [torch.dot, torch.vdot])
+@pytest.mark.parametrize(("sizes", "dtypes", "error", "text"), [
+    ((4, 5), (torch.float32, torch.long), RuntimeError,
+     "size mismatch, got input (3), mat (3x4), vec (5)"),
+    ((4, 4), (torch.float32, torch.long), RuntimeError, ADDMV.format("Long", "Float", "Long")),
+    ((4, 4), (torch.long, torch.float64), RuntimeError, ADDMV.format("Double", "Long", "Double")),
+    ((4, 4), (torch.bool, torch.bool), NotImplementedError,
+     "\"addmv_impl_cpu\" not implemented for 'Bool'")])
+def test_dot_of_a_batched_first_vector_is_refused_in_mv_words(function, sizes, dtypes, error,
+                                                                text):
+    refused(error, text, lambda: torch.vmap(function, in_dims=(0, None))(
+        ones(3, sizes[0], dtype=dtypes[0]), ones(sizes[1], dtype=dtypes[1])))
+
+
+@pytest.mark.parametrize("function", [torch.dot, torch.vdot])
+@pytest.mark.parametrize(("sizes", "dtypes", "error", "text"), [
+    ((5, 4), (torch.float32, torch.long), RuntimeError,
+     "mat1 and mat2 shapes cannot be multiplied (1x5 and 4x3)"),
+    ((4, 4), (torch.long, torch.float32), RuntimeError,
+     "expected m1 and m2 to have the same dtype, but got: long int != float"),
+    ((4, 4), (torch.bool, torch.bool), NotImplementedError,
+     "\"addmm_impl_cpu_\" not implemented for 'Bool'")])
+def test_dot_of_a_batched_second_vector_is_refused_in_mm_words(function, sizes, dtypes, error,
+                                                                 text):
+    refused(error, text, lambda: torch.vmap(function, in_dims=(None, 0))(
+        ones(sizes[0], dtype=dtypes[0]), ones(3, sizes[1], dtype=dtypes[1])))
+
+
+def test_nested_dots_of_one_batched_vector_multiply_the_batches_or_call_bmm():
+    refused(RuntimeError, "size mismatch, got input (6), mat (6x4), vec (5)", lambda: torch.vmap(
+        torch.vmap(torch.dot, in_dims=(0, None)), in_dims=(0, None))(ones(2, 3, 4), ones(5)))
+    refused(RuntimeError, IN_BMM.format([2, 5], [2, 4]), lambda: torch.vmap(
+        torch.vmap(torch.dot, in_dims=(None, 0)), in_dims=(None, 0))(ones(5), ones(2, 3, 4)))
+
+
+def test_dot_of_one_batched_vector_that_fits_runs():
+    found = torch.vmap(torch.dot, in_dims=(None, 0))(torch.arange(4), torch.arange(12).view(3, 4))
+    assert found.dtype == torch.int64 and found.tolist() == [14, 38, 62]
+
+
+@pytest.mark.parametrize(("in_dims", "input", "target", "text"), [
+    (0, ones(3, 2, 4), torch.tensor([[0, 1], [2, 5], [1, 7]]), "index 5 is out of bounds for "
+     "dimension 2 with size 4"),
+    ((None, 0), ones(2, 4), torch.tensor([[0, 1], [-1, 6]]), "index -1 is out of bounds for "
+     "dimension 2 with size 4"),
+    ((0, None), ones(3, 4), torch.tensor(-101), "index -101 is out of bounds for dimension 1 "
+     "with size 4")])
+def test_nll_loss_under_vmap_refuses_targets_out_of_range_as_gather(in_dims, input, target,
+                                                                     text):
+    refused(RuntimeError, text, lambda: torch.vmap(F.nll_loss, in_dims=in_dims)(input, target))
+
+
+def test_nll_loss_under_vmap_gathers_no_ignored_target_and_counts_nested_batches():
+    found = torch.vmap(lambda a, t: F.nll_loss(a, t, ignore_index=-1))(
+        ones(3, 4), torch.tensor([0, -1, 3]))
+    assert found.tolist()[0] == -1.0 and found.tolist()[2] == -1.0
+    refused(RuntimeError, "index -2 is out of bounds for dimension 1 with size 4",
+            lambda: torch.vmap(lambda a, t: F.nll_loss(a, t, ignore_index=-1))(
+                ones(3, 4), torch.tensor([0, -1, -2])))
+    refused(RuntimeError, "index 4 is out of bounds for dimension 3 with size 4",
+            lambda: torch.vmap(torch.vmap(F.nll_loss))(ones(2, 3, 2, 4),
+                                                       torch.full((2, 3, 2), 4)))
+
+
+SCORES = np.arange(24).reshape(3, 2, 4)
+TARGETS = [[0, 1], [2, 3], [1, -100]]
+
+
+@pytest.mark.parametrize(("dtype", "reduction", "want_dtype", "want"), [
+    (torch.long, "mean", torch.float32, [-2.5, -12.5, -17.0]),
+    (torch.long, "sum", torch.int64, [-5, -25, -17]),
+    (torch.long, "none", torch.int64, [[0, -5], [-10, -15], [-17, 0]]),
+    (torch.int32, "sum", torch.int64, [-5, -25, -17]),
+    (torch.int32, "none", torch.int32, [[0, -5], [-10, -15], [-17, 0]]),
+    (torch.uint8, "mean", torch.float32, [125.5, 243.5, 239.0])])
+def test_nll_loss_of_integers_under_vmap_runs_as_its_decomposition(dtype, reduction,
+                                                                   want_dtype, want):
+    found = torch.vmap(lambda a, t: F.nll_loss(a, t, reduction=reduction))(
+        torch.tensor(SCORES).to(dtype), torch.tensor(TARGETS))
+    assert found.dtype == want_dtype
+    assert found.tolist() == want
+
+
+def test_nll_loss_of_integers_under_vmap_weighs_in_the_weight_s_dtype():
+    for weight, want in ((torch.arange(4), [-5, -65, -17]), (torch.ones(4), [-5.0, -25.0,
+                                                                              -17.0])):
+        found = torch.vmap(lambda a, t, w=weight: F.nll_loss(a, t, w, reduction="sum"))(
+            torch.tensor(SCORES), torch.tensor(TARGETS))
+        assert found.dtype == weight.dtype and found.tolist() == want
+
+
+def test_nll_loss_of_bools_under_vmap_is_refused_where_it_is_negated():
+    refused(RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you "
+            "are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+            lambda: torch.vmap(F.nll_loss)(torch.tensor(SCORES) > 3, torch.tensor(TARGETS)))
