@@ -116,3 +116,39 @@ def test_nll_loss_of_bools_under_vmap_is_refused_where_it_is_negated():
     refused(RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you "
             "are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
             lambda: torch.vmap(F.nll_loss)(torch.tensor(SCORES) > 3, torch.tensor(TARGETS)))
+
+
+def counted(*shape):
+    return torch.arange(float(np.prod(shape))).reshape(shape)
+
+
+@pytest.mark.parametrize("in_dims", [0, (0, None), (None, 0)])
+@pytest.mark.parametrize(("first", "second"), [((2, 2, 4), (1, 4, 5)), ((1, 2, 4), (2, 4, 5))])
+def test_bmm_under_vmap_broadcasts_the_slices_batches(in_dims, first, second):
+    a = counted(3, *first) if in_dims in (0, (0, None)) else counted(*first)
+    b = counted(3, *second) if in_dims in (0, (None, 0)) else counted(*second)
+    found = torch.vmap(torch.bmm, in_dims=in_dims)(a, b)
+    assert tuple(found.shape) == (3, 2, 2, 5)
+    assert np.allclose(found.numpy(), torch.vmap(torch.matmul, in_dims=in_dims)(a, b).numpy())
+
+
+def test_bmm_under_vmap_refuses_batches_that_do_not_broadcast_then_the_folded_sizes():
+    refused(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 1", lambda: torch.vmap(torch.bmm)(ones(3, 2, 2, 4),
+                                                                       ones(3, 3, 4, 5)))
+    refused(RuntimeError, "The size of tensor a (2) must match the size of tensor b (3) at "
+            "non-singleton dimension 1", lambda: torch.vmap(torch.vmap(torch.bmm))(
+                ones(2, 3, 2, 2, 4), ones(2, 3, 3, 4, 5)))
+    refused(RuntimeError, IN_BMM.format([6, 4], [6, 3]), lambda: torch.vmap(
+        torch.bmm, in_dims=(0, None))(ones(3, 2, 2, 4), ones(1, 3, 5)))
+    refused(RuntimeError, "expected scalar type Long but found Float", lambda: torch.vmap(
+        torch.bmm)(ones(3, 2, 2, 4, dtype=torch.long), ones(3, 1, 4, 5)))
+
+
+def test_bmm_of_broadcast_batches_under_vmap_passes_the_gradient_back():
+    a, b = counted(3, 2, 2, 4).requires_grad_(), counted(3, 1, 4, 5).requires_grad_()
+    torch.vmap(torch.vmap(torch.bmm))(a[None], b[None]).sum().backward()
+    assert np.allclose(b.grad.numpy(), np.broadcast_to(
+        a.detach().numpy().sum((1, 2))[:, None, :, None], (3, 1, 4, 5)))
+    assert np.allclose(a.grad.numpy(), np.broadcast_to(
+        b.detach().numpy().sum(3)[:, :, None, :], (3, 2, 2, 4)))

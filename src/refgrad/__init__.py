@@ -181,7 +181,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:508
+# --- book/chapters/16c_linalg.md:510
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
