@@ -152,3 +152,33 @@ def test_bmm_of_broadcast_batches_under_vmap_passes_the_gradient_back():
         a.detach().numpy().sum((1, 2))[:, None, :, None], (3, 1, 4, 5)))
     assert np.allclose(a.grad.numpy(), np.broadcast_to(
         b.detach().numpy().sum(3)[:, :, None, :], (3, 2, 2, 4)))
+
+
+FILL_INTO_NONE = ("vmap: fill_(self, *extra_args) is not possible because there exists a Tensor "
+                  "`other` in extra_args that has more elements than `self`. This happened due "
+                  "to `other` being vmapped over but `self` not being vmapped over in a vmap. "
+                  "Please try to use out-of-place operators instead of fill_. If said operator "
+                  "is being called inside the PyTorch framework, please file a bug report "
+                  "instead.")
+
+
+def test_jacfwd_of_fill_into_a_tensor_with_no_tangent_is_refused():
+    refused(RuntimeError, FILL_INTO_NONE, lambda: torch.func.jacfwd(
+        lambda v: torch.zeros(3).fill_(v))(torch.tensor(2.0)))
+    refused(RuntimeError, FILL_INTO_NONE, lambda: torch.func.jacfwd(
+        lambda v: torch.zeros(3, 2).fill_(v.sum()))(torch.ones(2)))
+
+
+def test_jvp_of_fill_under_vmap_of_batched_tangents_is_refused():
+    def column(t):
+        return torch.func.jvp(lambda v: torch.zeros(3).fill_(v), (torch.tensor(2.0),), (t,))[1]
+
+    refused(RuntimeError, FILL_INTO_NONE, lambda: torch.vmap(column)(torch.ones(2)))
+
+
+def test_jacfwd_of_fill_into_a_tensor_with_a_batched_tangent_takes_the_fill():
+    found = torch.func.jacfwd(lambda v: (v * 1).fill_(v[0]))(torch.ones(2))
+    assert found.tolist() == [[1.0, 0.0], [1.0, 0.0]]
+    found = torch.func.jvp(lambda v: torch.zeros(3).fill_(v), (torch.tensor(2.0),),
+                           (torch.tensor(1.0),))[1]
+    assert found.tolist() == [1.0, 1.0, 1.0]
