@@ -182,3 +182,78 @@ def test_jacfwd_of_fill_into_a_tensor_with_a_batched_tangent_takes_the_fill():
     found = torch.func.jvp(lambda v: torch.zeros(3).fill_(v), (torch.tensor(2.0),),
                            (torch.tensor(1.0),))[1]
     assert found.tolist() == [1.0, 1.0, 1.0]
+
+
+EXPANDED = ("The expanded size of the tensor ({}) must match the existing size ({}) at "
+            "non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}")
+COUNTED = ("expand: the number of sizes provided (1) must be greater or equal to the number of "
+           "dimensions in the tensor (2)")
+INDEX = ("Expected index {} to be no larger than self {} apart from dimension {} and to be no "
+         "larger size than src {}")
+
+
+@pytest.mark.parametrize(("function", "in_dims", "shape", "text"), [
+    (lambda t: t.expand(4, 5), 0, (3, 3), EXPANDED.format(5, 3, 2, [3, 4, 5], [3, 1, 3])),
+    (lambda t: t.expand(2, 5), 1, (3, 3), EXPANDED.format(5, 3, 2, [3, 2, 5], [3, 1, 3])),
+    (lambda t: t.expand(-1, 2, 3), 0, (3, 4, 1),
+     EXPANDED.format(2, 4, 2, [3, -1, 2, 3], [3, 1, 4, 1])),
+    (lambda t: t.expand(5), 0, (3, 2, 3), COUNTED)])
+def test_expand_under_vmap_is_refused_in_the_batch_s_sizes(function, in_dims, shape, text):
+    refused(RuntimeError, text, lambda: torch.vmap(function, in_dims=in_dims)(ones(*shape)))
+
+
+def test_nested_expands_hold_every_batch_and_an_unbatched_one_its_own_sizes():
+    refused(RuntimeError, EXPANDED.format(5, 3, 3, [2, 3, 4, 5], [2, 3, 1, 3]), lambda: torch.vmap(
+        torch.vmap(lambda t: t.expand(4, 5)))(ones(2, 3, 3)))
+    refused(RuntimeError, EXPANDED.format(5, 3, 1, [4, 5], [2, 3]), lambda: torch.vmap(
+        lambda t: ones(2, 3).expand(4, 5))(ones(3, 1)))
+    assert tuple(torch.vmap(lambda t: t.expand(2, 4))(ones(3, 1)).shape) == (3, 2, 4)
+
+
+@pytest.mark.parametrize(("dim", "in_dims", "shapes", "text"), [
+    (0, 0, ((3, 4), (3, 2)), COUNTED),
+    (0, 0, ((3, 4, 5), (3, 4)), EXPANDED.format(5, 4, 2, [3, 4, 5], [3, 1, 4])),
+    (1, 0, ((3, 4, 5), (3, 5)), EXPANDED.format(4, 5, 1, [3, 4, 5], [3, 5, 1])),
+    (1, (0, None), ((3, 4, 5), (5,)), EXPANDED.format(4, 5, 0, [4, 5], [5, 1]))])
+def test_select_scatter_under_vmap_expands_its_source_as_its_decomposition(dim, in_dims, shapes,
+                                                                           text):
+    refused(RuntimeError, text, lambda: torch.vmap(
+        lambda a, b: torch.select_scatter(a, b, dim, 0), in_dims=in_dims)(
+            *(ones(*s) for s in shapes)))
+
+
+def test_select_scatter_under_vmap_broadcasts_a_source_of_ones():
+    found = torch.vmap(lambda a, b: torch.select_scatter(a, b, 0, 1))(
+        counted(3, 4, 5), counted(3, 1))
+    want = counted(3, 4, 5).numpy().copy()
+    want[:, 1, :] = np.arange(3.0)[:, None]
+    assert np.array_equal(found.numpy(), want)
+
+
+@pytest.mark.parametrize(("function", "in_dims", "shapes", "text"), [
+    (torch.slice_scatter, 0, ((3, 4), (3, 3)), INDEX.format([3, 4], [3, 4], 1, [3, 3])),
+    (torch.slice_scatter, (0, None), ((3, 4), (3,)), INDEX.format([3, 4], [3, 4], 1, [3, 3])),
+    (lambda a, b: torch.slice_scatter(a, b, 1), 0, ((3, 4, 5), (3, 4, 2)),
+     INDEX.format([3, 4, 5], [3, 4, 5], 2, [3, 4, 2])),
+    (lambda a, b: torch.slice_scatter(a, b, 0, 0, 4, 2), 0, ((3, 4), (3, 1)),
+     INDEX.format([3, 2], [3, 4], 1, [3, 1]))])
+def test_slice_scatter_under_vmap_refuses_a_smaller_source_as_scatter(function, in_dims, shapes,
+                                                                      text):
+    refused(RuntimeError, text, lambda: torch.vmap(function, in_dims=in_dims)(
+        *(ones(*s) for s in shapes)))
+
+
+def test_slice_scatter_under_vmap_of_a_source_of_fewer_dimensions_is_out_of_range():
+    refused(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+            lambda: torch.vmap(torch.slice_scatter)(ones(3, 4, 5), ones(3, 4)))
+    refused(RuntimeError, INDEX.format([2, 3, 4], [2, 3, 4], 2, [2, 3, 3]), lambda: torch.vmap(
+        torch.vmap(torch.slice_scatter))(ones(2, 3, 4), ones(2, 3, 3)))
+
+
+def test_slice_scatter_under_vmap_writes_the_leading_part_of_a_larger_source():
+    found = torch.vmap(lambda a, b: torch.slice_scatter(a, b, 0, 1, 3))(counted(3, 4),
+                                                                        counted(3, 3))
+    assert found.tolist() == [[0.0, 0.0, 1.0, 3.0], [4.0, 3.0, 4.0, 7.0], [8.0, 6.0, 7.0, 11.0]]
+    found = torch.vmap(lambda a, b: torch.slice_scatter(a, b, 0, 0, 4, 2))(counted(3, 4),
+                                                                           counted(3, 3))
+    assert found.tolist() == [[0.0, 1.0, 1.0, 3.0], [3.0, 5.0, 4.0, 7.0], [6.0, 9.0, 7.0, 11.0]]

@@ -150,7 +150,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:2000
+# --- book/chapters/16_functions.md:2004
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -304,11 +304,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2325
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2331
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2870
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2876
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -326,7 +326,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3082
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3088
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
