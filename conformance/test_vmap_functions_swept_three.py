@@ -257,3 +257,70 @@ def test_slice_scatter_under_vmap_writes_the_leading_part_of_a_larger_source():
     found = torch.vmap(lambda a, b: torch.slice_scatter(a, b, 0, 0, 4, 2))(counted(3, 4),
                                                                            counted(3, 3))
     assert found.tolist() == [[0.0, 1.0, 1.0, 3.0], [3.0, 5.0, 4.0, 7.0], [6.0, 9.0, 7.0, 11.0]]
+
+
+@pytest.mark.parametrize(("in_dims", "shape", "k", "dim", "text_dim"), [
+    (0, (3,), 2, -1, 1), (0, (3, 4), 5, -1, 1), (1, (4, 3), 5, 0, 1), (0, (2, 3, 4), 5, -2, 1)])
+def test_kthvalue_under_vmap_names_the_dimension_past_the_batch(in_dims, shape, k, dim,
+                                                                 text_dim):
+    refused(RuntimeError, f"kthvalue(): selected number k out of range for dimension {text_dim}",
+            lambda: torch.vmap(lambda t: torch.kthvalue(t, k, dim), in_dims=in_dims)(
+                ones(*shape)))
+
+
+def test_nested_kthvalue_counts_the_batches_and_an_unbatched_one_its_own():
+    refused(RuntimeError, "kthvalue(): selected number k out of range for dimension 2",
+            lambda: torch.vmap(torch.vmap(lambda t: torch.kthvalue(t, 5)))(ones(2, 3, 4)))
+    refused(RuntimeError, "kthvalue(): selected number k out of range for dimension 0",
+            lambda: torch.vmap(lambda t: torch.kthvalue(ones(4), 5))(ones(3, 4)))
+
+
+@pytest.mark.parametrize(("function", "shape", "text"), [
+    (lambda t: F.adaptive_avg_pool2d(t, 2), (3, 4),
+     "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [12]"),
+    (lambda t: F.adaptive_avg_pool3d(t, 2), (3, 4),
+     "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [12]"),
+    (lambda t: F.adaptive_max_pool2d(t, 2), (3, 4, 4),
+     "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [12, 4]"),
+    (lambda t: F.adaptive_max_pool3d(t, 2), (3, 4, 4),
+     "adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: [12, 4]"),
+    (lambda t: F.adaptive_max_pool1d(t, -1), (3, 4, 4),
+     "Trying to create tensor with negative dimension -1: [12, 1, -1]"),
+    (lambda t: F.channel_shuffle(t, 2), (3, 4, 4),
+     "channel_shuffle expects input with > 2 dims, but got input with sizes [12, 4]"),
+    (lambda t: F.channel_shuffle(t, 2), (2, 3, 4),
+     "channel_shuffle expects input with > 2 dims, but got input with sizes [6, 4]")])
+def test_rules_that_fold_the_batch_into_the_first_dimension_print_it_folded(function, shape,
+                                                                             text):
+    refused(RuntimeError, text, lambda: torch.vmap(function)(ones(*shape)))
+
+
+def test_nested_folds_multiply_every_batch_into_the_first_dimension():
+    refused(RuntimeError, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [24, 4]",
+            lambda: torch.vmap(torch.vmap(lambda t: F.adaptive_max_pool2d(t, 2)))(
+                ones(2, 3, 4, 4)))
+    refused(RuntimeError, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [4]",
+            lambda: torch.vmap(lambda t: F.adaptive_max_pool2d(ones(4), 2))(ones(3, 4)))
+
+
+NO_RULE = "Batching rule not implemented for aten::{}. We could not generate a fallback."
+
+
+@pytest.mark.parametrize(("function", "overload"), [
+    (lambda t: torch.split_copy(t, 2), "split_copy.Tensor"),
+    (lambda t: torch.split_copy(t, 2, 5), "split_copy.Tensor"),
+    (lambda t: torch.histogramdd(t.view(2, 2), 3), "histogramdd.int_bins"),
+    (lambda t: torch.histogramdd(t.view(2, 2), [3, 3]), "histogramdd"),
+    (lambda t: torch.histogramdd(t.view(2, 2), [torch.arange(3.0), torch.arange(3.0)]),
+     "histogramdd.TensorList_bins"),
+    (lambda t: torch.histogramdd(t.int().view(2, 2), 3), "histogramdd.int_bins"),
+    (lambda t: torch.histogramdd(ones(4, 2), 3, weight=t), "histogramdd.int_bins")])
+def test_operators_with_no_rule_and_no_fallback_are_refused(function, overload):
+    refused(RuntimeError, NO_RULE.format(overload), lambda: torch.vmap(function)(ones(3, 4)))
+
+
+def test_operators_with_no_rule_run_on_tensors_no_vmap_batches():
+    found = torch.vmap(lambda t: torch.split_copy(ones(4), 2)[0] * t)(ones(3, 2))
+    assert tuple(found.shape) == (3, 2)
+    refused(TypeError, "split_copy(): argument 'split_size' (position 2) must be int, not float",
+            lambda: torch.vmap(lambda t: torch.split_copy(t, 2.5))(ones(3, 4)))
