@@ -30,9 +30,12 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
     "miopen", "mkldnn", "native", "lobpcg", "pca_", "svd_lowrank", "stft", "istft",
     "broadcast_shapes", "chain_matmul", "block_diag", "meshgrid", "cartesian_prod", "einsum",
     "align", "unify", "classproperty", "lu_unpack", "print")
-# What torch's rules do that refgrad's loop does not yet (chapter 19if_functions_under_vmap_two)
+# What torch's rules do that refgrad's loop does not yet (chapter 19ig_functions_under_vmap_three)
 LEFT = {
-    *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i")),
+    *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i", "m,n;1")),
+    *((name, form) for name in ("torch.max_pool2d", "torch.max_pool3d", "F.max_pool2d",
+                                "F.max_pool3d", "F.max_pool2d_with_indices",
+                                "F.max_pool3d_with_indices") for form in ("x;0", "m;-1")),
     *((name, form) for name in ("torch.binary_cross_entropy_with_logits",
                                 "F.binary_cross_entropy_with_logits") for form in ("i,x", "x,i")),
     ("F.unfold", "x,i"),
@@ -58,6 +61,10 @@ FORMS = {  # form: (how vmap is called, the batched arrays, the slices' argument
     "i,x": ({}, (INTEGERS, A), list(zip(INTEGERS, A))),
     "x,i": ({}, (A, INTEGERS), list(zip(A, INTEGERS))),
 }
+# Forms that pass numbers after the tensors: a dimension, and keepdim (chapter
+# 19ig_functions_under_vmap_three); the batched tensors as in the form named.
+EXTRA = {"m;-1": ("m", (-1,), {}), "m;0,keep": ("m", (0,), {"keepdim": True}),
+         "x;0": ("x", (0,), {}), "m,n;1": ("m,n", (1,), {})}
 
 
 def _names():
@@ -84,13 +91,23 @@ def _outcome(call):
             return "raised", type(error).__name__, str(error).split("\n")[0]
 
 
+def _with_numbers(f, form):
+    """``f`` given the numbers of an EXTRA form after its tensors, and that form's tensors'."""
+    if form not in EXTRA:
+        return f, form
+    tensors, numbers, kwargs = EXTRA[form]
+    return (lambda *t: f(*t, *numbers, **kwargs)), tensors
+
+
 def _under_vmap(lib, f, form):
+    f, form = _with_numbers(f, form)
     how, arrays, _ = FORMS[form]
     wrapped = lib.vmap(lib.vmap(f)) if how is None else lib.vmap(f, **how)
     return _outcome(lambda: wrapped(*(lib.tensor(a) for a in arrays)))
 
 
 def _slice_by_slice(lib, f, form):
+    f, form = _with_numbers(f, form)
     return _outcome(lambda: [f(*(lib.tensor(a) for a in args)) for args in FORMS[form][2]])
 
 
@@ -128,7 +145,7 @@ def _same(theirs, ours) -> bool:
     return True
 
 
-@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("form", [*FORMS, *EXTRA])
 def test_every_function_under_vmap_comes_to_what_torch_comes_to(form):
     differing = {}
     for tag, name in NAMES:

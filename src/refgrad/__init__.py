@@ -158,7 +158,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:2001
+# --- book/chapters/16_functions.md:2005
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -189,7 +189,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:508
+# --- book/chapters/16c_linalg.md:510
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -279,19 +279,19 @@ from refgrad._ops.tiling import (
 from refgrad import functional
 
 
-# --- book/chapters/16k_order_statistics.md:623
+# --- book/chapters/16k_order_statistics.md:626
 from refgrad._ops.order_statistics import aminmax, kthvalue, median, mode, nanmedian
 
 
-# --- book/chapters/16k_order_statistics.md:858
+# --- book/chapters/16k_order_statistics.md:861
 from refgrad._ops.quantiles import nanquantile, quantile
 
 
-# --- book/chapters/16k_order_statistics.md:1155
+# --- book/chapters/16k_order_statistics.md:1158
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1499
+# --- book/chapters/16k_order_statistics.md:1502
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -312,11 +312,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2365
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2371
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2907
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2913
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -334,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3119
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3125
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -483,7 +483,7 @@ from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1896
+# --- book/chapters/16u_convolution_and_pooling.md:1898
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 
@@ -499,11 +499,11 @@ from refgrad._ops.grid_sampling import grid_sampler
 from refgrad._ops.transposed_arguments import conv_transpose1d, conv_transpose2d, conv_transpose3d
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:916
+# --- book/chapters/16w_transposed_and_rearranging.md:918
 from refgrad._ops.shuffles import channel_shuffle, pixel_shuffle, pixel_unshuffle
 
 
-# --- book/chapters/16y_torch_namespace.md:1373
+# --- book/chapters/16y_torch_namespace.md:1376
 from refgrad._ops.view_copies import (
     alias_copy, as_strided_copy, detach, detach_copy, diagonal_copy, expand_copy, permute_copy,
     select_copy, slice_copy, split_copy, split_with_sizes_copy, squeeze_copy, t_copy,
@@ -582,7 +582,7 @@ from refgrad._ops import removed_methods  # noqa: F401
 from refgrad._ops.geqrf_forms import geqrf  # noqa: F401
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:773
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:776
 from refgrad._ops.histograms_dd import histogramdd_function as histogramdd  # noqa: F401
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:434
+# --- book/chapters/16y_torch_namespace.md:437
 """Deterministic algorithms and float32 matmul precision: set, checked, read back."""
 
 import warnings
@@ -29,7 +29,7 @@ def is_deterministic_algorithms_warn_only_enabled():
     return _SET["warn_only"]
 
 
-# --- book/chapters/16y_torch_namespace.md:462
+# --- book/chapters/16y_torch_namespace.md:465
 def set_deterministic_debug_mode(debug_mode):
     if not isinstance(debug_mode, str | int):
         raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
@@ -63,6 +63,6 @@ def get_float32_matmul_precision():
     return _fp32_precision.matmul_precision()
 
 
-# --- book/chapters/16y_torch_namespace.md:502
+# --- book/chapters/16y_torch_namespace.md:505
 def compiled_with_cxx11_abi() -> bool:
     return True

@@ -53,7 +53,7 @@ from refgrad._ops.ldl import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401
 from refgrad._ops.ldl_outs import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: F401, F811
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:817
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:820
 from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 
 

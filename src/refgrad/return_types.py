@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1791
+# --- book/chapters/16k_order_statistics.md:1794
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 
@@ -123,7 +123,7 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1212
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1218
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.mantissa_and_exponent import FREXP_RESULT as frexp  # noqa: F401, E402
 
@@ -183,7 +183,7 @@ from refgrad._ops.ldl import (  # noqa: E402
 )
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:778
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:781
 from refgrad._ops.histograms_dd import HISTOGRAMDD_RESULT as histogramdd  # noqa: F401, E402
 
 

@@ -45,7 +45,7 @@ WEIGHTS = ("weight tensor should be defined either for all {} classes or no clas
            "weight tensor of shape: {}")
 
 
-def decomposed_nll_target(input, target, weight):
+def decomposed_nll_target(input, target, weight, ignore_index=-100):
     """The target nll_loss's decomposition, which torch runs under vmap, gathers by, after
     its refusals: an int32 one too, which the kernel refuses."""
     if not batched(input, target, *([] if weight is None else [weight])):
@@ -62,10 +62,13 @@ def decomposed_nll_target(input, target, weight):
     if input.ndim == 1 and target.ndim == 1:  # gathered along the classes, one more dimension
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
+    from refgrad._functorch._nll_decomposed import gathered_in_bounds  # chapter 19ig
+
+    gathered_in_bounds(input, target, ignore_index)
     return target.long()
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:166
+# --- book/chapters/19if_functions_under_vmap_two.md:169
 def sampler_sizes(input, grid) -> list:
     """input's and grid's sizes as grid_sampler's rule hands them on: the batches folded
     into dimension 0 of both, or into dimension 1 of the one batched."""
@@ -81,7 +84,7 @@ def sampler_sizes(input, grid) -> list:
     return shown
 
 
-# --- book/chapters/19if_functions_under_vmap_two.md:200
+# --- book/chapters/19if_functions_under_vmap_two.md:203
 IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
 IN_MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
 
@@ -96,7 +99,11 @@ def product_refusal(name: str, a, b, error):
         return _in_bmm(a, b, [n * a.shape[0], a.shape[2]], [n * b.shape[0], b.shape[1]], error)
     if batched(a) and batched(b) or (name == "mm" and batched(b)):
         return _in_bmm(a, b, [n, a.shape[-1]], [n, b.shape[0]], error)
-    if name in ("dot", "vdot") or a.shape[1] == b.shape[0]:
+    if name in ("dot", "vdot"):  # one batched operand: chapter 19ig
+        from refgrad._functorch._dot_rule import one_batched_dot
+
+        return one_batched_dot(a, b, error)
+    if a.shape[1] == b.shape[0]:
         return error
     if name == "mm":
         return RuntimeError(IN_MM.format(n * a.shape[0], a.shape[1], *b.shape))

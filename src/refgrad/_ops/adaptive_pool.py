@@ -129,6 +129,7 @@ def _floating(input, kernel):
 
 
 def adaptive_avg(n, input, output_size):
+    from refgrad._functorch._batch_folds import folded
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
     from refgrad._ops.pool_checks import read
@@ -157,7 +158,7 @@ def adaptive_avg(n, input, output_size):
         _nonempty(input, name, range(1, input.ndim))
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got "
-                           f"{_listed(input.shape)}")
+                           f"{_listed(folded(input))}")  # the batch folded in: chapter 19ig
     if n == 2:
         _nonempty(input, name, range(input.ndim - 2, input.ndim))
     if n == 3 or 0 not in (*input.shape[:-2], *output_size):  # two dimensions and an empty
@@ -166,8 +167,9 @@ def adaptive_avg(n, input, output_size):
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1765
+# --- book/chapters/16u_convolution_and_pooling.md:1766
 def adaptive_max(n, input, output_size):
+    from refgrad._functorch._batch_folds import folded
     from refgrad._ops.dispatch import call
     from refgrad._ops.normalization import _listed
     from refgrad._ops.pool_checks import read
@@ -175,20 +177,20 @@ def adaptive_max(n, input, output_size):
     name, output_size = f"adaptive_max_pool{n}d", read(output_size, n)
     if input.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, but got: "
-                           f"{_listed(input.shape)}")
+                           f"{_listed(folded(input))}")  # the batch folded in: chapter 19ig
     _nonempty(input, name, range(1, input.ndim))
     if len(output_size) != n:
         raise RuntimeError(f"{name}(): internal error: output_size.size() must be {n}")
     for o in output_size:
         if o < 0:
-            shape = _listed((*input.shape[:-n], *output_size))
+            shape = _listed((*folded(input)[:-n], *output_size))
             raise RuntimeError(f"Trying to create tensor with negative dimension {o}: {shape}")
     _floating(input, name if n == 2 else f"{name}_cpu")
     rows = ADAPTIVE_MAX_POOL2D if n == 2 else ADAPTIVE_MAX_POOL3D
     return call(rows, (input,), {"output_size": output_size})
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1796
+# --- book/chapters/16u_convolution_and_pooling.md:1798
 def _one_dimensional(name, input, output_size):
     from refgrad._ops.pool_checks import read
 
@@ -227,7 +229,7 @@ def _forms(n):
     adaptive_avg_pool3d, adaptive_max_pool3d) = (_forms(n) for n in (1, 2, 3))
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1838
+# --- book/chapters/16u_convolution_and_pooling.md:1840
 def _list_with_default(output_size, sizes):
     if isinstance(output_size, int):
         return output_size

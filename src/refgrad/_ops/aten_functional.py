@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:539
+# --- book/chapters/16y_torch_namespace.md:542
 """The torch-namespace forms of functional operations: ATen's signatures, F's rows."""
 
 import warnings
@@ -39,7 +39,7 @@ def alpha_dropout_(input, p, train):
     return _aten_dropout(input, p, train, True, alpha=True)
 
 
-# --- book/chapters/16y_torch_namespace.md:577
+# --- book/chapters/16y_torch_namespace.md:580
 def feature_dropout(input, p, train):
     return _aten_dropout(input, p, train, False, feature=True)
 
@@ -69,7 +69,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_
     return f_layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-# --- book/chapters/16y_torch_namespace.md:610
+# --- book/chapters/16y_torch_namespace.md:613
 def kl_div(input, target, reduction=0, *, log_target=False):
     from refgrad._ops.loss_functions import kl_div as f_kl_div
 
@@ -96,7 +96,7 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     return f_loss(input, target, margin, reduction=REDUCTIONS[reduction])
 
 
-# --- book/chapters/16y_torch_namespace.md:638
+# --- book/chapters/16y_torch_namespace.md:641
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     from refgrad._ops.margin_losses import cosine_embedding_loss as f_loss
 
@@ -136,7 +136,7 @@ def bilinear(input1, input2, weight, bias=None):
     return f_bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16y_torch_namespace.md:685
+# --- book/chapters/16y_torch_namespace.md:688
 def constant_pad_nd(input, pad, value=0):
     from refgrad._ops import padding
     from refgrad._ops.dispatch import call
@@ -165,7 +165,7 @@ def _sampler(n, input, grid, interpolation_mode, padding_mode, align_corners):
                                        align_corners)
 
 
-# --- book/chapters/16y_torch_namespace.md:715
+# --- book/chapters/16y_torch_namespace.md:718
 def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
     return _sampler(2, input, grid, interpolation_mode, padding_mode, align_corners)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:752
+# --- book/chapters/16y_torch_namespace.md:755
 """frobenius_norm, nuclear_norm, norm_except_dim, chain_matmul, native_channel_shuffle."""
 
 from dataclasses import replace
@@ -32,7 +32,7 @@ NORM_SCALAR = register(replace(distances.NORM_DIMS, name="norm.Scalar", node="No
                                hides=("dim", "keepdim"), tangent=_wrongly_sized))
 
 
-# --- book/chapters/16y_torch_namespace.md:794
+# --- book/chapters/16y_torch_namespace.md:797
 def _norm(input, p, dim, keepdim=False):
     _norm_checks(input, dim)
     return call(distances.NORM_DIMS, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
@@ -99,7 +99,7 @@ def nuclear_norm(input, dim=None, keepdim=False):  # None: the overload without 
     return matrix_norm(input, "nuc", tuple(dim), keepdim)
 
 
-# --- book/chapters/16y_torch_namespace.md:862
+# --- book/chapters/16y_torch_namespace.md:865
 def norm_except_dim(v, pow=2, dim=0):  # noqa: A002
     for position, (name, value) in enumerate((("pow", pow), ("dim", dim)), 2):
         if type(value) is not int:
@@ -146,7 +146,7 @@ def chain_matmul(*matrices, out=None):
     return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
-# --- book/chapters/16y_torch_namespace.md:910
+# --- book/chapters/16y_torch_namespace.md:913
 def _native_shuffle_row():
     from refgrad._ops.rounding import underivable
     from refgrad._ops.shuffles import _channel_shuffle

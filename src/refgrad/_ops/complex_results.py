@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:801
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:804
 """torch.linalg's functions whose results are always complex, which refgrad cannot hold."""
 
 _WHY = ("refgrad has no complex dtypes: torch.linalg.{} returns complex {}, which refgrad cannot "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:1184
+# --- book/chapters/16k_order_statistics.md:1187
 """unique, unique_consecutive, bincount and histc: counts with no derivative."""
 
 from math import prod
@@ -40,7 +40,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1234
+# --- book/chapters/16k_order_statistics.md:1237
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -69,7 +69,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1270
+# --- book/chapters/16k_order_statistics.md:1273
 # NOTE [Writes of the counting kernels]
 # Measured on torch 2.13. The flat kernels fill the inverse unless the input
 # is one-dimensional and empty, and, when the input has elements, the counts;
@@ -91,7 +91,7 @@ RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutiv
                                    _flat_writes))
 
 
-# --- book/chapters/16k_order_statistics.md:1301
+# --- book/chapters/16k_order_statistics.md:1304
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -125,7 +125,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1340
+# --- book/chapters/16k_order_statistics.md:1343
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -163,7 +163,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1405
+# --- book/chapters/16k_order_statistics.md:1408
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -202,7 +202,7 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1455
+# --- book/chapters/16k_order_statistics.md:1458
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
@@ -221,7 +221,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1475
+# --- book/chapters/16k_order_statistics.md:1478
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1032
+# --- book/chapters/16w_transposed_and_rearranging.md:1034
 """im2col and col2im, the rows of F.unfold and F.fold, with torch's checks."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _im2col(a, kernel_size, dilation, padding, stride, self_sym_argsize_minus_1,
                          moved.shape[-2] * moved.shape[-1])
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1061
+# --- book/chapters/16w_transposed_and_rearranging.md:1063
 def _blocks(sizes, kernel_size, dilation, padding, stride):
     return [(n + 2 * p - d * (k - 1) - 1) // s + 1
             for n, k, d, p, s in zip(sizes, kernel_size, dilation, padding, stride)]
@@ -45,7 +45,7 @@ def _col2im(a, output_size, kernel_size, dilation, padding, stride):
     return out[..., ph:ph + h, pw:pw + w].copy()
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1086
+# --- book/chapters/16w_transposed_and_rearranging.md:1088
 # NOTE [col2im adds as torch's kernel does]
 # torch's CPU col2im walks the columns in order and adds each into the image
 # in the image's dtype. Adding one kernel tap at a time, in that order, gives
@@ -77,7 +77,7 @@ COL2IM = register(Op("col2im", "Col2ImBackward0", ("self",), forward=_col2im,
                      backward=_col2im_backward, promote=False, hides=("output_size",)))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1128
+# --- book/chapters/16w_transposed_and_rearranging.md:1130
 def _check_lengths(params):
     for name, values in params:
         if len(values) != 2:
@@ -113,7 +113,7 @@ def _dim(input, dim):
     return input.shape[dim]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1167
+# --- book/chapters/16w_transposed_and_rearranging.md:1169
 def im2col(input, kernel_size, dilation, padding, stride):
     _check_lengths((("kernel_size", kernel_size), ("dilation", dilation), ("padding", padding),
                     ("stride", stride)))
@@ -137,7 +137,7 @@ def im2col(input, kernel_size, dilation, padding, stride):
         "self_sym_argsize_minus_1": shape[-1], "self_sym_argsize_minus_2": shape[-2]})
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1195
+# --- book/chapters/16w_transposed_and_rearranging.md:1197
 def col2im(input, output_size, kernel_size, dilation, padding, stride):
     _check_lengths((("output_size", output_size), ("kernel_size", kernel_size),
                     ("dilation", dilation), ("padding", padding), ("stride", stride)))
@@ -173,7 +173,7 @@ im2col = function_form(im2col, Arguments(f"im2col(Tensor input, {_INTS})"))
 col2im = function_form(col2im, Arguments(f"col2im(Tensor input, {_PAIR} output_size, {_INTS})"))
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1235
+# --- book/chapters/16w_transposed_and_rearranging.md:1237
 def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list, str)) or hasattr(
         value, "__iter__") else (value, value)

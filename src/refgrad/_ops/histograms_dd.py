@@ -96,6 +96,9 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     if (not isinstance(input, Tensor) or not isinstance(weight, Tensor | None)
             or not isinstance(density, bool)):
         raise TypeError("histogramdd")  # torch's parser says which: NOTE [Read after a failure]
+    from refgrad._functorch._no_rules import histogramdd_overload, refuse_without_rule
+
+    refuse_without_rule(histogramdd_overload(bins), input, weight)  # vmap's: chapter 19ig
     if input.ndim < 2:
         raise RuntimeError(f"{_DD}input tensor should have at least 2 dimensions")
     D = input.shape[-1]
@@ -136,7 +139,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     return HISTOGRAMDD_RESULT(hist, tuple(found))
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:730
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:733
 def _counted_edges(input, counts, range):  # noqa: A002
     D = input.shape[-1]
     if any(count < -1 for count in counts):  # torch spaces count + 1 edges for every
@@ -159,7 +162,7 @@ def _bins_positive_at(count: int, d: int) -> None:
                            f"dimension {d}")
 
 
-# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:759
+# --- book/chapters/16ze_geqrf_ldl_histogramdd_eig.md:762
 def _read_after_failure():
     from refgrad._read_after_failure import read_after_failure
 

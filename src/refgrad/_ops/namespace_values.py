@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:320
+# --- book/chapters/16y_torch_namespace.md:323
 """torch.scalar_tensor, torch.fill and torch.unravel_index."""
 
 from dataclasses import replace
@@ -30,7 +30,7 @@ def fill(input, value):
     return call(FILL, (input,), {"value": value})
 
 
-# --- book/chapters/16y_torch_namespace.md:353
+# --- book/chapters/16y_torch_namespace.md:356
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     from refgrad._creation import full
@@ -48,7 +48,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                 requires_grad=requires_grad)
 
 
-# --- book/chapters/16y_torch_namespace.md:380
+# --- book/chapters/16y_torch_namespace.md:383
 def _unravel_shape(shape) -> tuple:
     if isinstance(shape, int):
         shape = (shape,)

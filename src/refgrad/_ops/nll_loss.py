@@ -246,7 +246,12 @@ def nll_loss_nd(input, target, weight=None, reduction=1, ignore_index=-100):
     if input.ndim <= 2:
         from refgrad._functorch._batched_sizes import decomposed_nll_target
 
-        target = decomposed_nll_target(input, target, weight)  # under vmap: chapter 19if
+        target = decomposed_nll_target(input, target, weight, ignore_index)  # chapter 19if
+        from refgrad._functorch._nll_decomposed import integer_nll
+
+        found = integer_nll(input, target, weight, reduction, ignore_index)  # chapter 19ig
+        if found is not None:
+            return found
         return _nll_loss(input, target, weight, reduction, ignore_index)
     if input.ndim == 4:
         return _nll_loss2d(input, target, weight, reduction, ignore_index)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:1247
+# --- book/chapters/16y_torch_namespace.md:1250
 """torch.gradient: central differences inside, one-sided ones at the ends."""
 
 from refgrad._tensor import Tensor
@@ -36,7 +36,7 @@ def _by_step(t, d, h, edge_order):
     return first, over(center, 2), last
 
 
-# --- book/chapters/16y_torch_namespace.md:1285
+# --- book/chapters/16y_torch_namespace.md:1288
 def _by_coordinates(t, d, x, edge_order):
     shape = [1] * t.ndim
     shape[d] = -1
@@ -60,7 +60,7 @@ def _by_coordinates(t, d, x, edge_order):
     return first, center, last
 
 
-# --- book/chapters/16y_torch_namespace.md:1313
+# --- book/chapters/16y_torch_namespace.md:1316
 def _spacings(input, spacing, dims, given_dim):
     if spacing is None:
         return [1.0] * len(dims)
@@ -83,7 +83,7 @@ def _spacings(input, spacing, dims, given_dim):
     return list(spacing)
 
 
-# --- book/chapters/16y_torch_namespace.md:1337
+# --- book/chapters/16y_torch_namespace.md:1340
 def gradient(input, *, spacing=None, dim=None, edge_order=1):
     from refgrad._ops.shaping import cat
 

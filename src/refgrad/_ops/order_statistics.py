@@ -217,6 +217,9 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     dim = _integer("kthvalue", "dim", dim, 2)
     d = _non_empty("kthvalue", input, dim)
     if not 1 <= k <= (input.shape[d] if input.ndim else 1):  # before the kernel's dtype
+        from refgrad._functorch._batched_sizes import batch_sizes  # vmap's: chapter 19ig
+
+        d += len(batch_sizes(input))  # the rule's dimension, past the batches
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
     if input.ndim:  # a 0-d tensor is copied before the kernel is picked by its dtype
         _no_bool(input, "kthvalue_cpu")
@@ -230,7 +233,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(call(MODE, (input,), {"dim": dim, "keepdim": keepdim}))
 
 
-# --- book/chapters/16k_order_statistics.md:607
+# --- book/chapters/16k_order_statistics.md:610
 def aminmax(input, *, dim=None, keepdim=False):
     if dim is not None:
         dim = _integer("aminmax", "dim", dim, None)

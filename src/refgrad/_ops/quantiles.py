@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:664
+# --- book/chapters/16k_order_statistics.md:667
 """quantile and nanquantile, built from sort, gather and lerp_ as torch builds them."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _checked(input, q, interpolation):
     return q
 
 
-# --- book/chapters/16k_order_statistics.md:706
+# --- book/chapters/16k_order_statistics.md:709
 def _scalar_tensor(q, input):
     """``q`` as a 0-d tensor of the input's dtype and device, as torch's scalar_tensor."""
     from refgrad._from_data import tensor
@@ -75,7 +75,7 @@ def _sorted_rows(input, dim, keepdim):
     return rows.view(kept + [rows.shape[-1]])  # the sizes worked out, as torch asks
 
 
-# --- book/chapters/16k_order_statistics.md:758
+# --- book/chapters/16k_order_statistics.md:761
 def _ranks(rows, q, skip_nan: bool):
     from refgrad._ops.arithmetic import sub_scalar
 
@@ -93,7 +93,7 @@ def _expanded(t, shape):
     return t if tuple(t.shape) == shape else t.expand(shape)
 
 
-# --- book/chapters/16k_order_statistics.md:777
+# --- book/chapters/16k_order_statistics.md:780
 def _read(rows, ranks, interpolation):
     ranks = {"lower": ranks.floor, "higher": ranks.ceil, "nearest": ranks.round}.get(
         interpolation, lambda: ranks)()
@@ -124,7 +124,7 @@ def _to_long(t):
     return t.to(int64)
 
 
-# --- book/chapters/16k_order_statistics.md:821
+# --- book/chapters/16k_order_statistics.md:824
 def _in_range(q) -> bool:
     """Whether every q is in [0, 1], read off the values: a step no dispatch mode sees."""
     from refgrad._tensor_values import host_array

@@ -16,7 +16,7 @@ from refgrad._ops.functions import dim_tuple, refuse_arguments
 from refgrad._ops.table import register
 from refgrad._tensor import Tensor
 from refgrad._tensor_values import wrap_dim
-from refgrad.autograd._state import state, switched_on
+from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
@@ -151,6 +151,10 @@ def expand(input, *sizes, size=None, implicit=False):
         shape = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], _SEQUENCES) else sizes
         if Tensor in map(type, shape):  # sizes given as tensors: read by the parser below
             raise TypeError("expand(): sizes read as torch's parser reads them")
+        if batch_levels:  # under vmap, the rule's words: chapter 19ig
+            from refgrad._functorch._scatter_rules import refuse_batched_expand
+
+            refuse_batched_expand(input, shape)
         size = sh.expanded_size(input, shape)  # checked; -1 kept: NOTE [A size as given]
         return call(sh.EXPAND, (input,), {"size": tuple(shape) if -1 in shape else size})
     except Exception:  # NOTE [Method copies of the arithmetic]

@@ -119,11 +119,14 @@ def select_scatter(input, src, dim, index):
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {dim}")
     refuse_scattered_dtype(input, src)
+    from refgrad._functorch._scatter_rules import selected_src
+
+    src = selected_src(input, src, d, index)  # under vmap, expanded: chapter 19ig
     _fits(src, input.shape[:d] + input.shape[d + 1:])
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:482
+# --- book/chapters/16n_more_shapes_and_elementwise.md:485
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -132,6 +135,9 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
         raise RuntimeError("slice step must be positive")
     length = len(range(*slice(start, end, step).indices(input.shape[d])))
     refuse_scattered_dtype(input, src)
+    from refgrad._functorch._scatter_rules import sliced_src
+
+    src = sliced_src(input, src, d, input.shape[:d] + (length,) + input.shape[d + 1:])
     _fits(src, input.shape[:d] + (length,) + input.shape[d + 1:])
     params = {"dim": dim, "start": start, "end": end, "step": step}
     return call(SLICE_SCATTER, (input, src), params)
@@ -151,7 +157,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:519
+# --- book/chapters/16n_more_shapes_and_elementwise.md:525
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16k_order_statistics.md:921
+# --- book/chapters/16k_order_statistics.md:924
 """argwhere, searchsorted, bucketize and isin: lookups, outside autograd."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _values(value, like):
     return value._data if isinstance(value, Tensor) else np.asarray(value, like=like)
 
 
-# --- book/chapters/16k_order_statistics.md:951
+# --- book/chapters/16k_order_statistics.md:954
 def _side(side, right) -> str:
     from refgrad._text_arguments import as_text  # NOTE [Bytes for a string]
 
@@ -49,7 +49,7 @@ def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-# --- book/chapters/16k_order_statistics.md:974
+# --- book/chapters/16k_order_statistics.md:977
 def _check_sequence(boundaries, values, sorter) -> None:
     prefix = "torch.searchsorted():"  # checked in torch's order: the sorter first
     if sorter is not None and sorter.shape != boundaries.shape:
@@ -70,7 +70,7 @@ def _check_sequence(boundaries, values, sorter) -> None:
             f"{_sizes(boundaries.shape)} and input value tensor {_sizes(values.shape)}")
 
 
-# --- book/chapters/16k_order_statistics.md:1003
+# --- book/chapters/16k_order_statistics.md:1006
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
                  sorter=None):
     if not (isinstance(sorted_sequence, Tensor) and _tensor_or_number(input)):
@@ -106,7 +106,7 @@ def _searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=
     return make_tensor(found.astype(np.int32 if out_int32 else np.int64))
 
 
-# --- book/chapters/16k_order_statistics.md:1046
+# --- book/chapters/16k_order_statistics.md:1049
 def _warn_copies(sorted_sequence, input, sorter):
     from refgrad._triggered import triggered
     from refgrad._warn_once import warn_once
@@ -122,7 +122,7 @@ def _warn_copies(sorted_sequence, input, sorter):
                 f"aten/src/ATen/native/BucketizationUtils.h:{line}"), stacklevel=None)
 
 
-# --- book/chapters/16k_order_statistics.md:1069
+# --- book/chapters/16k_order_statistics.md:1072
 _FLAGS = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
 _NO_TENSOR = (
     "isin() received an invalid combination of arguments - got ({}, {}), but expected one "
@@ -171,7 +171,7 @@ def _refused(name, *args) -> TypeError:
                      f"but expected one of:\n{forms}")
 
 
-# --- book/chapters/16k_order_statistics.md:1126
+# --- book/chapters/16k_order_statistics.md:1129
 def isin(elements, test_elements, *, assume_unique=False, invert=False):
     """Whether each of ``elements`` is among ``test_elements``; nan is never found."""
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):

@@ -113,8 +113,10 @@ def pixel_unshuffle(input, downscale_factor):
 # --- book/chapters/16w_transposed_and_rearranging.md:878
 def channel_shuffle(input, groups):
     if input.ndim <= 2:
+        from refgrad._functorch._batch_folds import folded  # the batch in: chapter 19ig
+
         raise RuntimeError("channel_shuffle expects input with > 2 dims, but got input with "
-                           f"sizes {_listed(input.shape)}")
+                           f"sizes {_listed(folded(input))}")
     if groups <= 0:
         raise RuntimeError("Number of groups to divide channels in must be positive. Value of "
                            f"groups:{groups}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:965
+# --- book/chapters/16y_torch_namespace.md:968
 """hann_window, hamming_window, bartlett_window, blackman_window and kaiser_window."""
 
 import math
@@ -33,7 +33,7 @@ def _checked(name, window_length, dtype):
     return dtype
 
 
-# --- book/chapters/16y_torch_namespace.md:997
+# --- book/chapters/16y_torch_namespace.md:1000
 class _Steps:
     """Elementwise steps in a window's dtype, each computed as torch's CPU kernel does."""
 
@@ -55,7 +55,7 @@ class _Steps:
         return self.apply(values, lambda v: v + self.number(number))
 
 
-# --- book/chapters/16y_torch_namespace.md:1024
+# --- book/chapters/16y_torch_namespace.md:1027
 def _made(name, window_length, periodic, dtype, device, requires_grad, shape):
     from refgrad._from_data import _finish
 
@@ -75,7 +75,7 @@ def _made(name, window_length, periodic, dtype, device, requires_grad, shape):
 # view and has no base. The slice above keeps the longer array the same way.
 
 
-# --- book/chapters/16y_torch_namespace.md:1049
+# --- book/chapters/16y_torch_namespace.md:1052
 # NOTE [A window's overload]
 # torch names a window's overload after the parameters given by position:
 # hann_window(4) is hann_window.default, hann_window(4, True) .periodic, and
@@ -99,7 +99,7 @@ def _to_a_mode(name, window, window_length, values, defaults, requires_grad, **g
     return to_a_mode(f"{name}.{overload}", window, args, options(**given), requires_grad)
 
 
-# --- book/chapters/16y_torch_namespace.md:1080
+# --- book/chapters/16y_torch_namespace.md:1083
 def _cosine(alpha, beta):
     def shape(s, n):
         angles = s.times(s.values, 2 * math.pi / (n - 1))
@@ -133,7 +133,7 @@ def hann_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, devi
                  _cosine(0.5, 0.5))
 
 
-# --- book/chapters/16y_torch_namespace.md:1115
+# --- book/chapters/16y_torch_namespace.md:1118
 def _triangle(s, n):
     values = s.times(s.values, 2.0 / (n - 1))
     half = ((n - 1) >> 1) + 1
@@ -170,7 +170,7 @@ def blackman_window(window_length, periodic=_UNSET, *, dtype=None, layout=None, 
                  _blackman)
 
 
-# --- book/chapters/16y_torch_namespace.md:1153
+# --- book/chapters/16y_torch_namespace.md:1156
 def kaiser_window(window_length, periodic=_UNSET, beta=_UNSET, *, dtype=None, layout=None,
                   device=None, pin_memory=False, requires_grad=False):
     refuse_gaps("kaiser_window", window_length, {"periodic": periodic, "beta": beta}, _UNSET,

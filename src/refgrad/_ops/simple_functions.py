@@ -114,14 +114,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1109
+# --- book/chapters/16_functions.md:1113
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1121
+# --- book/chapters/16_functions.md:1125
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -168,7 +168,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:1173
+# --- book/chapters/16_functions.md:1177
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -205,7 +205,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1215
+# --- book/chapters/16_functions.md:1219
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -231,7 +231,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1351
+# --- book/chapters/16_functions.md:1355
 def masked_fill(input, mask, value):
     from refgrad._ops.inplace_saves import refuse_kept_inference  # saved first
 

@@ -91,7 +91,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1393
+# --- book/chapters/16_functions.md:1397
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but

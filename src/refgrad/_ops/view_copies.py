@@ -128,6 +128,9 @@ def slice_copy(input, dim=0, start=None, end=None, step=1):
 
 
 def split_copy(input, split_size, dim=0):
+    from refgrad._functorch._no_rules import refuse_without_rule
+
+    refuse_without_rule("split_copy.Tensor", input)  # under vmap: chapter 19ig
     return tuple(pieces.split_evenly(SPLIT_COPY, input, split_size, dim))
 
 
@@ -143,7 +146,7 @@ def squeeze_copy(input, dim=None):
     return call(row, (input,), params)
 
 
-# --- book/chapters/16y_torch_namespace.md:209
+# --- book/chapters/16y_torch_namespace.md:212
 def t_copy(input):
     _checked(shaping.t, input)
     return call(T_COPY, (input,), {})
@@ -175,7 +178,7 @@ def unsqueeze_copy(input, dim):
     return call(UNSQUEEZE_COPY, (input,), {"dim": dim})
 
 
-# --- book/chapters/16y_torch_namespace.md:247
+# --- book/chapters/16y_torch_namespace.md:250
 def view_copy(input, size):
     from refgrad import _dtype
     from refgrad._ops.reshaping import infer_shape
@@ -189,7 +192,7 @@ def view_copy(input, size):
     return call(VIEW_COPY, (input,), {"shape": infer_shape(tuple(size), input.numel())})
 
 
-# --- book/chapters/16y_torch_namespace.md:269
+# --- book/chapters/16y_torch_namespace.md:272
 def _detach_copy_row():
     from refgrad._ops.rounding import underivable
 

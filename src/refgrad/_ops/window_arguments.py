@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16y_torch_namespace.md:1191
+# --- book/chapters/16y_torch_namespace.md:1194
 """The refusal of a window's parameter given without the ones before it."""
 
 from refgrad._arguments import Arguments

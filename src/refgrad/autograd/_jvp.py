@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:690
+# --- book/chapters/18a_forward_ad.md:695
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -19,6 +19,10 @@ def output_tangents(op, args, params, outputs, tangents, level) -> list:
         return _view_tangents(op, args[0], params, tangents[0], level)
     if op.name in ONE_SIDED and tangents[ONE_SIDED[op.name]] is None:
         return [None] * len(outputs)  # NOTE [Formulas that read one tangent]
+    if op.name == "fill_.Tensor":  # a batched tangent into none: chapter 19ig
+        from refgrad._functorch._tangent_writes import refuse_batched_fill
+
+        refuse_batched_fill(*tangents)
     from refgrad.autograd._empty_tangents import laid_out_empty  # chapter "Empty tangents"
 
     return laid_out_empty(op, outputs, _jvp(op, args, params, outputs, tangents))
@@ -35,14 +39,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:738
+# --- book/chapters/18a_forward_ad.md:747
 # NOTE [Formulas that read one tangent]
 # The rows whose forward formula reads one input's tangent, by position:
 # without a tangent there, the output gets none.
 ONE_SIDED = {"copysign": 0, "nextafter": 0}
 
 
-# --- book/chapters/18a_forward_ad.md:751
+# --- book/chapters/18a_forward_ad.md:760
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -53,7 +57,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:775
+# --- book/chapters/18a_forward_ad.md:784
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -87,7 +91,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:831
+# --- book/chapters/18a_forward_ad.md:840
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -111,7 +115,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:861
+# --- book/chapters/18a_forward_ad.md:870
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -123,7 +127,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:889
+# --- book/chapters/18a_forward_ad.md:898
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -158,7 +162,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:928
+# --- book/chapters/18a_forward_ad.md:937
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from refgrad._tensor import Tensor
 from refgrad._typename import c_type_name
 from refgrad.autograd import _tangents
-from refgrad.autograd._state import dual_levels, state
+from refgrad.autograd._state import batch_levels, dual_levels, state
 from refgrad.autograd._tangents import active_level, in_layout_of, paused, tangent_of
 from refgrad.utils._contextlib import _DecoratorContextManager
 
@@ -121,7 +121,12 @@ def make_dual(tensor, tangent, *, level=None):
         dual._data = tensor._data.view()
     if active is not None:
         # NOTE [A copied tangent takes the primal's dtype]
-        active.tangents.set(dual, in_layout_of(dual, tangent, dual._data.dtype))
+        copied = in_layout_of(dual, tangent, dual._data.dtype)
+        if batch_levels:  # a copy is batched as the tangent was: chapter 19ig
+            from refgrad._functorch._batched import mark_results
+
+            mark_results((tangent,), (copied,))
+        active.tangents.set(dual, copied)
     return dual
 
 
@@ -137,7 +142,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:518
+# --- book/chapters/18a_forward_ad.md:523
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -160,7 +165,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:577
+# --- book/chapters/18a_forward_ad.md:582
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -170,7 +175,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:619
+# --- book/chapters/18a_forward_ad.md:624
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -197,7 +202,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1390
+# --- book/chapters/18a_forward_ad.md:1399
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -215,7 +220,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1409
+# --- book/chapters/18a_forward_ad.md:1418
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -223,7 +228,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1434
+# --- book/chapters/18a_forward_ad.md:1443
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -240,7 +245,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1462
+# --- book/chapters/18a_forward_ad.md:1471
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
@@ -251,7 +256,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1594
+# --- book/chapters/18a_forward_ad.md:1603
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

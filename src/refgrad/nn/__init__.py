@@ -19,7 +19,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'refgrad.nn' has no attribute '{name}'")
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:2490
+# --- book/chapters/16u_convolution_and_pooling.md:2492
 from refgrad.nn.modules.conv import Conv1d, Conv2d, Conv3d  # noqa: E402
 from refgrad.nn.modules.pooling import (  # noqa: E402
     AdaptiveAvgPool1d,
@@ -62,13 +62,13 @@ from refgrad.nn.modules.conv_transpose import (  # noqa: E402
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:996
+# --- book/chapters/16w_transposed_and_rearranging.md:998
 from refgrad.nn.modules.shuffles import ChannelShuffle, PixelShuffle, PixelUnshuffle  # noqa: E402
 
 __all__ += ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1303
+# --- book/chapters/16w_transposed_and_rearranging.md:1305
 from refgrad.nn.modules.fold import Fold, Unfold  # noqa: E402
 
 __all__ += ["Fold", "Unfold"]

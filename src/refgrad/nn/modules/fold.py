@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:1261
+# --- book/chapters/16w_transposed_and_rearranging.md:1263
 """Unfold and Fold as modules."""
 
 from refgrad.nn.modules.module import Module

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:942
+# --- book/chapters/16w_transposed_and_rearranging.md:944
 """PixelShuffle, PixelUnshuffle and ChannelShuffle as modules."""
 
 from refgrad.nn.modules.module import Module
@@ -23,7 +23,7 @@ class PixelShuffle(Module):
         return f"upscale_factor={self.upscale_factor}"
 
 
-# --- book/chapters/16w_transposed_and_rearranging.md:966
+# --- book/chapters/16w_transposed_and_rearranging.md:968
 class PixelUnshuffle(Module):
     def __init__(self, downscale_factor: int) -> None:
         super().__init__()
