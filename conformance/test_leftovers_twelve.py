@@ -1,0 +1,95 @@
+"""Black-box tests: bfloat16 rows that round between their steps (logit, xlogy, logsumexp,
+log_softmax and the losses made of them). The same assertions run on torch.
+"""
+
+import pytest
+import torch
+
+B = torch.bfloat16
+
+
+def _probabilities():
+    torch.manual_seed(0)
+    return (torch.rand(6, 37) * 0.98 + 0.01).to(B)
+
+
+def _scores():
+    torch.manual_seed(1)
+    return (torch.randn(6, 37) * 3).to(B)
+
+
+def test_logit_rounds_every_step_in_bfloat16():
+    p = _probabilities()
+    assert torch.logit(p).tolist() == (p / (1 - p)).log().tolist()
+    clamped = p.clamp(0.25, 1 - torch.tensor(0.25, dtype=B).item())
+    assert torch.logit(p, 0.25).tolist() == (clamped / (1 - clamped)).log().tolist()
+    edges = torch.tensor([0.0, 1.0, -1.0, 2.0, float("nan")], dtype=B)
+    assert str(torch.logit(edges).tolist()) == "[-inf, inf, nan, nan, nan]"
+
+
+def test_xlogy_rounds_the_logarithm_before_the_product():
+    p, q = _probabilities(), _probabilities().flip(1)
+    assert torch.xlogy(p, q).tolist() == (p * q.log()).tolist()
+    tenth = torch.tensor(0.1, dtype=B)  # the number is a bfloat16 first
+    assert torch.xlogy(p, 0.1).tolist() == (p * tenth.log()).tolist()
+    assert torch.xlogy(0.1, q).tolist() == (tenth * q.log()).tolist()
+    zeros = torch.xlogy(torch.zeros(2, dtype=B), torch.tensor([0.0, float("nan")], dtype=B))
+    assert str(zeros.tolist()) == "[0.0, nan]"
+
+
+def test_xlogy_beside_a_wider_float_converts_first():
+    p = _probabilities()
+    got, wide = torch.xlogy(p, p.double()), torch.xlogy(p.double(), p.double())
+    assert got.dtype is torch.float64 and got.tolist() == wide.tolist()
+
+
+@pytest.mark.parametrize("dim", [0, 1, (0, 1)])
+def test_logsumexp_rounds_each_of_its_ops(dim):
+    x = _scores()
+    top = x.amax(dim, keepdim=True)
+    total = (x - top).exp().sum(dim, keepdim=True)  # a bfloat16 sum adds in float32
+    expected = total.log() + top
+    assert torch.logsumexp(x, dim, keepdim=True).tolist() == expected.tolist()
+
+
+def test_log_softmax_along_the_last_dim_rounds_the_sum_and_its_logarithm():
+    x = _scores()
+    shifted = x.float() - x.float().amax(1, keepdim=True)
+    total = shifted.exp().sum(1, keepdim=True).to(B).float()
+    expected = (shifted - total.log().to(B).float()).to(B)
+    assert torch.log_softmax(x, 1).tolist() == expected.tolist()
+    assert torch.log_softmax(x, 0).tolist() == torch.log_softmax(x.float(), 0).to(B).tolist()
+
+
+def test_nll_loss_adds_its_losses_in_bfloat16():
+    torch.manual_seed(2)
+    values = (torch.rand(15) * 30).to(B)
+    losses = torch.nn.functional.nll_loss(values[:, None].neg(), torch.zeros(15, dtype=torch.long),
+                                          reduction="sum")
+    # torch's cascade: the first loss moves up a level, the rest add in turn, then the levels
+    total = torch.tensor(0.0, dtype=B)
+    for v in values[1:]:
+        total = total + v
+    assert losses.item() == (total + values[0]).item()
+    assert losses.item() != values.float().sum().to(B).item()  # not added in float32
+
+
+def test_cross_entropy_in_bfloat16():
+    x, target = _scores().requires_grad_(), torch.arange(6)
+    loss = torch.nn.functional.cross_entropy(x, target)
+    picked = torch.log_softmax(x.detach(), 1)[torch.arange(6), target]
+    total = torch.tensor(0.0, dtype=B)
+    for v in picked:
+        total = total - v
+    assert loss.dtype is B and loss.item() == (total / 6).item()
+    (grad,) = torch.autograd.grad(loss, x)
+    assert grad.dtype is B
+
+
+def test_label_smoothing_scales_by_numbers_read_in_float32():
+    x, target = _scores(), torch.arange(6)
+    nll = torch.nn.functional.cross_entropy(x, target)
+    smooth = -torch.log_softmax(x, 1).sum(1)
+    expected = nll * 0.9 + smooth.sum() / 6 * (0.1 / 37)  # t * number: float32's number
+    got = torch.nn.functional.cross_entropy(x, target, label_smoothing=0.1)
+    assert got.item() == expected.item()
