@@ -93,3 +93,33 @@ def test_label_smoothing_scales_by_numbers_read_in_float32():
     expected = nll * 0.9 + smooth.sum() / 6 * (0.1 / 37)  # t * number: float32's number
     got = torch.nn.functional.cross_entropy(x, target, label_smoothing=0.1)
     assert got.item() == expected.item()
+
+
+def test_histc_counts_bfloat16():
+    torch.manual_seed(3)
+    x = (torch.randn(500) * 3).to(B)
+    got = torch.histc(x, 7, -2.0, 2.0)
+    edge, last = torch.tensor(-2.0, dtype=B), torch.tensor(2.0, dtype=B)
+    kept = x[(x >= edge) & (x <= last)]
+    place = ((kept - edge) * 7 / (last - edge)).long().clamp(max=6)  # each step in bfloat16
+    assert got.dtype is B and got.tolist() == torch.bincount(place, minlength=7).tolist()
+    with pytest.raises(RuntimeError, match=r"range of \[nan, nan\] is not finite"):
+        torch.histc(torch.tensor([0.0, float("nan")], dtype=B))
+
+
+@pytest.mark.parametrize("dtype, threads, counts", [
+    (torch.bfloat16, 1, [0, 256, 256]), (torch.bfloat16, 2, [0, 512, 256]),
+    (torch.bfloat16, 3, [0, 768, 256]), (torch.float16, 2, [0, 4096, 2048]),
+    (torch.float16, 3, [0, 5096, 2048]), (torch.float32, 2, [0, 9000, 3000]),
+])
+def test_histc_counts_in_the_input_dtype_thread_by_thread(dtype, threads, counts):
+    # each thread counts its share of the elements in the input's dtype: in bfloat16 a
+    # count stops at 256, as 256 + 1 rounds back to 256; the shares are added at the end
+    x = torch.cat([torch.zeros(9000), torch.full((3000,), 0.7)]).to(dtype)
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        got = torch.histc(x, 3, -1, 1)
+    finally:
+        torch.set_num_threads(before)
+    assert got.tolist() == counts

@@ -283,7 +283,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1499
+# --- book/chapters/16k_order_statistics.md:1507
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
