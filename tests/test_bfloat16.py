@@ -40,3 +40,13 @@ def test_a_view_shares_the_bfloat16_array():
     x = torch.zeros(2, 3, dtype=B)
     x.t()[1, 0] = 2.5
     assert x[0, 1].item() == 2.5 and x.t()._data.dtype is BRAIN
+
+
+def test_muons_bfloat16_values_cast_a_double_as_torch_does():
+    from refgrad.optim._muon import bfloat16_values
+
+    just_above_halfway = torch.tensor(1 + 2**-8 + 2**-40, dtype=torch.float64)
+    rounded = bfloat16_values(just_above_halfway)  # by way of float32, as torch's bfloat16()
+    assert rounded.dtype is torch.float32 and rounded.item() == 1.0
+    values = torch.tensor([0.1, -3.3, float("nan"), float("inf"), 1e-40])
+    assert str(bfloat16_values(values).tolist()) == str(values.to(B).float().tolist())
