@@ -2,6 +2,8 @@
 log_softmax and the losses made of them). The same assertions run on torch.
 """
 
+import warnings
+
 import pytest
 import torch
 
@@ -123,3 +125,23 @@ def test_histc_counts_in_the_input_dtype_thread_by_thread(dtype, threads, counts
     finally:
         torch.set_num_threads(before)
     assert got.tolist() == counts
+
+
+def _bce_into_a_smaller_out():
+    p = torch.rand(2, 3, dtype=torch.float64)
+    torch._C._nn.binary_cross_entropy(p, p, torch.ones(3, dtype=torch.float64), 0,
+                                      out=torch.zeros(2, dtype=torch.float64))
+
+
+def test_a_warning_made_an_error_does_not_replace_the_kernels_refusal(capsys):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeError, match="The size of tensor a"):
+            _bce_into_a_smaller_out()
+    assert capsys.readouterr().err.startswith("UserWarning: An output with one or more "
+                                              "elements was resized")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError, match="The size of tensor a"):
+            _bce_into_a_smaller_out()
+    assert [w.filename for w in caught] == [__file__]
