@@ -7,6 +7,8 @@ import warnings
 import pytest
 import torch
 
+from conformance._support import recording_mode
+
 B = torch.bfloat16
 
 
@@ -145,3 +147,21 @@ def test_a_warning_made_an_error_does_not_replace_the_kernels_refusal(capsys):
         with pytest.raises(RuntimeError, match="The size of tensor a"):
             _bce_into_a_smaller_out()
     assert [w.filename for w in caught] == [__file__]
+
+
+def _flags(func, args, kwargs):
+    return str(func), args[3:], dict(kwargs or {})
+
+
+@pytest.mark.parametrize("flags, shown", [
+    ({}, ()), ({"accumulate": True}, (True,)), ({"unsafe": True}, (False, True)),
+    ({"accumulate": False, "unsafe": False}, ()),
+])
+def test_index_put_impl_is_shown_to_a_mode_by_its_own_name(flags, shown):
+    y = torch.zeros(4, requires_grad=True).clone()
+    index, values = torch.tensor([0, 2]), torch.ones(2)
+    mode = recording_mode(_flags, with_arguments=True)()
+    with mode:
+        out = torch._index_put_impl_(y, (index,), values, **flags)
+    assert mode.seen == [("aten._index_put_impl_.default", shown, {})]
+    assert out.grad_fn.name() == "IndexPutImplBackward0" and out.tolist() == [1, 0, 1, 0]
