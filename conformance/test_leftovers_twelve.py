@@ -165,3 +165,38 @@ def test_index_put_impl_is_shown_to_a_mode_by_its_own_name(flags, shown):
         out = torch._index_put_impl_(y, (index,), values, **flags)
     assert mode.seen == [("aten._index_put_impl_.default", shown, {})]
     assert out.grad_fn.name() == "IndexPutImplBackward0" and out.tolist() == [1, 0, 1, 0]
+
+
+NAN = float("nan")
+GRID_2D = [[[[NAN, 0.2], [0.3, NAN], [NAN, NAN], [1e30, 0.5], [-1e30, 0.1], [0.3, 1e30]]]]
+
+
+@pytest.mark.parametrize("padding_mode", ["border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_grid_sample_2d_takes_a_nan_coordinate_to_zero(padding_mode, align_corners, mode):
+    x = torch.arange(16.0).reshape(1, 1, 4, 4)
+    got = torch.nn.functional.grid_sample(x, torch.tensor(GRID_2D), mode=mode,
+                                          padding_mode=padding_mode,
+                                          align_corners=align_corners).flatten()
+    first_column = torch.nn.functional.grid_sample(
+        x, torch.tensor([[[[-5.0, 0.2], [0.3, -5.0], [-5.0, -5.0]]]]), mode=mode,
+        padding_mode="border", align_corners=align_corners).flatten()
+    assert got[:3].tolist() == first_column.tolist()
+
+
+@pytest.mark.parametrize("align_corners, expected", [(False, [10.0, 6.8, 2.1]),
+                                                     (True, [9.0, 6.6, 1.95])])
+def test_grid_sample_2d_reflects_huge_coordinates_in_float32(align_corners, expected):
+    x = torch.arange(16.0).reshape(1, 1, 4, 4)
+    got = torch.nn.functional.grid_sample(x, torch.tensor(GRID_2D)[:, :, 3:],
+                                          padding_mode="reflection",
+                                          align_corners=align_corners).flatten()
+    assert got.tolist() == pytest.approx(expected, abs=1e-5)
+
+
+def test_grid_sample_3d_takes_a_nan_coordinate_to_the_last_pixel():
+    x = torch.arange(64.0).reshape(1, 1, 4, 4, 4)
+    grid = torch.tensor([[[[[NAN, 0.2, 0.1], [5.0, 0.2, 0.1]]]]])
+    got = torch.nn.functional.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    assert got.flatten()[0].item() == got.flatten()[1].item()

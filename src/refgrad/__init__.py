@@ -483,7 +483,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1345
+# --- book/chapters/16v_attention_and_sampling.md:1377
 from refgrad._ops.grid_sampling import grid_sampler
 
 
