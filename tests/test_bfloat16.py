@@ -4,26 +4,23 @@ import numpy as np
 import pytest
 
 import refgrad as torch
-from refgrad._ops.bfloat16_math import BRAIN, NOT_YET, has_bfloat16, narrowed, widened
+from refgrad._ops.bfloat16_math import BRAIN, IN_OWN_DTYPE, NOT_YET, has_bfloat16, narrowed, widened
 
 B = torch.bfloat16
 
 
-@pytest.mark.parametrize("call", [
-    lambda x: torch.logsumexp(x, 0), lambda x: torch.log_softmax(x, 0), lambda x: x.logit(),
-    lambda x: torch.xlogy(x, x), lambda x: torch.xlogy(x, 2.0),
-    lambda x: torch.nn.functional.cross_entropy(x[None], torch.tensor([0])),
-])
-def test_rows_not_yet_computed_as_torch_does_are_refused(call):
-    with pytest.raises(NotImplementedError, match="in bfloat16 as torch does: convert to float32"):
-        call(torch.tensor([0.25, 0.5], dtype=B))
-    call(torch.tensor([0.25, 0.5]))  # float32 still runs
+def test_cdist_is_refused_as_torch_refuses_it():
+    x = torch.ones(2, 3, dtype=B)
+    with pytest.raises(NotImplementedError, match="\"cdist\" not implemented for 'BFloat16'"):
+        torch.cdist(x, x)
 
 
-def test_the_refused_rows_name_rows_that_exist():
+def test_the_named_rows_exist():
+    from refgrad._ops import nll_loss
     from refgrad._ops.table import OPS
 
-    assert NOT_YET <= set(OPS)
+    assert nll_loss.NLL_LOSS.name in IN_OWN_DTYPE  # its rows load with their module
+    assert NOT_YET <= set(OPS) and IN_OWN_DTYPE <= set(OPS)
 
 
 def test_widening_and_narrowing():
@@ -43,3 +40,13 @@ def test_a_view_shares_the_bfloat16_array():
     x = torch.zeros(2, 3, dtype=B)
     x.t()[1, 0] = 2.5
     assert x[0, 1].item() == 2.5 and x.t()._data.dtype is BRAIN
+
+
+def test_muons_bfloat16_values_cast_a_double_as_torch_does():
+    from refgrad.optim._muon import bfloat16_values
+
+    just_above_halfway = torch.tensor(1 + 2**-8 + 2**-40, dtype=torch.float64)
+    rounded = bfloat16_values(just_above_halfway)  # by way of float32, as torch's bfloat16()
+    assert rounded.dtype is torch.float32 and rounded.item() == 1.0
+    values = torch.tensor([0.1, -3.3, float("nan"), float("inf"), 1e-40])
+    assert str(bfloat16_values(values).tolist()) == str(values.to(B).float().tolist())

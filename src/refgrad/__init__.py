@@ -177,13 +177,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:947
+# --- book/chapters/16b_reductions.md:954
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1800
+# --- book/chapters/16b_reductions.md:1807
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -291,7 +291,7 @@ from refgrad._ops.quantiles import nanquantile, quantile
 from refgrad._ops.searching import argwhere, bucketize, isin, searchsorted
 
 
-# --- book/chapters/16k_order_statistics.md:1502
+# --- book/chapters/16k_order_statistics.md:1510
 from refgrad._ops.counting import bincount, histc, unique, unique_consecutive
 
 
@@ -491,7 +491,7 @@ from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 from refgrad._ops.attention import safe_softmax as _safe_softmax
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1345
+# --- book/chapters/16v_attention_and_sampling.md:1377
 from refgrad._ops.grid_sampling import grid_sampler
 
 
@@ -971,7 +971,7 @@ from refgrad._ops.poisson import poisson
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:4007
+# --- book/chapters/26_inplace.md:4010
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -996,7 +996,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4167
+# --- book/chapters/26_inplace.md:4170
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -1007,7 +1007,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4535
+# --- book/chapters/26_inplace.md:4538
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5282
+# --- book/chapters/26_inplace.md:5285
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5312
+# --- book/chapters/26_inplace.md:5315
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

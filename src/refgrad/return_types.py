@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:675
+# --- book/chapters/16b_reductions.md:682
 """Named tuples returned by operations with several results (torch.return_types)."""
 
 from collections import namedtuple
@@ -69,7 +69,7 @@ def _bound(args: tuple, kwargs: dict) -> tuple:
     return given
 
 
-# --- book/chapters/16b_reductions.md:745
+# --- book/chapters/16b_reductions.md:752
 max = _structseq("max", ("values", "indices"))  # noqa: A001 - torch's names
 min = _structseq("min", ("values", "indices"))  # noqa: A001
 sort = _structseq("sort", ("values", "indices"))  # chapter "Flips, rolls, triangles, ..."
@@ -83,7 +83,7 @@ mode = _structseq("mode", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 
 
-# --- book/chapters/16b_reductions.md:777
+# --- book/chapters/16b_reductions.md:784
 def _given_out(cls):
     """What ``cls``'s function returns when given out=: the same fields, under
     ``<name>_out`` (chapter "In-place operations")."""
@@ -102,7 +102,7 @@ def _given_out(cls):
     max, min, sort, topk, cummax, cummin, median, nanmedian, kthvalue, mode, aminmax))
 
 
-# --- book/chapters/16k_order_statistics.md:1794
+# --- book/chapters/16k_order_statistics.md:1802
 from refgrad._ops.histograms import histogram_result as histogram  # noqa: F401, E402
 
 

@@ -7,7 +7,6 @@
 
 import functools
 import sys
-import warnings
 
 import numpy as np
 
@@ -42,8 +41,9 @@ def _squeezed(given, out) -> bool:
             and (tuple(out.shape) != tuple(input.shape) or given.get("reduction", 0) != 0))
 
 
-# --- book/chapters/16zhi_saved_values_four.md:411
+# --- book/chapters/16zhi_saved_values_four.md:410
 def _written(wrapper, given, out):
+    from refgrad._held_warnings import issue_held
     from refgrad._ops.resize import resize_for_out
     from refgrad._ops.write_checks import RESIZED, bump
     from refgrad._warn_once import outside_refgrad
@@ -53,18 +53,24 @@ def _written(wrapper, given, out):
     wanted = tuple(given["input"].squeeze().shape)  # the kernel squeezes its inputs too
     with no_grad():
         view = out.squeeze()  # a view over out's memory, from out's offset
+    held = []  # NOTE [A kernel's warnings are issued as it returns]
     if tuple(view.shape) != wanted:  # the view is resized, with the warning
         if view.numel():
-            _, level = outside_refgrad(sys._getframe())
-            warnings.warn(RESIZED.format(list(view.shape), list(wanted)), stacklevel=level)
+            held.append(RESIZED.format(list(view.shape), list(wanted)))
         resize_for_out(view, wanted)  # row-major, growing the memory out shares
     view._data[...] = loss.reshape(wanted)
     weight = given.get("weight")
+    _, level = outside_refgrad(sys._getframe())
     if weight is None:
         bump(out)
     else:  # the kernel's out.mul_(weight): over out as out shows it, in mul_'s words
-        with no_grad():
-            out.mul_(weight)
+        try:
+            with no_grad():
+                out.mul_(weight)
+        except Exception:
+            issue_held(held, level + 1, failing=True)
+            raise
+    issue_held(held, level + 1)
     reduction = given.get("reduction", 0)
     if reduction:
         shown = out._data.reshape(-1)

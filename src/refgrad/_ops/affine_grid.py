@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1231
+# --- book/chapters/16v_attention_and_sampling.md:1263
 """affine_grid_generator: the row, and F.affine_grid's checks."""
 
 import math
@@ -30,7 +30,7 @@ def _base(size, align_corners, dtype):
     return np.stack(columns, -1)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1264
+# --- book/chapters/16v_attention_and_sampling.md:1296
 def _affine_grid(theta, size, align_corners):
     from refgrad._ops.activations import host, on_device_of
 
@@ -64,7 +64,7 @@ AFFINE_GRID = register(Op(
     forward=_affine_grid, backward=_affine_grid_backward))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1305
+# --- book/chapters/16v_attention_and_sampling.md:1337
 _UNIT = ("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
          "align_corners=True. This is not an intended use case of affine_grid. See the "
          "documentation of affine_grid for details.")

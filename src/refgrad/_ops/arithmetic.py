@@ -236,7 +236,7 @@ def _kind(x) -> str:
     return (x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype).kind
 
 
-# --- book/chapters/14_arithmetic.md:1474
+# --- book/chapters/14_arithmetic.md:1477
 def _difference_grads(g, alpha, wanted=BOTH_WANTED) -> tuple:
     """``sub``'s gradients, the second only when it is wanted."""
     if not wanted[1]:

@@ -27,7 +27,7 @@ def floating(fn):
     return forward
 
 
-# --- book/chapters/14_arithmetic.md:1379
+# --- book/chapters/14_arithmetic.md:1382
 EXP = register(Op(
     "exp", "ExpBackward0", ("self",), forward=floating(np.exp),
     backward=lambda g, result: (g * result,), saves=(("result", ("self",)),), into=np.exp,
@@ -54,7 +54,7 @@ CLONE = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1414
+# --- book/chapters/14_arithmetic.md:1417
 def _to_copy(a, dtype, device, self_dtype, self_device):
     from refgrad._backend import move
     from refgrad._half_casts import astype  # NOTE [Doubles become halves through floats]
@@ -79,7 +79,7 @@ TO_COPY = register(Op(
 ))
 
 
-# --- book/chapters/14_arithmetic.md:1445
+# --- book/chapters/14_arithmetic.md:1448
 def _comparison(name, fn):
     return register(Op(name, None, ("self", "other"), forward=fn, iterated=True))
 

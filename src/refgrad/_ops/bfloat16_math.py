@@ -41,15 +41,19 @@ def widened(arrays, op=None) -> list:
 def in_float32(op, params: dict) -> dict:
     """The row's parameters, a ``dtype=bfloat16`` among them made float32 (rounded after),
     and a number it promotes with made a bfloat16, as torch's kernel takes it."""
-    kind, numbers = params.get("dtype"), op.promote_with
-    if getattr(kind, "numpy", None) is not BRAIN and not numbers:
-        return params
+    if getattr(params.get("dtype"), "numpy", None) is not BRAIN:
+        return numbers_as_bfloat16(op, params)
     from refgrad._dtype import float32
 
+    return numbers_as_bfloat16(op, {**params, "dtype": float32})
+
+
+def numbers_as_bfloat16(op, params: dict) -> dict:
+    """The row's parameters, each number it promotes with as torch's kernel takes it."""
+    if not op.promote_with:
+        return params
     params = dict(params)
-    if getattr(kind, "numpy", None) is BRAIN:
-        params["dtype"] = float32
-    for name in numbers:
+    for name in op.promote_with:
         if type(params.get(name)) in (int, float):
             params[name] = bfloat16_number(op, params[name])
     return params
@@ -67,7 +71,7 @@ def narrowed(results, operands, params: dict) -> tuple:
                  for r in results)
 
 
-# --- book/chapters/02b_bfloat16.md:147
+# --- book/chapters/02b_bfloat16.md:153
 def bfloat16_number(op, value):
     """A Python number beside a bfloat16 tensor, as torch's kernel takes it: in float32 for
     the rows that read it so (mul, div: NOTE [float16 and numbers]), else as a bfloat16."""
@@ -76,23 +80,28 @@ def bfloat16_number(op, value):
     if type(value) is bool:
         return value
     value = for_half(float(value), BRAIN)  # NOTE [Doubles become halves through floats]
-    return value if op.half_number is not None else float(BRAIN.type(value))
+    in_float32 = op.half_number is not None or op.name in _NUMBERS_IN_FLOAT32
+    return value if in_float32 else float(BRAIN.type(value))
 
 
-# --- book/chapters/02b_bfloat16.md:174
+# a backward formula's `t * number` and `t / number` rows: the same kernels as mul and div
+_NUMBERS_IN_FLOAT32 = frozenset({"mul_scalar", "div_scalar"})
+
+
+# --- book/chapters/02b_bfloat16.md:190
+# NOTE [bfloat16 steps]
 # Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
-# rounding every step (prod, nextafter), or widens them to double (bincount's weights).
-IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount"})
+# rounding every step (prod, nextafter, logit, xlogy, nll_loss's sums), rounds some of its
+# steps (logsumexp, log_softmax: their forwards round those), or widens them to double
+# (bincount's weights).
+IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount", "logit", "xlogy",
+                          "xlogy_by_number", "number_xlogy", "logsumexp", "log_softmax",
+                          "nll_loss", "nll_loss2d"})
 # NOTE [bfloat16 not yet]
-# Rows whose torch kernel rounds to bfloat16 between its steps, in ways refgrad does not yet
-# follow: refused rather than answered differently.
-NOT_YET = frozenset({"logit", "xlogy", "xlogy_by_number", "logsumexp", "log_softmax",
-                     "_cdist_forward"})
-_NO_KERNEL = {"_cdist_forward": "cdist"}  # torch has no bfloat16 kernel for these
+# Rows refused for bfloat16, as torch has no bfloat16 kernel for them.
+NOT_YET = frozenset({"_cdist_forward"})
+_NO_KERNEL = {"_cdist_forward": "cdist"}
 
 
 def refuse(name: str):
-    if name in _NO_KERNEL:
-        raise NotImplementedError(f'"{_NO_KERNEL[name]}" not implemented for \'BFloat16\'')
-    raise NotImplementedError(f"refgrad does not yet compute {name} in bfloat16 as torch "
-                              "does: convert to float32 first")
+    raise NotImplementedError(f'"{_NO_KERNEL[name]}" not implemented for \'BFloat16\'')

@@ -9,6 +9,7 @@ from math import prod
 
 import numpy as np
 
+from refgrad._ops.bfloat16_math import BRAIN
 from refgrad._ops.dispatch import call
 from refgrad._ops.not_implemented import refusing, underivable
 from refgrad._ops.operands import as_array
@@ -40,7 +41,7 @@ def _counting_row(name: str, node: str, forward, hides=()):
     ))
 
 
-# --- book/chapters/16k_order_statistics.md:1237
+# --- book/chapters/16k_order_statistics.md:1238
 def _checked_dim(input, dim) -> int:
     if input.ndim == 0:  # torch's own words, where wrap_dim would take 0-d as 1-d
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -69,7 +70,7 @@ def _flags(op: str, **flags) -> None:
                             f"{c_type_name(type(value))}")
 
 
-# --- book/chapters/16k_order_statistics.md:1273
+# --- book/chapters/16k_order_statistics.md:1274
 # NOTE [Writes of the counting kernels]
 # Measured on torch 2.13. The flat kernels fill the inverse unless the input
 # is one-dimensional and empty, and, when the input has elements, the counts;
@@ -91,7 +92,7 @@ RESULT_WRITES.update(dict.fromkeys(("_unique2", "unique_dim", "unique_consecutiv
                                    _flat_writes))
 
 
-# --- book/chapters/16k_order_statistics.md:1304
+# --- book/chapters/16k_order_statistics.md:1305
 def _unique_values(a):
     values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True,
                                         return_counts=True, equal_nan=False)
@@ -125,7 +126,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1343
+# --- book/chapters/16k_order_statistics.md:1344
 def _consecutive(a, dim):
     if dim is None:
         flat = a.reshape(-1)
@@ -163,7 +164,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return _answer(found, return_inverse, return_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1408
+# --- book/chapters/16k_order_statistics.md:1409
 def bincount(input, weights=None, minlength=0):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("bincount", bincount, (input, weights, minlength), (None, 0))
@@ -202,13 +203,14 @@ def _weighted_counts(weights, self, minlength, operation):
 WEIGHTED_BINCOUNT = underivable("bincount", ("weights",), _weighted_counts)
 
 
-# --- book/chapters/16k_order_statistics.md:1458
+# --- book/chapters/16k_order_statistics.md:1459
 def _range(data, low, high):
     if high < low:
         raise RuntimeError("torch.histc: max must be larger than min")
     if low == high and data.size:
         # torch's reductions answer a nan with the sign bit set, and show it as -nan
-        low, high = (-abs(v) if v != v else v for v in (data.min().item(), data.max().item()))
+        low, high = (-abs(v) if v != v and data.dtype is not BRAIN else v  # bfloat16's: nan
+                     for v in (data.min().item(), data.max().item()))
     if low == high:
         low, high = low - 1, high + 1
     if not (np.isfinite(low) and np.isfinite(high)):
@@ -221,7 +223,7 @@ def _shown(x) -> str:
     return ("-nan" if np.signbit(x) else "nan") if np.isnan(x) else f"{x:g}"
 
 
-# --- book/chapters/16k_order_statistics.md:1478
+# --- book/chapters/16k_order_statistics.md:1480
 def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         return to_a_mode("histc", histc, (input, bins, min, max), (100, 0, 0))
@@ -229,16 +231,22 @@ def histc(input, bins=100, min=0, max=0):  # noqa: A002 - torch's names
     if bins <= 0:  # asked first, whatever the dtype
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
-    if data.dtype.kind != "f":  # booleans fail as the edges are laid out, before the count
+    if data.dtype.kind != "f" and data.dtype is not BRAIN:  # booleans fail as the edges
+        # are laid out, before the count
         kernel = "linspace_cpu" if data.dtype.kind == "b" else "histogram_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{LEGACY[input.dtype]}\'')
     low, high = _range(data, min, max)
     flat = data.reshape(-1)
-    kept = flat[(flat >= low) & (flat <= high)]
-    edge, width = np.asarray(low, data.dtype), np.asarray(high - low, data.dtype)
-    place = ((kept - edge) * bins / width).astype(np.int64)
-    counts = np.bincount(np.minimum(place, bins - 1), minlength=bins)
+    inside = (flat >= low) & (flat <= high)
+    # the first and last edges in the input's dtype, their difference too, as torch's
+    edge = np.asarray(low, data.dtype)
+    place = ((flat[inside] - edge) * bins / (np.asarray(high, data.dtype) - edge)).astype(
+        np.int64)
     from refgrad._ops.fresh_writes import written_fresh
+    from refgrad._ops.histc_counts import counted  # NOTE [histc counts in the input's dtype]
+
+    counts = counted(np.minimum(place, bins - 1), np.flatnonzero(inside), flat.size, bins,
+                     data.dtype)
 
     # zeroed, then counted into: NOTE [Writes into a fresh result]
     return written_fresh((input,), make_tensor(as_array(counts.astype(data.dtype))), 2)

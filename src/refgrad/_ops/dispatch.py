@@ -10,7 +10,14 @@ from numpy import ndarray  # NOTE [Names looked up once]
 from refgrad._autocast_policy import autocast_args
 from refgrad._autocast_state import autocast_on
 from refgrad._backend import torch_laid_out
-from refgrad._ops.bfloat16_math import IN_OWN_DTYPE, has_bfloat16, in_float32, narrowed, widened
+from refgrad._ops.bfloat16_math import (
+    IN_OWN_DTYPE,
+    has_bfloat16,
+    in_float32,
+    narrowed,
+    numbers_as_bfloat16,
+    widened,
+)
 from refgrad._ops.complex_rows import complex_row, has_complex, has_unusual
 from refgrad._ops.elision import spare_result  # chapter "Dying operands", below
 from refgrad._ops.empty_views import empty_view_results
@@ -36,7 +43,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1087
+# --- book/chapters/13_dispatch.md:1094
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -73,7 +80,10 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
         if has_complex(arrays):  # NOTE [Complex rows]
             op, spare = complex_row(op, arrays), None
             forward = op.forward
-        if op.name not in IN_OWN_DTYPE and has_bfloat16(arrays):  # NOTE [bfloat16 in float32]
+        if op.name in IN_OWN_DTYPE:  # NOTE [bfloat16 in float32]
+            if has_bfloat16(arrays):  # computed in bfloat16 itself, its numbers too
+                params = numbers_as_bfloat16(op, params)
+        elif has_bfloat16(arrays):
             stored, params, spare = (arrays, params), in_float32(op, params), None
             arrays = widened(arrays, op)
     if spare is not None:
@@ -134,14 +144,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1197
+# --- book/chapters/13_dispatch.md:1207
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1276
+# --- book/chapters/13_dispatch.md:1286
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -154,7 +164,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1300
+# --- book/chapters/13_dispatch.md:1310
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -195,14 +205,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1439
+# --- book/chapters/13_dispatch.md:1449
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1447
+# --- book/chapters/13_dispatch.md:1457
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -252,7 +262,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1503
+# --- book/chapters/13_dispatch.md:1513
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -286,7 +296,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1748
+# --- book/chapters/13_dispatch.md:1758
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":

@@ -25,7 +25,7 @@ def _unnormalized(c, size, align_corners):
     return ((c + 1) * size - 1) / 2, size / 2
 
 
-# --- book/chapters/16v_attention_and_sampling.md:671
+# --- book/chapters/16v_attention_and_sampling.md:674
 def _reflected(x, low2, high2):
     """x folded into [low2 / 2, high2 / 2] as by mirrors, and d(result)/dx (+1 or -1)."""
     if low2 == high2:
@@ -39,19 +39,47 @@ def _reflected(x, low2, high2):
     return np.where(even, extra + low, span - extra + low), np.where(even, sign, -sign)
 
 
-def _padded(x, size, padding_mode, align_corners):
-    """A pixel coordinate as padding_mode moves it inside, and its derivative."""
+# NOTE [Coordinates moved in vectors]
+# torch samples 2-D inputs with a vectorized kernel. It folds a coordinate by
+# twice the span with a truncated quotient, in the grid's dtype, and takes the
+# nearer of the remainder and its mirror, so a coordinate near 1e30 lands where
+# float32's rounding puts it; and it clamps with its operands in the order that
+# takes a NaN to zero.
+def _reflected_in_vectors(x, low2, high2):
+    """x folded as torch's vectorized kernel folds it, and d(result)/dx."""
+    if low2 == high2:
+        return np.zeros_like(x), np.zeros_like(x)
+    low, twice = low2 / 2, high2 - low2
+    shifted = x - low
+    far = np.abs(shifted)
+    extra = far - np.trunc(far / twice) * twice
+    mirrored = twice - extra
+    flip = extra > mirrored
+    sign = np.where(flip ^ (shifted < 0), -1.0, 1.0)
+    return np.where(flip, mirrored, extra) + low, sign
+
+
+def _padded(x, size, padding_mode, align_corners, vectors=False):
+    """A pixel coordinate as padding_mode moves it inside, and its derivative.
+
+    ``vectors``: as torch's vectorized kernel of 2-D sampling moves it (NOTE [Coordinates
+    moved in vectors])."""
     slope = np.ones_like(x)
     if padding_mode == 0:
         return x, slope
     if padding_mode == 2:
-        x, slope = _reflected(x, 0, 2 * (size - 1)) if align_corners else _reflected(
+        reflect = _reflected_in_vectors if vectors else _reflected
+        x, slope = reflect(x, 0, 2 * (size - 1)) if align_corners else reflect(
             x, -1, 2 * size - 1)
     inside = (x > 0) & (x < size - 1)
-    return np.clip(x, 0, size - 1), np.where(inside, slope, 0.0)
+    if vectors:  # a NaN clamped to zero
+        return np.minimum(np.where(x > 0, x, 0), size - 1), np.where(inside, slope, 0.0)
+    # std::min(last, std::max(x, 0)): a NaN is clamped to the last pixel
+    last = size - 1
+    return np.where(x < last, np.where(x < 0, 0, x), last), np.where(inside, slope, 0.0)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:718
+# --- book/chapters/16v_attention_and_sampling.md:749
 def _cubic(t):
     """The four cubic-convolution weights at offsets -1, 0, 1, 2 from t, and their slopes."""
     a = -0.75
@@ -81,19 +109,19 @@ def _taps(xs, mode, sizes, padding_mode, align_corners):
         return
     (wx, dx), (wy, dy) = _cubic(xs[0] - low[0]), _cubic(xs[1] - low[1])
     for i, j in itertools.product(range(4), repeat=2):
-        at = [_padded(low[0] + i - 1, sizes[0], padding_mode, align_corners)[0],
-              _padded(low[1] + j - 1, sizes[1], padding_mode, align_corners)[0]]
+        at = [_padded(low[0] + i - 1, sizes[0], padding_mode, align_corners, True)[0],
+              _padded(low[1] + j - 1, sizes[1], padding_mode, align_corners, True)[0]]
         yield at, wx[i] * wy[j], [dx[i] * wy[j], wx[i] * dy[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:759
+# --- book/chapters/16v_attention_and_sampling.md:790
 def _coordinates(input, grid, mode, padding_mode, align_corners):
     sizes = input.shape[2:]
     xs, slopes = [], []
     for d, size in enumerate(sizes):
         x, slope = _unnormalized(grid[..., len(sizes) - 1 - d], size, align_corners)
         if mode != 2:  # bicubic pads each tap instead
-            x, moved = _padded(x, size, padding_mode, align_corners)
+            x, moved = _padded(x, size, padding_mode, align_corners, len(sizes) == 2)
             slope = slope * moved
         xs.append(x)
         slopes.append(slope)
@@ -118,7 +146,7 @@ def _read(input, ints, inside):
     return np.moveaxis(values, -1, 1) * inside[:, None]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:808
+# --- book/chapters/16v_attention_and_sampling.md:839
 # NOTE [Sampling on the host]
 # The NumPy parts of this chapter's rows (grid_sample's forward and the integer
 # coordinates of its gradient, affine_grid's base grid, the fused attention's
@@ -153,7 +181,7 @@ def _sampled(input, grid, interpolation_mode, padding_mode, align_corners):
     return np.ascontiguousarray(out.astype(kind))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:852
+# --- book/chapters/16v_attention_and_sampling.md:883
 def _grid_sample_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.dispatch import call
     from refgrad._ops.sampling_gradient import BACKWARD_ROWS
@@ -175,7 +203,7 @@ def _row(n):
 GRID_SAMPLER_2D, GRID_SAMPLER_3D = _row(2), _row(3)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1112
+# --- book/chapters/16v_attention_and_sampling.md:1144
 def _sizes(t):
     return "[" + ", ".join(str(n) for n in t.shape) + "]"
 
@@ -197,7 +225,7 @@ def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
     return call(row, (input, grid), params)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1135
+# --- book/chapters/16v_attention_and_sampling.md:1167
 def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
     from refgrad._typename import LEGACY, not_implemented_for
 
@@ -227,7 +255,7 @@ def _check_sampler(input, grid, interpolation_mode, input_sizes, grid_sizes):
                            f"{LEGACY[grid.dtype]}")
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1179
+# --- book/chapters/16v_attention_and_sampling.md:1211
 def _form():
     from refgrad._argument_forms import function_form
     from refgrad._arguments import Arguments

@@ -9,6 +9,8 @@ import functools
 
 import numpy as np
 
+from refgrad._ops.bfloat16_math import BRAIN
+
 _HALF = np.dtype(np.float16)
 
 
@@ -21,10 +23,11 @@ def in_float32(fn):
     """
     @functools.wraps(fn)  # the row's parameters stay readable from the forward
     def forward(a, *args, **kwargs):
-        if a.dtype is _HALF:
-            args = [_cast(x, np.float32) if getattr(x, "dtype", None) is _HALF else x
+        kind = a.dtype  # bfloat16 too, for the rows given it as it is: NOTE [bfloat16 steps]
+        if kind is _HALF or kind is BRAIN:
+            args = [_cast(x, np.float32) if getattr(x, "dtype", None) is kind else x
                     for x in args]
-            return _cast(fn(_cast(a, np.float32), *args, **kwargs), np.float16)
+            return _cast(fn(_cast(a, np.float32), *args, **kwargs), kind)
         return fn(a, *args, **kwargs)
 
     return forward

@@ -34,7 +34,7 @@ def _run(input, indices, values, accumulate=False, unsafe=False):
             or not isinstance(values, Tensor) or not isinstance(indices, list | tuple)
             or not all(isinstance(i, Tensor) for i in indices)):
         raise TypeError  # worded by the reading: NOTE [Read after a failure]
-    return put_indexed(input, list(indices), values, accumulate, row=impl_row())
+    return put_indexed(input, list(indices), values, accumulate, row=impl_row(), unsafe=unsafe)
 
 
 _run.__name__ = _run.__qualname__ = "_index_put_impl_"

@@ -166,8 +166,11 @@ def index_put_(self, indices, values, accumulate=False):
     return put_indexed(self, indices, values, accumulate)
 
 
-def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_):
-    """aten.index_put_ (or ``row``): ``indices`` may hold None, a dimension taken whole."""
+def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_, unsafe=None):
+    """aten.index_put_ (or ``row``): ``indices`` may hold None, a dimension taken whole.
+
+    ``unsafe``: _index_put_impl_'s flag, given by it alone (NOTE [index_put_ under its
+    kernel's name])."""
     from refgrad._ops.indexing import check_put, fills_by_mask, refuse_kept_indices
 
     refuse_kept_indices(self, indices, values)  # NOTE [Indices kept before they are read]
@@ -194,11 +197,11 @@ def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_):
     put = shared_write(put, put_at(read, accumulate), *index_put_warnings(indices, values))
     put.indices = indices  # NOTE [Inputs that overlap the written tensor]
     if switched_on.dispatch_modes:  # NOTE [A write shown with its own arguments]
-        show_index_put(put, indices, values, accumulate)
+        show_index_put(put, indices, values, accumulate, unsafe)
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3068
+# --- book/chapters/26_inplace.md:3071
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -248,7 +251,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3123
+# --- book/chapters/26_inplace.md:3126
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16v_attention_and_sampling.md:885
+# --- book/chapters/16v_attention_and_sampling.md:916
 """grid_sample's gradient, written with refgrad's operations so that it differentiates again."""
 
 import itertools
@@ -32,7 +32,7 @@ def _constant(array, like):
     return make_tensor(on_device_of(array, like._data))
 
 
-# --- book/chapters/16v_attention_and_sampling.md:920
+# --- book/chapters/16v_attention_and_sampling.md:951
 def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     """The pixel coordinates, as tensors of the grid, and their slopes, as arrays."""
     from refgrad._ops.activations import host
@@ -43,7 +43,8 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
         x = grid[..., len(sizes) - 1 - d] * scale + (size - 1) / 2
         slope = np.full(tuple(x.shape), scale)
         if mode != 2 and padding_mode:
-            moved, along = _padded(host(x._data), size, padding_mode, align_corners)
+            moved, along = _padded(host(x._data), size, padding_mode, align_corners,
+                                   len(sizes) == 2)
             # x - x is NaN for an infinite x, which border clips to an edge
             x = _constant(moved, grid) + (x - x.detach()).nan_to_num(0.0) * _constant(
                 along, grid)
@@ -53,7 +54,7 @@ def _coordinates(grid, sizes, mode, padding_mode, align_corners):
     return xs, slopes
 
 
-# --- book/chapters/16v_attention_and_sampling.md:944
+# --- book/chapters/16v_attention_and_sampling.md:976
 def _taps(xs, mode, sizes, padding_mode, align_corners, like):
     """(pixel coordinates as arrays, weight, d weight / d x per dimension) for every tap."""
     from refgrad._ops.activations import host
@@ -74,12 +75,12 @@ def _taps(xs, mode, sizes, padding_mode, align_corners, like):
         return
     (wy, dy), (wx, dx) = (_cubic(x - _constant(f, like)) for x, f in zip(xs, low))
     for i, j in itertools.product(range(4), repeat=2):
-        at = [_padded(low[0] + i - 1, sizes[0], padding_mode, align_corners)[0],
-              _padded(low[1] + j - 1, sizes[1], padding_mode, align_corners)[0]]
+        at = [_padded(low[0] + i - 1, sizes[0], padding_mode, align_corners, True)[0],
+              _padded(low[1] + j - 1, sizes[1], padding_mode, align_corners, True)[0]]
         yield at, wy[i] * wx[j], [dy[i] * wx[j], wy[i] * dx[j]]
 
 
-# --- book/chapters/16v_attention_and_sampling.md:973
+# --- book/chapters/16v_attention_and_sampling.md:1005
 def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_corners):
     from refgrad._ops.functions import where
     from refgrad._ops.sums_and_stacks import stack
@@ -115,7 +116,7 @@ def sampled_backward(g, input, grid, interpolation_mode, padding_mode, align_cor
     return grad_input.reshape(tuple(input.shape)).to(dtype=kind), stack(parts, -1).to(dtype=kind)
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1032
+# --- book/chapters/16v_attention_and_sampling.md:1064
 # NOTE [A sampling gradient is a row of its own]
 # torch's grid_sampler_{2,3}d_backward is one kernel for both gradients, recorded
 # as GridSampler2DBackwardBackward0 (3D) with edges to grad_output, input and grid
@@ -156,7 +157,7 @@ def _second_derivative(grads, grad_output, input, grid, interpolation_mode, padd
     return result
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1085
+# --- book/chapters/16v_attention_and_sampling.md:1117
 def _backward_row(n):
     from refgrad._ops.table import Op, no_forward_formula, register
 

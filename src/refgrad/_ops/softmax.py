@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._c_names import c_type_name
 from refgrad._dtype import get_default_dtype, python_number
+from refgrad._ops.bfloat16_math import BRAIN
 from refgrad._ops.dispatch import call
 from refgrad._ops.functions import dim_tuple
 from refgrad._ops.half_steps import in_float32
@@ -22,7 +23,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/16b_reductions.md:389
+# --- book/chapters/16b_reductions.md:390
 def _largest(a, axes):
     # an empty input has no largest value: shift by zero, in the reduced shape
     return np.max(a, axis=axes, keepdims=True) if a.size else np.zeros_like(
@@ -44,7 +45,10 @@ def _logsumexp(a, dim, keepdim):
     axes = _axes(dim, a.ndim) if a.ndim else None
     top = _shift(a, axes)
     e = np.exp(a - top)  # laid out as the input, as torch's difference is
-    total = SUM.forward(e, axes, True) if a.ndim else None  # NOTE [A float16 logsumexp]
+    if e.dtype is BRAIN:  # NOTE [bfloat16 steps]: each step rounds, the sum adds in float32
+        total = SUM.forward(e.astype(np.float32), axes, True).astype(BRAIN) if a.ndim else e
+    else:
+        total = SUM.forward(e, axes, True) if a.ndim else None  # NOTE [A float16 logsumexp]
     out = np.log(np.sum(e, axis=axes, keepdims=True) if total is None else total) + top
     out = out if keepdim or not a.ndim else np.squeeze(out, axes)
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -57,7 +61,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:459
+# --- book/chapters/16b_reductions.md:463
 # NOTE [Softmax shifts by an infinity too]
 # logsumexp shifts by the largest element only when it is finite; torch's
 # softmax kernels shift by it whatever it is, so a row that holds +inf has
@@ -68,9 +72,11 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
 # NOTE [float16 softmax steps]
 # Measured against torch 2.13 over rows of 1 to 40 elements along every
 # dimension: with these roundings, float16 results were equal to torch's
-# bit for bit, where one rounding at the end missed at most rows.
+# bit for bit, where one rounding at the end missed at most rows. bfloat16
+# takes the same kernel and the same roundings (NOTE [bfloat16 steps]).
 def _log_softmax(a, dim):
-    return _log_softmax_in_float32(a, dim, a.dtype == _HALF)
+    kind = a.dtype
+    return _log_softmax_in_float32(a, dim, kind if kind is _HALF or kind is BRAIN else None)
 
 
 @in_float32
@@ -78,8 +84,8 @@ def _log_softmax_in_float32(a, dim, half):
     axis = dim % a.ndim if a.ndim else None
     shifted = a - _largest(a, axis)  # NOTE [Softmax shifts by an infinity too]
     total = np.sum(np.exp(shifted), axis=axis, keepdims=True)
-    if half and axis == a.ndim - 1:  # NOTE [float16 softmax steps]
-        return row_major_result(shifted - _halved(np.log(_halved(total))))
+    if half is not None and axis == a.ndim - 1:  # NOTE [float16 softmax steps]
+        return row_major_result(shifted - _halved(np.log(_halved(total, half)), half))
     return row_major_result(shifted - np.log(total))  # NOTE [Results written row-major]
 
 
@@ -101,12 +107,13 @@ def _softmax_in_float32(a, dim, half):
 _HALF = np.dtype(np.float16)
 
 
-def _halved(a):
-    """``a``, a float32 array, rounded to float16 and back, as a float16 buffer keeps it."""
-    return a.astype(_HALF).astype(np.float32)
+def _halved(a, kind=_HALF):
+    """``a``, a float32 array, rounded to ``kind`` (float16 or bfloat16) and back, as a
+    buffer of that dtype keeps it."""
+    return a.astype(kind).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:510
+# --- book/chapters/16b_reductions.md:517
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -124,7 +131,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:892
+# --- book/chapters/16b_reductions.md:899
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():

@@ -134,7 +134,7 @@ _threshold = threshold  # torch's F.threshold is its _threshold, where pickle fi
 threshold.__qualname__ = "_threshold"
 
 
-# --- book/chapters/16v_attention_and_sampling.md:1353
+# --- book/chapters/16v_attention_and_sampling.md:1385
 from refgrad._ops.affine_grid import affine_grid  # noqa: E402
 from refgrad._ops.attention import scaled_dot_product_attention  # noqa: E402
 from refgrad._ops.grid_sampling import grid_sample  # noqa: E402

@@ -40,7 +40,7 @@ from refgrad.optim.sparse_adam import SparseAdam  # noqa: E402
 from refgrad.optim import swa_utils  # noqa: E402 - torch.optim.swa_utils
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:495
+# --- book/chapters/19l_adafactor_and_muon.md:482
 from refgrad.optim._adafactor import Adafactor  # noqa: E402
 from refgrad.optim._muon import Muon  # noqa: E402
 

@@ -7,10 +7,8 @@
 
 import math
 
-import numpy as np
-
 from refgrad._creation import zeros_like
-from refgrad._from_numpy import as_tensor
+from refgrad._dtype import bfloat16
 from refgrad._tensor import Tensor
 from refgrad.autograd.grad_mode import no_grad
 from refgrad.optim.optimizer import Optimizer, as_scalar, loss_of
@@ -33,21 +31,13 @@ def check_muon(lr, momentum, weight_decay, adjust_lr_fn) -> None:
         raise ValueError(f"Adjust learning rate function {adjust_lr_fn} is not supported")
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:331
+# --- book/chapters/19l_adafactor_and_muon.md:326
 def bfloat16_values(t: Tensor) -> Tensor:
     """A float32 tensor of ``t``'s values rounded to bfloat16: 8 significant bits."""
-    x = t.detach().numpy()
-    wide = x.dtype == np.float64
-    bits = x.view(np.uint64 if wide else np.uint32).astype(np.uint64)
-    drop = np.uint64(45 if wide else 16)  # the significand bits bfloat16 does not keep
-    half = (np.uint64(1) << (drop - np.uint64(1))) - np.uint64(1)
-    bits = (bits + half + ((bits >> drop) & np.uint64(1))) >> drop << drop
-    rounded = bits.view(np.float64) if wide else bits.astype(np.uint32).view(np.float32)
-    with np.errstate(over="ignore"):  # a float64 beyond float32's range is infinite, silently
-        return as_tensor(np.where(np.isnan(x), x, rounded).astype(np.float32))
+    return t.detach().to(bfloat16).float()
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:350
+# --- book/chapters/19l_adafactor_and_muon.md:337
 def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps: int, eps: float) -> Tensor:
     """A roughly orthogonal matrix with ``grad``'s singular vectors, in bfloat16 values."""
     from refgrad import addmm  # the package's; it is loaded by the time a step runs
@@ -70,7 +60,7 @@ def _zeropower_via_newtonschulz(grad, ns_coefficients, ns_steps: int, eps: float
     return x.T if tall else x
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:394
+# --- book/chapters/19l_adafactor_and_muon.md:381
 def _adjust_lr(lr, adjust_lr_fn, param_shape) -> float:
     rows, cols = param_shape[:2]
     if adjust_lr_fn is None or adjust_lr_fn == "original":
@@ -98,7 +88,7 @@ def muon(params, grads, muon_momentum_bufs, *, foreach=None, lr, weight_decay, m
         p.add_(update, alpha=-_adjust_lr(lr, adjust_lr_fn, p.shape))
 
 
-# --- book/chapters/19l_adafactor_and_muon.md:426
+# --- book/chapters/19l_adafactor_and_muon.md:413
 class Muon(Optimizer):
     def __init__(self, params, lr=1e-3, weight_decay=0.1, momentum=0.95, nesterov=True,
                  ns_coefficients=(DEFAULT_A, DEFAULT_B, DEFAULT_C), eps=EPS,

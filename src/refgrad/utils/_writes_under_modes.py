@@ -14,15 +14,22 @@ from refgrad.autograd._state import state, switched_on
 # arguments after self and the keywords that torch's mode sees, and the
 # function that makes the call again from them. dispatch_inplace hands those
 # over instead of the function's own.
-def show_index_put(put, indices, values, accumulate) -> None:
-    """Have ``put``, an index_put_ write, show torch's (indices, values, accumulate)."""
+def show_index_put(put, indices, values, accumulate, unsafe=None) -> None:
+    """Have ``put``, an index_put_ write, show torch's (indices, values, accumulate), and
+    _index_put_impl_'s (``unsafe`` given) its name and its flags up to the last set."""
     from refgrad._ops.inplace_writes import put_indexed
 
-    shown = (list(indices), values, *((True,) if accumulate else ()))
-    put.shown_to_a_mode = ("index_put_", shown, {}, put_indexed)
+    if unsafe is None:
+        shown = (list(indices), values, *((True,) if accumulate else ()))
+        put.shown_to_a_mode = ("index_put_", shown, {}, put_indexed)
+        return
+    from refgrad._ops.index_put_impl import _run
+
+    flags = (accumulate, True) if unsafe else (True,) if accumulate else ()
+    put.shown_to_a_mode = ("_index_put_impl_", (list(indices), values, *flags), {}, _run)
 
 
-# --- book/chapters/29f_writes_under_modes.md:79
+# --- book/chapters/29f_writes_under_modes.md:86
 def show_fill(fill, name, bounds, defaults, generator, again) -> None:
     """Have ``fill``, a random fill, show torch's ``bounds`` and ``generator``."""
     shown = [float(b) if type(d) is float and type(b) in (int, bool) else b
@@ -37,7 +44,7 @@ def show_fill(fill, name, bounds, defaults, generator, again) -> None:
 NO_DEFAULT = object()  # a bound always shown: geometric_'s p, random_'s from and to
 
 
-# --- book/chapters/29f_writes_under_modes.md:106
+# --- book/chapters/29f_writes_under_modes.md:113
 def row_written(row, params: dict, name: str, defaults: dict, step_name=None):
     """The step that writes ``row`` with ``params`` in place, showing a mode ``name``
     with the parameters ``defaults`` lists (in its order, up to the last not at its
@@ -65,7 +72,7 @@ def _at_default(value, default) -> bool:
     return default is not NO_DEFAULT and type(value) is type(default) and value == default
 
 
-# --- book/chapters/29f_writes_under_modes.md:148
+# --- book/chapters/29f_writes_under_modes.md:155
 # NOTE [A clone before the write]
 # torch's autograd layer clones self before an in-place op whose node saves
 # it, so its modes see the clone first. Under a mode refgrad clones where
@@ -80,7 +87,7 @@ _MADE: list = []
 # the write serves them all, so no mode sees a second clone.
 
 
-# --- book/chapters/29f_writes_under_modes.md:169
+# --- book/chapters/29f_writes_under_modes.md:176
 def cloned_first(self, function, args):
     """``self``'s clone, made now, if the write's node will keep ``self``; else None."""
     from refgrad._ops.simple_functions import clone
@@ -114,7 +121,7 @@ def taken_clone(self):
     return None
 
 
-# --- book/chapters/29f_writes_under_modes.md:207
+# --- book/chapters/29f_writes_under_modes.md:214
 def with_original(again, original):
     """The runner of an in-place op's ``func``: ``again``, which makes the write again,
     with ``original``, the clone made before the mode saw it, at hand."""
