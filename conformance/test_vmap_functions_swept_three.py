@@ -1,24 +1,15 @@
 """Functions under vmap that torch's batching rules hand to another function, or run as a
 decomposition: chapter 19ig_functions_under_vmap_three."""
 
-import re
 
 import numpy as np
 import pytest
 import torch
 
+from conformance._vmap_refusals import IN_BMM, ones, refused
+
 F = torch.nn.functional
 ADDMV = "addmv input tensors must have the same dtype, but got {}, {}, and {}"
-IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
-
-
-def refused(error, text, call):
-    with pytest.raises(error, match="^" + re.escape(text) + "$"):
-        call()
-
-
-def ones(*shape, dtype=torch.float32):
-    return torch.ones(*shape, dtype=dtype)
 
 
 @pytest.mark.parametrize("function", [torch.dot, torch.vdot])

@@ -2,28 +2,19 @@
 in the words of the function a rule calls: found by the sweep of
 conformance/oracle/test_vmap_sweep_oracle.py (chapter 19if_functions_under_vmap_two)."""
 
-import re
 import warnings
 
 import numpy as np
 import pytest
 import torch
 
+from conformance._vmap_refusals import IN_BMM, ones, refused
+
 F = torch.nn.functional
 LU_TWO = "torch.lu_factor_ex: Expected tensor with 2 or more dimensions. Got size: {} instead"
 SAID = "torch.linalg.householder_product: "
 SCATTER = "expected src to have a size equal to the slice of self. src size = {}, slice size = {}"
 OUT_OF_RANGE = "Dimension out of range (expected to be in range of [-1, 0], but got 1)"
-IN_BMM = "Expected size for first two dimensions of batch2 tensor to be: {} but got: {}."
-
-
-def refused(error, text, call):
-    with pytest.raises(error, match="^" + re.escape(text) + "$"):
-        call()
-
-
-def ones(*shape, dtype=torch.float32):
-    return torch.ones(*shape, dtype=dtype)
 
 
 @pytest.mark.parametrize("function", [torch.lu, torch.linalg.lu_factor,
