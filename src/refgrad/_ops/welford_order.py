@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:255
+# --- book/chapters/15d_norm_and_spread_order.md:257
 """Welford's update through long slices, in the order of torch's CPU kernel."""
 
 import math
@@ -37,7 +37,7 @@ def _running(values):
     return mean, m2, float(count)
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:292
+# --- book/chapters/15d_norm_and_spread_order.md:294
 def _fma(x: float, y: float, z: float) -> float:
     """x·y + z rounded once (exact fractions; with infinities or nan, as it comes)."""
     if math.isfinite(x) and math.isfinite(y) and math.isfinite(z):
@@ -57,7 +57,7 @@ def _merged(a, b):
             count)
 
 
-# --- book/chapters/15d_norm_and_spread_order.md:317
+# --- book/chapters/15d_norm_and_spread_order.md:319
 def _stepped(b):
     """The update through all slices at once, one NumPy step for each element."""
     mean = m2 = np.zeros_like(b[..., 0])
