@@ -37,6 +37,7 @@ class Recipe:
     variadic: bool = False  # the tensors are passed as one list (stack)
     twice: bool = True  # twice differentiable: check gradgradcheck too
     shapes: Callable | None = None  # a strategy of the inputs' shapes, when they are tied
+    below: int = 0  # the row's node lies this many first edges below the result's
 
 
 def _dims(shapes):
@@ -236,7 +237,10 @@ def gradient_tests(recipes):
     def test_first_order(name, data):
         inputs, fn, rng = _case(data, recipes[name])
         outputs = _differentiable(fn(*inputs))
-        assert type(outputs[0].grad_fn).__name__ == OPS[name].node  # the recipe reaches its row
+        node = outputs[0].grad_fn
+        for _ in range(recipes[name].below):
+            node = node.next_functions[0][0]
+        assert type(node).__name__ == OPS[name].node  # the recipe reaches its row
         assert gradcheck(fn, inputs, rtol=RTOL)
         upstream = _grad_outputs(outputs, rng)
         torch.autograd.backward(outputs, upstream)

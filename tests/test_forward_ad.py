@@ -20,6 +20,7 @@ from refgrad._tensor import make_tensor
 from refgrad.autograd import _tangents
 from refgrad.autograd.gradcheck import GradcheckError, gradcheck
 from tests._gradient_support import _laid_out
+from tests.test_gradients_complex import COMPLEX_ROWS
 from tests.test_op_gradients import (
     COVERED,
     RECIPES,
@@ -33,7 +34,8 @@ EPS = 1e-6
 # input (NOTE [A tangent torch sizes wrongly]); the test below checks both.
 SIZED_WRONGLY = {"norm.Scalar"}
 WITH_TANGENTS = [name for name in COVERED if name != "_fw_primal"
-                 and name not in WITHOUT_FORWARD_FORMULA and name not in SIZED_WRONGLY]
+                 and name not in WITHOUT_FORWARD_FORMULA and name not in SIZED_WRONGLY
+                 and name not in COMPLEX_ROWS]
 # torch's forward formula for these is not the derivative, and refgrad's follows it
 # (NOTE [The whole of A's tangent]); the oracle compares their tangents with torch's.
 NOT_THE_DERIVATIVE = {"triangular_solve"}
@@ -301,3 +303,16 @@ def test_custom_function_forward_runs_without_tangents_even_without_a_level():
 
     Probe.apply(torch.ones(1))
     assert seen == [False] and fwAD._is_fwd_grad_enabled()
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_ROWS))
+def test_complex_rows_refuse_a_tangent(name):
+    """NOTE [No complex tangents]: refused by name, and the dual level stays usable."""
+    case = {"view_as_complex": [(3, 2)]}.get(name, [(3, 2)] * len(RECIPES[name].values))
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(torch.rand(*shape, dtype=torch.float64) + 0.5,
+                                torch.ones(*shape, dtype=torch.float64)) for shape in case]
+        with pytest.raises(NotImplementedError, match=r"^refgrad does not yet compute "
+                           r"forward-mode tangents through complex tensors \(in \w+\)$"):
+            RECIPES[name].call(*duals)
+        assert fwAD.unpack_dual(duals[0] * 2).tangent.tolist() == [[2.0, 2.0]] * 3

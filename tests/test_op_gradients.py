@@ -21,6 +21,7 @@ from refgrad.nn import functional as F  # registers the rows of chapter 16q
 from tests._gradient_support import RTOL, differentiable, draw_case
 from tests.test_gradients_backward_rows import RECIPES as BACKWARD_ROWS
 from tests.test_gradients_basics import RECIPES as BASICS
+from tests.test_gradients_complex import RECIPES as COMPLEX
 from tests.test_gradients_convolution import RECIPES as CONVOLUTION
 from tests.test_gradients_functional import RECIPES as FUNCTIONAL
 from tests.test_gradients_in_place import RECIPES as IN_PLACE
@@ -31,7 +32,7 @@ from tests.test_gradients_special import RECIPES as SPECIAL
 from tests.test_gradients_writes import RECIPES as WRITES
 
 FAMILIES = (BASICS, IN_PLACE, WRITES, LINALG, SPECIAL, FUNCTIONAL, CONVOLUTION, SAMPLING,
-            BACKWARD_ROWS, POOLS)
+            BACKWARD_ROWS, POOLS, COMPLEX)
 RECIPES = {name: recipe for family in FAMILIES for name, recipe in family.items()}
 
 # A NotImplemented row records a node whose backward fails, as torch's does:

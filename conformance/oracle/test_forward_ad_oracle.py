@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import refgrad
 from tests._gradient_support import _laid_out
+from tests.test_gradients_complex import COMPLEX_ROWS
 from tests.test_gradients_linalg import _eigh_invariants, _svd_invariants
 from tests.test_gradients_sampling import UPSAMPLINGS, interpolating
 from tests.test_op_gradients import (
@@ -557,6 +558,15 @@ TORCH_CALLS["mkldnn_rnn_layer"] = (  # chapter "An LSTM layer as one node"
         True)[:3])
 TORCH_CALLS["_standard_gamma"] = (  # chapter "The gamma family"
     lambda a: torch._standard_gamma(a * 0.0 + 1.0, generator=torch.Generator().manual_seed(0)))
+# chapter 02c: complex results read as their parts, as tests/test_gradients_complex.py does
+TORCH_CALLS.update({
+    "complex": lambda a, b: torch.view_as_real(torch.complex(a, b)),
+    "polar": lambda a, b: torch.view_as_real(torch.polar(a, b)),
+    "view_as_real": lambda a, b: torch.view_as_real(torch.complex(a, b) * torch.complex(b, a)),
+    "view_as_complex": lambda a: torch.view_as_real(torch.view_as_complex(a.contiguous()) ** 2),
+    "conj": lambda a, b: torch.view_as_real((torch.complex(a, b) * a).conj().resolve_conj()),
+    "conj_physical": lambda a, b: torch.view_as_real(torch.conj_physical(torch.complex(a, b) * b)),
+})
 
 # torch's float64 trigamma is good to about 5e-10 relative, refgrad's to about 1e-15 (chapter
 # "Special functions"): values and tangents that go through it are compared to 1e-8.
@@ -664,11 +674,23 @@ TORCH_TANGENT_IS_WRONG |= {"norm.Scalar"}
 
 
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in
-                                  TORCH_TANGENT_IS_WRONG | set(WITHOUT_FORWARD_FORMULA)])
+                                  TORCH_TANGENT_IS_WRONG | set(WITHOUT_FORWARD_FORMULA)
+                                  | COMPLEX_ROWS])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_tangents_match_torch(name, data):
     check_row(name, data)
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_ROWS))
+def test_torch_has_the_tangents_refgrad_refuses_through_complex_rows(name):
+    """A deliberate difference (NOTE [No complex tangents]): torch's tangent exists."""
+    count = len(RECIPES[name].values)
+    primals = [torch.rand(3, 2, dtype=torch.float64) + 0.5 for _ in range(count)]
+    with torch.autograd.forward_ad.dual_level():
+        duals = [torch.autograd.forward_ad.make_dual(p, torch.ones_like(p)) for p in primals]
+        out = TORCH_CALLS[name](*duals)
+        assert torch.autograd.forward_ad.unpack_dual(out).tangent.shape == out.shape
 
 
 @pytest.mark.parametrize("name", sorted(WITHOUT_FORWARD_FORMULA))
@@ -801,6 +823,7 @@ def test_torch_still_refuses_to_differentiate_these_tangents(name):
 
 @pytest.mark.parametrize("name", [n for n in DIFFERENTIABLE if n not in TORCH_TANGENT_IS_WRONG
                                   | TORCH_CANNOT_DIFFERENTIATE | set(WITHOUT_FORWARD_FORMULA)
+                                  | COMPLEX_ROWS
                                   | TORCH_WRONG_REVERSE
                                   | set(TORCH_TANGENTS_WITHOUT_DERIVATIVE)
                                   | {"glu_backward"}])  # see the test below

@@ -23,9 +23,20 @@ def output_tangents(op, args, params, outputs, tangents, level) -> list:
         from refgrad._functorch._tangent_writes import refuse_batched_fill
 
         refuse_batched_fill(*tangents)
+    if any(_is_complex(t) for t in (*args, *outputs)):  # NOTE [No complex tangents]
+        raise NotImplementedError(f"refgrad does not yet compute forward-mode tangents "
+                                  f"through complex tensors (in {op.name})")
     from refgrad.autograd._empty_tangents import laid_out_empty  # chapter "Empty tangents"
 
     return laid_out_empty(op, outputs, _jvp(op, args, params, outputs, tangents))
+
+
+# NOTE [No complex tangents]
+# The tangents here come from the backward formulas, which are linear over the
+# reals; a complex row's backward conjugates (chapter 02c_complex_numbers), so its
+# tangent is not the transposed formula's. Refused rather than answered wrongly.
+def _is_complex(value) -> bool:
+    return isinstance(value, Tensor) and value._data.dtype.kind == "c"
 
 
 def _view_tangents(op, source, params, tangent, level) -> list:
@@ -39,14 +50,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:747
+# --- book/chapters/18a_forward_ad.md:758
 # NOTE [Formulas that read one tangent]
 # The rows whose forward formula reads one input's tangent, by position:
 # without a tangent there, the output gets none.
 ONE_SIDED = {"copysign": 0, "nextafter": 0}
 
 
-# --- book/chapters/18a_forward_ad.md:760
+# --- book/chapters/18a_forward_ad.md:771
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -57,7 +68,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:784
+# --- book/chapters/18a_forward_ad.md:795
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -91,7 +102,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:840
+# --- book/chapters/18a_forward_ad.md:851
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -115,7 +126,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:870
+# --- book/chapters/18a_forward_ad.md:881
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -127,7 +138,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:898
+# --- book/chapters/18a_forward_ad.md:909
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -162,7 +173,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:937
+# --- book/chapters/18a_forward_ad.md:948
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 
