@@ -1,5 +1,6 @@
 """Behaviour the differential fuzzer found: the layout of ldexp's result where torch multiplies
-by a power of two it computes first; the steps float16 softmaxes round; the products and
+by a power of two it computes first; the steps float16 and bfloat16 softmaxes round, which
+depend on the processor's vector width and torch's threads; the products and
 quotients a zero gradient meets in the formulas of mul and div; the layouts of unreduced
 huber_loss and binary_cross_entropy_with_logits. The same assertions
 run on torch.
@@ -58,11 +59,38 @@ def _expected_log_softmax(x, axis):
     return shifted - np.log(total)
 
 
+def _loop_tails(shape, axis):
+    """The positions torch's softmax along an inner ``axis`` of a two-byte dtype computes one
+    at a time, found by walking its loop: the positions shared among its threads in equal
+    parts, each part taken a vector at a time where a whole one fits in the rest of the part
+    and of the row."""
+    inner = int(np.prod(shape[axis + 1:]))
+    count = int(np.prod(shape[:axis])) * inner
+    width = 32 if torch.backends.cpu.get_cpu_capability() == "AVX512" else 16
+    threads = torch.get_num_threads() if count > 1 else 1
+    part = -(-count // threads)
+    tails = np.zeros(count, dtype=bool)
+    for begin in range(0, count, max(part, 1)):
+        end, idx = min(begin + part, count), begin
+        while idx < end:
+            row_end = idx - idx % inner + inner
+            if idx + width <= min(end, row_end):
+                idx += width
+            else:
+                tail = end - idx if idx + width > end else row_end - idx
+                tails[idx:idx + tail] = True
+                idx += tail
+    return tails.reshape(shape[:axis] + (1,) + shape[axis + 1:])
+
+
 def _expected_softmax(x, axis):
-    """float32 steps; along another dim the exponentials rounded to float16 first."""
+    """float32 steps; along another dim the exponentials of the scalar loop's positions
+    rounded to float16 first."""
     e = np.exp(x.astype(np.float32) - x.astype(np.float32).max(axis=axis, keepdims=True))
     total = e.sum(axis=axis, keepdims=True)
-    return e * (1 / total) if axis == x.ndim - 1 else _halved(e) / total
+    if axis == x.ndim - 1:
+        return e * (1 / total)
+    return np.where(_loop_tails(x.shape, axis), _halved(e), e) / total
 
 
 def test_float16_log_softmax_rounds_its_log_sum():
@@ -73,8 +101,16 @@ def test_float16_log_softmax_rounds_its_log_sum():
     assert x.grad.tolist() == [0.7880859375, -0.576171875, -0.2120361328125]
 
 
-@pytest.mark.parametrize("shape", [(7,), (4, 5), (3, 4, 5), (2, 40)])
-def test_float16_softmaxes_round_torchs_steps(shape):
+@pytest.fixture(params=[1, 2], ids=["one thread", "two threads"])
+def threads(request):
+    before = torch.get_num_threads()
+    torch.set_num_threads(request.param)
+    yield request.param
+    torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (3, 4, 5), (2, 40), (5, 33), (2, 3, 70)])
+def test_float16_softmaxes_round_torchs_steps(shape, threads):
     rng = np.random.default_rng(7)
     for scale in (0.5, 3.0, 20.0):
         x = (rng.standard_normal(shape) * scale).astype(np.float16)
@@ -87,6 +123,18 @@ def test_float16_softmaxes_round_torchs_steps(shape):
             wide = torch.tensor(x.astype(np.float32))
             assert _bits(torch.log_softmax(wide, dim, dtype=torch.float16).numpy()) == log_expected
             assert _bits(torch.softmax(wide, dim, dtype=torch.float16).numpy()) == expected
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((2, 40), 0), ((5, 33), 0), ((4, 3, 17), 1),
+                                            ((3, 70), 0), ((2, 20), 0)])
+def test_bfloat16_softmax_along_an_inner_dim_rounds_its_scalar_loops_exponentials(
+        shape, dim, threads):
+    x = torch.tensor(np.random.default_rng(3).standard_normal(shape) * 4).to(torch.bfloat16)
+    a = x.float().numpy()
+    e = np.exp(a - a.max(axis=dim, keepdims=True))
+    rounded = torch.tensor(e).to(torch.bfloat16).float().numpy()
+    expected = np.where(_loop_tails(shape, dim), rounded, e) / e.sum(axis=dim, keepdims=True)
+    assert torch.equal(x.softmax(dim), torch.tensor(expected).to(torch.bfloat16))
 
 
 @pytest.mark.parametrize("dim", [0, 1, -1])

@@ -177,13 +177,13 @@ from refgrad._ops.pointwise import (
 )
 
 
-# --- book/chapters/16b_reductions.md:954
+# --- book/chapters/16b_reductions.md:965
 from refgrad import return_types
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax
 from refgrad._ops.statistics import max, mean, min, prod
 
 
-# --- book/chapters/16b_reductions.md:1807
+# --- book/chapters/16b_reductions.md:1818
 from refgrad import linalg
 from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
@@ -919,17 +919,17 @@ from refgrad._default_device import get_default_device, set_default_device
 from refgrad import accelerator
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1066
+# --- book/chapters/24a_the_build_and_its_switches.md:1052
 from refgrad import torch_version, version
 from refgrad.torch_version import __version__  # noqa: F811
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1444
+# --- book/chapters/24a_the_build_and_its_switches.md:1430
 from refgrad import _dynamo
 from refgrad._compile import compile
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1683
+# --- book/chapters/24a_the_build_and_its_switches.md:1669
 from refgrad import cpu
 from refgrad._build import (
     get_device, has_lapack, has_mkl, has_openmp, has_spectral, init_num_threads,
@@ -959,19 +959,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2629
+# --- book/chapters/26_inplace.md:2636
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2684
+# --- book/chapters/26_inplace.md:2691
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2879
+# --- book/chapters/26_inplace.md:2886
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:4010
+# --- book/chapters/26_inplace.md:4017
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -996,7 +996,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4170
+# --- book/chapters/26_inplace.md:4177
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -1007,7 +1007,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4538
+# --- book/chapters/26_inplace.md:4545
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5285
+# --- book/chapters/26_inplace.md:5292
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5315
+# --- book/chapters/26_inplace.md:5322
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1591
+# --- book/chapters/24a_the_build_and_its_switches.md:1577
 """The namespace's questions about the build, and its older switches."""
 
 import importlib
@@ -31,7 +31,7 @@ def set_flush_denormal(*args) -> bool:
     return False
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1626
+# --- book/chapters/24a_the_build_and_its_switches.md:1612
 def _named(path: str):
     import refgrad
 
@@ -58,7 +58,7 @@ def set_default_tensor_type(t, /) -> None:
               "tensor/python_tensor.cpp:434.)", stacklevel=2)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1657
+# --- book/chapters/24a_the_build_and_its_switches.md:1643
 def _tensor(name: str, input) -> None:
     if not isinstance(input, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "

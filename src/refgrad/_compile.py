@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1356
+# --- book/chapters/24a_the_build_and_its_switches.md:1342
 """torch.compile: torch's checks, then the model itself, run eagerly."""
 
 import functools
@@ -29,7 +29,7 @@ def _checked_callable(model) -> None:
                              "provided.")
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1383
+# --- book/chapters/24a_the_build_and_its_switches.md:1369
 def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None,
             options=None, name=None, disable=False, recompile_limit=None,
             isolate_recompiles=False, shapes_spec=None):
@@ -54,7 +54,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
     return _eager(model, dynamic)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1409
+# --- book/chapters/24a_the_build_and_its_switches.md:1395
 _SET_UP = []  # whether the first compile has run in this process
 
 

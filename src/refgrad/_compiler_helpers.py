@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1467
+# --- book/chapters/24a_the_build_and_its_switches.md:1453
 """torch.compiler's helpers around compile, for a refgrad that runs everything eagerly."""
 
 import functools
@@ -35,7 +35,7 @@ def disable(fn=None, recursive=True, *, reason=None):
     return run
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1500
+# --- book/chapters/24a_the_build_and_its_switches.md:1486
 def allow_in_graph(fn):
     """Let the compiler put ``fn`` in its graph whole: there is no graph; ``fn`` is returned."""
     return fn
@@ -50,7 +50,7 @@ def cudagraph_mark_step_begin() -> None:
     """Mark a new step for CUDA graphs, which refgrad does not record."""
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1521
+# --- book/chapters/24a_the_build_and_its_switches.md:1507
 def compile(*args, **kwargs):
     """torch.compile, under torch.compiler's name."""
     return _compile.compile(*args, **kwargs)

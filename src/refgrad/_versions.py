@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:930
+# --- book/chapters/24a_the_build_and_its_switches.md:916
 """Version numbers read and ordered as PEP 440 says, for TorchVersion's comparisons."""
 
 import re
@@ -23,7 +23,7 @@ class InvalidVersion(ValueError):
     """A string that is not a version number."""
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:957
+# --- book/chapters/24a_the_build_and_its_switches.md:943
 class Version:
     """A version number; equal and ordered by its PEP 440 key."""
 

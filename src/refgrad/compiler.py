@@ -20,7 +20,7 @@ def is_exporting() -> bool:
     return False
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1543
+# --- book/chapters/24a_the_build_and_its_switches.md:1529
 from refgrad._compiler_helpers import allow_in_graph, assume_constant_result  # noqa: E402, I001
 from refgrad._compiler_helpers import compile, cudagraph_mark_step_begin, disable  # noqa: E402
 from refgrad._compiler_helpers import list_backends, reset  # noqa: E402

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1091
+# --- book/chapters/24a_the_build_and_its_switches.md:1077
 """torch.cpu: the device-module functions, for the one device that is always ready."""
 
 __all__ = ["is_available", "is_initialized", "synchronize", "current_device",
@@ -37,7 +37,7 @@ def set_device(device) -> None:
     """Choose the CPU: there is only one, so nothing changes."""
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1126
+# --- book/chapters/24a_the_build_and_its_switches.md:1112
 class Stream:
     """A queue of work that is always empty: waits return at once."""
 
@@ -70,7 +70,7 @@ class Event:
         pass
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1163
+# --- book/chapters/24a_the_build_and_its_switches.md:1149
 _current = [Stream()]
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1003
+# --- book/chapters/24a_the_build_and_its_switches.md:989
 """torch.torch_version: the version string that compares as a version number."""
 
 from collections.abc import Iterable
@@ -35,7 +35,7 @@ class TorchVersion(str):
             return getattr(super(), method)(cmp)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1036
+# --- book/chapters/24a_the_build_and_its_switches.md:1022
 for _method in ("__gt__", "__lt__", "__eq__", "__ge__", "__le__"):
     setattr(TorchVersion, _method, lambda x, y, method=_method: x._cmp_wrapper(y, method))
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1049
+# --- book/chapters/24a_the_build_and_its_switches.md:1035
 """torch.version: what refgrad was built with, which is nothing but Python and NumPy."""
 
 from refgrad import __version__ as _number

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1333
+# --- book/chapters/24a_the_build_and_its_switches.md:1319
 """torch._dynamo, as far as refgrad has it: what torch.compile returns, and its names."""
 
 from refgrad._dynamo import exc

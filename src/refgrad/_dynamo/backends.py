@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1234
+# --- book/chapters/24a_the_build_and_its_switches.md:1220
 """The names of torch.compile's backends, which refgrad accepts and does not run."""
 
 _DEBUG = ("aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1266
+# --- book/chapters/24a_the_build_and_its_switches.md:1252
 """torch._dynamo.eval_frame.OptimizedModule: a module torch.compile wrapped, run eagerly."""
 
 from refgrad.nn.modules.module import Module
@@ -27,7 +27,7 @@ def _own(self, name: str) -> bool:
     return hasattr(type(self), name) or name in type(self)._opt_mod_attributes
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1291
+# --- book/chapters/24a_the_build_and_its_switches.md:1277
 class OptimizedModule(Module):
     """The wrapper torch.compile puts around a module; ``_orig_mod`` is the module."""
 

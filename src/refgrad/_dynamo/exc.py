@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:1215
+# --- book/chapters/24a_the_build_and_its_switches.md:1201
 """torch._dynamo.exc: the errors of torch.compile that refgrad can raise."""
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:562
+# --- book/chapters/16q_functional.md:591
 """The activations of torch.nn.functional: defaults, checks, and inplace=True."""
 
 import warnings
@@ -29,7 +29,7 @@ def _apply(row, input, inplace, kernel, shown=None, **params):
     return _write(input, row_written(row, params, name, shown or {}))
 
 
-# --- book/chapters/16q_functional.md:594
+# --- book/chapters/16q_functional.md:623
 def relu(input, inplace=False):
     return input.relu_() if inplace else _relu(input)
 
@@ -62,7 +62,7 @@ def _threshold(input, threshold, value, inplace=False):
 threshold = _threshold  # torch's F.threshold is named _threshold, and its errors say so
 
 
-# --- book/chapters/16q_functional.md:631
+# --- book/chapters/16q_functional.md:660
 def gelu(input, *, approximate="none"):  # keyword-only, as torch's operator takes it
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -93,7 +93,7 @@ def logsigmoid(input):  # the output, without the buffer: NOTE [The logsigmoid b
     return _apply(rows.LOG_SIGMOID, input, False, "log_sigmoid_cpu")[0]
 
 
-# --- book/chapters/16q_functional.md:670
+# --- book/chapters/16q_functional.md:699
 def hardtanh_refusals(input, min_val, max_val) -> None:
     """What torch's hardtanh kernel refuses, in place or not, before it clamps."""
     from refgrad._dtype import checked_number
@@ -124,7 +124,7 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0, 6, inplace)  # integer bounds: the node shows 0 and 6
 
 
-# --- book/chapters/16q_functional.md:706
+# --- book/chapters/16q_functional.md:735
 def softsign(input):
     return input / (input.abs() + 1)
 
@@ -158,7 +158,7 @@ def glu(input, dim=-1):
     return call(rows.GLU, (input,), {"dim": dim})
 
 
-# --- book/chapters/16q_functional.md:751
+# --- book/chapters/16q_functional.md:780
 def _implicit_dim(name, input, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)

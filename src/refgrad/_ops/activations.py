@@ -53,15 +53,18 @@ def on_host(fn):
 
 
 # --- book/chapters/16q_functional.md:124
-def _row(name, node, forward, backward, iterated=True, gradient_row=False, **more):
+def _row(name, node, forward, backward, iterated=True, gradient_row=False, widen=True,
+         **more):
     """A row of one input that keeps it, computed in float32 for float16; elementwise
     unless ``iterated`` says otherwise (NOTE [The layout TensorIterator picks]).
 
     ``gradient_row``: the backward is a row of its own, which lays its result out.
+    ``widen``: False for a forward that widens float16 itself, as it needs the input's dtype.
     """
     if iterated is True and not gradient_row:  # NOTE [Activation gradients laid out by ...]
         backward = iterated_backward(backward)
-    return register(Op(name, node, ("self",), forward=in_float32(forward), backward=backward,
+    forward = in_float32(forward) if widen else forward
+    return register(Op(name, node, ("self",), forward=forward, backward=backward,
                        saves=_SELF, promote=False, iterated=iterated, **more))
 
 
@@ -88,25 +91,33 @@ HARDTANH = register(Op(  # integers too, so not through in_float32
         _hardtanh_backward(g, self, min_val, max_val),))))
 
 
-# --- book/chapters/16q_functional.md:175
+# --- book/chapters/16q_functional.md:178
 _ROOT_HALF, _ROOT_TWO_OVER_PI, _KAPPA = math.sqrt(0.5), math.sqrt(2 / math.pi), 0.044715
 
 
-def _gelu(a, approximate):
+@in_float32
+def _gelu_formula(a, approximate):
     kind = a.dtype.type
     if approximate == "tanh":
         inner = kind(_ROOT_TWO_OVER_PI) * (a + kind(_KAPPA) * (a * a * a))
         return kind(0.5) * a * (1 + np.tanh(inner))
     erf = _erf(np.asarray(a * kind(_ROOT_HALF), dtype=np.float64)).astype(a.dtype)
-    return onednn_ends(a, a * kind(0.5) * (1 + erf))  # NOTE [gelu through oneDNN]
+    return a * kind(0.5) * (1 + erf)
+
+
+def _gelu(a, approximate):
+    result = _gelu_formula(a, approximate)  # widened here: the ends need the input's dtype
+    if approximate == "tanh":
+        return result
+    return onednn_ends(a, result)  # NOTE [gelu through oneDNN]
 
 
 # its gradient is a row of its own: chapter "Gradients of the smooth activations and losses"
 GELU = _row("gelu", "GeluBackward0", on_host(_gelu), lambda g, self, approximate: (
-    smooth_gradients.gelu_backward(g, self, approximate),))  # erf: host arrays
+    smooth_gradients.gelu_backward(g, self, approximate),), widen=False)  # erf: host arrays
 
 
-# --- book/chapters/16q_functional.md:405
+# --- book/chapters/16q_functional.md:434
 def _relu6_of_shifted(a):
     kind = a.dtype.type
     return np.minimum(np.maximum(a + kind(3), kind(0)), kind(6))
@@ -134,7 +145,7 @@ def hardswish_backward(grad_output, self):
     return call(HARDSWISH_BACKWARD, (grad_output, self))
 
 
-# --- book/chapters/16q_functional.md:440
+# --- book/chapters/16q_functional.md:469
 def _hardsigmoid_grad(g, self, operation):
     inside = (self > -3) & (self < 3)  # False at NaN: torch's gradient there is zero
     return np.where(inside, g * g.dtype.type(_ONE_SIXTH), g.dtype.type(0))
@@ -162,7 +173,7 @@ HARDSWISH = _row("hardswish", "HardswishBackward0",
                  lambda g, self: (hardswish_backward(g, self),))
 
 
-# --- book/chapters/16q_functional.md:490
+# --- book/chapters/16q_functional.md:519
 def _softshrink(a, lambd):
     kind = a.dtype.type
     shrunk = np.where(a < -lambd, a + kind(lambd), a * kind(0))  # -0.0 and NaN as torch's
@@ -194,7 +205,7 @@ GLU = _row("glu", "GluBackward0", _glu, lambda g, self, dim: (
     smooth_gradients.glu_backward(g, self, dim),), iterated=False)
 
 
-# --- book/chapters/16q_functional.md:529
+# --- book/chapters/16q_functional.md:558
 NEGATIVE_SLOPE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
     "supported. This is caused by calling in-place forward function with a negative slope, "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:989
+# --- book/chapters/26_inplace.md:996
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -37,7 +37,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:1032
+# --- book/chapters/26_inplace.md:1039
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if batch_levels:  # under vmap: chapter 19rn_user_journeys_fourteen
@@ -127,7 +127,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1123
+# --- book/chapters/26_inplace.md:1130
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -135,7 +135,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1138
+# --- book/chapters/26_inplace.md:1145
 def _warn_shared(function, self, args, kwargs) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -158,7 +158,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1189
+# --- book/chapters/26_inplace.md:1196
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -190,7 +190,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1226
+# --- book/chapters/26_inplace.md:1233
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -201,7 +201,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1246
+# --- book/chapters/26_inplace.md:1253
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -229,7 +229,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1278
+# --- book/chapters/26_inplace.md:1285
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -242,7 +242,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1301
+# --- book/chapters/26_inplace.md:1308
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1347
+# --- book/chapters/16b_reductions.md:1358
 """Measures of size along dimensions: vector norms, amax and amin."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad._tensor import Tensor
 from refgrad._typename import LEGACY
 
 
-# --- book/chapters/16b_reductions.md:1370
+# --- book/chapters/16b_reductions.md:1381
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     if dtype is not None:
         a = a.astype(dtype.numpy)
@@ -60,7 +60,7 @@ def _kept_count(shape, axes) -> int:
     return 1 if axes is None else math.prod(n for d, n in enumerate(shape) if d not in axes)
 
 
-# --- book/chapters/16b_reductions.md:1427
+# --- book/chapters/16b_reductions.md:1438
 # NOTE [The infinity norm's ties]
 # The gradient of max |x| goes to every element whose size is the norm (or is
 # nan), split evenly among them: a mask of those, counted (a bool sum, int64),
@@ -68,7 +68,7 @@ def _kept_count(shape, axes) -> int:
 # works out the product's right operand before the sign, and so does refgrad.
 
 
-# --- book/chapters/16b_reductions.md:1436
+# --- book/chapters/16b_reductions.md:1447
 def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     if ord == 0:
         return (None,)
@@ -90,7 +90,7 @@ def _norm_backward(g, self, result, ord, dim, keepdim, dtype):  # noqa: A002
     return (_power_grad(g, self, result, ord),)
 
 
-# --- book/chapters/16b_reductions.md:1471
+# --- book/chapters/16b_reductions.md:1482
 def _power_grad(g, self, result, p):
     # In torch's order, each product's right operand first: NOTE [Operands right to left]
     p = float(p)  # torch's formula reads p as a float
@@ -113,7 +113,7 @@ VECTOR_NORM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1526
+# --- book/chapters/16b_reductions.md:1537
 def _extreme(pick):
     # NOTE [Results written row-major]
     return lambda a, dim, keepdim: row_major_result(
@@ -151,7 +151,7 @@ AMIN = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1641
+# --- book/chapters/16b_reductions.md:1652
 _VECTOR_NORM = Arguments("linalg_vector_norm(Tensor input, Number ord = 2, "
                          "tuple of ints[1]? dim = None, bool keepdim = False, *, "
                          "torch.dtype? dtype = None, Tensor out = None)")
@@ -191,7 +191,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1687
+# --- book/chapters/16b_reductions.md:1698
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -211,7 +211,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1713
+# --- book/chapters/16b_reductions.md:1724
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -246,7 +246,7 @@ def _norm_of_vectors(input, p, dim, keepdim, dtype):
         raise
 
 
-# --- book/chapters/16b_reductions.md:1757
+# --- book/chapters/16b_reductions.md:1768
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         from refgrad._ops.refusal_order import kernel_checks  # NOTE [Before the kernel refuses]

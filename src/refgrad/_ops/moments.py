@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1064
+# --- book/chapters/16b_reductions.md:1075
 """The sums of squared distances var, std, var_mean and std_mean divide, as torch's."""
 
 import math
@@ -29,7 +29,7 @@ def sequential_sum(a, axes, keepdim):
     return np.reshape(np.cumsum(_slices(a, axes), axis=-1)[..., -1], shape)
 
 
-# --- book/chapters/16b_reductions.md:1094
+# --- book/chapters/16b_reductions.md:1105
 def _welford(b):
     """The running mean and sum of squared distances along ``b``'s last dim."""
     from refgrad._ops.welford_order import welford
@@ -37,7 +37,7 @@ def _welford(b):
     return welford(b)
 
 
-# --- book/chapters/16b_reductions.md:1103
+# --- book/chapters/16b_reductions.md:1114
 def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=False):
     """var (std with ``root``) and the mean of ``a`` over ``axes``, in its dtype
     (``ordered``: adding and updating in torch's order, NOTE [A spread in torch's order])."""
@@ -63,7 +63,7 @@ def moments(a, axes, correction, keepdim, root=False, welford=False, ordered=Fal
                 np.reshape(mean, shape).astype(a.dtype))
 
 
-# --- book/chapters/16b_reductions.md:1157
+# --- book/chapters/16b_reductions.md:1168
 def ordered_distances(a):
     """The mean of all of ``a`` and its squared distances from it, added as torch's
     all-reduce adds them; None where not followed (a 0-d array, a negative stride)."""

@@ -2,29 +2,43 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:201
+# --- book/chapters/16q_functional.md:216
 """The ends of gelu where torch computes it with oneDNN."""
 
 import numpy as np
 
+from refgrad._ops.bfloat16_math import BRAIN
+
 # NOTE [gelu through oneDNN]
-# torch's CPU gelu (approximate='none') calls oneDNN for a float32 input
-# that is row-major (size-one dimensions aside) and holds two elements or
-# more. oneDNN computes x (1 + erf(x / sqrt 2)) / 2: the product overflows
-# for x >= 2**127, and its erf of +inf gives nan. float16, computed here
-# in float32, meets the same ends, as it does in torch on processors with
-# half-precision arithmetic; a float16 slice with gaps, densified by that
-# cast, meets them too, where torch's own kernel takes it. The gradient
-# keeps the formula.
+# torch's CPU gelu (approximate='none') calls oneDNN for an input that is
+# row-major (size-one dimensions aside) and holds two elements or more:
+# float32 always, bfloat16 on an AVX-512 processor, float16 on one that
+# computes in float16. With AVX-512, oneDNN computes x (1 + erf(x / sqrt 2))
+# / 2 in float32: the product overflows for x >= 2**127, and its erf of
+# +inf gives nan. With AVX2 its float32 ends are the formula's, and its
+# zeros unsigned. The gradient keeps the formula.
 _HALF_OVERFLOW = np.float32(2.0**127)
+
+
+def _onednn_takes(kind) -> bool:
+    from refgrad._cpu_features import onednn_takes_half  # chapter "Convolution and pooling"
+    from refgrad._vector_width import hardware_avx512  # chapter "The processor's vector width"
+
+    if kind == np.float32:
+        return True
+    return onednn_takes_half() if kind == np.float16 else kind == BRAIN and hardware_avx512()
 
 
 def onednn_ends(a, result):
     """``result``, gelu of ``a``, with oneDNN's values at the ends where torch uses it."""
-    if a.dtype != np.float32 or a.size < 2 or not a.flags.c_contiguous:
+    if a.size < 2 or not a.flags.c_contiguous or not _onednn_takes(a.dtype):
         return result
+    from refgrad._vector_width import onednn_avx512
+
+    if not onednn_avx512():  # AVX2: the formula's ends, and no -0.
+        return result + np.float32(0) if a.dtype == np.float32 else result
     high = a >= _HALF_OVERFLOW  # +inf among them; most batches have none: one pass
     if not high.any():
         return result
-    ends = np.where(high, np.float32(np.inf), result)
-    return np.where(np.isposinf(a), np.float32(np.nan), ends)
+    ends = np.where(high, result.dtype.type(np.inf), result)
+    return np.where(np.isposinf(a), result.dtype.type(np.nan), ends)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:818
+# --- book/chapters/26_inplace.md:820
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
@@ -11,7 +11,8 @@ from refgrad._dtype import result_type
 from refgrad._tensor import Tensor, make_tensor
 
 # NOTE [Reads after the write]
-# the bytes of a block: two vectors, of 32 bytes or, for these kernels, of 64
+# the bytes of a block on AVX-512: two vectors, of 32 bytes or, for these
+# kernels, of 64; no wider than two of this processor's (NOTE [Vector width])
 BLOCK_BYTES = {
     **dict.fromkeys(("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
                      "floor_divide", "fmod", "remainder", "addcmul", "addcdiv", "addr", "copy"),
@@ -54,7 +55,7 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:890
+# --- book/chapters/26_inplace.md:893
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
@@ -64,7 +65,7 @@ def _may_share(a, b) -> bool:
 # instead, which writes array as that kernel does.
 
 
-# --- book/chapters/26_inplace.md:901
+# --- book/chapters/26_inplace.md:904
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -84,6 +85,10 @@ def write_in_order(t, function, args, kwargs) -> None:
     size = out.itemsize
     inner = [s[-1] for s in steps]
     block_bytes = BLOCK_BYTES.get(function.__name__)
+    if block_bytes is not None:
+        from refgrad._vector_width import vector_bytes  # chapter "The processor's vector width"
+
+        block_bytes = min(block_bytes, 2 * vector_bytes())
     blocks = block_bytes is not None and inner[0] == size and all(
         s in (0, size) for s in inner[1:]) and inner[1:].count(0) <= 1
     block = block_bytes // size if blocks else 1
@@ -105,7 +110,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:947
+# --- book/chapters/26_inplace.md:954
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:978
+# --- book/chapters/16b_reductions.md:989
 """The dimensions a reduction's row names, as NumPy's axes and as sizes of one."""
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:254
+# --- book/chapters/16q_functional.md:283
 """silu, softplus and mish: rows, and their gradients written in torch's steps."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad.autograd._state import state, switched_on
 from refgrad.utils._composite_steps import fused, fused_wanted
 
 
-# --- book/chapters/16q_functional.md:270
+# --- book/chapters/16q_functional.md:299
 def _softplus(a, beta, threshold):
     scaled = a * a.dtype.type(beta)
     with np.errstate(over="ignore"):
@@ -48,7 +48,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     return call(SOFTPLUS_BACKWARD, (grad_output, self), {"beta": beta, "threshold": threshold})
 
 
-# --- book/chapters/16q_functional.md:307
+# --- book/chapters/16q_functional.md:336
 def _mish(a):
     with np.errstate(over="ignore"):
         return a * np.tanh(np.log1p(np.exp(a)))
@@ -64,7 +64,7 @@ def _one_minus(t):
     return t.new_full(t.shape, 1.0) - t
 
 
-# --- book/chapters/16q_functional.md:329
+# --- book/chapters/16q_functional.md:358
 def _mish_backward(g, self):
     steps = _mish_in_float32 if _one_half_kernel(g, self) else _mish_steps
     if fused_wanted():  # NOTE [A fused gradient under a mode]

@@ -61,7 +61,7 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
     return (g * (self - result).exp(),)
 
 
-# --- book/chapters/16b_reductions.md:463
+# --- book/chapters/16b_reductions.md:466
 # NOTE [Softmax shifts by an infinity too]
 # logsumexp shifts by the largest element only when it is finite; torch's
 # softmax kernels shift by it whatever it is, so a row that holds +inf has
@@ -74,6 +74,9 @@ def _logsumexp_grad(g, self, result, dim, keepdim):
 # dimension: with these roundings, float16 results were equal to torch's
 # bit for bit, where one rounding at the end missed at most rows. bfloat16
 # takes the same kernel and the same roundings (NOTE [bfloat16 steps]).
+# Along an inner dimension only the positions torch's scalar loop takes
+# round twice; which they are depends on its vectors' width and its threads
+# (NOTE [Vector width]).
 def _log_softmax(a, dim):
     kind = a.dtype
     return _log_softmax_in_float32(a, dim, kind if kind is _HALF or kind is BRAIN else None)
@@ -90,7 +93,8 @@ def _log_softmax_in_float32(a, dim, half):
 
 
 def _softmax(a, dim):
-    return _softmax_in_float32(a, dim, a.dtype == _HALF)
+    kind = a.dtype
+    return _softmax_in_float32(a, dim, kind if kind is _HALF or kind is BRAIN else None)
 
 
 @in_float32
@@ -101,7 +105,11 @@ def _softmax_in_float32(a, dim, half):
     if axis == a.ndim - 1:  # NOTE [Softmax's last digits]
         # torch's kernel for the last dim scales by the reciprocal
         return row_major_result(e * (1 / total))  # NOTE [Results written row-major]
-    return row_major_result((_halved(e) if half else e) / total)
+    if half is not None and a.ndim:  # NOTE [float16 softmax steps]: the scalar loop's rounding
+        from refgrad._ops.softmax_tails import scalar_positions  # chapter "The processor's ..."
+
+        e = np.where(scalar_positions(a.shape, axis), _halved(e, half), e)
+    return row_major_result(e / total)
 
 
 _HALF = np.dtype(np.float16)
@@ -113,7 +121,7 @@ def _halved(a, kind=_HALF):
     return a.astype(kind).astype(np.float32)
 
 
-# --- book/chapters/16b_reductions.md:517
+# --- book/chapters/16b_reductions.md:528
 LOGSUMEXP = register(Op(
     "logsumexp", "LogsumexpBackward0", ("self",), forward=_logsumexp,
     backward=_logsumexp_grad, saves=(("self", ("self",)), ("result", ("self",))),
@@ -131,7 +139,7 @@ LOG_SOFTMAX = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:899
+# --- book/chapters/16b_reductions.md:910
 def logsumexp(input, dim, keepdim=False):
     dim = dim_tuple(dim, input.ndim)
     if not dim and not keepdim and input.ndim and input.numel():

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:558
+# --- book/chapters/16b_reductions.md:569
 """The softmaxes' gradients as operations: _softmax_backward_data, _log_softmax_backward_data."""
 
 import numpy as np
@@ -31,7 +31,7 @@ def _log_softmax_backward(g, y, dim, input_dtype):
     return fused_multiply_add(-np.exp(y), total, g)
 
 
-# --- book/chapters/16b_reductions.md:611
+# --- book/chapters/16b_reductions.md:622
 # NOTE [Operands right to left]
 # torch's formulas are C++, whose compiler evaluates an operator's operands from the
 # right. The terms are made in that order here, so that the nodes are recorded, and

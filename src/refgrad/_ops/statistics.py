@@ -208,7 +208,7 @@ PROD_DIM = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:813
+# --- book/chapters/16b_reductions.md:824
 def _floating_only(input, message) -> None:
     kind = getattr(input, "dtype", input)  # a tensor's dtype, or a dtype itself
     if not (kind.is_floating_point or kind.is_complex):
@@ -242,7 +242,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _call(PROD_DIM, input, dim=dim, keepdim=keepdim, **params)
 
 
-# --- book/chapters/16b_reductions.md:858
+# --- book/chapters/16b_reductions.md:869
 def _extreme(name, whole, along, elementwise):
     pair = getattr(return_types, name)
 
@@ -274,5 +274,5 @@ max = _extreme("max", MAX, MAX_DIM, maximum)  # noqa: A001 - torch's names
 min = _extreme("min", MIN, MIN_DIM, minimum)  # noqa: A001
 
 
-# --- book/chapters/16b_reductions.md:949
+# --- book/chapters/16b_reductions.md:960
 from refgrad._ops.softmax import log_softmax, logsumexp, softmax  # noqa: E402, F401, I001

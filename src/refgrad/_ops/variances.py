@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1017
+# --- book/chapters/16b_reductions.md:1028
 """Spreads along dimensions: the rows and functions of var and std."""
 
 import math
@@ -24,7 +24,7 @@ def _correction(correction):
     return 1 if correction is None else correction
 
 
-# --- book/chapters/16b_reductions.md:1225
+# --- book/chapters/16b_reductions.md:1236
 def _var(a, dim, correction, keepdim):
     out = moments(a, _axes(dim, a.ndim), _correction(correction), keepdim, ordered=True)[0]
     return row_major_result(out)  # NOTE [Results written row-major]
@@ -36,7 +36,7 @@ def _std(a, dim, correction, keepdim):
     return row_major_result(out)
 
 
-# --- book/chapters/16b_reductions.md:1258
+# --- book/chapters/16b_reductions.md:1269
 def _count(self, dim) -> int:
     if dim is None or self.ndim == 0:  # a 0-d input's dim 0 (or -1) holds its one element
         return self.numel()
@@ -76,7 +76,7 @@ def _std_backward(g, self, result, dim, correction, keepdim):
     return _var_backward(kept, self, dim, correction, keepdim)
 
 
-# --- book/chapters/16b_reductions.md:1299
+# --- book/chapters/16b_reductions.md:1310
 VAR = register(Op(
     "var", "VarBackward0", ("self",), forward=_var, backward=_var_backward,
     saves=(("self", ("self",)),),
@@ -89,7 +89,7 @@ STD = register(Op(
 ))
 
 
-# --- book/chapters/16b_reductions.md:1318
+# --- book/chapters/16b_reductions.md:1329
 def _std_tangent(t, self, result, dim, correction, keepdim):
     dof = _count(self, dim) - _correction(correction)
     scale = 2.0 / dof if dof else math.inf
@@ -100,7 +100,7 @@ def _std_tangent(t, self, result, dim, correction, keepdim):
     return (spread / mul_scalar(result, 2)).masked_fill_(result == 0, 0)
 
 
-# --- book/chapters/16b_reductions.md:1573
+# --- book/chapters/16b_reductions.md:1584
 _UNSET = object()  # an argument that was not given; None may be given
 
 
@@ -126,7 +126,7 @@ def _spread(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16b_reductions.md:1600
+# --- book/chapters/16b_reductions.md:1611
 def _chosen_correction(dim, unbiased):
     """The correction a spelling without ``correction=`` shows."""
     if unbiased is not _UNSET:

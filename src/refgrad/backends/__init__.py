@@ -16,7 +16,7 @@ from refgrad.backends import cuda  # noqa: E402
 __all__ += ["cuda"]
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:877
+# --- book/chapters/24a_the_build_and_its_switches.md:863
 from refgrad.backends import (
     cpu, cudnn, cusparselt, kleidiai, miopen, mkl, mkldnn, mps, nnpack, openmp, opt_einsum,
     quantized)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:782
+# --- book/chapters/24a_the_build_and_its_switches.md:768
 """torch.backends.cuda.matmul: cuBLAS's switches, which a CPU build keeps too."""
 
 from refgrad import _fp32_precision as fp32
@@ -35,7 +35,7 @@ def _reduction(name: str, value) -> tuple:
     return reduced, split
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:815
+# --- book/chapters/24a_the_build_and_its_switches.md:801
 _READS = {"allow_tf32": fp32.cublas_tf32, "fp32_precision": lambda: fp32.get("cuda", "matmul"),
           "allow_fp16_reduced_precision_reduction": lambda: _SET["fp16"][0],
           "allow_fp16_reduced_precision_reduction_split_k": lambda: _SET["fp16"][1],

@@ -3,27 +3,14 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:444
-"""torch.backends.cpu: the vector instructions refgrad's kernels (NumPy's) may use."""
+# --- book/chapters/24a_the_build_and_its_switches.md:443
+"""torch.backends.cpu: the vector instructions torch's kernels would use on this processor."""
 
 __all__ = ["get_cpu_capability"]
 
-_AVX512 = ("AVX512F", "AVX512CD", "AVX512BW", "AVX512DQ", "AVX512VL")
-
-
-def _numpy_features() -> dict:
-    try:
-        from numpy._core._multiarray_umath import __cpu_features__
-    except ImportError:  # NumPy 1
-        from numpy.core._multiarray_umath import __cpu_features__
-    return __cpu_features__
-
 
 def get_cpu_capability() -> str:
-    """"AVX512", "AVX2" or "DEFAULT", from the features NumPy found on this processor."""
-    found = _numpy_features()
-    if all(found.get(name) for name in _AVX512):
-        return "AVX512"
-    if found.get("AVX2") and found.get("FMA3"):
-        return "AVX2"
-    return "DEFAULT"
+    """"AVX512", "AVX2" or "DEFAULT", as torch would choose here: NOTE [Vector width]."""
+    from refgrad._vector_width import vector_capability  # chapter "The processor's vector width"
+
+    return vector_capability()

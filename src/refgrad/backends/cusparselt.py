@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:498
+# --- book/chapters/24a_the_build_and_its_switches.md:484
 """torch.backends.cusparselt: NVIDIA's sparse GPU library is not part of refgrad."""
 
 __all__ = ["version", "is_available", "get_max_alg_id"]

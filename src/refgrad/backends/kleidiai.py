@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:488
+# --- book/chapters/24a_the_build_and_its_switches.md:474
 """torch.backends.kleidiai: Arm's KleidiAI kernels are not part of refgrad."""
 
 

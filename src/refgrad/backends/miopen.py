@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:586
+# --- book/chapters/24a_the_build_and_its_switches.md:572
 """torch.backends.miopen: MIOpen's one switch, in a refgrad without MIOpen."""
 
 import sys

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:520
+# --- book/chapters/24a_the_build_and_its_switches.md:506
 """torch.backends.mps: Apple's GPUs, which refgrad does not use."""
 
 __all__ = ["get_core_count", "get_name", "is_built", "is_available",

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:559
+# --- book/chapters/24a_the_build_and_its_switches.md:545
 """torch.backends.nnpack: NNPACK's switch, in a refgrad without NNPACK."""
 
 from refgrad.backends._props import bool_setter, bracketed

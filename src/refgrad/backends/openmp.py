@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:478
+# --- book/chapters/24a_the_build_and_its_switches.md:464
 """torch.backends.openmp: refgrad runs no OpenMP threads."""
 
 

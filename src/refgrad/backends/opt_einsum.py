@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:700
+# --- book/chapters/24a_the_build_and_its_switches.md:686
 """torch.backends.opt_einsum: refgrad's einsum does not use the opt_einsum package."""
 
 import sys
@@ -24,7 +24,7 @@ def get_opt_einsum():
     return None
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:722
+# --- book/chapters/24a_the_build_and_its_switches.md:708
 _WHY = ("torch.einsum will bypass path calculation and simply contract from left to right. "
         "Please ")
 
@@ -44,7 +44,7 @@ def _set_strategy(_strategy) -> None:
                      "not be meaningful. " + _WHY + "install opt_einsum or unset `strategy`.")
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:743
+# --- book/chapters/24a_the_build_and_its_switches.md:729
 def set_flags(_enabled=None, _strategy=None):
     """Set what is given; return the old (enabled, strategy)."""
     old = (enabled, None)

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:627
+# --- book/chapters/24a_the_build_and_its_switches.md:613
 """torch.backends.quantized: which engine quantized operators would run on."""
 
 import sys
@@ -34,7 +34,7 @@ class _QEngineProp:
         _SET["engine"] = number
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:659
+# --- book/chapters/24a_the_build_and_its_switches.md:645
 class _SupportedQEnginesProp:
     def __get__(self, obj, objtype) -> list:
         return [_ENGINES[number] for number in _SUPPORTED]

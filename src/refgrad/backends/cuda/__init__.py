@@ -89,7 +89,7 @@ def sdp_kernel(enable_flash=True, enable_math=True, enable_mem_efficient=True,
     return _switched(enable_flash, enable_math, enable_mem_efficient, enable_cudnn)
 
 
-# --- book/chapters/24a_the_build_and_its_switches.md:856
+# --- book/chapters/24a_the_build_and_its_switches.md:842
 from refgrad.backends._cublas import cuBLASModule, matmul  # noqa: E402
 
 __all__ += ["cuBLASModule", "matmul"]
