@@ -49,7 +49,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad._dtype import cdouble, cfloat, complex64, complex128
 
 
-# --- book/chapters/02c_complex_numbers.md:538
+# --- book/chapters/02c_complex_numbers.md:541
 from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_real  # noqa: A004
 
 
@@ -959,19 +959,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2629
+# --- book/chapters/26_inplace.md:2630
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2684
+# --- book/chapters/26_inplace.md:2685
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2879
+# --- book/chapters/26_inplace.md:2880
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:4010
+# --- book/chapters/26_inplace.md:4012
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -996,7 +996,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4170
+# --- book/chapters/26_inplace.md:4172
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -1007,7 +1007,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4538
+# --- book/chapters/26_inplace.md:4540
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5285
+# --- book/chapters/26_inplace.md:5287
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5315
+# --- book/chapters/26_inplace.md:5317
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip
