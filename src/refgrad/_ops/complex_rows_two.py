@@ -33,4 +33,4 @@ MORE_CONJUGATED = frozenset({
     "tanh", "tanh_backward", "sigmoid", "sigmoid_backward", "tan", "rsqrt", "log10",
     "log2", "exp2", "prod", "prod_dim", "cumprod",
 })
-MORE_AS_WRITTEN = frozenset({"index_fill", "index_fill_tensor"})  # trace's gradient
+MORE_AS_WRITTEN = frozenset({"index_fill", "index_fill_tensor", "diag_embed"})
