@@ -138,7 +138,7 @@ def test_complex64_keeps_its_dtype():
 def _grads(f, *values, upstream):
     inputs = [torch.tensor(v, dtype=C128, requires_grad=True) for v in values]
     out = f(*inputs)
-    grads = torch.autograd.grad(out, inputs, torch.tensor(upstream, dtype=C128))
+    grads = torch.autograd.grad(out, inputs, torch.tensor(upstream, dtype=out.dtype))
     return out.grad_fn.name(), out.tolist(), [g.tolist() for g in grads]
 
 
@@ -228,3 +228,92 @@ def test_abs_of_complex_numbers_differentiates_twice():
     (second,) = torch.autograd.grad(first.real.sum(), z)
     _close(first.tolist(), [0.6 + 0.8j, 0, -1j])
     _close(second.tolist(), [0.128 - 0.096j, 0, 1])
+
+
+
+FLAT = [v for row in M for v in row]
+MEAN = sum(FLAT) / len(FLAT)
+
+
+def _flat(rows):
+    return [v for row in rows for v in row]
+
+
+@pytest.mark.parametrize(("f", "correction"), [(lambda m: m.var(), 1),
+                                               (lambda m: torch.var(m, unbiased=False), 0)])
+def test_var_of_complex_numbers_is_real_and_its_gradient_points_away_from_the_mean(
+        f, correction):
+    name, out, (grad,) = _grads(f, M, upstream=0.5)
+    dof = len(FLAT) - correction
+    assert name == "VarBackward0" and isinstance(out, float)
+    _close([out], [sum(abs(v - MEAN) ** 2 for v in FLAT) / dof])
+    _close(_flat(grad), [0.5 * 2 * (v - MEAN) / dof for v in FLAT])
+
+
+def test_std_over_a_dimension():
+    name, out, (grad,) = _grads(lambda m: m.std(1, correction=0), M, upstream=[0.5, 2.0])
+    assert name == "StdBackward0"
+    means = [sum(row) / 3 for row in M]
+    spreads = [math.sqrt(sum(abs(v - m) ** 2 for v in row) / 3) for row, m in zip(M, means)]
+    _close(out, spreads)
+    _close(_flat(grad), [g * (v - m) / (3 * s) for row, m, s, g in
+                         zip(M, means, spreads, [0.5, 2.0]) for v in row])
+    assert torch.tensor(M, dtype=C64).var().dtype is torch.float32
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, 0.5])
+def test_vector_norms_read_the_sizes(p):
+    name, out, (grad,) = _grads(lambda m: torch.linalg.vector_norm(m, p), M, upstream=0.5)
+    size = sum(abs(v) ** p for v in FLAT) ** (1 / p)
+    assert name == "LinalgVectorNormBackward0" and isinstance(out, float)
+    _close([out], [size])
+    _close(_flat(grad), [0.5 * v * abs(v) ** (p - 2) / size ** (p - 1) for v in FLAT])
+
+
+def test_norm_and_dist_and_their_dtypes():
+    z = torch.tensor(M, dtype=C64)
+    assert z.norm().dtype is torch.float32 and z.norm(dim=1).shape == (2,)
+    assert torch.linalg.vector_norm(z, dtype=C128).dtype is torch.float64
+    _close([torch.linalg.vector_norm(z, 0).item()], [6.0])
+    name, out, (ga, gb) = _grads(torch.dist, [1 + 1j, 2], [0.5j, -1], upstream=1.0)
+    size = math.sqrt(abs(1 + 0.5j) ** 2 + 9)
+    assert name == "DistBackward0"
+    _close([out], [size])
+    _close(ga + gb, [(1 + 0.5j) / size, 3 / size, -(1 + 0.5j) / size, -3 / size])
+    mixed, alike = torch.dist(z, torch.ones(2, 3)), torch.dist(z, torch.ones(2, 3, dtype=C64))
+    _close([mixed.item()], [alike.item()])
+
+
+@pytest.mark.parametrize(("x", "dtype", "message"), [
+    ([1j], torch.float64, "dtype should be complex for complex inputs, but got Double"),
+    ([1.0], C64, "dtype should be real for real inputs, but got ComplexFloat"),
+    ([1j], torch.int64, "dtype should be floating point or complex, but got Long"),
+])
+def test_a_norm_s_dtype_is_complex_exactly_for_complex_inputs(x, dtype, message):
+    with raises(RuntimeError, f"linalg.vector_norm: {message}"):
+        torch.linalg.vector_norm(torch.tensor(x), dtype=dtype)
+
+
+MISMATCH = ("For complex Tensors, both grad_output and output are required to have the same "
+            "dtype. Mismatch in dtype: grad_output[{}] has a dtype of {} and output[{}] has a "
+            "dtype of {}.")
+
+
+@pytest.mark.parametrize("how", ["backward", "grad"])
+def test_a_gradient_is_complex_exactly_when_its_output_is(how):
+    z = torch.tensor([3 + 4j], requires_grad=True)
+    for i, (out, grad) in enumerate([(z.abs(), torch.tensor([1j])),
+                                     (z * 2, torch.tensor([1.0], dtype=torch.float64))]):
+        outputs = [z.sum(), out] if i else [out]
+        grads = [torch.ones((), dtype=C64), grad] if i else [grad]
+        # the places are found with list.index, by value: the first gradient equals the second
+        with raises(RuntimeError, MISMATCH.format(0, grad.dtype, i, out.dtype)):
+            if how == "backward":
+                torch.autograd.backward(outputs, grads)
+            else:
+                torch.autograd.grad(outputs, z, grads)
+    assert z.grad is None
+    with raises(RuntimeError, MISMATCH.format(1, C64, 0, torch.float32)):  # equal outputs
+        torch.autograd.grad([z.abs(), z.abs()], z, [torch.tensor([1.0]), torch.tensor([2j])])
+    (found,) = torch.autograd.grad(z * 2, z, torch.tensor([1j], dtype=C128))  # widths may differ
+    assert found.dtype is C64 and found.tolist() == [2j]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16b_reductions.md:1798
+# --- book/chapters/16b_reductions.md:1802
 """torch.linalg: the linear-algebra functions refgrad differentiates."""
 
 from refgrad._ops.measures import vector_norm

@@ -59,12 +59,47 @@ def _pow_tensor_backward(g, self, exponent, result, wanted=(True, True)):
     )
 
 
-# --- book/chapters/02d_complex_numbers_two.md:259
+# --- book/chapters/02d_complex_numbers_two.md:271
+def _var(a, dim, correction, keepdim):
+    from refgrad._ops import variances
+
+    return (variances._var(np.ascontiguousarray(a.real), dim, correction, keepdim)
+            + variances._var(np.ascontiguousarray(a.imag), dim, correction, keepdim))
+
+
+def _std(a, dim, correction, keepdim):
+    return np.sqrt(_var(a, dim, correction, keepdim))
+
+
+# --- book/chapters/02d_complex_numbers_two.md:298
+def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
+    from refgrad._ops import measures
+    from refgrad._ops.result_layout import row_major_result
+
+    if dtype is not None:
+        a = a.astype(dtype.numpy)
+    return row_major_result(measures._vector_norm(np.abs(a), ord, dim, keepdim, None))
+
+
+def _dist(a, b, p):
+    from refgrad._ops import measures
+
+    return measures._vector_norm(np.abs(a - b), p, None, False, None)
+
+
+# --- book/chapters/02d_complex_numbers_two.md:322
 def more_own_forms() -> dict:
+    from refgrad._ops.measures import VECTOR_NORM
     from refgrad._ops.powers import POW_TENSOR
     from refgrad._ops.products import TRACE, VDOT
+    from refgrad._ops.rank_one import DIST
+    from refgrad._ops.variances import STD, VAR
 
     return {
+        "linalg_vector_norm": complex_form(VECTOR_NORM, forward=_vector_norm),
+        "dist": complex_form(DIST, forward=_dist),
+        "var": complex_form(VAR, forward=_var),
+        "std": complex_form(STD, forward=_std),
         "trace": complex_form(TRACE, forward=_trace),
         "vdot": complex_form(VDOT, forward=_vdot, backward=_vdot_backward),
         "pow_tensor": complex_form(POW_TENSOR, backward=_pow_tensor_backward),
