@@ -52,7 +52,9 @@ COMPLEX_FORMS: dict[str, Recipe] = {
     **{name: Recipe(lambda a, b, name=name: _parts(getattr(_z(a, b), name)()), values, below=1)
        for name, values in (("tanh", SMALL), ("sigmoid", SMALL), ("tan", SMALL),
                             ("rsqrt", RIGHT), ("log10", RIGHT), ("log2", RIGHT),
-                            ("exp2", TWO))},
+                            ("exp2", TWO), ("sinh", TWO), ("cosh", TWO), ("atan", SMALL),
+                            ("asinh", SMALL), ("atanh", ("inside", "inside")),
+                            ("expm1", TWO), ("log1p", RIGHT), ("sinc", TWO))},
     "prod": Recipe(lambda a, b: _parts(_z(a, b).prod()), TWO, shapes=TIED, below=1),
     "prod_dim": Recipe(lambda a, b: _parts(_z(a, b).prod(-1)), TWO, shapes=TIED, below=1),
     "cumprod": Recipe(lambda a, b: _parts(_z(a, b).cumprod(-1)), TWO, shapes=TIED, below=1),
@@ -63,6 +65,11 @@ COMPLEX_FORMS: dict[str, Recipe] = {
     "pow_tensor": Recipe(lambda a, b, c, d: _parts(_z(a, b) ** _z(c, d)),
                          ("positive", "small", "small", "small"), shapes=TIED.map(
                              lambda shapes: shapes * 2), below=1),
+    "var": Recipe(lambda a, b: _z(a, b).var(-1), TWO, shapes=TIED),
+    "std": Recipe(lambda a, b: _z(a, b).std(), TWO, shapes=TIED),
+    "linalg_vector_norm": Recipe(lambda a, b: torch.linalg.vector_norm(_z(a, b), 3), TWO),
+    "dist": Recipe(lambda a, b, c, d: torch.dist(_z(a, b), _z(c, d)), TWO * 2,
+                   shapes=st.sampled_from([[(3,)] * 4])),
     "sgn": Recipe(lambda a, b: _parts(_z(a, b).sgn()), ("nonzero", "any"), shapes=TIED,
                   below=1),
 }
