@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02d_complex_numbers_two.md:40
+# --- book/chapters/02d_complex_numbers_two.md:44
 """In-place rows torch refuses for complex tensors where a write would succeed."""
 
 import functools

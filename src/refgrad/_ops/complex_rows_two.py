@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02d_complex_numbers_two.md:89
+# --- book/chapters/02d_complex_numbers_two.md:93
 """The rows of NOTE [Complex rows] added in chapter 02d: more of torch's refusals, and
 more rows that compute complex numbers."""
 
@@ -28,7 +28,7 @@ MORE_REFUSALS = {
 }
 
 
-# --- book/chapters/02d_complex_numbers_two.md:149
+# --- book/chapters/02d_complex_numbers_two.md:153
 MORE_CONJUGATED = frozenset({
     "tanh", "tanh_backward", "sigmoid", "sigmoid_backward", "tan", "rsqrt", "log10",
     "log2", "exp2", "prod", "prod_dim", "cumprod", "sinh", "cosh", "atan", "asinh", "atanh",
