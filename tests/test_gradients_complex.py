@@ -1,4 +1,4 @@
-"""Gradient recipes for the rows that make or take complex tensors (chapter 02c).
+"""Gradient recipes for the rows that make or take complex tensors (chapters 02c and 02d).
 
 gradcheck works on real numbers, so each recipe reads a complex result back as
 its real and imaginary parts (``view_as_real``): the check then covers both rows'
@@ -37,3 +37,42 @@ RECIPES: dict[str, Recipe] = {
 COMPLEX_ROWS = frozenset(RECIPES)
 
 test_first_order, test_second_order = gradient_tests(RECIPES)
+
+
+def _z(a, b):
+    return torch.complex(a, b)
+
+
+SMALL, RIGHT = ("small", "small"), ("positive", "any")  # RIGHT: off the branch cut of log
+TIED = st.sampled_from([[(3,)] * 2, [(2, 3)] * 2])
+
+# Real rows run with complex operands (chapter 02d): recipes of their own, beside the real
+# recipes the other families hold under the same names.
+COMPLEX_FORMS: dict[str, Recipe] = {
+    **{name: Recipe(lambda a, b, name=name: _parts(getattr(_z(a, b), name)()), values, below=1)
+       for name, values in (("tanh", SMALL), ("sigmoid", SMALL), ("tan", SMALL),
+                            ("rsqrt", RIGHT), ("log10", RIGHT), ("log2", RIGHT),
+                            ("exp2", TWO), ("sinh", TWO), ("cosh", TWO), ("atan", SMALL),
+                            ("asinh", SMALL), ("atanh", ("inside", "inside")),
+                            ("expm1", TWO), ("log1p", RIGHT), ("sinc", TWO))},
+    "prod": Recipe(lambda a, b: _parts(_z(a, b).prod()), TWO, shapes=TIED, below=1),
+    "prod_dim": Recipe(lambda a, b: _parts(_z(a, b).prod(-1)), TWO, shapes=TIED, below=1),
+    "cumprod": Recipe(lambda a, b: _parts(_z(a, b).cumprod(-1)), TWO, shapes=TIED, below=1),
+    "trace": Recipe(lambda a, b: _parts(_z(a, b).trace()), TWO,
+                    shapes=st.sampled_from([[(2, 3)] * 2, [(3, 3)] * 2]), below=1),
+    "vdot": Recipe(lambda a, b, c, d: _parts(torch.vdot(_z(a, b), _z(c, d))), TWO * 2,
+                   shapes=st.sampled_from([[(3,)] * 4]), below=1),
+    "pow_tensor": Recipe(lambda a, b, c, d: _parts(_z(a, b) ** _z(c, d)),
+                         ("positive", "small", "small", "small"), shapes=TIED.map(
+                             lambda shapes: shapes * 2), below=1),
+    "var": Recipe(lambda a, b: _z(a, b).var(-1), TWO, shapes=TIED),
+    "std": Recipe(lambda a, b: _z(a, b).std(), TWO, shapes=TIED),
+    "linalg_vector_norm": Recipe(lambda a, b: torch.linalg.vector_norm(_z(a, b), 3), TWO),
+    "dist": Recipe(lambda a, b, c, d: torch.dist(_z(a, b), _z(c, d)), TWO * 2,
+                   shapes=st.sampled_from([[(3,)] * 4])),
+    "sgn": Recipe(lambda a, b: _parts(_z(a, b).sgn()), ("nonzero", "any"), shapes=TIED,
+                  below=1),
+}
+
+test_complex_forms_first_order, test_complex_forms_second_order = gradient_tests(
+    COMPLEX_FORMS)

@@ -9,6 +9,8 @@ import ml_dtypes
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
+from refgrad._ops.complex_rows_two import MORE_AS_WRITTEN, MORE_CONJUGATED, MORE_REFUSALS
+
 # NOTE [Complex rows]
 # call() sends a row with a complex operand here. A row whose forward and backward hold
 # for complex numbers as written runs as it is; a holomorphic row runs with its saved
@@ -39,7 +41,7 @@ def has_complex(arrays) -> bool:
     return False
 
 
-# --- book/chapters/02c_complex_numbers.md:199
+# --- book/chapters/02c_complex_numbers.md:201
 AS_WRITTEN = frozenset({
     "sub", "rsub", "rsub_tensor", "neg", "add_scalar", "sub_scalar", "sum", "sum_dim",
     "mean", "mean_dim", "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
@@ -48,14 +50,14 @@ AS_WRITTEN = frozenset({
     "new_zeros", "zeros_like", "masked_fill", "where", "reshape", "contiguous", "flip",
     "index_select", "gather", "triu", "tril", "diagonal_copy", "repeat", "roll", "isnan",
     "isfinite", "isinf", "any", "all", "nonzero", "cumsum",
-})
+}) | MORE_AS_WRITTEN  # chapter 02d_complex_numbers_two
 CONJUGATED = frozenset({
     "add", "mul", "div", "mul_scalar", "div_scalar", "reciprocal", "exp", "log", "sin",
     "cos", "sqrt", "pow", "pow_scalar", "mm", "mv", "dot", "bmm",
-})
+}) | MORE_CONJUGATED
 
 
-# --- book/chapters/02c_complex_numbers.md:216
+# --- book/chapters/02c_complex_numbers.md:218
 # torch's refusals, by row: the error's type and words ({} is ComplexFloat or ComplexDouble)
 _UNSUPPORTED = "{} is not supported for complex inputs"
 _NO_CLAMP = (NotImplementedError, "clamp is not supported for complex types")
@@ -81,10 +83,11 @@ TORCH_REFUSES = {
     **{name: (NotImplementedError, _UNSUPPORTED.format(name)) for name in ("floor", "ceil",
                                                                              "trunc")},
     **dict.fromkeys(("clamp", "clamp_min", "clamp_max", "relu"), _NO_CLAMP),
+    **MORE_REFUSALS,
 }
 
 
-# --- book/chapters/02c_complex_numbers.md:250
+# --- book/chapters/02c_complex_numbers.md:253
 def complex_row(op, arrays):
     """The row to run for ``op`` given complex operands; or torch's or refgrad's refusal."""
     name = op.name

@@ -11,6 +11,7 @@ from refgrad._ops import (
     bits,
     clamps,
     combining,
+    complex_in_place,
     cumulative,
     elementwise,
     fused,
@@ -56,7 +57,7 @@ from refgrad._tensor import Tensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/26_inplace.md:1737
+# --- book/chapters/26_inplace.md:1738
 def _method(function, cast=None, called=None, bounds=False):
     """``function``'s in-place method, ``called`` by torch's name for it (``fix_`` for
     trunc's); ``cast`` (False or True) reorders its kernel's refusals after torch's shape
@@ -107,7 +108,7 @@ def _method(function, cast=None, called=None, bounds=False):
     return method
 
 
-# --- book/chapters/26_inplace.md:1796
+# --- book/chapters/26_inplace.md:1797
 OUT_OF_PLACE = {
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": power_forms.pow,
     "neg": simple.neg,
@@ -146,7 +147,7 @@ OUT_OF_PLACE = {
 }
 
 
-# --- book/chapters/26_inplace.md:3828
+# --- book/chapters/26_inplace.md:3829
 def _augmented(function, name: str, cast=None, event=False):
     def augmented(self, other):
         if event and switched_on.dispatch_modes and state.dispatch_modes:
@@ -173,7 +174,7 @@ def _augmented(function, name: str, cast=None, event=False):
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3863
+# --- book/chapters/26_inplace.md:3864
 # torch checks clamp_'s number bounds in a kernel of its own, whose cast error
 # names the C type ("unsigned char") where every other in-place op names
 # torch's ("Byte").
@@ -207,7 +208,7 @@ def _bounded(function):
     return bounded
 
 
-# --- book/chapters/26_inplace.md:3905
+# --- book/chapters/26_inplace.md:3906
 # NOTE [Bounds by position]
 # clamp_'s bounds given by name, placed by position as torch's schema binds
 # them: the later ones only up to the last given, an earlier one left out as None.
@@ -222,7 +223,7 @@ def _by_position(names, args, kwargs):
     return (*args, *(kwargs.get(name) for name in rest[:last + 1])), {}
 
 
-# --- book/chapters/26_inplace.md:3934
+# --- book/chapters/26_inplace.md:3935
 def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
@@ -253,7 +254,7 @@ _SHIFTS_AND_BITS = (bits.bitwise_and, bits.bitwise_or, bits.bitwise_xor, bits.bi
                     bits.bitwise_right_shift)
 
 
-# --- book/chapters/26_inplace.md:3970
+# --- book/chapters/26_inplace.md:3971
 def install(cls=Tensor) -> None:
     for name, function in OUT_OF_PLACE.items():
         setattr(cls, name + "_", _method(function, called=name + "_"))
@@ -267,6 +268,7 @@ def install(cls=Tensor) -> None:
         setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=True))
     for name in _SHAPE_FIRST:
         setattr(cls, name + "_", _method(OUT_OF_PLACE[name], cast=False))
+    cls.abs_ = _method(complex_in_place.abs_step, called="abs_")  # chapter 02d
     cls.clip_ = cls.clamp_
     cls.negative_, cls.absolute_, cls.divide_ = cls.neg_, cls.abs_, cls.div_
     cls.diagonal = diagonal

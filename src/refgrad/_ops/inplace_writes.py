@@ -118,7 +118,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2903
+# --- book/chapters/26_inplace.md:2904
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -152,7 +152,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:3016
+# --- book/chapters/26_inplace.md:3017
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -201,7 +201,7 @@ def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_, unsafe=
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3078
+# --- book/chapters/26_inplace.md:3079
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -251,7 +251,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3133
+# --- book/chapters/26_inplace.md:3134
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

@@ -179,11 +179,15 @@ def _check_norm_dtypes(x, dtype) -> None:
     from refgrad._dtype import promote_types
 
     prefix = "linalg.vector_norm:"
-    if not x.dtype.is_floating_point:
+    if not x.dtype.is_floating_point and not x.dtype.is_complex:  # complex: chapter 02d
         raise RuntimeError(f"{prefix} Expected a floating point or complex tensor as input. "
                            f"Got {LEGACY[x.dtype]}")
-    if dtype is not None and not dtype.is_floating_point:
+    if dtype is not None and not dtype.is_floating_point and not dtype.is_complex:
         raise RuntimeError(f"{prefix} dtype should be floating point or complex, but got "
+                           f"{LEGACY[dtype]}")
+    if dtype is not None and dtype.is_complex is not x.dtype.is_complex:
+        kind = "complex" if x.dtype.is_complex else "real"
+        raise RuntimeError(f"{prefix} dtype should be {kind} for {kind} inputs, but got "
                            f"{LEGACY[dtype]}")
     if dtype is not None and promote_types(x.dtype, dtype) is not dtype:
         raise RuntimeError(f"{prefix} the dtype of the input ({LEGACY[x.dtype]}) should be "
@@ -191,7 +195,7 @@ def _check_norm_dtypes(x, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16b_reductions.md:1698
+# --- book/chapters/16b_reductions.md:1702
 def _check_identity(x, ord, dim) -> None:  # noqa: A002
     """Refuse a norm of an empty slice that has no value: an inf norm, or a negative one
     (a sum of negative powers, the largest of the values or the smallest)."""
@@ -211,7 +215,7 @@ def _no_identity(ord, where: str):  # noqa: A002
                        "operation does not have an identity")
 
 
-# --- book/chapters/16b_reductions.md:1724
+# --- book/chapters/16b_reductions.md:1728
 def _plain_norm(ord, dim, keepdim) -> bool:  # noqa: A002
     if type(ord) not in (int, float) or type(keepdim) is not bool:
         return False
@@ -246,7 +250,7 @@ def _norm_of_vectors(input, p, dim, keepdim, dtype):
         raise
 
 
-# --- book/chapters/16b_reductions.md:1768
+# --- book/chapters/16b_reductions.md:1772
 def _extreme_function(row):
     def function(input, dim=(), keepdim=False):
         from refgrad._ops.refusal_order import kernel_checks  # NOTE [Before the kernel refuses]

@@ -147,7 +147,7 @@ def dist(input, other, p=2):
         subtracts(input, other)  # torch's dist is the norm of input - other, subtracted
         check_broadcast(tuple(input.shape), tuple(other.shape))  # first: bools before shapes
         kind = promoted(input, other)
-        if not kind.is_floating_point:
+        if not kind.is_floating_point and not kind.is_complex:  # complex: chapter 02d
             raise RuntimeError("norm(): input dtype should be either floating point or "
                                f"complex. Got {LEGACY[kind]} instead.")
     return call(DIST, (input, other), {"p": python_number(p)})

@@ -113,7 +113,7 @@ def std(input, dim=_UNSET, unbiased=_UNSET, keepdim=False, *, correction=_UNSET)
 
 
 def _spread(row, input, dim, unbiased, keepdim, correction):
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not input.dtype.is_complex:  # chapter 02d
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(True): the spelling with unbiased alone
         dim, unbiased = _UNSET, dim

@@ -37,12 +37,12 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._introspection import _get_sequence_nr  # noqa: F401
 
 
-# --- book/chapters/18_backward.md:633
+# --- book/chapters/18_backward.md:655
 from refgrad.autograd._backward import backward, grad
 from refgrad.autograd._run_backward import _engine_run_backward
 
 
-# --- book/chapters/18_backward.md:755
+# --- book/chapters/18_backward.md:777
 from refgrad.autograd.variable import Variable
 from refgrad.autograd.variable import variable  # noqa: F811 - the function hides the module
 

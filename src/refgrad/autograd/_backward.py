@@ -86,9 +86,23 @@ def _make_grads(outputs, grads, batched: bool = False) -> list:
                 f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
                 f"output[{i}] has a shape of {shape}."
             )
+        elif grad.dtype.is_complex is not meta.dtype.is_complex:  # chapter 02d
+            raise RuntimeError(_COMPLEX_MISMATCH.format(  # NOTE [Places found by value]
+                list(grads).index(grad), grad.dtype, list(outputs).index(out), meta.dtype))
         made.append(grad)
     return made
 
+
+# --- book/chapters/18_backward.md:156
+_COMPLEX_MISMATCH = (
+    "For complex Tensors, both grad_output and output are required to have the same dtype. "
+    "Mismatch in dtype: grad_output[{}] has a dtype of {} and output[{}] has a dtype of {}."
+)
+
+
+# NOTE [Places found by value]: torch's dtype message names the places of the
+# gradient and the output with list.index, which compares by ==: an earlier
+# tensor equal to it is named instead, and one of many elements is ambiguous.
 
 # NOTE [An output nothing flows from]: torch checks that an output is a scalar only
 # when it requires grad; one that does not is refused by the engine as "element i
@@ -105,7 +119,7 @@ _BATCHED_MISMATCH = (
 )
 
 
-# --- book/chapters/18_backward.md:327
+# --- book/chapters/18_backward.md:349
 BACKWARD_IN_TRANSFORM = (
     "backward() called inside a functorch transform. This is not supported, please use "
     "functorch.grad or functorch.vjp instead or call backward() outside of functorch transforms.")
@@ -156,7 +170,7 @@ def _inputs_tuple(inputs, caller: str) -> tuple:
     return _as_tuple(inputs), None
 
 
-# --- book/chapters/18_backward.md:433
+# --- book/chapters/18_backward.md:455
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
          materialize_grads=False) -> tuple:
@@ -202,7 +216,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     return result if keys is None else dict(zip(keys, result))
 
 
-# --- book/chapters/18_backward.md:483
+# --- book/chapters/18_backward.md:505
 def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
     """Zeros for the unused inputs, which require grad when the gradients make a graph."""
     from refgrad._factory_arguments import zeros_like  # checks requires_grad: a 1 is refused
@@ -214,7 +228,7 @@ def _materialized(result: tuple, inputs: tuple, create_graph) -> tuple:
                  for g, t in zip(result, inputs))
 
 
-# --- book/chapters/18_backward.md:526
+# --- book/chapters/18_backward.md:548
 def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                 materialize_grads) -> tuple:
     """grad() once per row of the batched ``grads``, each input's gradients stacked."""
@@ -243,7 +257,7 @@ def _row_by_row(outputs, inputs, grads, retain_graph, create_graph, allow_unused
     return result
 
 
-# --- book/chapters/18_backward.md:582
+# --- book/chapters/18_backward.md:604
 def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -267,7 +281,7 @@ def retain_grad(self, *refused) -> None:
     self._retains_grad = True
 
 
-# --- book/chapters/18_backward.md:612
+# --- book/chapters/18_backward.md:634
 def follow_retained_grad(t, old, old_nr: int) -> None:
     """Move ``t``'s retain_grad request from its old grad_fn to its new one."""
     import weakref

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:169
+# --- book/chapters/18_backward.md:191
 """From outputs and inputs to the engine's roots and targets, through one door."""
 
 import logging
@@ -34,7 +34,7 @@ def _root_edges(outputs) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:206
+# --- book/chapters/18_backward.md:228
 def _target_edges(inputs, accumulate_grad: bool) -> list:
     edges = []
     for t in inputs:
@@ -52,7 +52,7 @@ def _target_edges(inputs, accumulate_grad: bool) -> list:
     return edges
 
 
-# --- book/chapters/18_backward.md:228
+# --- book/chapters/18_backward.md:250
 def _checked_edge(edge) -> tuple:
     node, output_nr = edge[0], edge[1]
     if not isinstance(node, FunctionNode):
@@ -64,7 +64,7 @@ def _checked_edge(edge) -> tuple:
     return node, output_nr
 
 
-# --- book/chapters/18_backward.md:260
+# --- book/chapters/18_backward.md:282
 def _engine_run_backward(t_outputs, *args, **kwargs):
     """The single door to the engine, shared by backward() and grad()."""
     _check_given(t_outputs, args[0])
@@ -97,7 +97,7 @@ def _check_given(outputs, grads) -> None:
                                "corresponding Tensor requires grad")
 
 
-# --- book/chapters/18_backward.md:299
+# --- book/chapters/18_backward.md:321
 def _run_backward(t_outputs, *args):
     grads, keep_graph, create_graph, inputs, allow_unreachable, accumulate_grad = args
     roots = _root_edges(t_outputs)
@@ -122,7 +122,7 @@ def _run_backward(t_outputs, *args):
     return tuple(captured)
 
 
-# --- book/chapters/18_backward.md:393
+# --- book/chapters/18_backward.md:415
 CREATE_GRAPH_WARNING = triggered(
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18_backward.md:652
+# --- book/chapters/18_backward.md:674
 """Variable: autograd's wrapper of old, now a way of making a leaf from a tensor."""
 
 import operator
@@ -23,7 +23,7 @@ class VariableMeta(type):
         return isinstance(other, Tensor)
 
 
-# --- book/chapters/18_backward.md:679
+# --- book/chapters/18_backward.md:701
 def _byte(value) -> bool:
     """A flag read as C reads an unsigned char: any integer from 0 to 255."""
     n = operator.index(value)
@@ -51,7 +51,7 @@ def _arguments(args, kwargs) -> dict:
     return given
 
 
-# --- book/chapters/18_backward.md:708
+# --- book/chapters/18_backward.md:730
 class Variable(metaclass=VariableMeta):
     """``Variable(t, requires_grad)``: ``t.detach()``, requiring grad if asked."""
 
