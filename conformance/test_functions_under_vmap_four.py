@@ -82,3 +82,100 @@ def test_scatter_tangent_keeps_one_write_where_an_index_repeats():
     found = torch.func.jvp(lambda s: torch.zeros(3).scatter(0, torch.tensor([1, 1]), s),
                            (torch.ones(2),), (torch.ones(2),))[1]
     assert found.tolist() == [0.0, 1.0, 0.0]
+
+
+BROADCAST = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+             "dimension {}")
+
+
+def ones(*shape):
+    return torch.ones(*shape)
+
+
+@pytest.mark.parametrize(("function", "in_dims", "shapes", "dim"), [
+    (torch.add, 0, ((3, 6), (3, 5)), 1),
+    (torch.add, (0, None), ((3, 2, 6), (2, 5)), 2),
+    (torch.mul, (None, 0), ((2, 6), (3, 5)), 2),
+    (torch.maximum, 0, ((3, 4, 6), (3, 5)), 2),
+    (lambda a, b: a.add_(b), 0, ((3, 6), (3, 5)), 1),
+    (lambda a, b: torch.where(a > 0, a, b), 0, ((3, 6), (3, 5)), 1),
+    (torch.clamp, 0, ((3, 6), (3, 5)), 1),
+    (torch.lerp, 0, ((3, 6), (3, 5), (3, 6)), 1)])
+def test_broadcasts_under_vmap_are_refused_at_a_dimension_past_the_batch(function, in_dims,
+                                                                         shapes, dim):
+    refused(RuntimeError, BROADCAST.format(6, 5, dim), lambda: torch.vmap(
+        function, in_dims=in_dims)(*(ones(*s) for s in shapes)))
+
+
+def test_nested_broadcasts_count_every_vmap_batching_an_operand():
+    refused(RuntimeError, BROADCAST.format(6, 5, 2), lambda: torch.vmap(torch.vmap(torch.mul))(
+        ones(2, 3, 6), ones(2, 3, 5)))
+    refused(RuntimeError, BROADCAST.format(6, 5, 2), lambda: torch.vmap(torch.vmap(
+        torch.mul, in_dims=(0, None)), in_dims=(None, 0))(ones(3, 6), ones(2, 5)))
+    refused(RuntimeError, BROADCAST.format(6, 5, 1), lambda: torch.vmap(
+        lambda a: a + ones(5))(ones(3, 6)))
+
+
+@pytest.mark.parametrize(("in_dims", "shapes", "total"), [
+    (0, ((3, 2, 2, 5), (3, 2, 2, 4), (3, 1, 4, 5)), 219140.0),
+    (0, ((3, 1, 2, 5), (3, 2, 2, 4), (3, 1, 4, 5)), 219140.0),
+    (0, ((3, 5), (3, 1, 2, 4), (3, 2, 4, 5)), 216980.0),
+    ((None, 0, 0), ((2, 2, 5), (3, 2, 2, 4), (3, 1, 4, 5)), 219140.0),
+    ((0, 0, None), ((3, 2, 2, 5), (3, 2, 2, 4), (1, 4, 5)), 55140.0),
+    ((0, None, 0), ((3, 2, 2, 5), (1, 2, 4), (3, 2, 4, 5)), 51540.0)])
+def test_baddbmm_under_vmap_broadcasts_the_batches_as_bmm_then_adds(in_dims, shapes, total):
+    input, *batches = shapes
+    found = torch.vmap(torch.baddbmm, in_dims=in_dims)(ones(*input),
+                                                       *(counted(*s) for s in batches))
+    assert tuple(found.shape) == (3, 2, 2, 5) and found.sum().item() == total
+
+
+def test_baddbmm_under_vmap_refuses_in_bmm_s_then_the_sum_s_words():
+    refused(RuntimeError, BROADCAST.format(2, 3, 1), lambda: torch.vmap(torch.baddbmm)(
+        ones(3, 2, 2, 5), ones(3, 2, 2, 4), ones(3, 3, 4, 5)))
+    refused(RuntimeError, BROADCAST.format(3, 2, 1), lambda: torch.vmap(torch.baddbmm)(
+        ones(3, 3, 2, 5), ones(3, 2, 2, 4), ones(3, 1, 4, 5)))
+    refused(RuntimeError, BROADCAST.format(6, 5, 3), lambda: torch.vmap(
+        torch.baddbmm, in_dims=(0, None, None))(ones(3, 2, 2, 6), ones(2, 2, 4), ones(2, 4, 5)))
+    refused(RuntimeError, "expected scalar type Float but found Double", lambda: torch.vmap(
+        torch.baddbmm)(ones(3, 2, 2, 5), ones(3, 2, 2, 4), ones(3, 1, 4, 5).double()))
+    refused(NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda: torch.vmap(
+        torch.baddbmm)(*(torch.ones(3, 2, n, m, dtype=torch.bool) for n, m in ((2, 5), (2, 4),
+                                                                                (4, 5)))))
+
+
+@pytest.mark.parametrize(("function", "shapes"), [
+    (torch.addmm, ((3, 2, 5), (3, 2, 4), (3, 4, 5))),
+    (torch.addmv, ((3, 2), (3, 2, 4), (3, 4))),
+    (torch.baddbmm, ((3, 2, 2, 5), (3, 2, 2, 4), (3, 2, 4, 5))),
+    (torch.addbmm, ((3, 2, 5), (3, 2, 2, 4), (3, 2, 4, 5)))])
+def test_added_products_under_vmap_promote_as_a_sum(function, shapes):
+    input, *operands = shapes
+    want = torch.vmap(function)(counted(*input), *(counted(*s) for s in operands))
+    found = torch.vmap(function)(counted(*input).long(), *(counted(*s) for s in operands))
+    assert found.dtype == torch.float32 and found.equal(want)
+    found = torch.vmap(lambda a, b, c: function(a, b, c, beta=2.5, alpha=1.5))(
+        *(counted(*s).long() for s in shapes))
+    assert found.dtype == torch.float32
+    assert found.equal(counted(*input) * 2.5 + (want - counted(*input)) * 1.5)
+    found = torch.vmap(lambda a, b, c: function(a, b, c, beta=0, alpha=2))(
+        *(counted(*s).long() for s in shapes))
+    assert found.dtype == torch.int64 and found.equal((want - counted(*input)).long() * 2)
+    found = torch.vmap(function)(counted(*input).double(), *(counted(*s) for s in operands))
+    assert found.dtype == torch.float64
+
+
+def test_added_products_under_vmap_leave_an_input_out_where_beta_is_zero():
+    nans = torch.full((3, 2, 2, 5), float("nan"))
+    found = torch.vmap(lambda a, b, c: torch.baddbmm(a, b, c, beta=0))(
+        nans, counted(3, 2, 2, 4), counted(3, 1, 4, 5))
+    assert not found.isnan().any()
+
+
+def test_addbmm_under_vmap_broadcasts_the_batches_it_sums():
+    found = torch.vmap(torch.addbmm)(ones(3, 2, 5), counted(3, 2, 2, 4), counted(3, 1, 4, 5))
+    assert found.flatten()[:3].tolist() == [381.0, 425.0, 469.0]
+    refused(RuntimeError, BROADCAST.format(6, 5, 2), lambda: torch.vmap(torch.addbmm)(
+        ones(3, 2, 6), ones(3, 2, 2, 4), ones(3, 1, 4, 5)))
+    refused(RuntimeError, BROADCAST.format(6, 5, 3), lambda: torch.vmap(torch.vmap(
+        torch.addmm))(ones(2, 3, 2, 6), ones(2, 3, 2, 4), ones(2, 3, 4, 5)))
