@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._vmap_refusals import refused
+from conformance._vmap_refusals import IN_BMM, refused
 
 INVALID = ("Function ScatterBackward0 returned an invalid gradient at index 1 - got {} but "
            "expected shape compatible with {}")
@@ -179,3 +179,31 @@ def test_addbmm_under_vmap_broadcasts_the_batches_it_sums():
         ones(3, 2, 6), ones(3, 2, 2, 4), ones(3, 1, 4, 5)))
     refused(RuntimeError, BROADCAST.format(6, 5, 3), lambda: torch.vmap(torch.vmap(
         torch.addmm))(ones(2, 3, 2, 6), ones(2, 3, 2, 4), ones(2, 3, 4, 5)))
+
+
+MM = "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})"
+SAME_DTYPE = "expected m1 and m2 to have the same dtype, but got: {} != {}"
+
+
+def crossed(function, inner, outer):
+    return torch.vmap(torch.vmap(function, in_dims=inner), in_dims=outer)
+
+
+@pytest.mark.parametrize("function", [torch.dot, torch.vdot])
+@pytest.mark.parametrize(("inner", "outer", "operands", "error", "text"), [
+    ((0, None), (None, 0), (ones(3, 4), ones(2, 5)), RuntimeError, MM.format(3, 4, 5, 2)),
+    ((None, 0), (0, None), (ones(2, 4), ones(3, 5)), RuntimeError, MM.format(2, 4, 5, 3)),
+    ((0, None), (None, 0), (ones(3, 4), ones(2, 4).long()), RuntimeError,
+     SAME_DTYPE.format("float", "long int")),
+    ((None, 0), (0, None), (ones(2, 4).long(), ones(3, 4)), RuntimeError,
+     SAME_DTYPE.format("long int", "float")),
+    ((0, None), (None, 0), (ones(3, 4).bool(), ones(2, 4).bool()), NotImplementedError,
+     "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
+    ((0, None), (0, 0), (ones(2, 3, 4), ones(2, 5)), RuntimeError,
+     IN_BMM.format([2, 4], [2, 5])),
+    ((None, 0), (0, 0), (ones(2, 4), ones(2, 3, 5)), RuntimeError,
+     IN_BMM.format([2, 4], [2, 5]))])
+def test_dot_under_two_vmaps_each_batching_one_vector_is_refused_by_the_outer_rule(
+        function, inner, outer, operands, error, text):
+    refused(error, text, lambda: crossed(function, inner, outer)(*operands))
+
