@@ -207,3 +207,32 @@ def test_dot_under_two_vmaps_each_batching_one_vector_is_refused_by_the_outer_ru
         function, inner, outer, operands, error, text):
     refused(error, text, lambda: crossed(function, inner, outer)(*operands))
 
+
+
+F = torch.nn.functional
+POOL_RANK = ('logical_rank == n + 1 || logical_rank == n + 2 INTERNAL ASSERT FAILED at "/__w/'
+             'pytorch/pytorch/aten/src/ATen/functorch/BatchRulesPooling.cpp":19, please report '
+             'a bug to PyTorch. ')
+
+
+@pytest.mark.parametrize("function", [
+    torch.max_pool2d, F.max_pool2d, F.max_pool2d_with_indices,
+    lambda t, k: F.max_pool2d(t, k, return_indices=True)])
+@pytest.mark.parametrize(("shape", "kernel"), [((3, 4), 0), ((3, 4, 4), 2), ((3, 4, 4), -1)])
+def test_max_pool2d_under_vmap_asserts_the_slice_s_rank(function, shape, kernel):
+    refused(RuntimeError, POOL_RANK, lambda: torch.vmap(function, in_dims=(0, None))(
+        ones(*shape), kernel))
+
+
+@pytest.mark.parametrize("function", [torch.max_pool3d, F.max_pool3d, F.max_pool3d_with_indices])
+@pytest.mark.parametrize("shape", [(3, 4), (3, 4, 4, 4), (3, 1, 1, 1, 2, 2, 2)])
+def test_max_pool3d_under_vmap_asserts_the_slice_s_rank(function, shape):
+    refused(RuntimeError, POOL_RANK, lambda: torch.vmap(function, in_dims=(0, None))(
+        ones(*shape), 2))
+
+
+def test_nested_max_pools_assert_the_rank_of_the_innermost_slice():
+    refused(RuntimeError, POOL_RANK, lambda: torch.vmap(torch.vmap(
+        lambda t: F.max_pool2d(t, 2)))(ones(2, 3, 4, 4)))
+    refused(RuntimeError, "kernel size should be greater than zero, but got kH: -1 kW: -1",
+            lambda: torch.vmap(lambda t: F.max_pool2d(t, -1))(ones(3, 1, 4, 4)))
