@@ -236,3 +236,47 @@ def test_nested_max_pools_assert_the_rank_of_the_innermost_slice():
         lambda t: F.max_pool2d(t, 2)))(ones(2, 3, 4, 4)))
     refused(RuntimeError, "kernel size should be greater than zero, but got kH: -1 kW: -1",
             lambda: torch.vmap(lambda t: F.max_pool2d(t, -1))(ones(3, 1, 4, 4)))
+
+
+LOGITS = [[0.5, -1.0, 2.0, 0.1]] * 3
+LABELS = [[0, 1, 1, 0]] * 3
+TO_LONG = "result type Float can't be cast to the desired output type Long"
+
+
+@pytest.mark.parametrize("function", [F.binary_cross_entropy_with_logits,
+                                      torch.binary_cross_entropy_with_logits])
+def test_logits_loss_under_vmap_promotes_a_float_input_with_an_integer_target(function):
+    found = torch.vmap(function)(torch.tensor(LOGITS), torch.tensor(LABELS))
+    assert found.dtype == torch.float32
+    assert np.allclose(found.numpy().reshape(3, -1).mean(1), 0.7896659)
+
+
+@pytest.mark.parametrize(("input", "target"), [
+    (torch.tensor(LABELS), torch.tensor(LOGITS)), (torch.tensor(LABELS), torch.tensor(LABELS))])
+def test_logits_loss_under_vmap_refuses_an_integer_input_where_it_exponentiates(input, target):
+    refused(RuntimeError, TO_LONG, lambda: torch.vmap(F.binary_cross_entropy_with_logits)(
+        input, target))
+    refused(RuntimeError, TO_LONG, lambda: torch.vmap(
+        lambda a, b: F.binary_cross_entropy_with_logits(a, b, pos_weight=torch.ones(4)))(
+            input, target))
+    refused(RuntimeError, "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.", lambda: torch.vmap(
+                F.binary_cross_entropy_with_logits)(input, target.bool()))
+
+
+def test_logits_loss_under_vmap_computes_in_the_promoted_dtypes():
+    found = torch.vmap(F.binary_cross_entropy_with_logits)(torch.tensor(LOGITS).double(),
+                                                           torch.tensor(LABELS).float())
+    assert found.dtype == torch.float64
+    found = torch.vmap(F.binary_cross_entropy_with_logits)(torch.tensor(LOGITS).half(),
+                                                           torch.tensor(LABELS).float())
+    assert found.dtype == torch.float32 and found[0].item() == 0.78973388671875
+
+
+def test_logits_loss_under_vmap_weighs_with_pos_weight_and_passes_the_gradient():
+    logits = torch.tensor(LOGITS, requires_grad=True)
+    found = torch.vmap(lambda a, b: F.binary_cross_entropy_with_logits(
+        a, b, pos_weight=torch.tensor([1.0, 2.0, 3.0, 4.0])))(logits, torch.tensor(LABELS))
+    assert np.allclose(found.detach().numpy(), 1.1814525)
+    found.sum().backward()
+    assert np.allclose(logits.grad[0].numpy(), [0.15561, -0.36553, -0.0894, 0.13124], atol=1e-5)

@@ -33,8 +33,6 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
 # What torch's rules do that refgrad's loop does not yet (chapter 19ih_functions_under_vmap_four)
 LEFT = {
     *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i", "m,n;1")),
-    *((name, form) for name in ("torch.binary_cross_entropy_with_logits",
-                                "F.binary_cross_entropy_with_logits") for form in ("i,x", "x,i")),
     ("F.unfold", "x,i"),
 }
 
