@@ -280,3 +280,40 @@ def test_logits_loss_under_vmap_weighs_with_pos_weight_and_passes_the_gradient()
     assert np.allclose(found.detach().numpy(), 1.1814525)
     found.sum().backward()
     assert np.allclose(logits.grad[0].numpy(), [0.15561, -0.36553, -0.0894, 0.13124], atol=1e-5)
+
+
+ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+        "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+        "operations. If error is occurring somewhere inside PyTorch internals, please file a "
+        "bug report.")
+EITHER = ("vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting "
+          "to use a Tensor in some data-dependent control flow or (3) encountering this error "
+          "in PyTorch internals. For (1): we don't support vmap over calling .item() on a "
+          "Tensor, please try to rewrite what you're doing with other operations. For (2): we "
+          "don't support data-dependent control flow in vmap yet, please file an issue at "
+          "https://github.com/pytorch/pytorch/issues . For (3): please file an issue.")
+KS = torch.tensor([1, 2, 3])
+
+
+@pytest.mark.parametrize("function", [
+    lambda a, b: F.unfold(a.view(1, 1, 2, 2), b),
+    lambda a, b: F.unfold(a.view(1, 1, 2, 2), b[:2]),
+    lambda a, b: torch.topk(a, b[0])[0],
+    lambda a, b: torch.tril(a.view(2, 2), b[0]),
+    lambda a, b: a.view(b[0], -1),
+    lambda a, b: a.narrow(0, 0, b[0]),
+    lambda a, b: a.sum(b[0] - b[0]),
+    lambda a, b: torch.zeros(b[0]),
+    lambda a, b: torch.ones(b[0], 2),
+    lambda a, b: a.roll(b[0]),
+    lambda a, b: a.select(0, b[0]),
+    lambda a, b: torch.full((2,), b[0]),
+    lambda a, b: a.expand(b[0], 4)])
+def test_ints_read_from_batched_tensors_are_refused_as_item(function):
+    refused(RuntimeError, ITEM, lambda: torch.vmap(function)(
+        ones(3, 4), torch.ones(3, 4, dtype=torch.long)))
+
+
+def test_ints_read_from_batched_tensors_under_grad_are_refused_in_either_words():
+    refused(RuntimeError, EITHER, lambda: torch.vmap(torch.func.grad(
+        lambda a, b: a.narrow(0, 0, b).sum()))(ones(3, 4), KS))

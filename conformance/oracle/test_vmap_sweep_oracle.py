@@ -33,7 +33,6 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
 # What torch's rules do that refgrad's loop does not yet (chapter 19ih_functions_under_vmap_four)
 LEFT = {
     *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i", "m,n;1")),
-    ("F.unfold", "x,i"),
 }
 
 RNG = np.random.default_rng(3)

@@ -57,7 +57,7 @@ from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_r
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1066
+# --- book/chapters/05_creation.md:1072
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -68,19 +68,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1185
+# --- book/chapters/05_creation.md:1191
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1447
+# --- book/chapters/05_creation.md:1453
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2111
+# --- book/chapters/05_creation.md:2117
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2170
+# --- book/chapters/05_creation.md:2176
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -94,7 +94,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3066
+# --- book/chapters/05_creation.md:3072
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -119,11 +119,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3508
+# --- book/chapters/05_creation.md:3514
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3712
+# --- book/chapters/05_creation.md:3718
 from refgrad._factory_arguments import asarray
 
 
