@@ -11,9 +11,12 @@ from refgrad._functorch._batched_ranks import batched
 
 def batched_logits_loss(input, target, weight, pos_weight, reduction: int):
     """The loss, step by step as the rule; None where no running vmap batches a tensor."""
-    if not batched(*(t for t in (input, target, weight, pos_weight) if t is not None)):
-        return None
     from refgrad._creation import ones_like
+    from refgrad._tensor import Tensor
+
+    given = [t for t in (input, target, weight, pos_weight) if t is not None]
+    if not all(isinstance(t, Tensor) for t in given) or not batched(*given):
+        return None  # the kernel's path, which refuses what is not a tensor
 
     top = (-input).clamp_min(0)
     scale = None if pos_weight is None else (pos_weight - 1).mul(target).add_(1)
