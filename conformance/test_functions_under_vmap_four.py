@@ -100,11 +100,17 @@ def ones(*shape):
     (lambda a, b: a.add_(b), 0, ((3, 6), (3, 5)), 1),
     (lambda a, b: torch.where(a > 0, a, b), 0, ((3, 6), (3, 5)), 1),
     (torch.clamp, 0, ((3, 6), (3, 5)), 1),
-    (torch.lerp, 0, ((3, 6), (3, 5), (3, 6)), 1)])
+    (torch.lerp, 0, ((3, 6), (3, 5), (3, 6)), 1),
+    (torch.dist, 0, ((3, 6), (3, 5)), 1)])
 def test_broadcasts_under_vmap_are_refused_at_a_dimension_past_the_batch(function, in_dims,
                                                                          shapes, dim):
     refused(RuntimeError, BROADCAST.format(6, 5, dim), lambda: torch.vmap(
         function, in_dims=in_dims)(*(ones(*s) for s in shapes)))
+
+
+def test_masked_fill_under_vmap_refuses_its_mask_at_a_dimension_past_the_batch():
+    refused(RuntimeError, BROADCAST.format(5, 6, 1), lambda: torch.vmap(
+        lambda a, m: a.masked_fill(m > 0, 0))(ones(3, 6), ones(3, 5)))
 
 
 def test_nested_broadcasts_count_every_vmap_batching_an_operand():

@@ -158,7 +158,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:2005
+# --- book/chapters/16_functions.md:2008
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where

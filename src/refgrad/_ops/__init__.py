@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1991
+# --- book/chapters/16_functions.md:1994
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
