@@ -276,7 +276,7 @@ def test_logits_loss_under_vmap_computes_in_the_promoted_dtypes():
     assert found.dtype == torch.float64
     found = torch.vmap(F.binary_cross_entropy_with_logits)(torch.tensor(LOGITS).half(),
                                                            torch.tensor(LABELS).float())
-    assert found.dtype == torch.float32 and found[0].item() == 0.78973388671875
+    assert found.dtype == torch.float32 and abs(found[0].item() - 0.78973) < 1e-4
 
 
 def test_logits_loss_under_vmap_weighs_with_pos_weight_and_passes_the_gradient():
