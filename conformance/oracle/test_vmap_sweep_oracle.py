@@ -30,15 +30,9 @@ LEFT_OUT = (  # state, files, factories, random draws, and functions of no tenso
     "miopen", "mkldnn", "native", "lobpcg", "pca_", "svd_lowrank", "stft", "istft",
     "broadcast_shapes", "chain_matmul", "block_diag", "meshgrid", "cartesian_prod", "einsum",
     "align", "unify", "classproperty", "lu_unpack", "print")
-# What torch's rules do that refgrad's loop does not yet (chapter 19ig_functions_under_vmap_three)
+# What torch's rules do that refgrad's loop does not yet (chapter 19ih_functions_under_vmap_four)
 LEFT = {
     *(("F.affine_grid", form) for form in ("x,y", "m,n", "c,x", "x,i", "m,n;1")),
-    *((name, form) for name in ("torch.max_pool2d", "torch.max_pool3d", "F.max_pool2d",
-                                "F.max_pool3d", "F.max_pool2d_with_indices",
-                                "F.max_pool3d_with_indices") for form in ("x;0", "m;-1")),
-    *((name, form) for name in ("torch.binary_cross_entropy_with_logits",
-                                "F.binary_cross_entropy_with_logits") for form in ("i,x", "x,i")),
-    ("F.unfold", "x,i"),
 }
 
 RNG = np.random.default_rng(3)

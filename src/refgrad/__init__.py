@@ -57,7 +57,7 @@ from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_r
 from refgrad import _tensor_str  # noqa: E402, F401 - torch._tensor_str
 
 
-# --- book/chapters/05_creation.md:1066
+# --- book/chapters/05_creation.md:1072
 from refgrad._memory_formats import (
     channels_last,
     channels_last_3d,
@@ -68,19 +68,19 @@ from refgrad._memory_formats import (
 )
 
 
-# --- book/chapters/05_creation.md:1185
+# --- book/chapters/05_creation.md:1191
 import refgrad._dim_order  # noqa: E402, F401 - Tensor.dim_order  # isort: skip
 
 
-# --- book/chapters/05_creation.md:1447
+# --- book/chapters/05_creation.md:1453
 import refgrad._new_methods  # noqa: F401 - installs Tensor.new_zeros and the rest
 
 
-# --- book/chapters/05_creation.md:2111
+# --- book/chapters/05_creation.md:2117
 import refgrad._legacy_new  # noqa: F401 - installs Tensor.new
 
 
-# --- book/chapters/05_creation.md:2170
+# --- book/chapters/05_creation.md:2176
 from refgrad._legacy_types import (
     BoolTensor,
     ByteTensor,
@@ -94,7 +94,7 @@ from refgrad._legacy_types import (
 )
 
 
-# --- book/chapters/05_creation.md:3066
+# --- book/chapters/05_creation.md:3072
 from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as torch reads them
     arange,
     empty,
@@ -119,11 +119,11 @@ from refgrad._factory_arguments import (  # noqa: F811 - the factories, read as 
 )
 
 
-# --- book/chapters/05_creation.md:3508
+# --- book/chapters/05_creation.md:3514
 from refgrad.utils.dlpack import from_dlpack, to_dlpack  # noqa: E402  # isort: skip
 
 
-# --- book/chapters/05_creation.md:3712
+# --- book/chapters/05_creation.md:3718
 from refgrad._factory_arguments import asarray
 
 
@@ -158,7 +158,7 @@ from refgrad._parallel import (
 )
 
 
-# --- book/chapters/16_functions.md:2005
+# --- book/chapters/16_functions.md:2008
 from refgrad import _ops
 from refgrad._ops.closeness import allclose, equal, isclose
 from refgrad._ops.functions import add, div, mul, rsub, sub, where
@@ -262,7 +262,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1783
+# --- book/chapters/16j_products_and_shapes.md:1799
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -275,7 +275,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1834
+# --- book/chapters/16j_products_and_shapes.md:1850
 from refgrad import functional
 
 
@@ -312,11 +312,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2371
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2380
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2913
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2922
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -334,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3125
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3134
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -478,12 +478,12 @@ from refgrad._ops.convolution_arguments import conv1d, conv2d, conv3d
 from refgrad._ops.convolution_arguments import torch_convolution as convolution
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1543
+# --- book/chapters/16u_convolution_and_pooling.md:1546
 from refgrad._ops.avg_pool import avg_pool1d
 from refgrad._ops.max_pools import max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1898
+# --- book/chapters/16u_convolution_and_pooling.md:1901
 from refgrad._ops.adaptive_pool import adaptive_avg_pool1d, adaptive_max_pool1d
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1564
+# --- book/chapters/05_creation.md:1570
 """arange: a range of numbers, counted as torch counts it."""
 
 import math
@@ -17,7 +17,7 @@ from refgrad._half_casts import astype
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:1580
+# --- book/chapters/05_creation.md:1586
 def check_range(start, end, step) -> None:
     """torch's checks of a range's ends and step, shared by arange and range."""
     if not (step > 0 or step < 0):  # a NaN step too
@@ -61,7 +61,7 @@ def arange(start=None, end=None, step=None, *, dtype=None, layout=None, device=N
     return _finish(astype(values, dtype.numpy), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:1629
+# --- book/chapters/05_creation.md:1635
 def _whole_range(start, end, step, dtype):
     first, last, whole_step = int(start), int(end), int(step)  # each cut toward zero
     if dtype is _dtype.int64:  # counted from the cut bounds

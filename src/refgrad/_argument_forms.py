@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:871
+# --- book/chapters/13a_arguments.md:882
 """The forms that give a function torch's argument errors: wrappers and method copies."""
 
 import re
@@ -40,7 +40,7 @@ def _plain_kind(p: Parameter):
     return _PLAIN.get(p.kind)
 
 
-# --- book/chapters/13a_arguments.md:910
+# --- book/chapters/13a_arguments.md:921
 def plain_kinds(arguments: Arguments) -> tuple:
     return tuple(_plain_kinds(s) for s in arguments.signatures)
 
@@ -58,7 +58,7 @@ def is_plain(plains: tuple, args: tuple, kwargs: dict) -> bool:
     return False
 
 
-# --- book/chapters/13a_arguments.md:934
+# --- book/chapters/13a_arguments.md:945
 def _plain(args: tuple, kwargs: dict, plain: tuple) -> bool:
     positional, named, required = plain
     for index, name in required:
@@ -94,7 +94,7 @@ def _plain_value(value, kind) -> bool:
     return kind is _INTS_OR_INT
 
 
-# --- book/chapters/13a_arguments.md:972
+# --- book/chapters/13a_arguments.md:983
 # NOTE [Plain calls]
 # A call whose arguments are all of exactly the types a signature names (ints
 # where it wants int, tensors where it wants a Tensor) cannot be refused by
@@ -132,7 +132,7 @@ def function_form(function, arguments: Arguments, again: bool = True):
     return _named(checked, function)
 
 
-# --- book/chapters/13a_arguments.md:1012
+# --- book/chapters/13a_arguments.md:1023
 def method_form(function, arguments: Arguments):
     """``function`` as ``Tensor.<name>``, with torch's argument errors (self not counted)."""
     plains, bare = plain_kinds(arguments), takes_nothing(arguments)
@@ -196,7 +196,7 @@ def _named(checked, function):
     return checked
 
 
-# --- book/chapters/13a_arguments.md:1111
+# --- book/chapters/13a_arguments.md:1122
 # NOTE [Method copies of the arithmetic]
 # add, sub, mul and div run on every step of a program, so they get no
 # wrapper: their own failure path asks for torch's error. A method counts its
@@ -237,7 +237,7 @@ def refuse(forms: tuple, args: tuple, kwargs: dict, code) -> tuple:
     return read
 
 
-# --- book/chapters/13a_arguments.md:1167
+# --- book/chapters/13a_arguments.md:1178
 _MISSING = re.compile(r"(\w+)\(\) missing \d+ required positional arguments?: (.*)")
 
 
@@ -257,7 +257,7 @@ def refuse_in_torch_words(name: str, error: TypeError, args: tuple, kwargs: dict
                         + ", ".join(f'"{n}"' for n in names)) from None
 
 
-# --- book/chapters/13a_arguments.md:1259
+# --- book/chapters/13a_arguments.md:1270
 def refused_by_copy(name: str, takes: int, refused: tuple, code) -> TypeError:
     """torch's count for a function with a method copy: the method does not count self."""
     from refgrad._method_counts import keywords_only

@@ -13,6 +13,7 @@ from refgrad._dtype import PYTHON_TYPES
 from refgrad._signatures import Parameter, Signature, fits_parameter, is_python_type, signature
 from refgrad._tensor import Tensor
 from refgrad._text_arguments import as_text
+from refgrad.autograd._state import batch_levels
 
 
 # NOTE [Tensors read as ints]
@@ -45,11 +46,17 @@ def as_ints(sig: Signature, args: tuple, kwargs: dict) -> tuple:
     return (args, kwargs) if same else (read, given)
 
 
-# --- book/chapters/13a_arguments.md:735
+# --- book/chapters/13a_arguments.md:736
 def _as_int(value):
     if isinstance(value, np.integer | bool):  # view(-1, True) is view(-1, 1)
         return int(value)
-    return int(value.item()) if isinstance(value, Tensor) else value
+    if not isinstance(value, Tensor):
+        return value
+    if batch_levels:  # torch's parser asks for .item(), which vmap refuses: chapter 19ih
+        from refgrad._functorch._parsed_items import refuse_parsed_item
+
+        refuse_parsed_item(value)
+    return int(value.item())
 
 
 def _by_position(p: Parameter) -> bool:
@@ -64,6 +71,10 @@ def _int_for(p: Parameter, value):
             value, Tensor | np.integer)):
         return _as_int(value)
     if p.kind in ("Number", "float") and isinstance(value, Tensor):
+        if batch_levels:  # the parser's .item(), refused under vmap: chapter 19ih
+            from refgrad._functorch._parsed_items import refuse_parsed_item
+
+            refuse_parsed_item(value)
         return value.item()  # arange(torch.tensor(2.5)) is arange(2.5)
     if p.kind == "tuple of ints" and isinstance(value, tuple | list):
         if any(isinstance(item, Tensor | np.integer | bool) for item in value):
@@ -87,7 +98,7 @@ def _bool_for_symint(bound) -> bool:
                for _, p, value in bound)
 
 
-# --- book/chapters/13a_arguments.md:786
+# --- book/chapters/13a_arguments.md:797
 class Arguments:
     """A function's torch signatures, in its ``torch.*`` form or its method form."""
 

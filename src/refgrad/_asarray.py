@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3552
+# --- book/chapters/05_creation.md:3558
 """torch.asarray: a tensor sharing ``obj``'s memory where it can, a copy where it must."""
 
 import numpy as np
@@ -30,7 +30,7 @@ BUFFER_NOT_WRITABLE = (
     "program.")
 
 
-# --- book/chapters/05_creation.md:3588
+# --- book/chapters/05_creation.md:3594
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
     """``obj`` as a tensor: shared if it is a tensor, an array or a buffer, else copied."""
     if device is None:
@@ -65,7 +65,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None) -> T
     return _from_tensor(_from_buffer(view, dtype), None, device, copy, requires_grad)
 
 
-# --- book/chapters/05_creation.md:3627
+# --- book/chapters/05_creation.md:3633
 def _from_buffer(view: memoryview, dtype) -> Tensor:
     kind = get_default_dtype() if dtype is None else dtype
     if view.readonly:
@@ -79,7 +79,7 @@ def _from_buffer(view: memoryview, dtype) -> Tensor:
     return make_tensor(array)
 
 
-# --- book/chapters/05_creation.md:3647
+# --- book/chapters/05_creation.md:3653
 # NOTE [A copy of a 0-d array]
 # torch.asarray(np.array(1.5), dtype=torch.float32, copy=True) raises "can't
 # alias tensor with dtype 'Double' into dtype 'Float'." in torch, as if no
@@ -87,7 +87,7 @@ def _from_buffer(view: memoryview, dtype) -> Tensor:
 # calls, so that a program that runs on refgrad runs on torch.
 
 
-# --- book/chapters/05_creation.md:3661
+# --- book/chapters/05_creation.md:3667
 def _from_tensor(t: Tensor, dtype, device, copy, requires_grad) -> Tensor:
     """``t`` itself where it will do, else a copy; ``requires_grad`` set on what comes back."""
     moves = device is not None and _moves(t.device, Device(device))

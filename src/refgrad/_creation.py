@@ -69,13 +69,19 @@ def _read_sizes(args, sizes, one: bool, name: str, many) -> tuple:
 
 def _size_number(n):
     if isinstance(n, Tensor) and n.numel() == 1 and n._data.dtype.kind in "iu":
+        from refgrad.autograd._state import batch_levels
+
+        if batch_levels:  # the parser's .item(), refused under vmap: chapter 19ih
+            from refgrad._functorch._parsed_items import refuse_parsed_item
+
+            refuse_parsed_item(n)
         return int(n.item())
     if is_bool_size(n):  # NOTE [A bool tensor inside a size], chapter "Arguments"
         raise RuntimeError(BOOL_IN_SIZES)
     return _dtype.python_number(n)
 
 
-# --- book/chapters/05_creation.md:583
+# --- book/chapters/05_creation.md:589
 # A size= not given, told apart from size=None, which torch refuses as no tuple of ints.
 NO_SIZE = type("NoSize", (), {"__repr__": lambda self: "None"})()
 
@@ -158,7 +164,7 @@ def refuse_unpacking(sizes, name: str) -> None:
                             f'{i + 1} with error "Overflow when unpacking long long"')
 
 
-# --- book/chapters/05_creation.md:672
+# --- book/chapters/05_creation.md:678
 def ones(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False):
     size = size_args("ones", sizes, size)
@@ -195,7 +201,7 @@ def empty(*sizes, size=NO_SIZE, dtype=None, layout=None, device=None,
                     strides)
 
 
-# --- book/chapters/05_creation.md:714
+# --- book/chapters/05_creation.md:720
 def _empty_strides(size, memory_format):
     check_format("empty", memory_format)
     if memory_format is preserve_format:  # there is no tensor to preserve the format of
@@ -227,7 +233,7 @@ def _quietly_cast(array, kind):
         return astype(array, kind)  # NOTE [Doubles become halves through floats]
 
 
-# --- book/chapters/05_creation.md:1205
+# --- book/chapters/05_creation.md:1211
 def _like(factory, t, dtype, device, requires_grad, memory_format, *extra):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
         from refgrad.utils._factory_modes import like_to_a_mode

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1106
+# --- book/chapters/05_creation.md:1112
 """Tensor.dim_order: the order of a tensor's dimensions in memory, outermost first."""
 
 from refgrad._layouts import insertion_order
@@ -33,7 +33,7 @@ def _row_major(shape, strides) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:1138
+# --- book/chapters/05_creation.md:1144
 def _sorted_order(shape, strides) -> tuple[list, bool]:
     """Dimensions outermost first, and whether two of them could not be ordered."""
     ndim = len(shape)
@@ -56,7 +56,7 @@ def _count(shape) -> int:
     return total
 
 
-# --- book/chapters/05_creation.md:1162
+# --- book/chapters/05_creation.md:1168
 def dim_order(self, *, ambiguity_check=False) -> tuple:
     if not isinstance(ambiguity_check, bool) and not (
             isinstance(ambiguity_check, list)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3359
+# --- book/chapters/05_creation.md:3365
 """DLPack: a tensor's memory handed to another array library, and theirs taken in."""
 
 import ctypes
@@ -40,7 +40,7 @@ class DLDeviceType(enum.IntEnum):
     kDLMAIA = 17
 
 
-# --- book/chapters/05_creation.md:3401
+# --- book/chapters/05_creation.md:3407
 def dlpack_device(self) -> tuple:
     where = device_of(self._data)
     if where.type == "cuda":
@@ -57,7 +57,7 @@ def _writable(array):
     return np.asarray(_Interface(interface, array))
 
 
-# --- book/chapters/05_creation.md:3422
+# --- book/chapters/05_creation.md:3428
 def dlpack(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
     if self.requires_grad:
         raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
@@ -86,7 +86,7 @@ for _name, _method in (("__dlpack__", dlpack), ("__dlpack_device__", dlpack_devi
     setattr(Tensor, _name, _method)
 
 
-# --- book/chapters/05_creation.md:3459
+# --- book/chapters/05_creation.md:3465
 _INVALID = ("from_dlpack received an invalid capsule. Note that DLTensor capsules can be "
             "consumed only once, so you might have already constructed a tensor from it once.")
 _is_capsule = ctypes.pythonapi.PyCapsule_IsValid

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2551
+# --- book/chapters/05_creation.md:2557
 """The random ``*_like`` factories' forms, and randint_like's bounds read by them."""
 
 from refgrad._arguments import Arguments

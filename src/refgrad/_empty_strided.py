@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1472
+# --- book/chapters/05_creation.md:1478
 """empty_strided and Tensor.new_empty_strided: a new storage laid out by the caller's strides."""
 
 import numpy as np
@@ -38,7 +38,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, pin_mem
     return _finish(zero_strided(array), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1513
+# --- book/chapters/05_creation.md:1519
 def _negatives_filled(size, stride) -> tuple:
     """``stride`` with each negative one replaced as torch does: row-major from the next."""
     filled = list(stride)

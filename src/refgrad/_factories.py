@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2215
+# --- book/chapters/05_creation.md:2221
 """eye, linspace, logspace, the random _like factories and randperm."""
 
 import math
@@ -33,7 +33,7 @@ from refgrad.autograd._state import batch_levels, state, switched_on
 from refgrad.utils._factory_modes import like_to_a_mode, options, to_a_mode
 
 
-# --- book/chapters/05_creation.md:2252
+# --- book/chapters/05_creation.md:2258
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
         requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -52,7 +52,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=False,
     return _finish(np.eye(n, m, dtype=kind), device, requires_grad)
 
 
-# --- book/chapters/05_creation.md:2277
+# --- book/chapters/05_creation.md:2283
 # NOTE [linspace as torch's kernel computes it]
 # torch computes each point with one fused multiply-add, start + i * step (or
 # end - (steps - 1 - i) * step for the second half), rounded once. Computed in
@@ -82,7 +82,7 @@ def _points(start, end, steps, kind, add_scaled):
     return np.concatenate([lower, upper])
 
 
-# --- book/chapters/05_creation.md:2318
+# --- book/chapters/05_creation.md:2324
 def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=False,
              requires_grad=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -149,7 +149,7 @@ def _filled(value, steps, dtype):
         return np.full(steps, value, dtype=dtype.numpy)
 
 
-# --- book/chapters/05_creation.md:2391
+# --- book/chapters/05_creation.md:2397
 # NOTE [logspace's exponents]
 # Each end is first made the dtype, as linspace's ends are (so 0.5 is 0 for an
 # integer dtype), and their difference is taken in that dtype (a float16
@@ -179,7 +179,7 @@ def _check_ends(name, start, end) -> None:
                            + " and ".join(wrong) + ".")
 
 
-# --- book/chapters/05_creation.md:2422
+# --- book/chapters/05_creation.md:2428
 def rand_like(input, *, generator=None, memory_format=None, dtype=None, device=None,
               requires_grad=False, layout=None, pin_memory=False):
     if switched_on.dispatch_modes and state.dispatch_modes:  # NOTE [A factory handed to a mode]
@@ -213,7 +213,7 @@ def randn_like(input, *, generator=None, memory_format=None, dtype=None, device=
     return laid_out(_finish(values, device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2462
+# --- book/chapters/05_creation.md:2468
 def _row_major_but_ones(shape, strides) -> bool:
     """Contiguous as torch counts it: the strides of dimensions of size 1 do not matter."""
     if strides is None:
@@ -247,7 +247,7 @@ def randint_like(input, low=0, high=None, *, generator=None, memory_format=None,
                                   device or input.device, requires_grad), strides)
 
 
-# --- book/chapters/05_creation.md:2500
+# --- book/chapters/05_creation.md:2506
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
     number = whole_number(n)
@@ -274,7 +274,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False,
     return _finish(order.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:2534
+# --- book/chapters/05_creation.md:2540
 def _strides(name: str, input, bounds: tuple, given: dict):
     """The strides of a random tensor like ``input``; torch's TypeError for a wrong format."""
     fmt = given["memory_format"]
@@ -283,7 +283,7 @@ def _strides(name: str, input, bounds: tuple, given: dict):
     return copy_strides(input, fmt)
 
 
-# --- book/chapters/05_creation.md:2593
+# --- book/chapters/05_creation.md:2599
 _EXACT_UP_TO = {"float16": (2049, "2049", "Half"), "float32": (2**24 + 1, "2^24+1", "Float"),
                 "float64": (2**53 + 1, "2^53+1", "Double")}
 

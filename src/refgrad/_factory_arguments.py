@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2986
+# --- book/chapters/05_creation.md:2992
 """The factories as torch.* gives them: each reads its arguments as torch's parser does."""
 
 from refgrad import (
@@ -35,7 +35,7 @@ def _ends(name: str, base: str = "") -> Arguments:
     return Arguments(*(f"{name}({pair}, int steps, {base}{_MADE})" for pair in ends))
 
 
-# --- book/chapters/05_creation.md:3025
+# --- book/chapters/05_creation.md:3031
 eye = function_form(writing(_factories.eye), Arguments(f"eye(SymInt n, {_MADE})",
                                                        f"eye(SymInt n, SymInt m, {_MADE})"))
 tril_indices, triu_indices = (function_form(getattr(_triangle_indices, name), Arguments(
@@ -75,7 +75,7 @@ Tensor.new_empty_strided = method_form(_empty_strided.new_empty_strided,
                                        Arguments(f"new_{_STRIDED}", method=True))
 
 
-# --- book/chapters/05_creation.md:3705
+# --- book/chapters/05_creation.md:3711
 asarray = function_form(_asarray.asarray, Arguments(
     "asarray(object obj, *, torch.dtype? dtype = None, torch.device? device = None, "
     "bool? copy = None, bool? requires_grad = None)"))

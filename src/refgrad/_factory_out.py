@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2765
+# --- book/chapters/05_creation.md:2771
 """out= for the factories: the values made in out's dtype, then written into it."""
 
 import warnings
@@ -17,7 +17,7 @@ from refgrad._typename import LEGACY
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/05_creation.md:2786
+# --- book/chapters/05_creation.md:2792
 def writing(factory):
     """``factory`` with torch's ``out=``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):
@@ -60,7 +60,7 @@ def writing(factory):
     return function
 
 
-# --- book/chapters/05_creation.md:2834
+# --- book/chapters/05_creation.md:2840
 # NOTE [The size before the keywords]
 # A factory refused by Python for a keyword it does not take is refused
 # instead for its one positional argument, when that is not a size: torch's
@@ -80,7 +80,7 @@ def size_first(name: str, args: tuple, kwargs: dict) -> None:
 _SIZED = ("ones", "zeros", "empty")
 
 
-# --- book/chapters/05_creation.md:2860
+# --- book/chapters/05_creation.md:2866
 def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     shape = values.shape
     if out._data.shape != shape:
@@ -101,7 +101,7 @@ def _write(out, values, keeps_shape: bool, warns: bool = False) -> None:
     bump(out)
 
 
-# --- book/chapters/05_creation.md:2886
+# --- book/chapters/05_creation.md:2892
 # The factories whose out may not be an expanded tensor, whose elements share memory;
 # zeros, ones, full, eye and randperm fill one anyway, as torch's do.
 _NO_SHARED_OUT = frozenset(("arange", "range", "linspace", "logspace", "rand", "randint", "normal"))
@@ -135,7 +135,7 @@ def _flagged(out, requires_grad):
     return out
 
 
-# --- book/chapters/05_creation.md:2933
+# --- book/chapters/05_creation.md:2939
 def resizing(factory, fills: bool):
     """``factory`` with the ``out=`` of torch's ``randn`` (``fills``) or ``empty``."""
     def function(*args, out=None, dtype=None, requires_grad=False, **kwargs):

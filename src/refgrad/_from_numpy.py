@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3174
+# --- book/chapters/05_creation.md:3180
 """from_numpy and as_tensor: tensors that share the memory of a NumPy array."""
 
 import weakref
@@ -64,7 +64,7 @@ def own_storage(ndarray):
     return np.lib.stride_tricks.as_strided(root, ndarray.shape, ndarray.strides)
 
 
-# --- book/chapters/05_creation.md:3257
+# --- book/chapters/05_creation.md:3263
 # The memory from_numpy shared, by the id of the array that owns it; each entry
 # leaves as its array dies, so that a new array at the same address is not taken
 # for it.
@@ -85,7 +85,7 @@ def shares_numpy_memory(root) -> bool:
     return reference is not None and reference() is root
 
 
-# --- book/chapters/05_creation.md:3283
+# --- book/chapters/05_creation.md:3289
 def as_tensor(data, *, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor, sharing its memory where it can."""
     dtype = dtype_argument(dtype, "as_tensor")

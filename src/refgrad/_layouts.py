@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:767
+# --- book/chapters/05_creation.md:773
 """The strides torch's preserve_format gives a new tensor like another, and the laying out."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def laid_out(out: Tensor, strides) -> Tensor:
     return out
 
 
-# --- book/chapters/05_creation.md:796
+# --- book/chapters/05_creation.md:802
 def relaid(out: Tensor, strides) -> Tensor:
     """``out``, a fresh copy, moved to ``strides`` (None: row-major) if it has others."""
     data = out._data
@@ -55,7 +55,7 @@ def relaid(out: Tensor, strides) -> Tensor:
 # gradients out of place (.grad at version 0, where torch's is at 1).
 
 
-# --- book/chapters/05_creation.md:831
+# --- book/chapters/05_creation.md:837
 IN_MEMORY_ORDER = "K"  # NumPy's name for the order of the input's own memory
 
 
@@ -69,7 +69,7 @@ def copy_laid_out(a, strides=IN_MEMORY_ORDER):
     return out
 
 
-# --- book/chapters/05_creation.md:850
+# --- book/chapters/05_creation.md:856
 def like_strides(t: Tensor):
     """The strides torch's preserve_format gives a tensor like ``t``; None for row-major."""
     return preserved_strides(tuple(t.shape), t.stride())
@@ -98,7 +98,7 @@ def is_dense(shape, strides) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:885
+# --- book/chapters/05_creation.md:891
 def row_major(shape) -> tuple:
     strides, step = [], 1
     for n in reversed(shape):

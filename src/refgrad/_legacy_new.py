@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1984
+# --- book/chapters/05_creation.md:1990
 """torch.Tensor(...) and Tensor.new(...): the legacy constructor."""
 
 import numpy as np
@@ -24,7 +24,7 @@ _FORMS = Arguments(f"new({_DEVICE})", "new(torch.Storage storage)", "new(Tensor 
 MADE_OVER: dict = {}  # a storage's type: its maker(cls, storage, dtype), chapter "Storages"
 
 
-# --- book/chapters/05_creation.md:2011
+# --- book/chapters/05_creation.md:2017
 def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     """``cls(*args, **kwargs)``, or ``like.new(*args, **kwargs)`` with ``like``'s dtype.
 
@@ -65,7 +65,7 @@ def legacy_new(cls, args, kwargs=None, like=None, dtype=None) -> Tensor:
     raise TypeError(f"new(): data must be a sequence (got {c_type_name(type(args[0]))})")
 
 
-# --- book/chapters/05_creation.md:2058
+# --- book/chapters/05_creation.md:2064
 # NOTE [A legacy tensor]
 # Under a mode, the legacy constructor shows torch's ops: an empty tensor of a
 # size is aten.empty.memory_format with the dtype, the layout and the device,
@@ -97,7 +97,7 @@ new.__qualname__ = "TensorBase.new"
 Tensor.new = new
 
 
-# --- book/chapters/05_creation.md:2095
+# --- book/chapters/05_creation.md:2101
 def _alias_as(cls, source: Tensor) -> Tensor:
     from refgrad._ops.shaping import alias  # the op table is built after this module
     from refgrad._ops.views import watch

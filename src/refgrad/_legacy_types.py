@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2135
+# --- book/chapters/05_creation.md:2141
 """torch.FloatTensor, torch.LongTensor, ...: the typed classes of the legacy API."""
 
 from refgrad._legacy_new import legacy_new

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:944
+# --- book/chapters/05_creation.md:950
 """torch's memory formats: the named orders in which a new tensor lays out its elements."""
 
 from refgrad._layouts import like_strides
@@ -44,7 +44,7 @@ def check_format(name: str, value, takes_none: bool = True) -> None:
                         f"not {type_name(value)}")
 
 
-# --- book/chapters/05_creation.md:995
+# --- book/chapters/05_creation.md:1001
 _ORDERS = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
 
 
@@ -76,7 +76,7 @@ def is_contiguous_in(shape, strides, fmt) -> bool:
     return True
 
 
-# --- book/chapters/05_creation.md:1037
+# --- book/chapters/05_creation.md:1043
 def suggest_memory_format(shape, strides) -> memory_format:
     for fmt, order in _ORDERS.items():
         if len(shape) == len(order) and _grows_along(order, shape, strides):

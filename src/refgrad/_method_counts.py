@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:1228
+# --- book/chapters/13a_arguments.md:1239
 """torch's words for a method given positional arguments it does not take."""
 
 # NOTE [Methods that take no positional arguments]

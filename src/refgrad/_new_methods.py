@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1254
+# --- book/chapters/05_creation.md:1260
 """Tensor.new_zeros, new_ones, new_empty, new_full and new_tensor."""
 
 import warnings
@@ -64,7 +64,7 @@ def _new(factory):
     return method
 
 
-# --- book/chapters/05_creation.md:1322
+# --- book/chapters/05_creation.md:1328
 # NOTE [A fill counted on a new tensor]
 # new_zeros, new_ones and new_full of an inference tensor skip torch's autograd
 # layer outside inference mode; the kernel's fill_ of the empty result is then
@@ -76,7 +76,7 @@ def counted_fill(self, made):
     return made
 
 
-# --- book/chapters/05_creation.md:1344
+# --- book/chapters/05_creation.md:1350
 # NOTE [Read one parameter at a time]
 # torch's parser counts the positions, then takes each parameter in order
 # from them or from the keywords, refusing the first given of the wrong type
@@ -107,7 +107,7 @@ def _missing_or_unknown(name: str, names: tuple, values: dict, named: dict) -> N
         raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(named))}'")
 
 
-# --- book/chapters/05_creation.md:1381
+# --- book/chapters/05_creation.md:1387
 def _check_fill_value(value, by_position: bool) -> None:
     """torch's parser's refusal of a ``fill_value`` that is not a Number."""
     if isinstance(value, bool | int | float | complex | np.number | np.bool_):
@@ -119,7 +119,7 @@ def _check_fill_value(value, by_position: bool) -> None:
                     + c_type_name(type(value)))
 
 
-# --- book/chapters/05_creation.md:1394
+# --- book/chapters/05_creation.md:1400
 def new_full(self, *given, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False, **named):  # NOTE [Read one parameter at a time]
     values = _read_in_order("new_full", ("size", "fill_value"), given, named)

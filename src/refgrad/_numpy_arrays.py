@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3137
+# --- book/chapters/05_creation.md:3143
 """NumPy arrays as tensor data: their layout and dtype checked as torch checks them."""
 
 from refgrad import _dtype

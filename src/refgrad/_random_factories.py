@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:1667
+# --- book/chapters/05_creation.md:1673
 """rand, randn and randint: tensors drawn from the default generator or a given one."""
 
 import math
@@ -41,7 +41,7 @@ def _random(name, kernel, draw, size, generator, dtype, device, requires_grad,
     return _finish(values, device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1711
+# --- book/chapters/05_creation.md:1717
 def draw_signatures(name: str, *firsts: str) -> Arguments:
     """A random factory's forms, each with a generator and without one, as torch lists them."""
     options = ("Tensor? out = None, torch.dtype? dtype = None, torch.layout? layout = None, "
@@ -63,7 +63,7 @@ def _draw_size(name, sizes, size, options: dict) -> tuple:
     raise DRAWS[name].error(sizes, given)  # torch's words for neither or both
 
 
-# --- book/chapters/05_creation.md:1739
+# --- book/chapters/05_creation.md:1745
 # NOTE [A generator given as None]
 # torch's rand(2, generator=None) is rand.generator to a mode, its generator
 # shown as None: a generator named, whatever it is, picks the overload. The
@@ -105,7 +105,7 @@ randn = _drawing("randn", "normal_kernel_cpu", lambda generator, shape, kind, co
                  normal(generator, shape, kind, contiguous=contiguous))
 
 
-# --- book/chapters/05_creation.md:1787
+# --- book/chapters/05_creation.md:1793
 _UNSET = object()
 
 
@@ -155,7 +155,7 @@ def randint(low=_UNSET, high=None, size=None, *, generator=UNNAMED, dtype=None, 
                          laid_as)
 
 
-# --- book/chapters/05_creation.md:1841
+# --- book/chapters/05_creation.md:1847
 def whole_number(value):
     """``value`` as an int where torch takes it as one, else None.
 
@@ -183,7 +183,7 @@ def draw_integers(low, high, size, generator, dtype, device, requires_grad,
     return _finish(values.astype(dtype.numpy), device, requires_grad, pin_memory)
 
 
-# --- book/chapters/05_creation.md:1889
+# --- book/chapters/05_creation.md:1895
 def check_random_bounds(low: int, high: int, dtype) -> tuple:
     """Refuse, or warn about, bounds whose draws ``dtype`` cannot hold; the bounds drawn
     between: for a floating dtype, moved in to numbers the dtype holds."""
@@ -231,7 +231,7 @@ def check_random_bounds(low: int, high: int, dtype) -> tuple:
     return low, high
 
 
-# --- book/chapters/05_creation.md:1949
+# --- book/chapters/05_creation.md:1955
 def moved_in(bound: int, step: int, dtype) -> int:
     """``bound`` as torch moves it in for ``dtype``: ``from`` with step 1, ``to`` with -1."""
     near = (bound + step + 2**63) % 2**64 - 2**63  # wrapped, as int64 arithmetic goes

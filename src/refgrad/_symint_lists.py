@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13a_arguments.md:1298
+# --- book/chapters/13a_arguments.md:1309
 """Which of torch's tuples of ints are sizes, and its refusal of a bool tensor in one."""
 
 from refgrad._tensor import Tensor

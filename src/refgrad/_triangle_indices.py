@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2617
+# --- book/chapters/05_creation.md:2623
 """tril_indices and triu_indices: a triangle's positions as a tensor of two rows."""
 
 from refgrad import _dtype

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:2669
+# --- book/chapters/05_creation.md:2675
 """The positions of a matrix's lower or upper triangle, counted first, then made."""
 
 import numpy as np

@@ -10,7 +10,7 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1797
+# --- book/chapters/16j_products_and_shapes.md:1813
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 

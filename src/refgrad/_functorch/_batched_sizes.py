@@ -97,6 +97,11 @@ def product_refusal(name: str, a, b, error):
     n = prod(batch_sizes(a, b))
     if name == "bmm":
         return _in_bmm(a, b, [n * a.shape[0], a.shape[2]], [n * b.shape[0], b.shape[1]], error)
+    if name in ("dot", "vdot"):  # two vmaps, each batching one: chapter 19ih
+        from refgrad._functorch._crossed_dots import crossed_dot
+
+        if (crossed := crossed_dot(a, b, error)) is not None:
+            return crossed
     if batched(a) and batched(b) or (name == "mm" and batched(b)):
         return _in_bmm(a, b, [n, a.shape[-1]], [n, b.shape[0]], error)
     if name in ("dot", "vdot"):  # one batched operand: chapter 19ig

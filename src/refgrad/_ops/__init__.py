@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1991
+# --- book/chapters/16_functions.md:1994
 """The op table, its rows, and the function and method forms."""
 
 from refgrad._ops import (
@@ -19,7 +19,7 @@ install()
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2984
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2993
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 

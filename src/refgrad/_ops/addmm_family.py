@@ -70,6 +70,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addmm", beta=beta, alpha=alpha)  # the binding's check, before any other
+    from refgrad._functorch._added_products import added_product
+
+    if (added := added_product("addmm", input, mat1, mat2, beta, alpha)) is not None:
+        return added  # under vmap, its rule's sum: chapter 19ih
     with kernel_checks(addmm_rows.ADDMM, (input, mat1, mat2)):  # after the node's saves
         _same_dtypes(input, mat1, mat2, bools=False)  # dtypes before shapes, bools last
         for name, t in (("mat1", mat1), ("mat2", mat2)):
@@ -88,6 +92,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     from refgrad._ops.product_checks import _no_bools
 
     _numbers("addmv", beta=beta, alpha=alpha)
+    from refgrad._functorch._added_products import added_product
+
+    if (added := added_product("addmv", input, mat, vec, beta, alpha)) is not None:
+        return added  # under vmap, its rule's sum: chapter 19ih
     with kernel_checks(addmm_rows.ADDMV, (input, mat, vec)):
         if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, "
@@ -104,7 +112,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _call(addmm_rows.ADDMV, input, mat, vec, (rows,), beta, alpha)
 
 
-# --- book/chapters/16j_products_and_shapes.md:282
+# --- book/chapters/16j_products_and_shapes.md:290
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     if autocast_on.cpu:  # chapter "Mixed precision"
         input, batch1, batch2 = entry("baddbmm", input, batch1, batch2)
@@ -113,6 +121,10 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("baddbmm", beta=beta, alpha=alpha)
+    from refgrad._functorch._added_products import added_product
+
+    if (added := added_product("baddbmm", input, batch1, batch2, beta, alpha)) is not None:
+        return added  # under vmap, its rule's sum: chapter 19ih
     with kernel_checks(addmm_rows.BADDBMM, (input, batch1, batch2)):
         # torch expands the input to the result's sizes, read off the batches as they come,
         # and compares the input's dtype with batch1's, before it checks the batches
@@ -156,6 +168,10 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     from refgrad._ops.shapes import expanded_size
 
     _numbers("addbmm", beta=beta, alpha=alpha)
+    from refgrad._functorch._added_products import added_product
+
+    if (added := added_product("addbmm", input, batch1, batch2, beta, alpha)) is not None:
+        return added  # under vmap, its rule's sum: chapter 19ih
     with kernel_checks(addmm_rows.ADDBMM, (input, batch1, batch2)):
         expanded_size(input, (batch1.size(1), batch2.size(2)))  # torch sizes the result first
         for name, t in (("batch1", batch1), ("batch2", batch2)):

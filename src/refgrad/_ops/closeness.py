@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1255
+# --- book/chapters/16_functions.md:1256
 """equal, allclose and isclose: comparisons that record nothing."""
 
 from sys import _getframe as _frame

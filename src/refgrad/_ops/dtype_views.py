@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:821
+# --- book/chapters/16_functions.md:822
 """Tensor.view(dtype): the same bytes read as another dtype."""
 
 import numpy as np

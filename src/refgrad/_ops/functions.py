@@ -19,6 +19,7 @@ from refgrad._ops.elision import dying_array
 from refgrad._ops.integer_division import floats_if_integers, integers_for_a_mode
 from refgrad._ops.operands import (
     DEFAULT_ALPHA,
+    _batch_rank,
     _broadcast_error,
     number_beside,
 )
@@ -41,7 +42,7 @@ NOT_GIVEN = object()
 NO_DIM = object()
 
 
-# --- book/chapters/16_functions.md:82
+# --- book/chapters/16_functions.md:83
 def add(input, other, *, alpha=1):
     try:
         if type(alpha) is int and alpha == 1:
@@ -67,7 +68,7 @@ def sub(input, other, *, alpha=1):
         raise
 
 
-# --- book/chapters/16_functions.md:114
+# --- book/chapters/16_functions.md:115
 def rsub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):  # rsub(3, x): no form of torch's has a number first
         got = ", ".join("Tensor" if isinstance(v, Tensor) else c_type_name(type(v))
@@ -88,7 +89,7 @@ def rsub(input, other, *, alpha=1):
     return call(ar.RSUB, (input,), {"other": other, "alpha": params["alpha"]})
 
 
-# --- book/chapters/16_functions.md:141
+# --- book/chapters/16_functions.md:142
 def mul(input, other):
     try:
         return call(ar.MUL, (input, other), None, dying_array(input, other))
@@ -127,7 +128,7 @@ def _given_alpha(alpha) -> dict:
     return {} if type(alpha) is int and alpha == 1 else {"alpha": alpha}
 
 
-# --- book/chapters/16_functions.md:213
+# --- book/chapters/16_functions.md:214
 def divided_below_a_mode(input, other):
     """``input / other`` of integers, handed to the innermost mode as they came."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -136,7 +137,7 @@ def divided_below_a_mode(input, other):
     return dispatch_op("div.Tensor", lambda a, b: div(a, b), (input, other), {})
 
 
-# --- book/chapters/16_functions.md:337
+# --- book/chapters/16_functions.md:338
 _WHERE_FORMS = (
     "where() received an invalid combination of arguments - got ({}), but expected one of:\n"
     " * (Tensor condition)\n * (Tensor condition, Tensor input, Tensor other, *, Tensor out = "
@@ -144,7 +145,7 @@ _WHERE_FORMS = (
     "input, Number other)\n * (Tensor condition, Number self, Number other)\n")
 
 
-# --- book/chapters/16_functions.md:351
+# --- book/chapters/16_functions.md:352
 def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
     if input is NOT_GIVEN and other is NOT_GIVEN:  # where(condition): its nonzero positions
         from refgrad._ops.selecting import nonzero
@@ -198,7 +199,7 @@ def where(condition, input=NOT_GIVEN, other=NOT_GIVEN):
         # numbered"
 
 
-# --- book/chapters/16_functions.md:414
+# --- book/chapters/16_functions.md:415
 _BYTE_CONDITION = (
     "where received a uint8 condition tensor. This behavior is deprecated and will be "
     "removed in a future version of PyTorch. Use a boolean condition instead.")
@@ -237,7 +238,7 @@ def _condition_beside(condition, tensors):
     return condition.to(target)
 
 
-# --- book/chapters/16_functions.md:660
+# --- book/chapters/16_functions.md:661
 def dim_tuple(dim, ndim: int) -> tuple:
     """``dim`` (one or several) as a tuple, as given, after torch's checks."""
     dim = _dtype.python_number(dim)  # NOTE [NumPy scalars are numbers]
@@ -253,17 +254,19 @@ def dim_tuple(dim, ndim: int) -> tuple:
     return dims
 
 
-# --- book/chapters/16_functions.md:1386
-def check_broadcast(a: tuple, b: tuple) -> None:
+# --- book/chapters/16_functions.md:1387
+def check_broadcast(a: tuple, b: tuple, tensors: tuple = ()) -> None:
+    """``tensors``: those whose shapes ``a`` and ``b`` are, for a batch rule's dimension."""
     ndim = max(len(a), len(b))
     a, b = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
     for d in range(ndim - 1, -1, -1):
         if a[d] != b[d] and 1 not in (a[d], b[d]):
+            named = d + _batch_rank(tensors) if tensors else d  # under vmap: chapter 19ih
             raise RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b "
-                               f"({b[d]}) at non-singleton dimension {d}")
+                               f"({b[d]}) at non-singleton dimension {named}")
 
 
-# --- book/chapters/16_functions.md:1427
+# --- book/chapters/16_functions.md:1430
 def check_grad_dtype(input, dtype) -> None:
     """Refuse a ``dtype=`` with no gradients when the result would need a node."""
     if (dtype is not None and not dtype.is_floating_point and input.requires_grad

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:188
+# --- book/chapters/16_functions.md:189
 """True divisions of integers: whether a mode sees them as they came, and their casts to
 floats of the default dtype."""
 
@@ -24,7 +24,7 @@ def integers_for_a_mode(input, other) -> bool:
         input, Tensor) and _integral(input) and _integral(_dtype.python_number(other))
 
 
-# --- book/chapters/16_functions.md:223
+# --- book/chapters/16_functions.md:224
 def floats_if_integers(input, other) -> tuple:
     """The operands of a true division, NumPy scalars read as numbers."""
     input, other = _dtype.python_number(input), _dtype.python_number(other)

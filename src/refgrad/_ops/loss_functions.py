@@ -197,6 +197,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def with_logits(input, target, weight, pos_weight, code):
     """The loss as torch's own function computes it: no comparison of the sizes."""
+    from refgrad._functorch._logits_loss import batched_logits_loss
+
+    if (loss := batched_logits_loss(input, target, weight, pos_weight, code)) is not None:
+        return loss  # under vmap, its rule's: chapter 19ih
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):
         not_differentiable("binary_cross_entropy_with_logits", name, t)
     refuse_inference_saves(input, target, weight, pos_weight)
@@ -205,7 +209,7 @@ def with_logits(input, target, weight, pos_weight, code):
         "weight": weight, "pos_weight": pos_weight, "reduction": code})
 
 
-# --- book/chapters/16q_functional.md:2232
+# --- book/chapters/16q_functional.md:2236
 def _weight_fits(shape: tuple, w, first: bool) -> None:
     _fits(shape, tuple(w.shape), first)
 
@@ -220,7 +224,7 @@ def _fits(shape: tuple, sizes: tuple, first: bool) -> None:
                            f"shape {list(full)}")
 
 
-# --- book/chapters/16q_functional.md:2257
+# --- book/chapters/16q_functional.md:2261
 def _logits_checks(input, target, weight, pos_weight) -> None:
     from refgrad._ops.write_checks import check_cast
 
@@ -238,7 +242,7 @@ def _logits_checks(input, target, weight, pos_weight) -> None:
         _weight_fits(shape, weight, False)
 
 
-# --- book/chapters/16q_functional.md:2276
+# --- book/chapters/16q_functional.md:2280
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     from refgrad._autocast_policy import entry
 

@@ -96,6 +96,9 @@ def signature(name, n, tail=""):
 
 def _torch_forms(n):
     def indexed(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+        from refgrad._functorch._pool_rule import refuse_pool_rank
+
+        refuse_pool_rank(input, n)  # under vmap, its rule's assertion: chapter 19ih
         return with_indices(n, input, kernel_size, stride, padding, dilation, ceil_mode)
 
     def plain(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
@@ -117,7 +120,7 @@ _TORCH = {1: (max_pool1d_with_indices, max_pool1d), 2: (max_pool2d_with_indices,
           3: (max_pool3d_with_indices, max_pool3d)}
 
 
-# --- book/chapters/16u_convolution_and_pooling.md:1330
+# --- book/chapters/16u_convolution_and_pooling.md:1333
 def _functional(n, indices):
     def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
              return_indices=False):

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1452
+# --- book/chapters/16_functions.md:1455
 """Tensor methods and operators, installed on Tensor from the function forms."""
 
 import types
@@ -130,7 +130,7 @@ METHODS = {
 }
 
 
-# --- book/chapters/16_functions.md:1733
+# --- book/chapters/16_functions.md:1736
 def _falls_back(function, reflected: bool = False):
     def operator(self, other):
         if other is None:  # an optional tensor elsewhere, never an operand here
@@ -172,14 +172,14 @@ def _eq(self, other):
 _eq_falling_back = _falls_back(simple.eq)
 
 
-# --- book/chapters/16_functions.md:1786
+# --- book/chapters/16_functions.md:1789
 # NOTE [A modulo for pow]
 # Python's three-argument pow() calls __pow__(x, y, modulo); a tensor's
 # operator takes the modulo only to decline it, so that the refusal is
 # Python's own, as for any operand the operator cannot use.
 
 
-# --- book/chapters/16_functions.md:1794
+# --- book/chapters/16_functions.md:1797
 def _matmul(self, other):
     # Only a tensor on either side: `x @ np.ones(2)` is then NumPy's (see __array_wrap__)
     return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -216,7 +216,7 @@ OPERATORS = {
 }
 
 
-# --- book/chapters/16_functions.md:1839
+# --- book/chapters/16_functions.md:1842
 # NOTE [Operators named as torch's]
 # torch's operators carry the names its bindings give them, and introspection
 # shows them: most are "TensorBase.__add__", the few torch writes in Python
@@ -241,7 +241,7 @@ def torch_named(function, name: str):
     return copy
 
 
-# --- book/chapters/16_functions.md:1870
+# --- book/chapters/16_functions.md:1873
 def install(cls=Tensor) -> None:
     for module, names in METHODS.items():
         for name in names:
@@ -285,7 +285,7 @@ def _converter(name: str, kind: str):
     return convert
 
 
-# --- book/chapters/16_functions.md:1920
+# --- book/chapters/16_functions.md:1923
 def _rows(t):
     if t.dim() == 0:  # methods, as torch's: a subclass's handler sees dim and unbind
         raise TypeError("iteration over a 0-d tensor")

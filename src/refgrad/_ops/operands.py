@@ -282,7 +282,19 @@ def _broadcast_error(op, tensors):
             if a != b and a != 1 and b != 1:
                 return RuntimeError(
                     f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
-                    f"non-singleton dimension {dim}"
+                    f"non-singleton dimension {dim + _batch_rank(tensors)}"
                 )
         size = tuple(b if a == 1 else a for a, b in zip(a_sizes, b_sizes))
     return None
+
+
+def _batch_rank(tensors) -> int:
+    """How many running vmaps batch one of ``tensors``: their rules put a batch dimension
+    before the dimension the refusal names (chapter 19ih_functions_under_vmap_four)."""
+    from refgrad.autograd._state import batch_levels
+
+    if not batch_levels:
+        return 0
+    from refgrad._functorch._batched_sizes import batch_sizes
+
+    return len(batch_sizes(*(t for t in tensors if isinstance(t, Tensor))))

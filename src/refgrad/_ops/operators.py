@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1639
+# --- book/chapters/16_functions.md:1642
 """The arithmetic operators: torch's functions, stepping aside for what they refuse."""
 
 from refgrad._ops import arithmetic as ar
@@ -37,7 +37,7 @@ def sub(self, other):
         return NotImplemented
 
 
-# --- book/chapters/16_functions.md:1679
+# --- book/chapters/16_functions.md:1682
 def mul(self, other):
     try:
         return call(ar.MUL, (self, other), None, dying_array(self, other))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:584
+# --- book/chapters/16n_more_shapes_and_elementwise.md:593
 """fmax, fmin, nextafter, copysign, ldexp and angle: rows and functions."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:617
+# --- book/chapters/16n_more_shapes_and_elementwise.md:626
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -64,7 +64,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:671
+# --- book/chapters/16n_more_shapes_and_elementwise.md:680
 def _next_after(a, b):
     if a.dtype.kind not in "fV":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -88,14 +88,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:710
+# --- book/chapters/16n_more_shapes_and_elementwise.md:719
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:720
+# --- book/chapters/16n_more_shapes_and_elementwise.md:729
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of the gradient's options, which a mode sees.
@@ -113,7 +113,7 @@ def _sign_zeros(g):
     return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:741
+# --- book/chapters/16n_more_shapes_and_elementwise.md:750
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -136,7 +136,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:787
+# --- book/chapters/16n_more_shapes_and_elementwise.md:796
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -164,7 +164,7 @@ def _two_to(other):
     return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:820
+# --- book/chapters/16n_more_shapes_and_elementwise.md:829
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -189,7 +189,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:855
+# --- book/chapters/16n_more_shapes_and_elementwise.md:864
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -248,7 +248,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1038
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1047
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))

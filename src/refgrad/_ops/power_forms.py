@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:269
+# --- book/chapters/16_functions.md:270
 """torch.pow's forms, a tensor or a number on either side, and their refusals."""
 
 from refgrad import _dtype
@@ -41,7 +41,7 @@ def pow(input, exponent):  # noqa: A001 - torch's name
     return out
 
 
-# --- book/chapters/16_functions.md:313
+# --- book/chapters/16_functions.md:314
 def _no_bool_power() -> NotImplementedError:
     # torch has no bool kernel for a power (a bool exponent number is another matter)
     return NotImplementedError("\"pow\" not implemented for 'Bool'")

@@ -145,7 +145,7 @@ def dist(input, other, p=2):
 
     with kernel_checks(DIST, (input, other)):  # after the saves
         subtracts(input, other)  # torch's dist is the norm of input - other, subtracted
-        check_broadcast(tuple(input.shape), tuple(other.shape))  # first: bools before shapes
+        check_broadcast(tuple(input.shape), tuple(other.shape), (input, other))  # bools first
         kind = promoted(input, other)
         if not kind.is_floating_point and not kind.is_complex:  # complex: chapter 02d
             raise RuntimeError("norm(): input dtype should be either floating point or "

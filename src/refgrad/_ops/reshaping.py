@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:791
+# --- book/chapters/16_functions.md:792
 """The shape functions: view, reshape, expand, unsqueeze and squeeze."""
 
 import math
@@ -22,7 +22,7 @@ from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 _SEQUENCES = (tuple, list)  # sizes given as one argument; made once, not per call
 
 
-# --- book/chapters/16_functions.md:879
+# --- book/chapters/16_functions.md:880
 def infer_shape(shape, numel: int, as_given=False) -> tuple:
     """The shape, each -1 worked out; or, ``as_given``, checked and kept as asked."""
     if len(shape) == 1 and isinstance(shape[0], _SEQUENCES):
@@ -53,7 +53,7 @@ def _refuse_sizes(shape) -> None:
         inferred = inferred or n == -1
 
 
-# --- book/chapters/16_functions.md:922
+# --- book/chapters/16_functions.md:923
 def view(input, *shape, size=None, dtype=None):
     if size is not None or dtype is not None:  # by name: one of the two, and nothing else
         if shape or (size is not None and dtype is not None):
@@ -137,7 +137,7 @@ def reshape(input, *sizes, shape=None):
 RESHAPE_ALIAS = register(replace(sh.VIEW, name="_reshape_alias", node="ReshapeAliasBackward0"))
 
 
-# --- book/chapters/16_functions.md:1029
+# --- book/chapters/16_functions.md:1030
 def expand(input, *sizes, size=None, implicit=False):
     if size is not None:  # the sizes by name, as one sequence: never one int
         if sizes:

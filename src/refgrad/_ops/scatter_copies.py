@@ -123,19 +123,28 @@ def select_scatter(input, src, dim, index):
 
     src = selected_src(input, src, d, index)  # under vmap, expanded: chapter 19ig
     _fits(src, input.shape[:d] + input.shape[d + 1:])
+    from refgrad._functorch._scatter_grads import select_scattered
+
+    if (scattered := select_scattered(input, src, d, index)) is not None:  # chapter 19ih
+        return scattered
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:485
+# --- book/chapters/16n_more_shapes_and_elementwise.md:489
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(dim, input.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    length = len(range(*slice(start, end, step).indices(input.shape[d])))
+    rows = range(*slice(start, end, step).indices(input.shape[d]))
+    length = len(rows)
     refuse_scattered_dtype(input, src)
+    from refgrad._functorch._scatter_grads import slice_scattered
     from refgrad._functorch._scatter_rules import sliced_src
+
+    if (scattered := slice_scattered(input, src, d, rows)) is not None:  # chapter 19ih
+        return scattered
 
     src = sliced_src(input, src, d, input.shape[:d] + (length,) + input.shape[d + 1:])
     _fits(src, input.shape[:d] + (length,) + input.shape[d + 1:])
@@ -157,7 +166,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:525
+# --- book/chapters/16n_more_shapes_and_elementwise.md:534
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start

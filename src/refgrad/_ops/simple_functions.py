@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:469
+# --- book/chapters/16_functions.md:470
 """neg, exp, log, sin, cos, reciprocal, the comparisons, clone, to and masked_fill:
 function forms of one arithmetic row each."""
 
@@ -37,7 +37,7 @@ from refgrad.utils._python_dispatch_composites import (
 )
 
 
-# --- book/chapters/16_functions.md:505
+# --- book/chapters/16_functions.md:506
 # NOTE [Named as torch names them]
 # Python words an argument error with the function's qualified name:
 # "sin() takes 1 positional argument but 2 were given". A function made in a
@@ -57,7 +57,7 @@ exp, log, sin, cos, reciprocal = (
 )
 
 
-# --- book/chapters/16_functions.md:531
+# --- book/chapters/16_functions.md:532
 def neg(input):
     try:
         return call(ar.NEG, (input,), None, dying_alone(input))
@@ -92,7 +92,7 @@ def clone(input, *refused, memory_format=None):
     return out
 
 
-# --- book/chapters/16_functions.md:615
+# --- book/chapters/16_functions.md:616
 def _binary(row):
     def function(input, other):
         try:
@@ -114,14 +114,14 @@ def _binary(row):
 eq, ne, lt, le, gt, ge = (_binary(r) for r in (ar.EQ, ar.NE, ar.LT, ar.LE, ar.GT, ar.GE))
 
 
-# --- book/chapters/16_functions.md:1113
+# --- book/chapters/16_functions.md:1114
 _TO = ("bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = "
        "None)")
 _TO_FORMS = Arguments(f"to(torch.device device = None, torch.dtype dtype = None, {_TO}",
                       f"to(torch.dtype dtype, {_TO}", f"to(Tensor tensor, {_TO}", method=True)
 
 
-# --- book/chapters/16_functions.md:1125
+# --- book/chapters/16_functions.md:1126
 def to(input, *args, **kwargs):
     named = None
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
@@ -168,7 +168,7 @@ def to(input, *args, **kwargs):
     return out
 
 
-# --- book/chapters/16_functions.md:1177
+# --- book/chapters/16_functions.md:1178
 def to_overload(input, args, kwargs) -> str:
     """torch's overload of ``to`` for these arguments, for a profile's event: its binding
     asks for ``to.dtype`` given a dtype alone, ``to.device`` given a device and a dtype (a
@@ -205,7 +205,7 @@ def untracked(function, *args):
         state.grad_enabled = before
 
 
-# --- book/chapters/16_functions.md:1219
+# --- book/chapters/16_functions.md:1220
 def _plain_to(args: tuple) -> bool:
     """Whether ``args`` are a dtype, a device, or a device then a dtype: no reading needed."""
     if len(args) == 1:
@@ -231,7 +231,7 @@ def read_to(args: tuple, kwargs: dict) -> tuple:
     return device, dtype, given.get("copy"), given.get("memory_format")  # copy: None if not given
 
 
-# --- book/chapters/16_functions.md:1355
+# --- book/chapters/16_functions.md:1356
 def masked_fill(input, mask, value):
     from refgrad._ops.inplace_saves import refuse_kept_inference  # saved first
 
@@ -239,7 +239,7 @@ def masked_fill(input, mask, value):
     if not same_device(mask._data, input._data):
         raise RuntimeError("expected self and mask to be on the same device, but got mask on "
                            f"{mask.device} and self on {input.device}")
-    check_broadcast(tuple(mask.shape), tuple(input.shape))
+    check_broadcast(tuple(mask.shape), tuple(input.shape), (mask, input))
     check_value_and_mask(value, mask)
     if not isinstance(value, Tensor):
         value = _dtype.checked_number(value, input.dtype)

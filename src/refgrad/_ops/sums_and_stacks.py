@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:683
+# --- book/chapters/16_functions.md:684
 """sum, cumsum, stack and unbind: function forms of the reduction and shape rows."""
 
 from refgrad import _dtype
@@ -59,7 +59,7 @@ def _numbered(input, error) -> None:
     number_refused("sum", (input,), {}, error)
 
 
-# --- book/chapters/16_functions.md:749
+# --- book/chapters/16_functions.md:750
 # NOTE [NumPy's names for sum's keywords]
 # Python has lost which of dim and keepdim came by position: a dim is read as
 # given by position, as it most often is (x.sum(0, axis=1) is refused for its
@@ -71,7 +71,7 @@ def _as_called(input, dim, keepdim, named: dict) -> tuple:
     return (input, dim) if keepdim is _NO_KEEPDIM else (input, dim, keepdim), named
 
 
-# --- book/chapters/16_functions.md:767
+# --- book/chapters/16_functions.md:768
 def _plain_dims(dim) -> bool:
     # The dims of a gradient summed back to its input's shape, the commonest call.
     return type(dim) is int or type(dim) is tuple and all(type(d) is int for d in dim)
@@ -91,7 +91,7 @@ def unbind(input, dim=0):
     return call(sh.UNBIND, (input,), {"dim": dim})
 
 
-# --- book/chapters/16_functions.md:1397
+# --- book/chapters/16_functions.md:1400
 def cumsum(input, dim, *, dtype=None):
     wrap_dim(dim, input.ndim)
     if dtype is _dtype.bool and input.ndim and input.numel():  # no running sum in bool, but

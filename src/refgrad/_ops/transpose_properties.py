@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16_functions.md:1943
+# --- book/chapters/16_functions.md:1946
 """`.T` and `.mT`: the two transposing properties, with torch's warnings."""
 
 from refgrad._ops import shaping

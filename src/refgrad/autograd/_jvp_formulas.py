@@ -204,6 +204,15 @@ def _embedding(t, p, r, **params):
 
 
 # --- book/chapters/18a_forward_ad.md:1282
+@formula("scatter")
+def _scatter(t, p, r, **params):
+    from refgrad._ops.dispatch import call
+    from refgrad._ops.scattering import SCATTER
+
+    return call(SCATTER, t, params)
+
+
+# --- book/chapters/18a_forward_ad.md:1298
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -218,7 +227,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1314
+# --- book/chapters/18a_forward_ad.md:1330
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 WITH_NONE = {"convolution", "_convolution"}  # an optional tensor (a bias) may be None
 

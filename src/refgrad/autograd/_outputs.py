@@ -5,7 +5,13 @@
 # --- book/chapters/17_engine.md:915
 """What a node returns, checked: how many gradients, and their shapes and dtypes."""
 
+import weakref
+
 from refgrad.autograd._input_metadata import entry_dtype
+
+# Nodes recorded on a slice for a vmap's rule, with the batch sizes that torch's node,
+# recorded on the whole batch, prints before a gradient's shape.
+BATCHED_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def validate_outputs(node, outputs) -> list:
@@ -36,13 +42,13 @@ def _check_count(node, outputs) -> None:
         )
 
 
-# --- book/chapters/17_engine.md:960
+# --- book/chapters/17_engine.md:966
 INTEGER_GRADIENT = (
     'isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
     'torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
 
 
-# --- book/chapters/17_engine.md:967
+# --- book/chapters/17_engine.md:973
 def _conformed(node, i: int, grad, entry):
     if grad._data.shape != entry[0]:
         grad = _reshaped(node, i, grad, list(entry[0]))
@@ -59,9 +65,10 @@ def _reshaped(node, i: int, grad, shape: list):
     from refgrad._ops.shapes import sum_to
 
     if not _expandable(shape, grad.shape):
+        batches = BATCHED_NODES.get(node, [])  # a vmap rule's node: chapter 19ih
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - got "
-            f"{list(grad.shape)} but expected shape compatible with {shape}"
+            f"{[*batches, *grad.shape]} but expected shape compatible with {[*batches, *shape]}"
         )
     return sum_to(grad, shape)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/05_creation.md:3499
+# --- book/chapters/05_creation.md:3505
 """refgrad.utils.dlpack: tensors to and from other array libraries' DLPack capsules."""
 
 from refgrad._dlpack import DLDeviceType, from_dlpack, to_dlpack  # noqa: F401 - torch.utils.dlpack.to_dlpack
