@@ -787,7 +787,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1285
+# --- book/chapters/19i_function_transforms.md:1297
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 

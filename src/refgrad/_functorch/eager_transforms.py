@@ -19,6 +19,7 @@ from refgrad._functorch._wrapping import (
     chosen,
     enter_all,
     leave,
+    reaches_outside,
     replaced,
 )
 from refgrad._tensor import Tensor
@@ -58,7 +59,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:567
+# --- book/chapters/19i_function_transforms.md:568
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -103,7 +104,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:621
+# --- book/chapters/19i_function_transforms.md:622
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -124,9 +125,12 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
             raise RuntimeError(
                 f"{where}: Expected f(*args) to return a scalar Tensor, got tensor with "
                 f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
-        if has_aux:
+        # NOTE [grad lets its graph go]
+        kept = keep and any(isinstance(t, Tensor) and reaches_outside(t, inside)
+                            for t in (output, *tree_flatten(aux)[0]))
+        grads = autograd_grad([output], entered, retain_graph=kept, create_graph=keep)
+        if has_aux:  # after the backward, as torch checks it
             check_aux(tree_flatten(aux)[0])
-        grads = autograd_grad([output], entered, create_graph=keep)
     grads = tree_unflatten([leave(g, inside, keep) for g in grads], in_spec)
     value = leave(output, inside, keep)
     if has_aux:
@@ -135,7 +139,15 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:736
+# NOTE [grad lets its graph go]
+# torch's grad differentiates with create_graph=True but retain_graph=False: the graph of
+# its own level is released as the backward walks it, and a node only that graph held
+# (a view's grad_fn an in-place op saved weakly) is gone before a later node reads it.
+# refgrad's levels share one graph, so it lets go only where nothing outside the
+# transform can walk it again: no result reaches a leaf of an enclosing level.
+
+
+# --- book/chapters/19i_function_transforms.md:748
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -193,7 +205,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1258
+# --- book/chapters/19i_function_transforms.md:1270
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor
