@@ -63,3 +63,47 @@ def test_grad_checks_aux_after_the_backward():
     with pytest.raises(RuntimeError, match="Expected tensors, got unsupported type"):
         grad(lambda x: (x.sum(), None), has_aux=True)(torch.randn(2, 3))
 
+
+
+def test_tensors_grad_wraps_have_no_storage_to_hand_out():
+    captured = torch.ones(3)
+    seen = []
+
+    def f(x):
+        made, y = torch.zeros(3), x * 2
+        for t in (x, y, made, y.detach()):
+            with pytest.raises(NotImplementedError, match="^Cannot access storage of Tensor"):
+                t.untyped_storage()
+        with pytest.raises(NotImplementedError, match="TensorWrapper"):
+            y.is_shared()
+        for read in (y.data_ptr, y.detach().numpy):
+            with pytest.raises(RuntimeError, match="^Cannot access data pointer of Tensor that "):
+                read()
+        with pytest.raises(RuntimeError, match="^Can't call numpy"):  # asked first
+            y.numpy()
+        seen.append(captured.untyped_storage().nbytes())  # captured: its own memory
+        return (y * made).sum() + y.tolist()[0]
+
+    g = grad(f)(torch.ones(3))
+    assert seen == [12] and g.untyped_storage().nbytes() == 12 and g.data_ptr() != 0
+
+
+def test_grad_vjp_and_jvp_run_outside_inference_mode():
+    seen = []
+
+    def f(v):
+        seen.append((torch.is_inference_mode_enabled(), torch.is_grad_enabled()))
+        return (v * v).sum()
+
+    with torch.inference_mode():
+        made_here = torch.tensor([1.0, 2.0, 3.0])
+        g = grad(f)(made_here)
+        (pulled,) = torch.func.vjp(lambda v: v * v, made_here)[1](torch.ones(3))
+        dot = torch.func.jvp(f, (made_here,), (torch.ones(3),))[1]
+        assert not torch.func.vmap(lambda v: torch.tensor(torch.is_inference_mode_enabled()))(
+            made_here).logical_not().all()  # vmap alone keeps the mode
+    assert g.tolist() == pulled.tolist() == [2.0, 4.0, 6.0] and not g.is_inference()
+    assert dot.item() == 12.0
+    assert seen == [(False, True), (False, False)]
+    with torch.no_grad():
+        assert grad(f)(torch.ones(2)).tolist() == [2.0, 2.0]

@@ -787,7 +787,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1297
+# --- book/chapters/19i_function_transforms.md:1314
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -1077,12 +1077,12 @@ from refgrad._ops.resize import resize_as_function as resize_as_
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:360
+# --- book/chapters/28d_storages.md:369
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:523
+# --- book/chapters/28d_storages.md:532
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -1107,7 +1107,7 @@ from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28h_storage_sharers.md:342
+# --- book/chapters/28h_storage_sharers.md:344
 from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 
