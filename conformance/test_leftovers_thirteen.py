@@ -107,3 +107,12 @@ def test_grad_vjp_and_jvp_run_outside_inference_mode():
     assert seen == [(False, True), (False, False)]
     with torch.no_grad():
         assert grad(f)(torch.ones(2)).tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.uint8, torch.bool])
+@pytest.mark.parametrize("shape, strides", [((0, 3), (1, 0)), ((3, 0), (0, 1)), ((0,), (5,)),
+                                            ((0, 2, 0), (1, 0, 3))])
+def test_rad2deg_of_an_empty_integer_tensor_keeps_its_strides(dtype, shape, strides):
+    x = torch.empty_strided(shape, strides, dtype=dtype)
+    for result in (torch.rad2deg(x), x.deg2rad()):
+        assert result.dtype == torch.float32 and result.stride() == strides
