@@ -116,3 +116,23 @@ def test_rad2deg_of_an_empty_integer_tensor_keeps_its_strides(dtype, shape, stri
     x = torch.empty_strided(shape, strides, dtype=dtype)
     for result in (torch.rad2deg(x), x.deg2rad()):
         assert result.dtype == torch.float32 and result.stride() == strides
+
+
+@pytest.mark.parametrize("refused", [
+    lambda: torch.ones(2, 3) + torch.ones(4),
+    lambda: torch.ones(2, 3).add_(torch.ones(2, 4)),
+    lambda: torch.ones(2, 3, requires_grad=True) * torch.ones(3, 2),
+    lambda: torch.atan2(torch.ones(2), torch.ones(3)),
+])
+def test_a_refused_broadcast_has_no_context_of_its_own(refused):
+    with pytest.raises(RuntimeError, match="must match the size") as info:
+        refused()
+    error = info.value
+    assert error.__context__ is None and error.__cause__ is None
+    assert not error.__suppress_context__
+    try:
+        raise KeyError("handled")
+    except KeyError:
+        with pytest.raises(RuntimeError) as info:
+            refused()
+    assert type(info.value.__context__) is KeyError  # the program's own, as for any raise
