@@ -87,6 +87,21 @@ def test_tensors_grad_wraps_have_no_storage_to_hand_out():
     g = grad(f)(torch.ones(3))
     assert seen == [12] and g.untyped_storage().nbytes() == 12 and g.data_ptr() != 0
 
+    class Twice(torch.autograd.Function):  # its forward runs below the transform, unwrapped
+        @staticmethod
+        def forward(x):
+            return torch.tensor(x.numpy() * 2)
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    assert grad(lambda x: Twice.apply(x).sum())(torch.ones(2)).tolist() == [2.0, 2.0]
+
 
 def test_grad_vjp_and_jvp_run_outside_inference_mode():
     seen = []

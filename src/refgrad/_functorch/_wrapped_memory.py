@@ -11,6 +11,7 @@ from refgrad.autograd._state import entered_tensors
 
 NO_STORAGE = "Cannot access storage of TensorWrapper"
 NO_DATA = "Cannot access data pointer of Tensor that doesn't have storage"
+BELOW: list = []  # while an autograd.Function's forward runs: how many transforms ran
 
 # NOTE [Made inside a transform]
 # While grad, vjp or jvp runs, torch wraps every tensor an op makes, a factory's too, at
@@ -23,6 +24,8 @@ NO_DATA = "Cannot access data pointer of Tensor that doesn't have storage"
 def wrapped(t) -> bool:
     """Whether a running grad, vjp or jvp wraps ``t``: one made while it runs (NOTE
     [Made inside a transform]), or one of its inputs."""
+    if BELOW and BELOW[-1] == len(entered_tensors):  # a Function's forward, unwrapped
+        return False
     counter = t._version_counter
     made_in = getattr(counter, "made_in", None) if counter is not None else None
     return any(made_in is run for run in entered_tensors) or is_entered(t)
