@@ -151,3 +151,32 @@ def test_a_refused_broadcast_has_no_context_of_its_own(refused):
         with pytest.raises(RuntimeError) as info:
             refused()
     assert type(info.value.__context__) is KeyError  # the program's own, as for any raise
+
+
+def _names(node, limit=12) -> list:
+    names, stack, seen = [], [node], set()
+    while stack and len(names) < limit:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name())
+        stack.extend(n for n, _ in node.next_functions)
+    return names
+
+
+def test_conv_tbc_gradients_are_written_in_place_into_zeros():
+    torch.manual_seed(0)
+    x = torch.randn(5, 2, 3, dtype=torch.float64, requires_grad=True)
+    w = torch.randn(3, 3, 4, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(4, dtype=torch.float64, requires_grad=True)
+    y = torch.conv_tbc(x, w, b, 1)
+    gx, gw, gb = torch.autograd.grad(y.pow(2).sum(), (x, w, b), create_graph=True)
+    assert _names(gx.grad_fn, 4) == ["torch::autograd::CopySlices", "TBackward0",
+                                     "SelectBackward0", "torch::autograd::AccumulateGrad"]
+    assert _names(gw.grad_fn, 3) == ["torch::autograd::CopySlices", "ViewBackward0",
+                                     "SliceBackward0"]
+    assert _names(gb.grad_fn, 3) == ["torch::autograd::CopyBackwards", "SumBackward1",
+                                     "SumBackward1"]
+    again = torch.autograd.grad((gx * gx).sum() + (gw * gw).sum() + (gb * gb).sum(), (x, w, b))
+    assert all(t.shape == s.shape for t, s in zip(again, (x, w, b)))
