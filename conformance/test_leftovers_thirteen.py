@@ -180,3 +180,20 @@ def test_conv_tbc_gradients_are_written_in_place_into_zeros():
                                      "SumBackward1"]
     again = torch.autograd.grad((gx * gx).sum() + (gw * gw).sum() + (gb * gb).sum(), (x, w, b))
     assert all(t.shape == s.shape for t, s in zip(again, (x, w, b)))
+
+
+@pytest.mark.parametrize("reduce", [
+    lambda v: v.sum(7), lambda v: v.mean(dtype=torch.int64), lambda v: v.prod(7),
+    lambda v: v.std(7), lambda v: v.logsumexp(7), lambda v: v.cumsum(7),
+    lambda v: v.norm(dim=7), lambda v: v.softmax(7), lambda v: v.sum((0, 0)),
+    lambda v: v.topk(9), lambda v: v.sort(7), lambda v: torch.var_mean(v, 7),
+])
+def test_a_stale_inference_view_is_refused_before_the_reduction_checks(reduce):
+    b = torch.randn(3, 4, requires_grad=True) * 1
+    with torch.inference_mode():
+        v = b[0]
+    b.mul_(2)
+    with pytest.raises(RuntimeError, match="^A view was created in inference mode"):
+        reduce(v)
+    with pytest.raises(IndexError, match="^Dimension out of range"):
+        v.argmax(7)  # no node, no refusal of the view: the kernel's own check
