@@ -3,6 +3,7 @@ run on torch.
 """
 
 import re
+import warnings
 
 import pytest
 import torch
@@ -197,3 +198,27 @@ def test_a_stale_inference_view_is_refused_before_the_reduction_checks(reduce):
         reduce(v)
     with pytest.raises(IndexError, match="^Dimension out of range"):
         v.argmax(7)  # no node, no refusal of the view: the kernel's own check
+
+
+def _traced_names(call) -> list:
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.autograd.detect_anomaly():
+            (g,) = call(x.pow(1.5).sum(), x)  # PowBackward0's backward makes a node
+            with pytest.raises(RuntimeError, match="returned nan values"):
+                (g * 0).sum().backward()
+    traced = [str(w.message) for w in caught if "Error detected in" in str(w.message)]
+    return re.findall(r'File "[^"]+", line \d+, in (\S+)', traced[0])
+
+
+def test_anomaly_trace_of_a_node_made_in_a_backward_runs_through_the_engine():
+    def by_grad(y, x):
+        return torch.autograd.grad(y, x, create_graph=True)
+
+    def by_backward(y, x):
+        y.backward(create_graph=True)
+        return (x.grad,)
+
+    assert _traced_names(by_grad)[-3:] == ["by_grad", "grad", "_engine_run_backward"]
+    assert _traced_names(by_backward)[-2:] == ["backward", "_engine_run_backward"]

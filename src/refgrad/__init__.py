@@ -872,7 +872,7 @@ from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 
-# --- book/chapters/22a_anomaly_mode.md:326
+# --- book/chapters/22a_anomaly_mode.md:352
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,

@@ -63,7 +63,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:318
+# --- book/chapters/22a_anomaly_mode.md:344
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
