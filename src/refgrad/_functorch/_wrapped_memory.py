@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhp_leftovers_thirteen.md:68
+# --- book/chapters/16zhp_leftovers_thirteen.md:71
 """Tensors torch.func's grad, vjp and jvp wrap: made or entered while one runs. A wrapper
 has no memory of its own to hand a program."""
 
