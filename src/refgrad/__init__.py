@@ -868,7 +868,7 @@ from refgrad import backends  # noqa: E402, F401 - torch.backends
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:959
+# --- book/chapters/21i_grad_attention_and_parallel.md:960
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 

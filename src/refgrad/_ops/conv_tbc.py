@@ -50,11 +50,12 @@ def _backward(g, self, weight, bias, pad):
     grad_input = zeros_like(self, memory_format=contiguous_format)
     for k, first_in, first_out, count in windows:
         grad_input.narrow(0, first_in, count).view(count * batch, planes).addmm_(
-            g.narrow(0, first_out, count).view(count * batch, outs), weight[k].t())
+            g.narrow(0, first_out, count).reshape(count * batch, outs), weight[k].t())
     grad_weight = zeros_like(weight, memory_format=contiguous_format)
     for k, first_in, first_out, count in windows:
-        grad_weight[k].addmm_(self.narrow(0, first_in, count).view(count * batch, planes).t(),
-                              g.narrow(0, first_out, count).view(count * batch, outs))
+        grad_weight[k].addmm_(  # reshape: a view where it can be, as torch's, else a copy
+            self.narrow(0, first_in, count).reshape(count * batch, planes).t(),
+            g.narrow(0, first_out, count).reshape(count * batch, outs))
     grad_bias = zeros_like(bias, memory_format=contiguous_format)
     grad_bias.copy_(g.sum(0).sum(0))
     return grad_input, grad_weight, grad_bias
@@ -76,7 +77,7 @@ CONV_TBC = register(Op("conv_tbc", "ConvTbcBackward0", _INPUTS, promote=False,
                        tangent=no_forward_formula("conv_tbc")))
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:917
+# --- book/chapters/21i_grad_attention_and_parallel.md:918
 def _checked(self, weight, bias, pad):
     from refgrad._typename import LEGACY
 
