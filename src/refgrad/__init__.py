@@ -219,7 +219,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:609
+# --- book/chapters/16f_more_elementwise.md:622
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -787,7 +787,7 @@ from refgrad import optim  # noqa: E402, F401 - torch.optim
 from refgrad import testing  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/19i_function_transforms.md:1285
+# --- book/chapters/19i_function_transforms.md:1314
 from refgrad import func  # noqa: E402
 from refgrad.func import vmap  # noqa: E402
 
@@ -868,11 +868,11 @@ from refgrad import backends  # noqa: E402, F401 - torch.backends
 from refgrad._ops.rnn_layer import mkldnn_rnn_layer  # noqa: E402, F401 - torch.mkldnn_rnn_layer
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:941
+# --- book/chapters/21i_grad_attention_and_parallel.md:960
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 
-# --- book/chapters/22a_anomaly_mode.md:326
+# --- book/chapters/22a_anomaly_mode.md:352
 from refgrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -1077,12 +1077,12 @@ from refgrad._ops.resize import resize_as_function as resize_as_
 from refgrad import overrides  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:360
+# --- book/chapters/28d_storages.md:369
 from refgrad import storage  # noqa: E402, F401  # isort: skip
 from refgrad.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28d_storages.md:523
+# --- book/chapters/28d_storages.md:532
 from refgrad import _storage_sources  # noqa: E402, F401  # isort: skip
 
 
@@ -1107,7 +1107,7 @@ from refgrad import _storage_files  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_reads  # noqa: E402, F401  # isort: skip
 
 
-# --- book/chapters/28h_storage_sharers.md:342
+# --- book/chapters/28h_storage_sharers.md:344
 from refgrad import _storage_aliases  # noqa: E402, F401  # isort: skip
 from refgrad import _storage_writes_checked  # noqa: E402, F401  # isort: skip
 

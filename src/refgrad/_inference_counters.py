@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:777
+# --- book/chapters/03_tensor.md:780
 """Version counters of the inference tensors that count their writes."""
 
 import weakref

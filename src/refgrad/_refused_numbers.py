@@ -52,9 +52,19 @@ def number_refused(name: str, args: tuple, kwargs: dict, error: BaseException,
 
     if _records(op) and _requires_grad((*args, *kwargs.values())):
         next(state.sequence_numbers)  # the node torch made before its kernel refused
+        _refuse_stale_views((*args, *kwargs.values()))  # chapter 16zhp_leftovers_thirteen
 
 
-# --- book/chapters/29z_refused_yet_numbered.md:128
+# --- book/chapters/29z_refused_yet_numbered.md:129
+def _refuse_stale_views(values) -> None:
+    """The refusal torch's node makes as it reads its inputs' grad_fn, before the
+    kernel's own: a view made in inference or no-grad mode, its base since written."""
+    for value in values:
+        info = value._view_info if isinstance(value, Tensor) else None
+        if info is not None and info.refusal(value) is not None:
+            raise RuntimeError(info.stale) from None
+
+
 def mark_numbered(error: BaseException) -> None:
     """Note that the number for ``error``'s node is taken: no wrapper takes another
     (kernel_checks, chapter "Refusals before the kernel", takes it itself)."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from refgrad._storage_sharers import Noted, share
 from refgrad._tensor import Tensor
+from refgrad._tensor_autograd import PASSING_ON
 
 
 def _noting(method, asker=False, tensors=False, made=False):
@@ -39,10 +40,11 @@ def _noting(method, asker=False, tensors=False, made=False):
 
     noted.__name__, noted.__qualname__ = method.__name__, method.__qualname__
     noted.__doc__, noted.__wrapped__ = method.__doc__, method
+    PASSING_ON.add(noted.__code__)  # the program's call, handed on: chapter 19ib
     return noted
 
 
-# --- book/chapters/28h_storage_sharers.md:202
+# --- book/chapters/28h_storage_sharers.md:204
 def install() -> None:
     from refgrad._ops import dtype_views
     from refgrad.nn.parameter import Parameter
@@ -65,7 +67,7 @@ def _shared(alias, source):
     return alias
 
 
-# --- book/chapters/28h_storage_sharers.md:229
+# --- book/chapters/28h_storage_sharers.md:231
 def note_alias(source, alias) -> None:
     """Note ``source`` and its ``alias`` on both their counters: NOTE [Who shares a memory]."""
     a, b = source._version_counter, getattr(alias, "_version_counter", None)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28d_storages.md:389
+# --- book/chapters/28d_storages.md:398
 """Storages where torch's signatures take them: x.set_(storage), and the parser's words."""
 
 import math
@@ -27,7 +27,7 @@ _FORMS = Arguments(*_SIGNATURES, method=True)
 _set_tensor = Tensor.set_
 
 
-# --- book/chapters/28d_storages.md:415
+# --- book/chapters/28d_storages.md:424
 def _flat(self, storage):
     """A tensor of ``self``'s dtype over ``storage``'s memory: every whole element."""
     from refgrad._dtype import C_TYPE_NAMES
@@ -100,7 +100,7 @@ def _grown_to_fit(self, storage, named: dict) -> None:
         storage.resize_(reach * self._data.itemsize)
 
 
-# --- book/chapters/28d_storages.md:500
+# --- book/chapters/28d_storages.md:509
 def _made_over(cls, storage, dtype):
     """``cls(storage)``: an empty tensor of ``dtype``, set to the whole of ``storage``."""
     from refgrad._legacy_new import _empty_to_a_mode

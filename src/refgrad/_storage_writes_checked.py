@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28h_storage_sharers.md:300
+# --- book/chapters/28h_storage_sharers.md:302
 """index_add_ and index_reduce_ of a tensor over a shrunk storage, refused as in torch."""
 
 import functools

@@ -27,13 +27,14 @@ class VersionCounter:
     the tensors on either side of an alias made of a tensor with this counter
     (NOTE [Who shares a memory]). ``level``, unset outside them, counts the
     torch.func transforms running when the memory was made (NOTE [Writes into
-    captured tensors]).
+    captured tensors]); ``made_in``, set with it, the run itself (NOTE [Made inside a
+    transform]).
     """
 
-    __slots__ = ("value", "views", "waiting", "aliases", "level")
+    __slots__ = ("value", "views", "waiting", "aliases", "level", "made_in")
 
 
-# --- book/chapters/03_tensor.md:615
+# --- book/chapters/03_tensor.md:618
 class _Versions:
     __slots__ = ()
 
@@ -57,7 +58,7 @@ class _Versions:
         # data in an inference tensor]
 
 
-# --- book/chapters/03_tensor.md:668
+# --- book/chapters/03_tensor.md:671
 def _to_a_mode(function, t):
     """``function(t)``, handed to the innermost dispatch mode as torch's aten.detach."""
     from refgrad.utils._python_dispatch import dispatch_op
@@ -65,7 +66,7 @@ def _to_a_mode(function, t):
     return dispatch_op("detach", function, (t,), {})
 
 
-# --- book/chapters/03_tensor.md:682
+# --- book/chapters/03_tensor.md:685
 class _Detach:
     __slots__ = ()
 
@@ -127,14 +128,14 @@ class _Detach:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
 
-# --- book/chapters/03_tensor.md:748
+# --- book/chapters/03_tensor.md:751
 def _fresh_counter():
     counter = VersionCounter()
     counter.value, counter.views = 0, None
     return counter
 
 
-# --- book/chapters/03_tensor.md:1186
+# --- book/chapters/03_tensor.md:1201
 # NOTE [Public classes, public module]
 # A public class reports the module users import it from (refgrad, for refgrad.Tensor),
 # not the private one that defines it: torch's print as torch.Tensor, torch.Size...
@@ -169,7 +170,7 @@ class Tensor(_Shape, _Storage, _RequiresGrad, _Grad, _Versions, _Detach, _Python
         return legacy_new(cls, args, kwargs)
 
 
-# --- book/chapters/03_tensor.md:1233
+# --- book/chapters/03_tensor.md:1248
 # the group methods that torch's Python class Tensor defines (or would)
 IN_PYTHON = frozenset(("__array__", "__array_wrap__", "__format__", "__len__", "__repr__",
                        "__str__"))
@@ -189,7 +190,7 @@ def named_as_torch(cls, owner=lambda name: "Tensor" if name in IN_PYTHON else "T
 named_as_torch(Tensor)
 
 
-# --- book/chapters/03_tensor.md:1261
+# --- book/chapters/03_tensor.md:1276
 READ_ONLY = ("grad_fn", "is_leaf", "output_nr", "retains_grad", "_version", "shape", "ndim",
              "dtype", "device", "is_cuda", "name")
 
@@ -215,12 +216,12 @@ for _name in READ_ONLY:
     make_read_only(Tensor, _name)
 
 
-# --- book/chapters/03_tensor.md:1293
+# --- book/chapters/03_tensor.md:1308
 Tensor._base = property(attrgetter("_view_base"), _refusal("_base"), _refusal("_base"),
                         "The tensor this one is a view of, or None.")
 
 
-# --- book/chapters/03_tensor.md:1310
+# --- book/chapters/03_tensor.md:1325
 _new = object.__new__  # looked up once, not on every tensor
 
 
@@ -240,6 +241,7 @@ def make_tensor(data, requires_grad=False, grad_fn=None, output_nr=0, cls=Tensor
         counter.views = None
         if entered_tensors:  # made inside grad, vjp or jvp: NOTE [Writes into captured tensors]
             counter.level = len(entered_tensors)
+            counter.made_in = entered_tensors[-1]  # NOTE [Made inside a transform]
     t._view_base = None
     t._view_info = None
     t._backward_hooks = None

@@ -30,7 +30,7 @@ NOT_LEAF_REQUIRES_GRAD = (
 )
 
 
-# --- book/chapters/03_tensor.md:349
+# --- book/chapters/03_tensor.md:352
 def check_requires_grad(t, flag, message=ONLY_FLOAT) -> None:
     """The rules every way of setting ``requires_grad`` shares."""
     if flag and t._data.dtype.kind not in "fcV":
@@ -58,7 +58,7 @@ def held_grad_fn(t):
     return fn
 
 
-# --- book/chapters/03_tensor.md:385
+# --- book/chapters/03_tensor.md:388
 OWN = object()  # no transform's answer stands in for what the tensor says itself
 PASSING_ON: set = set()  # the code of wrappers that hand their caller's call on unchanged
 
@@ -155,7 +155,7 @@ class _RequiresGrad:
         return self._output_nr
 
 
-# --- book/chapters/03_tensor.md:489
+# --- book/chapters/03_tensor.md:492
 GRAD_DTYPE_MISMATCH = (
     "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
     "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
@@ -174,7 +174,7 @@ def grad_dtype_set(t):
     return GRAD_DTYPES.get(id(t), SAME_DTYPE) if GRAD_DTYPES else SAME_DTYPE
 
 
-# --- book/chapters/03_tensor.md:512
+# --- book/chapters/03_tensor.md:515
 def check_grad_assignment(t, grad) -> None:
     if grad is None:
         return
@@ -201,7 +201,7 @@ def check_grad_assignment(t, grad) -> None:
         raise RuntimeError("can't assign Variable as its own grad")
 
 
-# --- book/chapters/03_tensor.md:544
+# --- book/chapters/03_tensor.md:547
 class _Grad:
     __slots__ = ()
 
@@ -241,7 +241,7 @@ class _Grad:
         return self._retains_grad
 
 
-# --- book/chapters/03_tensor.md:592
+# --- book/chapters/03_tensor.md:595
 def clear_grad(t, set_to_none: bool = True) -> None:
     """What zero_grad() does to one tensor: drop its gradient, or zero it in place."""
     grad = t._grad

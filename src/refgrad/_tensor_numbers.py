@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:860
+# --- book/chapters/03_tensor.md:871
 """A tensor read as Python and NumPy values: item, tolist, numbers, index, real and repr."""
 
 from sys import _getframe as _frame
@@ -12,9 +12,9 @@ import numpy as np
 from refgrad._c_names import c_type_name
 from refgrad._formatting import tensor_repr
 from refgrad._method_counts import keywords_only, no_arguments
-from refgrad._tensor_values import host_array, refuse_batched_read
+from refgrad._tensor_values import host_array, refuse_batched_read, refuse_wrapped_data
 from refgrad._warn_once import warn_once
-from refgrad.autograd._state import batch_levels, state, switched_on
+from refgrad.autograd._state import batch_levels, entered_tensors, state, switched_on
 
 
 class _Python:
@@ -60,6 +60,8 @@ class _Python:
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
             )
+        if entered_tensors:  # chapter 16zhp_leftovers_thirteen
+            refuse_wrapped_data(self, _frame(1))
         if self.dtype.name == "bfloat16":  # NumPy has no bfloat16 of its own: chapter "bfloat16"
             raise TypeError("Got unsupported ScalarType BFloat16")
         if isinstance(self._data, np.ndarray):  # handed out: its memory may not move now
@@ -74,6 +76,8 @@ class _Python:
     def __array__(self, dtype=None):  # no copy=: NOTE [__array__ takes no copy]
         if batch_levels:
             refuse_batched_read(self, "data", _frame(1))
+        if entered_tensors:
+            refuse_wrapped_data(self, _frame(1))
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
@@ -113,7 +117,7 @@ class _Python:
         return object.__format__(self, format_spec)
 
 
-# --- book/chapters/03_tensor.md:990
+# --- book/chapters/03_tensor.md:1005
 FLOAT_OF_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
@@ -181,7 +185,7 @@ def _is_nonzero(t) -> bool:
     return bool(one_number(t))
 
 
-# --- book/chapters/03_tensor.md:1079
+# --- book/chapters/03_tensor.md:1094
 class _Numbers:
     __slots__ = ()
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/03_tensor.md:124
+# --- book/chapters/03_tensor.md:125
 """What a tensor's array says: shape, dtype, device and Python values."""
 
 from sys import _getframe as _frame  # NOTE [Names looked up once]
@@ -13,10 +13,10 @@ from refgrad import _dtype
 from refgrad._backend import data_ptr, device_of, element_strides, storage_root
 from refgrad._c_names import c_type_name
 from refgrad._size import Size, new_size
-from refgrad.autograd._state import batch_levels
+from refgrad.autograd._state import batch_levels, entered_tensors
 
 
-# --- book/chapters/03_tensor.md:144
+# --- book/chapters/03_tensor.md:145
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dimension index made non-negative, or torch's IndexError.
 
@@ -31,7 +31,7 @@ def wrap_dim(dim: int, ndim: int) -> int:
     return dim + rank if dim < 0 else dim
 
 
-# --- book/chapters/03_tensor.md:174
+# --- book/chapters/03_tensor.md:175
 # NOTE [A dim by position or by name]
 # size() and stride() gather a dim given by position in a tuple, Python's
 # shared empty one on the usual call with none, so that a refusal can tell
@@ -94,7 +94,7 @@ class _Shape:
         return len(self._data)
 
 
-# --- book/chapters/03_tensor.md:238
+# --- book/chapters/03_tensor.md:239
 class layout:  # noqa: N801 - torch's name
     __slots__ = ()
     __module__ = "refgrad"  # NOTE [Public classes, public module]
@@ -109,7 +109,7 @@ class layout:  # noqa: N801 - torch's name
 strided = layout()
 
 
-# --- book/chapters/03_tensor.md:262
+# --- book/chapters/03_tensor.md:263
 class _Storage:
     __slots__ = ()
 
@@ -138,6 +138,8 @@ class _Storage:
     def data_ptr(self) -> int:
         if batch_levels:
             refuse_batched_read(self, "data", _frame(1))
+        if entered_tensors:  # chapter 16zhp_leftovers_thirteen
+            refuse_wrapped_data(self, _frame(1))
         # torch hands out no address for no elements, even of a view into a full storage
         return data_ptr(self._data) if self._data.size else 0
 
@@ -163,7 +165,7 @@ class _Storage:
         return (data_ptr(array) - data_ptr(storage_root(array))) // array.itemsize
 
 
-# --- book/chapters/03_tensor.md:835
+# --- book/chapters/03_tensor.md:838
 # NOTE [__array__ takes no copy]
 # torch's Tensor.__array__(dtype=None) has no copy=, and NumPy 2 answers
 # that with a DeprecationWarning (copy=True) or a ValueError (copy=False);
@@ -180,3 +182,11 @@ def refuse_batched_read(t, kind: str, frame) -> None:
     from refgrad._functorch._batched_reads import refuse_read
 
     refuse_read(t, kind, frame)
+
+
+def refuse_wrapped_data(t, frame) -> None:
+    """torch's refusal to hand the program at ``frame`` the memory of a tensor a running
+    grad, vjp or jvp wraps (chapter 16zhp_leftovers_thirteen)."""
+    from refgrad._functorch._wrapped_memory import refuse_memory
+
+    refuse_memory(t, frame, data=True)

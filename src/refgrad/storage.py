@@ -14,6 +14,7 @@ import numpy as np
 from refgrad._backend import data_ptr, device_of, is_pinned, storage_root
 from refgrad._storage_sizes import SIZES  # NOTE [A storage smaller than its memory]
 from refgrad._tensor import Tensor
+from refgrad.autograd._state import entered_tensors
 
 _BY_ROOT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
@@ -31,6 +32,10 @@ def untyped_storage(self, *args, **kwargs):
     if args or kwargs:
         given = f"arguments ({len(args)} given)" if args else "keyword arguments"
         raise TypeError(f"TensorBase.untyped_storage() takes no {given}")
+    if entered_tensors:  # chapter 16zhp_leftovers_thirteen
+        from refgrad._functorch._wrapped_memory import refuse_memory
+
+        refuse_memory(self, sys._getframe(1))
     root = storage_root(self._data)
     # NOTE [One storage object per memory]
     key = (str(device_of(root)), data_ptr(root), root.nbytes)
@@ -40,7 +45,7 @@ def untyped_storage(self, *args, **kwargs):
     return storage
 
 
-# --- book/chapters/28d_storages.md:93
+# --- book/chapters/28d_storages.md:98
 def _allocated(nbytes: int) -> int:
     if nbytes < 0:
         raise RuntimeError("[enforce fail at alloc_cpu.cpp:98] ((ptrdiff_t)nbytes) >= 0. "
@@ -106,7 +111,7 @@ class UntypedStorage:
         return device_of(self._array)
 
 
-# --- book/chapters/28d_storages.md:169
+# --- book/chapters/28d_storages.md:174
 def _element_size(self) -> int:
     return 1
 
@@ -137,7 +142,7 @@ def _show(self) -> str:
     return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + head
 
 
-# --- book/chapters/28d_storages.md:201
+# --- book/chapters/28d_storages.md:206
 def _clone(self):
     return UntypedStorage._of(_bytes(self._array).copy())
 
@@ -163,7 +168,7 @@ UntypedStorage.filename = None
 UntypedStorage._cdata = property(lambda self: id(self._array))  # one per memory, as torch's
 
 
-# --- book/chapters/28d_storages.md:236
+# --- book/chapters/28d_storages.md:241
 _TYPED_WARNING = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
     "the only storage class. This should only matter to you if you are using storages "
@@ -200,7 +205,7 @@ class TypedStorage:
         return _bytes(self._untyped_storage._array).view(self.dtype.numpy).tolist()
 
 
-# --- book/chapters/28d_storages.md:274
+# --- book/chapters/28d_storages.md:279
 def _typed_item(self, index):
     if not isinstance(index, int):
         raise RuntimeError("can't index a <class 'torch.storage.TypedStorage'> with "
@@ -235,10 +240,14 @@ def _warn_removal(caller) -> None:
 def storage(self):
     """The storage under ``self``, typed with its dtype; deprecated, as in torch."""
     _warn_removal(sys._getframe(1))
+    if entered_tensors:  # chapter 16zhp_leftovers_thirteen
+        from refgrad._functorch._wrapped_memory import refuse_memory
+
+        refuse_memory(self, sys._getframe(1))
     return TypedStorage(wrap_storage=untyped_storage(self), dtype=self.dtype, _internal=True)
 
 
-# --- book/chapters/28d_storages.md:319
+# --- book/chapters/28d_storages.md:328
 _FORMS = ("TypedStorage.__init__ received an invalid combination of arguments. Expected one "
           "of:\n * (*, torch.device device, torch.dtype dtype)\n * (int size, *, torch.device "
           "device, torch.dtype dtype)\n * (Sequence data, *, torch.device device, torch.dtype "
@@ -262,7 +271,7 @@ def _new_typed(args, dtype, device) -> tuple:
     return dtype, values.untyped_storage()
 
 
-# --- book/chapters/28d_storages.md:349
+# --- book/chapters/28d_storages.md:358
 storage.__qualname__ = "Tensor.storage"  # Python's own refusal of arguments names it so
 Tensor.untyped_storage = untyped_storage
 Tensor.storage = storage

@@ -178,7 +178,7 @@ from refgrad.autograd._introspection import (
 )
 
 
-# --- book/chapters/22a_anomaly_mode.md:335
+# --- book/chapters/22a_anomaly_mode.md:361
 from refgrad.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,

@@ -2,5 +2,5 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1015
+# --- book/chapters/19i_function_transforms.md:1044
 """torch._functorch: where torch.func's transforms live."""

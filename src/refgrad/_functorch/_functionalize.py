@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1202
+# --- book/chapters/19i_function_transforms.md:1231
 """torch.func.functionalize, for a library with nothing to rewrite."""
 
 import functools

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1082
+# --- book/chapters/19i_function_transforms.md:1111
 """jacrev, jacfwd and hessian: one vjp or jvp per row or column of the identity, on vmap."""
 
 import functools
@@ -58,7 +58,7 @@ def _starts(numels):
     return [sum(numels[:i]) for i in range(len(numels))]
 
 
-# --- book/chapters/19i_function_transforms.md:1146
+# --- book/chapters/19i_function_transforms.md:1175
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian by forward mode: one jvp for each element of the chosen inputs."""
     @functools.wraps(func)

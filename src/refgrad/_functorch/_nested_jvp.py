@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:688
+# --- book/chapters/19i_function_transforms.md:715
 """jvp inside forward mode: the product J t by reverse mode twice."""
 
 import contextlib

@@ -7,7 +7,7 @@
 
 import refgrad
 from refgrad._functorch._inside_transforms import mark_entered
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd import forward_ad
 from refgrad.autograd._state import batch_levels, entered_tensors
 
@@ -22,7 +22,10 @@ def enter_all(xs):
             entered.append(x.view_as(x))
             continue
         tangent = forward_ad.unpack_dual(x).tangent
-        leaf = x.detach().requires_grad_()
+        # an inference tensor is entered as a tensor like any other: NOTE [No inference
+        # mode in a transform]
+        leaf = (x.detach() if x._version_counter is not None else make_tensor(x._data))
+        leaf.requires_grad_()
         inside.add(id(leaf))
         entered.append(leaf if tangent is None else forward_ad.make_dual(leaf, tangent))
     if batch_levels or entered_tensors:  # chapter 19ic_inside_transforms
@@ -59,7 +62,7 @@ def leave(t, inside: set, keep_graph: bool):
     return forward_ad.make_dual(cut, leave(tangent, inside, keep_graph))
 
 
-# --- book/chapters/19i_function_transforms.md:424
+# --- book/chapters/19i_function_transforms.md:427
 def check_argnum(argnum, count: int) -> int:
     if not isinstance(argnum, int):
         raise RuntimeError(f"argnum must be int, got: {type(argnum)}")

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1024
+# --- book/chapters/19i_function_transforms.md:1053
 """The public faces of torch.func's transforms: vmap, grad and grad_and_value."""
 
 import functools

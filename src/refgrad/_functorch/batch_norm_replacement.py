@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1234
+# --- book/chapters/19i_function_transforms.md:1263
 """torch.func.replace_all_batch_norm_modules_: batch norms that keep no running statistics."""
 
 from refgrad.nn.modules.batchnorm import _BatchNorm

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:504
+# --- book/chapters/19i_function_transforms.md:507
 """torch.func's vjp, grad, jvp and linearize, on refgrad's reverse and forward modes."""
 
 import functools
@@ -19,9 +19,10 @@ from refgrad._functorch._wrapping import (
     chosen,
     enter_all,
     leave,
+    reaches_outside,
     replaced,
 )
-from refgrad._tensor import Tensor
+from refgrad._tensor import Tensor, make_tensor
 from refgrad.autograd import forward_ad, function
 from refgrad.autograd._state import batch_levels, entered_tensors
 
@@ -38,6 +39,8 @@ def transforming(run):
         writable.append(passed_memories((args, kwargs)))  # NOTE [Writes into captured tensors]
         level = batched.enter(False) if batch_levels else None
         try:
+            if refgrad.is_inference_mode_enabled():  # NOTE [No inference mode in a transform]
+                return _outside_inference_mode(run, args, kwargs)
             return run(*args, **kwargs)
         finally:
             function.TRANSFORMS.pop()
@@ -46,6 +49,16 @@ def transforming(run):
             if level is not None:
                 batched.leave(level)
     return marked
+
+
+# NOTE [No inference mode in a transform]
+# torch's grad, vjp and jvp run their function with inference mode off, whatever the
+# caller's: its tensors are no inference tensors, and it is differentiated. Grad mode
+# stays as the caller had it (off, under inference mode, for jvp and for grad's result).
+def _outside_inference_mode(run, args, kwargs):
+    grad_mode = refgrad.is_grad_enabled()
+    with refgrad.inference_mode(False), refgrad.set_grad_enabled(grad_mode):
+        return run(*args, **kwargs)
 
 
 def split_aux(output, has_aux: bool, where: str):
@@ -58,7 +71,7 @@ def split_aux(output, has_aux: bool, where: str):
     return output
 
 
-# --- book/chapters/19i_function_transforms.md:567
+# --- book/chapters/19i_function_transforms.md:583
 @transforming
 def _vjp_with_argnums(func, args, kwargs, argnums, has_aux):
     """Run ``func`` with the chosen arguments entered; return its outputs, a function
@@ -103,7 +116,7 @@ def vjp(func, *primals, has_aux=False):
     return (output, vjp_fn, aux) if has_aux else (output, vjp_fn)
 
 
-# --- book/chapters/19i_function_transforms.md:621
+# --- book/chapters/19i_function_transforms.md:637
 @transforming
 def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     """The gradient of ``func``'s scalar output for the chosen arguments, and its value."""
@@ -124,9 +137,12 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
             raise RuntimeError(
                 f"{where}: Expected f(*args) to return a scalar Tensor, got tensor with "
                 f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs instead?")
-        if has_aux:
+        # NOTE [grad lets its graph go]
+        kept = keep and any(isinstance(t, Tensor) and reaches_outside(t, inside)
+                            for t in (output, *tree_flatten(aux)[0]))
+        grads = autograd_grad([output], entered, retain_graph=kept, create_graph=keep)
+        if has_aux:  # after the backward, as torch checks it
             check_aux(tree_flatten(aux)[0])
-        grads = autograd_grad([output], entered, create_graph=keep)
     grads = tree_unflatten([leave(g, inside, keep) for g in grads], in_spec)
     value = leave(output, inside, keep)
     if has_aux:
@@ -135,7 +151,15 @@ def grad_and_value_impl(func, argnums, has_aux, args, kwargs):
     return grads, value
 
 
-# --- book/chapters/19i_function_transforms.md:736
+# NOTE [grad lets its graph go]
+# torch's grad differentiates with create_graph=True but retain_graph=False: the graph of
+# its own level is released as the backward walks it, and a node only that graph held
+# (a view's grad_fn an in-place op saved weakly) is gone before a later node reads it.
+# refgrad's levels share one graph, so it lets go only where nothing outside the
+# transform can walk it again: no result reaches a leaf of an enclosing level.
+
+
+# --- book/chapters/19i_function_transforms.md:763
 def jvp_checks(primals, tangents) -> tuple:
     where = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
@@ -168,7 +192,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                lambda out: split_aux(out, has_aux, where), where)
         return found if has_aux else found[:2]
     with forward_level():
-        duals = [forward_ad.make_dual(p, t) for p, t in zip(flat_p, flat_t)]
+        duals = [forward_ad.make_dual(p if p._version_counter is not None else make_tensor(
+            p._data), t) for p, t in zip(flat_p, flat_t)]  # NOTE [No inference mode in a
+        # transform]
         output, aux = split_aux(func(*tree_unflatten(duals, p_spec)), has_aux, where)
         flat_out, out_spec = tree_flatten(output)
         outs, outs_dot = [], []
@@ -193,7 +219,7 @@ def linearize(func, *primals):
     return output, jvp_fn
 
 
-# --- book/chapters/19i_function_transforms.md:1258
+# --- book/chapters/19i_function_transforms.md:1287
 def debug_unwrap(tensor, *, recurse=True):
     """The tensor under a transform's wrapper; refgrad's transforms wrap nothing."""
     return tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:826
+# --- book/chapters/19i_function_transforms.md:855
 """torch.vmap, run as a loop: ``func`` once per slice of the batch, results stacked."""
 
 import functools
@@ -70,7 +70,7 @@ def batch_size(flat_args, dims) -> int:
     return sizes[0]
 
 
-# --- book/chapters/19i_function_transforms.md:903
+# --- book/chapters/19i_function_transforms.md:932
 RANDOM = ("vmap: called random operation while in randomness error mode. Please either use the "
           "'same' or 'different' randomness flags on vmap or perform the randomness operation "
           "out of vmap")
@@ -110,7 +110,7 @@ def out_dims_for(func, out_dims, out_spec):
     return dims
 
 
-# --- book/chapters/19i_function_transforms.md:953
+# --- book/chapters/19i_function_transforms.md:982
 def _equal(a, b) -> bool:
     return a is b or (isinstance(a, Tensor) and a.shape == b.shape and bool(refgrad.equal(a, b)))
 

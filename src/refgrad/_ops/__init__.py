@@ -66,9 +66,9 @@ import refgrad._ops.resize_function  # noqa: F401 - installs Tensor.resize and r
 import refgrad._ops.set_source  # noqa: F401 - installs Tensor.set_
 
 
-# --- book/chapters/28b_python_callables.md:227
+# --- book/chapters/28b_python_callables.md:230
 import refgrad._ops.python_callables  # noqa: F401 - installs apply_, map_ and the rest
 
 
-# --- book/chapters/28b_python_callables.md:294
+# --- book/chapters/28b_python_callables.md:297
 import refgrad._ops.protocols  # noqa: F401 - installs __contains__, __reversed__ and the flags

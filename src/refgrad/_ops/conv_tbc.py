@@ -33,21 +33,40 @@ def _on_host(self, weight, bias, pad):
 
 # --- book/chapters/21i_grad_attention_and_parallel.md:866
 def _backward(g, self, weight, bias, pad):
+    # NOTE [conv_tbc's backward, step by step]
+    from refgrad import contiguous_format
     from refgrad._creation import zeros_like
-    from refgrad._ops.padding import pad as padded_by
-    from refgrad._ops.sums_and_stacks import stack
 
-    width, steps = weight.shape[0], g.shape[0]
-    padded = padded_by(self, [0, 0, 0, 0, pad, pad])
-    grad_bias = g.sum((0, 1)).to(dtype=bias.dtype)
-    if width == 0:
-        return zeros_like(self), zeros_like(weight), grad_bias
-    grad_weight = stack([padded[k:k + steps].reshape(-1, self.shape[2]).transpose(0, 1)
-                         .matmul(g.reshape(-1, g.shape[2])) for k in range(width)])
-    length = padded.shape[0]
-    grad_padded = sum(padded_by(g.matmul(weight[k].transpose(0, 1)),
-                                [0, 0, 0, 0, k, length - steps - k]) for k in range(width))
-    return padded_by(grad_padded, [0, 0, 0, 0, -pad, -pad]), grad_weight, grad_bias
+    length, batch, planes = self.shape
+    width, outs = weight.shape[0], weight.shape[2]
+    steps = g.shape[0]
+    shift = (steps - length + width - 1) // 2
+    windows = []  # (k, input's first step, output's first step, steps), as torch's loops
+    for k in range(width):
+        first_in, first_out = max(0, k - shift), max(0, shift - k)
+        count = min(length + shift - k, steps) - first_out
+        if count > 0:
+            windows.append((k, first_in, first_out, count))
+    grad_input = zeros_like(self, memory_format=contiguous_format)
+    for k, first_in, first_out, count in windows:
+        grad_input.narrow(0, first_in, count).view(count * batch, planes).addmm_(
+            g.narrow(0, first_out, count).reshape(count * batch, outs), weight[k].t())
+    grad_weight = zeros_like(weight, memory_format=contiguous_format)
+    for k, first_in, first_out, count in windows:
+        grad_weight[k].addmm_(  # reshape: a view where it can be, as torch's, else a copy
+            self.narrow(0, first_in, count).reshape(count * batch, planes).t(),
+            g.narrow(0, first_out, count).reshape(count * batch, outs))
+    grad_bias = zeros_like(bias, memory_format=contiguous_format)
+    grad_bias.copy_(g.sum(0).sum(0))
+    return grad_input, grad_weight, grad_bias
+
+
+# NOTE [conv_tbc's backward, step by step]
+# torch computes conv_tbc's gradients with in-place products into zeros: for each
+# tap k, the window of the input that meets the window of the output, written
+# through a view with addmm_; the bias's gradient is copied into zeros. Its double
+# backward therefore walks CopySlices and CopyBackwards, which refgrad's own in-place
+# ops record the same way.
 
 
 _INPUTS = ("self", "weight", "bias")  # torch has no forward-mode formula for it: refused
@@ -58,7 +77,7 @@ CONV_TBC = register(Op("conv_tbc", "ConvTbcBackward0", _INPUTS, promote=False,
                        tangent=no_forward_formula("conv_tbc")))
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:899
+# --- book/chapters/21i_grad_attention_and_parallel.md:918
 def _checked(self, weight, bias, pad):
     from refgrad._typename import LEGACY
 

@@ -43,7 +43,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1094
+# --- book/chapters/13_dispatch.md:1100
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -88,7 +88,7 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             arrays = widened(arrays, op)
     if spare is not None:
         spare = spare_result(op, tensors, arrays, params, spare)
-    token = quiet_fp(QUIET)  # NOTE [Quiet floating point]
+    token, refusal = quiet_fp(QUIET), None  # NOTE [Quiet floating point]
     try:
         if spare is not None:
             # NOTE [Dying operands], NOTE [Threads inside an op]
@@ -99,18 +99,19 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
             out = forward(*arrays)
     except (ValueError, NotImplementedError):  # shapes are checked before dtypes in torch
         before_refusal(op, tensors, params)
-        error = _broadcast_error(op, tensors)
-        if error is None:
+        refusal = _broadcast_error(op, tensors)
+        if refusal is None:
             raise
-        try:  # NOTE [A refusal does not keep its operands]
-            raise error from None
-        finally:
-            del error
     except Exception:
         before_refusal(op, tensors, params)
         raise
     finally:
         restore_fp(token)
+    if refusal is not None:  # raised past the handler: NOTE [A refusal with no context]
+        try:  # NOTE [A refusal does not keep its operands]
+            raise refusal
+        finally:
+            del refusal
     if op.many:
         results = tuple(as_array(o) for o in out)
     else:
@@ -144,14 +145,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1207
+# --- book/chapters/13_dispatch.md:1214
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1286
+# --- book/chapters/13_dispatch.md:1293
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -164,7 +165,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1310
+# --- book/chapters/13_dispatch.md:1317
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -205,14 +206,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1461
+# --- book/chapters/13_dispatch.md:1468
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1469
+# --- book/chapters/13_dispatch.md:1476
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -262,7 +263,7 @@ def _kept(keeps, nodes, arrays, params) -> dict:
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1525
+# --- book/chapters/13_dispatch.md:1532
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -296,7 +297,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1770
+# --- book/chapters/13_dispatch.md:1777
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":

@@ -6,6 +6,7 @@
 """Rows of the long tail: rounding, logs and exponentials, hyperbolic and inverse
 trigonometric functions, and atan2."""
 
+import functools
 import math
 
 import numpy as np
@@ -25,7 +26,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 
 
-# --- book/chapters/16f_more_elementwise.md:75
+# --- book/chapters/16f_more_elementwise.md:76
 def _on_floats(ufunc, kernel):
     """``ufunc`` for floats; an integer array comes back as a copy, a bool one is refused."""
     def forward(a):
@@ -70,7 +71,7 @@ ROUND_DECIMALS = register(Op(
 ))
 
 
-# --- book/chapters/16f_more_elementwise.md:124
+# --- book/chapters/16f_more_elementwise.md:125
 def _frac(a):
     if a.dtype.kind != "f":
         raise not_implemented_for("frac_cpu", a.dtype)
@@ -81,7 +82,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:144
+# --- book/chapters/16f_more_elementwise.md:145
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -104,7 +105,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:177
+# --- book/chapters/16f_more_elementwise.md:178
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -141,12 +142,24 @@ def _written_into_like(out, a):
     return out
 
 
+def _scaled_like_input(factor):
+    """``a * factor`` laid out like ``a``; an empty integer input's strides too, though
+    the float copy made of it first has its own (NOTE [Written into a tensor made like
+    the input])."""
+    scaled = floating(in_float32(lambda a: _written_into_like(a * factor, a)))
+
+    @functools.wraps(scaled)
+    def forward(a):
+        out = scaled(a)
+        return like_input_result(out, a) if a.size == 0 and a.dtype.kind in "biu" else out
+    return forward
+
+
 DEG2RAD = register(Op("deg2rad", "Deg2RadBackward0", ("self",),
-                      forward=floating(in_float32(lambda a: _written_into_like(a * DEGREE, a))),
+                      forward=_scaled_like_input(DEGREE),
                       backward=lambda g: (mul_scalar(g, DEGREE),)))
 RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
-                      forward=floating(in_float32(
-                          lambda a: _written_into_like(a * (1 / DEGREE), a))),
+                      forward=_scaled_like_input(1 / DEGREE),
                       backward=lambda g: (mul_scalar(g, 1 / DEGREE),)))
 # NOTE [Written into a tensor made like the input]
 # deg2rad and rad2deg make their result like the input, then TensorIterator
@@ -158,7 +171,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
 # its own.
 
 
-# --- book/chapters/16f_more_elementwise.md:244
+# --- book/chapters/16f_more_elementwise.md:257
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

@@ -267,7 +267,7 @@ def constant(value: float, dtype):
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:1400
+# --- book/chapters/13_dispatch.md:1407
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/28b_python_callables.md:258
+# --- book/chapters/28b_python_callables.md:261
 """in, reversed(), const_data_ptr, and flags that are always False."""
 
 from numbers import Number

@@ -7,6 +7,7 @@
 
 import math
 import operator
+import sys
 import weakref
 
 import numpy as np
@@ -36,7 +37,7 @@ def _walk(self, others, function) -> None:
         data[index] = stored(value, kind)
 
 
-# --- book/chapters/28b_python_callables.md:82
+# --- book/chapters/28b_python_callables.md:83
 def stored(value, kind: np.dtype):
     """``value`` read into an element of ``kind``, as torch stores a callable's answer."""
     if kind.kind == "f":
@@ -59,7 +60,7 @@ def stored(value, kind: np.dtype):
     return number % 2**(8 * kind.itemsize) if number < limits.min else number
 
 
-# --- book/chapters/28b_python_callables.md:110
+# --- book/chapters/28b_python_callables.md:111
 def apply_(self, *args, **kwargs):
     if kwargs:
         raise TypeError("TensorBase.apply_() takes no keyword arguments")
@@ -92,7 +93,7 @@ Tensor.map2_ = method_form(map2_, Arguments("map2_(Tensor x, Tensor y, object ca
                                             method=True))
 
 
-# --- book/chapters/28b_python_callables.md:170
+# --- book/chapters/28b_python_callables.md:171
 # NOTE [Shared memory, marked only]
 # Storages are arrays, which cannot be hashed: the marks are kept by id, each
 # with a weak reference that drops its mark when the array dies, so a new
@@ -111,7 +112,9 @@ def share_memory_(self):
 
 def is_shared(self):
     from refgrad._backend import storage_root
+    from refgrad._functorch._wrapped_memory import refuse_memory
 
+    refuse_memory(self, sys._getframe(1))  # chapter 16zhp_leftovers_thirteen
     root = storage_root(self._data)
     mark = _SHARED.get(id(root))
     return mark is not None and mark() is root
@@ -121,7 +124,7 @@ share_memory_.__qualname__, is_shared.__qualname__ = "Tensor.share_memory_", "Te
 Tensor.share_memory_, Tensor.is_shared = share_memory_, is_shared
 
 
-# --- book/chapters/28b_python_callables.md:208
+# --- book/chapters/28b_python_callables.md:211
 def as_subclass(self, cls):
     from refgrad._legacy_new import _alias_as
     from refgrad._typename import c_type_name

@@ -63,7 +63,7 @@ __all__ += ["gradcheck", "gradgradcheck"]
 from refgrad.autograd import functional
 
 
-# --- book/chapters/22a_anomaly_mode.md:318
+# --- book/chapters/22a_anomaly_mode.md:344
 from refgrad.autograd import anomaly_mode
 from refgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
@@ -85,7 +85,7 @@ from refgrad.autograd._saved_hooks_calls import (  # noqa: F401
 from refgrad.autograd._checkpoint_valid import _is_checkpoint_valid
 
 
-# --- book/chapters/25_functions.md:1200
+# --- book/chapters/25_functions.md:1213
 from refgrad.autograd import function
 from refgrad.autograd.function import Function, NestedIOFunction
 

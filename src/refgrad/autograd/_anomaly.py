@@ -35,13 +35,39 @@ def remember_forward(node) -> None:
 
     frame, _ = outside_refgrad(sys._getframe(1))
     metadata = node.metadata
-    metadata["traceback_"] = traceback.format_stack(frame)
     task = state.graph_task
+    if task is None:
+        metadata["traceback_"] = traceback.format_stack(frame)
+    else:  # NOTE [Nodes made in a backward]
+        metadata["traceback_"] = _through_the_engine(sys._getframe(1), frame)
     if task is not None and task.current_node is not None:
         metadata["parent_"] = task.current_node
 
 
-# --- book/chapters/22a_anomaly_mode.md:134
+# NOTE [Nodes made in a backward]
+# A node a backward makes (create_graph=True) is made below the call that ran it:
+# torch's stack then goes on through its own Python frames, autograd's grad (or
+# Tensor.backward and autograd's backward) and _engine_run_backward, before its C++
+# engine. refgrad keeps its frames of the same names, and none of its others.
+_DOORS = frozenset({"tensor_backward", "backward", "grad", "_engine_run_backward"})
+
+
+def _through_the_engine(frame, outside) -> list:
+    import traceback
+
+    while frame is not outside and frame.f_code.co_name != "_engine_run_backward":
+        frame = frame.f_back  # the nearer of the program's frame and the engine's door
+    kept = []
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if not name.startswith("refgrad") or (
+                name.startswith("refgrad.autograd.") and frame.f_code.co_name in _DOORS):
+            kept.append((frame, frame.f_lineno))
+        frame = frame.f_back
+    return traceback.StackSummary.extract(reversed(kept)).format()
+
+
+# --- book/chapters/22a_anomaly_mode.md:160
 def reporting(step):
     """The engine's ``step``, warning with the forward's stacks when a node fails."""
 
@@ -86,7 +112,7 @@ def _warn_stack(node, metadata, is_parent: bool, level: int) -> None:
     warnings.warn(triggered(message, place), UserWarning, stacklevel=level)
 
 
-# --- book/chapters/22a_anomaly_mode.md:189
+# --- book/chapters/22a_anomaly_mode.md:215
 def check_nan(node, outputs) -> None:
     """Refuse the first gradient of ``outputs`` that holds a NaN."""
     for i, grad in enumerate(outputs):

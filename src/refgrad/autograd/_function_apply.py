@@ -71,6 +71,7 @@ def _run(cls, args):
     node._tensor_positions = positions
     enabled, state.grad_enabled = state.grad_enabled, False
     forward_on, forward_grad.enabled = forward_grad.enabled, False  # no tangents inside
+    below = _below_transforms() if TRANSFORMS else None
     try:
         if cls.setup_context is _no_setup_context:
             output = cls.forward(node, *args)
@@ -81,8 +82,20 @@ def _run(cls, args):
             cls.setup_context(node, args, output)
     finally:
         state.grad_enabled, forward_grad.enabled = enabled, forward_on
+        if below is not None:
+            below.pop()
     many = isinstance(output, tuple)
     return wrap_outputs(node, inputs, output if many else (output,), edges), many, node
+
+
+def _below_transforms() -> list:
+    """Note that a forward runs below the transforms, as torch runs it, on unwrapped
+    tensors (chapter 16zhp_leftovers_thirteen); the list to pop when it returns."""
+    from refgrad._functorch._wrapped_memory import BELOW
+    from refgrad.autograd._state import entered_tensors
+
+    BELOW.append(len(entered_tensors))
+    return BELOW
 
 
 def _setup_per_level(cls, args, output, needs: tuple) -> None:

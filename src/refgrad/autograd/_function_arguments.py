@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:472
+# --- book/chapters/25_functions.md:485
 """How Function.apply turns its arguments into the inputs of forward."""
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:686
+# --- book/chapters/25_functions.md:699
 """torch's checks on what a custom Function's forward and backward leave behind."""
 
 import warnings
@@ -45,7 +45,7 @@ LEGACY = (
 )
 
 
-# --- book/chapters/25_functions.md:735
+# --- book/chapters/25_functions.md:748
 def check_marks(ctx) -> None:
     """Refuse marks that are not tensors; count the write to each dirty tensor."""
     if any(not isinstance(t, Tensor) for t in ctx.non_differentiable or ()):
@@ -73,7 +73,7 @@ def refuse_gradient(node, i: int, positions: tuple, g) -> None:
     raise RuntimeError(f"expected Variable or None (got {c_type_name(type(g))})")
 
 
-# --- book/chapters/25_functions.md:764
+# --- book/chapters/25_functions.md:777
 def written(node, out, i: int, differentiable: bool, is_input: bool, count: int):
     """An output marked dirty, its history now ``node``'s where autograd records it."""
     if not differentiable:
@@ -100,7 +100,7 @@ def _had_grad_fn(out) -> bool:
     return info is not None and info.written is not None
 
 
-# --- book/chapters/25_functions.md:797
+# --- book/chapters/25_functions.md:810
 # NOTE [A dirty output drops its grad]
 # Taking the node as its history clears the tensor's .grad, retained or set by
 # hand, as torch's does; an ordinary in-place op keeps it. Only an output that

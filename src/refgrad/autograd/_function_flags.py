@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:1030
+# --- book/chapters/25_functions.md:1043
 """The class flags of a custom Function: boxed gradients, saved tensors read once."""
 
 from refgrad._c_names import c_type_name

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:1109
+# --- book/chapters/25_functions.md:1122
 """once_differentiable: a backward that runs once, and the Error node behind its results."""
 
 import functools
@@ -36,7 +36,7 @@ def once_differentiable(fn):
     return wrapper
 
 
-# --- book/chapters/25_functions.md:1153
+# --- book/chapters/25_functions.md:1166
 class Error(FunctionNode):
     """A node that fails when run: it marks a gradient that cannot be taken."""
 

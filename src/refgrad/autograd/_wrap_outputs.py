@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/25_functions.md:548
+# --- book/chapters/25_functions.md:561
 """What a custom Function's outputs become: their history, their marks, what is saved."""
 
 from refgrad._ops.view_regeneration import remark
@@ -15,7 +15,7 @@ from refgrad.autograd._saved import SavedTensor
 from refgrad.autograd._state import state, switched_on
 
 
-# --- book/chapters/25_functions.md:562
+# --- book/chapters/25_functions.md:575
 def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     check_marks(node)  # chapter section "Inputs written in place", below
     dirty = {id(t) for t in node._dirty}
@@ -52,7 +52,7 @@ def wrap_outputs(node, inputs, outputs, edges) -> tuple:
     return tuple(wrapped)
 
 
-# --- book/chapters/25_functions.md:605
+# --- book/chapters/25_functions.md:618
 def _keep(node, wrapped, rebased) -> None:
     """What the node keeps once its outputs are known: their metadata, the saved tensors."""
     # one entry per output, tensor or not: NOTE [Every output counts]
@@ -71,7 +71,7 @@ def _keep(node, wrapped, rebased) -> None:
         saved_outputs_seen(tuple(wrapped), node)  # own work under a dispatch mode"
 
 
-# --- book/chapters/25_functions.md:634
+# --- book/chapters/25_functions.md:647
 AS_IS_SAVED = (
     "An input that has been returned as-is as output is being saved for backward. This is "
     "not supported if you override setup_context. You should return and save a view of the "
@@ -89,7 +89,7 @@ def _returned_as_is(node, out, differentiable: bool):
     return out.view_as(out)
 
 
-# --- book/chapters/25_functions.md:839
+# --- book/chapters/25_functions.md:852
 # NOTE [A custom Function's views]
 # A view among the outputs is marked as made in a custom Function, so that no
 # write through it or its base rewrites its history past the custom backward.

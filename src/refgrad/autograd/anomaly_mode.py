@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/22a_anomaly_mode.md:211
+# --- book/chapters/22a_anomaly_mode.md:237
 """detect_anomaly and set_detect_anomaly: anomaly detection, switched on for a block."""
 
 import warnings
@@ -30,7 +30,7 @@ def is_anomaly_check_nan_enabled(*args, **kwargs) -> bool:
     return anomaly.check_nan
 
 
-# --- book/chapters/22a_anomaly_mode.md:246
+# --- book/chapters/22a_anomaly_mode.md:272
 def _set_anomaly_enabled(enabled, check_nan=True, named=()) -> None:
     for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan))):
         if type(value) is not bool:  # a position is named only for a value given by one
@@ -61,7 +61,7 @@ def set_anomaly_enabled(*args, **kwargs) -> None:
     _set_anomaly_enabled(given["enabled"], given.get("check_nan", True), tuple(kwargs))
 
 
-# --- book/chapters/22a_anomaly_mode.md:283
+# --- book/chapters/22a_anomaly_mode.md:309
 class detect_anomaly:  # noqa: N801 - torch's name
     """Anomaly detection for the block: forward stacks on failure, and NaN checks."""
 

@@ -153,7 +153,7 @@ def _zeros(meta):
     return zeros(meta.shape, dtype=meta.dtype, device=meta.device)
 
 
-# --- book/chapters/25_functions.md:872
+# --- book/chapters/25_functions.md:885
 class FunctionMeta(type):
     """The type of Function and its subclasses: each class gets its node class."""
 
@@ -169,7 +169,7 @@ class FunctionMeta(type):
         super().__init__(name, bases, attrs, **kwargs)
 
 
-# --- book/chapters/25_functions.md:894
+# --- book/chapters/25_functions.md:907
 class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom differentiable operations."""
 
@@ -216,7 +216,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     boxed_grads_call = False
 
 
-# --- book/chapters/25_functions.md:958
+# --- book/chapters/25_functions.md:971
 class InplaceFunction(Function):
     """A Function that records whether it was made to work in place; kept for old code."""
 
@@ -245,7 +245,7 @@ class NestedIOFunction(Function):
         raise NotImplementedError
 
 
-# --- book/chapters/25_functions.md:993
+# --- book/chapters/25_functions.md:1006
 def _flat_tensors(nested) -> list:
     """The tensors of nested lists, tuples and dicts, in order; None is skipped."""
     found, stack = [], [nested]

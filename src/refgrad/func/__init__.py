@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19i_function_transforms.md:1268
+# --- book/chapters/19i_function_transforms.md:1297
 """torch.func: function transforms over refgrad's autograd."""
 
 from refgrad._functorch.apis import grad, grad_and_value, vmap

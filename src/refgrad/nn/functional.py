@@ -241,7 +241,7 @@ from refgrad.nn import grad  # noqa: E402, F401
 # isort: split
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:946
+# --- book/chapters/21i_grad_attention_and_parallel.md:965
 from refgrad._ops.conv_tbc import conv_tbc  # noqa: E402, F401
 
 # isort: split

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:981
+# --- book/chapters/21i_grad_attention_and_parallel.md:1000
 """torch.nn.attention.bias: causal masks that scaled_dot_product_attention reads by kind."""
 
 import enum
@@ -29,7 +29,7 @@ def _mask(variant, seq_len_q, seq_len_kv, device=None):
     return ones(seq_len_q, seq_len_kv, dtype=boolean, device=device).tril(shift)
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:1008
+# --- book/chapters/21i_grad_attention_and_parallel.md:1027
 class CausalBias(Tensor):
     """A causal mask of ``seq_len_q`` queries over ``seq_len_kv`` keys, kept by kind."""
 
@@ -57,7 +57,7 @@ class CausalBias(Tensor):
         return repr(self._materialize())
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:1045
+# --- book/chapters/21i_grad_attention_and_parallel.md:1064
 def attend(query, key, value, attn_mask, dropout_p=0.0, is_causal=False, scale=None,
            enable_gqa=False):
     """scaled_dot_product_attention with a CausalBias for its mask."""
@@ -81,7 +81,7 @@ def attend(query, key, value, attn_mask, dropout_p=0.0, is_causal=False, scale=N
                      is_causal=False, **options)
 
 
-# --- book/chapters/21i_grad_attention_and_parallel.md:1070
+# --- book/chapters/21i_grad_attention_and_parallel.md:1089
 def _validated(query, key, value):
     if not query.dtype == key.dtype == value.dtype:
         raise ValueError("Expected query, key, and value to have the same dtype, but got "
