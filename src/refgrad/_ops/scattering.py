@@ -55,6 +55,8 @@ def _scatter_add(a, src, dim, index):
 # torch's scatter_add and scatter_reduce's "sum" and "mean" on float16 add in
 # float32 and round once at the end, where each float16 add would round again
 # (index_reduce's "mean" does round each add, and keeps NumPy's float16 adds).
+# scatter_reduce's "prod" and scatter's older reduce="add" and "multiply" do
+# the same, with a tensor or a number; bfloat16 rounds every step.
 def added_at(flat, key, values) -> None:
     """``flat[key] += values``, repeats adding up; float16 added in float32."""
     if flat.dtype.name != "float16":
@@ -64,7 +66,7 @@ def added_at(flat, key, values) -> None:
     flat[...] = wide
 
 
-# --- book/chapters/16h_scatter.md:125
+# --- book/chapters/16h_scatter.md:127
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -83,7 +85,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:152
+# --- book/chapters/16h_scatter.md:154
 def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -103,7 +105,7 @@ def check_scatter(input, dim, index, src=None, values=True) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:173
+# --- book/chapters/16h_scatter.md:175
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -131,7 +133,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:208
+# --- book/chapters/16h_scatter.md:210
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor
