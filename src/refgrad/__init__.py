@@ -242,7 +242,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1370
+# --- book/chapters/16h_scatter.md:1372
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -250,7 +250,7 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1530
+# --- book/chapters/16h_scatter.md:1532
 from refgrad._ops.index_reductions import index_reduce
 
 

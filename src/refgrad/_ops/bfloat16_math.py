@@ -92,11 +92,11 @@ _NUMBERS_IN_FLOAT32 = frozenset({"mul_scalar", "div_scalar"})
 # NOTE [bfloat16 steps]
 # Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
 # rounding every step (prod, nextafter, logit, xlogy, nll_loss's sums), rounds some of its
-# steps (logsumexp, log_softmax: their forwards round those), or widens them to double
-# (bincount's weights).
+# steps (logsumexp, log_softmax, scatter_reduce's mean: their forwards round those), or
+# widens them to double (bincount's weights).
 IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount", "logit", "xlogy",
                           "xlogy_by_number", "number_xlogy", "logsumexp", "log_softmax",
-                          "nll_loss", "nll_loss2d"})
+                          "nll_loss", "nll_loss2d", "scatter_reduce"})
 # NOTE [bfloat16 not yet]
 # Rows refused for bfloat16, as torch has no bfloat16 kernel for them.
 NOT_YET = frozenset({"_cdist_forward"})
