@@ -84,6 +84,7 @@ def test_logaddexp2_of_equal_inputs_rounds_once_from_a_little_less_than_one_more
     x = torch.tensor([0.7682217955589294, 0.6340786814689636, 1.0, -2.5])
     assert torch.logaddexp2(x, x).tolist() == [
         1.7682217359542847, 1.6340786218643188, 2.0, -1.5]
+    assert torch.logaddexp2(x[0], x[0]).item() == 1.7682217359542847  # 0-d too
     assert torch.logaddexp2(x.double(), x.double()).tolist() == [
         1.7682217955589294, 1.6340786814689636, 2.0, -1.5]
     inf, nan = float("inf"), float("nan")  # the edges stay as they were
