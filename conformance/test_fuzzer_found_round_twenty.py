@@ -8,7 +8,8 @@ in other's sizes and dtype by the node (version 1), not cast or summed by the en
 (version 0). logaddexp2 fuses its last multiply-add, so logaddexp2(x, x) is x + 1
 rounded once from a little less. float16 scatter_reduce's "prod" and scatter's older
 reduce="add" and "multiply" combine in float32 and round once; bfloat16 scatter_reduce
-rounds its sum once before "mean" divides it. The same assertions run on torch.
+rounds its sum once before "mean" divides it. embedding_bag checks its indices in
+torch's own loop, not FBGEMM's, off the fast path. The same assertions run on torch.
 """
 
 import pytest
@@ -126,3 +127,16 @@ def test_bfloat16_scatter_mean_rounds_its_sum_before_dividing():
     amax = out.scatter_reduce(0, torch.zeros(2, dtype=torch.int64), src, "amax",
                               include_self=False)
     assert amax.item() == 0.8984375
+
+
+@pytest.mark.parametrize("case", ["strided weights", "padding_idx", "strided table"])
+def test_embedding_bag_checks_indices_in_its_own_loop_off_the_fast_path(case):
+    table = torch.randn(2, 6)[:1] if case != "strided table" else torch.randn(1, 6)[:, ::2]
+    weights = torch.rand(4)[::2] if case == "strided weights" else torch.rand(2)
+    padding = 0 if case == "padding_idx" else None
+    with pytest.raises(RuntimeError, match=r"^embedding_bag: Expected idx >= 0 && idx < "
+                                           r"num_embeddings but found idx to be 1$"):
+        torch.nn.functional.embedding_bag(torch.tensor([0, 1]), table, torch.tensor([0]),
+                                          per_sample_weights=weights, mode="sum",
+                                          padding_idx=padding)
+
