@@ -219,7 +219,7 @@ from refgrad._ops.bits import (
 from refgrad._ops.rounding import float_power, floor_divide, fmod, remainder, true_divide
 
 
-# --- book/chapters/16f_more_elementwise.md:622
+# --- book/chapters/16f_more_elementwise.md:636
 from refgrad._ops.elementwise import (
     acos, acosh, all, any, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, argmax,
     absolute, argmin, asin, asinh, atan, atan2, atanh, ceil, cosh, deg2rad, divide, exp2,
@@ -242,7 +242,7 @@ from refgrad._ops.rearranging import (
 )
 
 
-# --- book/chapters/16h_scatter.md:1356
+# --- book/chapters/16h_scatter.md:1372
 from refgrad._ops.combining import scatter_reduce
 from refgrad._ops.masked_scattering import masked_scatter
 from refgrad._ops.scattering import scatter, scatter_add
@@ -250,11 +250,11 @@ from refgrad._ops.taking import take, take_along_dim
 from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 
 
-# --- book/chapters/16h_scatter.md:1516
+# --- book/chapters/16h_scatter.md:1532
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1251
+# --- book/chapters/16i_cumulative.md:1271
 from refgrad._ops.cumulative import cummax, cummin, cumprod
 from refgrad._ops.log_running_sums import logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum
@@ -312,11 +312,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2380
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2379
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2922
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2921
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -334,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3134
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3133
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 

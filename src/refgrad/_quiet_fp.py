@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1371
+# --- book/chapters/13_dispatch.md:1374
 """NOTE [Quiet floating point]: NumPy's error settings, made quiet the cheap way."""
 
 import numpy as np

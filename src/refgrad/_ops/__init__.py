@@ -15,11 +15,11 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16i_cumulative.md:1246
+# --- book/chapters/16i_cumulative.md:1266
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2993
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2992
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 

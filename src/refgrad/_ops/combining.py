@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:976
+# --- book/chapters/16h_scatter.md:980
 """scatter_reduce: a scatter that combines what lands on one place; and scatter's reduce=."""
 
 import numpy as np
@@ -29,7 +29,7 @@ REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 ALIASES = {"max": "amax", "min": "amin"}  # taken, combined alike, but not differentiable
 
 
-# --- book/chapters/16h_scatter.md:1008
+# --- book/chapters/16h_scatter.md:1012
 def _larger(old, new):
     return np.where((new > old) | (new != new), new, old)  # a tie keeps the old; nan wins
 
@@ -51,12 +51,22 @@ def _combine(out, key, values, ufunc) -> None:
         places, values = places[rest], values[rest]
 
 
-# --- book/chapters/16h_scatter.md:1031
+def combined_at(flat, key, values, ufunc) -> None:
+    """``_combine``, float16 combined in float32 and rounded once: NOTE [float16 sums
+    scattered in float32]."""
+    if flat.dtype.name not in ("float16", "bfloat16"):
+        return _combine(flat, key, values, ufunc)
+    wide = flat.astype("float32")
+    _combine(wide, key, values.astype("float32"), ufunc)
+    flat[...] = wide
+
+
+# --- book/chapters/16h_scatter.md:1045
 def _neutral(kind, reduce):
     """What a written place starts from when ``self`` is left out."""
     if reduce in ("sum", "mean", "prod"):
         return int(reduce == "prod")
-    if kind.kind == "f":
+    if kind.kind in "fV":  # V: bfloat16
         low, high = -np.inf, np.inf
     elif kind.kind == "b":
         low, high = False, True
@@ -69,7 +79,7 @@ def _mean(flat, key, part, include_self) -> None:
     count = np.full(flat.shape, int(include_self), dtype=flat.dtype, like=flat)
     add_at(count, key, np.ones(part.shape, dtype=flat.dtype, like=part))
     count[count == 0] = 1
-    flat[...] = flat / count if flat.dtype.kind in "fc" else flat // count
+    flat[...] = flat / count if flat.dtype.kind in "fcV" else flat // count
 
 
 def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
@@ -81,6 +91,8 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
         flat[key] = _neutral(a.dtype, reduce)
     if reduce in ("sum", "mean"):  # NOTE [float16 sums scattered in float32]
         (added_at if widened else add_at)(flat, key, part)
+    elif reduce == "prod" and widened:
+        combined_at(flat, key, part, np.multiply)
     else:
         _combine(flat, key, part, {"prod": np.multiply, "amax": _larger,
                                    "amin": _smaller}[ALIASES.get(reduce, reduce)])
@@ -89,7 +101,7 @@ def _scatter_reduce(a, src, dim, index, reduce, include_self, widened=True):
     return out
 
 
-# --- book/chapters/16h_scatter.md:1105
+# --- book/chapters/16h_scatter.md:1121
 class Places:
     """The places scatter_reduce's index names along ``dim``, as its gradients reach them."""
 
@@ -127,7 +139,7 @@ def _mean_grads(g, places, include_self, src):
     return g / count, places.pick(g) / places.pick(count)
 
 
-# --- book/chapters/16h_scatter.md:1144
+# --- book/chapters/16h_scatter.md:1160
 def _product_grads(g, places, include_self, self, src, result, twice):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -144,7 +156,7 @@ def _product_grads(g, places, include_self, self, src, result, twice):
     return self_grad, _once_only(src_grad, zeros_there, twice)
 
 
-# --- book/chapters/16h_scatter.md:1170
+# --- book/chapters/16h_scatter.md:1186
 TWICE = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are "
          "scattered to the same position in self")
 
@@ -168,7 +180,7 @@ def _once_only(src_grad, zeros_there, twice):
     return Error.apply(src_grad, twice)
 
 
-# --- book/chapters/16h_scatter.md:1200
+# --- book/chapters/16h_scatter.md:1216
 def _reduce_grads(g, dim, index, reduce, include_self, self, src, result):
     return reduce_grads(g, Places(dim, index), reduce, include_self, self, src, result, TWICE)
 
@@ -191,7 +203,7 @@ def reduce_grads(g, places, reduce, include_self, self, src, result, twice):
     return (self_grad if include_self else places.clear(self_grad)), src_grad
 
 
-# --- book/chapters/16h_scatter.md:1234
+# --- book/chapters/16h_scatter.md:1250
 def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.functions import where
@@ -209,7 +221,7 @@ def _reduce_tangent(tangents, dim, index, reduce, include_self, self, src, resul
     return total / count
 
 
-# --- book/chapters/16h_scatter.md:1253
+# --- book/chapters/16h_scatter.md:1269
 SCATTER_REDUCE = register(Op(
     "scatter_reduce", "ScatterReduceBackward0", ("self", "src"), promote=False,
     forward=_scatter_reduce, backward=_reduce_grads, tangent=_reduce_tangent,
@@ -237,7 +249,7 @@ def _check_reduce(input, dim, index, src, reduce) -> None:
         check_values(index, d, input.shape[d] if input.ndim else 1)
 
 
-# --- book/chapters/16h_scatter.md:1289
+# --- book/chapters/16h_scatter.md:1305
 DEPRECATED = triggered(  # NOTE [Where a C++ warning was raised], chapter 16zhe
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed "
     "in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
@@ -248,10 +260,10 @@ def _by(a, values, dim, index, reduce):
     out = a.copy()
     if index._data.size:
         flat, key = at_least_1d(out), spots(index, dim, a.ndim)
-        if reduce == "add":
-            add_at(flat, key, values)
+        if reduce == "add":  # NOTE [float16 sums scattered in float32]
+            added_at(flat, key, values)
         else:
-            _combine(flat, key, values, np.multiply)
+            combined_at(flat, key, values, np.multiply)
     return out
 
 
@@ -265,7 +277,7 @@ SCATTER_VALUE_BY = underivable(
         at_least_1d(index._data).shape, value, dtype=a.dtype, like=a), dim, index, reduce))
 
 
-# --- book/chapters/16h_scatter.md:1325
+# --- book/chapters/16h_scatter.md:1341
 # NOTE [The older reductions' order]
 # Forward mode's refusal of a dual tensor (autograd's, before the kernel), the
 # warning (a source tensor only, once), the index's dtype, dim, the index's

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1026
+# --- book/chapters/13_dispatch.md:1029
 """call(): run an op-table row, and record its node when autograd must."""
 
 from numpy import ndarray  # NOTE [Names looked up once]
@@ -43,7 +43,7 @@ from refgrad.autograd._saved import PLAIN_NUMBERS, SavedTensor, saved_number
 from refgrad.autograd._state import batch_levels, dual_levels, state, switched_on
 
 
-# --- book/chapters/13_dispatch.md:1100
+# --- book/chapters/13_dispatch.md:1103
 # NOTE [One switch before a row]
 # Dispatch modes, the profiler and CPU autocast all count themselves in
 # switched_on.dispatch_modes (NOTE [Rarely switched on]): with none on, a row
@@ -145,14 +145,14 @@ def call(op, args: tuple, params: dict | None = None, spare=None):
     return outputs if op.many else outputs[0]
 
 
-# --- book/chapters/13_dispatch.md:1214
+# --- book/chapters/13_dispatch.md:1217
 # NOTE [Empty views]
 # An empty array's strides are seen only through views of it: rows that make
 # views receive an empty input with torch's strides, so that NumPy's view
 # carries torch's strides on (a transpose of an empty tensor permutes them).
 
 
-# --- book/chapters/13_dispatch.md:1293
+# --- book/chapters/13_dispatch.md:1296
 # NOTE [Names looked up once]
 # CPython 3.11 specializes an attribute read to the type it meets, but not
 # `np.<name>` (NumPy's module defines __getattr__, which rules that out),
@@ -165,7 +165,7 @@ _known_node_class = _NODE_CLASSES.get
 _NO_PARAMS: dict = {}
 
 
-# --- book/chapters/13_dispatch.md:1317
+# --- book/chapters/13_dispatch.md:1320
 # NOTE [Before the kernel refuses]
 # torch's autograd layer works before the kernel: it reads every operand's
 # history (a stale view's grad_fn refuses there) and saves the operands the
@@ -206,14 +206,14 @@ def _inputs_saved(op, nodes, tensors, params) -> None:
 _BEFORE = object()  # the node-to-be: no operand is its output
 
 
-# --- book/chapters/13_dispatch.md:1468
+# --- book/chapters/13_dispatch.md:1471
 # NOTE [Outputs torch does not differentiate]
 # A row's differentiable_outputs counts its leading outputs that carry gradients.
 # The others get no history and no slot in the node's metadata: torch calls
 # set_history only for the outputs its derivatives declare differentiable.
 
 
-# --- book/chapters/13_dispatch.md:1476
+# --- book/chapters/13_dispatch.md:1479
 def _record(op, edges, tensors, arrays, params, results):
     cls = _known_node_class(op.node) or node_class(op)
     nodes, slots = edges
@@ -236,7 +236,7 @@ def _record(op, edges, tensors, arrays, params, results):
                         for i, r in enumerate(results))
         node._meta = tuple(input_metadata(o) for o in outputs[:kept])
     saves, keeps = cls.plan  # unpacked: a named field costs a full lookup each time
-    node._params = _kept(keeps, nodes, arrays, params) if keeps else params
+    node._params = _kept(keeps, nodes, (arrays, tensors), params) if keeps else params
     node._saved = _saves(saves, nodes, tensors, outputs, params, node) if saves else ()
     if op.view:
         _link_views(op, tensors[0], outputs, params)
@@ -255,15 +255,18 @@ def _refused_history(op, nodes, tensors, params, out):
     raise RuntimeError(f"Autograd not support dtype: {LEGACY[make_tensor(out).dtype]}")
 
 
-def _kept(keeps, nodes, arrays, params) -> dict:
-    kept = dict(params)
+def _kept(keeps, nodes, operands, params) -> dict:
+    (arrays, tensors), kept = operands, dict(params)
     for key, position, what in keeps:
         keep = what != "strides" or nodes[position] is not None
+        if what == "info":  # the operand's own dtype, not the one it was promoted to
+            kept[key] = (_metadata(arrays[position], "sizes"), tensors[position].dtype)
+            continue
         kept[key] = _metadata(arrays[position], what) if keep else ()
     return kept
 
 
-# --- book/chapters/13_dispatch.md:1532
+# --- book/chapters/13_dispatch.md:1538
 def _saves(saves, nodes, tensors, outputs, params, node) -> tuple:
     saved = ()  # a row saves a value or two: a growing tuple is quicker than a list
     for where, key, users in saves:
@@ -297,7 +300,7 @@ def _save(value, node):
     return saved_number(value)
 
 
-# --- book/chapters/13_dispatch.md:1777
+# --- book/chapters/13_dispatch.md:1792
 def _output(result, node, i):
     # _record spells this out for a lone result: a change here goes there too.
     if result.dtype.kind in "fcV":

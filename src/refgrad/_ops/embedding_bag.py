@@ -234,7 +234,7 @@ EMBEDDING_BAG = register(Op(
 ))
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:828
+# --- book/chapters/16zj_small_functions_and_refusals.md:841
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                   scale_grad_by_freq=False, mode="mean", sparse=False, per_sample_weights=None,
                   include_last_offset=False, padding_idx=None):
@@ -281,5 +281,5 @@ def bags(weight, indices, offsets, mode, per_sample_weights, include_last_offset
         "weight_sym_argsize_0": weight.shape[0], "table_requires_grad": weight.requires_grad}
     # NOTE [Bags checked after the saves]
     with kernel_checks(EMBEDDING_BAG, (weight, per_sample_weights), params):
-        _check_bags(weight, indices, offsets, mode, per_sample_weights)
+        _check_bags(weight, indices, offsets, mode, per_sample_weights, padding_idx)
     return call(EMBEDDING_BAG, (weight, per_sample_weights), params)

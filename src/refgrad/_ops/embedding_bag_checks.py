@@ -31,7 +31,7 @@ def _check_kernel(weight, padding_idx):
     return padding_idx
 
 
-def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
+def _check_bags(weight, input, offsets, mode, per_sample_weights=None, padding_idx=-1):
     from refgrad._ops.cpp_printing import cpp_print
     from refgrad._typename import c_tensor_type_name
 
@@ -54,7 +54,7 @@ def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
     if mode not in (0, 1, 2):  # torch.embedding_bag's mode, a number
         raise RuntimeError("`mode` must be sum, mean, or max.")
     bad = np.flatnonzero((idx < 0) | (idx >= count))
-    if bad.size and weight.dtype.name in ("float16", "float32") and mode < 2:
+    if bad.size and _fbgemm_checks(weight, mode, per_sample_weights, padding_idx):
         raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in "
                            f"the valid range [0, {count})")
     if bad.size:
@@ -62,7 +62,20 @@ def _check_bags(weight, input, offsets, mode, per_sample_weights=None) -> None:
                            f"idx to be {idx[bad[0]]}")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:776
+# NOTE [Which kernel checks the indices]
+# torch's "sum" and "mean" take FBGEMM's kernel, which names the index's
+# position, only for a float16 or float32 table whose rows are unit-strided,
+# with no padding_idx, and (for float32) per-sample weights of unit stride;
+# every other case checks the indices in torch's own loop.
+def _fbgemm_checks(weight, mode, per_sample_weights, padding_idx) -> bool:
+    kind = weight.dtype.name
+    return (kind in ("float16", "float32") and mode < 2 and weight.stride(-1) == 1
+            and (padding_idx is None or padding_idx < 0)
+            and (kind == "float16" or per_sample_weights is None
+                 or per_sample_weights.stride(0) == 1))
+
+
+# --- book/chapters/16zj_small_functions_and_refusals.md:789
 def _check_sample_weights(weight, input, mode, per_sample_weights):
     from refgrad._typename import c_tensor_type_name  # CPUBoolType for bool weights
 
@@ -80,7 +93,7 @@ def _check_sample_weights(weight, input, mode, per_sample_weights):
                            "please report an enhancement request to PyTorch.)")
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:800
+# --- book/chapters/16zj_small_functions_and_refusals.md:813
 def _flat(input, offsets, per_sample_weights, include_last_offset):
     """torch's Python: a matrix of bags as a flat input cut at every row's start."""
     from refgrad._arange import arange

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1233
+# --- book/chapters/13_dispatch.md:1236
 """The strides of an empty result of a view row, mended to torch's: NOTE [Empty views]."""
 
 from refgrad._backend import array_module, device_of, zero_strided

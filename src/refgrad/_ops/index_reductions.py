@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:1393
+# --- book/chapters/16h_scatter.md:1409
 """index_reduce: scatter_reduce over whole slices, chosen by a one-dimensional index."""
 
 import numpy as np
@@ -26,7 +26,7 @@ BETA = triggered("index_reduce() is in beta and the API may change at any time."
                  "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523")  # chapter 16zhe
 
 
-# --- book/chapters/16h_scatter.md:1422
+# --- book/chapters/16h_scatter.md:1438
 def spread(index, dim, source):
     """``index`` over ``source``'s shape: each slice along ``dim`` holds its target."""
     shape = [1] * max(source.ndim, 1)
@@ -41,7 +41,7 @@ def _forward(a, source, dim, index, reduce, include_self):
     return combining._scatter_reduce(a, source, dim, at, reduce, include_self, widened=False)
 
 
-# --- book/chapters/16h_scatter.md:1442
+# --- book/chapters/16h_scatter.md:1458
 class Slices(combining.Places):
     """Whole slices along ``dim``, chosen by a one-dimensional index."""
 
@@ -75,7 +75,7 @@ INDEX_REDUCE = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:1477
+# --- book/chapters/16h_scatter.md:1493
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     tensor_argument("index_reduce", "source", 3, source)
     refuse_tangents("index_reduce", input, source)  # NOTE [Forward AD refused before the ...]

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:673
+# --- book/chapters/16h_scatter.md:677
 """masked_scatter: writing a source's elements, in order, where a mask is set."""
 
 import numpy as np
@@ -53,7 +53,7 @@ def masked_scatter_backward(grad_output, mask, sizes):
     return call(MASKED_SCATTER_BACKWARD, (grad_output,), {"mask": mask, "sizes": tuple(sizes)})
 
 
-# --- book/chapters/16h_scatter.md:725
+# --- book/chapters/16h_scatter.md:729
 def masked_scatter(input, mask, source):
     from refgrad._ops.functions import check_broadcast
     from refgrad._ops.inplace_saves import refuse_kept_inference

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:914
+# --- book/chapters/13_dispatch.md:917
 """NumPy scalars read as Python numbers before a row runs; arrays refused for tensors."""
 
 from numpy import generic, ndarray  # NOTE [Names looked up once]

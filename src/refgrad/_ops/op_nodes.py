@@ -107,7 +107,7 @@ def _own_copy(function):
                               function.__name__, function.__defaults__, function.__closure__)
 
 
-# --- book/chapters/13_dispatch.md:259
+# --- book/chapters/13_dispatch.md:262
 class OpNode(FunctionNode):
     """A node recorded by an op-table row."""
 
@@ -153,7 +153,7 @@ class OpNode(FunctionNode):
             self._saved = released
 
 
-# --- book/chapters/13_dispatch.md:393
+# --- book/chapters/13_dispatch.md:396
 def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     for g in grads:
         if g is not None:
@@ -186,7 +186,7 @@ def _apply(self, grads, create_graph: bool = False, wanted=None) -> tuple:
     return op.backward(tuple(_materialize(grads, self._meta)), **kwargs)
 
 
-# --- book/chapters/13_dispatch.md:432
+# --- book/chapters/13_dispatch.md:435
 def _withhold(node, kwargs, wanted) -> None:
     """Take out of ``kwargs`` what only unwanted gradients read; tell a formula that asks."""
     if len(wanted) != len(node.op.inputs):
@@ -216,7 +216,7 @@ def _unpacked(saved, node):
     return [None if s is None else unpack(s, node, True) for s in saved]
 
 
-# --- book/chapters/13_dispatch.md:468
+# --- book/chapters/13_dispatch.md:471
 def _materialize(grads, entries):
     from numpy import zeros
 
@@ -247,7 +247,7 @@ def _apply_wanted(self, grads, create_graph, wanted) -> tuple:
 OpNode.apply, OpNode._gradient_slots, OpNode._apply_wanted = _apply, _gradient_slots, _apply_wanted
 
 
-# --- book/chapters/13_dispatch.md:503
+# --- book/chapters/13_dispatch.md:506
 def _dir(self) -> list:
     """Ordinary attributes, plus the ``_saved_*`` names this node answers to."""
     names = {name for name, _ in self.op.saves} | (set(self._params) - set(self.op.hides))
@@ -261,7 +261,7 @@ def _dir(self) -> list:
 OpNode.__dir__ = _dir
 
 
-# --- book/chapters/13_dispatch.md:2552
+# --- book/chapters/13_dispatch.md:2567
 # NOTE [Told without saves]
 # A row that saves nothing (sub) may still skip an input's gradient when no
 # edge wants it, as torch's node skips `sub`'s `neg`. Its formula takes

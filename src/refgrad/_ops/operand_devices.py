@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:975
+# --- book/chapters/13_dispatch.md:978
 """One device for all the operands of an op, or torch's error for the mix."""
 
 from refgrad._tensor import Tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:529
+# --- book/chapters/13_dispatch.md:532
 """The NumPy operands of an op-table row: dtypes promoted, devices checked."""
 
 import collections
@@ -20,7 +20,7 @@ from refgrad._quiet_fp import QUIET, quiet_fp, restore_fp
 from refgrad._tensor import Tensor
 
 
-# --- book/chapters/13_dispatch.md:552
+# --- book/chapters/13_dispatch.md:555
 def _arrays(op, args, params):
     """The NumPy operands for a row, cast to the promoted dtype if it asks."""
     if op.variadic:
@@ -72,14 +72,14 @@ def _arrays(op, args, params):
     return arrays, args
 
 
-# --- book/chapters/13_dispatch.md:613
+# --- book/chapters/13_dispatch.md:616
 # NOTE [Float results of integer operands]
 # torch's iterator for these ops promotes integer inputs to float: the common
 # dtype becomes the default float one, and each input is converted to it from
 # its own values, as if the integer common dtype had never been.
 
 
-# --- book/chapters/13_dispatch.md:633
+# --- book/chapters/13_dispatch.md:636
 # NOTE [None is no operand]
 # A None operand of these rows is refused before NumPy sees it: NumPy refuses
 # `array + None` only when the array has elements, and makes an empty array
@@ -88,7 +88,7 @@ def _arrays(op, args, params):
 _OPERANDS_NEVER_NONE = frozenset({"add", "sub", "mul", "div"})
 
 
-# --- book/chapters/13_dispatch.md:647
+# --- book/chapters/13_dispatch.md:650
 def _cast(tensor, kind):
     """``tensor``'s array as ``kind``: 1e39 as a float32 is inf, as silently as torch
     casts it, and laid out as torch's to() lays out its copy (an expanded tensor's copy
@@ -112,7 +112,7 @@ def as_array(value):
     return asarray(value) if isinstance(value, generic) else value
 
 
-# --- book/chapters/13_dispatch.md:708
+# --- book/chapters/13_dispatch.md:711
 # The Python numbers that each dtype kind absorbs: a number no stronger than
 # the tensors' kind leaves their dtype alone.
 _WEAK_NUMBERS = int(np.__version__.split(".")[0]) >= 2
@@ -124,7 +124,7 @@ if not _WEAK_NUMBERS:  # pragma: no cover - NumPy 1.x
 DEFAULT_ALPHA = {"alpha": 1}
 
 
-# --- book/chapters/13_dispatch.md:725
+# --- book/chapters/13_dispatch.md:728
 def _shared_operands(args, params):
     """The arrays of host tensors of one dtype that no number promotes; else None."""
     first = args[0]
@@ -166,7 +166,7 @@ def _shared_operands(args, params):
     return arrays
 
 
-# --- book/chapters/13_dispatch.md:772
+# --- book/chapters/13_dispatch.md:775
 # NOTE [Integers beside integer tensors]
 # torch's kernels take a Python int as a 64-bit integer and cast it to an
 # integer tensor's dtype, which wraps it around: uint8 + 300 adds 44. NumPy
@@ -210,7 +210,7 @@ def check_unsigned_promotion(value: int, args) -> None:
         raise RuntimeError(_UNSIGNED_PROMOTION)
 
 
-# --- book/chapters/13_dispatch.md:822
+# --- book/chapters/13_dispatch.md:825
 def _number_as(value, kind):
     with np.errstate(over="ignore"):  # 1e300 as a float32 is inf, as torch's cast makes it
         return kind.type(value)
@@ -235,7 +235,7 @@ def number_beside(number, t):
     return number
 
 
-# --- book/chapters/13_dispatch.md:851
+# --- book/chapters/13_dispatch.md:854
 _HALF = np.dtype(np.float16)
 
 # NOTE [Numbers as constants]
@@ -260,14 +260,14 @@ def constant(value: float, dtype):
     return array
 
 
-# --- book/chapters/13_dispatch.md:902
+# --- book/chapters/13_dispatch.md:905
 # NOTE [Only Python's numbers are numbers]
 # A Fraction, a Decimal or bytes is a number to NumPy (float32(Fraction(1, 2))
 # is 0.5) but not to torch's parser, which takes int, float, bool, complex and
 # NumPy's scalars (read before this, by read_numbers) and refuses the rest.
 
 
-# --- book/chapters/13_dispatch.md:1407
+# --- book/chapters/13_dispatch.md:1410
 def _broadcast_error(op, tensors):
     """torch's error for tensors whose shapes do not broadcast; None if they do."""
     if not (op.promote or op.broadcasts) or op.variadic:

@@ -71,49 +71,46 @@ def _next_after(a, b):
     return np.nextafter(a, b)
 
 
-def _filled_zeros(other_sym_sizes, g):
-    from refgrad._ops.linear_gradients import input_zeros
-
-    return input_zeros(tuple(other_sym_sizes), g)  # torch's zeros(): row-major, filled once made
-
-
 NEXTAFTER = register(Op(
     "nextafter", "NextafterBackward0", ("self", "other"), forward=_next_after,
-    backward=lambda g, other_sym_sizes, self=None, other=None, wanted=BOTH_WANTED: (
+    backward=lambda g, other_info, self=None, other=None, wanted=BOTH_WANTED: (
         None if self is None else _kept_where(self != other, g),
-        _filled_zeros(other_sym_sizes, g) if wanted[1] else None),
-    # both are saved for input's gradient only: other's needs only its sizes
-    saves=(("other", ("self",)), ("self", ("self",))), keeps=("other_sym_sizes",),
-    hides=("other_sym_sizes",), iterated=True,
+        _sign_zeros(g, other_info) if wanted[1] else None),
+    # both are saved for input's gradient only: other's needs only its sizes and dtype
+    saves=(("other", ("self",)), ("self", ("self",))), keeps=("other_info",),
+    hides=("other_info",), iterated=True,
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:719
+# --- book/chapters/16n_more_shapes_and_elementwise.md:713
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:729
+# --- book/chapters/16n_more_shapes_and_elementwise.md:723
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
-# it is wanted, with zeros() of the gradient's options, which a mode sees.
-def _sign_zeros(g):
+# it is wanted, with zeros() of other's sizes and dtype (NOTE [Zeros like an
+# input]), which a mode sees. nextafter's other gets the same zeros.
+def _sign_zeros(g, other_info):
     from refgrad import strided
     from refgrad._creation import zeros
     from refgrad.utils._composite_steps import modes_on
     from refgrad.utils._factory_modes import to_a_mode
 
+    sizes, dtype = other_info
     if not modes_on():  # torch's zeros(), filled once made: version 1
-        from refgrad._ops.linear_gradients import input_zeros
+        out = zeros(sizes, dtype=dtype, device=g.device)
+        if out._version_counter is not None:  # None: made by a backward in inference mode
+            out._version_counter.value += 1
+        return out
+    named = {"dtype": dtype, "layout": strided, "device": g.device}
+    return to_a_mode("zeros.default", zeros, (list(sizes),), named)
 
-        return input_zeros(tuple(g.shape), g)
-    named = {"dtype": g.dtype, "layout": strided, "device": g.device}
-    return to_a_mode("zeros.default", zeros, (list(g.shape),), named)
 
-
-# --- book/chapters/16n_more_shapes_and_elementwise.md:750
+# --- book/chapters/16n_more_shapes_and_elementwise.md:747
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -121,11 +118,13 @@ def _signed(a, other):
 COPYSIGN = register(Op(
     "copysign", "CopysignBackward0", ("self", "other"),
     forward=lambda a, b: np.copysign(*_as_floats(a, b)),
-    backward=lambda g, result, self=None, wanted=BOTH_WANTED: _last_first(
+    backward=lambda g, result, other_info, self=None, wanted=BOTH_WANTED: _last_first(
         lambda: None if self is None else _copysign_backward(g, self, result),
-        lambda: _sign_zeros(g) if wanted[1] else None),  # NOTE [Only the gradients asked for]
-    saves=(("self", ("self",)), ("result", ("self", "other"))),
-    iterated=True, floats=True,  # NOTE [Float results of integer operands]
+        lambda: _sign_zeros(g, other_info) if wanted[1] else None),  # NOTE [Only the
+    # gradients asked for]
+    saves=(("self", ("self",)), ("result", ("self", "other"))), keeps=("other_info",),
+    hides=("other_info",), iterated=True,
+    floats=True,  # NOTE [Float results of integer operands]
 ))
 COPYSIGN_NUMBER = register(Op(
     "copysign_number", "CopysignBackward1", ("self",), promote_with=("other",),
@@ -136,7 +135,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:796
+# --- book/chapters/16n_more_shapes_and_elementwise.md:795
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -164,7 +163,7 @@ def _two_to(other):
     return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:829
+# --- book/chapters/16n_more_shapes_and_elementwise.md:828
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -189,7 +188,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:864
+# --- book/chapters/16n_more_shapes_and_elementwise.md:863
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -248,7 +247,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1047
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1046
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:2182
+# --- book/chapters/13_dispatch.md:2197
 """Results without a node: views linked to their base, and writes counted."""
 
 from refgrad._normal_data import refuse_view_without_counter  # NOTE [Normal data in an...]
@@ -13,7 +13,7 @@ from refgrad._tensor import make_tensor
 from refgrad.autograd._state import state
 
 
-# --- book/chapters/13_dispatch.md:2194
+# --- book/chapters/13_dispatch.md:2209
 def _link_views(op, source, outputs, params) -> None:
     if source._version_counter is None:  # NOTE [Normal data in an inference tensor]
         refuse_view_without_counter(source)
@@ -55,7 +55,7 @@ def _plain_outputs(op, tensors, results, params):
     return outputs
 
 
-# --- book/chapters/13_dispatch.md:2244
+# --- book/chapters/13_dispatch.md:2259
 def _count_result_writes(op, tensors, params, results, outputs) -> None:
     if state.redispatching or state.below_autograd or not _all_inference(tensors, params):
         return  # NOTE [Fresh results below a mode]: a mode's func counts none

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:799
+# --- book/chapters/16h_scatter.md:803
 """put: writing a tensor's elements at flat positions, the row take's gradient records."""
 
 from refgrad._backend import add_at

@@ -12,7 +12,8 @@ class RecordPlan(NamedTuple):
     """A row's saves and keeps, by position: worked out once per row."""
 
     saves: tuple  # (where, key, users): where is "input", "output" or "param"
-    keeps: tuple  # (name to keep it under, input position, "sizes" / "strides" / "numel")
+    keeps: tuple  # (name to keep it under, input position, "sizes" / "strides" / "numel"
+    #               / "info")
 
 
 def make_plan(op) -> RecordPlan:
@@ -33,5 +34,7 @@ def make_plan(op) -> RecordPlan:
     keeps = []
     for key in op.keeps:
         name, _, what = key.partition("_sym_")
+        if key.endswith("_info"):  # its sizes and dtype: NOTE [Zeros like an input]
+            name, what = key[:-len("_info")], "info"
         keeps.append((key, inputs.index(name), what))
     return RecordPlan(tuple(saves), tuple(keeps))

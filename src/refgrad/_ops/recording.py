@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1573
+# --- book/chapters/13_dispatch.md:1579
 """Deciding to record: whether a row records, and where its gradients go."""
 
 from itertools import chain, count
@@ -22,7 +22,7 @@ def _records(op) -> bool:
             and not (switched_on.inference_mode and state.inference_mode))
 
 
-# --- book/chapters/13_dispatch.md:1598
+# --- book/chapters/13_dispatch.md:1604
 def _edges(tensors, params, regenerated=False):
     """(nodes, slots): where each input's gradient goes; None if no input requires grad.
 
@@ -57,7 +57,7 @@ def _edges(tensors, params, regenerated=False):
     return tuple(nodes), _known_slots(slots) or _share(slots)  # NOTE [Shared slots]
 
 
-# --- book/chapters/13_dispatch.md:1644
+# --- book/chapters/13_dispatch.md:1650
 # NOTE [A node numbered before its edges]
 # torch numbers an op's node before it collects the node's edges, and
 # collecting an edge regenerates a view a write left waiting: that view's
@@ -79,7 +79,7 @@ def _edges_after_regenerating(tensors, params):
     return edges
 
 
-# --- book/chapters/13_dispatch.md:1686
+# --- book/chapters/13_dispatch.md:1692
 # NOTE [Inference tensors outside inference mode]
 # torch's autograd skips an op whose tensor operands are all inference tensors,
 # even those that require grad: no node, and a result that requires nothing.
@@ -103,7 +103,7 @@ def _all_inference(tensors, params) -> bool:
     return True
 
 
-# --- book/chapters/13_dispatch.md:1714
+# --- book/chapters/13_dispatch.md:1720
 # NOTE [Shared slots]
 # Nearly every node's slots are (0,), (0, 0) or the like, so nodes share one
 # tuple per pattern. A graph kept alive then leaves one object fewer per
@@ -126,7 +126,7 @@ def _any_requires_grad(tensors) -> bool:
     return any(isinstance(t, Tensor) and t._requires_grad for t in tensors)
 
 
-# --- book/chapters/13_dispatch.md:1741
+# --- book/chapters/13_dispatch.md:1747
 # NOTE [What the cycle collector sees]
 # Each object the cycle collector watches is visited again by its passes for
 # as long as the graph lives: a node, its tuple of child nodes, its tuple of
@@ -145,3 +145,11 @@ def _metadata(array, what: str):
         strides = element_strides(array)
         return _known_slots(strides) or _share(strides)
     return array.size
+
+
+# NOTE [Zeros like an input]
+# A formula whose gradient for an input is zeros like that input keeps, in
+# torch, the input's sizes and options rather than the input: the zeros have
+# its dtype, made by the node itself, not cast from the gradient's by the
+# engine (a cast is a new tensor, at version 0, where zeros() filled once
+# made are at 1). A row keeps them as "<input>_info", which torch hides.

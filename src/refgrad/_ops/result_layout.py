@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:1812
+# --- book/chapters/13_dispatch.md:1827
 """The layout torch gives an elementwise result over several tensors."""
 
 from types import SimpleNamespace
@@ -17,7 +17,7 @@ from refgrad._layouts import preserved_strides, row_major
 from refgrad._memory_formats import format_strides, suggest_memory_format
 
 
-# --- book/chapters/13_dispatch.md:1833
+# --- book/chapters/13_dispatch.md:1848
 # NOTE [The layout TensorIterator picks]
 # TensorIterator orders the result's dimensions by its operands' strides, the
 # first operand that tells two dimensions apart deciding (a dimension an
@@ -97,7 +97,7 @@ def _copy_stand_in(a, dtype):
     return as_strided(np.zeros(1, dtype), a.shape, [s * dtype.itemsize for s in strides])
 
 
-# --- book/chapters/13_dispatch.md:1928
+# --- book/chapters/13_dispatch.md:1943
 # NOTE [Broadcast rows alike]
 # Operands that are numbers, 0-d, or arrays of the result's trailing shape
 # laid out in row order (row-major, or each stride strictly larger than the
@@ -122,7 +122,7 @@ def _in_row_order(strides) -> bool:
         strides[k] > strides[k + 1] for k in range(len(strides) - 1))
 
 
-# --- book/chapters/13_dispatch.md:1959
+# --- book/chapters/13_dispatch.md:1974
 def moved_to(array, strides):
     """``array``, or a copy of it with ``strides`` in elements (None: row-major)."""
     wanted = row_major(array.shape) if strides is None else strides
@@ -148,7 +148,7 @@ def _broadcast_strides(array, shape) -> tuple:
                                for n, m, step in zip(array.shape, shape[lead:], own))
 
 
-# --- book/chapters/13_dispatch.md:2049
+# --- book/chapters/13_dispatch.md:2064
 # NOTE [Results written row-major]
 # Some of torch's kernels write a fresh contiguous result whatever the input's
 # layout: cat, stack, softmax, log_softmax, the running ops, roll, masked_fill,
@@ -182,7 +182,7 @@ def _lone_element(out, a) -> bool:
     return type(out) is ndarray and out.ndim == 1 and out.size < 2 and a.ndim == 1
 
 
-# --- book/chapters/13_dispatch.md:2087
+# --- book/chapters/13_dispatch.md:2102
 # NOTE [Results in the suggested memory format]
 # pad (constant, reflected, replicated) and roll write a result contiguous in
 # the format torch suggests for the input: channels-last for a channels-last
@@ -198,7 +198,7 @@ def suggested_format_result(out, a, keep=False):
     return moved_to(out, format_strides(out.shape, suggest_memory_format(a.shape, steps)))
 
 
-# --- book/chapters/13_dispatch.md:2134
+# --- book/chapters/13_dispatch.md:2149
 # NOTE [Activation gradients laid out by TensorIterator]
 # The rows of F's activations compute their input's gradient with refgrad's
 # own ops, where torch runs one TensorIterator over (grad_output, self): a

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/13_dispatch.md:207
+# --- book/chapters/13_dispatch.md:210
 """What a recorded node shows of what it saved and kept: its _saved_<name> properties."""
 
 from refgrad.autograd._node_misuse import ReadOnly
@@ -38,7 +38,7 @@ def _saved_property(key: str, raw: bool) -> property:
     return ReadOnly(lambda node: node._lookup(key, raw))  # NOTE [Misuse in C++ words]
 
 
-# --- book/chapters/13_dispatch.md:309
+# --- book/chapters/13_dispatch.md:312
 def _read_back(key: str, value):
     """A kept parameter as torch's node converts it back to Python."""
     if key in SCALAR_PARAMETERS:
@@ -66,7 +66,7 @@ SCALAR_PARAMETERS = frozenset({
 })
 
 
-# --- book/chapters/13_dispatch.md:343
+# --- book/chapters/13_dispatch.md:346
 def _shown(saved, node):
     if isinstance(saved, tuple):  # a list of tensors, such as index's indices
         return tuple(None if s is None else unpack(s, node) for s in saved)

@@ -55,16 +55,20 @@ def _scatter_add(a, src, dim, index):
 # torch's scatter_add and scatter_reduce's "sum" and "mean" on float16 add in
 # float32 and round once at the end, where each float16 add would round again
 # (index_reduce's "mean" does round each add, and keeps NumPy's float16 adds).
+# scatter_reduce's "prod" and scatter's older reduce="add" and "multiply" do
+# the same, with a tensor or a number. scatter_reduce takes bfloat16 as it is
+# (NOTE [bfloat16 steps]) and combines it in float32 too, rounding the sum
+# once before "mean" divides it by its bfloat16 count.
 def added_at(flat, key, values) -> None:
-    """``flat[key] += values``, repeats adding up; float16 added in float32."""
-    if flat.dtype.name != "float16":
+    """``flat[key] += values``, repeats adding up; float16 (bfloat16) added in float32."""
+    if flat.dtype.name not in ("float16", "bfloat16"):
         return add_at(flat, key, values)
     wide = flat.astype("float32")
     add_at(wide, key, values.astype("float32"))
     flat[...] = wide
 
 
-# --- book/chapters/16h_scatter.md:125
+# --- book/chapters/16h_scatter.md:129
 SCATTER = register(Op(
     "scatter", "ScatterBackward0", ("self", "src"), forward=_scatter, promote=False,
     backward=lambda g, dim, index: (g.scatter(dim, index, 0), g.gather(dim, index)),
@@ -83,7 +87,7 @@ SCATTER_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:152
+# --- book/chapters/16h_scatter.md:156
 def check_scatter(input, dim, index, src=None, values=True) -> int:
     """torch's checks of a scatter's arguments; ``dim`` made non-negative."""
     from refgrad._tensor_values import wrap_dim
@@ -103,7 +107,7 @@ def check_scatter(input, dim, index, src=None, values=True) -> int:
     return d
 
 
-# --- book/chapters/16h_scatter.md:173
+# --- book/chapters/16h_scatter.md:177
 def _size(t, d) -> int:
     from refgrad._tensor_values import wrap_dim
 
@@ -131,7 +135,7 @@ def check_values(index, d, length, prefix="", error=RuntimeError) -> None:
                     f"with size {length}")
 
 
-# --- book/chapters/16h_scatter.md:208
+# --- book/chapters/16h_scatter.md:212
 def scatter(input, dim, index, src=None, value=None, *, reduce=None, _operation="scatter"):
     from refgrad import _dtype
     from refgrad._tensor import Tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:290
+# --- book/chapters/16h_scatter.md:294
 """Rows that write whole slices: index_add, index_copy, index_fill."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def _slabs(source):
     return source.reshape(1) if source.ndim == 0 else source
 
 
-# --- book/chapters/16h_scatter.md:322
+# --- book/chapters/16h_scatter.md:326
 def _index_add(a, source, dim, index, alpha, source_dim):
     out = a.copy()
     if not a.size:  # nothing to add into: its index is never read (index_add)
@@ -59,7 +59,7 @@ INDEX_ADD = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:367
+# --- book/chapters/16h_scatter.md:371
 def _index_copy(a, source, dim, index, source_dim):
     out = a.copy()
     if not a.size:  # nothing to copy into: its index is never read (index_copy)
@@ -81,7 +81,7 @@ def _filled_once(g, dim, index):
     return g.index_select(dim, make_tensor(np.unique(index._data))).sum()
 
 
-# --- book/chapters/16h_scatter.md:390
+# --- book/chapters/16h_scatter.md:394
 INDEX_COPY = register(Op(
     "index_copy", "IndexCopyBackward0", ("self", "source"), forward=_index_copy,
     promote=False,
@@ -103,7 +103,7 @@ INDEX_FILL_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16h_scatter.md:425
+# --- book/chapters/16h_scatter.md:429
 def _length(t, d) -> int:
     return t.shape[d] if t.ndim else 1
 
@@ -122,7 +122,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     return call(INDEX_ADD, (input, source), params)
 
 
-# --- book/chapters/16h_scatter.md:445
+# --- book/chapters/16h_scatter.md:449
 def check_slice_arguments(name: str, input, dim, index, source) -> int:
     """torch's checks of index_add's (and index_reduce's) arguments; ``dim`` made
     non-negative."""
@@ -170,7 +170,7 @@ def _check_slices(input, source, d) -> None:
                            f"source.shape = {list(source.shape)}")
 
 
-# --- book/chapters/16h_scatter.md:497
+# --- book/chapters/16h_scatter.md:501
 def index_copy(input, dim, index, source):
     if autocast_on.cpu:  # chapter "Mixed precision": promoted before the dtype check
         input, source = entry("index_copy", input, source)
@@ -219,7 +219,7 @@ def _copy_slices(input, dim, index, source, in_place):
                                                "source_dim": source.ndim})
 
 
-# --- book/chapters/16h_scatter.md:570
+# --- book/chapters/16h_scatter.md:574
 # NOTE [The kernel's view]
 # torch's kernel views the tensor it writes as one slice per index along d, of
 # stride 0, over that tensor's storage: the input's own in place, and out of

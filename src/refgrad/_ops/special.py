@@ -24,7 +24,7 @@ from refgrad._typename import c_type_name, not_implemented_for
 from refgrad._zero_tensors import efficient_zeros
 
 
-# --- book/chapters/16i_cumulative.md:626
+# --- book/chapters/16i_cumulative.md:628
 def _floats_only(ufunc, kernel):
     @in_float32
     def forward(a, b):
@@ -46,9 +46,27 @@ LOGADDEXP = register(Op(
         lambda: g / add_scalar((self - other).exp(), 1) if wanted[1] else None),
     iterated=True,
 ))
+# NOTE [logaddexp2's fused step]
+# torch's kernel takes max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), the
+# product and the sum fused into one rounding: equal inputs give a + 1 less
+# a little (the dtype's 1 / ln 2 is a little short), not NumPy's exact a + 1,
+# and a tie of a + 1 rounds down. Two equal infinities are themselves.
+def _log_add_exp2(a, b):
+    from refgrad._ops.rowwise_moments import fused
+
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.atleast_1d(a), np.atleast_1d(b)  # fused works on arrays, not 0-d scalars
+    top = np.maximum(a, b)
+    with np.errstate(invalid="ignore"):
+        step = np.log1p(np.exp2(-np.abs(a - b)))
+        out = fused(step, a.dtype.type(1 / math.log(2)), top)
+    out = np.where(np.isnan(top), top, out)  # a nan as it came
+    return np.where(np.isinf(a) & (a == b), a, out).reshape(shape)
+
+
 LOGADDEXP2 = register(Op(
     "logaddexp2", "Logaddexp2Backward0", ("self", "other"), saves=BOTH,
-    forward=_floats_only(np.logaddexp2, "logaddexp2_cpu"),
+    forward=_floats_only(_log_add_exp2, "logaddexp2_cpu"),
     backward=lambda g, self, other, wanted=BOTH_WANTED: _last_first(
         lambda: g / add_scalar(2 ** (other - self), 1) if wanted[0] else None,
         lambda: g / add_scalar(2 ** (self - other), 1) if wanted[1] else None),
@@ -64,7 +82,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:686
+# --- book/chapters/16i_cumulative.md:706
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -94,7 +112,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:717
+# --- book/chapters/16i_cumulative.md:737
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -131,7 +149,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:761
+# --- book/chapters/16i_cumulative.md:781
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, input, other, beside=number_for_floats)
@@ -143,7 +161,7 @@ def number_for_floats(number, t):
     return number_beside(number, t) if t.dtype.is_floating_point else number
 
 
-# --- book/chapters/16i_cumulative.md:999
+# --- book/chapters/16i_cumulative.md:1019
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -159,7 +177,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:1016
+# --- book/chapters/16i_cumulative.md:1036
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -179,7 +197,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1053
+# --- book/chapters/16i_cumulative.md:1073
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -201,7 +219,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1084
+# --- book/chapters/16i_cumulative.md:1104
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)

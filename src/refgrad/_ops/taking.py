@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16h_scatter.md:840
+# --- book/chapters/16h_scatter.md:844
 """take and take_along_dim: reading by flat positions, or by positions along one dimension."""
 
 import numpy as np
@@ -63,7 +63,7 @@ def _check_taken(input, index) -> None:
                          f"tensor of {n} elements.")
 
 
-# --- book/chapters/16h_scatter.md:918
+# --- book/chapters/16h_scatter.md:922
 def take_along_dim(input, indices, dim=None):
     if handed_whole((input, indices)):  # NOTE [Composite ops below autograd]
         return dispatch_composite("take_along_dim", take_along_dim, (input, indices, dim), {})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:299
+# --- book/chapters/16f_more_elementwise.md:304
 """Rows that look at values: the tests (isnan and the rest), argmax, argmin, all, any."""
 
 import numpy as np
@@ -21,19 +21,28 @@ def _test(name, ufunc):
 # isinf and isfinite are abs() == inf and its like in torch: the input's
 # strides are first ordered as a lone operand's (NOTE [The layout
 # TensorIterator picks]), then beside a number, which decides nothing.
+# isfinite multiplies that by x == x, laid out as a product of two operands.
+# An integer or bool input gets zeros_like or ones_like, which keep a dense
+# input's strides (preserve_format).
 def _beside_infinity(ufunc):
     from refgrad._backend import element_strides
     from refgrad._iterated_layout import iterated_strides
-    from refgrad._layouts import row_major
+    from refgrad._layouts import preserved_strides, row_major
     from refgrad._ops.result_layout import moved_to
 
     def forward(a):
         out = ufunc(a)
         if type(out) is not np.ndarray or out.ndim < 2:
             return out
-        shape = out.shape
-        magnitude = iterated_strides(shape, (element_strides(a),)) or row_major(shape)
-        return moved_to(out, iterated_strides(shape, (magnitude,), True))
+        shape, strides = out.shape, element_strides(a)
+        if a.dtype.kind in "biu":
+            return moved_to(out, preserved_strides(shape, strides))
+        magnitude = iterated_strides(shape, (strides,)) or row_major(shape)
+        layout = iterated_strides(shape, (magnitude,), True)
+        if ufunc is np.isfinite and a.dtype.kind != "c":  # (x == x) * (x.abs() != inf)
+            same = iterated_strides(shape, (strides, strides)) or row_major(shape)
+            layout = iterated_strides(shape, (same, layout or row_major(shape)))
+        return moved_to(out, layout)
 
     return forward
 
@@ -44,7 +53,7 @@ ISNAN, ISINF, ISFINITE, ISPOSINF, ISNEGINF, SIGNBIT = (
     for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"))
 
 
-# --- book/chapters/16f_more_elementwise.md:346
+# --- book/chapters/16f_more_elementwise.md:360
 def _position(find):
     def forward(a, dim, keepdim):
         if dim is None or a.ndim == 0:  # a 0-d tensor takes dim 0 as its only place

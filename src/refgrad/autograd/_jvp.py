@@ -77,6 +77,10 @@ def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     named.update(zip(op.outputs or (), outputs))
     kwargs = dict(params)
     for key in op.keeps:
+        if key.endswith("_info"):  # NOTE [Zeros like an input]: sizes and dtype
+            kept = named[key[:-len("_info")]]
+            kwargs[key] = (_metadata(kept._data, "sizes"), kept.dtype)
+            continue
         name, _, what = key.partition("_sym_")
         kwargs[key] = _metadata(named[name]._data, what)
     for value, _ in op.saves:
@@ -102,7 +106,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:851
+# --- book/chapters/18a_forward_ad.md:855
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -126,7 +130,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:881
+# --- book/chapters/18a_forward_ad.md:885
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -138,7 +142,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:909
+# --- book/chapters/18a_forward_ad.md:913
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -173,7 +177,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:948
+# --- book/chapters/18a_forward_ad.md:952
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

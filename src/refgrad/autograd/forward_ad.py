@@ -202,7 +202,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1426
+# --- book/chapters/18a_forward_ad.md:1430
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -220,7 +220,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1445
+# --- book/chapters/18a_forward_ad.md:1449
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -228,7 +228,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1470
+# --- book/chapters/18a_forward_ad.md:1474
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -245,7 +245,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1498
+# --- book/chapters/18a_forward_ad.md:1502
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
@@ -256,7 +256,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1630
+# --- book/chapters/18a_forward_ad.md:1634
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor

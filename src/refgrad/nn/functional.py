@@ -196,7 +196,7 @@ from refgrad._ops.ctc_loss import functional_ctc_loss as ctc_loss  # noqa: E402
 __all__ += ["ctc_loss"]
 
 
-# --- book/chapters/16zj_small_functions_and_refusals.md:880
+# --- book/chapters/16zj_small_functions_and_refusals.md:893
 from refgrad._ops.embedding_bag import embedding_bag  # noqa: E402
 
 __all__ += ["embedding_bag"]
