@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from conformance._vmap_refusals import IN_BMM, refused
+from conformance._vmap_refusals import EITHER, IN_BMM, ITEM, refused
 
 INVALID = ("Function ScatterBackward0 returned an invalid gradient at index 1 - got {} but "
            "expected shape compatible with {}")
@@ -288,16 +288,6 @@ def test_logits_loss_under_vmap_weighs_with_pos_weight_and_passes_the_gradient()
     assert np.allclose(logits.grad[0].numpy(), [0.15561, -0.36553, -0.0894, 0.13124], atol=1e-5)
 
 
-ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
-        "calling .item() on a Tensor, please try to rewrite what you're doing with other "
-        "operations. If error is occurring somewhere inside PyTorch internals, please file a "
-        "bug report.")
-EITHER = ("vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting "
-          "to use a Tensor in some data-dependent control flow or (3) encountering this error "
-          "in PyTorch internals. For (1): we don't support vmap over calling .item() on a "
-          "Tensor, please try to rewrite what you're doing with other operations. For (2): we "
-          "don't support data-dependent control flow in vmap yet, please file an issue at "
-          "https://github.com/pytorch/pytorch/issues . For (3): please file an issue.")
 KS = torch.tensor([1, 2, 3])
 
 

@@ -10,19 +10,11 @@ import torch.nn.functional as F
 from torch import nn
 from torch.func import grad, vmap
 
-ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
-        "calling .item() on a Tensor, please try to rewrite what you're doing with other "
-        "operations. If error is occurring somewhere inside PyTorch internals, please file a "
-        "bug report.")
+from conformance._vmap_refusals import EITHER, ITEM
+
 CONTROL = ("vmap: It looks like you're attempting to use a Tensor in some data-dependent "
            "control flow. We don't support that yet, please file an issue at "
            "https://github.com/pytorch/pytorch/issues .")
-EITHER = ("vmap: It looks like you're either (1) calling .item() on a Tensor or (2) attempting "
-          "to use a Tensor in some data-dependent control flow or (3) encountering this error "
-          "in PyTorch internals. For (1): we don't support vmap over calling .item() on a "
-          "Tensor, please try to rewrite what you're doing with other operations. For (2): we "
-          "don't support data-dependent control flow in vmap yet, please file an issue at "
-          "https://github.com/pytorch/pytorch/issues . For (3): please file an issue.")
 NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
 STATISTICS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which "
