@@ -254,7 +254,7 @@ from refgrad._ops.slice_writes import index_add, index_copy, index_fill
 from refgrad._ops.index_reductions import index_reduce
 
 
-# --- book/chapters/16i_cumulative.md:1271
+# --- book/chapters/16i_cumulative.md:1275
 from refgrad._ops.cumulative import cummax, cummin, cumprod
 from refgrad._ops.log_running_sums import logcumsumexp
 from refgrad._ops.skipping_nan import nanmean, nansum

@@ -15,7 +15,7 @@ from refgrad._ops.table import OPS
 install()
 
 
-# --- book/chapters/16i_cumulative.md:1266
+# --- book/chapters/16i_cumulative.md:1270
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 

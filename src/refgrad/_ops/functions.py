@@ -214,8 +214,8 @@ def _byte_condition(condition):
 
 
 def _shape_error(caught) -> bool:
-    """Whether ``call`` raised ``caught`` for shapes: its own error, or NumPy's."""
-    return caught.__suppress_context__ or str(caught).startswith("operands could not be")
+    """Whether ``call`` raised ``caught`` for shapes: its own refusal, or NumPy's."""
+    return str(caught).startswith(("The size of tensor a", "operands could not be"))
 
 
 def _check_where_number(number, kind) -> None:

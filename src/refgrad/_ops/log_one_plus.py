@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:811
+# --- book/chapters/16i_cumulative.md:815
 """xlog1py: x log(1 + y), zero wherever x is."""
 
 import math
@@ -37,7 +37,7 @@ def _for_x(g, self, other):  # NOTE [xlogy's mask after its product]
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:847
+# --- book/chapters/16i_cumulative.md:851
 def _for_y(g, self, other):
     return g * self / add_scalar(other, 1)
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:924
+# --- book/chapters/16i_cumulative.md:928
 """logit, log(p / (1 - p)), and its gradient, clamped to [eps, 1 - eps] when eps is given."""
 
 import math
@@ -23,7 +23,7 @@ from refgrad.autograd._formula_steps import modes_on
 from refgrad.utils._composite_steps import fused, fused_wanted
 
 
-# --- book/chapters/16i_cumulative.md:946
+# --- book/chapters/16i_cumulative.md:950
 def _logit(a, eps):  # float16 in float16, as torch does
     a = _float(a)
     if eps is not None and eps >= 0:  # below first, then above: eps > 1/2 crosses the two
@@ -48,7 +48,7 @@ def _logit_steps(g, self, eps):
     return (where((self >= eps) & (self <= 1 - eps), slope, 0.0),)
 
 
-# --- book/chapters/16i_cumulative.md:976
+# --- book/chapters/16i_cumulative.md:980
 # NOTE [logit's steps under a mode]
 # The formula torch differentiates again makes where()'s three arguments last
 # to first: the filler (a 0-d nan, empty then filled, or a 0-d zero), the
@@ -86,7 +86,7 @@ LOGIT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:1061
+# --- book/chapters/16i_cumulative.md:1065
 def logit(input, eps=None):
     tensor_argument("logit", "input", 1, input)
     if isinstance(eps, Tensor) and eps.ndim == 0:  # a one-value tensor is a number here

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16i_cumulative.md:1143
+# --- book/chapters/16i_cumulative.md:1147
 """nansum, a row, and nanmean, made of it."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def _nansum(a, dim, keepdim, dtype=None, self_dtype=None):
     return np.asarray(out) if isinstance(out, np.generic) else out  # a NumPy scalar: 0-d
 
 
-# --- book/chapters/16i_cumulative.md:1178
+# --- book/chapters/16i_cumulative.md:1182
 # NOTE [nansum in sum's order]
 # torch's nansum is its sum's loop with each nan read as 0, so it adds in the
 # order sum takes over the input's own strides (chapter "The order of a sum").
@@ -54,7 +54,7 @@ def _nan_zeroed(a):
     return kept
 
 
-# --- book/chapters/16i_cumulative.md:1201
+# --- book/chapters/16i_cumulative.md:1205
 def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     g = g.to(self_dtype)
     if dim and not keepdim and self.ndim:
@@ -66,7 +66,7 @@ def _nansum_backward(g, self, dim, keepdim, dtype, self_dtype):
     return (g.expand(tuple(self.shape)) * kept,)
 
 
-# --- book/chapters/16i_cumulative.md:1214
+# --- book/chapters/16i_cumulative.md:1218
 NANSUM = register(Op(
     "nansum", "NansumBackward0", ("self",), forward=_nansum, backward=_nansum_backward,
     saves=(("self", ("self",)),), hides=("dtype", "self_dtype"),
@@ -80,7 +80,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return call(NANSUM, (input,), params)
 
 
-# --- book/chapters/16i_cumulative.md:1233
+# --- book/chapters/16i_cumulative.md:1237
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "

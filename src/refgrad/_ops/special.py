@@ -54,6 +54,10 @@ LOGADDEXP = register(Op(
 def _log_add_exp2(a, b):
     from refgrad._ops.rowwise_moments import fused
 
+    if type(a) is not np.ndarray:  # fused works on host arrays: the result goes back
+        from refgrad._ops.smooth_gradients import on_host
+
+        return on_host(_log_add_exp2)(a, b)
     shape = np.broadcast_shapes(a.shape, b.shape)
     a, b = np.atleast_1d(a), np.atleast_1d(b)  # fused works on arrays, not 0-d scalars
     top = np.maximum(a, b)
@@ -82,7 +86,7 @@ HYPOT = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:706
+# --- book/chapters/16i_cumulative.md:710
 def _float(v):
     if isinstance(v, int | float):
         return v
@@ -112,7 +116,7 @@ def _for_x(g, self, other):
     return grad.masked_fill((self == 0.0) & below, 0.0)
 
 
-# --- book/chapters/16i_cumulative.md:737
+# --- book/chapters/16i_cumulative.md:741
 def _xlogy_tangent(tangents, self, other):
     # Elementwise, so x's part is _for_x applied to the tangent itself: log(y) times it
     # wherever x is not zero, even where log(y) is infinite or nan.
@@ -149,7 +153,7 @@ XLOGY_FORMS = (f"Tensor input, Tensor other, {_OUT}", f"Number self, Tensor othe
                f"Tensor input, Number other, {_OUT}")
 
 
-# --- book/chapters/16i_cumulative.md:781
+# --- book/chapters/16i_cumulative.md:785
 def xlogy(input, other):
     rows = (XLOGY, XLOGY_BY_NUMBER, NUMBER_XLOGY)
     return _pick("xlogy", rows, XLOGY_FORMS, input, other, beside=number_for_floats)
@@ -161,7 +165,7 @@ def number_for_floats(number, t):
     return number_beside(number, t) if t.dtype.is_floating_point else number
 
 
-# --- book/chapters/16i_cumulative.md:1019
+# --- book/chapters/16i_cumulative.md:1023
 SGN = register(Op(
     "sgn", "SgnBackward0", ("self",),  # its zeros: NOTE [Zeros that add nothing]
     # torch's zero tensor is row-major, whatever the incoming gradient's layout
@@ -177,7 +181,7 @@ HEAVISIDE = register(Op(
 ))
 
 
-# --- book/chapters/16i_cumulative.md:1036
+# --- book/chapters/16i_cumulative.md:1040
 def _tensor_beside(name, input, other, argument="other"):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument '{argument}' (position 2) must be Tensor, not "
@@ -197,7 +201,7 @@ def _two_tensors(row):
 logaddexp, logaddexp2, hypot = (_two_tensors(r) for r in (LOGADDEXP, LOGADDEXP2, HYPOT))
 
 
-# --- book/chapters/16i_cumulative.md:1073
+# --- book/chapters/16i_cumulative.md:1077
 def heaviside(input, values):
     return _heaviside(input, values, "heaviside")
 
@@ -219,7 +223,7 @@ def _heaviside(input, values, operation):
 heaviside_step.__name__ = "heaviside"  # the in-place method is named after it
 
 
-# --- book/chapters/16i_cumulative.md:1104
+# --- book/chapters/16i_cumulative.md:1108
 def _one_tensor(row):
     def function(input):
         tensor_argument(row.name, "input", 1, input)
