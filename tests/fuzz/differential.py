@@ -16,11 +16,11 @@ once with ``T`` bound to refgrad and once with ``T`` bound to torch, and after
 every statement everything observable about every tensor is traced, those that
 autograd.grad returned (``_g``) included: shape, dtype, strides, requires_grad,
 is_leaf, the names of the nodes of its graph (in preorder), version, values
-and ``.grad``; a statement that raises is traced by its exception's type and
-first line. The first statement where the traces part is reported, and the
-differences are counted by template (the grad mode left out), so the largest
-groups come first; each program shown is cut to the statements its difference
-needs. Needs torch installed.
+(of a huge tensor, evenly spaced ones) and ``.grad``; a statement that raises
+is traced by its exception's type and first line. The first statement where
+the traces part is reported, and the differences are counted by template (the
+grad mode left out), so the largest groups come first; each program shown is
+cut to the statements its difference needs. Needs torch installed.
 """
 
 import argparse
@@ -64,8 +64,20 @@ def _close(a, b) -> bool:
     return a == b
 
 
+MOST_VALUES = 1 << 20
+
+
 def _values(t) -> Values:
-    return Values(t.detach().reshape(-1).tolist())
+    """``t``'s values, or evenly spaced ones (at most ``MOST_VALUES``) of a huge tensor.
+
+    A value read as a Python float costs some 32 bytes; a program can make a
+    tensor of 10**8 elements or more (``addr`` of two long vectors), and it is
+    read after every statement, in both libraries at once.
+    """
+    flat = t.detach().reshape(-1)
+    if flat.numel() > MOST_VALUES:
+        flat = flat[::-(-flat.numel() // MOST_VALUES)]
+    return Values(flat.tolist())
 
 
 def _read(read):
