@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1718
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1726
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": float(p), "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1772
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1780
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
