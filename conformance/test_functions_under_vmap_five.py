@@ -5,7 +5,7 @@ words: chapter 19ii_functions_under_vmap_five."""
 import pytest
 import torch
 
-from conformance._vmap_refusals import refused
+from conformance._vmap_refusals import EITHER, ITEM, refused
 
 INVALID = ("Function SliceScatterBackward0 returned an invalid gradient at index 1 - got {} but "
            "expected shape compatible with {}")
@@ -49,3 +49,48 @@ def test_slice_scatter_under_vmap_refuses_a_source_of_more_dimensions_as_scatter
     refused(RuntimeError, "Index tensor must have the same number of dimensions as src tensor",
             lambda: torch.vmap(lambda a, b: torch.slice_scatter(a, b, 0, 1, 3),
                                in_dims=in_dims)(a, b))
+
+
+CONTROL = ("vmap: It looks like you're attempting to use a Tensor in some data-dependent "
+           "control flow. We don't support that yet, please file an issue at "
+           "https://github.com/pytorch/pytorch/issues .")
+MANY = "Boolean value of Tensor with more than one value is ambiguous"
+NONZERO = ("vmap: We do not support batching operators that can output dynamic shape. "
+           "Attempted to vmap over aten::nonzero. Please file an issue at "
+           "https://github.com/pytorch/pytorch/issues if you need this feature.")
+grad = torch.func.grad
+
+
+@pytest.mark.parametrize(("function", "shape", "text"), [
+    (lambda x: grad(lambda y: y.sum() * x.item())(torch.ones(2)), (3,), EITHER),
+    (lambda x: grad(lambda y: y.sum() * (2 if x else 1))(torch.ones(2)), (3,), EITHER),
+    (lambda x: grad(lambda y: y.sum() * int(x))(torch.ones(2)), (3,), EITHER),
+    (lambda x: torch.func.jvp(lambda y: y * x.item(), (torch.ones(2),), (torch.ones(2),)),
+     (3,), EITHER),
+    (lambda x: torch.func.vjp(lambda y: y * (2 if x else 1), torch.ones(2)), (3,), EITHER),
+    (lambda x: torch.vmap(lambda y: grad(lambda z: z * x.item())(y))(torch.ones(2)), (3,),
+     EITHER),
+    (lambda x: grad(lambda y: y.sum() * (1 if x else 2))(torch.ones(2)), (3, 2), MANY),
+    (lambda x: grad(lambda y: y.sum() * (1 if y else 2))(x), (3, 2), MANY),
+    (lambda x: grad(lambda y: y.sum() * len(torch.where(x)))(torch.ones(2)), (3, 2), NONZERO),
+    (lambda x: grad(lambda y: y.sum() * len(torch.nonzero(x, as_tuple=True)))(torch.ones(2)),
+     (3, 2), NONZERO)])
+def test_a_batched_tensor_read_below_a_grad_s_layer_is_taken_apart(function, shape, text):
+    refused(RuntimeError, text, lambda: torch.vmap(function)(torch.ones(*shape)))
+
+
+def test_a_vmap_innermost_refuses_a_read_in_its_own_words_a_grad_innermost_does_not():
+    def through(inner):
+        return lambda x: grad(lambda y: y.sum() * inner(x).sum())(torch.ones(2))
+
+    def within(read):
+        return lambda x: grad(lambda y: torch.vmap(lambda z: z * read(x))(y).sum())(
+            torch.ones(2))
+
+    refused(RuntimeError, ITEM, lambda: torch.vmap(within(lambda x: x.item()))(torch.ones(3)))
+    refused(RuntimeError, CONTROL, lambda: torch.vmap(within(lambda x: 2 if x else 1))(
+        torch.ones(3)))
+    refused(RuntimeError, EITHER, lambda: torch.vmap(through(lambda x: x * x.item()))(
+        torch.ones(3)))
+    refused(RuntimeError, ITEM, lambda: torch.vmap(lambda x: torch.vmap(
+        lambda y: y * x.item())(torch.ones(2)))(torch.ones(3)))
