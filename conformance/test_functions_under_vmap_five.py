@@ -94,3 +94,95 @@ def test_a_vmap_innermost_refuses_a_read_in_its_own_words_a_grad_innermost_does_
         torch.ones(3)))
     refused(RuntimeError, ITEM, lambda: torch.vmap(lambda x: torch.vmap(
         lambda y: y * x.item())(torch.ones(2)))(torch.ones(3)))
+
+
+BROADCAST = ("The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton "
+             "dimension {}")
+linalg, F = torch.linalg, torch.nn.functional
+
+
+def square(*shape):
+    return torch.eye(shape[-1]).expand(*shape).clone()
+
+
+def ones(*shape):
+    return torch.ones(*shape)
+
+
+SOLVES = {
+    "solve": (linalg.solve, square(2, 4, 4), ones(5, 4, 1), (5, 2)),
+    "solve_ex": (lambda a, b: linalg.solve_ex(a, b)[0], square(2, 4, 4), ones(5, 4, 1), (5, 2)),
+    "solve_triangular": (lambda a, b: linalg.solve_triangular(a, b, upper=True),
+                         square(2, 4, 4), ones(5, 4, 1), (5, 2)),
+    "triangular_solve": (lambda a, b: torch.triangular_solve(b, a)[0], square(2, 4, 4),
+                         ones(5, 4, 1), (5, 2)),
+    "cholesky_solve": (lambda a, b: torch.cholesky_solve(b, a), square(2, 4, 4), ones(5, 4, 1),
+                       (5, 2)),
+    "lstsq": (lambda a, b: linalg.lstsq(a, b)[0], square(2, 4, 4), ones(5, 4, 1), (2, 5)),
+    "lu_solve": (lambda a, b: linalg.lu_solve(*linalg.lu_factor(a), b), square(2, 4, 4),
+                 ones(5, 4, 1), (5, 2)),
+    "cdist": (torch.cdist, ones(2, 4, 4), ones(5, 4, 4), (2, 5)),
+    "cross": (linalg.cross, ones(2, 3), ones(5, 3), (2, 5)),
+    "heaviside": (torch.heaviside, ones(6), ones(5), (6, 5)),
+    "complex": (torch.complex, ones(6), ones(5), (6, 5)),
+    "polar": (torch.polar, ones(6), ones(5), (6, 5))}
+
+
+def batched(t, *sizes):
+    return t.expand(*sizes, *t.shape).clone()
+
+
+@pytest.mark.parametrize("name", sorted(SOLVES))
+@pytest.mark.parametrize("in_dims", [0, (0, None), (None, 0)])
+def test_shapes_a_rule_checks_are_refused_at_a_dimension_past_the_batch(name, in_dims):
+    function, a, b, sizes = SOLVES[name]
+    a = batched(a, 3) if in_dims in (0, (0, None)) else a
+    b = batched(b, 3) if in_dims in (0, (None, 0)) else b
+    refused(RuntimeError, BROADCAST.format(*sizes, 1), lambda: torch.vmap(
+        function, in_dims=in_dims)(a, b))
+
+
+@pytest.mark.parametrize("name", sorted(SOLVES))
+def test_shapes_a_rule_checks_count_every_vmap_batching_an_operand(name):
+    function, a, b, sizes = SOLVES[name]
+    refused(RuntimeError, BROADCAST.format(*sizes, 2), lambda: torch.vmap(torch.vmap(function))(
+        batched(a, 2, 3), batched(b, 2, 3)))
+    refused(RuntimeError, BROADCAST.format(*sizes, 2), lambda: torch.vmap(torch.vmap(
+        function, in_dims=(0, None)), in_dims=(None, 0))(batched(a, 3), batched(b, 2)))
+
+
+@pytest.mark.parametrize(("function", "a", "b", "dim"), [
+    (F.cosine_similarity, ones(3, 2, 6), ones(3, 2, 5), 1),
+    (F.cosine_similarity, ones(3, 4, 6), ones(3, 5, 6), 0),
+    (lambda a, b: F.cosine_similarity(a, b, dim=0), ones(3, 6), ones(3, 5), 0)])
+def test_cosine_similarity_under_vmap_checks_the_slices_own_shapes(function, a, b, dim):
+    sizes = [(n, m) for n, m in zip(a.shape[1:], b.shape[1:]) if n != m][0]
+    refused(RuntimeError, BROADCAST.format(*sizes, dim), lambda: torch.vmap(function)(a, b))
+    refused(RuntimeError, BROADCAST.format(*sizes, dim), lambda: torch.vmap(torch.vmap(
+        function))(batched(a, 2), batched(b, 2)))
+
+
+def test_lu_solve_refuses_batches_that_do_not_broadcast_in_torch_s_words():
+    lu, pivots = linalg.lu_factor(square(2, 4, 4))
+    refused(RuntimeError, BROADCAST.format(5, 2, 0), lambda: linalg.lu_solve(lu, pivots,
+                                                                            ones(5, 4, 1)))
+    refused(RuntimeError, BROADCAST.format(5, 2, 0), lambda: linalg.lu_solve(
+        lu, pivots, ones(5, 1, 4), left=False))
+    refused(RuntimeError, BROADCAST.format(5, 2, 0), lambda: linalg.lu_solve(
+        lu.double(), pivots * 0, ones(5, 4, 1).double()))
+    assert linalg.lu_solve(lu, pivots, ones(3, 1, 4, 1)).shape == (3, 2, 4, 1)
+
+
+@pytest.mark.parametrize("shape", [(5, 4), (3, 2, 4)])
+def test_lu_solve_refuses_pivots_shaped_otherwise_than_the_factors_first(shape):
+    lu, pivots = linalg.lu_factor(square(2, 4, 4))
+    refused(RuntimeError, "linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the "
+            f"same, but got pivots with shape {list(shape)} instead", lambda: linalg.lu_solve(
+                lu, pivots[:1].expand(*shape), ones(5, 4, 1)))
+
+
+@pytest.mark.parametrize("function", [torch.complex, torch.polar])
+def test_complex_and_polar_refuse_shapes_that_do_not_broadcast_in_torch_s_words(function):
+    refused(RuntimeError, BROADCAST.format(6, 5, 0), lambda: function(ones(6), ones(5)))
+    refused(RuntimeError, BROADCAST.format(6, 5, 1), lambda: function(ones(2, 6), ones(5)))
+    assert function(ones(2, 1), ones(5)).shape == (2, 5)

@@ -49,7 +49,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad._dtype import cdouble, cfloat, complex64, complex128
 
 
-# --- book/chapters/02c_complex_numbers.md:541
+# --- book/chapters/02c_complex_numbers.md:544
 from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_real  # noqa: A004
 
 
@@ -445,7 +445,7 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1523
+# --- book/chapters/16r_solvers.md:1535
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu

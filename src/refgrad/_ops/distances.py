@@ -47,7 +47,7 @@ def _common(x1, x2):
     x1 = x1 if x1.dtype.is_floating_point else to(x1, kind)
     x2 = x2 if x2.dtype.is_floating_point else to(x2, kind)
     if tuple(x1.shape) != tuple(x2.shape):
-        check_broadcast(tuple(x1.shape), tuple(x2.shape), (x1, x2))  # torch's message
+        check_broadcast(tuple(x1.shape), tuple(x2.shape))  # the slices': chapter 19ii
         shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         x2 = x2.expand(shape)  # NOTE [Right to left in one expression]
         x1 = x1.expand(shape)

@@ -288,7 +288,7 @@ def _impl_checks(x1, x2, p):
     _floating("cdist", x1, "X1", half_refused=False)  # both are floating first; float16
     _floating("cdist", x2, "X2", half_refused=False)  # and two dtypes as each road asks
     _non_negative("cdist", p)
-    check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
+    check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]), (x1, x2))  # the batches
 
 
 def _cdist_whole(x1, x2, p, compute_mode):
