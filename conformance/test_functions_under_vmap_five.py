@@ -186,3 +186,43 @@ def test_complex_and_polar_refuse_shapes_that_do_not_broadcast_in_torch_s_words(
     refused(RuntimeError, BROADCAST.format(6, 5, 0), lambda: function(ones(6), ones(5)))
     refused(RuntimeError, BROADCAST.format(6, 5, 1), lambda: function(ones(2, 6), ones(5)))
     assert function(ones(2, 1), ones(5)).shape == (2, 5)
+
+
+LSTSQ_ROWS = "torch.linalg.lstsq: input.size(-2) should match other.size(-2)"
+
+
+@pytest.mark.parametrize(("in_dims", "a", "b"), [
+    (0, square(3, 4, 4), ones(3, 4)), ((None, 0), square(4, 4), ones(3, 4)),
+    (0, square(4, 4, 4), ones(4, 4)), (0, ones(3, 5, 4), ones(3, 5)),
+    (0, ones(3, 2, 4, 4), ones(3, 2, 4)), (0, square(3, 4, 4), ones(3, 5))])
+def test_lstsq_under_vmap_takes_no_batched_vector(in_dims, a, b):
+    refused(RuntimeError, LSTSQ_ROWS, lambda: torch.vmap(
+        lambda a, b: linalg.lstsq(a, b).solution, in_dims=in_dims)(a, b))
+
+
+def test_lstsq_under_vmap_takes_an_unbatched_vector_and_checks_dtypes_first():
+    found = torch.vmap(lambda a, b: linalg.lstsq(a, b).solution, in_dims=(0, None))(
+        square(3, 4, 4) * 2, torch.arange(4.0))
+    assert found.tolist() == [[0.0, 0.5, 1.0, 1.5]] * 3
+    refused(RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same dtype, "
+            "but got input's dtype Float and other's dtype Double", lambda: torch.vmap(
+                lambda a, b: linalg.lstsq(a, b).solution)(square(3, 4, 4), ones(3, 4).double()))
+    refused(RuntimeError, LSTSQ_ROWS, lambda: torch.vmap(torch.vmap(
+        lambda a, b: linalg.lstsq(a, b).solution, in_dims=(0, None)), in_dims=(None, 0))(
+            square(3, 4, 4), ones(2, 4)))
+
+
+@pytest.mark.parametrize(("in_dims", "shapes"), [
+    (0, ((3, 6), (3, 6), (3, 2, 2))), ((0, 0, None), ((3, 6), (3, 6), (2, 2))),
+    ((None, None, 0), ((6,), (6,), (3, 2, 2))), ((0, None, None), ((3, 6), (6,), (2, 2)))])
+def test_linear_under_vmap_adds_its_bias_out_of_place(in_dims, shapes):
+    found = torch.vmap(F.linear, in_dims=in_dims)(*(ones(*s) for s in shapes))
+    assert found.shape == (3, 2, 2) and found.eq(7.0).all()
+
+
+def test_linear_under_vmap_leaves_its_rank_check_to_matmul_and_fuses_three_dimensions():
+    text = "both arguments to matmul need to be at least 1D, but they are 1D and 0D"
+    refused(RuntimeError, text, lambda: torch.vmap(F.linear)(ones(3, 6), ones(3)))
+    refused(RuntimeError, text, lambda: torch.vmap(F.linear)(ones(3, 6), ones(3), ones(3)))
+    refused(RuntimeError, BROADCAST.format(5, 4, 2), lambda: torch.vmap(F.linear)(
+        ones(3, 2, 3, 6), ones(3, 4, 6), ones(3, 5)))

@@ -128,6 +128,10 @@ def _check(A, B, driver) -> None:
     if B.ndim > A.ndim or A.ndim - B.ndim > 1:
         fail("input.dim() must be greater or equal to other.dim() and "
              "(input.dim() - other.dim()) <= 1")
+    from refgrad._functorch._batched_ranks import batched
+
+    if B.ndim == A.ndim - 1 and batched(B):  # under vmap, no vectors: chapter 19ii
+        fail("input.size(-2) should match other.size(-2)")
     if B.ndim == 1 and B.shape[0] != A.shape[-2]:
         fail("input.size(-2) should match other.size(-1)")
     if not _vector(A.shape, B.shape) and B.shape[-2] != A.shape[-2]:
