@@ -226,3 +226,22 @@ def test_linear_under_vmap_leaves_its_rank_check_to_matmul_and_fuses_three_dimen
     refused(RuntimeError, text, lambda: torch.vmap(F.linear)(ones(3, 6), ones(3), ones(3)))
     refused(RuntimeError, BROADCAST.format(5, 4, 2), lambda: torch.vmap(F.linear)(
         ones(3, 2, 3, 6), ones(3, 4, 6), ones(3, 5)))
+
+
+@pytest.mark.parametrize(("in_dims", "var", "text"), [
+    (0, (3, 4), CONTROL), (0, (3, 1), CONTROL), (0, (3,), CONTROL),
+    ((None, None, 0), (3, 4), CONTROL)])
+def test_gaussian_nll_loss_under_vmap_asks_a_batched_variance_for_its_truth(in_dims, var, text):
+    shape = (4,) if in_dims == (None, None, 0) else (3, 4)
+    refused(RuntimeError, text, lambda: torch.vmap(F.gaussian_nll_loss, in_dims=in_dims)(
+        ones(*shape), ones(*shape), ones(*var)))
+
+
+def test_gaussian_nll_loss_asks_below_a_grad_s_layer_and_passes_an_unbatched_variance():
+    def inner(i, t, v):
+        return torch.func.grad(lambda v: F.gaussian_nll_loss(i, t, v))(v)
+
+    refused(RuntimeError, EITHER, lambda: torch.vmap(inner)(ones(3, 4), ones(3, 4), ones(3, 4)))
+    found = torch.vmap(F.gaussian_nll_loss, in_dims=(0, 0, None))(ones(3, 4), ones(3, 4) * 3,
+                                                                  ones(4))
+    assert torch.allclose(found, torch.full((3,), 2.0))

@@ -16,3 +16,17 @@ def read_through_grad(t) -> bool:
     or a grad, vjp or jvp is the innermost running transform."""
     depth = batched_depth(t)
     return depth == "outer" or (depth == "inner" and not batch_levels[-1].batches)
+
+
+# --- book/chapters/19ii_functions_under_vmap_five.md:131
+def refuse_truth(flag) -> None:
+    """Refuse the truth of ``flag``, asked by a function torch writes in Python, where a
+    running vmap batches it: as the program's own ``if`` would be."""
+    from refgrad._functorch._batched_reads import CONTROL, EITHER, OPENED
+
+    if batched_depth(flag) is None or OPENED:
+        return
+    if not read_through_grad(flag):
+        raise RuntimeError(CONTROL)
+    if flag.numel() == 1:  # several numbers: ambiguous, as bool() says
+        raise RuntimeError(EITHER)
