@@ -245,3 +245,28 @@ def test_gaussian_nll_loss_asks_below_a_grad_s_layer_and_passes_an_unbatched_var
     found = torch.vmap(F.gaussian_nll_loss, in_dims=(0, 0, None))(ones(3, 4), ones(3, 4) * 3,
                                                                   ones(4))
     assert torch.allclose(found, torch.full((3,), 2.0))
+
+
+GROWN = "output with shape {} doesn't match the broadcast shape {}"
+
+
+@pytest.mark.parametrize("write", [
+    lambda a, b: a.add_(b), lambda a, b: a.mul_(b), lambda a, b: a.atan2_(b),
+    lambda a, b: a.div_(b), lambda a, b: a.copy_(b), lambda a, b: a.clamp_max_(b),
+    lambda a, b: a.masked_fill_(b > 0, 1.0), lambda a, b: a.long().gcd_(b.long())])
+@pytest.mark.parametrize(("in_dims", "shapes", "own", "whole"), [
+    (0, ((3, 4), (3, 4, 4)), [3, 1, 4], [3, 4, 4]),
+    ((0, None), ((3, 4), (4, 4)), [3, 1, 4], [3, 4, 4]),
+    (0, ((3, 2, 4), (3, 5, 2, 4)), [3, 1, 2, 4], [3, 5, 2, 4]),
+    (0, ((3, 1, 4), (3, 4, 4)), [3, 1, 4], [3, 4, 4])])
+def test_a_broadcasting_rule_refuses_a_growing_write_with_the_batch(write, in_dims, shapes, own,
+                                                                      whole):
+    refused(RuntimeError, GROWN.format(own, whole), lambda: torch.vmap(write, in_dims=in_dims)(
+        *(ones(*s) for s in shapes)))
+
+
+def test_nested_growing_writes_show_every_batch_and_writes_without_a_rule_the_slices():
+    refused(RuntimeError, GROWN.format([2, 3, 1, 4], [2, 3, 4, 4]), lambda: torch.vmap(
+        torch.vmap(lambda a, b: a.sub_(b)))(ones(2, 3, 4), ones(2, 3, 4, 4)))
+    refused(RuntimeError, GROWN.format([4], [4, 4]), lambda: torch.vmap(lambda a, b: a.pow_(b))(
+        ones(3, 4), ones(3, 4, 4)))
