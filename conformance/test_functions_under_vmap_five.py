@@ -253,7 +253,8 @@ GROWN = "output with shape {} doesn't match the broadcast shape {}"
 @pytest.mark.parametrize("write", [
     lambda a, b: a.add_(b), lambda a, b: a.mul_(b), lambda a, b: a.atan2_(b),
     lambda a, b: a.div_(b), lambda a, b: a.copy_(b), lambda a, b: a.clamp_max_(b),
-    lambda a, b: a.masked_fill_(b > 0, 1.0), lambda a, b: a.long().gcd_(b.long())])
+    lambda a, b: a.masked_fill_(b > 0, 1.0), lambda a, b: a.long().gcd_(b.long()),
+    lambda a, b: a.gcd_(b), lambda a, b: a.long().add_(b.long(), alpha=0.5)])
 @pytest.mark.parametrize(("in_dims", "shapes", "own", "whole"), [
     (0, ((3, 4), (3, 4, 4)), [3, 1, 4], [3, 4, 4]),
     ((0, None), ((3, 4), (4, 4)), [3, 1, 4], [3, 4, 4]),

@@ -94,7 +94,7 @@ def _method(function, cast=None, called=None, bounds=False):
             if not isinstance(error, NotImplementedError | RuntimeError):
                 raise
             if cast is not None:
-                kernel_refused(self, args, kwargs, error, cast)
+                kernel_refused(self, args, kwargs, error, cast, function.__name__)
             if str(error) == rounding.ZERO_DIVISION:  # NOTE [The prefix a zero divisor leaves]
                 write_before_zero(called, self, function, args, kwargs)
             said = f"Trying to use forward AD with {function.__name__} that "
@@ -168,7 +168,7 @@ def _augmented(function, name: str, cast=None, event=False):
         except (NotImplementedError, RuntimeError) as error:  # nothing was written
             refuse_complex(self, other, error)  # chapter 16zhh
             if cast is not None:
-                kernel_refused(self, (other,), {}, error, cast)
+                kernel_refused(self, (other,), {}, error, cast, function.__name__)
             raise
 
     return torch_named(augmented, name)  # NOTE [Operators named as torch's]
@@ -224,7 +224,7 @@ def _by_position(names, args, kwargs):
 
 
 # --- book/chapters/26_inplace.md:3940
-def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
+def kernel_refused(self, args, kwargs, error, cast: bool, name: str = "") -> None:
     """Once ``error`` came from a kernel that refused an operand (floats, a zero divisor, a
     number that does not fit), torch's earlier refusals: a result of the wrong shape, and,
     with ``cast``, one ``self`` cannot hold (x.bitwise_and_(1.5) on a Long tensor). Keyword
@@ -236,7 +236,7 @@ def kernel_refused(self, args, kwargs, error, cast: bool) -> None:
             for other in args[:1]:
                 if isinstance(other, Tensor):
                     F.check_broadcast(tuple(self.shape), tuple(other.shape))
-        check_broadcast(self, (*args, *kwargs.values()))
+        check_broadcast(self, (*args, *kwargs.values()), name)  # name: chapter 19ii
         # a zero divisor is found by the kernel, after any op's cast check (div_ too)
         if cast or message == rounding.ZERO_DIVISION:  # NumPy's scalars as torch's numbers
             check_cast(self, result_type(self, *map(python_number, args)))
