@@ -271,3 +271,20 @@ def test_nested_growing_writes_show_every_batch_and_writes_without_a_rule_the_sl
         torch.vmap(lambda a, b: a.sub_(b)))(ones(2, 3, 4), ones(2, 3, 4, 4)))
     refused(RuntimeError, GROWN.format([4], [4, 4]), lambda: torch.vmap(lambda a, b: a.pow_(b))(
         ones(3, 4), ones(3, 4, 4)))
+
+
+PIVOTS = torch.ones(3, 4, dtype=torch.int32)
+
+
+@pytest.mark.parametrize(("in_dims", "operands", "text"), [
+    (0, (ones(3, 4), ones(3, 4), ones(3, 4)), "LU should have at least 2 dimensions, but has 1"),
+    (0, (ones(3, 4, 4), ones(3, 4), ones(3, 4)), "B should have at least 2 dimensions, but has 1"),
+    (0, (ones(3, 4, 4), PIVOTS[:, 0], ones(3, 4)),
+     "pivots should have at least 1 dimensions, but has 0"),
+    ((None, None, 0), (ones(4, 4), PIVOTS[0], ones(3)),
+     "B should have at least 2 dimensions, but has 0"),
+    ((0, None, None), (ones(3, 4), PIVOTS[0], ones(4, 1)),
+     "LU should have at least 2 dimensions, but has 1")])
+def test_lu_solve_s_rule_counts_dimensions_first(in_dims, operands, text):
+    refused(RuntimeError, text + " dimensions instead.", lambda: torch.vmap(
+        linalg.lu_solve, in_dims=in_dims)(*operands))

@@ -139,7 +139,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1517
+# --- book/chapters/16r_solvers.md:1520
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

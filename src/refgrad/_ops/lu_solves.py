@@ -175,8 +175,11 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
 def _solved(LU, pivots, B, left, adjoint, ruled):
     """``ruled``: the tensors of a batching rule, which names a batch dimension one further
     along under each vmap (chapter 19ii); torch.lu_solve has none."""
+    from refgrad._functorch._lu_solve_rule import refuse_ranks
     from refgrad._ops.functions import check_broadcast
 
+    if ruled:
+        refuse_ranks(LU, pivots, B)  # a rule's, under vmap: chapter 19ii
     _check_lu_solve(LU, pivots, B, left)
     check_broadcast(tuple(B.shape[:-2]), tuple(LU.shape[:-2]), ruled)
     check_lu_pivots(pivots, LU.shape[-1])
@@ -184,7 +187,7 @@ def _solved(LU, pivots, B, left, adjoint, ruled):
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1124
+# --- book/chapters/16r_solvers.md:1127
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
