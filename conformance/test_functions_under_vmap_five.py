@@ -288,3 +288,32 @@ PIVOTS = torch.ones(3, 4, dtype=torch.int32)
 def test_lu_solve_s_rule_counts_dimensions_first(in_dims, operands, text):
     refused(RuntimeError, text + " dimensions instead.", lambda: torch.vmap(
         linalg.lu_solve, in_dims=in_dims)(*operands))
+
+
+SLICE_SIZE = ("expected src to have a size equal to the slice of self. src size = [3], slice "
+              "size = [2]")
+jvp = torch.func.jvp
+
+
+@pytest.mark.parametrize(("function", "in_dims", "a"), [
+    (lambda a, b: jvp(lambda b: torch.slice_scatter(a, b, 0, 1, 3), (b,), (ones(3),)), 0,
+     (3, 4)),
+    (lambda a, b: jvp(lambda a: torch.slice_scatter(a, b, 0, 1, 3), (a,), (ones(4),)), 0,
+     (3, 4)),
+    (lambda a, b: jvp(lambda b: torch.slice_scatter(a, b, 0, 1, 3), (b,), (ones(3),)),
+     (None, 0), (4,))])
+def test_a_jvp_inside_vmap_refuses_a_larger_source_whose_tangents_no_vmap_batches(function,
+                                                                                   in_dims, a):
+    refused(RuntimeError, SLICE_SIZE, lambda: torch.vmap(function, in_dims=in_dims)(
+        torch.zeros(*a), ones(3, 3)))
+
+
+def test_a_jvp_inside_vmap_writes_a_batched_tangent_s_leading_part():
+    def f(a, b, t):
+        return jvp(lambda b: torch.slice_scatter(a, b, 0, 1, 3), (b,), (t,))[1]
+
+    found = torch.vmap(f)(torch.zeros(3, 4), ones(3, 3), torch.arange(9.0).view(3, 3))
+    assert found.tolist() == [[0.0, 0.0, 1.0, 0.0], [0.0, 3.0, 4.0, 0.0], [0.0, 6.0, 7.0, 0.0]]
+    refused(RuntimeError, SLICE_SIZE, lambda: torch.vmap(lambda a, b: jvp(
+        lambda a, b: torch.slice_scatter(a, b, 0, 1, 3), (a, b), (ones(4), ones(3))))(
+            torch.zeros(3, 4), ones(3, 3)))

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ii_functions_under_vmap_five.md:187
+# --- book/chapters/19ii_functions_under_vmap_five.md:217
 """linalg.lu_solve under vmap: the ranks its rule counts first."""
 
 from refgrad._functorch._batched_ranks import batched

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ii_functions_under_vmap_five.md:109
+# --- book/chapters/19ii_functions_under_vmap_five.md:139
 """Whether torch reads a batched tensor through the layer of a grad, vjp or jvp, which
 takes apart what the vmap's layer would refuse in its own words."""
 
@@ -18,7 +18,7 @@ def read_through_grad(t) -> bool:
     return depth == "outer" or (depth == "inner" and not batch_levels[-1].batches)
 
 
-# --- book/chapters/19ii_functions_under_vmap_five.md:131
+# --- book/chapters/19ii_functions_under_vmap_five.md:161
 def refuse_truth(flag) -> None:
     """Refuse the truth of ``flag``, asked by a function torch writes in Python, where a
     running vmap batches it: as the program's own ``if`` would be."""

@@ -3,11 +3,12 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ii_functions_under_vmap_five.md:55
+# --- book/chapters/19ii_functions_under_vmap_five.md:59
 """slice_scatter of a larger source under a torch.func.grad inside a vmap: the operator,
 recorded with the whole source."""
 
 from refgrad._functorch._batched_ranks import batched
+from refgrad.autograd._state import batch_levels
 
 
 def whole_source(input, src, piece: tuple) -> bool:
@@ -15,7 +16,29 @@ def whole_source(input, src, piece: tuple) -> bool:
     than the ``piece`` it writes, in every dimension."""
     from refgrad._functorch._scatter_grads import carry_tangents, rule_recorded
 
-    if not batched(input, src) or rule_recorded(input, src) or carry_tangents(input, src):
+    if not batched(input, src):
         return False
-    return (src.ndim == len(piece) and tuple(src.shape) != tuple(piece)
-            and all(p <= n for p, n in zip(piece, src.shape)))
+    larger = (src.ndim == len(piece) and tuple(src.shape) != tuple(piece)
+              and all(p <= n for p, n in zip(piece, src.shape)))
+    if larger and carry_tangents(input, src) and _transform_inside(input, src):
+        _refuse_unbatched_tangents(input, src, piece)
+    return larger and not rule_recorded(input, src) and not carry_tangents(input, src)
+
+
+def _transform_inside(*tensors) -> bool:
+    """Whether a grad, vjp or jvp runs inside the innermost vmap batching ``tensors``."""
+    level = next(level for level in reversed(batch_levels)
+                 if level.batches and any(level.holds(t) for t in tensors))
+    return any(not inner.batches for inner in batch_levels[batch_levels.index(level) + 1:])
+
+
+def _refuse_unbatched_tangents(input, src, piece: tuple) -> None:
+    """The operator's tangent is slice_scatter of the tangents, a missing one a zero that
+    no vmap batches: with none batched, the operator itself refuses the larger source."""
+    from refgrad.autograd._state import dual_levels
+    from refgrad.autograd._tangents import tangent_of
+
+    tangents = [tangent_of(t, level) for level in dual_levels for t in (input, src)]
+    if not batched(*(t for t in tangents if t is not None)):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size "
+                           f"= {list(src.shape)}, slice size = {list(piece)}")

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ii_functions_under_vmap_five.md:250
+# --- book/chapters/19ii_functions_under_vmap_five.md:280
 """The shapes an in-place refusal shows under vmap, as a broadcasting rule holds them."""
 
 from refgrad._functorch._batched_ranks import batched
