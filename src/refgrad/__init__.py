@@ -49,7 +49,7 @@ from refgrad._warn_once import is_warn_always_enabled, set_warn_always
 from refgrad._dtype import cdouble, cfloat, complex64, complex128
 
 
-# --- book/chapters/02c_complex_numbers.md:541
+# --- book/chapters/02c_complex_numbers.md:544
 from refgrad._ops.complex_math import complex, polar, view_as_complex, view_as_real  # noqa: A004
 
 
@@ -312,11 +312,11 @@ from refgrad._ops.special_functions import (
 from refgrad._ops.conjugates import conj_physical, conj_physical_
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2379
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2387
 from refgrad._ops.set_distances import cdist, pdist
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2921
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2929
 from refgrad._ops.directions import (
     atleast_3d, column_stack, conj, diagflat, dsplit, dstack, hsplit, resolve_conj, resolve_neg,
     row_stack, vsplit,
@@ -334,7 +334,7 @@ from refgrad._ops.distances import cosine_similarity, pairwise_distance
 from refgrad._ops.rescaling import celu, hardshrink, renorm, selu, threshold
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:3133
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3141
 from refgrad._ops.activations_in_place import celu_, selu_, threshold_, xlogy_
 
 
@@ -445,7 +445,7 @@ from refgrad._ops.triangular_factors import torch_qr as qr
 from refgrad._ops import decomposition_methods
 
 
-# --- book/chapters/16r_solvers.md:1523
+# --- book/chapters/16r_solvers.md:1538
 from refgrad._ops.solver_methods import cholesky_inverse, cholesky_solve
 from refgrad._ops.solver_methods import lu_unpack, triangular_solve
 from refgrad._ops.solver_methods import _lu_with_info, torch_lu as lu
@@ -959,19 +959,19 @@ from refgrad._higher_order_ops.cond import cond
 from refgrad._higher_order_ops.while_loop import while_loop
 
 
-# --- book/chapters/26_inplace.md:2637
+# --- book/chapters/26_inplace.md:2642
 from refgrad._ops.random_draws import normal  # bernoulli: chapter "Checking the arguments"
 
 
-# --- book/chapters/26_inplace.md:2692
+# --- book/chapters/26_inplace.md:2697
 from refgrad._ops.poisson import poisson
 
 
-# --- book/chapters/26_inplace.md:2887
+# --- book/chapters/26_inplace.md:2892
 from refgrad._ops.multinomial import multinomial
 
 
-# --- book/chapters/26_inplace.md:4019
+# --- book/chapters/26_inplace.md:4024
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_arguments import (
     abs,  # noqa: F811
@@ -996,7 +996,7 @@ from refgrad._ops.out_arguments import (
 )
 
 
-# --- book/chapters/26_inplace.md:4179
+# --- book/chapters/26_inplace.md:4184
 from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place functions]
     abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_,
     as_strided_, asin_, asinh_, atan_, atanh_, ceil_, clamp_, clamp_max_, clamp_min_, clip_,
@@ -1007,7 +1007,7 @@ from refgrad._ops.inplace_functions import (  # noqa: F401 - NOTE [In-place func
 )
 
 
-# --- book/chapters/26_inplace.md:4547
+# --- book/chapters/26_inplace.md:4552
 from refgrad._ops.aliases import (
     greater, greater_equal, less, less_equal, multiply, not_equal, subtract,
 )
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5294
+# --- book/chapters/26_inplace.md:5299
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5324
+# --- book/chapters/26_inplace.md:5329
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

@@ -33,7 +33,7 @@ from refgrad._ops.pseudo_inverses import matrix_rank, pinv  # noqa: F401
 from refgrad._ops.chained_products import multi_dot, vecdot  # noqa: F401
 
 
-# --- book/chapters/16r_solvers.md:1496
+# --- book/chapters/16r_solvers.md:1511
 from refgrad._ops.solver_methods import solve_triangular  # noqa: F401
 from refgrad._ops.solver_methods import lu, lu_factor, lu_factor_ex, lu_solve  # noqa: F401
 from refgrad._ops.solver_methods import cond, diagonal, vander  # noqa: F401
@@ -61,7 +61,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5470
+# --- book/chapters/26_inplace.md:5475
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811

@@ -123,7 +123,7 @@ from refgrad._ops.singular_solves import (  # noqa: E402
 )
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1226
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1234
 from refgrad._ops.frexp_out import FREXP_OUT_RESULT as frexp_out  # noqa: F401, E402
 from refgrad._ops.mantissa_and_exponent import FREXP_RESULT as frexp  # noqa: F401, E402
 
@@ -139,7 +139,7 @@ from refgrad._ops.triangular_factors import LINALG_QR_RESULT as linalg_qr  # noq
 from refgrad._ops.triangular_factors import QR_RESULT as qr  # noqa: F401, E402
 
 
-# --- book/chapters/16r_solvers.md:1505
+# --- book/chapters/16r_solvers.md:1520
 from refgrad._ops.triangular_solves import (  # noqa: E402
     TRIANGULAR_SOLVE_RESULT as triangular_solve,  # noqa: F401
 )

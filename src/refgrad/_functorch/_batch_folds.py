@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ig_functions_under_vmap_three.md:361
+# --- book/chapters/19ig_functions_under_vmap_three.md:363
 """Sizes of a slice with the batches of the running vmaps folded into its first dimension,
 as rules that reshape the batch away hand it to a kernel."""
 

@@ -53,12 +53,16 @@ def refuse_read(t, kind: str, frame) -> None:
         return
     if kind == "data":
         raise RuntimeError(NO_STORAGE)
-    if depth == "outer":
+    from refgrad._functorch._read_layers import read_through_grad
+
+    if read_through_grad(t):  # chapter 19ii
+        if kind == "bool" and t.numel() != 1:
+            return  # the grad's layer asks how many numbers first
         raise RuntimeError(EITHER)
     raise RuntimeError(ITEM if kind == "item" else CONTROL)
 
 
-# --- book/chapters/19re_user_journeys_six.md:241
+# --- book/chapters/19re_user_journeys_six.md:245
 UNBATCHED_STATISTICS = (
     "Batch norm got a batched tensor as input while the running_mean or running_var, which "
     "will be updated in place, were not batched.\nIf you are using a module and do not need "
@@ -77,7 +81,7 @@ def refuse_unbatched_statistics(input, running_mean, running_var) -> None:
             raise RuntimeError(UNBATCHED_STATISTICS)
 
 
-# --- book/chapters/19re_user_journeys_six.md:267
+# --- book/chapters/19re_user_journeys_six.md:271
 OPENED: list = []  # one entry per rule running on slices that torch hands it whole
 
 
@@ -91,7 +95,7 @@ class readable:
         OPENED.remove(self)
 
 
-# --- book/chapters/19re_user_journeys_six.md:317
+# --- book/chapters/19re_user_journeys_six.md:321
 DYNAMIC = ("vmap: We do not support batching operators that can output dynamic shape. "
            "Attempted to vmap over aten::{}. Please file an issue at "
            "https://github.com/pytorch/pytorch/issues if you need this feature.")
@@ -119,8 +123,10 @@ def refuse_dynamic_row(op, tensors, params) -> None:
 def refuse_dynamic(name: str, t) -> None:
     """The same refusal by a composite (``where``, ``nonzero_numpy``), before its rows:
     under a grad level it is taken apart, and ``nonzero`` is refused."""
+    from refgrad._functorch._read_layers import read_through_grad
+
     depth = batched_depth(t)
-    if depth == "outer":
+    if depth and read_through_grad(t):  # taken apart by the grad's layer: chapter 19ii
         raise RuntimeError(DYNAMIC.format("nonzero"))
     if depth == "inner":
         raise RuntimeError((NO_FALLBACK if name == "nonzero_numpy" else DYNAMIC).format(name))
@@ -131,7 +137,7 @@ def refuse_mask_index(*masks) -> None:
         raise RuntimeError(MASK_INDEX)
 
 
-# --- book/chapters/19re_user_journeys_six.md:363
+# --- book/chapters/19re_user_journeys_six.md:369
 UNCOMPARED = {
     "equal": "Batching rule not implemented for aten::equal. We could not generate a "
              "fallback.",
@@ -147,7 +153,7 @@ def refuse_comparison(name: str, input, other, frame) -> None:
         raise RuntimeError(UNCOMPARED[name])
 
 
-# --- book/chapters/19re_user_journeys_six.md:394
+# --- book/chapters/19re_user_journeys_six.md:400
 def refuse_batched_outputs(outputs, frame) -> None:
     """torch.autograd.grad called by the program at ``frame`` on outputs that a running
     vmap batched: for that program they require no grad."""

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/19ig_functions_under_vmap_three.md:397
+# --- book/chapters/19ig_functions_under_vmap_three.md:399
 """Operators torch's vmap has no rule and no fallback for, refused when it batches one of
 their tensors."""
 

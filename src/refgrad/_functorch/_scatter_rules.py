@@ -43,8 +43,10 @@ def selected_src(input, src, dim: int, index: int):
 def sliced_src(input, src, dim: int, piece: tuple):
     """slice_scatter's source as the scatter of its rule reads it: the leading part of a
     larger one, the refusal of a smaller one."""
-    if not batched(input, src) or tuple(src.shape) == tuple(piece) or src.ndim > input.ndim:
+    if not batched(input, src) or tuple(src.shape) == tuple(piece):
         return src
+    if src.ndim > input.ndim:  # the scatter's own check: chapter 19ii
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     batch = batch_sizes(input, src)
     if src.ndim < input.ndim:  # the index's dimension past the source's last
         r = src.ndim + len(batch)

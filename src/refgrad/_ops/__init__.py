@@ -19,7 +19,7 @@ install()
 import refgrad._ops.log_running_sums  # noqa: F401 - installs Tensor.logcumsumexp
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2992
+# --- book/chapters/16n_more_shapes_and_elementwise.md:3000
 import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the rest
 
 
@@ -31,14 +31,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:4011
+# --- book/chapters/26_inplace.md:4016
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4631
+# --- book/chapters/26_inplace.md:4636
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

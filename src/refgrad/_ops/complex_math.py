@@ -132,6 +132,9 @@ def _parts(name: str, a, b):
     if b.dtype is not a.dtype:
         raise RuntimeError(f"Expected object of scalar type {LEGACY[a.dtype]} but got scalar "
                            f"type {LEGACY[b.dtype]} for second argument")
+    from refgrad._ops.functions import check_broadcast
+
+    check_broadcast(tuple(a.shape), tuple(b.shape), (a, b))  # a rule's, under vmap: 19ii
 
 
 def complex(real, imag):  # noqa: A001 - torch's name
@@ -144,7 +147,7 @@ def polar(abs, angle):  # noqa: A002 - torch's names
     return call(POLAR, (abs, angle))
 
 
-# --- book/chapters/02c_complex_numbers.md:556
+# --- book/chapters/02c_complex_numbers.md:559
 def _angle_backward(g, self):
     squared = self.abs() ** 2
     return (g * self / (squared + (squared == 0)) * 1j,)  # 0 where self is 0
@@ -165,7 +168,7 @@ def _to_copy(a, dtype, device, self_dtype, self_device):
     return TO_COPY.forward(a, dtype, device, self_dtype, self_device)
 
 
-# --- book/chapters/02c_complex_numbers.md:580
+# --- book/chapters/02c_complex_numbers.md:583
 def _discarded(part):
     """A complex array about to be cast to a real dtype: its real part, with torch's warning."""
     from refgrad._ops.complex_comparisons import DISCARDED
@@ -190,7 +193,7 @@ def _copy_backward(g, src_dtype, wanted=(True, True)):
     return COPY.backward(g, src_dtype, wanted)
 
 
-# --- book/chapters/02c_complex_numbers.md:606
+# --- book/chapters/02c_complex_numbers.md:609
 _OWN_FORMS: dict = {}
 
 

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1718
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1726
 """pairwise_distance and cosine_similarity, composites, and the norm node they record."""
 
 import numpy as np
@@ -33,7 +33,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return call(NORM_DIMS, (difference,), {"p": float(p), "dim": (last,), "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1772
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1780
 def _common(x1, x2):
     from refgrad._dtype import result_type
     from refgrad._ops.functions import check_broadcast
@@ -47,7 +47,7 @@ def _common(x1, x2):
     x1 = x1 if x1.dtype.is_floating_point else to(x1, kind)
     x2 = x2 if x2.dtype.is_floating_point else to(x2, kind)
     if tuple(x1.shape) != tuple(x2.shape):
-        check_broadcast(tuple(x1.shape), tuple(x2.shape), (x1, x2))  # torch's message
+        check_broadcast(tuple(x1.shape), tuple(x2.shape))  # the slices': chapter 19ii
         shape = np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
         x2 = x2.expand(shape)  # NOTE [Right to left in one expression]
         x1 = x1.expand(shape)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:3720
+# --- book/chapters/16q_functional.md:3723
 """dropout, dropout1d to dropout3d and alpha_dropout: products with drawn noise."""
 
 import math
@@ -30,7 +30,7 @@ def _made(name, factory, args, kwargs):
     return factory(*args, **kwargs)
 
 
-# --- book/chapters/16q_functional.md:3754
+# --- book/chapters/16q_functional.md:3757
 def _noise(input, shape, p):
     from refgrad._creation import empty_like
 
@@ -45,7 +45,7 @@ def _new_empty(input, size):
     return input.new_empty(size)
 
 
-# --- book/chapters/16q_functional.md:3772
+# --- book/chapters/16q_functional.md:3775
 # NOTE [Dropout's steps are torch's]
 # Each step below is the op torch's C++ calls, with a number where it passes
 # one: a mode sees div_.Scalar, add.Scalar, mul_.Scalar and add_.Scalar, not
@@ -82,7 +82,7 @@ def _dropped(input, p, training, inplace, shape=None, alpha=False, feature=False
     return input.mul_(noise) if inplace else input * noise
 
 
-# --- book/chapters/16q_functional.md:3818
+# --- book/chapters/16q_functional.md:3821
 def _whole(input, p, training, inplace, shape, alpha, feature):
     from refgrad.utils._python_dispatch_composites import dispatch_composite
 
@@ -91,7 +91,7 @@ def _whole(input, p, training, inplace, shape, alpha, feature):
         i, q, t, inplace, shape, alpha, feature), (input, float(p), training), {})
 
 
-# --- book/chapters/16q_functional.md:3852
+# --- book/chapters/16q_functional.md:3855
 def dropout(input, p=0.5, training=True, inplace=False):
     _check(p)
     if switched_on.dispatch_modes and state.dispatch_modes and not inplace:
@@ -131,7 +131,7 @@ def _one_sample(input, p, training, inplace):
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
-# --- book/chapters/16q_functional.md:3896
+# --- book/chapters/16q_functional.md:3899
 def _warn_unless_spatial(input, spatial: int) -> None:
     """torch's warning for a dropout2d/3d input without its spatial dims and channel."""
     if input.ndim not in (spatial + 1, spatial + 2):

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1151
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1159
 """frexp with out=: torch's checks of the two tensors it writes, then the writes."""
 
 import numpy as np
@@ -17,7 +17,7 @@ from refgrad.return_types import _structseq
 FREXP_OUT_RESULT = _structseq("frexp_out", ("mantissa", "exponent"))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1168
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1176
 def _frexp_out(input, out):
     from refgrad._tensor import Tensor
     from refgrad.autograd._state import state, switched_on
@@ -52,7 +52,7 @@ def _frexp_out(input, out):
     return FREXP_OUT_RESULT(mantissa, exponent)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1204
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1212
 def _c_name(t) -> str:
     return _dtype.C_TYPE_NAMES[t.dtype.name]  # torch names C++ types: "long int"
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:996
+# --- book/chapters/26_inplace.md:1001
 """The one in-place routine: run the out-of-place op, write, rewrite the history."""
 
 import sys
@@ -37,7 +37,7 @@ from refgrad.utils._below_autograd import written_below
 from refgrad.utils._python_dispatch import dispatch_inplace
 
 
-# --- book/chapters/26_inplace.md:1039
+# --- book/chapters/26_inplace.md:1044
 def inplace(self, function, *args, **kwargs):
     """Run ``function(self, *args)`` out of place, then write the result into ``self``."""
     if batch_levels:  # under vmap: chapter 19rn_user_journeys_fourteen
@@ -101,7 +101,7 @@ def inplace(self, function, *args, **kwargs):
             self, *args, **kwargs)
     a, r = self._data, result._data
     if r.dtype != a.dtype or r.shape != a.shape:  # else it fits at once
-        check_fits(self, result)
+        check_fits(self, result, function.__name__)
     node = result._grad_fn if recorded else None
     if node is not None:
         _keep_original(self, args, node)
@@ -127,7 +127,7 @@ def inplace(self, function, *args, **kwargs):
     return self
 
 
-# --- book/chapters/26_inplace.md:1130
+# --- book/chapters/26_inplace.md:1135
 # NOTE [A write refused above the modes]
 # torch's autograd layer sits above the dispatch modes and refuses a recorded
 # write into a leaf, or into a view it could not rebase, before the write is
@@ -135,7 +135,7 @@ def inplace(self, function, *args, **kwargs):
 # tensor) are the kernel's, below the modes, and wait for the write itself.
 
 
-# --- book/chapters/26_inplace.md:1145
+# --- book/chapters/26_inplace.md:1150
 def _warn_shared(function, self, args, kwargs) -> None:
     checked_first = getattr(function, "checked_first", None)
     if checked_first is not None:  # the kernel's checks that come before its warning
@@ -158,7 +158,7 @@ def _rebase(self, node) -> None:
             follow_retained_grad(self, old, old_nr)
 
 
-# --- book/chapters/26_inplace.md:1196
+# --- book/chapters/26_inplace.md:1201
 def _unrecorded(self, function, args, kwargs):
     """``function``'s result for ``self``, an inference tensor outside inference mode."""
     from refgrad.autograd._saved import CANNOT_SAVE_INFERENCE
@@ -190,7 +190,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1233
+# --- book/chapters/26_inplace.md:1238
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -201,7 +201,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1253
+# --- book/chapters/26_inplace.md:1258
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -229,7 +229,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1285
+# --- book/chapters/26_inplace.md:1290
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -242,7 +242,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1308
+# --- book/chapters/26_inplace.md:1313
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

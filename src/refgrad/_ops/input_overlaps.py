@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:507
+# --- book/chapters/26_inplace.md:512
 """torch's refusal of an input that lies partly in the memory a write changes."""
 
 import numpy as np
@@ -19,7 +19,7 @@ SHARED_INPUT = (
 )
 
 
-# --- book/chapters/26_inplace.md:539
+# --- book/chapters/26_inplace.md:544
 def _dense(array) -> bool:
     """torch's "non-overlapping and dense": the elements fill their byte range exactly."""
     step = 1
@@ -66,7 +66,7 @@ def _as_compared(vec1, vec2) -> tuple:
     return make_tensor(column), vec2
 
 
-# --- book/chapters/26_inplace.md:590
+# --- book/chapters/26_inplace.md:595
 COMPARE_NONE = frozenset(("addbmm", "addmm", "addmv", "baddbmm", "fill", "masked_scatter"))
 COMPARE_FIRST = frozenset(("masked_fill",))  # the mask, not the value
 # Indexed writes: their index tensors and source, refused even as the very same memory.
@@ -120,7 +120,7 @@ def check_inputs(t, function, args, kwargs) -> bool:
     return near
 
 
-# --- book/chapters/26_inplace.md:656
+# --- book/chapters/26_inplace.md:661
 # NOTE [Shape checks before the overlap refusal]
 # Each takes the written tensor and the op's arguments as the in-place method got
 # them, raises what torch's argument checks raise, and checks no index value.
@@ -156,7 +156,7 @@ CHECKS_FIRST = {"index_add": _index_add, "index_reduce": _index_reduce, "scatter
                 "scatter_add": _scatter, "scatter_reduce": _scatter, "put": _put}
 
 
-# --- book/chapters/26_inplace.md:702
+# --- book/chapters/26_inplace.md:707
 OUT_COMPARED = frozenset((
     "abs", "absolute", "acos", "acosh", "add", "addcdiv", "addcmul", "angle", "arccos",
     "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "asin", "asinh", "atan",

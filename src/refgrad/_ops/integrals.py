@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1582
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1590
 """The trapezoid rule, with torch's products, quotients and sums with a number."""
 
 from refgrad import _dtype
@@ -16,7 +16,7 @@ from refgrad._tensor_values import wrap_dim
 from refgrad.utils._python_dispatch_composites import dispatch_composite, handed_whole
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1613
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1621
 def _cut(t, dim, start, end):
     from refgrad._ops.slicing import SLICE
 
@@ -54,7 +54,7 @@ def _nothing(y, dim):
     return result
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1652
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1660
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments - got "

@@ -226,7 +226,7 @@ def _check_solve(A, B, left) -> None:
         raise RuntimeError(
             f"linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape[-2]}x{shape[-1]})")
-    check_broadcast(shape[:-2], tuple(A.shape[:-2]))
+    check_broadcast(shape[:-2], tuple(A.shape[:-2]), (A, B))  # a rule's: chapter 19ii
     check_floating(A, "linalg.solve", low_precision="lu_cpu")  # only where A has elements
 
 

@@ -29,13 +29,16 @@ def linear(input, weight, bias=None):
     if switched_on.dispatch_modes and state.dispatch_modes and beginning("linear"):
         # its event under a profile: chapter "The profiler, closer to torch"
         return composite_event("linear", (input, weight, bias), linear, input, weight, bias)
-    if not (input.ndim and weight.ndim):
+    from refgrad._functorch._batched_ranks import batched
+
+    ruled = batched(input, weight, *([] if bias is None else [bias]))  # chapter 19ii
+    if not (input.ndim and weight.ndim) and not ruled:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())
     if bias is not None and input.is_contiguous() and (
-            input.ndim == 3 if _followed(input, weight, bias) else _fusable(bias)):
+            input.ndim == 3 if ruled or _followed(input, weight, bias) else _fusable(bias)):
         rows = int(np.prod(input.shape[:-1]))  # counted, not -1: a mode sees the number
         flat = addmm(bias, input.view(rows, input.shape[-1]), weight.t())
         return flat.view(*input.shape[:-1], flat.shape[-1])
@@ -45,7 +48,7 @@ def linear(input, weight, bias=None):
     # NOTE [linear adds its bias in place]
     # matmul's result is fresh, so torch adds into it, and its version moves; only a bias
     # with a tangent is added out of place, so that its derivative reaches the result
-    return output + bias if _has_tangent(bias) else output.add_(bias)
+    return output + bias if _has_tangent(bias) or ruled else output.add_(bias)
 
 
 def _fusable(bias) -> bool:
@@ -77,7 +80,7 @@ def bilinear(input1, input2, weight, bias=None):
     return trilinear.bilinear(input1, input2, weight, bias)
 
 
-# --- book/chapters/16q_functional.md:2603
+# --- book/chapters/16q_functional.md:2606
 def _prelu_grads(g, a, w):
     positive = a > 0
     grads = np.where(positive, g, w * g), np.where(positive, g.dtype.type(0), a * g)
@@ -125,7 +128,7 @@ PRELU = register(Op(
     saves=(("self", ("self", "weight")), ("weight", ("self", "weight")))))
 
 
-# --- book/chapters/16q_functional.md:2662
+# --- book/chapters/16q_functional.md:2665
 def prelu(input, weight):
     if autocast_on.cpu:  # chapter "Mixed precision": cast before the dtype check
         input, weight = entry("prelu", input, weight)
@@ -162,7 +165,7 @@ def prelu(input, weight):
 Tensor.prelu = prelu
 
 
-# --- book/chapters/16q_functional.md:2710
+# --- book/chapters/16q_functional.md:2713
 def _filled(factory, name: str, sizes: tuple, like):
     """``factory(sizes)`` in ``like``'s dtype and on its device, as torch's C++ call asks
     for it: a mode sees the dtype, the layout and the device named."""
@@ -211,7 +214,7 @@ def one_hot(input, num_classes=-1):  # torch's operator names it input
     return hot.scatter_(-1, input.unsqueeze(-1), 1)
 
 
-# --- book/chapters/16q_functional.md:2771
+# --- book/chapters/16q_functional.md:2774
 def _embedding_backward(g, indices, weight_sym_argsize_0, padding_idx, scale_grad_by_freq,
                         sparse):
     from refgrad._ops.embedding_gradients import embedding_dense_backward
@@ -226,7 +229,7 @@ EMBEDDING = register(Op(
     saves=(("indices", ("weight",)),)))
 
 
-# --- book/chapters/16q_functional.md:2787
+# --- book/chapters/16q_functional.md:2790
 def _renormed(weight, indices, max_norm, norm_type):
     """``embedding_renorm_`` on the weight, detached: NOTE [A renorm counted]."""
     import refgrad  # torch.embedding_renorm_, its parser's refusals its own
@@ -247,7 +250,7 @@ def _renormed(weight, indices, max_norm, norm_type):
 # written outside inference mode, where the weight itself may not.
 
 
-# --- book/chapters/16q_functional.md:2818
+# --- book/chapters/16q_functional.md:2821
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     from refgrad._ops.gathering import _check_selected

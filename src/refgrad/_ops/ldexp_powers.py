@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:945
+# --- book/chapters/16n_more_shapes_and_elementwise.md:953
 """NOTE [ldexp without its kernel]: input * pow(2, other), each step rounded as torch's."""
 
 import numpy as np
@@ -28,7 +28,7 @@ def times_power_of_two(a, b, result):
     return a.astype(result) * power.astype(result)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:981
+# --- book/chapters/16n_more_shapes_and_elementwise.md:989
 # NOTE [ldexp's layout is its product's]
 # Without its kernel, torch's ldexp is mul(input, pow(2.0, other)). The row
 # lays its result out over (input, other); this moves it to the layout

@@ -77,4 +77,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 # aten._local_scalar_dense under a mode. gaussian_nll_loss asks the same way:
 # bool() of a tensor is that read (NOTE [A number read under a mode]).
 def _truth(flag) -> bool:
+    from refgrad._functorch._read_layers import refuse_truth
+
+    refuse_truth(flag)  # under vmap, as a program's `if`: chapter 19ii
     return bool(flag)

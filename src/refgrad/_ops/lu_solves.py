@@ -163,16 +163,31 @@ def _check_lu_solve(LU, pivots, B, left) -> None:
     if pivots.ndim < 1 or pivots.shape[-1] != n:
         raise RuntimeError(f"{name}: Number of pivots per batch should be same as the dimension "
                            "of the matrix")
+    if tuple(pivots.shape) != tuple(LU.shape[:-1]):
+        raise RuntimeError(f"{name}: Expected LU.shape[:-1] and pivots.shape to be the same, but "
+                           f"got pivots with shape {list(pivots.shape)} instead")
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    return _solved(LU, pivots, B, left, adjoint, (LU, B))
+
+
+def _solved(LU, pivots, B, left, adjoint, ruled):
+    """``ruled``: the tensors of a batching rule, which names a batch dimension one further
+    along under each vmap (chapter 19ii); torch.lu_solve has none."""
+    from refgrad._functorch._lu_solve_rule import refuse_ranks
+    from refgrad._ops.functions import check_broadcast
+
+    if ruled:
+        refuse_ranks(LU, pivots, B)  # a rule's, under vmap: chapter 19ii
     _check_lu_solve(LU, pivots, B, left)
+    check_broadcast(tuple(B.shape[:-2]), tuple(LU.shape[:-2]), ruled)
     check_lu_pivots(pivots, LU.shape[-1])
     refuse_low_precision(LU, B, "linalg.lu_solve_cpu")
     return call(LINALG_LU_SOLVE, (LU, B), {"pivots": pivots, "left": left, "adjoint": adjoint})
 
 
-# --- book/chapters/16r_solvers.md:1112
+# --- book/chapters/16r_solvers.md:1127
 LU_WITH_INFO_RESULT = _structseq("_lu_with_info", ("LU", "pivots", "info"))
 LU_DEPRECATED = (
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
@@ -214,4 +229,4 @@ def torch_lu_solve(input, LU_data, LU_pivots):
     input, LU_data = entry("lu_solve", input, LU_data)  # chapter "Mixed precision"
 
     warn_once("lu_solve", LU_SOLVE_DEPRECATED, stacklevel=None)  # at the user's line: chapter 16zhe
-    return lu_solve(LU_data, LU_pivots, input)
+    return _solved(LU_data, LU_pivots, input, True, False, ())

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1093
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1101
 """frexp: a floating-point number taken apart into a mantissa and an exponent."""
 
 import numpy as np
@@ -14,7 +14,7 @@ from refgrad._ops.table import RESULT_WRITES, Op, register
 from refgrad.return_types import _structseq
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1105
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1113
 def _frexp(a):
     from refgrad._ops.result_layout import like_input_result
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:820
+# --- book/chapters/26_inplace.md:825
 """Element-wise writes whose inputs read elements the write has already changed."""
 
 import numpy as np
@@ -55,7 +55,7 @@ def _may_share(a, b) -> bool:
         return True  # undecided: the ordered loop is right either way
 
 
-# --- book/chapters/26_inplace.md:893
+# --- book/chapters/26_inplace.md:898
 # NOTE [Operands shaped for the loop]
 # A function may carry ordered_form(args) -> (function, args): the same
 # kernel, element by element, over operands that broadcast to the written
@@ -65,7 +65,7 @@ def _may_share(a, b) -> bool:
 # instead, which writes array as that kernel does.
 
 
-# --- book/chapters/26_inplace.md:904
+# --- book/chapters/26_inplace.md:909
 def write_in_order(t, function, args, kwargs) -> None:
     """Write ``function(t, *args)`` into ``t`` in the order torch's kernel reads and writes."""
     from refgrad.autograd.grad_mode import no_grad
@@ -110,7 +110,7 @@ def write_in_order(t, function, args, kwargs) -> None:
                 np.copyto(rows[0][start:stop], result, casting="unsafe")
 
 
-# --- book/chapters/26_inplace.md:954
+# --- book/chapters/26_inplace.md:959
 def _merged(shape, strides):
     """``shape`` ordered outermost first by the first operand's strides, dims merged."""
     dims = sorted((d for d in range(len(shape)) if shape[d] != 1),

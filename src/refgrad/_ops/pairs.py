@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:593
+# --- book/chapters/16n_more_shapes_and_elementwise.md:601
 """fmax, fmin, nextafter, copysign, ldexp and angle: rows and functions."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _kept_where(mask, g):
     return where(mask, g, 0.0)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:626
+# --- book/chapters/16n_more_shapes_and_elementwise.md:634
 # NOTE [fmax's masks]
 # torch's formula compares the operands once per gradient, other's first, and
 # combines each mask in place: self >= other, or-ed with other's nans (other's
@@ -64,7 +64,7 @@ FMAX, FMIN = (register(Op(
     ("fmin", "FminBackward0", np.fmin, lambda a, b: a <= b)))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:680
+# --- book/chapters/16n_more_shapes_and_elementwise.md:688
 def _next_after(a, b):
     if a.dtype.kind not in "fV":  # the promoted dtype: integers and bools have no kernel
         raise not_implemented_for("nextafter_cpu", a.dtype)
@@ -82,14 +82,14 @@ NEXTAFTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:713
+# --- book/chapters/16n_more_shapes_and_elementwise.md:721
 def _copysign_backward(g, self=None, result=None):
     ratio = result / self
     ratio.masked_fill_(self == 0, 0)  # in place: MaskedFillBackward0, laid out as the ratio
     return g * ratio
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:723
+# --- book/chapters/16n_more_shapes_and_elementwise.md:731
 # NOTE [copysign's zeros under a mode]
 # The sign's gradient is zero. torch's formula makes it first, and only when
 # it is wanted, with zeros() of other's sizes and dtype (NOTE [Zeros like an
@@ -110,7 +110,7 @@ def _sign_zeros(g, other_info):
     return to_a_mode("zeros.default", zeros, (list(sizes),), named)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:747
+# --- book/chapters/16n_more_shapes_and_elementwise.md:755
 def _signed(a, other):
     return np.copysign(a, a.dtype.type(other))  # -0.0 keeps its sign
 
@@ -135,7 +135,7 @@ COPYSIGN_NUMBER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:795
+# --- book/chapters/16n_more_shapes_and_elementwise.md:803
 def _ldexp(a, b, kind):
     if a.dtype.kind != "f" or b.dtype.kind == "f":  # NOTE [ldexp without its kernel]
         from refgrad._ops.ldexp_powers import times_power_of_two
@@ -163,7 +163,7 @@ def _two_to(other):
     return power_forms.pow(2, other)  # an integer power for an integer exponent, as torch's
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:828
+# --- book/chapters/16n_more_shapes_and_elementwise.md:836
 def _tensor(name, other, input=None) -> None:
     from refgrad._tensor import Tensor
 
@@ -188,7 +188,7 @@ def nextafter(input, other):
     return call(NEXTAFTER, (input, other))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:863
+# --- book/chapters/16n_more_shapes_and_elementwise.md:871
 def copysign(input, other):
     from refgrad._tensor import Tensor
 
@@ -247,7 +247,7 @@ def result_kind(input, other):
     return kind if kind.is_floating_point else get_default_dtype()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1046
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1054
 def _angle(a):
     # np.angle says pi for -0.0; torch asks only whether the number is below zero
     turned = np.where(a < 0, a.dtype.type(np.pi), a.dtype.type(0))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16r_solvers.md:889
+# --- book/chapters/16r_solvers.md:904
 """What linalg.lu_solve and linalg.ldl_solve check of their factors: the dtype, the
 pivots' values, and the kernel's refusal of low precision."""
 

@@ -143,7 +143,7 @@ def linalg_cross(input, other, *, dim=-1):
             shown = ranks.cross_dim(dim, d, input, other)  # a batching rule's, under vmap
             raise RuntimeError(f"linalg.cross: inputs dimension {shown} must have length 3. "
                                f"Got {input.shape[d]} and {other.shape[d]}")
-        check_broadcast(tuple(input.shape), tuple(other.shape))
+        check_broadcast(tuple(input.shape), tuple(other.shape), (input, other))
         if input.dtype.numpy == np.bool_:  # no bool kernel,
             from refgrad._typename import not_implemented_for  # and it says so first
 

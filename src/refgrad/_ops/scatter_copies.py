@@ -70,9 +70,14 @@ SELECT_SCATTER = register(Op(
     backward=lambda g, dim, index: (select_scatter(g, _zeros(g.select(dim, index)), dim, index),
                                     g.select(dim, index)),
 ))
+def _slice_written(a, src, key):
+    # a larger source comes only from a torch.func.grad inside a vmap (chapter 19ii)
+    return _written(a, src[tuple(slice(0, n) for n in a[key].shape)], key)
+
+
 SLICE_SCATTER = register(Op(
     "slice_scatter", "SliceScatterBackward0", ("self", "src"), promote=False,
-    forward=lambda a, src, dim, start, end, step: _written(
+    forward=lambda a, src, dim, start, end, step: _slice_written(
         a, src, _slice_key(a.ndim, dim, start, end, step)),
     backward=lambda g, dim, start, end, step: (
         slice_scatter(g, _zeros(_sliced(g, dim, start, end, step)), dim, start, end, step),
@@ -87,7 +92,7 @@ DIAGONAL_SCATTER = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:445
+# --- book/chapters/16n_more_shapes_and_elementwise.md:450
 def _sliced(t, dim, start, end, step):
     from refgrad._ops.slicing import SLICE
 
@@ -130,7 +135,7 @@ def select_scatter(input, src, dim, index):
     return call(SELECT_SCATTER, (input, src), {"dim": dim, "index": index})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:489
+# --- book/chapters/16n_more_shapes_and_elementwise.md:494
 def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     if input.ndim == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -142,12 +147,15 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     refuse_scattered_dtype(input, src)
     from refgrad._functorch._scatter_grads import slice_scattered
     from refgrad._functorch._scatter_rules import sliced_src
+    from refgrad._functorch._whole_sources import whole_source
 
     if (scattered := slice_scattered(input, src, d, rows)) is not None:  # chapter 19ih
         return scattered
 
-    src = sliced_src(input, src, d, input.shape[:d] + (length,) + input.shape[d + 1:])
-    _fits(src, input.shape[:d] + (length,) + input.shape[d + 1:])
+    piece = input.shape[:d] + (length,) + input.shape[d + 1:]
+    if not whole_source(input, src, piece):  # recorded whole: chapter 19ii
+        src = sliced_src(input, src, d, piece)
+        _fits(src, piece)
     params = {"dim": dim, "start": start, "end": end, "step": step}
     return call(SLICE_SCATTER, (input, src), params)
 
@@ -166,7 +174,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
     return call(DIAGONAL_SCATTER, (input, src), params)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:534
+# --- book/chapters/16n_more_shapes_and_elementwise.md:542
 def _narrow_backward(g, dim, start, length, self_sym_sizes):
     d = wrap_dim(dim, len(self_sym_sizes))
     begin = start + self_sym_sizes[d] if start < 0 else start

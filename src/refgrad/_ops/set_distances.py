@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1858
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1866
 """cdist and pdist: every distance between two sets of points, or within one."""
 
 import math
@@ -24,7 +24,7 @@ from refgrad._typename import LEGACY, not_implemented_for
 INF = math.inf
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1885
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1893
 def _on_host(kernel):
     """``kernel`` run on host copies of its arrays, its result moved back to their device."""
     def run(*arrays, **params):
@@ -37,7 +37,7 @@ def _on_host(kernel):
     return run
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1899
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1907
 def _slopes(g, diff, dist, p):
     """g times d dist / d diff, with torch's zeros where the distance is zero."""
     d, g = dist[..., None], g[..., None]
@@ -58,7 +58,7 @@ def _slopes(g, diff, dist, p):
     return np.where(zero, diff.dtype.type(0), out)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1938
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1946
 def _differences(x1, x2):
     return x1[..., :, None, :] - x2[..., None, :, :]
 
@@ -88,7 +88,7 @@ def _refused(name):
     return backward
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1969
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1977
 CDIST_BACKWARD = register(Op(
     "_cdist_backward", "CdistBackwardBackward0", ("grad", "x1", "x2", "result"),
     forward=_on_host(_cdist_grad), backward=_refused("_cdist_backward"), promote=False,
@@ -116,7 +116,7 @@ CDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2136
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2144
 # NOTE [pdist's kernels by dtype]
 # torch's pdist kernels have no two-byte floats. Its forward reaches its
 # kernel only with two rows or more, each of some length (fewer rows make an
@@ -162,7 +162,7 @@ PDIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2205
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2213
 def _euclidean(x1, x2):
     n1, n2 = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
     left = np.concatenate([-2 * x1, n1, np.ones_like(n1)], -1)
@@ -186,7 +186,7 @@ EUCLIDEAN_DIST = register(Op(
 ))
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2230
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2238
 def _by_product(x1, x2, compute_mode):
     if compute_mode == "use_mm_for_euclid_dist":
         return True
@@ -205,7 +205,7 @@ def _euclidean_dist(x1, x2):
     return call(EUCLIDEAN_DIST, (x1, x2)).view(shape)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2254
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2262
 def _floating(name, x, which, half_refused=True):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only supports floating-point dtypes"
@@ -230,13 +230,13 @@ def pdist(input, p=2):
     return call(PDIST, (input,), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2293
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2301
 # NOTE [An empty cdist asks no kernel]
 # With an empty operand torch skips the product road and the kernel's check
 # that the dtypes agree; the result is made in x1's dtype.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2300
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2308
 MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
          "donot_use_mm_for_euclid_dist")
 
@@ -277,7 +277,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return call(CDIST, (x1, x2), {"p": float(p)})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:2349
+# --- book/chapters/16n_more_shapes_and_elementwise.md:2357
 # NOTE [cdist's two roads refuse apart]
 # torch's cdist checks the ranks and the columns itself. On the product road it
 # checks the dtypes, p and the batch dimensions too, before _euclidean_dist's node
@@ -288,7 +288,7 @@ def _impl_checks(x1, x2, p):
     _floating("cdist", x1, "X1", half_refused=False)  # both are floating first; float16
     _floating("cdist", x2, "X2", half_refused=False)  # and two dtypes as each road asks
     _non_negative("cdist", p)
-    check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # the batch dimensions
+    check_broadcast(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]), (x1, x2))  # the batches
 
 
 def _cdist_whole(x1, x2, p, compute_mode):

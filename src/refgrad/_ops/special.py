@@ -216,7 +216,7 @@ def _heaviside(input, values, operation):
     _tensor_beside("heaviside", input, values, "values")
     if values.dtype is not input.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    check_broadcast(tuple(input.shape), tuple(values.shape))  # the row does not promote
+    check_broadcast(tuple(input.shape), tuple(values.shape), (input, values))  # no promotion
     return without_empty_edges(call(HEAVISIDE, (input, values), {"operation": operation}))
 
 

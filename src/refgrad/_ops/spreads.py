@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1258
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1266
 """var_mean and std_mean, rows; cov and corrcoef, composites."""
 
 import math
@@ -34,7 +34,7 @@ def _mean_part(g, self, dim, keepdim):
     return div_scalar(spread, count)  # by a number, as torch's formula: DivBackward1
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1296
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1304
 def _with_mean_part(spread, g, self, dim, keepdim):
     """The spread's gradient plus the mean's, each only where its result got a gradient."""
     if g is None:  # NOTE [Missing grads]: no gradient reached the mean
@@ -78,7 +78,7 @@ def _std_mean_tangent(t, self, result0, dim, correction, keepdim):
     return variances._std_tangent(t, self, result0, dim, correction, keepdim), mean
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1344
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1352
 def var_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=False, *,
              correction=variances._UNSET):
     return _both(VAR_MEAN, input, dim, unbiased, keepdim, correction)
@@ -107,7 +107,7 @@ def _both(row, input, dim, unbiased, keepdim, correction):
     return call(row, (input,), {"dim": dim, "correction": correction, "keepdim": keepdim})
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1397
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1405
 def _weights(fweights, aweights, observations):
     w = None
     for name, given in (("fweights", fweights), ("aweights", aweights)):
@@ -144,7 +144,7 @@ def _c_name(t) -> str:
     return LEGACY[t.dtype]
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1446
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1454
 # NOTE [cov's steps under a mode]
 # torch's cov wraps the count of observations and the count less the
 # correction into 0-d int64 tensors, and tests 0-d comparisons against
@@ -188,7 +188,7 @@ def _warn_cov() -> None:
                   stacklevel=level)
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1491
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1499
 def _total(x, w):
     """The count of observations, or the weights' sum, which must not be zero."""
     if w is None:
@@ -229,7 +229,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     return (product / norm).squeeze()
 
 
-# --- book/chapters/16n_more_shapes_and_elementwise.md:1539
+# --- book/chapters/16n_more_shapes_and_elementwise.md:1547
 def corrcoef(input):
     if input.ndim > 2:
         raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but "

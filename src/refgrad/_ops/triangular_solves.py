@@ -71,7 +71,7 @@ def _check(A, B, left, name="linalg.solve_triangular") -> None:
 
     check_square(A, name)
     check_right_side(A, B, left, name)
-    check_broadcast(tuple(B.shape[:-2]), tuple(A.shape[:-2]))
+    check_broadcast(tuple(B.shape[:-2]), tuple(A.shape[:-2]), (A, B))  # a rule's: 19ii
     _check_kernel(A)
 
 
@@ -189,7 +189,7 @@ def _check_old(b, A) -> None:
         raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
                            f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is "
                            f"{b.shape[-2]} by {b.shape[-1]}")
-    check_broadcast(tuple(b.shape[:-2]), tuple(A.shape[:-2]))
+    check_broadcast(tuple(b.shape[:-2]), tuple(A.shape[:-2]), (A, b))  # a rule's: 19ii
     _check_kernel(A)
 
 

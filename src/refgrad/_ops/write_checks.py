@@ -102,19 +102,22 @@ def _can_cast(source, target) -> bool:
     return not (target.kind == "b" and source.kind != "b")
 
 
-def check_fits(t, result) -> None:
+def check_fits(t, result, name: str = "") -> None:
+    """``name``: the op's, whose batching rule may show the batch (chapter 19ii)."""
     a, r = t._data, result._data
     if r.dtype == a.dtype and r.shape == a.shape:  # the common case, settled at once
         return
     if r.shape != a.shape:
-        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
-                           f"shape {list(result.shape)}")
+        from refgrad._functorch._written_shapes import shown_shapes
+
+        own, whole = shown_shapes(t, tuple(result.shape), name)
+        raise RuntimeError(f"output with shape {own} doesn't match the broadcast shape {whole}")
     if not _can_cast(result._data.dtype, t._data.dtype):
         raise RuntimeError(f"result type {_scalar_name(result)} can't be cast to the desired "
                            f"output type {_scalar_name(t)}")
 
 
-# --- book/chapters/26_inplace.md:413
+# --- book/chapters/26_inplace.md:416
 def check_cast(t, kind) -> None:
     """The dtype half of check_fits, for a result dtype ``kind`` not yet computed."""
     from refgrad._typename import LEGACY
@@ -124,10 +127,12 @@ def check_cast(t, kind) -> None:
                            f"output type {_scalar_name(t)}")
 
 
-def check_broadcast(t, operands) -> None:
+def check_broadcast(t, operands, name: str = "") -> None:
     """The shape half of check_fits, before a result exists: ``t`` broadcast with the
     tensors among ``operands`` must keep ``t``'s shape."""
     import numpy as np
+
+    from refgrad._functorch._written_shapes import shown_shapes
 
     shapes = [o._data.shape for o in operands if hasattr(o, "_data")]
     try:
@@ -135,11 +140,11 @@ def check_broadcast(t, operands) -> None:
     except ValueError:  # shapes that do not broadcast: the op's own error stands
         return
     if shape != t._data.shape:
-        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
+        own, whole = shown_shapes(t, shape, name)  # under vmap: chapter 19ii
+        raise RuntimeError(f"output with shape {own} doesn't match the broadcast shape {whole}")
 
 
-# --- book/chapters/26_inplace.md:3393
+# --- book/chapters/26_inplace.md:3398
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

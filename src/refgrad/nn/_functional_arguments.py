@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16q_functional.md:4120
+# --- book/chapters/16q_functional.md:4123
 """torch.nn.functional's errors for arguments that are not tensors, declared once."""
 
 import functools
@@ -38,7 +38,7 @@ def _parameters(function: str, specs: tuple) -> tuple:
     return tuple(parsed)
 
 
-# --- book/chapters/16q_functional.md:4161
+# --- book/chapters/16q_functional.md:4164
 def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     """(args, kwargs) as torch's parser passes them on, or its error raised."""
     attribute, read = read
@@ -71,7 +71,7 @@ def _check(read: tuple, parsed: tuple, args, kwargs) -> tuple:
     return args, kwargs
 
 
-# --- book/chapters/16q_functional.md:4202
+# --- book/chapters/16q_functional.md:4205
 # NOTE [Counted by torch's parser]
 # Some of torch.nn.functional's functions are torch's C++ operators
 # themselves: their arguments are counted by torch's parser, not by Python.
