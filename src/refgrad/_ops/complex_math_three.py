@@ -3,8 +3,8 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02e_complex_numbers_three.md:39
-"""The complex forms of neg, asin, acos, acosh, logaddexp, var_mean and std_mean."""
+# --- book/chapters/02e_complex_numbers_three.md:27
+"""The complex forms of asin, acos, acosh, logaddexp, var_mean and std_mean."""
 
 import numpy as np
 
@@ -13,12 +13,7 @@ from refgrad._ops.complex_gradients import complex_form
 from refgrad._ops.complex_math import conj_physical
 
 
-def _neg(a):
-    """``0 − z``, as torch's kernel negates complex numbers: never a negative zero."""
-    return np.subtract(a.dtype.type(0), a)
-
-
-# --- book/chapters/02e_complex_numbers_three.md:77
+# --- book/chapters/02e_complex_numbers_three.md:55
 def _asin_backward(g, self):
     return (g * conj_physical(add_scalar(-self * self, 1).rsqrt()),)
 
@@ -32,7 +27,7 @@ def _acosh_backward(g, self):
     return (g * conj_physical(both),)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:98
+# --- book/chapters/02e_complex_numbers_three.md:76
 def _acos(a):
     if a.dtype == np.complex64:
         return np.arccos(a)
@@ -43,7 +38,7 @@ def _acos(a):
     return out
 
 
-# --- book/chapters/02e_complex_numbers_three.md:137
+# --- book/chapters/02e_complex_numbers_three.md:116
 def _log1p(z):
     x, y = z.real, z.imag
     out = np.empty_like(z)
@@ -67,14 +62,14 @@ def _logaddexp(a, b):
     return np.where(np.isnan(a) | np.isnan(b), complex(np.nan, np.nan), out).astype(a.dtype)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:167
+# --- book/chapters/02e_complex_numbers_three.md:146
 def _logaddexp_backward(g, self, other, wanted=(True, True)):
     return _last_first(
         lambda: g / conj_physical(add_scalar((other - self).exp(), 1)) if wanted[0] else None,
         lambda: g / conj_physical(add_scalar((self - other).exp(), 1)) if wanted[1] else None)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:196
+# --- book/chapters/02e_complex_numbers_three.md:175
 def _moments_in_parts(a, dim, correction, keepdim, root):
     from refgrad._ops.spreads import _moments
 
@@ -86,15 +81,13 @@ def _moments_in_parts(a, dim, correction, keepdim, root):
     return (np.sqrt(spread) if root else spread), mean
 
 
-# --- book/chapters/02e_complex_numbers_three.md:216
+# --- book/chapters/02e_complex_numbers_three.md:195
 def third_own_forms() -> dict:
-    from refgrad._ops.arithmetic import NEG
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
     from refgrad._ops.special import LOGADDEXP
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
 
     return {
-        "neg": complex_form(NEG, forward=_neg),
         "asin": complex_form(ASIN, backward=_asin_backward),
         "acos": complex_form(ACOS, forward=_acos, backward=_acos_backward),
         "acosh": complex_form(ACOSH, backward=_acosh_backward),

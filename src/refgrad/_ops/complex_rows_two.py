@@ -28,7 +28,7 @@ MORE_REFUSALS = {
 }
 
 
-# --- book/chapters/02d_complex_numbers_two.md:153
+# --- book/chapters/02d_complex_numbers_two.md:154
 MORE_CONJUGATED = frozenset({
     "tanh", "tanh_backward", "sigmoid", "sigmoid_backward", "tan", "rsqrt", "log10",
     "log2", "exp2", "prod", "prod_dim", "cumprod", "sinh", "cosh", "atan", "asinh", "atanh",

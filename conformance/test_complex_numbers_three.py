@@ -1,0 +1,129 @@
+"""Complex numbers, part three: asin, acos and acosh with their branch cuts, logaddexp,
+var_mean and std_mean."""
+
+import cmath
+import math
+
+import pytest
+import torch
+
+C64, C128 = torch.complex64, torch.complex128
+
+
+def _close(found, expected, tolerance=1e-12):
+    assert len(found) == len(expected)
+    assert all(abs(a - b) <= tolerance * max(1.0, abs(b)) for a, b in zip(found, expected))
+
+
+INVERSES = {  # the function and the derivative torch's gradient conjugates
+    "asin": (cmath.asin, lambda z: 1 / cmath.sqrt(1 - z * z)),
+    "acos": (cmath.acos, lambda z: -1 / cmath.sqrt(1 - z * z)),
+    "acosh": (cmath.acosh, lambda z: 1 / (cmath.sqrt(z + 1) * cmath.sqrt(z - 1))),
+}
+Z, G = [0.5 + 1j, -1.2 + 0.3j, 0.25 - 0.75j, 3 - 2j], [1 - 1j, 0.5j, 2 + 0.25j, -1]
+
+
+@pytest.mark.parametrize("name", sorted(INVERSES))
+def test_inverse_sines_and_cosines_and_their_conjugate_gradients(name):
+    f, derivative = INVERSES[name]
+    z = torch.tensor(Z, dtype=C128, requires_grad=True)
+    y = getattr(torch, name)(z)
+    (grad,) = torch.autograd.grad(y, z, torch.tensor(G, dtype=C128))
+    assert y.dtype is C128 and y.grad_fn.name() == f"{name.capitalize()}Backward0"
+    _close(y.tolist(), [f(v) for v in Z])
+    _close(grad.tolist(), [g * derivative(v).conjugate() for g, v in zip(G, Z)])
+    y64 = getattr(torch, name)(z.detach().to(C64))
+    assert y64.dtype is C64
+    _close(y64.tolist(), [f(v) for v in Z], 1e-6)
+
+
+CUT = [complex(2, 0.0), complex(2, -0.0), complex(-3, 0.0), complex(-3, -0.0)]
+ON_THE_CUT = {  # the values' imaginary parts, then the gradients for an incoming 1 - 1j
+    "asin": ([1.316958, -1.316958, 1.762747, -1.762747],
+             [0.57735 + 0.57735j] * 2 + [0.353553 + 0.353553j] * 2),
+    "acos": ([-1.316958, 1.316958, -1.762747, 1.762747],
+             [-0.57735 - 0.57735j] * 2 + [-0.353553 - 0.353553j] * 2),
+    "acosh": ([0.0, -0.0, math.pi, -math.pi],
+              [0.57735 - 0.57735j] * 2 + [-0.353553 + 0.353553j] * 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ON_THE_CUT))
+def test_on_a_branch_cut_the_zero_s_sign_picks_the_side_and_the_gradient_is_torch_s(name):
+    imaginary, gradients = ON_THE_CUT[name]
+    z = torch.tensor(CUT, dtype=C128, requires_grad=True)
+    y = getattr(torch, name)(z)
+    (grad,) = torch.autograd.grad(y, z, torch.full_like(y, 1 - 1j))
+    found = [v.imag for v in y.tolist()]
+    _close(found, imaginary, 1e-6)
+    assert [math.copysign(1, v) for v in found] == [math.copysign(1, v) for v in imaginary]
+    _close(grad.tolist(), gradients, 1e-6)
+
+
+def _log_add_exp(a, b):
+    low, high = (a, b) if a.real < b.real else (b, a)
+    return high + cmath.log(1 + cmath.exp(low - high))  # not reduced to (-pi, pi]
+
+
+A, B = [1 + 2j, -30 + 0j, 1 + 3.7j, 0.25 - 2j], [0.5 - 1j, 2 + 1j, 1.5 + 3.1j, 0.25 - 2j]
+
+
+def test_logaddexp_orders_by_the_real_parts_and_keeps_the_larger_s_angle():
+    a = torch.tensor(A, dtype=C128, requires_grad=True)
+    b = torch.tensor(B, dtype=C128, requires_grad=True)
+    out = torch.logaddexp(a, b)
+    grads = torch.autograd.grad(out, (a, b), torch.tensor(G, dtype=C128))
+    assert out.grad_fn.name() == "LogaddexpBackward0"
+    _close(out.tolist(), [_log_add_exp(x, y) for x, y in zip(A, B)])
+    assert out[2].imag.item() > math.pi  # beyond the principal logarithm's range
+    _close(grads[0].tolist(), [g / (1 + cmath.exp(y - x)).conjugate()
+                               for g, x, y in zip(G, A, B)])
+    _close(grads[1].tolist(), [g / (1 + cmath.exp(x - y)).conjugate()
+                               for g, x, y in zip(G, A, B)])
+
+
+def test_logaddexp_s_infinities_and_nans():
+    inf, nan = math.inf, math.nan
+    a = torch.tensor([complex(-inf, 1), complex(inf, 0), complex(nan, 0), 1j], dtype=C128)
+    b = torch.tensor([complex(-inf, 2), complex(1, 0), 2 + 0j, complex(0, nan)], dtype=C128)
+    out = torch.logaddexp(a, b).tolist()
+    assert out[0] == complex(-inf, 2) and out[1].real == inf  # a tie: the second
+    assert all(math.isnan(v.real) and math.isnan(v.imag) for v in out[2:])
+
+
+def test_logaddexp_of_complex64_keeps_its_dtype():
+    out = torch.logaddexp(torch.tensor(A, dtype=C64), torch.tensor(B, dtype=C64))
+    assert out.dtype is C64
+    _close(out.tolist(), [_log_add_exp(x, y) for x, y in zip(A, B)], 1e-5)
+
+
+X = [[1 + 1j, 2 - 1j, -0.5j], [3 + 0j, 1j, 2 + 2j]]
+
+
+def _spread(row, correction=1):
+    mean = sum(row) / len(row)
+    return sum(abs(v - mean) ** 2 for v in row) / (len(row) - correction), mean
+
+
+@pytest.mark.parametrize(("name", "root"), [("var_mean", False), ("std_mean", True)])
+def test_var_mean_and_std_mean_are_real_spreads_and_complex_means(name, root):
+    z = torch.tensor(X, dtype=C128, requires_grad=True)
+    spread, mean = getattr(torch, name)(z, dim=1)
+    assert spread.dtype is torch.float64 and mean.dtype is C128
+    assert spread.grad_fn.name() == f"{name.title().replace('_', '')}Backward0"
+    expected = [_spread(row) for row in X]
+    _close(spread.tolist(), [math.sqrt(s) if root else s for s, _ in expected])
+    _close(mean.tolist(), [m for _, m in expected])
+    (grad,) = torch.autograd.grad(spread.sum() * 2 + (mean * (1 - 2j)).real.sum(), z)
+    wanted = []
+    for row, (s, m) in zip(X, expected):
+        scale = 2 * 2 / (len(row) - 1) / (2 * math.sqrt(s) if root else 1)
+        wanted.append([scale * (v - m) + (1 + 2j) / len(row) for v in row])
+    _close(sum(grad.tolist(), []), sum(wanted, []))
+
+
+def test_var_mean_of_complex64_over_everything():
+    spread, mean = torch.var_mean(torch.tensor(X, dtype=torch.complex64), correction=0)
+    assert spread.dtype is torch.float32 and mean.dtype is C64
+    s, m = _spread(sum(X, []), 0)
+    _close([spread.item(), mean.item()], [s, m], 1e-6)
