@@ -4,7 +4,7 @@
 
 
 # --- book/chapters/02e_complex_numbers_three.md:27
-"""The complex forms of asin, acos, acosh, logaddexp, var_mean and std_mean."""
+"""The complex forms of asin, acos, acosh, logaddexp, var_mean, std_mean and svd."""
 
 import numpy as np
 
@@ -81,9 +81,27 @@ def _moments_in_parts(a, dim, correction, keepdim, root):
     return (np.sqrt(spread) if root else spread), mean
 
 
-# --- book/chapters/02e_complex_numbers_three.md:195
+# --- book/chapters/02e_complex_numbers_three.md:221
+def _svd(a, full_matrices, S_sym_argsize_minus_1):
+    from refgrad._ops.singular_values import _svd as real_svd
+
+    U, S, Vh = real_svd(a, full_matrices, S_sym_argsize_minus_1)
+    return U, np.ascontiguousarray(S.real), Vh
+
+
+def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
+    from refgrad._ops.linalg_spectral_gradients import svd_backward
+
+    if grads[0] is not None or grads[2] is not None:
+        raise NotImplementedError("refgrad does not yet compute the gradient of linalg_svd's "
+                                  "singular vectors on complex tensors as torch does")
+    return svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:246
 def third_own_forms() -> dict:
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
+    from refgrad._ops.singular_values import LINALG_SVD
     from refgrad._ops.special import LOGADDEXP
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
 
@@ -97,4 +115,5 @@ def third_own_forms() -> dict:
                                  _moments_in_parts(a, dim, correction, keepdim, False)),
         "std_mean": complex_form(STD_MEAN, forward=lambda a, dim, correction, keepdim:
                                  _moments_in_parts(a, dim, correction, keepdim, True)),
+        "linalg_svd": complex_form(LINALG_SVD, forward=_svd, backward=_svd_backward),
     }

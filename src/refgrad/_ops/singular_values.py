@@ -100,7 +100,7 @@ def _svd_refusal(A, driver):
     if A.ndim < 2:
         return RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
     try:
-        check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu")
+        check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu", complex_too=True)
     except RuntimeError as error:  # a NotImplementedError too
         return error
     if driver is not None:
