@@ -127,7 +127,7 @@ def torch_svd(input, some=True, compute_uv=True):
                            f"{input.ndim} dimensions instead")
     if compute_uv:
         U, S, Vh = svd(input, full_matrices=not some)
-        return SVD_RESULT(U, S, Vh.mT)
+        return SVD_RESULT(U, S, Vh.mH)  # V, conjugated where complex
     S = svd(input, full_matrices=False).S
     batch, (m, n) = tuple(input.shape[:-2]), tuple(input.shape[-2:])
     zero = {"dtype": input.dtype, "device": input.device}
