@@ -4,6 +4,7 @@ var_mean and std_mean."""
 import cmath
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -127,3 +128,69 @@ def test_var_mean_of_complex64_over_everything():
     assert spread.dtype is torch.float32 and mean.dtype is C64
     s, m = _spread(sum(X, []), 0)
     _close([spread.item(), mean.item()], [s, m], 1e-6)
+
+
+M = [[1 + 1j, 2, -0.5j], [0.5j, -1 + 0.5j, 1], [2 - 1j, 0.25, 1j]]
+GM = [[1, 0.5j, -1], [2 - 1j, 0, 1j], [0.5, 1 + 1j, -2j]]
+
+
+def _matrix(values):
+    return np.array(values, dtype=np.complex128)
+
+
+def _close_matrices(found, expected, tolerance=1e-10):
+    _close(sum(found.tolist(), []), list(expected.ravel()), tolerance)
+
+
+@pytest.mark.parametrize("invert", [torch.linalg.inv, torch.inverse, lambda A: A.inverse()])
+def test_the_inverse_of_a_complex_matrix_and_its_gradient(invert):
+    A = torch.tensor(M, dtype=C128, requires_grad=True)
+    inverse = invert(A)
+    (grad,) = torch.autograd.grad(inverse, A, torch.tensor(GM, dtype=C128))
+    assert inverse.grad_fn.name() == "LinalgInvExBackward0"
+    expected = np.linalg.inv(_matrix(M))
+    _close_matrices(inverse, expected)
+    adjoint = expected.conj().T
+    _close_matrices(grad, -adjoint @ _matrix(GM) @ adjoint)
+
+
+def test_singular_values_of_a_complex_matrix_are_real_and_their_gradient_is_u_g_vh():
+    A = torch.tensor(M, dtype=C128, requires_grad=True)
+    values = torch.linalg.svdvals(A)
+    assert values.dtype is torch.float64 and values.grad_fn.name() == "LinalgSvdBackward0"
+    U, S, Vh = np.linalg.svd(_matrix(M))
+    _close(values.tolist(), list(S))
+    g = [1.0, -2.0, 0.5]
+    (grad,) = torch.autograd.grad(values, A, torch.tensor(g, dtype=torch.float64))
+    _close_matrices(grad, U @ np.diag(g) @ Vh)
+    U, S, Vh = torch.linalg.svd(A.detach())
+    assert S.dtype is torch.float64 and U.dtype is C128 and Vh.dtype is C128
+    _close_matrices(U @ torch.diag(S).to(C128) @ Vh, _matrix(M))
+
+
+@pytest.mark.parametrize("order", ["fro", "nuc", 2, -2, 1, -1, math.inf, -math.inf])
+def test_matrix_norms_of_complex_matrices(order):
+    A = torch.tensor(M, dtype=C128, requires_grad=True)
+    norm = torch.linalg.matrix_norm(A, order)
+    assert norm.dtype is torch.float64
+    _close([norm.item()], [float(np.linalg.norm(_matrix(M), order))])
+    (grad,) = torch.autograd.grad(norm, A)
+    step = 1e-6  # ∂/∂x + i ∂/∂y of the norm, entry by entry, by central differences
+    for i, j in [(0, 0), (1, 2), (2, 1)]:
+        parts = []
+        for s in (step, step * 1j):
+            moved = [_matrix(M), _matrix(M)]
+            moved[0][i, j] += s
+            moved[1][i, j] -= s
+            parts.append((np.linalg.norm(moved[0], order) - np.linalg.norm(moved[1], order))
+                         / (2 * step))
+        _close([grad[i, j].item()], [parts[0] + 1j * parts[1]], 1e-6)
+
+
+def test_the_conjugate_transposes_conjugate():
+    A = torch.tensor(M, dtype=C128)
+    expected = [[v.conjugate() for v in column] for column in zip(*M)]
+    assert A.mH.tolist() == expected and A.H.tolist() == expected
+    assert A.adjoint().tolist() == expected
+    U, S, V = torch.svd(A)
+    _close_matrices(U @ torch.diag(S).to(C128) @ V.mH, _matrix(M))

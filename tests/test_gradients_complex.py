@@ -45,6 +45,7 @@ def _z(a, b):
 
 SMALL, RIGHT = ("small", "small"), ("positive", "any")  # RIGHT: off the branch cut of log
 TIED = st.sampled_from([[(3,)] * 2, [(2, 3)] * 2])
+SQUARE = st.sampled_from([[(2, 2)] * 2, [(3, 3)] * 2])
 
 # Real rows run with complex operands (chapter 02d): recipes of their own, beside the real
 # recipes the other families hold under the same names.
@@ -81,6 +82,11 @@ COMPLEX_FORMS: dict[str, Recipe] = {
     "var_mean": Recipe(lambda a, b: (lambda s, m: (s, _parts(m)))(*torch.var_mean(_z(a, b), -1)),
                        TWO, shapes=TIED),
     "std_mean": Recipe(lambda a, b: torch.std_mean(_z(a, b), 0)[0], TWO, shapes=TIED),
+    "linalg_inv_ex": Recipe(lambda a, b: _parts(torch.linalg.inv(_z(a, b))), TWO,
+                            shapes=SQUARE, below=1),
+    # the singular vectors' gradients are refused, so no second derivative
+    "linalg_svd": Recipe(lambda a, b: torch.linalg.svdvals(_z(a, b)), TWO,
+                         shapes=st.sampled_from([[(3, 2)] * 2, [(2, 3)] * 2]), twice=False),
 }
 
 test_complex_forms_first_order, test_complex_forms_second_order = gradient_tests(
