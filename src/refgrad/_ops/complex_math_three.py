@@ -4,7 +4,8 @@
 
 
 # --- book/chapters/02e_complex_numbers_three.md:27
-"""The complex forms of asin, acos, acosh, logaddexp, var_mean, std_mean and svd."""
+"""The complex forms of asin, acos, acosh, logaddexp, var_mean, std_mean, svd, mean and
+prod."""
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from refgrad._ops.complex_gradients import complex_form
 from refgrad._ops.complex_math import conj_physical
 
 
-# --- book/chapters/02e_complex_numbers_three.md:55
+# --- book/chapters/02e_complex_numbers_three.md:56
 def _asin_backward(g, self):
     return (g * conj_physical(add_scalar(-self * self, 1).rsqrt()),)
 
@@ -27,7 +28,7 @@ def _acosh_backward(g, self):
     return (g * conj_physical(both),)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:76
+# --- book/chapters/02e_complex_numbers_three.md:77
 def _acos(a):
     if a.dtype == np.complex64:
         return np.arccos(a)
@@ -38,7 +39,7 @@ def _acos(a):
     return out
 
 
-# --- book/chapters/02e_complex_numbers_three.md:116
+# --- book/chapters/02e_complex_numbers_three.md:117
 def _log1p(z):
     x, y = z.real, z.imag
     out = np.empty_like(z)
@@ -62,14 +63,14 @@ def _logaddexp(a, b):
     return np.where(np.isnan(a) | np.isnan(b), complex(np.nan, np.nan), out).astype(a.dtype)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:146
+# --- book/chapters/02e_complex_numbers_three.md:147
 def _logaddexp_backward(g, self, other, wanted=(True, True)):
     return _last_first(
         lambda: g / conj_physical(add_scalar((other - self).exp(), 1)) if wanted[0] else None,
         lambda: g / conj_physical(add_scalar((self - other).exp(), 1)) if wanted[1] else None)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:175
+# --- book/chapters/02e_complex_numbers_three.md:176
 def _moments_in_parts(a, dim, correction, keepdim, root):
     from refgrad._ops.spreads import _moments
 
@@ -81,7 +82,7 @@ def _moments_in_parts(a, dim, correction, keepdim, root):
     return (np.sqrt(spread) if root else spread), mean
 
 
-# --- book/chapters/02e_complex_numbers_three.md:221
+# --- book/chapters/02e_complex_numbers_three.md:222
 def _svd(a, full_matrices, S_sym_argsize_minus_1):
     from refgrad._ops.singular_values import _svd as real_svd
 
@@ -98,12 +99,70 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     return svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:246
+# --- book/chapters/02e_complex_numbers_three.md:260
+def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
+    from refgrad._ops.reduced_axes import _axes
+    from refgrad._ops.result_layout import row_major_result
+    from refgrad._ops.statistics import _mean as real_mean
+
+    if dtype is not None:
+        a = a.astype(dtype.numpy)
+    if a.size == 0:  # NaN in both parts, where the real row's has a zero imaginary part
+        return real_mean(a, dim, keepdim) + complex(0, np.nan)
+    total = np.asarray(np.add.reduce(a, axis=_axes(dim, a.ndim), keepdims=keepdim))
+    part = a.real.dtype.type
+    scale = part(1) / part(a.size // total.size)  # the reciprocal, rounded first
+    out = np.empty_like(total)
+    out.real, out.imag = total.real * scale, total.imag * scale
+    return row_major_result(out)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:297
+def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
+    from refgrad._creation import zeros_like
+    from refgrad.autograd._formula_steps import modes_on
+    from refgrad.autograd._state import state
+
+    if dtype is not None and self.dtype is not g.dtype:
+        self = self.to(g.dtype)
+    if self.ndim == 0:
+        return (g,)
+    axis = 0 if dim is None else dim % self.ndim
+    if dim is not None and not keepdim:
+        g, result = g.unsqueeze(axis), result.unsqueeze(axis)
+    zeros = int((self._data == 0).sum())
+    if not zeros and not modes_on():
+        return (g * conj_physical(result / self),)
+    if dim is None and zeros > 1 and not state.grad_enabled:
+        return (zeros_like(self),)
+    factors = self.contiguous().view(-1) if dim is None else self
+    others = conj_physical(_others(g, factors, axis))
+    return ((g * others).view(tuple(self.shape)) if dim is None else g * others,)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:321
+def _others(g, factors, d):
+    """The product of the factors other than each, along ``d``, as torch's safe formula."""
+    from refgrad._ops.indexing import zeros_as
+    from refgrad._ops.shaping import cat
+    from refgrad._ops.statistics import ones_seen
+    from refgrad.autograd._formula_steps import modes_on
+
+    n, shape = factors.shape[d], list(factors.shape)
+    shape[d] = 1
+    ones = ones_seen(g, shape) if modes_on() else zeros_as(g, tuple(shape)).fill_(1)
+    before = cat([ones, factors.narrow(d, 0, n - 1)], d).cumprod(d)
+    after = cat([ones, factors.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
+    return before * after
+
+
+# --- book/chapters/02e_complex_numbers_three.md:344
 def third_own_forms() -> dict:
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
     from refgrad._ops.singular_values import LINALG_SVD
     from refgrad._ops.special import LOGADDEXP
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
+    from refgrad._ops.statistics import MEAN, MEAN_DIM, PROD, PROD_DIM
 
     return {
         "asin": complex_form(ASIN, backward=_asin_backward),
@@ -116,4 +175,8 @@ def third_own_forms() -> dict:
         "std_mean": complex_form(STD_MEAN, forward=lambda a, dim, correction, keepdim:
                                  _moments_in_parts(a, dim, correction, keepdim, True)),
         "linalg_svd": complex_form(LINALG_SVD, forward=_svd, backward=_svd_backward),
+        "mean": complex_form(MEAN, forward=_mean),
+        "mean_dim": complex_form(MEAN_DIM, forward=_mean),
+        "prod": complex_form(PROD, backward=_prod_backward),
+        "prod_dim": complex_form(PROD_DIM, backward=_prod_backward),
     }

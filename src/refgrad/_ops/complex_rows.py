@@ -45,7 +45,7 @@ def has_complex(arrays) -> bool:
 # --- book/chapters/02c_complex_numbers.md:202
 AS_WRITTEN = frozenset({
     "sub", "rsub", "rsub_tensor", "neg", "add_scalar", "sub_scalar", "sum", "sum_dim",
-    "mean", "mean_dim", "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
+    "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
     "conj_physical", "fill_", "fill_.Tensor", "zero_", "eq_", "ne_", "select_backward",
     "slice_backward", "expand_backward", "index_put", "index_put_", "_index_put_impl_",
     "new_zeros", "zeros_like", "masked_fill", "where", "reshape", "contiguous", "flip",
