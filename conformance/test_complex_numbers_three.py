@@ -194,3 +194,43 @@ def test_the_conjugate_transposes_conjugate():
     assert A.adjoint().tolist() == expected
     U, S, V = torch.svd(A)
     _close_matrices(U @ torch.diag(S).to(C128) @ V.mH, _matrix(M))
+
+
+@pytest.mark.parametrize(("dtype", "part", "values"), [
+    (C64, np.float32, (0.634048, -0.0691742)),
+    (C128, np.float64, (-1.2459109472530652, -0.5442589828573099)),
+])
+def test_a_complex_mean_is_the_sum_times_the_count_s_reciprocal(dtype, part, values):
+    a, b = (part(v) for v in values)  # one element not zero: the sum is exact
+    z = torch.tensor([complex(a, b), 0, 0], dtype=dtype, requires_grad=True)
+    third = part(1) / part(3)
+    expected = complex(a * third, b * third)
+    assert a * third != a / part(3)  # the reciprocal's rounding shows
+    assert z.mean().item() == expected and z.view(3, 1).mean(0).item() == expected
+    assert z.mean().grad_fn.name() == "MeanBackward0"
+    (grad,) = torch.autograd.grad(z.mean(), z, torch.tensor(complex(a, b), dtype=dtype))
+    assert grad.tolist() == [expected] * 3
+    assert torch.tensor([], dtype=dtype).mean().isnan().tolist() is True
+    nothing = torch.view_as_real(torch.zeros(0, 2, dtype=dtype).mean(0))
+    assert nothing.isnan().all().item()
+
+
+def _zero_signs(values):
+    return [(v.real, v.imag, math.copysign(1, v.imag)) for v in values]
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_prod_s_gradient_beside_a_zero_factor_conjugates_the_others_product_last(dtype):
+    z = torch.tensor([1 + 1j, 0j, 2 - 1j], dtype=dtype, requires_grad=True)
+    out = z.prod()
+    (grad,) = torch.autograd.grad(out, z, torch.tensor(1 - 1j, dtype=dtype))
+    assert out.grad_fn.name() == "ProdBackward0"
+    assert _zero_signs(grad.tolist()) == [(0.0, 0.0, -1.0), (2.0, -4.0, -1.0), (0.0, 0.0, -1.0)]
+    m = torch.tensor([[0j, 1 + 2j, 3 + 0j]], dtype=dtype, requires_grad=True)
+    (grad,) = torch.autograd.grad(m.prod(1), m, torch.tensor([1 - 1j], dtype=dtype))
+    assert m.prod(1).grad_fn.name() == "ProdBackward1"
+    assert _zero_signs(grad[0].tolist()) == [(-3.0, -9.0, -1.0), (0.0, 0.0, -1.0),
+                                             (0.0, 0.0, -1.0)]
+    two_zeros = torch.tensor([0j, 0j, 1 + 1j], dtype=dtype, requires_grad=True)
+    (grad,) = torch.autograd.grad(two_zeros.prod(), two_zeros, torch.tensor(1 - 1j, dtype=dtype))
+    assert _zero_signs(grad.tolist()) == [(0.0, 0.0, 1.0)] * 3
