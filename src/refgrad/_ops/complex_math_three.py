@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02e_complex_numbers_three.md:27
+# --- book/chapters/02e_complex_numbers_three.md:30
 """The complex forms of asin, acos, acosh, logaddexp, var_mean, std_mean, svd, mean and
 prod."""
 
@@ -14,7 +14,7 @@ from refgrad._ops.complex_gradients import complex_form
 from refgrad._ops.complex_math import conj_physical
 
 
-# --- book/chapters/02e_complex_numbers_three.md:56
+# --- book/chapters/02e_complex_numbers_three.md:59
 def _asin_backward(g, self):
     return (g * conj_physical(add_scalar(-self * self, 1).rsqrt()),)
 
@@ -28,7 +28,7 @@ def _acosh_backward(g, self):
     return (g * conj_physical(both),)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:77
+# --- book/chapters/02e_complex_numbers_three.md:80
 def _acos(a):
     if a.dtype == np.complex64:
         return np.arccos(a)
@@ -39,7 +39,7 @@ def _acos(a):
     return out
 
 
-# --- book/chapters/02e_complex_numbers_three.md:117
+# --- book/chapters/02e_complex_numbers_three.md:120
 def _log1p(z):
     x, y = z.real, z.imag
     out = np.empty_like(z)
@@ -63,14 +63,14 @@ def _logaddexp(a, b):
     return np.where(np.isnan(a) | np.isnan(b), complex(np.nan, np.nan), out).astype(a.dtype)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:147
+# --- book/chapters/02e_complex_numbers_three.md:150
 def _logaddexp_backward(g, self, other, wanted=(True, True)):
     return _last_first(
         lambda: g / conj_physical(add_scalar((other - self).exp(), 1)) if wanted[0] else None,
         lambda: g / conj_physical(add_scalar((self - other).exp(), 1)) if wanted[1] else None)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:176
+# --- book/chapters/02e_complex_numbers_three.md:179
 def _moments_in_parts(a, dim, correction, keepdim, root):
     from refgrad._ops.spreads import _moments
 
@@ -82,7 +82,7 @@ def _moments_in_parts(a, dim, correction, keepdim, root):
     return (np.sqrt(spread) if root else spread), mean
 
 
-# --- book/chapters/02e_complex_numbers_three.md:222
+# --- book/chapters/02e_complex_numbers_three.md:225
 def _svd(a, full_matrices, S_sym_argsize_minus_1):
     from refgrad._ops.singular_values import _svd as real_svd
 
@@ -99,7 +99,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     return svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:260
+# --- book/chapters/02e_complex_numbers_three.md:272
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     from refgrad._ops.reduced_axes import _axes
     from refgrad._ops.result_layout import row_major_result
@@ -117,7 +117,7 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     return row_major_result(out)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:297
+# --- book/chapters/02e_complex_numbers_three.md:309
 def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     from refgrad._creation import zeros_like
     from refgrad.autograd._formula_steps import modes_on
@@ -140,7 +140,7 @@ def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     return ((g * others).view(tuple(self.shape)) if dim is None else g * others,)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:321
+# --- book/chapters/02e_complex_numbers_three.md:333
 def _others(g, factors, d):
     """The product of the factors other than each, along ``d``, as torch's safe formula."""
     from refgrad._ops.indexing import zeros_as
@@ -156,7 +156,7 @@ def _others(g, factors, d):
     return before * after
 
 
-# --- book/chapters/02e_complex_numbers_three.md:344
+# --- book/chapters/02e_complex_numbers_three.md:356
 def third_own_forms() -> dict:
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
     from refgrad._ops.singular_values import LINALG_SVD
