@@ -154,6 +154,40 @@ def test_the_inverse_of_a_complex_matrix_and_its_gradient(invert):
     _close_matrices(grad, -adjoint @ _matrix(GM) @ adjoint)
 
 
+def test_the_determinant_of_a_complex_matrix_and_its_gradient():
+    A = torch.tensor(M, dtype=C128, requires_grad=True)
+    det = torch.linalg.det(A)
+    assert det.grad_fn.name() == "LinalgDetBackward0"
+    expected = np.linalg.det(_matrix(M))
+    _close([det.item()], [complex(expected)])
+    (grad,) = torch.autograd.grad(det, A, torch.tensor(0.5 - 1j, dtype=C128))
+    _close_matrices(grad, (0.5 - 1j) * np.conj(expected) * np.linalg.inv(_matrix(M)).conj().T)
+
+
+@pytest.mark.parametrize(("left", "columns"), [(True, None), (True, 2), (False, 2)])
+def test_a_complex_solve_and_its_gradients(left, columns):  # a vector B: on the left only
+    A = torch.tensor(M, dtype=C128, requires_grad=True)
+    rhs = _matrix(GM)[:, :columns] if columns else _matrix(GM)[0]
+    rhs = rhs.T.copy() if columns and not left else rhs
+    B = torch.tensor(rhs, dtype=C128, requires_grad=True)
+    X = torch.linalg.solve(A, B, left=left)
+    assert X.grad_fn.name() == "LinalgSolveExBackward0"
+    a = _matrix(M)
+    expected = np.linalg.solve(a, rhs) if left else np.linalg.solve(a.T, rhs.T).T
+    g = np.ones_like(expected) * (1 - 0.5j)
+    gA, gB = torch.autograd.grad(X, (A, B), torch.tensor(g, dtype=C128))
+    column = (lambda v: v[:, None]) if expected.ndim == 1 else (lambda v: v)
+    if left:
+        wanted_B = np.linalg.solve(a.conj().T, column(g))
+        wanted_A = -wanted_B @ column(expected).conj().T
+    else:
+        wanted_B = np.linalg.solve(a.conj(), g.T).T
+        wanted_A = -expected.conj().T @ wanted_B
+    _close(np.ravel(X.tolist()).tolist(), expected.ravel().tolist())
+    _close_matrices(gA, wanted_A)
+    _close(np.ravel(gB.tolist()).tolist(), wanted_B.ravel().tolist())
+
+
 def test_singular_values_of_a_complex_matrix_are_real_and_their_gradient_is_u_g_vh():
     A = torch.tensor(M, dtype=C128, requires_grad=True)
     values = torch.linalg.svdvals(A)

@@ -66,3 +66,13 @@ def test_which_arrays_are_unusual():
 
 def test_the_lists_do_not_overlap():
     assert not (AS_WRITTEN & CONJUGATED) and not (set(TORCH_REFUSES) & (AS_WRITTEN | CONJUGATED))
+
+
+def test_the_gradients_left_for_complex_linear_algebra_refuse_by_name():
+    singular = torch.tensor([[1 + 1j, 1 + 1j], [2j, 2j]], requires_grad=True)
+    det = torch.linalg.det(singular)
+    with pytest.raises(NotImplementedError, match="gradient of linalg_det of a singular"):
+        det.backward(torch.ones_like(det))
+    U, S, Vh = torch.linalg.svd(torch.eye(2, dtype=torch.cfloat).requires_grad_())
+    with pytest.raises(NotImplementedError, match="linalg_svd's singular vectors"):
+        U.abs().sum().backward()

@@ -84,6 +84,12 @@ COMPLEX_FORMS: dict[str, Recipe] = {
     "std_mean": Recipe(lambda a, b: torch.std_mean(_z(a, b), 0)[0], TWO, shapes=TIED),
     "linalg_inv_ex": Recipe(lambda a, b: _parts(torch.linalg.inv(_z(a, b))), TWO,
                             shapes=SQUARE, below=1),
+    "linalg_det": Recipe(lambda a, b: _parts(torch.linalg.det(_z(a, b))), TWO,
+                         shapes=SQUARE, below=1),
+    "linalg_solve_ex": Recipe(
+        lambda a, b, c, d: _parts(torch.linalg.solve(_z(a, b), _z(c, d))), TWO * 2,
+        shapes=st.sampled_from([[(2, 2)] * 2 + [(2,)] * 2, [(3, 3)] * 2 + [(3, 2)] * 2]),
+        below=1),
     # the singular vectors' gradients are refused, so no second derivative
     "linalg_svd": Recipe(lambda a, b: torch.linalg.svdvals(_z(a, b)), TWO,
                          shapes=st.sampled_from([[(3, 2)] * 2, [(2, 3)] * 2]), twice=False),

@@ -99,7 +99,36 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     return svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:272
+# --- book/chapters/02e_complex_numbers_three.md:260
+def _det_backward(g, A, LU, pivots, result):
+    from refgrad._creation import zeros_like
+    from refgrad._ops.inverses import inv
+
+    if A.numel() == 0:
+        return (zeros_like(A),)
+    if A.shape[-1] == 1:
+        return (g.unsqueeze(-1).unsqueeze(-1).expand(A.shape),)
+    eps = float(np.finfo(A._data.dtype).eps)
+    if bool((np.abs(result._data) < 100.0 * eps).any()):
+        raise NotImplementedError("refgrad does not yet compute the gradient of linalg_det "
+                                  "of a singular complex matrix as torch does")
+    scale = (g * conj_physical(result)).unsqueeze(-1).unsqueeze(-1)
+    return (scale * inv(A).mH,)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:278
+def _solve_backward(g, A, LU, pivots, left, result, info=None):
+    from refgrad._ops.inverses import _is_vector, solve
+
+    vector = _is_vector(A.shape, result.shape)  # a vector is a column throughout
+    g = g.unsqueeze(-1) if vector else g
+    gB = solve(A.mH, g, left=left)
+    X = result.unsqueeze(-1) if vector else result
+    gA = -(gB @ X.mH) if left else -(X.mH @ gB)
+    return gA, (gB.squeeze(-1) if vector else gB)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:322
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     from refgrad._ops.reduced_axes import _axes
     from refgrad._ops.result_layout import row_major_result
@@ -117,7 +146,7 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     return row_major_result(out)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:309
+# --- book/chapters/02e_complex_numbers_three.md:359
 def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     from refgrad._creation import zeros_like
     from refgrad.autograd._formula_steps import modes_on
@@ -140,7 +169,7 @@ def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     return ((g * others).view(tuple(self.shape)) if dim is None else g * others,)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:333
+# --- book/chapters/02e_complex_numbers_three.md:383
 def _others(g, factors, d):
     """The product of the factors other than each, along ``d``, as torch's safe formula."""
     from refgrad._ops.indexing import zeros_as
@@ -156,9 +185,11 @@ def _others(g, factors, d):
     return before * after
 
 
-# --- book/chapters/02e_complex_numbers_three.md:356
+# --- book/chapters/02e_complex_numbers_three.md:406
 def third_own_forms() -> dict:
+    from refgrad._ops.determinants import LINALG_DET
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
+    from refgrad._ops.inverses import LINALG_SOLVE_EX
     from refgrad._ops.singular_values import LINALG_SVD
     from refgrad._ops.special import LOGADDEXP
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
@@ -179,4 +210,6 @@ def third_own_forms() -> dict:
         "mean_dim": complex_form(MEAN_DIM, forward=_mean),
         "prod": complex_form(PROD, backward=_prod_backward),
         "prod_dim": complex_form(PROD_DIM, backward=_prod_backward),
+        "linalg_det": complex_form(LINALG_DET, backward=_det_backward),
+        "linalg_solve_ex": complex_form(LINALG_SOLVE_EX, backward=_solve_backward),
     }

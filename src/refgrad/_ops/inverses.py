@@ -213,7 +213,7 @@ def _check_solve(A, B, left) -> None:
     if A.ndim < 2 and batched(A, B):  # under vmap, its rule's check first: chapter 19if
         raise RuntimeError("linalg.solve: The input tensor A must have at least 2 dimensions.")
     if not A.dtype.is_floating_point:  # float16 is the LU kernel's refusal, made last
-        check_floating(A, "linalg.solve")
+        check_floating(A, "linalg.solve", complex_too=True)  # complex: chapter 02e
     if A.dtype is not B.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found "
                            f"A of type {LEGACY[A.dtype]} and B of type {LEGACY[B.dtype]} instead")
@@ -227,7 +227,7 @@ def _check_solve(A, B, left) -> None:
             f"linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape[-2]}x{shape[-1]})")
     check_broadcast(shape[:-2], tuple(A.shape[:-2]))
-    check_floating(A, "linalg.solve", low_precision="lu_cpu")  # only where A has elements
+    check_floating(A, "linalg.solve", low_precision="lu_cpu", complex_too=True)  # if any
 
 
 def solve(A, B, *, left=True):
