@@ -202,6 +202,21 @@ def test_singular_values_of_a_complex_matrix_are_real_and_their_gradient_is_u_g_
     _close_matrices(U @ torch.diag(S).to(C128) @ Vh, _matrix(M))
 
 
+@pytest.mark.parametrize("UPLO", ["L", "U"])
+def test_the_eigenvalues_of_a_hermitian_matrix_are_real(UPLO):
+    H = _matrix(M) + _matrix(M).conj().T
+    A = torch.tensor(H, dtype=C128, requires_grad=True)
+    values = torch.linalg.eigvalsh(A, UPLO=UPLO)
+    assert values.dtype is torch.float64 and values.grad_fn.name() == "LinalgEighBackward0"
+    expected, V = np.linalg.eigh(H)
+    _close(values.tolist(), list(expected))
+    g = [1.0, -2.0, 0.5]
+    (grad,) = torch.autograd.grad(values, A, torch.tensor(g, dtype=torch.float64))
+    _close_matrices(grad, V @ np.diag(g) @ V.conj().T)
+    lower = torch.tensor(np.tril(H), dtype=C64)  # only the lower triangle is read
+    _close(torch.linalg.eigvalsh(lower).tolist(), list(expected), 1e-5)
+
+
 @pytest.mark.parametrize("order", ["fro", "nuc", 2, -2, 1, -1, math.inf, -math.inf])
 def test_matrix_norms_of_complex_matrices(order):
     A = torch.tensor(M, dtype=C128, requires_grad=True)

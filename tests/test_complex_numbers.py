@@ -76,3 +76,6 @@ def test_the_gradients_left_for_complex_linear_algebra_refuse_by_name():
     U, S, Vh = torch.linalg.svd(torch.eye(2, dtype=torch.cfloat).requires_grad_())
     with pytest.raises(NotImplementedError, match="linalg_svd's singular vectors"):
         U.abs().sum().backward()
+    values, vectors = torch.linalg.eigh(torch.eye(2, dtype=torch.cdouble).requires_grad_())
+    with pytest.raises(NotImplementedError, match="linalg_eigh's eigenvectors"):
+        vectors.abs().sum().backward()

@@ -84,6 +84,8 @@ COMPLEX_FORMS: dict[str, Recipe] = {
     "std_mean": Recipe(lambda a, b: torch.std_mean(_z(a, b), 0)[0], TWO, shapes=TIED),
     "linalg_inv_ex": Recipe(lambda a, b: _parts(torch.linalg.inv(_z(a, b))), TWO,
                             shapes=SQUARE, below=1),
+    "linalg_eigh": Recipe(lambda a, b: torch.linalg.eigvalsh(_z(a, b) + _z(a, b).mH), TWO,
+                          shapes=SQUARE, twice=False),
     "linalg_det": Recipe(lambda a, b: _parts(torch.linalg.det(_z(a, b))), TWO,
                          shapes=SQUARE, below=1),
     "linalg_solve_ex": Recipe(

@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02e_complex_numbers_three.md:30
+# --- book/chapters/02e_complex_numbers_three.md:31
 """The complex forms of asin, acos, acosh, logaddexp, var_mean, std_mean, svd, mean and
 prod."""
 
@@ -14,7 +14,7 @@ from refgrad._ops.complex_gradients import complex_form
 from refgrad._ops.complex_math import conj_physical
 
 
-# --- book/chapters/02e_complex_numbers_three.md:59
+# --- book/chapters/02e_complex_numbers_three.md:60
 def _asin_backward(g, self):
     return (g * conj_physical(add_scalar(-self * self, 1).rsqrt()),)
 
@@ -28,7 +28,7 @@ def _acosh_backward(g, self):
     return (g * conj_physical(both),)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:80
+# --- book/chapters/02e_complex_numbers_three.md:81
 def _acos(a):
     if a.dtype == np.complex64:
         return np.arccos(a)
@@ -39,7 +39,7 @@ def _acos(a):
     return out
 
 
-# --- book/chapters/02e_complex_numbers_three.md:120
+# --- book/chapters/02e_complex_numbers_three.md:121
 def _log1p(z):
     x, y = z.real, z.imag
     out = np.empty_like(z)
@@ -63,14 +63,14 @@ def _logaddexp(a, b):
     return np.where(np.isnan(a) | np.isnan(b), complex(np.nan, np.nan), out).astype(a.dtype)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:150
+# --- book/chapters/02e_complex_numbers_three.md:151
 def _logaddexp_backward(g, self, other, wanted=(True, True)):
     return _last_first(
         lambda: g / conj_physical(add_scalar((other - self).exp(), 1)) if wanted[0] else None,
         lambda: g / conj_physical(add_scalar((self - other).exp(), 1)) if wanted[1] else None)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:179
+# --- book/chapters/02e_complex_numbers_three.md:180
 def _moments_in_parts(a, dim, correction, keepdim, root):
     from refgrad._ops.spreads import _moments
 
@@ -82,7 +82,7 @@ def _moments_in_parts(a, dim, correction, keepdim, root):
     return (np.sqrt(spread) if root else spread), mean
 
 
-# --- book/chapters/02e_complex_numbers_three.md:225
+# --- book/chapters/02e_complex_numbers_three.md:226
 def _svd(a, full_matrices, S_sym_argsize_minus_1):
     from refgrad._ops.singular_values import _svd as real_svd
 
@@ -99,7 +99,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1):
     return svd_backward(grads, U, S, Vh, full_matrices, S_sym_argsize_minus_1)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:260
+# --- book/chapters/02e_complex_numbers_three.md:261
 def _det_backward(g, A, LU, pivots, result):
     from refgrad._creation import zeros_like
     from refgrad._ops.inverses import inv
@@ -116,7 +116,7 @@ def _det_backward(g, A, LU, pivots, result):
     return (scale * inv(A).mH,)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:278
+# --- book/chapters/02e_complex_numbers_three.md:279
 def _solve_backward(g, A, LU, pivots, left, result, info=None):
     from refgrad._ops.inverses import _is_vector, solve
 
@@ -128,7 +128,27 @@ def _solve_backward(g, A, LU, pivots, left, result, info=None):
     return gA, (gB.squeeze(-1) if vector else gB)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:322
+# --- book/chapters/02e_complex_numbers_three.md:308
+def _eigh(a, UPLO):
+    from refgrad._ops.singular_values import column_major
+
+    if not a.size:
+        return np.zeros(a.shape[:-1], a.real.dtype), column_major(np.zeros_like(a))
+    eigenvalues, eigenvectors = np.linalg.eigh(a, UPLO=UPLO)
+    return eigenvalues, column_major(eigenvectors)
+
+
+def _eigh_backward(grads, eigenvalues, eigenvectors, UPLO):
+    if grads[1] is not None:
+        raise NotImplementedError("refgrad does not yet compute the gradient of linalg_eigh's "
+                                  "eigenvectors on complex tensors as torch does")
+    if grads[0] is None:
+        return (None,)
+    V = eigenvectors
+    return ((V * grads[0].unsqueeze(-2)) @ V.mH,)
+
+
+# --- book/chapters/02e_complex_numbers_three.md:358
 def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     from refgrad._ops.reduced_axes import _axes
     from refgrad._ops.result_layout import row_major_result
@@ -146,7 +166,7 @@ def _mean(a, dim=None, keepdim=False, dtype=None, self_dtype=None):
     return row_major_result(out)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:359
+# --- book/chapters/02e_complex_numbers_three.md:395
 def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     from refgrad._creation import zeros_like
     from refgrad.autograd._formula_steps import modes_on
@@ -169,7 +189,7 @@ def _prod_backward(g, self, result, dim=None, keepdim=False, dtype=None):
     return ((g * others).view(tuple(self.shape)) if dim is None else g * others,)
 
 
-# --- book/chapters/02e_complex_numbers_three.md:383
+# --- book/chapters/02e_complex_numbers_three.md:419
 def _others(g, factors, d):
     """The product of the factors other than each, along ``d``, as torch's safe formula."""
     from refgrad._ops.indexing import zeros_as
@@ -185,12 +205,13 @@ def _others(g, factors, d):
     return before * after
 
 
-# --- book/chapters/02e_complex_numbers_three.md:406
+# --- book/chapters/02e_complex_numbers_three.md:442
 def third_own_forms() -> dict:
     from refgrad._ops.determinants import LINALG_DET
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
     from refgrad._ops.inverses import LINALG_SOLVE_EX
     from refgrad._ops.singular_values import LINALG_SVD
+    from refgrad._ops.spectral import LINALG_EIGH
     from refgrad._ops.special import LOGADDEXP
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
     from refgrad._ops.statistics import MEAN, MEAN_DIM, PROD, PROD_DIM
@@ -212,4 +233,5 @@ def third_own_forms() -> dict:
         "prod_dim": complex_form(PROD_DIM, backward=_prod_backward),
         "linalg_det": complex_form(LINALG_DET, backward=_det_backward),
         "linalg_solve_ex": complex_form(LINALG_SOLVE_EX, backward=_solve_backward),
+        "linalg_eigh": complex_form(LINALG_EIGH, forward=_eigh, backward=_eigh_backward),
     }

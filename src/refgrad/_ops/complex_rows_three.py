@@ -3,7 +3,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02e_complex_numbers_three.md:207
+# --- book/chapters/02e_complex_numbers_three.md:208
 """Rows made complex in chapter 02e that need only NOTE [Complex rows]' conjugation."""
 
 THIRD_CONJUGATED = frozenset({"linalg_inv_ex"})
