@@ -211,8 +211,8 @@ def third_own_forms() -> dict:
     from refgrad._ops.elementwise_rows import ACOS, ACOSH, ASIN
     from refgrad._ops.inverses import LINALG_SOLVE_EX
     from refgrad._ops.singular_values import LINALG_SVD
-    from refgrad._ops.spectral import LINALG_EIGH
     from refgrad._ops.special import LOGADDEXP
+    from refgrad._ops.spectral import LINALG_EIGH
     from refgrad._ops.spreads import STD_MEAN, VAR_MEAN
     from refgrad._ops.statistics import MEAN, MEAN_DIM, PROD, PROD_DIM
 
