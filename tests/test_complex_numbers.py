@@ -27,9 +27,9 @@ def test_conj_is_eager():
 
 
 def test_a_row_not_made_complex_correct_refuses_by_name():
-    with pytest.raises(NotImplementedError, match="^refgrad does not yet compute logaddexp "
+    with pytest.raises(NotImplementedError, match="^refgrad does not yet compute logcumsumexp "
                                                   "on complex tensors as torch does$"):
-        torch.logaddexp(torch.tensor([1j]), torch.tensor([2j]))
+        torch.logcumsumexp(torch.tensor([1j, 2j]), 0)
 
 
 def test_complex32_is_refused_by_name():
@@ -66,3 +66,16 @@ def test_which_arrays_are_unusual():
 
 def test_the_lists_do_not_overlap():
     assert not (AS_WRITTEN & CONJUGATED) and not (set(TORCH_REFUSES) & (AS_WRITTEN | CONJUGATED))
+
+
+def test_the_gradients_left_for_complex_linear_algebra_refuse_by_name():
+    singular = torch.tensor([[1 + 1j, 1 + 1j], [2j, 2j]], requires_grad=True)
+    det = torch.linalg.det(singular)
+    with pytest.raises(NotImplementedError, match="gradient of linalg_det of a singular"):
+        det.backward(torch.ones_like(det))
+    U, S, Vh = torch.linalg.svd(torch.eye(2, dtype=torch.cfloat).requires_grad_())
+    with pytest.raises(NotImplementedError, match="linalg_svd's singular vectors"):
+        U.abs().sum().backward()
+    values, vectors = torch.linalg.eigh(torch.eye(2, dtype=torch.cdouble).requires_grad_())
+    with pytest.raises(NotImplementedError, match="linalg_eigh's eigenvectors"):
+        vectors.abs().sum().backward()

@@ -1,4 +1,4 @@
-"""Gradient recipes for the rows that make or take complex tensors (chapters 02c and 02d).
+"""Gradient recipes for the rows that make or take complex tensors (chapters 02c, 02d and 02e).
 
 gradcheck works on real numbers, so each recipe reads a complex result back as
 its real and imaginary parts (``view_as_real``): the check then covers both rows'
@@ -45,6 +45,7 @@ def _z(a, b):
 
 SMALL, RIGHT = ("small", "small"), ("positive", "any")  # RIGHT: off the branch cut of log
 TIED = st.sampled_from([[(3,)] * 2, [(2, 3)] * 2])
+SQUARE = st.sampled_from([[(2, 2)] * 2, [(3, 3)] * 2])
 
 # Real rows run with complex operands (chapter 02d): recipes of their own, beside the real
 # recipes the other families hold under the same names.
@@ -72,6 +73,28 @@ COMPLEX_FORMS: dict[str, Recipe] = {
                    shapes=st.sampled_from([[(3,)] * 4])),
     "sgn": Recipe(lambda a, b: _parts(_z(a, b).sgn()), ("nonzero", "any"), shapes=TIED,
                   below=1),
+    # chapter 02e: off the branch cuts (asin's and acos's beyond ±1, acosh's below 1)
+    **{name: Recipe(lambda a, b, name=name: _parts(getattr(_z(a, b), name)()), values, below=1)
+       for name, values in (("asin", ("inside", "inside")), ("acos", ("inside", "inside")),
+                            ("acosh", ("above_one", "any")))},
+    "logaddexp": Recipe(lambda a, b, c, d: _parts(torch.logaddexp(_z(a, b), _z(c, d))),
+                        TWO * 2, shapes=st.sampled_from([[(3,)] * 4]), below=1),
+    "var_mean": Recipe(lambda a, b: (lambda s, m: (s, _parts(m)))(*torch.var_mean(_z(a, b), -1)),
+                       TWO, shapes=TIED),
+    "std_mean": Recipe(lambda a, b: torch.std_mean(_z(a, b), 0)[0], TWO, shapes=TIED),
+    "linalg_inv_ex": Recipe(lambda a, b: _parts(torch.linalg.inv(_z(a, b))), TWO,
+                            shapes=SQUARE, below=1),
+    "linalg_eigh": Recipe(lambda a, b: torch.linalg.eigvalsh(_z(a, b) + _z(a, b).mH), TWO,
+                          shapes=SQUARE, twice=False),
+    "linalg_det": Recipe(lambda a, b: _parts(torch.linalg.det(_z(a, b))), TWO,
+                         shapes=SQUARE, below=1),
+    "linalg_solve_ex": Recipe(
+        lambda a, b, c, d: _parts(torch.linalg.solve(_z(a, b), _z(c, d))), TWO * 2,
+        shapes=st.sampled_from([[(2, 2)] * 2 + [(2,)] * 2, [(3, 3)] * 2 + [(3, 2)] * 2]),
+        below=1),
+    # the singular vectors' gradients are refused, so no second derivative
+    "linalg_svd": Recipe(lambda a, b: torch.linalg.svdvals(_z(a, b)), TWO,
+                         shapes=st.sampled_from([[(3, 2)] * 2, [(2, 3)] * 2]), twice=False),
 }
 
 test_complex_forms_first_order, test_complex_forms_second_order = gradient_tests(

@@ -38,7 +38,7 @@ import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4636
+# --- book/chapters/26_inplace.md:4642
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02c_complex_numbers.md:304
+# --- book/chapters/02c_complex_numbers.md:305
 """NOTE [Conjugate Wirtinger gradients]: the complex form of a holomorphic row."""
 
 import dataclasses
@@ -29,7 +29,7 @@ def conjugated(value):
     return value.conjugate() if type(value) is complex else value
 
 
-# --- book/chapters/02c_complex_numbers.md:334
+# --- book/chapters/02c_complex_numbers.md:335
 def conjugating(op):
     """The complex form of the holomorphic row ``op``, made on first use."""
     form = _FORMS.get(op.name)

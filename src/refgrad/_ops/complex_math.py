@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02c_complex_numbers.md:378
+# --- book/chapters/02c_complex_numbers.md:379
 """Rows of complex numbers: conj, view_as_real, view_as_complex, complex and polar, and
 the complex forms of angle, sgn and _to_copy."""
 
@@ -31,7 +31,7 @@ def conj_physical(t):
     return call(CONJ_PHYSICAL, (t,)) if t._data.dtype.kind == "c" else t
 
 
-# --- book/chapters/02c_complex_numbers.md:417
+# --- book/chapters/02c_complex_numbers.md:418
 def _as_real(a):
     parts = a.real
     return np.lib.stride_tricks.as_strided(parts, a.shape + (2,),
@@ -52,7 +52,7 @@ VIEW_AS_COMPLEX = register(Op(
 ))
 
 
-# --- book/chapters/02c_complex_numbers.md:439
+# --- book/chapters/02c_complex_numbers.md:440
 def view_as_real(input):
     if input._data.dtype.kind != "c":
         raise RuntimeError("view_as_real is only supported for complex tensors")
@@ -92,7 +92,7 @@ def imag(input):
 _real_part, _imag_part = real, imag  # for the formulas whose parameters take these names
 
 
-# --- book/chapters/02c_complex_numbers.md:487
+# --- book/chapters/02c_complex_numbers.md:488
 def _complex(re, im):
     out = np.empty(np.broadcast_shapes(re.shape, im.shape),
                    np.complex64 if re.dtype == np.float32 else np.complex128)
@@ -120,7 +120,7 @@ POLAR = register(Op(
 ))
 
 
-# --- book/chapters/02c_complex_numbers.md:516
+# --- book/chapters/02c_complex_numbers.md:517
 def _parts(name: str, a, b):
     from refgrad._typename import LEGACY
 
@@ -147,7 +147,7 @@ def polar(abs, angle):  # noqa: A002 - torch's names
     return call(POLAR, (abs, angle))
 
 
-# --- book/chapters/02c_complex_numbers.md:559
+# --- book/chapters/02c_complex_numbers.md:560
 def _angle_backward(g, self):
     squared = self.abs() ** 2
     return (g * self / (squared + (squared == 0)) * 1j,)  # 0 where self is 0
@@ -168,7 +168,7 @@ def _to_copy(a, dtype, device, self_dtype, self_device):
     return TO_COPY.forward(a, dtype, device, self_dtype, self_device)
 
 
-# --- book/chapters/02c_complex_numbers.md:583
+# --- book/chapters/02c_complex_numbers.md:584
 def _discarded(part):
     """A complex array about to be cast to a real dtype: its real part, with torch's warning."""
     from refgrad._ops.complex_comparisons import DISCARDED
@@ -193,7 +193,7 @@ def _copy_backward(g, src_dtype, wanted=(True, True)):
     return COPY.backward(g, src_dtype, wanted)
 
 
-# --- book/chapters/02c_complex_numbers.md:609
+# --- book/chapters/02c_complex_numbers.md:610
 _OWN_FORMS: dict = {}
 
 
@@ -207,6 +207,7 @@ def own_form(name: str):
 def _own_forms() -> dict:
     from refgrad._ops.arithmetic import TO_COPY
     from refgrad._ops.complex_gradients import complex_form
+    from refgrad._ops.complex_math_three import third_own_forms
     from refgrad._ops.complex_math_two import more_own_forms, sgn_backward
     from refgrad._ops.inplace_writes import COPY
     from refgrad._ops.pairs import ANGLE
@@ -218,4 +219,5 @@ def _own_forms() -> dict:
         "_to_copy": complex_form(TO_COPY, forward=_to_copy),
         "copy_": complex_form(COPY, forward=_copy_forward, backward=_copy_backward),
         **more_own_forms(),  # chapter 02d_complex_numbers_two
+        **third_own_forms(),  # chapter 02e_complex_numbers_three
     }

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/02d_complex_numbers_two.md:186
+# --- book/chapters/02d_complex_numbers_two.md:188
 """The complex forms of trace, vdot, sgn's gradient and a power with a tensor exponent."""
 
 import numpy as np
@@ -27,7 +27,7 @@ def _vdot_backward(g, self=None, other=None):
     return (None if other is None else conj(g) * other, None if self is None else g * self)
 
 
-# --- book/chapters/02d_complex_numbers_two.md:226
+# --- book/chapters/02d_complex_numbers_two.md:228
 def sgn_backward(g, self, result):
     """The gradient of ``sgn`` of complex numbers, torch's steps: 0 where ``self`` is 0."""
     size = self.abs()
@@ -35,7 +35,7 @@ def sgn_backward(g, self, result):
     return (value.masked_fill(size == 0, 0.0),)
 
 
-# --- book/chapters/02d_complex_numbers_two.md:247
+# --- book/chapters/02d_complex_numbers_two.md:249
 def _exponent_grad(g, self, exponent, result):
     from refgrad._ops.functions import where
     from refgrad._ops.simple_functions import log
@@ -59,7 +59,7 @@ def _pow_tensor_backward(g, self, exponent, result, wanted=(True, True)):
     )
 
 
-# --- book/chapters/02d_complex_numbers_two.md:284
+# --- book/chapters/02d_complex_numbers_two.md:286
 def _var(a, dim, correction, keepdim):
     from refgrad._ops import variances
 
@@ -71,7 +71,7 @@ def _std(a, dim, correction, keepdim):
     return np.sqrt(_var(a, dim, correction, keepdim))
 
 
-# --- book/chapters/02d_complex_numbers_two.md:311
+# --- book/chapters/02d_complex_numbers_two.md:313
 def _vector_norm(a, ord, dim, keepdim, dtype):  # noqa: A002 - torch's names
     from refgrad._ops import measures
     from refgrad._ops.result_layout import row_major_result
@@ -87,7 +87,7 @@ def _dist(a, b, p):
     return measures._vector_norm(np.abs(a - b), p, None, False, None)
 
 
-# --- book/chapters/02d_complex_numbers_two.md:335
+# --- book/chapters/02d_complex_numbers_two.md:337
 def more_own_forms() -> dict:
     from refgrad._ops.measures import VECTOR_NORM
     from refgrad._ops.powers import POW_TENSOR

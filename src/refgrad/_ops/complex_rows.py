@@ -9,6 +9,7 @@ import ml_dtypes
 import numpy as np
 from numpy import ndarray  # NOTE [Names looked up once]
 
+from refgrad._ops.complex_rows_three import THIRD_CONJUGATED
 from refgrad._ops.complex_rows_two import MORE_AS_WRITTEN, MORE_CONJUGATED, MORE_REFUSALS
 
 # NOTE [Complex rows]
@@ -41,10 +42,10 @@ def has_complex(arrays) -> bool:
     return False
 
 
-# --- book/chapters/02c_complex_numbers.md:201
+# --- book/chapters/02c_complex_numbers.md:202
 AS_WRITTEN = frozenset({
     "sub", "rsub", "rsub_tensor", "neg", "add_scalar", "sub_scalar", "sum", "sum_dim",
-    "mean", "mean_dim", "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
+    "clone", "eq", "ne", "abs", "index", "stack", "cat", "conj",
     "conj_physical", "fill_", "fill_.Tensor", "zero_", "eq_", "ne_", "select_backward",
     "slice_backward", "expand_backward", "index_put", "index_put_", "_index_put_impl_",
     "new_zeros", "zeros_like", "masked_fill", "where", "reshape", "contiguous", "flip",
@@ -54,10 +55,10 @@ AS_WRITTEN = frozenset({
 CONJUGATED = frozenset({
     "add", "mul", "div", "mul_scalar", "div_scalar", "reciprocal", "exp", "log", "sin",
     "cos", "sqrt", "pow", "pow_scalar", "mm", "mv", "dot", "bmm",
-}) | MORE_CONJUGATED
+}) | MORE_CONJUGATED | THIRD_CONJUGATED  # chapters 02d and 02e
 
 
-# --- book/chapters/02c_complex_numbers.md:218
+# --- book/chapters/02c_complex_numbers.md:219
 # torch's refusals, by row: the error's type and words ({} is ComplexFloat or ComplexDouble)
 _UNSUPPORTED = "{} is not supported for complex inputs"
 _NO_CLAMP = (NotImplementedError, "clamp is not supported for complex types")
@@ -87,7 +88,7 @@ TORCH_REFUSES = {
 }
 
 
-# --- book/chapters/02c_complex_numbers.md:253
+# --- book/chapters/02c_complex_numbers.md:254
 def complex_row(op, arrays):
     """The row to run for ``op`` given complex operands; or torch's or refgrad's refusal."""
     name = op.name

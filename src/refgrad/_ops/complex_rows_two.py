@@ -28,10 +28,10 @@ MORE_REFUSALS = {
 }
 
 
-# --- book/chapters/02d_complex_numbers_two.md:153
+# --- book/chapters/02d_complex_numbers_two.md:155
 MORE_CONJUGATED = frozenset({
     "tanh", "tanh_backward", "sigmoid", "sigmoid_backward", "tan", "rsqrt", "log10",
-    "log2", "exp2", "prod", "prod_dim", "cumprod", "sinh", "cosh", "atan", "asinh", "atanh",
+    "log2", "exp2", "cumprod", "sinh", "cosh", "atan", "asinh", "atanh",
     "expm1", "log1p", "sinc",
 })
 MORE_AS_WRITTEN = frozenset({"index_fill", "index_fill_tensor", "diag_embed"})

@@ -70,10 +70,10 @@ class _LinAlgError(RuntimeError):
     """A matrix a factorization cannot handle: singular, or not positive-definite."""
 
 
-def check_matrices(A, name: str, low_precision: str | None = None) -> None:
+def check_matrices(A, name: str, low_precision: str | None = None, complex_too=False) -> None:
     """torch's checks of a batch of square matrices, in torch's order."""
     check_square(A, name)
-    check_floating(A, name, low_precision)
+    check_floating(A, name, low_precision, complex_too=complex_too)
 
 
 def check_square(A, name: str) -> None:
@@ -87,10 +87,12 @@ def check_square(A, name: str) -> None:
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
 
 
-def check_floating(A, name: str, low_precision: str | None = None, empty_too=False) -> None:
+def check_floating(A, name: str, low_precision: str | None = None, empty_too=False,
+                   complex_too=False) -> None:
     """Refuse an integer ``A``; and a float16 one, as the CPU kernel ``low_precision`` does
-    where one is named: that only where ``A`` has elements, unless ``empty_too``."""
-    if not A.dtype.is_floating_point:
+    where one is named: that only where ``A`` has elements, unless ``empty_too``. A complex
+    ``A`` passes where the caller computes complex numbers (chapter 02e)."""
+    if not (A.dtype.is_floating_point or complex_too and A.dtype.is_complex):
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {LEGACY[A.dtype]}")
     if A.dtype.itemsize == 2:  # float16 and bfloat16
@@ -110,7 +112,7 @@ def failure(name: str, info, describe) -> _LinAlgError:
     return _LinAlgError(f"{name}: {where}{describe(int(flat[first]))}")
 
 
-# --- book/chapters/16l_more_linalg.md:223
+# --- book/chapters/16l_more_linalg.md:225
 def partial_factors(a):
     """(each matrix's lower factor as LAPACK leaves it, the order of its first leading minor
     that is not positive-definite, or 0)."""
@@ -148,7 +150,7 @@ def factors(matrix):
     return None if np.isnan(np.diagonal(factor, axis1=-2, axis2=-1)).any() else factor
 
 
-# --- book/chapters/16l_more_linalg.md:1307
+# --- book/chapters/16l_more_linalg.md:1309
 from refgrad.return_types import _given_out, _structseq  # noqa: E402 - with the rest
 
 SLOGDET_RESULT = _structseq("slogdet", ("sign", "logabsdet"))

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:446
+# --- book/chapters/16l_more_linalg.md:448
 """Inverses, matrix powers and linear solves."""
 
 import numpy as np
@@ -23,7 +23,7 @@ from refgrad._ops.linalg_gradients import inv_backward
 from refgrad._ops.table import Op, register
 
 
-# --- book/chapters/16l_more_linalg.md:485
+# --- book/chapters/16l_more_linalg.md:487
 def _inv_ex(a):
     try:
         inverse, info = np.linalg.inv(a), np.zeros(a.shape[:-2], dtype=np.int32, like=a)
@@ -39,13 +39,13 @@ LINALG_INV_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:514
+# --- book/chapters/16l_more_linalg.md:516
 def inv_ex(A, *, check_errors=False):
     from refgrad._autocast_policy import entry
 
     (A,) = entry("linalg_inv_ex", A)  # chapter "Mixed precision"
     try:
-        check_matrices(A, "linalg.inv")
+        check_matrices(A, "linalg.inv", complex_too=True)  # complex: chapter 02e
     except RuntimeError as error:  # after any mode has seen it: NOTE [Before the kernel refuses]
         from refgrad.utils._saving_above_modes import refused
 
@@ -92,7 +92,7 @@ def _singular_inverse(info, name="linalg.inv"):
         "the input matrix is singular."))
 
 
-# --- book/chapters/16l_more_linalg.md:580
+# --- book/chapters/16l_more_linalg.md:582
 def matrix_power(A, n):
     from refgrad._factories import eye
 
@@ -136,7 +136,7 @@ def _check_power(A) -> None:
     check_square(A, "linalg.matrix_power")
 
 
-# --- book/chapters/16l_more_linalg.md:755
+# --- book/chapters/16l_more_linalg.md:757
 def _is_vector(A_shape, B_shape) -> bool:
     return len(B_shape) == 1 or tuple(B_shape) == tuple(A_shape[:-1])
 
@@ -177,7 +177,7 @@ def _by_columns(x):
     return moved_to(x, tuple(steps))
 
 
-# --- book/chapters/16l_more_linalg.md:797
+# --- book/chapters/16l_more_linalg.md:799
 # NOTE [A solve's gradient from its own factors]
 # B's gradient solves with Aᵀ, and A was factored for the forward: a plain
 # backward solves with those saved factors (adjoint=True). A backward under
@@ -204,7 +204,7 @@ LINALG_SOLVE_EX = register(Op(
 ))
 
 
-# --- book/chapters/16l_more_linalg.md:830
+# --- book/chapters/16l_more_linalg.md:832
 def _check_solve(A, B, left) -> None:
     from refgrad._functorch._batched_ranks import batched
     from refgrad._ops.functions import check_broadcast
@@ -213,7 +213,7 @@ def _check_solve(A, B, left) -> None:
     if A.ndim < 2 and batched(A, B):  # under vmap, its rule's check first: chapter 19if
         raise RuntimeError("linalg.solve: The input tensor A must have at least 2 dimensions.")
     if not A.dtype.is_floating_point:  # float16 is the LU kernel's refusal, made last
-        check_floating(A, "linalg.solve")
+        check_floating(A, "linalg.solve", complex_too=True)  # complex: chapter 02e
     if A.dtype is not B.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found "
                            f"A of type {LEGACY[A.dtype]} and B of type {LEGACY[B.dtype]} instead")
@@ -227,7 +227,7 @@ def _check_solve(A, B, left) -> None:
             f"linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {shape[-2]}x{shape[-1]})")
     check_broadcast(shape[:-2], tuple(A.shape[:-2]), (A, B))  # a rule's: chapter 19ii
-    check_floating(A, "linalg.solve", low_precision="lu_cpu")  # only where A has elements
+    check_floating(A, "linalg.solve", low_precision="lu_cpu", complex_too=True)  # if any
 
 
 def solve(A, B, *, left=True):
@@ -250,5 +250,5 @@ def solve(A, B, *, left=True):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:468
+# --- book/chapters/16l_more_linalg.md:470
 from refgrad._ops.determinants import det, linalg_slogdet, logdet, slogdet  # noqa: E402, F401, I001

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16l_more_linalg.md:1174
+# --- book/chapters/16l_more_linalg.md:1176
 """Matrix norms made of vector norms and extremes, and linalg.norm's choice among them."""
 
 import math
@@ -21,7 +21,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):  # no
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
     if ord in ("nuc", 2, -2) or not A.dtype.is_floating_point:  # only the SVD's orders
-        check_floating(A, "linalg.matrix_norm")  # refuse the half types too
+        check_floating(A, "linalg.matrix_norm", complex_too=True)  # refuse the half types
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -58,7 +58,7 @@ def _filled(result):
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1241
+# --- book/chapters/16l_more_linalg.md:1243
 # The norms made of singular values: chapter "Decompositions" has them.
 def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     from refgrad._creation import zeros
@@ -80,7 +80,7 @@ def _spectral_norm(A, ord, dims, keepdim, dtype):  # noqa: A002
     return result
 
 
-# --- book/chapters/16l_more_linalg.md:1267
+# --- book/chapters/16l_more_linalg.md:1269
 def _check_narrowing(A, dtype) -> None:
     from refgrad._dtype import promote_types
     from refgrad._typename import LEGACY
@@ -94,7 +94,7 @@ def _check_narrowing(A, dtype) -> None:
                            f"({LEGACY[dtype]})")
 
 
-# --- book/chapters/16l_more_linalg.md:1282
+# --- book/chapters/16l_more_linalg.md:1284
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)

@@ -100,7 +100,7 @@ def _svd_refusal(A, driver):
     if A.ndim < 2:
         return RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
     try:
-        check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu")
+        check_floating(A, "linalg.svd", low_precision="linalg_svd_cpu", complex_too=True)
     except RuntimeError as error:  # a NotImplementedError too
         return error
     if driver is not None:
@@ -127,7 +127,7 @@ def torch_svd(input, some=True, compute_uv=True):
                            f"{input.ndim} dimensions instead")
     if compute_uv:
         U, S, Vh = svd(input, full_matrices=not some)
-        return SVD_RESULT(U, S, Vh.mT)
+        return SVD_RESULT(U, S, Vh.mH)  # V, conjugated where complex
     S = svd(input, full_matrices=False).S
     batch, (m, n) = tuple(input.shape[:-2]), tuple(input.shape[-2:])
     zero = {"dtype": input.dtype, "device": input.device}

@@ -90,10 +90,15 @@ def _last_two(input, kind):
     if input.dim() < 2:
         raise RuntimeError(f"{kind} is only supported on matrices or batches of matrices. "
                            f"Got {input.dim()}-D tensor.")
-    return input.transpose(-2, -1)
+    return _conjugated(input.transpose(-2, -1))
 
 
-# --- book/chapters/26_inplace.md:4391
+def _conjugated(moved):
+    """A complex transpose conjugated too (eagerly: chapter 02c_complex_numbers)."""
+    return moved.conj() if moved._data.dtype.kind == "c" else moved
+
+
+# --- book/chapters/26_inplace.md:4396
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("adjoint", adjoint, (input,))
@@ -111,7 +116,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4413
+# --- book/chapters/26_inplace.md:4419
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("mH", _matrix_adjoint, (input,))
@@ -131,10 +136,10 @@ def _hermitian(input):
         batches = " For batches of matrices, consider using tensor.mH" if input.dim() > 2 else ""
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). "
                            f"Got {input.dim()}-D tensor.{batches}")
-    return input.transpose(0, 1)
+    return _conjugated(input.transpose(0, 1))
 
 
-# --- book/chapters/26_inplace.md:4445
+# --- book/chapters/26_inplace.md:4451
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -181,7 +186,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4496
+# --- book/chapters/26_inplace.md:4502
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -211,7 +216,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4530
+# --- book/chapters/26_inplace.md:4536
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -56,9 +56,12 @@ def eigvalsh(A, UPLO="L"):
     return eigh(A, UPLO).eigenvalues
 
 
+_EIGH_KINDS = ("float32", "float64", "complex64", "complex128")  # complex: chapter 02e
+
+
 def _check_eigh(A, UPLO) -> None:
     check_square(A, "linalg.eigh")
     if UPLO.upper() not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    if A.dtype.name not in ("float32", "float64") and A._data.size:  # no kernel for none
+    if A.dtype.name not in _EIGH_KINDS and A._data.size:  # no kernel for none
         raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for '{LEGACY[A.dtype]}'")

@@ -92,7 +92,7 @@ def std_mean(input, dim=variances._UNSET, unbiased=variances._UNSET, keepdim=Fal
 def _both(row, input, dim, unbiased, keepdim, correction):
     from refgrad._ops.functions import dim_tuple
 
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"{row.name} only support floating point and complex dtypes")
     if isinstance(dim, bool):  # std_mean(True): the spelling with unbiased alone
         dim, unbiased = variances._UNSET, dim
