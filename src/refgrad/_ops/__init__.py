@@ -27,7 +27,7 @@ import refgrad._ops.more_methods  # noqa: F401 - installs hsplit, fmax and the r
 import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 
 
-# --- book/chapters/18a_forward_ad.md:577
+# --- book/chapters/18a_forward_ad.md:599
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 

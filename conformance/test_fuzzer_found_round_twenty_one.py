@@ -1,0 +1,47 @@
+"""Black-box tests: behaviour the differential fuzzer found in its twenty-first round.
+
+make_dual checks its level, sizes and tangents in torch's autograd kernel, which is
+skipped under inference mode and when the primal and the tangent are both inference
+tensors: the dual is then a bare alias with no tangent, whatever the tangent's size or
+the level's number. The same assertions run on torch.
+"""
+
+import pytest
+import torch
+import torch.autograd.forward_ad as fwAD
+
+
+def _frozen(*shape):
+    with torch.inference_mode():
+        return torch.rand(*shape)
+
+
+def test_a_dual_of_two_inference_tensors_has_no_tangent_and_no_size_check():
+    primal = _frozen(2, 3).expand(2, 2, 3)[1].t()
+    with fwAD.dual_level():
+        dual = fwAD.make_dual(primal, _frozen(2, 3))
+        assert dual.shape == (3, 2) and dual.stride() == (1, 3) and dual.is_inference()
+        assert fwAD.unpack_dual(dual).tangent is None
+        assert fwAD.unpack_dual(dual.exp()).tangent is None
+        again = fwAD.make_dual(dual, _frozen(3, 2))  # no tangent to find twice
+        assert fwAD.unpack_dual(again).tangent is None
+
+
+def test_a_dual_of_two_inference_tensors_needs_no_open_level():
+    assert fwAD.make_dual(_frozen(3, 2), _frozen(3, 2), level=0).is_inference()
+    assert fwAD.make_dual(_frozen(3, 2), _frozen(3, 2), level=1).shape == (3, 2)
+    with torch.inference_mode():
+        assert fwAD.make_dual(torch.rand(3, 2), torch.rand(2, 3), level=0).is_inference()
+
+
+@pytest.mark.parametrize("ordinary", ["primal", "tangent"])
+def test_one_ordinary_tensor_brings_the_checks_back(ordinary):
+    primal = torch.rand(3, 2) if ordinary == "primal" else _frozen(3, 2)
+    tangent = torch.rand(2, 3) if ordinary == "tangent" else _frozen(2, 3)
+    with fwAD.dual_level():
+        with pytest.raises(RuntimeError, match=r"Tensor is of size \[3, 2\] while the given "
+                                               r"forward gradient is of size \[2, 3\]"):
+            fwAD.make_dual(primal, tangent)
+        kept = fwAD.make_dual(primal, tangent.t().clone() if ordinary == "tangent"
+                              else _frozen(3, 2).clone())
+        assert fwAD.unpack_dual(kept).tangent is not None
