@@ -3,7 +3,8 @@
 make_dual checks its level, sizes and tangents in torch's autograd kernel, which is
 skipped under inference mode and when the primal and the tangent are both inference
 tensors: the dual is then a bare alias with no tangent, whatever the tangent's size or
-the level's number. The same assertions run on torch.
+the level's number. An integer division of a 0-d tensor in place by a zero is refused
+with ZeroDivisionError, its value untouched. The same assertions run on torch.
 """
 
 import pytest
@@ -45,3 +46,16 @@ def test_one_ordinary_tensor_brings_the_checks_back(ordinary):
         kept = fwAD.make_dual(primal, tangent.t().clone() if ordinary == "tangent"
                               else _frozen(3, 2).clone())
         assert fwAD.unpack_dual(kept).tangent is not None
+
+
+@pytest.mark.parametrize("method", ["remainder_", "fmod_", "floor_divide_", "div_"])
+def test_a_0d_integer_divided_in_place_by_a_zero(method):
+    kwargs = {"rounding_mode": "trunc"} if method == "div_" else {}
+    zero = torch.tensor(0)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        getattr(zero, method)(zero, **kwargs)
+    assert zero.item() == 0 and zero._version == 0
+    seven = torch.tensor(7)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        getattr(seven, method)(torch.tensor(0), **kwargs)
+    assert seven.item() == 7
