@@ -4,7 +4,9 @@ make_dual checks its level, sizes and tangents in torch's autograd kernel, which
 skipped under inference mode and when the primal and the tangent are both inference
 tensors: the dual is then a bare alias with no tangent, whatever the tangent's size or
 the level's number. An integer division of a 0-d tensor in place by a zero is refused
-with ZeroDivisionError, its value untouched. The same assertions run on torch.
+with ZeroDivisionError, its value untouched. deg2rad and rad2deg of an integer tensor
+write into a float tensor made like the input, whose strides (size-one dimensions and
+expanded ones too) are the input's, not those of a converted copy. The same assertions run on torch.
 """
 
 import pytest
@@ -59,3 +61,17 @@ def test_a_0d_integer_divided_in_place_by_a_zero(method):
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         getattr(seven, method)(torch.tensor(0), **kwargs)
     assert seven.item() == 7
+
+
+@pytest.mark.parametrize("op", ["deg2rad", "rad2deg"])
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64, torch.bool])
+def test_deg2rad_of_integers_keeps_the_strides_of_size_one_dimensions(op, dtype):
+    row = torch.zeros(2, 1, dtype=dtype).t()
+    assert row.stride() == (1, 1)
+    assert getattr(row, op)().stride() == (1, 1)
+    spread = torch.zeros(2, 1, 3, dtype=dtype).permute(2, 1, 0)
+    assert spread.stride() == (1, 3, 3)
+    assert getattr(spread, op)().stride() == (1, 3, 3)
+    expanded = spread.expand(2, 3, 1, 2)
+    assert getattr(expanded, op)().stride() == (6, 1, 3, 3)
+    assert getattr(expanded, op)().dtype == torch.float32
