@@ -6,7 +6,10 @@ tensors: the dual is then a bare alias with no tangent, whatever the tangent's s
 the level's number. An integer division of a 0-d tensor in place by a zero is refused
 with ZeroDivisionError, its value untouched. deg2rad and rad2deg of an integer tensor
 write into a float tensor made like the input, whose strides (size-one dimensions and
-expanded ones too) are the input's, not those of a converted copy. The same assertions run on torch.
+expanded ones too) are the input's, not those of a converted copy. A comparison written
+into an integer inference tensor outside inference mode, against a tensor that requires
+grad, is refused for its shape or for the inference tensor, not for its dtype. The same
+assertions run on torch.
 """
 
 import pytest
@@ -75,3 +78,19 @@ def test_deg2rad_of_integers_keeps_the_strides_of_size_one_dimensions(op, dtype)
     expanded = spread.expand(2, 3, 1, 2)
     assert getattr(expanded, op)().stride() == (6, 1, 3, 3)
     assert getattr(expanded, op)().dtype == torch.float32
+
+
+@pytest.mark.parametrize("op", ["lt_", "eq_", "ge_"])
+@pytest.mark.parametrize("dtype", [torch.int64, torch.uint8])
+def test_a_comparison_into_an_integer_inference_tensor(op, dtype):
+    other = torch.rand(1, 2, 2, dtype=torch.float64, requires_grad=True)
+    with torch.inference_mode():
+        narrow, full = torch.zeros(1, 2, 1, dtype=dtype), torch.zeros(1, 2, 2, dtype=dtype)
+    with pytest.raises(RuntimeError, match=r"output with shape \[1, 2, 1\] doesn't match "
+                                           r"the broadcast shape \[1, 2, 2\]"):
+        getattr(narrow, op)(other)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside "
+                                           "InferenceMode is not allowed"):
+        getattr(full, op)(other)
+    written = [[[1, 1], [1, 1]]] if op == "lt_" else [[[0, 0], [0, 0]]]
+    assert full.tolist() == written  # the kernel wrote before the version was refused

@@ -31,14 +31,14 @@ import refgrad._ops.checked  # noqa: F401 - installs the checked methods
 import refgrad._ops.dual  # noqa: F401 - registers the _fw_primal row
 
 
-# --- book/chapters/26_inplace.md:4011
+# --- book/chapters/26_inplace.md:4015
 import refgrad._ops.assignment  # noqa: F401 - installs item assignment
 import refgrad._ops.inplace_methods  # noqa: F401 - installs the in-place methods
 import refgrad._ops.random_fills  # noqa: F401 - installs uniform_ and normal_
 import refgrad._ops.compared_in_place  # noqa: F401 - installs eq_ and the rest
 
 
-# --- book/chapters/26_inplace.md:4631
+# --- book/chapters/26_inplace.md:4635
 import refgrad._ops.diagonal_fills  # noqa: F401 - installs fill_diagonal_
 
 

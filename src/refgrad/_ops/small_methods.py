@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4281
+# --- book/chapters/26_inplace.md:4285
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -22,7 +22,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
-# --- book/chapters/26_inplace.md:4306
+# --- book/chapters/26_inplace.md:4310
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -66,7 +66,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4354
+# --- book/chapters/26_inplace.md:4358
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("sum_to_size", sum_to_size, (input, size))
@@ -93,7 +93,7 @@ def _last_two(input, kind):
     return input.transpose(-2, -1)
 
 
-# --- book/chapters/26_inplace.md:4386
+# --- book/chapters/26_inplace.md:4390
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("adjoint", adjoint, (input,))
@@ -111,7 +111,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4408
+# --- book/chapters/26_inplace.md:4412
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("mH", _matrix_adjoint, (input,))
@@ -134,7 +134,7 @@ def _hermitian(input):
     return input.transpose(0, 1)
 
 
-# --- book/chapters/26_inplace.md:4440
+# --- book/chapters/26_inplace.md:4444
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -181,7 +181,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4491
+# --- book/chapters/26_inplace.md:4495
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -211,7 +211,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4525
+# --- book/chapters/26_inplace.md:4529
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

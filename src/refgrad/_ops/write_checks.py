@@ -139,7 +139,7 @@ def check_broadcast(t, operands) -> None:
                            f"shape {list(shape)}")
 
 
-# --- book/chapters/26_inplace.md:3393
+# --- book/chapters/26_inplace.md:3397
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""
