@@ -8,8 +8,10 @@ with ZeroDivisionError, its value untouched. deg2rad and rad2deg of an integer t
 write into a float tensor made like the input, whose strides (size-one dimensions and
 expanded ones too) are the input's, not those of a converted copy. A comparison written
 into an integer inference tensor outside inference mode, against a tensor that requires
-grad, is refused for its shape or for the inference tensor, not for its dtype. The same
-assertions run on torch.
+grad, is refused for its shape or for the inference tensor, not for its dtype. lerp's
+0-d weight tensor promotes as equals with a 0-d self and end (float16 with a float32
+weight gives float32), and beside dimensioned ones is rounded to their dtype first. The
+same assertions run on torch.
 """
 
 import pytest
@@ -94,3 +96,36 @@ def test_a_comparison_into_an_integer_inference_tensor(op, dtype):
         getattr(full, op)(other)
     written = [[[1, 1], [1, 1]]] if op == "lt_" else [[[0, 0], [0, 0]]]
     assert full.tolist() == written  # the kernel wrote before the version was refused
+
+
+@pytest.mark.parametrize(("dtype", "weight_dtype", "result_dtype"), [
+    (torch.float16, torch.float32, torch.float32),
+    (torch.float16, torch.float64, torch.float64),
+    (torch.bfloat16, torch.float16, torch.float32),
+])
+def test_lerp_of_three_0d_tensors_promotes_them_together(dtype, weight_dtype, result_dtype):
+    start = torch.tensor(0.7001953125, dtype=dtype, requires_grad=True)
+    weight = torch.tensor(0.25, dtype=weight_dtype, requires_grad=True)
+    out = torch.lerp(start, start.detach() * 2, weight)
+    assert out.dtype == result_dtype and out.grad_fn.name() == "LerpBackward1"
+    out.backward()
+    assert start.grad.dtype == dtype and weight.grad.dtype == weight_dtype
+    if dtype is torch.float16:
+        assert out.item() == 0.875244140625  # computed in the promoted dtype, rounded once
+        assert start.grad.item() == 0.75
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("weight_dtype", [torch.float32, torch.float64])
+def test_lerp_rounds_a_0d_weight_to_the_dimensioned_tensors_dtype(dtype, weight_dtype):
+    start = torch.tensor([0.7, 1.1], dtype=dtype)
+    end = torch.tensor([-1.3, 0.3], dtype=dtype)
+    out = torch.lerp(start, end, torch.tensor(0.3, dtype=weight_dtype))
+    rounded = torch.lerp(start, end, torch.tensor(0.3, dtype=dtype))
+    assert out.dtype == dtype and out.tolist() == rounded.tolist()
+    if dtype is torch.float16:
+        assert out.tolist() == [0.10009765625, 0.85986328125]
+    else:
+        assert out.tolist() == [0.0986328125, 0.859375]
+    ints = torch.lerp(torch.tensor([0, 1]), torch.tensor([-1, 3]), torch.tensor(0.3, dtype=dtype))
+    assert ints.dtype == dtype  # integers take the weight's dtype, however it is kept

@@ -93,11 +93,12 @@ _NUMBERS_IN_FLOAT32 = frozenset({"mul_scalar", "div_scalar"})
 # Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
 # rounding every step (prod, nextafter, logit, xlogy, nll_loss's sums), rounds some of its
 # steps (logsumexp, log_softmax, softmax, scatter_reduce's mean: their forwards round
-# those), widens them to double (bincount's weights), or has ends that depend on the
-# input's layout (gelu).
+# those), widens them to double (bincount's weights), has ends that depend on the
+# input's layout (gelu), or promotes 0-d operands of two dtypes (lerp's tensor weight).
 IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount", "logit", "xlogy",
                           "xlogy_by_number", "number_xlogy", "logsumexp", "log_softmax",
-                          "softmax", "gelu", "nll_loss", "nll_loss2d", "scatter_reduce"})
+                          "softmax", "gelu", "nll_loss", "nll_loss2d", "scatter_reduce",
+                          "lerp_tensor"})
 # NOTE [bfloat16 not yet]
 # Rows refused for bfloat16, as torch has no bfloat16 kernel for them.
 NOT_YET = frozenset({"_cdist_forward"})
