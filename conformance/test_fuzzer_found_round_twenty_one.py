@@ -10,8 +10,9 @@ expanded ones too) are the input's, not those of a converted copy. A comparison 
 into an integer inference tensor outside inference mode, against a tensor that requires
 grad, is refused for its shape or for the inference tensor, not for its dtype. lerp's
 0-d weight tensor promotes as equals with a 0-d self and end (float16 with a float32
-weight gives float32), and beside dimensioned ones is rounded to their dtype first. The
-same assertions run on torch.
+weight gives float32), and beside dimensioned ones is rounded to their dtype first. A
+bool in-place product refuses a self of another shape before it finds no kernel for
+bool. The same assertions run on torch.
 """
 
 import pytest
@@ -129,3 +130,19 @@ def test_lerp_rounds_a_0d_weight_to_the_dimensioned_tensors_dtype(dtype, weight_
         assert out.tolist() == [0.0986328125, 0.859375]
     ints = torch.lerp(torch.tensor([0, 1]), torch.tensor([-1, 3]), torch.tensor(0.3, dtype=dtype))
     assert ints.dtype == dtype  # integers take the weight's dtype, however it is kept
+
+
+@pytest.mark.parametrize(("method", "self_shape", "operands", "product"), [
+    ("baddbmm_", (2, 2), ((1, 2, 2), (1, 2, 2)), (1, 2, 2)),
+    ("addmm_", (1, 2), ((2, 2), (2, 2)), (2, 2)),
+    ("addmv_", (1,), ((2, 2), (2,)), (2,)),
+])
+def test_a_bool_product_in_place_refuses_selfs_shape_first(method, self_shape, operands,
+                                                           product):
+    args = [torch.ones(shape, dtype=torch.bool) for shape in operands]
+    with torch.no_grad(), pytest.raises(RuntimeError, match=(
+            rf"Bad in-place call: input tensor size \[{', '.join(map(str, self_shape))}\] "
+            rf"and output tensor size \[{', '.join(map(str, product))}\] should match")):
+        getattr(torch.ones(self_shape, dtype=torch.bool), method)(*args)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        getattr(torch.ones(product, dtype=torch.bool), method)(*args)
