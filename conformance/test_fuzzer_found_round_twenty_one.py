@@ -12,8 +12,11 @@ grad, is refused for its shape or for the inference tensor, not for its dtype. l
 0-d weight tensor promotes as equals with a 0-d self and end (float16 with a float32
 weight gives float32), and beside dimensioned ones is rounded to their dtype first. A
 bool in-place product refuses a self of another shape before it finds no kernel for
-bool. The same assertions run on torch.
+bool. tanh's backward fuses 1 - y * y into one rounding. The same assertions run on
+torch.
 """
+
+from fractions import Fraction
 
 import pytest
 import torch
@@ -146,3 +149,14 @@ def test_a_bool_product_in_place_refuses_selfs_shape_first(method, self_shape, o
         getattr(torch.ones(self_shape, dtype=torch.bool), method)(*args)
     with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
         getattr(torch.ones(product, dtype=torch.bool), method)(*args)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_tanhs_gradient_near_one_rounds_one_minus_the_square_once(dtype):
+    x = torch.tensor([4.934802, 2.2994740], dtype=dtype, requires_grad=True)
+    y = x.tanh()
+    y.backward(torch.ones_like(y))
+    exact = [float(1 - Fraction(v) ** 2) for v in y.tolist()]  # rounded once, to float64
+    fused = torch.tensor(exact, dtype=torch.float64).to(dtype).tolist()
+    assert x.grad.tolist() == fused
+    assert (1 - y.detach() * y.detach()).tolist() != fused  # the square rounded first
