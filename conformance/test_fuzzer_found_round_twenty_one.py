@@ -12,8 +12,10 @@ grad, is refused for its shape or for the inference tensor, not for its dtype. l
 0-d weight tensor promotes as equals with a 0-d self and end (float16 with a float32
 weight gives float32), and beside dimensioned ones is rounded to their dtype first. A
 bool in-place product refuses a self of another shape before it finds no kernel for
-bool. tanh's backward fuses 1 - y * y into one rounding. The same assertions run on
-torch.
+bool. tanh's backward fuses 1 - y * y into one rounding. cat, stack and their kin
+promote a bfloat16 piece with a float32 or float16 one to float32; cat of inference
+tensors outside inference mode counts a write on its result for each piece of another
+dtype it copies in. The same assertions run on torch.
 """
 
 from fractions import Fraction
@@ -160,3 +162,27 @@ def test_tanhs_gradient_near_one_rounds_one_minus_the_square_once(dtype):
     fused = torch.tensor(exact, dtype=torch.float64).to(dtype).tolist()
     assert x.grad.tolist() == fused
     assert (1 - y.detach() * y.detach()).tolist() != fused  # the square rounded first
+
+
+@pytest.mark.parametrize("join", [torch.cat, torch.stack, torch.hstack, torch.column_stack])
+@pytest.mark.parametrize("other", [torch.float32, torch.float16])
+def test_joining_bfloat16_with_float32_or_float16_promotes(join, other):
+    brain = torch.tensor([1.1, 2.3], dtype=torch.bfloat16)
+    joined = join([brain, torch.tensor([1.1, 2.3], dtype=other)])
+    assert joined.dtype == torch.float32
+    assert sorted(joined.reshape(-1).tolist())[:2] == [1.099609375 if other is torch.float16
+                                                      else 1.100000023841858, 1.1015625]
+
+
+def test_cat_of_inference_tensors_counts_each_piece_converted():
+    with torch.inference_mode():
+        floats = torch.ones(2, 2)
+        halves, brains = torch.ones(1, 2, dtype=torch.float16), torch.ones(1, 2,
+                                                                           dtype=torch.bfloat16)
+        longs, legacy = torch.ones(1, 2, dtype=torch.int64), torch.ones(0, dtype=torch.float16)
+    assert torch.cat([floats, halves])._version == 1
+    assert torch.cat([floats, brains, brains, longs])._version == 3
+    assert torch.cat([halves, halves])._version == 0
+    assert torch.cat([floats, legacy])._version == 0  # a legacy empty piece is skipped
+    assert torch.cat([floats, halves[:0]])._version == 1
+    assert torch.cat([floats, halves.clone()])._version == 0  # one normal piece: autograd's
