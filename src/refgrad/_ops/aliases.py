@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4218
+# --- book/chapters/26_inplace.md:4222
 """The other names torch gives tensors' methods: greater for gt, multiply for mul."""
 
 from refgrad._ops import out_arguments
@@ -41,7 +41,7 @@ ALIASES["subtract"] = (_subtract, (
     tuple(f"subtract(Tensor input, {o})" for o in _ALPHA))
 
 
-# --- book/chapters/26_inplace.md:4261
+# --- book/chapters/26_inplace.md:4265
 FUNCTIONS = {}
 for _alias, (_method, _functions, _methods) in ALIASES.items():
     setattr(Tensor, _alias, method_alias(_method, _methods))

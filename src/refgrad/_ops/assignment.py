@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3200
+# --- book/chapters/26_inplace.md:3204
 """Item assignment, x[index] = value: a fill_, a copy_ or an index_put_."""
 
 import numpy as np
@@ -19,7 +19,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:3230
+# --- book/chapters/26_inplace.md:3234
 def setitem(self, index, value) -> None:
     from refgrad._ops.subscripts import walk
 
@@ -66,7 +66,7 @@ def setitem(self, index, value) -> None:
         copy_to(target, values)
 
 
-# --- book/chapters/26_inplace.md:3283
+# --- book/chapters/26_inplace.md:3287
 def _refuse_batched_indices(self, index, value) -> None:
     """torch's index_put_ under vmap refuses a batched index or value before it reads
     the indices, when the tensor written is not batched."""
@@ -112,7 +112,7 @@ def _assignable(value, target):
 Tensor.__setitem__ = torch_named(setitem, "__setitem__")  # NOTE [Operators named as torch's]
 
 
-# --- book/chapters/26_inplace.md:3339
+# --- book/chapters/26_inplace.md:3343
 def expandable(value, target):
     """``value`` without leading 1s, expanded to ``target``'s sizes as torch's."""
     shape, sizes = value._data.shape, target._data.shape
@@ -123,7 +123,7 @@ def expandable(value, target):
     return value if value._data.shape == sizes else value.expand(sizes)
 
 
-# --- book/chapters/26_inplace.md:3362
+# --- book/chapters/26_inplace.md:3366
 def leading_ones_dropped(value):
     """``value`` viewed without its leading 1s, or ``value`` itself where it has none."""
     shape = value._data.shape

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2595
+# --- book/chapters/26_inplace.md:2599
 """bernoulli's refusal of a probability outside [0, 1], where torch's kernel reaches it."""
 
 import numpy as np

@@ -13,7 +13,7 @@ from numpy import ndarray  # NOTE [Names looked up once]
 # torch's CPU kernels widen bfloat16 to float32, compute, and round once; call()
 # does the same around a row's forward, which then sees only float32 arrays.
 BRAIN = np.dtype(ml_dtypes.bfloat16)
-_SINGLE = np.dtype(np.float32)
+_SINGLE, _HALF = np.dtype(np.float32), np.dtype(np.float16)
 
 
 def has_bfloat16(arrays) -> bool:
@@ -61,17 +61,20 @@ def numbers_as_bfloat16(op, params: dict) -> dict:
 
 def narrowed(results, operands, params: dict) -> tuple:
     """The results with each float32 array rounded to bfloat16, unless float32 is theirs:
-    a float32 operand (not one widened here) or a ``dtype`` other than bfloat16 asked for."""
+    a float32 operand (not one widened here), a float16 one (the two promote to float32),
+    one of these in a list (cat's pieces), or a ``dtype`` other than bfloat16 asked for."""
     kind = params.get("dtype")
     if kind is not None and getattr(kind, "numpy", None) is not BRAIN:
         return results
-    if any(type(a) is ndarray and a.dtype is _SINGLE for a in operands):
-        return results
+    for a in operands:
+        for piece in a if type(a) in (list, tuple) else (a,):
+            if type(piece) is ndarray and (piece.dtype is _SINGLE or piece.dtype == _HALF):
+                return results
     return tuple(r.astype(BRAIN) if type(r) is ndarray and r.dtype is _SINGLE else r
                  for r in results)
 
 
-# --- book/chapters/02b_bfloat16.md:153
+# --- book/chapters/02b_bfloat16.md:156
 def bfloat16_number(op, value):
     """A Python number beside a bfloat16 tensor, as torch's kernel takes it: in float32 for
     the rows that read it so (mul, div: NOTE [float16 and numbers]), else as a bfloat16."""
@@ -88,16 +91,17 @@ def bfloat16_number(op, value):
 _NUMBERS_IN_FLOAT32 = frozenset({"mul_scalar", "div_scalar"})
 
 
-# --- book/chapters/02b_bfloat16.md:190
+# --- book/chapters/02b_bfloat16.md:193
 # NOTE [bfloat16 steps]
 # Rows given their bfloat16 arrays as they are: torch's kernel computes in bfloat16 itself,
 # rounding every step (prod, nextafter, logit, xlogy, nll_loss's sums), rounds some of its
 # steps (logsumexp, log_softmax, softmax, scatter_reduce's mean: their forwards round
-# those), widens them to double (bincount's weights), or has ends that depend on the
-# input's layout (gelu).
+# those), widens them to double (bincount's weights), has ends that depend on the
+# input's layout (gelu), or promotes 0-d operands of two dtypes (lerp's tensor weight).
 IN_OWN_DTYPE = frozenset({"prod", "prod_dim", "nextafter", "bincount", "logit", "xlogy",
                           "xlogy_by_number", "number_xlogy", "logsumexp", "log_softmax",
-                          "softmax", "gelu", "nll_loss", "nll_loss2d", "scatter_reduce"})
+                          "softmax", "gelu", "nll_loss", "nll_loss2d", "scatter_reduce",
+                          "lerp_tensor"})
 # NOTE [bfloat16 not yet]
 # Rows refused for bfloat16, as torch has no bfloat16 kernel for them.
 NOT_YET = frozenset({"_cdist_forward"})

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:370
+# --- book/chapters/16a_pointwise.md:384
 """clamp, clamp_min and clamp_max: their rows, with bounds that are numbers or tensors."""
 
 import numpy as np
@@ -36,7 +36,7 @@ def _inside(self, min, max):  # noqa: A002 - torch's names
     return make_tensor(inside)
 
 
-# --- book/chapters/16a_pointwise.md:414
+# --- book/chapters/16a_pointwise.md:428
 def _clip(a, low, high):
     """maximum, then minimum, each keeping the input on a tie: NOTE [Ties keep the input]."""
     if low is not None:
@@ -67,7 +67,7 @@ CLAMP = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:477
+# --- book/chapters/16a_pointwise.md:491
 def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noqa: A002
     # NOTE [clamp's gradients in torch's order]
     # torch's node builds the bounds' gradients first, from one zero made before
@@ -96,7 +96,7 @@ def _clamp_grads(g, self, min=None, max=None, wanted=(True, True, True)):  # noq
     return where(inside, g, zero), low, high
 
 
-# --- book/chapters/16a_pointwise.md:509
+# --- book/chapters/16a_pointwise.md:523
 def _joined(a, b, how):
     return a.logical_and(b) if how == "and" else a.logical_or(b)
 
@@ -105,7 +105,7 @@ def _joined_(a, b, how):
     return a.logical_and_(b) if how == "and" else a.logical_or_(b)
 
 
-# --- book/chapters/16a_pointwise.md:521
+# --- book/chapters/16a_pointwise.md:535
 _SELF_MIN_MAX = ("self", "min", "max")
 CLAMP_TENSOR = register(Op(
     "clamp_tensor", "ClampBackward0", _SELF_MIN_MAX,
@@ -115,7 +115,7 @@ CLAMP_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:541
+# --- book/chapters/16a_pointwise.md:555
 CLAMP_MIN = register(Op(
     "clamp_min", "ClampMinBackward0", ("self",), forward=lambda a, min: at_least(a, min),
     backward=lambda g, self, min: (_kept(g, self, min, None),),
@@ -144,7 +144,7 @@ CLAMP_MAX_TENSOR = register(Op(
 ))
 
 
-# --- book/chapters/16a_pointwise.md:647
+# --- book/chapters/16a_pointwise.md:661
 def clamp(input, min=None, max=None):  # noqa: A002 - torch's names
     from refgrad._dtype import checked_number, parsed_int, python_number, result_type
     from refgrad._ops.dispatch import call
@@ -185,7 +185,7 @@ def _clamp_tensors(input, min, max):  # noqa: A002 - torch's names
     return call(CLAMP_TENSOR, (input, min, max))
 
 
-# --- book/chapters/16a_pointwise.md:694
+# --- book/chapters/16a_pointwise.md:708
 def clamp_min(input, min):  # noqa: A002 - torch's names
     return _one_bound("clamp_min", CLAMP_MIN, CLAMP_MIN_TENSOR, input, "min", min)
 
@@ -210,7 +210,7 @@ def _one_bound(name, number_row, tensor_row, input, key, bound):
     return call(number_row, (input,), {key: bound})
 
 
-# --- book/chapters/16a_pointwise.md:725
+# --- book/chapters/16a_pointwise.md:739
 def _bool():
     from refgrad._dtype import bool as bool_
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1516
+# --- book/chapters/26_inplace.md:1520
 """eq_, ne_, lt_, le_, gt_ and ge_: comparisons written into their first operand."""
 
 import numpy as np
@@ -53,7 +53,7 @@ def _written_zeros(g, info=None):
     return zeros
 
 
-# --- book/chapters/26_inplace.md:1577
+# --- book/chapters/26_inplace.md:1581
 def _method(name, rows):
     with_number, with_tensor = rows
     arguments = Arguments(*(f"{name}_({kind} other)" for kind in ("Tensor", "Number")),

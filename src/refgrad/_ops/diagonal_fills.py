@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4610
+# --- book/chapters/26_inplace.md:4614
 """Tensor.fill_diagonal_: fill_ on as_strided views along the diagonal, as torch writes it."""
 
 from refgrad._argument_forms import method_form

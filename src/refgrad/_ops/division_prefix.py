@@ -29,11 +29,13 @@ def _iteration_order(array) -> list:
 # --- book/chapters/16zge_fuzzer_found_divisions.md:63
 def _write_prefix(data, dividends, divisors, function, rest: tuple, kwargs: dict) -> None:
     """Write into ``data`` the quotients of the elements walked before the first zero."""
-    safe = make_tensor(np.where(divisors == 0, np.ones_like(divisors), divisors))
-    result = function(make_tensor(np.array(dividends)), safe, *rest, **kwargs)._data
     order = _iteration_order(data)
     walked = np.transpose(divisors, order).reshape(-1)
     stop = int(np.argmax(walked == 0))  # there is one: the division failed for it
+    if not stop:  # the first element stopped it (a 0-d one has no index to unravel)
+        return
+    safe = make_tensor(np.where(divisors == 0, np.ones_like(divisors), divisors))
+    result = function(make_tensor(np.array(dividends)), safe, *rest, **kwargs)._data
     at = np.unravel_index(np.arange(stop), tuple(data.shape[d] for d in order))
     np.transpose(data, order)[at] = np.transpose(result, order)[at].astype(data.dtype)
 
@@ -51,7 +53,7 @@ def write_before_zero(called: str, self, function, args: tuple, kwargs: dict) ->
     _write_prefix(data, data, divisors, function, args[1:], kwargs)
 
 
-# --- book/chapters/16zge_fuzzer_found_divisions.md:98
+# --- book/chapters/16zge_fuzzer_found_divisions.md:100
 OUT_DIVISIONS = frozenset({"div", "floor_divide", "remainder", "fmod"})
 
 

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:556
+# --- book/chapters/18a_forward_ad.md:578
 """The row behind unpack_dual's primal: an alias whose node torch calls Identity."""
 
 from refgrad._ops.table import Op, register

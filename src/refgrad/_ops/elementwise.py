@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:396
+# --- book/chapters/16f_more_elementwise.md:407
 """The function forms of the long tail's rows, and methods that rename or combine."""
 
 from refgrad._c_names import c_type_name
@@ -34,7 +34,7 @@ fix, arcsin, arccos, arctan, arcsinh, arccosh, arctanh = (
     trunc, asin, acos, atan, asinh, acosh, atanh)
 
 
-# --- book/chapters/16f_more_elementwise.md:439
+# --- book/chapters/16f_more_elementwise.md:450
 # NOTE [isfinite, taken apart]
 # Under a mode, the steps of torch's composite isfinite: a float's mask is
 # (x == x) * (x.abs() != inf), abs first; an integer's or bool's, ones_like.
@@ -60,7 +60,7 @@ def isfinite(input):
     return (input == input) * bounded
 
 
-# --- book/chapters/16f_more_elementwise.md:470
+# --- book/chapters/16f_more_elementwise.md:481
 def round(input, *, decimals=None):  # noqa: A001 - torch's name
     from refgrad._ops.dispatch import call
 
@@ -88,7 +88,7 @@ def _atan2(name, input, other):
     return call(rows.ATAN2, (input, other))
 
 
-# --- book/chapters/16f_more_elementwise.md:499
+# --- book/chapters/16f_more_elementwise.md:510
 def argmax(input, dim=None, keepdim=False):
     return _locate(value_tests.ARGMAX, input, dim, keepdim)
 
@@ -116,7 +116,7 @@ def _locate(row, input, dim, keepdim):
     return call(row, (input,), {"dim": dim, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:532
+# --- book/chapters/16f_more_elementwise.md:543
 def all(input, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return _reduce_truth(value_tests.ALL, input, dim, keepdim)
 
@@ -145,7 +145,7 @@ def _reduce_truth(row, input, dim, keepdim):
     return call(row, (input,), {"dims": dims, "keepdim": keepdim})
 
 
-# --- book/chapters/16f_more_elementwise.md:568
+# --- book/chapters/16f_more_elementwise.md:579
 def square(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("square", square, (input,))
@@ -176,7 +176,7 @@ def reshape_as(self, other):
     return self.reshape(other.shape)
 
 
-# --- book/chapters/16f_more_elementwise.md:605
+# --- book/chapters/16f_more_elementwise.md:616
 def expand_as(self, other):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("expand_as", expand_as, (self, other), tensors=2)

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from refgrad._backend import element_strides
 from refgrad._creation import zeros_like
 from refgrad._ops.arithmetic import (
     BOTH_WANTED,
@@ -26,7 +27,7 @@ from refgrad._ops.table import Op, register
 from refgrad._typename import not_implemented_for
 
 
-# --- book/chapters/16f_more_elementwise.md:76
+# --- book/chapters/16f_more_elementwise.md:77
 def _on_floats(ufunc, kernel):
     """``ufunc`` for floats; an integer array comes back as a copy, a bool one is refused."""
     def forward(a):
@@ -71,7 +72,7 @@ ROUND_DECIMALS = register(Op(
 ))
 
 
-# --- book/chapters/16f_more_elementwise.md:125
+# --- book/chapters/16f_more_elementwise.md:126
 def _frac(a):
     if a.dtype.kind != "f":
         raise not_implemented_for("frac_cpu", a.dtype)
@@ -82,7 +83,7 @@ FRAC = register(Op("frac", "FracBackward0", ("self",), forward=_frac,
                    backward=lambda g: (g,), iterated=True))
 
 
-# --- book/chapters/16f_more_elementwise.md:145
+# --- book/chapters/16f_more_elementwise.md:146
 def _saves_input(name, node, ufunc, backward):
     return register(Op(name, node, ("self",), forward=floating(ufunc), backward=backward,
                        saves=(("self", ("self",)),), iterated=True))
@@ -105,7 +106,7 @@ EXP2 = _saves_result("exp2", "Exp2Backward0", np.exp2,
                      lambda g, result: (mul_scalar(g * result, LN2),))
 
 
-# --- book/chapters/16f_more_elementwise.md:178
+# --- book/chapters/16f_more_elementwise.md:179
 SINH = _saves_input("sinh", "SinhBackward0", np.sinh, lambda g, self: (g * self.cosh(),))
 COSH = _saves_input("cosh", "CoshBackward0", np.cosh, lambda g, self: (g * self.sinh(),))
 ASIN = _saves_input("asin", "AsinBackward0", np.arcsin,
@@ -138,20 +139,30 @@ def _written_into_like(out, a):
     """NOTE [Written into a tensor made like the input]"""
     out = like_input_result(out, a)
     if a.size and out.ndim > 1 and type(out) is np.ndarray:  # size-one strides as iterated
-        return iterated_layout(_Lone, (a,), {}, out)
+        return iterated_layout(_Lone, (_strided_like(a, out.dtype),), {}, out)
     return out
 
 
+def _strided_like(a, dtype):
+    """An array of ``dtype`` strided as ``a``, its values never read: an integer input is
+    iterated as it is laid out, not as a converted copy would be."""
+    if a.dtype == dtype or min(a.strides, default=0) < 0:
+        return a
+    steps = [step * np.dtype(dtype).itemsize for step in element_strides(a)]
+    extent = 1 + sum((n - 1) * step for n, step in zip(a.shape, element_strides(a)))
+    return np.lib.stride_tricks.as_strided(np.empty(extent, dtype), a.shape, steps)
+
+
 def _scaled_like_input(factor):
-    """``a * factor`` laid out like ``a``; an empty integer input's strides too, though
-    the float copy made of it first has its own (NOTE [Written into a tensor made like
-    the input])."""
-    scaled = floating(in_float32(lambda a: _written_into_like(a * factor, a)))
+    """``a * factor`` laid out like ``a`` itself, not like the float copy made first of
+    an integer ``a``, whose size-one dimensions and emptiness have their own strides
+    (NOTE [Written into a tensor made like the input])."""
+    scaled = floating(in_float32(lambda a: a * factor))
 
     @functools.wraps(scaled)
     def forward(a):
         out = scaled(a)
-        return like_input_result(out, a) if a.size == 0 and a.dtype.kind in "biu" else out
+        return like_input_result(out, a) if a.size == 0 else _written_into_like(out, a)
     return forward
 
 
@@ -171,7 +182,7 @@ RAD2DEG = register(Op("rad2deg", "Rad2DegBackward0", ("self",),
 # its own.
 
 
-# --- book/chapters/16f_more_elementwise.md:257
+# --- book/chapters/16f_more_elementwise.md:268
 def _atan2_gradients(g, self=None, other=None, wanted=BOTH_WANTED):
     # Where the squared radius is zero (or underflows to zero), torch's gradient is zero.
     other_squared = other * other  # made first: NOTE [Operands right to left]

@@ -22,7 +22,7 @@ from refgrad._typename import not_implemented_for
 
 
 def _lerp(start, end, weight):
-    if start.dtype.kind in "iub" and getattr(weight, "dtype", start.dtype).kind == "f":
+    if start.dtype.kind in "iub" and getattr(weight, "dtype", start.dtype).kind in "fV":
         return _lerp_promoted(start, end, weight)  # NOTE [A 0-d weight promotes integers]
     if not hasattr(weight, "dtype"):  # a number, checked after the shapes
         weight = start.dtype.type(_checked(weight, start.dtype, start, end))
@@ -71,7 +71,7 @@ LERP = register(Op(
 ))
 LERP_TENSOR = register(Op(
     "lerp_tensor", "LerpBackward1", ("self", "end", "weight"), promote=False, broadcasts=True,
-    forward=in_float32(_lerp),
+    forward=lambda start, end, weight: _lerp_tensor(start, end, weight),
     backward=lambda g, end=None, self=None, weight=None, wanted=ALL_WANTED: _end_first(
         lambda: g * one_minus(weight) if wanted[0] else None,
         lambda: g * weight if wanted[1] else None,
@@ -113,9 +113,40 @@ def _promoted_by_weight(input, weight) -> bool:
             and not input.dtype.is_floating_point)
 
 
+def _lerp_tensor(start, end, weight):
+    kind = _promoted_0d(start, end, weight)
+    if kind is not None:
+        return _lerp(start.astype(kind), end.astype(kind), weight.astype(kind))
+    if weight.dtype != start.dtype and start.dtype.kind not in "iub":
+        weight = for_half(weight, start.dtype).astype(start.dtype)  # the common dtype's
+    return _in_float32_lerp(start, end, weight)
+
+
+_in_float32_lerp = in_float32(_lerp)
+
+
+def _promoted_0d(start, end, weight):
+    """NOTE [Three 0-d operands promote together]: the NumPy dtype they promote to, where
+    it is not ``start``'s; None where it is."""
+    if np.ndim(start) or np.ndim(end) or np.ndim(weight) or weight.dtype == start.dtype:
+        return None
+    a, w = _dtype.FROM_NUMPY[start.dtype], _dtype.FROM_NUMPY[weight.dtype]
+    if not (a.is_floating_point and w.is_floating_point):
+        return None  # integers: NOTE [A 0-d weight promotes integers]
+    kind = _dtype.promote_types(a, w)
+    return None if kind is a else kind.numpy
+
+
+# NOTE [Three 0-d operands promote together]
+# A 0-d weight takes part in the promotion, as a tensor does; beside a
+# dimensioned self or end, a 0-d tensor of the same category does not raise
+# the dtype, but when self, end and weight are all 0-d, their dtypes promote
+# as equals: float16 tensors with a float32 weight give a float32 result,
+# computed in float32, and a float64 weight a float64 one.
 def _lerp_promoted(start, end, weight):
     """The kernel's work on integer tensors read in a floating 0-d weight's dtype."""
-    kind = np.float32 if weight.dtype == np.float16 else weight.dtype  # float16 steps in float32
+    kind = weight.dtype if weight.dtype.kind == "f" and weight.dtype.itemsize > 2 else (
+        np.float32)  # float16 and bfloat16 step in float32
     result = _lerp(start.astype(kind), end.astype(kind), weight.astype(kind))
     return result.astype(weight.dtype)
 
@@ -140,7 +171,7 @@ def _c_name(kind) -> str:
     return _dtype.C_TYPE_NAMES[str(kind)[6:]]  # torch's message names C++ types: "long int"
 
 
-# --- book/chapters/16g_moves_and_fused.md:1215
+# --- book/chapters/16g_moves_and_fused.md:1246
 def _scaled(value, kind):
     """``value`` as torch's kernel takes it: cut to an integer for integer results."""
     return int(value) if kind.kind in "iub" else value
@@ -180,7 +211,7 @@ def _value_over(value, t):
     return made_like("empty_like", t, memory_format=preserve_format).fill_(value).div_(t)
 
 
-# --- book/chapters/16g_moves_and_fused.md:1260
+# --- book/chapters/16g_moves_and_fused.md:1291
 def _addcdiv_backward(g, value, tensor1=None, tensor2=None, wanted=ALL_WANTED):
     first = (g * _value_over(value, tensor2) if tensor2 is not None and wanted[1]
              else None)
@@ -208,7 +239,7 @@ INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-# --- book/chapters/16g_moves_and_fused.md:1295
+# --- book/chapters/16g_moves_and_fused.md:1326
 def addcmul(input, tensor1, tensor2, *, value=1):
     _tensors(input, tensor1, tensor2)
     return call(ADDCMUL, (input, tensor1, tensor2), {"value": _value(value)})
@@ -247,7 +278,7 @@ def _tensors(*operands) -> None:
             raise TypeError("tensor")  # read once it fails: NOTE [Read after a failure]
 
 
-# --- book/chapters/16g_moves_and_fused.md:1347
+# --- book/chapters/16g_moves_and_fused.md:1378
 def _cleaned(a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return like_input_result(a.copy(), a)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16a_pointwise.md:80
+# --- book/chapters/16a_pointwise.md:81
 """float16 rsqrt as torch's loop makes it: whole vectors in float32, the rest in two steps."""
 
 import functools
@@ -34,7 +34,7 @@ def half_rsqrt(forward):
     return rsqrt
 
 
-# --- book/chapters/16a_pointwise.md:113
+# --- book/chapters/16a_pointwise.md:114
 def _one_at_a_time(a):
     """Where torch's loop reaches ``a``'s elements one at a time, in ``a``'s shape."""
     order = _loop_order(a.shape, a.strides)  # innermost first

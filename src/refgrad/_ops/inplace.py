@@ -165,7 +165,11 @@ def _unrecorded(self, function, args, kwargs):
     from refgrad.autograd.grad_mode import no_grad
 
     try:
-        result = _without_pack_hooks(function, self, args, kwargs)
+        if self._data.dtype.kind in "fcV":
+            result = _without_pack_hooks(function, self, args, kwargs)
+        else:  # NOTE [Integer tensors written with a history]
+            with any_dtype_recorded():
+                result = _without_pack_hooks(function, self, args, kwargs)
         seen = result._grad_fn is not None
     except RuntimeError as error:
         if error.args[0] != CANNOT_SAVE_INFERENCE:
@@ -190,7 +194,7 @@ def _counted_and_recorded(self, function, args, kwargs):
         self._version_counter = None
 
 
-# --- book/chapters/26_inplace.md:1238
+# --- book/chapters/26_inplace.md:1242
 def call_offering(given, run, /, *args, **kwargs):
     """``run(*args, **kwargs)`` with ``given`` offered, the offer before put back after:
     NOTE [Written where it lies]."""
@@ -201,7 +205,7 @@ def call_offering(given, run, /, *args, **kwargs):
         state.offer = before
 
 
-# --- book/chapters/26_inplace.md:1258
+# --- book/chapters/26_inplace.md:1262
 def _without_pack_hooks(function, self, args, kwargs):
     """Run the out-of-place op with saved-tensor hooks held back.
 
@@ -229,7 +233,7 @@ def _pack_before_refusal(self, function, args, kwargs) -> None:
         _keep_original(self, args, node)
 
 
-# --- book/chapters/26_inplace.md:1290
+# --- book/chapters/26_inplace.md:1294
 def _original_of(self):
     """A clone of ``self`` before the write: made here, or, under a dispatch mode, before
     the mode saw the write (NOTE [A clone before the write])."""
@@ -242,7 +246,7 @@ def _original_of(self):
     return clone(self)
 
 
-# --- book/chapters/26_inplace.md:1313
+# --- book/chapters/26_inplace.md:1317
 def _keep_original(self, args, node) -> None:
     from refgrad._ops.dispatch import _save
 

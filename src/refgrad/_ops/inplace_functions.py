@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4061
+# --- book/chapters/26_inplace.md:4065
 """The in-place methods as torch.<name>_ functions: torch.sin_(t) is t.sin_()."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -23,7 +23,7 @@ UNARY = (
 )
 
 
-# --- book/chapters/26_inplace.md:4086
+# --- book/chapters/26_inplace.md:4090
 def _bounds(name: str, *bounds: str) -> tuple:
     """A bound that defaults to None takes None too: torch.clamp_(x, None, 1)."""
     def bound(kind: str, b: str) -> str:
@@ -53,7 +53,7 @@ SIGNATURES.update({
 })
 
 
-# --- book/chapters/26_inplace.md:4121
+# --- book/chapters/26_inplace.md:4125
 def from_method(method, signatures: tuple, numbers_as_tensors: bool = False):
     """``Tensor.<method>`` as a function named by ``signatures``, with their argument errors.
 
@@ -84,7 +84,7 @@ def method_alias(method, signatures: tuple):
 FUNCTIONS = {name: from_method(name, texts) for name, texts in SIGNATURES.items()}
 
 
-# --- book/chapters/26_inplace.md:4159
+# --- book/chapters/26_inplace.md:4163
 _ADDMV_ = SIGNATURES["addmv_"][0]
 _ADDMV_OLD = ("addmv_(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)",
               "addmv_(Number beta, Tensor input, Tensor mat, Tensor vec)")

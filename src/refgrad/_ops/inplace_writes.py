@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1368
+# --- book/chapters/26_inplace.md:1372
 """zero_, fill_, copy_ and index_put_, whose rows are their own."""
 
 import numpy as np
@@ -26,7 +26,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import show_index_put
 
 
-# --- book/chapters/26_inplace.md:1393
+# --- book/chapters/26_inplace.md:1397
 def _constant(g):
     from refgrad._creation import zeros_like
 
@@ -60,7 +60,7 @@ COPY = register(Op(
 ))
 
 
-# --- book/chapters/26_inplace.md:1435
+# --- book/chapters/26_inplace.md:1439
 def _contiguous_zeros(g):
     """The gradient a copy_ hands what it overwrote: zeros, asked for as torch asks for them
     (zeros_like in contiguous format), which a dispatch mode sees."""
@@ -85,7 +85,7 @@ def _copied_into(src, out):
     return out
 
 
-# --- book/chapters/26_inplace.md:1464
+# --- book/chapters/26_inplace.md:1468
 def _hand_written_name(row) -> None:
     from refgrad._C import _functions
     from refgrad._ops.op_nodes import node_class
@@ -100,7 +100,7 @@ def _hand_written_name(row) -> None:
 _hand_written_name(COPY)
 
 
-# --- book/chapters/26_inplace.md:1484
+# --- book/chapters/26_inplace.md:1488
 def _call(row, args, params=None, spare=None):
     from refgrad._ops.dispatch import call
 
@@ -118,7 +118,7 @@ def _index_put_row():
 INDEX_PUT_ = _index_put_row()
 
 
-# --- book/chapters/26_inplace.md:2909
+# --- book/chapters/26_inplace.md:2913
 def _one_value(function):
     """Mark ``function`` as writing one value everywhere: see check_inplace."""
     function.one_value = True
@@ -152,7 +152,7 @@ def _fill_with_tensor(t, value):
     return _call(FILL_TENSOR, (t, value))
 
 
-# --- book/chapters/26_inplace.md:3022
+# --- book/chapters/26_inplace.md:3026
 def index_put_(self, indices, values, accumulate=False):
     if type(accumulate) is not bool:  # worded by the method's reading: NOTE [Read after a failure]
         raise TypeError
@@ -201,7 +201,7 @@ def put_indexed(self, indices, values, accumulate=False, row=INDEX_PUT_, unsafe=
     return inplace(self, put, values)
 
 
-# --- book/chapters/26_inplace.md:3084
+# --- book/chapters/26_inplace.md:3088
 def copy_(self, *given, **keywords):
     if len(given) == 1 and not keywords:  # x.copy_(y): the call a program makes
         other, non_blocking = given[0], False
@@ -251,7 +251,7 @@ def _copy_into(self, write, src):
     return inplace(self, write, src)
 
 
-# --- book/chapters/26_inplace.md:3139
+# --- book/chapters/26_inplace.md:3143
 def _same_data(t, src) -> bool:
     """Whether ``src`` reads exactly the elements ``t`` is, as the same dtype."""
     a, b = t._data, src._data

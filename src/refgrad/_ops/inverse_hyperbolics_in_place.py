@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1628
+# --- book/chapters/26_inplace.md:1632
 """asinh_, acosh_ and atanh_: the values of asinh, acosh and atanh, with no derivative."""
 
 from dataclasses import replace
@@ -24,7 +24,7 @@ def _refusing(name):
     return backward
 
 
-# --- book/chapters/26_inplace.md:1655
+# --- book/chapters/26_inplace.md:1659
 def _in_place(row):
     return register(replace(
         row, name=row.name + "_", node=row.node.replace("Backward0", "Backward1"),

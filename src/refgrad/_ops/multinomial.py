@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2731
+# --- book/chapters/26_inplace.md:2735
 """torch.multinomial: indices drawn by their weights, with torch's random numbers."""
 
 import numpy as np
@@ -24,7 +24,7 @@ _INVALID = "probability tensor contains either `inf`, `nan` or element < 0"
 _ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
 
 
-# --- book/chapters/26_inplace.md:2757
+# --- book/chapters/26_inplace.md:2761
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
     asked_first(None, input)  # chapter 19id_random_under_vmap
     _check_request(input, num_samples, replacement, out)
@@ -53,7 +53,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     return out
 
 
-# --- book/chapters/26_inplace.md:2791
+# --- book/chapters/26_inplace.md:2795
 # NOTE [A multinomial's writes]
 # Of an inference tensor, outside inference mode, torch's kernel writes its
 # samples with out= calls that count on the result (NOTE [Writes into a fresh
@@ -103,7 +103,7 @@ def _largest_quotients(input, weights, n, generator):
     return topk(make_tensor(quotients), n).indices._data
 
 
-# --- book/chapters/26_inplace.md:2858
+# --- book/chapters/26_inplace.md:2862
 def _by_cumulative_weights(weights, n, generator):
     rows = weights if weights.ndim == 2 else weights[None]
     drawn = np.empty((len(rows), n), np.int64)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4700
+# --- book/chapters/26_inplace.md:4704
 """Whose requires_grad refuses a write into out=, and the name torch's refusal gives."""
 
 from refgrad._ops.out_rules import SEVERAL_RESULTS
@@ -31,7 +31,7 @@ GRAD_NAMES = {
 GRAD_NAMES.update(slogdet="_linalg_slogdet", argsort="sort")
 
 
-# --- book/chapters/26_inplace.md:4739
+# --- book/chapters/26_inplace.md:4743
 # Kernels without a derivative: only an out that requires grad is refused. The
 # bitwise ops, gcd and lcm take only integers, which never require grad: a float
 # input that does is refused by their dtype checks, not for its grad.
@@ -48,7 +48,7 @@ UNCHECKED = frozenset(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_e
 LEAF_OUT = frozenset(("quantile", "nanquantile", "tensordot", "inner", "special_ndtr"))
 
 
-# --- book/chapters/26_inplace.md:4761
+# --- book/chapters/26_inplace.md:4765
 def refuse_grad(name: str, args: tuple, kwargs: dict, outs: tuple):
     """torch's refusal of a write into ``outs`` with grad mode on; what writes and records
     it where torch records it (chapter "Writes autograd skips"), else None."""
@@ -89,7 +89,7 @@ def _requires_grad(a) -> bool:
     return isinstance(a, Tensor) and a._requires_grad
 
 
-# --- book/chapters/26_inplace.md:5427
+# --- book/chapters/26_inplace.md:5431
 GRAD_NAMES.update(linalg_cholesky="linalg_cholesky_ex", linalg_det="_linalg_det",
                   linalg_eigvalsh="_linalg_eigh", linalg_solve="_linalg_solve_ex",
                   linalg_svdvals="_linalg_svd", linalg_multi_dot="mm", linalg_vecdot="vdot",

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:5027
+# --- book/chapters/26_inplace.md:5031
 """What an out= may be, how often torch warns resizing it, and whose checks a function
 takes: small tables, probed on torch."""
 
@@ -39,7 +39,7 @@ def resizes(name: str, cast: bool) -> int:
     return 0 if name in SILENT else 2 if cast and name not in ONE_RESIZE else 1
 
 
-# --- book/chapters/26_inplace.md:5076
+# --- book/chapters/26_inplace.md:5080
 def outs_given(name: str, out, returns) -> tuple:
     """The tensors ``out`` names, or torch's TypeError for an out of the wrong kind."""
     if isinstance(out, Tensor):
@@ -52,7 +52,7 @@ def outs_given(name: str, out, returns) -> tuple:
     return tuple(out)
 
 
-# --- book/chapters/26_inplace.md:5412
+# --- book/chapters/26_inplace.md:5416
 KERNELS.update(linalg_inv="inverse", linalg_cross="cross", linalg_vector_norm="norm",
                linalg_matrix_power="matrix_power")
 ONE_RESIZE = ONE_RESIZE | {"linalg_" + name for name in (

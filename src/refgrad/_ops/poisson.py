@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2657
+# --- book/chapters/26_inplace.md:2661
 """torch.poisson: counts drawn with torch's sampler, and their zero gradient."""
 
 import numpy as np

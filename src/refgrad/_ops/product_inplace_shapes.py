@@ -8,8 +8,10 @@
 
 BAD_INPLACE = "Bad in-place call: input tensor size {} and output tensor size {} should match"
 OVERLAP_START = "unsupported operation: more than one element of the written-to tensor"
-# The refusals a product's shape check comes before.
-LATER = ("output with shape", "The expanded size of the tensor", OVERLAP_START)
+# The refusals a product's shape check comes before: a bool product's missing kernel too.
+LATER = ("output with shape", "The expanded size of the tensor", OVERLAP_START,
+         '"baddbmm" not implemented for', '"addmm_impl_cpu_" not implemented for',
+         '"addmv_impl_cpu" not implemented for')
 # Each product's operands, by position and by name, and their number of dimensions.
 OPERANDS = {"addmm_": (("mat1", 2), ("mat2", 2)), "addmv_": (("mat", 2), ("vec", 1)),
             "baddbmm_": (("batch1", 3), ("batch2", 3))}
@@ -26,7 +28,7 @@ def _operands(called: str, args: tuple, kwargs: dict):
     return found
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:169
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:171
 def _product_shape(called: str, args: tuple, kwargs: dict):
     shapes = _operands(called, args, kwargs)
     if shapes is None:
@@ -52,7 +54,7 @@ def refuse_product_shape(called: str, self, args: tuple, kwargs: dict, error) ->
     raise RuntimeError(BAD_INPLACE.format(list(self.shape), list(shape))) from None
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:203
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:205
 # NOTE [A product's dtypes first]
 # Only the refusal of an expanded self's overlap is looked behind: torch
 # refuses it after the product's own checks, where refgrad's write check came
@@ -85,7 +87,7 @@ def refuse_product_dtype(called: str, function, self, args: tuple, kwargs: dict,
             raise
 
 
-# --- book/chapters/16zgd_fuzzer_found_round_five.md:245
+# --- book/chapters/16zgd_fuzzer_found_round_five.md:247
 # NOTE [baddbmm_ writes batch2's dtype]
 # torch's baddbmm_ refuses a self of another dtype than batch1 in the product's
 # words; its result takes batch2's dtype, which the in-place check then compares

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2243
+# --- book/chapters/26_inplace.md:2247
 """bernoulli and normal: random draws that make a new tensor."""
 
 from types import SimpleNamespace
@@ -36,7 +36,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:2283
+# --- book/chapters/26_inplace.md:2287
 def _on_host(array):
     """(the array on the CPU, where it came from): draws are made on the CPU."""
     if type(array) is np.ndarray or isinstance(array, int | float | np.generic):
@@ -54,7 +54,7 @@ def _bernoulli(p, generator):
     return drawn if where is None else move(drawn, where)
 
 
-# --- book/chapters/26_inplace.md:2307
+# --- book/chapters/26_inplace.md:2311
 def _normal(kind_of):
     def forward(mean, std, generator):
         (mean, on), (std, where) = _on_host(mean), _on_host(std)
@@ -81,7 +81,7 @@ def _zeros(g, sizes):
     return zeros(sizes, dtype=g.dtype, device=g.device)
 
 
-# --- book/chapters/26_inplace.md:2339
+# --- book/chapters/26_inplace.md:2343
 BERNOULLI = register(Op("bernoulli", "BernoulliBackward0", ("self",), forward=_bernoulli,
                         backward=lambda g, **_: (_constant(g),), promote=False,
                         hides=("generator",)))
@@ -109,7 +109,7 @@ NORMAL_TENSOR_TENSOR = register(Op(
         np.broadcast_shapes(tuple(mean_sym_sizes), tuple(std_sym_sizes)))))
 
 
-# --- book/chapters/26_inplace.md:2380
+# --- book/chapters/26_inplace.md:2384
 def bernoulli(input, *args, generator=None, out=None, **kwargs):
     if args or kwargs:  # a probability given as a number: a node without a derivative
         if out is not None:  # that form takes no out=: refused in torch's words when read
@@ -149,7 +149,7 @@ def _bernoulli_out(out, input, generator):
     return out
 
 
-# --- book/chapters/26_inplace.md:2431
+# --- book/chapters/26_inplace.md:2435
 _BROADCASTING = SimpleNamespace(promote=True, variadic=False)  # as an op whose inputs broadcast
 _NORMAL = Arguments(
     "normal(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)",
@@ -161,7 +161,7 @@ _NORMAL = Arguments(
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)")
 
 
-# --- book/chapters/26_inplace.md:2449
+# --- book/chapters/26_inplace.md:2453
 def normal(*args, generator=None, **kwargs):
     _NORMAL.check(args, kwargs)
     random_fills.asked_first(None, *args, *(v for k, v in kwargs.items() if k != "out"))
@@ -199,7 +199,7 @@ def normal(*args, generator=None, **kwargs):
     return _sized(mean, std, named["size"], generator=generator, **given)
 
 
-# --- book/chapters/26_inplace.md:2491
+# --- book/chapters/26_inplace.md:2495
 def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires_grad=False,
            layout=None, pin_memory=False, laid_as=None):
     made = empty(size, dtype=dtype_argument(dtype, "normal"), device=device)
@@ -213,7 +213,7 @@ def _sized(mean, std, size, *, generator=None, dtype=None, device=None, requires
 _sized.__name__ = "normal"  # as torch's messages name it
 
 
-# --- book/chapters/26_inplace.md:2511
+# --- book/chapters/26_inplace.md:2515
 def _normal_into(out, mean, std, generator):
     """normal's out= with a tensor mean or std: drawn in out's own dtype, one write."""
     if state.grad_enabled and any(isinstance(t, Tensor) and t.requires_grad
@@ -246,7 +246,7 @@ _bernoulli_method.__name__ = _bernoulli_method.__qualname__ = "bernoulli"
 Tensor.bernoulli = _bernoulli_method
 
 
-# --- book/chapters/26_inplace.md:2551
+# --- book/chapters/26_inplace.md:2555
 def _bernoulli_into(a, p, generator):
     (a, where), (p, _) = _on_host(a), _on_host(p)
     drawn = a.copy() if not a.size else in_memory_order(a, lambda shape, order: draw_bernoulli(

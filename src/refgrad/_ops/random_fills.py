@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:1854
+# --- book/chapters/26_inplace.md:1858
 """uniform_ and normal_: in-place writes of random numbers."""
 
 import numpy as np
@@ -37,7 +37,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._writes_under_modes import NO_DEFAULT, show_fill
 
 
-# --- book/chapters/26_inplace.md:1897
+# --- book/chapters/26_inplace.md:1901
 def _drawn(draw, kernel):
     def forward(a, generator, **bounds):
         if kernel is not None and a.dtype.kind != "f" and (a.size or kernel == _BOUNDS_CHECK):
@@ -49,7 +49,7 @@ def _drawn(draw, kernel):
     return forward
 
 
-# --- book/chapters/26_inplace.md:1914
+# --- book/chapters/26_inplace.md:1918
 def _random_fill(name, node, kernel, draw, numbers):
     return register(Op(name, node, ("self",), forward=_drawn(draw, kernel),
                        backward=lambda g, **drawn: (_constant(g),), promote=False,
@@ -67,7 +67,7 @@ NORMAL = _random_fill("normal_", "NormalBackward0", "normal_kernel_cpu",
                       ("mean", "std"))
 
 
-# --- book/chapters/26_inplace.md:1945
+# --- book/chapters/26_inplace.md:1949
 _BOUNDS = {name: Arguments(f"{name}({text}, *, torch.Generator generator = None)", method=True)
            for name, text in (("uniform_", "float from = 0, float to = 1"),
                               ("normal_", "float mean = 0, float std = 1"),
@@ -87,7 +87,7 @@ def _bounds(name: str, args: tuple, kwargs: dict, defaults: tuple) -> tuple:
     return tuple(given.get(n, d) for n, d in zip(names, defaults))
 
 
-# --- book/chapters/26_inplace.md:1975
+# --- book/chapters/26_inplace.md:1979
 # NOTE [A write shown with its own arguments] (chapter "In-place writes under a
 # dispatch mode"): under a mode, the fill shows its bounds and generator.
 def _filled(self, name, row, params, bounds, defaults, kernel=None):
@@ -146,7 +146,7 @@ def normal_(self, *args, generator=None, **kwargs):
 Tensor.uniform_, Tensor.normal_ = uniform_, normal_
 
 
-# --- book/chapters/26_inplace.md:2042
+# --- book/chapters/26_inplace.md:2046
 def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
     largest = float(np.finfo(dtype.numpy).max)
     for name, bound in (("from", from_), ("to", to)):
@@ -161,7 +161,7 @@ def _check_uniform_bounds(from_: float, to: float, dtype) -> None:
                            f"from={from_:g} which result in to-from to exceed the limit")
 
 
-# --- book/chapters/26_inplace.md:2068
+# --- book/chapters/26_inplace.md:2072
 EXPONENTIAL = _random_fill("exponential_", "ExponentialBackward0", None,
                            lambda gen, shape, kind, _, lambd: exponential(gen, shape, kind,
                                                                           lambd),
@@ -200,7 +200,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     return _filled(self, "bernoulli", BERNOULLI, params, (p,), (0.5,))
 
 
-# --- book/chapters/26_inplace.md:2108
+# --- book/chapters/26_inplace.md:2112
 _RANDOM = Arguments("random_(*, torch.Generator generator = None)",
                     "random_(int from, int? to, *, torch.Generator generator = None)",
                     "random_(int to, *, torch.Generator generator = None)", method=True)
@@ -229,7 +229,7 @@ def random_(self, *args, generator=None, **kwargs):
     return _filled(self, "random", row, params, bounds, (NO_DEFAULT,) * len(bounds))
 
 
-# --- book/chapters/26_inplace.md:2142
+# --- book/chapters/26_inplace.md:2146
 def _largest(low: int, dtype) -> int:
     """The largest value ``random_(low, None)`` may draw, after torch's checks on ``low``."""
     if not dtype.is_floating_point:
@@ -249,7 +249,7 @@ def _largest(low: int, dtype) -> int:
 Tensor.exponential_, Tensor.random_, Tensor.bernoulli_ = exponential_, random_, bernoulli_
 
 
-# --- book/chapters/26_inplace.md:2173
+# --- book/chapters/26_inplace.md:2177
 CAUCHY = _random_fill("cauchy_", "CauchyBackward0", None,
                       lambda gen, shape, kind, _, median, sigma: cauchy(gen, shape, kind,
                                                                         median, sigma),
@@ -262,7 +262,7 @@ GEOMETRIC = _random_fill("geometric_", "GeometricBackward0", None,
                          lambda gen, shape, kind, _, p: geometric(gen, shape, kind, p), ("p",))
 
 
-# --- book/chapters/26_inplace.md:2191
+# --- book/chapters/26_inplace.md:2195
 def cauchy_(self, *args, generator=None, **kwargs):
     median, sigma = _bounds("cauchy_", args, kwargs, (0.0, 1.0))
     asked_first(self)

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:3784
+# --- book/chapters/26_inplace.md:3788
 """The argument refusals torch makes before it checks the tensor an in-place op writes."""
 
 import warnings

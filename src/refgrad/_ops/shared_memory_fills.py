@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:2955
+# --- book/chapters/26_inplace.md:2959
 """masked_fill_ and index_fill_: out-of-place fills run in place, each with the form it
 takes where the written tensor's elements share memory."""
 
@@ -18,7 +18,7 @@ from refgrad._ops.shared_writes import (
 from refgrad._ops.simple_functions import check_value_and_mask, masked_fill
 
 
-# --- book/chapters/26_inplace.md:2972
+# --- book/chapters/26_inplace.md:2976
 def _masked_fill(t, mask, value):
     from refgrad._ops.functions import check_broadcast as sizes_match
     from refgrad._ops.write_checks import check_broadcast

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/26_inplace.md:4286
+# --- book/chapters/26_inplace.md:4290
 """Small methods torch's tensors have: positive, is_nonzero, sum_to_size, H, mH, put..."""
 
 from refgrad._argument_forms import function_form, method_form
@@ -22,7 +22,7 @@ from refgrad.utils._python_dispatch import named
 from refgrad.utils._seen_whole import NOT_ASKED, seen_whole
 
 
-# --- book/chapters/26_inplace.md:4311
+# --- book/chapters/26_inplace.md:4315
 def positive(input):
     if input.dtype is bool_:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
@@ -66,7 +66,7 @@ def is_signed(input):
     return input.dtype.is_signed
 
 
-# --- book/chapters/26_inplace.md:4359
+# --- book/chapters/26_inplace.md:4363
 def sum_to_size(input, size):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("sum_to_size", sum_to_size, (input, size))
@@ -98,7 +98,7 @@ def _conjugated(moved):
     return moved.conj() if moved._data.dtype.kind == "c" else moved
 
 
-# --- book/chapters/26_inplace.md:4396
+# --- book/chapters/26_inplace.md:4400
 def adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("adjoint", adjoint, (input,))
@@ -116,7 +116,7 @@ def _zero_d(input, name: str):
     return input
 
 
-# --- book/chapters/26_inplace.md:4419
+# --- book/chapters/26_inplace.md:4423
 def _matrix_adjoint(input):
     if switched_on.dispatch_modes and state.dispatch_modes:  # chapter "Dispatch modes"
         seen = seen_whole("mH", _matrix_adjoint, (input,))
@@ -139,7 +139,7 @@ def _hermitian(input):
     return _conjugated(input.transpose(0, 1))
 
 
-# --- book/chapters/26_inplace.md:4451
+# --- book/chapters/26_inplace.md:4455
 def _check_put(input, index, source, values=True):
     from refgrad._ops.inplace_saves import refuse_kept_inference
 
@@ -186,7 +186,7 @@ def put_(input, index, source, accumulate=False):
     return inplace(input, step, source)
 
 
-# --- book/chapters/26_inplace.md:4502
+# --- book/chapters/26_inplace.md:4506
 def _dim_checked(name, row):
     def checked(grad_output, output, dim, input_dtype):
         wrap_dim(dim, output.dim())  # refuses a dim out of range in torch's words
@@ -216,7 +216,7 @@ SMALL = {
 }
 
 
-# --- book/chapters/26_inplace.md:4536
+# --- book/chapters/26_inplace.md:4540
 FUNCTIONS = {}
 for _name, (_function, _text, _method_text) in SMALL.items():
     setattr(Tensor, _name, method_form(_function, Arguments(_method_text, method=True)))

@@ -157,6 +157,9 @@ RESULT_WRITES: dict = {
         t is not None and t._data.dtype.kind == "b" for t in params["indices"]) else 2,
     "_pdist_forward": lambda operands, params, result: int(result.size > 0),
     "block_diag": lambda operands, params, result: 1 + len(operands),  # zeros, then blocks
+    # cat copies in each piece of another dtype (a legacy empty one is skipped)
+    "cat": lambda operands, params, result: sum(
+        t._data.dtype != result.dtype and t.shape != (0,) for t in operands),
     "mse_loss": lambda operands, params, result: _loss_reduced(operands, params["reduction"]),
     "smooth_l1_loss": lambda operands, params, result: (
         _loss_reduced(operands, params["reduction"]) if params["beta"] else 0),
@@ -185,7 +188,7 @@ RESULT_WRITES: dict = {
 }
 
 
-# --- book/chapters/12_op_table.md:364
+# --- book/chapters/12_op_table.md:367
 # Of those rows, the ones whose kernel makes a write with the out= form of an
 # op (named here) that takes the operand itself: torch's autograd layer of
 # that op refuses it when the operand requires grad and grad mode is on.
@@ -217,7 +220,7 @@ def register(op: Op) -> Op:
     return op
 
 
-# --- book/chapters/12_op_table.md:403
+# --- book/chapters/12_op_table.md:406
 _REQUEST = ("Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?"
             "template=feature-request.yml so that we can prioritize its implementation")
 _FORWARD_AD_REQUEST = _REQUEST + " or submit a PR adding the implementation to derivatives.yaml"

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16f_more_elementwise.md:304
+# --- book/chapters/16f_more_elementwise.md:315
 """Rows that look at values: the tests (isnan and the rest), argmax, argmin, all, any."""
 
 import numpy as np
@@ -53,7 +53,7 @@ ISNAN, ISINF, ISFINITE, ISPOSINF, ISNEGINF, SIGNBIT = (
     for name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit"))
 
 
-# --- book/chapters/16f_more_elementwise.md:360
+# --- book/chapters/16f_more_elementwise.md:371
 def _position(find):
     def forward(a, dim, keepdim):
         if dim is None or a.ndim == 0:  # a 0-d tensor takes dim 0 as its only place

@@ -144,7 +144,7 @@ def check_broadcast(t, operands, name: str = "") -> None:
         raise RuntimeError(f"output with shape {own} doesn't match the broadcast shape {whole}")
 
 
-# --- book/chapters/26_inplace.md:3398
+# --- book/chapters/26_inplace.md:3402
 def resize_out(t, shape, times: int = 1, said=None) -> None:
     """Resize the out= tensor ``t`` to ``shape``, keeping its dtype; ``said``: the two
     shapes the warning gives, where torch's kernel sees others."""

@@ -49,7 +49,7 @@ from refgrad.autograd.variable import variable  # noqa: F811 - the function hide
 __all__ += ["backward", "grad", "Variable", "variable"]
 
 
-# --- book/chapters/18a_forward_ad.md:596
+# --- book/chapters/18a_forward_ad.md:618
 from refgrad.autograd import forward_ad
 
 

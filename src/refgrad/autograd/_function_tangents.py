@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:1526
+# --- book/chapters/18a_forward_ad.md:1548
 """A custom Function under forward-mode AD: its jvp, run and checked as torch's is."""
 
 from refgrad._tensor import Tensor
@@ -21,7 +21,7 @@ def apply_with_tangents(cls, run, args):
     return outputs if many else outputs[0]
 
 
-# --- book/chapters/18a_forward_ad.md:1596
+# --- book/chapters/18a_forward_ad.md:1618
 def _function_tangents(cls, ctx, args, tangents, outputs, level) -> None:
     from refgrad._creation import zeros_like
 

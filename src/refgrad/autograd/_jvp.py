@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:695
+# --- book/chapters/18a_forward_ad.md:717
 """Output tangents of an op-table row, derived from its backward formula."""
 
 import contextlib
@@ -50,14 +50,14 @@ def _view_tangents(op, source, params, tangent, level) -> list:
     return list(out) if isinstance(out, tuple) else [out]
 
 
-# --- book/chapters/18a_forward_ad.md:758
+# --- book/chapters/18a_forward_ad.md:780
 # NOTE [Formulas that read one tangent]
 # The rows whose forward formula reads one input's tangent, by position:
 # without a tangent there, the output gets none.
 ONE_SIDED = {"copysign": 0, "nextafter": 0}
 
 
-# --- book/chapters/18a_forward_ad.md:771
+# --- book/chapters/18a_forward_ad.md:793
 def _pairing(grads, tangents):
     """The sum of <grad_i, tangent_i>: linear in the seed, its gradient is the tangent."""
     total = None
@@ -68,7 +68,7 @@ def _pairing(grads, tangents):
     return total
 
 
-# --- book/chapters/18a_forward_ad.md:795
+# --- book/chapters/18a_forward_ad.md:817
 def _formula_arguments(op, args, params, outputs, attach: bool) -> dict:
     from refgrad._ops.recording import _metadata
 
@@ -106,7 +106,7 @@ def _requires_grad(*groups) -> bool:
     return False
 
 
-# --- book/chapters/18a_forward_ad.md:855
+# --- book/chapters/18a_forward_ad.md:877
 def _tangent_dtype(op, args, params, outputs, tangents):
     if op.name == "_to_copy" or (op.name in ("cumsum", "cumprod") and params["dtype"] is not None):
         return params["dtype"]
@@ -130,7 +130,7 @@ def _seed(output, dtype):
     return zeros(tuple(output.shape), dtype=dtype, device=output.device, requires_grad=True)
 
 
-# --- book/chapters/18a_forward_ad.md:885
+# --- book/chapters/18a_forward_ad.md:907
 @contextlib.contextmanager
 def _inner_pass(grad_enabled=True):
     saved = state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes
@@ -142,7 +142,7 @@ def _inner_pass(grad_enabled=True):
         state.grad_enabled, state.saved_tensors_hooks, state.dispatch_modes = saved
 
 
-# --- book/chapters/18a_forward_ad.md:913
+# --- book/chapters/18a_forward_ad.md:935
 def _jvp(op, args, params, outputs, tangents) -> list:
     from refgrad.autograd import _jvp_formulas
     from refgrad.autograd._backward import grad
@@ -177,7 +177,7 @@ def _jvp(op, args, params, outputs, tangents) -> list:
             for o, s in zip(outputs, seeds)]
 
 
-# --- book/chapters/18a_forward_ad.md:952
+# --- book/chapters/18a_forward_ad.md:974
 def _finish(output, tangent, dtype):
     from refgrad._creation import zeros
 

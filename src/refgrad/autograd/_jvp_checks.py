@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:1553
+# --- book/chapters/18a_forward_ad.md:1575
 """torch's checks on the tangents a custom Function's jvp returns."""
 
 from refgrad._tensor import Tensor

@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/18a_forward_ad.md:999
+# --- book/chapters/18a_forward_ad.md:1021
 """torch's forward formulas for the common rows: NOTE [Tangent graphs follow torch's formulas]."""
 
 import numpy as np
@@ -41,7 +41,7 @@ def _zero(like):  # a 0-d zero, as torch's formulas build for where()
     return refgrad.zeros((), dtype=like.dtype, device=like.device)
 
 
-# --- book/chapters/18a_forward_ad.md:1054
+# --- book/chapters/18a_forward_ad.md:1076
 MISSING = IdentityMap()  # zeros standing for a missing tangent, and products of them
 
 
@@ -78,7 +78,7 @@ def _as_term(out, term, sign) -> None:
     out._data = values
 
 
-# --- book/chapters/18a_forward_ad.md:1097
+# --- book/chapters/18a_forward_ad.md:1119
 formula("add")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha)))
 formula("sub")(lambda t, p, r, alpha: _add(t[0], _times(t[1], alpha), subtract=True))
 formula("mul")(lambda t, p, r: _add(_mul(t[1], p[0]), _mul(t[0], p[1])))
@@ -111,7 +111,7 @@ formula("mean_dim")(lambda t, p, r, dim, keepdim, dtype=None, **_: t[0].mean(dim
                                                                             dtype=dtype))
 
 
-# --- book/chapters/18a_forward_ad.md:1136
+# --- book/chapters/18a_forward_ad.md:1158
 def _product_rule(how):
     def tangent(t, p, r):
         second = _mul(p[0], t[1], how)
@@ -123,14 +123,14 @@ for _name in ("mm", "bmm", "mv", "dot"):
     formula(_name)(_product_rule(getattr(refgrad, _name)))
 
 
-# --- book/chapters/18a_forward_ad.md:1154
+# --- book/chapters/18a_forward_ad.md:1176
 @formula("addmm")
 def _addmm(t, p, r, beta, alpha):
     first = _add(_times(t[0], beta), _times(_mul(t[1], p[2], refgrad.mm), alpha))
     return _add(first, _times(_mul(p[1], t[2], refgrad.mm), alpha))
 
 
-# --- book/chapters/18a_forward_ad.md:1171
+# --- book/chapters/18a_forward_ad.md:1193
 # NOTE [A convolution's tangent, by torch's formula]
 # d(conv(x, w, b)) = conv(dx, w) + conv(x, dw, db), each missing tangent real
 # zeros (a missing bias: none), so that an inf in x meets a zero of dw as nan.
@@ -145,7 +145,7 @@ _CONVOLUTION_SETTINGS = ("stride", "padding", "dilation", "transposed", "output_
                          "groups")
 
 
-# --- book/chapters/18a_forward_ad.md:1200
+# --- book/chapters/18a_forward_ad.md:1222
 @formula("pow")
 def _pow(t, p, r, exponent):
     if exponent == 0:
@@ -163,7 +163,7 @@ def _pow_tensor(t, p, r):
     return _add(for_self, for_exponent)
 
 
-# --- book/chapters/18a_forward_ad.md:1223
+# --- book/chapters/18a_forward_ad.md:1245
 def _picked(t, p, r, chosen):
     half = refgrad.full((), 0.5, dtype=r[0].dtype, device=r[0].device)
     share = refgrad.where(p[0] == p[1], half, chosen.to(r[0].dtype))
@@ -184,7 +184,7 @@ def _clamp(t, p, r, min, max):
     return refgrad.where(p[0] >= min if max is None else p[0] <= max, t[0], zero)
 
 
-# --- book/chapters/18a_forward_ad.md:1254
+# --- book/chapters/18a_forward_ad.md:1276
 def _masked_pick(t, p, chosen):
     mask = chosen.logical_or_(p[1].isnan())
     return _add(t[1], _mul(mask, _add(t[0], t[1], subtract=True)))
@@ -194,7 +194,7 @@ formula("fmax")(lambda t, p, r: _masked_pick(t, p, p[0] > p[1]))
 formula("fmin")(lambda t, p, r: _masked_pick(t, p, p[0] <= p[1]))
 
 
-# --- book/chapters/18a_forward_ad.md:1270
+# --- book/chapters/18a_forward_ad.md:1292
 @formula("embedding")
 def _embedding(t, p, r, **params):
     from refgrad._ops.dispatch import call
@@ -203,7 +203,7 @@ def _embedding(t, p, r, **params):
     return call(EMBEDDING, (t[0],), params)
 
 
-# --- book/chapters/18a_forward_ad.md:1286
+# --- book/chapters/18a_forward_ad.md:1308
 @formula("scatter")
 def _scatter(t, p, r, **params):
     from refgrad._ops.dispatch import call
@@ -212,7 +212,7 @@ def _scatter(t, p, r, **params):
     return call(SCATTER, t, params)
 
 
-# --- book/chapters/18a_forward_ad.md:1302
+# --- book/chapters/18a_forward_ad.md:1324
 def _logsumexp_tangent(self_p, self_t, dim):
     if self_p.numel() > 0:
         exps = (self_p - self_p.amax(dim, True)).exp()
@@ -227,7 +227,7 @@ formula("softmax")(lambda t, p, r, dim, **_: r[0] * (t[0] - _logsumexp_tangent(p
 formula("log_softmax")(lambda t, p, r, dim, **_: t[0] - _logsumexp_tangent(p[0], t[0], dim))
 
 
-# --- book/chapters/18a_forward_ad.md:1334
+# --- book/chapters/18a_forward_ad.md:1356
 WITH_NUMBERS = frozenset(("add", "sub", "mul", "div"))
 WITH_NONE = {"convolution", "_convolution"}  # an optional tensor (a bias) may be None
 

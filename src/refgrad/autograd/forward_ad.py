@@ -111,9 +111,11 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError(NO_LEVEL)
     _check_float(tensor, "primal")
     _check_float(tangent, "tangent")
-    if not dual_levels:  # a level number was given, but no level is open
-        raise RuntimeError(BAD_INDEX if level == 0 else "Invalid level given to _make_dual")
-    active = active_level()
+    active = None
+    if not _below_autograd(tensor, tangent):  # NOTE [A dual of inference tensors]
+        if not dual_levels:  # a level number was given, but no level is open
+            raise RuntimeError(BAD_INDEX if level == 0 else "Invalid level given to _make_dual")
+        active = active_level()
     if active is not None:
         _check_dual(tensor, tangent, level, active)
     dual = call(VIEW, (tensor,), {"shape": tuple(tensor.shape)})
@@ -130,6 +132,12 @@ def make_dual(tensor, tangent, *, level=None):
     return dual
 
 
+def _below_autograd(tensor, tangent) -> bool:
+    from refgrad._ops.recording import _all_inference
+
+    return state.inference_mode or _all_inference((tensor, tangent), {})
+
+
 def _check_dual(tensor, tangent, level: int, active) -> None:
     if level == active.index and tangent_of(tensor, active) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
@@ -142,7 +150,7 @@ def _check_dual(tensor, tangent, level: int, active) -> None:
     _check_size(tensor, tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:523
+# --- book/chapters/18a_forward_ad.md:545
 class UnpackedDualTensor(NamedTuple):
     """What ``unpack_dual`` returns: the primal, and the tangent or None."""
 
@@ -165,7 +173,7 @@ def unpack_dual(tensor, *, level=None) -> UnpackedDualTensor:
     return UnpackedDualTensor(_primal(tensor), tangent)
 
 
-# --- book/chapters/18a_forward_ad.md:582
+# --- book/chapters/18a_forward_ad.md:604
 def _primal(tensor):
     from refgrad._ops.dispatch import call
     from refgrad._ops.dual import FW_PRIMAL
@@ -175,7 +183,7 @@ def _primal(tensor):
     return primal
 
 
-# --- book/chapters/18a_forward_ad.md:624
+# --- book/chapters/18a_forward_ad.md:646
 def push_tangents(op, args, params, outputs) -> None:
     """After ``call`` ran ``op``: give its outputs their tangents."""
     level = active_level()
@@ -202,7 +210,7 @@ def push_tangents(op, args, params, outputs) -> None:
             set_tangent(out, tangent, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1430
+# --- book/chapters/18a_forward_ad.md:1452
 def write_tangent(self, result) -> None:
     """After an in-place op wrote ``result`` into ``self``: the same for tangents."""
     level = active_level()
@@ -220,7 +228,7 @@ def write_tangent(self, result) -> None:
     set_tangent(self, old, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1449
+# --- book/chapters/18a_forward_ad.md:1471
 def _tangent_through_base(view, level):
     base = view._view_base
     if tangent_of(base, level) is None:
@@ -228,7 +236,7 @@ def _tangent_through_base(view, level):
     return tangent_of(view, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1474
+# --- book/chapters/18a_forward_ad.md:1496
 def follow_layout(out) -> None:
     """After a fresh copy ``out`` was moved to other strides: its tangent is moved too."""
     from refgrad._layouts import relaid
@@ -245,7 +253,7 @@ def follow_layout(out) -> None:
     set_tangent(out, moved, level)
 
 
-# --- book/chapters/18a_forward_ad.md:1502
+# --- book/chapters/18a_forward_ad.md:1524
 def refuse_out(name: str, tensors) -> None:
     """torch's error for an ``out=`` function that met a dual tensor."""
     if state.below_autograd or state.mode_body:  # a mode's own call: NOTE [Below autograd]
@@ -256,7 +264,7 @@ def refuse_out(name: str, tensors) -> None:
                                   "support it because it is an out= function")
 
 
-# --- book/chapters/18a_forward_ad.md:1634
+# --- book/chapters/18a_forward_ad.md:1656
 def set_tangent(t, tangent, level) -> None:
     """Store ``t``'s tangent, also where ``t``'s node saved ``t`` as an output."""
     from refgrad.autograd._saved import SavedTensor
