@@ -36,3 +36,52 @@ def test_conv2d_input_gradient_by_an_infinite_weight():
     F.conv2d(x, w).sum().backward()
     assert x.grad[0, 0, 0].tolist() == [1.0, 2.0, 1.0]
     assert x.grad[0, 0, 1:, 1:].isinf().all() and not x.grad.isnan().any()
+
+
+def _refusal(function, *args):
+    with pytest.raises((RuntimeError, NotImplementedError)) as info:
+        function(*args)
+    return type(info.value).__name__, str(info.value)
+
+
+_MIXED = "expected m1 and m2 to have the same dtype, but got: "
+
+
+@pytest.mark.parametrize("a, b, size, expected", [
+    (torch.float16, torch.int32, 8, _MIXED + "c10::Half != int"),
+    (torch.int32, torch.float32, 8, "expected scalar type Float but found Int"),
+    (torch.float32, torch.float64, 8, "expected scalar type Double but found Float"),
+    (torch.int64, torch.complex64, 8, "expected scalar type ComplexFloat but found Long"),
+    (torch.float64, torch.uint8, 8, _MIXED + "double != unsigned char"),
+    (torch.bool, torch.bool, 8, "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
+    (torch.bool, torch.float32, 8, "expected scalar type Float but found Bool"),
+])
+def test_bmm_of_two_dtypes_refused_by_the_path_its_size_takes(a, b, size, expected):
+    x, y = torch.ones(2, size, size, dtype=a), torch.ones(2, size, size, dtype=b)
+    assert _refusal(torch.bmm, x, y)[1] == expected
+
+
+def test_bmm_of_items_neither_by_rows_nor_by_columns_goes_through_addmm():
+    a = torch.ones(2, 8, 8, dtype=torch.int32)
+    b = torch.ones(2, 8, 16)[..., ::2]
+    assert _refusal(torch.bmm, a, b)[1] == _MIXED + "int != float"
+    assert _refusal(torch.bmm, a, b.contiguous())[1] == "expected scalar type Float but found Int"
+    assert _refusal(torch.bmm, a, b.contiguous().transpose(1, 2))[1] == (
+        "expected scalar type Float but found Int")
+    # below 400 multiply-adds, torch's own loop reads both as batch1's dtype
+    small = torch.ones(2, 7, 7)
+    assert _refusal(torch.bmm, small, small.int())[1] == "expected scalar type Float but found Int"
+    assert _refusal(torch.bmm, small.bool(), small)[1] == "\"bmm\" not implemented for 'Bool'"
+
+
+@pytest.mark.parametrize("b, expected", [
+    (torch.int32, "mat1 and mat2 must have the same dtype, but got Float and Int"),
+    (torch.float64, "expected scalar type Double but found Float"),
+])
+def test_baddbmm_of_two_dtypes_refused_by_the_path_its_size_takes(b, expected):
+    batch2 = torch.ones(1, 8, 8, dtype=b)
+    assert _refusal(torch.baddbmm, torch.ones(1, 8, 8), torch.ones(1, 8, 8), batch2)[1] == (
+        expected)
+    out = torch.empty(1, 8, 8)
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype"):
+        torch.baddbmm(torch.ones(1, 8, 8), torch.ones(1, 8, 8), batch2, out=out)

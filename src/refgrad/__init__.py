@@ -189,7 +189,7 @@ from refgrad._ops.measures import amax, amin, norm
 from refgrad._ops.variances import std, var
 
 
-# --- book/chapters/16c_linalg.md:510
+# --- book/chapters/16c_linalg.md:513
 from refgrad._ops.linalg import bmm, dot, ger, matmul, mm, mv, outer
 
 
@@ -262,7 +262,7 @@ from refgrad._ops.special import heaviside, hypot, logaddexp, logaddexp2, sgn, x
 from refgrad._ops.logit import logit
 
 
-# --- book/chapters/16j_products_and_shapes.md:1799
+# --- book/chapters/16j_products_and_shapes.md:1801
 from refgrad._ops.addmm_family import addbmm, addmm, addmv, baddbmm
 from refgrad._ops.products import cross, kron, trace, vdot
 from refgrad._ops.contractions import inner, tensordot
@@ -275,7 +275,7 @@ from refgrad._ops.tiling import (
 )
 
 
-# --- book/chapters/16j_products_and_shapes.md:1850
+# --- book/chapters/16j_products_and_shapes.md:1852
 from refgrad import functional
 
 
@@ -1017,7 +1017,7 @@ from refgrad._ops.small_methods import (
 )
 
 
-# --- book/chapters/26_inplace.md:5294
+# --- book/chapters/26_inplace.md:5295
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_functions import (
     absolute, acos, acosh, addbmm, addcdiv, addcmul, addmm, addmv, addr, all,  # noqa: A004, F811
@@ -1046,7 +1046,7 @@ from refgrad._ops.out_functions import (
 )
 
 
-# --- book/chapters/26_inplace.md:5324
+# --- book/chapters/26_inplace.md:5325
 # torch's dsmm and spmm are its mm under two more names (chapter 16zhh_leftovers_ten)
 from refgrad._ops.out_functions import mm as dsmm  # noqa: E402  # isort: skip
 from refgrad._ops.out_functions import mm as spmm  # noqa: E402  # isort: skip

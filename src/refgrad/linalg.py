@@ -10,7 +10,7 @@ from refgrad._ops.measures import vector_norm
 __all__ = ["vector_norm"]
 
 
-# --- book/chapters/16j_products_and_shapes.md:1813
+# --- book/chapters/16j_products_and_shapes.md:1815
 from refgrad._ops.products import linalg_cross as cross  # noqa: F401 - torch.linalg.cross
 
 
@@ -61,7 +61,7 @@ from refgrad._ops.complex_results import eig, eigvals  # noqa: F401
 from refgrad._ops.lstsq_out import lstsq  # noqa: E402, F401, F811
 
 
-# --- book/chapters/26_inplace.md:5470
+# --- book/chapters/26_inplace.md:5471
 # These replace the plain functions with ones that take out=.
 from refgrad._ops.out_linalg import (
     cholesky, cond, cross, det, eigvalsh, inv, matrix_norm, matrix_power,  # noqa: F401, F811
