@@ -3,8 +3,8 @@
 
 
 # --- book/chapters/16zhr_leftovers_fourteen.md:111
-"""bmm's and baddbmm's refusals of two dtypes for a product of 400 multiply-adds or more: those of the
-path torch's kernel takes for it."""
+"""bmm's and baddbmm's refusals of two dtypes for a product of 400 multiply-adds or more:
+those of the path torch's kernel takes for it."""
 
 _SMALL = 400  # multiply-adds below which torch's kernel runs its own loop
 _MKL_RESULTS = ("float32", "float64", "complex64", "complex128")
@@ -44,5 +44,6 @@ def refuse_large_mixed(a, b, kernel: str = "bmm") -> None:
         names = (C_TYPE_NAMES[a.dtype.name], C_TYPE_NAMES[b.dtype.name])
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: {} != {}"
                            .format(*names))
-    raise RuntimeError("mat1 and mat2 must have the same dtype, but got {} and {}"
-                       .format(LEGACY[a.dtype], LEGACY[b.dtype]))
+    names = (LEGACY[a.dtype], LEGACY[b.dtype])
+    raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {names[0]} and "
+                       f"{names[1]}")
