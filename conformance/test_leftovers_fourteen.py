@@ -85,3 +85,28 @@ def test_baddbmm_of_two_dtypes_refused_by_the_path_its_size_takes(b, expected):
     out = torch.empty(1, 8, 8)
     with pytest.raises(RuntimeError, match="Expected out tensor to have dtype"):
         torch.baddbmm(torch.ones(1, 8, 8), torch.ones(1, 8, 8), batch2, out=out)
+
+
+_INFERENCE = "Inference tensors cannot be saved for backward"
+
+
+@pytest.mark.parametrize("solve", [torch.linalg.solve, torch.linalg.solve_ex])
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((2, 3), (3,)),  # not square
+    ((3, 3), (2,)),  # shapes that do not fit
+    ((3,), (3,)),  # a vector
+    ((2, 3, 3), (4, 3, 1)),  # batches that do not broadcast
+])
+def test_solve_saves_an_inference_A_before_its_kernel_checks_it(solve, a_shape, b_shape):
+    with torch.inference_mode():
+        A = torch.ones(a_shape)
+    B = torch.ones(b_shape, requires_grad=True)
+    with pytest.raises(RuntimeError, match=_INFERENCE):
+        solve(A, B)
+    with pytest.raises(RuntimeError, match="linalg.solve: Expected A and B to have the same"):
+        solve(A, B.detach().double())  # nothing requires grad: nothing is saved
+    with torch.inference_mode():
+        B = torch.ones(b_shape)
+    with pytest.raises(RuntimeError) as info:
+        solve(torch.ones(a_shape, requires_grad=True), B)  # B is not saved
+    assert _INFERENCE not in str(info.value)
