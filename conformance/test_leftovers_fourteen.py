@@ -3,6 +3,7 @@ leftovers. The same assertions run on torch.
 """
 
 import math
+import re
 
 import pytest
 import torch
@@ -110,3 +111,22 @@ def test_solve_saves_an_inference_A_before_its_kernel_checks_it(solve, a_shape, 
     with pytest.raises(RuntimeError) as info:
         solve(torch.ones(a_shape, requires_grad=True), B)  # B is not saved
     assert _INFERENCE not in str(info.value)
+
+
+_UNALLOCATED = "tolist() shouldn't be called on a tensor with unallocated storage"
+
+
+@pytest.mark.parametrize("view", [
+    lambda g: g.detach().reshape(-1), lambda g: g.view(3, 2), lambda g: g[0],
+    lambda g: g.t(), lambda g: g.flatten(), lambda g: g.unsqueeze(0).expand(2, 2, 3)])
+def test_sgn_backward_under_inference_mode_leaves_a_zero_tensor_and_its_views(view):
+    x = torch.randn(2, 3).requires_grad_(True)
+    y = x.sgn()
+    with torch.inference_mode():
+        y.backward(torch.ones_like(y), retain_graph=True)
+    assert x.grad.is_inference() and x.grad._is_zerotensor()
+    seen = view(x.grad)
+    assert seen._is_zerotensor()
+    with pytest.raises(RuntimeError, match=re.escape(_UNALLOCATED)):
+        seen.tolist()
+    assert x.grad.clone().tolist() == [[0.0] * 3] * 2

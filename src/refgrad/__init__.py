@@ -775,7 +775,7 @@ from refgrad import _lobpcg  # noqa: E402, F401
 from refgrad.autograd import _norm_formulas  # noqa: E402, F401 - its rows join the table  # isort: skip
 
 
-# --- book/chapters/18c_zero_tensors.md:202
+# --- book/chapters/18c_zero_tensors.md:210
 from refgrad._zero_tensors import _efficientzerotensor  # noqa: E402, F401  # isort: skip
 
 
