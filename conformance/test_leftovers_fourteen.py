@@ -130,3 +130,34 @@ def test_sgn_backward_under_inference_mode_leaves_a_zero_tensor_and_its_views(vi
     with pytest.raises(RuntimeError, match=re.escape(_UNALLOCATED)):
         seen.tolist()
     assert x.grad.clone().tolist() == [[0.0] * 3] * 2
+
+
+_NO_CONVERGENCE = ("The algorithm failed to converge because the input matrix contained "
+                   "non-finite values.")
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (2, 5), (6, 4)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_singular_values_of_a_matrix_holding_an_inf_are_nan(shape, dtype):
+    A = torch.arange(math.prod(shape), dtype=dtype).reshape(shape) - 2
+    A[-1, 0] = -math.inf
+    assert torch.linalg.svdvals(A).isnan().all()
+    assert torch.linalg.matrix_norm(A, "nuc").isnan()
+    assert torch.linalg.matrix_norm(A, 2).isnan()
+    # with the vectors, LAPACK may fail to converge instead, as the matrix falls
+    A[0, -1] = math.nan  # a nan is refused, alone or in a batch
+    with pytest.raises(torch.linalg.LinAlgError, match="^linalg.svd: " + _NO_CONVERGENCE):
+        torch.linalg.svdvals(A)
+
+
+@pytest.mark.parametrize("function", [
+    torch.linalg.svdvals, lambda A: torch.linalg.matrix_norm(A, "nuc"),
+    torch.linalg.matrix_rank, torch.linalg.pinv])
+def test_a_batch_holding_a_nan_is_refused_naming_its_matrix(function):
+    A = torch.eye(3).expand(2, 3, 3, 3).clone()
+    A[0, 1, 0, 0] = math.inf
+    A[1, 0, 2, 1] = math.nan
+    A[1, 2, 0, 0] = math.nan
+    with pytest.raises(torch.linalg.LinAlgError) as info:
+        function(A)
+    assert str(info.value) == "linalg.svd: (Batch element 3): " + _NO_CONVERGENCE
