@@ -161,3 +161,14 @@ def test_a_batch_holding_a_nan_is_refused_naming_its_matrix(function):
     with pytest.raises(torch.linalg.LinAlgError) as info:
         function(A)
     assert str(info.value) == "linalg.svd: (Batch element 3): " + _NO_CONVERGENCE
+
+
+@pytest.mark.parametrize("rows", [0, 2])
+def test_a_saved_view_whose_base_was_written_is_named_by_its_regenerated_node(rows):
+    v0 = torch.rand(3, 3).requires_grad_(True)
+    v1 = torch.zeros(rows, 3)
+    v1.addr_(v1[:, 0], v0[0])  # the view is saved, and no one asks it for its grad_fn
+    with pytest.raises(RuntimeError) as info:
+        v1.sum().backward()
+    assert f"[torch.FloatTensor [{rows}]], which is output 0 of AsStrided, is at version 1;" in (
+        str(info.value))
