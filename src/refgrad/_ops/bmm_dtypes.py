@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhr_leftovers_fourteen.md:111
+# --- book/chapters/16zhr_leftovers_fourteen.md:112
 """bmm's and baddbmm's refusals of two dtypes for a product of 400 multiply-adds or more:
 those of the path torch's kernel takes for it."""
 

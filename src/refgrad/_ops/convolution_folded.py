@@ -2,7 +2,7 @@
 # edit the chapter, then run `python3 book/tangle.py`.
 
 
-# --- book/chapters/16zhr_leftovers_fourteen.md:44
+# --- book/chapters/16zhr_leftovers_fourteen.md:45
 """The gradient of a convolution's input as torch's kernels sum it: each product of a weight
 and an output's gradient added into the position it came from, padding never multiplied."""
 
